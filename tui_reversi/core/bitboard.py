@@ -1,0 +1,172 @@
+"""Bitboard primitives: the engine's hot code.
+
+A board is a pair of Python ints, one bit per square: a1 is bit 0, b1 bit 1 ...
+h8 bit 63, row-major with a1 at the top left. Everything here takes and returns
+plain ints so that search loops stay flat and allocation-free; readable types
+(`Position`, square names) live on top of this module.
+"""
+
+from __future__ import annotations
+
+FULL = (1 << 64) - 1
+# Columns b..g: masking the opponent with this stops horizontal and diagonal
+# shifts from wrapping round from one row into the next.
+INNER_COLUMNS = 0x7E7E7E7E7E7E7E7E
+CENTRE = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36)  # d4, e4, d5, e5
+CORNERS = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
+
+# (row step, column step) of the eight directions.
+_DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def _rays(square: int, upward: bool) -> tuple[tuple[int, int], ...]:
+    """(first square, whole ray) masks from `square` in the directions whose
+    bit index grows (`upward`) or shrinks, skipping rays too short to flip."""
+    row, col = divmod(square, 8)
+    found = []
+    for dr, dc in _DIRECTIONS:
+        if (dr * 8 + dc > 0) != upward:
+            continue
+        ray, r, c = 0, row + dr, col + dc
+        while 0 <= r < 8 and 0 <= c < 8:
+            ray |= 1 << (r * 8 + c)
+            r, c = r + dr, c + dc
+        if ray.bit_count() >= 2:
+            found.append((1 << ((row + dr) * 8 + col + dc), ray))
+    return tuple(found)
+
+
+RAYS_UP = tuple(_rays(sq, True) for sq in range(64))
+RAYS_DOWN = tuple(_rays(sq, False) for sq in range(64))
+
+
+def legal_moves(own: int, opp: int) -> int:
+    """Mask of the squares where the side owning `own` may play.
+
+    Normal Othello rule only: a move must flip at least one line. Per direction
+    the opponent runs adjacent to our discs are grown by doubling (runs of 1, 2,
+    then 4 and 6), then one more step onto an empty square is a move.
+    """
+    empty = ~(own | opp) & FULL
+    m = opp & INNER_COLUMNS
+    # east (+1) and west (-1)
+    t = m & (own << 1)
+    t |= m & (t << 1)
+    p = m & (m << 1)
+    t |= p & (t << 2)
+    t |= p & (t << 2)
+    moves = t << 1
+    t = m & (own >> 1)
+    t |= m & (t >> 1)
+    p >>= 1
+    t |= p & (t >> 2)
+    t |= p & (t >> 2)
+    moves |= t >> 1
+    # south (+8) and north (-8): vertical shifts cannot wrap
+    t = opp & (own << 8)
+    t |= opp & (t << 8)
+    p = opp & (opp << 8)
+    t |= p & (t << 16)
+    t |= p & (t << 16)
+    moves |= t << 8
+    t = opp & (own >> 8)
+    t |= opp & (t >> 8)
+    p >>= 8
+    t |= p & (t >> 16)
+    t |= p & (t >> 16)
+    moves |= t >> 8
+    # south-east (+9) and north-west (-9)
+    t = m & (own << 9)
+    t |= m & (t << 9)
+    p = m & (m << 9)
+    t |= p & (t << 18)
+    t |= p & (t << 18)
+    moves |= t << 9
+    t = m & (own >> 9)
+    t |= m & (t >> 9)
+    p >>= 9
+    t |= p & (t >> 18)
+    t |= p & (t >> 18)
+    moves |= t >> 9
+    # south-west (+7) and north-east (-7)
+    t = m & (own << 7)
+    t |= m & (t << 7)
+    p = m & (m << 7)
+    t |= p & (t << 14)
+    t |= p & (t << 14)
+    moves |= t << 7
+    t = m & (own >> 7)
+    t |= m & (t >> 7)
+    p >>= 7
+    t |= p & (t >> 14)
+    t |= p & (t >> 14)
+    moves |= t >> 7
+    return moves & empty
+
+
+def flips(own: int, opp: int, square: int) -> int:
+    """Mask of the opponent discs that a disc placed on `square` would flip.
+
+    Along each ray the first square that is not the opponent's decides: if it
+    is ours, every square before it flips. Zero means the move is illegal.
+    """
+    f = 0
+    for first, ray in RAYS_UP[square]:
+        if opp & first:
+            o = ray & ~opp
+            b = o & -o  # nearest non-opponent square: the lowest bit
+            if b & own:
+                f |= (b - 1) & ray
+    for first, ray in RAYS_DOWN[square]:
+        if opp & first:
+            o = ray & ~opp
+            if o:
+                b = 1 << (o.bit_length() - 1)  # nearest: the highest bit
+                if b & own:
+                    f |= ray & -(b << 1)
+    return f
+
+
+def squares_of(mask: int) -> list[int]:
+    """The square indices set in `mask`, ascending."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+# The eight symmetries of the square, as bit permutations (chessprogramming.org
+# "Flipping Mirroring and Rotating"; with a1 = bit 0 these act on rows/columns).
+
+
+def flip_vertical(b: int) -> int:
+    """Reverse the order of the rows (row 1 <-> row 8)."""
+    return int.from_bytes(b.to_bytes(8, "little"), "big")
+
+
+def mirror_horizontal(b: int) -> int:
+    """Reverse the order of the columns (a <-> h)."""
+    b = ((b >> 1) & 0x5555555555555555) | ((b & 0x5555555555555555) << 1)
+    b = ((b >> 2) & 0x3333333333333333) | ((b & 0x3333333333333333) << 2)
+    return ((b >> 4) & 0x0F0F0F0F0F0F0F0F) | ((b & 0x0F0F0F0F0F0F0F0F) << 4)
+
+
+def transpose(b: int) -> int:
+    """Swap rows and columns (a2 <-> b1), the a1-h8 diagonal staying put."""
+    t = 0x0F0F0F0F00000000 & (b ^ (b << 28))
+    b ^= t ^ (t >> 28)
+    t = 0x3333000033330000 & (b ^ (b << 14))
+    b ^= t ^ (t >> 14)
+    t = 0x5500550055005500 & (b ^ (b << 7))
+    b ^= t ^ (t >> 7)
+    return b & FULL
+
+
+def symmetries(b: int) -> list[int]:
+    """`b` under all eight symmetries of the board, identity first."""
+    v = flip_vertical(b)
+    h = mirror_horizontal(b)
+    vh = mirror_horizontal(v)
+    return [b, v, h, vh, transpose(b), transpose(v), transpose(h), transpose(vh)]

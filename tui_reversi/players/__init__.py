@@ -1,0 +1,38 @@
+"""Computer opponents over the core rules. Imports only core; no UI.
+
+from tui_reversi.players import create_player
+player = create_player("hard", seed=1)
+player.choose_move(position)  # -> 'f5', or None to pass
+"""
+
+from __future__ import annotations
+
+from ..core import ReversiError, Variant
+from .base import MoveScore, Player, SearchInfo
+from .random_player import RandomPlayer
+
+LEVELS = ("easy", "medium", "hard", "expert")
+
+
+def create_player(
+    level: str,
+    *,
+    variant: Variant | str = Variant.OTHELLO,
+    seed: int | None = None,
+    time_limit: float | None = None,
+) -> Player:
+    """A computer opponent for `level` (easy, medium, hard, expert).
+
+    `time_limit` overrides the level's default seconds per move; `seed` makes
+    its choices repeatable. Raises ReversiError for an unknown level.
+    """
+    variant = Variant.parse(variant)
+    name = level.strip().lower()
+    if name == "easy":
+        return RandomPlayer(variant, seed)
+    if name in LEVELS:
+        raise ReversiError(f"the {name} level is not built yet")
+    raise ReversiError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
+
+
+__all__ = ["LEVELS", "MoveScore", "Player", "SearchInfo", "create_player"]

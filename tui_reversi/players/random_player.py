@@ -1,0 +1,29 @@
+"""Easy: a uniformly random legal move, like a beginner who just found the rules."""
+
+from __future__ import annotations
+
+import random
+
+from ..core import Position, Variant, square_name
+from .base import CancelCheck, ProgressCallback
+
+
+class RandomPlayer:
+    level = "easy"
+
+    def __init__(self, variant: Variant = Variant.OTHELLO, seed: int | None = None):
+        self.variant = variant
+        self.time_limit = None
+        self._random = random.Random(seed)
+
+    def choose_move(
+        self,
+        position: Position,
+        *,
+        cancelled: CancelCheck | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> str | None:
+        moves = position.legal_moves()
+        if not moves:
+            return None
+        return square_name(self._random.choice(moves))
