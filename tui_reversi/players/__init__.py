@@ -7,8 +7,9 @@ player.choose_move(position)  # -> 'f5', or None to pass
 
 from __future__ import annotations
 
-from ..core import ReversiError, Variant
-from .base import MoveScore, Player, SearchInfo
+from ..core import Position, ReversiError, Variant, square_name
+from ..core.bitboard import legal_moves
+from .base import CancelCheck, MoveScore, Player, SearchInfo
 from .random_player import RandomPlayer
 
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -35,4 +36,24 @@ def create_player(
     raise ReversiError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
 
 
-__all__ = ["LEVELS", "MoveScore", "Player", "SearchInfo", "create_player"]
+def analyse(
+    position: Position,
+    *,
+    variant: Variant | str = Variant.OTHELLO,
+    time_limit: float = 1.0,
+    cancelled: CancelCheck | None = None,
+) -> list[MoveScore]:
+    """Every legal move scored for the side to move, best first (the hint).
+
+    Interim one-ply scoring (fewest replies for the opponent); the hard
+    engine's search replaces it.
+    """
+    scored = []
+    for move in position.legal_moves():
+        child = position.play(move)
+        replies = legal_moves(child.own, child.opp).bit_count()
+        scored.append(MoveScore(square_name(move), float(-replies)))
+    return sorted(scored, key=lambda s: -s.score)
+
+
+__all__ = ["LEVELS", "MoveScore", "Player", "SearchInfo", "analyse", "create_player"]
