@@ -3,8 +3,9 @@
 Both make every leaf position, in the same run, so the ratio is fair on a
 noisy machine. Prints leaves/s for each and the ratio.
 
-    python bench/perft.py            # perft(9): about a minute or three
-    python bench/perft.py --depth 7  # quick look
+    python bench/perft.py              # perft(9): a few minutes, mostly the plain one
+    python bench/perft.py --depth 7    # quick look
+    python bench/perft.py --verify 11  # also check depths 9..11 (engine only, counting)
 """
 
 import argparse
@@ -33,6 +34,14 @@ def timed(label, count_leaves, expected):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=9, choices=range(1, 12))
+    parser.add_argument(
+        "--verify",
+        type=int,
+        default=0,
+        choices=range(9, 12),
+        metavar="MAX",
+        help="afterwards check the engine's counts for depths 9..MAX (last ply counted)",
+    )
     args = parser.parse_args()
     expected = OTHELLO_PERFT[args.depth]
     python = sys.version.split()[0]
@@ -44,6 +53,12 @@ def main():
         expected,
     )
     print(f"   ratio: engine is {engine / plain:.1f}x the plain program")
+    for depth in range(9, args.verify + 1):
+        timed(
+            f"perft{depth}",
+            lambda d=depth: perft(Position.initial(), d, make_leaves=False),
+            OTHELLO_PERFT[depth],
+        )
 
 
 if __name__ == "__main__":
