@@ -41,7 +41,8 @@ def clean_name(name: str) -> str:
     """`name` as it will be shown: control characters dropped, runs of
     whitespace made one space, at most 80 characters. Raises StorageError if
     nothing is left."""
-    text = "".join(ch for ch in str(name) if not unicodedata.category(ch).startswith("C"))
+    spaced = " ".join(str(name).split())  # tabs and newlines become spaces first
+    text = "".join(ch for ch in spaced if not unicodedata.category(ch).startswith("C"))
     text = " ".join(text.split())[:_MAX_NAME].strip()
     if not text:
         raise StorageError("a saved game needs a name")
