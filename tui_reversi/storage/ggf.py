@@ -33,6 +33,7 @@ from .record import PLAYERS, SavedGame, now
 
 PROGRAM = "tui-reversi"
 _PROPERTY = re.compile(r"([A-Za-z]{1,8})[ \t\r\n]*\[((?:[^\]\\]|\\.)*)\]", re.S)
+_OPENING = re.compile(r"[A-Za-z]{1,8}[ \t\r\n]*\[")
 _PASS_VALUES = frozenset({"pa", "pass", "--"})
 _TYPE = re.compile(r"^s?(\d+)([a-z]*?)(?:r\d+)?([a-z]*)$")
 
@@ -142,7 +143,7 @@ def _properties(text: str) -> tuple[dict[str, str], list[tuple[str, str]]]:
             raise StorageError("the GGF game is cut short: it has no closing ';)'")
         match = _PROPERTY.match(text, at)
         if match is None:
-            if "]" not in text[at:]:
+            if _OPENING.match(text, at) and "]" not in text[at:]:
                 raise StorageError("the GGF game is cut short: a property has no closing ']'")
             raise StorageError(
                 f"the GGF game has unexpected text at character {at + 1}: {text[at : at + 12]!r}"
