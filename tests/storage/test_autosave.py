@@ -174,3 +174,39 @@ def test_load_removes_only_stale_temp_files_of_a_dead_writer(tmp_path):
     os.utime(other, (old, old))
     Autosave(tmp_path).load()
     assert not stale.exists() and fresh.exists() and other.exists()
+
+
+def test_a_new_game_keeps_the_game_it_replaces_as_the_previous_autosave(tmp_path):
+    autosave = Autosave(tmp_path)
+    first = SavedGame.from_game(Game.from_transcript("f5d6"))
+    autosave.save(first)
+    autosave.save(first.with_game(Game.from_transcript("f5d6c3")))  # same game: no copy
+    assert not autosave.previous_path.exists()
+    autosave.save(SavedGame.from_game(Game()))  # a new game takes over
+    assert json.loads(autosave.previous_path.read_text())["moves"] == "f5d6c3"
+    assert json.loads(autosave.path.read_text())["moves"] == ""
+
+
+def test_a_new_session_starting_another_game_keeps_the_unfinished_one(tmp_path):
+    Autosave(tmp_path).save(SavedGame.from_game(Game.from_transcript("f5d6")))
+    later = Autosave(tmp_path)  # the next start: the player chose "New game"
+    later.load()
+    later.save(SavedGame.from_game(Game()))
+    assert json.loads(later.previous_path.read_text())["moves"] == "f5d6"
+
+
+def test_resuming_and_playing_on_does_not_copy_the_game(tmp_path):
+    Autosave(tmp_path).save(SavedGame.from_game(Game.from_transcript("f5d6")))
+    later = Autosave(tmp_path)
+    outcome = later.load()
+    outcome.game.play("c3")
+    later.save(outcome.record.with_game(outcome.game))
+    assert not later.previous_path.exists()
+    assert later.load().game.transcript() == "f5d6c3"
+
+
+def test_saving_over_a_damaged_autosave_without_loading_it_moves_it_aside(tmp_path):
+    (tmp_path / "autosave.json").write_bytes(b"{garbage")
+    Autosave(tmp_path).save(SavedGame.from_game(Game()))
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("autosave.json.damaged-")]
+    assert len(kept) == 1 and kept[0].read_bytes() == b"{garbage"

@@ -5,12 +5,16 @@
     if outcome.problem: show(outcome.problem)   # one sentence; the file was kept
     if outcome.resumable: offer to resume outcome.game (outcome.record has the players)
     autosave.save(record)               # after every move, atomically
-    autosave.clear()                    # game abandoned: kept as autosave.previous.json
+    autosave.clear()                    # game finished or abandoned
 
 A SIGKILL, SIGHUP or power cut at any moment leaves the previous or the new
 autosave, whole (see files.write_atomic). An autosave that cannot be used
 (damaged, truncated, hostile, from a newer version) is renamed to a
 timestamped name beside it and reported; it is never deleted or overwritten.
+
+When a different game (another record id) takes over the autosave, or on
+`clear()`, the game that was there is kept as autosave.previous.json, which
+`tui-reversi --load` opens: starting a new game never loses the last one.
 """
 
 from __future__ import annotations
@@ -58,13 +62,29 @@ class Autosave:
         self.previous_path = self.directory / PREVIOUS_NAME
         # Set when a bad autosave could not be moved aside: saving would overwrite it.
         self._blocked: str | None = None
+        self._game_id: str | None = None  # the game whose record the file holds
 
     def save(self, record: SavedGame) -> None:
-        """Write `record` as the autosave, atomically. Raises StorageError with
-        one sentence (disk full, directory not writable...)."""
+        """Write `record` as the autosave, atomically. If the file holds another
+        game, that one is first kept as autosave.previous.json. Raises
+        StorageError with one sentence (disk full, directory not writable...)."""
         if self._blocked:
             raise StorageError(self._blocked)
+        if record.id != self._game_id:
+            self._keep_other_game(record.id)
+            self._game_id = record.id
         write_atomic(self.path, record.to_json().encode("utf-8"))
+
+    def _keep_other_game(self, game_id: str) -> None:
+        try:
+            other = SavedGame.from_json(read_limited(self.path, MAX_RECORD_BYTES), "x")
+        except FileNotFoundError:
+            return
+        except StorageError:
+            move_aside(self.path, "damaged")  # only when save() comes without load()
+            return
+        if other.id != game_id:
+            self._retire()
 
     def load(self) -> AutosaveLoad:
         """Read the autosave. Never raises for a bad file: it is moved aside
@@ -87,6 +107,7 @@ class Autosave:
                 )
                 return AutosaveLoad(problem=self._blocked)
             return AutosaveLoad(problem=f"{error}; it was kept as {moved_to}", moved_to=moved_to)
+        self._game_id = record.id
         return AutosaveLoad(record=record, game=game)
 
     def clear(self) -> Path | None:
@@ -96,13 +117,17 @@ class Autosave:
         there was no autosave."""
         if self._blocked:
             return None
+        self._game_id = None
+        return self._retire()
+
+    def _retire(self) -> Path | None:
         try:
             os.replace(self.path, self.previous_path)
         except FileNotFoundError:
             return None
         except OSError as error:
             raise StorageError(
-                f"could not clear the autosave {self.path}: {reason(error)}"
+                f"could not keep the autosave as {self.previous_path}: {reason(error)}"
             ) from None
         return self.previous_path
 

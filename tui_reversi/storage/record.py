@@ -14,10 +14,13 @@ On disk it is a small JSON object (`to_json` / `from_json`)::
     {"format": "tui-reversi game", "version": 1, "variant": "othello",
      "black": "human", "white": "hard", "start": null,
      "moves": "f5d6c3d3c4", "ply": 5, "name": null,
-     "created": "2025-01-02T12:00:00Z", "updated": "2025-01-02T12:03:10Z"}
+     "created": "2025-01-02T12:00:00Z", "updated": "2025-01-02T12:03:10Z",
+     "id": "9f3c2a7d51e04b68"}
 
 `start` is a board string, or null for the variant's own start; `moves` is a
-transcript with passes written `pa`; `ply` is the undo cursor (null: the end).
+transcript with passes written `pa`; `ply` is the undo cursor (null: the end);
+`id` tells one game from another, so the autosave knows when a new game
+takes its place.
 Reading checks every field and replays every move, so a record that loads is
 a game that can be played.
 """
@@ -25,6 +28,7 @@ a game that can be played.
 from __future__ import annotations
 
 import json
+import secrets
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
@@ -53,6 +57,11 @@ def now() -> datetime:
     return datetime.now(UTC).replace(microsecond=0)
 
 
+def new_id() -> str:
+    """A fresh game identity: 16 random hex digits."""
+    return secrets.token_hex(8)
+
+
 def _moves_text(moves: tuple[int, ...]) -> str:
     return "".join("pa" if move == PASS else square_name(move) for move in moves)
 
@@ -72,6 +81,7 @@ class SavedGame:
     name: str | None = None
     created: datetime = field(default_factory=now)
     updated: datetime = field(default_factory=now)
+    id: str = field(default_factory=new_id)  # the same game keeps it from move to move
 
     # -- the app's live game ----------------------------------------------------
 
@@ -95,10 +105,10 @@ class SavedGame:
         )
 
     def with_game(self, game: Game) -> SavedGame:
-        """This record brought up to date with `game`: same players, name and
-        creation time; the moves, cursor and update time of now."""
+        """This record brought up to date with `game`: same players, name,
+        identity and creation time; the moves, cursor and update time of now."""
         fresh = SavedGame.from_game(game, self.black, self.white, name=self.name)
-        return replace(fresh, created=self.created)
+        return replace(fresh, created=self.created, id=self.id)
 
     def to_game(self) -> Game:
         """The core Game, every move replayed and checked, the cursor restored.
@@ -142,6 +152,7 @@ class SavedGame:
             "name": self.name,
             "created": _time_text(self.created),
             "updated": _time_text(self.updated),
+            "id": self.id,
         }
         return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
@@ -210,6 +221,15 @@ def _time(fields: dict, key: str) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
+def _identity(fields: dict) -> str:
+    identity = _get(fields, "id", str, optional=True)
+    if identity is None:  # written by hand: a game of its own
+        return new_id()
+    if not 0 < len(identity) <= 64:
+        raise StorageError("its 'id' should be 1 to 64 characters")
+    return identity
+
+
 def _record_from_fields(fields: dict) -> SavedGame:
     version = _get(fields, "version", int)
     if version > VERSION:
@@ -239,4 +259,5 @@ def _record_from_fields(fields: dict) -> SavedGame:
         name=name,
         created=_time(fields, "created"),
         updated=_time(fields, "updated"),
+        id=_identity(fields),
     )
