@@ -1,8 +1,5 @@
 """Import detects the format of a path, stdin or pasted text; export round-trips."""
 
-import io
-import os
-
 import pytest
 from hypothesis import assume, given
 
@@ -16,10 +13,9 @@ from tui_reversi.storage import (
     import_file,
     import_game,
     import_text,
-    load_game_argument,
 )
 
-from .strategies import played_games, records, same_game
+from .strategies import played_games, records
 
 OPENING = "f5d6c3d3c4f4f6f3e6e7"
 
@@ -143,43 +139,3 @@ def test_import_game_takes_a_path_or_the_text(tmp_path, monkeypatch):
         import_game("~/nothing.ggf")
     with pytest.raises(StorageError, match=r"^cannot import saves/x: there is no such file$"):
         import_game("saves/x")
-
-
-def test_load_argument_reads_a_file(tmp_path):
-    path = tmp_path / "game.ggf"
-    path.write_text(export_ggf(SavedGame.from_game(Game.from_transcript(OPENING))))
-    assert load_game_argument(str(path)).transcript == OPENING
-    with pytest.raises(StorageError, match=r"^cannot import .*nope.ggf: there is no such file$"):
-        load_game_argument(str(tmp_path / "nope.ggf"))
-
-
-def test_load_argument_dash_reads_standard_input():
-    stdin = io.TextIOWrapper(io.BytesIO(f"{OPENING}\n".encode()))
-    record = load_game_argument("-", stdin=stdin)
-    assert same_game(record.to_game(), Game.from_transcript(OPENING))
-    plain = io.StringIO("(;GM[Othello]B[F5];)")  # a text stream with no .buffer
-    assert load_game_argument("-", stdin=plain).transcript == "f5"
-
-
-def test_load_argument_dash_errors_are_one_sentence():
-    with pytest.raises(StorageError, match=r"^cannot import standard input: the transcript's"):
-        load_game_argument("-", stdin=io.StringIO("f5f5"))
-    with pytest.raises(StorageError, match=r"^cannot import standard input: .* too large"):
-        load_game_argument("-", stdin=io.BytesIO(b"f5" * (1 << 20)))
-    closed = io.StringIO("")
-    closed.close()
-    with pytest.raises(StorageError, match=r"^--load - reads a game from standard input, but"):
-        load_game_argument("-", stdin=closed)
-
-
-def test_load_argument_dash_refuses_a_terminal_instead_of_waiting():
-    main, side = os.openpty()
-    try:
-        with (
-            open(side, closefd=False) as terminal,
-            pytest.raises(StorageError, match=r"but it is a terminal; pipe one in"),
-        ):
-            load_game_argument("-", stdin=terminal)
-    finally:
-        os.close(main)
-        os.close(side)

@@ -7,21 +7,24 @@ never overwritten or deleted without the player asking.
 
 The app's calls, by moment:
 
-At start::
+At start (the CLI; StorageError -> one line on stderr, exit status 2)::
 
     settings, warnings = load_settings(themes=THEMES)      # warnings: list[str]
-    outcome = Autosave().load()                             # AutosaveLoad
-    outcome.problem        # None, or one sentence (the bad file was moved aside)
-    outcome.resumable      # offer "Resume / New game"
-    outcome.game, outcome.record.black, outcome.record.white
-    record = load_game_argument(args.load)                  # --load FILE|-
+    plan = plan_start(load=args.load, resume=args.resume, new=args.new)
+    if plan.used_stdin: reattach_terminal_stdin()           # after --load -
+    plan.record            # start with this game (loaded or resumed), or None
+    plan.offer             # else an unfinished game to offer: "Resume / New game"
+    plan.notes             # one-sentence messages to show once
+    (plan_start reads Autosave().load(): AutosaveLoad(record, game, problem, moved_to))
 
 During play::
 
     record = SavedGame.from_game(game, black, white)        # new game
     record = record.with_game(game)                         # after every move
-    Autosave().save(record)
-    Autosave().clear()                                      # abandoned or finished
+    autosave.save(record)     # one Autosave() for the session; a new game's first
+                              # save keeps the one it replaces as autosave.previous.json
+    autosave.clear()                                        # finished or abandoned
+    game = record.to_game(); record.players                 # back to the live game
 
 Saved games::
 
@@ -43,6 +46,7 @@ Settings::
 from __future__ import annotations
 
 from .autosave import Autosave, AutosaveLoad
+from .command_line import StartPlan, load_game_argument, plan_start, reattach_terminal_stdin
 from .errors import FutureFormatError, NameTakenError, StorageError
 from .formats import (
     export_ggf,
@@ -51,7 +55,6 @@ from .formats import (
     import_file,
     import_game,
     import_text,
-    load_game_argument,
 )
 from .ggf import parse_ggf
 from .paths import config_dir, data_dir
@@ -69,6 +72,7 @@ __all__ = [
     "SavedGameEntry",
     "SavedGames",
     "Settings",
+    "StartPlan",
     "StorageError",
     "clean_name",
     "config_dir",
@@ -84,6 +88,8 @@ __all__ = [
     "name_key",
     "parse_ggf",
     "parse_player",
+    "plan_start",
+    "reattach_terminal_stdin",
     "save_settings",
     "settings_path",
 ]

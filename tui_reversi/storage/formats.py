@@ -12,7 +12,7 @@ board string, or a transcript) and returns a checked SavedGame:
     import_text(text)           pasted text
     import_file(path)           a file
     import_game(text_or_path)   either: an existing file's path, else the text
-    load_game_argument(value)   the CLI's `--load FILE|-` ('-' is stdin)
+    import_bytes(data, label)   bytes read elsewhere (stdin), `label` names them
 
 Every failure is a StorageError with one sentence: "cannot import
 game.ggf: the GGF game's move 7 (W[C4]) is illegal: it flips nothing".
@@ -21,9 +21,7 @@ game.ggf: the GGF game's move 7 (W[C4]) is illegal: it flips nothing".
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
-from typing import IO
 
 from ..core import Game, Position, ReversiError, Variant
 from .errors import StorageError
@@ -44,10 +42,10 @@ __all__ = [
     "export_ggf",
     "export_position",
     "export_transcript",
+    "import_bytes",
     "import_file",
     "import_game",
     "import_text",
-    "load_game_argument",
 ]
 
 
@@ -134,10 +132,12 @@ def import_file(path: Path | str, *, variant: Variant | str | None = None) -> Sa
         raise StorageError(f"cannot import {path}: there is no such file") from None
     except StorageError as error:
         raise StorageError(f"cannot import {error}") from None
-    return _import_bytes(data, str(path), variant)
+    return import_bytes(data, str(path), variant)
 
 
-def _import_bytes(data: bytes, label: str, variant: Variant | str | None) -> SavedGame:
+def import_bytes(data: bytes, label: str, variant: Variant | str | None = None) -> SavedGame:
+    """A game from the bytes of a file or stream called `label` in messages:
+    UTF-8 (a BOM is fine) or, failing that, Latin-1. Raises StorageError."""
     if b"\0" in data:
         raise StorageError(f"cannot import {label}: it is not a text file")
     try:
@@ -165,28 +165,3 @@ def import_game(text_or_path: str, *, variant: Variant | str | None = None) -> S
         ):
             raise StorageError(f"cannot import {candidate}: there is no such file")
     return import_text(text_or_path, variant=variant)
-
-
-def load_game_argument(value: str, stdin: IO | None = None) -> SavedGame:
-    """The game named by the CLI's `--load FILE|-`: a file, or standard input
-    for '-' (`stdin` defaults to sys.stdin). Raises StorageError with one
-    sentence for the CLI to print before it exits with status 2."""
-    if value != "-":
-        return import_file(value)
-    stream = stdin if stdin is not None else sys.stdin
-    if stream is None or stream.closed:
-        raise StorageError("--load - reads a game from standard input, but there is none")
-    if stream.isatty():
-        raise StorageError(
-            "--load - reads a game from standard input, but it is a terminal; "
-            "pipe one in, as in: tui-reversi --load - < game.ggf"
-        )
-    try:
-        data = getattr(stream, "buffer", stream).read(MAX_IMPORT_BYTES + 1)
-    except OSError as error:
-        raise StorageError(f"cannot read standard input: {error}") from None
-    if isinstance(data, str):
-        data = data.encode("utf-8", "surrogateescape")
-    if len(data) > MAX_IMPORT_BYTES:
-        raise StorageError("cannot import standard input: it is too large to be a game")
-    return _import_bytes(data, "standard input", None)
