@@ -28,7 +28,7 @@ a game that can be played.
 from __future__ import annotations
 
 import json
-import secrets
+import os
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
@@ -59,7 +59,7 @@ def now() -> datetime:
 
 def new_id() -> str:
     """A fresh game identity: 16 random hex digits."""
-    return secrets.token_hex(8)
+    return os.urandom(8).hex()
 
 
 def _moves_text(moves: tuple[int, ...]) -> str:
