@@ -184,3 +184,20 @@ def test_names_are_cleaned_for_display():
     assert len(clean_name("x" * 500)) == 80
     with pytest.raises(StorageError, match=r"^a saved game needs a name$"):
         clean_name("\x00 \x07")
+
+
+def test_the_list_sees_every_change_made_between_two_calls(tmp_path):
+    games = SavedGames(tmp_path)
+    games.save(record("f5"), "a")
+    games.save(record("f5d6"), "b")
+    assert {e.name: e.moves for e in games.list()} == {"a": 1, "b": 2}
+    games.save(record("f5d6c3"), "a", replace=True)  # rewritten
+    (tmp_path / "b.json").unlink()  # removed behind its back
+    (tmp_path / "c.json").write_bytes(b"{")  # a new, bad file
+    listed = {e.name: e for e in games.list()}
+    assert sorted(listed) == ["a", "c"] and listed["a"].moves == 3
+    assert not listed["c"].readable
+    fields = json.loads((tmp_path / "a.json").read_text())
+    fields["moves"] = "f5"
+    (tmp_path / "a.json").write_text(json.dumps(fields))  # edited in place
+    assert {e.name: e.moves for e in games.list()}["a"] == 1

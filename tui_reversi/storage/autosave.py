@@ -29,7 +29,7 @@ from ..core import Game
 from .errors import FutureFormatError, StorageError
 from .files import move_aside, read_limited, reason, write_atomic
 from .paths import data_dir
-from .record import MAX_RECORD_BYTES, SavedGame
+from .record import MAX_RECORD_BYTES, SavedGame, read_record
 
 AUTOSAVE_NAME = "autosave.json"
 PREVIOUS_NAME = "autosave.previous.json"
@@ -92,8 +92,7 @@ class Autosave:
         self._remove_stale_temp_files()
         try:
             data = read_limited(self.path, MAX_RECORD_BYTES, "the autosave")
-            record = SavedGame.from_json(data, source="the autosave")
-            game = record.to_game()
+            record, game = read_record(data, source="the autosave")
         except FileNotFoundError:
             return AutosaveLoad()
         except StorageError as error:

@@ -164,33 +164,39 @@ class SavedGame:
         anything else, one sentence starting with `source`:
         'the autosave is damaged: move 3 (a1) is illegal: it flips nothing'.
         """
-        if len(data) > MAX_RECORD_BYTES:
-            raise StorageError(f"{source} is too large to be a saved game")
-        if isinstance(data, bytes):
-            try:
-                data = data.decode("utf-8")
-            except UnicodeDecodeError:
-                raise StorageError(f"{source} is damaged: it is not UTF-8 text") from None
+        return read_record(data, source)[0]
+
+
+def read_record(data: bytes | str, source: str = "the saved game") -> tuple[SavedGame, Game]:
+    """`SavedGame.from_json` and the game it replayed to check it (a replay
+    is most of the cost of reading a record, so callers that need both
+    should not pay it twice)."""
+    if len(data) > MAX_RECORD_BYTES:
+        raise StorageError(f"{source} is too large to be a saved game")
+    if isinstance(data, bytes):
         try:
-            fields = json.loads(data)
-        except json.JSONDecodeError as error:
-            raise StorageError(
-                f"{source} is damaged: {error.msg.lower()} at line {error.lineno}, "
-                f"column {error.colno}"
-            ) from None
-        except (ValueError, RecursionError):
-            raise StorageError(f"{source} is damaged: it is not a JSON record") from None
-        if not isinstance(fields, dict) or fields.get("format") != FORMAT:
-            raise StorageError(f"{source} is not a tui-reversi saved game")
-        try:
-            record = _record_from_fields(fields)
-            game = record.to_game()
-        except FutureFormatError as error:
-            raise FutureFormatError(f"{source} {error}") from None
-        except ReversiError as error:
-            raise StorageError(f"{source} is damaged: {error}") from None
-        # Canonical moves: passes exactly where core records them.
-        return replace(record, moves=tuple(game.moves))
+            data = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise StorageError(f"{source} is damaged: it is not UTF-8 text") from None
+    try:
+        fields = json.loads(data)
+    except json.JSONDecodeError as error:
+        raise StorageError(
+            f"{source} is damaged: {error.msg.lower()} at line {error.lineno}, column {error.colno}"
+        ) from None
+    except (ValueError, RecursionError):
+        raise StorageError(f"{source} is damaged: it is not a JSON record") from None
+    if not isinstance(fields, dict) or fields.get("format") != FORMAT:
+        raise StorageError(f"{source} is not a tui-reversi saved game")
+    try:
+        record = _record_from_fields(fields)
+        game = record.to_game()
+    except FutureFormatError as error:
+        raise FutureFormatError(f"{source} {error}") from None
+    except ReversiError as error:
+        raise StorageError(f"{source} is damaged: {error}") from None
+    # Canonical moves: passes exactly where core records them.
+    return replace(record, moves=tuple(game.moves)), game
 
 
 def _time_text(moment: datetime) -> str:

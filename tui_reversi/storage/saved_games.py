@@ -22,11 +22,11 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..core import PASS, Color, Result
+from ..core import PASS, Color, Game, Result
 from .errors import NameTakenError, StorageError
 from .files import move_aside, read_limited, reason, write_atomic
 from .paths import data_dir
-from .record import MAX_RECORD_BYTES, SavedGame, now
+from .record import MAX_RECORD_BYTES, SavedGame, now, read_record
 
 GAMES_DIR = "games"
 SUFFIX = ".json"
@@ -107,6 +107,9 @@ class SavedGames:
 
     def __init__(self, directory: Path | None = None) -> None:
         self.directory = Path(directory) if directory is not None else data_dir() / GAMES_DIR
+        # path -> (the file's identity when read, its entry): a list() after
+        # the first one reads only the files that changed.
+        self._entries: dict[Path, tuple[tuple[int, ...], SavedGameEntry]] = {}
 
     def path_for(self, name: str) -> Path:
         """Where the game called `name` (or with key `name`) is stored."""
@@ -146,13 +149,27 @@ class SavedGames:
             raise StorageError(
                 f"cannot list the saved games in {self.directory}: {reason(error)}"
             ) from None
-        entries = [self._entry(p) for p in paths]
+        self._entries = {p: self._entries[p] for p in paths if p in self._entries}
+        entries = [self._cached_entry(p) for p in paths]
         return sorted(entries, key=lambda e: (e.updated, e.key), reverse=True)
+
+    def _cached_entry(self, path: Path) -> SavedGameEntry:
+        try:
+            info = path.stat()
+            identity = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        except OSError:
+            return self._entry(path)
+        cached = self._entries.get(path)
+        if cached is not None and cached[0] == identity:
+            return cached[1]
+        entry = self._entry(path)
+        self._entries[path] = (identity, entry)
+        return entry
 
     def load(self, name: str) -> SavedGame:
         """The record saved as `name` (a name or a key). Raises StorageError
         with one sentence if there is none or it cannot be read."""
-        return self._read(self.path_for(name), name, f"the saved game {name!r}")
+        return self._read(self.path_for(name), name, f"the saved game {name!r}")[0]
 
     def delete(self, name: str) -> None:
         """Remove the saved game `name` (a name or a key), readable or not."""
@@ -164,20 +181,19 @@ class SavedGames:
         except OSError as error:
             raise StorageError(f"could not delete {path}: {reason(error)}") from None
 
-    def _read(self, path: Path, name: str, source: str) -> SavedGame:
+    def _read(self, path: Path, name: str, source: str) -> tuple[SavedGame, Game]:
         try:
             data = read_limited(path, MAX_RECORD_BYTES, source)
         except FileNotFoundError:
             raise StorageError(f"there is no saved game called {name!r}") from None
-        return SavedGame.from_json(data, source=source)
+        return read_record(data, source=source)
 
     def _entry(self, path: Path) -> SavedGameEntry:
         key = path.name[: -len(SUFFIX)]
         try:
-            record = self._read(path, key, path.name)
+            record, game = self._read(path, key, path.name)
         except StorageError as error:
             return SavedGameEntry(key, path, key, _mtime(path), error=str(error))
-        game = record.to_game()
         position = game.position
         return SavedGameEntry(
             key=key,
