@@ -146,5 +146,6 @@ def test_saving_over_a_good_file_replaces_it_quietly(tmp_path):
 def test_a_theme_name_with_odd_characters_is_written_as_valid_toml(tmp_path):
     path = tmp_path / "settings.toml"
     odd = 'quote" back\\slash \x7f del é'
-    save_settings(Settings(theme=odd), path)
+    save_settings(Settings(theme=odd), path, themes=[odd])
     assert load_settings(path, themes=[odd]) == (Settings(theme=odd), [])
+    assert save_settings(Settings(theme=odd), path, themes=[odd]) is None  # a good file

@@ -179,14 +179,16 @@ def settings_to_toml(settings: Settings) -> str:
     return "\n".join(lines) + "\n"
 
 
-def save_settings(settings: Settings, path: Path | None = None) -> str | None:
+def save_settings(
+    settings: Settings, path: Path | None = None, *, themes: Collection[str] | None = None
+) -> str | None:
     """Write `settings` to `path` (default: settings_path()), atomically.
-    If the file there had problems (it would load with warnings), it is
-    first moved aside; the return value then says where, in one sentence.
-    Raises StorageError if the settings cannot be written."""
+    If the file there had problems (it would load with warnings; `themes` as
+    for load_settings), it is first moved aside; the return value then says
+    where, in one sentence. Raises StorageError if they cannot be written."""
     path = path if path is not None else settings_path()
     note = None
-    _, warnings = load_settings(path)
+    _, warnings = load_settings(path, themes=themes)
     if warnings:
         kept = move_aside(path, "replaced")
         note = f"the old settings file had problems; it was kept as {kept}"
