@@ -1,0 +1,87 @@
+"""The one table of what the board is drawn with: Unicode and plain ASCII.
+
+Black and White differ by shape (filled / hollow), never by colour alone, so
+the board reads the same with NO_COLOR. Colours live in the theme (app.tcss).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Cell interiors (width, height) the board can be drawn at, smallest first.
+CELL_SIZES = ((3, 1), (5, 2), (7, 3), (11, 5))
+
+
+@dataclass(frozen=True, slots=True)
+class Glyphs:
+    """Everything the board draws, for one kind of terminal."""
+
+    name: str
+    black: str
+    white: str
+    empty: str
+    legal: str
+    hint: str
+    flipping: str  # a disc seen edge-on, halfway through turning over
+    cursor: tuple[str, str]  # either side of the square under the cursor
+    cursor_corners: tuple[str, str, str, str]  # the same in tall cells: tl, tr, bl, br
+    last: tuple[str, str]  # either side of the last move
+    # Box-drawing grid: top, between rows, bottom (left, joint, right, rule), and the bar.
+    grid: tuple[tuple[str, str, str, str], ...] | None
+    bar: str
+    # Big discs for tall cells: cell size -> (black, white, flipping) rows.
+    art: dict[tuple[int, int], tuple[tuple[str, ...], ...]]
+
+
+# Rows of the big discs, centred in the cell; the cell's outer columns stay
+# free for the cursor and last-move marks. Black is filled, White a ring.
+_ART = {
+    (5, 2): (("▄█▄", "▀█▀"), ("▄▀▄", "▀▄▀"), ("───", "")),
+    (7, 3): (
+        ("▄███▄", "█████", "▀███▀"),
+        ("▄▀▀▀▄", "█   █", "▀▄▄▄▀"),
+        ("", "─────", ""),
+    ),
+    (11, 5): (
+        ("▄▄▄▄▄", "▄███████▄", "█████████", "▀███████▀", "▀▀▀▀▀"),
+        ("▄▄▄▄▄", "▄▀     ▀▄", "█       █", "▀▄     ▄▀", "▀▀▀▀▀"),
+        ("", "", "─────────", "", ""),
+    ),
+}
+
+
+UNICODE = Glyphs(
+    name="unicode",
+    black="●",
+    white="○",
+    empty=" ",
+    legal="·",
+    hint="*",
+    flipping="─",
+    cursor=("[", "]"),
+    cursor_corners=("┌", "┐", "└", "┘"),
+    last=("\u203a", "\u2039"),  # single angle quotes pointing in at the disc
+    grid=(("┌", "┬", "┐", "─"), ("├", "┼", "┤", "─"), ("└", "┴", "┘", "─")),
+    bar="│",
+    art=_ART,
+)
+
+ASCII = Glyphs(
+    name="ascii",
+    black="X",
+    white="O",
+    empty=".",
+    legal="+",
+    hint="*",
+    flipping="-",
+    cursor=("[", "]"),
+    cursor_corners=("+", "+", "+", "+"),
+    last=(">", "<"),
+    grid=None,
+    bar=" ",
+    art={},
+)
+
+
+def glyphs_for(ascii_mode: bool) -> Glyphs:
+    return ASCII if ascii_mode else UNICODE
