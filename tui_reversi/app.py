@@ -8,10 +8,12 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.screen import Screen
-from textual.theme import Theme
+from textual.theme import BUILTIN_THEMES, Theme
 
 from .core import Color, Position, ReversiError, Variant
 from .match import Match, parse_level
@@ -99,6 +101,8 @@ THEMES = (
         boost="ansi_default",
         dark=True,
         variables={
+            # Textual's own ANSI theme supplies what its widgets need (ansi-background...).
+            **BUILTIN_THEMES["ansi-dark"].variables,
             "board-background": "ansi_green",
             "board-review-background": "ansi_bright_black",
             "board-grid": "ansi_black",
@@ -113,12 +117,12 @@ THEMES = (
             "board-last-mark": "ansi_bright_red",
             "board-last": "ansi_green",
             "board-flipped": "ansi_cyan",
-            "block-cursor-foreground": "ansi_black",
-            "block-cursor-background": "ansi_white",
             "footer-key-foreground": "ansi_bright_yellow",
         },
     ),
 )
+
+_KEY_WORDS = {"⏎": "enter", "↑": "up", "↓": "down", "←": "left", "→": "right"}
 
 PlayerFactory = Callable[[str, Variant], Player]
 HintEngine = Callable[[Position, Variant, CancelCheck], list[MoveScore]]
@@ -202,6 +206,13 @@ class ReversiApp(App[None]):
         if self._on_change is not None:
             self._on_change(self.match)
 
+    def get_key_display(self, binding: Binding) -> str:
+        display = super().get_key_display(binding)
+        if self.options.ascii:  # terminals without good Unicode: words, not arrows
+            for glyph, word in _KEY_WORDS.items():
+                display = display.replace(glyph, word)
+        return display
+
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(BOARD_COLOURS)
 
@@ -218,18 +229,21 @@ class ReversiApp(App[None]):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: events.Resize) -> None:
+        self._check_size(event.size)
+
+    def on_mount(self) -> None:
+        self._check_size(self.size)
+
+    def _check_size(self, size: Size) -> None:
         from .screens.too_small import TooSmallScreen
 
-        too_small = self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
+        too_small = size.width < MIN_WIDTH or size.height < MIN_HEIGHT
         showing = isinstance(self.screen, TooSmallScreen)
         if too_small and not showing:
             self.push_screen(TooSmallScreen())
         elif showing and not too_small:
             self.pop_screen()
-
-    def on_mount(self) -> None:
-        self.on_resize()
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -8,6 +8,7 @@ come back up here.
 
 from __future__ import annotations
 
+import time
 from functools import partial
 
 from textual import on, work
@@ -20,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
-from ..core import PASS, Color, IllegalMoveError, ReversiError, move_name, square_name
+from ..core import PASS, Color, Game, IllegalMoveError, ReversiError, parse_square, square_name
 from ..match import Match, Turn
 from ..players import MoveScore, SearchInfo
 from ..widgets.board import BoardState, BoardView, largest_cell
@@ -77,7 +78,7 @@ class GameScreen(Screen):
         self.review_ply: int | None = None
         self.paused = False
         self.hint: int | None = None
-        self.notice: Content | None = None
+        self.notice: tuple[Content, bool] | None = None  # (text, is it an error)
         self._thinking_turn: Turn | None = None
         self._hint_turn: Turn | None = None
         self._game_over_shown: Turn | None = None
@@ -120,6 +121,7 @@ class GameScreen(Screen):
 
     def _apply_look(self) -> None:
         glyphs = glyphs_for(self.options.ascii)
+        self.app.set_class(self.options.ascii, "-ascii")
         self.query_one(BoardView).glyphs = glyphs
         self.query_one(ScorePanel).glyphs = glyphs
         self.query_one(BoardView).animate_flips = self.options.animation
@@ -211,21 +213,19 @@ class GameScreen(Screen):
 
     def _show_status(self) -> None:
         status = self.query_one("#status", Static)
-        status.set_class(self.notice is not None and "-error" in status.classes, "-error")
         if self.notice is not None:
-            status.update(self.notice)
-            return
-        status.remove_class("-error")
-        status.update(self._advice())
+            text, error = self.notice
+            status.update(text)
+            status.set_class(error, "-error")
+        else:
+            status.update(self._advice())
+            status.remove_class("-error")
 
     def _advice(self) -> Content:
         """What the player can do now, when there is nothing else to say."""
         match, game = self.match, self.match.game
         if self.review_ply is not None:
-            return Content.from_markup(
-                " Reviewing: [b],[/b] [b].[/b] step · [b]home[/b] [b]end[/b] · "
-                "[b]esc[/b] back to the game · [b]⏎[/b] play on from here"
-            )
+            return Content(f" {_describe_ply(game, self.review_ply)}")
         if match.is_over:
             return Content.from_markup(
                 " Game over: [b]n[/b] new game · [b],[/b] review · [b]ctrl+q[/b] quit"
@@ -247,19 +247,11 @@ class GameScreen(Screen):
         )
 
     def say(self, text: str, *, error: bool = False) -> None:
-        """Show a one-line message until the next move or key that changes things."""
-        self.notice = Content.from_markup(
-            "[b $error]$text[/]" if error else "[b]$text[/]", text=f" {text}"
-        )
-        status = self.query_one("#status", Static)
-        status.set_class(error, "-error")
-        status.update(self.notice)
+        """Show a one-line message on the status line until the game moves on."""
+        self.notice = (Content.from_markup("[b]$text[/b]", text=f" {text}"), error)
+        self._show_status()
         if error:
             self.app.bell()
-
-    def _clear_notice(self) -> None:
-        self.notice = None
-        self._show_status()
 
     # -- playing -----------------------------------------------------------------------
 
@@ -323,7 +315,7 @@ class GameScreen(Screen):
             return
         # A reply that lands before yours has been drawn looks like cheating.
         while not cancelled() and clock() - started < delay:
-            worker_sleep(0.02)
+            time.sleep(0.02)
         if not cancelled():
             self.post_message(self.ComputerMoved(turn, move))
 
@@ -464,7 +456,7 @@ class GameScreen(Screen):
             return
         self._hint_turn = None
         best = event.scores[0]
-        self.hint = _square_index(best.move)
+        self.hint = parse_square(best.move)
         self.query_one(BoardView).cursor = self.hint
         detail = "wins" if best.exact and best.score > 0 else ""
         self.say(f"Hint: {best.move} looks best{' and ' + detail if detail else ''}.")
@@ -517,7 +509,8 @@ class GameScreen(Screen):
 
     def action_live(self) -> None:
         if self.review_ply is None:
-            self._clear_notice()
+            self.notice = None
+            self._show_status()
             return
         self.review_ply = None
         self.notice = None
@@ -588,25 +581,26 @@ class GameScreen(Screen):
         return True
 
 
-def worker_sleep(seconds: float) -> None:
-    import time
+def _describe_ply(game: Game, ply: int) -> str:
+    """'Move 4: White played d3, flipping 1. Black 4, White 4.' for review."""
+    position = game.positions[ply]
+    counts = f"Black {position.count(Color.BLACK)}, White {position.count(Color.WHITE)}."
+    if ply == 0:
+        return f"The start. {counts}"
+    move, before = game.moves[ply - 1], game.positions[ply - 1]
+    if move == PASS:
+        return f"Move {ply}: {before.to_move.label} had no move and passed. {counts}"
+    flipped = before.flips(move).bit_count()
+    return (
+        f"Move {ply}: {before.to_move.label} played {square_name(move)}, "
+        f"flipping {flipped}. {counts}"
+    )
 
-    time.sleep(seconds)
 
-
-def _square_index(name: str) -> int:
-    from ..core import parse_square
-
-    return parse_square(name)
-
-
-def _last_move(game, ply: int) -> tuple[int | None, int]:
+def _last_move(game: Game, ply: int) -> tuple[int | None, int]:
     """The last real move before `ply` and the discs it flipped (a bitboard)."""
     for earlier in range(ply - 1, -1, -1):
         move = game.moves[earlier]
         if move != PASS:
             return move, game.positions[earlier].flips(move)
     return None, 0
-
-
-__all__ = ["GameScreen", "move_name"]

@@ -34,6 +34,9 @@ def result_lines(match: Match, result: Result) -> tuple[str, str]:
 class GameOverScreen(ModalScreen[str | None]):
     """Dismissed with 'new', 'review' or None (just look at the board)."""
 
+    # Nothing focused: Enter closes rather than pressing a button by surprise.
+    AUTO_FOCUS = ""
+
     BINDINGS = [
         Binding("n", "choose('new')", "New game", id="over.new"),
         Binding("comma,v", "choose('review')", "Review", id="over.review", key_display=","),
@@ -59,9 +62,6 @@ class GameOverScreen(ModalScreen[str | None]):
                 yield Button("New game", variant="primary", id="new")
                 yield Button("Review", id="review")
                 yield Button("Close", id="close")
-
-    def on_mount(self) -> None:
-        self.query_one("#new", Button).focus()
 
     def action_choose(self, choice: str | None) -> None:
         self.dismiss(choice)

@@ -271,9 +271,9 @@ class BoardView(Widget, can_focus=True):
 
         if under_cursor:
             mark = background + style("board--cursor-mark", partial=True)
-            if ch == 1:
-                put(x, y, glyphs.cursor[0], mark)
-                put(x + cw - 1, y, glyphs.cursor[1], mark)
+            if ch == 1 or glyphs.cursor_corners is None:
+                put(x, y + ch // 2, glyphs.cursor[0], mark)
+                put(x + cw - 1, y + ch // 2, glyphs.cursor[1], mark)
             else:
                 tl, tr, bl, br = glyphs.cursor_corners
                 put(x, y, tl, mark)

@@ -45,13 +45,25 @@ class ChoiceRow(Widget, can_focus=True):
         return [value for value, _ in self.options]
 
     def render(self) -> Content:
-        parts = [Content.from_markup("[b]$label[/b]", label=f"{self.label:<{LABEL_WIDTH}}")]
+        # The focused row is marked by shape too, for terminals without colour.
+        pointer = ">" if self.has_focus else " "
+        parts = [
+            Content.from_markup(
+                "[b]$pointer $label[/b]", pointer=pointer, label=f"{self.label:<{LABEL_WIDTH - 2}}"
+            )
+        ]
         for value, text in self.options:
             if value == self.value:
                 parts.append(Content.from_markup("[b reverse]$text[/]", text=f"[{text}]"))
             else:
                 parts.append(Content(f" {text} "))
         return Content("").join(parts)
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
 
     def watch_value(self, value: str) -> None:
         self.post_message(self.Changed(self, value))

@@ -24,7 +24,9 @@ class Glyphs:
     hint: str
     flipping: str  # a disc seen edge-on, halfway through turning over
     cursor: tuple[str, str]  # either side of the square under the cursor
-    cursor_corners: tuple[str, str, str, str]  # the same in tall cells: tl, tr, bl, br
+    # The same in tall cells (top left, top right, bottom left, bottom right);
+    # None puts `cursor` either side of the middle row instead.
+    cursor_corners: tuple[str, str, str, str] | None
     last: tuple[str, str]  # either side of the last move
     # Box-drawing grid: top, between rows, bottom (left, joint, right, rule), and the bar.
     grid: tuple[tuple[str, str, str, str], ...] | None
@@ -75,7 +77,7 @@ ASCII = Glyphs(
     hint="*",
     flipping="-",
     cursor=("[", "]"),
-    cursor_corners=("+", "+", "+", "+"),
+    cursor_corners=None,
     last=(">", "<"),
     grid=None,
     bar=" ",
