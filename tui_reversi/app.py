@@ -4,6 +4,7 @@ factory the command line and the tests build the app with."""
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -22,6 +23,8 @@ from .players.base import CancelCheck
 
 # Below this the layout cannot fit; a "too small" notice takes over.
 MIN_WIDTH, MIN_HEIGHT = 60, 21
+
+SWITCH_INTERVAL = 0.001  # seconds; see ReversiApp.on_mount
 
 DEFAULT_THEME = "reversi"
 SIXTEEN_COLOUR_THEME = "reversi-16"
@@ -233,6 +236,9 @@ class ReversiApp(App[None]):
         self._check_size(event.size)
 
     def on_mount(self) -> None:
+        # The computer searches in a thread holding the GIL; a waiting UI thread
+        # gets it back after this interval (default 5 ms), once per await.
+        sys.setswitchinterval(SWITCH_INTERVAL)
         self._check_size(self.size)
 
     def _check_size(self, size: Size) -> None:

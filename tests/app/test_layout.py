@@ -29,7 +29,7 @@ async def test_everything_is_on_screen(make_app, size):
         assert board.region.width >= needed.width and board.region.height >= needed.height
         for widget in (board, screen.query_one(ScorePanel), screen.query_one(MoveLog)):
             assert inside(widget, *size), widget
-        assert screen.query_one("Footer").region.bottom == size[1]
+        assert screen.query_one("KeyBar").region.bottom == size[1]
         assert screen.query_one(ScorePanel).region.height >= 5
 
 

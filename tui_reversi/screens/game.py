@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ..core import PASS, Color, Game, IllegalMoveError, ReversiError, parse_square, square_name
@@ -26,6 +26,7 @@ from ..match import Match, Turn
 from ..players import MoveScore, SearchInfo
 from ..widgets.board import BoardState, BoardView, largest_cell
 from ..widgets.glyphs import glyphs_for
+from ..widgets.key_bar import KeyBar
 from ..widgets.move_log import MoveList, MoveLog
 from ..widgets.score import Scoreboard, ScorePanel, Thinking
 
@@ -101,7 +102,7 @@ class GameScreen(Screen):
                 yield ScorePanel(id="score", clock=self.options.clock)
                 yield MoveLog(id="log")
         yield Static(id="status")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#score").border_title = "Score"
