@@ -97,3 +97,45 @@ async def test_computer_reply_arrives(make_app):
         assert len(app.match.game.moves) == 2
         assert app.match.to_move is Color.BLACK
         assert app.screen.query_one("ScorePanel").thinking is None
+
+
+async def test_flips_animate_then_stop_and_nothing_redraws_while_idle(make_app):
+    from tui_reversi.widgets.board import EDGE, OLD
+
+    app = make_app(white="human", animation=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = app.screen.query_one(BoardView)
+        phases = []
+        draw = board._draw
+
+        def counting_draw():
+            phases.append(board._phase)
+            return draw()
+
+        board._draw = counting_draw
+        await pilot.press("f", "5")
+        await pilot.pause()
+        assert board.animating
+        for _ in range(300):
+            if not board.animating:
+                break
+            await pilot.pause(0.01)
+        assert not board.animating
+        assert OLD in phases and EDGE in phases  # the flipped disc turned over visibly
+        await pilot.pause(0.3)
+        drawn = len(phases)
+        await pilot.pause(0.5)
+        assert len(phases) == drawn  # idle: no timer, no redraw
+        assert app.screen.query_one("ScorePanel")._ticker is None
+
+
+async def test_watching_two_computers_hides_what_only_a_player_can_do(make_app):
+    from .conftest import GatedPlayer
+
+    app = make_app(black="easy", white="easy", player=GatedPlayer())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        bar = app.screen.query_one("KeyBar").render().plain
+        assert "Pause" in bar
+        assert "Play" not in bar and "Hint" not in bar and "Markers" not in bar
+        assert "Quit" in bar and "Help" in bar

@@ -160,6 +160,7 @@ class GameScreen(Screen):
                 flipped=flipped,
                 hint=self.hint if self.review_ply is None else None,
                 readonly=self.review_ply is not None,
+                playable=match.humans > 0,
             ),
             animate=animate,
         )
@@ -181,6 +182,8 @@ class GameScreen(Screen):
         side = position.to_move.label
         if ply and game.moves[ply - 1] == PASS:
             return f"{position.to_move.other.label} passed: {side} again"
+        if position.must_pass:
+            return f"{side} has no move: must pass"
         if self.review_ply is None and self.paused:
             return f"{side} to move (paused)"
         return f"{side} to move"
@@ -573,8 +576,10 @@ class GameScreen(Screen):
         reviewing = self.review_ply is not None
         if action in ("live", "continue_here"):
             return reviewing
-        if action in ("undo", "redo", "hint", "markers"):
+        if action in ("undo", "redo"):
             return not reviewing
+        if action in ("hint", "markers"):
+            return not reviewing and self.match.humans > 0
         if action == "pause":
             return self.match.humans == 0 and not reviewing
         if action == "review_step" and parameters == (1,):

@@ -40,7 +40,8 @@ class BoardState:
     last_move: int | None = None
     flipped: int = 0
     hint: int | None = None
-    readonly: bool = False
+    readonly: bool = False  # reviewing history: drawn muted, nothing can be played
+    playable: bool = True  # False when no human plays (computer against computer)
 
 
 def board_size(cell: tuple[int, int], glyphs: Glyphs) -> Size:
@@ -244,7 +245,7 @@ class BoardView(Widget, can_focus=True):
         bit = 1 << square
         x, y = self._origin(row, col)
         flipped = bool(state.flipped & bit) and self._phase != SETTLED
-        under_cursor = square == self.cursor and not state.readonly
+        under_cursor = square == self.cursor and state.playable and not state.readonly
 
         background = square_style
         if square == state.last_move:
@@ -316,7 +317,9 @@ class BoardView(Widget, can_focus=True):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Read-only while reviewing: Enter falls through to the screen's keys.
-        return not (action == "choose" and self.state.readonly)
+        if action == "choose":
+            return self.state.playable and not self.state.readonly
+        return True
 
     def on_key(self, event: events.Key) -> None:
         """Typing a square: a column letter moves the cursor to that column,
@@ -346,7 +349,7 @@ class BoardView(Widget, can_focus=True):
         if offset is None:
             return
         square = self.square_at_offset(offset.x, offset.y)
-        if square is not None:
+        if square is not None and self.state.playable:
             self.focus()
             self.cursor = square
             self.typed_column = None

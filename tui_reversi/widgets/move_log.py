@@ -80,6 +80,9 @@ class MoveLog(ScrollView, can_focus=True):
         base = self.rich_style
         width = self.size.width
         moves = self.moves
+        if not moves.moves and row == 0:
+            hint = base + self.get_component_rich_style("move-log--number", partial=True)
+            return Strip([Segment(" No moves yet", hint)]).adjust_cell_length(width, base)
         if row * 2 >= len(moves.moves):
             return Strip.blank(width, base)
         segments = [Segment(" " * LEFT_MARGIN, base)]
