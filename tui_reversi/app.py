@@ -162,7 +162,14 @@ class ReversiApp(App[None]):
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
         Binding("q", "quit", "Quit", id="app.quit-q", show=False),
-        Binding("question_mark,f1", "help", "Help", id="app.help", key_display="?"),
+        Binding(
+            "question_mark,f1",
+            "help",
+            "Help",
+            id="app.help",
+            key_display="?",
+            tooltip="This list of keys",
+        ),
     ]
 
     def __init__(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -18,6 +20,8 @@ SECTIONS = {
     "new-game": "New-game dialog",
     "app": "Anywhere",
 }
+
+KEYS_WIDTH = 12
 
 # Ways to play that are not a single key.
 EXTRAS = (
@@ -49,7 +53,8 @@ def key_names(app: App, binding: Binding) -> list[str]:
 
 
 def help_rows(app: App) -> list[tuple[str, str, str]]:
-    """(section, keys, description) for every key binding, grouped by section."""
+    """(section, keys, what it does) for every key binding, grouped by section.
+    The text is the binding's description, then its tooltip when it has one."""
     rows: list[tuple[str, str, str]] = list(EXTRAS)
     seen: set[str] = set()
     for cls in _binding_classes():
@@ -58,7 +63,13 @@ def help_rows(app: App) -> list[tuple[str, str, str]]:
                 continue
             seen.add(binding.id)
             section = binding.id.split(".")[0]
-            rows.append((section, " ".join(key_names(app, binding)), binding.description))
+            text = binding.description
+            if binding.tooltip:
+                text = f"{text}: {binding.tooltip[:1].lower()}{binding.tooltip[1:]}"
+            keys = " ".join(key_names(app, binding))
+            if rows and rows[-1][0] == section and rows[-1][2] == text:
+                keys = f"{rows.pop()[1]} {keys}"  # two bindings, one job: one line
+            rows.append((section, keys, text))
     if app.ENABLE_COMMAND_PALETTE:
         rows.append(("app", "^p", "Command palette: themes, ASCII board, animation, ..."))
     order = list(SECTIONS)
@@ -79,9 +90,14 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(id="help-dialog"):
             yield Static("[b]Keys[/b]  (esc closes)", id="dialog-title")
             with VerticalScroll(id="help-body"):
-                yield Static(self._text(), id="help-text")
+                yield Static(id="help-text")
 
-    def _text(self) -> Content:
+    def on_resize(self) -> None:
+        width = self.query_one("#help-body").content_region.width - 3  # scrollbar
+        self.query_one("#help-text", Static).update(self._text(max(30, width)))
+
+    def _text(self, width: int) -> Content:
+        """The rows, each description wrapped under itself beside its keys."""
         lines: list[Content] = []
         section = None
         for heading, keys, text in help_rows(self.app):
@@ -90,7 +106,11 @@ class HelpScreen(ModalScreen[None]):
                     lines.append(Content(""))
                 lines.append(Content.from_markup("[b $accent]$h[/]", h=heading))
                 section = heading
-            lines.append(Content.from_markup("  [b]$k[/b]$t", k=f"{keys:<14}", t=text))
+            wrapped = textwrap.wrap(text, max(10, width - KEYS_WIDTH - 3)) or [""]
+            lines.append(
+                Content.from_markup("  [b]$k[/b] $t", k=f"{keys:<{KEYS_WIDTH}}", t=wrapped[0])
+            )
+            lines.extend(Content(" " * (KEYS_WIDTH + 3) + more) for more in wrapped[1:])
         return Content("\n").join(lines)
 
     def action_close(self) -> None:

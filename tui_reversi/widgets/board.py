@@ -69,7 +69,14 @@ class BoardView(Widget, can_focus=True):
         Binding("down,j", "move_cursor(0, 1)", "Cursor down", id="board.down", show=False),
         Binding("left,h", "move_cursor(-1, 0)", "Cursor left", id="board.left", show=False),
         Binding("right,l", "move_cursor(1, 0)", "Cursor right", id="board.right", show=False),
-        Binding("enter,space", "choose", "Play", id="board.play", key_display="⏎"),
+        Binding(
+            "enter,space",
+            "choose",
+            "Play",
+            id="board.play",
+            key_display="⏎",
+            tooltip="Place a disc on the square under the cursor",
+        ),
     ]
 
     COMPONENT_CLASSES = {
