@@ -136,3 +136,17 @@ def test_the_readme_lists_every_key(make_app):
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     for _, keys, text in help_rows(make_app()):
         assert f"| `{keys}` | {text} |" in readme, (keys, text)
+
+
+async def test_the_command_palette_offers_the_game_commands(make_app):
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        commands = {command.title: command for command in app.get_system_commands(app.screen)}
+        for title in ("New game", "Undo", "Hint", "Toggle ASCII board", "Toggle animation"):
+            assert title in commands
+        commands["Toggle ASCII board"].callback()
+        await pilot.pause()
+        board = app.screen.query_one(BoardView)
+        assert board.glyphs.name == "ascii" and app.options.ascii
+        assert app.has_class("-ascii")
+        assert "enter" in app.screen.query_one("KeyBar").render().plain  # no ⏎ either

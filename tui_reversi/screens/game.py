@@ -425,6 +425,10 @@ class GameScreen(Screen):
 
     @on(ComputerFailed)
     def _computer_failed(self, event: ComputerFailed) -> None:
+        if event.turn == self._hint_turn:
+            self._hint_turn = None
+            self.say(f"No hint this time ({event.error}).", error=True)
+            return
         if event.turn != self._thinking_turn:
             return
         self._thinking_turn = None
@@ -517,7 +521,7 @@ class GameScreen(Screen):
                 turn.position, self.match.variant, lambda: worker.is_cancelled
             )
         except Exception as error:  # a bug in the engine: say so, keep the game
-            self.post_message(self.ComputerFailed(turn, str(error)))
+            self.post_message(self.ComputerFailed(turn, f"{type(error).__name__}: {error}"))
             return
         if not worker.is_cancelled:
             self.post_message(self.HintReady(turn, scores))
@@ -534,8 +538,12 @@ class GameScreen(Screen):
         best = event.scores[0]
         self.hint = parse_square(best.move)
         self.query_one(BoardView).cursor = self.hint
-        detail = "wins" if best.exact and best.score > 0 else ""
-        self.say(f"Hint: {best.move} looks best{' and ' + detail if detail else ''}.")
+        text = f"Hint: {best.move} looks best"
+        if best.exact:  # the engine solved the ending: say how it ends
+            outcome = "wins" if best.score > 0 else "draws" if best.score == 0 else "loses"
+            margin = f" by {abs(round(best.score))}" if best.score else ""
+            text += f"; with perfect play it {outcome}{margin}"
+        self.say(f"{text}. Enter plays it.")
         self._show()
 
     def _cancel_hint(self) -> None:

@@ -121,12 +121,15 @@ class BoardView(Widget, can_focus=True):
     # -- what to show ----------------------------------------------------------
 
     def show(self, state: BoardState, *, animate: bool = False) -> None:
-        """Show `state`; with `animate`, turn the flipped discs over visibly."""
-        self._stop_animation()
+        """Show `state`; with `animate`, turn the flipped discs over visibly.
+        A redraw of the same move (markers, hint) leaves its animation running."""
+        same_move = (state.last_move, state.flipped) == (self.state.last_move, self.state.flipped)
         if animate and self.animate_flips and state.flipped and not state.readonly:
+            self._stop_animation()
             self._steps = list(_ANIMATION_STEPS)
             self._next_step()
-        else:
+        elif not same_move or state.readonly != self.state.readonly:
+            self._stop_animation()
             self._phase = NEW
         self.set_class(state.readonly, "-readonly")
         self.state = state

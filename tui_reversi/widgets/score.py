@@ -40,7 +40,7 @@ class ScorePanel(Widget):
     """Players, disc counts, the turn and the thinking indicator."""
 
     scoreboard: reactive[Scoreboard] = reactive(Scoreboard, layout=True)
-    thinking: reactive[Thinking | None] = reactive(None, layout=True)
+    thinking: reactive[Thinking | None] = reactive(None)
     glyphs: reactive[Glyphs] = reactive(UNICODE)
 
     def __init__(self, *, clock: Callable[[], float] = time.monotonic, **kwargs) -> None:
@@ -76,8 +76,8 @@ class ScorePanel(Widget):
                 )
             )
         lines.append(Content.from_markup("[b]$status[/b]", status=board.status))
-        if self.thinking is not None:
-            lines.append(self._thinking_line(self.thinking))
+        # The thinking line keeps its place when empty, so nothing below jumps.
+        lines.append(Content("") if self.thinking is None else self._thinking_line(self.thinking))
         return Content("\n").join(lines)
 
     def _thinking_line(self, thinking: Thinking) -> Content:
