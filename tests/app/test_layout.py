@@ -68,3 +68,14 @@ async def test_starting_in_a_tiny_terminal_says_so(make_app):
     async with app.run_test(size=(40, 12)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, TooSmallScreen)
+
+
+async def test_a_narrow_key_bar_drops_game_keys_before_quit_and_help(make_app):
+    app = make_app(white="human")
+    async with app.run_test(size=(MIN_WIDTH, MIN_HEIGHT)) as pilot:
+        await pilot.pause()
+        bar = app.screen.query_one("KeyBar")
+        text = bar.render().plain
+        assert text.rstrip().endswith("^q Quit ? Help")
+        assert len(text.rstrip()) <= MIN_WIDTH
+        assert "Undo" in text  # the most used game keys stay

@@ -26,22 +26,30 @@ class KeyBar(Widget):
             self.refresh()
 
     def render(self) -> Content:
-        parts: list[Content] = []
-        self._spans = []
+        # App-wide keys (quit, help) come last but are the last to be left out
+        # when the bar is too narrow; the others give way from the right.
+        screen_keys: list[tuple[Content, str]] = []
+        app_keys: list[tuple[Content, str]] = []
         seen: set[str] = set()
-        x = 0
-        for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
+        for node, binding, enabled, _tooltip in self.screen.active_bindings.values():
             if not binding.show or not enabled or binding.action in seen:
                 continue
             seen.add(binding.action)
-            key = self.app.get_key_display(binding)
             part = Content.from_markup(
-                "[b $footer-key-foreground]$key[/] $text ", key=key, text=binding.description
+                "[b $footer-key-foreground]$key[/] $text ",
+                key=self.app.get_key_display(binding),
+                text=binding.description,
             )
-            self._spans.append((x, x + part.cell_length, binding.key.split(",")[0]))
+            (app_keys if node is self.app else screen_keys).append((part, binding.key))
+        width = self.size.width or 10_000
+        while screen_keys and sum(p.cell_length for p, _ in screen_keys + app_keys) > width:
+            screen_keys.pop()
+        self._spans = []
+        x = 0
+        for part, keys in screen_keys + app_keys:
+            self._spans.append((x, x + part.cell_length, keys.split(",")[0]))
             x += part.cell_length
-            parts.append(part)
-        return Content("").join(parts)
+        return Content("").join(part for part, _ in screen_keys + app_keys)
 
     def on_click(self, event: events.Click) -> None:
         for start, end, key in self._spans:

@@ -67,7 +67,7 @@ class ScorePanel(Widget):
                 Content.from_markup(
                     "[b]$glyph[/b] $side [dim]$player[/dim]",
                     glyph=glyph,
-                    side=f"{color.label:<6}",
+                    side=f"{color.label:<5}",
                     player=f"{board.players[color]:<7}",
                 )
                 .append(Content.from_markup("[b]$count[/b]", count=f"{board.counts[color]:>3}"))
