@@ -20,6 +20,7 @@ from .core import Color, Position, ReversiError, Variant
 from .match import Match, parse_level
 from .players import MoveScore, Player, analyse, create_player
 from .players.base import CancelCheck
+from .widgets.glyphs import ascii_text
 
 # Below this the layout cannot fit; a "too small" notice takes over.
 MIN_WIDTH, MIN_HEIGHT = 60, 21
@@ -125,8 +126,6 @@ THEMES = (
     ),
 )
 
-_KEY_WORDS = {"⏎": "enter", "↑": "up", "↓": "down", "←": "left", "→": "right"}
-
 PlayerFactory = Callable[[str, Variant], Player]
 HintEngine = Callable[[Position, Variant, CancelCheck], list[MoveScore]]
 
@@ -217,11 +216,15 @@ class ReversiApp(App[None]):
             self._on_change(self.match)
 
     def get_key_display(self, binding: Binding) -> str:
-        display = super().get_key_display(binding)
-        if self.options.ascii:  # terminals without good Unicode: words, not arrows
-            for glyph, word in _KEY_WORDS.items():
-                display = display.replace(glyph, word)
-        return display
+        return self.text(super().get_key_display(binding))
+
+    def text(self, text: str) -> str:
+        """`text` as the terminal should get it: symbols spelled out in ASCII mode."""
+        return ascii_text(text) if self.options.ascii else text
+
+    def options_changed(self) -> None:
+        """Runs after the player changes a setting in the app (markers, ASCII,
+        animation). Saving the settings goes here."""
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(BOARD_COLOURS)

@@ -150,3 +150,18 @@ async def test_the_command_palette_offers_the_game_commands(make_app):
         assert board.glyphs.name == "ascii" and app.options.ascii
         assert app.has_class("-ascii")
         assert "enter" in app.screen.query_one("KeyBar").render().plain  # no ⏎ either
+
+
+async def test_ascii_mode_puts_nothing_but_ascii_on_the_screen(make_app):
+    import html
+    import re
+
+    app = make_app(transcript="f5d6c3d3c4f4", white="human", ascii=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for keys in ([], ["comma"], ["escape", "n"], ["escape", "question_mark"]):
+            await pilot.press(*keys)
+            await pilot.pause()
+            svg = app.export_screenshot()
+            text = html.unescape("".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg)))
+            odd = {char for char in text if ord(char) > 127 and char != "\xa0"}
+            assert not odd, (keys, odd)

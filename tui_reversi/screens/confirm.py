@@ -26,7 +26,9 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(self.question, id="dialog-title", markup=False)
-            yield Static("[b]y[/b]/[b]⏎[/b] yes · [b]n[/b]/[b]esc[/b] no", id="dialog-keys")
+            yield Static(
+                self.app.text("[b]y[/b]/[b]⏎[/b] yes · [b]n[/b]/[b]esc[/b] no"), id="dialog-keys"
+            )
             with Horizontal(id="dialog-buttons"):
                 yield Button(self.yes, variant="warning", id="yes")
                 yield Button(self.no, id="no")

@@ -268,8 +268,10 @@ class GameScreen(Screen):
             where = "the start" if self.review_ply == 0 else f"move {self.review_ply} of {total}"
             title.update(
                 Content.from_markup(
-                    " REVIEWING $where · [b]esc[/b] back to the game · "
-                    "[b]⏎[/b] play from here · [b],[/b] [b].[/b] step",
+                    self.app.text(
+                        " REVIEWING $where · [b]esc[/b] back to the game · "
+                        "[b]⏎[/b] play from here · [b],[/b] [b].[/b] step"
+                    ),
                     where=where.upper()
                     if self.review_ply == 0
                     else f"MOVE {self.review_ply} OF {total}",
@@ -280,7 +282,7 @@ class GameScreen(Screen):
         title.remove_class("-review")
         title.update(
             Content.from_markup(
-                " [b]tui-reversi[/b] · $variant · $black vs $white",
+                self.app.text(" [b]tui-reversi[/b] · $variant · $black vs $white"),
                 variant=match.variant.value.capitalize(),
                 black=f"Black {match.player_label(Color.BLACK)}",
                 white=f"White {match.player_label(Color.WHITE)}",
@@ -304,7 +306,9 @@ class GameScreen(Screen):
             return Content(f" {_describe_ply(game, self.review_ply)}")
         if match.is_over:
             return Content.from_markup(
-                " Game over: [b]n[/b] new game · [b],[/b] review · [b]ctrl+q[/b] quit"
+                self.app.text(
+                    " Game over: [b]n[/b] new game · [b],[/b] review · [b]ctrl+q[/b] quit"
+                )
             )
         passed = game.ply and game.moves[game.ply - 1] == PASS
         who = match.to_move.label
@@ -313,18 +317,22 @@ class GameScreen(Screen):
             return Content.from_markup("[b $warning]$text[/]", text=text)
         if match.human_to_move:
             return Content.from_markup(
-                " $who to play: arrows/hjkl + [b]⏎[/b], type a square ([b]d3[/b]) or click",
+                self.app.text(
+                    " $who to play: arrows/hjkl + [b]⏎[/b], type a square ([b]d3[/b]) or click"
+                ),
                 who=who,
             )
         if self.paused:
             return Content.from_markup(" Paused: [b]p[/b] to let the computers play on")
         return Content.from_markup(
-            " $who ($level) is thinking…", who=who, level=match.player_label(match.to_move)
+            self.app.text(" $who ($level) is thinking…"),
+            who=who,
+            level=match.player_label(match.to_move),
         )
 
     def say(self, text: str, *, error: bool = False) -> None:
         """Show a one-line message on the status line until the game moves on."""
-        self.notice = (Content.from_markup("[b]$text[/b]", text=f" {text}"), error)
+        self.notice = (Content.from_markup("[b]$text[/b]", text=f" {self.app.text(text)}"), error)
         self._show_status()
         if error:
             self.app.bell()
@@ -552,16 +560,19 @@ class GameScreen(Screen):
 
     def action_markers(self) -> None:
         self.options.markers = not self.options.markers
+        self.app.options_changed()
         self._show()
         self.say(f"Legal-move markers {'on' if self.options.markers else 'off'}.")
 
     def action_ascii(self) -> None:
         self.options.ascii = not self.options.ascii
+        self.app.options_changed()
         self._apply_look()
         self._show()
 
     def action_animation(self) -> None:
         self.options.animation = not self.options.animation
+        self.app.options_changed()
         self._apply_look()
         self.say(f"Animation {'on' if self.options.animation else 'off'}.")
 
@@ -660,8 +671,8 @@ class GameScreen(Screen):
             return not reviewing
         if action in ("hint", "markers"):
             return not reviewing and self.match.humans > 0
-        if action == "pause":
-            return self.match.humans == 0 and not reviewing
+        if action == "pause":  # watching two computers, or after a player failed
+            return (self.match.humans == 0 or self.paused) and not reviewing
         if action == "review_step" and parameters == (1,):
             return reviewing
         return True

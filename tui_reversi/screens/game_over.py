@@ -54,8 +54,10 @@ class GameOverScreen(ModalScreen[str | None]):
             )
             yield Static(self.detail, id="result", markup=False)
             yield Static(
-                "[b]n[/b] new game · [b],[/b] review the game · [b]esc[/b] look at the board · "
-                "[b]ctrl+q[/b] quit",
+                self.app.text(
+                    "[b]n[/b] new game · [b],[/b] review the game · [b]esc[/b] look at the "
+                    "board · [b]ctrl+q[/b] quit"
+                ),
                 id="dialog-keys",
             )
             with Horizontal(id="dialog-buttons"):

@@ -46,7 +46,7 @@ def key_names(app: App, binding: Binding) -> list[str]:
     names = []
     for index, key in enumerate(part.strip() for part in keys.split(",")):
         if index == 0 and binding.key_display and keys == binding.key:
-            names.append(binding.key_display)
+            names.append(app.get_key_display(binding))
         else:
             names.append(app.get_key_display(Binding(key, binding.action)))
     return names

@@ -51,7 +51,9 @@ class NewGameScreen(ModalScreen[NewGame | None]):
             yield Static(id="describe")
             yield Static(id="problem")
             yield Static(
-                "[b]↑↓[/b] row · [b]←→[/b] choose · [b]⏎[/b] start · [b]esc[/b] cancel",
+                self.app.text(
+                    "[b]↑↓[/b] row · [b]←→[/b] choose · [b]⏎[/b] start · [b]esc[/b] cancel"
+                ),
                 id="dialog-keys",
             )
             with Horizontal(id="dialog-buttons"):

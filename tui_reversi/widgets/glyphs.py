@@ -85,5 +85,26 @@ ASCII = Glyphs(
 )
 
 
+# Symbols used in messages and key names, and their plain-ASCII words.
+_ASCII_WORDS = (
+    ("↑↓", "up/down"),
+    ("←→", "left/right"),
+    ("⏎", "enter"),
+    ("↑", "up"),
+    ("↓", "down"),
+    ("←", "left"),
+    ("→", "right"),
+    ("·", "|"),
+    ("…", "..."),
+)
+
+
+def ascii_text(text: str) -> str:
+    """`text` with the symbols above spelled out, for ASCII mode."""
+    for symbol, word in _ASCII_WORDS:
+        text = text.replace(symbol, word)
+    return text
+
+
 def glyphs_for(ascii_mode: bool) -> Glyphs:
     return ASCII if ascii_mode else UNICODE

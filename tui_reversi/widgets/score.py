@@ -86,4 +86,5 @@ class ScorePanel(Widget):
         parts = [f"{thinking.color.label} thinking", f"{elapsed:.1f}s"]
         if depth:
             parts.append(depth)
-        return Content.from_markup("[$warning]$text[/]", text=" · ".join(parts))
+        separator = " · " if self.glyphs is UNICODE else " | "
+        return Content.from_markup("[$warning]$text[/]", text=separator.join(parts))
