@@ -21,7 +21,16 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
-from ..core import PASS, Color, Game, IllegalMoveError, ReversiError, parse_square, square_name
+from ..core import (
+    PASS,
+    Color,
+    Game,
+    IllegalMoveError,
+    ReversiError,
+    Variant,
+    parse_square,
+    square_name,
+)
 from ..match import Match, Turn
 from ..players import MoveScore, SearchInfo
 from ..widgets.board import BoardState, BoardView, largest_cell
@@ -486,7 +495,7 @@ class GameScreen(Screen):
 
         def check(choice: NewGame) -> str | None:
             try:
-                self.app.make_players(Match(choice.black, choice.white))
+                self.app.make_players(Match.new(choice.black, choice.white, choice.variant))
             except ReversiError as error:
                 return f"{str(error)[:1].upper()}{str(error)[1:]}."
             return None
@@ -519,15 +528,13 @@ class GameScreen(Screen):
         turn = match.turn()
         self._hint_turn = turn
         self.say("Looking for the best move…")
-        self._find_hint(turn)
+        self._find_hint(turn, match.variant)
 
     @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
-    def _find_hint(self, turn: Turn) -> None:
+    def _find_hint(self, turn: Turn, variant: Variant) -> None:
         worker = get_current_worker()
         try:
-            scores = self.app.hint_engine(
-                turn.position, self.match.variant, lambda: worker.is_cancelled
-            )
+            scores = self.app.hint_engine(turn.position, variant, lambda: worker.is_cancelled)
         except Exception as error:  # a bug in the engine: say so, keep the game
             self.post_message(self.ComputerFailed(turn, f"{type(error).__name__}: {error}"))
             return

@@ -153,15 +153,6 @@ class BoardView(Widget, can_focus=True):
     def animating(self) -> bool:
         return self._animation is not None
 
-    def watch_state(self) -> None:
-        self.refresh()
-
-    def watch_cursor(self) -> None:
-        self.refresh()
-
-    def watch_typed_column(self) -> None:
-        self.refresh()
-
     # -- size --------------------------------------------------------------------
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
