@@ -74,13 +74,16 @@ def start(command: str, width: int = 80, height: int = 24) -> float:
 
 
 def stop() -> None:
+    socket = tmux("display-message", "-p", "#{socket_path}").strip()
     tmux("kill-server")
     # The server dies asynchronously; a new session must not reach the old one.
     for _ in range(200):
         done = subprocess.run(["tmux", "-L", SOCKET, "ls"], capture_output=True)
         if done.returncode != 0:
-            return
+            break
         time.sleep(0.01)
+    if socket:
+        Path(socket).unlink(missing_ok=True)  # tmux leaves its socket file behind
 
 
 def rss_mib() -> float:

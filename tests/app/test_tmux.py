@@ -52,8 +52,10 @@ def tmux(tmp_path):
     exports = " ".join(f"{k}={v}" for k, v in env.items())
     command = f"env {exports} {SCRIPT} --white easy; echo tui-reversi-exited-$?; sleep 60"
     server("new-session", "-d", "-s", "game", "-x", "80", "-y", "24", command)
+    socket = Path(server("display-message", "-p", "#{socket_path}").strip())
     yield server
     server("kill-server")
+    socket.unlink(missing_ok=True)  # tmux leaves its socket file behind
 
 
 def test_play_a_move_against_easy_and_quit_with_ctrl_q(tmux):
