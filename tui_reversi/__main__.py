@@ -24,11 +24,65 @@ def build_parser() -> argparse.ArgumentParser:
         prog="tui-reversi",
         description="Reversi/Othello in the terminal. With no sub-command, starts the game.",
     )
+    add_app_arguments(parser)
     tools = parser.add_subparsers(dest="tool", metavar="TOOL", title="tools", parser_class=_Parser)
     for name, (module, help_text) in TOOLS.items():
         sub = tools.add_parser(name, help=help_text, description=help_text)
         import_module(f"tui_reversi.tools.{module}").add_arguments(sub)
     return parser
+
+
+def add_app_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options for playing; each maps onto a create_app keyword argument."""
+    from .core import Variant
+    from .match import LEVELS
+
+    game = parser.add_argument_group("playing")
+    game.add_argument(
+        "--black",
+        metavar="LEVEL",
+        choices=LEVELS,
+        help=f"who plays Black: {', '.join(LEVELS)} (default human)",
+    )
+    game.add_argument(
+        "--white", metavar="LEVEL", choices=LEVELS, help="who plays White (default easy)"
+    )
+    variants = [v.value for v in Variant]
+    game.add_argument(
+        "--variant",
+        metavar="NAME",
+        choices=variants,
+        help=f"{', '.join(variants)} (default othello)",
+    )
+    game.add_argument(
+        "--ascii", action="store_true", default=None, help="draw the board with X, O and . only"
+    )
+    game.add_argument(
+        "--theme",
+        metavar="NAME",
+        help="colour theme (default: reversi, or reversi-16 on a 16-colour terminal)",
+    )
+    game.add_argument(
+        "--no-animation",
+        dest="animation",
+        action="store_false",
+        default=None,
+        help="show flipped discs without animating them (default over SSH)",
+    )
+    game.add_argument("--no-mouse", action="store_true", help="ignore the mouse")
+
+
+def app_arguments(args: argparse.Namespace) -> dict:
+    """create_app keyword arguments for the options given (unset ones are left out)."""
+    names = ("black", "white", "variant", "ascii", "theme", "animation")
+    return {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+
+
+def run_app(args: argparse.Namespace) -> int:
+    from .app import create_app
+
+    create_app(**app_arguments(args)).run(mouse=not args.no_mouse)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,11 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.tool:
             module = import_module(f"tui_reversi.tools.{TOOLS[args.tool][0]}")
             return module.run(args)
-        print(
-            "tui-reversi: the game app is not there yet; try `tui-reversi perft 6`.",
-            file=sys.stderr,
-        )
-        return 1
+        return run_app(args)
     except ReversiError as error:
         print(f"tui-reversi: {error}", file=sys.stderr)
         return 2

@@ -1,0 +1,113 @@
+"""Deterministic apps for Pilot and snapshot tests: frozen clock, no
+animation, no pacing delays, fixed theme, and fake players that answer when
+the test says so."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from tui_reversi.app import create_app
+from tui_reversi.core import Game, square_name
+from tui_reversi.match import Match
+
+
+class FrozenClock:
+    """A clock that only moves when a test moves it."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class FirstMovePlayer:
+    """Plays the first legal move (in a1..h8 order) at once."""
+
+    def __init__(self, level: str = "easy") -> None:
+        self.level, self.variant, self.time_limit = level, None, None
+        self.asked = 0
+
+    def choose_move(self, position, *, cancelled=None, progress=None):
+        self.asked += 1
+        moves = position.legal_moves()
+        return square_name(moves[0]) if moves else None
+
+
+class GatedPlayer(FirstMovePlayer):
+    """Thinks until the test opens the gate. A polite one stops when
+    cancelled; a stubborn one ignores cancellation and answers anyway (so the
+    app must drop its stale answer)."""
+
+    def __init__(self, *, stubborn: bool = False) -> None:
+        super().__init__("hard")
+        self.gate = threading.Event()
+        self.thinking = threading.Event()
+        self.saw_cancel = threading.Event()
+        self.stubborn = stubborn
+
+    def choose_move(self, position, *, cancelled=None, progress=None):
+        self.thinking.set()
+        if progress is not None:
+            from tui_reversi.players import SearchInfo
+
+            progress(SearchInfo(depth=3, nodes=1000, best=None))
+        while not self.gate.wait(0.01):
+            if cancelled is not None and cancelled():
+                self.saw_cancel.set()
+                if not self.stubborn:
+                    return None
+        return super().choose_move(position)
+
+
+@pytest.fixture
+def clock():
+    return FrozenClock()
+
+
+@pytest.fixture
+def make_app(clock):
+    """Build the app the way the CLI does, but deterministic."""
+
+    def make(*, player=None, transcript=None, black="human", white="easy", **kwargs):
+        if transcript is not None:
+            kwargs["match"] = Match(black, white, Game.from_transcript(transcript))
+        else:
+            kwargs.setdefault("black", black)
+            kwargs.setdefault("white", white)
+        if player is not None:
+            kwargs["player_factory"] = lambda level, variant: player
+        kwargs.setdefault("theme", "reversi")
+        kwargs.setdefault("animation", False)
+        kwargs.setdefault("seed", 7)
+        return create_app(clock=clock, computer_delay=0, watch_delay=0, **kwargs)
+
+    return make
+
+
+async def settle(pilot, app, *, rounds: int = 50) -> None:
+    """Let worker threads finish and their messages land."""
+    for _ in range(rounds):
+        await pilot.pause(0.01)
+        if not any(w.is_running for w in app.workers):
+            break
+    await pilot.pause()
+
+
+def status(app) -> str:
+    """The status line's text."""
+    from textual.widgets import Static
+
+    return str(app.screen.query_one("#status", Static).content).strip()
+
+
+def title(app) -> str:
+    from textual.widgets import Static
+
+    return str(app.screen.query_one("#title-bar", Static).content).strip()
+
+
+def moves(app) -> str:
+    return app.match.game.transcript(app.match.game.length)

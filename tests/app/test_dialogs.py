@@ -1,0 +1,167 @@
+"""New-game dialog by keyboard only, help from the bindings, hint, markers,
+the autosave hook, and the look options."""
+
+import pytest
+from textual.binding import Binding
+
+from tui_reversi.app import THEMES, ReversiApp
+from tui_reversi.core import Color, Variant
+from tui_reversi.screens.game import GameScreen
+from tui_reversi.screens.help import help_rows
+from tui_reversi.widgets.board import BoardView
+from tui_reversi.widgets.move_log import MoveLog
+
+from .conftest import FirstMovePlayer, settle, status
+
+
+async def test_new_game_dialog_is_fully_keyboard_operable(make_app):
+    app = make_app(player=FirstMovePlayer())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "NewGameScreen"
+        await pilot.press("right")  # Black: Human -> Easy
+        await pilot.press("down", "left")  # White: Easy -> Human
+        await pilot.press("down", "right")  # Variant: Othello -> Reversi
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen)
+        match = app.match
+        assert (match.black, match.white, match.variant) == ("easy", "human", Variant.REVERSI)
+        assert match.game.length == 1  # the computer, Black, opened in the centre
+        assert match.to_move is Color.WHITE
+
+
+async def test_escape_leaves_the_game_as_it_was(make_app):
+    app = make_app(white="human", transcript="f5")
+    async with app.run_test(size=(80, 24)) as pilot:
+        before = app.match
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("right", "escape")
+        await pilot.pause()
+        assert app.match is before and app.match.game.transcript() == "f5"
+
+
+async def test_help_lists_every_binding_from_the_bindings_themselves(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = str(app.screen.query_one("#help-text").content)
+        for cls in (BoardView, GameScreen, MoveLog, ReversiApp):
+            for binding in cls.BINDINGS:
+                assert isinstance(binding, Binding) and binding.id and binding.description
+                assert binding.description in text, binding
+        assert "Type a square" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+
+
+def test_help_rows_follow_the_keymap(make_app):
+    app = make_app()
+    app.update_keymap({"game.undo": "z"})
+    rows = {text.split(":")[0]: keys for _, keys, text in help_rows(app)}
+    assert rows["Undo"] == "z"
+    assert rows["Quit"] == "^q q"  # two bindings for one job share a line
+
+
+async def test_hint_marks_the_engines_move_on_the_board(make_app):
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("i")
+        await settle(pilot, app)
+        board = app.screen.query_one(BoardView)
+        assert board.state.hint in app.match.position.legal_moves()
+        assert status(app).startswith("Hint: ")
+        assert board.cursor == board.state.hint  # Enter plays the hint
+
+
+async def test_markers_can_be_turned_off(make_app):
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = app.screen.query_one(BoardView)
+        assert board.state.legal == app.match.position.legal_mask()
+        await pilot.press("m")
+        await pilot.pause()
+        assert board.state.legal == 0
+        assert not app.options.markers
+
+
+async def test_every_change_to_the_game_reaches_the_save_hook(make_app):
+    saved = []
+    app = make_app(white="human", on_change=lambda match: saved.append(match.game.transcript()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f", "5", "d", "6", "u", "r")
+        await pilot.press("comma", "enter")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+    assert saved == ["f5", "f5d6", "f5", "f5d6", "f5", ""]
+
+
+async def test_ascii_mode_draws_x_o_and_dots(make_app):
+    app = make_app(white="human", ascii=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        view = app.screen.query_one(BoardView)
+        lines = [view.render_line(y).text for y in range(view.size.height)]
+        assert not set("".join(lines)) & set("●○│─┼▄▀█")
+        row4 = next(line.split() for line in lines if line.startswith("4"))
+        assert row4 == ["4", ".", ".", "+", "O", "X", ".", ".", "."]
+
+
+@pytest.mark.parametrize("theme", [theme.name for theme in THEMES] + ["nord", "textual-light"])
+async def test_every_theme_styles_every_screen(make_app, theme):
+    app = make_app(theme=theme, transcript="d3c3f5f4f3d2d1e3", white="human")
+    seen = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        for keys in (["question_mark"], ["n"], ["comma", "enter"], ["escape", "b", "3"]):
+            await pilot.press(*keys)
+            await pilot.pause()
+            seen.append(type(app.screen).__name__)
+            await pilot.press("escape")
+            await pilot.pause()
+    assert seen == ["HelpScreen", "NewGameScreen", "ConfirmScreen", "GameOverScreen"]
+
+
+def test_the_readme_lists_every_key(make_app):
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    for _, keys, text in help_rows(make_app()):
+        assert f"| `{keys}` | {text} |" in readme, (keys, text)
+
+
+async def test_the_command_palette_offers_the_game_commands(make_app):
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        commands = {command.title: command for command in app.get_system_commands(app.screen)}
+        for title in ("New game", "Undo", "Hint", "Toggle ASCII board", "Toggle animation"):
+            assert title in commands
+        commands["Toggle ASCII board"].callback()
+        await pilot.pause()
+        board = app.screen.query_one(BoardView)
+        assert board.glyphs.name == "ascii" and app.options.ascii
+        assert app.has_class("-ascii")
+        assert "enter" in app.screen.query_one("KeyBar").render().plain  # no ⏎ either
+
+
+async def test_ascii_mode_puts_nothing_but_ascii_on_the_screen(make_app):
+    import html
+    import re
+
+    app = make_app(transcript="f5d6c3d3c4f4", white="human", ascii=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for keys in ([], ["comma"], ["escape", "n"], ["escape", "question_mark"]):
+            await pilot.press(*keys)
+            await pilot.pause()
+            svg = app.export_screenshot()
+            text = html.unescape("".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg)))
+            odd = {char for char in text if ord(char) > 127 and char != "\xa0"}
+            assert not odd, (keys, odd)

@@ -1,0 +1,81 @@
+"""The screen fits 80x24 without clipping, grows the board with the terminal,
+and says "too small" below the minimum instead of breaking."""
+
+import pytest
+
+from tui_reversi.app import MIN_HEIGHT, MIN_WIDTH
+from tui_reversi.screens.game import GameScreen
+from tui_reversi.screens.too_small import TooSmallScreen
+from tui_reversi.widgets.board import BoardView, board_size
+from tui_reversi.widgets.move_log import MoveLog
+from tui_reversi.widgets.score import ScorePanel
+
+
+def inside(widget, width, height) -> bool:
+    region = widget.region
+    return region.width > 0 and region.right <= width and region.bottom <= height
+
+
+@pytest.mark.parametrize("size", [(80, 24), (MIN_WIDTH, MIN_HEIGHT), (120, 40), (200, 60)])
+async def test_everything_is_on_screen(make_app, size):
+    app = make_app(transcript="f5d6c3d3c4f4", white="human")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        board = screen.query_one(BoardView)
+        # The whole board is drawn: its region holds every row and column.
+        needed = board_size(board.cell, board.glyphs)
+        assert board.region.width >= needed.width and board.region.height >= needed.height
+        for widget in (board, screen.query_one(ScorePanel), screen.query_one(MoveLog)):
+            assert inside(widget, *size), widget
+        assert screen.query_one("KeyBar").region.bottom == size[1]
+        assert screen.query_one(ScorePanel).region.height >= 5
+
+
+async def test_the_board_grows_with_the_terminal(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = app.screen.query_one(BoardView)
+        small = board.cell
+        await pilot.resize_terminal(200, 60)
+        await pilot.pause()
+        assert board.cell[0] > small[0] and board.cell[1] > small[1]
+
+
+async def test_below_the_minimum_a_message_replaces_the_layout_and_goes_away_again(make_app):
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.resize_terminal(MIN_WIDTH - 1, 24)
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        text = str(app.screen.query_one("#too-small").content)
+        assert f"{MIN_WIDTH - 1}x24" in text and f"{MIN_WIDTH}x{MIN_HEIGHT}" in text
+        await pilot.resize_terminal(70, MIN_HEIGHT - 1)
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        assert "70x20" in str(app.screen.query_one("#too-small").content)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("f", "5")  # and the game carries on where it was
+        await pilot.pause()
+        assert app.match.game.transcript() == "f5"
+
+
+async def test_starting_in_a_tiny_terminal_says_so(make_app):
+    app = make_app()
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+
+
+async def test_a_narrow_key_bar_drops_game_keys_before_quit_and_help(make_app):
+    app = make_app(white="human")
+    async with app.run_test(size=(MIN_WIDTH, MIN_HEIGHT)) as pilot:
+        await pilot.pause()
+        bar = app.screen.query_one("KeyBar")
+        text = bar.render().plain
+        assert text.rstrip().endswith("^q Quit ? Help")
+        assert len(text.rstrip()) <= MIN_WIDTH
+        assert "Undo" in text  # the most used game keys stay

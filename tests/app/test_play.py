@@ -1,0 +1,141 @@
+"""Playing with the keyboard and the mouse; refused moves say why; passes."""
+
+from tui_reversi.core import Color, square_name
+from tui_reversi.widgets.board import BoardView
+from tui_reversi.widgets.move_log import MoveLog
+
+from .conftest import moves, settle, status
+
+
+async def test_the_cursor_moves_with_arrows_and_hjkl_and_enter_plays(make_app):
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = app.screen.query_one(BoardView)
+        assert board.has_focus
+        assert board.cursor == 19  # d3
+        await pilot.press("left", "down")  # c4
+        await pilot.press("l", "h", "j", "k")  # round trip with vi keys
+        await pilot.press("enter")
+        await pilot.pause()
+        assert moves(app) == "c4"
+        assert app.match.to_move is Color.WHITE
+        await pilot.press("right", "right", "down", "space")  # e5 is taken: refused
+        await pilot.pause()
+        assert moves(app) == "c4"
+        assert status(app) == "e5 is occupied."
+
+
+async def test_typing_a_square_plays_it(make_app):
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f", "5")
+        await pilot.pause()
+        assert moves(app) == "f5"
+        await pilot.press("F", "4")  # upper case works too
+        await pilot.pause()
+        assert moves(app) == "f5f4"
+
+
+async def test_typing_h_then_a_row_means_the_h_column(make_app):
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h", "3")
+        await pilot.pause()
+        assert status(app) == "h3 flips nothing."
+        assert moves(app) == ""
+
+
+async def test_illegal_moves_are_refused_with_the_reason(make_app):
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d", "4")
+        await pilot.pause()
+        assert status(app) == "d4 is occupied."
+        await pilot.press("c", "5")
+        await pilot.pause()
+        assert status(app) == "c5 flips nothing."
+        assert moves(app) == ""
+        await pilot.press("d", "3")  # a good move clears the message
+        await pilot.pause()
+        assert "flips nothing" not in status(app)
+
+
+async def test_clicking_a_square_plays_it(make_app):
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = app.screen.query_one(BoardView)
+        x, y = board._origin(4, 5)  # f5
+        assert await pilot.click(BoardView, offset=(x + 1, y))
+        await pilot.pause()
+        assert moves(app) == "f5"
+
+
+async def test_a_pass_is_announced_until_the_next_move(make_app):
+    # After these moves White plays c1 and Black has no reply: Black passes.
+    app = make_app(transcript="d3c3e6d2d1e1b2", white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c", "1")
+        await pilot.pause()
+        assert app.match.game.moves[-1] == -1  # the pass is recorded
+        assert "Black has no legal move and passes. White to move." in status(app)
+        await pilot.press("m")  # another key does not hide it for long
+        await pilot.press("m")
+        await pilot.pause()
+        score = app.screen.query_one("ScorePanel")
+        assert score.scoreboard.status == "Black passed: White again"
+        assert "9 pass" in app.screen.query_one(MoveLog).render_line(4).text
+        await pilot.press(*square_name(app.match.position.legal_moves()[0]))
+        await pilot.pause()
+        assert "passes" not in status(app)
+
+
+async def test_computer_reply_arrives(make_app):
+    app = make_app()  # against the seeded easy player
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d", "3")
+        await settle(pilot, app)
+        assert len(app.match.game.moves) == 2
+        assert app.match.to_move is Color.BLACK
+        assert app.screen.query_one("ScorePanel").thinking is None
+
+
+async def test_flips_animate_then_stop_and_nothing_redraws_while_idle(make_app):
+    from tui_reversi.widgets.board import EDGE, OLD
+
+    app = make_app(white="human", animation=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = app.screen.query_one(BoardView)
+        phases = []
+        draw = board._draw
+
+        def counting_draw():
+            phases.append(board._phase)
+            return draw()
+
+        board._draw = counting_draw
+        await pilot.press("f", "5")
+        await pilot.pause()
+        assert board.animating
+        for _ in range(300):
+            if not board.animating:
+                break
+            await pilot.pause(0.01)
+        assert not board.animating
+        assert OLD in phases and EDGE in phases  # the flipped disc turned over visibly
+        await pilot.pause(0.3)
+        drawn = len(phases)
+        await pilot.pause(0.5)
+        assert len(phases) == drawn  # idle: no timer, no redraw
+        assert app.screen.query_one("ScorePanel")._ticker is None
+
+
+async def test_watching_two_computers_hides_what_only_a_player_can_do(make_app):
+    from .conftest import GatedPlayer
+
+    app = make_app(black="easy", white="easy", player=GatedPlayer())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        bar = app.screen.query_one("KeyBar").render().plain
+        assert "Pause" in bar
+        assert "Play" not in bar and "Hint" not in bar and "Markers" not in bar
+        assert "Quit" in bar and "Help" in bar

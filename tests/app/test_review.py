@@ -1,0 +1,137 @@
+"""Undo/redo, history review, continue-from-here, game over."""
+
+from tui_reversi.core import Color
+from tui_reversi.widgets.board import BoardView
+from tui_reversi.widgets.move_log import MoveLog
+
+from .conftest import FirstMovePlayer, moves, settle, status, title
+
+FOUR_MOVES = "f5d6c3d3"
+
+
+async def test_undo_against_the_computer_takes_back_both_moves_and_redo_replays_them(make_app):
+    app = make_app(player=FirstMovePlayer())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f", "5")
+        await settle(pilot, app)
+        await pilot.press("d", "3")  # legal after f5 and White's first-move reply
+        await settle(pilot, app)
+        assert app.match.game.ply == 4
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert app.match.game.ply == 2 and app.match.to_move is Color.BLACK
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert app.match.game.ply == 0
+        await pilot.press("u")
+        await pilot.pause()
+        assert status(app) == "Nothing to undo."
+        await pilot.press("r")
+        await settle(pilot, app)
+        assert app.match.game.ply == 2 and app.match.to_move is Color.BLACK
+        await pilot.press("r", "r")
+        await settle(pilot, app)
+        assert app.match.game.ply == 4
+        assert status(app) == "Nothing to redo."
+
+
+async def test_undo_between_two_humans_takes_back_one_move(make_app):
+    app = make_app(transcript=FOUR_MOVES, white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.match.game.ply == 3 and app.match.to_move is Color.WHITE
+
+
+async def test_review_steps_through_history_read_only_and_returns_to_the_game(make_app):
+    app = make_app(transcript=FOUR_MOVES, white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = app.screen.query_one(BoardView)
+        await pilot.press("comma")
+        await pilot.pause()
+        assert "REVIEWING MOVE 3 OF 4" in title(app)
+        assert board.state.readonly
+        assert board.state.position == app.match.game.positions[3]
+        await pilot.press("c", "4")  # the board is read-only while reviewing
+        await pilot.pause()
+        assert "Reviewing" in status(app)
+        assert moves(app) == FOUR_MOVES
+        await pilot.press("home")
+        await pilot.pause()
+        assert "REVIEWING THE START" in title(app)
+        await pilot.press("full_stop")
+        await pilot.pause()
+        assert "MOVE 1 OF 4" in title(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "REVIEWING" not in title(app)
+        assert not board.state.readonly
+        assert board.state.position == app.match.position
+
+
+async def test_stepping_forward_past_the_last_move_returns_to_the_game(make_app):
+    app = make_app(transcript=FOUR_MOVES, white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("comma", "full_stop")
+        await pilot.pause()
+        assert "REVIEWING" not in title(app)
+
+
+async def test_continue_from_a_reviewed_position_after_confirmation(make_app):
+    app = make_app(transcript=FOUR_MOVES, white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("comma", "comma")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "ConfirmScreen"
+        await pilot.press("n")  # changed my mind: nothing lost
+        await pilot.pause()
+        assert moves(app) == FOUR_MOVES and "MOVE 2 OF 4" in title(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert moves(app) == "f5d6"
+        assert "REVIEWING" not in title(app)
+        assert app.match.to_move is Color.BLACK
+
+
+async def test_selecting_a_move_in_the_log_reviews_it_by_keyboard_and_mouse(make_app):
+    app = make_app(transcript=FOUR_MOVES, white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("tab")
+        log = app.screen.query_one(MoveLog)
+        assert log.has_focus
+        await pilot.press("up")  # one row (two moves) back
+        await pilot.pause()
+        assert "MOVE 2 OF 4" in title(app)
+        await pilot.press("right")
+        await pilot.pause()
+        assert "MOVE 3 OF 4" in title(app)
+        assert await pilot.click(MoveLog, offset=(3, 1))  # move 1, left column, first row
+        await pilot.pause()
+        assert "MOVE 1 OF 4" in title(app)
+
+
+async def test_game_over_shows_winner_score_and_what_next(make_app):
+    # Black's ninth move b3 wipes White out: 13-0 on the board, 64-0 counted.
+    app = make_app(transcript="d3c3f5f4f3d2d1e3", white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("b", "3")
+        await pilot.pause()
+        await pilot.pause()
+        over = app.screen
+        assert over.__class__.__name__ == "GameOverScreen"
+        text = " ".join(str(w.content) for w in over.query("Static"))
+        assert "Black (Human) wins!" in text
+        assert "Black 64 - 0 White" in text and "discs on the board 13-0" in text
+        assert "new game" in text and "review" in text and "quit" in text
+        await pilot.press("comma")  # review from the game-over dialog
+        await pilot.pause()
+        assert "MOVE 8 OF 9" in title(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "Game over" in status(app)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "NewGameScreen"

@@ -1,0 +1,73 @@
+"""Game over: who won, the score (WOF count and raw discs), and what next."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ..core import Color, Result
+from ..match import Match
+
+
+def result_lines(match: Match, result: Result) -> tuple[str, str]:
+    """A headline ('You win!', 'White (Easy) wins') and the score in detail."""
+    if result.winner is None:
+        headline = "A draw!"
+    elif match.humans == 1:
+        headline = "You win!" if match.is_human(result.winner) else "The computer wins."
+    else:
+        headline = f"{result.winner.label} ({match.player_label(result.winner)}) wins!"
+    black, white = result.score(Color.BLACK), result.score(Color.WHITE)
+    detail = f"Black {black} - {white} White"
+    if (result.black_discs, result.white_discs) != (black, white):
+        detail += f"  (discs on the board {result.black_discs}-{result.white_discs})"
+    if match.variant.fewer_discs_win:
+        detail += "\nAnti-Othello: the side with fewer discs wins."
+    return headline, detail
+
+
+class GameOverScreen(ModalScreen[str | None]):
+    """Dismissed with 'new', 'review' or None (just look at the board)."""
+
+    # Nothing focused: Enter closes rather than pressing a button by surprise.
+    AUTO_FOCUS = ""
+
+    BINDINGS = [
+        Binding("n", "choose('new')", "New game", id="over.new"),
+        Binding("comma,v", "choose('review')", "Review", id="over.review", key_display=","),
+        Binding("escape,enter", "choose(None)", "Close", id="over.close", key_display="esc"),
+    ]
+
+    def __init__(self, match: Match, result: Result) -> None:
+        super().__init__()
+        self.headline, self.detail = result_lines(match, result)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(
+                Content.from_markup("[b]Game over: $h[/b]", h=self.headline), id="dialog-title"
+            )
+            yield Static(self.detail, id="result", markup=False)
+            yield Static(
+                self.app.text(
+                    "[b]n[/b] new game · [b],[/b] review the game · [b]esc[/b] look at the "
+                    "board · [b]ctrl+q[/b] quit"
+                ),
+                id="dialog-keys",
+            )
+            with Horizontal(id="dialog-buttons"):
+                yield Button("New game", variant="primary", id="new")
+                yield Button("Review", id="review")
+                yield Button("Close", id="close")
+
+    def action_choose(self, choice: str | None) -> None:
+        self.dismiss(choice)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(None if event.button.id == "close" else event.button.id)

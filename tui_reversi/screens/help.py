@@ -1,0 +1,117 @@
+"""The help screen: every key, generated from the bindings themselves."""
+
+from __future__ import annotations
+
+import textwrap
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+# Binding id prefix -> heading, in the order the help shows them.
+SECTIONS = {
+    "board": "Playing",
+    "game": "Game",
+    "review": "History review",
+    "log": "Move log (tab to it)",
+    "new-game": "New-game dialog",
+    "app": "Anywhere",
+}
+
+KEYS_WIDTH = 12
+
+# Ways to play that are not a single key.
+EXTRAS = (
+    ("board", "a-h 1-8", "Type a square, e.g. d3, to play it"),
+    ("board", "click", "Click a square to play it; click a move in the log to review it"),
+)
+
+
+def _binding_classes() -> list[type]:
+    from ..app import ReversiApp
+    from ..widgets.board import BoardView
+    from ..widgets.move_log import MoveLog
+    from .game import GameScreen
+    from .new_game import NewGameScreen
+
+    return [BoardView, GameScreen, MoveLog, NewGameScreen, ReversiApp]
+
+
+def key_names(app: App, binding: Binding) -> list[str]:
+    """How each key of `binding` is shown, after the app's keymap."""
+    keys = app._keymap.get(binding.id, binding.key) if binding.id else binding.key
+    names = []
+    for index, key in enumerate(part.strip() for part in keys.split(",")):
+        if index == 0 and binding.key_display and keys == binding.key:
+            names.append(app.get_key_display(binding))
+        else:
+            names.append(app.get_key_display(Binding(key, binding.action)))
+    return names
+
+
+def help_rows(app: App) -> list[tuple[str, str, str]]:
+    """(section, keys, what it does) for every key binding, grouped by section.
+    The text is the binding's description, then its tooltip when it has one."""
+    rows: list[tuple[str, str, str]] = list(EXTRAS)
+    seen: set[str] = set()
+    for cls in _binding_classes():
+        for binding in cls.BINDINGS:
+            if not isinstance(binding, Binding) or not binding.id or binding.id in seen:
+                continue
+            seen.add(binding.id)
+            section = binding.id.split(".")[0]
+            text = binding.description
+            if binding.tooltip:
+                text = f"{text}: {binding.tooltip[:1].lower()}{binding.tooltip[1:]}"
+            keys = " ".join(key_names(app, binding))
+            if rows and rows[-1][0] == section and rows[-1][2] == text:
+                keys = f"{rows.pop()[1]} {keys}"  # two bindings, one job: one line
+            rows.append((section, keys, text))
+    if app.ENABLE_COMMAND_PALETTE:
+        rows.append(("app", "^p", "Command palette: themes, ASCII board, animation, ..."))
+    order = list(SECTIONS)
+    rows.sort(key=lambda row: order.index(row[0]) if row[0] in order else len(order))
+    return [(SECTIONS.get(section, section), keys, text) for section, keys, text in rows]
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key, by what it is for. Esc or ? closes."""
+
+    BINDINGS = [
+        Binding(
+            "escape,question_mark,f1", "close", "Close help", id="help.close", key_display="esc"
+        ),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-dialog"):
+            yield Static("[b]Keys[/b]  (esc closes)", id="dialog-title")
+            with VerticalScroll(id="help-body"):
+                yield Static(id="help-text")
+
+    def on_resize(self) -> None:
+        width = self.query_one("#help-body").content_region.width - 3  # scrollbar
+        self.query_one("#help-text", Static).update(self._text(max(30, width)))
+
+    def _text(self, width: int) -> Content:
+        """The rows, each description wrapped under itself beside its keys."""
+        lines: list[Content] = []
+        section = None
+        for heading, keys, text in help_rows(self.app):
+            if heading != section:
+                if section is not None:
+                    lines.append(Content(""))
+                lines.append(Content.from_markup("[b $accent]$h[/]", h=heading))
+                section = heading
+            wrapped = textwrap.wrap(text, max(10, width - KEYS_WIDTH - 3)) or [""]
+            lines.append(
+                Content.from_markup("  [b]$k[/b] $t", k=f"{keys:<{KEYS_WIDTH}}", t=wrapped[0])
+            )
+            lines.extend(Content(" " * (KEYS_WIDTH + 3) + more) for more in wrapped[1:])
+        return Content("\n").join(lines)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,115 @@
+"""The new-game modal: who plays Black, who plays White, which variant. All
+by keyboard: up/down pick the row, left/right the option, Enter starts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ..core import Variant
+from ..match import LEVEL_DESCRIPTIONS, LEVEL_LABELS, LEVELS
+from ..widgets.choice import ChoiceRow
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """The choices for a new game."""
+
+    black: str
+    white: str
+    variant: Variant
+
+
+class NewGameScreen(ModalScreen[NewGame | None]):
+    """Choose the players and the variant; Enter starts, Esc cancels."""
+
+    BINDINGS = [
+        Binding("enter", "start", "Start", id="new-game.start", key_display="⏎", priority=True),
+        Binding("escape", "cancel", "Cancel", id="new-game.cancel", key_display="esc"),
+    ]
+
+    def __init__(self, current: NewGame, check: Callable[[NewGame], str | None]) -> None:
+        super().__init__()
+        self.current = current
+        self.check = check
+
+    def compose(self) -> ComposeResult:
+        levels = [(level, LEVEL_LABELS[level]) for level in LEVELS]
+        variants = [(v.value, v.value.capitalize()) for v in Variant]
+        with Vertical(id="dialog"):
+            yield Static("[b]New game[/b]", id="dialog-title")
+            yield ChoiceRow("Black", levels, self.current.black, id="black")
+            yield ChoiceRow("White", levels, self.current.white, id="white")
+            yield ChoiceRow("Variant", variants, self.current.variant.value, id="variant")
+            yield Static(id="describe")
+            yield Static(id="problem")
+            yield Static(
+                self.app.text(
+                    "[b]↑↓[/b] row · [b]←→[/b] choose · [b]⏎[/b] start · [b]esc[/b] cancel"
+                ),
+                id="dialog-keys",
+            )
+            with Horizontal(id="dialog-buttons"):
+                yield Button("Start", variant="primary", id="start")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#black", ChoiceRow).focus()
+        self._describe()
+
+    def _choice(self) -> NewGame:
+        return NewGame(
+            self.query_one("#black", ChoiceRow).value,
+            self.query_one("#white", ChoiceRow).value,
+            Variant.parse(self.query_one("#variant", ChoiceRow).value),
+        )
+
+    @on(ChoiceRow.Changed)
+    def _changed(self) -> None:
+        self.query_one("#problem", Static).update("")
+        self._describe()
+
+    def on_descendant_focus(self) -> None:
+        self._describe()
+
+    def _describe(self) -> None:
+        focused = self.focused
+        if isinstance(focused, ChoiceRow) and focused.id == "variant":
+            text = Variant.parse(focused.value).description
+        elif isinstance(focused, ChoiceRow):
+            text = f"{focused.label}: {LEVEL_DESCRIPTIONS[focused.value]}"
+        else:
+            choice = self._choice()
+            players = f"{LEVEL_LABELS[choice.black]} vs {LEVEL_LABELS[choice.white]}"
+            text = f"{players}, {choice.variant.value}"
+        self.query_one("#describe", Static).update(text)
+
+    def action_start(self) -> None:
+        focused = self.focused
+        if isinstance(focused, Button) and focused.id == "cancel":
+            self.dismiss(None)
+            return
+        choice = self._choice()
+        problem = self.check(choice)
+        if problem:
+            self.query_one("#problem", Static).update(problem)
+            return
+        self.dismiss(choice)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#start")
+    def _start_pressed(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel_pressed(self) -> None:
+        self.dismiss(None)

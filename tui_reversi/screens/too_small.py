@@ -1,0 +1,30 @@
+"""Shown instead of a broken layout when the terminal is below the minimum size."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Static
+
+
+class TooSmallScreen(Screen):
+    """Covers everything until the terminal is big enough again."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
+
+    def on_mount(self) -> None:
+        self._explain()
+
+    def on_resize(self) -> None:
+        self._explain()
+
+    def _explain(self) -> None:
+        from ..app import MIN_HEIGHT, MIN_WIDTH
+
+        width, height = self.app.size
+        self.query_one("#too-small", Static).update(
+            f"Terminal too small: {width}x{height}.\n"
+            f"tui-reversi needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n"
+            "Enlarge the window, or press ctrl+q to quit."
+        )

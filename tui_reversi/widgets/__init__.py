@@ -1,0 +1,1 @@
+"""Widgets, one a module: the board, the score panel, the move log, a choice row."""

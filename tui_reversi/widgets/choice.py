@@ -1,0 +1,85 @@
+"""A one-line choice: a label and every option in a row, the chosen one
+bracketed. Left/right (or h/l) change it; up/down move to the next row."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.binding import Binding
+from textual.content import Content
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+LABEL_WIDTH = 9
+
+
+class ChoiceRow(Widget, can_focus=True):
+    """Pick one of a few options with the keyboard (or a click)."""
+
+    BINDINGS = [
+        Binding("left,h", "cycle(-1)", "Previous option", id="choice.previous", show=False),
+        Binding("right,l,space", "cycle(1)", "Next option", id="choice.next", show=False),
+        Binding("up,k", "app.focus_previous", "Previous row", id="choice.up", show=False),
+        Binding("down,j", "app.focus_next", "Next row", id="choice.down", show=False),
+    ]
+
+    class Changed(Message):
+        def __init__(self, row: ChoiceRow, value: str) -> None:
+            super().__init__()
+            self.row, self.value = row, value
+
+        @property
+        def control(self) -> ChoiceRow:
+            return self.row
+
+    value: reactive[str] = reactive("", init=False)
+
+    def __init__(self, label: str, options: list[tuple[str, str]], value: str, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.label = label
+        self.options = options
+        self.set_reactive(ChoiceRow.value, value)
+
+    @property
+    def _values(self) -> list[str]:
+        return [value for value, _ in self.options]
+
+    def render(self) -> Content:
+        # The focused row is marked by shape too, for terminals without colour.
+        pointer = ">" if self.has_focus else " "
+        parts = [
+            Content.from_markup(
+                "[b]$pointer $label[/b]", pointer=pointer, label=f"{self.label:<{LABEL_WIDTH - 2}}"
+            )
+        ]
+        for value, text in self.options:
+            if value == self.value:
+                parts.append(Content.from_markup("[b reverse]$text[/]", text=f"[{text}]"))
+            else:
+                parts.append(Content(f" {text} "))
+        return Content("").join(parts)
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def watch_value(self, value: str) -> None:
+        self.post_message(self.Changed(self, value))
+
+    def action_cycle(self, step: int) -> None:
+        values = self._values
+        self.value = values[(values.index(self.value) + step) % len(values)]
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        x = LABEL_WIDTH
+        for value, text in self.options:
+            width = len(text) + 2
+            if x <= offset.x < x + width:
+                self.value = value
+                return
+            x += width

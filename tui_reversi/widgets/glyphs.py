@@ -1,0 +1,110 @@
+"""The one table of what the board is drawn with: Unicode and plain ASCII.
+
+Black and White differ by shape (filled / hollow), never by colour alone, so
+the board reads the same with NO_COLOR. Colours live in the theme (app.tcss).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Cell interiors (width, height) the board can be drawn at, smallest first.
+CELL_SIZES = ((3, 1), (5, 2), (7, 3), (11, 5))
+
+
+@dataclass(frozen=True, slots=True)
+class Glyphs:
+    """Everything the board draws, for one kind of terminal."""
+
+    name: str
+    black: str
+    white: str
+    empty: str
+    legal: str
+    hint: str
+    flipping: str  # a disc seen edge-on, halfway through turning over
+    cursor: tuple[str, str]  # either side of the square under the cursor
+    # The same in tall cells (top left, top right, bottom left, bottom right);
+    # None puts `cursor` either side of the middle row instead.
+    cursor_corners: tuple[str, str, str, str] | None
+    last: tuple[str, str]  # either side of the last move
+    # Box-drawing grid: top, between rows, bottom (left, joint, right, rule), and the bar.
+    grid: tuple[tuple[str, str, str, str], ...] | None
+    bar: str
+    # Big discs for tall cells: cell size -> (black, white, flipping) rows.
+    art: dict[tuple[int, int], tuple[tuple[str, ...], ...]]
+
+
+# Rows of the big discs, centred in the cell; the cell's outer columns stay
+# free for the cursor and last-move marks. Black is filled, White a ring.
+_ART = {
+    (5, 2): (("▄█▄", "▀█▀"), ("▄▀▄", "▀▄▀"), ("───", "")),
+    (7, 3): (
+        ("▄███▄", "█████", "▀███▀"),
+        ("▄▀▀▀▄", "█   █", "▀▄▄▄▀"),
+        ("", "─────", ""),
+    ),
+    (11, 5): (
+        ("▄▄▄▄▄", "▄███████▄", "█████████", "▀███████▀", "▀▀▀▀▀"),
+        ("▄▄▄▄▄", "▄▀     ▀▄", "█       █", "▀▄     ▄▀", "▀▀▀▀▀"),
+        ("", "", "─────────", "", ""),
+    ),
+}
+
+
+UNICODE = Glyphs(
+    name="unicode",
+    black="●",
+    white="○",
+    empty=" ",
+    legal="·",
+    hint="*",
+    flipping="─",
+    cursor=("[", "]"),
+    cursor_corners=("┌", "┐", "└", "┘"),
+    last=("\u203a", "\u2039"),  # single angle quotes pointing in at the disc
+    grid=(("┌", "┬", "┐", "─"), ("├", "┼", "┤", "─"), ("└", "┴", "┘", "─")),
+    bar="│",
+    art=_ART,
+)
+
+ASCII = Glyphs(
+    name="ascii",
+    black="X",
+    white="O",
+    empty=".",
+    legal="+",
+    hint="*",
+    flipping="-",
+    cursor=("[", "]"),
+    cursor_corners=None,
+    last=(">", "<"),
+    grid=None,
+    bar=" ",
+    art={},
+)
+
+
+# Symbols used in messages and key names, and their plain-ASCII words.
+_ASCII_WORDS = (
+    ("↑↓", "up/down"),
+    ("←→", "left/right"),
+    ("⏎", "enter"),
+    ("↑", "up"),
+    ("↓", "down"),
+    ("←", "left"),
+    ("→", "right"),
+    ("·", "|"),
+    ("…", "..."),
+)
+
+
+def ascii_text(text: str) -> str:
+    """`text` with the symbols above spelled out, for ASCII mode."""
+    for symbol, word in _ASCII_WORDS:
+        text = text.replace(symbol, word)
+    return text
+
+
+def glyphs_for(ascii_mode: bool) -> Glyphs:
+    return ASCII if ascii_mode else UNICODE

@@ -1,0 +1,58 @@
+"""The key bar: one line of the keys that work now, generated from the active
+bindings like Textual's Footer, but drawn as a single widget. (The Footer
+builds a widget per key and rebuilds them all whenever the bindings change,
+which cost a tenth of a second at start-up and on every move.)"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.content import Content
+from textual.screen import Screen
+from textual.widget import Widget
+
+
+class KeyBar(Widget):
+    """`key Description` for every shown, enabled binding of the focused chain."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._spans: list[tuple[int, int, str]] = []  # (start, end, key) for clicks
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+
+    def _bindings_changed(self, screen: Screen) -> None:
+        if screen is self.screen:
+            self.refresh()
+
+    def render(self) -> Content:
+        # App-wide keys (quit, help) come last but are the last to be left out
+        # when the bar is too narrow; the others give way from the right.
+        screen_keys: list[tuple[Content, str]] = []
+        app_keys: list[tuple[Content, str]] = []
+        seen: set[str] = set()
+        for node, binding, enabled, _tooltip in self.screen.active_bindings.values():
+            if not binding.show or not enabled or binding.action in seen:
+                continue
+            seen.add(binding.action)
+            part = Content.from_markup(
+                "[b $footer-key-foreground]$key[/] $text ",
+                key=self.app.get_key_display(binding),
+                text=binding.description,
+            )
+            (app_keys if node is self.app else screen_keys).append((part, binding.key))
+        width = self.size.width or 10_000
+        while screen_keys and sum(p.cell_length for p, _ in screen_keys + app_keys) > width:
+            screen_keys.pop()
+        self._spans = []
+        x = 0
+        for part, keys in screen_keys + app_keys:
+            self._spans.append((x, x + part.cell_length, keys.split(",")[0]))
+            x += part.cell_length
+        return Content("").join(part for part, _ in screen_keys + app_keys)
+
+    def on_click(self, event: events.Click) -> None:
+        for start, end, key in self._spans:
+            if start <= event.x < end:
+                self.app.simulate_key(key)
+                return
