@@ -1,0 +1,205 @@
+"""`tui-reversi serve` from the command line, and a real OpenSSH client in tmux."""
+
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.server.conftest import STANDIN
+
+SSH = shutil.which("ssh")
+TMUX = shutil.which("tmux")
+SSH_OPTIONS = [
+    "-o", "StrictHostKeyChecking=no",
+    "-o", "UserKnownHostsFile=/dev/null",
+    "-o", "LogLevel=ERROR",
+    "-o", "BatchMode=yes",
+]  # fmt: skip
+PATIENCE = 15.0
+
+
+def run_cli(*args, env=None):
+    return subprocess.run(
+        [sys.executable, "-m", "tui_reversi", "serve", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--port", "70000"],
+        ["--max-sessions", "0"],
+        ["--idle-timeout", "soon"],
+        ["--auth", "guest"],
+        ["--password", "hunter2"],
+        ["--password=hunter2"],
+        ["--auth", "password"],
+        ["--auth", "password", "--password-file", "/nonexistent/pw"],
+        ["--password-file", "/etc/hostname"],
+        ["--auth", "keys", "--authorized-keys", "/nonexistent/keys"],
+    ],
+)
+def test_bad_arguments_are_one_line_and_exit_2(args, tmp_path):
+    env = {**os.environ, "HOME": str(tmp_path)}
+    env.pop("TUI_REVERSI_SERVE_PASSWORD", None)
+    done = run_cli("--data-dir", str(tmp_path), "--port", "0", *args, env=env)
+    assert done.returncode == 2, done
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "hunter2" not in done.stderr
+
+
+def test_a_password_on_the_command_line_is_refused_with_the_way_to_do_it():
+    done = run_cli("--password", "hunter2")
+    assert "--password-file" in done.stderr and "TUI_REVERSI_SERVE_PASSWORD" in done.stderr
+
+
+def test_the_command_line_does_not_load_the_ssh_library_until_serve_runs():
+    code = (
+        "import sys; from tui_reversi.__main__ import build_parser; build_parser();"
+        "print('asyncssh' in sys.modules, 'tui_reversi.server' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "False"]
+
+
+class ServerProcess:
+    """`tui-reversi serve` in a subprocess, running the stand-in game."""
+
+    def __init__(self, tmp_path: Path, *args: str):
+        command = shlex.join([sys.executable, str(STANDIN)])
+        self.process = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "tui_reversi", "serve", "--port", "0"),
+                *("--data-dir", str(tmp_path / "server"), "--game-command", command, *args),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "HOME": str(tmp_path)},
+        )
+        self.banner = ""
+        while "play with" not in self.banner:
+            line = self.process.stdout.readline()
+            if not line:
+                pytest.fail(f"the server did not start: {self.process.stderr.read()}")
+            self.banner += line
+        self.port = int(re.search(r"listening on \S+:(\d+)", self.banner, re.I).group(1))
+
+    def stop(self) -> tuple[int, str]:
+        self.process.send_signal(signal.SIGTERM)
+        _, err = self.process.communicate(timeout=PATIENCE)
+        return self.process.returncode, err
+
+
+@pytest.fixture
+def server(tmp_path):
+    servers = []
+
+    def start(*args):
+        servers.append(ServerProcess(tmp_path, *args))
+        return servers[-1]
+
+    yield start
+    for running in servers:
+        if running.process.poll() is None:
+            running.process.kill()
+            running.process.communicate()
+
+
+def test_the_banner_gives_the_fingerprint_and_says_it_listens_on_loopback_only(server):
+    running = server()
+    assert re.search(r"host key SHA256:\S+ \(ed25519, created ", running.banner)
+    assert "this machine only" in running.banner
+    assert f"ssh -p {running.port} localhost" in running.banner
+    status, err = running.stop()
+    assert status == 0 and "stopped" in err
+
+
+def test_listening_beyond_loopback_is_said_loudly(server):
+    running = server("--host", "0.0.0.0")
+    assert "LISTENING ON 0.0.0.0:" in running.banner
+    assert "anyone who can reach the port can play" in running.banner
+    running.stop()
+
+
+@pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client")
+def test_openssh_without_a_terminal_gets_one_line_and_status_1(server):
+    running = server()
+    for before, after in ((["-T"], []), ([], ["ascii"])):
+        done = subprocess.run(
+            [SSH, *before, "-p", str(running.port), *SSH_OPTIONS, "127.0.0.1", *after],
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=PATIENCE,
+        )
+        assert done.returncode == 1
+        assert done.stderr.strip().endswith("needs a terminal: connect with ssh -t")
+
+
+class Tmux:
+    """A private tmux server (its own socket) so nothing touches anyone else's sessions."""
+
+    def __init__(self, name: str):
+        self.base = [TMUX, "-L", name]
+
+    def __call__(self, *args: str) -> str:
+        return subprocess.run(
+            [*self.base, *args], capture_output=True, text=True, check=True, timeout=PATIENCE
+        ).stdout
+
+    def wait_for(self, pattern: str) -> re.Match:
+        deadline = time.monotonic() + PATIENCE
+        while True:
+            screen = self("capture-pane", "-p", "-J", "-t", "game")
+            found = re.search(pattern, screen)
+            if found:
+                return found
+            if time.monotonic() > deadline:
+                pytest.fail(f"{pattern!r} never showed; the screen:\n{screen}")
+            time.sleep(0.05)
+
+    def kill_server(self) -> None:
+        subprocess.run([*self.base, "kill-server"], capture_output=True, timeout=PATIENCE)
+
+
+@pytest.mark.skipif(SSH is None or TMUX is None, reason="needs the OpenSSH client and tmux")
+def test_a_real_ssh_session_in_tmux_plays_resizes_and_leaves_nothing_behind(server, tmp_path):
+    running = server()
+    tmux = Tmux(f"tui-reversi-serve-test-{os.getpid()}")
+    ssh = shlex.join([SSH, "-p", str(running.port), *SSH_OPTIONS, "zoe@127.0.0.1"])
+    try:
+        tmux("new-session", "-d", "-s", "game", "-x", "100", "-y", "30", f"exec {ssh}")
+        pid = int(tmux.wait_for(r"STANDIN pid=(\d+) size=100x30 ctty=True").group(1))
+        tmux.wait_for("READY")
+        tmux("send-keys", "-t", "game", "d")
+        tmux.wait_for("KEY 64")
+        tmux("resize-window", "-t", "game", "-x", "90", "-y", "25")
+        tmux.wait_for("SIZE 90x25")
+        client = int(tmux("list-panes", "-t", "game", "-F", "#{pane_pid}").split()[0])
+        os.kill(client, signal.SIGKILL)  # the player's machine vanishes
+        deadline = time.monotonic() + PATIENCE
+        while os.path.exists(f"/proc/{pid}"):
+            assert time.monotonic() < deadline, "the game outlived its player"
+            time.sleep(0.05)
+    finally:
+        tmux.kill_server()
+    status, err = running.stop()
+    assert status == 0
+    assert re.search(r" connect 127\.0\.0\.1:\d+ user=zoe\n", err)
+    assert re.search(
+        r" disconnect 127\.0\.0\.1:\d+ user=zoe after .+: (client closed|connection lost)", err
+    )
+    assert (tmp_path / "server" / "players" / "zoe" / f"hup-{pid}").exists()
