@@ -44,6 +44,8 @@ def process_gone(pid: int) -> bool:
 class Player:
     """One SSH client with a terminal, as a player would connect."""
 
+    connected: list[Player] = []  # closed by the `serve` fixture, like clients that go home
+
     def __init__(self, conn: asyncssh.SSHClientConnection, process: asyncssh.SSHClientProcess):
         self.conn = conn
         self.process = process
@@ -73,7 +75,9 @@ class Player:
         process = await conn.create_process(
             command, term_type=term, term_size=size, env=env or {}, encoding=None
         )
-        return cls(conn, process)
+        player = cls(conn, process)
+        cls.connected.append(player)
+        return player
 
     async def expect(self, text: str, timeout: float = PATIENCE) -> str:
         """Read until `text` has arrived; everything read so far, as text."""
@@ -153,5 +157,8 @@ async def serve(tmp_path, monkeypatch):
         return arcade
 
     yield start
+    for player in Player.connected:
+        player.conn.abort()
+    Player.connected.clear()
     for arcade in arcades:
         await arcade.close()

@@ -31,6 +31,15 @@ async def test_a_key_press_reaches_the_game_and_its_answer_comes_back(serve):
     await player.expect("KEY 1b5b41")
 
 
+async def test_keys_typed_before_the_game_is_ready_reach_it_and_ctrl_c_is_just_a_key(serve):
+    arcade = await serve()
+    player = await Player.connect(arcade)
+    player.send(b"\x03q")  # at once: the game has not even started
+    done = await player.finished()
+    assert "KEY 0371" in player.output.decode()
+    assert done.exit_status == 0
+
+
 async def test_a_resize_reaches_the_game_as_sigwinch_with_the_new_size(serve):
     arcade = await serve()
     player = await Player.connect(arcade)

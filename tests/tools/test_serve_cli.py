@@ -1,5 +1,6 @@
 """`tui-reversi serve` from the command line, and a real OpenSSH client in tmux."""
 
+import asyncio
 import os
 import re
 import shlex
@@ -10,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import asyncssh
 import pytest
 
 from tests.server.conftest import STANDIN
@@ -77,7 +79,7 @@ def test_the_command_line_does_not_load_the_ssh_library_until_serve_runs():
 class ServerProcess:
     """`tui-reversi serve` in a subprocess, running the stand-in game."""
 
-    def __init__(self, tmp_path: Path, *args: str):
+    def __init__(self, tmp_path: Path, *args: str, env: dict | None = None):
         command = shlex.join([sys.executable, str(STANDIN)])
         self.process = subprocess.Popen(
             [
@@ -87,7 +89,7 @@ class ServerProcess:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-            env={**os.environ, "HOME": str(tmp_path)},
+            env={**os.environ, "HOME": str(tmp_path), **(env or {})},
         )
         self.banner = ""
         while "play with" not in self.banner:
@@ -107,8 +109,8 @@ class ServerProcess:
 def server(tmp_path):
     servers = []
 
-    def start(*args):
-        servers.append(ServerProcess(tmp_path, *args))
+    def start(*args, env=None):
+        servers.append(ServerProcess(tmp_path, *args, env=env))
         return servers[-1]
 
     yield start
@@ -132,6 +134,22 @@ def test_listening_beyond_loopback_is_said_loudly(server):
     assert "LISTENING ON 0.0.0.0:" in running.banner
     assert "anyone who can reach the port can play" in running.banner
     running.stop()
+
+
+def test_the_password_can_come_from_the_environment(server):
+    running = server("--auth", "password", env={"TUI_REVERSI_SERVE_PASSWORD": "s3cret"})
+    assert "s3cret" not in Path(f"/proc/{running.process.pid}/cmdline").read_text()
+
+    async def attempt(password):
+        async with asyncssh.connect(
+            "127.0.0.1", running.port, username="u", password=password,
+            known_hosts=None, agent_path=None, client_keys=None,
+        ) as conn:  # fmt: skip
+            return (await conn.run(term_type="xterm", input=b"q", encoding=None)).exit_status
+
+    assert asyncio.run(attempt("s3cret")) == 0
+    with pytest.raises(asyncssh.PermissionDenied):
+        asyncio.run(attempt("guess"))
 
 
 @pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client")

@@ -9,6 +9,7 @@ authenticates, opens at most one game session, and refuses everything else
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import ipaddress
 import sys
@@ -24,10 +25,14 @@ from .session import GameSession
 
 # After its session has ended, a connection gets this long to close by itself.
 LINGER_AFTER_SESSION = 5.0
+# On shutdown, how long clients get to close by themselves once their game has ended.
+CLIENT_CLOSE_WAIT = 2.0
 
 
 def _log_to_stderr(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
+    # A log nobody reads any more (a closed pipe) must not stop the games.
+    with contextlib.suppress(OSError, ValueError):
+        print(line, file=sys.stderr, flush=True)
 
 
 class Arcade:
@@ -151,10 +156,15 @@ class Arcade:
         tasks = [c.session.task for c in connections if c.session and c.session.task]
         if tasks:
             await asyncio.wait(tasks)
+        # Clients told their game is over close by themselves; a disconnect sent at once
+        # could overtake the goodbye on their screen (OpenSSH exits before printing it).
+        closing = [asyncio.ensure_future(c.wait_closed()) for c in connections]
+        if closing:
+            await asyncio.wait(closing, timeout=CLIENT_CLOSE_WAIT)
         for connection in connections:
             connection.close()
-        for connection in connections:
-            await connection.wait_closed()
+        if closing:
+            await asyncio.wait(closing)
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
 

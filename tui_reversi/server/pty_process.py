@@ -24,6 +24,11 @@ READ_SIZE = 65536
 INPUT_HIGH_WATER = 256 * 1024
 # After the child exits, how long its pty may keep bytes coming before it is closed.
 DRAIN_AFTER_EXIT = 1.0
+# Keys typed before the child has switched its terminal out of line mode wait this
+# long at most: in line mode they would be echoed, ctrl+c would kill the child, and
+# a switch with TCSAFLUSH would throw them away.
+HOLD_INPUT_AT_MOST = 5.0
+HOLD_POLL = 0.02
 
 _DEFAULT_SIGNALS = tuple(
     getattr(signal, name)
@@ -96,7 +101,10 @@ class PtyProcess:
         self._pty_open = True
         self._pty_closed = asyncio.Event()
         self._kill_timer: asyncio.TimerHandle | None = None
+        self._holding = True
+        self._hold_until = self._loop.time() + HOLD_INPUT_AT_MOST
         self._loop.add_reader(master, self._read_ready)
+        self._check_line_mode()
 
     @classmethod
     async def start(
@@ -149,6 +157,9 @@ class PtyProcess:
     def write(self, data: bytes) -> None:
         """Queue key presses for the child; never blocks."""
         if not self._pty_open or not data:
+            return
+        if self._holding:
+            self._input += data
             return
         if not self._input:
             try:
@@ -234,6 +245,21 @@ class PtyProcess:
             self._on_output(data)
         else:
             self._close_pty()
+
+    def _check_line_mode(self) -> None:
+        """Hold input until the child's terminal leaves line mode (or the hold times out)."""
+        if not self._pty_open:
+            return
+        try:
+            line_mode = bool(termios.tcgetattr(self._master)[3] & termios.ICANON)
+        except termios.error:
+            line_mode = False
+        if line_mode and self.running and self._loop.time() < self._hold_until:
+            self._loop.call_later(HOLD_POLL, self._check_line_mode)
+            return
+        self._holding = False
+        if self._input:
+            self._loop.add_writer(self._master, self._write_ready)
 
     def _write_ready(self) -> None:
         try:

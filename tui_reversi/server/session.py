@@ -204,7 +204,11 @@ class GameSession(asyncssh.SSHServerSession):
                 1,
                 "no terminal requested",
             )
-        options = game_options(self._command)
+        try:
+            options = game_options(self._command)
+        except SessionRefused as refusal:
+            refusal.reason = f"bad game options {self._command!r}"
+            raise
         if not self._owner.arcade.take_seat():
             seats = self._config.max_sessions
             raise SessionRefused(

@@ -203,13 +203,14 @@ async def _serve(config) -> int:
 
     from ..server.arcade import Arcade
 
-    arcade = Arcade(config)
-    await arcade.start()
-    _announce(arcade)
+    # Handlers first: a stop request that comes with the banner is not lost.
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         loop.add_signal_handler(number, stop.set)
+    arcade = Arcade(config)
+    await arcade.start()
+    _announce(arcade)
     try:
         await stop.wait()
     finally:
