@@ -1,4 +1,4 @@
-"""core/ and players/ stay pure: no Textual, no rich, nothing from the UI."""
+"""core/, players/ and storage/ stay pure: no Textual, no rich, nothing from the UI."""
 
 import subprocess
 import sys
@@ -8,7 +8,9 @@ import pytest
 UI_MODULES = ("textual", "rich", "tui_reversi.widgets", "tui_reversi.screens", "tui_reversi.app")
 
 
-@pytest.mark.parametrize("package", ["tui_reversi.core", "tui_reversi.players"])
+@pytest.mark.parametrize(
+    "package", ["tui_reversi.core", "tui_reversi.players", "tui_reversi.storage"]
+)
 def test_rules_and_players_import_nothing_from_the_ui(package):
     code = (
         f"import sys, {package}, pkgutil, importlib\n"

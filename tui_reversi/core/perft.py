@@ -26,18 +26,19 @@ def perft(position: Position, depth: int, *, make_leaves: bool = True) -> int:
         # Classic Reversi's centre placements: rare and few, so the readable path.
         moves = position.legal_moves()
         return sum(perft(position.play(m), depth - 1, make_leaves=make_leaves) for m in moves)
-    count = _perft_make if make_leaves else _perft_count
-    return count(position.own, position.opp, depth)
+    return _perft(position.own, position.opp, depth, make_leaves)
 
 
-def _perft_make(own: int, opp: int, depth: int) -> int:
+def _perft(own: int, opp: int, depth: int, make_leaves: bool) -> int:
     moves = legal_moves(own, opp)
     if not moves:
         if depth > 1 and legal_moves(opp, own):
-            return _perft_make(opp, own, depth - 1)
+            return _perft(opp, own, depth - 1, make_leaves)
         return 1
-    n = 0
     if depth == 1:
+        if not make_leaves:
+            return moves.bit_count()
+        n = 0
         while moves:
             b = moves & -moves
             f = flips(own, opp, b.bit_length() - 1)
@@ -45,26 +46,10 @@ def _perft_make(own: int, opp: int, depth: int) -> int:
             n += 1
             moves ^= b
         return n
-    while moves:
-        b = moves & -moves
-        f = flips(own, opp, b.bit_length() - 1)
-        n += _perft_make(opp ^ f, own | f | b, depth - 1)
-        moves ^= b
-    return n
-
-
-def _perft_count(own: int, opp: int, depth: int) -> int:
-    moves = legal_moves(own, opp)
-    if not moves:
-        if depth > 1 and legal_moves(opp, own):
-            return _perft_count(opp, own, depth - 1)
-        return 1
-    if depth == 1:
-        return moves.bit_count()
     n = 0
     while moves:
         b = moves & -moves
         f = flips(own, opp, b.bit_length() - 1)
-        n += _perft_count(opp ^ f, own | f | b, depth - 1)
+        n += _perft(opp ^ f, own | f | b, depth - 1, make_leaves)
         moves ^= b
     return n

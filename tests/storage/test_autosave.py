@@ -1,0 +1,212 @@
+"""The autosave: written after every move, offered on start, and a bad one is
+moved aside and reported, never lost."""
+
+import json
+import os
+import time
+
+import pytest
+
+from tui_reversi.core import Game
+from tui_reversi.storage import Autosave, SavedGame, StorageError
+
+from .strategies import same_game
+
+
+def test_no_autosave_means_nothing_to_resume_and_no_problem(tmp_path):
+    outcome = Autosave(tmp_path).load()
+    assert outcome.record is None and outcome.game is None and outcome.problem is None
+    assert not outcome.resumable
+
+
+def test_the_game_is_resumed_where_it_was_with_its_players(tmp_path):
+    game = Game()
+    record = SavedGame.from_game(game, "human", "hard")
+    autosave = Autosave(tmp_path)
+    for square in ("f5", "d6", "c3", "d3", "c4"):  # saved after every move
+        game.play(square)
+        record = record.with_game(game)
+        autosave.save(record)
+    outcome = Autosave(tmp_path).load()
+    assert outcome.resumable and outcome.problem is None
+    assert same_game(outcome.game, game)
+    assert outcome.game.transcript() == "f5d6c3d3c4"
+    assert outcome.record.players == ("human", "hard")
+
+
+def test_the_default_autosave_is_in_the_user_data_directory(isolated_home):
+    Autosave().save(SavedGame.from_game(Game.from_transcript("f5")))
+    path = isolated_home / "data" / "tui-reversi" / "autosave.json"
+    assert json.loads(path.read_text())["moves"] == "f5"
+    assert Autosave().load().game.transcript() == "f5"
+
+
+def test_a_finished_game_is_loaded_but_not_offered_for_resume(tmp_path):
+    game = Game()
+    while not game.is_over:
+        game.play(game.position.legal_moves()[0])
+    Autosave(tmp_path).save(SavedGame.from_game(game))
+    outcome = Autosave(tmp_path).load()
+    assert outcome.game.is_over and not outcome.resumable
+
+
+def test_clear_keeps_the_abandoned_game_as_the_previous_autosave(tmp_path):
+    autosave = Autosave(tmp_path)
+    autosave.save(SavedGame.from_game(Game.from_transcript("f5d6")))
+    kept = autosave.clear()
+    assert kept == tmp_path / "autosave.previous.json"
+    assert not autosave.path.exists()
+    assert json.loads(kept.read_text())["moves"] == "f5d6"
+    assert autosave.load().record is None
+    assert autosave.clear() is None  # nothing to clear
+
+
+@pytest.mark.parametrize(
+    ("content", "label", "why"),
+    [
+        (b'{"format": "tui-reversi game", "vers', "damaged", "is damaged: unterminated string"),
+        (b"", "damaged", "is damaged: expecting value"),
+        (b"\x00\xff" * 50, "damaged", "is damaged: it is not UTF-8 text"),
+        (b"[]", "damaged", "is not a tui-reversi saved game"),
+    ],
+)
+def test_a_damaged_autosave_is_moved_aside_and_reported_in_one_sentence(
+    tmp_path, content, label, why
+):
+    (tmp_path / "autosave.json").write_bytes(content)
+    outcome = Autosave(tmp_path).load()
+    assert outcome.record is None and not outcome.resumable
+    assert outcome.problem.startswith(f"the autosave {why}")
+    assert "\n" not in outcome.problem
+    assert outcome.moved_to.name.startswith(f"autosave.json.{label}-")
+    assert f"it was kept as {outcome.moved_to}" in outcome.problem
+    assert outcome.moved_to.read_bytes() == content  # nothing lost
+    assert not (tmp_path / "autosave.json").exists()
+
+
+def test_an_autosave_with_an_illegal_move_is_moved_aside(tmp_path):
+    record = json.loads(SavedGame.from_game(Game.from_transcript("f5d6c3")).to_json())
+    record["moves"] = "f5d6c3h8"
+    (tmp_path / "autosave.json").write_text(json.dumps(record))
+    outcome = Autosave(tmp_path).load()
+    assert outcome.problem.startswith(
+        "the autosave is damaged: move 4 (h8) is illegal: it flips nothing; it was kept as "
+    )
+
+
+def test_an_autosave_from_a_newer_version_is_kept_aside_as_newer(tmp_path):
+    record = json.loads(SavedGame.from_game(Game.from_transcript("f5")).to_json())
+    record["version"] = 7
+    (tmp_path / "autosave.json").write_text(json.dumps(record))
+    outcome = Autosave(tmp_path).load()
+    assert outcome.problem.startswith("the autosave was written by a newer tui-reversi")
+    assert outcome.moved_to.name.startswith("autosave.json.newer-")
+
+
+def test_a_hostile_autosave_that_is_a_fifo_does_not_hang_the_start(tmp_path):
+    os.mkfifo(tmp_path / "autosave.json")
+    outcome = Autosave(tmp_path).load()
+    assert outcome.problem.startswith("the autosave is not a regular file; it was kept as")
+
+
+def test_a_huge_autosave_is_refused_without_being_read(tmp_path):
+    with (tmp_path / "autosave.json").open("wb") as file:
+        file.truncate(3 << 30)
+    outcome = Autosave(tmp_path).load()
+    assert outcome.problem.startswith("the autosave is too large (3072.0 MiB)")
+
+
+def test_after_a_bad_autosave_is_moved_aside_the_next_save_does_not_touch_it(tmp_path):
+    (tmp_path / "autosave.json").write_bytes(b"garbage")
+    autosave = Autosave(tmp_path)
+    outcome = autosave.load()
+    autosave.save(SavedGame.from_game(Game.from_transcript("f5")))
+    assert outcome.moved_to.read_bytes() == b"garbage"
+    assert autosave.load().game.transcript() == "f5"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can rename anything")
+def test_a_bad_autosave_that_cannot_be_moved_is_never_overwritten(tmp_path):
+    (tmp_path / "autosave.json").write_bytes(b"garbage")
+    tmp_path.chmod(0o500)
+    try:
+        autosave = Autosave(tmp_path)
+        outcome = autosave.load()
+        assert "so the game will not be autosaved" in outcome.problem
+        with pytest.raises(StorageError):
+            autosave.save(SavedGame.from_game(Game()))
+    finally:
+        tmp_path.chmod(0o700)
+    assert (tmp_path / "autosave.json").read_bytes() == b"garbage"
+
+
+def test_a_bad_autosave_that_cannot_be_moved_is_never_overwritten_even_as_root(
+    tmp_path, monkeypatch
+):
+    from tui_reversi.storage import autosave as module
+
+    def refuse(path, label):
+        raise StorageError(f"could not move {path} aside: read-only file system")
+
+    monkeypatch.setattr(module, "move_aside", refuse)
+    (tmp_path / "autosave.json").write_bytes(b"garbage")
+    autosave = Autosave(tmp_path)
+    outcome = autosave.load()
+    assert outcome.problem == (
+        "the autosave is damaged: expecting value at line 1, column 1; it was left where it is "
+        f"because could not move {tmp_path / 'autosave.json'} aside: read-only file system, "
+        "so the game will not be autosaved"
+    )
+    with pytest.raises(StorageError, match="will not be autosaved"):
+        autosave.save(SavedGame.from_game(Game()))
+    assert autosave.clear() is None
+    assert (tmp_path / "autosave.json").read_bytes() == b"garbage"
+
+
+def test_load_removes_only_stale_temp_files_of_a_dead_writer(tmp_path):
+    stale = tmp_path / ".autosave.json.abc123.tmp"
+    fresh = tmp_path / ".autosave.json.def456.tmp"
+    other = tmp_path / ".settings.toml.abc.tmp"
+    for path in (stale, fresh, other):
+        path.write_bytes(b"partial")
+    old = time.time() - 3600
+    os.utime(stale, (old, old))
+    os.utime(other, (old, old))
+    Autosave(tmp_path).load()
+    assert not stale.exists() and fresh.exists() and other.exists()
+
+
+def test_a_new_game_keeps_the_game_it_replaces_as_the_previous_autosave(tmp_path):
+    autosave = Autosave(tmp_path)
+    first = SavedGame.from_game(Game.from_transcript("f5d6"))
+    autosave.save(first)
+    autosave.save(first.with_game(Game.from_transcript("f5d6c3")))  # same game: no copy
+    assert not autosave.previous_path.exists()
+    autosave.save(SavedGame.from_game(Game()))  # a new game takes over
+    assert json.loads(autosave.previous_path.read_text())["moves"] == "f5d6c3"
+    assert json.loads(autosave.path.read_text())["moves"] == ""
+
+
+def test_a_new_session_starting_another_game_keeps_the_unfinished_one(tmp_path):
+    Autosave(tmp_path).save(SavedGame.from_game(Game.from_transcript("f5d6")))
+    later = Autosave(tmp_path)  # the next start: the player chose "New game"
+    later.load()
+    later.save(SavedGame.from_game(Game()))
+    assert json.loads(later.previous_path.read_text())["moves"] == "f5d6"
+
+
+def test_resuming_and_playing_on_does_not_copy_the_game(tmp_path):
+    Autosave(tmp_path).save(SavedGame.from_game(Game.from_transcript("f5d6")))
+    later = Autosave(tmp_path)
+    outcome = later.load()
+    outcome.game.play("c3")
+    later.save(outcome.record.with_game(outcome.game))
+    assert not later.previous_path.exists()
+    assert later.load().game.transcript() == "f5d6c3"
+
+
+def test_saving_over_a_damaged_autosave_without_loading_it_moves_it_aside(tmp_path):
+    (tmp_path / "autosave.json").write_bytes(b"{garbage")
+    Autosave(tmp_path).save(SavedGame.from_game(Game()))
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("autosave.json.damaged-")]
+    assert len(kept) == 1 and kept[0].read_bytes() == b"{garbage"

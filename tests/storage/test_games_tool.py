@@ -1,0 +1,82 @@
+"""`tui-reversi games`: list, export and import saved games from the shell.
+
+The sub-command is registered in __main__.TOOLS in the app integration; until
+then it is driven through its own parser, as __main__ would drive it."""
+
+import argparse
+import io
+
+import pytest
+
+from tui_reversi.core import Game
+from tui_reversi.storage import Autosave, SavedGame, SavedGames, StorageError
+from tui_reversi.tools import games as tool
+
+OPENING = "f5d6c3d3c4f4f6f3e6e7"
+
+
+def run(*argv):
+    parser = argparse.ArgumentParser(prog="tui-reversi games")
+    tool.add_arguments(parser)
+    return tool.run(parser.parse_args(argv))
+
+
+def test_import_then_list_then_export_in_every_format(tmp_path, capsys):
+    (tmp_path / "opening.txt").write_text(OPENING)
+    assert run("import", str(tmp_path / "opening.txt"), "--name", "Opening") == 0
+    assert "saved 'Opening' (10 moves) as " in capsys.readouterr().out
+    run("list")
+    line = capsys.readouterr().out
+    assert line.startswith("Opening") and "human vs human" in line and "10 moves" in line
+    run("export", "opening")
+    ggf = capsys.readouterr().out
+    assert ggf.startswith("(;GM[Othello]") and ggf.rstrip().endswith("W[E7];)")
+    run("export", "Opening", "--format", "transcript")
+    assert capsys.readouterr().out == OPENING + "\n"
+    run("export", "Opening", "--format", "board")
+    assert capsys.readouterr().out == str(Game.from_transcript(OPENING).position) + "\n"
+    run("export", "Opening", "--format", "json")
+    assert SavedGame.from_json(capsys.readouterr().out).transcript == OPENING
+
+
+def test_import_from_standard_input_and_replace(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("(;GM[Othello]B[F5];)"))
+    run("import", "-", "--name", "x")
+    monkeypatch.setattr("sys.stdin", io.StringIO("f5d6"))
+    with pytest.raises(StorageError, match=r"^a saved game called 'x' already exists$"):
+        run("import", "-", "--name", "x")
+    monkeypatch.setattr("sys.stdin", io.StringIO("f5d6"))
+    run("import", "-", "--name", "x", "--replace")
+    assert SavedGames().load("x").transcript == "f5d6"
+
+
+def test_export_the_autosave(capsys):
+    Autosave().save(SavedGame.from_game(Game.from_transcript("f5d6"), "human", "hard"))
+    run("export", "--autosave", "--format", "transcript")
+    assert capsys.readouterr().out == "f5d6\n"
+
+
+def test_list_shows_an_unreadable_game_and_an_empty_list_says_so(isolated_home, capsys):
+    run("list")
+    assert capsys.readouterr().err.startswith("no saved games in ")
+    SavedGames().directory.mkdir(parents=True)
+    (SavedGames().directory / "broken.json").write_text("{")
+    run("list")
+    assert "broken.json is damaged" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("export", "nothing"), r"^there is no saved game called 'nothing'$"),
+        (("export",), r"^export needs a saved game's name or --autosave, not both$"),
+        (("export", "x", "--autosave"), r"not both$"),
+        (("export", "--autosave"), r"^there is no autosaved game$"),
+        (("import", "/nonexistent/game.ggf", "--name", "x"), r"there is no such file$"),
+        (("import", "-", "--name", "///"), r"needs a letter or a digit$"),
+    ],
+)
+def test_bad_requests_are_one_sentence(argv, message, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("f5"))
+    with pytest.raises(StorageError, match=message):
+        run(*argv)

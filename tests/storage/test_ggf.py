@@ -1,0 +1,160 @@
+"""GGF as NBoard, Edax and the GGS archives write it: read it, write it, round-trip it."""
+
+import re
+
+import pytest
+from hypothesis import given
+
+from tui_reversi.core import PASS, Game, Position, Variant
+from tui_reversi.storage import SavedGame, StorageError, export_ggf, parse_ggf
+
+from .strategies import records
+
+START = "---------------------------O*------*O--------------------------- *"
+START_ROWS = "-------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *"
+# The shape NBoard writes (one move, an evaluation and a time after it).
+NBOARD = (
+    "(;GM[Othello]PC[NBoard]DT[2019-09-25 06:42:54 GMT]PB[Andy]PW[]RE[?]TI[5:00]"
+    f"TY[8]BO[8 {START}]B[D3//2.991];)"
+)
+# The shape of a GGS archive line: ratings, a result with a flag, moves with
+# /evaluation/time suffixes, rows separated by spaces.
+GGS = (
+    "(;GM[Othello]PC[GGS/os]DT[2000.4.16_11:13:00.EST]PB[fangr]PW[patzer]RB[1457.12]"
+    f"RW[1631.74]TI[15:00//02:00]TY[8]RE[-40.00:r]BO[8 {START_ROWS}]"
+    "B[F5//4.09]W[F6/-1.50/0.01]B[E6//1.67]W[F4/0.00/0.01]B[g5]W[e7];)"
+)
+
+
+def test_export_writes_the_tags_nboard_needs_and_upper_case_moves():
+    record = SavedGame.from_game(Game.from_transcript("f5d6c3"), "human", "hard")
+    text = export_ggf(record)
+    assert text.startswith("(;GM[Othello]PC[tui-reversi]DT[")
+    assert re.search(r"DT\[\d{4}\.\d\d\.\d\d_\d\d:\d\d:\d\d\.UTC\]", text)
+    assert "PB[Human]PW[tui-reversi hard]RE[?]TI[0]TY[8]" in text
+    assert f"BO[8 {START_ROWS}]" in text
+    assert text.endswith("B[F5]W[D6]B[C3];)")
+    assert "\n" not in text
+
+
+def test_export_of_a_finished_game_has_the_result_from_blacks_side():
+    game = Game()
+    while not game.is_over:
+        game.play(game.position.legal_moves()[-1])
+    text = export_ggf(SavedGame.from_game(game))
+    margin = game.result.margin
+    assert f"RE[{margin:+.2f}]" in text
+
+
+def test_export_writes_passes_as_pa_with_the_passing_colour():
+    game = Game.from_transcript("d3c3e6d2d1e1b2c1")  # the side to move now has no move
+    assert game.moves[-1] == PASS
+    mover = "BW"[game.positions[-2].to_move]
+    assert export_ggf(SavedGame.from_game(game)).endswith(f"{mover}[PA];)")
+
+
+def test_reading_the_nboard_shape():
+    record = parse_ggf(NBOARD)
+    assert record.transcript == "d3" and record.variant is Variant.OTHELLO
+    assert record.start is None and record.players == ("human", "human")
+    assert record.created.year == 2019
+
+
+def test_reading_a_ggs_archive_game_with_evaluations_times_and_lower_case():
+    record = parse_ggf(GGS)
+    assert record.transcript == "f5f6e6f4g5e7"
+    assert record.created.isoformat().startswith("2000-04-16T11:13")
+
+
+def test_reading_takes_the_first_game_of_several_and_tolerates_spacing():
+    text = "1 " + GGS.replace("]", "]\n  ") + "\n2 " + NBOARD
+    assert parse_ggf(text).transcript == "f5f6e6f4g5e7"
+
+
+def test_passes_may_be_written_pa_pass_or_left_out():
+    game = Game.from_transcript("d3c3e6d2d1e1b2c1")
+    export = export_ggf(SavedGame.from_game(game))
+    for spelling in ("PA", "pass", "pa//0.1"):
+        assert parse_ggf(export.replace("PA", spelling)).moves == tuple(game.moves)
+    without = re.sub(r"[BW]\[PA\]", "", export)
+    assert parse_ggf(without).moves == tuple(game.moves)
+
+
+def test_anti_othello_is_ty_8a_both_ways():
+    record = SavedGame.from_game(Game.from_transcript("f5d6", Variant.ANTI))
+    text = export_ggf(record)
+    assert "TY[8a]" in text
+    assert parse_ggf(text).variant is Variant.ANTI
+
+
+def test_an_empty_starting_board_is_classic_reversi():
+    record = SavedGame.from_game(Game.from_transcript("d4e4d5e5", Variant.REVERSI))
+    text = export_ggf(record)
+    assert f"BO[8 {' '.join(['--------'] * 8)} *]" in text
+    again = parse_ggf(text)
+    assert again.variant is Variant.REVERSI and again.transcript == "d4e4d5e5"
+
+
+def test_a_custom_start_position_round_trips():
+    start = Position.from_string("-" * 27 + "OX------XO" + "-" * 27 + " O")
+    record = SavedGame.from_game(Game(Variant.OTHELLO, start))
+    again = parse_ggf(export_ggf(record))
+    assert again.start == start and again.variant is Variant.OTHELLO
+
+
+@given(records())
+def test_every_game_exported_as_ggf_reimports_identically(record):
+    again = parse_ggf(export_ggf(record))
+    game, other = record.to_game(), again.to_game()
+    assert other.start == game.start and other.moves == game.moves
+    assert again.variant.fewer_discs_win == record.variant.fewer_discs_win
+    assert again.players == record.players
+    if record.start is None:  # a custom start may read as Othello or Reversi: same rules
+        assert again.variant is record.variant
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("f5d6", r"^the text is not a GGF game: it has no '\(;'$"),
+        ("(;GM[Chess]BO[8 x];)", r"^the GGF game is 'Chess', not Othello$"),
+        ("(;GM[Othello]BO[8 ----", r"^the GGF game is cut short: a property has no closing ']'$"),
+        ("(;GM[Othello]B[F5]", r"^the GGF game is cut short: it has no closing ';\)'$"),
+        ("(;GM[Othello]B[F5] junk ;)", r"^the GGF game has unexpected text at character 20"),
+        ("(;TY[10]B[F5];)", r"^the GGF game is on a 10x10 board, not 8x8$"),
+        ("(;TY[chess];)", r"^the GGF game type TY\[chess\] is not one for Othello$"),
+        ("(;BO[10 --];)", r"^the GGF game's board BO\[10 --...\] is not 8x8$"),
+        (
+            "(;BO[8 " + "Z" * 64 + " *];)",
+            r"^the GGF game's board \(BO\) is wrong: square a1 has 'Z'",
+        ),
+        ("(;BO[8 ---];)", r"^the GGF game's board \(BO\) is wrong: a board string is 64 squares"),
+        ("(;B[F5]W[Z9];)", r"^the GGF game's move 2 \(W\[Z9\]\) is not a square or PA$"),
+        ("(;B[F5]W[A1];)", r"^the GGF game's move 2 \(W\[A1\]\) is illegal: it flips nothing$"),
+        (
+            "(;B[F5]W[PA];)",
+            r"^the GGF game's move 2 \(W\[PA\]\) is illegal: White has a legal move$",
+        ),
+        ("(;W[F5];)", r"^the GGF game's move 1 \(W\[F5\]\) is White's, but Black is to move$"),
+        ("(;B[F5]B[D6];)", r"^the GGF game's move 2 \(B\[D6\]\) is Black's, but White is to move$"),
+    ],
+)
+def test_a_bad_ggf_game_is_one_sentence(text, message):
+    with pytest.raises(StorageError, match=message) as caught:
+        parse_ggf(text)
+    assert "\n" not in str(caught.value)
+
+
+def test_players_named_by_our_export_come_back_as_levels_and_others_as_human():
+    text = "(;GM[Othello]PB[tui-reversi expert]PW[Edax 4.4]B[F5];)"
+    assert parse_ggf(text).players == ("expert", "human")
+
+
+def test_escaped_brackets_in_a_value_do_not_end_it():
+    assert parse_ggf(r"(;PB[a \] b]B[F5];)").transcript == "f5"
+
+
+def test_a_date_that_cannot_be_read_is_replaced_by_now():
+    for date in ("yesterday", "2020.13.45_99:99:99", "99999999999999999999"):
+        assert parse_ggf(f"(;DT[{date}]B[F5];)").created.year >= 2024
+    assert parse_ggf("(;DT[945277754]B[F5];)").created.year == 1999

@@ -1,0 +1,140 @@
+"""The game in progress, saved after every move so that nothing is lost.
+
+    autosave = Autosave()               # <data dir>/autosave.json
+    outcome = autosave.load()           # at start
+    if outcome.problem: show(outcome.problem)   # one sentence; the file was kept
+    if outcome.resumable: offer to resume outcome.game (outcome.record has the players)
+    autosave.save(record)               # after every move, atomically
+    autosave.clear()                    # game finished or abandoned
+
+A SIGKILL, SIGHUP or power cut at any moment leaves the previous or the new
+autosave, whole (see files.write_atomic). An autosave that cannot be used
+(damaged, truncated, hostile, from a newer version) is renamed to a
+timestamped name beside it and reported; it is never deleted or overwritten.
+
+When a different game (another record id) takes over the autosave, or on
+`clear()`, the game that was there is kept as autosave.previous.json, which
+`tui-reversi --load` opens: starting a new game never loses the last one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..core import Game
+from .errors import FutureFormatError, StorageError
+from .files import move_aside, read_limited, reason, write_atomic
+from .paths import data_dir
+from .record import MAX_RECORD_BYTES, SavedGame, read_record
+
+AUTOSAVE_NAME = "autosave.json"
+PREVIOUS_NAME = "autosave.previous.json"
+_STALE_TEMP_SECONDS = 600  # a temp file this old belongs to a writer that died
+
+
+@dataclass(frozen=True, slots=True)
+class AutosaveLoad:
+    """What `Autosave.load` found. `record` and `game` are None when there was
+    no usable autosave; `problem` is one sentence when the file could not be
+    used (it was moved to `moved_to`, or left alone if even that failed)."""
+
+    record: SavedGame | None = None
+    game: Game | None = None
+    problem: str | None = None
+    moved_to: Path | None = None
+
+    @property
+    def resumable(self) -> bool:
+        """True when there is a game to offer: loaded and not over at its cursor."""
+        return self.game is not None and not self.game.is_over
+
+
+class Autosave:
+    """The one autosave file in `directory` (default: the user data directory)."""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self.directory = Path(directory) if directory is not None else data_dir()
+        self.path = self.directory / AUTOSAVE_NAME
+        self.previous_path = self.directory / PREVIOUS_NAME
+        # Set when a bad autosave could not be moved aside: saving would overwrite it.
+        self._blocked: str | None = None
+        self._game_id: str | None = None  # the game whose record the file holds
+
+    def save(self, record: SavedGame) -> None:
+        """Write `record` as the autosave, atomically. If the file holds another
+        game, that one is first kept as autosave.previous.json. Raises
+        StorageError with one sentence (disk full, directory not writable...)."""
+        if self._blocked:
+            raise StorageError(self._blocked)
+        if record.id != self._game_id:
+            self._keep_other_game(record.id)
+            self._game_id = record.id
+        write_atomic(self.path, record.to_json().encode("utf-8"))
+
+    def _keep_other_game(self, game_id: str) -> None:
+        try:
+            other = SavedGame.from_json(read_limited(self.path, MAX_RECORD_BYTES), "x")
+        except FileNotFoundError:
+            return
+        except StorageError:
+            move_aside(self.path, "damaged")  # only when save() comes without load()
+            return
+        if other.id != game_id:
+            self._retire()
+
+    def load(self) -> AutosaveLoad:
+        """Read the autosave. Never raises for a bad file: it is moved aside
+        with a timestamped name and `problem` says so in one sentence."""
+        self._remove_stale_temp_files()
+        try:
+            data = read_limited(self.path, MAX_RECORD_BYTES, "the autosave")
+            record, game = read_record(data, source="the autosave")
+        except FileNotFoundError:
+            return AutosaveLoad()
+        except StorageError as error:
+            label = "newer" if isinstance(error, FutureFormatError) else "damaged"
+            try:
+                moved_to = move_aside(self.path, label)
+            except StorageError as move_error:
+                self._blocked = (
+                    f"{error}; it was left where it is because {move_error}, "
+                    "so the game will not be autosaved"
+                )
+                return AutosaveLoad(problem=self._blocked)
+            return AutosaveLoad(problem=f"{error}; it was kept as {moved_to}", moved_to=moved_to)
+        self._game_id = record.id
+        return AutosaveLoad(record=record, game=game)
+
+    def clear(self) -> Path | None:
+        """Retire the autosave when its game is finished or abandoned. It is
+        kept as autosave.previous.json (replacing an older one), where
+        `tui-reversi --load` can still open it. Returns that path, or None if
+        there was no autosave."""
+        if self._blocked:
+            return None
+        self._game_id = None
+        return self._retire()
+
+    def _retire(self) -> Path | None:
+        try:
+            os.replace(self.path, self.previous_path)
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            raise StorageError(
+                f"could not keep the autosave as {self.previous_path}: {reason(error)}"
+            ) from None
+        return self.previous_path
+
+    def _remove_stale_temp_files(self) -> None:
+        # Left by a writer killed between write and rename; never the real autosave.
+        cutoff = time.time() - _STALE_TEMP_SECONDS
+        with contextlib.suppress(OSError):
+            for temp in self.directory.glob(f".{AUTOSAVE_NAME}.*.tmp"):
+                with contextlib.suppress(OSError):
+                    if temp.lstat().st_mtime < cutoff:
+                        temp.unlink()

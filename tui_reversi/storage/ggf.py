@@ -1,0 +1,230 @@
+"""GGF, the Generic Game Format of GGS, as NBoard and Edax read and write it.
+
+    (;GM[Othello]PC[tui-reversi]DT[2025.01.02_12:00:00.UTC]PB[Human]
+      PW[tui-reversi hard]RE[?]TI[0]TY[8]
+      BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]
+      B[F5]W[D6]B[C3];)
+
+- BO: board size 8, the 64 squares row by row from a1 (`*` black, `O` white,
+  `-` empty, spaces allowed), then the side to move (`*` or `O`).
+- B[..] / W[..]: one move each, in order; a pass is `PA` (also read: `pass`,
+  `--`). A move may carry `/evaluation/time` after it, which is ignored.
+  Squares are read in either case and written in upper case, as GGS does.
+- TY: `8` for Othello; an `a` in it (`8a`) marks anti-Othello. An empty BO
+  board means classic Reversi (its first four moves fill the centre).
+- RE: the result from Black's side, `+12.00` when Black won by 12, `?` when
+  the game is unfinished. It is written, never trusted: the moves decide.
+- PB / PW: player names. Ours are `Human` or `tui-reversi <level>`; on import
+  any other name is a human.
+
+Reading takes the first game in the text, checks the tags it needs, and
+replays every move: a bad file yields one sentence, e.g. "the GGF game's
+move 7 (W[C4]) is illegal: it flips nothing".
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+from ..core import PASS, Color, Game, Position, ReversiError, Variant, parse_square, square_name
+from .errors import StorageError
+from .record import PLAYERS, SavedGame, now
+
+PROGRAM = "tui-reversi"
+_PROPERTY = re.compile(r"([A-Za-z]{1,8})[ \t\r\n]*\[((?:[^\]\\]|\\.)*)\]", re.S)
+_OPENING = re.compile(r"[A-Za-z]{1,8}[ \t\r\n]*\[")
+_PASS_VALUES = frozenset({"pa", "pass", "--"})
+_TYPE = re.compile(r"^s?(\d+)([a-z]*?)(?:r\d+)?([a-z]*)$")
+
+
+def export_ggf(record: SavedGame) -> str:
+    """The game as one GGF line, every move to the end of the record."""
+    game = record.to_game()
+    final = game.positions[-1]
+    moves = "".join(
+        "BW"[game.positions[ply].to_move] + f"[{_move_text(move)}]"
+        for ply, move in enumerate(game.moves)
+    )
+    game_type = "8a" if game.variant.fewer_discs_win else "8"
+    return (
+        f"(;GM[Othello]PC[{PROGRAM}]DT[{record.created.astimezone(UTC):%Y.%m.%d_%H:%M:%S}.UTC]"
+        f"PB[{_player_name(record.black)}]PW[{_player_name(record.white)}]"
+        f"RE[{_result(game.variant, final)}]TI[0]TY[{game_type}]"
+        f"BO[8 {_board(game.start)}]{moves};)"
+    )
+
+
+def _move_text(move: int) -> str:
+    return "PA" if move == PASS else square_name(move).upper()
+
+
+def _player_name(player: str) -> str:
+    return "Human" if player == "human" else f"{PROGRAM} {player}"
+
+
+def _result(variant: Variant, final: Position) -> str:
+    if not final.is_game_over():
+        return "?"
+    result = variant.result(final)
+    # Positive when Black won, whichever way the variant counts.
+    margin = -result.margin if variant.fewer_discs_win else result.margin
+    return f"{margin:+.2f}"
+
+
+def _board(position: Position) -> str:
+    cells = str(position).replace("X", "*")
+    rows = " ".join(cells[row : row + 8] for row in range(0, 64, 8))
+    return f"{rows} {cells[-1]}"
+
+
+def looks_like_ggf(text: str) -> bool:
+    """True when `text` holds the start of a GGF game."""
+    return "(;" in text
+
+
+def parse_ggf(text: str) -> SavedGame:
+    """The first GGF game in `text` as a record, every move checked. Raises
+    StorageError with one sentence that says what is wrong."""
+    tags, moves = _properties(text)
+    game_name = tags.get("GM", "Othello").strip()
+    if game_name.lower() != "othello":
+        raise StorageError(f"the GGF game is {game_name[:30]!r}, not Othello")
+    anti = _is_anti(tags.get("TY", "8"))
+    start = _start(tags.get("BO"))
+    if anti:
+        variant = Variant.ANTI
+    elif start == Position.empty():
+        variant = Variant.REVERSI
+    else:
+        variant = Variant.OTHELLO
+    tokens = []
+    for number, (colour, value) in enumerate(moves, start=1):
+        word = value.split("/", 1)[0].strip().lower()
+        if word in _PASS_VALUES:
+            tokens.append("pa")
+            continue
+        try:
+            tokens.append(_square_token(word))
+        except ReversiError:
+            raise StorageError(
+                f"the GGF game's move {number} ({colour}[{value[:20]}]) is not a square or PA"
+            ) from None
+    try:
+        game = Game.from_transcript("".join(tokens), variant, start)
+    except ReversiError as error:
+        raise StorageError(f"the GGF game's {_name_move(error, moves)}") from None
+    _check_colours(game, moves)
+    return SavedGame(
+        variant=variant,
+        black=_player(tags.get("PB", "")),
+        white=_player(tags.get("PW", "")),
+        moves=tuple(game.moves),
+        start=None if start == variant.start() else start,
+        created=_date(tags.get("DT", "")) or now(),
+        updated=now(),
+    )
+
+
+def _properties(text: str) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    """The first game's tags (first value of each) and its B/W moves in order."""
+    begin = text.find("(;")
+    if begin < 0:
+        raise StorageError("the text is not a GGF game: it has no '(;'")
+    tags: dict[str, str] = {}
+    moves: list[tuple[str, str]] = []
+    at = begin + 2
+    while True:
+        while at < len(text) and (text[at].isspace() or text.startswith(";", at)):
+            if text.startswith(";)", at):
+                return tags, moves
+            at += 1
+        if at >= len(text):
+            raise StorageError("the GGF game is cut short: it has no closing ';)'")
+        match = _PROPERTY.match(text, at)
+        if match is None:
+            if _OPENING.match(text, at) and "]" not in text[at:]:
+                raise StorageError("the GGF game is cut short: a property has no closing ']'")
+            raise StorageError(
+                f"the GGF game has unexpected text at character {at + 1}: {text[at : at + 12]!r}"
+            )
+        tag, value = match[1].upper(), re.sub(r"\\(.)", r"\1", match[2], flags=re.S)
+        if tag in ("B", "W"):
+            moves.append((tag, value))
+        else:
+            tags.setdefault(tag, value)
+        at = match.end()
+
+
+def _is_anti(game_type: str) -> bool:
+    match = _TYPE.match(game_type.strip().lower())
+    if match is None:
+        raise StorageError(f"the GGF game type TY[{game_type[:20]}] is not one for Othello")
+    if match[1] != "8":
+        raise StorageError(f"the GGF game is on a {match[1][:4]}x{match[1][:4]} board, not 8x8")
+    return "a" in match[2] + match[3]
+
+
+def _start(board: str | None) -> Position:
+    if board is None:
+        return Position.initial()
+    size, _, squares = board.strip().partition(" ")
+    if size != "8":
+        raise StorageError(f"the GGF game's board BO[{board[:10]}...] is not 8x8")
+    try:
+        return Position.from_string(squares)
+    except ReversiError as error:
+        raise StorageError(f"the GGF game's board (BO) is wrong: {error}") from None
+
+
+def _square_token(word: str) -> str:
+    return square_name(parse_square(word))
+
+
+def _name_move(error: ReversiError, moves: list[tuple[str, str]]) -> str:
+    """core's 'move 7 (c4) is illegal: ...' with the move as the GGF wrote it."""
+    text = str(error)
+    match = re.match(r"move (\d+) \(([^)]*)\)(.*)", text, re.S)
+    if match is None or not 0 < int(match[1]) <= len(moves):
+        return text
+    colour, value = moves[int(match[1]) - 1]
+    return f"move {match[1]} ({colour}[{value[:20]}]){match[3]}"
+
+
+def _check_colours(game: Game, moves: list[tuple[str, str]]) -> None:
+    movers = [game.positions[ply].to_move for ply, move in enumerate(game.moves) if move != PASS]
+    played = [
+        (number, colour, value)
+        for number, (colour, value) in enumerate(moves, start=1)
+        if value.split("/", 1)[0].strip().lower() not in _PASS_VALUES
+    ]
+    for (number, colour, value), mover in zip(played, movers, strict=True):
+        if colour != "BW"[mover]:
+            side = Color(1 - mover).label
+            raise StorageError(
+                f"the GGF game's move {number} ({colour}[{value[:20]}]) is {side}'s, "
+                f"but {mover.label} is to move"
+            )
+
+
+def _player(name: str) -> str:
+    words = name.strip().lower().split()
+    if len(words) == 2 and words[0] == PROGRAM and words[1] in PLAYERS:
+        return words[1]
+    return "human"
+
+
+def _date(text: str) -> datetime | None:
+    """GGF dates come as '2004.09.18_05:54:38.MDT', '2019-09-25 06:42:54 GMT'
+    or seconds since 1970; the zone is taken as UTC."""
+    text = text.strip()
+    try:
+        if text.isdigit() and len(text) <= 12:
+            return datetime.fromtimestamp(int(text), UTC)
+        match = re.match(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})(?:[ _T](\d{1,2}):(\d{2}))?", text)
+        if match is None:
+            return None
+        numbers = [int(part) for part in match.groups(default="0")]
+        return datetime(*numbers, tzinfo=UTC)  # type: ignore[misc]
+    except (ValueError, OverflowError, OSError):
+        return None

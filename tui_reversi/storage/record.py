@@ -1,0 +1,269 @@
+"""The saved-game record: one game as the autosave and saved games keep it.
+
+A `SavedGame` is the variant, who plays each colour, the start position, the
+moves (passes included, as core's `Game` records them), the undo cursor, an
+optional name and two timestamps. The app keeps its live game as a core
+`Game` plus the two players, so the conversions are one call each way::
+
+    record = SavedGame.from_game(game, black="human", white="hard")
+    record = record.with_game(game)   # after each move: same players, name, created
+    game = record.to_game()           # every move replayed and checked
+
+On disk it is a small JSON object (`to_json` / `from_json`)::
+
+    {"format": "tui-reversi game", "version": 1, "variant": "othello",
+     "black": "human", "white": "hard", "start": null,
+     "moves": "f5d6c3d3c4", "ply": 5, "name": null,
+     "created": "2025-01-02T12:00:00Z", "updated": "2025-01-02T12:03:10Z",
+     "id": "9f3c2a7d51e04b68"}
+
+`start` is a board string, or null for the variant's own start; `moves` is a
+transcript with passes written `pa`; `ply` is the undo cursor (null: the end);
+`id` tells one game from another, so the autosave knows when a new game
+takes its place.
+Reading checks every field and replays every move, so a record that loads is
+a game that can be played.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+
+from ..core import PASS, Game, Position, ReversiError, Variant, parse_transcript, square_name
+from .errors import FutureFormatError, StorageError
+
+PLAYERS = ("human", "easy", "medium", "hard", "expert")  # "human" then players.LEVELS
+FORMAT = "tui-reversi game"
+VERSION = 1
+MAX_RECORD_BYTES = 256 * 1024  # a whole game is under 1 KiB; anything near this is not ours
+_MAX_MOVES_CHARS = 1000
+_MAX_NAME_CHARS = 200
+
+
+def parse_player(text: str) -> str:
+    """'human', 'easy', 'medium', 'hard' or 'expert' for `text` (any case);
+    raises ReversiError naming the choices (fits argparse's `type=`)."""
+    name = str(text).strip().lower()
+    if name in PLAYERS:
+        return name
+    raise ReversiError(f"unknown player {text!r}: choose one of {', '.join(PLAYERS)}")
+
+
+def now() -> datetime:
+    """The current UTC time to the second, as records store it."""
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+def new_id() -> str:
+    """A fresh game identity: 16 random hex digits."""
+    return os.urandom(8).hex()
+
+
+def _moves_text(moves: tuple[int, ...]) -> str:
+    return "".join("pa" if move == PASS else square_name(move) for move in moves)
+
+
+@dataclass(frozen=True, slots=True)
+class SavedGame:
+    """One game as it is stored. Immutable; build new ones with `with_game`
+    or `dataclasses.replace`. `start` is None for the variant's own start;
+    `ply` is the undo cursor, None for the end of the moves."""
+
+    variant: Variant
+    black: str
+    white: str
+    moves: tuple[int, ...] = ()
+    start: Position | None = None
+    ply: int | None = None
+    name: str | None = None
+    created: datetime = field(default_factory=now)
+    updated: datetime = field(default_factory=now)
+    id: str = field(default_factory=new_id)  # the same game keeps it from move to move
+
+    # -- the app's live game ----------------------------------------------------
+
+    @classmethod
+    def from_game(
+        cls, game: Game, black: str = "human", white: str = "human", *, name: str | None = None
+    ) -> SavedGame:
+        """A new record of `game` (all its moves and its cursor) between `black`
+        and `white` ('human', 'easy', 'medium', 'hard' or 'expert')."""
+        moment = now()
+        return cls(
+            variant=game.variant,
+            black=parse_player(black),
+            white=parse_player(white),
+            moves=tuple(game.moves),
+            start=None if game.start == game.variant.start() else game.start,
+            ply=None if game.at_end else game.ply,
+            name=name,
+            created=moment,
+            updated=moment,
+        )
+
+    def with_game(self, game: Game) -> SavedGame:
+        """This record brought up to date with `game`: same players, name,
+        identity and creation time; the moves, cursor and update time of now."""
+        fresh = SavedGame.from_game(game, self.black, self.white, name=self.name)
+        return replace(fresh, created=self.created, id=self.id)
+
+    def to_game(self) -> Game:
+        """The core Game, every move replayed and checked, the cursor restored.
+        Raises StorageError naming the first bad move ('move 12 (c5) is
+        illegal: it flips nothing')."""
+        try:
+            game = Game.from_transcript(_moves_text(self.moves), self.variant, self.start)
+        except ReversiError as error:
+            raise StorageError(str(error)) from None
+        if self.ply is not None:
+            if not 0 <= self.ply <= game.length:
+                raise StorageError(
+                    f"the cursor is at move {self.ply} but the game has {game.length} moves"
+                )
+            game.go_to(self.ply)
+        return game
+
+    @property
+    def transcript(self) -> str:
+        """The moves as a canonical transcript: lowercase squares, no passes."""
+        return "".join(square_name(m) for m in self.moves if m != PASS)
+
+    @property
+    def players(self) -> tuple[str, str]:
+        """(black, white)."""
+        return self.black, self.white
+
+    # -- JSON -----------------------------------------------------------------
+
+    def to_json(self) -> str:
+        """The record as the JSON text the autosave and saved games hold."""
+        data = {
+            "format": FORMAT,
+            "version": VERSION,
+            "variant": self.variant.value,
+            "black": self.black,
+            "white": self.white,
+            "start": None if self.start is None else str(self.start),
+            "moves": _moves_text(self.moves),
+            "ply": self.ply,
+            "name": self.name,
+            "created": _time_text(self.created),
+            "updated": _time_text(self.updated),
+            "id": self.id,
+        }
+        return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def from_json(cls, data: bytes | str, source: str = "the saved game") -> SavedGame:
+        """Read a record written by `to_json`, checking every field and move.
+
+        Raises FutureFormatError for a newer format and StorageError for
+        anything else, one sentence starting with `source`:
+        'the autosave is damaged: move 3 (a1) is illegal: it flips nothing'.
+        """
+        return read_record(data, source)[0]
+
+
+def read_record(data: bytes | str, source: str = "the saved game") -> tuple[SavedGame, Game]:
+    """`SavedGame.from_json` and the game it replayed to check it (a replay
+    is most of the cost of reading a record, so callers that need both
+    should not pay it twice)."""
+    if len(data) > MAX_RECORD_BYTES:
+        raise StorageError(f"{source} is too large to be a saved game")
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise StorageError(f"{source} is damaged: it is not UTF-8 text") from None
+    try:
+        fields = json.loads(data)
+    except json.JSONDecodeError as error:
+        raise StorageError(
+            f"{source} is damaged: {error.msg.lower()} at line {error.lineno}, column {error.colno}"
+        ) from None
+    except (ValueError, RecursionError):
+        raise StorageError(f"{source} is damaged: it is not a JSON record") from None
+    if not isinstance(fields, dict) or fields.get("format") != FORMAT:
+        raise StorageError(f"{source} is not a tui-reversi saved game")
+    try:
+        record = _record_from_fields(fields)
+        game = record.to_game()
+    except FutureFormatError as error:
+        raise FutureFormatError(f"{source} {error}") from None
+    except ReversiError as error:
+        raise StorageError(f"{source} is damaged: {error}") from None
+    # Canonical moves: passes exactly where core records them.
+    return replace(record, moves=tuple(game.moves)), game
+
+
+def _time_text(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+_KIND_NAMES = {str: "text", int: "a whole number"}
+
+
+def _get(fields: dict, key: str, kind: type, *, optional: bool = False):
+    value = fields.get(key)
+    if value is None and optional:
+        return None
+    if value is None:
+        raise StorageError(f"its {key!r} is missing")
+    if not isinstance(value, kind) or isinstance(value, bool):
+        wanted = _KIND_NAMES[kind]
+        raise StorageError(f"its {key!r} should be {wanted}, not {type(value).__name__}")
+    return value
+
+
+def _time(fields: dict, key: str) -> datetime:
+    text = _get(fields, key, str)
+    try:
+        moment = datetime.fromisoformat(text[:40])
+    except ValueError:
+        raise StorageError(f"its {key!r} time {text[:40]!r} is not a date and time") from None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _identity(fields: dict) -> str:
+    identity = _get(fields, "id", str, optional=True)
+    if identity is None:  # written by hand: a game of its own
+        return new_id()
+    if not 0 < len(identity) <= 64:
+        raise StorageError("its 'id' should be 1 to 64 characters")
+    return identity
+
+
+def _record_from_fields(fields: dict) -> SavedGame:
+    version = _get(fields, "version", int)
+    if version > VERSION:
+        shown = version if version < 10**6 else "far above that"
+        raise FutureFormatError(
+            f"was written by a newer tui-reversi (format version {shown}; "
+            f"this one reads up to {VERSION})"
+        )
+    if version < 1:
+        raise StorageError(f"its format version {version} does not exist")
+    moves = _get(fields, "moves", str)
+    if len(moves) > _MAX_MOVES_CHARS:
+        raise StorageError("it has more moves than a game can have")
+    start = _get(fields, "start", str, optional=True)
+    name = _get(fields, "name", str, optional=True)
+    if name is not None and len(name) > _MAX_NAME_CHARS:
+        raise StorageError("its name is too long")
+    variant = Variant.parse(_get(fields, "variant", str)[:40])
+    position = None if start is None else Position.from_string(start[:200])
+    return SavedGame(
+        variant=variant,
+        black=parse_player(_get(fields, "black", str)[:40]),
+        white=parse_player(_get(fields, "white", str)[:40]),
+        moves=tuple(parse_transcript(moves)),
+        start=None if position == variant.start() else position,
+        ply=_get(fields, "ply", int, optional=True),
+        name=name,
+        created=_time(fields, "created"),
+        updated=_time(fields, "updated"),
+        id=_identity(fields),
+    )

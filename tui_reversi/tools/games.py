@@ -1,0 +1,97 @@
+"""`tui-reversi games`: the saved games from the shell.
+
+    tui-reversi games list                       name, date, players, result, moves
+    tui-reversi games export NAME [--format ggf|transcript|board|json]
+    tui-reversi games export --autosave          the game in progress
+    tui-reversi games import FILE|- --name NAME [--replace]
+
+Export writes to stdout (GGF by default, which NBoard and Edax open); import
+reads any format `--load` reads. A bad name or file: one line, exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..storage import (
+    Autosave,
+    SavedGame,
+    SavedGames,
+    StorageError,
+    export_ggf,
+    export_position,
+    export_transcript,
+    load_game_argument,
+)
+
+FORMATS = {
+    "ggf": export_ggf,
+    "transcript": export_transcript,
+    "board": export_position,
+    "json": lambda record: record.to_json().rstrip("\n"),
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    actions.add_parser("list", help="list the saved games", description="List the saved games.")
+    export = actions.add_parser(
+        "export", help="print a saved game", description="Print a saved game to stdout."
+    )
+    export.add_argument("name", nargs="?", help="the saved game's name")
+    export.add_argument(
+        "--autosave", action="store_true", help="export the game in progress instead"
+    )
+    export.add_argument(
+        "--format", choices=sorted(FORMATS), default="ggf", help="ggf (default), transcript, ..."
+    )
+    imported = actions.add_parser(
+        "import",
+        help="save a game file under a name",
+        description="Save a game (GGF, transcript, board string, saved game) under a name.",
+    )
+    imported.add_argument("file", metavar="FILE|-", help="the file, or - for standard input")
+    imported.add_argument("--name", required=True, help="the name to save it under")
+    imported.add_argument("--replace", action="store_true", help="replace a game of that name")
+
+
+def run(args: argparse.Namespace) -> int:
+    games = SavedGames()
+    if args.action == "list":
+        return _list(games)
+    if args.action == "export":
+        print(FORMATS[args.format](_chosen(args, games)))
+        return 0
+    record = load_game_argument(args.file)
+    entry = games.save(record, args.name, replace=args.replace)
+    print(f"saved {entry.name!r} ({entry.moves} moves) as {entry.path}")
+    return 0
+
+
+def _chosen(args: argparse.Namespace, games: SavedGames) -> SavedGame:
+    if args.autosave == (args.name is not None):
+        raise StorageError("export needs a saved game's name or --autosave, not both")
+    if args.name is not None:
+        return games.load(args.name)
+    outcome = Autosave().load()
+    if outcome.problem:
+        raise StorageError(outcome.problem)
+    if outcome.record is None:
+        raise StorageError("there is no autosaved game")
+    return outcome.record
+
+
+def _list(games: SavedGames) -> int:
+    entries = games.list()
+    if not entries:
+        print(f"no saved games in {games.directory}", file=sys.stderr)
+        return 0
+    for entry in entries:
+        when = entry.updated.astimezone().strftime("%Y-%m-%d %H:%M")
+        if entry.readable:
+            players = f"{entry.black} vs {entry.white}"
+            print(f"{entry.name:<24} {when}  {players:<18} {entry.moves:>2} moves  {entry.status}")
+        else:
+            print(f"{entry.name:<24} {when}  {entry.status}")
+    return 0
