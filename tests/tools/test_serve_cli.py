@@ -4,7 +4,6 @@ import asyncio
 import os
 import re
 import shlex
-import shutil
 import signal
 import subprocess
 import sys
@@ -14,17 +13,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from tests.server.conftest import STANDIN
-
-SSH = shutil.which("ssh")
-TMUX = shutil.which("tmux")
-SSH_OPTIONS = [
-    "-o", "StrictHostKeyChecking=no",
-    "-o", "UserKnownHostsFile=/dev/null",
-    "-o", "LogLevel=ERROR",
-    "-o", "BatchMode=yes",
-]  # fmt: skip
-PATIENCE = 15.0
+from .conftest import PATIENCE, SSH, SSH_OPTIONS, TMUX, Tmux
 
 
 def run_cli(*args, env=None):
@@ -76,50 +65,6 @@ def test_the_command_line_does_not_load_the_ssh_library_until_serve_runs():
     assert done.stdout.split() == ["False", "False"]
 
 
-class ServerProcess:
-    """`tui-reversi serve` in a subprocess, running the stand-in game."""
-
-    def __init__(self, tmp_path: Path, *args: str, env: dict | None = None):
-        command = shlex.join([sys.executable, str(STANDIN)])
-        self.process = subprocess.Popen(
-            [
-                *(sys.executable, "-m", "tui_reversi", "serve", "--port", "0"),
-                *("--data-dir", str(tmp_path / "server"), "--game-command", command, *args),
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "HOME": str(tmp_path), **(env or {})},
-        )
-        self.banner = ""
-        while "play with" not in self.banner:
-            line = self.process.stdout.readline()
-            if not line:
-                pytest.fail(f"the server did not start: {self.process.stderr.read()}")
-            self.banner += line
-        self.port = int(re.search(r"listening on \S+:(\d+)", self.banner, re.I).group(1))
-
-    def stop(self) -> tuple[int, str]:
-        self.process.send_signal(signal.SIGTERM)
-        _, err = self.process.communicate(timeout=PATIENCE)
-        return self.process.returncode, err
-
-
-@pytest.fixture
-def server(tmp_path):
-    servers = []
-
-    def start(*args, env=None):
-        servers.append(ServerProcess(tmp_path, *args, env=env))
-        return servers[-1]
-
-    yield start
-    for running in servers:
-        if running.process.poll() is None:
-            running.process.kill()
-            running.process.communicate()
-
-
 def test_the_banner_gives_the_fingerprint_and_says_it_listens_on_loopback_only(server):
     running = server()
     assert re.search(r"host key SHA256:\S+ \(ed25519, created ", running.banner)
@@ -165,32 +110,6 @@ def test_openssh_without_a_terminal_gets_one_line_and_status_1(server):
         )
         assert done.returncode == 1
         assert done.stderr.strip().endswith("needs a terminal: connect with ssh -t")
-
-
-class Tmux:
-    """A private tmux server (its own socket) so nothing touches anyone else's sessions."""
-
-    def __init__(self, name: str):
-        self.base = [TMUX, "-L", name]
-
-    def __call__(self, *args: str) -> str:
-        return subprocess.run(
-            [*self.base, *args], capture_output=True, text=True, check=True, timeout=PATIENCE
-        ).stdout
-
-    def wait_for(self, pattern: str) -> re.Match:
-        deadline = time.monotonic() + PATIENCE
-        while True:
-            screen = self("capture-pane", "-p", "-J", "-t", "game")
-            found = re.search(pattern, screen)
-            if found:
-                return found
-            if time.monotonic() > deadline:
-                pytest.fail(f"{pattern!r} never showed; the screen:\n{screen}")
-            time.sleep(0.05)
-
-    def kill_server(self) -> None:
-        subprocess.run([*self.base, "kill-server"], capture_output=True, timeout=PATIENCE)
 
 
 @pytest.mark.skipif(SSH is None or TMUX is None, reason="needs the OpenSSH client and tmux")
