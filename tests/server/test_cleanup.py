@@ -2,6 +2,7 @@
 
 import asyncio
 import os
+import random
 import signal
 import sys
 
@@ -10,7 +11,8 @@ from .conftest import STANDIN, Player, process_gone, wait_until
 
 async def games_with_helpers(serve, count):
     """`count` players in games that each started a helper process: players, [pid, helper...]."""
-    arcade = await serve(game_command=(sys.executable, str(STANDIN), "--helper"))
+    command = (sys.executable, str(STANDIN), "--helper")
+    arcade = await serve(game_command=command, max_per_address=count)
     players = [await Player.connect(arcade, f"p{n}") for n in range(count)]
     pids = []
     for player in players:
@@ -19,10 +21,16 @@ async def games_with_helpers(serve, count):
     return arcade, players, pids
 
 
-async def test_abrupt_client_kills_leave_no_processes_behind(serve, tmp_path):
-    arcade, players, pids = await games_with_helpers(serve, 4)
-    for player in players:
-        player.conn.abort()  # the TCP connection just drops: no SSH goodbye
+async def test_ten_players_leaving_at_random_leave_no_processes_behind(serve, tmp_path):
+    arcade, players, pids = await games_with_helpers(serve, 10)
+    chance = random.Random(6)
+    for player in chance.sample(players, len(players)):
+        player.send(b"half-typed")
+        if chance.random() < 0.5:
+            player.conn.abort()  # the TCP connection just drops: no SSH goodbye
+        else:
+            player.conn.close()  # the client quits without ending the game
+        await asyncio.sleep(chance.uniform(0, 0.05))
     for pid in pids:
         await wait_until(lambda pid=pid: process_gone(pid), f"process {pid} to be reaped")
     await wait_until(lambda: arcade.seats_taken == 0, "every seat to be freed")
@@ -30,8 +38,8 @@ async def test_abrupt_client_kills_leave_no_processes_behind(serve, tmp_path):
     for n in range(len(players)):
         pid = pids[2 * n]
         assert (tmp_path / "server" / "players" / f"p{n}" / f"hup-{pid}").exists()
-    await wait_until(lambda: len(arcade.log_lines) == 8, "a disconnect line each")
-    assert sum("disconnect" in line for line in arcade.log_lines) == 4
+    await wait_until(lambda: len(arcade.log_lines) == 20, "a disconnect line each")
+    assert sum(" disconnect " in line for line in arcade.log_lines) == 10
 
 
 async def test_a_game_that_ignores_the_hang_up_is_killed_after_the_grace(serve):

@@ -30,6 +30,7 @@ class ServerProcess:
 
     def __init__(self, tmp_path: Path, *args: str, env: dict | None = None, game=STANDIN_COMMAND):
         command = ["--game-command", shlex.join(game)] if game else []
+        self.data_dir = tmp_path / "server"
         self.process = subprocess.Popen(
             [
                 *(sys.executable, "-m", "tui_reversi", "serve", "--port", "0"),

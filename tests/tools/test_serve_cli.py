@@ -51,6 +51,13 @@ def test_bad_arguments_are_one_line_and_exit_2(args, tmp_path):
     assert "hunter2" not in done.stderr
 
 
+def test_a_port_in_use_is_one_line_that_says_so(server):
+    running = server()
+    done = run_cli("--port", str(running.port), "--data-dir", str(running.data_dir))
+    assert done.returncode == 2
+    assert done.stderr.strip().endswith("Address already in use; choose another with --port")
+
+
 def test_a_password_on_the_command_line_is_refused_with_the_way_to_do_it():
     done = run_cli("--password", "hunter2")
     assert "--password-file" in done.stderr and "TUI_REVERSI_SERVE_PASSWORD" in done.stderr

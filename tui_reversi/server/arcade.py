@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import hmac
 import ipaddress
+import os
 import sys
 import time
 from collections import Counter
@@ -72,7 +74,9 @@ class Arcade:
             )
         except OSError as error:
             where = f"{config.host or '*'}:{config.port}"
-            raise ServeError(f"cannot listen on {where}: {error.strerror or error}") from None
+            reason = os.strerror(error.errno) if error.errno else str(error)
+            hint = "; choose another with --port" if error.errno == errno.EADDRINUSE else ""
+            raise ServeError(f"cannot listen on {where}: {reason}{hint}") from None
 
     @property
     def addresses(self) -> list[tuple[str, int]]:
