@@ -86,13 +86,11 @@ class PtyProcess:
         self,
         process: asyncio.subprocess.Process,
         master: int,
-        tty_name: str,
         on_output: Callable[[bytes], None],
         on_input_drained: Callable[[], None],
     ) -> None:
         self._process = process
         self._master = master
-        self.tty_name = tty_name
         self._on_output = on_output
         self._on_input_drained = on_input_drained
         self._loop = asyncio.get_running_loop()
@@ -123,7 +121,6 @@ class PtyProcess:
         try:
             fcntl.ioctl(slave, termios.TIOCSWINSZ, _winsize(*size))
             _set_terminal_modes(slave, erase)
-            tty_name = os.ttyname(slave)
             process = await asyncio.create_subprocess_exec(
                 *argv,
                 stdin=slave,
@@ -140,7 +137,7 @@ class PtyProcess:
         finally:
             os.close(slave)
         os.set_blocking(master, False)
-        return cls(process, master, tty_name, on_output, on_input_drained)
+        return cls(process, master, on_output, on_input_drained)
 
     @property
     def pid(self) -> int:
