@@ -139,6 +139,10 @@ class Arcade:
 
     # The log: one line when a player is let in, one when any connection ends.
 
+    def note(self, text: str) -> None:
+        """A line for the operator about the server itself (a key file gone bad...)."""
+        self._log(f"{_now()} {text}")
+
     def log_connect(self, connection: PlayerConnection) -> None:
         self._log(f"{_now()} connect {connection.peer} user={_printable(connection.user)}")
 
@@ -228,7 +232,7 @@ class PlayerConnection(asyncssh.SSHServer):
             try:
                 keys = self.arcade.authorized_keys()
             except ServeError as error:
-                self.arcade._log(f"{_now()} {error}")
+                self.arcade.note(str(error))
                 keys = None
             if keys is not None and self._conn is not None:
                 self._conn.set_authorized_keys(keys)
@@ -254,7 +258,7 @@ class PlayerConnection(asyncssh.SSHServer):
         self.end_reason = None
         self.arcade.log_connect(self)
         # A connection that never asks for a game does not keep its place for long.
-        self._linger(self.config.login_timeout)
+        self._linger(self.config.login_timeout, "no game requested")
 
     def session_requested(self) -> GameSession | bool:
         if self.session is not None:
@@ -289,7 +293,7 @@ class PlayerConnection(asyncssh.SSHServer):
 
     def session_closed(self) -> None:
         """The game is over and the client told: let the client close, or close it soon."""
-        self._linger(LINGER_AFTER_SESSION)
+        self._linger(LINGER_AFTER_SESSION, "game over, client stayed")
 
     def end(self, reason: str, message: str) -> None:
         if self.session is not None and self.session.task is not None:
@@ -306,11 +310,16 @@ class PlayerConnection(asyncssh.SSHServer):
         if self._conn is not None:
             await self._conn.wait_closed()
 
-    def _linger(self, seconds: float) -> None:
+    def _linger(self, seconds: float, reason: str) -> None:
+        """Close the connection in `seconds` unless something cancels the timer first."""
         if self._timer is not None:
             self._timer.cancel()
         if seconds > 0:
-            self._timer = asyncio.get_running_loop().call_later(seconds, self.close)
+            self._timer = asyncio.get_running_loop().call_later(seconds, self._time_out, reason)
+
+    def _time_out(self, reason: str) -> None:
+        self.end_reason = self.end_reason or reason
+        self.close()
 
 
 def _now() -> str:
