@@ -5,6 +5,8 @@ asyncssh clients with terminals and prints:
 
 - connect to first frame: from opening the TCP connection to the first byte of
   the game's screen, and to the end of its first burst of output (the frame);
+  the same game started on a local pty in the same run is the baseline, so
+  the difference is what SSH and the server add;
 - memory per session: PSS of each game's process tree, and how much the server
   itself grows per session;
 - sessions held: for each number of concurrent sessions, every player typing
@@ -33,6 +35,8 @@ from pathlib import Path
 
 import asyncssh
 
+from tui_reversi.server.session import game_options
+
 ROOT = Path(__file__).resolve().parent.parent
 STANDIN = ROOT / "tests" / "server" / "standin.py"
 QUIET = 0.25  # a frame is over when the game has been quiet this long
@@ -41,12 +45,12 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
-def start_server(data_dir: Path, app: bool) -> tuple[subprocess.Popen, int]:
+def start_server(data_dir: Path, game_command: str | None) -> tuple[subprocess.Popen, int]:
     command = [sys.executable, "-m", "tui_reversi", "serve", "--port", "0"]
     command += ["--data-dir", str(data_dir), "--max-sessions", "500", "--max-per-address", "1000"]
     command += ["--idle-timeout", "0", "--session-limit", "0"]
-    if not app:
-        command += ["--game-command", shlex.join([sys.executable, str(STANDIN)])]
+    if game_command:
+        command += ["--game-command", game_command]
     server = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT
     )
@@ -67,6 +71,7 @@ class Session:
         self.conn: asyncssh.SSHClientConnection | None = None
         self.process: asyncssh.SSHClientProcess | None = None
         self.started = 0.0
+        self.opened = 0.0
         self.first_byte = 0.0
         self.frame = 0.0
         self.last_output = 0.0
@@ -82,6 +87,7 @@ class Session:
         self.process = await self.conn.create_process(
             options, term_type="xterm-256color", term_size=(100, 30), encoding=None
         )
+        self.opened = time.perf_counter()
         self.reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
@@ -152,21 +158,60 @@ def cpu_seconds(server_pid: int) -> float:
 
 
 async def first_frames(port: int, options: str | None, count: int) -> None:
-    byte_times, frame_times = [], []
+    open_times, byte_times, frame_times = [], [], []
     for n in range(count):
         session = Session()
         await session.open(port, f"first{n}", options)
         await session.first_frame()
+        open_times.append(session.opened - session.started)
         byte_times.append(session.first_byte - session.started)
         frame_times.append(session.frame - session.started)
         await session.close()
     print(
-        f"connect to first byte:  median {ms(statistics.median(byte_times))}"
+        f"SSH handshake + session: median {ms(statistics.median(open_times))}"
+        f"  (min {ms(min(open_times))}, max {ms(max(open_times))})"
+    )
+    print(
+        f"connect to first byte:    median {ms(statistics.median(byte_times))}"
         f"  (min {ms(min(byte_times))}, max {ms(max(byte_times))}, {count} connections)"
     )
     print(
-        f"connect to first frame: median {ms(statistics.median(frame_times))}"
+        f"connect to first frame:   median {ms(statistics.median(frame_times))}"
         f"  (min {ms(min(frame_times))}, max {ms(max(frame_times))})"
+    )
+
+
+async def local_first_frames(argv: list[str], count: int) -> None:
+    """The same game started on a local pty, no SSH: the baseline for the figures above."""
+    from tui_reversi.server.config import player_environment
+    from tui_reversi.server.pty_process import PtyProcess
+
+    frame_times = []
+    with tempfile.TemporaryDirectory(prefix="bench-serve-local-") as home:
+        env = player_environment(
+            home=Path(home), user="local", term="xterm-256color", client_env={},
+            ssh_connection="127.0.0.1 1 127.0.0.1 2",
+        )  # fmt: skip
+        for _ in range(count):
+            seen = {"first": 0.0, "last": 0.0}
+
+            def output(data: bytes, seen=seen) -> None:
+                seen["last"] = time.perf_counter()
+                seen["first"] = seen["first"] or seen["last"]
+
+            started = time.perf_counter()
+            game = await PtyProcess.start(
+                argv, env=env, cwd=Path(home), size=(100, 30, 0, 0),
+                on_output=output,
+            )  # fmt: skip
+            while not seen["first"] or time.perf_counter() - seen["last"] < QUIET:
+                await asyncio.sleep(0.01)
+            frame_times.append(seen["last"] - started)
+            game.hang_up(1.0)
+            await game.wait()
+    print(
+        f"local pty, first frame:   median {ms(statistics.median(frame_times))}"
+        f"  (min {ms(min(frame_times))}, max {ms(max(frame_times))}; no SSH)"
     )
 
 
@@ -246,6 +291,11 @@ async def wait_for_no_games(server_pid: int) -> int:
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--app", action="store_true", help="serve the real app (white: easy)")
+    parser.add_argument(
+        "--game-command",
+        metavar="CMD",
+        help="what each session runs (default: the app with --app, else the stand-in)",
+    )
     parser.add_argument("--levels", default="1,5,10,20", help="concurrent sessions to try")
     parser.add_argument("--seconds", type=float, default=10.0, help="play time per level")
     parser.add_argument("--rate", type=float, default=1.0, help="key presses per second each")
@@ -262,9 +312,13 @@ async def main() -> None:
     game = "the app, white: easy" if args.app else "the stand-in (tests/server/standin.py)"
     print(f"tui-reversi serve, {game}; {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory(prefix="bench-serve-") as temporary:
-        server, port = start_server(Path(temporary), args.app)
+        standin = shlex.join([sys.executable, str(STANDIN)])
+        game_command = args.game_command or (None if args.app else standin)
+        server, port = start_server(Path(temporary), game_command)
         try:
             await first_frames(port, options, args.first)
+            local = shlex.split(game_command or f"{sys.executable} -m tui_reversi")
+            await local_first_frames([*local, *game_options(options)], args.first)
             print(
                 f"\n{'sessions':>8} {'ready':>8} {'PSS/game':>9} {'server+':>8} "
                 f"{'CPU':>6} {'p50':>7} {'p95':>7} {'max':>7} {'answers':>7}"

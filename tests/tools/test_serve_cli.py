@@ -144,6 +144,6 @@ def test_a_real_ssh_session_in_tmux_plays_resizes_and_leaves_nothing_behind(serv
     assert status == 0
     assert re.search(r" connect 127\.0\.0\.1:\d+ user=zoe\n", err)
     assert re.search(
-        r" disconnect 127\.0\.0\.1:\d+ user=zoe after .+: (client closed|connection lost)", err
+        r" disconnect 127\.0\.0\.1:\d+ user=zoe after .+: (client closed|connection dropped)", err
     )
     assert (tmp_path / "server" / "players" / "zoe" / f"hup-{pid}").exists()

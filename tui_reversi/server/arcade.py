@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import asyncssh
 
-from .config import ServeConfig, ServeError, format_duration
+from .config import ServeConfig, ServeError, format_duration, gone_reason
 from .hostkey import load_or_create_host_key
 from .session import GameSession
 
@@ -216,7 +216,7 @@ class PlayerConnection(asyncssh.SSHServer):
             if self.user is not None and not self.authenticated:
                 self.end_reason = "not authenticated"
             elif exc is not None:
-                self.end_reason = f"connection lost: {exc}"
+                self.end_reason = gone_reason(exc)
         self.arcade.forget(self)
 
     def begin_auth(self, username: str) -> bool:

@@ -136,3 +136,13 @@ def format_duration(seconds: float) -> str:
     parts = [f"{hours} h" if hours else "", f"{minutes} min" if minutes else ""]
     parts.append(f"{secs} s" if secs or not (hours or minutes) else "")
     return " ".join(part for part in parts if part)
+
+
+def gone_reason(exc: Exception | None) -> str:
+    """Why a client's connection ended, for the log: closed, dropped, or what went wrong."""
+    if exc is None:
+        return "client closed"
+    text = str(exc)
+    if text.lower() == "connection lost":
+        return "connection dropped"  # TCP closed with no SSH goodbye: a killed client
+    return f"connection lost: {text}"

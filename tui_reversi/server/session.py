@@ -20,6 +20,7 @@ import asyncssh
 
 from .config import (
     format_duration,
+    gone_reason,
     player_directory_name,
     player_environment,
     player_user_name,
@@ -179,7 +180,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._open = False
         self._cancel_timers()
         if self._process is not None and self._process.running:
-            self._owner.end_reason = self._owner.end_reason or _gone_reason(exc)
+            self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
             self._process.discard_output()
             self._process.hang_up(self._config.hangup_grace)
 
@@ -346,12 +347,6 @@ def _player_home(players_dir: Path, user: str) -> Path:
     for directory in (home, home / "data", home / "config", home / "state", home / "cache"):
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     return home
-
-
-def _gone_reason(exc: Exception | None) -> str:
-    if exc is None:
-        return "client closed"
-    return f"connection lost: {exc}"
 
 
 def _signal_name(number: int) -> str:
