@@ -75,6 +75,7 @@ def test_client_variables_with_control_characters_are_dropped(tmp_path):
         ("   ", []),
         ("--ascii", ["--ascii"]),
         ("ascii black hard", ["--ascii", "--black", "hard"]),
+        ("no-animation", ["--no-animation"]),
         ("variant=anti", ["--variant", "anti"]),
         ("--white easy --black=hard", ["--white", "easy", "--black", "hard"]),
         (

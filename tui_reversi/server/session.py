@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 GAME_OPTIONS = {
     "--ascii": None,
     "--no-mouse": None,
+    "--no-animation": None,
     "--resume": None,
     "--new": None,
     "--black": "LEVEL",
