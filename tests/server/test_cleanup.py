@@ -50,7 +50,7 @@ async def test_a_game_that_ignores_the_hang_up_is_killed_after_the_grace(serve):
     pid = (await player.facts())["pid"]
     player.conn.abort()
     await wait_until(lambda: process_gone(pid), "the stubborn game to be killed and reaped")
-    assert arcade.seats_taken == 0
+    await wait_until(lambda: arcade.seats_taken == 0, "the seat to be freed")
 
 
 async def test_a_client_that_stops_answering_is_dropped_by_keepalives(serve):
