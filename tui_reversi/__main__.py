@@ -9,6 +9,7 @@ from importlib import import_module
 # name -> (module under tui_reversi.tools, one-line help)
 TOOLS = {
     "perft": ("perft", "count the leaves of the move tree (rules check and speed figure)"),
+    "serve": ("serve", "host the game over SSH: players type ssh -p 2222 HOST"),
 }
 
 

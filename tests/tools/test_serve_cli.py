@@ -1,0 +1,149 @@
+"""`tui-reversi serve` from the command line, and a real OpenSSH client in tmux."""
+
+import asyncio
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from .conftest import PATIENCE, SSH, SSH_OPTIONS, TMUX, Tmux
+
+
+def run_cli(*args, env=None):
+    return subprocess.run(
+        [sys.executable, "-m", "tui_reversi", "serve", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--port", "70000"],
+        ["--max-sessions", "0"],
+        ["--idle-timeout", "soon"],
+        ["--auth", "guest"],
+        ["--password", "hunter2"],
+        ["--password=hunter2"],
+        ["--auth", "password"],
+        ["--auth", "password", "--password-file", "/nonexistent/pw"],
+        ["--password-file", "/etc/hostname"],
+        ["--auth", "keys", "--authorized-keys", "/nonexistent/keys"],
+    ],
+)
+def test_bad_arguments_are_one_line_and_exit_2(args, tmp_path):
+    env = {**os.environ, "HOME": str(tmp_path)}
+    env.pop("TUI_REVERSI_SERVE_PASSWORD", None)
+    done = run_cli("--data-dir", str(tmp_path), "--port", "0", *args, env=env)
+    assert done.returncode == 2, done
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "hunter2" not in done.stderr
+
+
+def test_a_port_in_use_is_one_line_that_says_so(server):
+    running = server()
+    done = run_cli("--port", str(running.port), "--data-dir", str(running.data_dir))
+    assert done.returncode == 2
+    assert done.stderr.strip().endswith("Address already in use; choose another with --port")
+
+
+def test_a_password_on_the_command_line_is_refused_with_the_way_to_do_it():
+    done = run_cli("--password", "hunter2")
+    assert "--password-file" in done.stderr and "TUI_REVERSI_SERVE_PASSWORD" in done.stderr
+
+
+def test_the_command_line_does_not_load_the_ssh_library_until_serve_runs():
+    code = (
+        "import sys; from tui_reversi.__main__ import build_parser; build_parser();"
+        "print('asyncssh' in sys.modules, 'tui_reversi.server' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "False"]
+
+
+def test_the_banner_gives_the_fingerprint_and_says_it_listens_on_loopback_only(server):
+    running = server()
+    assert re.search(r"host key SHA256:\S+ \(ed25519, created ", running.banner)
+    assert "this machine only" in running.banner
+    assert f"ssh -p {running.port} localhost" in running.banner
+    status, err = running.stop()
+    assert status == 0 and "stopped" in err
+
+
+def test_listening_beyond_loopback_is_said_loudly(server):
+    running = server("--host", "0.0.0.0")
+    assert "LISTENING ON 0.0.0.0:" in running.banner
+    assert "anyone who can reach the port can play" in running.banner
+    running.stop()
+
+
+def test_the_password_can_come_from_the_environment(server):
+    running = server("--auth", "password", env={"TUI_REVERSI_SERVE_PASSWORD": "s3cret"})
+    assert "s3cret" not in Path(f"/proc/{running.process.pid}/cmdline").read_text()
+
+    async def attempt(password):
+        async with asyncssh.connect(
+            "127.0.0.1", running.port, username="u", password=password,
+            known_hosts=None, agent_path=None, client_keys=None,
+        ) as conn:  # fmt: skip
+            return (await conn.run(term_type="xterm", input=b"q", encoding=None)).exit_status
+
+    assert asyncio.run(attempt("s3cret")) == 0
+    with pytest.raises(asyncssh.PermissionDenied):
+        asyncio.run(attempt("guess"))
+
+
+@pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client")
+def test_openssh_without_a_terminal_gets_one_line_and_status_1(server):
+    running = server()
+    for before, after in ((["-T"], []), ([], ["ascii"])):
+        done = subprocess.run(
+            [SSH, *before, "-p", str(running.port), *SSH_OPTIONS, "127.0.0.1", *after],
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=PATIENCE,
+        )
+        assert done.returncode == 1
+        assert done.stderr.strip().endswith("needs a terminal: connect with ssh -t")
+
+
+@pytest.mark.skipif(SSH is None or TMUX is None, reason="needs the OpenSSH client and tmux")
+def test_a_real_ssh_session_in_tmux_plays_resizes_and_leaves_nothing_behind(server, tmp_path):
+    running = server()
+    tmux = Tmux(f"tui-reversi-serve-test-{os.getpid()}")
+    ssh = shlex.join([SSH, "-p", str(running.port), *SSH_OPTIONS, "zoe@127.0.0.1"])
+    try:
+        tmux("new-session", "-d", "-s", "game", "-x", "100", "-y", "30", f"exec {ssh}")
+        pid = int(tmux.wait_for(r"STANDIN pid=(\d+) size=100x30 ctty=True").group(1))
+        tmux.wait_for("READY")
+        tmux("send-keys", "-t", "game", "d")
+        tmux.wait_for("KEY 64")
+        tmux("resize-window", "-t", "game", "-x", "90", "-y", "25")
+        tmux.wait_for("SIZE 90x25")
+        client = int(tmux("list-panes", "-t", "game", "-F", "#{pane_pid}").split()[0])
+        os.kill(client, signal.SIGKILL)  # the player's machine vanishes
+        deadline = time.monotonic() + PATIENCE
+        while os.path.exists(f"/proc/{pid}"):
+            assert time.monotonic() < deadline, "the game outlived its player"
+            time.sleep(0.05)
+    finally:
+        tmux.kill_server()
+    status, err = running.stop()
+    assert status == 0
+    assert re.search(r" connect 127\.0\.0\.1:\d+ user=zoe\n", err)
+    assert re.search(
+        r" disconnect 127\.0\.0\.1:\d+ user=zoe after .+: (client closed|connection dropped)", err
+    )
+    assert (tmp_path / "server" / "players" / "zoe" / f"hup-{pid}").exists()

@@ -1,0 +1,333 @@
+"""The listener: who may come in, how many at once, and one log line each way.
+
+`Arcade` owns the listening socket and the counts (seats taken, connections
+per address); `PlayerConnection` is asyncssh's per-connection handler: it
+authenticates, opens at most one game session, and refuses everything else
+(port forwarding, tunnels, agents, X11, sftp).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import hmac
+import ipaddress
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+
+import asyncssh
+
+from .config import ServeConfig, ServeError, format_duration, gone_reason
+from .hostkey import load_or_create_host_key
+from .session import GameSession
+
+# After its session has ended, a connection gets this long to close by itself.
+LINGER_AFTER_SESSION = 5.0
+# On shutdown, how long clients get to close by themselves once their game has ended.
+CLIENT_CLOSE_WAIT = 2.0
+
+
+def _log_to_stderr(line: str) -> None:
+    # A log nobody reads any more (a closed pipe) must not stop the games.
+    with contextlib.suppress(OSError, ValueError):
+        print(line, file=sys.stderr, flush=True)
+
+
+class Arcade:
+    """A running `tui-reversi serve`: start(), then close() to hang everyone up and stop."""
+
+    def __init__(self, config: ServeConfig, log: Callable[[str], None] = _log_to_stderr) -> None:
+        self.config = config
+        self._log = log
+        self.connections: set[PlayerConnection] = set()
+        self._per_address: Counter[str] = Counter()
+        self.seats_taken = 0
+        self._acceptor: asyncssh.SSHAcceptor | None = None
+        self.host_key: asyncssh.SSHKey | None = None
+        self.host_key_created = False
+
+    async def start(self) -> None:
+        """Load or create the host key and start listening; ServeError if that cannot be done."""
+        config = self.config
+        self.host_key, self.host_key_created = load_or_create_host_key(config.host_key_path)
+        if config.auth == "keys" and config.authorized_keys is not None:
+            self.authorized_keys()  # fail now, not at the first player's login
+        try:
+            self._acceptor = await asyncssh.create_server(
+                lambda: PlayerConnection(self),
+                config.host,
+                config.port,
+                server_host_keys=[self.host_key],
+                encoding=None,
+                line_editor=False,
+                agent_forwarding=False,
+                x11_forwarding=False,
+                allow_scp=False,
+                login_timeout=config.login_timeout or None,
+                keepalive_interval=config.keepalive_interval,
+                keepalive_count_max=config.keepalive_count_max,
+                reuse_address=True,
+            )
+        except OSError as error:
+            where = f"{config.host or '*'}:{config.port}"
+            reason = os.strerror(error.errno) if error.errno else str(error)
+            hint = "; choose another with --port" if error.errno == errno.EADDRINUSE else ""
+            raise ServeError(f"cannot listen on {where}: {reason}{hint}") from None
+
+    @property
+    def addresses(self) -> list[tuple[str, int]]:
+        assert self._acceptor is not None
+        return [(address[0], address[1]) for address in self._acceptor.get_addresses()]
+
+    @property
+    def port(self) -> int:
+        return self.addresses[0][1]
+
+    @property
+    def loopback_only(self) -> bool:
+        return all(ipaddress.ip_address(host).is_loopback for host, _ in self.addresses)
+
+    @property
+    def fingerprint(self) -> str:
+        assert self.host_key is not None
+        return self.host_key.get_fingerprint()
+
+    def authorized_keys(self) -> asyncssh.SSHAuthorizedKeys:
+        """The authorized_keys file, read afresh so new keys work without a restart."""
+        path = self.config.authorized_keys
+        try:
+            return asyncssh.read_authorized_keys(str(path))
+        except OSError as error:
+            raise ServeError(f"cannot read {path}: {error.strerror}") from None
+        except ValueError as error:
+            raise ServeError(f"cannot use {path}: {error}") from None
+
+    # Counting.
+
+    def admit(self, connection: PlayerConnection) -> tuple[str | None, bool]:
+        """Count a new connection in: a sentence for the client if it must be turned away,
+        and whether to drop it at once (a flood) rather than after the key exchange."""
+        self.connections.add(connection)
+        self._per_address[connection.address] += 1
+        from_address = self._per_address[connection.address]
+        if from_address > self.config.max_per_address:
+            message = "Too many connections from your address; please try again later."
+            return message, from_address > 2 * self.config.max_per_address
+        if len(self.connections) > self.config.max_connections():
+            return "The server is busy; please try again in a few minutes.", False
+        return None, False
+
+    def forget(self, connection: PlayerConnection) -> None:
+        self.connections.discard(connection)
+        self._per_address[connection.address] -= 1
+        if self._per_address[connection.address] <= 0:
+            del self._per_address[connection.address]
+        self.log_disconnect(connection)
+
+    def take_seat(self) -> bool:
+        if self.seats_taken >= self.config.max_sessions:
+            return False
+        self.seats_taken += 1
+        return True
+
+    def leave_seat(self) -> None:
+        self.seats_taken -= 1
+
+    # The log: one line when a player is let in, one when any connection ends.
+
+    def note(self, text: str) -> None:
+        """A line for the operator about the server itself (a key file gone bad...)."""
+        self._log(f"{_now()} {text}")
+
+    def log_connect(self, connection: PlayerConnection) -> None:
+        self._log(f"{_now()} connect {connection.peer} user={_printable(connection.user)}")
+
+    def log_disconnect(self, connection: PlayerConnection) -> None:
+        user = _printable(connection.user) if connection.user is not None else "-"
+        took = format_duration(time.monotonic() - connection.started)
+        reason = connection.end_reason or "closed"
+        self._log(f"{_now()} disconnect {connection.peer} user={user} after {took}: {reason}")
+
+    # Stopping.
+
+    async def close(self) -> None:
+        """Stop listening, hang up every game (killing stragglers after the grace), reap, close."""
+        if self._acceptor is not None:
+            self._acceptor.close()
+        connections = list(self.connections)
+        for connection in connections:
+            connection.end("server shutting down", "the server is shutting down; sorry!")
+        tasks = [c.session.task for c in connections if c.session and c.session.task]
+        if tasks:
+            await asyncio.wait(tasks)
+        # Clients told their game is over close by themselves; a disconnect sent at once
+        # could overtake the goodbye on their screen (OpenSSH exits before printing it).
+        closing = [asyncio.ensure_future(c.wait_closed()) for c in connections]
+        if closing:
+            await asyncio.wait(closing, timeout=CLIENT_CLOSE_WAIT)
+        for connection in connections:
+            connection.close()
+        if closing:
+            await asyncio.wait(closing)
+        if self._acceptor is not None:
+            await self._acceptor.wait_closed()
+
+
+class PlayerConnection(asyncssh.SSHServer):
+    """One SSH connection: authentication, then at most one game session."""
+
+    def __init__(self, arcade: Arcade) -> None:
+        self.arcade = arcade
+        self.config = arcade.config
+        self.started = time.monotonic()
+        self.user: str | None = None
+        self.address = "?"
+        self.peer = "?"
+        self.ssh_connection = ""
+        self.end_reason: str | None = None
+        self.authenticated = False
+        self._refusal: str | None = None
+        self.session: GameSession | None = None
+        self.game_pid: int | None = None
+        self._conn: asyncssh.SSHServerConnection | None = None
+        self._timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._conn = conn
+        peer = conn.get_extra_info("peername") or ("?", 0)
+        local = conn.get_extra_info("sockname") or ("?", 0)
+        self.address = str(peer[0])
+        self.peer = f"[{peer[0]}]:{peer[1]}" if ":" in self.address else f"{peer[0]}:{peer[1]}"
+        self.ssh_connection = f"{peer[0]} {peer[1]} {local[0]} {local[1]}"
+        self._refusal, flood = self.arcade.admit(self)
+        if self._refusal is not None:
+            self.end_reason = self._refusal.split(";")[0].lower()
+            if flood:
+                asyncio.get_running_loop().call_soon(conn.abort)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        if self.end_reason is None:
+            if self.user is not None and not self.authenticated:
+                self.end_reason = "not authenticated"
+            elif exc is not None:
+                self.end_reason = gone_reason(exc)
+        self.arcade.forget(self)
+
+    def begin_auth(self, username: str) -> bool:
+        self.user = username
+        if self._refusal is not None and self._conn is not None:
+            # Said here, after the key exchange, because clients read it only from then on.
+            self._conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, self._refusal)
+            return True
+        auth = self.config.auth
+        if auth == "none":
+            return False
+        if auth == "keys":
+            try:
+                keys = self.arcade.authorized_keys()
+            except ServeError as error:
+                self.arcade.note(str(error))
+                keys = None
+            if keys is not None and self._conn is not None:
+                self._conn.set_authorized_keys(keys)
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return self.config.auth == "password"
+
+    async def validate_password(self, username: str, password: str) -> bool:
+        expected = (self.config.password or "").encode()
+        if expected and hmac.compare_digest(password.encode(), expected):
+            return True
+        self.end_reason = "wrong password"
+        # Slows guessing down; the per-address limit caps how many guess at once.
+        await asyncio.sleep(self.config.auth_failure_delay)
+        return False
+
+    def public_key_auth_supported(self) -> bool:
+        return self.config.auth == "keys"
+
+    def auth_completed(self) -> None:
+        self.authenticated = True
+        self.end_reason = None
+        self.arcade.log_connect(self)
+        # A connection that never asks for a game does not keep its place for long.
+        self._linger(self.config.login_timeout, "no game requested")
+
+    def session_requested(self) -> GameSession | bool:
+        if self.session is not None:
+            return False  # one game per connection
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.session = GameSession(self)
+        return self.session
+
+    # Everything else a client may ask for is refused.
+
+    def connection_requested(self, *args: object) -> bool:
+        return False
+
+    def server_requested(self, *args: object) -> bool:
+        return False
+
+    def unix_connection_requested(self, *args: object) -> bool:
+        return False
+
+    def unix_server_requested(self, *args: object) -> bool:
+        return False
+
+    def tun_requested(self, *args: object) -> bool:
+        return False
+
+    def tap_requested(self, *args: object) -> bool:
+        return False
+
+    # Called by the session and the arcade.
+
+    def session_closed(self) -> None:
+        """The game is over and the client told: let the client close, or close it soon."""
+        self._linger(LINGER_AFTER_SESSION, "game over, client stayed")
+
+    def end(self, reason: str, message: str) -> None:
+        if self.session is not None and self.session.task is not None:
+            self.session.end(reason, message)
+        else:
+            self.end_reason = self.end_reason or reason
+            self.close()
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+
+    async def wait_closed(self) -> None:
+        if self._conn is not None:
+            await self._conn.wait_closed()
+
+    def _linger(self, seconds: float, reason: str) -> None:
+        """Close the connection in `seconds` unless something cancels the timer first."""
+        if self._timer is not None:
+            self._timer.cancel()
+        if seconds > 0:
+            self._timer = asyncio.get_running_loop().call_later(seconds, self._time_out, reason)
+
+    def _time_out(self, reason: str) -> None:
+        self.end_reason = self.end_reason or reason
+        self.close()
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _printable(name: str) -> str:
+    """A user name as it may go into a log line: plain if plain, quoted and escaped if not."""
+    if name and name.isprintable() and " " not in name and "=" not in name:
+        return name
+    return repr(name)

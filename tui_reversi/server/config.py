@@ -1,0 +1,148 @@
+"""What the operator chose for `tui-reversi serve`, and the rules derived from it.
+
+Nothing here imports asyncssh, so the command line can check its arguments
+(and the tests can check these rules) without it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+AUTH_MODES = ("none", "password", "keys")
+
+# Client-sent variables a game may use; everything else a client sends is dropped.
+CLIENT_VARIABLES = ("COLORTERM", "NO_COLOR", "TERM_PROGRAM", "TERM_PROGRAM_VERSION")
+
+DEFAULT_TERM = "xterm-256color"
+PATH = "/usr/local/bin:/usr/bin:/bin"
+
+_SAFE_TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
+_SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")
+_PRINTABLE = re.compile(r"[^\x00-\x1f\x7f]{0,256}")
+
+
+class ServeError(Exception):
+    """A problem the operator can fix (bad flag, unreadable key file): one sentence."""
+
+
+@dataclass(frozen=True)
+class ServeConfig:
+    """Everything `tui-reversi serve` was told; timeouts of 0 switch that limit off."""
+
+    data_dir: Path
+    host: str = "127.0.0.1"
+    port: int = 2222
+    host_key: Path | None = None
+    auth: str = "none"
+    password: str | None = field(default=None, repr=False)
+    authorized_keys: Path | None = None
+    max_sessions: int = 20
+    max_per_address: int = 5
+    idle_timeout: float = 900.0
+    session_limit: float = 4 * 3600.0
+    keepalive_interval: float = 15.0
+    keepalive_count_max: int = 4
+    login_timeout: float = 30.0
+    hangup_grace: float = 5.0
+    auth_failure_delay: float = 1.0
+    game_command: tuple[str, ...] = (sys.executable, "-m", "tui_reversi")
+
+    @property
+    def host_key_path(self) -> Path:
+        return self.host_key or self.data_dir / "ssh_host_ed25519_key"
+
+    @property
+    def players_dir(self) -> Path:
+        return self.data_dir / "players"
+
+    def max_connections(self) -> int:
+        """Connections at once, authenticated or not: room for players plus a few at the door."""
+        return self.max_sessions + max(10, self.max_sessions // 2)
+
+
+def player_directory_name(user: str) -> str:
+    """A directory name for an SSH user name: safe, stable, and distinct per name.
+
+    Plain names (`alice`, `bob.smith`) are kept as they are; anything else is
+    reduced to safe characters, marked with a leading `_` (which no plain name
+    has) and suffixed with a hash of the full name, so `../x` and `__x` never
+    meet in the same directory.
+    """
+    if _SAFE_NAME.fullmatch(user):
+        return user
+    slug = re.sub(r"[^A-Za-z0-9_-]", "_", user)[:24]
+    digest = hashlib.sha256(user.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return f"_{slug}-{digest}"
+
+
+def terminal_type(requested: str | None) -> str:
+    """TERM for the child: the client's, if it looks like a terminal name."""
+    if requested and _SAFE_TERM.fullmatch(requested):
+        return requested
+    return DEFAULT_TERM
+
+
+def player_environment(
+    *,
+    home: Path,
+    user: str,
+    term: str | None,
+    client_env: Mapping[str, str],
+    ssh_connection: str,
+) -> dict[str, str]:
+    """The child's whole environment: fresh, UTF-8, per-player directories.
+
+    The storage layer finds its files through platformdirs, which honours the
+    XDG variables, so each player's saved games and settings live under `home`.
+    """
+    env = {
+        "TERM": terminal_type(term),
+        "LANG": "C.UTF-8",
+        "PATH": PATH,
+        "HOME": str(home),
+        "USER": user,
+        "LOGNAME": user,
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_STATE_HOME": str(home / "state"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+        "SSH_CONNECTION": ssh_connection,
+        # `python -m` would otherwise put the player's directory first on sys.path.
+        "PYTHONSAFEPATH": "1",
+    }
+    for name in CLIENT_VARIABLES:
+        value = client_env.get(name)
+        if value is not None and _PRINTABLE.fullmatch(value):
+            env[name] = value
+    return env
+
+
+def player_user_name(user: str) -> str:
+    """The name shown to the game as USER: printable, at most 64 characters."""
+    cleaned = "".join(ch for ch in user if ch.isprintable())[:64]
+    return cleaned or "player"
+
+
+def format_duration(seconds: float) -> str:
+    """`90` -> `1 min 30 s`, `14400` -> `4 h`: for messages and log lines."""
+    seconds = round(seconds)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{hours} h" if hours else "", f"{minutes} min" if minutes else ""]
+    parts.append(f"{secs} s" if secs or not (hours or minutes) else "")
+    return " ".join(part for part in parts if part)
+
+
+def gone_reason(exc: Exception | None) -> str:
+    """Why a client's connection ended, for the log: closed, dropped, or what went wrong."""
+    if exc is None:
+        return "client closed"
+    text = str(exc)
+    if text.lower() == "connection lost":
+        return "connection dropped"  # TCP closed with no SSH goodbye: a killed client
+    return f"connection lost: {text}"

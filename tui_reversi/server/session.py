@@ -1,0 +1,356 @@
+"""One SSH session channel bound to one game process on its own pty.
+
+The session never runs what the client asks for: a shell request starts the
+game, an exec request is read as game options from a short list, and
+subsystems (sftp and the like) are refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import shlex
+import signal
+import time
+import traceback
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import asyncssh
+
+from .config import (
+    format_duration,
+    gone_reason,
+    player_directory_name,
+    player_environment,
+    player_user_name,
+)
+from .pty_process import INPUT_HIGH_WATER, PtyProcess
+
+if TYPE_CHECKING:
+    from .arcade import PlayerConnection
+
+# Game options a player may add after the host, `ssh -t host ascii black hard` or
+# `ssh -t host -- --ascii --black hard`: flag -> what its value is, if it takes one.
+GAME_OPTIONS = {
+    "--ascii": None,
+    "--no-mouse": None,
+    "--no-animation": None,
+    "--resume": None,
+    "--new": None,
+    "--black": "LEVEL",
+    "--white": "LEVEL",
+    "--variant": "NAME",
+    "--theme": "NAME",
+}
+
+# What a full-screen app may have switched on, switched off again: used only when the
+# game died by a signal and could not restore the player's terminal itself.
+TERMINAL_RESET = (
+    b"\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l"
+    b"\x1b[?1004l\x1b[?2004l\x1b[<u\x1b[?25h\x1b[?1049l"
+)
+
+
+AGAIN = "connect again to carry on."
+
+
+class SessionRefused(Exception):
+    """Why a session cannot start, in one sentence for the player, and its exit status."""
+
+    def __init__(self, message: str, status: int = 1, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.reason = reason or message
+
+
+def game_options(command: str | None) -> list[str]:
+    """The game arguments a player asked for in their SSH command, checked against a short list."""
+    if not command or not command.strip():
+        return []
+    try:
+        words = shlex.split(command)
+    except ValueError as error:
+        raise SessionRefused(f"cannot read the options {command!r}: {error}", 2) from None
+    options: list[str] = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        name, has_value, value = word.partition("=")
+        if not name.startswith("-"):
+            name = f"--{name}"  # `ssh -t host ascii`: OpenSSH reads `--ascii` there as its own
+        if name not in GAME_OPTIONS:
+            allowed = ", ".join(
+                f"{flag[2:]} {value}" if value else flag[2:] for flag, value in GAME_OPTIONS.items()
+            )
+            raise SessionRefused(f"{word!r} is not a game option here; try: {allowed}", 2)
+        takes_value = GAME_OPTIONS[name] is not None
+        if takes_value and not has_value:
+            index += 1
+            if index == len(words):
+                raise SessionRefused(f"{name} needs a value", 2)
+            value = words[index]
+        elif not takes_value and has_value:
+            raise SessionRefused(f"{name} takes no value", 2)
+        if takes_value and not (value.replace("-", "").isalnum() and len(value) <= 32):
+            raise SessionRefused(f"{value!r} is not a value for {name}", 2)
+        options += [name, value] if takes_value else [name]
+        index += 1
+    return options
+
+
+class GameSession(asyncssh.SSHServerSession):
+    """Starts the game when the client asks for a shell; pumps bytes; ends it cleanly."""
+
+    def __init__(self, owner: PlayerConnection) -> None:
+        self._owner = owner
+        self._config = owner.arcade.config
+        self._chan: asyncssh.SSHServerChannel | None = None
+        self._open = False
+        self._command: str | None = None
+        self._term: str | None = None
+        self._size = (80, 24, 0, 0)
+        self._erase: int | None = None
+        self._process: PtyProcess | None = None
+        self._pending_input = bytearray()
+        self._last_input = time.monotonic()
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._end_message: str | None = None
+        self._seated = False
+        self.task: asyncio.Task[None] | None = None
+
+    # asyncssh callbacks, in the order a client drives them.
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
+        self._chan = chan
+        self._open = True
+
+    def pty_requested(self, term_type: str, term_size: tuple, term_modes: dict) -> bool:
+        self._term = term_type
+        self._size = term_size
+        self._erase = term_modes.get(asyncssh.PTY_VERASE)
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        # Never executed: read as game options in session_started.
+        self._command = command
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False
+
+    def session_started(self) -> None:
+        try:
+            options = self._admit()
+        except SessionRefused as refusal:
+            self._owner.end_reason = refusal.reason
+            self._say(f"tui-reversi: {refusal}")
+            self._exit(refusal.status)
+            return
+        self.task = asyncio.create_task(self._play(options))
+
+    def data_received(self, data: bytes, datatype: int | None) -> None:
+        self._last_input = time.monotonic()
+        if self._process is None:
+            self._pending_input += data
+            return
+        self._process.write(data)
+        if self._process.input_buffered > INPUT_HIGH_WATER and self._chan is not None:
+            self._chan.pause_reading()
+
+    def eof_received(self) -> bool:
+        return True  # keep the channel open: the game still has things to show
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self._size = (width, height, pixwidth, pixheight)
+        if self._process is not None:
+            self._process.resize(width, height, pixwidth, pixheight)
+
+    def pause_writing(self) -> None:
+        if self._process is not None:
+            self._process.pause_output()
+
+    def resume_writing(self) -> None:
+        if self._process is not None:
+            self._process.resume_output()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._open = False
+        self._cancel_timers()
+        if self._process is not None and self._process.running:
+            self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
+            self._process.discard_output()
+            self._process.hang_up(self._config.hangup_grace)
+
+    # Ending on the server's side.
+
+    def end(self, reason: str, message: str) -> None:
+        """Hang up the game for `reason` (logged) and tell the player `message` once it is gone."""
+        if self._end_message or (self._process is not None and not self._process.running):
+            return
+        self._owner.end_reason = reason
+        self._end_message = message
+        if self._process is not None:
+            self._process.hang_up(self._config.hangup_grace)
+        # else: _run_game hangs the game up as soon as it has started.
+
+    # The game's life.
+
+    def _admit(self) -> list[str]:
+        if self._term is None:
+            raise SessionRefused(
+                "this is a full-screen game and needs a terminal: connect with ssh -t",
+                1,
+                "no terminal requested",
+            )
+        try:
+            options = game_options(self._command)
+        except SessionRefused as refusal:
+            refusal.reason = f"bad game options {self._command!r}"
+            raise
+        if not self._owner.arcade.take_seat():
+            seats = self._config.max_sessions
+            raise SessionRefused(
+                f"all {seats} seats are taken; please try again in a few minutes.", 1, "server full"
+            )
+        self._seated = True
+        return options
+
+    async def _play(self, options: list[str]) -> None:
+        try:
+            status = await self._run_game(options)
+        except Exception as error:
+            if not isinstance(error, OSError):
+                traceback.print_exc()  # a bug: the operator needs the whole story
+            self._owner.end_reason = f"game did not start: {error}"
+            self._say("tui-reversi: the game could not start; please tell the server's operator.")
+            self._exit(1)
+            return
+        finally:
+            if self._seated:
+                self._seated = False
+                self._owner.arcade.leave_seat()
+        self._finish(status)
+
+    async def _run_game(self, options: list[str]) -> int:
+        owner = self._owner
+        home = _player_home(self._config.players_dir, owner.user)
+        env = player_environment(
+            home=home,
+            user=player_user_name(owner.user),
+            term=self._term,
+            client_env=self._chan.get_environment() if self._chan else {},
+            ssh_connection=owner.ssh_connection,
+        )
+        process = await PtyProcess.start(
+            [*self._config.game_command, *options],
+            env=env,
+            cwd=home,
+            size=self._size,
+            on_output=self._send,
+            on_input_drained=self._input_drained,
+            erase=self._erase,
+        )
+        self._process = process
+        owner.game_pid = process.pid
+        if not self._open:
+            process.discard_output()
+            process.hang_up(self._config.hangup_grace)
+        elif self._end_message:
+            process.hang_up(self._config.hangup_grace)
+        else:
+            process.resize(*self._size)
+            process.write(bytes(self._pending_input))
+            self._start_timers()
+        self._pending_input.clear()
+        return await process.wait()
+
+    def _finish(self, status: int) -> None:
+        self._cancel_timers()
+        owner = self._owner
+        if status < 0:
+            name = _signal_name(-status)
+            owner.end_reason = owner.end_reason or f"game killed by SIG{name}"
+        else:
+            owner.end_reason = owner.end_reason or (
+                "player quit" if status == 0 else f"game exited with status {status}"
+            )
+        if not self._open:
+            return
+        if status < 0:
+            self._send(TERMINAL_RESET)
+        if self._end_message:
+            self._say(f"\r\ntui-reversi: {self._end_message}")
+            self._exit(1)
+        elif status < 0:
+            if self._chan is not None:
+                self._chan.exit_with_signal(_signal_name(-status))
+            owner.session_closed()
+        else:
+            self._exit(status)
+
+    def _start_timers(self) -> None:
+        loop = asyncio.get_running_loop()
+        idle = self._config.idle_timeout
+        if idle > 0:
+            self._timers["idle"] = loop.call_later(idle, self._check_idle)
+        limit = self._config.session_limit
+        if limit > 0:
+            message = f"this server ends sessions after {format_duration(limit)}; {AGAIN}"
+            reason = f"session time limit ({format_duration(limit)})"
+            self._timers["limit"] = loop.call_later(limit, self.end, reason, message)
+
+    def _check_idle(self) -> None:
+        idle = self._config.idle_timeout
+        quiet = time.monotonic() - self._last_input
+        if quiet >= idle:
+            self.end(
+                f"idle for {format_duration(idle)}",
+                f"closed after {format_duration(idle)} without a key press; {AGAIN}",
+            )
+        else:
+            loop = asyncio.get_running_loop()
+            self._timers["idle"] = loop.call_later(idle - quiet, self._check_idle)
+
+    def _cancel_timers(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+
+    def _send(self, data: bytes) -> None:
+        if self._open and self._chan is not None:
+            self._chan.write(data)
+
+    def _input_drained(self) -> None:
+        if self._open and self._chan is not None:
+            self._chan.resume_reading()
+
+    def _say(self, line: str) -> None:
+        """One line for the player: on the terminal if they have one, else on stderr."""
+        if not self._open or self._chan is None:
+            return
+        if self._term is not None:
+            self._chan.write(f"{line}\r\n".encode())
+        else:
+            self._chan.write_stderr(f"{line}\n".encode())
+
+    def _exit(self, status: int) -> None:
+        if self._open and self._chan is not None:
+            self._chan.exit(status)
+        self._owner.session_closed()
+
+
+def _player_home(players_dir: Path, user: str) -> Path:
+    home = players_dir / player_directory_name(user)
+    for directory in (home, home / "data", home / "config", home / "state", home / "cache"):
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return home
+
+
+def _signal_name(number: int) -> str:
+    with contextlib.suppress(ValueError):
+        return signal.Signals(number).name.removeprefix("SIG")
+    return str(number)

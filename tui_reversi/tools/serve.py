@@ -1,0 +1,241 @@
+"""`tui-reversi serve`: host the game over SSH (`ssh -p 2222 host` lands in it).
+
+Parsing stays light; asyncssh and the server package load only in `run`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shlex
+import sys
+from pathlib import Path
+
+PASSWORD_VARIABLE = "TUI_REVERSI_SERVE_PASSWORD"
+
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(s|m|min|h)?")
+_UNIT = {None: 1, "s": 1, "m": 60, "min": 60, "h": 3600}
+
+
+class _Refuse(argparse.Action):
+    """An option that exists only to say why it does not."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.error(
+            "a password on the command line shows in `ps`; use --password-file FILE "
+            f"or the {PASSWORD_VARIABLE} environment variable"
+        )
+
+
+def duration(text: str) -> float:
+    """`900`, `90s`, `15m`, `4h` -> seconds; 0 switches a limit off."""
+    match = _DURATION.fullmatch(text.strip().lower())
+    if not match:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a duration (say 90s, 15m or 4h)")
+    return float(match.group(1)) * _UNIT[match.group(2)]
+
+
+def positive(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return number
+
+
+def port_number(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        number = -1
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (0-65535; 0 picks a free one)")
+    return number
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    # `--password` must never be read as an abbreviation of `--password-file`.
+    parser.allow_abbrev = False
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 for everyone)",
+    )
+    parser.add_argument("--port", type=port_number, default=2222, help="port (default 2222)")
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        metavar="DIR",
+        help="the server's directory: host key and one directory per player "
+        "(default: the user data directory, under server/)",
+    )
+    parser.add_argument(
+        "--host-key",
+        type=Path,
+        metavar="PATH",
+        help="ed25519 host key, made with mode 0600 if missing (default DIR/ssh_host_ed25519_key)",
+    )
+    parser.add_argument(
+        "--auth",
+        choices=("none", "password", "keys"),
+        default="none",
+        help="none: anyone may play (default); password: one shared password; "
+        "keys: public keys listed in an authorized_keys file",
+    )
+    parser.add_argument(
+        "--password-file",
+        type=Path,
+        metavar="FILE",
+        help=f"with --auth password: the password is this file's first line "
+        f"(or set {PASSWORD_VARIABLE})",
+    )
+    parser.add_argument("--password", nargs="?", action=_Refuse, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--authorized-keys",
+        type=Path,
+        metavar="FILE",
+        help="with --auth keys: the keys allowed in (default ~/.ssh/authorized_keys)",
+    )
+    parser.add_argument(
+        "--max-sessions", type=positive, default=20, metavar="N", help="games at once (default 20)"
+    )
+    parser.add_argument(
+        "--max-per-address",
+        type=positive,
+        default=5,
+        metavar="N",
+        help="connections at once from one address (default 5)",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=duration,
+        default=900.0,
+        metavar="TIME",
+        help="end a game after this long without a key press (default 15m; 0 = never)",
+    )
+    parser.add_argument(
+        "--session-limit",
+        type=duration,
+        default=4 * 3600.0,
+        metavar="TIME",
+        help="end any game after this long (default 4h; 0 = never)",
+    )
+    # For tests and benchmarks: what each session runs instead of the game.
+    parser.add_argument("--game-command", metavar="COMMAND", help=argparse.SUPPRESS)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..server.config import ServeError
+
+    try:
+        config = _config(args)
+        import asyncio
+
+        return asyncio.run(_serve(config))
+    except ServeError as error:
+        print(f"tui-reversi serve: {error}", file=sys.stderr)
+        return 2
+
+
+def _config(args: argparse.Namespace):
+    from ..server.config import ServeConfig, ServeError
+
+    if args.password_file is not None and args.auth != "password":
+        raise ServeError("--password-file is only used with --auth password")
+    if args.authorized_keys is not None and args.auth != "keys":
+        raise ServeError("--authorized-keys is only used with --auth keys")
+    password = _password(args) if args.auth == "password" else None
+    authorized_keys = None
+    if args.auth == "keys":
+        authorized_keys = args.authorized_keys or Path.home() / ".ssh" / "authorized_keys"
+    data_dir = args.data_dir
+    if data_dir is None:
+        from platformdirs import user_data_dir
+
+        data_dir = Path(user_data_dir("tui-reversi", appauthor=False)) / "server"
+    game_command = tuple(shlex.split(args.game_command)) if args.game_command else None
+    extra = {"game_command": game_command} if game_command else {}
+    return ServeConfig(
+        data_dir=data_dir.expanduser().absolute(),
+        host=args.host,
+        port=args.port,
+        host_key=args.host_key.expanduser().absolute() if args.host_key else None,
+        auth=args.auth,
+        password=password,
+        authorized_keys=authorized_keys,
+        max_sessions=args.max_sessions,
+        max_per_address=args.max_per_address,
+        idle_timeout=args.idle_timeout,
+        session_limit=args.session_limit,
+        **extra,
+    )
+
+
+def _password(args: argparse.Namespace) -> str:
+    from ..server.config import ServeError
+
+    if args.password_file is not None:
+        try:
+            lines = args.password_file.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as error:
+            reason = getattr(error, "strerror", None) or "not UTF-8 text"
+            raise ServeError(
+                f"cannot read the password file {args.password_file}: {reason}"
+            ) from None
+        password = lines[0] if lines else ""
+        where = f"the first line of {args.password_file}"
+    else:
+        password = os.environ.get(PASSWORD_VARIABLE, "")
+        where = PASSWORD_VARIABLE
+    if not password:
+        if args.password_file is None:
+            raise ServeError(f"--auth password needs --password-file FILE or {PASSWORD_VARIABLE}")
+        raise ServeError(f"{where} is empty; the password cannot be empty")
+    return password
+
+
+async def _serve(config) -> int:
+    import asyncio
+    import signal
+
+    from ..server.arcade import Arcade
+
+    # Handlers first: a stop request that comes with the banner is not lost.
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        loop.add_signal_handler(number, stop.set)
+    arcade = Arcade(config)
+    await arcade.start()
+    _announce(arcade)
+    try:
+        await stop.wait()
+    finally:
+        print("tui-reversi serve: stopping; hanging up every game", file=sys.stderr, flush=True)
+        await arcade.close()
+    print("tui-reversi serve: stopped", file=sys.stderr, flush=True)
+    return 0
+
+
+def _announce(arcade) -> None:
+    config = arcade.config
+    made = "created" if arcade.host_key_created else "loaded"
+    where = ", ".join(f"[{h}]:{p}" if ":" in h else f"{h}:{p}" for h, p in arcade.addresses)
+    lines = [f"host key {arcade.fingerprint} (ed25519, {made} {config.host_key_path})"]
+    if arcade.loopback_only:
+        lines.append(f"listening on {where}: this machine only (--host 0.0.0.0 lets others in)")
+        lines.append(f"play with: ssh -p {arcade.port} localhost")
+    else:
+        lines.append(f"LISTENING ON {where}: open to every machine that can reach this one")
+        if config.auth == "none":
+            lines.append("auth none: anyone who can reach the port can play")
+        lines.append(f"play with: ssh -p {arcade.port} THIS-HOST")
+    lines.append(
+        f"auth {config.auth}; at most {config.max_sessions} games, "
+        f"{config.max_per_address} connections per address; players' files in {config.players_dir}"
+    )
+    for line in lines:
+        print(f"tui-reversi serve: {line}", flush=True)
