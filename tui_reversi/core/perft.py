@@ -8,7 +8,7 @@ Othello start, depths 1..11 give 4, 12, 56, 244, 1396, 8200, 55092, 390216,
 
 from __future__ import annotations
 
-from .bitboard import flips, legal_moves
+from .bitboard import flip_table, legal_moves
 from .position import Position
 
 OTHELLO_PERFT = (1, 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800)
@@ -27,44 +27,44 @@ def perft(position: Position, depth: int, *, make_leaves: bool = True) -> int:
         moves = position.legal_moves()
         return sum(perft(position.play(m), depth - 1, make_leaves=make_leaves) for m in moves)
     count = _perft_make if make_leaves else _perft_count
-    return count(position.own, position.opp, depth)
+    return count(position.own, position.opp, depth, flip_table())
 
 
-def _perft_make(own: int, opp: int, depth: int) -> int:
+def _perft_make(own: int, opp: int, depth: int, flips: list) -> int:
     moves = legal_moves(own, opp)
     if not moves:
         if depth > 1 and legal_moves(opp, own):
-            return _perft_make(opp, own, depth - 1)
+            return _perft_make(opp, own, depth - 1, flips)
         return 1
     n = 0
     if depth == 1:
         while moves:
             b = moves & -moves
-            f = flips(own, opp, b.bit_length() - 1)
+            f = flips[b.bit_length() - 1](own, opp)
             child = (opp ^ f, own | f | b)  # noqa: F841 - made, not searched
             n += 1
             moves ^= b
         return n
     while moves:
         b = moves & -moves
-        f = flips(own, opp, b.bit_length() - 1)
-        n += _perft_make(opp ^ f, own | f | b, depth - 1)
+        f = flips[b.bit_length() - 1](own, opp)
+        n += _perft_make(opp ^ f, own | f | b, depth - 1, flips)
         moves ^= b
     return n
 
 
-def _perft_count(own: int, opp: int, depth: int) -> int:
+def _perft_count(own: int, opp: int, depth: int, flips: list) -> int:
     moves = legal_moves(own, opp)
     if not moves:
         if depth > 1 and legal_moves(opp, own):
-            return _perft_count(opp, own, depth - 1)
+            return _perft_count(opp, own, depth - 1, flips)
         return 1
     if depth == 1:
         return moves.bit_count()
     n = 0
     while moves:
         b = moves & -moves
-        f = flips(own, opp, b.bit_length() - 1)
-        n += _perft_count(opp ^ f, own | f | b, depth - 1)
+        f = flips[b.bit_length() - 1](own, opp)
+        n += _perft_count(opp ^ f, own | f | b, depth - 1, flips)
         moves ^= b
     return n
