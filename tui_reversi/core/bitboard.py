@@ -104,6 +104,71 @@ def legal_moves(own: int, opp: int) -> int:
     return moves & empty
 
 
+# Both sides' moves at once: the two boards side by side in one wide int,
+# the second LANE bits up. The gap between them (LANE - 64 >= 18 bits, the
+# longest shift below) is zero in every mask, so nothing leaks across.
+LANE = 82
+_INNER_PAIR = INNER_COLUMNS | INNER_COLUMNS << LANE
+
+
+def legal_moves_pair(own: int, opp: int) -> tuple[int, int]:
+    """(legal_moves(own, opp), legal_moves(opp, own)) in one pass: about a
+    quarter cheaper than two calls, which the evaluation needs at every leaf."""
+    e = ~(own | opp) & FULL
+    mine = own | opp << LANE
+    theirs = opp | own << LANE
+    m = theirs & _INNER_PAIR
+    t = m & (mine << 1)
+    t |= m & (t << 1)
+    p = m & (m << 1)
+    t |= p & (t << 2)
+    t |= p & (t << 2)
+    moves = t << 1
+    t = m & (mine >> 1)
+    t |= m & (t >> 1)
+    p >>= 1
+    t |= p & (t >> 2)
+    t |= p & (t >> 2)
+    moves |= t >> 1
+    t = theirs & (mine << 8)
+    t |= theirs & (t << 8)
+    p = theirs & (theirs << 8)
+    t |= p & (t << 16)
+    t |= p & (t << 16)
+    moves |= t << 8
+    t = theirs & (mine >> 8)
+    t |= theirs & (t >> 8)
+    p >>= 8
+    t |= p & (t >> 16)
+    t |= p & (t >> 16)
+    moves |= t >> 8
+    t = m & (mine << 9)
+    t |= m & (t << 9)
+    p = m & (m << 9)
+    t |= p & (t << 18)
+    t |= p & (t << 18)
+    moves |= t << 9
+    t = m & (mine >> 9)
+    t |= m & (t >> 9)
+    p >>= 9
+    t |= p & (t >> 18)
+    t |= p & (t >> 18)
+    moves |= t >> 9
+    t = m & (mine << 7)
+    t |= m & (t << 7)
+    p = m & (m << 7)
+    t |= p & (t << 14)
+    t |= p & (t << 14)
+    moves |= t << 7
+    t = m & (mine >> 7)
+    t |= m & (t >> 7)
+    p >>= 7
+    t |= p & (t >> 14)
+    t |= p & (t >> 14)
+    moves |= t >> 7
+    return moves & e, moves >> LANE & e
+
+
 def flips(own: int, opp: int, square: int) -> int:
     """Mask of the opponent discs that a disc placed on `square` would flip.
 

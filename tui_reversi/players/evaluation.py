@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from ..core.bitboard import CORNERS, FULL, legal_moves
+from ..core.bitboard import CORNERS, FULL, legal_moves_pair
 
 SCALE = 100  # score units per disc
 # A finished game outranks every heuristic score: final margin * SCALE + WIN.
@@ -226,8 +226,7 @@ def make_evaluator(anti: bool = False) -> Evaluator:
     tern, tern2 = TERNARY, TERNARY2
 
     def evaluate(own: int, opp: int) -> int:
-        mo = legal_moves(own, opp)
-        mp = legal_moves(opp, own)
+        mo, mp = legal_moves_pair(own, opp)
         if not mo and not mp:
             return terminal_value(own, opp, anti)
         occupied = own | opp

@@ -43,7 +43,7 @@ QUADRANTS = (0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F << 32, 0xF0F0F0F0 << 32)
 CHECK_EVERY = 256  # nodes between looks at the clock and the cancel flag
 SHALLOW_EMPTIES = 6  # the solver walks empty squares below this
 SOLVER_TT_EMPTIES = 9  # the solver keeps a transposition table from here up
-ORDER_DEPTH = 3  # midgame nodes at least this deep order moves by mobility
+ORDER_DEPTH = 4  # midgame nodes at least this deep order moves by mobility
 TT_LIMIT = 400_000  # entries; the table is emptied when it grows past this
 
 
@@ -330,6 +330,12 @@ class _Run:
             empty = ~(own | opp) & FULL
             e = empty.bit_count()
             if e < SHALLOW_EMPTIES:
+                if e < 2:
+                    return (
+                        last1(own, opp, empty.bit_length() - 1)
+                        if e
+                        else terminal_score(own, opp, anti)
+                    )
                 return shallow(own, opp, alpha, beta, empty, e, False)
             moves = lm(own, opp)
             if not moves:
@@ -398,37 +404,60 @@ class _Run:
                     solver_tt[key] = (best, best, best_sq)
             return best
 
+        sg = -1 if anti else 1  # anti counts the margin the other way
+
+        def last1(own, opp, sq):
+            # One empty square: whoever can play it does; the board is then full.
+            f = FL[sq](own, opp)
+            if f:
+                return sg * (2 * (own.bit_count() + f.bit_count()) - 62)
+            f = FL[sq](opp, own)
+            if f:
+                return sg * (62 - 2 * (opp.bit_count() + f.bit_count()))
+            return terminal_score(own, opp, anti)
+
+        def last2(own, opp, alpha, beta, x, y, passed):
+            best = -65
+            f = FL[x](own, opp)
+            if f:
+                best = -last1(opp ^ f, own | f | (1 << x), y)
+                if best >= beta:
+                    return best
+            f = FL[y](own, opp)
+            if f:
+                v = -last1(opp ^ f, own | f | (1 << y), x)
+                if v > best:
+                    best = v
+            if best > -65:
+                return best
+            if passed:
+                return terminal_score(own, opp, anti)
+            return -last2(opp, own, -beta, -alpha, x, y, True)
+
         def shallow(own, opp, alpha, beta, empty, e, passed):
             # The last few empties: try each empty square, odd regions first.
             counter[0] += 1
-            if e == 1:
-                sq = empty.bit_length() - 1
-                f = FL[sq](own, opp)
-                if f:
-                    n = own.bit_count() + f.bit_count() + 1
-                    return (64 - 2 * n) if anti else (2 * n - 64)
-                f = FL[sq](opp, own)
-                if f:
-                    n = opp.bit_count() + f.bit_count() + 1
-                    return (2 * n - 64) if anti else (64 - 2 * n)
-                return terminal_score(own, opp, anti)
-            if e > 2:
-                odd = 0
-                for q in quads:
-                    if (empty & q).bit_count() & 1:
-                        odd |= q
-                odd &= empty
-                squares = []
-                for part in (odd, empty ^ odd):
-                    for cls in classes:
-                        m = part & cls
-                        while m:
-                            b = m & -m
-                            squares.append(b.bit_length() - 1)
-                            m ^= b
-            else:
+            if e == 2:
                 b = empty & -empty
-                squares = (b.bit_length() - 1, (empty ^ b).bit_length() - 1)
+                return last2(
+                    own, opp, alpha, beta, b.bit_length() - 1, (empty ^ b).bit_length() - 1, passed
+                )
+            odd = 0
+            for q in quads:
+                if (empty & q).bit_count() & 1:
+                    odd |= q
+            odd &= empty
+            squares = []
+            m = odd
+            while m:
+                b = m & -m
+                squares.append(b.bit_length() - 1)
+                m ^= b
+            m = empty ^ odd
+            while m:
+                b = m & -m
+                squares.append(b.bit_length() - 1)
+                m ^= b
             best = -65
             for sq in squares:
                 f = FL[sq](own, opp)
