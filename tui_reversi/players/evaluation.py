@@ -192,6 +192,36 @@ def _edge_features() -> list[tuple[int, ...]]:
 
 
 @cache
+def make_stable_edge_counter() -> Callable[[int, int], int]:
+    """`count(x, y)`: how many of x's discs on the edges can never be flipped
+    (y being the other side). A lower bound of x's stable discs, cheap
+    enough for the endgame solver's cutoff test."""
+    stable_masks = _edge_stability()
+    # Stable cells of the digit-1 side, corners left out (counted once below).
+    inner = [
+        sum(1 for i in range(1, 7) if stable_masks[c] >> i & 1 and _cells(c)[i] == 1)
+        for c in range(3**8)
+    ]
+    tern, tern2 = TERNARY, TERNARY2
+
+    def count(x: int, y: int) -> int:
+        return (
+            (x & CORNERS).bit_count()
+            + inner[tern[x & 255] + tern2[y & 255]]
+            + inner[tern[x >> 56] + tern2[y >> 56]]
+            + inner[
+                tern[(x & FILE_A) * _GATHER >> 56 & 255] + tern2[(y & FILE_A) * _GATHER >> 56 & 255]
+            ]
+            + inner[
+                tern[(x >> 7 & FILE_A) * _GATHER >> 56 & 255]
+                + tern2[(y >> 7 & FILE_A) * _GATHER >> 56 & 255]
+            ]
+        )
+
+    return count
+
+
+@cache
 def make_evaluator(anti: bool = False) -> Evaluator:
     """The static evaluation for Othello/Reversi or, with `anti`, for anti.
 

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..core.bitboard import CORNERS, FULL, flip_table, legal_moves
-from .evaluation import SCALE, WIN, make_evaluator, terminal_score
+from .evaluation import SCALE, WIN, make_evaluator, make_stable_edge_counter, terminal_score
 
 INF = 10 * WIN  # beyond every score
 
@@ -90,6 +90,7 @@ class Engine:
         self.anti = anti
         self.evaluate = make_evaluator(anti)
         self.flips = flip_table()
+        self.stable_edges = make_stable_edge_counter()
 
     # -- public entry points -----------------------------------------------------
 
@@ -193,6 +194,7 @@ class _Run:
         self.history = [0] * 64
         anti = engine.anti
         evaluate = engine.evaluate
+        stable_edges = engine.stable_edges
         FL = engine.flips
         tt = self.tt
         history = self.history
@@ -337,6 +339,12 @@ class _Run:
                         else terminal_score(own, opp, anti)
                     )
                 return shallow(own, opp, alpha, beta, empty, e, False)
+            # Stability cutoff: discs that can never change hands cap our margin.
+            if anti:
+                if alpha >= 64 - 2 * own.bit_count() and alpha >= 64 - 2 * stable_edges(own, opp):
+                    return alpha
+            elif alpha >= 64 - 2 * opp.bit_count() and alpha >= 64 - 2 * stable_edges(opp, own):
+                return alpha
             moves = lm(own, opp)
             if not moves:
                 if passed or not lm(opp, own):
