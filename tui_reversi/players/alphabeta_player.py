@@ -74,6 +74,8 @@ class AlphaBetaPlayer:
         self.max_depth = max_depth if max_depth is not None else 60
         self.max_nodes = max_nodes
         self.exact_empties = level.exact_empties if exact_empties is None else exact_empties
+        # Solving exactly is a search to the end: a depth limit bounds it too.
+        self.exact_empties = min(self.exact_empties, self.max_depth)
         self.last_result: SearchResult | None = None
 
     def _clock(self) -> float | None:
