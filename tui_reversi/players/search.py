@@ -44,6 +44,7 @@ CHECK_EVERY = 256  # nodes between looks at the clock and the cancel flag
 SHALLOW_EMPTIES = 6  # the solver walks empty squares below this
 SOLVER_TT_EMPTIES = 9  # the solver keeps a transposition table from here up
 ORDER_DEPTH = 4  # midgame nodes at least this deep order moves by mobility
+SOLVE_FALLBACK_SHARE = 0.25  # of the budget, for the midgame search before a solve
 TT_LIMIT = 400_000  # entries; the table is emptied when it grows past this
 
 
@@ -124,11 +125,17 @@ class Engine:
         root = [RootMove(sq) for sq in runner.order_root(moves)]
         best = SearchResult(root[0].square, 0, 0, 0, completed=False)
         solve_now = empties <= exact_empties
-        # Before an exact solve that may not finish, a short midgame search
-        # gives a fallback move and a good root order.
+        # Before an exact solve that may not finish in time, a midgame search
+        # with a quarter of the budget gives a fallback move and a root order.
         midgame_depth = max_depth
+        midgame_deadline = deadline
         if solve_now:
-            midgame_depth = min(max_depth, 0 if empties <= 10 else 4)
+            if empties <= 10:
+                midgame_depth = 0
+            elif deadline is None:
+                midgame_depth = min(max_depth, 4)
+            else:
+                midgame_deadline = started + time_limit * SOLVE_FALLBACK_SHARE
         try:
             for depth in range(1, min(midgame_depth, empties) + 1):
                 iteration_started = time.perf_counter()
@@ -144,12 +151,12 @@ class Engine:
                     on_iteration(best)
                 if abs(score) >= WIN:
                     break  # a forced end was found: deeper search changes nothing
-                if deadline is not None and not solve_now:
+                if midgame_deadline is not None:
                     now = time.perf_counter()
                     spent = now - iteration_started
                     # Each depth costs a few times the last: do not start one
                     # that would mostly be thrown away.
-                    if now + 2.0 * spent > deadline:
+                    if now + 2.0 * spent > midgame_deadline:
                         break
             if solve_now:
                 score = runner.solve_root(root, analyse)
