@@ -21,8 +21,8 @@ class Level:
     exact_empties: int  # solve exactly from this many empty squares down
 
 
-HARD = Level("hard", 1.0, 14)
-EXPERT = Level("expert", 5.0, 18)
+HARD = Level("hard", 1.0, 13)
+EXPERT = Level("expert", 5.0, 16)
 
 # A fixed-depth look at each centre shape during the Reversi placements.
 PLACEMENT_DEPTH = 4
