@@ -1,9 +1,10 @@
 """The hard and expert engine: alpha-beta search on raw bitboards.
 
 Midgame: negamax with principal-variation search, iterative deepening under
-a clock, a transposition table, and move ordering (the table's move first,
-then the opponent's resulting mobility at deep nodes, a static square order
-near the leaves, with killer-free history scores as a tie-break).
+a clock, a transposition table, and move ordering: the table's move first,
+then at deep nodes the fewest replies left to the opponent with history
+scores (cutoffs so far, by square) as a tie-break, and a static square order
+near the leaves. Leaf parents evaluate their children in place.
 
 Endgame: an exact solver (`solve`) that plays to the last disc, with the
 fastest-first ordering (fewest replies for the opponent) far from the end and
@@ -69,18 +70,6 @@ class SearchResult:
     exact: bool = False
     scores: dict[int, int] = field(default_factory=dict)  # per root move (analysis)
     completed: bool = True  # False when stopped before a first complete iteration
-
-
-def ordered_squares(mask: int) -> list[int]:
-    """The squares of `mask` in the static order of SQUARE_CLASSES."""
-    out = []
-    for cls in SQUARE_CLASSES:
-        m = mask & cls
-        while m:
-            b = m & -m
-            out.append(b.bit_length() - 1)
-            m ^= b
-    return out
 
 
 class Engine:
