@@ -20,6 +20,7 @@ at a different point.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ CHECK_EVERY = 256  # nodes between looks at the clock and the cancel flag
 SHALLOW_EMPTIES = 6  # the solver walks empty squares below this
 SOLVER_TT_EMPTIES = 9  # the solver keeps a transposition table from here up
 ORDER_DEPTH = 4  # midgame nodes at least this deep order moves by mobility
+DEADLINE_SHARE = 0.97  # of the budget, when the search stops at the latest
 SOLVE_FALLBACK_SHARE = 0.25  # of the budget, for the midgame search before a solve
 TT_LIMIT = 400_000  # entries; the table is emptied when it grows past this
 
@@ -105,7 +107,44 @@ class Engine:
         scores every root move in a full window (slower, for hints).
         """
         started = time.perf_counter()
-        deadline = started + time_limit if time_limit is not None else None
+        # The hard stop leaves a little of the budget for unwinding and answering.
+        deadline = started + time_limit * DEADLINE_SHARE if time_limit is not None else None
+        # The search makes no reference cycles, only many small tuples: the
+        # cyclic collector would just pause it (tens of ms on a big table).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._search(
+                own,
+                opp,
+                started,
+                deadline,
+                time_limit,
+                max_depth,
+                max_nodes,
+                exact_empties,
+                cancelled,
+                on_iteration,
+                analyse,
+            )
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _search(
+        self,
+        own,
+        opp,
+        started,
+        deadline,
+        time_limit,
+        max_depth,
+        max_nodes,
+        exact_empties,
+        cancelled,
+        on_iteration,
+        analyse,
+    ) -> SearchResult:
         runner = _Run(self, own, opp, deadline, max_nodes, cancelled)
         empties = 64 - (own | opp).bit_count()
         moves = legal_moves(own, opp)
