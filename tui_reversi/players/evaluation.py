@@ -79,7 +79,7 @@ def _phase_weights(points: dict[int, float]) -> list[int]:
 
 
 # Weights at a few numbers of empties (60 = opening, 0 = last move), in score
-# units. Hand-set from the seed articles' advice and tuned in arena matches.
+# units. Hand-set from the seed articles' advice; not yet fitted to game data.
 OTHELLO_WEIGHTS = {
     "mobility": {60: 30, 40: 35, 20: 30, 0: 15},
     "corner_access": {60: 120, 20: 120, 0: 60},
