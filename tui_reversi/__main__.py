@@ -9,6 +9,8 @@ from importlib import import_module
 # name -> (module under tui_reversi.tools, one-line help)
 TOOLS = {
     "perft": ("perft", "count the leaves of the move tree (rules check and speed figure)"),
+    "arena": ("arena", "play two opponents against each other and report W/D/L and Elo"),
+    "engine": ("engine", "run a level as an outside engine on stdin/stdout (see README)"),
     "serve": ("serve", "host the game over SSH: players type ssh -p 2222 HOST"),
 }
 

@@ -104,6 +104,71 @@ def legal_moves(own: int, opp: int) -> int:
     return moves & empty
 
 
+# Both sides' moves at once: the two boards side by side in one wide int,
+# the second LANE bits up. The gap between them (LANE - 64 >= 18 bits, the
+# longest shift below) is zero in every mask, so nothing leaks across.
+LANE = 82
+_INNER_PAIR = INNER_COLUMNS | INNER_COLUMNS << LANE
+
+
+def legal_moves_pair(own: int, opp: int) -> tuple[int, int]:
+    """(legal_moves(own, opp), legal_moves(opp, own)) in one pass: about a
+    quarter cheaper than two calls, which the evaluation needs at every leaf."""
+    e = ~(own | opp) & FULL
+    mine = own | opp << LANE
+    theirs = opp | own << LANE
+    m = theirs & _INNER_PAIR
+    t = m & (mine << 1)
+    t |= m & (t << 1)
+    p = m & (m << 1)
+    t |= p & (t << 2)
+    t |= p & (t << 2)
+    moves = t << 1
+    t = m & (mine >> 1)
+    t |= m & (t >> 1)
+    p >>= 1
+    t |= p & (t >> 2)
+    t |= p & (t >> 2)
+    moves |= t >> 1
+    t = theirs & (mine << 8)
+    t |= theirs & (t << 8)
+    p = theirs & (theirs << 8)
+    t |= p & (t << 16)
+    t |= p & (t << 16)
+    moves |= t << 8
+    t = theirs & (mine >> 8)
+    t |= theirs & (t >> 8)
+    p >>= 8
+    t |= p & (t >> 16)
+    t |= p & (t >> 16)
+    moves |= t >> 8
+    t = m & (mine << 9)
+    t |= m & (t << 9)
+    p = m & (m << 9)
+    t |= p & (t << 18)
+    t |= p & (t << 18)
+    moves |= t << 9
+    t = m & (mine >> 9)
+    t |= m & (t >> 9)
+    p >>= 9
+    t |= p & (t >> 18)
+    t |= p & (t >> 18)
+    moves |= t >> 9
+    t = m & (mine << 7)
+    t |= m & (t << 7)
+    p = m & (m << 7)
+    t |= p & (t << 14)
+    t |= p & (t << 14)
+    moves |= t << 7
+    t = m & (mine >> 7)
+    t |= m & (t >> 7)
+    p >>= 7
+    t |= p & (t >> 14)
+    t |= p & (t >> 14)
+    moves |= t >> 7
+    return moves & e, moves >> LANE & e
+
+
 def flips(own: int, opp: int, square: int) -> int:
     """Mask of the opponent discs that a disc placed on `square` would flip.
 
@@ -125,6 +190,49 @@ def flips(own: int, opp: int, square: int) -> int:
                 if b & own:
                     f |= ray & -(b << 1)
     return f
+
+
+_flip_table: list | None = None
+
+
+def flip_table() -> list:
+    """64 functions, one per square: `table[sq](own, opp)` == `flips(own, opp, sq)`.
+
+    Each is straight-line code generated for its square, with the ray masks as
+    literals and every line walked by nested ifs: about twice as fast as
+    `flips`, which is what the search's inner loops need. Built on first use
+    (a few tens of milliseconds) so that importing the rules stays instant.
+    """
+    global _flip_table
+    if _flip_table is None:
+        source = "\n".join(_flip_function_source(square) for square in range(64))
+        namespace: dict = {}
+        exec(compile(source, "<generated flip table>", "exec"), namespace)
+        _flip_table = [namespace[f"flips_{square}"] for square in range(64)]
+    return _flip_table
+
+
+def _flip_function_source(square: int) -> str:
+    lines = [f"def flips_{square}(own, opp):", "    f = 0"]
+    row, col = divmod(square, 8)
+    for dr, dc in _DIRECTIONS:
+        ray, r, c = [], row + dr, col + dc
+        while 0 <= r < 8 and 0 <= c < 8:
+            ray.append(1 << (r * 8 + c))
+            r, c = r + dr, c + dc
+        if len(ray) < 2:
+            continue
+        # ray[0] is the opponent's; own disc on ray[k] flips ray[:k].
+        lines.append(f"    if opp & {ray[0]}:")
+        flipped = ray[0]
+        for k in range(1, len(ray)):
+            indent = " " * (4 * k + 4)
+            lines.append(f"{indent}if own & {ray[k]}: f |= {flipped}")
+            if k + 1 < len(ray):
+                lines.append(f"{indent}elif opp & {ray[k]}:")
+                flipped |= ray[k]
+    lines.append("    return f")
+    return "\n".join(lines)
 
 
 def squares_of(mask: int) -> list[int]:

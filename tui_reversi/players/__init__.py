@@ -7,9 +7,12 @@ player.choose_move(position)  # -> 'f5', or None to pass
 
 from __future__ import annotations
 
-from ..core import Position, ReversiError, Variant, square_name
-from ..core.bitboard import legal_moves
+import math
+
+from ..core import Position, ReversiError, Variant
+from .alphabeta_player import EXPERT, HARD, AlphaBetaPlayer, analyse_position
 from .base import CancelCheck, MoveScore, Player, SearchInfo
+from .minimax_player import MinimaxPlayer
 from .random_player import RandomPlayer
 
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -21,18 +24,42 @@ def create_player(
     variant: Variant | str = Variant.OTHELLO,
     seed: int | None = None,
     time_limit: float | None = None,
+    max_depth: int | None = None,
+    max_nodes: int | None = None,
 ) -> Player:
     """A computer opponent for `level` (easy, medium, hard, expert).
 
-    `time_limit` overrides the level's default seconds per move; `seed` makes
-    its choices repeatable. Raises ReversiError for an unknown level.
+    `time_limit` overrides the level's default seconds per move (hard 1 s,
+    expert 5 s; math.inf for no clock); `seed` makes its choices repeatable.
+    `max_depth` (plies) and `max_nodes` bound the search of hard and expert
+    (medium takes `max_depth` as its fixed depth): with no clock they make a
+    move a pure function of the position. Raises ReversiError for an unknown
+    level or a bad limit.
     """
     variant = Variant.parse(variant)
     name = level.strip().lower()
+    if time_limit is not None and not (time_limit > 0):
+        raise ReversiError(f"a time limit must be a positive number of seconds, not {time_limit}")
+    if max_depth is not None and max_depth < 1:
+        raise ReversiError(f"a depth limit must be at least 1, not {max_depth}")
     if name == "easy":
         return RandomPlayer(variant, seed)
-    if name in LEVELS:
-        raise ReversiError(f"the {name} level is not built yet")
+    if name == "medium":
+        return MinimaxPlayer(
+            variant,
+            seed,
+            None if time_limit is None or math.isinf(time_limit) else time_limit,
+            **({"depth": max_depth} if max_depth is not None else {}),
+        )
+    if name in ("hard", "expert"):
+        return AlphaBetaPlayer(
+            HARD if name == "hard" else EXPERT,
+            variant,
+            seed,
+            time_limit,
+            max_depth=max_depth,
+            max_nodes=max_nodes,
+        )
     raise ReversiError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
 
 
@@ -45,15 +72,13 @@ def analyse(
 ) -> list[MoveScore]:
     """Every legal move scored for the side to move, best first (the hint).
 
-    Interim one-ply scoring (fewest replies for the opponent); the hard
-    engine's search replaces it.
+    The hard engine searches every move in a full window by iterative
+    deepening for `time_limit` seconds (or until `cancelled()`), and solves
+    exactly when few squares are empty (then `exact` is True and the score is
+    the final disc margin). Scores are disc margins from the mover's view.
+    Empty when the side to move must pass.
     """
-    scored = []
-    for move in position.legal_moves():
-        child = position.play(move)
-        replies = legal_moves(child.own, child.opp).bit_count()
-        scored.append(MoveScore(square_name(move), float(-replies)))
-    return sorted(scored, key=lambda s: -s.score)
+    return analyse_position(position, Variant.parse(variant), time_limit, cancelled)
 
 
 __all__ = ["LEVELS", "MoveScore", "Player", "SearchInfo", "analyse", "create_player"]

@@ -1,0 +1,125 @@
+"""The arena: its statistics, its openings, and a tiny match from the CLI."""
+
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+
+from tui_reversi.core import Game, Variant
+from tui_reversi.tools.arena import (
+    canonical,
+    elo_from_score,
+    elo_interval,
+    make_openings,
+    score_interval,
+)
+
+
+def test_elo_from_score_matches_the_logistic_formula():
+    assert elo_from_score(0.5) == 0
+    assert elo_from_score(0.75) == pytest.approx(190.85, abs=0.01)
+    assert elo_from_score(0.25) == pytest.approx(-190.85, abs=0.01)
+    assert elo_from_score(0.9) == pytest.approx(381.70, abs=0.01)
+    assert elo_from_score(1.0) == math.inf and elo_from_score(0.0) == -math.inf
+
+
+def test_score_interval_from_the_games_own_variance():
+    # 60 wins, 20 draws, 20 losses: p = 0.7; per-game variance
+    # (60 * 0.3**2 + 20 * 0.2**2 + 20 * 0.7**2) / 100 = 0.16.
+    low, high = score_interval(60, 20, 20)
+    half = 1.959964 * math.sqrt(0.16 / 100)
+    assert low == pytest.approx(0.7 - half) and high == pytest.approx(0.7 + half)
+    # Draws narrow the interval compared with the same score from wins/losses.
+    assert score_interval(0, 100, 0) != (0.5, 0.5)
+    wide, narrow = score_interval(50, 0, 50), score_interval(25, 50, 25)
+    assert wide[1] - wide[0] > narrow[1] - narrow[0]
+
+
+def test_a_clean_sweep_keeps_an_honest_finite_lower_bound():
+    low, high = elo_interval(100, 0, 0)
+    assert high == math.inf
+    assert 500 < low < 900  # 100 straight wins: at least several hundred Elo
+    low, high = elo_interval(0, 0, 10)
+    assert low == -math.inf and high < 0
+
+
+def test_more_games_narrow_the_interval():
+    small = elo_interval(15, 0, 5)
+    large = elo_interval(150, 0, 50)
+    assert small[0] < large[0] < elo_from_score(0.75) < large[1] < small[1]
+
+
+def test_openings_are_seeded_distinct_up_to_symmetry_and_legal():
+    openings = make_openings(12, 6, seed=5, variant=Variant.OTHELLO)
+    assert openings == make_openings(12, 6, seed=5, variant=Variant.OTHELLO)
+    assert openings != make_openings(12, 6, seed=6, variant=Variant.OTHELLO)
+    keys = set()
+    for transcript in openings:
+        position = Game.from_transcript(transcript).position
+        assert len(transcript) == 12
+        keys.add(canonical(position.black, position.white, int(position.to_move)))
+    assert len(keys) == 12
+
+
+def run_cli(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "tui_reversi", *args], capture_output=True, text=True, timeout=300
+    )
+
+
+def test_a_tiny_match_reports_results_and_writes_json_lines(tmp_path):
+    out = tmp_path / "games.jsonl"
+    done = run_cli("arena", "medium", "easy", "-n", "4", "-j", "2", "--json", str(out), "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert "medium vs easy: +" in done.stdout and "Elo" in done.stdout
+    games = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(g["game"] for g in games) == [0, 1, 2, 3]
+    for game in games:
+        replay = Game.from_transcript(game["transcript"])
+        assert replay.is_over and str(replay.result) == game["result"]
+        assert game["transcript"].startswith(game["opening"])
+    # Each opening is played once with each colour.
+    assert games[0]["opening"] in {g["opening"] for g in games if g["black"] == "easy"}
+
+
+def test_an_outside_engine_plays_through_the_line_protocol(tmp_path):
+    engine = f"cmd:{sys.executable} -m tui_reversi engine easy --seed 3"
+    done = run_cli("arena", "easy", engine, "-n", "2", "--variant", "anti", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert "+" in done.stdout and "forfeits" not in done.stdout
+
+
+def test_an_engine_that_breaks_the_protocol_forfeits(tmp_path):
+    liar = tmp_path / "liar.py"
+    liar.write_text(
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    if line.startswith('tui-reversi'): print('ok liar', flush=True)\n"
+        "    elif line.startswith('go'): print('move a1', flush=True)\n"
+        "    else: break\n"
+    )
+    done = run_cli("arena", "easy", f"cmd:{sys.executable} {liar}", "-n", "2", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert "B forfeits" in done.stdout and "+2 =0 -0" in done.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["arena", "hard", "grandmaster"],
+        ["arena", "hard", "easy", "-n", "3"],
+        ["arena", "hard", "easy", "--variant", "chess"],
+        ["arena", "hard", "easy", "--time", "-1"],
+        ["arena", "hard", "easy", "-j", "0"],
+        ["arena", "hard", "cmd:"],
+        ["arena", "hard", "cmd:/nonexistent/engine", "-n", "2", "--quiet"],
+        ["engine", "grandmaster"],
+    ],
+)
+def test_bad_arguments_are_one_line_and_exit_2(args):
+    done = run_cli(*args)
+    assert done.returncode == 2, (args, done.stdout, done.stderr)
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "Traceback" not in done.stderr

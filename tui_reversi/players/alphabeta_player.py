@@ -1,0 +1,174 @@
+"""Hard and expert: the alpha-beta engine (search.py) behind the Player API."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..core import Position, Variant, square_name
+from .base import CancelCheck, MoveScore, ProgressCallback, SearchInfo
+from .evaluation import SCALE, WIN
+from .placement import placement_scores
+from .search import Engine, SearchResult
+
+
+@dataclass(frozen=True)
+class Level:
+    """What distinguishes hard from expert."""
+
+    name: str
+    time_limit: float  # seconds per move
+    exact_empties: int  # solve exactly from this many empty squares down
+
+
+HARD = Level("hard", 1.0, 13)
+EXPERT = Level("expert", 5.0, 16)
+
+# A fixed-depth look at each centre shape during the Reversi placements.
+PLACEMENT_DEPTH = 4
+
+_engines: dict[bool, Engine] = {}
+
+
+def engine_for(variant: Variant) -> Engine:
+    """The shared engine for a variant (its tables are built once)."""
+    anti = variant.fewer_discs_win
+    if anti not in _engines:
+        _engines[anti] = Engine(anti)
+    return _engines[anti]
+
+
+def score_in_discs(score: int) -> tuple[float, bool]:
+    """An engine score as a disc margin, and whether it is a proven result."""
+    if score >= WIN:
+        return (score - WIN) / SCALE, True
+    if score <= -WIN:
+        return (score + WIN) / SCALE, True
+    return score / SCALE, False
+
+
+class AlphaBetaPlayer:
+    """The engine under a time budget.
+
+    `time_limit` seconds per move (math.inf: no clock), optionally bounded by
+    `max_depth` plies and `max_nodes`: with no clock the choice is a pure
+    function of the position and these bounds. `seed` is accepted for a
+    uniform API; the search itself uses no randomness.
+    """
+
+    def __init__(
+        self,
+        level: Level = HARD,
+        variant: Variant = Variant.OTHELLO,
+        seed: int | None = None,
+        time_limit: float | None = None,
+        *,
+        max_depth: int | None = None,
+        max_nodes: int | None = None,
+        exact_empties: int | None = None,
+    ):
+        self.level = level.name
+        self.variant = variant
+        self.seed = seed
+        self.time_limit = level.time_limit if time_limit is None else time_limit
+        self.max_depth = max_depth if max_depth is not None else 60
+        self.max_nodes = max_nodes
+        self.exact_empties = level.exact_empties if exact_empties is None else exact_empties
+        # Solving exactly is a search to the end: a depth limit bounds it too.
+        self.exact_empties = min(self.exact_empties, self.max_depth)
+        self.last_result: SearchResult | None = None
+
+    def _clock(self) -> float | None:
+        return None if math.isinf(self.time_limit) else self.time_limit
+
+    def choose_move(
+        self,
+        position: Position,
+        *,
+        cancelled: CancelCheck | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> str | None:
+        moves = position.legal_moves()
+        if not moves:
+            return None
+        if len(moves) == 1:
+            return square_name(moves[0])
+        if position.in_opening_placement:
+            scores = placement_scores(position, self._placement_leaf)
+            return square_name(max(scores, key=lambda sq: scores[sq]))
+
+        def report(result: SearchResult) -> None:
+            if progress is not None:
+                discs, proven = score_in_discs(result.score)
+                progress(
+                    SearchInfo(
+                        result.depth,
+                        result.nodes,
+                        square_name(result.move) if result.move is not None else None,
+                        discs,
+                        result.exact or proven,
+                    )
+                )
+
+        result = engine_for(self.variant).search(
+            position.own,
+            position.opp,
+            time_limit=self._clock(),
+            max_depth=self.max_depth,
+            max_nodes=self.max_nodes,
+            exact_empties=self.exact_empties,
+            cancelled=cancelled,
+            on_iteration=report,
+        )
+        self.last_result = result
+        if result.move is None or not position.is_legal(result.move):
+            raise RuntimeError(f"engine bug: no legal move chosen in {position}")
+        return square_name(result.move)
+
+    def _placement_leaf(self, position: Position) -> float:
+        if not position.legal_mask():
+            return 0.0
+        result = engine_for(self.variant).search(
+            position.own, position.opp, max_depth=PLACEMENT_DEPTH, exact_empties=0
+        )
+        return float(result.score)
+
+
+def analyse_position(
+    position: Position,
+    variant: Variant,
+    time_limit: float,
+    cancelled: CancelCheck | None,
+    exact_empties: int = HARD.exact_empties,
+) -> list[MoveScore]:
+    """Every legal move with the engine's score for the mover, best first."""
+    moves = position.legal_moves()
+    if not moves:
+        return []
+    if position.in_opening_placement:
+        player = AlphaBetaPlayer(HARD, variant)
+        scores = placement_scores(position, player._placement_leaf)
+        ranked = sorted(scores, key=lambda sq: -scores[sq])
+        return [MoveScore(square_name(sq), scores[sq] / SCALE) for sq in ranked]
+    result = engine_for(variant).search(
+        position.own,
+        position.opp,
+        time_limit=None if math.isinf(time_limit) else time_limit,
+        exact_empties=exact_empties,
+        cancelled=cancelled,
+        analyse=True,
+    )
+    if not result.scores:
+        # Stopped before one full iteration: a one-ply look is still honest.
+        result = engine_for(variant).search(
+            position.own, position.opp, max_depth=1, exact_empties=0, analyse=True
+        )
+    ranked = sorted(result.scores.items(), key=lambda item: -item[1])
+    out = []
+    for sq, score in ranked:
+        discs, proven = score_in_discs(score)
+        if result.exact:
+            out.append(MoveScore(square_name(sq), score / SCALE, True))
+        else:
+            out.append(MoveScore(square_name(sq), discs, proven))
+    return out

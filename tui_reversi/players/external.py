@@ -1,0 +1,160 @@
+"""An outside engine as a Player: a subprocess speaking a line protocol.
+
+The protocol (documented in the README), one line each way, UTF-8:
+
+    arena -> engine   tui-reversi 1
+    engine -> arena   ok NAME
+    arena -> engine   go VARIANT BOARD SIDE MILLISECONDS
+    engine -> arena   move f5            (or: move pass)
+    arena -> engine   quit
+
+VARIANT is othello, reversi or anti; BOARD is the 64-character board string
+(a1..h8, X black, O white, - empty) and SIDE the side to move (X or O);
+MILLISECONDS is the time budget for this move. Each `go` is independent:
+the engine needs to keep no game state. Lines the engine prints that start
+with `#` are ignored (for its own logging). An engine that answers with an
+illegal move, a malformed line, or not within its budget plus a grace
+period loses the game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import shlex
+import subprocess
+import threading
+
+from ..core import Position, ReversiError, Variant, parse_square
+from .base import CancelCheck, ProgressCallback
+
+PROTOCOL = "tui-reversi 1"
+GRACE = 5.0  # seconds allowed beyond three times the budget
+
+
+class EngineError(ReversiError):
+    """An outside engine broke the protocol, crashed or ran out of time."""
+
+
+class ExternalPlayer:
+    """Plays by asking an outside program. `command` is a shell-style line."""
+
+    level = "external"
+
+    def __init__(self, command: str, variant: Variant = Variant.OTHELLO, time_limit: float = 1.0):
+        self.command = command
+        self.variant = variant
+        self.time_limit = time_limit
+        try:
+            argv = shlex.split(command)
+        except ValueError as error:
+            raise ReversiError(f"cannot read the engine command {command!r}: {error}") from None
+        if not argv:
+            raise ReversiError("the engine command is empty")
+        try:
+            self._process = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                bufsize=1,
+            )
+        except OSError as error:
+            raise ReversiError(f"cannot start the engine {argv[0]!r}: {error.strerror}") from None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self._send(PROTOCOL)
+        reply = self._answer(10.0)
+        if not reply.startswith("ok"):
+            self.close()
+            raise EngineError(f"engine {command!r} answered {reply!r} instead of 'ok NAME'")
+        self.name = reply[2:].strip() or argv[0]
+
+    def _read(self) -> None:
+        assert self._process.stdout is not None
+        for line in self._process.stdout:
+            self._lines.put(line.strip())
+        self._lines.put(None)
+
+    def _send(self, line: str) -> None:
+        try:
+            assert self._process.stdin is not None
+            self._process.stdin.write(line + "\n")
+            self._process.stdin.flush()
+        except OSError:
+            raise EngineError(f"engine {self.command!r} has stopped") from None
+
+    def _answer(self, timeout: float) -> str:
+        while True:
+            try:
+                line = self._lines.get(timeout=timeout)
+            except queue.Empty:
+                raise EngineError(f"engine {self.command!r} did not answer in time") from None
+            if line is None:
+                raise EngineError(f"engine {self.command!r} has stopped")
+            if line and not line.startswith("#"):
+                return line
+
+    def choose_move(
+        self,
+        position: Position,
+        *,
+        cancelled: CancelCheck | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> str | None:
+        board, side = str(position).split()
+        milliseconds = round(self.time_limit * 1000)
+        self._send(f"go {self.variant.value} {board} {side} {milliseconds}")
+        reply = self._answer(3 * self.time_limit + GRACE)
+        word, _, move = reply.partition(" ")
+        if word != "move" or not move:
+            raise EngineError(
+                f"engine {self.command!r} answered {reply!r} instead of 'move SQUARE'"
+            )
+        move = move.strip().lower()
+        if move == "pass":
+            return None
+        try:
+            parse_square(move)
+        except ReversiError:
+            raise EngineError(
+                f"engine {self.command!r} sent {move!r}, which is not a square"
+            ) from None
+        return move
+
+    def close(self) -> None:
+        """Ask the engine to quit, and make sure it does."""
+        with contextlib.suppress(EngineError):
+            self._send("quit")
+        try:
+            self._process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+
+
+def serve(player, lines, write) -> None:
+    """Speak the protocol as an engine: read requests from `lines`, answer
+    with `write(line)`, choosing moves with the Player `player(variant, seconds)`."""
+    for raw in lines:
+        words = raw.split()
+        if not words:
+            continue
+        if words[0] == "quit":
+            return
+        if words[:2] == PROTOCOL.split():
+            write(f"ok tui-reversi {player(Variant.OTHELLO, 1.0).level}")
+        elif words[0] == "go" and len(words) == 5:
+            try:
+                variant = Variant.parse(words[1])
+                position = Position.from_string(f"{words[2]} {words[3]}")
+                seconds = max(int(words[4]), 1) / 1000
+            except (ReversiError, ValueError) as error:
+                write(f"# bad go line: {error}")
+                write("move pass")
+                continue
+            move = player(variant, seconds).choose_move(position)
+            write(f"move {move or 'pass'}")
+        else:
+            write(f"# unknown command: {raw.strip()}")

@@ -1,0 +1,583 @@
+"""The hard and expert engine: alpha-beta search on raw bitboards.
+
+Midgame: negamax with principal-variation search, iterative deepening under
+a clock, a transposition table, and move ordering: the table's move first,
+then at deep nodes the fewest replies left to the opponent with history
+scores (cutoffs so far, by square) as a tie-break, and a static square order
+near the leaves. Leaf parents evaluate their children in place.
+
+Endgame: an exact solver (`solve`) that plays to the last disc, with the
+fastest-first ordering (fewest replies for the opponent) far from the end and
+parity ordering (odd regions first) over the last few empties, where it walks
+the empty squares instead of generating moves.
+
+Everything in the hot loops is a closure over local names and plain ints: no
+per-node objects beyond the small lists needed to order moves. The search is
+deterministic: the same position, limits and variant give the same moves,
+scores and node counts; only the clock (a time limit) or a cancel can end it
+at a different point.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..core.bitboard import CORNERS, FULL, flip_table, legal_moves
+from .evaluation import SCALE, WIN, make_evaluator, make_stable_edge_counter, terminal_score
+
+INF = 10 * WIN  # beyond every score
+
+# Static move order near the leaves: corners, then the other edge squares that
+# are not next to a corner, then the centre, then C-squares, X-squares last.
+_CORNER = CORNERS
+_X = (1 << 9) | (1 << 14) | (1 << 49) | (1 << 54)
+_C = (1 << 1) | (1 << 6) | (1 << 8) | (1 << 15) | (1 << 48) | (1 << 55) | (1 << 57) | (1 << 62)
+_EDGE = 0xFF818181818181FF & ~_CORNER & ~_C
+_INNER = FULL & ~(_CORNER | _X | _C | _EDGE)
+SQUARE_CLASSES = (_CORNER, _EDGE, _INNER, _C, _X)
+
+# Quadrants for parity ordering in the endgame.
+QUADRANTS = (0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F << 32, 0xF0F0F0F0 << 32)
+
+CHECK_EVERY = 256  # nodes between looks at the clock and the cancel flag
+SHALLOW_EMPTIES = 6  # the solver walks empty squares below this
+SOLVER_TT_EMPTIES = 9  # the solver keeps a transposition table from here up
+ORDER_DEPTH = 4  # midgame nodes at least this deep order moves by mobility
+DEADLINE_SHARE = 0.97  # of the budget, when the search stops at the latest
+SOLVE_FALLBACK_SHARE = 0.25  # of the budget, for the midgame search before a solve
+TT_LIMIT = 400_000  # entries; the table is emptied when it grows past this
+
+
+class _Stop(Exception):
+    """Raised inside the search when time, nodes or a cancel end it."""
+
+
+@dataclass
+class RootMove:
+    square: int
+    score: int = -INF  # from the last completed iteration (a bound for PVS losers)
+
+
+@dataclass
+class SearchResult:
+    """The outcome of one search: the move to play (None = pass) and why."""
+
+    move: int | None
+    score: int  # score units (SCALE per disc); the disc margin * SCALE when exact
+    depth: int  # deepest completed iteration (empties when exact)
+    nodes: int
+    exact: bool = False
+    scores: dict[int, int] = field(default_factory=dict)  # per root move (analysis)
+    completed: bool = True  # False when stopped before a first complete iteration
+
+
+class Engine:
+    """Searches positions of one variant. One engine may run many searches
+    (one at a time); each search starts from an empty transposition table."""
+
+    def __init__(self, anti: bool = False):
+        self.anti = anti
+        self.evaluate = make_evaluator(anti)
+        self.flips = flip_table()
+        self.stable_edges = make_stable_edge_counter()
+
+    # -- public entry points -----------------------------------------------------
+
+    def search(
+        self,
+        own: int,
+        opp: int,
+        *,
+        time_limit: float | None = None,
+        max_depth: int = 60,
+        max_nodes: int | None = None,
+        exact_empties: int = 0,
+        cancelled: Callable[[], bool] | None = None,
+        on_iteration: Callable[[SearchResult], None] | None = None,
+        analyse: bool = False,
+    ) -> SearchResult:
+        """Best move for the side owning `own`.
+
+        Iterative deepening until `max_depth`, `max_nodes`, `time_limit`
+        seconds or `cancelled()`; when at most `exact_empties` squares are
+        empty, the exact solver then plays it out to the end. `analyse`
+        scores every root move in a full window (slower, for hints).
+        """
+        started = time.perf_counter()
+        # The hard stop leaves a little of the budget for unwinding and answering.
+        deadline = started + time_limit * DEADLINE_SHARE if time_limit is not None else None
+        # The search makes no reference cycles, only many small tuples: the
+        # cyclic collector would just pause it (tens of ms on a big table).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._search(
+                own,
+                opp,
+                started,
+                deadline,
+                time_limit,
+                max_depth,
+                max_nodes,
+                exact_empties,
+                cancelled,
+                on_iteration,
+                analyse,
+            )
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _search(
+        self,
+        own,
+        opp,
+        started,
+        deadline,
+        time_limit,
+        max_depth,
+        max_nodes,
+        exact_empties,
+        cancelled,
+        on_iteration,
+        analyse,
+    ) -> SearchResult:
+        runner = _Run(self, own, opp, deadline, max_nodes, cancelled)
+        empties = 64 - (own | opp).bit_count()
+        moves = legal_moves(own, opp)
+        if not moves:
+            return SearchResult(None, 0, 0, 0)
+        root = [RootMove(sq) for sq in runner.order_root(moves)]
+        best = SearchResult(root[0].square, 0, 0, 0, completed=False)
+        solve_now = empties <= exact_empties
+        # Before an exact solve that may not finish in time, a midgame search
+        # with a quarter of the budget gives a fallback move and a root order.
+        midgame_depth = max_depth
+        midgame_deadline = deadline
+        if solve_now:
+            if empties <= 10:
+                midgame_depth = 0
+            elif deadline is None:
+                midgame_depth = min(max_depth, 4)
+            else:
+                midgame_deadline = started + time_limit * SOLVE_FALLBACK_SHARE
+        try:
+            for depth in range(1, min(midgame_depth, empties) + 1):
+                iteration_started = time.perf_counter()
+                score = runner.root(root, depth, analyse)
+                best = SearchResult(
+                    root[0].square,
+                    score,
+                    depth,
+                    runner.total_nodes(),
+                    scores={m.square: m.score for m in root} if analyse else {},
+                )
+                if on_iteration:
+                    on_iteration(best)
+                if abs(score) >= WIN:
+                    break  # a forced end was found: deeper search changes nothing
+                if midgame_deadline is not None:
+                    now = time.perf_counter()
+                    spent = now - iteration_started
+                    # Each depth costs a few times the last: do not start one
+                    # that would mostly be thrown away.
+                    if now + 2.0 * spent > midgame_deadline:
+                        break
+            if solve_now:
+                score = runner.solve_root(root, analyse)
+                best = SearchResult(
+                    root[0].square,
+                    score * SCALE,
+                    empties,
+                    runner.total_nodes(),
+                    exact=True,
+                    scores={m.square: m.score * SCALE for m in root} if analyse else {},
+                )
+                if on_iteration:
+                    on_iteration(best)
+        except _Stop:
+            partial = runner.partial_best
+            if partial is not None and not best.exact:
+                best = SearchResult(
+                    partial,
+                    best.score,
+                    best.depth,
+                    runner.total_nodes(),
+                    scores=best.scores,
+                    completed=best.completed,
+                )
+        best.nodes = runner.total_nodes()
+        return best
+
+    def solve(self, own: int, opp: int, alpha: int = -64, beta: int = 64) -> int:
+        """Exact final margin in discs (WOF counting) for the side to move
+        within (alpha, beta); no clock. For tests and benchmarks."""
+        runner = _Run(self, own, opp, None, None, None)
+        return runner.solver(own, opp, alpha, beta, False)
+
+
+class _Run:
+    """One search: its counters, limits and transposition tables."""
+
+    def __init__(self, engine, own, opp, deadline, max_nodes, cancelled):
+        self.nodes = 0
+        self.partial_best: int | None = None
+        self.tt: dict[int, tuple] = {}
+        self.history = [0] * 64
+        anti = engine.anti
+        evaluate = engine.evaluate
+        stable_edges = engine.stable_edges
+        FL = engine.flips
+        tt = self.tt
+        history = self.history
+        lm = legal_moves
+        classes = SQUARE_CLASSES
+        quads = QUADRANTS
+        node_cap = max_nodes if max_nodes is not None else 1 << 62
+        counter = self.counter = [0]  # nodes since the last check, in a cell for speed
+        solver_tt: dict[int, tuple] = {}
+
+        def check():
+            # Every CHECK_EVERY nodes: the clock, the node budget, the cancel flag.
+            self.nodes += counter[0]
+            counter[0] = 0
+            if self.nodes >= node_cap:
+                raise _Stop
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise _Stop
+            if cancelled is not None and cancelled():
+                raise _Stop
+            if len(tt) > TT_LIMIT:
+                tt.clear()
+            if len(solver_tt) > TT_LIMIT:
+                solver_tt.clear()
+
+        # -- midgame -----------------------------------------------------------
+
+        def negamax(own, opp, depth, alpha, beta):
+            counter[0] += 1
+            if counter[0] >= CHECK_EVERY:
+                check()
+            if depth <= 0:
+                return evaluate(own, opp)
+            moves = lm(own, opp)
+            if not moves:
+                if not lm(opp, own):
+                    return _terminal(own, opp, anti)
+                return -negamax(opp, own, depth, -beta, -alpha)
+            key = own << 64 | opp
+            entry = tt.get(key)
+            tt_move = -1
+            if entry is not None:
+                e_depth, lower, upper, tt_move = entry
+                if e_depth >= depth:
+                    if lower >= beta:
+                        return lower
+                    if upper <= alpha:
+                        return upper
+                    if lower == upper:
+                        return lower
+            if depth == 1:
+                # Leaf parents: evaluate the children in place.
+                best = -INF
+                for sq in _static_order(moves, tt_move, classes):
+                    f = FL[sq](own, opp)
+                    counter[0] += 1
+                    v = -evaluate(opp ^ f, own | f | (1 << sq))
+                    if v > best:
+                        best = v
+                        best_sq = sq
+                        if v >= beta:
+                            break
+                _store(key, 1, best, alpha, beta, best_sq)
+                return best
+            if depth >= ORDER_DEPTH:
+                order = _mobility_order(own, opp, moves, tt_move)
+            else:
+                order = _static_order(moves, tt_move, classes)
+            best = -INF
+            best_sq = order[0]
+            a = alpha
+            first = True
+            for sq in order:
+                f = FL[sq](own, opp)
+                n_own = opp ^ f
+                n_opp = own | f | (1 << sq)
+                if first:
+                    v = -negamax(n_own, n_opp, depth - 1, -beta, -a)
+                    first = False
+                else:
+                    v = -negamax(n_own, n_opp, depth - 1, -a - 1, -a)
+                    if a < v < beta:
+                        v = -negamax(n_own, n_opp, depth - 1, -beta, -v)
+                if v > best:
+                    best = v
+                    best_sq = sq
+                    if v > a:
+                        a = v
+                        if v >= beta:
+                            history[sq] += depth * depth
+                            break
+            _store(key, depth, best, alpha, beta, best_sq)
+            return best
+
+        def _store(key, depth, best, alpha, beta, best_sq):
+            if best <= alpha:
+                tt[key] = (depth, -INF, best, best_sq)
+            elif best >= beta:
+                tt[key] = (depth, best, INF, best_sq)
+            else:
+                tt[key] = (depth, best, best, best_sq)
+
+        def _mobility_order(own, opp, moves, tt_move):
+            # Fewest replies first (corners count double), history breaks ties.
+            keyed = []
+            m = moves
+            while m:
+                b = m & -m
+                m ^= b
+                sq = b.bit_length() - 1
+                if sq == tt_move:
+                    continue
+                f = FL[sq](own, opp)
+                replies = lm(opp ^ f, own | f | b)
+                keyed.append(
+                    (
+                        (replies.bit_count() + (replies & CORNERS).bit_count()) * 4096
+                        - history[sq]
+                        - (4096 if b & CORNERS else 0),
+                        sq,
+                    )
+                )
+            keyed.sort()
+            order = [sq for _, sq in keyed]
+            if tt_move >= 0 and moves >> tt_move & 1:
+                order.insert(0, tt_move)
+            return order
+
+        # -- endgame -------------------------------------------------------------
+
+        def solver(own, opp, alpha, beta, passed):
+            counter[0] += 1
+            if counter[0] >= CHECK_EVERY:
+                check()
+            empty = ~(own | opp) & FULL
+            e = empty.bit_count()
+            if e < SHALLOW_EMPTIES:
+                if e < 2:
+                    return (
+                        last1(own, opp, empty.bit_length() - 1)
+                        if e
+                        else terminal_score(own, opp, anti)
+                    )
+                return shallow(own, opp, alpha, beta, empty, e, False)
+            # Stability cutoff: discs that can never change hands cap our margin.
+            if anti:
+                if alpha >= 64 - 2 * own.bit_count() and alpha >= 64 - 2 * stable_edges(own, opp):
+                    return alpha
+            elif alpha >= 64 - 2 * opp.bit_count() and alpha >= 64 - 2 * stable_edges(opp, own):
+                return alpha
+            moves = lm(own, opp)
+            if not moves:
+                if passed or not lm(opp, own):
+                    return terminal_score(own, opp, anti)
+                return -solver(opp, own, -beta, -alpha, True)
+            key = tt_move = -1
+            if e >= SOLVER_TT_EMPTIES:
+                key = own << 64 | opp
+                entry = solver_tt.get(key)
+                if entry is not None:
+                    lower, upper, tt_move = entry
+                    if lower >= beta:
+                        return lower
+                    if upper <= alpha:
+                        return upper
+                    if lower == upper:
+                        return lower
+                    if lower > alpha:
+                        alpha = lower
+                    if upper < beta:
+                        beta = upper
+            # Fastest first: the move leaving the opponent fewest replies.
+            keyed = []
+            m = moves
+            while m:
+                b = m & -m
+                m ^= b
+                sq = b.bit_length() - 1
+                f = FL[sq](own, opp)
+                n_own = opp ^ f
+                n_opp = own | f | b
+                if sq == tt_move:
+                    keyed.append((-1, sq, n_own, n_opp))
+                    continue
+                replies = lm(n_own, n_opp)
+                keyed.append(
+                    (replies.bit_count() * 2 + (replies & CORNERS).bit_count(), sq, n_own, n_opp)
+                )
+            keyed.sort()
+            best = -65
+            best_sq = -1
+            a = alpha
+            first = True
+            for _, sq, n_own, n_opp in keyed:
+                if first:
+                    v = -solver(n_own, n_opp, -beta, -a, False)
+                    first = False
+                else:
+                    v = -solver(n_own, n_opp, -a - 1, -a, False)
+                    if a < v < beta:
+                        v = -solver(n_own, n_opp, -beta, -v, False)
+                if v > best:
+                    best = v
+                    best_sq = sq
+                    if v > a:
+                        a = v
+                        if v >= beta:
+                            break
+            if key >= 0:
+                if best <= alpha:
+                    solver_tt[key] = (-64, best, best_sq)
+                elif best >= beta:
+                    solver_tt[key] = (best, 64, best_sq)
+                else:
+                    solver_tt[key] = (best, best, best_sq)
+            return best
+
+        sg = -1 if anti else 1  # anti counts the margin the other way
+
+        def last1(own, opp, sq):
+            # One empty square: whoever can play it does; the board is then full.
+            f = FL[sq](own, opp)
+            if f:
+                return sg * (2 * (own.bit_count() + f.bit_count()) - 62)
+            f = FL[sq](opp, own)
+            if f:
+                return sg * (62 - 2 * (opp.bit_count() + f.bit_count()))
+            return terminal_score(own, opp, anti)
+
+        def last2(own, opp, alpha, beta, x, y, passed):
+            best = -65
+            f = FL[x](own, opp)
+            if f:
+                best = -last1(opp ^ f, own | f | (1 << x), y)
+                if best >= beta:
+                    return best
+            f = FL[y](own, opp)
+            if f:
+                v = -last1(opp ^ f, own | f | (1 << y), x)
+                if v > best:
+                    best = v
+            if best > -65:
+                return best
+            if passed:
+                return terminal_score(own, opp, anti)
+            return -last2(opp, own, -beta, -alpha, x, y, True)
+
+        def shallow(own, opp, alpha, beta, empty, e, passed):
+            # The last few empties: try each empty square, odd regions first.
+            counter[0] += 1
+            if e == 2:
+                b = empty & -empty
+                return last2(
+                    own, opp, alpha, beta, b.bit_length() - 1, (empty ^ b).bit_length() - 1, passed
+                )
+            odd = 0
+            for q in quads:
+                if (empty & q).bit_count() & 1:
+                    odd |= q
+            odd &= empty
+            squares = []
+            m = odd
+            while m:
+                b = m & -m
+                squares.append(b.bit_length() - 1)
+                m ^= b
+            m = empty ^ odd
+            while m:
+                b = m & -m
+                squares.append(b.bit_length() - 1)
+                m ^= b
+            best = -65
+            for sq in squares:
+                f = FL[sq](own, opp)
+                if not f:
+                    continue
+                b = 1 << sq
+                v = -shallow(opp ^ f, own | f | b, -beta, -alpha, empty ^ b, e - 1, False)
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            return v
+            if best == -65:
+                if passed:
+                    return terminal_score(own, opp, anti)
+                return -shallow(opp, own, -beta, -alpha, empty, e, True)
+            return best
+
+        # -- roots ---------------------------------------------------------------
+
+        def root(moves: list[RootMove], depth: int, analyse: bool) -> int:
+            """One iteration at the root: PVS (or full windows to score every
+            move when analysing); reorders `moves` best first."""
+            return _root(moves, lambda o, p, a, b: negamax(o, p, depth - 1, a, b), analyse, -INF)
+
+        def solve_root(moves: list[RootMove], analyse: bool) -> int:
+            return _root(moves, lambda o, p, a, b: solver(o, p, a, b, False), analyse, -65)
+
+        def _root(moves, child, analyse, worst):
+            self.partial_best = None
+            best = worst
+            for i, rm in enumerate(moves):
+                sq = rm.square
+                f = FL[sq](own, opp)
+                n_own = opp ^ f
+                n_opp = own | f | (1 << sq)
+                if i == 0 or analyse:
+                    v = -child(n_own, n_opp, -INF, INF)
+                else:
+                    # Null window: is this move better than the best so far?
+                    v = -child(n_own, n_opp, -best - 1, -best)
+                    if v > best:
+                        v = -child(n_own, n_opp, -INF, -best)
+                rm.score = v
+                if v > best:
+                    best = v
+                    self.partial_best = sq
+            # Stable sort: best first, ties keep the previous order.
+            moves.sort(key=lambda rm: -rm.score)
+            return best
+
+        def order_root(moves: int) -> list[int]:
+            return _mobility_order(own, opp, moves, -1)
+
+        self.total_nodes = lambda: self.nodes + counter[0]
+        self.root = root
+        self.solve_root = solve_root
+        self.order_root = order_root
+        self.solver = solver
+        self.negamax = negamax
+
+
+def _terminal(own: int, opp: int, anti: bool) -> int:
+    margin = terminal_score(own, opp, anti)
+    return margin * SCALE + (WIN if margin > 0 else -WIN if margin < 0 else 0)
+
+
+def _static_order(moves: int, tt_move: int, classes: tuple[int, ...]) -> list[int]:
+    order = []
+    if tt_move >= 0 and moves >> tt_move & 1:
+        order.append(tt_move)
+        moves ^= 1 << tt_move
+    for cls in classes:
+        m = moves & cls
+        while m:
+            b = m & -m
+            order.append(b.bit_length() - 1)
+            m ^= b
+    return order
