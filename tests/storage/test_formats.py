@@ -122,11 +122,11 @@ def test_import_file_errors_name_the_file(tmp_path):
     (tmp_path / "bad.txt").write_text("f5d6a1")
     with pytest.raises(StorageError, match=r"bad.txt: the transcript's move 3 \(a1\) is illegal"):
         import_file(tmp_path / "bad.txt")
-    with pytest.raises(StorageError, match=r"^cannot import .* is not a regular file$"):
+    with pytest.raises(StorageError, match=r"^cannot import .*: it is not a regular file$"):
         import_file(tmp_path)
     with (tmp_path / "huge.txt").open("wb") as file:
         file.truncate(50 << 20)
-    with pytest.raises(StorageError, match=r"huge.txt is too large \(50.0 MiB\)$"):
+    with pytest.raises(StorageError, match=r"huge.txt: it is too large \(50.0 MiB\)$"):
         import_file(tmp_path / "huge.txt")
 
 

@@ -146,11 +146,11 @@ def import_file(path: Path | str, *, variant: Variant | str | None = None) -> Sa
     StorageError: "cannot import game.ggf: ..."."""
     path = Path(path).expanduser()
     try:
-        data = read_limited(path, MAX_IMPORT_BYTES, str(path))
+        data = read_limited(path, MAX_IMPORT_BYTES, "it")
     except FileNotFoundError:
         raise StorageError(f"cannot import {path}: there is no such file") from None
     except StorageError as error:
-        raise StorageError(f"cannot import {error}") from None
+        raise StorageError(f"cannot import {path}: {error}") from None
     return import_bytes(data, str(path), variant)
 
 
