@@ -152,6 +152,12 @@ class Session:
             return None
         return self.match_from(record, black=black, white=white, fresh=fresh)
 
+    @property
+    def loaded(self) -> bool:
+        """True when the game to start with came from a file (--load): it is
+        not in the autosave yet."""
+        return self.start_record is not None and not self.resumed
+
     def take_notes(self) -> list[str]:
         """The start-up messages, once."""
         notes, self.notes = self.notes, []

@@ -355,3 +355,38 @@ def test_the_session_is_textual_free_and_writes_where_xdg_says(isolated_home):
     session = Session.start(themes=["reversi"])
     assert session.autosave.path == isolated_home / "data" / "tui-reversi" / "autosave.json"
     assert Path(session.settings_file).parent == isolated_home / "config" / "tui-reversi"
+
+
+async def test_a_game_loaded_from_a_file_is_autosaved_before_any_move(keeping_app, tmp_path):
+    (tmp_path / "game.txt").write_text(OPENING)
+    app, session = keeping_app(load=str(tmp_path / "game.txt"), cli={"white": "human"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_saved(pilot, app, session)
+        assert on_disk()["moves"] == OPENING
+
+
+async def test_every_dialog_is_plain_ascii_in_ascii_mode(keeping_app):
+    import html
+    import re
+
+    autosaved(OPENING)
+    SavedGames().save(SavedGame.from_game(Game.from_transcript("f5")), "a very long name " * 3)
+    app, _ = keeping_app(cli={"ascii": True})
+    seen = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        for keys in ([], ["r", "s"], ["escape", "o"], ["i"], ["escape", "x"], ["escape", "t"]):
+            await pilot.press(*keys)
+            await pilot.pause()
+            seen.append(type(app.screen).__name__)
+            svg = app.export_screenshot()
+            text = html.unescape("".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg)))
+            odd = {char for char in text if ord(char) > 127 and char != "\xa0"}
+            assert not odd, (type(app.screen).__name__, odd)
+    assert seen == [
+        "ResumeScreen",
+        "SaveGameScreen",
+        "SavedGamesScreen",
+        "ImportScreen",
+        "ExportScreen",
+        "SettingsScreen",
+    ]

@@ -113,7 +113,7 @@ class ExportScreen(ModalScreen[str | None]):
     def action_write(self) -> None:
         file = self.query_one("#file", Input)
         if not file.has_focus:
-            file.focus()
+            self.set_focus(file)  # now, not later: the name may be typed at once
             return
         self._write(replace=False)
 

@@ -231,7 +231,9 @@ class GameScreen(Screen):
                 self._resume_chosen,
             )
             return
-        self._record_changed(animate=False, save=False)
+        # A game loaded from a file is autosaved at once, so a crash before the
+        # first move still offers it; a resumed or new one has nothing new to save.
+        self._record_changed(animate=False, save=session is not None and session.loaded)
 
     def on_resize(self) -> None:
         self._fit_board()

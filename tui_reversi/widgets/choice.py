@@ -12,7 +12,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-LABEL_WIDTH = 9
+LABEL_WIDTH = 10  # "> " and the longest label, "Variant", with a space after it
 
 
 class ChoiceRow(Widget, can_focus=True):
