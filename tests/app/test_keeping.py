@@ -351,7 +351,7 @@ async def test_a_theme_chosen_in_the_palette_is_remembered(keeping_app):
     assert Session.start(themes=theme_names()).app_options()["theme"] == "nord"
 
 
-def test_the_session_is_textual_free_and_writes_where_xdg_says(isolated_home):
+def test_the_session_writes_where_xdg_says(isolated_home):
     session = Session.start(themes=["reversi"])
     assert session.autosave.path == isolated_home / "data" / "tui-reversi" / "autosave.json"
     assert Path(session.settings_file).parent == isolated_home / "config" / "tui-reversi"
@@ -390,3 +390,20 @@ async def test_every_dialog_is_plain_ascii_in_ascii_mode(keeping_app):
         "ExportScreen",
         "SettingsScreen",
     ]
+
+
+async def test_an_autosave_that_cannot_be_written_is_said_once_and_play_goes_on(
+    keeping_app, tmp_path, monkeypatch
+):
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "file" / "data"))
+    app, session = keeping_app(cli={"white": "human"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f", "5")
+        await wait_saved(pilot, app, session)
+        await pilot.press("d", "6")
+        await wait_saved(pilot, app, session)
+        await pilot.pause()
+        failures = [n for n in app._notifications if "could not be autosaved" in n.message]
+        assert len(failures) == 1, [n.message for n in app._notifications]
+        assert moves(app) == "f5d6"

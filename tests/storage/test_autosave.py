@@ -218,3 +218,11 @@ def test_a_new_game_nobody_moved_in_is_not_offered(tmp_path):
     start = Game.from_transcript("f5d6c3").position  # an imported position is, though
     Autosave(tmp_path).save(SavedGame.from_game(Game(start=start)))
     assert Autosave(tmp_path).load().resumable
+
+
+def test_an_unreachable_directory_is_not_a_damaged_autosave(tmp_path):
+    (tmp_path / "file").write_text("")
+    autosave = Autosave(tmp_path / "file" / "data")
+    assert autosave.load() == Autosave(tmp_path).load()  # nothing, and no problem
+    with pytest.raises(StorageError, match=r"^could not write .*: .*file is not a directory$"):
+        autosave.save(SavedGame.from_game(Game.from_transcript("f5")))

@@ -102,6 +102,10 @@ class Autosave:
         except FileNotFoundError:
             return AutosaveLoad()
         except StorageError as error:
+            if not os.path.lexists(self.path):
+                # No file, only a directory that cannot be reached: nothing to
+                # resume, and the first save will say why it cannot write.
+                return AutosaveLoad()
             label = "newer" if isinstance(error, FutureFormatError) else "damaged"
             try:
                 moved_to = move_aside(self.path, label)

@@ -1,7 +1,9 @@
-"""The real `tui-reversi` in tmux, killed in the middle of a game with SIGKILL,
+"""The real `tui-reversi` in tmux. Killed in the middle of a game with SIGKILL,
 by closing its terminal (SIGHUP, as a dropped SSH connection does) and with
 SIGTERM: the next start offers the game and resumes it at the same position
-with the same move list. A private tmux server, temporary XDG directories."""
+with the same move list. A game copied to the clipboard (OSC 52, caught by
+tmux) and pasted back in imports as the same game. A private tmux server,
+temporary XDG directories."""
 
 import json
 import os
@@ -147,3 +149,26 @@ def test_a_killed_game_resumes_at_the_same_position_with_the_same_moves(terminal
     terminal.wait_for("6 f4")
     terminal("send-keys", "-t", "game", "C-q")
     assert gone(pid)
+
+
+def test_a_game_copied_as_ggf_pastes_back_as_the_same_game(terminal, tmp_path):
+    game = tmp_path / "game.txt"
+    game.write_text("".join(MOVES))
+    terminal.start("--load", str(game), "--white", "human", "--no-animation")
+    terminal("set-option", "-g", "set-clipboard", "on")  # tmux keeps what OSC 52 sends
+    before = terminal.wait_for("White to play")
+    terminal("send-keys", "-t", "game", "x")
+    terminal.wait_for("Export the game")
+    terminal("send-keys", "-t", "game", "c")
+    terminal.wait_for("Copied the GGF game to the clipboard")
+    ggf = terminal("show-buffer")
+    assert ggf.startswith("(;GM[Othello]") and "B[C4];)" in ggf
+    terminal("send-keys", "-t", "game", "n")  # a new game...
+    terminal.wait_for("start · esc cancel")
+    terminal("send-keys", "-t", "game", "Enter")
+    terminal.wait_for("No moves yet")
+    terminal("paste-buffer", "-p", "-t", "game")  # ...and the copy pasted onto the board
+    terminal.wait_for("Import a game")
+    terminal("send-keys", "-t", "game", "Enter")
+    after = terminal.wait_for("Imported a game at move 5")
+    assert board(after) == board(before) and log(after) == list(MOVES)
