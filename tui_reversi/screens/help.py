@@ -19,11 +19,11 @@ SECTIONS = {
     "log": "Move log (tab to it)",
     "new-game": "New-game dialog",
     "resume": "At start, with an unfinished game",
-    "save": "Save dialog",
+    "save": "Save dialog (s)",
     "games": "Saved games (o)",
-    "import": "Import dialog",
+    "import": "Import dialog (o then i, or paste a game)",
     "export": "Export dialog (x)",
-    "settings": "Settings (t)",
+    "settings": "Settings dialog (t)",
     "app": "Anywhere",
 }
 
