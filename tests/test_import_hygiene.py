@@ -22,3 +22,12 @@ def test_rules_and_players_import_nothing_from_the_ui(package):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_the_session_imports_nothing_from_the_ui():
+    code = (
+        "import sys, tui_reversi.session\n"
+        "print(','.join(sorted(n for n in sys.modules if n.split('.')[0] in ('textual', 'rich'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

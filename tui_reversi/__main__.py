@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from importlib import import_module
 
@@ -12,6 +13,7 @@ TOOLS = {
     "arena": ("arena", "play two opponents against each other and report W/D/L and Elo"),
     "engine": ("engine", "run a level as an outside engine on stdin/stdout (see README)"),
     "serve": ("serve", "host the game over SSH: players type ssh -p 2222 HOST"),
+    "games": ("games", "list, export and import saved games"),
 }
 
 
@@ -73,6 +75,19 @@ def add_app_arguments(parser: argparse.ArgumentParser) -> None:
         help="show flipped discs without animating them (default over SSH)",
     )
     game.add_argument("--no-mouse", action="store_true", help="ignore the mouse")
+    start = game.add_mutually_exclusive_group()
+    start.add_argument(
+        "--load",
+        metavar="FILE|-",
+        help="play on from a game file (GGF, transcript, board string or saved game); "
+        "- reads it from standard input",
+    )
+    start.add_argument(
+        "--resume", action="store_true", help="resume the unfinished game without asking"
+    )
+    start.add_argument(
+        "--new", action="store_true", help="start a new game without offering the unfinished one"
+    )
 
 
 def app_arguments(args: argparse.Namespace) -> dict:
@@ -82,10 +97,33 @@ def app_arguments(args: argparse.Namespace) -> dict:
 
 
 def run_app(args: argparse.Namespace) -> int:
-    from .app import create_app
+    """The app with the player's settings, autosave and saved games; the
+    command line's options override the settings for this run only."""
+    from .app import create_app, theme_names
+    from .session import Session
 
-    create_app(**app_arguments(args)).run(mouse=not args.no_mouse)
-    return 0
+    session = Session.start(
+        load=args.load,
+        resume=args.resume,
+        new=args.new,
+        variant=args.variant,
+        themes=theme_names(),
+    )
+    try:
+        options = app_arguments(args)
+        match = session.start_match(black=options.get("black"), white=options.get("white"))
+        app = create_app(match=match, session=session, **session.app_options(options))
+        app.run(mouse=not args.no_mouse)
+    finally:
+        saved = session.close()
+    code = app.return_code or 0
+    if code > 128 and saved:  # ended by SIGHUP or SIGTERM (the terminal may be gone)
+        with contextlib.suppress(OSError):
+            print(
+                "tui-reversi: stopped; the game is saved and the next start offers it",
+                file=sys.stderr,
+            )
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,16 +3,21 @@ factory the command line and the tests build the app with."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.geometry import Size
+from textual.message import Message
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES, Theme
 
@@ -20,7 +25,11 @@ from .core import Color, Position, ReversiError, Variant
 from .match import Match, parse_level
 from .players import MoveScore, Player, analyse, create_player
 from .players.base import CancelCheck
+from .session import sentence
 from .widgets.glyphs import ascii_text
+
+if TYPE_CHECKING:
+    from .session import Session
 
 # Below this the layout cannot fit; a "too small" notice takes over.
 MIN_WIDTH, MIN_HEIGHT = 60, 21
@@ -126,6 +135,15 @@ THEMES = (
     ),
 )
 
+# After SIGHUP or SIGTERM the app has this long to close down before it is ended.
+SIGNAL_GRACE = 3.0
+
+
+def theme_names() -> list[str]:
+    """Every theme `--theme` and the settings accept."""
+    return [theme.name for theme in THEMES] + sorted(BUILTIN_THEMES)
+
+
 PlayerFactory = Callable[[str, Variant], Player]
 HintEngine = Callable[[Position, Variant, CancelCheck], list[MoveScore]]
 
@@ -140,6 +158,10 @@ class Options:
     ascii: bool = False
     markers: bool = True
     animation: bool = False
+    # Who plays a new game started without the dialog (New game at the resume offer).
+    black: str = "human"
+    white: str = "easy"
+    variant: Variant = Variant.OTHELLO
     # Shortest time a computer takes to answer, so its reply is seen after yours.
     computer_delay: float = 0.35
     # Pause between moves when two computers play each other.
@@ -179,6 +201,7 @@ class ReversiApp(App[None]):
         player_factory: PlayerFactory,
         hint_engine: HintEngine,
         on_change: Callable[[Match], None] | None = None,
+        session: Session | None = None,
     ) -> None:
         super().__init__()
         for theme in THEMES:
@@ -188,8 +211,19 @@ class ReversiApp(App[None]):
         self.player_factory = player_factory
         self.hint_engine = hint_engine
         self._on_change = on_change
+        # The player's files (autosave, saved games, settings); None: nothing is kept.
+        self.session = session
         self.players = self.make_players(match)
         self.theme = options.theme
+        self._autosave_problem: str | None = None
+        self._signalled = False
+
+    class AutosaveFailed(Message):
+        """The autosave thread could not write the game (one sentence)."""
+
+        def __init__(self, problem: str) -> None:
+            super().__init__()
+            self.problem = problem
 
     # -- the live game ------------------------------------------------------------
 
@@ -211,7 +245,9 @@ class ReversiApp(App[None]):
 
     def record_changed(self) -> None:
         """Runs after every change to the live game: a move, a new game, undo,
-        redo, continue-from-here. The autosave goes here."""
+        redo, continue-from-here: the game is autosaved."""
+        if self.session is not None:
+            self.session.match_changed(self.match)
         if self._on_change is not None:
             self._on_change(self.match)
 
@@ -224,7 +260,41 @@ class ReversiApp(App[None]):
 
     def options_changed(self) -> None:
         """Runs after the player changes a setting in the app (markers, ASCII,
-        animation). Saving the settings goes here."""
+        animation, theme): the ones that changed are saved in the settings."""
+        if self.session is None:
+            return
+        from .storage import StorageError
+
+        try:
+            note = self.session.look_changed(self.look())
+        except StorageError as error:
+            self.notify(sentence(f"The setting was not saved: {error}"), severity="error")
+            return
+        if note:
+            self.notify(sentence(note), severity="warning")
+
+    def look(self) -> dict[str, object]:
+        """The look options as they are now (the settings screen and the
+        session compare them)."""
+        options = self.options
+        return {
+            "theme": self.theme,
+            "ascii": options.ascii,
+            "markers": options.markers,
+            "animation": options.animation,
+        }
+
+    def auto_theme(self, theme: str | None) -> str:
+        """`theme`, or for None the default for this terminal (the 16-colour
+        theme where the terminal has only 16 colours)."""
+        if theme is not None:
+            return theme
+        return SIXTEEN_COLOUR_THEME if self.console.color_system == "standard" else DEFAULT_THEME
+
+    @staticmethod
+    def auto_animation(animation: bool | None) -> bool:
+        """`animation`, or for None: on, except over SSH."""
+        return (not over_slow_link()) if animation is None else animation
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(BOARD_COLOURS)
@@ -250,6 +320,49 @@ class ReversiApp(App[None]):
         # gets it back after this interval (default 5 ms), once per await.
         sys.setswitchinterval(SWITCH_INTERVAL)
         self._check_size(self.size)
+        if not self.is_headless:
+            self._end_on_signals()
+        if self.session is not None:
+            self.session.on_autosave_error = lambda problem: self.post_message(
+                self.AutosaveFailed(problem)
+            )
+            self.session.look_changed(self.look())
+            self.theme_changed_signal.subscribe(self, lambda _theme: self.options_changed())
+            for note in self.session.take_notes():
+                self.notify(note, severity="warning", timeout=15)
+
+    def on_reversi_app_autosave_failed(self, event: AutosaveFailed) -> None:
+        if event.problem != self._autosave_problem:  # once, not after every move
+            self._autosave_problem = event.problem
+            self.notify(
+                sentence(f"The game could not be autosaved: {event.problem}"),
+                severity="error",
+                timeout=20,
+            )
+
+    # -- SIGHUP (a dropped SSH connection) and SIGTERM ------------------------------------
+
+    def _end_on_signals(self) -> None:
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGHUP, signal.SIGTERM):
+            loop.add_signal_handler(signum, self._signalled_to_end, signum)
+
+    def _signalled_to_end(self, signum: int) -> None:
+        """Close down as on ctrl+q (the game is autosaved; the terminal is put
+        back), but never hang: a dead terminal can stall the shutdown."""
+        code = 128 + signum
+        if self._signalled:  # a second signal: stop now
+            self._end_now(code)
+        self._signalled = True
+        timer = threading.Timer(SIGNAL_GRACE, self._end_now, args=(code,))
+        timer.daemon = True
+        timer.start()
+        self.exit(return_code=code)
+
+    def _end_now(self, code: int) -> None:
+        if self.session is not None:
+            self.session.close(timeout=1.0)
+        os._exit(code)
 
     def _check_size(self, size: Size) -> None:
         from .screens.too_small import TooSmallScreen
@@ -279,6 +392,24 @@ class ReversiApp(App[None]):
         yield SystemCommand(
             "Toggle animation", "Turn flipped discs over visibly, or not", game.action_animation
         )
+        yield SystemCommand(
+            "Export or copy the game",
+            "Transcript, board string or GGF: to the clipboard or a file",
+            game.action_export,
+        )
+        if self.session is not None:
+            yield SystemCommand("Save the game", "Keep it under a name", game.action_save_game)
+            yield SystemCommand(
+                "Open a saved game", "Load, delete or import games", game.action_open_games
+            )
+            yield SystemCommand(
+                "Import a game",
+                "From a file or pasted text (GGF, transcript...)",
+                game.action_import,
+            )
+            yield SystemCommand(
+                "Settings", "Default players and variant, theme, ASCII...", game.action_settings
+            )
 
     def _game_screen(self):
         from .screens.game import GameScreen
@@ -303,15 +434,19 @@ def create_app(
     player_factory: PlayerFactory | None = None,
     hint_engine: HintEngine | None = None,
     on_change: Callable[[Match], None] | None = None,
+    session: Session | None = None,
     **pacing,
 ) -> ReversiApp:
     """The app, ready to run. `match` continues a given game (resume, load);
     otherwise a new game of `variant` starts with `black` and `white` (human,
     easy, medium, hard, expert). `theme=None` picks the default for the
-    terminal; `animation=None` turns animation off over SSH. Raises
-    ReversiError (one sentence) for a bad level, variant or theme."""
+    terminal; `animation=None` turns animation off over SSH. `session`
+    keeps the player's files (autosave, saved games, settings); without it
+    nothing is written. Raises ReversiError (one sentence) for a bad level,
+    variant or theme."""
+    black, white, variant = parse_level(black), parse_level(white), Variant.parse(variant)
     if match is None:
-        match = Match.new(parse_level(black), parse_level(white), Variant.parse(variant))
+        match = Match.new(black, white, variant)
     if player_factory is None:
 
         def player_factory(level: str, variant: Variant) -> Player:
@@ -320,7 +455,10 @@ def create_app(
     options = Options(
         ascii=ascii,
         markers=markers,
-        animation=(not over_slow_link()) if animation is None else animation,
+        animation=ReversiApp.auto_animation(animation),
+        black=black,
+        white=white,
+        variant=variant,
         **pacing,
     )
     if hint_engine is None:
@@ -336,9 +474,9 @@ def create_app(
         player_factory=player_factory,
         hint_engine=hint_engine,
         on_change=on_change,
+        session=session,
     )
-    if theme is None:
-        theme = SIXTEEN_COLOUR_THEME if app.console.color_system == "standard" else DEFAULT_THEME
+    theme = app.auto_theme(theme)
     if theme not in app.available_themes:
         names = ", ".join(sorted(app.available_themes))
         raise ReversiError(f"unknown theme {theme!r}: choose one of {names}")

@@ -210,3 +210,19 @@ def test_saving_over_a_damaged_autosave_without_loading_it_moves_it_aside(tmp_pa
     Autosave(tmp_path).save(SavedGame.from_game(Game()))
     kept = [p for p in tmp_path.iterdir() if p.name.startswith("autosave.json.damaged-")]
     assert len(kept) == 1 and kept[0].read_bytes() == b"{garbage"
+
+
+def test_a_new_game_nobody_moved_in_is_not_offered(tmp_path):
+    Autosave(tmp_path).save(SavedGame.from_game(Game()))
+    assert not Autosave(tmp_path).load().resumable
+    start = Game.from_transcript("f5d6c3").position  # an imported position is, though
+    Autosave(tmp_path).save(SavedGame.from_game(Game(start=start)))
+    assert Autosave(tmp_path).load().resumable
+
+
+def test_an_unreachable_directory_is_not_a_damaged_autosave(tmp_path):
+    (tmp_path / "file").write_text("")
+    autosave = Autosave(tmp_path / "file" / "data")
+    assert autosave.load() == Autosave(tmp_path).load()  # nothing, and no problem
+    with pytest.raises(StorageError, match=r"^could not write .*: .*file is not a directory$"):
+        autosave.save(SavedGame.from_game(Game.from_transcript("f5")))

@@ -166,3 +166,9 @@ def test_reattach_without_a_terminal_is_one_sentence():
     assert done.stdout.startswith(
         "--load - read the game from standard input, and there is no terminal to play on ("
     ), done.stdout + done.stderr
+
+
+def test_load_takes_the_variant_for_a_transcript(tmp_path):
+    (tmp_path / "game.txt").write_text("f5f4")  # in anti-Othello too
+    plan = plan_start(load=str(tmp_path / "game.txt"), autosave=Autosave(tmp_path), variant="anti")
+    assert plan.record.variant.value == "anti"

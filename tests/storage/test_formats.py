@@ -5,6 +5,7 @@ from hypothesis import assume, given
 
 from tui_reversi.core import Game, Position, Variant
 from tui_reversi.storage import (
+    NameTakenError,
     SavedGame,
     StorageError,
     export_ggf,
@@ -13,6 +14,7 @@ from tui_reversi.storage import (
     import_file,
     import_game,
     import_text,
+    write_export,
 )
 
 from .strategies import played_games, records
@@ -120,11 +122,11 @@ def test_import_file_errors_name_the_file(tmp_path):
     (tmp_path / "bad.txt").write_text("f5d6a1")
     with pytest.raises(StorageError, match=r"bad.txt: the transcript's move 3 \(a1\) is illegal"):
         import_file(tmp_path / "bad.txt")
-    with pytest.raises(StorageError, match=r"^cannot import .* is not a regular file$"):
+    with pytest.raises(StorageError, match=r"^cannot import .*: it is not a regular file$"):
         import_file(tmp_path)
     with (tmp_path / "huge.txt").open("wb") as file:
         file.truncate(50 << 20)
-    with pytest.raises(StorageError, match=r"huge.txt is too large \(50.0 MiB\)$"):
+    with pytest.raises(StorageError, match=r"huge.txt: it is too large \(50.0 MiB\)$"):
         import_file(tmp_path / "huge.txt")
 
 
@@ -139,3 +141,17 @@ def test_import_game_takes_a_path_or_the_text(tmp_path, monkeypatch):
         import_game("~/nothing.ggf")
     with pytest.raises(StorageError, match=r"^cannot import saves/x: there is no such file$"):
         import_game("saves/x")
+
+
+def test_write_export_never_replaces_a_file_without_being_told(tmp_path):
+    path = write_export(tmp_path / "game.ggf", "(;GM[Othello];)")
+    assert path == tmp_path / "game.ggf" and path.read_text() == "(;GM[Othello];)\n"
+    with pytest.raises(NameTakenError, match=r"game.ggf already exists$"):
+        write_export(path, "f5")
+    assert path.read_text() == "(;GM[Othello];)\n"
+    write_export(path, "f5", replace=True)
+    assert path.read_text() == "f5\n"
+    with pytest.raises(StorageError, match=r"there is no directory .*nowhere$"):
+        write_export(tmp_path / "nowhere" / "game.txt", "f5")
+    with pytest.raises(StorageError, match=r"it is a directory$"):
+        write_export(tmp_path, "f5")

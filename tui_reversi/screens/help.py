@@ -18,6 +18,12 @@ SECTIONS = {
     "review": "History review",
     "log": "Move log (tab to it)",
     "new-game": "New-game dialog",
+    "resume": "At start, with an unfinished game",
+    "save": "Save dialog (s)",
+    "games": "Saved games (o)",
+    "import": "Import dialog (o then i, or paste a game)",
+    "export": "Export dialog (x)",
+    "settings": "Settings dialog (t)",
     "app": "Anywhere",
 }
 
@@ -34,10 +40,28 @@ def _binding_classes() -> list[type]:
     from ..app import ReversiApp
     from ..widgets.board import BoardView
     from ..widgets.move_log import MoveLog
+    from .export import ExportScreen
     from .game import GameScreen
+    from .import_game import ImportScreen
     from .new_game import NewGameScreen
+    from .resume import ResumeScreen
+    from .save_game import SaveGameScreen
+    from .saved_games import SavedGamesScreen
+    from .settings import SettingsScreen
 
-    return [BoardView, GameScreen, MoveLog, NewGameScreen, ReversiApp]
+    return [
+        BoardView,
+        GameScreen,
+        MoveLog,
+        NewGameScreen,
+        ResumeScreen,
+        SaveGameScreen,
+        SavedGamesScreen,
+        ImportScreen,
+        ExportScreen,
+        SettingsScreen,
+        ReversiApp,
+    ]
 
 
 def key_names(app: App, binding: Binding) -> list[str]:

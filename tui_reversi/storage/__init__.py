@@ -23,6 +23,7 @@ During play::
     record = record.with_game(game)                         # after every move
     autosave.save(record)     # one Autosave() for the session; a new game's first
                               # save keeps the one it replaces as autosave.previous.json
+    AutosaveWriter(autosave).save(record)   # the same, off the UI thread; .close() at exit
     autosave.clear()                                        # finished or abandoned
     game = record.to_game(); record.players                 # back to the live game
 
@@ -36,6 +37,7 @@ Saved games::
 Exchange::
 
     export_transcript(game_or_record), export_position(game_or_record), export_ggf(record)
+    write_export(path, text, replace=False)  # NameTakenError -> ask, then replace=True
     import_game(text_or_path) -> SavedGame   # GGF, record, board string or transcript
 
 Settings::
@@ -55,17 +57,20 @@ from .formats import (
     import_file,
     import_game,
     import_text,
+    write_export,
 )
 from .ggf import parse_ggf
 from .paths import config_dir, data_dir
 from .record import PLAYERS, SavedGame, parse_player
 from .saved_games import SavedGameEntry, SavedGames, clean_name, name_key
 from .settings import Settings, load_settings, save_settings, settings_path
+from .writer import AutosaveWriter
 
 __all__ = [
     "PLAYERS",
     "Autosave",
     "AutosaveLoad",
+    "AutosaveWriter",
     "FutureFormatError",
     "NameTakenError",
     "SavedGame",
@@ -92,4 +97,5 @@ __all__ = [
     "reattach_terminal_stdin",
     "save_settings",
     "settings_path",
+    "write_export",
 ]

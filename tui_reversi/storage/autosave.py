@@ -49,8 +49,11 @@ class AutosaveLoad:
 
     @property
     def resumable(self) -> bool:
-        """True when there is a game to offer: loaded and not over at its cursor."""
-        return self.game is not None and not self.game.is_over
+        """True when there is a game to offer: loaded, not over at its cursor,
+        and not a new game nobody has moved in yet."""
+        if self.game is None or self.game.is_over:
+            return False
+        return self.game.ply > 0 or self.record.start is not None
 
 
 class Autosave:
@@ -81,7 +84,10 @@ class Autosave:
         except FileNotFoundError:
             return
         except StorageError:
-            move_aside(self.path, "damaged")  # only when save() comes without load()
+            # Only when save() comes without load(). A path that cannot even be
+            # reached (a file where a directory should be) is for the write to report.
+            if os.path.lexists(self.path):
+                move_aside(self.path, "damaged")
             return
         if other.id != game_id:
             self._retire()
@@ -96,6 +102,10 @@ class Autosave:
         except FileNotFoundError:
             return AutosaveLoad()
         except StorageError as error:
+            if not os.path.lexists(self.path):
+                # No file, only a directory that cannot be reached: nothing to
+                # resume, and the first save will say why it cannot write.
+                return AutosaveLoad()
             label = "newer" if isinstance(error, FutureFormatError) else "damaged"
             try:
                 moved_to = move_aside(self.path, label)

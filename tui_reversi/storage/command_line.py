@@ -18,6 +18,7 @@ import sys
 from dataclasses import dataclass
 from typing import IO
 
+from ..core import Variant
 from .autosave import Autosave
 from .errors import StorageError
 from .files import reason
@@ -25,12 +26,15 @@ from .formats import MAX_IMPORT_BYTES, import_bytes, import_file
 from .record import SavedGame
 
 
-def load_game_argument(value: str, stdin: IO | None = None) -> SavedGame:
+def load_game_argument(
+    value: str, stdin: IO | None = None, *, variant: Variant | str | None = None
+) -> SavedGame:
     """The game named by the CLI's `--load FILE|-`: a file, or standard input
-    for '-' (`stdin` defaults to sys.stdin). Raises StorageError with one
+    for '-' (`stdin` defaults to sys.stdin). `variant` applies to a transcript
+    or a board string, as for import_text. Raises StorageError with one
     sentence for the CLI to print before it exits with status 2."""
     if value != "-":
-        return import_file(value)
+        return import_file(value, variant=variant)
     stream = stdin if stdin is not None else sys.stdin
     if stream is None or stream.closed:
         raise StorageError("--load - reads a game from standard input, but there is none")
@@ -47,7 +51,7 @@ def load_game_argument(value: str, stdin: IO | None = None) -> SavedGame:
         data = data.encode("utf-8", "surrogateescape")
     if len(data) > MAX_IMPORT_BYTES:
         raise StorageError("cannot import standard input: it is too large to be a game")
-    return import_bytes(data, "standard input")
+    return import_bytes(data, "standard input", variant)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +75,10 @@ def plan_start(
     new: bool = False,
     autosave: Autosave | None = None,
     stdin: IO | None = None,
+    variant: Variant | str | None = None,
 ) -> StartPlan:
-    """Decide what the app starts with from `--load`, `--resume` and `--new`.
+    """Decide what the app starts with from `--load`, `--resume` and `--new`
+    (`variant`: the `--variant` given with `--load`, for a transcript).
 
     The autosave is always read, so a bad one is moved aside and reported
     even when another game is loaded. Raises StorageError for a game that
@@ -85,7 +91,9 @@ def plan_start(
     notes = (outcome.problem,) if outcome.problem else ()
     if load is not None:
         return StartPlan(
-            record=load_game_argument(load, stdin), notes=notes, used_stdin=load == "-"
+            record=load_game_argument(load, stdin, variant=variant),
+            notes=notes,
+            used_stdin=load == "-",
         )
     if resume:
         if outcome.resumable:

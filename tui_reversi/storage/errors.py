@@ -16,4 +16,5 @@ class FutureFormatError(StorageError):
 
 
 class NameTakenError(StorageError):
-    """Saving under a name that another saved game already has."""
+    """Saving under a name that is taken: another saved game's, or an
+    existing file's for an export. Ask, then save again with replace=True."""

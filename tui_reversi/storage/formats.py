@@ -5,6 +5,7 @@ Export (`record` is a SavedGame; the first two also take a core Game):
     export_transcript(record)   'f5d6c3d3c4f4'  every move, passes left out
     export_position(record)     the board string at the cursor: 64 squares, X or O
     export_ggf(record)          '(;GM[Othello]...BO[8 ...]B[F5]W[D6]...;)'
+    write_export(path, text)    any of them to a file (NameTakenError if it exists)
 
 Import detects the format (a GGF game, a tui-reversi saved-game record, a
 board string, or a transcript) and returns a checked SavedGame:
@@ -20,12 +21,13 @@ game.ggf: the GGF game's move 7 (W[C4]) is illegal: it flips nothing".
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 from ..core import Game, Position, ReversiError, Variant
-from .errors import StorageError
-from .files import read_limited
+from .errors import NameTakenError, StorageError
+from .files import read_limited, write_atomic
 from .ggf import export_ggf, looks_like_ggf, parse_ggf
 from .record import SavedGame
 
@@ -46,6 +48,7 @@ __all__ = [
     "import_file",
     "import_game",
     "import_text",
+    "write_export",
 ]
 
 
@@ -65,6 +68,22 @@ def export_position(source: Game | SavedGame) -> str:
     """The board string of the position at the cursor: 64 squares a1..h8
     (X, O, -), a space, and the side to move."""
     return str(_game(source).position)
+
+
+def write_export(path: Path | str, text: str, *, replace: bool = False) -> Path:
+    """Write an exported game to the file at `path` (`~` expanded), atomically,
+    with a final newline, and return its absolute path. Raises NameTakenError
+    if the file exists and not `replace`, StorageError for anything else
+    (no such directory, not writable...)."""
+    path = Path(path).expanduser().absolute()
+    if path.is_dir():
+        raise StorageError(f"cannot export to {path}: it is a directory")
+    if not path.parent.is_dir():
+        raise StorageError(f"cannot export to {path}: there is no directory {path.parent}")
+    if not replace and os.path.lexists(path):
+        raise NameTakenError(f"{path} already exists")
+    write_atomic(path, (text.rstrip("\n") + "\n").encode("utf-8"))
+    return path
 
 
 # -- import ----------------------------------------------------------------
@@ -127,11 +146,11 @@ def import_file(path: Path | str, *, variant: Variant | str | None = None) -> Sa
     StorageError: "cannot import game.ggf: ..."."""
     path = Path(path).expanduser()
     try:
-        data = read_limited(path, MAX_IMPORT_BYTES, str(path))
+        data = read_limited(path, MAX_IMPORT_BYTES, "it")
     except FileNotFoundError:
         raise StorageError(f"cannot import {path}: there is no such file") from None
     except StorageError as error:
-        raise StorageError(f"cannot import {error}") from None
+        raise StorageError(f"cannot import {path}: {error}") from None
     return import_bytes(data, str(path), variant)
 
 

@@ -181,6 +181,11 @@ class SavedGames:
         except OSError as error:
             raise StorageError(f"could not delete {path}: {reason(error)}") from None
 
+    def entry_for(self, path: Path, name: str) -> SavedGameEntry:
+        """A list entry, called `name`, for a record file outside the saved
+        games (the previous autosave). Never raises for a bad file."""
+        return replace(self._entry(path), name=name)
+
     def _read(self, path: Path, name: str, source: str) -> tuple[SavedGame, Game]:
         try:
             data = read_limited(path, MAX_RECORD_BYTES, source)

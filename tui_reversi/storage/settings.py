@@ -7,9 +7,9 @@
 settings.toml, as `save_settings` writes it::
 
     black = "human"        # human, easy, medium, hard or expert
-    white = "medium"
+    white = "easy"
     variant = "othello"    # othello, reversi or anti
-    theme = "default"
+    theme = "default"      # "default": the app's own, or its 16-colour one when needed
     ascii = false          # plain ASCII board, for terminals without good Unicode
     legal_moves = true     # mark the squares the player to move can play
     animation = "auto"     # true, false, or "auto" (the app decides, e.g. off over SSH)
@@ -48,7 +48,7 @@ class Settings:
     (for instance off over SSH or a slow link)."""
 
     black: str = "human"
-    white: str = "medium"
+    white: str = "easy"
     variant: Variant = Variant.OTHELLO
     theme: str = "default"
     ascii: bool = False
@@ -59,6 +59,7 @@ class Settings:
 _COMMENTS = {
     "black": "human, easy, medium, hard or expert",
     "variant": "othello, reversi or anti",
+    "theme": '"default" or a theme name (the app\'s settings screen lists them)',
     "ascii": "plain ASCII board, for terminals without good Unicode",
     "legal_moves": "mark the squares the player to move can play",
     "animation": 'true, false, or "auto" (the app decides, e.g. off over SSH)',

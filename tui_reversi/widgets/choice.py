@@ -1,5 +1,7 @@
 """A one-line choice: a label and every option in a row, the chosen one
-bracketed. Left/right (or h/l) change it; up/down move to the next row."""
+bracketed (or, `compact`, only the chosen one between arrows, for a long
+list such as the themes). Left/right (or h/l) change it; up/down move to
+the next row."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-LABEL_WIDTH = 9
+LABEL_WIDTH = 10  # "> " and the longest label, "Variant", with a space after it
 
 
 class ChoiceRow(Widget, can_focus=True):
@@ -34,10 +36,19 @@ class ChoiceRow(Widget, can_focus=True):
 
     value: reactive[str] = reactive("", init=False)
 
-    def __init__(self, label: str, options: list[tuple[str, str]], value: str, **kwargs) -> None:
+    def __init__(
+        self,
+        label: str,
+        options: list[tuple[str, str]],
+        value: str,
+        *,
+        compact: bool = False,
+        **kwargs,
+    ) -> None:
         super().__init__(**kwargs)
         self.label = label
         self.options = options
+        self.compact = compact
         self.set_reactive(ChoiceRow.value, value)
 
     @property
@@ -52,6 +63,12 @@ class ChoiceRow(Widget, can_focus=True):
                 "[b]$pointer $label[/b]", pointer=pointer, label=f"{self.label:<{LABEL_WIDTH - 2}}"
             )
         ]
+        if self.compact:
+            text = dict(self.options)[self.value]
+            count = f" ({self._values.index(self.value) + 1} of {len(self.options)})"
+            parts.append(Content.from_markup("[b reverse]$text[/]", text=f"< {text} >"))
+            parts.append(Content(count))
+            return Content("").join(parts)
         for value, text in self.options:
             if value == self.value:
                 parts.append(Content.from_markup("[b reverse]$text[/]", text=f"[{text}]"))
@@ -74,7 +91,10 @@ class ChoiceRow(Widget, can_focus=True):
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
-        if offset is None:
+        if offset is None or offset.x < LABEL_WIDTH:
+            return
+        if self.compact:  # the left arrow goes back, anything to its right forward
+            self.action_cycle(-1 if offset.x < LABEL_WIDTH + 2 else 1)
             return
         x = LABEL_WIDTH
         for value, text in self.options:

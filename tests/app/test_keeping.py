@@ -1,0 +1,409 @@
+"""Keeping the player's games in the app: autosave after every change, the
+resume offer, save/load/delete, import/export/copy, and the settings screen.
+Every test runs in its own XDG directories (tests/conftest.py)."""
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+from textual import events
+from textual.widgets import DataTable, Input
+
+from tui_reversi.app import theme_names
+from tui_reversi.core import Game
+from tui_reversi.match import Match
+from tui_reversi.screens.game import GameScreen
+from tui_reversi.session import PREVIOUS_NAME, Session
+from tui_reversi.storage import (
+    Autosave,
+    SavedGame,
+    SavedGames,
+    export_ggf,
+    export_position,
+    export_transcript,
+    settings_path,
+)
+from tui_reversi.widgets.choice import ChoiceRow
+
+from .conftest import FirstMovePlayer, moves, settle, status
+
+OPENING = "f5d6c3d3c4"
+
+
+def autosaved(transcript: str, black: str = "human", white: str = "easy") -> SavedGame:
+    record = SavedGame.from_game(Game.from_transcript(transcript), black, white)
+    Autosave().save(record)
+    return record
+
+
+def on_disk() -> dict:
+    return json.loads(Autosave().path.read_text())
+
+
+@pytest.fixture
+def keeping_app(make_app):
+    """The app as the CLI builds it: a Session read from the (temporary) user
+    directories, its game and options, and a computer that answers at once."""
+
+    def make(*, cli: dict | None = None, player=None, **session_args):
+        session = Session.start(themes=theme_names(), **session_args)
+        cli = cli or {}
+        match = session.start_match(black=cli.get("black"), white=cli.get("white"))
+        options = session.app_options(cli)
+        if options["theme"] is None:
+            options["theme"] = "reversi"  # the tests' theme, not the terminal's
+        app = make_app(match=match, session=session, player=player or FirstMovePlayer(), **options)
+        return app, session
+
+    return make
+
+
+async def wait_saved(pilot, app, session):
+    await settle(pilot, app)
+    assert session.flush(5)
+
+
+# -- autosave ------------------------------------------------------------------------
+
+
+async def test_every_move_is_autosaved_with_its_players(keeping_app):
+    app, session = keeping_app(cli={"white": "human"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert not Autosave().path.exists()  # nothing is written before a move
+        for square in ("f5", "d6", "c3"):
+            await pilot.press(*square)
+            await wait_saved(pilot, app, session)
+            assert on_disk()["moves"] == moves(app)
+        await pilot.press("u")
+        await wait_saved(pilot, app, session)
+        assert on_disk()["moves"] == "f5d6c3" and on_disk()["ply"] == 2  # redo survives
+    assert (on_disk()["black"], on_disk()["white"]) == ("human", "human")
+
+
+def test_a_finished_game_stays_in_the_autosave_but_is_not_offered():
+    session = Session.start()
+    match = Match("human", "human", Game.from_transcript("d3c3f5f4f3d2d1e3b3"))  # 64-0
+    assert match.is_over
+    session.match_changed(match)
+    assert session.close()
+    assert on_disk()["moves"] == "d3c3f5f4f3d2d1e3b3"
+    assert Session.start().offer is None
+
+
+# -- the resume offer ----------------------------------------------------------------
+
+
+async def test_resume_offer_resume_carries_on_where_it_was(keeping_app):
+    autosaved(OPENING)
+    app, session = keeping_app()
+    player = app.players[1]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert type(app.screen).__name__ == "ResumeScreen"
+        assert "Move 5, White to move" in str(app.screen.query_one("#resume-game").content)
+        assert player.asked == 0  # nothing moves behind the question
+        await pilot.press("r")
+        await wait_saved(pilot, app, session)
+        assert isinstance(app.screen, GameScreen)
+        assert moves(app).startswith(OPENING) and app.match.game.length == 6  # Easy replied
+        assert on_disk()["moves"] == moves(app)
+    assert not Autosave().previous_path.exists()  # the same game, not another one
+
+
+async def test_resume_offer_new_game_keeps_the_unfinished_one(keeping_app):
+    autosaved(OPENING)
+    app, session = keeping_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        await wait_saved(pilot, app, session)
+        assert moves(app) == "" and app.match.white == "easy"
+        assert "The unfinished one is kept" in status(app)
+        await pilot.press("o")
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        assert table.get_row_at(0)[0] == PREVIOUS_NAME
+        await pilot.press("enter")  # it loads like a saved game
+        await wait_saved(pilot, app, session)
+        assert moves(app).startswith(OPENING)
+    assert json.loads(Autosave().path.read_text())["moves"].startswith(OPENING)
+
+
+async def test_resume_and_new_flags_do_not_ask(keeping_app):
+    autosaved(OPENING)
+    app, _ = keeping_app(resume=True, player=FirstMovePlayer())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen) and moves(app).startswith(OPENING)
+    app, _ = keeping_app(new=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and moves(app) == ""
+
+
+async def test_start_notes_and_settings_warnings_are_shown_once(keeping_app):
+    settings_path().parent.mkdir(parents=True)
+    settings_path().write_text('white = "grandmaster"\n')
+    Autosave().path.parent.mkdir(parents=True)
+    Autosave().path.write_text("{broken")
+    app, session = keeping_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        shown = [n.message for n in app._notifications]
+        assert any('sets white to "grandmaster"' in n for n in shown), shown
+        assert any(n.startswith("The autosave is damaged") for n in shown), shown
+        assert session.take_notes() == []
+
+
+# -- save, load, delete -----------------------------------------------------------------
+
+
+async def test_save_under_a_name_asks_before_replacing_and_loads_back(keeping_app):
+    app, _ = keeping_app(cli={"white": "human"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f", "5", "s")
+        await pilot.pause()
+        name = app.screen.query_one("#name", Input)
+        name.value = "Sunday"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert status(app) == "Saved as 'Sunday'."
+        await pilot.press("d", "6", "s")
+        await pilot.pause()
+        assert app.screen.query_one("#name", Input).value == "Sunday"  # its name by now
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "already exists. Replace it?" in str(app.screen.query_one("#dialog-title").content)
+        await pilot.press("y")
+        await pilot.pause()
+        assert SavedGames().load("sunday").transcript == "f5d6"
+        await pilot.press("n", "enter")  # a new game, then back to Sunday
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        assert app.screen.query_one(DataTable).get_row_at(0)[:5] == [
+            "Sunday",
+            app.screen.query_one(DataTable).get_row_at(0)[1],
+            "Human v Human",
+            "2",
+            "3-3",
+        ]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert moves(app) == "f5d6" and status(app) == "Loaded 'Sunday'."
+
+
+async def test_delete_asks_first_and_unreadable_games_say_why(keeping_app):
+    games = SavedGames()
+    games.save(SavedGame.from_game(Game.from_transcript("f5")), "keep me")
+    games.save(SavedGame.from_game(Game.from_transcript("f5d6")), "delete me")
+    (games.directory / "broken.json").write_text('{"format": "tui-reversi game"}')
+    app, _ = keeping_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("o")
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        rows = {table.get_row_at(i)[0]: i for i in range(table.row_count)}
+        assert set(rows) == {"keep me", "delete me", "broken"}
+        table.move_cursor(row=rows["broken"])
+        await pilot.pause()
+        assert table.get_row_at(rows["broken"])[-1] == "unreadable"
+        describe = str(app.screen.query_one("#describe").content)
+        assert describe.startswith("broken cannot be read: broken.json is damaged: its")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "cannot be loaded" in str(app.screen.query_one("#problem").content)
+        table.move_cursor(row=rows["delete me"])
+        await pilot.press("d")
+        await pilot.pause()
+        await pilot.press("n")  # no: nothing happens
+        await pilot.pause()
+        assert games.exists("delete me")
+        await pilot.press("d")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert not games.exists("delete me") and games.exists("keep me")
+        assert table.row_count == 2
+
+
+# -- import, export, copy ----------------------------------------------------------------
+
+
+async def test_import_pasted_text_or_a_path_with_chosen_players(keeping_app, tmp_path):
+    app, _ = keeping_app(cli={"white": "human"})
+    ggf = export_ggf(SavedGame.from_game(Game.from_transcript(OPENING), "human", "hard"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o", "i")
+        await pilot.pause()
+        source = app.screen.query_one("#source", Input)
+        source.value = "f5 f5"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "illegal" in str(app.screen.query_one("#problem").content)
+        source.value = ggf
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert moves(app).startswith(OPENING)  # and Hard, its White, has replied
+        assert (app.match.black, app.match.white) == ("human", "hard")
+        path = tmp_path / "game.txt"
+        path.write_text("f5d6\nc3\n")
+        app.post_message(events.Paste(str(path)))  # as the terminal sends a paste
+        await pilot.pause()
+        assert app.screen.query_one("#source", Input).value == str(path)
+        await pilot.press("tab", "right")  # Black: As saved -> Human... then White
+        await pilot.press("down", "right", "right")  # White: Easy
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert moves(app).startswith("f5d6c3")
+        assert (app.match.black, app.match.white) == ("human", "easy")
+
+
+async def test_export_copies_each_format_and_says_what(keeping_app, tmp_path, monkeypatch):
+    app, _ = keeping_app(cli={"white": "human"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*"f5d6c3")
+        record = SavedGame.from_game(app.match.game, "human", "human")
+        await pilot.press("x", "c")  # GGF first
+        await pilot.pause()
+        assert app.clipboard == export_ggf(app.session.record_for(app.match))
+        assert status(app).startswith("Copied the GGF game to the clipboard: (;GM[Othello]")
+        await pilot.press("x", "left", "left", "enter")
+        await pilot.pause()
+        assert app.clipboard == export_transcript(record) == "f5d6c3"
+        assert status(app) == "Copied the transcript to the clipboard: f5d6c3"
+        await pilot.press("x", "left", "c")
+        await pilot.pause()
+        assert app.clipboard == export_position(record)
+        monkeypatch.chdir(tmp_path)
+        await pilot.press("x", "w")
+        await pilot.pause()
+        file = app.screen.query_one("#file", Input)
+        assert file.has_focus and file.value.endswith(".ggf")
+        file.value = "out.ggf"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert status(app) == f"Wrote the GGF game to {tmp_path / 'out.ggf'}."
+        assert (tmp_path / "out.ggf").read_text().startswith("(;GM[Othello]")
+        await pilot.press("x", "w")  # the same file again: asks first
+        await pilot.pause()
+        app.screen.query_one("#file", Input).value = "out.ggf"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "already exists. Replace it?" in str(app.screen.query_one("#dialog-title").content)
+
+
+# -- settings ----------------------------------------------------------------------------
+
+
+def saved_settings() -> dict:
+    return tomllib.loads(settings_path().read_text())
+
+
+async def test_settings_screen_saves_and_applies_by_keyboard(keeping_app):
+    app, _ = keeping_app(new=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("t")
+        await pilot.pause()
+        assert app.screen.query_one("#black", ChoiceRow).has_focus
+        await pilot.press("down", "left")  # White: Easy -> Human
+        await pilot.press("down", "down", "right")  # Theme: default -> the next one
+        await pilot.press("down", "right")  # ASCII: off -> on
+        await pilot.press("enter")
+        await pilot.pause()
+        assert status(app) == "Settings saved."
+        saved = saved_settings()
+        assert saved["white"] == "human" and saved["ascii"] is True
+        assert saved["theme"] == theme_names()[0] == app.theme
+        assert app.options.ascii and app.options.white == "human"
+        assert app.match.white == "easy"  # the game in progress keeps its players
+        await pilot.press("t")
+        await pilot.pause()
+        await pilot.press("right", "escape")  # Esc leaves them as they were
+        await pilot.pause()
+        assert saved_settings()["black"] == "human"
+
+
+async def test_command_line_options_hold_for_the_run_only(keeping_app):
+    app, _ = keeping_app(cli={"ascii": True, "white": "human"}, new=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert app.options.ascii
+        await pilot.press("m")  # markers off: saved, and only that
+        await pilot.pause()
+        assert saved_settings()["legal_moves"] is False
+        assert saved_settings()["ascii"] is False and saved_settings()["white"] == "easy"
+        await pilot.press("t")
+        await pilot.pause()
+        held = str(app.screen.query_one("#held").content)
+        assert "--ascii" in held and "--white" in held and "hold until you quit" in held
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.options.ascii  # unchanged in the dialog: the flag still holds
+
+
+async def test_a_theme_chosen_in_the_palette_is_remembered(keeping_app):
+    app, _ = keeping_app(new=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.theme = "nord"
+        await pilot.pause()
+    assert saved_settings()["theme"] == "nord"
+    assert Session.start(themes=theme_names()).app_options()["theme"] == "nord"
+
+
+def test_the_session_writes_where_xdg_says(isolated_home):
+    session = Session.start(themes=["reversi"])
+    assert session.autosave.path == isolated_home / "data" / "tui-reversi" / "autosave.json"
+    assert Path(session.settings_file).parent == isolated_home / "config" / "tui-reversi"
+
+
+async def test_a_game_loaded_from_a_file_is_autosaved_before_any_move(keeping_app, tmp_path):
+    (tmp_path / "game.txt").write_text(OPENING)
+    app, session = keeping_app(load=str(tmp_path / "game.txt"), cli={"white": "human"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_saved(pilot, app, session)
+        assert on_disk()["moves"] == OPENING
+
+
+async def test_every_dialog_is_plain_ascii_in_ascii_mode(keeping_app):
+    import html
+    import re
+
+    autosaved(OPENING)
+    SavedGames().save(SavedGame.from_game(Game.from_transcript("f5")), "a very long name " * 3)
+    app, _ = keeping_app(cli={"ascii": True})
+    seen = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        for keys in ([], ["r", "s"], ["escape", "o"], ["i"], ["escape", "x"], ["escape", "t"]):
+            await pilot.press(*keys)
+            await pilot.pause()
+            seen.append(type(app.screen).__name__)
+            svg = app.export_screenshot()
+            text = html.unescape("".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg)))
+            odd = {char for char in text if ord(char) > 127 and char != "\xa0"}
+            assert not odd, (type(app.screen).__name__, odd)
+    assert seen == [
+        "ResumeScreen",
+        "SaveGameScreen",
+        "SavedGamesScreen",
+        "ImportScreen",
+        "ExportScreen",
+        "SettingsScreen",
+    ]
+
+
+async def test_an_autosave_that_cannot_be_written_is_said_once_and_play_goes_on(
+    keeping_app, tmp_path, monkeypatch
+):
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "file" / "data"))
+    app, session = keeping_app(cli={"white": "human"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f", "5")
+        await wait_saved(pilot, app, session)
+        await pilot.press("d", "6")
+        await wait_saved(pilot, app, session)
+        await pilot.pause()
+        failures = [n for n in app._notifications if "could not be autosaved" in n.message]
+        assert len(failures) == 1, [n.message for n in app._notifications]
+        assert moves(app) == "f5d6"

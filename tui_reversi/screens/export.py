@@ -1,0 +1,155 @@
+"""Export the game: the transcript, the board string or a GGF game, copied to
+the clipboard (OSC 52, which reaches the player's own clipboard over SSH) or
+written to a file."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+from ..session import sentence
+from ..storage import (
+    NameTakenError,
+    SavedGame,
+    StorageError,
+    export_ggf,
+    export_position,
+    export_transcript,
+    write_export,
+)
+from ..widgets.choice import ChoiceRow
+
+# format -> (label in the row, what it is in a sentence, file suffix, exporter)
+FORMATS: dict[str, tuple[str, str, str, Callable[[SavedGame], str]]] = {
+    "transcript": ("Transcript", "the transcript", ".txt", export_transcript),
+    "board": ("Board string", "the board string", ".txt", export_position),
+    "ggf": ("GGF", "the GGF game", ".ggf", export_ggf),
+}
+PREVIEW_CHARS = 40
+
+
+class ExportScreen(ModalScreen[str | None]):
+    """Dismissed with a sentence saying what was copied or written, or None."""
+
+    BINDINGS = [
+        Binding(
+            "c,enter",
+            "copy",
+            "Copy",
+            id="export.copy",
+            tooltip="Copy it to the clipboard (OSC 52: works over SSH in most terminals)",
+        ),
+        Binding(
+            "w",
+            "write",
+            "Write a file",
+            id="export.write",
+            tooltip="Type a file name, then Enter writes it (asks before replacing a file)",
+        ),
+        Binding("escape", "cancel", "Close", id="export.close", key_display="esc"),
+    ]
+
+    def __init__(self, record: SavedGame) -> None:
+        super().__init__()
+        self.record = record
+
+    def compose(self) -> ComposeResult:
+        formats = [(key, label) for key, (label, *_rest) in FORMATS.items()]
+        with Vertical(id="dialog"):
+            yield Static("[b]Export the game[/b]", id="dialog-title")
+            yield ChoiceRow("Format", formats, "ggf", id="format")
+            yield Static(id="export-text", markup=False)
+            yield Input(self._file_name("ggf"), placeholder="file name", id="file")
+            yield Static(id="problem")
+            yield Static(
+                self.app.text(
+                    "[b]←→[/b] format · [b]c[/b]/[b]⏎[/b] copy · [b]w[/b] write to the file "
+                    "· [b]esc[/b] close"
+                ),
+                id="dialog-keys",
+            )
+            with Horizontal(id="dialog-buttons"):
+                yield Button("Copy", variant="primary", id="copy")
+                yield Button("Write file", id="write")
+                yield Button("Close", id="close")
+
+    def on_mount(self) -> None:
+        self.query_one("#format", ChoiceRow).focus()
+        self._show()
+
+    @property
+    def format(self) -> str:
+        return self.query_one("#format", ChoiceRow).value
+
+    def text(self) -> str:
+        return FORMATS[self.format][3](self.record)
+
+    def _file_name(self, format: str) -> str:
+        return f"reversi-{datetime.now():%Y%m%d-%H%M}{FORMATS[format][2]}"
+
+    @on(ChoiceRow.Changed, "#format")
+    def _show(self) -> None:
+        self.query_one("#export-text", Static).update(self.text() or "(no moves yet)")
+        file = self.query_one("#file", Input)
+        suffix = FORMATS[self.format][2]
+        if Path(file.value).suffix in (".txt", ".ggf"):
+            file.value = str(Path(file.value).with_suffix(suffix))
+        self.query_one("#problem", Static).update("")
+
+    def action_copy(self) -> None:
+        text = self.text()
+        self.app.copy_to_clipboard(text)
+        shown = text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1] + "…"
+        self.dismiss(f"Copied {FORMATS[self.format][1]} to the clipboard: {shown}")
+
+    def action_write(self) -> None:
+        file = self.query_one("#file", Input)
+        if not file.has_focus:
+            self.set_focus(file)  # now, not later: the name may be typed at once
+            return
+        self._write(replace=False)
+
+    @on(Input.Submitted, "#file")
+    def _submitted(self) -> None:
+        self._write(replace=False)
+
+    def _write(self, *, replace: bool) -> None:
+        from .confirm import ConfirmScreen
+
+        name = self.query_one("#file", Input).value.strip()
+        if not name:
+            self.query_one("#problem", Static).update("Type a file name first.")
+            return
+        try:
+            path = write_export(name, self.text(), replace=replace)
+        except NameTakenError as error:
+            self.app.push_screen(
+                ConfirmScreen(f"{sentence(str(error))} Replace it?", yes="Replace"),
+                lambda yes: self._write(replace=True) if yes else None,
+            )
+            return
+        except StorageError as error:
+            self.query_one("#problem", Static).update(sentence(str(error)))
+            return
+        self.dismiss(f"Wrote {FORMATS[self.format][1]} to {path}.")
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "copy":
+            self.action_copy()
+        elif event.button.id == "write":
+            self._write(replace=False)
+        else:
+            self.dismiss(None)

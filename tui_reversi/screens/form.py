@@ -1,0 +1,57 @@
+"""What the save, import and settings dialogs share: Enter does the dialog's
+job (unless Cancel has the focus), Esc cancels, a problem is one sentence
+under the fields, and two buttons end the dialog."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ..session import sentence
+
+Result = TypeVar("Result")
+
+
+class FormScreen(ModalScreen[Result]):
+    """Subclasses bind Enter to `submit` and Esc to `cancel`, yield
+    `footer()` last in their dialog, and implement `done()`."""
+
+    def footer(self, keys: str, ok: str) -> ComposeResult:
+        """The problem line, the keys line (markup) and the OK/Cancel buttons."""
+        yield Static(id="problem")
+        yield Static(self.app.text(keys), id="dialog-keys")
+        with Horizontal(id="dialog-buttons"):
+            yield Button(ok, variant="primary", id="ok")
+            yield Button("Cancel", id="cancel")
+
+    def done(self) -> None:
+        """Do the dialog's job: dismiss with the result, or say the problem."""
+        raise NotImplementedError
+
+    def problem(self, text: str) -> None:
+        """Say what stops the dialog, as a sentence ('' clears it)."""
+        self.query_one("#problem", Static).update(sentence(text) if text else "")
+
+    def action_submit(self) -> None:
+        if isinstance(self.focused, Button) and self.focused.id == "cancel":
+            self.dismiss(None)
+        else:
+            self.done()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#ok")
+    def _ok_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.done()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)

@@ -1,0 +1,284 @@
+"""What one run of tui-reversi keeps on disk: the game in progress (autosaved
+after every change), the saved games and the settings.
+
+The CLI builds it before the app starts; the app calls it; no Textual here,
+so tests drive it with temporary directories::
+
+    session = Session.start(load=..., resume=..., new=..., variant=..., themes=...)
+    options = session.app_options(command_line_options)   # settings, then the flags
+    match = session.start_match(black=..., white=...)     # loaded, resumed or offered
+    app = create_app(match=match, session=session, **options)
+    app.run()
+    session.close()                                       # the last autosave is on disk
+
+`session.offer` is an unfinished game to offer before play starts (the
+app's Resume / New game question); `session.notes` are one-sentence
+messages for the app to show once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import fields, replace
+from pathlib import Path
+from typing import IO
+
+from .match import Match
+from .storage import (
+    Autosave,
+    AutosaveWriter,
+    SavedGame,
+    SavedGameEntry,
+    SavedGames,
+    Settings,
+    StorageError,
+    import_game,
+    load_settings,
+    plan_start,
+    reattach_terminal_stdin,
+    save_settings,
+    settings_path,
+)
+from .storage.files import reason
+from .storage.record import new_id
+
+PREVIOUS_NAME = "Previous autosave"  # how the load list shows autosave.previous.json
+AUTO_THEME = "default"  # in settings.toml: the app picks (its own, or a 16-colour one)
+
+# The app's look options and the settings they persist as.
+LOOK_SETTINGS = {"theme": "theme", "ascii": "ascii", "markers": "legal_moves"}
+
+
+def sentence(text: str) -> str:
+    """`text` as a sentence: capital first letter, final full stop."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+class Session:
+    """The player's files for one run of the app."""
+
+    def __init__(
+        self,
+        *,
+        autosave: Autosave | None = None,
+        games: SavedGames | None = None,
+        settings: Settings | None = None,
+        settings_file: Path | None = None,
+        themes: Collection[str] | None = None,
+        notes: Collection[str] = (),
+        start: SavedGame | None = None,
+        resumed: bool = False,
+        offer: SavedGame | None = None,
+    ) -> None:
+        self.autosave = autosave if autosave is not None else Autosave()
+        self.games = games if games is not None else SavedGames()
+        self.settings = settings if settings is not None else Settings()
+        self.settings_file = settings_file if settings_file is not None else settings_path()
+        self.themes = tuple(themes) if themes is not None else None
+        self.notes = [sentence(note) for note in notes]
+        self.start_record = start
+        self.resumed = resumed  # start_record is the autosave's own game (--resume)
+        self.offer = offer
+        # Set by the app: called with one sentence when an autosave fails.
+        self.on_autosave_error: Callable[[str], None] | None = None
+        self._writer = AutosaveWriter(self.autosave, on_error=self._autosave_failed)
+        self._match: Match | None = None
+        self._record: SavedGame | None = None
+        self._look: dict[str, object] | None = None
+        self.overrides: dict[str, object] = {}  # the command line's, for this run only
+
+    @classmethod
+    def start(
+        cls,
+        *,
+        load: str | None = None,
+        resume: bool = False,
+        new: bool = False,
+        variant: str | None = None,
+        themes: Collection[str] | None = None,
+        stdin: IO | None = None,
+    ) -> Session:
+        """Read the settings and the autosave, and load `--load`'s game.
+        Raises StorageError (one sentence) for a game that cannot be loaded."""
+        themes = None if themes is None else (AUTO_THEME, *themes)
+        settings, warnings = load_settings(themes=themes)
+        autosave = Autosave()
+        plan = plan_start(
+            load=load, resume=resume, new=new, autosave=autosave, stdin=stdin, variant=variant
+        )
+        if plan.used_stdin:
+            reattach_terminal_stdin()
+        return cls(
+            autosave=autosave,
+            settings=settings,
+            themes=themes,
+            notes=[*warnings, *plan.notes],
+            start=plan.record,
+            resumed=resume,
+            offer=plan.offer,
+        )
+
+    # -- how the app starts ---------------------------------------------------------
+
+    def app_options(self, overrides: dict | None = None) -> dict:
+        """create_app keyword arguments: the settings, then `overrides` (the
+        command line's options, which hold for this run only)."""
+        settings = self.settings
+        options = {
+            "black": settings.black,
+            "white": settings.white,
+            "variant": settings.variant,
+            "theme": None if settings.theme == AUTO_THEME else settings.theme,
+            "ascii": settings.ascii,
+            "markers": settings.legal_moves,
+            "animation": settings.animation,
+        }
+        self.overrides = dict(overrides or {})
+        options.update(self.overrides)
+        return options
+
+    def start_match(self, *, black: str | None = None, white: str | None = None) -> Match | None:
+        """The game to start with: the loaded or resumed one, else the one to
+        offer, else None (a new game). `black`/`white` replace its players."""
+        if self.start_record is not None:
+            record, fresh = self.start_record, not self.resumed
+        elif self.offer is not None:
+            record, fresh = self.offer, False
+        else:
+            return None
+        return self.match_from(record, black=black, white=white, fresh=fresh)
+
+    @property
+    def loaded(self) -> bool:
+        """True when the game to start with came from a file (--load): it is
+        not in the autosave yet."""
+        return self.start_record is not None and not self.resumed
+
+    def take_notes(self) -> list[str]:
+        """The start-up messages, once."""
+        notes, self.notes = self.notes, []
+        return notes
+
+    # -- the game in progress -----------------------------------------------------------
+
+    def match_from(
+        self,
+        record: SavedGame,
+        *,
+        black: str | None = None,
+        white: str | None = None,
+        fresh: bool = True,
+    ) -> Match:
+        """The live game for `record`, remembered so that its autosaves keep
+        its name. `fresh` gives it a new identity, so the autosave keeps the
+        game it replaces (a game loaded from a file is another game, even if
+        the file came from this one). Raises StorageError for a bad record."""
+        game = record.to_game()
+        if fresh:
+            record = replace(record, id=new_id())
+        record = replace(record, black=black or record.black, white=white or record.white)
+        match = Match(record.black, record.white, game)
+        self._match, self._record = match, record
+        return match
+
+    def record_for(self, match: Match) -> SavedGame:
+        """The record of `match` as it is now. A match the session has not
+        seen is a new game, with an identity of its own."""
+        if match is self._match and self._record is not None:
+            record = self._record.with_game(match.game)
+            if record.players != (match.black, match.white):
+                record = replace(record, black=match.black, white=match.white)
+        else:
+            record = SavedGame.from_game(match.game, match.black, match.white)
+        self._match, self._record = match, record
+        return record
+
+    def match_changed(self, match: Match) -> None:
+        """Autosave `match` (off the UI thread; see AutosaveWriter)."""
+        self._writer.save(self.record_for(match))
+
+    def flush(self, timeout: float | None = 5.0) -> bool:
+        """Wait until the last autosave is on disk."""
+        return self._writer.flush(timeout)
+
+    def close(self, timeout: float | None = 5.0) -> bool:
+        """At exit: finish the last autosave. False if the disk did not
+        answer within `timeout` seconds."""
+        return self._writer.close(timeout)
+
+    def _autosave_failed(self, problem: str) -> None:
+        if self.on_autosave_error is not None:
+            self.on_autosave_error(problem)
+
+    # -- saved games ----------------------------------------------------------------------
+
+    def current_name(self, match: Match) -> str | None:
+        """The name `match` was saved or loaded under, if any."""
+        return self._record.name if match is self._match and self._record else None
+
+    def save_game(self, match: Match, name: str, *, replace_existing: bool = False):
+        """Save `match` as `name` and return its SavedGameEntry. Raises
+        NameTakenError (ask, then again with replace_existing) or StorageError."""
+        entry = self.games.save(self.record_for(match), name, replace=replace_existing)
+        self._record = replace(self._record, name=entry.name)
+        self._writer.save(self._record)  # the autosave learns the name too
+        return entry
+
+    def list_games(self) -> list[SavedGameEntry]:
+        """The saved games, most recent first, then the previous autosave (the
+        game a new one replaced) if there is one. Raises StorageError only
+        if the directory cannot be listed."""
+        entries = self.games.list()
+        previous = self.autosave.previous_path
+        if previous.exists():
+            entries.append(self.games.entry_for(previous, PREVIOUS_NAME))
+        return entries
+
+    def delete_game(self, entry: SavedGameEntry) -> None:
+        """Delete the file of `entry`. Raises StorageError."""
+        if entry.path == self.autosave.previous_path:
+            try:
+                entry.path.unlink()
+            except OSError as error:
+                raise StorageError(f"could not delete {entry.path}: {reason(error)}") from None
+        else:
+            self.games.delete(entry.key)
+
+    @staticmethod
+    def import_game(text_or_path: str) -> SavedGame:
+        """A game from a path or pasted text. Raises StorageError."""
+        return import_game(text_or_path)
+
+    # -- settings ----------------------------------------------------------------------------
+
+    def save_settings(self, settings: Settings) -> str | None:
+        """Persist `settings`; returns a note if a bad old file was moved aside.
+        Raises StorageError."""
+        note = save_settings(settings, self.settings_file, themes=self.themes)
+        self.settings = settings
+        return note
+
+    def look_changed(self, look: dict[str, object]) -> str | None:
+        """The app's look now (theme, ascii, markers, animation). The first
+        call only remembers it; later ones persist the options that changed
+        since, and only those: an option given on the command line is not
+        saved unless the player changes it in the app. Returns a note as
+        save_settings does. Raises StorageError."""
+        before, self._look = self._look, dict(look)
+        if before is None:
+            return None
+        changed = {
+            LOOK_SETTINGS.get(key, key): value
+            for key, value in look.items()
+            if before.get(key) != value
+        }
+        known = {field.name for field in fields(Settings)}
+        changed = {key: value for key, value in changed.items() if key in known}
+        settings = replace(self.settings, **changed)
+        if settings == self.settings:
+            return None
+        return self.save_settings(settings)

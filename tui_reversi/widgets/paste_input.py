@@ -1,0 +1,25 @@
+"""A one-line input that keeps the whole of a multi-line paste.
+
+Textual's Input keeps only the first line of a paste; a GGF game or a
+transcript copied from a web page often spans several. Whitespace means
+nothing inside any game format, so the lines are joined with spaces.
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.widgets import Input
+
+
+class PasteInput(Input):
+    """An Input for a pasted game or a file path."""
+
+    def _on_paste(self, event: events.Paste) -> None:
+        text = " ".join(event.text.split())
+        if text:
+            selection = self.selection
+            if selection.is_empty:
+                self.insert_text_at_cursor(text)
+            else:
+                self.replace(text, *selection)
+        event.stop()
