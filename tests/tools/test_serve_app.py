@@ -1,39 +1,22 @@
 """The real app served over SSH, played with OpenSSH in tmux.
 
-These need the app (issue 4); until it is merged they are skipped, and the
-same paths are covered with stand-ins in tests/server.
+The same paths are covered with stand-ins in tests/server.
 """
 
-import importlib.util
 import os
 import shlex
 import signal
 import time
-from pathlib import Path
 
 import pytest
 
-import tui_reversi
-
 from .conftest import PATIENCE, SSH, SSH_OPTIONS, TMUX, Tmux
 
-pytestmark = [
-    pytest.mark.skipif(
-        importlib.util.find_spec("tui_reversi.app") is None,
-        reason="the game app (tui_reversi/app.py, issue 4) is not merged into this branch yet",
-    ),
-    pytest.mark.skipif(SSH is None or TMUX is None, reason="needs the OpenSSH client and tmux"),
-]
+pytestmark = pytest.mark.skipif(
+    SSH is None or TMUX is None, reason="needs the OpenSSH client and tmux"
+)
 
 COORDINATES = r"a\s+b\s+c\s+d\s+e\s+f\s+g\s+h"
-
-
-def app_autosaves() -> bool:
-    """Whether the app keeps its game through the storage layer (issue 5's integration)."""
-    package = Path(tui_reversi.__file__).parent
-    sources = [package / "app.py", package / "__main__.py", *package.glob("screens/*.py")]
-    text = "".join(path.read_text() for path in sources if path.exists())
-    return "Autosave(" in text or "plan_start(" in text
 
 
 @pytest.fixture
@@ -69,11 +52,6 @@ def test_the_board_renders_over_ssh_and_a_key_press_changes_the_screen(server, t
     wait_for_change(tmux, before)
 
 
-@pytest.mark.skipif(
-    not app_autosaves(),
-    reason="the app does not autosave through tui_reversi.storage yet (no Autosave or "
-    "plan_start call in app.py, __main__.py or screens/): waiting for the app-storage integration",
-)
 def test_reconnecting_as_the_same_user_offers_the_autosaved_game(server, tmux, tmp_path):
     running = server(game=None)
     play_over_ssh(tmux, running.port, "alice")
