@@ -15,6 +15,7 @@ from tui_reversi.server.config import (
 )
 from tui_reversi.server.pty_process import clamp_size
 from tui_reversi.server.session import SessionRefused, game_options
+from tui_reversi.storage.paths import FILES_ROOT_VARIABLE
 
 SAFE_DIRECTORY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,48}")
 
@@ -124,3 +125,10 @@ def test_durations_read_like_a_person_wrote_them(seconds, text):
 )
 def test_user_names_in_the_log_cannot_break_a_line_or_add_a_field(name, logged):
     assert _printable(name) == logged
+
+
+def test_a_served_game_keeps_the_players_files_in_their_own_folder(tmp_path):
+    env = player_environment(
+        home=tmp_path, user="u", term="xterm", client_env={}, ssh_connection=""
+    )
+    assert env[FILES_ROOT_VARIABLE] == str(tmp_path)

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..storage.paths import FILES_ROOT_VARIABLE
+
 AUTH_MODES = ("none", "password", "keys")
 
 # Client-sent variables a game may use; everything else a client sends is dropped.
@@ -112,6 +114,8 @@ def player_environment(
         "XDG_STATE_HOME": str(home / "state"),
         "XDG_CACHE_HOME": str(home / "cache"),
         "SSH_CONNECTION": ssh_connection,
+        # Import and export may name files only inside the player's own directory.
+        FILES_ROOT_VARIABLE: str(home),
         # `python -m` would otherwise put the player's directory first on sys.path.
         "PYTHONSAFEPATH": "1",
     }

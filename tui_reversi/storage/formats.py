@@ -29,6 +29,7 @@ from ..core import Game, Position, ReversiError, Variant
 from .errors import NameTakenError, StorageError
 from .files import read_limited, write_atomic
 from .ggf import export_ggf, looks_like_ggf, parse_ggf
+from .paths import player_file
 from .record import SavedGame
 
 MAX_IMPORT_BYTES = 1 << 20  # a game is under 2 KiB; GGS archives hold thousands per file
@@ -75,7 +76,10 @@ def write_export(path: Path | str, text: str, *, replace: bool = False) -> Path:
     with a final newline, and return its absolute path. Raises NameTakenError
     if the file exists and not `replace`, StorageError for anything else
     (no such directory, not writable...)."""
-    path = Path(path).expanduser().absolute()
+    try:
+        path = player_file(path)
+    except StorageError as error:
+        raise StorageError(f"cannot export to {path}: {error}") from None
     if path.is_dir():
         raise StorageError(f"cannot export to {path}: it is a directory")
     if not path.parent.is_dir():
@@ -144,7 +148,10 @@ def _from_transcript(text: str, variant: Variant | None) -> SavedGame:
 def import_file(path: Path | str, *, variant: Variant | str | None = None) -> SavedGame:
     """A game from the file at `path`, its format detected. Raises
     StorageError: "cannot import game.ggf: ..."."""
-    path = Path(path).expanduser()
+    try:
+        path = player_file(path)
+    except StorageError as error:
+        raise StorageError(f"cannot import {path}: {error}") from None
     try:
         data = read_limited(path, MAX_IMPORT_BYTES, "it")
     except FileNotFoundError:
@@ -174,13 +181,20 @@ def import_game(text_or_path: str, *, variant: Variant | str | None = None) -> S
     game itself as text. Raises StorageError."""
     candidate = text_or_path.strip()
     if "\n" not in candidate and not looks_like_ggf(candidate) and len(candidate) < 4096:
-        path = Path(candidate).expanduser()
-        if path.is_file():
-            return import_file(path, variant=variant)
-        if (
+        named_file = (
             "/" in candidate
             or "\\" in candidate
-            or path.suffix.lower() in (".ggf", ".json", ".txt")
-        ):
-            raise StorageError(f"cannot import {candidate}: there is no such file")
+            or candidate.startswith("~")
+            or Path(candidate).suffix.lower() in (".ggf", ".json", ".txt")
+        )
+        try:
+            path = player_file(candidate)
+        except StorageError as error:
+            if named_file:
+                raise StorageError(f"cannot import {candidate}: {error}") from None
+        else:
+            if path.is_file():
+                return import_file(path, variant=variant)
+            if named_file:
+                raise StorageError(f"cannot import {candidate}: there is no such file")
     return import_text(text_or_path, variant=variant)

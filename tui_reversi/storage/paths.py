@@ -8,11 +8,18 @@ user's own directory. Nothing here creates a directory; writers do that.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import platformdirs
 
+from .errors import StorageError
+
 APP_NAME = "tui-reversi"
+# Set by `tui-reversi serve` to the SSH player's own directory: the app then
+# reads and writes player-named files (import, export) only inside it, so an
+# open arcade's players cannot read or overwrite the server's files.
+FILES_ROOT_VARIABLE = "TUI_REVERSI_FILES_ROOT"
 
 
 def data_dir() -> Path:
@@ -25,3 +32,20 @@ def config_dir() -> Path:
     """The directory for settings.toml, e.g. ~/.config/tui-reversi or
     $XDG_CONFIG_HOME/tui-reversi."""
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+
+
+def player_file(name: Path | str) -> Path:
+    """The absolute path of a file the player named (`~` expanded). On a
+    served game (FILES_ROOT_VARIABLE set) it must lie inside that directory,
+    symbolic links resolved; otherwise StorageError says where files live."""
+    path = Path(name).expanduser().absolute()
+    root = os.environ.get(FILES_ROOT_VARIABLE)
+    if not root:
+        return path
+    home = Path(root).resolve()
+    if not path.resolve().is_relative_to(home):
+        raise StorageError(
+            "on this server your files live in your own folder, so give a name "
+            "there such as game.ggf"
+        )
+    return path
