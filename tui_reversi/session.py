@@ -43,6 +43,7 @@ from .storage.files import reason
 from .storage.record import new_id
 
 PREVIOUS_NAME = "Previous autosave"  # how the load list shows autosave.previous.json
+EARLIER_NAME = "Earlier autosave"  # ... and those in earlier-autosaves/
 AUTO_THEME = "default"  # in settings.toml: the app picks (its own, or a 16-colour one)
 
 # The app's look options and the settings they persist as.
@@ -236,11 +237,14 @@ class Session:
         previous = self.autosave.previous_path
         if previous.exists():
             entries.append(self.games.entry_for(previous, PREVIOUS_NAME))
+        for path in self.autosave.earlier_paths():
+            entries.append(self.games.entry_for(path, EARLIER_NAME))
         return entries
 
     def delete_game(self, entry: SavedGameEntry) -> None:
         """Delete the file of `entry`. Raises StorageError."""
-        if entry.path == self.autosave.previous_path:
+        autosave = self.autosave
+        if entry.path == autosave.previous_path or entry.path.parent == autosave.earlier_dir:
             try:
                 entry.path.unlink()
             except OSError as error:

@@ -14,7 +14,7 @@ from tui_reversi.app import theme_names
 from tui_reversi.core import Game
 from tui_reversi.match import Match
 from tui_reversi.screens.game import GameScreen
-from tui_reversi.session import PREVIOUS_NAME, Session
+from tui_reversi.session import EARLIER_NAME, PREVIOUS_NAME, Session
 from tui_reversi.storage import (
     Autosave,
     SavedGame,
@@ -128,6 +128,27 @@ async def test_resume_offer_new_game_keeps_the_unfinished_one(keeping_app):
         await wait_saved(pilot, app, session)
         assert moves(app).startswith(OPENING)
     assert json.loads(Autosave().path.read_text())["moves"].startswith(OPENING)
+
+
+async def test_three_new_games_in_a_row_lose_none_of_the_unfinished_ones(keeping_app):
+    autosaved(OPENING)
+    for _ in range(2):  # two more starts, each choosing a new game and playing f5
+        app, session = keeping_app(new=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("f", "5")
+            await wait_saved(pilot, app, session)
+    app, session = keeping_app(new=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        names = [table.get_row_at(row)[0] for row in range(table.row_count)]
+        assert names == [PREVIOUS_NAME, EARLIER_NAME]
+        await pilot.press("down", "enter")  # the first game is still there
+        await wait_saved(pilot, app, session)
+        assert moves(app).startswith(OPENING)
 
 
 async def test_resume_and_new_flags_do_not_ask(keeping_app):

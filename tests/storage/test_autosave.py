@@ -195,6 +195,36 @@ def test_a_new_session_starting_another_game_keeps_the_unfinished_one(tmp_path):
     assert json.loads(later.previous_path.read_text())["moves"] == "f5d6"
 
 
+def test_new_game_after_new_game_keeps_every_game_they_replaced(tmp_path):
+    openings = ["f5d6", "d3c5", "c4e3", "e6f4"]
+    for opening in openings:  # a session each, each starting another game
+        autosave = Autosave(tmp_path)
+        autosave.load()
+        autosave.save(SavedGame.from_game(Game.from_transcript(opening)))
+    kept = [autosave.previous_path, *autosave.earlier_paths()]
+    assert [json.loads(p.read_text())["moves"] for p in kept] == ["c4e3", "d3c5", "f5d6"]
+    assert json.loads(autosave.path.read_text())["moves"] == "e6f4"
+
+
+def test_an_unreadable_previous_autosave_is_kept_too(tmp_path):
+    autosave = Autosave(tmp_path)
+    autosave.previous_path.write_bytes(b"{garbage")
+    autosave.save(SavedGame.from_game(Game.from_transcript("f5")))
+    autosave.save(SavedGame.from_game(Game.from_transcript("d3")))
+    assert [p.read_bytes() for p in autosave.earlier_paths()] == [b"{garbage"]
+
+
+def test_the_same_game_retired_twice_is_not_copied(tmp_path):
+    autosave = Autosave(tmp_path)
+    game = SavedGame.from_game(Game.from_transcript("f5"))
+    autosave.save(game)
+    autosave.clear()
+    autosave.save(game.with_game(Game.from_transcript("f5d6")))  # resumed from the list
+    autosave.clear()
+    assert json.loads(autosave.previous_path.read_text())["moves"] == "f5d6"
+    assert autosave.earlier_paths() == []
+
+
 def test_resuming_and_playing_on_does_not_copy_the_game(tmp_path):
     Autosave(tmp_path).save(SavedGame.from_game(Game.from_transcript("f5d6")))
     later = Autosave(tmp_path)

@@ -14,12 +14,16 @@ timestamped name beside it and reported; it is never deleted or overwritten.
 
 When a different game (another record id) takes over the autosave, or on
 `clear()`, the game that was there is kept as autosave.previous.json, which
-`tui-reversi --load` opens: starting a new game never loses the last one.
+`tui-reversi --load` opens; the game that file held before (if another) moves
+into earlier-autosaves/ under a timestamped name. Nothing is ever dropped:
+starting new game after new game loses none of them (the saved-games list
+shows them all, and deleting one there is the only way one goes).
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import time
 from dataclasses import dataclass
@@ -27,12 +31,13 @@ from pathlib import Path
 
 from ..core import Game
 from .errors import FutureFormatError, StorageError
-from .files import move_aside, read_limited, reason, write_atomic
+from .files import ensure_dir, move_aside, read_limited, reason, write_atomic
 from .paths import data_dir
 from .record import MAX_RECORD_BYTES, SavedGame, read_record
 
 AUTOSAVE_NAME = "autosave.json"
 PREVIOUS_NAME = "autosave.previous.json"
+EARLIER_DIR = "earlier-autosaves"
 _STALE_TEMP_SECONDS = 600  # a temp file this old belongs to a writer that died
 
 
@@ -130,6 +135,9 @@ class Autosave:
         return self._retire()
 
     def _retire(self) -> Path | None:
+        if not os.path.lexists(self.path):
+            return None
+        self._keep_previous()
         try:
             os.replace(self.path, self.previous_path)
         except FileNotFoundError:
@@ -140,6 +148,50 @@ class Autosave:
             ) from None
         return self.previous_path
 
+    @property
+    def earlier_dir(self) -> Path:
+        """Where the games autosave.previous.json held before are kept."""
+        return self.directory / EARLIER_DIR
+
+    def earlier_paths(self) -> list[Path]:
+        """The earlier autosaves, most recent first (their names sort by time)."""
+        try:
+            paths = [p for p in self.earlier_dir.iterdir() if p.suffix == ".json"]
+        except OSError:
+            return []
+        return sorted(paths, key=lambda p: p.name, reverse=True)
+
+    def _keep_previous(self) -> None:
+        """Before autosave.previous.json is replaced, move the game it holds
+        into earlier-autosaves/, unless it is the game replacing it (an
+        older state of the same game)."""
+        try:
+            data = read_limited(self.previous_path, MAX_RECORD_BYTES)
+        except FileNotFoundError:
+            return
+        except StorageError:
+            data = b""  # unreadable: kept all the same, the player decides
+        kept_id = _record_id(data)
+        try:
+            if kept_id is not None and kept_id == _record_id(
+                read_limited(self.path, MAX_RECORD_BYTES)
+            ):
+                return
+        except (FileNotFoundError, StorageError):
+            pass
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(_mtime(self.previous_path)))
+        try:
+            ensure_dir(self.earlier_dir)
+            for count in itertools.count(1):  # names sort by time, then by count
+                target = self.earlier_dir / f"{stamp}-{count:04d}.json"
+                if not os.path.lexists(target):
+                    break
+            os.replace(self.previous_path, target)
+        except OSError as error:
+            raise StorageError(
+                f"could not keep the previous autosave in {self.earlier_dir}: {reason(error)}"
+            ) from None
+
     def _remove_stale_temp_files(self) -> None:
         # Left by a writer killed between write and rename; never the real autosave.
         cutoff = time.time() - _STALE_TEMP_SECONDS
@@ -148,3 +200,19 @@ class Autosave:
                 with contextlib.suppress(OSError):
                     if temp.lstat().st_mtime < cutoff:
                         temp.unlink()
+
+
+def _record_id(data: bytes) -> str | None:
+    if not data:
+        return None
+    try:
+        return SavedGame.from_json(data, "x").id
+    except StorageError:
+        return None
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return time.time()
