@@ -99,8 +99,9 @@ def app_arguments(args: argparse.Namespace) -> dict:
 def run_app(args: argparse.Namespace) -> int:
     """The app with the player's settings, autosave and saved games; the
     command line's options override the settings for this run only."""
-    from .app import create_app, theme_names
+    from .app import create_app
     from .session import Session
+    from .widgets.themes import theme_names
 
     session = Session.start(
         load=args.load,
