@@ -4,6 +4,7 @@ factory the command line and the tests build the app with."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 import sys
@@ -212,6 +213,7 @@ class ReversiApp(App[None]):
         self._check_size(event.size)
 
     def on_mount(self) -> None:
+        self.call_after_refresh(self._first_frame_drawn)
         # The computer searches in a thread holding the GIL; a waiting UI thread
         # gets it back after this interval (default 5 ms), once per await.
         sys.setswitchinterval(SWITCH_INTERVAL)
@@ -226,6 +228,12 @@ class ReversiApp(App[None]):
             self.theme_changed_signal.subscribe(self, lambda _theme: self.options_changed())
             for note in self.session.take_notes():
                 self.notify(note, severity="warning", timeout=15)
+
+    @staticmethod
+    def _first_frame_drawn() -> None:
+        if not gc.isenabled():  # the command line held collections for start-up
+            gc.freeze()  # what start-up made lives as long as the app: never scan it again
+            gc.enable()
 
     def on_reversi_app_autosave_failed(self, event: AutosaveFailed) -> None:
         if event.problem != self._autosave_problem:  # once, not after every move
