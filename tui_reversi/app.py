@@ -126,7 +126,7 @@ class ReversiApp(App[None]):
 
     def make_players(self, match: Match) -> dict[Color, Player | None]:
         """The computer players for `match` (None for a human). Raises
-        ReversiError when a level cannot play (e.g. not built)."""
+        ReversiError when a level cannot play (its factory failed)."""
         return {
             color: None
             if match.is_human(color)
