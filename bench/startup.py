@@ -8,10 +8,9 @@ them as ratios taken in the same run (e.g. latency thinking / idle), never
 as absolute promises. Targets (issue 4): first frame < 0.5 s, key latency
 < 50 ms while thinking, RSS < 60 MiB.
 
-The latency part plays f5 against a computer that thinks for a long time:
-the real `hard` engine when it is built, otherwise a stand-in that burns CPU
-in pure Python (holding the GIL the way a search does) and polls
-cancellation like a real player.
+The latency part plays f5 against the real `hard` engine given two minutes
+for its move, so that it is searching (in its thread worker, holding the
+GIL as a search does) all the while the cursor keys are timed.
 """
 
 from __future__ import annotations
@@ -27,7 +26,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = Path(sys.executable).parent / "tui-reversi"
 SOCKET = f"tui-reversi-bench-{os.getpid()}"
 
 
@@ -86,8 +84,19 @@ def stop() -> None:
         Path(socket).unlink(missing_ok=True)  # tmux leaves its socket file behind
 
 
+def app_pid() -> str:
+    return tmux("display-message", "-p", "-t", "bench", "#{pane_pid}").strip()
+
+
+def cpu_seconds() -> float:
+    """The app's user + system CPU time so far: less at the mercy of other
+    work on the machine than the wall clock."""
+    fields = Path(f"/proc/{app_pid()}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mib() -> float:
-    pid = tmux("display-message", "-p", "-t", "bench", "#{pane_pid}").strip()
+    pid = app_pid()
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
@@ -98,19 +107,36 @@ def board_drawn(text: str) -> bool:
     return "a   b   c   d   e   f   g   h" in text and "8 │" in text and "Quit" in text
 
 
-def first_frame(runs: int) -> tuple[list[float], list[float]]:
-    times, rss = [], []
+def app_command(tree: Path = ROOT) -> str:
+    """The command that starts the app from the package in `tree` (another
+    checkout gives a before/after figure)."""
+    return f"env PYTHONPATH={tree} {sys.executable} -m tui_reversi --white easy"
+
+
+def first_frame(command: str) -> tuple[float, float, float]:
+    """Seconds from launch to the first board frame, the CPU seconds the app
+    used for it, and its RSS then (MiB)."""
+    launched = start(command)
+    while not board_drawn(screen()):
+        if time.perf_counter() - launched > 30:
+            raise SystemExit(f"bench: no board after 30 s:\n{screen()}")
+        time.sleep(POLL)
+    elapsed = time.perf_counter() - launched
+    cpu = cpu_seconds()
+    time.sleep(0.3)
+    rss = rss_mib()
+    stop()
+    return elapsed, cpu, rss
+
+
+def first_frames(runs: int, commands: dict[str, str]) -> dict[str, list[tuple]]:
+    """first_frame for each command, `runs` times, taking turns so that a
+    change in the machine's load falls on all of them alike."""
+    figures: dict[str, list[tuple]] = {name: [] for name in commands}
     for _ in range(runs):
-        launched = start(f"{SCRIPT} --white easy")
-        while not board_drawn(screen()):
-            if time.perf_counter() - launched > 30:
-                raise SystemExit(f"bench: no board after 30 s:\n{screen()}")
-            time.sleep(POLL)
-        times.append(time.perf_counter() - launched)
-        time.sleep(0.3)
-        rss.append(rss_mib())
-        stop()
-    return times, rss
+        for name, command in commands.items():
+            figures[name].append(first_frame(command))
+    return figures
 
 
 def cursor_row(text: str) -> str:
@@ -151,56 +177,15 @@ def key_latency(keys: int, thinking: bool) -> tuple[list[float], float]:
 # -- the app under test for the latency part -----------------------------------------
 
 
-class BusyPlayer:
-    """Stands in for a long search: pure-Python work, cancellation polled."""
-
-    level = "hard"
-    time_limit = 120.0
-
-    def __init__(self, variant) -> None:
-        self.variant = variant
-
-    def choose_move(self, position, *, cancelled=None, progress=None):
-        from tui_reversi.core import square_name
-        from tui_reversi.players import SearchInfo
-
-        deadline = time.monotonic() + self.time_limit
-        nodes, depth = 0, 0
-        while time.monotonic() < deadline:
-            for _ in range(20_000):  # a few ms of interpreter work between polls
-                nodes += 1
-            if cancelled is not None and cancelled():
-                break
-            if nodes % 1_000_000 == 0 and progress is not None:
-                depth += 1
-                progress(SearchInfo(depth, nodes, None))
-        return square_name(position.legal_moves()[0])
-
-
 def serve(thinking: bool) -> None:
     from tui_reversi.app import create_app
-    from tui_reversi.core import ReversiError
     from tui_reversi.players import create_player
 
     def factory(level, variant):
-        try:
-            return create_player("hard", variant=variant, time_limit=120.0)
-        except ReversiError:
-            return BusyPlayer(variant)
+        return create_player("hard", variant=variant, time_limit=120.0)
 
     white = "hard" if thinking else "human"
     create_app(white=white, player_factory=factory, animation=False).run()
-
-
-def engine_name() -> str:
-    from tui_reversi.core import ReversiError
-    from tui_reversi.players import create_player
-
-    try:
-        create_player("hard")
-        return "the hard engine"
-    except ReversiError:
-        return "a CPU-burning stand-in (hard is not built yet)"
 
 
 def ms(values: list[float]) -> str:
@@ -213,6 +198,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=7, help="start-ups to time (default 7)")
     parser.add_argument("--keys", type=int, default=30, help="key presses to time (default 30)")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="DIR",
+        help="also time the first frame of the package in DIR (e.g. `git archive` of main), "
+        "taking turns with this tree",
+    )
+    parser.add_argument(
+        "--frames-only", action="store_true", help="time the first frame only, not the keys"
+    )
     parser.add_argument("--serve-thinking", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--serve-idle", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -223,17 +218,25 @@ def main() -> int:
         print("bench: tmux is not installed", file=sys.stderr)
         return 2
     try:
-        times, rss = first_frame(args.runs)
-        print(
-            f"first board frame in tmux at 80x24 ({args.runs} runs): "
-            f"median {statistics.median(times):.3f} s, "
-            f"min {min(times):.3f} s, max {max(times):.3f} s"
-        )
-        print(f"RSS after the first frame: median {statistics.median(rss):.1f} MiB")
+        commands = {"this tree": app_command()}
+        if args.baseline is not None:
+            commands[f"baseline {args.baseline}"] = app_command(args.baseline.resolve())
+        frames = first_frames(args.runs, commands)
+        for name, runs in frames.items():
+            times, cpu, rss = zip(*runs, strict=True)
+            print(
+                f"first board frame in tmux at 80x24, {name} ({args.runs} runs): "
+                f"median {statistics.median(times):.3f} s, "
+                f"min {min(times):.3f} s, max {max(times):.3f} s; "
+                f"CPU used: median {statistics.median(cpu):.2f} s; "
+                f"RSS then: median {statistics.median(rss):.1f} MiB"
+            )
+        if args.frames_only:
+            return 0
         idle, _ = key_latency(args.keys, thinking=False)
         busy, busy_rss = key_latency(args.keys, thinking=True)
         print(f"key-to-screen latency, idle ({args.keys} keys): {ms(idle)}")
-        print(f"key-to-screen latency while {engine_name()} thinks: {ms(busy)}")
+        print(f"key-to-screen latency while the hard engine thinks: {ms(busy)}")
         print(
             f"thinking / idle latency (medians): "
             f"{statistics.median(busy) / statistics.median(idle):.2f}x"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import sys
 from importlib import import_module
 
@@ -24,16 +25,43 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (try --help)\n")
 
 
+class _ToolParser(_Parser):
+    """A tool's parser. Its arguments come from the tool's module, imported
+    only when the tool is asked for: starting the game imports no tool."""
+
+    def __init__(self, *args, tool_module: str | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._tool_module: str | None = tool_module
+
+    def _add_tool_arguments(self) -> None:
+        if self._tool_module is not None:
+            import_module(f"tui_reversi.tools.{self._tool_module}").add_arguments(self)
+            self._tool_module = None
+
+    def parse_known_args(self, args=None, namespace=None):
+        self._add_tool_arguments()
+        return super().parse_known_args(args, namespace)
+
+    def format_help(self) -> str:
+        self._add_tool_arguments()
+        return super().format_help()
+
+    def format_usage(self) -> str:
+        self._add_tool_arguments()
+        return super().format_usage()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="tui-reversi",
         description="Reversi/Othello in the terminal. With no sub-command, starts the game.",
     )
     add_app_arguments(parser)
-    tools = parser.add_subparsers(dest="tool", metavar="TOOL", title="tools", parser_class=_Parser)
+    tools = parser.add_subparsers(
+        dest="tool", metavar="TOOL", title="tools", parser_class=_ToolParser
+    )
     for name, (module, help_text) in TOOLS.items():
-        sub = tools.add_parser(name, help=help_text, description=help_text)
-        import_module(f"tui_reversi.tools.{module}").add_arguments(sub)
+        tools.add_parser(name, help=help_text, description=help_text, tool_module=module)
     return parser
 
 
@@ -99,8 +127,19 @@ def app_arguments(args: argparse.Namespace) -> dict:
 def run_app(args: argparse.Namespace) -> int:
     """The app with the player's settings, autosave and saved games; the
     command line's options override the settings for this run only."""
-    from .app import create_app, theme_names
+    # Start-up allocates much and frees little: no garbage collections until
+    # the first frame is drawn (the app turns them back on then).
+    gc.disable()
+    try:
+        return _run_app(args)
+    finally:
+        gc.enable()
+
+
+def _run_app(args: argparse.Namespace) -> int:
+    from .app import create_app
     from .session import Session
+    from .widgets.themes import theme_names
 
     session = Session.start(
         load=args.load,

@@ -1,9 +1,10 @@
-"""The Textual app: screens, themes, app-wide keys, and `create_app`, the one
+"""The Textual app: screens, app-wide keys, signals, and `create_app`, the one
 factory the command line and the tests build the app with."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 import sys
@@ -19,7 +20,6 @@ from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
-from textual.theme import BUILTIN_THEMES, Theme
 
 from .core import Color, Position, ReversiError, Variant
 from .match import Match, parse_level
@@ -27,6 +27,7 @@ from .players import MoveScore, Player, analyse, create_player
 from .players.base import CancelCheck
 from .session import sentence
 from .widgets.glyphs import ascii_text
+from .widgets.themes import BOARD_COLOURS, DEFAULT_THEME, SIXTEEN_COLOUR_THEME, THEMES
 
 if TYPE_CHECKING:
     from .session import Session
@@ -36,112 +37,8 @@ MIN_WIDTH, MIN_HEIGHT = 60, 21
 
 SWITCH_INTERVAL = 0.001  # seconds; see ReversiApp.on_mount
 
-DEFAULT_THEME = "reversi"
-SIXTEEN_COLOUR_THEME = "reversi-16"
-
-# Board colours are theme variables: every theme may set them (app.tcss uses them).
-BOARD_COLOURS = {
-    "board-background": "#1d6b3a",
-    "board-review-background": "#4a5a50",
-    "board-grid": "#0e3d20",
-    "board-coord": "#9e9e9e",
-    "board-coord-typed": "#ffd54f",
-    "disc-black": "#000000",
-    "disc-white": "#ffffff",
-    "board-legal": "#b9f6ca",
-    "board-hint": "#ffd54f",
-    "board-cursor": "#3b9a5c",
-    "board-cursor-mark": "#ffeb3b",
-    "board-last-mark": "#ff7043",
-    "board-last": "#256f43",
-    "board-flipped": "#2b7f85",
-}
-
-THEMES = (
-    Theme(
-        name=DEFAULT_THEME,
-        primary="#43a047",
-        secondary="#2e7d32",
-        accent="#ffb300",
-        warning="#ffb300",
-        error="#ef5350",
-        success="#66bb6a",
-        foreground="#e6e6e6",
-        background="#15191a",
-        surface="#1d2224",
-        panel="#26302b",
-        dark=True,
-    ),
-    Theme(
-        name="reversi-light",
-        primary="#2e7d32",
-        secondary="#1b5e20",
-        accent="#e65100",
-        warning="#e65100",
-        error="#c62828",
-        success="#2e7d32",
-        foreground="#1a1a1a",
-        background="#f2f0e8",
-        surface="#e8e5da",
-        panel="#dcd8c8",
-        dark=False,
-        variables={
-            "board-background": "#2e8b4e",
-            "board-grid": "#14502a",
-            "board-coord": "#555555",
-            "board-coord-typed": "#e65100",
-            "board-review-background": "#7d8c82",
-            "board-cursor": "#52b474",
-            "board-last": "#3a9a5d",
-            "board-flipped": "#3c9aa0",
-        },
-    ),
-    # Sixteen-colour terminals (TERM=xterm, many SSH set-ups): ANSI names only,
-    # so the terminal's own palette draws the board.
-    Theme(
-        name=SIXTEEN_COLOUR_THEME,
-        ansi=True,
-        primary="ansi_green",
-        secondary="ansi_cyan",
-        accent="ansi_yellow",
-        warning="ansi_yellow",
-        error="ansi_red",
-        success="ansi_green",
-        foreground="ansi_default",
-        background="ansi_default",
-        surface="ansi_default",
-        panel="ansi_default",
-        boost="ansi_default",
-        dark=True,
-        variables={
-            # Textual's own ANSI theme supplies what its widgets need (ansi-background...).
-            **BUILTIN_THEMES["ansi-dark"].variables,
-            "board-background": "ansi_green",
-            "board-review-background": "ansi_bright_black",
-            "board-grid": "ansi_black",
-            "board-coord": "ansi_default",
-            "board-coord-typed": "ansi_bright_yellow",
-            "disc-black": "ansi_black",
-            "disc-white": "ansi_bright_white",
-            "board-legal": "ansi_bright_green",
-            "board-hint": "ansi_bright_yellow",
-            "board-cursor": "ansi_yellow",
-            "board-cursor-mark": "ansi_bright_white",
-            "board-last-mark": "ansi_bright_red",
-            "board-last": "ansi_green",
-            "board-flipped": "ansi_cyan",
-            "footer-key-foreground": "ansi_bright_yellow",
-        },
-    ),
-)
-
 # After SIGHUP or SIGTERM the app has this long to close down before it is ended.
 SIGNAL_GRACE = 3.0
-
-
-def theme_names() -> list[str]:
-    """Every theme `--theme` and the settings accept."""
-    return [theme.name for theme in THEMES] + sorted(BUILTIN_THEMES)
 
 
 PlayerFactory = Callable[[str, Variant], Player]
@@ -229,7 +126,7 @@ class ReversiApp(App[None]):
 
     def make_players(self, match: Match) -> dict[Color, Player | None]:
         """The computer players for `match` (None for a human). Raises
-        ReversiError when a level cannot play (e.g. not built)."""
+        ReversiError when a level cannot play (its factory failed)."""
         return {
             color: None
             if match.is_human(color)
@@ -316,6 +213,7 @@ class ReversiApp(App[None]):
         self._check_size(event.size)
 
     def on_mount(self) -> None:
+        self.call_after_refresh(self._first_frame_drawn)
         # The computer searches in a thread holding the GIL; a waiting UI thread
         # gets it back after this interval (default 5 ms), once per await.
         sys.setswitchinterval(SWITCH_INTERVAL)
@@ -330,6 +228,12 @@ class ReversiApp(App[None]):
             self.theme_changed_signal.subscribe(self, lambda _theme: self.options_changed())
             for note in self.session.take_notes():
                 self.notify(note, severity="warning", timeout=15)
+
+    @staticmethod
+    def _first_frame_drawn() -> None:
+        if not gc.isenabled():  # the command line held collections for start-up
+            gc.freeze()  # what start-up made lives as long as the app: never scan it again
+            gc.enable()
 
     def on_reversi_app_autosave_failed(self, event: AutosaveFailed) -> None:
         if event.problem != self._autosave_problem:  # once, not after every move

@@ -105,9 +105,11 @@ async def test_the_computer_moves_first_when_it_plays_black(make_app):
 async def test_a_level_that_cannot_play_is_refused_in_the_new_game_dialog(make_app):
     from tui_reversi.core import ReversiError
 
+    # Every built-in level plays; a factory that fails stands in for one that
+    # cannot (say, an outside engine that will not start).
     def factory(level, variant):
         if level != "easy":
-            raise ReversiError(f"the {level} level is not built yet")
+            raise ReversiError(f"the {level} engine could not be started")
         return GatedPlayer()
 
     app = make_app(player_factory=factory)
@@ -118,4 +120,6 @@ async def test_a_level_that_cannot_play_is_refused_in_the_new_game_dialog(make_a
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen.__class__.__name__ == "NewGameScreen"
-        assert "The hard level is not built yet." in str(app.screen.query_one("#problem").content)
+        assert "The hard engine could not be started." in str(
+            app.screen.query_one("#problem").content
+        )

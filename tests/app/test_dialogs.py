@@ -4,12 +4,13 @@ the autosave hook, and the look options."""
 import pytest
 from textual.binding import Binding
 
-from tui_reversi.app import THEMES, ReversiApp
+from tui_reversi.app import ReversiApp
 from tui_reversi.core import Color, Variant
 from tui_reversi.screens.game import GameScreen
 from tui_reversi.screens.help import help_rows
 from tui_reversi.widgets.board import BoardView
 from tui_reversi.widgets.move_log import MoveLog
+from tui_reversi.widgets.themes import THEMES
 
 from .conftest import FirstMovePlayer, settle, status
 

@@ -10,7 +10,6 @@ import pytest
 from textual import events
 from textual.widgets import DataTable, Input
 
-from tui_reversi.app import theme_names
 from tui_reversi.core import Game
 from tui_reversi.match import Match
 from tui_reversi.screens.game import GameScreen
@@ -25,6 +24,7 @@ from tui_reversi.storage import (
     settings_path,
 )
 from tui_reversi.widgets.choice import ChoiceRow
+from tui_reversi.widgets.themes import theme_names
 
 from .conftest import FirstMovePlayer, moves, settle, status
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import difflib
 import json
 import re
-import tomllib
 from collections.abc import Collection
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -86,6 +85,8 @@ def load_settings(
         return Settings(), []
     except StorageError as error:
         return Settings(), [f"{error}; the default settings are used"]
+    import tomllib  # here: without a settings file, start-up need not import it
+
     try:
         table = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError:

@@ -14,7 +14,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -104,12 +104,15 @@ class BoardView(Widget, can_focus=True):
             self.square = square
 
     state: reactive[BoardState] = reactive(BoardState(Position.initial()), layout=False)
-    cursor: reactive[int] = reactive(square_at(2, 3))  # d3, Black's first move
+    # d3, Black's first move. Moving it repaints two squares (watch_cursor), not the board.
+    cursor: reactive[int] = reactive(square_at(2, 3), repaint=False)
     glyphs: reactive[Glyphs] = reactive(UNICODE, layout=True)
     cell: reactive[tuple[int, int]] = reactive(CELL_SIZES[0], layout=True)
     typed_column: reactive[int | None] = reactive(None)
 
-    _line_cache: list[Strip] | None = None
+    # The drawn board, a row of (character, style) cells per line; a repaint
+    # draws it once and render_line makes Strips only of the lines it asks for.
+    _line_cache: list[list[tuple[str, Style]]] | None = None
 
     def __init__(self, *, animate: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -185,18 +188,27 @@ class BoardView(Widget, can_focus=True):
         lines = self._line_cache
         if y >= len(lines):
             return Strip.blank(self.size.width, self.rich_style)
-        return lines[y].adjust_cell_length(self.size.width, self.rich_style)
+        return Strip(_segments(lines[y])).adjust_cell_length(self.size.width, self.rich_style)
 
     def refresh(self, *args, **kwargs):
         # Every repaint redraws the board once; render_line then slices it.
         self._line_cache = None
         return super().refresh(*args, **kwargs)
 
+    def watch_cursor(self, old: int, new: int) -> None:
+        # Only the lines of the two squares change: the terminal gets (and the
+        # compositor renders) those alone, which keeps a key press cheap even
+        # while the computer's search holds the GIL, and over a slow link.
+        height, width = self.cell[1], self.size.width
+        self.refresh(
+            *(Region(0, self._origin(square // 8, 0)[1], width, height) for square in (old, new))
+        )
+
     def notify_style_update(self) -> None:
         self._line_cache = None
         super().notify_style_update()
 
-    def _draw(self) -> list[Strip]:
+    def _draw(self) -> list[list[tuple[str, Style]]]:
         glyphs, (cw, ch) = self.glyphs, self.cell
         size = board_size(self.cell, glyphs)
         style = self.get_component_rich_style
@@ -225,7 +237,7 @@ class BoardView(Widget, can_focus=True):
         for row in range(8):
             for col in range(8):
                 self._draw_square(put, row, col, square_style)
-        return [Strip(_segments(line)) for line in canvas]
+        return canvas
 
     def _draw_grid(self, put, grid_style: Style) -> None:
         cw, ch = self.cell

@@ -1,0 +1,102 @@
+"""What the game screen says in words: the title bar, the status line's
+advice (whose turn, a pass, game over, paused), the turn line of the score
+panel and the description of a reviewed move. Functions of the match only:
+the screen decides when to say them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.content import Content
+
+from ...core import PASS, Color, Game, square_name
+from ...match import Match
+
+# `ReversiApp.text`: spells symbols out in ASCII mode.
+Spell = Callable[[str], str]
+
+
+def turn_text(match: Match, ply: int, *, reviewing: bool, paused: bool) -> str:
+    """The score panel's line for the position at `ply`: whose turn, a
+    pass, or the result."""
+    game = match.game
+    position = game.positions[ply]
+    if position.is_game_over():
+        return str(game.variant.result(position))
+    side = position.to_move.label
+    if ply and game.moves[ply - 1] == PASS:
+        return f"{position.to_move.other.label} passed: {side} again"
+    if position.must_pass:
+        return f"{side} has no move: must pass"
+    if not reviewing and paused:
+        return f"{side} to move (paused)"
+    return f"{side} to move"
+
+
+def title_bar(match: Match, review_ply: int | None, spell: Spell) -> Content:
+    """The game and its players, or the review banner while reviewing."""
+    if review_ply is not None:
+        total = match.game.length
+        where = "the start" if review_ply == 0 else f"move {review_ply} of {total}"
+        return Content.from_markup(
+            spell(
+                " REVIEWING $where · [b]esc[/b] back to the game · "
+                "[b]⏎[/b] play from here · [b],[/b] [b].[/b] step"
+            ),
+            where=where.upper() if review_ply == 0 else f"MOVE {review_ply} OF {total}",
+        )
+    return Content.from_markup(
+        spell(" [b]tui-reversi[/b] · $variant · $black vs $white"),
+        variant=match.variant.value.capitalize(),
+        black=f"Black {match.player_label(Color.BLACK)}",
+        white=f"White {match.player_label(Color.WHITE)}",
+    )
+
+
+def advice(match: Match, review_ply: int | None, *, paused: bool, spell: Spell) -> Content:
+    """What the player can do now, when there is nothing else to say."""
+    game = match.game
+    if review_ply is not None:
+        return Content(f" {describe_ply(game, review_ply)}")
+    if match.is_over:
+        return Content.from_markup(
+            spell(" Game over: [b]n[/b] new game · [b],[/b] review · [b]ctrl+q[/b] quit")
+        )
+    passed = game.ply and game.moves[game.ply - 1] == PASS
+    who = match.to_move.label
+    if passed:
+        text = f" {match.to_move.other.label} has no legal move and passes. {who} to move."
+        return Content.from_markup("[b $warning]$text[/]", text=text)
+    if match.human_to_move:
+        return Content.from_markup(
+            spell(" $who to play: arrows/hjkl + [b]⏎[/b], type a square ([b]d3[/b]) or click"),
+            who=who,
+        )
+    if paused:
+        return Content.from_markup(" Paused: [b]p[/b] to let the computers play on")
+    return Content.from_markup(
+        spell(" $who ($level) is thinking…"),
+        who=who,
+        level=match.player_label(match.to_move),
+    )
+
+
+def notice(text: str, spell: Spell) -> Content:
+    """A one-line message for the status line, in bold."""
+    return Content.from_markup("[b]$text[/b]", text=f" {spell(text)}")
+
+
+def describe_ply(game: Game, ply: int) -> str:
+    """'Move 4: White played d3, flipping 1. Black 4, White 4.' for review."""
+    position = game.positions[ply]
+    counts = f"Black {position.count(Color.BLACK)}, White {position.count(Color.WHITE)}."
+    if ply == 0:
+        return f"The start. {counts}"
+    move, before = game.moves[ply - 1], game.positions[ply - 1]
+    if move == PASS:
+        return f"Move {ply}: {before.to_move.label} had no move and passed. {counts}"
+    flipped = before.flips(move).bit_count()
+    return (
+        f"Move {ply}: {before.to_move.label} played {square_name(move)}, "
+        f"flipping {flipped}. {counts}"
+    )
