@@ -131,6 +131,22 @@ def test_bad_flags_and_files_are_one_line_and_exit_2(args, stdin, words, monkeyp
     assert words in err and "Traceback" not in err
 
 
+def test_a_bad_theme_fails_before_any_file_is_touched(capsys):
+    autosave = Autosave()
+    autosave.directory.mkdir(parents=True, exist_ok=True)
+    autosave.path.write_bytes(b"{damaged")  # a start would move it aside
+    assert main(["--theme", "nosuch"]) == 2
+    assert "unknown theme 'nosuch'" in capsys.readouterr().err
+    assert autosave.path.read_bytes() == b"{damaged"
+    assert sorted(p.name for p in autosave.directory.iterdir()) == ["autosave.json"]
+
+
+def test_help_starts_with_one_usage_for_the_game_and_one_for_the_tools():
+    usage = run_cli("--help").stdout.split("\n\n")[0]
+    assert "[--theme NAME]" in usage and "tui-reversi TOOL ..." in usage
+    assert "perft, arena" in usage
+
+
 def test_the_real_command_fails_in_one_line_too(tmp_path):
     (tmp_path / "bad.ggf").write_text("(;GM[Othello]B[A1];)")
     done = run_cli("--load", str(tmp_path / "bad.ggf"))

@@ -54,6 +54,12 @@ class _ToolParser(_Parser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="tui-reversi",
+        usage=(
+            "%(prog)s [--black LEVEL] [--white LEVEL] [--variant NAME] [--ascii] "
+            "[--theme NAME]\n"
+            "                   [--no-animation] [--no-mouse] [--load FILE|- | --resume | --new]\n"
+            f"       %(prog)s TOOL ...   (TOOL: {', '.join(TOOLS)}; %(prog)s TOOL --help)"
+        ),
         description="Reversi/Othello in the terminal. With no sub-command, starts the game.",
     )
     add_app_arguments(parser)
@@ -61,7 +67,13 @@ def build_parser() -> argparse.ArgumentParser:
         dest="tool", metavar="TOOL", title="tools", parser_class=_ToolParser
     )
     for name, (module, help_text) in TOOLS.items():
-        tools.add_parser(name, help=help_text, description=help_text, tool_module=module)
+        tools.add_parser(
+            name,
+            prog=f"tui-reversi {name}",
+            help=help_text,
+            description=help_text,
+            tool_module=module,
+        )
     return parser
 
 
@@ -138,9 +150,14 @@ def run_app(args: argparse.Namespace) -> int:
 
 def _run_app(args: argparse.Namespace) -> int:
     from .app import create_app
+    from .core import ReversiError
     from .session import Session
     from .widgets.themes import theme_names
 
+    if args.theme is not None and args.theme not in theme_names():
+        # Before the session touches any file: a bad flag changes nothing.
+        names = ", ".join(sorted(theme_names()))
+        raise ReversiError(f"unknown theme {args.theme!r}: choose one of {names}")
     session = Session.start(
         load=args.load,
         resume=args.resume,

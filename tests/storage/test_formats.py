@@ -155,3 +155,10 @@ def test_write_export_never_replaces_a_file_without_being_told(tmp_path):
         write_export(tmp_path / "nowhere" / "game.txt", "f5")
     with pytest.raises(StorageError, match=r"it is a directory$"):
         write_export(tmp_path, "f5")
+
+
+def test_a_transcript_with_a_bad_square_names_it():
+    with pytest.raises(StorageError, match=r"move 7 \('z9'\)"):
+        import_text("f5d6c3d3c4f4z9")
+    with pytest.raises(StorageError, match="the text is not a game"):
+        import_text("hello world")

@@ -53,6 +53,13 @@ def test_export_writes_passes_as_pa_with_the_passing_colour():
     assert export_ggf(SavedGame.from_game(game)).endswith(f"{mover}[PA];)")
 
 
+def test_the_date_round_trips_to_the_second():
+    record = SavedGame.from_game(Game.from_transcript("f5d6"))
+    back = parse_ggf(export_ggf(record))
+    assert back.created == record.created.replace(microsecond=0)
+    assert parse_ggf(NBOARD).created.second == 54
+
+
 def test_reading_the_nboard_shape():
     record = parse_ggf(NBOARD)
     assert record.transcript == "d3" and record.variant is Variant.OTHELLO

@@ -113,6 +113,9 @@ def import_text(text: str, *, variant: Variant | str | None = None) -> SavedGame
         return _from_transcript(compact, chosen)
     if set(compact) <= _BOARD_CHARS:
         return _from_position(compact, chosen)  # reports the length
+    if compact.isalnum() and _TRANSCRIPT.match(compact.lower()).end() >= 2:
+        # Moves, then something that is not one: core names the bad move.
+        return _from_transcript(compact, chosen)
     raise StorageError(f"the text is not a game: expected {_FORMATS_HINT}")
 
 
@@ -148,17 +151,15 @@ def _from_transcript(text: str, variant: Variant | None) -> SavedGame:
 def import_file(path: Path | str, *, variant: Variant | str | None = None) -> SavedGame:
     """A game from the file at `path`, its format detected. Raises
     StorageError: "cannot import game.ggf: ..."."""
+    label = Path(path).expanduser()  # as the player named it
     try:
         path = player_file(path)
-    except StorageError as error:
-        raise StorageError(f"cannot import {path}: {error}") from None
-    try:
         data = read_limited(path, MAX_IMPORT_BYTES, "it")
     except FileNotFoundError:
-        raise StorageError(f"cannot import {path}: there is no such file") from None
+        raise StorageError(f"cannot import {label}: there is no such file") from None
     except StorageError as error:
-        raise StorageError(f"cannot import {path}: {error}") from None
-    return import_bytes(data, str(path), variant)
+        raise StorageError(f"cannot import {label}: {error}") from None
+    return import_bytes(data, str(label), variant)
 
 
 def import_bytes(data: bytes, label: str, variant: Variant | str | None = None) -> SavedGame:

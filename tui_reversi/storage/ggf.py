@@ -221,7 +221,9 @@ def _date(text: str) -> datetime | None:
     try:
         if text.isdigit() and len(text) <= 12:
             return datetime.fromtimestamp(int(text), UTC)
-        match = re.match(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})(?:[ _T](\d{1,2}):(\d{2}))?", text)
+        match = re.match(
+            r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})(?:[ _T](\d{1,2}):(\d{2})(?::(\d{2}))?)?", text
+        )
         if match is None:
             return None
         numbers = [int(part) for part in match.groups(default="0")]
