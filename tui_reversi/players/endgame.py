@@ -1,0 +1,207 @@
+"""The exact endgame solver: plays to the last disc and returns the final
+margin in discs (WOF counting) for the side to move.
+
+Far from the end it orders moves fastest first (fewest replies for the
+opponent) and keeps a transposition table; over the last few empties it
+walks the empty squares instead of generating moves, odd regions first
+(parity), down to dedicated last-two and last-one solvers.
+
+`make_solver` builds the solver as closures over local names and plain ints,
+sharing the caller's node counter and clock check, so that the midgame search
+and the solver count nodes and stop together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..core.bitboard import CORNERS, FULL, legal_moves
+from .evaluation import terminal_score
+
+# Quadrants for parity ordering.
+QUADRANTS = (0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F << 32, 0xF0F0F0F0 << 32)
+
+SHALLOW_EMPTIES = 6  # the solver walks empty squares below this
+SOLVER_TT_EMPTIES = 9  # the solver keeps a transposition table from here up
+
+# solve(own, opp, alpha, beta, passed) -> exact margin within (alpha, beta)
+Solver = Callable[[int, int, int, int, bool], int]
+
+
+def make_solver(
+    anti: bool,
+    flip_fns: list,
+    stable_edges: Callable[[int, int], int],
+    counter: list[int],
+    check: Callable[[], None],
+    check_every: int,
+) -> tuple[Solver, dict[int, tuple]]:
+    """The solver and its transposition table (for the caller to empty).
+
+    `counter[0]` is incremented per node; `check()` is called (and may raise
+    to stop the search) whenever it reaches `check_every`.
+    """
+    FL = flip_fns
+    lm = legal_moves
+    quads = QUADRANTS
+    solver_tt: dict[int, tuple] = {}
+
+    def solver(own, opp, alpha, beta, passed):
+        counter[0] += 1
+        if counter[0] >= check_every:
+            check()
+        empty = ~(own | opp) & FULL
+        e = empty.bit_count()
+        if e < SHALLOW_EMPTIES:
+            if e < 2:
+                return (
+                    last1(own, opp, empty.bit_length() - 1) if e else terminal_score(own, opp, anti)
+                )
+            return shallow(own, opp, alpha, beta, empty, e, False)
+        # Stability cutoff: discs that can never change hands cap our margin.
+        if anti:
+            if alpha >= 64 - 2 * own.bit_count() and alpha >= 64 - 2 * stable_edges(own, opp):
+                return alpha
+        elif alpha >= 64 - 2 * opp.bit_count() and alpha >= 64 - 2 * stable_edges(opp, own):
+            return alpha
+        moves = lm(own, opp)
+        if not moves:
+            if passed or not lm(opp, own):
+                return terminal_score(own, opp, anti)
+            return -solver(opp, own, -beta, -alpha, True)
+        key = tt_move = -1
+        if e >= SOLVER_TT_EMPTIES:
+            key = own << 64 | opp
+            entry = solver_tt.get(key)
+            if entry is not None:
+                lower, upper, tt_move = entry
+                if lower >= beta:
+                    return lower
+                if upper <= alpha:
+                    return upper
+                if lower == upper:
+                    return lower
+                if lower > alpha:
+                    alpha = lower
+                if upper < beta:
+                    beta = upper
+        # Fastest first: the move leaving the opponent fewest replies.
+        keyed = []
+        m = moves
+        while m:
+            b = m & -m
+            m ^= b
+            sq = b.bit_length() - 1
+            f = FL[sq](own, opp)
+            n_own = opp ^ f
+            n_opp = own | f | b
+            if sq == tt_move:
+                keyed.append((-1, sq, n_own, n_opp))
+                continue
+            replies = lm(n_own, n_opp)
+            keyed.append(
+                (replies.bit_count() * 2 + (replies & CORNERS).bit_count(), sq, n_own, n_opp)
+            )
+        keyed.sort()
+        best = -65
+        best_sq = -1
+        a = alpha
+        first = True
+        for _, sq, n_own, n_opp in keyed:
+            if first:
+                v = -solver(n_own, n_opp, -beta, -a, False)
+                first = False
+            else:
+                v = -solver(n_own, n_opp, -a - 1, -a, False)
+                if a < v < beta:
+                    v = -solver(n_own, n_opp, -beta, -v, False)
+            if v > best:
+                best = v
+                best_sq = sq
+                if v > a:
+                    a = v
+                    if v >= beta:
+                        break
+        if key >= 0:
+            if best <= alpha:
+                solver_tt[key] = (-64, best, best_sq)
+            elif best >= beta:
+                solver_tt[key] = (best, 64, best_sq)
+            else:
+                solver_tt[key] = (best, best, best_sq)
+        return best
+
+    sg = -1 if anti else 1  # anti counts the margin the other way
+
+    def last1(own, opp, sq):
+        # One empty square: whoever can play it does; the board is then full.
+        f = FL[sq](own, opp)
+        if f:
+            return sg * (2 * (own.bit_count() + f.bit_count()) - 62)
+        f = FL[sq](opp, own)
+        if f:
+            return sg * (62 - 2 * (opp.bit_count() + f.bit_count()))
+        return terminal_score(own, opp, anti)
+
+    def last2(own, opp, alpha, beta, x, y, passed):
+        best = -65
+        f = FL[x](own, opp)
+        if f:
+            best = -last1(opp ^ f, own | f | (1 << x), y)
+            if best >= beta:
+                return best
+        f = FL[y](own, opp)
+        if f:
+            v = -last1(opp ^ f, own | f | (1 << y), x)
+            if v > best:
+                best = v
+        if best > -65:
+            return best
+        if passed:
+            return terminal_score(own, opp, anti)
+        return -last2(opp, own, -beta, -alpha, x, y, True)
+
+    def shallow(own, opp, alpha, beta, empty, e, passed):
+        # The last few empties: try each empty square, odd regions first.
+        counter[0] += 1
+        if e == 2:
+            b = empty & -empty
+            return last2(
+                own, opp, alpha, beta, b.bit_length() - 1, (empty ^ b).bit_length() - 1, passed
+            )
+        odd = 0
+        for q in quads:
+            if (empty & q).bit_count() & 1:
+                odd |= q
+        odd &= empty
+        squares = []
+        m = odd
+        while m:
+            b = m & -m
+            squares.append(b.bit_length() - 1)
+            m ^= b
+        m = empty ^ odd
+        while m:
+            b = m & -m
+            squares.append(b.bit_length() - 1)
+            m ^= b
+        best = -65
+        for sq in squares:
+            f = FL[sq](own, opp)
+            if not f:
+                continue
+            b = 1 << sq
+            v = -shallow(opp ^ f, own | f | b, -beta, -alpha, empty ^ b, e - 1, False)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        return v
+        if best == -65:
+            if passed:
+                return terminal_score(own, opp, anti)
+            return -shallow(opp, own, -beta, -alpha, empty, e, True)
+        return best
+
+    return solver, solver_tt
