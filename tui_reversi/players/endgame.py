@@ -1,10 +1,13 @@
 """The exact endgame solver: plays to the last disc and returns the final
 margin in discs (WOF counting) for the side to move.
 
-Far from the end it orders moves fastest first (fewest replies for the
-opponent) and keeps a transposition table; over the last few empties it
-walks the empty squares instead of generating moves, odd regions first
-(parity), down to dedicated last-two and last-one solvers.
+From SHALLOW_EMPTIES up it generates moves and orders them fastest first
+(fewest replies for the opponent), with a transposition table and a
+stability cutoff. Below that it walks the empty squares instead of
+generating moves, odd regions (quadrants) first, then by square class,
+skipping squares with no opponent disc next to them; at four empties the
+order is fixed once and the squares are passed down by hand to dedicated
+three-, two- and one-empty solvers that build no lists at all.
 
 `make_solver` builds the solver as closures over local names and plain ints,
 sharing the caller's node counter and clock check, so that the midgame search
@@ -17,12 +20,12 @@ from collections.abc import Callable
 
 from ..core.bitboard import CORNERS, FULL, legal_moves
 from .evaluation import terminal_score
+from .squares import NEIGHBOURS, QUADRANTS, SQUARE_CLASSES
 
-# Quadrants for parity ordering.
-QUADRANTS = (0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F << 32, 0xF0F0F0F0 << 32)
-
-SHALLOW_EMPTIES = 6  # the solver walks empty squares below this
-SOLVER_TT_EMPTIES = 9  # the solver keeps a transposition table from here up
+# Measured with bench/endgame.py: generating and ordering moves costs more than
+# it saves below 8 empties; the table pays from 8 up.
+SHALLOW_EMPTIES = 8  # the solver walks empty squares below this
+SOLVER_TT_EMPTIES = 8  # the solver keeps a transposition table from here up
 
 # solve(own, opp, alpha, beta, passed) -> exact margin within (alpha, beta)
 Solver = Callable[[int, int, int, int, bool], int]
@@ -44,6 +47,10 @@ def make_solver(
     FL = flip_fns
     lm = legal_moves
     quads = QUADRANTS
+    shallow_below = SHALLOW_EMPTIES
+    tt_from = SOLVER_TT_EMPTIES
+    around = NEIGHBOURS
+    classes = SQUARE_CLASSES
     solver_tt: dict[int, tuple] = {}
 
     def solver(own, opp, alpha, beta, passed):
@@ -52,12 +59,8 @@ def make_solver(
             check()
         empty = ~(own | opp) & FULL
         e = empty.bit_count()
-        if e < SHALLOW_EMPTIES:
-            if e < 2:
-                return (
-                    last1(own, opp, empty.bit_length() - 1) if e else terminal_score(own, opp, anti)
-                )
-            return shallow(own, opp, alpha, beta, empty, e, False)
+        if e < shallow_below:
+            return shallow_entry(own, opp, alpha, beta, empty, e)
         # Stability cutoff: discs that can never change hands cap our margin.
         if anti:
             if alpha >= 64 - 2 * own.bit_count() and alpha >= 64 - 2 * stable_edges(own, opp):
@@ -70,7 +73,7 @@ def make_solver(
                 return terminal_score(own, opp, anti)
             return -solver(opp, own, -beta, -alpha, True)
         key = tt_move = -1
-        if e >= SOLVER_TT_EMPTIES:
+        if e >= tt_from:
             key = own << 64 | opp
             entry = solver_tt.get(key)
             if entry is not None:
@@ -107,21 +110,33 @@ def make_solver(
         best_sq = -1
         a = alpha
         first = True
-        for _, sq, n_own, n_opp in keyed:
-            if first:
-                v = -solver(n_own, n_opp, -beta, -a, False)
-                first = False
-            else:
-                v = -solver(n_own, n_opp, -a - 1, -a, False)
-                if a < v < beta:
-                    v = -solver(n_own, n_opp, -beta, -v, False)
-            if v > best:
-                best = v
-                best_sq = sq
-                if v > a:
-                    a = v
-                    if v >= beta:
-                        break
+        if e > shallow_below:
+            for _, sq, n_own, n_opp in keyed:
+                if first:
+                    v = -solver(n_own, n_opp, -beta, -a, False)
+                    first = False
+                else:
+                    v = -solver(n_own, n_opp, -a - 1, -a, False)
+                    if a < v < beta:
+                        v = -solver(n_own, n_opp, -beta, -v, False)
+                if v > best:
+                    best = v
+                    best_sq = sq
+                    if v > a:
+                        a = v
+                        if v >= beta:
+                            break
+        else:
+            # The children are shallow: no null windows, straight alpha-beta.
+            for _, sq, n_own, n_opp in keyed:
+                v = -shallow(n_own, n_opp, -beta, -a, empty ^ (1 << sq), e - 1, False)
+                if v > best:
+                    best = v
+                    best_sq = sq
+                    if v > a:
+                        a = v
+                        if v >= beta:
+                            break
         if key >= 0:
             if best <= alpha:
                 solver_tt[key] = (-64, best, best_sq)
@@ -130,6 +145,120 @@ def make_solver(
             else:
                 solver_tt[key] = (best, best, best_sq)
         return best
+
+    def shallow_entry(own, opp, alpha, beta, empty, e):
+        # A search that starts with few empties (the deeper ones never do).
+        if e >= 4:
+            return shallow(own, opp, alpha, beta, empty, e, False)
+        if e == 3:
+            x = empty & -empty
+            empty ^= x
+            y = empty & -empty
+            return solve3(
+                own,
+                opp,
+                alpha,
+                beta,
+                x.bit_length() - 1,
+                y.bit_length() - 1,
+                (empty ^ y).bit_length() - 1,
+                False,
+            )
+        if e == 2:
+            x = empty & -empty
+            return last2(
+                own, opp, alpha, beta, x.bit_length() - 1, (empty ^ x).bit_length() - 1, False
+            )
+        if e == 1:
+            return last1(own, opp, empty.bit_length() - 1)
+        return terminal_score(own, opp, anti)
+
+    def shallow(own, opp, alpha, beta, empty, e, passed):
+        # From 4 empties up: try each empty square, odd regions first.
+        counter[0] += 1
+        if counter[0] >= check_every:
+            check()
+        odd = 0
+        for q in quads:
+            if (empty & q).bit_count() & 1:
+                odd |= q
+        odd &= empty
+        squares = []
+        for region in (odd, empty ^ odd):
+            for cls in classes:
+                m = region & cls
+                while m:
+                    b = m & -m
+                    squares.append(b.bit_length() - 1)
+                    m ^= b
+        best = -65
+        if e == 4:
+            # The last four keep this order down to the last disc.
+            w, x, y, z = squares
+            for sq, r, s, t in ((w, x, y, z), (x, w, y, z), (y, w, x, z), (z, w, x, y)):
+                if not opp & around[sq]:
+                    continue  # no opponent disc next to it: nothing to flip
+                f = FL[sq](own, opp)
+                if not f:
+                    continue
+                v = -solve3(opp ^ f, own | f | (1 << sq), -beta, -alpha, r, s, t, False)
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            return v
+        else:
+            for sq in squares:
+                if not opp & around[sq]:
+                    continue
+                f = FL[sq](own, opp)
+                if not f:
+                    continue
+                b = 1 << sq
+                v = -shallow(opp ^ f, own | f | b, -beta, -alpha, empty ^ b, e - 1, False)
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            return v
+        if best == -65:
+            if passed:
+                return terminal_score(own, opp, anti)
+            return -shallow(opp, own, -beta, -alpha, empty, e, True)
+        return best
+
+    def solve3(own, opp, alpha, beta, x, y, z, passed):
+        # Three empties x, y, z: each move hands the last two to last2.
+        counter[0] += 1
+        best = -65
+        f = FL[x](own, opp)
+        if f:
+            best = -last2(opp ^ f, own | f | (1 << x), -beta, -alpha, y, z, False)
+            if best >= beta:
+                return best
+            if best > alpha:
+                alpha = best
+        f = FL[y](own, opp)
+        if f:
+            v = -last2(opp ^ f, own | f | (1 << y), -beta, -alpha, x, z, False)
+            if v > best:
+                if v >= beta:
+                    return v
+                best = v
+                if v > alpha:
+                    alpha = v
+        f = FL[z](own, opp)
+        if f:
+            v = -last2(opp ^ f, own | f | (1 << z), -beta, -alpha, x, y, False)
+            if v > best:
+                best = v
+        if best > -65:
+            return best
+        if passed:
+            return terminal_score(own, opp, anti)
+        return -solve3(opp, own, -beta, -alpha, x, y, z, True)
 
     sg = -1 if anti else 1  # anti counts the margin the other way
 
@@ -160,48 +289,5 @@ def make_solver(
         if passed:
             return terminal_score(own, opp, anti)
         return -last2(opp, own, -beta, -alpha, x, y, True)
-
-    def shallow(own, opp, alpha, beta, empty, e, passed):
-        # The last few empties: try each empty square, odd regions first.
-        counter[0] += 1
-        if e == 2:
-            b = empty & -empty
-            return last2(
-                own, opp, alpha, beta, b.bit_length() - 1, (empty ^ b).bit_length() - 1, passed
-            )
-        odd = 0
-        for q in quads:
-            if (empty & q).bit_count() & 1:
-                odd |= q
-        odd &= empty
-        squares = []
-        m = odd
-        while m:
-            b = m & -m
-            squares.append(b.bit_length() - 1)
-            m ^= b
-        m = empty ^ odd
-        while m:
-            b = m & -m
-            squares.append(b.bit_length() - 1)
-            m ^= b
-        best = -65
-        for sq in squares:
-            f = FL[sq](own, opp)
-            if not f:
-                continue
-            b = 1 << sq
-            v = -shallow(opp ^ f, own | f | b, -beta, -alpha, empty ^ b, e - 1, False)
-            if v > best:
-                best = v
-                if v > alpha:
-                    alpha = v
-                    if v >= beta:
-                        return v
-        if best == -65:
-            if passed:
-                return terminal_score(own, opp, anti)
-            return -shallow(opp, own, -beta, -alpha, empty, e, True)
-        return best
 
     return solver, solver_tt

@@ -23,20 +23,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..core.bitboard import CORNERS, FULL, flip_table, legal_moves
+from ..core.bitboard import CORNERS, flip_table, legal_moves
 from .endgame import make_solver
 from .evaluation import SCALE, WIN, make_evaluator, make_stable_edge_counter, terminal_score
+from .squares import SQUARE_CLASSES
 
 INF = 10 * WIN  # beyond every score
-
-# Static move order near the leaves: corners, then the other edge squares that
-# are not next to a corner, then the centre, then C-squares, X-squares last.
-_CORNER = CORNERS
-_X = (1 << 9) | (1 << 14) | (1 << 49) | (1 << 54)
-_C = (1 << 1) | (1 << 6) | (1 << 8) | (1 << 15) | (1 << 48) | (1 << 55) | (1 << 57) | (1 << 62)
-_EDGE = 0xFF818181818181FF & ~_CORNER & ~_C
-_INNER = FULL & ~(_CORNER | _X | _C | _EDGE)
-SQUARE_CLASSES = (_CORNER, _EDGE, _INNER, _C, _X)
 
 CHECK_EVERY = 256  # nodes between looks at the clock and the cancel flag
 ORDER_DEPTH = 4  # midgame nodes at least this deep order moves by mobility
