@@ -26,6 +26,7 @@ from .squares import NEIGHBOURS, QUADRANTS, SQUARE_CLASSES
 # it saves below 8 empties; the table pays from 8 up.
 SHALLOW_EMPTIES = 8  # the solver walks empty squares below this
 SOLVER_TT_EMPTIES = 8  # the solver keeps a transposition table from here up
+ETC_EMPTIES = 11  # children are looked up in the table before searching from here up
 
 # solve(own, opp, alpha, beta, passed) -> exact margin within (alpha, beta)
 Solver = Callable[[int, int, int, int, bool], int]
@@ -49,6 +50,7 @@ def make_solver(
     quads = QUADRANTS
     shallow_below = SHALLOW_EMPTIES
     tt_from = SOLVER_TT_EMPTIES
+    etc_from = ETC_EMPTIES
     around = NEIGHBOURS
     classes = SQUARE_CLASSES
     solver_tt: dict[int, tuple] = {}
@@ -101,6 +103,12 @@ def make_solver(
             if sq == tt_move:
                 keyed.append((-1, sq, n_own, n_opp))
                 continue
+            if e >= etc_from:
+                # Enhanced transposition cutoff: a child already known to
+                # be bad enough for the opponent settles this node at once.
+                child = solver_tt.get(n_own << 64 | n_opp)
+                if child is not None and -child[1] >= beta:
+                    return -child[1]
             replies = lm(n_own, n_opp)
             keyed.append(
                 (replies.bit_count() * 2 + (replies & CORNERS).bit_count(), sq, n_own, n_opp)
