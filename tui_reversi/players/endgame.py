@@ -22,6 +22,15 @@ from ..core.bitboard import CORNERS, FULL, legal_moves
 from .evaluation import terminal_score
 from .squares import NEIGHBOURS, QUADRANTS, SQUARE_CLASSES
 
+# Per square, its quadrant's bit in a parity word (a bit per quadrant with an
+# odd number of empties); per parity word, the squares of its odd quadrants.
+QUADRANT_BIT = [
+    next(1 << i for i, quadrant in enumerate(QUADRANTS) if quadrant >> sq & 1) for sq in range(64)
+]
+ODD_REGIONS = [
+    sum(quadrant for i, quadrant in enumerate(QUADRANTS) if parity >> i & 1) for parity in range(16)
+]
+
 # Measured with bench/endgame.py: generating and ordering moves costs more than
 # it saves below 8 empties; the table pays from 8 up.
 SHALLOW_EMPTIES = 8  # the solver walks empty squares below this
@@ -47,13 +56,21 @@ def make_solver(
     """
     FL = flip_fns
     lm = legal_moves
-    quads = QUADRANTS
     shallow_below = SHALLOW_EMPTIES
     tt_from = SOLVER_TT_EMPTIES
     etc_from = ETC_EMPTIES
     around = NEIGHBOURS
+    quadrant_bit = QUADRANT_BIT
+    odd_regions = ODD_REGIONS
     classes = SQUARE_CLASSES
     solver_tt: dict[int, tuple] = {}
+
+    def parity_of(empty):
+        parity = 0
+        for bit, quadrant in enumerate(QUADRANTS):
+            if (empty & quadrant).bit_count() & 1:
+                parity |= 1 << bit
+        return parity
 
     def solver(own, opp, alpha, beta, passed):
         counter[0] += 1
@@ -111,7 +128,15 @@ def make_solver(
                     return -child[1]
             replies = lm(n_own, n_opp)
             keyed.append(
-                (replies.bit_count() * 2 + (replies & CORNERS).bit_count(), sq, n_own, n_opp)
+                (
+                    # Corners count double; taking one is worth half a reply.
+                    replies.bit_count() * 4
+                    + (replies & CORNERS).bit_count() * 2
+                    - (2 if b & CORNERS else 0),
+                    sq,
+                    n_own,
+                    n_opp,
+                )
             )
         keyed.sort()
         best = -65
@@ -136,8 +161,10 @@ def make_solver(
                             break
         else:
             # The children are shallow: no null windows, straight alpha-beta.
+            parity = parity_of(empty)
             for _, sq, n_own, n_opp in keyed:
-                v = -shallow(n_own, n_opp, -beta, -a, empty ^ (1 << sq), e - 1, False)
+                child_parity = parity ^ quadrant_bit[sq]
+                v = -shallow(n_own, n_opp, -beta, -a, empty ^ (1 << sq), e - 1, child_parity, False)
                 if v > best:
                     best = v
                     best_sq = sq
@@ -157,7 +184,7 @@ def make_solver(
     def shallow_entry(own, opp, alpha, beta, empty, e):
         # A search that starts with few empties (the deeper ones never do).
         if e >= 4:
-            return shallow(own, opp, alpha, beta, empty, e, False)
+            return shallow(own, opp, alpha, beta, empty, e, parity_of(empty), False)
         if e == 3:
             x = empty & -empty
             empty ^= x
@@ -181,27 +208,24 @@ def make_solver(
             return last1(own, opp, empty.bit_length() - 1)
         return terminal_score(own, opp, anti)
 
-    def shallow(own, opp, alpha, beta, empty, e, passed):
-        # From 4 empties up: try each empty square, odd regions first.
+    def shallow(own, opp, alpha, beta, empty, e, parity, passed):
+        # From 4 empties up: try each empty square, odd regions first, each
+        # region's squares by class. `parity`: a bit per odd quadrant.
         counter[0] += 1
         if counter[0] >= check_every:
             check()
-        odd = 0
-        for q in quads:
-            if (empty & q).bit_count() & 1:
-                odd |= q
-        odd &= empty
-        squares = []
-        for region in (odd, empty ^ odd):
-            for cls in classes:
-                m = region & cls
-                while m:
-                    b = m & -m
-                    squares.append(b.bit_length() - 1)
-                    m ^= b
+        odd = odd_regions[parity] & empty
         best = -65
         if e == 4:
             # The last four keep this order down to the last disc.
+            squares = []
+            for region in (odd, empty ^ odd):
+                for cls in classes:
+                    m = region & cls
+                    while m:
+                        b = m & -m
+                        squares.append(b.bit_length() - 1)
+                        m ^= b
             w, x, y, z = squares
             for sq, r, s, t in ((w, x, y, z), (x, w, y, z), (y, w, x, z), (z, w, x, y)):
                 if not opp & around[sq]:
@@ -217,24 +241,38 @@ def make_solver(
                         if v >= beta:
                             return v
         else:
-            for sq in squares:
-                if not opp & around[sq]:
-                    continue
-                f = FL[sq](own, opp)
-                if not f:
-                    continue
-                b = 1 << sq
-                v = -shallow(opp ^ f, own | f | b, -beta, -alpha, empty ^ b, e - 1, False)
-                if v > best:
-                    best = v
-                    if v > alpha:
-                        alpha = v
-                        if v >= beta:
-                            return v
+            for region in (odd, empty ^ odd):
+                for cls in classes:
+                    m = region & cls
+                    while m:
+                        b = m & -m
+                        m ^= b
+                        sq = b.bit_length() - 1
+                        if not opp & around[sq]:
+                            continue
+                        f = FL[sq](own, opp)
+                        if not f:
+                            continue
+                        v = -shallow(
+                            opp ^ f,
+                            own | f | b,
+                            -beta,
+                            -alpha,
+                            empty ^ b,
+                            e - 1,
+                            parity ^ quadrant_bit[sq],
+                            False,
+                        )
+                        if v > best:
+                            best = v
+                            if v > alpha:
+                                alpha = v
+                                if v >= beta:
+                                    return v
         if best == -65:
             if passed:
                 return terminal_score(own, opp, anti)
-            return -shallow(opp, own, -beta, -alpha, empty, e, True)
+            return -shallow(opp, own, -beta, -alpha, empty, e, parity, True)
         return best
 
     def solve3(own, opp, alpha, beta, x, y, z, passed):
