@@ -3,6 +3,7 @@
 import itertools
 import math
 import threading
+import time
 
 import pytest
 
@@ -11,7 +12,7 @@ from tui_reversi.core.bitboard import flips, legal_moves
 from tui_reversi.players import create_player
 from tui_reversi.players.base import SearchInfo
 from tui_reversi.players.evaluation import terminal_score
-from tui_reversi.players.search import Engine
+from tui_reversi.players.search import CHECK_EVERY, Engine
 
 from .positions import position_with_empties
 
@@ -203,3 +204,16 @@ def test_a_time_limited_search_answers_legally_and_reports_depth():
     position = position_with_empties(40, 14)
     move = player.choose_move(position, progress=seen.append)
     assert position.is_legal(parse_square(move)) and seen and seen[-1].depth >= 1
+
+
+def test_a_budget_spent_before_the_search_starts_stops_it_at_the_first_look():
+    # The clock runs from the caller's `started` (choose_move's entry), so
+    # set-up time before the search counts against the budget.
+    position = position_with_empties(40, 15)
+    result = Engine().search(
+        position.own, position.opp, time_limit=1.0, started=time.perf_counter() - 5
+    )
+    assert position.is_legal(result.move)
+    assert result.nodes <= 2 * CHECK_EVERY
+    unhurried = Engine().search(position.own, position.opp, max_depth=4)
+    assert unhurried.nodes > 2 * CHECK_EVERY  # the same search would go further

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 from ..core import Position, Variant, square_name
@@ -88,6 +89,7 @@ class AlphaBetaPlayer:
         cancelled: CancelCheck | None = None,
         progress: ProgressCallback | None = None,
     ) -> str | None:
+        entered = time.perf_counter()  # the budget counts from here
         moves = position.legal_moves()
         if not moves:
             return None
@@ -119,6 +121,7 @@ class AlphaBetaPlayer:
             exact_empties=self.exact_empties,
             cancelled=cancelled,
             on_iteration=report,
+            started=entered,
         )
         self.last_result = result
         if result.move is None or not position.is_legal(result.move):
@@ -142,6 +145,7 @@ def analyse_position(
     exact_empties: int = HARD.exact_empties,
 ) -> list[MoveScore]:
     """Every legal move with the engine's score for the mover, best first."""
+    entered = time.perf_counter()
     moves = position.legal_moves()
     if not moves:
         return []
@@ -157,6 +161,7 @@ def analyse_position(
         exact_empties=exact_empties,
         cancelled=cancelled,
         analyse=True,
+        started=entered,
     )
     if not result.scores:
         # Stopped before one full iteration: a one-ply look is still honest.

@@ -6,10 +6,8 @@ then at deep nodes the fewest replies left to the opponent with history
 scores (cutoffs so far, by square) as a tie-break, and a static square order
 near the leaves. Leaf parents evaluate their children in place.
 
-Endgame: an exact solver (`solve`) that plays to the last disc, with the
-fastest-first ordering (fewest replies for the opponent) far from the end and
-parity ordering (odd regions first) over the last few empties, where it walks
-the empty squares instead of generating moves.
+Endgame: when few squares are empty, the exact solver (endgame.py) plays
+the position out to the last disc under the same clock and node counter.
 
 Everything in the hot loops is a closure over local names and plain ints: no
 per-node objects beyond the small lists needed to order moves. The search is
@@ -25,28 +23,22 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..core.bitboard import CORNERS, FULL, flip_table, legal_moves
+from ..core.bitboard import CORNERS, flip_table, legal_moves
+from .endgame import make_solver
 from .evaluation import SCALE, WIN, make_evaluator, make_stable_edge_counter, terminal_score
+from .squares import SQUARE_CLASSES
 
 INF = 10 * WIN  # beyond every score
 
-# Static move order near the leaves: corners, then the other edge squares that
-# are not next to a corner, then the centre, then C-squares, X-squares last.
-_CORNER = CORNERS
-_X = (1 << 9) | (1 << 14) | (1 << 49) | (1 << 54)
-_C = (1 << 1) | (1 << 6) | (1 << 8) | (1 << 15) | (1 << 48) | (1 << 55) | (1 << 57) | (1 << 62)
-_EDGE = 0xFF818181818181FF & ~_CORNER & ~_C
-_INNER = FULL & ~(_CORNER | _X | _C | _EDGE)
-SQUARE_CLASSES = (_CORNER, _EDGE, _INNER, _C, _X)
-
-# Quadrants for parity ordering in the endgame.
-QUADRANTS = (0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F << 32, 0xF0F0F0F0 << 32)
-
-CHECK_EVERY = 256  # nodes between looks at the clock and the cancel flag
-SHALLOW_EMPTIES = 6  # the solver walks empty squares below this
-SOLVER_TT_EMPTIES = 9  # the solver keeps a transposition table from here up
+# Nodes between looks at the clock and the cancel flag. At 256 the longest
+# gap between looks was 17 ms on a loaded machine; 128 halves it, at a cost
+# too small to measure.
+CHECK_EVERY = 128
 ORDER_DEPTH = 4  # midgame nodes at least this deep order moves by mobility
-DEADLINE_SHARE = 0.97  # of the budget, when the search stops at the latest
+# Of the budget, when the search stops at the latest: the rest is for the
+# last clock check, unwinding and a busy machine's scheduling delays, so that
+# a move never takes more than its budget + 10 %.
+DEADLINE_SHARE = 0.93
 SOLVE_FALLBACK_SHARE = 0.25  # of the budget, for the midgame search before a solve
 TT_LIMIT = 400_000  # entries; the table is emptied when it grows past this
 
@@ -98,6 +90,7 @@ class Engine:
         cancelled: Callable[[], bool] | None = None,
         on_iteration: Callable[[SearchResult], None] | None = None,
         analyse: bool = False,
+        started: float | None = None,
     ) -> SearchResult:
         """Best move for the side owning `own`.
 
@@ -105,8 +98,11 @@ class Engine:
         seconds or `cancelled()`; when at most `exact_empties` squares are
         empty, the exact solver then plays it out to the end. `analyse`
         scores every root move in a full window (slower, for hints).
+        The clock runs from `started` (a time.perf_counter() reading) when
+        given, so that a caller's own set-up counts against the budget.
         """
-        started = time.perf_counter()
+        if started is None:
+            started = time.perf_counter()
         # The hard stop leaves a little of the budget for unwinding and answering.
         deadline = started + time_limit * DEADLINE_SHARE if time_limit is not None else None
         # The search makes no reference cycles, only many small tuples: the
@@ -235,10 +231,8 @@ class _Run:
         history = self.history
         lm = legal_moves
         classes = SQUARE_CLASSES
-        quads = QUADRANTS
         node_cap = max_nodes if max_nodes is not None else 1 << 62
         counter = self.counter = [0]  # nodes since the last check, in a cell for speed
-        solver_tt: dict[int, tuple] = {}
 
         def check():
             # Every CHECK_EVERY nodes: the clock, the node budget, the cancel flag.
@@ -254,6 +248,8 @@ class _Run:
                 tt.clear()
             if len(solver_tt) > TT_LIMIT:
                 solver_tt.clear()
+
+        solver, solver_tt = make_solver(anti, FL, stable_edges, counter, check, CHECK_EVERY)
 
         # -- midgame -----------------------------------------------------------
 
@@ -357,168 +353,6 @@ class _Run:
             if tt_move >= 0 and moves >> tt_move & 1:
                 order.insert(0, tt_move)
             return order
-
-        # -- endgame -------------------------------------------------------------
-
-        def solver(own, opp, alpha, beta, passed):
-            counter[0] += 1
-            if counter[0] >= CHECK_EVERY:
-                check()
-            empty = ~(own | opp) & FULL
-            e = empty.bit_count()
-            if e < SHALLOW_EMPTIES:
-                if e < 2:
-                    return (
-                        last1(own, opp, empty.bit_length() - 1)
-                        if e
-                        else terminal_score(own, opp, anti)
-                    )
-                return shallow(own, opp, alpha, beta, empty, e, False)
-            # Stability cutoff: discs that can never change hands cap our margin.
-            if anti:
-                if alpha >= 64 - 2 * own.bit_count() and alpha >= 64 - 2 * stable_edges(own, opp):
-                    return alpha
-            elif alpha >= 64 - 2 * opp.bit_count() and alpha >= 64 - 2 * stable_edges(opp, own):
-                return alpha
-            moves = lm(own, opp)
-            if not moves:
-                if passed or not lm(opp, own):
-                    return terminal_score(own, opp, anti)
-                return -solver(opp, own, -beta, -alpha, True)
-            key = tt_move = -1
-            if e >= SOLVER_TT_EMPTIES:
-                key = own << 64 | opp
-                entry = solver_tt.get(key)
-                if entry is not None:
-                    lower, upper, tt_move = entry
-                    if lower >= beta:
-                        return lower
-                    if upper <= alpha:
-                        return upper
-                    if lower == upper:
-                        return lower
-                    if lower > alpha:
-                        alpha = lower
-                    if upper < beta:
-                        beta = upper
-            # Fastest first: the move leaving the opponent fewest replies.
-            keyed = []
-            m = moves
-            while m:
-                b = m & -m
-                m ^= b
-                sq = b.bit_length() - 1
-                f = FL[sq](own, opp)
-                n_own = opp ^ f
-                n_opp = own | f | b
-                if sq == tt_move:
-                    keyed.append((-1, sq, n_own, n_opp))
-                    continue
-                replies = lm(n_own, n_opp)
-                keyed.append(
-                    (replies.bit_count() * 2 + (replies & CORNERS).bit_count(), sq, n_own, n_opp)
-                )
-            keyed.sort()
-            best = -65
-            best_sq = -1
-            a = alpha
-            first = True
-            for _, sq, n_own, n_opp in keyed:
-                if first:
-                    v = -solver(n_own, n_opp, -beta, -a, False)
-                    first = False
-                else:
-                    v = -solver(n_own, n_opp, -a - 1, -a, False)
-                    if a < v < beta:
-                        v = -solver(n_own, n_opp, -beta, -v, False)
-                if v > best:
-                    best = v
-                    best_sq = sq
-                    if v > a:
-                        a = v
-                        if v >= beta:
-                            break
-            if key >= 0:
-                if best <= alpha:
-                    solver_tt[key] = (-64, best, best_sq)
-                elif best >= beta:
-                    solver_tt[key] = (best, 64, best_sq)
-                else:
-                    solver_tt[key] = (best, best, best_sq)
-            return best
-
-        sg = -1 if anti else 1  # anti counts the margin the other way
-
-        def last1(own, opp, sq):
-            # One empty square: whoever can play it does; the board is then full.
-            f = FL[sq](own, opp)
-            if f:
-                return sg * (2 * (own.bit_count() + f.bit_count()) - 62)
-            f = FL[sq](opp, own)
-            if f:
-                return sg * (62 - 2 * (opp.bit_count() + f.bit_count()))
-            return terminal_score(own, opp, anti)
-
-        def last2(own, opp, alpha, beta, x, y, passed):
-            best = -65
-            f = FL[x](own, opp)
-            if f:
-                best = -last1(opp ^ f, own | f | (1 << x), y)
-                if best >= beta:
-                    return best
-            f = FL[y](own, opp)
-            if f:
-                v = -last1(opp ^ f, own | f | (1 << y), x)
-                if v > best:
-                    best = v
-            if best > -65:
-                return best
-            if passed:
-                return terminal_score(own, opp, anti)
-            return -last2(opp, own, -beta, -alpha, x, y, True)
-
-        def shallow(own, opp, alpha, beta, empty, e, passed):
-            # The last few empties: try each empty square, odd regions first.
-            counter[0] += 1
-            if e == 2:
-                b = empty & -empty
-                return last2(
-                    own, opp, alpha, beta, b.bit_length() - 1, (empty ^ b).bit_length() - 1, passed
-                )
-            odd = 0
-            for q in quads:
-                if (empty & q).bit_count() & 1:
-                    odd |= q
-            odd &= empty
-            squares = []
-            m = odd
-            while m:
-                b = m & -m
-                squares.append(b.bit_length() - 1)
-                m ^= b
-            m = empty ^ odd
-            while m:
-                b = m & -m
-                squares.append(b.bit_length() - 1)
-                m ^= b
-            best = -65
-            for sq in squares:
-                f = FL[sq](own, opp)
-                if not f:
-                    continue
-                b = 1 << sq
-                v = -shallow(opp ^ f, own | f | b, -beta, -alpha, empty ^ b, e - 1, False)
-                if v > best:
-                    best = v
-                    if v > alpha:
-                        alpha = v
-                        if v >= beta:
-                            return v
-            if best == -65:
-                if passed:
-                    return terminal_score(own, opp, anti)
-                return -shallow(opp, own, -beta, -alpha, empty, e, True)
-            return best
 
         # -- roots ---------------------------------------------------------------
 

@@ -1,0 +1,63 @@
+"""The exact solver's special cases for the last few empties (last1, last2,
+the three- and four-square solvers, the parity walk) against brute force."""
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tui_reversi.core import Game, Variant
+from tui_reversi.core.bitboard import legal_moves
+from tui_reversi.players.search import Engine
+
+from .test_search import minimax
+
+ENGINES = {False: Engine(False), True: Engine(True)}
+
+
+def random_end_position(seed: int, empties: int):
+    """Random moves from the start until at most `empties` squares are empty,
+    whoever is to move: some of these positions make a side pass, or are over."""
+    rng = random.Random(seed)
+    game = Game(Variant.OTHELLO)
+    while not game.is_over and game.position.empty_count > empties:
+        game.play(rng.choice(game.position.legal_moves()))
+    return game.position
+
+
+@given(
+    seed=st.integers(0, 10**9),
+    empties=st.integers(0, 8),
+    anti=st.booleans(),
+    offset=st.integers(-3, 3),
+)
+def test_every_last_n_solver_gives_the_brute_force_score(seed, empties, anti, offset):
+    position = random_end_position(seed, empties)
+    own, opp = position.own, position.opp
+    exact = minimax(own, opp, anti)
+    engine = ENGINES[anti]
+    assert engine.solve(own, opp) == exact
+    # A null window around any bound says on which side the score lies.
+    bound = exact + offset
+    value = engine.solve(own, opp, bound, bound + 1)
+    assert (value > bound) == (exact > bound)
+    # Fail-soft: a bound from outside the window is still a true bound.
+    if value > bound:
+        assert exact >= value
+    else:
+        assert exact <= value
+
+
+def test_a_side_that_must_pass_is_solved_from_the_other_side():
+    found = 0
+    for seed in range(2000):
+        position = random_end_position(seed, 2 + seed % 6)
+        own, opp = position.opp, position.own  # the other side to move ...
+        if legal_moves(own, opp) or not legal_moves(opp, own):
+            continue  # ... and it must pass
+        for anti, engine in ENGINES.items():
+            assert engine.solve(own, opp) == minimax(own, opp, anti) == -minimax(opp, own, anti)
+        found += 1
+        if found == 20:
+            return
+    raise AssertionError(f"only {found} positions where the mover must pass")

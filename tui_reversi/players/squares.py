@@ -1,0 +1,30 @@
+"""Fixed square sets the search and the solver order moves by."""
+
+from __future__ import annotations
+
+from ..core.bitboard import CORNERS, FULL
+
+X_SQUARES = (1 << 9) | (1 << 14) | (1 << 49) | (1 << 54)
+C_SQUARES = (
+    (1 << 1) | (1 << 6) | (1 << 8) | (1 << 15) | (1 << 48) | (1 << 55) | (1 << 57) | (1 << 62)
+)
+_EDGE = 0xFF818181818181FF & ~CORNERS & ~C_SQUARES
+_INNER = FULL & ~(CORNERS | X_SQUARES | C_SQUARES | _EDGE)
+
+# Static move order, best first: corners, then the other edge squares that are
+# not next to a corner, then the centre, then C-squares, X-squares last.
+SQUARE_CLASSES = (CORNERS, _EDGE, _INNER, C_SQUARES, X_SQUARES)
+
+# The four quadrants: the endgame's regions for parity ordering.
+QUADRANTS = (0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F << 32, 0xF0F0F0F0 << 32)
+
+# The squares next to each square: a move needs an opponent disc among them.
+NEIGHBOURS = tuple(
+    sum(
+        1 << (r * 8 + c)
+        for r in range(sq // 8 - 1, sq // 8 + 2)
+        for c in range(sq % 8 - 1, sq % 8 + 2)
+        if 0 <= r < 8 and 0 <= c < 8 and r * 8 + c != sq
+    )
+    for sq in range(64)
+)
