@@ -61,11 +61,21 @@ class MoveLog(ScrollView, can_focus=True):
 
     moves: reactive[MoveList] = reactive(MoveList)
 
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        # Plies asked for that the screen has not shown yet, oldest first: a
+        # burst of keys (key repeat over SSH) steps on from the last one asked.
+        self._asked: list[int] = []
+
     def watch_moves(self, moves: MoveList) -> None:
+        shown = _shown(moves)
+        if shown in self._asked:
+            del self._asked[: self._asked.index(shown) + 1]
+        else:  # the game moved on by other means: start again from what is shown
+            self._asked.clear()
         rows = (len(moves.moves) + 1) // 2
         self.virtual_size = Size(LEFT_MARGIN + 2 * ENTRY_WIDTH, rows)
-        focus_ply = moves.selected if moves.selected is not None else moves.live
-        row = max(0, focus_ply - 1) // 2
+        row = max(0, shown - 1) // 2
         self.call_after_refresh(self._reveal, row)
         self.refresh()
 
@@ -115,14 +125,19 @@ class MoveLog(ScrollView, can_focus=True):
     # -- input -------------------------------------------------------------------
 
     def _current(self) -> int:
-        return self.moves.selected if self.moves.selected is not None else self.moves.live
+        return self._asked[-1] if self._asked else _shown(self.moves)
+
+    def _select(self, ply: int) -> None:
+        # The screen always shows the ply asked for, so an entry that changed
+        # nothing equals what is shown and is harmless until the next one.
+        self._asked.append(ply)
+        self.post_message(self.PlySelected(ply))
 
     def action_step(self, delta: int) -> None:
-        target = max(0, min(len(self.moves.moves), self._current() + delta))
-        self.post_message(self.PlySelected(target))
+        self._select(max(0, min(len(self.moves.moves), self._current() + delta)))
 
     def action_jump(self, ply: int) -> None:
-        self.post_message(self.PlySelected(len(self.moves.moves) if ply < 0 else ply))
+        self._select(len(self.moves.moves) if ply < 0 else ply)
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
@@ -133,4 +148,9 @@ class MoveLog(ScrollView, can_focus=True):
         ply = 2 * row + column + 1
         if ply <= len(self.moves.moves):
             self.focus()
-            self.post_message(self.PlySelected(ply))
+            self._select(ply)
+
+
+def _shown(moves: MoveList) -> int:
+    """The ply whose position the board shows: the reviewed one or the live one."""
+    return moves.selected if moves.selected is not None else moves.live
