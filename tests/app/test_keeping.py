@@ -102,6 +102,8 @@ async def test_resume_offer_resume_carries_on_where_it_was(keeping_app):
         await pilot.pause()
         assert type(app.screen).__name__ == "ResumeScreen"
         assert "Move 5, White to move" in str(app.screen.query_one("#resume-game").content)
+        keys = str(app.screen.query_one("#dialog-keys").content)
+        assert "(Human vs Easy, Othello)" in keys  # the new game it offers instead
         assert player.asked == 0  # nothing moves behind the question
         await pilot.press("r")
         await wait_saved(pilot, app, session)

@@ -1,6 +1,10 @@
 """Playing with the keyboard and the mouse; refused moves say why; passes."""
 
-from tui_reversi.core import Color, square_name
+import re
+
+import pytest
+
+from tui_reversi.core import Color, parse_square, square_name
 from tui_reversi.widgets.board import BoardView
 from tui_reversi.widgets.move_log import MoveLog
 
@@ -139,3 +143,17 @@ async def test_watching_two_computers_hides_what_only_a_player_can_do(make_app):
         assert "Pause" in bar
         assert "Play" not in bar and "Hint" not in bar and "Markers" not in bar
         assert "Quit" in bar and "Help" in bar
+
+
+@pytest.mark.parametrize(
+    ("variant", "transcript"), [("othello", ""), ("reversi", ""), ("othello", "f5d6c3d3c4f4")]
+)
+async def test_the_status_line_suggests_a_square_that_plays(make_app, variant, transcript):
+    app = make_app(white="human", variant=variant, transcript=transcript or None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        example = re.search(r"type a square \(([a-h][1-8])\)", status(app)).group(1)
+        assert app.match.position.illegal_reason(parse_square(example)) is None
+        await pilot.press(*example)
+        await pilot.pause()
+        assert moves(app).endswith(example)

@@ -88,7 +88,7 @@ class NewGameScreen(ModalScreen[NewGame | None]):
         else:
             choice = self._choice()
             players = f"{LEVEL_LABELS[choice.black]} vs {LEVEL_LABELS[choice.white]}"
-            text = f"{players}, {choice.variant.value}"
+            text = f"{players}, {choice.variant.value.capitalize()}"
         self.query_one("#describe", Static).update(text)
 
     def action_start(self) -> None:

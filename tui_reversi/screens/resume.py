@@ -69,7 +69,7 @@ class ResumeScreen(ModalScreen[bool]):
         self.saved = saved
         self.new_game = (
             f"{LEVEL_LABELS[options.black]} vs {LEVEL_LABELS[options.white]}, "
-            f"{options.variant.value}"
+            f"{options.variant.value.capitalize()}"
         )
 
     def compose(self) -> ComposeResult:
