@@ -104,6 +104,8 @@ async def test_resume_offer_resume_carries_on_where_it_was(keeping_app):
         assert "Move 5, White to move" in str(app.screen.query_one("#resume-game").content)
         keys = str(app.screen.query_one("#dialog-keys").content)
         assert "(Human vs Easy, Othello)" in keys  # the new game it offers instead
+        bar = app.screen.query_one("KeyBar").render().plain
+        assert "Resume" in bar and "New game" in bar and "Undo" not in bar, bar
         assert player.asked == 0  # nothing moves behind the question
         await pilot.press("r")
         await wait_saved(pilot, app, session)
@@ -187,6 +189,8 @@ async def test_save_under_a_name_asks_before_replacing_and_loads_back(keeping_ap
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f", "5", "s")
         await pilot.pause()
+        bar = app.screen.query_one("KeyBar").render().plain
+        assert "Save" in bar and "Cancel" in bar and "Undo" not in bar, bar
         name = app.screen.query_one("#name", Input)
         name.value = "Sunday"
         await pilot.press("enter")

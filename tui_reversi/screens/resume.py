@@ -9,11 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..core import Color
 from ..match import LEVEL_LABELS, Match
+from .dialog import Dialog
 
 
 def when(moment: datetime) -> str:
@@ -40,7 +40,7 @@ def describe_match(match: Match) -> tuple[str, str]:
     return players, f"{state}: {counts}"
 
 
-class ResumeScreen(ModalScreen[bool]):
+class ResumeScreen(Dialog[bool]):
     """Dismissed with True to resume the game behind, False for a new game."""
 
     AUTO_FOCUS = "#resume"
