@@ -26,6 +26,7 @@ from ...widgets.key_bar import KeyBar
 from ...widgets.move_log import MoveList, MoveLog
 from ...widgets.score import Scoreboard, ScorePanel
 from ..resume import ResumeScreen
+from ..start_problems import StartProblemsScreen
 from . import status
 from .computer import ComputerTurns
 from .hint import Hints
@@ -119,10 +120,13 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames):
                 ResumeScreen(self.match, session.offer.updated, self.options),
                 self._resume_chosen,
             )
-            return
-        # A game loaded from a file is autosaved at once, so a crash before the
-        # first move still offers it; a resumed or new one has nothing new to save.
-        self._record_changed(animate=False, save=session is not None and session.loaded)
+        else:
+            # A game loaded from a file is autosaved at once, so a crash before the
+            # first move still offers it; a resumed or new one has nothing new to save.
+            self._record_changed(animate=False, save=session is not None and session.loaded)
+        notes = session.take_notes() if session is not None else []
+        if notes:  # on top: read first, then the resume offer (if any) below it
+            self.app.push_screen(StartProblemsScreen(notes, session.settings_file))
 
     def on_resize(self) -> None:
         self._fit_board()
