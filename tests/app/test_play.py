@@ -157,3 +157,24 @@ async def test_the_status_line_suggests_a_square_that_plays(make_app, variant, t
         await pilot.press(*example)
         await pilot.pause()
         assert moves(app).endswith(example)
+
+
+async def test_a_key_that_does_nothing_says_so_and_typing_a_square_still_plays(make_app):
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key, name in (("z", "z"), ("9", "9"), ("p", "p"), ("full_stop", ".")):
+            await pilot.press(key)
+            await pilot.pause()
+            assert status(app) == f"{name} does nothing now: ? lists the keys.", key
+        await pilot.press("f", "5")  # a column letter, then a row: no complaint, a move
+        await pilot.pause()
+        assert moves(app) == "f5" and "does nothing" not in status(app)
+        await pilot.press("tab", "a")  # the move log has the focus: a is not a square there
+        await pilot.pause()
+        assert status(app) == "a does nothing now: ? lists the keys."
+        await pilot.press("k")  # a key the log uses: it reviews, and says nothing of the kind
+        await pilot.pause()
+        assert "does nothing" not in status(app) and app.screen.review_ply == 0
+        await pilot.press("m")  # markers do nothing while reviewing: it says so
+        await pilot.pause()
+        assert status(app) == "m does nothing now: ? lists the keys."

@@ -10,7 +10,7 @@ to the widgets; their messages come back up here.
 
 from __future__ import annotations
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -246,6 +246,15 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames):
         match.game.play(square)
         self.notice = None
         self._record_changed(animate=True)
+
+    def on_key(self, event: events.Key) -> None:
+        # Reached by the keys no widget took (typing a square stops at the
+        # board); the app's bindings run after this, so ask them first.
+        character = event.character
+        if not event.is_printable or not character or event.key in self.active_bindings:
+            return
+        name = character if character.strip() else event.key
+        self.say(f"{name} does nothing now: ? lists the keys.")
 
     # -- undo, redo, new game ------------------------------------------------------------
 
