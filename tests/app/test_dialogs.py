@@ -2,6 +2,7 @@
 the autosave hook, and the look options."""
 
 import pytest
+from textual import events
 from textual.binding import Binding
 
 from tui_reversi.app import ReversiApp
@@ -206,3 +207,8 @@ async def test_help_scrolls_with_j_and_k_like_the_arrows(make_app):
         await pilot.press("down")
         await pilot.pause()
         assert body.scroll_y == 3
+        for key in ("j", "j", "down", "down", "k"):  # a burst: every key counts
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await pilot.pause()
+        await pilot.pause()
+        assert body.scroll_y == 6

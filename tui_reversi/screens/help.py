@@ -110,8 +110,9 @@ class HelpScreen(Dialog[None]):
             "escape,question_mark,f1", "close", "Close help", id="help.close", key_display="esc"
         ),
         # j/k as well as the arrows (and PgUp/PgDn): the keys it lists for moving.
-        Binding("down,j", "scroll(1)", "Scroll", id="help.down", key_display="↓/j"),
-        Binding("up,k", "scroll(-1)", "Scroll up", id="help.up", show=False),
+        # Before the list's own arrow keys (priority), which lose keys in a burst.
+        Binding("down,j", "scroll(1)", "Scroll", id="help.down", key_display="↓/j", priority=True),
+        Binding("up,k", "scroll(-1)", "Scroll up", id="help.up", show=False, priority=True),
     ]
 
     def compose(self) -> ComposeResult:
@@ -142,7 +143,8 @@ class HelpScreen(Dialog[None]):
         return Content("\n").join(lines)
 
     def action_scroll(self, lines: int) -> None:
-        self.query_one("#help-body").scroll_relative(y=lines, animate=False)
+        # At once: a deferred scroll starts from where the last one has not got to yet.
+        self.query_one("#help-body").scroll_relative(y=lines, animate=False, immediate=True)
 
     def action_close(self) -> None:
         self.dismiss(None)
