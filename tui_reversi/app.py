@@ -226,8 +226,6 @@ class ReversiApp(App[None]):
             )
             self.session.look_changed(self.look())
             self.theme_changed_signal.subscribe(self, lambda _theme: self.options_changed())
-            for note in self.session.take_notes():
-                self.notify(note, severity="warning", timeout=15)
 
     @staticmethod
     def _first_frame_drawn() -> None:

@@ -15,6 +15,7 @@ def test_the_smallest_board_fits_beside_the_side_panel_at_80x24():
 
 def test_bigger_terminals_get_bigger_squares():
     assert largest_cell(200, 57, UNICODE) == (11, 5)
+    assert largest_cell(160 - 26, 50 - 3, UNICODE) == (9, 4)  # 160x50: not stuck at (7, 3)
     assert largest_cell(120, 37, UNICODE) == (7, 3)
     assert largest_cell(10, 5, UNICODE) == CELL_SIZES[0]  # never smaller than the smallest
 

@@ -2,6 +2,7 @@
 the autosave hook, and the look options."""
 
 import pytest
+from textual import events
 from textual.binding import Binding
 
 from tui_reversi.app import ReversiApp
@@ -166,3 +167,48 @@ async def test_ascii_mode_puts_nothing_but_ascii_on_the_screen(make_app):
             text = html.unescape("".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg)))
             odd = {char for char in text if ord(char) > 127 and char != "\xa0"}
             assert not odd, (keys, odd)
+
+
+@pytest.mark.parametrize(
+    ("keys", "dialog", "its_keys"),
+    [
+        (["question_mark"], "HelpScreen", "Close help"),
+        (["n"], "NewGameScreen", "Start"),
+        (["comma", "enter"], "ConfirmScreen", "Yes"),
+        (["b", "3"], "GameOverScreen", "Review"),
+    ],
+)
+async def test_a_dialog_shows_its_own_keys_not_the_game_s(make_app, keys, dialog, its_keys):
+    app = make_app(transcript="d3c3f5f4f3d2d1e3", white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*keys)
+        await pilot.pause()
+        assert type(app.screen).__name__ == dialog
+        bars = list(app.screen.query("KeyBar"))
+        assert len(bars) == 1 and bars[0].region.bottom == 24
+        bar = bars[0].render().plain
+        assert its_keys in bar and "Quit" in bar
+        assert "Undo" not in bar and "Markers" not in bar, bar
+
+
+async def test_help_scrolls_with_j_and_k_like_the_arrows(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        body = app.screen.query_one("#help-body")
+        assert body.max_scroll_y > 3  # the list is longer than the screen at 80x24
+        await pilot.press("j", "j", "j")
+        await pilot.pause()
+        assert body.scroll_y == 3
+        await pilot.press("k")
+        await pilot.pause()
+        assert body.scroll_y == 2
+        await pilot.press("down")
+        await pilot.pause()
+        assert body.scroll_y == 3
+        for key in ("j", "j", "down", "down", "k"):  # a burst: every key counts
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await pilot.pause()
+        await pilot.pause()
+        assert body.scroll_y == 6

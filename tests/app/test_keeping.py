@@ -102,6 +102,10 @@ async def test_resume_offer_resume_carries_on_where_it_was(keeping_app):
         await pilot.pause()
         assert type(app.screen).__name__ == "ResumeScreen"
         assert "Move 5, White to move" in str(app.screen.query_one("#resume-game").content)
+        keys = str(app.screen.query_one("#dialog-keys").content)
+        assert "(Human vs Easy, Othello)" in keys  # the new game it offers instead
+        bar = app.screen.query_one("KeyBar").render().plain
+        assert "Resume" in bar and "New game" in bar and "Undo" not in bar, bar
         assert player.asked == 0  # nothing moves behind the question
         await pilot.press("r")
         await wait_saved(pilot, app, session)
@@ -163,18 +167,47 @@ async def test_resume_and_new_flags_do_not_ask(keeping_app):
         assert isinstance(app.screen, GameScreen) and moves(app) == ""
 
 
+def broken_files(settings: str, autosave: str) -> None:
+    for path, text in ((settings_path(), settings), (Autosave().path, autosave)):
+        path.parent.mkdir(parents=True)
+        path.write_text(text)
+
+
+def start_problems(app) -> list[str]:
+    assert type(app.screen).__name__ == "StartProblemsScreen"
+    return [str(p.content) for p in app.screen.query(".problem")]
+
+
 async def test_start_notes_and_settings_warnings_are_shown_once(keeping_app):
-    settings_path().parent.mkdir(parents=True)
-    settings_path().write_text('white = "grandmaster"\n')
-    Autosave().path.parent.mkdir(parents=True)
-    Autosave().path.write_text("{broken")
+    broken_files('white = "grandmaster"\n', "{broken")
     app, session = keeping_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        shown = [n.message for n in app._notifications]
-        assert any('sets white to "grandmaster"' in n for n in shown), shown
+        shown = start_problems(app)
+        assert any('Sets white to "grandmaster"' in n for n in shown), shown
         assert any(n.startswith("The autosave is damaged") for n in shown), shown
         assert session.take_notes() == []
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_many_start_problems_are_one_dialog_readable_at_80x24(keeping_app):
+    broken_files('ascii = "banana"\ncolour = 3\nwhite = "god"\n', '{"format": "tui-rev')
+    app, _ = keeping_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert not app._notifications  # no toasts stacked over the board
+        shown = start_problems(app)
+        assert len(shown) == 5 and shown[0].startswith("The settings file "), shown
+        assert shown[1].startswith('Sets ascii to "banana"'), shown  # the file named once
+        assert not any(" at at " in n for n in shown), shown
+        screen = app.screen
+        for problem in screen.query(".problem"):  # every line of every one on screen
+            assert screen.region.contains_region(problem.region), problem.region
+        assert screen.query_one("#problems").max_scroll_y == 0
+        bar = screen.query_one("KeyBar").render().plain
+        assert "OK" in bar and "New game" not in bar
 
 
 # -- save, load, delete -----------------------------------------------------------------
@@ -185,6 +218,8 @@ async def test_save_under_a_name_asks_before_replacing_and_loads_back(keeping_ap
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f", "5", "s")
         await pilot.pause()
+        bar = app.screen.query_one("KeyBar").render().plain
+        assert "Save" in bar and "Cancel" in bar and "Undo" not in bar, bar
         name = app.screen.query_one("#name", Input)
         name.value = "Sunday"
         await pilot.press("enter")

@@ -79,3 +79,27 @@ async def test_a_narrow_key_bar_drops_game_keys_before_quit_and_help(make_app):
         assert text.rstrip().endswith("^q Quit ? Help")
         assert len(text.rstrip()) <= MIN_WIDTH
         assert "Undo" in text  # the most used game keys stay
+
+
+async def test_a_large_terminal_gets_bigger_squares_and_a_wider_move_log(make_app):
+    moves = "f5d6c3d3c4f4f6f3e6e7d7c6"  # 12 moves
+    app = make_app(transcript=moves, white="human")
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        board, log = screen.query_one(BoardView), screen.query_one(MoveLog)
+        assert board.cell == (9, 4)
+        assert log.per_row == 6  # three (Black, White) pairs a row
+        first_row = log.render_line(0).text.split()
+        assert first_row == ["1", "f5", "2", "d6", "3", "c3", "4", "d3", "5", "c4", "6", "f4"]
+        assert log.render_line(1).text.split()[:2] == ["7", "f6"]
+        await pilot.press("tab", "up")  # a row back: six moves
+        await pilot.pause()
+        assert screen.review_ply == 6
+        await pilot.click(MoveLog, offset=(1 + 21 + 10, 2))  # second pair, White: move 10
+        await pilot.pause()
+        assert screen.review_ply == 10
+        await pilot.resize_terminal(80, 24)  # and back to one pair a row
+        await pilot.pause()
+        assert log.per_row == 2 and board.cell == (3, 1)
+        assert log.render_line(0).text.split() == ["1", "f5", "2", "d6"]

@@ -1,6 +1,10 @@
 """Playing with the keyboard and the mouse; refused moves say why; passes."""
 
-from tui_reversi.core import Color, square_name
+import re
+
+import pytest
+
+from tui_reversi.core import Color, parse_square, square_name
 from tui_reversi.widgets.board import BoardView
 from tui_reversi.widgets.move_log import MoveLog
 
@@ -139,3 +143,38 @@ async def test_watching_two_computers_hides_what_only_a_player_can_do(make_app):
         assert "Pause" in bar
         assert "Play" not in bar and "Hint" not in bar and "Markers" not in bar
         assert "Quit" in bar and "Help" in bar
+
+
+@pytest.mark.parametrize(
+    ("variant", "transcript"), [("othello", ""), ("reversi", ""), ("othello", "f5d6c3d3c4f4")]
+)
+async def test_the_status_line_suggests_a_square_that_plays(make_app, variant, transcript):
+    app = make_app(white="human", variant=variant, transcript=transcript or None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        example = re.search(r"type a square \(([a-h][1-8])\)", status(app)).group(1)
+        assert app.match.position.illegal_reason(parse_square(example)) is None
+        await pilot.press(*example)
+        await pilot.pause()
+        assert moves(app).endswith(example)
+
+
+async def test_a_key_that_does_nothing_says_so_and_typing_a_square_still_plays(make_app):
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key, name in (("z", "z"), ("9", "9"), ("p", "p"), ("full_stop", ".")):
+            await pilot.press(key)
+            await pilot.pause()
+            assert status(app) == f"{name} does nothing now: ? lists the keys.", key
+        await pilot.press("f", "5")  # a column letter, then a row: no complaint, a move
+        await pilot.pause()
+        assert moves(app) == "f5" and "does nothing" not in status(app)
+        await pilot.press("tab", "a")  # the move log has the focus: a is not a square there
+        await pilot.pause()
+        assert status(app) == "a does nothing now: ? lists the keys."
+        await pilot.press("k")  # a key the log uses: it reviews, and says nothing of the kind
+        await pilot.pause()
+        assert "does nothing" not in status(app) and app.screen.review_ply == 0
+        await pilot.press("m")  # markers do nothing while reviewing: it says so
+        await pilot.pause()
+        assert status(app) == "m does nothing now: ? lists the keys."

@@ -135,3 +135,28 @@ async def test_game_over_shows_winner_score_and_what_next(make_app):
         await pilot.press("n")
         await pilot.pause()
         assert app.screen.__class__.__name__ == "NewGameScreen"
+
+
+async def test_every_key_of_a_burst_in_the_log_counts(make_app):
+    # Over SSH, key repeat arrives in bursts: each key must move on from the
+    # one before, not from the position the screen has shown so far.
+    from textual import events
+
+    transcript = "f5d6c3d3c4f4f6f3e6e7d7c6"  # 12 moves
+    app = make_app(transcript=transcript, white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("tab", "up")
+        await pilot.pause()
+        assert "MOVE 10 OF 12" in title(app)
+
+        async def burst(key: str, times: int) -> str:
+            for _ in range(times):  # all queued before the first is handled
+                app.post_message(events.Key(key, key))
+            await pilot.pause()
+            await pilot.pause()
+            return title(app)
+
+        assert "MOVE 2 OF 12" in await burst("k", 4)
+        assert "MOVE 5 OF 12" in await burst("l", 3)
+        assert "REVIEWING THE START" in await burst("k", 5)  # stops at the start
+        assert "MOVE 6 OF 12" in await burst("j", 3)

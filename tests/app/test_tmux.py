@@ -31,13 +31,21 @@ class Tmux:
         return self("capture-pane", "-p", "-t", "game")
 
     def wait_for(self, text: str, timeout: float = 20.0) -> str:
+        return self.wait_until(lambda screen: text in screen, repr(text), timeout)
+
+    def wait_until(self, check, what: str, timeout: float = 20.0) -> str:
+        """The screen once `check(screen)` holds (an AssertionError in it
+        counts as not yet: the screen may be half drawn)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             screen = self.screen()
-            if text in screen:
-                return screen
+            try:
+                if check(screen):
+                    return screen
+            except AssertionError:
+                pass
             time.sleep(0.05)
-        raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
+        raise AssertionError(f"{what} never appeared; the screen was:\n{self.screen()}")
 
 
 @pytest.fixture

@@ -142,9 +142,16 @@ def test_a_killed_game_resumes_at_the_same_position_with_the_same_moves(terminal
     offer = terminal.wait_for("Resume your unfinished game?")
     assert "Move 5, White to move" in offer
     terminal("send-keys", "-t", "game", "r")
-    resumed = terminal.wait_for("Resumed at move 5")
-    assert board(resumed) == board(before)
-    assert log(resumed) == log(before) == list(MOVES)
+    # The message can be on screen before the board and the log are redrawn.
+    terminal.wait_until(
+        lambda screen: (
+            "Resumed at move 5" in screen
+            and board(screen) == board(before)
+            and log(screen) == list(MOVES)
+        ),
+        "the resumed game, as it was",
+    )
+    assert log(before) == list(MOVES)
     terminal("send-keys", "-t", "game", "f", "4")  # and play goes on
     terminal.wait_for("6 f4")
     terminal("send-keys", "-t", "game", "C-q")

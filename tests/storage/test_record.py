@@ -149,7 +149,8 @@ def test_a_newer_format_is_a_future_format_error():
     ("data", "message"),
     [
         (b"", r"is damaged: expecting value at line 1, column 1$"),
-        (b'{"format": "tui-rev', r"is damaged: unterminated string"),
+        (b'{"format": "tui-rev', r"is damaged: unterminated string starting at line 1, column 12$"),
+        (b'{"moves": "f5\x01"}', r"is damaged: invalid control character at line 1, column 14$"),
         (b"\xff\xfe{}", r"is damaged: it is not UTF-8 text$"),
         (b"[" * 100_000 + b"]" * 100_000, r"is too large to be a saved game$|is damaged"),
         (b"[" * 50_000, r"is damaged"),

@@ -12,7 +12,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from ..session import sentence
@@ -26,6 +25,7 @@ from ..storage import (
     write_export,
 )
 from ..widgets.choice import ChoiceRow
+from .dialog import Dialog
 
 # format -> (label in the row, what it is in a sentence, file suffix, exporter)
 FORMATS: dict[str, tuple[str, str, str, Callable[[SavedGame], str]]] = {
@@ -36,7 +36,7 @@ FORMATS: dict[str, tuple[str, str, str, Callable[[SavedGame], str]]] = {
 PREVIEW_CHARS = 40
 
 
-class ExportScreen(ModalScreen[str | None]):
+class ExportScreen(Dialog[str | None]):
     """Dismissed with a sentence saying what was copied or written, or None."""
 
     BINDINGS = [

@@ -9,15 +9,15 @@ from typing import TypeVar
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..session import sentence
+from .dialog import Dialog
 
 Result = TypeVar("Result")
 
 
-class FormScreen(ModalScreen[Result]):
+class FormScreen(Dialog[Result]):
     """Subclasses bind Enter to `submit` and Esc to `cancel`, yield
     `footer()` last in their dialog, and implement `done()`."""
 

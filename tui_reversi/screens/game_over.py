@@ -7,11 +7,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..core import Color, Result
 from ..match import Match
+from .dialog import Dialog
 
 
 def result_lines(match: Match, result: Result) -> tuple[str, str]:
@@ -31,7 +31,7 @@ def result_lines(match: Match, result: Result) -> tuple[str, str]:
     return headline, detail
 
 
-class GameOverScreen(ModalScreen[str | None]):
+class GameOverScreen(Dialog[str | None]):
     """Dismissed with 'new', 'review' or None (just look at the board)."""
 
     # Nothing focused: Enter closes rather than pressing a button by surprise.

@@ -8,8 +8,9 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from .dialog import Dialog
 
 # Binding id prefix -> heading, in the order the help shows them.
 SECTIONS = {
@@ -101,13 +102,17 @@ def help_rows(app: App) -> list[tuple[str, str, str]]:
     return [(SECTIONS.get(section, section), keys, text) for section, keys, text in rows]
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Dialog[None]):
     """Every key, by what it is for. Esc or ? closes."""
 
     BINDINGS = [
         Binding(
             "escape,question_mark,f1", "close", "Close help", id="help.close", key_display="esc"
         ),
+        # j/k as well as the arrows (and PgUp/PgDn): the keys it lists for moving.
+        # Before the list's own arrow keys (priority), which lose keys in a burst.
+        Binding("down,j", "scroll(1)", "Scroll", id="help.down", key_display="↓/j", priority=True),
+        Binding("up,k", "scroll(-1)", "Scroll up", id="help.up", show=False, priority=True),
     ]
 
     def compose(self) -> ComposeResult:
@@ -136,6 +141,10 @@ class HelpScreen(ModalScreen[None]):
             )
             lines.extend(Content(" " * (KEYS_WIDTH + 3) + more) for more in wrapped[1:])
         return Content("\n").join(lines)
+
+    def action_scroll(self, lines: int) -> None:
+        # At once: a deferred scroll starts from where the last one has not got to yet.
+        self.query_one("#help-body").scroll_relative(y=lines, animate=False, immediate=True)
 
     def action_close(self) -> None:
         self.dismiss(None)

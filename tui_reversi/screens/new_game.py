@@ -10,12 +10,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..core import Variant
 from ..match import LEVEL_DESCRIPTIONS, LEVEL_LABELS, LEVELS
 from ..widgets.choice import ChoiceRow
+from .dialog import Dialog
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +27,7 @@ class NewGame:
     variant: Variant
 
 
-class NewGameScreen(ModalScreen[NewGame | None]):
+class NewGameScreen(Dialog[NewGame | None]):
     """Choose the players and the variant; Enter starts, Esc cancels."""
 
     BINDINGS = [
@@ -88,7 +88,7 @@ class NewGameScreen(ModalScreen[NewGame | None]):
         else:
             choice = self._choice()
             players = f"{LEVEL_LABELS[choice.black]} vs {LEVEL_LABELS[choice.white]}"
-            text = f"{players}, {choice.variant.value}"
+            text = f"{players}, {choice.variant.value.capitalize()}"
         self.query_one("#describe", Static).update(text)
 
     def action_start(self) -> None:

@@ -9,11 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..core import Color
 from ..match import LEVEL_LABELS, Match
+from .dialog import Dialog
 
 
 def when(moment: datetime) -> str:
@@ -40,7 +40,7 @@ def describe_match(match: Match) -> tuple[str, str]:
     return players, f"{state}: {counts}"
 
 
-class ResumeScreen(ModalScreen[bool]):
+class ResumeScreen(Dialog[bool]):
     """Dismissed with True to resume the game behind, False for a new game."""
 
     AUTO_FOCUS = "#resume"
@@ -69,7 +69,7 @@ class ResumeScreen(ModalScreen[bool]):
         self.saved = saved
         self.new_game = (
             f"{LEVEL_LABELS[options.black]} vs {LEVEL_LABELS[options.white]}, "
-            f"{options.variant.value}"
+            f"{options.variant.value.capitalize()}"
         )
 
     def compose(self) -> ComposeResult:

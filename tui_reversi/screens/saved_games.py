@@ -9,13 +9,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Static
 
 from ..core import Color
 from ..match import LEVEL_LABELS
 from ..session import Session, sentence
 from ..storage import SavedGame, SavedGameEntry, StorageError
+from .dialog import Dialog
 from .resume import when
 
 DIALOG_WIDTH = 100  # as #games-dialog in app.tcss
@@ -31,7 +31,7 @@ def short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-class SavedGamesScreen(ModalScreen[tuple[SavedGame, str] | str | None]):
+class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
     """Dismissed with (record, how to call it) to load a game, "import" to
     import one, or None."""
 

@@ -181,8 +181,10 @@ def read_record(data: bytes | str, source: str = "the saved game") -> tuple[Save
     try:
         fields = json.loads(data)
     except json.JSONDecodeError as error:
+        # Some of json's messages end in "at" ("Unterminated string starting at").
+        what = error.msg.lower().removesuffix(" at")
         raise StorageError(
-            f"{source} is damaged: {error.msg.lower()} at line {error.lineno}, column {error.colno}"
+            f"{source} is damaged: {what} at line {error.lineno}, column {error.colno}"
         ) from None
     except (ValueError, RecursionError):
         raise StorageError(f"{source} is damaged: it is not a JSON record") from None

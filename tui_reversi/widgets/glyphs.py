@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # Cell interiors (width, height) the board can be drawn at, smallest first.
-CELL_SIZES = ((3, 1), (5, 2), (7, 3), (11, 5))
+CELL_SIZES = ((3, 1), (5, 2), (7, 3), (9, 4), (11, 5))
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +43,11 @@ _ART = {
         ("▄███▄", "█████", "▀███▀"),
         ("▄▀▀▀▄", "█   █", "▀▄▄▄▀"),
         ("", "─────", ""),
+    ),
+    (9, 4): (
+        ("▄█████▄", "███████", "███████", "▀█████▀"),
+        ("▄▀▀▀▀▀▄", "█     █", "█     █", "▀▄▄▄▄▄▀"),
+        ("", "▄▄▄▄▄▄▄", "▀▀▀▀▀▀▀", ""),
     ),
     (11, 5): (
         ("▄▄▄▄▄", "▄███████▄", "█████████", "▀███████▀", "▀▀▀▀▀"),

@@ -31,7 +31,13 @@ class KeyBar(Widget):
         screen_keys: list[tuple[Content, str]] = []
         app_keys: list[tuple[Content, str]] = []
         seen: set[str] = set()
-        for node, binding, enabled, _tooltip in self.screen.active_bindings.values():
+        shown = [
+            (node, binding, enabled)
+            for node, binding, enabled, _tooltip in self.screen.active_bindings.values()
+        ]
+        if self.screen.is_modal:  # a dialog's chain stops at it: only priority keys get past
+            shown += [(self.app, b, True) for _key, b in self.app._bindings if b.priority]
+        for node, binding, enabled in shown:
             if not binding.show or not enabled or binding.action in seen:
                 continue
             seen.add(binding.action)

@@ -1,6 +1,7 @@
 """The move log: every ply numbered in standard notation, Black's on the left
-and White's on the right, passes shown. Selecting a move (keys or mouse)
-asks the screen to review the position after it."""
+and White's on the right, passes shown; a wide log holds several such pairs
+a row. Selecting a move (keys or mouse) asks the screen to review the
+position after it."""
 
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ from ..core import move_name
 
 ENTRY_WIDTH = 9  # " 12 f5   "
 LEFT_MARGIN = 1
+PAIR_GAP = 3  # between one pair (Black, White) and the next on a row
+# Below this width the log keeps one pair a row (at 80x24 it is narrower).
+MULTI_PAIR_WIDTH = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,11 +36,11 @@ class MoveList:
 
 
 class MoveLog(ScrollView, can_focus=True):
-    """Numbered moves, two a row; the current one highlighted."""
+    """Numbered moves, a (Black, White) pair or more a row; the current one highlighted."""
 
     BINDINGS = [
-        Binding("up,k", "step(-2)", "Previous row", id="log.up", show=False),
-        Binding("down,j", "step(2)", "Next row", id="log.down", show=False),
+        Binding("up,k", "step_row(-1)", "Previous row", id="log.up", show=False),
+        Binding("down,j", "step_row(1)", "Next row", id="log.down", show=False),
         Binding("left,h", "step(-1)", "Previous move", id="log.left", show=False),
         Binding("right,l", "step(1)", "Next move", id="log.right", show=False),
         Binding("home", "jump(0)", "First position", id="log.home", show=False),
@@ -61,11 +65,39 @@ class MoveLog(ScrollView, can_focus=True):
 
     moves: reactive[MoveList] = reactive(MoveList)
 
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        # Plies asked for that the screen has not shown yet, oldest first: a
+        # burst of keys (key repeat over SSH) steps on from the last one asked.
+        self._asked: list[int] = []
+
     def watch_moves(self, moves: MoveList) -> None:
-        rows = (len(moves.moves) + 1) // 2
-        self.virtual_size = Size(LEFT_MARGIN + 2 * ENTRY_WIDTH, rows)
-        focus_ply = moves.selected if moves.selected is not None else moves.live
-        row = max(0, focus_ply - 1) // 2
+        shown = _shown(moves)
+        if shown in self._asked:
+            del self._asked[: self._asked.index(shown) + 1]
+        else:  # the game moved on by other means: start again from what is shown
+            self._asked.clear()
+        self._lay_out()
+
+    def on_resize(self) -> None:
+        self._lay_out()
+
+    @property
+    def per_row(self) -> int:
+        """Moves a row: one pair (Black, White), or more where the log is wide."""
+        width = self.size.width
+        if width < MULTI_PAIR_WIDTH:
+            return 2
+        pair = 2 * ENTRY_WIDTH + PAIR_GAP
+        return 2 * max(1, (width - LEFT_MARGIN - 1 + PAIR_GAP) // pair)
+
+    def _lay_out(self) -> None:
+        per_row, moves = self.per_row, self.moves
+        pairs = per_row // 2
+        rows = (len(moves.moves) + per_row - 1) // per_row
+        width = LEFT_MARGIN + pairs * 2 * ENTRY_WIDTH + (pairs - 1) * PAIR_GAP
+        self.virtual_size = Size(width, rows)
+        row = max(0, _shown(moves) - 1) // per_row
         self.call_after_refresh(self._reveal, row)
         self.refresh()
 
@@ -83,12 +115,15 @@ class MoveLog(ScrollView, can_focus=True):
         if not moves.moves and row == 0:
             hint = base + self.get_component_rich_style("move-log--number", partial=True)
             return Strip([Segment(" No moves yet", hint)]).adjust_cell_length(width, base)
-        if row * 2 >= len(moves.moves):
+        per_row = self.per_row
+        first = row * per_row
+        if first >= len(moves.moves):
             return Strip.blank(width, base)
         segments = [Segment(" " * LEFT_MARGIN, base)]
-        for index in (2 * row, 2 * row + 1):
-            if index < len(moves.moves):
-                segments.extend(self._entry(index, base))
+        for index in range(first, min(first + per_row, len(moves.moves))):
+            if index > first and index % 2 == 0:
+                segments.append(Segment(" " * PAIR_GAP, base))
+            segments.extend(self._entry(index, base))
         strip = Strip(segments).crop(scroll_x, scroll_x + width)
         return strip.adjust_cell_length(width, base)
 
@@ -115,22 +150,37 @@ class MoveLog(ScrollView, can_focus=True):
     # -- input -------------------------------------------------------------------
 
     def _current(self) -> int:
-        return self.moves.selected if self.moves.selected is not None else self.moves.live
+        return self._asked[-1] if self._asked else _shown(self.moves)
+
+    def _select(self, ply: int) -> None:
+        # The screen always shows the ply asked for, so an entry that changed
+        # nothing equals what is shown and is harmless until the next one.
+        self._asked.append(ply)
+        self.post_message(self.PlySelected(ply))
 
     def action_step(self, delta: int) -> None:
-        target = max(0, min(len(self.moves.moves), self._current() + delta))
-        self.post_message(self.PlySelected(target))
+        self._select(max(0, min(len(self.moves.moves), self._current() + delta)))
+
+    def action_step_row(self, rows: int) -> None:
+        self.action_step(rows * self.per_row)
 
     def action_jump(self, ply: int) -> None:
-        self.post_message(self.PlySelected(len(self.moves.moves) if ply < 0 else ply))
+        self._select(len(self.moves.moves) if ply < 0 else ply)
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         if offset is None:
             return
         row = offset.y + self.scroll_offset.y
-        column = 0 if offset.x + self.scroll_offset.x < LEFT_MARGIN + ENTRY_WIDTH else 1
-        ply = 2 * row + column + 1
-        if ply <= len(self.moves.moves):
+        x = offset.x + self.scroll_offset.x - LEFT_MARGIN
+        pair, within = divmod(max(0, x), 2 * ENTRY_WIDTH + PAIR_GAP)
+        column = 2 * pair + (0 if within < ENTRY_WIDTH else 1)
+        ply = row * self.per_row + column + 1
+        if column < self.per_row and ply <= len(self.moves.moves):
             self.focus()
-            self.post_message(self.PlySelected(ply))
+            self._select(ply)
+
+
+def _shown(moves: MoveList) -> int:
+    """The ply whose position the board shows: the reviewed one or the live one."""
+    return moves.selected if moves.selected is not None else moves.live

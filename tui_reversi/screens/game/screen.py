@@ -10,7 +10,7 @@ to the widgets; their messages come back up here.
 
 from __future__ import annotations
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -26,6 +26,7 @@ from ...widgets.key_bar import KeyBar
 from ...widgets.move_log import MoveList, MoveLog
 from ...widgets.score import Scoreboard, ScorePanel
 from ..resume import ResumeScreen
+from ..start_problems import StartProblemsScreen
 from . import status
 from .computer import ComputerTurns
 from .hint import Hints
@@ -119,10 +120,13 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames):
                 ResumeScreen(self.match, session.offer.updated, self.options),
                 self._resume_chosen,
             )
-            return
-        # A game loaded from a file is autosaved at once, so a crash before the
-        # first move still offers it; a resumed or new one has nothing new to save.
-        self._record_changed(animate=False, save=session is not None and session.loaded)
+        else:
+            # A game loaded from a file is autosaved at once, so a crash before the
+            # first move still offers it; a resumed or new one has nothing new to save.
+            self._record_changed(animate=False, save=session is not None and session.loaded)
+        notes = session.take_notes() if session is not None else []
+        if notes:  # on top: read first, then the resume offer (if any) below it
+            self.app.push_screen(StartProblemsScreen(notes, session.settings_file))
 
     def on_resize(self) -> None:
         self._fit_board()
@@ -242,6 +246,15 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames):
         match.game.play(square)
         self.notice = None
         self._record_changed(animate=True)
+
+    def on_key(self, event: events.Key) -> None:
+        # Reached by the keys no widget took (typing a square stops at the
+        # board); the app's bindings run after this, so ask them first.
+        character = event.character
+        if not event.is_printable or not character or event.key in self.active_bindings:
+            return
+        name = character if character.strip() else event.key
+        self.say(f"{name} does nothing now: ? lists the keys.")
 
     # -- undo, redo, new game ------------------------------------------------------------
 

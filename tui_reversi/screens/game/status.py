@@ -68,9 +68,11 @@ def advice(match: Match, review_ply: int | None, *, paused: bool, spell: Spell) 
         text = f" {match.to_move.other.label} has no legal move and passes. {who} to move."
         return Content.from_markup("[b $warning]$text[/]", text=text)
     if match.human_to_move:
+        legal = match.position.legal_moves()
         return Content.from_markup(
-            spell(" $who to play: arrows/hjkl + [b]⏎[/b], type a square ([b]d3[/b]) or click"),
+            spell(" $who to play: arrows/hjkl + [b]⏎[/b], type a square ([b]$square[/b]) or click"),
             who=who,
+            square=square_name(legal[0]) if legal else "d3",  # an example that plays
         )
     if paused:
         return Content.from_markup(" Paused: [b]p[/b] to let the computers play on")

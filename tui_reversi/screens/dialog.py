@@ -1,0 +1,20 @@
+"""What every dialog shares: its own key bar at the bottom, so the keys shown
+are the dialog's, not the game's behind it."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from textual.screen import ModalScreen
+
+from ..widgets.key_bar import KeyBar
+
+Result = TypeVar("Result")
+
+
+class Dialog(ModalScreen[Result]):
+    """A modal screen over the game, with a key bar of its own bindings."""
+
+    def on_mount(self) -> None:
+        # Mounted here rather than composed, so subclasses compose only their dialog.
+        self.mount(KeyBar())
