@@ -25,6 +25,7 @@ from ..storage import (
     write_export,
 )
 from ..widgets.choice import ChoiceRow
+from ..widgets.text_input import TextInput
 from .dialog import Dialog
 
 # format -> (label in the row, what it is in a sentence, file suffix, exporter)
@@ -67,7 +68,7 @@ class ExportScreen(Dialog[str | None]):
             yield Static("[b]Export the game[/b]", id="dialog-title")
             yield ChoiceRow("Format", formats, "ggf", id="format")
             yield Static(id="export-text", markup=False)
-            yield Input(self._file_name("ggf"), placeholder="file name", id="file")
+            yield TextInput(self._file_name("ggf"), placeholder="file name", id="file")
             yield Static(id="problem")
             yield Static(
                 self.app.text(

@@ -13,6 +13,7 @@ from ..core import Color
 from ..match import Match
 from ..session import Session, sentence
 from ..storage import NameTakenError, SavedGameEntry, StorageError
+from ..widgets.text_input import TextInput
 from .form import FormScreen
 
 
@@ -39,7 +40,7 @@ class SaveGameScreen(FormScreen[SavedGameEntry | None]):
         name = self.session.current_name(self.match) or suggested_name(self.match)
         with Vertical(id="dialog"):
             yield Static("[b]Save the game[/b]", id="dialog-title")
-            yield Input(name, placeholder="a name for this game", id="name", max_length=80)
+            yield TextInput(name, placeholder="a name for this game", id="name", max_length=80)
             yield from self.footer("[b]⏎[/b] save · [b]esc[/b] cancel", ok="Save")
 
     def on_mount(self) -> None:

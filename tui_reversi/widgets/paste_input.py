@@ -8,10 +8,11 @@ nothing inside any game format, so the lines are joined with spaces.
 from __future__ import annotations
 
 from textual import events
-from textual.widgets import Input
+
+from .text_input import TextInput
 
 
-class PasteInput(Input):
+class PasteInput(TextInput):
     """An Input for a pasted game or a file path."""
 
     def _on_paste(self, event: events.Paste) -> None:
