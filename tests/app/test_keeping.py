@@ -463,3 +463,30 @@ async def test_an_autosave_that_cannot_be_written_is_said_once_and_play_goes_on(
         failures = [n for n in app._notifications if "could not be autosaved" in n.message]
         assert len(failures) == 1, [n.message for n in app._notifications]
         assert moves(app) == "f5d6"
+
+
+def burst(app, *keys: str) -> None:
+    """Queue keys before the app handles any, as a slow SSH link delivers them."""
+    named = {"ctrl+u": "\x15", "enter": "\r"}
+    for key in keys:
+        app.post_message(events.Key(key, key if len(key) == 1 else named[key]))
+
+
+async def test_a_name_and_enter_typed_together_save_under_that_name(keeping_app):
+    app, _ = keeping_app(cli={"white": "human"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f", "5", "s")
+        await pilot.pause()
+        burst(app, "ctrl+u", *"Sunday", "enter")
+        await pilot.pause()
+        assert status(app) == "Saved as 'Sunday'."
+
+
+async def test_a_transcript_and_enter_typed_together_import_it(keeping_app):
+    app, _ = keeping_app(cli={"white": "human"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o", "i")
+        await pilot.pause()
+        burst(app, *"f5d6c3", "enter")
+        await settle(pilot, app)
+        assert moves(app) == "f5d6c3"

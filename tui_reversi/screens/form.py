@@ -1,6 +1,7 @@
 """What the save, import and settings dialogs share: Enter does the dialog's
-job (unless Cancel has the focus), Esc cancels, a problem is one sentence
-under the fields, and two buttons end the dialog."""
+job (unless Cancel has the focus; in a text box, after what was typed), Esc
+cancels, a problem is one sentence under the fields, and two buttons end the
+dialog."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import TypeVar
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import Button, Static
+from textual.widgets import Button, Input, Static
 
 from ..session import sentence
 from .dialog import Dialog
@@ -45,6 +46,13 @@ class FormScreen(Dialog[Result]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    @on(Input.Submitted)
+    def _input_submitted(self, event: Input.Submitted) -> None:
+        # Enter in a text box: it comes after every key typed before it, even
+        # when they arrive together (a priority binding would not).
+        event.stop()
+        self.action_submit()
 
     @on(Button.Pressed, "#ok")
     def _ok_pressed(self, event: Button.Pressed) -> None:

@@ -23,7 +23,7 @@ class ImportScreen(FormScreen[SavedGame | None]):
     """Dismissed with the imported game (players chosen), or None."""
 
     BINDINGS = [
-        Binding("enter", "submit", "Import", id="import.import", key_display="⏎", priority=True),
+        Binding("enter", "submit", "Import", id="import.import", key_display="⏎"),
         Binding("escape", "cancel", "Cancel", id="import.cancel", key_display="esc"),
     ]
 

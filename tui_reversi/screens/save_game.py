@@ -27,7 +27,7 @@ class SaveGameScreen(FormScreen[SavedGameEntry | None]):
     """Type a name, Enter saves. Dismissed with the saved entry, or None."""
 
     BINDINGS = [
-        Binding("enter", "submit", "Save", id="save.save", key_display="⏎", priority=True),
+        Binding("enter", "submit", "Save", id="save.save", key_display="⏎"),
         Binding("escape", "cancel", "Cancel", id="save.cancel", key_display="esc"),
     ]
 

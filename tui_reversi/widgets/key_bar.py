@@ -31,10 +31,19 @@ class KeyBar(Widget):
         screen_keys: list[tuple[Content, str]] = []
         app_keys: list[tuple[Content, str]] = []
         seen: set[str] = set()
+        active = self.screen.active_bindings
+        # A text box's hidden Enter (submit) hides a dialog's own Enter bound
+        # to submit, which the dialog runs when the box submits: show the dialog's.
         shown = [
-            (node, binding, enabled)
-            for node, binding, enabled, _tooltip in self.screen.active_bindings.values()
+            (self.screen, binding, True)
+            for key, binding in self.screen._bindings
+            if binding.show
+            and key in active
+            and active[key].node is not self.screen
+            and not active[key].binding.show
+            and active[key].binding.action == binding.action
         ]
+        shown += [(node, binding, enabled) for node, binding, enabled, _tooltip in active.values()]
         if self.screen.is_modal:  # a dialog's chain stops at it: only priority keys get past
             shown += [(self.app, b, True) for _key, b in self.app._bindings if b.priority]
         for node, binding, enabled in shown:
