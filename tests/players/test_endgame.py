@@ -3,11 +3,12 @@ the three- and four-square solvers, the parity walk) against brute force."""
 
 import random
 
-from hypothesis import given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tui_reversi.core import Game, Variant
-from tui_reversi.core.bitboard import legal_moves
+from tui_reversi.core.bitboard import flips, legal_moves
+from tui_reversi.players.alphabeta_player import score_in_discs
 from tui_reversi.players.search import Engine
 
 from .test_search import minimax
@@ -61,3 +62,33 @@ def test_a_side_that_must_pass_is_solved_from_the_other_side():
         if found == 20:
             return
     raise AssertionError(f"only {found} positions where the mover must pass")
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**9), empties=st.integers(9, 12), anti=st.booleans())
+def test_a_win_draw_loss_solve_plays_a_move_with_the_best_outcome(seed, empties, anti):
+    position = random_end_position(seed, empties)
+    own, opp = position.own, position.opp
+    moves = position.legal_moves()
+    assume(moves)
+    engine = ENGINES[anti]
+    result = engine.search(own, opp, exact_empties=0, wdl_empties=64)
+    exact = {sq: -engine.solve(*child(own, opp, sq)) for sq in moves}
+    best = max(exact.values())
+    sign = (best > 0) - (best < 0)
+    # The move played wins, draws or loses exactly like the best move ...
+    played = exact[result.move]
+    assert (played > 0) - (played < 0) == sign
+    # ... and the score is a proven result on the right side, a true bound on the margin.
+    discs, proven = score_in_discs(result.score)
+    if sign > 0:
+        assert proven and 0 < discs <= played
+    elif sign < 0:
+        assert proven and 0 > discs >= best
+    else:
+        assert discs == 0
+
+
+def child(own: int, opp: int, sq: int) -> tuple[int, int]:
+    f = flips(own, opp, sq)
+    return opp ^ f, own | f | 1 << sq

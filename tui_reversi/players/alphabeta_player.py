@@ -20,10 +20,11 @@ class Level:
     name: str
     time_limit: float  # seconds per move
     exact_empties: int  # solve exactly from this many empty squares down
+    wdl_empties: int = 0  # above exact_empties: solve for win/draw/loss from here down
 
 
 HARD = Level("hard", 1.0, 13)
-EXPERT = Level("expert", 5.0, 16)
+EXPERT = Level("expert", 5.0, 16, 20)
 
 # A fixed-depth look at each centre shape during the Reversi placements.
 PLACEMENT_DEPTH = 4
@@ -77,6 +78,7 @@ class AlphaBetaPlayer:
         self.exact_empties = level.exact_empties if exact_empties is None else exact_empties
         # Solving exactly is a search to the end: a depth limit bounds it too.
         self.exact_empties = min(self.exact_empties, self.max_depth)
+        self.wdl_empties = min(level.wdl_empties, self.max_depth)
         self.last_result: SearchResult | None = None
 
     def _clock(self) -> float | None:
@@ -119,6 +121,7 @@ class AlphaBetaPlayer:
             max_depth=self.max_depth,
             max_nodes=self.max_nodes,
             exact_empties=self.exact_empties,
+            wdl_empties=self.wdl_empties,
             cancelled=cancelled,
             on_iteration=report,
             started=entered,

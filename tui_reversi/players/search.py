@@ -87,6 +87,7 @@ class Engine:
         max_depth: int = 60,
         max_nodes: int | None = None,
         exact_empties: int = 0,
+        wdl_empties: int = 0,
         cancelled: Callable[[], bool] | None = None,
         on_iteration: Callable[[SearchResult], None] | None = None,
         analyse: bool = False,
@@ -96,7 +97,9 @@ class Engine:
 
         Iterative deepening until `max_depth`, `max_nodes`, `time_limit`
         seconds or `cancelled()`; when at most `exact_empties` squares are
-        empty, the exact solver then plays it out to the end. `analyse`
+        empty, the exact solver then plays it out to the end. With more
+        empties but at most `wdl_empties`, the solver only decides win, draw
+        or loss (far cheaper) and the first winning move is played. `analyse`
         scores every root move in a full window (slower, for hints).
         The clock runs from `started` (a time.perf_counter() reading) when
         given, so that a caller's own set-up counts against the budget.
@@ -119,6 +122,7 @@ class Engine:
                 max_depth,
                 max_nodes,
                 exact_empties,
+                wdl_empties,
                 cancelled,
                 on_iteration,
                 analyse,
@@ -137,6 +141,7 @@ class Engine:
         max_depth,
         max_nodes,
         exact_empties,
+        wdl_empties,
         cancelled,
         on_iteration,
         analyse,
@@ -149,11 +154,13 @@ class Engine:
         root = [RootMove(sq) for sq in runner.order_root(moves)]
         best = SearchResult(root[0].square, 0, 0, 0, completed=False)
         solve_now = empties <= exact_empties
+        # Win, draw or loss only (never when analysing: hints show margins).
+        wdl_now = not solve_now and not analyse and empties <= wdl_empties
         # Before an exact solve that may not finish in time, a midgame search
         # with a quarter of the budget gives a fallback move and a root order.
         midgame_depth = max_depth
         midgame_deadline = deadline
-        if solve_now:
+        if solve_now or wdl_now:
             if empties <= 10:
                 midgame_depth = 0
             elif deadline is None:
@@ -192,6 +199,18 @@ class Engine:
                     exact=True,
                     scores={m.square: m.score * SCALE for m in root} if analyse else {},
                 )
+                if on_iteration:
+                    on_iteration(best)
+            elif wdl_now:
+                move, bound = runner.wdl_root(root)
+                # A proven result; the margin is at least `bound` for a win, at most for a loss.
+                if bound > 0:
+                    score = WIN + bound * SCALE
+                elif bound < 0:
+                    score = -WIN + bound * SCALE
+                else:
+                    score = 0
+                best = SearchResult(move, score, empties, runner.total_nodes())
                 if on_iteration:
                     on_iteration(best)
         except _Stop:
@@ -387,12 +406,36 @@ class _Run:
             moves.sort(key=lambda rm: -rm.score)
             return best
 
+        def wdl_root(moves: list[RootMove]) -> tuple[int, int]:
+            """Win, draw or loss: the first move (in `moves` order) with the
+            best outcome, and a bound on the margin: at least it for a win,
+            at most it for a loss."""
+            self.partial_best = None
+            best_sq = moves[0].square
+            best = -65  # any value <= -1 is a loss (an upper bound), >= 1 a win
+            for rm in moves:
+                sq = rm.square
+                f = FL[sq](own, opp)
+                # Window (-1, 1) until a draw is found, then (0, 1).
+                alpha = -1 if best < 0 else 0
+                v = -solver(opp ^ f, own | f | (1 << sq), -1, -alpha, False)
+                if v > best:
+                    if v >= 0 or best == -65:
+                        # A better outcome; among losses the first is kept.
+                        best_sq = sq
+                        self.partial_best = sq
+                    best = v
+                    if v >= 1:
+                        break  # a win: no need to look further
+            return best_sq, best
+
         def order_root(moves: int) -> list[int]:
             return _mobility_order(own, opp, moves, -1)
 
         self.total_nodes = lambda: self.nodes + counter[0]
         self.root = root
         self.solve_root = solve_root
+        self.wdl_root = wdl_root
         self.order_root = order_root
         self.solver = solver
         self.negamax = negamax
