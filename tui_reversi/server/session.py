@@ -13,6 +13,7 @@ import shlex
 import signal
 import time
 import traceback
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -125,7 +126,9 @@ class GameSession(asyncssh.SSHServerSession):
         self._chan = chan
         self._open = True
 
-    def pty_requested(self, term_type: str, term_size: tuple, term_modes: dict) -> bool:
+    def pty_requested(
+        self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]
+    ) -> bool:
         self._term = term_type
         self._size = term_size
         self._erase = term_modes.get(asyncssh.PTY_VERASE)
@@ -237,22 +240,25 @@ class GameSession(asyncssh.SSHServerSession):
 
     async def _run_game(self, options: list[str]) -> int:
         owner = self._owner
-        home = _player_home(self._config.players_dir, owner.user)
+        user = owner.user or ""  # set at authentication, before any session
+        home = _player_home(self._config.players_dir, user)
         env = player_environment(
             home=home,
-            user=player_user_name(owner.user),
+            user=player_user_name(user),
             term=self._term,
             client_env=self._chan.get_environment() if self._chan else {},
             ssh_connection=owner.ssh_connection,
         )
+        argv = [*self._config.game_command, *options]
         process = await PtyProcess.start(
-            [*self._config.game_command, *options],
+            argv,
             env=env,
             cwd=home,
             size=self._size,
             on_output=self._send,
             on_input_drained=self._input_drained,
             erase=self._erase,
+            spawn=await owner.arcade.spawner(argv),
         )
         self._process = process
         owner.game_pid = process.pid
