@@ -122,6 +122,13 @@ class ReversiApp(App[None]):
             super().__init__()
             self.problem = problem
 
+    class AutosaveMoved(Message):
+        """The game is autosaved as an earlier autosave from now on (one sentence why)."""
+
+        def __init__(self, note: str) -> None:
+            super().__init__()
+            self.note = note
+
     # -- the live game ------------------------------------------------------------
 
     def make_players(self, match: Match) -> dict[Color, Player | None]:
@@ -224,6 +231,7 @@ class ReversiApp(App[None]):
             self.session.on_autosave_error = lambda problem: self.post_message(
                 self.AutosaveFailed(problem)
             )
+            self.session.on_autosave_note = lambda note: self.post_message(self.AutosaveMoved(note))
             self.session.look_changed(self.look())
             self.theme_changed_signal.subscribe(self, lambda _theme: self.options_changed())
 
@@ -241,6 +249,9 @@ class ReversiApp(App[None]):
                 severity="error",
                 timeout=20,
             )
+
+    def on_reversi_app_autosave_moved(self, event: AutosaveMoved) -> None:
+        self.notify(sentence(event.note), severity="warning", timeout=30, markup=False)
 
     # -- SIGHUP (a dropped SSH connection) and SIGTERM ------------------------------------
 

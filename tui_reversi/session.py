@@ -86,7 +86,10 @@ class Session:
         self.offer = offer
         # Set by the app: called with one sentence when an autosave fails.
         self.on_autosave_error: Callable[[str], None] | None = None
+        # ... and with one sentence when the game goes to an earlier autosave instead.
+        self.on_autosave_note: Callable[[str], None] | None = None
         self._writer = AutosaveWriter(self.autosave, on_error=self._autosave_failed)
+        self._writer.on_note = self._autosave_noted
         self._match: Match | None = None
         self._record: SavedGame | None = None
         self._look: dict[str, object] | None = None
@@ -214,6 +217,10 @@ class Session:
     def _autosave_failed(self, problem: str) -> None:
         if self.on_autosave_error is not None:
             self.on_autosave_error(problem)
+
+    def _autosave_noted(self, note: str) -> None:
+        if self.on_autosave_note is not None:
+            self.on_autosave_note(note)
 
     # -- saved games ----------------------------------------------------------------------
 

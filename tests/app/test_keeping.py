@@ -91,6 +91,29 @@ def test_a_finished_game_stays_in_the_autosave_but_is_not_offered():
     assert Session.start().offer is None
 
 
+async def test_a_game_open_in_another_session_is_kept_aside_and_the_player_told(keeping_app):
+    autosaved(OPENING)
+    elsewhere = Session.start(resume=True)  # the same game, open in another terminal
+    elsewhere.match_changed(elsewhere.start_match())  # ... which has the autosave
+    assert elsewhere.flush(5)
+    app, session = keeping_app(resume=True, cli={"white": "human"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("f", "4")
+        await wait_saved(pilot, app, session)
+        await pilot.pause()
+        (notice,) = [n.message for n in app._notifications]
+        assert "open in another session" in notice and "earlier autosave" in notice
+        await pilot.press("c", "5")
+        await wait_saved(pilot, app, session)
+        assert moves(app) == OPENING + "f4c5"
+        assert len(app._notifications) == 1  # said once, not after every move
+    assert on_disk()["moves"] == OPENING  # the other session's game is untouched
+    (kept,) = Autosave().earlier_paths()
+    assert json.loads(kept.read_text())["moves"] == moves(app)
+    elsewhere.close()
+
+
 # -- the resume offer ----------------------------------------------------------------
 
 
