@@ -77,7 +77,7 @@ def main():
     ctty = os.tcgetpgrp(0) == os.getpgrp()
     leader = os.getsid(0) == os.getpid()
     descriptors = open_descriptors()
-    say(f"STANDIN pid={os.getpid()} ppid={os.getppid()} size={size()} ctty={ctty} leader={leader}")
+    say(f"STANDIN pid={os.getpid()} size={size()} ctty={ctty} leader={leader} ppid={os.getppid()}")
     say("ENV " + json.dumps(dict(os.environ), sort_keys=True))
     say("ENVBLOCK " + json.dumps(environment_block()))
     say("FDS " + json.dumps(descriptors, sort_keys=True))

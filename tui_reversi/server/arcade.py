@@ -46,6 +46,8 @@ class Arcade:
         self.config = config
         self._log = log
         self.connections: set[PlayerConnection] = set()
+        # Player (directory) name -> the session whose game is that player's live game.
+        self.live_games: dict[str, GameSession] = {}
         self._per_address: Counter[str] = Counter()
         self.seats_taken = 0
         self._acceptor: asyncssh.SSHAcceptor | None = None
