@@ -210,9 +210,11 @@ class Session:
         return self._writer.flush(timeout)
 
     def close(self, timeout: float | None = 5.0) -> bool:
-        """At exit: finish the last autosave. False if the disk did not
-        answer within `timeout` seconds."""
-        return self._writer.close(timeout)
+        """At exit: finish the last autosave and let another session have it.
+        False if the disk did not answer within `timeout` seconds."""
+        done = self._writer.close(timeout)
+        self.autosave.release()
+        return done
 
     def _autosave_failed(self, problem: str) -> None:
         if self.on_autosave_error is not None:

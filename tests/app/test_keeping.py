@@ -46,8 +46,13 @@ def keeping_app(make_app):
     """The app as the CLI builds it: a Session read from the (temporary) user
     directories, its game and options, and a computer that answers at once."""
 
+    sessions: list[Session] = []
+
     def make(*, cli: dict | None = None, player=None, **session_args):
+        for earlier in sessions:  # each start is a new process: the last one has ended
+            earlier.close()
         session = Session.start(themes=theme_names(), **session_args)
+        sessions.append(session)
         cli = cli or {}
         match = session.start_match(black=cli.get("black"), white=cli.get("white"))
         options = session.app_options(cli)
@@ -103,7 +108,7 @@ async def test_a_game_open_in_another_session_is_kept_aside_and_the_player_told(
         await wait_saved(pilot, app, session)
         await pilot.pause()
         (notice,) = [n.message for n in app._notifications]
-        assert "open in another session" in notice and "earlier autosave" in notice
+        assert "Another session is playing in this autosave" in notice and "(o lists it)" in notice
         await pilot.press("c", "5")
         await wait_saved(pilot, app, session)
         assert moves(app) == OPENING + "f4c5"

@@ -81,7 +81,7 @@ async def test_a_separate_game_for_the_same_player_loses_neither_line_of_play(se
     assert "NEW" in await second.expect("READY")
     second.send(b"d3")
     text = await second.expect("SAVED d3")
-    assert "ASIDE this game is open in another session too" in text
+    assert "ASIDE another session is playing in this autosave" in text
     first.send(b"d6")
     assert "ASIDE" not in (await first.expect("SAVED f5d6")).split("SAVED f5\r\n")[1]
     data = tmp_path / "server" / "players" / "alice" / "data" / "tui-reversi"

@@ -274,7 +274,7 @@ def test_a_second_session_playing_the_same_game_keeps_its_line_as_an_earlier_aut
     shared = second.load().record
     assert first.save(record.with_game(_line("f5d6"))) is None
     note = second.save(shared.with_game(_line("f5f6")))
-    assert "open in another session" in note and "earlier autosave" in note
+    assert "another session is playing in this autosave" in note and "earlier autosave" in note
     assert Autosave(tmp_path).load().game.transcript() == "f5d6"  # the first line stays
     (kept,) = first.earlier_paths()
     assert json.loads(kept.read_text())["moves"] == "f5f6"
@@ -294,7 +294,7 @@ def test_a_write_never_replaces_a_game_changed_since_it_was_read(tmp_path):
     # plays on in the same file after this one read it.
     (tmp_path / "autosave.json").write_text(record.with_game(_line("f5d6c3")).to_json())
     note = session.save(record.with_game(_line("f5f6")))
-    assert "changed by another session" in note
+    assert "another session changed the autosave" in note
     assert Autosave(tmp_path).load().game.transcript() == "f5d6c3"
     (kept,) = session.earlier_paths()
     assert json.loads(kept.read_text())["moves"] == "f5f6"

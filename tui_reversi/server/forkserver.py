@@ -96,7 +96,8 @@ def preload() -> None:
     import tui_reversi
 
     for module in pkgutil.walk_packages(tui_reversi.__path__, "tui_reversi."):
-        if not module.name.startswith(NOT_PRELOADED):
+        # `python -m tui_reversi` runs __main__ afresh: imported here, runpy would warn.
+        if not module.name.startswith(NOT_PRELOADED) and not module.name.endswith(".__main__"):
             importlib.import_module(module.name)
     for name in RUN_TIME_MODULES:
         importlib.import_module(name)

@@ -250,9 +250,8 @@ class GameSession(asyncssh.SSHServerSession):
         """Tell the player their game is open elsewhere and ask what to do."""
         self._asking = other
         since = format_duration(time.monotonic() - other.started)
-        self._say(
-            f"tui-reversi: your game is open in another session (from {other.address}, {since})."
-        )
+        where = f"from {other.address}, for {since}"
+        self._say(f"tui-reversi: your game is open in another session ({where}).")
         self._say("  t  take it over here: that session is told and ended, its game saved first")
         self._say("  n  play a separate game here; the other one carries on")
         self._say("  q  leave it as it is")

@@ -19,10 +19,10 @@ into earlier-autosaves/ under a timestamped name. Nothing is ever dropped:
 starting new game after new game loses none of them (the saved-games list
 shows them all, and deleting one there is the only way one goes).
 
-One live game per autosave: the first session to save claims the file (a
-lock held for as long as the process lives, so a crash frees it), and no
-write ever silently replaces a game another session changed since it was
-read. A session that finds the file claimed by another live session, or
+One live game per autosave: the first session to load or save it claims the
+file (a lock held for as long as the process lives, so a crash frees it),
+and no write ever silently replaces a game another session changed since it
+was read. A session that finds the file claimed by another live session, or
 changed since it read it, keeps its own game as an earlier autosave instead
 (the same file for every later save of that game) and `save` returns one
 sentence saying so, once.
@@ -85,7 +85,8 @@ class Autosave:
         self._game_id: str | None = None  # the game whose record the file holds
         # The file as this session last read or wrote it (None: not looked at yet).
         self._seen: _Seen | None = None
-        self._claimed = False
+        # Holds the claim: calling it closes the lock's descriptor.
+        self._claim_released: weakref.finalize[[int], Autosave] | None = None
         # After a conflict: this session's game and the earlier autosave it goes to.
         self._diverted: tuple[str, Path] | None = None
 
@@ -110,10 +111,7 @@ class Autosave:
                 return None
             self._diverted = (record.id, self._earlier_path())
             write_atomic(self._diverted[1], data)
-            return (
-                f"{conflict}, so this game is kept as an earlier autosave instead "
-                "(the saved games list it)"
-            )
+            return f"{conflict}, so this game is kept as an earlier autosave instead (o lists it)"
         if record.id != self._diverted[0]:
             self._diverted = (record.id, self._earlier_path())
         write_atomic(self._diverted[1], data)
@@ -127,14 +125,14 @@ class Autosave:
     def _conflict(self) -> str | None:
         """Why this session must not write the autosave, or None if it may."""
         if not self._claim():
-            return "this game is open in another session too"
+            return "another session is playing in this autosave"
         if self._seen is not None and _seen(self.path) != self._seen:
-            return "the autosave was changed by another session since this game was read"
+            return "another session changed the autosave since this game was read"
         return None
 
     def _claim(self) -> bool:
         """Hold the autosave for this session while it lives; False if another has it."""
-        if self._claimed:
+        if self._claim_released is not None:
             return True
         try:
             ensure_dir(self.directory)
@@ -146,9 +144,15 @@ class Autosave:
         except OSError as error:
             os.close(fd)
             return error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN)
-        weakref.finalize(self, os.close, fd)  # released with this Autosave, or at exit
-        self._claimed = True
+        # Released by release(), when this Autosave goes, or when the process ends.
+        self._claim_released = weakref.finalize(self, os.close, fd)
         return True
+
+    def release(self) -> None:
+        """Let another session have the autosave (this one's game is over: at exit)."""
+        if self._claim_released is not None:
+            self._claim_released()
+            self._claim_released = None
 
     def _earlier_path(self) -> Path:
         ensure_dir(self.earlier_dir)
@@ -177,6 +181,7 @@ class Autosave:
         """Read the autosave. Never raises for a bad file: it is moved aside
         with a timestamped name and `problem` says so in one sentence."""
         self._remove_stale_temp_files()
+        self._claim()  # before reading: a session started later finds it taken
         self._seen = _seen(self.path)
         try:
             data = read_limited(self.path, MAX_RECORD_BYTES, "the autosave")
