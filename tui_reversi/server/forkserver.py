@@ -76,8 +76,7 @@ class GameRequest:
     cwd: str
 
     @classmethod
-    def from_json(cls, data: bytes) -> GameRequest:
-        fields = json.loads(data)
+    def from_fields(cls, fields: dict[str, object]) -> GameRequest:
         argv, env, cwd = fields["argv"], fields["env"], fields["cwd"]
         if not (
             isinstance(argv, list)
@@ -153,8 +152,10 @@ def _serve(control: socket.socket) -> tuple[GameRequest, int] | None:
         request_id = None
         try:
             fields = json.loads(data)
+            if not isinstance(fields, dict):
+                raise ValueError("a request is a JSON object")
             request_id = fields.get("id")
-            request = GameRequest.from_json(data)
+            request = GameRequest.from_fields(fields)
             if len(fds) != 1:
                 raise ValueError("a request needs exactly one terminal")
             pid = os.fork()
@@ -180,14 +181,7 @@ def _reap() -> Iterator[tuple[int, int]]:
             return
         if pid == 0:
             return
-        yield pid, _exit_status(status)
-
-
-def _exit_status(status: int) -> int:
-    """A wait status as subprocess reports it: the exit code, or -N for signal N."""
-    if os.WIFSIGNALED(status):
-        return -os.WTERMSIG(status)
-    return os.waitstatus_to_exitcode(status)
+        yield pid, os.waitstatus_to_exitcode(status)  # as subprocess: -N for signal N
 
 
 def _receive(control: socket.socket) -> tuple[bytes, list[int]]:

@@ -105,7 +105,7 @@ class PreloadedParent:
         self._control: socket.socket | None = None
         self._ready: asyncio.Future[float] | None = None
         self._ready_at = 0.0
-        self._requests: dict[int, asyncio.Future[int]] = {}
+        self._requests: dict[int, asyncio.Future[ForkedGame]] = {}
         self._games: dict[int, ForkedGame] = {}
         self._next_id = 0
         self._short_lives = 0
@@ -185,14 +185,13 @@ class PreloadedParent:
         message = json.dumps(
             {"id": request_id, "argv": list(argv[1:]), "env": dict(env), "cwd": str(cwd)}
         ).encode()
-        reply = asyncio.get_running_loop().create_future()
+        reply: asyncio.Future[ForkedGame] = asyncio.get_running_loop().create_future()
         self._requests[request_id] = reply
         try:
             await self._send(control, message, slave)
-            pid = await reply
+            return await reply  # the game itself: it may have ended already
         finally:
             self._requests.pop(request_id, None)
-        return self._games[pid]
 
     async def close(self) -> None:
         """Stop the parent (games should have ended first) and reap it."""
@@ -235,11 +234,10 @@ class PreloadedParent:
             if game is not None:
                 game.ended(int(message["status"]))
         elif "pid" in message:
-            pid = int(message["pid"])
-            self._games[pid] = ForkedGame(pid)
+            game = self._games[int(message["pid"])] = ForkedGame(int(message["pid"]))
             reply = self._requests.get(message.get("id", -1))
             if reply is not None and not reply.done():
-                reply.set_result(pid)
+                reply.set_result(game)
         elif "error" in message:
             problem = str(message["error"])
             reply = self._requests.get(message.get("id", -1))
