@@ -87,7 +87,7 @@ class Session:
         # Set by the app: called with one sentence when an autosave fails.
         self.on_autosave_error: Callable[[str], None] | None = None
         # ... and with one sentence when the game goes to an earlier autosave instead.
-        self.on_autosave_note: Callable[[str], None] | None = None
+        self.on_autosave_note: Callable[[str], object] | None = None
         self._writer = AutosaveWriter(self.autosave, on_error=self._autosave_failed)
         self._writer.on_note = self._autosave_noted
         self._match: Match | None = None
