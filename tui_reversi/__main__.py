@@ -80,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
 def add_app_arguments(parser: argparse.ArgumentParser) -> None:
     """The options for playing; each maps onto a create_app keyword argument."""
     from .core import Variant
-    from .match import LEVELS
+    from .players.kinds import NAMES as LEVELS
 
     game = parser.add_argument_group("playing")
     game.add_argument(

@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -21,19 +21,20 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
 
-from .core import Color, Position, ReversiError, Variant
-from .match import Match, parse_level
-from .players import MoveScore, Player, analyse, create_player
+from .core import Position, ReversiError, Variant
+from .match import Event, Match, Pacing, RecordChanged, Referee
+from .players import Engine, MoveScore, analyse, create_player
 from .players.base import CancelCheck
+from .players.kinds import EngineFactory, player_kind, seat
+from .screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from .session import sentence
 from .widgets.glyphs import ascii_text
 from .widgets.themes import BOARD_COLOURS, DEFAULT_THEME, SIXTEEN_COLOUR_THEME, THEMES
 
 if TYPE_CHECKING:
+    from .screens.game import GameScreen
     from .session import Session
 
-# Below this the layout cannot fit; a "too small" notice takes over.
-MIN_WIDTH, MIN_HEIGHT = 60, 21
 
 SWITCH_INTERVAL = 0.001  # seconds; see ReversiApp.on_mount
 
@@ -41,7 +42,6 @@ SWITCH_INTERVAL = 0.001  # seconds; see ReversiApp.on_mount
 SIGNAL_GRACE = 3.0
 
 
-PlayerFactory = Callable[[str, Variant], Player]
 HintEngine = Callable[[Position, Variant, CancelCheck], list[MoveScore]]
 
 
@@ -95,7 +95,7 @@ class ReversiApp(App[None]):
         match: Match,
         options: Options,
         *,
-        player_factory: PlayerFactory,
+        player_factory: EngineFactory,
         hint_engine: HintEngine,
         on_change: Callable[[Match], None] | None = None,
         session: Session | None = None,
@@ -104,41 +104,47 @@ class ReversiApp(App[None]):
         for theme in THEMES:
             self.register_theme(theme)
         self.options = options
-        self.match = match
-        self.player_factory = player_factory
         self.hint_engine = hint_engine
         self._on_change = on_change
         # The player's files (autosave, saved games, settings); None: nothing is kept.
         self.session = session
-        self.players = self.make_players(match)
+        # The turn loop; answers from the players' threads come back as RefereeCall.
+        self.referee = Referee(
+            match,
+            lambda name, variant: seat(name, variant, player_factory),
+            pacing=Pacing(options.computer_delay, options.watch_delay),
+            post=lambda call: self.post_message(self.RefereeCall(call)),
+        )
+        self.referee.watch(self._referee_reported)
         self.theme = options.theme
         self._autosave_problem: str | None = None
         self._signalled = False
 
+    @dataclass
     class AutosaveFailed(Message):
         """The autosave thread could not write the game (one sentence)."""
 
-        def __init__(self, problem: str) -> None:
-            super().__init__()
-            self.problem = problem
+        problem: str
+
+    @dataclass
+    class RefereeCall(Message):
+        """A player's answer, brought from its thread to the referee's."""
+
+        call: Callable[[], None]
 
     # -- the live game ------------------------------------------------------------
 
-    def make_players(self, match: Match) -> dict[Color, Player | None]:
-        """The computer players for `match` (None for a human). Raises
-        ReversiError when a level cannot play (its factory failed)."""
-        return {
-            color: None
-            if match.is_human(color)
-            else self.player_factory(match.level(color), match.variant)
-            for color in (Color.BLACK, Color.WHITE)
-        }
+    @property
+    def match(self) -> Match:
+        """The live game (the referee's)."""
+        return self.referee.match
 
-    def start_match(self, match: Match) -> None:
-        """Replace the live game (new game, or a loaded one). Raises ReversiError
-        and changes nothing if a player cannot be created."""
-        self.players = self.make_players(match)
-        self.match = match
+    def _referee_reported(self, event: Event) -> None:
+        if isinstance(event, RecordChanged) and event.save:
+            self.record_changed()
+
+    def on_reversi_app_referee_call(self, event: RefereeCall) -> None:
+        event.call()
 
     def record_changed(self) -> None:
         """Runs after every change to the live game: a move, a new game, undo,
@@ -267,8 +273,6 @@ class ReversiApp(App[None]):
         os._exit(code)
 
     def _check_size(self, size: Size) -> None:
-        from .screens.too_small import TooSmallScreen
-
         too_small = size.width < MIN_WIDTH or size.height < MIN_HEIGHT
         showing = isinstance(self.screen, TooSmallScreen)
         if too_small and not showing:
@@ -313,7 +317,7 @@ class ReversiApp(App[None]):
                 "Settings", "Default players and variant, theme, ASCII...", game.action_settings
             )
 
-    def _game_screen(self):
+    def _game_screen(self) -> GameScreen | None:
         from .screens.game import GameScreen
 
         for screen in self.screen_stack:
@@ -333,11 +337,11 @@ def create_app(
     markers: bool = True,
     animation: bool | None = None,
     seed: int | None = None,
-    player_factory: PlayerFactory | None = None,
+    player_factory: EngineFactory | None = None,
     hint_engine: HintEngine | None = None,
     on_change: Callable[[Match], None] | None = None,
     session: Session | None = None,
-    **pacing,
+    **pacing: Any,
 ) -> ReversiApp:
     """The app, ready to run. `match` continues a given game (resume, load);
     otherwise a new game of `variant` starts with `black` and `white` (human,
@@ -346,12 +350,13 @@ def create_app(
     keeps the player's files (autosave, saved games, settings); without it
     nothing is written. Raises ReversiError (one sentence) for a bad level,
     variant or theme."""
-    black, white, variant = parse_level(black), parse_level(white), Variant.parse(variant)
+    black, white = player_kind(black).name, player_kind(white).name
+    variant = Variant.parse(variant)
     if match is None:
         match = Match.new(black, white, variant)
     if player_factory is None:
 
-        def player_factory(level: str, variant: Variant) -> Player:
+        def player_factory(level: str, variant: Variant) -> Engine:
             return create_player(level, variant=variant, seed=seed)
 
     options = Options(
@@ -365,7 +370,9 @@ def create_app(
     )
     if hint_engine is None:
 
-        def hint_engine(position: Position, variant: Variant, cancelled: CancelCheck):
+        def hint_engine(
+            position: Position, variant: Variant, cancelled: CancelCheck
+        ) -> list[MoveScore]:
             return analyse(
                 position, variant=variant, time_limit=options.hint_time, cancelled=cancelled
             )

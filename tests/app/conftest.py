@@ -91,9 +91,17 @@ async def settle(pilot, app, *, rounds: int = 50) -> None:
     """Let worker threads finish and their messages land."""
     for _ in range(rounds):
         await pilot.pause(0.01)
-        if not any(w.is_running for w in app.workers):
+        if not any(w.is_running for w in app.workers) and not computer_thinking(app):
             break
     await pilot.pause()
+
+
+def computer_thinking(app) -> bool:
+    """True while a computer seat works on the current turn (its answer not yet played)."""
+    from tui_reversi.players.computer import ComputerPlayer
+
+    referee = app.referee
+    return referee.asked is not None and isinstance(referee.to_move, ComputerPlayer)
 
 
 def status(app) -> str:

@@ -10,7 +10,7 @@ import pytest
 from textual import events
 from textual.widgets import DataTable, Input
 
-from tui_reversi.core import Game
+from tui_reversi.core import Color, Game
 from tui_reversi.match import Match
 from tui_reversi.screens.game import GameScreen
 from tui_reversi.session import EARLIER_NAME, PREVIOUS_NAME, Session
@@ -97,7 +97,7 @@ def test_a_finished_game_stays_in_the_autosave_but_is_not_offered():
 async def test_resume_offer_resume_carries_on_where_it_was(keeping_app):
     autosaved(OPENING)
     app, session = keeping_app()
-    player = app.players[1]
+    player = app.referee.seat(Color.WHITE).engine
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert type(app.screen).__name__ == "ResumeScreen"

@@ -37,8 +37,7 @@ EXTRAS = (
 )
 
 
-def _binding_classes() -> list[type]:
-    from ..app import ReversiApp
+def _binding_classes(app: App) -> list[type]:
     from ..widgets.board import BoardView
     from ..widgets.move_log import MoveLog
     from .export import ExportScreen
@@ -61,7 +60,7 @@ def _binding_classes() -> list[type]:
         ImportScreen,
         ExportScreen,
         SettingsScreen,
-        ReversiApp,
+        type(app),
     ]
 
 
@@ -82,7 +81,7 @@ def help_rows(app: App) -> list[tuple[str, str, str]]:
     The text is the binding's description, then its tooltip when it has one."""
     rows: list[tuple[str, str, str]] = list(EXTRAS)
     seen: set[str] = set()
-    for cls in _binding_classes():
+    for cls in _binding_classes(app):
         for binding in cls.BINDINGS:
             if not isinstance(binding, Binding) or not binding.id or binding.id in seen:
                 continue

@@ -12,7 +12,8 @@ from textual.content import Content
 from textual.widgets import Button, Static
 
 from ..core import Color
-from ..match import LEVEL_LABELS, Match
+from ..match import Match
+from ..players.kinds import label
 from .dialog import Dialog
 
 
@@ -68,7 +69,7 @@ class ResumeScreen(Dialog[bool]):
         self.match = match
         self.saved = saved
         self.new_game = (
-            f"{LEVEL_LABELS[options.black]} vs {LEVEL_LABELS[options.white]}, "
+            f"{label(options.black)} vs {label(options.white)}, "
             f"{options.variant.value.capitalize()}"
         )
 

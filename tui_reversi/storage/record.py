@@ -33,9 +33,10 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from ..core import PASS, Game, Position, ReversiError, Variant, parse_transcript, square_name
+from ..players.kinds import NAMES, player_kind
 from .errors import FutureFormatError, StorageError
 
-PLAYERS = ("human", "easy", "medium", "hard", "expert")  # "human" then players.LEVELS
+PLAYERS = NAMES  # the registry's kinds: "human" then the computer levels
 FORMAT = "tui-reversi game"
 VERSION = 1
 MAX_RECORD_BYTES = 256 * 1024  # a whole game is under 1 KiB; anything near this is not ours
@@ -46,10 +47,7 @@ _MAX_NAME_CHARS = 200
 def parse_player(text: str) -> str:
     """'human', 'easy', 'medium', 'hard' or 'expert' for `text` (any case);
     raises ReversiError naming the choices (fits argparse's `type=`)."""
-    name = str(text).strip().lower()
-    if name in PLAYERS:
-        return name
-    raise ReversiError(f"unknown player {text!r}: choose one of {', '.join(PLAYERS)}")
+    return player_kind(str(text)).name
 
 
 def now() -> datetime:
