@@ -113,7 +113,7 @@ class ReversiApp(App[None]):
             match,
             lambda name, variant: seat(name, variant, player_factory),
             pacing=Pacing(options.computer_delay, options.watch_delay),
-            post=lambda call: self.post_message(self.RefereeCall(call)),
+            post=self._call_referee,
         )
         self.referee.watch(self._referee_reported)
         self.theme = options.theme
@@ -142,6 +142,9 @@ class ReversiApp(App[None]):
     def _referee_reported(self, event: Event) -> None:
         if isinstance(event, RecordChanged) and event.save:
             self.record_changed()
+
+    def _call_referee(self, call: Callable[[], None]) -> None:
+        self.post_message(self.RefereeCall(call))
 
     def on_reversi_app_referee_call(self, event: RefereeCall) -> None:
         event.call()
@@ -227,9 +230,7 @@ class ReversiApp(App[None]):
         if not self.is_headless:
             self._end_on_signals()
         if self.session is not None:
-            self.session.on_autosave_error = lambda problem: self.post_message(
-                self.AutosaveFailed(problem)
-            )
+            self.session.on_autosave_error = self._autosave_failed
             self.session.look_changed(self.look())
             self.theme_changed_signal.subscribe(self, lambda _theme: self.options_changed())
 
@@ -238,6 +239,9 @@ class ReversiApp(App[None]):
         if not gc.isenabled():  # the command line held collections for start-up
             gc.freeze()  # what start-up made lives as long as the app: never scan it again
             gc.enable()
+
+    def _autosave_failed(self, problem: str) -> None:  # on the autosave's thread
+        self.post_message(self.AutosaveFailed(problem))
 
     def on_reversi_app_autosave_failed(self, event: AutosaveFailed) -> None:
         if event.problem != self._autosave_problem:  # once, not after every move

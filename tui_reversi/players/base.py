@@ -52,9 +52,14 @@ class MoveScore:
 class Engine(Protocol):
     """A computer strategy. `level` is 'easy', 'medium', 'hard' or 'expert'."""
 
-    level: str
-    variant: Variant
-    time_limit: float | None
+    @property
+    def level(self) -> str: ...
+
+    @property
+    def variant(self) -> Variant: ...
+
+    @property
+    def time_limit(self) -> float | None: ...
 
     def choose_move(
         self,

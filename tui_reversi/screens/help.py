@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import textwrap
+from typing import Any
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.dom import DOMNode
 from textual.widgets import Static
 
 from .dialog import Dialog
@@ -37,7 +39,7 @@ EXTRAS = (
 )
 
 
-def _binding_classes(app: App) -> list[type]:
+def _binding_classes(app: App[Any]) -> list[type[DOMNode]]:
     from ..widgets.board import BoardView
     from ..widgets.move_log import MoveLog
     from .export import ExportScreen

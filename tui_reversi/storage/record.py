@@ -31,6 +31,7 @@ import json
 import os
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from typing import Any
 
 from ..core import PASS, Game, Position, ReversiError, Variant, parse_transcript, square_name
 from ..players.kinds import NAMES, player_kind
@@ -206,7 +207,7 @@ def _time_text(moment: datetime) -> str:
 _KIND_NAMES = {str: "text", int: "a whole number"}
 
 
-def _get(fields: dict, key: str, kind: type, *, optional: bool = False):
+def _get(fields: dict[str, Any], key: str, kind: type, *, optional: bool = False) -> Any:
     value = fields.get(key)
     if value is None and optional:
         return None
@@ -218,7 +219,7 @@ def _get(fields: dict, key: str, kind: type, *, optional: bool = False):
     return value
 
 
-def _time(fields: dict, key: str) -> datetime:
+def _time(fields: dict[str, Any], key: str) -> datetime:
     text = _get(fields, key, str)
     try:
         moment = datetime.fromisoformat(text[:40])
@@ -227,8 +228,8 @@ def _time(fields: dict, key: str) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-def _identity(fields: dict) -> str:
-    identity = _get(fields, "id", str, optional=True)
+def _identity(fields: dict[str, Any]) -> str:
+    identity: str | None = _get(fields, "id", str, optional=True)
     if identity is None:  # written by hand: a game of its own
         return new_id()
     if not 0 < len(identity) <= 64:
@@ -236,7 +237,7 @@ def _identity(fields: dict) -> str:
     return identity
 
 
-def _record_from_fields(fields: dict) -> SavedGame:
+def _record_from_fields(fields: dict[str, Any]) -> SavedGame:
     version = _get(fields, "version", int)
     if version > VERSION:
         shown = version if version < 10**6 else "far above that"

@@ -55,7 +55,7 @@ class Hints:
         turn, variant = match.turn(), match.variant
         self._turn = turn
         screen.say("Looking for the best move…")
-        engine = screen.app.hint_engine
+        engine = screen.reversi_app.hint_engine
 
         def search() -> None:
             worker = get_current_worker()

@@ -56,7 +56,7 @@ class KeepingGames:
         self.screen = screen
 
     def resume_chosen(self, resume: bool | None) -> None:
-        screen, app = self.screen, self.screen.app
+        screen, app = self.screen, self.screen.reversi_app
         if app.session is not None:
             app.session.offer = None
         if resume is not False:
@@ -70,7 +70,7 @@ class KeepingGames:
     def save_game(self) -> None:
         from ..save_game import SaveGameScreen
 
-        app = self.screen.app
+        app = self.screen.reversi_app
         if app.session is not None:
             app.push_screen(SaveGameScreen(app.session, app.match), self._saved)
 
@@ -81,7 +81,7 @@ class KeepingGames:
     def open_games(self) -> None:
         from ..saved_games import SavedGamesScreen
 
-        app = self.screen.app
+        app = self.screen.reversi_app
         if app.session is not None:
             app.push_screen(SavedGamesScreen(app.session), self._game_opened)
 
@@ -95,7 +95,7 @@ class KeepingGames:
     def import_game(self, text: str = "") -> None:
         from ..import_game import ImportScreen
 
-        self.screen.app.push_screen(ImportScreen(text), self._imported)
+        self.screen.reversi_app.push_screen(ImportScreen(text), self._imported)
 
     def _imported(self, record: SavedGame | None) -> None:
         if record is not None:
@@ -104,7 +104,7 @@ class KeepingGames:
 
     def _play_record(self, record: SavedGame, message: str) -> None:
         screen = self.screen
-        session = screen.app.session
+        session = screen.reversi_app.session
         try:
             if session is not None:
                 match = session.match_from(record)
@@ -119,7 +119,7 @@ class KeepingGames:
     def export(self) -> None:
         from ..export import ExportScreen
 
-        app = self.screen.app
+        app = self.screen.reversi_app
         session, match = app.session, app.match
         if session is not None:
             record = session.record_for(match)
@@ -134,7 +134,7 @@ class KeepingGames:
     def settings(self) -> None:
         from ..settings import SettingsScreen
 
-        app = self.screen.app
+        app = self.screen.reversi_app
         if app.session is not None:
             app.push_screen(SettingsScreen(app.session), self._settings_saved)
 
@@ -143,7 +143,7 @@ class KeepingGames:
         a command-line option for this run)."""
         if not changed:
             return
-        screen, app = self.screen, self.screen.app
+        screen, app = self.screen, self.screen.reversi_app
         options = app.options
         for key in ("black", "white", "variant"):
             if key in changed:
