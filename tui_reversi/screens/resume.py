@@ -14,6 +14,7 @@ from textual.widgets import Button, Static
 from ..core import Color
 from ..match import Match
 from ..players.kinds import label
+from ..storage import Settings
 from .dialog import Dialog
 
 
@@ -64,13 +65,13 @@ class ResumeScreen(Dialog[bool]):
         ),
     ]
 
-    def __init__(self, match: Match, saved: datetime, options) -> None:
+    def __init__(self, match: Match, saved: datetime, settings: Settings) -> None:
         super().__init__()
         self.match = match
         self.saved = saved
         self.new_game = (
-            f"{label(options.black)} vs {label(options.white)}, "
-            f"{options.variant.value.capitalize()}"
+            f"{label(settings.black)} vs {label(settings.white)}, "
+            f"{settings.variant.value.capitalize()}"
         )
 
     def compose(self) -> ComposeResult:

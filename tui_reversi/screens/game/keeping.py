@@ -10,7 +10,7 @@ from textual.binding import Binding
 
 from ...core import ReversiError
 from ...match import Match
-from ...session import AUTO_THEME, PREVIOUS_NAME, sentence
+from ...session import PREVIOUS_NAME, sentence
 from ...storage import SavedGame, SavedGameEntry
 
 if TYPE_CHECKING:
@@ -63,8 +63,8 @@ class KeepingGames:
             app.referee.start()
             screen.say(f"Resumed at move {app.match.game.ply}.")
             return
-        options = app.options
-        if screen.begin(Match.new(options.black, options.white, options.variant)):
+        settings = app.settings
+        if screen.begin(Match.new(settings.black, settings.white, settings.variant)):
             screen.say(f"New game. The unfinished one is kept: o lists it as '{PREVIOUS_NAME}'.")
 
     def save_game(self) -> None:
@@ -144,20 +144,7 @@ class KeepingGames:
         if not changed:
             return
         screen, app = self.screen, self.screen.reversi_app
-        options = app.options
-        for key in ("black", "white", "variant"):
-            if key in changed:
-                setattr(options, key, changed[key])
-        if "legal_moves" in changed:
-            options.markers = changed["legal_moves"]
-        if "ascii" in changed:
-            options.ascii = changed["ascii"]
-        if "animation" in changed:
-            options.animation = app.auto_animation(changed["animation"])
-        if "theme" in changed:
-            theme = changed["theme"]
-            app.theme = app.auto_theme(None if theme == AUTO_THEME else theme)
+        app.settings_saved(changed)
         screen.apply_look()
         screen.show()
-        app.options_changed()
         screen.say("Settings saved.")

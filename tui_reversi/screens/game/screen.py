@@ -11,7 +11,7 @@ State goes down to the widgets; their messages come back up here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -50,7 +50,9 @@ from .review import REVIEW_BINDINGS, Review
 from .thinking import ThinkingIndicator
 
 if TYPE_CHECKING:
-    from ...app import Options, ReversiApp
+    from ...app import ReversiApp
+    from ...storage import Settings
+    from ..new_game import NewGame
 
 SIDE_PANEL_MIN = 24  # columns the score panel and the move log need beside the board
 CHROME_LINES = 3  # title bar, status line, footer
@@ -108,7 +110,7 @@ class GameScreen(Screen[None]):
         self.hints = Hints(self)
         self.keeping = KeepingGames(self)
         self.thinking = ThinkingIndicator(
-            lambda: self.query_one(ScorePanel), self.reversi_app.options.clock
+            lambda: self.query_one(ScorePanel), self.reversi_app.clock
         )
 
     @property
@@ -124,8 +126,8 @@ class GameScreen(Screen[None]):
         return self.reversi_app.referee.match
 
     @property
-    def options(self) -> Options:
-        return self.reversi_app.options
+    def settings(self) -> Settings:
+        return self.reversi_app.settings
 
     @property
     def review_ply(self) -> int | None:
@@ -137,9 +139,9 @@ class GameScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="title-bar")
         with Horizontal(id="main"):
-            yield BoardView(id="board", animate=self.options.animation)
+            yield BoardView(id="board", animate=self.reversi_app.flips_animated)
             with Vertical(id="side"):
-                yield ScorePanel(id="score", clock=self.options.clock)
+                yield ScorePanel(id="score", clock=self.reversi_app.clock)
                 yield MoveLog(id="log")
         yield Static(id="status")
         yield KeyBar()
@@ -157,7 +159,7 @@ class GameScreen(Screen[None]):
             self.show()
             self.refresh_bindings()
             app.push_screen(
-                ResumeScreen(self.match, session.offer.updated, self.options),
+                ResumeScreen(self.match, session.offer.updated, self.settings),
                 self.keeping.resume_chosen,
             )
         else:
@@ -181,11 +183,11 @@ class GameScreen(Screen[None]):
         board.cell = largest_cell(width, height, board.glyphs)
 
     def apply_look(self) -> None:
-        glyphs = glyphs_for(self.options.ascii)
-        self.app.set_class(self.options.ascii, "-ascii")
+        glyphs = glyphs_for(self.settings.ascii)
+        self.app.set_class(self.settings.ascii, "-ascii")
         self.query_one(BoardView).glyphs = glyphs
         self.query_one(ScorePanel).glyphs = glyphs
-        self.query_one(BoardView).animate_flips = self.options.animation
+        self.query_one(BoardView).animate_flips = self.reversi_app.flips_animated
         self._fit_board()
 
     # -- what the referee reports ------------------------------------------------------
@@ -238,7 +240,7 @@ class GameScreen(Screen[None]):
         self.query_one(BoardView).show(
             BoardState(
                 position,
-                legal=position.legal_mask() if human_live and self.options.markers else 0,
+                legal=position.legal_mask() if human_live and self.settings.legal_moves else 0,
                 last_move=last,
                 flipped=flipped,
                 hint=self.hints.square if review_ply is None else None,
@@ -429,9 +431,14 @@ class GameScreen(Screen[None]):
         current = NewGame(match.black, match.white, match.variant)
         self.app.push_screen(NewGameScreen(current, check), self._new_game_chosen)
 
-    def _new_game_chosen(self, choice: Any) -> None:
-        if choice is not None:
-            self.begin(Match.new(choice.black, choice.white, choice.variant))
+    def _new_game_chosen(self, choice: NewGame | None) -> None:
+        if choice is None:
+            return
+        if self.begin(Match.new(choice.black, choice.white, choice.variant)):
+            # Every choice made in the app is the default of the next start.
+            self.reversi_app.change_settings(
+                black=choice.black, white=choice.white, variant=choice.variant
+            )
 
     def begin(self, match: Match) -> bool:
         """Play `match` from now on (a new, loaded or imported game). Says why
@@ -450,22 +457,19 @@ class GameScreen(Screen[None]):
     # -- the look: markers, ASCII, animation ---------------------------------------------
 
     def action_markers(self) -> None:
-        self.options.markers = not self.options.markers
-        self.reversi_app.options_changed()
+        self.reversi_app.change_settings(legal_moves=not self.settings.legal_moves)
         self.show()
-        self.say(f"Legal-move markers {'on' if self.options.markers else 'off'}.")
+        self.say(f"Legal-move markers {'on' if self.settings.legal_moves else 'off'}.")
 
     def action_ascii(self) -> None:
-        self.options.ascii = not self.options.ascii
-        self.reversi_app.options_changed()
+        self.reversi_app.change_settings(ascii=not self.settings.ascii)
         self.apply_look()
         self.show()
 
     def action_animation(self) -> None:
-        self.options.animation = not self.options.animation
-        self.reversi_app.options_changed()
+        self.reversi_app.change_settings(animation=not self.reversi_app.flips_animated)
         self.apply_look()
-        self.say(f"Animation {'on' if self.options.animation else 'off'}.")
+        self.say(f"Animation {'on' if self.reversi_app.flips_animated else 'off'}.")
 
     # -- game over ---------------------------------------------------------------------------
 
