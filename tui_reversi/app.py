@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App, SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, Keymap
 from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
@@ -101,6 +101,7 @@ class ReversiApp(App[None]):
             post=self._call_referee,
         )
         self.referee.watch(self._referee_reported)
+        self.keymap: dict[str, str] = {}  # binding id -> keys, as given: the help shows them
         theme_name = self.auto_theme(settings.theme)
         if theme_name in self.available_themes:  # else create_app says so
             self.theme = theme_name
@@ -118,6 +119,16 @@ class ReversiApp(App[None]):
         """A player's answer, brought from its thread to the referee's."""
 
         call: Callable[[], None]
+
+    # -- keys ---------------------------------------------------------------------
+
+    def set_keymap(self, keymap: Keymap) -> None:
+        super().set_keymap(keymap)
+        self.keymap = dict(keymap)
+
+    def update_keymap(self, keymap: Keymap) -> None:
+        super().update_keymap(keymap)
+        self.keymap = {**self.keymap, **keymap}
 
     # -- the live game ------------------------------------------------------------
 
