@@ -209,11 +209,14 @@ class Session:
         """The name `match` was saved or loaded under, if any."""
         return self._record.name if match is self._match and self._record else None
 
-    def save_game(self, match: Match, name: str, *, replace_existing: bool = False):
+    def save_game(
+        self, match: Match, name: str, *, replace_existing: bool = False
+    ) -> SavedGameEntry:
         """Save `match` as `name` and return its SavedGameEntry. Raises
         NameTakenError (ask, then again with replace_existing) or StorageError."""
-        entry = self.games.save(self.record_for(match), name, replace=replace_existing)
-        self._record = replace(self._record, name=entry.name)
+        record = self.record_for(match)
+        entry = self.games.save(record, name, replace=replace_existing)
+        self._record = replace(record, name=entry.name)
         self._writer.save(self._record)  # the autosave learns the name too
         return entry
 
