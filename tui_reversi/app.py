@@ -288,42 +288,11 @@ class ReversiApp(App[None]):
         elif showing and not too_small:
             self.pop_screen()
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         game = self._game_screen()
-        if game is None:
-            return
-        yield SystemCommand("New game", "Choose the players and the variant", game.action_new_game)
-        yield SystemCommand("Undo", "Take back the last move", game.action_undo)
-        yield SystemCommand("Redo", "Replay a move you took back", game.action_redo)
-        yield SystemCommand("Hint", "Show the engine's best move", game.action_hint)
-        yield SystemCommand(
-            "Toggle legal-move markers", "Show or hide where you may play", game.action_markers
-        )
-        yield SystemCommand(
-            "Toggle ASCII board", "X/O/. instead of Unicode discs", game.action_ascii
-        )
-        yield SystemCommand(
-            "Toggle animation", "Turn flipped discs over visibly, or not", game.action_animation
-        )
-        yield SystemCommand(
-            "Export or copy the game",
-            "Transcript, board string or GGF: to the clipboard or a file",
-            game.action_export,
-        )
-        if self.session is not None:
-            yield SystemCommand("Save the game", "Keep it under a name", game.action_save_game)
-            yield SystemCommand(
-                "Open a saved game", "Load, delete or import games", game.action_open_games
-            )
-            yield SystemCommand(
-                "Import a game",
-                "From a file or pasted text (GGF, transcript...)",
-                game.action_import,
-            )
-            yield SystemCommand(
-                "Settings", "Default players and variant, theme, ASCII...", game.action_settings
-            )
+        if game is not None:  # the game's own commands, kept with its actions
+            yield from game.system_commands()
 
     def _game_screen(self) -> GameScreen | None:
         from .screens.game import GameScreen

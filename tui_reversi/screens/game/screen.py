@@ -11,10 +11,11 @@ State goes down to the widgets; their messages come back up here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, cast
 
 from textual import events, on
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
@@ -488,6 +489,42 @@ class GameScreen(Screen[None]):
             self.action_new_game()
         elif choice == "review":
             self.review.step(-1)
+
+    # -- the command palette ------------------------------------------------------------------
+
+    def system_commands(self) -> Iterable[SystemCommand]:
+        """The game's entries in the command palette (the app adds them to its own)."""
+        yield SystemCommand("New game", "Choose the players and the variant", self.action_new_game)
+        yield SystemCommand("Undo", "Take back the last move", self.action_undo)
+        yield SystemCommand("Redo", "Replay a move you took back", self.action_redo)
+        yield SystemCommand("Hint", "Show the engine's best move", self.action_hint)
+        yield SystemCommand(
+            "Toggle legal-move markers", "Show or hide where you may play", self.action_markers
+        )
+        yield SystemCommand(
+            "Toggle ASCII board", "X/O/. instead of Unicode discs", self.action_ascii
+        )
+        yield SystemCommand(
+            "Toggle animation", "Turn flipped discs over visibly, or not", self.action_animation
+        )
+        yield SystemCommand(
+            "Export or copy the game",
+            "Transcript, board string or GGF: to the clipboard or a file",
+            self.action_export,
+        )
+        if self.reversi_app.session is not None:
+            yield SystemCommand("Save the game", "Keep it under a name", self.action_save_game)
+            yield SystemCommand(
+                "Open a saved game", "Load, delete or import games", self.action_open_games
+            )
+            yield SystemCommand(
+                "Import a game",
+                "From a file or pasted text (GGF, transcript...)",
+                self.action_import,
+            )
+            yield SystemCommand(
+                "Settings", "Default players and variant, theme, ASCII...", self.action_settings
+            )
 
     # -- which keys apply now -----------------------------------------------------------------
 
