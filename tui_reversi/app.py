@@ -24,9 +24,9 @@ from textual.theme import Theme
 
 from .core import Position, ReversiError, Variant
 from .match import Event, Match, Pacing, RecordChanged, Referee
-from .players import Engine, MoveScore, analyse, create_player
+from .players import MoveScore, Strategy, analyse, create_player
 from .players.base import CancelCheck
-from .players.kinds import EngineFactory, seat
+from .players.kinds import StrategyFactory, seat
 from .screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from .session import AUTO_THEME, sentence
 from .storage.settings import Settings
@@ -77,7 +77,7 @@ class ReversiApp(App[None]):
         *,
         pacing: Pacing,
         clock: Callable[[], float],
-        player_factory: EngineFactory,
+        player_factory: StrategyFactory,
         hint_engine: HintEngine,
         on_change: Callable[[Match], None] | None = None,
         session: Session | None = None,
@@ -308,7 +308,7 @@ def create_app(
     settings: Settings | None = None,
     match: Match | None = None,
     seed: int | None = None,
-    player_factory: EngineFactory | None = None,
+    player_factory: StrategyFactory | None = None,
     hint_engine: HintEngine | None = None,
     hint_time: float = 1.0,
     pacing: Pacing | None = None,
@@ -328,7 +328,7 @@ def create_app(
         match = Match.new(settings.black, settings.white, settings.variant)
     if player_factory is None:
 
-        def player_factory(level: str, variant: Variant) -> Engine:
+        def player_factory(level: str, variant: Variant) -> Strategy:
             return create_player(level, variant=variant, seed=seed)
 
     if hint_engine is None:

@@ -100,7 +100,7 @@ def test_a_finished_game_stays_in_the_autosave_but_is_not_offered():
 async def test_resume_offer_resume_carries_on_where_it_was(keeping_app):
     autosaved(OPENING)
     app, session = keeping_app()
-    player = app.referee.seat(Color.WHITE).engine
+    player = app.referee.seat(Color.WHITE).strategy
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert type(app.screen).__name__ == "ResumeScreen"

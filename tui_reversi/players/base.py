@@ -1,4 +1,4 @@
-"""What a seat at the board promises, and what a computer engine promises.
+"""What a seat at the board promises, and what a computer level's strategy promises.
 
 Every colour is played by a `Player`: the person at this keyboard, a
 computer level, or (over the network) a person elsewhere. The match's
@@ -9,8 +9,9 @@ for a turn that is no longer current is dropped by the referee, so a
 player never needs to know the game moved on; `cancel()` only saves it the
 work. None of them touches the UI.
 
-An `Engine` is a computer strategy: a move for a position, on time,
-stoppable, never illegal (`create_player` makes one per level).
+A `Strategy` is how a computer level plays: a move for a position, on
+time, stoppable, never illegal (`create_player` makes one per level; the
+search behind hard and expert is `search.Engine`).
 """
 
 from __future__ import annotations
@@ -49,8 +50,8 @@ class MoveScore:
     exact: bool = False
 
 
-class Engine(Protocol):
-    """A computer strategy. `level` is 'easy', 'medium', 'hard' or 'expert'."""
+class Strategy(Protocol):
+    """How a computer level plays. `level` is 'easy', 'medium', 'hard' or 'expert'."""
 
     @property
     def level(self) -> str: ...

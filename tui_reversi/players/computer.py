@@ -1,4 +1,4 @@
-"""A computer level at the board: its engine searches in a thread of its own."""
+"""A computer level at the board: its strategy searches in a thread of its own."""
 
 from __future__ import annotations
 
@@ -7,25 +7,25 @@ import time
 from collections.abc import Callable
 
 from ..core import Move
-from .base import Allows, Engine, MoveRequest, PlayFailed, PlayResult, Progress, SearchInfo
+from .base import Allows, MoveRequest, PlayFailed, PlayResult, Progress, SearchInfo, Strategy
 
 
 class ComputerPlayer:
-    """A seat played by `engine`. Each request gets a thread and a cancel
+    """A seat played by `strategy`. Each request gets a thread and a cancel
     event; cancelling sets the event (threads cannot be killed: the engine
     polls it) and whatever the thread still answers is stale."""
 
     allows = Allows(hints=False, takebacks=True, pausing=True)
 
-    def __init__(self, engine: Engine, *, clock: Callable[[], float] = time.monotonic) -> None:
-        self.engine = engine
+    def __init__(self, strategy: Strategy, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.strategy = strategy
         self._clock = clock
         self._cancel = threading.Event()
         self._thread: threading.Thread | None = None
 
     @property
     def kind(self) -> str:
-        return self.engine.level
+        return self.strategy.level
 
     @property
     def thinking(self) -> bool:
@@ -54,7 +54,7 @@ class ComputerPlayer:
             reply(Progress(turn, info))
 
         try:
-            name = self.engine.choose_move(
+            name = self.strategy.choose_move(
                 turn.position, cancelled=cancel.is_set, progress=progress
             )
             move = Move.null() if name is None else Move.parse(name)

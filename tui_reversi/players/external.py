@@ -27,7 +27,7 @@ import threading
 from collections.abc import Callable, Iterable
 
 from ..core import Position, ReversiError, Variant, parse_square
-from .base import CancelCheck, Engine, ProgressCallback
+from .base import CancelCheck, ProgressCallback, Strategy
 
 PROTOCOL = "tui-reversi 1"
 GRACE = 5.0  # seconds allowed beyond three times the budget
@@ -136,7 +136,7 @@ class ExternalPlayer:
 
 
 def serve(
-    player: Callable[[Variant, float], Engine],
+    player: Callable[[Variant, float], Strategy],
     lines: Iterable[str],
     write: Callable[[str], None],
 ) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core import ReversiError, Variant
-from .base import Engine, Player
+from .base import Player, Strategy
 from .computer import ComputerPlayer
 from .human import HumanPlayer
 
@@ -38,8 +38,8 @@ _BY_NAME = {kind.name: kind for kind in KINDS}
 NAMES = tuple(kind.name for kind in KINDS)  # every kind, human first
 LEVELS = tuple(kind.name for kind in KINDS if kind.computer)  # the computer levels
 
-# Makes the engine of a computer level for a variant (create_player, or a test's fake).
-EngineFactory = Callable[[str, Variant], Engine]
+# Makes the strategy of a computer level for a variant (create_player, or a test's fake).
+StrategyFactory = Callable[[str, Variant], Strategy]
 
 
 def player_kind(text: str) -> PlayerKind:
@@ -55,10 +55,10 @@ def label(name: str) -> str:
     return player_kind(name).label
 
 
-def seat(name: str, variant: Variant, engines: EngineFactory) -> Player:
+def seat(name: str, variant: Variant, strategies: StrategyFactory) -> Player:
     """A player of kind `name` for a game of `variant`. Raises ReversiError
-    for an unknown kind or a level whose engine cannot be made."""
+    for an unknown kind or a level whose strategy cannot be made."""
     kind = player_kind(name)
     if not kind.computer:
         return HumanPlayer()
-    return ComputerPlayer(engines(kind.name, variant))
+    return ComputerPlayer(strategies(kind.name, variant))

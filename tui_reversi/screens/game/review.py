@@ -78,6 +78,10 @@ class Review:
     def reviewing(self) -> bool:
         return self.ply is not None
 
+    def reset(self) -> None:
+        """Another game: nothing of it is being reviewed."""
+        self.ply = None
+
     def step(self, delta: int) -> None:
         game = self.screen.referee.match.game
         current = game.ply if self.ply is None else self.ply

@@ -444,7 +444,7 @@ class GameScreen(Screen[None]):
     def begin(self, match: Match) -> bool:
         """Play `match` from now on (a new, loaded or imported game). Says why
         and changes nothing if one of its players cannot be seated."""
-        self.review.ply = None
+        self.review.reset()
         self.notice = None
         self._game_over_shown = None
         try:
