@@ -298,8 +298,9 @@ class GameScreen(Screen[None]):
 
     def back_to_play(self) -> None:
         """Before the live game changes from a dialog or a review: no stale
-        message, and the keys go to the board."""
+        message, the end may be announced again, and the keys go to the board."""
         self.notice = None
+        self._game_over_shown = None
         self.query_one(BoardView).focus()
 
     def review_changed(self) -> None:
