@@ -445,15 +445,14 @@ class GameScreen(Screen[None]):
     def begin(self, match: Match) -> bool:
         """Play `match` from now on (a new, loaded or imported game). Says why
         and changes nothing if one of its players cannot be seated."""
-        self.review.reset()
-        self.notice = None
-        self._game_over_shown = None
         try:
-            self.referee.begin(match)
+            self.referee.check_seats(match)
         except ReversiError as error:
             self.say(sentence(str(error)), error=True)
             return False
-        self.query_one(BoardView).focus()
+        self.review.reset()
+        self.back_to_play()
+        self.referee.begin(match)
         return True
 
     # -- the look: markers, ASCII, animation ---------------------------------------------
