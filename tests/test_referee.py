@@ -80,6 +80,8 @@ def test_a_human_seat_answers_on_this_thread_and_a_refused_move_can_be_retried()
     assert human.submit(Move.parse("d3"))
     assert referee.match.game.transcript() == "d3"
     assert isinstance(referee.to_move, HumanPlayer) and referee.to_move.waiting is not None
+    assert human.waiting is None  # its request was answered: nothing more to submit
+    assert not human.submit(Move.parse("c3"))
 
 
 def test_a_pass_with_a_legal_move_is_refused():

@@ -383,9 +383,8 @@ class Referee:
                 self.paused = True
             self._report(Refused(color, player, move, reason))
             return
-        self._asked = None
         self.match.game.play(move)
-        self._changed(moved=True)
+        self._changed(moved=True)  # every seat drops the request it answered
 
     # -- changes from outside the loop ---------------------------------------------------
 
