@@ -9,7 +9,7 @@ the answer with core, records it (passes and the game's end follow from
 core's record), applies the undo and redo policy, and reports every change
 to whoever watches (the autosave, the screen)::
 
-    referee = Referee(match, seat=lambda name, variant: seat(name, variant, engines))
+    referee = Referee(match, lambda name, variant: seat(name, variant, strategies))
     referee.watch(on_event)          # RecordChanged, Asked, Thinking, Refused, Failed, ...
     referee.start()                  # asks the player to move, and so on until the end
 
@@ -206,7 +206,7 @@ class PauseChanged:
 
 Event = RecordChanged | Asked | Thinking | Refused | Failed | PauseChanged
 
-# Seats a player of a kind for a variant (players.kinds.seat with the engines bound).
+# Seats a player of a kind for a variant (players.kinds.seat with the strategies bound).
 SeatFactory = Callable[[str, Variant], Player]
 # Runs a callable on the referee's thread, soon; may be called from any thread.
 Post = Callable[[Callable[[], None]], None]
