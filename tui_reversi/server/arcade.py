@@ -26,6 +26,7 @@ from .hostkey import load_or_create_host_key
 from .preloaded import PreloadedParent, fork_available
 from .pty_process import Spawn
 from .session import GameSession
+from .tables import Tables
 
 # After its session has ended, a connection gets this long to close by itself.
 LINGER_AFTER_SESSION = 5.0
@@ -54,6 +55,8 @@ class Arcade:
         self.host_key: asyncssh.SSHKey | None = None
         self.host_key_created = False
         self.preloaded: PreloadedParent | None = None
+        # Where people play each other (`ssh -t host table`, `join CODE`).
+        self.tables = Tables(self.note)
         # How games start, in a few words for the banner.
         self.game_start = "as a fresh Python each"
 
@@ -64,6 +67,7 @@ class Arcade:
         if config.auth == "keys" and config.authorized_keys is not None:
             self.authorized_keys()  # fail now, not at the first player's login
         await self._start_preloaded()
+        await self.tables.start()
         try:
             self._acceptor = await asyncssh.create_server(
                 lambda: PlayerConnection(self),
@@ -86,6 +90,7 @@ class Arcade:
             hint = "; choose another with --port" if error.errno == errno.EADDRINUSE else ""
             if self.preloaded is not None:
                 await self.preloaded.close()
+            await self.tables.close()
             raise ServeError(f"cannot listen on {where}: {reason}{hint}") from None
 
     async def _start_preloaded(self) -> None:
@@ -219,6 +224,7 @@ class Arcade:
             await self._acceptor.wait_closed()
         if self.preloaded is not None:
             await self.preloaded.close()
+        await self.tables.close()
 
 
 class PlayerConnection(asyncssh.SSHServer):

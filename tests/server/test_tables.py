@@ -1,0 +1,183 @@
+"""Tables over real SSH on loopback: `table` opens one with a code, `join CODE`
+sits at it, and the server referees. Here the games are the stand-in, and the
+test speaks the games' line protocol itself, as a game (or a forger) would;
+the real app at a table is in test_table_game.py."""
+
+import asyncio
+import os
+import stat
+
+from tui_reversi.players.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
+
+from .conftest import PATIENCE, Player, wait_until
+
+
+class Game:
+    """One game's line to the server, as the test plays it."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def connect(cls, env: dict, secret: str | None = None) -> "Game":
+        reader, writer = await asyncio.open_unix_connection(env[TABLE_SOCKET_VARIABLE])
+        game = cls(reader, writer)
+        game.say(f"hello {secret or env[TABLE_SECRET_VARIABLE]}")
+        return game
+
+    def say(self, text: str) -> None:
+        self.writer.write(f"{text}\n".encode())
+
+    async def hear(self) -> str:
+        data = await asyncio.wait_for(self.reader.readline(), PATIENCE)
+        return data.decode().rstrip("\n")
+
+    async def hear_until(self, last: str) -> list[str]:
+        lines = []
+        while not lines or lines[-1] != last:
+            line = await self.hear()
+            assert line, f"the server closed the line before {last!r}; got {lines}"
+            lines.append(line)
+        return lines
+
+
+async def seat(arcade, user: str, command: str) -> dict:
+    """Connect `user` with `command`; the environment their game was given."""
+    player = await Player.connect(arcade, user, command=command)
+    return (await player.facts())["env"]
+
+
+def table_code(arcade) -> str:
+    (code,) = arcade.tables.tables
+    return code
+
+
+async def test_a_table_is_opened_joined_by_its_code_and_refereed_by_the_server(serve):
+    arcade = await serve()
+    alice_env = await seat(arcade, "alice", "table")
+    alice = await Game.connect(alice_env)
+    code = table_code(arcade)
+    assert await alice.hear_until("ready") == [
+        f"seated {code} black othello",
+        "players alice -",
+        "ready",
+    ]
+    alice.say("move 0 d3")  # nobody to play against yet
+    assert await alice.hear() == (
+        f"refused Nobody has joined yet: give your friend the code {code}."
+    )
+
+    bob_env = await seat(arcade, "bob", f"join {code.lower()}")  # codes are not case-sensitive
+    assert await alice.hear() == "players alice bob"
+    assert await alice.hear() == "news bob sits at the table as White."
+    bob = await Game.connect(bob_env)
+    assert await bob.hear_until("ready") == [
+        f"seated {code} white othello",
+        "players alice bob",
+        "ready",
+    ]
+
+    alice.say("move 0 d3")
+    assert await alice.hear() == "moved 0 d3"
+    assert await bob.hear() == "moved 0 d3"
+    bob.say("move 1 c5")
+    assert await alice.hear() == "moved 1 c5"
+    assert await bob.hear() == "moved 1 c5"
+
+    bob.say("resign")
+    over = "over bob (White) resigned: alice (Black) wins."
+    assert await alice.hear() == over
+    assert await bob.hear() == over
+    alice.say("move 2 c6")
+    assert await alice.hear() == "refused The game is over."
+    assert any(f"table {code}: bob (White) resigned" in line for line in arcade.log_lines)
+
+
+async def test_a_forged_or_wrong_move_from_a_game_is_refused_and_changes_nothing(serve):
+    arcade = await serve()
+    alice_env = await seat(arcade, "alice", "table")
+    alice = await Game.connect(alice_env)
+    await alice.hear_until("ready")
+    code = table_code(arcade)
+    bob_env = await seat(arcade, "bob", f"join {code}")
+    bob = await Game.connect(bob_env)
+    await bob.hear_until("ready")
+    await alice.hear_until("news bob sits at the table as White.")
+
+    refusals = {
+        "move 0 d3": "It is not your turn.",  # bob's game plays Black's move
+        "move 1 d3": "It is not your turn.",
+    }
+    for forged, why in refusals.items():
+        bob.say(forged)
+        assert await bob.hear() == f"refused {why}"
+    for forged, why in {
+        "move 0 a1": "a1 is not a legal move: it flips nothing.",
+        "move 5 d3": "That move was for another position.",
+        "move 0 pass": "Passes are the server's to play: choose a square.",
+        "move 0 z9": "That is not a move.",
+        "move d3": "That is not a move.",
+        "players mallory bob": "'players' is not something a game may say here.",
+    }.items():
+        alice.say(forged)
+        line = await alice.hear()
+        assert line.startswith("refused "), line
+        if why.startswith("a1"):
+            assert line.startswith("refused a1 "), line
+        else:
+            assert line == f"refused {why}"
+    # Another game with a made-up secret, or a seat's secret already in use, gets no seat.
+    for secret in ("made-up", alice_env[TABLE_SECRET_VARIABLE]):
+        intruder = await Game.connect(alice_env, secret)
+        assert await intruder.hear() == "bye this game has no seat at a table."
+        assert await intruder.hear() == ""  # and the line is closed
+    # None of it changed the game: Black's first move is still to come.
+    assert arcade.tables.tables[code].game.ply == 0
+    alice.say("move 0 d3")
+    assert await bob.hear() == "moved 0 d3"
+
+
+async def test_a_game_that_goes_ends_the_table_for_the_other_who_is_told(serve):
+    arcade = await serve()
+    alice = await Game.connect(await seat(arcade, "alice", "table"))
+    await alice.hear_until("ready")
+    code = table_code(arcade)
+    bob = await Game.connect(await seat(arcade, "bob", f"join {code}"))
+    await bob.hear_until("ready")
+    bob.writer.close()  # bob's game crashed
+    assert await alice.hear_until("over bob left the table: the game ends here.")
+    alice.writer.close()
+    await wait_until(lambda: not arcade.tables.tables, "the table to be cleared away")
+
+
+async def test_the_tables_socket_is_private_to_the_server_user(serve):
+    arcade = await serve()
+    env = await seat(arcade, "alice", "table")
+    path = env[TABLE_SOCKET_VARIABLE]
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(os.path.dirname(path)).st_mode) == 0o700
+
+
+async def test_a_wrong_code_own_table_or_option_gets_one_sentence(serve):
+    arcade = await serve(max_per_address=10)
+    await seat(arcade, "alice", "table")
+    code = table_code(arcade)
+    cases = {
+        ("bob", "join NOPE9"): "there is no open table 'NOPE9'; check the code with its host.",
+        ("alice", f"join {code}"): f"you are at table {code} already.",
+        ("bob", "join"): "join needs the table's code: ssh -t HOST join CODE",
+        ("bob", f"join {code} black hard"): "at a table only ascii, no-mouse, no-animation, "
+        "theme may be chosen, not black",
+        ("bob", "table variant chess"): "there is no variant 'chess': choose one of othello, "
+        "reversi, anti",
+    }
+    for (user, command), sentence in cases.items():
+        player = await Player.connect(arcade, user, command=command)
+        done = await player.finished()
+        assert done.exit_status != 0
+        assert sentence in player.output.decode(), (command, player.output)
+    # Two at one table: a third is told the seats are taken.
+    await seat(arcade, "bob", f"join {code}")
+    carol = await Player.connect(arcade, "carol", command=f"join {code}")
+    await carol.finished()
+    assert f"both seats at table {code} are taken." in carol.output.decode()

@@ -1,0 +1,299 @@
+"""The tables of `tui-reversi serve`: two people play each other, and the
+server is the referee of record.
+
+`ssh -t host table` opens a table and shows its code; `ssh -t host join CODE`
+sits at it. Each player's game still runs in its own process; it reaches the
+server over a local socket in a directory only the server's user may enter,
+and proves which seat it is with the secret the server put in its
+environment. The name at a seat is the SSH user name the server
+authenticated, never anything a game says. Every move is checked here with
+core before both games are told of it (the line protocol is described in
+players/remote.py); a game that says something else is refused, and a game
+that goes away ends the game for the other player, who is told so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core import Color, Game, Move, ReversiError, Variant
+from ..players.remote import (
+    MAX_LINE,
+    NOBODY,
+    TABLE_SECRET_VARIABLE,
+    TABLE_SOCKET_VARIABLE,
+    line,
+    words,
+)
+
+# Codes are read aloud and typed: no 0/O, 1/I.
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 5
+# Tables one player may hold open at once.
+TABLES_PER_PLAYER = 3
+# A game that connects and says nothing is let go after this long.
+HELLO_TIMEOUT = 10.0
+# A game that does not read what it is sent is cut off beyond this much unsent.
+MAX_UNSENT = 64 * 1024
+
+
+class TableRefused(Exception):
+    """Why a player cannot open or join a table, in one sentence."""
+
+
+@dataclass(eq=False)
+class Table:
+    """Two seats and the game between them, as the server keeps it."""
+
+    code: str
+    variant: Variant
+    names: dict[Color, str] = field(default_factory=dict)
+    game: Game = field(init=False)
+    ended: str | None = None
+    links: dict[Color, asyncio.StreamWriter] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.game = Game(self.variant)
+
+    def name(self, color: Color) -> str:
+        return self.names.get(color, "")
+
+    def players_line(self) -> bytes:
+        return line("players", self.name(Color.BLACK) or NOBODY, self.name(Color.WHITE) or NOBODY)
+
+    def result_text(self) -> str:
+        """'alice (Black) wins 40-24.' for a game over on the board."""
+        result = self.game.result
+        assert result is not None
+        scores = f"{result.black}-{result.white}"
+        if result.winner is None:
+            return f"Game over: a draw, {scores}."
+        winner = result.winner
+        high, low = result.score(winner), result.score(winner.other)
+        return f"Game over: {self.name(winner)} ({winner.label}) wins {high}-{low}."
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Which seat of which table a secret stands for."""
+
+    table: Table
+    color: Color
+
+
+class Tables:
+    """Every table on the server, and the socket the games reach them by:
+    start(), open()/join() for sessions, environment() for their games, close()."""
+
+    def __init__(self, log: Callable[[str], None]) -> None:
+        self._log = log
+        self.tables: dict[str, Table] = {}
+        self._seats: dict[str, Seat] = {}
+        self._directory: Path | None = None
+        self._server: asyncio.AbstractServer | None = None
+        self._handlers: set[asyncio.Task[None]] = set()
+
+    @property
+    def socket_path(self) -> Path:
+        assert self._directory is not None
+        return self._directory / "tables.sock"
+
+    async def start(self) -> None:
+        # A fresh directory only this user may enter (mkdtemp makes it 0700), short
+        # enough for a socket's path wherever the data directory is.
+        self._directory = Path(tempfile.mkdtemp(prefix="tui-reversi-tables-"))
+        self._server = await asyncio.start_unix_server(
+            self._serve, str(self.socket_path), limit=MAX_LINE
+        )
+        os.chmod(self.socket_path, 0o600)
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        for handler in list(self._handlers):
+            handler.cancel()
+        if self._handlers:
+            await asyncio.wait(self._handlers)
+        if self._server is not None:
+            await self._server.wait_closed()
+        if self._directory is not None:
+            shutil.rmtree(self._directory, ignore_errors=True)
+
+    # -- for the sessions -------------------------------------------------------------
+
+    def open(self, name: str, variant: Variant = Variant.OTHELLO) -> tuple[Table, str]:
+        """A new table with `name` at Black; its secret for that seat. Raises TableRefused."""
+        held = sum(1 for table in self.tables.values() if name in table.names.values())
+        if held >= TABLES_PER_PLAYER:
+            raise TableRefused(f"you have {held} tables open already; finish one first.")
+        code = self._new_code()
+        table = Table(code, variant, {Color.BLACK: name})
+        self.tables[code] = table
+        self._log(f"table {code} opened by {name} ({variant.value})")
+        return table, self._seat(table, Color.BLACK)
+
+    def join(self, code: str, name: str) -> tuple[Table, str]:
+        """Sit `name` at the free seat of table `code`. Raises TableRefused."""
+        code = code.strip().upper()
+        table = self.tables.get(code)
+        if table is None or table.ended is not None:
+            raise TableRefused(f"there is no open table {code!r}; check the code with its host.")
+        if name in table.names.values():
+            raise TableRefused(f"you are at table {code} already.")
+        free = [color for color in Color if color not in table.names]
+        if not free:
+            raise TableRefused(f"both seats at table {code} are taken.")
+        color = free[0]
+        table.names[color] = name
+        self._log(f"table {code}: {name} joined as {color.label}")
+        self._broadcast(table, table.players_line())
+        self._broadcast(table, line("news", f"{name} sits at the table as {color.label}."))
+        return table, self._seat(table, color)
+
+    def environment(self, secret: str) -> dict[str, str]:
+        """What a game needs in its environment to reach its seat."""
+        return {TABLE_SOCKET_VARIABLE: str(self.socket_path), TABLE_SECRET_VARIABLE: secret}
+
+    def leave(self, secret: str) -> None:
+        """The session that held this seat has ended: its secret is spent."""
+        seat = self._seats.pop(secret, None)
+        if seat is not None and seat.color not in seat.table.links:
+            self._gone(seat)
+
+    def _seat(self, table: Table, color: Color) -> str:
+        secret = secrets.token_urlsafe(24)
+        self._seats[secret] = Seat(table, color)
+        return secret
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+            if code not in self.tables:
+                return code
+
+    # -- the games' socket -------------------------------------------------------------
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._handlers.add(task)
+        seat: Seat | None = None
+        try:
+            seat = await self._hello(reader, writer)
+            if seat is not None:
+                await self._play(seat, reader, writer)
+        except (OSError, ValueError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+            pass  # a game that broke the protocol or went away: it is let go
+        finally:
+            self._handlers.discard(task)
+            if seat is not None and seat.table.links.get(seat.color) is writer:
+                del seat.table.links[seat.color]
+                self._gone(seat)
+            writer.close()
+
+    async def _hello(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> Seat | None:
+        data = await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)
+        command, secret = words(data)
+        seat = self._seats.get(secret) if command == "hello" else None
+        if seat is None or seat.color in seat.table.links:
+            writer.write(line("bye", "this game has no seat at a table."))
+            return None
+        table, color = seat.table, seat.color
+        table.links[color] = writer
+        writer.write(line("seated", table.code, color.name.lower(), table.variant.value))
+        writer.write(table.players_line())
+        game = table.game
+        for ply, move in enumerate(game.moves):
+            if move >= 0:
+                writer.write(line("moved", ply, Move.of(move)))
+        if table.ended is not None:
+            writer.write(line("over", table.ended))
+        writer.write(line("ready"))
+        return seat
+
+    async def _play(
+        self, seat: Seat, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        while data := await reader.readline():
+            command, rest = words(data)
+            if command == "move":
+                refusal = self._move(seat, rest)
+            elif command == "resign":
+                refusal = self._resign(seat)
+            else:
+                refusal = f"{command[:20]!r} is not something a game may say here."
+            if refusal is not None:
+                writer.write(line("refused", refusal))
+
+    def _move(self, seat: Seat, rest: str) -> str | None:
+        """Play the seat's move if it is legal and its turn; else why not."""
+        table, color = seat.table, seat.color
+        game = table.game
+        if table.ended is not None:
+            return "The game is over."
+        if len(table.names) < 2:
+            return f"Nobody has joined yet: give your friend the code {table.code}."
+        if game.position.to_move != color:
+            return "It is not your turn."
+        try:
+            ply_text, square = rest.split(" ")
+            ply = int(ply_text)
+            move = Move.parse(square)
+        except (ValueError, ReversiError):
+            return "That is not a move."
+        if ply != game.ply:
+            return "That move was for another position."
+        if not move:
+            return "Passes are the server's to play: choose a square."
+        reason = game.position.illegal_reason(move.square)
+        if reason is not None:
+            return f"{move} {reason}."
+        game.play(move)
+        self._broadcast(table, line("moved", ply, move))
+        if game.is_over:
+            self._end(table, table.result_text())
+        return None
+
+    def _resign(self, seat: Seat) -> str | None:
+        table, color = seat.table, seat.color
+        if table.ended is not None:
+            return "The game is over."
+        other = table.name(color.other)
+        winner = f"{other} ({color.other.label}) wins." if other else "The table closes."
+        self._end(table, f"{table.name(color)} ({color.label}) resigned: {winner}")
+        return None
+
+    def _gone(self, seat: Seat) -> None:
+        """A seat's game has gone: the game ends there, and the other is told."""
+        table, color = seat.table, seat.color
+        if table.ended is None:
+            if color.other in table.names:
+                self._end(table, f"{table.name(color)} left the table: the game ends here.")
+            else:
+                table.ended = "The table closed before anyone joined."
+        if not table.links and self.tables.get(table.code) is table:
+            del self.tables[table.code]
+            self._log(f"table {table.code} closed")
+
+    def _end(self, table: Table, how: str) -> None:
+        table.ended = how
+        self._log(f"table {table.code}: {how}")
+        self._broadcast(table, line("over", how))
+
+    def _broadcast(self, table: Table, data: bytes) -> None:
+        for writer in list(table.links.values()):
+            if writer.transport.get_write_buffer_size() > MAX_UNSENT:
+                writer.transport.abort()  # a game that stopped reading
+                continue
+            with contextlib.suppress(OSError):
+                writer.write(data)
