@@ -7,6 +7,7 @@ import os
 import queue
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tui_reversi.core import Game, square_name
+from tui_reversi.storage import SavedGames
 
 from ..app.test_tmux import SCRIPT, Tmux
 from ..app.test_tmux_keeping import board
@@ -92,6 +94,7 @@ def people(tmp_path):
 
     tmux.ssh = ssh
     tmux.server = server
+    tmux.data = tmp_path / "server"
     yield tmux
     tmux("kill-server")
     server.stop()
@@ -159,6 +162,15 @@ def test_two_people_play_a_whole_game_and_both_see_every_move_and_the_result(peo
     wait_screen(people, winner, lambda s: "You win!" in s and scores in s, "the result")
     wait_screen(people, loser, lambda s: f"{winner} wins." in s and scores in s, "the result")
     people.server.wait_for(f"table {code}: Game over: {winner} ")
+    # The same result in the archive and in both players' saved games.
+    with sqlite3.connect(people.data / "archive.sqlite3") as db:
+        row = db.execute("SELECT black, white, moves, winner, black_score FROM games").fetchone()
+    assert row == ("alice", "bob", game.transcript(), result.winner.name.lower(), result.black)
+    for name in ("alice", "bob"):
+        directory = people.data / "players" / name / "data" / "tui-reversi" / "games"
+        (entry,) = SavedGames(directory).list()
+        assert entry.record.names == ("alice", "bob")
+        assert entry.record.to_game().result == result
 
 
 def test_a_player_resigns_and_both_are_told(people):

@@ -5,9 +5,13 @@ the real app at a table is in test_table_game.py."""
 
 import asyncio
 import os
+import sqlite3
 import stat
 
+from tui_reversi.core import Color, square_name
+from tui_reversi.core import Game as CoreGame
 from tui_reversi.players.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
+from tui_reversi.storage import SavedGames, export_ggf
 
 from .conftest import PATIENCE, Player, wait_until
 
@@ -50,6 +54,17 @@ async def seat(arcade, user: str, command: str) -> dict:
 def table_code(arcade) -> str:
     (code,) = arcade.tables.tables
     return code
+
+
+async def sit_down(arcade) -> tuple[Game, Game, str]:
+    """alice opens a table and bob joins it; their games, told all there is so far."""
+    alice = await Game.connect(await seat(arcade, "alice", "table"))
+    await alice.hear_until("ready")
+    code = table_code(arcade)
+    bob = await Game.connect(await seat(arcade, "bob", f"join {code}"))
+    await bob.hear_until("ready")
+    await alice.hear_until("news bob sits at the table as White.")
+    return alice, bob, code
 
 
 async def test_a_table_is_opened_joined_by_its_code_and_refereed_by_the_server(serve):
@@ -139,11 +154,7 @@ async def test_a_forged_or_wrong_move_from_a_game_is_refused_and_changes_nothing
 
 async def test_a_game_that_goes_ends_the_table_for_the_other_who_is_told(serve):
     arcade = await serve()
-    alice = await Game.connect(await seat(arcade, "alice", "table"))
-    await alice.hear_until("ready")
-    code = table_code(arcade)
-    bob = await Game.connect(await seat(arcade, "bob", f"join {code}"))
-    await bob.hear_until("ready")
+    alice, bob, _ = await sit_down(arcade)
     bob.writer.close()  # bob's game crashed
     assert await alice.hear_until("over bob left the table: the game ends here.")
     alice.writer.close()
@@ -181,3 +192,52 @@ async def test_a_wrong_code_own_table_or_option_gets_one_sentence(serve):
     carol = await Player.connect(arcade, "carol", command=f"join {code}")
     await carol.finished()
     assert f"both seats at table {code} are taken." in carol.output.decode()
+
+
+async def test_a_finished_game_goes_to_the_archive_and_both_players_saved_games(serve, tmp_path):
+    arcade = await serve()
+    alice, bob, code = await sit_down(arcade)
+    played = CoreGame()
+    games = (alice, bob)
+    while not played.is_over:
+        ply, move = played.ply, played.position.legal_moves()[-1]
+        games[played.position.to_move].say(f"move {ply} {square_name(move)}")
+        played.play(move)
+        for game in games:
+            assert await game.hear() == f"moved {ply} {square_name(move)}"
+    result = played.result
+    over = [await game.hear() for game in games]
+    assert over[0] == over[1] == f"over {arcade.tables.tables[code].ended}"
+
+    archive = tmp_path / "server" / "archive.sqlite3"
+    with sqlite3.connect(archive) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        rows = db.execute(
+            "SELECT code, black, white, moves, winner, ending, black_score, white_score FROM games"
+        ).fetchall()
+    winner = "draw" if result.winner is None else result.winner.name.lower()
+    assert rows == [
+        (code, "alice", "bob", played.transcript(), winner, "board", result.black, result.white)
+    ]
+    alice_results = arcade.archive.results("alice")
+    assert (alice_results.wins, alice_results.losses) == (
+        (1, 0) if result.winner == Color.BLACK else (0, 1) if result.winner else (0, 0)
+    )
+
+    for name, kinds in (("alice", ("human", "person")), ("bob", ("person", "human"))):
+        directory = tmp_path / "server" / "players" / name / "data" / "tui-reversi" / "games"
+        (entry,) = SavedGames(directory).list()
+        assert entry.record.players == kinds
+        assert entry.record.names == ("alice", "bob")
+        assert entry.record.transcript == played.transcript()
+        assert f"table {code}" in entry.name
+        assert "PB[alice]PW[bob]" in export_ggf(entry.record)
+
+
+async def test_a_resignation_is_archived_as_a_win_for_the_other(serve):
+    arcade = await serve()
+    alice, bob, _ = await sit_down(arcade)
+    alice.say("resign")
+    await bob.hear_until("over alice (Black) resigned: bob (White) wins.")
+    assert str(arcade.archive.results("bob")) == "1 won, 0 lost, 0 drawn"
+    assert str(arcade.archive.results("alice")) == "0 won, 1 lost, 0 drawn"

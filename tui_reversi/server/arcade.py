@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 import asyncssh
 
+from .archive import Archive, PlayedGame
 from .config import ServeConfig, ServeError, format_duration, gone_reason
 from .hostkey import load_or_create_host_key
 from .preloaded import PreloadedParent, fork_available
@@ -56,7 +57,9 @@ class Arcade:
         self.host_key_created = False
         self.preloaded: PreloadedParent | None = None
         # Where people play each other (`ssh -t host table`, `join CODE`).
-        self.tables = Tables(self.note)
+        self.tables = Tables(self.note, keep=self._keep_game)
+        # Finished table games: SQLite under the data directory, and the players' saved games.
+        self.archive: Archive | None = None
         # How games start, in a few words for the banner.
         self.game_start = "as a fresh Python each"
 
@@ -67,6 +70,7 @@ class Arcade:
         if config.auth == "keys" and config.authorized_keys is not None:
             self.authorized_keys()  # fail now, not at the first player's login
         await self._start_preloaded()
+        self.archive = Archive(config.data_dir / "archive.sqlite3", config.players_dir)
         await self.tables.start()
         try:
             self._acceptor = await asyncssh.create_server(
@@ -91,6 +95,7 @@ class Arcade:
             if self.preloaded is not None:
                 await self.preloaded.close()
             await self.tables.close()
+            self.archive.close()
             raise ServeError(f"cannot listen on {where}: {reason}{hint}") from None
 
     async def _start_preloaded(self) -> None:
@@ -225,6 +230,13 @@ class Arcade:
         if self.preloaded is not None:
             await self.preloaded.close()
         await self.tables.close()
+        if self.archive is not None:
+            self.archive.close()
+
+    def _keep_game(self, played: PlayedGame) -> None:
+        if self.archive is not None:
+            for problem in self.archive.keep(played):
+                self.note(problem)
 
 
 class PlayerConnection(asyncssh.SSHServer):

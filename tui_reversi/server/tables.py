@@ -22,6 +22,7 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ..core import Color, Game, Move, ReversiError, Variant
@@ -33,6 +34,7 @@ from ..players.remote import (
     line,
     words,
 )
+from .archive import Ending, PlayedGame
 
 # Codes are read aloud and typed: no 0/O, 1/I.
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -59,6 +61,7 @@ class Table:
     game: Game = field(init=False)
     ended: str | None = None
     links: dict[Color, asyncio.StreamWriter] = field(default_factory=dict)
+    started: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     def __post_init__(self) -> None:
         self.game = Game(self.variant)
@@ -93,8 +96,11 @@ class Tables:
     """Every table on the server, and the socket the games reach them by:
     start(), open()/join() for sessions, environment() for their games, close()."""
 
-    def __init__(self, log: Callable[[str], None]) -> None:
+    def __init__(
+        self, log: Callable[[str], None], keep: Callable[[PlayedGame], None] | None = None
+    ) -> None:
         self._log = log
+        self._keep = keep  # called with every game that ends with both seats taken
         self.tables: dict[str, Table] = {}
         self._seats: dict[str, Seat] = {}
         self._directory: Path | None = None
@@ -260,8 +266,9 @@ class Tables:
             return f"{move} {reason}."
         game.play(move)
         self._broadcast(table, line("moved", ply, move))
-        if game.is_over:
-            self._end(table, table.result_text())
+        result = game.result
+        if result is not None:
+            self._end(table, Ending(table.result_text(), "board", result.winner))
         return None
 
     def _resign(self, seat: Seat) -> str | None:
@@ -270,7 +277,8 @@ class Tables:
             return "The game is over."
         other = table.name(color.other)
         winner = f"{other} ({color.other.label}) wins." if other else "The table closes."
-        self._end(table, f"{table.name(color)} ({color.label}) resigned: {winner}")
+        how = f"{table.name(color)} ({color.label}) resigned: {winner}"
+        self._end(table, Ending(how, "resigned", color.other if other else None))
         return None
 
     def _gone(self, seat: Seat) -> None:
@@ -278,17 +286,21 @@ class Tables:
         table, color = seat.table, seat.color
         if table.ended is None:
             if color.other in table.names:
-                self._end(table, f"{table.name(color)} left the table: the game ends here.")
+                how = f"{table.name(color)} left the table: the game ends here."
+                self._end(table, Ending(how, "left", None))
             else:
                 table.ended = "The table closed before anyone joined."
         if not table.links and self.tables.get(table.code) is table:
             del self.tables[table.code]
             self._log(f"table {table.code} closed")
 
-    def _end(self, table: Table, how: str) -> None:
-        table.ended = how
-        self._log(f"table {table.code}: {how}")
-        self._broadcast(table, line("over", how))
+    def _end(self, table: Table, end: Ending) -> None:
+        table.ended = end.description
+        self._log(f"table {table.code}: {end.description}")
+        self._broadcast(table, line("over", end.description))
+        if self._keep is not None and len(table.names) == 2:
+            names = (table.name(Color.BLACK), table.name(Color.WHITE))
+            self._keep(PlayedGame(table.code, table.game.copy(), names, table.started, end))
 
     def _broadcast(self, table: Table, data: bytes) -> None:
         for writer in list(table.links.values()):

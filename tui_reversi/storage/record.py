@@ -81,6 +81,8 @@ class SavedGame:
     created: datetime = field(default_factory=now)
     updated: datetime = field(default_factory=now)
     id: str = field(default_factory=new_id)  # the same game keeps it from move to move
+    # The people's names, for a game played at a server's table (black, white).
+    names: tuple[str, str] | None = None
 
     # -- the app's live game ----------------------------------------------------
 
@@ -107,7 +109,7 @@ class SavedGame:
         """This record brought up to date with `game`: same players, name,
         identity and creation time; the moves, cursor and update time of now."""
         fresh = SavedGame.from_game(game, self.black, self.white, name=self.name)
-        return replace(fresh, created=self.created, id=self.id)
+        return replace(fresh, created=self.created, id=self.id, names=self.names)
 
     def to_game(self) -> Game:
         """The core Game, every move replayed and checked, the cursor restored.
@@ -153,6 +155,8 @@ class SavedGame:
             "updated": _time_text(self.updated),
             "id": self.id,
         }
+        if self.names is not None:
+            data["names"] = list(self.names)
         return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
     @classmethod
@@ -267,4 +271,18 @@ def _record_from_fields(fields: dict[str, Any]) -> SavedGame:
         created=_time(fields, "created"),
         updated=_time(fields, "updated"),
         id=_identity(fields),
+        names=_names(fields),
     )
+
+
+def _names(fields: dict[str, Any]) -> tuple[str, str] | None:
+    names = fields.get("names")
+    if names is None:
+        return None
+    if (
+        not isinstance(names, list)
+        or len(names) != 2
+        or not all(isinstance(n, str) and 0 < len(n) <= 64 and n.isprintable() for n in names)
+    ):
+        raise StorageError("its 'names' should be the two players' names")
+    return names[0], names[1]
