@@ -207,7 +207,10 @@ def _run_at_table(args: argparse.Namespace, path: str, secret: str) -> int:
     try:
         state = link.state
         you = state.colour
-        kinds = (HUMAN, PERSON) if you == 0 else (PERSON, HUMAN)
+        if you is None:  # watching: both seats are people elsewhere
+            kinds = (PERSON, PERSON)
+        else:
+            kinds = (HUMAN, PERSON) if you == 0 else (PERSON, HUMAN)
         match = Match(kinds[0], kinds[1], link.start_game(), names=state.names)
         settings, _ = load_settings(themes=theme_names())
         options = app_arguments(args)

@@ -137,8 +137,13 @@ def sit_down(people) -> str:
     return code
 
 
-def test_two_people_play_a_whole_game_and_both_see_every_move_and_the_result(people):
+def test_two_people_play_a_whole_game_a_spectator_watches_and_all_see_the_result(people):
     code = sit_down(people)
+    people.ssh("carol", "carol", f"watch {code}")
+    wait_screen(people, "carol", lambda s: f"Watching table {code}: alice" in s, "carol's view")
+    wait_screen(people, "alice", lambda s: "carol is watching" in s, "carol's arrival")
+    people("send-keys", "-t", "carol", "d", "3")  # a spectator's keys play nothing
+    wait_screen(people, "carol", lambda s: "You are watching" in s, "the spectator told")
     game = Game()
     while not game.is_over:
         mover = ("alice", "bob")[game.position.to_move]
@@ -148,7 +153,13 @@ def test_two_people_play_a_whole_game_and_both_see_every_move_and_the_result(peo
         if game.is_over:
             break  # the result covers the board: it is checked below
         expected = rows(game)
-        for name in ("alice", "bob"):
+        if game.ply == 10:  # carol steps back through the game while the players play on
+            people("send-keys", "-t", "carol", ",")
+            wait_screen(people, "carol", lambda s: "REVIEWING MOVE" in s, "carol's review")
+        if game.ply == 12:
+            people("send-keys", "-t", "carol", "Escape")
+        watching = ("alice", "bob") if 10 <= game.ply < 12 else ("alice", "bob", "carol")
+        for name in watching:
             wait_screen(
                 people,
                 name,
@@ -161,6 +172,8 @@ def test_two_people_play_a_whole_game_and_both_see_every_move_and_the_result(peo
     scores = f"Black {result.black} - {result.white} White"
     wait_screen(people, winner, lambda s: "You win!" in s and scores in s, "the result")
     wait_screen(people, loser, lambda s: f"{winner} wins." in s and scores in s, "the result")
+    seen = f"Game over: {winner} wins."
+    wait_screen(people, "carol", lambda s: seen in s and scores in s, "the result")
     people.server.wait_for(f"table {code}: Game over: {winner} ")
     # The same result in the archive and in both players' saved games.
     with sqlite3.connect(people.data / "archive.sqlite3") as db:

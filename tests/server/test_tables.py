@@ -241,3 +241,39 @@ async def test_a_resignation_is_archived_as_a_win_for_the_other(serve):
     await bob.hear_until("over alice (Black) resigned: bob (White) wins.")
     assert str(arcade.archive.results("bob")) == "1 won, 0 lost, 0 drawn"
     assert str(arcade.archive.results("alice")) == "0 won, 1 lost, 0 drawn"
+
+
+async def test_a_spectator_sees_the_game_so_far_then_every_move_and_cannot_play(serve):
+    arcade = await serve(max_per_address=10)
+    alice, bob, code = await sit_down(arcade)
+    alice.say("move 0 d3")
+    for player in (alice, bob):
+        await player.hear_until("moved 0 d3")
+    carol = await Game.connect(await seat(arcade, "carol", f"watch {code}"))
+    assert await carol.hear_until("ready") == [
+        f"seated {code} watching othello",
+        "players alice bob",
+        "moved 0 d3",
+        "ready",
+    ]
+    for player in (alice, bob):
+        assert await player.hear() == "news carol is watching."
+    bob.say("move 1 c5")
+    assert await carol.hear() == "moved 1 c5"
+    for line in ("move 2 c6", "resign"):
+        carol.say(line)
+        assert await carol.hear() == "refused You are watching: only the players move."
+    assert arcade.tables.tables[code].game.ply == 2
+    alice.say("resign")
+    assert await carol.hear() == "over alice (Black) resigned: bob (White) wins."
+
+
+async def test_a_table_has_room_for_a_few_spectators(serve, monkeypatch):
+    monkeypatch.setattr("tui_reversi.server.tables.SPECTATORS_PER_TABLE", 1)
+    arcade = await serve(max_per_address=10)
+    seated = await sit_down(arcade)  # kept: a game let go of leaves the table
+    code = seated[2]
+    await seat(arcade, "carol", f"watch {code}")
+    dave = await Player.connect(arcade, "dave", command=f"watch {code}")
+    await dave.finished()
+    assert f"table {code} has 1 watching already." in dave.output.decode()

@@ -12,7 +12,7 @@ of UTF-8 at a time (at most `MAX_LINE` bytes), words separated by one space:
       resign                    give the game up
 
     server -> game
-      seated CODE COLOUR VARIANT    you sit at table CODE as black or white
+      seated CODE SEAT VARIANT      you sit at table CODE as black or white, or are watching
       players BLACK WHITE           the names at the table ('-': nobody yet)
       moved PLY SQUARE              a move the server accepted (passes follow, as in core)
       over TEXT...                  the game has ended, and how (one sentence)
@@ -42,7 +42,7 @@ TABLE_SOCKET_VARIABLE = "TUI_REVERSI_TABLE_SOCKET"
 TABLE_SECRET_VARIABLE = "TUI_REVERSI_TABLE_SECRET"
 MAX_LINE = 512
 NOBODY = "-"
-COLOURS = {"black": Color.BLACK, "white": Color.WHITE}
+COLOURS: dict[str, Color | None] = {"black": Color.BLACK, "white": Color.WHITE, "watching": None}
 
 # At a table nothing is taken back and no engine whispers.
 TABLE_ALLOWS = Allows(hints=False, takebacks=False, pausing=False)
@@ -79,7 +79,7 @@ class TableState:
     """The table as the server described it when the game joined."""
 
     code: str = ""
-    colour: Color = Color.BLACK
+    colour: Color | None = Color.BLACK  # None: watching
     variant: Variant = Variant.OTHELLO
     names: tuple[str, str] = ("", "")
     moves: list[tuple[int, Move]] = field(default_factory=list)

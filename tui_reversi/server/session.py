@@ -110,15 +110,16 @@ def game_options(command: str | None) -> list[str]:
 
 def table_command(command: str | None) -> tuple[str | None, str | None, str | None]:
     """`table ...` -> ('table', None, the rest); `join CODE ...` -> ('join', CODE, the
-    rest); anything else -> (None, None, command), for game_options."""
+    rest), and `watch CODE ...` likewise; anything else -> (None, None, command),
+    for game_options."""
     first, _, rest = (command or "").strip().partition(" ")
     if first == "table":
         return "table", None, rest
-    if first == "join":
+    if first in ("join", "watch"):
         code, _, rest = rest.strip().partition(" ")
         if not code:
-            raise SessionRefused("join needs the table's code: ssh -t HOST join CODE", 2)
-        return "join", code, rest
+            raise SessionRefused(f"{first} needs the table's code: ssh -t HOST {first} CODE", 2)
+        return first, code, rest
     return None, None, command
 
 
@@ -374,6 +375,8 @@ class GameSession(asyncssh.SSHServerSession):
         try:
             if code is None:
                 _, secret = tables.open(self.player, _table_variant(options))
+            elif at_table == "watch":
+                _, secret = tables.watch(code, self.player)
             else:
                 _, secret = tables.join(code, self.player)
         except TableRefused as refusal:

@@ -43,6 +43,8 @@ CODE_LENGTH = 5
 TABLES_PER_PLAYER = 3
 # A game that connects and says nothing is let go after this long.
 HELLO_TIMEOUT = 10.0
+# People watching one table at once.
+SPECTATORS_PER_TABLE = 8
 # A game that does not read what it is sent is cut off beyond this much unsent.
 MAX_UNSENT = 64 * 1024
 
@@ -61,6 +63,9 @@ class Table:
     game: Game = field(init=False)
     ended: str | None = None
     links: dict[Color, asyncio.StreamWriter] = field(default_factory=dict)
+    # The people watching (names, with a seat handed out) and their games' lines.
+    audience: list[str] = field(default_factory=list)
+    spectators: set[asyncio.StreamWriter] = field(default_factory=set)
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     def __post_init__(self) -> None:
@@ -84,12 +89,13 @@ class Table:
         return f"Game over: {self.name(winner)} ({winner.label}) wins {high}-{low}."
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Seat:
-    """Which seat of which table a secret stands for."""
+    """Which seat of which table a secret stands for (`color` None: watching)."""
 
     table: Table
-    color: Color
+    color: Color | None
+    name: str
 
 
 class Tables:
@@ -103,6 +109,7 @@ class Tables:
         self._keep = keep  # called with every game that ends with both seats taken
         self.tables: dict[str, Table] = {}
         self._seats: dict[str, Seat] = {}
+        self._linked: set[Seat] = set()  # the seats a game holds now: one game each
         self._directory: Path | None = None
         self._server: asyncio.AbstractServer | None = None
         self._handlers: set[asyncio.Task[None]] = set()
@@ -144,14 +151,12 @@ class Tables:
         table = Table(code, variant, {Color.BLACK: name})
         self.tables[code] = table
         self._log(f"table {code} opened by {name} ({variant.value})")
-        return table, self._seat(table, Color.BLACK)
+        return table, self._seat(table, Color.BLACK, name)
 
     def join(self, code: str, name: str) -> tuple[Table, str]:
         """Sit `name` at the free seat of table `code`. Raises TableRefused."""
         code = code.strip().upper()
-        table = self.tables.get(code)
-        if table is None or table.ended is not None:
-            raise TableRefused(f"there is no open table {code!r}; check the code with its host.")
+        table = self._open_table(code)
         if name in table.names.values():
             raise TableRefused(f"you are at table {code} already.")
         free = [color for color in Color if color not in table.names]
@@ -162,7 +167,24 @@ class Tables:
         self._log(f"table {code}: {name} joined as {color.label}")
         self._broadcast(table, table.players_line())
         self._broadcast(table, line("news", f"{name} sits at the table as {color.label}."))
-        return table, self._seat(table, color)
+        return table, self._seat(table, color, name)
+
+    def watch(self, code: str, name: str) -> tuple[Table, str]:
+        """A spectator's place at table `code` for `name`. Raises TableRefused."""
+        table = self._open_table(code)
+        if len(table.audience) >= SPECTATORS_PER_TABLE:
+            raise TableRefused(f"table {table.code} has {len(table.audience)} watching already.")
+        table.audience.append(name)
+        self._log(f"table {table.code}: {name} watches")
+        self._broadcast(table, line("news", f"{name} is watching."))
+        return table, self._seat(table, None, name)
+
+    def _open_table(self, code: str) -> Table:
+        code = code.strip().upper()
+        table = self.tables.get(code)
+        if table is None or table.ended is not None:
+            raise TableRefused(f"there is no open table {code!r}; check the code with its host.")
+        return table
 
     def environment(self, secret: str) -> dict[str, str]:
         """What a game needs in its environment to reach its seat."""
@@ -171,12 +193,17 @@ class Tables:
     def leave(self, secret: str) -> None:
         """The session that held this seat has ended: its secret is spent."""
         seat = self._seats.pop(secret, None)
-        if seat is not None and seat.color not in seat.table.links:
+        if seat is None:
+            return
+        if seat.color is None:
+            with contextlib.suppress(ValueError):
+                seat.table.audience.remove(seat.name)
+        elif seat.color not in seat.table.links:
             self._gone(seat)
 
-    def _seat(self, table: Table, color: Color) -> str:
+    def _seat(self, table: Table, color: Color | None, name: str) -> str:
         secret = secrets.token_urlsafe(24)
-        self._seats[secret] = Seat(table, color)
+        self._seats[secret] = Seat(table, color, name)
         return secret
 
     def _new_code(self) -> str:
@@ -200,10 +227,18 @@ class Tables:
             pass  # a game that broke the protocol or went away: it is let go
         finally:
             self._handlers.discard(task)
-            if seat is not None and seat.table.links.get(seat.color) is writer:
-                del seat.table.links[seat.color]
-                self._gone(seat)
+            if seat is not None:
+                self._unlink(seat, writer)
             writer.close()
+
+    def _unlink(self, seat: Seat, writer: asyncio.StreamWriter) -> None:
+        self._linked.discard(seat)
+        table = seat.table
+        if seat.color is None:
+            table.spectators.discard(writer)
+        elif table.links.get(seat.color) is writer:
+            del table.links[seat.color]
+            self._gone(seat)
 
     async def _hello(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -211,12 +246,17 @@ class Tables:
         data = await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)
         command, secret = words(data)
         seat = self._seats.get(secret) if command == "hello" else None
-        if seat is None or seat.color in seat.table.links:
+        if seat is None or seat in self._linked:
             writer.write(line("bye", "this game has no seat at a table."))
             return None
+        self._linked.add(seat)
         table, color = seat.table, seat.color
-        table.links[color] = writer
-        writer.write(line("seated", table.code, color.name.lower(), table.variant.value))
+        if color is None:
+            table.spectators.add(writer)
+        else:
+            table.links[color] = writer
+        where = "watching" if color is None else color.name.lower()
+        writer.write(line("seated", table.code, where, table.variant.value))
         writer.write(table.players_line())
         game = table.game
         for ply, move in enumerate(game.moves):
@@ -232,7 +272,9 @@ class Tables:
     ) -> None:
         while data := await reader.readline():
             command, rest = words(data)
-            if command == "move":
+            if seat.color is None:
+                refusal: str | None = "You are watching: only the players move."
+            elif command == "move":
                 refusal = self._move(seat, rest)
             elif command == "resign":
                 refusal = self._resign(seat)
@@ -244,6 +286,7 @@ class Tables:
     def _move(self, seat: Seat, rest: str) -> str | None:
         """Play the seat's move if it is legal and its turn; else why not."""
         table, color = seat.table, seat.color
+        assert color is not None
         game = table.game
         if table.ended is not None:
             return "The game is over."
@@ -273,6 +316,7 @@ class Tables:
 
     def _resign(self, seat: Seat) -> str | None:
         table, color = seat.table, seat.color
+        assert color is not None
         if table.ended is not None:
             return "The game is over."
         other = table.name(color.other)
@@ -284,6 +328,7 @@ class Tables:
     def _gone(self, seat: Seat) -> None:
         """A seat's game has gone: the game ends there, and the other is told."""
         table, color = seat.table, seat.color
+        assert color is not None
         if table.ended is None:
             if color.other in table.names:
                 how = f"{table.name(color)} left the table: the game ends here."
@@ -303,7 +348,7 @@ class Tables:
             self._keep(PlayedGame(table.code, table.game.copy(), names, table.started, end))
 
     def _broadcast(self, table: Table, data: bytes) -> None:
-        for writer in list(table.links.values()):
+        for writer in [*table.links.values(), *table.spectators]:
             if writer.transport.get_write_buffer_size() > MAX_UNSENT:
                 writer.transport.abort()  # a game that stopped reading
                 continue

@@ -331,8 +331,9 @@ class GameScreen(Screen[None]):
         if self.review.reviewing:
             self.say("Reviewing: esc returns to the game, ⏎ plays on from here.", error=True)
             return
-        if self.table.ended is not None:
-            self.say(self.table.ended, error=True)
+        why_not = self.table.why_not_play()
+        if why_not is not None:
+            self.say(why_not, error=True)
             return
         if match.is_over:
             self.say("The game is over: n starts a new one.", error=True)

@@ -40,9 +40,25 @@ class AtTable:
         link = self.link
         return link.state.ended if link is not None else None
 
+    @property
+    def watching(self) -> bool:
+        link = self.link
+        return link is not None and link.state.colour is None
+
     def can_resign(self) -> bool:
         link = self.link
-        return link is not None and link.state.ended is None and not self.screen.match.is_over
+        return (
+            link is not None
+            and link.state.colour is not None
+            and link.state.ended is None
+            and not self.screen.match.is_over
+        )
+
+    def why_not_play(self) -> str | None:
+        """Why the person at this keyboard cannot play at this table, if so."""
+        if self.watching:
+            return "You are watching: , and . step through the game, esc comes back."
+        return self.ended
 
     def started(self) -> None:
         """The game is on the screen: name the players, and say where the table is."""
@@ -54,6 +70,11 @@ class AtTable:
         state = link.state
         if state.ended is not None:
             self.screen.say(state.ended)
+        elif state.colour is None:
+            black, white = state.names
+            self.screen.say(
+                f"Watching table {state.code}: {black} (Black) against {white} (White)."
+            )
         elif "" in state.names:
             self.screen.say(
                 f"Table {state.code}: a friend joins with  ssh -t{_port_option()} HOST join "
@@ -95,7 +116,8 @@ class AtTable:
         assert link is not None
         you = link.state.colour
         shown = [name or "waiting…" for name in names]
-        shown[you] = f"{shown[you]} (you)"
+        if you is not None:
+            shown[you] = f"{shown[you]} (you)"
         self.screen.match.names = (shown[Color.BLACK], shown[Color.WHITE])
 
 
