@@ -218,6 +218,8 @@ def _run_at_table(args: argparse.Namespace, path: str, secret: str) -> int:
         settings = replace(settings, **options)
         app = create_app(settings=settings, match=match, table=link)
         app.run(mouse=not args.no_mouse)
+        if not app.return_code:  # quit by the player, not hung up: the seat need not wait
+            link.leave()
     finally:
         link.close()
     return app.return_code or 0

@@ -214,3 +214,17 @@ def test_a_player_who_quits_ends_the_table_and_the_other_is_told(people):
 
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+def test_a_dropped_player_comes_back_to_the_board_by_connecting_again(people):
+    sit_down(people)
+    people("send-keys", "-t", "alice", "d", "3")
+    wait_screen(people, "bob", lambda s: "1 d3" in s, "alice's move")
+    people("kill-session", "-t", "bob")  # bob's terminal and ssh are gone at once
+    wait_screen(people, "alice", lambda s: "bob dropped out: their seat is held for" in s, "hold")
+    people.ssh("bob", "bob", "")  # plain `ssh host`, as anyone would reconnect
+    text = wait_screen(people, "bob", lambda s: "1 d3" in s and "bob (you)" in s, "bob's board")
+    assert "you play White against alice" in text
+    wait_screen(people, "alice", lambda s: "bob is back." in s, "bob's return")
+    people("send-keys", "-t", "bob", "c", "5")
+    wait_screen(people, "alice", lambda s: "2 c5" in s, "bob's move after coming back")

@@ -152,13 +152,48 @@ async def test_a_forged_or_wrong_move_from_a_game_is_refused_and_changes_nothing
     assert await bob.hear() == "moved 0 d3"
 
 
-async def test_a_game_that_goes_ends_the_table_for_the_other_who_is_told(serve):
+async def test_a_player_who_leaves_ends_the_table_and_the_other_is_told(serve):
     arcade = await serve()
     alice, bob, _ = await sit_down(arcade)
-    bob.writer.close()  # bob's game crashed
+    bob.say("leave")  # bob quit
     assert await alice.hear_until("over bob left the table: the game ends here.")
     alice.writer.close()
     await wait_until(lambda: not arcade.tables.tables, "the table to be cleared away")
+
+
+async def test_a_dropped_players_seat_is_held_with_a_countdown_and_taken_back_by_name(serve):
+    arcade = await serve(hold_seat=30.0, max_per_address=10)
+    alice, bob, code = await sit_down(arcade)
+    alice.say("move 0 d3")
+    for game in (alice, bob):
+        await game.hear_until("moved 0 d3")
+    bob.writer.close()  # bob's game was hung up: his connection dropped
+    countdown = await alice.hear()
+    assert countdown == "news bob dropped out: their seat is held for 30 s."
+    assert await alice.hear() == "news bob dropped out: their seat is held for 29 s."
+    # bob connects again, as plainly as can be, and is back at his seat.
+    again = await Game.connect(await seat(arcade, "bob", None))
+    assert await again.hear_until("ready") == [
+        f"seated {code} white othello",
+        "players alice bob",
+        "moved 0 d3",
+        "ready",
+    ]
+    assert (await alice.hear_until("news bob is back."))[-1] == "news bob is back."
+    again.say("move 1 c5")
+    assert await alice.hear() == "moved 1 c5"
+
+
+async def test_a_dropped_player_who_does_not_come_back_in_time_forfeits(serve):
+    arcade = await serve(hold_seat=1.0)
+    alice, bob, code = await sit_down(arcade)
+    bob.writer.close()
+    over = "over bob did not come back in time: alice (Black) wins."
+    assert (await alice.hear_until(over))[0] == "news bob dropped out: their seat is held for 1 s."
+    assert str(arcade.archive.results("alice")) == "1 won, 0 lost, 0 drawn"
+    again = await Player.connect(arcade, "bob", command=f"join {code}")
+    await again.finished()
+    assert f"there is no open table {code!r}" in again.output.decode()
 
 
 async def test_the_tables_socket_is_private_to_the_server_user(serve):

@@ -10,6 +10,8 @@ of UTF-8 at a time (at most `MAX_LINE` bytes), words separated by one space:
       hello SECRET              the first line: who this game is (the server knows the name)
       move PLY SQUARE           play SQUARE (e.g. d3) at ply PLY of the table's game
       resign                    give the game up
+      leave                     the player quits (a game that just goes was dropped:
+                                its seat is held for it a while)
 
     server -> game
       seated CODE SEAT VARIANT      you sit at table CODE as black or white, or are watching
@@ -149,6 +151,10 @@ class TableLink:
 
     def resign(self) -> None:
         self._send(line("resign"))
+
+    def leave(self) -> None:
+        """The player quits the table (rather than being cut off)."""
+        self._send(line("leave"))
 
     def _send(self, data: bytes) -> None:
         try:

@@ -57,7 +57,7 @@ class Arcade:
         self.host_key_created = False
         self.preloaded: PreloadedParent | None = None
         # Where people play each other (`ssh -t host table`, `join CODE`).
-        self.tables = Tables(self.note, keep=self._keep_game)
+        self.tables = Tables(self.note, keep=self._keep_game, hold=config.hold_seat)
         # Finished table games: SQLite under the data directory, and the players' saved games.
         self.archive: Archive | None = None
         # How games start, in a few words for the banner.

@@ -347,6 +347,9 @@ class GameSession(asyncssh.SSHServerSession):
             )
         try:
             at_table, code, command = table_command(self._command)
+            if at_table is None:  # back after a dropped connection: to the held seat
+                code = self._owner.arcade.tables.held_for(self.player)
+                at_table = "join" if code is not None else None
             options = game_options(command)
             if at_table is not None:
                 self._check_table_options(at_table, options)

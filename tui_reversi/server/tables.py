@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import os
 import secrets
 import shutil
@@ -35,6 +36,7 @@ from ..players.remote import (
     words,
 )
 from .archive import Ending, PlayedGame
+from .config import format_duration
 
 # Codes are read aloud and typed: no 0/O, 1/I.
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -66,6 +68,9 @@ class Table:
     # The people watching (names, with a seat handed out) and their games' lines.
     audience: list[str] = field(default_factory=list)
     spectators: set[asyncio.StreamWriter] = field(default_factory=set)
+    # A dropped player's seat waits for them until then (the event loop's time).
+    held: dict[Color, float] = field(default_factory=dict)
+    timers: dict[Color, asyncio.TimerHandle] = field(default_factory=dict)
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     def __post_init__(self) -> None:
@@ -103,10 +108,16 @@ class Tables:
     start(), open()/join() for sessions, environment() for their games, close()."""
 
     def __init__(
-        self, log: Callable[[str], None], keep: Callable[[PlayedGame], None] | None = None
+        self,
+        log: Callable[[str], None],
+        keep: Callable[[PlayedGame], None] | None = None,
+        *,
+        hold: float = 0.0,
     ) -> None:
         self._log = log
         self._keep = keep  # called with every game that ends with both seats taken
+        self._hold = hold  # seconds a dropped player's seat waits (0: the game ends)
+        self._leaving: set[Seat] = set()  # games that said they leave (not dropped)
         self.tables: dict[str, Table] = {}
         self._seats: dict[str, Seat] = {}
         self._linked: set[Seat] = set()  # the seats a game holds now: one game each
@@ -157,8 +168,11 @@ class Tables:
         """Sit `name` at the free seat of table `code`. Raises TableRefused."""
         code = code.strip().upper()
         table = self._open_table(code)
+        for color, sitting in table.names.items():
+            if sitting == name and color in table.held:  # back after a dropped connection
+                return table, self._seat(table, color, name)
         if name in table.names.values():
-            raise TableRefused(f"you are at table {code} already.")
+            raise TableRefused(f"you are at table {table.code} already.")
         free = [color for color in Color if color not in table.names]
         if not free:
             raise TableRefused(f"both seats at table {code} are taken.")
@@ -178,6 +192,13 @@ class Tables:
         self._log(f"table {table.code}: {name} watches")
         self._broadcast(table, line("news", f"{name} is watching."))
         return table, self._seat(table, None, name)
+
+    def held_for(self, name: str) -> str | None:
+        """The code of the table where `name`'s seat is held for them, if any."""
+        for table in self.tables.values():
+            if any(table.names[color] == name for color in table.held):
+                return table.code
+        return None
 
     def _open_table(self, code: str) -> Table:
         code = code.strip().upper()
@@ -238,7 +259,8 @@ class Tables:
             table.spectators.discard(writer)
         elif table.links.get(seat.color) is writer:
             del table.links[seat.color]
-            self._gone(seat)
+            self._gone(seat, leaving=seat in self._leaving)
+        self._leaving.discard(seat)
 
     async def _hello(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -254,6 +276,10 @@ class Tables:
         if color is None:
             table.spectators.add(writer)
         else:
+            self._back(table, color)
+            old = table.links.get(color)
+            if old is not None:  # the seat's earlier game is still going: this one takes over
+                old.transport.abort()
             table.links[color] = writer
         where = "watching" if color is None else color.name.lower()
         writer.write(line("seated", table.code, where, table.variant.value))
@@ -278,6 +304,9 @@ class Tables:
                 refusal = self._move(seat, rest)
             elif command == "resign":
                 refusal = self._resign(seat)
+            elif command == "leave":
+                self._leaving.add(seat)
+                return
             else:
                 refusal = f"{command[:20]!r} is not something a game may say here."
             if refusal is not None:
@@ -325,21 +354,65 @@ class Tables:
         self._end(table, Ending(how, "resigned", color.other if other else None))
         return None
 
-    def _gone(self, seat: Seat) -> None:
-        """A seat's game has gone: the game ends there, and the other is told."""
+    def _gone(self, seat: Seat, *, leaving: bool = False) -> None:
+        """A seat's game has gone. A player who left ends the game; a dropped
+        one's seat is held for them a while; the other is told either way."""
         table, color = seat.table, seat.color
         assert color is not None
+        if color in table.held or color in table.links:
+            return  # held already, or back already
         if table.ended is None:
-            if color.other in table.names:
+            if color.other not in table.names:
+                table.ended = "The table closed before anyone joined."
+            elif leaving or self._hold <= 0:
                 how = f"{table.name(color)} left the table: the game ends here."
                 self._end(table, Ending(how, "left", None))
             else:
-                table.ended = "The table closed before anyone joined."
-        if not table.links and self.tables.get(table.code) is table:
+                table.held[color] = asyncio.get_running_loop().time() + self._hold
+                self._log(f"table {table.code}: {table.name(color)} dropped; seat held")
+                self._tick(table, color)
+        self._clear_away(table)
+
+    def _clear_away(self, table: Table) -> None:
+        """Forget a table nobody plays at any more (spectators keep what they saw)."""
+        if not table.links and not table.held and self.tables.get(table.code) is table:
             del self.tables[table.code]
             self._log(f"table {table.code} closed")
 
+    def _tick(self, table: Table, color: Color) -> None:
+        """Tell the table how long the dropped player's seat still waits; at
+        zero, the game is theirs to lose."""
+        deadline = table.held.get(color)
+        if deadline is None or table.ended is not None:
+            return
+        loop = asyncio.get_running_loop()
+        left = deadline - loop.time()
+        name, other = table.name(color), color.other
+        if left <= 0:
+            del table.held[color]
+            how = f"{name} did not come back in time: {table.name(other)} ({other.label}) wins."
+            self._end(table, Ending(how, "forfeit", other))
+            self._clear_away(table)
+            return
+        wait = format_duration(math.ceil(left))
+        self._broadcast(table, line("news", f"{name} dropped out: their seat is held for {wait}."))
+        table.timers[color] = loop.call_later(min(1.0, left), self._tick, table, color)
+
+    def _back(self, table: Table, color: Color) -> None:
+        """A held seat's player has come back."""
+        if table.held.pop(color, None) is None:
+            return
+        timer = table.timers.pop(color, None)
+        if timer is not None:
+            timer.cancel()
+        self._log(f"table {table.code}: {table.name(color)} is back")
+        self._broadcast(table, line("news", f"{table.name(color)} is back."))
+
     def _end(self, table: Table, end: Ending) -> None:
+        for timer in table.timers.values():
+            timer.cancel()
+        table.timers.clear()
+        table.held.clear()
         table.ended = end.description
         self._log(f"table {table.code}: {end.description}")
         self._broadcast(table, line("over", end.description))
