@@ -123,9 +123,9 @@ def rows(game: Game) -> list[str]:
     return [text[row * 8 : row * 8 + 8] for row in range(8)]
 
 
-def sit_down(people) -> str:
+def sit_down(people, options: str = "") -> str:
     """alice opens a table, bob joins it by its code; the code."""
-    people.ssh("alice", "alice", "table")
+    people.ssh("alice", "alice", f"table {options}")
     text = wait_screen(people, "alice", lambda s: "a friend joins" in s, "the table's code")
     code = re.search(r"join ([A-Z0-9]{5})", text).group(1)
     assert f"-p {people.server.port} HOST join {code}" in text
@@ -228,3 +228,15 @@ def test_a_dropped_player_comes_back_to_the_board_by_connecting_again(people):
     wait_screen(people, "alice", lambda s: "bob is back." in s, "bob's return")
     people("send-keys", "-t", "bob", "c", "5")
     wait_screen(people, "alice", lambda s: "2 c5" in s, "bob's move after coming back")
+
+
+def test_with_a_time_control_both_panels_show_both_clocks_and_the_movers_runs(people):
+    sit_down(people, "clock 5+3")
+    clocks = re.compile(r"Black alice.*\b[45]:\d\d.*\n.*White bob.*\b5:00")
+    for name in ("alice", "bob"):
+        wait_screen(people, name, clocks.search, "both clocks")
+    people("send-keys", "-t", "alice", "d", "3")
+    # alice's move added three seconds to her clock; now bob's runs.
+    moved = re.compile(r"Black alice.*\b5:0[0-3].*\n.*White bob.*\b[45]:\d\d")
+    for name in ("alice", "bob"):
+        wait_screen(people, name, lambda s: "1 d3" in s and moved.search(s), "the clocks")

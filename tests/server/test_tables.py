@@ -312,3 +312,57 @@ async def test_a_table_has_room_for_a_few_spectators(serve, monkeypatch):
     dave = await Player.connect(arcade, "dave", command=f"watch {code}")
     await dave.finished()
     assert f"table {code} has 1 watching already." in dave.output.decode()
+
+
+async def clocked_table(arcade, now: list[float], control: str = "1+2"):
+    """alice's table with a time control, bob at it; the clocks read `now[0]`."""
+    arcade.tables.now = lambda: now[0]
+    alice = await Game.connect(await seat(arcade, "alice", f"table clock {control}"))
+    assert "clock 60.0 60.0 -" in await alice.hear_until("ready")
+    code = table_code(arcade)
+    bob = await Game.connect(await seat(arcade, "bob", f"join {code}"))
+    await bob.hear_until("ready")
+    await alice.hear_until("clock 60.0 60.0 black")  # both seated: Black's clock runs
+    return alice, bob, code
+
+
+async def test_the_servers_clock_counts_and_a_flag_falls_with_an_injected_clock(serve):
+    arcade = await serve()
+    now = [1000.0]
+    alice, bob, code = await clocked_table(arcade, now)
+    now[0] += 10  # alice thinks for ten seconds, and gains two for her move
+    alice.say("move 0 d3")
+    for game in (alice, bob):
+        assert await game.hear_until("clock 52.0 60.0 white")
+    now[0] += 59.5
+    assert not arcade.tables.check_flag(arcade.tables.tables[code])  # half a second left
+    now[0] += 1
+    assert arcade.tables.check_flag(arcade.tables.tables[code])
+    over = "over bob's time ran out: alice (Black) wins."
+    for game in (alice, bob):
+        assert await game.hear() == "clock 52.0 0.0 -"  # the clocks stop where they were
+        assert await game.hear() == over
+    bob.say("move 1 c5")
+    assert await bob.hear() == "refused The game is over."
+    assert str(arcade.archive.results("alice")) == "1 won, 0 lost, 0 drawn"
+
+
+async def test_a_move_that_arrives_after_the_flag_fell_is_not_played(serve):
+    arcade = await serve()
+    now = [0.0]
+    alice, bob, _ = await clocked_table(arcade, now)
+    now[0] += 61
+    alice.say("move 0 d3")  # the server had not looked yet: the move finds the flag down
+    assert await bob.hear_until("over alice's time ran out: bob (White) wins.")
+    assert "moved 0 d3" not in await alice.hear_until(
+        "over alice's time ran out: bob (White) wins."
+    )
+
+
+async def test_a_time_control_that_cannot_be_read_is_one_sentence(serve):
+    arcade = await serve()
+    player = await Player.connect(arcade, "alice", command="table clock 5x3")
+    await player.finished()
+    assert "'5x3' is not a time control: minutes (1-180), then +seconds a move" in (
+        player.output.decode()
+    )

@@ -17,6 +17,8 @@ of UTF-8 at a time (at most `MAX_LINE` bytes), words separated by one space:
       seated CODE SEAT VARIANT      you sit at table CODE as black or white, or are watching
       players BLACK WHITE           the names at the table ('-': nobody yet)
       moved PLY SQUARE              a move the server accepted (passes follow, as in core)
+      clock BLACK WHITE RUNNING     with a time control: seconds left each, as of now, and
+                                    whose clock runs (black, white, or - for none)
       over TEXT...                  the game has ended, and how (one sentence)
       ready                         the table is described; news follows from here
       refused TEXT...               your last line was refused, and why (one sentence)
@@ -67,6 +69,15 @@ def words(data: bytes) -> tuple[str, str]:
 
 
 @dataclass(frozen=True, slots=True)
+class ClockReading:
+    """The table's clocks as the server last told them: seconds left for
+    (Black, White) at the moment they arrived, and whose clock runs."""
+
+    left: tuple[float, float]
+    running: Color | None
+
+
+@dataclass(frozen=True, slots=True)
 class News:
     """Something from the table for the player: a sentence, and what changed."""
 
@@ -74,6 +85,7 @@ class News:
     names: tuple[str, str] | None = None  # the names at the table, when they changed
     over: bool = False  # the game has ended (a resignation, a player gone)
     refused: bool = False  # the player's own line was refused
+    clock: ClockReading | None = None  # the clocks, when the server sent them
 
 
 @dataclass
@@ -86,6 +98,7 @@ class TableState:
     names: tuple[str, str] = ("", "")
     moves: list[tuple[int, Move]] = field(default_factory=list)
     ended: str | None = None
+    clock: ClockReading | None = None  # None: no time control
 
 
 class TableLink:
@@ -208,6 +221,9 @@ class TableLink:
             names = _names(rest)
             self.state.names = names
             self._tell(News("", names=names))
+        elif command == "clock":
+            self.state.clock = _clock(rest)
+            self._tell(News("", clock=self.state.clock))
         elif command == "over":
             self._tell(News(rest, over=True))
         elif command == "refused":
@@ -298,6 +314,8 @@ def _read_table(reader: BinaryIO) -> TableState:
                 state.moves.append(_moved(rest))
             elif command == "over":
                 state.ended = rest
+            elif command == "clock":
+                state.clock = _clock(rest)
         except (ValueError, KeyError, ReversiError):
             raise ReversiError(
                 "the server described the table in a way this game cannot read"
@@ -312,6 +330,11 @@ def _read_table(reader: BinaryIO) -> TableState:
 def _moved(rest: str) -> tuple[int, Move]:
     ply, square = rest.split(" ")
     return int(ply), Move.parse(square)
+
+
+def _clock(rest: str) -> ClockReading:
+    black, white, running = rest.split(" ")
+    return ClockReading((float(black), float(white)), COLOURS.get(running))
 
 
 def _names(rest: str) -> tuple[str, str]:

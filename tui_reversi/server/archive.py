@@ -30,7 +30,7 @@ CREATE TABLE IF NOT EXISTS games (
     white TEXT NOT NULL,
     moves TEXT NOT NULL,            -- the transcript (passes implied)
     winner TEXT,                    -- 'black', 'white', 'draw', or NULL: no result
-    ending TEXT NOT NULL,           -- 'board' (played out), 'resigned', 'forfeit' or 'left'
+    ending TEXT NOT NULL,           -- 'board' (played out), 'resigned', 'time', 'forfeit' or 'left'
     black_score INTEGER,            -- World Othello Federation count, when played out
     white_score INTEGER,
     description TEXT NOT NULL,      -- the sentence both players were told
@@ -47,7 +47,8 @@ class Ending:
     """How a table's game ended: the sentence, the kind of end, the winner."""
 
     description: str
-    ending: str  # 'board', 'resigned', 'forfeit' (did not come back in time) or 'left'
+    # 'board', 'resigned', 'time' (a flag fell), 'forfeit' (did not come back in time), 'left'
+    ending: str
     winner: Color | None  # None: a draw on the board, or no result ('left')
 
 

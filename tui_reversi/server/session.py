@@ -28,7 +28,7 @@ from .config import (
     player_user_name,
 )
 from .pty_process import INPUT_HIGH_WATER, PtyProcess
-from .tables import TableRefused
+from .tables import TableRefused, TimeControl
 
 if TYPE_CHECKING:
     from .arcade import PlayerConnection
@@ -114,13 +114,29 @@ def table_command(command: str | None) -> tuple[str | None, str | None, str | No
     for game_options."""
     first, _, rest = (command or "").strip().partition(" ")
     if first == "table":
-        return "table", None, rest
+        return "table", None, rest  # its `clock SPEC`, if any, is taken out by table_clock
     if first in ("join", "watch"):
         code, _, rest = rest.strip().partition(" ")
         if not code:
             raise SessionRefused(f"{first} needs the table's code: ssh -t HOST {first} CODE", 2)
         return first, code, rest
     return None, None, command
+
+
+def table_clock(command: str | None) -> tuple[TimeControl | None, str | None]:
+    """`clock 5+3` taken out of a `table` command's options: the time control
+    and the rest. Raises SessionRefused for a time control that cannot be read."""
+    words = (command or "").split()
+    if "clock" not in words:
+        return None, command
+    at = words.index("clock")
+    if at + 1 == len(words):
+        raise SessionRefused("clock needs a time control, e.g. clock 5+3", 2)
+    try:
+        control = TimeControl.parse(words[at + 1])
+    except TableRefused as refusal:
+        raise SessionRefused(str(refusal), 2) from None
+    return control, " ".join(words[:at] + words[at + 2 :])
 
 
 class GameSession(asyncssh.SSHServerSession):
@@ -347,6 +363,7 @@ class GameSession(asyncssh.SSHServerSession):
             )
         try:
             at_table, code, command = table_command(self._command)
+            clock, command = table_clock(command) if at_table == "table" else (None, command)
             if at_table is None:  # back after a dropped connection: to the held seat
                 code = self._owner.arcade.tables.held_for(self.player)
                 at_table = "join" if code is not None else None
@@ -363,7 +380,7 @@ class GameSession(asyncssh.SSHServerSession):
             )
         self._seated = True
         if at_table is not None:
-            self._sit_at_table(at_table, code, options)
+            self._sit_at_table(at_table, code, options, clock)
         return options
 
     def _check_table_options(self, at_table: str, options: list[str]) -> None:
@@ -373,11 +390,13 @@ class GameSession(asyncssh.SSHServerSession):
                 names = ", ".join(name[2:] for name in allowed)
                 raise SessionRefused(f"at a table only {names} may be chosen, not {option[2:]}", 2)
 
-    def _sit_at_table(self, at_table: str, code: str | None, options: list[str]) -> None:
+    def _sit_at_table(
+        self, at_table: str, code: str | None, options: list[str], clock: TimeControl | None
+    ) -> None:
         tables = self._owner.arcade.tables
         try:
             if code is None:
-                _, secret = tables.open(self.player, _table_variant(options))
+                _, secret = tables.open(self.player, _table_variant(options), clock)
             elif at_table == "watch":
                 _, secret = tables.watch(code, self.player)
             else:

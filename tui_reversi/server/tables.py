@@ -21,6 +21,7 @@ import os
 import secrets
 import shutil
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -55,6 +56,32 @@ class TableRefused(Exception):
     """Why a player cannot open or join a table, in one sentence."""
 
 
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """Minutes each and seconds added after every move: `5+3`."""
+
+    base: float  # seconds each player starts with
+    increment: float  # seconds added to the mover's clock after each move
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """`5+3` (5 minutes each, 3 s a move) or `10`. Raises TableRefused."""
+        minutes, _, seconds = text.partition("+")
+        try:
+            base, increment = int(minutes), int(seconds or "0")
+        except ValueError:
+            base = increment = -1
+        if not (1 <= base <= 180 and 0 <= increment <= 60):
+            raise TableRefused(
+                f"{text[:20]!r} is not a time control: minutes (1-180), then +seconds a move "
+                "(0-60), e.g. 5+3"
+            )
+        return cls(base * 60.0, float(increment))
+
+    def __str__(self) -> str:
+        return f"{self.base / 60:g}+{self.increment:g}"
+
+
 @dataclass(eq=False)
 class Table:
     """Two seats and the game between them, as the server keeps it."""
@@ -71,10 +98,30 @@ class Table:
     # A dropped player's seat waits for them until then (the event loop's time).
     held: dict[Color, float] = field(default_factory=dict)
     timers: dict[Color, asyncio.TimerHandle] = field(default_factory=dict)
+    # The clocks, with a time control: each side's time left, and since when the
+    # side to move's clock has run (None: not started, or stopped).
+    time_control: TimeControl | None = None
+    remaining: dict[Color, float] = field(default_factory=dict)
+    since: float | None = None
+    flag_timer: asyncio.TimerHandle | None = None
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     def __post_init__(self) -> None:
         self.game = Game(self.variant)
+        if self.time_control is not None:
+            self.remaining = {color: self.time_control.base for color in Color}
+
+    def time_left(self, color: Color, now: float) -> float:
+        """`color`'s time left at `now` (its clock runs while it is to move)."""
+        left = self.remaining[color]
+        if self.since is not None and self.game.position.to_move == color:
+            left -= now - self.since
+        return left
+
+    def clock_line(self, now: float) -> bytes:
+        running = self.game.position.to_move.name.lower() if self.since is not None else "-"
+        black, white = (max(0.0, self.time_left(color, now)) for color in Color)
+        return line("clock", f"{black:.1f}", f"{white:.1f}", running)
 
     def name(self, color: Color) -> str:
         return self.names.get(color, "")
@@ -113,7 +160,9 @@ class Tables:
         keep: Callable[[PlayedGame], None] | None = None,
         *,
         hold: float = 0.0,
+        now: Callable[[], float] = time.monotonic,
     ) -> None:
+        self.now = now  # the clocks' time: injectable, so a test can make a flag fall
         self._log = log
         self._keep = keep  # called with every game that ends with both seats taken
         self._hold = hold  # seconds a dropped player's seat waits (0: the game ends)
@@ -153,15 +202,22 @@ class Tables:
 
     # -- for the sessions -------------------------------------------------------------
 
-    def open(self, name: str, variant: Variant = Variant.OTHELLO) -> tuple[Table, str]:
-        """A new table with `name` at Black; its secret for that seat. Raises TableRefused."""
+    def open(
+        self,
+        name: str,
+        variant: Variant = Variant.OTHELLO,
+        time_control: TimeControl | None = None,
+    ) -> tuple[Table, str]:
+        """A new table with `name` at Black, with clocks if `time_control`; its
+        secret for that seat. Raises TableRefused."""
         held = sum(1 for table in self.tables.values() if name in table.names.values())
         if held >= TABLES_PER_PLAYER:
             raise TableRefused(f"you have {held} tables open already; finish one first.")
         code = self._new_code()
-        table = Table(code, variant, {Color.BLACK: name})
+        table = Table(code, variant, {Color.BLACK: name}, time_control=time_control)
         self.tables[code] = table
-        self._log(f"table {code} opened by {name} ({variant.value})")
+        clock = f", clock {time_control}" if time_control else ""
+        self._log(f"table {code} opened by {name} ({variant.value}{clock})")
         return table, self._seat(table, Color.BLACK, name)
 
     def join(self, code: str, name: str) -> tuple[Table, str]:
@@ -181,6 +237,7 @@ class Tables:
         self._log(f"table {code}: {name} joined as {color.label}")
         self._broadcast(table, table.players_line())
         self._broadcast(table, line("news", f"{name} sits at the table as {color.label}."))
+        self._run_clock(table)  # both are seated: Black's clock starts
         return table, self._seat(table, color, name)
 
     def watch(self, code: str, name: str) -> tuple[Table, str]:
@@ -284,6 +341,8 @@ class Tables:
         where = "watching" if color is None else color.name.lower()
         writer.write(line("seated", table.code, where, table.variant.value))
         writer.write(table.players_line())
+        if table.time_control is not None:
+            writer.write(table.clock_line(self.now()))
         game = table.game
         for ply, move in enumerate(game.moves):
             if move >= 0:
@@ -331,17 +390,66 @@ class Tables:
             return "That is not a move."
         if ply != game.ply:
             return "That move was for another position."
+        if self.check_flag(table):
+            return None  # too late: the game is over, and both are told why
         if not move:
             return "Passes are the server's to play: choose a square."
         reason = game.position.illegal_reason(move.square)
         if reason is not None:
             return f"{move} {reason}."
+        self._stop_clock(table, add_increment=True)
         game.play(move)
         self._broadcast(table, line("moved", ply, move))
         result = game.result
         if result is not None:
             self._end(table, Ending(table.result_text(), "board", result.winner))
+        else:
+            self._run_clock(table)
         return None
+
+    # -- the clocks --------------------------------------------------------------------
+
+    def check_flag(self, table: Table) -> bool:
+        """If the side to move has run out of time, the game ends: True."""
+        if table.since is None or table.ended is not None:
+            return False
+        color = table.game.position.to_move
+        if table.time_left(color, self.now()) > 0:
+            return False
+        other = color.other
+        how = f"{table.name(color)}'s time ran out: {table.name(other)} ({other.label}) wins."
+        self._end(table, Ending(how, "time", other))
+        return True
+
+    def _run_clock(self, table: Table) -> None:
+        """Start the side to move's clock, tell both games, and watch for its flag."""
+        if table.time_control is None or table.ended is not None:
+            return
+        table.since = self.now()
+        self._broadcast(table, table.clock_line(table.since))
+        left = table.time_left(table.game.position.to_move, table.since)
+        loop = asyncio.get_running_loop()
+        table.flag_timer = loop.call_later(left + 0.05, self._flag_due, table)
+
+    def _flag_due(self, table: Table) -> None:
+        table.flag_timer = None
+        if not self.check_flag(table) and table.since is not None and table.ended is None:
+            left = table.time_left(table.game.position.to_move, self.now())
+            loop = asyncio.get_running_loop()
+            table.flag_timer = loop.call_later(max(0.05, left), self._flag_due, table)
+
+    def _stop_clock(self, table: Table, *, add_increment: bool = False) -> None:
+        """Stop the running clock (charging the mover), adding the increment after a move."""
+        if table.flag_timer is not None:
+            table.flag_timer.cancel()
+            table.flag_timer = None
+        if table.time_control is None or table.since is None:
+            return
+        color = table.game.position.to_move
+        table.remaining[color] = table.time_left(color, self.now())
+        if add_increment:
+            table.remaining[color] += table.time_control.increment
+        table.since = None
 
     def _resign(self, seat: Seat) -> str | None:
         table, color = seat.table, seat.color
@@ -409,12 +517,15 @@ class Tables:
         self._broadcast(table, line("news", f"{table.name(color)} is back."))
 
     def _end(self, table: Table, end: Ending) -> None:
+        self._stop_clock(table)
         for timer in table.timers.values():
             timer.cancel()
         table.timers.clear()
         table.held.clear()
         table.ended = end.description
         self._log(f"table {table.code}: {end.description}")
+        if table.time_control is not None:
+            self._broadcast(table, table.clock_line(self.now()))
         self._broadcast(table, line("over", end.description))
         if self._keep is not None and len(table.names) == 2:
             names = (table.name(Color.BLACK), table.name(Color.WHITE))

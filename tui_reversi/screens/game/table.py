@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 
 from ...core import Color
-from ...players.remote import News, TableLink
+from ...players.remote import ClockReading, News, TableLink
+from ...widgets.score import Clocks, ScorePanel
 from ..confirm import ConfirmScreen
 
 if TYPE_CHECKING:
@@ -68,6 +69,8 @@ class AtTable:
         self._show_names(link.state.names)
         self.screen.show()
         state = link.state
+        if state.clock is not None:
+            self._show_clocks(state.clock)
         if state.ended is not None:
             self.screen.say(state.ended)
         elif state.colour is None:
@@ -88,6 +91,8 @@ class AtTable:
 
     def news(self, news: News) -> None:
         screen = self.screen
+        if news.clock is not None:
+            self._show_clocks(news.clock)
         if news.names is not None:
             self._show_names(news.names)
             screen.show()
@@ -110,6 +115,10 @@ class AtTable:
             ConfirmScreen("Resign this game? Your opponent wins.", yes="Resign", no="Play on"),
             answered,
         )
+
+    def _show_clocks(self, clock: ClockReading) -> None:
+        panel = self.screen.query_one(ScorePanel)
+        panel.clocks = Clocks(clock.left, clock.running, panel.clock())
 
     def _show_names(self, names: tuple[str, str]) -> None:
         link = self.link
