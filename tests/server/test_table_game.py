@@ -240,3 +240,13 @@ def test_with_a_time_control_both_panels_show_both_clocks_and_the_movers_runs(pe
     moved = re.compile(r"Black alice.*\b5:0[0-3].*\n.*White bob.*\b[45]:\d\d")
     for name in ("alice", "bob"):
         wait_screen(people, name, lambda s: "1 d3" in s and moved.search(s), "the clocks")
+
+
+def test_a_chat_line_typed_at_one_terminal_shows_literally_at_the_other(people):
+    sit_down(people)
+    people("send-keys", "-t", "bob", "/")
+    wait_screen(people, "bob", lambda s: "Say something to the table" in s, "the chat line")
+    people("send-keys", "-t", "bob", "-l", "[b]hello[/b] $who")
+    people("send-keys", "-t", "bob", "Enter")
+    for name in ("alice", "bob"):
+        wait_screen(people, name, lambda s: "bob: [b]hello[/b] $who" in s, "the chat")

@@ -366,3 +366,26 @@ async def test_a_time_control_that_cannot_be_read_is_one_sentence(serve):
     assert "'5x3' is not a time control: minutes (1-180), then +seconds a move" in (
         player.output.decode()
     )
+
+
+async def test_chat_reaches_everyone_at_the_table_as_it_was_typed_within_limits(serve, monkeypatch):
+    monkeypatch.setattr("tui_reversi.server.tables.CHAT_LINES", 3)
+    arcade = await serve(max_per_address=10)
+    alice, bob, code = await sit_down(arcade)
+    carol = await Game.connect(await seat(arcade, "carol", f"watch {code}"))
+    await carol.hear_until("ready")
+    for player in (alice, bob):
+        await player.hear_until("news carol is watching.")
+    alice.say("say [b]good luck[/b] \x1b[31m!")  # markup and escapes stay text, controls go
+    for game in (alice, bob, carol):
+        assert await game.hear() == "said alice [b]good luck[/b] [31m!"
+    carol.say("say and may the best one win")  # spectators may chat too
+    for player in (alice, bob):
+        assert await player.hear() == "said carol and may the best one win"
+    alice.say("say " + "x" * 201)
+    assert await alice.hear() == "refused A chat line is at most 200 characters."
+    alice.say("say two")
+    alice.say("say three")
+    alice.say("say four")  # the fourth within a minute
+    assert await alice.hear_until("refused Easy: at most 3 chat lines a minute.")
+    assert "said alice four" not in await bob.hear_until("said alice three")

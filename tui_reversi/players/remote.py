@@ -10,6 +10,7 @@ of UTF-8 at a time (at most `MAX_LINE` bytes), words separated by one space:
       hello SECRET              the first line: who this game is (the server knows the name)
       move PLY SQUARE           play SQUARE (e.g. d3) at ply PLY of the table's game
       resign                    give the game up
+      say TEXT                  a line of chat for the table (at most CHAT_LENGTH characters)
       leave                     the player quits (a game that just goes was dropped:
                                 its seat is held for it a while)
 
@@ -23,6 +24,7 @@ of UTF-8 at a time (at most `MAX_LINE` bytes), words separated by one space:
       ready                         the table is described; news follows from here
       refused TEXT...               your last line was refused, and why (one sentence)
       news TEXT...                  something to tell the player (one sentence)
+      said NAME TEXT...             a line of chat from NAME (a player or a spectator)
 
 A game never decides anything: its own move is sent and played only once
 the server's `moved` line comes back, exactly like the opponent's.
@@ -44,7 +46,8 @@ from .kinds import HUMAN, PERSON
 
 TABLE_SOCKET_VARIABLE = "TUI_REVERSI_TABLE_SOCKET"
 TABLE_SECRET_VARIABLE = "TUI_REVERSI_TABLE_SECRET"
-MAX_LINE = 512
+MAX_LINE = 1024
+CHAT_LENGTH = 200  # characters in one line of chat
 NOBODY = "-"
 COLOURS: dict[str, Color | None] = {"black": Color.BLACK, "white": Color.WHITE, "watching": None}
 
@@ -86,6 +89,7 @@ class News:
     over: bool = False  # the game has ended (a resignation, a player gone)
     refused: bool = False  # the player's own line was refused
     clock: ClockReading | None = None  # the clocks, when the server sent them
+    chat: bool = False  # a line of chat ('name: text')
 
 
 @dataclass
@@ -165,6 +169,15 @@ class TableLink:
     def resign(self) -> None:
         self._send(line("resign"))
 
+    def say(self, text: str) -> None:
+        """A line of chat for the table (shown to everyone there as it is)."""
+        try:
+            data = line("say", text)
+        except ValueError:
+            self._tell(News("That chat line is too long to send.", refused=True))
+            return
+        self._send(data)
+
     def leave(self) -> None:
         """The player quits the table (rather than being cut off)."""
         self._send(line("leave"))
@@ -230,6 +243,9 @@ class TableLink:
             self._tell(News(rest, refused=True))
         elif command == "news":
             self._tell(News(rest))
+        elif command == "said":
+            name, _, text = rest.partition(" ")
+            self._tell(News(f"{name}: {text}", chat=True))
 
     def close(self) -> None:
         with contextlib.suppress(OSError):

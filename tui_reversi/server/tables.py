@@ -15,6 +15,7 @@ that goes away ends the game for the other player, who is told so.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import math
 import os
@@ -29,6 +30,7 @@ from pathlib import Path
 
 from ..core import Color, Game, Move, ReversiError, Variant
 from ..players.remote import (
+    CHAT_LENGTH,
     MAX_LINE,
     NOBODY,
     TABLE_SECRET_VARIABLE,
@@ -46,6 +48,9 @@ CODE_LENGTH = 5
 TABLES_PER_PLAYER = 3
 # A game that connects and says nothing is let go after this long.
 HELLO_TIMEOUT = 10.0
+# Lines of chat one person may say in CHAT_WINDOW seconds.
+CHAT_LINES = 10
+CHAT_WINDOW = 60.0
 # People watching one table at once.
 SPECTATORS_PER_TABLE = 8
 # A game that does not read what it is sent is cut off beyond this much unsent.
@@ -167,6 +172,8 @@ class Tables:
         self._keep = keep  # called with every game that ends with both seats taken
         self._hold = hold  # seconds a dropped player's seat waits (0: the game ends)
         self._leaving: set[Seat] = set()  # games that said they leave (not dropped)
+        # When each player (by name) chatted lately: the limit holds across tables.
+        self._said: dict[str, collections.deque[float]] = {}
         self.tables: dict[str, Table] = {}
         self._seats: dict[str, Seat] = {}
         self._linked: set[Seat] = set()  # the seats a game holds now: one game each
@@ -357,8 +364,10 @@ class Tables:
     ) -> None:
         while data := await reader.readline():
             command, rest = words(data)
-            if seat.color is None:
-                refusal: str | None = "You are watching: only the players move."
+            if command == "say":
+                refusal: str | None = self._say(seat, rest)
+            elif seat.color is None:
+                refusal = "You are watching: only the players move."
             elif command == "move":
                 refusal = self._move(seat, rest)
             elif command == "resign":
@@ -370,6 +379,23 @@ class Tables:
                 refusal = f"{command[:20]!r} is not something a game may say here."
             if refusal is not None:
                 writer.write(line("refused", refusal))
+
+    def _say(self, seat: Seat, text: str) -> str | None:
+        """Pass a line of chat on to everyone at the table, within the limits."""
+        text = "".join(ch for ch in text if ch.isprintable()).strip()
+        if not text:
+            return None
+        if len(text) > CHAT_LENGTH:
+            return f"A chat line is at most {CHAT_LENGTH} characters."
+        now = time.monotonic()
+        said = self._said.setdefault(seat.name, collections.deque())
+        while said and now - said[0] > CHAT_WINDOW:
+            said.popleft()
+        if len(said) >= CHAT_LINES:
+            return f"Easy: at most {CHAT_LINES} chat lines a minute."
+        said.append(now)
+        self._broadcast(seat.table, line("said", seat.name, text))
+        return None
 
     def _move(self, seat: Seat, rest: str) -> str | None:
         """Play the seat's move if it is legal and its turn; else why not."""

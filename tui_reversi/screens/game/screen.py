@@ -380,6 +380,9 @@ class GameScreen(Screen[None]):
     def action_resign(self) -> None:
         self.table.resign()
 
+    def action_chat(self) -> None:
+        self.table.chat()
+
     def table_news(self, news: News) -> None:
         """News from the server's table (the app brings it here)."""
         self.table.news(news)
@@ -553,6 +556,8 @@ class GameScreen(Screen[None]):
         referee = self.referee
         if action == "resign":
             return self.table.can_resign()
+        if action == "chat":
+            return self.table.link is not None
         if action in NOT_AT_TABLE and self.table.link is not None:
             return False
         if action in ("live", "continue_here"):

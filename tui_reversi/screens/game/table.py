@@ -12,6 +12,7 @@ from textual.binding import Binding
 from ...core import Color
 from ...players.remote import ClockReading, News, TableLink
 from ...widgets.score import Clocks, ScorePanel
+from ..chat import ChatScreen
 from ..confirm import ConfirmScreen
 
 if TYPE_CHECKING:
@@ -19,6 +20,14 @@ if TYPE_CHECKING:
 
 TABLE_BINDINGS = [
     Binding("R", "resign", "Resign", id="game.resign", tooltip="Give the game up (asks first)"),
+    Binding(
+        "slash",
+        "chat",
+        "Chat",
+        id="game.chat",
+        key_display="/",
+        tooltip="Say one line to everyone at the table",
+    ),
 ]
 
 # Keys that would leave or rewrite the table's game: not at a table.
@@ -101,6 +110,17 @@ class AtTable:
             screen.refresh_bindings()
         if news.text:
             screen.say(news.text, error=news.refused or news.over)
+
+    def chat(self) -> None:
+        link = self.link
+        if link is None:
+            return
+
+        def typed(text: str | None) -> None:
+            if text:
+                link.say(text)
+
+        self.screen.app.push_screen(ChatScreen(), typed)
 
     def resign(self) -> None:
         link = self.link
