@@ -250,3 +250,17 @@ def test_a_chat_line_typed_at_one_terminal_shows_literally_at_the_other(people):
     people("send-keys", "-t", "bob", "Enter")
     for name in ("alice", "bob"):
         wait_screen(people, name, lambda s: "bob: [b]hello[/b] $who" in s, "the chat")
+
+
+def test_a_takeback_asked_at_one_terminal_and_allowed_at_the_other_takes_both_back(people):
+    sit_down(people)
+    people("send-keys", "-t", "alice", "d", "3")
+    wait_screen(people, "bob", lambda s: "1 d3" in s, "alice's move")
+    people("send-keys", "-t", "alice", "u")
+    wait_screen(people, "bob", lambda s: "alice asks to take back" in s, "the question")
+    people("send-keys", "-t", "bob", "y")
+    start = rows(Game())
+    for name in ("alice", "bob"):
+        wait_screen(people, name, lambda s: board(s) == start and "1 d3" not in s, "the start")
+    people("send-keys", "-t", "alice", "c", "4")
+    wait_screen(people, "bob", lambda s: "1 c4" in s, "alice's other move")

@@ -389,3 +389,33 @@ async def test_chat_reaches_everyone_at_the_table_as_it_was_typed_within_limits(
     alice.say("say four")  # the fourth within a minute
     assert await alice.hear_until("refused Easy: at most 3 chat lines a minute.")
     assert "said alice four" not in await bob.hear_until("said alice three")
+
+
+async def test_a_takeback_is_asked_for_and_the_opponent_allows_or_declines_it(serve):
+    arcade = await serve()
+    alice, bob, code = await sit_down(arcade)
+    for ply, (game, square) in enumerate(((alice, "d3"), (bob, "c5"))):
+        game.say(f"move {ply} {square}")
+        for player in (alice, bob):
+            await player.hear_until(f"moved {ply} {square}")
+    bob.say("allow")  # nothing was asked
+    assert await bob.hear() == "refused No takeback is waiting for your answer."
+    alice.say("takeback")
+    assert await alice.hear() == "news Asked bob to take back your move."
+    assert await bob.hear() == "asked takeback alice"
+    alice.say("allow")  # not hers to answer
+    assert await alice.hear() == "refused No takeback is waiting for your answer."
+    bob.say("deny")
+    assert await alice.hear() == "news bob declined the takeback."
+    assert arcade.tables.tables[code].game.ply == 2
+    alice.say("takeback")
+    await bob.hear_until("asked takeback alice")
+    bob.say("allow")  # alice's d3 goes, and bob's reply with it
+    for player in (alice, bob):
+        assert (await player.hear_until("news bob allowed alice's takeback."))[-2:] == [
+            "undone 0",
+            "news bob allowed alice's takeback.",
+        ]
+    assert arcade.tables.tables[code].game.ply == 0
+    alice.say("move 0 c4")
+    assert await bob.hear() == "moved 0 c4"

@@ -10,6 +10,8 @@ of UTF-8 at a time (at most `MAX_LINE` bytes), words separated by one space:
       hello SECRET              the first line: who this game is (the server knows the name)
       move PLY SQUARE           play SQUARE (e.g. d3) at ply PLY of the table's game
       resign                    give the game up
+      takeback                  ask the opponent to take back this player's last move
+      allow | deny              answer the opponent's takeback
       say TEXT                  a line of chat for the table (at most CHAT_LENGTH characters)
       leave                     the player quits (a game that just goes was dropped:
                                 its seat is held for it a while)
@@ -25,6 +27,8 @@ of UTF-8 at a time (at most `MAX_LINE` bytes), words separated by one space:
       refused TEXT...               your last line was refused, and why (one sentence)
       news TEXT...                  something to tell the player (one sentence)
       said NAME TEXT...             a line of chat from NAME (a player or a spectator)
+      asked takeback NAME           the opponent asks to take back their last move
+      undone PLY                    a takeback was allowed: the game goes back to ply PLY
 
 A game never decides anything: its own move is sent and played only once
 the server's `moved` line comes back, exactly like the opponent's.
@@ -90,6 +94,8 @@ class News:
     refused: bool = False  # the player's own line was refused
     clock: ClockReading | None = None  # the clocks, when the server sent them
     chat: bool = False  # a line of chat ('name: text')
+    takeback_asked: bool = False  # the opponent asks to take back a move: answer it
+    undone: int | None = None  # the game went back to this ply (a takeback allowed)
 
 
 @dataclass
@@ -178,6 +184,12 @@ class TableLink:
             return
         self._send(data)
 
+    def ask_takeback(self) -> None:
+        self._send(line("takeback"))
+
+    def answer_takeback(self, allowed: bool) -> None:
+        self._send(line("allow" if allowed else "deny"))
+
     def leave(self) -> None:
         """The player quits the table (rather than being cut off)."""
         self._send(line("leave"))
@@ -243,6 +255,15 @@ class TableLink:
             self._tell(News(rest, refused=True))
         elif command == "news":
             self._tell(News(rest))
+        elif command == "asked":
+            _, _, name = rest.partition(" ")
+            text = f"{name} asks to take back their last move."
+            self._tell(News(text, takeback_asked=True))
+        elif command == "undone":
+            ply = int(rest)
+            with self._lock:
+                self._moves = {at: move for at, move in self._moves.items() if at < ply}
+            self._tell(News("", undone=ply))
         elif command == "said":
             name, _, text = rest.partition(" ")
             self._tell(News(f"{name}: {text}", chat=True))

@@ -48,6 +48,8 @@ CODE_LENGTH = 5
 TABLES_PER_PLAYER = 3
 # A game that connects and says nothing is let go after this long.
 HELLO_TIMEOUT = 10.0
+# Takebacks one player may ask for in one game.
+TAKEBACKS_PER_GAME = 5
 # Lines of chat one person may say in CHAT_WINDOW seconds.
 CHAT_LINES = 10
 CHAT_WINDOW = 60.0
@@ -109,6 +111,9 @@ class Table:
     remaining: dict[Color, float] = field(default_factory=dict)
     since: float | None = None
     flag_timer: asyncio.TimerHandle | None = None
+    # A takeback asked for and not answered yet: who asked, and the ply to go back to.
+    takeback: tuple[Color, int] | None = None
+    takebacks_asked: dict[Color, int] = field(default_factory=dict)
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     def __post_init__(self) -> None:
@@ -372,6 +377,10 @@ class Tables:
                 refusal = self._move(seat, rest)
             elif command == "resign":
                 refusal = self._resign(seat)
+            elif command == "takeback":
+                refusal = self._ask_takeback(seat)
+            elif command in ("allow", "deny"):
+                refusal = self._answer_takeback(seat, allowed=command == "allow")
             elif command == "leave":
                 self._leaving.add(seat)
                 return
@@ -424,6 +433,7 @@ class Tables:
         if reason is not None:
             return f"{move} {reason}."
         self._stop_clock(table, add_increment=True)
+        table.takeback = None  # a move answers a waiting takeback: no
         game.play(move)
         self._broadcast(table, line("moved", ply, move))
         result = game.result
@@ -431,6 +441,56 @@ class Tables:
             self._end(table, Ending(table.result_text(), "board", result.winner))
         else:
             self._run_clock(table)
+        return None
+
+    # -- takebacks: asked by one player, allowed or declined by the other -------------
+
+    def _ask_takeback(self, seat: Seat) -> str | None:
+        table, color = seat.table, seat.color
+        assert color is not None
+        game = table.game
+        if table.ended is not None:
+            return "The game is over."
+        if table.takeback is not None:
+            return "A takeback is waiting for an answer already."
+        if table.takebacks_asked.get(color, 0) >= TAKEBACKS_PER_GAME:
+            return f"At most {TAKEBACKS_PER_GAME} takebacks a game may be asked for."
+        mine = [
+            ply
+            for ply in range(game.ply)
+            if game.moves[ply] >= 0 and game.positions[ply].to_move == color
+        ]
+        if not mine:
+            return "You have no move to take back."
+        table.takeback = (color, mine[-1])
+        table.takebacks_asked[color] = table.takebacks_asked.get(color, 0) + 1
+        other = table.links.get(color.other)
+        if other is not None:
+            other.write(line("asked", "takeback", seat.name))
+        writer = table.links.get(color)
+        if writer is not None:
+            writer.write(line("news", f"Asked {table.name(color.other)} to take back your move."))
+        return None
+
+    def _answer_takeback(self, seat: Seat, *, allowed: bool) -> str | None:
+        table, color = seat.table, seat.color
+        assert color is not None
+        asked = table.takeback
+        if asked is None or asked[0] == color or table.ended is not None:
+            return "No takeback is waiting for your answer."
+        table.takeback = None
+        asker, ply = asked
+        if not allowed:
+            writer = table.links.get(asker)
+            if writer is not None:
+                writer.write(line("news", f"{seat.name} declined the takeback."))
+            return None
+        self._stop_clock(table)
+        table.game.continue_from(ply)
+        self._log(f"table {table.code}: back to ply {ply}, allowed by {seat.name}")
+        self._broadcast(table, line("undone", ply))
+        self._broadcast(table, line("news", f"{seat.name} allowed {table.name(asker)}'s takeback."))
+        self._run_clock(table)
         return None
 
     # -- the clocks --------------------------------------------------------------------

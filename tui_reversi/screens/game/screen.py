@@ -383,6 +383,16 @@ class GameScreen(Screen[None]):
     def action_chat(self) -> None:
         self.table.chat()
 
+    def action_takeback(self) -> None:
+        self.table.ask_takeback()
+
+    def back_to_ply(self, ply: int) -> None:
+        """The table's game went back to `ply` (a takeback the players agreed on)."""
+        match = self.match
+        match.game.continue_from(min(ply, match.game.ply))
+        self.back_to_play()
+        self.referee.begin(match)
+
     def table_news(self, news: News) -> None:
         """News from the server's table (the app brings it here)."""
         self.table.news(news)
@@ -558,6 +568,8 @@ class GameScreen(Screen[None]):
             return self.table.can_resign()
         if action == "chat":
             return self.table.link is not None
+        if action == "takeback":
+            return self.table.can_ask_takeback()
         if action in NOT_AT_TABLE and self.table.link is not None:
             return False
         if action in ("live", "continue_here"):

@@ -21,6 +21,13 @@ if TYPE_CHECKING:
 TABLE_BINDINGS = [
     Binding("R", "resign", "Resign", id="game.resign", tooltip="Give the game up (asks first)"),
     Binding(
+        "u",
+        "takeback",
+        "Take back",
+        id="game.takeback",
+        tooltip="Ask your opponent to let you take back your last move",
+    ),
+    Binding(
         "slash",
         "chat",
         "Chat",
@@ -105,11 +112,34 @@ class AtTable:
         if news.names is not None:
             self._show_names(news.names)
             screen.show()
+        if news.undone is not None:
+            screen.back_to_ply(news.undone)
+        if news.takeback_asked:
+            self._answer_takeback(news.text)
         if news.over:
             screen.thinking.stopped()
             screen.refresh_bindings()
         if news.text:
             screen.say(news.text, error=news.refused or news.over)
+
+    def can_ask_takeback(self) -> bool:
+        return self.can_resign()
+
+    def ask_takeback(self) -> None:
+        link = self.link
+        if link is not None and self.can_ask_takeback():
+            link.ask_takeback()
+
+    def _answer_takeback(self, question: str) -> None:
+        link = self.link
+        assert link is not None
+
+        def answered(yes: bool | None) -> None:
+            link.answer_takeback(bool(yes))
+
+        self.screen.app.push_screen(
+            ConfirmScreen(f"{question} Allow it?", yes="Allow", no="Decline"), answered
+        )
 
     def chat(self) -> None:
         link = self.link
