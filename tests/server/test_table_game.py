@@ -130,8 +130,15 @@ def sit_down(people, options: str = "") -> str:
     code = re.search(r"join ([A-Z0-9]{5})", text).group(1)
     assert f"-p {people.server.port} HOST join {code}" in text
     people.ssh("bob", "bob", f"join {code}")
-    wait_screen(people, "bob", lambda s: "you play White against alice" in s, "bob's seat")
-    wait_screen(people, "alice", lambda s: "bob sits at the table as White" in s, "bob's arrival")
+    wait_screen(
+        people, "bob", lambda s: "you (1500) play White against alice (1500)" in s, "bob's seat"
+    )
+    wait_screen(
+        people,
+        "alice",
+        lambda s: "bob (rated 1500) sits at the table as White" in s,
+        "bob's arrival",
+    )
     for name in ("alice", "bob"):
         assert "Black alice" in screen(people, name) and "White bob" in screen(people, name)
     return code
@@ -224,7 +231,7 @@ def test_a_dropped_player_comes_back_to_the_board_by_connecting_again(people):
     wait_screen(people, "alice", lambda s: "bob dropped out: their seat is held for" in s, "hold")
     people.ssh("bob", "bob", "")  # plain `ssh host`, as anyone would reconnect
     text = wait_screen(people, "bob", lambda s: "1 d3" in s and "bob (you)" in s, "bob's board")
-    assert "you play White against alice" in text
+    assert "you (1500) play White against alice (1500)" in text
     wait_screen(people, "alice", lambda s: "bob is back." in s, "bob's return")
     people("send-keys", "-t", "bob", "c", "5")
     wait_screen(people, "alice", lambda s: "2 c5" in s, "bob's move after coming back")

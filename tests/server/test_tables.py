@@ -63,7 +63,7 @@ async def sit_down(arcade) -> tuple[Game, Game, str]:
     code = table_code(arcade)
     bob = await Game.connect(await seat(arcade, "bob", f"join {code}"))
     await bob.hear_until("ready")
-    await alice.hear_until("news bob sits at the table as White.")
+    await alice.hear_until("news bob (rated 1500) sits at the table as White.")
     return alice, bob, code
 
 
@@ -75,6 +75,7 @@ async def test_a_table_is_opened_joined_by_its_code_and_refereed_by_the_server(s
     assert await alice.hear_until("ready") == [
         f"seated {code} black othello",
         "players alice -",
+        "rated alice 1500",
         "ready",
     ]
     alice.say("move 0 d3")  # nobody to play against yet
@@ -84,11 +85,14 @@ async def test_a_table_is_opened_joined_by_its_code_and_refereed_by_the_server(s
 
     bob_env = await seat(arcade, "bob", f"join {code.lower()}")  # codes are not case-sensitive
     assert await alice.hear() == "players alice bob"
-    assert await alice.hear() == "news bob sits at the table as White."
+    assert await alice.hear() == "rated bob 1500"
+    assert await alice.hear() == "news bob (rated 1500) sits at the table as White."
     bob = await Game.connect(bob_env)
     assert await bob.hear_until("ready") == [
         f"seated {code} white othello",
         "players alice bob",
+        "rated alice 1500",
+        "rated bob 1500",
         "ready",
     ]
 
@@ -117,7 +121,7 @@ async def test_a_forged_or_wrong_move_from_a_game_is_refused_and_changes_nothing
     bob_env = await seat(arcade, "bob", f"join {code}")
     bob = await Game.connect(bob_env)
     await bob.hear_until("ready")
-    await alice.hear_until("news bob sits at the table as White.")
+    await alice.hear_until("news bob (rated 1500) sits at the table as White.")
 
     refusals = {
         "move 0 d3": "It is not your turn.",  # bob's game plays Black's move
@@ -176,6 +180,8 @@ async def test_a_dropped_players_seat_is_held_with_a_countdown_and_taken_back_by
     assert await again.hear_until("ready") == [
         f"seated {code} white othello",
         "players alice bob",
+        "rated alice 1500",
+        "rated bob 1500",
         "moved 0 d3",
         "ready",
     ]
@@ -276,6 +282,11 @@ async def test_a_resignation_is_archived_as_a_win_for_the_other(serve):
     await bob.hear_until("over alice (Black) resigned: bob (White) wins.")
     assert str(arcade.archive.results("bob")) == "1 won, 0 lost, 0 drawn"
     assert str(arcade.archive.results("alice")) == "0 won, 1 lost, 0 drawn"
+    # Elo: equals before, so the winner gains half of K and the loser gives it up.
+    assert arcade.archive.rating("bob") == (1516.0, 1)
+    assert arcade.archive.rating("alice") == (1484.0, 1)
+    carol = await Game.connect(await seat(arcade, "carol", "table"))
+    assert "rated carol 1500" in await carol.hear_until("ready")
 
 
 async def test_a_spectator_sees_the_game_so_far_then_every_move_and_cannot_play(serve):
@@ -288,6 +299,8 @@ async def test_a_spectator_sees_the_game_so_far_then_every_move_and_cannot_play(
     assert await carol.hear_until("ready") == [
         f"seated {code} watching othello",
         "players alice bob",
+        "rated alice 1500",
+        "rated bob 1500",
         "moved 0 d3",
         "ready",
     ]

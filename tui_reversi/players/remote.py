@@ -19,6 +19,7 @@ of UTF-8 at a time (at most `MAX_LINE` bytes), words separated by one space:
     server -> game
       seated CODE SEAT VARIANT      you sit at table CODE as black or white, or are watching
       players BLACK WHITE           the names at the table ('-': nobody yet)
+      rated NAME RATING             a player's Elo rating on this server
       moved PLY SQUARE              a move the server accepted (passes follow, as in core)
       clock BLACK WHITE RUNNING     with a time control: seconds left each, as of now, and
                                     whose clock runs (black, white, or - for none)
@@ -109,6 +110,7 @@ class TableState:
     moves: list[tuple[int, Move]] = field(default_factory=list)
     ended: str | None = None
     clock: ClockReading | None = None  # None: no time control
+    ratings: dict[str, int] = field(default_factory=dict)  # by player name
 
 
 class TableLink:
@@ -246,6 +248,9 @@ class TableLink:
             names = _names(rest)
             self.state.names = names
             self._tell(News("", names=names))
+        elif command == "rated":
+            name, rating = rest.split(" ")
+            self.state.ratings[name] = int(rating)
         elif command == "clock":
             self.state.clock = _clock(rest)
             self._tell(News("", clock=self.state.clock))
@@ -353,6 +358,9 @@ def _read_table(reader: BinaryIO) -> TableState:
                 state.ended = rest
             elif command == "clock":
                 state.clock = _clock(rest)
+            elif command == "rated":
+                name, rating = rest.split(" ")
+                state.ratings[name] = int(rating)
         except (ValueError, KeyError, ReversiError):
             raise ReversiError(
                 "the server described the table in a way this game cannot read"

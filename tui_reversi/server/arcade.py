@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import asyncssh
 
-from .archive import Archive, PlayedGame
+from .archive import FIRST_RATING, Archive, PlayedGame
 from .config import ServeConfig, ServeError, format_duration, gone_reason
 from .hostkey import load_or_create_host_key
 from .preloaded import PreloadedParent, fork_available
@@ -57,7 +57,9 @@ class Arcade:
         self.host_key_created = False
         self.preloaded: PreloadedParent | None = None
         # Where people play each other (`ssh -t host table`, `join CODE`).
-        self.tables = Tables(self.note, keep=self._keep_game, hold=config.hold_seat)
+        self.tables = Tables(
+            self.note, keep=self._keep_game, hold=config.hold_seat, rating=self._rating
+        )
         # Finished table games: SQLite under the data directory, and the players' saved games.
         self.archive: Archive | None = None
         # How games start, in a few words for the banner.
@@ -232,6 +234,9 @@ class Arcade:
         await self.tables.close()
         if self.archive is not None:
             self.archive.close()
+
+    def _rating(self, name: str) -> float:
+        return self.archive.rating(name)[0] if self.archive is not None else FIRST_RATING
 
     def _keep_game(self, played: PlayedGame) -> None:
         if self.archive is not None:

@@ -4,8 +4,8 @@ Every table's game that ends with both seats taken is kept twice: a row in
 the archive (SQLite, the standard library's sqlite3, in WAL mode, at
 `<data dir>/archive.sqlite3`), and a saved game in each player's own
 saved games (so `o` at home lists it and `x` exports it as GGF with both
-names). Results are counted per player name, which means something only
-when names are authenticated (`--auth keys` or `password`).
+names). Results and Elo ratings are counted per player name, which means
+something only when names are authenticated (`--auth keys` or `password`).
 """
 
 from __future__ import annotations
@@ -39,7 +39,15 @@ CREATE TABLE IF NOT EXISTS games (
 );
 CREATE INDEX IF NOT EXISTS games_black ON games (black);
 CREATE INDEX IF NOT EXISTS games_white ON games (white);
+CREATE TABLE IF NOT EXISTS ratings (
+    name TEXT PRIMARY KEY,          -- a player name
+    rating REAL NOT NULL,           -- Elo, from FIRST_RATING
+    games INTEGER NOT NULL          -- rated games played
+);
 """
+# Elo: everyone starts here; K is how far one game moves a rating.
+FIRST_RATING = 1500.0
+ELO_K = 32.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +113,13 @@ class Archive:
                 problems.append(f"cannot save table {played.code}'s game for {name}: {error}")
         return problems
 
+    def rating(self, name: str) -> tuple[float, int]:
+        """`name`'s Elo rating and how many rated games it rests on."""
+        row = self._db.execute(
+            "SELECT rating, games FROM ratings WHERE name = ?", (name,)
+        ).fetchone()
+        return (float(row[0]), int(row[1])) if row else (FIRST_RATING, 0)
+
     def results(self, name: str) -> Results:
         """`name`'s wins, losses and draws at this server's tables."""
         row = self._db.execute(
@@ -118,6 +133,29 @@ class Archive:
         return Results(*(count or 0 for count in row))
 
     def _insert(self, played: PlayedGame) -> None:
+        with self._db:  # the game and the ratings it moves: both or neither
+            self._db.execute("BEGIN")
+            winner = self._insert_game(played)
+            if winner is not None:
+                self._rate(played.names, winner)
+
+    def _rate(self, names: tuple[str, str], winner: str) -> None:
+        """Move both players' Elo ratings by the game's result."""
+        (black, black_games), (white, white_games) = (self.rating(name) for name in names)
+        expected = 1.0 / (1.0 + 10.0 ** ((white - black) / 400.0))  # Black's expected score
+        scored = {"black": 1.0, "white": 0.0, "draw": 0.5}[winner]
+        change = ELO_K * (scored - expected)
+        for name, rating, games in (
+            (names[0], black + change, black_games),
+            (names[1], white - change, white_games),
+        ):
+            self._db.execute(
+                "INSERT OR REPLACE INTO ratings (name, rating, games) VALUES (?, ?, ?)",
+                (name, rating, games + 1),
+            )
+
+    def _insert_game(self, played: PlayedGame) -> str | None:
+        """The game's row; its winner as written ('black', 'white', 'draw' or None)."""
         game, end = played.game, played.end
         result = game.result if end.ending == "board" else None
         if end.winner is not None:
@@ -143,6 +181,7 @@ class Archive:
                 datetime.now(UTC).isoformat(timespec="seconds"),
             ),
         )
+        return winner
 
     def _save_for(self, played: PlayedGame, color: Color) -> None:
         """The game in `color`'s player's saved games: they are `human`, the other `person`."""

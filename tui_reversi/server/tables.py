@@ -171,7 +171,9 @@ class Tables:
         *,
         hold: float = 0.0,
         now: Callable[[], float] = time.monotonic,
+        rating: Callable[[str], float] | None = None,
     ) -> None:
+        self._rating = rating  # a player's rating on this server, to show beside their name
         self.now = now  # the clocks' time: injectable, so a test can make a flag fall
         self._log = log
         self._keep = keep  # called with every game that ends with both seats taken
@@ -248,7 +250,11 @@ class Tables:
         table.names[color] = name
         self._log(f"table {code}: {name} joined as {color.label}")
         self._broadcast(table, table.players_line())
-        self._broadcast(table, line("news", f"{name} sits at the table as {color.label}."))
+        for rated in self._ratings(name):
+            self._broadcast(table, rated)
+        rating = f" (rated {round(self._rating(name))})" if self._rating is not None else ""
+        sits = f"{name}{rating} sits at the table as {color.label}."
+        self._broadcast(table, line("news", sits))
         self._run_clock(table)  # both are seated: Black's clock starts
         return table, self._seat(table, color, name)
 
@@ -268,6 +274,11 @@ class Tables:
             if any(table.names[color] == name for color in table.held):
                 return table.code
         return None
+
+    def _ratings(self, *names: str) -> list[bytes]:
+        if self._rating is None:
+            return []
+        return [line("rated", name, round(self._rating(name))) for name in names]
 
     def _open_table(self, code: str) -> Table:
         code = code.strip().upper()
@@ -353,6 +364,8 @@ class Tables:
         where = "watching" if color is None else color.name.lower()
         writer.write(line("seated", table.code, where, table.variant.value))
         writer.write(table.players_line())
+        for rated in self._ratings(*table.names.values()):
+            writer.write(rated)
         if table.time_control is not None:
             writer.write(table.clock_line(self.now()))
         game = table.game

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 
 from ...core import Color
-from ...players.remote import ClockReading, News, TableLink
+from ...players.remote import ClockReading, News, TableLink, TableState
 from ...widgets.score import Clocks, ScorePanel
 from ..chat import ChatScreen
 from ..confirm import ConfirmScreen
@@ -100,9 +100,10 @@ class AtTable:
                 f"{state.code}"
             )
         else:
-            opponent = state.names[state.colour.other]
+            you, opponent = state.names[state.colour], state.names[state.colour.other]
             self.screen.say(
-                f"Table {state.code}: you play {state.colour.label} against {opponent}."
+                f"Table {state.code}: you{_rated(state, you)} play {state.colour.label} "
+                f"against {opponent}{_rated(state, opponent)}."
             )
 
     def news(self, news: News) -> None:
@@ -178,6 +179,12 @@ class AtTable:
         if you is not None:
             shown[you] = f"{shown[you]} (you)"
         self.screen.match.names = (shown[Color.BLACK], shown[Color.WHITE])
+
+
+def _rated(state: TableState, name: str) -> str:
+    """' (1516)': `name`'s rating on this server, if it sent one."""
+    rating = state.ratings.get(name)
+    return f" ({rating})" if rating is not None else ""
 
 
 def _port_option() -> str:
