@@ -358,9 +358,9 @@ def create_app(
     player's files (autosave, saved games, settings); without it nothing is
     written. `table` seats the people at a server's table (the match's
     players are then `human`, this player, and `person`). `seed` makes the
-    computers' choices repeatable; `player_factory`
-    (the engines) and `hint_engine` replace the real ones in tests. Raises
-    ReversiError (one sentence) for a bad theme."""
+    computers' choices repeatable; `player_factory` (the engines) and
+    `hint_engine` replace the real ones in tests. Raises ReversiError (one
+    sentence) for a bad theme."""
     settings = settings if settings is not None else Settings()
     if match is None:
         match = Match.new(settings.black, settings.white, settings.variant)
