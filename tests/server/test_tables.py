@@ -63,7 +63,8 @@ async def sit_down(arcade) -> tuple[Game, Game, str]:
     code = table_code(arcade)
     bob = await Game.connect(await seat(arcade, "bob", f"join {code}"))
     await bob.hear_until("ready")
-    await alice.hear_until("news bob (rated 1500) sits at the table as White.")
+    while not (await alice.hear()).endswith("sits at the table as White."):
+        pass
     return alice, bob, code
 
 
@@ -432,3 +433,40 @@ async def test_a_takeback_is_asked_for_and_the_opponent_allows_or_declines_it(se
     assert arcade.tables.tables[code].game.ply == 0
     alice.say("move 0 c4")
     assert await bob.hear() == "moved 0 c4"
+
+
+async def test_the_lobby_lists_who_is_here_the_tables_and_the_askers_record(serve):
+    arcade = await serve(max_per_address=10)
+    alice, bob, _ = await sit_down(arcade)
+    alice.say("resign")  # an earlier game on record for bob
+    await bob.hear_until("over alice (Black) resigned: bob (White) wins.")
+    for game in (alice, bob):
+        game.writer.close()
+    await wait_until(lambda: not arcade.tables.tables, "the finished table to go")
+    alice, bob, code = await sit_down(arcade)
+    await seat(arcade, "carol", f"watch {code}")
+    await seat(arcade, "dave", "table clock 5+3")
+    (waiting,) = [c for c in arcade.tables.tables if c != code]
+    await seat(arcade, "erin", None)  # a game of her own
+    asker = await Player.connect(arcade, "frank", term=None, command="lobby")
+    done = await asker.finished()
+    assert done.exit_status == 0
+    text = asker.output.decode()
+    for line in (
+        "tui-reversi: 5 here",
+        f"  alice            at table {code} (Black), against bob",
+        f"  bob              at table {code} (White), against alice",
+        f"  carol            watching table {code}",
+        f"  dave             at table {waiting} (Black), waiting for someone to join",
+        "  erin             playing on their own",
+        f"  {code}  alice (Black) against bob (White), othello, move 1",
+        f"  {waiting}  dave waits, othello, clock 5+3, move 1",
+        "Your record here: 0 won, 0 lost, 0 drawn; rating 1500 after 0 rated games",
+    ):
+        assert line in text, (line, text)
+    assert "Open tables (anyone may sit down: ssh -t -p" in text
+    assert "frank" not in text.split("Tables in progress")[0]  # only looking
+    bob_asks = await Player.connect(arcade, "bob", term=None, command="lobby")
+    await bob_asks.finished()
+    record = "Your record here: 1 won, 0 lost, 0 drawn; rating 1516 after 1 rated games"
+    assert record in bob_asks.output.decode()

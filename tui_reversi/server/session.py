@@ -27,6 +27,7 @@ from .config import (
     player_environment,
     player_user_name,
 )
+from .lobby import lobby_lines
 from .pty_process import INPUT_HIGH_WATER, PtyProcess
 from .tables import TableRefused, TimeControl
 
@@ -190,7 +191,15 @@ class GameSession(asyncssh.SSHServerSession):
     def subsystem_requested(self, subsystem: str) -> bool:
         return False
 
+    @property
+    def table_secret(self) -> str | None:
+        """The secret of this session's seat at a table, if it has one."""
+        return self._table_secret
+
     def session_started(self) -> None:
+        if (self._command or "").strip() == "lobby":
+            self._show_lobby()
+            return
         try:
             options = self._admit()
         except SessionRefused as refusal:
@@ -382,6 +391,16 @@ class GameSession(asyncssh.SSHServerSession):
         if at_table is not None:
             self._sit_at_table(at_table, code, options, clock)
         return options
+
+    def _show_lobby(self) -> None:
+        """Print the lobby (lobby.py) and end: it needs no terminal and no seat."""
+        port = self._owner.ssh_connection.split()[-1:] or ["22"]
+        hint = "ssh -t" + ("" if port == ["22"] else f" -p {port[0]}") + " HOST"
+        for text in lobby_lines(self._owner.arcade, self.player, hint):
+            if self._chan is not None:
+                self._chan.write(f"{text}\r\n".encode() if self._term else f"{text}\n".encode())
+        self._owner.end_reason = "looked at the lobby"
+        self._exit(0)
 
     def _check_table_options(self, at_table: str, options: list[str]) -> None:
         allowed = TABLE_OPTIONS + (("--variant",) if at_table == "table" else ())

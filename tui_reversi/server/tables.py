@@ -268,6 +268,10 @@ class Tables:
         self._broadcast(table, line("news", f"{name} is watching."))
         return table, self._seat(table, None, name)
 
+    def seat_of(self, secret: str) -> Seat | None:
+        """The seat a session's secret stands for, while it does."""
+        return self._seats.get(secret)
+
     def held_for(self, name: str) -> str | None:
         """The code of the table where `name`'s seat is held for them, if any."""
         for table in self.tables.values():
