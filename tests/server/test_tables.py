@@ -470,3 +470,35 @@ async def test_the_lobby_lists_who_is_here_the_tables_and_the_askers_record(serv
     await bob_asks.finished()
     record = "Your record here: 1 won, 0 lost, 0 drawn; rating 1516 after 1 rated games"
     assert record in bob_asks.output.decode()
+
+
+async def test_with_on_drop_adjourn_a_dropped_players_game_waits_for_both_to_join_again(serve):
+    arcade = await serve(hold_seat=1.0, on_drop="adjourn", max_per_address=10)
+    alice, bob, code = await sit_down(arcade)
+    alice.say("move 0 d3")
+    await bob.hear_until("moved 0 d3")
+    bob.writer.close()
+    adjourned = (
+        f"news bob did not come back in time: the game is adjourned. "
+        f"Either of you resumes it with  join {code}"
+    )
+    await alice.hear_until(adjourned)
+    alice.say("move 1 c5")
+    assert await alice.hear_until(
+        "refused The game is adjourned until you are both back at the table."
+    )
+    alice.say("leave")  # alice goes home too: the game is kept
+    await wait_until(lambda: not arcade.tables.tables[code].links, "alice to leave")
+    look = await Player.connect(arcade, "carol", term=None, command="lobby")
+    await look.finished()
+    assert f"  {code}  alice (Black) against bob (White), othello, move 2" in look.output.decode()
+    # Days later (for the server), both join it again and play on from where it was.
+    bob = await Game.connect(await seat(arcade, "bob", f"join {code}"))
+    assert "moved 0 d3" in await bob.hear_until("ready")
+    alice = await Game.connect(await seat(arcade, "alice", f"join {code}"))
+    await alice.hear_until("ready")
+    for game in (alice, bob):
+        await game.hear_until("news You are both back: the game goes on.")
+    bob.say("move 1 c5")
+    assert await alice.hear() == "moved 1 c5"
+    assert arcade.archive.results("bob").wins == 0  # nobody lost by the drop

@@ -58,7 +58,11 @@ class Arcade:
         self.preloaded: PreloadedParent | None = None
         # Where people play each other (`ssh -t host table`, `join CODE`).
         self.tables = Tables(
-            self.note, keep=self._keep_game, hold=config.hold_seat, rating=self._rating
+            self.note,
+            keep=self._keep_game,
+            hold=config.hold_seat,
+            rating=self._rating,
+            adjourn=config.on_drop == "adjourn",
         )
         # Finished table games: SQLite under the data directory, and the players' saved games.
         self.archive: Archive | None = None

@@ -37,10 +37,20 @@ def lobby_lines(arcade: Arcade, name: str, join_hint: str) -> list[str]:
             doing[who] = f"at table {seat.table.code} ({seat.color.label}), {against}"
     lines = [f"tui-reversi: {len(doing)} here"]
     lines += [f"  {who:<16} {what}" for who, what in sorted(doing.items())]
-    playing = [t for t in tables.tables.values() if len(t.names) == 2 and t.ended is None]
+    playing = [
+        t
+        for t in tables.tables.values()
+        if len(t.names) == 2 and t.ended is None and not t.adjourned
+    ]
     if playing:
         lines.append("Tables in progress (watch CODE to watch one):")
         for table in playing:
+            black, white = table.name(Color.BLACK), table.name(Color.WHITE)
+            lines.append(f"  {table.code}  {black} (Black) against {white} (White), {_how(table)}")
+    adjourned = [t for t in tables.tables.values() if t.adjourned and t.ended is None]
+    if adjourned:
+        lines.append(f"Adjourned games (a player resumes one with {join_hint} join CODE):")
+        for table in adjourned:
             black, white = table.name(Color.BLACK), table.name(Color.WHITE)
             lines.append(f"  {table.code}  {black} (Black) against {white} (White), {_how(table)}")
     waiting = [t for t in tables.tables.values() if len(t.names) == 1 and t.ended is None]

@@ -113,6 +113,9 @@ class Table:
     flag_timer: asyncio.TimerHandle | None = None
     # A takeback asked for and not answered yet: who asked, and the ply to go back to.
     takeback: tuple[Color, int] | None = None
+    # A dropped player did not come back in time and the server adjourns: the game
+    # waits, clocks stopped, until both players sit down again (join CODE).
+    adjourned: bool = False
     takebacks_asked: dict[Color, int] = field(default_factory=dict)
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
 
@@ -172,7 +175,9 @@ class Tables:
         hold: float = 0.0,
         now: Callable[[], float] = time.monotonic,
         rating: Callable[[str], float] | None = None,
+        adjourn: bool = False,
     ) -> None:
+        self._adjourn = adjourn  # a dropped player's time out adjourns (else: forfeits)
         self._rating = rating  # a player's rating on this server, to show beside their name
         self.now = now  # the clocks' time: injectable, so a test can make a flag fall
         self._log = log
@@ -239,7 +244,8 @@ class Tables:
         code = code.strip().upper()
         table = self._open_table(code)
         for color, sitting in table.names.items():
-            if sitting == name and color in table.held:  # back after a dropped connection
+            coming_back = color in table.held or (table.adjourned and color not in table.links)
+            if sitting == name and coming_back:  # after a dropped connection, or to resume
                 return table, self._seat(table, color, name)
         if name in table.names.values():
             raise TableRefused(f"you are at table {table.code} already.")
@@ -379,6 +385,7 @@ class Tables:
         if table.ended is not None:
             writer.write(line("over", table.ended))
         writer.write(line("ready"))
+        self._resume(table)  # (told after the table's description)
         return seat
 
     async def _play(
@@ -430,6 +437,8 @@ class Tables:
         game = table.game
         if table.ended is not None:
             return "The game is over."
+        if table.adjourned:
+            return "The game is adjourned until you are both back at the table."
         if len(table.names) < 2:
             return f"Nobody has joined yet: give your friend the code {table.code}."
         if game.position.to_move != color:
@@ -572,6 +581,9 @@ class Tables:
         assert color is not None
         if color in table.held or color in table.links:
             return  # held already, or back already
+        if table.adjourned:  # it waits for both, whoever comes and goes meanwhile
+            self._clear_away(table)
+            return
         if table.ended is None:
             if color.other not in table.names:
                 table.ended = "The table closed before anyone joined."
@@ -586,7 +598,8 @@ class Tables:
 
     def _clear_away(self, table: Table) -> None:
         """Forget a table nobody plays at any more (spectators keep what they saw)."""
-        if not table.links and not table.held and self.tables.get(table.code) is table:
+        gone = not table.links and not table.held and not table.adjourned
+        if gone and self.tables.get(table.code) is table:
             del self.tables[table.code]
             self._log(f"table {table.code} closed")
 
@@ -599,6 +612,9 @@ class Tables:
         loop = asyncio.get_running_loop()
         left = deadline - loop.time()
         name, other = table.name(color), color.other
+        if left <= 0 and self._adjourn:
+            self._adjourn_game(table, name)
+            return
         if left <= 0:
             del table.held[color]
             how = f"{name} did not come back in time: {table.name(other)} ({other.label}) wins."
@@ -608,6 +624,25 @@ class Tables:
         wait = format_duration(math.ceil(left))
         self._broadcast(table, line("news", f"{name} dropped out: their seat is held for {wait}."))
         table.timers[color] = loop.call_later(min(1.0, left), self._tick, table, color)
+
+    def _adjourn_game(self, table: Table, name: str) -> None:
+        """Nobody loses: the game waits, clocks stopped, for both to sit down again."""
+        self._stop_waiting(table)
+        table.adjourned = True
+        self._log(f"table {table.code}: adjourned ({name} did not come back in time)")
+        how = (
+            f"{name} did not come back in time: the game is adjourned. "
+            f"Either of you resumes it with  join {table.code}"
+        )
+        self._broadcast(table, line("news", how))
+
+    def _resume(self, table: Table) -> None:
+        """An adjourned game's players are both back: it goes on."""
+        if table.adjourned and len(table.links) == 2:
+            table.adjourned = False
+            self._log(f"table {table.code}: resumed")
+            self._broadcast(table, line("news", "You are both back: the game goes on."))
+            self._run_clock(table)
 
     def _back(self, table: Table, color: Color) -> None:
         """A held seat's player has come back."""
@@ -619,12 +654,16 @@ class Tables:
         self._log(f"table {table.code}: {table.name(color)} is back")
         self._broadcast(table, line("news", f"{table.name(color)} is back."))
 
-    def _end(self, table: Table, end: Ending) -> None:
+    def _stop_waiting(self, table: Table) -> None:
+        """Stop the running clock and let go of every held seat."""
         self._stop_clock(table)
         for timer in table.timers.values():
             timer.cancel()
         table.timers.clear()
         table.held.clear()
+
+    def _end(self, table: Table, end: Ending) -> None:
+        self._stop_waiting(table)
         table.ended = end.description
         self._log(f"table {table.code}: {end.description}")
         if table.time_control is not None:
