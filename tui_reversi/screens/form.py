@@ -10,6 +10,7 @@ from typing import TypeVar
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.widgets import Button, Input, Static
 
 from ..session import sentence
@@ -35,8 +36,9 @@ class FormScreen(Dialog[Result]):
         raise NotImplementedError
 
     def problem(self, text: str) -> None:
-        """Say what stops the dialog, as a sentence ('' clears it)."""
-        self.query_one("#problem", Static).update(sentence(text) if text else "")
+        """Say what stops the dialog, as a sentence ('' clears it). Shown
+        literally: it may quote a file name or pasted text."""
+        self.query_one("#problem", Static).update(Content(sentence(text)))
 
     def action_submit(self) -> None:
         if isinstance(self.focused, Button) and self.focused.id == "cancel":

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from functools import partial
 
+from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.widgets import Button, DataTable, Static
 
 from ..core import Color
@@ -100,7 +102,8 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
         return max(12, inner - 59)
 
     def _cells(self, entry: SavedGameEntry) -> tuple[str, ...]:
-        name = self.app.text(short(entry.name, self._name_width()))
+        # Escaped: a table reads a str cell as markup, and names are the player's.
+        name = escape(self.app.text(short(entry.name, self._name_width())))
         if not entry.readable:
             return (name, when(entry.updated), "", "", "", "unreadable")
         result = entry.result
@@ -129,13 +132,14 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
                 else ""
             )
         elif not entry.readable:
-            describe.update(f"{entry.name} cannot be read: {entry.error}")
+            describe.update(Content(f"{entry.name} cannot be read: {entry.error}"))
         else:
-            describe.update(f"{entry.name}: {entry.status}, {entry.moves} moves.")
+            describe.update(Content(f"{entry.name}: {entry.status}, {entry.moves} moves."))
         self._problem("")
 
     def _problem(self, text: str) -> None:
-        self.query_one("#problem", Static).update(sentence(text) if text else "")
+        # Literal: the reason a file cannot be read may quote what is in it.
+        self.query_one("#problem", Static).update(Content(sentence(text)))
 
     # -- actions ------------------------------------------------------------------
 
