@@ -184,6 +184,7 @@ def test_file_names_no_file_can_have_are_one_sentence(tmp_path, monkeypatch):
         "~nosuchuser-fuzz/game.ggf",
         "saves/" + "x" * 300 + ".ggf",
         "a\0b.ggf",
+        "~\0/game.ggf",
         "\ud800.ggf",
         "game\n.ggf",
         "x/[/b].ggf",

@@ -173,7 +173,7 @@ def import_file(path: Path | str, *, variant: Variant | str | None = None) -> Sa
 def _label(name: Path | str) -> str:
     """A file as messages name it: as the player gave it, `~` expanded
     where it can be, on one line."""
-    with contextlib.suppress(RuntimeError):  # ~user for no such user: shown as typed
+    with contextlib.suppress(RuntimeError, ValueError):  # no such ~user, a NUL: as typed
         name = Path(name).expanduser()
     return shown(str(name), FILE_NAME_CHARS)
 
