@@ -26,6 +26,7 @@ from .match import Match, parse_level
 from .players import MoveScore, Player, analyse, create_player
 from .players.base import CancelCheck
 from .session import sentence
+from .styles_cache import release_rendered_lines
 from .widgets.glyphs import ascii_text
 from .widgets.themes import BOARD_COLOURS, DEFAULT_THEME, SIXTEEN_COLOUR_THEME, THEMES
 
@@ -101,6 +102,7 @@ class ReversiApp(App[None]):
         session: Session | None = None,
     ) -> None:
         super().__init__()
+        release_rendered_lines()  # else every closed dialog's lines stay in memory
         for theme in THEMES:
             self.register_theme(theme)
         self.options = options
