@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
+from weakref import WeakSet
 
 from textual._styles_cache import StylesCache
 from textual.widget import Widget
@@ -17,25 +18,30 @@ from tui_reversi.screens.game_over import GameOverScreen
 from .conftest import FirstMovePlayer
 from .test_computer import wait_until
 
+KINDS = (Widget, Game, Match, StylesCache)
 
-def live_objects() -> Counter[str]:
+
+def live_objects(earlier: WeakSet[object]) -> Counter[str]:
     """How many widgets of each type, games, matches and StylesCaches (each
-    holds a widget's rendered lines) are alive, garbage collected first."""
+    holds a widget's rendered lines) are alive, garbage collected first,
+    leaving out those in `earlier` (what other tests left)."""
     gc.collect()
     counts: Counter[str] = Counter()
     for thing in gc.get_objects():
-        if isinstance(thing, Widget | Game | Match | StylesCache):
+        if isinstance(thing, KINDS) and thing not in earlier:
             counts[type(thing).__name__] += 1
     return counts
 
 
 async def test_each_new_game_leaves_as_many_live_objects_as_the_last(make_app):
+    gc.collect()
+    earlier: WeakSet[object] = WeakSet(o for o in gc.get_objects() if isinstance(o, KINDS))
     app = make_app(player=FirstMovePlayer(), black="easy", white="easy")
     async with app.run_test(size=(100, 30)) as pilot:
         seen = []
         for _ in range(5):
             await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen), rounds=2000)
-            seen.append(live_objects())
+            seen.append(live_objects(earlier))
             await pilot.press("escape", "n", "enter")  # close, new game, start
             await pilot.pause()
     assert seen[0]["Game"] >= 1 and seen[0]["Match"] >= 1 and seen[0]["GameScreen"] == 1
