@@ -19,6 +19,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from .core import Color, Position, ReversiError, Variant
@@ -147,6 +148,19 @@ class ReversiApp(App[None]):
             self.session.match_changed(self.match)
         if self._on_change is not None:
             self._on_change(self.match)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A notification, shown literally by default: its sentences quote
+        names, paths and files, whose square brackets are not markup."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def get_key_display(self, binding: Binding) -> str:
         return self.text(super().get_key_display(binding))

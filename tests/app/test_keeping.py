@@ -59,6 +59,11 @@ def keeping_app(make_app):
     return make
 
 
+def row(table: DataTable, index: int) -> list[str]:
+    """A row of the saved-games list as the player reads it."""
+    return [str(cell) for cell in table.get_row_at(index)]
+
+
 async def wait_saved(pilot, app, session):
     await settle(pilot, app)
     assert session.flush(5)
@@ -127,7 +132,7 @@ async def test_resume_offer_new_game_keeps_the_unfinished_one(keeping_app):
         await pilot.press("o")
         await pilot.pause()
         table = app.screen.query_one(DataTable)
-        assert table.get_row_at(0)[0] == PREVIOUS_NAME
+        assert row(table, 0)[0] == PREVIOUS_NAME
         await pilot.press("enter")  # it loads like a saved game
         await wait_saved(pilot, app, session)
         assert moves(app).startswith(OPENING)
@@ -148,7 +153,7 @@ async def test_three_new_games_in_a_row_lose_none_of_the_unfinished_ones(keeping
         await pilot.press("o")
         await pilot.pause()
         table = app.screen.query_one(DataTable)
-        names = [table.get_row_at(row)[0] for row in range(table.row_count)]
+        names = [row(table, index)[0] for index in range(table.row_count)]
         assert names == [PREVIOUS_NAME, EARLIER_NAME]
         await pilot.press("down", "enter")  # the first game is still there
         await wait_saved(pilot, app, session)
@@ -238,9 +243,10 @@ async def test_save_under_a_name_asks_before_replacing_and_loads_back(keeping_ap
         await pilot.pause()
         await pilot.press("o")
         await pilot.pause()
-        assert app.screen.query_one(DataTable).get_row_at(0)[:5] == [
+        table = app.screen.query_one(DataTable)
+        assert row(table, 0)[:5] == [
             "Sunday",
-            app.screen.query_one(DataTable).get_row_at(0)[1],
+            row(table, 0)[1],
             "Human v Human",
             "2",
             "3-3",
@@ -260,11 +266,11 @@ async def test_delete_asks_first_and_unreadable_games_say_why(keeping_app):
         await pilot.press("o")
         await pilot.pause()
         table = app.screen.query_one(DataTable)
-        rows = {table.get_row_at(i)[0]: i for i in range(table.row_count)}
+        rows = {row(table, i)[0]: i for i in range(table.row_count)}
         assert set(rows) == {"keep me", "delete me", "broken"}
         table.move_cursor(row=rows["broken"])
         await pilot.pause()
-        assert table.get_row_at(rows["broken"])[-1] == "unreadable"
+        assert row(table, rows["broken"])[-1] == "unreadable"
         describe = str(app.screen.query_one("#describe").content)
         assert describe.startswith("broken cannot be read: broken.json is damaged: its")
         await pilot.press("enter")

@@ -15,6 +15,7 @@ from ..core import Color
 from ..match import LEVEL_LABELS
 from ..session import Session, sentence
 from ..storage import SavedGame, SavedGameEntry, StorageError
+from ..widgets.literal import Literal, literal_cell
 from .dialog import Dialog
 from .resume import when
 
@@ -59,8 +60,8 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
         with Vertical(id="games-dialog"):
             yield Static("[b]Saved games[/b]", id="dialog-title")
             yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
-            yield Static(id="describe")
-            yield Static(id="problem")
+            yield Literal(id="describe")
+            yield Literal(id="problem")
             yield Static(
                 self.app.text(
                     "[b]⏎[/b] load · [b]d[/b] delete · [b]i[/b] import · [b]esc[/b] close"
@@ -89,7 +90,7 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
             self.entries = []
             self._problem(str(error))
         for entry in self.entries:
-            table.add_row(*self._cells(entry))
+            table.add_row(*(literal_cell(cell) for cell in self._cells(entry)))
         if self.entries:
             table.move_cursor(row=min(keep, len(self.entries) - 1))
         self._describe()
@@ -121,7 +122,7 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
     @on(DataTable.RowHighlighted)
     def _describe(self) -> None:
         entry = self.entry
-        describe = self.query_one("#describe", Static)
+        describe = self.query_one("#describe", Literal)
         if entry is None:
             describe.update(
                 "No saved games yet: s saves the game in progress; i imports a game."
@@ -135,7 +136,7 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
         self._problem("")
 
     def _problem(self, text: str) -> None:
-        self.query_one("#problem", Static).update(sentence(text) if text else "")
+        self.query_one("#problem", Literal).update(sentence(text) if text else "")
 
     # -- actions ------------------------------------------------------------------
 
@@ -171,7 +172,7 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
             self._problem(str(error))
             return
         self.refresh_list(keep=row)
-        self.query_one("#problem", Static).update(f"Deleted '{entry.name}'.")
+        self.query_one("#problem", Literal).update(f"Deleted '{entry.name}'.")
 
     def action_import(self) -> None:
         self.dismiss("import")
