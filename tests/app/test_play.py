@@ -87,10 +87,13 @@ async def test_a_pass_is_announced_until_the_next_move(make_app):
         await pilot.pause()
         score = app.screen.query_one("ScorePanel")
         assert score.scoreboard.status == "Black passed: White again"
-        assert "9 pass" in app.screen.query_one(MoveLog).render_line(4).text
+        log = app.screen.query_one(MoveLog)
+        assert log.render_line(5).text.split() == ["pass"]  # in Black's column, no number
         await pilot.press(*square_name(app.match.position.legal_moves()[0]))
         await pilot.pause()
         assert "passes" not in status(app)
+        played = square_name(app.match.game.moves[-1])
+        assert log.render_line(5).text.split() == ["pass", "9", played]  # numbered on
 
 
 async def test_computer_reply_arrives(make_app):

@@ -189,7 +189,9 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames):
                 match, ply, reviewing=self.review_ply is not None, paused=self.paused
             ),
         )
-        self.query_one(MoveLog).moves = MoveList(tuple(game.moves), game.ply, self.review_ply)
+        self.query_one(MoveLog).moves = MoveList(
+            tuple(game.moves), game.ply, self.review_ply, first=game.positions[0].to_move
+        )
         self._show_title()
         self._show_status()
 
