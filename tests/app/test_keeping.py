@@ -322,6 +322,19 @@ async def test_import_pasted_text_or_a_path_with_chosen_players(keeping_app, tmp
         assert (app.match.black, app.match.white) == ("human", "easy")
 
 
+async def test_a_pasted_transcript_keeps_your_colour_and_your_opponent(keeping_app):
+    app, _ = keeping_app(cli={"black": "medium", "white": "human"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)  # Medium (Black) has opened
+        app.post_message(events.Paste("f5d6c3"))  # as the terminal sends a paste
+        await pilot.pause()
+        assert "keeps yours: Medium vs Human" in str(app.screen.query_one("#describe").content)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert (app.match.black, app.match.white) == ("medium", "human")
+        assert moves(app) == "f5d6c3"  # White (you) to move: nothing played for you
+
+
 async def test_export_copies_each_format_and_says_what(keeping_app, tmp_path, monkeypatch):
     app, _ = keeping_app(cli={"white": "human"})
     async with app.run_test(size=(80, 24)) as pilot:

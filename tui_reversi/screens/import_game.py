@@ -13,6 +13,7 @@ from textual.widgets import Static
 from ..match import LEVEL_LABELS, LEVELS
 from ..storage import SavedGame, StorageError, import_game
 from ..widgets.choice import ChoiceRow
+from ..widgets.literal import Literal
 from ..widgets.paste_input import PasteInput
 from .form import FormScreen
 
@@ -42,14 +43,22 @@ class ImportScreen(FormScreen[SavedGame | None]):
             )
             yield ChoiceRow("Black", levels, AS_SAVED, id="black")
             yield ChoiceRow("White", levels, AS_SAVED, id="white")
-            yield Static(
-                "A transcript or board string has no players: As saved means two humans.",
-                id="describe",
-            )
+            yield Literal(self._as_saved_means(), id="describe")
             yield from self.footer(
                 "[b]⏎[/b] import · [b]tab[/b] players · [b]←→[/b] choose · [b]esc[/b] cancel",
                 ok="Import",
             )
+
+    def _as_saved_means(self) -> str:
+        black, white = (LEVEL_LABELS[level] for level in self._current())
+        return (
+            "As saved: the game's players; one without any (a transcript, a board "
+            f"string) keeps yours: {black} vs {white}."
+        )
+
+    def _current(self) -> tuple[str, str]:
+        match = self.app.match
+        return match.black, match.white
 
     def on_mount(self) -> None:
         self.query_one("#source", PasteInput).focus()
@@ -61,12 +70,15 @@ class ImportScreen(FormScreen[SavedGame | None]):
         except StorageError as error:
             self.problem(str(error))
             return
+        saved = (record.black, record.white)
+        if saved == ("human", "human"):  # what a game without players reads as
+            saved = self._current()  # you keep your colour and your opponent
         black = self.query_one("#black", ChoiceRow).value
         white = self.query_one("#white", ChoiceRow).value
         self.dismiss(
             replace(
                 record,
-                black=record.black if black == AS_SAVED else black,
-                white=record.white if white == AS_SAVED else white,
+                black=saved[0] if black == AS_SAVED else black,
+                white=saved[1] if white == AS_SAVED else white,
             )
         )
