@@ -28,9 +28,11 @@ class ImportScreen(FormScreen[SavedGame | None]):
         Binding("escape", "cancel", "Cancel", id="import.cancel", key_display="esc"),
     ]
 
-    def __init__(self, text: str = "") -> None:
+    def __init__(self, text: str = "", players: tuple[str, str] = ("human", "human")) -> None:
+        """`players`: who plays now (Black, White), kept for a game that names none."""
         super().__init__()
         self.text = " ".join(text.split())
+        self.players = players
 
     def compose(self) -> ComposeResult:
         levels = [(AS_SAVED, "As saved")] + [(level, LEVEL_LABELS[level]) for level in LEVELS]
@@ -50,15 +52,11 @@ class ImportScreen(FormScreen[SavedGame | None]):
             )
 
     def _as_saved_means(self) -> str:
-        black, white = (LEVEL_LABELS[level] for level in self._current())
+        black, white = (LEVEL_LABELS[level] for level in self.players)
         return (
             "As saved: the game's players; one without any (a transcript, a board "
             f"string) keeps yours: {black} vs {white}."
         )
-
-    def _current(self) -> tuple[str, str]:
-        match = self.app.match
-        return match.black, match.white
 
     def on_mount(self) -> None:
         self.query_one("#source", PasteInput).focus()
@@ -72,7 +70,7 @@ class ImportScreen(FormScreen[SavedGame | None]):
             return
         saved = (record.black, record.white)
         if saved == ("human", "human"):  # what a game without players reads as
-            saved = self._current()  # you keep your colour and your opponent
+            saved = self.players  # you keep your colour and your opponent
         black = self.query_one("#black", ChoiceRow).value
         white = self.query_one("#white", ChoiceRow).value
         self.dismiss(

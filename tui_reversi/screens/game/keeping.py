@@ -88,7 +88,8 @@ class KeepingGames(Screen):
     def action_import(self, text: str = "") -> None:
         from ..import_game import ImportScreen
 
-        self.app.push_screen(ImportScreen(text), self._imported)
+        players = (self.match.black, self.match.white)
+        self.app.push_screen(ImportScreen(text, players), self._imported)
 
     def on_paste(self, event: events.Paste) -> None:
         # A game pasted onto the board: offer to import it.
