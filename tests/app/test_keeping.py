@@ -154,10 +154,41 @@ async def test_three_new_games_in_a_row_lose_none_of_the_unfinished_ones(keeping
         await pilot.pause()
         table = app.screen.query_one(DataTable)
         names = [row(table, index)[0] for index in range(table.row_count)]
-        assert names == [PREVIOUS_NAME, EARLIER_NAME]
-        await pilot.press("down", "enter")  # the first game is still there
+        # The last start's new game set the second f5 game aside at once.
+        assert names == [PREVIOUS_NAME, EARLIER_NAME, EARLIER_NAME]
+        await pilot.press("down", "down", "enter")  # the first game is still there
         await wait_saved(pilot, app, session)
         assert moves(app).startswith(OPENING)
+
+
+async def test_a_finished_game_is_listed_at_once_after_a_restart(keeping_app):
+    autosaved("d3c3f5f4f3d2d1e3b3")  # over: 64-0, not offered for resume
+    app, _ = keeping_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("o")  # before any move in the new game
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        assert [row(table, i)[0] for i in range(table.row_count)] == [PREVIOUS_NAME]
+        assert row(table, 0)[-2:] == ["64-0", "Black won"]
+
+
+async def test_games_nobody_moved_in_are_not_listed(keeping_app):
+    autosaved(OPENING)
+    for _ in range(3):  # three starts that choose a new game and play nothing
+        app, session = keeping_app(new=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("n", "enter")
+            await wait_saved(pilot, app, session)
+    app, session = keeping_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        assert [row(table, i)[0] for i in range(table.row_count)] == [PREVIOUS_NAME]
+        assert row(table, 0)[3] == "5"  # the opening, not "0 moves"
 
 
 async def test_resume_and_new_flags_do_not_ask(keeping_app):

@@ -17,7 +17,8 @@ When a different game (another record id) takes over the autosave, or on
 `tui-reversi --load` opens; the game that file held before (if another) moves
 into earlier-autosaves/ under a timestamped name. Nothing is ever dropped:
 starting new game after new game loses none of them (the saved-games list
-shows them all, and deleting one there is the only way one goes).
+shows them all, and deleting one there is the only way one goes). A game
+with no move in it is not a game: it is never kept, only replaced.
 """
 
 from __future__ import annotations
@@ -137,6 +138,10 @@ class Autosave:
     def _retire(self) -> Path | None:
         if not os.path.lexists(self.path):
             return None
+        if _without_moves(self.path):  # not a game: nothing to keep
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.path)
+            return None
         self._keep_previous()
         try:
             os.replace(self.path, self.previous_path)
@@ -171,6 +176,8 @@ class Autosave:
             return
         except StorageError:
             data = b""  # unreadable: kept all the same, the player decides
+        if _without_moves(self.previous_path):
+            return  # not a game: the autosave simply replaces it
         kept_id = _record_id(data)
         try:
             if kept_id is not None and kept_id == _record_id(
@@ -200,6 +207,15 @@ class Autosave:
                 with contextlib.suppress(OSError):
                     if temp.lstat().st_mtime < cutoff:
                         temp.unlink()
+
+
+def _without_moves(path: Path) -> bool:
+    """True for a readable record of a game nobody has moved in (an
+    unreadable file is kept: the player decides)."""
+    try:
+        return not SavedGame.from_json(read_limited(path, MAX_RECORD_BYTES), "x").moves
+    except (OSError, StorageError):
+        return False
 
 
 def _record_id(data: bytes) -> str | None:
