@@ -81,6 +81,25 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames):
         *KEEPING_BINDINGS,
     ]
 
+    # The key bar, most important first (at 80 columns the last ones give way).
+    KEY_BAR_ORDER = (
+        "game.pause",
+        "review.forward",
+        "review.live",
+        "review.continue",
+        "game.new",
+        "game.undo",
+        "game.hint",
+        "game.save",
+        "game.open",
+        "game.export",
+        "game.settings",
+        "review.back",
+        "game.redo",
+        "game.markers",
+        "board.play",
+    )
+
     def __init__(self) -> None:
         super().__init__()
         self.notice: tuple[Content, bool] | None = None  # (text, is it an error)
