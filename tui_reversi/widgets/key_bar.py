@@ -10,7 +10,9 @@ Where the bar is too narrow, the least important give way first."""
 from __future__ import annotations
 
 from textual import events
+from textual.binding import Binding
 from textual.content import Content
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -39,7 +41,7 @@ class KeyBar(Widget):
         # A focused widget's hidden key (a text box's Enter submits, a list's
         # Enter selects) hides the dialog's own binding of it, which the dialog
         # runs when the widget submits or selects: show the dialog's.
-        shown = [
+        shown: list[tuple[DOMNode, Binding, bool]] = [
             (self.screen, binding, True)
             for key, binding in self.screen._bindings
             if binding.show
