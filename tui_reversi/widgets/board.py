@@ -281,7 +281,13 @@ class BoardView(Widget, can_focus=True):
         elif square == state.hint:
             self._centre(put, x, y, glyphs.hint, background + style("board--hint", partial=True))
         elif state.legal & bit:
-            self._centre(put, x, y, glyphs.legal, background + style("board--legal", partial=True))
+            marker = background + style("board--legal", partial=True)
+            rows = glyphs.legal_art.get(self.cell)
+            if rows is None:
+                self._centre(put, x, y, glyphs.legal, marker)
+            else:
+                for dy, text in enumerate(rows):
+                    put(x + 1, y + dy, text.center(cw - 2), marker)
         elif glyphs.empty != " ":
             self._centre(put, x, y, glyphs.empty, background + style("board--empty", partial=True))
 
@@ -353,14 +359,14 @@ class BoardView(Widget, can_focus=True):
         elif len(char) == 1 and char in "12345678":
             event.stop()
             row = int(char) - 1
-            column, before_h = self.typed_column, self._cursor_before_h
+            typed, before_h = self.typed_column, self._cursor_before_h
             self.typed_column, self._cursor_before_h = None, None
-            if column is None:  # a row digit alone moves the cursor to that row
+            if typed is None:  # a row digit alone moves the cursor to that row
                 self.cursor = square_at(row, self.cursor % 8)
             else:
                 if before_h is not None:
                     self.cursor = before_h
-                self.post_message(self.SquareChosen(square_at(row, column)))
+                self.post_message(self.SquareChosen(square_at(row, typed)))
         else:
             self.typed_column, self._cursor_before_h = None, None
 
