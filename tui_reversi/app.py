@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 # Below this the layout cannot fit; a "too small" notice takes over.
 MIN_WIDTH, MIN_HEIGHT = 60, 21
+SHORT_HEIGHT = 24  # below this, dialogs drop the line of keys the key bar repeats
 
 SWITCH_INTERVAL = 0.001  # seconds; see ReversiApp.on_mount
 
@@ -283,6 +284,8 @@ class ReversiApp(App[None]):
     def _check_size(self, size: Size) -> None:
         from .screens.too_small import TooSmallScreen
 
+        # Short terminals: dialogs leave out their keys line (the key bar has them).
+        self.set_class(size.height < SHORT_HEIGHT, "-short")
         too_small = size.width < MIN_WIDTH or size.height < MIN_HEIGHT
         showing = isinstance(self.screen, TooSmallScreen)
         if too_small and not showing:

@@ -20,6 +20,11 @@ from .dialog import Dialog
 from .resume import when
 
 DIALOG_WIDTH = 100  # as #games-dialog in app.tcss
+# Cells the columns beside the name take (with the table's padding), and the
+# least a name gets: below that the players and the score leave the table
+# for the line under it, and the result says the score.
+WIDE_COLUMNS, NARROW_COLUMNS = 59, 40
+NAME_MIN = 17
 
 
 def players(entry: SavedGameEntry) -> str:
@@ -76,7 +81,10 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Name", "Saved", "Players", "Moves", "Score", "")
+        if self._wide:
+            table.add_columns("Name", "Saved", "Players", "Moves", "Score", "")
+        else:
+            table.add_columns("Name", "Saved", "Moves", "Result")
         self.refresh_list()
         table.focus()
 
@@ -95,22 +103,34 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
             table.move_cursor(row=min(keep, len(self.entries) - 1))
         self._describe()
 
+    @property
+    def _inner_width(self) -> int:
+        return min(DIALOG_WIDTH, self.app.size.width) - 4  # border and padding
+
+    @property
+    def _wide(self) -> bool:
+        """Room for every column (80 columns and up)."""
+        return self._inner_width - WIDE_COLUMNS >= NAME_MIN
+
     def _name_width(self) -> int:
-        # What the dialog leaves beside the other columns (about 60 cells).
-        inner = min(DIALOG_WIDTH, self.app.size.width) - 4
-        return max(12, inner - 59)
+        beside = WIDE_COLUMNS if self._wide else NARROW_COLUMNS
+        return max(12, self._inner_width - beside)
 
     def _cells(self, entry: SavedGameEntry) -> tuple[str, ...]:
         name = self.app.text(short(entry.name, self._name_width()))
+        saved = when(entry.updated)
         if not entry.readable:
-            return (name, when(entry.updated), "", "", "", "unreadable")
+            blanks = ("", "", "") if self._wide else ("",)
+            return (name, saved, *blanks, "unreadable")
         result = entry.result
         if result is None:
             score, state = f"{entry.black_discs}-{entry.white_discs}", entry.status
         else:
             score = f"{result.score(Color.BLACK)}-{result.score(Color.WHITE)}"
             state = "Draw" if result.winner is None else f"{result.winner.label} won"
-        return (name, when(entry.updated), players(entry), str(entry.moves), score, state)
+        if not self._wide:
+            return (name, saved, str(entry.moves), state if result is None else f"{state} {score}")
+        return (name, saved, players(entry), str(entry.moves), score, state)
 
     @property
     def entry(self) -> SavedGameEntry | None:
@@ -132,7 +152,7 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
         elif not entry.readable:
             describe.update(f"{entry.name} cannot be read: {entry.error}")
         else:
-            describe.update(f"{entry.name}: {entry.status}, {entry.moves} moves.")
+            describe.update(f"{entry.name}: {players(entry)}, {entry.status}, {entry.moves} moves.")
         self._problem("")
 
     def _problem(self, text: str) -> None:
