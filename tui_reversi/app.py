@@ -116,6 +116,19 @@ class ReversiApp(App[None]):
         self.theme = options.theme
         self._autosave_problem: str | None = None
         self._signalled = False
+        from .screens.dialog import KeysForDialogs
+
+        self._keys_for_dialogs = KeysForDialogs(self)
+
+    async def on_event(self, event: events.Event) -> None:
+        # Keys typed right after one that opens a dialog wait for the dialog.
+        if (
+            isinstance(event, events.Key)
+            and not event.is_forwarded
+            and self._keys_for_dialogs.held(event)
+        ):
+            return
+        await super().on_event(event)
 
     class AutosaveFailed(Message):
         """The autosave thread could not write the game (one sentence)."""
