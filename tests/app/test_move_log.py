@@ -59,3 +59,18 @@ async def test_a_game_set_up_with_white_to_move_starts_in_white_s_column(make_ap
         await pilot.click(MoveLog, offset=(14, 2))
         await pilot.pause()
         assert app.screen.review_ply == 1
+
+
+async def test_review_numbers_moves_as_the_log_does(make_app):
+    from .conftest import status, title
+
+    app = make_app(transcript=BLACK_PASSES + "a3", white="human")  # plies: 8 moves, pass, a3
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("comma")
+        await pilot.pause()
+        assert "REVIEWING THE PASS AFTER MOVE 8" in title(app)
+        assert status(app).startswith("The pass after move 8: Black had no move.")
+        await pilot.press("comma")
+        await pilot.pause()
+        assert "REVIEWING MOVE 8 OF 9" in title(app)
+        assert status(app).startswith("Move 8: White played c1")
