@@ -33,8 +33,17 @@ class Dialog(ModalScreen[Result]):
 # Actions that open a dialog (on the game screen, in the saved-games list, in
 # review, anywhere): the keys typed after one of them belong to that dialog.
 OPENS_A_DIALOG = frozenset(
-    {"new_game", "save_game", "open_games", "export", "settings", "help", "import", "delete"}
-    | {"continue_here"}
+    {
+        "new_game",
+        "save_game",
+        "open_games",
+        "export",
+        "settings",
+        "help",
+        "import",
+        "delete",
+        "continue_here",
+    }
 )
 # If no dialog has come by then (the action opened none), the keys go on as typed.
 WAIT_LIMIT = 1.0  # seconds
@@ -60,10 +69,12 @@ class KeysForDialogs:
 
     def held(self, event: events.Key) -> bool:
         """True when `event` waits for a dialog (the app must not pass it on)."""
+        active = self.app.screen.active_bindings.get(event.key)
+        if active is not None and active.binding.priority:
+            return False  # ctrl+q and the like act at once, dialog or not
         if self._below is not None:
             self._held.append(event)
             return True
-        active = self.app.screen.active_bindings.get(event.key)
         if active is not None and active.enabled:
             action = active.binding.action.split("(")[0].rsplit(".", 1)[-1]
             if action in OPENS_A_DIALOG:
