@@ -4,6 +4,7 @@ Every test runs in its own XDG directories (tests/conftest.py)."""
 
 import json
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,10 +12,10 @@ from textual import events
 from textual.widgets import DataTable, Input
 from textual.widgets._data_table import default_cell_formatter
 
-from tui_reversi.core import Game
+from tui_reversi.core import Color, Game
 from tui_reversi.match import Match
 from tui_reversi.screens.game import GameScreen
-from tui_reversi.session import EARLIER_NAME, PREVIOUS_NAME, Session
+from tui_reversi.session import AUTO_THEME, EARLIER_NAME, PREVIOUS_NAME, Session
 from tui_reversi.storage import (
     Autosave,
     SavedGame,
@@ -47,17 +48,29 @@ def keeping_app(make_app):
     """The app as the CLI builds it: a Session read from the (temporary) user
     directories, its game and options, and a computer that answers at once."""
 
+    sessions: list[Session] = []
+
     def make(*, cli: dict | None = None, player=None, **session_args):
+        for earlier in sessions:  # each start is a new process: the last one has ended
+            earlier.close()
         session = Session.start(themes=theme_names(), **session_args)
+        sessions.append(session)
         cli = cli or {}
         match = session.start_match(black=cli.get("black"), white=cli.get("white"))
-        options = session.app_options(cli)
-        if options["theme"] is None:
-            options["theme"] = "reversi"  # the tests' theme, not the terminal's
-        app = make_app(match=match, session=session, player=player or FirstMovePlayer(), **options)
+        settings = session.settings_for(cli)
+        if settings.theme == AUTO_THEME:
+            settings = replace(settings, theme="reversi")  # the tests' theme, not the terminal's
+        app = make_app(
+            match=match, session=session, player=player or FirstMovePlayer(), settings=settings
+        )
         return app, session
 
     return make
+
+
+def row(table: DataTable, index: int) -> list[str]:
+    """A row of the saved-games list as the player reads it."""
+    return [str(cell) for cell in table.get_row_at(index)]
 
 
 async def wait_saved(pilot, app, session):
@@ -92,13 +105,36 @@ def test_a_finished_game_stays_in_the_autosave_but_is_not_offered():
     assert Session.start().offer is None
 
 
+async def test_a_game_open_in_another_session_is_kept_aside_and_the_player_told(keeping_app):
+    autosaved(OPENING)
+    elsewhere = Session.start(resume=True)  # the same game, open in another terminal
+    elsewhere.match_changed(elsewhere.start_match())  # ... which has the autosave
+    assert elsewhere.flush(5)
+    app, session = keeping_app(resume=True, cli={"white": "human"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("f", "4")
+        await wait_saved(pilot, app, session)
+        await pilot.pause()
+        (notice,) = [n.message for n in app._notifications]
+        assert "Another session is playing in this autosave" in notice and "(o lists it)" in notice
+        await pilot.press("c", "5")
+        await wait_saved(pilot, app, session)
+        assert moves(app) == OPENING + "f4c5"
+        assert len(app._notifications) == 1  # said once, not after every move
+    assert on_disk()["moves"] == OPENING  # the other session's game is untouched
+    (kept,) = Autosave().earlier_paths()
+    assert json.loads(kept.read_text())["moves"] == moves(app)
+    elsewhere.close()
+
+
 # -- the resume offer ----------------------------------------------------------------
 
 
 async def test_resume_offer_resume_carries_on_where_it_was(keeping_app):
     autosaved(OPENING)
     app, session = keeping_app()
-    player = app.players[1]
+    player = app.referee.seat(Color.WHITE).strategy
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert type(app.screen).__name__ == "ResumeScreen"
@@ -128,7 +164,7 @@ async def test_resume_offer_new_game_keeps_the_unfinished_one(keeping_app):
         await pilot.press("o")
         await pilot.pause()
         table = app.screen.query_one(DataTable)
-        assert table.get_row_at(0)[0] == PREVIOUS_NAME
+        assert row(table, 0)[0] == PREVIOUS_NAME
         await pilot.press("enter")  # it loads like a saved game
         await wait_saved(pilot, app, session)
         assert moves(app).startswith(OPENING)
@@ -149,11 +185,42 @@ async def test_three_new_games_in_a_row_lose_none_of_the_unfinished_ones(keeping
         await pilot.press("o")
         await pilot.pause()
         table = app.screen.query_one(DataTable)
-        names = [table.get_row_at(row)[0] for row in range(table.row_count)]
-        assert names == [PREVIOUS_NAME, EARLIER_NAME]
-        await pilot.press("down", "enter")  # the first game is still there
+        names = [row(table, index)[0] for index in range(table.row_count)]
+        # The last start's new game set the second f5 game aside at once.
+        assert names == [PREVIOUS_NAME, EARLIER_NAME, EARLIER_NAME]
+        await pilot.press("down", "down", "enter")  # the first game is still there
         await wait_saved(pilot, app, session)
         assert moves(app).startswith(OPENING)
+
+
+async def test_a_finished_game_is_listed_at_once_after_a_restart(keeping_app):
+    autosaved("d3c3f5f4f3d2d1e3b3")  # over: 64-0, not offered for resume
+    app, _ = keeping_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("o")  # before any move in the new game
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        assert [row(table, i)[0] for i in range(table.row_count)] == [PREVIOUS_NAME]
+        assert row(table, 0)[-2:] == ["64-0", "Black won"]
+
+
+async def test_games_nobody_moved_in_are_not_listed(keeping_app):
+    autosaved(OPENING)
+    for _ in range(3):  # three starts that choose a new game and play nothing
+        app, session = keeping_app(new=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("n", "enter")
+            await wait_saved(pilot, app, session)
+    app, session = keeping_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        assert [row(table, i)[0] for i in range(table.row_count)] == [PREVIOUS_NAME]
+        assert row(table, 0)[3] == "5"  # the opening, not "0 moves"
 
 
 async def test_resume_and_new_flags_do_not_ask(keeping_app):
@@ -239,9 +306,10 @@ async def test_save_under_a_name_asks_before_replacing_and_loads_back(keeping_ap
         await pilot.pause()
         await pilot.press("o")
         await pilot.pause()
-        assert app.screen.query_one(DataTable).get_row_at(0)[:5] == [
+        table = app.screen.query_one(DataTable)
+        assert row(table, 0)[:5] == [
             "Sunday",
-            app.screen.query_one(DataTable).get_row_at(0)[1],
+            row(table, 0)[1],
             "Human v Human",
             "2",
             "3-3",
@@ -261,11 +329,11 @@ async def test_delete_asks_first_and_unreadable_games_say_why(keeping_app):
         await pilot.press("o")
         await pilot.pause()
         table = app.screen.query_one(DataTable)
-        rows = {table.get_row_at(i)[0]: i for i in range(table.row_count)}
+        rows = {row(table, i)[0]: i for i in range(table.row_count)}
         assert set(rows) == {"keep me", "delete me", "broken"}
         table.move_cursor(row=rows["broken"])
         await pilot.pause()
-        assert table.get_row_at(rows["broken"])[-1] == "unreadable"
+        assert row(table, rows["broken"])[-1] == "unreadable"
         describe = str(app.screen.query_one("#describe").content)
         assert describe.startswith("broken cannot be read: broken.json is damaged: its")
         await pilot.press("enter")
@@ -359,6 +427,19 @@ async def test_a_saved_game_named_like_markup_is_listed_as_named(keeping_app):
         assert str(app.screen.query_one("#describe").content).startswith("[/b] [b]x: ")
 
 
+async def test_a_pasted_transcript_keeps_your_colour_and_your_opponent(keeping_app):
+    app, _ = keeping_app(cli={"black": "medium", "white": "human"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)  # Medium (Black) has opened
+        app.post_message(events.Paste("f5d6c3"))  # as the terminal sends a paste
+        await pilot.pause()
+        assert "keeps yours: Medium vs Human" in str(app.screen.query_one("#describe").content)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert (app.match.black, app.match.white) == ("medium", "human")
+        assert moves(app) == "f5d6c3"  # White (you) to move: nothing played for you
+
+
 async def test_export_copies_each_format_and_says_what(keeping_app, tmp_path, monkeypatch):
     app, _ = keeping_app(cli={"white": "human"})
     async with app.run_test(size=(80, 24)) as pilot:
@@ -415,7 +496,7 @@ async def test_settings_screen_saves_and_applies_by_keyboard(keeping_app):
         saved = saved_settings()
         assert saved["white"] == "human" and saved["ascii"] is True
         assert saved["theme"] == theme_names()[0] == app.theme
-        assert app.options.ascii and app.options.white == "human"
+        assert app.settings.ascii and app.settings.white == "human"
         assert app.match.white == "easy"  # the game in progress keeps its players
         await pilot.press("t")
         await pilot.pause()
@@ -424,10 +505,26 @@ async def test_settings_screen_saves_and_applies_by_keyboard(keeping_app):
         assert saved_settings()["black"] == "human"
 
 
+async def test_the_last_new_game_choice_is_the_next_starts_default(keeping_app):
+    app, _ = keeping_app(new=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("down", "right", "enter")  # White: Easy -> Medium
+        await settle(pilot, app)
+        assert (app.match.black, app.match.white) == ("human", "medium")
+        assert saved_settings()["white"] == "medium"
+        await pilot.press("t")  # and the settings show it
+        await pilot.pause()
+        assert app.screen.query_one("#white", ChoiceRow).value == "medium"
+    app, _ = keeping_app(new=True)  # the next start
+    assert (app.match.black, app.match.white) == ("human", "medium")
+
+
 async def test_command_line_options_hold_for_the_run_only(keeping_app):
     app, _ = keeping_app(cli={"ascii": True, "white": "human"}, new=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        assert app.options.ascii
+        assert app.settings.ascii
         await pilot.press("m")  # markers off: saved, and only that
         await pilot.pause()
         assert saved_settings()["legal_moves"] is False
@@ -438,7 +535,7 @@ async def test_command_line_options_hold_for_the_run_only(keeping_app):
         assert "--ascii" in held and "--white" in held and "hold until you quit" in held
         await pilot.press("enter")
         await pilot.pause()
-        assert app.options.ascii  # unchanged in the dialog: the flag still holds
+        assert app.settings.ascii  # unchanged in the dialog: the flag still holds
 
 
 async def test_a_theme_chosen_in_the_palette_is_remembered(keeping_app):
@@ -447,7 +544,7 @@ async def test_a_theme_chosen_in_the_palette_is_remembered(keeping_app):
         app.theme = "nord"
         await pilot.pause()
     assert saved_settings()["theme"] == "nord"
-    assert Session.start(themes=theme_names()).app_options()["theme"] == "nord"
+    assert Session.start(themes=theme_names()).settings_for().theme == "nord"
 
 
 def test_the_session_writes_where_xdg_says(isolated_home):

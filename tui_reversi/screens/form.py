@@ -10,10 +10,10 @@ from typing import TypeVar
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.content import Content
 from textual.widgets import Button, Input, Static
 
 from ..session import sentence
+from ..widgets.literal import Literal
 from .dialog import Dialog
 
 Result = TypeVar("Result")
@@ -25,7 +25,7 @@ class FormScreen(Dialog[Result]):
 
     def footer(self, keys: str, ok: str) -> ComposeResult:
         """The problem line, the keys line (markup) and the OK/Cancel buttons."""
-        yield Static(id="problem")
+        yield Literal(id="problem")
         yield Static(self.app.text(keys), id="dialog-keys")
         with Horizontal(id="dialog-buttons"):
             yield Button(ok, variant="primary", id="ok")
@@ -36,9 +36,8 @@ class FormScreen(Dialog[Result]):
         raise NotImplementedError
 
     def problem(self, text: str) -> None:
-        """Say what stops the dialog, as a sentence ('' clears it). Shown
-        literally: it may quote a file name or pasted text."""
-        self.query_one("#problem", Static).update(Content(sentence(text)))
+        """Say what stops the dialog, as a sentence ('' clears it)."""
+        self.query_one("#problem", Literal).update(sentence(text) if text else "")
 
     def action_submit(self) -> None:
         if isinstance(self.focused, Button) and self.focused.id == "cancel":

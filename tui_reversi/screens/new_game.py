@@ -13,8 +13,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
 from ..core import Variant
-from ..match import LEVEL_DESCRIPTIONS, LEVEL_LABELS, LEVELS
+from ..players.kinds import KINDS, label, player_kind
 from ..widgets.choice import ChoiceRow
+from ..widgets.literal import Literal
 from .dialog import Dialog
 
 
@@ -41,15 +42,15 @@ class NewGameScreen(Dialog[NewGame | None]):
         self.check = check
 
     def compose(self) -> ComposeResult:
-        levels = [(level, LEVEL_LABELS[level]) for level in LEVELS]
+        levels = [(kind.name, kind.label) for kind in KINDS]
         variants = [(v.value, v.value.capitalize()) for v in Variant]
         with Vertical(id="dialog"):
             yield Static("[b]New game[/b]", id="dialog-title")
             yield ChoiceRow("Black", levels, self.current.black, id="black")
             yield ChoiceRow("White", levels, self.current.white, id="white")
             yield ChoiceRow("Variant", variants, self.current.variant.value, id="variant")
-            yield Static(id="describe")
-            yield Static(id="problem")
+            yield Literal(id="describe")
+            yield Literal(id="problem")
             yield Static(
                 self.app.text(
                     "[b]↑↓[/b] row · [b]←→[/b] choose · [b]⏎[/b] start · [b]esc[/b] cancel"
@@ -73,7 +74,7 @@ class NewGameScreen(Dialog[NewGame | None]):
 
     @on(ChoiceRow.Changed)
     def _changed(self) -> None:
-        self.query_one("#problem", Static).update("")
+        self.query_one("#problem", Literal).update("")
         self._describe()
 
     def on_descendant_focus(self) -> None:
@@ -84,12 +85,12 @@ class NewGameScreen(Dialog[NewGame | None]):
         if isinstance(focused, ChoiceRow) and focused.id == "variant":
             text = Variant.parse(focused.value).description
         elif isinstance(focused, ChoiceRow):
-            text = f"{focused.label}: {LEVEL_DESCRIPTIONS[focused.value]}"
+            text = f"{focused.label}: {player_kind(focused.value).description}"
         else:
             choice = self._choice()
-            players = f"{LEVEL_LABELS[choice.black]} vs {LEVEL_LABELS[choice.white]}"
+            players = f"{label(choice.black)} vs {label(choice.white)}"
             text = f"{players}, {choice.variant.value.capitalize()}"
-        self.query_one("#describe", Static).update(text)
+        self.query_one("#describe", Literal).update(text)
 
     def action_start(self) -> None:
         focused = self.focused
@@ -99,7 +100,7 @@ class NewGameScreen(Dialog[NewGame | None]):
         choice = self._choice()
         problem = self.check(choice)
         if problem:
-            self.query_one("#problem", Static).update(problem)
+            self.query_one("#problem", Literal).update(problem)
             return
         self.dismiss(choice)
 

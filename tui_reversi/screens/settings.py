@@ -12,10 +12,11 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from ..core import Variant
-from ..match import LEVEL_DESCRIPTIONS, LEVEL_LABELS, LEVELS
+from ..players.kinds import KINDS, player_kind
 from ..session import AUTO_THEME, Session, sentence
 from ..storage import Settings, StorageError
 from ..widgets.choice import ChoiceRow
+from ..widgets.literal import Literal
 from .form import FormScreen
 
 ON_OFF = [("on", "On"), ("off", "Off")]
@@ -64,7 +65,7 @@ class SettingsScreen(FormScreen[dict | None]):
 
     def compose(self) -> ComposeResult:
         settings = self.before
-        levels = [(level, LEVEL_LABELS[level]) for level in LEVELS]
+        levels = [(kind.name, kind.label) for kind in KINDS]
         variants = [(v.value, v.value.capitalize()) for v in Variant]
         themes = [(AUTO_THEME, "Default")] + [
             (name, name) for name in self.session.themes or () if name != AUTO_THEME
@@ -80,8 +81,8 @@ class SettingsScreen(FormScreen[dict | None]):
             yield ChoiceRow("ASCII", ON_OFF, _switch(settings.ascii), id="ascii")
             yield ChoiceRow("Markers", ON_OFF, _switch(settings.legal_moves), id="legal_moves")
             yield ChoiceRow("Animate", ANIMATION, _switch(settings.animation), id="animation")
-            yield Static(id="describe")
-            yield Static(self._held_note(), id="held")
+            yield Literal(id="describe")
+            yield Literal(self._held_note(), id="held")
             yield from self.footer(
                 "[b]↑↓[/b] row · [b]←→[/b] choose · [b]⏎[/b] save · [b]esc[/b] cancel", ok="Save"
             )
@@ -107,13 +108,13 @@ class SettingsScreen(FormScreen[dict | None]):
         elif focused.id in ("black", "white"):
             text = (
                 f"{focused.label} in a new game started without the dialog: "
-                f"{LEVEL_DESCRIPTIONS[focused.value]}."
+                f"{player_kind(focused.value).description}."
             )
         elif focused.id == "variant":
             text = f"{DESCRIPTIONS['variant']} {Variant.parse(focused.value).description}"
         else:
             text = DESCRIPTIONS[focused.id]
-        self.query_one("#describe", Static).update(text)
+        self.query_one("#describe", Literal).update(text)
         self.problem("")
 
     def chosen(self) -> Settings:

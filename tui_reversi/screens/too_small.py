@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import Static
 
+from ..widgets.literal import Literal
+
+# Below this the layout cannot fit; this notice takes over.
+MIN_WIDTH, MIN_HEIGHT = 60, 21
 
 class TooSmallScreen(Screen):
     """Covers everything until the terminal is big enough again."""
 
     def compose(self) -> ComposeResult:
-        yield Static(id="too-small")
+        yield Literal(id="too-small")
 
     def on_mount(self) -> None:
         self._explain()
@@ -20,10 +23,8 @@ class TooSmallScreen(Screen):
         self._explain()
 
     def _explain(self) -> None:
-        from ..app import MIN_HEIGHT, MIN_WIDTH
-
         width, height = self.app.size
-        self.query_one("#too-small", Static).update(
+        self.query_one("#too-small", Literal).update(
             f"Terminal too small: {width}x{height}.\n"
             f"tui-reversi needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n"
             "Enlarge the window, or press ctrl+q to quit."
