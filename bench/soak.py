@@ -30,6 +30,7 @@ import sys
 import tempfile
 from itertools import count
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = (100, 30)
@@ -59,15 +60,11 @@ async def soak(games: int, black: str, white: str) -> None:
     tracemalloc.start()
     session = Session.start(new=True, themes=theme_names())
     app = create_app(
-        black=black,
-        white=white,
         session=session,
-        theme="reversi",
-        animation=False,
-        watch_delay=0,
         player_factory=lambda level, variant: create_player(
             level, variant=variant, seed=next(seeds)
         ),
+        **_unpaced(black, white),
     )
     async with app.run_test(size=SIZE) as pilot:
         for game in range(1, games + 1):
@@ -87,6 +84,21 @@ async def soak(games: int, black: str, white: str) -> None:
             }
             print(json.dumps(line), flush=True)
     session.close()
+
+
+def _unpaced(black: str, white: str) -> dict[str, Any]:
+    """create_app's options for `black` against `white`, no pause between
+    the computers' moves, no animation, for this tree's create_app (before
+    the seats rework it took the options one by one)."""
+    import tui_reversi.match
+
+    if not hasattr(tui_reversi.match, "Pacing"):
+        look = {"theme": "reversi", "animation": False}
+        return {"black": black, "white": white, "watch_delay": 0, **look}
+    from tui_reversi.storage import Settings
+
+    settings = Settings(black=black, white=white, theme="reversi", animation=False)
+    return {"settings": settings, "pacing": tui_reversi.match.Pacing(watch=0)}
 
 
 def slope(points: list[tuple[float, float]]) -> float:
