@@ -19,6 +19,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, Keymap
 from textual.geometry import Size
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 
@@ -30,6 +31,7 @@ from .players.kinds import StrategyFactory, seat
 from .screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from .session import AUTO_THEME, sentence
 from .storage.settings import Settings
+from .styles_cache import release_rendered_lines
 from .widgets.glyphs import ascii_text
 from .widgets.themes import BOARD_COLOURS, DEFAULT_THEME, SIXTEEN_COLOUR_THEME, THEMES
 
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from .screens.game import GameScreen
     from .session import Session
 
+SHORT_HEIGHT = 24  # below this, dialogs drop the line of keys the key bar repeats
 
 SWITCH_INTERVAL = 0.001  # seconds; see ReversiApp.on_mount
 
@@ -85,6 +88,7 @@ class ReversiApp(App[None]):
         table: TableLink | None = None,
     ) -> None:
         super().__init__()
+        release_rendered_lines()  # else every closed dialog's lines stay in memory
         for theme in THEMES:
             self.register_theme(theme)
         # The player's preferences for this run: the saved settings with the
@@ -113,6 +117,19 @@ class ReversiApp(App[None]):
             self.theme = theme_name
         self._autosave_problem: str | None = None
         self._signalled = False
+        from .screens.dialog import KeysForDialogs
+
+        self._keys_for_dialogs = KeysForDialogs(self)
+
+    async def on_event(self, event: events.Event) -> None:
+        # Keys typed right after one that opens a dialog wait for the dialog.
+        if (
+            isinstance(event, events.Key)
+            and not event.is_forwarded
+            and self._keys_for_dialogs.held(event)
+        ):
+            return
+        await super().on_event(event)
 
     @dataclass
     class AutosaveFailed(Message):
@@ -172,6 +189,19 @@ class ReversiApp(App[None]):
             self.session.match_changed(self.match)
         if self._on_change is not None:
             self._on_change(self.match)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A notification, shown literally by default: its sentences quote
+        names, paths and files, whose square brackets are not markup."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def get_key_display(self, binding: Binding) -> str:
         return self.text(super().get_key_display(binding))
@@ -316,6 +346,8 @@ class ReversiApp(App[None]):
         os._exit(code)
 
     def _check_size(self, size: Size) -> None:
+        # Short terminals: dialogs leave out their keys line (the key bar has them).
+        self.set_class(size.height < SHORT_HEIGHT, "-short")
         too_small = size.width < MIN_WIDTH or size.height < MIN_HEIGHT
         showing = isinstance(self.screen, TooSmallScreen)
         if too_small and not showing:

@@ -12,6 +12,7 @@ from textual.widgets import Button, Static
 from ..core import Color, Result
 from ..match import Match
 from ..players.kinds import PERSON
+from ..widgets.literal import Literal
 from .dialog import Dialog
 
 
@@ -57,7 +58,7 @@ class GameOverScreen(Dialog[str | None]):
             yield Static(
                 Content.from_markup("[b]Game over: $h[/b]", h=self.headline), id="dialog-title"
             )
-            yield Static(self.detail, id="result", markup=False)
+            yield Literal(self.detail, id="result")
             yield Static(
                 self.app.text(
                     "[b]n[/b] new game · [b],[/b] review the game · [b]esc[/b] look at the "
