@@ -54,8 +54,12 @@ class Server:
         self.log: list[str] = []  # the banner (stdout) and the log (stderr)
         for stream in (self.process.stdout, self.process.stderr):
             threading.Thread(target=self._read, args=(stream,), daemon=True).start()
-        self.port = int(self.wait_for(r"listening on 127\.0\.0\.1:(\d+)").group(1))
-        self.wait_for("games start")
+        try:
+            self.port = int(self.wait_for(r"listening on 127\.0\.0\.1:(\d+)").group(1))
+            self.wait_for("games start")
+        except BaseException:
+            self.stop()  # a server that never said it was ready is not left running
+            raise
 
     def _read(self, stream) -> None:
         for line in stream:
