@@ -8,22 +8,25 @@ plain ints so that search loops stay flat and allocation-free; readable types
 
 from __future__ import annotations
 
-FULL = (1 << 64) - 1
+from collections.abc import Callable
+from typing import Final
+
+FULL: Final = (1 << 64) - 1
 # Columns b..g: masking the opponent with this stops horizontal and diagonal
 # shifts from wrapping round from one row into the next.
-INNER_COLUMNS = 0x7E7E7E7E7E7E7E7E
-CENTRE = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36)  # d4, e4, d5, e5
-CORNERS = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
+INNER_COLUMNS: Final = 0x7E7E7E7E7E7E7E7E
+CENTRE: Final = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36)  # d4, e4, d5, e5
+CORNERS: Final = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
 
 # (row step, column step) of the eight directions.
-_DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))
+_DIRECTIONS: Final = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
 def _rays(square: int, upward: bool) -> tuple[tuple[int, int], ...]:
     """(first square, whole ray) masks from `square` in the directions whose
     bit index grows (`upward`) or shrinks, skipping rays too short to flip."""
     row, col = divmod(square, 8)
-    found = []
+    found: list[tuple[int, int]] = []
     for dr, dc in _DIRECTIONS:
         if (dr * 8 + dc > 0) != upward:
             continue
@@ -36,8 +39,10 @@ def _rays(square: int, upward: bool) -> tuple[tuple[int, int], ...]:
     return tuple(found)
 
 
-RAYS_UP = tuple(_rays(sq, True) for sq in range(64))
-RAYS_DOWN = tuple(_rays(sq, False) for sq in range(64))
+RAYS_UP: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(_rays(sq, True) for sq in range(64))
+RAYS_DOWN: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
+    _rays(sq, False) for sq in range(64)
+)
 
 
 def legal_moves(own: int, opp: int) -> int:
@@ -107,8 +112,8 @@ def legal_moves(own: int, opp: int) -> int:
 # Both sides' moves at once: the two boards side by side in one wide int,
 # the second LANE bits up. The gap between them (LANE - 64 >= 18 bits, the
 # longest shift below) is zero in every mask, so nothing leaks across.
-LANE = 82
-_INNER_PAIR = INNER_COLUMNS | INNER_COLUMNS << LANE
+LANE: Final = 82
+_INNER_PAIR: Final = INNER_COLUMNS | INNER_COLUMNS << LANE
 
 
 def legal_moves_pair(own: int, opp: int) -> tuple[int, int]:
@@ -192,10 +197,41 @@ def flips(own: int, opp: int, square: int) -> int:
     return f
 
 
-_flip_table: list | None = None
+def count_leaves(own: int, opp: int, depth: int, make_leaves: bool) -> int:
+    """Perft's inner loop (see perft.py): the leaves `depth` plies below the
+    position where the side owning `own` is to move, a pass counting as a ply."""
+    moves = legal_moves(own, opp)
+    if not moves:
+        if depth > 1 and legal_moves(opp, own):
+            return count_leaves(opp, own, depth - 1, make_leaves)
+        return 1
+    if depth == 1:
+        if not make_leaves:
+            return moves.bit_count()
+        n = 0
+        while moves:
+            b = moves & -moves
+            f = flips(own, opp, b.bit_length() - 1)
+            child_own = opp ^ f  # made, not searched
+            child_opp = own | f | b
+            if child_own | child_opp:
+                n += 1
+            moves ^= b
+        return n
+    n = 0
+    while moves:
+        b = moves & -moves
+        f = flips(own, opp, b.bit_length() - 1)
+        n += count_leaves(opp ^ f, own | f | b, depth - 1, make_leaves)
+        moves ^= b
+    return n
 
 
-def flip_table() -> list:
+FlipFunction = Callable[[int, int], int]
+_flip_table: list[FlipFunction] = []
+
+
+def flip_table() -> list[FlipFunction]:
     """64 functions, one per square: `table[sq](own, opp)` == `flips(own, opp, sq)`.
 
     Each is straight-line code generated for its square, with the ray masks as
@@ -203,12 +239,11 @@ def flip_table() -> list:
     `flips`, which is what the search's inner loops need. Built on first use
     (a few tens of milliseconds) so that importing the rules stays instant.
     """
-    global _flip_table
-    if _flip_table is None:
+    if not _flip_table:
         source = "\n".join(_flip_function_source(square) for square in range(64))
-        namespace: dict = {}
+        namespace: dict[str, FlipFunction] = {}
         exec(compile(source, "<generated flip table>", "exec"), namespace)
-        _flip_table = [namespace[f"flips_{square}"] for square in range(64)]
+        _flip_table.extend(namespace[f"flips_{square}"] for square in range(64))
     return _flip_table
 
 
@@ -216,7 +251,8 @@ def _flip_function_source(square: int) -> str:
     lines = [f"def flips_{square}(own, opp):", "    f = 0"]
     row, col = divmod(square, 8)
     for dr, dc in _DIRECTIONS:
-        ray, r, c = [], row + dr, col + dc
+        ray: list[int] = []
+        r, c = row + dr, col + dc
         while 0 <= r < 8 and 0 <= c < 8:
             ray.append(1 << (r * 8 + c))
             r, c = r + dr, c + dc
@@ -237,7 +273,7 @@ def _flip_function_source(square: int) -> str:
 
 def squares_of(mask: int) -> list[int]:
     """The square indices set in `mask`, ascending."""
-    found = []
+    found: list[int] = []
     while mask:
         low = mask & -mask
         found.append(low.bit_length() - 1)
