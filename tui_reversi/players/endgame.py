@@ -20,8 +20,8 @@ squares.py): every function and attribute typed, attributes assigned in
 `__init__`, module constants marked `Final` (mypyc then inlines them), no
 closures or lambdas in the hot paths (methods on a class instead), and
 nothing that only exists at run time (exec'd code is called as a slow Python
-function). Boards are plain `int`s: exact Python semantics in both builds,
-fastest below 2**62, boxed above.
+function). Boards are i64 words, machine words when compiled: bitboard.py's
+header says how they are handled so that both builds give the same results.
 """
 
 from __future__ import annotations
@@ -30,8 +30,10 @@ import time
 from collections.abc import Callable
 from typing import Final
 
-from ..core.bitboard import CORNERS, FULL, flips, legal_moves
-from .evaluation import make_stable_edge_counter, terminal_score
+from mypy_extensions import i64
+
+from ..core.bitboard import ALL, CORNER_SQUARES, ONE, flip_mask, lowest_square, move_mask, popcount
+from .evaluation import final_margin, make_stable_edge_counter
 from .squares import NEIGHBOURS, QUADRANTS, SQUARE_CLASSES
 
 # Per square, its quadrant's bit in a parity word (a bit per quadrant with an
@@ -39,9 +41,11 @@ from .squares import NEIGHBOURS, QUADRANTS, SQUARE_CLASSES
 QUADRANT_BIT: Final[list[int]] = [
     next(1 << i for i, quadrant in enumerate(QUADRANTS) if quadrant >> sq & 1) for sq in range(64)
 ]
-ODD_REGIONS: Final[list[int]] = [
-    sum(quadrant for i, quadrant in enumerate(QUADRANTS) if parity >> i & 1) for parity in range(16)
-]
+ODD_REGIONS: Final[list[i64]] = [0] * 16
+for _parity in range(16):
+    for _i in range(4):
+        if _parity >> _i & 1:
+            ODD_REGIONS[_parity] |= QUADRANTS[_i]
 
 # Measured with bench/endgame.py: generating and ordering moves costs more than
 # it saves below 8 empties; the table pays from 8 up.
@@ -83,7 +87,7 @@ class EndgameSolver:
         self.node_cap = max_nodes if max_nodes is not None else NO_NODE_CAP
         self.deadline = deadline
         self.cancelled = cancelled
-        self.solver_tt: dict[int, tuple[int, int, int]] = {}
+        self.solver_tt: dict[tuple[i64, i64], tuple[int, int, int]] = {}
         self.stable_edges = make_stable_edge_counter()
 
     def total_nodes(self) -> int:
@@ -105,41 +109,40 @@ class EndgameSolver:
         if len(self.solver_tt) > TT_LIMIT:
             self.solver_tt.clear()
 
-    def parity_of(self, empty: int) -> int:
+    def parity_of(self, empty: i64) -> int:
         parity = 0
         for bit in range(4):
-            if (empty & QUADRANTS[bit]).bit_count() & 1:
+            if popcount(empty & QUADRANTS[bit]) & 1:
                 parity |= 1 << bit
         return parity
 
-    def solve(self, own: int, opp: int, alpha: int, beta: int, passed: bool) -> int:
+    def solve(self, own: i64, opp: i64, alpha: int, beta: int, passed: bool) -> int:
         self.pending += 1
         if self.pending >= CHECK_EVERY:
             self.check()
-        empty = ~(own | opp) & FULL
-        e = empty.bit_count()
+        empty = ~(own | opp) & ALL
+        e = popcount(empty)
         if e < SHALLOW_EMPTIES:
             return self.shallow_entry(own, opp, alpha, beta, empty, e)
         # Stability cutoff: discs that can never change hands cap our margin.
         if self.anti:
-            if alpha >= 64 - 2 * own.bit_count() and alpha >= 64 - 2 * self.stable_edges.count(
+            if alpha >= 64 - 2 * popcount(own) and alpha >= 64 - 2 * self.stable_edges.count(
                 own, opp
             ):
                 return alpha
-        elif alpha >= 64 - 2 * opp.bit_count() and alpha >= 64 - 2 * self.stable_edges.count(
+        elif alpha >= 64 - 2 * popcount(opp) and alpha >= 64 - 2 * self.stable_edges.count(
             opp, own
         ):
             return alpha
-        moves = legal_moves(own, opp)
+        moves = move_mask(own, opp)
         if not moves:
-            if passed or not legal_moves(opp, own):
-                return terminal_score(own, opp, self.anti)
+            if passed or not move_mask(opp, own):
+                return final_margin(own, opp, self.anti)
             return -self.solve(opp, own, -beta, -alpha, True)
-        key = -1
-        tt_move = -1
+        key = (own, opp)
+        tt_move: i64 = -1
         solver_tt = self.solver_tt
         if e >= SOLVER_TT_EMPTIES:
-            key = own << 64 | opp
             entry = solver_tt.get(key)
             if entry is not None:
                 lower, upper, tt_move = entry
@@ -154,13 +157,13 @@ class EndgameSolver:
                 if upper < beta:
                     beta = upper
         # Fastest first: the move leaving the opponent fewest replies.
-        keyed: list[tuple[int, int, int, int]] = []
+        keyed: list[tuple[int, i64, i64, i64]] = []
         m = moves
         while m:
             b = m & -m
             m ^= b
-            sq = b.bit_length() - 1
-            f = flips(own, opp, sq)
+            sq = lowest_square(b)
+            f = flip_mask(own, opp, sq)
             n_own = opp ^ f
             n_opp = own | f | b
             if sq == tt_move:
@@ -169,16 +172,16 @@ class EndgameSolver:
             if e >= ETC_EMPTIES:
                 # Enhanced transposition cutoff: a child already known to
                 # be bad enough for the opponent settles this node at once.
-                child = solver_tt.get(n_own << 64 | n_opp)
+                child = solver_tt.get((n_own, n_opp))
                 if child is not None and -child[1] >= beta:
                     return -child[1]
-            replies = legal_moves(n_own, n_opp)
+            replies = move_mask(n_own, n_opp)
             keyed.append(
                 (
                     # Corners count double; taking one is worth half a reply.
-                    replies.bit_count() * 4
-                    + (replies & CORNERS).bit_count() * 2
-                    - (2 if b & CORNERS else 0),
+                    popcount(replies) * 4
+                    + popcount(replies & CORNER_SQUARES) * 2
+                    - (2 if b & CORNER_SQUARES else 0),
                     sq,
                     n_own,
                     n_opp,
@@ -186,7 +189,7 @@ class EndgameSolver:
             )
         keyed.sort()
         best = -65
-        best_sq = -1
+        best_sq: i64 = -1
         a = alpha
         first = True
         if e > SHALLOW_EMPTIES:
@@ -211,7 +214,7 @@ class EndgameSolver:
             for _, sq, n_own, n_opp in keyed:
                 child_parity = parity ^ QUADRANT_BIT[sq]
                 v = -self.shallow(
-                    n_own, n_opp, -beta, -a, empty ^ (1 << sq), e - 1, child_parity, False
+                    n_own, n_opp, -beta, -a, empty ^ (ONE << sq), e - 1, child_parity, False
                 )
                 if v > best:
                     best = v
@@ -220,7 +223,7 @@ class EndgameSolver:
                         a = v
                         if v >= beta:
                             break
-        if key >= 0:
+        if e >= SOLVER_TT_EMPTIES:
             if best <= alpha:
                 solver_tt[key] = (-64, best, best_sq)
             elif best >= beta:
@@ -229,7 +232,7 @@ class EndgameSolver:
                 solver_tt[key] = (best, best, best_sq)
         return best
 
-    def shallow_entry(self, own: int, opp: int, alpha: int, beta: int, empty: int, e: int) -> int:
+    def shallow_entry(self, own: i64, opp: i64, alpha: int, beta: int, empty: i64, e: int) -> int:
         # A search that starts with few empties (the deeper ones never do).
         if e >= 4:
             return self.shallow(own, opp, alpha, beta, empty, e, self.parity_of(empty), False)
@@ -242,27 +245,27 @@ class EndgameSolver:
                 opp,
                 alpha,
                 beta,
-                x.bit_length() - 1,
-                y.bit_length() - 1,
-                (empty ^ y).bit_length() - 1,
+                lowest_square(x),
+                lowest_square(y),
+                lowest_square(empty ^ y),
                 False,
             )
         if e == 2:
             x = empty & -empty
             return self.last2(
-                own, opp, alpha, beta, x.bit_length() - 1, (empty ^ x).bit_length() - 1, False
+                own, opp, alpha, beta, lowest_square(x), lowest_square(empty ^ x), False
             )
         if e == 1:
-            return self.last1(own, opp, empty.bit_length() - 1)
-        return terminal_score(own, opp, self.anti)
+            return self.last1(own, opp, lowest_square(empty))
+        return final_margin(own, opp, self.anti)
 
     def shallow(
         self,
-        own: int,
-        opp: int,
+        own: i64,
+        opp: i64,
         alpha: int,
         beta: int,
-        empty: int,
+        empty: i64,
         e: int,
         parity: int,
         passed: bool,
@@ -276,22 +279,22 @@ class EndgameSolver:
         best = -65
         if e == 4:
             # The last four keep this order down to the last disc.
-            squares: list[int] = []
+            squares: list[i64] = []
             for region in (odd, empty ^ odd):
                 for cls in SQUARE_CLASSES:
                     m = region & cls
                     while m:
                         b = m & -m
-                        squares.append(b.bit_length() - 1)
+                        squares.append(lowest_square(b))
                         m ^= b
             w, x, y, z = squares
             for sq, r, s, t in ((w, x, y, z), (x, w, y, z), (y, w, x, z), (z, w, x, y)):
                 if not opp & NEIGHBOURS[sq]:
                     continue  # no opponent disc next to it: nothing to flip
-                f = flips(own, opp, sq)
+                f = flip_mask(own, opp, sq)
                 if not f:
                     continue
-                v = -self.solve3(opp ^ f, own | f | (1 << sq), -beta, -alpha, r, s, t, False)
+                v = -self.solve3(opp ^ f, own | f | (ONE << sq), -beta, -alpha, r, s, t, False)
                 if v > best:
                     best = v
                     if v > alpha:
@@ -305,10 +308,10 @@ class EndgameSolver:
                     while m:
                         b = m & -m
                         m ^= b
-                        sq = b.bit_length() - 1
+                        sq = lowest_square(b)
                         if not opp & NEIGHBOURS[sq]:
                             continue
-                        f = flips(own, opp, sq)
+                        f = flip_mask(own, opp, sq)
                         if not f:
                             continue
                         v = -self.shallow(
@@ -329,67 +332,67 @@ class EndgameSolver:
                                     return v
         if best == -65:
             if passed:
-                return terminal_score(own, opp, self.anti)
+                return final_margin(own, opp, self.anti)
             return -self.shallow(opp, own, -beta, -alpha, empty, e, parity, True)
         return best
 
     def solve3(
-        self, own: int, opp: int, alpha: int, beta: int, x: int, y: int, z: int, passed: bool
+        self, own: i64, opp: i64, alpha: int, beta: int, x: i64, y: i64, z: i64, passed: bool
     ) -> int:
         # Three empties x, y, z: each move hands the last two to last2.
         self.pending += 1
         best = -65
-        f = flips(own, opp, x)
+        f = flip_mask(own, opp, x)
         if f:
-            best = -self.last2(opp ^ f, own | f | (1 << x), -beta, -alpha, y, z, False)
+            best = -self.last2(opp ^ f, own | f | (ONE << x), -beta, -alpha, y, z, False)
             if best >= beta:
                 return best
             if best > alpha:
                 alpha = best
-        f = flips(own, opp, y)
+        f = flip_mask(own, opp, y)
         if f:
-            v = -self.last2(opp ^ f, own | f | (1 << y), -beta, -alpha, x, z, False)
+            v = -self.last2(opp ^ f, own | f | (ONE << y), -beta, -alpha, x, z, False)
             if v > best:
                 if v >= beta:
                     return v
                 best = v
                 if v > alpha:
                     alpha = v
-        f = flips(own, opp, z)
+        f = flip_mask(own, opp, z)
         if f:
-            v = -self.last2(opp ^ f, own | f | (1 << z), -beta, -alpha, x, y, False)
+            v = -self.last2(opp ^ f, own | f | (ONE << z), -beta, -alpha, x, y, False)
             if v > best:
                 best = v
         if best > -65:
             return best
         if passed:
-            return terminal_score(own, opp, self.anti)
+            return final_margin(own, opp, self.anti)
         return -self.solve3(opp, own, -beta, -alpha, x, y, z, True)
 
-    def last1(self, own: int, opp: int, sq: int) -> int:
+    def last1(self, own: i64, opp: i64, sq: i64) -> int:
         # One empty square: whoever can play it does; the board is then full.
-        f = flips(own, opp, sq)
+        f = flip_mask(own, opp, sq)
         if f:
-            return self.sign * (2 * (own.bit_count() + f.bit_count()) - 62)
-        f = flips(opp, own, sq)
+            return self.sign * (2 * (popcount(own) + popcount(f)) - 62)
+        f = flip_mask(opp, own, sq)
         if f:
-            return self.sign * (62 - 2 * (opp.bit_count() + f.bit_count()))
-        return terminal_score(own, opp, self.anti)
+            return self.sign * (62 - 2 * (popcount(opp) + popcount(f)))
+        return final_margin(own, opp, self.anti)
 
     def last2(self, own: int, opp: int, alpha: int, beta: int, x: int, y: int, passed: bool) -> int:
         best = -65
-        f = flips(own, opp, x)
+        f = flip_mask(own, opp, x)
         if f:
-            best = -self.last1(opp ^ f, own | f | (1 << x), y)
+            best = -self.last1(opp ^ f, own | f | (ONE << x), y)
             if best >= beta:
                 return best
-        f = flips(own, opp, y)
+        f = flip_mask(own, opp, y)
         if f:
-            v = -self.last1(opp ^ f, own | f | (1 << y), x)
+            v = -self.last1(opp ^ f, own | f | (ONE << y), x)
             if v > best:
                 best = v
         if best > -65:
             return best
         if passed:
-            return terminal_score(own, opp, self.anti)
+            return final_margin(own, opp, self.anti)
         return -self.last2(opp, own, -beta, -alpha, x, y, True)

@@ -26,38 +26,44 @@ from __future__ import annotations
 from functools import cache
 from typing import Final
 
-from ..core.bitboard import CORNERS, FULL, legal_moves_pair
+from mypy_extensions import i64
+
+from ..core.bitboard import ALL, BELOW_56, CORNER_SQUARES, move_mask, native, popcount
+from .squares import X_SQUARES
 
 SCALE: Final = 100  # score units per disc
 # A finished game outranks every heuristic score: final margin * SCALE + WIN.
 WIN: Final = 1_000_000
 
-NOT_A: Final = 0xFEFEFEFEFEFEFEFE  # every column but a
-NOT_H: Final = 0x7F7F7F7F7F7F7F7F  # every column but h
-FILE_A: Final = 0x0101010101010101
-_GATHER: Final = 0x0102040810204080  # (b & FILE_A) * _GATHER >> 56: column a as a byte
-
-# X-squares (diagonally next to a corner), by the corner they belong to.
-_X_OF_CORNER = {0: 9, 7: 14, 56: 49, 63: 54}
+# Boards here are i64 words (see core/bitboard.py for what that asks).
+NOT_A: Final[i64] = native(0xFEFEFEFEFEFEFEFE)  # every column but a
+NOT_H: Final[i64] = 0x7F7F7F7F7F7F7F7F  # every column but h
+FILE_A: Final[i64] = 0x0101010101010101
+_GATHER: Final[i64] = 0x0102040810204080  # (b & FILE_A) * _GATHER >> 56: column a as a byte
 
 
 def terminal_score(own: int, opp: int, anti: bool) -> int:
     """The final margin in discs for the side owning `own` when the game is
     over, counted the WOF way (empties to the winner); in anti, having fewer
     discs is the positive margin."""
-    lead = own.bit_count() - opp.bit_count()
+    return final_margin(native(own), native(opp), anti)
+
+
+def final_margin(own: i64, opp: i64, anti: bool) -> int:
+    """terminal_score on words."""
+    lead = popcount(own) - popcount(opp)
     if anti:
         lead = -lead
     if lead > 0:
-        return lead + 64 - (own | opp).bit_count()
+        return lead + 64 - popcount(own | opp)
     if lead < 0:
-        return lead - 64 + (own | opp).bit_count()
+        return lead - 64 + popcount(own | opp)
     return 0
 
 
-def terminal_value(own: int, opp: int, anti: bool) -> int:
-    """terminal_score in score units, beyond every heuristic score."""
-    margin = terminal_score(own, opp, anti)
+def final_value(own: i64, opp: i64, anti: bool) -> int:
+    """final_margin in score units, beyond every heuristic score."""
+    margin = final_margin(own, opp, anti)
     return margin * SCALE + (WIN if margin > 0 else -WIN if margin < 0 else 0)
 
 
@@ -204,12 +210,12 @@ class StableEdges:
             for c in range(3**8)
         ]
 
-    def count(self, x: int, y: int) -> int:
+    def count(self, x: i64, y: i64) -> int:
         inner = self.inner
         return (
-            (x & CORNERS).bit_count()
+            popcount(x & CORNER_SQUARES)
             + inner[TERNARY[x & 255] + TERNARY2[y & 255]]
-            + inner[TERNARY[x >> 56] + TERNARY2[y >> 56]]
+            + inner[TERNARY[x >> 56 & 255] + TERNARY2[y >> 56 & 255]]
             + inner[
                 TERNARY[(x & FILE_A) * _GATHER >> 56 & 255]
                 + TERNARY2[(y & FILE_A) * _GATHER >> 56 & 255]
@@ -221,7 +227,7 @@ class StableEdges:
         )
 
     def __call__(self, x: int, y: int) -> int:
-        return self.count(x, y)
+        return self.count(native(x), native(y))
 
 
 @cache
@@ -259,27 +265,22 @@ class Evaluator:
         self.w_x: list[int] = weights["x_square"]
         self.w_par: list[int] = weights["parity"]
         self.w_disc: list[int] = weights["discs"]
-        # Per set of empty corners (indexed by its mask), their X-squares.
-        self.x_masks: dict[int, int] = {}
-        for empty_corners in range(16):
-            corners = [c for k, c in enumerate((0, 7, 56, 63)) if empty_corners >> k & 1]
-            key_mask = sum(1 << c for c in corners)
-            self.x_masks[key_mask] = sum(1 << _X_OF_CORNER[c] for c in corners)
 
-    def evaluate(self, own: int, opp: int) -> int:
-        mo, mp = legal_moves_pair(own, opp)
+    def evaluate(self, own: i64, opp: i64) -> int:
+        """The score of the position for the side owning `own` (to move)."""
+        mo = move_mask(own, opp)
+        mp = move_mask(opp, own)
         if not mo and not mp:
-            return terminal_value(own, opp, self.anti)
-        occupied = own | opp
-        empty = ~occupied & FULL
-        e = empty.bit_count()
+            return final_value(own, opp, self.anti)
+        empty = ~(own | opp) & ALL
+        e = popcount(empty)
         table = self.edge_tables[e]
         score = (
-            self.w_mob[e] * (mo.bit_count() - mp.bit_count())
-            + self.w_cacc[e] * ((mo & CORNERS).bit_count() - (mp & CORNERS).bit_count())
-            + self.w_disc[e] * (own.bit_count() - opp.bit_count())
+            self.w_mob[e] * (popcount(mo) - popcount(mp))
+            + self.w_cacc[e] * (popcount(mo & CORNER_SQUARES) - popcount(mp & CORNER_SQUARES))
+            + self.w_disc[e] * (popcount(own) - popcount(opp))
             + table[TERNARY[own & 255] + TERNARY2[opp & 255]]
-            + table[TERNARY[own >> 56] + TERNARY2[opp >> 56]]
+            + table[TERNARY[own >> 56 & 255] + TERNARY2[opp >> 56 & 255]]
             + table[
                 TERNARY[(own & FILE_A) * _GATHER >> 56 & 255]
                 + TERNARY2[(opp & FILE_A) * _GATHER >> 56 & 255]
@@ -291,17 +292,19 @@ class Evaluator:
         )
         # Frontier: discs next to an empty square (3x3 dilation of the empties).
         h = empty | (empty << 1 & NOT_A) | (empty >> 1 & NOT_H)
-        near_empty = h | h << 8 | h >> 8
-        score += self.w_front[e] * ((opp & near_empty).bit_count() - (own & near_empty).bit_count())
-        xs = self.x_masks[empty & CORNERS]
+        near_empty = h | h << 8 | (h >> 8 & BELOW_56)
+        score += self.w_front[e] * (popcount(opp & near_empty) - popcount(own & near_empty))
+        # X-squares next to an empty corner: each corner's is 9 or 7 squares away.
+        ec = empty & CORNER_SQUARES
+        xs = (ec << 9 | ec << 7 | ec >> 7 | ec >> 9) & X_SQUARES
         if xs:
-            score += self.w_x[e] * ((own & xs).bit_count() - (opp & xs).bit_count())
+            score += self.w_x[e] * (popcount(own & xs) - popcount(opp & xs))
         if e & 1:
             score += self.w_par[e]
         return score
 
     def __call__(self, own: int, opp: int) -> int:
-        return self.evaluate(own, opp)
+        return self.evaluate(native(own), native(opp))
 
 
 @cache

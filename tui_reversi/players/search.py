@@ -28,9 +28,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
-from ..core.bitboard import CORNERS, flips, legal_moves
+from mypy_extensions import i64
+
+from ..core.bitboard import (
+    CORNER_SQUARES,
+    ONE,
+    flip_mask,
+    lowest_square,
+    move_mask,
+    native,
+    popcount,
+)
 from .endgame import CHECK_EVERY, TT_LIMIT, EndgameSolver, SearchStopped
-from .evaluation import SCALE, WIN, make_evaluator, terminal_score
+from .evaluation import SCALE, WIN, final_margin, make_evaluator
 from .squares import SQUARE_CLASSES
 
 __all__ = ["CHECK_EVERY", "Engine", "RootMove", "SearchResult"]
@@ -146,7 +156,7 @@ class Engine:
     ) -> SearchResult:
         runner = SearchRun(self, own, opp, deadline, max_nodes, cancelled)
         empties = 64 - (own | opp).bit_count()
-        moves = legal_moves(own, opp)
+        moves = move_mask(runner.own, runner.opp)
         if not moves:
             return SearchResult(None, 0, 0, 0)
         root = [RootMove(sq) for sq in runner.order_root(moves)]
@@ -229,7 +239,7 @@ class Engine:
         """Exact final margin in discs (WOF counting) for the side to move
         within (alpha, beta); no clock. For tests and benchmarks."""
         runner = SearchRun(self, own, opp, None, None, None)
-        return runner.solve(own, opp, alpha, beta, False)
+        return runner.solve(runner.own, runner.opp, alpha, beta, False)
 
 
 class SearchRun(EndgameSolver):
@@ -248,10 +258,10 @@ class SearchRun(EndgameSolver):
     ) -> None:
         super().__init__(engine.anti, deadline, max_nodes, cancelled)
         self.evaluator = engine.evaluator
-        self.own = own
-        self.opp = opp
+        self.own = native(own)  # the root position, as words
+        self.opp = native(opp)
         self.partial_best: int | None = None
-        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        self.tt: dict[tuple[i64, i64], tuple[int, int, int, i64]] = {}
         self.history = [0] * 64
 
     def trim_tables(self) -> None:
@@ -261,20 +271,20 @@ class SearchRun(EndgameSolver):
 
     # -- midgame -----------------------------------------------------------------
 
-    def negamax(self, own: int, opp: int, depth: int, alpha: int, beta: int) -> int:
+    def negamax(self, own: i64, opp: i64, depth: int, alpha: int, beta: int) -> int:
         self.pending += 1
         if self.pending >= CHECK_EVERY:
             self.check()
         if depth <= 0:
             return self.evaluator.evaluate(own, opp)
-        moves = legal_moves(own, opp)
+        moves = move_mask(own, opp)
         if not moves:
-            if not legal_moves(opp, own):
+            if not move_mask(opp, own):
                 return _terminal(own, opp, self.anti)
             return -self.negamax(opp, own, depth, -beta, -alpha)
-        key = own << 64 | opp
+        key = (own, opp)
         entry = self.tt.get(key)
-        tt_move = -1
+        tt_move: i64 = -1
         if entry is not None:
             e_depth, lower, upper, tt_move = entry
             if e_depth >= depth:
@@ -288,11 +298,11 @@ class SearchRun(EndgameSolver):
             # Leaf parents: evaluate the children in place.
             evaluator = self.evaluator
             best = -INF
-            best_sq = -1
+            best_sq: i64 = -1
             for sq in _static_order(moves, tt_move):
-                f = flips(own, opp, sq)
+                f = flip_mask(own, opp, sq)
                 self.pending += 1
-                v = -evaluator.evaluate(opp ^ f, own | f | (1 << sq))
+                v = -evaluator.evaluate(opp ^ f, own | f | (ONE << sq))
                 if v > best:
                     best = v
                     best_sq = sq
@@ -309,9 +319,9 @@ class SearchRun(EndgameSolver):
         a = alpha
         first = True
         for sq in order:
-            f = flips(own, opp, sq)
+            f = flip_mask(own, opp, sq)
             n_own = opp ^ f
-            n_opp = own | f | (1 << sq)
+            n_opp = own | f | (ONE << sq)
             if first:
                 v = -self.negamax(n_own, n_opp, depth - 1, -beta, -a)
                 first = False
@@ -330,7 +340,9 @@ class SearchRun(EndgameSolver):
         self.store(key, depth, best, alpha, beta, best_sq)
         return best
 
-    def store(self, key: int, depth: int, best: int, alpha: int, beta: int, best_sq: int) -> None:
+    def store(
+        self, key: tuple[i64, i64], depth: int, best: int, alpha: int, beta: int, best_sq: i64
+    ) -> None:
         if best <= alpha:
             self.tt[key] = (depth, -INF, best, best_sq)
         elif best >= beta:
@@ -338,24 +350,24 @@ class SearchRun(EndgameSolver):
         else:
             self.tt[key] = (depth, best, best, best_sq)
 
-    def mobility_order(self, own: int, opp: int, moves: int, tt_move: int) -> list[int]:
+    def mobility_order(self, own: i64, opp: i64, moves: i64, tt_move: i64) -> list[i64]:
         # Fewest replies first (corners count double), history breaks ties.
         history = self.history
-        keyed: list[tuple[int, int]] = []
+        keyed: list[tuple[int, i64]] = []
         m = moves
         while m:
             b = m & -m
             m ^= b
-            sq = b.bit_length() - 1
+            sq = lowest_square(b)
             if sq == tt_move:
                 continue
-            f = flips(own, opp, sq)
-            replies = legal_moves(opp ^ f, own | f | b)
+            f = flip_mask(own, opp, sq)
+            replies = move_mask(opp ^ f, own | f | b)
             keyed.append(
                 (
-                    (replies.bit_count() + (replies & CORNERS).bit_count()) * 4096
+                    (popcount(replies) + popcount(replies & CORNER_SQUARES)) * 4096
                     - history[sq]
-                    - (4096 if b & CORNERS else 0),
+                    - (4096 if b & CORNER_SQUARES else 0),
                     sq,
                 )
             )
@@ -376,7 +388,7 @@ class SearchRun(EndgameSolver):
         """The exact margin, each root move solved (-1 plies: the solver)."""
         return self.search_root(moves, SOLVE, analyse, -65)
 
-    def child(self, own: int, opp: int, depth: int, alpha: int, beta: int) -> int:
+    def child(self, own: i64, opp: i64, depth: int, alpha: int, beta: int) -> int:
         if depth == SOLVE:
             return self.solve(own, opp, alpha, beta, False)
         return self.negamax(own, opp, depth, alpha, beta)
@@ -387,9 +399,9 @@ class SearchRun(EndgameSolver):
         best = worst
         for i, rm in enumerate(moves):
             sq = rm.square
-            f = flips(own, opp, sq)
+            f = flip_mask(own, opp, sq)
             n_own = opp ^ f
-            n_opp = own | f | (1 << sq)
+            n_opp = own | f | (ONE << sq)
             if i == 0 or analyse:
                 v = -self.child(n_own, n_opp, depth, -INF, INF)
             else:
@@ -415,10 +427,10 @@ class SearchRun(EndgameSolver):
         best = -65  # any value <= -1 is a loss (an upper bound), >= 1 a win
         for rm in moves:
             sq = rm.square
-            f = flips(own, opp, sq)
+            f = flip_mask(own, opp, sq)
             # Window (-1, 1) until a draw is found, then (0, 1).
             alpha = -1 if best < 0 else 0
-            v = -self.solve(opp ^ f, own | f | (1 << sq), -1, -alpha, False)
+            v = -self.solve(opp ^ f, own | f | (ONE << sq), -1, -alpha, False)
             if v > best:
                 if v >= 0 or best == -65:
                     # A better outcome; among losses the first is kept.
@@ -429,7 +441,7 @@ class SearchRun(EndgameSolver):
                     break  # a win: no need to look further
         return best_sq, best
 
-    def order_root(self, moves: int) -> list[int]:
+    def order_root(self, moves: i64) -> list[i64]:
         return self.mobility_order(self.own, self.opp, moves, -1)
 
 
@@ -437,20 +449,20 @@ def _by_score(rm: RootMove) -> int:
     return -rm.score
 
 
-def _terminal(own: int, opp: int, anti: bool) -> int:
-    margin = terminal_score(own, opp, anti)
+def _terminal(own: i64, opp: i64, anti: bool) -> int:
+    margin = final_margin(own, opp, anti)
     return margin * SCALE + (WIN if margin > 0 else -WIN if margin < 0 else 0)
 
 
-def _static_order(moves: int, tt_move: int) -> list[int]:
-    order: list[int] = []
+def _static_order(moves: i64, tt_move: i64) -> list[i64]:
+    order: list[i64] = []
     if tt_move >= 0 and moves >> tt_move & 1:
         order.append(tt_move)
-        moves ^= 1 << tt_move
+        moves ^= ONE << tt_move
     for cls in SQUARE_CLASSES:
         m = moves & cls
         while m:
             b = m & -m
-            order.append(b.bit_length() - 1)
+            order.append(lowest_square(b))
             m ^= b
     return order
