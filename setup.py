@@ -20,6 +20,7 @@ from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 # Kept in step with tui_reversi/engine_build.py's COMPILED_MODULES.
@@ -93,13 +94,24 @@ class BuildEngine(build_ext):
         return outputs
 
 
-def extensions() -> list:
+class BuildPackage(build_py):
+    """build_py that says, once per build, why the engine is not compiled."""
+
+    def run(self) -> None:
+        if NOT_COMPILED:
+            say(f"{NOT_COMPILED}: the engine will run interpreted")
+        super().run()
+
+
+def not_compiled() -> str | None:
+    """Why the engine will not be compiled, or None when it will."""
     if os.environ.get("TUI_REVERSI_PURE") == "1":
-        say("TUI_REVERSI_PURE=1: the engine is not compiled and will run interpreted")
-        return []
-    problem = compiler_problem()
-    if problem is not None:
-        say(f"{problem}: the engine will run interpreted")
+        return "TUI_REVERSI_PURE=1"
+    return compiler_problem()
+
+
+def extensions() -> list:
+    if NOT_COMPILED:
         return []
     from mypyc.build import mypycify
 
@@ -110,4 +122,5 @@ def extensions() -> list:
     )
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": BuildEngine})
+NOT_COMPILED = not_compiled()
+setup(ext_modules=extensions(), cmdclass={"build_ext": BuildEngine, "build_py": BuildPackage})
