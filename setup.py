@@ -18,9 +18,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from setuptools import setup
-from setuptools.command.build_ext import build_ext
-from setuptools.command.build_py import build_py
+from setuptools import setup  # type: ignore[import-untyped]
+from setuptools.command.build_ext import build_ext  # type: ignore[import-untyped]
+from setuptools.command.build_py import build_py  # type: ignore[import-untyped]
 
 HERE = Path(__file__).resolve().parent
 # Kept in step with tui_reversi/engine_build.py's COMPILED_MODULES.
@@ -43,8 +43,11 @@ def say(line: str) -> None:
 def compiler_problem() -> str | None:
     """Why C extensions cannot be built here, or None when they can: compiles
     and links a one-line extension source that includes Python.h."""
-    from setuptools._distutils.ccompiler import new_compiler
-    from setuptools._distutils.sysconfig import customize_compiler, get_python_inc
+    from setuptools._distutils.ccompiler import new_compiler  # type: ignore[import-untyped]
+    from setuptools._distutils.sysconfig import (  # type: ignore[import-untyped]
+        customize_compiler,
+        get_python_inc,
+    )
 
     compiler = new_compiler()
     customize_compiler(compiler)

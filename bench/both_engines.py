@@ -31,18 +31,20 @@ class EngineWorker:
             text=True,
             env=env,
         )
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.questions, self.answers = self.process.stdin, self.process.stdout
         self.engine = self.ask({"kind": "engine"})["engine"]
 
     def ask(self, question: dict) -> dict:
-        self.process.stdin.write(json.dumps(question) + "\n")
-        self.process.stdin.flush()
-        line = self.process.stdout.readline()
+        self.questions.write(json.dumps(question) + "\n")
+        self.questions.flush()
+        line = self.answers.readline()
         if not line:
             raise RuntimeError(f"the engine worker stopped (exit {self.process.wait()})")
         return json.loads(line)
 
     def close(self) -> None:
-        self.process.stdin.close()
+        self.questions.close()
         self.process.wait()
 
 
