@@ -19,6 +19,10 @@ mobility is still good (a side without choices is forced to take discs),
 but stable discs and corners are liabilities that can never be given away,
 an X- or C-square is no longer a gift to the opponent, making the last move
 (parity) takes discs, and the disc count itself counts the other way.
+
+Compiled with mypyc where a C compiler exists (endgame.py's header says what
+mypyc asks of the code); boards are i64 words, handled as core/bitboard.py's
+header says so that compiled and interpreted scores are identical.
 """
 
 from __future__ import annotations
