@@ -1,0 +1,46 @@
+"""What a player's fingers and terminal can send never ends the game: keys
+that arrive after a dialog has gone, the command palette before it is drawn,
+and an unexpected exception (saved game, one sentence, a crash report)."""
+
+from __future__ import annotations
+
+from textual import events
+
+from tui_reversi.core import Game
+from tui_reversi.screens.game import GameScreen
+from tui_reversi.session import Session
+from tui_reversi.storage import SavedGame, SavedGames
+from tui_reversi.widgets.themes import theme_names
+
+from .conftest import FirstMovePlayer, moves, settle, status
+
+
+def burst(app, *keys: str) -> None:
+    """Queue keys before the app handles any, as a fast typist over SSH sends them."""
+    named = {"enter": "\r", "escape": "\x1b", "pageup": None, "pagedown": None}
+    for key in keys:
+        app.post_message(events.Key(key, key if len(key) == 1 else named[key]))
+
+
+def keeping_app(make_app):
+    session = Session.start(themes=theme_names())
+    match = session.start_match(black=None, white="human")
+    options = session.app_options({})
+    options["theme"] = "reversi"
+    return make_app(match=match, session=session, player=FirstMovePlayer(), **options)
+
+
+async def test_enter_twice_in_the_saved_games_loads_once_and_plays_on(make_app):
+    SavedGames().save(SavedGame.from_game(Game.from_transcript("f5d6")), "Sunday")
+    app = keeping_app(make_app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")
+        await pilot.pause()
+        burst(app, "enter", "enter")
+        await settle(pilot, app)
+        assert app.is_running and app.return_code is None
+        assert isinstance(app.screen, GameScreen) and len(app.screen_stack) == 1
+        assert moves(app) == "f5d6" and status(app) == "Loaded 'Sunday'."
+        await pilot.press("c", "3")
+        await settle(pilot, app)
+        assert moves(app) == "f5d6c3"
