@@ -209,6 +209,21 @@ class ReversiApp(App[None]):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
+    def action_command_palette(self) -> None:
+        from .screens.command_palette import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(id="--command-palette"))
+
+    def search_themes(self) -> None:
+        from textual.theme import ThemeProvider
+
+        from .screens.command_palette import CommandPalette
+
+        self.push_screen(
+            CommandPalette(providers=[ThemeProvider], placeholder="Search for themes…")
+        )
+
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(event.size)
 

@@ -44,3 +44,31 @@ async def test_enter_twice_in_the_saved_games_loads_once_and_plays_on(make_app):
         await pilot.press("c", "3")
         await settle(pilot, app)
         assert moves(app) == "f5d6c3"
+
+
+async def test_page_keys_right_after_the_command_palette_opens(make_app):
+    """ctrl+p then PageUp before the palette's list is laid out: Textual's
+    OptionList looks up a line it has not measured yet (KeyError: 0)."""
+    for key in ("pageup", "pagedown"):
+        app = make_app(white="human")
+        async with app.run_test(size=(80, 24)) as pilot:
+            burst(app, "f", "5")
+            await pilot.pause()
+            app.action_command_palette()
+            burst(app, key, key)
+            await pilot.pause()
+            await pilot.pause()
+            assert app.is_running and app.return_code is None
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and moves(app) == "f5"
+
+
+async def test_page_keys_right_after_the_theme_search_opens(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.search_themes()
+        burst(app, "pageup", "pagedown")
+        await pilot.pause()
+        await pilot.pause()
+        assert app.is_running and app.return_code is None
