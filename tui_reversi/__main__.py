@@ -6,7 +6,13 @@ import argparse
 import contextlib
 import gc
 import sys
+import threading
+from functools import partial
 from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .app import ReversiApp
 
 # name -> (module under tui_reversi.tools, one-line help)
 TOOLS = {
@@ -151,7 +157,9 @@ def run_app(args: argparse.Namespace) -> int:
 def _run_app(args: argparse.Namespace) -> int:
     from .app import create_app
     from .core import ReversiError
+    from .crash import contain
     from .session import Session
+    from .terminal_input import tolerate_invalid_utf8
     from .widgets.themes import theme_names
 
     if args.theme is not None and args.theme not in theme_names():
@@ -169,9 +177,15 @@ def _run_app(args: argparse.Namespace) -> int:
         options = app_arguments(args)
         match = session.start_match(black=options.get("black"), white=options.get("white"))
         app = create_app(match=match, session=session, **session.app_options(options))
+        tolerate_invalid_utf8()
+        threading.excepthook = partial(_thread_failed, app)
         app.run(mouse=not args.no_mouse)
     finally:
+        threading.excepthook = threading.__excepthook__
         saved = session.close()
+    if app.crash is not None:
+        transcript = app.match.game.transcript(app.match.game.length)
+        return contain(app.crash, transcript=transcript, saved=saved)
     code = app.return_code or 0
     if code > 128 and saved:  # ended by SIGHUP or SIGTERM (the terminal may be gone)
         with contextlib.suppress(OSError):
@@ -180,6 +194,11 @@ def _run_app(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     return code
+
+
+def _thread_failed(app: ReversiApp, failed: threading.ExceptHookArgs) -> None:
+    if failed.exc_value is not None:
+        app.thread_failed(failed.exc_value)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -198,6 +217,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("tui-reversi: interrupted", file=sys.stderr)
         return 130
+    except Exception as error:  # a bug: a report and one sentence, never a traceback
+        from .crash import contain
+
+        return contain(error)
 
 
 if __name__ == "__main__":

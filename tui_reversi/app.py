@@ -22,6 +22,7 @@ from textual.message import Message
 from textual.screen import Screen
 
 from .core import Color, Position, ReversiError, Variant
+from .crash import CRASH_STATUS, TEST_CRASH_VARIABLE, DeliberateCrash
 from .match import Match, parse_level
 from .players import MoveScore, Player, analyse, create_player
 from .players.base import CancelCheck
@@ -114,6 +115,11 @@ class ReversiApp(App[None]):
         self.theme = options.theme
         self._autosave_problem: str | None = None
         self._signalled = False
+        # The bug that ended the app, if one did (the command line reports it).
+        self.crash: BaseException | None = None
+        crash_key = os.environ.get(TEST_CRASH_VARIABLE)
+        if crash_key:
+            self.bind(crash_key, "deliberate_crash", show=False)
 
     class AutosaveFailed(Message):
         """The autosave thread could not write the game (one sentence)."""
@@ -212,7 +218,7 @@ class ReversiApp(App[None]):
     def action_command_palette(self) -> None:
         from .screens.command_palette import CommandPalette
 
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
             self.push_screen(CommandPalette(id="--command-palette"))
 
     def search_themes(self) -> None:
@@ -256,6 +262,29 @@ class ReversiApp(App[None]):
                 severity="error",
                 timeout=20,
             )
+
+    # -- bugs: the game ends with a report, never a traceback ------------------------------
+
+    def _handle_exception(self, error: Exception) -> None:
+        """An exception nothing handled (a bug): close down as on ctrl+q, so
+        the terminal is put back, and leave the report to the command line
+        (`crash`): Textual would print the traceback to the player."""
+        if self.crash is None:
+            self.crash = error
+        self._return_code = CRASH_STATUS
+        if self._exception is None:  # Pilot re-raises it in tests
+            self._exception = error
+            self._exception_event.set()
+        self._close_messages_no_wait()
+
+    def thread_failed(self, error: BaseException) -> None:
+        """An exception escaped a thread (the terminal's input thread, say):
+        without this the app would carry on deaf, or die with exit status 0."""
+        if isinstance(error, Exception):
+            self.call_later(self._handle_exception, error)
+
+    def action_deliberate_crash(self) -> None:
+        raise DeliberateCrash(f"the test-only crash key ({TEST_CRASH_VARIABLE}) was pressed")
 
     # -- SIGHUP (a dropped SSH connection) and SIGTERM ------------------------------------
 

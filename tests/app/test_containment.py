@@ -4,9 +4,13 @@ and an unexpected exception (saved game, one sentence, a crash report)."""
 
 from __future__ import annotations
 
+import threading
+
+import pytest
 from textual import events
 
 from tui_reversi.core import Game
+from tui_reversi.crash import CRASH_STATUS
 from tui_reversi.screens.game import GameScreen
 from tui_reversi.session import Session
 from tui_reversi.storage import SavedGame, SavedGames
@@ -72,3 +76,17 @@ async def test_page_keys_right_after_the_theme_search_opens(make_app):
         await pilot.pause()
         await pilot.pause()
         assert app.is_running and app.return_code is None
+
+
+async def test_an_exception_in_a_thread_ends_the_app_as_a_crash(make_app):
+    """The terminal's input thread dying must not leave a deaf app behind."""
+    app = make_app(white="human")
+    with pytest.raises(UnicodeDecodeError):
+        async with app.run_test(size=(80, 24)) as pilot:
+            error = UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
+            thread = threading.Thread(target=app.thread_failed, args=(error,))
+            thread.start()
+            thread.join()
+            await pilot.pause()
+            await pilot.pause()
+    assert isinstance(app.crash, UnicodeDecodeError) and app.return_code == CRASH_STATUS
