@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
+import os
 import shlex
 import signal
 import time
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
+from ..crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
 from .config import (
     format_duration,
     gone_reason,
@@ -117,6 +120,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._end_message: str | None = None
         self._seated = False
+        self._crash_report: Path | None = None
         self.task: asyncio.Task[None] | None = None
 
     # asyncssh callbacks, in the order a client drives them.
@@ -245,6 +249,12 @@ class GameSession(asyncssh.SSHServerSession):
             client_env=self._chan.get_environment() if self._chan else {},
             ssh_connection=owner.ssh_connection,
         )
+        # After a bug the game writes its report here, outside the player's
+        # directory: the log gets it, the player only a sentence.
+        self._crash_report = _crash_report_path(self._config.data_dir, owner.user or "")
+        env[REPORT_VARIABLE] = str(self._crash_report)
+        if os.environ.get(TEST_CRASH_VARIABLE):  # tests and bench/fuzz.py only
+            env[TEST_CRASH_VARIABLE] = os.environ[TEST_CRASH_VARIABLE]
         process = await PtyProcess.start(
             [*self._config.game_command, *options],
             env=env,
@@ -274,10 +284,11 @@ class GameSession(asyncssh.SSHServerSession):
         if status < 0:
             name = _signal_name(-status)
             owner.end_reason = owner.end_reason or f"game killed by SIG{name}"
+        elif status != 0:
+            owner.end_reason = owner.end_reason or f"game crashed (exit status {status})"
+            self._log_crash_report()
         else:
-            owner.end_reason = owner.end_reason or (
-                "player quit" if status == 0 else f"game exited with status {status}"
-            )
+            owner.end_reason = owner.end_reason or "player quit"
         if not self._open:
             return
         if status < 0:
@@ -291,6 +302,21 @@ class GameSession(asyncssh.SSHServerSession):
             owner.session_closed()
         else:
             self._exit(status)
+
+    def _log_crash_report(self) -> None:
+        """The report a crashed game left, into the log, whole (indented)."""
+        path = self._crash_report
+        if path is None or not path.exists():
+            return
+        try:
+            report = path.read_text(encoding="utf-8", errors="replace")
+        except OSError as error:
+            self._owner.arcade.note(f"crash report {path} could not be read: {error}")
+            return
+        lines = "".join(f"\n    {line}" for line in report.rstrip("\n").splitlines())
+        self._owner.arcade.note(
+            f"crash report {path} user={player_user_name(self._owner.user or '')}:{lines}"
+        )
 
     def _start_timers(self) -> None:
         loop = asyncio.get_running_loop()
@@ -348,6 +374,15 @@ def _player_home(players_dir: Path, user: str) -> Path:
     for directory in (home, home / "data", home / "config", home / "state", home / "cache"):
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     return home
+
+
+def _crash_report_path(data_dir: Path, user: str) -> Path:
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    name = f"{player_directory_name(user)}-{stamp}-{next(_crash_numbers)}.txt"
+    return data_dir / "crash-reports" / name
+
+
+_crash_numbers = itertools.count(1)
 
 
 def _signal_name(number: int) -> str:
