@@ -4,6 +4,7 @@ factory the command line and the tests build the app with."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import gc
 import os
 import signal
@@ -279,8 +280,11 @@ class ReversiApp(App[None]):
 
     def thread_failed(self, error: BaseException) -> None:
         """An exception escaped a thread (the terminal's input thread, say):
-        without this the app would carry on deaf, or die with exit status 0."""
-        if isinstance(error, Exception):
+        without this the app would carry on deaf, or die with exit status 0.
+        The terminal gone (EIO, EPIPE on it) is a hang-up, not a bug."""
+        if isinstance(error, OSError) and error.errno in (errno.EIO, errno.EPIPE):
+            self.call_later(self._signalled_to_end, signal.SIGHUP)
+        elif isinstance(error, Exception):
             self.call_later(self._handle_exception, error)
 
     def action_deliberate_crash(self) -> None:

@@ -90,3 +90,33 @@ async def test_an_exception_in_a_thread_ends_the_app_as_a_crash(make_app):
             await pilot.pause()
             await pilot.pause()
     assert isinstance(app.crash, UnicodeDecodeError) and app.return_code == CRASH_STATUS
+
+
+async def test_the_terminal_gone_under_a_thread_is_a_hang_up_not_a_crash(make_app):
+    """The output thread writing to a closed pty (EIO) after a dropped
+    connection: the app ends as on SIGHUP, and no crash report is written."""
+    import errno
+    import signal
+
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        ended = []
+        app._signalled_to_end = ended.append
+        app.thread_failed(OSError(errno.EIO, "Input/output error"))
+        await pilot.pause()
+        assert ended == [signal.SIGHUP] and app.crash is None
+
+
+async def test_enter_twice_in_the_command_palette_runs_the_command_once(make_app):
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f", "5", "d", "6")
+        app.action_command_palette()
+        await settle(pilot, app)
+        burst(app, *"Undo")
+        await settle(pilot, app)  # the palette has searched
+        burst(app, "enter", "enter")
+        await settle(pilot, app)
+        assert app.is_running and app.return_code is None
+        assert isinstance(app.screen, GameScreen) and len(app.screen_stack) == 1
+        assert app.match.game.ply == 1  # d6 taken back, once
