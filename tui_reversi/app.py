@@ -231,6 +231,28 @@ class ReversiApp(App[None]):
             CommandPalette(providers=[ThemeProvider], placeholder="Search for themes…")
         )
 
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.MouseDown) and self._pressed_where_nothing_is(event):
+            return
+        await super().on_event(event)
+
+    def _pressed_where_nothing_is(self, event: events.MouseDown) -> bool:
+        """A press on a widget being removed (it has left the DOM, the screen
+        has not been redrawn yet): Textual 8.2 would start a text selection
+        in its parent, which it no longer has, and raise AttributeError."""
+        from textual.errors import NoWidget
+
+        try:
+            widget, offset = self.screen.get_widget_and_offset_at(event.x, event.y)
+        except NoWidget:
+            return False
+        return (
+            widget is not None
+            and offset is not None
+            and not isinstance(widget, Screen)
+            and widget.parent is None
+        )
+
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(event.size)
 

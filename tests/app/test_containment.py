@@ -120,3 +120,26 @@ async def test_enter_twice_in_the_command_palette_runs_the_command_once(make_app
         assert app.is_running and app.return_code is None
         assert isinstance(app.screen, GameScreen) and len(app.screen_stack) == 1
         assert app.match.game.ply == 1  # d6 taken back, once
+
+
+async def test_a_click_on_a_widget_being_removed_does_nothing(make_app, monkeypatch):
+    """Textual 8.2 starts a text selection under a mouse press and reads the
+    parent of the widget there, which a widget being removed (until the next
+    frame) no longer has: AttributeError 'NoneType' object has no attribute
+    'region' (found by bench/fuzz.py). The screen here answers as it does
+    in that moment."""
+    from textual.geometry import Offset
+    from textual.widgets import Static
+
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        removed = Static("gone")
+        monkeypatch.setattr(
+            app.screen, "get_widget_and_offset_at", lambda x, y: (removed, Offset(0, 0))
+        )
+        app.post_message(events.MouseDown(None, 5, 5, 0, 0, 1, False, False, False))
+        await pilot.pause()
+        monkeypatch.undo()
+        assert app.is_running and app.return_code is None
+        await pilot.press("f", "5")
+        assert moves(app) == "f5"
