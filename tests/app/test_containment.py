@@ -5,6 +5,7 @@ and an unexpected exception (saved game, one sentence, a crash report)."""
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import pytest
 from textual import events
@@ -27,11 +28,11 @@ def burst(app, *keys: str) -> None:
 
 
 def keeping_app(make_app):
+    """The app with the player's files, as the command line builds it."""
     session = Session.start(themes=theme_names())
     match = session.start_match(black=None, white="human")
-    options = session.app_options({})
-    options["theme"] = "reversi"
-    return make_app(match=match, session=session, player=FirstMovePlayer(), **options)
+    settings = replace(session.settings_for({"white": "human"}), theme="reversi")
+    return make_app(match=match, session=session, player=FirstMovePlayer(), settings=settings)
 
 
 async def test_enter_twice_in_the_saved_games_loads_once_and_plays_on(make_app):

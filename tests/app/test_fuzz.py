@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import os
 import string
+from dataclasses import replace
 
 import pytest
 from hypothesis import settings
@@ -23,10 +24,11 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 from textual import events
 
-from tui_reversi.app import MIN_HEIGHT, MIN_WIDTH, create_app
+from tui_reversi.app import create_app
 from tui_reversi.core import Game
+from tui_reversi.match import Pacing
 from tui_reversi.screens.game import GameScreen
-from tui_reversi.screens.too_small import TooSmallScreen
+from tui_reversi.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from tui_reversi.session import Session
 from tui_reversi.storage import SavedGame, SavedGames
 from tui_reversi.widgets.themes import theme_names
@@ -106,19 +108,18 @@ class AppUnderFuzz(RuleBasedStateMachine):
     @initialize(white=st.sampled_from(["human", "easy"]))
     def start(self, white: str) -> None:
         SavedGames().save(SavedGame.from_game(Game.from_transcript("f5d6")), "Sunday", replace=True)
-        session = Session.start(new=True, themes=theme_names())
+        self.session = session = Session.start(new=True, themes=theme_names())
         match = session.start_match(black="human", white=white)
-        options = {**session.app_options({}), "theme": "reversi", "animation": False}
-        options.pop("black"), options.pop("white")
+        settings = session.settings_for({"white": white})
+        settings = replace(settings, theme="reversi", animation=False)
         player = FirstMovePlayer()
         self.app = create_app(
+            settings=settings,
             match=match,
             session=session,
             player_factory=lambda level, variant: player,
             clock=FrozenClock(),
-            computer_delay=0,
-            watch_delay=0,
-            **options,
+            pacing=Pacing(reply=0, watch=0),
         )
         self.loop = asyncio.new_event_loop()
         self.jobs: asyncio.Queue = asyncio.Queue()
@@ -149,6 +150,7 @@ class AppUnderFuzz(RuleBasedStateMachine):
                 self.loop.run_until_complete(self.host)
             finally:
                 self.loop.close()
+                self.session.close()  # the next example is the next run of the app
 
     def run(self, coroutine) -> None:
         """Run `coroutine` in the app's task; its exception is the rule's."""

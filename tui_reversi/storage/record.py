@@ -31,11 +31,13 @@ import json
 import os
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from typing import Any
 
 from ..core import PASS, Game, Position, ReversiError, Variant, parse_transcript, square_name
+from ..players.kinds import NAMES, player_kind
 from .errors import FutureFormatError, StorageError
 
-PLAYERS = ("human", "easy", "medium", "hard", "expert")  # "human" then players.LEVELS
+PLAYERS = NAMES  # the registry's kinds: "human" then the computer levels
 FORMAT = "tui-reversi game"
 VERSION = 1
 MAX_RECORD_BYTES = 256 * 1024  # a whole game is under 1 KiB; anything near this is not ours
@@ -46,10 +48,7 @@ _MAX_NAME_CHARS = 200
 def parse_player(text: str) -> str:
     """'human', 'easy', 'medium', 'hard' or 'expert' for `text` (any case);
     raises ReversiError naming the choices (fits argparse's `type=`)."""
-    name = str(text).strip().lower()
-    if name in PLAYERS:
-        return name
-    raise ReversiError(f"unknown player {text!r}: choose one of {', '.join(PLAYERS)}")
+    return player_kind(str(text)).name
 
 
 def now() -> datetime:
@@ -208,7 +207,7 @@ def _time_text(moment: datetime) -> str:
 _KIND_NAMES = {str: "text", int: "a whole number"}
 
 
-def _get(fields: dict, key: str, kind: type, *, optional: bool = False):
+def _get(fields: dict[str, Any], key: str, kind: type, *, optional: bool = False) -> Any:
     value = fields.get(key)
     if value is None and optional:
         return None
@@ -220,7 +219,7 @@ def _get(fields: dict, key: str, kind: type, *, optional: bool = False):
     return value
 
 
-def _time(fields: dict, key: str) -> datetime:
+def _time(fields: dict[str, Any], key: str) -> datetime:
     text = _get(fields, key, str)
     try:
         moment = datetime.fromisoformat(text[:40])
@@ -229,8 +228,8 @@ def _time(fields: dict, key: str) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-def _identity(fields: dict) -> str:
-    identity = _get(fields, "id", str, optional=True)
+def _identity(fields: dict[str, Any]) -> str:
+    identity: str | None = _get(fields, "id", str, optional=True)
     if identity is None:  # written by hand: a game of its own
         return new_id()
     if not 0 < len(identity) <= 64:
@@ -238,7 +237,7 @@ def _identity(fields: dict) -> str:
     return identity
 
 
-def _record_from_fields(fields: dict) -> SavedGame:
+def _record_from_fields(fields: dict[str, Any]) -> SavedGame:
     version = _get(fields, "version", int)
     if version > VERSION:
         shown = version if version < 10**6 else "far above that"

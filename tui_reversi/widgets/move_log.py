@@ -56,12 +56,11 @@ class MoveLog(ScrollView, can_focus=True):
         "move-log--selected",
     }
 
+    @dataclass
     class PlySelected(Message):
         """The player picked the position after ply `ply` (0 = the start)."""
 
-        def __init__(self, ply: int) -> None:
-            super().__init__()
-            self.ply = ply
+        ply: int
 
     moves: reactive[MoveList] = reactive(MoveList)
 
