@@ -41,3 +41,17 @@ def test_a_served_game_names_no_server_path_to_the_player(monkeypatch, tmp_path,
 def test_the_sentence_is_one_sentence(saved, tmp_path):
     said = crash_sentence(tmp_path / "r.txt", saved=saved)
     assert said.count(". ") == 0 and said.endswith(".") and "\n" not in said
+
+
+def test_a_worker_s_error_is_in_the_report():
+    from textual.worker import WorkerFailed
+
+    from tui_reversi.crash import describe
+
+    try:
+        {}["CommandList"]
+    except KeyError as error:
+        failed = WorkerFailed(error)
+    report = describe(failed)
+    assert "raised in the worker" in report and "KeyError: 'CommandList'" in report
+    assert 'File "' in report.split("raised in the worker")[1]  # where, not only what

@@ -228,13 +228,18 @@ class ReversiApp(App[None]):
     def action_help(self) -> None:
         from .screens.help import HelpScreen
 
-        if not isinstance(self.screen, HelpScreen):
+        # Nothing opens over the size notice: it would be drawn too small, and bury it.
+        if not isinstance(self.screen, (HelpScreen, TooSmallScreen)):
             self.push_screen(HelpScreen())
 
     def action_command_palette(self) -> None:
         from .screens.command_palette import CommandPalette
 
-        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
+        # One palette at a time, also when another screen (the size notice,
+        # game over) has come in front of it: two would share an id.
+        open_already = any(isinstance(screen, CommandPalette) for screen in self.screen_stack)
+        too_small = isinstance(self.screen, TooSmallScreen)
+        if self.use_command_palette and not open_already and not too_small:
             self.push_screen(CommandPalette(id="--command-palette"))
 
     def search_themes(self) -> None:
@@ -366,7 +371,10 @@ class ReversiApp(App[None]):
     def _check_size(self, size: Size) -> None:
         too_small = size.width < MIN_WIDTH or size.height < MIN_HEIGHT
         showing = isinstance(self.screen, TooSmallScreen)
-        if too_small and not showing:
+        # A notice under a dialog the game opened (game over) shows again when
+        # that closes, or takes itself away if the terminal has grown by then.
+        buried = any(isinstance(screen, TooSmallScreen) for screen in self.screen_stack)
+        if too_small and not buried:
             self.push_screen(TooSmallScreen())
         elif showing and not too_small:
             self.pop_screen()

@@ -51,6 +51,10 @@ def describe(error: BaseException, *, transcript: str | None = None) -> str:
         lines.append(f"game: {transcript or '(no moves yet)'}")
     lines.append("")
     lines.extend(traceback.format_exception(error))
+    inner = getattr(error, "error", None)  # Textual's WorkerFailed carries the worker's error
+    if isinstance(inner, BaseException) and inner is not error.__cause__:
+        lines.append("\nraised in the worker:")
+        lines.extend(traceback.format_exception(inner))
     return "\n".join(line.rstrip("\n") for line in lines) + "\n"
 
 

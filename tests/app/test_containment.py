@@ -144,3 +144,38 @@ async def test_a_click_on_a_widget_being_removed_does_nothing(make_app, monkeypa
         assert app.is_running and app.return_code is None
         await pilot.press("f", "5")
         assert moves(app) == "f5"
+
+
+async def test_ctrl_p_with_the_palette_behind_another_screen_opens_no_second(make_app):
+    """The terminal shrinks while the palette is open (the size notice goes
+    in front of it), then ctrl+p: Textual would push a second palette with
+    the same id (DuplicateIds) (found by bench/fuzz.py --ssh)."""
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        await settle(pilot, app)
+        await pilot.resize_terminal(50, 15)
+        await settle(pilot, app)
+        await pilot.press("ctrl+p")
+        await settle(pilot, app)
+        assert app.is_running and app.return_code is None
+        palettes = [s for s in app.screen_stack if s.id == "--command-palette"]
+        assert len(palettes) == 1
+
+
+async def test_help_does_not_open_over_the_size_notice(make_app):
+    """? in a terminal too small for the game: help would be drawn too small
+    and bury the notice, which then stayed after the terminal grew (found by
+    the Pilot fuzz)."""
+    from tui_reversi.screens.too_small import TooSmallScreen
+
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.resize_terminal(50, 12)
+        await settle(pilot, app)
+        await pilot.press("question_mark", "f1", "ctrl+p")
+        await settle(pilot, app)
+        assert isinstance(app.screen, TooSmallScreen)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen) and len(app.screen_stack) == 1

@@ -406,9 +406,9 @@ class GameSession(asyncssh.SSHServerSession):
             owner.end_reason = owner.end_reason or f"game killed by SIG{name}"
         elif status != 0:
             owner.end_reason = owner.end_reason or f"game crashed (exit status {status})"
-            self._log_crash_report()
         else:
             owner.end_reason = owner.end_reason or "player quit"
+        self._log_crash_report()  # whatever ended the game after it wrote one
         if not self._open:
             return
         if status < 0:
