@@ -87,13 +87,13 @@ TRUNCATED = [
 ]
 GAMES = ["f5d6c3d3c4f4f6", "---------------------------OX------XO--------------------------- X"]
 KINDS = {  # step kind -> weight
-    "keys": 60,
+    "keys": 50,
     "junk": 8,
     "truncated": 6,
     "paste": 6,
     "mouse": 8,
     "resize": 8,
-    "burst": 4,
+    "burst": 10,
 }
 
 
@@ -170,7 +170,7 @@ def make_step(seed: int) -> Step:
         for run in range(rng.randint(1, 4)):
             if run:
                 step.writes.append(b"\x1b")
-            count = rng.randint(1, 80)
+            count = rng.randint(1, 150)
             step.writes.append("".join(random_key(rng) for _ in range(count)).encode())
             step.keys += count + (1 if run else 0)
     elif kind == "junk":

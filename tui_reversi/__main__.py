@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import signal
 import sys
 import threading
 from functools import partial
@@ -182,6 +183,9 @@ def _run_app(args: argparse.Namespace) -> int:
         app.run(mouse=not args.no_mouse)
     finally:
         threading.excepthook = threading.__excepthook__
+        # The terminal is back in cooked mode: a ctrl+c typed now would
+        # interrupt the last autosave. The game is ending anyway.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         saved = session.close()
     if app.crash is not None:
         transcript = app.match.game.transcript(app.match.game.length)
