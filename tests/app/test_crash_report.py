@@ -55,7 +55,7 @@ def test_a_bug_ends_the_game_with_one_sentence_and_a_report(tmux, tmp_path):
     text = report.read_text()
     assert "DeliberateCrash" in text and "game: f5" in text and "Traceback" in text
     # The next start offers the game, one move in.
-    tmux("kill-server")
+    tmux("kill-session", "-t", "game")
     start(tmux, tmp_path)
     tmux.wait_for("Resume")
     tmux("send-keys", "-t", "game", "r")
