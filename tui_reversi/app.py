@@ -282,6 +282,8 @@ class ReversiApp(App[None]):
         # gets it back after this interval (default 5 ms), once per await.
         sys.setswitchinterval(SWITCH_INTERVAL)
         self._check_size(self.size)
+        # A dialog the game opens while the terminal is too small goes behind the notice.
+        self.screen_change_signal.subscribe(self, lambda _screen: self._check_size(self.size))
         if not self.is_headless:
             self._end_on_signals()
         if self.session is not None:
@@ -371,10 +373,9 @@ class ReversiApp(App[None]):
     def _check_size(self, size: Size) -> None:
         too_small = size.width < MIN_WIDTH or size.height < MIN_HEIGHT
         showing = isinstance(self.screen, TooSmallScreen)
-        # A notice under a dialog the game opened (game over) shows again when
-        # that closes, or takes itself away if the terminal has grown by then.
-        buried = any(isinstance(screen, TooSmallScreen) for screen in self.screen_stack)
-        if too_small and not buried:
+        # The notice is always in front while the terminal is too small; one
+        # left under a dialog goes when it is in front again (screen_change_signal).
+        if too_small and not showing:
             self.push_screen(TooSmallScreen())
         elif showing and not too_small:
             self.pop_screen()

@@ -179,3 +179,37 @@ async def test_help_does_not_open_over_the_size_notice(make_app):
         await pilot.resize_terminal(80, 24)
         await settle(pilot, app)
         assert isinstance(app.screen, GameScreen) and len(app.screen_stack) == 1
+
+
+async def test_a_dialog_the_game_opens_while_the_terminal_is_too_small_stays_behind_the_notice(
+    make_app,
+):
+    """The last move arrives while the terminal is too small: the game-over
+    dialog opens behind the size notice, and both go their way once the
+    terminal grows (found by bench/fuzz.py --ssh: no notice over a dialog)."""
+    from tui_reversi.screens.game_over import GameOverScreen
+    from tui_reversi.screens.too_small import TooSmallScreen
+
+    game = Game()
+    while not game.is_over:
+        game.play(game.position.legal_moves()[0])
+    app = make_app(white="human", transcript=game.transcript())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        if isinstance(app.screen, GameOverScreen):  # the loaded game's end, announced
+            app.screen.dismiss(None)
+            await settle(pilot, app)
+        await pilot.resize_terminal(50, 12)
+        await settle(pilot, app)
+        app.push_screen(GameOverScreen(app.match, game.result))
+        await settle(pilot, app)
+        assert isinstance(app.screen, TooSmallScreen)
+        await pilot.resize_terminal(44, 29)
+        await settle(pilot, app)
+        assert isinstance(app.screen, TooSmallScreen)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.press("escape")  # the notice left behind it goes too
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen) and len(app.screen_stack) == 1

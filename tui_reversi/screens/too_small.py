@@ -21,12 +21,6 @@ class TooSmallScreen(Screen):
     def on_resize(self) -> None:
         self._explain()
 
-    def on_screen_resume(self) -> None:
-        # In front again after a dialog over it: the terminal may have grown meanwhile.
-        width, height = self.app.size
-        if width >= MIN_WIDTH and height >= MIN_HEIGHT:
-            self.dismiss()
-
     def _explain(self) -> None:
         width, height = self.app.size
         self.query_one("#too-small", Static).update(
