@@ -103,6 +103,25 @@ class GameScreen(Screen[None]):
         *KEEPING_BINDINGS,
     ]
 
+    # The key bar, most important first (at 80 columns the last ones give way).
+    KEY_BAR_ORDER = (
+        "game.pause",
+        "review.forward",
+        "review.live",
+        "review.continue",
+        "game.new",
+        "game.undo",
+        "game.hint",
+        "game.save",
+        "game.open",
+        "game.export",
+        "game.settings",
+        "review.back",
+        "game.redo",
+        "game.markers",
+        "board.play",
+    )
+
     def __init__(self) -> None:
         super().__init__()
         self.notice: tuple[Content, bool] | None = None  # (text, is it an error)
@@ -258,7 +277,9 @@ class GameScreen(Screen[None]):
                 match, ply, reviewing=review_ply is not None, paused=self.referee.paused
             ),
         )
-        self.query_one(MoveLog).moves = MoveList(tuple(game.moves), game.ply, review_ply)
+        self.query_one(MoveLog).moves = MoveList(
+            tuple(game.moves), game.ply, review_ply, first=game.positions[0].to_move
+        )
         self._show_title()
         self._show_status()
 
