@@ -275,7 +275,12 @@ class Target:
             return False
         if "Resume" in shown:
             send(b"r")
-        return wait_until(lambda s: "a   b   c" in s or "a b c" in s, timeout=30) is not None
+        # The board's column letters, however wide the squares (ASCII mode is wider).
+        board = re.compile(r"a\s+b\s+c\s+d\s+e")
+        if wait_until(lambda s: board.search(s) is not None, timeout=30) is None:
+            (self.home / f"start-{time.time():.0f}.screen").write_text(screen())
+            return False
+        return True
 
     def stop(self) -> None:
         tmux("kill-server")
