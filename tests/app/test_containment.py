@@ -213,3 +213,22 @@ async def test_a_dialog_the_game_opens_while_the_terminal_is_too_small_stays_beh
         await pilot.press("escape")  # the notice left behind it goes too
         await settle(pilot, app)
         assert isinstance(app.screen, GameScreen) and len(app.screen_stack) == 1
+
+
+async def test_enter_before_the_import_dialog_is_drawn_does_nothing(make_app):
+    """Enter reaching the import dialog before it was composed (after a paste
+    of binary data, bench/fuzz.py): NoMatches '#source'. It is ignored, and the
+    dialog works once it is there."""
+    from tui_reversi.screens.import_game import ImportScreen
+
+    app = keeping_app(make_app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.screen.action_import("f5d6c3")  # as a paste onto the board does
+        dialog = app.screen
+        assert isinstance(dialog, ImportScreen)
+        dialog.action_submit()  # at once: nothing composed yet
+        await settle(pilot, app)
+        assert app.is_running and app.screen is dialog
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert moves(app) == "f5d6c3"
