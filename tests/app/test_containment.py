@@ -232,3 +232,12 @@ async def test_enter_before_the_import_dialog_is_drawn_does_nothing(make_app):
         await pilot.press("enter")
         await settle(pilot, app)
         assert moves(app) == "f5d6c3"
+
+
+def test_a_dialog_closed_before_it_was_mounted_mounts_nothing():
+    """F1 twice in a burst: help is closed before its mount handler runs,
+    which then mounted the key bar into a screen no longer attached
+    (MountError, found by bench/fuzz.py)."""
+    from tui_reversi.screens.help import HelpScreen
+
+    HelpScreen().on_mount()  # as it runs on a screen already taken away

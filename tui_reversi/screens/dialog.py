@@ -53,7 +53,8 @@ class Dialog(ModalScreen[Result], AnswersOnce[Result]):
 
     def on_mount(self) -> None:
         # Mounted here rather than composed, so subclasses compose only their dialog.
-        self.mount(KeyBar())
+        if self.is_attached:  # not when closed by a key typed before this ran
+            self.mount(KeyBar())
 
 
 # Actions that open a dialog (on the game screen, in the saved-games list, in
