@@ -257,19 +257,16 @@ class Target:
 
     def start(self) -> bool:
         """A fresh game on the screen (the unfinished one resumed); False if it never came."""
-        tmux("kill-session", "-t", "fuzz")
         (self.home / "files").mkdir(exist_ok=True)
-        tmux(
-            "new-session",
-            "-d",
-            "-s",
-            "fuzz",
-            "-x",
-            str(SIZE[0]),
-            "-y",
-            str(SIZE[1]),
-            self.command(),
-        )
+        size = ("-x", str(SIZE[0]), "-y", str(SIZE[1]))
+        # In place: killing the last session ends the tmux server, and a new
+        # session started while it goes away may silently fail.
+        alive = ["tmux", "-L", SOCKET, "has-session", "-t", "fuzz"]
+        if subprocess.run(alive, capture_output=True).returncode == 0:
+            tmux("respawn-pane", "-k", "-t", "fuzz", self.command())
+            tmux("resize-window", "-t", "fuzz", *size)
+        else:
+            tmux("new-session", "-d", "-s", "fuzz", *size, self.command())
         shown = wait_until(lambda s: "Black" in s or "Resume" in s or EXITED in s, timeout=30)
         if shown is None or EXITED in shown:
             return False
