@@ -6,7 +6,7 @@ answer given once."""
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from textual import events
 from textual.await_complete import AwaitComplete
@@ -17,6 +17,8 @@ from ..widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
     from textual.app import App
+
+    from ..app import ReversiApp
 
 Result = TypeVar("Result")
 
@@ -50,6 +52,10 @@ class Dialog(ModalScreen[Result], AnswersOnce[Result]):
 
     # As ctrl+q (shown in the bar); a text box keeps q for typing.
     BINDINGS = [Binding("q", "app.quit", "Quit", show=False)]
+
+    def terminal_text(self, text: str) -> str:
+        """`text` as the terminal should get it (the app's ASCII mode spells symbols out)."""
+        return cast("ReversiApp", self.app).text(text)
 
     def on_mount(self) -> None:
         # Mounted here rather than composed, so subclasses compose only their dialog.

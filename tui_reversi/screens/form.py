@@ -26,7 +26,7 @@ class FormScreen(Dialog[Result]):
     def footer(self, keys: str, ok: str) -> ComposeResult:
         """The problem line, the keys line (markup) and the OK/Cancel buttons."""
         yield Literal(id="problem")
-        yield Static(self.app.text(keys), id="dialog-keys")
+        yield Static(self.terminal_text(keys), id="dialog-keys")
         with Horizontal(id="dialog-buttons"):
             yield Button(ok, variant="primary", id="ok")
             yield Button("Cancel", id="cancel")

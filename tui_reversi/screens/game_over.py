@@ -60,7 +60,7 @@ class GameOverScreen(Dialog[str | None]):
             )
             yield Literal(self.detail, id="result")
             yield Static(
-                self.app.text(
+                self.terminal_text(
                     "[b]n[/b] new game · [b],[/b] review the game · [b]esc[/b] look at the "
                     "board · [b]ctrl+q[/b] quit"
                 ),

@@ -121,7 +121,8 @@ def import_text(text: str, *, variant: Variant | str | None = None) -> SavedGame
         return _from_transcript(compact, chosen)
     if set(compact) <= _BOARD_CHARS:
         return _from_position(compact, chosen)  # reports the length
-    if compact.isalnum() and _TRANSCRIPT.match(compact.lower()).end() >= 2:
+    moves = _TRANSCRIPT.match(compact.lower())
+    if compact.isalnum() and moves is not None and moves.end() >= 2:
         # Moves, then something that is not one: core names the bad move.
         return _from_transcript(compact, chosen)
     raise StorageError(f"the text is not a game: expected {_FORMATS_HINT}")

@@ -234,7 +234,7 @@ def _date(text: str) -> datetime | None:
         )
         if match is None:
             return None
-        numbers = [int(part) for part in match.groups(default="0")]
-        return datetime(*numbers, tzinfo=UTC)  # type: ignore[misc]
+        year, month, day, hour, minute, second = (int(part) for part in match.groups("0"))
+        return datetime(year, month, day, hour, minute, second, tzinfo=UTC)
     except (ValueError, OverflowError, OSError):
         return None

@@ -241,8 +241,11 @@ class BoardView(Widget, can_focus=True):
         return canvas
 
     def _draw_grid(self, put, grid_style: Style) -> None:
+        grid = self.glyphs.grid
+        if grid is None:  # ASCII glyphs draw no lines
+            return
         cw, ch = self.cell
-        (top, middle, bottom), bar = self.glyphs.grid, self.glyphs.bar
+        (top, middle, bottom), bar = grid, self.glyphs.bar
         for r in range(9):
             left, joint, right, rule = top if r == 0 else bottom if r == 8 else middle
             y = 1 + r * (ch + 1)
