@@ -286,6 +286,14 @@ class ReversiApp(App[None]):
         yield SystemCommand("Redo", "Replay a move you took back", game.action_redo)
         yield SystemCommand("Hint", "Show the engine's best move", game.action_hint)
         yield SystemCommand(
+            "Analyse the game",
+            "Score every move: mistakes, best moves, evaluation graph (a)",
+            game.action_analyse,
+        )
+        yield SystemCommand(
+            "Evaluation graph", "The analysed game's graph on its own screen (g)", game.action_graph
+        )
+        yield SystemCommand(
             "Toggle legal-move markers", "Show or hide where you may play", game.action_markers
         )
         yield SystemCommand(

@@ -18,6 +18,8 @@ SECTIONS = {
     "game": "Game",
     "review": "History review",
     "log": "Move log (tab to it)",
+    "analysis": "Analysis (in review or when the game is over)",
+    "graph": "Evaluation graph (g)",
     "new-game": "New-game dialog",
     "resume": "At start, with an unfinished game",
     "save": "Save dialog (s)",
@@ -41,6 +43,7 @@ def _binding_classes() -> list[type]:
     from ..app import ReversiApp
     from ..widgets.board import BoardView
     from ..widgets.move_log import MoveLog
+    from .eval_graph import EvalGraphScreen
     from .export import ExportScreen
     from .game import GameScreen
     from .import_game import ImportScreen
@@ -61,6 +64,7 @@ def _binding_classes() -> list[type]:
         ImportScreen,
         ExportScreen,
         SettingsScreen,
+        EvalGraphScreen,
         ReversiApp,
     ]
 

@@ -24,6 +24,8 @@ LEFT_MARGIN = 1
 PAIR_GAP = 3  # between one pair (Black, White) and the next on a row
 # Below this width the log keeps one pair a row (at 80x24 it is narrower).
 MULTI_PAIR_WIDTH = 64
+# From this width an analysed game's log has one move a row, its figures beside it.
+NOTED_WIDTH = 34
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +35,9 @@ class MoveList:
     moves: tuple[int, ...] = ()
     live: int = 0
     selected: int | None = None
+    # Analysis, per ply: a mark after the move ('?!', '?', '??') and its figures.
+    marks: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
 
 class MoveLog(ScrollView, can_focus=True):
@@ -54,6 +59,10 @@ class MoveLog(ScrollView, can_focus=True):
         "move-log--undone",
         "move-log--current",
         "move-log--selected",
+        "move-log--note",
+        "move-log--inaccuracy",
+        "move-log--mistake",
+        "move-log--blunder",
     }
 
     class PlySelected(Message):
@@ -86,6 +95,8 @@ class MoveLog(ScrollView, can_focus=True):
     def per_row(self) -> int:
         """Moves a row: one pair (Black, White), or more where the log is wide."""
         width = self.size.width
+        if self.moves.notes and width >= NOTED_WIDTH:
+            return 1
         if width < MULTI_PAIR_WIDTH:
             return 2
         pair = 2 * ENTRY_WIDTH + PAIR_GAP
@@ -93,9 +104,11 @@ class MoveLog(ScrollView, can_focus=True):
 
     def _lay_out(self) -> None:
         per_row, moves = self.per_row, self.moves
-        pairs = per_row // 2
+        pairs = max(1, per_row // 2)
         rows = (len(moves.moves) + per_row - 1) // per_row
         width = LEFT_MARGIN + pairs * 2 * ENTRY_WIDTH + (pairs - 1) * PAIR_GAP
+        if per_row == 1:
+            width = LEFT_MARGIN + ENTRY_WIDTH + max(map(len, moves.notes), default=0)
         self.virtual_size = Size(width, rows)
         row = max(0, _shown(moves) - 1) // per_row
         self.call_after_refresh(self._reveal, row)
@@ -124,6 +137,9 @@ class MoveLog(ScrollView, can_focus=True):
             if index > first and index % 2 == 0:
                 segments.append(Segment(" " * PAIR_GAP, base))
             segments.extend(self._entry(index, base))
+        if per_row == 1 and first < len(moves.notes):
+            note = base + self.get_component_rich_style("move-log--note", partial=True)
+            segments.append(Segment(moves.notes[first], note))
         strip = Strip(segments).crop(scroll_x, scroll_x + width)
         return strip.adjust_cell_length(width, base)
 
@@ -141,9 +157,18 @@ class MoveLog(ScrollView, can_focus=True):
         if ply == moves.selected:
             entry_style += style("move-log--selected", partial=True)
         number = base + style("move-log--number", partial=True)
+        mark = moves.marks[index] if index < len(moves.marks) and name != "pass" else ""
+        if not mark:
+            return [
+                Segment(f"{ply:>3} ", number),
+                Segment(f"{name:<4}", entry_style),
+                Segment(" ", base),
+            ]
+        label = {"?!": "inaccuracy", "?": "mistake", "??": "blunder"}.get(mark, "mistake")
         return [
             Segment(f"{ply:>3} ", number),
-            Segment(f"{name:<4}", entry_style),
+            Segment(name, entry_style),
+            Segment(f"{mark:<2}", base + style(f"move-log--{label}", partial=True)),
             Segment(" ", base),
         ]
 
@@ -174,7 +199,7 @@ class MoveLog(ScrollView, can_focus=True):
         row = offset.y + self.scroll_offset.y
         x = offset.x + self.scroll_offset.x - LEFT_MARGIN
         pair, within = divmod(max(0, x), 2 * ENTRY_WIDTH + PAIR_GAP)
-        column = 2 * pair + (0 if within < ENTRY_WIDTH else 1)
+        column = 2 * pair + (0 if within < ENTRY_WIDTH else 1) if self.per_row > 1 else 0
         ply = row * self.per_row + column + 1
         if column < self.per_row and ply <= len(self.moves.moves):
             self.focus()

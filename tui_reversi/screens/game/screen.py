@@ -20,6 +20,7 @@ from textual.widgets import Static
 from ...core import PASS, Color, Game, ReversiError, square_name
 from ...match import Match, Turn
 from ...session import sentence
+from ...widgets.analysis_panel import AnalysisPanel
 from ...widgets.board import BoardState, BoardView, largest_cell
 from ...widgets.glyphs import glyphs_for
 from ...widgets.key_bar import KeyBar
@@ -28,6 +29,7 @@ from ...widgets.score import Scoreboard, ScorePanel
 from ..resume import ResumeScreen
 from ..start_problems import StartProblemsScreen
 from . import status
+from .analysis import ANALYSIS_BINDINGS, GameAnalysisPart
 from .computer import ComputerTurns
 from .hint import Hints
 from .keeping import KEEPING_BINDINGS, KeepingGames
@@ -37,7 +39,7 @@ SIDE_PANEL_MIN = 24  # columns the score panel and the move log need beside the 
 CHROME_LINES = 3  # title bar, status line, footer
 
 
-class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames):
+class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames, GameAnalysisPart):
     """Play, take back, get a hint and review the game."""
 
     BINDINGS = [
@@ -79,6 +81,7 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames):
         ),
         *REVIEW_BINDINGS,
         *KEEPING_BINDINGS,
+        *ANALYSIS_BINDINGS,  # analysis hook
     ]
 
     def __init__(self) -> None:
@@ -102,6 +105,7 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames):
             yield BoardView(id="board", animate=self.options.animation)
             with Vertical(id="side"):
                 yield ScorePanel(id="score", clock=self.options.clock)
+                yield AnalysisPanel(id="analysis")  # analysis hook
                 yield MoveLog(id="log")
         yield Static(id="status")
         yield KeyBar()
@@ -111,6 +115,7 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames):
         self.query_one("#log").border_title = "Moves"
         self._apply_look()
         self.query_one(BoardView).focus()
+        self.analysis_reset()  # analysis hook: what the loaded or resumed game has
         session = self.app.session
         if session is not None and session.offer is not None:
             # Nothing moves until the player answers: the game behind is the offered one.
@@ -175,7 +180,8 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames):
                 legal=position.legal_mask() if human_live and self.options.markers else 0,
                 last_move=last,
                 flipped=flipped,
-                hint=self.hint if self.review_ply is None else None,
+                # analysis hook: in review, the best move from the reviewed position
+                hint=self.hint if self.review_ply is None else self.analysis_best(ply),
                 readonly=self.review_ply is not None,
                 playable=match.humans > 0,
             ),
@@ -189,13 +195,19 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames):
                 match, ply, reviewing=self.review_ply is not None, paused=self.paused
             ),
         )
-        self.query_one(MoveLog).moves = MoveList(tuple(game.moves), game.ply, self.review_ply)
+        marks, notes = self.analysis_marks(game)  # analysis hook
+        self.query_one(MoveLog).moves = MoveList(
+            tuple(game.moves), game.ply, self.review_ply, marks, notes
+        )
         self._show_title()
         self._show_status()
+        self.analysis_shown()  # analysis hook
 
     def _show_title(self) -> None:
         title = self.query_one("#title-bar", Static)
-        title.update(status.title_bar(self.match, self.review_ply, self.app.text))
+        ply = self.match.game.ply if self.review_ply is None else self.review_ply
+        opening = self.opening_title(ply)  # analysis hook
+        title.update(status.title_bar(self.match, self.review_ply, self.app.text, opening))
         title.set_class(self.review_ply is not None, "-review")
 
     def _show_status(self) -> None:
@@ -205,8 +217,12 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames):
             line.update(text)
             line.set_class(error, "-error")
         else:
+            review = None if self.review_ply is None else self.analysis_review_line(self.review_ply)
             line.update(
-                status.advice(self.match, self.review_ply, paused=self.paused, spell=self.app.text)
+                review  # analysis hook: the best move from the reviewed position
+                or status.advice(
+                    self.match, self.review_ply, paused=self.paused, spell=self.app.text
+                )
             )
             line.remove_class("-error")
 
@@ -305,6 +321,7 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames):
         self.paused = False
         self.notice = None
         self._game_over_shown = None
+        self.analysis_reset()  # analysis hook
         self.query_one(BoardView).focus()
         self._record_changed(animate=False)
         return True
@@ -346,6 +363,8 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames):
             self.action_new_game()
         elif choice == "review":
             self.action_review_step(-1)
+        elif choice == "analyse":  # analysis hook
+            self.action_analyse()
 
     # -- which keys apply now -----------------------------------------------------------------
 
@@ -363,6 +382,8 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames):
             return reviewing
         if action in ("save_game", "open_games", "settings"):
             return self.app.session is not None
+        if action in ("analyse", "graph"):  # analysis hook: never a help during play
+            return self.match.is_over or reviewing
         return True
 
 
