@@ -5,13 +5,16 @@ to analyse each game at the given budget, the time per position (midgame and
 exact apart), and when the first result arrived. With --noise it analyses
 the midgame positions again with four times the budget and prints how much
 each move's disc loss changed: the engine's own uncertainty, which the
-label thresholds in the README are set above.
+label thresholds in the README are set above. With --latency it runs the
+app in tmux (bench/startup.py's harness) on a finished game and times the
+cursor keys idle and while the Analyse key's analysis runs.
 
 Prints figures only (never asserts a duration); compare runs made on the same
 machine at the same time.
 
     python bench/analysis.py                # 3 games at the default budget
     python bench/analysis.py --games 2 --noise
+    python bench/analysis.py --latency --keys 30
 """
 
 import argparse
@@ -42,12 +45,58 @@ def play_game(seed: int) -> Game:
     return game
 
 
+def key_latency(keys: int) -> None:
+    """Cursor key to screen, idle and while the app analyses a whole game."""
+    import tempfile
+
+    import startup
+
+    game = play_game(0)
+    path = Path(tempfile.mkdtemp(prefix="tui-reversi-bench-")) / "game.txt"
+    path.write_text(game.transcript())
+    command = f"{sys.executable} -m tui_reversi --load {path} --black human --white human"
+    startup.start(f"env PYTHONPATH={startup.ROOT} {command}")
+    startup.wait_for(lambda text: "Game over" in text)
+    startup.tmux("send-keys", "-t", "bench", "Escape")
+    startup.wait_for(lambda text: "Game over" not in text.splitlines()[5])
+    figures = {}
+    for phase in ("idle", "analysing"):
+        if phase == "analysing":
+            startup.tmux("send-keys", "-t", "bench", "a")
+            startup.wait_for(lambda text: "Analysing" in text)
+        latencies = []
+        for i in range(keys):
+            before = startup.cursor_row(startup.screen())
+            sent = time.perf_counter()
+            startup.tmux("send-keys", "-t", "bench", "Right" if i % 2 == 0 else "Left")
+            while startup.cursor_row(startup.screen()) == before:
+                if time.perf_counter() - sent > 5:
+                    raise SystemExit(f"bench: the cursor never moved:\n{startup.screen()}")
+                time.sleep(startup.POLL / 5)
+            latencies.append(time.perf_counter() - sent)
+            time.sleep(0.05)
+        figures[phase] = latencies
+    still = "Analysing" in startup.screen()
+    startup.stop()
+    for phase, latencies in figures.items():
+        print(f"key-to-screen latency, {phase} ({keys} keys): {startup.ms(latencies)}")
+    ratio = statistics.median(figures["analysing"]) / statistics.median(figures["idle"])
+    print(f"analysing / idle latency (medians): {ratio:.2f}")
+    if not still:
+        print("(the analysis ended before the last key: run with fewer --keys)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--time", type=float, default=DEFAULT_TIME, help="seconds per position")
     parser.add_argument("--noise", action="store_true", help="re-analyse with 4x the budget")
+    parser.add_argument("--latency", action="store_true", help="key latency in the app (tmux)")
+    parser.add_argument("--keys", type=int, default=30, help="keys to time with --latency")
     args = parser.parse_args()
+    if args.latency:
+        key_latency(args.keys)
+        return
 
     midgame: list[float] = []
     exact: list[float] = []
