@@ -207,7 +207,7 @@ def analyse_move(
     if position.in_opening_placement:
         # Reversi's centre placements: the hint's small search over the shapes.
         ranked = analyse_position(position, variant, time_limit, cancelled)
-        scores = {s.move: round(s.score, 1) for s in ranked}
+        scores = {s.move: round(s.score, 1) + 0.0 for s in ranked}
         top = ranked[0].move
         return MoveAnalysis(
             ply, side, square_name(move), scores[square_name(move)], top, scores[top], pv=(top,)
@@ -227,10 +227,13 @@ def analyse_move(
     if not result.scores:
         # Stopped before one full iteration: a one-ply look is still honest.
         result = engine.search(position.own, position.opp, max_depth=1, analyse=True)
-    exact = result.exact
-    played = _discs(result.scores[move], exact)
     best_square = max(result.scores, key=lambda sq: result.scores[sq])
-    best = _discs(result.scores[best_square], exact)
+    # Exact when solved, or when the search saw both moves to the end of the game.
+    exact = result.exact or (
+        score_in_discs(result.scores[move])[1] and score_in_discs(result.scores[best_square])[1]
+    )
+    played = _discs(result.scores[move], result.exact)
+    best = _discs(result.scores[best_square], result.exact)
     if played >= best:
         best_square, best = move, played  # equally good: the move played was best
     pv = _principal_variation(
@@ -257,7 +260,7 @@ def _discs(score: int, exact: bool) -> float:
     if exact:
         return float(score // SCALE)
     discs, _ = score_in_discs(score)
-    return round(discs, 1)
+    return round(discs, 1) + 0.0  # never -0.0
 
 
 def _principal_variation(
