@@ -10,6 +10,7 @@ the whole picture back down with `show`.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from textual import work
@@ -136,11 +137,18 @@ class AnalysisPanel(Vertical):
     def _analyse(self, game: Game, known: GameAnalysis) -> None:
         worker = get_current_worker()
         moves = tuple(game.moves)
+
+        def cancelled() -> bool:
+            # Asked every few hundred nodes: let the UI thread take the GIL
+            # now, not at the end of the interpreter's 5 ms switch interval.
+            time.sleep(0)
+            return worker.is_cancelled
+
         try:
             for scored in analyse_game(
                 game,
                 time_limit=self.time_limit,
-                cancelled=lambda: worker.is_cancelled,
+                cancelled=cancelled,
                 skip=known,
                 max_depth=self.max_depth,
             ):
