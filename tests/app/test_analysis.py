@@ -55,7 +55,9 @@ async def test_one_key_on_the_game_over_screen_scores_every_move_into_the_log(ma
         assert all(log.notes) and len(log.notes) == 9
         assert status(app).startswith("Analysis done")
         panel = game_screen.query_one(AnalysisPanel)
-        assert panel.display and "avg loss" in str(panel.query_one("#analysis-summary").content)
+        summary = str(panel.query_one("#analysis-summary").content)
+        assert panel.display and "Black: avg loss" in summary and "White: avg loss" in summary
+        assert "Turning point: move " in summary and "Turning point: move " in status(app)
 
 
 async def test_in_review_the_best_move_is_marked_and_its_line_is_on_the_status_line(make_app):

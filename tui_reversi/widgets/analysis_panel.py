@@ -29,6 +29,7 @@ from ..players.analysis import (
     analyse_game,
     evaluations,
     summarise,
+    turning_point,
 )
 from .eval_graph import EvalGraph, GraphData
 
@@ -45,8 +46,9 @@ def graph_data(game: Game, analysis: GameAnalysis, selected: int | None) -> Grap
     return GraphData(tuple(evaluations(analysis, game)), labels, selected)
 
 
-def summary_text(analysis: GameAnalysis) -> str:
-    """Two lines: each side's average disc loss and labelled moves."""
+def summary_text(game: Game, analysis: GameAnalysis) -> str:
+    """Each side's average disc loss and labelled moves, and when the game
+    is over, the turning point."""
     lines = []
     for side in Color:
         summary = summarise(analysis, side)
@@ -55,7 +57,24 @@ def summary_text(analysis: GameAnalysis) -> str:
             f"{side.label}: avg loss {summary.average_loss:.1f} · "
             f"{counts['inaccuracy']}?! {counts['mistake']}? {counts['blunder']}??"
         )
+    turning = turning_text(game, analysis)
+    if turning is not None:
+        lines.append(f"Turning point: {turning}")
     return "\n".join(lines)
+
+
+def turning_text(game: Game, analysis: GameAnalysis) -> str | None:
+    """'move 23, White b2 (best g6)' for a finished game's turning point."""
+    final = game.positions[-1]
+    if not final.is_game_over():
+        return None
+    turning = turning_point(analysis, game.variant.result(final))
+    if turning is None:
+        return None
+    text = f"move {turning.ply}, {turning.side.label} {turning.move}"
+    if turning.best and turning.best != turning.move:
+        text += f" (best {turning.best})"
+    return text
 
 
 class AnalysisPanel(Vertical):
@@ -169,7 +188,7 @@ class AnalysisPanel(Vertical):
         progress = self.query_one(ProgressBar)
         progress.update(total=max(wanted, 1), progress=done)
         progress.display = self.running or done < wanted
-        self.query_one("#analysis-summary", Static).update(summary_text(analysis))
+        self.query_one("#analysis-summary", Static).update(summary_text(game, analysis))
         graph = self.query_one(EvalGraph)
         graph.ascii = ascii
         graph.data = graph_data(game, analysis, selected)

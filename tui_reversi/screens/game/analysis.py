@@ -23,8 +23,8 @@ from textual.screen import Screen
 
 from ...core import Game, Variant, parse_square
 from ...core.openings import LONGEST, opening
-from ...players.analysis import GameAnalysis, MoveAnalysis, turning_point
-from ...widgets.analysis_panel import AnalysisPanel, graph_data, summary_text
+from ...players.analysis import GameAnalysis, MoveAnalysis
+from ...widgets.analysis_panel import AnalysisPanel, graph_data, summary_text, turning_text
 from ...widgets.move_log import MoveLog
 from ..eval_graph import EvalGraphScreen
 
@@ -148,14 +148,7 @@ class GameAnalysisPart(Screen):
         return game.ply if self.review_ply is None else self.review_ply
 
     def _summary(self) -> str:
-        text = summary_text(self.analysis)
-        game = self.match.game
-        turning = turning_point(self.analysis, game.variant.result(game.positions[-1]))
-        if turning is not None and game.positions[-1].is_game_over():
-            text += f"\nTurning point: move {turning.ply}, {turning.side.label} {turning.move}"
-            if turning.best and turning.best != turning.move:
-                text += f" (best {turning.best})"
-        return text
+        return summary_text(self.match.game, self.analysis)
 
     # -- results -------------------------------------------------------------------------
 
@@ -186,7 +179,7 @@ class GameAnalysisPart(Screen):
         if event.error is not None:
             self.say(f"The analysis stopped ({event.error}).", error=True)
         elif not event.cancelled and tuple(self.match.game.moves) == event.moves:
-            turning = self._summary().partition("Turning point: ")[2]
+            turning = turning_text(self.match.game, self.analysis)
             done = "Analysis done: g shows the graph, , reviews the moves"
             self.say(f"{done}. Turning point: {turning}." if turning else f"{done}.")
         self._show()
