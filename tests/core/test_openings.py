@@ -61,3 +61,13 @@ def test_the_longest_matching_line_names_the_game_and_a_stray_start_has_none():
     )
     assert opening_name(Game.from_transcript("f5").moves) is None
     assert opening_name([]) is None
+
+
+def test_only_othello_games_from_the_usual_start_are_named():
+    from tui_reversi.core import Variant
+    from tui_reversi.core.openings import game_opening
+
+    assert game_opening(Game.from_transcript("f5d6c3d3c4")).name == "Tiger"
+    assert game_opening(Game.from_transcript("f5d6c3d3c4"), 2).name == "Perpendicular Opening"
+    assert game_opening(Game.from_transcript("f5d6c3d3c4", Variant.ANTI)) is None
+    assert game_opening(Game.from_transcript("d4e4d5e5f3", Variant.REVERSI)) is None

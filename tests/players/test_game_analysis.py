@@ -127,3 +127,10 @@ def test_each_player_is_summarised_and_the_turning_point_is_where_the_game_was_d
     assert turning_point(analysis, black_won) == moves[3]
     assert turning_point(analysis, None) is None
     assert evaluations(analysis, game) == [0.0, -1.0, -1.0, 9.0, 9.0, 12.0]
+
+
+def test_a_reversi_placement_as_good_as_the_best_is_the_best():
+    game = Game.from_transcript("e4d4", Variant.REVERSI)
+    first, second = analyse_game(game, time_limit=0.2)
+    assert first.best == "e4" and first.loss == 0 and first.label is None
+    assert second.side is Color.WHITE and second.loss is not None

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .game import Game
 from .squares import parse_square
+from .variants import Variant
 
 # (moves as Black opening on f5, name). Legal and distinct, as tests check.
 OPENINGS: tuple[tuple[str, str], ...] = (
@@ -120,3 +122,12 @@ def opening_name(moves: list[int] | tuple[int, ...]) -> str | None:
     """The name of `opening(moves)`, or None."""
     found = opening(moves)
     return found.name if found is not None else None
+
+
+def game_opening(game: Game, upto: int | None = None) -> Opening | None:
+    """The named opening of an Othello game from the usual start (its moves
+    before ply `upto`, default all); None for other variants and starts,
+    where the names mean nothing."""
+    if game.variant is not Variant.OTHELLO or game.start != Variant.OTHELLO.start():
+        return None
+    return opening(game.moves if upto is None else game.moves[:upto])

@@ -209,6 +209,8 @@ def analyse_move(
         ranked = analyse_position(position, variant, time_limit, cancelled)
         scores = {s.move: round(s.score, 1) + 0.0 for s in ranked}
         top = ranked[0].move
+        if scores[square_name(move)] >= scores[top]:
+            top = square_name(move)  # equally good: the move played was best
         return MoveAnalysis(
             ply, side, square_name(move), scores[square_name(move)], top, scores[top], pv=(top,)
         )

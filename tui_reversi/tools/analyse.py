@@ -16,7 +16,7 @@ import sys
 from typing import TextIO
 
 from ..core import Color, Game, ReversiError, Variant
-from ..core.openings import opening_name
+from ..core.openings import game_opening
 from ..players.analysis import (
     DEFAULT_TIME,
     GameAnalysis,
@@ -68,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         progress.write("\r\033[K")
     if args.format == "json":
         print(json.dumps([m.as_json() for m in analysis.moves if m.complete], indent=1))
+    elif not total:
+        print("The game has no moves to analyse.")
     else:
         print_table(game, analysis, sys.stdout)
     return 0
@@ -118,9 +120,9 @@ def print_table(game: Game, analysis: GameAnalysis, out: TextIO) -> None:
         )
     console = Console(file=out, highlight=False)
     console.print(table)
-    name = opening_name(game.moves) if game.start == Variant.OTHELLO.start() else None
-    if name is not None:
-        console.print(Text(f"Opening: {name}"))
+    found = game_opening(game)
+    if found is not None:
+        console.print(Text(f"Opening: {found.name}"))
     for side in Color:
         console.print(Text(summarise(analysis, side).describe()))
     turning = turning_point(analysis, game.result)

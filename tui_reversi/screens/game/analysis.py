@@ -21,8 +21,8 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.screen import Screen
 
-from ...core import Game, Variant, parse_square
-from ...core.openings import LONGEST, opening
+from ...core import Game, parse_square
+from ...core.openings import LONGEST, game_opening
 from ...players.analysis import GameAnalysis, MoveAnalysis
 from ...widgets.analysis_panel import AnalysisPanel, graph_data, summary_text, turning_text
 from ...widgets.move_log import MoveLog
@@ -220,10 +220,9 @@ class GameAnalysisPart(Screen):
 
     def opening_title(self, ply: int) -> str | None:
         """The opening's name while the game (or the reviewed position) is in it."""
-        game = self.match.game
-        if game.start != Variant.OTHELLO.start() or ply > LONGEST + 4:
+        if ply > LONGEST + 4:  # long out of the book: the name says nothing any more
             return None
-        found = opening(game.moves[:ply])
+        found = game_opening(self.match.game, ply)
         return found.name if found is not None else None
 
     def analysis_shown(self) -> None:
