@@ -134,3 +134,11 @@ def test_a_reversi_placement_as_good_as_the_best_is_the_best():
     first, second = analyse_game(game, time_limit=0.2)
     assert first.best == "e4" and first.loss == 0 and first.label is None
     assert second.side is Color.WHITE and second.loss is not None
+
+
+def test_from_the_end_the_last_move_comes_first_and_the_results_are_the_same():
+    game = random_game(5)
+    forward = list(analyse_game(game, time_limit=math.inf, max_depth=1))
+    backward = list(analyse_game(game, time_limit=math.inf, max_depth=1, from_the_end=True))
+    assert [m.ply for m in backward] == [m.ply for m in reversed(forward)]
+    assert backward[0].exact and sorted(backward, key=lambda m: m.ply) == forward

@@ -163,8 +163,10 @@ def analyse_game(
     cancelled: CancelCheck | None = None,
     skip: GameAnalysis | None = None,
     max_depth: int | None = None,
+    from_the_end: bool = False,
 ) -> Iterator[MoveAnalysis]:
-    """Score every move played in `game`, in order, yielding each as it is done.
+    """Score every move played in `game`, in order (or from the last move
+    back), yielding each as it is done.
 
     `time_limit` is seconds per position (math.inf: none, then `max_depth`
     bounds the midgame search and the result is repeatable). Moves already
@@ -172,7 +174,8 @@ def analyse_game(
     yielding a half-searched position, once `cancelled()` is true.
     """
     known = {m.ply for m in skip.moves if m.complete} if skip is not None else set()
-    for ply, move in enumerate(game.moves, start=1):
+    plies = list(enumerate(game.moves, start=1))
+    for ply, move in reversed(plies) if from_the_end else plies:
         if move == PASS or ply in known:
             continue
         if cancelled is not None and cancelled():

@@ -170,6 +170,9 @@ class AnalysisPanel(Vertical):
                 cancelled=cancelled,
                 skip=known,
                 max_depth=self.max_depth,
+                # The end first: its solved positions come at once, and the
+                # move log (scrolled to the end after a game) fills where it shows.
+                from_the_end=True,
             ):
                 self.post_message(self.MoveScored(moves, scored))
         except Exception as error:  # a bug in the engine: say so, keep the game
