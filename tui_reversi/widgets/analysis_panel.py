@@ -64,9 +64,10 @@ def summary_text(game: Game, analysis: GameAnalysis) -> str:
 
 
 def turning_text(game: Game, analysis: GameAnalysis) -> str | None:
-    """'move 23, White b2 (best g6)' for a finished game's turning point."""
+    """'move 23, White b2 (best g6)' for a finished, fully analysed game's
+    turning point (a part of the moves could show the wrong one)."""
     final = game.positions[-1]
-    if not final.is_game_over():
+    if not final.is_game_over() or not analysis.covers(game):
         return None
     turning = turning_point(analysis, game.variant.result(final))
     if turning is None:
