@@ -153,3 +153,13 @@ async def test_the_analysis_is_autosaved_with_the_game_and_comes_back_with_it(ke
     assert saved.record is not None and saved.record.analysis.covers(game)
     expected = GameAnalysis(tuple(analyse_game(game, time_limit=math.inf, max_depth=2)))
     assert [m.best for m in saved.record.analysis.moves] == [m.best for m in expected.moves]
+
+
+def test_the_turning_point_waits_until_every_move_is_scored():
+    from tui_reversi.widgets.analysis_panel import summary_text
+
+    game = Game.from_transcript(OVER)
+    every = GameAnalysis(tuple(analyse_game(game, time_limit=math.inf, max_depth=1)))
+    assert "Turning point: move " in summary_text(game, every)
+    part = GameAnalysis(every.moves[-3:])
+    assert "Turning point" not in summary_text(game, part)
