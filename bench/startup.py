@@ -9,7 +9,7 @@ as absolute promises. Targets (issue 4): first frame < 0.5 s, key latency
 < 50 ms while thinking, RSS < 60 MiB.
 
 The latency part plays f5 against the real `hard` engine given two minutes
-for its move, so that it is searching (in its thread worker, holding the
+for its move, so that it is searching (in its player's thread, holding the
 GIL as a search does) all the while the cursor keys are timed.
 """
 
@@ -180,12 +180,14 @@ def key_latency(keys: int, thinking: bool) -> tuple[list[float], float]:
 def serve(thinking: bool) -> None:
     from tui_reversi.app import create_app
     from tui_reversi.players import create_player
+    from tui_reversi.storage import Settings
 
     def factory(level, variant):
         return create_player("hard", variant=variant, time_limit=120.0)
 
     white = "hard" if thinking else "human"
-    create_app(white=white, player_factory=factory, animation=False).run()
+    settings = Settings(white=white, animation=False)
+    create_app(settings=settings, player_factory=factory).run()
 
 
 def ms(values: list[float]) -> str:

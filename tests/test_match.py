@@ -3,11 +3,12 @@
 import pytest
 
 from tui_reversi.core import PASS, Color, Game, ReversiError
-from tui_reversi.match import Match, parse_level
+from tui_reversi.match import Match
+from tui_reversi.players.kinds import player_kind
 
 
 def test_levels_are_checked_with_a_sentence():
-    assert parse_level(" Hard ") == "hard"
+    assert player_kind(" Hard ").name == "hard"
     with pytest.raises(ReversiError, match="unknown player 'grandmaster'"):
         Match("grandmaster", "easy")
 

@@ -51,11 +51,11 @@ def run_cli(*args, stdin=None):
 def test_the_settings_choose_the_game_and_the_flags_override_them(start):
     save_settings(Settings(white="human", variant=Variant.ANTI, ascii=True, legal_moves=False))
     app = start()
-    assert (app.match.white, app.match.variant, app.options.ascii) == ("human", Variant.ANTI, True)
-    assert not app.options.markers
+    assert (app.match.white, app.match.variant, app.settings.ascii) == ("human", Variant.ANTI, True)
+    assert not app.settings.legal_moves
     before = settings_path().read_text()
     app = start("--white", "easy", "--variant", "othello", "--theme", "reversi-light")
-    assert (app.match.white, app.match.variant, app.options.theme) == (
+    assert (app.match.white, app.match.variant, app.theme) == (
         "easy",
         Variant.OTHELLO,
         "reversi-light",

@@ -7,6 +7,7 @@ import contextlib
 import gc
 import sys
 from importlib import import_module
+from typing import Any
 
 # name -> (module under tui_reversi.tools, one-line help)
 TOOLS = {
@@ -79,9 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_app_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options for playing; each maps onto a create_app keyword argument."""
+    """The options for playing; each sets a setting for this run."""
     from .core import Variant
-    from .match import LEVELS
+    from .players.kinds import NAMES as LEVELS
 
     game = parser.add_argument_group("playing")
     game.add_argument(
@@ -131,8 +132,8 @@ def add_app_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def app_arguments(args: argparse.Namespace) -> dict:
-    """create_app keyword arguments for the options given (unset ones are left out)."""
+def app_arguments(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings the options given set, by name (unset ones are left out)."""
     names = ("black", "white", "variant", "ascii", "theme", "animation")
     return {name: getattr(args, name) for name in names if getattr(args, name) is not None}
 
@@ -169,7 +170,7 @@ def _run_app(args: argparse.Namespace) -> int:
     try:
         options = app_arguments(args)
         match = session.start_match(black=options.get("black"), white=options.get("white"))
-        app = create_app(match=match, session=session, **session.app_options(options))
+        app = create_app(settings=session.settings_for(options), match=match, session=session)
         app.run(mouse=not args.no_mouse)
     finally:
         saved = session.close()

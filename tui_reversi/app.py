@@ -11,29 +11,32 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App, SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, Keymap
 from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
+from textual.theme import Theme
 
-from .core import Color, Position, ReversiError, Variant
-from .match import Match, parse_level
-from .players import MoveScore, Player, analyse, create_player
+from .core import Position, ReversiError, Variant
+from .match import Event, Match, Pacing, RecordChanged, Referee
+from .players import MoveScore, Strategy, analyse, create_player
 from .players.base import CancelCheck
-from .session import sentence
+from .players.kinds import StrategyFactory, seat
+from .screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
+from .session import AUTO_THEME, sentence
+from .storage.settings import Settings
 from .widgets.glyphs import ascii_text
 from .widgets.themes import BOARD_COLOURS, DEFAULT_THEME, SIXTEEN_COLOUR_THEME, THEMES
 
 if TYPE_CHECKING:
+    from .screens.game import GameScreen
     from .session import Session
 
-# Below this the layout cannot fit; a "too small" notice takes over.
-MIN_WIDTH, MIN_HEIGHT = 60, 21
 
 SWITCH_INTERVAL = 0.001  # seconds; see ReversiApp.on_mount
 
@@ -41,30 +44,7 @@ SWITCH_INTERVAL = 0.001  # seconds; see ReversiApp.on_mount
 SIGNAL_GRACE = 3.0
 
 
-PlayerFactory = Callable[[str, Variant], Player]
 HintEngine = Callable[[Position, Variant, CancelCheck], list[MoveScore]]
-
-
-@dataclass
-class Options:
-    """How the app looks and paces itself. The settings a player can persist
-    (theme, ascii, markers, animation, default players and variant) map onto
-    `create_app`'s keyword arguments."""
-
-    theme: str = DEFAULT_THEME
-    ascii: bool = False
-    markers: bool = True
-    animation: bool = False
-    # Who plays a new game started without the dialog (New game at the resume offer).
-    black: str = "human"
-    white: str = "easy"
-    variant: Variant = Variant.OTHELLO
-    # Shortest time a computer takes to answer, so its reply is seen after yours.
-    computer_delay: float = 0.35
-    # Pause between moves when two computers play each other.
-    watch_delay: float = 0.6
-    hint_time: float = 1.0
-    clock: Callable[[], float] = field(default=time.monotonic, repr=False)
 
 
 def over_slow_link() -> bool:
@@ -93,9 +73,11 @@ class ReversiApp(App[None]):
     def __init__(
         self,
         match: Match,
-        options: Options,
+        settings: Settings,
         *,
-        player_factory: PlayerFactory,
+        pacing: Pacing,
+        clock: Callable[[], float],
+        player_factory: StrategyFactory,
         hint_engine: HintEngine,
         on_change: Callable[[Match], None] | None = None,
         session: Session | None = None,
@@ -103,42 +85,73 @@ class ReversiApp(App[None]):
         super().__init__()
         for theme in THEMES:
             self.register_theme(theme)
-        self.options = options
-        self.match = match
-        self.player_factory = player_factory
+        # The player's preferences for this run: the saved settings with the
+        # command line's options on top. `theme` may be AUTO_THEME.
+        self.settings = settings
+        self.clock = clock  # for the thinking indicator's elapsed time
         self.hint_engine = hint_engine
         self._on_change = on_change
         # The player's files (autosave, saved games, settings); None: nothing is kept.
         self.session = session
-        self.players = self.make_players(match)
-        self.theme = options.theme
+        # The turn loop; answers from the players' threads come back as RefereeCall.
+        self.referee = Referee(
+            match,
+            lambda name, variant: seat(name, variant, player_factory),
+            pacing=pacing,
+            post=self._call_referee,
+        )
+        self.referee.watch(self._referee_reported)
+        self.keymap: dict[str, str] = {}  # binding id -> keys, as given: the help shows them
+        theme_name = self.auto_theme(settings.theme)
+        if theme_name in self.available_themes:  # else create_app says so
+            self.theme = theme_name
         self._autosave_problem: str | None = None
         self._signalled = False
 
+    @dataclass
     class AutosaveFailed(Message):
         """The autosave thread could not write the game (one sentence)."""
 
-        def __init__(self, problem: str) -> None:
-            super().__init__()
-            self.problem = problem
+        problem: str
+
+    @dataclass
+    class AutosaveMoved(Message):
+        """The game is autosaved as an earlier autosave from now on (one sentence why)."""
+
+        note: str
+
+    @dataclass
+    class RefereeCall(Message):
+        """A player's answer, brought from its thread to the referee's."""
+
+        call: Callable[[], None]
+
+    # -- keys ---------------------------------------------------------------------
+
+    def set_keymap(self, keymap: Keymap) -> None:
+        super().set_keymap(keymap)
+        self.keymap = dict(keymap)
+
+    def update_keymap(self, keymap: Keymap) -> None:
+        super().update_keymap(keymap)
+        self.keymap = {**self.keymap, **keymap}
 
     # -- the live game ------------------------------------------------------------
 
-    def make_players(self, match: Match) -> dict[Color, Player | None]:
-        """The computer players for `match` (None for a human). Raises
-        ReversiError when a level cannot play (its factory failed)."""
-        return {
-            color: None
-            if match.is_human(color)
-            else self.player_factory(match.level(color), match.variant)
-            for color in (Color.BLACK, Color.WHITE)
-        }
+    @property
+    def match(self) -> Match:
+        """The live game (the referee's)."""
+        return self.referee.match
 
-    def start_match(self, match: Match) -> None:
-        """Replace the live game (new game, or a loaded one). Raises ReversiError
-        and changes nothing if a player cannot be created."""
-        self.players = self.make_players(match)
-        self.match = match
+    def _referee_reported(self, event: Event) -> None:
+        if isinstance(event, RecordChanged) and event.save:
+            self.record_changed()
+
+    def _call_referee(self, call: Callable[[], None]) -> None:
+        self.post_message(self.RefereeCall(call))
+
+    def on_reversi_app_referee_call(self, event: RefereeCall) -> None:
+        event.call()
 
     def record_changed(self) -> None:
         """Runs after every change to the live game: a move, a new game, undo,
@@ -153,45 +166,47 @@ class ReversiApp(App[None]):
 
     def text(self, text: str) -> str:
         """`text` as the terminal should get it: symbols spelled out in ASCII mode."""
-        return ascii_text(text) if self.options.ascii else text
+        return ascii_text(text) if self.settings.ascii else text
 
-    def options_changed(self) -> None:
-        """Runs after the player changes a setting in the app (markers, ASCII,
-        animation, theme): the ones that changed are saved in the settings."""
+    @property
+    def flips_animated(self) -> bool:
+        """Whether flipped discs turn over visibly (the setting, or for "auto":
+        on, except over SSH)."""
+        animation = self.settings.animation
+        return (not over_slow_link()) if animation is None else animation
+
+    def change_settings(self, **changes: Any) -> None:
+        """The player changed settings in the app (a key, the new-game dialog,
+        the palette's theme): they apply now and become the defaults of the
+        next start, and only they are saved (a command-line option that was
+        not changed stays for this run only)."""
+        before = self.settings
+        self.settings = replace(before, **changes)
         if self.session is None:
             return
         from .storage import StorageError
 
         try:
-            note = self.session.look_changed(self.look())
+            note = self.session.settings_changed(before, self.settings)
         except StorageError as error:
             self.notify(sentence(f"The setting was not saved: {error}"), severity="error")
             return
         if note:
             self.notify(sentence(note), severity="warning")
 
-    def look(self) -> dict[str, object]:
-        """The look options as they are now (the settings screen and the
-        session compare them)."""
-        options = self.options
-        return {
-            "theme": self.theme,
-            "ascii": options.ascii,
-            "markers": options.markers,
-            "animation": options.animation,
-        }
+    def settings_saved(self, changed: dict[str, Any]) -> None:
+        """The settings dialog saved new values for `changed`: they apply now
+        (the others may be held by a command-line option for this run)."""
+        self.settings = replace(self.settings, **changed)
+        if "theme" in changed:
+            self.theme = self.auto_theme(self.settings.theme)
 
-    def auto_theme(self, theme: str | None) -> str:
-        """`theme`, or for None the default for this terminal (the 16-colour
-        theme where the terminal has only 16 colours)."""
-        if theme is not None:
+    def auto_theme(self, theme: str) -> str:
+        """`theme`, or for AUTO_THEME the default for this terminal (the
+        16-colour theme where the terminal has only 16 colours)."""
+        if theme != AUTO_THEME:
             return theme
         return SIXTEEN_COLOUR_THEME if self.console.color_system == "standard" else DEFAULT_THEME
-
-    @staticmethod
-    def auto_animation(animation: bool | None) -> bool:
-        """`animation`, or for None: on, except over SSH."""
-        return (not over_slow_link()) if animation is None else animation
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(BOARD_COLOURS)
@@ -221,17 +236,26 @@ class ReversiApp(App[None]):
         if not self.is_headless:
             self._end_on_signals()
         if self.session is not None:
-            self.session.on_autosave_error = lambda problem: self.post_message(
-                self.AutosaveFailed(problem)
-            )
-            self.session.look_changed(self.look())
-            self.theme_changed_signal.subscribe(self, lambda _theme: self.options_changed())
+            self.session.on_autosave_error = self._autosave_failed
+            self.session.on_autosave_note = self._autosave_moved
+            self.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _theme_changed(self, theme: Theme) -> None:
+        # Chosen in the palette: remembered. Applied from the settings: already saved.
+        if theme.name != self.auto_theme(self.settings.theme):
+            self.change_settings(theme=theme.name)
 
     @staticmethod
     def _first_frame_drawn() -> None:
         if not gc.isenabled():  # the command line held collections for start-up
             gc.freeze()  # what start-up made lives as long as the app: never scan it again
             gc.enable()
+
+    def _autosave_failed(self, problem: str) -> None:  # on the autosave's thread
+        self.post_message(self.AutosaveFailed(problem))
+
+    def _autosave_moved(self, note: str) -> None:
+        self.post_message(self.AutosaveMoved(note))
 
     def on_reversi_app_autosave_failed(self, event: AutosaveFailed) -> None:
         if event.problem != self._autosave_problem:  # once, not after every move
@@ -241,6 +265,9 @@ class ReversiApp(App[None]):
                 severity="error",
                 timeout=20,
             )
+
+    def on_reversi_app_autosave_moved(self, event: AutosaveMoved) -> None:
+        self.notify(sentence(event.note), severity="warning", timeout=30, markup=False)
 
     # -- SIGHUP (a dropped SSH connection) and SIGTERM ------------------------------------
 
@@ -267,8 +294,6 @@ class ReversiApp(App[None]):
         os._exit(code)
 
     def _check_size(self, size: Size) -> None:
-        from .screens.too_small import TooSmallScreen
-
         too_small = size.width < MIN_WIDTH or size.height < MIN_HEIGHT
         showing = isinstance(self.screen, TooSmallScreen)
         if too_small and not showing:
@@ -276,52 +301,13 @@ class ReversiApp(App[None]):
         elif showing and not too_small:
             self.pop_screen()
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         game = self._game_screen()
-        if game is None:
-            return
-        yield SystemCommand("New game", "Choose the players and the variant", game.action_new_game)
-        yield SystemCommand("Undo", "Take back the last move", game.action_undo)
-        yield SystemCommand("Redo", "Replay a move you took back", game.action_redo)
-        yield SystemCommand("Hint", "Show the engine's best move", game.action_hint)
-        yield SystemCommand(
-            "Analyse the game",
-            "Score every move: mistakes, best moves, evaluation graph (a)",
-            game.action_analyse,
-        )
-        yield SystemCommand(
-            "Evaluation graph", "The analysed game's graph on its own screen (g)", game.action_graph
-        )
-        yield SystemCommand(
-            "Toggle legal-move markers", "Show or hide where you may play", game.action_markers
-        )
-        yield SystemCommand(
-            "Toggle ASCII board", "X/O/. instead of Unicode discs", game.action_ascii
-        )
-        yield SystemCommand(
-            "Toggle animation", "Turn flipped discs over visibly, or not", game.action_animation
-        )
-        yield SystemCommand(
-            "Export or copy the game",
-            "Transcript, board string or GGF: to the clipboard or a file",
-            game.action_export,
-        )
-        if self.session is not None:
-            yield SystemCommand("Save the game", "Keep it under a name", game.action_save_game)
-            yield SystemCommand(
-                "Open a saved game", "Load, delete or import games", game.action_open_games
-            )
-            yield SystemCommand(
-                "Import a game",
-                "From a file or pasted text (GGF, transcript...)",
-                game.action_import,
-            )
-            yield SystemCommand(
-                "Settings", "Default players and variant, theme, ASCII...", game.action_settings
-            )
+        if game is not None:  # the game's own commands, kept with its actions
+            yield from game.system_commands()
 
-    def _game_screen(self):
+    def _game_screen(self) -> GameScreen | None:
         from .screens.game import GameScreen
 
         for screen in self.screen_stack:
@@ -332,64 +318,50 @@ class ReversiApp(App[None]):
 
 def create_app(
     *,
-    black: str = "human",
-    white: str = "easy",
-    variant: str | Variant = Variant.OTHELLO,
+    settings: Settings | None = None,
     match: Match | None = None,
-    theme: str | None = None,
-    ascii: bool = False,
-    markers: bool = True,
-    animation: bool | None = None,
     seed: int | None = None,
-    player_factory: PlayerFactory | None = None,
+    player_factory: StrategyFactory | None = None,
     hint_engine: HintEngine | None = None,
+    hint_time: float = 1.0,
+    pacing: Pacing | None = None,
+    clock: Callable[[], float] = time.monotonic,
     on_change: Callable[[Match], None] | None = None,
     session: Session | None = None,
-    **pacing,
 ) -> ReversiApp:
-    """The app, ready to run. `match` continues a given game (resume, load);
-    otherwise a new game of `variant` starts with `black` and `white` (human,
-    easy, medium, hard, expert). `theme=None` picks the default for the
-    terminal; `animation=None` turns animation off over SSH. `session`
-    keeps the player's files (autosave, saved games, settings); without it
-    nothing is written. Raises ReversiError (one sentence) for a bad level,
-    variant or theme."""
-    black, white, variant = parse_level(black), parse_level(white), Variant.parse(variant)
+    """The app, ready to run, with the player's `settings` (default: the
+    defaults). `match` continues a given game (resume, load); otherwise a new
+    game starts with the settings' players and variant. `session` keeps the
+    player's files (autosave, saved games, settings); without it nothing is
+    written. `seed` makes the computers' choices repeatable; `player_factory`
+    (the engines) and `hint_engine` replace the real ones in tests. Raises
+    ReversiError (one sentence) for a bad theme."""
+    settings = settings if settings is not None else Settings()
     if match is None:
-        match = Match.new(black, white, variant)
+        match = Match.new(settings.black, settings.white, settings.variant)
     if player_factory is None:
 
-        def player_factory(level: str, variant: Variant) -> Player:
+        def player_factory(level: str, variant: Variant) -> Strategy:
             return create_player(level, variant=variant, seed=seed)
 
-    options = Options(
-        ascii=ascii,
-        markers=markers,
-        animation=ReversiApp.auto_animation(animation),
-        black=black,
-        white=white,
-        variant=variant,
-        **pacing,
-    )
     if hint_engine is None:
 
-        def hint_engine(position: Position, variant: Variant, cancelled: CancelCheck):
-            return analyse(
-                position, variant=variant, time_limit=options.hint_time, cancelled=cancelled
-            )
+        def hint_engine(
+            position: Position, variant: Variant, cancelled: CancelCheck
+        ) -> list[MoveScore]:
+            return analyse(position, variant=variant, time_limit=hint_time, cancelled=cancelled)
 
     app = ReversiApp(
         match,
-        options,
+        settings,
+        pacing=pacing if pacing is not None else Pacing(),
+        clock=clock,
         player_factory=player_factory,
         hint_engine=hint_engine,
         on_change=on_change,
         session=session,
     )
-    theme = app.auto_theme(theme)
-    if theme not in app.available_themes:
+    if app.auto_theme(settings.theme) not in app.available_themes:
         names = ", ".join(sorted(app.available_themes))
-        raise ReversiError(f"unknown theme {theme!r}: choose one of {names}")
-    app.options.theme = theme
-    app.theme = theme
+        raise ReversiError(f"unknown theme {settings.theme!r}: choose one of {names}")
     return app

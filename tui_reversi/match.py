@@ -1,52 +1,52 @@
-"""The live game: the record, its variant and who plays each colour.
+"""The live game and the referee that runs it. No Textual here: storage,
+tools and plain tests may import it freely.
 
-Everything the app must remember to carry on a game lives in a `Match`, so a
-save, a resume or a test needs nothing else. No Textual here: storage and
-tools may import it freely.
+`Match` is everything needed to carry on a game (the record, its variant,
+which kind of player sits at each colour), so a save, a resume or a test
+needs nothing else. `Referee` runs the turn loop over a Match and its
+seated `Player`s: it asks the player to move for the current `Turn`, checks
+the answer with core, records it (passes and the game's end follow from
+core's record), applies the undo and redo policy, and reports every change
+to whoever watches (the autosave, the screen)::
+
+    referee = Referee(match, lambda name, variant: seat(name, variant, strategies))
+    referee.watch(on_event)          # RecordChanged, Asked, Thinking, Refused, Failed, ...
+    referee.start()                  # asks the player to move, and so on until the end
+
+Answers may arrive on any thread; `post` (given by the owner) runs a
+callable on the referee's own thread. Without one, answers from other
+threads wait in an `Inbox` the owner drains (`referee.inbox.run(...)`).
 """
 
 from __future__ import annotations
 
 import itertools
+import queue
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .core import PASS, Color, Game, Position, ReversiError, Variant
-
-HUMAN = "human"
-LEVELS = (HUMAN, "easy", "medium", "hard", "expert")
-LEVEL_LABELS = {level: level.capitalize() for level in LEVELS}
-LEVEL_DESCRIPTIONS = {
-    HUMAN: "you (or a friend) at the keyboard",
-    "easy": "random legal moves, like a beginner",
-    "medium": "looks a few moves ahead, a casual player",
-    "hard": "a strong engine that answers within about a second",
-    "expert": "the strongest engine, with a longer think",
-}
+from .core import PASS, Color, Game, Move, Position, ReversiError, Variant
+from .players.base import (
+    Allows,
+    MoveRequest,
+    Player,
+    PlayFailed,
+    PlayResult,
+    Progress,
+    Reply,
+    SearchInfo,
+    Turn,
+)
+from .players.kinds import HUMAN, label, player_kind
 
 _game_ids = itertools.count(1)
 
 
-def parse_level(text: str) -> str:
-    """The level called `text` (case-insensitive); raises ReversiError."""
-    level = text.strip().lower()
-    if level not in LEVELS:
-        raise ReversiError(f"unknown player {text!r}: choose one of {', '.join(LEVELS)}")
-    return level
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """Which turn of which game a computer move was asked for. A result whose
-    Turn no longer matches the match is stale and must be dropped."""
-
-    game_id: int
-    ply: int
-    position: Position
-
-
 @dataclass(eq=False)
 class Match:
-    """A game in progress: the core record plus the player at each colour."""
+    """A game in progress: the core record plus the kind of player at each colour."""
 
     black: str = HUMAN
     white: str = "easy"
@@ -54,8 +54,8 @@ class Match:
     game_id: int = field(default_factory=lambda: next(_game_ids))
 
     def __post_init__(self) -> None:
-        self.black = parse_level(self.black)
-        self.white = parse_level(self.white)
+        self.black = player_kind(self.black).name
+        self.white = player_kind(self.white).name
 
     @classmethod
     def new(cls, black: str, white: str, variant: Variant | str = Variant.OTHELLO) -> Match:
@@ -106,7 +106,7 @@ class Match:
 
     def player_label(self, color: Color) -> str:
         """'Human', 'Easy', ... for `color`'s player."""
-        return LEVEL_LABELS[self.level(color)]
+        return label(self.level(color))
 
     # -- taking back -----------------------------------------------------------
 
@@ -121,9 +121,10 @@ class Match:
         # undo would only make the computer play its reply again.
         ply = game.ply
         while ply > 0:
-            ply = _previous_real_move(game, ply)
-            if ply is None:
+            earlier = _previous_real_move(game, ply)
+            if earlier is None:
                 return False
+            ply = earlier
             if self.is_human(game.positions[ply].to_move):
                 game.go_to(ply)
                 return True
@@ -146,3 +147,296 @@ def _previous_real_move(game: Game, ply: int) -> int | None:
         if game.moves[earlier] != PASS:
             return earlier
     return None
+
+
+# -- what the referee reports ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RecordChanged:
+    """The live game changed: a move (`moved`), a takeback, a new or loaded
+    game. `save` is False when there is nothing new to keep (a resumed game)."""
+
+    moved: bool
+    save: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """`color`'s player was asked to move at `turn`."""
+
+    turn: Turn
+    color: Color
+    player: Player
+
+
+@dataclass(frozen=True, slots=True)
+class Thinking:
+    """Progress of the player asked at `turn`."""
+
+    turn: Turn
+    color: Color
+    info: SearchInfo
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """`color`'s player answered with a move the rules refuse; `reason`
+    completes a sentence after the move ('is occupied')."""
+
+    color: Color
+    player: Player
+    move: Move
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """`color`'s player could not answer; the referee paused the game."""
+
+    color: Color
+    player: Player
+    problem: str
+
+
+@dataclass(frozen=True, slots=True)
+class PauseChanged:
+    paused: bool
+
+
+Event = RecordChanged | Asked | Thinking | Refused | Failed | PauseChanged
+
+# Seats a player of a kind for a variant (players.kinds.seat with the strategies bound).
+SeatFactory = Callable[[str, Variant], Player]
+# Runs a callable on the referee's thread, soon; may be called from any thread.
+Post = Callable[[Callable[[], None]], None]
+
+
+class Inbox:
+    """Answers that arrived from other threads, for an owner with no event
+    loop of its own (a test, a tool): `run` handles them as they come."""
+
+    def __init__(self) -> None:
+        self._calls: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+
+    def post(self, call: Callable[[], None]) -> None:
+        self._calls.put(call)
+
+    def run(self, until: Callable[[], bool], timeout: float = 60.0) -> bool:
+        """Handle answers until `until()` holds; False if `timeout` seconds pass first."""
+        deadline = time.monotonic() + timeout
+        while not until():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            try:
+                call = self._calls.get(timeout=min(left, 0.1))
+            except queue.Empty:
+                continue
+            call()
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class Pacing:
+    """The fewest seconds a computer takes to answer: against a person, so
+    its reply is seen after theirs; between computers, so the game can be
+    watched."""
+
+    reply: float = 0.35
+    watch: float = 0.6
+
+
+class Referee:
+    """Runs the turn loop of the live match over its two seats."""
+
+    def __init__(
+        self,
+        match: Match,
+        seat: SeatFactory,
+        *,
+        pacing: Pacing | None = None,
+        post: Post | None = None,
+    ) -> None:
+        self._seat_factory = seat
+        self.pacing = pacing if pacing is not None else Pacing()
+        self.inbox = Inbox()
+        self._post = post if post is not None else self.inbox.post
+        self._thread = threading.get_ident()
+        self._watchers: list[Callable[[Event], None]] = []
+        self.match = match
+        self.seats = self._seat(match)
+        self.paused = False
+        self.started = False
+        self._asked: Turn | None = None
+
+    # -- who sits where ------------------------------------------------------------
+
+    def _seat(self, match: Match) -> dict[Color, Player]:
+        return {color: self._seat_factory(match.level(color), match.variant) for color in Color}
+
+    def seat(self, color: Color) -> Player:
+        return self.seats[color]
+
+    @property
+    def to_move(self) -> Player:
+        """The player whose turn it is (in a finished game, whose turn it would be)."""
+        return self.seats[self.match.to_move]
+
+    def allows(self, what: Callable[[Allows], bool]) -> bool:
+        """True when every seat allows `what` (e.g. `lambda a: a.takebacks`)."""
+        return all(what(player.allows) for player in self.seats.values())
+
+    @property
+    def asked(self) -> Turn | None:
+        """The turn a player is working on now, or None."""
+        return self._asked
+
+    def watch(self, watcher: Callable[[Event], None]) -> None:
+        """Call `watcher` with every Event from now on, in order."""
+        self._watchers.append(watcher)
+
+    def check_seats(self, match: Match) -> None:
+        """Raise ReversiError if a seat of `match` cannot be filled."""
+        for player in self._seat(match).values():
+            player.close()
+
+    # -- the turn loop ---------------------------------------------------------------
+
+    def start(self, *, save: bool = False) -> None:
+        """Begin the turn loop on this thread: report the game as it is (to be
+        saved if `save`: a game loaded from a file), then ask its player."""
+        self._thread = threading.get_ident()
+        self.started = True
+        self._changed(moved=False, save=save)
+
+    def begin(self, match: Match) -> None:
+        """Play `match` from now on (a new, loaded or imported game). Raises
+        ReversiError, changing nothing, if one of its seats cannot be filled."""
+        seats = self._seat(match)
+        self._stop_asking()
+        for player in self.seats.values():
+            player.close()
+        self.match, self.seats, self.paused = match, seats, False
+        self.started = True
+        self._changed(moved=False)
+
+    def set_paused(self, paused: bool) -> None:
+        """Stop the players thinking, or let them carry on."""
+        if paused == self.paused:
+            return
+        self.paused = paused
+        if paused:
+            self._stop_asking()
+        self._report(PauseChanged(paused))
+        if not paused:
+            self._ask()
+
+    def _ask(self) -> None:
+        match = self.match
+        self._stop_asking()
+        if not self.started or self.paused or match.is_over:
+            return
+        turn, color = match.turn(), match.to_move
+        player = self.seats[color]
+        self._asked = turn
+        delay = self.pacing.reply if match.humans else self.pacing.watch
+        self._report(Asked(turn, color, player))
+        player.request(MoveRequest(turn, self._reply, min_time=delay))
+
+    def _stop_asking(self) -> None:
+        if self._asked is not None:
+            self._asked = None
+            for player in self.seats.values():
+                player.cancel()
+
+    def _reply(self, reply: Reply) -> None:
+        if threading.get_ident() == self._thread:
+            self._receive(reply)
+        else:
+            self._post(lambda: self._receive(reply))
+
+    def _receive(self, reply: Reply) -> None:
+        if reply.turn != self._asked or not self.match.is_current(reply.turn):
+            return  # stale: the game moved on (undo, new game) while it thought
+        color = self.match.to_move
+        player = self.seats[color]
+        if isinstance(reply, Progress):
+            self._report(Thinking(reply.turn, color, reply.info))
+        elif isinstance(reply, PlayFailed):
+            self._asked = None
+            self.paused = True
+            self._report(Failed(color, player, reply.problem))
+        else:
+            self._play(reply, color, player)
+
+    def _play(self, result: PlayResult, color: Color, player: Player) -> None:
+        move, position = result.move, self.match.position
+        reason = (
+            "is a pass, but a legal move is available"
+            if not move
+            else position.illegal_reason(move.square)
+        )
+        if reason is not None:
+            if player.allows.pausing:  # a computer that misplays would misplay again
+                self._asked = None
+                self.paused = True
+            self._report(Refused(color, player, move, reason))
+            return
+        self.match.game.play(move)
+        self._changed(moved=True)  # every seat drops the request it answered
+
+    # -- changes from outside the loop ---------------------------------------------------
+
+    @property
+    def takebacks_allowed(self) -> bool:
+        return self.allows(lambda allows: allows.takebacks)
+
+    def undo(self) -> bool:
+        """Take back as Match.undo does; between computers the game pauses."""
+        if not self.takebacks_allowed or not self.match.undo():
+            return False
+        if self.match.humans == 0:
+            self.paused = True
+        self._changed(moved=False)
+        return True
+
+    def redo(self) -> bool:
+        if not self.takebacks_allowed or not self.match.redo():
+            return False
+        self._changed(moved=False)
+        return True
+
+    def continue_from(self, ply: int) -> None:
+        """Play on from `ply`, discarding the later moves. Raises ReversiError
+        for a ply the game does not have or when a seat refuses takebacks."""
+        if not self.takebacks_allowed:
+            raise ReversiError("the players do not allow taking moves back")
+        self._stop_asking()
+        self.match.game.continue_from(ply)
+        self.paused = False
+        self._changed(moved=False)
+
+    def close(self) -> None:
+        """The match is left: every seat stops."""
+        self._stop_asking()
+        for player in self.seats.values():
+            player.close()
+
+    def _changed(self, *, moved: bool, save: bool = True) -> None:
+        self._stop_asking()
+        self._report(RecordChanged(moved, save))
+        self._ask()
+
+    def _report(self, event: Event) -> None:
+        for watcher in self._watchers:
+            watcher(event)
+
+    # -- for plain tests and tools ----------------------------------------------------------
+
+    def play_out(self, timeout: float = 600.0) -> bool:
+        """Start and run the game to its end on this thread; False if it was
+        not over within `timeout` seconds (a seat waits for a person, or the
+        game was paused)."""
+        self.start()
+        return self.inbox.run(lambda: self.match.is_over or self.paused, timeout)

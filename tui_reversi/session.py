@@ -5,9 +5,9 @@ The CLI builds it before the app starts; the app calls it; no Textual here,
 so tests drive it with temporary directories::
 
     session = Session.start(load=..., resume=..., new=..., variant=..., themes=...)
-    options = session.app_options(command_line_options)   # settings, then the flags
-    match = session.start_match(black=..., white=...)     # loaded, resumed or offered
-    app = create_app(match=match, session=session, **options)
+    settings = session.settings_for(command_line_options)  # settings, then the flags
+    match = session.start_match(black=..., white=...)      # loaded, resumed or offered
+    app = create_app(settings=settings, match=match, session=session)
     app.run()
     session.close()                                       # the last autosave is on disk
 
@@ -21,8 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import fields, replace
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
+from .core import Variant
 from .match import Match
 from .players.analysis import GameAnalysis
 from .storage import (
@@ -46,9 +47,6 @@ from .storage.record import new_id
 PREVIOUS_NAME = "Previous autosave"  # how the load list shows autosave.previous.json
 EARLIER_NAME = "Earlier autosave"  # ... and those in earlier-autosaves/
 AUTO_THEME = "default"  # in settings.toml: the app picks (its own, or a 16-colour one)
-
-# The app's look options and the settings they persist as.
-LOOK_SETTINGS = {"theme": "theme", "ascii": "ascii", "markers": "legal_moves"}
 
 
 def sentence(text: str) -> str:
@@ -87,11 +85,13 @@ class Session:
         self.offer = offer
         # Set by the app: called with one sentence when an autosave fails.
         self.on_autosave_error: Callable[[str], None] | None = None
+        # ... and with one sentence when the game goes to an earlier autosave instead.
+        self.on_autosave_note: Callable[[str], object] | None = None
         self._writer = AutosaveWriter(self.autosave, on_error=self._autosave_failed)
+        self._writer.on_note = self._autosave_noted
         self._match: Match | None = None
         self._record: SavedGame | None = None
-        self._look: dict[str, object] | None = None
-        self.overrides: dict[str, object] = {}  # the command line's, for this run only
+        self.overrides: dict[str, Any] = {}  # the command line's settings, for this run only
 
     @classmethod
     def start(
@@ -126,22 +126,13 @@ class Session:
 
     # -- how the app starts ---------------------------------------------------------
 
-    def app_options(self, overrides: dict | None = None) -> dict:
-        """create_app keyword arguments: the settings, then `overrides` (the
-        command line's options, which hold for this run only)."""
-        settings = self.settings
-        options = {
-            "black": settings.black,
-            "white": settings.white,
-            "variant": settings.variant,
-            "theme": None if settings.theme == AUTO_THEME else settings.theme,
-            "ascii": settings.ascii,
-            "markers": settings.legal_moves,
-            "animation": settings.animation,
-        }
+    def settings_for(self, overrides: dict[str, Any] | None = None) -> Settings:
+        """The settings for this run: the saved ones, then `overrides` (the
+        command line's, by setting name), which hold for this run only."""
         self.overrides = dict(overrides or {})
-        options.update(self.overrides)
-        return options
+        if "variant" in self.overrides:
+            self.overrides["variant"] = Variant.parse(self.overrides["variant"])
+        return replace(self.settings, **self.overrides)
 
     def start_match(self, *, black: str | None = None, white: str | None = None) -> Match | None:
         """The game to start with: the loaded or resumed one, else the one to
@@ -220,13 +211,19 @@ class Session:
         return self._writer.flush(timeout)
 
     def close(self, timeout: float | None = 5.0) -> bool:
-        """At exit: finish the last autosave. False if the disk did not
-        answer within `timeout` seconds."""
-        return self._writer.close(timeout)
+        """At exit: finish the last autosave and let another session have it.
+        False if the disk did not answer within `timeout` seconds."""
+        done = self._writer.close(timeout)
+        self.autosave.release()
+        return done
 
     def _autosave_failed(self, problem: str) -> None:
         if self.on_autosave_error is not None:
             self.on_autosave_error(problem)
+
+    def _autosave_noted(self, note: str) -> None:
+        if self.on_autosave_note is not None:
+            self.on_autosave_note(note)
 
     # -- saved games ----------------------------------------------------------------------
 
@@ -234,11 +231,14 @@ class Session:
         """The name `match` was saved or loaded under, if any."""
         return self._record.name if match is self._match and self._record else None
 
-    def save_game(self, match: Match, name: str, *, replace_existing: bool = False):
+    def save_game(
+        self, match: Match, name: str, *, replace_existing: bool = False
+    ) -> SavedGameEntry:
         """Save `match` as `name` and return its SavedGameEntry. Raises
         NameTakenError (ask, then again with replace_existing) or StorageError."""
-        entry = self.games.save(self.record_for(match), name, replace=replace_existing)
-        self._record = replace(self._record, name=entry.name)
+        record = self.record_for(match)
+        entry = self.games.save(record, name, replace=replace_existing)
+        self._record = replace(record, name=entry.name)
         self._writer.save(self._record)  # the autosave learns the name too
         return entry
 
@@ -279,22 +279,16 @@ class Session:
         self.settings = settings
         return note
 
-    def look_changed(self, look: dict[str, object]) -> str | None:
-        """The app's look now (theme, ascii, markers, animation). The first
-        call only remembers it; later ones persist the options that changed
-        since, and only those: an option given on the command line is not
-        saved unless the player changes it in the app. Returns a note as
-        save_settings does. Raises StorageError."""
-        before, self._look = self._look, dict(look)
-        if before is None:
-            return None
+    def settings_changed(self, before: Settings, after: Settings) -> str | None:
+        """The player changed the app's settings from `before` to `after`:
+        persist the ones that changed, and only those (an option given on the
+        command line is not saved unless the player changes it in the app).
+        Returns a note as save_settings does. Raises StorageError."""
         changed = {
-            LOOK_SETTINGS.get(key, key): value
-            for key, value in look.items()
-            if before.get(key) != value
+            field.name: getattr(after, field.name)
+            for field in fields(Settings)
+            if getattr(before, field.name) != getattr(after, field.name)
         }
-        known = {field.name for field in fields(Settings)}
-        changed = {key: value for key, value in changed.items() if key in known}
         settings = replace(self.settings, **changed)
         if settings == self.settings:
             return None

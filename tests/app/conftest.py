@@ -5,12 +5,14 @@ the test says so."""
 from __future__ import annotations
 
 import threading
+from dataclasses import fields, replace
 
 import pytest
 
 from tui_reversi.app import create_app
-from tui_reversi.core import Game, square_name
-from tui_reversi.match import Match
+from tui_reversi.core import Game, Variant, square_name
+from tui_reversi.match import Match, Pacing
+from tui_reversi.storage import Settings
 
 
 class FrozenClock:
@@ -71,18 +73,28 @@ def clock():
 def make_app(clock):
     """Build the app the way the CLI does, but deterministic."""
 
-    def make(*, player=None, transcript=None, black="human", white="easy", **kwargs):
+    def make(*, player=None, transcript=None, settings=None, match=None, **kwargs):
+        # Settings by name (black="easy", ascii=True...), over the tests' own defaults.
+        chosen = {"black": "human", "white": "easy", "theme": "reversi", "animation": False}
+        if settings is not None:
+            chosen = {}
+        names = {field.name for field in fields(Settings)}
+        chosen.update({name: kwargs.pop(name) for name in list(kwargs) if name in names})
+        if "variant" in chosen:
+            chosen["variant"] = Variant.parse(chosen["variant"])
+        settings = replace(settings or Settings(), **chosen)
         if transcript is not None:
-            kwargs["match"] = Match(black, white, Game.from_transcript(transcript))
-        else:
-            kwargs.setdefault("black", black)
-            kwargs.setdefault("white", white)
+            match = Match(settings.black, settings.white, Game.from_transcript(transcript))
         if player is not None:
             kwargs["player_factory"] = lambda level, variant: player
-        kwargs.setdefault("theme", "reversi")
-        kwargs.setdefault("animation", False)
         kwargs.setdefault("seed", 7)
-        return create_app(clock=clock, computer_delay=0, watch_delay=0, **kwargs)
+        return create_app(
+            settings=settings,
+            match=match,
+            clock=clock,
+            pacing=Pacing(reply=0, watch=0),
+            **kwargs,
+        )
 
     return make
 
@@ -91,9 +103,17 @@ async def settle(pilot, app, *, rounds: int = 50) -> None:
     """Let worker threads finish and their messages land."""
     for _ in range(rounds):
         await pilot.pause(0.01)
-        if not any(w.is_running for w in app.workers):
+        if not any(w.is_running for w in app.workers) and not computer_thinking(app):
             break
     await pilot.pause()
+
+
+def computer_thinking(app) -> bool:
+    """True while a computer seat works on the current turn (its answer not yet played)."""
+    from tui_reversi.players.computer import ComputerPlayer
+
+    referee = app.referee
+    return referee.asked is not None and isinstance(referee.to_move, ComputerPlayer)
 
 
 def status(app) -> str:

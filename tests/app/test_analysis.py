@@ -50,7 +50,7 @@ async def test_one_key_on_the_game_over_screen_scores_every_move_into_the_log(ma
         await pilot.press("a")
         await finish_analysis(pilot, app)
         game_screen = app.screen
-        assert game_screen.analysis.covers(app.match.game)
+        assert game_screen.analysis.known.covers(app.match.game)
         log = game_screen.query_one(MoveLog).moves
         assert all(log.notes) and len(log.notes) == 9
         assert status(app).startswith("Analysis done")
@@ -68,7 +68,7 @@ async def test_in_review_the_best_move_is_marked_and_its_line_is_on_the_status_l
         await finish_analysis(pilot, app)
         await pilot.press("home", "full_stop", "full_stop")  # the position after move 2
         await pilot.pause()
-        scored = app.screen.analysis.at(3)
+        scored = app.screen.analysis.known.at(3)
         assert status(app).startswith(f"Best here: {scored.best} (")
         assert " ".join(scored.pv) in status(app)
         board = app.screen.query_one(BoardView)
@@ -87,10 +87,10 @@ async def test_a_second_press_stops_it_and_the_moves_scored_so_far_stay(make_app
         await settle(pilot, app)
         assert not panel.running
         assert "Analysis stopped" in status(app)
-        scored = len(app.screen.analysis.moves)
+        scored = len(app.screen.analysis.known.moves)
         assert 0 < scored < len(game.moves)
         await pilot.pause(0.5)
-        assert len(app.screen.analysis.moves) == scored
+        assert len(app.screen.analysis.known.moves) == scored
 
 
 async def test_no_analysis_during_play_and_a_new_game_drops_the_old_ones(make_app):
@@ -105,7 +105,7 @@ async def test_no_analysis_during_play_and_a_new_game_drops_the_old_ones(make_ap
         await pilot.pause()
         app.screen.begin(type(app.match).new("human", "human", "othello"))
         await settle(pilot, app)
-        assert app.screen.analysis.moves == ()
+        assert app.screen.analysis.known.moves == ()
         assert app.screen.query_one(MoveLog).moves.notes == ()
 
 

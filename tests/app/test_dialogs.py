@@ -88,7 +88,7 @@ async def test_markers_can_be_turned_off(make_app):
         await pilot.press("m")
         await pilot.pause()
         assert board.state.legal == 0
-        assert not app.options.markers
+        assert not app.settings.legal_moves
 
 
 async def test_every_change_to_the_game_reaches_the_save_hook(make_app):
@@ -149,7 +149,7 @@ async def test_the_command_palette_offers_the_game_commands(make_app):
         commands["Toggle ASCII board"].callback()
         await pilot.pause()
         board = app.screen.query_one(BoardView)
-        assert board.glyphs.name == "ascii" and app.options.ascii
+        assert board.glyphs.name == "ascii" and app.settings.ascii
         assert app.has_class("-ascii")
         assert "enter" in app.screen.query_one("KeyBar").render().plain  # no ⏎ either
 

@@ -4,16 +4,17 @@ Every test runs in its own XDG directories (tests/conftest.py)."""
 
 import json
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from textual import events
 from textual.widgets import DataTable, Input
 
-from tui_reversi.core import Game
+from tui_reversi.core import Color, Game
 from tui_reversi.match import Match
 from tui_reversi.screens.game import GameScreen
-from tui_reversi.session import EARLIER_NAME, PREVIOUS_NAME, Session
+from tui_reversi.session import AUTO_THEME, EARLIER_NAME, PREVIOUS_NAME, Session
 from tui_reversi.storage import (
     Autosave,
     SavedGame,
@@ -46,14 +47,21 @@ def keeping_app(make_app):
     """The app as the CLI builds it: a Session read from the (temporary) user
     directories, its game and options, and a computer that answers at once."""
 
+    sessions: list[Session] = []
+
     def make(*, cli: dict | None = None, player=None, **session_args):
+        for earlier in sessions:  # each start is a new process: the last one has ended
+            earlier.close()
         session = Session.start(themes=theme_names(), **session_args)
+        sessions.append(session)
         cli = cli or {}
         match = session.start_match(black=cli.get("black"), white=cli.get("white"))
-        options = session.app_options(cli)
-        if options["theme"] is None:
-            options["theme"] = "reversi"  # the tests' theme, not the terminal's
-        app = make_app(match=match, session=session, player=player or FirstMovePlayer(), **options)
+        settings = session.settings_for(cli)
+        if settings.theme == AUTO_THEME:
+            settings = replace(settings, theme="reversi")  # the tests' theme, not the terminal's
+        app = make_app(
+            match=match, session=session, player=player or FirstMovePlayer(), settings=settings
+        )
         return app, session
 
     return make
@@ -91,13 +99,36 @@ def test_a_finished_game_stays_in_the_autosave_but_is_not_offered():
     assert Session.start().offer is None
 
 
+async def test_a_game_open_in_another_session_is_kept_aside_and_the_player_told(keeping_app):
+    autosaved(OPENING)
+    elsewhere = Session.start(resume=True)  # the same game, open in another terminal
+    elsewhere.match_changed(elsewhere.start_match())  # ... which has the autosave
+    assert elsewhere.flush(5)
+    app, session = keeping_app(resume=True, cli={"white": "human"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("f", "4")
+        await wait_saved(pilot, app, session)
+        await pilot.pause()
+        (notice,) = [n.message for n in app._notifications]
+        assert "Another session is playing in this autosave" in notice and "(o lists it)" in notice
+        await pilot.press("c", "5")
+        await wait_saved(pilot, app, session)
+        assert moves(app) == OPENING + "f4c5"
+        assert len(app._notifications) == 1  # said once, not after every move
+    assert on_disk()["moves"] == OPENING  # the other session's game is untouched
+    (kept,) = Autosave().earlier_paths()
+    assert json.loads(kept.read_text())["moves"] == moves(app)
+    elsewhere.close()
+
+
 # -- the resume offer ----------------------------------------------------------------
 
 
 async def test_resume_offer_resume_carries_on_where_it_was(keeping_app):
     autosaved(OPENING)
     app, session = keeping_app()
-    player = app.players[1]
+    player = app.referee.seat(Color.WHITE).strategy
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert type(app.screen).__name__ == "ResumeScreen"
@@ -372,7 +403,7 @@ async def test_settings_screen_saves_and_applies_by_keyboard(keeping_app):
         saved = saved_settings()
         assert saved["white"] == "human" and saved["ascii"] is True
         assert saved["theme"] == theme_names()[0] == app.theme
-        assert app.options.ascii and app.options.white == "human"
+        assert app.settings.ascii and app.settings.white == "human"
         assert app.match.white == "easy"  # the game in progress keeps its players
         await pilot.press("t")
         await pilot.pause()
@@ -381,10 +412,26 @@ async def test_settings_screen_saves_and_applies_by_keyboard(keeping_app):
         assert saved_settings()["black"] == "human"
 
 
+async def test_the_last_new_game_choice_is_the_next_starts_default(keeping_app):
+    app, _ = keeping_app(new=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("down", "right", "enter")  # White: Easy -> Medium
+        await settle(pilot, app)
+        assert (app.match.black, app.match.white) == ("human", "medium")
+        assert saved_settings()["white"] == "medium"
+        await pilot.press("t")  # and the settings show it
+        await pilot.pause()
+        assert app.screen.query_one("#white", ChoiceRow).value == "medium"
+    app, _ = keeping_app(new=True)  # the next start
+    assert (app.match.black, app.match.white) == ("human", "medium")
+
+
 async def test_command_line_options_hold_for_the_run_only(keeping_app):
     app, _ = keeping_app(cli={"ascii": True, "white": "human"}, new=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        assert app.options.ascii
+        assert app.settings.ascii
         await pilot.press("m")  # markers off: saved, and only that
         await pilot.pause()
         assert saved_settings()["legal_moves"] is False
@@ -395,7 +442,7 @@ async def test_command_line_options_hold_for_the_run_only(keeping_app):
         assert "--ascii" in held and "--white" in held and "hold until you quit" in held
         await pilot.press("enter")
         await pilot.pause()
-        assert app.options.ascii  # unchanged in the dialog: the flag still holds
+        assert app.settings.ascii  # unchanged in the dialog: the flag still holds
 
 
 async def test_a_theme_chosen_in_the_palette_is_remembered(keeping_app):
@@ -404,7 +451,7 @@ async def test_a_theme_chosen_in_the_palette_is_remembered(keeping_app):
         app.theme = "nord"
         await pilot.pause()
     assert saved_settings()["theme"] == "nord"
-    assert Session.start(themes=theme_names()).app_options()["theme"] == "nord"
+    assert Session.start(themes=theme_names()).settings_for().theme == "nord"
 
 
 def test_the_session_writes_where_xdg_says(isolated_home):

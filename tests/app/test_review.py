@@ -137,6 +137,25 @@ async def test_game_over_shows_winner_score_and_what_next(make_app):
         assert app.screen.__class__.__name__ == "NewGameScreen"
 
 
+async def test_a_game_played_on_from_a_review_to_the_same_end_is_announced_again(make_app):
+    app = make_app(transcript="d3c3f5f4f3d2d1e3", white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("b", "3")  # the end, 64-0
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "GameOverScreen"
+        await pilot.press("comma")  # review from the game-over dialog: move 8 of 9
+        await pilot.pause()
+        await pilot.press("enter")  # play on from here...
+        await pilot.pause()
+        await pilot.press("y")  # ...discarding b3
+        await pilot.pause()
+        assert app.match.game.length == 8
+        await pilot.press("b", "3")  # the same move, the same end
+        await pilot.pause()
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "GameOverScreen"
+
+
 async def test_every_key_of_a_burst_in_the_log_counts(make_app):
     # Over SSH, key repeat arrives in bursts: each key must move on from the
     # one before, not from the position the screen has shown so far.

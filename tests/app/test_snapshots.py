@@ -59,8 +59,9 @@ async def analysed(pilot) -> None:
 
     screen = next(s for s in pilot.app.screen_stack if isinstance(s, GameScreen))
     game = pilot.app.match.game
-    screen.analysis = GameAnalysis(tuple(analyse_game(game, time_limit=math.inf, max_depth=3)))
-    screen._show()
+    found = analyse_game(game, time_limit=math.inf, max_depth=3)
+    screen.analysis.known = GameAnalysis(tuple(found))
+    screen.show()
 
 
 def test_analysis_beside_the_board_with_the_graph(snap_compare, make_app):

@@ -1,8 +1,10 @@
 """A stand-in that keeps its game the way the app does, through the real storage layer.
 
 At start it prints `RESUME <transcript>` if its autosave holds an unfinished
-game, else `NEW`, then `READY`. Every two characters typed are a square to
-play; after each move the game is autosaved and `SAVED <transcript>` printed.
+game (and it was not started with --new), else `NEW`, then `READY`. Every two
+characters typed are a square to play; after each move the game is autosaved
+and `SAVED <transcript>` printed, after `ASIDE <sentence>` if the autosave
+kept it aside as an earlier autosave.
 A hang-up kills it (default SIGHUP): what was saved is all there is.
 """
 
@@ -21,7 +23,7 @@ def say(line):
 def main():
     autosave = Autosave()
     found = autosave.load()
-    if found.resumable:
+    if found.resumable and "--new" not in sys.argv:
         game, record = found.game, found.record
         say(f"RESUME {game.transcript()}")
     else:
@@ -37,7 +39,9 @@ def main():
             square, typed = typed[:2].decode(), typed[2:]
             game.play(square)
             record = SavedGame.from_game(game) if record is None else record.with_game(game)
-            autosave.save(record)
+            note = autosave.save(record)
+            if note:
+                say(f"ASIDE {note}")
             say(f"SAVED {game.transcript()}")
     return 0
 

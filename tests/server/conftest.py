@@ -107,6 +107,10 @@ class Player:
                 facts.update(item.split("=", 1) for item in rest.split())
             elif kind == "ENV":
                 facts["env"] = json.loads(rest)
+            elif kind == "ENVBLOCK":
+                facts["env_block"] = json.loads(rest)
+            elif kind == "FDS":
+                facts["fds"] = {int(fd): target for fd, target in json.loads(rest).items()}
             elif kind == "ARGS":
                 facts["args"] = json.loads(rest)
             elif kind == "SIGIGN":
@@ -115,6 +119,7 @@ class Player:
             elif kind == "HELPER":
                 facts["helper"] = int(rest)
         facts["pid"] = int(facts["pid"])
+        facts["ppid"] = int(facts["ppid"])
         return facts
 
     def send(self, data: bytes) -> None:

@@ -1,7 +1,8 @@
 """A stand-in for the game under `tui-reversi serve`: reports what a game would see.
 
-On start it prints one line each: its pid and terminal facts, its environment,
-its inherited signal masks and its arguments, then `READY`. In raw mode it
+On start it prints one line each: its pid and terminal facts, its environment
+(as Python sees it, and the names in the block it was started with), its
+inherited signal masks, its open descriptors and its arguments, then `READY`. In raw mode it
 echoes every key as `KEY <hex>`, a resize as `SIZE <cols>x<rows>`, and quits
 with status 0 on `q` or 3 on `x`. On SIGHUP it leaves `hup-<pid>` in its
 working directory and exits with status 129 (or carries on with --ignore-hup).
@@ -36,6 +37,26 @@ def status_masks():
     return fields
 
 
+def open_descriptors():
+    """fd -> what it is, for every descriptor open in this process (but the listing's own)."""
+    listing = "/proc/self/fd"
+    found = {}
+    for name in os.listdir(listing):
+        try:
+            found[name] = os.readlink(f"{listing}/{name}")
+        except OSError:
+            continue  # the directory listing's own descriptor, closed by now
+    return found
+
+
+def environment_block():
+    """The names in /proc/self/environ: what the process was started with, whatever
+    os.environ says now."""
+    with open("/proc/self/environ", "rb") as block:
+        entries = block.read().split(b"\0")
+    return sorted(entry.partition(b"=")[0].decode() for entry in entries if entry)
+
+
 def main():
     masks = status_masks()  # before Python's own handlers matter: read first
     ignore_hup = "--ignore-hup" in sys.argv
@@ -55,8 +76,11 @@ def main():
     signal.signal(signal.SIGWINCH, lambda number, frame: say(f"SIZE {size()}"))
     ctty = os.tcgetpgrp(0) == os.getpgrp()
     leader = os.getsid(0) == os.getpid()
-    say(f"STANDIN pid={os.getpid()} size={size()} ctty={ctty} leader={leader}")
+    descriptors = open_descriptors()
+    say(f"STANDIN pid={os.getpid()} size={size()} ctty={ctty} leader={leader} ppid={os.getppid()}")
     say("ENV " + json.dumps(dict(os.environ), sort_keys=True))
+    say("ENVBLOCK " + json.dumps(environment_block()))
+    say("FDS " + json.dumps(descriptors, sort_keys=True))
     say(f"SIGIGN {masks['SigIgn']} SIGBLK {masks['SigBlk']}")
     say("ARGS " + json.dumps(sys.argv[1:]))
     if helper is not None:

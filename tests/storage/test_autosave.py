@@ -256,3 +256,65 @@ def test_an_unreachable_directory_is_not_a_damaged_autosave(tmp_path):
     assert autosave.load() == Autosave(tmp_path).load()  # nothing, and no problem
     with pytest.raises(StorageError, match=r"^could not write .*: .*file is not a directory$"):
         autosave.save(SavedGame.from_game(Game.from_transcript("f5")))
+
+
+# One live game per autosave: no write silently replaces another session's game.
+
+
+def _line(transcript):
+    return Game.from_transcript(transcript)
+
+
+def test_a_second_session_playing_the_same_game_keeps_its_line_as_an_earlier_autosave(
+    tmp_path,
+):
+    first, second = Autosave(tmp_path), Autosave(tmp_path)
+    record = first.load().record or SavedGame.from_game(_line("f5"))
+    first.save(record)
+    shared = second.load().record
+    assert first.save(record.with_game(_line("f5d6"))) is None
+    note = second.save(shared.with_game(_line("f5f6")))
+    assert "another session is playing in this autosave" in note and "earlier autosave" in note
+    assert Autosave(tmp_path).load().game.transcript() == "f5d6"  # the first line stays
+    (kept,) = first.earlier_paths()
+    assert json.loads(kept.read_text())["moves"] == "f5f6"
+    # Later moves of the second line go on in the same earlier autosave, said once.
+    assert second.save(shared.with_game(_line("f5f6e6"))) is None
+    assert first.save(record.with_game(_line("f5d6c3"))) is None
+    assert first.earlier_paths() == [kept]
+    assert json.loads(kept.read_text())["moves"] == "f5f6e6"
+    assert Autosave(tmp_path).load().game.transcript() == "f5d6c3"
+
+
+def test_a_write_never_replaces_a_game_changed_since_it_was_read(tmp_path):
+    Autosave(tmp_path).save(SavedGame.from_game(_line("f5")))
+    session = Autosave(tmp_path)
+    record = session.load().record
+    # Another session (one that took no claim: an older version, another machine)
+    # plays on in the same file after this one read it.
+    (tmp_path / "autosave.json").write_text(record.with_game(_line("f5d6c3")).to_json())
+    note = session.save(record.with_game(_line("f5f6")))
+    assert "another session changed the autosave" in note
+    assert Autosave(tmp_path).load().game.transcript() == "f5d6c3"
+    (kept,) = session.earlier_paths()
+    assert json.loads(kept.read_text())["moves"] == "f5f6"
+
+
+def test_the_autosave_is_free_again_once_the_session_holding_it_is_gone(tmp_path):
+    first = Autosave(tmp_path)
+    first.save(SavedGame.from_game(_line("f5")))
+    del first  # the process ended (a crash frees it the same way: the kernel drops the lock)
+    later = Autosave(tmp_path)
+    record = later.load().record
+    assert later.save(record.with_game(_line("f5d6"))) is None
+    assert Autosave(tmp_path).load().game.transcript() == "f5d6"
+    assert later.earlier_paths() == []
+
+
+def test_a_session_without_the_autosave_never_retires_the_other_sessions_game(tmp_path):
+    first, second = Autosave(tmp_path), Autosave(tmp_path)
+    first.save(SavedGame.from_game(_line("f5d6")))
+    second.load()
+    second.save(SavedGame.from_game(_line("f5f6")))  # kept aside
+    assert second.clear() is None  # its game is over: nothing happens to the other's
+    assert Autosave(tmp_path).load().game.transcript() == "f5d6"

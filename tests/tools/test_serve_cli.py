@@ -81,6 +81,20 @@ def test_the_banner_gives_the_fingerprint_and_says_it_listens_on_loopback_only(s
     assert status == 0 and "stopped" in err
 
 
+def test_the_banner_says_how_games_start_and_the_preloaded_parent_stops_with_the_server(
+    server,
+):
+    preloaded = server()
+    line = preloaded.process.stdout.readline()
+    parent = int(re.search(r"games start forked from a preloaded parent \(pid (\d+),", line)[1])
+    assert os.path.exists(f"/proc/{parent}")
+    status, _ = preloaded.stop()
+    assert status == 0 and not os.path.exists(f"/proc/{parent}")
+    fresh = server("--no-preload")
+    assert "games start as a fresh Python each" in fresh.process.stdout.readline()
+    fresh.stop()
+
+
 def test_listening_beyond_loopback_is_said_loudly(server):
     running = server("--host", "0.0.0.0")
     assert "LISTENING ON 0.0.0.0:" in running.banner

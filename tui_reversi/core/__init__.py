@@ -4,7 +4,8 @@ Imports nothing outside the standard library and this package.
 """
 
 from .errors import IllegalMoveError, ReversiError
-from .game import PASS, Game, move_name, parse_transcript
+from .game import Game, move_name, parse_transcript
+from .move import PASS, Move
 from .perft import perft
 from .position import Color, Position
 from .squares import parse_square, square_name
@@ -15,6 +16,7 @@ __all__ = [
     "Color",
     "Game",
     "IllegalMoveError",
+    "Move",
     "Position",
     "Result",
     "ReversiError",

@@ -8,11 +8,10 @@ the side to move has no move but the opponent has one.
 from __future__ import annotations
 
 from .errors import IllegalMoveError, ReversiError
+from .move import PASS, Move
 from .position import Position
 from .squares import NAMES, PASS_WORDS, parse_square
 from .variants import Result, Variant
-
-PASS = -1  # a pass in a move list
 
 
 def move_name(move: int) -> str:
@@ -112,6 +111,10 @@ class Game:
         """The result at the cursor if the game is over there, else None."""
         return self.variant.result(self.position) if self.is_over else None
 
+    def move_at(self, ply: int) -> Move:
+        """The move that led from ply `ply` to the next (a pass included)."""
+        return Move.of(self.moves[ply])
+
     @property
     def last_move(self) -> int | None:
         """The last move before the cursor (PASS included), or None at the start."""
@@ -125,10 +128,13 @@ class Game:
 
     # -- changing the record --------------------------------------------------
 
-    def play(self, move: int | str) -> Position:
-        """Play a square (index or name) at the cursor, discarding any moves
-        after it, then record a pass if the next side is forced to pass.
-        Raises IllegalMoveError ('d4 is occupied')."""
+    def play(self, move: Move | int | str) -> Position:
+        """Play a move (a Move, a square index or a name) at the cursor,
+        discarding any moves after it, then record a pass if the next side is
+        forced to pass. Raises IllegalMoveError ('d4 is occupied'); passes are
+        recorded by the game itself, so playing one is refused."""
+        if isinstance(move, Move):
+            move = move.index
         if move == PASS or (isinstance(move, str) and move.strip().lower() in PASS_WORDS):
             raise IllegalMoveError(
                 "the game is over"

@@ -8,6 +8,8 @@ Othello start, depths 1..11 give 4, 12, 56, 244, 1396, 8200, 55092, 390216,
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .bitboard import flip_table, legal_moves
 from .position import Position
 
@@ -29,7 +31,10 @@ def perft(position: Position, depth: int, *, make_leaves: bool = True) -> int:
     return _perft(position.own, position.opp, depth, make_leaves, flip_table())
 
 
-def _perft(own: int, opp: int, depth: int, make_leaves: bool, flips: list) -> int:
+FlipTable = list[Callable[[int, int], int]]  # bitboard.flip_table(): one function a square
+
+
+def _perft(own: int, opp: int, depth: int, make_leaves: bool, flips: FlipTable) -> int:
     moves = legal_moves(own, opp)
     if not moves:
         if depth > 1 and legal_moves(opp, own):

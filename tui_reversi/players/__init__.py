@@ -1,8 +1,12 @@
-"""Computer opponents over the core rules. Imports only core; no UI.
+"""The players over the core rules. Imports only core; no UI.
+
+Every seat is a `Player` (base.py): `HumanPlayer` (human.py) for the
+keyboard, `ComputerPlayer` (computer.py) around a strategy; `kinds.py` is the
+registry of kinds. The computer levels' strategies:
 
 from tui_reversi.players import create_player
-player = create_player("hard", seed=1)
-player.choose_move(position)  # -> 'f5', or None to pass
+strategy = create_player("hard", seed=1)
+strategy.choose_move(position)  # -> 'f5', or None to pass
 """
 
 from __future__ import annotations
@@ -11,11 +15,10 @@ import math
 
 from ..core import Position, ReversiError, Variant
 from .alphabeta_player import EXPERT, HARD, AlphaBetaPlayer, analyse_position
-from .base import CancelCheck, MoveScore, Player, SearchInfo
+from .base import CancelCheck, MoveScore, Player, SearchInfo, Strategy
+from .kinds import LEVELS
 from .minimax_player import MinimaxPlayer
 from .random_player import RandomPlayer
-
-LEVELS = ("easy", "medium", "hard", "expert")
 
 
 def create_player(
@@ -26,8 +29,8 @@ def create_player(
     time_limit: float | None = None,
     max_depth: int | None = None,
     max_nodes: int | None = None,
-) -> Player:
-    """A computer opponent for `level` (easy, medium, hard, expert).
+) -> Strategy:
+    """The strategy of a computer opponent for `level` (easy, medium, hard, expert).
 
     `time_limit` overrides the level's default seconds per move (hard 1 s,
     expert 5 s; math.inf for no clock); `seed` makes its choices repeatable.
@@ -81,4 +84,4 @@ def analyse(
     return analyse_position(position, Variant.parse(variant), time_limit, cancelled)
 
 
-__all__ = ["LEVELS", "MoveScore", "Player", "SearchInfo", "analyse", "create_player"]
+__all__ = ["LEVELS", "MoveScore", "Player", "SearchInfo", "Strategy", "analyse", "create_player"]

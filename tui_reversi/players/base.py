@@ -1,5 +1,18 @@
-"""What every computer opponent promises: a move for a position, on time,
-stoppable, never illegal. None of them touches the UI."""
+"""What a seat at the board promises, and what a computer level's strategy promises.
+
+Every colour is played by a `Player`: the person at this keyboard, a
+computer level, or (over the network) a person elsewhere. The match's
+referee asks the player to move with a `MoveRequest` for one `Turn`; the
+player answers through the request's `reply`, from any thread, with a
+`PlayResult` (or `Progress` while it thinks, or `PlayFailed`). An answer
+for a turn that is no longer current is dropped by the referee, so a
+player never needs to know the game moved on; `cancel()` only saves it the
+work. None of them touches the UI.
+
+A `Strategy` is how a computer level plays: a move for a position, on
+time, stoppable, never illegal (`create_player` makes one per level; the
+search behind hard and expert is `search.Engine`).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..core import Position, Variant
+from ..core import Move, Position, Variant
 
 # Asked every few thousand nodes: True means stop now and answer with the best so far.
 CancelCheck = Callable[[], bool]
@@ -37,12 +50,17 @@ class MoveScore:
     exact: bool = False
 
 
-class Player(Protocol):
-    """A computer opponent. `level` is 'easy', 'medium', 'hard' or 'expert'."""
+class Strategy(Protocol):
+    """How a computer level plays. `level` is 'easy', 'medium', 'hard' or 'expert'."""
 
-    level: str
-    variant: Variant
-    time_limit: float | None
+    @property
+    def level(self) -> str: ...
+
+    @property
+    def variant(self) -> Variant: ...
+
+    @property
+    def time_limit(self) -> float | None: ...
 
     def choose_move(
         self,
@@ -62,3 +80,87 @@ class Player(Protocol):
 def event_check(event: threading.Event) -> CancelCheck:
     """A cancel check backed by a threading.Event."""
     return event.is_set
+
+
+# -- seats ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """Which turn of which game a move is asked for. An answer whose Turn no
+    longer matches the match is stale and is dropped."""
+
+    game_id: int
+    ply: int
+    position: Position
+
+
+@dataclass(frozen=True, slots=True)
+class Allows:
+    """What a seat lets the match do around it."""
+
+    hints: bool = False  # the engine's best move may be shown on this seat's turn
+    takebacks: bool = True  # moves may be taken back (undo, redo, play on from a review)
+    pausing: bool = False  # its thinking may be stopped and started again
+
+
+@dataclass(frozen=True, slots=True)
+class PlayResult:
+    """A player's answer: `move` for `turn` (a pass is `Move.null()`)."""
+
+    turn: Turn
+    move: Move
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """How a player's thinking about `turn` is going."""
+
+    turn: Turn
+    info: SearchInfo
+
+
+@dataclass(frozen=True, slots=True)
+class PlayFailed:
+    """The player could not answer for `turn` (one sentence, for a bug report)."""
+
+    turn: Turn
+    problem: str
+
+
+Reply = PlayResult | Progress | PlayFailed
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRequest:
+    """The referee asking a seat to move at `turn`. `reply` may be called from
+    any thread; `min_time` is the fewest seconds a computer takes to answer
+    (so that its reply is seen after yours)."""
+
+    turn: Turn
+    reply: Callable[[Reply], None]
+    min_time: float = 0.0
+
+
+class Player(Protocol):
+    """A seat at the board. `kind` is its name in the registry (players.kinds)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def allows(self) -> Allows: ...
+
+    def request(self, request: MoveRequest) -> None:
+        """Start choosing a move for `request.turn`; returns at once. A new
+        request replaces any earlier one."""
+        ...
+
+    def cancel(self) -> None:
+        """Stop working on the current request, if any (an answer already on
+        its way is dropped as stale)."""
+        ...
+
+    def close(self) -> None:
+        """The seat is left: stop and release whatever it holds."""
+        ...

@@ -24,9 +24,10 @@ import queue
 import shlex
 import subprocess
 import threading
+from collections.abc import Callable, Iterable
 
 from ..core import Position, ReversiError, Variant, parse_square
-from .base import CancelCheck, ProgressCallback
+from .base import CancelCheck, ProgressCallback, Strategy
 
 PROTOCOL = "tui-reversi 1"
 GRACE = 5.0  # seconds allowed beyond three times the budget
@@ -134,9 +135,13 @@ class ExternalPlayer:
             self._process.wait()
 
 
-def serve(player, lines, write) -> None:
+def serve(
+    player: Callable[[Variant, float], Strategy],
+    lines: Iterable[str],
+    write: Callable[[str], None],
+) -> None:
     """Speak the protocol as an engine: read requests from `lines`, answer
-    with `write(line)`, choosing moves with the Player `player(variant, seconds)`."""
+    with `write(line)`, choosing moves with the engine `player(variant, seconds)`."""
     for raw in lines:
         words = raw.split()
         if not words:

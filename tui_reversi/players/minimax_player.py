@@ -76,7 +76,9 @@ class MinimaxPlayer:
             progress(SearchInfo(self.depth, self._nodes, square_name(move), float(best)))
         return square_name(move)
 
-    def _scores(self, own, opp, deadline, cancelled) -> dict[int, int] | None:
+    def _scores(
+        self, own: int, opp: int, deadline: float | None, cancelled: CancelCheck | None
+    ) -> dict[int, int] | None:
         """Minimax score of every move; None if stopped before they are known."""
         flips = flip_table()
         evaluate = self._evaluate

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import textwrap
+from typing import Any
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.dom import DOMNode
 from textual.widgets import Static
 
 from .dialog import Dialog
@@ -39,8 +41,7 @@ EXTRAS = (
 )
 
 
-def _binding_classes() -> list[type]:
-    from ..app import ReversiApp
+def _binding_classes(app: App[Any]) -> list[type[DOMNode]]:
     from ..widgets.board import BoardView
     from ..widgets.move_log import MoveLog
     from .eval_graph import EvalGraphScreen
@@ -65,13 +66,14 @@ def _binding_classes() -> list[type]:
         ExportScreen,
         SettingsScreen,
         EvalGraphScreen,
-        ReversiApp,
+        type(app),
     ]
 
 
 def key_names(app: App, binding: Binding) -> list[str]:
     """How each key of `binding` is shown, after the app's keymap."""
-    keys = app._keymap.get(binding.id, binding.key) if binding.id else binding.key
+    keymap: dict[str, str] = getattr(app, "keymap", {})  # ReversiApp keeps the one it is given
+    keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
     names = []
     for index, key in enumerate(part.strip() for part in keys.split(",")):
         if index == 0 and binding.key_display and keys == binding.key:
@@ -86,7 +88,7 @@ def help_rows(app: App) -> list[tuple[str, str, str]]:
     The text is the binding's description, then its tooltip when it has one."""
     rows: list[tuple[str, str, str]] = list(EXTRAS)
     seen: set[str] = set()
-    for cls in _binding_classes():
+    for cls in _binding_classes(app):
         for binding in cls.BINDINGS:
             if not isinstance(binding, Binding) or not binding.id or binding.id in seen:
                 continue

@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from ..match import LEVEL_LABELS, LEVELS
+from ..players.kinds import KINDS
 from ..storage import SavedGame, StorageError, import_game
 from ..widgets.choice import ChoiceRow
 from ..widgets.paste_input import PasteInput
@@ -32,7 +32,7 @@ class ImportScreen(FormScreen[SavedGame | None]):
         self.text = " ".join(text.split())
 
     def compose(self) -> ComposeResult:
-        levels = [(AS_SAVED, "As saved")] + [(level, LEVEL_LABELS[level]) for level in LEVELS]
+        levels = [(AS_SAVED, "As saved")] + [(kind.name, kind.label) for kind in KINDS]
         with Vertical(id="dialog"):
             yield Static("[b]Import a game[/b]", id="dialog-title")
             yield PasteInput(

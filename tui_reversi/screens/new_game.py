@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
 from ..core import Variant
-from ..match import LEVEL_DESCRIPTIONS, LEVEL_LABELS, LEVELS
+from ..players.kinds import KINDS, label, player_kind
 from ..widgets.choice import ChoiceRow
 from .dialog import Dialog
 
@@ -41,7 +41,7 @@ class NewGameScreen(Dialog[NewGame | None]):
         self.check = check
 
     def compose(self) -> ComposeResult:
-        levels = [(level, LEVEL_LABELS[level]) for level in LEVELS]
+        levels = [(kind.name, kind.label) for kind in KINDS]
         variants = [(v.value, v.value.capitalize()) for v in Variant]
         with Vertical(id="dialog"):
             yield Static("[b]New game[/b]", id="dialog-title")
@@ -84,10 +84,10 @@ class NewGameScreen(Dialog[NewGame | None]):
         if isinstance(focused, ChoiceRow) and focused.id == "variant":
             text = Variant.parse(focused.value).description
         elif isinstance(focused, ChoiceRow):
-            text = f"{focused.label}: {LEVEL_DESCRIPTIONS[focused.value]}"
+            text = f"{focused.label}: {player_kind(focused.value).description}"
         else:
             choice = self._choice()
-            players = f"{LEVEL_LABELS[choice.black]} vs {LEVEL_LABELS[choice.white]}"
+            players = f"{label(choice.black)} vs {label(choice.white)}"
             text = f"{players}, {choice.variant.value.capitalize()}"
         self.query_one("#describe", Static).update(text)
 

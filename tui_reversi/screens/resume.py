@@ -12,7 +12,9 @@ from textual.content import Content
 from textual.widgets import Button, Static
 
 from ..core import Color
-from ..match import LEVEL_LABELS, Match
+from ..match import Match
+from ..players.kinds import label
+from ..storage import Settings
 from .dialog import Dialog
 
 
@@ -63,13 +65,13 @@ class ResumeScreen(Dialog[bool]):
         ),
     ]
 
-    def __init__(self, match: Match, saved: datetime, options) -> None:
+    def __init__(self, match: Match, saved: datetime, settings: Settings) -> None:
         super().__init__()
         self.match = match
         self.saved = saved
         self.new_game = (
-            f"{LEVEL_LABELS[options.black]} vs {LEVEL_LABELS[options.white]}, "
-            f"{options.variant.value.capitalize()}"
+            f"{label(settings.black)} vs {label(settings.white)}, "
+            f"{settings.variant.value.capitalize()}"
         )
 
     def compose(self) -> ComposeResult:

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Static
 
 from ..core import Color
-from ..match import LEVEL_LABELS
+from ..players.kinds import label
 from ..session import Session, sentence
 from ..storage import SavedGame, SavedGameEntry, StorageError
 from .dialog import Dialog
@@ -24,7 +24,7 @@ DIALOG_WIDTH = 100  # as #games-dialog in app.tcss
 def players(entry: SavedGameEntry) -> str:
     if not entry.readable:
         return ""
-    return f"{LEVEL_LABELS[entry.black]} v {LEVEL_LABELS[entry.white]}"
+    return f"{label(entry.black)} v {label(entry.white)}"
 
 
 def short(text: str, width: int) -> str:

@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from ..core import Variant
-from ..match import LEVEL_DESCRIPTIONS, LEVEL_LABELS, LEVELS
+from ..players.kinds import KINDS, player_kind
 from ..session import AUTO_THEME, Session, sentence
 from ..storage import Settings, StorageError
 from ..widgets.choice import ChoiceRow
@@ -64,7 +64,7 @@ class SettingsScreen(FormScreen[dict | None]):
 
     def compose(self) -> ComposeResult:
         settings = self.before
-        levels = [(level, LEVEL_LABELS[level]) for level in LEVELS]
+        levels = [(kind.name, kind.label) for kind in KINDS]
         variants = [(v.value, v.value.capitalize()) for v in Variant]
         themes = [(AUTO_THEME, "Default")] + [
             (name, name) for name in self.session.themes or () if name != AUTO_THEME
@@ -107,7 +107,7 @@ class SettingsScreen(FormScreen[dict | None]):
         elif focused.id in ("black", "white"):
             text = (
                 f"{focused.label} in a new game started without the dialog: "
-                f"{LEVEL_DESCRIPTIONS[focused.value]}."
+                f"{player_kind(focused.value).description}."
             )
         elif focused.id == "variant":
             text = f"{DESCRIPTIONS['variant']} {Variant.parse(focused.value).description}"

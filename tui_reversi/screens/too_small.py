@@ -6,6 +6,8 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Static
 
+# Below this the layout cannot fit; this notice takes over.
+MIN_WIDTH, MIN_HEIGHT = 60, 21
 
 class TooSmallScreen(Screen):
     """Covers everything until the terminal is big enough again."""
@@ -20,8 +22,6 @@ class TooSmallScreen(Screen):
         self._explain()
 
     def _explain(self) -> None:
-        from ..app import MIN_HEIGHT, MIN_WIDTH
-
         width, height = self.app.size
         self.query_one("#too-small", Static).update(
             f"Terminal too small: {width}x{height}.\n"

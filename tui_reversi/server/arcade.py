@@ -23,6 +23,8 @@ import asyncssh
 
 from .config import ServeConfig, ServeError, format_duration, gone_reason
 from .hostkey import load_or_create_host_key
+from .preloaded import PreloadedParent, fork_available
+from .pty_process import Spawn
 from .session import GameSession
 
 # After its session has ended, a connection gets this long to close by itself.
@@ -44,11 +46,16 @@ class Arcade:
         self.config = config
         self._log = log
         self.connections: set[PlayerConnection] = set()
+        # Player (directory) name -> the session whose game is that player's live game.
+        self.live_games: dict[str, GameSession] = {}
         self._per_address: Counter[str] = Counter()
         self.seats_taken = 0
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.host_key: asyncssh.SSHKey | None = None
         self.host_key_created = False
+        self.preloaded: PreloadedParent | None = None
+        # How games start, in a few words for the banner.
+        self.game_start = "as a fresh Python each"
 
     async def start(self) -> None:
         """Load or create the host key and start listening; ServeError if that cannot be done."""
@@ -56,6 +63,7 @@ class Arcade:
         self.host_key, self.host_key_created = load_or_create_host_key(config.host_key_path)
         if config.auth == "keys" and config.authorized_keys is not None:
             self.authorized_keys()  # fail now, not at the first player's login
+        await self._start_preloaded()
         try:
             self._acceptor = await asyncssh.create_server(
                 lambda: PlayerConnection(self),
@@ -76,7 +84,40 @@ class Arcade:
             where = f"{config.host or '*'}:{config.port}"
             reason = os.strerror(error.errno) if error.errno else str(error)
             hint = "; choose another with --port" if error.errno == errno.EADDRINUSE else ""
+            if self.preloaded is not None:
+                await self.preloaded.close()
             raise ServeError(f"cannot listen on {where}: {reason}{hint}") from None
+
+    async def _start_preloaded(self) -> None:
+        """Start the preloaded parent games fork from, or say why games start afresh."""
+        config = self.config
+        if not config.preload:
+            return
+        if not fork_available():
+            self.note("this platform cannot fork: every game starts as a fresh Python (slower)")
+            return
+        if not PreloadedParent.runs(config.game_command):
+            self.note("the game command is not this Python: every game starts as a new process")
+            self.game_start = "as a new process each"
+            return
+        parent = PreloadedParent(log=self.note)
+        try:
+            await parent.start()
+        except ServeError as error:
+            self.note(f"{error}; every game starts as a fresh Python (slower)")
+            return
+        self.preloaded = parent
+        self.game_start = (
+            f"forked from a preloaded parent (pid {parent.pid}, "
+            f"preloaded in {parent.preload_seconds:.1f} s)"
+        )
+
+    async def spawner(self, argv: list[str]) -> Spawn | None:
+        """How to start `argv`: by the preloaded parent, or None for a new process."""
+        parent = self.preloaded
+        if parent is None or not parent.runs(argv) or not await parent.usable():
+            return None
+        return parent.spawn
 
     @property
     def addresses(self) -> list[tuple[str, int]]:
@@ -144,7 +185,8 @@ class Arcade:
         self._log(f"{_now()} {text}")
 
     def log_connect(self, connection: PlayerConnection) -> None:
-        self._log(f"{_now()} connect {connection.peer} user={_printable(connection.user)}")
+        user = _printable(connection.user or "")
+        self._log(f"{_now()} connect {connection.peer} user={user}")
 
     def log_disconnect(self, connection: PlayerConnection) -> None:
         user = _printable(connection.user) if connection.user is not None else "-"
@@ -175,6 +217,8 @@ class Arcade:
             await asyncio.wait(closing)
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
+        if self.preloaded is not None:
+            await self.preloaded.close()
 
 
 class PlayerConnection(asyncssh.SSHServer):

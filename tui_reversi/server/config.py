@@ -53,6 +53,8 @@ class ServeConfig:
     hangup_grace: float = 5.0
     auth_failure_delay: float = 1.0
     game_command: tuple[str, ...] = (sys.executable, "-m", "tui_reversi")
+    # Fork games from a parent that has imported the app already (False: a fresh Python each).
+    preload: bool = True
 
     @property
     def host_key_path(self) -> Path:

@@ -16,8 +16,9 @@ import os
 import signal
 import struct
 import termios
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Protocol
 
 READ_SIZE = 65536
 # Past this much unread input, the caller should stop reading from the client.
@@ -52,8 +53,25 @@ _DEFAULT_SIGNALS = tuple(
 )
 
 
-def _become_session_terminal() -> None:
-    """Runs in the child between fork and exec, after setsid(): take the pty, reset signals."""
+class GameProcess(Protocol):
+    """A started game as PtyProcess needs it (asyncio's Process is one)."""
+
+    @property
+    def pid(self) -> int: ...
+
+    @property
+    def returncode(self) -> int | None: ...
+
+    async def wait(self) -> int: ...
+
+
+# Starts argv (environment, directory) on the given pty slave: another way than exec.
+Spawn = Callable[[Sequence[str], Mapping[str, str], Path, int], Awaitable[GameProcess]]
+
+
+def become_session_terminal() -> None:
+    """Runs in the child after setsid(), with the pty as descriptor 0: take the pty
+    as the controlling terminal, reset signal dispositions, unblock every signal."""
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
     for number in _DEFAULT_SIGNALS:
         signal.signal(number, signal.SIG_DFL)
@@ -84,7 +102,7 @@ class PtyProcess:
 
     def __init__(
         self,
-        process: asyncio.subprocess.Process,
+        process: GameProcess,
         master: int,
         on_output: Callable[[bytes], None],
         on_input_drained: Callable[[], None],
@@ -115,22 +133,28 @@ class PtyProcess:
         on_output: Callable[[bytes], None],
         on_input_drained: Callable[[], None] = lambda: None,
         erase: int | None = None,
+        spawn: Spawn | None = None,
     ) -> PtyProcess:
-        """Start `argv` on a new pty of `size` (columns, rows, xpixels, ypixels)."""
+        """Start `argv` on a new pty of `size` (columns, rows, xpixels, ypixels):
+        by `spawn` if given, else as a new process (fork and exec)."""
         master, slave = os.openpty()
         try:
             fcntl.ioctl(slave, termios.TIOCSWINSZ, _winsize(*size))
             _set_terminal_modes(slave, erase)
-            process = await asyncio.create_subprocess_exec(
-                *argv,
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                env=dict(env),
-                cwd=cwd,
-                start_new_session=True,
-                preexec_fn=_become_session_terminal,
-            )
+            process: GameProcess
+            if spawn is not None:
+                process = await spawn(argv, env, cwd, slave)
+            else:
+                process = await asyncio.create_subprocess_exec(
+                    *argv,
+                    stdin=slave,
+                    stdout=slave,
+                    stderr=slave,
+                    env=dict(env),
+                    cwd=cwd,
+                    start_new_session=True,
+                    preexec_fn=become_session_terminal,
+                )
         except BaseException:
             os.close(master)
             raise

@@ -13,6 +13,7 @@ import shlex
 import signal
 import time
 import traceback
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,6 +54,9 @@ TERMINAL_RESET = (
 
 
 AGAIN = "connect again to carry on."
+
+# Asked when the player's game is already open in another session; keys -> answers.
+ELSEWHERE_KEYS = {"t": "take over", "n": "separate", "q": "leave", "\x03": "leave", "\x04": "leave"}
 
 
 class SessionRefused(Exception):
@@ -117,6 +121,10 @@ class GameSession(asyncssh.SSHServerSession):
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._end_message: str | None = None
         self._seated = False
+        self._options: list[str] = []
+        # While asking what to do about the player's game open elsewhere: that session.
+        self._asking: GameSession | None = None
+        self.started = time.monotonic()
         self.task: asyncio.Task[None] | None = None
 
     # asyncssh callbacks, in the order a client drives them.
@@ -125,7 +133,9 @@ class GameSession(asyncssh.SSHServerSession):
         self._chan = chan
         self._open = True
 
-    def pty_requested(self, term_type: str, term_size: tuple, term_modes: dict) -> bool:
+    def pty_requested(
+        self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]
+    ) -> bool:
         self._term = term_type
         self._size = term_size
         self._erase = term_modes.get(asyncssh.PTY_VERASE)
@@ -150,10 +160,20 @@ class GameSession(asyncssh.SSHServerSession):
             self._say(f"tui-reversi: {refusal}")
             self._exit(refusal.status)
             return
-        self.task = asyncio.create_task(self._play(options))
+        self._options = options
+        other = self._owner.arcade.live_games.get(self.player)
+        if other is None:
+            self._begin(options)
+        elif not other.client_connected:
+            self._begin(options, take_over=other)  # its player left: it is ending, then ours
+        else:
+            self._ask_about(other)
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
         self._last_input = time.monotonic()
+        if self._asking is not None:
+            self._answer(data)
+            return
         if self._process is None:
             self._pending_input += data
             return
@@ -180,6 +200,10 @@ class GameSession(asyncssh.SSHServerSession):
     def connection_lost(self, exc: Exception | None) -> None:
         self._open = False
         self._cancel_timers()
+        if self._asking is not None:
+            self._asking = None
+            self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
+            self._leave_seat()
         if self._process is not None and self._process.running:
             self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
             self._process.discard_output()
@@ -196,6 +220,97 @@ class GameSession(asyncssh.SSHServerSession):
         if self._process is not None:
             self._process.hang_up(self._config.hangup_grace)
         # else: _run_game hangs the game up as soon as it has started.
+
+    # One live game per player name.
+
+    @property
+    def client_connected(self) -> bool:
+        return self._open
+
+    @property
+    def player(self) -> str:
+        """The player's name as their files know it (one directory, one autosave)."""
+        return player_directory_name(self._owner.user or "")
+
+    @property
+    def address(self) -> str:
+        """Where the player connected from."""
+        return self._owner.address
+
+    def _begin(
+        self, options: list[str], take_over: GameSession | None = None, separate: bool = False
+    ) -> None:
+        """Start the game: the player's live game (after `take_over` has ended), or a
+        separate one beside it."""
+        if not separate:
+            self._owner.arcade.live_games[self.player] = self
+        self.task = asyncio.create_task(self._play(options, take_over))
+
+    def _ask_about(self, other: GameSession) -> None:
+        """Tell the player their game is open elsewhere and ask what to do."""
+        self._asking = other
+        since = format_duration(time.monotonic() - other.started)
+        where = f"from {other.address}, for {since}"
+        self._say(f"tui-reversi: your game is open in another session ({where}).")
+        self._say("  t  take it over here: that session is told and ended, its game saved first")
+        self._say("  n  play a separate game here; the other one carries on")
+        self._say("  q  leave it as it is")
+        wait = self._config.login_timeout or 60.0
+        self._timers["question"] = asyncio.get_running_loop().call_later(
+            wait, self._no_answer, wait
+        )
+
+    def _answer(self, data: bytes) -> None:
+        other = self._asking
+        if other is None:
+            return
+        answer = None
+        for key in data.decode("latin-1").lower():
+            answer = ELSEWHERE_KEYS.get(key)
+            if answer is not None:
+                break
+        if answer is None:
+            return
+        self._asking = None
+        self._cancel_timers()
+        options = [option for option in self._options if option not in ("--new", "--resume")]
+        live = self._owner.arcade.live_games.get(self.player)
+        if answer == "leave":
+            self._owner.end_reason = "left the game open in another session"
+            self._say("tui-reversi: your game carries on in the other session.")
+            self._leave_seat()
+            self._exit(0)
+        elif answer == "separate":
+            self._say("tui-reversi: starting a separate game...")
+            self._begin([*options, "--new"], separate=True)
+        elif live is not None and live is not other:
+            self._ask_about(live)  # someone else took it over meanwhile: ask again
+        else:
+            self._say("tui-reversi: taking your game over...")
+            self._begin([*options, "--resume"], take_over=live)
+
+    def _no_answer(self, wait: float) -> None:
+        self._asking = None
+        self._owner.end_reason = "no answer about the game open elsewhere"
+        self._say(f"tui-reversi: no answer in {format_duration(wait)}; {AGAIN}")
+        self._leave_seat()
+        self._exit(1)
+
+    def _leave_seat(self) -> None:
+        if self._seated:
+            self._seated = False
+            self._owner.arcade.leave_seat()
+
+    async def _take_over(self, other: GameSession) -> None:
+        """End `other`'s game (it saves on the hang-up) and wait until it has gone."""
+        if other.client_connected:
+            other.end(
+                "taken over by another session",
+                f"your game was taken over by a new session from {self.address}; "
+                "it was saved first and carries on there.",
+            )
+        if other.task is not None:
+            await asyncio.shield(other.task)
 
     # The game's life.
 
@@ -219,8 +334,10 @@ class GameSession(asyncssh.SSHServerSession):
         self._seated = True
         return options
 
-    async def _play(self, options: list[str]) -> None:
+    async def _play(self, options: list[str], take_over: GameSession | None = None) -> None:
         try:
+            if take_over is not None:
+                await self._take_over(take_over)
             status = await self._run_game(options)
         except Exception as error:
             if not isinstance(error, OSError):
@@ -230,29 +347,32 @@ class GameSession(asyncssh.SSHServerSession):
             self._exit(1)
             return
         finally:
-            if self._seated:
-                self._seated = False
-                self._owner.arcade.leave_seat()
+            self._leave_seat()
+            if self._owner.arcade.live_games.get(self.player) is self:
+                del self._owner.arcade.live_games[self.player]
         self._finish(status)
 
     async def _run_game(self, options: list[str]) -> int:
         owner = self._owner
-        home = _player_home(self._config.players_dir, owner.user)
+        user = owner.user or ""  # set at authentication, before any session
+        home = _player_home(self._config.players_dir, user)
         env = player_environment(
             home=home,
-            user=player_user_name(owner.user),
+            user=player_user_name(user),
             term=self._term,
             client_env=self._chan.get_environment() if self._chan else {},
             ssh_connection=owner.ssh_connection,
         )
+        argv = [*self._config.game_command, *options]
         process = await PtyProcess.start(
-            [*self._config.game_command, *options],
+            argv,
             env=env,
             cwd=home,
             size=self._size,
             on_output=self._send,
             on_input_drained=self._input_drained,
             erase=self._erase,
+            spawn=await owner.arcade.spawner(argv),
         )
         self._process = process
         owner.game_pid = process.pid

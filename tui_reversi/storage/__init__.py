@@ -1,6 +1,7 @@
 """Keeping the player's games: autosave, saved games, exchange formats, settings.
 
-Pure: imports core, the standard library and platformdirs; never Textual or
+Pure: imports core, the registry of player kinds (players.kinds), the
+standard library and platformdirs; never Textual or
 rich. Every bad file or text becomes a StorageError (a core ReversiError, so
 a ValueError) whose message is one sentence for a person; a bad file is
 never overwritten or deleted without the player asking.

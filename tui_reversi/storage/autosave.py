@@ -18,14 +18,25 @@ When a different game (another record id) takes over the autosave, or on
 into earlier-autosaves/ under a timestamped name. Nothing is ever dropped:
 starting new game after new game loses none of them (the saved-games list
 shows them all, and deleting one there is the only way one goes).
+
+One live game per autosave: the first session to load or save it claims the
+file (a lock held for as long as the process lives, so a crash frees it),
+and no write ever silently replaces a game another session changed since it
+was read. A session that finds the file claimed by another live session, or
+changed since it read it, keeps its own game as an earlier autosave instead
+(the same file for every later save of that game) and `save` returns one
+sentence saying so, once.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import itertools
 import os
 import time
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +49,7 @@ from .record import MAX_RECORD_BYTES, SavedGame, read_record
 AUTOSAVE_NAME = "autosave.json"
 PREVIOUS_NAME = "autosave.previous.json"
 EARLIER_DIR = "earlier-autosaves"
+CLAIM_NAME = ".autosave.lock"  # held (flock) by the live session that owns the autosave
 _STALE_TEMP_SECONDS = 600  # a temp file this old belongs to a writer that died
 
 
@@ -58,7 +70,7 @@ class AutosaveLoad:
         and not a new game nobody has moved in yet."""
         if self.game is None or self.game.is_over:
             return False
-        return self.game.ply > 0 or self.record.start is not None
+        return self.game.ply > 0 or (self.record is not None and self.record.start is not None)
 
 
 class Autosave:
@@ -71,17 +83,85 @@ class Autosave:
         # Set when a bad autosave could not be moved aside: saving would overwrite it.
         self._blocked: str | None = None
         self._game_id: str | None = None  # the game whose record the file holds
+        # The file as this session last read or wrote it (None: not looked at yet).
+        self._seen: _Seen | None = None
+        # Holds the claim: calling it closes the lock's descriptor.
+        self._claim_released: weakref.finalize[[int], Autosave] | None = None
+        # After a conflict: this session's game and the earlier autosave it goes to.
+        self._diverted: tuple[str, Path] | None = None
 
-    def save(self, record: SavedGame) -> None:
+    def save(self, record: SavedGame) -> str | None:
         """Write `record` as the autosave, atomically. If the file holds another
-        game, that one is first kept as autosave.previous.json. Raises
-        StorageError with one sentence (disk full, directory not writable...)."""
+        game, that one is first kept as autosave.previous.json. If another live
+        session has the autosave, or changed it since this one read or wrote
+        it, `record` goes to an earlier autosave instead, and the first such
+        save returns one sentence saying so. Raises StorageError with one
+        sentence (disk full, directory not writable...)."""
         if self._blocked:
             raise StorageError(self._blocked)
-        if record.id != self._game_id:
-            self._keep_other_game(record.id)
-            self._game_id = record.id
-        write_atomic(self.path, record.to_json().encode("utf-8"))
+        data = record.to_json().encode("utf-8")
+        if self._diverted is None:
+            conflict = self._conflict()
+            if conflict is None:
+                if record.id != self._game_id:
+                    self._keep_other_game(record.id)
+                    self._game_id = record.id
+                write_atomic(self.path, data)
+                self._seen = _seen(self.path)
+                return None
+            self._diverted = (record.id, self._earlier_path())
+            write_atomic(self._diverted[1], data)
+            return f"{conflict}, so this game is kept as an earlier autosave instead (o lists it)"
+        if record.id != self._diverted[0]:
+            self._diverted = (record.id, self._earlier_path())
+        write_atomic(self._diverted[1], data)
+        return None
+
+    @property
+    def diverted_to(self) -> Path | None:
+        """The earlier autosave this session's game goes to after a conflict, if any."""
+        return self._diverted[1] if self._diverted else None
+
+    def _conflict(self) -> str | None:
+        """Why this session must not write the autosave, or None if it may."""
+        if not self._claim():
+            return "another session is playing in this autosave"
+        if self._seen is not None and _seen(self.path) != self._seen:
+            return "another session changed the autosave since this game was read"
+        return None
+
+    def _claim(self) -> bool:
+        """Hold the autosave for this session while it lives; False if another has it."""
+        if self._claim_released is not None:
+            return True
+        try:
+            ensure_dir(self.directory)
+            fd = os.open(self.directory / CLAIM_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            return True  # no lock to be had: the write itself will say what is wrong
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            os.close(fd)
+            return error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN)
+        # Released by release(), when this Autosave goes, or when the process ends.
+        self._claim_released = weakref.finalize(self, os.close, fd)
+        return True
+
+    def release(self) -> None:
+        """Let another session have the autosave (this one's game is over: at exit)."""
+        if self._claim_released is not None:
+            self._claim_released()
+            self._claim_released = None
+
+    def _earlier_path(self) -> Path:
+        ensure_dir(self.earlier_dir)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        for count in itertools.count(1):  # names sort by time, then by count
+            target = self.earlier_dir / f"{stamp}-{count:04d}.json"
+            if not os.path.lexists(target):
+                return target
+        raise AssertionError("unreachable")
 
     def _keep_other_game(self, game_id: str) -> None:
         try:
@@ -101,6 +181,8 @@ class Autosave:
         """Read the autosave. Never raises for a bad file: it is moved aside
         with a timestamped name and `problem` says so in one sentence."""
         self._remove_stale_temp_files()
+        self._claim()  # before reading: a session started later finds it taken
+        self._seen = _seen(self.path)
         try:
             data = read_limited(self.path, MAX_RECORD_BYTES, "the autosave")
             record, game = read_record(data, source="the autosave")
@@ -114,6 +196,7 @@ class Autosave:
             label = "newer" if isinstance(error, FutureFormatError) else "damaged"
             try:
                 moved_to = move_aside(self.path, label)
+                self._seen = _seen(self.path)
             except StorageError as move_error:
                 self._blocked = (
                     f"{error}; it was left where it is because {move_error}, "
@@ -129,10 +212,14 @@ class Autosave:
         kept as autosave.previous.json (replacing an older one), where
         `tui-reversi --load` can still open it. Returns that path, or None if
         there was no autosave."""
-        if self._blocked:
-            return None
+        if self._blocked or self._diverted is not None:
+            return None  # an earlier autosave already, or not this session's file
+        if self._conflict() is not None:
+            return None  # another session's game: not this one's to retire
         self._game_id = None
-        return self._retire()
+        kept = self._retire()
+        self._seen = _seen(self.path)
+        return kept
 
     def _retire(self) -> Path | None:
         if not os.path.lexists(self.path):
@@ -200,6 +287,19 @@ class Autosave:
                 with contextlib.suppress(OSError):
                     if temp.lstat().st_mtime < cutoff:
                         temp.unlink()
+
+
+# What tells one version of the file from another: inode (each atomic write makes
+# a new one), modification time and size; all 0 for no file.
+_Seen = tuple[int, int, int]
+
+
+def _seen(path: Path) -> _Seen:
+    try:
+        status = os.stat(path)
+    except OSError:
+        return (0, 0, 0)
+    return (status.st_ino, status.st_mtime_ns, status.st_size)
 
 
 def _record_id(data: bytes) -> str | None:

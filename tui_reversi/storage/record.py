@@ -37,10 +37,12 @@ import json
 import os
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from typing import Any
 
 from ..core import (
     PASS,
     Game,
+    Move,
     Position,
     ReversiError,
     Variant,
@@ -49,9 +51,10 @@ from ..core import (
     square_name,
 )
 from ..players.analysis import GameAnalysis, MoveAnalysis
+from ..players.kinds import NAMES, player_kind
 from .errors import FutureFormatError, StorageError
 
-PLAYERS = ("human", "easy", "medium", "hard", "expert")  # "human" then players.LEVELS
+PLAYERS = NAMES  # the registry's kinds: "human" then the computer levels
 FORMAT = "tui-reversi game"
 VERSION = 1
 MAX_RECORD_BYTES = 256 * 1024  # a whole game is under 1 KiB; anything near this is not ours
@@ -62,10 +65,7 @@ _MAX_NAME_CHARS = 200
 def parse_player(text: str) -> str:
     """'human', 'easy', 'medium', 'hard' or 'expert' for `text` (any case);
     raises ReversiError naming the choices (fits argparse's `type=`)."""
-    name = str(text).strip().lower()
-    if name in PLAYERS:
-        return name
-    raise ReversiError(f"unknown player {text!r}: choose one of {', '.join(PLAYERS)}")
+    return player_kind(str(text)).name
 
 
 def now() -> datetime:
@@ -248,7 +248,7 @@ def _analysis(items: object, game: Game) -> GameAnalysis:
         return GameAnalysis()
 
 
-def _scored(item: dict, game: Game) -> MoveAnalysis:
+def _scored(item: dict[str, Any], game: Game) -> MoveAnalysis:
     ply = item["ply"]
     if not isinstance(ply, int) or not 0 < ply <= len(game.moves) or game.moves[ply - 1] == PASS:
         raise ValueError("no move at that ply")
@@ -258,9 +258,7 @@ def _scored(item: dict, game: Game) -> MoveAnalysis:
     best, best_score = item.get("best"), item.get("best_score")
     if best is not None:
         best = square_name(parse_square(str(best)))
-    pv = tuple(
-        "pass" if sq == -1 else square_name(sq) for sq in parse_transcript(item.get("pv") or "")
-    )
+    pv = tuple(Move.of(index).name for index in parse_transcript(item.get("pv") or ""))
     return MoveAnalysis(
         ply,
         game.positions[ply - 1].to_move,
@@ -286,7 +284,7 @@ def _time_text(moment: datetime) -> str:
 _KIND_NAMES = {str: "text", int: "a whole number"}
 
 
-def _get(fields: dict, key: str, kind: type, *, optional: bool = False):
+def _get(fields: dict[str, Any], key: str, kind: type, *, optional: bool = False) -> Any:
     value = fields.get(key)
     if value is None and optional:
         return None
@@ -298,7 +296,7 @@ def _get(fields: dict, key: str, kind: type, *, optional: bool = False):
     return value
 
 
-def _time(fields: dict, key: str) -> datetime:
+def _time(fields: dict[str, Any], key: str) -> datetime:
     text = _get(fields, key, str)
     try:
         moment = datetime.fromisoformat(text[:40])
@@ -307,8 +305,8 @@ def _time(fields: dict, key: str) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-def _identity(fields: dict) -> str:
-    identity = _get(fields, "id", str, optional=True)
+def _identity(fields: dict[str, Any]) -> str:
+    identity: str | None = _get(fields, "id", str, optional=True)
     if identity is None:  # written by hand: a game of its own
         return new_id()
     if not 0 < len(identity) <= 64:
@@ -316,7 +314,7 @@ def _identity(fields: dict) -> str:
     return identity
 
 
-def _record_from_fields(fields: dict) -> SavedGame:
+def _record_from_fields(fields: dict[str, Any]) -> SavedGame:
     version = _get(fields, "version", int)
     if version > VERSION:
         shown = version if version < 10**6 else "far above that"

@@ -1,6 +1,7 @@
 """The autosave written on a thread of its own, so a move never waits for the disk.
 
     writer = AutosaveWriter(autosave, on_error=report)   # report(sentence), on the writer thread
+    writer.on_note = tell      # tell(sentence): the game went to an earlier autosave (once)
     writer.save(record)        # returns at once; the newest record is written next
     writer.flush(timeout=5)    # True once everything handed over is on disk
     writer.close()             # flush, then stop the thread
@@ -29,6 +30,7 @@ class AutosaveWriter:
     def __init__(self, autosave: Autosave, on_error: Callable[[str], None] | None = None) -> None:
         self.autosave = autosave
         self.on_error = on_error
+        self.on_note: Callable[[str], None] | None = None
         self._lock = threading.Condition()
         self._pending: SavedGame | None = None
         self._busy = False  # a record is being written right now
@@ -73,9 +75,9 @@ class AutosaveWriter:
                     return  # closed with nothing left to write
                 record, self._pending = self._pending, None
                 self._busy = True
-            error = None
+            error = note = None
             try:
-                self.autosave.save(record)
+                note = self.autosave.save(record)
             except StorageError as problem:
                 error = str(problem)
             except Exception as problem:  # a bug: report it rather than stop saving
@@ -86,3 +88,5 @@ class AutosaveWriter:
                 self._lock.notify_all()
             if error is not None and self.on_error is not None:
                 self.on_error(error)
+            if note is not None and self.on_note is not None:
+                self.on_note(note)

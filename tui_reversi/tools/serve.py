@@ -123,6 +123,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="TIME",
         help="end any game after this long (default 4h; 0 = never)",
     )
+    parser.add_argument(
+        "--no-preload",
+        dest="preload",
+        action="store_false",
+        help="start a fresh Python for every game instead of forking games from a "
+        "parent that has loaded the game already (slower to start, more memory)",
+    )
     # For tests and benchmarks: what each session runs instead of the game.
     parser.add_argument("--game-command", metavar="COMMAND", help=argparse.SUPPRESS)
 
@@ -156,8 +163,7 @@ def _config(args: argparse.Namespace):
         from platformdirs import user_data_dir
 
         data_dir = Path(user_data_dir("tui-reversi", appauthor=False)) / "server"
-    game_command = tuple(shlex.split(args.game_command)) if args.game_command else None
-    extra = {"game_command": game_command} if game_command else {}
+    game_command = tuple(shlex.split(args.game_command)) if args.game_command else ()
     return ServeConfig(
         data_dir=data_dir.expanduser().absolute(),
         host=args.host,
@@ -170,7 +176,8 @@ def _config(args: argparse.Namespace):
         max_per_address=args.max_per_address,
         idle_timeout=args.idle_timeout,
         session_limit=args.session_limit,
-        **extra,
+        preload=args.preload,
+        game_command=game_command or ServeConfig.game_command,
     )
 
 
@@ -233,6 +240,7 @@ def _announce(arcade) -> None:
         if config.auth == "none":
             lines.append("auth none: anyone who can reach the port can play")
         lines.append(f"play with: ssh -p {arcade.port} THIS-HOST")
+    lines.append(f"games start {arcade.game_start}")
     lines.append(
         f"auth {config.auth}; at most {config.max_sessions} games, "
         f"{config.max_per_address} connections per address; players' files in {config.players_dir}"

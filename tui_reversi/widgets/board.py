@@ -96,12 +96,11 @@ class BoardView(Widget, can_focus=True):
         "board--flipped",
     }
 
+    @dataclass
     class SquareChosen(Message):
         """The player chose a square (Enter, Space, typing or a click)."""
 
-        def __init__(self, square: int) -> None:
-            super().__init__()
-            self.square = square
+        square: int
 
     state: reactive[BoardState] = reactive(BoardState(Position.initial()), layout=False)
     # d3, Black's first move. Moving it repaints two squares (watch_cursor), not the board.

@@ -5,6 +5,8 @@ the next row."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual import events
 from textual.binding import Binding
 from textual.content import Content
@@ -25,10 +27,10 @@ class ChoiceRow(Widget, can_focus=True):
         Binding("down,j", "app.focus_next", "Next row", id="choice.down", show=False),
     ]
 
+    @dataclass
     class Changed(Message):
-        def __init__(self, row: ChoiceRow, value: str) -> None:
-            super().__init__()
-            self.row, self.value = row, value
+        row: ChoiceRow
+        value: str
 
         @property
         def control(self) -> ChoiceRow:

@@ -65,12 +65,11 @@ class MoveLog(ScrollView, can_focus=True):
         "move-log--blunder",
     }
 
+    @dataclass
     class PlySelected(Message):
         """The player picked the position after ply `ply` (0 = the start)."""
 
-        def __init__(self, ply: int) -> None:
-            super().__init__()
-            self.ply = ply
+        ply: int
 
     moves: reactive[MoveList] = reactive(MoveList)
 

@@ -5,21 +5,19 @@ on the board with its principal variation on the status line. `g` shows the
 evaluation graph on a screen of its own when the panel has no room for it.
 The title names the opening while the game is in it.
 
-What GameScreen asks of this part: `analysis_marks()` for the move log,
-`analysis_best()` for the board, `analysis_review_line()` for the status
-line, `opening_title()` for the title bar, `analysis_shown()` after every
-redraw and `analysis_reset()` when another game takes the screen.
+What GameScreen asks of this part: `marks()` for the move log, `best()` for
+the board, `review_line()` for the status line, `opening()` for the title
+bar, `shown()` after every redraw and `reset()` before another game takes
+the screen; it forwards the panel's messages to `scored()` and `ended()`.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
-from textual import on
 from textual.binding import Binding
 from textual.content import Content
-from textual.screen import Screen
 
 from ...core import Game, parse_square
 from ...core.openings import LONGEST, game_opening
@@ -29,8 +27,8 @@ from ...widgets.move_log import MoveLog
 from ..eval_graph import EvalGraphScreen
 
 if TYPE_CHECKING:
-    from ...app import ReversiApp
     from ...match import Match
+    from .screen import GameScreen
 
 ANALYSIS_BINDINGS = [
     Binding(
@@ -82,153 +80,131 @@ def describe_best(scored: MoveAnalysis) -> str:
     return text
 
 
-class GameAnalysisPart(Screen):
-    """The part of GameScreen that analyses the game and shows the findings."""
+class Analysis:
+    """What is known of the game's moves, running the analysis and showing it."""
 
-    if TYPE_CHECKING:  # what this part uses of GameScreen and its other parts
-        review_ply: int | None
-
-        @property
-        def match(self) -> Match: ...
-
-        def _show(self, *, animate: bool = False) -> None: ...
-
-        def _review(self, ply: int) -> None: ...
-
-        def say(self, text: str, *, error: bool = False) -> None: ...
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.analysis = GameAnalysis()
-
-    @property
-    def _app(self) -> ReversiApp:
-        return cast("ReversiApp", self.app)
+    def __init__(self, screen: GameScreen) -> None:
+        self.screen = screen
+        self.known = GameAnalysis()  # grows as the panel's worker scores moves
 
     # -- the actions ---------------------------------------------------------------------
 
-    def action_analyse(self) -> None:
-        panel = self.query_one(AnalysisPanel)
+    def start_or_stop(self) -> None:
+        screen = self.screen
+        panel = screen.query_one(AnalysisPanel)
         if panel.running:
             panel.cancel()
-            self.say("Analysis stopped; a continues it.")
+            screen.say("Analysis stopped; a continues it.")
             return
-        game = self.match.game
+        match = screen.match
+        game = match.game
         if not game.moves:
-            self.say("No moves to analyse yet.", error=True)
+            screen.say("No moves to analyse yet.", error=True)
             return
-        if not (self.match.is_over or self.review_ply is not None):
+        if not (match.is_over or screen.review.reviewing):
             # Never a help during play: the engine's verdicts wait for the end or review.
-            self.say("Analysis is for a finished game, or in review (, starts it).", error=True)
+            screen.say("Analysis is for a finished game, or in review (, starts it).", error=True)
             return
-        self.analysis = self.analysis.kept_for(game)
-        if self.analysis.covers(game):
-            self.say("Every move is analysed: g shows the graph, , reviews the moves.")
-            self.analysis_shown()
+        self.known = self.known.kept_for(game)
+        if self.known.covers(game):
+            screen.say("Every move is analysed: g shows the graph, , reviews the moves.")
+            self.shown()
             return
-        panel.start(game, self.analysis)
-        self.say("Analysing every move: the board stays yours; a stops it.")
-        self.analysis_shown()
+        panel.start(game, self.known)
+        screen.say("Analysing every move: the board stays yours; a stops it.")
+        self.shown()
 
-    def action_graph(self) -> None:
-        if not self.analysis.moves:
-            self.say("Nothing analysed yet: a analyses the game.", error=True)
+    def graph(self) -> None:
+        screen = self.screen
+        if not self.known.moves:
+            screen.say("Nothing analysed yet: a analyses the game.", error=True)
             return
-        game = self.match.game
-        data = graph_data(game, self.analysis, self._reviewed_ply())
-        screen = EvalGraphScreen(data, self._summary(), self._app.options.ascii)
-        self.app.push_screen(screen, self._graph_closed)
+        game = screen.match.game
+        reviewed = game.ply if screen.review.ply is None else screen.review.ply
+        data = graph_data(game, self.known, reviewed)
+        graph = EvalGraphScreen(data, self._summary(), screen.settings.ascii)
+        screen.app.push_screen(graph, self._graph_closed)
 
     def _graph_closed(self, ply: int | None) -> None:
         if ply is not None:
-            self._review(ply)
-
-    def _reviewed_ply(self) -> int:
-        game = self.match.game
-        return game.ply if self.review_ply is None else self.review_ply
+            self.screen.review.show(ply)
 
     def _summary(self) -> str:
-        return summary_text(self.match.game, self.analysis)
+        return summary_text(self.screen.match.game, self.known)
 
-    # -- results -------------------------------------------------------------------------
+    # -- results, forwarded by the screen ------------------------------------------------
 
-    @on(AnalysisPanel.MoveScored)
-    def _move_scored(self, event: AnalysisPanel.MoveScored) -> None:
-        game = self.match.game
+    def scored(self, event: AnalysisPanel.MoveScored) -> None:
+        screen = self.screen
+        game = screen.match.game
         ply = event.scored.ply
         if tuple(game.moves[:ply]) != event.moves[:ply]:
-            self.query_one(AnalysisPanel).cancel()  # the game changed under the analysis
+            screen.query_one(AnalysisPanel).cancel()  # the game changed under the analysis
             return
-        self.analysis = self.analysis.with_move(event.scored)
-        self._keep()
-        if self.review_ply is not None:
-            self._show()  # the board's best move and the status line may be this move's
-        else:  # only what the analysis changes: the board stays as it is
-            log = self.query_one(MoveLog)
-            marks, notes = self.analysis_marks(game)
-            log.moves = replace(log.moves, marks=marks, notes=notes)
-            self.analysis_shown()
-        if isinstance(self.app.screen, EvalGraphScreen):
-            data = graph_data(game, self.analysis, None)
-            self.app.screen.update(data, self._summary())
-
-    @on(AnalysisPanel.Ended)
-    def _analysis_ended(self, event: AnalysisPanel.Ended) -> None:
-        panel = self.query_one(AnalysisPanel)
-        panel.running = False
-        if event.error is not None:
-            self.say(f"The analysis stopped ({event.error}).", error=True)
-        elif not event.cancelled and tuple(self.match.game.moves) == event.moves:
-            turning = turning_text(self.match.game, self.analysis)
-            done = "Analysis done: g shows the graph, , reviews the moves"
-            self.say(f"{done}. Turning point: {turning}." if turning else f"{done}.")
-        self._show()
-
-    def _keep(self) -> None:
-        session = self._app.session
+        self.known = self.known.with_move(event.scored)
+        session = screen.reversi_app.session
         if session is not None:
-            session.analysis_changed(self.match, self.analysis)
+            session.analysis_changed(screen.match, self.known)
+        if screen.review.reviewing:
+            screen.show()  # the board's best move and the status line may be this move's
+        else:  # only what the analysis changes: the board stays as it is
+            log = screen.query_one(MoveLog)
+            marks, notes = self.marks(game)
+            log.moves = replace(log.moves, marks=marks, notes=notes)
+            self.shown()
+        if isinstance(screen.app.screen, EvalGraphScreen):
+            screen.app.screen.update(graph_data(game, self.known, None), self._summary())
+
+    def ended(self, event: AnalysisPanel.Ended) -> None:
+        screen = self.screen
+        screen.query_one(AnalysisPanel).running = False
+        game = screen.match.game
+        if event.error is not None:
+            screen.say(f"The analysis stopped ({event.error}).", error=True)
+        elif not event.cancelled and tuple(game.moves) == event.moves:
+            turning = turning_text(game, self.known)
+            done = "Analysis done: g shows the graph, , reviews the moves"
+            screen.say(f"{done}. Turning point: {turning}." if turning else f"{done}.")
+        screen.show()
 
     # -- what the screen asks ------------------------------------------------------------
 
-    def analysis_reset(self) -> None:
-        """Another game on the screen: stop, and take what is known of it."""
-        self.query_one(AnalysisPanel).cancel()
-        session = self._app.session
-        self.analysis = session.analysis_for(self.match) if session is not None else GameAnalysis()
+    def reset(self, match: Match) -> None:
+        """`match` is about to take the screen: stop, and take what is known of it."""
+        self.screen.query_one(AnalysisPanel).cancel()
+        session = self.screen.reversi_app.session
+        self.known = session.analysis_for(match) if session is not None else GameAnalysis()
 
-    def analysis_marks(self, game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    def marks(self, game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The move log's marks and figures per ply (empty when nothing is analysed)."""
-        self.analysis = self.analysis.kept_for(game)
-        if not self.analysis.moves:
+        self.known = self.known.kept_for(game)
+        if not self.known.moves:
             return (), ()
-        scored = [self.analysis.at(ply) for ply in range(1, len(game.moves) + 1)]
+        scored = [self.known.at(ply) for ply in range(1, len(game.moves) + 1)]
         marks = tuple(MARKS.get(m.label or "", "") if m else "" for m in scored)
         return marks, tuple(note_for(m) for m in scored)
 
-    def analysis_best(self, ply: int) -> int | None:
+    def best(self, ply: int) -> int | None:
         """The best move from the position after `ply`, when analysed."""
-        scored = self.analysis.at(ply + 1)
+        scored = self.known.at(ply + 1)
         return parse_square(scored.best) if scored is not None and scored.best else None
 
-    def analysis_review_line(self, ply: int) -> Content | None:
+    def review_line(self, ply: int) -> Content | None:
         """The status line in review: the best move from here and its line."""
-        scored = self.analysis.at(ply + 1)
+        scored = self.known.at(ply + 1)
         if scored is None or scored.best is None:
             return None
         return Content(f" {describe_best(scored)}")
 
-    def opening_title(self, ply: int) -> str | None:
+    def opening(self, ply: int) -> str | None:
         """The opening's name while the game (or the reviewed position) is in it."""
         if ply > LONGEST + 4:  # long out of the book: the name says nothing any more
             return None
-        found = game_opening(self.match.game, ply)
+        found = game_opening(self.screen.match.game, ply)
         return found.name if found is not None else None
 
-    def analysis_shown(self) -> None:
+    def shown(self) -> None:
         """Push the analysis down to the panel (after every redraw)."""
-        panel = self.query_one(AnalysisPanel)
-        panel.show(self.match.game, self.analysis, self._panel_ply(), self._app.options.ascii)
-
-    def _panel_ply(self) -> int | None:
-        return self.review_ply
+        screen = self.screen
+        panel = screen.query_one(AnalysisPanel)
+        panel.show(screen.match.game, self.known, screen.review.ply, screen.settings.ascii)

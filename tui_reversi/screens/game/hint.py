@@ -1,85 +1,101 @@
-"""The hint on the game screen: the app's hint engine searches the human's
-position in a thread worker; its best move is marked on the board and the
-cursor put on it, unless the game has moved on meanwhile."""
+"""The hint: the app's hint engine searches the position of a player whose
+seat allows hints, in a thread worker; its best move is marked on the board
+and the cursor put on it, unless the game has moved on meanwhile."""
 
 from __future__ import annotations
 
-from textual import on, work
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from textual.message import Message
-from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from ...core import Variant, parse_square
-from ...match import Turn
+from ...core import parse_square
 from ...players import MoveScore
+from ...players.base import Turn
+from ...players.human import HumanPlayer
 from ...widgets.board import BoardView
 
+if TYPE_CHECKING:
+    from .screen import GameScreen
 
-class Hints(Screen):
-    """The part of GameScreen that finds and shows hints."""
 
-    class HintReady(Message):
-        def __init__(self, turn: Turn, scores: list[MoveScore]) -> None:
-            super().__init__()
-            self.turn, self.scores = turn, scores
+@dataclass
+class HintReady(Message):
+    turn: Turn
+    scores: list[MoveScore]
 
-    class HintFailed(Message):
-        def __init__(self, turn: Turn, error: str) -> None:
-            super().__init__()
-            self.turn, self.error = turn, error
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.hint: int | None = None  # the square marked on the board
-        self._hint_turn: Turn | None = None
+@dataclass
+class HintFailed(Message):
+    turn: Turn
+    error: str
 
-    def action_hint(self) -> None:
-        match = self.match
-        if self.review_ply is not None or not match.human_to_move:
-            self.say("A hint needs your turn in the live game.", error=True)
-            return
-        turn = match.turn()
-        self._hint_turn = turn
-        self.say("Looking for the best move…")
-        self._find_hint(turn, match.variant)
 
-    @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
-    def _find_hint(self, turn: Turn, variant: Variant) -> None:
-        worker = get_current_worker()
-        try:
-            scores = self.app.hint_engine(turn.position, variant, lambda: worker.is_cancelled)
-        except Exception as error:  # a bug in the engine: say so, keep the game
-            self.post_message(self.HintFailed(turn, f"{type(error).__name__}: {error}"))
-            return
-        if not worker.is_cancelled:
-            self.post_message(self.HintReady(turn, scores))
+class Hints:
+    """Finds a hint for the live position and remembers the square it marks."""
 
-    @on(HintReady)
-    def _hint_ready(self, event: HintReady) -> None:
+    def __init__(self, screen: GameScreen) -> None:
+        self.screen = screen
+        self.square: int | None = None  # the square marked on the board
+        self._turn: Turn | None = None  # the turn a search is running for
+
+    def ask(self) -> None:
+        screen = self.screen
+        referee, match = screen.referee, screen.referee.match
+        seat = referee.to_move
         if (
-            event.turn != self._hint_turn
-            or not self.match.is_current(event.turn)
+            screen.review.reviewing
+            or match.is_over
+            or not isinstance(seat, HumanPlayer)
+            or not seat.allows.hints
+        ):
+            screen.say("A hint needs your turn in the live game.", error=True)
+            return
+        turn, variant = match.turn(), match.variant
+        self._turn = turn
+        screen.say("Looking for the best move…")
+        engine = screen.reversi_app.hint_engine
+
+        def search() -> None:
+            worker = get_current_worker()
+            try:
+                scores = engine(turn.position, variant, lambda: worker.is_cancelled)
+            except Exception as error:  # a bug in the engine: say so, keep the game
+                screen.post_message(HintFailed(turn, f"{type(error).__name__}: {error}"))
+                return
+            if not worker.is_cancelled:
+                screen.post_message(HintReady(turn, scores))
+
+        screen.run_worker(search, thread=True, exclusive=True, group="hint", exit_on_error=False)
+
+    def ready(self, event: HintReady) -> None:
+        screen = self.screen
+        if (
+            event.turn != self._turn
+            or not screen.referee.match.is_current(event.turn)
             or not event.scores
         ):
             return
-        self._hint_turn = None
+        self._turn = None
         best = event.scores[0]
-        self.hint = parse_square(best.move)
-        self.query_one(BoardView).cursor = self.hint
+        self.square = parse_square(best.move)
+        screen.query_one(BoardView).cursor = self.square
         text = f"Hint: {best.move} looks best"
         if best.exact:  # the engine solved the ending: say how it ends
             outcome = "wins" if best.score > 0 else "draws" if best.score == 0 else "loses"
             margin = f" by {abs(round(best.score))}" if best.score else ""
             text += f"; with perfect play it {outcome}{margin}"
-        self.say(f"{text}. Enter plays it.")
-        self._show()
+        screen.say(f"{text}. Enter plays it.")
+        screen.show()
 
-    @on(HintFailed)
-    def _hint_failed(self, event: HintFailed) -> None:
-        if event.turn == self._hint_turn:
-            self._hint_turn = None
-            self.say(f"No hint this time ({event.error}).", error=True)
+    def failed(self, event: HintFailed) -> None:
+        if event.turn == self._turn:
+            self._turn = None
+            self.screen.say(f"No hint this time ({event.error}).", error=True)
 
-    def _cancel_hint(self) -> None:
-        self._hint_turn = None
-        self.workers.cancel_group(self, "hint")
+    def clear(self) -> None:
+        """Forget the hint and stop looking for one (the position changed)."""
+        self._turn = None
+        self.square = None
+        self.screen.workers.cancel_group(self.screen, "hint")

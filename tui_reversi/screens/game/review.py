@@ -6,13 +6,14 @@ position after a confirmation, discarding the later moves."""
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
-from textual import on
 from textual.binding import Binding
-from textual.screen import Screen
 
-from ...widgets.board import BoardView
-from ...widgets.move_log import MoveLog
+from ...core import ReversiError
+
+if TYPE_CHECKING:
+    from .screen import GameScreen
 
 REVIEW_BINDINGS = [
     Binding(
@@ -66,74 +67,70 @@ REVIEW_BINDINGS = [
 ]
 
 
-class HistoryReview(Screen):
-    """The part of GameScreen that reviews the game's history."""
+class Review:
+    """Which past position the board shows, if any, and moving through them."""
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.review_ply: int | None = None  # None: the live game is shown
+    def __init__(self, screen: GameScreen) -> None:
+        self.screen = screen
+        self.ply: int | None = None  # None: the live game is shown
 
-    def action_review_step(self, delta: int) -> None:
-        game = self.match.game
-        current = game.ply if self.review_ply is None else self.review_ply
-        self._review(max(0, min(game.length, current + delta)))
+    @property
+    def reviewing(self) -> bool:
+        return self.ply is not None
 
-    def action_review_to(self, ply: int) -> None:
-        self._review(self.match.game.length if ply < 0 else ply)
+    def reset(self) -> None:
+        """Another game: nothing of it is being reviewed."""
+        self.ply = None
 
-    @on(MoveLog.PlySelected)
-    def _ply_selected(self, event: MoveLog.PlySelected) -> None:
-        self._review(event.ply)
+    def step(self, delta: int) -> None:
+        game = self.screen.referee.match.game
+        current = game.ply if self.ply is None else self.ply
+        self.show(max(0, min(game.length, current + delta)))
 
-    def _review(self, ply: int) -> None:
-        game = self.match.game
+    def jump(self, ply: int) -> None:
+        """To `ply`; a negative one means the last move."""
+        self.show(self.screen.referee.match.game.length if ply < 0 else ply)
+
+    def show(self, ply: int) -> None:
+        game = self.screen.referee.match.game
         if ply == game.ply and game.at_end:
-            self.action_live()
+            self.leave()
             return
-        self.review_ply = ply
-        self.notice = None
-        self._cancel_hint()
-        self.hint = None
-        self._show()
-        self.refresh_bindings()
+        self.ply = ply
+        self.screen.review_changed()
 
-    def action_live(self) -> None:
-        if self.review_ply is None:
-            self.notice = None
-            self._show_status()
+    def leave(self) -> None:
+        """Back to the live game."""
+        if self.ply is None:
+            self.screen.say_nothing()
             return
-        self.review_ply = None
-        self.notice = None
-        self._show()
-        self.refresh_bindings()
-        self.query_one(BoardView).focus()
+        self.ply = None
+        self.screen.review_changed()
 
-    def action_continue_here(self) -> None:
+    def continue_here(self) -> None:
         from ..confirm import ConfirmScreen
 
-        ply = self.review_ply
+        ply = self.ply
         if ply is None:
             return
-        later = self.match.game.length - ply
+        later = self.screen.referee.match.game.length - ply
         if not later:
-            self.action_live()
+            self.leave()
             return
         moves = "move" if later == 1 else "moves"
         question = f"Play on from move {ply}? The {later} later {moves} will be discarded."
         if ply == 0:
             question = f"Play on from the start? All {later} {moves} will be discarded."
-        self.app.push_screen(
-            ConfirmScreen(question, yes="Play from here"), partial(self._continue_confirmed, ply)
+        self.screen.app.push_screen(
+            ConfirmScreen(question, yes="Play from here"), partial(self._confirmed, ply)
         )
 
-    def _continue_confirmed(self, ply: int, confirmed: bool | None) -> None:
+    def _confirmed(self, ply: int, confirmed: bool | None) -> None:
         if not confirmed:
             return
-        self._cancel_thinking()
-        self.match.game.continue_from(ply)
-        self.review_ply = None
-        self._game_over_shown = None
-        self.paused = False
-        self.notice = None
-        self.query_one(BoardView).focus()
-        self._record_changed(animate=False)
+        self.ply = None
+        self.screen.back_to_play()
+        try:
+            self.screen.referee.continue_from(ply)
+        except ReversiError as error:
+            self.screen.say(f"{str(error)[:1].upper()}{str(error)[1:]}.", error=True)

@@ -1,24 +1,42 @@
 """The game screen: the board, the score panel, the move log and the status line.
 
-It owns the flow of play: human moves, undo/redo, new game, the look
-toggles, game over, and which keys apply now. Its other jobs live beside
-it, one idea each, as parts of the class: the computer's turn
-(computer.py), hints (hint.py), history review (review.py) and keeping
-games (keeping.py); what it says in words is in status.py. State goes down
-to the widgets; their messages come back up here.
+It shows the live game (or a reviewed position) and forwards input: moves
+go to the seat of the person at this keyboard, takebacks and new games to
+the referee (match.py), which owns the turn loop and reports back. Its
+other jobs are parts it is composed of, each owning its own state: history
+review (review.py), hints (hint.py), the thinking indicator (thinking.py),
+keeping games (keeping.py) and analysis (analysis.py); what it says in
+words is in status.py.
+State goes down to the widgets; their messages come back up here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, cast
+
 from textual import events, on
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.screen import Screen
 from textual.widgets import Static
 
-from ...core import PASS, Color, Game, ReversiError, square_name
-from ...match import Match, Turn
+from ...core import PASS, Color, Game, Move, ReversiError
+from ...match import (
+    Asked,
+    Event,
+    Failed,
+    Match,
+    PauseChanged,
+    RecordChanged,
+    Referee,
+    Refused,
+    Thinking,
+)
+from ...players.base import Turn
+from ...players.human import HumanPlayer
 from ...session import sentence
 from ...widgets.analysis_panel import AnalysisPanel
 from ...widgets.board import BoardState, BoardView, largest_cell
@@ -29,17 +47,22 @@ from ...widgets.score import Scoreboard, ScorePanel
 from ..resume import ResumeScreen
 from ..start_problems import StartProblemsScreen
 from . import status
-from .analysis import ANALYSIS_BINDINGS, GameAnalysisPart
-from .computer import ComputerTurns
-from .hint import Hints
+from .analysis import ANALYSIS_BINDINGS, Analysis
+from .hint import HintFailed, HintReady, Hints
 from .keeping import KEEPING_BINDINGS, KeepingGames
-from .review import REVIEW_BINDINGS, HistoryReview
+from .review import REVIEW_BINDINGS, Review
+from .thinking import ThinkingIndicator
+
+if TYPE_CHECKING:
+    from ...app import ReversiApp
+    from ...storage import Settings
+    from ..new_game import NewGame
 
 SIDE_PANEL_MIN = 24  # columns the score panel and the move log need beside the board
 CHROME_LINES = 3  # title bar, status line, footer
 
 
-class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames, GameAnalysisPart):
+class GameScreen(Screen[None]):
     """Play, take back, get a hint and review the game."""
 
     BINDINGS = [
@@ -81,31 +104,51 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames, GameAnalysis
         ),
         *REVIEW_BINDINGS,
         *KEEPING_BINDINGS,
-        *ANALYSIS_BINDINGS,  # analysis hook
+        *ANALYSIS_BINDINGS,
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.notice: tuple[Content, bool] | None = None  # (text, is it an error)
         self._game_over_shown: Turn | None = None
+        self.review = Review(self)
+        self.hints = Hints(self)
+        self.keeping = KeepingGames(self)
+        self.analysis = Analysis(self)
+        self.thinking = ThinkingIndicator(
+            lambda: self.query_one(ScorePanel), self.reversi_app.clock
+        )
+
+    @property
+    def reversi_app(self) -> ReversiApp:
+        return cast("ReversiApp", self.app)
+
+    @property
+    def referee(self) -> Referee:
+        return self.reversi_app.referee
 
     @property
     def match(self) -> Match:
-        return self.app.match
+        return self.reversi_app.referee.match
 
     @property
-    def options(self):
-        return self.app.options
+    def settings(self) -> Settings:
+        return self.reversi_app.settings
+
+    @property
+    def review_ply(self) -> int | None:
+        """The ply shown while reviewing, or None for the live game."""
+        return self.review.ply
 
     # -- layout ----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield Static(id="title-bar")
         with Horizontal(id="main"):
-            yield BoardView(id="board", animate=self.options.animation)
+            yield BoardView(id="board", animate=self.reversi_app.flips_animated)
             with Vertical(id="side"):
-                yield ScorePanel(id="score", clock=self.options.clock)
-                yield AnalysisPanel(id="analysis")  # analysis hook
+                yield ScorePanel(id="score", clock=self.reversi_app.clock)
+                yield AnalysisPanel(id="analysis")
                 yield MoveLog(id="log")
         yield Static(id="status")
         yield KeyBar()
@@ -113,25 +156,30 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames, GameAnalysis
     def on_mount(self) -> None:
         self.query_one("#score").border_title = "Score"
         self.query_one("#log").border_title = "Moves"
-        self._apply_look()
+        self.apply_look()
         self.query_one(BoardView).focus()
-        self.analysis_reset()  # analysis hook: what the loaded or resumed game has
-        session = self.app.session
+        app = self.reversi_app
+        self.analysis.reset(self.match)  # what the loaded or resumed game has
+        app.referee.watch(self._referee_reported)
+        session = app.session
         if session is not None and session.offer is not None:
             # Nothing moves until the player answers: the game behind is the offered one.
-            self._show()
+            self.show()
             self.refresh_bindings()
-            self.app.push_screen(
-                ResumeScreen(self.match, session.offer.updated, self.options),
-                self._resume_chosen,
+            app.push_screen(
+                ResumeScreen(self.match, session.offer.updated, self.settings),
+                self.keeping.resume_chosen,
             )
         else:
             # A game loaded from a file is autosaved at once, so a crash before the
             # first move still offers it; a resumed or new one has nothing new to save.
-            self._record_changed(animate=False, save=session is not None and session.loaded)
+            app.referee.start(save=session is not None and session.loaded)
         notes = session.take_notes() if session is not None else []
-        if notes:  # on top: read first, then the resume offer (if any) below it
-            self.app.push_screen(StartProblemsScreen(notes, session.settings_file))
+        if notes and session is not None:  # on top: read first, then the resume offer below
+            app.push_screen(StartProblemsScreen(notes, session.settings_file))
+
+    def on_unmount(self) -> None:
+        self.referee.close()  # the players' threads stop thinking
 
     def on_resize(self) -> None:
         self._fit_board()
@@ -142,47 +190,70 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames, GameAnalysis
         height = self.size.height - CHROME_LINES
         board.cell = largest_cell(width, height, board.glyphs)
 
-    def _apply_look(self) -> None:
-        glyphs = glyphs_for(self.options.ascii)
-        self.app.set_class(self.options.ascii, "-ascii")
+    def apply_look(self) -> None:
+        glyphs = glyphs_for(self.settings.ascii)
+        self.app.set_class(self.settings.ascii, "-ascii")
         self.query_one(BoardView).glyphs = glyphs
         self.query_one(ScorePanel).glyphs = glyphs
-        self.query_one(BoardView).animate_flips = self.options.animation
+        self.query_one(BoardView).animate_flips = self.reversi_app.flips_animated
         self._fit_board()
+
+    # -- what the referee reports ------------------------------------------------------
+
+    def _referee_reported(self, event: Event) -> None:
+        if isinstance(event, RecordChanged):
+            # Work for the old position is dropped; the view is rebuilt from the game.
+            self.thinking.stopped()
+            self.hints.clear()
+            self.show(animate=event.moved)
+            self.refresh_bindings()
+            if self.match.is_over:
+                self._announce_game_over()
+        elif isinstance(event, Asked):
+            if not isinstance(event.player, HumanPlayer):
+                self.thinking.started(event.turn, event.color)
+        elif isinstance(event, Thinking):
+            self.thinking.progressed(event.turn, event.info)
+        elif isinstance(event, Refused):
+            self._refused(event)
+        elif isinstance(event, Failed):
+            self.thinking.stopped()
+            self.say(f"The computer player failed ({event.problem}); p tries again.", error=True)
+            self.refresh_bindings()
+        elif isinstance(event, PauseChanged) and event.paused:
+            self.thinking.stopped()
+
+    def _refused(self, event: Refused) -> None:
+        if isinstance(event.player, HumanPlayer):
+            self.say(f"{event.move} {event.reason}.", error=True)
+            return
+        self.thinking.stopped()
+        if not event.move:
+            problem = f"{event.color.label}'s player passed with a legal move available."
+        else:
+            problem = f"The computer tried an illegal move: {event.move} {event.reason}."
+        self.say(problem, error=True)
+        self.refresh_bindings()
 
     # -- the one place the view is rebuilt from the game ----------------------------
 
-    def _record_changed(self, *, animate: bool, save: bool = True) -> None:
-        """After any change to the live game: drop work for the old position,
-        save, redraw, then hand the turn to the computer or announce the end."""
-        self._cancel_thinking()
-        self._cancel_hint()
-        self.hint = None
-        if save:
-            self.app.record_changed()
-        self._show(animate=animate)
-        self.refresh_bindings()
-        if self.match.is_over:
-            self._announce_game_over()
-        elif self.match.computer_to_move and not self.paused:
-            self._start_thinking()
-
-    def _show(self, *, animate: bool = False) -> None:
+    def show(self, *, animate: bool = False) -> None:
         """Push the state of the game (or of the reviewed position) down to the widgets."""
         match, game = self.match, self.match.game
-        ply = game.ply if self.review_ply is None else self.review_ply
+        review_ply = self.review.ply
+        ply = game.ply if review_ply is None else review_ply
         position = game.positions[ply]
         last, flipped = _last_move(game, ply)
-        human_live = self.review_ply is None and match.human_to_move
+        human_live = review_ply is None and match.human_to_move
         self.query_one(BoardView).show(
             BoardState(
                 position,
-                legal=position.legal_mask() if human_live and self.options.markers else 0,
+                legal=position.legal_mask() if human_live and self.settings.legal_moves else 0,
                 last_move=last,
                 flipped=flipped,
-                # analysis hook: in review, the best move from the reviewed position
-                hint=self.hint if self.review_ply is None else self.analysis_best(ply),
-                readonly=self.review_ply is not None,
+                # in review, the best move from the reviewed position, when analysed
+                hint=self.hints.square if review_ply is None else self.analysis.best(review_ply),
+                readonly=review_ply is not None,
                 playable=match.humans > 0,
             ),
             animate=animate,
@@ -192,23 +263,23 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames, GameAnalysis
             counts=(position.count(Color.BLACK), position.count(Color.WHITE)),
             to_move=None if position.is_game_over() else position.to_move,
             status=status.turn_text(
-                match, ply, reviewing=self.review_ply is not None, paused=self.paused
+                match, ply, reviewing=review_ply is not None, paused=self.referee.paused
             ),
         )
-        marks, notes = self.analysis_marks(game)  # analysis hook
+        marks, notes = self.analysis.marks(game)
         self.query_one(MoveLog).moves = MoveList(
-            tuple(game.moves), game.ply, self.review_ply, marks, notes
+            tuple(game.moves), game.ply, review_ply, marks, notes
         )
         self._show_title()
         self._show_status()
-        self.analysis_shown()  # analysis hook
+        self.analysis.shown()
 
     def _show_title(self) -> None:
         title = self.query_one("#title-bar", Static)
-        ply = self.match.game.ply if self.review_ply is None else self.review_ply
-        opening = self.opening_title(ply)  # analysis hook
-        title.update(status.title_bar(self.match, self.review_ply, self.app.text, opening))
-        title.set_class(self.review_ply is not None, "-review")
+        ply = self.match.game.ply if self.review.ply is None else self.review.ply
+        opening = self.analysis.opening(ply)
+        title.update(status.title_bar(self.match, self.review.ply, self.reversi_app.text, opening))
+        title.set_class(self.review.reviewing, "-review")
 
     def _show_status(self) -> None:
         line = self.query_one("#status", Static)
@@ -217,21 +288,47 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames, GameAnalysis
             line.update(text)
             line.set_class(error, "-error")
         else:
-            review = None if self.review_ply is None else self.analysis_review_line(self.review_ply)
+            review_ply = self.review.ply
+            review = None if review_ply is None else self.analysis.review_line(review_ply)
             line.update(
-                review  # analysis hook: the best move from the reviewed position
+                review  # the best move from the reviewed position, when analysed
                 or status.advice(
-                    self.match, self.review_ply, paused=self.paused, spell=self.app.text
+                    self.match,
+                    self.review.ply,
+                    paused=self.referee.paused,
+                    spell=self.reversi_app.text,
                 )
             )
             line.remove_class("-error")
 
     def say(self, text: str, *, error: bool = False) -> None:
         """Show a one-line message on the status line until the game moves on."""
-        self.notice = (status.notice(text, self.app.text), error)
+        self.notice = (status.notice(text, self.reversi_app.text), error)
         self._show_status()
         if error:
             self.app.bell()
+
+    def say_nothing(self) -> None:
+        """Clear the status line's message: it gives advice again."""
+        self.notice = None
+        self._show_status()
+
+    def back_to_play(self) -> None:
+        """Before the live game changes from a dialog or a review: no stale
+        message, the end may be announced again, and the keys go to the board."""
+        self.notice = None
+        self._game_over_shown = None
+        self.query_one(BoardView).focus()
+
+    def review_changed(self) -> None:
+        """The review part moved to another position, or back to the live game."""
+        self.notice = None
+        if self.review.reviewing:
+            self.hints.clear()
+        else:
+            self.query_one(BoardView).focus()
+        self.show()
+        self.refresh_bindings()
 
     # -- playing -----------------------------------------------------------------------
 
@@ -240,28 +337,23 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames, GameAnalysis
         self.play(event.square)
 
     def play(self, square: int) -> None:
-        """The human to move plays `square`, or is told why not."""
+        """The person at this keyboard plays `square`, or is told why not."""
         match = self.match
-        name = square_name(square)
-        if self.review_ply is not None:
+        if self.review.reviewing:
             self.say("Reviewing: esc returns to the game, ⏎ plays on from here.", error=True)
             return
         if match.is_over:
             self.say("The game is over: n starts a new one.", error=True)
             return
-        if not match.human_to_move:
+        seat = self.referee.to_move
+        if not isinstance(seat, HumanPlayer) or seat.waiting is None:
             self.say(
                 f"It is {match.to_move.label}'s turn ({match.player_label(match.to_move)}).",
                 error=True,
             )
             return
-        reason = match.position.illegal_reason(square)
-        if reason is not None:
-            self.say(f"{name} {reason}.", error=True)
-            return
-        match.game.play(square)
         self.notice = None
-        self._record_changed(animate=True)
+        seat.submit(Move.of(square))
 
     def on_key(self, event: events.Key) -> None:
         # Reached by the keys no widget took (typing a square stops at the
@@ -272,31 +364,98 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames, GameAnalysis
         name = character if character.strip() else event.key
         self.say(f"{name} does nothing now: ? lists the keys.")
 
-    # -- undo, redo, new game ------------------------------------------------------------
+    def on_paste(self, event: events.Paste) -> None:
+        # A game pasted onto the board: offer to import it.
+        event.stop()
+        if event.text.strip() and self.app.screen is self:
+            self.keeping.import_game(event.text)
+
+    @on(HintReady)
+    def _hint_ready(self, event: HintReady) -> None:
+        self.hints.ready(event)
+
+    @on(HintFailed)
+    def _hint_failed(self, event: HintFailed) -> None:
+        self.hints.failed(event)
+
+    @on(AnalysisPanel.MoveScored)
+    def _move_scored(self, event: AnalysisPanel.MoveScored) -> None:
+        self.analysis.scored(event)
+
+    @on(AnalysisPanel.Ended)
+    def _analysis_ended(self, event: AnalysisPanel.Ended) -> None:
+        self.analysis.ended(event)
+
+    @on(MoveLog.PlySelected)
+    def _ply_selected(self, event: MoveLog.PlySelected) -> None:
+        self.review.show(event.ply)
+
+    # -- the keys: each forwards to the part or the referee that owns the job ----------
 
     def action_undo(self) -> None:
-        if self.match.undo():
-            self.notice = None
-            self.paused = self.paused or self.match.humans == 0
-            self._record_changed(animate=False)
+        self.notice = None
+        if self.referee.undo():
             if self.match.humans == 0:
                 self.say("Undone; paused: p lets the computers play on.")
         else:
             self.say("Nothing to undo.", error=True)
 
     def action_redo(self) -> None:
-        if self.match.redo():
-            self.notice = None
-            self._record_changed(animate=False)
-        else:
+        self.notice = None
+        if not self.referee.redo():
             self.say("Nothing to redo.", error=True)
+
+    def action_pause(self) -> None:
+        self.referee.set_paused(not self.referee.paused)
+        if self.referee.paused:
+            self.say("Paused: p lets the computers play on.")
+        else:
+            self.notice = None
+        self.show()
+        self.refresh_bindings()
+
+    def action_hint(self) -> None:
+        self.hints.ask()
+
+    def action_review_step(self, delta: int) -> None:
+        self.review.step(delta)
+
+    def action_review_to(self, ply: int) -> None:
+        self.review.jump(ply)
+
+    def action_live(self) -> None:
+        self.review.leave()
+
+    def action_continue_here(self) -> None:
+        self.review.continue_here()
+
+    def action_analyse(self) -> None:
+        self.analysis.start_or_stop()
+
+    def action_graph(self) -> None:
+        self.analysis.graph()
+
+    def action_save_game(self) -> None:
+        self.keeping.save_game()
+
+    def action_open_games(self) -> None:
+        self.keeping.open_games()
+
+    def action_import(self, text: str = "") -> None:
+        self.keeping.import_game(text)
+
+    def action_export(self) -> None:
+        self.keeping.export()
+
+    def action_settings(self) -> None:
+        self.keeping.settings()
 
     def action_new_game(self) -> None:
         from ..new_game import NewGame, NewGameScreen
 
         def check(choice: NewGame) -> str | None:
             try:
-                self.app.make_players(Match.new(choice.black, choice.white, choice.variant))
+                self.referee.check_seats(Match.new(choice.black, choice.white, choice.variant))
             except ReversiError as error:
                 return f"{str(error)[:1].upper()}{str(error)[1:]}."
             return None
@@ -305,46 +464,45 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames, GameAnalysis
         current = NewGame(match.black, match.white, match.variant)
         self.app.push_screen(NewGameScreen(current, check), self._new_game_chosen)
 
-    def _new_game_chosen(self, choice) -> None:
-        if choice is not None:
-            self.begin(Match.new(choice.black, choice.white, choice.variant))
+    def _new_game_chosen(self, choice: NewGame | None) -> None:
+        if choice is None:
+            return
+        if self.begin(Match.new(choice.black, choice.white, choice.variant)):
+            # Every choice made in the app is the default of the next start.
+            self.reversi_app.change_settings(
+                black=choice.black, white=choice.white, variant=choice.variant
+            )
 
     def begin(self, match: Match) -> bool:
         """Play `match` from now on (a new, loaded or imported game). Says why
-        and changes nothing if one of its players cannot be created."""
+        and changes nothing if one of its players cannot be seated."""
         try:
-            self.app.start_match(match)
+            self.referee.check_seats(match)
         except ReversiError as error:
             self.say(sentence(str(error)), error=True)
             return False
-        self.review_ply = None
-        self.paused = False
-        self.notice = None
-        self._game_over_shown = None
-        self.analysis_reset()  # analysis hook
-        self.query_one(BoardView).focus()
-        self._record_changed(animate=False)
+        self.analysis.reset(match)
+        self.review.reset()
+        self.back_to_play()
+        self.referee.begin(match)
         return True
 
     # -- the look: markers, ASCII, animation ---------------------------------------------
 
     def action_markers(self) -> None:
-        self.options.markers = not self.options.markers
-        self.app.options_changed()
-        self._show()
-        self.say(f"Legal-move markers {'on' if self.options.markers else 'off'}.")
+        self.reversi_app.change_settings(legal_moves=not self.settings.legal_moves)
+        self.show()
+        self.say(f"Legal-move markers {'on' if self.settings.legal_moves else 'off'}.")
 
     def action_ascii(self) -> None:
-        self.options.ascii = not self.options.ascii
-        self.app.options_changed()
-        self._apply_look()
-        self._show()
+        self.reversi_app.change_settings(ascii=not self.settings.ascii)
+        self.apply_look()
+        self.show()
 
     def action_animation(self) -> None:
-        self.options.animation = not self.options.animation
-        self.app.options_changed()
-        self._apply_look()
-        self.say(f"Animation {'on' if self.options.animation else 'off'}.")
+        self.reversi_app.change_settings(animation=not self.reversi_app.flips_animated)
+        self.apply_look()
+        self.say(f"Animation {'on' if self.reversi_app.flips_animated else 'off'}.")
 
     # -- game over ---------------------------------------------------------------------------
 
@@ -352,37 +510,85 @@ class GameScreen(ComputerTurns, Hints, HistoryReview, KeepingGames, GameAnalysis
         from ..game_over import GameOverScreen
 
         turn = self.match.turn()
-        if self._game_over_shown == turn:
+        result = self.match.game.result
+        if self._game_over_shown == turn or result is None:
             return
         self._game_over_shown = turn
-        result = self.match.game.result
         self.app.push_screen(GameOverScreen(self.match, result), self._after_game_over)
 
     def _after_game_over(self, choice: str | None) -> None:
         if choice == "new":
             self.action_new_game()
         elif choice == "review":
-            self.action_review_step(-1)
-        elif choice == "analyse":  # analysis hook
-            self.action_analyse()
+            self.review.step(-1)
+        elif choice == "analyse":
+            self.analysis.start_or_stop()
+
+    # -- the command palette ------------------------------------------------------------------
+
+    def system_commands(self) -> Iterable[SystemCommand]:
+        """The game's entries in the command palette (the app adds them to its own)."""
+        yield SystemCommand("New game", "Choose the players and the variant", self.action_new_game)
+        yield SystemCommand("Undo", "Take back the last move", self.action_undo)
+        yield SystemCommand("Redo", "Replay a move you took back", self.action_redo)
+        yield SystemCommand("Hint", "Show the engine's best move", self.action_hint)
+        yield SystemCommand(
+            "Analyse the game",
+            "Score every move: mistakes, best moves, evaluation graph (a)",
+            self.action_analyse,
+        )
+        yield SystemCommand(
+            "Evaluation graph", "The analysed game's graph on its own screen (g)", self.action_graph
+        )
+        yield SystemCommand(
+            "Toggle legal-move markers", "Show or hide where you may play", self.action_markers
+        )
+        yield SystemCommand(
+            "Toggle ASCII board", "X/O/. instead of Unicode discs", self.action_ascii
+        )
+        yield SystemCommand(
+            "Toggle animation", "Turn flipped discs over visibly, or not", self.action_animation
+        )
+        yield SystemCommand(
+            "Export or copy the game",
+            "Transcript, board string or GGF: to the clipboard or a file",
+            self.action_export,
+        )
+        if self.reversi_app.session is not None:
+            yield SystemCommand("Save the game", "Keep it under a name", self.action_save_game)
+            yield SystemCommand(
+                "Open a saved game", "Load, delete or import games", self.action_open_games
+            )
+            yield SystemCommand(
+                "Import a game",
+                "From a file or pasted text (GGF, transcript...)",
+                self.action_import,
+            )
+            yield SystemCommand(
+                "Settings", "Default players and variant, theme, ASCII...", self.action_settings
+            )
 
     # -- which keys apply now -----------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        reviewing = self.review_ply is not None
+        reviewing = self.review.reviewing
+        referee = self.referee
         if action in ("live", "continue_here"):
             return reviewing
         if action in ("undo", "redo"):
-            return not reviewing
-        if action in ("hint", "markers"):
+            return not reviewing and referee.takebacks_allowed
+        if action == "hint":
+            return not reviewing and any(p.allows.hints for p in referee.seats.values())
+        if action == "markers":
             return not reviewing and self.match.humans > 0
         if action == "pause":  # watching two computers, or after a player failed
-            return (self.match.humans == 0 or self.paused) and not reviewing
+            pausable = referee.allows(lambda allows: allows.pausing)
+            return (pausable or referee.paused) and not reviewing
         if action == "review_step" and parameters == (1,):
             return reviewing
         if action in ("save_game", "open_games", "settings"):
-            return self.app.session is not None
-        if action in ("analyse", "graph"):  # analysis hook: never a help during play
+            return self.reversi_app.session is not None
+        if action in ("analyse", "graph"):  # never a help during play
             return self.match.is_over or reviewing
         return True
 

@@ -1,0 +1,264 @@
+"""The preloaded parent: imports the game once, then forks one child per game.
+
+`tui-reversi serve` starts this as a fresh Python (`python -m
+tui_reversi.server.forkserver FD`) with a bare environment, before any
+player arrives. It imports Textual, the app, its screens, themes and the
+engine, freezes what it made for the garbage collector (so children share
+those pages copy-on-write), and then runs no thread and no event loop: a
+plain `select` loop on one socket. It never reads the host key, and holds
+only that socket, a wake-up pipe and /dev/null.
+
+For each game the server sends one request (JSON: argv, env, cwd) with the
+game's pty slave attached (SCM_RIGHTS). The forked child becomes the
+leader of a new session on that pty exactly as a freshly started process
+would (see pty_process): descriptors 0-2 on the pty and no other open,
+default signal dispositions, an empty signal mask, the request's
+environment and directory. It then leaves the loop and runs the game as
+`python argv...` would, and the interpreter exits normally.
+
+Messages back to the server, one JSON object each:
+
+    {"ready": SECONDS}                 preloaded, waiting for requests
+    {"id": N, "pid": PID}              request N's game runs as PID
+    {"id": N, "error": SENTENCE}       request N could not be started
+    {"exited": PID, "status": S}       as subprocess: -N for signal N
+
+When the server's end of the socket closes, this process exits; games still
+running then get SIGHUP from their own pty as the server's side closes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import importlib
+import json
+import os
+import pkgutil
+import runpy
+import select
+import signal
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .pty_process import become_session_terminal
+
+# One request, JSON; far more than argv, a whitelisted environment and a path need.
+MAX_MESSAGE = 64 * 1024
+
+# Loaded by a running game but not by importing the app (the terminal driver and
+# what it pulls in at run time): imported here so no child pays for them.
+RUN_TIME_MODULES = (
+    "termios",
+    "tty",
+    "textual.drivers.linux_driver",
+    "textual._xterm_parser",
+    "textual.layouts.factory",
+    "textual.layouts.horizontal",
+    "textual.layouts.stream",
+    "textual.scrollbar",
+    "textual.pilot",
+)
+# Parts of the package a game never runs: the tools and this server.
+NOT_PRELOADED = ("tui_reversi.tools", "tui_reversi.server")
+
+
+@dataclass(frozen=True)
+class GameRequest:
+    """What to run in a child: `python argv...`, with this environment, in this directory."""
+
+    argv: list[str]
+    env: dict[str, str]
+    cwd: str
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, object]) -> GameRequest:
+        argv, env, cwd = fields["argv"], fields["env"], fields["cwd"]
+        if not (
+            isinstance(argv, list)
+            and argv
+            and all(isinstance(word, str) for word in argv)
+            and isinstance(env, dict)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())
+            and isinstance(cwd, str)
+        ):
+            raise ValueError("a request needs argv, env and cwd")
+        return cls(argv, env, cwd)
+
+
+def preload() -> None:
+    """Import everything a game imports, so a forked child starts with it in place."""
+    import tui_reversi
+
+    for module in pkgutil.walk_packages(tui_reversi.__path__, "tui_reversi."):
+        # `python -m tui_reversi` runs __main__ afresh: imported here, runpy would warn.
+        if not module.name.startswith(NOT_PRELOADED) and not module.name.endswith(".__main__"):
+            importlib.import_module(module.name)
+    for name in RUN_TIME_MODULES:
+        importlib.import_module(name)
+    # rich loads its table of character widths on first use.
+    from rich.cells import cell_len
+
+    cell_len("●")
+
+
+def main(argv: list[str]) -> int:
+    """Preload, serve requests; returns only at the end (in the parent) or, in a
+    forked child, with the game's exit status once the game is over."""
+    control = socket.socket(fileno=int(argv[0]))
+    started = time.monotonic()
+    gc.disable()  # nothing here needs collecting; children turn it back on
+    preload()
+    gc.freeze()  # shared with every child: never scanned again, so never copied
+    if threading.active_count() != 1:
+        _send(control, {"error": "preloading started a thread; cannot fork safely"})
+        return 1
+    _send(control, {"ready": round(time.monotonic() - started, 3)})
+    child = _serve(control)
+    if child is None:
+        return 0
+    request, slave = child
+    return _run_game(request, slave)
+
+
+def _serve(control: socket.socket) -> tuple[GameRequest, int] | None:
+    """The loop: fork a child per request, report exits. Returns in a child only."""
+    wake_read, wake_write = os.pipe()
+    os.set_blocking(wake_read, False)
+    os.set_blocking(wake_write, False)
+    signal.signal(signal.SIGCHLD, lambda number, frame: None)
+    signal.set_wakeup_fd(wake_write)
+    # Ctrl+C on the operator's terminal is for the server, which stops us by closing the socket.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        readable, _, _ = select.select([control.fileno(), wake_read], [], [])
+        if wake_read in readable:
+            with contextlib.suppress(BlockingIOError):
+                os.read(wake_read, 4096)
+        for pid, status in _reap():
+            _send(control, {"exited": pid, "status": status})
+        if control.fileno() not in readable:
+            continue
+        try:
+            data, fds = _receive(control)
+        except OSError:
+            return None
+        if not data:
+            return None  # the server has gone
+        request_id = None
+        try:
+            fields = json.loads(data)
+            if not isinstance(fields, dict):
+                raise ValueError("a request is a JSON object")
+            request_id = fields.get("id")
+            request = GameRequest.from_fields(fields)
+            if len(fds) != 1:
+                raise ValueError("a request needs exactly one terminal")
+            pid = os.fork()
+        except (ValueError, KeyError, OSError) as error:
+            for fd in fds:
+                os.close(fd)
+            _send(control, {"id": request_id, "error": str(error)})
+            continue
+        if pid == 0:
+            signal.set_wakeup_fd(-1)
+            for fd in (control.detach(), wake_read, wake_write):
+                os.close(fd)
+            return request, fds[0]
+        os.close(fds[0])
+        _send(control, {"id": request_id, "pid": pid})
+
+
+def _reap() -> Iterator[tuple[int, int]]:
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        yield pid, os.waitstatus_to_exitcode(status)  # as subprocess: -N for signal N
+
+
+def _receive(control: socket.socket) -> tuple[bytes, list[int]]:
+    fds: list[int] = []
+    data, ancillary, _, _ = control.recvmsg(MAX_MESSAGE, socket.CMSG_SPACE(4 * 16))
+    for level, kind, payload in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            usable = len(payload) - len(payload) % 4
+            fds += list(memoryview(payload)[:usable].cast("i"))
+    return data, fds
+
+
+def _send(control: socket.socket, message: dict[str, object]) -> None:
+    with contextlib.suppress(OSError):  # a server that has gone reads nothing more
+        control.send(json.dumps(message).encode())
+
+
+def _run_game(request: GameRequest, slave: int) -> int:
+    """In the child: become a fresh game process on `slave`, then run the game."""
+    try:
+        os.setsid()
+        for target in (0, 1, 2):
+            os.dup2(slave, target)
+        # Nothing of the parent's stays open: not the socket, not another player's pty.
+        os.closerange(3, _open_max())
+        become_session_terminal()
+        # What a fresh interpreter sets up at start, on top of the defaults.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        for number in (signal.SIGPIPE, signal.SIGXFSZ):
+            signal.signal(number, signal.SIG_IGN)
+        os.environ.clear()
+        os.environ.update(request.env)
+        os.chdir(request.cwd)
+        _reopen_standard_streams()
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            os.write(2, f"tui-reversi: the game could not start: {error}\r\n".encode())
+        return 1
+    gc.enable()
+    argv = request.argv
+    try:
+        if argv[0] == "-m":
+            sys.argv = [argv[1], *argv[2:]]
+            runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
+        else:
+            sys.argv = list(argv)
+            runpy.run_path(argv[0], run_name="__main__")
+    except SystemExit as done:
+        return _exit_code(done.code)
+    return 0
+
+
+def _exit_code(code: object) -> int:
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+def _reopen_standard_streams() -> None:
+    """Text streams on the new terminal, set up as Python sets them up for a tty."""
+    # The parent's were made for /dev/null: block-buffered, which a terminal is not.
+    stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+    stdout = open(1, "w", 1, encoding="utf-8", closefd=False)  # noqa: SIM115
+    stderr = open(2, "w", 1, encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+    sys.stdin = sys.__stdin__ = stdin  # type: ignore[misc]
+    sys.stdout = sys.__stdout__ = stdout  # type: ignore[misc]
+    sys.stderr = sys.__stderr__ = stderr  # type: ignore[misc]
+
+
+def _open_max() -> int:
+    with contextlib.suppress(ValueError, OSError):
+        return max(os.sysconf("SC_OPEN_MAX"), 256)
+    return 65536
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
