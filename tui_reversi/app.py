@@ -19,6 +19,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, Keymap
 from textual.geometry import Size
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from .screens.game import GameScreen
     from .session import Session
 
+SHORT_HEIGHT = 24  # below this, dialogs drop the line of keys the key bar repeats
 
 SWITCH_INTERVAL = 0.001  # seconds; see ReversiApp.on_mount
 
@@ -107,6 +109,19 @@ class ReversiApp(App[None]):
             self.theme = theme_name
         self._autosave_problem: str | None = None
         self._signalled = False
+        from .screens.dialog import KeysForDialogs
+
+        self._keys_for_dialogs = KeysForDialogs(self)
+
+    async def on_event(self, event: events.Event) -> None:
+        # Keys typed right after one that opens a dialog wait for the dialog.
+        if (
+            isinstance(event, events.Key)
+            and not event.is_forwarded
+            and self._keys_for_dialogs.held(event)
+        ):
+            return
+        await super().on_event(event)
 
     @dataclass
     class AutosaveFailed(Message):
@@ -160,6 +175,19 @@ class ReversiApp(App[None]):
             self.session.match_changed(self.match)
         if self._on_change is not None:
             self._on_change(self.match)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A notification, shown literally by default: its sentences quote
+        names, paths and files, whose square brackets are not markup."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def get_key_display(self, binding: Binding) -> str:
         return self.text(super().get_key_display(binding))
@@ -294,6 +322,8 @@ class ReversiApp(App[None]):
         os._exit(code)
 
     def _check_size(self, size: Size) -> None:
+        # Short terminals: dialogs leave out their keys line (the key bar has them).
+        self.set_class(size.height < SHORT_HEIGHT, "-short")
         too_small = size.width < MIN_WIDTH or size.height < MIN_HEIGHT
         showing = isinstance(self.screen, TooSmallScreen)
         if too_small and not showing:

@@ -247,11 +247,14 @@ class Session:
         game a new one replaced) if there is one. Raises StorageError only
         if the directory cannot be listed."""
         entries = self.games.list()
+        kept = []
         previous = self.autosave.previous_path
         if previous.exists():
-            entries.append(self.games.entry_for(previous, PREVIOUS_NAME))
+            kept.append(self.games.entry_for(previous, PREVIOUS_NAME))
         for path in self.autosave.earlier_paths():
-            entries.append(self.games.entry_for(path, EARLIER_NAME))
+            kept.append(self.games.entry_for(path, EARLIER_NAME))
+        # An autosave nobody moved in (kept by older versions) is not a game.
+        entries.extend(entry for entry in kept if entry.record is None or entry.record.moves)
         return entries
 
     def delete_game(self, entry: SavedGameEntry) -> None:

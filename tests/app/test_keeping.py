@@ -67,6 +67,11 @@ def keeping_app(make_app):
     return make
 
 
+def row(table: DataTable, index: int) -> list[str]:
+    """A row of the saved-games list as the player reads it."""
+    return [str(cell) for cell in table.get_row_at(index)]
+
+
 async def wait_saved(pilot, app, session):
     await settle(pilot, app)
     assert session.flush(5)
@@ -158,7 +163,7 @@ async def test_resume_offer_new_game_keeps_the_unfinished_one(keeping_app):
         await pilot.press("o")
         await pilot.pause()
         table = app.screen.query_one(DataTable)
-        assert table.get_row_at(0)[0] == PREVIOUS_NAME
+        assert row(table, 0)[0] == PREVIOUS_NAME
         await pilot.press("enter")  # it loads like a saved game
         await wait_saved(pilot, app, session)
         assert moves(app).startswith(OPENING)
@@ -179,11 +184,42 @@ async def test_three_new_games_in_a_row_lose_none_of_the_unfinished_ones(keeping
         await pilot.press("o")
         await pilot.pause()
         table = app.screen.query_one(DataTable)
-        names = [table.get_row_at(row)[0] for row in range(table.row_count)]
-        assert names == [PREVIOUS_NAME, EARLIER_NAME]
-        await pilot.press("down", "enter")  # the first game is still there
+        names = [row(table, index)[0] for index in range(table.row_count)]
+        # The last start's new game set the second f5 game aside at once.
+        assert names == [PREVIOUS_NAME, EARLIER_NAME, EARLIER_NAME]
+        await pilot.press("down", "down", "enter")  # the first game is still there
         await wait_saved(pilot, app, session)
         assert moves(app).startswith(OPENING)
+
+
+async def test_a_finished_game_is_listed_at_once_after_a_restart(keeping_app):
+    autosaved("d3c3f5f4f3d2d1e3b3")  # over: 64-0, not offered for resume
+    app, _ = keeping_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("o")  # before any move in the new game
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        assert [row(table, i)[0] for i in range(table.row_count)] == [PREVIOUS_NAME]
+        assert row(table, 0)[-2:] == ["64-0", "Black won"]
+
+
+async def test_games_nobody_moved_in_are_not_listed(keeping_app):
+    autosaved(OPENING)
+    for _ in range(3):  # three starts that choose a new game and play nothing
+        app, session = keeping_app(new=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("n", "enter")
+            await wait_saved(pilot, app, session)
+    app, session = keeping_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        assert [row(table, i)[0] for i in range(table.row_count)] == [PREVIOUS_NAME]
+        assert row(table, 0)[3] == "5"  # the opening, not "0 moves"
 
 
 async def test_resume_and_new_flags_do_not_ask(keeping_app):
@@ -269,9 +305,10 @@ async def test_save_under_a_name_asks_before_replacing_and_loads_back(keeping_ap
         await pilot.pause()
         await pilot.press("o")
         await pilot.pause()
-        assert app.screen.query_one(DataTable).get_row_at(0)[:5] == [
+        table = app.screen.query_one(DataTable)
+        assert row(table, 0)[:5] == [
             "Sunday",
-            app.screen.query_one(DataTable).get_row_at(0)[1],
+            row(table, 0)[1],
             "Human v Human",
             "2",
             "3-3",
@@ -291,11 +328,11 @@ async def test_delete_asks_first_and_unreadable_games_say_why(keeping_app):
         await pilot.press("o")
         await pilot.pause()
         table = app.screen.query_one(DataTable)
-        rows = {table.get_row_at(i)[0]: i for i in range(table.row_count)}
+        rows = {row(table, i)[0]: i for i in range(table.row_count)}
         assert set(rows) == {"keep me", "delete me", "broken"}
         table.move_cursor(row=rows["broken"])
         await pilot.pause()
-        assert table.get_row_at(rows["broken"])[-1] == "unreadable"
+        assert row(table, rows["broken"])[-1] == "unreadable"
         describe = str(app.screen.query_one("#describe").content)
         assert describe.startswith("broken cannot be read: broken.json is damaged: its")
         await pilot.press("enter")
@@ -345,6 +382,19 @@ async def test_import_pasted_text_or_a_path_with_chosen_players(keeping_app, tmp
         await settle(pilot, app)
         assert moves(app).startswith("f5d6c3")
         assert (app.match.black, app.match.white) == ("human", "easy")
+
+
+async def test_a_pasted_transcript_keeps_your_colour_and_your_opponent(keeping_app):
+    app, _ = keeping_app(cli={"black": "medium", "white": "human"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)  # Medium (Black) has opened
+        app.post_message(events.Paste("f5d6c3"))  # as the terminal sends a paste
+        await pilot.pause()
+        assert "keeps yours: Medium vs Human" in str(app.screen.query_one("#describe").content)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert (app.match.black, app.match.white) == ("medium", "human")
+        assert moves(app) == "f5d6c3"  # White (you) to move: nothing played for you
 
 
 async def test_export_copies_each_format_and_says_what(keeping_app, tmp_path, monkeypatch):

@@ -90,16 +90,17 @@ async def test_a_large_terminal_gets_bigger_squares_and_a_wider_move_log(make_ap
         board, log = screen.query_one(BoardView), screen.query_one(MoveLog)
         assert board.cell == (9, 4)
         assert log.per_row == 6  # three (Black, White) pairs a row
-        first_row = log.render_line(0).text.split()
+        assert log.render_line(0).text.split() == ["Black", "White"] * 3
+        first_row = log.render_line(1).text.split()
         assert first_row == ["1", "f5", "2", "d6", "3", "c3", "4", "d3", "5", "c4", "6", "f4"]
-        assert log.render_line(1).text.split()[:2] == ["7", "f6"]
+        assert log.render_line(2).text.split()[:2] == ["7", "f6"]
         await pilot.press("tab", "up")  # a row back: six moves
         await pilot.pause()
         assert screen.review_ply == 6
-        await pilot.click(MoveLog, offset=(1 + 21 + 10, 2))  # second pair, White: move 10
+        await pilot.click(MoveLog, offset=(1 + 22 + 12, 3))  # second pair, White: move 10
         await pilot.pause()
         assert screen.review_ply == 10
         await pilot.resize_terminal(80, 24)  # and back to one pair a row
         await pilot.pause()
         assert log.per_row == 2 and board.cell == (3, 1)
-        assert log.render_line(0).text.split() == ["1", "f5", "2", "d6"]
+        assert log.render_line(1).text.split() == ["1", "f5", "2", "d6"]

@@ -29,6 +29,26 @@ async def test_the_cursor_moves_with_arrows_and_hjkl_and_enter_plays(make_app):
         assert status(app) == "e5 is occupied."
 
 
+async def test_typing_a_square_never_moves_the_cursor_not_even_column_h(make_app):
+    app = make_app(transcript="f5f6e6f4g5e7f7", white="human")  # White may play h4
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = app.screen.query_one(BoardView)
+        legal = [square_name(s) for s in app.match.position.legal_moves()]
+        target = next(name for name in legal if name[0] == "h")
+        await pilot.press("left", "left")  # the cursor on b3
+        start = board.cursor
+        await pilot.press("c")  # a column letter alone marks the column only
+        await pilot.pause()
+        assert board.cursor == start and board.typed_column == 2
+        await pilot.press("escape", *target)  # h then a digit: column h
+        await pilot.pause()
+        assert moves(app).endswith(target)
+        assert board.cursor == start  # h did not leave the cursor a column to the left
+        await pilot.press("h")  # h alone is still cursor-left
+        await pilot.pause()
+        assert board.cursor == start - 1
+
+
 async def test_typing_a_square_plays_it(make_app):
     app = make_app(white="human")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -87,10 +107,13 @@ async def test_a_pass_is_announced_until_the_next_move(make_app):
         await pilot.pause()
         score = app.screen.query_one("ScorePanel")
         assert score.scoreboard.status == "Black passed: White again"
-        assert "9 pass" in app.screen.query_one(MoveLog).render_line(4).text
+        log = app.screen.query_one(MoveLog)
+        assert log.render_line(5).text.split() == ["pass"]  # in Black's column, no number
         await pilot.press(*square_name(app.match.position.legal_moves()[0]))
         await pilot.pause()
         assert "passes" not in status(app)
+        played = square_name(app.match.game.moves[-1])
+        assert log.render_line(5).text.split() == ["pass", "9", played]  # numbered on
 
 
 async def test_computer_reply_arrives(make_app):

@@ -108,7 +108,7 @@ async def test_selecting_a_move_in_the_log_reviews_it_by_keyboard_and_mouse(make
         await pilot.press("right")
         await pilot.pause()
         assert "MOVE 3 OF 4" in title(app)
-        assert await pilot.click(MoveLog, offset=(3, 1))  # move 1, left column, first row
+        assert await pilot.click(MoveLog, offset=(3, 2))  # move 1, left column, first row
         await pilot.pause()
         assert "MOVE 1 OF 4" in title(app)
 

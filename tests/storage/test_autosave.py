@@ -61,6 +61,23 @@ def test_clear_keeps_the_abandoned_game_as_the_previous_autosave(tmp_path):
     assert autosave.clear() is None  # nothing to clear
 
 
+def test_a_game_without_a_move_is_never_kept_and_pushes_no_game_down(tmp_path):
+    autosave = Autosave(tmp_path)
+    autosave.save(SavedGame.from_game(Game.from_transcript("f5d6")))  # a real game
+    for _ in range(3):  # new games nobody moves in, one after the other
+        autosave.save(SavedGame.from_game(Game()))
+    assert json.loads(autosave.previous_path.read_text())["moves"] == "f5d6"
+    assert autosave.earlier_paths() == []
+    assert autosave.clear() is None  # the empty game in the autosave is simply gone
+    assert not autosave.path.exists()
+    assert json.loads(autosave.previous_path.read_text())["moves"] == "f5d6"
+    undone = Game.from_transcript("c4")
+    undone.undo()  # a move taken back is still a move in the game
+    autosave.save(SavedGame.from_game(undone))
+    assert autosave.clear() == autosave.previous_path
+    assert [json.loads(p.read_text())["moves"] for p in autosave.earlier_paths()] == ["f5d6"]
+
+
 @pytest.mark.parametrize(
     ("content", "label", "why"),
     [

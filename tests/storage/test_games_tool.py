@@ -26,8 +26,10 @@ def test_import_then_list_then_export_in_every_format(tmp_path, capsys):
     assert run("import", str(tmp_path / "opening.txt"), "--name", "Opening") == 0
     assert "saved 'Opening' (10 moves) as " in capsys.readouterr().out
     run("list")
-    line = capsys.readouterr().out
-    assert line.startswith("Opening") and "human vs human" in line and "10 moves" in line
+    heading, line = capsys.readouterr().out.splitlines()
+    assert heading.split() == ["Name", "Saved", "Players", "Moves", "Result"]
+    assert line.startswith("Opening") and "Human v Human" in line
+    assert line.split()[-4:] == ["10", "Black", "to", "move"]
     run("export", "opening")
     ggf = capsys.readouterr().out
     assert ggf.startswith("(;GM[Othello]") and ggf.rstrip().endswith("W[E7];)")
@@ -63,6 +65,23 @@ def test_list_shows_an_unreadable_game_and_an_empty_list_says_so(isolated_home, 
     (SavedGames().directory / "broken.json").write_text("{")
     run("list")
     assert "broken.json is damaged" in capsys.readouterr().out
+
+
+def test_list_fits_the_terminal_and_shows_long_and_odd_names_whole(monkeypatch, capsys):
+    long_name = "A very long name for a game played on a Sunday afternoon at the club"
+    odd_name = "[b]Bold[/b] [A1] game"
+    for name in (long_name, odd_name):
+        SavedGames().save(SavedGame.from_game(Game.from_transcript(OPENING)), name)
+    monkeypatch.setenv("COLUMNS", "60")
+    run("list")
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 60, out
+    lines = out.splitlines()
+    assert lines[0].split() == ["Name", "Saved", "Players", "Moves", "Result"]
+    assert "[b]Bold[/b]" in out and "[A1] game" in out  # as written, not markup
+    name_column = [line[: lines[0].index("Saved")].strip() for line in lines[1:]]
+    assert long_name in " ".join(name_column)  # folded onto more lines, not cut
+    assert "…" not in out and "..." not in out
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
+from ..widgets.literal import Literal
 from .dialog import Dialog
 
 
@@ -26,7 +27,7 @@ class ConfirmScreen(Dialog[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(self.question, id="dialog-title", markup=False)
+            yield Literal(self.question, id="dialog-title")
             yield Static(
                 self.app.text("[b]y[/b]/[b]⏎[/b] yes · [b]n[/b]/[b]esc[/b] no"), id="dialog-keys"
             )

@@ -1,13 +1,20 @@
 """What every dialog shares: its own key bar at the bottom, so the keys shown
-are the dialog's, not the game's behind it."""
+are the dialog's, not the game's behind it, and `q` quitting as it does on
+the game screen (a dialog stops the app's own non-priority keys)."""
 
 from __future__ import annotations
 
-from typing import TypeVar
+import time
+from typing import TYPE_CHECKING, TypeVar
 
-from textual.screen import ModalScreen
+from textual import events
+from textual.binding import Binding
+from textual.screen import ModalScreen, Screen
 
 from ..widgets.key_bar import KeyBar
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 Result = TypeVar("Result")
 
@@ -15,6 +22,74 @@ Result = TypeVar("Result")
 class Dialog(ModalScreen[Result]):
     """A modal screen over the game, with a key bar of its own bindings."""
 
+    # As ctrl+q (shown in the bar); a text box keeps q for typing.
+    BINDINGS = [Binding("q", "app.quit", "Quit", show=False)]
+
     def on_mount(self) -> None:
         # Mounted here rather than composed, so subclasses compose only their dialog.
         self.mount(KeyBar())
+
+
+# Actions that open a dialog (on the game screen, in the saved-games list, in
+# review, anywhere): the keys typed after one of them belong to that dialog.
+OPENS_A_DIALOG = frozenset(
+    {
+        "new_game",
+        "save_game",
+        "open_games",
+        "export",
+        "settings",
+        "help",
+        "import",
+        "delete",
+        "continue_here",
+    }
+)
+# If no dialog has come by then (the action opened none), the keys go on as typed.
+WAIT_LIMIT = 1.0  # seconds
+
+
+class KeysForDialogs:
+    """Keys typed right after the one that opens a dialog wait for it.
+
+    Keys that arrive together (a fast typist, a paste, a slow SSH link) are
+    handed to the focused widget before the first one has done its work, so
+    `o`, `i`, a path and Enter left the import box empty while the path's
+    letters and digits played on the board. The app gives every key from the
+    terminal to `held()` first; after a key bound to a dialog-opening action,
+    the keys behind it are held until a new screen is up (mounted, its focus
+    asked for), then sent again in order.
+    """
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self._held: list[events.Key] = []
+        self._below: list[Screen] | None = None  # the screens before the dialog
+        self._since = 0.0
+
+    def held(self, event: events.Key) -> bool:
+        """True when `event` waits for a dialog (the app must not pass it on)."""
+        active = self.app.screen.active_bindings.get(event.key)
+        if active is not None and active.binding.priority:
+            return False  # ctrl+q and the like act at once, dialog or not
+        if self._below is not None:
+            self._held.append(event)
+            return True
+        if active is not None and active.enabled:
+            action = active.binding.action.split("(")[0].rsplit(".", 1)[-1]
+            if action in OPENS_A_DIALOG:
+                self._below = list(self.app.screen_stack)
+                self._since = time.monotonic()
+                self.app.set_timer(0.01, self._check)
+        return False
+
+    def _check(self) -> None:
+        screen = self.app.screen
+        opened = screen not in (self._below or ()) and screen.is_mounted
+        if opened or time.monotonic() - self._since > WAIT_LIMIT:
+            # Posted after the new screen's own focus request: they reach its box.
+            held, self._held, self._below = self._held, [], None
+            for key in held:
+                self.app.post_message(events.Key(key.key, key.character))
+        else:
+            self.app.set_timer(0.01, self._check)

@@ -25,6 +25,7 @@ from ..storage import (
     write_export,
 )
 from ..widgets.choice import ChoiceRow
+from ..widgets.literal import Literal
 from ..widgets.text_input import TextInput
 from .dialog import Dialog
 
@@ -67,9 +68,9 @@ class ExportScreen(Dialog[str | None]):
         with Vertical(id="dialog"):
             yield Static("[b]Export the game[/b]", id="dialog-title")
             yield ChoiceRow("Format", formats, "ggf", id="format")
-            yield Static(id="export-text", markup=False)
+            yield Literal(id="export-text")
             yield TextInput(self._file_name("ggf"), placeholder="file name", id="file")
-            yield Static(id="problem")
+            yield Literal(id="problem")
             yield Static(
                 self.app.text(
                     "[b]←→[/b] format · [b]c[/b]/[b]⏎[/b] copy · [b]w[/b] write to the file "
@@ -98,12 +99,12 @@ class ExportScreen(Dialog[str | None]):
 
     @on(ChoiceRow.Changed, "#format")
     def _show(self) -> None:
-        self.query_one("#export-text", Static).update(self.text() or "(no moves yet)")
+        self.query_one("#export-text", Literal).update(self.text() or "(no moves yet)")
         file = self.query_one("#file", Input)
         suffix = FORMATS[self.format][2]
         if Path(file.value).suffix in (".txt", ".ggf"):
             file.value = str(Path(file.value).with_suffix(suffix))
-        self.query_one("#problem", Static).update("")
+        self.query_one("#problem", Literal).update("")
 
     def action_copy(self) -> None:
         text = self.text()
@@ -127,7 +128,7 @@ class ExportScreen(Dialog[str | None]):
 
         name = self.query_one("#file", Input).value.strip()
         if not name:
-            self.query_one("#problem", Static).update("Type a file name first.")
+            self.query_one("#problem", Literal).update("Type a file name first.")
             return
         try:
             path = write_export(name, self.text(), replace=replace)
@@ -138,7 +139,7 @@ class ExportScreen(Dialog[str | None]):
             )
             return
         except StorageError as error:
-            self.query_one("#problem", Static).update(sentence(str(error)))
+            self.query_one("#problem", Literal).update(sentence(str(error)))
             return
         self.dismiss(f"Wrote {FORMATS[self.format][1]} to {path}.")
 

@@ -13,6 +13,7 @@ from textual.containers import Horizontal
 from textual.widgets import Button, Input, Static
 
 from ..session import sentence
+from ..widgets.literal import Literal
 from .dialog import Dialog
 
 Result = TypeVar("Result")
@@ -24,7 +25,7 @@ class FormScreen(Dialog[Result]):
 
     def footer(self, keys: str, ok: str) -> ComposeResult:
         """The problem line, the keys line (markup) and the OK/Cancel buttons."""
-        yield Static(id="problem")
+        yield Literal(id="problem")
         yield Static(self.app.text(keys), id="dialog-keys")
         with Horizontal(id="dialog-buttons"):
             yield Button(ok, variant="primary", id="ok")
@@ -36,7 +37,7 @@ class FormScreen(Dialog[Result]):
 
     def problem(self, text: str) -> None:
         """Say what stops the dialog, as a sentence ('' clears it)."""
-        self.query_one("#problem", Static).update(sentence(text) if text else "")
+        self.query_one("#problem", Literal).update(sentence(text) if text else "")
 
     def action_submit(self) -> None:
         if isinstance(self.focused, Button) and self.focused.id == "cancel":

@@ -11,6 +11,7 @@ from textual.widgets import Button, Static
 
 from ..core import Color, Result
 from ..match import Match
+from ..widgets.literal import Literal
 from .dialog import Dialog
 
 
@@ -53,7 +54,7 @@ class GameOverScreen(Dialog[str | None]):
             yield Static(
                 Content.from_markup("[b]Game over: $h[/b]", h=self.headline), id="dialog-title"
             )
-            yield Static(self.detail, id="result", markup=False)
+            yield Literal(self.detail, id="result")
             yield Static(
                 self.app.text(
                     "[b]n[/b] new game · [b],[/b] review · [b]a[/b] analyse · [b]esc[/b] the "

@@ -36,7 +36,12 @@ KEYS_WIDTH = 12
 
 # Ways to play that are not a single key.
 EXTRAS = (
-    ("board", "a-h 1-8", "Type a square, e.g. d3, to play it"),
+    (
+        "board",
+        "a-h 1-8",
+        "Type a square, e.g. d3, to play it; the cursor stays where it is "
+        "(h then a digit is column h; h alone moves the cursor left)",
+    ),
     ("board", "click", "Click a square to play it; click a move in the log to review it"),
 )
 

@@ -10,9 +10,10 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from ..players.kinds import KINDS
+from ..players.kinds import KINDS, label
 from ..storage import SavedGame, StorageError, import_game
 from ..widgets.choice import ChoiceRow
+from ..widgets.literal import Literal
 from ..widgets.paste_input import PasteInput
 from .form import FormScreen
 
@@ -27,9 +28,11 @@ class ImportScreen(FormScreen[SavedGame | None]):
         Binding("escape", "cancel", "Cancel", id="import.cancel", key_display="esc"),
     ]
 
-    def __init__(self, text: str = "") -> None:
+    def __init__(self, text: str = "", players: tuple[str, str] = ("human", "human")) -> None:
+        """`players`: who plays now (Black, White), kept for a game that names none."""
         super().__init__()
         self.text = " ".join(text.split())
+        self.players = players
 
     def compose(self) -> ComposeResult:
         levels = [(AS_SAVED, "As saved")] + [(kind.name, kind.label) for kind in KINDS]
@@ -42,14 +45,18 @@ class ImportScreen(FormScreen[SavedGame | None]):
             )
             yield ChoiceRow("Black", levels, AS_SAVED, id="black")
             yield ChoiceRow("White", levels, AS_SAVED, id="white")
-            yield Static(
-                "A transcript or board string has no players: As saved means two humans.",
-                id="describe",
-            )
+            yield Literal(self._as_saved_means(), id="describe")
             yield from self.footer(
                 "[b]⏎[/b] import · [b]tab[/b] players · [b]←→[/b] choose · [b]esc[/b] cancel",
                 ok="Import",
             )
+
+    def _as_saved_means(self) -> str:
+        black, white = (label(name) for name in self.players)
+        return (
+            "As saved: the game's players; one without any (a transcript, a board "
+            f"string) keeps yours: {black} vs {white}."
+        )
 
     def on_mount(self) -> None:
         self.query_one("#source", PasteInput).focus()
@@ -61,12 +68,15 @@ class ImportScreen(FormScreen[SavedGame | None]):
         except StorageError as error:
             self.problem(str(error))
             return
+        saved = (record.black, record.white)
+        if saved == ("human", "human"):  # what a game without players reads as
+            saved = self.players  # you keep your colour and your opponent
         black = self.query_one("#black", ChoiceRow).value
         white = self.query_one("#white", ChoiceRow).value
         self.dismiss(
             replace(
                 record,
-                black=record.black if black == AS_SAVED else black,
-                white=record.white if white == AS_SAVED else white,
+                black=saved[0] if black == AS_SAVED else black,
+                white=saved[1] if white == AS_SAVED else white,
             )
         )

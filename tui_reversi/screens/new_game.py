@@ -15,6 +15,7 @@ from textual.widgets import Button, Static
 from ..core import Variant
 from ..players.kinds import KINDS, label, player_kind
 from ..widgets.choice import ChoiceRow
+from ..widgets.literal import Literal
 from .dialog import Dialog
 
 
@@ -48,8 +49,8 @@ class NewGameScreen(Dialog[NewGame | None]):
             yield ChoiceRow("Black", levels, self.current.black, id="black")
             yield ChoiceRow("White", levels, self.current.white, id="white")
             yield ChoiceRow("Variant", variants, self.current.variant.value, id="variant")
-            yield Static(id="describe")
-            yield Static(id="problem")
+            yield Literal(id="describe")
+            yield Literal(id="problem")
             yield Static(
                 self.app.text(
                     "[b]↑↓[/b] row · [b]←→[/b] choose · [b]⏎[/b] start · [b]esc[/b] cancel"
@@ -73,7 +74,7 @@ class NewGameScreen(Dialog[NewGame | None]):
 
     @on(ChoiceRow.Changed)
     def _changed(self) -> None:
-        self.query_one("#problem", Static).update("")
+        self.query_one("#problem", Literal).update("")
         self._describe()
 
     def on_descendant_focus(self) -> None:
@@ -89,7 +90,7 @@ class NewGameScreen(Dialog[NewGame | None]):
             choice = self._choice()
             players = f"{label(choice.black)} vs {label(choice.white)}"
             text = f"{players}, {choice.variant.value.capitalize()}"
-        self.query_one("#describe", Static).update(text)
+        self.query_one("#describe", Literal).update(text)
 
     def action_start(self) -> None:
         focused = self.focused
@@ -99,7 +100,7 @@ class NewGameScreen(Dialog[NewGame | None]):
         choice = self._choice()
         problem = self.check(choice)
         if problem:
-            self.query_one("#problem", Static).update(problem)
+            self.query_one("#problem", Literal).update(problem)
             return
         self.dismiss(choice)
 

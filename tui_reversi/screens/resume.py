@@ -15,6 +15,7 @@ from ..core import Color
 from ..match import Match
 from ..players.kinds import label
 from ..storage import Settings
+from ..widgets.literal import Literal
 from .dialog import Dialog
 
 
@@ -78,9 +79,7 @@ class ResumeScreen(Dialog[bool]):
         players, state = describe_match(self.match)
         with Vertical(id="dialog"):
             yield Static("[b]Resume your unfinished game?[/b]", id="dialog-title")
-            yield Static(
-                f"{players}\n{state}\nSaved {when(self.saved)}", id="resume-game", markup=False
-            )
+            yield Literal(f"{players}\n{state}\nSaved {when(self.saved)}", id="resume-game")
             yield Static(
                 Content.from_markup(
                     self.app.text("[b]r[/b]/[b]⏎[/b] resume · [b]n[/b] new game ($new)"),

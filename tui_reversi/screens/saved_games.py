@@ -15,10 +15,16 @@ from ..core import Color
 from ..players.kinds import label
 from ..session import Session, sentence
 from ..storage import SavedGame, SavedGameEntry, StorageError
+from ..widgets.literal import Literal, literal_cell
 from .dialog import Dialog
 from .resume import when
 
 DIALOG_WIDTH = 100  # as #games-dialog in app.tcss
+# Cells the columns beside the name take (with the table's padding), and the
+# least a name gets: below that the players and the score leave the table
+# for the line under it, and the result says the score.
+WIDE_COLUMNS, NARROW_COLUMNS = 59, 40
+NAME_MIN = 17
 
 
 def players(entry: SavedGameEntry) -> str:
@@ -59,8 +65,8 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
         with Vertical(id="games-dialog"):
             yield Static("[b]Saved games[/b]", id="dialog-title")
             yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
-            yield Static(id="describe")
-            yield Static(id="problem")
+            yield Literal(id="describe")
+            yield Literal(id="problem")
             yield Static(
                 self.app.text(
                     "[b]⏎[/b] load · [b]d[/b] delete · [b]i[/b] import · [b]esc[/b] close"
@@ -75,7 +81,10 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Name", "Saved", "Players", "Moves", "Score", "")
+        if self._wide:
+            table.add_columns("Name", "Saved", "Players", "Moves", "Score", "")
+        else:
+            table.add_columns("Name", "Saved", "Moves", "Result")
         self.refresh_list()
         table.focus()
 
@@ -89,27 +98,39 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
             self.entries = []
             self._problem(str(error))
         for entry in self.entries:
-            table.add_row(*self._cells(entry))
+            table.add_row(*(literal_cell(cell) for cell in self._cells(entry)))
         if self.entries:
             table.move_cursor(row=min(keep, len(self.entries) - 1))
         self._describe()
 
+    @property
+    def _inner_width(self) -> int:
+        return min(DIALOG_WIDTH, self.app.size.width) - 4  # border and padding
+
+    @property
+    def _wide(self) -> bool:
+        """Room for every column (80 columns and up)."""
+        return self._inner_width - WIDE_COLUMNS >= NAME_MIN
+
     def _name_width(self) -> int:
-        # What the dialog leaves beside the other columns (about 60 cells).
-        inner = min(DIALOG_WIDTH, self.app.size.width) - 4
-        return max(12, inner - 59)
+        beside = WIDE_COLUMNS if self._wide else NARROW_COLUMNS
+        return max(12, self._inner_width - beside)
 
     def _cells(self, entry: SavedGameEntry) -> tuple[str, ...]:
         name = self.app.text(short(entry.name, self._name_width()))
+        saved = when(entry.updated)
         if not entry.readable:
-            return (name, when(entry.updated), "", "", "", "unreadable")
+            blanks = ("", "", "") if self._wide else ("",)
+            return (name, saved, *blanks, "unreadable")
         result = entry.result
         if result is None:
             score, state = f"{entry.black_discs}-{entry.white_discs}", entry.status
         else:
             score = f"{result.score(Color.BLACK)}-{result.score(Color.WHITE)}"
             state = "Draw" if result.winner is None else f"{result.winner.label} won"
-        return (name, when(entry.updated), players(entry), str(entry.moves), score, state)
+        if not self._wide:
+            return (name, saved, str(entry.moves), state if result is None else f"{state} {score}")
+        return (name, saved, players(entry), str(entry.moves), score, state)
 
     @property
     def entry(self) -> SavedGameEntry | None:
@@ -121,7 +142,7 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
     @on(DataTable.RowHighlighted)
     def _describe(self) -> None:
         entry = self.entry
-        describe = self.query_one("#describe", Static)
+        describe = self.query_one("#describe", Literal)
         if entry is None:
             describe.update(
                 "No saved games yet: s saves the game in progress; i imports a game."
@@ -131,11 +152,11 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
         elif not entry.readable:
             describe.update(f"{entry.name} cannot be read: {entry.error}")
         else:
-            describe.update(f"{entry.name}: {entry.status}, {entry.moves} moves.")
+            describe.update(f"{entry.name}: {players(entry)}, {entry.status}, {entry.moves} moves.")
         self._problem("")
 
     def _problem(self, text: str) -> None:
-        self.query_one("#problem", Static).update(sentence(text) if text else "")
+        self.query_one("#problem", Literal).update(sentence(text) if text else "")
 
     # -- actions ------------------------------------------------------------------
 
@@ -171,7 +192,7 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
             self._problem(str(error))
             return
         self.refresh_list(keep=row)
-        self.query_one("#problem", Static).update(f"Deleted '{entry.name}'.")
+        self.query_one("#problem", Literal).update(f"Deleted '{entry.name}'.")
 
     def action_import(self) -> None:
         self.dismiss("import")

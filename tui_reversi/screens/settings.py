@@ -16,6 +16,7 @@ from ..players.kinds import KINDS, player_kind
 from ..session import AUTO_THEME, Session, sentence
 from ..storage import Settings, StorageError
 from ..widgets.choice import ChoiceRow
+from ..widgets.literal import Literal
 from .form import FormScreen
 
 ON_OFF = [("on", "On"), ("off", "Off")]
@@ -80,8 +81,8 @@ class SettingsScreen(FormScreen[dict | None]):
             yield ChoiceRow("ASCII", ON_OFF, _switch(settings.ascii), id="ascii")
             yield ChoiceRow("Markers", ON_OFF, _switch(settings.legal_moves), id="legal_moves")
             yield ChoiceRow("Animate", ANIMATION, _switch(settings.animation), id="animation")
-            yield Static(id="describe")
-            yield Static(self._held_note(), id="held")
+            yield Literal(id="describe")
+            yield Literal(self._held_note(), id="held")
             yield from self.footer(
                 "[b]↑↓[/b] row · [b]←→[/b] choose · [b]⏎[/b] save · [b]esc[/b] cancel", ok="Save"
             )
@@ -113,7 +114,7 @@ class SettingsScreen(FormScreen[dict | None]):
             text = f"{DESCRIPTIONS['variant']} {Variant.parse(focused.value).description}"
         else:
             text = DESCRIPTIONS[focused.id]
-        self.query_one("#describe", Static).update(text)
+        self.query_one("#describe", Literal).update(text)
         self.problem("")
 
     def chosen(self) -> Settings:

@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
+from ..widgets.literal import Literal
 from .dialog import Dialog
 
 
@@ -51,7 +52,7 @@ class StartProblemsScreen(Dialog[None]):
             yield Static(f"[b]{title}[/b]", id="dialog-title")
             with VerticalScroll(id="problems"):
                 for text, item in gather(self.notes, self.settings_file):
-                    yield Static(text, classes="problem -item" if item else "problem", markup=False)
+                    yield Literal(text, classes="problem -item" if item else "problem")
             yield Static(self.app.text("[b]⏎[/b]/[b]esc[/b] carry on"), id="dialog-keys")
 
     def action_close(self) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import Static
+
+from ..widgets.literal import Literal
 
 # Below this the layout cannot fit; this notice takes over.
 MIN_WIDTH, MIN_HEIGHT = 60, 21
@@ -13,7 +14,7 @@ class TooSmallScreen(Screen):
     """Covers everything until the terminal is big enough again."""
 
     def compose(self) -> ComposeResult:
-        yield Static(id="too-small")
+        yield Literal(id="too-small")
 
     def on_mount(self) -> None:
         self._explain()
@@ -23,7 +24,7 @@ class TooSmallScreen(Screen):
 
     def _explain(self) -> None:
         width, height = self.app.size
-        self.query_one("#too-small", Static).update(
+        self.query_one("#too-small", Literal).update(
             f"Terminal too small: {width}x{height}.\n"
             f"tui-reversi needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n"
             "Enlarge the window, or press ctrl+q to quit."

@@ -25,7 +25,8 @@ and no write ever silently replaces a game another session changed since it
 was read. A session that finds the file claimed by another live session, or
 changed since it read it, keeps its own game as an earlier autosave instead
 (the same file for every later save of that game) and `save` returns one
-sentence saying so, once.
+sentence saying so, once. A game with no move in it is not a game: it is
+never kept, only replaced.
 """
 
 from __future__ import annotations
@@ -224,6 +225,10 @@ class Autosave:
     def _retire(self) -> Path | None:
         if not os.path.lexists(self.path):
             return None
+        if _without_moves(self.path):  # not a game: nothing to keep
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.path)
+            return None
         self._keep_previous()
         try:
             os.replace(self.path, self.previous_path)
@@ -258,6 +263,8 @@ class Autosave:
             return
         except StorageError:
             data = b""  # unreadable: kept all the same, the player decides
+        if _without_moves(self.previous_path):
+            return  # not a game: the autosave simply replaces it
         kept_id = _record_id(data)
         try:
             if kept_id is not None and kept_id == _record_id(
@@ -300,6 +307,15 @@ def _seen(path: Path) -> _Seen:
     except OSError:
         return (0, 0, 0)
     return (status.st_ino, status.st_mtime_ns, status.st_size)
+
+
+def _without_moves(path: Path) -> bool:
+    """True for a readable record of a game nobody has moved in (an
+    unreadable file is kept: the player decides)."""
+    try:
+        return not SavedGame.from_json(read_limited(path, MAX_RECORD_BYTES), "x").moves
+    except (OSError, StorageError):
+        return False
 
 
 def _record_id(data: bytes) -> str | None:

@@ -100,6 +100,14 @@ def plan_start(
             return StartPlan(record=outcome.record, notes=notes)
         return StartPlan(notes=(*notes, "there is no unfinished game to resume; a new game starts"))
     if new or not outcome.resumable:
+        # A new game: the one in the autosave (finished, or set aside by --new)
+        # is kept at once as the previous autosave, so the saved-games list has
+        # it before the new game's first move; one without a move is dropped.
+        if outcome.record is not None:
+            try:
+                autosave.clear()
+            except StorageError as error:
+                notes = (*notes, str(error))
         return StartPlan(notes=notes)
     return StartPlan(offer=outcome.record, notes=notes)
 

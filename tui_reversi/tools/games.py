@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..players.kinds import label
 from ..storage import (
     Autosave,
     SavedGame,
@@ -87,11 +88,23 @@ def _list(games: SavedGames) -> int:
     if not entries:
         print(f"no saved games in {games.directory}", file=sys.stderr)
         return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    # As wide as the terminal: long names fold onto more lines rather than
+    # push the other columns off. No markup: names are shown as written.
+    table = Table(box=None, pad_edge=False, header_style="bold", expand=False)
+    table.add_column("Name", overflow="fold", ratio=3, min_width=8)
+    table.add_column("Saved", no_wrap=True)
+    table.add_column("Players", overflow="fold", ratio=2, min_width=7)
+    table.add_column("Moves", justify="right", no_wrap=True)
+    table.add_column("Result", overflow="fold", ratio=2, min_width=8)
     for entry in entries:
         when = entry.updated.astimezone().strftime("%Y-%m-%d %H:%M")
         if entry.readable:
-            players = f"{entry.black} vs {entry.white}"
-            print(f"{entry.name:<24} {when}  {players:<18} {entry.moves:>2} moves  {entry.status}")
+            players = f"{label(entry.black)} v {label(entry.white)}"
+            table.add_row(entry.name, when, players, str(entry.moves), entry.status)
         else:
-            print(f"{entry.name:<24} {when}  {entry.status}")
+            table.add_row(entry.name, when, "", "", entry.status)
+    Console(markup=False, emoji=False, highlight=False).print(table)
     return 0

@@ -119,6 +119,8 @@ class BoardView(Widget, can_focus=True):
         self._phase = NEW
         self._animation: Timer | None = None
         self._steps: list[tuple[int, float]] = []
+        # Where the cursor was before an `h` that may turn out to be column h.
+        self._cursor_before_h: int | None = None
 
     # -- what to show ----------------------------------------------------------
 
@@ -278,7 +280,13 @@ class BoardView(Widget, can_focus=True):
         elif square == state.hint:
             self._centre(put, x, y, glyphs.hint, background + style("board--hint", partial=True))
         elif state.legal & bit:
-            self._centre(put, x, y, glyphs.legal, background + style("board--legal", partial=True))
+            marker = background + style("board--legal", partial=True)
+            rows = glyphs.legal_art.get(self.cell)
+            if rows is None:
+                self._centre(put, x, y, glyphs.legal, marker)
+            else:
+                for dy, text in enumerate(rows):
+                    put(x + 1, y + dy, text.center(cw - 2), marker)
         elif glyphs.empty != " ":
             self._centre(put, x, y, glyphs.empty, background + style("board--empty", partial=True))
 
@@ -340,30 +348,35 @@ class BoardView(Widget, can_focus=True):
         return nothing_to_play and key in self.screen.active_bindings
 
     def on_key(self, event: events.Key) -> None:
-        """Typing a square: a column letter moves the cursor to that column,
-        then a row digit moves to the square and plays it."""
+        """Typing a square: a column letter marks the column, a row digit then
+        plays the square. Typing never moves the cursor. `h` is also "cursor
+        left": it moves the cursor at once, and a digit after it puts the
+        cursor back where it was before playing h<digit>."""
         char = (event.character or "").lower()
         if len(char) == 1 and char in COLUMNS and self._screen_key(event.key):
             self.typed_column = None
             return
         if len(char) == 1 and char in COLUMNS:
             column = COLUMNS.index(char)
-            if event.character != "h":  # h is also "cursor left": let that binding run
+            if event.character == "h":  # let the cursor-left binding run after this
+                self._cursor_before_h = self.cursor
+            else:
                 event.stop()
-                self.cursor = square_at(self.cursor // 8, column)
+                self._cursor_before_h = None
             self.typed_column = column
         elif len(char) == 1 and char in "12345678":
             event.stop()
             row = int(char) - 1
-            column = self.typed_column
-            self.typed_column = None
-            if column is None:
+            typed, before_h = self.typed_column, self._cursor_before_h
+            self.typed_column, self._cursor_before_h = None, None
+            if typed is None:  # a row digit alone moves the cursor to that row
                 self.cursor = square_at(row, self.cursor % 8)
             else:
-                self.cursor = square_at(row, column)
-                self.post_message(self.SquareChosen(self.cursor))
+                if before_h is not None:
+                    self.cursor = before_h
+                self.post_message(self.SquareChosen(square_at(row, typed)))
         else:
-            self.typed_column = None
+            self.typed_column, self._cursor_before_h = None, None
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)

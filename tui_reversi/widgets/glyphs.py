@@ -33,11 +33,13 @@ class Glyphs:
     bar: str
     # Big discs for tall cells: cell size -> (black, white, flipping) rows.
     art: dict[tuple[int, int], tuple[tuple[str, ...], ...]]
+    # The legal-move marker in tall cells, grown with the discs: cell size -> rows.
+    legal_art: dict[tuple[int, int], tuple[str, ...]]
 
 
 # Rows of the big discs, centred in the cell; the cell's outer columns stay
 # free for the cursor and last-move marks. Black is filled, White a ring.
-_ART = {
+_ART: dict[tuple[int, int], tuple[tuple[str, ...], ...]] = {
     (5, 2): (("▄█▄", "▀█▀"), ("▄▀▄", "▀▄▀"), ("───", "")),
     (7, 3): (
         ("▄███▄", "█████", "▀███▀"),
@@ -57,6 +59,15 @@ _ART = {
 }
 
 
+# A small square, centred: half blocks make it as tall as it is wide.
+_LEGAL_ART = {
+    (5, 2): ("▗▖", "▝▘"),
+    (7, 3): ("", "▐█▌", ""),
+    (9, 4): ("", "▗▄▄▖", "▝▀▀▘", ""),
+    (11, 5): ("", "▗▄▄▄▖", "▐███▌", "▝▀▀▀▘", ""),
+}
+
+
 UNICODE = Glyphs(
     name="unicode",
     black="●",
@@ -71,6 +82,7 @@ UNICODE = Glyphs(
     grid=(("┌", "┬", "┐", "─"), ("├", "┼", "┤", "─"), ("└", "┴", "┘", "─")),
     bar="│",
     art=_ART,
+    legal_art=_LEGAL_ART,
 )
 
 ASCII = Glyphs(
@@ -87,6 +99,7 @@ ASCII = Glyphs(
     grid=None,
     bar=" ",
     art={},
+    legal_art={},
 )
 
 

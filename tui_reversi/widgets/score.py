@@ -65,7 +65,7 @@ class ScorePanel(Widget):
             marker = "◀" if self.glyphs is UNICODE else "<"
             lines.append(
                 Content.from_markup(
-                    "[b]$glyph[/b] $side [dim]$player[/dim]",
+                    "[b]$glyph[/b] $side [$text-muted]$player[/]",
                     glyph=glyph,
                     side=f"{color.label:<5}",
                     player=f"{board.players[color]:<7}",

@@ -9,27 +9,35 @@ DEFAULT_THEME = "reversi"
 SIXTEEN_COLOUR_THEME = "reversi-16"
 
 # Board colours are theme variables: every theme may set them (app.tcss uses them).
+# Chosen for contrast (tests/app/test_contrast.py: 3:1 or better for discs,
+# marks, lines and text) in true colour and as terminals with 256 or 16
+# colours show them: each is a colour of the 256-colour cube, and each square
+# background is one that both black and white discs stand out on, which in 16
+# colours leaves green, brown (the cursor, a reviewed board) and bright blue
+# (flipped discs). Marks on the green board are near-white or black.
 BOARD_COLOURS = {
-    "board-background": "#1d6b3a",
-    "board-review-background": "#4a5a50",
-    "board-grid": "#0e3d20",
+    "board-background": "#008700",
+    "board-review-background": "#875f00",
+    "board-grid": "#000000",
     "board-coord": "#9e9e9e",
     "board-coord-typed": "#ffd54f",
     "disc-black": "#000000",
     "disc-white": "#ffffff",
-    "board-legal": "#b9f6ca",
+    "board-legal": "#d7ffd7",
     "board-hint": "#ffd54f",
-    "board-cursor": "#3b9a5c",
-    "board-cursor-mark": "#ffeb3b",
-    "board-last-mark": "#ff7043",
-    "board-last": "#256f43",
-    "board-flipped": "#2b7f85",
+    "board-hint-text": "#000000",
+    "board-cursor": "#5f8700",
+    "board-cursor-mark": "#ffff5f",
+    "board-last-mark": "#ffd7d7",
+    "board-last": "#008700",
+    "board-flipped": "#5f5faf",
+    "highlight-text": "#000000",  # on the warning colour: the reviewed move, the review banner
 }
 
 THEMES = (
     Theme(
         name=DEFAULT_THEME,
-        primary="#43a047",
+        primary="#5faf5f",
         secondary="#2e7d32",
         accent="#ffb300",
         warning="#ffb300",
@@ -40,6 +48,7 @@ THEMES = (
         surface="#1d2224",
         panel="#26302b",
         dark=True,
+        variables={"text-muted": "#a8a8a8", "text-disabled": "#8a8a8a", "text-error": "#ff5f5f"},
     ),
     Theme(
         name="reversi-light",
@@ -55,14 +64,12 @@ THEMES = (
         panel="#dcd8c8",
         dark=False,
         variables={
-            "board-background": "#2e8b4e",
-            "board-grid": "#14502a",
-            "board-coord": "#555555",
-            "board-coord-typed": "#e65100",
-            "board-review-background": "#7d8c82",
-            "board-cursor": "#52b474",
-            "board-last": "#3a9a5d",
-            "board-flipped": "#3c9aa0",
+            "board-coord": "#4e4e4e",
+            "board-coord-typed": "#af5f00",
+            "text-muted": "#5a5a5a",
+            "text-disabled": "#767676",
+            "text-warning": "#af5f00",
+            "footer-key-foreground": "#af3f00",
         },
     ),
     # Sixteen-colour terminals (TERM=xterm, many SSH set-ups): ANSI names only,
@@ -86,19 +93,22 @@ THEMES = (
             # Textual's own ANSI theme supplies what its widgets need (ansi-background...).
             **BUILTIN_THEMES["ansi-dark"].variables,
             "board-background": "ansi_green",
-            "board-review-background": "ansi_bright_black",
+            "board-review-background": "ansi_yellow",
             "board-grid": "ansi_black",
             "board-coord": "ansi_default",
             "board-coord-typed": "ansi_bright_yellow",
             "disc-black": "ansi_black",
             "disc-white": "ansi_bright_white",
-            "board-legal": "ansi_bright_green",
+            "board-legal": "ansi_bright_white",
             "board-hint": "ansi_bright_yellow",
+            "board-hint-text": "ansi_black",
+            "highlight-text": "ansi_black",
+            "text-error": "ansi_bright_red",
             "board-cursor": "ansi_yellow",
             "board-cursor-mark": "ansi_bright_white",
-            "board-last-mark": "ansi_bright_red",
+            "board-last-mark": "ansi_bright_white",
             "board-last": "ansi_green",
-            "board-flipped": "ansi_cyan",
+            "board-flipped": "ansi_bright_blue",
             "footer-key-foreground": "ansi_bright_yellow",
         },
     ),

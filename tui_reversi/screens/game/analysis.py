@@ -23,7 +23,7 @@ from ...core import Game, parse_square
 from ...core.openings import LONGEST, game_opening
 from ...players.analysis import GameAnalysis, MoveAnalysis
 from ...widgets.analysis_panel import AnalysisPanel, graph_data, summary_text, turning_text
-from ...widgets.move_log import MoveLog
+from ...widgets.move_log import MARKS, MoveLog, figures
 from ..eval_graph import EvalGraphScreen
 
 if TYPE_CHECKING:
@@ -46,26 +46,6 @@ ANALYSIS_BINDINGS = [
         tooltip="The evaluation graph of the analysed game on its own screen",
     ),
 ]
-
-MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
-
-
-def _score(value: float | None, exact: bool) -> str:
-    if value is None:
-        return "  ?  "
-    return f"{value:+3.0f}= " if exact else f"{value:+5.1f}"
-
-
-def note_for(scored: MoveAnalysis | None) -> str:
-    """The move log's figures for one move: its score, and the best move, its
-    score and the loss when the move played was not the best."""
-    if scored is None:
-        return ""
-    played = _score(scored.played_score, scored.exact)
-    if scored.best is None or scored.best == scored.move or not scored.loss:
-        return f" {played}"
-    best = _score(scored.best_score, scored.exact).strip()
-    return f" {played} {scored.best} {best} -{scored.loss:g}"
 
 
 def describe_best(scored: MoveAnalysis) -> str:
@@ -182,7 +162,7 @@ class Analysis:
             return (), ()
         scored = [self.known.at(ply) for ply in range(1, len(game.moves) + 1)]
         marks = tuple(MARKS.get(m.label or "", "") if m else "" for m in scored)
-        return marks, tuple(note_for(m) for m in scored)
+        return marks, tuple(figures(m) for m in scored)
 
     def best(self, ply: int) -> int | None:
         """The best move from the position after `ply`, when analysed."""

@@ -95,7 +95,9 @@ class KeepingGames:
     def import_game(self, text: str = "") -> None:
         from ..import_game import ImportScreen
 
-        self.screen.reversi_app.push_screen(ImportScreen(text), self._imported)
+        app = self.screen.reversi_app
+        players = (app.match.black, app.match.white)
+        app.push_screen(ImportScreen(text, players), self._imported)
 
     def _imported(self, record: SavedGame | None) -> None:
         if record is not None:

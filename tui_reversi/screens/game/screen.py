@@ -107,6 +107,27 @@ class GameScreen(Screen[None]):
         *ANALYSIS_BINDINGS,
     ]
 
+    # The key bar, most important first (at 80 columns the last ones give way).
+    KEY_BAR_ORDER = (
+        "game.pause",
+        "review.forward",
+        "review.live",
+        "review.continue",
+        "analysis.start",
+        "analysis.graph",
+        "game.new",
+        "game.undo",
+        "game.hint",
+        "game.save",
+        "game.open",
+        "game.export",
+        "game.settings",
+        "review.back",
+        "game.redo",
+        "game.markers",
+        "board.play",
+    )
+
     def __init__(self) -> None:
         super().__init__()
         self.notice: tuple[Content, bool] | None = None  # (text, is it an error)
@@ -195,6 +216,7 @@ class GameScreen(Screen[None]):
         self.app.set_class(self.settings.ascii, "-ascii")
         self.query_one(BoardView).glyphs = glyphs
         self.query_one(ScorePanel).glyphs = glyphs
+        self.query_one(MoveLog).glyphs = glyphs
         self.query_one(BoardView).animate_flips = self.reversi_app.flips_animated
         self._fit_board()
 
@@ -268,7 +290,12 @@ class GameScreen(Screen[None]):
         )
         marks, notes = self.analysis.marks(game)
         self.query_one(MoveLog).moves = MoveList(
-            tuple(game.moves), game.ply, review_ply, marks, notes
+            tuple(game.moves),
+            game.ply,
+            review_ply,
+            first=game.positions[0].to_move,
+            marks=marks,
+            notes=notes,
         )
         self._show_title()
         self._show_status()

@@ -11,6 +11,7 @@ from textual.content import Content
 
 from ...core import PASS, Color, Game, square_name
 from ...match import Match
+from ...widgets.move_log import move_numbers
 
 # `ReversiApp.text`: spells symbols out in ASCII mode.
 Spell = Callable[[str], str]
@@ -39,14 +40,12 @@ def title_bar(
     """The game and its players (and the opening, when named), or the review
     banner while reviewing."""
     if review_ply is not None:
-        total = match.game.length
-        where = "the start" if review_ply == 0 else f"move {review_ply} of {total}"
         keys = " · [b]esc[/b] back to the game · [b]⏎[/b] play from here · [b],[/b] [b].[/b] step"
         if opening:  # the opening's name takes the room of the longer key hints
             keys = " · [b]esc[/b] back · [b]⏎[/b] play from here"
         return Content.from_markup(
             spell(f" REVIEWING $where$opening{keys}"),
-            where=where.upper() if review_ply == 0 else f"MOVE {review_ply} OF {total}",
+            where=_where(match.game, review_ply).upper(),
             opening=spell(f" · {opening}") if opening else "",
         )
     return Content.from_markup(
@@ -93,17 +92,34 @@ def notice(text: str, spell: Spell) -> Content:
     return Content.from_markup("[b]$text[/b]", text=f" {spell(text)}")
 
 
+def _where(game: Game, ply: int) -> str:
+    """'move 9 of 30' as the move log numbers them (a pass takes no number),
+    'the pass after move 8', or 'the start'."""
+    if ply == 0:
+        return "the start"
+    numbers = move_numbers(tuple(game.moves))
+    total = sum(1 for number in numbers if number is not None)
+    number = numbers[ply - 1]
+    if number is None:
+        before = max((n for n in numbers[: ply - 1] if n is not None), default=0)
+        return f"the pass after move {before}" if before else "a pass before move 1"
+    return f"move {number} of {total}"
+
+
 def describe_ply(game: Game, ply: int) -> str:
-    """'Move 4: White played d3, flipping 1. Black 4, White 4.' for review."""
+    """'Move 4: White played d3, flipping 1. Black 4, White 4.' for review
+    (numbered as the move log numbers them)."""
     position = game.positions[ply]
     counts = f"Black {position.count(Color.BLACK)}, White {position.count(Color.WHITE)}."
     if ply == 0:
         return f"The start. {counts}"
     move, before = game.moves[ply - 1], game.positions[ply - 1]
+    where = _where(game, ply)
     if move == PASS:
-        return f"Move {ply}: {before.to_move.label} had no move and passed. {counts}"
+        return f"{where[:1].upper()}{where[1:]}: {before.to_move.label} had no move. {counts}"
     flipped = before.flips(move).bit_count()
+    number = where.split(" of ")[0].capitalize()
     return (
-        f"Move {ply}: {before.to_move.label} played {square_name(move)}, "
+        f"{number}: {before.to_move.label} played {square_name(move)}, "
         f"flipping {flipped}. {counts}"
     )

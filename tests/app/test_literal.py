@@ -1,0 +1,59 @@
+"""Text from players and files is shown as written, everywhere: square
+brackets in a game's name, a GGF move or a message are never markup."""
+
+import html
+import re
+
+from textual.widgets import Input
+
+from tui_reversi.core import Game
+from tui_reversi.storage import SavedGame, SavedGames
+
+from .test_keeping import keeping_app  # noqa: F401 (a fixture)
+
+NAME = "[b]Bold[/b] [A1] game"
+# White's second move, a1, flips nothing: the message quotes it as W[A1].
+BAD_GGF = (
+    "(;GM[Othello]PB[x]PW[y]TY[8]BO[8 -------- -------- -------- ---O*--- ---*O--- "
+    "-------- -------- -------- *]B[F5]W[D6]B[C3]W[A1];)"
+)
+
+
+def screen_text(app) -> str:
+    """Everything the screen shows, as one string (what a player reads)."""
+    svg = app.export_screenshot()
+    text = "".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg))
+    return html.unescape(text).replace("\xa0", " ")
+
+
+async def test_a_saved_game_s_name_shows_as_written_in_the_list_and_questions(keeping_app):  # noqa: F811
+    SavedGames().save(SavedGame.from_game(Game.from_transcript("f5d6"), "human", "easy"), NAME)
+    app, _ = keeping_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("o")
+        await pilot.pause()
+        shown = screen_text(app)
+        assert shown.count(NAME) == 2, shown  # the list's row and the line about it
+        await pilot.press("d")
+        await pilot.pause()
+        assert f"'{NAME}'" in screen_text(app)
+
+
+async def test_an_import_problem_quotes_the_move_as_written(keeping_app):  # noqa: F811
+    app, _ = keeping_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o", "i")
+        await pilot.pause()
+        app.screen.query_one("#source", Input).value = BAD_GGF
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "(W[A1])" in screen_text(app)
+
+
+async def test_a_notification_shows_brackets_as_written(keeping_app):  # noqa: F811
+    app, _ = keeping_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        app.notify(f"Saved as '{NAME}'.")
+        await pilot.pause()
+        await pilot.pause()
+        assert f"'{NAME}'" in screen_text(app)
