@@ -37,7 +37,7 @@ RENDERINGS = {"truecolor": None, "256": ColorSystem.EIGHT_BIT, "16": ColorSystem
 # Decoration, not content: panel borders and scrollbars.
 DECORATION = set("─│╭╮╰╯━┃┏┓┗┛▁▂▃▄▅▆▇█▔▕▏▎▍▌▋▊▉▐")
 CHECKED = (
-    "BoardView", "ScorePanel", "MoveLog", "KeyBar", "Static",
+    "BoardView", "ScorePanel", "MoveLog", "KeyBar", "Static", "Literal",
     "AnalysisPanel", "EvalGraph", "PercentageStatus",
 )  # fmt: skip
 # Where block and line characters are the content: the graph's bars and the

@@ -10,6 +10,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from ..widgets.eval_graph import EvalGraph, GraphData
+from ..widgets.literal import Literal
 from .dialog import Dialog
 
 
@@ -49,13 +50,12 @@ class EvalGraphScreen(Dialog[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="graph-view"):
-            yield Static(
+            yield Literal(
                 "Evaluation: Black ahead above the line, White below; ? mistake, ! blunder",
                 id="graph-title",
-                markup=False,
             )
             yield EvalGraph()
-            yield Static(self._summary, id="graph-summary", markup=False)
+            yield Literal(self._summary, id="graph-summary")
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -32,6 +32,7 @@ from ..players.analysis import (
     turning_point,
 )
 from .eval_graph import EvalGraph, GraphData
+from .literal import Literal
 
 # Rows the graph needs in the panel; the side of the screen must have three times that.
 GRAPH_MIN_HEIGHT = 10
@@ -126,7 +127,7 @@ class AnalysisPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield ProgressBar(show_eta=False, id="analysis-progress")
-        yield Static(id="analysis-summary", markup=False)
+        yield Literal(id="analysis-summary")
         yield EvalGraph(id="analysis-graph")
 
     def on_resize(self) -> None:
