@@ -31,6 +31,7 @@ from .players.kinds import StrategyFactory, seat
 from .screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from .session import AUTO_THEME, sentence
 from .storage.settings import Settings
+from .styles_cache import release_rendered_lines
 from .widgets.glyphs import ascii_text
 from .widgets.themes import BOARD_COLOURS, DEFAULT_THEME, SIXTEEN_COLOUR_THEME, THEMES
 
@@ -85,6 +86,7 @@ class ReversiApp(App[None]):
         session: Session | None = None,
     ) -> None:
         super().__init__()
+        release_rendered_lines()  # else every closed dialog's lines stay in memory
         for theme in THEMES:
             self.register_theme(theme)
         # The player's preferences for this run: the saved settings with the

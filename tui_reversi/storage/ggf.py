@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 
 from ..core import PASS, Color, Game, Position, ReversiError, Variant, parse_square, square_name
 from ..players.analysis import GameAnalysis, MoveAnalysis
-from .errors import StorageError
+from .errors import StorageError, shown
 from .record import PLAYERS, SavedGame, now
 
 PROGRAM = "tui-reversi"
@@ -116,7 +116,7 @@ def parse_ggf(text: str) -> SavedGame:
             tokens.append(_square_token(word))
         except ReversiError:
             raise StorageError(
-                f"the GGF game's move {number} ({colour}[{value[:20]}]) is not a square or PA"
+                f"the GGF game's move {number} ({colour}[{shown(value, 20)}]) is not a square or PA"
             ) from None
     try:
         game = Game.from_transcript("".join(tokens), variant, start)
@@ -187,7 +187,7 @@ def _properties(text: str) -> tuple[dict[str, str], list[tuple[str, str]]]:
 def _is_anti(game_type: str) -> bool:
     match = _TYPE.match(game_type.strip().lower())
     if match is None:
-        raise StorageError(f"the GGF game type TY[{game_type[:20]}] is not one for Othello")
+        raise StorageError(f"the GGF game type TY[{shown(game_type, 20)}] is not one for Othello")
     if match[1] != "8":
         raise StorageError(f"the GGF game is on a {match[1][:4]}x{match[1][:4]} board, not 8x8")
     return "a" in match[2] + match[3]
@@ -198,7 +198,7 @@ def _start(board: str | None) -> Position:
         return Position.initial()
     size, _, squares = board.strip().partition(" ")
     if size != "8":
-        raise StorageError(f"the GGF game's board BO[{board[:10]}...] is not 8x8")
+        raise StorageError(f"the GGF game's board BO[{shown(board, 10)}...] is not 8x8")
     try:
         return Position.from_string(squares)
     except ReversiError as error:
@@ -216,7 +216,7 @@ def _name_move(error: ReversiError, moves: list[tuple[str, str]]) -> str:
     if match is None or not 0 < int(match[1]) <= len(moves):
         return text
     colour, value = moves[int(match[1]) - 1]
-    return f"move {match[1]} ({colour}[{value[:20]}]){match[3]}"
+    return f"move {match[1]} ({colour}[{shown(value, 20)}]){match[3]}"
 
 
 def _check_colours(game: Game, moves: list[tuple[str, str]]) -> None:
@@ -230,7 +230,7 @@ def _check_colours(game: Game, moves: list[tuple[str, str]]) -> None:
         if colour != "BW"[mover]:
             side = Color(1 - mover).label
             raise StorageError(
-                f"the GGF game's move {number} ({colour}[{value[:20]}]) is {side}'s, "
+                f"the GGF game's move {number} ({colour}[{shown(value, 20)}]) is {side}'s, "
                 f"but {mover.label} is to move"
             )
 
