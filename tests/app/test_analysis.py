@@ -163,3 +163,23 @@ def test_the_turning_point_waits_until_every_move_is_scored():
     assert "Turning point: move " in summary_text(game, every)
     part = GameAnalysis(every.moves[-3:])
     assert "Turning point" not in summary_text(game, part)
+
+
+async def test_in_ascii_mode_the_analysis_draws_in_ascii_only(make_app):
+    from .test_contrast import analysed
+
+    app = make_app(transcript=OVER, white="human", ascii=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")  # the game-over dialog
+        await pilot.pause()
+        screen = game_screen(app)
+        screen.analysis.known = analysed(app.match.game, 5)  # under way: the bar would show
+        screen.show()
+        await pilot.pause()
+        assert screen.query_one(AnalysisPanel).display
+        text = "".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "Analysis" in text and text.isascii(), text
+        await pilot.press("g")
+        await pilot.pause()
+        text = "".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert text.isascii(), text

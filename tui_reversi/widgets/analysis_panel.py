@@ -32,6 +32,7 @@ from ..players.analysis import (
     turning_point,
 )
 from .eval_graph import EvalGraph, GraphData
+from .glyphs import ascii_text
 from .literal import Literal
 
 # Rows the graph needs in the panel; the side of the screen must have three times that.
@@ -192,8 +193,12 @@ class AnalysisPanel(Vertical):
         self.display = bool(analysis.moves) or self.running
         progress = self.query_one(ProgressBar)
         progress.update(total=max(wanted, 1), progress=done)
-        progress.display = self.running or done < wanted
-        self.query_one("#analysis-summary", Static).update(summary_text(game, analysis))
+        # Textual draws the bar in box-drawing lines; in ASCII the title's count says it.
+        progress.display = (self.running or done < wanted) and not ascii
+        summary = summary_text(game, analysis)
+        self.query_one("#analysis-summary", Static).update(
+            ascii_text(summary) if ascii else summary
+        )
         graph = self.query_one(EvalGraph)
         graph.ascii = ascii
         graph.data = graph_data(game, analysis, selected)

@@ -110,7 +110,7 @@ class Analysis:
             self.screen.review.show(ply)
 
     def _summary(self) -> str:
-        return summary_text(self.screen.match.game, self.known)
+        return self.screen.reversi_app.text(summary_text(self.screen.match.game, self.known))
 
     # -- results, forwarded by the screen ------------------------------------------------
 
