@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import os
 import sys
 from importlib import import_module
 from typing import Any
@@ -151,6 +152,12 @@ def run_app(args: argparse.Namespace) -> int:
 
 
 def _run_app(args: argparse.Namespace) -> int:
+    from .players.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
+
+    table_socket = os.environ.pop(TABLE_SOCKET_VARIABLE, None)
+    table_secret = os.environ.pop(TABLE_SECRET_VARIABLE, None)
+    if table_socket and table_secret:
+        return _run_at_table(args, table_socket, table_secret)
     from .app import create_app
     from .core import ReversiError
     from .session import Session
@@ -182,6 +189,41 @@ def _run_app(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     return code
+
+
+def _run_at_table(args: argparse.Namespace, path: str, secret: str) -> int:
+    """A game at a server's table (`tui-reversi serve` starts it so): this player
+    against a person at another terminal, the server the referee. Nothing of the
+    player's own games is touched."""
+    from dataclasses import replace
+
+    from .app import create_app
+    from .match import Match
+    from .players.kinds import HUMAN, PERSON
+    from .players.remote import TableLink
+    from .storage.settings import load_settings
+    from .widgets.themes import theme_names
+
+    link = TableLink.connect(path, secret)
+    try:
+        state = link.state
+        you = state.colour
+        if you is None:  # watching: both seats are people elsewhere
+            kinds = (PERSON, PERSON)
+        else:
+            kinds = (HUMAN, PERSON) if you == 0 else (PERSON, HUMAN)
+        match = Match(kinds[0], kinds[1], link.start_game(), names=state.names)
+        settings, _ = load_settings(themes=theme_names())
+        options = app_arguments(args)
+        options.pop("variant", None)  # the table's variant
+        settings = replace(settings, **options)
+        app = create_app(settings=settings, match=match, table=link)
+        app.run(mouse=not args.no_mouse)
+        if not app.return_code:  # quit by the player, not hung up: the seat need not wait
+            link.leave()
+    finally:
+        link.close()
+    return app.return_code or 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -36,6 +36,7 @@ from .widgets.glyphs import ascii_text
 from .widgets.themes import BOARD_COLOURS, DEFAULT_THEME, SIXTEEN_COLOUR_THEME, THEMES
 
 if TYPE_CHECKING:
+    from .players.remote import News, TableLink
     from .screens.game import GameScreen
     from .session import Session
 
@@ -84,6 +85,7 @@ class ReversiApp(App[None]):
         hint_engine: HintEngine,
         on_change: Callable[[Match], None] | None = None,
         session: Session | None = None,
+        table: TableLink | None = None,
     ) -> None:
         super().__init__()
         release_rendered_lines()  # else every closed dialog's lines stay in memory
@@ -97,10 +99,14 @@ class ReversiApp(App[None]):
         self._on_change = on_change
         # The player's files (autosave, saved games, settings); None: nothing is kept.
         self.session = session
+        # At a server's table (people playing each other): the line to the server.
+        self.table = table
         # The turn loop; answers from the players' threads come back as RefereeCall.
         self.referee = Referee(
             match,
-            lambda name, variant: seat(name, variant, player_factory),
+            table.seat
+            if table is not None
+            else lambda kind, variant: seat(kind, variant, player_factory),
             pacing=pacing,
             post=self._call_referee,
         )
@@ -136,6 +142,12 @@ class ReversiApp(App[None]):
         """The game is autosaved as an earlier autosave from now on (one sentence why)."""
 
         note: str
+
+    @dataclass
+    class TableNews(Message):
+        """News from the server's table, brought from the link's thread."""
+
+        news: News
 
     @dataclass
     class RefereeCall(Message):
@@ -265,6 +277,8 @@ class ReversiApp(App[None]):
         self._check_size(self.size)
         if not self.is_headless:
             self._end_on_signals()
+        if self.table is not None:
+            self.table.listen(self._table_news)
         if self.session is not None:
             self.session.on_autosave_error = self._autosave_failed
             self.session.on_autosave_note = self._autosave_moved
@@ -286,6 +300,14 @@ class ReversiApp(App[None]):
 
     def _autosave_moved(self, note: str) -> None:
         self.post_message(self.AutosaveMoved(note))
+
+    def _table_news(self, news: News) -> None:  # on the table link's thread
+        self.post_message(self.TableNews(news))
+
+    def on_reversi_app_table_news(self, event: TableNews) -> None:
+        game = self._game_screen()
+        if game is not None:
+            game.table_news(event.news)
 
     def on_reversi_app_autosave_failed(self, event: AutosaveFailed) -> None:
         if event.problem != self._autosave_problem:  # once, not after every move
@@ -360,14 +382,17 @@ def create_app(
     clock: Callable[[], float] = time.monotonic,
     on_change: Callable[[Match], None] | None = None,
     session: Session | None = None,
+    table: TableLink | None = None,
 ) -> ReversiApp:
     """The app, ready to run, with the player's `settings` (default: the
     defaults). `match` continues a given game (resume, load); otherwise a new
     game starts with the settings' players and variant. `session` keeps the
     player's files (autosave, saved games, settings); without it nothing is
-    written. `seed` makes the computers' choices repeatable; `player_factory`
-    (the engines) and `hint_engine` replace the real ones in tests. Raises
-    ReversiError (one sentence) for a bad theme."""
+    written. `table` seats the people at a server's table (the match's
+    players are then `human`, this player, and `person`). `seed` makes the
+    computers' choices repeatable; `player_factory` (the engines) and
+    `hint_engine` replace the real ones in tests. Raises ReversiError (one
+    sentence) for a bad theme."""
     settings = settings if settings is not None else Settings()
     if match is None:
         match = Match.new(settings.black, settings.white, settings.variant)
@@ -392,6 +417,7 @@ def create_app(
         hint_engine=hint_engine,
         on_change=on_change,
         session=session,
+        table=table,
     )
     if app.auto_theme(settings.theme) not in app.available_themes:
         names = ", ".join(sorted(app.available_themes))

@@ -11,6 +11,7 @@ from textual.widgets import Button, Static
 
 from ..core import Color, Result
 from ..match import Match
+from ..players.kinds import PERSON
 from ..widgets.literal import Literal
 from .dialog import Dialog
 
@@ -19,8 +20,12 @@ def result_lines(match: Match, result: Result) -> tuple[str, str]:
     """A headline ('You win!', 'White (Easy) wins') and the score in detail."""
     if result.winner is None:
         headline = "A draw!"
+    elif match.is_human(result.winner) and match.humans == 1:
+        headline = "You win!"
+    elif match.level(result.winner) == PERSON:  # the other person at a server's table
+        headline = f"{match.player_label(result.winner)} wins."
     elif match.humans == 1:
-        headline = "You win!" if match.is_human(result.winner) else "The computer wins."
+        headline = "The computer wins."
     else:
         headline = f"{result.winner.label} ({match.player_label(result.winner)}) wins!"
     black, white = result.score(Color.BLACK), result.score(Color.WHITE)

@@ -52,7 +52,7 @@ def export_ggf(record: SavedGame) -> str:
     game_type = "8a" if game.variant.fewer_discs_win else "8"
     return (
         f"(;GM[Othello]PC[{PROGRAM}]DT[{record.created.astimezone(UTC):%Y.%m.%d_%H:%M:%S}.UTC]"
-        f"PB[{_player_name(record.black)}]PW[{_player_name(record.white)}]"
+        f"PB[{_player_name(record, Color.BLACK)}]PW[{_player_name(record, Color.WHITE)}]"
         f"RE[{_result(game.variant, final)}]TI[0]TY[{game_type}]"
         f"BO[8 {_board(game.start)}]{moves};)"
     )
@@ -67,8 +67,16 @@ def _evaluation(record: SavedGame, ply: int) -> str:
     return "" if scored is None else f"/{scored.played_score:.2f}"
 
 
-def _player_name(player: str) -> str:
+def _player_name(record: SavedGame, color: Color) -> str:
+    if record.names is not None:  # people at a server's table, by name
+        return _ggf_text(record.names[color])
+    player = record.players[color]
     return "Human" if player == "human" else f"{PROGRAM} {player}"
+
+
+def _ggf_text(text: str) -> str:
+    """`text` as a GGF property value: brackets and backslashes escaped."""
+    return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
 def _result(variant: Variant, final: Position) -> str:

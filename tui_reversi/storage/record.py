@@ -101,6 +101,8 @@ class SavedGame:
     analysis: GameAnalysis = field(
         default_factory=GameAnalysis
     )  # scored moves, kept so as not to search again
+    # The people's names, for a game played at a server's table (black, white).
+    names: tuple[str, str] | None = None
 
     # -- the app's live game ----------------------------------------------------
 
@@ -129,7 +131,11 @@ class SavedGame:
         the analysis of the moves it still has."""
         fresh = SavedGame.from_game(game, self.black, self.white, name=self.name)
         return replace(
-            fresh, created=self.created, id=self.id, analysis=self.analysis.kept_for(game)
+            fresh,
+            created=self.created,
+            id=self.id,
+            names=self.names,
+            analysis=self.analysis.kept_for(game),
         )
 
     def to_game(self) -> Game:
@@ -178,6 +184,8 @@ class SavedGame:
         }
         if self.analysis.moves:
             data["analysis"] = [_analysis_fields(scored) for scored in self.analysis.moves]
+        if self.names is not None:
+            data["names"] = list(self.names)
         return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
     @classmethod
@@ -344,4 +352,18 @@ def _record_from_fields(fields: dict[str, Any]) -> SavedGame:
         created=_time(fields, "created"),
         updated=_time(fields, "updated"),
         id=_identity(fields),
+        names=_names(fields),
     )
+
+
+def _names(fields: dict[str, Any]) -> tuple[str, str] | None:
+    names = fields.get("names")
+    if names is None:
+        return None
+    if (
+        not isinstance(names, list)
+        or len(names) != 2
+        or not all(isinstance(n, str) and 0 < len(n) <= 64 and n.isprintable() for n in names)
+    ):
+        raise StorageError("its 'names' should be the two players' names")
+    return names[0], names[1]

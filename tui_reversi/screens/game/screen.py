@@ -37,6 +37,7 @@ from ...match import (
 )
 from ...players.base import Turn
 from ...players.human import HumanPlayer
+from ...players.kinds import PERSON
 from ...session import sentence
 from ...widgets.analysis_panel import AnalysisPanel
 from ...widgets.board import BoardState, BoardView, largest_cell
@@ -51,10 +52,12 @@ from .analysis import ANALYSIS_BINDINGS, Analysis
 from .hint import HintFailed, HintReady, Hints
 from .keeping import KEEPING_BINDINGS, KeepingGames
 from .review import REVIEW_BINDINGS, Review
+from .table import NOT_AT_TABLE, TABLE_BINDINGS, AtTable
 from .thinking import ThinkingIndicator
 
 if TYPE_CHECKING:
     from ...app import ReversiApp
+    from ...players.remote import News
     from ...storage import Settings
     from ..new_game import NewGame
 
@@ -105,6 +108,7 @@ class GameScreen(Screen[None]):
         *REVIEW_BINDINGS,
         *KEEPING_BINDINGS,
         *ANALYSIS_BINDINGS,
+        *TABLE_BINDINGS,
     ]
 
     # The key bar, most important first (at 80 columns the last ones give way).
@@ -136,6 +140,7 @@ class GameScreen(Screen[None]):
         self.hints = Hints(self)
         self.keeping = KeepingGames(self)
         self.analysis = Analysis(self)
+        self.table = AtTable(self)
         self.thinking = ThinkingIndicator(
             lambda: self.query_one(ScorePanel), self.reversi_app.clock
         )
@@ -195,6 +200,7 @@ class GameScreen(Screen[None]):
             # A game loaded from a file is autosaved at once, so a crash before the
             # first move still offers it; a resumed or new one has nothing new to save.
             app.referee.start(save=session is not None and session.loaded)
+            self.table.started()
         notes = session.take_notes() if session is not None else []
         if notes and session is not None:  # on top: read first, then the resume offer below
             app.push_screen(StartProblemsScreen(notes, session.settings_file))
@@ -232,7 +238,7 @@ class GameScreen(Screen[None]):
             if self.match.is_over:
                 self._announce_game_over()
         elif isinstance(event, Asked):
-            if not isinstance(event.player, HumanPlayer):
+            if not isinstance(event.player, HumanPlayer) and event.player.kind != PERSON:
                 self.thinking.started(event.turn, event.color)
         elif isinstance(event, Thinking):
             self.thinking.progressed(event.turn, event.info)
@@ -369,6 +375,10 @@ class GameScreen(Screen[None]):
         if self.review.reviewing:
             self.say("Reviewing: esc returns to the game, ⏎ plays on from here.", error=True)
             return
+        why_not = self.table.why_not_play()
+        if why_not is not None:
+            self.say(why_not, error=True)
+            return
         if match.is_over:
             self.say("The game is over: n starts a new one.", error=True)
             return
@@ -394,7 +404,7 @@ class GameScreen(Screen[None]):
     def on_paste(self, event: events.Paste) -> None:
         # A game pasted onto the board: offer to import it.
         event.stop()
-        if event.text.strip() and self.app.screen is self:
+        if event.text.strip() and self.app.screen is self and self.table.link is None:
             self.keeping.import_game(event.text)
 
     @on(HintReady)
@@ -418,6 +428,26 @@ class GameScreen(Screen[None]):
         self.review.show(event.ply)
 
     # -- the keys: each forwards to the part or the referee that owns the job ----------
+
+    def action_resign(self) -> None:
+        self.table.resign()
+
+    def action_chat(self) -> None:
+        self.table.chat()
+
+    def action_takeback(self) -> None:
+        self.table.ask_takeback()
+
+    def back_to_ply(self, ply: int) -> None:
+        """The table's game went back to `ply` (a takeback the players agreed on)."""
+        match = self.match
+        match.game.continue_from(min(ply, match.game.ply))
+        self.back_to_play()
+        self.referee.begin(match)
+
+    def table_news(self, news: News) -> None:
+        """News from the server's table (the app brings it here)."""
+        self.table.news(news)
 
     def action_undo(self) -> None:
         self.notice = None
@@ -478,6 +508,9 @@ class GameScreen(Screen[None]):
         self.keeping.settings()
 
     def action_new_game(self) -> None:
+        if self.table.link is not None:
+            self.say("This table's game is over: q leaves, and a new table starts a new game.")
+            return
         from ..new_game import NewGame, NewGameScreen
 
         def check(choice: NewGame) -> str | None:
@@ -600,6 +633,14 @@ class GameScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         reviewing = self.review.reviewing
         referee = self.referee
+        if action == "resign":
+            return self.table.can_resign()
+        if action == "chat":
+            return self.table.link is not None
+        if action == "takeback":
+            return self.table.can_ask_takeback()
+        if action in NOT_AT_TABLE and self.table.link is not None:
+            return False
         if action in ("live", "continue_here"):
             return reviewing
         if action in ("undo", "redo"):
