@@ -76,14 +76,18 @@ class Analysis:
             panel.cancel()
             screen.say("Analysis stopped; a continues it.")
             return
-        match = screen.match
-        game = match.game
+        game = screen.match.game
         if not game.moves:
             screen.say("No moves to analyse yet.", error=True)
             return
-        if not (match.is_over or screen.review.reviewing):
-            # Never a help during play: the engine's verdicts wait for the end or review.
-            screen.say("Analysis is for a finished game, or in review (, starts it).", error=True)
+        if not self.allowed():
+            at_table = screen.table.link is not None
+            screen.say(
+                "At a table, analysis waits for the end of the game."
+                if at_table
+                else "Analysis is for a finished game, or in review (, starts it).",
+                error=True,
+            )
             return
         self.known = self.known.kept_for(game)
         if self.known.covers(game):
@@ -93,6 +97,15 @@ class Analysis:
         panel.start(game, self.known)
         screen.say("Analysing every move: the board stays yours; a stops it.")
         self.shown()
+
+    def allowed(self) -> bool:
+        """Never a help during play: after the game, or in review of a game
+        against the computer; at a server's table only once the game is over
+        (reviewing there, a person across the board is still playing)."""
+        screen = self.screen
+        if screen.match.is_over or screen.table.ended is not None:
+            return True
+        return screen.review.reviewing and screen.table.link is None
 
     def graph(self) -> None:
         screen = self.screen

@@ -657,7 +657,7 @@ class GameScreen(Screen[None]):
         if action in ("save_game", "open_games", "settings"):
             return self.reversi_app.session is not None
         if action in ("analyse", "graph"):  # never a help during play
-            return self.match.is_over or reviewing
+            return self.analysis.allowed()
         return True
 
 
