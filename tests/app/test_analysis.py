@@ -206,3 +206,23 @@ async def test_at_a_server_s_table_reviewing_is_no_way_to_the_engine_until_the_g
         app.table.state.ended = "White resigned"
         assert screen.check_action("analyse", ()) is True
         app.table = None
+
+
+async def test_moves_taken_back_during_play_show_no_figures_until_reviewed(make_app):
+    from .test_contrast import analysed
+
+    game = Game.from_transcript("f5d6c3d3c4f4")
+    app = make_app(transcript=game.transcript(), white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        screen.analysis.known = analysed(app.match.game, 6)
+        await pilot.press("comma")  # in review, every move's figures
+        await pilot.pause()
+        assert len(screen.query_one(MoveLog).moves.notes) == 6
+        await pilot.press("escape", "u", "u")  # back to play, two moves taken back
+        await pilot.pause()
+        log = screen.query_one(MoveLog).moves
+        assert log.live == 4 and len(log.notes) == 4  # move 5's best move would be a hint
+        await pilot.press("comma")
+        await pilot.pause()
+        assert len(screen.query_one(MoveLog).moves.notes) == 6

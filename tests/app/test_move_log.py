@@ -118,7 +118,7 @@ async def test_marks_and_figures_read_in_ascii_and_no_color_and_undone_stays_bra
     monkeypatch.setenv("NO_COLOR", "1")
     app = make_app(transcript="f5d6c3d3c4f4c5b3c2e6c6b4b5d2e3a6c1b1a4", white="human", ascii=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("u", "u")  # b1 and a4 taken back
+        await pilot.press("u", "u", "comma")  # b1 and a4 taken back; reviewing
         await analyse_now(pilot, app)
         log = app.screen.query_one(MoveLog)
         assert log.figured  # the ASCII board is wider, and the figures still fit

@@ -169,11 +169,14 @@ class Analysis:
         self.known = session.analysis_for(match) if session is not None else GameAnalysis()
 
     def marks(self, game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """The move log's marks and figures per ply (empty when nothing is analysed)."""
+        """The move log's marks and figures per ply (empty when nothing is
+        analysed). During play, none for moves taken back: the first of them
+        would name the best move from the position on the board."""
         self.known = self.known.kept_for(game)
         if not self.known.moves:
             return (), ()
-        scored = [self.known.at(ply) for ply in range(1, len(game.moves) + 1)]
+        shown = len(game.moves) if self.allowed() else game.ply
+        scored = [self.known.at(ply) if ply <= shown else None for ply in range(1, shown + 1)]
         marks = tuple(MARKS.get(m.label or "", "") if m else "" for m in scored)
         return marks, tuple(figures(m) for m in scored)
 
