@@ -1,24 +1,22 @@
-"""Engine speed: nodes/s and depth reached in a fixed time on midgame
-positions, and exact endgame solve times at 12, 14, 16 and 18 empties.
+"""Engine speed, interpreted and compiled side by side: nodes/s and the depth
+reached in a fixed time on midgame positions, and exact endgame solve times
+at 12 to 20 empties.
 
 Prints figures only (never asserts a duration). The positions are fixed board
-strings taken from engine games, so runs compare like with like; compare
-runs made on the same machine at the same time.
+strings taken from engine games, so runs compare like with like. The two
+engines run in worker processes (bench/both_engines.py) that take turns, so
+the ratios are taken in one run on the same busy machine.
 
-    python bench/search.py                 # everything: about two minutes or more
-    python bench/search.py --empties 12 14 # a quicker endgame look
+    python bench/search.py                   # everything: about five minutes
+    python bench/search.py --empties 12 14   # a quicker endgame look
+    python bench/search.py --interpreted-up-to 18   # also time 18 empties interpreted
 """
 
 import argparse
 import statistics
 import sys
-import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from tui_reversi.core import Position
-from tui_reversi.players.search import Engine
+from both_engines import BothEngines
 
 MIDGAME = [  # 40 empties, Black to move
     "--XXX------XO-----XOOOO---XXOXO---XOOX-O--OOOX------------------ X",
@@ -56,61 +54,109 @@ ENDGAME = {
         "------O----OOO-OOX-OOOOOOOXOXOOOO-OXXXXOOXXXXXX-O-XXXXX---XXXXXX X",
         "------------XX--OOOXXX-OOOXXXXXOOXOXOO-OOXXOOOO-OXXOOOO-OOOOOOOO X",
     ],
+    20: [  # the midgame positions above played on to 20 empties by a depth-6 search
+        "--XXXXX---XXOX--O-XOXOOOOXXXOXOOOXXXXOXOOOOOOOOOO-O--O-O-------- X",
+        "---XXXX-X--OX---XXOXXXO-XOOOOOO-XOXXOX--XXOOXOO-X-XXXX---XXXXX-- X",
+        "-----XO------X--O-OOOXXXOOOXXXXXO-OXXXXXOOXXXXXXOXXXXXX---O-XXX- X",
+        "--------OX--X---OXXXX---OXOXX---OXXOXXX-OXOOOXOOOXXXXOOOOOOOOOOO O",
+    ],
 }
 
 
-def midgame(engine, seconds):
-    print(f"midgame: iterative deepening, {seconds:g} s on each of {len(MIDGAME)} positions")
-    depths, nodes, spent = [], 0, 0.0
-    for number, board in enumerate(MIDGAME, 1):
-        position = Position.from_string(board)
-        started = time.perf_counter()
-        result = engine.search(position.own, position.opp, time_limit=seconds)
-        elapsed = time.perf_counter() - started
-        depths.append(result.depth)
-        nodes += result.nodes
-        spent += elapsed
-        print(
-            f"  #{number}: depth {result.depth:2d}, {result.nodes:7d} nodes in {elapsed:.2f} s"
-            f" = {result.nodes / elapsed:8,.0f} nodes/s"
-        )
+def ratio(slow: float, fast: float) -> str:
+    return f"{slow / fast:5.1f}x" if fast > 0 else "    -"
+
+
+def midgame(engines, seconds):
     print(
-        f"  median depth {statistics.median(depths):g} (min {min(depths)}, max {max(depths)}), "
-        f"{nodes / spent:,.0f} nodes/s overall"
+        f"midgame: iterative deepening, {seconds:g} s on each of {len(MIDGAME)} positions"
+        "  (interpreted | compiled)"
+    )
+    depths = {"i": [], "c": []}
+    nodes = {"i": 0, "c": 0}
+    spent = {"i": 0.0, "c": 0.0}
+    for number, board in enumerate(MIDGAME, 1):
+        slow, fast = engines.ask({"kind": "search", "board": board, "seconds": seconds})
+        for key, answer in (("i", slow), ("c", fast)):
+            depths[key].append(answer["depth"])
+            nodes[key] += answer["nodes"]
+            spent[key] += answer["seconds"]
+        slow_rate = slow["nodes"] / slow["seconds"]
+        fast_rate = fast["nodes"] / fast["seconds"]
+        print(
+            f"  #{number}: depth {slow['depth']:2d} | {fast['depth']:2d}, "
+            f"{slow_rate:9,.0f} | {fast_rate:10,.0f} nodes/s  {ratio(fast_rate, slow_rate)}"
+        )
+    slow_rate = nodes["i"] / spent["i"]
+    fast_rate = nodes["c"] / spent["c"]
+    print(
+        f"  median depth {statistics.median(depths['i']):g} | "
+        f"{statistics.median(depths['c']):g}; overall {slow_rate:,.0f} | {fast_rate:,.0f} "
+        f"nodes/s: compiled {ratio(fast_rate, slow_rate).strip()} the interpreted nodes/s"
     )
 
 
-def endgame(engine, empties):
-    print("endgame: exact solve (final margin for the side to move)")
+def endgame(engines, empties, interpreted_up_to):
+    print("endgame: exact solve (final margin for the side to move)  (interpreted | compiled)")
     for count in empties:
-        times = []
+        slow_times, fast_times = [], []
+        both = count <= interpreted_up_to
         for number, board in enumerate(ENDGAME[count], 1):
-            position = Position.from_string(board)
-            started = time.perf_counter()
-            result = engine.search(position.own, position.opp, exact_empties=64)
-            elapsed = time.perf_counter() - started
-            times.append(elapsed)
+            if both:
+                slow, fast = engines.ask({"kind": "solve", "board": board})
+                same = (slow["margin"], slow["nodes"]) == (fast["margin"], fast["nodes"])
+                assert same, ("the two engines differ", board, slow, fast)
+                slow_times.append(slow["seconds"])
+                slow_text = f"{slow['seconds']:7.2f} s"
+            else:
+                fast = engines.compiled.ask({"kind": "solve", "board": board})
+                slow_text = "      - "
+            fast_times.append(fast["seconds"])
             print(
-                f"  {count} empties #{number}: margin {result.score // 100:+3d}, "
-                f"{result.nodes:8d} nodes in {elapsed:6.2f} s"
+                f"  {count} empties #{number}: margin {fast['margin']:+3d}, "
+                f"{fast['nodes']:10,d} nodes, {slow_text} | {fast['seconds']:7.3f} s"
+                + (f"  {ratio(slow['seconds'], fast['seconds'])}" if both else "")
             )
-        print(f"  {count} empties: median {statistics.median(times):.2f} s, max {max(times):.2f} s")
+        fast_median = statistics.median(fast_times)
+        if both:
+            slow_median = statistics.median(slow_times)
+            print(
+                f"  {count} empties: median {slow_median:.2f} s | {fast_median:.3f} s "
+                f"({ratio(slow_median, fast_median).strip()}), "
+                f"max {max(slow_times):.2f} s | {max(fast_times):.3f} s"
+            )
+        else:
+            print(
+                f"  {count} empties: compiled median {fast_median:.2f} s, max "
+                f"{max(fast_times):.2f} s (interpreted skipped: --interpreted-up-to "
+                f"{interpreted_up_to})"
+            )
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="midgame time per position")
     parser.add_argument(
-        "--empties", type=int, nargs="*", default=[12, 14, 16, 18], choices=sorted(ENDGAME)
+        "--empties", type=int, nargs="*", default=sorted(ENDGAME), choices=sorted(ENDGAME)
+    )
+    parser.add_argument(
+        "--interpreted-up-to",
+        type=int,
+        default=16,
+        metavar="EMPTIES",
+        help="solve with the interpreted engine too up to this many empties (default 16)",
     )
     parser.add_argument("--no-midgame", action="store_true")
     args = parser.parse_args()
-    print(f"Python {sys.version.split()[0]}")
-    engine = Engine()
-    if not args.no_midgame:
-        midgame(engine, args.seconds)
-    if args.empties:
-        endgame(engine, args.empties)
+    with BothEngines() as engines:
+        print(
+            f"Python {sys.version.split()[0]}; interpreted: {engines.interpreted.engine}; "
+            f"compiled: {engines.compiled.engine}"
+        )
+        if not args.no_midgame:
+            midgame(engines, args.seconds)
+        if args.empties:
+            endgame(engines, args.empties, args.interpreted_up_to)
 
 
 if __name__ == "__main__":

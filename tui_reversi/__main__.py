@@ -65,6 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         description="Reversi/Othello in the terminal. With no sub-command, starts the game.",
     )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=version_line(),
+        help="the version, and whether the engine runs compiled or interpreted",
+    )
     add_app_arguments(parser)
     tools = parser.add_subparsers(
         dest="tool", metavar="TOOL", title="tools", parser_class=_ToolParser
@@ -78,6 +84,14 @@ def build_parser() -> argparse.ArgumentParser:
             tool_module=module,
         )
     return parser
+
+
+def version_line() -> str:
+    """'tui-reversi 0.1.0, engine: compiled (mypyc)' or '... interpreted (why)'."""
+    from . import __version__
+    from .engine_build import engine_build
+
+    return f"tui-reversi {__version__}, engine: {engine_build()}"
 
 
 def add_app_arguments(parser: argparse.ArgumentParser) -> None:
