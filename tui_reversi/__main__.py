@@ -6,9 +6,15 @@ import argparse
 import contextlib
 import gc
 import os
+import signal
 import sys
+import threading
+from functools import partial
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .app import ReversiApp
 
 # name -> (module under tui_reversi.tools, one-line help)
 TOOLS = {
@@ -174,7 +180,9 @@ def _run_app(args: argparse.Namespace) -> int:
         return _run_at_table(args, table_socket, table_secret)
     from .app import create_app
     from .core import ReversiError
+    from .crash import contain
     from .session import Session
+    from .terminal_input import tolerate_invalid_utf8
     from .widgets.themes import theme_names
 
     if args.theme is not None and args.theme not in theme_names():
@@ -192,9 +200,18 @@ def _run_app(args: argparse.Namespace) -> int:
         options = app_arguments(args)
         match = session.start_match(black=options.get("black"), white=options.get("white"))
         app = create_app(settings=session.settings_for(options), match=match, session=session)
+        tolerate_invalid_utf8()
+        threading.excepthook = partial(_thread_failed, app)
         app.run(mouse=not args.no_mouse)
     finally:
+        threading.excepthook = threading.__excepthook__
+        # The terminal is back in cooked mode: a ctrl+c typed now would
+        # interrupt the last autosave. The game is ending anyway.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         saved = session.close()
+    if app.crash is not None:
+        transcript = app.match.game.transcript(app.match.game.length)
+        return contain(app.crash, transcript=transcript, saved=saved)
     code = app.return_code or 0
     if code > 128 and saved:  # ended by SIGHUP or SIGTERM (the terminal may be gone)
         with contextlib.suppress(OSError):
@@ -212,10 +229,12 @@ def _run_at_table(args: argparse.Namespace, path: str, secret: str) -> int:
     from dataclasses import replace
 
     from .app import create_app
+    from .crash import contain
     from .match import Match
     from .players.kinds import HUMAN, PERSON
     from .players.remote import TableLink
     from .storage.settings import load_settings
+    from .terminal_input import tolerate_invalid_utf8
     from .widgets.themes import theme_names
 
     link = TableLink.connect(path, secret)
@@ -232,12 +251,22 @@ def _run_at_table(args: argparse.Namespace, path: str, secret: str) -> int:
         options.pop("variant", None)  # the table's variant
         settings = replace(settings, **options)
         app = create_app(settings=settings, match=match, table=link)
+        tolerate_invalid_utf8()
+        threading.excepthook = partial(_thread_failed, app)
         app.run(mouse=not args.no_mouse)
-        if not app.return_code:  # quit by the player, not hung up: the seat need not wait
+        if not app.return_code and app.crash is None:  # quit, not hung up: no seat to hold
             link.leave()
     finally:
+        threading.excepthook = threading.__excepthook__
         link.close()
+    if app.crash is not None:  # the server holds the seat: reconnecting sits you back down
+        return contain(app.crash, transcript=app.match.game.transcript(app.match.game.length))
     return app.return_code or 0
+
+
+def _thread_failed(app: ReversiApp, failed: threading.ExceptHookArgs) -> None:
+    if failed.exc_value is not None:
+        app.thread_failed(failed.exc_value)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -256,6 +285,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("tui-reversi: interrupted", file=sys.stderr)
         return 130
+    except Exception as error:  # a bug: a report and one sentence, never a traceback
+        from .crash import contain
+
+        return contain(error)
 
 
 if __name__ == "__main__":

@@ -40,6 +40,8 @@ class FormScreen(Dialog[Result]):
         self.query_one("#problem", Literal).update(sentence(text) if text else "")
 
     def action_submit(self) -> None:
+        if not self.is_mounted:  # an Enter that came before the dialog was drawn
+            return
         if isinstance(self.focused, Button) and self.focused.id == "cancel":
             self.dismiss(None)
         else:

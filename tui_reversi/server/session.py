@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
+import os
 import shlex
 import signal
 import time
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING
 import asyncssh
 
 from ..core import Variant
+from ..crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
 from .config import (
     format_duration,
     gone_reason,
@@ -158,6 +161,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._end_message: str | None = None
         self._seated = False
+        self._crash_report: Path | None = None
         self._options: list[str] = []
         # While asking what to do about the player's game open elsewhere: that session.
         self._asking: GameSession | None = None
@@ -458,6 +462,12 @@ class GameSession(asyncssh.SSHServerSession):
         )
         if self._table_secret is not None:
             env.update(owner.arcade.tables.environment(self._table_secret))
+        # After a bug the game writes its report here, outside the player's
+        # directory: the log gets it, the player only a sentence.
+        self._crash_report = _crash_report_path(self._config.data_dir, user)
+        env[REPORT_VARIABLE] = str(self._crash_report)
+        if os.environ.get(TEST_CRASH_VARIABLE):  # tests and bench/fuzz.py only
+            env[TEST_CRASH_VARIABLE] = os.environ[TEST_CRASH_VARIABLE]
         argv = [*self._config.game_command, *options]
         process = await PtyProcess.start(
             argv,
@@ -489,10 +499,11 @@ class GameSession(asyncssh.SSHServerSession):
         if status < 0:
             name = _signal_name(-status)
             owner.end_reason = owner.end_reason or f"game killed by SIG{name}"
+        elif status != 0:
+            owner.end_reason = owner.end_reason or f"game crashed (exit status {status})"
         else:
-            owner.end_reason = owner.end_reason or (
-                "player quit" if status == 0 else f"game exited with status {status}"
-            )
+            owner.end_reason = owner.end_reason or "player quit"
+        self._log_crash_report()  # whatever ended the game after it wrote one
         if not self._open:
             return
         if status < 0:
@@ -506,6 +517,21 @@ class GameSession(asyncssh.SSHServerSession):
             owner.session_closed()
         else:
             self._exit(status)
+
+    def _log_crash_report(self) -> None:
+        """The report a crashed game left, into the log, whole (indented)."""
+        path = self._crash_report
+        if path is None or not path.exists():
+            return
+        try:
+            report = path.read_text(encoding="utf-8", errors="replace")
+        except OSError as error:
+            self._owner.arcade.note(f"crash report {path} could not be read: {error}")
+            return
+        lines = "".join(f"\n    {line}" for line in report.rstrip("\n").splitlines())
+        self._owner.arcade.note(
+            f"crash report {path} user={player_user_name(self._owner.user or '')}:{lines}"
+        )
 
     def _start_timers(self) -> None:
         loop = asyncio.get_running_loop()
@@ -574,6 +600,15 @@ def _player_home(players_dir: Path, user: str) -> Path:
     for directory in (home, home / "data", home / "config", home / "state", home / "cache"):
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     return home
+
+
+def _crash_report_path(data_dir: Path, user: str) -> Path:
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    name = f"{player_directory_name(user)}-{stamp}-{next(_crash_numbers)}.txt"
+    return data_dir / "crash-reports" / name
+
+
+_crash_numbers = itertools.count(1)
 
 
 def _signal_name(number: int) -> str:
