@@ -23,6 +23,7 @@ TOOLS = {
     "engine": ("engine", "run a level as an outside engine on stdin/stdout (see README)"),
     "serve": ("serve", "host the game over SSH: players type ssh -p 2222 HOST"),
     "games": ("games", "list, export and import saved games"),
+    "analyse": ("analyse", "score every move of a game file: mistakes, best moves, summary"),
 }
 
 

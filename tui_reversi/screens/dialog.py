@@ -117,6 +117,9 @@ class KeysForDialogs:
         return False
 
     def _check(self) -> None:
+        if not self.app.screen_stack:  # the app is closing: no screen to give the keys to
+            self._held, self._below = [], None
+            return
         screen = self.app.screen
         opened = screen not in (self._below or ()) and screen.is_mounted
         if opened or time.monotonic() - self._since > WAIT_LIMIT:

@@ -46,6 +46,7 @@ class GameOverScreen(Dialog[str | None]):
     BINDINGS = [
         Binding("n", "choose('new')", "New game", id="over.new"),
         Binding("comma,v", "choose('review')", "Review", id="over.review", key_display=","),
+        Binding("a", "choose('analyse')", "Analyse", id="over.analyse"),
         Binding("escape,enter", "choose(None)", "Close", id="over.close", key_display="esc"),
     ]
 
@@ -61,7 +62,7 @@ class GameOverScreen(Dialog[str | None]):
             yield Literal(self.detail, id="result")
             yield Static(
                 self.terminal_text(
-                    "[b]n[/b] new game · [b],[/b] review the game · [b]esc[/b] look at the "
+                    "[b]n[/b] new game · [b],[/b] review · [b]a[/b] analyse · [b]esc[/b] the "
                     "board · [b]ctrl+q[/b] quit"
                 ),
                 id="dialog-keys",
@@ -69,6 +70,7 @@ class GameOverScreen(Dialog[str | None]):
             with Horizontal(id="dialog-buttons"):
                 yield Button("New game", variant="primary", id="new")
                 yield Button("Review", id="review")
+                yield Button("Analyse", id="analyse")
                 yield Button("Close", id="close")
 
     def action_choose(self, choice: str | None) -> None:

@@ -8,7 +8,9 @@
 - BO: board size 8, the 64 squares row by row from a1 (`*` black, `O` white,
   `-` empty, spaces allowed), then the side to move (`*` or `O`).
 - B[..] / W[..]: one move each, in order; a pass is `PA` (also read: `pass`,
-  `--`). A move may carry `/evaluation/time` after it, which is ignored.
+  `--`). A move may carry `/evaluation/time` after it: the evaluation is the
+  disc margin for the side that moved; an analysed game writes it (`B[F5/0.50]`)
+  and reading keeps it as that move's score; the time is ignored.
   Squares are read in either case and written in upper case, as GGS does.
 - TY: `8` for Othello; an `a` in it (`8a`) marks anti-Othello. An empty BO
   board means classic Reversi (its first four moves fill the centre).
@@ -28,6 +30,7 @@ import re
 from datetime import UTC, datetime
 
 from ..core import PASS, Color, Game, Position, ReversiError, Variant, parse_square, square_name
+from ..players.analysis import GameAnalysis, MoveAnalysis
 from .errors import StorageError, shown
 from .record import PLAYERS, SavedGame, now
 
@@ -43,7 +46,7 @@ def export_ggf(record: SavedGame) -> str:
     game = record.to_game()
     final = game.positions[-1]
     moves = "".join(
-        "BW"[game.positions[ply].to_move] + f"[{_move_text(move)}]"
+        "BW"[game.positions[ply].to_move] + f"[{_move_text(move)}{_evaluation(record, ply + 1)}]"
         for ply, move in enumerate(game.moves)
     )
     game_type = "8a" if game.variant.fewer_discs_win else "8"
@@ -57,6 +60,11 @@ def export_ggf(record: SavedGame) -> str:
 
 def _move_text(move: int) -> str:
     return "PA" if move == PASS else square_name(move).upper()
+
+
+def _evaluation(record: SavedGame, ply: int) -> str:
+    scored = record.analysis.at(ply)
+    return "" if scored is None else f"/{scored.played_score:.2f}"
 
 
 def _player_name(record: SavedGame, color: Color) -> str:
@@ -124,6 +132,7 @@ def parse_ggf(text: str) -> SavedGame:
         raise StorageError(f"the GGF game's {_name_move(error, moves)}") from None
     _check_colours(game, moves)
     return SavedGame(
+        analysis=_evaluations(game, moves),
         variant=variant,
         black=_player(tags.get("PB", "")),
         white=_player(tags.get("PW", "")),
@@ -132,6 +141,25 @@ def parse_ggf(text: str) -> SavedGame:
         created=_date(tags.get("DT", "")) or now(),
         updated=now(),
     )
+
+
+def _evaluations(game: Game, moves: list[tuple[str, str]]) -> GameAnalysis:
+    """The evaluations written after the moves (`B[F5/0.50]`), as the played
+    moves' scores; a move without one, or with one that is not a disc
+    margin, has none."""
+    played = [ply for ply, move in enumerate(game.moves, start=1) if move != PASS]
+    written = [v for _, v in moves if v.split("/", 1)[0].strip().lower() not in _PASS_VALUES]
+    scored = []
+    for ply, value in zip(played, written, strict=True):
+        parts = value.split("/")
+        try:
+            score = float(parts[1]) if len(parts) > 1 and parts[1].strip() else None
+        except ValueError:
+            score = None
+        if score is not None and abs(score) <= 64:
+            side = game.positions[ply - 1].to_move
+            scored.append(MoveAnalysis(ply, side, square_name(game.moves[ply - 1]), score))
+    return GameAnalysis(tuple(scored))
 
 
 def _properties(text: str) -> tuple[dict[str, str], list[tuple[str, str]]]:
