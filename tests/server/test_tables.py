@@ -317,15 +317,17 @@ async def test_a_spectator_sees_the_game_so_far_then_every_move_and_cannot_play(
     assert await carol.hear() == "over alice (Black) resigned: bob (White) wins."
 
 
-async def test_a_table_has_room_for_a_few_spectators(serve, monkeypatch):
-    monkeypatch.setattr("tui_reversi.server.tables.SPECTATORS_PER_TABLE", 1)
-    arcade = await serve(max_per_address=10)
+async def test_a_table_has_room_for_as_many_spectators_as_the_server_allows(serve):
+    arcade = await serve(max_per_address=10, spectators_per_table=1)
     seated = await sit_down(arcade)  # kept: a game let go of leaves the table
     code = seated[2]
     await seat(arcade, "carol", f"watch {code}")
     dave = await Player.connect(arcade, "dave", command=f"watch {code}")
-    await dave.finished()
-    assert f"table {code} has 1 watching already." in dave.output.decode()
+    done = await dave.finished()
+    assert done.exit_status != 0
+    assert f"table {code} has 1 watching already, the most this server allows" in (
+        dave.output.decode()
+    )
 
 
 async def clocked_table(arcade, now: list[float], control: str = "1+2"):

@@ -63,6 +63,8 @@ class Arcade:
             hold=config.hold_seat,
             rating=self._rating,
             adjourn=config.on_drop == "adjourn",
+            tables_per_player=config.tables_per_player,
+            spectators_per_table=config.spectators_per_table,
         )
         # Finished table games: SQLite under the data directory, and the players' saved games.
         self.archive: Archive | None = None

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
-from ..core import Variant
 from ..crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
 from .config import (
     format_duration,
@@ -32,7 +31,8 @@ from .config import (
 )
 from .lobby import lobby_lines
 from .pty_process import INPUT_HIGH_WATER, PtyProcess
-from .tables import TableRefused, TimeControl
+from .tables import TableRefused
+from .terms import USAGE, TableTerms, TermsRefused
 
 if TYPE_CHECKING:
     from .arcade import PlayerConnection
@@ -118,7 +118,7 @@ def table_command(command: str | None) -> tuple[str | None, str | None, str | No
     for game_options."""
     first, _, rest = (command or "").strip().partition(" ")
     if first == "table":
-        return "table", None, rest  # its `clock SPEC`, if any, is taken out by table_clock
+        return "table", None, rest  # its terms (colour, clock, variant) are read by table_terms
     if first in ("join", "watch"):
         code, _, rest = rest.strip().partition(" ")
         if not code:
@@ -127,20 +127,23 @@ def table_command(command: str | None) -> tuple[str | None, str | None, str | No
     return None, None, command
 
 
-def table_clock(command: str | None) -> tuple[TimeControl | None, str | None]:
-    """`clock 5+3` taken out of a `table` command's options: the time control
-    and the rest. Raises SessionRefused for a time control that cannot be read."""
-    words = (command or "").split()
-    if "clock" not in words:
-        return None, command
-    at = words.index("clock")
-    if at + 1 == len(words):
-        raise SessionRefused("clock needs a time control, e.g. clock 5+3", 2)
+def table_terms(command: str | None) -> tuple[TableTerms, str]:
+    """The terms of a `table` command (colour, clock, variant: terms.py) and the
+    look options after them. Raises SessionRefused for anything else."""
+    terms_words = (command or "").split()
     try:
-        control = TimeControl.parse(words[at + 1])
-    except TableRefused as refusal:
-        raise SessionRefused(str(refusal), 2) from None
-    return control, " ".join(words[:at] + words[at + 2 :])
+        terms, rest = TableTerms.parse(terms_words)
+    except TermsRefused as refusal:
+        raise SessionRefused(f"{refusal}; {USAGE}", 2) from None
+    looks = {option.removeprefix("--") for option in TABLE_OPTIONS}
+    index = 0
+    while index < len(rest):
+        word = rest[index]
+        name, equals, _ = word.removeprefix("--").partition("=")
+        if name not in looks:
+            raise SessionRefused(f"{word[:20]!r} is not a term of a table: {USAGE}", 2)
+        index += 2 if name == "theme" and not equals else 1  # (its value: checked later)
+    return terms, " ".join(rest)
 
 
 class GameSession(asyncssh.SSHServerSession):
@@ -376,7 +379,7 @@ class GameSession(asyncssh.SSHServerSession):
             )
         try:
             at_table, code, command = table_command(self._command)
-            clock, command = table_clock(command) if at_table == "table" else (None, command)
+            terms, command = table_terms(command) if at_table == "table" else (None, command)
             if at_table is None:  # back after a dropped connection: to the held seat
                 code = self._owner.arcade.tables.held_for(self.player)
                 at_table = "join" if code is not None else None
@@ -393,7 +396,7 @@ class GameSession(asyncssh.SSHServerSession):
             )
         self._seated = True
         if at_table is not None:
-            self._sit_at_table(at_table, code, options, clock)
+            self._sit_at_table(at_table, code, terms)
         return options
 
     def _show_lobby(self) -> None:
@@ -407,19 +410,17 @@ class GameSession(asyncssh.SSHServerSession):
         self._exit(0)
 
     def _check_table_options(self, at_table: str, options: list[str]) -> None:
-        allowed = TABLE_OPTIONS + (("--variant",) if at_table == "table" else ())
+        allowed = TABLE_OPTIONS
         for option in options:
             if option.startswith("--") and option not in allowed:
                 names = ", ".join(name[2:] for name in allowed)
                 raise SessionRefused(f"at a table only {names} may be chosen, not {option[2:]}", 2)
 
-    def _sit_at_table(
-        self, at_table: str, code: str | None, options: list[str], clock: TimeControl | None
-    ) -> None:
+    def _sit_at_table(self, at_table: str, code: str | None, terms: TableTerms | None) -> None:
         tables = self._owner.arcade.tables
         try:
             if code is None:
-                _, secret = tables.open(self.player, _table_variant(options), clock)
+                _, secret = tables.open(self.player, terms or TableTerms())
             elif at_table == "watch":
                 _, secret = tables.watch(code, self.player)
             else:
@@ -582,17 +583,6 @@ class GameSession(asyncssh.SSHServerSession):
         if self._open and self._chan is not None:
             self._chan.exit(status)
         self._owner.session_closed()
-
-
-def _table_variant(options: list[str]) -> Variant:
-    if "--variant" not in options:
-        return Variant.OTHELLO
-    name = options[options.index("--variant") + 1]
-    try:
-        return Variant(name)
-    except ValueError:
-        names = ", ".join(variant.value for variant in Variant)
-        raise TableRefused(f"there is no variant {name!r}: choose one of {names}") from None
 
 
 def _player_home(players_dir: Path, user: str) -> Path:

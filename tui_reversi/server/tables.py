@@ -39,13 +39,12 @@ from ..players.remote import (
     words,
 )
 from .archive import Ending, PlayedGame
-from .config import format_duration
+from .config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER, format_duration
+from .terms import DEFAULT_TERMS, ColourChoice, TableTerms, TimeControl
 
 # Codes are read aloud and typed: no 0/O, 1/I.
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
-# Tables one player may hold open at once.
-TABLES_PER_PLAYER = 3
 # A game that connects and says nothing is let go after this long.
 HELLO_TIMEOUT = 10.0
 # Takebacks one player may ask for in one game.
@@ -53,40 +52,12 @@ TAKEBACKS_PER_GAME = 5
 # Lines of chat one person may say in CHAT_WINDOW seconds.
 CHAT_LINES = 10
 CHAT_WINDOW = 60.0
-# People watching one table at once.
-SPECTATORS_PER_TABLE = 8
 # A game that does not read what it is sent is cut off beyond this much unsent.
 MAX_UNSENT = 64 * 1024
 
 
 class TableRefused(Exception):
     """Why a player cannot open or join a table, in one sentence."""
-
-
-@dataclass(frozen=True, slots=True)
-class TimeControl:
-    """Minutes each and seconds added after every move: `5+3`."""
-
-    base: float  # seconds each player starts with
-    increment: float  # seconds added to the mover's clock after each move
-
-    @classmethod
-    def parse(cls, text: str) -> TimeControl:
-        """`5+3` (5 minutes each, 3 s a move) or `10`. Raises TableRefused."""
-        minutes, _, seconds = text.partition("+")
-        try:
-            base, increment = int(minutes), int(seconds or "0")
-        except ValueError:
-            base = increment = -1
-        if not (1 <= base <= 180 and 0 <= increment <= 60):
-            raise TableRefused(
-                f"{text[:20]!r} is not a time control: minutes (1-180), then +seconds a move "
-                "(0-60), e.g. 5+3"
-            )
-        return cls(base * 60.0, float(increment))
-
-    def __str__(self) -> str:
-        return f"{self.base / 60:g}+{self.increment:g}"
 
 
 @dataclass(eq=False)
@@ -176,7 +147,11 @@ class Tables:
         now: Callable[[], float] = time.monotonic,
         rating: Callable[[str], float] | None = None,
         adjourn: bool = False,
+        tables_per_player: int = TABLES_PER_PLAYER,
+        spectators_per_table: int = SPECTATORS_PER_TABLE,
     ) -> None:
+        self.tables_per_player = tables_per_player
+        self.spectators_per_table = spectators_per_table
         self._adjourn = adjourn  # a dropped player's time out adjourns (else: forfeits)
         self._rating = rating  # a player's rating on this server, to show beside their name
         self.now = now  # the clocks' time: injectable, so a test can make a flag fall
@@ -221,23 +196,26 @@ class Tables:
 
     # -- for the sessions -------------------------------------------------------------
 
-    def open(
-        self,
-        name: str,
-        variant: Variant = Variant.OTHELLO,
-        time_control: TimeControl | None = None,
-    ) -> tuple[Table, str]:
-        """A new table with `name` at Black, with clocks if `time_control`; its
-        secret for that seat. Raises TableRefused."""
-        held = sum(1 for table in self.tables.values() if name in table.names.values())
-        if held >= TABLES_PER_PLAYER:
-            raise TableRefused(f"you have {held} tables open already; finish one first.")
+    def open(self, name: str, terms: TableTerms = DEFAULT_TERMS) -> tuple[Table, str]:
+        """A new table on `terms`, `name` seated at the colour they chose (one
+        drawn for `random`); its secret for that seat. Raises TableRefused."""
+        playing = [
+            table
+            for table in self.tables.values()
+            if name in table.names.values() and table.ended is None and not table.adjourned
+        ]
+        if len(playing) >= self.tables_per_player:
+            raise TableRefused(
+                f"you are at {len(playing)} tables already, the most this server allows; "
+                "finish one first."
+            )
         code = self._new_code()
-        table = Table(code, variant, {Color.BLACK: name}, time_control=time_control)
+        color = terms.colour.resolve()
+        table = Table(code, terms.variant, {color: name}, time_control=terms.clock)
         self.tables[code] = table
-        clock = f", clock {time_control}" if time_control else ""
-        self._log(f"table {code} opened by {name} ({variant.value}{clock})")
-        return table, self._seat(table, Color.BLACK, name)
+        drawn = " (drawn)" if terms.colour is ColourChoice.RANDOM else ""
+        self._log(f"table {code} opened by {name} as {color.label}{drawn} ({terms})")
+        return table, self._seat(table, color, name)
 
     def join(self, code: str, name: str) -> tuple[Table, str]:
         """Sit `name` at the free seat of table `code`. Raises TableRefused."""
@@ -267,8 +245,11 @@ class Tables:
     def watch(self, code: str, name: str) -> tuple[Table, str]:
         """A spectator's place at table `code` for `name`. Raises TableRefused."""
         table = self._open_table(code)
-        if len(table.audience) >= SPECTATORS_PER_TABLE:
-            raise TableRefused(f"table {table.code} has {len(table.audience)} watching already.")
+        if len(table.audience) >= self.spectators_per_table:
+            raise TableRefused(
+                f"table {table.code} has {len(table.audience)} watching already, the most "
+                "this server allows; try again later."
+            )
         table.audience.append(name)
         self._log(f"table {table.code}: {name} watches")
         self._broadcast(table, line("news", f"{name} is watching."))

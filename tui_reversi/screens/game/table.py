@@ -96,8 +96,8 @@ class AtTable:
             )
         elif "" in state.names:
             self.screen.say(
-                f"Table {state.code}: a friend joins with  ssh -t{_port_option()} HOST join "
-                f"{state.code}"
+                f"Table {state.code}, you play {state.colour.label}: a friend joins with "
+                f"ssh -t{_port_option()} HOST join {state.code}"
             )
         else:
             you, opponent = state.names[state.colour], state.names[state.colour.other]
