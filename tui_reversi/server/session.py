@@ -29,7 +29,7 @@ from .config import (
     player_environment,
     player_user_name,
 )
-from .lobby import lobby_lines
+from .lobby import adjourned_lines, lobby_lines
 from .pty_process import INPUT_HIGH_WATER, PtyProcess
 from .tables import TableRefused
 from .terms import USAGE, TableTerms, TermsRefused
@@ -53,6 +53,7 @@ GAME_OPTIONS = {
 
 # At a table (`ssh -t host table`, `join CODE`), only options about the look apply.
 TABLE_OPTIONS = ("--ascii", "--no-mouse", "--no-animation", "--theme")
+_LOOKS = tuple(option.removeprefix("--") for option in TABLE_OPTIONS)
 
 # What a full-screen app may have switched on, switched off again: used only when the
 # game died by a signal and could not restore the player's terminal itself.
@@ -114,11 +115,16 @@ def game_options(command: str | None) -> list[str]:
 
 def table_command(command: str | None) -> tuple[str | None, str | None, str | None]:
     """`table ...` -> ('table', None, the rest); `join CODE ...` -> ('join', CODE, the
-    rest), and `watch CODE ...` likewise; anything else -> (None, None, command),
-    for game_options."""
+    rest), and `watch CODE ...` likewise; `resume [CODE] ...` -> ('resume', CODE or
+    None, the rest); anything else -> (None, None, command), for game_options."""
     first, _, rest = (command or "").strip().partition(" ")
     if first == "table":
         return "table", None, rest  # its terms (colour, clock, variant) are read by table_terms
+    if first == "resume":
+        code, _, after = rest.strip().partition(" ")
+        if code and not code.startswith("-") and code.removeprefix("--") not in _LOOKS:
+            return "resume", code, after
+        return "resume", None, rest
     if first in ("join", "watch"):
         code, _, rest = rest.strip().partition(" ")
         if not code:
@@ -135,12 +141,11 @@ def table_terms(command: str | None) -> tuple[TableTerms, str]:
         terms, rest = TableTerms.parse(terms_words)
     except TermsRefused as refusal:
         raise SessionRefused(f"{refusal}; {USAGE}", 2) from None
-    looks = {option.removeprefix("--") for option in TABLE_OPTIONS}
     index = 0
     while index < len(rest):
         word = rest[index]
         name, equals, _ = word.removeprefix("--").partition("=")
-        if name not in looks:
+        if name not in _LOOKS:
             raise SessionRefused(f"{word[:20]!r} is not a term of a table: {USAGE}", 2)
         index += 2 if name == "theme" and not equals else 1  # (its value: checked later)
     return terms, " ".join(rest)
@@ -170,6 +175,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._asking: GameSession | None = None
         # At a table: the secret of this player's seat, which the game is given.
         self._table_secret: str | None = None
+        self._table_code: str | None = None
         self.started = time.monotonic()
         self.task: asyncio.Task[None] | None = None
 
@@ -206,6 +212,8 @@ class GameSession(asyncssh.SSHServerSession):
     def session_started(self) -> None:
         if (self._command or "").strip() == "lobby":
             self._show_lobby()
+            return
+        if (self._command or "").strip() == "resume" and self._lists_adjourned():
             return
         try:
             options = self._admit()
@@ -256,6 +264,7 @@ class GameSession(asyncssh.SSHServerSession):
     def connection_lost(self, exc: Exception | None) -> None:
         self._open = False
         self._cancel_timers()
+        self._dropped_from_table()
         if self._asking is not None:
             self._asking = None
             self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
@@ -273,9 +282,16 @@ class GameSession(asyncssh.SSHServerSession):
             return
         self._owner.end_reason = reason
         self._end_message = message
+        self._dropped_from_table()
         if self._process is not None:
             self._process.hang_up(self._config.hangup_grace)
         # else: _run_game hangs the game up as soon as it has started.
+
+    def _dropped_from_table(self) -> None:
+        """The game is going because its player went or was hung up: at a table,
+        that is a dropped player (the seat is held), not a crashed game."""
+        if self._table_secret is not None:
+            self._owner.arcade.tables.dropped(self._table_secret)
 
     # One live game per player name.
 
@@ -401,13 +417,30 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _show_lobby(self) -> None:
         """Print the lobby (lobby.py) and end: it needs no terminal and no seat."""
-        port = self._owner.ssh_connection.split()[-1:] or ["22"]
-        hint = "ssh -t" + ("" if port == ["22"] else f" -p {port[0]}") + " HOST"
-        for text in lobby_lines(self._owner.arcade, self.player, hint):
+        for text in lobby_lines(self._owner.arcade, self.player, self._ssh_hint()):
             if self._chan is not None:
                 self._chan.write(f"{text}\r\n".encode() if self._term else f"{text}\n".encode())
         self._owner.end_reason = "looked at the lobby"
         self._exit(0)
+
+    def _lists_adjourned(self) -> bool:
+        """`resume` without a terminal, or with several games to choose from: the
+        player's adjourned games are listed (True); else False, to resume the one."""
+        tables = self._owner.arcade.tables
+        games = tables.adjourned_for(self.player)
+        if self._term is not None and len(games) == 1:
+            return False
+        for text in adjourned_lines(games, self.player, self._ssh_hint()):
+            if self._chan is not None:
+                self._chan.write(f"{text}\r\n".encode() if self._term else f"{text}\n".encode())
+        self._owner.end_reason = "looked at their adjourned games"
+        self._exit(0 if games else 1)
+        return True
+
+    def _ssh_hint(self) -> str:
+        """'ssh -t -p 2222 HOST': how this player reached the server, for a hint."""
+        port = self._owner.ssh_connection.split()[-1:] or ["22"]
+        return "ssh -t" + ("" if port == ["22"] else f" -p {port[0]}") + " HOST"
 
     def _check_table_options(self, at_table: str, options: list[str]) -> None:
         allowed = TABLE_OPTIONS
@@ -419,16 +452,23 @@ class GameSession(asyncssh.SSHServerSession):
     def _sit_at_table(self, at_table: str, code: str | None, terms: TableTerms | None) -> None:
         tables = self._owner.arcade.tables
         try:
+            if at_table == "resume" and code is None:  # their one adjourned game
+                code = next((t.code for t in tables.adjourned_for(self.player)), None)
+                if code is None:
+                    raise TableRefused("you have no adjourned games on this server.")
             if code is None:
-                _, secret = tables.open(self.player, terms or TableTerms())
+                table, secret = tables.open(self.player, terms or TableTerms())
             elif at_table == "watch":
-                _, secret = tables.watch(code, self.player)
+                table, secret = tables.watch(code, self.player)
+            elif at_table == "resume":
+                table, secret = tables.resume(code, self.player)
             else:
-                _, secret = tables.join(code, self.player)
+                table, secret = tables.join(code, self.player)
         except TableRefused as refusal:
             self._leave_seat()
             raise SessionRefused(str(refusal), 1, f"table refused: {refusal}") from None
         self._table_secret = secret
+        self._table_code = table.code
 
     async def _play(self, options: list[str], take_over: GameSession | None = None) -> None:
         try:
@@ -509,7 +549,16 @@ class GameSession(asyncssh.SSHServerSession):
             return
         if status < 0:
             self._send(TERMINAL_RESET)
-        if self._end_message:
+        adjourned = {table.code for table in owner.arcade.tables.adjourned_for(self.player)}
+        if self._table_code in adjourned and (status != 0 or self._end_message):
+            self._send(TERMINAL_RESET)  # (a crashed game may have left it in any state)
+            said = self._end_message or "your game stopped unexpectedly"
+            self._say(
+                f"\r\ntui-reversi: {said}; table {self._table_code}'s game is adjourned: "
+                f"{self._ssh_hint()} resume  takes you back to it."
+            )
+            self._exit(1)
+        elif self._end_message:
             self._say(f"\r\ntui-reversi: {self._end_message}")
             self._exit(1)
         elif status < 0:
