@@ -38,7 +38,9 @@ def result_lines(match: Match, result: Result) -> tuple[str, str]:
 
 
 class GameOverScreen(Dialog[str | None]):
-    """Dismissed with 'new', 'review' or None (just look at the board)."""
+    """Dismissed with 'new', 'review', 'analyse' or None (just look at the
+    board); at a server's table, 'leave' (its button) instead of 'new': a
+    table's game is not followed by another."""
 
     # Nothing focused: Enter closes rather than pressing a button by surprise.
     AUTO_FOCUS = ""
@@ -50,9 +52,10 @@ class GameOverScreen(Dialog[str | None]):
         Binding("escape,enter", "choose(None)", "Close", id="over.close", key_display="esc"),
     ]
 
-    def __init__(self, match: Match, result: Result) -> None:
+    def __init__(self, match: Match, result: Result, *, at_table: bool = False) -> None:
         super().__init__()
         self.headline, self.detail = result_lines(match, result)
+        self.at_table = at_table
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -60,18 +63,25 @@ class GameOverScreen(Dialog[str | None]):
                 Content.from_markup("[b]Game over: $h[/b]", h=self.headline), id="dialog-title"
             )
             yield Literal(self.detail, id="result")
-            yield Static(
-                self.terminal_text(
-                    "[b]n[/b] new game · [b],[/b] review · [b]a[/b] analyse · [b]esc[/b] the "
-                    "board · [b]ctrl+q[/b] quit"
-                ),
-                id="dialog-keys",
-            )
+            keys = "[b]n[/b] new game · [b],[/b] review · [b]a[/b] analyse · [b]esc[/b] the board"
+            if self.at_table:
+                keys = "[b],[/b] review · [b]a[/b] analyse · [b]esc[/b] the board"
+            leave = " · [b]q[/b] leave the table" if self.at_table else " · [b]ctrl+q[/b] quit"
+            yield Static(self.terminal_text(keys + leave), id="dialog-keys")
             with Horizontal(id="dialog-buttons"):
-                yield Button("New game", variant="primary", id="new")
-                yield Button("Review", id="review")
-                yield Button("Analyse", id="analyse")
+                if self.at_table:  # review first: a table's game is not followed by another
+                    yield Button("Review", variant="primary", id="review")
+                    yield Button("Analyse", id="analyse")
+                    yield Button("Leave", id="leave")
+                else:
+                    yield Button("New game", variant="primary", id="new")
+                    yield Button("Review", id="review")
+                    yield Button("Analyse", id="analyse")
                 yield Button("Close", id="close")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # q leaves a table as it quits anywhere (Dialog's binding): the game's end is told.
+        return not (self.at_table and action == "choose" and parameters == ("new",))
 
     def action_choose(self, choice: str | None) -> None:
         self.dismiss(choice)

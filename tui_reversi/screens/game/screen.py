@@ -311,7 +311,15 @@ class GameScreen(Screen[None]):
         title = self.query_one("#title-bar", Static)
         ply = self.match.game.ply if self.review.ply is None else self.review.ply
         opening = self.analysis.opening(ply)
-        title.update(status.title_bar(self.match, self.review.ply, self.reversi_app.text, opening))
+        title.update(
+            status.title_bar(
+                self.match,
+                self.review.ply,
+                self.reversi_app.text,
+                opening,
+                play_from_here=self.table.link is None,
+            )
+        )
         title.set_class(self.review.reviewing, "-review")
 
     def _show_status(self) -> None:
@@ -330,6 +338,7 @@ class GameScreen(Screen[None]):
                     self.review.ply,
                     paused=self.referee.paused,
                     spell=self.reversi_app.text,
+                    at_table=self.table.link is not None,
                 )
             )
             line.remove_class("-error")
@@ -373,7 +382,8 @@ class GameScreen(Screen[None]):
         """The person at this keyboard plays `square`, or is told why not."""
         match = self.match
         if self.review.reviewing:
-            self.say("Reviewing: esc returns to the game, ⏎ plays on from here.", error=True)
+            then = "" if self.table.link is not None else ", ⏎ plays on from here"
+            self.say(f"Reviewing: esc returns to the game{then}.", error=True)
             return
         why_not = self.table.why_not_play()
         if why_not is not None:
@@ -574,7 +584,10 @@ class GameScreen(Screen[None]):
         if self._game_over_shown == turn or result is None:
             return
         self._game_over_shown = turn
-        self.app.push_screen(GameOverScreen(self.match, result), self._after_game_over)
+        at_table = self.table.link is not None
+        self.app.push_screen(
+            GameOverScreen(self.match, result, at_table=at_table), self._after_game_over
+        )
 
     def _after_game_over(self, choice: str | None) -> None:
         if choice == "new":
@@ -583,6 +596,8 @@ class GameScreen(Screen[None]):
             self.review.step(-1)
         elif choice == "analyse":
             self.analysis.start_or_stop()
+        elif choice == "leave":
+            self.app.exit()
 
     # -- the command palette ------------------------------------------------------------------
 
