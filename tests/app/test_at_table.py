@@ -185,3 +185,16 @@ async def test_clocks_of_different_widths_line_up_too(at_table):
         await wait_for(pilot, lambda: panel.clocks is not None, "the clocks")
         black, white = clock_columns(panel)
         assert black == white
+
+
+async def test_news_that_comes_as_the_game_starts_is_shown_once_the_screen_is_there(at_table):
+    app, server = at_table(Color.WHITE, game=Game.from_transcript("d3"))
+    # The other player sits down at the moment this game starts: all of it arrives
+    # before the board is drawn.
+    server.say("clock 291.0 300.0 white", "news You are both back: the game goes on.")
+    async with app.run_test(size=(80, 24)) as pilot:
+        panel = app.screen.query_one(ScorePanel)
+        await wait_for(pilot, lambda: panel.clocks is not None, "the clocks")
+        await wait_for(pilot, lambda: "both back" in status(app), "the news")
+        assert panel.clocks.left == (291.0, 300.0)
+        assert app.is_running and app.crash is None

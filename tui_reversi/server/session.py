@@ -59,7 +59,7 @@ _LOOKS = tuple(option.removeprefix("--") for option in TABLE_OPTIONS)
 # game died by a signal and could not restore the player's terminal itself.
 TERMINAL_RESET = (
     b"\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l"
-    b"\x1b[?1004l\x1b[?2004l\x1b[<u\x1b[?25h\x1b[?1049l"
+    b"\x1b[?1004l\x1b[?2004l\x1b[<u\x1b[?25h\x1b[?7h\x1b[?1049l"
 )
 
 
@@ -552,11 +552,10 @@ class GameSession(asyncssh.SSHServerSession):
         adjourned = {table.code for table in owner.arcade.tables.adjourned_for(self.player)}
         if self._table_code in adjourned and (status != 0 or self._end_message):
             self._send(TERMINAL_RESET)  # (a crashed game may have left it in any state)
-            said = self._end_message or "your game stopped unexpectedly"
-            self._say(
-                f"\r\ntui-reversi: {said}; table {self._table_code}'s game is adjourned: "
-                f"{self._ssh_hint()} resume  takes you back to it."
-            )
+            said = self._end_message or "your game stopped unexpectedly."
+            code, hint = self._table_code, self._ssh_hint()
+            self._say(f"\r\ntui-reversi: {said}")
+            self._say(f"Table {code}'s game is adjourned; to go on with it:  {hint} resume")
             self._exit(1)
         elif self._end_message:
             self._say(f"\r\ntui-reversi: {self._end_message}")

@@ -46,6 +46,9 @@ class AtTable:
 
     def __init__(self, screen: GameScreen) -> None:
         self.screen = screen
+        # News that came before the screen was there to show it (a player sitting
+        # down at the moment this game started), shown once it is.
+        self._early: list[News] | None = []
 
     @property
     def link(self) -> TableLink | None:
@@ -80,6 +83,7 @@ class AtTable:
     def started(self) -> None:
         """The game is on the screen: name the players, and say where the table is."""
         link = self.link
+        early, self._early = self._early or [], None
         if link is None:
             return
         self._show_names(link.state.names)
@@ -96,8 +100,8 @@ class AtTable:
             )
         elif "" in state.names:
             self.screen.say(
-                f"Table {state.code}, you play {state.colour.label}: a friend joins with "
-                f"ssh -t{_port_option()} HOST join {state.code}"
+                f"Table {state.code}: a friend joins with  ssh -t{_port_option()} HOST join "
+                f"{state.code}"
             )
         else:
             you, opponent = state.names[state.colour], state.names[state.colour.other]
@@ -105,8 +109,13 @@ class AtTable:
                 f"Table {state.code}: you{_rated(state, you)} play {state.colour.label} "
                 f"against {opponent}{_rated(state, opponent)}."
             )
+        for news in early:
+            self.news(news)
 
     def news(self, news: News) -> None:
+        if self._early is not None:  # the screen is not drawn yet
+            self._early.append(news)
+            return
         screen = self.screen
         if news.clock is not None:
             self._show_clocks(news.clock)
