@@ -347,3 +347,17 @@ def test_a_killed_game_adjourns_at_once_and_both_resume_it_after_a_restart(peopl
     assert clocks(screen(people, "alice"))[0] == before[0]
     people("send-keys", "-t", "bob", "c", "5")
     wait_screen(people, "alice", lambda s: "2 c5" in s, "bob's move after the restart")
+
+
+def test_the_host_who_asks_for_white_plays_white_and_the_friend_moves_first(people):
+    people.ssh("alice", "alice", "table white")
+    text = wait_screen(people, "alice", lambda s: "a friend joins" in s, "the table's code")
+    assert re.search(r"White alice \(you\)", text)
+    code = re.search(r"join ([A-Z0-9]{5})", text).group(1)
+    people.ssh("bob", "bob", f"join {code}")
+    wait_screen(people, "bob", lambda s: "you (1500) play Black against alice" in s, "bob's seat")
+    people("send-keys", "-t", "alice", "d", "3")  # not alice's turn: Black moves first
+    wait_screen(people, "alice", lambda s: "It is Black's turn (bob)" in s, "whose turn it is")
+    people("send-keys", "-t", "bob", "d", "3")
+    for name in ("alice", "bob"):
+        wait_screen(people, name, lambda s: "1 d3" in s and "Black bob" in s, "bob's move")

@@ -102,6 +102,15 @@ async def test_the_host_who_asks_for_white_plays_white_and_the_friend_black(serv
     )
 
 
+async def test_the_lobby_says_which_colour_an_open_table_leaves_free(serve):
+    arcade = await serve(max_per_address=10)
+    await seat(arcade, "dave", "table white")
+    code = table_code(arcade)
+    asker = await Player.connect(arcade, "erin", term=None, command="lobby")
+    await asker.finished()
+    assert f"  {code}  dave waits (White), othello, move 1" in asker.output.decode()
+
+
 async def test_random_seats_the_host_at_the_colour_drawn(serve, monkeypatch):
     arcade = await serve()
     monkeypatch.setattr("secrets.choice", lambda colours: colours[-1])

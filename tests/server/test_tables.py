@@ -476,7 +476,7 @@ async def test_the_lobby_lists_who_is_here_the_tables_and_the_askers_record(serv
         f"  dave             at table {waiting} (Black), waiting for someone to join",
         "  erin             playing on their own",
         f"  {code}  alice (Black) against bob (White), othello, move 1",
-        f"  {waiting}  dave waits, othello, clock 5+3, move 1",
+        f"  {waiting}  dave waits (Black), othello, clock 5+3, move 1",
         "Your record here: 0 won, 0 lost, 0 drawn; rating 1500 after 0 rated games",
     ):
         assert line in text, (line, text)

@@ -57,8 +57,8 @@ def lobby_lines(arcade: Arcade, name: str, join_hint: str) -> list[str]:
     if waiting:
         lines.append(f"Open tables (anyone may sit down: {join_hint} join CODE):")
         for table in waiting:
-            host = next(iter(table.names.values()))
-            lines.append(f"  {table.code}  {host} waits, {_how(table)}")
+            ((colour, host),) = table.names.items()
+            lines.append(f"  {table.code}  {host} waits ({colour.label}), {_how(table)}")
     archive = arcade.archive
     if archive is not None:
         rating, games = archive.rating(name)
