@@ -457,7 +457,9 @@ class GameSession(asyncssh.SSHServerSession):
                 if code is None:
                     raise TableRefused("you have no adjourned games on this server.")
             if code is None:
-                table, secret = tables.open(self.player, terms or TableTerms())
+                terms = terms or TableTerms()
+                colour = terms.colour.resolve()  # (random: drawn now, shown with the code)
+                table, secret = tables.open(self.player, terms.variant, terms.clock, colour)
             elif at_table == "watch":
                 table, secret = tables.watch(code, self.player)
             elif at_table == "resume":

@@ -51,7 +51,8 @@ from ..players.remote import (
 )
 from .archive import Ending, PlayedGame, StoreError, UnfinishedGame
 from .config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER, format_duration
-from .terms import DEFAULT_TERMS, ColourChoice, TableTerms, TimeControl
+from .terms import TableRefused as TableRefused
+from .terms import TimeControl as TimeControl
 
 # Codes are read aloud and typed: no 0/O, 1/I.
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -65,10 +66,6 @@ CHAT_LINES = 10
 CHAT_WINDOW = 60.0
 # A game that does not read what it is sent is cut off beyond this much unsent.
 MAX_UNSENT = 64 * 1024
-
-
-class TableRefused(Exception):
-    """Why a player cannot open or join a table, in one sentence."""
 
 
 class TableStore(Protocol):
@@ -252,9 +249,16 @@ class Tables:
 
     # -- for the sessions -------------------------------------------------------------
 
-    def open(self, name: str, terms: TableTerms = DEFAULT_TERMS) -> tuple[Table, str]:
-        """A new table on `terms`, `name` seated at the colour they chose (one
-        drawn for `random`); its secret for that seat. Raises TableRefused."""
+    def open(
+        self,
+        name: str,
+        variant: Variant = Variant.OTHELLO,
+        time_control: TimeControl | None = None,
+        colour: Color = Color.BLACK,
+    ) -> tuple[Table, str]:
+        """A new table with `name` at `colour` (Black unless chosen: see terms.py
+        for `random`), with clocks if `time_control`; its secret for that seat.
+        Raises TableRefused."""
         playing = [
             table
             for table in self.tables.values()
@@ -266,12 +270,11 @@ class Tables:
                 "finish one first."
             )
         code = self._new_code()
-        color = terms.colour.resolve()
-        table = Table(code, terms.variant, {color: name}, time_control=terms.clock)
+        table = Table(code, variant, {colour: name}, time_control=time_control)
         self.tables[code] = table
-        drawn = " (drawn)" if terms.colour is ColourChoice.RANDOM else ""
-        self._log(f"table {code} opened by {name} as {color.label}{drawn} ({terms})")
-        return table, self._seat(table, color, name)
+        clock = f", clock {time_control}" if time_control else ""
+        self._log(f"table {code} opened by {name} as {colour.label} ({variant.value}{clock})")
+        return table, self._seat(table, colour, name)
 
     def join(self, code: str, name: str) -> tuple[Table, str]:
         """Sit `name` at the free seat of table `code`. Raises TableRefused."""

@@ -29,7 +29,11 @@ USAGE = (
 )
 
 
-class TermsRefused(Exception):
+class TableRefused(Exception):
+    """Why a player cannot open or join a table, in one sentence."""
+
+
+class TermsRefused(TableRefused):
     """Terms that cannot be read, in one sentence."""
 
 
@@ -124,14 +128,7 @@ class TableTerms:
         words = [self.colour.value, "variant", self.variant.value]
         return words + (["clock", str(self.clock)] if self.clock is not None else [])
 
-    def __str__(self) -> str:
-        """'anti, clock 5+3': the game, as the lobby and the log describe it."""
-        clock = f", clock {self.clock}" if self.clock is not None else ""
-        return f"{self.variant.value}{clock}"
 
-
-# `ssh -t host table`: the opener plays Black, Othello, no clock.
-DEFAULT_TERMS = TableTerms()
 _VARIANTS = tuple(variant.value for variant in Variant)
 
 
