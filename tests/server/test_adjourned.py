@@ -89,6 +89,9 @@ async def test_a_server_restart_keeps_adjourned_games_and_resume_takes_both_back
     assert heard[:2] == [f"seated {code} white othello", "players alice bob"]
     assert heard[-4:] == ["clock 106.0 96.0 -", "moved 0 d3", "moved 1 c5", "ready"]
     assert await bob.hear() == "news Adjourned: the game goes on when alice is back too."
+    carol = await Game.connect(await seat(second, "carol", f"watch {code}"))
+    await carol.hear_until("ready")
+    assert await carol.hear() == "news Adjourned: the game goes on when both players are back."
     alice = await Game.connect(await seat(second, "alice", f"resume {code.lower()}"))
     await alice.hear_until("ready")
     for game in (alice, bob):

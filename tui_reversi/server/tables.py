@@ -458,7 +458,9 @@ class Tables:
             writer.write(line("over", table.ended))
         writer.write(line("ready"))
         self._resume(table)  # (told after the table's description)
-        if table.adjourned and color is not None and color.other not in table.links:
+        if table.adjourned and color is None:
+            writer.write(line("news", "Adjourned: the game goes on when both players are back."))
+        elif table.adjourned and color is not None and color.other not in table.links:
             other = table.name(color.other)
             writer.write(line("news", f"Adjourned: the game goes on when {other} is back too."))
         return seat
