@@ -238,7 +238,7 @@ class Tables:
             table.remaining = dict(zip(Color, kept.left, strict=True))
         self.tables[table.code] = table
         black, white = kept.names
-        move = _move(table)
+        move = table.game.ply + 1
         self._log(f"table {table.code}: {black} against {white} kept adjourned, move {move}")
 
     def adjourn_all(self, why: str) -> None:
@@ -799,8 +799,3 @@ class Tables:
                 continue
             with contextlib.suppress(OSError):
                 writer.write(data)
-
-
-def _move(table: Table) -> int:
-    """The number of the move to come, as the lobby says it."""
-    return table.game.ply + 1
