@@ -93,17 +93,19 @@ def one_move_from_the_end(at_table):
     return app, server, ending
 
 
-async def test_game_over_at_a_table_offers_review_analyse_and_leaving_not_a_new_game(at_table):
+async def test_game_over_at_a_table_offers_a_rematch_review_analyse_and_leaving_not_a_new_game(
+    at_table,
+):
     app, server, ending = one_move_from_the_end(at_table)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say(*ending)
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
         over = app.screen
         text = re.sub(r"\[/?b\]", "", str(over.query_one("#dialog-keys").content))
-        assert ", review · a analyse · esc the board · q leave the table" in text
+        assert "r rematch · , review · a analyse · esc board · q leave the table" in text
         assert "new game" not in text
         buttons = [str(button.label) for button in over.query("Button")]
-        assert buttons == ["Review", "Analyse", "Leave", "Close"]
+        assert buttons == ["Rematch", "Review", "Analyse", "Leave", "Close"]
         await pilot.press("n")  # no new game at a table
         await pilot.pause()
         assert app.screen is over
@@ -111,7 +113,7 @@ async def test_game_over_at_a_table_offers_review_analyse_and_leaving_not_a_new_
         await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen), "the board")
         await pilot.press("comma", "escape")  # a look back, then the status line's advice
         await wait_for(pilot, lambda: "Game over:" in status(app), "the advice")
-        assert "Game over: , review · a analyse · q leave the table" in status(app)
+        assert "Game over: r rematch · , review · a analyse · q leave the table" in status(app)
         assert "new game" not in status(app)
 
 
@@ -198,3 +200,56 @@ async def test_news_that_comes_as_the_game_starts_is_shown_once_the_screen_is_th
         await wait_for(pilot, lambda: "both back" in status(app), "the news")
         assert panel.clocks.left == (291.0, 300.0)
         assert app.is_running and app.crash is None
+
+
+def heard(server: Server) -> str:
+    """What the app has said to the server so far."""
+    server.sock.settimeout(5)
+    return server.sock.recv(4096).decode()
+
+
+async def test_a_rematch_asked_and_allowed_starts_a_new_game_with_colours_changed(at_table):
+    app, server, ending = one_move_from_the_end(at_table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        server.say(*ending)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        await pilot.press("r")
+        await pilot.pause()
+        assert heard(server) == "rematch\n"
+        server.say("news Asked bob for a rematch.", "again", "players bob alice")
+        await wait_for(pilot, lambda: app.match.game.ply == 0, "the new game")
+        assert not isinstance(app.screen, GameOverScreen)
+        assert app.match.names == ("bob", "alice (you)")
+        assert app.match.is_human(Color.WHITE) and not app.match.is_human(Color.BLACK)
+        server.say("moved 0 d3")  # bob is Black now, and moves first
+        await wait_for(pilot, lambda: app.match.game.ply == 1, "bob's move")
+        await pilot.press("c", "5")
+        await pilot.pause()
+        assert heard(server) == "move 1 c5\n"
+
+
+async def test_a_rematch_asked_by_the_opponent_is_answered_in_a_dialog(at_table):
+    app, server, ending = one_move_from_the_end(at_table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        server.say(*ending)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        server.say("asked rematch bob")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen", "the question")
+        assert "bob asks for a rematch (you change colours)." in str(
+            app.screen.query_one("#dialog-title").content
+        )
+        await pilot.press("y")
+        await pilot.pause()
+        assert heard(server) == "allow\n"
+
+
+async def test_a_spectator_at_game_over_is_not_offered_a_rematch(at_table):
+    game = played_out()
+    app, _ = at_table(None, game=game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        buttons = [str(button.label) for button in app.screen.query("Button")]
+        assert buttons == ["Review", "Analyse", "Leave", "Close"]
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)

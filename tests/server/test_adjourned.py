@@ -162,3 +162,13 @@ def test_an_unfinished_game_that_cannot_be_read_back_is_one_sentence_and_the_res
     (problem,) = problems
     assert problem.startswith("table 'FGHJK''s unfinished game cannot be read back: move 1 (a1)")
     archive.close()
+
+
+async def test_stopping_the_server_with_games_at_tables_logs_no_error(serve, caplog):
+    arcade = await serve(max_per_address=10)
+    await sit_down(arcade)
+    waiting = await Game.connect(await seat(arcade, "carol", "table"))
+    await waiting.hear_until("ready")
+    await arcade.close()
+    problems = [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL")]
+    assert problems == []

@@ -111,6 +111,8 @@ class Table:
     flag_timer: asyncio.TimerHandle | None = None
     # A takeback asked for and not answered yet: who asked, and the ply to go back to.
     takeback: tuple[Color, int] | None = None
+    # After the game: who asked for a rematch (colours change), not answered yet.
+    rematch: Color | None = None
     # A dropped player did not come back in time and the server adjourns: the game
     # waits, clocks stopped, until both players sit down again (join CODE).
     adjourned: bool = False
@@ -152,9 +154,11 @@ class Table:
         return f"Game over: {self.name(winner)} ({winner.label}) wins {high}-{low}."
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Seat:
-    """Which seat of which table a secret stands for (`color` None: watching)."""
+    """Which seat of which table a secret stands for (`color` None: watching).
+    One object per secret, shared by everything that knows it: a rematch
+    changes its colour in place."""
 
     table: Table
     color: Color | None
@@ -406,6 +410,10 @@ class Tables:
                 await self._play(seat, reader, writer)
         except (OSError, ValueError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
             pass  # a game that broke the protocol or went away: it is let go
+        except asyncio.CancelledError:
+            # Only close() cancels: the line ends with the server. Not raised on, as
+            # asyncio's server would log a cancelled handler as an error with a traceback.
+            pass
         finally:
             self._handlers.discard(task)
             if seat is not None:
@@ -480,6 +488,10 @@ class Tables:
                 refusal = self._resign(seat)
             elif command == "takeback":
                 refusal = self._ask_takeback(seat)
+            elif command == "rematch":
+                refusal = self._ask_rematch(seat)
+            elif command in ("allow", "deny") and seat.table.ended is not None:
+                refusal = self._answer_rematch(seat, allowed=command == "allow")
             elif command in ("allow", "deny"):
                 refusal = self._answer_takeback(seat, allowed=command == "allow")
             elif command == "leave":
@@ -598,6 +610,64 @@ class Tables:
         self._save(table)
         return None
 
+    # -- a rematch: asked by one player after the game, allowed by the other ------------
+
+    def _ask_rematch(self, seat: Seat) -> str | None:
+        table, color = seat.table, seat.color
+        assert color is not None
+        if table.ended is None:
+            return "The game is not over."
+        other = table.links.get(color.other)
+        if other is None or len(table.names) < 2:
+            return f"{table.name(color.other) or 'Nobody'} is not at the table any more."
+        if table.rematch == color:
+            return "Your rematch offer is waiting for an answer already."
+        if table.rematch == color.other:  # both asked: that is a yes
+            self._rematch(table)
+            return None
+        table.rematch = color
+        other.write(line("asked", "rematch", seat.name))
+        mine = table.links.get(color)
+        if mine is not None:
+            mine.write(line("news", f"Asked {table.name(color.other)} for a rematch."))
+        return None
+
+    def _answer_rematch(self, seat: Seat, *, allowed: bool) -> str | None:
+        table, color = seat.table, seat.color
+        assert color is not None
+        asker = table.rematch
+        if asker is None or asker == color:
+            return "No rematch is waiting for your answer."
+        if allowed:
+            self._rematch(table)
+            return None
+        table.rematch = None
+        writer = table.links.get(asker)
+        if writer is not None:
+            writer.write(line("news", f"{seat.name} declined the rematch."))
+        return None
+
+    def _rematch(self, table: Table) -> None:
+        """A new game at the table, on the same terms, the colours changed."""
+        table.names = {color.other: name for color, name in table.names.items()}
+        table.links = {color.other: writer for color, writer in table.links.items()}
+        for seat in {*self._seats.values(), *self._linked}:
+            if seat.table is table and seat.color is not None:
+                seat.color = seat.color.other
+        table.game = Game(table.variant)
+        table.ended, table.rematch, table.takeback = None, None, None
+        table.takebacks_asked.clear()
+        table.started = datetime.now(UTC)
+        if table.time_control is not None:
+            table.remaining = {color: table.time_control.base for color in Color}
+        black, white = table.name(Color.BLACK), table.name(Color.WHITE)
+        self._log(f"table {table.code}: rematch, {black} (Black) against {white} (White)")
+        self._broadcast(table, line("again"))
+        self._broadcast(table, table.players_line())
+        self._broadcast(table, line("news", f"A rematch: {black} plays Black this time."))
+        self._run_clock(table)
+        self._save(table)
+
     # -- the clocks --------------------------------------------------------------------
 
     def check_flag(self, table: Table) -> bool:
@@ -661,6 +731,9 @@ class Tables:
         assert color is not None
         if color in table.held or color in table.links:
             return  # held already, or back already
+        if table.rematch is not None:  # an offer nobody can answer now
+            table.rematch = None
+            self._broadcast(table, line("news", f"{table.name(color)} left: no rematch."))
         if table.adjourned:  # it waits for both, whoever comes and goes meanwhile
             self._clear_away(table)
             return

@@ -339,6 +339,7 @@ class GameScreen(Screen[None]):
                     paused=self.referee.paused,
                     spell=self.reversi_app.text,
                     at_table=self.table.link is not None,
+                    rematch=self.table.link is not None and not self.table.watching,
                 )
             )
             line.remove_class("-error")
@@ -447,6 +448,9 @@ class GameScreen(Screen[None]):
 
     def action_takeback(self) -> None:
         self.table.ask_takeback()
+
+    def action_rematch(self) -> None:
+        self.table.ask_rematch()
 
     def back_to_ply(self, ply: int) -> None:
         """The table's game went back to `ply` (a takeback the players agreed on)."""
@@ -584,9 +588,10 @@ class GameScreen(Screen[None]):
         if self._game_over_shown == turn or result is None:
             return
         self._game_over_shown = turn
-        at_table = self.table.link is not None
+        at_table, playing = self.table.link is not None, not self.table.watching
         self.app.push_screen(
-            GameOverScreen(self.match, result, at_table=at_table), self._after_game_over
+            GameOverScreen(self.match, result, at_table=at_table, rematch=at_table and playing),
+            self._after_game_over,
         )
 
     def _after_game_over(self, choice: str | None) -> None:
@@ -598,6 +603,8 @@ class GameScreen(Screen[None]):
             self.analysis.start_or_stop()
         elif choice == "leave":
             self.app.exit()
+        elif choice == "rematch":
+            self.table.ask_rematch()
 
     # -- the command palette ------------------------------------------------------------------
 
@@ -654,6 +661,8 @@ class GameScreen(Screen[None]):
             return self.table.link is not None
         if action == "takeback":
             return self.table.can_ask_takeback()
+        if action == "rematch":
+            return self.table.can_ask_rematch()
         if action in NOT_AT_TABLE and self.table.link is not None:
             return False
         if action in ("live", "continue_here"):

@@ -65,16 +65,23 @@ def title_bar(
 
 
 def advice(
-    match: Match, review_ply: int | None, *, paused: bool, spell: Spell, at_table: bool = False
+    match: Match,
+    review_ply: int | None,
+    *,
+    paused: bool,
+    spell: Spell,
+    at_table: bool = False,
+    rematch: bool = False,
 ) -> Content:
-    """What the player can do now, when there is nothing else to say."""
+    """What the player can do now, when there is nothing else to say (at a
+    server's table, no new game: a `rematch` for a player)."""
     game = match.game
     if review_ply is not None:
         return Content(f" {describe_ply(game, review_ply)}")
-    if match.is_over and at_table:  # no new game at a server's table
-        return Content.from_markup(
-            spell(" Game over: [b],[/b] review · [b]a[/b] analyse · [b]q[/b] leave the table")
-        )
+    if match.is_over and at_table:
+        again = "[b]r[/b] rematch · " if rematch else ""
+        keys = "[b],[/b] review · [b]a[/b] analyse · [b]q[/b] leave the table"
+        return Content.from_markup(spell(f" Game over: {again}{keys}"))
     if match.is_over:
         return Content.from_markup(
             spell(" Game over: [b]n[/b] new game · [b],[/b] review · [b]ctrl+q[/b] quit")
