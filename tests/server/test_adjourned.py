@@ -172,3 +172,31 @@ async def test_stopping_the_server_with_games_at_tables_logs_no_error(serve, cap
     await arcade.close()
     problems = [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL")]
     assert problems == []
+
+
+async def test_resume_with_several_adjourned_games_lists_them_to_choose_from(serve):
+    arcade = await serve(max_per_address=10)
+    codes = []
+    for opponent in ("bob", "carol"):
+        host = await Game.connect(await seat(arcade, "alice", "table"))
+        await host.hear_until("ready")
+        (code,) = set(arcade.tables.tables) - set(codes)
+        codes.append(code)
+        guest = await Game.connect(await seat(arcade, opponent, f"join {code}"))
+        await guest.hear_until("ready")
+        guest.writer.close()  # the guest's game goes without a word: adjourned
+        await host.hear_until(
+            f"news {opponent}'s game stopped unexpectedly: "
+            f"the game is adjourned until {opponent} is back."
+        )
+        host.say("leave")  # alice goes home too; the game stays adjourned
+        table = arcade.tables.tables[code]
+        await wait_until(lambda table=table: not table.links, "alice to leave")
+    asker = await Player.connect(arcade, "alice", command="resume")  # with a terminal
+    done = await asker.finished()
+    assert done.exit_status == 0
+    listed = asker.output.decode()
+    assert f"  {codes[0]}  you (Black) against bob, othello, move 1" in listed
+    assert f"  {codes[1]}  you (Black) against carol, othello, move 1" in listed
+    chosen = await Game.connect(await seat(arcade, "alice", f"resume {codes[1]}"))
+    assert (await chosen.hear_until("ready"))[0] == f"seated {codes[1]} black othello"
