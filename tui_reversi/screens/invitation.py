@@ -24,7 +24,9 @@ class InviteScreen(Dialog[Terms | None]):
     """Choose your colour, the variant and the clock; Enter invites, Esc cancels."""
 
     BINDINGS = [
-        Binding("enter", "invite", "Invite", id="invite.send", key_display="⏎", priority=True),
+        # Not a priority binding: it waits for the keys typed before it (a priority one
+        # would act before them when they arrive together).
+        Binding("enter", "invite", "Invite", id="invite.send", key_display="⏎"),
         Binding("escape", "cancel", "Cancel", id="invite.cancel", key_display="esc"),
     ]
 

@@ -117,9 +117,10 @@ class LobbyScreen(Dialog[None]):
                 options.highlighted = chosen[0]
         games = "game" if view.games == 1 else "games"
         record = view.record or "no games yet"
-        self.query_one("#lobby-record", Literal).update(
-            f"Your record here: {record}; rating {view.rating} after {view.games} rated {games}."
-        )
+        text = f"Your record here: {record}; rating {view.rating} after {view.games} rated {games}."
+        shown = self.query_one("#lobby-record", Literal)
+        if str(shown.content) != text:  # (unchanged: not redrawn)
+            shown.update(text)
 
     def say(self, text: str, *, error: bool = False) -> None:
         """One sentence under the list (the answer to an invitation, a refusal)."""

@@ -184,9 +184,7 @@ class Lobby:
                 if refusal is not None:
                     guest.send(line("refused", refusal))
         except (OSError, ValueError, TimeoutError, asyncio.IncompleteReadError):
-            pass  # a game that broke the protocol or went away: it is let go
-        except asyncio.LimitOverrunError:
-            pass
+            pass  # a game that broke the protocol, or went away: it is let go
         finally:
             self._handlers.discard(task)
             if guest is not None:
