@@ -97,8 +97,8 @@ async def test_the_lobby_lists_people_tables_adjourned_games_and_the_record(make
         lobby = await open_lobby(pilot, app, server)
         shown = rows(app)
         assert shown[0] == "People here (⏎ invites)"
-        assert "alice (you)      free: playing on their own" in shown
-        assert f"{'[b]eve[/b]':<16} watching: watching table K7QP2" in shown  # literally
+        assert "alice (you)      free, playing on their own" in shown
+        assert f"{'[b]eve[/b]':<16} watching table K7QP2" in shown  # literally
         assert "K7QP2  carol (Black) against dave (White), othello, clock 5+3, move 12" in shown
         assert "M3XR9  frank waits (White), anti, move 1" in shown
         assert "P2QD4  alice (Black) against bob (White), othello, move 31" in shown

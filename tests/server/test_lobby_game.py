@@ -26,8 +26,8 @@ def at_home(people, name: str) -> None:
 def invite_bob(people, keys: tuple[str, ...]) -> None:
     """alice opens the lobby, picks bob and sends an invitation on the terms `keys` choose."""
     people("send-keys", "-t", "alice", "L")
-    lobby = wait_screen(people, "alice", lambda s: re.search(r"\bbob +free:", s), "bob, free")
-    assert "alice (you)      free: playing on their own" in lobby
+    lobby = wait_screen(people, "alice", lambda s: re.search(r"\bbob +free,", s), "bob, free")
+    assert "alice (you)      free, playing on their own" in lobby
     people("send-keys", "-t", "alice", "j", "Enter")  # alice, bob: sorted by name
     wait_screen(people, "alice", lambda s: "Invite bob to a game" in s, "the terms")
     people("send-keys", "-t", "alice", *keys, "Enter")

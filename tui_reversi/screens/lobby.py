@@ -133,7 +133,9 @@ class LobbyScreen(Dialog[None]):
         for person in view.people:
             you = " (you)" if person.name == self.link.name else ""
             name = f"{person.name}{you}"
-            text = f"{name:<{NAME_WIDTH}} {person.state}: {person.text}"
+            # The words say the state ("at table K7QP2 (Black), against bob"), but for free.
+            doing = f"free, {person.text}" if person.state == "free" else person.text
+            text = f"{name:<{NAME_WIDTH}} {doing}"
             rows.append((f"person:{person.name}", Content(text)))
         for kind, heading, _ in TABLE_SECTIONS:
             tables = [table for table in view.tables if table.kind == kind]
