@@ -10,6 +10,7 @@ import pytest
 from textual.widgets import OptionList
 
 from tui_reversi.players.lobby import LobbyLink
+from tui_reversi.screens.help import HelpScreen
 from tui_reversi.screens.invitation import InvitedScreen, InviteScreen, WaitingScreen
 from tui_reversi.screens.lobby import NO_LOBBY, LobbyScreen
 from tui_reversi.widgets.literal import Literal
@@ -107,6 +108,10 @@ async def test_the_lobby_lists_people_tables_adjourned_games_and_the_record(make
         )
         record = str(lobby.query_one("#lobby-record", Literal).content)
         assert record == "Your record here: 1 won, 0 lost, 0 drawn; rating 1516 after 1 rated game."
+        await pilot.press("question_mark")  # the keys, over the lobby
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, LobbyScreen), "back to the game")
 

@@ -65,6 +65,7 @@ class LobbyScreen(Dialog[None]):
         Binding("down,j", "cursor(1)", "Next", id="lobby.down", show=False),
         Binding("up,k", "cursor(-1)", "Previous", id="lobby.up", show=False),
         Binding("escape", "close", "Back to the game", id="lobby.close", key_display="esc"),
+        Binding("question_mark", "app.help", "Help", id="lobby.help", key_display="?"),
     ]
 
     def __init__(self, link: LobbyLink, view: LobbyView | None = None) -> None:
