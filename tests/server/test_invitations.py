@@ -178,3 +178,35 @@ async def test_lines_a_game_may_not_send_are_refused_and_change_nothing(serve):
         alice.say(forged)
         assert (await alice.hear_starting("refused ")).startswith(answer), forged
     assert not arcade.tables.tables and not arcade.lobby.invitations
+
+
+async def test_an_adjourned_game_is_listed_for_its_players_only_and_resumed_from_the_lobby(serve):
+    from .test_tables import sit_down
+
+    arcade = await serve(hold_seat=0.5, on_drop="adjourn", max_per_address=10)
+    alice_game, bob_game, code = await sit_down(arcade)
+    alice_game.say("move 0 d3")
+    await bob_game.hear_until("moved 0 d3")
+    bob_game.writer.close()
+    await alice_game.hear_until(
+        f"news bob did not come back in time: the game is adjourned. "
+        f"Either of you resumes it with  join {code}"
+    )
+    alice_game.say("leave")
+    await wait_until(lambda: not arcade.tables.tables[code].links, "alice to leave")
+    alice = await Guest.arrive(arcade, "alice")
+    carol = await Guest.arrive(arcade, "carol")
+    for guest in (alice, carol):
+        guest.say("look")
+    assert await alice.hear_starting("table ") == f"table {code} adjourned alice bob othello - 2"
+    carols = [await carol.hear()]
+    while carols[-1] != "shown":
+        carols.append(await carol.hear())
+    assert not [text for text in carols if text.startswith("table ")]  # not hers to resume
+    carol.say(f"sit {code}")
+    assert (await carol.hear_starting("refused ")).startswith("refused Both seats at table")
+    alice.say(f"sit {code}")
+    assert await alice.hear_starting("go ") == f"go {code}"
+    env = await next_game(alice.player)
+    seat = arcade.tables.seat_of(env[TABLE_SECRET_VARIABLE])
+    assert seat.table.code == code and seat.color == Color.BLACK
