@@ -170,6 +170,8 @@ async def test_lines_a_game_may_not_send_are_refused_and_change_nothing(serve):
         ("invite bob black chess -", "refused There is no variant 'chess'."),
         ("invite bob black othello 999+0", "refused '999+0' is not a time control"),
         ("invite bob black", "refused An invitation names a player"),
+        (f"invite {'x' * 900} black othello -", "refused That is not the name of anyone here."),
+        ("invite b\x1b[2Jb black othello -", "refused That is not the name of anyone here."),
         ("accept 1", "refused That invitation is not waiting for your answer"),
         ("sit NOPE1", "refused There is no open table 'NOPE1'"),
         ("hello again", "refused 'hello' is not something the lobby understands."),

@@ -46,6 +46,9 @@ INVITATIONS_PER_MINUTE = 5
 INVITATION_WINDOW = 60.0
 # How often the lobby is looked at again for the games that show it (sent only if changed).
 REFRESH = 1.0
+# Longer than this, what an invitation names is nobody's name (player_directory_name's are
+# at most 42 characters).
+NAME_LIMIT = 64
 # A game told to go to its table that has not ended by then is hung up.
 GO_GRACE = 5.0
 
@@ -225,6 +228,8 @@ class Lobby:
             time_control = None if clock == NO_CLOCK else TimeControl.parse(clock)
         except TableRefused as refusal:
             return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}."
+        if not (name.isprintable() and len(name) <= NAME_LIMIT):
+            return "That is not the name of anyone here."
         if name == guest.name:
             return "You cannot invite yourself: choose someone else."
         waiting = self._sent_by(guest)
