@@ -63,6 +63,8 @@ class ServeConfig:
     on_drop: str = "forfeit"
     tables_per_player: int = TABLES_PER_PLAYER
     spectators_per_table: int = SPECTATORS_PER_TABLE
+    # Invitations one player may send from the in-app lobby in a minute.
+    invitations_per_minute: int = 5
     game_command: tuple[str, ...] = (sys.executable, "-m", "tui_reversi")
     # Fork games from a parent that has imported the app already (False: a fresh Python each).
     preload: bool = True

@@ -151,6 +151,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="people watching one table at once (default 8)",
     )
     parser.add_argument(
+        "--invitations-per-minute",
+        type=positive,
+        default=5,
+        metavar="N",
+        help="invitations one player may send from the lobby in a minute (default 5)",
+    )
+    parser.add_argument(
         "--no-preload",
         dest="preload",
         action="store_false",
@@ -207,6 +214,7 @@ def _config(args: argparse.Namespace):
         on_drop=args.on_drop,
         tables_per_player=args.tables_per_player or ServeConfig.tables_per_player,
         spectators_per_table=args.spectators_per_table or ServeConfig.spectators_per_table,
+        invitations_per_minute=args.invitations_per_minute,
         preload=args.preload,
         game_command=game_command or ServeConfig.game_command,
     )
