@@ -192,7 +192,8 @@ async def test_resume_with_several_adjourned_games_lists_them_to_choose_from(ser
         host.say("leave")  # alice goes home too; the game stays adjourned
         table = arcade.tables.tables[code]
         await wait_until(lambda table=table: not table.links, "alice to leave")
-    asker = await Player.connect(arcade, "alice", command="resume")  # with a terminal
+    # With a terminal (and a look option): several to choose from, so they are listed.
+    asker = await Player.connect(arcade, "alice", command="resume ascii")
     done = await asker.finished()
     assert done.exit_status == 0
     listed = asker.output.decode()

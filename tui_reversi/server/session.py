@@ -122,16 +122,22 @@ def table_command(command: str | None) -> tuple[str | None, str | None, str | No
     if first == "table":
         return "table", None, rest  # its terms (colour, clock, variant) are read by table_terms
     if first == "resume":
-        code, _, after = rest.strip().partition(" ")
-        if code and not code.startswith("-") and code.removeprefix("--") not in _LOOKS:
-            return "resume", code, after
-        return "resume", None, rest
+        return ("resume", *_resume_code(rest))
     if first in ("join", "watch"):
         code, _, rest = rest.strip().partition(" ")
         if not code:
             raise SessionRefused(f"{first} needs the table's code: ssh -t HOST {first} CODE", 2)
         return first, code, rest
     return None, None, command
+
+
+def _resume_code(rest: str) -> tuple[str | None, str]:
+    """`resume`'s code, if one is named (else None: the player's one adjourned game),
+    and the look options after it."""
+    code, _, after = rest.strip().partition(" ")
+    if code and not code.startswith("-") and code not in _LOOKS:
+        return code, after
+    return None, rest
 
 
 def table_terms(command: str | None) -> tuple[TableTerms, str]:
@@ -217,7 +223,8 @@ class GameSession(asyncssh.SSHServerSession):
         if (self._command or "").strip() == "lobby":
             self._show_lobby()
             return
-        if (self._command or "").strip() == "resume" and self._lists_adjourned():
+        first, _, rest = (self._command or "").strip().partition(" ")
+        if first == "resume" and _resume_code(rest)[0] is None and self._lists_adjourned():
             return
         try:
             options = self._admit()
@@ -405,7 +412,7 @@ class GameSession(asyncssh.SSHServerSession):
                 at_table = "join" if code is not None else None
             options = game_options(command)
             if at_table is not None:
-                self._check_table_options(at_table, options)
+                self._check_table_options(options)
         except SessionRefused as refusal:
             refusal.reason = f"bad game options {self._command!r}"
             raise
@@ -446,11 +453,10 @@ class GameSession(asyncssh.SSHServerSession):
         port = self._owner.ssh_connection.split()[-1:] or ["22"]
         return "ssh -t" + ("" if port == ["22"] else f" -p {port[0]}") + " HOST"
 
-    def _check_table_options(self, at_table: str, options: list[str]) -> None:
-        allowed = TABLE_OPTIONS
+    def _check_table_options(self, options: list[str]) -> None:
         for option in options:
-            if option.startswith("--") and option not in allowed:
-                names = ", ".join(name[2:] for name in allowed)
+            if option.startswith("--") and option not in TABLE_OPTIONS:
+                names = ", ".join(name[2:] for name in TABLE_OPTIONS)
                 raise SessionRefused(f"at a table only {names} may be chosen, not {option[2:]}", 2)
 
     def _sit_at_table(self, at_table: str, code: str | None, terms: TableTerms | None) -> None:
