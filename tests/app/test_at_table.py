@@ -202,10 +202,36 @@ async def test_news_that_comes_as_the_game_starts_is_shown_once_the_screen_is_th
         assert app.is_running and app.crash is None
 
 
+async def said(pilot, server: Server, rounds: int = 300) -> str:
+    """What the app says to the server within `rounds` pauses ('' if nothing), the app
+    running meanwhile."""
+    server.sock.setblocking(False)
+    try:
+        for _ in range(rounds):
+            try:
+                return server.sock.recv(4096).decode()
+            except BlockingIOError:
+                await pilot.pause(0.01)
+        return ""
+    finally:
+        server.sock.setblocking(True)
+
+
 def heard(server: Server) -> str:
     """What the app has said to the server so far."""
     server.sock.settimeout(5)
     return server.sock.recv(4096).decode()
+
+
+async def test_a_player_tells_the_server_the_board_is_up_and_a_spectator_does_not(at_table):
+    app, server = at_table(Color.WHITE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Table K7QP2" in status(app), "the board")
+        assert await said(pilot, server) == "begun\n"  # the clocks may start
+    app, server = at_table(None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Watching table K7QP2" in status(app), "the board")
+        assert await said(pilot, server, rounds=20) == ""  # a spectator has no clock
 
 
 async def test_a_rematch_asked_and_allowed_starts_a_new_game_with_colours_changed(at_table):
@@ -213,6 +239,7 @@ async def test_a_rematch_asked_and_allowed_starts_a_new_game_with_colours_change
     async with app.run_test(size=(80, 24)) as pilot:
         server.say(*ending)
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        assert await said(pilot, server) == "begun\n"  # (the board was drawn)
         await pilot.press("r")
         await pilot.pause()
         assert heard(server) == "rematch\n"
@@ -233,8 +260,13 @@ async def test_a_rematch_asked_by_the_opponent_is_answered_in_a_dialog(at_table)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say(*ending)
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        assert await said(pilot, server) == "begun\n"
         server.say("asked rematch bob")
-        await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen", "the question")
+
+        def asking() -> bool:  # the question pushed, and drawn (a key before that is lost)
+            return type(app.screen).__name__ == "ConfirmScreen" and bool(app.screen.query("#yes"))
+
+        await wait_for(pilot, asking, "the question, drawn")
         assert "bob asks for a rematch (you change colours)." in str(
             app.screen.query_one("#dialog-title").content
         )

@@ -13,6 +13,7 @@ from tui_reversi.players.lobby import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIAB
 from tui_reversi.players.remote import TABLE_SECRET_VARIABLE
 
 from .conftest import PATIENCE, Player, wait_until
+from .test_tables import Game as TableGame
 
 
 class Guest:
@@ -94,6 +95,27 @@ async def test_alice_invites_bob_who_accepts_and_both_are_seated_on_its_terms(se
     await wait_until(lambda: _at_table(arcade) == 2, "both seated")
     env = await next_game(alice.player)
     assert LOBBY_SECRET_VARIABLE in env and TABLE_SECRET_VARIABLE not in env
+
+
+async def test_the_clocks_at_an_invitations_table_wait_for_both_boards(serve):
+    arcade = await serve()
+    now = [500.0]
+    arcade.tables.now = lambda: now[0]
+    alice = await Guest.arrive(arcade, "alice")
+    bob = await Guest.arrive(arcade, "bob")
+    alice.say("invite bob black othello 1+0")
+    number = (await bob.hear_starting("invited ")).split()[1]
+    bob.say(f"accept {number}")
+    await alice.hear_starting("go ")
+    now[0] += 2  # both games end, and start again at the table
+    games = [await TableGame.connect(await next_game(guest.player)) for guest in (alice, bob)]
+    for game in games:
+        assert "clock 60.0 60.0 -" in await game.hear_until("ready")
+    now[0] += 2  # and draw their boards
+    for game in games:
+        game.say("begun")
+    for game in games:
+        await game.hear_until("clock 60.0 60.0 black")
 
 
 async def next_game(player: Player) -> dict:

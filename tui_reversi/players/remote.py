@@ -8,6 +8,8 @@ of UTF-8 at a time (at most `MAX_LINE` bytes), words separated by one space:
 
     game -> server
       hello SECRET              the first line: who this game is (the server knows the name)
+      begun                     the board is on this player's screen: the clocks wait for
+                                both games to say so (server/tables.py: BEGIN_GRACE at most)
       move PLY SQUARE           play SQUARE (e.g. d3) at ply PLY of the table's game
       resign                    give the game up
       takeback                  ask the opponent to take back this player's last move
@@ -182,6 +184,11 @@ class TableLink:
     def play(self, ply: int, move: Move) -> None:
         """Offer this player's `move` at `ply` to the server."""
         self._send(line("move", ply, move))
+
+    def begun(self) -> None:
+        """Tell the server the board is on the screen: the clocks may start."""
+        if self.state.colour is not None:
+            self._send(line("begun"))
 
     def resign(self) -> None:
         self._send(line("resign"))

@@ -59,6 +59,9 @@ CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
 # A game that connects and says nothing is let go after this long.
 HELLO_TIMEOUT = 10.0
+# The clocks wait for both games to say their board is up (`begun`), but no longer
+# than this after a game sat down: one that never says so cannot stop them for good.
+BEGIN_GRACE = 10.0
 # Takebacks one player may ask for in one game.
 TAKEBACKS_PER_GAME = 5
 # Lines of chat one person may say in CHAT_WINDOW seconds.
@@ -106,6 +109,9 @@ class Table:
     # The clocks, with a time control: each side's time left, and since when the
     # side to move's clock has run (None: not started, or stopped).
     time_control: TimeControl | None = None
+    # The seats whose game has shown the board since it sat down: a clock starts
+    # only once both have (a dropped player's seat keeps its place here).
+    begun: set[Color] = field(default_factory=set)
     remaining: dict[Color, float] = field(default_factory=dict)
     since: float | None = None
     flag_timer: asyncio.TimerHandle | None = None
@@ -195,6 +201,8 @@ class Tables:
         self.tables: dict[str, Table] = {}
         self._seats: dict[str, Seat] = {}
         self._linked: set[Seat] = set()  # the seats a game holds now: one game each
+        # The games sat down that have not said `begun` yet: when the clocks stop waiting.
+        self._beginning: dict[Seat, asyncio.TimerHandle] = {}
         self._directory: Path | None = None
         self._server: asyncio.AbstractServer | None = None
         self._handlers: set[asyncio.Task[None]] = set()
@@ -302,7 +310,7 @@ class Tables:
         rating = f" (rated {round(self.store.rating(name)[0])})" if self.store is not None else ""
         sits = f"{name}{rating} sits at the table as {color.label}."
         self._broadcast(table, line("news", sits))
-        self._run_clock(table)  # both are seated: Black's clock starts
+        self._run_clock(table)  # Black's clock starts, once both games are up
         self._save(table)
         return table, self._seat(table, color, name)
 
@@ -422,6 +430,9 @@ class Tables:
 
     def _unlink(self, seat: Seat, writer: asyncio.StreamWriter) -> None:
         self._linked.discard(seat)
+        waiting = self._beginning.pop(seat, None)
+        if waiting is not None:
+            waiting.cancel()
         table = seat.table
         if seat.color is None:
             table.spectators.discard(writer)
@@ -447,6 +458,10 @@ class Tables:
             table.spectators.add(writer)
         else:
             self._back(table, color)
+            # This game's board is not up yet: a clock that is to start waits for it.
+            table.begun.discard(color)
+            loop = asyncio.get_running_loop()
+            self._beginning[seat] = loop.call_later(BEGIN_GRACE, self._begin, seat)
             old = table.links.get(color)
             if old is not None:  # the seat's earlier game is still going: this one takes over
                 old.transport.abort()
@@ -482,6 +497,9 @@ class Tables:
                 refusal: str | None = self._say(seat, rest)
             elif seat.color is None:
                 refusal = "You are watching: only the players move."
+            elif command == "begun":
+                self._begin(seat)
+                refusal = None
             elif command == "move":
                 refusal = self._move(seat, rest)
             elif command == "resign":
@@ -501,6 +519,19 @@ class Tables:
                 refusal = f"{command[:20]!r} is not something a game may say here."
             if refusal is not None:
                 writer.write(line("refused", refusal))
+
+    def _begin(self, seat: Seat) -> None:
+        """The seat's game shows the board (or took too long to say so): once both
+        have, the clock of the side to move starts."""
+        waiting = self._beginning.pop(seat, None)
+        if waiting is not None:
+            waiting.cancel()
+        table, color = seat.table, seat.color
+        if color is None or seat not in self._linked or color in table.begun:
+            return
+        table.begun.add(color)
+        if table.since is None and not table.adjourned and len(table.names) == 2:
+            self._run_clock(table)
 
     def _say(self, seat: Seat, text: str) -> str | None:
         """Pass a line of chat on to everyone at the table, within the limits."""
@@ -651,6 +682,7 @@ class Tables:
         """A new game at the table, on the same terms, the colours changed."""
         table.names = {color.other: name for color, name in table.names.items()}
         table.links = {color.other: writer for color, writer in table.links.items()}
+        table.begun = {color.other for color in table.begun}
         for seat in {*self._seats.values(), *self._linked}:
             if seat.table is table and seat.color is not None:
                 seat.color = seat.color.other
@@ -683,8 +715,9 @@ class Tables:
         return True
 
     def _run_clock(self, table: Table) -> None:
-        """Start the side to move's clock, tell both games, and watch for its flag."""
-        if table.time_control is None or table.ended is not None:
+        """Start the side to move's clock, tell both games, and watch for its flag;
+        not before both games have begun (see `_begin`)."""
+        if table.time_control is None or table.ended is not None or len(table.begun) < 2:
             return
         table.since = self.now()
         self._broadcast(table, table.clock_line(table.since))

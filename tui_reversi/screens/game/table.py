@@ -97,6 +97,7 @@ class AtTable:
             return
         self._show_names(link.state.names)
         self.screen.show()
+        self.screen.call_after_refresh(link.begun)  # the board is drawn: clocks may start
         state = link.state
         if state.clock is not None:
             self._show_clocks(state.clock)
