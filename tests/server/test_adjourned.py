@@ -6,8 +6,8 @@ import sqlite3
 from datetime import UTC, datetime
 
 from tui_reversi.core import Game as CoreGame
+from tui_reversi.players.terms import TimeControl
 from tui_reversi.server.archive import Archive, UnfinishedGame
-from tui_reversi.server.terms import TimeControl
 
 from .conftest import Player, wait_until
 from .test_tables import Game, clocked_table, seat, sit_down

@@ -10,10 +10,10 @@ a game says names it. The server's side is server/invitations.py.
     game -> server
       hello SECRET                  the first line: which game this is
       look | away                   start / stop sending the lobby (while it is on screen)
-      invite NAME COLOUR VARIANT CLOCK
-                                    invite NAME to a game: COLOUR is the inviter's
-                                    (black, white or random), VARIANT othello, reversi
-                                    or anti, CLOCK a time control (5+3) or - for none
+      invite NAME TERMS...          invite NAME to a game on TERMS, as players/terms.py
+                                    writes and reads them: the inviter's colour (black,
+                                    white or random), variant NAME, and clock M+S if any
+                                    (`invite bob white variant anti clock 5+3`)
       withdraw                      take back the invitation this player is waiting on
       accept NUMBER | decline NUMBER   answer invitation NUMBER
       sit CODE                      take the free seat of open table CODE, or go back
@@ -26,13 +26,13 @@ a game says names it. The server's side is server/invitations.py.
                                     or finished) and what they do, in words
       table CODE KIND BLACK WHITE VARIANT CLOCK MOVE
                                     a table (KIND: playing, open, adjourned; '-' for an
-                                    empty seat or no clock; MOVE the move to be played)
+                                    empty seat or no clock, else M+S; MOVE the move to
+                                    be played)
       record RATING GAMES TEXT...   your rating, the rated games it rests on, your results
       shown                         the lobby above is complete: show it (sent again,
                                     whole, whenever it changes while you look)
-      invited NUMBER NAME COLOUR VARIANT CLOCK
-                                    NAME invites you, on the terms of their `invite`
-                                    (COLOUR is NAME's; random: the server draws it)
+      invited NUMBER NAME TERMS...  NAME invites you, on the terms of their `invite`
+                                    (the colour is NAME's; random: the server draws it)
       waiting NUMBER NAME           your invitation to NAME is sent; their answer follows
       answered TEXT...              your invitation's end (declined, lapsed, refused)
       withdrawn NUMBER TEXT...      the invitation to you is gone, and why
@@ -55,10 +55,10 @@ from typing import BinaryIO
 
 from ..core import ReversiError, Variant
 from .remote import MAX_LINE, NOBODY, line, words
+from .terms import TableRefused, TableTerms, TimeControl
 
 LOBBY_SOCKET_VARIABLE = "TUI_REVERSI_LOBBY_SOCKET"
 LOBBY_SECRET_VARIABLE = "TUI_REVERSI_LOBBY_SECRET"
-COLOUR_CHOICES = ("black", "white", "random")
 NO_CLOCK = "-"
 
 
@@ -78,15 +78,15 @@ class TableEntry:
     code: str
     kind: str  # playing, open, adjourned
     names: tuple[str, str]  # black, white ('' for an empty seat)
-    variant: str
-    clock: str  # '5+3', or '' for none
+    variant: Variant
+    clock: TimeControl | None
     move: int
 
     def describe(self) -> str:
         """'alice (Black) against bob (White), othello, clock 5+3, move 12'."""
         black, white = self.names
-        clock = f", clock {self.clock}" if self.clock else ""
-        how = f"{self.variant}{clock}, move {self.move}"
+        clock = f", clock {self.clock}" if self.clock is not None else ""
+        how = f"{self.variant.value}{clock}, move {self.move}"
         if self.kind == "open":
             host, colour = (black, "Black") if black else (white, "White")
             return f"{host} waits ({colour}), {how}"
@@ -105,32 +105,12 @@ class LobbyView:
 
 
 @dataclass(frozen=True, slots=True)
-class Terms:
-    """What an invitation proposes: the inviter's colour, the variant, the clock."""
-
-    colour: str  # black, white or random
-    variant: Variant
-    clock: str  # '5+3', or '' for none
-
-    def for_invitee(self) -> str:
-        """The terms in words for the one invited: 'you play White, othello, clock 5+3'."""
-        other = {"black": "White", "white": "Black"}.get(self.colour, "a colour drawn at random")
-        clock = f"clock {self.clock}" if self.clock else "no clock"
-        return f"you play {other}, {self.variant.value}, {clock}"
-
-    def for_inviter(self) -> str:
-        colour = self.colour.capitalize() if self.colour != "random" else "a random colour"
-        clock = f"clock {self.clock}" if self.clock else "no clock"
-        return f"you play {colour}, {self.variant.value}, {clock}"
-
-
-@dataclass(frozen=True, slots=True)
 class Invitation:
     """An invitation to this player: its number, who sent it, and its terms."""
 
     number: int
     inviter: str
-    terms: Terms
+    terms: TableTerms  # the inviter's colour asked for, the variant, the clock
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,8 +177,8 @@ class LobbyLink:
     def look(self, looking: bool = True) -> None:
         self._send("look" if looking else "away")
 
-    def invite(self, name: str, terms: Terms) -> None:
-        self._send("invite", name, terms.colour, terms.variant.value, terms.clock or NO_CLOCK)
+    def invite(self, name: str, terms: TableTerms) -> None:
+        self._send("invite", name, *terms.words())
 
     def withdraw(self) -> None:
         self._send("withdraw")
@@ -268,9 +248,8 @@ class LobbyLink:
             elif command == "table":
                 code, kind, black, white, variant, clock, move = rest.split(" ")
                 names = ("" if black == NOBODY else black, "" if white == NOBODY else white)
-                entry = TableEntry(
-                    code, kind, names, variant, "" if clock == NO_CLOCK else clock, int(move)
-                )
+                time_control = None if clock == NO_CLOCK else TimeControl.parse(clock)
+                entry = TableEntry(code, kind, names, Variant(variant), time_control, int(move))
                 gathering.tables.append(entry)
             elif command == "record":
                 rating, games, text = rest.split(" ", 2)
@@ -286,10 +265,10 @@ class LobbyLink:
                 )
                 return LobbyNews(view=view)
             elif command == "invited":
-                number, name, colour, variant, clock = rest.split(" ")
-                if colour not in COLOUR_CHOICES:
-                    raise ValueError(colour)
-                terms = Terms(colour, Variant(variant), "" if clock == NO_CLOCK else clock)
+                number, name, *said = rest.split(" ")
+                terms, unread = TableTerms.parse(said)
+                if unread:
+                    raise ValueError(unread)
                 return LobbyNews(invited=Invitation(int(number), name, terms))
             elif command == "waiting":
                 _, name = rest.split(" ")
@@ -304,7 +283,7 @@ class LobbyLink:
             elif command == "go":
                 self.going = rest
                 return LobbyNews(go=rest)
-        except (ValueError, ReversiError) as error:
+        except (ValueError, ReversiError, TableRefused) as error:
             raise ValueError(f"a lobby line this game cannot read: {data[:60]!r}") from error
         return None
 

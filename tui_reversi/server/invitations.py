@@ -26,18 +26,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core import Color, Variant
-from ..players.lobby import (
-    COLOUR_CHOICES,
-    LOBBY_SECRET_VARIABLE,
-    LOBBY_SOCKET_VARIABLE,
-    NO_CLOCK,
-)
+from ..core import Color
+from ..players.lobby import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
 from ..players.remote import MAX_LINE, NOBODY, line, words
+from ..players.terms import TableRefused, TableTerms
 from .config import format_duration
 from .lobby import Doing
-from .tables import HELLO_TIMEOUT, MAX_UNSENT, TableRefused, Tables
-from .terms import ColourChoice, TimeControl
+from .tables import HELLO_TIMEOUT, MAX_UNSENT, Tables
 
 # How long an invitation waits for its answer.
 INVITATION_TIMEOUT = 60.0
@@ -80,14 +75,8 @@ class Invitation:
     number: int
     inviter: Guest
     invitee: Guest
-    colour: str  # the inviter's: black, white or random
-    variant: Variant
-    time_control: TimeControl | None
+    terms: TableTerms  # the colour is the inviter's (random: drawn on acceptance)
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
-
-    def terms(self) -> tuple[str, str, str]:
-        clock = str(self.time_control) if self.time_control else NO_CLOCK
-        return self.colour, self.variant.value, clock
 
 
 class Lobby:
@@ -215,20 +204,17 @@ class Lobby:
     # -- invitations ----------------------------------------------------------------------
 
     def _invite(self, guest: Guest, rest: str) -> str | None:
-        parts = rest.split(" ")
-        if len(parts) != 4:
-            return "An invitation names a player, a colour, a variant and a clock."
-        name, colour, variant_name, clock = parts
-        if colour not in COLOUR_CHOICES:
-            return "Choose black, white or random for your colour."
+        name, *said = rest.split(" ")
         try:
-            variant = Variant(variant_name)
-        except ValueError:
-            return f"There is no variant {variant_name[:20]!r}."
-        try:
-            time_control = None if clock == NO_CLOCK else TimeControl.parse(clock)
+            terms, unread = TableTerms.parse(said)
         except TableRefused as refusal:
             return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}."
+        if not name or unread:
+            what = f"{unread[0][:20]!r} is not a term of an invitation" if unread else ""
+            return (
+                f"{what or 'An invitation names a player, then its terms'}: black, white or "
+                "random; variant othello, reversi or anti; clock M+S if any."
+            )
         if not (name.isprintable() and len(name) <= NAME_LIMIT):
             return "That is not the name of anyone here."
         if name == guest.name:
@@ -243,11 +229,11 @@ class Lobby:
             return f"{name} is busy with another invitation; try again in a moment."
         if not self._count_invitation(guest.name):
             return f"Easy: at most {self.per_minute} invitations a minute; try again shortly."
-        invitation = Invitation(next(self._numbers), guest, invitee, colour, variant, time_control)
+        invitation = Invitation(next(self._numbers), guest, invitee, terms)
         self.invitations[invitation.number] = invitation
         loop = asyncio.get_running_loop()
         invitation.timer = loop.call_later(self.timeout, self._lapsed, invitation)
-        invitee.send(line("invited", invitation.number, guest.name, *invitation.terms()))
+        invitee.send(line("invited", invitation.number, guest.name, *terms.words()))
         guest.send(line("waiting", invitation.number, name))
         self._log(f"invitation {invitation.number}: {guest.name} invites {name}")
         return None
@@ -292,10 +278,11 @@ class Lobby:
             inviter.send(line("answered", f"{guest.name} declined your invitation."))
             self._log(f"invitation {invitation.number}: declined")
             return None
-        host = ColourChoice(invitation.colour).resolve()  # (random: drawn now)
+        terms = invitation.terms
+        host = terms.colour.resolve()  # (random: drawn now)
         try:
             table, host_secret = self.tables.open(
-                inviter.name, invitation.variant, invitation.time_control, colour=host
+                inviter.name, terms.variant, terms.clock, colour=host
             )
             _, guest_secret = self.tables.join(table.code, guest.name)
         except TableRefused as refusal:

@@ -49,10 +49,10 @@ from ..players.remote import (
     line,
     words,
 )
+from ..players.terms import TableRefused as TableRefused
+from ..players.terms import TimeControl as TimeControl
 from .archive import Ending, PlayedGame, StoreError, UnfinishedGame
 from .config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER, format_duration
-from .terms import TableRefused as TableRefused
-from .terms import TimeControl as TimeControl
 
 # Codes are read aloud and typed: no 0/O, 1/I.
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -268,7 +268,7 @@ class Tables:
         time_control: TimeControl | None = None,
         colour: Color = Color.BLACK,
     ) -> tuple[Table, str]:
-        """A new table with `name` at `colour` (Black unless chosen: see terms.py
+        """A new table with `name` at `colour` (Black unless chosen: see players/terms.py
         for `random`), with clocks if `time_control`; its secret for that seat.
         Raises TableRefused."""
         playing = [
