@@ -12,15 +12,17 @@ from tui_reversi.core import Color
 from tui_reversi.players.lobby import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE
 from tui_reversi.players.remote import TABLE_SECRET_VARIABLE
 
-from .conftest import PATIENCE, Player, wait_until
+from .conftest import Player, wait_until
 from .test_tables import Game as TableGame
 
 
-class Guest:
-    """One game's line to the lobby, as the test plays it."""
+class Guest(TableGame):
+    """One game's line to the lobby, as the test plays it (lines said and heard as
+    at a table)."""
 
     def __init__(self, player: Player, reader, writer) -> None:
-        self.player, self.reader, self.writer = player, reader, writer
+        super().__init__(reader, writer)
+        self.player = player
 
     @classmethod
     async def arrive(cls, arcade, user: str, command: str | None = None) -> Guest:
@@ -31,13 +33,6 @@ class Guest:
         guest.say(f"hello {env[LOBBY_SECRET_VARIABLE]}")
         assert await guest.hear() == f"welcome {user}"
         return guest
-
-    def say(self, text: str) -> None:
-        self.writer.write(f"{text}\n".encode())
-
-    async def hear(self) -> str:
-        data = await asyncio.wait_for(self.reader.readline(), PATIENCE)
-        return data.decode().rstrip("\n")
 
     async def hear_starting(self, prefix: str) -> str:
         """The next line that starts with `prefix` (lobby views and the like pass by)."""

@@ -46,15 +46,12 @@ is cut off. Answers are one sentence each, for the player to read.
 
 from __future__ import annotations
 
-import contextlib
 import socket
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from ..core import ReversiError, Variant
-from .remote import MAX_LINE, NOBODY, line, words
+from .remote import MAX_LINE, NOBODY, ServerLine, line, words
 from .terms import TableRefused, TableTerms, TimeControl
 
 LOBBY_SOCKET_VARIABLE = "TUI_REVERSI_LOBBY_SOCKET"
@@ -138,33 +135,21 @@ class _Gathering:
     record: str = ""
 
 
-class LobbyLink:
+class LobbyLink(ServerLine[LobbyNews]):
     """The game's line to the server's lobby: its requests out, its news in."""
 
     def __init__(self, sock: socket.socket, reader: BinaryIO, name: str) -> None:
-        self._sock = sock
-        self._reader = reader
+        super().__init__(sock, reader, "lobby-link")
         self.name = name  # as the server knows this player
         self.going: str | None = None  # a table's code, once the server said `go`
-        self._lock = threading.Lock()
-        self._held: list[LobbyNews] = []
-        self._listener: Callable[[LobbyNews], None] | None = None
-        self._thread: threading.Thread | None = None
         self._gathering = _Gathering()
 
     @classmethod
     def connect(cls, path: str, secret: str, timeout: float = 10.0) -> LobbyLink:
         """Reach the lobby. Raises ReversiError (one sentence)."""
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            sock.settimeout(timeout)
-            sock.connect(path)
-            sock.sendall(line("hello", secret))
-            reader = sock.makefile("rb")
-            command, rest = words(reader.readline(MAX_LINE + 1))
-            sock.settimeout(None)
+            sock, reader, (command, rest) = cls.dial(path, secret, timeout, _welcome)
         except (OSError, ValueError) as error:
-            sock.close()
             reason = error.strerror if isinstance(error, OSError) else None
             raise ReversiError(f"cannot reach the server's lobby: {reason or error}") from None
         if command != "welcome" or not rest:
@@ -175,66 +160,45 @@ class LobbyLink:
     # -- what the player asks -----------------------------------------------------------
 
     def look(self, looking: bool = True) -> None:
-        self._send("look" if looking else "away")
+        self._ask("look" if looking else "away")
 
     def invite(self, name: str, terms: TableTerms) -> None:
-        self._send("invite", name, *terms.words())
+        self._ask("invite", name, *terms.words())
 
     def withdraw(self) -> None:
-        self._send("withdraw")
+        self._ask("withdraw")
 
     def answer(self, number: int, accepted: bool) -> None:
-        self._send("accept" if accepted else "decline", number)
+        self._ask("accept" if accepted else "decline", number)
 
     def sit(self, code: str) -> None:
-        self._send("sit", code)
+        self._ask("sit", code)
 
     def watch(self, code: str) -> None:
-        self._send("watch", code)
+        self._ask("watch", code)
 
-    def _send(self, *parts: object) -> None:
+    def _ask(self, *parts: object) -> None:
         try:
             data = line(*parts)
         except ValueError:
             self._tell(LobbyNews(text="That is too long to send to the server.", refused=True))
             return
-        try:
-            self._sock.sendall(data)
-        except OSError:
-            self._tell(LobbyNews(text="The server's lobby cannot be reached.", closed=True))
+        self._send(data)
 
     # -- news ---------------------------------------------------------------------------
 
-    def listen(self, listener: Callable[[LobbyNews], None]) -> None:
-        """Call `listener` (from the link's thread) with every piece of news; starts
-        reading the server's lines."""
-        with self._lock:
-            self._listener, held = listener, self._held
-            self._held = []
-        for news in held:
-            listener(news)
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._read, name="lobby-link", daemon=True)
-            self._thread.start()
+    def _unreachable(self) -> LobbyNews:
+        return LobbyNews(text="The server's lobby cannot be reached.", closed=True)
 
-    def _tell(self, news: LobbyNews) -> None:
-        with self._lock:
-            listener = self._listener
-            if listener is None:
-                self._held.append(news)
-                return
-        listener(news)
+    def _ended(self) -> LobbyNews | None:
+        if self.going is not None:  # (the game ends for the table: nothing to tell)
+            return None
+        return LobbyNews(text="The server's lobby has closed.", closed=True)
 
-    def _read(self) -> None:
-        try:
-            for data in self._reader:
-                news = self.receive(data)
-                if news is not None:
-                    self._tell(news)
-        except (OSError, ValueError):
-            pass
-        if self.going is None:
-            self._tell(LobbyNews(text="The server's lobby has closed.", closed=True))
+    def _receive(self, data: bytes) -> None:
+        news = self.receive(data)
+        if news is not None:
+            self._tell(news)
 
     def receive(self, data: bytes) -> LobbyNews | None:
         """Read one line of the server's; the news it makes, if any. Raises
@@ -287,7 +251,7 @@ class LobbyLink:
             raise ValueError(f"a lobby line this game cannot read: {data[:60]!r}") from error
         return None
 
-    def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self._sock.shutdown(socket.SHUT_RDWR)
-        self._sock.close()
+
+def _welcome(reader: BinaryIO) -> tuple[str, str]:
+    """The lobby's first line: `welcome NAME`, or why not."""
+    return words(reader.readline(MAX_LINE + 1))

@@ -50,9 +50,10 @@ from __future__ import annotations
 import contextlib
 import socket
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import BinaryIO, Generic, TypeVar
 
 from ..core import Color, Game, Move, ReversiError, Variant
 from .base import Allows, MoveRequest, PlayResult
@@ -84,6 +85,99 @@ def words(data: bytes) -> tuple[str, str]:
     text = data.decode("utf-8").rstrip("\r\n")
     command, _, rest = text.partition(" ")
     return command, rest
+
+
+NewsType = TypeVar("NewsType")
+Answer = TypeVar("Answer")
+
+
+class ServerLine(ABC, Generic[NewsType]):
+    """A game's line to the server (its table's, or the lobby's): lines out, and
+    the server's lines in, read on a thread of the line's own and told as news
+    to the listener (held until there is one)."""
+
+    def __init__(self, sock: socket.socket, reader: BinaryIO, thread_name: str) -> None:
+        self._sock = sock
+        self._reader = reader
+        self._thread_name = thread_name
+        self._lock = threading.Lock()
+        self._held: list[NewsType] = []
+        self._listener: Callable[[NewsType], None] | None = None
+        self._thread: threading.Thread | None = None
+
+    @staticmethod
+    def dial(
+        path: str, secret: str, timeout: float, answer: Callable[[BinaryIO], Answer]
+    ) -> tuple[socket.socket, BinaryIO, Answer]:
+        """Reach the server's socket at `path` and say `hello SECRET`; `answer`
+        reads what the server says first, within `timeout`. Raises what that
+        raises, or OSError (the socket closed either way)."""
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.settimeout(timeout)
+            sock.connect(path)
+            sock.sendall(line("hello", secret))
+            reader = sock.makefile("rb")
+            answered = answer(reader)
+            sock.settimeout(None)
+        except BaseException:
+            sock.close()
+            raise
+        return sock, reader, answered
+
+    def listen(self, listener: Callable[[NewsType], None]) -> None:
+        """Call `listener` (from the line's thread) with every piece of news, from the
+        first; starts reading the server's lines."""
+        with self._lock:
+            self._listener, held = listener, self._held
+            self._held = []
+        for news in held:
+            listener(news)
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._read, name=self._thread_name, daemon=True)
+            self._thread.start()
+
+    def _tell(self, news: NewsType) -> None:
+        with self._lock:
+            listener = self._listener
+            if listener is None:
+                self._held.append(news)
+                return
+        listener(news)
+
+    def _send(self, data: bytes) -> None:
+        try:
+            self._sock.sendall(data)
+        except OSError:
+            self._tell(self._unreachable())
+
+    def _read(self) -> None:
+        try:
+            for data in self._reader:
+                self._receive(data)
+        except (OSError, ValueError):
+            pass
+        ended = self._ended()
+        if ended is not None:
+            self._tell(ended)
+
+    @abstractmethod
+    def _receive(self, data: bytes) -> None:
+        """Take one of the server's lines in (telling what it changes). Raises
+        ValueError for a line that cannot be read: the line is given up."""
+
+    @abstractmethod
+    def _ended(self) -> NewsType | None:
+        """What to tell when the server's line has ended, if anything."""
+
+    @abstractmethod
+    def _unreachable(self) -> NewsType:
+        """What to tell when a line cannot be sent to the server."""
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._sock.shutdown(socket.SHUT_RDWR)
+        self._sock.close()
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,38 +218,23 @@ class TableState:
     ratings: dict[str, int] = field(default_factory=dict)  # by player name
 
 
-class TableLink:
+class TableLink(ServerLine[News]):
     """The game's line to the server: sends this player's moves, receives every
     accepted move, and answers the seats' requests with them."""
 
     def __init__(self, sock: socket.socket, reader: BinaryIO, state: TableState) -> None:
-        self._sock = sock
-        self._reader = reader
+        super().__init__(sock, reader, "table-link")
         self.state = state
-        self._lock = threading.Lock()
         self._moves: dict[int, Move] = dict(state.moves)
         self._waiting: list[MoveRequest] = []
-        self._news: list[News] = []
-        self._listener: Callable[[News], None] | None = None
-        self._thread: threading.Thread | None = None
 
     @classmethod
     def connect(cls, path: str, secret: str, timeout: float = 10.0) -> TableLink:
         """Join the table the server gave this game. Raises ReversiError (one sentence)."""
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            sock.settimeout(timeout)
-            sock.connect(path)
-            sock.sendall(line("hello", secret))
-            reader = sock.makefile("rb")
-            state = _read_table(reader)
-            sock.settimeout(None)
+            sock, reader, state = cls.dial(path, secret, timeout, _read_table)
         except OSError as error:
-            sock.close()
             raise ReversiError(f"cannot reach the table: {error.strerror or error}") from None
-        except ReversiError:
-            sock.close()
-            raise
         return cls(sock, reader, state)
 
     # -- the seats ------------------------------------------------------------------
@@ -216,43 +295,18 @@ class TableLink:
         """The player quits the table (rather than being cut off)."""
         self._send(line("leave"))
 
-    def _send(self, data: bytes) -> None:
-        try:
-            self._sock.sendall(data)
-        except OSError:
-            self._tell(News("The server cannot be reached: the game is over.", over=True))
-
     # -- news -------------------------------------------------------------------------
 
-    def listen(self, listener: Callable[[News], None]) -> None:
-        """Call `listener` (from the link's thread) with every piece of news, from the
-        first; starts reading the server's lines."""
-        with self._lock:
-            self._listener, held = listener, self._news
-            self._news = []
-        for news in held:
-            listener(news)
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._read, name="table-link", daemon=True)
-            self._thread.start()
+    def _unreachable(self) -> News:
+        return News("The server cannot be reached: the game is over.", over=True)
+
+    def _ended(self) -> News:
+        return News("The server closed the table.", over=True)
 
     def _tell(self, news: News) -> None:
         if news.over:
             self.state.ended = self.state.ended or news.text
-        with self._lock:
-            listener = self._listener
-            if listener is None:
-                self._news.append(news)
-                return
-        listener(news)
-
-    def _read(self) -> None:
-        try:
-            for data in self._reader:
-                self._receive(data)
-        except (OSError, ValueError):
-            pass
-        self._tell(News("The server closed the table.", over=True))
+        super()._tell(news)
 
     def _receive(self, data: bytes) -> None:
         command, rest = words(data)
@@ -304,11 +358,6 @@ class TableLink:
         elif command == "said":
             name, _, text = rest.partition(" ")
             self._tell(News(f"{name}: {text}", chat=True))
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self._sock.shutdown(socket.SHUT_RDWR)
-        self._sock.close()
 
     def start_game(self) -> Game:
         """The table's game so far, as core plays it."""

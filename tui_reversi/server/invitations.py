@@ -17,22 +17,18 @@ import asyncio
 import collections
 import contextlib
 import itertools
-import os
-import secrets
-import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ..core import Color
 from ..players.lobby import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
-from ..players.remote import MAX_LINE, NOBODY, line, words
+from ..players.remote import NOBODY, line, words
 from ..players.terms import TableRefused, TableTerms
 from .config import format_duration
+from .games_socket import GamesSocket, hello, tell
 from .lobby import Doing
-from .tables import HELLO_TIMEOUT, MAX_UNSENT, Tables
+from .tables import Tables
 
 # How long an invitation waits for its answer.
 INVITATION_TIMEOUT = 60.0
@@ -61,11 +57,7 @@ class Guest:
     shown: bytes = b""  # the lobby last sent to it
 
     def send(self, data: bytes) -> None:
-        if self.writer.transport.get_write_buffer_size() > MAX_UNSENT:
-            self.writer.transport.abort()  # a game that stopped reading
-            return
-        with contextlib.suppress(OSError):
-            self.writer.write(data)
+        tell(self.writer, data)
 
 
 @dataclass(eq=False)
@@ -106,49 +98,30 @@ class Lobby:
         self.invitations: dict[int, Invitation] = {}
         self._numbers = itertools.count(1)
         self._sent: dict[str, collections.deque[float]] = {}
-        self._directory: Path | None = None
-        self._server: asyncio.AbstractServer | None = None
-        self._handlers: set[asyncio.Task[None]] = set()
+        variables = (LOBBY_SOCKET_VARIABLE, LOBBY_SECRET_VARIABLE)
+        self._socket = GamesSocket("lobby", variables, self._serve)
         self._refresher: asyncio.Task[None] | None = None
 
-    @property
-    def socket_path(self) -> Path:
-        assert self._directory is not None
-        return self._directory / "lobby.sock"
-
     async def start(self) -> None:
-        self._directory = Path(tempfile.mkdtemp(prefix="tui-reversi-lobby-"))
-        self._server = await asyncio.start_unix_server(
-            self._serve, str(self.socket_path), limit=MAX_LINE
-        )
-        os.chmod(self.socket_path, 0o600)
+        await self._socket.start()
         self._refresher = asyncio.create_task(self._refreshing())
 
     async def close(self) -> None:
         if self._refresher is not None:
             self._refresher.cancel()
-        if self._server is not None:
-            self._server.close()
-        for handler in list(self._handlers):
-            handler.cancel()
-        if self._handlers:
-            await asyncio.wait(self._handlers)
-        if self._server is not None:
-            await self._server.wait_closed()
-        if self._directory is not None:
-            shutil.rmtree(self._directory, ignore_errors=True)
+        await self._socket.close()
 
     # -- for the sessions ---------------------------------------------------------------
 
     def admit(self, name: str, seat: Callable[[str], bool]) -> str:
         """A secret for `name`'s game to reach the lobby with; `seat(table_secret)`
         sends the session to a table (False if it cannot go any more)."""
-        secret = secrets.token_urlsafe(24)
+        secret = self._socket.new_secret()
         self._admitted[secret] = (name, seat)
         return secret
 
     def environment(self, secret: str) -> dict[str, str]:
-        return {LOBBY_SOCKET_VARIABLE: str(self.socket_path), LOBBY_SECRET_VARIABLE: secret}
+        return self._socket.environment(secret)
 
     def leave(self, secret: str) -> None:
         """The game that held this secret has ended."""
@@ -157,18 +130,13 @@ class Lobby:
     # -- the games' socket --------------------------------------------------------------
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        self._handlers.add(task)
-        guest: Guest | None = None
+        admitted = self._admitted.pop(await hello(reader), None)
+        if admitted is None:
+            writer.write(line("refused", "this game has no place in the lobby."))
+            return
+        guest = Guest(admitted[0], writer, admitted[1])
+        self.guests.append(guest)
         try:
-            command, secret = words(await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT))
-            admitted = self._admitted.pop(secret, None) if command == "hello" else None
-            if admitted is None:
-                writer.write(line("refused", "this game has no place in the lobby."))
-                return
-            guest = Guest(admitted[0], writer, admitted[1])
-            self.guests.append(guest)
             writer.write(line("welcome", guest.name))
             self._refresh()
             while data := await reader.readline():
@@ -176,13 +144,8 @@ class Lobby:
                 refusal = self._heard(guest, command, rest)
                 if refusal is not None:
                     guest.send(line("refused", refusal))
-        except (OSError, ValueError, TimeoutError, asyncio.IncompleteReadError):
-            pass  # a game that broke the protocol, or went away: it is let go
         finally:
-            self._handlers.discard(task)
-            if guest is not None:
-                self._gone(guest)
-            writer.close()
+            self._gone(guest)
 
     def _heard(self, guest: Guest, command: str, rest: str) -> str | None:
         """Do what a game asked; why not, in one sentence, if it cannot be done."""

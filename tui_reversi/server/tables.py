@@ -28,21 +28,16 @@ import asyncio
 import collections
 import contextlib
 import math
-import os
 import secrets
-import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Protocol
 
 from ..core import Color, Game, Move, ReversiError, Variant
 from ..players.remote import (
     CHAT_LENGTH,
-    MAX_LINE,
     NOBODY,
     TABLE_SECRET_VARIABLE,
     TABLE_SOCKET_VARIABLE,
@@ -53,12 +48,11 @@ from ..players.terms import TableRefused as TableRefused
 from ..players.terms import TimeControl as TimeControl
 from .archive import Ending, PlayedGame, StoreError, UnfinishedGame
 from .config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER, format_duration
+from .games_socket import GamesSocket, hello, tell
 
 # Codes are read aloud and typed: no 0/O, 1/I.
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
-# A game that connects and says nothing is let go after this long.
-HELLO_TIMEOUT = 10.0
 # The clocks wait for both games to say their board is up (`begun`), but no longer
 # than this after a game sat down: one that never says so cannot stop them for good.
 BEGIN_GRACE = 10.0
@@ -67,8 +61,6 @@ TAKEBACKS_PER_GAME = 5
 # Lines of chat one person may say in CHAT_WINDOW seconds.
 CHAT_LINES = 10
 CHAT_WINDOW = 60.0
-# A game that does not read what it is sent is cut off beyond this much unsent.
-MAX_UNSENT = 64 * 1024
 
 
 class TableStore(Protocol):
@@ -203,14 +195,8 @@ class Tables:
         self._linked: set[Seat] = set()  # the seats a game holds now: one game each
         # The games sat down that have not said `begun` yet: when the clocks stop waiting.
         self._beginning: dict[Seat, asyncio.TimerHandle] = {}
-        self._directory: Path | None = None
-        self._server: asyncio.AbstractServer | None = None
-        self._handlers: set[asyncio.Task[None]] = set()
-
-    @property
-    def socket_path(self) -> Path:
-        assert self._directory is not None
-        return self._directory / "tables.sock"
+        variables = (TABLE_SOCKET_VARIABLE, TABLE_SECRET_VARIABLE)
+        self._socket = GamesSocket("tables", variables, self._serve)
 
     async def start(self, store: TableStore | None = None) -> None:
         """Listen for the games; bring back the games `store` kept unfinished, adjourned."""
@@ -221,25 +207,10 @@ class Tables:
                 self._log(problem)
             for kept in unfinished:
                 self._bring_back(kept)
-        # A fresh directory only this user may enter (mkdtemp makes it 0700), short
-        # enough for a socket's path wherever the data directory is.
-        self._directory = Path(tempfile.mkdtemp(prefix="tui-reversi-tables-"))
-        self._server = await asyncio.start_unix_server(
-            self._serve, str(self.socket_path), limit=MAX_LINE
-        )
-        os.chmod(self.socket_path, 0o600)
+        await self._socket.start()
 
     async def close(self) -> None:
-        if self._server is not None:
-            self._server.close()
-        for handler in list(self._handlers):
-            handler.cancel()
-        if self._handlers:
-            await asyncio.wait(self._handlers)
-        if self._server is not None:
-            await self._server.wait_closed()
-        if self._directory is not None:
-            shutil.rmtree(self._directory, ignore_errors=True)
+        await self._socket.close()
 
     def _bring_back(self, kept: UnfinishedGame) -> None:
         """A game kept from before the restart: adjourned, its clocks as they were."""
@@ -380,7 +351,7 @@ class Tables:
 
     def environment(self, secret: str) -> dict[str, str]:
         """What a game needs in its environment to reach its seat."""
-        return {TABLE_SOCKET_VARIABLE: str(self.socket_path), TABLE_SECRET_VARIABLE: secret}
+        return self._socket.environment(secret)
 
     def leave(self, secret: str) -> None:
         """The session that held this seat has ended: its secret is spent."""
@@ -395,7 +366,7 @@ class Tables:
             self._dropped.discard(seat)
 
     def _seat(self, table: Table, color: Color | None, name: str) -> str:
-        secret = secrets.token_urlsafe(24)
+        secret = self._socket.new_secret()
         self._seats[secret] = Seat(table, color, name)
         return secret
 
@@ -408,25 +379,15 @@ class Tables:
     # -- the games' socket -------------------------------------------------------------
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        self._handlers.add(task)
-        seat: Seat | None = None
+        seat = self._seats.get(await hello(reader))
+        if seat is None or seat in self._linked:
+            writer.write(line("bye", "this game has no seat at a table."))
+            return
         try:
-            seat = await self._hello(reader, writer)
-            if seat is not None:
-                await self._play(seat, reader, writer)
-        except (OSError, ValueError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
-            pass  # a game that broke the protocol or went away: it is let go
-        except asyncio.CancelledError:
-            # Only close() cancels: the line ends with the server. Not raised on, as
-            # asyncio's server would log a cancelled handler as an error with a traceback.
-            pass
+            self._hello(seat, writer)
+            await self._play(seat, reader, writer)
         finally:
-            self._handlers.discard(task)
-            if seat is not None:
-                self._unlink(seat, writer)
-            writer.close()
+            self._unlink(seat, writer)
 
     def _unlink(self, seat: Seat, writer: asyncio.StreamWriter) -> None:
         self._linked.discard(seat)
@@ -443,15 +404,8 @@ class Tables:
         self._leaving.discard(seat)
         self._dropped.discard(seat)
 
-    async def _hello(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-    ) -> Seat | None:
-        data = await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)
-        command, secret = words(data)
-        seat = self._seats.get(secret) if command == "hello" else None
-        if seat is None or seat in self._linked:
-            writer.write(line("bye", "this game has no seat at a table."))
-            return None
+    def _hello(self, seat: Seat, writer: asyncio.StreamWriter) -> None:
+        """A game has sat down at `seat`: describe the table to it."""
         self._linked.add(seat)
         table, color = seat.table, seat.color
         if color is None:
@@ -486,7 +440,6 @@ class Tables:
         elif table.adjourned and color is not None and color.other not in table.links:
             other = table.name(color.other)
             writer.write(line("news", f"Adjourned: the game goes on when {other} is back too."))
-        return seat
 
     async def _play(
         self, seat: Seat, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -900,8 +853,4 @@ class Tables:
 
     def _broadcast(self, table: Table, data: bytes) -> None:
         for writer in [*table.links.values(), *table.spectators]:
-            if writer.transport.get_write_buffer_size() > MAX_UNSENT:
-                writer.transport.abort()  # a game that stopped reading
-                continue
-            with contextlib.suppress(OSError):
-                writer.write(data)
+            tell(writer, data)
