@@ -82,6 +82,11 @@ async def wait_for(pilot, condition, what: str, rounds: int = 300) -> None:
     raise AssertionError(f"never: {what}")
 
 
+def showing_result(app) -> bool:
+    """The game-over dialog is up, and drawn (its buttons there: a key before is lost)."""
+    return isinstance(app.screen, GameOverScreen) and bool(app.screen.query("Button"))
+
+
 def one_move_from_the_end(at_table):
     """The app at a table one move before the end; the server's lines that end it."""
     game = played_out()
@@ -99,7 +104,7 @@ async def test_game_over_at_a_table_offers_a_rematch_review_analyse_and_leaving_
     app, server, ending = one_move_from_the_end(at_table)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say(*ending)
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        await wait_for(pilot, lambda: showing_result(app), "the result")
         over = app.screen
         text = re.sub(r"\[/?b\]", "", str(over.query_one("#dialog-keys").content))
         assert "r rematch · , review · a analyse · esc board · q leave the table" in text
@@ -121,7 +126,7 @@ async def test_leave_at_a_tables_game_over_leaves_the_table(at_table):
     app, server, ending = one_move_from_the_end(at_table)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say(*ending)
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        await wait_for(pilot, lambda: showing_result(app), "the result")
         await pilot.pause()  # (laid out)
         assert await pilot.click("#leave")
         await wait_for(pilot, lambda: not app.is_running, "the app to end")
@@ -132,7 +137,7 @@ async def test_the_game_over_dialog_away_from_a_table_still_offers_a_new_game(ma
     game = played_out()
     app = make_app(transcript=game.transcript())
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        await wait_for(pilot, lambda: showing_result(app), "the result")
         buttons = [str(button.label) for button in app.screen.query("Button")]
         assert buttons == ["New game", "Review", "Analyse", "Close"]
         await pilot.press("n")
@@ -238,7 +243,7 @@ async def test_a_rematch_asked_and_allowed_starts_a_new_game_with_colours_change
     app, server, ending = one_move_from_the_end(at_table)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say(*ending)
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        await wait_for(pilot, lambda: showing_result(app), "the result")
         assert await said(pilot, server) == "begun\n"  # (the board was drawn)
         await pilot.press("r")
         await pilot.pause()
@@ -259,7 +264,7 @@ async def test_a_rematch_asked_by_the_opponent_is_answered_in_a_dialog(at_table)
     app, server, ending = one_move_from_the_end(at_table)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say(*ending)
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        await wait_for(pilot, lambda: showing_result(app), "the result")
         assert await said(pilot, server) == "begun\n"
         server.say("asked rematch bob")
 
@@ -279,7 +284,7 @@ async def test_a_spectator_at_game_over_is_not_offered_a_rematch(at_table):
     game = played_out()
     app, _ = at_table(None, game=game)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        await wait_for(pilot, lambda: showing_result(app), "the result")
         buttons = [str(button.label) for button in app.screen.query("Button")]
         assert buttons == ["Review", "Analyse", "Leave", "Close"]
         await pilot.press("r")
