@@ -290,3 +290,31 @@ async def test_a_spectator_at_game_over_is_not_offered_a_rematch(at_table):
         await pilot.press("r")
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)
+
+
+def key_bar(app) -> str:
+    return app.screen.query_one("KeyBar").render().plain
+
+
+async def test_the_keys_to_play_show_only_on_your_turn_and_a_person_is_awaited_not_thinking(
+    at_table,
+):
+    app, server = at_table(Color.WHITE)  # bob, and alice (Black) moves first
+    game = Game.from_transcript("d3c5")
+    black_reply = Move.of(game.position.legal_moves()[0])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Table K7QP2" in status(app), "the board")
+        assert "Play" not in key_bar(app) and "Markers" not in key_bar(app)
+        server.say("moved 0 d3")
+        await wait_for(pilot, lambda: "Play" in key_bar(app), "bob's turn")
+        assert "⏎ Play" in key_bar(app) and "m Markers" in key_bar(app)
+        await pilot.press("c", "5")
+        server.say("moved 1 c5")  # bob's move, as the server accepted it
+        await wait_for(pilot, lambda: "Waiting for alice (Black) to move…" in status(app), "wait")
+        assert "thinking" not in status(app)
+        assert "Play" not in key_bar(app) and "Markers" not in key_bar(app)
+        server.say(f"moved 2 {black_reply}")
+        await wait_for(pilot, lambda: "Play" in key_bar(app), "bob's turn again")
+        server.say("over alice (Black) resigned: bob (White) wins.")
+        await wait_for(pilot, lambda: "resigned" in status(app), "the resignation")
+        assert "Play" not in key_bar(app) and "Markers" not in key_bar(app)
