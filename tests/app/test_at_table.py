@@ -318,3 +318,5 @@ async def test_the_keys_to_play_show_only_on_your_turn_and_a_person_is_awaited_n
         server.say("over alice (Black) resigned: bob (White) wins.")
         await wait_for(pilot, lambda: "resigned" in status(app), "the resignation")
         assert "Play" not in key_bar(app) and "Markers" not in key_bar(app)
+        panel = app.screen.query_one(ScorePanel).scoreboard
+        assert (panel.to_move, panel.status) == (None, "Game over")  # nobody's turn now

@@ -290,13 +290,16 @@ class GameScreen(Screen[None]):
             ),
             animate=animate,
         )
+        turn = status.turn_text(
+            match, ply, reviewing=review_ply is not None, paused=self.referee.paused
+        )
+        # At a table a game may end off the board (a resignation, a flag, a player gone).
+        ended_here = review_ply is None and self.table.ended is not None
         self.query_one(ScorePanel).scoreboard = Scoreboard(
             players=(match.player_label(Color.BLACK), match.player_label(Color.WHITE)),
             counts=(position.count(Color.BLACK), position.count(Color.WHITE)),
-            to_move=None if position.is_game_over() else position.to_move,
-            status=status.turn_text(
-                match, ply, reviewing=review_ply is not None, paused=self.referee.paused
-            ),
+            to_move=None if position.is_game_over() or ended_here else position.to_move,
+            status="Game over" if ended_here and not position.is_game_over() else turn,
         )
         marks, notes = self.analysis.marks(game)
         self.query_one(MoveLog).moves = MoveList(
