@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from tui_reversi.core import Color, Variant
 from tui_reversi.players.lobby import Invitation, LobbyLink
-from tui_reversi.players.remote import line
+from tui_reversi.players.server_line import line
 from tui_reversi.players.terms import ColourChoice, TableTerms, TermsRefused, TimeControl
 from tui_reversi.server.session import table_terms
 

@@ -3,8 +3,8 @@
 A game that `tui-reversi serve` starts for a player on their own (not at a
 table) reaches the server's lobby over a local socket of its own (its path and
 a per-game secret in `LOBBY_SOCKET_VARIABLE` and `LOBBY_SECRET_VARIABLE`), in
-lines like the tables' (players/remote.py: UTF-8, at most `MAX_LINE` bytes,
-words one space apart). The server knows the player's name from SSH; nothing
+lines like the tables' (players/server_line.py: UTF-8, at most `MAX_LINE`
+bytes, words one space apart). The server knows the player's name from SSH; nothing
 a game says names it. The server's side is server/invitations.py.
 
     game -> server
@@ -51,7 +51,8 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from ..core import ReversiError, Variant
-from .remote import MAX_LINE, NOBODY, ServerLine, line, words
+from .remote import NOBODY
+from .server_line import MAX_LINE, ServerLine, line, words
 from .terms import TableRefused, TableTerms, TimeControl
 
 LOBBY_SOCKET_VARIABLE = "TUI_REVERSI_LOBBY_SOCKET"

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 
 from ..core import Color
 from ..players.lobby import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
-from ..players.remote import NOBODY, line, words
+from ..players.remote import NOBODY
+from ..players.server_line import line, words
 from ..players.terms import TableRefused, TableTerms
 from .config import format_duration
 from .games_socket import GamesSocket, hello, tell

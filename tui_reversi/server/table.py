@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from ..core import Color, Game, Variant
-from ..players.remote import NOBODY, line
+from ..players.remote import NOBODY
+from ..players.server_line import line
 from ..players.terms import TimeControl
 from .games_socket import tell
 

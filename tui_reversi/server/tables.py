@@ -29,12 +29,8 @@ import time
 from collections.abc import Callable
 
 from ..core import Color, Move, Variant
-from ..players.remote import (
-    TABLE_SECRET_VARIABLE,
-    TABLE_SOCKET_VARIABLE,
-    line,
-    words,
-)
+from ..players.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
+from ..players.server_line import line, words
 from ..players.terms import TableRefused as TableRefused
 from ..players.terms import TimeControl as TimeControl
 from .archive import UnfinishedGame
