@@ -82,6 +82,11 @@ async def wait_for(pilot, condition, what: str, rounds: int = 300) -> None:
     raise AssertionError(f"never: {what}")
 
 
+def showing_result(app) -> bool:
+    """The game-over dialog is up, and drawn (its buttons there: a key before is lost)."""
+    return isinstance(app.screen, GameOverScreen) and bool(app.screen.query("Button"))
+
+
 def one_move_from_the_end(at_table):
     """The app at a table one move before the end; the server's lines that end it."""
     game = played_out()
@@ -99,7 +104,7 @@ async def test_game_over_at_a_table_offers_a_rematch_review_analyse_and_leaving_
     app, server, ending = one_move_from_the_end(at_table)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say(*ending)
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        await wait_for(pilot, lambda: showing_result(app), "the result")
         over = app.screen
         text = re.sub(r"\[/?b\]", "", str(over.query_one("#dialog-keys").content))
         assert "r rematch · , review · a analyse · esc board · q leave the table" in text
@@ -121,7 +126,7 @@ async def test_leave_at_a_tables_game_over_leaves_the_table(at_table):
     app, server, ending = one_move_from_the_end(at_table)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say(*ending)
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        await wait_for(pilot, lambda: showing_result(app), "the result")
         await pilot.pause()  # (laid out)
         assert await pilot.click("#leave")
         await wait_for(pilot, lambda: not app.is_running, "the app to end")
@@ -132,7 +137,7 @@ async def test_the_game_over_dialog_away_from_a_table_still_offers_a_new_game(ma
     game = played_out()
     app = make_app(transcript=game.transcript())
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        await wait_for(pilot, lambda: showing_result(app), "the result")
         buttons = [str(button.label) for button in app.screen.query("Button")]
         assert buttons == ["New game", "Review", "Analyse", "Close"]
         await pilot.press("n")
@@ -202,17 +207,44 @@ async def test_news_that_comes_as_the_game_starts_is_shown_once_the_screen_is_th
         assert app.is_running and app.crash is None
 
 
+async def said(pilot, server: Server, rounds: int = 300) -> str:
+    """What the app says to the server within `rounds` pauses ('' if nothing), the app
+    running meanwhile."""
+    server.sock.setblocking(False)
+    try:
+        for _ in range(rounds):
+            try:
+                return server.sock.recv(4096).decode()
+            except BlockingIOError:
+                await pilot.pause(0.01)
+        return ""
+    finally:
+        server.sock.setblocking(True)
+
+
 def heard(server: Server) -> str:
     """What the app has said to the server so far."""
     server.sock.settimeout(5)
     return server.sock.recv(4096).decode()
 
 
+async def test_a_player_tells_the_server_the_board_is_up_and_a_spectator_does_not(at_table):
+    app, server = at_table(Color.WHITE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Table K7QP2" in status(app), "the board")
+        assert await said(pilot, server) == "begun\n"  # the clocks may start
+    app, server = at_table(None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Watching table K7QP2" in status(app), "the board")
+        assert await said(pilot, server, rounds=20) == ""  # a spectator has no clock
+
+
 async def test_a_rematch_asked_and_allowed_starts_a_new_game_with_colours_changed(at_table):
     app, server, ending = one_move_from_the_end(at_table)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say(*ending)
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        await wait_for(pilot, lambda: showing_result(app), "the result")
+        assert await said(pilot, server) == "begun\n"  # (the board was drawn)
         await pilot.press("r")
         await pilot.pause()
         assert heard(server) == "rematch\n"
@@ -232,9 +264,14 @@ async def test_a_rematch_asked_by_the_opponent_is_answered_in_a_dialog(at_table)
     app, server, ending = one_move_from_the_end(at_table)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say(*ending)
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        await wait_for(pilot, lambda: showing_result(app), "the result")
+        assert await said(pilot, server) == "begun\n"
         server.say("asked rematch bob")
-        await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen", "the question")
+
+        def asking() -> bool:  # the question pushed, and drawn (a key before that is lost)
+            return type(app.screen).__name__ == "ConfirmScreen" and bool(app.screen.query("#yes"))
+
+        await wait_for(pilot, asking, "the question, drawn")
         assert "bob asks for a rematch (you change colours)." in str(
             app.screen.query_one("#dialog-title").content
         )
@@ -247,9 +284,39 @@ async def test_a_spectator_at_game_over_is_not_offered_a_rematch(at_table):
     game = played_out()
     app, _ = at_table(None, game=game)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        await wait_for(pilot, lambda: showing_result(app), "the result")
         buttons = [str(button.label) for button in app.screen.query("Button")]
         assert buttons == ["Review", "Analyse", "Leave", "Close"]
         await pilot.press("r")
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)
+
+
+def key_bar(app) -> str:
+    return app.screen.query_one("KeyBar").render().plain
+
+
+async def test_the_keys_to_play_show_only_on_your_turn_and_a_person_is_awaited_not_thinking(
+    at_table,
+):
+    app, server = at_table(Color.WHITE)  # bob, and alice (Black) moves first
+    game = Game.from_transcript("d3c5")
+    black_reply = Move.of(game.position.legal_moves()[0])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Table K7QP2" in status(app), "the board")
+        assert "Play" not in key_bar(app) and "Markers" not in key_bar(app)
+        server.say("moved 0 d3")
+        await wait_for(pilot, lambda: "Play" in key_bar(app), "bob's turn")
+        assert "⏎ Play" in key_bar(app) and "m Markers" in key_bar(app)
+        await pilot.press("c", "5")
+        server.say("moved 1 c5")  # bob's move, as the server accepted it
+        await wait_for(pilot, lambda: "Waiting for alice (Black) to move…" in status(app), "wait")
+        assert "thinking" not in status(app)
+        assert "Play" not in key_bar(app) and "Markers" not in key_bar(app)
+        server.say(f"moved 2 {black_reply}")
+        await wait_for(pilot, lambda: "Play" in key_bar(app), "bob's turn again")
+        server.say("over alice (Black) resigned: bob (White) wins.")
+        await wait_for(pilot, lambda: "resigned" in status(app), "the resignation")
+        assert "Play" not in key_bar(app) and "Markers" not in key_bar(app)
+        panel = app.screen.query_one(ScorePanel).scoreboard
+        assert (panel.to_move, panel.status) == (None, "Game over")  # nobody's turn now

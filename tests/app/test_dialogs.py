@@ -34,6 +34,22 @@ async def test_new_game_dialog_is_fully_keyboard_operable(make_app):
         assert match.to_move is Color.WHITE
 
 
+async def test_new_game_choices_typed_together_with_enter_are_all_taken_before_it(make_app):
+    app = make_app(player=FirstMovePlayer())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "NewGameScreen"
+        # As over SSH: the keys arrive in one read, Enter last.
+        for key in ("right", "down", "left", "down", "right"):
+            app.post_message(events.Key(key, None))
+        app.post_message(events.Key("enter", "\r"))
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen)
+        match = app.match
+        assert (match.black, match.white, match.variant) == ("easy", "human", Variant.REVERSI)
+
+
 async def test_escape_leaves_the_game_as_it_was(make_app):
     app = make_app(white="human", transcript="f5")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -165,7 +165,7 @@ async def test_inviting_a_player_with_a_colour_variant_and_clock(make_app, serve
         await pilot.press("down", *["right"] * 3)  # no clock -> 1+0 -> 3+2 -> 5+3
         assert "You play black; anti, 5+3" in str(app.screen.query_one("#describe").content)
         await pilot.press("enter")
-        assert server.hear() == "invite bob black anti 5+3"
+        assert server.hear() == "invite bob black variant anti clock 5+3"
         server.say("waiting 4 bob")
         await until(pilot, lambda: isinstance(app.screen, WaitingScreen), "waiting")
         server.say("answered bob declined your invitation.")
@@ -187,14 +187,14 @@ async def test_escape_while_waiting_withdraws_the_invitation(make_app, server):
 async def test_an_invitation_shows_who_and_the_terms_and_is_accepted_or_declined(make_app, server):
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
-        server.say("invited 7 [red]bob[/red] white reversi 10+5")
+        server.say("invited 7 [red]bob[/red] white variant reversi clock 10+5")
         await until(pilot, lambda: isinstance(app.screen, InvitedScreen), "the invitation")
         question = str(app.screen.query_one("#dialog-title", Literal).content)
         told = "[red]bob[/red] invites you to a game: you play Black, reversi, clock 10+5."
         assert question == told
         await pilot.press("n")
         assert server.hear() == "decline 7"
-        server.say("invited 8 bob random othello -")
+        server.say("invited 8 bob random variant othello")
         await until(pilot, lambda: isinstance(app.screen, InvitedScreen), "another")
         assert "a colour drawn at random, othello, no clock" in str(
             app.screen.query_one("#dialog-title", Literal).content
@@ -206,7 +206,7 @@ async def test_an_invitation_shows_who_and_the_terms_and_is_accepted_or_declined
 async def test_an_invitation_that_lapses_closes_its_dialog_with_one_sentence(make_app, server):
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
-        server.say("invited 3 bob black othello -")
+        server.say("invited 3 bob black variant othello")
         await until(pilot, lambda: isinstance(app.screen, InvitedScreen), "the invitation")
         server.say("withdrawn 3 bob's invitation lapsed after 1m without an answer.")
         await until(pilot, lambda: not isinstance(app.screen, InvitedScreen), "it to close")
@@ -259,4 +259,4 @@ async def test_terms_typed_together_with_enter_are_all_taken_before_it(make_app,
             app.post_message(events.Key(key, character))
         app.post_message(events.Key("enter", "\r"))
         await until(pilot, lambda: not isinstance(app.screen, InviteScreen), "the invitation")
-        assert server.hear() == "invite bob black reversi -"
+        assert server.hear() == "invite bob black variant reversi"

@@ -6,8 +6,8 @@ import sqlite3
 from datetime import UTC, datetime
 
 from tui_reversi.core import Game as CoreGame
+from tui_reversi.players.terms import TimeControl
 from tui_reversi.server.archive import Archive, UnfinishedGame
-from tui_reversi.server.terms import TimeControl
 
 from .conftest import Player, wait_until
 from .test_tables import Game, clocked_table, seat, sit_down
@@ -52,6 +52,8 @@ async def test_a_game_that_goes_without_a_word_adjourns_the_table_at_once(serve,
     assert "moved 0 d3" in await again.hear_until("ready")
     for game in (alice, again):
         await game.hear_until("news You are both back: the game goes on.")
+    again.say("begun")  # his board is up again: his clock runs from here
+    for game in (alice, again):
         assert await game.hear() == "clock 299.0 293.0 white"
     again.say("move 1 c5")
     assert await alice.hear_until("moved 1 c5")
@@ -96,6 +98,8 @@ async def test_a_server_restart_keeps_adjourned_games_and_resume_takes_both_back
     await alice.hear_until("ready")
     for game in (alice, bob):
         await game.hear_until("news You are both back: the game goes on.")
+        game.say("begun")
+    for game in (alice, bob):
         assert await game.hear() == "clock 106.0 96.0 black"
     alice.say("move 2 c6")
     assert await bob.hear() == "moved 2 c6"

@@ -12,14 +12,17 @@ from tui_reversi.core import Color
 from tui_reversi.players.lobby import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE
 from tui_reversi.players.remote import TABLE_SECRET_VARIABLE
 
-from .conftest import PATIENCE, Player, wait_until
+from .conftest import Player, wait_until
+from .test_tables import Game as TableGame
 
 
-class Guest:
-    """One game's line to the lobby, as the test plays it."""
+class Guest(TableGame):
+    """One game's line to the lobby, as the test plays it (lines said and heard as
+    at a table)."""
 
     def __init__(self, player: Player, reader, writer) -> None:
-        self.player, self.reader, self.writer = player, reader, writer
+        super().__init__(reader, writer)
+        self.player = player
 
     @classmethod
     async def arrive(cls, arcade, user: str, command: str | None = None) -> Guest:
@@ -30,13 +33,6 @@ class Guest:
         guest.say(f"hello {env[LOBBY_SECRET_VARIABLE]}")
         assert await guest.hear() == f"welcome {user}"
         return guest
-
-    def say(self, text: str) -> None:
-        self.writer.write(f"{text}\n".encode())
-
-    async def hear(self) -> str:
-        data = await asyncio.wait_for(self.reader.readline(), PATIENCE)
-        return data.decode().rstrip("\n")
 
     async def hear_starting(self, prefix: str) -> str:
         """The next line that starts with `prefix` (lobby views and the like pass by)."""
@@ -76,9 +72,10 @@ async def test_alice_invites_bob_who_accepts_and_both_are_seated_on_its_terms(se
     arcade = await serve()
     alice = await Guest.arrive(arcade, "alice")
     bob = await Guest.arrive(arcade, "bob")
-    alice.say("invite bob white reversi 5+3")
+    alice.say("invite bob white variant reversi clock 5+3")
     number = (await alice.hear_starting("waiting ")).split()[1]
-    assert await bob.hear_starting("invited ") == f"invited {number} alice white reversi 5+3"
+    invited = await bob.hear_starting("invited ")
+    assert invited == f"invited {number} alice white variant reversi clock 5+3"
     bob.say(f"accept {number}")
     alice_code = (await alice.hear_starting("go ")).split()[1]
     assert await bob.hear_starting("go ") == f"go {alice_code}"
@@ -94,6 +91,27 @@ async def test_alice_invites_bob_who_accepts_and_both_are_seated_on_its_terms(se
     await wait_until(lambda: _at_table(arcade) == 2, "both seated")
     env = await next_game(alice.player)
     assert LOBBY_SECRET_VARIABLE in env and TABLE_SECRET_VARIABLE not in env
+
+
+async def test_the_clocks_at_an_invitations_table_wait_for_both_boards(serve):
+    arcade = await serve()
+    now = [500.0]
+    arcade.tables.now = lambda: now[0]
+    alice = await Guest.arrive(arcade, "alice")
+    bob = await Guest.arrive(arcade, "bob")
+    alice.say("invite bob black clock 1+0")
+    number = (await bob.hear_starting("invited ")).split()[1]
+    bob.say(f"accept {number}")
+    await alice.hear_starting("go ")
+    now[0] += 2  # both games end, and start again at the table
+    games = [await TableGame.connect(await next_game(guest.player)) for guest in (alice, bob)]
+    for game in games:
+        assert "clock 60.0 60.0 -" in await game.hear_until("ready")
+    now[0] += 2  # and draw their boards
+    for game in games:
+        game.say("begun")
+    for game in games:
+        await game.hear_until("clock 60.0 60.0 black")
 
 
 async def next_game(player: Player) -> dict:
@@ -116,13 +134,13 @@ async def test_a_declined_or_unanswered_invitation_tells_the_inviter_in_one_sent
     arcade.lobby.timeout = 0.3
     alice = await Guest.arrive(arcade, "alice")
     bob = await Guest.arrive(arcade, "bob")
-    alice.say("invite bob black othello -")
+    alice.say("invite bob black")
     number = (await bob.hear_starting("invited ")).split()[1]
     bob.say(f"decline {number}")
     assert await alice.hear_starting("answered ") == "answered bob declined your invitation."
     bob.say(f"accept {number}")  # too late: it is gone
     assert (await bob.hear_starting("refused ")).startswith("refused That invitation is not")
-    alice.say("invite bob random othello -")
+    alice.say("invite bob random variant othello")
     lapsed = await alice.hear_starting("answered ")
     assert lapsed == "answered bob did not answer within 0 s: the invitation lapsed."
     assert (await bob.hear_starting("withdrawn ")).endswith("lapsed after 0 s without an answer.")
@@ -133,11 +151,11 @@ async def test_invitations_per_minute_are_limited_with_one_sentence(serve):
     alice = await Guest.arrive(arcade, "alice")
     bob = await Guest.arrive(arcade, "bob")
     for _ in range(2):
-        alice.say("invite bob black othello -")
+        alice.say("invite bob black")
         number = (await bob.hear_starting("invited ")).split()[1]
         alice.say("withdraw")
         await bob.hear_starting(f"withdrawn {number} alice withdrew")
-    alice.say("invite bob black othello -")
+    alice.say("invite bob black")
     refused = await alice.hear_starting("refused ")
     assert refused == "refused Easy: at most 2 invitations a minute; try again shortly."
     assert not arcade.lobby.invitations  # nothing went out
@@ -149,15 +167,15 @@ async def test_a_player_at_a_table_or_away_cannot_be_invited(serve):
     await Player.connect(arcade, "carol", command="table")
     await wait_until(lambda: arcade.tables.tables, "carol's table")
     code = next(iter(arcade.tables.tables))
-    alice.say("invite carol black othello -")
+    alice.say("invite carol black")
     refused = await alice.hear_starting("refused ")
     assert refused == (
         f"refused carol is at table {code} (Black), waiting for someone to join; "
         "invite them when that game is over."
     )
-    alice.say("invite nobody black othello -")
+    alice.say("invite nobody black")
     assert await alice.hear_starting("refused ") == "refused nobody is not on this server now."
-    alice.say("invite alice black othello -")
+    alice.say("invite alice black")
     assert (await alice.hear_starting("refused ")).startswith("refused You cannot invite yourself")
 
 
@@ -166,12 +184,14 @@ async def test_lines_a_game_may_not_send_are_refused_and_change_nothing(serve):
     alice = await Guest.arrive(arcade, "alice")
     await Guest.arrive(arcade, "bob")
     for forged, answer in (
-        ("invite bob purple othello -", "refused Choose black, white or random"),
-        ("invite bob black chess -", "refused There is no variant 'chess'."),
-        ("invite bob black othello 999+0", "refused '999+0' is not a time control"),
-        ("invite bob black", "refused An invitation names a player"),
-        (f"invite {'x' * 900} black othello -", "refused That is not the name of anyone here."),
-        ("invite b\x1b[2Jb black othello -", "refused That is not the name of anyone here."),
+        ("invite bob purple", "refused 'purple' is not a term of an invitation: black, white"),
+        ("invite bob black white", "refused Choose one colour: black, white or random."),
+        ("invite bob black variant chess", "refused There is no variant 'chess': choose one"),
+        ("invite bob black othello 5+3", "refused '5+3' is not a term of an invitation"),
+        ("invite bob clock 999+0", "refused '999+0' is not a time control"),
+        ("invite", "refused An invitation names a player, then its terms: black, white"),
+        (f"invite {'x' * 900} black", "refused That is not the name of anyone here."),
+        ("invite b\x1b[2Jb black", "refused That is not the name of anyone here."),
         ("accept 1", "refused That invitation is not waiting for your answer"),
         ("sit NOPE1", "refused There is no open table 'NOPE1'"),
         ("hello again", "refused 'hello' is not something the lobby understands."),

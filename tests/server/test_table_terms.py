@@ -1,13 +1,18 @@
 """The terms a table is opened on (colour, clock, variant) and the limits on
 tables, over real SSH on loopback where a player would see them."""
 
+import io
+import socket
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tui_reversi.core import Color, Variant
+from tui_reversi.players.lobby import Invitation, LobbyLink
+from tui_reversi.players.server_line import line
+from tui_reversi.players.terms import ColourChoice, TableTerms, TermsRefused, TimeControl
 from tui_reversi.server.session import table_terms
-from tui_reversi.server.terms import ColourChoice, TableTerms, TermsRefused, TimeControl
 
 from .conftest import Player
 from .test_tables import Game, seat, table_code
@@ -34,6 +39,14 @@ def test_terms_written_as_words_read_back_the_same_in_any_order(terms, random):
     random.shuffle(pairs)
     shuffled = [word for pair in pairs for word in pair]
     assert TableTerms.parse(shuffled) == (terms, [])
+
+
+@given(terms_strategy)
+def test_an_invitations_terms_reach_the_invited_game_as_the_inviter_chose_them(terms):
+    with socket.socket(socket.AF_UNIX) as unused:  # (the line is read here, not sent)
+        link = LobbyLink(unused, io.BytesIO(), "bob")
+        news = link.receive(line("invited", 7, "alice", *terms.words()))
+    assert news is not None and news.invited == Invitation(7, "alice", terms)
 
 
 def test_terms_read_from_a_table_command_and_look_options_left_alone():

@@ -11,7 +11,7 @@ import stat
 from tui_reversi.core import Color, square_name
 from tui_reversi.core import Game as CoreGame
 from tui_reversi.players.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
-from tui_reversi.server.terms import TimeControl
+from tui_reversi.players.terms import TimeControl
 from tui_reversi.storage import SavedGames, export_ggf
 
 from .conftest import PATIENCE, Player, wait_until
@@ -352,8 +352,47 @@ async def clocked_table(arcade, now: list[float], control: str = "1+2"):
     code = table_code(arcade)
     bob = await Game.connect(await seat(arcade, "bob", f"join {code}"))
     await bob.hear_until("ready")
-    await alice.hear_until(f"clock {base:.1f} {base:.1f} black")  # both seated: Black's runs
+    for game in (alice, bob):
+        game.say("begun")  # the boards are up
+    for game in (alice, bob):  # both seated, both games begun: Black's clock runs
+        await game.hear_until(f"clock {base:.1f} {base:.1f} black")
     return alice, bob, code
+
+
+async def test_the_clock_starts_once_both_games_have_begun_not_when_the_table_fills(serve):
+    arcade = await serve()
+    now = [1000.0]
+    arcade.tables.now = lambda: now[0]
+    alice = await Game.connect(await seat(arcade, "alice", "table clock 1+2"))
+    await alice.hear_until("ready")
+    alice.say("begun")
+    bob_env = await seat(arcade, "bob", f"join {table_code(arcade)}")
+    now[0] += 3  # bob's game starts
+    bob = await Game.connect(bob_env)
+    assert "clock 60.0 60.0 -" in await bob.hear_until("ready")
+    now[0] += 2  # and draws its board
+    bob.say("begun")
+    for game in (alice, bob):
+        await game.hear_until("clock 60.0 60.0 black")
+    now[0] += 10
+    alice.say("move 0 d3")  # ten seconds spent, two gained
+    for game in (alice, bob):
+        await game.hear_until("clock 52.0 60.0 white")
+
+
+async def test_a_game_that_never_says_it_has_begun_holds_the_clocks_a_moment_only(
+    serve, monkeypatch
+):
+    monkeypatch.setattr("tui_reversi.server.table_clocks.BEGIN_GRACE", 0.2)
+    arcade = await serve()
+    arcade.tables.now = lambda: 0.0
+    alice = await Game.connect(await seat(arcade, "alice", "table clock 1+2"))
+    await alice.hear_until("ready")
+    alice.say("begun")
+    bob = await Game.connect(await seat(arcade, "bob", f"join {table_code(arcade)}"))
+    await bob.hear_until("ready")  # and never a word more
+    for game in (alice, bob):
+        await game.hear_until("clock 60.0 60.0 black")
 
 
 async def test_the_servers_clock_counts_and_a_flag_falls_with_an_injected_clock(serve):
@@ -399,7 +438,7 @@ async def test_a_time_control_that_cannot_be_read_is_one_sentence(serve):
 
 
 async def test_chat_reaches_everyone_at_the_table_as_it_was_typed_within_limits(serve, monkeypatch):
-    monkeypatch.setattr("tui_reversi.server.tables.CHAT_LINES", 3)
+    monkeypatch.setattr("tui_reversi.server.table_referee.CHAT_LINES", 3)
     arcade = await serve(max_per_address=10)
     alice, bob, code = await sit_down(arcade)
     carol = await Game.connect(await seat(arcade, "carol", f"watch {code}"))

@@ -4,10 +4,12 @@ Over `tui-reversi serve`, two people at one table each run their own game
 process; the server is the referee of record. A game process talks to the
 server over a local socket (its path and a per-game secret come in the
 environment, `TABLE_SOCKET_VARIABLE` and `TABLE_SECRET_VARIABLE`), one line
-of UTF-8 at a time (at most `MAX_LINE` bytes), words separated by one space:
+of UTF-8 at a time (players/server_line.py), words separated by one space:
 
     game -> server
       hello SECRET              the first line: who this game is (the server knows the name)
+      begun                     the board is on this player's screen: the clocks wait for
+                                both games to say so (server/tables.py: BEGIN_GRACE at most)
       move PLY SQUARE           play SQUARE (e.g. d3) at ply PLY of the table's game
       resign                    give the game up
       takeback                  ask the opponent to take back this player's last move
@@ -45,10 +47,7 @@ instead, on a socket of its own: players/lobby.py.
 
 from __future__ import annotations
 
-import contextlib
 import socket
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -56,32 +55,16 @@ from ..core import Color, Game, Move, ReversiError, Variant
 from .base import Allows, MoveRequest, PlayResult
 from .human import HumanPlayer
 from .kinds import HUMAN, PERSON
+from .server_line import ServerLine, line, words
 
 TABLE_SOCKET_VARIABLE = "TUI_REVERSI_TABLE_SOCKET"
 TABLE_SECRET_VARIABLE = "TUI_REVERSI_TABLE_SECRET"
-MAX_LINE = 1024
 CHAT_LENGTH = 200  # characters in one line of chat
 NOBODY = "-"
 COLOURS: dict[str, Color | None] = {"black": Color.BLACK, "white": Color.WHITE, "watching": None}
 
 # At a table nothing is taken back and no engine whispers.
 TABLE_ALLOWS = Allows(hints=False, takebacks=False, pausing=False)
-
-
-def line(*words: object) -> bytes:
-    """One protocol line: the words, one space apart, and a newline."""
-    text = " ".join(str(word) for word in words)
-    data = f"{text}\n".encode()
-    if len(data) > MAX_LINE or "\n" in text or "\r" in text:
-        raise ValueError(f"not one protocol line: {text[:60]!r}")
-    return data
-
-
-def words(data: bytes) -> tuple[str, str]:
-    """A received line as (command, the rest). Raises ValueError for a line that is not text."""
-    text = data.decode("utf-8").rstrip("\r\n")
-    command, _, rest = text.partition(" ")
-    return command, rest
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,38 +105,23 @@ class TableState:
     ratings: dict[str, int] = field(default_factory=dict)  # by player name
 
 
-class TableLink:
+class TableLink(ServerLine[News]):
     """The game's line to the server: sends this player's moves, receives every
     accepted move, and answers the seats' requests with them."""
 
     def __init__(self, sock: socket.socket, reader: BinaryIO, state: TableState) -> None:
-        self._sock = sock
-        self._reader = reader
+        super().__init__(sock, reader, "table-link")
         self.state = state
-        self._lock = threading.Lock()
         self._moves: dict[int, Move] = dict(state.moves)
         self._waiting: list[MoveRequest] = []
-        self._news: list[News] = []
-        self._listener: Callable[[News], None] | None = None
-        self._thread: threading.Thread | None = None
 
     @classmethod
     def connect(cls, path: str, secret: str, timeout: float = 10.0) -> TableLink:
         """Join the table the server gave this game. Raises ReversiError (one sentence)."""
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            sock.settimeout(timeout)
-            sock.connect(path)
-            sock.sendall(line("hello", secret))
-            reader = sock.makefile("rb")
-            state = _read_table(reader)
-            sock.settimeout(None)
+            sock, reader, state = cls.dial(path, secret, timeout, _read_table)
         except OSError as error:
-            sock.close()
             raise ReversiError(f"cannot reach the table: {error.strerror or error}") from None
-        except ReversiError:
-            sock.close()
-            raise
         return cls(sock, reader, state)
 
     # -- the seats ------------------------------------------------------------------
@@ -183,6 +151,11 @@ class TableLink:
         """Offer this player's `move` at `ply` to the server."""
         self._send(line("move", ply, move))
 
+    def begun(self) -> None:
+        """Tell the server the board is on the screen: the clocks may start."""
+        if self.state.colour is not None:
+            self._send(line("begun"))
+
     def resign(self) -> None:
         self._send(line("resign"))
 
@@ -209,43 +182,18 @@ class TableLink:
         """The player quits the table (rather than being cut off)."""
         self._send(line("leave"))
 
-    def _send(self, data: bytes) -> None:
-        try:
-            self._sock.sendall(data)
-        except OSError:
-            self._tell(News("The server cannot be reached: the game is over.", over=True))
-
     # -- news -------------------------------------------------------------------------
 
-    def listen(self, listener: Callable[[News], None]) -> None:
-        """Call `listener` (from the link's thread) with every piece of news, from the
-        first; starts reading the server's lines."""
-        with self._lock:
-            self._listener, held = listener, self._news
-            self._news = []
-        for news in held:
-            listener(news)
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._read, name="table-link", daemon=True)
-            self._thread.start()
+    def _unreachable(self) -> News:
+        return News("The server cannot be reached: the game is over.", over=True)
+
+    def _ended(self) -> News:
+        return News("The server closed the table.", over=True)
 
     def _tell(self, news: News) -> None:
         if news.over:
             self.state.ended = self.state.ended or news.text
-        with self._lock:
-            listener = self._listener
-            if listener is None:
-                self._news.append(news)
-                return
-        listener(news)
-
-    def _read(self) -> None:
-        try:
-            for data in self._reader:
-                self._receive(data)
-        except (OSError, ValueError):
-            pass
-        self._tell(News("The server closed the table.", over=True))
+        super()._tell(news)
 
     def _receive(self, data: bytes) -> None:
         command, rest = words(data)
@@ -297,11 +245,6 @@ class TableLink:
         elif command == "said":
             name, _, text = rest.partition(" ")
             self._tell(News(f"{name}: {text}", chat=True))
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self._sock.shutdown(socket.SHUT_RDWR)
-        self._sock.close()
 
     def start_game(self) -> Game:
         """The table's game so far, as core plays it."""

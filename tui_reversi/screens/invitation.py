@@ -10,7 +10,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
 from ..core import Variant
-from ..players.lobby import COLOUR_CHOICES, Invitation, Terms
+from ..players.lobby import Invitation
+from ..players.terms import ColourChoice, TableTerms, TimeControl
 from ..widgets.choice import ChoiceRow
 from ..widgets.literal import Literal
 from .confirm import ConfirmScreen
@@ -20,7 +21,7 @@ from .dialog import Dialog
 CLOCKS = ("", "1+0", "3+2", "5+3", "10+5", "15+10", "30+0")
 
 
-class InviteScreen(Dialog[Terms | None]):
+class InviteScreen(Dialog[TableTerms | None]):
     """Choose your colour, the variant and the clock; Enter invites, Esc cancels."""
 
     BINDINGS = [
@@ -35,12 +36,12 @@ class InviteScreen(Dialog[Terms | None]):
         self.invitee = name
 
     def compose(self) -> ComposeResult:
-        colours = [(colour, colour.capitalize()) for colour in COLOUR_CHOICES]
+        colours = [(colour.value, colour.value.capitalize()) for colour in ColourChoice]
         variants = [(v.value, v.value.capitalize()) for v in Variant]
         clocks = [(clock, clock or "None") for clock in CLOCKS]
         with Vertical(id="dialog"):
             yield Literal(f"Invite {self.invitee} to a game", id="dialog-title")
-            yield ChoiceRow("You play", colours, "random", id="colour")
+            yield ChoiceRow("You play", colours, ColourChoice.RANDOM.value, id="colour")
             yield ChoiceRow("Variant", variants, Variant.OTHELLO.value, id="variant")
             yield ChoiceRow("Clock", clocks, "", id="clock")
             yield Literal(id="describe")
@@ -59,18 +60,21 @@ class InviteScreen(Dialog[Terms | None]):
         self.query_one("#colour", ChoiceRow).focus()
         self._describe()
 
-    def terms(self) -> Terms:
-        return Terms(
-            self.query_one("#colour", ChoiceRow).value,
+    def terms(self) -> TableTerms:
+        clock = self.query_one("#clock", ChoiceRow).value
+        return TableTerms(
+            ColourChoice(self.query_one("#colour", ChoiceRow).value),
             Variant(self.query_one("#variant", ChoiceRow).value),
-            self.query_one("#clock", ChoiceRow).value,
+            TimeControl.parse(clock) if clock else None,
         )
 
     @on(ChoiceRow.Changed)
     def _describe(self) -> None:
         terms = self.terms()
         clock = f"{terms.clock}: minutes each + seconds a move" if terms.clock else "no clock"
-        colour = "a colour drawn at random" if terms.colour == "random" else terms.colour
+        colour = terms.colour.value
+        if terms.colour is ColourChoice.RANDOM:
+            colour = "a colour drawn at random"
         self.query_one("#describe", Literal).update(
             f"You play {colour}; {terms.variant.value}, {clock}."
         )
@@ -120,6 +124,6 @@ class InvitedScreen(ConfirmScreen):
     """Someone's invitation: y or Enter accepts, n or Esc declines."""
 
     def __init__(self, invitation: Invitation) -> None:
-        question = f"{invitation.inviter} invites you to a game: {invitation.terms.for_invitee()}."
+        question = f"{invitation.inviter} invites you to a game: {invitation.terms.for_guest()}."
         super().__init__(question, yes="Accept", no="Decline")
         self.invitation = invitation

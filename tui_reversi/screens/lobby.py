@@ -20,7 +20,8 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..players.lobby import Invitation, LobbyLink, LobbyNews, LobbyView, TableEntry, Terms
+from ..players.lobby import Invitation, LobbyLink, LobbyNews, LobbyView, TableEntry
+from ..players.terms import TableTerms
 from ..widgets.literal import Literal
 from .dialog import Dialog
 from .invitation import InvitedScreen, InviteScreen, WaitingScreen
@@ -187,7 +188,7 @@ class LobbyScreen(Dialog[None]):
             self.say(f"{name} is {person.text}: invite them when they are free.", error=True)
             return
 
-        def chosen(terms: Terms | None) -> None:
+        def chosen(terms: TableTerms | None) -> None:
             if terms is not None:
                 self.say(f"Inviting {name}…")
                 self.link.invite(name, terms)

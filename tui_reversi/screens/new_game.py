@@ -32,7 +32,9 @@ class NewGameScreen(Dialog[NewGame | None]):
     """Choose the players and the variant; Enter starts, Esc cancels."""
 
     BINDINGS = [
-        Binding("enter", "start", "Start", id="new-game.start", key_display="⏎", priority=True),
+        # Not a priority binding: it waits for the keys typed before it (a priority one
+        # would act before them when they arrive together, as over SSH).
+        Binding("enter", "start", "Start", id="new-game.start", key_display="⏎"),
         Binding("escape", "cancel", "Cancel", id="new-game.cancel", key_display="esc"),
         Binding(
             "L",

@@ -23,10 +23,10 @@ from pathlib import Path
 
 from ..core import Color, Game, ReversiError, Variant
 from ..players.kinds import HUMAN, PERSON
+from ..players.terms import TermsRefused, TimeControl
 from ..storage import SavedGame, SavedGames, StorageError
 from ..storage.paths import APP_NAME
 from ..storage.saved_games import GAMES_DIR
-from .terms import TermsRefused, TimeControl
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (

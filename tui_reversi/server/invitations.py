@@ -17,27 +17,19 @@ import asyncio
 import collections
 import contextlib
 import itertools
-import os
-import secrets
-import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from ..core import Color, Variant
-from ..players.lobby import (
-    COLOUR_CHOICES,
-    LOBBY_SECRET_VARIABLE,
-    LOBBY_SOCKET_VARIABLE,
-    NO_CLOCK,
-)
-from ..players.remote import MAX_LINE, NOBODY, line, words
+from ..core import Color
+from ..players.lobby import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
+from ..players.remote import NOBODY
+from ..players.server_line import line, words
+from ..players.terms import TableRefused, TableTerms
 from .config import format_duration
+from .games_socket import GamesSocket, hello, tell
 from .lobby import Doing
-from .tables import HELLO_TIMEOUT, MAX_UNSENT, TableRefused, Tables
-from .terms import ColourChoice, TimeControl
+from .tables import Tables
 
 # How long an invitation waits for its answer.
 INVITATION_TIMEOUT = 60.0
@@ -66,11 +58,7 @@ class Guest:
     shown: bytes = b""  # the lobby last sent to it
 
     def send(self, data: bytes) -> None:
-        if self.writer.transport.get_write_buffer_size() > MAX_UNSENT:
-            self.writer.transport.abort()  # a game that stopped reading
-            return
-        with contextlib.suppress(OSError):
-            self.writer.write(data)
+        tell(self.writer, data)
 
 
 @dataclass(eq=False)
@@ -80,14 +68,8 @@ class Invitation:
     number: int
     inviter: Guest
     invitee: Guest
-    colour: str  # the inviter's: black, white or random
-    variant: Variant
-    time_control: TimeControl | None
+    terms: TableTerms  # the colour is the inviter's (random: drawn on acceptance)
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
-
-    def terms(self) -> tuple[str, str, str]:
-        clock = str(self.time_control) if self.time_control else NO_CLOCK
-        return self.colour, self.variant.value, clock
 
 
 class Lobby:
@@ -117,49 +99,30 @@ class Lobby:
         self.invitations: dict[int, Invitation] = {}
         self._numbers = itertools.count(1)
         self._sent: dict[str, collections.deque[float]] = {}
-        self._directory: Path | None = None
-        self._server: asyncio.AbstractServer | None = None
-        self._handlers: set[asyncio.Task[None]] = set()
+        variables = (LOBBY_SOCKET_VARIABLE, LOBBY_SECRET_VARIABLE)
+        self._socket = GamesSocket("lobby", variables, self._serve)
         self._refresher: asyncio.Task[None] | None = None
 
-    @property
-    def socket_path(self) -> Path:
-        assert self._directory is not None
-        return self._directory / "lobby.sock"
-
     async def start(self) -> None:
-        self._directory = Path(tempfile.mkdtemp(prefix="tui-reversi-lobby-"))
-        self._server = await asyncio.start_unix_server(
-            self._serve, str(self.socket_path), limit=MAX_LINE
-        )
-        os.chmod(self.socket_path, 0o600)
+        await self._socket.start()
         self._refresher = asyncio.create_task(self._refreshing())
 
     async def close(self) -> None:
         if self._refresher is not None:
             self._refresher.cancel()
-        if self._server is not None:
-            self._server.close()
-        for handler in list(self._handlers):
-            handler.cancel()
-        if self._handlers:
-            await asyncio.wait(self._handlers)
-        if self._server is not None:
-            await self._server.wait_closed()
-        if self._directory is not None:
-            shutil.rmtree(self._directory, ignore_errors=True)
+        await self._socket.close()
 
     # -- for the sessions ---------------------------------------------------------------
 
     def admit(self, name: str, seat: Callable[[str], bool]) -> str:
         """A secret for `name`'s game to reach the lobby with; `seat(table_secret)`
         sends the session to a table (False if it cannot go any more)."""
-        secret = secrets.token_urlsafe(24)
+        secret = self._socket.new_secret()
         self._admitted[secret] = (name, seat)
         return secret
 
     def environment(self, secret: str) -> dict[str, str]:
-        return {LOBBY_SOCKET_VARIABLE: str(self.socket_path), LOBBY_SECRET_VARIABLE: secret}
+        return self._socket.environment(secret)
 
     def leave(self, secret: str) -> None:
         """The game that held this secret has ended."""
@@ -168,18 +131,13 @@ class Lobby:
     # -- the games' socket --------------------------------------------------------------
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        self._handlers.add(task)
-        guest: Guest | None = None
+        admitted = self._admitted.pop(await hello(reader), None)
+        if admitted is None:
+            writer.write(line("refused", "this game has no place in the lobby."))
+            return
+        guest = Guest(admitted[0], writer, admitted[1])
+        self.guests.append(guest)
         try:
-            command, secret = words(await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT))
-            admitted = self._admitted.pop(secret, None) if command == "hello" else None
-            if admitted is None:
-                writer.write(line("refused", "this game has no place in the lobby."))
-                return
-            guest = Guest(admitted[0], writer, admitted[1])
-            self.guests.append(guest)
             writer.write(line("welcome", guest.name))
             self._refresh()
             while data := await reader.readline():
@@ -187,13 +145,8 @@ class Lobby:
                 refusal = self._heard(guest, command, rest)
                 if refusal is not None:
                     guest.send(line("refused", refusal))
-        except (OSError, ValueError, TimeoutError, asyncio.IncompleteReadError):
-            pass  # a game that broke the protocol, or went away: it is let go
         finally:
-            self._handlers.discard(task)
-            if guest is not None:
-                self._gone(guest)
-            writer.close()
+            self._gone(guest)
 
     def _heard(self, guest: Guest, command: str, rest: str) -> str | None:
         """Do what a game asked; why not, in one sentence, if it cannot be done."""
@@ -215,20 +168,17 @@ class Lobby:
     # -- invitations ----------------------------------------------------------------------
 
     def _invite(self, guest: Guest, rest: str) -> str | None:
-        parts = rest.split(" ")
-        if len(parts) != 4:
-            return "An invitation names a player, a colour, a variant and a clock."
-        name, colour, variant_name, clock = parts
-        if colour not in COLOUR_CHOICES:
-            return "Choose black, white or random for your colour."
+        name, *said = rest.split(" ")
         try:
-            variant = Variant(variant_name)
-        except ValueError:
-            return f"There is no variant {variant_name[:20]!r}."
-        try:
-            time_control = None if clock == NO_CLOCK else TimeControl.parse(clock)
+            terms, unread = TableTerms.parse(said)
         except TableRefused as refusal:
             return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}."
+        if not name or unread:
+            what = f"{unread[0][:20]!r} is not a term of an invitation" if unread else ""
+            return (
+                f"{what or 'An invitation names a player, then its terms'}: black, white or "
+                "random; variant othello, reversi or anti; clock M+S if any."
+            )
         if not (name.isprintable() and len(name) <= NAME_LIMIT):
             return "That is not the name of anyone here."
         if name == guest.name:
@@ -243,11 +193,11 @@ class Lobby:
             return f"{name} is busy with another invitation; try again in a moment."
         if not self._count_invitation(guest.name):
             return f"Easy: at most {self.per_minute} invitations a minute; try again shortly."
-        invitation = Invitation(next(self._numbers), guest, invitee, colour, variant, time_control)
+        invitation = Invitation(next(self._numbers), guest, invitee, terms)
         self.invitations[invitation.number] = invitation
         loop = asyncio.get_running_loop()
         invitation.timer = loop.call_later(self.timeout, self._lapsed, invitation)
-        invitee.send(line("invited", invitation.number, guest.name, *invitation.terms()))
+        invitee.send(line("invited", invitation.number, guest.name, *terms.words()))
         guest.send(line("waiting", invitation.number, name))
         self._log(f"invitation {invitation.number}: {guest.name} invites {name}")
         return None
@@ -292,10 +242,11 @@ class Lobby:
             inviter.send(line("answered", f"{guest.name} declined your invitation."))
             self._log(f"invitation {invitation.number}: declined")
             return None
-        host = ColourChoice(invitation.colour).resolve()  # (random: drawn now)
+        terms = invitation.terms
+        host = terms.colour.resolve()  # (random: drawn now)
         try:
             table, host_secret = self.tables.open(
-                inviter.name, invitation.variant, invitation.time_control, colour=host
+                inviter.name, terms.variant, terms.clock, colour=host
             )
             _, guest_secret = self.tables.join(table.code, guest.name)
         except TableRefused as refusal:

@@ -12,7 +12,7 @@ from .config import player_directory_name
 
 if TYPE_CHECKING:
     from .arcade import Arcade
-    from .tables import Table
+    from .table import Table
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,159 +10,43 @@ authenticated, never anything a game says. Every move is checked here with
 core before both games are told of it (the line protocol is described in
 players/remote.py); a game that says something else is refused.
 
-A game that goes away says why by how it goes: `leave` first (the player
-quit: the game ends), or its session told the tables its player's connection
-dropped (the seat is held, then forfeited or adjourned, as the server is
-set), or neither: it crashed or was killed, and the game is adjourned at
-once, clocks stopped, with everyone at the table told in one sentence.
-
 Everything about a table that must outlive this process goes through one
 interface, `TableStore` (the archive's SQLite here): games in progress and
 adjourned ones, finished games, ratings. With it, adjourned games survive a
 restart and are resumed with `ssh -t host resume`.
+
+The parts: table.py (one table), table_referee.py (what a seated game may
+ask), table_clocks.py, table_course.py (a player gone, adjourned, resumed,
+the end), table_store.py (what is kept); the games' socket is games_socket.py.
 """
 
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
-import math
-import os
 import secrets
-import shutil
-import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from pathlib import Path
-from typing import Protocol
 
-from ..core import Color, Game, Move, ReversiError, Variant
-from ..players.remote import (
-    CHAT_LENGTH,
-    MAX_LINE,
-    NOBODY,
-    TABLE_SECRET_VARIABLE,
-    TABLE_SOCKET_VARIABLE,
-    line,
-    words,
-)
-from .archive import Ending, PlayedGame, StoreError, UnfinishedGame
-from .config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER, format_duration
-from .terms import TableRefused as TableRefused
-from .terms import TimeControl as TimeControl
+from ..core import Color, Move, Variant
+from ..players.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
+from ..players.server_line import line, words
+from ..players.terms import TableRefused as TableRefused
+from ..players.terms import TimeControl as TimeControl
+from .archive import UnfinishedGame
+from .config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
+from .games_socket import GamesSocket, hello
+from .table import Seat as Seat
+from .table import Table as Table
+from .table_clocks import TableClocks
+from .table_course import GameCourse
+from .table_referee import TableReferee
+from .table_store import TableStore as TableStore
+from .table_store import brought_back
 
 # Codes are read aloud and typed: no 0/O, 1/I.
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
-# A game that connects and says nothing is let go after this long.
-HELLO_TIMEOUT = 10.0
-# Takebacks one player may ask for in one game.
-TAKEBACKS_PER_GAME = 5
-# Lines of chat one person may say in CHAT_WINDOW seconds.
-CHAT_LINES = 10
-CHAT_WINDOW = 60.0
-# A game that does not read what it is sent is cut off beyond this much unsent.
-MAX_UNSENT = 64 * 1024
-
-
-class TableStore(Protocol):
-    """What the tables keep beyond this process: the one interface a shared
-    store (PostgreSQL, Redis) would implement for a fleet of servers. Methods
-    raise StoreError (one sentence) when the store fails; keep() reports its
-    problems instead, as it also writes the players' saved games."""
-
-    def save_table(self, unfinished: UnfinishedGame) -> None:
-        """Keep a game not over yet (both seats taken), replacing what was kept of it."""
-
-    def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
-        """The games kept not over, and a sentence for each that cannot be read."""
-
-    def keep(self, played: PlayedGame) -> list[str]:
-        """Record a finished game (and forget it as unfinished); problems met, if any."""
-
-    def rating(self, name: str) -> tuple[float, int]:
-        """`name`'s rating and how many rated games it rests on."""
-
-
-@dataclass(eq=False)
-class Table:
-    """Two seats and the game between them, as the server keeps it."""
-
-    code: str
-    variant: Variant
-    names: dict[Color, str] = field(default_factory=dict)
-    game: Game = field(init=False)
-    ended: str | None = None
-    links: dict[Color, asyncio.StreamWriter] = field(default_factory=dict)
-    # The people watching (names, with a seat handed out) and their games' lines.
-    audience: list[str] = field(default_factory=list)
-    spectators: set[asyncio.StreamWriter] = field(default_factory=set)
-    # A dropped player's seat waits for them until then (the event loop's time).
-    held: dict[Color, float] = field(default_factory=dict)
-    timers: dict[Color, asyncio.TimerHandle] = field(default_factory=dict)
-    # The clocks, with a time control: each side's time left, and since when the
-    # side to move's clock has run (None: not started, or stopped).
-    time_control: TimeControl | None = None
-    remaining: dict[Color, float] = field(default_factory=dict)
-    since: float | None = None
-    flag_timer: asyncio.TimerHandle | None = None
-    # A takeback asked for and not answered yet: who asked, and the ply to go back to.
-    takeback: tuple[Color, int] | None = None
-    # After the game: who asked for a rematch (colours change), not answered yet.
-    rematch: Color | None = None
-    # A dropped player did not come back in time and the server adjourns: the game
-    # waits, clocks stopped, until both players sit down again (join CODE).
-    adjourned: bool = False
-    takebacks_asked: dict[Color, int] = field(default_factory=dict)
-    started: datetime = field(default_factory=lambda: datetime.now(UTC))
-
-    def __post_init__(self) -> None:
-        self.game = Game(self.variant)
-        if self.time_control is not None:
-            self.remaining = {color: self.time_control.base for color in Color}
-
-    def time_left(self, color: Color, now: float) -> float:
-        """`color`'s time left at `now` (its clock runs while it is to move)."""
-        left = self.remaining[color]
-        if self.since is not None and self.game.position.to_move == color:
-            left -= now - self.since
-        return left
-
-    def clock_line(self, now: float) -> bytes:
-        running = self.game.position.to_move.name.lower() if self.since is not None else "-"
-        black, white = (max(0.0, self.time_left(color, now)) for color in Color)
-        return line("clock", f"{black:.1f}", f"{white:.1f}", running)
-
-    def name(self, color: Color) -> str:
-        return self.names.get(color, "")
-
-    def players_line(self) -> bytes:
-        return line("players", self.name(Color.BLACK) or NOBODY, self.name(Color.WHITE) or NOBODY)
-
-    def result_text(self) -> str:
-        """'alice (Black) wins 40-24.' for a game over on the board."""
-        result = self.game.result
-        assert result is not None
-        scores = f"{result.black}-{result.white}"
-        if result.winner is None:
-            return f"Game over: a draw, {scores}."
-        winner = result.winner
-        high, low = result.score(winner), result.score(winner.other)
-        return f"Game over: {self.name(winner)} ({winner.label}) wins {high}-{low}."
-
-
-@dataclass(eq=False)
-class Seat:
-    """Which seat of which table a secret stands for (`color` None: watching).
-    One object per secret, shared by everything that knows it: a rematch
-    changes its colour in place."""
-
-    table: Table
-    color: Color | None
-    name: str
 
 
 class Tables:
@@ -181,65 +65,61 @@ class Tables:
     ) -> None:
         self.tables_per_player = tables_per_player
         self.spectators_per_table = spectators_per_table
-        self._adjourn = adjourn  # a dropped player's time out adjourns (else: forfeits)
-        self.store: TableStore | None = None  # set by start()
-        self.now = now  # the clocks' time: injectable, so a test can make a flag fall
         self._log = log
-        self._hold = hold  # seconds a dropped player's seat waits (0: the game ends)
         self._leaving: set[Seat] = set()  # games that said they leave (not dropped)
         # Seats whose player's connection went (or the server hung up): when their game
         # goes, that is a drop, not a crash.
         self._dropped: set[Seat] = set()
-        # When each player (by name) chatted lately: the limit holds across tables.
-        self._said: dict[str, collections.deque[float]] = {}
         self.tables: dict[str, Table] = {}
         self._seats: dict[str, Seat] = {}
         self._linked: set[Seat] = set()  # the seats a game holds now: one game each
-        self._directory: Path | None = None
-        self._server: asyncio.AbstractServer | None = None
-        self._handlers: set[asyncio.Task[None]] = set()
+        self.clocks = TableClocks(now, lambda table, end: self.course.end(table, end))
+        self.course = GameCourse(self.tables, self.clocks, log, hold=hold, adjourn=adjourn)
+        self._referee = TableReferee(
+            self.clocks,
+            end=self.course.end,
+            save=self.course.save,
+            seats_at=self._seats_at,
+            log=log,
+        )
+        variables = (TABLE_SOCKET_VARIABLE, TABLE_SECRET_VARIABLE)
+        self._socket = GamesSocket("tables", variables, self._serve)
 
     @property
-    def socket_path(self) -> Path:
-        assert self._directory is not None
-        return self._directory / "tables.sock"
+    def store(self) -> TableStore | None:
+        """Where the tables are kept (set by start())."""
+        return self.course.store
+
+    @property
+    def now(self) -> Callable[[], float]:
+        """The clocks' time: injectable, so a test can make a flag fall."""
+        return self.clocks.now
+
+    @now.setter
+    def now(self, now: Callable[[], float]) -> None:
+        self.clocks.now = now
+
+    def check_flag(self, table: Table) -> bool:
+        """If the side to move at `table` has run out of time, the game ends: True."""
+        return self.clocks.check_flag(table)
 
     async def start(self, store: TableStore | None = None) -> None:
         """Listen for the games; bring back the games `store` kept unfinished, adjourned."""
-        self.store = store
+        self.course.store = store
         if store is not None:
             unfinished, problems = store.unfinished_tables()
             for problem in problems:
                 self._log(problem)
             for kept in unfinished:
                 self._bring_back(kept)
-        # A fresh directory only this user may enter (mkdtemp makes it 0700), short
-        # enough for a socket's path wherever the data directory is.
-        self._directory = Path(tempfile.mkdtemp(prefix="tui-reversi-tables-"))
-        self._server = await asyncio.start_unix_server(
-            self._serve, str(self.socket_path), limit=MAX_LINE
-        )
-        os.chmod(self.socket_path, 0o600)
+        await self._socket.start()
 
     async def close(self) -> None:
-        if self._server is not None:
-            self._server.close()
-        for handler in list(self._handlers):
-            handler.cancel()
-        if self._handlers:
-            await asyncio.wait(self._handlers)
-        if self._server is not None:
-            await self._server.wait_closed()
-        if self._directory is not None:
-            shutil.rmtree(self._directory, ignore_errors=True)
+        await self._socket.close()
 
     def _bring_back(self, kept: UnfinishedGame) -> None:
         """A game kept from before the restart: adjourned, its clocks as they were."""
-        names = dict(zip(Color, kept.names, strict=True))
-        table = Table(kept.code, kept.game.variant, names, time_control=kept.time_control)
-        table.game, table.started, table.adjourned = kept.game.copy(), kept.started, True
-        if kept.time_control is not None:
-            table.remaining = dict(zip(Color, kept.left, strict=True))
+        table = brought_back(kept)
         self.tables[table.code] = table
         black, white = kept.names
         move = table.game.ply + 1
@@ -249,7 +129,7 @@ class Tables:
         """Adjourn every game in progress (the server is stopping): kept, nobody loses."""
         for table in list(self.tables.values()):
             if len(table.names) == 2 and table.ended is None and not table.adjourned:
-                self._adjourn_game(table, f"{why}: the game is adjourned, clocks stopped.")
+                self.course.adjourn(table, f"{why}: the game is adjourned, clocks stopped.")
 
     # -- for the sessions -------------------------------------------------------------
 
@@ -260,7 +140,7 @@ class Tables:
         time_control: TimeControl | None = None,
         colour: Color = Color.BLACK,
     ) -> tuple[Table, str]:
-        """A new table with `name` at `colour` (Black unless chosen: see terms.py
+        """A new table with `name` at `colour` (Black unless chosen: see players/terms.py
         for `random`), with clocks if `time_control`; its secret for that seat.
         Raises TableRefused."""
         playing = [
@@ -296,14 +176,14 @@ class Tables:
         color = free[0]
         table.names[color] = name
         self._log(f"table {code}: {name} joined as {color.label}")
-        self._broadcast(table, table.players_line())
+        table.broadcast(table.players_line())
         for rated in self._ratings(name):
-            self._broadcast(table, rated)
+            table.broadcast(rated)
         rating = f" (rated {round(self.store.rating(name)[0])})" if self.store is not None else ""
         sits = f"{name}{rating} sits at the table as {color.label}."
-        self._broadcast(table, line("news", sits))
-        self._run_clock(table)  # both are seated: Black's clock starts
-        self._save(table)
+        table.broadcast(line("news", sits))
+        self.clocks.run(table)  # Black's clock starts, once both games are up
+        self.course.save(table)
         return table, self._seat(table, color, name)
 
     def watch(self, code: str, name: str) -> tuple[Table, str]:
@@ -316,7 +196,7 @@ class Tables:
             )
         table.audience.append(name)
         self._log(f"table {table.code}: {name} watches")
-        self._broadcast(table, line("news", f"{name} is watching."))
+        table.broadcast(line("news", f"{name} is watching."))
         return table, self._seat(table, None, name)
 
     def seat_of(self, secret: str) -> Seat | None:
@@ -372,7 +252,7 @@ class Tables:
 
     def environment(self, secret: str) -> dict[str, str]:
         """What a game needs in its environment to reach its seat."""
-        return {TABLE_SOCKET_VARIABLE: str(self.socket_path), TABLE_SECRET_VARIABLE: secret}
+        return self._socket.environment(secret)
 
     def leave(self, secret: str) -> None:
         """The session that held this seat has ended: its secret is spent."""
@@ -383,11 +263,11 @@ class Tables:
             with contextlib.suppress(ValueError):
                 seat.table.audience.remove(seat.name)
         elif seat.color not in seat.table.links:  # (else: its line's end tells)
-            self._gone(seat, crashed=seat not in self._dropped)
+            self.course.gone(seat, crashed=seat not in self._dropped)
             self._dropped.discard(seat)
 
     def _seat(self, table: Table, color: Color | None, name: str) -> str:
-        secret = secrets.token_urlsafe(24)
+        secret = self._socket.new_secret()
         self._seats[secret] = Seat(table, color, name)
         return secret
 
@@ -400,53 +280,39 @@ class Tables:
     # -- the games' socket -------------------------------------------------------------
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        self._handlers.add(task)
-        seat: Seat | None = None
+        seat = self._seats.get(await hello(reader))
+        if seat is None or seat in self._linked:
+            writer.write(line("bye", "this game has no seat at a table."))
+            return
         try:
-            seat = await self._hello(reader, writer)
-            if seat is not None:
-                await self._play(seat, reader, writer)
-        except (OSError, ValueError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
-            pass  # a game that broke the protocol or went away: it is let go
-        except asyncio.CancelledError:
-            # Only close() cancels: the line ends with the server. Not raised on, as
-            # asyncio's server would log a cancelled handler as an error with a traceback.
-            pass
+            self._hello(seat, writer)
+            await self._play(seat, reader, writer)
         finally:
-            self._handlers.discard(task)
-            if seat is not None:
-                self._unlink(seat, writer)
-            writer.close()
+            self._unlink(seat, writer)
 
     def _unlink(self, seat: Seat, writer: asyncio.StreamWriter) -> None:
         self._linked.discard(seat)
+        self.clocks.let_go(seat)
         table = seat.table
         if seat.color is None:
             table.spectators.discard(writer)
         elif table.links.get(seat.color) is writer:
             del table.links[seat.color]
             leaving = seat in self._leaving
-            self._gone(seat, leaving=leaving, crashed=not leaving and seat not in self._dropped)
+            crashed = not leaving and seat not in self._dropped
+            self.course.gone(seat, leaving=leaving, crashed=crashed)
         self._leaving.discard(seat)
         self._dropped.discard(seat)
 
-    async def _hello(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-    ) -> Seat | None:
-        data = await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)
-        command, secret = words(data)
-        seat = self._seats.get(secret) if command == "hello" else None
-        if seat is None or seat in self._linked:
-            writer.write(line("bye", "this game has no seat at a table."))
-            return None
+    def _hello(self, seat: Seat, writer: asyncio.StreamWriter) -> None:
+        """A game has sat down at `seat`: describe the table to it."""
         self._linked.add(seat)
         table, color = seat.table, seat.color
         if color is None:
             table.spectators.add(writer)
         else:
-            self._back(table, color)
+            self.course.back(table, color)
+            self.clocks.sat_down(seat)
             old = table.links.get(color)
             if old is not None:  # the seat's earlier game is still going: this one takes over
                 old.transport.abort()
@@ -465,410 +331,28 @@ class Tables:
         if table.ended is not None:
             writer.write(line("over", table.ended))
         writer.write(line("ready"))
-        self._resume(table)  # (told after the table's description)
+        self.course.resume(table)  # (told after the table's description)
         if table.adjourned and color is None:
             writer.write(line("news", "Adjourned: the game goes on when both players are back."))
         elif table.adjourned and color is not None and color.other not in table.links:
             other = table.name(color.other)
             writer.write(line("news", f"Adjourned: the game goes on when {other} is back too."))
-        return seat
 
     async def _play(
         self, seat: Seat, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
         while data := await reader.readline():
             command, rest = words(data)
-            if command == "say":
-                refusal: str | None = self._say(seat, rest)
-            elif seat.color is None:
-                refusal = "You are watching: only the players move."
-            elif command == "move":
-                refusal = self._move(seat, rest)
-            elif command == "resign":
-                refusal = self._resign(seat)
-            elif command == "takeback":
-                refusal = self._ask_takeback(seat)
-            elif command == "rematch":
-                refusal = self._ask_rematch(seat)
-            elif command in ("allow", "deny") and seat.table.ended is not None:
-                refusal = self._answer_rematch(seat, allowed=command == "allow")
-            elif command in ("allow", "deny"):
-                refusal = self._answer_takeback(seat, allowed=command == "allow")
-            elif command == "leave":
+            if command == "leave" and seat.color is not None:
                 self._leaving.add(seat)
                 return
-            else:
-                refusal = f"{command[:20]!r} is not something a game may say here."
+            if command == "begun" and seat.color is not None:
+                self.clocks.begun(seat)
+                continue
+            refusal = self._referee.heard(seat, command, rest)
             if refusal is not None:
                 writer.write(line("refused", refusal))
 
-    def _say(self, seat: Seat, text: str) -> str | None:
-        """Pass a line of chat on to everyone at the table, within the limits."""
-        text = "".join(ch for ch in text if ch.isprintable()).strip()
-        if not text:
-            return None
-        if len(text) > CHAT_LENGTH:
-            return f"A chat line is at most {CHAT_LENGTH} characters."
-        now = time.monotonic()
-        said = self._said.setdefault(seat.name, collections.deque())
-        while said and now - said[0] > CHAT_WINDOW:
-            said.popleft()
-        if len(said) >= CHAT_LINES:
-            return f"Easy: at most {CHAT_LINES} chat lines a minute."
-        said.append(now)
-        self._broadcast(seat.table, line("said", seat.name, text))
-        return None
-
-    def _move(self, seat: Seat, rest: str) -> str | None:
-        """Play the seat's move if it is legal and its turn; else why not."""
-        table, color = seat.table, seat.color
-        assert color is not None
-        game = table.game
-        if table.ended is not None:
-            return "The game is over."
-        if table.adjourned:
-            return "The game is adjourned until you are both back at the table."
-        if len(table.names) < 2:
-            return f"Nobody has joined yet: give your friend the code {table.code}."
-        if game.position.to_move != color:
-            return "It is not your turn."
-        try:
-            ply_text, square = rest.split(" ")
-            ply = int(ply_text)
-            move = Move.parse(square)
-        except (ValueError, ReversiError):
-            return "That is not a move."
-        if ply != game.ply:
-            return "That move was for another position."
-        if self.check_flag(table):
-            return None  # too late: the game is over, and both are told why
-        if not move:
-            return "Passes are the server's to play: choose a square."
-        reason = game.position.illegal_reason(move.square)
-        if reason is not None:
-            return f"{move} {reason}."
-        self._stop_clock(table, add_increment=True)
-        table.takeback = None  # a move answers a waiting takeback: no
-        game.play(move)
-        self._broadcast(table, line("moved", ply, move))
-        result = game.result
-        if result is not None:
-            self._end(table, Ending(table.result_text(), "board", result.winner))
-        else:
-            self._run_clock(table)
-            self._save(table)
-        return None
-
-    # -- takebacks: asked by one player, allowed or declined by the other -------------
-
-    def _ask_takeback(self, seat: Seat) -> str | None:
-        table, color = seat.table, seat.color
-        assert color is not None
-        game = table.game
-        if table.ended is not None:
-            return "The game is over."
-        if table.takeback is not None:
-            return "A takeback is waiting for an answer already."
-        if table.takebacks_asked.get(color, 0) >= TAKEBACKS_PER_GAME:
-            return f"At most {TAKEBACKS_PER_GAME} takebacks a game may be asked for."
-        mine = [
-            ply
-            for ply in range(game.ply)
-            if game.moves[ply] >= 0 and game.positions[ply].to_move == color
-        ]
-        if not mine:
-            return "You have no move to take back."
-        table.takeback = (color, mine[-1])
-        table.takebacks_asked[color] = table.takebacks_asked.get(color, 0) + 1
-        other = table.links.get(color.other)
-        if other is not None:
-            other.write(line("asked", "takeback", seat.name))
-        writer = table.links.get(color)
-        if writer is not None:
-            writer.write(line("news", f"Asked {table.name(color.other)} to take back your move."))
-        return None
-
-    def _answer_takeback(self, seat: Seat, *, allowed: bool) -> str | None:
-        table, color = seat.table, seat.color
-        assert color is not None
-        asked = table.takeback
-        if asked is None or asked[0] == color or table.ended is not None:
-            return "No takeback is waiting for your answer."
-        table.takeback = None
-        asker, ply = asked
-        if not allowed:
-            writer = table.links.get(asker)
-            if writer is not None:
-                writer.write(line("news", f"{seat.name} declined the takeback."))
-            return None
-        self._stop_clock(table)
-        table.game.continue_from(ply)
-        self._log(f"table {table.code}: back to ply {ply}, allowed by {seat.name}")
-        self._broadcast(table, line("undone", ply))
-        self._broadcast(table, line("news", f"{seat.name} allowed {table.name(asker)}'s takeback."))
-        self._run_clock(table)
-        self._save(table)
-        return None
-
-    # -- a rematch: asked by one player after the game, allowed by the other ------------
-
-    def _ask_rematch(self, seat: Seat) -> str | None:
-        table, color = seat.table, seat.color
-        assert color is not None
-        if table.ended is None:
-            return "The game is not over."
-        other = table.links.get(color.other)
-        if other is None or len(table.names) < 2:
-            return f"{table.name(color.other) or 'Nobody'} is not at the table any more."
-        if table.rematch == color:
-            return "Your rematch offer is waiting for an answer already."
-        if table.rematch == color.other:  # both asked: that is a yes
-            self._rematch(table)
-            return None
-        table.rematch = color
-        other.write(line("asked", "rematch", seat.name))
-        mine = table.links.get(color)
-        if mine is not None:
-            mine.write(line("news", f"Asked {table.name(color.other)} for a rematch."))
-        return None
-
-    def _answer_rematch(self, seat: Seat, *, allowed: bool) -> str | None:
-        table, color = seat.table, seat.color
-        assert color is not None
-        asker = table.rematch
-        if asker is None or asker == color:
-            return "No rematch is waiting for your answer."
-        if allowed:
-            self._rematch(table)
-            return None
-        table.rematch = None
-        writer = table.links.get(asker)
-        if writer is not None:
-            writer.write(line("news", f"{seat.name} declined the rematch."))
-        return None
-
-    def _rematch(self, table: Table) -> None:
-        """A new game at the table, on the same terms, the colours changed."""
-        table.names = {color.other: name for color, name in table.names.items()}
-        table.links = {color.other: writer for color, writer in table.links.items()}
-        for seat in {*self._seats.values(), *self._linked}:
-            if seat.table is table and seat.color is not None:
-                seat.color = seat.color.other
-        table.game = Game(table.variant)
-        table.ended, table.rematch, table.takeback = None, None, None
-        table.takebacks_asked.clear()
-        table.started = datetime.now(UTC)
-        if table.time_control is not None:
-            table.remaining = {color: table.time_control.base for color in Color}
-        black, white = table.name(Color.BLACK), table.name(Color.WHITE)
-        self._log(f"table {table.code}: rematch, {black} (Black) against {white} (White)")
-        self._broadcast(table, line("again"))
-        self._broadcast(table, table.players_line())
-        self._broadcast(table, line("news", f"A rematch: {black} plays Black this time."))
-        self._run_clock(table)
-        self._save(table)
-
-    # -- the clocks --------------------------------------------------------------------
-
-    def check_flag(self, table: Table) -> bool:
-        """If the side to move has run out of time, the game ends: True."""
-        if table.since is None or table.ended is not None:
-            return False
-        color = table.game.position.to_move
-        if table.time_left(color, self.now()) > 0:
-            return False
-        other = color.other
-        how = f"{table.name(color)}'s time ran out: {table.name(other)} ({other.label}) wins."
-        self._end(table, Ending(how, "time", other))
-        return True
-
-    def _run_clock(self, table: Table) -> None:
-        """Start the side to move's clock, tell both games, and watch for its flag."""
-        if table.time_control is None or table.ended is not None:
-            return
-        table.since = self.now()
-        self._broadcast(table, table.clock_line(table.since))
-        left = table.time_left(table.game.position.to_move, table.since)
-        loop = asyncio.get_running_loop()
-        table.flag_timer = loop.call_later(left + 0.05, self._flag_due, table)
-
-    def _flag_due(self, table: Table) -> None:
-        table.flag_timer = None
-        if not self.check_flag(table) and table.since is not None and table.ended is None:
-            left = table.time_left(table.game.position.to_move, self.now())
-            loop = asyncio.get_running_loop()
-            table.flag_timer = loop.call_later(max(0.05, left), self._flag_due, table)
-
-    def _stop_clock(self, table: Table, *, add_increment: bool = False) -> None:
-        """Stop the running clock (charging the mover), adding the increment after a move."""
-        if table.flag_timer is not None:
-            table.flag_timer.cancel()
-            table.flag_timer = None
-        if table.time_control is None or table.since is None:
-            return
-        color = table.game.position.to_move
-        table.remaining[color] = table.time_left(color, self.now())
-        if add_increment:
-            table.remaining[color] += table.time_control.increment
-        table.since = None
-
-    def _resign(self, seat: Seat) -> str | None:
-        table, color = seat.table, seat.color
-        assert color is not None
-        if table.ended is not None:
-            return "The game is over."
-        other = table.name(color.other)
-        winner = f"{other} ({color.other.label}) wins." if other else "The table closes."
-        how = f"{table.name(color)} ({color.label}) resigned: {winner}"
-        self._end(table, Ending(how, "resigned", color.other if other else None))
-        return None
-
-    def _gone(self, seat: Seat, *, leaving: bool = False, crashed: bool = False) -> None:
-        """A seat's game has gone. A player who left ends the game; a dropped
-        one's seat is held for them a while; a crashed game adjourns it at
-        once; the other is told whichever it was."""
-        table, color = seat.table, seat.color
-        assert color is not None
-        if color in table.held or color in table.links:
-            return  # held already, or back already
-        if table.rematch is not None:  # an offer nobody can answer now
-            table.rematch = None
-            self._broadcast(table, line("news", f"{table.name(color)} left: no rematch."))
-        if table.adjourned:  # it waits for both, whoever comes and goes meanwhile
-            self._clear_away(table)
-            return
-        if table.ended is None:
-            if color.other not in table.names:
-                table.ended = "The table closed before anyone joined."
-            elif crashed:
-                # Never the player's doing: no hold to run out, no clock to lose on.
-                name = table.name(color)
-                self._log(f"table {table.code}: {name}'s game went without a word")
-                how = (
-                    f"{name}'s game stopped unexpectedly: "
-                    f"the game is adjourned until {name} is back."
-                )
-                self._adjourn_game(table, how)
-            elif leaving or self._hold <= 0:
-                how = f"{table.name(color)} left the table: the game ends here."
-                self._end(table, Ending(how, "left", None))
-            else:
-                table.held[color] = asyncio.get_running_loop().time() + self._hold
-                self._log(f"table {table.code}: {table.name(color)} dropped; seat held")
-                self._tick(table, color)
-        self._clear_away(table)
-
-    def _clear_away(self, table: Table) -> None:
-        """Forget a table nobody plays at any more (spectators keep what they saw)."""
-        gone = not table.links and not table.held and not table.adjourned
-        if gone and self.tables.get(table.code) is table:
-            del self.tables[table.code]
-            self._log(f"table {table.code} closed")
-
-    def _tick(self, table: Table, color: Color) -> None:
-        """Tell the table how long the dropped player's seat still waits; at
-        zero, the game is theirs to lose."""
-        deadline = table.held.get(color)
-        if deadline is None or table.ended is not None:
-            return
-        loop = asyncio.get_running_loop()
-        left = deadline - loop.time()
-        name, other = table.name(color), color.other
-        if left <= 0 and self._adjourn:
-            how = (
-                f"{name} did not come back in time: the game is adjourned. "
-                f"Either of you resumes it with  join {table.code}"
-            )
-            self._adjourn_game(table, how)
-            return
-        if left <= 0:
-            del table.held[color]
-            how = f"{name} did not come back in time: {table.name(other)} ({other.label}) wins."
-            self._end(table, Ending(how, "forfeit", other))
-            self._clear_away(table)
-            return
-        wait = format_duration(math.ceil(left))
-        self._broadcast(table, line("news", f"{name} dropped out: their seat is held for {wait}."))
-        table.timers[color] = loop.call_later(min(1.0, left), self._tick, table, color)
-
-    def _adjourn_game(self, table: Table, how: str) -> None:
-        """Nobody loses: the game waits, clocks stopped, for both to sit down
-        again; it is kept, and everyone at the table is told `how`."""
-        self._stop_waiting(table)
-        table.takeback = None
-        table.adjourned = True
-        self._log(f"table {table.code}: adjourned ({how})")
-        if table.time_control is not None:
-            self._broadcast(table, table.clock_line(self.now()))
-        self._broadcast(table, line("news", how))
-        self._save(table)
-
-    def _resume(self, table: Table) -> None:
-        """An adjourned game's players are both back: it goes on."""
-        if table.adjourned and len(table.links) == 2:
-            table.adjourned = False
-            self._log(f"table {table.code}: resumed")
-            self._broadcast(table, line("news", "You are both back: the game goes on."))
-            self._run_clock(table)
-            self._save(table)
-
-    def _back(self, table: Table, color: Color) -> None:
-        """A held seat's player has come back."""
-        if table.held.pop(color, None) is None:
-            return
-        timer = table.timers.pop(color, None)
-        if timer is not None:
-            timer.cancel()
-        self._log(f"table {table.code}: {table.name(color)} is back")
-        self._broadcast(table, line("news", f"{table.name(color)} is back."))
-
-    def _stop_waiting(self, table: Table) -> None:
-        """Stop the running clock and let go of every held seat."""
-        self._stop_clock(table)
-        for timer in table.timers.values():
-            timer.cancel()
-        table.timers.clear()
-        table.held.clear()
-
-    def _end(self, table: Table, end: Ending) -> None:
-        self._stop_waiting(table)
-        table.ended = end.description
-        self._log(f"table {table.code}: {end.description}")
-        if table.time_control is not None:
-            self._broadcast(table, table.clock_line(self.now()))
-        self._broadcast(table, line("over", end.description))
-        if self.store is not None and len(table.names) == 2:
-            names = (table.name(Color.BLACK), table.name(Color.WHITE))
-            played = PlayedGame(table.code, table.game.copy(), names, table.started, end)
-            for problem in self.store.keep(played):
-                self._log(problem)
-
-    def _save(self, table: Table) -> None:
-        """Keep the game as it is now, to outlive the server (both seats taken)."""
-        if self.store is None or len(table.names) != 2 or table.ended is not None:
-            return
-        left = (0.0, 0.0)
-        if table.time_control is not None:  # a running clock as of its last start
-            left = (table.remaining[Color.BLACK], table.remaining[Color.WHITE])
-        names = (table.name(Color.BLACK), table.name(Color.WHITE))
-        kept = UnfinishedGame(
-            table.code,
-            table.game.copy(),
-            names,
-            table.time_control,
-            left,
-            table.started,
-            table.adjourned,
-        )
-        try:
-            self.store.save_table(kept)
-        except StoreError as error:
-            self._log(str(error))
-
-    def _broadcast(self, table: Table, data: bytes) -> None:
-        for writer in [*table.links.values(), *table.spectators]:
-            if writer.transport.get_write_buffer_size() > MAX_UNSENT:
-                writer.transport.abort()  # a game that stopped reading
-                continue
-            with contextlib.suppress(OSError):
-                writer.write(data)
+    def _seats_at(self, table: Table) -> set[Seat]:
+        """Every seat at `table` a secret or a game holds."""
+        return {seat for seat in {*self._seats.values(), *self._linked} if seat.table is table}

@@ -42,6 +42,7 @@ class BoardState:
     hint: int | None = None
     readonly: bool = False  # reviewing history: drawn muted, nothing can be played
     playable: bool = True  # False when no human plays (computer against computer)
+    to_play: bool = True  # False at a server's table when it is not this player's move
 
 
 def board_size(cell: tuple[int, int], glyphs: Glyphs) -> Size:
@@ -341,7 +342,7 @@ class BoardView(Widget, can_focus=True):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Read-only while reviewing: Enter falls through to the screen's keys.
         if action == "choose":
-            return self.state.playable and not self.state.readonly
+            return self.state.playable and self.state.to_play and not self.state.readonly
         return True
 
     def _screen_key(self, key: str) -> bool:

@@ -274,7 +274,8 @@ class GameScreen(Screen[None]):
         ply = game.ply if review_ply is None else review_ply
         position = game.positions[ply]
         last, flipped = _last_move(game, ply)
-        human_live = review_ply is None and match.human_to_move
+        to_play = self.table.may_play()
+        human_live = review_ply is None and match.human_to_move and to_play
         self.query_one(BoardView).show(
             BoardState(
                 position,
@@ -285,16 +286,20 @@ class GameScreen(Screen[None]):
                 hint=self.hints.square if review_ply is None else self.analysis.best(review_ply),
                 readonly=review_ply is not None,
                 playable=match.humans > 0,
+                to_play=to_play,
             ),
             animate=animate,
         )
+        turn = status.turn_text(
+            match, ply, reviewing=review_ply is not None, paused=self.referee.paused
+        )
+        # At a table a game may end off the board (a resignation, a flag, a player gone).
+        ended_here = review_ply is None and self.table.ended is not None
         self.query_one(ScorePanel).scoreboard = Scoreboard(
             players=(match.player_label(Color.BLACK), match.player_label(Color.WHITE)),
             counts=(position.count(Color.BLACK), position.count(Color.WHITE)),
-            to_move=None if position.is_game_over() else position.to_move,
-            status=status.turn_text(
-                match, ply, reviewing=review_ply is not None, paused=self.referee.paused
-            ),
+            to_move=None if position.is_game_over() or ended_here else position.to_move,
+            status="Game over" if ended_here and not position.is_game_over() else turn,
         )
         marks, notes = self.analysis.marks(game)
         self.query_one(MoveLog).moves = MoveList(
@@ -686,7 +691,7 @@ class GameScreen(Screen[None]):
         if action == "hint":
             return not reviewing and any(p.allows.hints for p in referee.seats.values())
         if action == "markers":
-            return not reviewing and self.match.humans > 0
+            return not reviewing and self.match.humans > 0 and self.table.may_play()
         if action == "pause":  # watching two computers, or after a player failed
             pausable = referee.allows(lambda allows: allows.pausing)
             return (pausable or referee.paused) and not reviewing

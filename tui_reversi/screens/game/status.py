@@ -11,10 +11,13 @@ from textual.content import Content
 
 from ...core import PASS, Color, Game, square_name
 from ...match import Match
+from ...players.kinds import PERSON
 from ...widgets.move_log import move_numbers
 
 # `ReversiApp.text`: spells symbols out in ASCII mode.
 Spell = Callable[[str], str]
+# At a table, the name shown for a seat nobody has taken yet.
+EMPTY_SEAT = "waiting…"
 
 
 def turn_text(match: Match, ply: int, *, reviewing: bool, paused: bool) -> str:
@@ -100,6 +103,11 @@ def advice(
         )
     if paused:
         return Content.from_markup(" Paused: [b]p[/b] to let the computers play on")
+    if match.level(match.to_move) == PERSON:  # someone at another terminal: no "thinking"
+        name = match.names[match.to_move]
+        if name == EMPTY_SEAT:
+            return Content(f" {who} to move, once someone sits down.")
+        return Content(spell(f" Waiting for {name} ({who}) to move…"))
     return Content.from_markup(
         spell(" $who ($level) is thinking…"),
         who=who,

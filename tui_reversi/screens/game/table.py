@@ -16,6 +16,7 @@ from ...players.remote import ClockReading, News, TableLink, TableState
 from ...widgets.score import Clocks, ScorePanel
 from ..chat import ChatScreen
 from ..confirm import ConfirmScreen
+from .status import EMPTY_SEAT
 
 if TYPE_CHECKING:
     from .screen import GameScreen
@@ -83,6 +84,11 @@ class AtTable:
             and not self.screen.match.is_over
         )
 
+    def may_play(self) -> bool:
+        """Whether the person at this keyboard may play a move now: away from a
+        table, whenever the board allows; at one, on their turn in a game not over."""
+        return self.link is None or (self.can_resign() and self.screen.match.human_to_move)
+
     def why_not_play(self) -> str | None:
         """Why the person at this keyboard cannot play at this table, if so."""
         if self.watching:
@@ -97,6 +103,7 @@ class AtTable:
             return
         self._show_names(link.state.names)
         self.screen.show()
+        self.screen.call_after_refresh(link.begun)  # the board is drawn: clocks may start
         state = link.state
         if state.clock is not None:
             self._show_clocks(state.clock)
@@ -139,6 +146,7 @@ class AtTable:
             self._answer(news.text)
         if news.over:
             screen.thinking.stopped()
+            screen.show()  # nothing more to play: no markers, no Enter to play
             screen.refresh_bindings()
         if news.text:
             screen.say(news.text, error=news.refused or news.over)
@@ -222,7 +230,7 @@ class AtTable:
         link = self.link
         assert link is not None
         you = link.state.colour
-        shown = [name or "waiting…" for name in names]
+        shown = [name or EMPTY_SEAT for name in names]
         if you is not None:
             shown[you] = f"{shown[you]} (you)"
         self.screen.match.names = (shown[Color.BLACK], shown[Color.WHITE])

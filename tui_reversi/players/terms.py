@@ -2,8 +2,9 @@
 the variant and the clock.
 
 One representation for everything that sets a game up: `ssh -t host table
-white clock 5+3 variant anti`, an invitation in the lobby, and the archive
-(which keeps an adjourned game's clock). `TableTerms.words()` writes terms as
+white clock 5+3 variant anti`, an invitation in the lobby (the invite dialog,
+the lobby's `invite` and `invited` lines, both ends), and the archive (which
+keeps an adjourned game's clock). `TableTerms.words()` writes terms as
 protocol words and `TableTerms.parse()` reads them back, in any order:
 
     black | white | random     the colour of whoever opens the table (or invites);
@@ -11,7 +12,8 @@ protocol words and `TableTerms.parse()` reads them back, in any order:
     clock M+S                  M minutes each (1-180), S seconds added a move (0-60)
     variant NAME               othello (default), reversi or anti; the bare name works too
 
-Nothing here imports asyncssh: a game process may use it too.
+The server and the games both read terms with it (a game may not import the
+server's modules, nor the server trust a game's words unread).
 """
 
 from __future__ import annotations
@@ -122,6 +124,16 @@ class TableTerms:
                 rest.append(word)
         terms = cls(colour or ColourChoice.BLACK, variant or Variant.OTHELLO, clock)
         return terms, rest
+
+    def for_guest(self) -> str:
+        """The terms in words for the one who sits opposite whoever set them:
+        'you play White, othello, clock 5+3'."""
+        if self.colour is ColourChoice.RANDOM:
+            colour = "a colour drawn at random"
+        else:
+            colour = self.colour.resolve().other.label
+        clock = f"clock {self.clock}" if self.clock is not None else "no clock"
+        return f"you play {colour}, {self.variant.value}, {clock}"
 
     def words(self) -> list[str]:
         """The terms as words `parse` reads back: `white variant anti clock 5+3`."""
