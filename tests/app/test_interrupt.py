@@ -6,13 +6,17 @@ last autosave waits for that moment so that the signal lands inside it."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import pty
 import select
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -64,8 +68,10 @@ class Terminal:
     def __init__(self, argv: list[str], env: dict[str, str]) -> None:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
             os.execve(argv[0], argv, env)
         self.output = b""
+        self.ended = False
 
     def read(self, seconds: float) -> bool:
         """Read for `seconds`; False once the child has closed the terminal."""
@@ -96,39 +102,54 @@ class Terminal:
             self.read(0.05)
             pid, status = os.waitpid(self.pid, os.WNOHANG)
             if pid:
-                os.close(self.fd)
+                self.ended = True
                 return os.waitstatus_to_exitcode(status)
-        os.kill(self.pid, signal.SIGKILL)
-        os.waitpid(self.pid, 0)
         pytest.fail(f"the app did not end: {self.output[-2000:]!r}")
+
+    def close(self) -> None:
+        if not self.ended:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        os.close(self.fd)
 
 
 @pytest.fixture
-def environment(tmp_path: Path) -> dict[str, str]:
+def terminal(tmp_path: Path) -> Iterator[Callable[[list[str]], Terminal]]:
+    """Starts a command on a pty, with its own data and config directories;
+    whatever is still running at the end is killed."""
+    started: list[Terminal] = []
+
+    def start(argv: list[str]) -> Terminal:
+        started.append(Terminal(argv, environment(tmp_path)))
+        return started[-1]
+
+    yield start
+    for each in started:
+        each.close()
+
+
+def environment(home: Path) -> dict[str, str]:
     return {
         **os.environ,
-        "XDG_DATA_HOME": str(tmp_path / "data"),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_CONFIG_HOME": str(home / "config"),
         "TERM": "xterm-256color",
-        "COLUMNS": "80",
-        "LINES": "24",
     }
 
 
-def autosaved(environment: dict[str, str]) -> str:
+def autosaved(home: Path) -> str:
     """The unfinished game the next start offers, as a transcript."""
     found = subprocess.run(
         [SCRIPT, "games", "export", "--autosave", "--format", "transcript"],
-        env=environment,
+        env=environment(home),
         capture_output=True,
         text=True,
     )
     return found.stdout.strip() or found.stderr
 
 
-def test_ctrl_c_as_the_app_closes_down_and_saves_changes_nothing(environment):
-    child = [sys.executable, "-c", CHILD, "--white", "human", "--new"]
-    app = Terminal(child, environment)
+def test_ctrl_c_as_the_app_closes_down_and_saves_changes_nothing(terminal, tmp_path):
+    app = terminal([sys.executable, "-c", CHILD, "--white", "human", "--new"])
     app.wait_for(b"Black to play")
     app.type(b"f5")
     app.wait_for(b"f5")
@@ -137,17 +158,16 @@ def test_ctrl_c_as_the_app_closes_down_and_saves_changes_nothing(environment):
     said = app.output.decode(errors="replace")
     assert status == 0, said[-2000:]
     assert "interrupted" not in said and "Traceback" not in said, said[-2000:]
-    assert autosaved(environment) == "f5"  # the whole game, its last move too
+    assert autosaved(tmp_path) == "f5"  # the whole game, its last move too
 
 
-def test_sigint_while_playing_ends_the_game_saved_as_sigterm_does(environment):
+def test_sigint_while_playing_ends_the_game_saved_as_sigterm_does(terminal, tmp_path):
     """Not a key (raw mode has none for it): `kill -INT` from elsewhere. The
     app closes down as on SIGTERM, terminal put back and game saved."""
-    app = Terminal([str(SCRIPT), "--white", "human", "--new"], environment)
+    app = terminal([str(SCRIPT), "--white", "human", "--new"])
     app.wait_for(b"Black to play")
     app.type(b"f5")
     app.wait_for(b"f5")
-    time.sleep(0.3)
     os.kill(app.pid, signal.SIGINT)
     status = app.exit_status()
     said = app.output.decode(errors="replace")
@@ -155,4 +175,4 @@ def test_sigint_while_playing_ends_the_game_saved_as_sigterm_does(environment):
     stopped = "tui-reversi: stopped; the game is saved and the next start offers it"
     assert said.rstrip().endswith(stopped), said[-500:]
     assert "\x1b[?1049l" in said  # the alternate screen left: the terminal is put back
-    assert autosaved(environment) == "f5"
+    assert autosaved(tmp_path) == "f5"
