@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .app import ReversiApp
+    from .players.lobby import LobbyLink
 
 # name -> (module under tui_reversi.tools, one-line help)
 TOOLS = {
@@ -178,6 +179,7 @@ def _run_app(args: argparse.Namespace) -> int:
     table_secret = os.environ.pop(TABLE_SECRET_VARIABLE, None)
     if table_socket and table_secret:
         return _run_at_table(args, table_socket, table_secret)
+    lobby = _reach_lobby()
     from .app import create_app
     from .core import ReversiError
     from .crash import contain
@@ -199,7 +201,9 @@ def _run_app(args: argparse.Namespace) -> int:
     try:
         options = app_arguments(args)
         match = session.start_match(black=options.get("black"), white=options.get("white"))
-        app = create_app(settings=session.settings_for(options), match=match, session=session)
+        app = create_app(
+            settings=session.settings_for(options), match=match, session=session, lobby=lobby
+        )
         tolerate_invalid_utf8()
         threading.excepthook = partial(_thread_failed, app)
         app.end_on_sigint()  # a ctrl+c as it closes down cuts short neither that nor the save
@@ -208,6 +212,8 @@ def _run_app(args: argparse.Namespace) -> int:
         _ignore_sigint()
         threading.excepthook = threading.__excepthook__
         saved = session.close()
+        if lobby is not None:
+            lobby.close()
     if app.crash is not None:
         transcript = app.match.game.transcript(app.match.game.length)
         return contain(app.crash, transcript=transcript, saved=saved)
@@ -219,6 +225,23 @@ def _run_app(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     return code
+
+
+def _reach_lobby() -> LobbyLink | None:
+    """The line to the server's lobby, when `tui-reversi serve` gave this game one
+    (players/lobby.py); without it (or if it cannot be reached) the game is played
+    on its own, and the lobby key says the lobby is not here."""
+    from .core import ReversiError
+    from .players.lobby import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, LobbyLink
+
+    path = os.environ.pop(LOBBY_SOCKET_VARIABLE, None)
+    secret = os.environ.pop(LOBBY_SECRET_VARIABLE, None)
+    if not (path and secret):
+        return None
+    try:
+        return LobbyLink.connect(path, secret)
+    except ReversiError:
+        return None
 
 
 def _run_at_table(args: argparse.Namespace, path: str, secret: str) -> int:

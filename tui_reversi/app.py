@@ -39,8 +39,10 @@ from .widgets.glyphs import ascii_text
 from .widgets.themes import BOARD_COLOURS, DEFAULT_THEME, SIXTEEN_COLOUR_THEME, THEMES
 
 if TYPE_CHECKING:
+    from .players.lobby import LobbyLink, LobbyNews
     from .players.remote import News, TableLink
     from .screens.game import GameScreen
+    from .screens.lobby import Invitations
     from .session import Session
 
 SHORT_HEIGHT = 24  # below this, dialogs drop the line of keys the key bar repeats
@@ -89,6 +91,7 @@ class ReversiApp(App[None]):
         on_change: Callable[[Match], None] | None = None,
         session: Session | None = None,
         table: TableLink | None = None,
+        lobby: LobbyLink | None = None,
     ) -> None:
         super().__init__()
         release_rendered_lines()  # else every closed dialog's lines stay in memory
@@ -128,6 +131,13 @@ class ReversiApp(App[None]):
         from .screens.dialog import KeysForDialogs
 
         self._keys_for_dialogs = KeysForDialogs(self)
+        # On a server, in the player's own game: the lobby and invitations.
+        self.lobby = lobby
+        self.invitations: Invitations | None = None
+        if lobby is not None:
+            from .screens.lobby import Invitations
+
+            self.invitations = Invitations(self, lobby)
 
     @dataclass
     class AutosaveFailed(Message):
@@ -146,6 +156,12 @@ class ReversiApp(App[None]):
         """News from the server's table, brought from the link's thread."""
 
         news: News
+
+    @dataclass
+    class LobbyNewsCame(Message):
+        """News from the server's lobby, brought from the link's thread."""
+
+        news: LobbyNews
 
     @dataclass
     class RefereeCall(Message):
@@ -328,6 +344,8 @@ class ReversiApp(App[None]):
             self._end_on_signals()
         if self.table is not None:
             self.table.listen(self._table_news)
+        if self.lobby is not None:
+            self.lobby.listen(self._lobby_news)
         if self.session is not None:
             self.session.on_autosave_error = self._autosave_failed
             self.session.on_autosave_note = self._autosave_moved
@@ -357,6 +375,13 @@ class ReversiApp(App[None]):
         game = self._game_screen()
         if game is not None:
             game.table_news(event.news)
+
+    def _lobby_news(self, news: LobbyNews) -> None:  # on the lobby link's thread
+        self.post_message(self.LobbyNewsCame(news))
+
+    def on_reversi_app_lobby_news_came(self, event: LobbyNewsCame) -> None:
+        if self.invitations is not None:
+            self.invitations.news(event.news)
 
     def on_reversi_app_autosave_failed(self, event: AutosaveFailed) -> None:
         if event.problem != self._autosave_problem:  # once, not after every move
@@ -480,6 +505,7 @@ def create_app(
     on_change: Callable[[Match], None] | None = None,
     session: Session | None = None,
     table: TableLink | None = None,
+    lobby: LobbyLink | None = None,
 ) -> ReversiApp:
     """The app, ready to run, with the player's `settings` (default: the
     defaults). `match` continues a given game (resume, load); otherwise a new
@@ -487,7 +513,8 @@ def create_app(
     player's files (autosave, saved games, settings); without it nothing is
     written. `table` seats the people at a server's table (the match's
     players are then `human`, this player, and `person`). `seed` makes the
-    computers' choices repeatable; `player_factory` (the engines) and
+    computers' choices repeatable; `lobby` is the line to a server's lobby
+    (the player's own game when served); `player_factory` (the engines) and
     `hint_engine` replace the real ones in tests. Raises ReversiError (one
     sentence) for a bad theme."""
     settings = settings if settings is not None else Settings()
@@ -515,6 +542,7 @@ def create_app(
         on_change=on_change,
         session=session,
         table=table,
+        lobby=lobby,
     )
     if app.auto_theme(settings.theme) not in app.available_themes:
         names = ", ".join(sorted(app.available_themes))

@@ -33,6 +33,9 @@ of UTF-8 at a time (at most `MAX_LINE` bytes), words separated by one space:
 
 A game never decides anything: its own move is sent and played only once
 the server's `moved` line comes back, exactly like the opponent's.
+
+A game of the player's own (not at a table) speaks the lobby's protocol
+instead, on a socket of its own: players/lobby.py.
 """
 
 from __future__ import annotations

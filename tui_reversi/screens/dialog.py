@@ -68,6 +68,7 @@ class Dialog(ModalScreen[Result], AnswersOnce[Result]):
 OPENS_A_DIALOG = frozenset(
     {
         "new_game",
+        "lobby",
         "save_game",
         "open_games",
         "export",

@@ -23,6 +23,8 @@ SECTIONS = {
     "analysis": "Analysis (in review or when the game is over)",
     "graph": "Evaluation graph (g)",
     "new-game": "New-game dialog",
+    "lobby": "Lobby (L, on a server)",
+    "invite": "Invitation dialog (⏎ on a person in the lobby)",
     "resume": "At start, with an unfinished game",
     "save": "Save dialog (s)",
     "games": "Saved games (o)",
@@ -53,6 +55,8 @@ def _binding_classes(app: App[Any]) -> list[type[DOMNode]]:
     from .export import ExportScreen
     from .game import GameScreen
     from .import_game import ImportScreen
+    from .invitation import InviteScreen
+    from .lobby import LobbyScreen
     from .new_game import NewGameScreen
     from .resume import ResumeScreen
     from .save_game import SaveGameScreen
@@ -64,6 +68,8 @@ def _binding_classes(app: App[Any]) -> list[type[DOMNode]]:
         GameScreen,
         MoveLog,
         NewGameScreen,
+        LobbyScreen,
+        InviteScreen,
         ResumeScreen,
         SaveGameScreen,
         SavedGamesScreen,

@@ -34,12 +34,25 @@ class NewGameScreen(Dialog[NewGame | None]):
     BINDINGS = [
         Binding("enter", "start", "Start", id="new-game.start", key_display="⏎", priority=True),
         Binding("escape", "cancel", "Cancel", id="new-game.cancel", key_display="esc"),
+        Binding(
+            "L",
+            "lobby",
+            "Lobby",
+            id="new-game.lobby",
+            tooltip="Play a person on the server: invite one, or take a table (when served)",
+        ),
     ]
 
-    def __init__(self, current: NewGame, check: Callable[[NewGame], str | None]) -> None:
+    def __init__(
+        self,
+        current: NewGame,
+        check: Callable[[NewGame], str | None],
+        lobby: Callable[[], None] | None = None,
+    ) -> None:
         super().__init__()
         self.current = current
         self.check = check
+        self.lobby = lobby  # opens the server's lobby; None: not served
 
     def compose(self) -> ComposeResult:
         levels = [(kind.name, kind.label) for kind in KINDS]
@@ -51,14 +64,17 @@ class NewGameScreen(Dialog[NewGame | None]):
             yield ChoiceRow("Variant", variants, self.current.variant.value, id="variant")
             yield Literal(id="describe")
             yield Literal(id="problem")
+            lobby = " · [b]L[/b] lobby" if self.lobby is not None else ""
             yield Static(
                 self.terminal_text(
-                    "[b]↑↓[/b] row · [b]←→[/b] choose · [b]⏎[/b] start · [b]esc[/b] cancel"
+                    f"[b]↑↓[/b] row · [b]←→[/b] choose · [b]⏎[/b] start · [b]esc[/b] cancel{lobby}"
                 ),
                 id="dialog-keys",
             )
             with Horizontal(id="dialog-buttons"):
                 yield Button("Start", variant="primary", id="start")
+                if self.lobby is not None:
+                    yield Button("Lobby", id="lobby")
                 yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
@@ -106,6 +122,19 @@ class NewGameScreen(Dialog[NewGame | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.lobby is not None if action == "lobby" else True
+
+    def action_lobby(self) -> None:
+        lobby = self.lobby
+        if lobby is not None and self._in_front():
+            self.dismiss(None)
+            lobby()
+
+    @on(Button.Pressed, "#lobby")
+    def _lobby_pressed(self) -> None:
+        self.action_lobby()
 
     @on(Button.Pressed, "#start")
     def _start_pressed(self) -> None:

@@ -24,6 +24,8 @@ import asyncssh
 from .archive import FIRST_RATING, Archive, PlayedGame
 from .config import ServeConfig, ServeError, format_duration, gone_reason
 from .hostkey import load_or_create_host_key
+from .invitations import Lobby
+from .lobby import who_is_here
 from .preloaded import PreloadedParent, fork_available
 from .pty_process import Spawn
 from .session import GameSession
@@ -66,6 +68,14 @@ class Arcade:
         )
         # Finished table games: SQLite under the data directory, and the players' saved games.
         self.archive: Archive | None = None
+        # The lobby inside the served games: who is here, the tables, invitations.
+        self.lobby = Lobby(
+            self.tables,
+            people=lambda: who_is_here(self),
+            record=self._record,
+            log=self.note,
+            per_minute=config.invitations_per_minute,
+        )
         # How games start, in a few words for the banner.
         self.game_start = "as a fresh Python each"
 
@@ -78,6 +88,7 @@ class Arcade:
         await self._start_preloaded()
         self.archive = Archive(config.data_dir / "archive.sqlite3", config.players_dir)
         await self.tables.start()
+        await self.lobby.start()
         try:
             self._acceptor = await asyncssh.create_server(
                 lambda: PlayerConnection(self),
@@ -100,6 +111,7 @@ class Arcade:
             hint = "; choose another with --port" if error.errno == errno.EADDRINUSE else ""
             if self.preloaded is not None:
                 await self.preloaded.close()
+            await self.lobby.close()
             await self.tables.close()
             self.archive.close()
             raise ServeError(f"cannot listen on {where}: {reason}{hint}") from None
@@ -235,12 +247,20 @@ class Arcade:
             await self._acceptor.wait_closed()
         if self.preloaded is not None:
             await self.preloaded.close()
+        await self.lobby.close()
         await self.tables.close()
         if self.archive is not None:
             self.archive.close()
 
     def _rating(self, name: str) -> float:
         return self.archive.rating(name)[0] if self.archive is not None else FIRST_RATING
+
+    def _record(self, name: str) -> tuple[int, int, str]:
+        """`name`'s rating, the rated games it rests on, and their results here."""
+        if self.archive is None:
+            return round(FIRST_RATING), 0, ""
+        rating, games = self.archive.rating(name)
+        return round(rating), games, str(self.archive.results(name))
 
     def _keep_game(self, played: PlayedGame) -> None:
         if self.archive is not None:

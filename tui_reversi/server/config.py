@@ -56,6 +56,8 @@ class ServeConfig:
     hold_seat: float = 120.0
     # When that time runs out: "forfeit" (the one who stayed wins) or "adjourn".
     on_drop: str = "forfeit"
+    # Invitations one player may send from the in-app lobby in a minute.
+    invitations_per_minute: int = 5
     game_command: tuple[str, ...] = (sys.executable, "-m", "tui_reversi")
     # Fork games from a parent that has imported the app already (False: a fresh Python each).
     preload: bool = True

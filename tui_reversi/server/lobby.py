@@ -4,6 +4,7 @@ plain lines (no terminal needed)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..core import Color
@@ -14,10 +15,20 @@ if TYPE_CHECKING:
     from .tables import Table
 
 
-def lobby_lines(arcade: Arcade, name: str, join_hint: str) -> list[str]:
-    """The lobby as `name` sees it; `join_hint` is the ssh command before `join CODE`."""
+@dataclass(frozen=True, slots=True)
+class Doing:
+    """What one person on the server is doing: a word for the lobby's column
+    (free, playing, waiting, watching, finished) and a phrase to read."""
+
+    state: str
+    text: str
+    code: str | None = None  # the table it is at, if any
+
+
+def who_is_here(arcade: Arcade) -> dict[str, Doing]:
+    """Everyone with a game open on the server (by player name), and what they do."""
     tables = arcade.tables
-    doing: dict[str, str] = {}
+    doing: dict[str, Doing] = {}
     for connection in arcade.connections:
         session = connection.session
         if connection.user is None or not connection.authenticated or session is None:
@@ -26,15 +37,25 @@ def lobby_lines(arcade: Arcade, name: str, join_hint: str) -> list[str]:
         seat = tables.seat_of(session.table_secret) if session.table_secret else None
         if seat is None:
             if session.task is not None:  # (not a lobby look like this one)
-                doing.setdefault(who, "playing on their own")
-        elif seat.table.ended is not None:  # another session of theirs may say more
-            doing.setdefault(who, f"looking at table {seat.table.code}'s finished game")
+                doing.setdefault(who, Doing("free", "playing on their own"))
+            continue
+        code = seat.table.code
+        if seat.table.ended is not None:  # another session of theirs may say more
+            doing.setdefault(who, Doing("finished", f"looking at table {code}'s finished game"))
         elif seat.color is None:
-            doing[who] = f"watching table {seat.table.code}"
+            doing[who] = Doing("watching", f"watching table {code}", code)
         else:
             other = seat.table.name(seat.color.other)
             against = f"against {other}" if other else "waiting for someone to join"
-            doing[who] = f"at table {seat.table.code} ({seat.color.label}), {against}"
+            where = f"at table {code} ({seat.color.label}), {against}"
+            doing[who] = Doing("playing" if other else "waiting", where, code)
+    return doing
+
+
+def lobby_lines(arcade: Arcade, name: str, join_hint: str) -> list[str]:
+    """The lobby as `name` sees it; `join_hint` is the ssh command before `join CODE`."""
+    tables = arcade.tables
+    doing = {who: what.text for who, what in who_is_here(arcade).items()}
     lines = [f"tui-reversi: {len(doing)} here"]
     lines += [f"  {who:<16} {what}" for who, what in sorted(doing.items())]
     playing = [

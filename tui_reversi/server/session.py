@@ -30,6 +30,7 @@ from .config import (
     player_environment,
     player_user_name,
 )
+from .invitations import GO_GRACE
 from .lobby import lobby_lines
 from .pty_process import INPUT_HIGH_WATER, PtyProcess
 from .tables import TableRefused, TimeControl
@@ -167,6 +168,9 @@ class GameSession(asyncssh.SSHServerSession):
         self._asking: GameSession | None = None
         # At a table: the secret of this player's seat, which the game is given.
         self._table_secret: str | None = None
+        # A seat the in-app lobby found for the player (an invitation accepted, a
+        # table taken): their game ends, and the next one starts there.
+        self._next_table: str | None = None
         self.started = time.monotonic()
         self.task: asyncio.Task[None] | None = None
 
@@ -434,6 +438,8 @@ class GameSession(asyncssh.SSHServerSession):
             if take_over is not None:
                 await self._take_over(take_over)
             status = await self._run_game(options)
+            while self._next_table is not None and self._open and not self._end_message:
+                status = await self._table_from_lobby(options)
         except Exception as error:
             if not isinstance(error, OSError):
                 traceback.print_exc()  # a bug: the operator needs the whole story
@@ -449,7 +455,53 @@ class GameSession(asyncssh.SSHServerSession):
                 del self._owner.arcade.live_games[self.player]
         self._finish(status)
 
+    # -- from the in-app lobby (server/invitations.py) to a table and back --------------
+
+    def _seat_from_lobby(self, secret: str) -> bool:
+        """The lobby has a seat at a table for this player: their game is told to
+        end (and hung up if it does not), and the table's game starts next."""
+        process = self._process
+        if not self._open or self._end_message or process is None or not process.running:
+            return False
+        self._next_table = secret
+        loop = asyncio.get_running_loop()
+        self._timers["go"] = loop.call_later(GO_GRACE, self._hurry, process)
+        return True
+
+    def _hurry(self, process: PtyProcess) -> None:
+        if process is self._process and process.running:
+            process.hang_up(self._config.hangup_grace)
+
+    async def _table_from_lobby(self, options: list[str]) -> int:
+        """Play at the table the lobby found, then back to the player's own game."""
+        look = _look_options(options)
+        self._table_secret, self._next_table = self._next_table, None
+        try:
+            status = await self._run_game(look)
+        finally:
+            if self._table_secret is not None:
+                self._owner.arcade.tables.leave(self._table_secret)
+            self._table_secret = None
+        if status != 0 or not self._open or self._end_message:
+            return status  # hung up, or crashed (the seat is held): the session ends
+        return await self._run_game(look)
+
     async def _run_game(self, options: list[str]) -> int:
+        timer = self._timers.pop("go", None)
+        if timer is not None:
+            timer.cancel()
+        owner = self._owner
+        lobby = owner.arcade.lobby
+        lobby_secret = None
+        if self._table_secret is None:  # the player's own game: the lobby is a key away
+            lobby_secret = lobby.admit(self.player, self._seat_from_lobby)
+        try:
+            return await self._start_game(options, lobby_secret)
+        finally:
+            if lobby_secret is not None:
+                lobby.leave(lobby_secret)
+
+    async def _start_game(self, options: list[str], lobby_secret: str | None) -> int:
         owner = self._owner
         user = owner.user or ""  # set at authentication, before any session
         home = _player_home(self._config.players_dir, user)
@@ -462,6 +514,8 @@ class GameSession(asyncssh.SSHServerSession):
         )
         if self._table_secret is not None:
             env.update(owner.arcade.tables.environment(self._table_secret))
+        if lobby_secret is not None:
+            env.update(owner.arcade.lobby.environment(lobby_secret))
         # After a bug the game writes its report here, outside the player's
         # directory: the log gets it, the player only a sentence.
         self._crash_report = _crash_report_path(self._config.data_dir, user)
@@ -534,6 +588,8 @@ class GameSession(asyncssh.SSHServerSession):
         )
 
     def _start_timers(self) -> None:
+        if "idle" in self._timers or "limit" in self._timers:
+            return  # the session's next game (from the lobby): the same timers go on
         loop = asyncio.get_running_loop()
         idle = self._config.idle_timeout
         if idle > 0:
@@ -582,6 +638,17 @@ class GameSession(asyncssh.SSHServerSession):
         if self._open and self._chan is not None:
             self._chan.exit(status)
         self._owner.session_closed()
+
+
+def _look_options(options: list[str]) -> list[str]:
+    """The options about the look only (TABLE_OPTIONS), with their values."""
+    look: list[str] = []
+    for index, option in enumerate(options):
+        if option in TABLE_OPTIONS:
+            look.append(option)
+            if GAME_OPTIONS[option] is not None and index + 1 < len(options):
+                look.append(options[index + 1])
+    return look
 
 
 def _table_variant(options: list[str]) -> Variant:

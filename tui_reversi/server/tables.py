@@ -226,18 +226,19 @@ class Tables:
         name: str,
         variant: Variant = Variant.OTHELLO,
         time_control: TimeControl | None = None,
+        colour: Color = Color.BLACK,
     ) -> tuple[Table, str]:
-        """A new table with `name` at Black, with clocks if `time_control`; its
-        secret for that seat. Raises TableRefused."""
+        """A new table with `name` at `colour` (Black unless chosen), with clocks if
+        `time_control`; its secret for that seat. Raises TableRefused."""
         held = sum(1 for table in self.tables.values() if name in table.names.values())
         if held >= TABLES_PER_PLAYER:
             raise TableRefused(f"you have {held} tables open already; finish one first.")
         code = self._new_code()
-        table = Table(code, variant, {Color.BLACK: name}, time_control=time_control)
+        table = Table(code, variant, {colour: name}, time_control=time_control)
         self.tables[code] = table
         clock = f", clock {time_control}" if time_control else ""
-        self._log(f"table {code} opened by {name} ({variant.value}{clock})")
-        return table, self._seat(table, Color.BLACK, name)
+        self._log(f"table {code} opened by {name} as {colour.label} ({variant.value}{clock})")
+        return table, self._seat(table, colour, name)
 
     def join(self, code: str, name: str) -> tuple[Table, str]:
         """Sit `name` at the free seat of table `code`. Raises TableRefused."""

@@ -139,6 +139,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "default) or adjourn (the game waits for both to join it again)",
     )
     parser.add_argument(
+        "--invitations-per-minute",
+        type=positive,
+        default=5,
+        metavar="N",
+        help="invitations one player may send from the lobby in a minute (default 5)",
+    )
+    parser.add_argument(
         "--no-preload",
         dest="preload",
         action="store_false",
@@ -193,6 +200,7 @@ def _config(args: argparse.Namespace):
         session_limit=args.session_limit,
         hold_seat=args.hold_seat,
         on_drop=args.on_drop,
+        invitations_per_minute=args.invitations_per_minute,
         preload=args.preload,
         game_command=game_command or ServeConfig.game_command,
     )

@@ -45,6 +45,7 @@ from ...widgets.glyphs import glyphs_for
 from ...widgets.key_bar import KeyBar
 from ...widgets.move_log import MoveList, MoveLog
 from ...widgets.score import Scoreboard, ScorePanel
+from ..lobby import LOBBY_BINDINGS, NO_LOBBY
 from ..resume import ResumeScreen
 from ..start_problems import StartProblemsScreen
 from . import status
@@ -109,6 +110,7 @@ class GameScreen(Screen[None]):
         *KEEPING_BINDINGS,
         *ANALYSIS_BINDINGS,
         *TABLE_BINDINGS,
+        *LOBBY_BINDINGS,
     ]
 
     # The key bar, most important first (at 80 columns the last ones give way).
@@ -429,6 +431,14 @@ class GameScreen(Screen[None]):
 
     # -- the keys: each forwards to the part or the referee that owns the job ----------
 
+    def action_lobby(self) -> None:
+        invitations = self.reversi_app.invitations
+        if invitations is not None:
+            invitations.open_lobby()
+
+    def action_no_lobby(self) -> None:
+        self.say(NO_LOBBY)
+
     def action_resign(self) -> None:
         self.table.resign()
 
@@ -522,7 +532,8 @@ class GameScreen(Screen[None]):
 
         match = self.match
         current = NewGame(match.black, match.white, match.variant)
-        self.app.push_screen(NewGameScreen(current, check), self._new_game_chosen)
+        lobby = self.action_lobby if self.reversi_app.invitations is not None else None
+        self.app.push_screen(NewGameScreen(current, check, lobby), self._new_game_chosen)
 
     def _new_game_chosen(self, choice: NewGame | None) -> None:
         if choice is None:
@@ -641,6 +652,9 @@ class GameScreen(Screen[None]):
             return self.table.can_ask_takeback()
         if action in NOT_AT_TABLE and self.table.link is not None:
             return False
+        if action in ("lobby", "no_lobby"):  # at a table, q goes back to the lobby's game
+            served = self.reversi_app.invitations is not None
+            return self.table.link is None and served == (action == "lobby")
         if action in ("live", "continue_here"):
             return reviewing
         if action in ("undo", "redo"):

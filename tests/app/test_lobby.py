@@ -1,0 +1,262 @@
+"""The lobby screen and the invitation dialogs, against a fake server side: the
+real LobbyLink on one end of a socket pair, the test writing the server's
+lines on the other and reading what the game asked for."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+from textual.widgets import OptionList
+
+from tui_reversi.players.lobby import LobbyLink
+from tui_reversi.screens.help import HelpScreen
+from tui_reversi.screens.invitation import InvitedScreen, InviteScreen, WaitingScreen
+from tui_reversi.screens.lobby import NO_LOBBY, LobbyScreen
+from tui_reversi.widgets.literal import Literal
+
+from .conftest import status
+
+LOBBY = [
+    "person alice free playing on their own",
+    "person bob free playing on their own",
+    "person carol playing at table K7QP2 (Black), against dave",
+    "person dave playing at table K7QP2 (White), against carol",
+    "person [b]eve[/b] watching watching table K7QP2",
+    "table K7QP2 playing carol dave othello 5+3 12",
+    "table M3XR9 open - frank anti - 1",
+    "table P2QD4 adjourned alice bob othello - 31",
+    "record 1516 1 1 won, 0 lost, 0 drawn",
+    "shown",
+]
+
+
+class FakeServer:
+    """The server's end of the lobby line."""
+
+    def __init__(self) -> None:
+        self.ours, theirs = socket.socketpair()
+        self.link = LobbyLink(theirs, theirs.makefile("rb"), "alice")
+        self.ours.settimeout(5.0)
+        self._heard = self.ours.makefile("rb")
+
+    def say(self, *lines: str) -> None:
+        self.ours.sendall("".join(f"{text}\n" for text in lines).encode())
+
+    def hear(self) -> str:
+        """The next line the game sent (skipping look/away)."""
+        while True:
+            text = self._heard.readline().decode().rstrip("\n")
+            if text not in ("look", "away"):
+                return text
+
+    def close(self) -> None:
+        self.link.close()
+        self.ours.close()
+
+
+@pytest.fixture
+def server():
+    fake = FakeServer()
+    yield fake
+    fake.close()
+
+
+async def until(pilot, condition, what: str, rounds: int = 200) -> None:
+    for _ in range(rounds):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"never: {what}")
+
+
+def rows(app) -> list[str]:
+    options = app.screen.query_one(OptionList)
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+async def open_lobby(pilot, app, server) -> LobbyScreen:
+    await pilot.press("L")
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+    server.say(*LOBBY)
+    await until(pilot, lambda: len(rows(app)) > 5, "the lobby's rows")
+    return app.screen
+
+
+async def test_without_a_server_the_lobby_key_says_so_in_one_sentence(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("L")
+        await pilot.pause()
+        assert status(app) == NO_LOBBY
+        assert not isinstance(app.screen, LobbyScreen)
+
+
+async def test_the_lobby_lists_people_tables_adjourned_games_and_the_record(make_app, server):
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await open_lobby(pilot, app, server)
+        shown = rows(app)
+        assert shown[0] == "People here (⏎ invites)"
+        assert "alice (you)      free, playing on their own" in shown
+        assert f"{'[b]eve[/b]':<16} watching table K7QP2" in shown  # literally
+        assert "K7QP2  carol (Black) against dave (White), othello, clock 5+3, move 12" in shown
+        assert "M3XR9  frank waits (White), anti, move 1" in shown
+        assert "P2QD4  alice (Black) against bob (White), othello, move 31" in shown
+        assert shown.index("Your adjourned games (⏎ resumes)") < shown.index(
+            "P2QD4  alice (Black) against bob (White), othello, move 31"
+        )
+        record = str(lobby.query_one("#lobby-record", Literal).content)
+        assert record == "Your record here: 1 won, 0 lost, 0 drawn; rating 1516 after 1 rated game."
+        await pilot.press("question_mark")  # the keys, over the lobby
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, LobbyScreen), "back to the game")
+
+
+async def test_an_update_keeps_the_cursor_on_its_row(make_app, server):
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_lobby(pilot, app, server)
+        await pilot.press("j", "j")  # bob, then carol
+        options = app.screen.query_one(OptionList)
+        assert options.highlighted_option.id == "person:carol"
+        server.say("person aaron free playing on their own", *LOBBY)  # a new name above
+        await until(pilot, lambda: "aaron" in rows(app)[1], "the new lobby")
+        assert options.highlighted_option.id == "person:carol"
+
+
+async def test_enter_on_a_table_watches_or_sits_down(make_app, server):
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_lobby(pilot, app, server)
+        options = app.screen.query_one(OptionList)
+        options.highlighted = options.get_option_index("playing:K7QP2")
+        await pilot.press("enter")
+        assert server.hear() == "watch K7QP2"
+        options.highlighted = options.get_option_index("open:M3XR9")
+        await pilot.press("enter")
+        assert server.hear() == "sit M3XR9"
+        options.highlighted = options.get_option_index("adjourned:P2QD4")
+        await pilot.press("enter")
+        assert server.hear() == "sit P2QD4"
+        server.say("go P2QD4")  # the server has the seat: the game ends, to be seated there
+        await until(pilot, lambda: app.return_code is not None, "the app to end")
+        assert app.return_code == 0 and server.link.going == "P2QD4"
+
+
+async def test_inviting_a_player_with_a_colour_variant_and_clock(make_app, server):
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_lobby(pilot, app, server)
+        await pilot.press("enter")  # alice: yourself
+        assert "That is you" in str(app.screen.query_one("#problem", Literal).content)
+        await pilot.press("j", "j")  # carol is playing
+        await pilot.press("enter")
+        assert "carol is at table K7QP2 (Black), against dave" in str(
+            app.screen.query_one("#problem", Literal).content
+        )
+        await pilot.press("k", "enter")  # bob
+        await until(pilot, lambda: isinstance(app.screen, InviteScreen), "the terms")
+        await pilot.press("left", "left")  # random -> white -> black
+        await pilot.press("down", "right", "right")  # othello -> reversi -> anti
+        await pilot.press("down", *["right"] * 3)  # no clock -> 1+0 -> 3+2 -> 5+3
+        assert "You play black; anti, 5+3" in str(app.screen.query_one("#describe").content)
+        await pilot.press("enter")
+        assert server.hear() == "invite bob black anti 5+3"
+        server.say("waiting 4 bob")
+        await until(pilot, lambda: isinstance(app.screen, WaitingScreen), "waiting")
+        server.say("answered bob declined your invitation.")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
+        problem = str(app.screen.query_one("#problem", Literal).content)
+        assert problem == "bob declined your invitation."
+
+
+async def test_escape_while_waiting_withdraws_the_invitation(make_app, server):
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_lobby(pilot, app, server)
+        server.say("waiting 4 bob")
+        await until(pilot, lambda: isinstance(app.screen, WaitingScreen), "waiting")
+        await pilot.press("escape")
+        assert server.hear() == "withdraw"
+
+
+async def test_an_invitation_shows_who_and_the_terms_and_is_accepted_or_declined(make_app, server):
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        server.say("invited 7 [red]bob[/red] white reversi 10+5")
+        await until(pilot, lambda: isinstance(app.screen, InvitedScreen), "the invitation")
+        question = str(app.screen.query_one("#dialog-title", Literal).content)
+        told = "[red]bob[/red] invites you to a game: you play Black, reversi, clock 10+5."
+        assert question == told
+        await pilot.press("n")
+        assert server.hear() == "decline 7"
+        server.say("invited 8 bob random othello -")
+        await until(pilot, lambda: isinstance(app.screen, InvitedScreen), "another")
+        assert "a colour drawn at random, othello, no clock" in str(
+            app.screen.query_one("#dialog-title", Literal).content
+        )
+        await pilot.press("y")
+        assert server.hear() == "accept 8"
+
+
+async def test_an_invitation_that_lapses_closes_its_dialog_with_one_sentence(make_app, server):
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        server.say("invited 3 bob black othello -")
+        await until(pilot, lambda: isinstance(app.screen, InvitedScreen), "the invitation")
+        server.say("withdrawn 3 bob's invitation lapsed after 1m without an answer.")
+        await until(pilot, lambda: not isinstance(app.screen, InvitedScreen), "it to close")
+        notes = [n.message for n in app._notifications]
+        assert "bob's invitation lapsed after 1m without an answer." in notes
+
+
+async def test_the_new_game_dialog_leads_to_the_lobby_when_served(make_app, server):
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("L")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+
+
+async def test_the_lobby_fits_60x21(make_app, server):
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(60, 21)) as pilot:
+        lobby = await open_lobby(pilot, app, server)
+        record = lobby.query_one("#lobby-record")
+        assert record.region.bottom <= 21 and record.region.height >= 1
+        assert lobby.query_one(OptionList).region.height >= 8
+
+
+def test_lobby_snapshot_80x24(snap_compare, make_app):
+    fake = FakeServer()
+    fake.say(*LOBBY)
+
+    async def opened(pilot):
+        await pilot.press("L")
+        await until(pilot, lambda: len(rows(pilot.app)) > 5, "the lobby's rows")
+
+    try:
+        assert snap_compare(make_app(lobby=fake.link), run_before=opened, terminal_size=(80, 24))
+    finally:
+        fake.close()
+
+
+async def test_terms_typed_together_with_enter_are_all_taken_before_it(make_app, server):
+    from textual import events
+
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_lobby(pilot, app, server)
+        await pilot.press("j", "enter")
+        await until(pilot, lambda: isinstance(app.screen, InviteScreen), "the terms")
+        # As over a slow link: the keys arrive in one read, Enter last.
+        for key, character in (("left", None), ("left", None), ("down", None), ("right", " ")):
+            app.post_message(events.Key(key, character))
+        app.post_message(events.Key("enter", "\r"))
+        await until(pilot, lambda: not isinstance(app.screen, InviteScreen), "the invitation")
+        assert server.hear() == "invite bob black reversi -"

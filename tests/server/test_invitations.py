@@ -1,0 +1,214 @@
+"""The lobby inside the app, over real SSH on loopback: each player's game
+(here the stand-in) is given a line to the lobby; the test speaks the lobby's
+protocol as a game (or a forger) would. An accepted invitation opens a table
+on its terms and the sessions start their players' games there; the real app
+end to end is in test_lobby_game.py."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tui_reversi.core import Color
+from tui_reversi.players.lobby import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE
+from tui_reversi.players.remote import TABLE_SECRET_VARIABLE
+
+from .conftest import PATIENCE, Player, wait_until
+
+
+class Guest:
+    """One game's line to the lobby, as the test plays it."""
+
+    def __init__(self, player: Player, reader, writer) -> None:
+        self.player, self.reader, self.writer = player, reader, writer
+
+    @classmethod
+    async def arrive(cls, arcade, user: str, command: str | None = None) -> Guest:
+        player = await Player.connect(arcade, user, command=command)
+        env = (await player.facts())["env"]
+        reader, writer = await asyncio.open_unix_connection(env[LOBBY_SOCKET_VARIABLE])
+        guest = cls(player, reader, writer)
+        guest.say(f"hello {env[LOBBY_SECRET_VARIABLE]}")
+        assert await guest.hear() == f"welcome {user}"
+        return guest
+
+    def say(self, text: str) -> None:
+        self.writer.write(f"{text}\n".encode())
+
+    async def hear(self) -> str:
+        data = await asyncio.wait_for(self.reader.readline(), PATIENCE)
+        return data.decode().rstrip("\n")
+
+    async def hear_starting(self, prefix: str) -> str:
+        """The next line that starts with `prefix` (lobby views and the like pass by)."""
+        while True:
+            text = await self.hear()
+            assert text, f"the lobby closed the line before {prefix!r}"
+            if text.startswith(prefix):
+                return text
+
+
+async def test_a_game_on_its_own_gets_a_private_line_to_the_lobby(serve):
+    arcade = await serve()
+    player = await Player.connect(arcade, "alice")
+    env = (await player.facts())["env"]
+    assert TABLE_SECRET_VARIABLE not in env
+    path = env[LOBBY_SOCKET_VARIABLE]
+    reader, writer = await asyncio.open_unix_connection(path)
+    writer.write(b"hello not-the-secret\n")
+    assert (await reader.readline()).startswith(b"refused ")
+    assert await reader.readline() == b""  # and let go
+
+
+async def test_look_sends_who_is_here_the_tables_and_the_record_whenever_it_changes(serve):
+    arcade = await serve()
+    alice = await Guest.arrive(arcade, "alice")
+    alice.say("look")
+    assert await alice.hear() == "person alice free playing on their own"
+    assert await alice.hear() == "record 1500 0 0 won, 0 lost, 0 drawn"
+    assert await alice.hear() == "shown"
+    await Player.connect(arcade, "dave", command="table variant anti clock 5+3")
+    await alice.hear_starting("person dave waiting at table")
+    code = next(iter(arcade.tables.tables))
+    assert await alice.hear() == f"table {code} open dave - anti 5+3 1"
+
+
+async def test_alice_invites_bob_who_accepts_and_both_are_seated_on_its_terms(serve):
+    arcade = await serve()
+    alice = await Guest.arrive(arcade, "alice")
+    bob = await Guest.arrive(arcade, "bob")
+    alice.say("invite bob white reversi 5+3")
+    number = (await alice.hear_starting("waiting ")).split()[1]
+    assert await bob.hear_starting("invited ") == f"invited {number} alice white reversi 5+3"
+    bob.say(f"accept {number}")
+    alice_code = (await alice.hear_starting("go ")).split()[1]
+    assert await bob.hear_starting("go ") == f"go {alice_code}"
+    table = arcade.tables.tables[alice_code]
+    assert table.names == {Color.WHITE: "alice", Color.BLACK: "bob"}
+    assert table.variant.value == "reversi" and str(table.time_control) == "5+3"
+    # Each session ends the game on its own, starts the player's game at the table,
+    # and after it the player's own game again (the lobby a key away).
+    for guest in (alice, bob):
+        env = await next_game(guest.player)
+        assert TABLE_SECRET_VARIABLE in env and LOBBY_SECRET_VARIABLE not in env
+        assert arcade.tables.seat_of(env[TABLE_SECRET_VARIABLE]).table is table
+    await wait_until(lambda: _at_table(arcade) == 2, "both seated")
+    env = await next_game(alice.player)
+    assert LOBBY_SECRET_VARIABLE in env and TABLE_SECRET_VARIABLE not in env
+
+
+async def next_game(player: Player) -> dict:
+    """Quit the stand-in (as the app does); the environment of the game started next."""
+    player.output = b""
+    player.send(b"q")
+    return (await player.facts())["env"]
+
+
+def _at_table(arcade) -> int:
+    return sum(
+        1
+        for connection in arcade.connections
+        if connection.session is not None and connection.session.table_secret is not None
+    )
+
+
+async def test_a_declined_or_unanswered_invitation_tells_the_inviter_in_one_sentence(serve):
+    arcade = await serve()
+    arcade.lobby.timeout = 0.3
+    alice = await Guest.arrive(arcade, "alice")
+    bob = await Guest.arrive(arcade, "bob")
+    alice.say("invite bob black othello -")
+    number = (await bob.hear_starting("invited ")).split()[1]
+    bob.say(f"decline {number}")
+    assert await alice.hear_starting("answered ") == "answered bob declined your invitation."
+    bob.say(f"accept {number}")  # too late: it is gone
+    assert (await bob.hear_starting("refused ")).startswith("refused That invitation is not")
+    alice.say("invite bob random othello -")
+    lapsed = await alice.hear_starting("answered ")
+    assert lapsed == "answered bob did not answer within 0 s: the invitation lapsed."
+    assert (await bob.hear_starting("withdrawn ")).endswith("lapsed after 0 s without an answer.")
+
+
+async def test_invitations_per_minute_are_limited_with_one_sentence(serve):
+    arcade = await serve(invitations_per_minute=2)
+    alice = await Guest.arrive(arcade, "alice")
+    bob = await Guest.arrive(arcade, "bob")
+    for _ in range(2):
+        alice.say("invite bob black othello -")
+        number = (await bob.hear_starting("invited ")).split()[1]
+        alice.say("withdraw")
+        await bob.hear_starting(f"withdrawn {number} alice withdrew")
+    alice.say("invite bob black othello -")
+    refused = await alice.hear_starting("refused ")
+    assert refused == "refused Easy: at most 2 invitations a minute; try again shortly."
+    assert not arcade.lobby.invitations  # nothing went out
+
+
+async def test_a_player_at_a_table_or_away_cannot_be_invited(serve):
+    arcade = await serve()
+    alice = await Guest.arrive(arcade, "alice")
+    await Player.connect(arcade, "carol", command="table")
+    await wait_until(lambda: arcade.tables.tables, "carol's table")
+    code = next(iter(arcade.tables.tables))
+    alice.say("invite carol black othello -")
+    refused = await alice.hear_starting("refused ")
+    assert refused == (
+        f"refused carol is at table {code} (Black), waiting for someone to join; "
+        "invite them when that game is over."
+    )
+    alice.say("invite nobody black othello -")
+    assert await alice.hear_starting("refused ") == "refused nobody is not on this server now."
+    alice.say("invite alice black othello -")
+    assert (await alice.hear_starting("refused ")).startswith("refused You cannot invite yourself")
+
+
+async def test_lines_a_game_may_not_send_are_refused_and_change_nothing(serve):
+    arcade = await serve()
+    alice = await Guest.arrive(arcade, "alice")
+    await Guest.arrive(arcade, "bob")
+    for forged, answer in (
+        ("invite bob purple othello -", "refused Choose black, white or random"),
+        ("invite bob black chess -", "refused There is no variant 'chess'."),
+        ("invite bob black othello 999+0", "refused '999+0' is not a time control"),
+        ("invite bob black", "refused An invitation names a player"),
+        (f"invite {'x' * 900} black othello -", "refused That is not the name of anyone here."),
+        ("invite b\x1b[2Jb black othello -", "refused That is not the name of anyone here."),
+        ("accept 1", "refused That invitation is not waiting for your answer"),
+        ("sit NOPE1", "refused There is no open table 'NOPE1'"),
+        ("hello again", "refused 'hello' is not something the lobby understands."),
+        ("move 0 d3", "refused 'move' is not something the lobby understands."),
+    ):
+        alice.say(forged)
+        assert (await alice.hear_starting("refused ")).startswith(answer), forged
+    assert not arcade.tables.tables and not arcade.lobby.invitations
+
+
+async def test_an_adjourned_game_is_listed_for_its_players_only_and_resumed_from_the_lobby(serve):
+    from .test_tables import sit_down
+
+    arcade = await serve(hold_seat=0.5, on_drop="adjourn", max_per_address=10)
+    alice_game, bob_game, code = await sit_down(arcade)
+    alice_game.say("move 0 d3")
+    await bob_game.hear_until("moved 0 d3")
+    bob_game.writer.close()
+    await alice_game.hear_until(
+        f"news bob did not come back in time: the game is adjourned. "
+        f"Either of you resumes it with  join {code}"
+    )
+    alice_game.say("leave")
+    await wait_until(lambda: not arcade.tables.tables[code].links, "alice to leave")
+    alice = await Guest.arrive(arcade, "alice")
+    carol = await Guest.arrive(arcade, "carol")
+    for guest in (alice, carol):
+        guest.say("look")
+    assert await alice.hear_starting("table ") == f"table {code} adjourned alice bob othello - 2"
+    carols = [await carol.hear()]
+    while carols[-1] != "shown":
+        carols.append(await carol.hear())
+    assert not [text for text in carols if text.startswith("table ")]  # not hers to resume
+    carol.say(f"sit {code}")
+    assert (await carol.hear_starting("refused ")).startswith("refused Both seats at table")
+    alice.say(f"sit {code}")
+    assert await alice.hear_starting("go ") == f"go {code}"
+    env = await next_game(alice.player)
+    seat = arcade.tables.seat_of(env[TABLE_SECRET_VARIABLE])
+    assert seat.table.code == code and seat.color == Color.BLACK

@@ -1,0 +1,314 @@
+"""The people on the server, seen from a served game: the lobby and invitations.
+
+A game that `tui-reversi serve` starts for a player on their own (not at a
+table) reaches the server's lobby over a local socket of its own (its path and
+a per-game secret in `LOBBY_SOCKET_VARIABLE` and `LOBBY_SECRET_VARIABLE`), in
+lines like the tables' (players/remote.py: UTF-8, at most `MAX_LINE` bytes,
+words one space apart). The server knows the player's name from SSH; nothing
+a game says names it. The server's side is server/invitations.py.
+
+    game -> server
+      hello SECRET                  the first line: which game this is
+      look | away                   start / stop sending the lobby (while it is on screen)
+      invite NAME COLOUR VARIANT CLOCK
+                                    invite NAME to a game: COLOUR is the inviter's
+                                    (black, white or random), VARIANT othello, reversi
+                                    or anti, CLOCK a time control (5+3) or - for none
+      withdraw                      take back the invitation this player is waiting on
+      accept NUMBER | decline NUMBER   answer invitation NUMBER
+      sit CODE                      take the free seat of open table CODE, or go back
+                                    to this player's adjourned game there
+      watch CODE                    watch table CODE
+
+    server -> game
+      welcome NAME                  you are NAME here
+      person NAME STATE TEXT...     someone here (STATE: free, playing, waiting, watching
+                                    or finished) and what they do, in words
+      table CODE KIND BLACK WHITE VARIANT CLOCK MOVE
+                                    a table (KIND: playing, open, adjourned; '-' for an
+                                    empty seat or no clock; MOVE the move to be played)
+      record RATING GAMES TEXT...   your rating, the rated games it rests on, your results
+      shown                         the lobby above is complete: show it (sent again,
+                                    whole, whenever it changes while you look)
+      invited NUMBER NAME COLOUR VARIANT CLOCK
+                                    NAME invites you, on the terms of their `invite`
+                                    (COLOUR is NAME's; random: the server draws it)
+      waiting NUMBER NAME           your invitation to NAME is sent; their answer follows
+      answered TEXT...              your invitation's end (declined, lapsed, refused)
+      withdrawn NUMBER TEXT...      the invitation to you is gone, and why
+      refused TEXT...               your last line was refused, and why
+      go CODE                       your seat at table CODE is ready: end this game
+                                    (it is saved); the server seats you there at once
+
+Every one of them is checked on the server; a game that breaks the protocol
+is cut off. Answers are one sentence each, for the player to read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+from ..core import ReversiError, Variant
+from .remote import MAX_LINE, NOBODY, line, words
+
+LOBBY_SOCKET_VARIABLE = "TUI_REVERSI_LOBBY_SOCKET"
+LOBBY_SECRET_VARIABLE = "TUI_REVERSI_LOBBY_SECRET"
+COLOUR_CHOICES = ("black", "white", "random")
+NO_CLOCK = "-"
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """Someone on the server, and what they do."""
+
+    name: str
+    state: str  # free, playing, waiting, watching, finished
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableEntry:
+    """A table as the lobby lists it."""
+
+    code: str
+    kind: str  # playing, open, adjourned
+    names: tuple[str, str]  # black, white ('' for an empty seat)
+    variant: str
+    clock: str  # '5+3', or '' for none
+    move: int
+
+    def describe(self) -> str:
+        """'alice (Black) against bob (White), othello, clock 5+3, move 12'."""
+        black, white = self.names
+        clock = f", clock {self.clock}" if self.clock else ""
+        how = f"{self.variant}{clock}, move {self.move}"
+        if self.kind == "open":
+            host, colour = (black, "Black") if black else (white, "White")
+            return f"{host} waits ({colour}), {how}"
+        return f"{black} (Black) against {white} (White), {how}"
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyView:
+    """The lobby as the server last described it."""
+
+    people: tuple[Person, ...] = ()
+    tables: tuple[TableEntry, ...] = ()
+    rating: int = 1500
+    games: int = 0
+    record: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Terms:
+    """What an invitation proposes: the inviter's colour, the variant, the clock."""
+
+    colour: str  # black, white or random
+    variant: Variant
+    clock: str  # '5+3', or '' for none
+
+    def for_invitee(self) -> str:
+        """The terms in words for the one invited: 'you play White, othello, clock 5+3'."""
+        other = {"black": "White", "white": "Black"}.get(self.colour, "a colour drawn at random")
+        clock = f"clock {self.clock}" if self.clock else "no clock"
+        return f"you play {other}, {self.variant.value}, {clock}"
+
+    def for_inviter(self) -> str:
+        colour = self.colour.capitalize() if self.colour != "random" else "a random colour"
+        clock = f"clock {self.clock}" if self.clock else "no clock"
+        return f"you play {colour}, {self.variant.value}, {clock}"
+
+
+@dataclass(frozen=True, slots=True)
+class Invitation:
+    """An invitation to this player: its number, who sent it, and its terms."""
+
+    number: int
+    inviter: str
+    terms: Terms
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyNews:
+    """One thing from the server's lobby, for the app."""
+
+    view: LobbyView | None = None  # the lobby, whole
+    invited: Invitation | None = None
+    waiting: str | None = None  # your invitation to this person is on its way
+    withdrawn: int | None = None  # the invitation with this number is gone
+    go: str | None = None  # the code of the table to go to
+    text: str = ""  # a sentence for the player
+    refused: bool = False
+    closed: bool = False  # the server went away
+
+
+@dataclass
+class _Gathering:
+    """A lobby being read, line by line, until `shown`."""
+
+    people: list[Person] = field(default_factory=list)
+    tables: list[TableEntry] = field(default_factory=list)
+    rating: int = 1500
+    games: int = 0
+    record: str = ""
+
+
+class LobbyLink:
+    """The game's line to the server's lobby: its requests out, its news in."""
+
+    def __init__(self, sock: socket.socket, reader: BinaryIO, name: str) -> None:
+        self._sock = sock
+        self._reader = reader
+        self.name = name  # as the server knows this player
+        self.going: str | None = None  # a table's code, once the server said `go`
+        self._lock = threading.Lock()
+        self._held: list[LobbyNews] = []
+        self._listener: Callable[[LobbyNews], None] | None = None
+        self._thread: threading.Thread | None = None
+        self._gathering = _Gathering()
+
+    @classmethod
+    def connect(cls, path: str, secret: str, timeout: float = 10.0) -> LobbyLink:
+        """Reach the lobby. Raises ReversiError (one sentence)."""
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.settimeout(timeout)
+            sock.connect(path)
+            sock.sendall(line("hello", secret))
+            reader = sock.makefile("rb")
+            command, rest = words(reader.readline(MAX_LINE + 1))
+            sock.settimeout(None)
+        except (OSError, ValueError) as error:
+            sock.close()
+            reason = error.strerror if isinstance(error, OSError) else None
+            raise ReversiError(f"cannot reach the server's lobby: {reason or error}") from None
+        if command != "welcome" or not rest:
+            sock.close()
+            raise ReversiError(rest or "the server's lobby did not let this game in")
+        return cls(sock, reader, rest)
+
+    # -- what the player asks -----------------------------------------------------------
+
+    def look(self, looking: bool = True) -> None:
+        self._send("look" if looking else "away")
+
+    def invite(self, name: str, terms: Terms) -> None:
+        self._send("invite", name, terms.colour, terms.variant.value, terms.clock or NO_CLOCK)
+
+    def withdraw(self) -> None:
+        self._send("withdraw")
+
+    def answer(self, number: int, accepted: bool) -> None:
+        self._send("accept" if accepted else "decline", number)
+
+    def sit(self, code: str) -> None:
+        self._send("sit", code)
+
+    def watch(self, code: str) -> None:
+        self._send("watch", code)
+
+    def _send(self, *parts: object) -> None:
+        try:
+            data = line(*parts)
+        except ValueError:
+            self._tell(LobbyNews(text="That is too long to send to the server.", refused=True))
+            return
+        try:
+            self._sock.sendall(data)
+        except OSError:
+            self._tell(LobbyNews(text="The server's lobby cannot be reached.", closed=True))
+
+    # -- news ---------------------------------------------------------------------------
+
+    def listen(self, listener: Callable[[LobbyNews], None]) -> None:
+        """Call `listener` (from the link's thread) with every piece of news; starts
+        reading the server's lines."""
+        with self._lock:
+            self._listener, held = listener, self._held
+            self._held = []
+        for news in held:
+            listener(news)
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._read, name="lobby-link", daemon=True)
+            self._thread.start()
+
+    def _tell(self, news: LobbyNews) -> None:
+        with self._lock:
+            listener = self._listener
+            if listener is None:
+                self._held.append(news)
+                return
+        listener(news)
+
+    def _read(self) -> None:
+        try:
+            for data in self._reader:
+                news = self.receive(data)
+                if news is not None:
+                    self._tell(news)
+        except (OSError, ValueError):
+            pass
+        if self.going is None:
+            self._tell(LobbyNews(text="The server's lobby has closed.", closed=True))
+
+    def receive(self, data: bytes) -> LobbyNews | None:
+        """Read one line of the server's; the news it makes, if any. Raises
+        ValueError for a line that cannot be read."""
+        command, rest = words(data)
+        gathering = self._gathering
+        try:
+            if command == "person":
+                name, state, text = rest.split(" ", 2)
+                gathering.people.append(Person(name, state, text))
+            elif command == "table":
+                code, kind, black, white, variant, clock, move = rest.split(" ")
+                names = ("" if black == NOBODY else black, "" if white == NOBODY else white)
+                entry = TableEntry(
+                    code, kind, names, variant, "" if clock == NO_CLOCK else clock, int(move)
+                )
+                gathering.tables.append(entry)
+            elif command == "record":
+                rating, games, text = rest.split(" ", 2)
+                gathering.rating, gathering.games, gathering.record = int(rating), int(games), text
+            elif command == "shown":
+                self._gathering = _Gathering()
+                view = LobbyView(
+                    tuple(gathering.people),
+                    tuple(gathering.tables),
+                    gathering.rating,
+                    gathering.games,
+                    gathering.record,
+                )
+                return LobbyNews(view=view)
+            elif command == "invited":
+                number, name, colour, variant, clock = rest.split(" ")
+                if colour not in COLOUR_CHOICES:
+                    raise ValueError(colour)
+                terms = Terms(colour, Variant(variant), "" if clock == NO_CLOCK else clock)
+                return LobbyNews(invited=Invitation(int(number), name, terms))
+            elif command == "waiting":
+                _, name = rest.split(" ")
+                return LobbyNews(waiting=name)
+            elif command == "withdrawn":
+                number, _, text = rest.partition(" ")
+                return LobbyNews(withdrawn=int(number), text=text)
+            elif command == "answered":
+                return LobbyNews(text=rest)
+            elif command == "refused":
+                return LobbyNews(text=rest, refused=True)
+            elif command == "go":
+                self.going = rest
+                return LobbyNews(go=rest)
+        except (ValueError, ReversiError) as error:
+            raise ValueError(f"a lobby line this game cannot read: {data[:60]!r}") from error
+        return None
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._sock.shutdown(socket.SHUT_RDWR)
+        self._sock.close()

@@ -1,0 +1,125 @@
+"""Invitations between people on a server: choosing the terms, waiting for
+the answer, answering one (the lobby, screens/lobby.py, opens them)."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Static
+
+from ..core import Variant
+from ..players.lobby import COLOUR_CHOICES, Invitation, Terms
+from ..widgets.choice import ChoiceRow
+from ..widgets.literal import Literal
+from .confirm import ConfirmScreen
+from .dialog import Dialog
+
+# The time controls offered (minutes + seconds a move); '' is none.
+CLOCKS = ("", "1+0", "3+2", "5+3", "10+5", "15+10", "30+0")
+
+
+class InviteScreen(Dialog[Terms | None]):
+    """Choose your colour, the variant and the clock; Enter invites, Esc cancels."""
+
+    BINDINGS = [
+        # Not a priority binding: it waits for the keys typed before it (a priority one
+        # would act before them when they arrive together).
+        Binding("enter", "invite", "Invite", id="invite.send", key_display="⏎"),
+        Binding("escape", "cancel", "Cancel", id="invite.cancel", key_display="esc"),
+    ]
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.invitee = name
+
+    def compose(self) -> ComposeResult:
+        colours = [(colour, colour.capitalize()) for colour in COLOUR_CHOICES]
+        variants = [(v.value, v.value.capitalize()) for v in Variant]
+        clocks = [(clock, clock or "None") for clock in CLOCKS]
+        with Vertical(id="dialog"):
+            yield Literal(f"Invite {self.invitee} to a game", id="dialog-title")
+            yield ChoiceRow("You play", colours, "random", id="colour")
+            yield ChoiceRow("Variant", variants, Variant.OTHELLO.value, id="variant")
+            yield ChoiceRow("Clock", clocks, "", id="clock")
+            yield Literal(id="describe")
+            yield Static(
+                self.terminal_text(
+                    "[b]↑↓[/b] row · [b]←→[/b] choose · [b]⏎[/b] invite · [b]esc[/b] cancel"
+                ),
+                id="dialog-keys",
+            )
+            with Horizontal(id="dialog-buttons"):
+                yield Button("Invite", variant="primary", id="invite")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#colour", ChoiceRow).focus()
+        self._describe()
+
+    def terms(self) -> Terms:
+        return Terms(
+            self.query_one("#colour", ChoiceRow).value,
+            Variant(self.query_one("#variant", ChoiceRow).value),
+            self.query_one("#clock", ChoiceRow).value,
+        )
+
+    @on(ChoiceRow.Changed)
+    def _describe(self) -> None:
+        terms = self.terms()
+        clock = f"{terms.clock}: minutes each + seconds a move" if terms.clock else "no clock"
+        colour = "a colour drawn at random" if terms.colour == "random" else terms.colour
+        self.query_one("#describe", Literal).update(
+            f"You play {colour}; {terms.variant.value}, {clock}."
+        )
+
+    def action_invite(self) -> None:
+        focused = self.focused
+        if isinstance(focused, Button) and focused.id == "cancel":
+            self.dismiss(None)
+        else:
+            self.dismiss(self.terms())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#invite")
+    def _invite_pressed(self) -> None:
+        self.dismiss(self.terms())
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel_pressed(self) -> None:
+        self.dismiss(None)
+
+
+class WaitingScreen(Dialog[bool]):
+    """Waiting for the answer to an invitation; Esc withdraws it (True)."""
+
+    BINDINGS = [
+        Binding("escape", "withdraw", "Withdraw", id="waiting.withdraw", key_display="esc"),
+    ]
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.invitee = name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Literal(
+                f"Waiting for {self.invitee} to answer your invitation…", id="dialog-title"
+            )
+            yield Static(self.terminal_text("[b]esc[/b] withdraws it"), id="dialog-keys")
+
+    def action_withdraw(self) -> None:
+        self.dismiss(True)
+
+
+class InvitedScreen(ConfirmScreen):
+    """Someone's invitation: y or Enter accepts, n or Esc declines."""
+
+    def __init__(self, invitation: Invitation) -> None:
+        question = f"{invitation.inviter} invites you to a game: {invitation.terms.for_invitee()}."
+        super().__init__(question, yes="Accept", no="Decline")
+        self.invitation = invitation

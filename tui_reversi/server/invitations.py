@@ -1,0 +1,416 @@
+"""The lobby inside the app, on the server's side: who is here, the tables,
+and invitations from one player to another.
+
+Every game `tui-reversi serve` starts for a player on their own reaches this
+over a local socket of its own, in a directory only the server's user may
+enter, and proves which game it is with the secret the server put in its
+environment (the line protocol is described in players/lobby.py). The name
+is the one SSH authenticated; every line is checked here, and a game that
+breaks the protocol is cut off. An accepted invitation opens a table with
+the invitation's colours, variant and clock (tables.py) and tells both games
+to go there: each session then starts its player's game at that table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import itertools
+import os
+import secrets
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core import Color, Variant
+from ..players.lobby import (
+    COLOUR_CHOICES,
+    LOBBY_SECRET_VARIABLE,
+    LOBBY_SOCKET_VARIABLE,
+    NO_CLOCK,
+)
+from ..players.remote import MAX_LINE, NOBODY, line, words
+from .config import format_duration
+from .lobby import Doing
+from .tables import HELLO_TIMEOUT, MAX_UNSENT, TableRefused, Tables, TimeControl
+
+# How long an invitation waits for its answer.
+INVITATION_TIMEOUT = 60.0
+# Invitations one player may send in INVITATION_WINDOW seconds (the server's
+# --invitations-per-minute sets it).
+INVITATIONS_PER_MINUTE = 5
+INVITATION_WINDOW = 60.0
+# How often the lobby is looked at again for the games that show it (sent only if changed).
+REFRESH = 1.0
+# Longer than this, what an invitation names is nobody's name (player_directory_name's are
+# at most 42 characters).
+NAME_LIMIT = 64
+# A game told to go to its table that has not ended by then is hung up.
+GO_GRACE = 5.0
+
+
+@dataclass(eq=False)
+class Guest:
+    """One served game's line to the lobby."""
+
+    name: str
+    writer: asyncio.StreamWriter
+    # Seats the session at a table (its secret); False if the session has gone.
+    seat: Callable[[str], bool]
+    looking: bool = False
+    shown: bytes = b""  # the lobby last sent to it
+
+    def send(self, data: bytes) -> None:
+        if self.writer.transport.get_write_buffer_size() > MAX_UNSENT:
+            self.writer.transport.abort()  # a game that stopped reading
+            return
+        with contextlib.suppress(OSError):
+            self.writer.write(data)
+
+
+@dataclass(eq=False)
+class Invitation:
+    """One player's invitation to another, waiting for its answer."""
+
+    number: int
+    inviter: Guest
+    invitee: Guest
+    colour: str  # the inviter's: black, white or random
+    variant: Variant
+    time_control: TimeControl | None
+    timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+
+    def terms(self) -> tuple[str, str, str]:
+        clock = str(self.time_control) if self.time_control else NO_CLOCK
+        return self.colour, self.variant.value, clock
+
+
+class Lobby:
+    """The lobby's socket, its guests and their invitations: start(), admit()
+    and environment() for sessions, leave(), close()."""
+
+    def __init__(
+        self,
+        tables: Tables,
+        people: Callable[[], dict[str, Doing]],
+        record: Callable[[str], tuple[int, int, str]],
+        log: Callable[[str], None],
+        *,
+        per_minute: int = INVITATIONS_PER_MINUTE,
+        timeout: float = INVITATION_TIMEOUT,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.tables = tables
+        self._people = people  # who is on the server and what they do
+        self._record = record  # a name's rating, rated games and results
+        self._log = log
+        self.per_minute = per_minute
+        self.timeout = timeout
+        self._now = now
+        self._admitted: dict[str, tuple[str, Callable[[str], bool]]] = {}
+        self.guests: list[Guest] = []
+        self.invitations: dict[int, Invitation] = {}
+        self._numbers = itertools.count(1)
+        self._sent: dict[str, collections.deque[float]] = {}
+        self._directory: Path | None = None
+        self._server: asyncio.AbstractServer | None = None
+        self._handlers: set[asyncio.Task[None]] = set()
+        self._refresher: asyncio.Task[None] | None = None
+
+    @property
+    def socket_path(self) -> Path:
+        assert self._directory is not None
+        return self._directory / "lobby.sock"
+
+    async def start(self) -> None:
+        self._directory = Path(tempfile.mkdtemp(prefix="tui-reversi-lobby-"))
+        self._server = await asyncio.start_unix_server(
+            self._serve, str(self.socket_path), limit=MAX_LINE
+        )
+        os.chmod(self.socket_path, 0o600)
+        self._refresher = asyncio.create_task(self._refreshing())
+
+    async def close(self) -> None:
+        if self._refresher is not None:
+            self._refresher.cancel()
+        if self._server is not None:
+            self._server.close()
+        for handler in list(self._handlers):
+            handler.cancel()
+        if self._handlers:
+            await asyncio.wait(self._handlers)
+        if self._server is not None:
+            await self._server.wait_closed()
+        if self._directory is not None:
+            shutil.rmtree(self._directory, ignore_errors=True)
+
+    # -- for the sessions ---------------------------------------------------------------
+
+    def admit(self, name: str, seat: Callable[[str], bool]) -> str:
+        """A secret for `name`'s game to reach the lobby with; `seat(table_secret)`
+        sends the session to a table (False if it cannot go any more)."""
+        secret = secrets.token_urlsafe(24)
+        self._admitted[secret] = (name, seat)
+        return secret
+
+    def environment(self, secret: str) -> dict[str, str]:
+        return {LOBBY_SOCKET_VARIABLE: str(self.socket_path), LOBBY_SECRET_VARIABLE: secret}
+
+    def leave(self, secret: str) -> None:
+        """The game that held this secret has ended."""
+        self._admitted.pop(secret, None)
+
+    # -- the games' socket --------------------------------------------------------------
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._handlers.add(task)
+        guest: Guest | None = None
+        try:
+            command, secret = words(await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT))
+            admitted = self._admitted.pop(secret, None) if command == "hello" else None
+            if admitted is None:
+                writer.write(line("refused", "this game has no place in the lobby."))
+                return
+            guest = Guest(admitted[0], writer, admitted[1])
+            self.guests.append(guest)
+            writer.write(line("welcome", guest.name))
+            self._refresh()
+            while data := await reader.readline():
+                command, rest = words(data)
+                refusal = self._heard(guest, command, rest)
+                if refusal is not None:
+                    guest.send(line("refused", refusal))
+        except (OSError, ValueError, TimeoutError, asyncio.IncompleteReadError):
+            pass  # a game that broke the protocol, or went away: it is let go
+        finally:
+            self._handlers.discard(task)
+            if guest is not None:
+                self._gone(guest)
+            writer.close()
+
+    def _heard(self, guest: Guest, command: str, rest: str) -> str | None:
+        """Do what a game asked; why not, in one sentence, if it cannot be done."""
+        if command in ("look", "away") and not rest:
+            guest.looking = command == "look"
+            guest.shown = b""
+            self._refresh()
+            return None
+        if command == "invite":
+            return self._invite(guest, rest)
+        if command == "withdraw" and not rest:
+            return self._withdraw(guest)
+        if command in ("accept", "decline"):
+            return self._answer(guest, rest, accepted=command == "accept")
+        if command in ("sit", "watch") and rest:
+            return self._go_to(guest, command, rest)
+        return f"{command[:20]!r} is not something the lobby understands."
+
+    # -- invitations ----------------------------------------------------------------------
+
+    def _invite(self, guest: Guest, rest: str) -> str | None:
+        parts = rest.split(" ")
+        if len(parts) != 4:
+            return "An invitation names a player, a colour, a variant and a clock."
+        name, colour, variant_name, clock = parts
+        if colour not in COLOUR_CHOICES:
+            return "Choose black, white or random for your colour."
+        try:
+            variant = Variant(variant_name)
+        except ValueError:
+            return f"There is no variant {variant_name[:20]!r}."
+        try:
+            time_control = None if clock == NO_CLOCK else TimeControl.parse(clock)
+        except TableRefused as refusal:
+            return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}."
+        if not (name.isprintable() and len(name) <= NAME_LIMIT):
+            return "That is not the name of anyone here."
+        if name == guest.name:
+            return "You cannot invite yourself: choose someone else."
+        waiting = self._sent_by(guest)
+        if waiting is not None:
+            return f"Your invitation to {waiting.invitee.name} is waiting for an answer already."
+        invitee = self._guest(name)
+        if invitee is None:
+            return self._not_free(name)
+        if any(i.invitee is invitee or i.inviter is invitee for i in self.invitations.values()):
+            return f"{name} is busy with another invitation; try again in a moment."
+        if not self._count_invitation(guest.name):
+            return f"Easy: at most {self.per_minute} invitations a minute; try again shortly."
+        invitation = Invitation(next(self._numbers), guest, invitee, colour, variant, time_control)
+        self.invitations[invitation.number] = invitation
+        loop = asyncio.get_running_loop()
+        invitation.timer = loop.call_later(self.timeout, self._lapsed, invitation)
+        invitee.send(line("invited", invitation.number, guest.name, *invitation.terms()))
+        guest.send(line("waiting", invitation.number, name))
+        self._log(f"invitation {invitation.number}: {guest.name} invites {name}")
+        return None
+
+    def _not_free(self, name: str) -> str:
+        """Why `name`, who has no game in the lobby, cannot be invited."""
+        doing = self._people().get(name)
+        if doing is None:
+            return f"{name} is not on this server now."
+        if doing.state in ("playing", "waiting"):
+            return f"{name} is {doing.text}; invite them when that game is over."
+        return f"{name} is {doing.text}; invite them when they are back in their own game."
+
+    def _count_invitation(self, name: str) -> bool:
+        """Count an invitation of `name`'s if within the limit; False if over it."""
+        now = self._now()
+        sent = self._sent.setdefault(name, collections.deque())
+        while sent and now - sent[0] >= INVITATION_WINDOW:
+            sent.popleft()
+        if len(sent) >= self.per_minute:
+            return False
+        sent.append(now)
+        return True
+
+    def _withdraw(self, guest: Guest) -> str | None:
+        invitation = self._sent_by(guest)
+        if invitation is None:
+            return "You have no invitation waiting."
+        self._drop(invitation)
+        withdrew = f"{guest.name} withdrew the invitation."
+        invitation.invitee.send(line("withdrawn", invitation.number, withdrew))
+        guest.send(line("answered", f"You withdrew your invitation to {invitation.invitee.name}."))
+        return None
+
+    def _answer(self, guest: Guest, rest: str, *, accepted: bool) -> str | None:
+        invitation = self.invitations.get(int(rest)) if rest.isdigit() else None
+        if invitation is None or invitation.invitee is not guest:
+            return "That invitation is not waiting for your answer any more."
+        self._drop(invitation)
+        inviter = invitation.inviter
+        if not accepted:
+            inviter.send(line("answered", f"{guest.name} declined your invitation."))
+            self._log(f"invitation {invitation.number}: declined")
+            return None
+        colour = invitation.colour
+        if colour == "random":
+            colour = secrets.choice(("black", "white"))
+        host = Color.BLACK if colour == "black" else Color.WHITE
+        try:
+            table, host_secret = self.tables.open(
+                inviter.name, invitation.variant, invitation.time_control, colour=host
+            )
+            _, guest_secret = self.tables.join(table.code, guest.name)
+        except TableRefused as refusal:
+            why = f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
+            inviter.send(line("answered", f"{guest.name} accepted, but: {why}"))
+            return f"The table could not be opened: {refusal}"
+        self._log(f"invitation {invitation.number}: accepted; table {table.code}")
+        self._send_to_table(inviter, host_secret, table.code)
+        self._send_to_table(guest, guest_secret, table.code)
+        return None
+
+    def _lapsed(self, invitation: Invitation) -> None:
+        if self.invitations.get(invitation.number) is not invitation:
+            return
+        self._drop(invitation)
+        wait = format_duration(self.timeout)
+        inviter, invitee = invitation.inviter, invitation.invitee
+        told = f"{invitee.name} did not answer within {wait}: the invitation lapsed."
+        inviter.send(line("answered", told))
+        lapsed = f"{inviter.name}'s invitation lapsed after {wait} without an answer."
+        invitee.send(line("withdrawn", invitation.number, lapsed))
+
+    def _drop(self, invitation: Invitation) -> None:
+        self.invitations.pop(invitation.number, None)
+        if invitation.timer is not None:
+            invitation.timer.cancel()
+
+    def _sent_by(self, guest: Guest) -> Invitation | None:
+        return next((i for i in self.invitations.values() if i.inviter is guest), None)
+
+    def _guest(self, name: str) -> Guest | None:
+        """The latest game of `name`'s in the lobby, if any."""
+        return next((g for g in reversed(self.guests) if g.name == name), None)
+
+    # -- seats at tables --------------------------------------------------------------------
+
+    def _go_to(self, guest: Guest, command: str, code: str) -> str | None:
+        try:
+            if command == "sit":
+                table, secret = self.tables.join(code, guest.name)
+            else:
+                table, secret = self.tables.watch(code, guest.name)
+        except TableRefused as refusal:
+            return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
+        self._send_to_table(guest, secret, table.code)
+        return None
+
+    def _send_to_table(self, guest: Guest, secret: str, code: str) -> None:
+        if guest.seat(secret):
+            guest.send(line("go", code))
+        else:
+            self.tables.leave(secret)  # its session has gone: the seat is let go
+
+    def _gone(self, guest: Guest) -> None:
+        with contextlib.suppress(ValueError):
+            self.guests.remove(guest)
+        for invitation in list(self.invitations.values()):
+            if invitation.inviter is guest:
+                self._drop(invitation)
+                gone = f"{guest.name} has left the lobby: the invitation is withdrawn."
+                invitation.invitee.send(line("withdrawn", invitation.number, gone))
+            elif invitation.invitee is guest:
+                self._drop(invitation)
+                told = f"{guest.name} has left the lobby: the invitation lapsed."
+                invitation.inviter.send(line("answered", told))
+        self._refresh()
+
+    # -- the lobby, sent to the games that show it -------------------------------------------
+
+    async def _refreshing(self) -> None:
+        while True:
+            await asyncio.sleep(REFRESH)
+            self._refresh()
+
+    def _refresh(self) -> None:
+        """Send the lobby to every game that shows it, if it changed for that game."""
+        looking = [guest for guest in self.guests if guest.looking]
+        if not looking:
+            return
+        people = self._people()
+        for guest in looking:
+            data = self.view_for(guest.name, people)
+            if data != guest.shown:
+                guest.shown = data
+                guest.send(data)
+
+    def view_for(self, name: str, people: dict[str, Doing]) -> bytes:
+        """The lobby as `name` sees it, in protocol lines ending with `shown`."""
+        lines = [line("person", who, what.state, what.text) for who, what in sorted(people.items())]
+        for table in self.tables.tables.values():
+            if table.ended is not None:
+                continue
+            if table.adjourned:
+                if name not in table.names.values():
+                    continue  # only its players may resume it
+                kind = "adjourned"
+            else:
+                kind = "playing" if len(table.names) == 2 else "open"
+            black, white = (table.name(color) or NOBODY for color in Color)
+            clock = str(table.time_control) if table.time_control else NO_CLOCK
+            lines.append(
+                line(
+                    "table",
+                    table.code,
+                    kind,
+                    black,
+                    white,
+                    table.variant.value,
+                    clock,
+                    table.game.ply + 1,
+                )
+            )
+        rating, games, results = self._record(name)
+        lines.append(line("record", rating, games, results))
+        lines.append(line("shown"))
+        return b"".join(lines)
