@@ -56,6 +56,16 @@ SIGNAL_GRACE = 3.0
 HintEngine = Callable[[Position, Variant, CancelCheck], list[MoveScore]]
 
 
+def _unretrieved(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """asyncio's word on a future whose exception no one asked for. One that
+    was cancelled (as the app closes down, an update still under way: Textual
+    8.2's keys panel does not await its Markdown's) is no error, and its
+    traceback would be printed after the game: dropped. Anything else is
+    reported as asyncio does."""
+    if not isinstance(context.get("exception"), asyncio.CancelledError):
+        loop.default_exception_handler(context)
+
+
 def over_slow_link() -> bool:
     """True over SSH, where animation frames only cost bandwidth."""
     return bool(os.environ.get("SSH_CONNECTION") or os.environ.get("SSH_TTY"))
@@ -342,6 +352,7 @@ class ReversiApp(App[None]):
         self.screen_change_signal.subscribe(self, lambda _screen: self._check_size(self.size))
         if not self.is_headless:
             self._end_on_signals()
+            asyncio.get_running_loop().set_exception_handler(_unretrieved)
         if self.table is not None:
             self.table.listen(self._table_news)
         if self.lobby is not None:

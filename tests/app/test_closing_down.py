@@ -1,8 +1,11 @@
-"""Ctrl+C once the terminal is back in cooked mode is SIGINT, not a key: as the
+"""The app closing down, as a player sees it: the real app in a real pty.
+
+Ctrl+C once the terminal is back in cooked mode is SIGINT, not a key: as the
 app closes down after a quit and while it writes the final autosave, it must
-not cut either short. The real app in a real pty; where the moment matters,
-the child signals itself at it (as the terminal would on ctrl+c), and the
-last autosave waits for that moment so that the signal lands inside it."""
+not cut either short. Where the moment matters, the child signals itself at
+it (as the terminal would on ctrl+c), and the last autosave waits for that
+moment so that the signal lands inside it. And whatever is still under way
+at a quit is dropped without a word: no traceback after the game."""
 
 from __future__ import annotations
 
@@ -176,3 +179,40 @@ def test_sigint_while_playing_ends_the_game_saved_as_sigterm_does(terminal, tmp_
     assert said.rstrip().endswith(stopped), said[-500:]
     assert "\x1b[?1049l" in said  # the alternate screen left: the terminal is put back
     assert autosaved(tmp_path) == "f5"
+
+
+# The child: Textual's keys panel (the palette's "Keys") open, its Markdown
+# still being parsed when the player quits (Markdown.update, not awaited).
+SLOW_MARKDOWN = """
+import sys, time
+from markdown_it import MarkdownIt
+from tui_reversi.__main__ import main
+
+parse = MarkdownIt.parse
+
+def slow_parse(self, *args, **kwargs):
+    time.sleep(1.0)
+    return parse(self, *args, **kwargs)
+
+MarkdownIt.parse = slow_parse
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_quit_while_the_keys_panel_is_drawn_says_nothing(terminal, tmp_path):
+    """Found by bench/fuzz.py: asyncio printed '_GatheringFuture exception was
+    never retrieved' and a CancelledError traceback after the game."""
+    app = terminal([sys.executable, "-c", SLOW_MARKDOWN, "--white", "human", "--new"])
+    app.wait_for(b"Black to play")
+    app.type(b"\x10")  # ctrl+p
+    app.wait_for(b"Search for commands")
+    app.type(b"keys")
+    app.wait_for(b"summary of available keys")
+    app.type(b"\r")  # the keys panel opens; its Markdown is parsed in a thread, slowly
+    app.wait_for(b"Cursor up")  # drawn, and the help for the focused widget on its way
+    app.type(b"\x11")  # ctrl+q before that parse is done
+    status = app.exit_status()
+    said = app.output.decode(errors="replace")
+    after = said[said.rfind("\x1b[?1049l") :]  # what is left on the terminal
+    assert status == 0, said[-2000:]
+    assert "Traceback" not in after and "never retrieved" not in after, after
