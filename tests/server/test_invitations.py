@@ -183,13 +183,13 @@ async def test_lines_a_game_may_not_send_are_refused_and_change_nothing(serve):
 
 
 async def test_an_adjourned_game_is_listed_for_its_players_only_and_resumed_from_the_lobby(serve):
-    from .test_tables import sit_down
+    from .test_tables import drop, sit_down
 
     arcade = await serve(hold_seat=0.5, on_drop="adjourn", max_per_address=10)
     alice_game, bob_game, code = await sit_down(arcade)
     alice_game.say("move 0 d3")
     await bob_game.hear_until("moved 0 d3")
-    bob_game.writer.close()
+    await drop(arcade, "bob", bob_game)
     await alice_game.hear_until(
         f"news bob did not come back in time: the game is adjourned. "
         f"Either of you resumes it with  join {code}"

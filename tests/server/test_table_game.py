@@ -7,6 +7,7 @@ import os
 import queue
 import re
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -92,16 +93,22 @@ def people(tmp_path):
     tmux = Tmux(f"tui-reversi-people-{os.getpid()}")
 
     def ssh(name: str, user: str, command: str) -> None:
-        line = f"ssh {SSH_OPTIONS} -t -p {server.port} {user}@127.0.0.1 {command}"
+        line = f"ssh {SSH_OPTIONS} -t -p {tmux.server.port} {user}@127.0.0.1 {command}"
         tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", line)
         tmux("set-option", "-t", name, "remain-on-exit", "on")
 
+    def restart() -> None:
+        """Stop the server (as Ctrl+C would) and start it again on the same data."""
+        tmux.server.stop()
+        tmux.server = Server(tmp_path)
+
     tmux.ssh = ssh
     tmux.server = server
+    tmux.restart = restart
     tmux.data = tmp_path / "server"
     yield tmux
     tmux("kill-server")
-    server.stop()
+    tmux.server.stop()
 
 
 def screen(tmux: Tmux, name: str) -> str:
@@ -275,3 +282,82 @@ def test_a_takeback_asked_at_one_terminal_and_allowed_at_the_other_takes_both_ba
         wait_screen(people, name, lambda s: board(s) == start and "1 d3" not in s, "the start")
     people("send-keys", "-t", "alice", "c", "4")
     wait_screen(people, "bob", lambda s: "1 c4" in s, "alice's other move")
+
+
+def game_processes(people, user: str) -> list[int]:
+    """The game processes running for `user` (their working directory is the player's)."""
+    home = str(people.data / "players" / user)
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if os.readlink(entry / "cwd") == home:
+                    found.append(int(entry.name))
+            except OSError:
+                continue  # gone meanwhile, or not ours to look at
+    return found
+
+
+def clocks(text: str) -> tuple[str, str]:
+    """Black's and White's clocks as a score panel shows them."""
+    black = re.search(r"Black alice.*?(\d+:\d\d)", text).group(1)
+    white = re.search(r"White bob.*?(\d+:\d\d)", text).group(1)
+    return black, white
+
+
+def test_a_killed_game_adjourns_at_once_and_both_resume_it_after_a_restart(people):
+    code = sit_down(people, "clock 5+3")
+    people("send-keys", "-t", "alice", "d", "3")
+    wait_screen(people, "bob", lambda s: "1 d3" in s, "alice's move")
+    (pid,) = game_processes(people, "bob")
+    os.kill(pid, signal.SIGKILL)  # bob's game dies mid-game; his ssh is still connected
+    told = "bob's game stopped unexpectedly: the game is adjourned until bob is back."
+    stopped = wait_screen(people, "alice", lambda s: told in s, "the sentence")
+    told_bob = f"Table {code}'s game is adjourned; to go on with it:  ssh -t -p"
+    wait_screen(people, "bob", lambda s: told_bob in s and "HOST resume" in s, "bob told")
+    assert "your game stopped unexpectedly." in screen(people, "bob")
+    with sqlite3.connect(people.data / "archive.sqlite3") as db:
+        row = db.execute("SELECT code, moves, adjourned FROM unfinished").fetchone()
+    assert row == (code, "d3", 1)
+    # The clocks stopped where they were: a while later alice's screen still shows them.
+    time.sleep(1.5)
+    before = clocks(screen(people, "alice"))
+    assert before == clocks(stopped)
+
+    people.restart()
+    wait_screen(
+        people,
+        "alice",
+        lambda s: "shutting down; sorry!" in s and f"Table {code}'s game is adjourned" in s,
+        "the goodbye",
+    )
+    people.server.wait_for(f"table {code}: alice against bob kept adjourned, move 2")
+    for name in ("alice", "bob"):
+        people("kill-session", "-t", name)
+        people.ssh(name, name, "resume")
+    expected = rows(Game.from_transcript("d3"))
+    for name in ("alice", "bob"):
+        wait_screen(
+            people,
+            name,
+            lambda s: board(s) == expected and "1 d3" in s and "both back" in s,
+            "the game where it stopped",
+        )
+    # Black's clock (not running: it is White's turn) is where it stopped.
+    assert clocks(screen(people, "alice"))[0] == before[0]
+    people("send-keys", "-t", "bob", "c", "5")
+    wait_screen(people, "alice", lambda s: "2 c5" in s, "bob's move after the restart")
+
+
+def test_the_host_who_asks_for_white_plays_white_and_the_friend_moves_first(people):
+    people.ssh("alice", "alice", "table white")
+    text = wait_screen(people, "alice", lambda s: "a friend joins" in s, "the table's code")
+    assert re.search(r"White alice \(you\)", text)
+    code = re.search(r"join ([A-Z0-9]{5})", text).group(1)
+    people.ssh("bob", "bob", f"join {code}")
+    wait_screen(people, "bob", lambda s: "you (1500) play Black against alice" in s, "bob's seat")
+    people("send-keys", "-t", "alice", "d", "3")  # not alice's turn: Black moves first
+    wait_screen(people, "alice", lambda s: "It is Black's turn (bob)" in s, "whose turn it is")
+    people("send-keys", "-t", "bob", "d", "3")
+    for name in ("alice", "bob"):
+        wait_screen(people, name, lambda s: "1 d3" in s and "Black bob" in s, "bob's move")

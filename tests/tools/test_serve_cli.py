@@ -31,6 +31,8 @@ def run_cli(*args, env=None):
     [
         ["--port", "70000"],
         ["--max-sessions", "0"],
+        ["--tables-per-player", "0"],
+        ["--spectators-per-table", "many"],
         ["--idle-timeout", "soon"],
         ["--auth", "guest"],
         ["--password", "hunter2"],
@@ -49,6 +51,19 @@ def test_bad_arguments_are_one_line_and_exit_2(args, tmp_path):
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "Traceback" not in done.stderr
     assert "hunter2" not in done.stderr
+
+
+def test_the_table_limits_reach_the_servers_configuration(tmp_path):
+    from tui_reversi.__main__ import build_parser
+    from tui_reversi.tools.serve import _config
+
+    def configured(*args):
+        return _config(build_parser().parse_args(["serve", "--data-dir", str(tmp_path), *args]))
+
+    chosen = configured("--tables-per-player", "1", "--spectators-per-table", "20")
+    assert (chosen.tables_per_player, chosen.spectators_per_table) == (1, 20)
+    default = configured()
+    assert (default.tables_per_player, default.spectators_per_table) == (3, 8)
 
 
 def test_a_port_in_use_is_one_line_that_says_so(server):

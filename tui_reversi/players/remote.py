@@ -11,7 +11,9 @@ of UTF-8 at a time (at most `MAX_LINE` bytes), words separated by one space:
       move PLY SQUARE           play SQUARE (e.g. d3) at ply PLY of the table's game
       resign                    give the game up
       takeback                  ask the opponent to take back this player's last move
-      allow | deny              answer the opponent's takeback
+      rematch                   after the game: ask for another, colours changed (or say
+                                yes to the opponent's offer)
+      allow | deny              answer the opponent's takeback (or, after the game, rematch)
       say TEXT                  a line of chat for the table (at most CHAT_LENGTH characters)
       leave                     the player quits (a game that just goes was dropped:
                                 its seat is held for it a while)
@@ -29,7 +31,10 @@ of UTF-8 at a time (at most `MAX_LINE` bytes), words separated by one space:
       news TEXT...                  something to tell the player (one sentence)
       said NAME TEXT...             a line of chat from NAME (a player or a spectator)
       asked takeback NAME           the opponent asks to take back their last move
+      asked rematch NAME            the opponent asks for a rematch
       undone PLY                    a takeback was allowed: the game goes back to ply PLY
+      again                         a rematch: a new game at the table, colours changed
+                                    (`players` follows with the names where they sit now)
 
 A game never decides anything: its own move is sent and played only once
 the server's `moved` line comes back, exactly like the opponent's.
@@ -98,8 +103,9 @@ class News:
     refused: bool = False  # the player's own line was refused
     clock: ClockReading | None = None  # the clocks, when the server sent them
     chat: bool = False  # a line of chat ('name: text')
-    takeback_asked: bool = False  # the opponent asks to take back a move: answer it
+    asked: bool = False  # the opponent asks something (a takeback, a rematch): answer it
     undone: int | None = None  # the game went back to this ply (a takeback allowed)
+    again: bool = False  # a rematch: a new game, colours changed (state.colour is the new one)
 
 
 @dataclass
@@ -192,7 +198,11 @@ class TableLink:
     def ask_takeback(self) -> None:
         self._send(line("takeback"))
 
-    def answer_takeback(self, allowed: bool) -> None:
+    def ask_rematch(self) -> None:
+        self._send(line("rematch"))
+
+    def answer(self, allowed: bool) -> None:
+        """Answer what the opponent asked (a takeback, or a rematch)."""
         self._send(line("allow" if allowed else "deny"))
 
     def leave(self) -> None:
@@ -264,9 +274,21 @@ class TableLink:
         elif command == "news":
             self._tell(News(rest))
         elif command == "asked":
-            _, _, name = rest.partition(" ")
-            text = f"{name} asks to take back their last move."
-            self._tell(News(text, takeback_asked=True))
+            what, _, name = rest.partition(" ")
+            if what == "rematch":
+                text = f"{name} asks for a rematch (you change colours)."
+            else:
+                text = f"{name} asks to take back their last move."
+            self._tell(News(text, asked=True))
+        elif command == "again":
+            with self._lock:
+                self._moves = {}
+                self._waiting = []
+            state = self.state
+            state.moves, state.ended = [], None
+            if state.colour is not None:
+                state.colour = state.colour.other
+            self._tell(News("", again=True))
         elif command == "undone":
             ply = int(rest)
             with self._lock:

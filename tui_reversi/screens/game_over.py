@@ -38,21 +38,28 @@ def result_lines(match: Match, result: Result) -> tuple[str, str]:
 
 
 class GameOverScreen(Dialog[str | None]):
-    """Dismissed with 'new', 'review' or None (just look at the board)."""
+    """Dismissed with 'new', 'review', 'analyse' or None (just look at the
+    board); at a server's table, 'rematch' (asked of the opponent) or
+    'leave' (its button) instead of 'new'."""
 
     # Nothing focused: Enter closes rather than pressing a button by surprise.
     AUTO_FOCUS = ""
 
     BINDINGS = [
         Binding("n", "choose('new')", "New game", id="over.new"),
+        Binding("r", "choose('rematch')", "Rematch", id="over.rematch"),
         Binding("comma,v", "choose('review')", "Review", id="over.review", key_display=","),
         Binding("a", "choose('analyse')", "Analyse", id="over.analyse"),
         Binding("escape,enter", "choose(None)", "Close", id="over.close", key_display="esc"),
     ]
 
-    def __init__(self, match: Match, result: Result) -> None:
+    def __init__(
+        self, match: Match, result: Result, *, at_table: bool = False, rematch: bool = False
+    ) -> None:
         super().__init__()
         self.headline, self.detail = result_lines(match, result)
+        self.at_table = at_table
+        self.rematch = rematch  # a player at the table (not a spectator) may ask for one
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -60,18 +67,33 @@ class GameOverScreen(Dialog[str | None]):
                 Content.from_markup("[b]Game over: $h[/b]", h=self.headline), id="dialog-title"
             )
             yield Literal(self.detail, id="result")
-            yield Static(
-                self.terminal_text(
-                    "[b]n[/b] new game · [b],[/b] review · [b]a[/b] analyse · [b]esc[/b] the "
-                    "board · [b]ctrl+q[/b] quit"
-                ),
-                id="dialog-keys",
-            )
+            keys = "[b]n[/b] new game · [b],[/b] review · [b]a[/b] analyse · [b]esc[/b] the board"
+            if self.at_table:
+                keys = "[b],[/b] review · [b]a[/b] analyse · [b]esc[/b] the board"
+            if self.rematch:
+                keys = "[b]r[/b] rematch · [b],[/b] review · [b]a[/b] analyse · [b]esc[/b] board"
+            leave = " · [b]q[/b] leave the table" if self.at_table else " · [b]ctrl+q[/b] quit"
+            yield Static(self.terminal_text(keys + leave), id="dialog-keys")
             with Horizontal(id="dialog-buttons"):
-                yield Button("New game", variant="primary", id="new")
-                yield Button("Review", id="review")
-                yield Button("Analyse", id="analyse")
+                if self.at_table:  # another game is asked for, not started
+                    if self.rematch:
+                        yield Button("Rematch", variant="primary", id="rematch")
+                    yield Button("Review", id="review")
+                    yield Button("Analyse", id="analyse")
+                    yield Button("Leave", id="leave")
+                else:
+                    yield Button("New game", variant="primary", id="new")
+                    yield Button("Review", id="review")
+                    yield Button("Analyse", id="analyse")
                 yield Button("Close", id="close")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # q leaves a table as it quits anywhere (Dialog's binding): the game's end is told.
+        if action == "choose" and parameters == ("new",):
+            return not self.at_table
+        if action == "choose" and parameters == ("rematch",):
+            return self.rematch
+        return True
 
     def action_choose(self, choice: str | None) -> None:
         self.dismiss(choice)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import asyncssh
 
-from .archive import FIRST_RATING, Archive, PlayedGame
+from .archive import FIRST_RATING, Archive
 from .config import ServeConfig, ServeError, format_duration, gone_reason
 from .hostkey import load_or_create_host_key
 from .invitations import Lobby
@@ -61,10 +61,10 @@ class Arcade:
         # Where people play each other (`ssh -t host table`, `join CODE`).
         self.tables = Tables(
             self.note,
-            keep=self._keep_game,
             hold=config.hold_seat,
-            rating=self._rating,
             adjourn=config.on_drop == "adjourn",
+            tables_per_player=config.tables_per_player,
+            spectators_per_table=config.spectators_per_table,
         )
         # Finished table games: SQLite under the data directory, and the players' saved games.
         self.archive: Archive | None = None
@@ -87,7 +87,7 @@ class Arcade:
             self.authorized_keys()  # fail now, not at the first player's login
         await self._start_preloaded()
         self.archive = Archive(config.data_dir / "archive.sqlite3", config.players_dir)
-        await self.tables.start()
+        await self.tables.start(self.archive)
         await self.lobby.start()
         try:
             self._acceptor = await asyncssh.create_server(
@@ -229,6 +229,8 @@ class Arcade:
         if self._acceptor is not None:
             self._acceptor.close()
         connections = list(self.connections)
+        # Before any game is hung up: a game in progress waits for the server to be back.
+        self.tables.adjourn_all("The server is stopping")
         for connection in connections:
             connection.end("server shutting down", "the server is shutting down; sorry!")
         tasks = [c.session.task for c in connections if c.session and c.session.task]
@@ -252,20 +254,12 @@ class Arcade:
         if self.archive is not None:
             self.archive.close()
 
-    def _rating(self, name: str) -> float:
-        return self.archive.rating(name)[0] if self.archive is not None else FIRST_RATING
-
     def _record(self, name: str) -> tuple[int, int, str]:
         """`name`'s rating, the rated games it rests on, and their results here."""
         if self.archive is None:
             return round(FIRST_RATING), 0, ""
         rating, games = self.archive.rating(name)
         return round(rating), games, str(self.archive.results(name))
-
-    def _keep_game(self, played: PlayedGame) -> None:
-        if self.archive is not None:
-            for problem in self.archive.keep(played):
-                self.note(problem)
 
 
 class PlayerConnection(asyncssh.SSHServer):

@@ -6,6 +6,12 @@ the archive (SQLite, the standard library's sqlite3, in WAL mode, at
 saved games (so `o` at home lists it and `x` exports it as GGF with both
 names). Results and Elo ratings are counted per player name, which means
 something only when names are authenticated (`--auth keys` or `password`).
+
+A game not over yet is kept too, from the moment both seats are taken and
+again after every move, takeback and adjournment (table `unfinished`): when
+the server starts, each one found there comes back adjourned, clocks as they
+were, for its players to resume. Its row goes in the transaction that
+archives the game's end. `Archive` is the SQLite `TableStore` (tables.py).
 """
 
 from __future__ import annotations
@@ -15,11 +21,12 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..core import Color, Game
+from ..core import Color, Game, ReversiError, Variant
 from ..players.kinds import HUMAN, PERSON
 from ..storage import SavedGame, SavedGames, StorageError
 from ..storage.paths import APP_NAME
 from ..storage.saved_games import GAMES_DIR
+from .terms import TermsRefused, TimeControl
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -39,6 +46,19 @@ CREATE TABLE IF NOT EXISTS games (
 );
 CREATE INDEX IF NOT EXISTS games_black ON games (black);
 CREATE INDEX IF NOT EXISTS games_white ON games (white);
+CREATE TABLE IF NOT EXISTS unfinished (
+    code TEXT PRIMARY KEY,          -- the table's code, kept across a restart
+    variant TEXT NOT NULL,
+    black TEXT NOT NULL,
+    white TEXT NOT NULL,
+    moves TEXT NOT NULL,            -- the transcript so far
+    clock TEXT,                     -- the time control ('5+3'), NULL: none
+    black_left REAL,                -- seconds on each clock, as of the last move or stop
+    white_left REAL,
+    adjourned INTEGER NOT NULL,     -- 1: adjourned; 0: in play when last written
+    started TEXT NOT NULL,          -- UTC, ISO 8601
+    saved TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS ratings (
     name TEXT PRIMARY KEY,          -- a player name
     rating REAL NOT NULL,           -- Elo, from FIRST_RATING
@@ -69,6 +89,23 @@ class PlayedGame:
     names: tuple[str, str]  # black, white
     started: datetime
     end: Ending
+
+
+@dataclass(frozen=True, slots=True)
+class UnfinishedGame:
+    """A table's game that is not over, as it is kept to outlive the server."""
+
+    code: str
+    game: Game
+    names: tuple[str, str]  # black, white
+    time_control: TimeControl | None
+    left: tuple[float, float]  # seconds on (Black's, White's) clock, stopped; (0, 0) without
+    started: datetime
+    adjourned: bool
+
+
+class StoreError(Exception):
+    """The table store could not do what it was asked, in one sentence (for the log)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +150,58 @@ class Archive:
                 problems.append(f"cannot save table {played.code}'s game for {name}: {error}")
         return problems
 
+    def save_table(self, unfinished: UnfinishedGame) -> None:
+        """Keep (or replace) a game not over yet. Raises StoreError."""
+        game, clock = unfinished.game, unfinished.time_control
+        try:
+            self._db.execute(
+                """INSERT OR REPLACE INTO unfinished (code, variant, black, white, moves, clock,
+                       black_left, white_left, adjourned, started, saved)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                (
+                    unfinished.code,
+                    game.variant.value,
+                    *unfinished.names,
+                    game.transcript(),
+                    str(clock) if clock is not None else None,
+                    *(unfinished.left if clock is not None else (None, None)),
+                    int(unfinished.adjourned),
+                    unfinished.started.isoformat(timespec="seconds"),
+                    datetime.now(UTC).isoformat(timespec="seconds"),
+                ),
+            )
+        except sqlite3.Error as error:
+            code = unfinished.code
+            raise StoreError(f"cannot keep table {code}'s game in {self.path}: {error}") from None
+
+    def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
+        """Every game kept not over, and a sentence for each row that cannot be read."""
+        games: list[UnfinishedGame] = []
+        problems: list[str] = []
+        try:
+            rows = self._db.execute(
+                """SELECT code, variant, black, white, moves, clock, black_left, white_left,
+                          adjourned, started FROM unfinished ORDER BY started"""
+            ).fetchall()
+        except sqlite3.Error as error:
+            return [], [f"cannot read the unfinished games in {self.path}: {error}"]
+        for code, variant, black, white, moves, clock, *left, adjourned, started in rows:
+            try:
+                games.append(
+                    UnfinishedGame(
+                        code,
+                        Game.from_transcript(moves, Variant(variant)),
+                        (black, white),
+                        TimeControl.parse(clock) if clock is not None else None,
+                        (float(left[0] or 0.0), float(left[1] or 0.0)),
+                        datetime.fromisoformat(started),
+                        bool(adjourned),
+                    )
+                )
+            except (ValueError, TypeError, ReversiError, TermsRefused) as error:
+                problems.append(f"table {code!r}'s unfinished game cannot be read back: {error}")
+        return games, problems
+
     def rating(self, name: str) -> tuple[float, int]:
         """`name`'s Elo rating and how many rated games it rests on."""
         row = self._db.execute(
@@ -136,6 +225,7 @@ class Archive:
         with self._db:  # the game and the ratings it moves: both or neither
             self._db.execute("BEGIN")
             winner = self._insert_game(played)
+            self._db.execute("DELETE FROM unfinished WHERE code = ?", (played.code,))
             if winner is not None:
                 self._rate(played.names, winner)
 

@@ -17,6 +17,11 @@ from ..storage.paths import FILES_ROOT_VARIABLE
 
 AUTH_MODES = ("none", "password", "keys")
 
+# At the tables: how many one player may be at (open or playing; adjourned games
+# aside), and how many people may watch one.
+TABLES_PER_PLAYER = 3
+SPECTATORS_PER_TABLE = 8
+
 # Client-sent variables a game may use; everything else a client sends is dropped.
 CLIENT_VARIABLES = ("COLORTERM", "NO_COLOR", "TERM_PROGRAM", "TERM_PROGRAM_VERSION")
 
@@ -56,6 +61,8 @@ class ServeConfig:
     hold_seat: float = 120.0
     # When that time runs out: "forfeit" (the one who stayed wins) or "adjourn".
     on_drop: str = "forfeit"
+    tables_per_player: int = TABLES_PER_PLAYER
+    spectators_per_table: int = SPECTATORS_PER_TABLE
     # Invitations one player may send from the in-app lobby in a minute.
     invitations_per_minute: int = 5
     game_command: tuple[str, ...] = (sys.executable, "-m", "tui_reversi")

@@ -36,7 +36,8 @@ from ..players.lobby import (
 from ..players.remote import MAX_LINE, NOBODY, line, words
 from .config import format_duration
 from .lobby import Doing
-from .tables import HELLO_TIMEOUT, MAX_UNSENT, TableRefused, Tables, TimeControl
+from .tables import HELLO_TIMEOUT, MAX_UNSENT, TableRefused, Tables
+from .terms import ColourChoice, TimeControl
 
 # How long an invitation waits for its answer.
 INVITATION_TIMEOUT = 60.0
@@ -291,10 +292,7 @@ class Lobby:
             inviter.send(line("answered", f"{guest.name} declined your invitation."))
             self._log(f"invitation {invitation.number}: declined")
             return None
-        colour = invitation.colour
-        if colour == "random":
-            colour = secrets.choice(("black", "white"))
-        host = Color.BLACK if colour == "black" else Color.WHITE
+        host = ColourChoice(invitation.colour).resolve()  # (random: drawn now)
         try:
             table, host_secret = self.tables.open(
                 inviter.name, invitation.variant, invitation.time_control, colour=host

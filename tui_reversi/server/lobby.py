@@ -70,7 +70,7 @@ def lobby_lines(arcade: Arcade, name: str, join_hint: str) -> list[str]:
             lines.append(f"  {table.code}  {black} (Black) against {white} (White), {_how(table)}")
     adjourned = [t for t in tables.tables.values() if t.adjourned and t.ended is None]
     if adjourned:
-        lines.append(f"Adjourned games (a player resumes one with {join_hint} join CODE):")
+        lines.append(f"Adjourned games (a player resumes one with {join_hint} resume CODE):")
         for table in adjourned:
             black, white = table.name(Color.BLACK), table.name(Color.WHITE)
             lines.append(f"  {table.code}  {black} (Black) against {white} (White), {_how(table)}")
@@ -78,8 +78,8 @@ def lobby_lines(arcade: Arcade, name: str, join_hint: str) -> list[str]:
     if waiting:
         lines.append(f"Open tables (anyone may sit down: {join_hint} join CODE):")
         for table in waiting:
-            host = next(iter(table.names.values()))
-            lines.append(f"  {table.code}  {host} waits, {_how(table)}")
+            ((colour, host),) = table.names.items()
+            lines.append(f"  {table.code}  {host} waits ({colour.label}), {_how(table)}")
     archive = arcade.archive
     if archive is not None:
         rating, games = archive.rating(name)
@@ -88,6 +88,19 @@ def lobby_lines(arcade: Arcade, name: str, join_hint: str) -> list[str]:
             f"after {games} rated games (ratings mean something only with --auth keys "
             "or password)."
         )
+    return lines
+
+
+def adjourned_lines(games: list[Table], name: str, hint: str) -> list[str]:
+    """`ssh host resume`: `name`'s adjourned games and how to resume each; `hint`
+    is the ssh command before `resume CODE`."""
+    if not games:
+        return [f"tui-reversi: {name} has no adjourned games on this server."]
+    lines = [f"tui-reversi: {name}'s adjourned games (resume one with {hint} resume CODE):"]
+    for table in games:
+        you = next(color for color, sitting in table.names.items() if sitting == name)
+        other = table.name(you.other)
+        lines.append(f"  {table.code}  you ({you.label}) against {other}, {_how(table)}")
     return lines
 
 

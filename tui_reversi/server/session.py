@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
-from ..core import Variant
 from ..crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
 from .config import (
     format_duration,
@@ -31,9 +30,10 @@ from .config import (
     player_user_name,
 )
 from .invitations import GO_GRACE
-from .lobby import lobby_lines
+from .lobby import adjourned_lines, lobby_lines
 from .pty_process import INPUT_HIGH_WATER, PtyProcess
-from .tables import TableRefused, TimeControl
+from .tables import TableRefused
+from .terms import USAGE, TableTerms, TermsRefused
 
 if TYPE_CHECKING:
     from .arcade import PlayerConnection
@@ -54,12 +54,13 @@ GAME_OPTIONS = {
 
 # At a table (`ssh -t host table`, `join CODE`), only options about the look apply.
 TABLE_OPTIONS = ("--ascii", "--no-mouse", "--no-animation", "--theme")
+_LOOKS = tuple(option.removeprefix("--") for option in TABLE_OPTIONS)
 
 # What a full-screen app may have switched on, switched off again: used only when the
 # game died by a signal and could not restore the player's terminal itself.
 TERMINAL_RESET = (
     b"\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l"
-    b"\x1b[?1004l\x1b[?2004l\x1b[<u\x1b[?25h\x1b[?1049l"
+    b"\x1b[?1004l\x1b[?2004l\x1b[<u\x1b[?25h\x1b[?7h\x1b[?1049l"
 )
 
 
@@ -115,11 +116,13 @@ def game_options(command: str | None) -> list[str]:
 
 def table_command(command: str | None) -> tuple[str | None, str | None, str | None]:
     """`table ...` -> ('table', None, the rest); `join CODE ...` -> ('join', CODE, the
-    rest), and `watch CODE ...` likewise; anything else -> (None, None, command),
-    for game_options."""
+    rest), and `watch CODE ...` likewise; `resume [CODE] ...` -> ('resume', CODE or
+    None, the rest); anything else -> (None, None, command), for game_options."""
     first, _, rest = (command or "").strip().partition(" ")
     if first == "table":
-        return "table", None, rest  # its `clock SPEC`, if any, is taken out by table_clock
+        return "table", None, rest  # its terms (colour, clock, variant) are read by table_terms
+    if first == "resume":
+        return ("resume", *_resume_code(rest))
     if first in ("join", "watch"):
         code, _, rest = rest.strip().partition(" ")
         if not code:
@@ -128,20 +131,31 @@ def table_command(command: str | None) -> tuple[str | None, str | None, str | No
     return None, None, command
 
 
-def table_clock(command: str | None) -> tuple[TimeControl | None, str | None]:
-    """`clock 5+3` taken out of a `table` command's options: the time control
-    and the rest. Raises SessionRefused for a time control that cannot be read."""
-    words = (command or "").split()
-    if "clock" not in words:
-        return None, command
-    at = words.index("clock")
-    if at + 1 == len(words):
-        raise SessionRefused("clock needs a time control, e.g. clock 5+3", 2)
+def _resume_code(rest: str) -> tuple[str | None, str]:
+    """`resume`'s code, if one is named (else None: the player's one adjourned game),
+    and the look options after it."""
+    code, _, after = rest.strip().partition(" ")
+    if code and not code.startswith("-") and code not in _LOOKS:
+        return code, after
+    return None, rest
+
+
+def table_terms(command: str | None) -> tuple[TableTerms, str]:
+    """The terms of a `table` command (colour, clock, variant: terms.py) and the
+    look options after them. Raises SessionRefused for anything else."""
+    terms_words = (command or "").split()
     try:
-        control = TimeControl.parse(words[at + 1])
-    except TableRefused as refusal:
-        raise SessionRefused(str(refusal), 2) from None
-    return control, " ".join(words[:at] + words[at + 2 :])
+        terms, rest = TableTerms.parse(terms_words)
+    except TermsRefused as refusal:
+        raise SessionRefused(f"{refusal}; {USAGE}", 2) from None
+    index = 0
+    while index < len(rest):
+        word = rest[index]
+        name, equals, _ = word.removeprefix("--").partition("=")
+        if name not in _LOOKS:
+            raise SessionRefused(f"{word[:20]!r} is not a term of a table: {USAGE}", 2)
+        index += 2 if name == "theme" and not equals else 1  # (its value: checked later)
+    return terms, " ".join(rest)
 
 
 class GameSession(asyncssh.SSHServerSession):
@@ -168,6 +182,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._asking: GameSession | None = None
         # At a table: the secret of this player's seat, which the game is given.
         self._table_secret: str | None = None
+        self._table_code: str | None = None  # (the code of that table)
         # A seat the in-app lobby found for the player (an invitation accepted, a
         # table taken): their game ends, and the next one starts there.
         self._next_table: str | None = None
@@ -207,6 +222,9 @@ class GameSession(asyncssh.SSHServerSession):
     def session_started(self) -> None:
         if (self._command or "").strip() == "lobby":
             self._show_lobby()
+            return
+        first, _, rest = (self._command or "").strip().partition(" ")
+        if first == "resume" and _resume_code(rest)[0] is None and self._lists_adjourned():
             return
         try:
             options = self._admit()
@@ -257,6 +275,7 @@ class GameSession(asyncssh.SSHServerSession):
     def connection_lost(self, exc: Exception | None) -> None:
         self._open = False
         self._cancel_timers()
+        self._dropped_from_table()
         if self._asking is not None:
             self._asking = None
             self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
@@ -274,9 +293,16 @@ class GameSession(asyncssh.SSHServerSession):
             return
         self._owner.end_reason = reason
         self._end_message = message
+        self._dropped_from_table()
         if self._process is not None:
             self._process.hang_up(self._config.hangup_grace)
         # else: _run_game hangs the game up as soon as it has started.
+
+    def _dropped_from_table(self) -> None:
+        """The game is going because its player went or was hung up: at a table,
+        that is a dropped player (the seat is held), not a crashed game."""
+        if self._table_secret is not None:
+            self._owner.arcade.tables.dropped(self._table_secret)
 
     # One live game per player name.
 
@@ -380,13 +406,13 @@ class GameSession(asyncssh.SSHServerSession):
             )
         try:
             at_table, code, command = table_command(self._command)
-            clock, command = table_clock(command) if at_table == "table" else (None, command)
+            terms, command = table_terms(command) if at_table == "table" else (None, command)
             if at_table is None:  # back after a dropped connection: to the held seat
                 code = self._owner.arcade.tables.held_for(self.player)
                 at_table = "join" if code is not None else None
             options = game_options(command)
             if at_table is not None:
-                self._check_table_options(at_table, options)
+                self._check_table_options(options)
         except SessionRefused as refusal:
             refusal.reason = f"bad game options {self._command!r}"
             raise
@@ -397,41 +423,64 @@ class GameSession(asyncssh.SSHServerSession):
             )
         self._seated = True
         if at_table is not None:
-            self._sit_at_table(at_table, code, options, clock)
+            self._sit_at_table(at_table, code, terms)
         return options
 
     def _show_lobby(self) -> None:
         """Print the lobby (lobby.py) and end: it needs no terminal and no seat."""
-        port = self._owner.ssh_connection.split()[-1:] or ["22"]
-        hint = "ssh -t" + ("" if port == ["22"] else f" -p {port[0]}") + " HOST"
-        for text in lobby_lines(self._owner.arcade, self.player, hint):
+        for text in lobby_lines(self._owner.arcade, self.player, self._ssh_hint()):
             if self._chan is not None:
                 self._chan.write(f"{text}\r\n".encode() if self._term else f"{text}\n".encode())
         self._owner.end_reason = "looked at the lobby"
         self._exit(0)
 
-    def _check_table_options(self, at_table: str, options: list[str]) -> None:
-        allowed = TABLE_OPTIONS + (("--variant",) if at_table == "table" else ())
+    def _lists_adjourned(self) -> bool:
+        """`resume` without a terminal, or with several games to choose from: the
+        player's adjourned games are listed (True); else False, to resume the one."""
+        tables = self._owner.arcade.tables
+        games = tables.adjourned_for(self.player)
+        if self._term is not None and len(games) == 1:
+            return False
+        for text in adjourned_lines(games, self.player, self._ssh_hint()):
+            if self._chan is not None:
+                self._chan.write(f"{text}\r\n".encode() if self._term else f"{text}\n".encode())
+        self._owner.end_reason = "looked at their adjourned games"
+        self._exit(0 if games else 1)
+        return True
+
+    def _ssh_hint(self) -> str:
+        """'ssh -t -p 2222 HOST': how this player reached the server, for a hint."""
+        port = self._owner.ssh_connection.split()[-1:] or ["22"]
+        return "ssh -t" + ("" if port == ["22"] else f" -p {port[0]}") + " HOST"
+
+    def _check_table_options(self, options: list[str]) -> None:
         for option in options:
-            if option.startswith("--") and option not in allowed:
-                names = ", ".join(name[2:] for name in allowed)
+            if option.startswith("--") and option not in TABLE_OPTIONS:
+                names = ", ".join(name[2:] for name in TABLE_OPTIONS)
                 raise SessionRefused(f"at a table only {names} may be chosen, not {option[2:]}", 2)
 
-    def _sit_at_table(
-        self, at_table: str, code: str | None, options: list[str], clock: TimeControl | None
-    ) -> None:
+    def _sit_at_table(self, at_table: str, code: str | None, terms: TableTerms | None) -> None:
         tables = self._owner.arcade.tables
         try:
+            if at_table == "resume" and code is None:  # their one adjourned game
+                code = next((t.code for t in tables.adjourned_for(self.player)), None)
+                if code is None:
+                    raise TableRefused("you have no adjourned games on this server.")
             if code is None:
-                _, secret = tables.open(self.player, _table_variant(options), clock)
+                terms = terms or TableTerms()
+                colour = terms.colour.resolve()  # (random: drawn now, shown with the code)
+                table, secret = tables.open(self.player, terms.variant, terms.clock, colour)
             elif at_table == "watch":
-                _, secret = tables.watch(code, self.player)
+                table, secret = tables.watch(code, self.player)
+            elif at_table == "resume":
+                table, secret = tables.resume(code, self.player)
             else:
-                _, secret = tables.join(code, self.player)
+                table, secret = tables.join(code, self.player)
         except TableRefused as refusal:
             self._leave_seat()
             raise SessionRefused(str(refusal), 1, f"table refused: {refusal}") from None
         self._table_secret = secret
+        self._table_code = table.code
 
     async def _play(self, options: list[str], take_over: GameSession | None = None) -> None:
         try:
@@ -475,15 +524,19 @@ class GameSession(asyncssh.SSHServerSession):
     async def _table_from_lobby(self, options: list[str]) -> int:
         """Play at the table the lobby found, then back to the player's own game."""
         look = _look_options(options)
+        tables = self._owner.arcade.tables
         self._table_secret, self._next_table = self._next_table, None
+        seat = tables.seat_of(self._table_secret) if self._table_secret else None
+        self._table_code = seat.table.code if seat is not None else None
         try:
             status = await self._run_game(look)
         finally:
             if self._table_secret is not None:
-                self._owner.arcade.tables.leave(self._table_secret)
+                tables.leave(self._table_secret)
             self._table_secret = None
         if status != 0 or not self._open or self._end_message:
-            return status  # hung up, or crashed (the seat is held): the session ends
+            return status  # hung up (the seat is held), or crashed (adjourned): it ends
+        self._table_code = None
         return await self._run_game(look)
 
     async def _run_game(self, options: list[str]) -> int:
@@ -562,7 +615,15 @@ class GameSession(asyncssh.SSHServerSession):
             return
         if status < 0:
             self._send(TERMINAL_RESET)
-        if self._end_message:
+        adjourned = {table.code for table in owner.arcade.tables.adjourned_for(self.player)}
+        if self._table_code in adjourned and (status != 0 or self._end_message):
+            self._send(TERMINAL_RESET)  # (a crashed game may have left it in any state)
+            said = self._end_message or "your game stopped unexpectedly."
+            code, hint = self._table_code, self._ssh_hint()
+            self._say(f"\r\ntui-reversi: {said}")
+            self._say(f"Table {code}'s game is adjourned; to go on with it:  {hint} resume")
+            self._exit(1)
+        elif self._end_message:
             self._say(f"\r\ntui-reversi: {self._end_message}")
             self._exit(1)
         elif status < 0:
@@ -649,17 +710,6 @@ def _look_options(options: list[str]) -> list[str]:
             if GAME_OPTIONS[option] is not None and index + 1 < len(options):
                 look.append(options[index + 1])
     return look
-
-
-def _table_variant(options: list[str]) -> Variant:
-    if "--variant" not in options:
-        return Variant.OTHELLO
-    name = options[options.index("--variant") + 1]
-    try:
-        return Variant(name)
-    except ValueError:
-        names = ", ".join(variant.value for variant in Variant)
-        raise TableRefused(f"there is no variant {name!r}: choose one of {names}") from None
 
 
 def _player_home(players_dir: Path, user: str) -> Path:

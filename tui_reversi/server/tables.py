@@ -8,8 +8,18 @@ and proves which seat it is with the secret the server put in its
 environment. The name at a seat is the SSH user name the server
 authenticated, never anything a game says. Every move is checked here with
 core before both games are told of it (the line protocol is described in
-players/remote.py); a game that says something else is refused, and a game
-that goes away ends the game for the other player, who is told so.
+players/remote.py); a game that says something else is refused.
+
+A game that goes away says why by how it goes: `leave` first (the player
+quit: the game ends), or its session told the tables its player's connection
+dropped (the seat is held, then forfeited or adjourned, as the server is
+set), or neither: it crashed or was killed, and the game is adjourned at
+once, clocks stopped, with everyone at the table told in one sentence.
+
+Everything about a table that must outlive this process goes through one
+interface, `TableStore` (the archive's SQLite here): games in progress and
+adjourned ones, finished games, ratings. With it, adjourned games survive a
+restart and are resumed with `ssh -t host resume`.
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Protocol
 
 from ..core import Color, Game, Move, ReversiError, Variant
 from ..players.remote import (
@@ -38,14 +49,14 @@ from ..players.remote import (
     line,
     words,
 )
-from .archive import Ending, PlayedGame
-from .config import format_duration
+from .archive import Ending, PlayedGame, StoreError, UnfinishedGame
+from .config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER, format_duration
+from .terms import TableRefused as TableRefused
+from .terms import TimeControl as TimeControl
 
 # Codes are read aloud and typed: no 0/O, 1/I.
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
-# Tables one player may hold open at once.
-TABLES_PER_PLAYER = 3
 # A game that connects and says nothing is let go after this long.
 HELLO_TIMEOUT = 10.0
 # Takebacks one player may ask for in one game.
@@ -53,40 +64,27 @@ TAKEBACKS_PER_GAME = 5
 # Lines of chat one person may say in CHAT_WINDOW seconds.
 CHAT_LINES = 10
 CHAT_WINDOW = 60.0
-# People watching one table at once.
-SPECTATORS_PER_TABLE = 8
 # A game that does not read what it is sent is cut off beyond this much unsent.
 MAX_UNSENT = 64 * 1024
 
 
-class TableRefused(Exception):
-    """Why a player cannot open or join a table, in one sentence."""
+class TableStore(Protocol):
+    """What the tables keep beyond this process: the one interface a shared
+    store (PostgreSQL, Redis) would implement for a fleet of servers. Methods
+    raise StoreError (one sentence) when the store fails; keep() reports its
+    problems instead, as it also writes the players' saved games."""
 
+    def save_table(self, unfinished: UnfinishedGame) -> None:
+        """Keep a game not over yet (both seats taken), replacing what was kept of it."""
 
-@dataclass(frozen=True, slots=True)
-class TimeControl:
-    """Minutes each and seconds added after every move: `5+3`."""
+    def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
+        """The games kept not over, and a sentence for each that cannot be read."""
 
-    base: float  # seconds each player starts with
-    increment: float  # seconds added to the mover's clock after each move
+    def keep(self, played: PlayedGame) -> list[str]:
+        """Record a finished game (and forget it as unfinished); problems met, if any."""
 
-    @classmethod
-    def parse(cls, text: str) -> TimeControl:
-        """`5+3` (5 minutes each, 3 s a move) or `10`. Raises TableRefused."""
-        minutes, _, seconds = text.partition("+")
-        try:
-            base, increment = int(minutes), int(seconds or "0")
-        except ValueError:
-            base = increment = -1
-        if not (1 <= base <= 180 and 0 <= increment <= 60):
-            raise TableRefused(
-                f"{text[:20]!r} is not a time control: minutes (1-180), then +seconds a move "
-                "(0-60), e.g. 5+3"
-            )
-        return cls(base * 60.0, float(increment))
-
-    def __str__(self) -> str:
-        return f"{self.base / 60:g}+{self.increment:g}"
+    def rating(self, name: str) -> tuple[float, int]:
+        """`name`'s rating and how many rated games it rests on."""
 
 
 @dataclass(eq=False)
@@ -113,6 +111,8 @@ class Table:
     flag_timer: asyncio.TimerHandle | None = None
     # A takeback asked for and not answered yet: who asked, and the ply to go back to.
     takeback: tuple[Color, int] | None = None
+    # After the game: who asked for a rematch (colours change), not answered yet.
+    rematch: Color | None = None
     # A dropped player did not come back in time and the server adjourns: the game
     # waits, clocks stopped, until both players sit down again (join CODE).
     adjourned: bool = False
@@ -154,9 +154,11 @@ class Table:
         return f"Game over: {self.name(winner)} ({winner.label}) wins {high}-{low}."
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Seat:
-    """Which seat of which table a secret stands for (`color` None: watching)."""
+    """Which seat of which table a secret stands for (`color` None: watching).
+    One object per secret, shared by everything that knows it: a rematch
+    changes its colour in place."""
 
     table: Table
     color: Color | None
@@ -170,20 +172,24 @@ class Tables:
     def __init__(
         self,
         log: Callable[[str], None],
-        keep: Callable[[PlayedGame], None] | None = None,
         *,
         hold: float = 0.0,
         now: Callable[[], float] = time.monotonic,
-        rating: Callable[[str], float] | None = None,
         adjourn: bool = False,
+        tables_per_player: int = TABLES_PER_PLAYER,
+        spectators_per_table: int = SPECTATORS_PER_TABLE,
     ) -> None:
+        self.tables_per_player = tables_per_player
+        self.spectators_per_table = spectators_per_table
         self._adjourn = adjourn  # a dropped player's time out adjourns (else: forfeits)
-        self._rating = rating  # a player's rating on this server, to show beside their name
+        self.store: TableStore | None = None  # set by start()
         self.now = now  # the clocks' time: injectable, so a test can make a flag fall
         self._log = log
-        self._keep = keep  # called with every game that ends with both seats taken
         self._hold = hold  # seconds a dropped player's seat waits (0: the game ends)
         self._leaving: set[Seat] = set()  # games that said they leave (not dropped)
+        # Seats whose player's connection went (or the server hung up): when their game
+        # goes, that is a drop, not a crash.
+        self._dropped: set[Seat] = set()
         # When each player (by name) chatted lately: the limit holds across tables.
         self._said: dict[str, collections.deque[float]] = {}
         self.tables: dict[str, Table] = {}
@@ -198,7 +204,15 @@ class Tables:
         assert self._directory is not None
         return self._directory / "tables.sock"
 
-    async def start(self) -> None:
+    async def start(self, store: TableStore | None = None) -> None:
+        """Listen for the games; bring back the games `store` kept unfinished, adjourned."""
+        self.store = store
+        if store is not None:
+            unfinished, problems = store.unfinished_tables()
+            for problem in problems:
+                self._log(problem)
+            for kept in unfinished:
+                self._bring_back(kept)
         # A fresh directory only this user may enter (mkdtemp makes it 0700), short
         # enough for a socket's path wherever the data directory is.
         self._directory = Path(tempfile.mkdtemp(prefix="tui-reversi-tables-"))
@@ -219,6 +233,24 @@ class Tables:
         if self._directory is not None:
             shutil.rmtree(self._directory, ignore_errors=True)
 
+    def _bring_back(self, kept: UnfinishedGame) -> None:
+        """A game kept from before the restart: adjourned, its clocks as they were."""
+        names = dict(zip(Color, kept.names, strict=True))
+        table = Table(kept.code, kept.game.variant, names, time_control=kept.time_control)
+        table.game, table.started, table.adjourned = kept.game.copy(), kept.started, True
+        if kept.time_control is not None:
+            table.remaining = dict(zip(Color, kept.left, strict=True))
+        self.tables[table.code] = table
+        black, white = kept.names
+        move = table.game.ply + 1
+        self._log(f"table {table.code}: {black} against {white} kept adjourned, move {move}")
+
+    def adjourn_all(self, why: str) -> None:
+        """Adjourn every game in progress (the server is stopping): kept, nobody loses."""
+        for table in list(self.tables.values()):
+            if len(table.names) == 2 and table.ended is None and not table.adjourned:
+                self._adjourn_game(table, f"{why}: the game is adjourned, clocks stopped.")
+
     # -- for the sessions -------------------------------------------------------------
 
     def open(
@@ -228,11 +260,19 @@ class Tables:
         time_control: TimeControl | None = None,
         colour: Color = Color.BLACK,
     ) -> tuple[Table, str]:
-        """A new table with `name` at `colour` (Black unless chosen), with clocks if
-        `time_control`; its secret for that seat. Raises TableRefused."""
-        held = sum(1 for table in self.tables.values() if name in table.names.values())
-        if held >= TABLES_PER_PLAYER:
-            raise TableRefused(f"you have {held} tables open already; finish one first.")
+        """A new table with `name` at `colour` (Black unless chosen: see terms.py
+        for `random`), with clocks if `time_control`; its secret for that seat.
+        Raises TableRefused."""
+        playing = [
+            table
+            for table in self.tables.values()
+            if name in table.names.values() and table.ended is None and not table.adjourned
+        ]
+        if len(playing) >= self.tables_per_player:
+            raise TableRefused(
+                f"you are at {len(playing)} tables already, the most this server allows; "
+                "finish one first."
+            )
         code = self._new_code()
         table = Table(code, variant, {colour: name}, time_control=time_control)
         self.tables[code] = table
@@ -259,17 +299,21 @@ class Tables:
         self._broadcast(table, table.players_line())
         for rated in self._ratings(name):
             self._broadcast(table, rated)
-        rating = f" (rated {round(self._rating(name))})" if self._rating is not None else ""
+        rating = f" (rated {round(self.store.rating(name)[0])})" if self.store is not None else ""
         sits = f"{name}{rating} sits at the table as {color.label}."
         self._broadcast(table, line("news", sits))
         self._run_clock(table)  # both are seated: Black's clock starts
+        self._save(table)
         return table, self._seat(table, color, name)
 
     def watch(self, code: str, name: str) -> tuple[Table, str]:
         """A spectator's place at table `code` for `name`. Raises TableRefused."""
         table = self._open_table(code)
-        if len(table.audience) >= SPECTATORS_PER_TABLE:
-            raise TableRefused(f"table {table.code} has {len(table.audience)} watching already.")
+        if len(table.audience) >= self.spectators_per_table:
+            raise TableRefused(
+                f"table {table.code} has {len(table.audience)} watching already, the most "
+                "this server allows; try again later."
+            )
         table.audience.append(name)
         self._log(f"table {table.code}: {name} watches")
         self._broadcast(table, line("news", f"{name} is watching."))
@@ -280,16 +324,44 @@ class Tables:
         return self._seats.get(secret)
 
     def held_for(self, name: str) -> str | None:
-        """The code of the table where `name`'s seat is held for them, if any."""
+        """The code of the table where `name`'s seat is held for them, if any: a
+        dropped player's, or one whose game crashed while the opponent waits at it."""
         for table in self.tables.values():
             if any(table.names[color] == name for color in table.held):
                 return table.code
+        for table in self.tables.values():
+            waited = [color for color in table.links if table.name(color.other) == name]
+            if table.adjourned and table.ended is None and waited:
+                return table.code
         return None
 
+    def adjourned_for(self, name: str) -> list[Table]:
+        """The adjourned games `name` plays in, oldest first: theirs to resume."""
+        games = [
+            table
+            for table in self.tables.values()
+            if table.adjourned and table.ended is None and name in table.names.values()
+        ]
+        return sorted(games, key=lambda table: table.started)
+
+    def resume(self, code: str, name: str) -> tuple[Table, str]:
+        """`name`'s seat at their adjourned game `code`. Raises TableRefused."""
+        table = self.tables.get(code.strip().upper())
+        if table is None or table not in self.adjourned_for(name):
+            raise TableRefused(f"you have no adjourned game {code.strip()[:20]!r}.")
+        return self.join(table.code, name)
+
+    def dropped(self, secret: str) -> None:
+        """The player at this seat has gone (their connection dropped, or the server
+        hung their game up): their game's going is a drop, not a crash."""
+        seat = self._seats.get(secret)
+        if seat is not None and seat.color is not None:
+            self._dropped.add(seat)
+
     def _ratings(self, *names: str) -> list[bytes]:
-        if self._rating is None:
+        if self.store is None:
             return []
-        return [line("rated", name, round(self._rating(name))) for name in names]
+        return [line("rated", name, round(self.store.rating(name)[0])) for name in names]
 
     def _open_table(self, code: str) -> Table:
         code = code.strip().upper()
@@ -310,8 +382,9 @@ class Tables:
         if seat.color is None:
             with contextlib.suppress(ValueError):
                 seat.table.audience.remove(seat.name)
-        elif seat.color not in seat.table.links:
-            self._gone(seat)
+        elif seat.color not in seat.table.links:  # (else: its line's end tells)
+            self._gone(seat, crashed=seat not in self._dropped)
+            self._dropped.discard(seat)
 
     def _seat(self, table: Table, color: Color | None, name: str) -> str:
         secret = secrets.token_urlsafe(24)
@@ -337,6 +410,10 @@ class Tables:
                 await self._play(seat, reader, writer)
         except (OSError, ValueError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
             pass  # a game that broke the protocol or went away: it is let go
+        except asyncio.CancelledError:
+            # Only close() cancels: the line ends with the server. Not raised on, as
+            # asyncio's server would log a cancelled handler as an error with a traceback.
+            pass
         finally:
             self._handlers.discard(task)
             if seat is not None:
@@ -350,8 +427,10 @@ class Tables:
             table.spectators.discard(writer)
         elif table.links.get(seat.color) is writer:
             del table.links[seat.color]
-            self._gone(seat, leaving=seat in self._leaving)
+            leaving = seat in self._leaving
+            self._gone(seat, leaving=leaving, crashed=not leaving and seat not in self._dropped)
         self._leaving.discard(seat)
+        self._dropped.discard(seat)
 
     async def _hello(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -387,6 +466,11 @@ class Tables:
             writer.write(line("over", table.ended))
         writer.write(line("ready"))
         self._resume(table)  # (told after the table's description)
+        if table.adjourned and color is None:
+            writer.write(line("news", "Adjourned: the game goes on when both players are back."))
+        elif table.adjourned and color is not None and color.other not in table.links:
+            other = table.name(color.other)
+            writer.write(line("news", f"Adjourned: the game goes on when {other} is back too."))
         return seat
 
     async def _play(
@@ -404,6 +488,10 @@ class Tables:
                 refusal = self._resign(seat)
             elif command == "takeback":
                 refusal = self._ask_takeback(seat)
+            elif command == "rematch":
+                refusal = self._ask_rematch(seat)
+            elif command in ("allow", "deny") and seat.table.ended is not None:
+                refusal = self._answer_rematch(seat, allowed=command == "allow")
             elif command in ("allow", "deny"):
                 refusal = self._answer_takeback(seat, allowed=command == "allow")
             elif command == "leave":
@@ -468,6 +556,7 @@ class Tables:
             self._end(table, Ending(table.result_text(), "board", result.winner))
         else:
             self._run_clock(table)
+            self._save(table)
         return None
 
     # -- takebacks: asked by one player, allowed or declined by the other -------------
@@ -518,7 +607,66 @@ class Tables:
         self._broadcast(table, line("undone", ply))
         self._broadcast(table, line("news", f"{seat.name} allowed {table.name(asker)}'s takeback."))
         self._run_clock(table)
+        self._save(table)
         return None
+
+    # -- a rematch: asked by one player after the game, allowed by the other ------------
+
+    def _ask_rematch(self, seat: Seat) -> str | None:
+        table, color = seat.table, seat.color
+        assert color is not None
+        if table.ended is None:
+            return "The game is not over."
+        other = table.links.get(color.other)
+        if other is None or len(table.names) < 2:
+            return f"{table.name(color.other) or 'Nobody'} is not at the table any more."
+        if table.rematch == color:
+            return "Your rematch offer is waiting for an answer already."
+        if table.rematch == color.other:  # both asked: that is a yes
+            self._rematch(table)
+            return None
+        table.rematch = color
+        other.write(line("asked", "rematch", seat.name))
+        mine = table.links.get(color)
+        if mine is not None:
+            mine.write(line("news", f"Asked {table.name(color.other)} for a rematch."))
+        return None
+
+    def _answer_rematch(self, seat: Seat, *, allowed: bool) -> str | None:
+        table, color = seat.table, seat.color
+        assert color is not None
+        asker = table.rematch
+        if asker is None or asker == color:
+            return "No rematch is waiting for your answer."
+        if allowed:
+            self._rematch(table)
+            return None
+        table.rematch = None
+        writer = table.links.get(asker)
+        if writer is not None:
+            writer.write(line("news", f"{seat.name} declined the rematch."))
+        return None
+
+    def _rematch(self, table: Table) -> None:
+        """A new game at the table, on the same terms, the colours changed."""
+        table.names = {color.other: name for color, name in table.names.items()}
+        table.links = {color.other: writer for color, writer in table.links.items()}
+        for seat in {*self._seats.values(), *self._linked}:
+            if seat.table is table and seat.color is not None:
+                seat.color = seat.color.other
+        table.game = Game(table.variant)
+        table.ended, table.rematch, table.takeback = None, None, None
+        table.takebacks_asked.clear()
+        table.started = datetime.now(UTC)
+        if table.time_control is not None:
+            table.remaining = {color: table.time_control.base for color in Color}
+        black, white = table.name(Color.BLACK), table.name(Color.WHITE)
+        self._log(f"table {table.code}: rematch, {black} (Black) against {white} (White)")
+        self._broadcast(table, line("again"))
+        self._broadcast(table, table.players_line())
+        self._broadcast(table, line("news", f"A rematch: {black} plays Black this time."))
+        self._run_clock(table)
+        self._save(table)
 
     # -- the clocks --------------------------------------------------------------------
 
@@ -575,19 +723,32 @@ class Tables:
         self._end(table, Ending(how, "resigned", color.other if other else None))
         return None
 
-    def _gone(self, seat: Seat, *, leaving: bool = False) -> None:
+    def _gone(self, seat: Seat, *, leaving: bool = False, crashed: bool = False) -> None:
         """A seat's game has gone. A player who left ends the game; a dropped
-        one's seat is held for them a while; the other is told either way."""
+        one's seat is held for them a while; a crashed game adjourns it at
+        once; the other is told whichever it was."""
         table, color = seat.table, seat.color
         assert color is not None
         if color in table.held or color in table.links:
             return  # held already, or back already
+        if table.rematch is not None:  # an offer nobody can answer now
+            table.rematch = None
+            self._broadcast(table, line("news", f"{table.name(color)} left: no rematch."))
         if table.adjourned:  # it waits for both, whoever comes and goes meanwhile
             self._clear_away(table)
             return
         if table.ended is None:
             if color.other not in table.names:
                 table.ended = "The table closed before anyone joined."
+            elif crashed:
+                # Never the player's doing: no hold to run out, no clock to lose on.
+                name = table.name(color)
+                self._log(f"table {table.code}: {name}'s game went without a word")
+                how = (
+                    f"{name}'s game stopped unexpectedly: "
+                    f"the game is adjourned until {name} is back."
+                )
+                self._adjourn_game(table, how)
             elif leaving or self._hold <= 0:
                 how = f"{table.name(color)} left the table: the game ends here."
                 self._end(table, Ending(how, "left", None))
@@ -614,7 +775,11 @@ class Tables:
         left = deadline - loop.time()
         name, other = table.name(color), color.other
         if left <= 0 and self._adjourn:
-            self._adjourn_game(table, name)
+            how = (
+                f"{name} did not come back in time: the game is adjourned. "
+                f"Either of you resumes it with  join {table.code}"
+            )
+            self._adjourn_game(table, how)
             return
         if left <= 0:
             del table.held[color]
@@ -626,16 +791,17 @@ class Tables:
         self._broadcast(table, line("news", f"{name} dropped out: their seat is held for {wait}."))
         table.timers[color] = loop.call_later(min(1.0, left), self._tick, table, color)
 
-    def _adjourn_game(self, table: Table, name: str) -> None:
-        """Nobody loses: the game waits, clocks stopped, for both to sit down again."""
+    def _adjourn_game(self, table: Table, how: str) -> None:
+        """Nobody loses: the game waits, clocks stopped, for both to sit down
+        again; it is kept, and everyone at the table is told `how`."""
         self._stop_waiting(table)
+        table.takeback = None
         table.adjourned = True
-        self._log(f"table {table.code}: adjourned ({name} did not come back in time)")
-        how = (
-            f"{name} did not come back in time: the game is adjourned. "
-            f"Either of you resumes it with  join {table.code}"
-        )
+        self._log(f"table {table.code}: adjourned ({how})")
+        if table.time_control is not None:
+            self._broadcast(table, table.clock_line(self.now()))
         self._broadcast(table, line("news", how))
+        self._save(table)
 
     def _resume(self, table: Table) -> None:
         """An adjourned game's players are both back: it goes on."""
@@ -644,6 +810,7 @@ class Tables:
             self._log(f"table {table.code}: resumed")
             self._broadcast(table, line("news", "You are both back: the game goes on."))
             self._run_clock(table)
+            self._save(table)
 
     def _back(self, table: Table, color: Color) -> None:
         """A held seat's player has come back."""
@@ -670,9 +837,33 @@ class Tables:
         if table.time_control is not None:
             self._broadcast(table, table.clock_line(self.now()))
         self._broadcast(table, line("over", end.description))
-        if self._keep is not None and len(table.names) == 2:
+        if self.store is not None and len(table.names) == 2:
             names = (table.name(Color.BLACK), table.name(Color.WHITE))
-            self._keep(PlayedGame(table.code, table.game.copy(), names, table.started, end))
+            played = PlayedGame(table.code, table.game.copy(), names, table.started, end)
+            for problem in self.store.keep(played):
+                self._log(problem)
+
+    def _save(self, table: Table) -> None:
+        """Keep the game as it is now, to outlive the server (both seats taken)."""
+        if self.store is None or len(table.names) != 2 or table.ended is not None:
+            return
+        left = (0.0, 0.0)
+        if table.time_control is not None:  # a running clock as of its last start
+            left = (table.remaining[Color.BLACK], table.remaining[Color.WHITE])
+        names = (table.name(Color.BLACK), table.name(Color.WHITE))
+        kept = UnfinishedGame(
+            table.code,
+            table.game.copy(),
+            names,
+            table.time_control,
+            left,
+            table.started,
+            table.adjourned,
+        )
+        try:
+            self.store.save_table(kept)
+        except StoreError as error:
+            self._log(str(error))
 
     def _broadcast(self, table: Table, data: bytes) -> None:
         for writer in [*table.links.values(), *table.spectators]:

@@ -139,6 +139,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "default) or adjourn (the game waits for both to join it again)",
     )
     parser.add_argument(
+        "--tables-per-player",
+        type=positive,
+        metavar="N",
+        help="tables one player may be at at once, open or playing (default 3)",
+    )
+    parser.add_argument(
+        "--spectators-per-table",
+        type=positive,
+        metavar="N",
+        help="people watching one table at once (default 8)",
+    )
+    parser.add_argument(
         "--invitations-per-minute",
         type=positive,
         default=5,
@@ -200,6 +212,8 @@ def _config(args: argparse.Namespace):
         session_limit=args.session_limit,
         hold_seat=args.hold_seat,
         on_drop=args.on_drop,
+        tables_per_player=args.tables_per_player or ServeConfig.tables_per_player,
+        spectators_per_table=args.spectators_per_table or ServeConfig.spectators_per_table,
         invitations_per_minute=args.invitations_per_minute,
         preload=args.preload,
         game_command=game_command or ServeConfig.game_command,

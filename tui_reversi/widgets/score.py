@@ -16,6 +16,11 @@ from textual.widget import Widget
 from ..core import Color
 from .glyphs import UNICODE, Glyphs
 
+# Columns a player's name gets at least, and the rest of its line beside it:
+# the disc, 'Black ', the count and the turn marker.
+PLAYER_WIDTH = 7
+PLAYER_LINE = len("● Black ") + len(" 32") + len(" ◀")
+
 
 @dataclass(frozen=True, slots=True)
 class Thinking:
@@ -89,6 +94,7 @@ class ScorePanel(Widget):
     def render(self) -> Content:
         board = self.scoreboard
         lines = []
+        players = self._players_shown()
         for color in (Color.BLACK, Color.WHITE):
             glyph = self.glyphs.black if color is Color.BLACK else self.glyphs.white
             turn = board.to_move is color
@@ -98,7 +104,7 @@ class ScorePanel(Widget):
                     "[b]$glyph[/b] $side [$text-muted]$player[/]",
                     glyph=glyph,
                     side=f"{color.label:<5}",
-                    player=f"{board.players[color]:<7}",
+                    player=players[color],
                 )
                 .append(Content.from_markup("[b]$count[/b]", count=f"{board.counts[color]:>3}"))
                 .append(
@@ -111,12 +117,33 @@ class ScorePanel(Widget):
         lines.append(Content("") if self.thinking is None else self._thinking_line(self.thinking))
         return Content("\n").join(lines)
 
+    def _players_shown(self) -> tuple[str, str]:
+        """Both players' names padded to one width, so the counts and clocks after
+        them line up; a name too long for the panel is cut short."""
+        names = self.scoreboard.players
+        width = max(PLAYER_WIDTH, *(len(name) for name in names))
+        clock = 0 if self.clocks is None else 1 + max(len(self._time(color)) for color in Color)
+        room = self.content_size.width - PLAYER_LINE - clock
+        if room > 0:  # (0 before the first layout)
+            width = min(width, max(PLAYER_WIDTH, room))
+        cut = "…" if self.glyphs is UNICODE else "."
+        black, white = (
+            f"{name:<{width}}" if len(name) <= width else f"{name[: width - 1]}{cut}"
+            for name in names
+        )
+        return black, white
+
+    def _time(self, color: Color) -> str:
+        assert self.clocks is not None
+        return self.clocks.shown(color, self.clock())
+
     def _clock(self, color: Color) -> Content:
         clocks = self.clocks
         if clocks is None:
             return Content("")
         style = "b $accent" if clocks.running is color else "dim"
-        return Content.from_markup(f" [{style}]$time[/]", time=clocks.shown(color, self.clock()))
+        width = max(len(self._time(each)) for each in Color)  # 9:59 beside 10:00
+        return Content.from_markup(f" [{style}]$time[/]", time=f"{self._time(color):>{width}}")
 
     def _thinking_line(self, thinking: Thinking) -> Content:
         elapsed = max(0.0, self.clock() - thinking.started)

@@ -313,7 +313,15 @@ class GameScreen(Screen[None]):
         title = self.query_one("#title-bar", Static)
         ply = self.match.game.ply if self.review.ply is None else self.review.ply
         opening = self.analysis.opening(ply)
-        title.update(status.title_bar(self.match, self.review.ply, self.reversi_app.text, opening))
+        title.update(
+            status.title_bar(
+                self.match,
+                self.review.ply,
+                self.reversi_app.text,
+                opening,
+                play_from_here=self.table.link is None,
+            )
+        )
         title.set_class(self.review.reviewing, "-review")
 
     def _show_status(self) -> None:
@@ -332,6 +340,8 @@ class GameScreen(Screen[None]):
                     self.review.ply,
                     paused=self.referee.paused,
                     spell=self.reversi_app.text,
+                    at_table=self.table.link is not None,
+                    rematch=self.table.link is not None and not self.table.watching,
                 )
             )
             line.remove_class("-error")
@@ -375,7 +385,8 @@ class GameScreen(Screen[None]):
         """The person at this keyboard plays `square`, or is told why not."""
         match = self.match
         if self.review.reviewing:
-            self.say("Reviewing: esc returns to the game, ⏎ plays on from here.", error=True)
+            then = "" if self.table.link is not None else ", ⏎ plays on from here"
+            self.say(f"Reviewing: esc returns to the game{then}.", error=True)
             return
         why_not = self.table.why_not_play()
         if why_not is not None:
@@ -447,6 +458,9 @@ class GameScreen(Screen[None]):
 
     def action_takeback(self) -> None:
         self.table.ask_takeback()
+
+    def action_rematch(self) -> None:
+        self.table.ask_rematch()
 
     def back_to_ply(self, ply: int) -> None:
         """The table's game went back to `ply` (a takeback the players agreed on)."""
@@ -585,7 +599,11 @@ class GameScreen(Screen[None]):
         if self._game_over_shown == turn or result is None:
             return
         self._game_over_shown = turn
-        self.app.push_screen(GameOverScreen(self.match, result), self._after_game_over)
+        at_table, playing = self.table.link is not None, not self.table.watching
+        self.app.push_screen(
+            GameOverScreen(self.match, result, at_table=at_table, rematch=at_table and playing),
+            self._after_game_over,
+        )
 
     def _after_game_over(self, choice: str | None) -> None:
         if choice == "new":
@@ -594,6 +612,10 @@ class GameScreen(Screen[None]):
             self.review.step(-1)
         elif choice == "analyse":
             self.analysis.start_or_stop()
+        elif choice == "leave":
+            self.app.exit()
+        elif choice == "rematch":
+            self.table.ask_rematch()
 
     # -- the command palette ------------------------------------------------------------------
 
@@ -650,6 +672,8 @@ class GameScreen(Screen[None]):
             return self.table.link is not None
         if action == "takeback":
             return self.table.can_ask_takeback()
+        if action == "rematch":
+            return self.table.can_ask_rematch()
         if action in NOT_AT_TABLE and self.table.link is not None:
             return False
         if action in ("lobby", "no_lobby"):  # at a table, q goes back to the lobby's game

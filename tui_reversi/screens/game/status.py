@@ -35,14 +35,21 @@ def turn_text(match: Match, ply: int, *, reviewing: bool, paused: bool) -> str:
 
 
 def title_bar(
-    match: Match, review_ply: int | None, spell: Spell, opening: str | None = None
+    match: Match,
+    review_ply: int | None,
+    spell: Spell,
+    opening: str | None = None,
+    *,
+    play_from_here: bool = True,
 ) -> Content:
     """The game and its players (and the opening, when named), or the review
-    banner while reviewing."""
+    banner while reviewing (with ⏎ playing on from there if `play_from_here`:
+    not at a server's table)."""
     if review_ply is not None:
-        keys = " · [b]esc[/b] back to the game · [b]⏎[/b] play from here · [b],[/b] [b].[/b] step"
+        here = " · [b]⏎[/b] play from here" if play_from_here else ""
+        keys = f" · [b]esc[/b] back to the game{here} · [b],[/b] [b].[/b] step"
         if opening:  # the opening's name takes the room of the longer key hints
-            keys = " · [b]esc[/b] back · [b]⏎[/b] play from here"
+            keys = f" · [b]esc[/b] back{here}"
         return Content.from_markup(
             spell(f" REVIEWING $where$opening{keys}"),
             where=_where(match.game, review_ply).upper(),
@@ -57,11 +64,24 @@ def title_bar(
     )
 
 
-def advice(match: Match, review_ply: int | None, *, paused: bool, spell: Spell) -> Content:
-    """What the player can do now, when there is nothing else to say."""
+def advice(
+    match: Match,
+    review_ply: int | None,
+    *,
+    paused: bool,
+    spell: Spell,
+    at_table: bool = False,
+    rematch: bool = False,
+) -> Content:
+    """What the player can do now, when there is nothing else to say (at a
+    server's table, no new game: a `rematch` for a player)."""
     game = match.game
     if review_ply is not None:
         return Content(f" {describe_ply(game, review_ply)}")
+    if match.is_over and at_table:
+        again = "[b]r[/b] rematch · " if rematch else ""
+        keys = "[b],[/b] review · [b]a[/b] analyse · [b]q[/b] leave the table"
+        return Content.from_markup(spell(f" Game over: {again}{keys}"))
     if match.is_over:
         return Content.from_markup(
             spell(" Game over: [b]n[/b] new game · [b],[/b] review · [b]ctrl+q[/b] quit")

@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 
-from ...core import Color
+from ...core import Color, Game
+from ...match import Match
+from ...players.kinds import HUMAN, PERSON
 from ...players.remote import ClockReading, News, TableLink, TableState
 from ...widgets.score import Clocks, ScorePanel
 from ..chat import ChatScreen
@@ -26,6 +28,13 @@ TABLE_BINDINGS = [
         "Take back",
         id="game.takeback",
         tooltip="Ask your opponent to let you take back your last move",
+    ),
+    Binding(
+        "r",
+        "rematch",
+        "Rematch",
+        id="game.rematch",
+        tooltip="After the game: ask your opponent for another, colours changed",
     ),
     Binding(
         "slash",
@@ -46,6 +55,9 @@ class AtTable:
 
     def __init__(self, screen: GameScreen) -> None:
         self.screen = screen
+        # News that came before the screen was there to show it (a player sitting
+        # down at the moment this game started), shown once it is.
+        self._early: list[News] | None = []
 
     @property
     def link(self) -> TableLink | None:
@@ -80,6 +92,7 @@ class AtTable:
     def started(self) -> None:
         """The game is on the screen: name the players, and say where the table is."""
         link = self.link
+        early, self._early = self._early or [], None
         if link is None:
             return
         self._show_names(link.state.names)
@@ -105,8 +118,13 @@ class AtTable:
                 f"Table {state.code}: you{_rated(state, you)} play {state.colour.label} "
                 f"against {opponent}{_rated(state, opponent)}."
             )
+        for news in early:
+            self.news(news)
 
     def news(self, news: News) -> None:
+        if self._early is not None:  # the screen is not drawn yet
+            self._early.append(news)
+            return
         screen = self.screen
         if news.clock is not None:
             self._show_clocks(news.clock)
@@ -115,8 +133,10 @@ class AtTable:
             screen.show()
         if news.undone is not None:
             screen.back_to_ply(news.undone)
-        if news.takeback_asked:
-            self._answer_takeback(news.text)
+        if news.again:
+            self._again()
+        if news.asked:
+            self._answer(news.text)
         if news.over:
             screen.thinking.stopped()
             screen.refresh_bindings()
@@ -131,12 +151,39 @@ class AtTable:
         if link is not None and self.can_ask_takeback():
             link.ask_takeback()
 
-    def _answer_takeback(self, question: str) -> None:
+    def can_ask_rematch(self) -> bool:
+        link = self.link
+        return link is not None and link.state.colour is not None and self.ended is not None
+
+    def ask_rematch(self) -> None:
+        link = self.link
+        if link is not None and self.can_ask_rematch():
+            link.ask_rematch()
+
+    def _again(self) -> None:
+        """A rematch: a new game at the table, this player at the other colour."""
+        from ..game_over import GameOverScreen
+
+        link = self.link
+        assert link is not None
+        app = self.screen.app
+        if isinstance(app.screen, GameOverScreen):  # the last game's result: done with
+            app.screen.dismiss(None)
+        you = link.state.colour
+        if you is None:
+            kinds = (PERSON, PERSON)
+        else:
+            kinds = (HUMAN, PERSON) if you == Color.BLACK else (PERSON, HUMAN)
+        self.screen.begin(Match(*kinds, Game(link.state.variant), names=link.state.names))
+        self._show_names(link.state.names)
+        self.screen.refresh_bindings()
+
+    def _answer(self, question: str) -> None:
         link = self.link
         assert link is not None
 
         def answered(yes: bool | None) -> None:
-            link.answer_takeback(bool(yes))
+            link.answer(bool(yes))
 
         self.screen.app.push_screen(
             ConfirmScreen(f"{question} Allow it?", yes="Allow", no="Decline"), answered

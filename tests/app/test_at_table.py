@@ -1,0 +1,255 @@
+"""The game screen at a server's table, driven by Pilot: the test is the server,
+writing protocol lines down a socket pair to the app's TableLink. What the
+players and spectators see at game over, in review, and the two clocks."""
+
+from __future__ import annotations
+
+import re
+import socket
+
+import pytest
+
+from tui_reversi.core import Color, Game, Move, Variant
+from tui_reversi.match import Match
+from tui_reversi.players.kinds import HUMAN, PERSON
+from tui_reversi.players.remote import ClockReading, TableLink, TableState
+from tui_reversi.screens.game_over import GameOverScreen
+from tui_reversi.widgets.score import ScorePanel
+
+from .conftest import status, title
+
+pytestmark = pytest.mark.asyncio
+
+
+def played_out() -> Game:
+    """A whole game, first legal move every time."""
+    game = Game()
+    while not game.is_over:
+        game.play(game.position.legal_moves()[0])
+    return game
+
+
+class Server:
+    """The server's end of the app's line: writes what a server would say."""
+
+    def __init__(self, state: TableState) -> None:
+        self.sock, theirs = socket.socketpair()
+        self.link = TableLink(theirs, theirs.makefile("rb"), state)
+
+    def say(self, *lines: str) -> None:
+        self.sock.sendall("".join(f"{line}\n" for line in lines).encode())
+
+    def close(self) -> None:
+        self.sock.close()
+        self.link.close()
+
+
+@pytest.fixture
+def at_table(make_app):
+    """`at_table(colour, names, game, clock)`: the app seated at a table where
+    `game` has been played so far; its server."""
+    servers: list[Server] = []
+
+    def seat(colour, names=("alice", "bob"), game=None, clock=None):
+        moves = game.moves[: game.ply] if game is not None else []
+        state = TableState(
+            code="K7QP2",
+            colour=colour,
+            variant=Variant.OTHELLO,
+            names=names,
+            moves=[(ply, Move.of(move)) for ply, move in enumerate(moves) if move >= 0],
+            clock=clock,
+        )
+        server = Server(state)
+        servers.append(server)
+        if colour is None:
+            kinds = (PERSON, PERSON)
+        else:
+            kinds = (HUMAN, PERSON) if colour == 0 else (PERSON, HUMAN)
+        match = Match(kinds[0], kinds[1], server.link.start_game(), names=names)
+        return make_app(match=match, table=server.link), server
+
+    yield seat
+    for server in servers:
+        server.close()
+
+
+async def wait_for(pilot, condition, what: str, rounds: int = 300) -> None:
+    for _ in range(rounds):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"never: {what}")
+
+
+def one_move_from_the_end(at_table):
+    """The app at a table one move before the end; the server's lines that end it."""
+    game = played_out()
+    last_ply = max(ply for ply, move in enumerate(game.moves) if move >= 0)
+    before = game.copy()
+    before.continue_from(last_ply)
+    app, server = at_table(Color.BLACK, game=before)
+    ending = (f"moved {last_ply} {Move.of(game.moves[last_ply])}", "over Game over: a result.")
+    return app, server, ending
+
+
+async def test_game_over_at_a_table_offers_a_rematch_review_analyse_and_leaving_not_a_new_game(
+    at_table,
+):
+    app, server, ending = one_move_from_the_end(at_table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        server.say(*ending)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        over = app.screen
+        text = re.sub(r"\[/?b\]", "", str(over.query_one("#dialog-keys").content))
+        assert "r rematch · , review · a analyse · esc board · q leave the table" in text
+        assert "new game" not in text
+        buttons = [str(button.label) for button in over.query("Button")]
+        assert buttons == ["Rematch", "Review", "Analyse", "Leave", "Close"]
+        await pilot.press("n")  # no new game at a table
+        await pilot.pause()
+        assert app.screen is over
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen), "the board")
+        await pilot.press("comma", "escape")  # a look back, then the status line's advice
+        await wait_for(pilot, lambda: "Game over:" in status(app), "the advice")
+        assert "Game over: r rematch · , review · a analyse · q leave the table" in status(app)
+        assert "new game" not in status(app)
+
+
+async def test_leave_at_a_tables_game_over_leaves_the_table(at_table):
+    app, server, ending = one_move_from_the_end(at_table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        server.say(*ending)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        await pilot.pause()  # (laid out)
+        assert await pilot.click("#leave")
+        await wait_for(pilot, lambda: not app.is_running, "the app to end")
+    assert app.return_code == 0  # so the game tells the server it leaves
+
+
+async def test_the_game_over_dialog_away_from_a_table_still_offers_a_new_game(make_app):
+    game = played_out()
+    app = make_app(transcript=game.transcript())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        buttons = [str(button.label) for button in app.screen.query("Button")]
+        assert buttons == ["New game", "Review", "Analyse", "Close"]
+        await pilot.press("n")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "NewGameScreen", "new game")
+
+
+async def test_a_spectator_reviewing_is_not_offered_to_play_from_there(at_table):
+    app, _ = at_table(None, game=Game.from_transcript("d3c3b3"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("comma")
+        await wait_for(pilot, lambda: "REVIEWING" in title(app), "the review banner")
+        assert "play from here" not in title(app)
+        assert "esc back" in title(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "REVIEWING" in title(app)  # Enter plays on from nowhere
+        assert type(app.screen).__name__ == "GameScreen"
+        await pilot.press("d", "3")
+        await pilot.pause()
+        assert "plays on from here" not in status(app)
+
+
+def clock_columns(panel: ScorePanel) -> list[int]:
+    """Where each player's clock ends on the panel's two player lines."""
+    lines = panel.render().plain.splitlines()[:2]
+    return [re.search(r"\d+:\d\d", line).end() for line in lines]
+
+
+@pytest.mark.parametrize(
+    "names",
+    [("alice", "bob"), ("al", "bartholomew"), ("a-very-long-name-indeed", "bob")],
+)
+async def test_both_clocks_line_up_whatever_the_names(at_table, names):
+    clock = ClockReading((300.0, 5.0), None)  # 5:00 beside 0:05
+    app, _ = at_table(Color.BLACK, names=names, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        panel = app.screen.query_one(ScorePanel)
+        await wait_for(pilot, lambda: panel.clocks is not None, "the clocks")
+        await pilot.pause()
+        black, white = clock_columns(panel)
+        assert black == white
+        assert black <= panel.content_size.width  # a long name is cut, the clock kept
+        assert "(you)" in panel.render().plain or "…" in panel.render().plain
+
+
+async def test_clocks_of_different_widths_line_up_too(at_table):
+    clock = ClockReading((600.0, 59.0), None)  # 10:00 beside 0:59
+    app, _ = at_table(Color.WHITE, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        panel = app.screen.query_one(ScorePanel)
+        await wait_for(pilot, lambda: panel.clocks is not None, "the clocks")
+        black, white = clock_columns(panel)
+        assert black == white
+
+
+async def test_news_that_comes_as_the_game_starts_is_shown_once_the_screen_is_there(at_table):
+    app, server = at_table(Color.WHITE, game=Game.from_transcript("d3"))
+    # The other player sits down at the moment this game starts: all of it arrives
+    # before the board is drawn.
+    server.say("clock 291.0 300.0 white", "news You are both back: the game goes on.")
+    async with app.run_test(size=(80, 24)) as pilot:
+        panel = app.screen.query_one(ScorePanel)
+        await wait_for(pilot, lambda: panel.clocks is not None, "the clocks")
+        await wait_for(pilot, lambda: "both back" in status(app), "the news")
+        assert panel.clocks.left == (291.0, 300.0)
+        assert app.is_running and app.crash is None
+
+
+def heard(server: Server) -> str:
+    """What the app has said to the server so far."""
+    server.sock.settimeout(5)
+    return server.sock.recv(4096).decode()
+
+
+async def test_a_rematch_asked_and_allowed_starts_a_new_game_with_colours_changed(at_table):
+    app, server, ending = one_move_from_the_end(at_table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        server.say(*ending)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        await pilot.press("r")
+        await pilot.pause()
+        assert heard(server) == "rematch\n"
+        server.say("news Asked bob for a rematch.", "again", "players bob alice")
+        await wait_for(pilot, lambda: app.match.game.ply == 0, "the new game")
+        assert not isinstance(app.screen, GameOverScreen)
+        assert app.match.names == ("bob", "alice (you)")
+        assert app.match.is_human(Color.WHITE) and not app.match.is_human(Color.BLACK)
+        server.say("moved 0 d3")  # bob is Black now, and moves first
+        await wait_for(pilot, lambda: app.match.game.ply == 1, "bob's move")
+        await pilot.press("c", "5")
+        await pilot.pause()
+        assert heard(server) == "move 1 c5\n"
+
+
+async def test_a_rematch_asked_by_the_opponent_is_answered_in_a_dialog(at_table):
+    app, server, ending = one_move_from_the_end(at_table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        server.say(*ending)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        server.say("asked rematch bob")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen", "the question")
+        assert "bob asks for a rematch (you change colours)." in str(
+            app.screen.query_one("#dialog-title").content
+        )
+        await pilot.press("y")
+        await pilot.pause()
+        assert heard(server) == "allow\n"
+
+
+async def test_a_spectator_at_game_over_is_not_offered_a_rematch(at_table):
+    game = played_out()
+    app, _ = at_table(None, game=game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the result")
+        buttons = [str(button.label) for button in app.screen.query("Button")]
+        assert buttons == ["Review", "Analyse", "Leave", "Close"]
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)

@@ -1,0 +1,140 @@
+"""The terms a game between two people is played on: who takes which colour,
+the variant and the clock.
+
+One representation for everything that sets a game up: `ssh -t host table
+white clock 5+3 variant anti`, an invitation in the lobby, and the archive
+(which keeps an adjourned game's clock). `TableTerms.words()` writes terms as
+protocol words and `TableTerms.parse()` reads them back, in any order:
+
+    black | white | random     the colour of whoever opens the table (or invites);
+                               default black
+    clock M+S                  M minutes each (1-180), S seconds added a move (0-60)
+    variant NAME               othello (default), reversi or anti; the bare name works too
+
+Nothing here imports asyncssh: a game process may use it too.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from ..core import Color, Variant
+
+USAGE = (
+    "table [black|white|random] [clock 5+3] [variant othello|reversi|anti], "
+    "then look options (ascii, no-mouse, no-animation, theme NAME)"
+)
+
+
+class TableRefused(Exception):
+    """Why a player cannot open or join a table, in one sentence."""
+
+
+class TermsRefused(TableRefused):
+    """Terms that cannot be read, in one sentence."""
+
+
+class ColourChoice(Enum):
+    """The colour the one who sets the game up asks for."""
+
+    BLACK = "black"
+    WHITE = "white"
+    RANDOM = "random"
+
+    def resolve(self, choose: Callable[[Sequence[Color]], Color] | None = None) -> Color:
+        """The colour they get: the one asked for, or one drawn (by `choose`,
+        else secrets.choice) for RANDOM."""
+        if self is ColourChoice.RANDOM:
+            return (choose or secrets.choice)((Color.BLACK, Color.WHITE))
+        return Color.BLACK if self is ColourChoice.BLACK else Color.WHITE
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """Minutes each and seconds added after every move: `5+3`."""
+
+    base: float  # seconds each player starts with
+    increment: float  # seconds added to the mover's clock after each move
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """`5+3` (5 minutes each, 3 s a move) or `10`. Raises TermsRefused."""
+        minutes, _, seconds = text.partition("+")
+        try:
+            base, increment = int(minutes), int(seconds or "0")
+        except ValueError:
+            base = increment = -1
+        if not (1 <= base <= 180 and 0 <= increment <= 60):
+            raise TermsRefused(
+                f"{text[:20]!r} is not a time control: minutes (1-180), then +seconds a move "
+                "(0-60), e.g. 5+3"
+            )
+        return cls(base * 60.0, float(increment))
+
+    def __str__(self) -> str:
+        return f"{self.base / 60:g}+{self.increment:g}"
+
+
+@dataclass(frozen=True, slots=True)
+class TableTerms:
+    """Colour asked for, variant and clock (None: no clock) of one game."""
+
+    colour: ColourChoice = ColourChoice.BLACK
+    variant: Variant = Variant.OTHELLO
+    clock: TimeControl | None = None
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> tuple[TableTerms, list[str]]:
+        """The terms among `words`, and the words that are not terms (in order).
+        Raises TermsRefused for a term given twice or one that cannot be read."""
+        colour: ColourChoice | None = None
+        variant: Variant | None = None
+        clock: TimeControl | None = None
+        rest: list[str] = []
+        index = 0
+        while index < len(words):
+            word = words[index]
+            name, equals, value = word.removeprefix("--").partition("=")
+            takes_value = name in ("clock", "variant")
+            if takes_value and not equals:
+                index += 1
+                if index == len(words):
+                    example = "clock 5+3" if name == "clock" else "variant anti"
+                    raise TermsRefused(f"{name} needs a value, e.g. {example}")
+                value = words[index]
+            index += 1
+            if name in ("black", "white", "random") and not equals:
+                if colour is not None:
+                    raise TermsRefused("choose one colour: black, white or random")
+                colour = ColourChoice(name)
+            elif name == "clock":
+                if clock is not None:
+                    raise TermsRefused("choose one clock, e.g. clock 5+3")
+                clock = TimeControl.parse(value)
+            elif name == "variant" or (name in _VARIANTS and not equals):
+                if variant is not None:
+                    raise TermsRefused("choose one variant: othello, reversi or anti")
+                variant = _variant(value if name == "variant" else name)
+            else:
+                rest.append(word)
+        terms = cls(colour or ColourChoice.BLACK, variant or Variant.OTHELLO, clock)
+        return terms, rest
+
+    def words(self) -> list[str]:
+        """The terms as words `parse` reads back: `white variant anti clock 5+3`."""
+        words = [self.colour.value, "variant", self.variant.value]
+        return words + (["clock", str(self.clock)] if self.clock is not None else [])
+
+
+_VARIANTS = tuple(variant.value for variant in Variant)
+
+
+def _variant(name: str) -> Variant:
+    try:
+        return Variant(name.lower())
+    except ValueError:
+        names = ", ".join(_VARIANTS)
+        raise TermsRefused(f"there is no variant {name!r}: choose one of {names}") from None
