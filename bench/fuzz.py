@@ -15,9 +15,11 @@ other way (the palette's Quit), it is started again and counted.
 
 A crash is the app ending with a non-zero status, a traceback on the screen,
 or a crash report written. Every failure prints the step's seed and what the
-step sent; `--seed S --keys N` replays the same run. It prints keys sent (a
+step sent; `--seed S --keys N` replays the same run, `--step SEED` that one
+step alone from a fresh start (repeat it for several). It prints keys sent (a
 key, a byte of junk, a paste, a click or a resize each count as one),
-crashes, hangs, restarts, games whose autosave would not read back, and the
+crashes, hangs, restarts (and the steps that quit), panes lost (tmux's
+doing, not the app's), games whose autosave would not read back, and the
 rate. With `--ssh` the app runs under `tui-reversi serve` (port 2300 by
 default) and the fuzzer plays through OpenSSH; the server's log is checked
 for crashes too.
@@ -42,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 APP = Path(sys.executable).parent / "tui-reversi"
 SOCKET = f"tui-reversi-fuzz-{os.getpid()}"
 EXITED = "tui-reversi-fuzz-exited-"
+STATUS_FILE = Path(tempfile.gettempdir()) / f"{SOCKET}.status"  # the app's exit status
 HELP_MARK = "(esc closes)"  # the help screen's title
 PATIENCE = 5.0  # seconds a screen may take to change after a key that changes it
 SIZE = (80, 24)
@@ -103,7 +106,12 @@ def tmux(*args: str) -> str:
 
 
 def screen() -> str:
-    return tmux("capture-pane", "-p", "-J", "-t", "fuzz")
+    """The pane's text ('' if tmux has no such pane any more), and once the
+    app has ended a last line EXITED<its exit status>."""
+    shown = tmux("capture-pane", "-p", "-J", "-t", "fuzz")
+    if STATUS_FILE.exists():
+        return f"{shown}{EXITED}{STATUS_FILE.read_text().strip()}\n"
+    return shown
 
 
 def send(data: bytes) -> None:
@@ -253,10 +261,19 @@ class Target:
             ssh += ["-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null"]
             ssh += ["-o", "LogLevel=ERROR", "-o", "BatchMode=yes", "fuzz@127.0.0.1"]
             run = f"TERM=xterm-256color {shlex.join(ssh)}"
-        return f"cd {self.home}/files && {run}; echo {EXITED}$?; sleep 3600"
+        # Once the app has ended the terminal is in cooked mode, and a ctrl+c
+        # still to come in the step is SIGINT. The shell traps it (the app
+        # starts with the default: a child's traps are reset) and lives to
+        # write the status to a file (on the terminal, the ctrl+c after it
+        # would flush it unseen); the pane stays when the shell ends
+        # (remain-on-exit, set with the session). Else the pane, the session
+        # and the status went, and the fuzzer read a blank pane as a hang.
+        status = shlex.quote(str(STATUS_FILE))
+        return f"trap : INT QUIT TSTP; cd {self.home}/files && {run}; echo $? > {status}"
 
     def start(self) -> bool:
         """A fresh game on the screen (the unfinished one resumed); False if it never came."""
+        STATUS_FILE.unlink(missing_ok=True)
         (self.home / "files").mkdir(exist_ok=True)
         size = ("-x", str(SIZE[0]), "-y", str(SIZE[1]))
         # In place: killing the last session ends the tmux server, and a new
@@ -266,7 +283,10 @@ class Target:
             tmux("respawn-pane", "-k", "-t", "fuzz", self.command())
             tmux("resize-window", "-t", "fuzz", *size)
         else:
-            tmux("new-session", "-d", "-s", "fuzz", *size, self.command())
+            tmux(
+                *("start-server", ";", "set-option", "-g", "remain-on-exit", "on", ";"),
+                *("new-session", "-d", "-s", "fuzz", *size, self.command()),
+            )
         shown = wait_until(lambda s: "Black" in s or "Resume" in s or EXITED in s, timeout=30)
         if shown is None or EXITED in shown:
             return False
@@ -281,6 +301,7 @@ class Target:
 
     def stop(self) -> None:
         tmux("kill-server")
+        STATUS_FILE.unlink(missing_ok=True)
         if self.server is not None:
             self.server.terminate()
             try:
@@ -359,28 +380,40 @@ def main() -> None:
     parser.add_argument("--ssh", action="store_true", help="play through tui-reversi serve")
     parser.add_argument("--port", type=int, default=2300, help="the server's port with --ssh")
     parser.add_argument("--out", type=Path, default=None, help="keep the run's files here")
+    parser.add_argument(
+        "--step",
+        type=int,
+        action="append",
+        default=[],
+        metavar="SEED",
+        help="replay only the step with this seed (as a failure prints it), from a fresh app; "
+        "repeat the flag for several steps in order",
+    )
     args = parser.parse_args()
     if shutil.which("tmux") is None or (args.ssh and shutil.which("ssh") is None):
         raise SystemExit("fuzz: needs tmux (and the OpenSSH client for --ssh)")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     home = args.out or Path(tempfile.mkdtemp(prefix="tui-reversi-fuzz-"))
     home.mkdir(parents=True, exist_ok=True)
+    what = f"the steps {', '.join(map(str, args.step))}" if args.step else f"{args.keys} keys"
     print(
-        f"fuzz: seed {seed}, {args.keys} keys, {'over SSH' if args.ssh else 'local'};",
+        f"fuzz: seed {seed}, {what}, {'over SSH' if args.ssh else 'local'};",
         f"files in {home}",
     )
     target = Target(home, args.port if args.ssh else None)
     rng = random.Random(seed)
-    sent = steps = crashes = hangs = restarts = bad_records = retries = 0
+    sent = steps = crashes = hangs = lost = restarts = bad_records = retries = 0
     failures: list[str] = []
+    quits: list[str] = []  # not failures, but which steps quit is worth knowing
     reports_seen = 0
     started = time.monotonic()
     next_report = 0.1
     try:
         if not target.start():
             raise SystemExit(f"fuzz: the app did not start:\n{screen()}")
-        while sent < args.keys:
-            step = make_step(rng.getrandbits(32))
+        replay = list(args.step)
+        while (sent < args.keys) if not args.step else replay:
+            step = make_step(replay.pop(0) if args.step else rng.getrandbits(32))
             steps += 1
             problem = ""
             if step.size is not None:
@@ -410,6 +443,9 @@ def main() -> None:
                 what = f"exit status {status}" if status is not None else "traceback or report"
                 failures.append(f"CRASH ({what}) after {sent} keys; {step.describe()}")
                 (home / f"crash-{steps}.screen").write_text(shown)
+            elif problem and not shown:  # no pane to read: tmux, not the app
+                lost += 1
+                failures.append(f"LOST (tmux's pane is gone) after {sent} keys; {step.describe()}")
             elif problem:
                 hangs += 1
                 failures.append(f"HANG ({problem}) after {sent} keys; {step.describe()}")
@@ -417,6 +453,7 @@ def main() -> None:
             if crashed or problem or status is not None:
                 if status == 0:
                     restarts += 1
+                    quits.append(f"quit (status 0) after {sent} keys; {step.describe()}")
                 record = record_reads_back(target)
                 if record:
                     bad_records += 1
@@ -449,12 +486,13 @@ def main() -> None:
         f"fuzz: seed {seed}: {sent} keys in {steps} steps, {took:.0f} s "
         f"({sent / took:.0f} keys/s): "
         f"{crashes} crashes, {hangs} hangs, {restarts} restarts after a quit, "
+        f"{lost} panes lost, "
         f"{bad_records} autosaves that did not read back; "
         f"{retries} probes answered only after Esc"
     )
-    for failure in failures:
+    for failure in failures + quits:
         print(f"  {failure}")
-    sys.exit(1 if crashes or hangs or bad_records else 0)
+    sys.exit(1 if crashes or hangs or lost or bad_records else 0)
 
 
 if __name__ == "__main__":

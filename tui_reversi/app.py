@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from textual import events
@@ -53,6 +54,16 @@ SIGNAL_GRACE = 3.0
 
 
 HintEngine = Callable[[Position, Variant, CancelCheck], list[MoveScore]]
+
+
+def _unretrieved(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """asyncio's word on a future whose exception no one asked for. One that
+    was cancelled (as the app closes down, an update still under way: Textual
+    8.2's keys panel does not await its Markdown's) is no error, and its
+    traceback would be printed after the game: dropped. Anything else is
+    reported as asyncio does."""
+    if not isinstance(context.get("exception"), asyncio.CancelledError):
+        loop.default_exception_handler(context)
 
 
 def over_slow_link() -> bool:
@@ -341,6 +352,7 @@ class ReversiApp(App[None]):
         self.screen_change_signal.subscribe(self, lambda _screen: self._check_size(self.size))
         if not self.is_headless:
             self._end_on_signals()
+            asyncio.get_running_loop().set_exception_handler(_unretrieved)
         if self.table is not None:
             self.table.listen(self._table_news)
         if self.lobby is not None:
@@ -420,12 +432,32 @@ class ReversiApp(App[None]):
     def action_deliberate_crash(self) -> None:
         raise DeliberateCrash(f"the test-only crash key ({TEST_CRASH_VARIABLE}) was pressed")
 
-    # -- SIGHUP (a dropped SSH connection) and SIGTERM ------------------------------------
+    # -- SIGHUP (a dropped SSH connection), SIGTERM and SIGINT ----------------------------
 
     def _end_on_signals(self) -> None:
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGHUP, signal.SIGTERM):
             loop.add_signal_handler(signum, self._signalled_to_end, signum)
+
+    def end_on_sigint(self) -> None:
+        """Called just before `run`: from then on SIGINT ends the running app
+        as SIGTERM does (game saved, terminal put back) and does nothing once
+        it is closing down. In raw mode ctrl+c is a key; it is SIGINT again
+        once the terminal is back in cooked mode, after a quit, as the app
+        closes down and writes the last autosave, and must cut neither short.
+        A plain handler, not the event loop's (closing the loop would put
+        Python's KeyboardInterrupt back), so asyncio installs none of its own
+        (which cancels the app in the middle of its shutdown)."""
+
+        def interrupted(signum: int, frame: FrameType | None) -> None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # the app has ended: the game is being saved
+                return
+            if self.return_code is None:  # running, not closing down
+                loop.call_soon_threadsafe(self._signalled_to_end, signum)
+
+        signal.signal(signal.SIGINT, interrupted)
 
     def _signalled_to_end(self, signum: int) -> None:
         """Close down as on ctrl+q (the game is autosaved; the terminal is put

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pytest
 from textual import events
+from textual.command import CommandList
 
 from tui_reversi.core import Game
 from tui_reversi.crash import CRASH_STATUS
@@ -106,6 +107,27 @@ async def test_the_terminal_gone_under_a_thread_is_a_hang_up_not_a_crash(make_ap
         app.thread_failed(OSError(errno.EIO, "Input/output error"))
         await pilot.pause()
         assert ended == [signal.SIGHUP] and app.crash is None
+
+
+async def test_a_palette_search_that_ends_after_its_list_has_gone_does_nothing(make_app):
+    """The palette's search is a worker; closing, the palette takes down its
+    widgets and the search may end after that, with nothing to show its
+    results on: NoMatches 'CommandList' (bench/fuzz.py --seed 5927), a crash.
+    Here the list goes first and the search's last steps run after it."""
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.action_command_palette()
+        await settle(pilot, app)
+        palette = app.screen
+        listed = palette.query_one(CommandList)
+        await listed.remove()
+        palette._refresh_command_list(listed, [], False)  # the search's results
+        palette._show_busy = True  # and its busy indicator
+        await settle(pilot, app)
+        assert app.is_running and app.crash is None
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen) and len(app.screen_stack) == 1
 
 
 async def test_enter_twice_in_the_command_palette_runs_the_command_once(make_app):

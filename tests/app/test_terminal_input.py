@@ -63,7 +63,8 @@ def test_a_bracketed_paste_of_binary_data_is_refused_in_one_sentence(game):
     send_bytes(game, b"\x1b[200~" + junk + b"\x1b[201~")
     game.wait_for("esc cancel")  # a paste onto the board is offered as an import
     game("send-keys", "-t", "game", "Enter")  # what was pasted is no game: one sentence
-    game.wait_for("Cannot import")
+    screen = game.wait_for("The text is not a game")
+    assert "no such file" not in screen and "Cannot import" not in screen, screen
     game("send-keys", "-t", "game", "Escape")
     game.wait_until(lambda screen: "Import a game" not in screen, "the dialog closing")
     play_and_quit(game)

@@ -179,6 +179,30 @@ def test_a_long_line_that_is_no_file_name_is_read_as_text():
         import_game("garbage " * 40)
 
 
+def test_binary_data_pasted_on_one_line_is_no_file_name(tmp_path, monkeypatch):
+    """Bytes pasted into the import box (undecodable ones arrive as U+FFFD,
+    control characters as themselves) are the text of no game, said so in
+    one sentence: not `cannot import <the bytes>: there is no such file`,
+    however many slashes or a .txt end they happen to hold."""
+    monkeypatch.chdir(tmp_path)
+    pasted = [
+        "\ufffd\ufffdx/y\ufffd",
+        "ab\x10cd/ef",
+        "~\x07home",
+        "m%\ufffdsLI.txt",
+        "a\x00b/c",
+    ]
+    for rnd in seeded(50, 3):  # as the app gets it: invalid bytes as U+FFFD, lines joined
+        data = rnd.randbytes(rnd.randint(16, 400)).replace(b"\x1b", b"") + b"/"
+        pasted.append(" ".join(data.decode("utf-8", "replace").split()))
+    for text in pasted:
+        with pytest.raises(StorageError) as raised:
+            import_game(text)
+        said = str(raised.value)  # a "{" first is read as a saved game's JSON
+        assert said.startswith(("the text is not a game: ", "the saved game is ")), said
+        assert one_line(said), said
+
+
 def test_file_names_no_file_can_have_are_one_sentence(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     names = [

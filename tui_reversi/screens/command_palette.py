@@ -14,7 +14,29 @@ from .dialog import AnswersOnce
 
 class CommandPalette(command.CommandPalette, AnswersOnce[None]):
     """The palette (ctrl+p) and the theme search: dismissed once; a page key
-    pressed before the list is drawn does nothing, as with an empty list."""
+    pressed before the list is drawn does nothing, as with an empty list, and
+    so does a search that ends after its list has gone."""
+
+    # Its search runs in a worker that may finish after the palette's widgets
+    # have been taken down as it closes: then it has nothing left to show it
+    # on (Textual 8.2 raises NoMatches 'CommandList', found by bench/fuzz.py).
+
+    def _list_gone(self) -> bool:
+        return not self.query(CommandList)
+
+    def _refresh_command_list(
+        self, command_list: CommandList, commands: list[command.Command], clear_current: bool
+    ) -> None:
+        if not self._list_gone():
+            super()._refresh_command_list(command_list, commands, clear_current)
+
+    def _watch__list_visible(self) -> None:
+        if not self._list_gone():
+            super()._watch__list_visible()
+
+    async def _watch__show_busy(self) -> None:
+        if not self._list_gone():
+            await super()._watch__show_busy()
 
     def _action_command_list(self, action: str) -> None:
         commands = self.query_one(CommandList)

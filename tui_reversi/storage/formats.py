@@ -25,6 +25,7 @@ import contextlib
 import os
 import re
 import stat
+import unicodedata
 from pathlib import Path
 
 from ..core import Game, Position, ReversiError, Variant
@@ -204,14 +205,21 @@ def import_game(text_or_path: str, *, variant: Variant | str | None = None) -> S
     return import_text(text_or_path, variant=variant)
 
 
+def _pasted_bytes(text: str) -> bool:
+    """True for text no one typed as a file's name: bytes that were not UTF-8
+    (they arrive as U+FFFD) or control characters, as binary data pasted in has."""
+    return "\ufffd" in text or any(unicodedata.category(char) == "Cc" for char in text)
+
+
 def _named_file(candidate: str) -> Path | None:
     """The file `candidate` names, or None when it is to be read as a game.
     Text that can only be a file's name (a slash, a leading `~`, a .ggf,
     .json or .txt suffix) and names no file raises StorageError; other text
     that names no file, even one no file could have (too long, say), is a
-    game to read."""
+    game to read, and so is text with pasted bytes in it (binary data)."""
     if (
         "\n" in candidate
+        or _pasted_bytes(candidate)
         or looks_like_ggf(candidate)
         or candidate.startswith("{")  # a saved game's JSON, pasted on one line
         or len(candidate) >= 4096
