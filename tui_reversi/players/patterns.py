@@ -101,11 +101,11 @@ SELF_SYMMETRY: dict[str, tuple[int, ...]] = {
 }
 
 # Base-3 value of each byte (bit i -> 3**i), and twice it (the other side).
-TERN = [sum(3**i for i in range(8) if byte >> i & 1) for byte in range(256)]
-TERN2 = [2 * t for t in TERN]
+TERN: list[int] = [sum(3**i for i in range(8) if byte >> i & 1) for byte in range(256)]
+TERN2: list[int] = [2 * t for t in TERN]
 # The 3x3 block gathered as 9 bits: row r of the block in bits 3r..3r+2.
-TERN9 = [sum(3**i for i in range(9) if bits >> i & 1) for bits in range(512)]
-TERN9_2 = [2 * t for t in TERN9]
+TERN9: list[int] = [sum(3**i for i in range(9) if bits >> i & 1) for bits in range(512)]
+TERN9_2: list[int] = [2 * t for t in TERN9]
 
 
 def pattern_index(own: int, opp: int, squares: tuple[int, ...]) -> int:
