@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
+import os
 import time
 from dataclasses import dataclass
 
-from ..core import Position, Variant, square_name
+from ..core import Position, ReversiError, Variant, square_name
 from .base import CancelCheck, MoveScore, ProgressCallback, SearchInfo
 from .evaluation import SCALE, WIN
 from .placement import placement_scores
@@ -29,15 +30,34 @@ EXPERT = Level("expert", 5.0, 16, 20)
 # A fixed-depth look at each centre shape during the Reversi placements.
 PLACEMENT_DEPTH = 4
 
-_engines: dict[bool, Engine] = {}
+# The static evaluations hard and expert can search with: the fitted
+# patterns (players/patterns.py) or the hand-made features (evaluation.py).
+EVALUATIONS = ("trained", "handmade")
+DEFAULT_EVALUATION = "handmade"
+EVALUATION_VARIABLE = "TUI_REVERSI_EVALUATION"  # overrides the default when set
+
+_engines: dict[tuple[bool, bool], Engine] = {}
 
 
-def engine_for(variant: Variant) -> Engine:
-    """The shared engine for a variant (its tables are built once)."""
-    anti = variant.fewer_discs_win
-    if anti not in _engines:
-        _engines[anti] = Engine(anti)
-    return _engines[anti]
+def engine_for(variant: Variant, evaluation: str = DEFAULT_EVALUATION) -> Engine:
+    """The shared engine for a variant and evaluation (its tables are built once)."""
+    key = (variant.fewer_discs_win, evaluation == "trained")
+    if key not in _engines:
+        _engines[key] = Engine(*key)
+    return _engines[key]
+
+
+def chosen_evaluation(evaluation: str | None = None) -> str:
+    """`evaluation`, else $TUI_REVERSI_EVALUATION, else the default;
+    ReversiError for a name that is not one of EVALUATIONS."""
+    if evaluation is None:
+        evaluation = os.environ.get(EVALUATION_VARIABLE) or DEFAULT_EVALUATION
+    name = evaluation.strip().lower()
+    if name not in EVALUATIONS:
+        raise ReversiError(
+            f"unknown evaluation {evaluation!r}: choose one of {', '.join(EVALUATIONS)}"
+        )
+    return name
 
 
 def score_in_discs(score: int) -> tuple[float, bool]:
@@ -68,8 +88,10 @@ class AlphaBetaPlayer:
         max_depth: int | None = None,
         max_nodes: int | None = None,
         exact_empties: int | None = None,
+        evaluation: str | None = None,
     ):
         self.level = level.name
+        self.evaluation = chosen_evaluation(evaluation)
         self.variant = variant
         self.seed = seed
         self.time_limit = level.time_limit if time_limit is None else time_limit
@@ -114,7 +136,7 @@ class AlphaBetaPlayer:
                     )
                 )
 
-        result = engine_for(self.variant).search(
+        result = engine_for(self.variant, self.evaluation).search(
             position.own,
             position.opp,
             time_limit=self._clock(),
@@ -134,7 +156,7 @@ class AlphaBetaPlayer:
     def _placement_leaf(self, position: Position) -> float:
         if not position.legal_mask():
             return 0.0
-        result = engine_for(self.variant).search(
+        result = engine_for(self.variant, self.evaluation).search(
             position.own, position.opp, max_depth=PLACEMENT_DEPTH, exact_empties=0
         )
         return float(result.score)
@@ -157,7 +179,7 @@ def analyse_position(
         scores = placement_scores(position, player._placement_leaf)
         ranked = sorted(scores, key=lambda sq: -scores[sq])
         return [MoveScore(square_name(sq), scores[sq] / SCALE) for sq in ranked]
-    result = engine_for(variant).search(
+    result = engine_for(variant, chosen_evaluation()).search(
         position.own,
         position.opp,
         time_limit=None if math.isinf(time_limit) else time_limit,
@@ -168,7 +190,7 @@ def analyse_position(
     )
     if not result.scores:
         # Stopped before one full iteration: a one-ply look is still honest.
-        result = engine_for(variant).search(
+        result = engine_for(variant, chosen_evaluation()).search(
             position.own, position.opp, max_depth=1, exact_empties=0, analyse=True
         )
     ranked = sorted(result.scores.items(), key=lambda item: -item[1])

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from ..core.bitboard import CORNERS, flip_table, legal_moves
 from .endgame import make_solver
 from .evaluation import SCALE, WIN, make_evaluator, make_stable_edge_counter, terminal_score
+from .pattern_weights import trained_evaluator
 from .squares import SQUARE_CLASSES
 
 INF = 10 * WIN  # beyond every score
@@ -70,9 +71,12 @@ class Engine:
     """Searches positions of one variant. One engine may run many searches
     (one at a time); each search starts from an empty transposition table."""
 
-    def __init__(self, anti: bool = False):
+    def __init__(self, anti: bool = False, trained: bool = False):
         self.anti = anti
-        self.evaluate = make_evaluator(anti)
+        # The fitted pattern evaluation when asked for and available, else the hand-made one.
+        fitted = trained_evaluator(anti) if trained else None
+        self.trained = fitted is not None
+        self.evaluate = fitted or make_evaluator(anti)
         self.flips = flip_table()
         self.stable_edges = make_stable_edge_counter()
 
