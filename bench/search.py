@@ -7,17 +7,23 @@ runs made on the same machine at the same time.
 
     python bench/search.py                 # everything: about two minutes or more
     python bench/search.py --empties 12 14 # a quicker endgame look
+    python bench/search.py --empties       # midgame only, both evaluations
+
+The midgame runs once per evaluation (--evaluation: hand-made, trained or
+both), with the time and memory it takes to load the trained weights.
 """
 
 import argparse
 import statistics
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tui_reversi.core import Position
+from tui_reversi.players.pattern_weights import WEIGHTS_PATH, load_tables
 from tui_reversi.players.search import Engine
 
 MIDGAME = [  # 40 empties, Black to move
@@ -104,13 +110,50 @@ def main():
         "--empties", type=int, nargs="*", default=[12, 14, 16, 18], choices=sorted(ENDGAME)
     )
     parser.add_argument("--no-midgame", action="store_true")
+    parser.add_argument("--evaluation", choices=("handmade", "trained", "both"), default="both")
     args = parser.parse_args()
     print(f"Python {sys.version.split()[0]}")
     engine = Engine()
     if not args.no_midgame:
-        midgame(engine, args.seconds)
+        for name in ("handmade", "trained"):
+            if args.evaluation in (name, "both"):
+                chosen = load_trained() if name == "trained" else engine
+                missing = name == "trained" and not chosen.trained
+                print(f"evaluation: {name}{' (no weights: hand-made used)' if missing else ''}")
+                evaluation_speed(chosen)
+                midgame(chosen, args.seconds)
     if args.empties:
         endgame(engine, args.empties)
+
+
+def load_trained():
+    """The engine with the trained evaluation, timing the weights' load."""
+    tracemalloc.start()
+    started = time.perf_counter()
+    tables = load_tables()
+    elapsed = time.perf_counter() - started
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    size = WEIGHTS_PATH.stat().st_size if WEIGHTS_PATH.exists() else 0
+    if tables is not None:
+        print(
+            f"weights: {size:,} bytes on disk, loaded in {elapsed * 1000:.0f} ms, "
+            f"peak {peak / 1e6:.1f} MB while loading"
+        )
+    return Engine(trained=True)
+
+
+def evaluation_speed(engine, repeat=20):
+    """Static evaluations per second over the midgame positions (no search)."""
+    positions = [Position.from_string(board) for board in MIDGAME]
+    pairs = [(p.own, p.opp) for p in positions] + [(p.opp, p.own) for p in positions]
+    evaluate = engine.evaluate
+    started = time.perf_counter()
+    for _ in range(repeat):
+        for own, opp in pairs:
+            evaluate(own, opp)
+    elapsed = time.perf_counter() - started
+    print(f"  static evaluation: {repeat * len(pairs) / elapsed:,.0f} calls/s")
 
 
 if __name__ == "__main__":
