@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 import os
+import random
 import time
 from dataclasses import dataclass
 
 from ..core import Position, ReversiError, Variant, square_name
 from .base import CancelCheck, MoveScore, ProgressCallback, SearchInfo
+from .book import book_move
 from .evaluation import SCALE, WIN
 from .placement import placement_scores
 from .search import Engine, SearchResult
@@ -74,8 +76,9 @@ class AlphaBetaPlayer:
 
     `time_limit` seconds per move (math.inf: no clock), optionally bounded by
     `max_depth` plies and `max_nodes`: with no clock the choice is a pure
-    function of the position and these bounds. `seed` is accepted for a
-    uniform API; the search itself uses no randomness.
+    function of the position and these bounds. With the trained evaluation
+    the first plies come from the opening book, `seed` choosing among its
+    near-equal moves; the search itself uses no randomness.
     """
 
     def __init__(
@@ -92,6 +95,7 @@ class AlphaBetaPlayer:
     ):
         self.level = level.name
         self.evaluation = chosen_evaluation(evaluation)
+        self._rng = random.Random(seed)  # picks among the book's near-equal moves
         self.variant = variant
         self.seed = seed
         self.time_limit = level.time_limit if time_limit is None else time_limit
@@ -122,6 +126,10 @@ class AlphaBetaPlayer:
         if position.in_opening_placement:
             scores = placement_scores(position, self._placement_leaf)
             return square_name(max(scores, key=lambda sq: scores[sq]))
+        if self.evaluation == "trained" and not self.variant.fewer_discs_win:
+            square = book_move(position.own, position.opp, self._rng)
+            if square is not None and position.is_legal(square):
+                return square_name(square)
 
         def report(result: SearchResult) -> None:
             if progress is not None:
