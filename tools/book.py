@@ -73,18 +73,23 @@ def main() -> None:
                     if key not in book:
                         following[key] = None
             frontier = list(following)
+            # Written after every ply, so a run cut short leaves a whole book.
+            write_book(Path(args.out), book)
             print(
                 f"ply {ply + 1}: {len(book)} positions, {time.perf_counter() - started:.0f} s",
                 flush=True,
             )
-    lines = [HEADER]
-    for (own, opp), moves in book.items():
-        lines.append(f"{own:x} {opp:x} " + " ".join(f"{sq}:{score}" for sq, score in moves))
-    Path(args.out).write_text("\n".join(lines) + "\n", encoding="ascii")
     print(
         f"{len(book)} positions to ply {args.plies} at depth {args.depth} in "
         f"{time.perf_counter() - started:.0f} s; wrote {args.out}"
     )
+
+
+def write_book(path: Path, book: dict[tuple[int, int], list[tuple[int, int]]]) -> None:
+    lines = [HEADER]
+    for (own, opp), moves in book.items():
+        lines.append(f"{own:x} {opp:x} " + " ".join(f"{sq}:{score}" for sq, score in moves))
+    path.write_text("\n".join(lines) + "\n", encoding="ascii")
 
 
 if __name__ == "__main__":

@@ -155,7 +155,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", nargs="+", help="self-play files to fit")
     parser.add_argument("--holdout", nargs="*", default=[], help="files to measure on only")
-    parser.add_argument("--ridge", type=float, default=5.0)
+    parser.add_argument(
+        "--ridge", type=float, default=40.0, help="regularisation of the midgame phases"
+    )
+    parser.add_argument(
+        "--ridge-exact",
+        type=float,
+        default=5.0,
+        help="regularisation of the phases within the solver's reach (exact labels, less noise)",
+    )
+    parser.add_argument(
+        "--exact-empties", type=int, default=14, help="the empties selfplay.py solved from"
+    )
     parser.add_argument("--iterations", type=int, default=150)
     parser.add_argument("--out", help="weights file to write")
     args = parser.parse_args()
@@ -182,7 +193,8 @@ def main() -> None:
         if rows.sum() < 100:  # no data (the last empties, or the start)
             w = np.zeros(PHASE_SIZE)
         else:
-            w = fit_phase(slots[rows], mob[rows], y[rows], args.ridge, args.iterations)
+            ridge = args.ridge_exact if hi + SMOOTH <= args.exact_empties else args.ridge
+            w = fit_phase(slots[rows], mob[rows], y[rows], ridge, args.iterations)
         full = expand(w, maps)
         tables.append(np.clip(np.rint(full * SCALE), -32767, 32767).astype(np.int16))
         line = f"{phase:5d}  {lo:2d}..{hi:2d}  {int(rows.sum()):7d}"

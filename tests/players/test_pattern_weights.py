@@ -87,3 +87,19 @@ def test_with_weights_the_engine_searches_with_them(
     assert not Engine(anti=True, trained=True).trained  # anti keeps its own evaluation
     start = Position.initial()
     assert engine.search(start.own, start.opp, max_depth=3).move is not None
+
+
+def test_the_trained_engine_never_needs_numpy() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from tui_reversi.players.search import Engine\n"
+        "from tui_reversi.core import Position\n"
+        "p = Position.initial()\n"
+        "Engine(trained=True).search(p.own, p.opp, max_depth=2)\n"
+        "print('numpy' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from ..core import Position, ReversiError, Variant, square_name
 from .base import CancelCheck, MoveScore, ProgressCallback, SearchInfo
-from .book import book_move
 from .evaluation import SCALE, WIN
 from .placement import placement_scores
 from .search import Engine, SearchResult
@@ -127,6 +126,8 @@ class AlphaBetaPlayer:
             scores = placement_scores(position, self._placement_leaf)
             return square_name(max(scores, key=lambda sq: scores[sq]))
         if self.evaluation == "trained" and not self.variant.fewer_discs_win:
+            from .book import book_move  # read on first use, off the start-up path
+
             square = book_move(position.own, position.opp, self._rng)
             if square is not None and position.is_legal(square):
                 return square_name(square)

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from ..core.bitboard import CORNERS, flip_table, legal_moves
 from .endgame import make_solver
 from .evaluation import SCALE, WIN, make_evaluator, make_stable_edge_counter, terminal_score
-from .pattern_weights import trained_evaluator
 from .squares import SQUARE_CLASSES
 
 INF = 10 * WIN  # beyond every score
@@ -74,7 +73,12 @@ class Engine:
     def __init__(self, anti: bool = False, trained: bool = False):
         self.anti = anti
         # The fitted pattern evaluation when asked for and available, else the hand-made one.
-        fitted = trained_evaluator(anti) if trained else None
+        fitted = None
+        if trained:
+            # Imported here: the weights are read on first use, off the start-up path.
+            from .pattern_weights import trained_evaluator
+
+            fitted = trained_evaluator(anti)
         self.trained = fitted is not None
         self.evaluate = fitted or make_evaluator(anti)
         self.flips = flip_table()
