@@ -92,3 +92,13 @@ def test_a_bad_book_is_one_sentence(tmp_path: Path, text: str, message: str) -> 
         read_book(path)
     with pytest.raises(BookError, match="cannot read the opening book"):
         read_book(tmp_path / "missing.txt")
+
+
+def test_the_shipped_book_starts_at_the_start_and_holds_legal_moves() -> None:
+    from tui_reversi.core.bitboard import legal_moves
+
+    entries = read_book(book_module.BOOK_PATH)
+    start = Position.initial()
+    assert canonical_image(start.own, start.opp)[:2] in entries
+    for (own, opp), moves in entries.items():
+        assert all(legal_moves(own, opp) >> sq & 1 for sq, _ in moves)

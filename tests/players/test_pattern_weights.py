@@ -103,3 +103,9 @@ def test_the_trained_engine_never_needs_numpy() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_the_shipped_weights_load() -> None:
+    tables = read_weights(pattern_weights.WEIGHTS_PATH)
+    assert len(tables) == PHASES and all(len(t) == PHASE_SIZE for t in tables)
+    assert any(any(t) for t in tables)
