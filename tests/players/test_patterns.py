@@ -91,3 +91,18 @@ def test_the_instances_cover_distinct_squares_of_the_right_length() -> None:
     for instances in FAMILIES.values():
         for squares in instances:
             assert len(set(squares)) == len(squares) == len(instances[0])
+
+
+def test_above_its_threshold_the_opening_evaluation_scores() -> None:
+    evaluator = PatternEvaluator(TABLES, opening=lambda own, opp: 12345, opening_above=40)
+    rng = random.Random(5)
+    for k in range(100):
+        occupied = rng.getrandbits(64) & (rng.getrandbits(64) if k % 2 else FULL)
+        own = rng.getrandbits(64) & occupied
+        opp = occupied & ~own
+        empties = 64 - occupied.bit_count()
+        score = evaluator.evaluate(own, opp)
+        if empties > 40:
+            assert score == 12345
+        else:
+            assert score == EVALUATOR.evaluate(own, opp)

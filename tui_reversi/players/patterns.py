@@ -31,7 +31,7 @@ lookups from the two bitboards: no loop over squares at evaluation time.
 from __future__ import annotations
 
 from ..core.bitboard import FULL, legal_moves_pair, mirror_horizontal
-from .evaluation import terminal_value
+from .evaluation import Evaluator, terminal_value
 
 PHASE_WIDTH = 5
 PHASES = 13  # empties 0..64 // PHASE_WIDTH
@@ -159,15 +159,27 @@ class PatternEvaluator:
     move, in score units (evaluation.SCALE per disc). `tables[e]` is the
     weight table of the phase of `e` empties, PHASE_SIZE entries."""
 
-    def __init__(self, tables: list[list[int]], anti: bool = False) -> None:
+    def __init__(
+        self,
+        tables: list[list[int]],
+        anti: bool = False,
+        opening: Evaluator | None = None,
+        opening_above: int = 64,
+    ) -> None:
         self.tables = [tables[phase_of(e)] for e in range(65)]
         self.anti = anti
+        # With more than `opening_above` empties, `opening` scores instead.
+        self.opening = opening
+        self.opening_above = opening_above if opening is not None else 64
 
     def evaluate(self, own: int, opp: int) -> int:
+        empties = 64 - (own | opp).bit_count()
+        if empties > self.opening_above and self.opening is not None:
+            return self.opening(own, opp)
         mo, mp = legal_moves_pair(own, opp)
         if not mo and not mp:
             return terminal_value(own, opp, self.anti)
-        w = self.tables[64 - (own | opp).bit_count()]
+        w = self.tables[empties]
         tern = TERN
         tern2 = TERN2
         t9 = TERN9
