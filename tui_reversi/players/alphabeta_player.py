@@ -130,6 +130,7 @@ class AlphaBetaPlayer:
 
             square = book_move(position.own, position.opp, self._rng)
             if square is not None and position.is_legal(square):
+                self.last_result = None  # not searched
                 return square_name(square)
 
         def report(result: SearchResult) -> None:
