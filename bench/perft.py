@@ -1,13 +1,15 @@
-"""Perft speed: the bitboard engine against a plain list-of-lists program.
+"""Perft speed: the bitboard engine, interpreted and compiled (mypyc), against
+a plain list-of-lists program.
 
-Both make every leaf position. The tree is split into its subtrees two plies
-down and the two programs take turns subtree by subtree, so a shared, noisy
-machine slows both alike and the ratio stays fair. Prints leaves/s for each
-and the ratio.
+All make every leaf position. The tree is split into its subtrees two plies
+down and the programs take turns subtree by subtree (the two engines in
+worker processes, bench/both_engines.py), so a shared, noisy machine slows
+all alike and the ratios stay fair. Prints leaves/s for each and the ratios.
 
     python bench/perft.py              # perft(9): a few minutes, mostly the plain one
+    python bench/perft.py --no-plain   # the two engines only
     python bench/perft.py --depth 7    # quick look
-    python bench/perft.py --verify 11  # also check depths 9..11 (engine only, counting)
+    python bench/perft.py --verify 11  # also check depths 9..11 (this process's engine, counting)
 """
 
 import argparse
@@ -18,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import plain_reversi
+from both_engines import BothEngines
 
 from tui_reversi.core import Color, Position, perft
 from tui_reversi.core.perft import OTHELLO_PERFT
@@ -40,7 +43,9 @@ def plain_board(position):
 def report(label, leaves, seconds, expected):
     status = "ok" if leaves == expected else f"WRONG, expected {expected}"
     rate = leaves / seconds
-    print(f"{label:>8}: {leaves:>9} leaves in {seconds:7.2f} s = {rate:>9,.0f} leaves/s ({status})")
+    print(
+        f"{label:>11}: {leaves:>9} leaves in {seconds:7.2f} s = {rate:>10,.0f} leaves/s ({status})"
+    )
     return rate
 
 
@@ -55,23 +60,35 @@ def main():
         metavar="MAX",
         help="afterwards check the engine's counts for depths 9..MAX (last ply counted)",
     )
+    parser.add_argument("--no-plain", action="store_true", help="the two engines only")
     args = parser.parse_args()
     expected = OTHELLO_PERFT[args.depth]
     python = sys.version.split()[0]
     print(f"perft({args.depth}) from the Othello start, every leaf made, Python {python}")
-    totals = {"engine": [0, 0.0], "plain": [0, 0.0]}
-    for position in subtrees(Position.initial(), 2):
-        depth = args.depth - 2
-        started = time.perf_counter()
-        totals["engine"][0] += perft(position, depth)
-        totals["engine"][1] += time.perf_counter() - started
-        board, player = plain_board(position)
-        started = time.perf_counter()
-        totals["plain"][0] += plain_reversi.perft(board, player, depth)
-        totals["plain"][1] += time.perf_counter() - started
-    engine = report("engine", *totals["engine"], expected)
-    plain = report("plain", *totals["plain"], expected)
-    print(f"   ratio: engine is {engine / plain:.1f}x the plain program (same run, interleaved)")
+    totals = {"interpreted": [0, 0.0], "compiled": [0, 0.0], "plain": [0, 0.0]}
+    with BothEngines() as engines:
+        print(f"interpreted: {engines.interpreted.engine}; compiled: {engines.compiled.engine}")
+        for position in subtrees(Position.initial(), 2):
+            depth = args.depth - 2
+            question = {"kind": "perft", "board": str(position), "depth": depth}
+            for key, answer in zip(("interpreted", "compiled"), engines.ask(question), strict=True):
+                totals[key][0] += answer["leaves"]
+                totals[key][1] += answer["seconds"]
+            if args.no_plain:
+                continue
+            board, player = plain_board(position)
+            started = time.perf_counter()
+            totals["plain"][0] += plain_reversi.perft(board, player, depth)
+            totals["plain"][1] += time.perf_counter() - started
+    interpreted = report("interpreted", *totals["interpreted"], expected)
+    compiled = report("compiled", *totals["compiled"], expected)
+    print(f"      ratio: compiled is {compiled / interpreted:.1f}x interpreted (same run)")
+    if not args.no_plain:
+        plain = report("plain", *totals["plain"], expected)
+        print(
+            f"      ratio: the engine is {interpreted / plain:.1f}x (interpreted) and "
+            f"{compiled / plain:.1f}x (compiled) the plain program (same run, interleaved)"
+        )
     for depth in range(9, args.verify + 1):
         started = time.perf_counter()
         leaves = perft(Position.initial(), depth, make_leaves=False)

@@ -14,11 +14,18 @@ forks every game from the preloaded parent. For each way this starts
   goodbye at a random moment of its start; then how many game processes are
   left 15 s later, and whether the next player still gets a board.
 
+With `--people N` it measures people playing each other instead (the new way
+only): N tables at once (`table`, then `join CODE`), every mover typing a
+legal square about once a second; from the mover's key press until the
+opponent's screen starts to change (move to opponent's screen, p50, p95), and
+PSS per table (both games, plus the preloaded parent shared out).
+
 It prints the machine's load average before and after: the machine is shared.
 Measures and prints; asserts nothing. Run it under nice, once:
 
     nice -n 10 python bench/serve.py                      # both ways, levels 1,20,50,100
     nice -n 10 python bench/serve.py --ways new --levels 1,20
+    nice -n 10 python bench/serve.py --people 10
 """
 
 from __future__ import annotations
@@ -67,7 +74,8 @@ def start_server(data_dir: Path, preload: bool) -> tuple[subprocess.Popen[str], 
 class Player:
     """One player: a connection, a terminal, and the timing of what comes back."""
 
-    def __init__(self, user: str) -> None:
+    def __init__(self, user: str, command: str = OPTIONS) -> None:
+        self.command = command
         self.user = user
         self.conn: asyncssh.SSHClientConnection | None = None
         self.process: asyncssh.SSHClientProcess[bytes] | None = None
@@ -78,6 +86,7 @@ class Player:
         self.latencies: list[float] = []
         self.reader: asyncio.Task[None] | None = None
         self.board_drawn = asyncio.Event()
+        self.text = b""  # the latest output, for finding a table's code
 
     async def open(self, port: int) -> None:
         self.started = time.perf_counter()
@@ -90,7 +99,7 @@ class Player:
             client_keys=None,
         )
         self.process = await self.conn.create_process(
-            OPTIONS, term_type="xterm-256color", term_size=(80, 24), encoding=None
+            self.command, term_type="xterm-256color", term_size=(80, 24), encoding=None
         )
         self.reader = asyncio.create_task(self._read())
 
@@ -101,6 +110,7 @@ class Player:
             if not chunk:
                 return
             now = time.perf_counter()
+            self.text = (self.text + chunk)[-4096:]
             if not self.board:
                 self.seen = self.seen[-16:] + chunk
                 if BOARD in self.seen:
@@ -330,6 +340,60 @@ async def measure(way: str, args: argparse.Namespace) -> dict:
             server.wait(timeout=60)
 
 
+async def sit_down(port: int, table: int) -> tuple[Player, Player]:
+    """A table: its host, and a guest who joined it by its code."""
+    host = Player(f"host{table}", "table")
+    await host.open(port)
+    await asyncio.wait_for(host.board_drawn.wait(), 300)
+    while (found := re.search(rb"join ([A-Z2-9]{5})", host.text)) is None:
+        await asyncio.sleep(0.05)
+    guest = Player(f"guest{table}", f"join {found.group(1).decode()}")
+    await guest.open(port)
+    await asyncio.wait_for(guest.board_drawn.wait(), 300)
+    await asyncio.sleep(1.0)  # the host's screen takes the news in
+    return host, guest
+
+
+async def people(port: int, server: subprocess.Popen[str], tables: int, seconds: float) -> None:
+    """`tables` games between people at once: move-to-opponent's-screen latency."""
+    from tui_reversi.core import Game, square_name
+
+    seated = []
+    for batch in range(0, tables, 5):
+        seated += await asyncio.gather(
+            *(sit_down(port, n) for n in range(batch, min(batch + 5, tables)))
+        )
+    await asyncio.sleep(1.0)
+    parent = preloaded_parent(server.pid)
+    pss = sum(pss_kib(pid) for pid in games(server.pid)) + (pss_kib(parent) if parent else 0)
+    cpu_before, wall_before = cpu_seconds(server.pid), time.perf_counter()
+    latencies: list[float] = []
+
+    async def play(index: int, host: Player, guest: Player) -> None:
+        await asyncio.sleep(index / tables)  # spread the tables over the second
+        game, deadline = Game(), time.perf_counter() + seconds
+        while time.perf_counter() < deadline and not game.is_over:
+            mover, opponent = (host, guest) if game.position.to_move == 0 else (guest, host)
+            square = square_name(game.position.legal_moves()[0])
+            opponent.latencies.clear()
+            opponent.waiting_since = time.perf_counter()  # the opponent's next output
+            assert mover.process is not None
+            mover.process.stdin.write(square.encode())
+            game.play(game.position.legal_moves()[0])
+            await asyncio.sleep(1.0)
+            latencies.extend(opponent.latencies)
+
+    await asyncio.gather(*(play(i, h, g) for i, (h, g) in enumerate(seated)))
+    cpu = (cpu_seconds(server.pid) - cpu_before) / (time.perf_counter() - wall_before)
+    print(
+        f"{tables} tables at once, {len(latencies)} moves: move to opponent's screen "
+        f"p50 {ms(percentile(latencies, 0.5))}, p95 {ms(percentile(latencies, 0.95))}; "
+        f"PSS per table {pss / tables / 1024:.1f} MB; server and games CPU {cpu * 100:.0f}%",
+        flush=True,
+    )
+    await asyncio.gather(*(p.close() for pair in seated for p in pair))
+
+
 def load() -> str:
     one, five, fifteen = os.getloadavg()
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} CPUs"
@@ -345,7 +409,21 @@ async def main() -> None:
     parser.add_argument("--together", type=int, default=20, help="players arriving at once")
     parser.add_argument("--drops", type=int, default=100, help="connections dropped abruptly")
     parser.add_argument("--good-ms", type=float, default=200.0, help="p95 a level must keep")
+    parser.add_argument("--people", type=int, default=0, help="tables of two people instead")
     args = parser.parse_args()
+    if args.people:
+        print(f"tui-reversi serve, people at tables; Python {sys.version.split()[0]}")
+        print(f"before: {load()}; nice {os.nice(0)}", flush=True)
+        with tempfile.TemporaryDirectory(prefix="bench-serve-") as temporary:
+            server, port, how = start_server(Path(temporary), preload=True)
+            try:
+                print(f"games start {how}", flush=True)
+                await people(port, server, args.people, args.seconds)
+            finally:
+                server.terminate()
+                server.wait(timeout=60)
+        print(f"after: {load()}")
+        return
     args.levels = [int(level) for level in args.levels.split(",")]
     print(f"tui-reversi serve, the real app ({OPTIONS}); Python {sys.version.split()[0]}")
     print(f"before: {load()}; nice {os.nice(0)}", flush=True)

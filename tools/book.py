@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tui_reversi.core.bitboard import flip_table, legal_moves
 from tui_reversi.players.book import HEADER, canonical_image
 from tui_reversi.players.evaluation import SCALE
+from tui_reversi.players.pattern_weights import trained_evaluator
 from tui_reversi.players.search import Engine
 
 START_OWN = 0x0000000810000000
@@ -35,7 +36,7 @@ _ENGINE: list[Engine] = []
 def score_moves(task: tuple[int, int, int, bool]) -> tuple[int, int, dict[int, int]]:
     own, opp, depth, trained = task
     if not _ENGINE:
-        _ENGINE.append(Engine(trained=trained))
+        _ENGINE.append(Engine(False, trained_evaluator(False) if trained else None))
     result = _ENGINE[0].search(own, opp, max_depth=depth, analyse=True)
     return own, opp, result.scores
 

@@ -27,7 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tui_reversi.core.bitboard import legal_moves_pair
+from tui_reversi.core.bitboard import legal_moves
 from tui_reversi.players.evaluation import SCALE, make_evaluator
 from tui_reversi.players.pattern_weights import write_weights
 from tui_reversi.players.patterns import (
@@ -89,8 +89,7 @@ def features(own: np.ndarray, opp: np.ndarray, maps: dict[str, np.ndarray]) -> n
 def mobility(own: np.ndarray, opp: np.ndarray) -> np.ndarray:
     out = np.empty(len(own), dtype=np.float64)
     for i, (o, p) in enumerate(zip(own.tolist(), opp.tolist(), strict=True)):
-        mo, mp = legal_moves_pair(o, p)
-        out[i] = mo.bit_count() - mp.bit_count()
+        out[i] = legal_moves(o, p).bit_count() - legal_moves(p, o).bit_count()
     return out
 
 

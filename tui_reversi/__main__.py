@@ -5,9 +5,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import os
+import signal
 import sys
+import threading
+from functools import partial
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .app import ReversiApp
 
 # name -> (module under tui_reversi.tools, one-line help)
 TOOLS = {
@@ -16,6 +23,7 @@ TOOLS = {
     "engine": ("engine", "run a level as an outside engine on stdin/stdout (see README)"),
     "serve": ("serve", "host the game over SSH: players type ssh -p 2222 HOST"),
     "games": ("games", "list, export and import saved games"),
+    "analyse": ("analyse", "score every move of a game file: mistakes, best moves, summary"),
 }
 
 
@@ -63,6 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         description="Reversi/Othello in the terminal. With no sub-command, starts the game.",
     )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=version_line(),
+        help="the version, and whether the engine runs compiled or interpreted",
+    )
     add_app_arguments(parser)
     tools = parser.add_subparsers(
         dest="tool", metavar="TOOL", title="tools", parser_class=_ToolParser
@@ -76,6 +90,14 @@ def build_parser() -> argparse.ArgumentParser:
             tool_module=module,
         )
     return parser
+
+
+def version_line() -> str:
+    """'tui-reversi 0.1.0, engine: compiled (mypyc)' or '... interpreted (why)'."""
+    from . import __version__
+    from .engine_build import engine_build
+
+    return f"tui-reversi {__version__}, engine: {engine_build()}"
 
 
 def add_app_arguments(parser: argparse.ArgumentParser) -> None:
@@ -150,9 +172,17 @@ def run_app(args: argparse.Namespace) -> int:
 
 
 def _run_app(args: argparse.Namespace) -> int:
+    from .players.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
+
+    table_socket = os.environ.pop(TABLE_SOCKET_VARIABLE, None)
+    table_secret = os.environ.pop(TABLE_SECRET_VARIABLE, None)
+    if table_socket and table_secret:
+        return _run_at_table(args, table_socket, table_secret)
     from .app import create_app
     from .core import ReversiError
+    from .crash import contain
     from .session import Session
+    from .terminal_input import tolerate_invalid_utf8
     from .widgets.themes import theme_names
 
     if args.theme is not None and args.theme not in theme_names():
@@ -170,9 +200,18 @@ def _run_app(args: argparse.Namespace) -> int:
         options = app_arguments(args)
         match = session.start_match(black=options.get("black"), white=options.get("white"))
         app = create_app(settings=session.settings_for(options), match=match, session=session)
+        tolerate_invalid_utf8()
+        threading.excepthook = partial(_thread_failed, app)
         app.run(mouse=not args.no_mouse)
     finally:
+        threading.excepthook = threading.__excepthook__
+        # The terminal is back in cooked mode: a ctrl+c typed now would
+        # interrupt the last autosave. The game is ending anyway.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         saved = session.close()
+    if app.crash is not None:
+        transcript = app.match.game.transcript(app.match.game.length)
+        return contain(app.crash, transcript=transcript, saved=saved)
     code = app.return_code or 0
     if code > 128 and saved:  # ended by SIGHUP or SIGTERM (the terminal may be gone)
         with contextlib.suppress(OSError):
@@ -181,6 +220,53 @@ def _run_app(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     return code
+
+
+def _run_at_table(args: argparse.Namespace, path: str, secret: str) -> int:
+    """A game at a server's table (`tui-reversi serve` starts it so): this player
+    against a person at another terminal, the server the referee. Nothing of the
+    player's own games is touched."""
+    from dataclasses import replace
+
+    from .app import create_app
+    from .crash import contain
+    from .match import Match
+    from .players.kinds import HUMAN, PERSON
+    from .players.remote import TableLink
+    from .storage.settings import load_settings
+    from .terminal_input import tolerate_invalid_utf8
+    from .widgets.themes import theme_names
+
+    link = TableLink.connect(path, secret)
+    try:
+        state = link.state
+        you = state.colour
+        if you is None:  # watching: both seats are people elsewhere
+            kinds = (PERSON, PERSON)
+        else:
+            kinds = (HUMAN, PERSON) if you == 0 else (PERSON, HUMAN)
+        match = Match(kinds[0], kinds[1], link.start_game(), names=state.names)
+        settings, _ = load_settings(themes=theme_names())
+        options = app_arguments(args)
+        options.pop("variant", None)  # the table's variant
+        settings = replace(settings, **options)
+        app = create_app(settings=settings, match=match, table=link)
+        tolerate_invalid_utf8()
+        threading.excepthook = partial(_thread_failed, app)
+        app.run(mouse=not args.no_mouse)
+        if not app.return_code and app.crash is None:  # quit, not hung up: no seat to hold
+            link.leave()
+    finally:
+        threading.excepthook = threading.__excepthook__
+        link.close()
+    if app.crash is not None:  # the server holds the seat: reconnecting sits you back down
+        return contain(app.crash, transcript=app.match.game.transcript(app.match.game.length))
+    return app.return_code or 0
+
+
+def _thread_failed(app: ReversiApp, failed: threading.ExceptHookArgs) -> None:
+    if failed.exc_value is not None:
+        app.thread_failed(failed.exc_value)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -199,6 +285,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("tui-reversi: interrupted", file=sys.stderr)
         return 130
+    except Exception as error:  # a bug: a report and one sentence, never a traceback
+        from .crash import contain
+
+        return contain(error)
 
 
 if __name__ == "__main__":

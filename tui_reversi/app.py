@@ -4,6 +4,7 @@ factory the command line and the tests build the app with."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import gc
 import os
 import signal
@@ -24,6 +25,7 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from .core import Position, ReversiError, Variant
+from .crash import CRASH_STATUS, TEST_CRASH_VARIABLE, DeliberateCrash
 from .match import Event, Match, Pacing, RecordChanged, Referee
 from .players import MoveScore, Strategy, analyse, create_player
 from .players.base import CancelCheck
@@ -31,10 +33,12 @@ from .players.kinds import StrategyFactory, seat
 from .screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from .session import AUTO_THEME, sentence
 from .storage.settings import Settings
+from .styles_cache import release_rendered_lines
 from .widgets.glyphs import ascii_text
 from .widgets.themes import BOARD_COLOURS, DEFAULT_THEME, SIXTEEN_COLOUR_THEME, THEMES
 
 if TYPE_CHECKING:
+    from .players.remote import News, TableLink
     from .screens.game import GameScreen
     from .session import Session
 
@@ -83,8 +87,10 @@ class ReversiApp(App[None]):
         hint_engine: HintEngine,
         on_change: Callable[[Match], None] | None = None,
         session: Session | None = None,
+        table: TableLink | None = None,
     ) -> None:
         super().__init__()
+        release_rendered_lines()  # else every closed dialog's lines stay in memory
         for theme in THEMES:
             self.register_theme(theme)
         # The player's preferences for this run: the saved settings with the
@@ -95,10 +101,14 @@ class ReversiApp(App[None]):
         self._on_change = on_change
         # The player's files (autosave, saved games, settings); None: nothing is kept.
         self.session = session
+        # At a server's table (people playing each other): the line to the server.
+        self.table = table
         # The turn loop; answers from the players' threads come back as RefereeCall.
         self.referee = Referee(
             match,
-            lambda name, variant: seat(name, variant, player_factory),
+            table.seat
+            if table is not None
+            else lambda kind, variant: seat(kind, variant, player_factory),
             pacing=pacing,
             post=self._call_referee,
         )
@@ -109,19 +119,14 @@ class ReversiApp(App[None]):
             self.theme = theme_name
         self._autosave_problem: str | None = None
         self._signalled = False
+        # The bug that ended the app, if one did (the command line reports it).
+        self.crash: BaseException | None = None
+        crash_key = os.environ.get(TEST_CRASH_VARIABLE)
+        if crash_key:
+            self.bind(crash_key, "deliberate_crash", show=False)
         from .screens.dialog import KeysForDialogs
 
         self._keys_for_dialogs = KeysForDialogs(self)
-
-    async def on_event(self, event: events.Event) -> None:
-        # Keys typed right after one that opens a dialog wait for the dialog.
-        if (
-            isinstance(event, events.Key)
-            and not event.is_forwarded
-            and self._keys_for_dialogs.held(event)
-        ):
-            return
-        await super().on_event(event)
 
     @dataclass
     class AutosaveFailed(Message):
@@ -134,6 +139,12 @@ class ReversiApp(App[None]):
         """The game is autosaved as an earlier autosave from now on (one sentence why)."""
 
         note: str
+
+    @dataclass
+    class TableNews(Message):
+        """News from the server's table, brought from the link's thread."""
+
+        news: News
 
     @dataclass
     class RefereeCall(Message):
@@ -249,8 +260,57 @@ class ReversiApp(App[None]):
     def action_help(self) -> None:
         from .screens.help import HelpScreen
 
-        if not isinstance(self.screen, HelpScreen):
+        # Nothing opens over the size notice: it would be drawn too small, and bury it.
+        if not isinstance(self.screen, (HelpScreen, TooSmallScreen)):
             self.push_screen(HelpScreen())
+
+    def action_command_palette(self) -> None:
+        from .screens.command_palette import CommandPalette
+
+        # One palette at a time, also when another screen (the size notice,
+        # game over) has come in front of it: two would share an id.
+        open_already = any(isinstance(screen, CommandPalette) for screen in self.screen_stack)
+        too_small = isinstance(self.screen, TooSmallScreen)
+        if self.use_command_palette and not open_already and not too_small:
+            self.push_screen(CommandPalette(id="--command-palette"))
+
+    def search_themes(self) -> None:
+        from textual.theme import ThemeProvider
+
+        from .screens.command_palette import CommandPalette
+
+        self.push_screen(
+            CommandPalette(providers=[ThemeProvider], placeholder="Search for themes…")
+        )
+
+    async def on_event(self, event: events.Event) -> None:
+        # Keys typed right after one that opens a dialog wait for the dialog.
+        if (
+            isinstance(event, events.Key)
+            and not event.is_forwarded
+            and self._keys_for_dialogs.held(event)
+        ):
+            return
+        if isinstance(event, events.MouseDown) and self._pressed_where_nothing_is(event):
+            return
+        await super().on_event(event)
+
+    def _pressed_where_nothing_is(self, event: events.MouseDown) -> bool:
+        """A press on a widget being removed (it has left the DOM, the screen
+        has not been redrawn yet): Textual 8.2 would start a text selection
+        in its parent, which it no longer has, and raise AttributeError."""
+        from textual.errors import NoWidget
+
+        try:
+            widget, offset = self.screen.get_widget_and_offset_at(event.x, event.y)
+        except NoWidget:
+            return False
+        return (
+            widget is not None
+            and offset is not None
+            and not isinstance(widget, Screen)
+            and widget.parent is None
+        )
 
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(event.size)
@@ -261,8 +321,12 @@ class ReversiApp(App[None]):
         # gets it back after this interval (default 5 ms), once per await.
         sys.setswitchinterval(SWITCH_INTERVAL)
         self._check_size(self.size)
+        # A dialog the game opens while the terminal is too small goes behind the notice.
+        self.screen_change_signal.subscribe(self, lambda _screen: self._check_size(self.size))
         if not self.is_headless:
             self._end_on_signals()
+        if self.table is not None:
+            self.table.listen(self._table_news)
         if self.session is not None:
             self.session.on_autosave_error = self._autosave_failed
             self.session.on_autosave_note = self._autosave_moved
@@ -285,6 +349,14 @@ class ReversiApp(App[None]):
     def _autosave_moved(self, note: str) -> None:
         self.post_message(self.AutosaveMoved(note))
 
+    def _table_news(self, news: News) -> None:  # on the table link's thread
+        self.post_message(self.TableNews(news))
+
+    def on_reversi_app_table_news(self, event: TableNews) -> None:
+        game = self._game_screen()
+        if game is not None:
+            game.table_news(event.news)
+
     def on_reversi_app_autosave_failed(self, event: AutosaveFailed) -> None:
         if event.problem != self._autosave_problem:  # once, not after every move
             self._autosave_problem = event.problem
@@ -296,6 +368,32 @@ class ReversiApp(App[None]):
 
     def on_reversi_app_autosave_moved(self, event: AutosaveMoved) -> None:
         self.notify(sentence(event.note), severity="warning", timeout=30, markup=False)
+
+    # -- bugs: the game ends with a report, never a traceback ------------------------------
+
+    def _handle_exception(self, error: Exception) -> None:
+        """An exception nothing handled (a bug): close down as on ctrl+q, so
+        the terminal is put back, and leave the report to the command line
+        (`crash`): Textual would print the traceback to the player."""
+        if self.crash is None:
+            self.crash = error
+        self._return_code = CRASH_STATUS
+        if self._exception is None:  # Pilot re-raises it in tests
+            self._exception = error
+            self._exception_event.set()
+        self._close_messages_no_wait()
+
+    def thread_failed(self, error: BaseException) -> None:
+        """An exception escaped a thread (the terminal's input thread, say):
+        without this the app would carry on deaf, or die with exit status 0.
+        The terminal gone (EIO, EPIPE on it) is a hang-up, not a bug."""
+        if isinstance(error, OSError) and error.errno in (errno.EIO, errno.EPIPE):
+            self.call_later(self._signalled_to_end, signal.SIGHUP)
+        elif isinstance(error, Exception):
+            self.call_later(self._handle_exception, error)
+
+    def action_deliberate_crash(self) -> None:
+        raise DeliberateCrash(f"the test-only crash key ({TEST_CRASH_VARIABLE}) was pressed")
 
     # -- SIGHUP (a dropped SSH connection) and SIGTERM ------------------------------------
 
@@ -326,6 +424,8 @@ class ReversiApp(App[None]):
         self.set_class(size.height < SHORT_HEIGHT, "-short")
         too_small = size.width < MIN_WIDTH or size.height < MIN_HEIGHT
         showing = isinstance(self.screen, TooSmallScreen)
+        # The notice is always in front while the terminal is too small; one
+        # left under a dialog goes when it is in front again (screen_change_signal).
         if too_small and not showing:
             self.push_screen(TooSmallScreen())
         elif showing and not too_small:
@@ -358,14 +458,17 @@ def create_app(
     clock: Callable[[], float] = time.monotonic,
     on_change: Callable[[Match], None] | None = None,
     session: Session | None = None,
+    table: TableLink | None = None,
 ) -> ReversiApp:
     """The app, ready to run, with the player's `settings` (default: the
     defaults). `match` continues a given game (resume, load); otherwise a new
     game starts with the settings' players and variant. `session` keeps the
     player's files (autosave, saved games, settings); without it nothing is
-    written. `seed` makes the computers' choices repeatable; `player_factory`
-    (the engines) and `hint_engine` replace the real ones in tests. Raises
-    ReversiError (one sentence) for a bad theme."""
+    written. `table` seats the people at a server's table (the match's
+    players are then `human`, this player, and `person`). `seed` makes the
+    computers' choices repeatable; `player_factory` (the engines) and
+    `hint_engine` replace the real ones in tests. Raises ReversiError (one
+    sentence) for a bad theme."""
     settings = settings if settings is not None else Settings()
     if match is None:
         match = Match.new(settings.black, settings.white, settings.variant)
@@ -390,6 +493,7 @@ def create_app(
         hint_engine=hint_engine,
         on_change=on_change,
         session=session,
+        table=table,
     )
     if app.auto_theme(settings.theme) not in app.available_themes:
         names = ", ".join(sorted(app.available_themes))

@@ -52,6 +52,8 @@ class Match:
     white: str = "easy"
     game: Game = field(default_factory=Game)
     game_id: int = field(default_factory=lambda: next(_game_ids))
+    # Who sits at each colour when the players have names (people at a server's table).
+    names: tuple[str, str] = ("", "")
 
     def __post_init__(self) -> None:
         self.black = player_kind(self.black).name
@@ -105,8 +107,8 @@ class Match:
         return turn == self.turn()
 
     def player_label(self, color: Color) -> str:
-        """'Human', 'Easy', ... for `color`'s player."""
-        return label(self.level(color))
+        """'Human', 'Easy', ... for `color`'s player, or the person's name."""
+        return self.names[color] or label(self.level(color))
 
     # -- taking back -----------------------------------------------------------
 

@@ -25,6 +25,7 @@ from typing import IO, Any
 
 from .core import Variant
 from .match import Match
+from .players.analysis import GameAnalysis
 from .storage import (
     Autosave,
     AutosaveWriter,
@@ -173,7 +174,7 @@ class Session:
         if fresh:
             record = replace(record, id=new_id())
         record = replace(record, black=black or record.black, white=white or record.white)
-        match = Match(record.black, record.white, game)
+        match = Match(record.black, record.white, game, names=record.names or ("", ""))
         self._match, self._record = match, record
         return match
 
@@ -192,6 +193,18 @@ class Session:
     def match_changed(self, match: Match) -> None:
         """Autosave `match` (off the UI thread; see AutosaveWriter)."""
         self._writer.save(self.record_for(match))
+
+    def analysis_for(self, match: Match) -> GameAnalysis:
+        """What is known of `match`'s moves: loaded with it, or found since."""
+        if match is self._match and self._record is not None:
+            return self._record.analysis.kept_for(match.game)
+        return GameAnalysis()
+
+    def analysis_changed(self, match: Match, analysis: GameAnalysis) -> None:
+        """Keep `analysis` with `match` (saved games and the autosave)."""
+        record = replace(self.record_for(match), analysis=analysis)
+        self._record = record
+        self._writer.save(record)
 
     def flush(self, timeout: float | None = 5.0) -> bool:
         """Wait until the last autosave is on disk."""

@@ -7,7 +7,9 @@ true colour shows.
 The colours are read from what the app really draws, in the states that use
 the most styles: legal-move markers, the cursor, the last move and the
 discs it flipped, a typed column, a hint, an error, the computer thinking,
-history review, a pass and undone moves in the log."""
+history review, a pass and undone moves in the log, and what the analysis
+draws: the move log's marks and figures, the panel's summary and progress,
+and the evaluation graph beside the board and on its own screen."""
 
 from __future__ import annotations
 
@@ -34,7 +36,13 @@ DEFAULT_FOREGROUND, DEFAULT_BACKGROUND = SIXTEEN[7], SIXTEEN[0]
 RENDERINGS = {"truecolor": None, "256": ColorSystem.EIGHT_BIT, "16": ColorSystem.STANDARD}
 # Decoration, not content: panel borders and scrollbars.
 DECORATION = set("─│╭╮╰╯━┃┏┓┗┛▁▂▃▄▅▆▇█▔▕▏▎▍▌▋▊▉▐")
-CHECKED = ("BoardView", "ScorePanel", "MoveLog", "KeyBar", "Static")
+CHECKED = (
+    "BoardView", "ScorePanel", "MoveLog", "KeyBar", "Static", "Literal",
+    "AnalysisPanel", "EvalGraph", "PercentageStatus",
+)  # fmt: skip
+# Where block and line characters are the content: the graph's bars and the
+# line through the reviewed move.
+DRAWN_IN_BLOCKS = ("EvalGraph",)
 
 
 def luminance(rgb: tuple[int, int, int]) -> float:
@@ -88,9 +96,10 @@ def low_contrast(app, state: str) -> list[str]:
         x = 0
         for segment in strip:
             for char in segment.text:
-                if char.strip() and char not in DECORATION and segment.style is not None:
+                if char.strip() and segment.style is not None:
                     name = widget_name(app, x, y)
-                    if name in CHECKED:
+                    content = char not in DECORATION or name in DRAWN_IN_BLOCKS
+                    if name in CHECKED and content:
                         for rendering, system in RENDERINGS.items():
                             fg, bg = cell_colours(segment.style, system)
                             if ratio(fg, bg) < MINIMUM:
@@ -155,3 +164,45 @@ async def test_legal_move_markers_grow_with_the_squares(make_app, size, cell):
         rows = [board.render_line(y + dy).text[x : x + cell[0]] for dy in range(cell[1])]
         marked = sum(1 for row in rows for char in row if char.strip())
         assert marked >= 3, rows  # not one dot lost in the square
+
+
+def analysed(game, plies: int):
+    """An analysis of the first `plies` moves of `game` with one move of each
+    label (and the rest the best), exact from the fifth move on."""
+    from tui_reversi.core import Color, move_name
+    from tui_reversi.players.analysis import GameAnalysis, MoveAnalysis
+
+    losses = {2: 2.5, 3: 5.0, 4: 10.0}  # an inaccuracy, a mistake, a blunder
+    moves = []
+    for ply in range(1, plies + 1):
+        side = Color.BLACK if ply % 2 else Color.WHITE
+        loss = losses.get(ply, 0.0)
+        move = move_name(game.moves[ply - 1])
+        best = "a1" if loss else move
+        score = 4.0 - ply
+        moves.append(MoveAnalysis(ply, side, move, score - loss, best, score, exact=ply >= 5))
+    return GameAnalysis(tuple(moves))
+
+
+@pytest.mark.parametrize("theme", [theme.name for theme in THEMES])
+async def test_the_analysis_draws_at_3_to_1_or_better(make_app, theme):
+    problems: list[str] = []
+    app = make_app(theme=theme, transcript="f5d6c3d3c4f4", white="human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        screen.analysis.known = analysed(app.match.game, 3)  # the progress bar shows
+        await pilot.press("comma", "comma", "comma")
+        await pilot.pause()
+        problems += low_contrast(app, "analysing, review")
+        screen.analysis.known = analysed(app.match.game, 6)
+        await pilot.press("full_stop")  # reviewing the blunder
+        await pilot.pause()
+        problems += low_contrast(app, "analysed: figures, marks, the graph beside the board")
+        await pilot.press("u")  # two moves undone, figures and marks on them
+        await pilot.press("escape", "u", "u")
+        await pilot.pause()
+        problems += low_contrast(app, "analysed, undone")
+        await pilot.press("comma", "g")
+        await pilot.pause()
+        problems += low_contrast(app, "the graph's own screen")
+    assert not problems, "\n".join(problems)

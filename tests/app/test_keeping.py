@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from textual import events
 from textual.widgets import DataTable, Input
+from textual.widgets._data_table import default_cell_formatter
 
 from tui_reversi.core import Color, Game
 from tui_reversi.match import Match
@@ -382,6 +383,48 @@ async def test_import_pasted_text_or_a_path_with_chosen_players(keeping_app, tmp
         await settle(pilot, app)
         assert moves(app).startswith("f5d6c3")
         assert (app.match.black, app.match.white) == ("human", "easy")
+
+
+async def test_a_long_pasted_line_or_odd_file_name_is_one_sentence_in_the_import_box(
+    keeping_app, tmp_path, monkeypatch
+):
+    """Issue 19: a one-line paste of 256+ characters used to crash the app
+    (it was tried as a file name first); a file name that looks like markup
+    is shown as typed."""
+    monkeypatch.chdir(tmp_path)
+    app, _ = keeping_app(cli={"white": "human"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f", "5")
+        app.post_message(events.Paste(json.dumps({"note": "x" * 300, "moves": ["f5"]})))
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        problem = app.screen.query_one("#problem")
+        assert str(problem.content) == "The saved game is not a tui-reversi saved game."
+        source = app.screen.query_one("#source", Input)
+        for name, shown in [
+            ("saves/[/b].ggf", "Cannot import saves/[/b].ggf: there is no such file."),
+            ("x" * 300 + ".ggf", f"Cannot import {'x' * 99}…{'x' * 96}.ggf: file name too long."),
+        ]:
+            source.value = name
+            await pilot.press("enter")
+            await pilot.pause()
+            assert str(problem.content) == shown
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and moves(app) == "f5"
+
+
+async def test_a_saved_game_named_like_markup_is_listed_as_named(keeping_app):
+    record = SavedGame.from_game(Game.from_transcript(OPENING), "human", "hard")
+    SavedGames().save(record, "[/b] [b]x")
+    app, _ = keeping_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        assert default_cell_formatter(table.get_row_at(0)[0]).plain == "[/b] [b]x"
+        assert str(app.screen.query_one("#describe").content).startswith("[/b] [b]x: ")
 
 
 async def test_a_pasted_transcript_keeps_your_colour_and_your_opponent(keeping_app):

@@ -74,3 +74,85 @@ async def test_review_numbers_moves_as_the_log_does(make_app):
         await pilot.pause()
         assert "REVIEWING MOVE 8 OF 9" in title(app)
         assert status(app).startswith("Move 8: White played c1")
+
+
+# -- analysed: marks after the moves, a move a row with its figures where they fit ------------
+
+
+async def analyse_now(pilot, app) -> None:
+    """The game as if just analysed (a shallow, repeatable analysis)."""
+    import math
+
+    from tui_reversi.players.analysis import GameAnalysis, analyse_game
+
+    found = analyse_game(app.match.game, time_limit=math.inf, max_depth=2)
+    app.screen.analysis.known = GameAnalysis(tuple(found))
+    app.screen.show()
+    await pilot.pause()
+
+
+async def test_an_analysed_log_has_a_move_a_row_with_its_disc_and_figures_at_80x24(make_app):
+    app = make_app(transcript=BLACK_PASSES + "a3", white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("home")  # the first moves in view
+        await analyse_now(pilot, app)
+        log = app.screen.query_one(MoveLog)
+        assert log.figured and log.per_row == 1
+        lines = [log.render_line(y).text for y in range(log.size.height)]
+        assert lines[0].split() == ["Move", "score", "best", "loss"]
+        assert lines[1].split()[:3] == ["1", "●", "d3"]
+        assert lines[2].split()[:3] == ["2", "○", "c3"]
+        # the figures start under their heading: the played score under "score"
+        assert lines[1].index(".") < lines[0].index("score") + len("score")
+        await pilot.press("end")
+        await pilot.pause()
+        lines = [log.render_line(y).text.split() for y in range(log.size.height)]
+        assert ["●", "pass"] in lines  # Black's pass: its disc, no number
+        assert lines[-1][:2] == ["9", "○"]  # White's ninth disc is move 9
+        assert lines[-1][2].startswith("a3")
+
+
+async def test_marks_and_figures_read_in_ascii_and_no_color_and_undone_stays_bracketed(
+    make_app, monkeypatch
+):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(transcript="f5d6c3d3c4f4c5b3c2e6c6b4b5d2e3a6c1b1a4", white="human", ascii=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("u", "u", "comma")  # b1 and a4 taken back; reviewing
+        await analyse_now(pilot, app)
+        log = app.screen.query_one(MoveLog)
+        assert log.figured  # the ASCII board is wider, and the figures still fit
+        log.scroll_end(animate=False)
+        await pilot.pause()
+        lines = [log.render_line(y).text for y in range(log.size.height)]
+        b1 = next(line for line in lines if "(b1)" in line)
+        assert b1.split()[:3] == ["18", "O", "(b1)?"]  # a mistake, undone
+        assert len(b1.split()) == 7  # its score, the best move, its score, the loss
+        assert all(char.isascii() for line in lines for char in line)
+
+
+async def test_where_the_figures_do_not_fit_the_pairs_keep_the_marks(make_app):
+    app = make_app(transcript="f5d6c3d3c4f4c5b3c2e6c6b4b5d2e3a6c1b1a4", white="human")
+    async with app.run_test(size=(60, 21)) as pilot:
+        await analyse_now(pilot, app)
+        log = app.screen.query_one(MoveLog)
+        assert not log.figured and log.per_row == 2
+        lines = [log.render_line(y).text.split() for y in range(log.size.height)]
+        assert lines[0] == ["Black", "White"]
+        assert ["17", "c1", "18", "b1?"] in lines
+
+
+async def test_keys_and_clicks_step_a_move_a_row_once_analysed(make_app):
+    app = make_app(transcript="f5d6c3d3c4f4c5b3", white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await analyse_now(pilot, app)
+        app.screen.query_one(MoveLog).focus()
+        await pilot.press("home", "down", "down", "down")
+        await pilot.pause()
+        assert app.screen.review_ply == 3
+        await pilot.press("up")
+        await pilot.pause()
+        assert app.screen.review_ply == 2
+        await pilot.click(MoveLog, offset=(30, 2))  # the first move's row, on its figures
+        await pilot.pause()
+        assert app.screen.review_ply == 1

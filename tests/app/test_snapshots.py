@@ -41,3 +41,40 @@ def test_ascii_mode(snap_compare, make_app):
 
 def test_too_small(snap_compare, make_app):
     assert snap_compare(make_app(), terminal_size=(50, 16))
+
+
+# -- analysis: the graph beside the board, on its own screen, in ASCII ----------------
+
+ANALYSED = "f5d6c3d3c4f4c5b3c2e6c6b4b5d2e3a6c1b1a4"  # White's b1 gives away a corner
+
+
+async def analysed(pilot) -> None:
+    """The game screen given a repeatable analysis of its game, as if just done."""
+    import math
+
+    await pilot.pause()
+
+    from tui_reversi.players.analysis import GameAnalysis, analyse_game
+    from tui_reversi.screens.game import GameScreen
+
+    screen = next(s for s in pilot.app.screen_stack if isinstance(s, GameScreen))
+    game = pilot.app.match.game
+    found = analyse_game(game, time_limit=math.inf, max_depth=3)
+    screen.analysis.known = GameAnalysis(tuple(found))
+    screen.show()
+
+
+def test_analysis_beside_the_board_with_the_graph(snap_compare, make_app):
+    app = make_app(transcript=ANALYSED, white="human")
+    press = ["comma", "comma", "comma"]  # reviewing the position before b1
+    assert snap_compare(app, press=press, run_before=analysed, terminal_size=(120, 40))
+
+
+def test_analysis_graph_on_its_own_screen(snap_compare, make_app):
+    app = make_app(transcript=ANALYSED, white="human")
+    assert snap_compare(app, press=["comma", "comma", "comma", "g"], run_before=analysed)
+
+
+def test_analysis_graph_in_ascii_mode(snap_compare, make_app):
+    app = make_app(transcript=ANALYSED, white="human", ascii=True)
+    assert snap_compare(app, press=["comma", "comma", "comma", "g"], run_before=analysed)

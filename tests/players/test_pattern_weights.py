@@ -11,13 +11,15 @@ import pytest
 
 from tui_reversi.core import Position
 from tui_reversi.players import pattern_weights
+from tui_reversi.players.evaluation import make_evaluator
 from tui_reversi.players.pattern_weights import (
     WeightsError,
     load_tables,
     read_weights,
+    trained_evaluator,
     write_weights,
 )
-from tui_reversi.players.patterns import PHASE_SIZE, PHASES
+from tui_reversi.players.patterns import PHASE_SIZE, PHASES, PatternEvaluator
 from tui_reversi.players.search import Engine
 
 
@@ -65,8 +67,10 @@ def test_without_weights_the_engine_keeps_the_handmade_evaluation(
     monkeypatch.setattr(pattern_weights, "WEIGHTS_PATH", tmp_path / "gone.bin")
     monkeypatch.setattr(pattern_weights, "_loaded", {})
     with caplog.at_level(logging.WARNING):
-        engine = Engine(trained=True)
-    assert not engine.trained
+        evaluator = trained_evaluator(False)
+    assert evaluator is None
+    engine = Engine(False, evaluator)
+    assert engine.evaluator is make_evaluator(False)
     assert len(caplog.records) == 1
     assert "the hand-made evaluation is used instead" in caplog.records[0].getMessage()
     start = Position.initial()
@@ -82,11 +86,11 @@ def test_with_weights_the_engine_searches_with_them(
     write_weights(path, _tables())
     monkeypatch.setattr(pattern_weights, "WEIGHTS_PATH", path)
     monkeypatch.setattr(pattern_weights, "_loaded", {})
-    engine = Engine(trained=True)
-    assert engine.trained
-    assert not Engine(anti=True, trained=True).trained  # anti keeps its own evaluation
+    evaluator = trained_evaluator(False)
+    assert isinstance(evaluator, PatternEvaluator)
+    assert trained_evaluator(True) is None  # anti keeps its own evaluation
     start = Position.initial()
-    assert engine.search(start.own, start.opp, max_depth=3).move is not None
+    assert Engine(False, evaluator).search(start.own, start.opp, max_depth=3).move is not None
 
 
 def test_the_trained_engine_never_needs_numpy() -> None:
@@ -96,9 +100,10 @@ def test_the_trained_engine_never_needs_numpy() -> None:
     code = (
         "import sys\n"
         "from tui_reversi.players.search import Engine\n"
+        "from tui_reversi.players.pattern_weights import trained_evaluator\n"
         "from tui_reversi.core import Position\n"
         "p = Position.initial()\n"
-        "Engine(trained=True).search(p.own, p.opp, max_depth=2)\n"
+        "Engine(False, trained_evaluator(False)).search(p.own, p.opp, max_depth=2)\n"
         "print('numpy' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -109,3 +114,19 @@ def test_the_shipped_weights_load() -> None:
     tables = read_weights(pattern_weights.WEIGHTS_PATH)
     assert len(tables) == PHASES and all(len(t) == PHASE_SIZE for t in tables)
     assert any(any(t) for t in tables)
+
+
+def test_the_package_data_ships_the_weights_and_the_book() -> None:
+    # A wheel (setuptools) carries only the package data pyproject.toml names.
+    import fnmatch
+    import tomllib
+
+    import tui_reversi
+
+    root = Path(tui_reversi.__file__).parent
+    pyproject = tomllib.loads((root.parent / "pyproject.toml").read_text())
+    globs = pyproject["tool"]["setuptools"]["package-data"]["tui_reversi"]
+    shipped = sorted(p.relative_to(root).as_posix() for p in (root / "players" / "data").iterdir())
+    assert shipped == ["players/data/book.txt", "players/data/patterns.bin"]
+    for name in shipped:
+        assert any(fnmatch.fnmatch(name, glob) for glob in globs), name

@@ -8,7 +8,8 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tui_reversi.core.bitboard import FULL, legal_moves_pair, symmetries
+from tui_reversi.core.bitboard import FULL, legal_moves, symmetries
+from tui_reversi.players.evaluation import make_evaluator
 from tui_reversi.players.patterns import (
     CONSTANT_AT,
     FAMILIES,
@@ -42,7 +43,7 @@ EVALUATOR = PatternEvaluator(TABLES)
 @given(boards)
 def test_the_evaluator_sums_the_reference_configurations(board: tuple[int, int]) -> None:
     own, opp = board
-    mo, mp = legal_moves_pair(own, opp)
+    mo, mp = legal_moves(own, opp), legal_moves(opp, own)
     if not mo and not mp:
         return  # game over: scored by the final margin, not by the patterns
     w = TABLES[phase_of(64 - (own | opp).bit_count())]
@@ -51,7 +52,7 @@ def test_the_evaluator_sums_the_reference_configurations(board: tuple[int, int])
         + w[MOBILITY_AT] * (mo.bit_count() - mp.bit_count())
         + w[CONSTANT_AT]
     )
-    assert EVALUATOR.evaluate(own, opp) == expected
+    assert EVALUATOR(own, opp) == expected
 
 
 @given(boards)
@@ -81,9 +82,7 @@ def test_symmetric_positions_evaluate_the_same_when_weights_are_folded() -> None
         occupied = rng.getrandbits(64)
         black = rng.getrandbits(64) & occupied
         own, opp = black, occupied & ~black
-        scores = {
-            evaluator.evaluate(o, p) for o, p in zip(symmetries(own), symmetries(opp), strict=True)
-        }
+        scores = {evaluator(o, p) for o, p in zip(symmetries(own), symmetries(opp), strict=True)}
         assert len(scores) == 1
 
 
@@ -93,16 +92,17 @@ def test_the_instances_cover_distinct_squares_of_the_right_length() -> None:
             assert len(set(squares)) == len(squares) == len(instances[0])
 
 
-def test_above_its_threshold_the_opening_evaluation_scores() -> None:
-    evaluator = PatternEvaluator(TABLES, opening=lambda own, opp: 12345, opening_above=40)
+def test_above_its_threshold_the_handmade_evaluation_scores() -> None:
+    evaluator = PatternEvaluator(TABLES, opening_above=40)
+    handmade = make_evaluator(False)
     rng = random.Random(5)
     for k in range(100):
         occupied = rng.getrandbits(64) & (rng.getrandbits(64) if k % 2 else FULL)
         own = rng.getrandbits(64) & occupied
         opp = occupied & ~own
         empties = 64 - occupied.bit_count()
-        score = evaluator.evaluate(own, opp)
+        score = evaluator(own, opp)
         if empties > 40:
-            assert score == 12345
+            assert score == handmade(own, opp)
         else:
-            assert score == EVALUATOR.evaluate(own, opp)
+            assert score == EVALUATOR(own, opp)

@@ -57,7 +57,7 @@ async def test_quitting_the_game_ends_the_session_with_its_exit_status(serve):
     assert done.exit_status == 3
     player.close()
     await wait_until(
-        lambda: any("game exited with status 3" in line for line in arcade.log_lines), "log"
+        lambda: any("game crashed (exit status 3)" in line for line in arcade.log_lines), "log"
     )
 
 

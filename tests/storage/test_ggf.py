@@ -1,11 +1,13 @@
 """GGF as NBoard, Edax and the GGS archives write it: read it, write it, round-trip it."""
 
 import re
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
 
-from tui_reversi.core import PASS, Game, Position, Variant
+from tui_reversi.core import PASS, Game, Position, Variant, square_name
+from tui_reversi.players.analysis import GameAnalysis, MoveAnalysis
 from tui_reversi.storage import SavedGame, StorageError, export_ggf, parse_ggf
 
 from .strategies import records
@@ -165,3 +167,25 @@ def test_a_date_that_cannot_be_read_is_replaced_by_now():
     for date in ("yesterday", "2020.13.45_99:99:99", "99999999999999999999"):
         assert parse_ggf(f"(;DT[{date}]B[F5];)").created.year >= 2024
     assert parse_ggf("(;DT[945277754]B[F5];)").created.year == 1999
+
+
+def test_each_moves_evaluation_is_written_in_ggf_and_read_back():
+    game = Game.from_transcript("f5d6c3d3c4f4")
+    analysis = GameAnalysis(
+        tuple(
+            MoveAnalysis(
+                ply, game.positions[ply - 1].to_move, square_name(move), ply - 3.25, "a1", 9
+            )
+            for ply, move in enumerate(game.moves, start=1)
+            if ply != 2
+        )
+    )
+    text = export_ggf(replace(SavedGame.from_game(game), analysis=analysis))
+    assert "B[F5/-2.25]W[D6]B[C3/-0.25]" in text
+    back = parse_ggf(text).analysis
+    assert [(m.ply, m.side, m.move, m.played_score) for m in back.moves] == [
+        (m.ply, m.side, m.move, m.played_score) for m in analysis.moves
+    ]
+    assert all(m.best is None and m.label is None for m in back.moves)
+    nboard = parse_ggf(text.replace("/-2.25", "/x/1.0").replace("/-0.25", "//3"))
+    assert [m.ply for m in nboard.analysis.moves] == [4, 5, 6]

@@ -8,8 +8,9 @@ from datetime import UTC, datetime
 import pytest
 from hypothesis import given
 
-from tui_reversi.core import PASS, Game, Position, ReversiError, Variant, parse_square
+from tui_reversi.core import PASS, Game, Position, ReversiError, Variant, parse_square, square_name
 from tui_reversi.players import LEVELS
+from tui_reversi.players.analysis import GameAnalysis, MoveAnalysis
 from tui_reversi.storage import (
     PLAYERS,
     FutureFormatError,
@@ -174,3 +175,55 @@ def test_a_record_with_implicit_passes_is_read_with_them_in_place():
     fields["moves"] = fields["moves"].replace("pa", "")
     record = SavedGame.from_json(json.dumps(fields))
     assert record.moves == tuple(Game.from_transcript(WITH_A_PASS).moves)
+
+
+# -- analysis kept with the game ---------------------------------------------------
+
+
+def _analysed(transcript: str = "f5d6c3d3c4f4"):
+    game = Game.from_transcript(transcript)
+    analysis = GameAnalysis()
+    for ply, move in enumerate(game.moves, start=1):
+        side = game.positions[ply - 1].to_move
+        name = square_name(move)
+        analysis = analysis.with_move(
+            MoveAnalysis(ply, side, name, -1.5, "e6", 2.0, ply > 4, ("e6", "pass", "f4"))
+        )
+    return game, analysis
+
+
+def test_an_analysis_is_saved_with_the_game_and_read_back_whole():
+    game, analysis = _analysed()
+    record = replace(SavedGame.from_game(game, "human", "hard"), analysis=analysis)
+    again = SavedGame.from_json(record.to_json())
+    assert again.analysis == analysis
+    assert again.analysis.at(4).label == "inaccuracy"
+
+
+def test_a_game_played_on_keeps_the_analysis_of_the_moves_it_still_has():
+    game, analysis = _analysed()
+    record = replace(SavedGame.from_game(game), analysis=analysis)
+    game.continue_from(4)
+    game.play("c4")  # as before
+    kept = record.with_game(game).analysis
+    assert [m.ply for m in kept.moves] == [1, 2, 3, 4, 5]
+    game.continue_from(3)
+    game.play(next(sq for sq in game.position.legal_moves() if square_name(sq) != "d3"))
+    assert [m.ply for m in record.with_game(game).analysis.moves] == [1, 2, 3]
+
+
+def test_an_analysis_that_does_not_fit_the_moves_is_dropped_and_the_game_kept():
+    import json
+
+    game, analysis = _analysed()
+    text = replace(SavedGame.from_game(game), analysis=analysis).to_json()
+    for bad in (
+        {"ply": 2, "move": "a1"},
+        {"ply": 99},
+        "x",
+        {"ply": 1, "move": "f5", "played": 1e9},
+    ):
+        fields = json.loads(text)
+        fields["analysis"][0] = bad
+        record = SavedGame.from_json(json.dumps(fields))
+        assert record.analysis.moves == () and len(record.moves) == 6

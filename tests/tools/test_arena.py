@@ -85,9 +85,7 @@ def test_a_tiny_match_reports_results_and_writes_json_lines(tmp_path):
 
 
 def test_hard_with_each_evaluation_plays_a_match():
-    done = run_cli(
-        "arena", "hard:trained", "hard:handmade", "-n", "2", "--time", "0.05", "--quiet"
-    )
+    done = run_cli("arena", "hard:trained", "hard:handmade", "-n", "2", "--time", "0.05", "--quiet")
     assert done.returncode == 0, done.stderr
     assert "hard:trained@0.05s vs hard:handmade@0.05s" in done.stdout
 

@@ -1,29 +1,79 @@
 """Bitboard primitives: the engine's hot code.
 
-A board is a pair of Python ints, one bit per square: a1 is bit 0, b1 bit 1 ...
-h8 bit 63, row-major with a1 at the top left. Everything here takes and returns
-plain ints so that search loops stay flat and allocation-free; readable types
-(`Position`, square names) live on top of this module.
+A board is a 64-bit word, one bit per square: a1 is bit 0, b1 bit 1 ... h8
+bit 63, row-major with a1 at the top left. The public functions take and
+return plain non-negative Python ints; readable types (`Position`, square
+names) live on top of this module.
+
+The engine's hot loops (here, players/search.py, endgame.py, evaluation.py)
+work on `i64` words instead: compiled by mypyc they are machine words, and
+interpreted they are plain ints, with identical results. `native()` and
+`unsigned()` convert at the edges. What that asks of the code (mypyc needs
+all of it typed; see also endgame.py's header):
+
+- Compiled, an i64 with h8 (bit 63) set is negative and `<<` wraps at 64
+  bits; interpreted, the same board is a non-negative int and `<<` grows.
+  So every `<<` result is masked (or only ever combined by `&` with a
+  board) before it is tested, counted or shifted right, and every `>>` is
+  masked to the bits it may bring in (the compiled shift copies the sign).
+- Masks with bit 63 set are built with `native()`, never written as i64
+  literals; `~x` is masked with ALL.
+- Count discs with `popcount()` and find a square with `lowest_square()`,
+  never int methods on an i64 (they see the sign).
+- Boards are never compared with `<` or `>`, only tested for zero or equality.
 """
 
 from __future__ import annotations
 
-FULL = (1 << 64) - 1
+from collections.abc import Callable
+from typing import Final
+
+from mypy_extensions import i64
+
+FULL: Final = (1 << 64) - 1
 # Columns b..g: masking the opponent with this stops horizontal and diagonal
 # shifts from wrapping round from one row into the next.
-INNER_COLUMNS = 0x7E7E7E7E7E7E7E7E
-CENTRE = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36)  # d4, e4, d5, e5
-CORNERS = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
+INNER_COLUMNS: Final = 0x7E7E7E7E7E7E7E7E
+CENTRE: Final = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36)  # d4, e4, d5, e5
+CORNERS: Final = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
+
+LOW63: Final = 0x7FFF_FFFF_FFFF_FFFF  # every square but h8: the largest i64 literal
+
+
+def native(board: int) -> i64:
+    """The i64 word of a board (an int in [0, 2**64)): compiled, h8 is its
+    sign bit; interpreted, the same int."""
+    return i64(board & LOW63) | (i64(board >> 63) << 63)
+
+
+def unsigned(word: i64) -> int:
+    """The board of an i64 word as a non-negative int (native's inverse)."""
+    return int(word & LOW63) | (int(word >> 63 & 1) << 63)
+
+
+# True when compiled: there a word with h8 set is a negative i64.
+NATIVE_WORDS: Final = native(1 << 63) < 0
+
+# `ONE << square` is a square's word. Not the literal 1: mypyc emits a Final
+# 1 as a C int literal, and C shifts an int in 32 bits (1 << 40 goes wrong).
+ONE: Final[i64] = native(1)
+ALL: Final[i64] = native(FULL)
+CORNER_SQUARES: Final[i64] = native(CORNERS)
+INNER: Final[i64] = INNER_COLUMNS
+# What `>> k` may bring in, for k = 7, 8, 9 (the compiled shift copies h8 down).
+BELOW_57: Final[i64] = 0x01FF_FFFF_FFFF_FFFF
+BELOW_56: Final[i64] = 0x00FF_FFFF_FFFF_FFFF
+BELOW_55: Final[i64] = 0x007F_FFFF_FFFF_FFFF
 
 # (row step, column step) of the eight directions.
-_DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))
+_DIRECTIONS: Final = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
-def _rays(square: int, upward: bool) -> tuple[tuple[int, int], ...]:
+def _rays(square: int, upward: bool) -> tuple[tuple[i64, i64], ...]:
     """(first square, whole ray) masks from `square` in the directions whose
     bit index grows (`upward`) or shrinks, skipping rays too short to flip."""
     row, col = divmod(square, 8)
-    found = []
+    found: list[tuple[i64, i64]] = []
     for dr, dc in _DIRECTIONS:
         if (dr * 8 + dc > 0) != upward:
             continue
@@ -32,23 +82,54 @@ def _rays(square: int, upward: bool) -> tuple[tuple[int, int], ...]:
             ray |= 1 << (r * 8 + c)
             r, c = r + dr, c + dc
         if ray.bit_count() >= 2:
-            found.append((1 << ((row + dr) * 8 + col + dc), ray))
+            found.append((native(1 << ((row + dr) * 8 + col + dc)), native(ray)))
     return tuple(found)
 
 
-RAYS_UP = tuple(_rays(sq, True) for sq in range(64))
-RAYS_DOWN = tuple(_rays(sq, False) for sq in range(64))
+RAYS_UP: Final = tuple(_rays(sq, True) for sq in range(64))
+RAYS_DOWN: Final = tuple(_rays(sq, False) for sq in range(64))
+
+
+def popcount(word: i64) -> i64:
+    """How many squares are set in `word`."""
+    if NATIVE_WORDS:
+        # Compiled: the classic SWAR count, all in machine words.
+        word = word - ((word >> 1) & 0x5555555555555555)
+        word = (word & 0x3333333333333333) + ((word >> 2) & 0x3333333333333333)
+        word = (word + (word >> 4)) & 0x0F0F0F0F0F0F0F0F
+        return (word * 0x0101010101010101) >> 56
+    return int.bit_count(word)  # interpreted: a non-negative int
+
+
+_DE_BRUIJN: Final[i64] = 0x03F79D71B4CB0A89
+# Per top six bits of (lowest bit * _DE_BRUIJN), which bit it was.
+_DE_BRUIJN_SQUARES: Final[list[int]] = [0] * 64
+for _square in range(64):
+    _DE_BRUIJN_SQUARES[((1 << _square) * 0x03F79D71B4CB0A89 >> 58) & 63] = _square
+
+
+def lowest_square(word: i64) -> i64:
+    """The index of the lowest square set in `word` (which is not empty)."""
+    if NATIVE_WORDS:
+        # Compiled: a de Bruijn multiply finds the bit in machine words.
+        return _DE_BRUIJN_SQUARES[((word & -word) * _DE_BRUIJN >> 58) & 63]
+    return int.bit_length(word & -word) - 1
 
 
 def legal_moves(own: int, opp: int) -> int:
     """Mask of the squares where the side owning `own` may play.
 
-    Normal Othello rule only: a move must flip at least one line. Per direction
-    the opponent runs adjacent to our discs are grown by doubling (runs of 1, 2,
-    then 4 and 6), then one more step onto an empty square is a move.
+    Normal Othello rule only: a move must flip at least one line.
     """
-    empty = ~(own | opp) & FULL
-    m = opp & INNER_COLUMNS
+    return unsigned(move_mask(native(own), native(opp)))
+
+
+def move_mask(own: i64, opp: i64) -> i64:
+    """legal_moves on words. Per direction the opponent runs adjacent to our
+    discs are grown by doubling (runs of 1, 2, then 4 and 6), then one more
+    step onto an empty square is a move."""
+    empty = ~(own | opp) & ALL
+    m = opp & INNER
     # east (+1) and west (-1)
     t = m & (own << 1)
     t |= m & (t << 1)
@@ -69,9 +150,9 @@ def legal_moves(own: int, opp: int) -> int:
     t |= p & (t << 16)
     t |= p & (t << 16)
     moves |= t << 8
-    t = opp & (own >> 8)
+    t = opp & (own >> 8) & BELOW_56
     t |= opp & (t >> 8)
-    p >>= 8
+    p = p >> 8 & BELOW_56
     t |= p & (t >> 16)
     t |= p & (t >> 16)
     moves |= t >> 8
@@ -82,7 +163,7 @@ def legal_moves(own: int, opp: int) -> int:
     t |= p & (t << 18)
     t |= p & (t << 18)
     moves |= t << 9
-    t = m & (own >> 9)
+    t = m & (own >> 9) & BELOW_55
     t |= m & (t >> 9)
     p >>= 9
     t |= p & (t >> 18)
@@ -95,7 +176,7 @@ def legal_moves(own: int, opp: int) -> int:
     t |= p & (t << 14)
     t |= p & (t << 14)
     moves |= t << 7
-    t = m & (own >> 7)
+    t = m & (own >> 7) & BELOW_57
     t |= m & (t >> 7)
     p >>= 7
     t |= p & (t >> 14)
@@ -104,78 +185,20 @@ def legal_moves(own: int, opp: int) -> int:
     return moves & empty
 
 
-# Both sides' moves at once: the two boards side by side in one wide int,
-# the second LANE bits up. The gap between them (LANE - 64 >= 18 bits, the
-# longest shift below) is zero in every mask, so nothing leaks across.
-LANE = 82
-_INNER_PAIR = INNER_COLUMNS | INNER_COLUMNS << LANE
-
-
-def legal_moves_pair(own: int, opp: int) -> tuple[int, int]:
-    """(legal_moves(own, opp), legal_moves(opp, own)) in one pass: about a
-    quarter cheaper than two calls, which the evaluation needs at every leaf."""
-    e = ~(own | opp) & FULL
-    mine = own | opp << LANE
-    theirs = opp | own << LANE
-    m = theirs & _INNER_PAIR
-    t = m & (mine << 1)
-    t |= m & (t << 1)
-    p = m & (m << 1)
-    t |= p & (t << 2)
-    t |= p & (t << 2)
-    moves = t << 1
-    t = m & (mine >> 1)
-    t |= m & (t >> 1)
-    p >>= 1
-    t |= p & (t >> 2)
-    t |= p & (t >> 2)
-    moves |= t >> 1
-    t = theirs & (mine << 8)
-    t |= theirs & (t << 8)
-    p = theirs & (theirs << 8)
-    t |= p & (t << 16)
-    t |= p & (t << 16)
-    moves |= t << 8
-    t = theirs & (mine >> 8)
-    t |= theirs & (t >> 8)
-    p >>= 8
-    t |= p & (t >> 16)
-    t |= p & (t >> 16)
-    moves |= t >> 8
-    t = m & (mine << 9)
-    t |= m & (t << 9)
-    p = m & (m << 9)
-    t |= p & (t << 18)
-    t |= p & (t << 18)
-    moves |= t << 9
-    t = m & (mine >> 9)
-    t |= m & (t >> 9)
-    p >>= 9
-    t |= p & (t >> 18)
-    t |= p & (t >> 18)
-    moves |= t >> 9
-    t = m & (mine << 7)
-    t |= m & (t << 7)
-    p = m & (m << 7)
-    t |= p & (t << 14)
-    t |= p & (t << 14)
-    moves |= t << 7
-    t = m & (mine >> 7)
-    t |= m & (t >> 7)
-    p >>= 7
-    t |= p & (t >> 14)
-    t |= p & (t >> 14)
-    moves |= t >> 7
-    return moves & e, moves >> LANE & e
-
-
 def flips(own: int, opp: int, square: int) -> int:
     """Mask of the opponent discs that a disc placed on `square` would flip.
+    Zero means the move is illegal."""
+    return unsigned(flip_mask(native(own), native(opp), square))
 
-    Along each ray the first square that is not the opponent's decides: if it
-    is ours, every square before it flips. Zero means the move is illegal.
-    """
-    f = 0
+
+def flip_mask(own: i64, opp: i64, square: i64) -> i64:
+    """flips on words. Along each ray the first square that is not the
+    opponent's decides: if it is ours, every square before it flips."""
+    if not NATIVE_WORDS:
+        # Interpreted, the generated straight-line functions are twice as fast
+        # (and equal to this walk: tests/core/test_fast_bitboard.py).
+        return (_flip_table or flip_table())[square](own, opp)
+    f: i64 = 0
     for first, ray in RAYS_UP[square]:
         if opp & first:
             o = ray & ~opp
@@ -184,18 +207,55 @@ def flips(own: int, opp: int, square: int) -> int:
                 f |= (b - 1) & ray
     for first, ray in RAYS_DOWN[square]:
         if opp & first:
-            o = ray & ~opp
+            o = ray & ~opp  # below `square`: never h8, so never negative
             if o:
-                b = 1 << (o.bit_length() - 1)  # nearest: the highest bit
-                if b & own:
-                    f |= ray & -(b << 1)
+                # The nearest: the highest bit (int(o) is the compiled fast path).
+                length = int(o).bit_length() if NATIVE_WORDS else int.bit_length(o)
+                nearest = ONE << (length - 1)
+                if nearest & own:
+                    f |= ray & -(nearest << 1)
     return f
 
 
-_flip_table: list | None = None
+def count_leaves(own: int, opp: int, depth: int, make_leaves: bool) -> int:
+    """Perft's inner loop (see perft.py): the leaves `depth` plies below the
+    position where the side owning `own` is to move, a pass counting as a ply."""
+    return _count_leaves(native(own), native(opp), depth, make_leaves)
 
 
-def flip_table() -> list:
+def _count_leaves(own: i64, opp: i64, depth: int, make_leaves: bool) -> int:
+    moves = move_mask(own, opp)
+    if not moves:
+        if depth > 1 and move_mask(opp, own):
+            return _count_leaves(opp, own, depth - 1, make_leaves)
+        return 1
+    if depth == 1:
+        if not make_leaves:
+            return popcount(moves)
+        n = 0
+        while moves:
+            b = moves & -moves
+            f = flip_mask(own, opp, lowest_square(b))
+            child_own = opp ^ f  # made, not searched
+            child_opp = own | f | b
+            if child_own | child_opp:
+                n += 1
+            moves ^= b
+        return n
+    n = 0
+    while moves:
+        b = moves & -moves
+        f = flip_mask(own, opp, lowest_square(b))
+        n += _count_leaves(opp ^ f, own | f | b, depth - 1, make_leaves)
+        moves ^= b
+    return n
+
+
+FlipFunction = Callable[[int, int], int]
+_flip_table: list[FlipFunction] = []
+
+
+def flip_table() -> list[FlipFunction]:
     """64 functions, one per square: `table[sq](own, opp)` == `flips(own, opp, sq)`.
 
     Each is straight-line code generated for its square, with the ray masks as
@@ -203,12 +263,11 @@ def flip_table() -> list:
     `flips`, which is what the search's inner loops need. Built on first use
     (a few tens of milliseconds) so that importing the rules stays instant.
     """
-    global _flip_table
-    if _flip_table is None:
+    if not _flip_table:
         source = "\n".join(_flip_function_source(square) for square in range(64))
-        namespace: dict = {}
+        namespace: dict[str, FlipFunction] = {}
         exec(compile(source, "<generated flip table>", "exec"), namespace)
-        _flip_table = [namespace[f"flips_{square}"] for square in range(64)]
+        _flip_table.extend(namespace[f"flips_{square}"] for square in range(64))
     return _flip_table
 
 
@@ -216,7 +275,8 @@ def _flip_function_source(square: int) -> str:
     lines = [f"def flips_{square}(own, opp):", "    f = 0"]
     row, col = divmod(square, 8)
     for dr, dc in _DIRECTIONS:
-        ray, r, c = [], row + dr, col + dc
+        ray: list[int] = []
+        r, c = row + dr, col + dc
         while 0 <= r < 8 and 0 <= c < 8:
             ray.append(1 << (r * 8 + c))
             r, c = r + dr, c + dc
@@ -237,7 +297,7 @@ def _flip_function_source(square: int) -> str:
 
 def squares_of(mask: int) -> list[int]:
     """The square indices set in `mask`, ascending."""
-    found = []
+    found: list[int] = []
     while mask:
         low = mask & -mask
         found.append(low.bit_length() - 1)

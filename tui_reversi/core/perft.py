@@ -8,9 +8,7 @@ Othello start, depths 1..11 give 4, 12, 56, 244, 1396, 8200, 55092, 390216,
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from .bitboard import flip_table, legal_moves
+from .bitboard import count_leaves
 from .position import Position
 
 OTHELLO_PERFT = (1, 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800)
@@ -28,33 +26,4 @@ def perft(position: Position, depth: int, *, make_leaves: bool = True) -> int:
         # Classic Reversi's centre placements: rare and few, so the readable path.
         moves = position.legal_moves()
         return sum(perft(position.play(m), depth - 1, make_leaves=make_leaves) for m in moves)
-    return _perft(position.own, position.opp, depth, make_leaves, flip_table())
-
-
-FlipTable = list[Callable[[int, int], int]]  # bitboard.flip_table(): one function a square
-
-
-def _perft(own: int, opp: int, depth: int, make_leaves: bool, flips: FlipTable) -> int:
-    moves = legal_moves(own, opp)
-    if not moves:
-        if depth > 1 and legal_moves(opp, own):
-            return _perft(opp, own, depth - 1, make_leaves, flips)
-        return 1
-    if depth == 1:
-        if not make_leaves:
-            return moves.bit_count()
-        n = 0
-        while moves:
-            b = moves & -moves
-            f = flips[b.bit_length() - 1](own, opp)
-            child = (opp ^ f, own | f | b)  # noqa: F841 - made, not searched
-            n += 1
-            moves ^= b
-        return n
-    n = 0
-    while moves:
-        b = moves & -moves
-        f = flips[b.bit_length() - 1](own, opp)
-        n += _perft(opp ^ f, own | f | b, depth - 1, make_leaves, flips)
-        moves ^= b
-    return n
+    return count_leaves(position.own, position.opp, depth, make_leaves)

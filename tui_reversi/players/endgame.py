@@ -9,91 +9,140 @@ skipping squares with no opponent disc next to them; at four empties the
 order is fixed once and the squares are passed down by hand to dedicated
 three-, two- and one-empty solvers that build no lists at all.
 
-`make_solver` builds the solver as closures over local names and plain ints,
-sharing the caller's node counter and clock check, so that the midgame search
-and the solver count nodes and stop together.
+`EndgameSolver` also keeps the node counter and the limits (clock, node
+budget, cancel flag) of a whole search: the midgame search (search.py) is a
+subclass, so that both count nodes and stop together.
+
+Compiled with mypyc where a C compiler exists (see setup.py), and run as
+plain Python otherwise, with identical results. What mypyc needs, here and
+in the other hot modules (core/bitboard.py, search.py, evaluation.py,
+squares.py): every function and attribute typed, attributes assigned in
+`__init__`, module constants marked `Final` (mypyc then inlines them), no
+closures or lambdas in the hot paths (methods on a class instead), and
+nothing that only exists at run time (exec'd code is called as a slow Python
+function). Boards are i64 words, machine words when compiled: bitboard.py's
+header says how they are handled so that both builds give the same results.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
+from typing import Final
 
-from ..core.bitboard import CORNERS, FULL, legal_moves
-from .evaluation import terminal_score
+from mypy_extensions import i64
+
+from ..core.bitboard import ALL, CORNER_SQUARES, ONE, flip_mask, lowest_square, move_mask, popcount
+from .evaluation import final_margin, make_stable_edge_counter
 from .squares import NEIGHBOURS, QUADRANTS, SQUARE_CLASSES
 
 # Per square, its quadrant's bit in a parity word (a bit per quadrant with an
 # odd number of empties); per parity word, the squares of its odd quadrants.
-QUADRANT_BIT = [
+QUADRANT_BIT: Final[list[int]] = [
     next(1 << i for i, quadrant in enumerate(QUADRANTS) if quadrant >> sq & 1) for sq in range(64)
 ]
-ODD_REGIONS = [
-    sum(quadrant for i, quadrant in enumerate(QUADRANTS) if parity >> i & 1) for parity in range(16)
-]
+ODD_REGIONS: Final[list[i64]] = [0] * 16
+for _parity in range(16):
+    for _i in range(4):
+        if _parity >> _i & 1:
+            ODD_REGIONS[_parity] |= QUADRANTS[_i]
 
 # Measured with bench/endgame.py: generating and ordering moves costs more than
 # it saves below 8 empties; the table pays from 8 up.
-SHALLOW_EMPTIES = 8  # the solver walks empty squares below this
-SOLVER_TT_EMPTIES = 8  # the solver keeps a transposition table from here up
-ETC_EMPTIES = 11  # children are looked up in the table before searching from here up
+SHALLOW_EMPTIES: Final = 8  # the solver walks empty squares below this
+SOLVER_TT_EMPTIES: Final = 8  # the solver keeps a transposition table from here up
+ETC_EMPTIES: Final = 11  # children are looked up in the table before searching from here up
 
-# solve(own, opp, alpha, beta, passed) -> exact margin within (alpha, beta)
-Solver = Callable[[int, int, int, int, bool], int]
+# Nodes between looks at the clock and the cancel flag. At 256 the longest
+# gap between looks was 17 ms on a loaded machine; 128 halves it, at a cost
+# too small to measure.
+CHECK_EVERY: Final = 128
+TT_LIMIT: Final = 400_000  # entries; a table is emptied when it grows past this
+NO_NODE_CAP: Final = 1 << 62
 
 
-def make_solver(
-    anti: bool,
-    flip_fns: list,
-    stable_edges: Callable[[int, int], int],
-    counter: list[int],
-    check: Callable[[], None],
-    check_every: int,
-) -> tuple[Solver, dict[int, tuple]]:
-    """The solver and its transposition table (for the caller to empty).
+class SearchStopped(Exception):
+    """Raised inside a search when time, nodes or a cancel end it."""
 
-    `counter[0]` is incremented per node; `check()` is called (and may raise
-    to stop the search) whenever it reaches `check_every`.
+
+class EndgameSolver:
+    """One search's node counter and limits, and the exact solver.
+
+    `solve(own, opp, alpha, beta, passed)` is the exact margin within
+    (alpha, beta). Every node adds to `pending`; every CHECK_EVERY nodes
+    `check()` looks at the limits and raises SearchStopped when one is hit.
     """
-    FL = flip_fns
-    lm = legal_moves
-    shallow_below = SHALLOW_EMPTIES
-    tt_from = SOLVER_TT_EMPTIES
-    etc_from = ETC_EMPTIES
-    around = NEIGHBOURS
-    quadrant_bit = QUADRANT_BIT
-    odd_regions = ODD_REGIONS
-    classes = SQUARE_CLASSES
-    solver_tt: dict[int, tuple] = {}
 
-    def parity_of(empty):
+    def __init__(
+        self,
+        anti: bool,
+        deadline: float | None = None,
+        max_nodes: int | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> None:
+        self.anti = anti
+        self.sign = -1 if anti else 1  # anti counts the margin the other way
+        self.nodes = 0  # counted at the last check
+        self.pending = 0  # nodes since the last check
+        self.node_cap = max_nodes if max_nodes is not None else NO_NODE_CAP
+        self.deadline = deadline
+        self.cancelled = cancelled
+        self.solver_tt: dict[tuple[i64, i64], tuple[int, int, int]] = {}
+        self.stable_edges = make_stable_edge_counter()
+
+    def total_nodes(self) -> int:
+        return self.nodes + self.pending
+
+    def check(self) -> None:
+        """The clock, the node budget, the cancel flag; keeps tables bounded."""
+        self.nodes += self.pending
+        self.pending = 0
+        if self.nodes >= self.node_cap:
+            raise SearchStopped
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise SearchStopped
+        if self.cancelled is not None and self.cancelled():
+            raise SearchStopped
+        self.trim_tables()
+
+    def trim_tables(self) -> None:
+        if len(self.solver_tt) > TT_LIMIT:
+            self.solver_tt.clear()
+
+    def parity_of(self, empty: i64) -> int:
         parity = 0
-        for bit, quadrant in enumerate(QUADRANTS):
-            if (empty & quadrant).bit_count() & 1:
+        for bit in range(4):
+            if popcount(empty & QUADRANTS[bit]) & 1:
                 parity |= 1 << bit
         return parity
 
-    def solver(own, opp, alpha, beta, passed):
-        counter[0] += 1
-        if counter[0] >= check_every:
-            check()
-        empty = ~(own | opp) & FULL
-        e = empty.bit_count()
-        if e < shallow_below:
-            return shallow_entry(own, opp, alpha, beta, empty, e)
+    def solve(self, own: i64, opp: i64, alpha: int, beta: int, passed: bool) -> int:
+        self.pending += 1
+        if self.pending >= CHECK_EVERY:
+            self.check()
+        empty = ~(own | opp) & ALL
+        e = popcount(empty)
+        if e < SHALLOW_EMPTIES:
+            return self.shallow_entry(own, opp, alpha, beta, empty, e)
         # Stability cutoff: discs that can never change hands cap our margin.
-        if anti:
-            if alpha >= 64 - 2 * own.bit_count() and alpha >= 64 - 2 * stable_edges(own, opp):
+        if self.anti:
+            if alpha >= 64 - 2 * popcount(own) and alpha >= 64 - 2 * self.stable_edges.count(
+                own, opp
+            ):
                 return alpha
-        elif alpha >= 64 - 2 * opp.bit_count() and alpha >= 64 - 2 * stable_edges(opp, own):
+        elif alpha >= 64 - 2 * popcount(opp) and alpha >= 64 - 2 * self.stable_edges.count(
+            opp, own
+        ):
             return alpha
-        moves = lm(own, opp)
+        moves = move_mask(own, opp)
         if not moves:
-            if passed or not lm(opp, own):
-                return terminal_score(own, opp, anti)
-            return -solver(opp, own, -beta, -alpha, True)
-        key = tt_move = -1
-        if e >= tt_from:
-            key = own << 64 | opp
+            if passed or not move_mask(opp, own):
+                return final_margin(own, opp, self.anti)
+            return -self.solve(opp, own, -beta, -alpha, True)
+        key = (own, opp)
+        tt_move: i64 = -1
+        solver_tt = self.solver_tt
+        if e >= SOLVER_TT_EMPTIES:
             entry = solver_tt.get(key)
             if entry is not None:
                 lower, upper, tt_move = entry
@@ -108,31 +157,31 @@ def make_solver(
                 if upper < beta:
                     beta = upper
         # Fastest first: the move leaving the opponent fewest replies.
-        keyed = []
+        keyed: list[tuple[int, i64, i64, i64]] = []
         m = moves
         while m:
             b = m & -m
             m ^= b
-            sq = b.bit_length() - 1
-            f = FL[sq](own, opp)
+            sq = lowest_square(b)
+            f = flip_mask(own, opp, sq)
             n_own = opp ^ f
             n_opp = own | f | b
             if sq == tt_move:
                 keyed.append((-1, sq, n_own, n_opp))
                 continue
-            if e >= etc_from:
+            if e >= ETC_EMPTIES:
                 # Enhanced transposition cutoff: a child already known to
                 # be bad enough for the opponent settles this node at once.
-                child = solver_tt.get(n_own << 64 | n_opp)
+                child = solver_tt.get((n_own, n_opp))
                 if child is not None and -child[1] >= beta:
                     return -child[1]
-            replies = lm(n_own, n_opp)
+            replies = move_mask(n_own, n_opp)
             keyed.append(
                 (
                     # Corners count double; taking one is worth half a reply.
-                    replies.bit_count() * 4
-                    + (replies & CORNERS).bit_count() * 2
-                    - (2 if b & CORNERS else 0),
+                    popcount(replies) * 4
+                    + popcount(replies & CORNER_SQUARES) * 2
+                    - (2 if b & CORNER_SQUARES else 0),
                     sq,
                     n_own,
                     n_opp,
@@ -140,18 +189,18 @@ def make_solver(
             )
         keyed.sort()
         best = -65
-        best_sq = -1
+        best_sq: i64 = -1
         a = alpha
         first = True
-        if e > shallow_below:
+        if e > SHALLOW_EMPTIES:
             for _, sq, n_own, n_opp in keyed:
                 if first:
-                    v = -solver(n_own, n_opp, -beta, -a, False)
+                    v = -self.solve(n_own, n_opp, -beta, -a, False)
                     first = False
                 else:
-                    v = -solver(n_own, n_opp, -a - 1, -a, False)
+                    v = -self.solve(n_own, n_opp, -a - 1, -a, False)
                     if a < v < beta:
-                        v = -solver(n_own, n_opp, -beta, -v, False)
+                        v = -self.solve(n_own, n_opp, -beta, -v, False)
                 if v > best:
                     best = v
                     best_sq = sq
@@ -161,10 +210,12 @@ def make_solver(
                             break
         else:
             # The children are shallow: no null windows, straight alpha-beta.
-            parity = parity_of(empty)
+            parity = self.parity_of(empty)
             for _, sq, n_own, n_opp in keyed:
-                child_parity = parity ^ quadrant_bit[sq]
-                v = -shallow(n_own, n_opp, -beta, -a, empty ^ (1 << sq), e - 1, child_parity, False)
+                child_parity = parity ^ QUADRANT_BIT[sq]
+                v = -self.shallow(
+                    n_own, n_opp, -beta, -a, empty ^ (ONE << sq), e - 1, child_parity, False
+                )
                 if v > best:
                     best = v
                     best_sq = sq
@@ -172,7 +223,7 @@ def make_solver(
                         a = v
                         if v >= beta:
                             break
-        if key >= 0:
+        if e >= SOLVER_TT_EMPTIES:
             if best <= alpha:
                 solver_tt[key] = (-64, best, best_sq)
             elif best >= beta:
@@ -181,59 +232,69 @@ def make_solver(
                 solver_tt[key] = (best, best, best_sq)
         return best
 
-    def shallow_entry(own, opp, alpha, beta, empty, e):
+    def shallow_entry(self, own: i64, opp: i64, alpha: int, beta: int, empty: i64, e: int) -> int:
         # A search that starts with few empties (the deeper ones never do).
         if e >= 4:
-            return shallow(own, opp, alpha, beta, empty, e, parity_of(empty), False)
+            return self.shallow(own, opp, alpha, beta, empty, e, self.parity_of(empty), False)
         if e == 3:
             x = empty & -empty
             empty ^= x
             y = empty & -empty
-            return solve3(
+            return self.solve3(
                 own,
                 opp,
                 alpha,
                 beta,
-                x.bit_length() - 1,
-                y.bit_length() - 1,
-                (empty ^ y).bit_length() - 1,
+                lowest_square(x),
+                lowest_square(y),
+                lowest_square(empty ^ y),
                 False,
             )
         if e == 2:
             x = empty & -empty
-            return last2(
-                own, opp, alpha, beta, x.bit_length() - 1, (empty ^ x).bit_length() - 1, False
+            return self.last2(
+                own, opp, alpha, beta, lowest_square(x), lowest_square(empty ^ x), False
             )
         if e == 1:
-            return last1(own, opp, empty.bit_length() - 1)
-        return terminal_score(own, opp, anti)
+            return self.last1(own, opp, lowest_square(empty))
+        return final_margin(own, opp, self.anti)
 
-    def shallow(own, opp, alpha, beta, empty, e, parity, passed):
+    def shallow(
+        self,
+        own: i64,
+        opp: i64,
+        alpha: int,
+        beta: int,
+        empty: i64,
+        e: int,
+        parity: int,
+        passed: bool,
+    ) -> int:
         # From 4 empties up: try each empty square, odd regions first, each
         # region's squares by class. `parity`: a bit per odd quadrant.
-        counter[0] += 1
-        if counter[0] >= check_every:
-            check()
-        odd = odd_regions[parity] & empty
+        self.pending += 1
+        if self.pending >= CHECK_EVERY:
+            self.check()
+        odd = ODD_REGIONS[parity] & empty
         best = -65
         if e == 4:
             # The last four keep this order down to the last disc.
-            squares = []
+            squares: list[i64] = []
             for region in (odd, empty ^ odd):
-                for cls in classes:
+                for cls in SQUARE_CLASSES:
                     m = region & cls
                     while m:
                         b = m & -m
-                        squares.append(b.bit_length() - 1)
+                        squares.append(lowest_square(b))
                         m ^= b
             w, x, y, z = squares
             for sq, r, s, t in ((w, x, y, z), (x, w, y, z), (y, w, x, z), (z, w, x, y)):
-                if not opp & around[sq]:
+                if not opp & NEIGHBOURS[sq]:
                     continue  # no opponent disc next to it: nothing to flip
-                f = FL[sq](own, opp)
+                f = flip_mask(own, opp, sq)
                 if not f:
                     continue
-                v = -solve3(opp ^ f, own | f | (1 << sq), -beta, -alpha, r, s, t, False)
+                v = -self.solve3(opp ^ f, own | f | (ONE << sq), -beta, -alpha, r, s, t, False)
                 if v > best:
                     best = v
                     if v > alpha:
@@ -242,25 +303,25 @@ def make_solver(
                             return v
         else:
             for region in (odd, empty ^ odd):
-                for cls in classes:
+                for cls in SQUARE_CLASSES:
                     m = region & cls
                     while m:
                         b = m & -m
                         m ^= b
-                        sq = b.bit_length() - 1
-                        if not opp & around[sq]:
+                        sq = lowest_square(b)
+                        if not opp & NEIGHBOURS[sq]:
                             continue
-                        f = FL[sq](own, opp)
+                        f = flip_mask(own, opp, sq)
                         if not f:
                             continue
-                        v = -shallow(
+                        v = -self.shallow(
                             opp ^ f,
                             own | f | b,
                             -beta,
                             -alpha,
                             empty ^ b,
                             e - 1,
-                            parity ^ quadrant_bit[sq],
+                            parity ^ QUADRANT_BIT[sq],
                             False,
                         )
                         if v > best:
@@ -271,69 +332,67 @@ def make_solver(
                                     return v
         if best == -65:
             if passed:
-                return terminal_score(own, opp, anti)
-            return -shallow(opp, own, -beta, -alpha, empty, e, parity, True)
+                return final_margin(own, opp, self.anti)
+            return -self.shallow(opp, own, -beta, -alpha, empty, e, parity, True)
         return best
 
-    def solve3(own, opp, alpha, beta, x, y, z, passed):
+    def solve3(
+        self, own: i64, opp: i64, alpha: int, beta: int, x: i64, y: i64, z: i64, passed: bool
+    ) -> int:
         # Three empties x, y, z: each move hands the last two to last2.
-        counter[0] += 1
+        self.pending += 1
         best = -65
-        f = FL[x](own, opp)
+        f = flip_mask(own, opp, x)
         if f:
-            best = -last2(opp ^ f, own | f | (1 << x), -beta, -alpha, y, z, False)
+            best = -self.last2(opp ^ f, own | f | (ONE << x), -beta, -alpha, y, z, False)
             if best >= beta:
                 return best
             if best > alpha:
                 alpha = best
-        f = FL[y](own, opp)
+        f = flip_mask(own, opp, y)
         if f:
-            v = -last2(opp ^ f, own | f | (1 << y), -beta, -alpha, x, z, False)
+            v = -self.last2(opp ^ f, own | f | (ONE << y), -beta, -alpha, x, z, False)
             if v > best:
                 if v >= beta:
                     return v
                 best = v
                 if v > alpha:
                     alpha = v
-        f = FL[z](own, opp)
+        f = flip_mask(own, opp, z)
         if f:
-            v = -last2(opp ^ f, own | f | (1 << z), -beta, -alpha, x, y, False)
+            v = -self.last2(opp ^ f, own | f | (ONE << z), -beta, -alpha, x, y, False)
             if v > best:
                 best = v
         if best > -65:
             return best
         if passed:
-            return terminal_score(own, opp, anti)
-        return -solve3(opp, own, -beta, -alpha, x, y, z, True)
+            return final_margin(own, opp, self.anti)
+        return -self.solve3(opp, own, -beta, -alpha, x, y, z, True)
 
-    sg = -1 if anti else 1  # anti counts the margin the other way
-
-    def last1(own, opp, sq):
+    def last1(self, own: i64, opp: i64, sq: i64) -> int:
         # One empty square: whoever can play it does; the board is then full.
-        f = FL[sq](own, opp)
+        f = flip_mask(own, opp, sq)
         if f:
-            return sg * (2 * (own.bit_count() + f.bit_count()) - 62)
-        f = FL[sq](opp, own)
+            return self.sign * (2 * (popcount(own) + popcount(f)) - 62)
+        f = flip_mask(opp, own, sq)
         if f:
-            return sg * (62 - 2 * (opp.bit_count() + f.bit_count()))
-        return terminal_score(own, opp, anti)
+            return self.sign * (62 - 2 * (popcount(opp) + popcount(f)))
+        return final_margin(own, opp, self.anti)
 
-    def last2(own, opp, alpha, beta, x, y, passed):
+    def last2(self, own: int, opp: int, alpha: int, beta: int, x: int, y: int, passed: bool) -> int:
         best = -65
-        f = FL[x](own, opp)
+        f = flip_mask(own, opp, x)
         if f:
-            best = -last1(opp ^ f, own | f | (1 << x), y)
+            best = -self.last1(opp ^ f, own | f | (ONE << x), y)
             if best >= beta:
                 return best
-        f = FL[y](own, opp)
+        f = flip_mask(own, opp, y)
         if f:
-            v = -last1(opp ^ f, own | f | (1 << y), x)
+            v = -self.last1(opp ^ f, own | f | (ONE << y), x)
             if v > best:
                 best = v
         if best > -65:
             return best
         if passed:
-            return terminal_score(own, opp, anti)
-        return -last2(opp, own, -beta, -alpha, x, y, True)
-
-    return solver, solver_tt
+            return final_margin(own, opp, self.anti)
+        return -self.last2(opp, own, -beta, -alpha, x, y, True)

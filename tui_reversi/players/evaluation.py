@@ -19,51 +19,59 @@ mobility is still good (a side without choices is forced to take discs),
 but stable discs and corners are liabilities that can never be given away,
 an X- or C-square is no longer a gift to the opponent, making the last move
 (parity) takes discs, and the disc count itself counts the other way.
+
+Compiled with mypyc where a C compiler exists (endgame.py's header says what
+mypyc asks of the code); boards are i64 words, handled as core/bitboard.py's
+header says so that compiled and interpreted scores are identical.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache
+from typing import Final
 
-from ..core.bitboard import CORNERS, FULL, legal_moves_pair
+from mypy_extensions import i64
 
-SCALE = 100  # score units per disc
+from ..core.bitboard import ALL, BELOW_56, CORNER_SQUARES, move_mask, native, popcount
+from .squares import X_SQUARES
+
+SCALE: Final = 100  # score units per disc
 # A finished game outranks every heuristic score: final margin * SCALE + WIN.
-WIN = 1_000_000
+WIN: Final = 1_000_000
 
-NOT_A = 0xFEFEFEFEFEFEFEFE  # every column but a
-NOT_H = 0x7F7F7F7F7F7F7F7F  # every column but h
-FILE_A = 0x0101010101010101
-_GATHER = 0x0102040810204080  # (b & FILE_A) * _GATHER >> 56: column a as a byte
-
-# X-squares (diagonally next to a corner), by the corner they belong to.
-_X_OF_CORNER = {0: 9, 7: 14, 56: 49, 63: 54}
-
-Evaluator = Callable[[int, int], int]
+# Boards here are i64 words (see core/bitboard.py for what that asks).
+NOT_A: Final[i64] = native(0xFEFEFEFEFEFEFEFE)  # every column but a
+NOT_H: Final[i64] = 0x7F7F7F7F7F7F7F7F  # every column but h
+FILE_A: Final[i64] = 0x0101010101010101
+_GATHER: Final[i64] = 0x0102040810204080  # (b & FILE_A) * _GATHER >> 56: column a as a byte
 
 
 def terminal_score(own: int, opp: int, anti: bool) -> int:
     """The final margin in discs for the side owning `own` when the game is
     over, counted the WOF way (empties to the winner); in anti, having fewer
     discs is the positive margin."""
-    lead = own.bit_count() - opp.bit_count()
+    return final_margin(native(own), native(opp), anti)
+
+
+def final_margin(own: i64, opp: i64, anti: bool) -> int:
+    """terminal_score on words."""
+    lead = popcount(own) - popcount(opp)
     if anti:
         lead = -lead
     if lead > 0:
-        return lead + 64 - (own | opp).bit_count()
+        return lead + 64 - popcount(own | opp)
     if lead < 0:
-        return lead - 64 + (own | opp).bit_count()
+        return lead - 64 + popcount(own | opp)
     return 0
 
 
-def terminal_value(own: int, opp: int, anti: bool) -> int:
-    """terminal_score in score units, beyond every heuristic score."""
-    margin = terminal_score(own, opp, anti)
+def final_value(own: i64, opp: i64, anti: bool) -> int:
+    """final_margin in score units, beyond every heuristic score."""
+    margin = final_margin(own, opp, anti)
     return margin * SCALE + (WIN if margin > 0 else -WIN if margin < 0 else 0)
 
 
-def _phase_weights(points: dict[int, float]) -> list[int]:
+def _phase_weights(points: dict[int, int]) -> list[int]:
     """A weight per number of empties 0..64, interpolated between anchors."""
     anchors = sorted(points.items())
     table = []
@@ -80,7 +88,7 @@ def _phase_weights(points: dict[int, float]) -> list[int]:
 
 # Weights at a few numbers of empties (60 = opening, 0 = last move), in score
 # units. Hand-set from the seed articles' advice; not yet fitted to game data.
-OTHELLO_WEIGHTS = {
+OTHELLO_WEIGHTS: dict[str, dict[int, int]] = {
     "mobility": {60: 30, 40: 35, 20: 30, 0: 15},
     "corner_access": {60: 120, 20: 120, 0: 60},
     "frontier": {60: 15, 30: 12, 10: 4, 0: 0},
@@ -94,7 +102,7 @@ OTHELLO_WEIGHTS = {
     "discs": {60: -8, 40: -4, 20: 10, 0: 100},
 }
 
-ANTI_WEIGHTS = {
+ANTI_WEIGHTS: dict[str, dict[int, int]] = {
     "mobility": {60: 30, 40: 35, 20: 30, 0: 15},
     "corner_access": {60: 0, 0: 0},
     "frontier": {60: 15, 30: 12, 10: 4, 0: 0},
@@ -113,9 +121,11 @@ ANTI_WEIGHTS = {
 
 # An edge line is 8 cells; a configuration is a base-3 number with digit
 # 0 = empty, 1 = the side to move, 2 = the opponent, cell 0 = least significant.
-_POW3 = [3**i for i in range(8)]
-TERNARY = [sum(_POW3[i] for i in range(8) if byte >> i & 1) for byte in range(256)]
-TERNARY2 = [2 * t for t in TERNARY]
+_POW3: Final = [3**i for i in range(8)]
+TERNARY: Final[list[int]] = [
+    sum(_POW3[i] for i in range(8) if byte >> i & 1) for byte in range(256)
+]
+TERNARY2: Final[list[int]] = [2 * t for t in TERNARY]
 
 
 def _cells(config: int) -> list[int]:
@@ -191,102 +201,118 @@ def _edge_features() -> list[tuple[int, ...]]:
     return features
 
 
-@cache
-def make_stable_edge_counter() -> Callable[[int, int], int]:
+class StableEdges:
     """`count(x, y)`: how many of x's discs on the edges can never be flipped
     (y being the other side). A lower bound of x's stable discs, cheap
     enough for the endgame solver's cutoff test."""
-    stable_masks = _edge_stability()
-    # Stable cells of the digit-1 side, corners left out (counted once below).
-    inner = [
-        sum(1 for i in range(1, 7) if stable_masks[c] >> i & 1 and _cells(c)[i] == 1)
-        for c in range(3**8)
-    ]
-    tern, tern2 = TERNARY, TERNARY2
 
-    def count(x: int, y: int) -> int:
+    def __init__(self) -> None:
+        stable_masks = _edge_stability()
+        # Stable cells of the digit-1 side, corners left out (counted once in count).
+        self.inner: list[int] = [
+            sum(1 for i in range(1, 7) if stable_masks[c] >> i & 1 and _cells(c)[i] == 1)
+            for c in range(3**8)
+        ]
+
+    def count(self, x: i64, y: i64) -> int:
+        inner = self.inner
         return (
-            (x & CORNERS).bit_count()
-            + inner[tern[x & 255] + tern2[y & 255]]
-            + inner[tern[x >> 56] + tern2[y >> 56]]
+            popcount(x & CORNER_SQUARES)
+            + inner[TERNARY[x & 255] + TERNARY2[y & 255]]
+            + inner[TERNARY[x >> 56 & 255] + TERNARY2[y >> 56 & 255]]
             + inner[
-                tern[(x & FILE_A) * _GATHER >> 56 & 255] + tern2[(y & FILE_A) * _GATHER >> 56 & 255]
+                TERNARY[(x & FILE_A) * _GATHER >> 56 & 255]
+                + TERNARY2[(y & FILE_A) * _GATHER >> 56 & 255]
             ]
             + inner[
-                tern[(x >> 7 & FILE_A) * _GATHER >> 56 & 255]
-                + tern2[(y >> 7 & FILE_A) * _GATHER >> 56 & 255]
+                TERNARY[(x >> 7 & FILE_A) * _GATHER >> 56 & 255]
+                + TERNARY2[(y >> 7 & FILE_A) * _GATHER >> 56 & 255]
             ]
         )
 
-    return count
+    def __call__(self, x: int, y: int) -> int:
+        return self.count(native(x), native(y))
 
 
 @cache
-def make_evaluator(anti: bool = False) -> Evaluator:
+def make_stable_edge_counter() -> StableEdges:
+    """The shared StableEdges (its table is built once per process)."""
+    return StableEdges()
+
+
+class Evaluator:
     """The static evaluation for Othello/Reversi or, with `anti`, for anti.
 
-    `evaluate(own, opp)` scores the position for the side owning `own`, which
-    is to move. Built once per process (a fraction of a second).
+    `evaluate(own, opp)` (or calling the evaluator) scores the position for
+    the side owning `own`, which is to move.
     """
-    spec = ANTI_WEIGHTS if anti else OTHELLO_WEIGHTS
-    weights = {name: _phase_weights(points) for name, points in spec.items()}
-    # Edge tables per empties count, shared between counts with equal weights.
-    features = _edge_features()
-    tables: dict[tuple, list[int]] = {}
-    edge_tables = []
-    for empties in range(65):
-        key = tuple(weights[name][empties] for name in _EDGE_FEATURES)
-        if key not in tables:
-            ws, wc, wcs, wa, wb = key
-            tables[key] = [
-                ws * s + wc * c + wcs * cs + wa * a + wb * b for s, c, cs, a, b in features
-            ]
-        edge_tables.append(tables[key])
-    w_mob = weights["mobility"]
-    w_cacc = weights["corner_access"]
-    w_front = weights["frontier"]
-    w_x = weights["x_square"]
-    w_par = weights["parity"]
-    w_disc = weights["discs"]
-    x_masks = {}
-    for empty_corners in range(16):
-        corners = [c for k, c in enumerate((0, 7, 56, 63)) if empty_corners >> k & 1]
-        key = sum(1 << c for c in corners)
-        x_masks[key] = sum(1 << _X_OF_CORNER[c] for c in corners)
-    tern, tern2 = TERNARY, TERNARY2
 
-    def evaluate(own: int, opp: int) -> int:
-        mo, mp = legal_moves_pair(own, opp)
+    def __init__(self, anti: bool) -> None:
+        self.anti = anti
+        spec = ANTI_WEIGHTS if anti else OTHELLO_WEIGHTS
+        weights = {name: _phase_weights(points) for name, points in spec.items()}
+        # Edge tables per empties count, shared between counts with equal weights.
+        features = _edge_features()
+        tables: dict[tuple[int, ...], list[int]] = {}
+        self.edge_tables: list[list[int]] = []
+        for empties in range(65):
+            key = tuple(weights[name][empties] for name in _EDGE_FEATURES)
+            if key not in tables:
+                ws, wc, wcs, wa, wb = key
+                tables[key] = [
+                    ws * s + wc * c + wcs * cs + wa * a + wb * b for s, c, cs, a, b in features
+                ]
+            self.edge_tables.append(tables[key])
+        self.w_mob: list[int] = weights["mobility"]
+        self.w_cacc: list[int] = weights["corner_access"]
+        self.w_front: list[int] = weights["frontier"]
+        self.w_x: list[int] = weights["x_square"]
+        self.w_par: list[int] = weights["parity"]
+        self.w_disc: list[int] = weights["discs"]
+
+    def evaluate(self, own: i64, opp: i64) -> int:
+        """The score of the position for the side owning `own` (to move)."""
+        mo = move_mask(own, opp)
+        mp = move_mask(opp, own)
         if not mo and not mp:
-            return terminal_value(own, opp, anti)
-        occupied = own | opp
-        empty = ~occupied & FULL
-        e = empty.bit_count()
-        table = edge_tables[e]
+            return final_value(own, opp, self.anti)
+        empty = ~(own | opp) & ALL
+        e = popcount(empty)
+        table = self.edge_tables[e]
         score = (
-            w_mob[e] * (mo.bit_count() - mp.bit_count())
-            + w_cacc[e] * ((mo & CORNERS).bit_count() - (mp & CORNERS).bit_count())
-            + w_disc[e] * (own.bit_count() - opp.bit_count())
-            + table[tern[own & 255] + tern2[opp & 255]]
-            + table[tern[own >> 56] + tern2[opp >> 56]]
+            self.w_mob[e] * (popcount(mo) - popcount(mp))
+            + self.w_cacc[e] * (popcount(mo & CORNER_SQUARES) - popcount(mp & CORNER_SQUARES))
+            + self.w_disc[e] * (popcount(own) - popcount(opp))
+            + table[TERNARY[own & 255] + TERNARY2[opp & 255]]
+            + table[TERNARY[own >> 56 & 255] + TERNARY2[opp >> 56 & 255]]
             + table[
-                tern[(own & FILE_A) * _GATHER >> 56 & 255]
-                + tern2[(opp & FILE_A) * _GATHER >> 56 & 255]
+                TERNARY[(own & FILE_A) * _GATHER >> 56 & 255]
+                + TERNARY2[(opp & FILE_A) * _GATHER >> 56 & 255]
             ]
             + table[
-                tern[(own >> 7 & FILE_A) * _GATHER >> 56 & 255]
-                + tern2[(opp >> 7 & FILE_A) * _GATHER >> 56 & 255]
+                TERNARY[(own >> 7 & FILE_A) * _GATHER >> 56 & 255]
+                + TERNARY2[(opp >> 7 & FILE_A) * _GATHER >> 56 & 255]
             ]
         )
         # Frontier: discs next to an empty square (3x3 dilation of the empties).
         h = empty | (empty << 1 & NOT_A) | (empty >> 1 & NOT_H)
-        near_empty = h | h << 8 | h >> 8
-        score += w_front[e] * ((opp & near_empty).bit_count() - (own & near_empty).bit_count())
-        xs = x_masks[empty & CORNERS]
+        near_empty = h | h << 8 | (h >> 8 & BELOW_56)
+        score += self.w_front[e] * (popcount(opp & near_empty) - popcount(own & near_empty))
+        # X-squares next to an empty corner: each corner's is 9 or 7 squares away.
+        ec = empty & CORNER_SQUARES
+        xs = (ec << 9 | ec << 7 | ec >> 7 | ec >> 9) & X_SQUARES
         if xs:
-            score += w_x[e] * ((own & xs).bit_count() - (opp & xs).bit_count())
+            score += self.w_x[e] * (popcount(own & xs) - popcount(opp & xs))
         if e & 1:
-            score += w_par[e]
+            score += self.w_par[e]
         return score
 
-    return evaluate
+    def __call__(self, own: int, opp: int) -> int:
+        return self.evaluate(native(own), native(opp))
+
+
+@cache
+def make_evaluator(anti: bool = False) -> Evaluator:
+    """The shared Evaluator for Othello/Reversi or, with `anti`, for anti.
+    Built once per process (a fraction of a second)."""
+    return Evaluator(anti)

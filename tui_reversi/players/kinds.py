@@ -25,6 +25,8 @@ class PlayerKind:
 
 
 HUMAN = "human"
+# A person at another terminal, seated by the server at a table (players.remote).
+PERSON = "person"
 
 KINDS = (
     PlayerKind(HUMAN, "Human", "you (or a friend) at the keyboard", computer=False),
@@ -33,7 +35,9 @@ KINDS = (
     PlayerKind("hard", "Hard", "a strong engine that answers within about a second", computer=True),
     PlayerKind("expert", "Expert", "the strongest engine, with a longer think", computer=True),
 )
-_BY_NAME = {kind.name: kind for kind in KINDS}
+# Never chosen in a dialog or on the command line: only a server's table seats one.
+PERSON_KIND = PlayerKind(PERSON, "Person", "a person at another terminal", computer=False)
+_BY_NAME = {kind.name: kind for kind in (*KINDS, PERSON_KIND)}
 
 NAMES = tuple(kind.name for kind in KINDS)  # every kind, human first
 LEVELS = tuple(kind.name for kind in KINDS if kind.computer)  # the computer levels
@@ -57,7 +61,8 @@ def label(name: str) -> str:
 
 def seat(name: str, variant: Variant, strategies: StrategyFactory) -> Player:
     """A player of kind `name` for a game of `variant`. Raises ReversiError
-    for an unknown kind or a level whose strategy cannot be made."""
+    for an unknown kind or a level whose strategy cannot be made. A person
+    away from a table (a table's game loaded at home) is played at this keyboard."""
     kind = player_kind(name)
     if not kind.computer:
         return HumanPlayer()

@@ -25,7 +25,7 @@ import zlib
 from array import array
 from pathlib import Path
 
-from .evaluation import Evaluator, make_evaluator
+from .evaluation import Evaluator
 from .patterns import PHASE_SIZE, PHASES, PatternEvaluator
 
 MAGIC = "TUI-REVERSI-PATTERNS"
@@ -106,14 +106,12 @@ def load_tables(path: Path | None = None) -> list[list[int]] | None:
 
 
 def trained_evaluator(anti: bool) -> Evaluator | None:
-    """The fitted evaluation's `evaluate(own, opp)`, or None when there is
-    none for the variant (anti keeps the hand-made one: the weights were
-    fitted to Othello margins) or the weights cannot be read."""
+    """The fitted evaluation, or None when there is none for the variant
+    (anti keeps the hand-made one: the weights were fitted to Othello
+    margins) or the weights cannot be read."""
     if anti:
         return None
     tables = load_tables()
     if tables is None:
         return None
-    return PatternEvaluator(
-        tables, opening=make_evaluator(False), opening_above=HANDMADE_ABOVE
-    ).evaluate
+    return PatternEvaluator(tables, opening_above=HANDMADE_ABOVE)

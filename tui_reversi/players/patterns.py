@@ -26,37 +26,47 @@ and a constant per phase (the side to move's edge, parity included).
 Phases: by the number of empty squares, one weight set per PHASE_WIDTH
 empties. The index of every instance is a few shifts, masks and table
 lookups from the two bitboards: no loop over squares at evaluation time.
+
+Compiled with mypyc beside the rest of the engine (setup.py's HOT_MODULES):
+`PatternEvaluator` is an `Evaluator`, so the compiled search calls its
+`evaluate` as directly as the hand-made one's. Boards are i64 words, handled
+as core/bitboard.py's header says; endgame.py's header says what else mypyc
+asks of the code.
 """
 
 from __future__ import annotations
 
-from ..core.bitboard import FULL, legal_moves_pair, mirror_horizontal
-from .evaluation import Evaluator, terminal_value
+from typing import Final
 
-PHASE_WIDTH = 5
-PHASES = 13  # empties 0..64 // PHASE_WIDTH
+from mypy_extensions import i64
 
-FILE_A = 0x0101010101010101
-_GATHER = 0x0102040810204080  # (b & FILE_A) * _GATHER >> 56: column a as a byte, a1 = bit 0
-DIAG = 0x8040201008040201  # a1-h8; * FILE_A >> 56: bit c = the square in column c
-ANTI_DIAG = 0x0102040810204080  # a8-h1, likewise
+from ..core.bitboard import move_mask, native, popcount
+from .evaluation import Evaluator, final_value, make_evaluator
+
+PHASE_WIDTH: Final = 5
+PHASES: Final = 13  # empties 0..64 // PHASE_WIDTH
+
+FILE_A: Final[i64] = 0x0101010101010101
+_GATHER: Final[i64] = 0x0102040810204080  # (b & FILE_A) * _GATHER >> 56: column a as a byte
+DIAG: Final[i64] = native(0x8040201008040201)  # a1-h8; * FILE_A >> 56: bit c = column c's square
+ANTI_DIAG: Final[i64] = 0x0102040810204080  # a8-h1, likewise
 
 # Family sizes (configurations) and their offsets in a phase's table.
-EDGE_2X_SIZE = 3**10
-CORNER_3X3_SIZE = 3**9
-LINE_2_SIZE = 3**8
-DIAGONAL_SIZE = 3**8
-EDGE_2X_AT = 0
-CORNER_3X3_AT = EDGE_2X_AT + EDGE_2X_SIZE
-LINE_2_AT = CORNER_3X3_AT + CORNER_3X3_SIZE
-DIAGONAL_AT = LINE_2_AT + LINE_2_SIZE
-MOBILITY_AT = DIAGONAL_AT + DIAGONAL_SIZE  # weight per move of mobility difference
-CONSTANT_AT = MOBILITY_AT + 1
-PHASE_SIZE = CONSTANT_AT + 1
+EDGE_2X_SIZE: Final = 3**10
+CORNER_3X3_SIZE: Final = 3**9
+LINE_2_SIZE: Final = 3**8
+DIAGONAL_SIZE: Final = 3**8
+EDGE_2X_AT: Final = 0
+CORNER_3X3_AT: Final = EDGE_2X_AT + EDGE_2X_SIZE
+LINE_2_AT: Final = CORNER_3X3_AT + CORNER_3X3_SIZE
+DIAGONAL_AT: Final = LINE_2_AT + LINE_2_SIZE
+MOBILITY_AT: Final = DIAGONAL_AT + DIAGONAL_SIZE  # weight per move of mobility difference
+CONSTANT_AT: Final = MOBILITY_AT + 1
+PHASE_SIZE: Final = CONSTANT_AT + 1
 
 # The squares of every instance (a1 = 0, h8 = 63), in digit order; the
 # evaluator computes the same indices with the tables below.
-FAMILIES: dict[str, tuple[tuple[int, ...], ...]] = {
+FAMILIES: Final[dict[str, tuple[tuple[int, ...], ...]]] = {
     "edge_2x": (
         (0, 1, 2, 3, 4, 5, 6, 7, 9, 14),  # row 1, X-squares b2 g2
         (56, 57, 58, 59, 60, 61, 62, 63, 49, 54),  # row 8, b7 g7
@@ -80,20 +90,20 @@ FAMILIES: dict[str, tuple[tuple[int, ...], ...]] = {
         (56, 49, 42, 35, 28, 21, 14, 7),  # a8-h1
     ),
 }
-FAMILY_AT = {
+FAMILY_AT: Final[dict[str, int]] = {
     "edge_2x": EDGE_2X_AT,
     "corner_3x3": CORNER_3X3_AT,
     "line_2": LINE_2_AT,
     "diagonal": DIAGONAL_AT,
 }
-FAMILY_SIZE = {
+FAMILY_SIZE: Final[dict[str, int]] = {
     "edge_2x": EDGE_2X_SIZE,
     "corner_3x3": CORNER_3X3_SIZE,
     "line_2": LINE_2_SIZE,
     "diagonal": DIAGONAL_SIZE,
 }
 # The digit permutation of the symmetry that maps each instance onto itself.
-SELF_SYMMETRY: dict[str, tuple[int, ...]] = {
+SELF_SYMMETRY: Final[dict[str, tuple[int, ...]]] = {
     "edge_2x": (7, 6, 5, 4, 3, 2, 1, 0, 9, 8),  # reverse the edge, swap the X-squares
     "corner_3x3": (0, 3, 6, 1, 4, 7, 2, 5, 8),  # transpose the block
     "line_2": (7, 6, 5, 4, 3, 2, 1, 0),
@@ -101,11 +111,27 @@ SELF_SYMMETRY: dict[str, tuple[int, ...]] = {
 }
 
 # Base-3 value of each byte (bit i -> 3**i), and twice it (the other side).
-TERN: list[int] = [sum(3**i for i in range(8) if byte >> i & 1) for byte in range(256)]
-TERN2: list[int] = [2 * t for t in TERN]
-# The 3x3 block gathered as 9 bits: row r of the block in bits 3r..3r+2.
-TERN9: list[int] = [sum(3**i for i in range(9) if bits >> i & 1) for bits in range(512)]
-TERN9_2: list[int] = [2 * t for t in TERN9]
+TERN: Final[list[int]] = [sum(3**i for i in range(8) if byte >> i & 1) for byte in range(256)]
+TERN2: Final[list[int]] = [2 * t for t in TERN]
+
+
+def _block(bits: int, mirrored: bool) -> int:
+    """Base-3 value of a 3x3 block gathered as 9 bits (row r in bits
+    3r..3r+2), each row read from its high bit down when `mirrored`."""
+    value = 0
+    for k in range(9):
+        source = k - k % 3 + 2 - k % 3 if mirrored else k
+        if bits >> source & 1:
+            value += 3**k
+    return value
+
+
+# Corner blocks gathered as 9 bits: a1 and a8 read each row from bit 0 up
+# (TERN9), h1 and h8 from the top down (TERN9_MIRROR); twice: the other side.
+TERN9: Final[list[int]] = [_block(bits, False) for bits in range(512)]
+TERN9_2: Final[list[int]] = [2 * t for t in TERN9]
+TERN9_MIRROR: Final[list[int]] = [_block(bits, True) for bits in range(512)]
+TERN9_MIRROR_2: Final[list[int]] = [2 * t for t in TERN9_MIRROR]
 
 
 def pattern_index(own: int, opp: int, squares: tuple[int, ...]) -> int:
@@ -144,7 +170,7 @@ def feature_indices(own: int, opp: int) -> list[int]:
     return out
 
 
-def _edge_2x(o: int, p: int, ob: int, pb: int, x0: int, x1: int) -> int:
+def _edge_2x(o: i64, p: i64, ob: i64, pb: i64, x0: i64, x1: i64) -> int:
     """Edge byte configuration plus the X-squares at bits x0 and x1."""
     return (
         TERN[ob]
@@ -154,94 +180,88 @@ def _edge_2x(o: int, p: int, ob: int, pb: int, x0: int, x1: int) -> int:
     )
 
 
-class PatternEvaluator:
+class PatternEvaluator(Evaluator):
     """evaluate(own, opp): the fitted score for the side owning `own`, to
-    move, in score units (evaluation.SCALE per disc). `tables[e]` is the
-    weight table of the phase of `e` empties, PHASE_SIZE entries."""
+    move, in score units (evaluation.SCALE per disc). `tables[p]` is the
+    weight table of phase p, PHASE_SIZE entries. Othello scoring only.
 
-    def __init__(
-        self,
-        tables: list[list[int]],
-        anti: bool = False,
-        opening: Evaluator | None = None,
-        opening_above: int = 64,
-    ) -> None:
-        self.tables = [tables[phase_of(e)] for e in range(65)]
-        self.anti = anti
-        # With more than `opening_above` empties, `opening` scores instead.
-        self.opening = opening
-        self.opening_above = opening_above if opening is not None else 64
+    With more than `opening_above` empties the hand-made evaluation scores
+    instead. It is the shared hand-made Evaluator, called rather than
+    inherited from, so that its tables are not built a second time: this
+    class sets none of Evaluator's own attributes and overrides evaluate.
+    """
 
-    def evaluate(self, own: int, opp: int) -> int:
-        empties = 64 - (own | opp).bit_count()
-        if empties > self.opening_above and self.opening is not None:
-            return self.opening(own, opp)
-        mo, mp = legal_moves_pair(own, opp)
+    def __init__(self, tables: list[list[int]], opening_above: int = 64) -> None:
+        self.anti = False
+        self.tables: list[list[int]] = [tables[phase_of(e)] for e in range(65)]
+        self.opening: Evaluator = make_evaluator(False)
+        self.opening_above: int = opening_above
+
+    def evaluate(self, own: i64, opp: i64) -> int:
+        empties = 64 - popcount(own | opp)
+        if empties > self.opening_above:
+            return self.opening.evaluate(own, opp)
+        mo = move_mask(own, opp)
+        mp = move_mask(opp, own)
         if not mo and not mp:
-            return terminal_value(own, opp, self.anti)
+            return final_value(own, opp, False)
         w = self.tables[empties]
-        tern = TERN
-        tern2 = TERN2
-        t9 = TERN9
-        t9b = TERN9_2
-        mown = mirror_horizontal(own)
-        mopp = mirror_horizontal(opp)
         col_ao = (own & FILE_A) * _GATHER >> 56 & 255
         col_ap = (opp & FILE_A) * _GATHER >> 56 & 255
         col_ho = (own >> 7 & FILE_A) * _GATHER >> 56 & 255
         col_hp = (opp >> 7 & FILE_A) * _GATHER >> 56 & 255
         score: int = (
-            w[MOBILITY_AT] * (mo.bit_count() - mp.bit_count())
+            w[MOBILITY_AT] * (popcount(mo) - popcount(mp))
             + w[CONSTANT_AT]
             # edges with their X-squares
             + w[_edge_2x(own, opp, own & 255, opp & 255, 9, 14)]
-            + w[_edge_2x(own, opp, own >> 56, opp >> 56, 49, 54)]
+            + w[_edge_2x(own, opp, own >> 56 & 255, opp >> 56 & 255, 49, 54)]
             + w[_edge_2x(own, opp, col_ao, col_ap, 9, 49)]
             + w[_edge_2x(own, opp, col_ho, col_hp, 14, 54)]
-            # corner blocks: a1 and a8, then h1 and h8 as a1 and a8 mirrored
+            # corner blocks: a1, a8, then h1 and h8 with their rows read mirrored
             + w[
                 CORNER_3X3_AT
-                + t9[(own & 7) | (own >> 5 & 0x38) | (own >> 10 & 0x1C0)]
-                + t9b[(opp & 7) | (opp >> 5 & 0x38) | (opp >> 10 & 0x1C0)]
+                + TERN9[(own & 7) | (own >> 5 & 0x38) | (own >> 10 & 0x1C0)]
+                + TERN9_2[(opp & 7) | (opp >> 5 & 0x38) | (opp >> 10 & 0x1C0)]
             ]
             + w[
                 CORNER_3X3_AT
-                + t9[(own >> 56 & 7) | (own >> 45 & 0x38) | (own >> 34 & 0x1C0)]
-                + t9b[(opp >> 56 & 7) | (opp >> 45 & 0x38) | (opp >> 34 & 0x1C0)]
+                + TERN9[(own >> 56 & 7) | (own >> 45 & 0x38) | (own >> 34 & 0x1C0)]
+                + TERN9_2[(opp >> 56 & 7) | (opp >> 45 & 0x38) | (opp >> 34 & 0x1C0)]
             ]
             + w[
                 CORNER_3X3_AT
-                + t9[(mown & 7) | (mown >> 5 & 0x38) | (mown >> 10 & 0x1C0)]
-                + t9b[(mopp & 7) | (mopp >> 5 & 0x38) | (mopp >> 10 & 0x1C0)]
+                + TERN9_MIRROR[(own >> 5 & 7) | (own >> 10 & 0x38) | (own >> 15 & 0x1C0)]
+                + TERN9_MIRROR_2[(opp >> 5 & 7) | (opp >> 10 & 0x38) | (opp >> 15 & 0x1C0)]
             ]
             + w[
                 CORNER_3X3_AT
-                + t9[(mown >> 56 & 7) | (mown >> 45 & 0x38) | (mown >> 34 & 0x1C0)]
-                + t9b[(mopp >> 56 & 7) | (mopp >> 45 & 0x38) | (mopp >> 34 & 0x1C0)]
+                + TERN9_MIRROR[(own >> 61 & 7) | (own >> 50 & 0x38) | (own >> 39 & 0x1C0)]
+                + TERN9_MIRROR_2[(opp >> 61 & 7) | (opp >> 50 & 0x38) | (opp >> 39 & 0x1C0)]
             ]
             # second rows and columns
-            + w[LINE_2_AT + tern[own >> 8 & 255] + tern2[opp >> 8 & 255]]
-            + w[LINE_2_AT + tern[own >> 48 & 255] + tern2[opp >> 48 & 255]]
+            + w[LINE_2_AT + TERN[own >> 8 & 255] + TERN2[opp >> 8 & 255]]
+            + w[LINE_2_AT + TERN[own >> 48 & 255] + TERN2[opp >> 48 & 255]]
             + w[
                 LINE_2_AT
-                + tern[(own >> 1 & FILE_A) * _GATHER >> 56 & 255]
-                + tern2[(opp >> 1 & FILE_A) * _GATHER >> 56 & 255]
+                + TERN[(own >> 1 & FILE_A) * _GATHER >> 56 & 255]
+                + TERN2[(opp >> 1 & FILE_A) * _GATHER >> 56 & 255]
             ]
             + w[
                 LINE_2_AT
-                + tern[(own >> 6 & FILE_A) * _GATHER >> 56 & 255]
-                + tern2[(opp >> 6 & FILE_A) * _GATHER >> 56 & 255]
+                + TERN[(own >> 6 & FILE_A) * _GATHER >> 56 & 255]
+                + TERN2[(opp >> 6 & FILE_A) * _GATHER >> 56 & 255]
             ]
             # long diagonals
             + w[
                 DIAGONAL_AT
-                + tern[((own & DIAG) * FILE_A & FULL) >> 56]
-                + tern2[((opp & DIAG) * FILE_A & FULL) >> 56]
+                + TERN[(own & DIAG) * FILE_A >> 56 & 255]
+                + TERN2[(opp & DIAG) * FILE_A >> 56 & 255]
             ]
             + w[
                 DIAGONAL_AT
-                + tern[((own & ANTI_DIAG) * FILE_A & FULL) >> 56]
-                + tern2[((opp & ANTI_DIAG) * FILE_A & FULL) >> 56]
+                + TERN[(own & ANTI_DIAG) * FILE_A >> 56 & 255]
+                + TERN2[(opp & ANTI_DIAG) * FILE_A >> 56 & 255]
             ]
         )
         return score

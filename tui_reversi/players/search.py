@@ -9,11 +9,15 @@ near the leaves. Leaf parents evaluate their children in place.
 Endgame: when few squares are empty, the exact solver (endgame.py) plays
 the position out to the last disc under the same clock and node counter.
 
-Everything in the hot loops is a closure over local names and plain ints: no
-per-node objects beyond the small lists needed to order moves. The search is
-deterministic: the same position, limits and variant give the same moves,
-scores and node counts; only the clock (a time limit) or a cancel can end it
-at a different point.
+A search's state is one `SearchRun` (a subclass of the endgame solver, so
+they share the node counter and the limits); the hot loops work on plain
+ints, with no per-node objects beyond the small lists needed to order moves.
+The search is deterministic: the same position, limits and variant give the
+same moves, scores and node counts, compiled or interpreted; only the clock
+(a time limit) or a cancel can end it at a different point.
+
+Compiled with mypyc where a C compiler exists: endgame.py's header says
+what that asks of the code.
 """
 
 from __future__ import annotations
@@ -22,33 +26,39 @@ import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Final
 
-from ..core.bitboard import CORNERS, flip_table, legal_moves
-from .endgame import make_solver
-from .evaluation import SCALE, WIN, make_evaluator, make_stable_edge_counter, terminal_score
+from mypy_extensions import i64
+
+from ..core.bitboard import (
+    CORNER_SQUARES,
+    ONE,
+    flip_mask,
+    lowest_square,
+    move_mask,
+    native,
+    popcount,
+)
+from .endgame import CHECK_EVERY, TT_LIMIT, EndgameSolver, SearchStopped
+from .evaluation import SCALE, WIN, Evaluator, final_margin, make_evaluator
 from .squares import SQUARE_CLASSES
 
-INF = 10 * WIN  # beyond every score
+__all__ = ["CHECK_EVERY", "Engine", "RootMove", "SearchResult"]
 
-# Nodes between looks at the clock and the cancel flag. At 256 the longest
-# gap between looks was 17 ms on a loaded machine; 128 halves it, at a cost
-# too small to measure.
-CHECK_EVERY = 128
-ORDER_DEPTH = 4  # midgame nodes at least this deep order moves by mobility
+INF: Final = 10 * WIN  # beyond every score
+SOLVE: Final = -1  # a child "depth" at the root: solve it exactly
+ORDER_DEPTH: Final = 4  # midgame nodes at least this deep order moves by mobility
 # Of the budget, when the search stops at the latest: the rest is for the
 # last clock check, unwinding and a busy machine's scheduling delays, so that
 # a move never takes more than its budget + 10 %.
-DEADLINE_SHARE = 0.93
-SOLVE_FALLBACK_SHARE = 0.25  # of the budget, for the midgame search before a solve
-TT_LIMIT = 400_000  # entries; the table is emptied when it grows past this
-
-
-class _Stop(Exception):
-    """Raised inside the search when time, nodes or a cancel end it."""
+DEADLINE_SHARE: Final = 0.93
+SOLVE_FALLBACK_SHARE: Final = 0.25  # of the budget, for the midgame search before a solve
 
 
 @dataclass
 class RootMove:
+    """A legal move at the root and its score in the last iteration."""
+
     square: int
     score: int = -INF  # from the last completed iteration (a bound for PVS losers)
 
@@ -70,19 +80,11 @@ class Engine:
     """Searches positions of one variant. One engine may run many searches
     (one at a time); each search starts from an empty transposition table."""
 
-    def __init__(self, anti: bool = False, trained: bool = False):
+    def __init__(self, anti: bool = False, evaluator: Evaluator | None = None) -> None:
         self.anti = anti
-        # The fitted pattern evaluation when asked for and available, else the hand-made one.
-        fitted = None
-        if trained:
-            # Imported here: the weights are read on first use, off the start-up path.
-            from .pattern_weights import trained_evaluator
-
-            fitted = trained_evaluator(anti)
-        self.trained = fitted is not None
-        self.evaluate = fitted or make_evaluator(anti)
-        self.flips = flip_table()
-        self.stable_edges = make_stable_edge_counter()
+        # The hand-made evaluation unless another is given (the trained one:
+        # players/pattern_weights.py).
+        self.evaluator = evaluator if evaluator is not None else make_evaluator(anti)
 
     # -- public entry points -----------------------------------------------------
 
@@ -141,22 +143,22 @@ class Engine:
 
     def _search(
         self,
-        own,
-        opp,
-        started,
-        deadline,
-        time_limit,
-        max_depth,
-        max_nodes,
-        exact_empties,
-        wdl_empties,
-        cancelled,
-        on_iteration,
-        analyse,
+        own: int,
+        opp: int,
+        started: float,
+        deadline: float | None,
+        time_limit: float | None,
+        max_depth: int,
+        max_nodes: int | None,
+        exact_empties: int,
+        wdl_empties: int,
+        cancelled: Callable[[], bool] | None,
+        on_iteration: Callable[[SearchResult], None] | None,
+        analyse: bool,
     ) -> SearchResult:
-        runner = _Run(self, own, opp, deadline, max_nodes, cancelled)
+        runner = SearchRun(self, own, opp, deadline, max_nodes, cancelled)
         empties = 64 - (own | opp).bit_count()
-        moves = legal_moves(own, opp)
+        moves = move_mask(runner.own, runner.opp)
         if not moves:
             return SearchResult(None, 0, 0, 0)
         root = [RootMove(sq) for sq in runner.order_root(moves)]
@@ -171,7 +173,7 @@ class Engine:
         if solve_now or wdl_now:
             if empties <= 10:
                 midgame_depth = 0
-            elif deadline is None:
+            elif deadline is None or time_limit is None:
                 midgame_depth = min(max_depth, 4)
             else:
                 midgame_deadline = started + time_limit * SOLVE_FALLBACK_SHARE
@@ -221,7 +223,7 @@ class Engine:
                 best = SearchResult(move, score, empties, runner.total_nodes())
                 if on_iteration:
                     on_iteration(best)
-        except _Stop:
+        except SearchStopped:
             partial = runner.partial_best
             if partial is not None and not best.exact:
                 best = SearchResult(
@@ -238,231 +240,231 @@ class Engine:
     def solve(self, own: int, opp: int, alpha: int = -64, beta: int = 64) -> int:
         """Exact final margin in discs (WOF counting) for the side to move
         within (alpha, beta); no clock. For tests and benchmarks."""
-        runner = _Run(self, own, opp, None, None, None)
-        return runner.solver(own, opp, alpha, beta, False)
+        runner = SearchRun(self, own, opp, None, None, None)
+        return runner.solve(runner.own, runner.opp, alpha, beta, False)
 
 
-class _Run:
-    """One search: its counters, limits and transposition tables."""
+class SearchRun(EndgameSolver):
+    """One search: the midgame negamax and its roots on top of the exact
+    solver, sharing its node counter and limits; its transposition table and
+    history scores live as long as the search."""
 
-    def __init__(self, engine, own, opp, deadline, max_nodes, cancelled):
-        self.nodes = 0
+    def __init__(
+        self,
+        engine: Engine,
+        own: int,
+        opp: int,
+        deadline: float | None,
+        max_nodes: int | None,
+        cancelled: Callable[[], bool] | None,
+    ) -> None:
+        super().__init__(engine.anti, deadline, max_nodes, cancelled)
+        self.evaluator = engine.evaluator
+        self.own = native(own)  # the root position, as words
+        self.opp = native(opp)
         self.partial_best: int | None = None
-        self.tt: dict[int, tuple] = {}
+        self.tt: dict[tuple[i64, i64], tuple[int, int, int, i64]] = {}
         self.history = [0] * 64
-        anti = engine.anti
-        evaluate = engine.evaluate
-        stable_edges = engine.stable_edges
-        FL = engine.flips
-        tt = self.tt
-        history = self.history
-        lm = legal_moves
-        classes = SQUARE_CLASSES
-        node_cap = max_nodes if max_nodes is not None else 1 << 62
-        counter = self.counter = [0]  # nodes since the last check, in a cell for speed
 
-        def check():
-            # Every CHECK_EVERY nodes: the clock, the node budget, the cancel flag.
-            self.nodes += counter[0]
-            counter[0] = 0
-            if self.nodes >= node_cap:
-                raise _Stop
-            if deadline is not None and time.perf_counter() >= deadline:
-                raise _Stop
-            if cancelled is not None and cancelled():
-                raise _Stop
-            if len(tt) > TT_LIMIT:
-                tt.clear()
-            if len(solver_tt) > TT_LIMIT:
-                solver_tt.clear()
+    def trim_tables(self) -> None:
+        super().trim_tables()
+        if len(self.tt) > TT_LIMIT:
+            self.tt.clear()
 
-        solver, solver_tt = make_solver(anti, FL, stable_edges, counter, check, CHECK_EVERY)
+    # -- midgame -----------------------------------------------------------------
 
-        # -- midgame -----------------------------------------------------------
-
-        def negamax(own, opp, depth, alpha, beta):
-            counter[0] += 1
-            if counter[0] >= CHECK_EVERY:
-                check()
-            if depth <= 0:
-                return evaluate(own, opp)
-            moves = lm(own, opp)
-            if not moves:
-                if not lm(opp, own):
-                    return _terminal(own, opp, anti)
-                return -negamax(opp, own, depth, -beta, -alpha)
-            key = own << 64 | opp
-            entry = tt.get(key)
-            tt_move = -1
-            if entry is not None:
-                e_depth, lower, upper, tt_move = entry
-                if e_depth >= depth:
-                    if lower >= beta:
-                        return lower
-                    if upper <= alpha:
-                        return upper
-                    if lower == upper:
-                        return lower
-            if depth == 1:
-                # Leaf parents: evaluate the children in place.
-                best = -INF
-                for sq in _static_order(moves, tt_move, classes):
-                    f = FL[sq](own, opp)
-                    counter[0] += 1
-                    v = -evaluate(opp ^ f, own | f | (1 << sq))
-                    if v > best:
-                        best = v
-                        best_sq = sq
-                        if v >= beta:
-                            break
-                _store(key, 1, best, alpha, beta, best_sq)
-                return best
-            if depth >= ORDER_DEPTH:
-                order = _mobility_order(own, opp, moves, tt_move)
-            else:
-                order = _static_order(moves, tt_move, classes)
+    def negamax(self, own: i64, opp: i64, depth: int, alpha: int, beta: int) -> int:
+        self.pending += 1
+        if self.pending >= CHECK_EVERY:
+            self.check()
+        if depth <= 0:
+            return self.evaluator.evaluate(own, opp)
+        moves = move_mask(own, opp)
+        if not moves:
+            if not move_mask(opp, own):
+                return _terminal(own, opp, self.anti)
+            return -self.negamax(opp, own, depth, -beta, -alpha)
+        key = (own, opp)
+        entry = self.tt.get(key)
+        tt_move: i64 = -1
+        if entry is not None:
+            e_depth, lower, upper, tt_move = entry
+            if e_depth >= depth:
+                if lower >= beta:
+                    return lower
+                if upper <= alpha:
+                    return upper
+                if lower == upper:
+                    return lower
+        if depth == 1:
+            # Leaf parents: evaluate the children in place.
+            evaluator = self.evaluator
             best = -INF
-            best_sq = order[0]
-            a = alpha
-            first = True
-            for sq in order:
-                f = FL[sq](own, opp)
-                n_own = opp ^ f
-                n_opp = own | f | (1 << sq)
-                if first:
-                    v = -negamax(n_own, n_opp, depth - 1, -beta, -a)
-                    first = False
-                else:
-                    v = -negamax(n_own, n_opp, depth - 1, -a - 1, -a)
-                    if a < v < beta:
-                        v = -negamax(n_own, n_opp, depth - 1, -beta, -v)
+            best_sq: i64 = -1
+            for sq in _static_order(moves, tt_move):
+                f = flip_mask(own, opp, sq)
+                self.pending += 1
+                v = -evaluator.evaluate(opp ^ f, own | f | (ONE << sq))
                 if v > best:
                     best = v
                     best_sq = sq
-                    if v > a:
-                        a = v
-                        if v >= beta:
-                            history[sq] += depth * depth
-                            break
-            _store(key, depth, best, alpha, beta, best_sq)
+                    if v >= beta:
+                        break
+            self.store(key, 1, best, alpha, beta, best_sq)
             return best
-
-        def _store(key, depth, best, alpha, beta, best_sq):
-            if best <= alpha:
-                tt[key] = (depth, -INF, best, best_sq)
-            elif best >= beta:
-                tt[key] = (depth, best, INF, best_sq)
+        if depth >= ORDER_DEPTH:
+            order = self.mobility_order(own, opp, moves, tt_move)
+        else:
+            order = _static_order(moves, tt_move)
+        best = -INF
+        best_sq = order[0]
+        a = alpha
+        first = True
+        for sq in order:
+            f = flip_mask(own, opp, sq)
+            n_own = opp ^ f
+            n_opp = own | f | (ONE << sq)
+            if first:
+                v = -self.negamax(n_own, n_opp, depth - 1, -beta, -a)
+                first = False
             else:
-                tt[key] = (depth, best, best, best_sq)
+                v = -self.negamax(n_own, n_opp, depth - 1, -a - 1, -a)
+                if a < v < beta:
+                    v = -self.negamax(n_own, n_opp, depth - 1, -beta, -v)
+            if v > best:
+                best = v
+                best_sq = sq
+                if v > a:
+                    a = v
+                    if v >= beta:
+                        self.history[sq] += depth * depth
+                        break
+        self.store(key, depth, best, alpha, beta, best_sq)
+        return best
 
-        def _mobility_order(own, opp, moves, tt_move):
-            # Fewest replies first (corners count double), history breaks ties.
-            keyed = []
-            m = moves
-            while m:
-                b = m & -m
-                m ^= b
-                sq = b.bit_length() - 1
-                if sq == tt_move:
-                    continue
-                f = FL[sq](own, opp)
-                replies = lm(opp ^ f, own | f | b)
-                keyed.append(
-                    (
-                        (replies.bit_count() + (replies & CORNERS).bit_count()) * 4096
-                        - history[sq]
-                        - (4096 if b & CORNERS else 0),
-                        sq,
-                    )
+    def store(
+        self, key: tuple[i64, i64], depth: int, best: int, alpha: int, beta: int, best_sq: i64
+    ) -> None:
+        if best <= alpha:
+            self.tt[key] = (depth, -INF, best, best_sq)
+        elif best >= beta:
+            self.tt[key] = (depth, best, INF, best_sq)
+        else:
+            self.tt[key] = (depth, best, best, best_sq)
+
+    def mobility_order(self, own: i64, opp: i64, moves: i64, tt_move: i64) -> list[i64]:
+        # Fewest replies first (corners count double), history breaks ties.
+        history = self.history
+        keyed: list[tuple[int, i64]] = []
+        m = moves
+        while m:
+            b = m & -m
+            m ^= b
+            sq = lowest_square(b)
+            if sq == tt_move:
+                continue
+            f = flip_mask(own, opp, sq)
+            replies = move_mask(opp ^ f, own | f | b)
+            keyed.append(
+                (
+                    (popcount(replies) + popcount(replies & CORNER_SQUARES)) * 4096
+                    - history[sq]
+                    - (4096 if b & CORNER_SQUARES else 0),
+                    sq,
                 )
-            keyed.sort()
-            order = [sq for _, sq in keyed]
-            if tt_move >= 0 and moves >> tt_move & 1:
-                order.insert(0, tt_move)
-            return order
+            )
+        keyed.sort()
+        order = [sq for _, sq in keyed]
+        if tt_move >= 0 and moves >> tt_move & 1:
+            order.insert(0, tt_move)
+        return order
 
-        # -- roots ---------------------------------------------------------------
+    # -- roots -------------------------------------------------------------------
 
-        def root(moves: list[RootMove], depth: int, analyse: bool) -> int:
-            """One iteration at the root: PVS (or full windows to score every
-            move when analysing); reorders `moves` best first."""
-            return _root(moves, lambda o, p, a, b: negamax(o, p, depth - 1, a, b), analyse, -INF)
+    def root(self, moves: list[RootMove], depth: int, analyse: bool) -> int:
+        """One iteration at the root: PVS (or full windows to score every
+        move when analysing); reorders `moves` best first."""
+        return self.search_root(moves, depth - 1, analyse, -INF)
 
-        def solve_root(moves: list[RootMove], analyse: bool) -> int:
-            return _root(moves, lambda o, p, a, b: solver(o, p, a, b, False), analyse, -65)
+    def solve_root(self, moves: list[RootMove], analyse: bool) -> int:
+        """The exact margin, each root move solved (-1 plies: the solver)."""
+        return self.search_root(moves, SOLVE, analyse, -65)
 
-        def _root(moves, child, analyse, worst):
-            self.partial_best = None
-            best = worst
-            for i, rm in enumerate(moves):
-                sq = rm.square
-                f = FL[sq](own, opp)
-                n_own = opp ^ f
-                n_opp = own | f | (1 << sq)
-                if i == 0 or analyse:
-                    v = -child(n_own, n_opp, -INF, INF)
-                else:
-                    # Null window: is this move better than the best so far?
-                    v = -child(n_own, n_opp, -best - 1, -best)
-                    if v > best:
-                        v = -child(n_own, n_opp, -INF, -best)
-                rm.score = v
+    def child(self, own: i64, opp: i64, depth: int, alpha: int, beta: int) -> int:
+        if depth == SOLVE:
+            return self.solve(own, opp, alpha, beta, False)
+        return self.negamax(own, opp, depth, alpha, beta)
+
+    def search_root(self, moves: list[RootMove], depth: int, analyse: bool, worst: int) -> int:
+        self.partial_best = None
+        own, opp = self.own, self.opp
+        best = worst
+        for i, rm in enumerate(moves):
+            sq = rm.square
+            f = flip_mask(own, opp, sq)
+            n_own = opp ^ f
+            n_opp = own | f | (ONE << sq)
+            if i == 0 or analyse:
+                v = -self.child(n_own, n_opp, depth, -INF, INF)
+            else:
+                # Null window: is this move better than the best so far?
+                v = -self.child(n_own, n_opp, depth, -best - 1, -best)
                 if v > best:
-                    best = v
+                    v = -self.child(n_own, n_opp, depth, -INF, -best)
+            rm.score = v
+            if v > best:
+                best = v
+                self.partial_best = sq
+        # Stable sort: best first, ties keep the previous order.
+        moves.sort(key=_by_score)
+        return best
+
+    def wdl_root(self, moves: list[RootMove]) -> tuple[int, int]:
+        """Win, draw or loss: the first move (in `moves` order) with the
+        best outcome, and a bound on the margin: at least it for a win,
+        at most it for a loss."""
+        self.partial_best = None
+        own, opp = self.own, self.opp
+        best_sq = moves[0].square
+        best = -65  # any value <= -1 is a loss (an upper bound), >= 1 a win
+        for rm in moves:
+            sq = rm.square
+            f = flip_mask(own, opp, sq)
+            # Window (-1, 1) until a draw is found, then (0, 1).
+            alpha = -1 if best < 0 else 0
+            v = -self.solve(opp ^ f, own | f | (ONE << sq), -1, -alpha, False)
+            if v > best:
+                if v >= 0 or best == -65:
+                    # A better outcome; among losses the first is kept.
+                    best_sq = sq
                     self.partial_best = sq
-            # Stable sort: best first, ties keep the previous order.
-            moves.sort(key=lambda rm: -rm.score)
-            return best
+                best = v
+                if v >= 1:
+                    break  # a win: no need to look further
+        return best_sq, best
 
-        def wdl_root(moves: list[RootMove]) -> tuple[int, int]:
-            """Win, draw or loss: the first move (in `moves` order) with the
-            best outcome, and a bound on the margin: at least it for a win,
-            at most it for a loss."""
-            self.partial_best = None
-            best_sq = moves[0].square
-            best = -65  # any value <= -1 is a loss (an upper bound), >= 1 a win
-            for rm in moves:
-                sq = rm.square
-                f = FL[sq](own, opp)
-                # Window (-1, 1) until a draw is found, then (0, 1).
-                alpha = -1 if best < 0 else 0
-                v = -solver(opp ^ f, own | f | (1 << sq), -1, -alpha, False)
-                if v > best:
-                    if v >= 0 or best == -65:
-                        # A better outcome; among losses the first is kept.
-                        best_sq = sq
-                        self.partial_best = sq
-                    best = v
-                    if v >= 1:
-                        break  # a win: no need to look further
-            return best_sq, best
-
-        def order_root(moves: int) -> list[int]:
-            return _mobility_order(own, opp, moves, -1)
-
-        self.total_nodes = lambda: self.nodes + counter[0]
-        self.root = root
-        self.solve_root = solve_root
-        self.wdl_root = wdl_root
-        self.order_root = order_root
-        self.solver = solver
-        self.negamax = negamax
+    def order_root(self, moves: i64) -> list[i64]:
+        return self.mobility_order(self.own, self.opp, moves, -1)
 
 
-def _terminal(own: int, opp: int, anti: bool) -> int:
-    margin = terminal_score(own, opp, anti)
+def _by_score(rm: RootMove) -> int:
+    return -rm.score
+
+
+def _terminal(own: i64, opp: i64, anti: bool) -> int:
+    margin = final_margin(own, opp, anti)
     return margin * SCALE + (WIN if margin > 0 else -WIN if margin < 0 else 0)
 
 
-def _static_order(moves: int, tt_move: int, classes: tuple[int, ...]) -> list[int]:
-    order = []
+def _static_order(moves: i64, tt_move: i64) -> list[i64]:
+    order: list[i64] = []
     if tt_move >= 0 and moves >> tt_move & 1:
         order.append(tt_move)
-        moves ^= 1 << tt_move
-    for cls in classes:
+        moves ^= ONE << tt_move
+    for cls in SQUARE_CLASSES:
         m = moves & cls
         while m:
             b = m & -m
-            order.append(b.bit_length() - 1)
+            order.append(lowest_square(b))
             m ^= b
     return order

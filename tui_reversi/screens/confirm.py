@@ -29,7 +29,8 @@ class ConfirmScreen(Dialog[bool]):
         with Vertical(id="dialog"):
             yield Literal(self.question, id="dialog-title")
             yield Static(
-                self.app.text("[b]y[/b]/[b]⏎[/b] yes · [b]n[/b]/[b]esc[/b] no"), id="dialog-keys"
+                self.terminal_text("[b]y[/b]/[b]⏎[/b] yes · [b]n[/b]/[b]esc[/b] no"),
+                id="dialog-keys",
             )
             with Horizontal(id="dialog-buttons"):
                 yield Button(self.yes, variant="warning", id="yes")

@@ -1,13 +1,15 @@
 """What every dialog shares: its own key bar at the bottom, so the keys shown
-are the dialog's, not the game's behind it, and `q` quitting as it does on
-the game screen (a dialog stops the app's own non-priority keys)."""
+are the dialog's, not the game's behind it, `q` quitting as it does on
+the game screen (a dialog stops the app's own non-priority keys), and an
+answer given once."""
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from textual import events
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 
@@ -16,18 +18,49 @@ from ..widgets.key_bar import KeyBar
 if TYPE_CHECKING:
     from textual.app import App
 
+    from ..app import ReversiApp
+
 Result = TypeVar("Result")
 
 
-class Dialog(ModalScreen[Result]):
+class AnswersOnce(Screen[Result]):
+    """A screen dismissed at most once, and only while it is the screen in front.
+
+    Keys typed ahead (Enter twice) may ask it again after it has gone, or
+    while another screen is in front of it: Textual would then pop the wrong
+    screen, or the last one (ScreenStackError). Those requests are ignored."""
+
+    _answered = False
+
+    def dismiss(self, result: Result | None = None) -> AwaitComplete:
+        if self._answered or not self._in_front():
+            return AwaitComplete.nothing()
+        self._answered = True
+        return super().dismiss(result)
+
+    def _in_front(self) -> bool:
+        from textual.app import ScreenStackError
+
+        try:
+            return self.app.screen is self
+        except ScreenStackError:  # the app is closing
+            return False
+
+
+class Dialog(ModalScreen[Result], AnswersOnce[Result]):
     """A modal screen over the game, with a key bar of its own bindings."""
 
     # As ctrl+q (shown in the bar); a text box keeps q for typing.
     BINDINGS = [Binding("q", "app.quit", "Quit", show=False)]
 
+    def terminal_text(self, text: str) -> str:
+        """`text` as the terminal should get it (the app's ASCII mode spells symbols out)."""
+        return cast("ReversiApp", self.app).text(text)
+
     def on_mount(self) -> None:
         # Mounted here rather than composed, so subclasses compose only their dialog.
-        self.mount(KeyBar())
+        if self.is_attached:  # not when closed by a key typed before this ran
+            self.mount(KeyBar())
 
 
 # Actions that open a dialog (on the game screen, in the saved-games list, in
@@ -84,6 +117,9 @@ class KeysForDialogs:
         return False
 
     def _check(self) -> None:
+        if not self.app.screen_stack:  # the app is closing: no screen to give the keys to
+            self._held, self._below = [], None
+            return
         screen = self.app.screen
         opened = screen not in (self._below or ()) and screen.is_mounted
         if opened or time.monotonic() - self._since > WAIT_LIMIT:

@@ -72,7 +72,7 @@ class ExportScreen(Dialog[str | None]):
             yield TextInput(self._file_name("ggf"), placeholder="file name", id="file")
             yield Literal(id="problem")
             yield Static(
-                self.app.text(
+                self.terminal_text(
                     "[b]←→[/b] format · [b]c[/b]/[b]⏎[/b] copy · [b]w[/b] write to the file "
                     "· [b]esc[/b] close"
                 ),

@@ -26,7 +26,7 @@ class FormScreen(Dialog[Result]):
     def footer(self, keys: str, ok: str) -> ComposeResult:
         """The problem line, the keys line (markup) and the OK/Cancel buttons."""
         yield Literal(id="problem")
-        yield Static(self.app.text(keys), id="dialog-keys")
+        yield Static(self.terminal_text(keys), id="dialog-keys")
         with Horizontal(id="dialog-buttons"):
             yield Button(ok, variant="primary", id="ok")
             yield Button("Cancel", id="cancel")
@@ -40,6 +40,8 @@ class FormScreen(Dialog[Result]):
         self.query_one("#problem", Literal).update(sentence(text) if text else "")
 
     def action_submit(self) -> None:
+        if not self.is_mounted:  # an Enter that came before the dialog was drawn
+            return
         if isinstance(self.focused, Button) and self.focused.id == "cancel":
             self.dismiss(None)
         else:

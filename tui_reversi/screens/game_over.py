@@ -11,6 +11,7 @@ from textual.widgets import Button, Static
 
 from ..core import Color, Result
 from ..match import Match
+from ..players.kinds import PERSON
 from ..widgets.literal import Literal
 from .dialog import Dialog
 
@@ -19,8 +20,12 @@ def result_lines(match: Match, result: Result) -> tuple[str, str]:
     """A headline ('You win!', 'White (Easy) wins') and the score in detail."""
     if result.winner is None:
         headline = "A draw!"
+    elif match.is_human(result.winner) and match.humans == 1:
+        headline = "You win!"
+    elif match.level(result.winner) == PERSON:  # the other person at a server's table
+        headline = f"{match.player_label(result.winner)} wins."
     elif match.humans == 1:
-        headline = "You win!" if match.is_human(result.winner) else "The computer wins."
+        headline = "The computer wins."
     else:
         headline = f"{result.winner.label} ({match.player_label(result.winner)}) wins!"
     black, white = result.score(Color.BLACK), result.score(Color.WHITE)
@@ -41,6 +46,7 @@ class GameOverScreen(Dialog[str | None]):
     BINDINGS = [
         Binding("n", "choose('new')", "New game", id="over.new"),
         Binding("comma,v", "choose('review')", "Review", id="over.review", key_display=","),
+        Binding("a", "choose('analyse')", "Analyse", id="over.analyse"),
         Binding("escape,enter", "choose(None)", "Close", id="over.close", key_display="esc"),
     ]
 
@@ -55,8 +61,8 @@ class GameOverScreen(Dialog[str | None]):
             )
             yield Literal(self.detail, id="result")
             yield Static(
-                self.app.text(
-                    "[b]n[/b] new game · [b],[/b] review the game · [b]esc[/b] look at the "
+                self.terminal_text(
+                    "[b]n[/b] new game · [b],[/b] review · [b]a[/b] analyse · [b]esc[/b] the "
                     "board · [b]ctrl+q[/b] quit"
                 ),
                 id="dialog-keys",
@@ -64,6 +70,7 @@ class GameOverScreen(Dialog[str | None]):
             with Horizontal(id="dialog-buttons"):
                 yield Button("New game", variant="primary", id="new")
                 yield Button("Review", id="review")
+                yield Button("Analyse", id="analyse")
                 yield Button("Close", id="close")
 
     def action_choose(self, choice: str | None) -> None:

@@ -20,6 +20,8 @@ SECTIONS = {
     "game": "Game",
     "review": "History review",
     "log": "Move log (tab to it)",
+    "analysis": "Analysis (in review or when the game is over)",
+    "graph": "Evaluation graph (g)",
     "new-game": "New-game dialog",
     "resume": "At start, with an unfinished game",
     "save": "Save dialog (s)",
@@ -47,6 +49,7 @@ EXTRAS = (
 def _binding_classes(app: App[Any]) -> list[type[DOMNode]]:
     from ..widgets.board import BoardView
     from ..widgets.move_log import MoveLog
+    from .eval_graph import EvalGraphScreen
     from .export import ExportScreen
     from .game import GameScreen
     from .import_game import ImportScreen
@@ -67,6 +70,7 @@ def _binding_classes(app: App[Any]) -> list[type[DOMNode]]:
         ImportScreen,
         ExportScreen,
         SettingsScreen,
+        EvalGraphScreen,
         type(app),
     ]
 

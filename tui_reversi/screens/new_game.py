@@ -52,7 +52,7 @@ class NewGameScreen(Dialog[NewGame | None]):
             yield Literal(id="describe")
             yield Literal(id="problem")
             yield Static(
-                self.app.text(
+                self.terminal_text(
                     "[b]↑↓[/b] row · [b]←→[/b] choose · [b]⏎[/b] start · [b]esc[/b] cancel"
                 ),
                 id="dialog-keys",

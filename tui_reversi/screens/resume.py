@@ -82,7 +82,7 @@ class ResumeScreen(Dialog[bool]):
             yield Literal(f"{players}\n{state}\nSaved {when(self.saved)}", id="resume-game")
             yield Static(
                 Content.from_markup(
-                    self.app.text("[b]r[/b]/[b]⏎[/b] resume · [b]n[/b] new game ($new)"),
+                    self.terminal_text("[b]r[/b]/[b]⏎[/b] resume · [b]n[/b] new game ($new)"),
                     new=self.new_game,
                 ),
                 id="dialog-keys",

@@ -68,7 +68,7 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
             yield Literal(id="describe")
             yield Literal(id="problem")
             yield Static(
-                self.app.text(
+                self.terminal_text(
                     "[b]⏎[/b] load · [b]d[/b] delete · [b]i[/b] import · [b]esc[/b] close"
                 ),
                 id="dialog-keys",
@@ -76,7 +76,7 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
             with Horizontal(id="dialog-buttons"):
                 yield Button("Load", variant="primary", id="load")
                 yield Button("Delete", variant="error", id="delete")
-                yield Button(self.app.text("Import…"), id="import")
+                yield Button(self.terminal_text("Import…"), id="import")
                 yield Button("Close", id="close")
 
     def on_mount(self) -> None:
@@ -117,7 +117,7 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
         return max(12, self._inner_width - beside)
 
     def _cells(self, entry: SavedGameEntry) -> tuple[str, ...]:
-        name = self.app.text(short(entry.name, self._name_width()))
+        name = self.terminal_text(short(entry.name, self._name_width()))
         saved = when(entry.updated)
         if not entry.readable:
             blanks = ("", "", "") if self._wide else ("",)
@@ -208,9 +208,11 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        {
+        actions = {
             "load": self.action_load,
             "delete": self.action_delete,
             "import": self.action_import,
             "close": self.action_close,
-        }[event.button.id]()
+        }
+        if event.button.id in actions:
+            actions[event.button.id]()

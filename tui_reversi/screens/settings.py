@@ -112,8 +112,10 @@ class SettingsScreen(FormScreen[dict | None]):
             )
         elif focused.id == "variant":
             text = f"{DESCRIPTIONS['variant']} {Variant.parse(focused.value).description}"
-        else:
+        elif focused.id is not None:
             text = DESCRIPTIONS[focused.id]
+        else:
+            return
         self.query_one("#describe", Literal).update(text)
         self.problem("")
 

@@ -53,7 +53,7 @@ class StartProblemsScreen(Dialog[None]):
             with VerticalScroll(id="problems"):
                 for text, item in gather(self.notes, self.settings_file):
                     yield Literal(text, classes="problem -item" if item else "problem")
-            yield Static(self.app.text("[b]⏎[/b]/[b]esc[/b] carry on"), id="dialog-keys")
+            yield Static(self.terminal_text("[b]⏎[/b]/[b]esc[/b] carry on"), id="dialog-keys")
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -21,11 +21,13 @@ from collections.abc import Callable
 
 import asyncssh
 
+from .archive import FIRST_RATING, Archive, PlayedGame
 from .config import ServeConfig, ServeError, format_duration, gone_reason
 from .hostkey import load_or_create_host_key
 from .preloaded import PreloadedParent, fork_available
 from .pty_process import Spawn
 from .session import GameSession
+from .tables import Tables
 
 # After its session has ended, a connection gets this long to close by itself.
 LINGER_AFTER_SESSION = 5.0
@@ -54,6 +56,16 @@ class Arcade:
         self.host_key: asyncssh.SSHKey | None = None
         self.host_key_created = False
         self.preloaded: PreloadedParent | None = None
+        # Where people play each other (`ssh -t host table`, `join CODE`).
+        self.tables = Tables(
+            self.note,
+            keep=self._keep_game,
+            hold=config.hold_seat,
+            rating=self._rating,
+            adjourn=config.on_drop == "adjourn",
+        )
+        # Finished table games: SQLite under the data directory, and the players' saved games.
+        self.archive: Archive | None = None
         # How games start, in a few words for the banner.
         self.game_start = "as a fresh Python each"
 
@@ -64,6 +76,8 @@ class Arcade:
         if config.auth == "keys" and config.authorized_keys is not None:
             self.authorized_keys()  # fail now, not at the first player's login
         await self._start_preloaded()
+        self.archive = Archive(config.data_dir / "archive.sqlite3", config.players_dir)
+        await self.tables.start()
         try:
             self._acceptor = await asyncssh.create_server(
                 lambda: PlayerConnection(self),
@@ -86,6 +100,8 @@ class Arcade:
             hint = "; choose another with --port" if error.errno == errno.EADDRINUSE else ""
             if self.preloaded is not None:
                 await self.preloaded.close()
+            await self.tables.close()
+            self.archive.close()
             raise ServeError(f"cannot listen on {where}: {reason}{hint}") from None
 
     async def _start_preloaded(self) -> None:
@@ -219,6 +235,17 @@ class Arcade:
             await self._acceptor.wait_closed()
         if self.preloaded is not None:
             await self.preloaded.close()
+        await self.tables.close()
+        if self.archive is not None:
+            self.archive.close()
+
+    def _rating(self, name: str) -> float:
+        return self.archive.rating(name)[0] if self.archive is not None else FIRST_RATING
+
+    def _keep_game(self, played: PlayedGame) -> None:
+        if self.archive is not None:
+            for problem in self.archive.keep(played):
+                self.note(problem)
 
 
 class PlayerConnection(asyncssh.SSHServer):

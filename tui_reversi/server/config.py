@@ -52,6 +52,10 @@ class ServeConfig:
     login_timeout: float = 30.0
     hangup_grace: float = 5.0
     auth_failure_delay: float = 1.0
+    # At a table: how long a dropped player's seat waits for them (0: the game ends at once).
+    hold_seat: float = 120.0
+    # When that time runs out: "forfeit" (the one who stayed wins) or "adjourn".
+    on_drop: str = "forfeit"
     game_command: tuple[str, ...] = (sys.executable, "-m", "tui_reversi")
     # Fork games from a parent that has imported the app already (False: a fresh Python each).
     preload: bool = True

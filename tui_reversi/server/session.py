@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
+import os
 import shlex
 import signal
 import time
@@ -19,6 +21,8 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
+from ..core import Variant
+from ..crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
 from .config import (
     format_duration,
     gone_reason,
@@ -26,7 +30,9 @@ from .config import (
     player_environment,
     player_user_name,
 )
+from .lobby import lobby_lines
 from .pty_process import INPUT_HIGH_WATER, PtyProcess
+from .tables import TableRefused, TimeControl
 
 if TYPE_CHECKING:
     from .arcade import PlayerConnection
@@ -44,6 +50,9 @@ GAME_OPTIONS = {
     "--variant": "NAME",
     "--theme": "NAME",
 }
+
+# At a table (`ssh -t host table`, `join CODE`), only options about the look apply.
+TABLE_OPTIONS = ("--ascii", "--no-mouse", "--no-animation", "--theme")
 
 # What a full-screen app may have switched on, switched off again: used only when the
 # game died by a signal and could not restore the player's terminal itself.
@@ -103,6 +112,37 @@ def game_options(command: str | None) -> list[str]:
     return options
 
 
+def table_command(command: str | None) -> tuple[str | None, str | None, str | None]:
+    """`table ...` -> ('table', None, the rest); `join CODE ...` -> ('join', CODE, the
+    rest), and `watch CODE ...` likewise; anything else -> (None, None, command),
+    for game_options."""
+    first, _, rest = (command or "").strip().partition(" ")
+    if first == "table":
+        return "table", None, rest  # its `clock SPEC`, if any, is taken out by table_clock
+    if first in ("join", "watch"):
+        code, _, rest = rest.strip().partition(" ")
+        if not code:
+            raise SessionRefused(f"{first} needs the table's code: ssh -t HOST {first} CODE", 2)
+        return first, code, rest
+    return None, None, command
+
+
+def table_clock(command: str | None) -> tuple[TimeControl | None, str | None]:
+    """`clock 5+3` taken out of a `table` command's options: the time control
+    and the rest. Raises SessionRefused for a time control that cannot be read."""
+    words = (command or "").split()
+    if "clock" not in words:
+        return None, command
+    at = words.index("clock")
+    if at + 1 == len(words):
+        raise SessionRefused("clock needs a time control, e.g. clock 5+3", 2)
+    try:
+        control = TimeControl.parse(words[at + 1])
+    except TableRefused as refusal:
+        raise SessionRefused(str(refusal), 2) from None
+    return control, " ".join(words[:at] + words[at + 2 :])
+
+
 class GameSession(asyncssh.SSHServerSession):
     """Starts the game when the client asks for a shell; pumps bytes; ends it cleanly."""
 
@@ -121,9 +161,12 @@ class GameSession(asyncssh.SSHServerSession):
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._end_message: str | None = None
         self._seated = False
+        self._crash_report: Path | None = None
         self._options: list[str] = []
         # While asking what to do about the player's game open elsewhere: that session.
         self._asking: GameSession | None = None
+        # At a table: the secret of this player's seat, which the game is given.
+        self._table_secret: str | None = None
         self.started = time.monotonic()
         self.task: asyncio.Task[None] | None = None
 
@@ -152,7 +195,15 @@ class GameSession(asyncssh.SSHServerSession):
     def subsystem_requested(self, subsystem: str) -> bool:
         return False
 
+    @property
+    def table_secret(self) -> str | None:
+        """The secret of this session's seat at a table, if it has one."""
+        return self._table_secret
+
     def session_started(self) -> None:
+        if (self._command or "").strip() == "lobby":
+            self._show_lobby()
+            return
         try:
             options = self._admit()
         except SessionRefused as refusal:
@@ -162,7 +213,9 @@ class GameSession(asyncssh.SSHServerSession):
             return
         self._options = options
         other = self._owner.arcade.live_games.get(self.player)
-        if other is None:
+        if self._table_secret is not None:
+            self._begin(options, separate=True)  # a table's game is not the player's own game
+        elif other is None:
             self._begin(options)
         elif not other.client_connected:
             self._begin(options, take_over=other)  # its player left: it is ending, then ours
@@ -322,7 +375,14 @@ class GameSession(asyncssh.SSHServerSession):
                 "no terminal requested",
             )
         try:
-            options = game_options(self._command)
+            at_table, code, command = table_command(self._command)
+            clock, command = table_clock(command) if at_table == "table" else (None, command)
+            if at_table is None:  # back after a dropped connection: to the held seat
+                code = self._owner.arcade.tables.held_for(self.player)
+                at_table = "join" if code is not None else None
+            options = game_options(command)
+            if at_table is not None:
+                self._check_table_options(at_table, options)
         except SessionRefused as refusal:
             refusal.reason = f"bad game options {self._command!r}"
             raise
@@ -332,7 +392,42 @@ class GameSession(asyncssh.SSHServerSession):
                 f"all {seats} seats are taken; please try again in a few minutes.", 1, "server full"
             )
         self._seated = True
+        if at_table is not None:
+            self._sit_at_table(at_table, code, options, clock)
         return options
+
+    def _show_lobby(self) -> None:
+        """Print the lobby (lobby.py) and end: it needs no terminal and no seat."""
+        port = self._owner.ssh_connection.split()[-1:] or ["22"]
+        hint = "ssh -t" + ("" if port == ["22"] else f" -p {port[0]}") + " HOST"
+        for text in lobby_lines(self._owner.arcade, self.player, hint):
+            if self._chan is not None:
+                self._chan.write(f"{text}\r\n".encode() if self._term else f"{text}\n".encode())
+        self._owner.end_reason = "looked at the lobby"
+        self._exit(0)
+
+    def _check_table_options(self, at_table: str, options: list[str]) -> None:
+        allowed = TABLE_OPTIONS + (("--variant",) if at_table == "table" else ())
+        for option in options:
+            if option.startswith("--") and option not in allowed:
+                names = ", ".join(name[2:] for name in allowed)
+                raise SessionRefused(f"at a table only {names} may be chosen, not {option[2:]}", 2)
+
+    def _sit_at_table(
+        self, at_table: str, code: str | None, options: list[str], clock: TimeControl | None
+    ) -> None:
+        tables = self._owner.arcade.tables
+        try:
+            if code is None:
+                _, secret = tables.open(self.player, _table_variant(options), clock)
+            elif at_table == "watch":
+                _, secret = tables.watch(code, self.player)
+            else:
+                _, secret = tables.join(code, self.player)
+        except TableRefused as refusal:
+            self._leave_seat()
+            raise SessionRefused(str(refusal), 1, f"table refused: {refusal}") from None
+        self._table_secret = secret
 
     async def _play(self, options: list[str], take_over: GameSession | None = None) -> None:
         try:
@@ -348,6 +443,8 @@ class GameSession(asyncssh.SSHServerSession):
             return
         finally:
             self._leave_seat()
+            if self._table_secret is not None:
+                self._owner.arcade.tables.leave(self._table_secret)
             if self._owner.arcade.live_games.get(self.player) is self:
                 del self._owner.arcade.live_games[self.player]
         self._finish(status)
@@ -363,6 +460,14 @@ class GameSession(asyncssh.SSHServerSession):
             client_env=self._chan.get_environment() if self._chan else {},
             ssh_connection=owner.ssh_connection,
         )
+        if self._table_secret is not None:
+            env.update(owner.arcade.tables.environment(self._table_secret))
+        # After a bug the game writes its report here, outside the player's
+        # directory: the log gets it, the player only a sentence.
+        self._crash_report = _crash_report_path(self._config.data_dir, user)
+        env[REPORT_VARIABLE] = str(self._crash_report)
+        if os.environ.get(TEST_CRASH_VARIABLE):  # tests and bench/fuzz.py only
+            env[TEST_CRASH_VARIABLE] = os.environ[TEST_CRASH_VARIABLE]
         argv = [*self._config.game_command, *options]
         process = await PtyProcess.start(
             argv,
@@ -394,10 +499,11 @@ class GameSession(asyncssh.SSHServerSession):
         if status < 0:
             name = _signal_name(-status)
             owner.end_reason = owner.end_reason or f"game killed by SIG{name}"
+        elif status != 0:
+            owner.end_reason = owner.end_reason or f"game crashed (exit status {status})"
         else:
-            owner.end_reason = owner.end_reason or (
-                "player quit" if status == 0 else f"game exited with status {status}"
-            )
+            owner.end_reason = owner.end_reason or "player quit"
+        self._log_crash_report()  # whatever ended the game after it wrote one
         if not self._open:
             return
         if status < 0:
@@ -411,6 +517,21 @@ class GameSession(asyncssh.SSHServerSession):
             owner.session_closed()
         else:
             self._exit(status)
+
+    def _log_crash_report(self) -> None:
+        """The report a crashed game left, into the log, whole (indented)."""
+        path = self._crash_report
+        if path is None or not path.exists():
+            return
+        try:
+            report = path.read_text(encoding="utf-8", errors="replace")
+        except OSError as error:
+            self._owner.arcade.note(f"crash report {path} could not be read: {error}")
+            return
+        lines = "".join(f"\n    {line}" for line in report.rstrip("\n").splitlines())
+        self._owner.arcade.note(
+            f"crash report {path} user={player_user_name(self._owner.user or '')}:{lines}"
+        )
 
     def _start_timers(self) -> None:
         loop = asyncio.get_running_loop()
@@ -463,11 +584,31 @@ class GameSession(asyncssh.SSHServerSession):
         self._owner.session_closed()
 
 
+def _table_variant(options: list[str]) -> Variant:
+    if "--variant" not in options:
+        return Variant.OTHELLO
+    name = options[options.index("--variant") + 1]
+    try:
+        return Variant(name)
+    except ValueError:
+        names = ", ".join(variant.value for variant in Variant)
+        raise TableRefused(f"there is no variant {name!r}: choose one of {names}") from None
+
+
 def _player_home(players_dir: Path, user: str) -> Path:
     home = players_dir / player_directory_name(user)
     for directory in (home, home / "data", home / "config", home / "state", home / "cache"):
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     return home
+
+
+def _crash_report_path(data_dir: Path, user: str) -> Path:
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    name = f"{player_directory_name(user)}-{stamp}-{next(_crash_numbers)}.txt"
+    return data_dir / "crash-reports" / name
+
+
+_crash_numbers = itertools.count(1)
 
 
 def _signal_name(number: int) -> str:

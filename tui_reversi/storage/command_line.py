@@ -27,7 +27,7 @@ from .record import SavedGame
 
 
 def load_game_argument(
-    value: str, stdin: IO | None = None, *, variant: Variant | str | None = None
+    value: str, stdin: IO[str] | None = None, *, variant: Variant | str | None = None
 ) -> SavedGame:
     """The game named by the CLI's `--load FILE|-`: a file, or standard input
     for '-' (`stdin` defaults to sys.stdin). `variant` applies to a transcript
@@ -74,7 +74,7 @@ def plan_start(
     resume: bool = False,
     new: bool = False,
     autosave: Autosave | None = None,
-    stdin: IO | None = None,
+    stdin: IO[str] | None = None,
     variant: Variant | str | None = None,
 ) -> StartPlan:
     """Decide what the app starts with from `--load`, `--resume` and `--new`

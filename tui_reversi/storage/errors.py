@@ -4,6 +4,20 @@ from __future__ import annotations
 
 from ..core import ReversiError
 
+_SHOWN_CHARS = 60  # enough to recognise a file name or a value in a sentence
+
+
+def shown(text: str, limit: int = _SHOWN_CHARS) -> str:
+    """`text` from a player or a file as part of a one-line message: control
+    and other unprintable characters escaped (a newline shows as \\n), and
+    cut to about `limit` characters with an ellipsis in the middle."""
+    if len(text) > limit:
+        half = limit // 2
+        text = f"{text[: half - 1]}…{text[-half:]}"
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
 
 class StorageError(ReversiError):
     """A file or text that cannot be read, written or understood: a damaged

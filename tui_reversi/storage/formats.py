@@ -21,17 +21,20 @@ game.ggf: the GGF game's move 7 (W[C4]) is illegal: it flips nothing".
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import stat
 from pathlib import Path
 
 from ..core import Game, Position, ReversiError, Variant
-from .errors import NameTakenError, StorageError
-from .files import read_limited, write_atomic
+from .errors import NameTakenError, StorageError, shown
+from .files import read_limited, reason, write_atomic
 from .ggf import export_ggf, looks_like_ggf, parse_ggf
 from .paths import player_file
 from .record import SavedGame
 
+FILE_NAME_CHARS = 200  # a file's name in a message: longer ones are cut in the middle
 MAX_IMPORT_BYTES = 1 << 20  # a game is under 2 KiB; GGS archives hold thousands per file
 _BOARD_CHARS = frozenset("XxOo*-.bBwW0")
 _TRANSCRIPT = re.compile(r"(?:[a-h][1-8]|pass|pa)*")
@@ -79,13 +82,18 @@ def write_export(path: Path | str, text: str, *, replace: bool = False) -> Path:
     try:
         path = player_file(path)
     except StorageError as error:
-        raise StorageError(f"cannot export to {path}: {error}") from None
-    if path.is_dir():
-        raise StorageError(f"cannot export to {path}: it is a directory")
-    if not path.parent.is_dir():
-        raise StorageError(f"cannot export to {path}: there is no directory {path.parent}")
+        raise StorageError(f"cannot export to {_label(path)}: {error}") from None
+    try:
+        if path.is_dir():
+            raise StorageError(f"cannot export to {_label(path)}: it is a directory")
+        if not path.parent.is_dir():
+            raise StorageError(
+                f"cannot export to {_label(path)}: there is no directory {_label(path.parent)}"
+            )
+    except OSError as error:  # a name too long for the file system, a loop of links...
+        raise StorageError(f"cannot export to {_label(path)}: {reason(error)}") from None
     if not replace and os.path.lexists(path):
-        raise NameTakenError(f"{path} already exists")
+        raise NameTakenError(f"{_label(path)} already exists")
     write_atomic(path, (text.rstrip("\n") + "\n").encode("utf-8"))
     return path
 
@@ -113,7 +121,8 @@ def import_text(text: str, *, variant: Variant | str | None = None) -> SavedGame
         return _from_transcript(compact, chosen)
     if set(compact) <= _BOARD_CHARS:
         return _from_position(compact, chosen)  # reports the length
-    if compact.isalnum() and _TRANSCRIPT.match(compact.lower()).end() >= 2:
+    moves = _TRANSCRIPT.match(compact.lower())
+    if compact.isalnum() and moves is not None and moves.end() >= 2:
         # Moves, then something that is not one: core names the bad move.
         return _from_transcript(compact, chosen)
     raise StorageError(f"the text is not a game: expected {_FORMATS_HINT}")
@@ -151,7 +160,7 @@ def _from_transcript(text: str, variant: Variant | None) -> SavedGame:
 def import_file(path: Path | str, *, variant: Variant | str | None = None) -> SavedGame:
     """A game from the file at `path`, its format detected. Raises
     StorageError: "cannot import game.ggf: ..."."""
-    label = Path(path).expanduser()  # as the player named it
+    label = _label(path)  # as the player named it
     try:
         path = player_file(path)
         data = read_limited(path, MAX_IMPORT_BYTES, "it")
@@ -159,7 +168,15 @@ def import_file(path: Path | str, *, variant: Variant | str | None = None) -> Sa
         raise StorageError(f"cannot import {label}: there is no such file") from None
     except StorageError as error:
         raise StorageError(f"cannot import {label}: {error}") from None
-    return import_bytes(data, str(label), variant)
+    return import_bytes(data, label, variant)
+
+
+def _label(name: Path | str) -> str:
+    """A file as messages name it: as the player gave it, `~` expanded
+    where it can be, on one line."""
+    with contextlib.suppress(RuntimeError, ValueError):  # no such ~user, a NUL: as typed
+        name = Path(name).expanduser()
+    return shown(str(name), FILE_NAME_CHARS)
 
 
 def import_bytes(data: bytes, label: str, variant: Variant | str | None = None) -> SavedGame:
@@ -179,23 +196,50 @@ def import_bytes(data: bytes, label: str, variant: Variant | str | None = None) 
 
 def import_game(text_or_path: str, *, variant: Variant | str | None = None) -> SavedGame:
     """What the app's import box gets: the path of an existing file, or the
-    game itself as text. Raises StorageError."""
-    candidate = text_or_path.strip()
-    if "\n" not in candidate and not looks_like_ggf(candidate) and len(candidate) < 4096:
-        named_file = (
-            "/" in candidate
-            or "\\" in candidate
-            or candidate.startswith("~")
-            or Path(candidate).suffix.lower() in (".ggf", ".json", ".txt")
-        )
-        try:
-            path = player_file(candidate)
-        except StorageError as error:
-            if named_file:
-                raise StorageError(f"cannot import {candidate}: {error}") from None
-        else:
-            if path.is_file():
-                return import_file(path, variant=variant)
-            if named_file:
-                raise StorageError(f"cannot import {candidate}: there is no such file")
+    game itself as text. Raises StorageError, and nothing else, whatever the
+    text."""
+    path = _named_file(text_or_path.strip())
+    if path is not None:
+        return import_file(path, variant=variant)
     return import_text(text_or_path, variant=variant)
+
+
+def _named_file(candidate: str) -> Path | None:
+    """The file `candidate` names, or None when it is to be read as a game.
+    Text that can only be a file's name (a slash, a leading `~`, a .ggf,
+    .json or .txt suffix) and names no file raises StorageError; other text
+    that names no file, even one no file could have (too long, say), is a
+    game to read."""
+    if (
+        "\n" in candidate
+        or looks_like_ggf(candidate)
+        or candidate.startswith("{")  # a saved game's JSON, pasted on one line
+        or len(candidate) >= 4096
+    ):
+        return None
+    named_file = (
+        "/" in candidate
+        or "\\" in candidate
+        or candidate.startswith("~")
+        or Path(candidate).suffix.lower() in (".ggf", ".json", ".txt")
+    )
+    label = shown(candidate, FILE_NAME_CHARS)
+    try:
+        path = player_file(candidate)
+        is_file = stat.S_ISREG(path.stat().st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        is_file = None  # nothing there
+    except StorageError as error:
+        if named_file:
+            raise StorageError(f"cannot import {label}: {error}") from None
+        return None
+    except (OSError, ValueError) as error:  # too long, a loop of links, a lone surrogate
+        if named_file:
+            why = reason(error) if isinstance(error, OSError) else "no file can have that name"
+            raise StorageError(f"cannot import {label}: {why}") from None
+        return None
+    if is_file or (is_file is not None and named_file):
+        return path  # import_file says why a directory or a device is no game
+    if named_file:
+        raise StorageError(f"cannot import {label}: there is no such file")
+    return None

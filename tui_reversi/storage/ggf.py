@@ -8,7 +8,9 @@
 - BO: board size 8, the 64 squares row by row from a1 (`*` black, `O` white,
   `-` empty, spaces allowed), then the side to move (`*` or `O`).
 - B[..] / W[..]: one move each, in order; a pass is `PA` (also read: `pass`,
-  `--`). A move may carry `/evaluation/time` after it, which is ignored.
+  `--`). A move may carry `/evaluation/time` after it: the evaluation is the
+  disc margin for the side that moved; an analysed game writes it (`B[F5/0.50]`)
+  and reading keeps it as that move's score; the time is ignored.
   Squares are read in either case and written in upper case, as GGS does.
 - TY: `8` for Othello; an `a` in it (`8a`) marks anti-Othello. An empty BO
   board means classic Reversi (its first four moves fill the centre).
@@ -28,7 +30,8 @@ import re
 from datetime import UTC, datetime
 
 from ..core import PASS, Color, Game, Position, ReversiError, Variant, parse_square, square_name
-from .errors import StorageError
+from ..players.analysis import GameAnalysis, MoveAnalysis
+from .errors import StorageError, shown
 from .record import PLAYERS, SavedGame, now
 
 PROGRAM = "tui-reversi"
@@ -43,13 +46,13 @@ def export_ggf(record: SavedGame) -> str:
     game = record.to_game()
     final = game.positions[-1]
     moves = "".join(
-        "BW"[game.positions[ply].to_move] + f"[{_move_text(move)}]"
+        "BW"[game.positions[ply].to_move] + f"[{_move_text(move)}{_evaluation(record, ply + 1)}]"
         for ply, move in enumerate(game.moves)
     )
     game_type = "8a" if game.variant.fewer_discs_win else "8"
     return (
         f"(;GM[Othello]PC[{PROGRAM}]DT[{record.created.astimezone(UTC):%Y.%m.%d_%H:%M:%S}.UTC]"
-        f"PB[{_player_name(record.black)}]PW[{_player_name(record.white)}]"
+        f"PB[{_player_name(record, Color.BLACK)}]PW[{_player_name(record, Color.WHITE)}]"
         f"RE[{_result(game.variant, final)}]TI[0]TY[{game_type}]"
         f"BO[8 {_board(game.start)}]{moves};)"
     )
@@ -59,8 +62,21 @@ def _move_text(move: int) -> str:
     return "PA" if move == PASS else square_name(move).upper()
 
 
-def _player_name(player: str) -> str:
+def _evaluation(record: SavedGame, ply: int) -> str:
+    scored = record.analysis.at(ply)
+    return "" if scored is None else f"/{scored.played_score:.2f}"
+
+
+def _player_name(record: SavedGame, color: Color) -> str:
+    if record.names is not None:  # people at a server's table, by name
+        return _ggf_text(record.names[color])
+    player = record.players[color]
     return "Human" if player == "human" else f"{PROGRAM} {player}"
+
+
+def _ggf_text(text: str) -> str:
+    """`text` as a GGF property value: brackets and backslashes escaped."""
+    return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
 def _result(variant: Variant, final: Position) -> str:
@@ -108,7 +124,7 @@ def parse_ggf(text: str) -> SavedGame:
             tokens.append(_square_token(word))
         except ReversiError:
             raise StorageError(
-                f"the GGF game's move {number} ({colour}[{value[:20]}]) is not a square or PA"
+                f"the GGF game's move {number} ({colour}[{shown(value, 20)}]) is not a square or PA"
             ) from None
     try:
         game = Game.from_transcript("".join(tokens), variant, start)
@@ -116,6 +132,7 @@ def parse_ggf(text: str) -> SavedGame:
         raise StorageError(f"the GGF game's {_name_move(error, moves)}") from None
     _check_colours(game, moves)
     return SavedGame(
+        analysis=_evaluations(game, moves),
         variant=variant,
         black=_player(tags.get("PB", "")),
         white=_player(tags.get("PW", "")),
@@ -124,6 +141,25 @@ def parse_ggf(text: str) -> SavedGame:
         created=_date(tags.get("DT", "")) or now(),
         updated=now(),
     )
+
+
+def _evaluations(game: Game, moves: list[tuple[str, str]]) -> GameAnalysis:
+    """The evaluations written after the moves (`B[F5/0.50]`), as the played
+    moves' scores; a move without one, or with one that is not a disc
+    margin, has none."""
+    played = [ply for ply, move in enumerate(game.moves, start=1) if move != PASS]
+    written = [v for _, v in moves if v.split("/", 1)[0].strip().lower() not in _PASS_VALUES]
+    scored = []
+    for ply, value in zip(played, written, strict=True):
+        parts = value.split("/")
+        try:
+            score = float(parts[1]) if len(parts) > 1 and parts[1].strip() else None
+        except ValueError:
+            score = None
+        if score is not None and abs(score) <= 64:
+            side = game.positions[ply - 1].to_move
+            scored.append(MoveAnalysis(ply, side, square_name(game.moves[ply - 1]), score))
+    return GameAnalysis(tuple(scored))
 
 
 def _properties(text: str) -> tuple[dict[str, str], list[tuple[str, str]]]:
@@ -159,7 +195,7 @@ def _properties(text: str) -> tuple[dict[str, str], list[tuple[str, str]]]:
 def _is_anti(game_type: str) -> bool:
     match = _TYPE.match(game_type.strip().lower())
     if match is None:
-        raise StorageError(f"the GGF game type TY[{game_type[:20]}] is not one for Othello")
+        raise StorageError(f"the GGF game type TY[{shown(game_type, 20)}] is not one for Othello")
     if match[1] != "8":
         raise StorageError(f"the GGF game is on a {match[1][:4]}x{match[1][:4]} board, not 8x8")
     return "a" in match[2] + match[3]
@@ -170,7 +206,7 @@ def _start(board: str | None) -> Position:
         return Position.initial()
     size, _, squares = board.strip().partition(" ")
     if size != "8":
-        raise StorageError(f"the GGF game's board BO[{board[:10]}...] is not 8x8")
+        raise StorageError(f"the GGF game's board BO[{shown(board, 10)}...] is not 8x8")
     try:
         return Position.from_string(squares)
     except ReversiError as error:
@@ -188,7 +224,7 @@ def _name_move(error: ReversiError, moves: list[tuple[str, str]]) -> str:
     if match is None or not 0 < int(match[1]) <= len(moves):
         return text
     colour, value = moves[int(match[1]) - 1]
-    return f"move {match[1]} ({colour}[{value[:20]}]){match[3]}"
+    return f"move {match[1]} ({colour}[{shown(value, 20)}]){match[3]}"
 
 
 def _check_colours(game: Game, moves: list[tuple[str, str]]) -> None:
@@ -202,7 +238,7 @@ def _check_colours(game: Game, moves: list[tuple[str, str]]) -> None:
         if colour != "BW"[mover]:
             side = Color(1 - mover).label
             raise StorageError(
-                f"the GGF game's move {number} ({colour}[{value[:20]}]) is {side}'s, "
+                f"the GGF game's move {number} ({colour}[{shown(value, 20)}]) is {side}'s, "
                 f"but {mover.label} is to move"
             )
 
@@ -226,7 +262,7 @@ def _date(text: str) -> datetime | None:
         )
         if match is None:
             return None
-        numbers = [int(part) for part in match.groups(default="0")]
-        return datetime(*numbers, tzinfo=UTC)  # type: ignore[misc]
+        year, month, day, hour, minute, second = (int(part) for part in match.groups("0"))
+        return datetime(year, month, day, hour, minute, second, tzinfo=UTC)
     except (ValueError, OverflowError, OSError):
         return None

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import platformdirs
 
-from .errors import StorageError
+from .errors import StorageError, shown
 
 APP_NAME = "tui-reversi"
 # Set by `tui-reversi serve` to the SSH player's own directory: the app then
@@ -37,13 +37,28 @@ def config_dir() -> Path:
 def player_file(name: Path | str) -> Path:
     """The absolute path of a file the player named (`~` expanded). On a
     served game (FILES_ROOT_VARIABLE set) it must lie inside that directory,
-    symbolic links resolved; otherwise StorageError says where files live."""
-    path = Path(name).expanduser().absolute()
+    symbolic links resolved; otherwise StorageError says where files live.
+    Any name at all gives a path or a StorageError, never another error."""
+    try:
+        encoded = os.fsencode(name)
+    except UnicodeEncodeError:  # a lone surrogate: no file system takes it
+        raise StorageError(f"no file can be called {shown(str(name))}") from None
+    if b"\0" in encoded:
+        raise StorageError("a file name cannot contain a NUL character")
+    try:
+        path = Path(name).expanduser().absolute()
+    except RuntimeError:  # ~user for a user who does not exist
+        user = str(name).split("/", 1)[0]
+        raise StorageError(f"{shown(user)} names no user on this machine") from None
     root = os.environ.get(FILES_ROOT_VARIABLE)
     if not root:
         return path
-    home = Path(root).resolve()
-    if not path.resolve().is_relative_to(home):
+    try:
+        home = Path(root).resolve()
+        inside = path.resolve().is_relative_to(home)
+    except (OSError, RuntimeError):  # a symbolic-link loop
+        inside = False
+    if not inside:
         raise StorageError(
             "on this server your files live in your own folder, so give a name "
             "there such as game.ggf"

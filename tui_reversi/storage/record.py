@@ -20,7 +20,13 @@ On disk it is a small JSON object (`to_json` / `from_json`)::
 `start` is a board string, or null for the variant's own start; `moves` is a
 transcript with passes written `pa`; `ply` is the undo cursor (null: the end);
 `id` tells one game from another, so the autosave knows when a new game
-takes its place.
+takes its place. `analysis` (left out when there is none) keeps what
+`tui-reversi analyse` or the app's Analyse found, one object per move::
+
+    "analysis": [{"ply": 1, "move": "f5", "played": 0.5, "best": "f5",
+                  "best_score": 0.5, "exact": false, "pv": "f5d6c3"}, ...]
+
+An analysis that does not fit the moves is dropped on reading, never the game.
 Reading checks every field and replays every move, so a record that loads is
 a game that can be played.
 """
@@ -33,7 +39,18 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from ..core import PASS, Game, Position, ReversiError, Variant, parse_transcript, square_name
+from ..core import (
+    PASS,
+    Game,
+    Move,
+    Position,
+    ReversiError,
+    Variant,
+    parse_square,
+    parse_transcript,
+    square_name,
+)
+from ..players.analysis import GameAnalysis, MoveAnalysis
 from ..players.kinds import NAMES, player_kind
 from .errors import FutureFormatError, StorageError
 
@@ -81,6 +98,11 @@ class SavedGame:
     created: datetime = field(default_factory=now)
     updated: datetime = field(default_factory=now)
     id: str = field(default_factory=new_id)  # the same game keeps it from move to move
+    analysis: GameAnalysis = field(
+        default_factory=GameAnalysis
+    )  # scored moves, kept so as not to search again
+    # The people's names, for a game played at a server's table (black, white).
+    names: tuple[str, str] | None = None
 
     # -- the app's live game ----------------------------------------------------
 
@@ -105,9 +127,16 @@ class SavedGame:
 
     def with_game(self, game: Game) -> SavedGame:
         """This record brought up to date with `game`: same players, name,
-        identity and creation time; the moves, cursor and update time of now."""
+        identity and creation time; the moves, cursor and update time of now;
+        the analysis of the moves it still has."""
         fresh = SavedGame.from_game(game, self.black, self.white, name=self.name)
-        return replace(fresh, created=self.created, id=self.id)
+        return replace(
+            fresh,
+            created=self.created,
+            id=self.id,
+            names=self.names,
+            analysis=self.analysis.kept_for(game),
+        )
 
     def to_game(self) -> Game:
         """The core Game, every move replayed and checked, the cursor restored.
@@ -153,6 +182,10 @@ class SavedGame:
             "updated": _time_text(self.updated),
             "id": self.id,
         }
+        if self.analysis.moves:
+            data["analysis"] = [_analysis_fields(scored) for scored in self.analysis.moves]
+        if self.names is not None:
+            data["names"] = list(self.names)
         return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
     @classmethod
@@ -197,7 +230,59 @@ def read_record(data: bytes | str, source: str = "the saved game") -> tuple[Save
     except ReversiError as error:
         raise StorageError(f"{source} is damaged: {error}") from None
     # Canonical moves: passes exactly where core records them.
-    return replace(record, moves=tuple(game.moves)), game
+    analysis = _analysis(fields.get("analysis"), game)
+    return replace(record, moves=tuple(game.moves), analysis=analysis), game
+
+
+def _analysis_fields(scored: MoveAnalysis) -> dict[str, object]:
+    return {
+        "ply": scored.ply,
+        "move": scored.move,
+        "played": scored.played_score,
+        "best": scored.best,
+        "best_score": scored.best_score,
+        "exact": scored.exact,
+        "pv": "".join("pa" if move == "pass" else move for move in scored.pv),
+    }
+
+
+def _analysis(items: object, game: Game) -> GameAnalysis:
+    """The stored analysis of `game`, or none if any of it does not fit."""
+    if not isinstance(items, list) or len(items) > len(game.moves):
+        return GameAnalysis()
+    try:
+        return GameAnalysis(tuple(_scored(item, game) for item in items))
+    except (ReversiError, KeyError, TypeError, ValueError, IndexError):
+        return GameAnalysis()
+
+
+def _scored(item: dict[str, Any], game: Game) -> MoveAnalysis:
+    ply = item["ply"]
+    if not isinstance(ply, int) or not 0 < ply <= len(game.moves) or game.moves[ply - 1] == PASS:
+        raise ValueError("no move at that ply")
+    move = square_name(game.moves[ply - 1])
+    if item["move"] != move:
+        raise ValueError("not the move played")
+    best, best_score = item.get("best"), item.get("best_score")
+    if best is not None:
+        best = square_name(parse_square(str(best)))
+    pv = tuple(Move.of(index).name for index in parse_transcript(item.get("pv") or ""))
+    return MoveAnalysis(
+        ply,
+        game.positions[ply - 1].to_move,
+        move,
+        _number(item["played"]),
+        best,
+        None if best_score is None else _number(best_score),
+        item.get("exact") is True,
+        pv[:20],
+    )
+
+
+def _number(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not abs(value) <= 64:
+        raise ValueError("not a disc margin")
+    return float(value)
 
 
 def _time_text(moment: datetime) -> str:
@@ -267,4 +352,18 @@ def _record_from_fields(fields: dict[str, Any]) -> SavedGame:
         created=_time(fields, "created"),
         updated=_time(fields, "updated"),
         id=_identity(fields),
+        names=_names(fields),
     )
+
+
+def _names(fields: dict[str, Any]) -> tuple[str, str] | None:
+    names = fields.get("names")
+    if names is None:
+        return None
+    if (
+        not isinstance(names, list)
+        or len(names) != 2
+        or not all(isinstance(n, str) and 0 < len(n) <= 64 and n.isprintable() for n in names)
+    ):
+        raise StorageError("its 'names' should be the two players' names")
+    return names[0], names[1]

@@ -29,6 +29,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
 from ..core import Variant
 from .errors import StorageError
@@ -98,11 +99,11 @@ def load_settings(
 
 
 def _from_table(
-    table: dict, source: str, themes: Collection[str] | None
+    table: dict[str, object], source: str, themes: Collection[str] | None
 ) -> tuple[Settings, list[str]]:
     defaults = Settings()
     known = [f.name for f in fields(Settings)]
-    values = {}
+    values: dict[str, Any] = {}  # each checked by _check against its field
     warnings = []
     for key, value in table.items():
         if key not in known:

@@ -297,8 +297,12 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
+    from ..engine_build import engine_build
+
     variant = _check(args)
     console = Console(stderr=False)
+    # Which engine our own levels run on (cmd: sides bring their own).
+    console.print(f"tui-reversi arena, engine: {engine_build()}", highlight=False)
     a = Side(args.a.strip() if not args.a.startswith("cmd:") else args.a, args.time_a or args.time)
     b = Side(args.b.strip() if not args.b.startswith("cmd:") else args.b, args.time_b or args.time)
     openings = make_openings(args.games // 2, args.opening_plies, args.seed, variant)

@@ -23,6 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..engine_build import engine_build
+
     if not 0 <= args.depth <= 14:
         raise ReversiError(f"depth must be between 0 and 14, not {args.depth}")
     position = Position.from_string(args.position) if args.position else Position.initial()
@@ -31,5 +33,5 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     rate = leaves / seconds if seconds > 0 else float("inf")
     print(f"perft({args.depth}) = {leaves}")
-    print(f"{seconds:.3f} s, {rate:,.0f} leaves/s")
+    print(f"{seconds:.3f} s, {rate:,.0f} leaves/s (engine: {engine_build()})")
     return 0

@@ -124,6 +124,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="end any game after this long (default 4h; 0 = never)",
     )
     parser.add_argument(
+        "--hold-seat",
+        type=duration,
+        default=120.0,
+        metavar="TIME",
+        help="at a table, how long a dropped player's seat waits for them to connect again "
+        "before the game is forfeited or adjourned (default 2m; 0 = it ends at once)",
+    )
+    parser.add_argument(
+        "--on-drop",
+        choices=("forfeit", "adjourn"),
+        default="forfeit",
+        help="when a held seat's time runs out: forfeit (the one who stayed wins, the "
+        "default) or adjourn (the game waits for both to join it again)",
+    )
+    parser.add_argument(
         "--no-preload",
         dest="preload",
         action="store_false",
@@ -176,6 +191,8 @@ def _config(args: argparse.Namespace):
         max_per_address=args.max_per_address,
         idle_timeout=args.idle_timeout,
         session_limit=args.session_limit,
+        hold_seat=args.hold_seat,
+        on_drop=args.on_drop,
         preload=args.preload,
         game_command=game_command or ServeConfig.game_command,
     )

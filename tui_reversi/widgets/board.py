@@ -241,8 +241,11 @@ class BoardView(Widget, can_focus=True):
         return canvas
 
     def _draw_grid(self, put, grid_style: Style) -> None:
+        grid = self.glyphs.grid
+        if grid is None:  # ASCII glyphs draw no lines
+            return
         cw, ch = self.cell
-        (top, middle, bottom), bar = self.glyphs.grid, self.glyphs.bar
+        (top, middle, bottom), bar = grid, self.glyphs.bar
         for r in range(9):
             left, joint, right, rule = top if r == 0 else bottom if r == 8 else middle
             y = 1 + r * (ch + 1)
@@ -341,12 +344,21 @@ class BoardView(Widget, can_focus=True):
             return self.state.playable and not self.state.readonly
         return True
 
+    def _screen_key(self, key: str) -> bool:
+        """Reviewing, or when nothing can be played, a letter the screen has
+        a key for (a: Analyse, g: Graph) is that key, not a square."""
+        nothing_to_play = self.state.readonly or not self.state.position.legal_mask()
+        return nothing_to_play and key in self.screen.active_bindings
+
     def on_key(self, event: events.Key) -> None:
         """Typing a square: a column letter marks the column, a row digit then
         plays the square. Typing never moves the cursor. `h` is also "cursor
         left": it moves the cursor at once, and a digit after it puts the
         cursor back where it was before playing h<digit>."""
         char = (event.character or "").lower()
+        if len(char) == 1 and char in COLUMNS and self._screen_key(event.key):
+            self.typed_column = None
+            return
         if len(char) == 1 and char in COLUMNS:
             column = COLUMNS.index(char)
             if event.character == "h":  # let the cursor-left binding run after this

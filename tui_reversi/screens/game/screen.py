@@ -4,8 +4,9 @@ It shows the live game (or a reviewed position) and forwards input: moves
 go to the seat of the person at this keyboard, takebacks and new games to
 the referee (match.py), which owns the turn loop and reports back. Its
 other jobs are parts it is composed of, each owning its own state: history
-review (review.py), hints (hint.py), the thinking indicator (thinking.py)
-and keeping games (keeping.py); what it says in words is in status.py.
+review (review.py), hints (hint.py), the thinking indicator (thinking.py),
+keeping games (keeping.py) and analysis (analysis.py); what it says in
+words is in status.py.
 State goes down to the widgets; their messages come back up here.
 """
 
@@ -36,7 +37,9 @@ from ...match import (
 )
 from ...players.base import Turn
 from ...players.human import HumanPlayer
+from ...players.kinds import PERSON
 from ...session import sentence
+from ...widgets.analysis_panel import AnalysisPanel
 from ...widgets.board import BoardState, BoardView, largest_cell
 from ...widgets.glyphs import glyphs_for
 from ...widgets.key_bar import KeyBar
@@ -45,13 +48,16 @@ from ...widgets.score import Scoreboard, ScorePanel
 from ..resume import ResumeScreen
 from ..start_problems import StartProblemsScreen
 from . import status
+from .analysis import ANALYSIS_BINDINGS, Analysis
 from .hint import HintFailed, HintReady, Hints
 from .keeping import KEEPING_BINDINGS, KeepingGames
 from .review import REVIEW_BINDINGS, Review
+from .table import NOT_AT_TABLE, TABLE_BINDINGS, AtTable
 from .thinking import ThinkingIndicator
 
 if TYPE_CHECKING:
     from ...app import ReversiApp
+    from ...players.remote import News
     from ...storage import Settings
     from ..new_game import NewGame
 
@@ -101,6 +107,8 @@ class GameScreen(Screen[None]):
         ),
         *REVIEW_BINDINGS,
         *KEEPING_BINDINGS,
+        *ANALYSIS_BINDINGS,
+        *TABLE_BINDINGS,
     ]
 
     # The key bar, most important first (at 80 columns the last ones give way).
@@ -109,6 +117,8 @@ class GameScreen(Screen[None]):
         "review.forward",
         "review.live",
         "review.continue",
+        "analysis.start",
+        "analysis.graph",
         "game.new",
         "game.undo",
         "game.hint",
@@ -129,6 +139,8 @@ class GameScreen(Screen[None]):
         self.review = Review(self)
         self.hints = Hints(self)
         self.keeping = KeepingGames(self)
+        self.analysis = Analysis(self)
+        self.table = AtTable(self)
         self.thinking = ThinkingIndicator(
             lambda: self.query_one(ScorePanel), self.reversi_app.clock
         )
@@ -162,6 +174,7 @@ class GameScreen(Screen[None]):
             yield BoardView(id="board", animate=self.reversi_app.flips_animated)
             with Vertical(id="side"):
                 yield ScorePanel(id="score", clock=self.reversi_app.clock)
+                yield AnalysisPanel(id="analysis")
                 yield MoveLog(id="log")
         yield Static(id="status")
         yield KeyBar()
@@ -172,6 +185,7 @@ class GameScreen(Screen[None]):
         self.apply_look()
         self.query_one(BoardView).focus()
         app = self.reversi_app
+        self.analysis.reset(self.match)  # what the loaded or resumed game has
         app.referee.watch(self._referee_reported)
         session = app.session
         if session is not None and session.offer is not None:
@@ -186,6 +200,7 @@ class GameScreen(Screen[None]):
             # A game loaded from a file is autosaved at once, so a crash before the
             # first move still offers it; a resumed or new one has nothing new to save.
             app.referee.start(save=session is not None and session.loaded)
+            self.table.started()
         notes = session.take_notes() if session is not None else []
         if notes and session is not None:  # on top: read first, then the resume offer below
             app.push_screen(StartProblemsScreen(notes, session.settings_file))
@@ -207,6 +222,7 @@ class GameScreen(Screen[None]):
         self.app.set_class(self.settings.ascii, "-ascii")
         self.query_one(BoardView).glyphs = glyphs
         self.query_one(ScorePanel).glyphs = glyphs
+        self.query_one(MoveLog).glyphs = glyphs
         self.query_one(BoardView).animate_flips = self.reversi_app.flips_animated
         self._fit_board()
 
@@ -222,7 +238,7 @@ class GameScreen(Screen[None]):
             if self.match.is_over:
                 self._announce_game_over()
         elif isinstance(event, Asked):
-            if not isinstance(event.player, HumanPlayer):
+            if not isinstance(event.player, HumanPlayer) and event.player.kind != PERSON:
                 self.thinking.started(event.turn, event.color)
         elif isinstance(event, Thinking):
             self.thinking.progressed(event.turn, event.info)
@@ -263,7 +279,8 @@ class GameScreen(Screen[None]):
                 legal=position.legal_mask() if human_live and self.settings.legal_moves else 0,
                 last_move=last,
                 flipped=flipped,
-                hint=self.hints.square if review_ply is None else None,
+                # in review, the best move from the reviewed position, when analysed
+                hint=self.hints.square if review_ply is None else self.analysis.best(review_ply),
                 readonly=review_ply is not None,
                 playable=match.humans > 0,
             ),
@@ -277,15 +294,24 @@ class GameScreen(Screen[None]):
                 match, ply, reviewing=review_ply is not None, paused=self.referee.paused
             ),
         )
+        marks, notes = self.analysis.marks(game)
         self.query_one(MoveLog).moves = MoveList(
-            tuple(game.moves), game.ply, review_ply, first=game.positions[0].to_move
+            tuple(game.moves),
+            game.ply,
+            review_ply,
+            first=game.positions[0].to_move,
+            marks=marks,
+            notes=notes,
         )
         self._show_title()
         self._show_status()
+        self.analysis.shown()
 
     def _show_title(self) -> None:
         title = self.query_one("#title-bar", Static)
-        title.update(status.title_bar(self.match, self.review.ply, self.reversi_app.text))
+        ply = self.match.game.ply if self.review.ply is None else self.review.ply
+        opening = self.analysis.opening(ply)
+        title.update(status.title_bar(self.match, self.review.ply, self.reversi_app.text, opening))
         title.set_class(self.review.reviewing, "-review")
 
     def _show_status(self) -> None:
@@ -295,8 +321,11 @@ class GameScreen(Screen[None]):
             line.update(text)
             line.set_class(error, "-error")
         else:
+            review_ply = self.review.ply
+            review = None if review_ply is None else self.analysis.review_line(review_ply)
             line.update(
-                status.advice(
+                review  # the best move from the reviewed position, when analysed
+                or status.advice(
                     self.match,
                     self.review.ply,
                     paused=self.referee.paused,
@@ -346,6 +375,10 @@ class GameScreen(Screen[None]):
         if self.review.reviewing:
             self.say("Reviewing: esc returns to the game, ⏎ plays on from here.", error=True)
             return
+        why_not = self.table.why_not_play()
+        if why_not is not None:
+            self.say(why_not, error=True)
+            return
         if match.is_over:
             self.say("The game is over: n starts a new one.", error=True)
             return
@@ -371,7 +404,7 @@ class GameScreen(Screen[None]):
     def on_paste(self, event: events.Paste) -> None:
         # A game pasted onto the board: offer to import it.
         event.stop()
-        if event.text.strip() and self.app.screen is self:
+        if event.text.strip() and self.app.screen is self and self.table.link is None:
             self.keeping.import_game(event.text)
 
     @on(HintReady)
@@ -382,11 +415,39 @@ class GameScreen(Screen[None]):
     def _hint_failed(self, event: HintFailed) -> None:
         self.hints.failed(event)
 
+    @on(AnalysisPanel.MoveScored)
+    def _move_scored(self, event: AnalysisPanel.MoveScored) -> None:
+        self.analysis.scored(event)
+
+    @on(AnalysisPanel.Ended)
+    def _analysis_ended(self, event: AnalysisPanel.Ended) -> None:
+        self.analysis.ended(event)
+
     @on(MoveLog.PlySelected)
     def _ply_selected(self, event: MoveLog.PlySelected) -> None:
         self.review.show(event.ply)
 
     # -- the keys: each forwards to the part or the referee that owns the job ----------
+
+    def action_resign(self) -> None:
+        self.table.resign()
+
+    def action_chat(self) -> None:
+        self.table.chat()
+
+    def action_takeback(self) -> None:
+        self.table.ask_takeback()
+
+    def back_to_ply(self, ply: int) -> None:
+        """The table's game went back to `ply` (a takeback the players agreed on)."""
+        match = self.match
+        match.game.continue_from(min(ply, match.game.ply))
+        self.back_to_play()
+        self.referee.begin(match)
+
+    def table_news(self, news: News) -> None:
+        """News from the server's table (the app brings it here)."""
+        self.table.news(news)
 
     def action_undo(self) -> None:
         self.notice = None
@@ -425,6 +486,12 @@ class GameScreen(Screen[None]):
     def action_continue_here(self) -> None:
         self.review.continue_here()
 
+    def action_analyse(self) -> None:
+        self.analysis.start_or_stop()
+
+    def action_graph(self) -> None:
+        self.analysis.graph()
+
     def action_save_game(self) -> None:
         self.keeping.save_game()
 
@@ -441,6 +508,9 @@ class GameScreen(Screen[None]):
         self.keeping.settings()
 
     def action_new_game(self) -> None:
+        if self.table.link is not None:
+            self.say("This table's game is over: q leaves, and a new table starts a new game.")
+            return
         from ..new_game import NewGame, NewGameScreen
 
         def check(choice: NewGame) -> str | None:
@@ -471,6 +541,7 @@ class GameScreen(Screen[None]):
         except ReversiError as error:
             self.say(sentence(str(error)), error=True)
             return False
+        self.analysis.reset(match)
         self.review.reset()
         self.back_to_play()
         self.referee.begin(match)
@@ -510,6 +581,8 @@ class GameScreen(Screen[None]):
             self.action_new_game()
         elif choice == "review":
             self.review.step(-1)
+        elif choice == "analyse":
+            self.analysis.start_or_stop()
 
     # -- the command palette ------------------------------------------------------------------
 
@@ -519,6 +592,14 @@ class GameScreen(Screen[None]):
         yield SystemCommand("Undo", "Take back the last move", self.action_undo)
         yield SystemCommand("Redo", "Replay a move you took back", self.action_redo)
         yield SystemCommand("Hint", "Show the engine's best move", self.action_hint)
+        yield SystemCommand(
+            "Analyse the game",
+            "Score every move: mistakes, best moves, evaluation graph (a)",
+            self.action_analyse,
+        )
+        yield SystemCommand(
+            "Evaluation graph", "The analysed game's graph on its own screen (g)", self.action_graph
+        )
         yield SystemCommand(
             "Toggle legal-move markers", "Show or hide where you may play", self.action_markers
         )
@@ -552,6 +633,14 @@ class GameScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         reviewing = self.review.reviewing
         referee = self.referee
+        if action == "resign":
+            return self.table.can_resign()
+        if action == "chat":
+            return self.table.link is not None
+        if action == "takeback":
+            return self.table.can_ask_takeback()
+        if action in NOT_AT_TABLE and self.table.link is not None:
+            return False
         if action in ("live", "continue_here"):
             return reviewing
         if action in ("undo", "redo"):
@@ -567,6 +656,8 @@ class GameScreen(Screen[None]):
             return reviewing
         if action in ("save_game", "open_games", "settings"):
             return self.reversi_app.session is not None
+        if action in ("analyse", "graph"):  # never a help during play
+            return self.analysis.allowed()
         return True
 
 

@@ -34,21 +34,26 @@ def turn_text(match: Match, ply: int, *, reviewing: bool, paused: bool) -> str:
     return f"{side} to move"
 
 
-def title_bar(match: Match, review_ply: int | None, spell: Spell) -> Content:
-    """The game and its players, or the review banner while reviewing."""
+def title_bar(
+    match: Match, review_ply: int | None, spell: Spell, opening: str | None = None
+) -> Content:
+    """The game and its players (and the opening, when named), or the review
+    banner while reviewing."""
     if review_ply is not None:
+        keys = " · [b]esc[/b] back to the game · [b]⏎[/b] play from here · [b],[/b] [b].[/b] step"
+        if opening:  # the opening's name takes the room of the longer key hints
+            keys = " · [b]esc[/b] back · [b]⏎[/b] play from here"
         return Content.from_markup(
-            spell(
-                " REVIEWING $where · [b]esc[/b] back to the game · "
-                "[b]⏎[/b] play from here · [b],[/b] [b].[/b] step"
-            ),
+            spell(f" REVIEWING $where$opening{keys}"),
             where=_where(match.game, review_ply).upper(),
+            opening=spell(f" · {opening}") if opening else "",
         )
     return Content.from_markup(
-        spell(" [b]tui-reversi[/b] · $variant · $black vs $white"),
+        spell(" [b]tui-reversi[/b] · $variant · $black vs $white$opening"),
         variant=match.variant.value.capitalize(),
         black=f"Black {match.player_label(Color.BLACK)}",
         white=f"White {match.player_label(Color.WHITE)}",
+        opening=spell(f" · {opening}") if opening else "",
     )
 
 

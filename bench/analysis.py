@@ -1,0 +1,151 @@
+"""Game analysis speed and how far its losses can be trusted.
+
+For a few seeded games (hard against medium, to the end) it prints the time
+to analyse each game at the given budget, the time per position (midgame and
+exact apart), and when the first result arrived. With --noise it analyses
+the midgame positions again with four times the budget and prints how much
+each move's disc loss changed: the engine's own uncertainty, which the
+label thresholds in the README are set above. With --latency it runs the
+app in tmux (bench/startup.py's harness) on a finished game and times the
+cursor keys idle and while the Analyse key's analysis runs.
+
+Prints figures only (never asserts a duration); compare runs made on the same
+machine at the same time.
+
+    python bench/analysis.py                # 3 games at the default budget
+    python bench/analysis.py --games 2 --noise
+    python bench/analysis.py --latency --keys 30
+"""
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tui_reversi.core import PASS, Game
+from tui_reversi.players import create_player
+from tui_reversi.players.analysis import DEFAULT_TIME, analyse_game, analyse_move
+
+
+def play_game(seed: int) -> Game:
+    """Hard (fixed depth) against medium, a repeatable game for each seed."""
+    hard = create_player("hard", time_limit=math.inf, max_depth=4)
+    medium = create_player("medium", seed=seed, max_depth=2)
+    easy = create_player("easy", seed=seed)
+    game = Game()
+    while not game.is_over:
+        ply = game.length
+        # A few random moves early make each seed's game its own.
+        player = easy if ply in (2, 5) else hard if ply % 2 == seed % 2 else medium
+        game.play(player.choose_move(game.position))
+    return game
+
+
+def key_latency(keys: int) -> None:
+    """Cursor key to screen, idle and while the app analyses a whole game."""
+    import tempfile
+
+    import startup
+
+    game = play_game(0)
+    path = Path(tempfile.mkdtemp(prefix="tui-reversi-bench-")) / "game.txt"
+    path.write_text(game.transcript())
+    command = f"{sys.executable} -m tui_reversi --load {path} --black human --white human"
+    startup.start(f"env PYTHONPATH={startup.ROOT} {command}")
+    startup.wait_for(lambda text: "Game over" in text)
+    startup.tmux("send-keys", "-t", "bench", "Escape")
+    startup.wait_for(lambda text: "Game over" not in text.splitlines()[5])
+    figures = {}
+    for phase in ("idle", "analysing"):
+        if phase == "analysing":
+            startup.tmux("send-keys", "-t", "bench", "a")
+            startup.wait_for(lambda text: "Analysing" in text)
+        latencies = []
+        for i in range(keys):
+            before = startup.cursor_row(startup.screen())
+            sent = time.perf_counter()
+            startup.tmux("send-keys", "-t", "bench", "Right" if i % 2 == 0 else "Left")
+            while startup.cursor_row(startup.screen()) == before:
+                if time.perf_counter() - sent > 5:
+                    raise SystemExit(f"bench: the cursor never moved:\n{startup.screen()}")
+                time.sleep(startup.POLL / 5)
+            latencies.append(time.perf_counter() - sent)
+            time.sleep(0.05)
+        figures[phase] = latencies
+    still = "Analysing" in startup.screen()
+    startup.stop()
+    for phase, latencies in figures.items():
+        print(f"key-to-screen latency, {phase} ({keys} keys): {startup.ms(latencies)}")
+    ratio = statistics.median(figures["analysing"]) / statistics.median(figures["idle"])
+    print(f"analysing / idle latency (medians): {ratio:.2f}")
+    if not still:
+        print("(the analysis ended before the last key: run with fewer --keys)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--time", type=float, default=DEFAULT_TIME, help="seconds per position")
+    parser.add_argument("--noise", action="store_true", help="re-analyse with 4x the budget")
+    parser.add_argument("--latency", action="store_true", help="key latency in the app (tmux)")
+    parser.add_argument("--keys", type=int, default=30, help="keys to time with --latency")
+    args = parser.parse_args()
+    if args.latency:
+        key_latency(args.keys)
+        return
+
+    midgame: list[float] = []
+    exact: list[float] = []
+    changes: list[float] = []
+    for seed in range(args.games):
+        game = play_game(seed)
+        started = time.perf_counter()
+        first = None
+        last = started
+        results = []
+        for scored in analyse_game(game, time_limit=args.time):
+            now = time.perf_counter()
+            first = first if first is not None else now - started
+            (exact if scored.exact else midgame).append(now - last)
+            last = now
+            results.append(scored)
+        total = time.perf_counter() - started
+        moves = sum(1 for m in game.moves if m != PASS)
+        print(
+            f"game {seed}: {moves} moves analysed in {total:.1f} s, "
+            f"first result after {first:.2f} s; {game.result}"
+        )
+        if args.noise:
+            for scored in results:
+                if scored.exact or scored.loss is None:
+                    continue
+                longer = analyse_move(
+                    game.positions[scored.ply - 1],
+                    game.moves[scored.ply - 1],
+                    scored.ply,
+                    time_limit=4 * args.time,
+                )
+                if longer.loss is not None:
+                    changes.append(abs(longer.loss - scored.loss))
+    for name, times in (("midgame", midgame), ("exact", exact)):
+        if times:
+            print(
+                f"{name}: {len(times)} positions, mean {statistics.mean(times):.2f} s, "
+                f"longest {max(times):.2f} s"
+            )
+    if changes:
+        changes.sort()
+        tenth = changes[int(0.9 * (len(changes) - 1))]
+        print(
+            f"loss change at 4x the budget over {len(changes)} midgame moves: median "
+            f"{statistics.median(changes):.1f}, 90th percentile {tenth:.1f}, "
+            f"largest {changes[-1]:.1f} discs"
+        )
+
+
+if __name__ == "__main__":
+    main()

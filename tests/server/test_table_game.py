@@ -1,0 +1,277 @@
+"""Two people play each other over real SSH: the real `tui-reversi serve` on
+loopback, two OpenSSH clients in a private tmux at 80x24, the real app at
+both ends. Every move is typed on the mover's terminal and both boards are
+read back from the screens."""
+
+import os
+import queue
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tui_reversi.core import Game, square_name
+from tui_reversi.storage import SavedGames
+
+from ..app.test_tmux import SCRIPT, Tmux
+from ..app.test_tmux_keeping import board
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("tmux") is None or shutil.which("ssh") is None,
+    reason="needs tmux and an OpenSSH client",
+)
+
+SSH_OPTIONS = (
+    "-F /dev/null -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
+    "-o LogLevel=ERROR -o BatchMode=yes"
+)
+
+
+class Server:
+    """`tui-reversi serve` on a free loopback port, its log lines collected."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        env = {
+            **os.environ,
+            "HOME": str(tmp_path / "home"),
+            "XDG_DATA_HOME": str(tmp_path / "data"),
+            "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        }
+        self.process = subprocess.Popen(
+            [str(SCRIPT), "serve", "--port", "0", "--data-dir", str(tmp_path / "server")],
+            stderr=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        self.lines: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self.log: list[str] = []  # the banner (stdout) and the log (stderr)
+        for stream in (self.process.stdout, self.process.stderr):
+            threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+        try:
+            self.port = int(self.wait_for(r"listening on 127\.0\.0\.1:(\d+)").group(1))
+            self.wait_for("games start")
+        except BaseException:
+            self.stop()  # a server that never said it was ready is not left running
+            raise
+
+    def _read(self, stream) -> None:
+        for line in stream:
+            self.lines.put(line)
+
+    def wait_for(self, pattern: str, timeout: float = 60.0) -> re.Match[str]:
+        for line in self.log:
+            if found := re.search(pattern, line):
+                return found
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            self.log.append(line)
+            if found := re.search(pattern, line):
+                return found
+        raise AssertionError(f"the server never logged {pattern!r}; it logged:\n{self.log}")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+@pytest.fixture
+def people(tmp_path):
+    """The server and a private tmux; `people.ssh(name, user, command)` opens a terminal."""
+    server = Server(tmp_path)
+    tmux = Tmux(f"tui-reversi-people-{os.getpid()}")
+
+    def ssh(name: str, user: str, command: str) -> None:
+        line = f"ssh {SSH_OPTIONS} -t -p {server.port} {user}@127.0.0.1 {command}"
+        tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", line)
+        tmux("set-option", "-t", name, "remain-on-exit", "on")
+
+    tmux.ssh = ssh
+    tmux.server = server
+    tmux.data = tmp_path / "server"
+    yield tmux
+    tmux("kill-server")
+    server.stop()
+
+
+def screen(tmux: Tmux, name: str) -> str:
+    return tmux("capture-pane", "-p", "-t", name)
+
+
+def wait_screen(tmux: Tmux, name: str, check, what: str, timeout: float = 30.0) -> str:
+    """`name`'s screen once `check(screen)` holds (an AssertionError counts as not yet)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        text = screen(tmux, name)
+        try:
+            if check(text):
+                return text
+        except AssertionError:
+            pass  # half drawn
+        time.sleep(0.05)
+    raise AssertionError(f"{what} never appeared on {name}'s screen:\n{screen(tmux, name)}")
+
+
+def rows(game: Game) -> list[str]:
+    text = str(game.position)[:64]
+    return [text[row * 8 : row * 8 + 8] for row in range(8)]
+
+
+def sit_down(people, options: str = "") -> str:
+    """alice opens a table, bob joins it by its code; the code."""
+    people.ssh("alice", "alice", f"table {options}")
+    text = wait_screen(people, "alice", lambda s: "a friend joins" in s, "the table's code")
+    code = re.search(r"join ([A-Z0-9]{5})", text).group(1)
+    assert f"-p {people.server.port} HOST join {code}" in text
+    people.ssh("bob", "bob", f"join {code}")
+    wait_screen(
+        people, "bob", lambda s: "you (1500) play White against alice (1500)" in s, "bob's seat"
+    )
+    wait_screen(
+        people,
+        "alice",
+        lambda s: "bob (rated 1500) sits at the table as White" in s,
+        "bob's arrival",
+    )
+    for name in ("alice", "bob"):
+        assert "Black alice" in screen(people, name) and "White bob" in screen(people, name)
+    return code
+
+
+def test_two_people_play_a_whole_game_a_spectator_watches_and_all_see_the_result(people):
+    code = sit_down(people)
+    people.ssh("carol", "carol", f"watch {code}")
+    wait_screen(people, "carol", lambda s: f"Watching table {code}: alice" in s, "carol's view")
+    wait_screen(people, "alice", lambda s: "carol is watching" in s, "carol's arrival")
+    people("send-keys", "-t", "carol", "d", "3")  # a spectator's keys play nothing
+    wait_screen(people, "carol", lambda s: "You are watching" in s, "the spectator told")
+    game = Game()
+    while not game.is_over:
+        mover = ("alice", "bob")[game.position.to_move]
+        move = game.position.legal_moves()[0]
+        people("send-keys", "-t", mover, *square_name(move))
+        game.play(move)
+        if game.is_over:
+            break  # the result covers the board: it is checked below
+        expected = rows(game)
+        if game.ply == 10:  # carol steps back through the game while the players play on
+            people("send-keys", "-t", "carol", ",")
+            wait_screen(people, "carol", lambda s: "REVIEWING MOVE" in s, "carol's review")
+        if game.ply == 12:
+            people("send-keys", "-t", "carol", "Escape")
+        watching = ("alice", "bob") if 10 <= game.ply < 12 else ("alice", "bob", "carol")
+        for name in watching:
+            wait_screen(
+                people,
+                name,
+                lambda s, expected=expected: board(s) == expected,
+                f"the board after {square_name(move)} (ply {game.ply})",
+            )
+    result = game.result
+    winner = ("alice", "bob")[result.winner]
+    loser = ("alice", "bob")[1 - result.winner]
+    scores = f"Black {result.black} - {result.white} White"
+    wait_screen(people, winner, lambda s: "You win!" in s and scores in s, "the result")
+    wait_screen(people, loser, lambda s: f"{winner} wins." in s and scores in s, "the result")
+    seen = f"Game over: {winner} wins."
+    wait_screen(people, "carol", lambda s: seen in s and scores in s, "the result")
+    people.server.wait_for(f"table {code}: Game over: {winner} ")
+    # The same result in the archive and in both players' saved games.
+    with sqlite3.connect(people.data / "archive.sqlite3") as db:
+        row = db.execute("SELECT black, white, moves, winner, black_score FROM games").fetchone()
+    assert row == ("alice", "bob", game.transcript(), result.winner.name.lower(), result.black)
+    for name in ("alice", "bob"):
+        directory = people.data / "players" / name / "data" / "tui-reversi" / "games"
+        (entry,) = SavedGames(directory).list()
+        assert entry.record.names == ("alice", "bob")
+        assert entry.record.to_game().result == result
+
+
+def test_a_player_resigns_and_both_are_told(people):
+    code = sit_down(people)
+    people("send-keys", "-t", "alice", "d", "3")
+    wait_screen(people, "bob", lambda s: "1 d3" in s, "alice's move")
+    people("send-keys", "-t", "alice", "c", "5")  # not alice's turn: told so, nothing sent
+    wait_screen(people, "alice", lambda s: "It is White's turn (bob)" in s, "whose turn it is")
+    people("send-keys", "-t", "bob", "R")
+    wait_screen(people, "bob", lambda s: "Resign this game?" in s, "the question")
+    people("send-keys", "-t", "bob", "y")
+    told = "bob (White) resigned: alice (Black) wins."
+    for name in ("alice", "bob"):
+        wait_screen(people, name, lambda s: told in s, "the resignation")
+    people("send-keys", "-t", "alice", "c", "5")
+    wait_screen(people, "alice", lambda s: "2 c5" not in s and told in s, "nothing played")
+    people.server.wait_for(f"table {code}: bob \\(White\\) resigned")
+
+
+def test_a_player_who_quits_ends_the_table_and_the_other_is_told(people):
+    sit_down(people)
+    people("send-keys", "-t", "bob", "C-q")
+    told = "bob left the table: the game ends here."
+    wait_screen(people, "alice", lambda s: told in s, "bob's leaving")
+    people("send-keys", "-t", "alice", "d", "3")
+    wait_screen(people, "alice", lambda s: "1 d3" not in s, "no move played")
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-q"]))
+
+
+def test_a_dropped_player_comes_back_to_the_board_by_connecting_again(people):
+    sit_down(people)
+    people("send-keys", "-t", "alice", "d", "3")
+    wait_screen(people, "bob", lambda s: "1 d3" in s, "alice's move")
+    people("kill-session", "-t", "bob")  # bob's terminal and ssh are gone at once
+    wait_screen(people, "alice", lambda s: "bob dropped out: their seat is held for" in s, "hold")
+    people.ssh("bob", "bob", "")  # plain `ssh host`, as anyone would reconnect
+    text = wait_screen(people, "bob", lambda s: "1 d3" in s and "bob (you)" in s, "bob's board")
+    assert "you (1500) play White against alice (1500)" in text
+    wait_screen(people, "alice", lambda s: "bob is back." in s, "bob's return")
+    people("send-keys", "-t", "bob", "c", "5")
+    wait_screen(people, "alice", lambda s: "2 c5" in s, "bob's move after coming back")
+
+
+def test_with_a_time_control_both_panels_show_both_clocks_and_the_movers_runs(people):
+    sit_down(people, "clock 5+3")
+    clocks = re.compile(r"Black alice.*\b[45]:\d\d.*\n.*White bob.*\b5:00")
+    for name in ("alice", "bob"):
+        wait_screen(people, name, clocks.search, "both clocks")
+    people("send-keys", "-t", "alice", "d", "3")
+    # alice's move added three seconds to her clock; now bob's runs.
+    moved = re.compile(r"Black alice.*\b5:0[0-3].*\n.*White bob.*\b[45]:\d\d")
+    for name in ("alice", "bob"):
+        wait_screen(people, name, lambda s: "1 d3" in s and moved.search(s), "the clocks")
+
+
+def test_a_chat_line_typed_at_one_terminal_shows_literally_at_the_other(people):
+    sit_down(people)
+    people("send-keys", "-t", "bob", "/")
+    wait_screen(people, "bob", lambda s: "Say something to the table" in s, "the chat line")
+    people("send-keys", "-t", "bob", "-l", "[b]hello[/b] $who")
+    people("send-keys", "-t", "bob", "Enter")
+    for name in ("alice", "bob"):
+        wait_screen(people, name, lambda s: "bob: [b]hello[/b] $who" in s, "the chat")
+
+
+def test_a_takeback_asked_at_one_terminal_and_allowed_at_the_other_takes_both_back(people):
+    sit_down(people)
+    people("send-keys", "-t", "alice", "d", "3")
+    wait_screen(people, "bob", lambda s: "1 d3" in s, "alice's move")
+    people("send-keys", "-t", "alice", "u")
+    wait_screen(people, "bob", lambda s: "alice asks to take back" in s, "the question")
+    people("send-keys", "-t", "bob", "y")
+    start = rows(Game())
+    for name in ("alice", "bob"):
+        wait_screen(people, name, lambda s: board(s) == start and "1 d3" not in s, "the start")
+    people("send-keys", "-t", "alice", "c", "4")
+    wait_screen(people, "bob", lambda s: "1 c4" in s, "alice's other move")

@@ -1,0 +1,57 @@
+"""A bug anywhere under `tui-reversi` ends in a report and one sentence,
+never a traceback; the exit status says it was a crash."""
+
+from __future__ import annotations
+
+import pytest
+
+from tui_reversi.__main__ import main
+from tui_reversi.crash import CRASH_STATUS, REPORT_VARIABLE, crash_sentence
+from tui_reversi.storage.paths import data_dir
+
+
+def test_a_bug_in_a_tool_is_one_sentence_and_a_report(monkeypatch, capsys):
+    from tui_reversi.tools import perft
+
+    def broken(args):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(perft, "run", broken)
+    assert main(["perft", "1"]) == CRASH_STATUS
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+    (report,) = (data_dir() / "crash-reports").iterdir()
+    assert f"the crash report is in {report}." in err
+    assert "ZeroDivisionError: a bug" in report.read_text()
+
+
+def test_a_served_game_names_no_server_path_to_the_player(monkeypatch, tmp_path, capsys):
+    named = tmp_path / "server" / "crash-reports" / "alice-1.txt"
+    monkeypatch.setenv(REPORT_VARIABLE, str(named))
+    from tui_reversi.tools import perft
+
+    monkeypatch.setattr(perft, "run", lambda args: {}["missing"])
+    assert main(["perft", "1"]) == CRASH_STATUS
+    err = capsys.readouterr().err
+    assert str(tmp_path) not in err and "the server's operator has the crash report" in err
+    assert "KeyError" in named.read_text()
+
+
+@pytest.mark.parametrize("saved", [True, False])
+def test_the_sentence_is_one_sentence(saved, tmp_path):
+    said = crash_sentence(tmp_path / "r.txt", saved=saved)
+    assert said.count(". ") == 0 and said.endswith(".") and "\n" not in said
+
+
+def test_a_worker_s_error_is_in_the_report():
+    from textual.worker import WorkerFailed
+
+    from tui_reversi.crash import describe
+
+    try:
+        {}["CommandList"]
+    except KeyError as error:
+        failed = WorkerFailed(error)
+    report = describe(failed)
+    assert "raised in the worker" in report and "KeyError: 'CommandList'" in report
+    assert 'File "' in report.split("raised in the worker")[1]  # where, not only what

@@ -1,0 +1,106 @@
+"""When tui-reversi meets a bug: the crash report a developer needs, written
+to a file, and one sentence for the player instead of a traceback.
+
+Locally the report goes under the data directory and the sentence says
+where. Under `tui-reversi serve` the server names the file (REPORT_VARIABLE,
+outside the player's own directory) and copies it into its log: the player
+is told only that the operator has it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import platform
+import sys
+import traceback
+from datetime import UTC, datetime
+from pathlib import Path
+
+# The exit status after a crash (EX_SOFTWARE in sysexits.h): not 0, not 1 or
+# 2 (bad input), not 128+N (a signal).
+CRASH_STATUS = 70
+
+# Set by `tui-reversi serve`: the file to write the report to.
+REPORT_VARIABLE = "TUI_REVERSI_CRASH_REPORT"
+
+# Test-only: a key (e.g. "f12") that raises an exception in the app, so tests and
+# bench/fuzz.py can check what a player sees after a bug. Never set in play.
+TEST_CRASH_VARIABLE = "TUI_REVERSI_TEST_CRASH"
+
+
+class DeliberateCrash(RuntimeError):
+    """Raised by the test-only crash key."""
+
+
+def describe(error: BaseException, *, transcript: str | None = None) -> str:
+    """The crash report: what failed, where, with what, and the game so far."""
+    from . import __version__
+
+    versions = [f"tui-reversi {__version__}", f"Python {platform.python_version()}"]
+    textual = sys.modules.get("textual")
+    if textual is not None:
+        versions.append(f"Textual {getattr(textual, '__version__', '?')}")
+    lines = [
+        "tui-reversi crash report",
+        f"time: {datetime.now(UTC).isoformat(timespec='seconds')}",
+        f"versions: {', '.join(versions)} on {platform.platform()}",
+        f"command: {' '.join(sys.argv)}",
+    ]
+    if transcript is not None:
+        lines.append(f"game: {transcript or '(no moves yet)'}")
+    lines.append("")
+    lines.extend(traceback.format_exception(error))
+    inner = getattr(error, "error", None)  # Textual's WorkerFailed carries the worker's error
+    if isinstance(inner, BaseException) and inner is not error.__cause__:
+        lines.append("\nraised in the worker:")
+        lines.extend(traceback.format_exception(inner))
+    return "\n".join(line.rstrip("\n") for line in lines) + "\n"
+
+
+def served() -> bool:
+    """True when the game runs for an SSH player of `tui-reversi serve`."""
+    return bool(os.environ.get(REPORT_VARIABLE))
+
+
+def write_report(report: str) -> Path | None:
+    """Write `report` where it belongs; its path, or None if it could not be written."""
+    from .storage.paths import data_dir
+
+    named = os.environ.get(REPORT_VARIABLE)
+    if named:
+        path = Path(named)
+    else:
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        path = data_dir() / "crash-reports" / f"crash-{stamp}-{os.getpid()}.txt"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(report, encoding="utf-8")
+    except OSError:
+        return None
+    return path
+
+
+def crash_sentence(report: Path | None, *, saved: bool) -> str:
+    """What the player reads after a crash: one sentence."""
+    game = (
+        "your game is saved and the next start offers it"
+        if saved
+        else "your game is saved up to the last move that could be written"
+    )
+    if served():
+        where = "the server's operator has the crash report"
+    elif report is not None:
+        where = f"the crash report is in {report}"
+    else:
+        where = "the crash report could not be written"
+    return f"tui-reversi: an unexpected error stopped the game; {game}, and {where}."
+
+
+def contain(error: BaseException, *, transcript: str | None = None, saved: bool = True) -> int:
+    """After a bug: write the report, tell the player in one sentence on
+    stderr, and return the exit status."""
+    report = write_report(describe(error, transcript=transcript))
+    with contextlib.suppress(OSError):  # the terminal is gone; the report is what matters
+        print(crash_sentence(report, saved=saved), file=sys.stderr)
+    return CRASH_STATUS

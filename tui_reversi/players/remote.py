@@ -1,0 +1,387 @@
+"""A person at another terminal: the seats of a game played at a server's table.
+
+Over `tui-reversi serve`, two people at one table each run their own game
+process; the server is the referee of record. A game process talks to the
+server over a local socket (its path and a per-game secret come in the
+environment, `TABLE_SOCKET_VARIABLE` and `TABLE_SECRET_VARIABLE`), one line
+of UTF-8 at a time (at most `MAX_LINE` bytes), words separated by one space:
+
+    game -> server
+      hello SECRET              the first line: who this game is (the server knows the name)
+      move PLY SQUARE           play SQUARE (e.g. d3) at ply PLY of the table's game
+      resign                    give the game up
+      takeback                  ask the opponent to take back this player's last move
+      allow | deny              answer the opponent's takeback
+      say TEXT                  a line of chat for the table (at most CHAT_LENGTH characters)
+      leave                     the player quits (a game that just goes was dropped:
+                                its seat is held for it a while)
+
+    server -> game
+      seated CODE SEAT VARIANT      you sit at table CODE as black or white, or are watching
+      players BLACK WHITE           the names at the table ('-': nobody yet)
+      rated NAME RATING             a player's Elo rating on this server
+      moved PLY SQUARE              a move the server accepted (passes follow, as in core)
+      clock BLACK WHITE RUNNING     with a time control: seconds left each, as of now, and
+                                    whose clock runs (black, white, or - for none)
+      over TEXT...                  the game has ended, and how (one sentence)
+      ready                         the table is described; news follows from here
+      refused TEXT...               your last line was refused, and why (one sentence)
+      news TEXT...                  something to tell the player (one sentence)
+      said NAME TEXT...             a line of chat from NAME (a player or a spectator)
+      asked takeback NAME           the opponent asks to take back their last move
+      undone PLY                    a takeback was allowed: the game goes back to ply PLY
+
+A game never decides anything: its own move is sent and played only once
+the server's `moved` line comes back, exactly like the opponent's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+from ..core import Color, Game, Move, ReversiError, Variant
+from .base import Allows, MoveRequest, PlayResult
+from .human import HumanPlayer
+from .kinds import HUMAN, PERSON
+
+TABLE_SOCKET_VARIABLE = "TUI_REVERSI_TABLE_SOCKET"
+TABLE_SECRET_VARIABLE = "TUI_REVERSI_TABLE_SECRET"
+MAX_LINE = 1024
+CHAT_LENGTH = 200  # characters in one line of chat
+NOBODY = "-"
+COLOURS: dict[str, Color | None] = {"black": Color.BLACK, "white": Color.WHITE, "watching": None}
+
+# At a table nothing is taken back and no engine whispers.
+TABLE_ALLOWS = Allows(hints=False, takebacks=False, pausing=False)
+
+
+def line(*words: object) -> bytes:
+    """One protocol line: the words, one space apart, and a newline."""
+    text = " ".join(str(word) for word in words)
+    data = f"{text}\n".encode()
+    if len(data) > MAX_LINE or "\n" in text or "\r" in text:
+        raise ValueError(f"not one protocol line: {text[:60]!r}")
+    return data
+
+
+def words(data: bytes) -> tuple[str, str]:
+    """A received line as (command, the rest). Raises ValueError for a line that is not text."""
+    text = data.decode("utf-8").rstrip("\r\n")
+    command, _, rest = text.partition(" ")
+    return command, rest
+
+
+@dataclass(frozen=True, slots=True)
+class ClockReading:
+    """The table's clocks as the server last told them: seconds left for
+    (Black, White) at the moment they arrived, and whose clock runs."""
+
+    left: tuple[float, float]
+    running: Color | None
+
+
+@dataclass(frozen=True, slots=True)
+class News:
+    """Something from the table for the player: a sentence, and what changed."""
+
+    text: str
+    names: tuple[str, str] | None = None  # the names at the table, when they changed
+    over: bool = False  # the game has ended (a resignation, a player gone)
+    refused: bool = False  # the player's own line was refused
+    clock: ClockReading | None = None  # the clocks, when the server sent them
+    chat: bool = False  # a line of chat ('name: text')
+    takeback_asked: bool = False  # the opponent asks to take back a move: answer it
+    undone: int | None = None  # the game went back to this ply (a takeback allowed)
+
+
+@dataclass
+class TableState:
+    """The table as the server described it when the game joined."""
+
+    code: str = ""
+    colour: Color | None = Color.BLACK  # None: watching
+    variant: Variant = Variant.OTHELLO
+    names: tuple[str, str] = ("", "")
+    moves: list[tuple[int, Move]] = field(default_factory=list)
+    ended: str | None = None
+    clock: ClockReading | None = None  # None: no time control
+    ratings: dict[str, int] = field(default_factory=dict)  # by player name
+
+
+class TableLink:
+    """The game's line to the server: sends this player's moves, receives every
+    accepted move, and answers the seats' requests with them."""
+
+    def __init__(self, sock: socket.socket, reader: BinaryIO, state: TableState) -> None:
+        self._sock = sock
+        self._reader = reader
+        self.state = state
+        self._lock = threading.Lock()
+        self._moves: dict[int, Move] = dict(state.moves)
+        self._waiting: list[MoveRequest] = []
+        self._news: list[News] = []
+        self._listener: Callable[[News], None] | None = None
+        self._thread: threading.Thread | None = None
+
+    @classmethod
+    def connect(cls, path: str, secret: str, timeout: float = 10.0) -> TableLink:
+        """Join the table the server gave this game. Raises ReversiError (one sentence)."""
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.settimeout(timeout)
+            sock.connect(path)
+            sock.sendall(line("hello", secret))
+            reader = sock.makefile("rb")
+            state = _read_table(reader)
+            sock.settimeout(None)
+        except OSError as error:
+            sock.close()
+            raise ReversiError(f"cannot reach the table: {error.strerror or error}") from None
+        except ReversiError:
+            sock.close()
+            raise
+        return cls(sock, reader, state)
+
+    # -- the seats ------------------------------------------------------------------
+
+    def seat(self, kind: str, variant: Variant) -> HumanPlayer | RemotePerson:
+        """The seat of kind `kind`: this player (`human`) or the other (`person`)."""
+        if kind == HUMAN:
+            return TableSeat(self)
+        if kind == PERSON:
+            return RemotePerson(self)
+        raise ReversiError(f"only people sit at a table, not {kind!r}")
+
+    def ask(self, request: MoveRequest) -> None:
+        """Answer `request` with the server's move for its ply, now or when it comes."""
+        with self._lock:
+            move = self._moves.get(request.turn.ply)
+            if move is None:
+                self._waiting.append(request)
+                return
+        request.reply(PlayResult(request.turn, move))
+
+    def forget(self, request: MoveRequest | None) -> None:
+        with self._lock:
+            self._waiting = [waiting for waiting in self._waiting if waiting is not request]
+
+    def play(self, ply: int, move: Move) -> None:
+        """Offer this player's `move` at `ply` to the server."""
+        self._send(line("move", ply, move))
+
+    def resign(self) -> None:
+        self._send(line("resign"))
+
+    def say(self, text: str) -> None:
+        """A line of chat for the table (shown to everyone there as it is)."""
+        try:
+            data = line("say", text)
+        except ValueError:
+            self._tell(News("That chat line is too long to send.", refused=True))
+            return
+        self._send(data)
+
+    def ask_takeback(self) -> None:
+        self._send(line("takeback"))
+
+    def answer_takeback(self, allowed: bool) -> None:
+        self._send(line("allow" if allowed else "deny"))
+
+    def leave(self) -> None:
+        """The player quits the table (rather than being cut off)."""
+        self._send(line("leave"))
+
+    def _send(self, data: bytes) -> None:
+        try:
+            self._sock.sendall(data)
+        except OSError:
+            self._tell(News("The server cannot be reached: the game is over.", over=True))
+
+    # -- news -------------------------------------------------------------------------
+
+    def listen(self, listener: Callable[[News], None]) -> None:
+        """Call `listener` (from the link's thread) with every piece of news, from the
+        first; starts reading the server's lines."""
+        with self._lock:
+            self._listener, held = listener, self._news
+            self._news = []
+        for news in held:
+            listener(news)
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._read, name="table-link", daemon=True)
+            self._thread.start()
+
+    def _tell(self, news: News) -> None:
+        if news.over:
+            self.state.ended = self.state.ended or news.text
+        with self._lock:
+            listener = self._listener
+            if listener is None:
+                self._news.append(news)
+                return
+        listener(news)
+
+    def _read(self) -> None:
+        try:
+            for data in self._reader:
+                self._receive(data)
+        except (OSError, ValueError):
+            pass
+        self._tell(News("The server closed the table.", over=True))
+
+    def _receive(self, data: bytes) -> None:
+        command, rest = words(data)
+        if command == "moved":
+            ply, move = _moved(rest)
+            with self._lock:
+                self._moves[ply] = move
+                answered = [r for r in self._waiting if r.turn.ply == ply]
+                self._waiting = [r for r in self._waiting if r.turn.ply != ply]
+            for request in answered:
+                request.reply(PlayResult(request.turn, move))
+        elif command == "players":
+            names = _names(rest)
+            self.state.names = names
+            self._tell(News("", names=names))
+        elif command == "rated":
+            name, rating = rest.split(" ")
+            self.state.ratings[name] = int(rating)
+        elif command == "clock":
+            self.state.clock = _clock(rest)
+            self._tell(News("", clock=self.state.clock))
+        elif command == "over":
+            self._tell(News(rest, over=True))
+        elif command == "refused":
+            self._tell(News(rest, refused=True))
+        elif command == "news":
+            self._tell(News(rest))
+        elif command == "asked":
+            _, _, name = rest.partition(" ")
+            text = f"{name} asks to take back their last move."
+            self._tell(News(text, takeback_asked=True))
+        elif command == "undone":
+            ply = int(rest)
+            with self._lock:
+                self._moves = {at: move for at, move in self._moves.items() if at < ply}
+            self._tell(News("", undone=ply))
+        elif command == "said":
+            name, _, text = rest.partition(" ")
+            self._tell(News(f"{name}: {text}", chat=True))
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._sock.shutdown(socket.SHUT_RDWR)
+        self._sock.close()
+
+    def start_game(self) -> Game:
+        """The table's game so far, as core plays it."""
+        game = Game(self.state.variant)
+        for _, move in self.state.moves:
+            game.play(move)
+        return game
+
+
+class TableSeat(HumanPlayer):
+    """This player's seat at the table: a move from the board goes to the
+    server, and is played when the server has accepted it."""
+
+    kind = HUMAN
+    allows = TABLE_ALLOWS
+
+    def __init__(self, link: TableLink) -> None:
+        super().__init__()
+        self._link = link
+
+    def request(self, request: MoveRequest) -> None:
+        super().request(request)
+        self._link.ask(request)
+
+    def submit(self, move: Move) -> bool:
+        request = self._request
+        if request is None or self._link.state.ended is not None:
+            return False
+        self._link.play(request.turn.ply, move)
+        return True
+
+    def cancel(self) -> None:
+        self._link.forget(self._request)
+        super().cancel()
+
+    def close(self) -> None:
+        self.cancel()
+
+
+class RemotePerson:
+    """The other person at the table: their moves come from the server."""
+
+    kind = PERSON
+    allows = TABLE_ALLOWS
+
+    def __init__(self, link: TableLink) -> None:
+        self._link = link
+        self._request: MoveRequest | None = None
+
+    def request(self, request: MoveRequest) -> None:
+        self._request = request
+        self._link.ask(request)
+
+    def cancel(self) -> None:
+        self._link.forget(self._request)
+        self._request = None
+
+    def close(self) -> None:
+        self.cancel()
+
+
+def _read_table(reader: BinaryIO) -> TableState:
+    """The server's description of the table, up to its `ready` line."""
+    state = TableState()
+    seated = False
+    for data in reader:
+        try:
+            command, rest = words(data)
+            if command == "seated":
+                code, colour, variant = rest.split(" ")
+                state.code, state.colour = code, COLOURS[colour]
+                state.variant = Variant(variant)
+                seated = True
+            elif command == "players":
+                state.names = _names(rest)
+            elif command == "moved":
+                state.moves.append(_moved(rest))
+            elif command == "over":
+                state.ended = rest
+            elif command == "clock":
+                state.clock = _clock(rest)
+            elif command == "rated":
+                name, rating = rest.split(" ")
+                state.ratings[name] = int(rating)
+        except (ValueError, KeyError, ReversiError):
+            raise ReversiError(
+                "the server described the table in a way this game cannot read"
+            ) from None
+        if command in ("refused", "bye"):
+            raise ReversiError(rest)
+        if command == "ready" and seated:
+            return state
+    raise ReversiError("the server closed the table before it was ready")
+
+
+def _moved(rest: str) -> tuple[int, Move]:
+    ply, square = rest.split(" ")
+    return int(ply), Move.parse(square)
+
+
+def _clock(rest: str) -> ClockReading:
+    black, white, running = rest.split(" ")
+    return ClockReading((float(black), float(white)), COLOURS.get(running))
+
+
+def _names(rest: str) -> tuple[str, str]:
+    black, white = rest.split(" ")
+    return ("" if black == NOBODY else black, "" if white == NOBODY else white)

@@ -1,0 +1,197 @@
+"""The server's record of the games people played at its tables.
+
+Every table's game that ends with both seats taken is kept twice: a row in
+the archive (SQLite, the standard library's sqlite3, in WAL mode, at
+`<data dir>/archive.sqlite3`), and a saved game in each player's own
+saved games (so `o` at home lists it and `x` exports it as GGF with both
+names). Results and Elo ratings are counted per player name, which means
+something only when names are authenticated (`--auth keys` or `password`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ..core import Color, Game
+from ..players.kinds import HUMAN, PERSON
+from ..storage import SavedGame, SavedGames, StorageError
+from ..storage.paths import APP_NAME
+from ..storage.saved_games import GAMES_DIR
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    code TEXT NOT NULL,             -- the table's code
+    variant TEXT NOT NULL,          -- othello, reversi or anti
+    black TEXT NOT NULL,            -- player names, as SSH authenticated them
+    white TEXT NOT NULL,
+    moves TEXT NOT NULL,            -- the transcript (passes implied)
+    winner TEXT,                    -- 'black', 'white', 'draw', or NULL: no result
+    ending TEXT NOT NULL,           -- 'board' (played out), 'resigned', 'time', 'forfeit' or 'left'
+    black_score INTEGER,            -- World Othello Federation count, when played out
+    white_score INTEGER,
+    description TEXT NOT NULL,      -- the sentence both players were told
+    started TEXT NOT NULL,          -- UTC, ISO 8601
+    ended TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_black ON games (black);
+CREATE INDEX IF NOT EXISTS games_white ON games (white);
+CREATE TABLE IF NOT EXISTS ratings (
+    name TEXT PRIMARY KEY,          -- a player name
+    rating REAL NOT NULL,           -- Elo, from FIRST_RATING
+    games INTEGER NOT NULL          -- rated games played
+);
+"""
+# Elo: everyone starts here; K is how far one game moves a rating.
+FIRST_RATING = 1500.0
+ELO_K = 32.0
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How a table's game ended: the sentence, the kind of end, the winner."""
+
+    description: str
+    # 'board', 'resigned', 'time' (a flag fell), 'forfeit' (did not come back in time), 'left'
+    ending: str
+    winner: Color | None  # None: a draw on the board, or no result ('left')
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A table's finished game, as the server hands it to the archive."""
+
+    code: str
+    game: Game
+    names: tuple[str, str]  # black, white
+    started: datetime
+    end: Ending
+
+
+@dataclass(frozen=True, slots=True)
+class Results:
+    """A player's results on this server."""
+
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.wins} won, {self.losses} lost, {self.draws} drawn"
+
+
+class Archive:
+    """The archive file and the players' saved games: keep(game), results(name)."""
+
+    def __init__(self, path: Path, players_dir: Path) -> None:
+        self.path = path
+        self.players_dir = players_dir
+        self._db = sqlite3.connect(path, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def keep(self, played: PlayedGame) -> list[str]:
+        """Archive `played` and save it in both players' saved games; the
+        problems met (one sentence each, for the log), if any."""
+        problems: list[str] = []
+        try:
+            self._insert(played)
+        except sqlite3.Error as error:
+            problems.append(f"cannot archive table {played.code}'s game in {self.path}: {error}")
+        for color in Color:
+            try:
+                self._save_for(played, color)
+            except (OSError, StorageError) as error:
+                name = played.names[color]
+                problems.append(f"cannot save table {played.code}'s game for {name}: {error}")
+        return problems
+
+    def rating(self, name: str) -> tuple[float, int]:
+        """`name`'s Elo rating and how many rated games it rests on."""
+        row = self._db.execute(
+            "SELECT rating, games FROM ratings WHERE name = ?", (name,)
+        ).fetchone()
+        return (float(row[0]), int(row[1])) if row else (FIRST_RATING, 0)
+
+    def results(self, name: str) -> Results:
+        """`name`'s wins, losses and draws at this server's tables."""
+        row = self._db.execute(
+            """SELECT
+                 SUM((black = :n AND winner = 'black') OR (white = :n AND winner = 'white')),
+                 SUM((black = :n AND winner = 'white') OR (white = :n AND winner = 'black')),
+                 SUM(winner = 'draw')
+               FROM games WHERE black = :n OR white = :n""",
+            {"n": name},
+        ).fetchone()
+        return Results(*(count or 0 for count in row))
+
+    def _insert(self, played: PlayedGame) -> None:
+        with self._db:  # the game and the ratings it moves: both or neither
+            self._db.execute("BEGIN")
+            winner = self._insert_game(played)
+            if winner is not None:
+                self._rate(played.names, winner)
+
+    def _rate(self, names: tuple[str, str], winner: str) -> None:
+        """Move both players' Elo ratings by the game's result."""
+        (black, black_games), (white, white_games) = (self.rating(name) for name in names)
+        expected = 1.0 / (1.0 + 10.0 ** ((white - black) / 400.0))  # Black's expected score
+        scored = {"black": 1.0, "white": 0.0, "draw": 0.5}[winner]
+        change = ELO_K * (scored - expected)
+        for name, rating, games in (
+            (names[0], black + change, black_games),
+            (names[1], white - change, white_games),
+        ):
+            self._db.execute(
+                "INSERT OR REPLACE INTO ratings (name, rating, games) VALUES (?, ?, ?)",
+                (name, rating, games + 1),
+            )
+
+    def _insert_game(self, played: PlayedGame) -> str | None:
+        """The game's row; its winner as written ('black', 'white', 'draw' or None)."""
+        game, end = played.game, played.end
+        result = game.result if end.ending == "board" else None
+        if end.winner is not None:
+            winner: str | None = end.winner.name.lower()
+        else:
+            winner = "draw" if result is not None else None
+        self._db.execute(
+            """INSERT INTO games (code, variant, black, white, moves, winner, ending,
+                   black_score, white_score, description, started, ended)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            (
+                played.code,
+                game.variant.value,
+                played.names[Color.BLACK],
+                played.names[Color.WHITE],
+                game.transcript(),
+                winner,
+                end.ending,
+                result.black if result else None,
+                result.white if result else None,
+                end.description,
+                played.started.isoformat(timespec="seconds"),
+                datetime.now(UTC).isoformat(timespec="seconds"),
+            ),
+        )
+        return winner
+
+    def _save_for(self, played: PlayedGame, color: Color) -> None:
+        """The game in `color`'s player's saved games: they are `human`, the other `person`."""
+        kinds = (HUMAN, PERSON) if color == Color.BLACK else (PERSON, HUMAN)
+        record = replace(SavedGame.from_game(played.game, *kinds), names=played.names)
+        # The names are the players' directory names already (session.player).
+        home = self.players_dir / played.names[color]
+        games = SavedGames(home / "data" / APP_NAME / GAMES_DIR)
+        games.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        black, white = played.names
+        when = played.started.astimezone(UTC).strftime("%Y-%m-%d %H.%M")
+        name = f"{black} vs {white} {when} table {played.code}"
+        games.save(record, name, replace=True)

@@ -1,0 +1,138 @@
+"""`tui-reversi analyse FILE`: every move of a game scored, mistakes marked.
+
+    tui-reversi analyse game.ggf                  a table, a summary per player
+    tui-reversi analyse game.ggf --format json    one object per move played
+    tui-reversi analyse - --time 2 < game.txt     two seconds per position
+
+Reads any file the game loads (GGF, transcript, board string, saved game);
+moves a saved game already has an analysis of are not searched again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TextIO
+
+from ..core import Color, Game, ReversiError, Variant
+from ..core.openings import game_opening
+from ..players.analysis import (
+    DEFAULT_TIME,
+    GameAnalysis,
+    MoveAnalysis,
+    analyse_game,
+    summarise,
+    turning_point,
+)
+from ..storage import load_game_argument
+
+FORMATS = ("table", "json")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE|-", help="the game, or - for standard input")
+    parser.add_argument(
+        "--time",
+        type=float,
+        default=DEFAULT_TIME,
+        metavar="S",
+        help=f"seconds per position (default {DEFAULT_TIME})",
+    )
+    parser.add_argument(
+        "--format", choices=FORMATS, default="table", help="table (default) or json"
+    )
+    parser.add_argument(
+        "--variant",
+        choices=[v.value for v in Variant],
+        help="the variant of a transcript (default othello)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.time > 0 or args.time == float("inf"):
+        raise ReversiError(f"--time must be a positive number of seconds, not {args.time}")
+    record = load_game_argument(args.file, variant=args.variant)
+    game = record.to_game()
+    game.go_to(game.length)
+    analysis = record.analysis.kept_for(game)
+    progress = sys.stderr if sys.stderr.isatty() else None
+    total = sum(1 for m in game.moves if m >= 0)
+    for scored in analyse_game(game, time_limit=args.time, skip=analysis):
+        analysis = analysis.with_move(scored)
+        if progress is not None:
+            done = sum(1 for m in analysis.moves if m.complete)
+            progress.write(f"\ranalysing: {done} of {total} moves")
+            progress.flush()
+    if progress is not None:
+        progress.write("\r\033[K")
+    if args.format == "json":
+        print(json.dumps([m.as_json() for m in analysis.moves if m.complete], indent=1))
+    elif not total:
+        print("The game has no moves to analyse.")
+    else:
+        print_table(game, analysis, sys.stdout)
+    return 0
+
+
+def _score(value: float | None, exact: bool) -> str:
+    if value is None:
+        return ""
+    return f"{value:+.0f}" if exact else f"{value:+.1f}"
+
+
+def print_table(game: Game, analysis: GameAnalysis, out: TextIO) -> None:
+    """The annotated game as a rich table, then the opening, the summary per
+    player and the turning point."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title="Every move scored (disc margins for the side that moved; = exact)")
+    for heading, justify in (
+        ("ply", "right"),
+        ("side", "left"),
+        ("move", "left"),
+        ("score", "right"),
+        ("best", "left"),
+        ("its score", "right"),
+        ("loss", "right"),
+        ("", "left"),
+    ):
+        table.add_column(heading, justify=justify)  # type: ignore[arg-type]
+    styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
+    for scored in analysis.moves:
+        label = scored.label or ""
+        exact = "=" if scored.exact else ""
+        table.add_row(
+            str(scored.ply),
+            scored.side.label,
+            scored.move,
+            _score(scored.played_score, scored.exact) + exact,
+            "" if scored.best == scored.move else scored.best or "",
+            _score(scored.best_score, scored.exact) + exact,
+            ""
+            if not scored.loss
+            else f"{scored.loss:.0f}"
+            if scored.exact
+            else f"{scored.loss:.1f}",
+            Text(label, style=styles.get(label, "")),
+        )
+    console = Console(file=out, highlight=False)
+    console.print(table)
+    found = game_opening(game)
+    if found is not None:
+        console.print(Text(f"Opening: {found.name}"))
+    for side in Color:
+        console.print(Text(summarise(analysis, side).describe()))
+    turning = turning_point(analysis, game.result)
+    if turning is not None:
+        console.print(Text(describe_turning_point(turning)))
+
+
+def describe_turning_point(turning: MoveAnalysis) -> str:
+    """'Turning point: move 23, White b2 (best was g6, 8.5 discs better).'"""
+    text = f"Turning point: move {turning.ply}, {turning.side.label} {turning.move}"
+    if turning.best is not None and turning.best != turning.move and turning.loss:
+        return f"{text} (best was {turning.best}, {turning.loss:g} discs better)."
+    return f"{text}."

@@ -1,0 +1,205 @@
+"""The analysis panel: runs a game's analysis in a thread worker and shows
+its progress, the summary per player and, when tall enough, the graph.
+
+The panel does not know the match: `start(game, known)` analyses a copy of
+the game and posts `MoveScored` for each move as it is scored and `Ended`
+when it stops; the screen decides whether a result still fits its game
+(`MoveScored.moves` is the game the result is about), keeps it and pushes
+the whole picture back down with `show`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import ProgressBar, Static
+from textual.worker import get_current_worker
+
+from ..core import PASS, Color, Game
+from ..players.analysis import (
+    DEFAULT_TIME,
+    GameAnalysis,
+    MoveAnalysis,
+    analyse_game,
+    evaluations,
+    summarise,
+    turning_point,
+)
+from .eval_graph import EvalGraph, GraphData
+from .glyphs import ascii_text
+from .literal import Literal
+
+# Rows the graph needs in the panel; the side of the screen must have three times that.
+GRAPH_MIN_HEIGHT = 10
+
+
+def graph_data(game: Game, analysis: GameAnalysis, selected: int | None) -> GraphData:
+    """What the graph draws for `game` as far as `analysis` knows it."""
+    labels = tuple(
+        None if (scored := analysis.at(ply)) is None else scored.label
+        for ply in range(1, len(game.moves) + 1)
+    )
+    return GraphData(tuple(evaluations(analysis, game)), labels, selected)
+
+
+def summary_text(game: Game, analysis: GameAnalysis) -> str:
+    """Each side's average disc loss and labelled moves, and when the game
+    is over, the turning point."""
+    lines = []
+    for side in Color:
+        summary = summarise(analysis, side)
+        counts = summary.counts
+        lines.append(
+            f"{side.label}: avg loss {summary.average_loss:.1f} · "
+            f"{counts['inaccuracy']}?! {counts['mistake']}? {counts['blunder']}??"
+        )
+    turning = turning_text(game, analysis)
+    if turning is not None:
+        lines.append(f"Turning point: {turning}")
+    return "\n".join(lines)
+
+
+def turning_text(game: Game, analysis: GameAnalysis) -> str | None:
+    """'move 23, White b2 (best g6)' for a finished, fully analysed game's
+    turning point (a part of the moves could show the wrong one)."""
+    final = game.positions[-1]
+    if not final.is_game_over() or not analysis.covers(game):
+        return None
+    turning = turning_point(analysis, game.variant.result(final))
+    if turning is None:
+        return None
+    text = f"move {turning.ply}, {turning.side.label} {turning.move}"
+    if turning.best and turning.best != turning.move:
+        text += f" (best {turning.best})"
+    return text
+
+
+class AnalysisPanel(Vertical):
+    """Progress, summary and graph of the game's analysis."""
+
+    DEFAULT_CSS = """
+    AnalysisPanel {
+        height: auto;
+        max-height: 60%;
+    }
+    AnalysisPanel.-with-graph {
+        height: 1fr;
+    }
+    AnalysisPanel ProgressBar {
+        height: 1;
+    }
+    AnalysisPanel #analysis-summary {
+        height: auto;
+    }
+    AnalysisPanel EvalGraph {
+        display: none;
+    }
+    AnalysisPanel.-with-graph EvalGraph {
+        display: block;
+    }
+    """
+
+    @dataclass
+    class MoveScored(Message):
+        """A move of `moves` (the game analysed) has been scored."""
+
+        moves: tuple[int, ...]
+        scored: MoveAnalysis
+
+    @dataclass
+    class Ended(Message):
+        """The analysis of `moves` stopped: done, cancelled, or `error`."""
+
+        moves: tuple[int, ...]
+        cancelled: bool
+        error: str | None = None
+
+    def __init__(self, *, time_limit: float = DEFAULT_TIME, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.time_limit = time_limit  # seconds per position (math.inf: none)
+        self.max_depth: int | None = None  # with no clock: a repeatable analysis (tests)
+        self.running = False
+
+    def compose(self) -> ComposeResult:
+        yield ProgressBar(show_eta=False, id="analysis-progress")
+        yield Literal(id="analysis-summary")
+        yield EvalGraph(id="analysis-graph")
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """The graph joins the panel where the side of the screen is tall
+        enough for it as well as the score and the move log."""
+        parent = self.parent
+        tall = isinstance(parent, Widget) and parent.size.height >= 3 * GRAPH_MIN_HEIGHT
+        self.set_class(tall, "-with-graph")
+
+    # -- running ---------------------------------------------------------------------
+
+    def start(self, game: Game, known: GameAnalysis) -> None:
+        """Analyse the moves of `game` that `known` has not analysed in full."""
+        snapshot = game.copy()
+        self.running = True
+        self.display = True
+        self._analyse(snapshot, known)
+
+    def cancel(self) -> None:
+        """Stop the analysis; the moves scored so far are kept."""
+        self.running = False
+        self.workers.cancel_group(self, "analysis")
+
+    @work(thread=True, exclusive=True, group="analysis", exit_on_error=False)
+    def _analyse(self, game: Game, known: GameAnalysis) -> None:
+        worker = get_current_worker()
+        moves = tuple(game.moves)
+
+        def cancelled() -> bool:
+            # Asked every few hundred nodes: let the UI thread take the GIL
+            # now, not at the end of the interpreter's 5 ms switch interval.
+            time.sleep(0)
+            return worker.is_cancelled
+
+        try:
+            for scored in analyse_game(
+                game,
+                time_limit=self.time_limit,
+                cancelled=cancelled,
+                skip=known,
+                max_depth=self.max_depth,
+                # The end first: its solved positions come at once, and the
+                # move log (scrolled to the end after a game) fills where it shows.
+                from_the_end=True,
+            ):
+                self.post_message(self.MoveScored(moves, scored))
+        except Exception as error:  # a bug in the engine: say so, keep the game
+            self.post_message(self.Ended(moves, False, f"{type(error).__name__}: {error}"))
+            return
+        self.post_message(self.Ended(moves, worker.is_cancelled))
+
+    # -- showing -----------------------------------------------------------------------
+
+    def show(self, game: Game, analysis: GameAnalysis, selected: int | None, ascii: bool) -> None:
+        """Draw `analysis` of `game`, the reviewed ply `selected` highlighted."""
+        self._fit()
+        wanted = sum(1 for move in game.moves if move != PASS)
+        done = sum(1 for scored in analysis.moves if scored.complete)
+        self.display = bool(analysis.moves) or self.running
+        progress = self.query_one(ProgressBar)
+        progress.update(total=max(wanted, 1), progress=done)
+        # Textual draws the bar in box-drawing lines; in ASCII the title's count says it.
+        progress.display = (self.running or done < wanted) and not ascii
+        summary = summary_text(game, analysis)
+        self.query_one("#analysis-summary", Static).update(
+            ascii_text(summary) if ascii else summary
+        )
+        graph = self.query_one(EvalGraph)
+        graph.ascii = ascii
+        graph.data = graph_data(game, analysis, selected)
+        self.border_title = "Analysis" if not self.running else f"Analysing {done}/{wanted}"
