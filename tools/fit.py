@@ -164,7 +164,7 @@ def main() -> None:
         help="regularisation of the phases within the solver's reach (exact labels, less noise)",
     )
     parser.add_argument(
-        "--exact-empties", type=int, default=14, help="the empties selfplay.py solved from"
+        "--exact-empties", type=int, default=16, help="the empties selfplay.py solved from"
     )
     parser.add_argument("--iterations", type=int, default=150)
     parser.add_argument("--out", help="weights file to write")

@@ -11,7 +11,7 @@ Writes one line per position: `OWN OPP MARGIN` (hex bitboards of the side to
 move and of the other side, then the margin). Game i is a pure function of
 (seed, i), so any split over processes gives the same lines, in order.
 
-    nice -n 15 python tools/selfplay.py --games 400 --seed 1 --jobs 2 --out data/sp-1.txt
+    nice -n 15 python tools/selfplay.py --games 2000 --seed 1 --jobs 2 --out data/sp-1-0.txt
 """
 
 from __future__ import annotations
@@ -91,8 +91,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--first", type=int, default=0, help="number of the first game")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--depth", type=int, default=2, help="midgame search depth (plies)")
-    parser.add_argument("--solve", type=int, default=14, help="solve from this many empties")
+    parser.add_argument("--depth", type=int, default=6, help="midgame search depth (plies)")
+    parser.add_argument("--solve", type=int, default=16, help="solve from this many empties")
     parser.add_argument("--random-plies", type=int, nargs=2, default=(4, 14), metavar=("LO", "HI"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", required=True)
