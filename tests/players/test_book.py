@@ -102,3 +102,17 @@ def test_the_shipped_book_starts_at_the_start_and_holds_legal_moves() -> None:
     assert canonical_image(start.own, start.opp)[:2] in entries
     for (own, opp), moves in entries.items():
         assert all(legal_moves(own, opp) >> sq & 1 for sq, _ in moves)
+
+
+def test_hard_and_expert_play_from_the_book_by_default(
+    tiny_book: Position, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("TUI_REVERSI_EVALUATION", raising=False)
+    for level in ("hard", "expert"):
+        player = create_player(level, seed=1)
+        assert player.choose_move(tiny_book) in {"d6", "f6"}
+        assert player.last_result is None  # from the book, not searched
+    monkeypatch.setenv("TUI_REVERSI_EVALUATION", "handmade")  # the way back
+    player = create_player("hard", seed=1, max_depth=1)
+    player.choose_move(tiny_book)
+    assert player.last_result is not None

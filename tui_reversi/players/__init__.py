@@ -38,8 +38,9 @@ def create_player(
     `max_depth` (plies) and `max_nodes` bound the search of hard and expert
     (medium takes `max_depth` as its fixed depth): with no clock they make a
     move a pure function of the position. `evaluation` picks what hard and
-    expert search with: "trained" (fitted patterns) or "handmade"; by default
-    $TUI_REVERSI_EVALUATION, else the hand-made one. Raises ReversiError for an
+    expert search with: "trained" (fitted patterns, with the opening book) or
+    "handmade"; by default $TUI_REVERSI_EVALUATION, else the trained one
+    (the hand-made one when its weights cannot be read). Raises ReversiError for an
     unknown level or evaluation, or a bad limit.
     """
     variant = Variant.parse(variant)
