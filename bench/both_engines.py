@@ -72,13 +72,20 @@ class BothEngines:
         self.compiled.close()
 
 
-def answer(question: dict, engine) -> dict:
+def answer(question: dict, engines: dict) -> dict:
+    """`engines`: the worker's Engine per evaluation name; a search question
+    may name one ("evaluation", default the hand-made one)."""
     from tui_reversi.core import Position, perft
     from tui_reversi.engine_build import engine_build
 
     kind = question["kind"]
     if kind == "engine":
         return {"engine": str(engine_build())}
+    if kind == "load":
+        return load_trained(engines)
+    engine = engines[question.get("evaluation", "handmade")]
+    if kind == "static":
+        return static_evaluations(engine, question["boards"], question["repeat"])
     position = Position.from_string(question["board"])
     started = time.perf_counter()
     if kind == "perft":
@@ -95,16 +102,52 @@ def answer(question: dict, engine) -> dict:
     raise ValueError(f"unknown question {kind!r}")
 
 
+def load_trained(engines: dict) -> dict:
+    """Load the trained weights (the first time in this process): time, peak
+    memory while loading, size on disk; adds engines["trained"]."""
+    import tracemalloc
+
+    from tui_reversi.core import Position
+    from tui_reversi.players.pattern_weights import WEIGHTS_PATH, trained_evaluator
+    from tui_reversi.players.search import Engine
+
+    tracemalloc.start()
+    started = time.perf_counter()
+    evaluator = trained_evaluator(False)
+    seconds = time.perf_counter() - started
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    engines["trained"] = Engine(False, evaluator)
+    warm = Position.initial()
+    engines["trained"].search(warm.own, warm.opp, max_depth=2)
+    size = WEIGHTS_PATH.stat().st_size if WEIGHTS_PATH.exists() else 0
+    return {"loaded": evaluator is not None, "seconds": seconds, "peak": peak, "bytes": size}
+
+
+def static_evaluations(engine, boards: list[str], repeat: int) -> dict:
+    """Static evaluations of `boards` (each side to move), `repeat` times."""
+    from tui_reversi.core import Position
+
+    positions = [Position.from_string(board) for board in boards]
+    pairs = [(p.own, p.opp) for p in positions] + [(p.opp, p.own) for p in positions]
+    evaluate = engine.evaluator  # called with plain ints, as the bench can
+    started = time.perf_counter()
+    for _ in range(repeat):
+        for own, opp in pairs:
+            evaluate(own, opp)
+    return {"calls": repeat * len(pairs), "seconds": time.perf_counter() - started}
+
+
 def serve() -> None:
     sys.path.append(str(ROOT))  # the installed package first: it may be compiled
     from tui_reversi.core import Position
     from tui_reversi.players.search import Engine
 
-    engine = Engine()
+    engines = {"handmade": Engine()}
     warm = Position.initial()  # builds the evaluation tables before any clock runs
-    engine.search(warm.own, warm.opp, max_depth=2)
+    engines["handmade"].search(warm.own, warm.opp, max_depth=2)
     for line in sys.stdin:
-        print(json.dumps(answer(json.loads(line), engine)), flush=True)
+        print(json.dumps(answer(json.loads(line), engines)), flush=True)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,11 @@ the ratios are taken in one run on the same busy machine.
     python bench/search.py                   # everything: about five minutes
     python bench/search.py --empties 12 14   # a quicker endgame look
     python bench/search.py --interpreted-up-to 18   # also time 18 empties interpreted
+    python bench/search.py --empties                # midgame only
+
+The midgame runs once per evaluation (--evaluation: handmade, trained or
+both): nodes/s, depth, and static evaluations/s, with the time and memory
+the trained weights take to load.
 """
 
 import argparse
@@ -67,16 +72,45 @@ def ratio(slow: float, fast: float) -> str:
     return f"{slow / fast:5.1f}x" if fast > 0 else "    -"
 
 
-def midgame(engines, seconds):
+def load_trained(engines) -> None:
+    slow, fast = engines.ask({"kind": "load"})
+    if not fast["loaded"]:
+        print("trained weights: none could be read (the hand-made evaluation is used)")
+        return
     print(
-        f"midgame: iterative deepening, {seconds:g} s on each of {len(MIDGAME)} positions"
-        "  (interpreted | compiled)"
+        f"trained weights: {fast['bytes']:,} bytes on disk, loaded in "
+        f"{slow['seconds'] * 1000:.0f} | {fast['seconds'] * 1000:.0f} ms, peak "
+        f"{fast['peak'] / 1e6:.1f} MB while loading  (interpreted | compiled)"
+    )
+
+
+def static_evaluations(engines, evaluation, repeat=200):
+    """Calls per second on the 18- and 20-empty boards: where the trained
+    evaluation scores with its patterns (above 30 empties it is the hand-made one)."""
+    boards = ENDGAME[18] + ENDGAME[20]
+    question = {"kind": "static", "evaluation": evaluation, "boards": boards, "repeat": repeat}
+    slow, fast = engines.ask(question)
+    slow_rate = slow["calls"] / slow["seconds"]
+    fast_rate = fast["calls"] / fast["seconds"]
+    print(
+        f"  static evaluation: {slow_rate:,.0f} | {fast_rate:,.0f} calls/s  "
+        f"{ratio(fast_rate, slow_rate)}"
+    )
+    return fast_rate
+
+
+def midgame(engines, seconds, evaluation="handmade", boards=MIDGAME):
+    empties = 64 - sum(cell != "-" for cell in boards[0][:64])
+    print(
+        f"midgame, {evaluation} evaluation: iterative deepening, {seconds:g} s on each of "
+        f"{len(boards)} positions with {empties} empties  (interpreted | compiled)"
     )
     depths = {"i": [], "c": []}
     nodes = {"i": 0, "c": 0}
     spent = {"i": 0.0, "c": 0.0}
-    for number, board in enumerate(MIDGAME, 1):
-        slow, fast = engines.ask({"kind": "search", "board": board, "seconds": seconds})
+    for number, board in enumerate(boards, 1):
+        question = {"kind": "search", "board": board, "seconds": seconds}
+        slow, fast = engines.ask({**question, "evaluation": evaluation})
         for key, answer in (("i", slow), ("c", fast)):
             depths[key].append(answer["depth"])
             nodes[key] += answer["nodes"]
@@ -94,6 +128,7 @@ def midgame(engines, seconds):
         f"{statistics.median(depths['c']):g}; overall {slow_rate:,.0f} | {fast_rate:,.0f} "
         f"nodes/s: compiled {ratio(fast_rate, slow_rate).strip()} the interpreted nodes/s"
     )
+    return fast_rate
 
 
 def endgame(engines, empties, interpreted_up_to):
@@ -147,6 +182,7 @@ def main():
         help="solve with the interpreted engine too up to this many empties (default 16)",
     )
     parser.add_argument("--no-midgame", action="store_true")
+    parser.add_argument("--evaluation", choices=("handmade", "trained", "both"), default="both")
     args = parser.parse_args()
     with BothEngines() as engines:
         print(
@@ -154,7 +190,23 @@ def main():
             f"compiled: {engines.compiled.engine}"
         )
         if not args.no_midgame:
-            midgame(engines, args.seconds)
+            rates = {}
+            if args.evaluation != "handmade":
+                load_trained(engines)
+            for name in ("handmade", "trained"):
+                if args.evaluation in (name, "both"):
+                    rates[name] = (
+                        static_evaluations(engines, name),
+                        midgame(engines, args.seconds, name),
+                        midgame(engines, args.seconds, name, ENDGAME[20]),
+                    )
+            if len(rates) == 2:
+                hand, trained = rates["handmade"], rates["trained"]
+                print(
+                    "compiled, trained / hand-made: static evaluations/s "
+                    f"{trained[0] / hand[0]:.2f}, nodes/s at 40 empties {trained[1] / hand[1]:.2f}"
+                    f", at 20 empties {trained[2] / hand[2]:.2f}"
+                )
         if args.empties:
             endgame(engines, args.empties, args.interpreted_up_to)
 

@@ -179,8 +179,12 @@ def key_latency(keys: int, thinking: bool) -> tuple[list[float], float]:
 
 def serve(thinking: bool) -> None:
     from tui_reversi.app import create_app
-    from tui_reversi.players import create_player
+    from tui_reversi.players import book, create_player
     from tui_reversi.storage import Settings
+
+    # The keys are timed while the engine searches: no opening book, whose
+    # reply to f5 would come at once (the evaluation is the default one).
+    book._books[book.BOOK_PATH] = None
 
     def factory(level, variant):
         return create_player("hard", variant=variant, time_limit=120.0)

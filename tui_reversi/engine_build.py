@@ -31,6 +31,7 @@ COMPILED_MODULES = (
     "tui_reversi.core.bitboard",
     "tui_reversi.players.squares",
     "tui_reversi.players.evaluation",
+    "tui_reversi.players.patterns",
     "tui_reversi.players.endgame",
     "tui_reversi.players.search",
 )

@@ -1,6 +1,7 @@
 """What the engine computes for fixed positions, as one JSON object on stdout:
 perft counts, fixed-depth searches (move, score, nodes), exact endgame
-scores and solver nodes, static evaluations. test_engine_build.py runs this
+scores and solver nodes, static evaluations, the hand-made and the trained
+(pattern) one, and searches with the trained one. test_engine_build.py runs this
 in two processes, compiled and interpreted (TUI_REVERSI_PURE=1), and
 compares: the same source must give the same figures.
 
@@ -13,6 +14,7 @@ import random
 from tui_reversi.core import Position, Variant, perft
 from tui_reversi.engine_build import engine_build
 from tui_reversi.players.evaluation import make_evaluator, make_stable_edge_counter
+from tui_reversi.players.pattern_weights import HANDMADE_ABOVE, trained_evaluator
 from tui_reversi.players.search import Engine
 
 from .positions import position_with_empties
@@ -58,7 +60,30 @@ def figures() -> dict:
         opp = rng.getrandbits(64) & ~own
         evaluations.append([evaluate(own, opp), anti_evaluate(own, opp), stable(own, opp)])
     out["evaluations"] = evaluations
+    out["trained"] = trained_figures()
     return out
+
+
+def trained_figures() -> dict:
+    """Searches and static evaluations with the shipped pattern weights."""
+    trained = trained_evaluator(False)
+    assert trained is not None, "the shipped pattern weights do not load"
+    engine = Engine(False, trained)
+    searches = []
+    for empties, seed in ((HANDMADE_ABOVE + 2, 9), (HANDMADE_ABOVE - 2, 10), (22, 11), (16, 12)):
+        position = position_with_empties(empties, seed, Variant.OTHELLO)
+        result = engine.search(position.own, position.opp, max_depth=5)
+        searches.append([str(position), result.move, result.score, result.nodes])
+    corners = Position.from_string(CORNERS_TAKEN)
+    result = engine.search(corners.own, corners.opp, max_depth=5)
+    searches.append([CORNERS_TAKEN, result.move, result.score, result.nodes])
+    rng = random.Random(13)
+    evaluations = []
+    for _ in range(200):
+        own = rng.getrandbits(64)
+        opp = rng.getrandbits(64) & ~own
+        evaluations.append(trained(own, opp))  # every pattern, h8's sign bit included
+    return {"searches": searches, "evaluations": evaluations}
 
 
 def main() -> None:

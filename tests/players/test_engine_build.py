@@ -1,6 +1,6 @@
 """The compiled engine (mypyc) and the interpreted one are the same engine:
-identical perft counts, searches, endgame scores and evaluations; and the
-command line says which one runs."""
+identical perft counts, searches, endgame scores and evaluations (the
+trained pattern evaluation too); and the command line says which one runs."""
 
 import json
 import os
@@ -72,6 +72,11 @@ def test_exact_endgame_scores_are_identical(both):
 def test_evaluations_are_identical(both):
     compiled, interpreted = both
     assert compiled["evaluations"] == interpreted["evaluations"]
+
+
+def test_trained_evaluations_and_searches_are_identical(both):
+    compiled, interpreted = both
+    assert compiled["trained"] == interpreted["trained"]
 
 
 def test_version_says_which_engine_runs(both):

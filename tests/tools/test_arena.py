@@ -84,6 +84,12 @@ def test_a_tiny_match_reports_results_and_writes_json_lines(tmp_path):
     assert games[0]["opening"] in {g["opening"] for g in games if g["black"] == "easy"}
 
 
+def test_hard_with_each_evaluation_plays_a_match():
+    done = run_cli("arena", "hard:trained", "hard:handmade", "-n", "2", "--time", "0.05", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert "hard:trained@0.05s vs hard:handmade@0.05s" in done.stdout
+
+
 def test_an_outside_engine_plays_through_the_line_protocol(tmp_path):
     engine = f"cmd:{sys.executable} -m tui_reversi engine easy --seed 3"
     done = run_cli("arena", "easy", engine, "-n", "2", "--variant", "anti", "--quiet")
@@ -114,6 +120,8 @@ def test_an_engine_that_breaks_the_protocol_forfeits(tmp_path):
         ["arena", "hard", "easy", "--time", "-1"],
         ["arena", "hard", "easy", "-j", "0"],
         ["arena", "hard", "cmd:"],
+        ["arena", "hard:neural", "hard"],
+        ["arena", "medium:trained", "hard"],
         ["arena", "hard", "cmd:/nonexistent/engine", "-n", "2", "--quiet"],
         ["engine", "grandmaster"],
     ],

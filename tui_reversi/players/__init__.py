@@ -29,6 +29,7 @@ def create_player(
     time_limit: float | None = None,
     max_depth: int | None = None,
     max_nodes: int | None = None,
+    evaluation: str | None = None,
 ) -> Strategy:
     """The strategy of a computer opponent for `level` (easy, medium, hard, expert).
 
@@ -36,8 +37,11 @@ def create_player(
     expert 5 s; math.inf for no clock); `seed` makes its choices repeatable.
     `max_depth` (plies) and `max_nodes` bound the search of hard and expert
     (medium takes `max_depth` as its fixed depth): with no clock they make a
-    move a pure function of the position. Raises ReversiError for an unknown
-    level or a bad limit.
+    move a pure function of the position. `evaluation` picks what hard and
+    expert search with: "trained" (fitted patterns, with the opening book) or
+    "handmade"; by default $TUI_REVERSI_EVALUATION, else the trained one
+    (the hand-made one when its weights cannot be read). Raises ReversiError for an
+    unknown level or evaluation, or a bad limit.
     """
     variant = Variant.parse(variant)
     name = level.strip().lower()
@@ -62,6 +66,7 @@ def create_player(
             time_limit,
             max_depth=max_depth,
             max_nodes=max_nodes,
+            evaluation=evaluation,
         )
     raise ReversiError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
 

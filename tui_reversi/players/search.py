@@ -40,7 +40,7 @@ from ..core.bitboard import (
     popcount,
 )
 from .endgame import CHECK_EVERY, TT_LIMIT, EndgameSolver, SearchStopped
-from .evaluation import SCALE, WIN, final_margin, make_evaluator
+from .evaluation import SCALE, WIN, Evaluator, final_margin, make_evaluator
 from .squares import SQUARE_CLASSES
 
 __all__ = ["CHECK_EVERY", "Engine", "RootMove", "SearchResult"]
@@ -80,9 +80,11 @@ class Engine:
     """Searches positions of one variant. One engine may run many searches
     (one at a time); each search starts from an empty transposition table."""
 
-    def __init__(self, anti: bool = False) -> None:
+    def __init__(self, anti: bool = False, evaluator: Evaluator | None = None) -> None:
         self.anti = anti
-        self.evaluator = make_evaluator(anti)
+        # The hand-made evaluation unless another is given (the trained one:
+        # players/pattern_weights.py).
+        self.evaluator = evaluator if evaluator is not None else make_evaluator(anti)
 
     # -- public entry points -----------------------------------------------------
 

@@ -134,7 +134,14 @@ class Side:
             if key not in _external:
                 _external[key] = ExternalPlayer(self.spec[4:], variant, self.time_limit or 1.0)
             return _external[key]
-        return create_player(self.spec, variant=variant, seed=seed, time_limit=self.time_limit)
+        level, _, evaluation = self.spec.partition(":")
+        return create_player(
+            level,
+            variant=variant,
+            seed=seed,
+            time_limit=self.time_limit,
+            evaluation=evaluation or None,
+        )
 
 
 _external: dict = {}  # outside engines, one per worker process, kept between games
@@ -219,7 +226,10 @@ def play_game(task: GameTask) -> GameRecord:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "a", metavar="A", help="first side: easy, medium, hard, expert or cmd:COMMAND"
+        "a",
+        metavar="A",
+        help="first side: easy, medium, hard, expert (hard:trained or hard:handmade picks "
+        "the evaluation) or cmd:COMMAND",
     )
     parser.add_argument("b", metavar="B", help="second side, likewise")
     parser.add_argument(
@@ -245,11 +255,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _check(args: argparse.Namespace):
     from ..core import Variant
     from ..players import LEVELS
+    from ..players.alphabeta_player import EVALUATIONS
 
     variant = Variant.parse(args.variant)
     for spec in (args.a, args.b):
-        if spec.strip().lower() not in LEVELS and not spec.startswith("cmd:"):
+        if spec.startswith("cmd:"):
+            continue
+        level, colon, evaluation = spec.strip().lower().partition(":")
+        if level not in LEVELS:
             raise ReversiError(f"unknown side {spec!r}: use {', '.join(LEVELS)} or cmd:COMMAND")
+        if colon and (level not in ("hard", "expert") or evaluation not in EVALUATIONS):
+            raise ReversiError(
+                f"unknown side {spec!r}: only hard and expert take an evaluation, "
+                f"{' or '.join(EVALUATIONS)} (e.g. hard:trained)"
+            )
         if spec.startswith("cmd:") and not spec[4:].strip():
             raise ReversiError("cmd: needs a command, e.g. 'cmd:python my_engine.py'")
     if args.games < 2 or args.games % 2:

@@ -1,0 +1,118 @@
+"""The opening book: moves come back through the board's symmetries, only
+near-equal moves are chosen (with the seed), and a bad book is refused in
+one sentence."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from tui_reversi.core import Position, Variant, square_name
+from tui_reversi.core.bitboard import flip_table, symmetries
+from tui_reversi.players import book as book_module
+from tui_reversi.players import create_player
+from tui_reversi.players.book import (
+    HEADER,
+    NEAR_EQUAL,
+    BookError,
+    book_move,
+    canonical_image,
+    read_book,
+)
+
+
+def _after(own: int, opp: int, sq: int) -> tuple[int, int]:
+    f = flip_table()[sq](own, opp)
+    return opp ^ f, own | f | (1 << sq)
+
+
+@pytest.fixture
+def tiny_book(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Position:
+    """A book with one position after f5 (Black's first move): d6 and f6
+    near-equal, f4 far worse. Returns that position."""
+    start = Position.initial()
+    own, opp = _after(start.own, start.opp, 37)  # f5
+    c_own, c_opp, k = canonical_image(own, opp)
+
+    def image(sq: int) -> int:
+        return symmetries(1 << sq)[k].bit_length() - 1
+
+    d6, f6, f4 = 43, 45, 29
+    line = f"{c_own:x} {c_opp:x} {image(d6)}:-300 {image(f6)}:{-300 - NEAR_EQUAL} {image(f4)}:-900"
+    path = tmp_path / "book.txt"
+    path.write_text(f"{HEADER}\n{line}\n")
+    monkeypatch.setattr(book_module, "BOOK_PATH", path)
+    monkeypatch.setattr(book_module, "_books", {})
+    return start.play(37)
+
+
+def test_every_symmetric_image_gets_the_image_of_a_book_move(tiny_book: Position) -> None:
+    own, opp = tiny_book.own, tiny_book.opp
+    for k in range(8):
+        i_own, i_opp = symmetries(own)[k], symmetries(opp)[k]
+        allowed = {symmetries(1 << sq)[k].bit_length() - 1 for sq in (43, 45)}
+        seen = {book_move(i_own, i_opp, random.Random(seed)) for seed in range(30)}
+        assert seen == allowed  # both near-equal moves, never f4's image
+
+
+def test_positions_outside_the_book_are_searched(tiny_book: Position) -> None:
+    start = Position.initial()
+    assert book_move(start.own, start.opp, random.Random(1)) is None
+
+
+def test_hard_with_the_trained_evaluation_plays_from_the_book(tiny_book: Position) -> None:
+    anti = create_player("hard", variant=Variant.ANTI, evaluation="trained", max_depth=1)
+    assert anti.choose_move(tiny_book) is not None
+    handmade = create_player("hard", seed=1, evaluation="handmade", max_depth=1)
+    assert handmade.choose_move(tiny_book) in {square_name(sq) for sq in tiny_book.legal_moves()}
+    assert book_module._books == {}  # neither anti nor the hand-made setting opened the book
+    moves = {
+        create_player("hard", seed=seed, evaluation="trained").choose_move(tiny_book)
+        for seed in range(12)
+    }
+    assert moves == {"d6", "f6"}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "is not an opening book of version 1"),
+        ("tui-reversi book 2\n", "is not an opening book of version 1"),
+        (f"{HEADER}\n10 20 x:y\n", "line 2 is not a book entry"),
+        (f"{HEADER}\n10 20\n", "line 2 has no moves or a square off the board"),
+        (f"{HEADER}\n10 20 64:5\n", "line 2 has no moves or a square off the board"),
+    ],
+)
+def test_a_bad_book_is_one_sentence(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "book.txt"
+    path.write_text(text)
+    with pytest.raises(BookError, match=message):
+        read_book(path)
+    with pytest.raises(BookError, match="cannot read the opening book"):
+        read_book(tmp_path / "missing.txt")
+
+
+def test_the_shipped_book_starts_at_the_start_and_holds_legal_moves() -> None:
+    from tui_reversi.core.bitboard import legal_moves
+
+    entries = read_book(book_module.BOOK_PATH)
+    start = Position.initial()
+    assert canonical_image(start.own, start.opp)[:2] in entries
+    for (own, opp), moves in entries.items():
+        assert all(legal_moves(own, opp) >> sq & 1 for sq, _ in moves)
+
+
+def test_hard_and_expert_play_from_the_book_by_default(
+    tiny_book: Position, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("TUI_REVERSI_EVALUATION", raising=False)
+    for level in ("hard", "expert"):
+        player = create_player(level, seed=1)
+        assert player.choose_move(tiny_book) in {"d6", "f6"}
+        assert player.last_result is None  # from the book, not searched
+    monkeypatch.setenv("TUI_REVERSI_EVALUATION", "handmade")  # the way back
+    player = create_player("hard", seed=1, max_depth=1)
+    player.choose_move(tiny_book)
+    assert player.last_result is not None

@@ -1,0 +1,224 @@
+"""Fit the pattern weights to self-play positions (tools/selfplay.py) by
+regularised least squares, one phase at a time; write the weights file.
+
+Needs numpy (`pip install -e '.[train]'`); the game never does.
+
+Each phase is fitted on the positions whose empties fall in the phase or
+within SMOOTH empties of it, so neighbouring phases share data and their
+weights change smoothly. The normal equations (X'X + lambda I) w = X'y are
+solved by conjugate gradients with X kept as index lists, never as a matrix.
+Symmetric configurations share one parameter (patterns.canonical).
+
+    python tools/fit.py data/sp-1-*.txt --holdout data/holdout.txt \
+        --out tui_reversi/players/data/patterns.bin
+
+Prints, per phase, the held-out mean squared error in discs of the fitted
+evaluation and of the hand-made one (raw, and rescaled by its best factor).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tui_reversi.core.bitboard import legal_moves
+from tui_reversi.players.evaluation import SCALE, make_evaluator
+from tui_reversi.players.pattern_weights import write_weights
+from tui_reversi.players.patterns import (
+    CONSTANT_AT,
+    FAMILIES,
+    FAMILY_AT,
+    MOBILITY_AT,
+    PHASE_SIZE,
+    PHASE_WIDTH,
+    PHASES,
+    canonical,
+)
+
+SMOOTH = 3  # empties either side of a phase also used to fit it
+
+
+def load(paths: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    own, opp, label = [], [], []
+    for path in paths:
+        with open(path) as lines:
+            for line in lines:
+                o, p, m = line.split()
+                own.append(int(o, 16))
+                opp.append(int(p, 16))
+                label.append(int(m))
+    return (
+        np.array(own, dtype=np.uint64),
+        np.array(opp, dtype=np.uint64),
+        np.array(label, dtype=np.float64),
+    )
+
+
+def canonical_maps() -> dict[str, np.ndarray]:
+    return {
+        family: np.array(
+            [canonical(family, i) for i in range(3 ** len(instances[0]))], dtype=np.int64
+        )
+        for family, instances in FAMILIES.items()
+    }
+
+
+def features(own: np.ndarray, opp: np.ndarray, maps: dict[str, np.ndarray]) -> np.ndarray:
+    """Per position, the canonical slot of every instance (n x instances)."""
+    digit = [
+        ((own >> np.uint64(sq)) & np.uint64(1)).astype(np.int64)
+        + 2 * ((opp >> np.uint64(sq)) & np.uint64(1)).astype(np.int64)
+        for sq in range(64)
+    ]
+    columns = []
+    for family, instances in FAMILIES.items():
+        for squares in instances:
+            index = np.zeros(len(own), dtype=np.int64)
+            for k, sq in enumerate(squares):
+                index += digit[sq] * 3**k
+            columns.append(FAMILY_AT[family] + maps[family][index])
+    return np.stack(columns, axis=1)
+
+
+def mobility(own: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    out = np.empty(len(own), dtype=np.float64)
+    for i, (o, p) in enumerate(zip(own.tolist(), opp.tolist(), strict=True)):
+        out[i] = legal_moves(o, p).bit_count() - legal_moves(p, o).bit_count()
+    return out
+
+
+def fit_phase(
+    slots: np.ndarray, mob: np.ndarray, y: np.ndarray, ridge: float, iterations: int
+) -> np.ndarray:
+    """Weights (PHASE_SIZE, in discs) minimising |Xw - y|^2 + ridge |w|^2,
+    the constant left unregularised in effect (its column is dense)."""
+    n = len(y)
+    flat = slots.ravel()
+    per_row = slots.shape[1]
+
+    def apply(w: np.ndarray) -> np.ndarray:
+        return w[slots].sum(axis=1) + w[MOBILITY_AT] * mob + w[CONSTANT_AT]
+
+    def apply_t(r: np.ndarray) -> np.ndarray:
+        g = np.bincount(flat, weights=np.repeat(r, per_row), minlength=PHASE_SIZE)
+        g[MOBILITY_AT] += mob @ r
+        g[CONSTANT_AT] += r.sum()
+        return g
+
+    # Jacobi preconditioner: the diagonal of X'X + ridge.
+    diag = np.bincount(flat, minlength=PHASE_SIZE).astype(np.float64)
+    diag[MOBILITY_AT] = mob @ mob
+    diag[CONSTANT_AT] = n
+    reg = np.full(PHASE_SIZE, ridge)
+    reg[CONSTANT_AT] = 1e-3
+    diag += reg
+    w = np.zeros(PHASE_SIZE)
+    r = apply_t(y) - (apply_t(apply(w)) + reg * w)
+    z = r / diag
+    p = z.copy()
+    rz = r @ z
+    for _ in range(iterations):
+        ap = apply_t(apply(p)) + reg * p
+        alpha = rz / (p @ ap)
+        w += alpha * p
+        r -= alpha * ap
+        z = r / diag
+        rz_new = r @ z
+        p = z + (rz_new / rz) * p
+        rz = rz_new
+    return w
+
+
+def expand(w: np.ndarray, maps: dict[str, np.ndarray]) -> np.ndarray:
+    """Every configuration's weight from its canonical one's."""
+    out = w.copy()
+    for family, at in FAMILY_AT.items():
+        out[at : at + len(maps[family])] = w[at + maps[family]]
+    return out
+
+
+def handmade_scores(own: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    evaluate = make_evaluator(False)
+    return np.array(
+        [evaluate(o, p) / SCALE for o, p in zip(own.tolist(), opp.tolist(), strict=True)]
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", nargs="+", help="self-play files to fit")
+    parser.add_argument("--holdout", nargs="*", default=[], help="files to measure on only")
+    parser.add_argument(
+        "--ridge", type=float, default=40.0, help="regularisation of the midgame phases"
+    )
+    parser.add_argument(
+        "--ridge-exact",
+        type=float,
+        default=5.0,
+        help="regularisation of the phases within the solver's reach (exact labels, less noise)",
+    )
+    parser.add_argument(
+        "--exact-empties", type=int, default=16, help="the empties selfplay.py solved from"
+    )
+    parser.add_argument("--iterations", type=int, default=150)
+    parser.add_argument("--out", help="weights file to write")
+    args = parser.parse_args()
+
+    started = time.perf_counter()
+    maps = canonical_maps()
+    own, opp, y = load(args.data)
+    empties = 64 - np.bitwise_count(own | opp).astype(np.int64)
+    slots = features(own, opp, maps)
+    mob = mobility(own, opp)
+    print(f"{len(y)} positions loaded in {time.perf_counter() - started:.1f} s")
+    if args.holdout:
+        h_own, h_opp, h_y = load(args.holdout)
+        h_empties = 64 - np.bitwise_count(h_own | h_opp).astype(np.int64)
+        h_slots = features(h_own, h_opp, maps)
+        h_mob = mobility(h_own, h_opp)
+        h_hand = handmade_scores(h_own, h_opp)
+
+    tables = []
+    print("phase  empties  train   held-out  MSE (discs^2): trained  hand-made  hand-made rescaled")
+    for phase in range(PHASES):
+        lo, hi = phase * PHASE_WIDTH, phase * PHASE_WIDTH + PHASE_WIDTH - 1
+        rows = (empties >= lo - SMOOTH) & (empties <= hi + SMOOTH)
+        if rows.sum() < 100:  # no data (the last empties, or the start)
+            w = np.zeros(PHASE_SIZE)
+        else:
+            ridge = args.ridge_exact if hi + SMOOTH <= args.exact_empties else args.ridge
+            w = fit_phase(slots[rows], mob[rows], y[rows], ridge, args.iterations)
+        full = expand(w, maps)
+        tables.append(np.clip(np.rint(full * SCALE), -32767, 32767).astype(np.int16))
+        line = f"{phase:5d}  {lo:2d}..{hi:2d}  {int(rows.sum()):7d}"
+        if args.holdout:
+            held = (h_empties >= lo) & (h_empties <= hi)
+            if held.sum():
+                pred = (
+                    tables[-1][h_slots[held]].astype(np.float64).sum(axis=1)
+                    + tables[-1][MOBILITY_AT] * h_mob[held]
+                    + tables[-1][CONSTANT_AT]
+                ) / SCALE
+                truth = h_y[held]
+                hand = h_hand[held]
+                scale = (hand @ truth) / max(hand @ hand, 1e-9)
+                line += (
+                    f"  {int(held.sum()):7d}  {np.mean((pred - truth) ** 2):8.1f}"
+                    f"  {np.mean((hand - truth) ** 2):9.1f}"
+                    f"  {np.mean((scale * hand - truth) ** 2):9.1f} (x{scale:.2f})"
+                )
+        print(line, flush=True)
+    print(f"fitted in {time.perf_counter() - started:.0f} s")
+    if args.out:
+        size = write_weights(Path(args.out), [t.tolist() for t in tables])
+        print(f"wrote {args.out}: {size} bytes")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+"""The opening book: the first plies of likely lines, searched deeply
+offline (tools/book.py), read lazily from package data.
+
+File format, version 1 (text, one position a line after the header):
+
+    tui-reversi book 1
+    OWN OPP SQ:SCORE SQ:SCORE ...
+
+OWN and OPP are the hex bitboards of the side to move and the other side,
+in the one of the position's eight symmetric images with the smallest
+(OWN, OPP); each SQ:SCORE is a square (0..63, a1 = 0, in that image) and
+its deep search score in score units (evaluation.SCALE per disc) for the
+side to move. Only the moves worth playing are stored.
+
+The book is for Othello scoring from the standard start (so Reversi games
+use it when their placements give that start); anti has its own objective
+and never uses it. A missing or bad book gives one logged sentence and the
+engine searches every move.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from pathlib import Path
+
+from ..core.bitboard import symmetries
+
+BOOK_PATH = Path(__file__).with_name("data") / "book.txt"
+HEADER = "tui-reversi book 1"
+# Moves within this many score units of the best are near-equal: one is
+# chosen at random (with the player's seed) so games vary.
+NEAR_EQUAL = 100
+
+_log = logging.getLogger(__name__)
+_books: dict[Path, dict[tuple[int, int], list[tuple[int, int]]] | None] = {}
+
+
+class BookError(Exception):
+    """The book file is missing or not a book."""
+
+
+def canonical_image(own: int, opp: int) -> tuple[int, int, int]:
+    """The smallest symmetric image of the position, and which symmetry
+    (an index into bitboard.symmetries) gives it."""
+    images = list(zip(symmetries(own), symmetries(opp), strict=True))
+    best = min(range(8), key=lambda k: images[k])
+    return images[best][0], images[best][1], best
+
+
+def read_book(path: Path) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """The entries of the book at `path`, or BookError with one sentence."""
+    try:
+        text = path.read_text(encoding="ascii")
+    except (OSError, UnicodeDecodeError) as error:
+        raise BookError(f"cannot read the opening book {path}: {error}") from None
+    lines = text.splitlines()
+    if not lines or lines[0] != HEADER:
+        raise BookError(f"{path} is not an opening book of version 1")
+    entries: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for number, line in enumerate(lines[1:], 2):
+        try:
+            own_hex, opp_hex, *moves = line.split()
+            pairs = [move.split(":") for move in moves]
+            entry = [(int(sq), int(score)) for sq, score in pairs]
+            key = (int(own_hex, 16), int(opp_hex, 16))
+        except ValueError:
+            raise BookError(f"{path} line {number} is not a book entry") from None
+        if not entry or any(not 0 <= sq < 64 for sq, _ in entry):
+            raise BookError(f"{path} line {number} has no moves or a square off the board")
+        entries[key] = entry
+    return entries
+
+
+def load_book(path: Path | None = None) -> dict[tuple[int, int], list[tuple[int, int]]] | None:
+    """The shipped book (or `path`), read once per process; None (and one
+    logged sentence) when it cannot be used."""
+    if path is None:
+        path = BOOK_PATH
+    if path not in _books:
+        try:
+            _books[path] = read_book(path)
+        except BookError as error:
+            _log.warning("%s; every move is searched instead.", error)
+            _books[path] = None
+    return _books[path]
+
+
+def book_move(own: int, opp: int, rng: random.Random) -> int | None:
+    """A book move for the side owning `own` (one of the near-equal best,
+    chosen with `rng`), or None when the position is not in the book."""
+    entries = load_book()
+    if entries is None:
+        return None
+    c_own, c_opp, k = canonical_image(own, opp)
+    entry = entries.get((c_own, c_opp))
+    if entry is None:
+        return None
+    best = max(score for _, score in entry)
+    choices = sorted(sq for sq, score in entry if score >= best - NEAR_EQUAL)
+    chosen = choices[rng.randrange(len(choices))]
+    # Back from the canonical image to the real board: the square whose image is `chosen`.
+    for sq in range(64):
+        if symmetries(1 << sq)[k] == 1 << chosen:
+            return sq
+    return None
