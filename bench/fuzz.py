@@ -9,7 +9,10 @@ non-ASCII text, control characters), bytes that are not UTF-8, a truncated
 escape sequence, a bracketed paste of binary data (or of a game), mouse
 clicks, a burst of 1,000 keys, or a resize down to as small as 40x10 and
 back to 80x24. After every step it checks that the app is alive by pressing
-F1 (help opens) and F1 again (help closes): no change within 5 s is a hang.
+F1 (help opens) and F1 again (help closes), with Esc between tries to close
+the palette and dialogs (over which F1 does nothing), one Esc for each
+however many are stacked: four tries in a row where F1 brings no help
+within 5 s and Esc changes nothing within 1 s are a hang.
 `q` and ctrl+q are never sent (they quit, by design); if the app quits some
 other way (the palette's Quit), it is started again and counted.
 
@@ -47,6 +50,7 @@ EXITED = "tui-reversi-fuzz-exited-"
 STATUS_FILE = Path(tempfile.gettempdir()) / f"{SOCKET}.status"  # the app's exit status
 HELP_MARK = "(esc closes)"  # the help screen's title
 PATIENCE = 5.0  # seconds a screen may take to change after a key that changes it
+ESC_LIMIT = 30  # more dialogs than this over the game is a fault in itself
 SIZE = (80, 24)
 
 # What a key sends on an xterm. q and ctrl+q (\x11) are left out: they quit.
@@ -332,19 +336,33 @@ def help_toggles() -> bool:
     return wait_until(lambda s: HELP_MARK not in s or EXITED in s) is not None
 
 
+def escaped() -> bool:
+    """Esc changed the screen (closed the palette or a dialog) within a second."""
+    before = screen()
+    send(b"\x1b")
+    return wait_until(lambda s: s != before, timeout=1.0) is not None
+
+
 def alive() -> tuple[str, int]:
     """('', retries) if the app answers keys, else (what went wrong, retries).
 
-    F1 toggles help from any screen but the command palette, and a key can
-    be taken as the end of an escape sequence the step left unfinished: if
-    help does not answer, Esc (which closes the palette and every dialog)
-    and try again. No answer to four tries (20 s) is a hang."""
-    for retries in range(4):
+    F1 toggles help over the game and the other full screens, but not over
+    the command palette or a dialog (a modal screen keeps the app's keys
+    from it), and a key can be taken as the end of an escape sequence the
+    step left unfinished. If help does not answer, Esc (which closes the
+    palette and every dialog) and try again. An Esc that changes the screen
+    is an answer: a stack of dialogs takes one Esc each, however deep (up to
+    ESC_LIMIT). Four tries in a row where neither F1 nor Esc changed the
+    screen (24 s) are a hang."""
+    retries = unanswered = 0
+    while unanswered < 4:
         if help_toggles():
             return "", retries
-        send(b"\x1b")
-        time.sleep(0.2)
-    return "neither F1 nor Esc changed the screen in four tries", 4
+        retries += 1
+        if retries >= ESC_LIMIT:
+            return f"help never opened in {ESC_LIMIT} tries, though Esc changed the screen", retries
+        unanswered = 0 if escaped() else unanswered + 1
+    return "neither F1 nor Esc changed the screen in four tries in a row", retries
 
 
 def resized(width: int, height: int) -> str:
