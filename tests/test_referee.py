@@ -98,6 +98,7 @@ class Stubborn:
     level = "hard"
     variant = Variant.OTHELLO
     time_limit = None
+    notice = None
 
     def __init__(self, answer="d3"):
         self.answer = answer

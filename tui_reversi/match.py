@@ -31,6 +31,7 @@ from .core import PASS, Color, Game, Move, Position, ReversiError, Variant
 from .players.base import (
     Allows,
     MoveRequest,
+    Notice,
     Player,
     PlayFailed,
     PlayResult,
@@ -202,11 +203,21 @@ class Failed:
 
 
 @dataclass(frozen=True, slots=True)
+class Told:
+    """`color`'s player has something to say about how it plays (one
+    sentence); the game goes on."""
+
+    color: Color
+    player: Player
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class PauseChanged:
     paused: bool
 
 
-Event = RecordChanged | Asked | Thinking | Refused | Failed | PauseChanged
+Event = RecordChanged | Asked | Thinking | Refused | Failed | Told | PauseChanged
 
 # Seats a player of a kind for a variant (players.kinds.seat with the strategies bound).
 SeatFactory = Callable[[str, Variant], Player]
@@ -365,6 +376,8 @@ class Referee:
         player = self.seats[color]
         if isinstance(reply, Progress):
             self._report(Thinking(reply.turn, color, reply.info))
+        elif isinstance(reply, Notice):
+            self._report(Told(color, player, reply.text))
         elif isinstance(reply, PlayFailed):
             self._asked = None
             self.paused = True

@@ -28,6 +28,8 @@ class FrozenClock:
 class FirstMovePlayer:
     """Plays the first legal move (in a1..h8 order) at once."""
 
+    notice: str | None = None
+
     def __init__(self, level: str = "easy") -> None:
         self.level, self.variant, self.time_limit = level, None, None
         self.asked = 0

@@ -123,3 +123,34 @@ async def test_a_level_that_cannot_play_is_refused_in_the_new_game_dialog(make_a
         assert "The hard engine could not be started." in str(
             app.screen.query_one("#problem").content
         )
+
+
+async def test_damaged_weights_are_told_once_and_hard_plays_on(make_app, tmp_path, monkeypatch):
+    from tui_reversi.core import square_name
+    from tui_reversi.players import alphabeta_player, book, pattern_weights
+    from tui_reversi.players.alphabeta_player import HARD, AlphaBetaPlayer
+
+    damaged = tmp_path / "patterns.bin"
+    damaged.write_bytes(pattern_weights.WEIGHTS_PATH.read_bytes()[:-10])
+    monkeypatch.setattr(pattern_weights, "WEIGHTS_PATH", damaged)
+    monkeypatch.setattr(pattern_weights, "_loaded", {})
+    monkeypatch.setattr(pattern_weights, "_problems", {})
+    monkeypatch.setattr(book, "BOOK_PATH", tmp_path / "no-book.txt")  # every move searched
+    monkeypatch.setattr(book, "_books", {})
+    monkeypatch.setattr(book, "_problems", {})
+    monkeypatch.setattr(alphabeta_player, "_engines", {})
+    hard = AlphaBetaPlayer(HARD, seed=1, max_depth=2, evaluation="trained")
+    app = make_app(player=hard, white="hard")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d", "3")
+        await settle(pilot, app)
+        assert len(app.match.game.moves) == 2  # hard answered, with the hand-made evaluation
+        told = [n.message for n in app._notifications]
+        assert told == [
+            f"{damaged} is damaged: its checksum does not match; "
+            "hard plays with the hand-made evaluation."
+        ]
+        await pilot.press(*square_name(app.match.position.legal_moves()[0]))
+        await settle(pilot, app)
+        assert len(app.match.game.moves) == 4
+        assert [n.message for n in app._notifications] == told  # once, not after every move

@@ -94,6 +94,24 @@ def test_a_bad_book_is_one_sentence(tmp_path: Path, text: str, message: str) -> 
         read_book(tmp_path / "missing.txt")
 
 
+def test_a_bad_book_is_the_players_notice_and_every_move_is_searched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "book.txt"
+    path.write_text("tui-reversi book 2\n")
+    monkeypatch.setattr(book_module, "BOOK_PATH", path)
+    monkeypatch.setattr(book_module, "_books", {})
+    monkeypatch.setattr(book_module, "_problems", {})
+    hard = create_player("hard", seed=1, evaluation="trained", max_depth=2)
+    assert hard.notice is None  # nothing read yet, nothing to tell
+    assert hard.choose_move(Position.initial()) in {"c4", "d3", "e6", "f5"}
+    assert hard.notice == (
+        f"{path} is not an opening book of version 1; hard searches its opening moves"
+    )
+    handmade = create_player("hard", seed=1, evaluation="handmade", max_depth=2)
+    assert handmade.notice is None  # it never uses the book
+
+
 def test_the_shipped_book_starts_at_the_start_and_holds_legal_moves() -> None:
     from tui_reversi.core.bitboard import legal_moves
 

@@ -128,6 +128,24 @@ class AlphaBetaPlayer:
     def _clock(self) -> float | None:
         return None if math.isinf(self.time_limit) else self.time_limit
 
+    @property
+    def notice(self) -> str | None:
+        """Why this level plays without its trained evaluation or its book,
+        once either has failed to load (never before: it reads nothing)."""
+        if self.evaluation != "trained" or self.variant.fewer_discs_win:
+            return None
+        # Imported here: both are read on first use, off the start-up path.
+        from .book import book_problem
+        from .pattern_weights import weights_problem
+
+        problem = weights_problem()
+        if problem is not None:
+            return f"{problem}; {self.level} plays with the hand-made evaluation"
+        problem = book_problem()
+        if problem is not None:
+            return f"{problem}; {self.level} searches its opening moves"
+        return None
+
     def choose_move(
         self,
         position: Position,

@@ -62,6 +62,13 @@ class Strategy(Protocol):
     @property
     def time_limit(self) -> float | None: ...
 
+    @property
+    def notice(self) -> str | None:
+        """One sentence the person at the board should read about how this
+        player plays now (it runs degraded: a damaged data file, say), or
+        None. Read after each move; a new sentence is shown once."""
+        ...
+
     def choose_move(
         self,
         position: Position,
@@ -128,7 +135,16 @@ class PlayFailed:
     problem: str
 
 
-Reply = PlayResult | Progress | PlayFailed
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something the person at the board should know about the player asked
+    at `turn` (one sentence, `Strategy.notice`); the game goes on."""
+
+    turn: Turn
+    text: str
+
+
+Reply = PlayResult | Progress | PlayFailed | Notice
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,8 +14,9 @@ side to move. Only the moves worth playing are stored.
 
 The book is for Othello scoring from the standard start (so Reversi games
 use it when their placements give that start); anti has its own objective
-and never uses it. A missing or bad book gives one logged sentence and the
-engine searches every move.
+and never uses it. A missing or bad book gives one logged sentence (also
+`book_problem()`, which the player shows) and the engine searches every
+move.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ NEAR_EQUAL = 100
 
 _log = logging.getLogger(__name__)
 _books: dict[Path, dict[tuple[int, int], list[tuple[int, int]]] | None] = {}
+_problems: dict[Path, str] = {}  # why a book could not be used, for the player's notice
 
 
 class BookError(Exception):
@@ -83,7 +85,14 @@ def load_book(path: Path | None = None) -> dict[tuple[int, int], list[tuple[int,
         except BookError as error:
             _log.warning("%s; every move is searched instead.", error)
             _books[path] = None
+            _problems[path] = str(error)
     return _books[path]
+
+
+def book_problem(path: Path | None = None) -> str | None:
+    """Why the book (by default the shipped one) could not be used, once a
+    load was tried; None when it was read or never asked for."""
+    return _problems.get(BOOK_PATH if path is None else path)
 
 
 def book_move(own: int, opp: int, rng: random.Random) -> int | None:

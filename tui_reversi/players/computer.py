@@ -7,7 +7,16 @@ import time
 from collections.abc import Callable
 
 from ..core import Move
-from .base import Allows, MoveRequest, PlayFailed, PlayResult, Progress, SearchInfo, Strategy
+from .base import (
+    Allows,
+    MoveRequest,
+    Notice,
+    PlayFailed,
+    PlayResult,
+    Progress,
+    SearchInfo,
+    Strategy,
+)
 
 
 class ComputerPlayer:
@@ -22,6 +31,7 @@ class ComputerPlayer:
         self._clock = clock
         self._cancel = threading.Event()
         self._thread: threading.Thread | None = None
+        self._told: str | None = None  # the strategy's notice, once shown
 
     @property
     def kind(self) -> str:
@@ -61,6 +71,10 @@ class ComputerPlayer:
         except Exception as error:  # a bug in an engine: report it, keep the game
             reply(PlayFailed(turn, f"{type(error).__name__}: {error}"))
             return
+        notice = self.strategy.notice
+        if notice is not None and notice != self._told:
+            self._told = notice
+            reply(Notice(turn, notice))
         # A reply that lands before yours has been drawn looks like cheating.
         while not cancel.is_set() and self._clock() - started < request.min_time:
             cancel.wait(0.02)

@@ -41,6 +41,7 @@ class ExternalPlayer:
     """Plays by asking an outside program. `command` is a shell-style line."""
 
     level = "external"
+    notice: str | None = None  # it has nothing to tell
 
     def __init__(self, command: str, variant: Variant = Variant.OTHELLO, time_limit: float = 1.0):
         self.command = command

@@ -29,6 +29,7 @@ class MinimaxPlayer:
     """
 
     level = "medium"
+    notice: str | None = None  # it has nothing to tell
 
     def __init__(
         self,

@@ -13,7 +13,8 @@ Weights are in score units (evaluation.SCALE per disc). The digest is
 checked before anything is decompressed, so a truncated or altered file is
 refused as a whole. Reading a missing or bad file raises WeightsError with
 one sentence saying what is wrong; `load_tables()` then answers None once per
-process and the engine keeps the hand-made evaluation.
+process, the engine keeps the hand-made evaluation, and `weights_problem()`
+gives the sentence for the player to show.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ HANDMADE_ABOVE = 44
 
 _log = logging.getLogger(__name__)
 _loaded: dict[Path, list[list[int]] | None] = {}
+_problems: dict[Path, str] = {}  # why weights could not be used, for the player's notice
 
 
 class WeightsError(Exception):
@@ -103,7 +105,14 @@ def load_tables(path: Path | None = None) -> list[list[int]] | None:
         except WeightsError as error:
             _log.warning("%s; the hand-made evaluation is used instead.", error)
             _loaded[path] = None
+            _problems[path] = str(error)
     return _loaded[path]
+
+
+def weights_problem(path: Path | None = None) -> str | None:
+    """Why the weights (by default the shipped ones) could not be used, once
+    a load was tried; None when they were read or never asked for."""
+    return _problems.get(WEIGHTS_PATH if path is None else path)
 
 
 def trained_evaluator(anti: bool) -> Evaluator | None:

@@ -10,6 +10,7 @@ from .base import CancelCheck, ProgressCallback
 
 class RandomPlayer:
     level = "easy"
+    notice: str | None = None  # it has nothing to tell
 
     def __init__(self, variant: Variant = Variant.OTHELLO, seed: int | None = None):
         self.variant = variant

@@ -10,6 +10,7 @@ from ..widgets.literal import Literal
 # Below this the layout cannot fit; this notice takes over.
 MIN_WIDTH, MIN_HEIGHT = 60, 21
 
+
 class TooSmallScreen(Screen):
     """Covers everything until the terminal is big enough again."""
 

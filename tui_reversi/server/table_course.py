@@ -171,4 +171,3 @@ class GameCourse:
             self.store.save_table(unfinished(table))
         except StoreError as error:
             self._log(str(error))
-

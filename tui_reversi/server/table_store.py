@@ -35,7 +35,6 @@ class TableStore(Protocol):
         """`name`'s rating and how many rated games it rests on."""
 
 
-
 def unfinished(table: Table) -> UnfinishedGame:
     """`table` (both seats taken, not over) as the store keeps it."""
     left = (0.0, 0.0)

@@ -34,6 +34,7 @@ from ...match import (
     Referee,
     Refused,
     Thinking,
+    Told,
 )
 from ...players.base import Turn
 from ...players.human import HumanPlayer
@@ -250,6 +251,8 @@ class GameScreen(Screen[None]):
             self.thinking.stopped()
             self.say(f"The computer player failed ({event.problem}); p tries again.", error=True)
             self.refresh_bindings()
+        elif isinstance(event, Told):  # a toast: the status line clears as play goes on
+            self.app.notify(sentence(event.text), severity="warning", timeout=20)
         elif isinstance(event, PauseChanged) and event.paused:
             self.thinking.stopped()
 

@@ -148,6 +148,5 @@ def describe_ply(game: Game, ply: int) -> str:
     flipped = before.flips(move).bit_count()
     number = where.split(" of ")[0].capitalize()
     return (
-        f"{number}: {before.to_move.label} played {square_name(move)}, "
-        f"flipping {flipped}. {counts}"
+        f"{number}: {before.to_move.label} played {square_name(move)}, flipping {flipped}. {counts}"
     )
