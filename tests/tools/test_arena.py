@@ -4,6 +4,7 @@ import json
 import math
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -131,3 +132,61 @@ def test_bad_arguments_are_one_line_and_exit_2(args):
     assert done.returncode == 2, (args, done.stdout, done.stderr)
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "Traceback" not in done.stderr
+
+
+def _tally(*files):
+    root = Path(__file__).resolve().parents[2]
+    return subprocess.run(
+        [sys.executable, str(root / "bench" / "arena_tally.py"), *map(str, files)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_runs_in_parts_add_up_over_whole_opening_pairs(tmp_path):
+    parts = []
+    for seed in (1, 2):
+        out = tmp_path / f"part{seed}.jsonl"
+        done = run_cli(
+            "arena", "medium", "easy", "-n", "4", "--seed", str(seed), "--json", str(out), "--quiet"
+        )
+        assert done.returncode == 0, done.stderr
+        parts.append(out)
+    lines = parts[1].read_text().splitlines()
+    parts[1].write_text("\n".join(line for line in lines if json.loads(line)["game"] != 3))
+    kept = [json.loads(line) for line in parts[0].read_text().splitlines()] + [
+        json.loads(line) for line in lines if json.loads(line)["game"] in (0, 1)
+    ]
+    wins = sum(g["score_a"] == 1 for g in kept)
+    draws = sum(g["score_a"] == 0.5 for g in kept)
+    done = _tally(*parts)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(
+        f"medium vs easy (othello): 6 games, +{wins} ={draws} -{6 - wins - draws}, "
+    )
+    assert "time/move A avg" in done.stdout
+    assert done.stdout.rstrip().endswith("(1 unpaired games left out)")  # game 2 lost its pair
+
+
+def test_a_tally_refuses_repeated_openings_and_another_match_in_one_sentence(tmp_path):
+    out = tmp_path / "run.jsonl"
+    assert (
+        run_cli("arena", "medium", "easy", "-n", "2", "--json", str(out), "--quiet").returncode == 0
+    )
+    done = _tally(out, out)
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"arena_tally: {out} repeats another file's openings: give each run its own seed.\n"
+    )
+    other = tmp_path / "other.jsonl"
+    other.write_text(out.read_text().replace('"medium"', '"hard"'))
+    done = _tally(out, other)
+    assert done.returncode == 1
+    assert "is hard against easy in othello, not medium against easy" in done.stderr
+    (tmp_path / "junk.jsonl").write_text("{not json\n")
+    done = _tally(tmp_path / "junk.jsonl")
+    assert (
+        done.stderr
+        == f"arena_tally: {tmp_path / 'junk.jsonl'} line 1 is not a game of an arena run.\n"
+    )

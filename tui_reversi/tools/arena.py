@@ -362,6 +362,13 @@ def _json_line(record: GameRecord, a: Side, b: Side, variant: str) -> dict:
         "score_a": record.score_a,
         "margin_a": record.margin_a,
         "forfeit": record.forfeit or None,
+        # Thinking time, for bench/arena_tally.py's averages.
+        "moves_a": len(record.times_a),
+        "seconds_a": round(sum(record.times_a), 3),
+        "longest_a": round(max(record.times_a, default=0.0), 3),
+        "moves_b": len(record.times_b),
+        "seconds_b": round(sum(record.times_b), 3),
+        "longest_b": round(max(record.times_b, default=0.0), 3),
     }
 
 
