@@ -205,3 +205,24 @@ async def test_resume_with_several_adjourned_games_lists_them_to_choose_from(ser
     assert f"  {codes[1]}  you (Black) against carol, othello, move 1" in listed
     chosen = await Game.connect(await seat(arcade, "alice", f"resume {codes[1]}"))
     assert (await chosen.hear_until("ready"))[0] == f"seated {codes[1]} black othello"
+
+
+def test_two_games_of_one_pair_in_one_minute_are_both_saved(tmp_path):
+    from tui_reversi.core import Color
+    from tui_reversi.server.archive import Ending, PlayedGame
+    from tui_reversi.storage import SavedGames
+
+    archive = Archive(tmp_path / "archive.sqlite3", tmp_path / "players")
+    started = datetime(2026, 11, 24, 13, 0, 5, tzinfo=UTC)
+    resigned = Ending("White resigned.", "resigned", Color.BLACK)
+    for transcript in ("f5d6", "f5f6"):  # a quick rematch: same pair, colours, table, minute
+        game = CoreGame.from_transcript(transcript)
+        assert archive.keep(PlayedGame("ABCDE", game, ("bob", "alice"), started, resigned)) == []
+    for name in ("bob", "alice"):
+        games = SavedGames(tmp_path / "players" / name / "data" / "tui-reversi" / "games")
+        saved = sorted((entry.name, entry.record.moves) for entry in games.list())
+        assert saved == [  # f5 d6, then f5 f6 (a1 = 0)
+            ("bob vs alice 2026-11-24 13.00 table ABCDE", (37, 43)),
+            ("bob vs alice 2026-11-24 13.00 table ABCDE (2)", (37, 45)),
+        ]
+    archive.close()

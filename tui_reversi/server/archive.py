@@ -24,7 +24,7 @@ from pathlib import Path
 from ..core import Color, Game, ReversiError, Variant
 from ..players.kinds import HUMAN, PERSON
 from ..players.terms import TermsRefused, TimeControl
-from ..storage import SavedGame, SavedGames, StorageError
+from ..storage import NameTakenError, SavedGame, SavedGames, StorageError
 from ..storage.paths import APP_NAME
 from ..storage.saved_games import GAMES_DIR
 
@@ -284,4 +284,12 @@ class Archive:
         black, white = played.names
         when = played.started.astimezone(UTC).strftime("%Y-%m-%d %H.%M")
         name = f"{black} vs {white} {when} table {played.code}"
-        games.save(record, name, replace=True)
+        # Two games of one pair at one table in one minute (quick rematches)
+        # get "(2)", "(3)"...: a finished game never replaces another.
+        for number in range(2, 1000):
+            try:
+                games.save(record, name)
+                return
+            except NameTakenError:
+                name = f"{black} vs {white} {when} table {played.code} ({number})"
+        raise StorageError(f"too many games called {name!r}")
