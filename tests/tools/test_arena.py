@@ -13,6 +13,7 @@ from tui_reversi.tools.arena import (
     canonical,
     elo_from_score,
     elo_interval,
+    format_elo,
     make_openings,
     score_interval,
 )
@@ -24,6 +25,17 @@ def test_elo_from_score_matches_the_logistic_formula():
     assert elo_from_score(0.25) == pytest.approx(-190.85, abs=0.01)
     assert elo_from_score(0.9) == pytest.approx(381.70, abs=0.01)
     assert elo_from_score(1.0) == math.inf and elo_from_score(0.0) == -math.inf
+
+
+def test_elo_is_printed_signed_and_an_even_score_is_plus_zero():
+    assert [format_elo(e) for e in (-0.0, -0.4, 0.4, 190.85, -190.85)] == [
+        "+0",
+        "+0",
+        "+0",
+        "+191",
+        "-191",
+    ]
+    assert (format_elo(math.inf), format_elo(-math.inf)) == ("+inf", "-inf")
 
 
 def test_score_interval_from_the_games_own_variance():

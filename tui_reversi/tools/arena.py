@@ -63,7 +63,7 @@ def elo_interval(wins: int, draws: int, losses: int, z: float = Z95) -> tuple[fl
 def format_elo(elo: float) -> str:
     if math.isinf(elo):
         return "+inf" if elo > 0 else "-inf"
-    return f"{elo:+.0f}"
+    return f"{round(elo):+d}"  # an even score is +0, never -0
 
 
 # -- openings --------------------------------------------------------------------
