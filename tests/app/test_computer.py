@@ -154,3 +154,23 @@ async def test_damaged_weights_are_told_once_and_hard_plays_on(make_app, tmp_pat
         await settle(pilot, app)
         assert len(app.match.game.moves) == 4
         assert [n.message for n in app._notifications] == told  # once, not after every move
+
+
+async def test_play_is_offered_only_while_the_person_here_is_to_move(make_app):
+    player = GatedPlayer()
+    app = make_app(player=player)
+
+    def bar() -> str:
+        return app.screen.query_one("KeyBar").render().plain
+
+    async with app.run_test(size=(160, 40)) as pilot:  # room for every key
+        await pilot.pause()
+        assert "⏎ Play" in bar()
+        await pilot.press("d", "3")
+        await wait_until(pilot, player.thinking.is_set)
+        await pilot.pause()
+        assert "Play" not in bar()  # the computer is to move: Enter plays nothing
+        player.gate.set()
+        await settle(pilot, app)
+        assert len(app.match.game.moves) == 2
+        await wait_until(pilot, lambda: "⏎ Play" in bar())

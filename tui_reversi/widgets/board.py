@@ -42,7 +42,7 @@ class BoardState:
     hint: int | None = None
     readonly: bool = False  # reviewing history: drawn muted, nothing can be played
     playable: bool = True  # False when no human plays (computer against computer)
-    to_play: bool = True  # False at a server's table when it is not this player's move
+    to_play: bool = True  # False when no one at this keyboard is to move (computer, opponent)
 
 
 def board_size(cell: tuple[int, int], glyphs: Glyphs) -> Size:

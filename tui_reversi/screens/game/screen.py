@@ -277,8 +277,10 @@ class GameScreen(Screen[None]):
         ply = game.ply if review_ply is None else review_ply
         position = game.positions[ply]
         last, flipped = _last_move(game, ply)
-        to_play = self.table.may_play()
-        human_live = review_ply is None and match.human_to_move and to_play
+        # Whether a move may be played here now (so the key bar offers "⏎ Play"):
+        # not while a computer or the person across the table is to move.
+        to_play = self.table.may_play() and match.human_to_move
+        human_live = review_ply is None and to_play
         self.query_one(BoardView).show(
             BoardState(
                 position,
