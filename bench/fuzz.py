@@ -23,7 +23,11 @@ step alone from a fresh start (repeat it for several). It prints keys sent (a
 key, a byte of junk, a paste, a click or a resize each count as one),
 crashes, hangs, restarts (and the steps that quit), panes lost (tmux's
 doing, not the app's), games whose autosave would not read back, and the
-rate. With `--ssh` the app runs under `tui-reversi serve` (port 2300 by
+rate. A failure leaves the screen it saw in the output folder
+(crash-N.screen, hang-N.screen); after a local hang, hang-N.stacks holds
+every thread's stack in the app at that moment (SIGUSR1 with
+$TUI_REVERSI_STACKS set: the app's faulthandler writes them, stuck or
+not). With `--ssh` the app runs under `tui-reversi serve` (port 2300 by
 default) and the fuzzer plays through OpenSSH; the server's log is checked
 for crashes too.
 """
@@ -31,11 +35,13 @@ for crashes too.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -256,9 +262,35 @@ class Target:
         where = self.home / "server" if self.ssh_port is not None else self.data_dir
         return sorted((where / "crash-reports").glob("*.txt"))
 
+    @property
+    def stacks_file(self) -> Path:
+        return self.home / "stacks.txt"
+
+    def stacks(self) -> str:
+        """Every thread's stack in the app, as it is now (local only: the
+        app writes them on SIGUSR1); '' if they could not be had."""
+        if self.ssh_port is not None:
+            return ""
+        shell = tmux("display-message", "-p", "-t", "fuzz", "#{pane_pid}").strip()
+        found = subprocess.run(["pgrep", "-P", shell], capture_output=True, text=True)
+        pids = found.stdout.split()
+        if not pids:
+            return ""
+        with contextlib.suppress(OSError):  # emptied, not removed: the app holds it open
+            os.truncate(self.stacks_file, 0)
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                os.kill(int(pid), signal.SIGUSR1)
+        time.sleep(1.0)
+        try:
+            return self.stacks_file.read_text(errors="replace")
+        except OSError:
+            return ""
+
     def command(self) -> str:
         if self.ssh_port is None:
             env = f"XDG_DATA_HOME={self.home}/data XDG_CONFIG_HOME={self.home}/config"
+            env += f" TUI_REVERSI_STACKS={self.stacks_file}"  # SIGUSR1: every thread's stack
             run = f"env {env} TERM=xterm-256color {APP} --white easy"
         else:
             ssh = ["ssh", "-tt", "-e", "none", "-p", str(self.ssh_port)]
@@ -468,6 +500,7 @@ def main() -> None:
                 hangs += 1
                 failures.append(f"HANG ({problem}) after {sent} keys; {step.describe()}")
                 (home / f"hang-{steps}.screen").write_text(shown)
+                (home / f"hang-{steps}.stacks").write_text(target.stacks())
             if crashed or problem or status is not None:
                 if status == 0:
                     restarts += 1

@@ -3,6 +3,9 @@ never a traceback; the exit status says it was a crash."""
 
 from __future__ import annotations
 
+import os
+import re
+
 import pytest
 
 from tui_reversi.__main__ import main
@@ -55,3 +58,36 @@ def test_a_worker_s_error_is_in_the_report():
     report = describe(failed)
     assert "raised in the worker" in report and "KeyError: 'CommandList'" in report
     assert 'File "' in report.split("raised in the worker")[1]  # where, not only what
+
+
+def test_sigusr1_writes_every_threads_stack_where_the_variable_says(tmp_path):
+    import subprocess
+    import sys
+
+    stacks = tmp_path / "stacks.txt"
+    code = (
+        "import os, signal, threading, time\n"
+        "from tui_reversi.crash import stacks_on_signal\n"
+        "stacks_on_signal()\n"
+        "def busy_elsewhere():\n"
+        "    time.sleep(5)\n"
+        "threading.Thread(target=busy_elsewhere, daemon=True).start()\n"
+        "time.sleep(0.1)\n"
+        "os.kill(os.getpid(), signal.SIGUSR1)\n"
+        "time.sleep(0.1)\n"
+    )
+    env = {**os.environ, "TUI_REVERSI_STACKS": str(stacks)}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    text = stacks.read_text()
+    # One stack per thread: the main one (current) and the other.
+    assert sorted(re.findall(r"^(Current thread|Thread) 0x", text, re.M)) == [
+        "Current thread",
+        "Thread",
+    ]
+    assert "busy_elsewhere" in text
+    env.pop("TUI_REVERSI_STACKS")
+    unset = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, timeout=60)
+    assert (
+        unset.returncode != 0
+    )  # without the variable SIGUSR1 keeps its default: it ends the process

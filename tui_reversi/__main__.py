@@ -182,11 +182,12 @@ def _run_app(args: argparse.Namespace) -> int:
     lobby = _reach_lobby()
     from .app import create_app
     from .core import ReversiError
-    from .crash import contain
+    from .crash import contain, stacks_on_signal
     from .session import Session
     from .terminal_input import tolerate_invalid_utf8
     from .widgets.themes import theme_names
 
+    stacks_on_signal()
     if args.theme is not None and args.theme not in theme_names():
         # Before the session touches any file: a bad flag changes nothing.
         names = ", ".join(sorted(theme_names()))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import platform
+import signal
 import sys
 import traceback
 from datetime import UTC, datetime
@@ -27,6 +28,27 @@ REPORT_VARIABLE = "TUI_REVERSI_CRASH_REPORT"
 # Test-only: a key (e.g. "f12") that raises an exception in the app, so tests and
 # bench/fuzz.py can check what a player sees after a bug. Never set in play.
 TEST_CRASH_VARIABLE = "TUI_REVERSI_TEST_CRASH"
+
+
+# For diagnosing a hang (bench/fuzz.py sets it): the file that SIGUSR1 makes
+# the app write every thread's stack to, even while its event loop is stuck.
+STACKS_VARIABLE = "TUI_REVERSI_STACKS"
+
+
+def stacks_on_signal() -> None:
+    """With $TUI_REVERSI_STACKS set, SIGUSR1 appends every thread's stack to
+    that file (Python's faulthandler, which needs no help from a stuck loop)."""
+    path = os.environ.get(STACKS_VARIABLE)
+    if not path or not hasattr(signal, "SIGUSR1"):
+        return
+    import faulthandler
+
+    try:
+        # Kept open for the process's life: the signal handler writes to its descriptor.
+        stacks = open(path, "a", encoding="utf-8")  # noqa: SIM115
+    except OSError:
+        return  # a diagnostic aid only: the game goes on without it
+    faulthandler.register(signal.SIGUSR1, file=stacks, all_threads=True)
 
 
 class DeliberateCrash(RuntimeError):
