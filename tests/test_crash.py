@@ -86,6 +86,7 @@ def test_sigusr1_writes_every_threads_stack_where_the_variable_says(tmp_path):
         "Thread",
     ]
     assert "busy_elsewhere" in text
+    assert text.endswith("App state:\nnot running\n")  # then what the app says of itself
     env.pop("TUI_REVERSI_STACKS")
     unset = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, timeout=60)
     assert (

@@ -25,6 +25,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 
+from . import crash
 from .core import Position, ReversiError, Variant
 from .crash import CRASH_STATUS, TEST_CRASH_VARIABLE, DeliberateCrash
 from .match import Event, Match, Pacing, RecordChanged, Referee
@@ -85,7 +86,7 @@ class ReversiApp(App[None]):
             "Help",
             id="app.help",
             key_display="?",
-            tooltip="This list of keys",
+            tooltip="This list of keys (f1 in a dialog: at the dialog's keys)",
         ),
     ]
 
@@ -285,11 +286,11 @@ class ReversiApp(App[None]):
     # -- app-wide actions -----------------------------------------------------------
 
     def action_help(self) -> None:
-        from .screens.help import HelpScreen
+        from .screens.help import HelpScreen, section_of
 
         # Nothing opens over the size notice: it would be drawn too small, and bury it.
         if not isinstance(self.screen, (HelpScreen, TooSmallScreen)):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(section_of(self.screen)))
 
     def action_command_palette(self) -> None:
         from .screens.command_palette import CommandPalette
@@ -351,6 +352,7 @@ class ReversiApp(App[None]):
         # A dialog the game opens while the terminal is too small goes behind the notice.
         self.screen_change_signal.subscribe(self, lambda _screen: self._check_size(self.size))
         if not self.is_headless:
+            crash.describe_state = self._describe_state  # for a hang's diagnosis
             self._end_on_signals()
             asyncio.get_running_loop().set_exception_handler(_unretrieved)
         if self.table is not None:
@@ -361,6 +363,16 @@ class ReversiApp(App[None]):
             self.session.on_autosave_error = self._autosave_failed
             self.session.on_autosave_note = self._autosave_moved
             self.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _describe_state(self) -> str:
+        """The screens (front last), what has the focus, and whether keys wait for a dialog."""
+        screens = " > ".join(
+            f"{type(screen).__name__}{'' if screen.is_mounted else ' (not mounted)'}"
+            + (" (answered)" if getattr(screen, "_answered", False) else "")
+            for screen in self.screen_stack
+        )
+        focused = type(self.focused).__name__ if self.focused else "nothing"
+        return f"screens: {screens}\nfocused: {focused}\nkeys: {self._keys_for_dialogs.state()}"
 
     def _theme_changed(self, theme: Theme) -> None:
         # Chosen in the palette: remembered. Applied from the settings: already saved.

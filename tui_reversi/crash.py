@@ -15,6 +15,7 @@ import platform
 import signal
 import sys
 import traceback
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -35,9 +36,15 @@ TEST_CRASH_VARIABLE = "TUI_REVERSI_TEST_CRASH"
 STACKS_VARIABLE = "TUI_REVERSI_STACKS"
 
 
+# What the app says of itself after the stacks (its screens, where the keys
+# go): set by the running app, called from the main thread's signal handler.
+describe_state: Callable[[], str] | None = None
+
+
 def stacks_on_signal() -> None:
     """With $TUI_REVERSI_STACKS set, SIGUSR1 appends every thread's stack to
-    that file (Python's faulthandler, which needs no help from a stuck loop)."""
+    that file (Python's faulthandler, which needs no help from a stuck loop),
+    then, once the main thread runs Python again, `describe_state()`."""
     path = os.environ.get(STACKS_VARIABLE)
     if not path or not hasattr(signal, "SIGUSR1"):
         return
@@ -48,7 +55,15 @@ def stacks_on_signal() -> None:
         stacks = open(path, "a", encoding="utf-8")  # noqa: SIM115
     except OSError:
         return  # a diagnostic aid only: the game goes on without it
-    faulthandler.register(signal.SIGUSR1, file=stacks, all_threads=True)
+
+    def state(signum: int, frame: object) -> None:
+        describe = describe_state
+        with contextlib.suppress(Exception):  # a diagnostic must never end the game
+            stacks.write(f"\nApp state:\n{describe() if describe else 'not running'}\n")
+            stacks.flush()
+
+    signal.signal(signal.SIGUSR1, state)
+    faulthandler.register(signal.SIGUSR1, file=stacks, all_threads=True, chain=True)
 
 
 class DeliberateCrash(RuntimeError):

@@ -229,3 +229,60 @@ async def test_help_scrolls_with_j_and_k_like_the_arrows(make_app):
         await pilot.pause()
         await pilot.pause()
         assert body.scroll_y == 6
+
+
+@pytest.mark.parametrize(
+    ("keys", "dialog", "heading"),
+    [
+        (["x"], "ExportScreen", "Export dialog (x)"),
+        (["n"], "NewGameScreen", "New-game dialog"),
+    ],
+)
+async def test_f1_over_a_dialog_opens_help_at_its_keys_and_esc_comes_back(
+    make_app, keys, dialog, heading
+):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*keys)
+        await pilot.pause()
+        assert type(app.screen).__name__ == dialog
+        await pilot.press("f1")
+        await pilot.pause()
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HelpScreen"
+        body = app.screen.query_one("#help-body")
+        lines = app.screen.query_one("#help-text").content.plain.split("\n")
+        top = int(body.scroll_y)
+        assert top > 0 and heading in lines[top : top + 2]  # its keys at the top (or as near)
+        assert heading in lines[top : top + body.scrollable_content_region.height]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert type(app.screen).__name__ == dialog  # back where the player was
+
+
+async def test_a_dialog_answered_before_it_is_drawn_answers_once_it_is(make_app):
+    # An invitation from the server, say, and a key typed ahead of it: the
+    # dialog's set-up looked for buttons it no longer had, and the app crashed.
+    from tui_reversi.screens.confirm import ConfirmScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        answers: list[bool] = []
+        app.push_screen(ConfirmScreen("Play bob?"), answers.append)
+        app.screen.action_answer(False)  # before it has mounted
+        app.screen.action_answer(True)  # and again: still one answer
+        await pilot.pause()
+        await pilot.pause()
+        assert answers == [False]
+        assert isinstance(app.screen, GameScreen) and app.return_code is None
+
+
+async def test_the_app_describes_its_screens_and_held_keys_for_a_hang_report(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("x")
+        await pilot.pause()
+        state = app._describe_state()
+        assert state.splitlines()[0] == "screens: GameScreen > ExportScreen"
+        assert state.splitlines()[2] == "keys: none held"

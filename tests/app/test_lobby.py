@@ -37,18 +37,25 @@ class FakeServer:
     def __init__(self) -> None:
         self.ours, theirs = socket.socketpair()
         self.link = LobbyLink(theirs, theirs.makefile("rb"), "alice")
-        self.ours.settimeout(5.0)
-        self._heard = self.ours.makefile("rb")
+        self.ours.setblocking(False)
+        self._pending = b""
 
     def say(self, *lines: str) -> None:
         self.ours.sendall("".join(f"{text}\n" for text in lines).encode())
 
-    def hear(self) -> str:
-        """The next line the game sent (skipping look/away)."""
-        while True:
-            text = self._heard.readline().decode().rstrip("\n")
-            if text not in ("look", "away"):
-                return text
+    async def hear(self, pilot) -> str:
+        """The next line the game sent (skipping look/away), waited for
+        without blocking the app's loop (which may still have to send it)."""
+        for _ in range(500):
+            while b"\n" in self._pending:
+                line, self._pending = self._pending.split(b"\n", 1)
+                if line.decode() not in ("look", "away"):
+                    return line.decode()
+            try:
+                self._pending += self.ours.recv(65536)
+            except BlockingIOError:
+                await pilot.pause(0.01)
+        raise AssertionError("the game sent no line in 5 s")
 
     def close(self) -> None:
         self.link.close()
@@ -135,13 +142,13 @@ async def test_enter_on_a_table_watches_or_sits_down(make_app, server):
         options = app.screen.query_one(OptionList)
         options.highlighted = options.get_option_index("playing:K7QP2")
         await pilot.press("enter")
-        assert server.hear() == "watch K7QP2"
+        assert await server.hear(pilot) == "watch K7QP2"
         options.highlighted = options.get_option_index("open:M3XR9")
         await pilot.press("enter")
-        assert server.hear() == "sit M3XR9"
+        assert await server.hear(pilot) == "sit M3XR9"
         options.highlighted = options.get_option_index("adjourned:P2QD4")
         await pilot.press("enter")
-        assert server.hear() == "sit P2QD4"
+        assert await server.hear(pilot) == "sit P2QD4"
         server.say("go P2QD4")  # the server has the seat: the game ends, to be seated there
         await until(pilot, lambda: app.return_code is not None, "the app to end")
         assert app.return_code == 0 and server.link.going == "P2QD4"
@@ -165,7 +172,7 @@ async def test_inviting_a_player_with_a_colour_variant_and_clock(make_app, serve
         await pilot.press("down", *["right"] * 3)  # no clock -> 1+0 -> 3+2 -> 5+3
         assert "You play black; anti, 5+3" in str(app.screen.query_one("#describe").content)
         await pilot.press("enter")
-        assert server.hear() == "invite bob black variant anti clock 5+3"
+        assert await server.hear(pilot) == "invite bob black variant anti clock 5+3"
         server.say("waiting 4 bob")
         await until(pilot, lambda: isinstance(app.screen, WaitingScreen), "waiting")
         server.say("answered bob declined your invitation.")
@@ -181,7 +188,7 @@ async def test_escape_while_waiting_withdraws_the_invitation(make_app, server):
         server.say("waiting 4 bob")
         await until(pilot, lambda: isinstance(app.screen, WaitingScreen), "waiting")
         await pilot.press("escape")
-        assert server.hear() == "withdraw"
+        assert await server.hear(pilot) == "withdraw"
 
 
 async def test_an_invitation_shows_who_and_the_terms_and_is_accepted_or_declined(make_app, server):
@@ -193,14 +200,14 @@ async def test_an_invitation_shows_who_and_the_terms_and_is_accepted_or_declined
         told = "[red]bob[/red] invites you to a game: you play Black, reversi, clock 10+5."
         assert question == told
         await pilot.press("n")
-        assert server.hear() == "decline 7"
+        assert await server.hear(pilot) == "decline 7"
         server.say("invited 8 bob random variant othello")
         await until(pilot, lambda: isinstance(app.screen, InvitedScreen), "another")
         assert "a colour drawn at random, othello, no clock" in str(
             app.screen.query_one("#dialog-title", Literal).content
         )
         await pilot.press("y")
-        assert server.hear() == "accept 8"
+        assert await server.hear(pilot) == "accept 8"
 
 
 async def test_an_invitation_that_lapses_closes_its_dialog_with_one_sentence(make_app, server):
@@ -210,8 +217,9 @@ async def test_an_invitation_that_lapses_closes_its_dialog_with_one_sentence(mak
         await until(pilot, lambda: isinstance(app.screen, InvitedScreen), "the invitation")
         server.say("withdrawn 3 bob's invitation lapsed after 1m without an answer.")
         await until(pilot, lambda: not isinstance(app.screen, InvitedScreen), "it to close")
-        notes = [n.message for n in app._notifications]
-        assert "bob's invitation lapsed after 1m without an answer." in notes
+        note = "bob's invitation lapsed after 1m without an answer."
+        # A notification is a message to the app: it lands a moment later.
+        await until(pilot, lambda: note in [n.message for n in app._notifications], "the note")
 
 
 async def test_the_new_game_dialog_leads_to_the_lobby_when_served(make_app, server):
@@ -259,4 +267,4 @@ async def test_terms_typed_together_with_enter_are_all_taken_before_it(make_app,
             app.post_message(events.Key(key, character))
         app.post_message(events.Key("enter", "\r"))
         await until(pilot, lambda: not isinstance(app.screen, InviteScreen), "the invitation")
-        assert server.hear() == "invite bob black variant reversi"
+        assert await server.hear(pilot) == "invite bob black variant reversi"

@@ -28,15 +28,26 @@ class AnswersOnce(Screen[Result]):
 
     Keys typed ahead (Enter twice) may ask it again after it has gone, or
     while another screen is in front of it: Textual would then pop the wrong
-    screen, or the last one (ScreenStackError). Those requests are ignored."""
+    screen, or the last one (ScreenStackError). Those requests are ignored.
+    One that comes before the screen is mounted waits until it is."""
 
     _answered = False
 
     def dismiss(self, result: Result | None = None) -> AwaitComplete:
         if self._answered or not self._in_front():
             return AwaitComplete.nothing()
+        if not self.is_mounted:
+            # Answered before it was set up (a key typed ahead of a dialog the
+            # server opened): its on_mount looks for widgets a dismissed screen
+            # no longer has, so it answers once that has run.
+            self.call_after_refresh(self._dismiss_when_mounted, result)
+            return AwaitComplete.nothing()
         self._answered = True
         return super().dismiss(result)
+
+    def _dismiss_when_mounted(self, result: Result | None) -> None:
+        # Not awaited (so not returned): a screen awaiting its own removal never ends.
+        self.dismiss(result)
 
     def _in_front(self) -> bool:
         from textual.app import ScreenStackError
@@ -50,8 +61,13 @@ class AnswersOnce(Screen[Result]):
 class Dialog(ModalScreen[Result], AnswersOnce[Result]):
     """A modal screen over the game, with a key bar of its own bindings."""
 
-    # As ctrl+q (shown in the bar); a text box keeps q for typing.
-    BINDINGS = [Binding("q", "app.quit", "Quit", show=False)]
+    # As ctrl+q (shown in the bar); a text box keeps q for typing. A modal
+    # screen keeps the app's keys from it, so F1 (help, at this dialog's keys)
+    # is asked for here; ? stays a character in the text boxes.
+    BINDINGS = [
+        Binding("q", "app.quit", "Quit", show=False),
+        Binding("f1", "app.help", "Help", show=False),
+    ]
 
     def terminal_text(self, text: str) -> str:
         """`text` as the terminal should get it (the app's ASCII mode spells symbols out)."""
@@ -116,6 +132,13 @@ class KeysForDialogs:
                 self._since = time.monotonic()
                 self.app.set_timer(0.01, self._check)
         return False
+
+    def state(self) -> str:
+        """For a hang's diagnosis: whether keys are waiting, and for how long."""
+        if self._below is None:
+            return "none held"
+        waited = time.monotonic() - self._since
+        return f"{len(self._held)} held for a dialog, for {waited:.1f} s"
 
     def _check(self) -> None:
         if not self.app.screen_stack:  # the app is closing: no screen to give the keys to

@@ -119,8 +119,22 @@ def help_rows(app: App) -> list[tuple[str, str, str]]:
     return [(SECTIONS.get(section, section), keys, text) for section, keys, text in rows]
 
 
+def section_of(screen: DOMNode) -> str | None:
+    """The help's section for the keys of `screen`, if it is a dialog with
+    keys of its own (over the game the help starts at the top)."""
+    if not isinstance(screen, Dialog):
+        return None
+    for binding in type(screen).BINDINGS:
+        if isinstance(binding, Binding) and binding.id:
+            section = binding.id.split(".")[0]
+            if section in SECTIONS and section != "app":
+                return section
+    return None
+
+
 class HelpScreen(Dialog[None]):
-    """Every key, by what it is for. Esc or ? closes."""
+    """Every key, by what it is for. Esc or ? closes. Opened over a dialog,
+    it starts at that dialog's keys (`about`: a key of SECTIONS)."""
 
     BINDINGS = [
         Binding(
@@ -132,6 +146,10 @@ class HelpScreen(Dialog[None]):
         Binding("up,k", "scroll(-1)", "Scroll up", id="help.up", show=False, priority=True),
     ]
 
+    def __init__(self, about: str | None = None) -> None:
+        super().__init__()
+        self._about = SECTIONS.get(about) if about else None  # its heading, until shown
+
     def compose(self) -> ComposeResult:
         with Vertical(id="help-dialog"):
             yield Static("[b]Keys[/b]  (esc closes)", id="dialog-title")
@@ -140,7 +158,14 @@ class HelpScreen(Dialog[None]):
 
     def on_resize(self) -> None:
         width = self.query_one("#help-body").content_region.width - 3  # scrollbar
-        self.query_one("#help-text", Static).update(self._text(max(30, width)))
+        text = self._text(max(30, width))
+        self.query_one("#help-text", Static).update(text)
+        if self._about is not None:
+            line = text.plain.split("\n").index(self._about)
+            self._about = None  # once: later sizes keep where the reader is
+            # After the refresh: only then is the new text's height known.
+            body = self.query_one("#help-body")
+            self.call_after_refresh(body.scroll_to, y=line, animate=False)
 
     def _text(self, width: int) -> Content:
         """The rows, each description wrapped under itself beside its keys."""
