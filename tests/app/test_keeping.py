@@ -630,3 +630,25 @@ async def test_a_transcript_and_enter_typed_together_import_it(keeping_app):
         burst(app, *"f5d6c3", "enter")
         await settle(pilot, app)
         assert moves(app) == "f5d6c3"
+
+
+async def test_enter_twice_in_the_save_dialog_saves_once_and_asks_nothing(keeping_app):
+    # The second Enter reached the dialog after it had saved: it asked, over
+    # the board, to replace the game just saved; with a taken name it asked twice.
+    app, _ = keeping_app(cli={"white": "human"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f", "5", "s")
+        await pilot.pause()
+        burst(app, "ctrl+u", *"Sunday", "enter", "enter")
+        await settle(pilot, app)
+        assert status(app) == "Saved as 'Sunday'."
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("s")
+        await pilot.pause()
+        burst(app, "enter", "enter")  # the name is taken now: one question
+        await settle(pilot, app)
+        assert [type(screen).__name__ for screen in app.screen_stack] == [
+            "GameScreen",
+            "SaveGameScreen",
+            "ConfirmScreen",
+        ]

@@ -39,8 +39,15 @@ class FormScreen(Dialog[Result]):
         """Say what stops the dialog, as a sentence ('' clears it)."""
         self.query_one("#problem", Literal).update(sentence(text) if text else "")
 
+    def _answering(self) -> bool:
+        """Whether an Enter or OK may do the dialog's job now: not before it
+        was drawn, and not once it has answered or asked something in front
+        of itself (a second Enter typed fast saved, then asked to replace
+        the game it had just saved, over the board)."""
+        return self.is_mounted and not self._answered and self._in_front()
+
     def action_submit(self) -> None:
-        if not self.is_mounted:  # an Enter that came before the dialog was drawn
+        if not self._answering():
             return
         if isinstance(self.focused, Button) and self.focused.id == "cancel":
             self.dismiss(None)
@@ -60,7 +67,8 @@ class FormScreen(Dialog[Result]):
     @on(Button.Pressed, "#ok")
     def _ok_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.done()
+        if self._answering():
+            self.done()
 
     @on(Button.Pressed, "#cancel")
     def _cancel_pressed(self, event: Button.Pressed) -> None:
