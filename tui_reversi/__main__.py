@@ -207,10 +207,10 @@ def _run_app(args: argparse.Namespace) -> int:
         )
         tolerate_invalid_utf8()
         threading.excepthook = partial(_thread_failed, app)
-        app.end_on_sigint()  # a ctrl+c as it closes down cuts short neither that nor the save
+        app.end_on_interrupts()  # a ctrl+c as it closes down cuts short neither that nor the save
         app.run(mouse=not args.no_mouse)
     finally:
-        _ignore_sigint()
+        _ignore_interrupts()
         threading.excepthook = threading.__excepthook__
         saved = session.close()
         if lobby is not None:
@@ -276,12 +276,12 @@ def _run_at_table(args: argparse.Namespace, path: str, secret: str) -> int:
         app = create_app(settings=settings, match=match, table=link)
         tolerate_invalid_utf8()
         threading.excepthook = partial(_thread_failed, app)
-        app.end_on_sigint()
+        app.end_on_interrupts()
         app.run(mouse=not args.no_mouse)
         if not app.return_code and app.crash is None:  # quit, not hung up: no seat to hold
             link.leave()
     finally:
-        _ignore_sigint()
+        _ignore_interrupts()
         threading.excepthook = threading.__excepthook__
         link.close()
     if app.crash is not None:  # the server holds the seat: reconnecting sits you back down
@@ -289,12 +289,13 @@ def _run_at_table(args: argparse.Namespace, path: str, secret: str) -> int:
     return app.return_code or 0
 
 
-def _ignore_sigint() -> None:
-    """The game is ending: a ctrl+c now (SIGINT, the terminal being in cooked
-    mode) would cut short the last autosave or the goodbye. Ignored, not
-    handled: Python puts back the default for a handled signal as it shuts
-    down, and the default ends the process."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _ignore_interrupts() -> None:
+    """The game is ending: a ctrl+c or ctrl+\\ now (SIGINT, SIGQUIT: the
+    terminal is in cooked mode) would cut short the last autosave or the
+    goodbye. Ignored, not handled: Python puts back the default for a handled
+    signal as it shuts down, and the default ends the process."""
+    for signum in (signal.SIGINT, signal.SIGQUIT):
+        signal.signal(signum, signal.SIG_IGN)
 
 
 def _thread_failed(app: ReversiApp, failed: threading.ExceptHookArgs) -> None:

@@ -72,6 +72,10 @@ def over_slow_link() -> bool:
     return bool(os.environ.get("SSH_CONNECTION") or os.environ.get("SSH_TTY"))
 
 
+# What a terminal in cooked mode sends for ctrl+c and ctrl+\\.
+INTERRUPTS = (signal.SIGINT, signal.SIGQUIT)
+
+
 class ReversiApp(App[None]):
     """tui-reversi. The live game is `self.match`; everything else is derived."""
 
@@ -444,19 +448,21 @@ class ReversiApp(App[None]):
     def action_deliberate_crash(self) -> None:
         raise DeliberateCrash(f"the test-only crash key ({TEST_CRASH_VARIABLE}) was pressed")
 
-    # -- SIGHUP (a dropped SSH connection), SIGTERM and SIGINT ----------------------------
+    # -- SIGHUP (a dropped SSH connection), SIGTERM, SIGINT and SIGQUIT ------------------------
 
     def _end_on_signals(self) -> None:
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGHUP, signal.SIGTERM):
             loop.add_signal_handler(signum, self._signalled_to_end, signum)
 
-    def end_on_sigint(self) -> None:
-        """Called just before `run`: from then on SIGINT ends the running app
-        as SIGTERM does (game saved, terminal put back) and does nothing once
-        it is closing down. In raw mode ctrl+c is a key; it is SIGINT again
-        once the terminal is back in cooked mode, after a quit, as the app
-        closes down and writes the last autosave, and must cut neither short.
+    def end_on_interrupts(self) -> None:
+        """Called just before `run`: from then on SIGINT and SIGQUIT end the
+        running app as SIGTERM does (game saved, terminal put back) and do
+        nothing once it is closing down. In raw mode ctrl+c and ctrl+\\ are
+        keys; they are SIGINT and SIGQUIT again once the terminal is back in
+        cooked mode, after a quit, as the app closes down and writes the last
+        autosave, and must cut neither short (over SSH, ctrl+\\ typed then
+        killed the game: found by bench/fuzz.py --ssh).
         A plain handler, not the event loop's (closing the loop would put
         Python's KeyboardInterrupt back), so asyncio installs none of its own
         (which cancels the app in the middle of its shutdown)."""
@@ -469,7 +475,8 @@ class ReversiApp(App[None]):
             if self.return_code is None:  # running, not closing down
                 loop.call_soon_threadsafe(self._signalled_to_end, signum)
 
-        signal.signal(signal.SIGINT, interrupted)
+        for signum in INTERRUPTS:
+            signal.signal(signum, interrupted)
 
     def _signalled_to_end(self, signum: int) -> None:
         """Close down as on ctrl+q (the game is autosaved; the terminal is put

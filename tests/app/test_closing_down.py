@@ -151,8 +151,10 @@ def autosaved(home: Path) -> str:
     return found.stdout.strip() or found.stderr
 
 
-def test_ctrl_c_as_the_app_closes_down_and_saves_changes_nothing(terminal, tmp_path):
-    app = terminal([sys.executable, "-c", CHILD, "--white", "human", "--new"])
+@pytest.mark.parametrize("sent", ["SIGINT", "SIGQUIT"])  # ctrl+c, ctrl+\\
+def test_ctrl_c_as_the_app_closes_down_and_saves_changes_nothing(terminal, tmp_path, sent):
+    child = CHILD.replace("signal.SIGINT", f"signal.{sent}")
+    app = terminal([sys.executable, "-c", child, "--white", "human", "--new"])
     app.wait_for(b"Black to play")
     app.type(b"f5")
     app.wait_for(b"f5")
@@ -164,17 +166,18 @@ def test_ctrl_c_as_the_app_closes_down_and_saves_changes_nothing(terminal, tmp_p
     assert autosaved(tmp_path) == "f5"  # the whole game, its last move too
 
 
-def test_sigint_while_playing_ends_the_game_saved_as_sigterm_does(terminal, tmp_path):
+@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGQUIT])
+def test_sigint_while_playing_ends_the_game_saved_as_sigterm_does(terminal, tmp_path, sent):
     """Not a key (raw mode has none for it): `kill -INT` from elsewhere. The
     app closes down as on SIGTERM, terminal put back and game saved."""
     app = terminal([str(SCRIPT), "--white", "human", "--new"])
     app.wait_for(b"Black to play")
     app.type(b"f5")
     app.wait_for(b"f5")
-    os.kill(app.pid, signal.SIGINT)
+    os.kill(app.pid, sent)
     status = app.exit_status()
     said = app.output.decode(errors="replace")
-    assert status == 128 + signal.SIGINT, said[-2000:]
+    assert status == 128 + sent, said[-2000:]
     stopped = "tui-reversi: stopped; the game is saved and the next start offers it"
     assert said.rstrip().endswith(stopped), said[-500:]
     assert "\x1b[?1049l" in said  # the alternate screen left: the terminal is put back
