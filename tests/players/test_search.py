@@ -6,13 +6,16 @@ import threading
 import time
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tui_reversi.core import Position, Variant, parse_square, square_name
-from tui_reversi.core.bitboard import flips, legal_moves
+from tui_reversi.core.bitboard import flips, legal_moves, native
 from tui_reversi.players import create_player
 from tui_reversi.players.base import SearchInfo
 from tui_reversi.players.evaluation import terminal_score
-from tui_reversi.players.search import CHECK_EVERY, Engine
+from tui_reversi.players.pattern_weights import trained_evaluator
+from tui_reversi.players.search import CHECK_EVERY, WIN, Engine, _deepest, _terminal
 
 from .positions import position_with_empties
 
@@ -30,6 +33,25 @@ def minimax(own, opp, anti):
             f = flips(own, opp, sq)
             best = max(best, -minimax(opp ^ f, own | f | 1 << sq, anti))
     return best
+
+
+def depth_limited(own, opp, depth, evaluator):
+    """Brute force: the negamax value `depth` plies deep (a pass is no ply),
+    scored by `evaluator`, no pruning, no table."""
+    moves = legal_moves(own, opp)
+    if not moves:
+        if not legal_moves(opp, own):
+            return _terminal(native(own), native(opp), False)
+        return -depth_limited(opp, own, depth, evaluator)
+    if depth == 0:
+        return evaluator.evaluate(native(own), native(opp))
+    return max(
+        -depth_limited(
+            opp ^ flips(own, opp, sq), own | flips(own, opp, sq) | 1 << sq, depth - 1, evaluator
+        )
+        for sq in range(64)
+        if moves >> sq & 1
+    )
 
 
 def move_values(position, anti):
@@ -52,6 +74,37 @@ def test_the_solver_agrees_with_brute_force_minimax(anti):
         for bound in (exact - 2, exact, exact + 1):
             value = engine.solve(position.own, position.opp, bound, bound + 1)
             assert (value > bound) == (exact > bound), (str(position), bound)
+
+
+@pytest.mark.parametrize("evaluation", ["handmade", "trained"])
+def test_the_midgame_search_agrees_with_brute_force_at_its_depth(evaluation):
+    # The transposition table packs bounds and moves into ints; whatever it
+    # keeps, a search to a fixed depth must find the brute-force value.
+    evaluator = trained_evaluator(False) if evaluation == "trained" else None
+    engine = Engine(False, evaluator)
+    for seed in range(6):
+        position = position_with_empties(20 + 3 * seed, seed)
+        depth = 3 if seed % 2 else 4
+        result = engine.search(position.own, position.opp, max_depth=depth)
+        if abs(result.score) < WIN:
+            assert result.depth == depth, str(position)
+        expected = depth_limited(position.own, position.opp, result.depth, engine.evaluator)
+        assert result.score == expected, (str(position), depth)
+
+
+@given(st.lists(st.integers(1, 60), max_size=300), st.integers(0, 300))
+def test_a_full_table_keeps_its_deepest_entries_within_room(depths, room):
+    table = {key: depth << 7 | 5 for key, depth in enumerate(depths)}
+    kept = _deepest(table, room)
+    assert len(kept) <= room
+    assert all(table[key] == entry for key, entry in kept.items())
+    dropped = [table[key] >> 7 for key in table.keys() - kept.keys()]
+    kept_depths = [entry >> 7 for entry in kept.values()]
+    if kept_depths and dropped:
+        assert min(kept_depths) > max(dropped)  # every deeper entry stays
+    if dropped:
+        # Nothing more fits: the deepest dropped depth would overflow the room.
+        assert len(kept) + dropped.count(max(dropped)) > room
 
 
 @pytest.mark.parametrize("variant", [Variant.OTHELLO, Variant.ANTI])

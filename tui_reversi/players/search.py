@@ -39,13 +39,19 @@ from ..core.bitboard import (
     native,
     popcount,
 )
-from .endgame import CHECK_EVERY, TT_LIMIT, EndgameSolver, SearchStopped
+from .endgame import CHECK_EVERY, TT_LIMIT, EndgameSolver, SearchStopped, tt_key
 from .evaluation import SCALE, WIN, Evaluator, final_margin, make_evaluator
 from .squares import SQUARE_CLASSES
 
 __all__ = ["CHECK_EVERY", "Engine", "RootMove", "SearchResult"]
 
 INF: Final = 10 * WIN  # beyond every score
+# A midgame table entry packs (score + INF) << 16 | bound << 14 | depth << 7 |
+# (best square + 1) in one int (its key: endgame.tt_key): the score is exact, a
+# lower bound (the search failed high) or an upper bound (it failed low).
+EXACT: Final = 0
+LOWER: Final = 1
+UPPER: Final = 2
 SOLVE: Final = -1  # a child "depth" at the root: solve it exactly
 ORDER_DEPTH: Final = 4  # midgame nodes at least this deep order moves by mobility
 # Of the budget, when the search stops at the latest: the rest is for the
@@ -118,7 +124,7 @@ class Engine:
             started = time.perf_counter()
         # The hard stop leaves a little of the budget for unwinding and answering.
         deadline = started + time_limit * DEADLINE_SHARE if time_limit is not None else None
-        # The search makes no reference cycles, only many small tuples: the
+        # The search makes no reference cycles, only many small objects: the
         # cyclic collector would just pause it (tens of ms on a big table).
         collecting = gc.isenabled()
         gc.disable()
@@ -263,13 +269,13 @@ class SearchRun(EndgameSolver):
         self.own = native(own)  # the root position, as words
         self.opp = native(opp)
         self.partial_best: int | None = None
-        self.tt: dict[tuple[i64, i64], tuple[int, int, int, i64]] = {}
+        self.tt: dict[int, int] = {}
         self.history = [0] * 64
 
     def trim_tables(self) -> None:
         super().trim_tables()
         if len(self.tt) > TT_LIMIT:
-            self.tt.clear()
+            self.tt = _deepest(self.tt, TT_LIMIT // 2)
 
     # -- midgame -----------------------------------------------------------------
 
@@ -284,18 +290,21 @@ class SearchRun(EndgameSolver):
             if not move_mask(opp, own):
                 return _terminal(own, opp, self.anti)
             return -self.negamax(opp, own, depth, -beta, -alpha)
-        key = (own, opp)
+        key = tt_key(own, opp)
         entry = self.tt.get(key)
         tt_move: i64 = -1
         if entry is not None:
-            e_depth, lower, upper, tt_move = entry
-            if e_depth >= depth:
-                if lower >= beta:
-                    return lower
-                if upper <= alpha:
-                    return upper
-                if lower == upper:
-                    return lower
+            tt_move = i64(entry & 127) - 1
+            if (entry >> 7 & 127) >= depth:
+                score = (entry >> 16) - INF
+                bound = entry >> 14 & 3
+                if bound == EXACT:
+                    return score
+                if bound == LOWER:
+                    if score >= beta:
+                        return score
+                elif score <= alpha:
+                    return score
         if depth == 1:
             # Leaf parents: evaluate the children in place.
             evaluator = self.evaluator
@@ -342,15 +351,9 @@ class SearchRun(EndgameSolver):
         self.store(key, depth, best, alpha, beta, best_sq)
         return best
 
-    def store(
-        self, key: tuple[i64, i64], depth: int, best: int, alpha: int, beta: int, best_sq: i64
-    ) -> None:
-        if best <= alpha:
-            self.tt[key] = (depth, -INF, best, best_sq)
-        elif best >= beta:
-            self.tt[key] = (depth, best, INF, best_sq)
-        else:
-            self.tt[key] = (depth, best, best, best_sq)
+    def store(self, key: int, depth: int, best: int, alpha: int, beta: int, best_sq: i64) -> None:
+        bound = UPPER if best <= alpha else LOWER if best >= beta else EXACT
+        self.tt[key] = (best + INF) << 16 | bound << 14 | depth << 7 | int(best_sq + 1)
 
     def mobility_order(self, own: i64, opp: i64, moves: i64, tt_move: i64) -> list[i64]:
         # Fewest replies first (corners count double), history breaks ties.
@@ -449,6 +452,21 @@ class SearchRun(EndgameSolver):
 
 def _by_score(rm: RootMove) -> int:
     return -rm.score
+
+
+def _deepest(tt: dict[int, int], room: int) -> dict[int, int]:
+    """The entries of a full table searched deepest, at most `room` of them:
+    they cost most to find, and keeping them rather than emptying the table
+    reaches a depth in half the nodes (bench/table.py)."""
+    counts = [0] * 128
+    for entry in tt.values():
+        counts[entry >> 7 & 127] += 1
+    least = 128  # keep depths from `least` up
+    kept = 0
+    while least > 1 and kept + counts[least - 1] <= room:
+        least -= 1
+        kept += counts[least]
+    return {key: entry for key, entry in tt.items() if entry >> 7 & 127 >= least}
 
 
 def _terminal(own: i64, opp: i64, anti: bool) -> int:
