@@ -508,10 +508,14 @@ class ReversiApp(App[None]):
             self.pop_screen()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        from .screens.game import GameScreen
+
         yield from super().get_system_commands(screen)
-        game = self._game_screen()
-        if game is not None:  # the game's own commands, kept with its actions
-            yield from game.system_commands()
+        # The game's own commands (kept with its actions) over the board only:
+        # over a dialog or another screen they would open more dialogs, or
+        # change the game, behind the one in front.
+        if isinstance(screen, GameScreen):
+            yield from screen.system_commands()
 
     def _game_screen(self) -> GameScreen | None:
         from .screens.game import GameScreen

@@ -171,6 +171,36 @@ async def test_the_command_palette_offers_the_game_commands(make_app):
         assert "enter" in status(app)  # no ⏎ either
 
 
+async def palette_hits(pilot, app, text):
+    from textual.command import CommandList
+
+    await pilot.press("ctrl+p", *text)
+    await settle(pilot, app)
+    await pilot.pause(0.3)  # the palette searches in a worker
+    await settle(pilot, app)
+    results = app.screen.query_one(CommandList)
+    hits = [str(results.get_option_at_index(i).prompt) for i in range(results.option_count)]
+    await pilot.press("escape")
+    await settle(pilot, app)
+    return hits
+
+
+async def test_the_game_commands_are_offered_over_the_board_only(make_app):
+    """Over a dialog the palette offered the game's commands too, which act
+    on the board behind it (New game, Settings... opened their dialogs over
+    the one in front, without limit). Over a dialog: the app's own only."""
+    app = make_app(white="human", transcript="f5")
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert any("Undo" in hit for hit in await palette_hits(pilot, app, "undo"))
+        await pilot.press("n")
+        await settle(pilot, app)
+        assert type(app.screen).__name__ == "NewGameScreen"
+        assert not any("Undo" in hit for hit in await palette_hits(pilot, app, "undo"))
+        assert any("Quit" in hit for hit in await palette_hits(pilot, app, "quit"))
+        assert type(app.screen).__name__ == "NewGameScreen"
+        assert app.match.game.length == 1
+
+
 async def test_ascii_mode_puts_nothing_but_ascii_on_the_screen(make_app):
     import html
     import re
