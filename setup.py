@@ -29,6 +29,7 @@ HOT_MODULES = [
     "tui_reversi/players/squares.py",
     "tui_reversi/players/evaluation.py",
     "tui_reversi/players/patterns.py",
+    "tui_reversi/players/transposition.py",
     "tui_reversi/players/endgame.py",
     "tui_reversi/players/search.py",
 ]

@@ -32,6 +32,7 @@ COMPILED_MODULES = (
     "tui_reversi.players.squares",
     "tui_reversi.players.evaluation",
     "tui_reversi.players.patterns",
+    "tui_reversi.players.transposition",
     "tui_reversi.players.endgame",
     "tui_reversi.players.search",
 )

@@ -15,7 +15,8 @@ from tui_reversi.players import create_player
 from tui_reversi.players.base import SearchInfo
 from tui_reversi.players.evaluation import terminal_score
 from tui_reversi.players.pattern_weights import trained_evaluator
-from tui_reversi.players.search import CHECK_EVERY, WIN, Engine, _deepest, _terminal
+from tui_reversi.players.search import CHECK_EVERY, WIN, Engine, _terminal
+from tui_reversi.players.transposition import deepest
 
 from .positions import position_with_empties
 
@@ -45,13 +46,13 @@ def depth_limited(own, opp, depth, evaluator):
         return -depth_limited(opp, own, depth, evaluator)
     if depth == 0:
         return evaluator.evaluate(native(own), native(opp))
-    return max(
-        -depth_limited(
-            opp ^ flips(own, opp, sq), own | flips(own, opp, sq) | 1 << sq, depth - 1, evaluator
-        )
-        for sq in range(64)
-        if moves >> sq & 1
-    )
+    best = None
+    for sq in range(64):
+        if moves >> sq & 1:
+            f = flips(own, opp, sq)
+            value = -depth_limited(opp ^ f, own | f | 1 << sq, depth - 1, evaluator)
+            best = value if best is None else max(best, value)
+    return best
 
 
 def move_values(position, anti):
@@ -92,10 +93,28 @@ def test_the_midgame_search_agrees_with_brute_force_at_its_depth(evaluation):
         assert result.score == expected, (str(position), depth)
 
 
+def test_every_midgame_score_packs_into_a_table_entry():
+    from tui_reversi.players.search import INF
+    from tui_reversi.players.transposition import (
+        SCORE_BIAS,
+        entry_bound,
+        entry_depth,
+        entry_move,
+        entry_score,
+        midgame_entry,
+    )
+
+    assert INF < SCORE_BIAS
+    for score in (-INF + 1, -WIN - 64 * 100, -1, 0, 1, WIN + 64 * 100, INF - 1):
+        entry = midgame_entry(score, 2, 60, 63)
+        assert (entry_score(entry), entry_bound(entry), entry_depth(entry)) == (score, 2, 60)
+        assert entry_move(entry) == 63
+
+
 @given(st.lists(st.integers(1, 60), max_size=300), st.integers(0, 300))
 def test_a_full_table_keeps_its_deepest_entries_within_room(depths, room):
     table = {key: depth << 7 | 5 for key, depth in enumerate(depths)}
-    kept = _deepest(table, room)
+    kept = deepest(table, room)
     assert len(kept) <= room
     assert all(table[key] == entry for key, entry in kept.items())
     dropped = [table[key] >> 7 for key in table.keys() - kept.keys()]

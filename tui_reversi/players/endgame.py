@@ -16,12 +16,13 @@ subclass, so that both count nodes and stop together.
 Compiled with mypyc where a C compiler exists (see setup.py), and run as
 plain Python otherwise, with identical results. What mypyc needs, here and
 in the other hot modules (core/bitboard.py, search.py, evaluation.py,
-squares.py): every function and attribute typed, attributes assigned in
-`__init__`, module constants marked `Final` (mypyc then inlines them), no
-closures or lambdas in the hot paths (methods on a class instead), and
-nothing that only exists at run time (exec'd code is called as a slow Python
-function). Boards are i64 words, machine words when compiled: bitboard.py's
-header says how they are handled so that both builds give the same results.
+squares.py, patterns.py, transposition.py): every function and attribute
+typed, attributes assigned in `__init__`, module constants marked `Final`
+(mypyc then inlines them), no closures or lambdas in the hot paths (methods
+on a class instead), and nothing that only exists at run time (exec'd code
+is called as a slow Python function). Boards are i64 words, machine words
+when compiled: bitboard.py's header says how they are handled so that both
+builds give the same results.
 """
 
 from __future__ import annotations
@@ -35,6 +36,14 @@ from mypy_extensions import i64
 from ..core.bitboard import ALL, CORNER_SQUARES, ONE, flip_mask, lowest_square, move_mask, popcount
 from .evaluation import final_margin, make_stable_edge_counter
 from .squares import NEIGHBOURS, QUADRANTS, SQUARE_CLASSES
+from .transposition import (
+    TT_LIMIT,
+    entry_move,
+    solver_entry,
+    solver_lower,
+    solver_upper,
+    tt_key,
+)
 
 # Per square, its quadrant's bit in a parity word (a bit per quadrant with an
 # odd number of empties); per parity word, the squares of its odd quadrants.
@@ -57,29 +66,7 @@ ETC_EMPTIES: Final = 11  # children are looked up in the table before searching 
 # gap between looks was 17 ms on a loaded machine; 128 halves it, at a cost
 # too small to measure.
 CHECK_EVERY: Final = 128
-# Entries a transposition table may hold. Past it, the solver's table is
-# emptied and the midgame's keeps its deepest half (search.py). A table holds
-# ints, not tuples: a key is the two words as one int (tt_key) and an entry
-# its fields packed in one int. Together, against tuples and emptying at
-# 400,000: a search peaks at 86 MiB, not 198, and reaches depth 11 in 0.55x
-# the nodes (bench/table.py --baseline).
-TT_LIMIT: Final = 200_000
 NO_NODE_CAP: Final = 1 << 62
-
-
-def tt_key(own: i64, opp: i64) -> int:
-    """One int for a position, distinct for distinct (own, opp) whether the
-    words are signed (compiled) or not (interpreted)."""
-    return (int(own) << 64) + int(opp)
-
-
-def pack_bounds(lower: int, upper: int, best_sq: i64) -> int:
-    """A solver entry: bounds on the margin (-64..64) and the best square."""
-    return (lower + 64) << 15 | (upper + 64) << 7 | int(best_sq + 1)
-
-
-def solver_upper(entry: int) -> int:
-    return (entry >> 7 & 255) - 64
 
 
 class SearchStopped(Exception):
@@ -166,9 +153,9 @@ class EndgameSolver:
         if e >= SOLVER_TT_EMPTIES:
             entry = solver_tt.get(key)
             if entry is not None:
-                lower = (entry >> 15) - 64
+                lower = solver_lower(entry)
                 upper = solver_upper(entry)
-                tt_move = i64(entry & 127) - 1
+                tt_move = entry_move(entry)
                 if lower >= beta:
                     return lower
                 if upper <= alpha:
@@ -196,8 +183,10 @@ class EndgameSolver:
                 # Enhanced transposition cutoff: a child already known to
                 # be bad enough for the opponent settles this node at once.
                 child = solver_tt.get(tt_key(n_own, n_opp))
-                if child is not None and -solver_upper(child) >= beta:
-                    return -solver_upper(child)
+                if child is not None:
+                    settled = -solver_upper(child)
+                    if settled >= beta:
+                        return settled
             replies = move_mask(n_own, n_opp)
             keyed.append(
                 (
@@ -248,11 +237,11 @@ class EndgameSolver:
                             break
         if e >= SOLVER_TT_EMPTIES:
             if best <= alpha:
-                solver_tt[key] = pack_bounds(-64, best, best_sq)
+                solver_tt[key] = solver_entry(-64, best, best_sq)
             elif best >= beta:
-                solver_tt[key] = pack_bounds(best, 64, best_sq)
+                solver_tt[key] = solver_entry(best, 64, best_sq)
             else:
-                solver_tt[key] = pack_bounds(best, best, best_sq)
+                solver_tt[key] = solver_entry(best, best, best_sq)
         return best
 
     def shallow_entry(self, own: i64, opp: i64, alpha: int, beta: int, empty: i64, e: int) -> int:

@@ -39,19 +39,26 @@ from ..core.bitboard import (
     native,
     popcount,
 )
-from .endgame import CHECK_EVERY, TT_LIMIT, EndgameSolver, SearchStopped, tt_key
+from .endgame import CHECK_EVERY, EndgameSolver, SearchStopped
 from .evaluation import SCALE, WIN, Evaluator, final_margin, make_evaluator
 from .squares import SQUARE_CLASSES
+from .transposition import (
+    EXACT,
+    LOWER,
+    TT_LIMIT,
+    UPPER,
+    deepest,
+    entry_bound,
+    entry_depth,
+    entry_move,
+    entry_score,
+    midgame_entry,
+    tt_key,
+)
 
 __all__ = ["CHECK_EVERY", "Engine", "RootMove", "SearchResult"]
 
-INF: Final = 10 * WIN  # beyond every score
-# A midgame table entry packs (score + INF) << 16 | bound << 14 | depth << 7 |
-# (best square + 1) in one int (its key: endgame.tt_key): the score is exact, a
-# lower bound (the search failed high) or an upper bound (it failed low).
-EXACT: Final = 0
-LOWER: Final = 1
-UPPER: Final = 2
+INF: Final = 10 * WIN  # beyond every score (and within transposition.SCORE_BIAS)
 SOLVE: Final = -1  # a child "depth" at the root: solve it exactly
 ORDER_DEPTH: Final = 4  # midgame nodes at least this deep order moves by mobility
 # Of the budget, when the search stops at the latest: the rest is for the
@@ -275,7 +282,7 @@ class SearchRun(EndgameSolver):
     def trim_tables(self) -> None:
         super().trim_tables()
         if len(self.tt) > TT_LIMIT:
-            self.tt = _deepest(self.tt, TT_LIMIT // 2)
+            self.tt = deepest(self.tt, TT_LIMIT // 2)
 
     # -- midgame -----------------------------------------------------------------
 
@@ -294,10 +301,10 @@ class SearchRun(EndgameSolver):
         entry = self.tt.get(key)
         tt_move: i64 = -1
         if entry is not None:
-            tt_move = i64(entry & 127) - 1
-            if (entry >> 7 & 127) >= depth:
-                score = (entry >> 16) - INF
-                bound = entry >> 14 & 3
+            tt_move = entry_move(entry)
+            if entry_depth(entry) >= depth:
+                score = entry_score(entry)
+                bound = entry_bound(entry)
                 if bound == EXACT:
                     return score
                 if bound == LOWER:
@@ -353,7 +360,7 @@ class SearchRun(EndgameSolver):
 
     def store(self, key: int, depth: int, best: int, alpha: int, beta: int, best_sq: i64) -> None:
         bound = UPPER if best <= alpha else LOWER if best >= beta else EXACT
-        self.tt[key] = (best + INF) << 16 | bound << 14 | depth << 7 | int(best_sq + 1)
+        self.tt[key] = midgame_entry(best, bound, depth, best_sq)
 
     def mobility_order(self, own: i64, opp: i64, moves: i64, tt_move: i64) -> list[i64]:
         # Fewest replies first (corners count double), history breaks ties.
@@ -452,21 +459,6 @@ class SearchRun(EndgameSolver):
 
 def _by_score(rm: RootMove) -> int:
     return -rm.score
-
-
-def _deepest(tt: dict[int, int], room: int) -> dict[int, int]:
-    """The entries of a full table searched deepest, at most `room` of them:
-    they cost most to find, and keeping them rather than emptying the table
-    reaches a depth in half the nodes (bench/table.py)."""
-    counts = [0] * 128
-    for entry in tt.values():
-        counts[entry >> 7 & 127] += 1
-    least = 128  # keep depths from `least` up
-    kept = 0
-    while least > 1 and kept + counts[least - 1] <= room:
-        least -= 1
-        kept += counts[least]
-    return {key: entry for key, entry in tt.items() if entry >> 7 & 127 >= least}
 
 
 def _terminal(own: i64, opp: i64, anti: bool) -> int:

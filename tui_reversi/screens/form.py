@@ -5,6 +5,7 @@ dialog."""
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from typing import TypeVar
 
 from textual import on
@@ -31,9 +32,9 @@ class FormScreen(Dialog[Result]):
             yield Button(ok, variant="primary", id="ok")
             yield Button("Cancel", id="cancel")
 
+    @abstractmethod
     def done(self) -> None:
         """Do the dialog's job: dismiss with the result, or say the problem."""
-        raise NotImplementedError
 
     def problem(self, text: str) -> None:
         """Say what stops the dialog, as a sentence ('' clears it)."""
