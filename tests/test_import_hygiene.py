@@ -1,4 +1,4 @@
-"""core/, players/ and storage/ stay pure: no Textual, no rich, nothing from the UI."""
+"""core/, engine/, players/, net/ and storage/ stay pure: no Textual, no rich, no UI."""
 
 import subprocess
 import sys
@@ -9,7 +9,14 @@ UI_MODULES = ("textual", "rich", "tui_reversi.widgets", "tui_reversi.screens", "
 
 
 @pytest.mark.parametrize(
-    "package", ["tui_reversi.core", "tui_reversi.players", "tui_reversi.storage"]
+    "package",
+    [
+        "tui_reversi.core",
+        "tui_reversi.engine",
+        "tui_reversi.players",
+        "tui_reversi.net",
+        "tui_reversi.storage",
+    ],
 )
 def test_rules_and_players_import_nothing_from_the_ui(package):
     code = (

@@ -40,8 +40,8 @@ from .widgets.glyphs import ascii_text
 from .widgets.themes import BOARD_COLOURS, DEFAULT_THEME, SIXTEEN_COLOUR_THEME, THEMES
 
 if TYPE_CHECKING:
-    from .players.lobby import LobbyLink, LobbyNews
-    from .players.remote import News, TableLink
+    from .net.lobby import LobbyLink, LobbyNews
+    from .net.remote import News, TableLink
     from .screens.game import GameScreen
     from .screens.lobby import Invitations
     from .session import Session

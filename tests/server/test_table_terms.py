@@ -9,9 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tui_reversi.core import Color, Variant
-from tui_reversi.players.lobby import Invitation, LobbyLink
-from tui_reversi.players.server_line import line
-from tui_reversi.players.terms import ColourChoice, TableTerms, TermsRefused, TimeControl
+from tui_reversi.net.lobby import Invitation, LobbyLink
+from tui_reversi.net.server_line import line
+from tui_reversi.net.terms import ColourChoice, TableTerms, TermsRefused, TimeControl
 from tui_reversi.server.session import table_terms
 
 from .conftest import Player

@@ -20,8 +20,8 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..players.lobby import Invitation, LobbyLink, LobbyNews, LobbyView, TableEntry
-from ..players.terms import TableTerms
+from ..net.lobby import Invitation, LobbyLink, LobbyNews, LobbyView, TableEntry
+from ..net.terms import TableTerms
 from ..widgets.literal import Literal
 from .dialog import Dialog
 from .invitation import InvitedScreen, InviteScreen, WaitingScreen

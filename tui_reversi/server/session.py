@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import asyncssh
 
 from ..crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
-from ..players.terms import USAGE, TableTerms, TermsRefused
+from ..net.terms import USAGE, TableTerms, TermsRefused
 from .config import (
     format_duration,
     gone_reason,
@@ -141,7 +141,7 @@ def _resume_code(rest: str) -> tuple[str | None, str]:
 
 
 def table_terms(command: str | None) -> tuple[TableTerms, str]:
-    """The terms of a `table` command (colour, clock, variant: players/terms.py) and the
+    """The terms of a `table` command (colour, clock, variant: net/terms.py) and the
     look options after them. Raises SessionRefused for anything else."""
     terms_words = (command or "").split()
     try:

@@ -59,7 +59,7 @@ from .thinking import ThinkingIndicator
 
 if TYPE_CHECKING:
     from ...app import ReversiApp
-    from ...players.remote import News
+    from ...net.remote import News
     from ...storage import Settings
     from ..new_game import NewGame
 
