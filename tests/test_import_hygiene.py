@@ -38,3 +38,29 @@ def test_the_session_imports_nothing_from_the_ui():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_a_move_is_a_move_outside_the_rules_and_the_engine():
+    # A pass is Move.null() from the engine to the widgets: the game record's
+    # raw PASS index is read only by core/ and engine/.
+    import ast
+    from pathlib import Path
+
+    import tui_reversi
+
+    root = Path(tui_reversi.__file__).parent
+    readers = []
+    for path in sorted(root.rglob("*.py")):
+        if path.relative_to(root).parts[0] in ("core", "engine"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+        imported = {
+            alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom)
+            for alias in node.names
+        }
+        if "PASS" in names | imported:
+            readers.append(str(path.relative_to(root)))
+    assert readers == []

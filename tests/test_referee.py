@@ -110,7 +110,7 @@ class Stubborn:
         if progress is not None:
             progress(SearchInfo(depth=2, nodes=10, best=None))
         self.gate.wait(10)
-        return self.answer
+        return Move.parse(self.answer)
 
 
 def test_a_stale_answer_is_dropped():

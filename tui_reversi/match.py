@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .core import PASS, Color, Game, Move, Position, ReversiError, Variant
+from .core import Color, Game, Move, Position, ReversiError, Variant
 from .players.base import (
     Allows,
     MoveRequest,
@@ -147,7 +147,7 @@ class Match:
 def _previous_real_move(game: Game, ply: int) -> int | None:
     """The ply of the last non-pass move before `ply`, or None."""
     for earlier in range(ply - 1, -1, -1):
-        if game.moves[earlier] != PASS:
+        if game.move_at(earlier):
             return earlier
     return None
 

@@ -10,7 +10,7 @@ from dataclasses import fields, replace
 import pytest
 
 from tui_reversi.app import create_app
-from tui_reversi.core import Game, Variant, square_name
+from tui_reversi.core import Game, Move, Variant
 from tui_reversi.match import Match, Pacing
 from tui_reversi.storage import Settings
 
@@ -37,7 +37,7 @@ class FirstMovePlayer:
     def choose_move(self, position, *, cancelled=None, progress=None):
         self.asked += 1
         moves = position.legal_moves()
-        return square_name(moves[0]) if moves else None
+        return Move.of(moves[0]) if moves else Move.null()
 
 
 class GatedPlayer(FirstMovePlayer):
@@ -62,7 +62,7 @@ class GatedPlayer(FirstMovePlayer):
             if cancelled is not None and cancelled():
                 self.saw_cancel.set()
                 if not self.stubborn:
-                    return None
+                    return Move.null()
         return super().choose_move(position)
 
 

@@ -70,7 +70,7 @@ async def test_in_review_the_best_move_is_marked_and_its_line_is_on_the_status_l
         await pilot.pause()
         scored = app.screen.analysis.known.at(3)
         assert status(app).startswith(f"Best here: {scored.best} (")
-        assert " ".join(scored.pv) in status(app)
+        assert " ".join(str(move) for move in scored.pv) in status(app)
         board = app.screen.query_one(BoardView)
         assert board.state.hint is not None and board.state.readonly
 

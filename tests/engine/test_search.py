@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tui_reversi.core import Position, Variant, parse_square, square_name
+from tui_reversi.core import Move, Position, Variant, parse_square
 from tui_reversi.core.bitboard import flips, legal_moves, native
 from tui_reversi.engine.evaluation import terminal_score
 from tui_reversi.engine.pattern_weights import trained_evaluator
@@ -60,7 +60,7 @@ def move_values(position, anti):
     values = {}
     for sq in position.legal_moves():
         child = position.play(sq)
-        values[square_name(sq)] = -minimax(child.own, child.opp, anti)
+        values[Move.of(sq)] = -minimax(child.own, child.opp, anti)
     return values
 
 
@@ -169,7 +169,9 @@ def test_hard_grabs_a_free_corner():
         "---------O--------OX-------XO------OX--------------------------- X"
     )
     assert position.is_legal(parse_square("a1"))
-    assert create_player("hard", max_depth=4, time_limit=math.inf).choose_move(position) == "a1"
+    assert create_player("hard", max_depth=4, time_limit=math.inf).choose_move(
+        position
+    ) == Move.parse("a1")
 
 
 def test_hard_finds_a_forced_win_that_a_greedy_move_misses():
@@ -241,7 +243,7 @@ def test_cancelling_returns_a_legal_move_at_once(level):
 
     player = create_player(level, time_limit=math.inf, max_depth=20 if level != "medium" else 4)
     move = player.choose_move(position, cancelled=cancelled)
-    assert position.is_legal(parse_square(move))
+    assert position.is_legal(move.square)
     assert len(calls) <= 4  # it stopped at the first poll after the cancel
 
 
@@ -261,13 +263,13 @@ def test_cancelling_from_another_thread_stops_an_unbounded_search():
     event.set()
     worker.join(30)
     assert not worker.is_alive()
-    assert position.is_legal(parse_square(answer[0]))
+    assert position.is_legal(answer[0].square)
 
 
 def test_a_cancel_before_the_first_iteration_still_answers_legally():
     position = position_with_empties(40, 13)
     move = create_player("hard").choose_move(position, cancelled=lambda: True)
-    assert position.is_legal(parse_square(move))
+    assert position.is_legal(move.square)
 
 
 def test_a_time_limited_search_answers_legally_and_reports_depth():
@@ -275,7 +277,7 @@ def test_a_time_limited_search_answers_legally_and_reports_depth():
     player = create_player("hard", time_limit=0.2)
     position = position_with_empties(40, 14)
     move = player.choose_move(position, progress=seen.append)
-    assert position.is_legal(parse_square(move)) and seen and seen[-1].depth >= 1
+    assert position.is_legal(move.square) and seen and seen[-1].depth >= 1
 
 
 def test_a_budget_spent_before_the_search_starts_stops_it_at_the_first_look():

@@ -2,7 +2,7 @@
 
 import math
 
-from tui_reversi.core import Game, Position, Variant, square_name
+from tui_reversi.core import Game, Position, Variant
 from tui_reversi.players import analyse, create_player
 
 from ..engine.positions import position_with_empties
@@ -11,7 +11,7 @@ from ..engine.positions import position_with_empties
 def test_every_legal_move_is_scored_best_first():
     position = position_with_empties(40, 21)
     scored = analyse(position, time_limit=0.3)
-    assert sorted(s.move for s in scored) == sorted(square_name(m) for m in position.legal_moves())
+    assert sorted(s.move.square for s in scored) == sorted(position.legal_moves())
     assert [s.score for s in scored] == sorted((s.score for s in scored), reverse=True)
     assert not any(s.exact for s in scored)
 
@@ -38,6 +38,6 @@ def test_a_side_that_must_pass_has_no_hint():
 
 def test_the_reversi_placements_and_anti_are_scored_too():
     placements = analyse(Game(Variant.REVERSI).position, variant="reversi", time_limit=0.2)
-    assert sorted(s.move for s in placements) == ["d4", "d5", "e4", "e5"]
+    assert sorted(str(s.move) for s in placements) == ["d4", "d5", "e4", "e5"]
     anti = analyse(position_with_empties(6, 24), variant=Variant.ANTI, time_limit=math.inf)
     assert anti and all(s.exact for s in anti)

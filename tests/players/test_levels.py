@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from tui_reversi.core import Game, Position, ReversiError, Variant, parse_square
+from tui_reversi.core import Game, Move, Position, ReversiError, Variant
 from tui_reversi.players import LEVELS, create_player
 
 from ..engine.positions import random_games
@@ -29,10 +29,10 @@ def test_every_level_plays_only_legal_moves_and_passes_only_when_it_must(level, 
         position = game.position
         move = player.choose_move(position)
         if position.legal_mask():
-            assert move is not None, str(position)
-            assert position.is_legal(parse_square(move)), (str(position), move)
+            assert move, str(position)
+            assert position.is_legal(move.square), (str(position), move)
         else:
-            assert move is None
+            assert move == Move.null()
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -40,7 +40,7 @@ def test_a_level_passes_when_it_has_no_move(level):
     # White has no move here; Black still has h1.
     position = Position.from_string("XXXXXXO-" + "X" * 56 + " O")
     assert position.must_pass
-    assert make(level, Variant.OTHELLO).choose_move(position) is None
+    assert make(level, Variant.OTHELLO).choose_move(position) == Move.null()
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -51,7 +51,7 @@ def test_classic_reversi_placements_then_normal_play(level):
         position = game.position
         move = players[ply % 2].choose_move(position)
         if ply < 4:
-            assert move in ("d4", "e4", "d5", "e5")
+            assert str(move) in ("d4", "e4", "d5", "e5")
         game.play(move)
     assert 64 - game.position.empty_count == 12  # 4 placements, then 8 moves
 

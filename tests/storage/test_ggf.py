@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import given
 
-from tui_reversi.core import PASS, Game, Position, Variant, square_name
+from tui_reversi.core import Game, Move, Position, Variant
 from tui_reversi.players.analysis import GameAnalysis, MoveAnalysis
 from tui_reversi.storage import SavedGame, StorageError, export_ggf, parse_ggf
 
@@ -50,7 +50,7 @@ def test_export_of_a_finished_game_has_the_result_from_blacks_side():
 
 def test_export_writes_passes_as_pa_with_the_passing_colour():
     game = Game.from_transcript("d3c3e6d2d1e1b2c1")  # the side to move now has no move
-    assert game.moves[-1] == PASS
+    assert game.played[-1] == Move.null()
     mover = "BW"[game.positions[-2].to_move]
     assert export_ggf(SavedGame.from_game(game)).endswith(f"{mover}[PA];)")
 
@@ -84,9 +84,9 @@ def test_passes_may_be_written_pa_pass_or_left_out():
     game = Game.from_transcript("d3c3e6d2d1e1b2c1")
     export = export_ggf(SavedGame.from_game(game))
     for spelling in ("PA", "pass", "pa//0.1"):
-        assert parse_ggf(export.replace("PA", spelling)).moves == tuple(game.moves)
+        assert parse_ggf(export.replace("PA", spelling)).moves == game.played
     without = re.sub(r"[BW]\[PA\]", "", export)
-    assert parse_ggf(without).moves == tuple(game.moves)
+    assert parse_ggf(without).moves == game.played
 
 
 def test_anti_othello_is_ty_8a_both_ways():
@@ -174,9 +174,9 @@ def test_each_moves_evaluation_is_written_in_ggf_and_read_back():
     analysis = GameAnalysis(
         tuple(
             MoveAnalysis(
-                ply, game.positions[ply - 1].to_move, square_name(move), ply - 3.25, "a1", 9
+                ply, game.positions[ply - 1].to_move, move, ply - 3.25, Move.parse("a1"), 9
             )
-            for ply, move in enumerate(game.moves, start=1)
+            for ply, move in enumerate(game.played, start=1)
             if ply != 2
         )
     )

@@ -116,9 +116,15 @@ class Game:
         return Move.of(self.moves[ply])
 
     @property
-    def last_move(self) -> int | None:
-        """The last move before the cursor (PASS included), or None at the start."""
-        return self.moves[self.ply - 1] if self.ply else None
+    def played(self) -> tuple[Move, ...]:
+        """Every move of the record as a `Move`, in order, passes included
+        (beyond the cursor too): how the record is read outside the rules."""
+        return tuple(Move.of(move) for move in self.moves)
+
+    @property
+    def last_move(self) -> Move | None:
+        """The last move before the cursor (a pass included), or None at the start."""
+        return Move.of(self.moves[self.ply - 1]) if self.ply else None
 
     def transcript(self, upto: int | None = None) -> str:
         """Canonical transcript of the moves before ply `upto` (default: the

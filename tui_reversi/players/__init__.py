@@ -6,7 +6,7 @@ registry of kinds. The computer levels' strategies:
 
 from tui_reversi.players import create_player
 strategy = create_player("hard", seed=1)
-strategy.choose_move(position)  # -> 'f5', or None to pass
+strategy.choose_move(position)  # -> Move.parse('f5'), or Move.null() to pass
 """
 
 from __future__ import annotations

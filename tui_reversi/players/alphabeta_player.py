@@ -8,7 +8,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from ..core import Position, ReversiError, Variant, square_name
+from ..core import Move, Position, ReversiError, Variant
 from ..core.bitboard import NATIVE_WORDS
 from ..engine.evaluation import SCALE, WIN
 from ..engine.placement import placement_scores
@@ -152,23 +152,23 @@ class AlphaBetaPlayer:
         *,
         cancelled: CancelCheck | None = None,
         progress: ProgressCallback | None = None,
-    ) -> str | None:
+    ) -> Move:
         entered = time.perf_counter()  # the budget counts from here
         moves = position.legal_moves()
         if not moves:
-            return None
+            return Move.null()
         if len(moves) == 1:
-            return square_name(moves[0])
+            return Move.of(moves[0])
         if position.in_opening_placement:
             scores = placement_scores(position, self._placement_leaf)
-            return square_name(max(scores, key=lambda sq: scores[sq]))
+            return Move.of(max(scores, key=lambda sq: scores[sq]))
         if self.evaluation == "trained" and not self.variant.fewer_discs_win:
             from ..engine.book import book_move  # read on first use, off the start-up path
 
             square = book_move(position.own, position.opp, self._rng)
             if square is not None and position.is_legal(square):
                 self.last_result = None  # not searched
-                return square_name(square)
+                return Move.of(square)
 
         def report(result: SearchResult) -> None:
             if progress is not None:
@@ -177,7 +177,7 @@ class AlphaBetaPlayer:
                     SearchInfo(
                         result.depth,
                         result.nodes,
-                        square_name(result.move) if result.move is not None else None,
+                        Move.of(result.move) if result.move is not None else None,
                         discs,
                         result.exact or proven,
                     )
@@ -198,7 +198,7 @@ class AlphaBetaPlayer:
         self.last_result = result
         if result.move is None or not position.is_legal(result.move):
             raise RuntimeError(f"engine bug: no legal move chosen in {position}")
-        return square_name(result.move)
+        return Move.of(result.move)
 
     def _placement_leaf(self, position: Position) -> float:
         if not position.legal_mask():
@@ -225,7 +225,7 @@ def analyse_position(
         player = AlphaBetaPlayer(HARD, variant)
         scores = placement_scores(position, player._placement_leaf)
         squares = sorted(scores, key=lambda sq: -scores[sq])
-        return [MoveScore(square_name(sq), scores[sq] / SCALE) for sq in squares]
+        return [MoveScore(Move.of(sq), scores[sq] / SCALE) for sq in squares]
     result = engine_for(variant).search(
         position.own,
         position.opp,
@@ -245,7 +245,7 @@ def analyse_position(
     for sq, score in ranked:
         discs, proven = score_in_discs(score)
         if result.exact:
-            out.append(MoveScore(square_name(sq), score / SCALE, True))
+            out.append(MoveScore(Move.of(sq), score / SCALE, True))
         else:
-            out.append(MoveScore(square_name(sq), discs, proven))
+            out.append(MoveScore(Move.of(sq), discs, proven))
     return out

@@ -33,7 +33,7 @@ class SearchInfo:
 
     depth: int  # completed iterative-deepening depth (0 if none yet)
     nodes: int
-    best: str | None  # best move so far, as a square name
+    best: Move | None  # best move so far
     score: float | None = None  # from the mover's view; disc margin when exact
     exact: bool = False  # True once the endgame is solved to the end
 
@@ -45,7 +45,7 @@ ProgressCallback = Callable[[SearchInfo], None]
 class MoveScore:
     """One legal move and how good the engine thinks it is for the mover."""
 
-    move: str
+    move: Move
     score: float
     exact: bool = False
 
@@ -75,8 +75,8 @@ class Strategy(Protocol):
         *,
         cancelled: CancelCheck | None = None,
         progress: ProgressCallback | None = None,
-    ) -> str | None:
-        """The square to play in `position` (e.g. 'f5'), or None to pass.
+    ) -> Move:
+        """The move to play in `position`: `Move.null()` when it must pass.
 
         Returns within the time limit (plus a small margin), and promptly after
         `cancelled()` becomes true. Never returns an illegal move.

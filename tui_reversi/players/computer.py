@@ -6,7 +6,6 @@ import threading
 import time
 from collections.abc import Callable
 
-from ..core import Move
 from .base import (
     Allows,
     MoveRequest,
@@ -64,10 +63,9 @@ class ComputerPlayer:
             reply(Progress(turn, info))
 
         try:
-            name = self.strategy.choose_move(
+            move = self.strategy.choose_move(
                 turn.position, cancelled=cancel.is_set, progress=progress
             )
-            move = Move.null() if name is None else Move.parse(name)
         except Exception as error:  # a bug in an engine: report it, keep the game
             reply(PlayFailed(turn, f"{type(error).__name__}: {error}"))
             return

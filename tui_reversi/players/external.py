@@ -26,7 +26,7 @@ import subprocess
 import threading
 from collections.abc import Callable, Iterable
 
-from ..core import Position, ReversiError, Variant, parse_square
+from ..core import Move, Position, ReversiError, Variant
 from .base import CancelCheck, ProgressCallback, Strategy
 
 PROTOCOL = "tui-reversi 1"
@@ -104,7 +104,7 @@ class ExternalPlayer:
         *,
         cancelled: CancelCheck | None = None,
         progress: ProgressCallback | None = None,
-    ) -> str | None:
+    ) -> Move:
         board, side = str(position).split()
         milliseconds = round(self.time_limit * 1000)
         self._send(f"go {self.variant.value} {board} {side} {milliseconds}")
@@ -114,16 +114,12 @@ class ExternalPlayer:
             raise EngineError(
                 f"engine {self.command!r} answered {reply!r} instead of 'move SQUARE'"
             )
-        move = move.strip().lower()
-        if move == "pass":
-            return None
         try:
-            parse_square(move)
+            return Move.parse(move)
         except ReversiError:
             raise EngineError(
-                f"engine {self.command!r} sent {move!r}, which is not a square"
+                f"engine {self.command!r} sent {move.strip()!r}, which is not a square"
             ) from None
-        return move
 
     def close(self) -> None:
         """Ask the engine to quit, and make sure it does."""
@@ -161,6 +157,6 @@ def serve(
                 write("move pass")
                 continue
             move = player(variant, seconds).choose_move(position)
-            write(f"move {move or 'pass'}")
+            write(f"move {move}")
         else:
             write(f"# unknown command: {raw.strip()}")

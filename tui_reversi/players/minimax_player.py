@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import time
 
-from ..core import Position, Variant, square_name
+from ..core import Move, Position, Variant
 from ..core.bitboard import CORNERS, FULL, flip_table, legal_moves
 from ..engine.placement import placement_move
 from .base import CancelCheck, ProgressCallback, SearchInfo
@@ -58,24 +58,24 @@ class MinimaxPlayer:
         *,
         cancelled: CancelCheck | None = None,
         progress: ProgressCallback | None = None,
-    ) -> str | None:
+    ) -> Move:
         moves = position.legal_moves()
         if not moves:
-            return None
+            return Move.null()
         if position.in_opening_placement:
-            return square_name(
+            return Move.of(
                 placement_move(position, lambda p: self._evaluate(p.own, p.opp), self._random)
             )
         deadline = time.perf_counter() + self.time_limit if self.time_limit is not None else None
         scores = self._scores(position.own, position.opp, deadline, cancelled)
         if scores is None:  # stopped before the first answer: any legal move
-            return square_name(moves[0])
+            return Move.of(moves[0])
         best = max(scores.values())
         choices = sorted(sq for sq, s in scores.items() if s == best)
         move = self._random.choice(choices)
         if progress is not None:
-            progress(SearchInfo(self.depth, self._nodes, square_name(move), float(best)))
-        return square_name(move)
+            progress(SearchInfo(self.depth, self._nodes, Move.of(move), float(best)))
+        return Move.of(move)
 
     def _scores(
         self, own: int, opp: int, deadline: float | None, cancelled: CancelCheck | None

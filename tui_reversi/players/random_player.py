@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..core import Position, Variant, square_name
+from ..core import Move, Position, Variant
 from .base import CancelCheck, ProgressCallback
 
 
@@ -23,8 +23,8 @@ class RandomPlayer:
         *,
         cancelled: CancelCheck | None = None,
         progress: ProgressCallback | None = None,
-    ) -> str | None:
+    ) -> Move:
         moves = position.legal_moves()
         if not moves:
-            return None
-        return square_name(self._random.choice(moves))
+            return Move.null()
+        return Move.of(self._random.choice(moves))

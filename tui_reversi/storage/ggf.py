@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-from ..core import PASS, Color, Game, Position, ReversiError, Variant, parse_square, square_name
+from ..core import Color, Game, Move, Position, ReversiError, Variant
 from ..players.analysis import GameAnalysis, MoveAnalysis
 from .errors import StorageError, shown
 from .record import PLAYERS, SavedGame, now
@@ -47,7 +47,7 @@ def export_ggf(record: SavedGame) -> str:
     final = game.positions[-1]
     moves = "".join(
         "BW"[game.positions[ply].to_move] + f"[{_move_text(move)}{_evaluation(record, ply + 1)}]"
-        for ply, move in enumerate(game.moves)
+        for ply, move in enumerate(game.played)
     )
     game_type = "8a" if game.variant.fewer_discs_win else "8"
     return (
@@ -58,8 +58,8 @@ def export_ggf(record: SavedGame) -> str:
     )
 
 
-def _move_text(move: int) -> str:
-    return "PA" if move == PASS else square_name(move).upper()
+def _move_text(move: Move) -> str:
+    return "PA" if move.is_pass else move.name.upper()
 
 
 def _evaluation(record: SavedGame, ply: int) -> str:
@@ -136,7 +136,7 @@ def parse_ggf(text: str) -> SavedGame:
         variant=variant,
         black=_player(tags.get("PB", "")),
         white=_player(tags.get("PW", "")),
-        moves=tuple(game.moves),
+        moves=game.played,
         start=None if start == variant.start() else start,
         created=_date(tags.get("DT", "")) or now(),
         updated=now(),
@@ -147,7 +147,7 @@ def _evaluations(game: Game, moves: list[tuple[str, str]]) -> GameAnalysis:
     """The evaluations written after the moves (`B[F5/0.50]`), as the played
     moves' scores; a move without one, or with one that is not a disc
     margin, has none."""
-    played = [ply for ply, move in enumerate(game.moves, start=1) if move != PASS]
+    played = [ply for ply, move in enumerate(game.played, start=1) if move]
     written = [v for _, v in moves if v.split("/", 1)[0].strip().lower() not in _PASS_VALUES]
     scored = []
     for ply, value in zip(played, written, strict=True):
@@ -158,7 +158,7 @@ def _evaluations(game: Game, moves: list[tuple[str, str]]) -> GameAnalysis:
             score = None
         if score is not None and abs(score) <= 64:
             side = game.positions[ply - 1].to_move
-            scored.append(MoveAnalysis(ply, side, square_name(game.moves[ply - 1]), score))
+            scored.append(MoveAnalysis(ply, side, game.move_at(ply - 1), score))
     return GameAnalysis(tuple(scored))
 
 
@@ -214,7 +214,7 @@ def _start(board: str | None) -> Position:
 
 
 def _square_token(word: str) -> str:
-    return square_name(parse_square(word))
+    return Move.parse(word).name
 
 
 def _name_move(error: ReversiError, moves: list[tuple[str, str]]) -> str:
@@ -228,7 +228,7 @@ def _name_move(error: ReversiError, moves: list[tuple[str, str]]) -> str:
 
 
 def _check_colours(game: Game, moves: list[tuple[str, str]]) -> None:
-    movers = [game.positions[ply].to_move for ply, move in enumerate(game.moves) if move != PASS]
+    movers = [game.positions[ply].to_move for ply, move in enumerate(game.played) if move]
     played = [
         (number, colour, value)
         for number, (colour, value) in enumerate(moves, start=1)

@@ -39,17 +39,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from ..core import (
-    PASS,
-    Game,
-    Move,
-    Position,
-    ReversiError,
-    Variant,
-    parse_square,
-    parse_transcript,
-    square_name,
-)
+from ..core import Game, Move, Position, ReversiError, Variant, parse_transcript
 from ..players.analysis import GameAnalysis, MoveAnalysis
 from ..players.kinds import NAMES, player_kind
 from .errors import FutureFormatError, StorageError
@@ -78,8 +68,8 @@ def new_id() -> str:
     return os.urandom(8).hex()
 
 
-def _moves_text(moves: tuple[int, ...]) -> str:
-    return "".join("pa" if move == PASS else square_name(move) for move in moves)
+def _moves_text(moves: tuple[Move, ...]) -> str:
+    return "".join("pa" if move.is_pass else move.name for move in moves)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +81,7 @@ class SavedGame:
     variant: Variant
     black: str
     white: str
-    moves: tuple[int, ...] = ()
+    moves: tuple[Move, ...] = ()
     start: Position | None = None
     ply: int | None = None
     name: str | None = None
@@ -117,7 +107,7 @@ class SavedGame:
             variant=game.variant,
             black=parse_player(black),
             white=parse_player(white),
-            moves=tuple(game.moves),
+            moves=game.played,
             start=None if game.start == game.variant.start() else game.start,
             ply=None if game.at_end else game.ply,
             name=name,
@@ -157,7 +147,7 @@ class SavedGame:
     @property
     def transcript(self) -> str:
         """The moves as a canonical transcript: lowercase squares, no passes."""
-        return "".join(square_name(m) for m in self.moves if m != PASS)
+        return "".join(move.name for move in self.moves if move)
 
     @property
     def players(self) -> tuple[str, str]:
@@ -231,18 +221,18 @@ def read_record(data: bytes | str, source: str = "the saved game") -> tuple[Save
         raise StorageError(f"{source} is damaged: {error}") from None
     # Canonical moves: passes exactly where core records them.
     analysis = _analysis(fields.get("analysis"), game)
-    return replace(record, moves=tuple(game.moves), analysis=analysis), game
+    return replace(record, moves=game.played, analysis=analysis), game
 
 
 def _analysis_fields(scored: MoveAnalysis) -> dict[str, object]:
     return {
         "ply": scored.ply,
-        "move": scored.move,
+        "move": str(scored.move),
         "played": scored.played_score,
-        "best": scored.best,
+        "best": None if scored.best is None else str(scored.best),
         "best_score": scored.best_score,
         "exact": scored.exact,
-        "pv": "".join("pa" if move == "pass" else move for move in scored.pv),
+        "pv": _moves_text(scored.pv),
     }
 
 
@@ -258,15 +248,16 @@ def _analysis(items: object, game: Game) -> GameAnalysis:
 
 def _scored(item: dict[str, Any], game: Game) -> MoveAnalysis:
     ply = item["ply"]
-    if not isinstance(ply, int) or not 0 < ply <= len(game.moves) or game.moves[ply - 1] == PASS:
+    if not isinstance(ply, int) or not 0 < ply <= len(game.moves) or game.move_at(ply - 1).is_pass:
         raise ValueError("no move at that ply")
-    move = square_name(game.moves[ply - 1])
-    if item["move"] != move:
+    move = game.move_at(ply - 1)
+    if item["move"] != move.name:
         raise ValueError("not the move played")
     best, best_score = item.get("best"), item.get("best_score")
-    if best is not None:
-        best = square_name(parse_square(str(best)))
-    pv = tuple(Move.of(index).name for index in parse_transcript(item.get("pv") or ""))
+    best = None if best is None else Move.parse(str(best))
+    if best is not None and best.is_pass:
+        raise ValueError("a pass is never the best move")
+    pv = tuple(Move.of(index) for index in parse_transcript(item.get("pv") or ""))
     return MoveAnalysis(
         ply,
         game.positions[ply - 1].to_move,
@@ -345,7 +336,7 @@ def _record_from_fields(fields: dict[str, Any]) -> SavedGame:
         variant=variant,
         black=parse_player(_get(fields, "black", str)[:40]),
         white=parse_player(_get(fields, "white", str)[:40]),
-        moves=tuple(parse_transcript(moves)),
+        moves=tuple(Move.of(move) for move in parse_transcript(moves)),
         start=None if position == variant.start() else position,
         ply=_get(fields, "ply", int, optional=True),
         name=name,

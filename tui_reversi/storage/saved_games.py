@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..core import PASS, Color, Game, Result
+from ..core import Color, Game, Result
 from .errors import NameTakenError, StorageError
 from .files import move_aside, read_limited, reason, write_atomic
 from .paths import data_dir
@@ -206,7 +206,7 @@ class SavedGames:
             name=record.name or key,
             updated=record.updated,
             record=record,
-            moves=sum(1 for move in game.moves[: game.ply] if move != PASS),
+            moves=sum(1 for move in game.played[: game.ply] if move),
             black_discs=position.count(Color.BLACK),
             white_discs=position.count(Color.WHITE),
             result=game.result,

@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     game.go_to(game.length)
     analysis = record.analysis.kept_for(game)
     progress = sys.stderr if sys.stderr.isatty() else None
-    total = sum(1 for m in game.moves if m >= 0)
+    total = sum(1 for move in game.played if move)
     for scored in analyse_game(game, time_limit=args.time, skip=analysis):
         analysis = analysis.with_move(scored)
         if progress is not None:
@@ -107,9 +107,9 @@ def print_table(game: Game, analysis: GameAnalysis, out: TextIO) -> None:
         table.add_row(
             str(scored.ply),
             scored.side.label,
-            scored.move,
+            str(scored.move),
             _score(scored.played_score, scored.exact) + exact,
-            "" if scored.best == scored.move else scored.best or "",
+            "" if scored.best is None or scored.best == scored.move else str(scored.best),
             _score(scored.best_score, scored.exact) + exact,
             ""
             if not scored.loss

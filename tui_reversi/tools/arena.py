@@ -191,7 +191,7 @@ def play_game(task: GameTask) -> GameRecord:
         try:
             move = player.choose_move(game.position)
             (record.times_a if mover_is_a else record.times_b).append(time.perf_counter() - started)
-            if move is None:
+            if not move:
                 raise ReversiError("it passed with a legal move")
             game.play(move)
         except ReversiError as error:

@@ -21,7 +21,7 @@ from textual.widget import Widget
 from textual.widgets import ProgressBar, Static
 from textual.worker import get_current_worker
 
-from ..core import PASS, Color, Game
+from ..core import Color, Game, Move
 from ..players.analysis import (
     DEFAULT_TIME,
     GameAnalysis,
@@ -109,14 +109,14 @@ class AnalysisPanel(Vertical):
     class MoveScored(Message):
         """A move of `moves` (the game analysed) has been scored."""
 
-        moves: tuple[int, ...]
+        moves: tuple[Move, ...]
         scored: MoveAnalysis
 
     @dataclass
     class Ended(Message):
         """The analysis of `moves` stopped: done, cancelled, or `error`."""
 
-        moves: tuple[int, ...]
+        moves: tuple[Move, ...]
         cancelled: bool
         error: str | None = None
 
@@ -158,7 +158,7 @@ class AnalysisPanel(Vertical):
     @work(thread=True, exclusive=True, group="analysis", exit_on_error=False)
     def _analyse(self, game: Game, known: GameAnalysis) -> None:
         worker = get_current_worker()
-        moves = tuple(game.moves)
+        moves = game.played
 
         def cancelled() -> bool:
             # Asked every few hundred nodes: let the UI thread take the GIL
@@ -188,7 +188,7 @@ class AnalysisPanel(Vertical):
     def show(self, game: Game, analysis: GameAnalysis, selected: int | None, ascii: bool) -> None:
         """Draw `analysis` of `game`, the reviewed ply `selected` highlighted."""
         self._fit()
-        wanted = sum(1 for move in game.moves if move != PASS)
+        wanted = sum(1 for move in game.played if move)
         done = sum(1 for scored in analysis.moves if scored.complete)
         self.display = bool(analysis.moves) or self.running
         progress = self.query_one(ProgressBar)

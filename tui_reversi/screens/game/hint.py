@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 from textual.worker import get_current_worker
 
-from ...core import parse_square
 from ...players import MoveScore
 from ...players.base import Turn
 from ...players.human import HumanPlayer
@@ -79,7 +78,7 @@ class Hints:
             return
         self._turn = None
         best = event.scores[0]
-        self.square = parse_square(best.move)
+        self.square = best.move.square
         screen.query_one(BoardView).cursor = self.square
         text = f"Hint: {best.move} looks best"
         if best.exact:  # the engine solved the ending: say how it ends

@@ -23,7 +23,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ...core import PASS, Color, Game, Move, ReversiError
+from ...core import Color, Game, Move, ReversiError
 from ...match import (
     Asked,
     Event,
@@ -308,7 +308,7 @@ class GameScreen(Screen[None]):
         )
         marks, notes = self.analysis.marks(game)
         self.query_one(MoveLog).moves = MoveList(
-            tuple(game.moves),
+            game.played,
             game.ply,
             review_ply,
             first=game.positions[0].to_move,
@@ -389,10 +389,10 @@ class GameScreen(Screen[None]):
 
     @on(BoardView.SquareChosen)
     def _square_chosen(self, event: BoardView.SquareChosen) -> None:
-        self.play(event.square)
+        self.play(event.move)
 
-    def play(self, square: int) -> None:
-        """The person at this keyboard plays `square`, or is told why not."""
+    def play(self, move: Move) -> None:
+        """The person at this keyboard plays `move`, or is told why not."""
         match = self.match
         if self.review.reviewing:
             then = "" if self.table.link is not None else ", ⏎ plays on from here"
@@ -413,7 +413,7 @@ class GameScreen(Screen[None]):
             )
             return
         self.notice = None
-        seat.submit(Move.of(square))
+        seat.submit(move)
 
     def on_key(self, event: events.Key) -> None:
         # Reached by the keys no widget took (typing a square stops at the
@@ -712,7 +712,7 @@ class GameScreen(Screen[None]):
 def _last_move(game: Game, ply: int) -> tuple[int | None, int]:
     """The last real move before `ply` and the discs it flipped (a bitboard)."""
     for earlier in range(ply - 1, -1, -1):
-        move = game.moves[earlier]
-        if move != PASS:
-            return move, game.positions[earlier].flips(move)
+        move = game.move_at(earlier)
+        if move:
+            return move.square, game.positions[earlier].flips(move.square)
     return None, 0
