@@ -33,7 +33,7 @@ EXACT_EMPTIES = 14  # solved to the end from this many empty squares down
 PV_PLIES = 6  # moves of the principal variation kept per position
 PV_SHARE = 0.2  # of a position's budget, for following the principal variation
 
-# Disc losses from which a move gets a label; why these, in the README.
+# Disc losses from which a move gets a label; why these, in docs/playing.md.
 INACCURACY = 2.0
 MISTAKE = 4.0
 BLUNDER = 8.0
