@@ -652,3 +652,17 @@ async def test_enter_twice_in_the_save_dialog_saves_once_and_asks_nothing(keepin
             "SaveGameScreen",
             "ConfirmScreen",
         ]
+
+
+async def test_the_resume_offer_numbers_moves_as_the_log_does(keeping_app):
+    """The offer said "Move 10" and then "Resumed at move 10" where the log
+    shows 9 moves: it counted Black's pass as a move."""
+    autosaved("d3c3e6d2d1e1b2c1a3", white="human")  # Black passes after c1; a3 is move 9
+    app, _ = keeping_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        offer = str(app.screen.query_one("#resume-game").content)
+        assert "Move 9, Black to move" in offer, offer
+        await pilot.press("r")
+        await settle(pilot, app)
+        assert status(app) == "Resumed at move 9."

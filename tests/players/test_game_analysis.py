@@ -19,7 +19,10 @@ from tui_reversi.players.analysis import (
 # Hard against hard at depth 4; then White plays h7, next to the empty h8,
 # and Black can take the corner at once.
 BEFORE_BLUNDER = "d3c5f6e3c4b3f3d2c2f2e2f5e6f4c3d6g6g5h4f1e1h5h6"
-JSON_KEYS = ["ply", "side", "move", "best", "played_score", "best_score", "loss", "label", "exact"]
+JSON_KEYS = [
+    *("number", "side", "move", "best", "played_score", "best_score"),
+    *("loss", "label", "exact"),
+]
 
 
 def random_game(seed: int) -> Game:
@@ -101,8 +104,8 @@ def test_labels_grow_with_the_loss_and_an_exact_win_thrown_away_is_a_blunder():
 
 def test_json_has_exactly_the_documented_keys_and_never_a_negative_loss():
     scored = MoveAnalysis(5, Color.WHITE, "c3", 2.0, "c3", 1.9)
-    assert list(scored.as_json()) == JSON_KEYS
-    assert scored.as_json()["side"] == "white" and scored.loss == 0.0
+    assert list(scored.as_json(5)) == JSON_KEYS
+    assert scored.as_json(5)["side"] == "white" and scored.loss == 0.0
 
 
 def test_each_player_is_summarised_and_the_turning_point_is_where_the_game_was_decided():

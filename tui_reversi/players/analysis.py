@@ -101,10 +101,11 @@ class MoveAnalysis:
         """The position after the move, as a margin for Black."""
         return self.played_score if self.side is Color.BLACK else -self.played_score
 
-    def as_json(self) -> dict[str, object]:
-        """The fields `tui-reversi analyse --format json` prints, in its order."""
+    def as_json(self, number: int) -> dict[str, object]:
+        """The fields `tui-reversi analyse --format json` prints, in its order;
+        `number` is the move's number as the move log writes it."""
         return {
-            "ply": self.ply,
+            "number": number,
             "side": self.side.name.lower(),
             "move": self.move,
             "best": self.best,
