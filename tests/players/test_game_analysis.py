@@ -145,3 +145,11 @@ def test_from_the_end_the_last_move_comes_first_and_the_results_are_the_same():
     backward = list(analyse_game(game, time_limit=math.inf, max_depth=1, from_the_end=True))
     assert [m.ply for m in backward] == [m.ply for m in reversed(forward)]
     assert backward[0].exact and sorted(backward, key=lambda m: m.ply) == forward
+
+
+def test_a_score_is_never_beyond_a_disc_margin():
+    """The analyser stored "played": 71.3 (a heuristic estimate), which no
+    board allows and which the reader then refused."""
+    scored = MoveAnalysis(43, Color.WHITE, "g7", 71.3, "h8", 80.0)
+    assert (scored.played_score, scored.best_score) == (64.0, 64.0)
+    assert MoveAnalysis(43, Color.WHITE, "g7", -99.0).played_score == -64.0

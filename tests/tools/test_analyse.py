@@ -106,3 +106,29 @@ def test_moves_are_numbered_as_the_app_s_log_numbers_them(tmp_path, capsys):
     code, out, _ = analyse(capsys, str(path), "--time", "0.1")
     rows = [line.split() for line in out.splitlines() if "a3" in line.split()]
     assert rows and rows[0][1] == "9", out
+
+
+def test_a_stored_analysis_read_in_part_is_said_and_only_the_rest_searched(
+    tmp_path, capsys, monkeypatch
+):
+    game = Game.from_transcript("f5d6c3d3c4")
+    analysis = GameAnalysis(tuple(analyse_game(game, time_limit=float("inf"), max_depth=1)))
+    fields = json.loads(replace(SavedGame.from_game(game), analysis=analysis).to_json())
+    fields["analysis"][3]["played"] = 71.3
+    path = tmp_path / "analysed.json"
+    path.write_text(json.dumps(fields))
+    searched = []
+    real = analysis_module.analyse_move
+
+    def counted(position, move, ply, **kwargs):
+        searched.append(ply)
+        return real(position, move, ply, **{**kwargs, "max_depth": 1})
+
+    monkeypatch.setattr(analysis_module, "analyse_move", counted)
+    code, out, err = analyse(capsys, str(path), "--format", "json")
+    assert code == 0 and searched == [4]
+    assert err.strip() == (
+        "tui-reversi analyse: the stored analysis of move 4 (d3) was left out: "
+        "its score 71.3 is not a disc margin (-64 to 64); searched again."
+    )
+    assert len(json.loads(out)) == 5

@@ -38,6 +38,7 @@ INACCURACY = 2.0
 MISTAKE = 4.0
 BLUNDER = 8.0
 LABELS = ("inaccuracy", "mistake", "blunder")
+MAX_MARGIN = 64.0  # no game ends with a wider disc margin
 
 
 def label_for(loss: float, played: float, best: float, exact: bool) -> str | None:
@@ -59,13 +60,18 @@ def _sign(value: float) -> int:
     return (value > 0) - (value < 0)
 
 
+def _margin(score: float) -> float:
+    return max(-MAX_MARGIN, min(MAX_MARGIN, score))
+
+
 @dataclass(frozen=True, slots=True)
 class MoveAnalysis:
     """One move played and how it compares with the engine's best.
 
     Scores are disc margins for the side that moved (final margins when
-    `exact`). `best` and `best_score` are None when only the played move's
-    evaluation is known (as read back from a GGF file).
+    `exact`), never beyond MAX_MARGIN either way. `best` and `best_score`
+    are None when only the played move's evaluation is known (as read back
+    from a GGF file).
     """
 
     ply: int  # 1-based, counting passes as the game record does
@@ -76,6 +82,13 @@ class MoveAnalysis:
     best_score: float | None = None
     exact: bool = False
     pv: tuple[str, ...] = ()  # the best line from the position, starting with `best`
+
+    def __post_init__(self) -> None:
+        # A heuristic estimate can run past what a board allows (+71.3 was
+        # stored once): every score is clamped where a MoveAnalysis is made.
+        object.__setattr__(self, "played_score", _margin(self.played_score))
+        if self.best_score is not None:
+            object.__setattr__(self, "best_score", _margin(self.best_score))
 
     @property
     def complete(self) -> bool:
@@ -119,9 +132,12 @@ class MoveAnalysis:
 
 @dataclass(frozen=True, slots=True)
 class GameAnalysis:
-    """What is known about a game's moves, by ply; grows as results arrive."""
+    """What is known about a game's moves, by ply; grows as results arrive.
+    `unread` is one sentence on what a reader left out of a stored analysis
+    ('' when nothing): those moves are analysed again."""
 
     moves: tuple[MoveAnalysis, ...] = ()
+    unread: str = ""
 
     def at(self, ply: int) -> MoveAnalysis | None:
         """The analysis of the move played at `ply` (1-based), if any."""

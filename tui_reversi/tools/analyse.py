@@ -56,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
     game = record.to_game()
     game.go_to(game.length)
     analysis = record.analysis.kept_for(game)
+    if analysis.unread:
+        print(f"tui-reversi analyse: {analysis.unread}; searched again.", file=sys.stderr)
     progress = sys.stderr if sys.stderr.isatty() else None
     total = sum(1 for m in game.moves if m >= 0)
     for scored in analyse_game(game, time_limit=args.time, skip=analysis):
