@@ -40,7 +40,7 @@ from .widgets.glyphs import ascii_text
 from .widgets.themes import BOARD_COLOURS, DEFAULT_THEME, SIXTEEN_COLOUR_THEME, THEMES
 
 if TYPE_CHECKING:
-    from .net.lobby import LobbyLink, LobbyNews
+    from .net.lobby_link import LobbyLink, LobbyNews
     from .net.remote import News, TableLink
     from .screens.game import GameScreen
     from .screens.lobby import Invitations

@@ -20,7 +20,7 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..net.lobby import Invitation, LobbyLink, LobbyNews, LobbyView, TableEntry
+from ..net.lobby_link import Invitation, LobbyLink, LobbyNews, LobbyView, TableEntry
 from ..net.terms import TableTerms
 from ..widgets.literal import Literal
 from .dialog import Dialog
