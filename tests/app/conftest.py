@@ -31,10 +31,10 @@ class FirstMovePlayer:
     notice: str | None = None
 
     def __init__(self, level: str = "easy") -> None:
-        self.level, self.variant, self.time_limit = level, None, None
+        self.level, self.variant = level, None
         self.asked = 0
 
-    def choose_move(self, position, *, cancelled=None, progress=None):
+    def choose_move(self, position, limit, *, cancelled=None, progress=None):
         self.asked += 1
         moves = position.legal_moves()
         return Move.of(moves[0]) if moves else Move.null()
@@ -52,7 +52,7 @@ class GatedPlayer(FirstMovePlayer):
         self.saw_cancel = threading.Event()
         self.stubborn = stubborn
 
-    def choose_move(self, position, *, cancelled=None, progress=None):
+    def choose_move(self, position, limit, *, cancelled=None, progress=None):
         self.thinking.set()
         if progress is not None:
             from tui_reversi.players import SearchInfo
@@ -63,7 +63,7 @@ class GatedPlayer(FirstMovePlayer):
                 self.saw_cancel.set()
                 if not self.stubborn:
                     return Move.null()
-        return super().choose_move(position)
+        return super().choose_move(position, limit)
 
 
 @pytest.fixture

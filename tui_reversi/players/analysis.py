@@ -1,6 +1,6 @@
 """Game analysis: every move of a game scored against the engine's best.
 
-    for scored in analyse_game(game, time_limit=0.8, cancelled=stop.is_set):
+    for scored in analyse_game(game, Limit(time=0.8), cancelled=stop.is_set):
         print(scored.ply, scored.move, scored.best, scored.loss, scored.label)
 
 `analyse_game` yields one `MoveAnalysis` per move played (passes have no
@@ -18,7 +18,6 @@ per side, where the result was decided, and as one curve.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,9 +25,10 @@ from dataclasses import dataclass
 from ..core import Color, Game, Move, Position, Result, Variant
 from ..engine.evaluation import SCALE
 from .alphabeta_player import analyse_position, engine_for, score_in_discs
-from .base import CancelCheck
+from .base import CancelCheck, Limit
 
 DEFAULT_TIME = 0.8  # seconds per position: a 60-move game in well under a minute
+PER_POSITION = Limit(time=DEFAULT_TIME)
 EXACT_EMPTIES = 14  # solved to the end from this many empty squares down
 PV_PLIES = 6  # moves of the principal variation kept per position
 PV_SHARE = 0.2  # of a position's budget, for following the principal variation
@@ -175,17 +175,16 @@ class GameAnalysis:
 
 def analyse_game(
     game: Game,
+    limit: Limit = PER_POSITION,
     *,
-    time_limit: float = DEFAULT_TIME,
     cancelled: CancelCheck | None = None,
     skip: GameAnalysis | None = None,
-    max_depth: int | None = None,
     from_the_end: bool = False,
 ) -> Iterator[MoveAnalysis]:
     """Score every move played in `game`, in order (or from the last move
     back), yielding each as it is done.
 
-    `time_limit` is seconds per position (math.inf: none, then `max_depth`
+    `limit` bounds the search of each position (with no clock its depth
     bounds the midgame search and the result is repeatable). Moves already
     analysed in full in `skip` are not searched again. Stops, without
     yielding a half-searched position, once `cancelled()` is true.
@@ -201,10 +200,9 @@ def analyse_game(
             game.positions[ply - 1],
             move,
             ply,
+            limit,
             variant=game.variant,
-            time_limit=time_limit,
             cancelled=cancelled,
-            max_depth=max_depth,
         )
         if cancelled is not None and cancelled():
             return
@@ -215,30 +213,32 @@ def analyse_move(
     position: Position,
     move: Move,
     ply: int,
+    limit: Limit = PER_POSITION,
     *,
     variant: Variant = Variant.OTHELLO,
-    time_limit: float = DEFAULT_TIME,
     cancelled: CancelCheck | None = None,
-    max_depth: int | None = None,
 ) -> MoveAnalysis:
-    """The move `move` played in `position` (at `ply`) against the best one."""
+    """The move `move` played in `position` (at `ply`) against the best one,
+    searched within `limit`."""
     started = time.perf_counter()
     side = position.to_move
     if position.in_opening_placement:
         # Reversi's centre placements: the hint's small search over the shapes.
-        ranked = analyse_position(position, variant, time_limit, cancelled)
+        ranked = analyse_position(position, variant, limit, cancelled)
         scores = {s.move: round(s.score, 1) + 0.0 for s in ranked}
         top = ranked[0].move
         if scores[move] >= scores[top]:
             top = move  # equally good: the move played was best
         return MoveAnalysis(ply, side, move, scores[move], top, scores[top], pv=(top,))
-    clock = None if math.isinf(time_limit) else time_limit * (1 - PV_SHARE)
+    seconds = limit.clock
+    clock = None if seconds is None else seconds * (1 - PV_SHARE)
     engine = engine_for(variant)
     result = engine.search(
         position.own,
         position.opp,
         time_limit=clock,
-        max_depth=max_depth if max_depth is not None else 60,
+        max_depth=limit.depth if limit.depth is not None else 60,
+        max_nodes=limit.nodes,
         exact_empties=EXACT_EMPTIES,
         cancelled=cancelled,
         analyse=True,
@@ -262,7 +262,7 @@ def analyse_move(
         variant,
         result.depth - 1,
         exact,
-        None if clock is None else started + time_limit,
+        None if seconds is None else started + seconds,
         cancelled,
     )
     best_move = Move.of(best_square)

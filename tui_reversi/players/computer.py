@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from .base import (
     Allows,
+    Limit,
     MoveRequest,
     Notice,
     PlayFailed,
@@ -19,14 +20,18 @@ from .base import (
 
 
 class ComputerPlayer:
-    """A seat played by `strategy`. Each request gets a thread and a cancel
-    event; cancelling sets the event (threads cannot be killed: the engine
-    polls it) and whatever the thread still answers is stale."""
+    """A seat played by `strategy`, asked to move within `limit` each turn.
+    Each request gets a thread and a cancel event; cancelling sets the event
+    (threads cannot be killed: the engine polls it) and whatever the thread
+    still answers is stale."""
 
     allows = Allows(hints=False, takebacks=True, pausing=True)
 
-    def __init__(self, strategy: Strategy, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, strategy: Strategy, limit: Limit, *, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.strategy = strategy
+        self.limit = limit
         self._clock = clock
         self._cancel = threading.Event()
         self._thread: threading.Thread | None = None
@@ -64,7 +69,7 @@ class ComputerPlayer:
 
         try:
             move = self.strategy.choose_move(
-                turn.position, cancelled=cancel.is_set, progress=progress
+                turn.position, self.limit, cancelled=cancel.is_set, progress=progress
             )
         except Exception as error:  # a bug in an engine: report it, keep the game
             reply(PlayFailed(turn, f"{type(error).__name__}: {error}"))

@@ -10,7 +10,8 @@ The protocol (documented in docs/engine.md), one line each way, UTF-8:
 
 VARIANT is othello, reversi or anti; BOARD is the 64-character board string
 (a1..h8, X black, O white, - empty) and SIDE the side to move (X or O);
-MILLISECONDS is the time budget for this move. Each `go` is independent:
+MILLISECONDS is the time budget for this move (the request's Limit; one
+second when it has no clock). Each `go` is independent:
 the engine needs to keep no game state. Lines the engine prints that start
 with `#` are ignored (for its own logging). An engine that answers with an
 illegal move, a malformed line, or not within its budget plus a grace
@@ -27,10 +28,11 @@ import threading
 from collections.abc import Callable, Iterable
 
 from ..core import Move, Position, ReversiError, Variant
-from .base import CancelCheck, ProgressCallback, Strategy
+from .base import CancelCheck, Limit, ProgressCallback, Strategy
 
 PROTOCOL = "tui-reversi 1"
 GRACE = 5.0  # seconds allowed beyond three times the budget
+UNTIMED = 1.0  # seconds an engine is given when a request has no clock
 
 
 class EngineError(ReversiError):
@@ -43,10 +45,9 @@ class ExternalPlayer:
     level = "external"
     notice: str | None = None  # it has nothing to tell
 
-    def __init__(self, command: str, variant: Variant = Variant.OTHELLO, time_limit: float = 1.0):
+    def __init__(self, command: str, variant: Variant = Variant.OTHELLO):
         self.command = command
         self.variant = variant
-        self.time_limit = time_limit
         try:
             argv = shlex.split(command)
         except ValueError as error:
@@ -101,14 +102,15 @@ class ExternalPlayer:
     def choose_move(
         self,
         position: Position,
+        limit: Limit,
         *,
         cancelled: CancelCheck | None = None,
         progress: ProgressCallback | None = None,
     ) -> Move:
         board, side = str(position).split()
-        milliseconds = round(self.time_limit * 1000)
-        self._send(f"go {self.variant.value} {board} {side} {milliseconds}")
-        reply = self._answer(3 * self.time_limit + GRACE)
+        seconds = limit.clock or UNTIMED
+        self._send(f"go {self.variant.value} {board} {side} {round(seconds * 1000)}")
+        reply = self._answer(3 * seconds + GRACE)
         word, _, move = reply.partition(" ")
         if word != "move" or not move:
             raise EngineError(
@@ -133,12 +135,13 @@ class ExternalPlayer:
 
 
 def serve(
-    player: Callable[[Variant, float], Strategy],
+    player: Callable[[Variant], Strategy],
     lines: Iterable[str],
     write: Callable[[str], None],
 ) -> None:
     """Speak the protocol as an engine: read requests from `lines`, answer
-    with `write(line)`, choosing moves with the engine `player(variant, seconds)`."""
+    with `write(line)`, choosing moves with the engine `player(variant)`
+    within each request's milliseconds."""
     for raw in lines:
         words = raw.split()
         if not words:
@@ -146,7 +149,7 @@ def serve(
         if words[0] == "quit":
             return
         if words[:2] == PROTOCOL.split():
-            write(f"ok tui-reversi {player(Variant.OTHELLO, 1.0).level}")
+            write(f"ok tui-reversi {player(Variant.OTHELLO).level}")
         elif words[0] == "go" and len(words) == 5:
             try:
                 variant = Variant.parse(words[1])
@@ -156,7 +159,7 @@ def serve(
                 write(f"# bad go line: {error}")
                 write("move pass")
                 continue
-            move = player(variant, seconds).choose_move(position)
+            move = player(variant).choose_move(position, Limit(time=seconds))
             write(f"move {move}")
         else:
             write(f"# unknown command: {raw.strip()}")

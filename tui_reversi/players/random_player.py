@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ..core import Move, Position, Variant
-from .base import CancelCheck, ProgressCallback
+from .base import CancelCheck, Limit, ProgressCallback
 
 
 class RandomPlayer:
@@ -14,12 +14,12 @@ class RandomPlayer:
 
     def __init__(self, variant: Variant = Variant.OTHELLO, seed: int | None = None):
         self.variant = variant
-        self.time_limit = None
         self._random = random.Random(seed)
 
     def choose_move(
         self,
         position: Position,
+        limit: Limit,
         *,
         cancelled: CancelCheck | None = None,
         progress: ProgressCallback | None = None,

@@ -25,6 +25,7 @@ from ..players.analysis import (
     summarise,
     turning_point,
 )
+from ..players.base import Limit
 from ..storage import load_game_argument
 
 FORMATS = ("table", "json")
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tui-reversi analyse: {analysis.unread}; searched again.", file=sys.stderr)
     progress = sys.stderr if sys.stderr.isatty() else None
     total = sum(1 for move in game.played if move)
-    for scored in analyse_game(game, time_limit=args.time, skip=analysis):
+    for scored in analyse_game(game, Limit(time=args.time), skip=analysis):
         analysis = analysis.with_move(scored)
         if progress is not None:
             done = sum(1 for m in analysis.moves if m.complete)

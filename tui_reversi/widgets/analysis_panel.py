@@ -23,7 +23,7 @@ from textual.worker import get_current_worker
 
 from ..core import Color, Game, Move
 from ..players.analysis import (
-    DEFAULT_TIME,
+    PER_POSITION,
     GameAnalysis,
     MoveAnalysis,
     analyse_game,
@@ -31,6 +31,7 @@ from ..players.analysis import (
     summarise,
     turning_point,
 )
+from ..players.base import Limit
 from .eval_graph import EvalGraph, GraphData
 from .glyphs import ascii_text
 from .literal import Literal
@@ -120,10 +121,9 @@ class AnalysisPanel(Vertical):
         cancelled: bool
         error: str | None = None
 
-    def __init__(self, *, time_limit: float = DEFAULT_TIME, **kwargs: object) -> None:
+    def __init__(self, *, limit: Limit = PER_POSITION, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.time_limit = time_limit  # seconds per position (math.inf: none)
-        self.max_depth: int | None = None  # with no clock: a repeatable analysis (tests)
+        self.limit = limit  # per position; with no clock, a repeatable analysis (tests)
         self.running = False
 
     def compose(self) -> ComposeResult:
@@ -169,10 +169,9 @@ class AnalysisPanel(Vertical):
         try:
             for scored in analyse_game(
                 game,
-                time_limit=self.time_limit,
+                self.limit,
                 cancelled=cancelled,
                 skip=known,
-                max_depth=self.max_depth,
                 # The end first: its solved positions come at once, and the
                 # move log (scrolled to the end after a game) fills where it shows.
                 from_the_end=True,
