@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from ..core import Color, Game, Move, ReversiError, Variant
+from ..core.errors import reason
 from ..players.base import Allows, MoveRequest, PlayResult
 from ..players.human import HumanPlayer
 from ..players.kinds import HUMAN, PERSON
@@ -121,7 +122,7 @@ class TableLink(ServerLine[News]):
         try:
             sock, reader, state = cls.dial(path, secret, timeout, _read_table)
         except OSError as error:
-            raise ReversiError(f"cannot reach the table: {error.strerror or error}") from None
+            raise ReversiError(f"cannot reach the table: {reason(error)}") from None
         return cls(sock, reader, state)
 
     # -- the seats ------------------------------------------------------------------

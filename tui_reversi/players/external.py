@@ -28,6 +28,7 @@ import threading
 from collections.abc import Callable, Iterable
 
 from ..core import Move, Position, ReversiError, Variant
+from ..core.errors import reason
 from .base import CancelCheck, Limit, ProgressCallback, Strategy
 
 PROTOCOL = "tui-reversi 1"
@@ -64,7 +65,7 @@ class ExternalPlayer:
                 bufsize=1,
             )
         except OSError as error:
-            raise ReversiError(f"cannot start the engine {argv[0]!r}: {error.strerror}") from None
+            raise ReversiError(f"cannot start the engine {argv[0]!r}: {reason(error)}") from None
         self._lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         self._send(PROTOCOL)

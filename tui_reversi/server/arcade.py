@@ -13,7 +13,6 @@ import contextlib
 import errno
 import hmac
 import ipaddress
-import os
 import sys
 import time
 from collections import Counter
@@ -21,6 +20,7 @@ from collections.abc import Callable
 
 import asyncssh
 
+from ..core.errors import reason
 from .archive import FIRST_RATING, Archive
 from .config import ServeConfig, ServeError, format_duration, gone_reason
 from .hostkey import load_or_create_host_key
@@ -107,14 +107,14 @@ class Arcade:
             )
         except OSError as error:
             where = f"{config.host or '*'}:{config.port}"
-            reason = os.strerror(error.errno) if error.errno else str(error)
+            why = reason(error)
             hint = "; choose another with --port" if error.errno == errno.EADDRINUSE else ""
             if self.preloaded is not None:
                 await self.preloaded.close()
             await self.lobby.close()
             await self.tables.close()
             self.archive.close()
-            raise ServeError(f"cannot listen on {where}: {reason}{hint}") from None
+            raise ServeError(f"cannot listen on {where}: {why}{hint}") from None
 
     async def _start_preloaded(self) -> None:
         """Start the preloaded parent games fork from, or say why games start afresh."""
@@ -171,7 +171,7 @@ class Arcade:
         try:
             return asyncssh.read_authorized_keys(str(path))
         except OSError as error:
-            raise ServeError(f"cannot read {path}: {error.strerror}") from None
+            raise ServeError(f"cannot read {path}: {reason(error)}") from None
         except ValueError as error:
             raise ServeError(f"cannot use {path}: {error}") from None
 

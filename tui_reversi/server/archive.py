@@ -21,8 +21,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..core import Color, Game, ReversiError, Variant
-from ..net.terms import TermsRefused, TimeControl
+from ..core import Color, Game, Variant
+from ..net.terms import TimeControl
 from ..players.kinds import HUMAN, PERSON
 from ..storage import NameTakenError, SavedGame, SavedGames, StorageError
 from ..storage.paths import APP_NAME
@@ -104,10 +104,6 @@ class UnfinishedGame:
     adjourned: bool
 
 
-class StoreError(Exception):
-    """The table store could not do what it was asked, in one sentence (for the log)."""
-
-
 @dataclass(frozen=True, slots=True)
 class Results:
     """A player's results on this server."""
@@ -151,7 +147,7 @@ class Archive:
         return problems
 
     def save_table(self, unfinished: UnfinishedGame) -> None:
-        """Keep (or replace) a game not over yet. Raises StoreError."""
+        """Keep (or replace) a game not over yet. Raises StorageError."""
         game, clock = unfinished.game, unfinished.time_control
         try:
             self._db.execute(
@@ -172,7 +168,7 @@ class Archive:
             )
         except sqlite3.Error as error:
             code = unfinished.code
-            raise StoreError(f"cannot keep table {code}'s game in {self.path}: {error}") from None
+            raise StorageError(f"cannot keep table {code}'s game in {self.path}: {error}") from None
 
     def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
         """Every game kept not over, and a sentence for each row that cannot be read."""
@@ -198,7 +194,7 @@ class Archive:
                         bool(adjourned),
                     )
                 )
-            except (ValueError, TypeError, ReversiError, TermsRefused) as error:
+            except (ValueError, TypeError) as error:  # ReversiError, TermsRefused too
                 problems.append(f"table {code!r}'s unfinished game cannot be read back: {error}")
         return games, problems
 

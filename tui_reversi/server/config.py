@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..core import ReversiError
 from ..storage.paths import FILES_ROOT_VARIABLE
 
 AUTH_MODES = ("none", "password", "keys")
@@ -33,7 +34,7 @@ _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")
 _PRINTABLE = re.compile(r"[^\x00-\x1f\x7f]{0,256}")
 
 
-class ServeError(Exception):
+class ServeError(ReversiError):
     """A problem the operator can fix (bad flag, unreadable key file): one sentence."""
 
 

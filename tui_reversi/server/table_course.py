@@ -17,7 +17,8 @@ from collections.abc import Callable
 
 from ..core import Color
 from ..net.server_line import line
-from .archive import Ending, StoreError
+from ..storage import StorageError
+from .archive import Ending
 from .config import format_duration
 from .table import Seat, Table
 from .table_clocks import TableClocks
@@ -169,5 +170,5 @@ class GameCourse:
             return
         try:
             self.store.save_table(unfinished(table))
-        except StoreError as error:
+        except StorageError as error:
             self._log(str(error))

@@ -19,7 +19,7 @@ from .table import Table
 class TableStore(Protocol):
     """What the tables keep beyond this process: the one interface a shared
     store (PostgreSQL, Redis) would implement for a fleet of servers. Methods
-    raise StoreError (one sentence) when the store fails; keep() reports its
+    raise StorageError (one sentence) when the store fails; keep() reports its
     problems instead, as it also writes the players' saved games."""
 
     def save_table(self, unfinished: UnfinishedGame) -> None:

@@ -23,8 +23,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..core import Color, Game, Result
+from ..core.errors import reason
 from .errors import NameTakenError, StorageError
-from .files import move_aside, read_limited, reason, write_atomic
+from .files import move_aside, read_limited, write_atomic
 from .paths import data_dir
 from .record import MAX_RECORD_BYTES, SavedGame, now, read_record
 
