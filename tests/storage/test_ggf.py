@@ -11,7 +11,7 @@ from tui_reversi.core import PASS, Game, Position, Variant, square_name
 from tui_reversi.players.analysis import GameAnalysis, MoveAnalysis
 from tui_reversi.storage import SavedGame, StorageError, export_ggf, parse_ggf
 
-from .strategies import records
+from .strategies import imported_records, records
 
 START = "---------------------------O*------*O--------------------------- *"
 START_ROWS = "-------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *"
@@ -261,3 +261,10 @@ def test_our_own_players_come_back_as_levels_not_as_names():
     record = parse_ggf(export_ggf(SavedGame.from_game(game, "human", "hard")))
     assert record.players == ("human", "hard") and record.names is None
     assert record.ratings is None and record.time_control is None and record.times == ()
+
+
+@given(imported_records())
+def test_who_played_their_ratings_the_clock_the_date_and_the_times_survive_ggf_and_json(record):
+    kept = ("names", "ratings", "time_control", "date", "times")
+    for back in (parse_ggf(export_ggf(record)), SavedGame.from_json(record.to_json())):
+        assert [getattr(back, key) for key in kept] == [getattr(record, key) for key in kept]
