@@ -25,7 +25,7 @@ def test_ci_runs_the_readme_test_command_exactly():
 
 
 def test_the_hosting_page_gives_the_protocols_own_line_limit():
-    from tui_reversi.players.server_line import MAX_LINE
+    from tui_reversi.net.server_line import MAX_LINE
 
     limits = re.findall(r"at most (\d+) bytes", (ROOT / "docs" / "hosting.md").read_text())
     assert limits == [str(MAX_LINE)]

@@ -24,9 +24,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..core import PASS, Color, Game, Position, Result, Variant, square_name
+from ..engine.evaluation import SCALE
 from .alphabeta_player import analyse_position, engine_for, score_in_discs
 from .base import CancelCheck
-from .evaluation import SCALE
 
 DEFAULT_TIME = 0.8  # seconds per position: a 60-move game in well under a minute
 EXACT_EMPTIES = 14  # solved to the end from this many empty squares down

@@ -84,7 +84,7 @@ def _binding_classes(app: App[Any]) -> list[type[DOMNode]]:
 
 def key_names(app: App, binding: Binding) -> list[str]:
     """How each key of `binding` is shown, after the app's keymap."""
-    keymap: dict[str, str] = getattr(app, "keymap", {})  # ReversiApp keeps the one it is given
+    keymap: dict[str, str] = getattr(app, "keymap", {})  # GameApp keeps the one it is given
     keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
     names = []
     for index, key in enumerate(part.strip() for part in keys.split(",")):

@@ -297,7 +297,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
-    from ..engine_build import engine_build
+    from ..engine.build import engine_build
 
     variant = _check(args)
     console = Console(stderr=False)

@@ -170,7 +170,7 @@ class Analysis:
         self.known = app.session.analysis_for(match) if app.session is not None else GameAnalysis()
         if self.known.unread:  # the rest of the stored analysis is kept: say what is not
             note = f"{self.known.unread}; Analyse (a) fills it in again."
-            app.notify(sentence(note), severity="warning", timeout=30)
+            self.screen.notify(sentence(note), severity="warning", timeout=30)
 
     def marks(self, game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The move log's marks and figures per ply (empty when nothing is

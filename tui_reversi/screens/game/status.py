@@ -13,7 +13,7 @@ from ...core import PASS, Color, Game, move_numbers, square_name
 from ...match import Match
 from ...players.kinds import PERSON
 
-# `ReversiApp.text`: spells symbols out in ASCII mode.
+# `GameApp.text`: spells symbols out in ASCII mode.
 Spell = Callable[[str], str]
 # At a table, the name shown for a seat nobody has taken yet.
 EMPTY_SEAT = "waiting…"

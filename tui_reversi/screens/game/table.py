@@ -11,8 +11,8 @@ from textual.binding import Binding
 
 from ...core import Color, Game
 from ...match import Match
+from ...net.remote import ClockReading, News, TableLink, TableState
 from ...players.kinds import HUMAN, PERSON
-from ...players.remote import ClockReading, News, TableLink, TableState
 from ...widgets.score import Clocks, ScorePanel
 from ..chat import ChatScreen
 from ..confirm import ConfirmScreen
