@@ -105,9 +105,23 @@ async def settle(pilot, app, *, rounds: int = 50) -> None:
     """Let worker threads finish and their messages land."""
     for _ in range(rounds):
         await pilot.pause(0.01)
-        if not any(w.is_running for w in app.workers) and not computer_thinking(app):
+        running = any(w.is_running for w in app.workers)
+        if not running and not computer_thinking(app) and not engine_working(app):
             break
     await pilot.pause()
+
+
+def engine_working(app) -> bool:
+    """True while the hint or the analysis still searches in the background."""
+    from tui_reversi.screens.game import GameScreen
+    from tui_reversi.widgets.analysis_panel import AnalysisPanel
+
+    for screen in app.screen_stack:
+        if isinstance(screen, GameScreen):
+            panels = screen.query(AnalysisPanel)
+            if screen.hints.search.busy or any(panel.analysis.busy for panel in panels):
+                return True
+    return False
 
 
 def computer_thinking(app) -> bool:

@@ -1,6 +1,7 @@
 """The hint: the app's hint engine searches the position of a player whose
-seat allows hints, in a thread worker; its best move is marked on the board
-and the cursor put on it, unless the game has moved on meanwhile."""
+seat allows hints, in the background (players/background.py); its best move
+is marked on the board and the cursor put on it, unless the game has moved
+on meanwhile."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual.message import Message
-from textual.worker import get_current_worker
 
 from ...players import MoveScore
+from ...players.background import Background, Done, Failed, Outcome
 from ...players.base import Turn
 from ...players.human import HumanPlayer
 from ...widgets.board import BoardView
@@ -38,6 +39,7 @@ class Hints:
         self.screen = screen
         self.square: int | None = None  # the square marked on the board
         self._turn: Turn | None = None  # the turn a search is running for
+        self.search: Background[Turn, list[MoveScore]] = Background("hint")
 
     def ask(self) -> None:
         screen = self.screen
@@ -56,17 +58,13 @@ class Hints:
         screen.say("Looking for the best move…")
         engine = screen.reversi_app.hint_engine
 
-        def search() -> None:
-            worker = get_current_worker()
-            try:
-                scores = engine(turn.position, variant, lambda: worker.is_cancelled)
-            except Exception as error:  # a bug in the engine: say so, keep the game
-                screen.post_message(HintFailed(turn, f"{type(error).__name__}: {error}"))
-                return
-            if not worker.is_cancelled:
-                screen.post_message(HintReady(turn, scores))
+        def answer(outcome: Outcome[Turn, list[MoveScore]]) -> None:
+            if isinstance(outcome, Done):
+                screen.post_message(HintReady(outcome.token, outcome.result))
+            elif isinstance(outcome, Failed):
+                screen.post_message(HintFailed(outcome.token, outcome.problem))
 
-        screen.run_worker(search, thread=True, exclusive=True, group="hint", exit_on_error=False)
+        self.search.start(turn, lambda cancelled: engine(turn.position, variant, cancelled), answer)
 
     def ready(self, event: HintReady) -> None:
         screen = self.screen
@@ -97,4 +95,4 @@ class Hints:
         """Forget the hint and stop looking for one (the position changed)."""
         self._turn = None
         self.square = None
-        self.screen.workers.cancel_group(self.screen, "hint")
+        self.search.cancel()
