@@ -11,8 +11,8 @@ from hypothesis import given
 from tui_reversi.core import Game, Move, Position, ReversiError, Variant, square_name
 from tui_reversi.players import LEVELS
 from tui_reversi.players.analysis import GameAnalysis, MoveAnalysis
+from tui_reversi.players.kinds import NAMES
 from tui_reversi.storage import (
-    PLAYERS,
     FutureFormatError,
     SavedGame,
     StorageError,
@@ -26,7 +26,7 @@ WITH_A_PASS = "d3c3e6d2d1e1b2c1"
 
 
 def test_players_are_human_and_the_computer_levels():
-    assert ("human", *LEVELS) == PLAYERS
+    assert ("human", *LEVELS) == NAMES
     assert parse_player(" Hard ") == "hard"
     with pytest.raises(ReversiError, match="unknown player 'grandmaster': choose one of human,"):
         parse_player("grandmaster")

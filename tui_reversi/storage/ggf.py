@@ -36,8 +36,9 @@ from datetime import UTC, datetime, timedelta
 
 from ..core import Color, Game, Move, Position, ReversiError, Variant
 from ..players.analysis import MAX_MARGIN, GameAnalysis, MoveAnalysis
+from ..players.kinds import NAMES
 from .errors import StorageError, shown
-from .record import PLAYERS, SavedGame, now
+from .record import SavedGame, now
 
 PROGRAM = "tui-reversi"
 _PROPERTY = re.compile(r"([A-Za-z]{1,8})[ \t\r\n]*\[((?:[^\]\\]|\\.)*)\]", re.S)
@@ -320,7 +321,7 @@ def _check_colours(game: Game, moves: list[tuple[str, str]]) -> None:
 
 def _player(name: str) -> str:
     words = name.strip().lower().split()
-    if len(words) == 2 and words[0] == PROGRAM and words[1] in PLAYERS:
+    if len(words) == 2 and words[0] == PROGRAM and words[1] in NAMES:
         return words[1]
     return "human"
 

@@ -51,10 +51,9 @@ from typing import Any
 
 from ..core import Color, Game, Move, Position, ReversiError, Variant, parse_transcript
 from ..players.analysis import MAX_MARGIN, GameAnalysis, MoveAnalysis
-from ..players.kinds import NAMES, label, player_kind
+from ..players.kinds import label, player_kind
 from .errors import FutureFormatError, StorageError, shown
 
-PLAYERS = NAMES  # the registry's kinds: "human" then the computer levels
 FORMAT = "tui-reversi game"
 VERSION = 1
 MAX_RECORD_BYTES = 256 * 1024  # a whole game is under 1 KiB; anything near this is not ours
