@@ -16,13 +16,13 @@ import ipaddress
 import os
 import sys
 import time
-from collections import Counter
 from collections.abc import Callable
 
 import asyncssh
 
 from .archive import FIRST_RATING, Archive
-from .config import ServeConfig, ServeError, format_duration, gone_reason
+from .config import ServeConfig, ServeError, format_duration, gone_reason, log_name
+from .door import Door, PasswordPenalties
 from .hostkey import load_or_create_host_key
 from .invitations import Lobby
 from .lobby import who_is_here
@@ -52,7 +52,10 @@ class Arcade:
         self.connections: set[PlayerConnection] = set()
         # Player (directory) name -> the session whose game is that player's live game.
         self.live_games: dict[str, GameSession] = {}
-        self._per_address: Counter[str] = Counter()
+        # Every session with a game running, its connection still there or gone.
+        self.games: set[GameSession] = set()
+        self.door = Door(config)
+        self.penalties = PasswordPenalties(config.auth_failure_delay, self.note)
         self.seats_taken = 0
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.host_key: asyncssh.SSHKey | None = None
@@ -177,25 +180,18 @@ class Arcade:
 
     # Counting.
 
-    def admit(self, connection: PlayerConnection) -> tuple[str | None, bool]:
-        """Count a new connection in: a sentence for the client if it must be turned away,
-        and whether to drop it at once (a flood) rather than after the key exchange."""
+    def admit(self, connection: PlayerConnection) -> bool:
+        """Count a new connection in at the door; False (not counted) if there is no room."""
+        if not self.door.arrive(connection.address):
+            return False
         self.connections.add(connection)
-        self._per_address[connection.address] += 1
-        from_address = self._per_address[connection.address]
-        if from_address > self.config.max_per_address:
-            message = "Too many connections from your address; please try again later."
-            return message, from_address > 2 * self.config.max_per_address
-        if len(self.connections) > self.config.max_connections():
-            return "The server is busy; please try again in a few minutes.", False
-        return None, False
+        return True
 
     def forget(self, connection: PlayerConnection) -> None:
-        self.connections.discard(connection)
-        self._per_address[connection.address] -= 1
-        if self._per_address[connection.address] <= 0:
-            del self._per_address[connection.address]
-        self.log_disconnect(connection)
+        if connection in self.connections:
+            self.connections.discard(connection)
+            self.door.leave(connection.address, inside=connection.authenticated)
+            self.log_disconnect(connection)
 
     def take_seat(self) -> bool:
         if self.seats_taken >= self.config.max_sessions:
@@ -213,11 +209,11 @@ class Arcade:
         self._log(f"{_now()} {text}")
 
     def log_connect(self, connection: PlayerConnection) -> None:
-        user = _printable(connection.user or "")
+        user = log_name(connection.user or "")
         self._log(f"{_now()} connect {connection.peer} user={user}")
 
     def log_disconnect(self, connection: PlayerConnection) -> None:
-        user = _printable(connection.user) if connection.user is not None else "-"
+        user = log_name(connection.user) if connection.user is not None else "-"
         took = format_duration(time.monotonic() - connection.started)
         reason = connection.end_reason or "closed"
         self._log(f"{_now()} disconnect {connection.peer} user={user} after {took}: {reason}")
@@ -233,7 +229,12 @@ class Arcade:
         self.tables.adjourn_all("The server is stopping")
         for connection in connections:
             connection.end("server shutting down", "the server is shutting down; sorry!")
-        tasks = [c.session.task for c in connections if c.session and c.session.task]
+        # Every game this server started goes, its player still here or not: hung up,
+        # and killed after the grace if it does not go (hang_up), then reaped.
+        for session in list(self.games):
+            session.end("server shutting down", "the server is shutting down; sorry!")
+        tasks = {session.task for session in self.games if session.task is not None}
+        tasks |= {c.session.task for c in connections if c.session and c.session.task}
         if tasks:
             await asyncio.wait(tasks)
         # Clients told their game is over close by themselves; a disconnect sent at once
@@ -275,7 +276,6 @@ class PlayerConnection(asyncssh.SSHServer):
         self.ssh_connection = ""
         self.end_reason: str | None = None
         self.authenticated = False
-        self._refusal: str | None = None
         self.session: GameSession | None = None
         self.game_pid: int | None = None
         self._conn: asyncssh.SSHServerConnection | None = None
@@ -288,11 +288,10 @@ class PlayerConnection(asyncssh.SSHServer):
         self.address = str(peer[0])
         self.peer = f"[{peer[0]}]:{peer[1]}" if ":" in self.address else f"{peer[0]}:{peer[1]}"
         self.ssh_connection = f"{peer[0]} {peer[1]} {local[0]} {local[1]}"
-        self._refusal, flood = self.arcade.admit(self)
-        if self._refusal is not None:
-            self.end_reason = self._refusal.split(";")[0].lower()
-            if flood:
-                asyncio.get_running_loop().call_soon(conn.abort)
+        if not self.arcade.admit(self):
+            # No room at the door: not counted, not kept, not told (it has not even said hello).
+            self.end_reason = "no room at the door"
+            asyncio.get_running_loop().call_soon(conn.abort)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._timer is not None:
@@ -306,9 +305,11 @@ class PlayerConnection(asyncssh.SSHServer):
 
     def begin_auth(self, username: str) -> bool:
         self.user = username
-        if self._refusal is not None and self._conn is not None:
+        refusal = self.arcade.door.room_inside(self.address)
+        if refusal is not None and self._conn is not None:
             # Said here, after the key exchange, because clients read it only from then on.
-            self._conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, self._refusal)
+            self.end_reason = refusal.split(";")[0].lower()
+            self._conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
             return True
         auth = self.config.auth
         if auth == "none":
@@ -327,18 +328,28 @@ class PlayerConnection(asyncssh.SSHServer):
         return self.config.auth == "password"
 
     async def validate_password(self, username: str, password: str) -> bool:
+        penalties = self.arcade.penalties
+        # However the guesses come (pipelined, on many connections), one is compared
+        # at a time per address, after a wait that grows with its wrong ones.
+        await penalties.turn(self.address)
         expected = (self.config.password or "").encode()
         if expected and hmac.compare_digest(password.encode(), expected):
+            penalties.passed(self.address)
             return True
         self.end_reason = "wrong password"
-        # Slows guessing down; the per-address limit caps how many guess at once.
-        await asyncio.sleep(self.config.auth_failure_delay)
+        penalties.failed(self.address, log_name(username))
         return False
 
     def public_key_auth_supported(self) -> bool:
         return self.config.auth == "keys"
 
     def auth_completed(self) -> None:
+        refusal = self.arcade.door.room_inside(self.address)
+        if refusal is not None and self._conn is not None:
+            self.end_reason = refusal.split(";")[0].lower()
+            self._conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
+            return
+        self.arcade.door.enter(self.address)
         self.authenticated = True
         self.end_reason = None
         self.arcade.log_connect(self)
@@ -409,10 +420,3 @@ class PlayerConnection(asyncssh.SSHServer):
 
 def _now() -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S")
-
-
-def _printable(name: str) -> str:
-    """A user name as it may go into a log line: plain if plain, quoted and escaped if not."""
-    if name and name.isprintable() and " " not in name and "=" not in name:
-        return name
-    return repr(name)

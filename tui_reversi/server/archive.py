@@ -174,6 +174,13 @@ class Archive:
             code = unfinished.code
             raise StoreError(f"cannot keep table {code}'s game in {self.path}: {error}") from None
 
+    def forget_table(self, code: str) -> None:
+        """Forget the game kept not over at table `code`. Raises StoreError."""
+        try:
+            self._db.execute("DELETE FROM unfinished WHERE code = ?", (code,))
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot forget table {code}'s game in {self.path}: {error}") from None
+
     def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
         """Every game kept not over, and a sentence for each row that cannot be read."""
         games: list[UnfinishedGame] = []

@@ -26,10 +26,12 @@ from ..players.terms import USAGE, TableTerms, TermsRefused
 from .config import (
     format_duration,
     gone_reason,
+    log_name,
     player_directory_name,
     player_environment,
     player_user_name,
 )
+from .input_allowance import INPUT_BURST, InputAllowance
 from .invitations import GO_GRACE
 from .lobby import adjourned_lines, lobby_lines
 from .pty_process import INPUT_HIGH_WATER, PtyProcess
@@ -65,6 +67,9 @@ TERMINAL_RESET = (
 
 
 AGAIN = "connect again to carry on."
+
+# How long the question about a game open elsewhere waits for an answer.
+ANSWER_WAIT = 60.0
 
 # Asked when the player's game is already open in another session; keys -> answers.
 ELSEWHERE_KEYS = {"t": "take over", "n": "separate", "q": "leave", "\x03": "leave", "\x04": "leave"}
@@ -172,6 +177,8 @@ class GameSession(asyncssh.SSHServerSession):
         self._erase: int | None = None
         self._process: PtyProcess | None = None
         self._pending_input = bytearray()
+        self._allowance = InputAllowance()
+        self._told_dropped = False
         self._last_input = time.monotonic()
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._end_message: str | None = None
@@ -249,12 +256,33 @@ class GameSession(asyncssh.SSHServerSession):
         if self._asking is not None:
             self._answer(data)
             return
+        data = self._allowance.admit(data)
+        if self._allowance.dropped and not self._told_dropped:
+            self._tell_dropped()
+        if not data:
+            return
         if self._process is None:
             self._pending_input += data
             return
         self._process.write(data)
         if self._process.input_buffered > INPUT_HIGH_WATER and self._chan is not None:
             self._chan.pause_reading()
+
+    def _tell_dropped(self) -> None:
+        """Once a session: the player (on the terminal, then the game repaints over it)
+        and the log hear that input past the allowance was dropped."""
+        self._told_dropped = True
+        user = log_name(self._owner.user or "")
+        self._owner.arcade.note(f"user={user} sent input faster than a game takes: dropped")
+        kib = INPUT_BURST // 1024
+        self._send(
+            f"\r\ntui-reversi: input the game could not use was dropped (a paste of over "
+            f"{kib} KB, or keys faster than anyone types).\r\n".encode()
+        )
+        if self._process is not None:  # a size change makes the game draw everything again
+            width, height, xpixels, ypixels = self._size
+            self._process.resize(width, max(height - 1, 1), xpixels, ypixels)
+            self._process.resize(width, height, xpixels, ypixels)
 
     def eof_received(self) -> bool:
         return True  # keep the channel open: the game still has things to show
@@ -327,6 +355,7 @@ class GameSession(asyncssh.SSHServerSession):
         separate one beside it."""
         if not separate:
             self._owner.arcade.live_games[self.player] = self
+        self._owner.arcade.games.add(self)
         self.task = asyncio.create_task(self._play(options, take_over))
 
     def _ask_about(self, other: GameSession) -> None:
@@ -338,7 +367,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._say("  t  take it over here: that session is told and ended, its game saved first")
         self._say("  n  play a separate game here; the other one carries on")
         self._say("  q  leave it as it is")
-        wait = self._config.login_timeout or 60.0
+        wait = ANSWER_WAIT
         self._timers["question"] = asyncio.get_running_loop().call_later(
             wait, self._no_answer, wait
         )
@@ -497,6 +526,7 @@ class GameSession(asyncssh.SSHServerSession):
             self._exit(1)
             return
         finally:
+            self._owner.arcade.games.discard(self)
             self._leave_seat()
             if self._table_secret is not None:
                 self._owner.arcade.tables.leave(self._table_secret)
