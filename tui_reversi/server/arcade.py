@@ -26,6 +26,7 @@ from .door import Door, PasswordPenalties
 from .hostkey import load_or_create_host_key
 from .invitations import Lobby
 from .lobby import who_is_here
+from .login import Accounts, Login
 from .preloaded import PreloadedParent, fork_available
 from .pty_process import Spawn
 from .session import GameSession
@@ -33,6 +34,8 @@ from .tables import Tables
 
 # After its session has ended, a connection gets this long to close by itself.
 LINGER_AFTER_SESSION = 5.0
+# How a client is turned away that cannot be the name it asked for.
+NO_WAY_IN = asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
 # On shutdown, how long clients get to close by themselves once their game has ended.
 CLIENT_CLOSE_WAIT = 2.0
 
@@ -56,6 +59,7 @@ class Arcade:
         self.games: set[GameSession] = set()
         self.door = Door(config)
         self.penalties = PasswordPenalties(config.auth_failure_delay, self.note)
+        self.accounts = Accounts(config, self.note)
         self.seats_taken = 0
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.host_key: asyncssh.SSHKey | None = None
@@ -87,9 +91,10 @@ class Arcade:
         config = self.config
         self.host_key, self.host_key_created = load_or_create_host_key(config.host_key_path)
         if config.auth == "keys" and config.authorized_keys is not None:
-            self.authorized_keys()  # fail now, not at the first player's login
+            self.accounts.file_names()  # fail now, not at the first player's login
         await self._start_preloaded()
         self.archive = Archive(config.data_dir / "archive.sqlite3", config.players_dir)
+        self.accounts.store = self.archive
         await self.tables.start(self.archive)
         await self.lobby.start()
         try:
@@ -167,16 +172,6 @@ class Arcade:
     def fingerprint(self) -> str:
         assert self.host_key is not None
         return self.host_key.get_fingerprint()
-
-    def authorized_keys(self) -> asyncssh.SSHAuthorizedKeys:
-        """The authorized_keys file, read afresh so new keys work without a restart."""
-        path = self.config.authorized_keys
-        try:
-            return asyncssh.read_authorized_keys(str(path))
-        except OSError as error:
-            raise ServeError(f"cannot read {path}: {error.strerror}") from None
-        except ValueError as error:
-            raise ServeError(f"cannot use {path}: {error}") from None
 
     # Counting.
 
@@ -276,6 +271,8 @@ class PlayerConnection(asyncssh.SSHServer):
         self.ssh_connection = ""
         self.end_reason: str | None = None
         self.authenticated = False
+        self.login = Login(arcade.accounts, self.config.auth, "?")
+        self._told = False  # the client was told why a key was refused
         self.session: GameSession | None = None
         self.game_pid: int | None = None
         self._conn: asyncssh.SSHServerConnection | None = None
@@ -288,6 +285,7 @@ class PlayerConnection(asyncssh.SSHServer):
         self.address = str(peer[0])
         self.peer = f"[{peer[0]}]:{peer[1]}" if ":" in self.address else f"{peer[0]}:{peer[1]}"
         self.ssh_connection = f"{peer[0]} {peer[1]} {local[0]} {local[1]}"
+        self.login = Login(self.arcade.accounts, self.config.auth, self.address)
         if not self.arcade.admit(self):
             # No room at the door: not counted, not kept, not told (it has not even said hello).
             self.end_reason = "no room at the door"
@@ -305,29 +303,47 @@ class PlayerConnection(asyncssh.SSHServer):
 
     def begin_auth(self, username: str) -> bool:
         self.user = username
+        self.login.asked = username
         refusal = self.arcade.door.room_inside(self.address)
-        if refusal is not None and self._conn is not None:
+        if refusal is not None:
             # Said here, after the key exchange, because clients read it only from then on.
-            self.end_reason = refusal.split(";")[0].lower()
-            self._conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
-            return True
-        auth = self.config.auth
-        if auth == "none":
-            return False
-        if auth == "keys":
-            try:
-                keys = self.arcade.authorized_keys()
-            except ServeError as error:
-                self.arcade.note(str(error))
-                keys = None
-            if keys is not None and self._conn is not None:
-                self._conn.set_authorized_keys(keys)
+            self._refuse(refusal, asyncssh.DISC_TOO_MANY_CONNECTIONS)
+        return True  # in every mode: the key a client offers says who it is
+
+    def public_key_auth_supported(self) -> bool:
         return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if self.login.key_allowed(key):
+            return True
+        refusal = self.login.refusal
+        if refusal is not None and not self._told and self._conn is not None:
+            # Shown by OpenSSH as it comes; the client may still have the right key.
+            self._told = True
+            self._conn.send_auth_banner(f"tui-reversi: {refusal}\r\n")
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        # Under --auth password, asyncssh asks for the password this way too.
+        return NotImplemented if self.config.auth == "password" else True  # type: ignore[no-any-return]
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        """No key, or none that may be this name: a guest under the open default
+        (let in without a prompt), else refused with the sentence that says why."""
+        if self.login.guest_allowed():
+            return True
+        if not self._told:  # (else the banner said why)
+            self._refuse(self.login.refusal or "connect with your SSH key.")
+        return False
 
     def password_auth_supported(self) -> bool:
         return self.config.auth == "password"
 
     async def validate_password(self, username: str, password: str) -> bool:
+        refusal = self.login.password_refusal()
+        if refusal is not None:
+            self._refuse(refusal)
+            return False
         penalties = self.arcade.penalties
         # However the guesses come (pipelined, on many connections), one is compared
         # at a time per address, after a wait that grows with its wrong ones.
@@ -340,21 +356,31 @@ class PlayerConnection(asyncssh.SSHServer):
         penalties.failed(self.address, log_name(username))
         return False
 
-    def public_key_auth_supported(self) -> bool:
-        return self.config.auth == "keys"
-
     def auth_completed(self) -> None:
         refusal = self.arcade.door.room_inside(self.address)
-        if refusal is not None and self._conn is not None:
-            self.end_reason = refusal.split(";")[0].lower()
-            self._conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
+        if refusal is not None:
+            self._refuse(refusal, asyncssh.DISC_TOO_MANY_CONNECTIONS)
             return
+        in_use = {c.user for c in self.arcade.connections if c.authenticated and c.user}
+        name, problem = self.login.settle(in_use)
+        if problem is not None:
+            self._refuse(problem)
+            return
+        self.user = name
         self.arcade.door.enter(self.address)
         self.authenticated = True
         self.end_reason = None
         self.arcade.log_connect(self)
         # A connection that never asks for a game does not keep its place for long.
         self._linger(self.config.login_timeout, "no game requested")
+
+    def _refuse(
+        self, sentence: str, code: int = asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
+    ) -> None:
+        """Turn the client away with one sentence (OpenSSH prints it)."""
+        self.end_reason = sentence.split(";")[0].split(":")[0].rstrip(".").lower()
+        if self._conn is not None:
+            self._conn.disconnect(code, sentence[:1].upper() + sentence[1:])
 
     def session_requested(self) -> GameSession | bool:
         if self.session is not None:

@@ -33,6 +33,7 @@ from .config import (
 )
 from .input_allowance import INPUT_BURST, InputAllowance
 from .invitations import GO_GRACE
+from .key_commands import keys_command
 from .lobby import adjourned_lines, lobby_lines
 from .pty_process import INPUT_HIGH_WATER, PtyProcess
 from .tables import TableRefused
@@ -227,6 +228,22 @@ class GameSession(asyncssh.SSHServerSession):
         return self._table_secret
 
     def session_started(self) -> None:
+        words = (self._command or "").split()
+        if self._owner.login.adding_key and not (words[:2] == ["keys", "add"] and len(words) == 3):
+            name = self._owner.user
+            self._owner.end_reason = "a key not the player's yet asked for more than keys add"
+            self._print(
+                [f"tui-reversi: this key is not {name}'s yet: it may only run  keys add CODE"]
+            )
+            self._exit(1)
+            return
+        if words[:1] == ["keys"]:
+            ssh = self._ssh_hint().removesuffix(" HOST").replace("ssh -t", "ssh", 1)
+            lines, status = keys_command(self._owner, words[1:], ssh)
+            self._print(lines)
+            self._owner.end_reason = f"keys {' '.join(words[1:2])}".strip()
+            self._exit(status)
+            return
         if (self._command or "").strip() == "lobby":
             self._show_lobby()
             return
@@ -457,9 +474,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _show_lobby(self) -> None:
         """Print the lobby (lobby.py) and end: it needs no terminal and no seat."""
-        for text in lobby_lines(self._owner.arcade, self.player, self._ssh_hint()):
-            if self._chan is not None:
-                self._chan.write(f"{text}\r\n".encode() if self._term else f"{text}\n".encode())
+        self._print(lobby_lines(self._owner.arcade, self.player, self._ssh_hint()))
         self._owner.end_reason = "looked at the lobby"
         self._exit(0)
 
@@ -470,12 +485,16 @@ class GameSession(asyncssh.SSHServerSession):
         games = tables.adjourned_for(self.player)
         if self._term is not None and len(games) == 1:
             return False
-        for text in adjourned_lines(games, self.player, self._ssh_hint()):
-            if self._chan is not None:
-                self._chan.write(f"{text}\r\n".encode() if self._term else f"{text}\n".encode())
+        self._print(adjourned_lines(games, self.player, self._ssh_hint()))
         self._owner.end_reason = "looked at their adjourned games"
         self._exit(0 if games else 1)
         return True
+
+    def _print(self, lines: list[str]) -> None:
+        """Plain lines on the channel's output (a command that needs no terminal)."""
+        for text in lines:
+            if self._chan is not None:
+                self._chan.write(f"{text}\r\n".encode() if self._term else f"{text}\n".encode())
 
     def _ssh_hint(self) -> str:
         """'ssh -t -p 2222 HOST': how this player reached the server, for a hint."""
