@@ -2,6 +2,7 @@
 guesses, pastes of megabytes, idle sockets, games left behind."""
 
 import asyncio
+import stat
 import sys
 
 import asyncssh
@@ -115,3 +116,34 @@ async def test_stopping_the_server_ends_games_whose_player_is_gone(serve):
     await wait_until(lambda: not arcade.connections, "the connection to be gone")
     await arcade.close()
     assert process_gone(pid)
+
+
+async def test_files_are_private_even_in_a_data_directory_that_was_not(serve, tmp_path):
+    data = tmp_path / "server"
+    for folder in (data, data / "players", data / "players" / "alice" / "data"):
+        folder.mkdir(parents=True, exist_ok=True)
+        folder.chmod(0o755)
+    (data / "archive.sqlite3").touch(mode=0o644)
+    (data / "archive.sqlite3").chmod(0o644)
+    arcade = await serve()
+    player = await Player.connect(arcade, "alice")
+    await player.facts()
+    modes = {
+        path.relative_to(data).as_posix(): stat.S_IMODE(path.stat().st_mode)
+        for path in (
+            data,
+            data / "players",
+            data / "players" / "alice",
+            data / "players" / "alice" / "data",
+            data / "archive.sqlite3",
+            data / "archive.sqlite3-wal",
+        )
+    }
+    assert modes == {
+        ".": 0o700,
+        "players": 0o700,
+        "players/alice": 0o700,
+        "players/alice/data": 0o700,
+        "archive.sqlite3": 0o600,
+        "archive.sqlite3-wal": 0o600,
+    }

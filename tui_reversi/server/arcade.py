@@ -89,6 +89,7 @@ class Arcade:
     async def start(self) -> None:
         """Load or create the host key and start listening; ServeError if that cannot be done."""
         config = self.config
+        _make_private(config)
         self.host_key, self.host_key_created = load_or_create_host_key(config.host_key_path)
         if config.auth == "keys" and config.authorized_keys is not None:
             self.accounts.file_names()  # fail now, not at the first player's login
@@ -446,3 +447,18 @@ class PlayerConnection(asyncssh.SSHServer):
 
 def _now() -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _make_private(config: ServeConfig) -> None:
+    """The data directory, the players' folders and the crash reports: the server
+    user's alone (0700), whatever modes they were found with. ServeError if not."""
+    players, reports = config.players_dir, config.data_dir / "crash-reports"
+    try:
+        config.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        players.mkdir(mode=0o700, exist_ok=True)
+        folders = [config.data_dir, players, *(p for p in players.iterdir() if p.is_dir())]
+        for folder in [*folders, *([reports] if reports.is_dir() else [])]:
+            if not folder.is_symlink():
+                folder.chmod(0o700)
+    except OSError as error:
+        raise ServeError(f"cannot make {error.filename} private: {error.strerror}") from None

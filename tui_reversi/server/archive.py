@@ -16,6 +16,7 @@ archives the game's end. `Archive` is the SQLite `TableStore` (tables.py).
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -133,6 +134,12 @@ class Archive:
     def __init__(self, path: Path, players_dir: Path) -> None:
         self.path = path
         self.players_dir = players_dir
+        # The file and its journals are the server user's alone (SQLite gives the
+        # journals the file's mode), whatever mode an older file had.
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+        for kept in (path, path.with_name(f"{path.name}-wal"), path.with_name(f"{path.name}-shm")):
+            if kept.exists():
+                kept.chmod(0o600)
         self._db = sqlite3.connect(path, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")

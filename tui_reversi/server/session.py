@@ -765,6 +765,7 @@ def _player_home(players_dir: Path, user: str) -> Path:
     home = players_dir / player_directory_name(user)
     for directory in (home, home / "data", home / "config", home / "state", home / "cache"):
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        directory.chmod(0o700)  # (found with a looser mode: made private again)
     return home
 
 
