@@ -56,7 +56,8 @@ def _listed(connection: PlayerConnection, name: str) -> list[str]:
     lines = [f"tui-reversi: {name}'s keys here (remove one with  keys remove FINGERPRINT):"]
     for held in keys:
         this = "  (this connection's)" if held.key == connection.login.key else ""
-        lines.append(f"  {fingerprint(held.key)}  added {held.added}{this}")
+        added = held.added[:16].replace("T", " ")
+        lines.append(f"  {fingerprint(held.key)}  added {added} UTC{this}")
     return lines
 
 

@@ -103,7 +103,7 @@ class Login:
             if self._claimed(self.asked):
                 self.refusal = (
                     f"the name {self.asked} is claimed by a key: connect with that key, "
-                    "or without a name of your own to play as a guest."
+                    "or as another name to play as a guest."
                 )
                 return False
         except StoreError as error:
