@@ -22,6 +22,10 @@ AUTH_MODES = ("none", "password", "keys")
 TABLES_PER_PLAYER = 3
 SPECTATORS_PER_TABLE = 8
 
+# Connections not authenticated yet, at the least: per address, and in all.
+UNAUTHENTICATED_PER_ADDRESS = 3
+UNAUTHENTICATED = 64
+
 # Client-sent variables a game may use; everything else a client sends is dropped.
 CLIENT_VARIABLES = ("COLORTERM", "NO_COLOR", "TERM_PROGRAM", "TERM_PROGRAM_VERSION")
 
@@ -52,9 +56,6 @@ class ServeConfig:
     authorized_keys: Path | None = None
     max_sessions: int = 20
     max_per_address: int = 5
-    # Connections not authenticated yet: at most this many per address, and in all.
-    max_unauthenticated_per_address: int = 3
-    max_unauthenticated: int = 64
     idle_timeout: float = 900.0
     session_limit: float = 4 * 3600.0
     keepalive_interval: float = 15.0
@@ -81,6 +82,15 @@ class ServeConfig:
     @property
     def players_dir(self) -> Path:
         return self.data_dir / "players"
+
+    def max_unauthenticated_per_address(self) -> int:
+        """Connections from one address not authenticated yet: a few, or half of
+        what the address may have inside if the operator allows more."""
+        return max(UNAUTHENTICATED_PER_ADDRESS, self.max_per_address // 2)
+
+    def max_unauthenticated(self) -> int:
+        """Connections not authenticated yet, from everywhere."""
+        return max(UNAUTHENTICATED, self.max_connections() // 2)
 
     def max_connections(self) -> int:
         """Authenticated connections at once: room for players plus a few looking at the lobby."""

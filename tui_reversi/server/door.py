@@ -39,9 +39,9 @@ class Door:
     def arrive(self, address: str) -> bool:
         """Count a new connection at the door; False if there is no room for it there."""
         config = self._config
-        if self.waiting[address] >= config.max_unauthenticated_per_address:
+        if self.waiting[address] >= config.max_unauthenticated_per_address():
             return False
-        if sum(self.waiting.values()) >= config.max_unauthenticated:
+        if sum(self.waiting.values()) >= config.max_unauthenticated():
             return False
         self.waiting[address] += 1
         return True
