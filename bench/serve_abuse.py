@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
 import re
 import subprocess
 import sys
@@ -90,6 +91,8 @@ class Guesser(asyncssh.SSHClient):
         self.asked += 1
         if self.pipelined and self.conn is not None:
             for _ in range(PIPELINE - 1):
+                if self.conn.is_closed():
+                    break
                 await self.conn.send_userauth_request(
                     b"password", Boolean(False), String(self._next()), trivial=False
                 )
@@ -227,6 +230,7 @@ async def main() -> None:
         help="which figures (an older tree's games may grow to gigabytes fed 10 MB)",
     )
     args = parser.parse_args()
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # (writes after a hang-up)
     print(f"tree {args.tree}; load average {load()}")
     parts = args.parts.split(",")
     with tempfile.TemporaryDirectory() as scratch:
