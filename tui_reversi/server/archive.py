@@ -4,8 +4,9 @@ Every table's game that ends with both seats taken is kept twice: a row in
 the archive (SQLite, the standard library's sqlite3, in WAL mode, at
 `<data dir>/archive.sqlite3`), and a saved game in each player's own
 saved games (so `o` at home lists it and `x` exports it as GGF with both
-names). Results and Elo ratings are counted per player name, which means
-something only when names are authenticated (`--auth keys` or `password`).
+names). Results and Elo ratings are counted per player name, a name being
+its keys' (accounts.py); games with a guest are not rated. The archive also
+keeps which keys are which name's (table `account_keys`, the AccountStore).
 
 A game not over yet is kept too, from the moment both seats are taken and
 again after every move, takeback and adjournment (table `unfinished`): when
