@@ -58,6 +58,10 @@ async def test_under_auth_keys_a_key_logs_in_only_as_the_name_the_file_gives_it(
     assert not (tmp_path / "server" / "players" / "alice").exists()
     player = await Player.connect(arcade, "bob", client_keys=[bob])
     assert (await player.facts())["env"]["USER"] == "bob"
+    listing = await Player.connect(arcade, "bob", client_keys=[bob], term=None, command="keys")
+    await listing.finished()
+    listed = listing.output.decode()
+    assert f"{bob.get_fingerprint()}  in the server's authorized-keys file" in listed
 
 
 async def test_the_session_limit_turns_the_next_player_away_politely(serve):

@@ -4,11 +4,12 @@ Plain lines; no terminal needed. The rules are accounts.py's."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING
 
 from .accounts import CODE_LIFETIME, ECHO_LIMIT, fingerprint
 from .archive import StoreError
-from .config import format_duration
+from .config import ServeError, format_duration
 
 if TYPE_CHECKING:
     from .arcade import PlayerConnection
@@ -48,16 +49,23 @@ def keys_command(connection: PlayerConnection, words: list[str], ssh: str) -> tu
 
 
 def _listed(connection: PlayerConnection, name: str) -> list[str]:
-    store = connection.arcade.accounts.store
-    assert store is not None
-    keys = store.keys_of(name)
+    accounts = connection.arcade.accounts
+    assert accounts.store is not None
+    keys = [
+        (held.key, f"added {held.added[:16].replace('T', ' ')} UTC")
+        for held in accounts.store.keys_of(name)
+    ]
+    if connection.config.auth == "keys":
+        with contextlib.suppress(ServeError):  # (logged at every login already)
+            given = accounts.file_names()[1]
+            keys += [(key, "in the server's authorized-keys file") for key, who in given.items()
+                     if who == name]  # fmt: skip
     if not keys:
         return [f"tui-reversi: no key is {name}'s here; a key you connect with claims the name."]
     lines = [f"tui-reversi: {name}'s keys here (remove one with  keys remove FINGERPRINT):"]
-    for held in keys:
-        this = "  (this connection's)" if held.key == connection.login.key else ""
-        added = held.added[:16].replace("T", " ")
-        lines.append(f"  {fingerprint(held.key)}  added {added} UTC{this}")
+    for key, how in keys:
+        this = "  (this connection's)" if key == connection.login.key else ""
+        lines.append(f"  {fingerprint(key)}  {how}{this}")
     return lines
 
 
