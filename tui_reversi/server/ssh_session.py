@@ -179,7 +179,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._process: PtyProcess | None = None
         self._pending_input = bytearray()
         self._allowance = InputAllowance()
-        self._told_dropped = False
+        self._logged_dropped = False
         self._last_input = time.monotonic()
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._end_message: str | None = None
@@ -274,8 +274,8 @@ class GameSession(asyncssh.SSHServerSession):
             self._answer(data)
             return
         data = self._allowance.admit(data)
-        if self._allowance.dropped and not self._told_dropped:
-            self._tell_dropped()
+        if self._allowance.dropped and not self._logged_dropped:
+            self._log_dropped()
         if not data:
             return
         if self._process is None:
@@ -285,21 +285,13 @@ class GameSession(asyncssh.SSHServerSession):
         if self._process.input_buffered > INPUT_HIGH_WATER and self._chan is not None:
             self._chan.pause_reading()
 
-    def _tell_dropped(self) -> None:
-        """Once a session: the player (on the terminal, then the game repaints over it)
-        and the log hear that input past the allowance was dropped."""
-        self._told_dropped = True
+    def _log_dropped(self) -> None:
+        """Once a session, the log hears that input past the allowance was dropped;
+        the player is told when the game is over (not over the board, which the
+        game would not know to draw again)."""
+        self._logged_dropped = True
         user = log_name(self._owner.user or "")
         self._owner.arcade.note(f"user={user} sent input faster than a game takes: dropped")
-        kib = INPUT_BURST // 1024
-        self._send(
-            f"\r\ntui-reversi: input the game could not use was dropped (a paste of over "
-            f"{kib} KB, or keys faster than anyone types).\r\n".encode()
-        )
-        if self._process is not None:  # a size change makes the game draw everything again
-            width, height, xpixels, ypixels = self._size
-            self._process.resize(width, max(height - 1, 1), xpixels, ypixels)
-            self._process.resize(width, height, xpixels, ypixels)
 
     def eof_received(self) -> bool:
         return True  # keep the channel open: the game still has things to show
@@ -662,6 +654,12 @@ class GameSession(asyncssh.SSHServerSession):
         self._log_crash_report()  # whatever ended the game after it wrote one
         if not self._open:
             return
+        if self._allowance.dropped:
+            kib = INPUT_BURST // 1024
+            self._say(
+                f"\r\ntui-reversi: {_amount(self._allowance.dropped)} of input the game could "
+                f"not use was dropped (pastes of over {kib} KB, or keys faster than anyone types)."
+            )
         if status < 0:
             self._send(TERMINAL_RESET)
         adjourned = {table.code for table in owner.arcade.tables.adjourned_for(self.player)}
@@ -748,6 +746,11 @@ class GameSession(asyncssh.SSHServerSession):
         if self._open and self._chan is not None:
             self._chan.exit(status)
         self._owner.session_closed()
+
+
+def _amount(size: int) -> str:
+    """`10485760` -> '10 MB', `40000` -> '39 KB': a size for a sentence."""
+    return f"{size / 1048576:.0f} MB" if size >= 1048576 else f"{max(size // 1024, 1)} KB"
 
 
 def _look_options(options: list[str]) -> list[str]:
