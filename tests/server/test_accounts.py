@@ -139,3 +139,17 @@ async def test_a_restart_keeps_the_names_claimed(serve):
     intruder = asyncssh.generate_private_key("ssh-ed25519")
     with pytest.raises(asyncssh.PermissionDenied):
         await Player.connect(second, "alice", client_keys=[intruder])
+
+
+async def test_under_auth_password_a_name_claimed_by_a_key_needs_that_key(serve):
+    arcade = await serve(auth="password", password="s3cret")
+    by_password = {"password": "s3cret", "client_keys": [], "preferred_auth": "password"}
+    _, shown = await run(arcade, "alice", "keys add", **by_password)
+    code = re.search(r"alice@HOST keys add (\S+)", shown).group(1)
+    status, _ = await run(arcade, "alice", f"keys add {code}")  # (alice's test key)
+    assert status == 0
+    with pytest.raises(asyncssh.DisconnectError) as refused:
+        await run(arcade, "alice", "lobby", **by_password)
+    assert "alice is claimed by a key: connect with that key" in refused.value.reason
+    status, _ = await run(arcade, "alice", "lobby")
+    assert status == 0
