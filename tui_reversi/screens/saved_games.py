@@ -12,7 +12,6 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Static
 
 from ..core import Color
-from ..players.kinds import label
 from ..session import Session, sentence
 from ..storage import SavedGame, SavedGameEntry, StorageError
 from ..widgets.literal import Literal, literal_cell
@@ -25,12 +24,6 @@ DIALOG_WIDTH = 100  # as #games-dialog in app.tcss
 # for the line under it, and the result says the score.
 WIDE_COLUMNS, NARROW_COLUMNS = 59, 40
 NAME_MIN = 17
-
-
-def players(entry: SavedGameEntry) -> str:
-    if not entry.readable:
-        return ""
-    return f"{label(entry.black)} v {label(entry.white)}"
 
 
 def short(text: str, width: int) -> str:
@@ -125,12 +118,14 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
         result = entry.result
         if result is None:
             score, state = f"{entry.black_discs}-{entry.white_discs}", entry.status
+            if entry.ending is not None and entry.ending.winner is not None:
+                state = f"{entry.ending.winner.label} won"
         else:
             score = f"{result.score(Color.BLACK)}-{result.score(Color.WHITE)}"
             state = "Draw" if result.winner is None else f"{result.winner.label} won"
         if not self._wide:
             return (name, saved, str(entry.moves), state if result is None else f"{state} {score}")
-        return (name, saved, players(entry), str(entry.moves), score, state)
+        return (name, saved, entry.players, str(entry.moves), score, state)
 
     @property
     def entry(self) -> SavedGameEntry | None:
@@ -152,7 +147,7 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
         elif not entry.readable:
             describe.update(f"{entry.name} cannot be read: {entry.error}")
         else:
-            describe.update(f"{entry.name}: {players(entry)}, {entry.status}, {entry.moves} moves.")
+            describe.update(f"{entry.name}: {entry.players}, {entry.status}, {entry.moves} moves.")
         self._problem("")
 
     def _problem(self, text: str) -> None:

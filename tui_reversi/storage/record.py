@@ -20,8 +20,18 @@ On disk it is a small JSON object (`to_json` / `from_json`)::
 `start` is a board string, or null for the variant's own start; `moves` is a
 transcript with passes written `pa`; `ply` is the undo cursor (null: the end);
 `id` tells one game from another, so the autosave knows when a new game
-takes its place. `analysis` (left out when there is none) keeps what
-`tui-reversi analyse` or the app's Analyse found, one object per move::
+takes its place. `names` (a server's table) are the people at each colour;
+`result` says how a game ended when it was kept at its end (a table's game:
+a resignation, a flag...), and is left out otherwise::
+
+    "names": ["alice", "bob"],
+    "result": {"reason": "resigned", "winner": "black",
+               "text": "bob (White) resigned: alice (Black) wins."}
+
+`reason` is normal, resigned, flag, left or adjourned; `winner` is black,
+white, or null (a draw on the board, or no result). `analysis` (left out
+when there is none) keeps what `tui-reversi analyse` or the app's Analyse
+found, one object per move::
 
     "analysis": [{"ply": 1, "move": "f5", "played": 0.5, "best": "f5",
                   "best_score": 0.5, "exact": false, "pv": "f5d6c3"}, ...]
@@ -41,6 +51,8 @@ from typing import Any
 
 from ..core import (
     PASS,
+    Color,
+    Ending,
     Game,
     Move,
     Position,
@@ -103,6 +115,9 @@ class SavedGame:
     )  # scored moves, kept so as not to search again
     # The people's names, for a game played at a server's table (black, white).
     names: tuple[str, str] | None = None
+    # How the game ended, when the record was kept at its end (None: it did not,
+    # or the board says so alone).
+    ending: Ending | None = None
 
     # -- the app's live game ----------------------------------------------------
 
@@ -136,6 +151,8 @@ class SavedGame:
             id=self.id,
             names=self.names,
             analysis=self.analysis.kept_for(game),
+            # An ending holds for the game it ended, not for one taken back or played on.
+            ending=self.ending if fresh.moves == self.moves and fresh.ply == self.ply else None,
         )
 
     def to_game(self) -> Game:
@@ -186,6 +203,8 @@ class SavedGame:
             data["analysis"] = [_analysis_fields(scored) for scored in self.analysis.moves]
         if self.names is not None:
             data["names"] = list(self.names)
+        if self.ending is not None:
+            data["result"] = _result_fields(self.ending)
         return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
     @classmethod
@@ -353,6 +372,7 @@ def _record_from_fields(fields: dict[str, Any]) -> SavedGame:
         updated=_time(fields, "updated"),
         id=_identity(fields),
         names=_names(fields),
+        ending=_ending(fields.get("result")),
     )
 
 
@@ -367,3 +387,24 @@ def _names(fields: dict[str, Any]) -> tuple[str, str] | None:
     ):
         raise StorageError("its 'names' should be the two players' names")
     return names[0], names[1]
+
+
+_WINNERS = {"black": Color.BLACK, "white": Color.WHITE, None: None}
+
+
+def _result_fields(ending: Ending) -> dict[str, object]:
+    winner = None if ending.winner is None else ending.winner.name.lower()
+    return {"reason": ending.reason, "winner": winner, "text": ending.text}
+
+
+def _ending(fields: object) -> Ending | None:
+    if fields is None:
+        return None
+    if not isinstance(fields, dict):
+        raise StorageError("its 'result' should be an object")
+    reason, winner, text = fields.get("reason"), fields.get("winner"), fields.get("text", "")
+    if not isinstance(reason, str) or not (winner is None or winner in ("black", "white")):
+        raise StorageError("its 'result' should name a reason and a winner (or null)")
+    if not isinstance(text, str) or len(text) > _MAX_NAME_CHARS or not text.isprintable():
+        raise StorageError("its 'result' text should be one line")
+    return Ending(reason[:20], _WINNERS[winner], text)
