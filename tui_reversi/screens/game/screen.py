@@ -294,6 +294,7 @@ class GameScreen(Screen[None]):
                 readonly=review_ply is not None,
                 playable=self.referee.plays_here,
                 to_play=to_play,
+                over=match.is_over and review_ply is None,
             ),
             animate=animate,
         )
