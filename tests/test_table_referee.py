@@ -23,11 +23,10 @@ from tui_reversi.match import (
     Pacing,
     RecordChanged,
     Referee,
-    follow_table,
     table_seats,
 )
-from tui_reversi.players.remote import TABLE_SOCKET_VARIABLE, News, TableLink
-from tui_reversi.players.terms import TimeControl
+from tui_reversi.net.remote import TABLE_SOCKET_VARIABLE, News, TableLink, follow_table
+from tui_reversi.net.terms import TimeControl
 from tui_reversi.server.archive import Archive
 from tui_reversi.server.tables import Tables
 from tui_reversi.storage import SavedGames

@@ -28,10 +28,11 @@ from textual.theme import Theme
 from . import crash
 from .core import Position, ReversiError, Variant
 from .crash import CRASH_STATUS, TEST_CRASH_VARIABLE, DeliberateCrash
-from .match import Event, Match, Pacing, RecordChanged, Referee, follow_table
+from .match import Event, Match, Pacing, RecordChanged, Referee
 from .players import MoveScore, Strategy, analyse, create_player
 from .players.base import CancelCheck
 from .players.kinds import StrategyFactory, seat
+from .screens.game_app import GameApp, HintEngine
 from .screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from .session import AUTO_THEME, sentence
 from .storage.settings import Settings
@@ -40,8 +41,8 @@ from .widgets.glyphs import ascii_text
 from .widgets.themes import BOARD_COLOURS, DEFAULT_THEME, SIXTEEN_COLOUR_THEME, THEMES
 
 if TYPE_CHECKING:
-    from .players.lobby import LobbyLink, LobbyNews
-    from .players.remote import News, TableLink
+    from .net.lobby_link import LobbyLink, LobbyNews
+    from .net.remote import News, TableLink
     from .screens.game import GameScreen
     from .screens.lobby import Invitations
     from .session import Session
@@ -52,9 +53,6 @@ SWITCH_INTERVAL = 0.001  # seconds; see ReversiApp.on_mount
 
 # After SIGHUP or SIGTERM the app has this long to close down before it is ended.
 SIGNAL_GRACE = 3.0
-
-
-HintEngine = Callable[[Position, Variant, CancelCheck], list[MoveScore]]
 
 
 def _unretrieved(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
@@ -412,6 +410,8 @@ class ReversiApp(App[None]):
         self.post_message(self.TableNews(news))
 
     def on_reversi_app_table_news(self, event: TableNews) -> None:
+        from .net.remote import follow_table
+
         follow_table(self.referee, event.news)  # what the table decided: the referee plays it
         game = self._game_screen()
         if game is not None:
@@ -592,6 +592,7 @@ def create_app(
         table=table,
         lobby=lobby,
     )
+    _: GameApp = app  # what the screens rely on (mypy checks it here)
     if app.auto_theme(settings.theme) not in app.available_themes:
         names = ", ".join(sorted(app.available_themes))
         raise ReversiError(f"unknown theme {settings.theme!r}: choose one of {names}")

@@ -16,7 +16,7 @@ to whoever watches (the autosave, the screen)::
 The course of a game at a server's table runs here too: a takeback the
 players agreed on (`rewind`), a `rematch` with the colours changed, and
 endings off the board (`end`: a resignation, a flag, a player gone, an
-adjournment); `follow_table` applies what the table's server says. Every
+adjournment); net.remote.follow_table applies what the table's server says. Every
 ending, on the board or off it, is reported as `Ended`; every pause as
 `PauseChanged`.
 
@@ -50,7 +50,6 @@ from .players.base import (
     Turn,
 )
 from .players.kinds import HUMAN, PERSON, label, player_kind
-from .players.remote import News
 
 _game_ids = itertools.count(1)
 
@@ -599,16 +598,3 @@ class Referee:
         game was paused)."""
         self.start()
         return self.inbox.run(lambda: self.match.is_over or self.paused, timeout)
-
-
-def follow_table(referee: Referee, news: News) -> None:
-    """Play out in `referee` what a server's table decided (players/remote.py):
-    a rematch, a takeback the players agreed on, an ending, a resumption."""
-    if news.again:
-        referee.rematch()
-    if news.undone is not None:
-        referee.rewind(news.undone)
-    if news.ending is not None:
-        referee.end(news.ending)
-    if news.resumed:
-        referee.carry_on()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tui_reversi.players.remote import TABLE_SECRET_VARIABLE
+from tui_reversi.net.remote import TABLE_SECRET_VARIABLE
 
 from .conftest import Player, wait_until
 from .test_invitations import Guest, next_game

@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Static
 
-from ..players.remote import CHAT_LENGTH
+from ..net.remote import CHAT_LENGTH
 from ..widgets.text_input import TextInput
 from .form import FormScreen
 

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from ..core import Color, Game, ReversiError, Variant
 from ..core import Ending as PlayersEnding
+from ..net.terms import TermsRefused, TimeControl
 from ..players.kinds import HUMAN, PERSON
-from ..players.terms import TermsRefused, TimeControl
 from ..storage import NameTakenError, SavedGame, SavedGames, StorageError
 from ..storage.paths import APP_NAME
 from ..storage.saved_games import GAMES_DIR

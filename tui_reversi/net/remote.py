@@ -4,7 +4,7 @@ Over `tui-reversi serve`, two people at one table each run their own game
 process; the server is the referee of record. A game process talks to the
 server over a local socket (its path and a per-game secret come in the
 environment, `TABLE_SOCKET_VARIABLE` and `TABLE_SECRET_VARIABLE`), one line
-of UTF-8 at a time (players/server_line.py), words separated by one space:
+of UTF-8 at a time (net/server_line.py), words separated by one space:
 
     game -> server
       hello SECRET              the first line: who this game is (the server knows the name)
@@ -46,19 +46,19 @@ A game never decides anything: its own move is sent and played only once
 the server's `moved` line comes back, exactly like the opponent's.
 
 A game of the player's own (not at a table) speaks the lobby's protocol
-instead, on a socket of its own: players/lobby.py.
+instead, on a socket of its own: net/lobby_link.py.
 """
 
 from __future__ import annotations
 
 import socket
 from dataclasses import dataclass, field, replace
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
 from ..core import Color, Ending, Game, Move, ReversiError, Variant
-from .base import Allows, MoveRequest, PlayResult
-from .human import HumanPlayer
-from .kinds import HUMAN, PERSON
+from ..players.base import Allows, MoveRequest, PlayResult
+from ..players.human import HumanPlayer
+from ..players.kinds import HUMAN, PERSON
 from .server_line import ServerLine, line, words
 
 TABLE_SOCKET_VARIABLE = "TUI_REVERSI_TABLE_SOCKET"
@@ -388,3 +388,28 @@ def _clock(rest: str) -> ClockReading:
 def _names(rest: str) -> tuple[str, str]:
     black, white = rest.split(" ")
     return ("" if black == NOBODY else black, "" if white == NOBODY else white)
+
+
+class TableCourse(Protocol):
+    """Whoever plays out what the table decided (match.Referee does)."""
+
+    def rematch(self) -> None: ...
+
+    def rewind(self, ply: int) -> None: ...
+
+    def end(self, ending: Ending) -> None: ...
+
+    def carry_on(self) -> None: ...
+
+
+def follow_table(course: TableCourse, news: News) -> None:
+    """Play out in `course` what the table decided: a rematch, a takeback
+    the players agreed on, an ending, an adjourned game going on."""
+    if news.again:
+        course.rematch()
+    if news.undone is not None:
+        course.rewind(news.undone)
+    if news.ending is not None:
+        course.end(news.ending)
+    if news.resumed:
+        course.carry_on()
