@@ -10,9 +10,8 @@ import socket
 import pytest
 
 from tui_reversi.core import Color, Game, Move, Variant
-from tui_reversi.match import Match
+from tui_reversi.match import Match, table_seats
 from tui_reversi.net.remote import ClockReading, TableLink, TableState
-from tui_reversi.players.kinds import HUMAN, PERSON
 from tui_reversi.screens.game_over import GameOverScreen
 from tui_reversi.widgets.score import ScorePanel
 
@@ -62,11 +61,8 @@ def at_table(make_app):
         )
         server = Server(state)
         servers.append(server)
-        if colour is None:
-            kinds = (PERSON, PERSON)
-        else:
-            kinds = (HUMAN, PERSON) if colour == 0 else (PERSON, HUMAN)
-        match = Match(kinds[0], kinds[1], server.link.start_game(), names=names)
+        black, white = table_seats(colour)
+        match = Match(black, white, server.link.start_game(), names=names)
         return make_app(match=match, table=server.link), server
 
     yield seat
