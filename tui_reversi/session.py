@@ -173,7 +173,7 @@ class Session:
         game = record.to_game()
         if fresh:
             record = replace(record, id=new_id())
-        record = replace(record, black=black or record.black, white=white or record.white)
+        record = record.with_players(black or record.black, white or record.white)
         names = record.names or ("", "")
         # A table's game at home is played (or reviewed) at this keyboard.
         match = Match(record.black, record.white, game, names=names, ending=record.ending)

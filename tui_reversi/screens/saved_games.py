@@ -26,6 +26,20 @@ WIDE_COLUMNS, NARROW_COLUMNS = 59, 40
 NAME_MIN = 17
 
 
+def details(record: SavedGame) -> str:
+    """', rated 2197.01 and 2199.72, 05:00//02:00, played 2003.12.15_13:24:03.MST':
+    what an imported game's file said about it, where it said it."""
+    said = ""
+    if record.ratings is not None:
+        black, white = (rating or "?" for rating in record.ratings)
+        said += f", rated {black} and {white}"
+    if record.time_control is not None:
+        said += f", {record.time_control}"
+    if record.date is not None:
+        said += f", played {record.date}"
+    return said
+
+
 def short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -147,7 +161,10 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
         elif not entry.readable:
             describe.update(f"{entry.name} cannot be read: {entry.error}")
         else:
-            describe.update(f"{entry.name}: {entry.players}, {entry.status}, {entry.moves} moves.")
+            about = details(entry.record) if entry.record is not None else ""
+            describe.update(
+                f"{entry.name}: {entry.players}{about}, {entry.status}, {entry.moves} moves."
+            )
         self._problem("")
 
     def _problem(self, text: str) -> None:

@@ -23,7 +23,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..core import PASS, Color, Ending, Game, Result
-from ..players.kinds import label
 from .errors import NameTakenError, StorageError
 from .files import move_aside, read_limited, reason, write_atomic
 from .paths import data_dir
@@ -94,12 +93,11 @@ class SavedGameEntry:
 
     @property
     def players(self) -> str:
-        """'Human v Hard', or the people's names for a table's game ('alice v bob')."""
+        """'Saio1200 v Saio3000', 'Human v Easy': who played, by name where
+        the game gives one ('' for a file that cannot be read)."""
         if self.record is None:
             return ""
-        if self.record.names is not None:
-            return " v ".join(self.record.names)
-        return f"{label(self.black)} v {label(self.white)}"
+        return f"{self.record.player_label(Color.BLACK)} v {self.record.player_label(Color.WHITE)}"
 
     @property
     def ending(self) -> Ending | None:
