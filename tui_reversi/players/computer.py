@@ -28,7 +28,7 @@ class ComputerPlayer:
     cancel stops the search before it, and whatever that one still answers
     is stale (the referee drops an answer for another Turn)."""
 
-    allows = Allows(hints=False, takebacks=True, pausing=True)
+    allows = Allows(hints=False, takebacks=True, pausing=True, shows_thinking=True)
 
     def __init__(
         self, strategy: Strategy, limit: Limit, *, clock: Callable[[], float] = time.monotonic

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..core import Color, Game, Variant
+from ..core import Ending as PlayersEnding
 from ..net.terms import TimeControl
 from ..players.kinds import HUMAN, PERSON
 from ..storage import NameTakenError, SavedGame, SavedGames, StorageError
@@ -87,6 +88,15 @@ class Ending:
     # 'board', 'resigned', 'time' (a flag fell), 'forfeit' (did not come back in time), 'left'
     ending: str
     winner: Color | None  # None: a draw on the board, or no result ('left')
+
+    @property
+    def played(self) -> PlayersEnding:
+        """The ending as the players' games know it (core's reasons)."""
+        return PlayersEnding(_REASONS.get(self.ending, "left"), self.winner, self.description)
+
+
+# The archive's kinds of end -> the reasons the players' games and saved games know.
+_REASONS = {"board": "normal", "resigned": "resigned", "time": "flag", "forfeit": "left"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,9 +351,16 @@ class Archive:
         return winner
 
     def _save_for(self, played: PlayedGame, color: Color) -> None:
-        """The game in `color`'s player's saved games: they are `human`, the other `person`."""
+        """The game in `color`'s player's saved games, with both names and how it
+        ended: they are `human`, the other `person`. A game with no move is not kept."""
+        if not played.game.moves:
+            return
         kinds = (HUMAN, PERSON) if color == Color.BLACK else (PERSON, HUMAN)
-        record = replace(SavedGame.from_game(played.game, *kinds), names=played.names)
+        record = replace(
+            SavedGame.from_game(played.game, *kinds),
+            names=played.names,
+            ending=played.end.played,
+        )
         # The names are the players' directory names already (session.player).
         home = self.players_dir / played.names[color]
         games = SavedGames(home / "data" / APP_NAME / GAMES_DIR)

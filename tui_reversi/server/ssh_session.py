@@ -423,6 +423,13 @@ class GameSession(asyncssh.SSHServerSession):
             self._seated = False
             self._owner.arcade.leave_seat()
 
+    def hand_seat_over(self) -> str | None:
+        """The secret of this session's seat at a table for the player's session
+        that takes their game over (tables.Tables.hand_over), if it is at one."""
+        if self._table_secret is None:
+            return None
+        return self._owner.arcade.tables.hand_over(self._table_secret)
+
     async def _take_over(self, other: GameSession) -> None:
         """End `other`'s game (it saves on the hang-up) and wait until it has gone."""
         if other.client_connected:
@@ -526,8 +533,10 @@ class GameSession(asyncssh.SSHServerSession):
     async def _play(self, options: list[str], take_over: GameSession | None = None) -> None:
         try:
             if take_over is not None:
+                # At a table there: this session sits back down at it, its game as it was.
+                self._next_table = take_over.hand_seat_over()
                 await self._take_over(take_over)
-            status = await self._run_game(options)
+            status = 0 if self._next_table is not None else await self._run_game(options)
             while self._next_table is not None and self._open and not self._end_message:
                 status = await self._table_from_lobby(options)
         except Exception as error:

@@ -128,7 +128,7 @@ class GameCourse:
         self._log(f"table {table.code}: adjourned ({how})")
         if table.time_control is not None:
             table.broadcast(table.clock_line(self._clocks.now()))
-        table.broadcast(line("news", how))
+        table.broadcast(line("adjourned", how))
         self.save(table)
 
     def resume(self, table: Table) -> None:
@@ -136,7 +136,7 @@ class GameCourse:
         if table.adjourned and len(table.links) == 2:
             table.adjourned = False
             self._log(f"table {table.code}: resumed")
-            table.broadcast(line("news", "You are both back: the game goes on."))
+            table.broadcast(line("resumed", "You are both back: the game goes on."))
             self._clocks.run(table)
             self.save(table)
 
@@ -161,11 +161,11 @@ class GameCourse:
     def end(self, table: Table, end: Ending) -> None:
         """The game is over, told and recorded: `end` says how."""
         self._stop_waiting(table)
-        table.ended = end.description
+        table.ended, table.ending = end.description, end
         self._log(f"table {table.code}: {end.description}")
         if table.time_control is not None:
             table.broadcast(table.clock_line(self._clocks.now()))
-        table.broadcast(line("over", end.description))
+        table.broadcast(table.over_line())
         if self.store is None or len(table.names) != 2:
             return
         if not table.game.moves:  # a game with no move is no result: neither rated nor kept
