@@ -88,8 +88,9 @@ def _list(games: SavedGames) -> int:
     if not entries:
         print(f"no saved games in {games.directory}", file=sys.stderr)
         return 0
-    from rich.console import Console
     from rich.table import Table
+
+    from .console import ToolConsole
 
     # As wide as the terminal: long names fold onto more lines rather than
     # push the other columns off. No markup: names are shown as written.
@@ -106,5 +107,5 @@ def _list(games: SavedGames) -> int:
             table.add_row(entry.name, when, players, str(entry.moves), entry.status)
         else:
             table.add_row(entry.name, when, "", "", entry.status)
-    Console(markup=False, emoji=False, highlight=False).print(table)
+    ToolConsole(markup=False, emoji=False, highlight=False).print(table)
     return 0
