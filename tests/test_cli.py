@@ -78,3 +78,10 @@ def test_a_reader_gone_ends_every_command_quietly(tmp_path, args):
     assert done.returncode in (0, 141), done.stderr
     assert done.stderr == ""
     assert not list(tmp_path.rglob("crash-*"))
+
+
+def test_perft_s_depth_range_is_the_one_its_help_gives():
+    assert "plies to search (0-14)" in " ".join(run_cli("perft", "--help").stdout.split())
+    done = run_cli("perft", "99")
+    assert done.returncode == 2
+    assert done.stderr == "tui-reversi: depth must be between 0 and 14, not 99\n"

@@ -339,7 +339,8 @@ async def test_delete_asks_first_and_unreadable_games_say_why(keeping_app):
         assert describe.startswith("broken cannot be read: broken.json is damaged: its")
         await pilot.press("enter")
         await pilot.pause()
-        assert "cannot be loaded" in str(app.screen.query_one("#problem").content)
+        problem = str(app.screen.query_one("#problem").content)
+        assert problem.startswith("'broken' cannot be loaded: "), problem  # its name as written
         table.move_cursor(row=rows["delete me"])
         await pilot.press("d")
         await pilot.pause()

@@ -71,8 +71,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _chosen(args: argparse.Namespace, games: SavedGames) -> SavedGame:
-    if args.autosave == (args.name is not None):
-        raise StorageError("export needs a saved game's name or --autosave, not both")
+    if args.autosave and args.name is not None:
+        raise StorageError("export takes a saved game's name or --autosave, not both")
+    if not args.autosave and args.name is None:
+        raise StorageError(
+            "export needs a saved game's name (games list shows them), "
+            "or --autosave for the game in progress"
+        )
     if args.name is not None:
         return games.load(args.name)
     outcome = Autosave().load()
