@@ -6,12 +6,13 @@ them into C extensions that sit beside the .py files, for regular and
 editable installs alike. Without a working C compiler and Python headers, or
 with TUI_REVERSI_PURE=1 in the environment, the install builds no extension,
 says so in one line, and the engine runs as plain Python, with identical
-results (tui_reversi/engine_build.py decides at run time which one loads).
+results (tui_reversi/engine/build.py decides at run time which one loads).
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import sys
@@ -23,16 +24,22 @@ from setuptools.command.build_ext import build_ext  # type: ignore[import-untype
 from setuptools.command.build_py import build_py  # type: ignore[import-untyped]
 
 HERE = Path(__file__).resolve().parent
-# Kept in step with tui_reversi/engine_build.py's COMPILED_MODULES.
-HOT_MODULES = [
-    "tui_reversi/core/bitboard.py",
-    "tui_reversi/players/squares.py",
-    "tui_reversi/players/evaluation.py",
-    "tui_reversi/players/patterns.py",
-    "tui_reversi/players/transposition.py",
-    "tui_reversi/players/endgame.py",
-    "tui_reversi/players/search.py",
-]
+
+
+def hot_modules() -> list[str]:
+    """The engine's hot modules, as tui_reversi/engine/build.py finds them
+    (loaded by path: importing the package would choose an engine)."""
+    spec = importlib.util.spec_from_file_location(
+        "engine_build", HERE / "tui_reversi" / "engine" / "build.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look themselves up there
+    spec.loader.exec_module(module)
+    return module.compiled_sources(HERE)
+
+
+HOT_MODULES = hot_modules()
 # Beside the extensions: the hash of each source they were compiled from, so
 # that an edited source (in an editable install) is run as Python, not stale C.
 BUILD_RECORD = "tui_reversi/compiled-sources.json"

@@ -76,7 +76,7 @@ def answer(question: dict, engines: dict) -> dict:
     """`engines`: the worker's Engine per evaluation name; a search question
     may name one ("evaluation", default the hand-made one)."""
     from tui_reversi.core import Position, perft
-    from tui_reversi.engine_build import engine_build
+    from tui_reversi.engine.build import engine_build
 
     kind = question["kind"]
     if kind == "engine":
@@ -108,8 +108,8 @@ def load_trained(engines: dict) -> dict:
     import tracemalloc
 
     from tui_reversi.core import Position
-    from tui_reversi.players.pattern_weights import WEIGHTS_PATH, trained_evaluator
-    from tui_reversi.players.search import Engine
+    from tui_reversi.engine.pattern_weights import WEIGHTS_PATH, trained_evaluator
+    from tui_reversi.engine.search import Engine
 
     tracemalloc.start()
     started = time.perf_counter()
@@ -141,7 +141,7 @@ def static_evaluations(engine, boards: list[str], repeat: int) -> dict:
 def serve() -> None:
     sys.path.append(str(ROOT))  # the installed package first: it may be compiled
     from tui_reversi.core import Position
-    from tui_reversi.players.search import Engine
+    from tui_reversi.engine.search import Engine
 
     engines = {"handmade": Engine()}
     warm = Position.initial()  # builds the evaluation tables before any clock runs

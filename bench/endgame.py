@@ -31,7 +31,7 @@ WORKER = """
 import sys, time
 sys.path.insert(0, sys.argv[1])
 from tui_reversi.core import Position
-from tui_reversi.players.search import Engine
+from tui_reversi.engine.search import Engine
 engine = Engine()
 warm = Position.from_string(sys.argv[2])  # builds the tables, warms the caches
 engine.search(warm.own, warm.opp, exact_empties=64)

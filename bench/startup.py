@@ -179,7 +179,7 @@ def key_latency(keys: int, thinking: bool) -> tuple[list[float], float]:
 
 def serve(thinking: bool) -> None:
     from tui_reversi.app import create_app
-    from tui_reversi.players import book, create_player
+    from tui_reversi.engine import book, create_player
     from tui_reversi.storage import Settings
 
     # The keys are timed while the engine searches: no opening book, whose

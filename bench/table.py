@@ -36,9 +36,9 @@ def measure(depth: int, seconds: float) -> dict:
     from search import MIDGAME
 
     from tui_reversi.core import Position
-    from tui_reversi.engine_build import engine_build
-    from tui_reversi.players.pattern_weights import trained_evaluator
-    from tui_reversi.players.search import Engine
+    from tui_reversi.engine.build import engine_build
+    from tui_reversi.engine.pattern_weights import trained_evaluator
+    from tui_reversi.engine.search import Engine
 
     evaluator = trained_evaluator(False)
     before = peak_mib()

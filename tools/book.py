@@ -1,4 +1,4 @@
-"""Build the opening book (tui_reversi/players/book.py) by searching the
+"""Build the opening book (tui_reversi/engine/book.py) by searching the
 first plies of likely lines deeply.
 
 From the Othello start, ply by ply: every position of the frontier is
@@ -7,7 +7,7 @@ within `--keep` discs of the best (at most `--width` of them) go into the
 book, and their children form the next frontier. Positions are stored once
 per symmetry class. Deterministic: the same arguments give the same book.
 
-    nice -n 10 python tools/book.py --out tui_reversi/players/data/book.txt
+    nice -n 10 python tools/book.py --out tui_reversi/engine/data/book.txt
 
 The defaults make the shipped book (8 plies, each position searched 12
 deep with the trained evaluation, within 1.5 discs, two moves at most):
@@ -25,10 +25,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tui_reversi.core.bitboard import flip_table, legal_moves
-from tui_reversi.players.book import HEADER, canonical_image
-from tui_reversi.players.evaluation import SCALE
-from tui_reversi.players.pattern_weights import trained_evaluator
-from tui_reversi.players.search import Engine
+from tui_reversi.engine.book import HEADER, canonical_image
+from tui_reversi.engine.evaluation import SCALE
+from tui_reversi.engine.pattern_weights import trained_evaluator
+from tui_reversi.engine.search import Engine
 
 START_OWN = 0x0000000810000000
 START_OPP = 0x0000001008000000

@@ -10,7 +10,7 @@ solved by conjugate gradients with X kept as index lists, never as a matrix.
 Symmetric configurations share one parameter (patterns.canonical).
 
     python tools/fit.py data/sp-1-*.txt --holdout data/holdout.txt \
-        --out tui_reversi/players/data/patterns.bin
+        --out tui_reversi/engine/data/patterns.bin
 
 Prints, per phase, the held-out mean squared error in discs of the fitted
 evaluation and of the hand-made one (raw, and rescaled by its best factor).
@@ -28,9 +28,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tui_reversi.core.bitboard import legal_moves
-from tui_reversi.players.evaluation import SCALE, make_evaluator
-from tui_reversi.players.pattern_weights import write_weights
-from tui_reversi.players.patterns import (
+from tui_reversi.engine.evaluation import SCALE, make_evaluator
+from tui_reversi.engine.pattern_weights import write_weights
+from tui_reversi.engine.patterns import (
     CONSTANT_AT,
     FAMILIES,
     FAMILY_AT,

@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tui_reversi.core.bitboard import flip_table, legal_moves
-from tui_reversi.players.search import Engine
+from tui_reversi.engine.search import Engine
 
 START_OWN = 0x0000000810000000  # Black (to move): d5, e4
 START_OPP = 0x0000001008000000  # White: d4, e5

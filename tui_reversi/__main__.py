@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .app import ReversiApp
-    from .players.lobby import LobbyLink
+    from .net.lobby_link import LobbyLink
 
 # name -> (module under tui_reversi.tools, one-line help)
 TOOLS = {
     "perft": ("perft", "count the leaves of the move tree (rules check and speed figure)"),
     "arena": ("arena", "play two opponents against each other and report W/D/L and Elo"),
-    "engine": ("engine", "run a level as an outside engine on stdin/stdout (see README)"),
+    "engine": ("engine", "run a level as an outside engine on stdin/stdout (see docs/engine.md)"),
     "serve": ("serve", "host the game over SSH: players type ssh -p 2222 HOST"),
     "games": ("games", "list, export and import saved games"),
     "analyse": ("analyse", "score every move of a game file: mistakes, best moves, summary"),
@@ -96,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
 def version_line() -> str:
     """'tui-reversi 0.1.0, engine: compiled (mypyc)' or '... interpreted (why)'."""
     from . import __version__
-    from .engine_build import engine_build
+    from .engine.build import engine_build
 
     return f"tui-reversi {__version__}, engine: {engine_build()}"
 
@@ -173,7 +173,7 @@ def run_app(args: argparse.Namespace) -> int:
 
 
 def _run_app(args: argparse.Namespace) -> int:
-    from .players.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
+    from .net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
 
     table_socket = os.environ.pop(TABLE_SOCKET_VARIABLE, None)
     table_secret = os.environ.pop(TABLE_SECRET_VARIABLE, None)
@@ -230,10 +230,10 @@ def _run_app(args: argparse.Namespace) -> int:
 
 def _reach_lobby() -> LobbyLink | None:
     """The line to the server's lobby, when `tui-reversi serve` gave this game one
-    (players/lobby.py); without it (or if it cannot be reached) the game is played
+    (net/lobby_link.py); without it (or if it cannot be reached) the game is played
     on its own, and the lobby key says the lobby is not here."""
     from .core import ReversiError
-    from .players.lobby import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, LobbyLink
+    from .net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, LobbyLink
 
     path = os.environ.pop(LOBBY_SOCKET_VARIABLE, None)
     secret = os.environ.pop(LOBBY_SECRET_VARIABLE, None)
@@ -254,8 +254,8 @@ def _run_at_table(args: argparse.Namespace, path: str, secret: str) -> int:
     from .app import create_app
     from .crash import contain
     from .match import Match
+    from .net.remote import TableLink
     from .players.kinds import HUMAN, PERSON
-    from .players.remote import TableLink
     from .storage.settings import load_settings
     from .terminal_input import tolerate_invalid_utf8
     from .widgets.themes import theme_names

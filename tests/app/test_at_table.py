@@ -11,8 +11,8 @@ import pytest
 
 from tui_reversi.core import Color, Game, Move, Variant
 from tui_reversi.match import Match
+from tui_reversi.net.remote import ClockReading, TableLink, TableState
 from tui_reversi.players.kinds import HUMAN, PERSON
-from tui_reversi.players.remote import ClockReading, TableLink, TableState
 from tui_reversi.screens.chat import ChatScreen
 from tui_reversi.screens.game_over import GameOverScreen
 from tui_reversi.widgets.score import ScorePanel

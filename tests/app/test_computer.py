@@ -127,7 +127,8 @@ async def test_a_level_that_cannot_play_is_refused_in_the_new_game_dialog(make_a
 
 async def test_damaged_weights_are_told_once_and_hard_plays_on(make_app, tmp_path, monkeypatch):
     from tui_reversi.core import square_name
-    from tui_reversi.players import alphabeta_player, book, pattern_weights
+    from tui_reversi.engine import book, pattern_weights
+    from tui_reversi.players import alphabeta_player
     from tui_reversi.players.alphabeta_player import HARD, AlphaBetaPlayer
 
     damaged = tmp_path / "patterns.bin"

@@ -6,7 +6,7 @@ from textual import events
 from textual.app import App
 from textual.widgets import Input
 
-from tui_reversi.players.remote import CHAT_LENGTH
+from tui_reversi.net.remote import CHAT_LENGTH
 from tui_reversi.screens.chat import ChatScreen
 from tui_reversi.storage import SavedGames
 from tui_reversi.widgets.literal import Literal

@@ -5,7 +5,7 @@ import math
 from tui_reversi.core import Game, Position, Variant, square_name
 from tui_reversi.players import analyse, create_player
 
-from .positions import position_with_empties
+from ..engine.positions import position_with_empties
 
 
 def test_every_legal_move_is_scored_best_first():

@@ -8,7 +8,7 @@ import pytest
 from tui_reversi.core import Game, Position, ReversiError, Variant, parse_square
 from tui_reversi.players import LEVELS, create_player
 
-from .positions import random_games
+from ..engine.positions import random_games
 
 # Bounded so that the suite stays quick; the real budgets are exercised below.
 FAST = {"max_depth": 3, "time_limit": math.inf}

@@ -6,7 +6,7 @@ import sqlite3
 from datetime import UTC, datetime
 
 from tui_reversi.core import Game as CoreGame
-from tui_reversi.players.terms import TimeControl
+from tui_reversi.net.terms import TimeControl
 from tui_reversi.server.archive import Archive, UnfinishedGame
 
 from .conftest import Player, wait_until

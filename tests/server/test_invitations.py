@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 
 from tui_reversi.core import Color
-from tui_reversi.players.lobby import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE
-from tui_reversi.players.remote import TABLE_SECRET_VARIABLE
+from tui_reversi.net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE
+from tui_reversi.net.remote import TABLE_SECRET_VARIABLE
 
 from .conftest import Player, wait_until
 from .test_tables import Game as TableGame

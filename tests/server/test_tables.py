@@ -10,8 +10,8 @@ import stat
 
 from tui_reversi.core import Color, square_name
 from tui_reversi.core import Game as CoreGame
-from tui_reversi.players.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
-from tui_reversi.players.terms import TimeControl
+from tui_reversi.net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
+from tui_reversi.net.terms import TimeControl
 from tui_reversi.storage import SavedGames, export_ggf
 
 from .conftest import PATIENCE, Player, wait_until

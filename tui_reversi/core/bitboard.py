@@ -1,3 +1,4 @@
+# mypyc: compiled
 """Bitboard primitives: the engine's hot code.
 
 A board is a 64-bit word, one bit per square: a1 is bit 0, b1 bit 1 ... h8
@@ -5,7 +6,7 @@ bit 63, row-major with a1 at the top left. The public functions take and
 return plain non-negative Python ints; readable types (`Position`, square
 names) live on top of this module.
 
-The engine's hot loops (here, players/search.py, endgame.py, evaluation.py)
+The engine's hot loops (here, engine/search.py, endgame.py, evaluation.py)
 work on `i64` words instead: compiled by mypyc they are machine words, and
 interpreted they are plain ints, with identical results. `native()` and
 `unsigned()` convert at the edges. What that asks of the code (mypyc needs

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 from ..core import Position, ReversiError, Variant, square_name
 from ..core.bitboard import NATIVE_WORDS
+from ..engine.evaluation import SCALE, WIN
+from ..engine.placement import placement_scores
+from ..engine.search import Engine, SearchResult
 from .base import CancelCheck, MoveScore, ProgressCallback, SearchInfo
-from .evaluation import SCALE, WIN
-from .placement import placement_scores
-from .search import Engine, SearchResult
 
 
 @dataclass(frozen=True)
@@ -39,10 +39,10 @@ else:
 PLACEMENT_DEPTH = 4
 
 # The static evaluations hard and expert can search with: the fitted
-# patterns (players/patterns.py) or the hand-made features (evaluation.py).
+# patterns (engine/patterns.py) or the hand-made features (evaluation.py).
 # The fitted ones are the default: with them and the book, hard beat hard
 # with the hand-made evaluation by +228 Elo [+174, +293] at 1 s a move,
-# 200 games (README).
+# 200 games (docs/engine.md).
 EVALUATIONS = ("trained", "handmade")
 DEFAULT_EVALUATION = "trained"
 EVALUATION_VARIABLE = "TUI_REVERSI_EVALUATION"  # overrides the default when set
@@ -60,7 +60,7 @@ def engine_for(variant: Variant, evaluation: str = "handmade") -> Engine:
         evaluator = None
         if trained:
             # Imported here: the weights are read on first use, off the start-up path.
-            from .pattern_weights import trained_evaluator
+            from ..engine.pattern_weights import trained_evaluator
 
             evaluator = trained_evaluator(anti)
         _engines[key] = Engine(anti, evaluator)
@@ -135,8 +135,8 @@ class AlphaBetaPlayer:
         if self.evaluation != "trained" or self.variant.fewer_discs_win:
             return None
         # Imported here: both are read on first use, off the start-up path.
-        from .book import book_problem
-        from .pattern_weights import weights_problem
+        from ..engine.book import book_problem
+        from ..engine.pattern_weights import weights_problem
 
         problem = weights_problem()
         if problem is not None:
@@ -163,7 +163,7 @@ class AlphaBetaPlayer:
             scores = placement_scores(position, self._placement_leaf)
             return square_name(max(scores, key=lambda sq: scores[sq]))
         if self.evaluation == "trained" and not self.variant.fewer_discs_win:
-            from .book import book_move  # read on first use, off the start-up path
+            from ..engine.book import book_move  # read on first use, off the start-up path
 
             square = book_move(position.own, position.opp, self._rng)
             if square is not None and position.is_legal(square):

@@ -9,8 +9,8 @@ import time
 
 from ..core import Position, Variant, square_name
 from ..core.bitboard import CORNERS, FULL, flip_table, legal_moves
+from ..engine.placement import placement_move
 from .base import CancelCheck, ProgressCallback, SearchInfo
-from .placement import placement_move
 
 CORNER_WEIGHT = 10  # a corner is worth ten ordinary discs
 WIN = 100_000

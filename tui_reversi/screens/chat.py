@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
-from ..players.remote import CHAT_LENGTH
+from ..net.remote import CHAT_LENGTH
 from ..widgets.literal import Literal
 from ..widgets.text_input import TextInput
 from .form import FormScreen

@@ -14,7 +14,7 @@ from textual.widgets import Button, Input
 from .dialog import AnswersOnce
 
 if TYPE_CHECKING:
-    from ..app import ReversiApp
+    from .game_app import GameApp
 
 
 class CommandPalette(command.CommandPalette, AnswersOnce[None]):
@@ -28,7 +28,7 @@ class CommandPalette(command.CommandPalette, AnswersOnce[None]):
 
     def on_mount(self) -> None:
         # ASCII mode: its edges and scrollbar are the app's CSS (app.tcss).
-        app = cast("ReversiApp", self.app)
+        app = cast("GameApp", self.app)
         if app.settings.ascii:
             self.query_one(SearchIcon).icon = ">"
             box = self.query_one(CommandInput)

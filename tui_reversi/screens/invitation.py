@@ -10,8 +10,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
 from ..core import Variant
-from ..players.lobby import Invitation
-from ..players.terms import ColourChoice, TableTerms, TimeControl
+from ..net.lobby_link import Invitation
+from ..net.terms import ColourChoice, TableTerms, TimeControl
 from ..widgets.choice import ChoiceRow
 from ..widgets.literal import Literal
 from .confirm import ConfirmScreen

@@ -22,8 +22,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..core import Color, Game, ReversiError, Variant
+from ..net.terms import TermsRefused, TimeControl
 from ..players.kinds import HUMAN, PERSON
-from ..players.terms import TermsRefused, TimeControl
 from ..storage import NameTakenError, SavedGame, SavedGames, StorageError
 from ..storage.paths import APP_NAME
 from ..storage.saved_games import GAMES_DIR

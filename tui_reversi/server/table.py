@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from ..core import Color, Game, Variant
-from ..players.remote import NOBODY
-from ..players.server_line import line
-from ..players.terms import TimeControl
+from ..net.remote import NOBODY
+from ..net.server_line import line
+from ..net.terms import TimeControl
 from .games_socket import tell
 
 

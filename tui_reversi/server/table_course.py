@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable
 
 from ..core import Color
-from ..players.server_line import line
+from ..net.server_line import line
 from .archive import Ending, StoreError
 from .config import format_duration
 from .table import Seat, Table

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 
 from ..core import Color, Game, Move, ReversiError
-from ..players.remote import CHAT_LENGTH
-from ..players.server_line import line
+from ..net.remote import CHAT_LENGTH
+from ..net.server_line import line
 from .archive import Ending
 from .table import Seat, Table
 from .table_clocks import TableClocks

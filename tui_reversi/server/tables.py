@@ -8,7 +8,7 @@ and proves which seat it is with the secret the server put in its
 environment. The name at a seat is the SSH user name the server
 authenticated, never anything a game says. Every move is checked here with
 core before both games are told of it (the line protocol is described in
-players/remote.py); a game that says something else is refused.
+net/remote.py); a game that says something else is refused.
 
 Everything about a table that must outlive this process goes through one
 interface, `TableStore` (the archive's SQLite here): games in progress and
@@ -29,10 +29,10 @@ import time
 from collections.abc import Callable
 
 from ..core import Color, Move, Variant
-from ..players.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
-from ..players.server_line import line, words
-from ..players.terms import TableRefused as TableRefused
-from ..players.terms import TimeControl as TimeControl
+from ..net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
+from ..net.server_line import line, words
+from ..net.terms import TableRefused as TableRefused
+from ..net.terms import TimeControl as TimeControl
 from .archive import UnfinishedGame
 from .config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
 from .games_socket import GamesSocket, hello
@@ -128,7 +128,7 @@ class Tables:
         table = brought_back(kept)
         self.tables[table.code] = table
         black, white = kept.names
-        move = table.game.ply + 1
+        move = table.game.move_number() + 1
         self._log(f"table {table.code}: {black} against {white} kept adjourned, move {move}")
 
     def adjourn_all(self, why: str) -> None:
@@ -146,7 +146,7 @@ class Tables:
         time_control: TimeControl | None = None,
         colour: Color = Color.BLACK,
     ) -> tuple[Table, str]:
-        """A new table with `name` at `colour` (Black unless chosen: see players/terms.py
+        """A new table with `name` at `colour` (Black unless chosen: see net/terms.py
         for `random`), with clocks if `time_control`; its secret for that seat.
         Raises TableRefused."""
         playing = [

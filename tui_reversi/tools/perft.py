@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..engine_build import engine_build
+    from ..engine.build import engine_build
 
     if not 0 <= args.depth <= 14:
         raise ReversiError(f"depth must be between 0 and 14, not {args.depth}")

@@ -1,3 +1,4 @@
+# mypyc: compiled
 """Transposition-table entries for the exact solver (endgame.py) and the
 midgame search (search.py): a key per position, an entry packed in one int,
 and the trim that keeps a full midgame table's deepest entries.

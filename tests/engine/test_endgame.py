@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from tui_reversi.core import Game, Variant
 from tui_reversi.core.bitboard import flips, legal_moves
+from tui_reversi.engine.search import Engine
 from tui_reversi.players.alphabeta_player import score_in_discs
-from tui_reversi.players.search import Engine
 
 from .test_search import minimax
 

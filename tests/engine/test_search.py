@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 
 from tui_reversi.core import Position, Variant, parse_square, square_name
 from tui_reversi.core.bitboard import flips, legal_moves, native
+from tui_reversi.engine.evaluation import terminal_score
+from tui_reversi.engine.pattern_weights import trained_evaluator
+from tui_reversi.engine.search import CHECK_EVERY, WIN, Engine, _terminal
+from tui_reversi.engine.transposition import deepest
 from tui_reversi.players import create_player
 from tui_reversi.players.base import SearchInfo
-from tui_reversi.players.evaluation import terminal_score
-from tui_reversi.players.pattern_weights import trained_evaluator
-from tui_reversi.players.search import CHECK_EVERY, WIN, Engine, _terminal
-from tui_reversi.players.transposition import deepest
 
 from .positions import position_with_empties
 
@@ -94,8 +94,8 @@ def test_the_midgame_search_agrees_with_brute_force_at_its_depth(evaluation):
 
 
 def test_every_midgame_score_packs_into_a_table_entry():
-    from tui_reversi.players.search import INF
-    from tui_reversi.players.transposition import (
+    from tui_reversi.engine.search import INF
+    from tui_reversi.engine.transposition import (
         SCORE_BIAS,
         entry_bound,
         entry_depth,

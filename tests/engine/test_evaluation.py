@@ -2,7 +2,7 @@
 than a flipped sign."""
 
 from tui_reversi.core import Position
-from tui_reversi.players.evaluation import (
+from tui_reversi.engine.evaluation import (
     SCALE,
     WIN,
     _edge_stability,

@@ -1,3 +1,4 @@
+# mypyc: compiled
 """Pattern evaluation: weights per configuration of a few lines and blocks,
 fitted to the engine's own games (tools/selfplay.py, tools/fit.py).
 

@@ -1,3 +1,4 @@
+# mypyc: compiled
 """Fixed square sets the search and the solver order moves by, as i64 words
 (see core/bitboard.py): those that may hold h8 are built with native()."""
 

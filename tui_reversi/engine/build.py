@@ -26,19 +26,28 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-# Kept in step with setup.py's HOT_MODULES.
-COMPILED_MODULES = (
-    "tui_reversi.core.bitboard",
-    "tui_reversi.players.squares",
-    "tui_reversi.players.evaluation",
-    "tui_reversi.players.patterns",
-    "tui_reversi.players.transposition",
-    "tui_reversi.players.endgame",
-    "tui_reversi.players.search",
-)
+# A module is compiled when its first line is this mark; setup.py asks
+# compiled_sources() too, so the build and this loader cannot disagree.
+MARK = "# mypyc: compiled"
+_ROOT = Path(__file__).resolve().parent.parent.parent  # the directory holding tui_reversi/
+_HOT_FOLDERS = ("tui_reversi/core", "tui_reversi/engine")
+
+
+def compiled_sources(root: Path = _ROOT) -> list[str]:
+    """The sources mypyc compiles, relative to `root`: every module in core/
+    and engine/ whose first line is MARK, sorted."""
+    found = []
+    for folder in _HOT_FOLDERS:
+        for source in sorted((root / folder).glob("*.py")):
+            with source.open(encoding="utf-8") as lines:
+                if lines.readline().strip() == MARK:
+                    found.append(source.relative_to(root).as_posix())
+    return found
+
+
+COMPILED_MODULES = tuple(path[: -len(".py")].replace("/", ".") for path in compiled_sources())
 PURE_VARIABLE = "TUI_REVERSI_PURE"
-_ROOT = Path(__file__).resolve().parent.parent  # the directory holding tui_reversi/
-_RECORD = Path(__file__).resolve().parent / "compiled-sources.json"
+_RECORD = _ROOT / "tui_reversi" / "compiled-sources.json"
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,8 @@ import pytest
 
 from tui_reversi.core import Position, Variant, square_name
 from tui_reversi.core.bitboard import flip_table, symmetries
-from tui_reversi.players import book as book_module
-from tui_reversi.players import create_player
-from tui_reversi.players.book import (
+from tui_reversi.engine import book as book_module
+from tui_reversi.engine.book import (
     HEADER,
     NEAR_EQUAL,
     BookError,
@@ -21,6 +20,7 @@ from tui_reversi.players.book import (
     canonical_image,
     read_book,
 )
+from tui_reversi.players import create_player
 
 
 def _after(own: int, opp: int, sq: int) -> tuple[int, int]:

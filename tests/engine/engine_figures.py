@@ -5,17 +5,17 @@ scores and solver nodes, static evaluations, the hand-made and the trained
 in two processes, compiled and interpreted (TUI_REVERSI_PURE=1), and
 compares: the same source must give the same figures.
 
-    python -c "from tests.players.engine_figures import main; main()"
+    python -c "from tests.engine.engine_figures import main; main()"
 """
 
 import json
 import random
 
 from tui_reversi.core import Position, Variant, perft
-from tui_reversi.engine_build import engine_build
-from tui_reversi.players.evaluation import make_evaluator, make_stable_edge_counter
-from tui_reversi.players.pattern_weights import HANDMADE_ABOVE, trained_evaluator
-from tui_reversi.players.search import Engine
+from tui_reversi.engine.build import engine_build
+from tui_reversi.engine.evaluation import make_evaluator, make_stable_edge_counter
+from tui_reversi.engine.pattern_weights import HANDMADE_ABOVE, trained_evaluator
+from tui_reversi.engine.search import Engine
 
 from .positions import position_with_empties
 

@@ -1,3 +1,4 @@
+# mypyc: compiled
 """The hard and expert engine: alpha-beta search on raw bitboards.
 
 Midgame: negamax with principal-variation search, iterative deepening under
@@ -96,7 +97,7 @@ class Engine:
     def __init__(self, anti: bool = False, evaluator: Evaluator | None = None) -> None:
         self.anti = anti
         # The hand-made evaluation unless another is given (the trained one:
-        # players/pattern_weights.py).
+        # engine/pattern_weights.py).
         self.evaluator = evaluator if evaluator is not None else make_evaluator(anti)
 
     # -- public entry points -----------------------------------------------------

@@ -1,3 +1,4 @@
+# mypyc: compiled
 """How good a position is for the side to move, without searching.
 
 Scores are in hundredths of a disc of final margin (SCALE = 100 per disc),

@@ -4,7 +4,7 @@ Over `tui-reversi serve`, two people at one table each run their own game
 process; the server is the referee of record. A game process talks to the
 server over a local socket (its path and a per-game secret come in the
 environment, `TABLE_SOCKET_VARIABLE` and `TABLE_SECRET_VARIABLE`), one line
-of UTF-8 at a time (players/server_line.py), words separated by one space:
+of UTF-8 at a time (net/server_line.py), words separated by one space:
 
     game -> server
       hello SECRET              the first line: who this game is (the server knows the name)
@@ -42,7 +42,7 @@ A game never decides anything: its own move is sent and played only once
 the server's `moved` line comes back, exactly like the opponent's.
 
 A game of the player's own (not at a table) speaks the lobby's protocol
-instead, on a socket of its own: players/lobby.py.
+instead, on a socket of its own: net/lobby_link.py.
 """
 
 from __future__ import annotations
@@ -52,9 +52,9 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from ..core import Color, Game, Move, ReversiError, Variant
-from .base import Allows, MoveRequest, PlayResult
-from .human import HumanPlayer
-from .kinds import HUMAN, PERSON
+from ..players.base import Allows, MoveRequest, PlayResult
+from ..players.human import HumanPlayer
+from ..players.kinds import HUMAN, PERSON
 from .server_line import ServerLine, line, words
 
 TABLE_SOCKET_VARIABLE = "TUI_REVERSI_TABLE_SOCKET"

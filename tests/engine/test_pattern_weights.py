@@ -10,17 +10,17 @@ from pathlib import Path
 import pytest
 
 from tui_reversi.core import Position
-from tui_reversi.players import pattern_weights
-from tui_reversi.players.evaluation import make_evaluator
-from tui_reversi.players.pattern_weights import (
+from tui_reversi.engine import pattern_weights
+from tui_reversi.engine.evaluation import make_evaluator
+from tui_reversi.engine.pattern_weights import (
     WeightsError,
     load_tables,
     read_weights,
     trained_evaluator,
     write_weights,
 )
-from tui_reversi.players.patterns import PHASE_SIZE, PHASES, PatternEvaluator
-from tui_reversi.players.search import Engine
+from tui_reversi.engine.patterns import PHASE_SIZE, PHASES, PatternEvaluator
+from tui_reversi.engine.search import Engine
 
 
 def _tables() -> list[list[int]]:
@@ -99,8 +99,8 @@ def test_the_trained_engine_never_needs_numpy() -> None:
 
     code = (
         "import sys\n"
-        "from tui_reversi.players.search import Engine\n"
-        "from tui_reversi.players.pattern_weights import trained_evaluator\n"
+        "from tui_reversi.engine.search import Engine\n"
+        "from tui_reversi.engine.pattern_weights import trained_evaluator\n"
         "from tui_reversi.core import Position\n"
         "p = Position.initial()\n"
         "Engine(False, trained_evaluator(False)).search(p.own, p.opp, max_depth=2)\n"
@@ -126,7 +126,7 @@ def test_the_package_data_ships_the_weights_and_the_book() -> None:
     root = Path(tui_reversi.__file__).parent
     pyproject = tomllib.loads((root.parent / "pyproject.toml").read_text())
     globs = pyproject["tool"]["setuptools"]["package-data"]["tui_reversi"]
-    shipped = sorted(p.relative_to(root).as_posix() for p in (root / "players" / "data").iterdir())
-    assert shipped == ["players/data/book.txt", "players/data/patterns.bin"]
+    shipped = sorted(p.relative_to(root).as_posix() for p in (root / "engine" / "data").iterdir())
+    assert shipped == ["engine/data/book.txt", "engine/data/patterns.bin"]
     for name in shipped:
         assert any(fnmatch.fnmatch(name, glob) for glob in globs), name

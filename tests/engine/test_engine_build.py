@@ -32,7 +32,7 @@ def run(*args: str, pure: bool) -> subprocess.CompletedProcess[str]:
 
 
 def figures(*, pure: bool) -> dict:
-    code = "from tests.players.engine_figures import main; main()"
+    code = "from tests.engine.engine_figures import main; main()"
     return json.loads(run("-c", code, pure=pure).stdout)
 
 
@@ -99,16 +99,16 @@ def test_an_edited_source_runs_interpreted_until_reinstalled(both, tmp_path):
     shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
     for shared in package.parent.glob("tui_reversi_engine__mypyc*"):
         shutil.copy(shared, tmp_path)
-    search = copy / "players" / "search.py"
+    search = copy / "engine" / "search.py"
     search.write_text(search.read_text() + "\n# edited\n")
     code = (
         f"import sys; sys.path.insert(0, {str(tmp_path)!r}); "
-        "from tui_reversi.engine_build import engine_build; "
-        "import tui_reversi.players.search as s; print(engine_build()); print(s.__file__)"
+        "from tui_reversi.engine.build import engine_build; "
+        "import tui_reversi.engine.search as s; print(engine_build()); print(s.__file__)"
     )
     said, loaded = run("-c", code, pure=False).stdout.splitlines()
     assert said == (
-        "interpreted (tui_reversi/players/search.py changed since it was compiled: "
+        "interpreted (tui_reversi/engine/search.py changed since it was compiled: "
         "reinstall to compile it)"
     )
     assert loaded == str(search)

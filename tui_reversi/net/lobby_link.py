@@ -3,14 +3,14 @@
 A game that `tui-reversi serve` starts for a player on their own (not at a
 table) reaches the server's lobby over a local socket of its own (its path and
 a per-game secret in `LOBBY_SOCKET_VARIABLE` and `LOBBY_SECRET_VARIABLE`), in
-lines like the tables' (players/server_line.py: UTF-8, at most `MAX_LINE`
+lines like the tables' (net/server_line.py: UTF-8, at most `MAX_LINE`
 bytes, words one space apart). The server knows the player's name from SSH; nothing
-a game says names it. The server's side is server/invitations.py.
+a game says names it. The server's side is server/lobby_host.py.
 
     game -> server
       hello SECRET                  the first line: which game this is
       look | away                   start / stop sending the lobby (while it is on screen)
-      invite NAME TERMS...          invite NAME to a game on TERMS, as players/terms.py
+      invite NAME TERMS...          invite NAME to a game on TERMS, as net/terms.py
                                     writes and reads them: the inviter's colour (black,
                                     white or random), variant NAME, and clock M+S if any
                                     (`invite bob white variant anti clock 5+3`)

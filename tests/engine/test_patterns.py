@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tui_reversi.core.bitboard import FULL, legal_moves, symmetries
-from tui_reversi.players.evaluation import make_evaluator
-from tui_reversi.players.patterns import (
+from tui_reversi.engine.evaluation import make_evaluator
+from tui_reversi.engine.patterns import (
     CONSTANT_AT,
     FAMILIES,
     FAMILY_AT,

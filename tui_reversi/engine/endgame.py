@@ -1,3 +1,4 @@
+# mypyc: compiled
 """The exact endgame solver: plays to the last disc and returns the final
 margin in discs (WOF counting) for the side to move.
 
