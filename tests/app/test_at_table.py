@@ -340,3 +340,14 @@ async def test_a_long_chat_line_cut_on_the_status_line_reads_in_full_in_the_chat
         await pilot.press("up", "up")  # the history scrolls from the keys, the box keeps them
         await pilot.press("h", "i", "enter")
         assert (await said(pilot, server)).endswith("say hi\n")
+
+
+async def test_the_chat_dialog_with_a_long_chat_fits_the_smallest_terminal(make_app):
+    app = make_app()
+    async with app.run_test(size=(60, 21)) as pilot:
+        app.push_screen(ChatScreen([f"bob: line {n} " + "word " * 20 for n in range(30)]))
+        await pilot.pause()
+        dialog = app.screen.query_one("#dialog")
+        for part in ("#line", "#dialog-buttons", "#chat-said"):
+            region = app.screen.query_one(part).region
+            assert dialog.content_region.contains_region(region), (part, region)

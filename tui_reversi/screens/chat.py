@@ -22,7 +22,7 @@ class ChatScreen(FormScreen[str | None]):
     DEFAULT_CSS = """
     ChatScreen #chat-said {
         height: auto;
-        max-height: 10;
+        max-height: 25vh;
         margin-bottom: 1;
     }
     """
