@@ -52,7 +52,7 @@ async def test_s_a_name_and_enter_at_once_save_under_that_name(keeping_app):  # 
 # -- keys typed right after a quit ---------------------------------------------------
 
 
-@pytest.mark.parametrize("after", ["s", "o", "n", "x", "t", "u"])
+@pytest.mark.parametrize("after", ["s", "o", "n", "x", "t", "u", "c3"])
 async def test_keys_typed_right_after_q_do_nothing(keeping_app, after):  # noqa: F811
     """`q` and another key in one burst: the app quits with the game as it
     was (no dialog opens as it closes down, no move is taken back or played)."""
