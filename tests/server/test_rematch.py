@@ -16,6 +16,9 @@ async def resigned(arcade, watcher: str | None = None):
         await alice.hear_until(f"news {watcher} is watching.")
     alice.say("rematch")
     assert await alice.hear() == "refused The game is not over."
+    alice.say("move 0 d3")  # (a game with no move played is no result)
+    for game in (alice, bob):
+        await game.hear_until("moved 0 d3")
     bob.say("resign")
     for game in (alice, bob):
         await game.hear_until("over bob (White) resigned: alice (Black) wins.")

@@ -207,6 +207,9 @@ async def test_a_dropped_players_seat_is_held_with_a_countdown_and_taken_back_by
 async def test_a_dropped_player_who_does_not_come_back_in_time_forfeits(serve):
     arcade = await serve(hold_seat=1.0)
     alice, bob, code = await sit_down(arcade)
+    alice.say("move 0 d3")
+    for game in (alice, bob):
+        await game.hear_until("moved 0 d3")
     await drop(arcade, "bob", bob)
     over = "over bob did not come back in time: alice (Black) wins."
     assert (await alice.hear_until(over))[0] == "news bob dropped out: their seat is held for 1 s."
@@ -294,6 +297,8 @@ async def test_a_finished_game_goes_to_the_archive_and_both_players_saved_games(
 async def test_a_resignation_is_archived_as_a_win_for_the_other(serve):
     arcade = await serve()
     alice, bob, _ = await sit_down(arcade)
+    alice.say("move 0 d3")
+    await bob.hear_until("moved 0 d3")
     alice.say("resign")
     await bob.hear_until("over alice (Black) resigned: bob (White) wins.")
     assert str(arcade.archive.results("bob")) == "1 won, 0 lost, 0 drawn"
@@ -495,6 +500,8 @@ async def test_a_takeback_is_asked_for_and_the_opponent_allows_or_declines_it(se
 async def test_the_lobby_lists_who_is_here_the_tables_and_the_askers_record(serve):
     arcade = await serve(max_per_address=10)
     alice, bob, _ = await sit_down(arcade)
+    alice.say("move 0 d3")
+    await bob.hear_until("moved 0 d3")
     alice.say("resign")  # an earlier game on record for bob
     await bob.hear_until("over alice (Black) resigned: bob (White) wins.")
     for game in (alice, bob):

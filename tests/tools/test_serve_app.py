@@ -8,9 +8,13 @@ import re
 import shlex
 import signal
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
+
+from tests.server.conftest import identity
 
 from .conftest import PATIENCE, SSH, SSH_OPTIONS, TMUX, Tmux
 
@@ -29,7 +33,8 @@ def tmux():
 
 
 def play_over_ssh(tmux, port, user):
-    ssh = shlex.join([SSH, "-p", str(port), *SSH_OPTIONS, f"{user}@127.0.0.1"])
+    key = identity(user, Path(tempfile.gettempdir()) / f"tui-reversi-test-keys-{os.getpid()}")
+    ssh = shlex.join([SSH, "-p", str(port), *SSH_OPTIONS, *key, f"{user}@127.0.0.1"])
     tmux("new-session", "-d", "-s", "game", "-x", "100", "-y", "30", f"exec {ssh}")
 
 
@@ -99,7 +104,8 @@ def test_ctrl_c_on_a_server_whose_log_goes_through_tee_stops_it_as_on_a_terminal
     tmux("send-keys", "-t", "serve", f"HOME={tmp_path} {serve} --data-dir {data} 2>&1 | tee {log}")
     tmux("send-keys", "-t", "serve", "Enter")
     port = re.search(r"play with: ssh -p (\d+)", pane(tmux, "serve", r"play with: ssh -p \d+"))
-    ssh = shlex.join([SSH, "-p", port.group(1), *SSH_OPTIONS, "-t", "alice@127.0.0.1"])
+    key = identity("alice", tmp_path / "keys")
+    ssh = shlex.join([SSH, "-p", port.group(1), *SSH_OPTIONS, *key, "-t", "alice@127.0.0.1"])
     player = f"{ssh}; echo SSH-ENDED; sleep {PATIENCE}"  # the pane stays to look at
     tmux("new-session", "-d", "-s", "game", *("-x", "100", "-y", "30"), player)
     tmux.wait_for(COORDINATES)

@@ -33,6 +33,7 @@ from ..net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
 from ..net.server_line import line, words
 from ..net.terms import TableRefused as TableRefused
 from ..net.terms import TimeControl as TimeControl
+from .accounts import is_guest
 from .archive import UnfinishedGame
 from .config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
 from .games_socket import GamesSocket, hello
@@ -186,6 +187,7 @@ class Tables:
         for rated in self._ratings(name):
             table.broadcast(rated)
         rating = f" (rated {round(self.store.rating(name)[0])})" if self.store is not None else ""
+        rating = " (a guest, unrated)" if is_guest(name) else rating
         sits = f"{name}{rating} sits at the table as {color.label}."
         table.broadcast(line("news", sits))
         self.clocks.run(table)  # Black's clock starts, once both games are up
@@ -247,7 +249,11 @@ class Tables:
     def _ratings(self, *names: str) -> list[bytes]:
         if self.store is None:
             return []
-        return [line("rated", name, round(self.store.rating(name)[0])) for name in names]
+        return [
+            line("rated", name, round(self.store.rating(name)[0]))
+            for name in names
+            if not is_guest(name)  # (guests play unrated)
+        ]
 
     def _open_table(self, code: str) -> Table:
         code = code.strip().upper()
