@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tui_reversi.core import PASS, Game
+from tui_reversi.core import Game
 from tui_reversi.players import Limit, create_player
 from tui_reversi.players.analysis import DEFAULT_TIME, analyse_game, analyse_move
 
@@ -113,7 +113,7 @@ def main() -> None:
             last = now
             results.append(scored)
         total = time.perf_counter() - started
-        moves = sum(1 for m in game.moves if m != PASS)
+        moves = sum(1 for move in game.played if move)
         print(
             f"game {seed}: {moves} moves analysed in {total:.1f} s, "
             f"first result after {first:.2f} s; {game.result}"
