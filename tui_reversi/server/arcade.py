@@ -29,6 +29,7 @@ from .lobby import who_is_here
 from .preloaded import PreloadedParent, fork_available
 from .pty_process import Spawn
 from .session import GameSession
+from .store import Message, Store
 from .tables import Tables
 
 # After its session has ended, a connection gets this long to close by itself.
@@ -66,8 +67,9 @@ class Arcade:
             tables_per_player=config.tables_per_player,
             spectators_per_table=config.spectators_per_table,
         )
-        # Finished table games: SQLite under the data directory, and the players' saved games.
-        self.archive: Archive | None = None
+        # What outlives this process (store.py): SQLite under the data directory, or a
+        # fleet's PostgreSQL; finished games also go to the players' saved games.
+        self.archive: Store | None = None
         # The lobby inside the served games: who is here, the tables, invitations.
         self.lobby = Lobby(
             self.tables,
@@ -85,8 +87,9 @@ class Arcade:
         self.host_key, self.host_key_created = load_or_create_host_key(config.host_key_path)
         if config.auth == "keys" and config.authorized_keys is not None:
             self.authorized_keys()  # fail now, not at the first player's login
+        self.archive = self._open_store()
         await self._start_preloaded()
-        self.archive = Archive(config.data_dir / "archive.sqlite3", config.players_dir)
+        await self.archive.listen(self._heard)
         await self.tables.start(self.archive)
         await self.lobby.start()
         try:
@@ -113,8 +116,29 @@ class Arcade:
                 await self.preloaded.close()
             await self.lobby.close()
             await self.tables.close()
+            await self.archive.leave()
             self.archive.close()
             raise ServeError(f"cannot listen on {where}: {reason}{hint}") from None
+
+    def _open_store(self) -> Store:
+        """The archive's SQLite, or the fleet's PostgreSQL with --database."""
+        config = self.config
+        if config.database is None:
+            return Archive(config.data_dir / "archive.sqlite3", config.players_dir)
+        from .postgres import PostgresStore  # (psycopg loads only for a fleet)
+
+        return PostgresStore(config.database, config.players_dir)
+
+    @property
+    def keeping(self) -> str:
+        """Where games and ratings are kept, in a line for the banner."""
+        store = self.archive
+        if store is None or isinstance(store, Archive):
+            return f"archive {self.config.data_dir / 'archive.sqlite3'} (SQLite: this node alone)"
+        return f"archive in {store.where}, shared with the fleet (this node: {store.node})"
+
+    def _heard(self, message: Message) -> None:
+        """A message from another node of the fleet."""
 
     async def _start_preloaded(self) -> None:
         """Start the preloaded parent games fork from, or say why games start afresh."""
@@ -252,6 +276,7 @@ class Arcade:
         await self.lobby.close()
         await self.tables.close()
         if self.archive is not None:
+            await self.archive.leave()
             self.archive.close()
 
     def _record(self, name: str) -> tuple[int, int, str]:

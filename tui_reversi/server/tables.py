@@ -11,7 +11,7 @@ core before both games are told of it (the line protocol is described in
 net/remote.py); a game that says something else is refused.
 
 Everything about a table that must outlive this process goes through one
-interface, `TableStore` (the archive's SQLite here): games in progress and
+interface, `Store` (store.py: the archive's SQLite, or a fleet's PostgreSQL): games in progress and
 adjourned ones, finished games, ratings. With it, adjourned games survive a
 restart and are resumed with `ssh -t host resume`.
 
@@ -36,12 +36,12 @@ from ..net.terms import TimeControl as TimeControl
 from .archive import UnfinishedGame
 from .config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
 from .games_socket import GamesSocket, hello
+from .store import Store
 from .table import Seat as Seat
 from .table import Table as Table
 from .table_clocks import TableClocks
 from .table_course import GameCourse
 from .table_referee import TableReferee
-from .table_store import TableStore as TableStore
 from .table_store import brought_back
 
 # Codes are read aloud and typed: no 0/O, 1/I.
@@ -86,7 +86,7 @@ class Tables:
         self._socket = GamesSocket("tables", variables, self._serve)
 
     @property
-    def store(self) -> TableStore | None:
+    def store(self) -> Store | None:
         """Where the tables are kept (set by start())."""
         return self.course.store
 
@@ -103,7 +103,7 @@ class Tables:
         """If the side to move at `table` has run out of time, the game ends: True."""
         return self.clocks.check_flag(table)
 
-    async def start(self, store: TableStore | None = None) -> None:
+    async def start(self, store: Store | None = None) -> None:
         """Listen for the games; bring back the games `store` kept unfinished, adjourned."""
         self.course.store = store
         if store is not None:
