@@ -23,13 +23,14 @@ import asyncssh
 
 from .archive import FIRST_RATING, Archive
 from .config import ServeConfig, ServeError, format_duration, gone_reason
+from .fleet import Fleet
 from .hostkey import load_or_create_host_key
 from .invitations import Lobby
-from .lobby import who_is_here
+from .lobby import presence, who_is_here
 from .preloaded import PreloadedParent, fork_available
 from .pty_process import Spawn
 from .session import GameSession
-from .store import Message, Store
+from .store import Store
 from .tables import Tables
 
 # After its session has ended, a connection gets this long to close by itself.
@@ -78,6 +79,8 @@ class Arcade:
             log=self.note,
             per_minute=config.invitations_per_minute,
         )
+        # With --database, the other nodes of the fleet (fleet.py); None: this one alone.
+        self.fleet: Fleet | None = None
         # How games start, in a few words for the banner.
         self.game_start = "as a fresh Python each"
 
@@ -87,11 +90,16 @@ class Arcade:
         self.host_key, self.host_key_created = load_or_create_host_key(config.host_key_path)
         if config.auth == "keys" and config.authorized_keys is not None:
             self.authorized_keys()  # fail now, not at the first player's login
-        self.archive = self._open_store()
+        self.archive = store = self._open_store()
         await self._start_preloaded()
-        await self.archive.listen(self._heard)
-        await self.tables.start(self.archive)
+        if config.database is not None:
+            self.fleet = Fleet(store, self.lobby, people=lambda: presence(self), log=self.note)
+            self.tables.fleet = self.lobby.fleet = self.fleet
+            await store.listen(self.fleet.heard)
+        await self.tables.start(store)
         await self.lobby.start()
+        if self.fleet is not None:
+            await self.fleet.start()
         try:
             self._acceptor = await asyncssh.create_server(
                 lambda: PlayerConnection(self),
@@ -136,9 +144,6 @@ class Arcade:
         if store is None or isinstance(store, Archive):
             return f"archive {self.config.data_dir / 'archive.sqlite3'} (SQLite: this node alone)"
         return f"archive in {store.where}, shared with the fleet (this node: {store.node})"
-
-    def _heard(self, message: Message) -> None:
-        """A message from another node of the fleet."""
 
     async def _start_preloaded(self) -> None:
         """Start the preloaded parent games fork from, or say why games start afresh."""
@@ -273,6 +278,8 @@ class Arcade:
             await self._acceptor.wait_closed()
         if self.preloaded is not None:
             await self.preloaded.close()
+        if self.fleet is not None:
+            await self.fleet.close()
         await self.lobby.close()
         await self.tables.close()
         if self.archive is not None:

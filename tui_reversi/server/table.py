@@ -49,6 +49,9 @@ class Table:
     adjourned: bool = False
     takebacks_asked: dict[Color, int] = field(default_factory=dict)
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
+    # In a fleet, a table on another node as this one knows it (its referee is
+    # there: fleet.py relays); None for a table here.
+    node: str | None = None
 
     def __post_init__(self) -> None:
         self.game = Game(self.variant)
