@@ -167,7 +167,7 @@ def descendants(pid: int, table: dict[int, tuple[int, int]]) -> list[int]:
 def preloaded_parent(server_pid: int) -> int | None:
     for pid in descendants(server_pid, processes()):
         try:
-            if b"tui_reversi.server.forkserver" in Path(f"/proc/{pid}/cmdline").read_bytes():
+            if b"tui_reversi.launcher" in Path(f"/proc/{pid}/cmdline").read_bytes():
                 return pid
         except OSError:
             continue

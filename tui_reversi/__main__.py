@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .app import ReversiApp
-    from .net.lobby import LobbyLink
+    from .net.lobby_link import LobbyLink
 
 # name -> (module under tui_reversi.tools, one-line help)
 TOOLS = {
     "perft": ("perft", "count the leaves of the move tree (rules check and speed figure)"),
     "arena": ("arena", "play two opponents against each other and report W/D/L and Elo"),
-    "engine": ("engine", "run a level as an outside engine on stdin/stdout (see README)"),
+    "engine": ("engine", "run a level as an outside engine on stdin/stdout (see docs/engine.md)"),
     "serve": ("serve", "host the game over SSH: players type ssh -p 2222 HOST"),
     "games": ("games", "list, export and import saved games"),
     "analyse": ("analyse", "score every move of a game file: mistakes, best moves, summary"),
@@ -230,10 +230,10 @@ def _run_app(args: argparse.Namespace) -> int:
 
 def _reach_lobby() -> LobbyLink | None:
     """The line to the server's lobby, when `tui-reversi serve` gave this game one
-    (net/lobby.py); without it (or if it cannot be reached) the game is played
+    (net/lobby_link.py); without it (or if it cannot be reached) the game is played
     on its own, and the lobby key says the lobby is not here."""
     from .core import ReversiError
-    from .net.lobby import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, LobbyLink
+    from .net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, LobbyLink
 
     path = os.environ.pop(LOBBY_SOCKET_VARIABLE, None)
     secret = os.environ.pop(LOBBY_SECRET_VARIABLE, None)

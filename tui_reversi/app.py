@@ -32,6 +32,7 @@ from .match import Event, Match, Pacing, RecordChanged, Referee
 from .players import MoveScore, Strategy, analyse, create_player
 from .players.base import CancelCheck
 from .players.kinds import StrategyFactory, seat
+from .screens.game_app import GameApp, HintEngine
 from .screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from .session import AUTO_THEME, sentence
 from .storage.settings import Settings
@@ -40,7 +41,7 @@ from .widgets.glyphs import ascii_text
 from .widgets.themes import BOARD_COLOURS, DEFAULT_THEME, SIXTEEN_COLOUR_THEME, THEMES
 
 if TYPE_CHECKING:
-    from .net.lobby import LobbyLink, LobbyNews
+    from .net.lobby_link import LobbyLink, LobbyNews
     from .net.remote import News, TableLink
     from .screens.game import GameScreen
     from .screens.lobby import Invitations
@@ -52,9 +53,6 @@ SWITCH_INTERVAL = 0.001  # seconds; see ReversiApp.on_mount
 
 # After SIGHUP or SIGTERM the app has this long to close down before it is ended.
 SIGNAL_GRACE = 3.0
-
-
-HintEngine = Callable[[Position, Variant, CancelCheck], list[MoveScore]]
 
 
 def _unretrieved(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
@@ -578,6 +576,7 @@ def create_app(
         table=table,
         lobby=lobby,
     )
+    _: GameApp = app  # what the screens rely on (mypy checks it here)
     if app.auto_theme(settings.theme) not in app.available_themes:
         names = ", ".join(sorted(app.available_themes))
         raise ReversiError(f"unknown theme {settings.theme!r}: choose one of {names}")

@@ -652,3 +652,39 @@ async def test_enter_twice_in_the_save_dialog_saves_once_and_asks_nothing(keepin
             "SaveGameScreen",
             "ConfirmScreen",
         ]
+
+
+async def test_the_resume_offer_numbers_moves_as_the_log_does(keeping_app):
+    """The offer said "Move 10" and then "Resumed at move 10" where the log
+    shows 9 moves: it counted Black's pass as a move."""
+    autosaved("d3c3e6d2d1e1b2c1a3", white="human")  # Black passes after c1; a3 is move 9
+    app, _ = keeping_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        offer = str(app.screen.query_one("#resume-game").content)
+        assert "Move 9, Black to move" in offer, offer
+        await pilot.press("r")
+        await settle(pilot, app)
+        assert status(app) == "Resumed at move 9."
+
+
+async def test_a_stored_analysis_read_in_part_is_said_when_the_game_comes_back(keeping_app):
+    import math
+
+    from tui_reversi.players.analysis import GameAnalysis, analyse_game
+
+    game = Game.from_transcript(OPENING)
+    analysis = GameAnalysis(tuple(analyse_game(game, time_limit=math.inf, max_depth=1)))
+    fields = json.loads(replace(SavedGame.from_game(game), analysis=analysis).to_json())
+    fields["analysis"][1]["played"] = 71.3
+    Autosave().path.parent.mkdir(parents=True, exist_ok=True)
+    Autosave().path.write_text(json.dumps(fields))
+    app, _ = keeping_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert any("stored analysis of move 2 (d6) was left out" in m for m in said), said
+        await pilot.press("r")
+        await settle(pilot, app)
+        known = app.screen.analysis.known
+        assert [m.ply for m in known.moves] == [1, 3, 4, 5]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from tui_reversi.core import Color
-from tui_reversi.net.lobby import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE
+from tui_reversi.net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE
 from tui_reversi.net.remote import TABLE_SECRET_VARIABLE
 
 from .conftest import Player, wait_until

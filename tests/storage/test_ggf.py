@@ -189,3 +189,14 @@ def test_each_moves_evaluation_is_written_in_ggf_and_read_back():
     assert all(m.best is None and m.label is None for m in back.moves)
     nboard = parse_ggf(text.replace("/-2.25", "/x/1.0").replace("/-0.25", "//3"))
     assert [m.ply for m in nboard.analysis.moves] == [4, 5, 6]
+
+
+def test_an_evaluation_that_is_not_a_disc_margin_is_left_out_and_said():
+    text = GGS.replace("W[F6/-1.50/0.01]", "W[F6/71.3/0.01]")
+    analysis = parse_ggf(text).analysis
+    assert [(m.move, m.played_score) for m in analysis.moves] == [("f4", 0.0)]
+    assert analysis.unread == (
+        "the evaluation of the GGF game's move 2 (W[F6/71.3/0.01]) was left out: "
+        "71.3 is not a disc margin (-64 to 64)"
+    )
+    assert parse_ggf(GGS).analysis.unread == ""

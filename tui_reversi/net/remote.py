@@ -42,7 +42,7 @@ A game never decides anything: its own move is sent and played only once
 the server's `moved` line comes back, exactly like the opponent's.
 
 A game of the player's own (not at a table) speaks the lobby's protocol
-instead, on a socket of its own: net/lobby.py.
+instead, on a socket of its own: net/lobby_link.py.
 """
 
 from __future__ import annotations

@@ -25,11 +25,11 @@ from .archive import FIRST_RATING, Archive
 from .config import ServeConfig, ServeError, format_duration, gone_reason
 from .fleet import Fleet
 from .hostkey import load_or_create_host_key
-from .invitations import Lobby
-from .lobby import presence, who_is_here
+from .lobby_host import LobbyHost
 from .preloaded import PreloadedParent, fork_available
 from .pty_process import Spawn
-from .session import GameSession
+from .roster import presence, who_is_here
+from .ssh_session import GameSession
 from .store import Store
 from .tables import Tables
 
@@ -72,7 +72,7 @@ class Arcade:
         # fleet's PostgreSQL; finished games also go to the players' saved games.
         self.archive: Store | None = None
         # The lobby inside the served games: who is here, the tables, invitations.
-        self.lobby = Lobby(
+        self.lobby = LobbyHost(
             self.tables,
             people=lambda: who_is_here(self),
             record=self._record,
@@ -157,7 +157,7 @@ class Arcade:
             self.note("the game command is not this Python: every game starts as a new process")
             self.game_start = "as a new process each"
             return
-        parent = PreloadedParent(log=self.note)
+        parent = PreloadedParent(log=self.note, launcher=config.launcher_module)
         try:
             await parent.start()
         except ServeError as error:

@@ -68,6 +68,8 @@ class ServeConfig:
     game_command: tuple[str, ...] = (sys.executable, "-m", "tui_reversi")
     # Fork games from a parent that has imported the app already (False: a fresh Python each).
     preload: bool = True
+    # That parent, run as `python -m MODULE FD`: the game's side, outside this package.
+    launcher_module: str = "tui_reversi.launcher"
     # A fleet's PostgreSQL (postgresql://...); None: the archive's SQLite under data_dir.
     database: str | None = field(default=None, repr=False)
 

@@ -40,7 +40,7 @@ from .archive import StoreError
 from .store import Message, Presence, Store, TableView
 
 if TYPE_CHECKING:
-    from .invitations import Lobby
+    from .lobby_host import LobbyHost
     from .table import Seat
 
 # How often a node looks at the fleet again (who is up, the others' lobby), and how
@@ -98,7 +98,7 @@ class Fleet:
     def __init__(
         self,
         store: Store,
-        lobby: Lobby,
+        lobby: LobbyHost,
         *,
         people: Callable[[], list[Presence]],
         log: Callable[[str], None],
@@ -271,7 +271,7 @@ class Fleet:
             with contextlib.suppress(StoreError):
                 self._send(hosted.node, "close", link)
 
-    # -- the lobby's invitations between nodes (invitations.py) -----------------------------
+    # -- the lobby's invitations between nodes (lobby_host.py) ------------------------------
 
     def seat_guest(self, node: str, name: str, secret: str) -> bool:
         """`name`, in the lobby of `node`, has the seat `secret` at a table here: that

@@ -39,7 +39,7 @@ class TableView:
 
 @dataclass(frozen=True, slots=True)
 class Presence:
-    """One person on a node, as the lobby shows them (lobby.py's `Doing`)."""
+    """One person on a node, as the lobby shows them (roster.py's `Doing`)."""
 
     name: str
     state: str

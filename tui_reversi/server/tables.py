@@ -130,7 +130,7 @@ class Tables:
         table = brought_back(kept)
         self.tables[table.code] = table
         black, white = kept.names
-        move = table.game.ply + 1
+        move = table.game.move_number() + 1
         self._log(f"table {table.code}: {black} against {white} kept adjourned, move {move}")
 
     def adjourn_all(self, why: str) -> None:
@@ -332,8 +332,8 @@ class Tables:
         clock = str(table.time_control) if table.time_control else ""
         black, white = table.name(Color.BLACK), table.name(Color.WHITE)
         node = self.store.node if self.store is not None else ""
-        variant = table.variant.value
-        return TableView(table.code, kind, black, white, variant, clock, table.game.ply + 1, node)
+        variant, move = table.variant.value, table.game.move_number() + 1
+        return TableView(table.code, kind, black, white, variant, clock, move, node)
 
     def adjourned_views(self, name: str) -> list[TableView]:
         """`name`'s adjourned games wherever they are: here (oldest first), on the

@@ -26,11 +26,12 @@ move 7 (W[C4]) is illegal: it flips nothing".
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import UTC, datetime
 
 from ..core import PASS, Color, Game, Position, ReversiError, Variant, parse_square, square_name
-from ..players.analysis import GameAnalysis, MoveAnalysis
+from ..players.analysis import MAX_MARGIN, GameAnalysis, MoveAnalysis
 from .errors import StorageError, shown
 from .record import PLAYERS, SavedGame, now
 
@@ -145,21 +146,38 @@ def parse_ggf(text: str) -> SavedGame:
 
 def _evaluations(game: Game, moves: list[tuple[str, str]]) -> GameAnalysis:
     """The evaluations written after the moves (`B[F5/0.50]`), as the played
-    moves' scores; a move without one, or with one that is not a disc
-    margin, has none."""
+    moves' scores. A move without one has none; one that is not a disc
+    margin is left out, and the analysis's `unread` says so."""
     played = [ply for ply, move in enumerate(game.moves, start=1) if move != PASS]
-    written = [v for _, v in moves if v.split("/", 1)[0].strip().lower() not in _PASS_VALUES]
+    written = [
+        (number, colour, value)
+        for number, (colour, value) in enumerate(moves, start=1)
+        if value.split("/", 1)[0].strip().lower() not in _PASS_VALUES
+    ]
     scored = []
-    for ply, value in zip(played, written, strict=True):
+    left_out: list[tuple[str, str]] = []  # (which move, why)
+    for ply, (number, colour, value) in zip(played, written, strict=True):
         parts = value.split("/")
+        text = parts[1].strip() if len(parts) > 1 else ""
+        if not text:
+            continue
         try:
-            score = float(parts[1]) if len(parts) > 1 and parts[1].strip() else None
+            score = float(text)
         except ValueError:
-            score = None
-        if score is not None and abs(score) <= 64:
-            side = game.positions[ply - 1].to_move
-            scored.append(MoveAnalysis(ply, side, square_name(game.moves[ply - 1]), score))
-    return GameAnalysis(tuple(scored))
+            score = math.nan
+        if not abs(score) <= MAX_MARGIN:
+            where = f"the GGF game's move {number} ({colour}[{shown(value, 20)}])"
+            left_out.append((where, f"{shown(text, 12)} is not a disc margin (-64 to 64)"))
+            continue
+        side = game.positions[ply - 1].to_move
+        scored.append(MoveAnalysis(ply, side, square_name(game.moves[ply - 1]), score))
+    if not left_out:
+        return GameAnalysis(tuple(scored))
+    where, why = left_out[0]
+    unread = f"the evaluation of {where} was left out: {why}"
+    if len(left_out) > 1:
+        unread = f"the evaluations of {len(left_out)} moves were left out; of {where}: {why}"
+    return GameAnalysis(tuple(scored), unread=unread)
 
 
 def _properties(text: str) -> tuple[dict[str, str], list[tuple[str, str]]]:

@@ -26,7 +26,8 @@ takes its place. `analysis` (left out when there is none) keeps what
     "analysis": [{"ply": 1, "move": "f5", "played": 0.5, "best": "f5",
                   "best_score": 0.5, "exact": false, "pv": "f5d6c3"}, ...]
 
-An analysis that does not fit the moves is dropped on reading, never the game.
+An entry of the analysis that does not fit the moves is left out on reading
+(and said in the analysis's `unread`), never the rest and never the game.
 Reading checks every field and replays every move, so a record that loads is
 a game that can be played.
 """
@@ -50,9 +51,9 @@ from ..core import (
     parse_transcript,
     square_name,
 )
-from ..players.analysis import GameAnalysis, MoveAnalysis
+from ..players.analysis import MAX_MARGIN, GameAnalysis, MoveAnalysis
 from ..players.kinds import NAMES, player_kind
-from .errors import FutureFormatError, StorageError
+from .errors import FutureFormatError, StorageError, shown
 
 PLAYERS = NAMES  # the registry's kinds: "human" then the computer levels
 FORMAT = "tui-reversi game"
@@ -247,41 +248,83 @@ def _analysis_fields(scored: MoveAnalysis) -> dict[str, object]:
 
 
 def _analysis(items: object, game: Game) -> GameAnalysis:
-    """The stored analysis of `game`, or none if any of it does not fit."""
-    if not isinstance(items, list) or len(items) > len(game.moves):
+    """The stored analysis of `game`: every entry that fits its moves. What
+    does not fit is left out, and `unread` says so in one sentence."""
+    if items is None:
         return GameAnalysis()
-    try:
-        return GameAnalysis(tuple(_scored(item, game) for item in items))
-    except (ReversiError, KeyError, TypeError, ValueError, IndexError):
-        return GameAnalysis()
+    if not isinstance(items, list):
+        return GameAnalysis(unread="the stored analysis was left out: it is not a list")
+    if len(items) > len(game.moves):
+        return GameAnalysis(
+            unread=f"the stored analysis was left out: it has {len(items)} entries "
+            f"for {len(game.moves)} moves"
+        )
+    kept: list[MoveAnalysis] = []
+    problems: list[_LeftOut] = []
+    for item in items:
+        try:
+            kept.append(_scored(item, game))
+        except _LeftOut as problem:
+            problems.append(problem)
+    if not problems:
+        return GameAnalysis(tuple(kept))
+    first = problems[0]
+    if len(problems) == 1:
+        unread = f"the stored analysis of {first.where} was left out: {first.why}"
+    else:
+        unread = (
+            f"the stored analysis of {len(problems)} moves was left out; "
+            f"of {first.where}: {first.why}"
+        )
+    return GameAnalysis(tuple(kept), unread=unread)
 
 
-def _scored(item: dict[str, Any], game: Game) -> MoveAnalysis:
-    ply = item["ply"]
+class _LeftOut(ValueError):
+    """An analysis entry that does not fit: `where` ('move 4 (d3)') and `why`."""
+
+    def __init__(self, where: str, why: str) -> None:
+        super().__init__(f"{where}: {why}")
+        self.where, self.why = where, why
+
+
+def _scored(item: object, game: Game) -> MoveAnalysis:
+    if not isinstance(item, dict):
+        raise _LeftOut("an entry", "it is not an object")
+    ply = item.get("ply")
     if not isinstance(ply, int) or not 0 < ply <= len(game.moves) or game.moves[ply - 1] == PASS:
-        raise ValueError("no move at that ply")
+        raise _LeftOut(f"an entry for ply {shown(str(ply), 20)}", "the game has no move there")
     move = square_name(game.moves[ply - 1])
-    if item["move"] != move:
-        raise ValueError("not the move played")
-    best, best_score = item.get("best"), item.get("best_score")
-    if best is not None:
-        best = square_name(parse_square(str(best)))
-    pv = tuple(Move.of(index).name for index in parse_transcript(item.get("pv") or ""))
-    return MoveAnalysis(
-        ply,
-        game.positions[ply - 1].to_move,
-        move,
-        _number(item["played"]),
-        best,
-        None if best_score is None else _number(best_score),
-        item.get("exact") is True,
-        pv[:20],
-    )
+    where = f"move {game.move_number(ply)} ({move})"
+    written = shown(str(item.get("move")), 20)
+    if written != move:
+        raise _LeftOut(where, f"it is about {written}, not the move played")
+    try:
+        best, best_score = item.get("best"), item.get("best_score")
+        if best is not None:
+            best = square_name(parse_square(str(best)))
+        pv = tuple(Move.of(index).name for index in parse_transcript(str(item.get("pv") or "")))
+        return MoveAnalysis(
+            ply,
+            game.positions[ply - 1].to_move,
+            move,
+            _margin(item, "played"),
+            best,
+            None if best_score is None else _margin(item, "best_score"),
+            item.get("exact") is True,
+            pv[:20],
+        )
+    except ReversiError as error:
+        raise _LeftOut(where, str(error)) from None
 
 
-def _number(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not abs(value) <= 64:
-        raise ValueError("not a disc margin")
+def _margin(item: dict[str, Any], key: str) -> float:
+    value = item.get(key)
+    if value is None:
+        raise ReversiError(f"its {key!r} is missing")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ReversiError(f"its {key!r} is not a number")
+    if not abs(value) <= MAX_MARGIN:
+        raise ReversiError(f"its score {value:g} is not a disc margin (-64 to 64)")
     return float(value)
 
 

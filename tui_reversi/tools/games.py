@@ -62,12 +62,21 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "list":
         return _list(games)
     if args.action == "export":
-        print(FORMATS[args.format](_chosen(args, games)))
+        record = _chosen(args, games)
+        _say_unread(record)
+        print(FORMATS[args.format](record))
         return 0
     record = load_game_argument(args.file)
+    _say_unread(record)
     entry = games.save(record, args.name, replace=args.replace)
     print(f"saved {entry.name!r} ({entry.moves} moves) as {entry.path}")
     return 0
+
+
+def _say_unread(record: SavedGame) -> None:
+    """What the reader left out of the game's analysis, on stderr: the rest goes on."""
+    if record.analysis.unread:
+        print(f"tui-reversi games: {record.analysis.unread}.", file=sys.stderr)
 
 
 def _chosen(args: argparse.Namespace, games: SavedGames) -> SavedGame:

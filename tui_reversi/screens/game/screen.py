@@ -58,9 +58,9 @@ from .table import NOT_AT_TABLE, TABLE_BINDINGS, AtTable
 from .thinking import ThinkingIndicator
 
 if TYPE_CHECKING:
-    from ...app import ReversiApp
     from ...net.remote import News
     from ...storage import Settings
+    from ..game_app import GameApp
     from ..new_game import NewGame
 
 SIDE_PANEL_MIN = 24  # columns the score panel and the move log need beside the board
@@ -149,8 +149,8 @@ class GameScreen(Screen[None]):
         )
 
     @property
-    def reversi_app(self) -> ReversiApp:
-        return cast("ReversiApp", self.app)
+    def reversi_app(self) -> GameApp:
+        return cast("GameApp", self.app)
 
     @property
     def referee(self) -> Referee:
@@ -195,7 +195,7 @@ class GameScreen(Screen[None]):
             # Nothing moves until the player answers: the game behind is the offered one.
             self.show()
             self.refresh_bindings()
-            app.push_screen(
+            self.app.push_screen(
                 ResumeScreen(self.match, session.offer.updated, self.settings),
                 self.keeping.resume_chosen,
             )
@@ -206,7 +206,7 @@ class GameScreen(Screen[None]):
             self.table.started()
         notes = session.take_notes() if session is not None else []
         if notes and session is not None:  # on top: read first, then the resume offer below
-            app.push_screen(StartProblemsScreen(notes, session.settings_file))
+            self.app.push_screen(StartProblemsScreen(notes, session.settings_file))
 
     def on_unmount(self) -> None:
         self.referee.close()  # the players' threads stop thinking

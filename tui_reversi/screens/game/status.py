@@ -9,12 +9,11 @@ from collections.abc import Callable
 
 from textual.content import Content
 
-from ...core import PASS, Color, Game, square_name
+from ...core import PASS, Color, Game, move_numbers, square_name
 from ...match import Match
 from ...players.kinds import PERSON
-from ...widgets.move_log import move_numbers
 
-# `ReversiApp.text`: spells symbols out in ASCII mode.
+# `GameApp.text`: spells symbols out in ASCII mode.
 Spell = Callable[[str], str]
 # At a table, the name shown for a seat nobody has taken yet.
 EMPTY_SEAT = "waiting…"

@@ -30,9 +30,9 @@ from .config import (
     player_environment,
     player_user_name,
 )
-from .invitations import GO_GRACE
-from .lobby import adjourned_lines, lobby_lines
+from .lobby_host import GO_GRACE
 from .pty_process import INPUT_HIGH_WATER, PtyProcess
+from .roster import adjourned_lines, lobby_lines
 from .tables import TableRefused
 
 if TYPE_CHECKING:
@@ -427,7 +427,7 @@ class GameSession(asyncssh.SSHServerSession):
         return options
 
     def _show_lobby(self) -> None:
-        """Print the lobby (lobby.py) and end: it needs no terminal and no seat."""
+        """Print the lobby (roster.py) and end: it needs no terminal and no seat."""
         for text in lobby_lines(self._owner.arcade, self.player, self._ssh_hint()):
             if self._chan is not None:
                 self._chan.write(f"{text}\r\n".encode() if self._term else f"{text}\n".encode())
@@ -504,7 +504,7 @@ class GameSession(asyncssh.SSHServerSession):
                 del self._owner.arcade.live_games[self.player]
         self._finish(status)
 
-    # -- from the in-app lobby (server/invitations.py) to a table and back --------------
+    # -- from the in-app lobby (server/lobby_host.py) to a table and back --------------
 
     def _seat_from_lobby(self, secret: str) -> bool:
         """The lobby has a seat at a table for this player: their game is told to
