@@ -8,6 +8,7 @@ ports, and connects asyncssh clients with 80x24 terminals. Prints:
   each opened on node A (`table`) and joined on node B (`join CODE`), every
   mover typing a legal square about once a second; from the key press until
   the opponent's screen (on the other node) starts to change, p50 and p95;
+  then the same with both players on node A, for comparison in the same run;
 - lobby update latency: a table opened on node A, until node B's lobby
   (`ssh lobby`) lists it, p50 and p95 (asked every 20 ms: that is its grain);
 - connections per node before the board wait passes 1 s: node A holds more
@@ -97,8 +98,9 @@ async def moves_across(port_a: int, port_b: int, tables: int, seconds: float) ->
             latencies.extend(opponent.latencies)
 
     await asyncio.gather(*(play(i, h, g) for i, (h, g) in enumerate(seated)))
+    where = "node B" if port_b != port_a else "node A too (one node, for comparison)"
     print(
-        f"{tables} tables, each opened on node A and joined on node B, {len(latencies)} moves: "
+        f"{tables} tables, each opened on node A and joined on {where}, {len(latencies)} moves: "
         f"move to the opponent's screen p50 {ms(percentile(latencies, 0.5))}, "
         f"p95 {ms(percentile(latencies, 0.95))}",
         flush=True,
@@ -174,7 +176,7 @@ async def main() -> None:
     parser.add_argument("--tables", type=int, default=10, help="tables across nodes at once")
     parser.add_argument("--seconds", type=float, default=20.0, help="play time")
     parser.add_argument("--lobby-samples", type=int, default=10)
-    parser.add_argument("--levels", default="10,20,30,40,60,80", help="games held on node A")
+    parser.add_argument("--levels", default="20,40,80,120,160", help="games held on node A")
     parser.add_argument("--arrivals", type=int, default=5, help="arrivals timed per level")
     args = parser.parse_args()
     from tests.server.postgres_cluster import Cluster, find_bin
@@ -199,6 +201,7 @@ async def main() -> None:
                 nodes.append(start_node(Path(temporary) / name, database))
             (_, port_a), (_, port_b) = nodes
             await moves_across(port_a, port_b, args.tables, args.seconds)
+            await moves_across(port_a, port_a, args.tables, args.seconds)
             await lobby_latency(port_a, port_b, args.lobby_samples)
             levels = [int(level) for level in args.levels.split(",")]
             await connections_per_node(port_a, levels, args.arrivals)

@@ -116,12 +116,12 @@ async def test_a_gone_nodes_game_is_taken_over_by_one_node_only(database, tmp_pa
             await store.listen(lambda message: None)
         stores[0].save_table(kept(adjourned=False))
         assert stores[1].orphaned("alice") == []  # its node is up: not anyone's
-        assert stores[1].claim("ABCDE") is None
+        assert stores[1].take_over("ABCDE") is None
         await stores[0].leave()
         assert [game.code for game in stores[1].orphaned("bob")] == ["ABCDE"]
-        claimed = stores[1].claim("ABCDE")
+        claimed = stores[1].take_over("ABCDE")
         assert claimed is not None and claimed.adjourned
-        assert stores[2].claim("ABCDE") is None
+        assert stores[2].take_over("ABCDE") is None
         assert stores[2].orphaned("alice") == []
     finally:
         for store in stores:

@@ -216,7 +216,7 @@ class Archive:
     def orphaned(self, name: str) -> list[UnfinishedGame]:
         return []  # every kept game came back when the server started
 
-    def claim(self, code: str) -> UnfinishedGame | None:
+    def take_over(self, code: str) -> UnfinishedGame | None:
         return None
 
     def share(self, people: list[Presence], tables: list[TableView]) -> None:

@@ -7,7 +7,7 @@ that another node's share of the lobby changed on `tui_reversi_lobby`. That
 connection also says the node is up: the view `live_nodes` (migrations.py)
 lists the nodes whose listening connection PostgreSQL still has, so a node
 killed with kill -9 is gone for the others at once, and the games it held
-become anyone's to take over (claim()).
+become anyone's to take over (take_over()).
 
 Every statement takes its values as parameters; the only name put into SQL,
 the node's channel, is quoted by psycopg.sql.
@@ -227,7 +227,7 @@ class PostgresStore:
         )
 
     def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
-        return [], []  # in a fleet, a node takes games over one by one (claim)
+        return [], []  # in a fleet, a node takes games over one by one (take_over)
 
     def orphaned(self, name: str) -> list[UnfinishedGame]:
         rows = self._execute(
@@ -241,8 +241,8 @@ class PostgresStore:
         )
         return read_unfinished(rows)[0]
 
-    def claim(self, code: str) -> UnfinishedGame | None:
-        # One statement: of two nodes claiming at once, the second finds the row taken.
+    def take_over(self, code: str) -> UnfinishedGame | None:
+        # One statement: of two nodes taking over at once, the second finds the row taken.
         rows = self._execute(
             """UPDATE unfinished SET node = %s, adjourned = true
                WHERE code = %s

@@ -88,14 +88,14 @@ class Store(Protocol):
 
     def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
         """The games kept not over that this node brings back when it starts (every
-        one on SQLite; none in a fleet, where claim() takes them one by one), and a
+        one on SQLite; none in a fleet, where take_over() takes them one by one), and a
         sentence for each that cannot be read."""
 
     def orphaned(self, name: str) -> list[UnfinishedGame]:
         """`name`'s games kept not over whose node has gone (a fleet's: stopped or
         killed), oldest first: any node may take them over."""
 
-    def claim(self, code: str) -> UnfinishedGame | None:
+    def take_over(self, code: str) -> UnfinishedGame | None:
         """Take table `code`'s game over from its gone node, for this node; None if
         no gone node's game has that code (another node took it first)."""
 

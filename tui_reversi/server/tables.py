@@ -245,7 +245,7 @@ class Tables:
         store = self.store
         orphaned = [] if table is not None or store is None else store.orphaned(name)
         if store is not None and any(kept.code == code for kept in orphaned):
-            claimed = store.claim(code)  # (None: another node took it over first)
+            claimed = store.take_over(code)  # (None: another node took it over first)
             if claimed is not None:
                 self._bring_back(claimed)
                 table = self.tables[code]
