@@ -19,7 +19,7 @@ from tui_reversi.core import Color
 
 from .conftest import PATIENCE, STANDIN_COMMAND, Player, wait_until
 from .test_invitations import Guest, next_game
-from .test_tables import Game, seat
+from .test_tables import Game, drop, seat
 from .test_tables import Game as TableGame
 
 
@@ -37,6 +37,14 @@ async def shown_on(node, code: str) -> None:
     await wait_until(
         lambda: any(view.code == code for view in node.tables.views(everywhere=True)),
         f"table {code} to show on node {node.archive.node}",
+    )
+
+
+async def in_lobby_on(node, name: str) -> None:
+    """Wait until `node` knows `name` is in another node's lobby (and may be invited)."""
+    await wait_until(
+        lambda: any(p.name == name and p.in_lobby for p in node.fleet.others[0]),
+        f"{name} in the lobby, as node {node.archive.node} knows it",
     )
 
 
@@ -94,11 +102,13 @@ async def test_a_table_opened_on_one_node_is_joined_watched_and_played_from_the_
 
     # Both lobbies show the game, and who is where, whichever node is asked.
     for node in (a, b):
-        await lobby_shows(node, f"{code}  alice (Black) against bob (White), othello, move 3")
-        lobby = await lobby_of(node, "dave")
-        assert f"alice            at table {code} (Black), against bob" in lobby
-        assert f"bob              at table {code} (White), against alice" in lobby
-        assert f"carol            watching table {code}" in lobby
+        for shown in (
+            f"{code}  alice (Black) against bob (White), othello, move 3",
+            f"alice            at table {code} (Black), against bob",
+            f"bob              at table {code} (White), against alice",
+            f"carol            watching table {code}",
+        ):
+            await lobby_shows(node, shown)
 
     bob.say("resign")
     over = "over bob (White) resigned: alice (Black) wins."
@@ -204,7 +214,7 @@ async def test_an_invitation_crosses_nodes_and_both_play_at_its_table(serve, tmp
     alice = await Guest.arrive(a, "alice")
     bob = await Guest.arrive(b, "bob")
     alice.say("look")
-    await wait_until(lambda: any(p.name == "bob" for p in a.fleet.others[0]), "bob on node A")
+    await in_lobby_on(a, "bob")
     assert await alice.hear_starting("person bob") == "person bob free playing on their own"
     alice.say("invite bob white clock 5+3")
     number = (await alice.hear_starting("waiting ")).split()[1]
@@ -229,7 +239,7 @@ async def test_an_invitation_across_nodes_declined_or_withdrawn_is_told(serve, t
     a, b = await two_nodes(serve, tmp_path, database)
     alice = await Guest.arrive(a, "alice")
     bob = await Guest.arrive(b, "bob")
-    await wait_until(lambda: any(p.name == "bob" for p in a.fleet.others[0]), "bob on node A")
+    await in_lobby_on(a, "bob")
     alice.say("invite bob black")
     number = (await bob.hear_starting("invited ")).split()[1]
     bob.say(f"decline {number}")
@@ -240,3 +250,26 @@ async def test_an_invitation_across_nodes_declined_or_withdrawn_is_told(serve, t
     assert await bob.hear_starting("withdrawn ") == (
         f"withdrawn {number} alice withdrew the invitation."
     )
+
+
+async def test_a_dropped_player_comes_back_to_the_held_seat_through_any_node(
+    serve, tmp_path, database
+):
+    a, b = await two_nodes(serve, tmp_path, database, hold_seat=30.0)
+    alice = await Game.connect(await seat(a, "alice", "table"))
+    await alice.hear_until("ready")
+    (code,) = a.tables.tables
+    await shown_on(b, code)
+    bob = await Game.connect(await seat(b, "bob", f"join {code}"))
+    await bob.hear_until("ready")
+    alice.say("move 0 d3")
+    await bob.hear_until("moved 0 d3")
+    await drop(b, "bob", bob)  # his connection to node B drops
+    assert await alice.hear_until("news bob dropped out: their seat is held for 30 s.")
+    await wait_until(lambda: b.tables.held_for("bob") == code, "the held seat to show on B")
+    # bob connects again, as plainly as can be, to node B: his seat at node A's table.
+    again = await Game.connect(await seat(b, "bob", None))
+    heard = await again.hear_until("ready")
+    assert heard[0] == f"seated {code} white othello" and "moved 0 d3" in heard
+    again.say("move 1 c5")
+    await alice.hear_until("moved 1 c5")

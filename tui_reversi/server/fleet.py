@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import secrets
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field
@@ -201,10 +200,10 @@ class Fleet:
         self._playing[link] = (node, writer)
         self._links_of[secret] = link
         try:
-            self._send(node, "sit", link, **sitting)
+            self._send(node, "sit", link=link, **sitting)
             while data := await reader.readline():
-                self._send(node, "line", link, data=base64.b64encode(data).decode())
-            self._send(node, "eof", link)
+                self._send(node, "line", link=link, data=data)
+            self._send(node, "eof", link=link)
         except StoreError as error:
             self._log(f"table {seat.table.code}: the relay to node {node} failed: {error}")
         finally:
@@ -216,8 +215,7 @@ class Fleet:
         link = self._links_of.get(secret)
         if link is not None and link in self._playing:
             node, _ = self._playing[link]
-            with contextlib.suppress(StoreError):
-                self._send(node, "dropped", link)
+            self.tell(node, "dropped", link=link)
 
     def _let_go(self, link: str) -> None:
         """The relayed game's table let it go (or its node went): its line ends."""
@@ -242,13 +240,14 @@ class Fleet:
                 }[how]
                 _, secret = sit(code, name)
         except (TableRefused, KeyError) as refusal:
-            self._send_line(node, link, line("bye", str(refusal)))
-            self._send(node, "close", link)
+            self.tell(node, "line", link=link, data=line("bye", str(refusal)))
+            self.tell(node, "close", link=link)
             return
         hosted.secret = secret
         self._hosted[link] = hosted
         writer = self.writer(
-            lambda data: self._send_line(node, link, data), lambda: self._unhost(link, tell=True)
+            lambda data: self.tell(node, "line", link=link, data=data),
+            lambda: self._unhost(link, tell=True),
         )
         reader.feed_data(line("hello", secret))
         hosted.task = asyncio.create_task(self._host(link, hosted, writer))
@@ -268,8 +267,7 @@ class Fleet:
             return
         hosted.reader.feed_eof()
         if tell:
-            with contextlib.suppress(StoreError):
-                self._send(hosted.node, "close", link)
+            self.tell(hosted.node, "close", link=link)
 
     # -- the lobby's invitations between nodes (lobby_host.py) ------------------------------
 
@@ -295,14 +293,18 @@ class Fleet:
         return asyncio.StreamWriter(RelayTransport(send, closed), protocol, reader, loop)
 
     def tell(self, node: str, kind: str, **rest: Any) -> None:
-        """Send `node` a message of `kind` (bytes go as base64); said in the log if it fails."""
+        """Send `node` a message of `kind`; said in the log if it cannot be sent."""
+        try:
+            self._send(node, kind, **rest)
+        except StoreError as error:
+            self._log(f"a message to node {node} failed: {error}")
+
+    def _send(self, node: str, kind: str, **rest: Any) -> None:
+        """Send `node` a message of `kind` (bytes go as base64). Raises StoreError."""
         for key, value in rest.items():
             if isinstance(value, bytes):
                 rest[key] = base64.b64encode(value).decode()
-        try:
-            self.store.send(node, {"kind": kind, "node": self.node, **rest})
-        except StoreError as error:
-            self._log(f"a message to node {node} failed: {error}")
+        self.store.send(node, {"kind": kind, "node": self.node, **rest})
 
     def heard(self, message: Message) -> None:
         """A message from another node."""
@@ -343,17 +345,9 @@ class Fleet:
             self.lobby.gone_elsewhere(node, name)
         elif kind == "seat":
             secret = str(message.get("secret"))
-            view = TableView(*message.get("table", ()))
+            code, state, black, white, variant, clock, move, at, waiting = message["table"]
+            view = TableView(code, state, black, white, variant, clock, move, at, tuple(waiting))
             if not self.lobby.seated_elsewhere(node, name, secret, view):
                 self.tell(node, "unseat", secret=secret)
         elif kind == "unseat":
             self.tables.leave(str(message.get("secret")))
-
-    def _send(self, node: str, kind: str, link: str, **rest: Any) -> None:
-        self.store.send(node, {"kind": kind, "node": self.node, "link": link, **rest})
-
-    def _send_line(self, node: str, link: str, data: bytes) -> None:
-        try:
-            self._send(node, "line", link, data=base64.b64encode(data).decode())
-        except StoreError as error:
-            self._log(f"a table's line to node {node} failed: {error}")

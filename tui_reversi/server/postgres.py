@@ -279,8 +279,9 @@ class PostgresStore:
         for node, node_people, node_tables in rows:
             for name, state, text, code, in_lobby in node_people:
                 people.append(Presence(name, state, text, code, node, bool(in_lobby)))
-            for code, (kind, black, white, variant, clock, move) in node_tables.items():
-                tables.append(TableView(code, kind, black, white, variant, clock, move, node))
+            for code, (kind, black, white, variant, clock, move, waiting) in node_tables.items():
+                row = (code, kind, black, white, variant, clock, move, node, tuple(waiting))
+                tables.append(TableView(*row))
         return people, tables
 
     def send(self, node: str, message: Message) -> None:
@@ -327,5 +328,7 @@ class PostgresStore:
         return {row[0] for row in self._execute("SELECT id FROM live_nodes")}
 
 
-def _table_row(table: TableView) -> list[str | int]:
-    return [table.kind, table.black, table.white, table.variant, table.clock, table.move]
+def _table_row(table: TableView) -> list[str | int | list[str]]:
+    fields: list[str | int] = [table.kind, table.black, table.white, table.variant, table.clock]
+    fields.append(table.move)
+    return [*fields, list(table.waiting_for)]

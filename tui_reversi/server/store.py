@@ -35,6 +35,9 @@ class TableView:
     clock: str  # '5+3', or '' without a clock
     move: int  # the number of the move to be played next
     node: str  # the node the table is at
+    # Players whose seat waits for them (dropped, or an adjourned game's other
+    # player is back at it): a player coming back to any node goes there.
+    waiting_for: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -226,6 +226,10 @@ class Tables:
             waited = [color for color in table.links if table.name(color.other) == name]
             if table.adjourned and table.ended is None and waited:
                 return table.code
+        if self.fleet is not None:  # at a table on another node
+            for view in self.fleet.others[1]:
+                if name in view.waiting_for:
+                    return view.code
         return None
 
     def adjourned_for(self, name: str) -> list[Table]:
@@ -333,7 +337,10 @@ class Tables:
         black, white = table.name(Color.BLACK), table.name(Color.WHITE)
         node = self.store.node if self.store is not None else ""
         variant, move = table.variant.value, table.game.move_number() + 1
-        return TableView(table.code, kind, black, white, variant, clock, move, node)
+        waiting = [table.names[color] for color in table.held]
+        if table.adjourned and table.ended is None:
+            waiting += [table.name(color.other) for color in table.links]
+        return TableView(table.code, kind, black, white, variant, clock, move, node, tuple(waiting))
 
     def adjourned_views(self, name: str) -> list[TableView]:
         """`name`'s adjourned games wherever they are: here (oldest first), on the
