@@ -28,7 +28,7 @@ from tui_reversi.storage import (
 from tui_reversi.widgets.choice import ChoiceRow
 from tui_reversi.widgets.themes import theme_names
 
-from .conftest import FirstMovePlayer, moves, settle, status
+from .conftest import FirstMovePlayer, moves, settle, status, title
 
 OPENING = "f5d6c3d3c4"
 
@@ -688,3 +688,37 @@ async def test_a_stored_analysis_read_in_part_is_said_when_the_game_comes_back(k
         await settle(pilot, app)
         known = app.screen.analysis.known
         assert [m.ply for m in known.moves] == [1, 3, 4, 5]
+
+
+SAIO = (
+    "(;GM[Othello]PC[GGS/os]DT[2003.12.15_13:24:03.MST]PB[Saio1200]PW[Saio3000]"
+    "RB[2197.01]RW[2199.72]TI[05:00//02:00]TY[8]RE[?]"
+    "BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]"
+    "B[d3//0.01]W[c5/-16.47/0.24]B[f6//1.5]W[f5/2.00/0.30];)"
+)
+
+
+async def test_an_imported_game_shows_who_played_it_in_the_title_the_list_and_the_export(
+    keeping_app,
+):
+    """A GGS game imported as "Human v Human", and with your opponent at
+    White's seat: it names its players, so they are kept."""
+    app, _ = keeping_app(cli={"white": "easy"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.post_message(events.Paste(SAIO))  # as the terminal sends a paste
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert moves(app) == "d3c5f6f5" and (app.match.black, app.match.white) == ("human", "human")
+        assert "Black Saio1200 vs White Saio3000" in title(app)
+        await pilot.press("s")
+        await pilot.pause()
+        app.screen.query_one("#name", Input).value = "saio"
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        assert row(app.screen.query_one(DataTable), 0)[2] == "Saio1200 v Saio3000"
+    ggf = export_ggf(SavedGames().load("saio"))
+    assert "PB[Saio1200]PW[Saio3000]RB[2197.01]RW[2199.72]" in ggf
+    assert "DT[2003.12.15_13:24:03.MST]" in ggf and "TI[05:00//02:00]" in ggf

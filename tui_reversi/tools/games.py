@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..players.kinds import label
 from ..storage import (
     Autosave,
     SavedGame,
@@ -111,8 +110,7 @@ def _list(games: SavedGames) -> int:
     for entry in entries:
         when = entry.updated.astimezone().strftime("%Y-%m-%d %H:%M")
         if entry.readable:
-            players = f"{label(entry.black)} v {label(entry.white)}"
-            table.add_row(entry.name, when, players, str(entry.moves), entry.status)
+            table.add_row(entry.name, when, entry.players, str(entry.moves), entry.status)
         else:
             table.add_row(entry.name, when, "", "", entry.status)
     Console(markup=False, emoji=False, highlight=False).print(table)
