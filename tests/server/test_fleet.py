@@ -111,7 +111,7 @@ async def test_a_table_opened_on_one_node_is_joined_watched_and_played_from_the_
             await lobby_shows(node, shown)
 
     bob.say("resign")
-    over = "over bob (White) resigned: alice (Black) wins."
+    over = "over resigned black bob (White) resigned: alice (Black) wins."
     for game in (alice, bob, carol):
         await game.hear_until(over)
     assert archived(database) == [(code, "alice", "bob", "d3c5", "black")]
@@ -195,11 +195,11 @@ async def test_a_node_killed_mid_game_loses_nothing_the_game_resumes_on_another(
         alice = await Game.connect(await seat(b, "alice", f"resume {code}"))
         await alice.hear_until("ready")
         for game in (alice, bob):
-            await game.hear_until("news You are both back: the game goes on.")
+            await game.hear_until("resumed You are both back: the game goes on.")
         alice.say("move 2 c6")
         await bob.hear_until("moved 2 c6")
         alice.say("resign")
-        await bob.hear_until("over alice (Black) resigned: bob (White) wins.")
+        await bob.hear_until("over resigned white alice (Black) resigned: bob (White) wins.")
         assert archived(database) == [(code, "alice", "bob", "d3c5c6", "white")]
         assert b.archive.rating("bob") == (1516.0, 1)
         assert b.archive.rating("alice") == (1484.0, 1)

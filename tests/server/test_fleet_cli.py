@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from tui_reversi.server.migrations import NEWEST
+
 
 def serve(*args: str, tmp_path) -> subprocess.CompletedProcess[str]:
     argv = [sys.executable, "-m", "tui_reversi", "serve", "--data-dir", str(tmp_path), *args]
@@ -16,9 +18,9 @@ def test_migrate_creates_then_finds_the_schema_up_to_date(postgres, tmp_path):
     url = postgres.database()
     first = serve("--database", url, "--migrate", tmp_path=tmp_path)
     assert first.returncode == 0, first.stderr
-    assert first.stdout.strip().endswith("schema created at version 1")
+    assert first.stdout.strip().endswith(f"schema created at version {NEWEST}")
     again = serve("--database", url, "--migrate", tmp_path=tmp_path)
-    assert again.stdout.strip().endswith("schema at version 1 already; nothing to do")
+    assert again.stdout.strip().endswith(f"schema at version {NEWEST} already; nothing to do")
 
 
 def test_a_node_will_not_start_on_a_database_without_the_schema(postgres, tmp_path):

@@ -109,6 +109,71 @@ async def test_a_game_kept_by_a_node_that_stops_comes_back_on_the_next(open_stor
     assert resumable(second, "carol") == []
 
 
+async def test_a_game_forgotten_is_not_kept_any_more(open_store):
+    store = open_store()
+    await store.listen(lambda message: None)
+    store.save_table(kept())
+    store.forget_table("ABCDE")
+    await store.leave()
+    again = open_store()
+    await again.listen(lambda message: None)
+    assert resumable(again, "alice") == []
+
+
+KEYS = [f"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAA{n}" for n in range(3)]
+
+
+def test_a_key_claims_a_free_name_and_the_name_is_its_keys(open_store):
+    store = open_store()
+    assert store.key_owner(KEYS[0]) is None and store.keys_of("alice") == []
+    assert store.claim("alice", KEYS[0])
+    assert not store.claim("alice", KEYS[1])  # the name has a key now
+    assert not store.claim("bob", KEYS[0])  # and the key a name
+    assert store.key_owner(KEYS[0]) == "alice"
+    assert store.add_key("alice", KEYS[1])
+    assert not store.add_key("bob", KEYS[1])
+    assert [key.key for key in store.keys_of("alice")] == KEYS[:2]
+    assert all(datetime.fromisoformat(key.added).tzinfo for key in store.keys_of("alice"))
+    assert store.remove_key("alice", KEYS[0])
+    assert not store.remove_key("alice", KEYS[0])
+    assert store.key_owner(KEYS[0]) is None
+    # Seen the same from another node (or the next start of the server).
+    assert [key.key for key in open_store().keys_of("alice")] == [KEYS[1]]
+
+
+def test_a_code_to_add_a_key_is_spent_once_and_lasts_three_wrong_tries(open_store):
+    codes = open_store().codes
+    assert not codes.pending("alice")
+    code = codes.issue("alice")
+    assert codes.pending("alice") and not codes.pending("bob")
+    assert not codes.redeem("alice", "WRONG-CODE")
+    assert codes.redeem("alice", f" {code.lower()} ")
+    assert not codes.pending("alice") and not codes.redeem("alice", code)
+    code = codes.issue("alice")
+    for _ in range(3):
+        assert not codes.redeem("alice", "WRONG-CODE")
+    assert not codes.pending("alice") and not codes.redeem("alice", code)
+
+
+def test_a_code_shown_on_one_node_is_redeemed_on_another(database, tmp_path):
+    a, b = (PostgresStore(database, tmp_path) for _ in range(2))
+    try:
+        code = a.codes.issue("alice")
+        assert b.codes.pending("alice")
+        assert b.codes.redeem("alice", code)
+        assert not a.codes.pending("alice")
+    finally:
+        a.close()
+        b.close()
+
+
+def test_a_game_with_a_guest_is_archived_unrated(open_store):
+    store = open_store()
+    assert store.keep(played("GGGGG", ("alice", "guest-ab12"), Color.BLACK)) == []
+    assert store.rating("alice") == (1500.0, 0)
+    assert str(store.results("alice")) == "1 won, 0 lost, 0 drawn"
+
+
 async def test_a_gone_nodes_game_is_taken_over_by_one_node_only(database, tmp_path):
     stores = [PostgresStore(database, tmp_path) for _ in range(3)]
     try:

@@ -74,6 +74,23 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX unfinished_white ON unfinished (white);
         """,
     ),
+    (
+        "accounts: the SSH keys each player name is bound to",
+        """
+        CREATE TABLE account_keys (
+            key TEXT PRIMARY KEY,           -- an OpenSSH public key, 'ssh-ed25519 AAAA...'
+            name TEXT NOT NULL,             -- the player name it logs in as
+            added TIMESTAMPTZ NOT NULL DEFAULT now()
+        );
+        CREATE INDEX account_keys_name ON account_keys (name);
+        CREATE TABLE key_codes (            -- one-time codes to add a key (keys add)
+            name TEXT PRIMARY KEY,
+            code TEXT NOT NULL,
+            expires TIMESTAMPTZ NOT NULL,
+            tries INTEGER NOT NULL          -- wrong codes still allowed
+        );
+        """,
+    ),
 )
 NEWEST = len(MIGRATIONS)
 

@@ -1,4 +1,5 @@
-"""The `Store` of a fleet (store.py): several `serve` nodes on one PostgreSQL.
+"""The `Store` of a fleet (store.py): several `serve` nodes on one PostgreSQL,
+with the accounts, ratings, archive and games not over that they share.
 
 psycopg 3 with a pool of connections for the state (short statements, each
 its own transaction unless said), and one more connection per node that
@@ -21,6 +22,7 @@ import json
 import secrets
 import traceback
 from collections.abc import Callable
+from datetime import UTC
 from pathlib import Path
 
 import psycopg
@@ -29,6 +31,15 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import Jsonb
 
+from .accounts import (
+    CODE_LIFETIME,
+    CODE_TRIES,
+    AccountKey,
+    KeyCodeStore,
+    is_guest,
+    new_code,
+    same_code,
+)
 from .archive import (
     FIRST_RATING,
     PlayedGame,
@@ -89,6 +100,7 @@ class PostgresStore:
         self._node = secrets.token_hex(6)
         self._channel = f"tui_reversi_{self._node}"
         self._listener: psycopg.AsyncConnection | None = None
+        self._codes = SharedKeyCodes(self)
         self._hearing: asyncio.Task[None] | None = None
         self._pool = psycopg_pool.ConnectionPool(
             url,
@@ -160,8 +172,8 @@ class PostgresStore:
                 (*game_row(played), played.started),
             )
             conn.execute("DELETE FROM unfinished WHERE code = %s", (played.code,))
-            if winner is None:
-                return
+            if winner is None or any(is_guest(name) for name in played.names):
+                return  # (guests play unrated)
             names = list(played.names)
             for name in names:
                 conn.execute(
@@ -199,6 +211,58 @@ class PostgresStore:
         )
         return Results(*(int(count) for count in rows[0]))
 
+    # -- accounts (accounts.py's AccountStore): which keys are which name's -------------
+
+    def key_owner(self, key: str) -> str | None:
+        rows = self._execute("SELECT name FROM account_keys WHERE key = %s", (key,))
+        return str(rows[0][0]) if rows else None
+
+    def keys_of(self, name: str) -> list[AccountKey]:
+        rows = self._execute(
+            "SELECT key, added FROM account_keys WHERE name = %s ORDER BY added, key", (name,)
+        )
+        return [
+            AccountKey(str(key), added.astimezone(UTC).isoformat(timespec="seconds"))
+            for key, added in rows
+        ]
+
+    def claim(self, name: str, key: str) -> bool:
+        return self._bind(name, key, only_if_free=True)
+
+    def add_key(self, name: str, key: str) -> bool:
+        return self._bind(name, key, only_if_free=False)
+
+    def remove_key(self, name: str, key: str) -> bool:
+        rows = self._execute(
+            "DELETE FROM account_keys WHERE name = %s AND key = %s RETURNING key", (name, key)
+        )
+        return bool(rows)
+
+    @property
+    def codes(self) -> KeyCodeStore:
+        return self._codes
+
+    def _bind(self, name: str, key: str, *, only_if_free: bool) -> bool:
+        """Bind `key` to `name` unless the key has a name (or, `only_if_free`, the name a
+        key): two nodes binding one name at once do it one after the other."""
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (name,))
+                taken = conn.execute(
+                    "SELECT 1 FROM account_keys WHERE key = %s OR (%s AND name = %s)",
+                    (key, only_if_free, name),
+                ).fetchone()
+                if taken:
+                    return False
+                bound = conn.execute(
+                    """INSERT INTO account_keys (key, name) VALUES (%s, %s)
+                       ON CONFLICT (key) DO NOTHING RETURNING key""",
+                    (key, name),
+                ).fetchone()
+                return bound is not None
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
+            raise StoreError(f"cannot keep {name}'s key in {self.where}: {error}") from None
+
     # -- games not over -----------------------------------------------------------------
 
     def save_table(self, unfinished: UnfinishedGame) -> None:
@@ -225,6 +289,9 @@ class PostgresStore:
                 self._node,
             ),
         )
+
+    def forget_table(self, code: str) -> None:
+        self._execute("DELETE FROM unfinished WHERE code = %s", (code,))
 
     def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
         return [], []  # in a fleet, a node takes games over one by one (take_over)
@@ -326,6 +393,50 @@ class PostgresStore:
 
     def live_nodes(self) -> set[str]:
         return {row[0] for row in self._execute("SELECT id FROM live_nodes")}
+
+
+class SharedKeyCodes:
+    """The one-time codes to add a key, in the database: shown on one node,
+    redeemed on any (accounts.py's `KeyCodeStore`)."""
+
+    def __init__(self, store: PostgresStore) -> None:
+        self._store = store
+
+    def issue(self, name: str) -> str:
+        code = new_code()
+        self._store._execute(
+            """INSERT INTO key_codes (name, code, expires, tries)
+               VALUES (%s, %s, now() + make_interval(secs => %s), %s)
+               ON CONFLICT (name) DO UPDATE SET code = excluded.code,
+                   expires = excluded.expires, tries = excluded.tries""",
+            (name, code, CODE_LIFETIME, CODE_TRIES),
+        )
+        return code
+
+    def pending(self, name: str) -> bool:
+        rows = self._store._execute(
+            "SELECT 1 FROM key_codes WHERE name = %s AND expires > now()", (name,)
+        )
+        return bool(rows)
+
+    def redeem(self, name: str, code: str) -> bool:
+        store = self._store
+        try:
+            with store._pool.connection() as conn, conn.transaction():
+                held = conn.execute(
+                    """SELECT code, tries FROM key_codes
+                       WHERE name = %s AND expires > now() FOR UPDATE""",
+                    (name,),
+                ).fetchone()
+                if held is None:
+                    return False
+                if same_code(code, held[0]) or held[1] <= 1:
+                    conn.execute("DELETE FROM key_codes WHERE name = %s", (name,))
+                else:
+                    conn.execute("UPDATE key_codes SET tries = tries - 1 WHERE name = %s", (name,))
+                return same_code(code, held[0])
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
+            raise StoreError(f"cannot read {name}'s code in {store.where}: {error}") from None
 
 
 def _table_row(table: TableView) -> list[str | int | list[str]]:

@@ -4,8 +4,10 @@
 `serve` nodes on one database). The tables, the lobby and the sessions speak
 only to a `Store`; the games never know which one it is.
 
-What it holds: finished games and their results, ratings, the games kept not
-over (adjourned, or in play when last written), and, for a fleet, each node's
+What it holds: finished games and their results, ratings, the accounts (which
+SSH keys are which name's: accounts.py's `AccountStore`, a part of `Store`),
+the games kept not over (adjourned, or in play when last written), and, for a
+fleet, each node's
 share of the lobby (who is there, which tables) and the messages between
 nodes. On SQLite there are no other nodes: the fleet's part is empty.
 """
@@ -15,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
+
+from .accounts import AccountStore, KeyCodeStore
 
 if TYPE_CHECKING:
     from .archive import PlayedGame, Results, UnfinishedGame
@@ -52,14 +56,19 @@ class Presence:
     in_lobby: bool  # their own game shows the in-app lobby: they may be invited
 
 
-class Store(Protocol):
-    """The server's state beyond its process. Methods raise StoreError (one
-    sentence) when the store fails; keep() reports its problems instead, as it
-    also writes the players' saved games."""
+class Store(AccountStore, Protocol):
+    """The server's state beyond its process, the accounts included (key_owner,
+    keys_of, claim, add_key, remove_key: accounts.py). Methods raise StoreError
+    (one sentence) when the store fails; keep() reports its problems instead, as
+    it also writes the players' saved games."""
 
     @property
     def node(self) -> str:
         """This node's name in the fleet (one name on SQLite: there is no other)."""
+
+    @property
+    def codes(self) -> KeyCodeStore:
+        """Where the one-time codes to add a key wait (accounts.py)."""
 
     @property
     def where(self) -> str:
@@ -88,6 +97,9 @@ class Store(Protocol):
     def save_table(self, unfinished: UnfinishedGame) -> None:
         """Keep a game not over yet (both seats taken), replacing what was kept of it;
         in a fleet, as this node's."""
+
+    def forget_table(self, code: str) -> None:
+        """Forget a game kept not over that ends with no result to keep (no move played)."""
 
     def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
         """The games kept not over that this node brings back when it starts (every

@@ -11,7 +11,6 @@ from textual.content import Content
 
 from ...core import PASS, Color, Game, move_numbers, square_name
 from ...match import Match
-from ...players.kinds import PERSON
 
 # `GameApp.text`: spells symbols out in ASCII mode.
 Spell = Callable[[str], str]
@@ -80,6 +79,11 @@ def advice(
     game = match.game
     if review_ply is not None:
         return Content(f" {describe_ply(game, review_ply)}")
+    if match.ending is not None and match.ending.reason == "adjourned":
+        leave = " · [b]q[/b] leave the table" if at_table else ""
+        return Content.from_markup(
+            spell(f" Adjourned: the game goes on when both players are back{leave}")
+        )
     if match.is_over and at_table:
         again = "[b]r[/b] rematch · " if rematch else ""
         keys = "[b],[/b] review · [b]a[/b] analyse · [b]q[/b] leave the table"
@@ -102,7 +106,7 @@ def advice(
         )
     if paused:
         return Content.from_markup(" Paused: [b]p[/b] to let the computers play on")
-    if match.level(match.to_move) == PERSON:  # someone at another terminal: no "thinking"
+    if not match.thinks(match.to_move):  # someone at another terminal: no "thinking"
         name = match.names[match.to_move]
         if name == EMPTY_SEAT:
             return Content(f" {who} to move, once someone sits down.")
