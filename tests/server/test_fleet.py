@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import subprocess
 import sys
 from dataclasses import dataclass
 
+import asyncssh
 import psycopg
+import pytest
 
 from tui_reversi.core import Color
 
 from .conftest import PATIENCE, STANDIN_COMMAND, Player, wait_until
+from .test_accounts import run
 from .test_invitations import Guest, next_game
 from .test_tables import Game, drop, seat
 from .test_tables import Game as TableGame
@@ -273,3 +277,23 @@ async def test_a_dropped_player_comes_back_to_the_held_seat_through_any_node(
     assert heard[0] == f"seated {code} white othello" and "moved 0 d3" in heard
     again.say("move 1 c5")
     await alice.hear_until("moved 1 c5")
+
+
+async def test_a_name_is_its_keys_on_every_node_and_a_key_added_on_one_logs_in_on_another(
+    serve, tmp_path, database
+):
+    a, b = await two_nodes(serve, tmp_path, database)
+    first = await Player.connect(a, "alice")  # alice's key claims the name on node A
+    await first.facts()
+    intruder = asyncssh.generate_private_key("ssh-ed25519")
+    with pytest.raises(asyncssh.PermissionDenied):  # and it is hers on node B too
+        await Player.connect(b, "alice", client_keys=[intruder])
+    status, shown = await run(a, "alice", "keys add")
+    assert status == 0
+    code = re.search(r"alice@HOST keys add (\S+)", shown).group(1)
+    laptop = asyncssh.generate_private_key("ssh-ed25519")
+    status, said = await run(b, "alice", f"keys add {code}", client_keys=[laptop])
+    assert status == 0 and f"key {laptop.get_fingerprint()} is alice's now." in said
+    first.close()
+    player = await Player.connect(a, "alice", client_keys=[laptop])
+    assert (await player.facts())["env"]["USER"] == "alice"
