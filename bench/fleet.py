@@ -40,7 +40,7 @@ import asyncssh
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
 
-from serve import OPTIONS, Player, load, ms, percentile  # noqa: E402  (bench/serve.py)
+from serve import OPTIONS, Player, key_of, load, ms, percentile  # noqa: E402  (bench/serve.py)
 
 
 def start_node(data_dir: Path, database: str) -> tuple[subprocess.Popen[str], int]:
@@ -110,7 +110,12 @@ async def moves_across(port_a: int, port_b: int, tables: int, seconds: float) ->
 
 async def lobby_text(port: int) -> bytes:
     async with asyncssh.connect(
-        "127.0.0.1", port, username="watcher", known_hosts=None, agent_path=None, client_keys=None
+        "127.0.0.1",
+        port,
+        username="watcher",
+        known_hosts=None,
+        agent_path=None,
+        client_keys=[key_of("watcher")],  # (each name is its key's)
     ) as conn:
         result = await conn.run("lobby", encoding=None)
         return bytes(result.stdout or b"")
