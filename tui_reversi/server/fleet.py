@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import secrets
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field
@@ -127,11 +128,11 @@ class Fleet:
     async def close(self) -> None:
         if self._looking is not None:
             self._looking.cancel()
+        tasks = [hosted.task for hosted in self._hosted.values() if hosted.task is not None]
         for link in list(self._hosted):
             self._unhost(link)
         for link in list(self._playing):
             self._let_go(link)
-        tasks = [hosted.task for hosted in self._hosted.values() if hosted.task is not None]
         if tasks:
             await asyncio.wait(tasks)
 
@@ -178,8 +179,13 @@ class Fleet:
             self._shared = shared
 
     def table_at(self, code: str) -> TableView | None:
-        """Table `code` on another live node, as that node last shared it."""
-        self.others = self.store.shared()
+        """Table `code` on another live node, as that node last shared it. Raises
+        TableRefused if the fleet cannot be asked."""
+        try:
+            self.others = self.store.shared()
+        except StoreError as error:
+            self._log(f"the fleet cannot be seen: {error}")
+            raise TableRefused("the server cannot find its tables just now; try again.") from None
         return next((view for view in self.others[1] if view.code == code), None)
 
     # -- a game here at a table elsewhere ---------------------------------------------------
@@ -310,7 +316,8 @@ class Fleet:
         """A message from another node."""
         kind, node, link = message.get("kind"), str(message.get("node")), str(message.get("link"))
         if kind == "lobby":
-            self.others = self.store.shared()
+            with contextlib.suppress(StoreError):  # (the next look tells)
+                self.others = self.store.shared()
             self._changed()
         elif kind == "sit":
             self._sit(node, link, message)
