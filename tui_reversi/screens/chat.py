@@ -24,7 +24,7 @@ class ChatScreen(FormScreen[str | None]):
         with Vertical(id="dialog"):
             yield Static("[b]Say something to the table[/b]", id="dialog-title")
             yield TextInput(placeholder="one line", id="line", max_length=CHAT_LENGTH)
-            yield from self.footer("[b]⏎[/b] say · [b]esc[/b] cancel", ok="Say")
+            yield from self.footer(ok="Say")
 
     def on_mount(self) -> None:
         self.query_one("#line", Input).focus()
