@@ -5,7 +5,7 @@ to analyse each game at the given budget, the time per position (midgame and
 exact apart), and when the first result arrived. With --noise it analyses
 the midgame positions again with four times the budget and prints how much
 each move's disc loss changed: the engine's own uncertainty, which the
-label thresholds in the README are set above. With --latency it runs the
+label thresholds in docs/playing.md are set above. With --latency it runs the
 app in tmux (bench/startup.py's harness) on a finished game and times the
 cursor keys idle and while the Analyse key's analysis runs.
 

@@ -173,7 +173,7 @@ class Session:
         game = record.to_game()
         if fresh:
             record = replace(record, id=new_id())
-        record = replace(record, black=black or record.black, white=white or record.white)
+        record = record.with_players(black or record.black, white or record.white)
         match = Match(record.black, record.white, game, names=record.names or ("", ""))
         self._match, self._record = match, record
         return match

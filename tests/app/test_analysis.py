@@ -226,3 +226,35 @@ async def test_moves_taken_back_during_play_show_no_figures_until_reviewed(make_
         await pilot.press("comma")
         await pilot.pause()
         assert len(screen.query_one(MoveLog).moves.notes) == 6
+
+
+# A finished game with a pass: Black's a5, the last move, is move 14 and the 15th ply.
+WITH_A_PASS = "e6f6g6e3e2f2c3d2e1c2g1b4b2a5"
+
+
+def decided_by_the_last_move() -> tuple[Game, GameAnalysis]:
+    from tui_reversi.core import PASS
+    from tui_reversi.players.analysis import MoveAnalysis
+
+    game = Game.from_transcript(WITH_A_PASS)
+    scored = []
+    for ply, move in enumerate(game.moves, start=1):
+        if move == PASS:
+            continue
+        side = game.positions[ply - 1].to_move
+        score = 10.0 if ply == game.length else 0.0  # Black ahead only after a5
+        name = game.move_at(ply - 1).name
+        scored.append(MoveAnalysis(ply, side, name, score, name, score))
+    return game, GameAnalysis(tuple(scored))
+
+
+def test_the_turning_point_is_numbered_as_the_log_numbers_moves():
+    """It was numbered by ply, passes counted: "move 15" for the log's 14."""
+    from tui_reversi.tools.analyse import describe_turning_point
+    from tui_reversi.widgets.analysis_panel import turning_text
+
+    game, analysis = decided_by_the_last_move()
+    assert turning_text(game, analysis) == "move 14, Black a5"
+    assert describe_turning_point(game, analysis.at(game.length)).startswith(
+        "Turning point: move 14, Black a5"
+    )

@@ -4,7 +4,7 @@ Imports nothing outside the standard library and this package.
 """
 
 from .errors import IllegalMoveError, ReversiError
-from .game import Game, move_name, parse_transcript
+from .game import Game, move_name, move_numbers, parse_transcript
 from .move import PASS, Move
 from .perft import perft
 from .position import Color, Position
@@ -22,6 +22,7 @@ __all__ = [
     "ReversiError",
     "Variant",
     "move_name",
+    "move_numbers",
     "parse_square",
     "parse_transcript",
     "perft",

@@ -35,8 +35,8 @@ ScreenType = TypeVar("ScreenType")
 # same key (not in the key bar) says there is none.
 LOBBY_TOOLTIP = "Who is on the server, invitations, tables to watch or join (when served)"
 LOBBY_BINDINGS = [
-    Binding("L", "lobby", "Lobby", id="game.lobby", tooltip=LOBBY_TOOLTIP),
-    Binding("L", "no_lobby", "Lobby", id="game.lobby", tooltip=LOBBY_TOOLTIP, show=False),
+    Binding("L", "lobby", "Lobby", id="lobby.open", tooltip=LOBBY_TOOLTIP),
+    Binding("L", "no_lobby", "Lobby", id="lobby.open", tooltip=LOBBY_TOOLTIP, show=False),
 ]
 # Said by that key where there is no lobby.
 NO_LOBBY = "The lobby exists only on a tui-reversi server: connect with ssh to play people there."

@@ -356,7 +356,7 @@ class LobbyHost:
                     white,
                     table.variant.value,
                     clock,
-                    table.game.ply + 1,
+                    table.game.move_number() + 1,
                 )
             )
         rating, games, results = self._record(name)

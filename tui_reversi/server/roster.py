@@ -106,4 +106,4 @@ def adjourned_lines(games: list[Table], name: str, hint: str) -> list[str]:
 
 def _how(table: Table) -> str:
     clock = f", clock {table.time_control}" if table.time_control else ""
-    return f"{table.variant.value}{clock}, move {table.game.ply + 1}"
+    return f"{table.variant.value}{clock}, move {table.game.move_number() + 1}"

@@ -122,7 +122,7 @@ class Tables:
         table = brought_back(kept)
         self.tables[table.code] = table
         black, white = kept.names
-        move = table.game.ply + 1
+        move = table.game.move_number() + 1
         self._log(f"table {table.code}: {black} against {white} kept adjourned, move {move}")
 
     def adjourn_all(self, why: str) -> None:

@@ -92,6 +92,14 @@ class SavedGameEntry:
         return self.record.white if self.record else ""
 
     @property
+    def players(self) -> str:
+        """'Saio1200 v Saio3000', 'Human v Easy': who played, by name where
+        the game gives one ('' for a file that cannot be read)."""
+        if self.record is None:
+            return ""
+        return f"{self.record.player_label(Color.BLACK)} v {self.record.player_label(Color.WHITE)}"
+
+    @property
     def status(self) -> str:
         """'White wins 39-25', 'Black to move', or why the file cannot be read
         ('sunday.json is damaged: its 'moves' is missing')."""

@@ -9,10 +9,9 @@ from collections.abc import Callable
 
 from textual.content import Content
 
-from ...core import PASS, Color, Game, square_name
+from ...core import PASS, Color, Game, move_numbers, square_name
 from ...match import Match
 from ...players.kinds import PERSON
-from ...widgets.move_log import move_numbers
 
 # `GameApp.text`: spells symbols out in ASCII mode.
 Spell = Callable[[str], str]

@@ -22,26 +22,26 @@ if TYPE_CHECKING:
     from .screen import GameScreen
 
 TABLE_BINDINGS = [
-    Binding("R", "resign", "Resign", id="game.resign", tooltip="Give the game up (asks first)"),
+    Binding("R", "resign", "Resign", id="table.resign", tooltip="Give the game up (asks first)"),
     Binding(
         "u",
         "takeback",
         "Take back",
-        id="game.takeback",
+        id="table.takeback",
         tooltip="Ask your opponent to let you take back your last move",
     ),
     Binding(
         "r",
         "rematch",
         "Rematch",
-        id="game.rematch",
+        id="table.rematch",
         tooltip="After the game: ask your opponent for another, colours changed",
     ),
     Binding(
         "slash",
         "chat",
         "Chat",
-        id="game.chat",
+        id="table.chat",
         key_display="/",
         tooltip="Say one line to everyone at the table",
     ),
