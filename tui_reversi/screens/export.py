@@ -62,8 +62,8 @@ class ExportScreen(Dialog[str | None]):
             "enter",
             "write_now",
             "Write the file",
-            id="export.write-now",
-            tooltip="In the file box (after w): asks before replacing a file",
+            id="export-file.write",
+            tooltip="Asks before replacing a file",
         ),
         Binding("escape", "cancel", "Close", id="export.close", key_display="esc"),
     ]

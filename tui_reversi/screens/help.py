@@ -33,6 +33,7 @@ SECTIONS: dict[str, tuple[str, str | None]] = {
     "games": ("Saved games", "open_games"),
     "import": ("Import dialog (from the saved games, or paste a game)", "import"),
     "export": ("Export dialog", "export"),
+    "export-file": ("Export dialog, in its file box", "export"),
     "settings": ("Settings dialog", "settings"),
     "app": ("Anywhere", None),
 }
