@@ -117,7 +117,7 @@ async def test_game_over_at_a_table_offers_a_rematch_review_analyse_and_leaving_
         await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen), "the board")
         await pilot.press("comma", "escape")  # a look back, then the status line's advice
         await wait_for(pilot, lambda: "Game over:" in status(app), "the advice")
-        assert "Game over: r rematch · , review · a analyse · q leave the table" in status(app)
+        assert "Game over: r rematch · , review · a analyse · ^q leave the table" in status(app)
         assert "new game" not in status(app)
 
 

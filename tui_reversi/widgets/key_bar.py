@@ -43,6 +43,17 @@ def own_bindings(screen: Screen) -> list[tuple[str, Binding]]:
     return []
 
 
+def key_for(screen: Screen, action: str) -> str | None:
+    """The key shown for `action` (as bound: "review_step(-1)") in the focused
+    chain of `screen`, after the keymap, if it applies now; else None."""
+    app = screen.app
+    for node, bindings in screen._binding_chain:
+        for _key, binding in bindings:
+            if binding.action == action and app._check_action_state(action, node) is True:
+                return app.get_key_display(binding)
+    return None
+
+
 def shown_keys(screen: Screen) -> list[ShownKey]:
     """What `screen` offers now: every shown binding of the focused chain whose
     action applies now (`check_action` True), once per action, most important first."""

@@ -42,7 +42,7 @@ from ...session import sentence
 from ...widgets.analysis_panel import AnalysisPanel
 from ...widgets.board import BoardState, BoardView, largest_cell
 from ...widgets.glyphs import glyphs_for
-from ...widgets.key_bar import KeyBar
+from ...widgets.key_bar import KeyBar, key_for
 from ...widgets.move_log import MoveList, MoveLog
 from ...widgets.score import Scoreboard, ScorePanel
 from ..command_palette import KeyCommands
@@ -340,7 +340,7 @@ class GameScreen(Screen[None]):
                 self.review.ply,
                 self.reversi_app.text,
                 opening,
-                play_from_here=self.table.link is None,
+                key=self.key_for,
             )
         )
         title.set_class(self.review.reviewing, "-review")
@@ -361,11 +361,15 @@ class GameScreen(Screen[None]):
                     self.review.ply,
                     paused=self.referee.paused,
                     spell=self.reversi_app.text,
+                    key=self.key_for,
                     at_table=self.table.link is not None,
-                    rematch=self.table.link is not None and not self.table.watching,
                 )
             )
             line.remove_class("-error")
+
+    def key_for(self, action: str) -> str | None:
+        """The key shown for `action` as bound, where it acts now (for the words)."""
+        return key_for(self, action)
 
     def say(self, text: str, *, error: bool = False) -> None:
         """Show a one-line message on the status line until the game moves on."""
