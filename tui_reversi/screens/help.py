@@ -16,7 +16,8 @@ from .dialog import Dialog
 
 # Binding id prefix -> (heading, the game's action that opens it), in the order
 # the help shows them. A section whose opener does nothing in this game (the lobby
-# off a server, saving without files) is left out; the opener's key is shown.
+# off a server, saving without files) is left out; the opener's key is shown
+# ("(action)": the section needs what the action needs, but is not opened by it).
 SECTIONS: dict[str, tuple[str, str | None]] = {
     "board": ("Playing", None),
     "game": ("Game", None),
@@ -28,7 +29,7 @@ SECTIONS: dict[str, tuple[str, str | None]] = {
     "lobby": ("Lobby, on a server", "lobby"),
     "invite": ("Invitation dialog (from a person in the lobby)", "lobby"),
     "new-game": ("New-game dialog", "new_game"),
-    "resume": ("At start, with an unfinished game", "open_games"),
+    "resume": ("At start, with an unfinished game", "(open_games)"),
     "save": ("Save dialog", "save_game"),
     "games": ("Saved games", "open_games"),
     "import": ("Import dialog (from the saved games, or paste a game)", "import"),
@@ -160,7 +161,7 @@ def help_rows(app: App) -> list[tuple[str, str, str]]:
                 continue
             seen.add(binding.id)
             section = binding.id.split(".")[0]
-            opener = SECTIONS.get(section, ("", None))[1]
+            opener = (SECTIONS.get(section, ("", None))[1] or "").strip("()")
             if not applies.binding(cls, binding) or (opener and not applies.action(opener)):
                 continue
             text = binding.description
