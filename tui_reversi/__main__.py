@@ -253,9 +253,8 @@ def _run_at_table(args: argparse.Namespace, path: str, secret: str) -> int:
 
     from .app import create_app
     from .crash import contain
-    from .match import Match
+    from .match import Match, table_seats
     from .net.remote import TableLink
-    from .players.kinds import HUMAN, PERSON
     from .storage.settings import load_settings
     from .terminal_input import tolerate_invalid_utf8
     from .widgets.themes import theme_names
@@ -263,12 +262,8 @@ def _run_at_table(args: argparse.Namespace, path: str, secret: str) -> int:
     link = TableLink.connect(path, secret)
     try:
         state = link.state
-        you = state.colour
-        if you is None:  # watching: both seats are people elsewhere
-            kinds = (PERSON, PERSON)
-        else:
-            kinds = (HUMAN, PERSON) if you == 0 else (PERSON, HUMAN)
-        match = Match(kinds[0], kinds[1], link.start_game(), names=state.names)
+        black, white = table_seats(state.colour)
+        match = Match(black, white, link.start_game(), names=state.names, ending=state.ending)
         settings, _ = load_settings(themes=theme_names())
         options = app_arguments(args)
         options.pop("variant", None)  # the table's variant

@@ -357,14 +357,27 @@ class ReversiApp(App[None]):
             crash.describe_state = self._describe_state  # for a hang's diagnosis
             self._end_on_signals()
             asyncio.get_running_loop().set_exception_handler(_unretrieved)
-        if self.table is not None:
-            self.table.listen(self._table_news)
         if self.lobby is not None:
             self.lobby.listen(self._lobby_news)
         if self.session is not None:
             self.session.on_autosave_error = self._autosave_failed
             self.session.on_autosave_note = self._autosave_moved
             self.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def on_ready(self) -> None:
+        """The board is drawn: the game starts (unless the player is asked first
+        whether to resume the unfinished one: keeping.py starts it then), and
+        the table's news comes in."""
+        session = self.session
+        if session is None or session.offer is None:
+            # A game loaded from a file is autosaved at once, so a crash before the
+            # first move still offers it; a resumed or new one has nothing new to save.
+            self.referee.start(save=session is not None and session.loaded)
+        if self.table is not None:
+            self.table.listen(self._table_news)
+
+    def on_unmount(self) -> None:
+        self.referee.close()  # the players' threads stop thinking
 
     def _describe_state(self) -> str:
         """The screens (front last), what has the focus, and whether keys wait for a dialog."""
@@ -397,9 +410,12 @@ class ReversiApp(App[None]):
         self.post_message(self.TableNews(news))
 
     def on_reversi_app_table_news(self, event: TableNews) -> None:
+        from .net.remote import follow_table
+
+        follow_table(self.referee, event.news)  # what the table decided: the referee plays it
         game = self._game_screen()
         if game is not None:
-            game.table_news(event.news)
+            game.table_news(event.news)  # and what it says: the screen shows it
 
     def _lobby_news(self, news: LobbyNews) -> None:  # on the lobby link's thread
         self.post_message(self.LobbyNewsCame(news))

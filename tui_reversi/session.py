@@ -174,7 +174,10 @@ class Session:
         if fresh:
             record = replace(record, id=new_id())
         record = record.with_players(black or record.black, white or record.white)
-        match = Match(record.black, record.white, game, names=record.names or ("", ""))
+        names = record.names or ("", "")
+        # A table's game at home is played (or reviewed) at this keyboard.
+        match = Match(record.black, record.white, game, names=names, ending=record.ending)
+        match = match.at_home()
         self._match, self._record = match, record
         return match
 

@@ -188,13 +188,13 @@ async def test_in_ascii_mode_the_analysis_draws_in_ascii_only(make_app):
 async def test_at_a_server_s_table_reviewing_is_no_way_to_the_engine_until_the_game_ends(make_app):
     from types import SimpleNamespace
 
-    from tui_reversi.core import Color
+    from tui_reversi.core import Color, Ending
 
     app = make_app(transcript="f5d6c3", white="human")
     async with app.run_test(size=(80, 24)) as pilot:
         repeatable(app)
         # A seat at a table, the person across still playing (the link as the screen reads it).
-        app.table = SimpleNamespace(state=SimpleNamespace(colour=Color.BLACK, ended=None))
+        app.table = SimpleNamespace(state=SimpleNamespace(colour=Color.BLACK, ending=None))
         await pilot.press("comma")
         await pilot.pause()
         screen = app.screen
@@ -203,7 +203,7 @@ async def test_at_a_server_s_table_reviewing_is_no_way_to_the_engine_until_the_g
         await pilot.pause()
         assert "At a table, analysis waits" in status(app)
         assert not screen.query_one(AnalysisPanel).running
-        app.table.state.ended = "White resigned"
+        app.referee.end(Ending("resigned", Color.BLACK, "White resigned."))
         assert screen.check_action("analyse", ()) is True
         app.table = None
 

@@ -3,6 +3,7 @@
 Imports nothing outside the standard library and this package.
 """
 
+from .ending import REASONS, Ending
 from .errors import IllegalMoveError, ReversiError
 from .game import Game, move_name, move_numbers, parse_transcript
 from .move import PASS, Move
@@ -13,7 +14,9 @@ from .variants import Result, Variant
 
 __all__ = [
     "PASS",
+    "REASONS",
     "Color",
+    "Ending",
     "Game",
     "IllegalMoveError",
     "Move",

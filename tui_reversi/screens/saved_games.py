@@ -128,6 +128,8 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
         result = entry.result
         if result is None:
             score, state = f"{entry.black_discs}-{entry.white_discs}", entry.status
+            if entry.ending is not None and entry.ending.winner is not None:
+                state = f"{entry.ending.winner.label} won"
         else:
             score = f"{result.score(Color.BLACK)}-{result.score(Color.WHITE)}"
             state = "Draw" if result.winner is None else f"{result.winner.label} won"

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..core import Color
+from .accounts import is_guest
 from .config import player_directory_name
 
 if TYPE_CHECKING:
@@ -81,12 +82,13 @@ def lobby_lines(arcade: Arcade, name: str, join_hint: str) -> list[str]:
             ((colour, host),) = table.names.items()
             lines.append(f"  {table.code}  {host} waits ({colour.label}), {_how(table)}")
     archive = arcade.archive
-    if archive is not None:
+    if is_guest(name):
+        lines.append("You play as a guest here: unrated; connect with an SSH key to claim a name.")
+    elif archive is not None:
         rating, games = archive.rating(name)
         lines.append(
             f"Your record here: {archive.results(name)}; rating {round(rating)} "
-            f"after {games} rated games (ratings mean something only with --auth keys "
-            "or password)."
+            f"after {games} rated games."
         )
     return lines
 

@@ -16,7 +16,10 @@
 - TY: `8` for Othello; an `a` in it (`8a`) marks anti-Othello. An empty BO
   board means classic Reversi (its first four moves fill the centre).
 - RE: the result from Black's side, `+12.00` when Black won by 12, `?` when
-  the game is unfinished. It is written, never trusted: the moves decide.
+  the game is unfinished or has no result. A game won off the board is
+  written as GGS does: `+64.00:r` (White resigned, or left), `-64.00:t`
+  (Black's flag fell). Reading trusts only those flags (the moves decide
+  the rest): a game read with one is finished, as it was.
 - PB / PW: player names. Ours are `Human` or `tui-reversi <level>`; on import
   any other name is a human, and the name is kept (shown, and written back).
 - RB / RW (ratings), TI (time control) and DT (date): kept as written and
@@ -34,7 +37,17 @@ import math
 import re
 from datetime import UTC, datetime, timedelta
 
-from ..core import PASS, Color, Game, Position, ReversiError, Variant, parse_square, square_name
+from ..core import (
+    PASS,
+    Color,
+    Ending,
+    Game,
+    Position,
+    ReversiError,
+    Variant,
+    parse_square,
+    square_name,
+)
 from ..players.analysis import MAX_MARGIN, GameAnalysis, MoveAnalysis
 from .errors import StorageError, shown
 from .record import PLAYERS, SavedGame, now
@@ -43,6 +56,7 @@ PROGRAM = "tui-reversi"
 _PROPERTY = re.compile(r"([A-Za-z]{1,8})[ \t\r\n]*\[((?:[^\]\\]|\\.)*)\]", re.S)
 _OPENING = re.compile(r"[A-Za-z]{1,8}[ \t\r\n]*\[")
 _PASS_VALUES = frozenset({"pa", "pass", "--"})
+_FLAGGED = re.compile(r"^([+-])\d+(?:\.\d*)?:([rt])$")
 _TYPE = re.compile(r"^s?(\d+)([a-z]*?)(?:r\d+)?([a-z]*)$")
 
 
@@ -64,7 +78,8 @@ def export_ggf(record: SavedGame) -> str:
     return (
         f"(;GM[Othello]PC[{PROGRAM}]DT[{_ggf_text(date)}]"
         f"PB[{_player_name(record, Color.BLACK)}]PW[{_player_name(record, Color.WHITE)}]"
-        f"{ratings}RE[{_result(game.variant, final)}]TI[{_ggf_text(record.time_control or '0')}]"
+        f"{ratings}RE[{_result(game.variant, final, record.ending)}]"
+        f"TI[{_ggf_text(record.time_control or '0')}]"
         f"TY[{game_type}]BO[8 {_board(game.start)}]{moves};)"
     )
 
@@ -95,7 +110,16 @@ def _ggf_text(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def _result(variant: Variant, final: Position) -> str:
+# GGS's flags for a result decided off the board; a player who left loses as by resigning.
+_FLAGS = {"resigned": "r", "left": "r", "flag": "t"}
+
+
+def _result(variant: Variant, final: Position, ending: Ending | None) -> str:
+    if ending is not None and ending.off_board:
+        if ending.winner is None or ending.reason not in _FLAGS:
+            return "?"
+        sign = "+" if ending.winner == Color.BLACK else "-"
+        return f"{sign}64.00:{_FLAGS[ending.reason]}"
     if not final.is_game_over():
         return "?"
     result = variant.result(final)
@@ -164,6 +188,7 @@ def parse_ggf(text: str) -> SavedGame:
         time_control=time_control if time_control not in ("", "0") else None,
         date=_kept(tags.get("DT", ""), 40) or None,
         times=_times(game, moves),
+        ending=_off_board(tags.get("RE", ""), game),
     )
 
 
@@ -199,6 +224,16 @@ def _times(game: Game, moves: list[tuple[str, str]]) -> tuple[str, ...]:
     while times and not times[-1]:
         times.pop()
     return tuple(times)
+
+
+def _off_board(result: str, game: Game) -> Ending | None:
+    """The ending an RE flag tells of (`+64.00:r`: White resigned), for a game
+    the board has not ended; None for any other result."""
+    found = _FLAGGED.match(result.strip())
+    if found is None or game.is_over:
+        return None
+    winner = Color.BLACK if found[1] == "+" else Color.WHITE
+    return Ending("resigned" if found[2] == "r" else "flag", winner)
 
 
 def _evaluations(game: Game, moves: list[tuple[str, str]]) -> GameAnalysis:

@@ -24,13 +24,20 @@ takes its place. A game that names its players (one played at a server's
 table, or imported from GGS or NBoard) has `names` (black, white; "" for a
 side without one); an imported game keeps, as its file wrote them,
 `ratings` (black, white), `time_control`, `date` and `times` (per ply, passes
-included, the seconds the move took; "" where none). Each is left out when
-there is none::
+included, the seconds the move took; "" where none). `result` says how a
+game ended when it was kept at its end (a table's game: a resignation, a
+flag...). Each is left out when there is none::
 
     "names": ["Saio1200", "Saio3000"], "ratings": ["2197.01", "2199.72"],
     "time_control": "05:00//02:00", "date": "2003.12.15_13:24:03.MST",
-    "times": ["0.01", "0.24"] `analysis` (left out when there is none) keeps what
-`tui-reversi analyse` or the app's Analyse found, one object per move::
+    "times": ["0.01", "0.24"],
+    "result": {"reason": "resigned", "winner": "black",
+               "text": "bob (White) resigned: alice (Black) wins."}
+
+`reason` is normal, resigned, flag, left or adjourned; `winner` is black,
+white, or null (a draw on the board, or no result). `analysis` (left out
+when there is none) keeps what `tui-reversi analyse` or the app's Analyse
+found, one object per move::
 
     "analysis": [{"ply": 1, "move": "f5", "played": 0.5, "best": "f5",
                   "best_score": 0.5, "exact": false, "pv": "f5d6c3"}, ...]
@@ -52,6 +59,7 @@ from typing import Any
 from ..core import (
     PASS,
     Color,
+    Ending,
     Game,
     Move,
     Position,
@@ -115,6 +123,9 @@ class SavedGame:
     # The players' names where the game gives them (black, white; "" for a
     # side without one): people at a server's table, an imported game's players.
     names: tuple[str, str] | None = None
+    # How the game ended, when the record was kept at its end (None: it did not,
+    # or the board says so alone).
+    ending: Ending | None = None
     # As an imported game's file wrote them: the players' ratings (black,
     # white), the time control, the date, and per ply the seconds it took.
     ratings: tuple[str, str] | None = None
@@ -161,6 +172,8 @@ class SavedGame:
             date=self.date,
             times=self.times[:same],
             analysis=self.analysis.kept_for(game),
+            # An ending holds for the game it ended, not for one taken back or played on.
+            ending=self.ending if fresh.moves == self.moves and fresh.ply == self.ply else None,
         )
 
     def with_players(self, black: str, white: str) -> SavedGame:
@@ -231,6 +244,8 @@ class SavedGame:
             data["analysis"] = [_analysis_fields(scored) for scored in self.analysis.moves]
         if self.names is not None:
             data["names"] = list(self.names)
+        if self.ending is not None:
+            data["result"] = _result_fields(self.ending)
         if self.ratings is not None:
             data["ratings"] = list(self.ratings)
         if self.time_control is not None:
@@ -448,6 +463,7 @@ def _record_from_fields(fields: dict[str, Any]) -> SavedGame:
         updated=_time(fields, "updated"),
         id=_identity(fields),
         names=_names(fields),
+        ending=_ending(fields.get("result")),
         ratings=_pair(fields, "ratings", "the two players' ratings"),
         time_control=_text(fields, "time_control"),
         date=_text(fields, "date"),
@@ -491,3 +507,22 @@ def _times(fields: dict[str, Any], plies: int) -> tuple[str, ...]:
     ):
         raise StorageError("its 'times' should be the seconds each move took")
     return tuple(times)
+
+
+def _result_fields(ending: Ending) -> dict[str, object]:
+    winner = None if ending.winner is None else ending.winner.name.lower()
+    return {"reason": ending.reason, "winner": winner, "text": ending.text}
+
+
+def _ending(fields: object) -> Ending | None:
+    if fields is None:
+        return None
+    if not isinstance(fields, dict):
+        raise StorageError("its 'result' should be an object")
+    reason, winner, text = fields.get("reason"), fields.get("winner"), fields.get("text", "")
+    if not isinstance(reason, str) or not (winner is None or winner in ("black", "white")):
+        raise StorageError("its 'result' should name a reason and a winner (or null)")
+    if not isinstance(text, str) or len(text) > _MAX_NAME_CHARS or not text.isprintable():
+        raise StorageError("its 'result' text should be one line")
+    winner_colour = None if winner is None else Color.BLACK if winner == "black" else Color.WHITE
+    return Ending(reason[:20], winner_colour, text)

@@ -104,7 +104,8 @@ class Analysis:
         against the computer; at a server's table only once the game is over
         (reviewing there, a person across the board is still playing)."""
         screen = self.screen
-        if screen.match.is_over or screen.table.ended is not None:
+        ended = screen.match.ended  # (adjourned: not over, it goes on later)
+        if ended is not None and ended.reason != "adjourned":
             return True
         return screen.review.reviewing and screen.table.link is None
 

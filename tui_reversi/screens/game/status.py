@@ -11,7 +11,6 @@ from textual.content import Content
 
 from ...core import PASS, Color, Game, move_numbers, square_name
 from ...match import Match
-from ...players.kinds import PERSON
 
 # `GameApp.text`: spells symbols out in ASCII mode.
 Spell = Callable[[str], str]
@@ -95,6 +94,10 @@ def advice(
     game = match.game
     if review_ply is not None:
         return Content(f" {describe_ply(game, review_ply)}")
+    if match.ending is not None and match.ending.reason == "adjourned":
+        leave = keys_text(key, spell, ("quit", "leave the table")) if at_table else Content("")
+        adjourned = Content(" Adjourned: the game goes on when both players are back")
+        return adjourned + (Content(spell(" · ")) + leave if leave else Content(""))
     if match.is_over:
         if at_table:
             jobs = [("rematch", "rematch"), ("review_step(-1)", "review")]
@@ -121,7 +124,7 @@ def advice(
     if paused:
         keys = keys_text(key, spell, ("pause", "to let the computers play on"))
         return Content(" Paused: ") + keys
-    if match.level(match.to_move) == PERSON:  # someone at another terminal: no "thinking"
+    if not match.thinks(match.to_move):  # someone at another terminal: no "thinking"
         name = match.names[match.to_move]
         if name == EMPTY_SEAT:
             return Content(f" {who} to move, once someone sits down.")
