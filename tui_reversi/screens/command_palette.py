@@ -8,13 +8,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from typing import TYPE_CHECKING, cast
 
 from textual import command, on
-from textual.command import CommandList, DiscoveryHit, Hit, Hits, Provider
+from textual.command import (
+    CommandInput,
+    CommandList,
+    DiscoveryHit,
+    Hit,
+    Hits,
+    Provider,
+    SearchIcon,
+)
 from textual.widgets import Button, Input
 
 from ..widgets.key_bar import own_bindings
 from .dialog import AnswersOnce
+
+if TYPE_CHECKING:
+    from .game_app import GameApp
 
 
 class KeyCommands(Provider):
@@ -62,6 +74,14 @@ class CommandPalette(command.CommandPalette, AnswersOnce[None]):
     # Its search runs in a worker that may finish after the palette's widgets
     # have been taken down as it closes: then it has nothing left to show it
     # on (Textual 8.2 raises NoMatches 'CommandList', found by bench/fuzz.py).
+
+    def on_mount(self) -> None:
+        # ASCII mode: its edges and scrollbar are the app's CSS (app.tcss).
+        app = cast("GameApp", self.app)
+        if app.settings.ascii:
+            self.query_one(SearchIcon).icon = ">"
+            box = self.query_one(CommandInput)
+            box.placeholder = app.text(box.placeholder)
 
     def _list_gone(self) -> bool:
         return not self.query(CommandList)

@@ -16,6 +16,7 @@ from textual.widgets import Button, Input
 from ..session import sentence
 from ..widgets.key_bar import KeyLine
 from ..widgets.literal import Literal
+from ..widgets.text_input import TextInput
 from .dialog import Dialog
 
 Result = TypeVar("Result")
@@ -58,6 +59,10 @@ class FormScreen(Dialog[Result]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    @on(TextInput.PasteCut)
+    def _paste_cut(self, event: TextInput.PasteCut) -> None:
+        self.problem(event.sentence)
 
     @on(Input.Submitted)
     def _input_submitted(self, event: Input.Submitted) -> None:

@@ -14,9 +14,11 @@ import errno
 import hmac
 import ipaddress
 import os
+import select
 import sys
 import time
 from collections.abc import Callable
+from typing import TextIO
 
 import asyncssh
 
@@ -40,16 +42,50 @@ NO_WAY_IN = asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
 CLIENT_CLOSE_WAIT = 2.0
 
 
-def _log_to_stderr(line: str) -> None:
-    # A log nobody reads any more (a closed pipe) must not stop the games.
-    with contextlib.suppress(OSError, ValueError):
+def log_to_stderr(line: str) -> None:
+    """The server's log: one line on stderr. A log nobody reads any more
+    must not stop the games, nor the server's stopping: when stderr's reader
+    has gone (`serve 2>&1 | tee log`, the tee ended by the same ctrl+c), the
+    lines go where they would without the pipe (`_stderr_to_terminal`)."""
+    if _reader_gone(sys.stderr):
+        _stderr_to_terminal()
+    try:
         print(line, file=sys.stderr, flush=True)
+    except BrokenPipeError:
+        _stderr_to_terminal()
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.flush()  # the line, still in the buffer
+    except (OSError, ValueError):
+        pass
+
+
+def _reader_gone(stream: TextIO) -> bool:
+    """True when `stream` is a pipe whose reader has gone (a write would fail)."""
+    try:
+        poller = select.poll()
+        poller.register(stream.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (OSError, ValueError):
+        return False
+
+
+def _stderr_to_terminal() -> None:
+    """From now on stderr is the terminal the server was started in, if it
+    has one (so its operator reads that it stopped), else nowhere."""
+    try:
+        fd = os.open("/dev/tty", os.O_WRONLY | os.O_NOCTTY)
+    except OSError:
+        fd = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(fd, sys.stderr.fileno())
+    finally:
+        os.close(fd)
 
 
 class Arcade:
     """A running `tui-reversi serve`: start(), then close() to hang everyone up and stop."""
 
-    def __init__(self, config: ServeConfig, log: Callable[[str], None] = _log_to_stderr) -> None:
+    def __init__(self, config: ServeConfig, log: Callable[[str], None] = log_to_stderr) -> None:
         self.config = config
         self._log = log
         self.connections: set[PlayerConnection] = set()

@@ -192,7 +192,7 @@ class LobbyHost:
         if any(i.invitee is invitee or i.inviter is invitee for i in self.invitations.values()):
             return f"{name} is busy with another invitation; try again in a moment."
         if not self._count_invitation(guest.name):
-            return f"Easy: at most {self.per_minute} invitations a minute; try again shortly."
+            return f"Too fast: at most {self.per_minute} invitations a minute; try again shortly."
         invitation = Invitation(next(self._numbers), guest, invitee, terms)
         self.invitations[invitation.number] = invitation
         loop = asyncio.get_running_loop()

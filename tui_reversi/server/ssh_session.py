@@ -69,6 +69,10 @@ TERMINAL_RESET = (
 
 AGAIN = "connect again to carry on."
 
+# The game's exit status for options or input it refused (its one sentence is on the
+# player's screen): `tui-reversi --black grandmaster` (see __main__.main).
+BAD_INPUT_STATUS = 2
+
 # How long the question about a game open elsewhere waits for an answer.
 ANSWER_WAIT = 60.0
 
@@ -125,6 +129,8 @@ def table_command(command: str | None) -> tuple[str | None, str | None, str | No
     rest), and `watch CODE ...` likewise; `resume [CODE] ...` -> ('resume', CODE or
     None, the rest); anything else -> (None, None, command), for game_options."""
     first, _, rest = (command or "").strip().partition(" ")
+    if first == "lobby":  # alone, it is shown before a game is asked for
+        raise SessionRefused("lobby takes nothing after it: ssh HOST lobby", 2)
     if first == "table":
         return "table", None, rest  # its terms (colour, clock, variant) are read by table_terms
     if first == "resume":
@@ -443,12 +449,6 @@ class GameSession(asyncssh.SSHServerSession):
     # The game's life.
 
     def _admit(self) -> list[str]:
-        if self._term is None:
-            raise SessionRefused(
-                "this is a full-screen game and needs a terminal: connect with ssh -t",
-                1,
-                "no terminal requested",
-            )
         try:
             at_table, code, command = table_command(self._command)
             terms, command = table_terms(command) if at_table == "table" else (None, command)
@@ -461,6 +461,12 @@ class GameSession(asyncssh.SSHServerSession):
         except SessionRefused as refusal:
             refusal.reason = f"bad game options {self._command!r}"
             raise
+        if self._term is None:  # after the command: a wrong one is told what is wrong
+            raise SessionRefused(
+                "this is a full-screen game and needs a terminal: connect with ssh -t",
+                1,
+                "no terminal requested",
+            )
         if not self._owner.arcade.take_seat():
             seats = self._config.max_sessions
             raise SessionRefused(
@@ -656,6 +662,10 @@ class GameSession(asyncssh.SSHServerSession):
         if status < 0:
             name = _signal_name(-status)
             owner.end_reason = owner.end_reason or f"game killed by SIG{name}"
+        elif status == BAD_INPUT_STATUS:
+            owner.end_reason = (
+                owner.end_reason or f"game refused its options (exit status {status})"
+            )
         elif status != 0:
             owner.end_reason = owner.end_reason or f"game crashed (exit status {status})"
         else:

@@ -79,7 +79,7 @@ class TableReferee:
         while said and now - said[0] > CHAT_WINDOW:
             said.popleft()
         if len(said) >= CHAT_LINES:
-            return f"Easy: at most {CHAT_LINES} chat lines a minute."
+            return f"Too fast: at most {CHAT_LINES} chat lines a minute; wait a moment."
         said.append(now)
         told = line("said", seat.name, text)
         seat.table.chat.append(told)

@@ -50,6 +50,12 @@ CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
 
 
+def typed_code(code: str) -> str:
+    """A code as the player typed it, quoted for a sentence: a long one cut ('K7QP2XYZ…')."""
+    code = code.strip()
+    return repr(code if len(code) <= 4 * CODE_LENGTH else f"{code[: 4 * CODE_LENGTH]}…")
+
+
 class Tables:
     """Every table on the server, and the socket the games reach them by:
     start(), open()/join() for sessions, environment() for their games, close()."""
@@ -233,7 +239,7 @@ class Tables:
         """`name`'s seat at their adjourned game `code`. Raises TableRefused."""
         table = self.tables.get(code.strip().upper())
         if table is None or table not in self.adjourned_for(name):
-            raise TableRefused(f"you have no adjourned game {code.strip()[:20]!r}.")
+            raise TableRefused(f"you have no adjourned game {typed_code(code)}.")
         return self.join(table.code, name)
 
     def hand_over(self, secret: str) -> str | None:
@@ -270,7 +276,7 @@ class Tables:
         table = self.tables.get(code)
         if table is None or table.ended is not None:
             raise TableRefused(
-                f"there is no open table {code[:20]!r}; check the code with its host."
+                f"there is no open table {typed_code(code)}; check the code with its host."
             )
         return table
 

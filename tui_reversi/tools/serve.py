@@ -247,23 +247,38 @@ async def _serve(config) -> int:
     import asyncio
     import signal
 
-    from ..server.arcade import Arcade
+    from ..server.arcade import Arcade, log_to_stderr
 
     # Handlers first: a stop request that comes with the banner is not lost.
     stop = asyncio.Event()
+    stopped_by: list[int] = []
     loop = asyncio.get_running_loop()
+
+    def stop_on(number: int) -> None:
+        stopped_by.append(number)
+        stop.set()
+
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        loop.add_signal_handler(number, stop.set)
+        loop.add_signal_handler(number, stop_on, number)
     arcade = Arcade(config)
     await arcade.start()
     _announce(arcade)
     try:
         await stop.wait()
     finally:
-        print("tui-reversi serve: stopping; hanging up every game", file=sys.stderr, flush=True)
+        if stopped_by[:1] == [signal.SIGINT]:
+            # A ctrl+c also ends a reader of the log in the same shell
+            # (`serve 2>&1 | tee log`): once it has gone, the log says why
+            # the server stops on the terminal instead.
+            await asyncio.sleep(INTERRUPT_SETTLE)
+        log_to_stderr("tui-reversi serve: stopping; hanging up every game")
         await arcade.close()
-    print("tui-reversi serve: stopped", file=sys.stderr, flush=True)
+    log_to_stderr("tui-reversi serve: stopped")
     return 0
+
+
+# Seconds a ctrl+c gives the other programs it ends before the server says it stops.
+INTERRUPT_SETTLE = 0.1
 
 
 def _announce(arcade) -> None:
