@@ -11,13 +11,13 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from textual import events
-from textual.app import App, SystemCommand
+from textual.app import App
 from textual.binding import Binding, Keymap
 from textual.geometry import Size
 from textual.message import Message
@@ -554,16 +554,6 @@ class ReversiApp(App[None]):
             self.push_screen(TooSmallScreen())
         elif showing and not too_small:
             self.pop_screen()
-
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        from .screens.game import GameScreen
-
-        yield from super().get_system_commands(screen)
-        # The game's own commands (kept with its actions) over the board only:
-        # over a dialog or another screen they would open more dialogs, or
-        # change the game, behind the one in front.
-        if isinstance(screen, GameScreen):
-            yield from screen.system_commands()
 
     def _game_screen(self) -> GameScreen | None:
         from .screens.game import GameScreen
