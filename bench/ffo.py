@@ -7,7 +7,9 @@ Each position is solved exactly with the engine of this tree and, with
 `--against TREE`, with the engine of another checkout that has its own
 compiled install (its .venv when it has one). The two take turns position by
 position (the order swapping each time), so a busy machine slows both
-alike: compare the ratios, not the seconds. A wrong score stops the run.
+alike: compare the ratios, not the seconds. CPU seconds are printed too:
+on a shared machine they vary less than the clock. A wrong score stops the
+run.
 
     git worktree add --detach /tmp/base main   # once: the tree to compare with
     (cd /tmp/base && python3 -m venv .venv && .venv/bin/pip install -e .)
@@ -51,27 +53,31 @@ FFO = {
 }
 
 # Runs in a worker: solve each "board;seconds" line read from stdin, answer
-# "score move nodes seconds exact" (score and move only meaningful when exact).
+# "score move nodes seconds cpu-seconds exact" (score and move only
+# meaningful when exact). The engine is hard's: the trained evaluation
+# orders the root (and, where the solver uses one, its moves near the root).
 WORKER = """
 import sys, time
 sys.path.insert(0, sys.argv[1])
-from tui_reversi.core import Position, square_name
+from tui_reversi.core import Position, Variant, square_name
 from tui_reversi.engine.build import engine_build
-from tui_reversi.engine.search import Engine
-engine = Engine()
+from tui_reversi.players.alphabeta_player import engine_for
+engine = engine_for(Variant.OTHELLO, "trained")
 print(engine_build(), flush=True)
 for line in sys.stdin:
     board, seconds = line.rsplit(";", 1)
     position = Position.from_string(board)
     started = time.perf_counter()
+    cpu = time.process_time()
     deadline = started + float(seconds)
     result = engine.search(
         position.own, position.opp, exact_empties=64,
         cancelled=lambda: time.perf_counter() >= deadline,
     )
     elapsed = time.perf_counter() - started
+    cpu = time.process_time() - cpu
     move = square_name(result.move) if result.move is not None else "pass"
-    print(result.score // 100, move, result.nodes, elapsed, int(result.exact), flush=True)
+    print(result.score // 100, move, result.nodes, elapsed, cpu, int(result.exact), flush=True)
 """
 
 
@@ -89,14 +95,14 @@ class Worker:
         )
         self.build = self.process.stdout.readline().strip()
 
-    def solve(self, board: str, seconds: float) -> tuple[int, str, int, float, bool]:
+    def solve(self, board: str, seconds: float) -> tuple[int, str, int, float, float, bool]:
         self.process.stdin.write(f"{board};{seconds}\n")
         self.process.stdin.flush()
         line = self.process.stdout.readline()
         if not line:
             raise SystemExit("a solver worker died")
-        score, move, nodes, elapsed, exact = line.split()
-        return int(score), move, int(nodes), float(elapsed), exact == "1"
+        score, move, nodes, elapsed, cpu, exact = line.split()
+        return int(score), move, int(nodes), float(elapsed), float(cpu), exact == "1"
 
     def close(self):
         self.process.stdin.close()
@@ -137,7 +143,7 @@ def run(workers, args):
         f"Python {sys.version.split()[0]}; "
         + "; ".join(f"{n}: {w.build}" for n, w in workers.items())
     )
-    totals = {name: [0, 0.0] for name in names}
+    totals = {name: [0, 0.0, 0.0] for name in names}
     solved_by_all = True
     for index, number in enumerate(args.positions):
         board, known, best_moves = FFO[number]
@@ -146,28 +152,34 @@ def run(workers, args):
         empties = board.count("-")
         parts = []
         for name in names:
-            score, move, nodes, seconds, exact = seen[name]
+            score, move, nodes, seconds, cpu, exact = seen[name]
             if exact and score != known:
                 raise SystemExit(
                     f"#{number}: {name} scores {score:+d}, the known score is {known:+d}"
                 )
             totals[name][0] += nodes
             totals[name][1] += seconds
+            totals[name][2] += cpu
             solved_by_all &= exact
             verdict = f"{score:+3d} {move}" + ("" if move in best_moves.split() else "?")
             parts.append(
-                f"{name} {verdict if exact else 'unsolved':9s} {nodes:11,d} nodes {seconds:7.2f} s"
+                f"{name} {verdict if exact else 'unsolved':9s} {nodes:11,d} nodes"
+                f" {seconds:7.2f} s ({cpu:.2f} CPU)"
             )
         line = f"#{number} ({empties} empties, {known:+d}): " + "; ".join(parts)
-        if len(names) == 2 and all(seen[name][4] for name in names):
+        if len(names) == 2 and all(seen[name][5] for name in names):
             ratio = seen[names[1]][3] / seen[names[0]][3]
-            line += f"; {names[1]}/this time {ratio:.2f}x"
+            cpu_ratio = seen[names[1]][4] / seen[names[0]][4]
+            line += f"; {names[1]}/this time {ratio:.2f}x, CPU {cpu_ratio:.2f}x"
         print(line, flush=True)
-    summary = "; ".join(f"{n} {totals[n][0]:,d} nodes {totals[n][1]:.1f} s" for n in names)
+    summary = "; ".join(
+        f"{n} {totals[n][0]:,d} nodes {totals[n][1]:.1f} s ({totals[n][2]:.1f} CPU)" for n in names
+    )
     if len(names) == 2 and solved_by_all:
         other, this = totals[names[1]], totals[names[0]]
         summary += (
-            f"; {names[1]}/this: time {other[1] / this[1]:.2f}x, nodes {other[0] / this[0]:.2f}x"
+            f"; {names[1]}/this: time {other[1] / this[1]:.2f}x, CPU {other[2] / this[2]:.2f}x,"
+            f" nodes {other[0] / this[0]:.2f}x"
         )
     print(f"total: {summary}")
 
