@@ -27,10 +27,14 @@ class Level:
 
 
 if NATIVE_WORDS:
-    # The compiled engine (bench/search.py: about ten times the nodes per
-    # second) solves 16 empties in a tenth of a second and 18 in under 1.5 s.
-    HARD = Level("hard", 1.0, 16, 18)
-    EXPERT = Level("expert", 5.0, 18, 21)
+    # The compiled engine (bench/search.py: about forty times the nodes per
+    # second) solves game positions with 18 empties in at most 0.22 s of CPU
+    # and 20 in 0.07-0.81 s, and decides win, draw or loss at 20 empties in
+    # at most 0.16 s and at 22-23 (FFO #41-44) in 0.5-4 s (bench/ffo.py;
+    # measured with the solver of issue 31). Hard's second leaves room for
+    # the midgame search that runs first; expert's five for the harder ones.
+    HARD = Level("hard", 1.0, 18, 20)
+    EXPERT = Level("expert", 5.0, 20, 22)
 else:
     HARD = Level("hard", 1.0, 13)
     EXPERT = Level("expert", 5.0, 16, 20)
