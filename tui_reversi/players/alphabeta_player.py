@@ -56,8 +56,7 @@ _engines: dict[tuple[bool, bool], Engine] = {}
 
 def engine_for(variant: Variant, evaluation: str = "handmade") -> Engine:
     """The shared engine for a variant and evaluation (its tables are built
-    once). Hints and the game analysis use the hand-made one: their mistake
-    marks are set for its scale."""
+    once)."""
     key = (variant.fewer_discs_win, evaluation == "trained")
     if key not in _engines:
         anti, trained = key
@@ -220,7 +219,8 @@ def analyse_position(
     cancelled: CancelCheck | None,
     exact_empties: int = HARD.exact_empties,
 ) -> list[MoveScore]:
-    """Every legal move with the engine's score for the mover, best first."""
+    """Every legal move with the engine's score for the mover, best first:
+    hard's engine (its evaluation, exact from `exact_empties` down)."""
     entered = time.perf_counter()
     moves = position.legal_moves()
     if not moves:
@@ -230,7 +230,8 @@ def analyse_position(
         scores = placement_scores(position, player._placement_leaf)
         squares = sorted(scores, key=lambda sq: -scores[sq])
         return [MoveScore(square_name(sq), scores[sq] / SCALE) for sq in squares]
-    result = engine_for(variant).search(
+    engine = engine_for(variant, chosen_evaluation())
+    result = engine.search(
         position.own,
         position.opp,
         time_limit=None if math.isinf(time_limit) else time_limit,
@@ -241,7 +242,7 @@ def analyse_position(
     )
     if not result.scores:
         # Stopped before one full iteration: a one-ply look is still honest.
-        result = engine_for(variant).search(
+        result = engine.search(
             position.own, position.opp, max_depth=1, exact_empties=0, analyse=True
         )
     ranked = sorted(result.scores.items(), key=lambda item: -item[1])
