@@ -11,10 +11,12 @@ from tui_reversi.players.analysis import (
     GameAnalysis,
     MoveAnalysis,
     analyse_game,
+    deciding_moves,
     evaluations,
     label_for,
     summarise,
     turning_point,
+    why,
 )
 
 # Hard against hard at depth 4; then White plays h7, next to the empty h8,
@@ -39,6 +41,7 @@ def test_giving_away_a_corner_is_flagged_and_a_better_move_named():
     assert blunder.label == "blunder"
     assert blunder.best != "h7" and blunder.loss is not None and blunder.loss >= 8
     assert blunder.pv[0] == blunder.best and len(blunder.pv) > 1
+    assert why(blunder, game.positions[-2]) == "gave the h8 corner away"
 
 
 def test_the_exact_scores_of_the_last_positions_agree_with_the_endgame_solver():
@@ -178,3 +181,7 @@ def test_a_wipeout_of_easy_shows_easys_blunders_adds_up_and_is_the_same_twice():
     start = first[0].best_score
     assert start is not None
     assert abs((white_lost - black_lost) - (64 - start)) <= 10
+    # The summary names the deciding moves in a club player's words where the board shows why.
+    deciding = deciding_moves(analysis, game)
+    assert all(scored.side is Color.WHITE for scored, _ in deciding)
+    assert "an X-square next to the empty h1 corner" in [reason for _, reason in deciding]

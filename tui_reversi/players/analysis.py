@@ -26,8 +26,8 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..core import PASS, Color, Game, Position, Result, Variant, square_name
-from ..core.bitboard import NATIVE_WORDS
+from ..core import PASS, Color, Game, Position, Result, Variant, parse_square, square_name
+from ..core.bitboard import CORNERS, NATIVE_WORDS, legal_moves
 from ..engine.evaluation import SCALE, terminal_score
 from ..engine.search import Engine, SearchResult
 from .alphabeta_player import analyse_position, engine_for, score_in_discs
@@ -433,6 +433,66 @@ def turning_point(analysis: GameAnalysis, result: Result | None) -> MoveAnalysis
     return turning
 
 
+# The X-square next to each corner (diagonally inside it).
+X_SQUARE_CORNERS = {9: 0, 14: 7, 49: 56, 54: 63}
+
+
+def why(scored: MoveAnalysis, position: Position) -> str | None:
+    """In a club player's words, what the move played in `position` did
+    wrong against the best move, when the board shows it: a corner left
+    untaken or given, an X-square next to an empty corner, a wall that leaves few moves, an
+    even region played into at the end (parity). None when nothing shows."""
+    if scored.best is None or scored.best == scored.move or not scored.loss:
+        return None
+    played_sq, best_sq = parse_square(scored.move), parse_square(scored.best)
+    played, best = position.play(played_sq), position.play(best_sq)
+    if CORNERS >> best_sq & 1 and not CORNERS >> played_sq & 1:
+        return f"left the {scored.best} corner untaken"
+    given = played.legal_mask() & CORNERS & ~best.legal_mask()
+    if given:
+        return f"gave the {square_name((given & -given).bit_length() - 1)} corner away"
+    corner = X_SQUARE_CORNERS.get(played_sq)
+    if corner is not None and not (position.own | position.opp) >> corner & 1:
+        return f"an X-square next to the empty {square_name(corner)} corner"
+    own_after = _moves_if_to_move_again(played)
+    own_best = _moves_if_to_move_again(best)
+    if own_after + 3 <= own_best:
+        return f"a wall: {own_after} moves left for the next turn against {own_best}"
+    if (
+        scored.exact
+        and _quadrant_empties(position, played_sq) % 2 == 0
+        and _quadrant_empties(position, best_sq) % 2 == 1
+    ):
+        return "played into an even region and lost the parity"
+    return None
+
+
+def _moves_if_to_move_again(after: Position) -> int:
+    # `after` has the opponent to move: the mover's own moves, counted as if it were its turn.
+    return bin(legal_moves(after.opp, after.own)).count("1")
+
+
+def _quadrant_empties(position: Position, square: int) -> int:
+    row, col = divmod(square, 8)
+    empty = ~(position.own | position.opp)
+    return sum(
+        1
+        for r in range(row // 4 * 4, row // 4 * 4 + 4)
+        for c in range(col // 4 * 4, col // 4 * 4 + 4)
+        if empty >> (r * 8 + c) & 1
+    )
+
+
+def deciding_moves(
+    analysis: GameAnalysis, game: Game, count: int = 3
+) -> list[tuple[MoveAnalysis, str | None]]:
+    """The `count` costliest mistakes and blunders of the game, in game order,
+    each with `why` it was one where the board shows it."""
+    labelled = [m for m in analysis.moves if m.label in ("mistake", "blunder") and m.loss]
+    worst = sorted(labelled, key=lambda m: -(m.loss or 0))[:count]
+    return [(m, why(m, game.positions[m.ply - 1])) for m in sorted(worst, key=lambda m: m.ply)]
+
+
 def evaluations(analysis: GameAnalysis, game: Game) -> list[float | None]:
     """Black's margin after each ply of `game` (None where not analysed; a
     pass keeps the evaluation before it)."""
@@ -460,9 +520,11 @@ __all__ = [
     "PositionValue",
     "analyse_game",
     "analyse_move",
+    "deciding_moves",
     "evaluations",
     "label_for",
     "position_value",
     "summarise",
     "turning_point",
+    "why",
 ]

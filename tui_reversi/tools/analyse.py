@@ -22,6 +22,7 @@ from ..players.analysis import (
     GameAnalysis,
     MoveAnalysis,
     analyse_game,
+    deciding_moves,
     summarise,
     turning_point,
 )
@@ -128,6 +129,9 @@ def print_table(game: Game, analysis: GameAnalysis, out: TextIO) -> None:
     turning = turning_point(analysis, game.result)
     if turning is not None:
         console.print(Text(describe_turning_point(turning)))
+    for scored, reason in deciding_moves(analysis, game):
+        text = f"Deciding: move {scored.ply}, {scored.side.label} {scored.move} ({scored.label}"
+        console.print(Text(f"{text}, {scored.loss:g} discs){': ' + reason if reason else ''}."))
 
 
 def describe_turning_point(turning: MoveAnalysis) -> str:
