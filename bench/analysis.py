@@ -8,7 +8,7 @@ a node budget, never to the clock: it should be all of them). It also sums
 each side's losses against the change of value from the first position to
 the result. With --noise it analyses the midgame moves again two plies
 deeper and prints how much each move's disc loss changed: the engine's own
-uncertainty, which the label thresholds are set above. With --latency it runs the
+uncertainty, which the label thresholds in docs/playing.md are set above. With --latency it runs the
 app in tmux (bench/startup.py's harness) on a finished game and times the
 cursor keys idle and while the Analyse key's analysis runs.
 

@@ -71,6 +71,16 @@ def start_server(data_dir: Path, preload: bool) -> tuple[subprocess.Popen[str], 
     return server, int(found.group(1)), start.group(1)
 
 
+_KEYS: dict[str, asyncssh.SSHKey] = {}
+
+
+def key_of(user: str) -> asyncssh.SSHKey:
+    """The SSH key a player connects with: one per name, which it claims."""
+    if user not in _KEYS:
+        _KEYS[user] = asyncssh.generate_private_key("ssh-ed25519")
+    return _KEYS[user]
+
+
 class Player:
     """One player: a connection, a terminal, and the timing of what comes back."""
 
@@ -96,7 +106,7 @@ class Player:
             username=self.user,
             known_hosts=None,
             agent_path=None,
-            client_keys=None,
+            client_keys=[key_of(self.user)],  # (each name is its key's)
         )
         self.process = await self.conn.create_process(
             self.command, term_type="xterm-256color", term_size=(80, 24), encoding=None
@@ -167,7 +177,7 @@ def descendants(pid: int, table: dict[int, tuple[int, int]]) -> list[int]:
 def preloaded_parent(server_pid: int) -> int | None:
     for pid in descendants(server_pid, processes()):
         try:
-            if b"tui_reversi.server.forkserver" in Path(f"/proc/{pid}/cmdline").read_bytes():
+            if b"tui_reversi.launcher" in Path(f"/proc/{pid}/cmdline").read_bytes():
                 return pid
         except OSError:
             continue

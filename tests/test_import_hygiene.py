@@ -1,5 +1,6 @@
 """core/, engine/, players/, net/ and storage/ stay pure: no Textual, no rich, no UI."""
 
+import pkgutil
 import subprocess
 import sys
 
@@ -38,3 +39,33 @@ def test_the_session_imports_nothing_from_the_ui():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def _layers() -> list[set[str]]:
+    import tomllib
+    from pathlib import Path
+
+    config = tomllib.loads(Path(__file__).parent.parent.joinpath("pyproject.toml").read_text())
+    contracts = config["tool"]["importlinter"]["contracts"]
+    (layers,) = [c["layers"] for c in contracts if c["type"] == "layers"]
+    return [{name.strip() for name in layer.split("|")} for layer in layers]
+
+
+def test_every_module_of_the_package_is_in_a_layer_of_the_contract():
+    import tui_reversi
+
+    listed = set().union(*_layers())
+    top = {f"tui_reversi.{module.name}" for module in pkgutil.iter_modules(tui_reversi.__path__)}
+    assert top - listed == set()
+
+
+def test_screens_and_widgets_do_not_import_the_app_even_for_the_type_checker():
+    import grimp
+
+    graph = grimp.build_graph("tui_reversi", exclude_type_checking_imports=False)
+    importers = {
+        module
+        for module in graph.find_modules_that_directly_import("tui_reversi.app")
+        if module.startswith(("tui_reversi.screens", "tui_reversi.widgets"))
+    }
+    assert importers == set()

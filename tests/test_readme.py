@@ -1,4 +1,5 @@
-"""The README's two commands stay true, and CI runs the test command verbatim."""
+"""The README's two commands stay true, CI runs the test command verbatim,
+and the README's links lead to pages that are there."""
 
 import re
 from pathlib import Path
@@ -23,8 +24,22 @@ def test_ci_runs_the_readme_test_command_exactly():
     assert test in ci_lines
 
 
-def test_the_readme_gives_the_protocols_own_line_limit():
+def test_the_hosting_page_gives_the_protocols_own_line_limit():
     from tui_reversi.net.server_line import MAX_LINE
 
-    limits = re.findall(r"at most (\d+) bytes", (ROOT / "README.md").read_text())
+    limits = re.findall(r"at most (\d+) bytes", (ROOT / "docs" / "hosting.md").read_text())
     assert limits == [str(MAX_LINE)]
+
+
+def test_every_link_between_the_pages_leads_to_a_file_and_a_heading():
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    assert len(pages) == 5
+    for page in pages:
+        for target in re.findall(r"\]\(([^)#:]*)(?:#([^)]*))?\)", page.read_text()):
+            path, anchor = target
+            linked = (page.parent / path).resolve() if path else page
+            assert linked.is_file(), (page.name, path)
+            if anchor:
+                headings = re.findall(r"^#+ (.+)$", linked.read_text(), re.MULTILINE)
+                slugs = {re.sub(r"[^a-z0-9 -]", "", h.lower()).replace(" ", "-") for h in headings}
+                assert anchor in slugs, (page.name, path, anchor)

@@ -135,9 +135,10 @@ def test_a_failing_engine_pauses_the_game_and_says_why():
     referee, events = referee_for(Match.new("hard", "human"), engine_factory=lambda *_: Broken())
     referee.start()
     assert referee.inbox.run(lambda: referee.paused, timeout=5)
-    failed = events[-1]
+    failed, paused = events[-2:]
     assert isinstance(failed, Failed) and failed.problem == "RuntimeError: no book"
     assert failed.color is Color.BLACK
+    assert paused == PauseChanged(True)  # the screen is told, not left to work it out
 
 
 def test_an_illegal_computer_move_pauses_instead_of_being_played():
@@ -146,7 +147,8 @@ def test_an_illegal_computer_move_pauses_instead_of_being_played():
     referee, events = referee_for(Match.new("hard", "human"), engine_factory=lambda *_: engine)
     referee.start()
     assert referee.inbox.run(lambda: referee.paused, timeout=5)
-    assert isinstance(events[-1], Refused) and referee.match.game.ply == 0
+    assert isinstance(events[-2], Refused) and referee.match.game.ply == 0
+    assert events[-1] == PauseChanged(True)
     # p: the computer tries again.
     engine.answer = "d3"
     referee.set_paused(False)
@@ -158,6 +160,7 @@ def test_undo_between_computers_pauses_and_reports_the_change():
     referee, events = referee_for(Match("easy", "easy", Game.from_transcript("f5d6c3")))
     assert referee.undo() and referee.paused
     assert referee.match.game.ply == 2
+    assert PauseChanged(True) in events  # told as a pause, as the p key's is
     assert isinstance(events[-1], RecordChanged) and not events[-1].moved
 
 

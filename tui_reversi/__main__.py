@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .app import ReversiApp
-    from .net.lobby import LobbyLink
+    from .net.lobby_link import LobbyLink
 
 # name -> (module under tui_reversi.tools, one-line help)
 TOOLS = {
     "perft": ("perft", "count the leaves of the move tree (rules check and speed figure)"),
     "arena": ("arena", "play two opponents against each other and report W/D/L and Elo"),
-    "engine": ("engine", "run a level as an outside engine on stdin/stdout (see README)"),
+    "engine": ("engine", "run a level as an outside engine on stdin/stdout (see docs/engine.md)"),
     "serve": ("serve", "host the game over SSH: players type ssh -p 2222 HOST"),
     "games": ("games", "list, export and import saved games"),
     "analyse": ("analyse", "score every move of a game file: mistakes, best moves, summary"),
@@ -230,10 +230,10 @@ def _run_app(args: argparse.Namespace) -> int:
 
 def _reach_lobby() -> LobbyLink | None:
     """The line to the server's lobby, when `tui-reversi serve` gave this game one
-    (net/lobby.py); without it (or if it cannot be reached) the game is played
+    (net/lobby_link.py); without it (or if it cannot be reached) the game is played
     on its own, and the lobby key says the lobby is not here."""
     from .core import ReversiError
-    from .net.lobby import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, LobbyLink
+    from .net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, LobbyLink
 
     path = os.environ.pop(LOBBY_SOCKET_VARIABLE, None)
     secret = os.environ.pop(LOBBY_SECRET_VARIABLE, None)
@@ -253,9 +253,8 @@ def _run_at_table(args: argparse.Namespace, path: str, secret: str) -> int:
 
     from .app import create_app
     from .crash import contain
-    from .match import Match
+    from .match import Match, table_seats
     from .net.remote import TableLink
-    from .players.kinds import HUMAN, PERSON
     from .storage.settings import load_settings
     from .terminal_input import tolerate_invalid_utf8
     from .widgets.themes import theme_names
@@ -263,12 +262,8 @@ def _run_at_table(args: argparse.Namespace, path: str, secret: str) -> int:
     link = TableLink.connect(path, secret)
     try:
         state = link.state
-        you = state.colour
-        if you is None:  # watching: both seats are people elsewhere
-            kinds = (PERSON, PERSON)
-        else:
-            kinds = (HUMAN, PERSON) if you == 0 else (PERSON, HUMAN)
-        match = Match(kinds[0], kinds[1], link.start_game(), names=state.names)
+        black, white = table_seats(state.colour)
+        match = Match(black, white, link.start_game(), names=state.names, ending=state.ending)
         settings, _ = load_settings(themes=theme_names())
         options = app_arguments(args)
         options.pop("variant", None)  # the table's variant

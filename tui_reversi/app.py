@@ -32,6 +32,7 @@ from .match import Event, Match, Pacing, RecordChanged, Referee
 from .players import MoveScore, Strategy, analyse, create_player
 from .players.base import CancelCheck
 from .players.kinds import StrategyFactory, seat
+from .screens.game_app import GameApp, HintEngine
 from .screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from .session import AUTO_THEME, sentence
 from .storage.settings import Settings
@@ -40,7 +41,7 @@ from .widgets.glyphs import ascii_text
 from .widgets.themes import BOARD_COLOURS, DEFAULT_THEME, SIXTEEN_COLOUR_THEME, THEMES
 
 if TYPE_CHECKING:
-    from .net.lobby import LobbyLink, LobbyNews
+    from .net.lobby_link import LobbyLink, LobbyNews
     from .net.remote import News, TableLink
     from .screens.game import GameScreen
     from .screens.lobby import Invitations
@@ -52,9 +53,6 @@ SWITCH_INTERVAL = 0.001  # seconds; see ReversiApp.on_mount
 
 # After SIGHUP or SIGTERM the app has this long to close down before it is ended.
 SIGNAL_GRACE = 3.0
-
-
-HintEngine = Callable[[Position, Variant, CancelCheck], list[MoveScore]]
 
 
 def _unretrieved(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
@@ -359,14 +357,27 @@ class ReversiApp(App[None]):
             crash.describe_state = self._describe_state  # for a hang's diagnosis
             self._end_on_signals()
             asyncio.get_running_loop().set_exception_handler(_unretrieved)
-        if self.table is not None:
-            self.table.listen(self._table_news)
         if self.lobby is not None:
             self.lobby.listen(self._lobby_news)
         if self.session is not None:
             self.session.on_autosave_error = self._autosave_failed
             self.session.on_autosave_note = self._autosave_moved
             self.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def on_ready(self) -> None:
+        """The board is drawn: the game starts (unless the player is asked first
+        whether to resume the unfinished one: keeping.py starts it then), and
+        the table's news comes in."""
+        session = self.session
+        if session is None or session.offer is None:
+            # A game loaded from a file is autosaved at once, so a crash before the
+            # first move still offers it; a resumed or new one has nothing new to save.
+            self.referee.start(save=session is not None and session.loaded)
+        if self.table is not None:
+            self.table.listen(self._table_news)
+
+    def on_unmount(self) -> None:
+        self.referee.close()  # the players' threads stop thinking
 
     def _describe_state(self) -> str:
         """The screens (front last), what has the focus, and whether keys wait for a dialog."""
@@ -399,9 +410,12 @@ class ReversiApp(App[None]):
         self.post_message(self.TableNews(news))
 
     def on_reversi_app_table_news(self, event: TableNews) -> None:
+        from .net.remote import follow_table
+
+        follow_table(self.referee, event.news)  # what the table decided: the referee plays it
         game = self._game_screen()
         if game is not None:
-            game.table_news(event.news)
+            game.table_news(event.news)  # and what it says: the screen shows it
 
     def _lobby_news(self, news: LobbyNews) -> None:  # on the lobby link's thread
         self.post_message(self.LobbyNewsCame(news))
@@ -578,6 +592,7 @@ def create_app(
         table=table,
         lobby=lobby,
     )
+    _: GameApp = app  # what the screens rely on (mypy checks it here)
     if app.auto_theme(settings.theme) not in app.available_themes:
         names = ", ".join(sorted(app.available_themes))
         raise ReversiError(f"unknown theme {settings.theme!r}: choose one of {names}")

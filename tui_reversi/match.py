@@ -13,6 +13,13 @@ to whoever watches (the autosave, the screen)::
     referee.watch(on_event)          # RecordChanged, Asked, Thinking, Refused, Failed, ...
     referee.start()                  # asks the player to move, and so on until the end
 
+The course of a game at a server's table runs here too: a takeback the
+players agreed on (`rewind`), a `rematch` with the colours changed, and
+endings off the board (`end`: a resignation, a flag, a player gone, an
+adjournment); net.remote.follow_table applies what the table's server says. Every
+ending, on the board or off it, is reported as `Ended`; every pause as
+`PauseChanged`.
+
 Answers may arrive on any thread; `post` (given by the owner) runs a
 callable on the referee's own thread. Without one, answers from other
 threads wait in an `Inbox` the owner drains (`referee.inbox.run(...)`).
@@ -26,10 +33,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
-from .core import PASS, Color, Game, Move, Position, ReversiError, Variant
+from .core import PASS, Color, Ending, Game, Move, Position, ReversiError, Variant
 from .players.base import (
     Allows,
+    LocalPlayer,
     MoveRequest,
     Notice,
     Player,
@@ -40,7 +49,7 @@ from .players.base import (
     SearchInfo,
     Turn,
 )
-from .players.kinds import HUMAN, label, player_kind
+from .players.kinds import HUMAN, PERSON, label, player_kind
 
 _game_ids = itertools.count(1)
 
@@ -55,6 +64,9 @@ class Match:
     game_id: int = field(default_factory=lambda: next(_game_ids))
     # Who sits at each colour when the players have names (people at a server's table).
     names: tuple[str, str] = ("", "")
+    # How the game ended off the board (a resignation, a flag...); None: it did
+    # not, and the board says whether it is over.
+    ending: Ending | None = None
 
     def __post_init__(self) -> None:
         self.black = player_kind(self.black).name
@@ -86,7 +98,22 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        return self.game.is_over
+        """Over on the board, or ended off it (adjourned: over for now)."""
+        return self.game.is_over or self.ending is not None
+
+    @property
+    def ended(self) -> Ending | None:
+        """How the game ended: off the board, or on it (`normal`); None while it goes on."""
+        if self.ending is not None:
+            return self.ending
+        result = self.game.result
+        if result is None:
+            return None
+        return Ending("normal", result.winner, str(result))
+
+    def thinks(self, color: Color) -> bool:
+        """True when a computer plays `color` (it shows its thinking)."""
+        return player_kind(self.level(color)).computer
 
     @property
     def human_to_move(self) -> bool:
@@ -110,6 +137,17 @@ class Match:
     def player_label(self, color: Color) -> str:
         """'Human', 'Easy', ... for `color`'s player, or the person's name."""
         return self.names[color] or label(self.level(color))
+
+    def rematch(self) -> Match:
+        """A new game of the same variant between the same players, colours changed."""
+        black, white = self.names
+        return Match(self.white, self.black, Game(self.variant), names=(white, black))
+
+    def at_home(self) -> Match:
+        """This match played at one keyboard: a table's game loaded at home has
+        both its people played here (their names stay)."""
+        black, white = (HUMAN if level == PERSON else level for level in (self.black, self.white))
+        return Match(black, white, self.game, names=self.names, ending=self.ending)
 
     # -- taking back -----------------------------------------------------------
 
@@ -144,12 +182,24 @@ class Match:
         return True
 
 
+def table_seats(colour: Color | None) -> tuple[str, str]:
+    """The kinds of player at (Black, White) for the person at this keyboard
+    sitting at `colour` of a server's table (None: watching, both elsewhere)."""
+    if colour is None:
+        return PERSON, PERSON
+    return (HUMAN, PERSON) if colour == Color.BLACK else (PERSON, HUMAN)
+
+
 def _previous_real_move(game: Game, ply: int) -> int | None:
     """The ply of the last non-pass move before `ply`, or None."""
     for earlier in range(ply - 1, -1, -1):
         if game.moves[earlier] != PASS:
             return earlier
     return None
+
+
+def _is_local(player: Player) -> TypeGuard[LocalPlayer]:
+    return player.allows.local_input
 
 
 # -- what the referee reports ------------------------------------------------------------
@@ -214,10 +264,28 @@ class Told:
 
 @dataclass(frozen=True, slots=True)
 class PauseChanged:
+    """The players stopped thinking (`paused`: by a key, an undo between
+    computers, or a computer that failed) or may carry on."""
+
     paused: bool
 
 
-Event = RecordChanged | Asked | Thinking | Refused | Failed | Told | PauseChanged
+@dataclass(frozen=True, slots=True)
+class Began:
+    """Another game is on the board (new, loaded, a rematch): what was known
+    of the last one (a review, an analysis, its result shown) no longer holds."""
+
+    match: Match
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """The game ended, on the board (`normal`) or off it; nobody is asked to move."""
+
+    ending: Ending
+
+
+Event = RecordChanged | Asked | Thinking | Refused | Failed | Told | PauseChanged | Began | Ended
 
 # Seats a player of a kind for a variant (players.kinds.seat with the strategies bound).
 SeatFactory = Callable[[str, Variant], Player]
@@ -301,6 +369,29 @@ class Referee:
         return all(what(player.allows) for player in self.seats.values())
 
     @property
+    def local_to_move(self) -> bool:
+        """True when the game goes on and the person at this keyboard is to move."""
+        return not self.match.is_over and self.to_move.allows.local_input
+
+    @property
+    def plays_here(self) -> bool:
+        """True when some seat's moves come from this keyboard (not watching)."""
+        return any(player.allows.local_input for player in self.seats.values())
+
+    @property
+    def hints_allowed(self) -> bool:
+        """True when the person at this keyboard is to move and their seat allows hints."""
+        return self.local_to_move and self.to_move.allows.hints
+
+    def submit(self, move: Move) -> bool:
+        """The person at this keyboard plays `move` (checked and reported as
+        any answer is); False when no seat of theirs is asked to move now."""
+        player = self.to_move
+        if not self.local_to_move or not _is_local(player) or player.waiting is None:
+            return False
+        return player.submit(move)
+
+    @property
     def asked(self) -> Turn | None:
         """The turn a player is working on now, or None."""
         return self._asked
@@ -330,20 +421,25 @@ class Referee:
         self._stop_asking()
         for player in self.seats.values():
             player.close()
-        self.match, self.seats, self.paused = match, seats, False
+        self.match, self.seats = match, seats
         self.started = True
+        self._report(Began(match))
+        if self.paused:
+            self.paused = False
+            self._report(PauseChanged(False))
         self._changed(moved=False)
 
     def set_paused(self, paused: bool) -> None:
         """Stop the players thinking, or let them carry on."""
         if paused == self.paused:
             return
-        self.paused = paused
         if paused:
             self._stop_asking()
-        self._report(PauseChanged(paused))
-        if not paused:
-            self._ask()
+            self._pause()
+            return
+        self.paused = False
+        self._report(PauseChanged(False))
+        self._ask()
 
     def _ask(self) -> None:
         match = self.match
@@ -380,8 +476,8 @@ class Referee:
             self._report(Told(color, player, reply.text))
         elif isinstance(reply, PlayFailed):
             self._asked = None
-            self.paused = True
             self._report(Failed(color, player, reply.problem))
+            self._pause()
         else:
             self._play(reply, color, player)
 
@@ -393,10 +489,10 @@ class Referee:
             else position.illegal_reason(move.square)
         )
         if reason is not None:
+            self._report(Refused(color, player, move, reason))
             if player.allows.pausing:  # a computer that misplays would misplay again
                 self._asked = None
-                self.paused = True
-            self._report(Refused(color, player, move, reason))
+                self._pause()
             return
         self.match.game.play(move)
         self._changed(moved=True)  # every seat drops the request it answered
@@ -411,14 +507,17 @@ class Referee:
         """Take back as Match.undo does; between computers the game pauses."""
         if not self.takebacks_allowed or not self.match.undo():
             return False
+        self.match.ending = None  # the game it ended is not this one
         if self.match.humans == 0:
-            self.paused = True
+            self._stop_asking()
+            self._pause()
         self._changed(moved=False)
         return True
 
     def redo(self) -> bool:
         if not self.takebacks_allowed or not self.match.redo():
             return False
+        self.match.ending = None
         self._changed(moved=False)
         return True
 
@@ -429,8 +528,44 @@ class Referee:
             raise ReversiError("the players do not allow taking moves back")
         self._stop_asking()
         self.match.game.continue_from(ply)
-        self.paused = False
+        self.match.ending = None
+        if self.paused:
+            self.paused = False
+            self._report(PauseChanged(False))
         self._changed(moved=False)
+
+    # -- the course of a table's game (the server decided; the referee plays it out) ------
+
+    def rewind(self, ply: int) -> None:
+        """Go back to `ply`, discarding the later moves: a takeback the
+        players agreed on (whatever the seats allow alone)."""
+        game = self.match.game
+        self._stop_asking()
+        game.continue_from(max(0, min(ply, game.length)))
+        self.match.ending = None
+        self._changed(moved=False)
+
+    def rematch(self) -> None:
+        """A new game between the same players, the colours changed."""
+        self.begin(self.match.rematch())
+
+    def end(self, ending: Ending) -> None:
+        """The game ended as `ending` says (a resignation, a flag, a player
+        gone, adjourned); nobody is asked to move any more. A game the board
+        ended already keeps that ending."""
+        match = self.match
+        if match.game.is_over or match.ending == ending:
+            return
+        self._stop_asking()
+        match.ending = ending
+        self._report(Ended(ending))
+
+    def carry_on(self) -> None:
+        """An adjourned game goes on (both players are back)."""
+        ending = self.match.ending
+        if ending is not None and ending.reason == "adjourned":
+            self.match.ending = None
+            self._changed(moved=False, save=False)
 
     def close(self) -> None:
         """The match is left: every seat stops."""
@@ -441,7 +576,15 @@ class Referee:
     def _changed(self, *, moved: bool, save: bool = True) -> None:
         self._stop_asking()
         self._report(RecordChanged(moved, save))
+        ended = self.match.ended
+        if ended is not None:  # (a loaded or resumed game may be over already)
+            self._report(Ended(ended))
         self._ask()
+
+    def _pause(self) -> None:
+        if not self.paused:
+            self.paused = True
+            self._report(PauseChanged(True))
 
     def _report(self, event: Event) -> None:
         for watcher in self._watchers:

@@ -173,8 +173,11 @@ class Session:
         game = record.to_game()
         if fresh:
             record = replace(record, id=new_id())
-        record = replace(record, black=black or record.black, white=white or record.white)
-        match = Match(record.black, record.white, game, names=record.names or ("", ""))
+        record = record.with_players(black or record.black, white or record.white)
+        names = record.names or ("", "")
+        # A table's game at home is played (or reviewed) at this keyboard.
+        match = Match(record.black, record.white, game, names=names, ending=record.ending)
+        match = match.at_home()
         self._match, self._record = match, record
         return match
 

@@ -188,13 +188,13 @@ async def test_in_ascii_mode_the_analysis_draws_in_ascii_only(make_app):
 async def test_at_a_server_s_table_reviewing_is_no_way_to_the_engine_until_the_game_ends(make_app):
     from types import SimpleNamespace
 
-    from tui_reversi.core import Color
+    from tui_reversi.core import Color, Ending
 
     app = make_app(transcript="f5d6c3", white="human")
     async with app.run_test(size=(80, 24)) as pilot:
         repeatable(app)
         # A seat at a table, the person across still playing (the link as the screen reads it).
-        app.table = SimpleNamespace(state=SimpleNamespace(colour=Color.BLACK, ended=None))
+        app.table = SimpleNamespace(state=SimpleNamespace(colour=Color.BLACK, ending=None))
         await pilot.press("comma")
         await pilot.pause()
         screen = app.screen
@@ -203,7 +203,7 @@ async def test_at_a_server_s_table_reviewing_is_no_way_to_the_engine_until_the_g
         await pilot.pause()
         assert "At a table, analysis waits" in status(app)
         assert not screen.query_one(AnalysisPanel).running
-        app.table.state.ended = "White resigned"
+        app.referee.end(Ending("resigned", Color.BLACK, "White resigned."))
         assert screen.check_action("analyse", ()) is True
         app.table = None
 
@@ -226,3 +226,35 @@ async def test_moves_taken_back_during_play_show_no_figures_until_reviewed(make_
         await pilot.press("comma")
         await pilot.pause()
         assert len(screen.query_one(MoveLog).moves.notes) == 6
+
+
+# A finished game with a pass: Black's a5, the last move, is move 14 and the 15th ply.
+WITH_A_PASS = "e6f6g6e3e2f2c3d2e1c2g1b4b2a5"
+
+
+def decided_by_the_last_move() -> tuple[Game, GameAnalysis]:
+    from tui_reversi.core import PASS
+    from tui_reversi.players.analysis import MoveAnalysis
+
+    game = Game.from_transcript(WITH_A_PASS)
+    scored = []
+    for ply, move in enumerate(game.moves, start=1):
+        if move == PASS:
+            continue
+        side = game.positions[ply - 1].to_move
+        score = 10.0 if ply == game.length else 0.0  # Black ahead only after a5
+        name = game.move_at(ply - 1).name
+        scored.append(MoveAnalysis(ply, side, name, score, name, score))
+    return game, GameAnalysis(tuple(scored))
+
+
+def test_the_turning_point_is_numbered_as_the_log_numbers_moves():
+    """It was numbered by ply, passes counted: "move 15" for the log's 14."""
+    from tui_reversi.tools.analyse import describe_turning_point
+    from tui_reversi.widgets.analysis_panel import turning_text
+
+    game, analysis = decided_by_the_last_move()
+    assert turning_text(game, analysis) == "move 14, Black a5"
+    assert describe_turning_point(game, analysis.at(game.length)).startswith(
+        "Turning point: move 14, Black a5"
+    )

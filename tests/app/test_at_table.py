@@ -10,9 +10,8 @@ import socket
 import pytest
 
 from tui_reversi.core import Color, Game, Move, Variant
-from tui_reversi.match import Match
+from tui_reversi.match import Match, table_seats
 from tui_reversi.net.remote import ClockReading, TableLink, TableState
-from tui_reversi.players.kinds import HUMAN, PERSON
 from tui_reversi.screens.game_over import GameOverScreen
 from tui_reversi.widgets.score import ScorePanel
 
@@ -62,11 +61,8 @@ def at_table(make_app):
         )
         server = Server(state)
         servers.append(server)
-        if colour is None:
-            kinds = (PERSON, PERSON)
-        else:
-            kinds = (HUMAN, PERSON) if colour == 0 else (PERSON, HUMAN)
-        match = Match(kinds[0], kinds[1], server.link.start_game(), names=names)
+        black, white = table_seats(colour)
+        match = Match(black, white, server.link.start_game(), names=names)
         return make_app(match=match, table=server.link), server
 
     yield seat
@@ -94,7 +90,10 @@ def one_move_from_the_end(at_table):
     before = game.copy()
     before.continue_from(last_ply)
     app, server = at_table(Color.BLACK, game=before)
-    ending = (f"moved {last_ply} {Move.of(game.moves[last_ply])}", "over Game over: a result.")
+    ending = (
+        f"moved {last_ply} {Move.of(game.moves[last_ply])}",
+        "over normal - Game over: a result.",
+    )
     return app, server, ending
 
 
@@ -315,7 +314,11 @@ async def test_the_keys_to_play_show_only_on_your_turn_and_a_person_is_awaited_n
         assert "Play" not in key_bar(app) and "Markers" not in key_bar(app)
         server.say(f"moved 2 {black_reply}")
         await wait_for(pilot, lambda: "Play" in key_bar(app), "bob's turn again")
-        server.say("over alice (Black) resigned: bob (White) wins.")
+        server.say("over resigned white alice (Black) resigned: bob (White) wins.")
+        await wait_for(pilot, lambda: showing_result(app), "the resignation's result")
+        assert app.screen.headline == "You win!"
+        assert "alice (Black) resigned: bob (White) wins." in app.screen.detail
+        await pilot.press("escape")
         await wait_for(pilot, lambda: "resigned" in status(app), "the resignation")
         assert "Play" not in key_bar(app) and "Markers" not in key_bar(app)
         panel = app.screen.query_one(ScorePanel).scoreboard

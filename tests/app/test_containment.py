@@ -223,7 +223,7 @@ async def test_a_dialog_the_game_opens_while_the_terminal_is_too_small_stays_beh
             await settle(pilot, app)
         await pilot.resize_terminal(50, 12)
         await settle(pilot, app)
-        app.push_screen(GameOverScreen(app.match, game.result))
+        app.push_screen(GameOverScreen(app.match, app.match.ended))
         await settle(pilot, app)
         assert isinstance(app.screen, TooSmallScreen)
         await pilot.resize_terminal(44, 29)

@@ -148,12 +148,22 @@ async def test_every_theme_styles_every_screen(make_app, theme):
     assert seen == ["HelpScreen", "NewGameScreen", "ConfirmScreen", "GameOverScreen"]
 
 
-def test_the_readme_lists_every_key(make_app):
+def test_the_playing_page_lists_every_key(make_app):
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    page = (Path(__file__).resolve().parents[2] / "docs" / "playing.md").read_text()
     for _, keys, text in help_rows(make_app()):
-        assert f"| `{keys}` | {text} |" in readme, (keys, text)
+        assert f"| `{keys}` | {text} |" in page, (keys, text)
+
+
+def test_no_section_of_the_help_gives_a_key_two_jobs(make_app):
+    """`u` and `r` were listed twice under "Game": undo/redo and, at a table,
+    take back/rematch. Each section is one place where the keys act."""
+    sections: dict[str, list[str]] = {}
+    for heading, keys, _ in help_rows(make_app()):
+        sections.setdefault(heading, []).extend(keys.split())
+    for heading, keys in sections.items():
+        assert len(keys) == len(set(keys)), (heading, keys)
 
 
 async def test_the_command_palette_offers_the_game_commands(make_app):

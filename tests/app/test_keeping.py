@@ -28,7 +28,7 @@ from tui_reversi.storage import (
 from tui_reversi.widgets.choice import ChoiceRow
 from tui_reversi.widgets.themes import theme_names
 
-from .conftest import FirstMovePlayer, moves, settle, status
+from .conftest import FirstMovePlayer, moves, settle, status, title
 
 OPENING = "f5d6c3d3c4"
 
@@ -652,3 +652,73 @@ async def test_enter_twice_in_the_save_dialog_saves_once_and_asks_nothing(keepin
             "SaveGameScreen",
             "ConfirmScreen",
         ]
+
+
+async def test_the_resume_offer_numbers_moves_as_the_log_does(keeping_app):
+    """The offer said "Move 10" and then "Resumed at move 10" where the log
+    shows 9 moves: it counted Black's pass as a move."""
+    autosaved("d3c3e6d2d1e1b2c1a3", white="human")  # Black passes after c1; a3 is move 9
+    app, _ = keeping_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        offer = str(app.screen.query_one("#resume-game").content)
+        assert "Move 9, Black to move" in offer, offer
+        await pilot.press("r")
+        await settle(pilot, app)
+        assert status(app) == "Resumed at move 9."
+
+
+async def test_a_stored_analysis_read_in_part_is_said_when_the_game_comes_back(keeping_app):
+    import math
+
+    from tui_reversi.players.analysis import GameAnalysis, analyse_game
+
+    game = Game.from_transcript(OPENING)
+    analysis = GameAnalysis(tuple(analyse_game(game, time_limit=math.inf, max_depth=1)))
+    fields = json.loads(replace(SavedGame.from_game(game), analysis=analysis).to_json())
+    fields["analysis"][1]["played"] = 71.3
+    Autosave().path.parent.mkdir(parents=True, exist_ok=True)
+    Autosave().path.write_text(json.dumps(fields))
+    app, _ = keeping_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert any("stored analysis of move 2 (d6) was left out" in m for m in said), said
+        await pilot.press("r")
+        await settle(pilot, app)
+        known = app.screen.analysis.known
+        assert [m.ply for m in known.moves] == [1, 3, 4, 5]
+
+
+SAIO = (
+    "(;GM[Othello]PC[GGS/os]DT[2003.12.15_13:24:03.MST]PB[Saio1200]PW[Saio3000]"
+    "RB[2197.01]RW[2199.72]TI[05:00//02:00]TY[8]RE[?]"
+    "BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]"
+    "B[d3//0.01]W[c5/-16.47/0.24]B[f6//1.5]W[f5/2.00/0.30];)"
+)
+
+
+async def test_an_imported_game_shows_who_played_it_in_the_title_the_list_and_the_export(
+    keeping_app,
+):
+    """A GGS game imported as "Human v Human", and with your opponent at
+    White's seat: it names its players, so they are kept."""
+    app, _ = keeping_app(cli={"white": "easy"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.post_message(events.Paste(SAIO))  # as the terminal sends a paste
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert moves(app) == "d3c5f6f5" and (app.match.black, app.match.white) == ("human", "human")
+        assert "Black Saio1200 vs White Saio3000" in title(app)
+        await pilot.press("s")
+        await pilot.pause()
+        app.screen.query_one("#name", Input).value = "saio"
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        assert row(app.screen.query_one(DataTable), 0)[2] == "Saio1200 v Saio3000"
+    ggf = export_ggf(SavedGames().load("saio"))
+    assert "PB[Saio1200]PW[Saio3000]RB[2197.01]RW[2199.72]" in ggf
+    assert "DT[2003.12.15_13:24:03.MST]" in ggf and "TI[05:00//02:00]" in ggf

@@ -9,7 +9,7 @@ import socket
 import pytest
 from textual.widgets import OptionList
 
-from tui_reversi.net.lobby import LobbyLink
+from tui_reversi.net.lobby_link import LobbyLink
 from tui_reversi.screens.help import HelpScreen
 from tui_reversi.screens.invitation import InvitedScreen, InviteScreen, WaitingScreen
 from tui_reversi.screens.lobby import NO_LOBBY, LobbyScreen

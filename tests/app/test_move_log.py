@@ -156,3 +156,16 @@ async def test_keys_and_clicks_step_a_move_a_row_once_analysed(make_app):
         await pilot.click(MoveLog, offset=(30, 2))  # the first move's row, on its figures
         await pilot.pause()
         assert app.screen.review_ply == 1
+
+
+def test_a_move_s_loss_has_the_sign_the_command_line_and_the_json_give_it():
+    """The log showed -7.7 under "loss" where `analyse` prints 7.7."""
+    from tui_reversi.core import Color
+    from tui_reversi.players.analysis import MoveAnalysis
+    from tui_reversi.widgets.move_log import figures
+
+    scored = MoveAnalysis(18, Color.WHITE, "b1", -8.1, "b6", -0.4)
+    assert scored.loss == 7.7
+    assert figures(scored).split() == ["-8.1", "b6", "-0.4", "7.7"]
+    solved = MoveAnalysis(50, Color.BLACK, "h8", -2.0, "g7", 4.0, exact=True)
+    assert figures(solved).split() == ["-2=", "g7", "+4=", "6="]

@@ -179,3 +179,16 @@ async def test_every_key_of_a_burst_in_the_log_counts(make_app):
         assert "MOVE 5 OF 12" in await burst("l", 3)
         assert "REVIEWING THE START" in await burst("k", 5)  # stops at the start
         assert "MOVE 6 OF 12" in await burst("j", 3)
+
+
+async def test_playing_on_from_a_reviewed_move_names_it_as_the_log_numbers_it(make_app):
+    """Black passes after c1, so a3 is move 9 (the tenth ply); the question
+    said "Play on from move 10?"."""
+    from tui_reversi.widgets.literal import Literal
+
+    app = make_app(transcript="d3c3e6d2d1e1b2c1a3a1", white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("comma", "enter")
+        await pilot.pause()
+        question = str(app.screen.query_one("#dialog-title", Literal).content)
+        assert question.startswith("Play on from move 9? The 1 later move"), question

@@ -22,7 +22,10 @@ from tui_reversi.players.analysis import (
 # Hard against hard at depth 4; then White plays h7, next to the empty h8,
 # and Black can take the corner at once.
 BEFORE_BLUNDER = "d3c5f6e3c4b3f3d2c2f2e2f5e6f4c3d6g6g5h4f1e1h5h6"
-JSON_KEYS = ["ply", "side", "move", "best", "played_score", "best_score", "loss", "label", "exact"]
+JSON_KEYS = [
+    *("number", "side", "move", "best", "played_score", "best_score"),
+    *("loss", "label", "exact"),
+]
 
 
 def random_game(seed: int) -> Game:
@@ -105,8 +108,8 @@ def test_labels_grow_with_the_loss_and_an_exact_win_thrown_away_is_a_blunder():
 
 def test_json_has_exactly_the_documented_keys_and_never_a_negative_loss():
     scored = MoveAnalysis(5, Color.WHITE, "c3", 2.0, "c3", 1.9)
-    assert list(scored.as_json()) == JSON_KEYS
-    assert scored.as_json()["side"] == "white" and scored.loss == 0.0
+    assert list(scored.as_json(5)) == JSON_KEYS
+    assert scored.as_json(5)["side"] == "white" and scored.loss == 0.0
 
 
 def test_each_player_is_summarised_and_the_turning_point_is_where_the_game_was_decided():
@@ -185,3 +188,11 @@ def test_a_wipeout_of_easy_shows_easys_blunders_adds_up_and_is_the_same_twice():
     deciding = deciding_moves(analysis, game)
     assert all(scored.side is Color.WHITE for scored, _ in deciding)
     assert "an X-square next to the empty h1 corner" in [reason for _, reason in deciding]
+
+
+def test_a_score_is_never_beyond_a_disc_margin():
+    """The analyser stored "played": 71.3 (a heuristic estimate), which no
+    board allows and which the reader then refused."""
+    scored = MoveAnalysis(43, Color.WHITE, "g7", 71.3, "h8", 80.0)
+    assert (scored.played_score, scored.best_score) == (64.0, 64.0)
+    assert MoveAnalysis(43, Color.WHITE, "g7", -99.0).played_score == -64.0

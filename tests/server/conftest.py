@@ -41,6 +41,36 @@ def process_gone(pid: int) -> bool:
     return not os.path.exists(f"/proc/{pid}")
 
 
+_KEYS: dict[str, asyncssh.SSHKey] = {}
+
+
+def key_of(user: str) -> asyncssh.SSHKey:
+    """The SSH key a test player connects with: one per name, so the name is theirs."""
+    if user not in _KEYS:
+        _KEYS[user] = asyncssh.generate_private_key("ssh-ed25519", comment=user)
+    return _KEYS[user]
+
+
+def identity(user: str, directory: Path) -> list[str]:
+    """OpenSSH options that offer `user`'s test key (and no other): the name is theirs."""
+    path = directory / f"id-{user}"
+    if not path.exists():
+        directory.mkdir(parents=True, exist_ok=True)
+        key_of(user).write_private_key(str(path))
+        path.chmod(0o600)
+    return ["-i", str(path), "-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none"]
+
+
+class GuestClient(asyncssh.SSHClient):
+    """A client with no key, coming in by keyboard-interactive as OpenSSH's `ssh` does."""
+
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+    def kbdint_challenge_received(self, name, instructions, lang, prompts) -> list[str]:
+        return [""] * len(prompts)
+
+
 class Player:
     """One SSH client with a terminal, as a player would connect."""
 
@@ -63,12 +93,15 @@ class Player:
         command: str | None = None,
         **options,
     ) -> Player:
+        if options.pop("guest", False):
+            options.update(client_factory=GuestClient, client_keys=[])
         conn = await asyncssh.connect(
             "127.0.0.1",
             arcade.port,
             username=user,
             known_hosts=None,
-            client_keys=options.pop("client_keys", None),
+            # (Each name has its key; `client_keys=[]`: none, as a guest connects.)
+            client_keys=options.pop("client_keys", [key_of(user)]),
             agent_path=None,
             **options,
         )

@@ -24,19 +24,44 @@ async def test_a_wrong_password_is_refused_and_logged(serve, guess):
 
 
 async def test_only_keys_in_the_authorized_keys_file_get_in(serve, tmp_path):
-    allowed = asyncssh.generate_private_key("ssh-ed25519")
-    stranger = asyncssh.generate_private_key("ssh-ed25519")
+    allowed = asyncssh.generate_private_key("ssh-ed25519", comment="alice@laptop")
+    stranger = asyncssh.generate_private_key("ssh-ed25519", comment="bob")
     authorized = tmp_path / "authorized_keys"
     authorized.write_bytes(allowed.export_public_key())
     arcade = await serve(auth="keys", authorized_keys=authorized)
     player = await Player.connect(arcade, client_keys=[allowed])
     await player.facts()
     with pytest.raises(asyncssh.PermissionDenied):
-        await Player.connect(arcade, client_keys=[stranger])
+        await Player.connect(arcade, "bob", client_keys=[stranger])
     # Keys added while the server runs work at once.
     authorized.write_bytes(allowed.export_public_key() + stranger.export_public_key())
     latecomer = await Player.connect(arcade, "bob", client_keys=[stranger])
     await latecomer.facts()
+
+
+async def test_under_auth_keys_a_key_logs_in_only_as_the_name_the_file_gives_it(serve, tmp_path):
+    alice = asyncssh.generate_private_key("ssh-ed25519", comment="alice@laptop")
+    bob = asyncssh.generate_private_key("ssh-ed25519", comment="bob")
+    authorized = tmp_path / "authorized_keys"
+    authorized.write_bytes(alice.export_public_key() + bob.export_public_key())
+    arcade = await serve(auth="keys", authorized_keys=authorized)
+    told = []
+
+    class Client(asyncssh.SSHClient):
+        def auth_banner_received(self, msg: str, lang: str) -> None:
+            told.append(msg)
+
+    with pytest.raises(asyncssh.PermissionDenied):
+        await Player.connect(arcade, "alice", client_keys=[bob], client_factory=Client)
+    assert told == ["tui-reversi: this key is bob's here: connect as bob.\r\n"]
+    assert not any(" connect " in line for line in arcade.log_lines)
+    assert not (tmp_path / "server" / "players" / "alice").exists()
+    player = await Player.connect(arcade, "bob", client_keys=[bob])
+    assert (await player.facts())["env"]["USER"] == "bob"
+    listing = await Player.connect(arcade, "bob", client_keys=[bob], term=None, command="keys")
+    await listing.finished()
+    listed = listing.output.decode()
+    assert f"{bob.get_fingerprint()}  in the server's authorized-keys file" in listed
 
 
 async def test_the_session_limit_turns_the_next_player_away_politely(serve):
@@ -89,7 +114,7 @@ async def test_one_log_line_when_a_player_comes_and_one_when_they_go(serve):
 
 async def test_a_user_name_cannot_forge_fields_in_a_log_line(serve):
     arcade = await serve()
-    player = await Player.connect(arcade, "eve user=root")
-    await player.facts()
-    (line,) = arcade.log_lines
-    assert line.endswith(" user='eve user=root'")
+    with pytest.raises(asyncssh.DisconnectError):
+        await Player.connect(arcade, "eve user=root")  # (not a name anyone may claim)
+    await wait_until(lambda: arcade.log_lines, "a log line")
+    assert " user='eve user=root' after " in arcade.log_lines[-1]

@@ -12,7 +12,7 @@ from tui_reversi.server.archive import Archive, UnfinishedGame
 from .conftest import Player, wait_until
 from .test_tables import Game, clocked_table, seat, sit_down
 
-STOPPED = "news bob's game stopped unexpectedly: the game is adjourned until bob is back."
+STOPPED = "adjourned bob's game stopped unexpectedly: the game is adjourned until bob is back."
 
 
 def kept_rows(tmp_path) -> list[tuple]:
@@ -51,7 +51,7 @@ async def test_a_game_that_goes_without_a_word_adjourns_the_table_at_once(serve,
     again = await Game.connect(await seat(arcade, "bob", None))
     assert "moved 0 d3" in await again.hear_until("ready")
     for game in (alice, again):
-        await game.hear_until("news You are both back: the game goes on.")
+        await game.hear_until("resumed You are both back: the game goes on.")
     again.say("begun")  # his board is up again: his clock runs from here
     for game in (alice, again):
         assert await game.hear() == "clock 299.0 293.0 white"
@@ -71,7 +71,7 @@ async def test_a_server_restart_keeps_adjourned_games_and_resume_takes_both_back
             await player.hear_until(f"moved {ply} {square}")
     now[0] += 5  # alice thinks a while, then the operator stops the server
     await first.close()
-    stopping = "news The server is stopping: the game is adjourned, clocks stopped."
+    stopping = "adjourned The server is stopping: the game is adjourned, clocks stopped."
     for game in (alice, bob):
         heard = await game.hear_until(stopping)
         assert "clock 106.0 96.0 -" in heard
@@ -90,14 +90,14 @@ async def test_a_server_restart_keeps_adjourned_games_and_resume_takes_both_back
     heard = await bob.hear_until("ready")
     assert heard[:2] == [f"seated {code} white othello", "players alice bob"]
     assert heard[-4:] == ["clock 106.0 96.0 -", "moved 0 d3", "moved 1 c5", "ready"]
-    assert await bob.hear() == "news Adjourned: the game goes on when alice is back too."
+    assert await bob.hear() == "adjourned Adjourned: the game goes on when alice is back too."
     carol = await Game.connect(await seat(second, "carol", f"watch {code}"))
     await carol.hear_until("ready")
-    assert await carol.hear() == "news Adjourned: the game goes on when both players are back."
+    assert await carol.hear() == "adjourned Adjourned: the game goes on when both players are back."
     alice = await Game.connect(await seat(second, "alice", f"resume {code.lower()}"))
     await alice.hear_until("ready")
     for game in (alice, bob):
-        await game.hear_until("news You are both back: the game goes on.")
+        await game.hear_until("resumed You are both back: the game goes on.")
         game.say("begun")
     for game in (alice, bob):
         assert await game.hear() == "clock 106.0 96.0 black"
@@ -135,7 +135,7 @@ async def test_a_finished_game_is_no_longer_kept_unfinished(serve, tmp_path):
     alice, bob, code = await sit_down(arcade)
     assert [row[0] for row in kept_rows(tmp_path)] == [code]
     bob.say("resign")
-    await alice.hear_until("over bob (White) resigned: alice (Black) wins.")
+    await alice.hear_until("over resigned black bob (White) resigned: alice (Black) wins.")
     assert kept_rows(tmp_path) == []
 
 
@@ -190,7 +190,7 @@ async def test_resume_with_several_adjourned_games_lists_them_to_choose_from(ser
         await guest.hear_until("ready")
         guest.writer.close()  # the guest's game goes without a word: adjourned
         await host.hear_until(
-            f"news {opponent}'s game stopped unexpectedly: "
+            f"adjourned {opponent}'s game stopped unexpectedly: "
             f"the game is adjourned until {opponent} is back."
         )
         host.say("leave")  # alice goes home too; the game stays adjourned

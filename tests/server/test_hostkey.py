@@ -8,6 +8,8 @@ import pytest
 from tui_reversi.server.config import ServeError
 from tui_reversi.server.hostkey import load_or_create_host_key
 
+from .conftest import key_of
+
 
 async def test_the_host_key_is_created_once_with_mode_0600_and_persists(serve, tmp_path):
     arcade = await serve()
@@ -23,7 +25,12 @@ async def test_the_host_key_is_created_once_with_mode_0600_and_persists(serve, t
     assert again.fingerprint == arcade.fingerprint
     assert path.read_bytes() == first
     async with asyncssh.connect(
-        "127.0.0.1", again.port, username="x", known_hosts=None, agent_path=None
+        "127.0.0.1",
+        again.port,
+        username="x",
+        known_hosts=None,
+        agent_path=None,
+        client_keys=[key_of("x")],
     ) as conn:
         assert conn.get_server_host_key().get_fingerprint() == arcade.fingerprint
         assert conn.get_server_host_key().get_algorithm() == "ssh-ed25519"

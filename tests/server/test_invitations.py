@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from tui_reversi.core import Color
-from tui_reversi.net.lobby import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE
+from tui_reversi.net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE
 from tui_reversi.net.remote import TABLE_SECRET_VARIABLE
 
 from .conftest import Player, wait_until
@@ -211,7 +211,7 @@ async def test_an_adjourned_game_is_listed_for_its_players_only_and_resumed_from
     await bob_game.hear_until("moved 0 d3")
     await drop(arcade, "bob", bob_game)
     await alice_game.hear_until(
-        f"news bob did not come back in time: the game is adjourned. "
+        f"adjourned bob did not come back in time: the game is adjourned. "
         f"Either of you resumes it with  join {code}"
     )
     alice_game.say("leave")

@@ -85,6 +85,7 @@ def test_alice_invites_bob_from_the_lobby_they_play_and_the_result_is_kept(peopl
         (entry,) = SavedGames(directory).list()
         assert entry.record.names == ("alice", "bob")
         assert entry.record.to_game().transcript() == "d3c5e6"
+        assert entry.status == "Black wins: White resigned"  # the result, and how
     # Leaving the table, alice is back in her own game, the lobby a key away.
     people("send-keys", "-t", "alice", "q")
     wait_screen(people, "alice", lambda s: "Black to play" in s, "alice's own game again")

@@ -16,9 +16,12 @@ async def resigned(arcade, watcher: str | None = None):
         await alice.hear_until(f"news {watcher} is watching.")
     alice.say("rematch")
     assert await alice.hear() == "refused The game is not over."
+    alice.say("move 0 d3")  # (a game with no move played is no result)
+    for game in (alice, bob):
+        await game.hear_until("moved 0 d3")
     bob.say("resign")
     for game in (alice, bob):
-        await game.hear_until("over bob (White) resigned: alice (Black) wins.")
+        await game.hear_until("over resigned black bob (White) resigned: alice (Black) wins.")
     return alice, bob, code, watching
 
 
@@ -43,7 +46,7 @@ async def test_a_rematch_allowed_starts_a_new_game_with_the_colours_changed(serv
     bob.say("move 0 d3")
     assert await carol.hear() == "moved 0 d3"
     alice.say("resign")
-    await bob.hear_until("over alice (White) resigned: bob (Black) wins.")
+    await bob.hear_until("over resigned black alice (White) resigned: bob (Black) wins.")
     assert str(arcade.archive.results("alice")) == "1 won, 1 lost, 0 drawn"
     assert str(arcade.archive.results("bob")) == "1 won, 1 lost, 0 drawn"
 
@@ -66,7 +69,7 @@ async def test_asking_both_ways_is_a_yes_and_the_clocks_start_again(serve):
     alice, bob, _ = await clocked_table(arcade, now)
     now[0] += 20
     alice.say("resign")
-    await bob.hear_until("over alice (Black) resigned: bob (White) wins.")
+    await bob.hear_until("over resigned white alice (Black) resigned: bob (White) wins.")
     bob.say("rematch")
     await alice.hear_until("asked rematch bob")
     alice.say("rematch")  # she asks too: that is a yes

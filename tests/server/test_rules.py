@@ -6,15 +6,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tui_reversi.server.arcade import _printable
 from tui_reversi.server.config import (
     format_duration,
+    log_name,
     player_directory_name,
     player_environment,
     terminal_type,
 )
 from tui_reversi.server.pty_process import clamp_size
-from tui_reversi.server.session import SessionRefused, game_options
+from tui_reversi.server.ssh_session import SessionRefused, game_options
 from tui_reversi.storage.paths import FILES_ROOT_VARIABLE
 
 SAFE_DIRECTORY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,48}")
@@ -124,7 +124,12 @@ def test_durations_read_like_a_person_wrote_them(seconds, text):
     ("name", "logged"), [("alice", "alice"), ("a b", "'a b'"), ("x\ny", "'x\\ny'"), ("", "''")]
 )
 def test_user_names_in_the_log_cannot_break_a_line_or_add_a_field(name, logged):
-    assert _printable(name) == logged
+    assert log_name(name) == logged
+
+
+def test_a_long_user_name_is_logged_cut_saying_how_long_it_was():
+    logged = log_name("a" * 1000)
+    assert logged == repr("a" * 40) + "...(1000 characters)"
 
 
 def test_a_served_game_keeps_the_players_files_in_their_own_folder(tmp_path):

@@ -5,7 +5,7 @@ import signal
 import asyncssh
 import pytest
 
-from .conftest import Player, wait_until
+from .conftest import Player, key_of, wait_until
 
 SIGHUP_INT_QUIT = (
     (1 << (signal.SIGHUP - 1)) | (1 << (signal.SIGINT - 1)) | (1 << (signal.SIGQUIT - 1))
@@ -93,10 +93,12 @@ async def test_each_user_name_gets_its_own_directories(serve, tmp_path):
     arcade = await serve()
     seen = {}
     for user in ("alice", "bob", "../../etc"):
-        player = await Player.connect(arcade, user)
+        # "../../etc" is nobody's name: without a key, a guest under a name given.
+        player = await Player.connect(arcade, user, guest=not user.isalpha())
         seen[user] = (await player.facts())["env"]["XDG_DATA_HOME"]
         player.close()
     assert len(set(seen.values())) == 3
+    assert "/players/guest-" in seen["../../etc"]
     players = tmp_path / "server" / "players"
     for path in seen.values():
         assert str(players) in path and ".." not in path
@@ -119,7 +121,12 @@ async def test_the_game_starts_with_default_signals_whatever_the_server_inherite
 async def test_a_client_without_a_terminal_gets_one_line_and_status_1(serve):
     arcade = await serve()
     async with asyncssh.connect(
-        "127.0.0.1", arcade.port, username="dave", known_hosts=None, agent_path=None
+        "127.0.0.1",
+        arcade.port,
+        username="dave",
+        known_hosts=None,
+        agent_path=None,
+        client_keys=[key_of("dave")],
     ) as conn:
         done = await conn.run(encoding=None)
     assert done.exit_status == 1
@@ -151,7 +158,12 @@ async def test_commands_are_never_run_and_bad_options_are_one_line_status_2(serv
 async def test_sftp_and_port_forwarding_are_refused(serve):
     arcade = await serve()
     async with asyncssh.connect(
-        "127.0.0.1", arcade.port, username="erin", known_hosts=None, agent_path=None
+        "127.0.0.1",
+        arcade.port,
+        username="erin",
+        known_hosts=None,
+        agent_path=None,
+        client_keys=[key_of("erin")],
     ) as conn:
         with pytest.raises(asyncssh.ChannelOpenError):
             await conn.start_sftp_client()

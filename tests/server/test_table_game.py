@@ -6,6 +6,7 @@ read back from the screens."""
 import os
 import queue
 import re
+import shlex
 import shutil
 import signal
 import sqlite3
@@ -22,6 +23,7 @@ from tui_reversi.storage import SavedGames
 
 from ..app.test_tmux import SCRIPT, Tmux
 from ..app.test_tmux_keeping import board
+from .conftest import identity
 
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None or shutil.which("ssh") is None,
@@ -93,7 +95,8 @@ def people(tmp_path):
     tmux = Tmux(f"tui-reversi-people-{os.getpid()}")
 
     def ssh(name: str, user: str, command: str) -> None:
-        line = f"ssh {SSH_OPTIONS} -t -p {tmux.server.port} {user}@127.0.0.1 {command}"
+        key = shlex.join(identity(user, tmp_path / "keys"))
+        line = f"ssh {SSH_OPTIONS} {key} -t -p {tmux.server.port} {user}@127.0.0.1 {command}"
         tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", line)
         tmux("set-option", "-t", name, "remain-on-exit", "on")
 

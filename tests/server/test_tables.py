@@ -118,7 +118,7 @@ async def test_a_table_is_opened_joined_by_its_code_and_refereed_by_the_server(s
     assert await bob.hear() == "moved 1 c5"
 
     bob.say("resign")
-    over = "over bob (White) resigned: alice (Black) wins."
+    over = "over resigned black bob (White) resigned: alice (Black) wins."
     assert await alice.hear() == over
     assert await bob.hear() == over
     alice.say("move 2 c6")
@@ -174,7 +174,7 @@ async def test_a_player_who_leaves_ends_the_table_and_the_other_is_told(serve):
     arcade = await serve()
     alice, bob, _ = await sit_down(arcade)
     bob.say("leave")  # bob quit
-    assert await alice.hear_until("over bob left the table: the game ends here.")
+    assert await alice.hear_until("over left - bob left the table: the game ends here.")
     alice.writer.close()
     await wait_until(lambda: not arcade.tables.tables, "the table to be cleared away")
 
@@ -207,8 +207,11 @@ async def test_a_dropped_players_seat_is_held_with_a_countdown_and_taken_back_by
 async def test_a_dropped_player_who_does_not_come_back_in_time_forfeits(serve):
     arcade = await serve(hold_seat=1.0)
     alice, bob, code = await sit_down(arcade)
+    alice.say("move 0 d3")
+    for game in (alice, bob):
+        await game.hear_until("moved 0 d3")
     await drop(arcade, "bob", bob)
-    over = "over bob did not come back in time: alice (Black) wins."
+    over = "over left black bob did not come back in time: alice (Black) wins."
     assert (await alice.hear_until(over))[0] == "news bob dropped out: their seat is held for 1 s."
     assert str(arcade.archive.results("alice")) == "1 won, 0 lost, 0 drawn"
     again = await Player.connect(arcade, "bob", command=f"join {code}")
@@ -262,7 +265,9 @@ async def test_a_finished_game_goes_to_the_archive_and_both_players_saved_games(
             assert await game.hear() == f"moved {ply} {square_name(move)}"
     result = played.result
     over = [await game.hear() for game in games]
-    assert over[0] == over[1] == f"over {arcade.tables.tables[code].ended}"
+    winner = "-" if result.winner is None else result.winner.name.lower()
+    ended = arcade.tables.tables[code].ended
+    assert over[0] == over[1] == f"over normal {winner} {ended}"
 
     archive = tmp_path / "server" / "archive.sqlite3"
     with sqlite3.connect(archive) as db:
@@ -292,8 +297,10 @@ async def test_a_finished_game_goes_to_the_archive_and_both_players_saved_games(
 async def test_a_resignation_is_archived_as_a_win_for_the_other(serve):
     arcade = await serve()
     alice, bob, _ = await sit_down(arcade)
+    alice.say("move 0 d3")
+    await bob.hear_until("moved 0 d3")
     alice.say("resign")
-    await bob.hear_until("over alice (Black) resigned: bob (White) wins.")
+    await bob.hear_until("over resigned white alice (Black) resigned: bob (White) wins.")
     assert str(arcade.archive.results("bob")) == "1 won, 0 lost, 0 drawn"
     assert str(arcade.archive.results("alice")) == "0 won, 1 lost, 0 drawn"
     # Elo: equals before, so the winner gains half of K and the loser gives it up.
@@ -327,7 +334,7 @@ async def test_a_spectator_sees_the_game_so_far_then_every_move_and_cannot_play(
         assert await carol.hear() == "refused You are watching: only the players move."
     assert arcade.tables.tables[code].game.ply == 2
     alice.say("resign")
-    assert await carol.hear() == "over alice (Black) resigned: bob (White) wins."
+    assert await carol.hear() == "over resigned white alice (Black) resigned: bob (White) wins."
 
 
 async def test_a_table_has_room_for_as_many_spectators_as_the_server_allows(serve):
@@ -407,7 +414,7 @@ async def test_the_servers_clock_counts_and_a_flag_falls_with_an_injected_clock(
     assert not arcade.tables.check_flag(arcade.tables.tables[code])  # half a second left
     now[0] += 1
     assert arcade.tables.check_flag(arcade.tables.tables[code])
-    over = "over bob's time ran out: alice (Black) wins."
+    over = "over flag black bob's time ran out: alice (Black) wins."
     for game in (alice, bob):
         assert await game.hear() == "clock 52.0 0.0 -"  # the clocks stop where they were
         assert await game.hear() == over
@@ -422,9 +429,9 @@ async def test_a_move_that_arrives_after_the_flag_fell_is_not_played(serve):
     alice, bob, _ = await clocked_table(arcade, now)
     now[0] += 61
     alice.say("move 0 d3")  # the server had not looked yet: the move finds the flag down
-    assert await bob.hear_until("over alice's time ran out: bob (White) wins.")
+    assert await bob.hear_until("over flag white alice's time ran out: bob (White) wins.")
     assert "moved 0 d3" not in await alice.hear_until(
-        "over alice's time ran out: bob (White) wins."
+        "over flag white alice's time ran out: bob (White) wins."
     )
 
 
@@ -493,8 +500,10 @@ async def test_a_takeback_is_asked_for_and_the_opponent_allows_or_declines_it(se
 async def test_the_lobby_lists_who_is_here_the_tables_and_the_askers_record(serve):
     arcade = await serve(max_per_address=10)
     alice, bob, _ = await sit_down(arcade)
+    alice.say("move 0 d3")
+    await bob.hear_until("moved 0 d3")
     alice.say("resign")  # an earlier game on record for bob
-    await bob.hear_until("over alice (Black) resigned: bob (White) wins.")
+    await bob.hear_until("over resigned white alice (Black) resigned: bob (White) wins.")
     for game in (alice, bob):
         game.writer.close()
     await wait_until(lambda: not arcade.tables.tables, "the finished table to go")
@@ -534,7 +543,7 @@ async def test_with_on_drop_adjourn_a_dropped_players_game_waits_for_both_to_joi
     await bob.hear_until("moved 0 d3")
     await drop(arcade, "bob", bob)
     adjourned = (
-        f"news bob did not come back in time: the game is adjourned. "
+        f"adjourned bob did not come back in time: the game is adjourned. "
         f"Either of you resumes it with  join {code}"
     )
     await alice.hear_until(adjourned)
@@ -553,7 +562,7 @@ async def test_with_on_drop_adjourn_a_dropped_players_game_waits_for_both_to_joi
     alice = await Game.connect(await seat(arcade, "alice", f"join {code}"))
     await alice.hear_until("ready")
     for game in (alice, bob):
-        await game.hear_until("news You are both back: the game goes on.")
+        await game.hear_until("resumed You are both back: the game goes on.")
     bob.say("move 1 c5")
     assert await alice.hear() == "moved 1 c5"
     assert arcade.archive.results("bob").wins == 0  # nobody lost by the drop

@@ -1,5 +1,7 @@
 """Hypothesis strategies for saved games: random legal games and their records."""
 
+from dataclasses import replace
+
 from hypothesis import strategies as st
 
 from tui_reversi.core import Game, Variant
@@ -40,9 +42,31 @@ def records(draw, **kwargs):
     return SavedGame.from_game(game, black, white, name=name)
 
 
+@st.composite
+def imported_records(draw):
+    """A records() game as GGS would have it: named players (or one), their
+    ratings, a time control, a date as written and the seconds per move."""
+    record = draw(records())
+    name = st.text("abcXYZ019_-", min_size=1, max_size=12)
+    names = draw(st.tuples(name, name | st.just("")))
+    rating = st.floats(0, 3000).map(lambda r: f"{r:.2f}")
+    seconds = st.floats(0, 999).map(lambda s: f"{s:.2f}") | st.just("")
+    times = draw(st.lists(seconds, max_size=len(record.moves)))
+    while times and not times[-1]:
+        times.pop()
+    return replace(
+        record.with_players("human", "human"),
+        names=names,
+        ratings=draw(st.tuples(rating, rating)),
+        time_control=draw(st.sampled_from(["05:00//02:00", "15:00", "1:00:00/0/0"])),
+        date=draw(st.sampled_from(["2003.12.15_13:24:03.MST", "2019-09-25 06:42:54 GMT"])),
+        times=tuple(times),
+    )
+
+
 def same_game(a: Game, b: Game) -> bool:
     """Same variant, start, moves (passes included) and cursor."""
     return (a.variant, a.start, a.moves, a.ply) == (b.variant, b.start, b.moves, b.ply)
 
 
-__all__ = ["played_games", "records", "same_game"]
+__all__ = ["imported_records", "played_games", "records", "same_game"]

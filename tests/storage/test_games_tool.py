@@ -99,3 +99,19 @@ def test_bad_requests_are_one_sentence(argv, message, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO("f5"))
     with pytest.raises(StorageError, match=message):
         run(*argv)
+
+
+def test_an_imported_game_is_listed_and_exported_with_its_players(tmp_path, capsys):
+    path = tmp_path / "saio.ggf"
+    path.write_text(
+        "(;GM[Othello]PC[GGS/os]DT[2003.12.15_13:24:03.MST]PB[Saio1200]PW[Saio3000]"
+        "RB[2197.01]RW[2199.72]TI[05:00//02:00]TY[8]RE[?]B[d3//0.01]W[c5/-16.47/0.24];)"
+    )
+    assert run("import", str(path), "--name", "saio") == 0
+    capsys.readouterr()
+    assert run("list") == 0
+    assert "Saio1200 v Saio3000" in capsys.readouterr().out
+    assert run("export", "saio") == 0
+    out = capsys.readouterr().out
+    assert "PB[Saio1200]PW[Saio3000]RB[2197.01]RW[2199.72]" in out and "TI[05:00//02:00]" in out
+    assert "DT[2003.12.15_13:24:03.MST]" in out and "B[D3//0.01]W[C5/-16.47/0.24]" in out

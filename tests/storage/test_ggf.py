@@ -2,6 +2,7 @@
 
 import re
 from dataclasses import replace
+from datetime import UTC, datetime
 
 import pytest
 from hypothesis import given
@@ -10,7 +11,7 @@ from tui_reversi.core import PASS, Game, Position, Variant, square_name
 from tui_reversi.players.analysis import GameAnalysis, MoveAnalysis
 from tui_reversi.storage import SavedGame, StorageError, export_ggf, parse_ggf
 
-from .strategies import records
+from .strategies import imported_records, records
 
 START = "---------------------------O*------*O--------------------------- *"
 START_ROWS = "-------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *"
@@ -72,7 +73,7 @@ def test_reading_the_nboard_shape():
 def test_reading_a_ggs_archive_game_with_evaluations_times_and_lower_case():
     record = parse_ggf(GGS)
     assert record.transcript == "f5f6e6f4g5e7"
-    assert record.created.isoformat().startswith("2000-04-16T11:13")
+    assert record.created.isoformat().startswith("2000-04-16T16:13")  # 11:13 EST
 
 
 def test_reading_takes_the_first_game_of_several_and_tolerates_spacing():
@@ -189,3 +190,81 @@ def test_each_moves_evaluation_is_written_in_ggf_and_read_back():
     assert all(m.best is None and m.label is None for m in back.moves)
     nboard = parse_ggf(text.replace("/-2.25", "/x/1.0").replace("/-0.25", "//3"))
     assert [m.ply for m in nboard.analysis.moves] == [4, 5, 6]
+
+
+def test_an_evaluation_that_is_not_a_disc_margin_is_left_out_and_said():
+    text = GGS.replace("W[F6/-1.50/0.01]", "W[F6/71.3/0.01]")
+    analysis = parse_ggf(text).analysis
+    assert [(m.move, m.played_score) for m in analysis.moves] == [("f4", 0.0)]
+    assert analysis.unread == (
+        "the evaluation of the GGF game's move 2 (W[F6/71.3/0.01]) was left out: "
+        "71.3 is not a disc margin (-64 to 64)"
+    )
+    assert parse_ggf(GGS).analysis.unread == ""
+
+
+# A game as GGS archives it: the players, their ratings, the time control, the
+# date in the server's zone, and moves with /evaluation/seconds.
+SAIO = (
+    "(;GM[Othello]PC[GGS/os]DT[2003.12.15_13:24:03.MST]PB[Saio1200]PW[Saio3000]"
+    f"RB[2197.01]RW[2199.72]TI[05:00//02:00]TY[8]RE[?]BO[8 {START_ROWS}]"
+    "B[d3//0.01]W[c5/-16.47/0.24]B[f6//1.5]W[f5/2.00/0.30];)"
+)
+
+
+def test_an_imported_game_keeps_who_played_it_their_ratings_the_clock_and_the_date():
+    """It imported as "Human v Human": exported PB[Human]PW[Human], without
+    ratings and time control, and the date relabelled UTC unconverted."""
+    record = parse_ggf(SAIO)
+    assert record.names == ("Saio1200", "Saio3000")
+    assert record.ratings == ("2197.01", "2199.72")
+    assert record.time_control == "05:00//02:00"
+    assert record.date == "2003.12.15_13:24:03.MST"
+    assert record.created == datetime(2003, 12, 15, 20, 24, 3, tzinfo=UTC)  # MST is UTC-7
+    assert record.times == ("0.01", "0.24", "1.5", "0.30")
+    assert [(m.move, m.played_score) for m in record.analysis.moves] == [
+        ("c5", -16.47),
+        ("f5", 2.0),
+    ]
+    text = export_ggf(record)
+    for tag in (
+        "PB[Saio1200]PW[Saio3000]",
+        "RB[2197.01]RW[2199.72]",
+        "TI[05:00//02:00]",
+        "DT[2003.12.15_13:24:03.MST]",
+        "B[D3//0.01]W[C5/-16.47/0.24]B[F6//1.5]W[F5/2.00/0.30]",
+    ):
+        assert tag in text, (tag, text)
+    again = SavedGame.from_json(record.to_json())
+    assert (again.names, again.ratings, again.time_control, again.date, again.times) == (
+        record.names,
+        record.ratings,
+        record.time_control,
+        record.date,
+        record.times,
+    )
+
+
+def test_an_nboard_game_keeps_the_name_it_has_and_the_move_times():
+    record = parse_ggf(NBOARD)
+    assert record.names == ("Andy", "")
+    assert (record.time_control, record.date, record.times) == (
+        "5:00",
+        "2019-09-25 06:42:54 GMT",
+        ("2.991",),
+    )
+    assert "PB[Andy]PW[Human]" in export_ggf(record) and "B[D3//2.991]" in export_ggf(record)
+
+
+def test_our_own_players_come_back_as_levels_not_as_names():
+    game = Game.from_transcript("f5d6")
+    record = parse_ggf(export_ggf(SavedGame.from_game(game, "human", "hard")))
+    assert record.players == ("human", "hard") and record.names is None
+    assert record.ratings is None and record.time_control is None and record.times == ()
+
+
+@given(imported_records())
+def test_who_played_their_ratings_the_clock_the_date_and_the_times_survive_ggf_and_json(record):
+    kept = ("names", "ratings", "time_control", "date", "times")
+    for back in (parse_ggf(export_ggf(record)), SavedGame.from_json(record.to_json())):
+        assert [getattr(back, key) for key in kept] == [getattr(record, key) for key in kept]

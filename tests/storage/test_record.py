@@ -212,18 +212,37 @@ def test_a_game_played_on_keeps_the_analysis_of_the_moves_it_still_has():
     assert [m.ply for m in record.with_game(game).analysis.moves] == [1, 2, 3]
 
 
-def test_an_analysis_that_does_not_fit_the_moves_is_dropped_and_the_game_kept():
+def test_a_stored_analysis_entry_that_does_not_fit_is_left_out_and_said_the_rest_kept():
+    """One bad entry (here move 1's) used to drop the whole analysis without
+    a word, so Analyse searched every move again and GGF export lost them."""
     import json
 
     game, analysis = _analysed()
     text = replace(SavedGame.from_game(game), analysis=analysis).to_json()
-    for bad in (
-        {"ply": 2, "move": "a1"},
-        {"ply": 99},
-        "x",
-        {"ply": 1, "move": "f5", "played": 1e9},
+    for bad, why in (
+        ({"ply": 1, "move": "a1"}, "move 1 (f5) was left out: it is about a1, not the move played"),
+        ({"ply": 99}, "an entry for ply 99 was left out: the game has no move there"),
+        ("x", "an entry was left out: it is not an object"),
+        ({"ply": 1, "move": "f5"}, "move 1 (f5) was left out: its 'played' is missing"),
+        (
+            {"ply": 1, "move": "f5", "played": 71.3},
+            "move 1 (f5) was left out: its score 71.3 is not a disc margin (-64 to 64)",
+        ),
     ):
         fields = json.loads(text)
         fields["analysis"][0] = bad
         record = SavedGame.from_json(json.dumps(fields))
-        assert record.analysis.moves == () and len(record.moves) == 6
+        assert len(record.moves) == 6
+        assert [m.ply for m in record.analysis.moves] == [2, 3, 4, 5, 6]
+        assert record.analysis.unread == f"the stored analysis of {why}", bad
+    fields = json.loads(text)
+    fields["analysis"][2]["played"] = fields["analysis"][4]["best_score"] = 1e9
+    unread = SavedGame.from_json(json.dumps(fields)).analysis.unread
+    assert unread == (
+        "the stored analysis of 2 moves was left out; "
+        "of move 3 (c3): its score 1e+09 is not a disc margin (-64 to 64)"
+    )
+    fields["analysis"] = {"not": "a list"}
+    record = SavedGame.from_json(json.dumps(fields))
+    assert record.analysis.moves == () and "is not a list" in record.analysis.unread
+    assert SavedGame.from_json(text).analysis.unread == ""

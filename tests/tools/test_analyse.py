@@ -13,7 +13,7 @@ from tui_reversi.storage import SavedGame, export_ggf
 
 # White's last move, h7, lets Black take the h8 corner.
 BLUNDERED = "d3c5f6e3c4b3f3d2c2f2e2f5e6f4c3d6g6g5h4f1e1h5h6h7"
-KEYS = ["ply", "side", "move", "best", "played_score", "best_score", "loss", "label", "exact"]
+KEYS = ["number", "side", "move", "best", "played_score", "best_score", "loss", "label", "exact"]
 
 
 def analyse(capsys, *args):
@@ -29,7 +29,7 @@ def test_json_is_one_object_per_move_with_exactly_the_documented_keys(tmp_path, 
     assert code == 0
     moves = json.loads(out)
     assert [list(m) for m in moves] == [KEYS] * 24
-    assert [m["ply"] for m in moves] == list(range(1, 25))
+    assert [m["number"] for m in moves] == list(range(1, 25))
     assert [m["side"] for m in moves[:2]] == ["black", "white"]
     # The moves read back are the game, and every figure is what it claims.
     assert Game.from_transcript("".join(m["move"] for m in moves)).transcript() == BLUNDERED
@@ -46,7 +46,7 @@ def test_json_round_trips_through_a_saved_game(tmp_path, capsys):
     path.write_text(replace(SavedGame.from_game(game), analysis=analysis).to_json())
     code, out, _ = analyse(capsys, str(path), "--format", "json")
     assert code == 0
-    assert json.loads(out) == [m.as_json() for m in analysis.moves]
+    assert json.loads(out) == [m.as_json(number) for number, m in enumerate(analysis.moves, 1)]
 
 
 def test_a_saved_analysis_is_not_searched_again(tmp_path, capsys, monkeypatch):
@@ -92,3 +92,43 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, words):
         code = stop.code
     err = capsys.readouterr().err
     assert code == 2 and words in err and len(err.strip().splitlines()) == 1
+
+
+def test_moves_are_numbered_as_the_app_s_log_numbers_them(tmp_path, capsys):
+    """Numbered by ply, a pass counted, a3 was 10 here where the app's log
+    says 9 (Black passes after c1)."""
+    path = tmp_path / "game.txt"
+    path.write_text("d3c3e6d2d1e1b2c1a3a1")
+    code, out, _ = analyse(capsys, str(path), "--time", "0.1", "--format", "json")
+    assert code == 0
+    moves = json.loads(out)
+    assert [(m["number"], m["move"]) for m in moves][-2:] == [(9, "a3"), (10, "a1")]
+    code, out, _ = analyse(capsys, str(path), "--time", "0.1")
+    rows = [line.split() for line in out.splitlines() if "a3" in line.split()]
+    assert rows and rows[0][1] == "9", out
+
+
+def test_a_stored_analysis_read_in_part_is_said_and_only_the_rest_searched(
+    tmp_path, capsys, monkeypatch
+):
+    game = Game.from_transcript("f5d6c3d3c4")
+    analysis = GameAnalysis(tuple(analyse_game(game, time_limit=float("inf"), max_depth=1)))
+    fields = json.loads(replace(SavedGame.from_game(game), analysis=analysis).to_json())
+    fields["analysis"][3]["played"] = 71.3
+    path = tmp_path / "analysed.json"
+    path.write_text(json.dumps(fields))
+    searched = []
+    real = analysis_module.analyse_move
+
+    def counted(position, move, ply, **kwargs):
+        searched.append(ply)
+        return real(position, move, ply, **{**kwargs, "max_depth": 1})
+
+    monkeypatch.setattr(analysis_module, "analyse_move", counted)
+    code, out, err = analyse(capsys, str(path), "--format", "json")
+    assert code == 0 and searched == [4]
+    assert err.strip() == (
+        "tui-reversi analyse: the stored analysis of move 4 (d3) was left out: "
+        "its score 71.3 is not a disc margin (-64 to 64); searched again."
+    )
+    assert len(json.loads(out)) == 5

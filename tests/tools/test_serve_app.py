@@ -6,9 +6,13 @@ The same paths are covered with stand-ins in tests/server.
 import os
 import shlex
 import signal
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
+
+from tests.server.conftest import identity
 
 from .conftest import PATIENCE, SSH, SSH_OPTIONS, TMUX, Tmux
 
@@ -27,7 +31,8 @@ def tmux():
 
 
 def play_over_ssh(tmux, port, user):
-    ssh = shlex.join([SSH, "-p", str(port), *SSH_OPTIONS, f"{user}@127.0.0.1"])
+    key = identity(user, Path(tempfile.gettempdir()) / f"tui-reversi-test-keys-{os.getpid()}")
+    ssh = shlex.join([SSH, "-p", str(port), *SSH_OPTIONS, *key, f"{user}@127.0.0.1"])
     tmux("new-session", "-d", "-s", "game", "-x", "100", "-y", "30", f"exec {ssh}")
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from tests.server.conftest import identity
+
 from .conftest import PATIENCE, SSH, SSH_OPTIONS, TMUX, Tmux
 
 
@@ -134,11 +136,12 @@ def test_the_password_can_come_from_the_environment(server):
 
 
 @pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client")
-def test_openssh_without_a_terminal_gets_one_line_and_status_1(server):
+def test_openssh_without_a_terminal_gets_one_line_and_status_1(server, tmp_path):
     running = server()
+    zoe = identity("zoe", tmp_path / "keys")
     for before, after in ((["-T"], []), ([], ["ascii"])):
         done = subprocess.run(
-            [SSH, *before, "-p", str(running.port), *SSH_OPTIONS, "127.0.0.1", *after],
+            [SSH, *before, "-p", str(running.port), *SSH_OPTIONS, *zoe, "zoe@127.0.0.1", *after],
             capture_output=True,
             text=True,
             stdin=subprocess.DEVNULL,
@@ -152,7 +155,8 @@ def test_openssh_without_a_terminal_gets_one_line_and_status_1(server):
 def test_a_real_ssh_session_in_tmux_plays_resizes_and_leaves_nothing_behind(server, tmp_path):
     running = server()
     tmux = Tmux(f"tui-reversi-serve-test-{os.getpid()}")
-    ssh = shlex.join([SSH, "-p", str(running.port), *SSH_OPTIONS, "zoe@127.0.0.1"])
+    zoe = identity("zoe", tmp_path / "keys")
+    ssh = shlex.join([SSH, "-p", str(running.port), *SSH_OPTIONS, *zoe, "zoe@127.0.0.1"])
     try:
         tmux("new-session", "-d", "-s", "game", "-x", "100", "-y", "30", f"exec {ssh}")
         pid = int(tmux.wait_for(r"STANDIN pid=(\d+) size=100x30 ctty=True").group(1))

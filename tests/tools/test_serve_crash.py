@@ -6,6 +6,7 @@ import shlex
 
 import pytest
 
+from tests.server.conftest import identity
 from tui_reversi.crash import CRASH_STATUS, TEST_CRASH_VARIABLE
 
 from .conftest import SSH, SSH_OPTIONS, TMUX, Tmux
@@ -26,7 +27,8 @@ def test_a_crash_over_ssh_is_one_sentence_for_the_player_and_a_report_in_the_log
     server, tmux, tmp_path
 ):
     running = server(game=None, env={TEST_CRASH_VARIABLE: "f12"})
-    ssh = shlex.join([SSH, "-p", str(running.port), *SSH_OPTIONS, "alice@127.0.0.1"])
+    alice = identity("alice", tmp_path / "keys")
+    ssh = shlex.join([SSH, "-p", str(running.port), *SSH_OPTIONS, *alice, "alice@127.0.0.1"])
     tmux(
         "new-session",
         "-d",

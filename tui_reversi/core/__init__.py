@@ -3,8 +3,9 @@
 Imports nothing outside the standard library and this package.
 """
 
+from .ending import REASONS, Ending
 from .errors import IllegalMoveError, ReversiError
-from .game import Game, move_name, parse_transcript
+from .game import Game, move_name, move_numbers, parse_transcript
 from .move import PASS, Move
 from .perft import perft
 from .position import Color, Position
@@ -13,7 +14,9 @@ from .variants import Result, Variant
 
 __all__ = [
     "PASS",
+    "REASONS",
     "Color",
+    "Ending",
     "Game",
     "IllegalMoveError",
     "Move",
@@ -22,6 +25,7 @@ __all__ = [
     "ReversiError",
     "Variant",
     "move_name",
+    "move_numbers",
     "parse_square",
     "parse_transcript",
     "perft",

@@ -7,6 +7,8 @@ the side to move has no move but the opponent has one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .errors import IllegalMoveError, ReversiError
 from .move import PASS, Move
 from .position import Position
@@ -43,6 +45,21 @@ def parse_transcript(text: str) -> list[int]:
                 ) from None
             i += 2
     return moves
+
+
+def move_numbers(moves: Sequence[int]) -> list[int | None]:
+    """Each ply's move number as Othello players count them: discs placed,
+    so a pass takes no number (None). The move log, review, analysis and the
+    dialogs all number moves this way."""
+    numbers: list[int | None] = []
+    count = 0
+    for move in moves:
+        if move == PASS:
+            numbers.append(None)
+        else:
+            count += 1
+            numbers.append(count)
+    return numbers
 
 
 class Game:
@@ -119,6 +136,12 @@ class Game:
     def last_move(self) -> int | None:
         """The last move before the cursor (PASS included), or None at the start."""
         return self.moves[self.ply - 1] if self.ply else None
+
+    def move_number(self, upto: int | None = None) -> int:
+        """The moves played before ply `upto` (default: the cursor), as the
+        move log numbers them: discs placed, passes not counted."""
+        end = self.ply if upto is None else upto
+        return sum(1 for move in self.moves[:end] if move != PASS)
 
     def transcript(self, upto: int | None = None) -> str:
         """Canonical transcript of the moves before ply `upto` (default: the

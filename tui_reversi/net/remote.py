@@ -27,7 +27,11 @@ of UTF-8 at a time (net/server_line.py), words separated by one space:
       moved PLY SQUARE              a move the server accepted (passes follow, as in core)
       clock BLACK WHITE RUNNING     with a time control: seconds left each, as of now, and
                                     whose clock runs (black, white, or - for none)
-      over TEXT...                  the game has ended, and how (one sentence)
+      over REASON WINNER TEXT...    the game has ended: REASON normal, resigned, flag or
+                                    left; WINNER black, white or - (a draw, or no result);
+                                    and how, in one sentence
+      adjourned TEXT...             the game waits, clocks stopped, for both players
+      resumed TEXT...               an adjourned game goes on: both players are back
       ready                         the table is described; news follows from here
       refused TEXT...               your last line was refused, and why (one sentence)
       news TEXT...                  something to tell the player (one sentence)
@@ -42,16 +46,16 @@ A game never decides anything: its own move is sent and played only once
 the server's `moved` line comes back, exactly like the opponent's.
 
 A game of the player's own (not at a table) speaks the lobby's protocol
-instead, on a socket of its own: net/lobby.py.
+instead, on a socket of its own: net/lobby_link.py.
 """
 
 from __future__ import annotations
 
 import socket
-from dataclasses import dataclass, field
-from typing import BinaryIO
+from dataclasses import dataclass, field, replace
+from typing import BinaryIO, Protocol
 
-from ..core import Color, Game, Move, ReversiError, Variant
+from ..core import Color, Ending, Game, Move, ReversiError, Variant
 from ..players.base import Allows, MoveRequest, PlayResult
 from ..players.human import HumanPlayer
 from ..players.kinds import HUMAN, PERSON
@@ -82,13 +86,19 @@ class News:
 
     text: str
     names: tuple[str, str] | None = None  # the names at the table, when they changed
-    over: bool = False  # the game has ended (a resignation, a player gone)
+    # The game has ended (a resignation, a player gone, adjourned), and how.
+    ending: Ending | None = None
     refused: bool = False  # the player's own line was refused
     clock: ClockReading | None = None  # the clocks, when the server sent them
     chat: bool = False  # a line of chat ('name: text')
     asked: bool = False  # the opponent asks something (a takeback, a rematch): answer it
     undone: int | None = None  # the game went back to this ply (a takeback allowed)
     again: bool = False  # a rematch: a new game, colours changed (state.colour is the new one)
+    resumed: bool = False  # an adjourned game goes on
+
+    @property
+    def over(self) -> bool:
+        return self.ending is not None
 
 
 @dataclass
@@ -100,7 +110,7 @@ class TableState:
     variant: Variant = Variant.OTHELLO
     names: tuple[str, str] = ("", "")
     moves: list[tuple[int, Move]] = field(default_factory=list)
-    ended: str | None = None
+    ending: Ending | None = None  # how the game ended (adjourned: for now), if it did
     clock: ClockReading | None = None  # None: no time control
     ratings: dict[str, int] = field(default_factory=dict)  # by player name
 
@@ -185,14 +195,17 @@ class TableLink(ServerLine[News]):
     # -- news -------------------------------------------------------------------------
 
     def _unreachable(self) -> News:
-        return News("The server cannot be reached: the game is over.", over=True)
+        return _gone("The server cannot be reached: the game is over.")
 
     def _ended(self) -> News:
-        return News("The server closed the table.", over=True)
+        return _gone("The server closed the table.")
 
     def _tell(self, news: News) -> None:
-        if news.over:
-            self.state.ended = self.state.ended or news.text
+        state = self.state
+        if news.ending is not None and (state.ending is None or news.ending.off_board):
+            state.ending = news.ending
+        if news.resumed:
+            state.ending = None
         super()._tell(news)
 
     def _receive(self, data: bytes) -> None:
@@ -216,7 +229,12 @@ class TableLink(ServerLine[News]):
             self.state.clock = _clock(rest)
             self._tell(News("", clock=self.state.clock))
         elif command == "over":
-            self._tell(News(rest, over=True))
+            ending = _ending(rest)
+            self._tell(News(ending.text, ending=ending))
+        elif command == "adjourned":
+            self._tell(News(rest, ending=Ending("adjourned", None, rest)))
+        elif command == "resumed":
+            self._tell(News(rest, resumed=True))
         elif command == "refused":
             self._tell(News(rest, refused=True))
         elif command == "news":
@@ -233,7 +251,7 @@ class TableLink(ServerLine[News]):
                 self._moves = {}
                 self._waiting = []
             state = self.state
-            state.moves, state.ended = [], None
+            state.moves, state.ending = [], None
             if state.colour is not None:
                 state.colour = state.colour.other
             self._tell(News("", again=True))
@@ -259,7 +277,7 @@ class TableSeat(HumanPlayer):
     server, and is played when the server has accepted it."""
 
     kind = HUMAN
-    allows = TABLE_ALLOWS
+    allows = replace(TABLE_ALLOWS, local_input=True)
 
     def __init__(self, link: TableLink) -> None:
         super().__init__()
@@ -271,7 +289,7 @@ class TableSeat(HumanPlayer):
 
     def submit(self, move: Move) -> bool:
         request = self._request
-        if request is None or self._link.state.ended is not None:
+        if request is None or self._link.state.ending is not None:
             return False
         self._link.play(request.turn.ply, move)
         return True
@@ -323,7 +341,9 @@ def _read_table(reader: BinaryIO) -> TableState:
             elif command == "moved":
                 state.moves.append(_moved(rest))
             elif command == "over":
-                state.ended = rest
+                state.ending = _ending(rest)
+            elif command == "adjourned":
+                state.ending = Ending("adjourned", None, rest)
             elif command == "clock":
                 state.clock = _clock(rest)
             elif command == "rated":
@@ -340,6 +360,21 @@ def _read_table(reader: BinaryIO) -> TableState:
     raise ReversiError("the server closed the table before it was ready")
 
 
+def _ending(rest: str) -> Ending:
+    """`over REASON WINNER TEXT...` as an Ending. Raises ValueError or ReversiError."""
+    reason, winner, text = rest.split(" ", 2)
+    try:
+        return Ending(reason, COLOURS.get(winner), text)
+    except ReversiError as error:
+        raise ValueError(str(error)) from None
+
+
+def _gone(text: str) -> News:
+    """The line to the server has gone: for this player, the game waits (the
+    server holds the seat, or adjourns)."""
+    return News(text, ending=Ending("adjourned", None, text))
+
+
 def _moved(rest: str) -> tuple[int, Move]:
     ply, square = rest.split(" ")
     return int(ply), Move.parse(square)
@@ -353,3 +388,28 @@ def _clock(rest: str) -> ClockReading:
 def _names(rest: str) -> tuple[str, str]:
     black, white = rest.split(" ")
     return ("" if black == NOBODY else black, "" if white == NOBODY else white)
+
+
+class TableCourse(Protocol):
+    """Whoever plays out what the table decided (match.Referee does)."""
+
+    def rematch(self) -> None: ...
+
+    def rewind(self, ply: int) -> None: ...
+
+    def end(self, ending: Ending) -> None: ...
+
+    def carry_on(self) -> None: ...
+
+
+def follow_table(course: TableCourse, news: News) -> None:
+    """Play out in `course` what the table decided: a rematch, a takeback
+    the players agreed on, an ending, an adjourned game going on."""
+    if news.again:
+        course.rematch()
+    if news.undone is not None:
+        course.rewind(news.undone)
+    if news.ending is not None:
+        course.end(news.ending)
+    if news.resumed:
+        course.carry_on()

@@ -1,5 +1,5 @@
 """A game's line to the server under `tui-reversi serve`, whichever part it
-reaches (its table, net/remote.py; the lobby, net/lobby.py): one line
+reaches (its table, net/remote.py; the lobby, net/lobby_link.py): one line
 of UTF-8 at a time, at most `MAX_LINE` bytes, words one space apart; the
 first says `hello SECRET`. `ServerLine` is the game's end of it.
 """

@@ -46,7 +46,7 @@ PLACEMENT_DEPTH = 4
 # patterns (engine/patterns.py) or the hand-made features (evaluation.py).
 # The fitted ones are the default: with them and the book, hard beat hard
 # with the hand-made evaluation by +228 Elo [+174, +293] at 1 s a move,
-# 200 games (README).
+# 200 games (docs/engine.md).
 EVALUATIONS = ("trained", "handmade")
 DEFAULT_EVALUATION = "trained"
 EVALUATION_VARIABLE = "TUI_REVERSI_EVALUATION"  # overrides the default when set

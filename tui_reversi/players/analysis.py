@@ -49,11 +49,12 @@ else:
 NODES_PER_SECOND = 2_500_000 if NATIVE_WORDS else 250_000
 PV_PLIES = 6  # moves of the principal variation kept per position
 
-# Disc losses from which a move gets a label; why these, in the README.
+# Disc losses from which a move gets a label; why these, in docs/playing.md.
 INACCURACY = 2.0
 MISTAKE = 4.0
 BLUNDER = 8.0
 LABELS = ("inaccuracy", "mistake", "blunder")
+MAX_MARGIN = 64.0  # no game ends with a wider disc margin
 
 
 def label_for(loss: float, played: float, best: float, exact: bool) -> str | None:
@@ -75,13 +76,18 @@ def _sign(value: float) -> int:
     return (value > 0) - (value < 0)
 
 
+def _margin(score: float) -> float:
+    return max(-MAX_MARGIN, min(MAX_MARGIN, score))
+
+
 @dataclass(frozen=True, slots=True)
 class MoveAnalysis:
     """One move played and how it compares with the engine's best.
 
     Scores are disc margins for the side that moved (final margins when
-    `exact`). `best` and `best_score` are None when only the played move's
-    evaluation is known (as read back from a GGF file).
+    `exact`), never beyond MAX_MARGIN either way. `best` and `best_score`
+    are None when only the played move's evaluation is known (as read back
+    from a GGF file).
     """
 
     ply: int  # 1-based, counting passes as the game record does
@@ -92,6 +98,13 @@ class MoveAnalysis:
     best_score: float | None = None
     exact: bool = False
     pv: tuple[str, ...] = ()  # the best line from the position, starting with `best`
+
+    def __post_init__(self) -> None:
+        # A heuristic estimate can run past what a board allows (+71.3 was
+        # stored once): every score is clamped where a MoveAnalysis is made.
+        object.__setattr__(self, "played_score", _margin(self.played_score))
+        if self.best_score is not None:
+            object.__setattr__(self, "best_score", _margin(self.best_score))
 
     @property
     def complete(self) -> bool:
@@ -117,10 +130,11 @@ class MoveAnalysis:
         """The position after the move, as a margin for Black."""
         return self.played_score if self.side is Color.BLACK else -self.played_score
 
-    def as_json(self) -> dict[str, object]:
-        """The fields `tui-reversi analyse --format json` prints, in its order."""
+    def as_json(self, number: int) -> dict[str, object]:
+        """The fields `tui-reversi analyse --format json` prints, in its order;
+        `number` is the move's number as the move log writes it."""
         return {
-            "ply": self.ply,
+            "number": number,
             "side": self.side.name.lower(),
             "move": self.move,
             "best": self.best,
@@ -134,9 +148,12 @@ class MoveAnalysis:
 
 @dataclass(frozen=True, slots=True)
 class GameAnalysis:
-    """What is known about a game's moves, by ply; grows as results arrive."""
+    """What is known about a game's moves, by ply; grows as results arrive.
+    `unread` is one sentence on what a reader left out of a stored analysis
+    ('' when nothing): those moves are analysed again."""
 
     moves: tuple[MoveAnalysis, ...] = ()
+    unread: str = ""
 
     def at(self, ply: int) -> MoveAnalysis | None:
         """The analysis of the move played at `ply` (1-based), if any."""

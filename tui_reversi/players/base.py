@@ -109,6 +109,8 @@ class Allows:
     hints: bool = False  # the engine's best move may be shown on this seat's turn
     takebacks: bool = True  # moves may be taken back (undo, redo, play on from a review)
     pausing: bool = False  # its thinking may be stopped and started again
+    local_input: bool = False  # its moves come from this keyboard (a `LocalPlayer`)
+    shows_thinking: bool = False  # its thinking is worth watching (depth, elapsed time)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +161,8 @@ class MoveRequest:
 
 
 class Player(Protocol):
-    """A seat at the board. `kind` is its name in the registry (players.kinds)."""
+    """A seat at the board. `kind` is its name in the registry (players.kinds);
+    `allows` says what it lets the match and the screen do around it."""
 
     @property
     def kind(self) -> str: ...
@@ -179,4 +182,17 @@ class Player(Protocol):
 
     def close(self) -> None:
         """The seat is left: stop and release whatever it holds."""
+        ...
+
+
+class LocalPlayer(Player, Protocol):
+    """A seat whose moves the person at this keyboard gives (`allows.local_input`)."""
+
+    @property
+    def waiting(self) -> Turn | None:
+        """The turn this player is asked to move at, or None."""
+        ...
+
+    def submit(self, move: Move) -> bool:
+        """Answer the open request with `move`; False when nothing was asked."""
         ...

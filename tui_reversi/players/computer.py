@@ -24,7 +24,7 @@ class ComputerPlayer:
     event; cancelling sets the event (threads cannot be killed: the engine
     polls it) and whatever the thread still answers is stale."""
 
-    allows = Allows(hints=False, takebacks=True, pausing=True)
+    allows = Allows(hints=False, takebacks=True, pausing=True, shows_thinking=True)
 
     def __init__(self, strategy: Strategy, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.strategy = strategy

@@ -1,6 +1,6 @@
 """An outside engine as a Player: a subprocess speaking a line protocol.
 
-The protocol (documented in the README), one line each way, UTF-8:
+The protocol (documented in docs/engine.md), one line each way, UTF-8:
 
     arena -> engine   tui-reversi 1
     engine -> arena   ok NAME

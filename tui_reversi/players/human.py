@@ -11,7 +11,7 @@ class HumanPlayer:
     request open, so the player simply tries another square."""
 
     kind = "human"
-    allows = Allows(hints=True, takebacks=True, pausing=False)
+    allows = Allows(hints=True, takebacks=True, pausing=False, local_input=True)
 
     def __init__(self) -> None:
         self._request: MoveRequest | None = None

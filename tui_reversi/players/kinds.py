@@ -25,7 +25,7 @@ class PlayerKind:
 
 
 HUMAN = "human"
-# A person at another terminal, seated by the server at a table (players.remote).
+# A person at another terminal, seated by the server at a table (net.remote).
 PERSON = "person"
 
 KINDS = (

@@ -18,7 +18,7 @@ from ..widgets.key_bar import KeyBar
 if TYPE_CHECKING:
     from textual.app import App
 
-    from ..app import ReversiApp
+    from .game_app import GameApp
 
 Result = TypeVar("Result")
 
@@ -71,7 +71,7 @@ class Dialog(ModalScreen[Result], AnswersOnce[Result]):
 
     def terminal_text(self, text: str) -> str:
         """`text` as the terminal should get it (the app's ASCII mode spells symbols out)."""
-        return cast("ReversiApp", self.app).text(text)
+        return cast("GameApp", self.app).text(text)
 
     def on_mount(self) -> None:
         # Mounted here rather than composed, so subclasses compose only their dialog.

@@ -1,4 +1,5 @@
-"""Game over: who won, the score (WOF count and raw discs), and what next."""
+"""Game over: who won, the score (WOF count and raw discs) or how the game
+ended off the board, and what next."""
 
 from __future__ import annotations
 
@@ -9,25 +10,32 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Button, Static
 
-from ..core import Color, Result
+from ..core import Color, Ending
 from ..match import Match
-from ..players.kinds import PERSON
 from ..widgets.literal import Literal
 from .dialog import Dialog
 
 
-def result_lines(match: Match, result: Result) -> tuple[str, str]:
-    """A headline ('You win!', 'White (Easy) wins') and the score in detail."""
-    if result.winner is None:
-        headline = "A draw!"
-    elif match.is_human(result.winner) and match.humans == 1:
+def result_lines(match: Match, ending: Ending) -> tuple[str, str]:
+    """A headline ('You win!', 'White (Easy) wins', 'bob wins.') and the score
+    in detail (with how the game ended off the board: a resignation, a flag...)."""
+    winner = ending.winner
+    if winner is None:
+        headline = "A draw!" if ending.reason == "normal" else "No result."
+    elif match.is_human(winner) and match.humans == 1:
         headline = "You win!"
-    elif match.level(result.winner) == PERSON:  # the other person at a server's table
-        headline = f"{match.player_label(result.winner)} wins."
+    elif match.names[winner]:  # a person at a server's table, by name
+        headline = f"{match.player_label(winner)} wins."
     elif match.humans == 1:
         headline = "The computer wins."
     else:
-        headline = f"{result.winner.label} ({match.player_label(result.winner)}) wins!"
+        headline = f"{winner.label} ({match.player_label(winner)}) wins!"
+    result = match.game.result
+    if ending.off_board or result is None:
+        position = match.game.position
+        black, white = position.count(Color.BLACK), position.count(Color.WHITE)
+        detail = f"{ending.text or ending}\nDiscs on the board: Black {black} - {white} White"
+        return headline, detail
     black, white = result.score(Color.BLACK), result.score(Color.WHITE)
     detail = f"Black {black} - {white} White"
     if (result.black_discs, result.white_discs) != (black, white):
@@ -54,10 +62,10 @@ class GameOverScreen(Dialog[str | None]):
     ]
 
     def __init__(
-        self, match: Match, result: Result, *, at_table: bool = False, rematch: bool = False
+        self, match: Match, ending: Ending, *, at_table: bool = False, rematch: bool = False
     ) -> None:
         super().__init__()
-        self.headline, self.detail = result_lines(match, result)
+        self.headline, self.detail = result_lines(match, ending)
         self.at_table = at_table
         self.rematch = rematch  # a player at the table (not a spectator) may ask for one
 

@@ -22,9 +22,10 @@ SECTIONS = {
     "log": "Move log (tab to it)",
     "analysis": "Analysis (in review or when the game is over)",
     "graph": "Evaluation graph (g)",
-    "new-game": "New-game dialog",
+    "table": "At a table (playing someone on a server)",
     "lobby": "Lobby (L, on a server)",
     "invite": "Invitation dialog (⏎ on a person in the lobby)",
+    "new-game": "New-game dialog",
     "resume": "At start, with an unfinished game",
     "save": "Save dialog (s)",
     "games": "Saved games (o)",
@@ -83,7 +84,7 @@ def _binding_classes(app: App[Any]) -> list[type[DOMNode]]:
 
 def key_names(app: App, binding: Binding) -> list[str]:
     """How each key of `binding` is shown, after the app's keymap."""
-    keymap: dict[str, str] = getattr(app, "keymap", {})  # ReversiApp keeps the one it is given
+    keymap: dict[str, str] = getattr(app, "keymap", {})  # GameApp keeps the one it is given
     keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
     names = []
     for index, key in enumerate(part.strip() for part in keys.split(",")):

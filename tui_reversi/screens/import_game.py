@@ -3,8 +3,6 @@ transcript, a board string or a saved game's JSON), and who plays it on."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -69,14 +67,13 @@ class ImportScreen(FormScreen[SavedGame | None]):
             self.problem(str(error))
             return
         saved = (record.black, record.white)
-        if saved == ("human", "human"):  # what a game without players reads as
+        if saved == ("human", "human") and record.names is None:  # a game without players
             saved = self.players  # you keep your colour and your opponent
         black = self.query_one("#black", ChoiceRow).value
         white = self.query_one("#white", ChoiceRow).value
         self.dismiss(
-            replace(
-                record,
-                black=saved[0] if black == AS_SAVED else black,
-                white=saved[1] if white == AS_SAVED else white,
+            record.with_players(
+                saved[0] if black == AS_SAVED else black,
+                saved[1] if white == AS_SAVED else white,
             )
         )

@@ -10,7 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
 from ..core import Variant
-from ..net.lobby import Invitation
+from ..net.lobby_link import Invitation
 from ..net.terms import ColourChoice, TableTerms, TimeControl
 from ..widgets.choice import ChoiceRow
 from ..widgets.literal import Literal

@@ -10,7 +10,7 @@ whenever it changes while it is on screen; rows that did not change stay."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -20,14 +20,14 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..net.lobby import Invitation, LobbyLink, LobbyNews, LobbyView, TableEntry
+from ..net.lobby_link import Invitation, LobbyLink, LobbyNews, LobbyView, TableEntry
 from ..net.terms import TableTerms
 from ..widgets.literal import Literal
 from .dialog import Dialog
 from .invitation import InvitedScreen, InviteScreen, WaitingScreen
 
 if TYPE_CHECKING:
-    from ..app import ReversiApp
+    from textual.app import App
 
 ScreenType = TypeVar("ScreenType")
 
@@ -35,8 +35,8 @@ ScreenType = TypeVar("ScreenType")
 # same key (not in the key bar) says there is none.
 LOBBY_TOOLTIP = "Who is on the server, invitations, tables to watch or join (when served)"
 LOBBY_BINDINGS = [
-    Binding("L", "lobby", "Lobby", id="game.lobby", tooltip=LOBBY_TOOLTIP),
-    Binding("L", "no_lobby", "Lobby", id="game.lobby", tooltip=LOBBY_TOOLTIP, show=False),
+    Binding("L", "lobby", "Lobby", id="lobby.open", tooltip=LOBBY_TOOLTIP),
+    Binding("L", "no_lobby", "Lobby", id="lobby.open", tooltip=LOBBY_TOOLTIP, show=False),
 ]
 # Said by that key where there is no lobby.
 NO_LOBBY = "The lobby exists only on a tui-reversi server: connect with ssh to play people there."
@@ -207,7 +207,7 @@ def _table_text(table: TableEntry) -> str:
 class Invitations:
     """The app's side of the lobby: opens it, and brings its news to the screens."""
 
-    def __init__(self, app: ReversiApp, link: LobbyLink) -> None:
+    def __init__(self, app: App[Any], link: LobbyLink) -> None:
         self.app = app
         self.link = link
         self.view: LobbyView | None = None  # the lobby as last sent

@@ -38,7 +38,7 @@ def describe_match(match: Match) -> tuple[str, str]:
         f"Black {match.player_label(Color.BLACK)} vs White {match.player_label(Color.WHITE)}, "
         f"{match.variant.value.capitalize()}"
     )
-    state = f"Move {match.game.ply}, {match.to_move.label} to move"
+    state = f"Move {match.game.move_number()}, {match.to_move.label} to move"
     counts = f"Black {position.count(Color.BLACK)}, White {position.count(Color.WHITE)}"
     return players, f"{state}: {counts}"
 

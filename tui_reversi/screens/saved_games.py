@@ -12,7 +12,6 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Static
 
 from ..core import Color
-from ..players.kinds import label
 from ..session import Session, sentence
 from ..storage import SavedGame, SavedGameEntry, StorageError
 from ..widgets.literal import Literal, literal_cell
@@ -27,10 +26,18 @@ WIDE_COLUMNS, NARROW_COLUMNS = 59, 40
 NAME_MIN = 17
 
 
-def players(entry: SavedGameEntry) -> str:
-    if not entry.readable:
-        return ""
-    return f"{label(entry.black)} v {label(entry.white)}"
+def details(record: SavedGame) -> str:
+    """', rated 2197.01 and 2199.72, 05:00//02:00, played 2003.12.15_13:24:03.MST':
+    what an imported game's file said about it, where it said it."""
+    said = ""
+    if record.ratings is not None:
+        black, white = (rating or "?" for rating in record.ratings)
+        said += f", rated {black} and {white}"
+    if record.time_control is not None:
+        said += f", {record.time_control}"
+    if record.date is not None:
+        said += f", played {record.date}"
+    return said
 
 
 def short(text: str, width: int) -> str:
@@ -125,12 +132,14 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
         result = entry.result
         if result is None:
             score, state = f"{entry.black_discs}-{entry.white_discs}", entry.status
+            if entry.ending is not None and entry.ending.winner is not None:
+                state = f"{entry.ending.winner.label} won"
         else:
             score = f"{result.score(Color.BLACK)}-{result.score(Color.WHITE)}"
             state = "Draw" if result.winner is None else f"{result.winner.label} won"
         if not self._wide:
             return (name, saved, str(entry.moves), state if result is None else f"{state} {score}")
-        return (name, saved, players(entry), str(entry.moves), score, state)
+        return (name, saved, entry.players, str(entry.moves), score, state)
 
     @property
     def entry(self) -> SavedGameEntry | None:
@@ -152,7 +161,10 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
         elif not entry.readable:
             describe.update(f"{entry.name} cannot be read: {entry.error}")
         else:
-            describe.update(f"{entry.name}: {players(entry)}, {entry.status}, {entry.moves} moves.")
+            about = details(entry.record) if entry.record is not None else ""
+            describe.update(
+                f"{entry.name}: {entry.players}{about}, {entry.status}, {entry.moves} moves."
+            )
         self._problem("")
 
     def _problem(self, text: str) -> None:

@@ -7,10 +7,13 @@ Textual owns that process's terminal and signals exactly as it would locally.
   derived from it (player directory names, the child's environment).
 - `hostkey`: the server's ed25519 key, created once with mode 0600.
 - `pty_process`: a program running as session leader on a fresh pty.
-- `forkserver`: the preloaded parent, a separate Python that has imported the
-  game and forks one child per game (no threads, no event loop in it).
-- `preloaded`: the server's side of it: start it, ask it for games, restart it.
-- `session`: one SSH session channel bound to one game process.
+- `preloaded`: the server's side of the game launcher (`tui_reversi.launcher`,
+  outside this package, given as `ServeConfig.launcher_command`): start it,
+  ask it for games, restart it.
+- `ssh_session`: one SSH session channel bound to one game process.
+- `tables`, `table_*`: the tables, their referee, clocks, course and store.
+- `lobby_host`: the server's end of the in-app lobby: guests and invitations.
+- `roster`: who is here and what each is doing, as plain lines (`ssh host lobby`).
 - `arcade`: the listener, authentication, limits and the connection log.
 
 Importing this package imports asyncssh: only `tui-reversi serve` does that.

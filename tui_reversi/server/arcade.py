@@ -16,23 +16,26 @@ import ipaddress
 import os
 import sys
 import time
-from collections import Counter
 from collections.abc import Callable
 
 import asyncssh
 
 from .archive import FIRST_RATING, Archive
-from .config import ServeConfig, ServeError, format_duration, gone_reason
+from .config import ServeConfig, ServeError, format_duration, gone_reason, log_name
+from .door import Door, PasswordPenalties
 from .hostkey import load_or_create_host_key
-from .invitations import Lobby
-from .lobby import who_is_here
+from .lobby_host import LobbyHost
+from .login import Accounts, Login
 from .preloaded import PreloadedParent, fork_available
 from .pty_process import Spawn
-from .session import GameSession
+from .roster import who_is_here
+from .ssh_session import GameSession
 from .tables import Tables
 
 # After its session has ended, a connection gets this long to close by itself.
 LINGER_AFTER_SESSION = 5.0
+# How a client is turned away that cannot be the name it asked for.
+NO_WAY_IN = asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
 # On shutdown, how long clients get to close by themselves once their game has ended.
 CLIENT_CLOSE_WAIT = 2.0
 
@@ -52,7 +55,11 @@ class Arcade:
         self.connections: set[PlayerConnection] = set()
         # Player (directory) name -> the session whose game is that player's live game.
         self.live_games: dict[str, GameSession] = {}
-        self._per_address: Counter[str] = Counter()
+        # Every session with a game running, its connection still there or gone.
+        self.games: set[GameSession] = set()
+        self.door = Door(config)
+        self.penalties = PasswordPenalties(config.auth_failure_delay, self.note)
+        self.accounts = Accounts(config, self.note)
         self.seats_taken = 0
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.host_key: asyncssh.SSHKey | None = None
@@ -69,7 +76,7 @@ class Arcade:
         # Finished table games: SQLite under the data directory, and the players' saved games.
         self.archive: Archive | None = None
         # The lobby inside the served games: who is here, the tables, invitations.
-        self.lobby = Lobby(
+        self.lobby = LobbyHost(
             self.tables,
             people=lambda: who_is_here(self),
             record=self._record,
@@ -82,11 +89,13 @@ class Arcade:
     async def start(self) -> None:
         """Load or create the host key and start listening; ServeError if that cannot be done."""
         config = self.config
+        _make_private(config)
         self.host_key, self.host_key_created = load_or_create_host_key(config.host_key_path)
         if config.auth == "keys" and config.authorized_keys is not None:
-            self.authorized_keys()  # fail now, not at the first player's login
+            self.accounts.file_names()  # fail now, not at the first player's login
         await self._start_preloaded()
         self.archive = Archive(config.data_dir / "archive.sqlite3", config.players_dir)
+        self.accounts.store = self.archive
         await self.tables.start(self.archive)
         await self.lobby.start()
         try:
@@ -128,7 +137,7 @@ class Arcade:
             self.note("the game command is not this Python: every game starts as a new process")
             self.game_start = "as a new process each"
             return
-        parent = PreloadedParent(log=self.note)
+        parent = PreloadedParent(log=self.note, launcher=config.launcher_module)
         try:
             await parent.start()
         except ServeError as error:
@@ -165,37 +174,20 @@ class Arcade:
         assert self.host_key is not None
         return self.host_key.get_fingerprint()
 
-    def authorized_keys(self) -> asyncssh.SSHAuthorizedKeys:
-        """The authorized_keys file, read afresh so new keys work without a restart."""
-        path = self.config.authorized_keys
-        try:
-            return asyncssh.read_authorized_keys(str(path))
-        except OSError as error:
-            raise ServeError(f"cannot read {path}: {error.strerror}") from None
-        except ValueError as error:
-            raise ServeError(f"cannot use {path}: {error}") from None
-
     # Counting.
 
-    def admit(self, connection: PlayerConnection) -> tuple[str | None, bool]:
-        """Count a new connection in: a sentence for the client if it must be turned away,
-        and whether to drop it at once (a flood) rather than after the key exchange."""
+    def admit(self, connection: PlayerConnection) -> bool:
+        """Count a new connection in at the door; False (not counted) if there is no room."""
+        if not self.door.arrive(connection.address):
+            return False
         self.connections.add(connection)
-        self._per_address[connection.address] += 1
-        from_address = self._per_address[connection.address]
-        if from_address > self.config.max_per_address:
-            message = "Too many connections from your address; please try again later."
-            return message, from_address > 2 * self.config.max_per_address
-        if len(self.connections) > self.config.max_connections():
-            return "The server is busy; please try again in a few minutes.", False
-        return None, False
+        return True
 
     def forget(self, connection: PlayerConnection) -> None:
-        self.connections.discard(connection)
-        self._per_address[connection.address] -= 1
-        if self._per_address[connection.address] <= 0:
-            del self._per_address[connection.address]
-        self.log_disconnect(connection)
+        if connection in self.connections:
+            self.connections.discard(connection)
+            self.door.leave(connection.address, inside=connection.authenticated)
+            self.log_disconnect(connection)
 
     def take_seat(self) -> bool:
         if self.seats_taken >= self.config.max_sessions:
@@ -213,11 +205,11 @@ class Arcade:
         self._log(f"{_now()} {text}")
 
     def log_connect(self, connection: PlayerConnection) -> None:
-        user = _printable(connection.user or "")
+        user = log_name(connection.user or "")
         self._log(f"{_now()} connect {connection.peer} user={user}")
 
     def log_disconnect(self, connection: PlayerConnection) -> None:
-        user = _printable(connection.user) if connection.user is not None else "-"
+        user = log_name(connection.user) if connection.user is not None else "-"
         took = format_duration(time.monotonic() - connection.started)
         reason = connection.end_reason or "closed"
         self._log(f"{_now()} disconnect {connection.peer} user={user} after {took}: {reason}")
@@ -233,7 +225,12 @@ class Arcade:
         self.tables.adjourn_all("The server is stopping")
         for connection in connections:
             connection.end("server shutting down", "the server is shutting down; sorry!")
-        tasks = [c.session.task for c in connections if c.session and c.session.task]
+        # Every game this server started goes, its player still here or not: hung up,
+        # and killed after the grace if it does not go (hang_up), then reaped.
+        for session in list(self.games):
+            session.end("server shutting down", "the server is shutting down; sorry!")
+        tasks = {session.task for session in self.games if session.task is not None}
+        tasks |= {c.session.task for c in connections if c.session and c.session.task}
         if tasks:
             await asyncio.wait(tasks)
         # Clients told their game is over close by themselves; a disconnect sent at once
@@ -275,7 +272,8 @@ class PlayerConnection(asyncssh.SSHServer):
         self.ssh_connection = ""
         self.end_reason: str | None = None
         self.authenticated = False
-        self._refusal: str | None = None
+        self.login = Login(arcade.accounts, self.config.auth, "?")
+        self._told = False  # the client was told why a key was refused
         self.session: GameSession | None = None
         self.game_pid: int | None = None
         self._conn: asyncssh.SSHServerConnection | None = None
@@ -288,11 +286,11 @@ class PlayerConnection(asyncssh.SSHServer):
         self.address = str(peer[0])
         self.peer = f"[{peer[0]}]:{peer[1]}" if ":" in self.address else f"{peer[0]}:{peer[1]}"
         self.ssh_connection = f"{peer[0]} {peer[1]} {local[0]} {local[1]}"
-        self._refusal, flood = self.arcade.admit(self)
-        if self._refusal is not None:
-            self.end_reason = self._refusal.split(";")[0].lower()
-            if flood:
-                asyncio.get_running_loop().call_soon(conn.abort)
+        self.login = Login(self.arcade.accounts, self.config.auth, self.address)
+        if not self.arcade.admit(self):
+            # No room at the door: not counted, not kept, not told (it has not even said hello).
+            self.end_reason = "no room at the door"
+            asyncio.get_running_loop().call_soon(conn.abort)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._timer is not None:
@@ -306,44 +304,84 @@ class PlayerConnection(asyncssh.SSHServer):
 
     def begin_auth(self, username: str) -> bool:
         self.user = username
-        if self._refusal is not None and self._conn is not None:
+        self.login.asked = username
+        refusal = self.arcade.door.room_inside(self.address)
+        if refusal is not None:
             # Said here, after the key exchange, because clients read it only from then on.
-            self._conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, self._refusal)
-            return True
-        auth = self.config.auth
-        if auth == "none":
-            return False
-        if auth == "keys":
-            try:
-                keys = self.arcade.authorized_keys()
-            except ServeError as error:
-                self.arcade.note(str(error))
-                keys = None
-            if keys is not None and self._conn is not None:
-                self._conn.set_authorized_keys(keys)
+            self._refuse(refusal, asyncssh.DISC_TOO_MANY_CONNECTIONS)
+        return True  # in every mode: the key a client offers says who it is
+
+    def public_key_auth_supported(self) -> bool:
         return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if self.login.key_allowed(key):
+            return True
+        refusal = self.login.refusal
+        if refusal is not None and not self._told and self._conn is not None:
+            # Shown by OpenSSH as it comes; the client may still have the right key.
+            self._told = True
+            self._conn.send_auth_banner(f"tui-reversi: {refusal}\r\n")
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        # Under --auth password, asyncssh asks for the password this way too.
+        return NotImplemented if self.config.auth == "password" else True  # type: ignore[no-any-return]
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        """No key, or none that may be this name: a guest under the open default
+        (let in without a prompt), else refused with the sentence that says why."""
+        if self.login.guest_allowed():
+            return True
+        if not self._told:  # (else the banner said why)
+            self._refuse(self.login.refusal or "connect with your SSH key.")
+        return False
 
     def password_auth_supported(self) -> bool:
         return self.config.auth == "password"
 
     async def validate_password(self, username: str, password: str) -> bool:
+        refusal = self.login.password_refusal()
+        if refusal is not None:
+            self._refuse(refusal)
+            return False
+        penalties = self.arcade.penalties
+        # However the guesses come (pipelined, on many connections), one is compared
+        # at a time per address, after a wait that grows with its wrong ones.
+        await penalties.turn(self.address)
         expected = (self.config.password or "").encode()
         if expected and hmac.compare_digest(password.encode(), expected):
+            penalties.passed(self.address)
             return True
         self.end_reason = "wrong password"
-        # Slows guessing down; the per-address limit caps how many guess at once.
-        await asyncio.sleep(self.config.auth_failure_delay)
+        penalties.failed(self.address, log_name(username))
         return False
 
-    def public_key_auth_supported(self) -> bool:
-        return self.config.auth == "keys"
-
     def auth_completed(self) -> None:
+        refusal = self.arcade.door.room_inside(self.address)
+        if refusal is not None:
+            self._refuse(refusal, asyncssh.DISC_TOO_MANY_CONNECTIONS)
+            return
+        in_use = {c.user for c in self.arcade.connections if c.authenticated and c.user}
+        name, problem = self.login.settle(in_use)
+        if problem is not None:
+            self._refuse(problem)
+            return
+        self.user = name
+        self.arcade.door.enter(self.address)
         self.authenticated = True
         self.end_reason = None
         self.arcade.log_connect(self)
         # A connection that never asks for a game does not keep its place for long.
         self._linger(self.config.login_timeout, "no game requested")
+
+    def _refuse(
+        self, sentence: str, code: int = asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
+    ) -> None:
+        """Turn the client away with one sentence (OpenSSH prints it)."""
+        self.end_reason = sentence.split(";")[0].split(":")[0].rstrip(".").lower()
+        if self._conn is not None:
+            self._conn.disconnect(code, sentence[:1].upper() + sentence[1:])
 
     def session_requested(self) -> GameSession | bool:
         if self.session is not None:
@@ -411,8 +449,16 @@ def _now() -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S")
 
 
-def _printable(name: str) -> str:
-    """A user name as it may go into a log line: plain if plain, quoted and escaped if not."""
-    if name and name.isprintable() and " " not in name and "=" not in name:
-        return name
-    return repr(name)
+def _make_private(config: ServeConfig) -> None:
+    """The data directory, the players' folders and the crash reports: the server
+    user's alone (0700), whatever modes they were found with. ServeError if not."""
+    players, reports = config.players_dir, config.data_dir / "crash-reports"
+    try:
+        config.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        players.mkdir(mode=0o700, exist_ok=True)
+        folders = [config.data_dir, players, *(p for p in players.iterdir() if p.is_dir())]
+        for folder in [*folders, *([reports] if reports.is_dir() else [])]:
+            if not folder.is_symlink():
+                folder.chmod(0o700)
+    except OSError as error:
+        raise ServeError(f"cannot make {error.filename} private: {error.strerror}") from None

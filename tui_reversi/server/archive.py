@@ -4,8 +4,9 @@ Every table's game that ends with both seats taken is kept twice: a row in
 the archive (SQLite, the standard library's sqlite3, in WAL mode, at
 `<data dir>/archive.sqlite3`), and a saved game in each player's own
 saved games (so `o` at home lists it and `x` exports it as GGF with both
-names). Results and Elo ratings are counted per player name, which means
-something only when names are authenticated (`--auth keys` or `password`).
+names). Results and Elo ratings are counted per player name, a name being
+its keys' (accounts.py); games with a guest are not rated. The archive also
+keeps which keys are which name's (table `account_keys`, the AccountStore).
 
 A game not over yet is kept too, from the moment both seats are taken and
 again after every move, takeback and adjournment (table `unfinished`): when
@@ -16,17 +17,20 @@ archives the game's end. `Archive` is the SQLite `TableStore` (tables.py).
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 from ..core import Color, Game, ReversiError, Variant
+from ..core import Ending as PlayersEnding
 from ..net.terms import TermsRefused, TimeControl
 from ..players.kinds import HUMAN, PERSON
 from ..storage import NameTakenError, SavedGame, SavedGames, StorageError
 from ..storage.paths import APP_NAME
 from ..storage.saved_games import GAMES_DIR
+from .accounts import AccountKey, is_guest
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -59,6 +63,12 @@ CREATE TABLE IF NOT EXISTS unfinished (
     started TEXT NOT NULL,          -- UTC, ISO 8601
     saved TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS account_keys (
+    key TEXT PRIMARY KEY,           -- an OpenSSH public key, 'ssh-ed25519 AAAA...' (no comment)
+    name TEXT NOT NULL,             -- the player name it logs in as
+    added TEXT NOT NULL             -- UTC, ISO 8601
+);
+CREATE INDEX IF NOT EXISTS account_keys_name ON account_keys (name);
 CREATE TABLE IF NOT EXISTS ratings (
     name TEXT PRIMARY KEY,          -- a player name
     rating REAL NOT NULL,           -- Elo, from FIRST_RATING
@@ -78,6 +88,15 @@ class Ending:
     # 'board', 'resigned', 'time' (a flag fell), 'forfeit' (did not come back in time), 'left'
     ending: str
     winner: Color | None  # None: a draw on the board, or no result ('left')
+
+    @property
+    def played(self) -> PlayersEnding:
+        """The ending as the players' games know it (core's reasons)."""
+        return PlayersEnding(_REASONS.get(self.ending, "left"), self.winner, self.description)
+
+
+# The archive's kinds of end -> the reasons the players' games and saved games know.
+_REASONS = {"board": "normal", "resigned": "resigned", "time": "flag", "forfeit": "left"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +145,12 @@ class Archive:
     def __init__(self, path: Path, players_dir: Path) -> None:
         self.path = path
         self.players_dir = players_dir
+        # The file and its journals are the server user's alone (SQLite gives the
+        # journals the file's mode), whatever mode an older file had.
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+        for kept in (path, path.with_name(f"{path.name}-wal"), path.with_name(f"{path.name}-shm")):
+            if kept.exists():
+                kept.chmod(0o600)
         self._db = sqlite3.connect(path, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
@@ -174,6 +199,13 @@ class Archive:
             code = unfinished.code
             raise StoreError(f"cannot keep table {code}'s game in {self.path}: {error}") from None
 
+    def forget_table(self, code: str) -> None:
+        """Forget the game kept not over at table `code`. Raises StoreError."""
+        try:
+            self._db.execute("DELETE FROM unfinished WHERE code = ?", (code,))
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot forget table {code}'s game in {self.path}: {error}") from None
+
     def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
         """Every game kept not over, and a sentence for each row that cannot be read."""
         games: list[UnfinishedGame] = []
@@ -221,13 +253,60 @@ class Archive:
         ).fetchone()
         return Results(*(count or 0 for count in row))
 
+    # The accounts (accounts.py's AccountStore): which keys are which name's.
+
+    def key_owner(self, key: str) -> str | None:
+        row = self._query("SELECT name FROM account_keys WHERE key = ?", (key,)).fetchone()
+        return str(row[0]) if row else None
+
+    def keys_of(self, name: str) -> list[AccountKey]:
+        rows = self._query(
+            "SELECT key, added FROM account_keys WHERE name = ? ORDER BY added, key", (name,)
+        ).fetchall()
+        return [AccountKey(str(key), str(added)) for key, added in rows]
+
+    def claim(self, name: str, key: str) -> bool:
+        return self._bind(name, key, only_if_free=True)
+
+    def add_key(self, name: str, key: str) -> bool:
+        return self._bind(name, key, only_if_free=False)
+
+    def remove_key(self, name: str, key: str) -> bool:
+        cursor = self._query("DELETE FROM account_keys WHERE name = ? AND key = ?", (name, key))
+        return cursor.rowcount > 0
+
+    def _bind(self, name: str, key: str, *, only_if_free: bool) -> bool:
+        """Bind `key` to `name` unless the key has a name (or, `only_if_free`, the name a key)."""
+        try:
+            with self._db:  # the check and the binding: one transaction
+                self._db.execute("BEGIN IMMEDIATE")
+                taken = self._db.execute(
+                    "SELECT 1 FROM account_keys WHERE key = ? OR (? AND name = ?)",
+                    (key, only_if_free, name),
+                ).fetchone()
+                if taken:
+                    return False
+                self._db.execute(
+                    "INSERT INTO account_keys (key, name, added) VALUES (?, ?, ?)",
+                    (key, name, datetime.now(UTC).isoformat(timespec="seconds")),
+                )
+                return True
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot keep {name}'s key in {self.path}: {error}") from None
+
+    def _query(self, sql: str, parameters: tuple[object, ...]) -> sqlite3.Cursor:
+        try:
+            return self._db.execute(sql, parameters)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot read the accounts in {self.path}: {error}") from None
+
     def _insert(self, played: PlayedGame) -> None:
         with self._db:  # the game and the ratings it moves: both or neither
             self._db.execute("BEGIN")
             winner = self._insert_game(played)
             self._db.execute("DELETE FROM unfinished WHERE code = ?", (played.code,))
-            if winner is not None:
-                self._rate(played.names, winner)
+            if winner is not None and not any(is_guest(name) for name in played.names):
+                self._rate(played.names, winner)  # (guests play unrated)
 
     def _rate(self, names: tuple[str, str], winner: str) -> None:
         """Move both players' Elo ratings by the game's result."""
@@ -274,9 +353,16 @@ class Archive:
         return winner
 
     def _save_for(self, played: PlayedGame, color: Color) -> None:
-        """The game in `color`'s player's saved games: they are `human`, the other `person`."""
+        """The game in `color`'s player's saved games, with both names and how it
+        ended: they are `human`, the other `person`. A game with no move is not kept."""
+        if not played.game.moves:
+            return
         kinds = (HUMAN, PERSON) if color == Color.BLACK else (PERSON, HUMAN)
-        record = replace(SavedGame.from_game(played.game, *kinds), names=played.names)
+        record = replace(
+            SavedGame.from_game(played.game, *kinds),
+            names=played.names,
+            ending=played.end.played,
+        )
         # The names are the players' directory names already (session.player).
         home = self.players_dir / played.names[color]
         games = SavedGames(home / "data" / APP_NAME / GAMES_DIR)

@@ -22,6 +22,10 @@ AUTH_MODES = ("none", "password", "keys")
 TABLES_PER_PLAYER = 3
 SPECTATORS_PER_TABLE = 8
 
+# Connections not authenticated yet, at the least: per address, and in all.
+UNAUTHENTICATED_PER_ADDRESS = 3
+UNAUTHENTICATED = 64
+
 # Client-sent variables a game may use; everything else a client sends is dropped.
 CLIENT_VARIABLES = ("COLORTERM", "NO_COLOR", "TERM_PROGRAM", "TERM_PROGRAM_VERSION")
 
@@ -31,6 +35,8 @@ PATH = "/usr/local/bin:/usr/bin:/bin"
 _SAFE_TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")
 _PRINTABLE = re.compile(r"[^\x00-\x1f\x7f]{0,256}")
+# A user name goes into the log cut to this (SSH allows a kilobyte).
+LOGGED_NAME_LENGTH = 40
 
 
 class ServeError(Exception):
@@ -54,7 +60,7 @@ class ServeConfig:
     session_limit: float = 4 * 3600.0
     keepalive_interval: float = 15.0
     keepalive_count_max: int = 4
-    login_timeout: float = 30.0
+    login_timeout: float = 10.0
     hangup_grace: float = 5.0
     auth_failure_delay: float = 1.0
     # At a table: how long a dropped player's seat waits for them (0: the game ends at once).
@@ -68,6 +74,8 @@ class ServeConfig:
     game_command: tuple[str, ...] = (sys.executable, "-m", "tui_reversi")
     # Fork games from a parent that has imported the app already (False: a fresh Python each).
     preload: bool = True
+    # That parent, run as `python -m MODULE FD`: the game's side, outside this package.
+    launcher_module: str = "tui_reversi.launcher"
 
     @property
     def host_key_path(self) -> Path:
@@ -77,8 +85,17 @@ class ServeConfig:
     def players_dir(self) -> Path:
         return self.data_dir / "players"
 
+    def max_unauthenticated_per_address(self) -> int:
+        """Connections from one address not authenticated yet: a few, or half of
+        what the address may have inside if the operator allows more."""
+        return max(UNAUTHENTICATED_PER_ADDRESS, self.max_per_address // 2)
+
+    def max_unauthenticated(self) -> int:
+        """Connections not authenticated yet, from everywhere."""
+        return max(UNAUTHENTICATED, self.max_connections() // 2)
+
     def max_connections(self) -> int:
-        """Connections at once, authenticated or not: room for players plus a few at the door."""
+        """Authenticated connections at once: room for players plus a few looking at the lobby."""
         return self.max_sessions + max(10, self.max_sessions // 2)
 
 
@@ -145,6 +162,17 @@ def player_user_name(user: str) -> str:
     """The name shown to the game as USER: printable, at most 64 characters."""
     cleaned = "".join(ch for ch in user if ch.isprintable())[:64]
     return cleaned or "player"
+
+
+def log_name(name: str) -> str:
+    """A user name as it may go into a log line: plain if plain, quoted and escaped
+    if not, and cut to LOGGED_NAME_LENGTH characters (saying how long it was)."""
+    plain = name.isprintable() and " " not in name and "=" not in name
+    if name and len(name) <= LOGGED_NAME_LENGTH and plain:
+        return name
+    if len(name) <= LOGGED_NAME_LENGTH:
+        return repr(name)
+    return f"{name[:LOGGED_NAME_LENGTH]!r}...({len(name)} characters)"
 
 
 def format_duration(seconds: float) -> str:

@@ -1,7 +1,8 @@
-"""The server's side of the preloaded parent (see forkserver): start it, ask it
-for games, hear how they end, and start it again if it dies.
+"""The server's side of the preloaded parent (the game launcher,
+`tui_reversi.launcher`): start it, ask it for games, hear how they end, and
+start it again if it dies.
 
-    parent = PreloadedParent(log=arcade.note)
+    parent = PreloadedParent(log=arcade.note, launcher="tui_reversi.launcher")
     await parent.start()                      # ServeError if it cannot preload
     if parent.runs(argv): spawn = parent.spawn    # for PtyProcess.start
     await parent.close()                      # after every game has ended
@@ -99,8 +100,9 @@ class ForkedGame:
 class PreloadedParent:
     """One preloaded parent at a time, started again whenever it dies."""
 
-    def __init__(self, log: Callable[[str], None]) -> None:
+    def __init__(self, log: Callable[[str], None], launcher: str) -> None:
         self._log = log
+        self._launcher = launcher  # run as `python -m LAUNCHER FD`
         self._process: asyncio.subprocess.Process | None = None
         self._control: socket.socket | None = None
         self._ready: asyncio.Future[float] | None = None
@@ -135,7 +137,7 @@ class PreloadedParent:
             self._process = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
-                "tui_reversi.server.forkserver",
+                self._launcher,
                 str(theirs.fileno()),
                 pass_fds=(theirs.fileno(),),
                 env=PARENT_ENVIRONMENT,

@@ -5,6 +5,7 @@ game between them, the clocks' state, the games' lines to it and who watches
 from __future__ import annotations
 
 import asyncio
+import collections
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -12,7 +13,10 @@ from ..core import Color, Game, Variant
 from ..net.remote import NOBODY
 from ..net.server_line import line
 from ..net.terms import TimeControl
+from .archive import Ending
 from .games_socket import tell
+
+CHAT_KEPT = 20  # lines of a table's chat told again to a game that sits down
 
 
 @dataclass(eq=False)
@@ -24,6 +28,7 @@ class Table:
     names: dict[Color, str] = field(default_factory=dict)
     game: Game = field(init=False)
     ended: str | None = None
+    ending: Ending | None = None  # how `ended` came about, when the game was played
     links: dict[Color, asyncio.StreamWriter] = field(default_factory=dict)
     # The people watching (names, with a seat handed out) and their games' lines.
     audience: list[str] = field(default_factory=list)
@@ -48,6 +53,10 @@ class Table:
     # waits, clocks stopped, until both players sit down again (join CODE).
     adjourned: bool = False
     takebacks_asked: dict[Color, int] = field(default_factory=dict)
+    # The last lines of chat (`said` lines), for a game that sits down again.
+    chat: collections.deque[bytes] = field(
+        default_factory=lambda: collections.deque(maxlen=CHAT_KEPT)
+    )
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     def __post_init__(self) -> None:
@@ -74,6 +83,14 @@ class Table:
         """Tell everyone at the table: both players' games and the spectators'."""
         for writer in [*self.links.values(), *self.spectators]:
             tell(writer, data)
+
+    def over_line(self) -> bytes:
+        """`over REASON WINNER TEXT` for an ended table (players/remote.py)."""
+        assert self.ended is not None
+        end = self.ending or Ending(self.ended, "left", None)
+        played = end.played
+        winner = played.winner.name.lower() if played.winner is not None else NOBODY
+        return line("over", played.reason, winner, end.description)
 
     def players_line(self) -> bytes:
         return line("players", self.name(Color.BLACK) or NOBODY, self.name(Color.WHITE) or NOBODY)

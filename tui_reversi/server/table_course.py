@@ -95,7 +95,13 @@ class GameCourse:
         loop = asyncio.get_running_loop()
         left = deadline - loop.time()
         name, other = table.name(color), color.other
-        if left <= 0 and self._adjourn:
+        if left <= 0 and not table.game.moves:
+            # Nothing was played: nothing to win, lose or keep.
+            self.end(table, Ending(f"{name} did not come back: no move was played.", "left", None))
+            self._clear_away(table)
+            return
+        if left <= 0 and (self._adjourn or other not in table.links):
+            # A forfeit goes only to a player still there: if nobody stayed, it waits for both.
             how = (
                 f"{name} did not come back in time: the game is adjourned. "
                 f"Either of you resumes it with  join {table.code}"
@@ -121,7 +127,7 @@ class GameCourse:
         self._log(f"table {table.code}: adjourned ({how})")
         if table.time_control is not None:
             table.broadcast(table.clock_line(self._clocks.now()))
-        table.broadcast(line("news", how))
+        table.broadcast(line("adjourned", how))
         self.save(table)
 
     def resume(self, table: Table) -> None:
@@ -129,7 +135,7 @@ class GameCourse:
         if table.adjourned and len(table.links) == 2:
             table.adjourned = False
             self._log(f"table {table.code}: resumed")
-            table.broadcast(line("news", "You are both back: the game goes on."))
+            table.broadcast(line("resumed", "You are both back: the game goes on."))
             self._clocks.run(table)
             self.save(table)
 
@@ -154,14 +160,21 @@ class GameCourse:
     def end(self, table: Table, end: Ending) -> None:
         """The game is over, told and recorded: `end` says how."""
         self._stop_waiting(table)
-        table.ended = end.description
+        table.ended, table.ending = end.description, end
         self._log(f"table {table.code}: {end.description}")
         if table.time_control is not None:
             table.broadcast(table.clock_line(self._clocks.now()))
-        table.broadcast(line("over", end.description))
-        if self.store is not None and len(table.names) == 2:
-            for problem in self.store.keep(played(table, end)):
-                self._log(problem)
+        table.broadcast(table.over_line())
+        if self.store is None or len(table.names) != 2:
+            return
+        if not table.game.moves:  # a game with no move is no result: neither rated nor kept
+            try:
+                self.store.forget_table(table.code)
+            except StoreError as error:
+                self._log(str(error))
+            return
+        for problem in self.store.keep(played(table, end)):
+            self._log(problem)
 
     def save(self, table: Table) -> None:
         """Keep the game as it is now, to outlive the server (both seats taken)."""

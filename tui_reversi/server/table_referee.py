@@ -81,7 +81,9 @@ class TableReferee:
         if len(said) >= CHAT_LINES:
             return f"Easy: at most {CHAT_LINES} chat lines a minute."
         said.append(now)
-        seat.table.broadcast(line("said", seat.name, text))
+        told = line("said", seat.name, text)
+        seat.table.chat.append(told)
+        seat.table.broadcast(told)
         return None
 
     def _move(self, seat: Seat, rest: str) -> str | None:
@@ -232,7 +234,7 @@ class TableReferee:
             if seat.color is not None:
                 seat.color = seat.color.other
         table.game = Game(table.variant)
-        table.ended, table.rematch, table.takeback = None, None, None
+        table.ended, table.ending, table.rematch, table.takeback = None, None, None, None
         table.takebacks_asked.clear()
         table.started = datetime.now(UTC)
         if table.time_control is not None:

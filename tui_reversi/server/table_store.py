@@ -31,6 +31,9 @@ class TableStore(Protocol):
     def keep(self, played: PlayedGame) -> list[str]:
         """Record a finished game (and forget it as unfinished); problems met, if any."""
 
+    def forget_table(self, code: str) -> None:
+        """Forget a game kept not over that ends with no result to keep (no move played)."""
+
     def rating(self, name: str) -> tuple[float, int]:
         """`name`'s rating and how many rated games it rests on."""
 

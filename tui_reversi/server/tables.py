@@ -33,6 +33,7 @@ from ..net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
 from ..net.server_line import line, words
 from ..net.terms import TableRefused as TableRefused
 from ..net.terms import TimeControl as TimeControl
+from .accounts import is_guest
 from .archive import UnfinishedGame
 from .config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
 from .games_socket import GamesSocket, hello
@@ -73,6 +74,9 @@ class Tables:
         self.tables: dict[str, Table] = {}
         self._seats: dict[str, Seat] = {}
         self._linked: set[Seat] = set()  # the seats a game holds now: one game each
+        # Seats handed over to their player's next session (hand_over): their game's
+        # going is neither a drop nor a crash; the new game takes the seat.
+        self._handed: set[Seat] = set()
         self.clocks = TableClocks(now, lambda table, end: self.course.end(table, end))
         self.course = GameCourse(self.tables, self.clocks, log, hold=hold, adjourn=adjourn)
         self._referee = TableReferee(
@@ -122,7 +126,7 @@ class Tables:
         table = brought_back(kept)
         self.tables[table.code] = table
         black, white = kept.names
-        move = table.game.ply + 1
+        move = table.game.move_number() + 1
         self._log(f"table {table.code}: {black} against {white} kept adjourned, move {move}")
 
     def adjourn_all(self, why: str) -> None:
@@ -180,6 +184,7 @@ class Tables:
         for rated in self._ratings(name):
             table.broadcast(rated)
         rating = f" (rated {round(self.store.rating(name)[0])})" if self.store is not None else ""
+        rating = " (a guest, unrated)" if is_guest(name) else rating
         sits = f"{name}{rating} sits at the table as {color.label}."
         table.broadcast(line("news", sits))
         self.clocks.run(table)  # Black's clock starts, once both games are up
@@ -231,6 +236,19 @@ class Tables:
             raise TableRefused(f"you have no adjourned game {code.strip()[:20]!r}.")
         return self.join(table.code, name)
 
+    def hand_over(self, secret: str) -> str | None:
+        """A new secret for the seat `secret` stands for, for its player's session
+        that takes their game over from another terminal: the game there sits
+        back down in its place (board, clocks and chat as they were), and this
+        one's going is no drop and forfeits nothing. None for a spectator's
+        place, a spent secret or a game over."""
+        seat = self._seats.get(secret)
+        if seat is None or seat.color is None or seat.table.ended is not None:
+            return None
+        self._handed.add(seat)
+        self._log(f"table {seat.table.code}: {seat.name} takes their seat over elsewhere")
+        return self._seat(seat.table, seat.color, seat.name)
+
     def dropped(self, secret: str) -> None:
         """The player at this seat has gone (their connection dropped, or the server
         hung their game up): their game's going is a drop, not a crash."""
@@ -241,13 +259,19 @@ class Tables:
     def _ratings(self, *names: str) -> list[bytes]:
         if self.store is None:
             return []
-        return [line("rated", name, round(self.store.rating(name)[0])) for name in names]
+        return [
+            line("rated", name, round(self.store.rating(name)[0]))
+            for name in names
+            if not is_guest(name)  # (guests play unrated)
+        ]
 
     def _open_table(self, code: str) -> Table:
         code = code.strip().upper()
         table = self.tables.get(code)
         if table is None or table.ended is not None:
-            raise TableRefused(f"there is no open table {code!r}; check the code with its host.")
+            raise TableRefused(
+                f"there is no open table {code[:20]!r}; check the code with its host."
+            )
         return table
 
     def environment(self, secret: str) -> dict[str, str]:
@@ -262,6 +286,9 @@ class Tables:
         if seat.color is None:
             with contextlib.suppress(ValueError):
                 seat.table.audience.remove(seat.name)
+        elif seat in self._handed:  # another session of the player's has the seat
+            if seat not in self._linked:  # (else its line's end forgets it)
+                self._handed.discard(seat)
         elif seat.color not in seat.table.links:  # (else: its line's end tells)
             self.course.gone(seat, crashed=seat not in self._dropped)
             self._dropped.discard(seat)
@@ -300,7 +327,10 @@ class Tables:
             del table.links[seat.color]
             leaving = seat in self._leaving
             crashed = not leaving and seat not in self._dropped
-            self.course.gone(seat, leaving=leaving, crashed=crashed)
+            if seat not in self._handed:  # (handed over: the new game sits down in its place)
+                self.course.gone(seat, leaving=leaving, crashed=crashed)
+        if seat in self._handed and seat not in self._seats.values():  # its secret is spent
+            self._handed.discard(seat)
         self._leaving.discard(seat)
         self._dropped.discard(seat)
 
@@ -329,14 +359,17 @@ class Tables:
             if move >= 0:
                 writer.write(line("moved", ply, Move.of(move)))
         if table.ended is not None:
-            writer.write(line("over", table.ended))
+            writer.write(table.over_line())
         writer.write(line("ready"))
+        for said in table.chat:  # the talk so far, for a game that sits down (again)
+            writer.write(said)
         self.course.resume(table)  # (told after the table's description)
         if table.adjourned and color is None:
-            writer.write(line("news", "Adjourned: the game goes on when both players are back."))
+            how = "Adjourned: the game goes on when both players are back."
+            writer.write(line("adjourned", how))
         elif table.adjourned and color is not None and color.other not in table.links:
-            other = table.name(color.other)
-            writer.write(line("news", f"Adjourned: the game goes on when {other} is back too."))
+            how = f"Adjourned: the game goes on when {table.name(color.other)} is back too."
+            writer.write(line("adjourned", how))
 
     async def _play(
         self, seat: Seat, reader: asyncio.StreamReader, writer: asyncio.StreamWriter

@@ -10,14 +10,21 @@
 - B[..] / W[..]: one move each, in order; a pass is `PA` (also read: `pass`,
   `--`). A move may carry `/evaluation/time` after it: the evaluation is the
   disc margin for the side that moved; an analysed game writes it (`B[F5/0.50]`)
-  and reading keeps it as that move's score; the time is ignored.
+  and reading keeps it as that move's score; the time (seconds, `B[D3//0.01]`)
+  is kept as written and written back.
   Squares are read in either case and written in upper case, as GGS does.
 - TY: `8` for Othello; an `a` in it (`8a`) marks anti-Othello. An empty BO
   board means classic Reversi (its first four moves fill the centre).
 - RE: the result from Black's side, `+12.00` when Black won by 12, `?` when
-  the game is unfinished. It is written, never trusted: the moves decide.
+  the game is unfinished or has no result. A game won off the board is
+  written as GGS does: `+64.00:r` (White resigned, or left), `-64.00:t`
+  (Black's flag fell). Reading trusts only those flags (the moves decide
+  the rest): a game read with one is finished, as it was.
 - PB / PW: player names. Ours are `Human` or `tui-reversi <level>`; on import
-  any other name is a human.
+  any other name is a human, and the name is kept (shown, and written back).
+- RB / RW (ratings), TI (time control) and DT (date): kept as written and
+  written back; the date is read in its zone where it names a usual one
+  (`2003.12.15_13:24:03.MST` is 20:24:03 UTC).
 
 Reading takes the first game in the text, checks the tags it needs, and
 replays every move: a bad file yields one sentence, e.g. "the GGF game's
@@ -26,11 +33,22 @@ move 7 (W[C4]) is illegal: it flips nothing".
 
 from __future__ import annotations
 
+import math
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
-from ..core import PASS, Color, Game, Position, ReversiError, Variant, parse_square, square_name
-from ..players.analysis import GameAnalysis, MoveAnalysis
+from ..core import (
+    PASS,
+    Color,
+    Ending,
+    Game,
+    Position,
+    ReversiError,
+    Variant,
+    parse_square,
+    square_name,
+)
+from ..players.analysis import MAX_MARGIN, GameAnalysis, MoveAnalysis
 from .errors import StorageError, shown
 from .record import PLAYERS, SavedGame, now
 
@@ -38,6 +56,7 @@ PROGRAM = "tui-reversi"
 _PROPERTY = re.compile(r"([A-Za-z]{1,8})[ \t\r\n]*\[((?:[^\]\\]|\\.)*)\]", re.S)
 _OPENING = re.compile(r"[A-Za-z]{1,8}[ \t\r\n]*\[")
 _PASS_VALUES = frozenset({"pa", "pass", "--"})
+_FLAGGED = re.compile(r"^([+-])\d+(?:\.\d*)?:([rt])$")
 _TYPE = re.compile(r"^s?(\d+)([a-z]*?)(?:r\d+)?([a-z]*)$")
 
 
@@ -46,15 +65,22 @@ def export_ggf(record: SavedGame) -> str:
     game = record.to_game()
     final = game.positions[-1]
     moves = "".join(
-        "BW"[game.positions[ply].to_move] + f"[{_move_text(move)}{_evaluation(record, ply + 1)}]"
+        "BW"[game.positions[ply].to_move] + f"[{_move_text(move)}{_annotation(record, ply + 1)}]"
         for ply, move in enumerate(game.moves)
     )
     game_type = "8a" if game.variant.fewer_discs_win else "8"
+    date = record.date or f"{record.created.astimezone(UTC):%Y.%m.%d_%H:%M:%S}.UTC"
+    ratings = "".join(
+        f"{tag}[{_ggf_text(rating)}]"
+        for tag, rating in zip(("RB", "RW"), record.ratings or ("", ""), strict=True)
+        if rating
+    )
     return (
-        f"(;GM[Othello]PC[{PROGRAM}]DT[{record.created.astimezone(UTC):%Y.%m.%d_%H:%M:%S}.UTC]"
+        f"(;GM[Othello]PC[{PROGRAM}]DT[{_ggf_text(date)}]"
         f"PB[{_player_name(record, Color.BLACK)}]PW[{_player_name(record, Color.WHITE)}]"
-        f"RE[{_result(game.variant, final)}]TI[0]TY[{game_type}]"
-        f"BO[8 {_board(game.start)}]{moves};)"
+        f"{ratings}RE[{_result(game.variant, final, record.ending)}]"
+        f"TI[{_ggf_text(record.time_control or '0')}]"
+        f"TY[{game_type}]BO[8 {_board(game.start)}]{moves};)"
     )
 
 
@@ -62,13 +88,18 @@ def _move_text(move: int) -> str:
     return "PA" if move == PASS else square_name(move).upper()
 
 
-def _evaluation(record: SavedGame, ply: int) -> str:
+def _annotation(record: SavedGame, ply: int) -> str:
+    """'/evaluation/time' after the move at `ply`, each where known."""
     scored = record.analysis.at(ply)
-    return "" if scored is None else f"/{scored.played_score:.2f}"
+    evaluation = "" if scored is None else f"{scored.played_score:.2f}"
+    seconds = record.times[ply - 1] if ply <= len(record.times) else ""
+    if seconds:
+        return f"/{evaluation}/{_ggf_text(seconds)}"
+    return f"/{evaluation}" if evaluation else ""
 
 
 def _player_name(record: SavedGame, color: Color) -> str:
-    if record.names is not None:  # people at a server's table, by name
+    if record.names is not None and record.names[color]:  # a person's name
         return _ggf_text(record.names[color])
     player = record.players[color]
     return "Human" if player == "human" else f"{PROGRAM} {player}"
@@ -79,7 +110,16 @@ def _ggf_text(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def _result(variant: Variant, final: Position) -> str:
+# GGS's flags for a result decided off the board; a player who left loses as by resigning.
+_FLAGS = {"resigned": "r", "left": "r", "flag": "t"}
+
+
+def _result(variant: Variant, final: Position, ending: Ending | None) -> str:
+    if ending is not None and ending.off_board:
+        if ending.winner is None or ending.reason not in _FLAGS:
+            return "?"
+        sign = "+" if ending.winner == Color.BLACK else "-"
+        return f"{sign}64.00:{_FLAGS[ending.reason]}"
     if not final.is_game_over():
         return "?"
     result = variant.result(final)
@@ -131,6 +171,9 @@ def parse_ggf(text: str) -> SavedGame:
     except ReversiError as error:
         raise StorageError(f"the GGF game's {_name_move(error, moves)}") from None
     _check_colours(game, moves)
+    names = (_person(tags.get("PB", "")), _person(tags.get("PW", "")))
+    ratings = (_kept(tags.get("RB", ""), 16), _kept(tags.get("RW", ""), 16))
+    time_control = _kept(tags.get("TI", ""), 40)
     return SavedGame(
         analysis=_evaluations(game, moves),
         variant=variant,
@@ -140,26 +183,93 @@ def parse_ggf(text: str) -> SavedGame:
         start=None if start == variant.start() else start,
         created=_date(tags.get("DT", "")) or now(),
         updated=now(),
+        names=names if any(names) else None,
+        ratings=ratings if any(ratings) else None,
+        time_control=time_control if time_control not in ("", "0") else None,
+        date=_kept(tags.get("DT", ""), 40) or None,
+        times=_times(game, moves),
+        ending=_off_board(tags.get("RE", ""), game),
     )
+
+
+def _kept(value: str, limit: int) -> str:
+    """A tag's value as written, on one line and at most about `limit` characters."""
+    return shown(" ".join(value.split()), limit)
+
+
+def _person(name: str) -> str:
+    """The name of a person who played, or '' for none or one of ours."""
+    kept = _kept(name, 64)
+    if kept.lower() == "human" or _player(kept) != "human":
+        return ""
+    return kept
+
+
+def _times(game: Game, moves: list[tuple[str, str]]) -> tuple[str, ...]:
+    """Per ply of `game`, the seconds after a move's second `/` as written
+    (`B[D3//0.01]`), or '' (a pass the file left out has none)."""
+    times: list[str] = []
+    written = iter(moves)
+    pending = next(written, None)
+    for move in game.moves:
+        is_pass = (
+            pending is not None and pending[1].split("/", 1)[0].strip().lower() in _PASS_VALUES
+        )
+        if move == PASS and not is_pass:
+            times.append("")  # a pass the file did not write
+            continue
+        parts = pending[1].split("/") if pending is not None else []
+        times.append(_kept(parts[2], 16) if len(parts) > 2 else "")
+        pending = next(written, None)
+    while times and not times[-1]:
+        times.pop()
+    return tuple(times)
+
+
+def _off_board(result: str, game: Game) -> Ending | None:
+    """The ending an RE flag tells of (`+64.00:r`: White resigned), for a game
+    the board has not ended; None for any other result."""
+    found = _FLAGGED.match(result.strip())
+    if found is None or game.is_over:
+        return None
+    winner = Color.BLACK if found[1] == "+" else Color.WHITE
+    return Ending("resigned" if found[2] == "r" else "flag", winner)
 
 
 def _evaluations(game: Game, moves: list[tuple[str, str]]) -> GameAnalysis:
     """The evaluations written after the moves (`B[F5/0.50]`), as the played
-    moves' scores; a move without one, or with one that is not a disc
-    margin, has none."""
+    moves' scores. A move without one has none; one that is not a disc
+    margin is left out, and the analysis's `unread` says so."""
     played = [ply for ply, move in enumerate(game.moves, start=1) if move != PASS]
-    written = [v for _, v in moves if v.split("/", 1)[0].strip().lower() not in _PASS_VALUES]
+    written = [
+        (number, colour, value)
+        for number, (colour, value) in enumerate(moves, start=1)
+        if value.split("/", 1)[0].strip().lower() not in _PASS_VALUES
+    ]
     scored = []
-    for ply, value in zip(played, written, strict=True):
+    left_out: list[tuple[str, str]] = []  # (which move, why)
+    for ply, (number, colour, value) in zip(played, written, strict=True):
         parts = value.split("/")
+        text = parts[1].strip() if len(parts) > 1 else ""
+        if not text:
+            continue
         try:
-            score = float(parts[1]) if len(parts) > 1 and parts[1].strip() else None
+            score = float(text)
         except ValueError:
-            score = None
-        if score is not None and abs(score) <= 64:
-            side = game.positions[ply - 1].to_move
-            scored.append(MoveAnalysis(ply, side, square_name(game.moves[ply - 1]), score))
-    return GameAnalysis(tuple(scored))
+            score = math.nan
+        if not abs(score) <= MAX_MARGIN:
+            where = f"the GGF game's move {number} ({colour}[{shown(value, 20)}])"
+            left_out.append((where, f"{shown(text, 12)} is not a disc margin (-64 to 64)"))
+            continue
+        side = game.positions[ply - 1].to_move
+        scored.append(MoveAnalysis(ply, side, square_name(game.moves[ply - 1]), score))
+    if not left_out:
+        return GameAnalysis(tuple(scored))
+    where, why = left_out[0]
+    unread = f"the evaluation of {where} was left out: {why}"
+    if len(left_out) > 1:
+        unread = f"the evaluations of {len(left_out)} moves were left out; of {where}: {why}"
+    return GameAnalysis(tuple(scored), unread=unread)
 
 
 def _properties(text: str) -> tuple[dict[str, str], list[tuple[str, str]]]:
@@ -250,19 +360,31 @@ def _player(name: str) -> str:
     return "human"
 
 
+# The zones GGS and NBoard write after a date, as hours from UTC; another
+# (or none) is taken as UTC.
+_ZONES = {
+    **dict.fromkeys(("UTC", "GMT", "Z", "WET"), 0),
+    **{"EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6, "PST": -8, "PDT": -7},
+    **{"BST": 1, "CET": 1, "CEST": 2, "EET": 2, "EEST": 3, "JST": 9},
+}
+
+
 def _date(text: str) -> datetime | None:
     """GGF dates come as '2004.09.18_05:54:38.MDT', '2019-09-25 06:42:54 GMT'
-    or seconds since 1970; the zone is taken as UTC."""
+    or seconds since 1970; a zone of _ZONES is taken into account."""
     text = text.strip()
     try:
         if text.isdigit() and len(text) <= 12:
             return datetime.fromtimestamp(int(text), UTC)
         match = re.match(
-            r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})(?:[ _T](\d{1,2}):(\d{2})(?::(\d{2}))?)?", text
+            r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})(?:[ _T](\d{1,2}):(\d{2})(?::(\d{2}))?)?"
+            r"(?:[ ._]?([A-Za-z]{1,5})$)?",
+            text,
         )
         if match is None:
             return None
-        year, month, day, hour, minute, second = (int(part) for part in match.groups("0"))
-        return datetime(year, month, day, hour, minute, second, tzinfo=UTC)
+        year, month, day, hour, minute, second = (int(part) for part in match.groups("0")[:6])
+        moment = datetime(year, month, day, hour, minute, second, tzinfo=UTC)
+        return moment - timedelta(hours=_ZONES.get((match[7] or "UTC").upper(), 0))
     except (ValueError, OverflowError, OSError):
         return None

@@ -20,13 +20,30 @@ On disk it is a small JSON object (`to_json` / `from_json`)::
 `start` is a board string, or null for the variant's own start; `moves` is a
 transcript with passes written `pa`; `ply` is the undo cursor (null: the end);
 `id` tells one game from another, so the autosave knows when a new game
-takes its place. `analysis` (left out when there is none) keeps what
-`tui-reversi analyse` or the app's Analyse found, one object per move::
+takes its place. A game that names its players (one played at a server's
+table, or imported from GGS or NBoard) has `names` (black, white; "" for a
+side without one); an imported game keeps, as its file wrote them,
+`ratings` (black, white), `time_control`, `date` and `times` (per ply, passes
+included, the seconds the move took; "" where none). `result` says how a
+game ended when it was kept at its end (a table's game: a resignation, a
+flag...). Each is left out when there is none::
+
+    "names": ["Saio1200", "Saio3000"], "ratings": ["2197.01", "2199.72"],
+    "time_control": "05:00//02:00", "date": "2003.12.15_13:24:03.MST",
+    "times": ["0.01", "0.24"],
+    "result": {"reason": "resigned", "winner": "black",
+               "text": "bob (White) resigned: alice (Black) wins."}
+
+`reason` is normal, resigned, flag, left or adjourned; `winner` is black,
+white, or null (a draw on the board, or no result). `analysis` (left out
+when there is none) keeps what `tui-reversi analyse` or the app's Analyse
+found, one object per move::
 
     "analysis": [{"ply": 1, "move": "f5", "played": 0.5, "best": "f5",
                   "best_score": 0.5, "exact": false, "pv": "f5d6c3"}, ...]
 
-An analysis that does not fit the moves is dropped on reading, never the game.
+An entry of the analysis that does not fit the moves is left out on reading
+(and said in the analysis's `unread`), never the rest and never the game.
 Reading checks every field and replays every move, so a record that loads is
 a game that can be played.
 """
@@ -41,6 +58,8 @@ from typing import Any
 
 from ..core import (
     PASS,
+    Color,
+    Ending,
     Game,
     Move,
     Position,
@@ -50,9 +69,9 @@ from ..core import (
     parse_transcript,
     square_name,
 )
-from ..players.analysis import GameAnalysis, MoveAnalysis
-from ..players.kinds import NAMES, player_kind
-from .errors import FutureFormatError, StorageError
+from ..players.analysis import MAX_MARGIN, GameAnalysis, MoveAnalysis
+from ..players.kinds import NAMES, label, player_kind
+from .errors import FutureFormatError, StorageError, shown
 
 PLAYERS = NAMES  # the registry's kinds: "human" then the computer levels
 FORMAT = "tui-reversi game"
@@ -101,8 +120,18 @@ class SavedGame:
     analysis: GameAnalysis = field(
         default_factory=GameAnalysis
     )  # scored moves, kept so as not to search again
-    # The people's names, for a game played at a server's table (black, white).
+    # The players' names where the game gives them (black, white; "" for a
+    # side without one): people at a server's table, an imported game's players.
     names: tuple[str, str] | None = None
+    # How the game ended, when the record was kept at its end (None: it did not,
+    # or the board says so alone).
+    ending: Ending | None = None
+    # As an imported game's file wrote them: the players' ratings (black,
+    # white), the time control, the date, and per ply the seconds it took.
+    ratings: tuple[str, str] | None = None
+    time_control: str | None = None
+    date: str | None = None
+    times: tuple[str, ...] = ()
 
     # -- the app's live game ----------------------------------------------------
 
@@ -130,13 +159,42 @@ class SavedGame:
         identity and creation time; the moves, cursor and update time of now;
         the analysis of the moves it still has."""
         fresh = SavedGame.from_game(game, self.black, self.white, name=self.name)
+        same = 0  # the plies this record and `game` have in common: their times stay
+        while same < min(len(self.moves), len(game.moves)) and self.moves[same] == game.moves[same]:
+            same += 1
         return replace(
             fresh,
             created=self.created,
             id=self.id,
             names=self.names,
+            ratings=self.ratings,
+            time_control=self.time_control,
+            date=self.date,
+            times=self.times[:same],
             analysis=self.analysis.kept_for(game),
+            # An ending holds for the game it ended, not for one taken back or played on.
+            ending=self.ending if fresh.moves == self.moves and fresh.ply == self.ply else None,
         )
+
+    def with_players(self, black: str, white: str) -> SavedGame:
+        """This record with `black` and `white` at the seats; a seat whose
+        kind changes loses its name (a computer now plays it)."""
+        black, white = parse_player(black), parse_player(white)
+        names = self.names
+        if names is not None:
+            kept = tuple(
+                name if kind == was else ""
+                for name, kind, was in zip(names, (black, white), self.players, strict=True)
+            )
+            names = (kept[0], kept[1]) if any(kept) else None
+        return replace(self, black=black, white=white, names=names)
+
+    def player_label(self, color: Color) -> str:
+        """The name of `color`'s player where the game gives one, else its
+        kind ('Human', 'Easy', ...)."""
+        if self.names is not None and self.names[color]:
+            return self.names[color]
+        return label(self.players[color])
 
     def to_game(self) -> Game:
         """The core Game, every move replayed and checked, the cursor restored.
@@ -186,6 +244,16 @@ class SavedGame:
             data["analysis"] = [_analysis_fields(scored) for scored in self.analysis.moves]
         if self.names is not None:
             data["names"] = list(self.names)
+        if self.ending is not None:
+            data["result"] = _result_fields(self.ending)
+        if self.ratings is not None:
+            data["ratings"] = list(self.ratings)
+        if self.time_control is not None:
+            data["time_control"] = self.time_control
+        if self.date is not None:
+            data["date"] = self.date
+        if any(self.times):
+            data["times"] = list(self.times)
         return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
     @classmethod
@@ -247,41 +315,83 @@ def _analysis_fields(scored: MoveAnalysis) -> dict[str, object]:
 
 
 def _analysis(items: object, game: Game) -> GameAnalysis:
-    """The stored analysis of `game`, or none if any of it does not fit."""
-    if not isinstance(items, list) or len(items) > len(game.moves):
+    """The stored analysis of `game`: every entry that fits its moves. What
+    does not fit is left out, and `unread` says so in one sentence."""
+    if items is None:
         return GameAnalysis()
-    try:
-        return GameAnalysis(tuple(_scored(item, game) for item in items))
-    except (ReversiError, KeyError, TypeError, ValueError, IndexError):
-        return GameAnalysis()
+    if not isinstance(items, list):
+        return GameAnalysis(unread="the stored analysis was left out: it is not a list")
+    if len(items) > len(game.moves):
+        return GameAnalysis(
+            unread=f"the stored analysis was left out: it has {len(items)} entries "
+            f"for {len(game.moves)} moves"
+        )
+    kept: list[MoveAnalysis] = []
+    problems: list[_LeftOut] = []
+    for item in items:
+        try:
+            kept.append(_scored(item, game))
+        except _LeftOut as problem:
+            problems.append(problem)
+    if not problems:
+        return GameAnalysis(tuple(kept))
+    first = problems[0]
+    if len(problems) == 1:
+        unread = f"the stored analysis of {first.where} was left out: {first.why}"
+    else:
+        unread = (
+            f"the stored analysis of {len(problems)} moves was left out; "
+            f"of {first.where}: {first.why}"
+        )
+    return GameAnalysis(tuple(kept), unread=unread)
 
 
-def _scored(item: dict[str, Any], game: Game) -> MoveAnalysis:
-    ply = item["ply"]
+class _LeftOut(ValueError):
+    """An analysis entry that does not fit: `where` ('move 4 (d3)') and `why`."""
+
+    def __init__(self, where: str, why: str) -> None:
+        super().__init__(f"{where}: {why}")
+        self.where, self.why = where, why
+
+
+def _scored(item: object, game: Game) -> MoveAnalysis:
+    if not isinstance(item, dict):
+        raise _LeftOut("an entry", "it is not an object")
+    ply = item.get("ply")
     if not isinstance(ply, int) or not 0 < ply <= len(game.moves) or game.moves[ply - 1] == PASS:
-        raise ValueError("no move at that ply")
+        raise _LeftOut(f"an entry for ply {shown(str(ply), 20)}", "the game has no move there")
     move = square_name(game.moves[ply - 1])
-    if item["move"] != move:
-        raise ValueError("not the move played")
-    best, best_score = item.get("best"), item.get("best_score")
-    if best is not None:
-        best = square_name(parse_square(str(best)))
-    pv = tuple(Move.of(index).name for index in parse_transcript(item.get("pv") or ""))
-    return MoveAnalysis(
-        ply,
-        game.positions[ply - 1].to_move,
-        move,
-        _number(item["played"]),
-        best,
-        None if best_score is None else _number(best_score),
-        item.get("exact") is True,
-        pv[:20],
-    )
+    where = f"move {game.move_number(ply)} ({move})"
+    written = shown(str(item.get("move")), 20)
+    if written != move:
+        raise _LeftOut(where, f"it is about {written}, not the move played")
+    try:
+        best, best_score = item.get("best"), item.get("best_score")
+        if best is not None:
+            best = square_name(parse_square(str(best)))
+        pv = tuple(Move.of(index).name for index in parse_transcript(str(item.get("pv") or "")))
+        return MoveAnalysis(
+            ply,
+            game.positions[ply - 1].to_move,
+            move,
+            _margin(item, "played"),
+            best,
+            None if best_score is None else _margin(item, "best_score"),
+            item.get("exact") is True,
+            pv[:20],
+        )
+    except ReversiError as error:
+        raise _LeftOut(where, str(error)) from None
 
 
-def _number(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not abs(value) <= 64:
-        raise ValueError("not a disc margin")
+def _margin(item: dict[str, Any], key: str) -> float:
+    value = item.get(key)
+    if value is None:
+        raise ReversiError(f"its {key!r} is missing")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ReversiError(f"its {key!r} is not a number")
+    if not abs(value) <= MAX_MARGIN:
+        raise ReversiError(f"its score {value:g} is not a disc margin (-64 to 64)")
     return float(value)
 
 
@@ -353,17 +463,66 @@ def _record_from_fields(fields: dict[str, Any]) -> SavedGame:
         updated=_time(fields, "updated"),
         id=_identity(fields),
         names=_names(fields),
+        ending=_ending(fields.get("result")),
+        ratings=_pair(fields, "ratings", "the two players' ratings"),
+        time_control=_text(fields, "time_control"),
+        date=_text(fields, "date"),
+        times=_times(fields, len(moves) // 2),
     )
 
 
 def _names(fields: dict[str, Any]) -> tuple[str, str] | None:
-    names = fields.get("names")
-    if names is None:
+    return _pair(fields, "names", "the two players' names")
+
+
+def _pair(fields: dict[str, Any], key: str, what: str) -> tuple[str, str] | None:
+    pair = fields.get(key)
+    if pair is None:
         return None
     if (
-        not isinstance(names, list)
-        or len(names) != 2
-        or not all(isinstance(n, str) and 0 < len(n) <= 64 and n.isprintable() for n in names)
+        not isinstance(pair, list)
+        or len(pair) != 2
+        or not all(isinstance(n, str) and len(n) <= 64 and n.isprintable() for n in pair)
+        or not any(pair)
     ):
-        raise StorageError("its 'names' should be the two players' names")
-    return names[0], names[1]
+        raise StorageError(f"its {key!r} should be {what}")
+    return pair[0], pair[1]
+
+
+def _text(fields: dict[str, Any], key: str) -> str | None:
+    text: str | None = _get(fields, key, str, optional=True)
+    if text is not None and not (len(text) <= 64 and text.isprintable()):
+        raise StorageError(f"its {key!r} should be one short line")
+    return text
+
+
+def _times(fields: dict[str, Any], plies: int) -> tuple[str, ...]:
+    times = fields.get("times")
+    if times is None:
+        return ()
+    if (
+        not isinstance(times, list)
+        or len(times) > plies
+        or not all(isinstance(t, str) and len(t) <= 16 and t.isprintable() for t in times)
+    ):
+        raise StorageError("its 'times' should be the seconds each move took")
+    return tuple(times)
+
+
+def _result_fields(ending: Ending) -> dict[str, object]:
+    winner = None if ending.winner is None else ending.winner.name.lower()
+    return {"reason": ending.reason, "winner": winner, "text": ending.text}
+
+
+def _ending(fields: object) -> Ending | None:
+    if fields is None:
+        return None
+    if not isinstance(fields, dict):
+        raise StorageError("its 'result' should be an object")
+    reason, winner, text = fields.get("reason"), fields.get("winner"), fields.get("text", "")
+    if not isinstance(reason, str) or not (winner is None or winner in ("black", "white")):
+        raise StorageError("its 'result' should name a reason and a winner (or null)")
+    if not isinstance(text, str) or len(text) > _MAX_NAME_CHARS or not text.isprintable():
+        raise StorageError("its 'result' text should be one line")
+    winner_colour = None if winner is None else Color.BLACK if winner == "black" else Color.WHITE
+    return Ending(reason[:20], winner_colour, text)

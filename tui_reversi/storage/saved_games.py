@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..core import PASS, Color, Game, Result
+from ..core import PASS, Color, Ending, Game, Result
 from .errors import NameTakenError, StorageError
 from .files import move_aside, read_limited, reason, write_atomic
 from .paths import data_dir
@@ -92,13 +92,29 @@ class SavedGameEntry:
         return self.record.white if self.record else ""
 
     @property
+    def players(self) -> str:
+        """'Saio1200 v Saio3000', 'Human v Easy': who played, by name where
+        the game gives one ('' for a file that cannot be read)."""
+        if self.record is None:
+            return ""
+        return f"{self.record.player_label(Color.BLACK)} v {self.record.player_label(Color.WHITE)}"
+
+    @property
+    def ending(self) -> Ending | None:
+        """How the game ended off the board (a resignation, a flag...), if it did."""
+        ending = self.record.ending if self.record is not None else None
+        return ending if ending is not None and ending.off_board else None
+
+    @property
     def status(self) -> str:
-        """'White wins 39-25', 'Black to move', or why the file cannot be read
-        ('sunday.json is damaged: its 'moves' is missing')."""
+        """'White wins 39-25', 'Black wins: White resigned', 'Black to move', or
+        why the file cannot be read ('sunday.json is damaged: its 'moves' is missing')."""
         if self.error is not None:
             return self.error
         if self.result is not None:
             return str(self.result)
+        if self.ending is not None:
+            return str(self.ending)
         return f"{self.to_move.label} to move" if self.to_move is not None else ""
 
 
@@ -210,7 +226,7 @@ class SavedGames:
             black_discs=position.count(Color.BLACK),
             white_discs=position.count(Color.WHITE),
             result=game.result,
-            to_move=None if game.is_over else position.to_move,
+            to_move=None if game.is_over or record.ending is not None else position.to_move,
         )
 
 

@@ -57,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
     game = record.to_game()
     game.go_to(game.length)
     analysis = record.analysis.kept_for(game)
+    if analysis.unread:
+        print(f"tui-reversi analyse: {analysis.unread}; searched again.", file=sys.stderr)
     progress = sys.stderr if sys.stderr.isatty() else None
     total = sum(1 for m in game.moves if m >= 0)
     for scored in analyse_game(game, time_limit=args.time, skip=analysis):
@@ -68,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
     if progress is not None:
         progress.write("\r\033[K")
     if args.format == "json":
-        print(json.dumps([m.as_json() for m in analysis.moves if m.complete], indent=1))
+        rows = [m.as_json(game.move_number(m.ply)) for m in analysis.moves if m.complete]
+        print(json.dumps(rows, indent=1))
     elif not total:
         print("The game has no moves to analyse.")
     else:
@@ -91,7 +94,7 @@ def print_table(game: Game, analysis: GameAnalysis, out: TextIO) -> None:
 
     table = Table(title="Every move scored (disc margins for the side that moved; = exact)")
     for heading, justify in (
-        ("ply", "right"),
+        ("no.", "right"),
         ("side", "left"),
         ("move", "left"),
         ("score", "right"),
@@ -106,7 +109,7 @@ def print_table(game: Game, analysis: GameAnalysis, out: TextIO) -> None:
         label = scored.label or ""
         exact = "=" if scored.exact else ""
         table.add_row(
-            str(scored.ply),
+            str(game.move_number(scored.ply)),
             scored.side.label,
             scored.move,
             _score(scored.played_score, scored.exact) + exact,
@@ -128,15 +131,18 @@ def print_table(game: Game, analysis: GameAnalysis, out: TextIO) -> None:
         console.print(Text(summarise(analysis, side).describe()))
     turning = turning_point(analysis, game.result)
     if turning is not None:
-        console.print(Text(describe_turning_point(turning)))
+        console.print(Text(describe_turning_point(game, turning)))
     for scored, reason in deciding_moves(analysis, game):
-        text = f"Deciding: move {scored.ply}, {scored.side.label} {scored.move} ({scored.label}"
+        number = game.move_number(scored.ply)
+        text = f"Deciding: move {number}, {scored.side.label} {scored.move} ({scored.label}"
         console.print(Text(f"{text}, {scored.loss:g} discs){': ' + reason if reason else ''}."))
 
 
-def describe_turning_point(turning: MoveAnalysis) -> str:
-    """'Turning point: move 23, White b2 (best was g6, 8.5 discs better).'"""
-    text = f"Turning point: move {turning.ply}, {turning.side.label} {turning.move}"
+def describe_turning_point(game: Game, turning: MoveAnalysis) -> str:
+    """'Turning point: move 23, White b2 (best was g6, 8.5 discs better)',
+    numbered as the move log numbers the moves of `game`."""
+    number = game.move_number(turning.ply)
+    text = f"Turning point: move {number}, {turning.side.label} {turning.move}"
     if turning.best is not None and turning.best != turning.move and turning.loss:
         return f"{text} (best was {turning.best}, {turning.loss:g} discs better)."
     return f"{text}."

@@ -1,7 +1,7 @@
 """`tui-reversi arena A B`: play two opponents against each other and report.
 
 Each side is a level (easy, medium, hard, expert) or an outside engine,
-`cmd:COMMAND`, that speaks the line protocol in the README. Games start from
+`cmd:COMMAND`, that speaks the line protocol in docs/engine.md. Games start from
 a seeded set of distinct, roughly balanced opening positions (random plies
 from the start, one per symmetry class), each played twice with the colours
 swapped. Prints W/D/L for A, its score and the Elo difference with a 95 %

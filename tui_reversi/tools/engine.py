@@ -1,5 +1,5 @@
 """`tui-reversi engine LEVEL`: our engine as an outside engine for other
-programs' arenas, speaking the line protocol on stdin/stdout (see README)."""
+programs' arenas, speaking the line protocol on stdin/stdout (see docs/engine.md)."""
 
 from __future__ import annotations
 

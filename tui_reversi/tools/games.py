@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..players.kinds import label
 from ..storage import (
     Autosave,
     SavedGame,
@@ -62,12 +61,21 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "list":
         return _list(games)
     if args.action == "export":
-        print(FORMATS[args.format](_chosen(args, games)))
+        record = _chosen(args, games)
+        _say_unread(record)
+        print(FORMATS[args.format](record))
         return 0
     record = load_game_argument(args.file)
+    _say_unread(record)
     entry = games.save(record, args.name, replace=args.replace)
     print(f"saved {entry.name!r} ({entry.moves} moves) as {entry.path}")
     return 0
+
+
+def _say_unread(record: SavedGame) -> None:
+    """What the reader left out of the game's analysis, on stderr: the rest goes on."""
+    if record.analysis.unread:
+        print(f"tui-reversi games: {record.analysis.unread}.", file=sys.stderr)
 
 
 def _chosen(args: argparse.Namespace, games: SavedGames) -> SavedGame:
@@ -102,8 +110,7 @@ def _list(games: SavedGames) -> int:
     for entry in entries:
         when = entry.updated.astimezone().strftime("%Y-%m-%d %H:%M")
         if entry.readable:
-            players = f"{label(entry.black)} v {label(entry.white)}"
-            table.add_row(entry.name, when, players, str(entry.moves), entry.status)
+            table.add_row(entry.name, when, entry.players, str(entry.moves), entry.status)
         else:
             table.add_row(entry.name, when, "", "", entry.status)
     Console(markup=False, emoji=False, highlight=False).print(table)

@@ -74,7 +74,7 @@ def turning_text(game: Game, analysis: GameAnalysis) -> str | None:
     turning = turning_point(analysis, game.variant.result(final))
     if turning is None:
         return None
-    text = f"move {turning.ply}, {turning.side.label} {turning.move}"
+    text = f"move {game.move_number(turning.ply)}, {turning.side.label} {turning.move}"
     if turning.best and turning.best != turning.move:
         text += f" (best {turning.best})"
     return text

@@ -43,6 +43,7 @@ class BoardState:
     readonly: bool = False  # reviewing history: drawn muted, nothing can be played
     playable: bool = True  # False when no human plays (computer against computer)
     to_play: bool = True  # False when no one at this keyboard is to move (computer, opponent)
+    over: bool = False  # the game has ended, on the board or off it (a resignation...)
 
 
 def board_size(cell: tuple[int, int], glyphs: Glyphs) -> Size:
@@ -348,7 +349,8 @@ class BoardView(Widget, can_focus=True):
     def _screen_key(self, key: str) -> bool:
         """Reviewing, or when nothing can be played, a letter the screen has
         a key for (a: Analyse, g: Graph) is that key, not a square."""
-        nothing_to_play = self.state.readonly or not self.state.position.legal_mask()
+        state = self.state
+        nothing_to_play = state.readonly or state.over or not state.position.legal_mask()
         return nothing_to_play and key in self.screen.active_bindings
 
     def on_key(self, event: events.Key) -> None:

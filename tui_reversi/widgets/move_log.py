@@ -27,7 +27,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..core import PASS, Color, move_name
+from ..core import PASS, Color, move_name, move_numbers
 from ..players.analysis import MoveAnalysis
 from .glyphs import UNICODE, Glyphs
 
@@ -45,9 +45,10 @@ HEADING_LINES = 1  # "Black  White" stays at the top while the moves scroll
 # An analysed move's mark, by its label.
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 LABELS = {mark: label for label, mark in MARKS.items()}
-# A move's figures, in columns under their heading: " -8.1 b6  -0.4  -7.7"
-# (the move's score, the best move and its score, the discs lost; an exact
-# score is whole and marked =, " +2= ").
+# A move's figures, in columns under their heading: " -8.1 b6  -0.4   7.7"
+# (the move's score, the best move and its score, the discs lost, never
+# negative, as `analyse` and its JSON give it; an exact score is whole and
+# marked =, " +2= ").
 FIGURES_HEADING = f" {'score':>5} {'best':<8} {'loss':>5}"
 FIGURES_WIDTH = len(FIGURES_HEADING)
 # A move a row with its figures: "18 ○ b1?   " (the disc says whose move it is).
@@ -57,10 +58,10 @@ FIGURED_ENTRY_WIDTH = ENTRY_WIDTH + 2
 FIGURED_WIDTH = LEFT_MARGIN + FIGURED_ENTRY_WIDTH + FIGURES_WIDTH + 1
 
 
-def _figure(value: float | None, exact: bool) -> str:
+def _figure(value: float | None, exact: bool, sign: str = "+") -> str:
     if value is None:
         return "  ?  "
-    return f"{value:+3.0f}= " if exact else f"{value:+5.1f}"
+    return f"{value:{sign}3.0f}= " if exact else f"{value:{sign}5.1f}"
 
 
 def figures(scored: MoveAnalysis | None) -> str:
@@ -73,7 +74,8 @@ def figures(scored: MoveAnalysis | None) -> str:
     if scored.best is None or scored.best == scored.move or not loss:
         return f" {played}"
     best = _figure(scored.best_score, scored.exact)
-    return f" {played} {scored.best:<2} {best} {_figure(-loss, scored.exact)}"
+    lost = _figure(loss, scored.exact, sign="")
+    return f" {played} {scored.best:<2} {best} {lost}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,20 +90,6 @@ class MoveList:
     first: Color = Color.BLACK
     marks: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
-
-
-def move_numbers(moves: tuple[int, ...]) -> list[int | None]:
-    """Each ply's move number as players count them: discs placed, so a
-    pass (None) takes no number."""
-    numbers: list[int | None] = []
-    count = 0
-    for move in moves:
-        if move == PASS:
-            numbers.append(None)
-        else:
-            count += 1
-            numbers.append(count)
-    return numbers
 
 
 class MoveLog(ScrollView, can_focus=True):

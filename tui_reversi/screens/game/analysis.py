@@ -22,6 +22,7 @@ from textual.content import Content
 from ...core import Game, parse_square
 from ...core.openings import LONGEST, game_opening
 from ...players.analysis import GameAnalysis, MoveAnalysis
+from ...session import sentence
 from ...widgets.analysis_panel import AnalysisPanel, graph_data, summary_text, turning_text
 from ...widgets.move_log import MARKS, MoveLog, figures
 from ..eval_graph import EvalGraphScreen
@@ -103,7 +104,8 @@ class Analysis:
         against the computer; at a server's table only once the game is over
         (reviewing there, a person across the board is still playing)."""
         screen = self.screen
-        if screen.match.is_over or screen.table.ended is not None:
+        ended = screen.match.ended  # (adjourned: not over, it goes on later)
+        if ended is not None and ended.reason != "adjourned":
             return True
         return screen.review.reviewing and screen.table.link is None
 
@@ -165,8 +167,11 @@ class Analysis:
     def reset(self, match: Match) -> None:
         """`match` is about to take the screen: stop, and take what is known of it."""
         self.screen.query_one(AnalysisPanel).cancel()
-        session = self.screen.reversi_app.session
-        self.known = session.analysis_for(match) if session is not None else GameAnalysis()
+        app = self.screen.reversi_app
+        self.known = app.session.analysis_for(match) if app.session is not None else GameAnalysis()
+        if self.known.unread:  # the rest of the stored analysis is kept: say what is not
+            note = f"{self.known.unread}; Analyse (a) fills it in again."
+            self.screen.notify(sentence(note), severity="warning", timeout=30)
 
     def marks(self, game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The move log's marks and figures per ply (empty when nothing is

@@ -13,7 +13,6 @@ from textual.worker import get_current_worker
 from ...core import parse_square
 from ...players import MoveScore
 from ...players.base import Turn
-from ...players.human import HumanPlayer
 from ...widgets.board import BoardView
 
 if TYPE_CHECKING:
@@ -43,13 +42,7 @@ class Hints:
     def ask(self) -> None:
         screen = self.screen
         referee, match = screen.referee, screen.referee.match
-        seat = referee.to_move
-        if (
-            screen.review.reviewing
-            or match.is_over
-            or not isinstance(seat, HumanPlayer)
-            or not seat.allows.hints
-        ):
+        if screen.review.reviewing or not referee.hints_allowed:
             screen.say("A hint needs your turn in the live game.", error=True)
             return
         turn, variant = match.turn(), match.variant

@@ -61,7 +61,7 @@ class KeepingGames:
             app.session.offer = None
         if resume is not False:
             app.referee.start()
-            screen.say(f"Resumed at move {app.match.game.ply}.")
+            screen.say(f"Resumed at move {app.match.game.move_number()}.")
             return
         settings = app.settings
         if screen.begin(Match.new(settings.black, settings.white, settings.variant)):
@@ -72,7 +72,7 @@ class KeepingGames:
 
         app = self.screen.reversi_app
         if app.session is not None:
-            app.push_screen(SaveGameScreen(app.session, app.match), self._saved)
+            self.screen.app.push_screen(SaveGameScreen(app.session, app.match), self._saved)
 
     def _saved(self, entry: SavedGameEntry | None) -> None:
         if entry is not None:
@@ -83,7 +83,7 @@ class KeepingGames:
 
         app = self.screen.reversi_app
         if app.session is not None:
-            app.push_screen(SavedGamesScreen(app.session), self._game_opened)
+            self.screen.app.push_screen(SavedGamesScreen(app.session), self._game_opened)
 
     def _game_opened(self, opened: Any) -> None:
         if opened == "import":
@@ -97,11 +97,11 @@ class KeepingGames:
 
         app = self.screen.reversi_app
         players = (app.match.black, app.match.white)
-        app.push_screen(ImportScreen(text, players), self._imported)
+        self.screen.app.push_screen(ImportScreen(text, players), self._imported)
 
     def _imported(self, record: SavedGame | None) -> None:
         if record is not None:
-            moves = record.to_game().ply
+            moves = record.to_game().move_number()
             self._play_record(record, f"Imported a game at move {moves}.")
 
     def _play_record(self, record: SavedGame, message: str) -> None:
@@ -127,7 +127,7 @@ class KeepingGames:
             record = session.record_for(match)
         else:
             record = SavedGame.from_game(match.game, match.black, match.white)
-        app.push_screen(ExportScreen(record), self._exported)
+        self.screen.app.push_screen(ExportScreen(record), self._exported)
 
     def _exported(self, message: str | None) -> None:
         if message:
@@ -138,7 +138,7 @@ class KeepingGames:
 
         app = self.screen.reversi_app
         if app.session is not None:
-            app.push_screen(SettingsScreen(app.session), self._settings_saved)
+            self.screen.app.push_screen(SettingsScreen(app.session), self._settings_saved)
 
     def _settings_saved(self, changed: dict[str, Any] | None) -> None:
         """Apply the settings the player changed (the others may be held by

@@ -113,12 +113,14 @@ class Review:
         ply = self.ply
         if ply is None:
             return
-        later = self.screen.referee.match.game.length - ply
+        game = self.screen.referee.match.game
+        later = game.move_number(game.length) - game.move_number(ply)
         if not later:
             self.leave()
             return
         moves = "move" if later == 1 else "moves"
-        question = f"Play on from move {ply}? The {later} later {moves} will be discarded."
+        number = game.move_number(ply)
+        question = f"Play on from move {number}? The {later} later {moves} will be discarded."
         if ply == 0:
             question = f"Play on from the start? All {later} {moves} will be discarded."
         self.screen.app.push_screen(

@@ -23,9 +23,11 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ...core import PASS, Color, Game, Move, ReversiError
+from ...core import PASS, Color, Ending, Game, Move, ReversiError
 from ...match import (
     Asked,
+    Began,
+    Ended,
     Event,
     Failed,
     Match,
@@ -36,9 +38,6 @@ from ...match import (
     Thinking,
     Told,
 )
-from ...players.base import Turn
-from ...players.human import HumanPlayer
-from ...players.kinds import PERSON
 from ...session import sentence
 from ...widgets.analysis_panel import AnalysisPanel
 from ...widgets.board import BoardState, BoardView, largest_cell
@@ -58,9 +57,9 @@ from .table import NOT_AT_TABLE, TABLE_BINDINGS, AtTable
 from .thinking import ThinkingIndicator
 
 if TYPE_CHECKING:
-    from ...app import ReversiApp
     from ...net.remote import News
     from ...storage import Settings
+    from ..game_app import GameApp
     from ..new_game import NewGame
 
 SIDE_PANEL_MIN = 24  # columns the score panel and the move log need beside the board
@@ -138,7 +137,7 @@ class GameScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.notice: tuple[Content, bool] | None = None  # (text, is it an error)
-        self._game_over_shown: Turn | None = None
+        self._game_over_shown: tuple[int, int, Ending] | None = None  # (game, ply, ending)
         self.review = Review(self)
         self.hints = Hints(self)
         self.keeping = KeepingGames(self)
@@ -149,8 +148,8 @@ class GameScreen(Screen[None]):
         )
 
     @property
-    def reversi_app(self) -> ReversiApp:
-        return cast("ReversiApp", self.app)
+    def reversi_app(self) -> GameApp:
+        return cast("GameApp", self.app)
 
     @property
     def referee(self) -> Referee:
@@ -189,27 +188,22 @@ class GameScreen(Screen[None]):
         self.query_one(BoardView).focus()
         app = self.reversi_app
         self.analysis.reset(self.match)  # what the loaded or resumed game has
+        # The app starts the referee once this screen is drawn (ReversiApp.on_ready).
         app.referee.watch(self._referee_reported)
+        self.show()
+        self.refresh_bindings()
         session = app.session
         if session is not None and session.offer is not None:
             # Nothing moves until the player answers: the game behind is the offered one.
-            self.show()
-            self.refresh_bindings()
-            app.push_screen(
+            self.app.push_screen(
                 ResumeScreen(self.match, session.offer.updated, self.settings),
                 self.keeping.resume_chosen,
             )
         else:
-            # A game loaded from a file is autosaved at once, so a crash before the
-            # first move still offers it; a resumed or new one has nothing new to save.
-            app.referee.start(save=session is not None and session.loaded)
             self.table.started()
         notes = session.take_notes() if session is not None else []
         if notes and session is not None:  # on top: read first, then the resume offer below
-            app.push_screen(StartProblemsScreen(notes, session.settings_file))
-
-    def on_unmount(self) -> None:
-        self.referee.close()  # the players' threads stop thinking
+            self.app.push_screen(StartProblemsScreen(notes, session.settings_file))
 
     def on_resize(self) -> None:
         self._fit_board()
@@ -232,16 +226,24 @@ class GameScreen(Screen[None]):
     # -- what the referee reports ------------------------------------------------------
 
     def _referee_reported(self, event: Event) -> None:
-        if isinstance(event, RecordChanged):
+        if isinstance(event, Began):
+            self._began(event.match)
+        elif isinstance(event, RecordChanged):
             # Work for the old position is dropped; the view is rebuilt from the game.
             self.thinking.stopped()
             self.hints.clear()
+            review_ply = self.review.ply
+            if review_ply is not None and review_ply > self.match.game.length:
+                self.review.reset()  # taken back past the reviewed position
             self.show(animate=event.moved)
             self.refresh_bindings()
-            if self.match.is_over:
-                self._announce_game_over()
+        elif isinstance(event, Ended):
+            self.thinking.stopped()
+            self.show()  # nothing more to play: no markers, no Enter to play
+            self.refresh_bindings()
+            self._announce_game_over(event.ending)
         elif isinstance(event, Asked):
-            if not isinstance(event.player, HumanPlayer) and event.player.kind != PERSON:
+            if event.player.allows.shows_thinking:
                 self.thinking.started(event.turn, event.color)
         elif isinstance(event, Thinking):
             self.thinking.progressed(event.turn, event.info)
@@ -257,7 +259,7 @@ class GameScreen(Screen[None]):
             self.thinking.stopped()
 
     def _refused(self, event: Refused) -> None:
-        if isinstance(event.player, HumanPlayer):
+        if event.player.allows.local_input:
             self.say(f"{event.move} {event.reason}.", error=True)
             return
         self.thinking.stopped()
@@ -279,7 +281,7 @@ class GameScreen(Screen[None]):
         last, flipped = _last_move(game, ply)
         # Whether a move may be played here now (so the key bar offers "⏎ Play"):
         # not while a computer or the person across the table is to move.
-        to_play = self.table.may_play() and match.human_to_move
+        to_play = self.referee.local_to_move
         human_live = review_ply is None and to_play
         self.query_one(BoardView).show(
             BoardState(
@@ -290,21 +292,22 @@ class GameScreen(Screen[None]):
                 # in review, the best move from the reviewed position, when analysed
                 hint=self.hints.square if review_ply is None else self.analysis.best(review_ply),
                 readonly=review_ply is not None,
-                playable=match.humans > 0,
+                playable=self.referee.plays_here,
                 to_play=to_play,
+                over=match.is_over and review_ply is None,
             ),
             animate=animate,
         )
         turn = status.turn_text(
             match, ply, reviewing=review_ply is not None, paused=self.referee.paused
         )
-        # At a table a game may end off the board (a resignation, a flag, a player gone).
-        ended_here = review_ply is None and self.table.ended is not None
+        # A game may end off the board (a resignation, a flag, a player gone).
+        ending = match.ending if review_ply is None else None
         self.query_one(ScorePanel).scoreboard = Scoreboard(
             players=(match.player_label(Color.BLACK), match.player_label(Color.WHITE)),
             counts=(position.count(Color.BLACK), position.count(Color.WHITE)),
-            to_move=None if position.is_game_over() or ended_here else position.to_move,
-            status="Game over" if ended_here and not position.is_game_over() else turn,
+            to_move=None if position.is_game_over() or ending is not None else position.to_move,
+            status=turn if ending is None or position.is_game_over() else _ended_status(ending),
         )
         marks, notes = self.analysis.marks(game)
         self.query_one(MoveLog).moves = MoveList(
@@ -405,15 +408,12 @@ class GameScreen(Screen[None]):
         if match.is_over:
             self.say("The game is over: n starts a new one.", error=True)
             return
-        seat = self.referee.to_move
-        if not isinstance(seat, HumanPlayer) or seat.waiting is None:
+        self.notice = None
+        if not self.referee.submit(Move.of(square)):
             self.say(
                 f"It is {match.to_move.label}'s turn ({match.player_label(match.to_move)}).",
                 error=True,
             )
-            return
-        self.notice = None
-        seat.submit(Move.of(square))
 
     def on_key(self, event: events.Key) -> None:
         # Reached by the keys no widget took (typing a square stops at the
@@ -472,13 +472,6 @@ class GameScreen(Screen[None]):
     def action_rematch(self) -> None:
         self.table.ask_rematch()
 
-    def back_to_ply(self, ply: int) -> None:
-        """The table's game went back to `ply` (a takeback the players agreed on)."""
-        match = self.match
-        match.game.continue_from(min(ply, match.game.ply))
-        self.back_to_play()
-        self.referee.begin(match)
-
     def table_news(self, news: News) -> None:
         """News from the server's table (the app brings it here)."""
         self.table.news(news)
@@ -486,7 +479,7 @@ class GameScreen(Screen[None]):
     def action_undo(self) -> None:
         self.notice = None
         if self.referee.undo():
-            if self.match.humans == 0:
+            if self.referee.paused:  # between computers: the referee paused the game
                 self.say("Undone; paused: p lets the computers play on.")
         else:
             self.say("Nothing to undo.", error=True)
@@ -576,11 +569,19 @@ class GameScreen(Screen[None]):
         except ReversiError as error:
             self.say(sentence(str(error)), error=True)
             return False
+        self.referee.begin(match)  # reported back as Began
+        return True
+
+    def _began(self, match: Match) -> None:
+        """Another game is on the board (new, loaded, a rematch): nothing of the
+        last one is shown any more (its result, a review, an analysis)."""
+        from ..game_over import GameOverScreen
+
+        if isinstance(self.app.screen, GameOverScreen):
+            self.app.screen.dismiss(None)
         self.analysis.reset(match)
         self.review.reset()
         self.back_to_play()
-        self.referee.begin(match)
-        return True
 
     # -- the look: markers, ASCII, animation ---------------------------------------------
 
@@ -601,17 +602,17 @@ class GameScreen(Screen[None]):
 
     # -- game over ---------------------------------------------------------------------------
 
-    def _announce_game_over(self) -> None:
+    def _announce_game_over(self, ending: Ending) -> None:
         from ..game_over import GameOverScreen
 
-        turn = self.match.turn()
-        result = self.match.game.result
-        if self._game_over_shown == turn or result is None:
-            return
-        self._game_over_shown = turn
-        at_table, playing = self.table.link is not None, not self.table.watching
+        match = self.match
+        shown = (match.game_id, match.game.ply, ending)
+        if self._game_over_shown == shown or ending.reason == "adjourned":
+            return  # (adjourned: the game goes on later; the status line says so)
+        self._game_over_shown = shown
+        at_table, playing = self.table.link is not None, self.referee.plays_here
         self.app.push_screen(
-            GameOverScreen(self.match, result, at_table=at_table, rematch=at_table and playing),
+            GameOverScreen(match, ending, at_table=at_table, rematch=at_table and playing),
             self._after_game_over,
         )
 
@@ -695,8 +696,9 @@ class GameScreen(Screen[None]):
             return not reviewing and referee.takebacks_allowed
         if action == "hint":
             return not reviewing and any(p.allows.hints for p in referee.seats.values())
-        if action == "markers":
-            return not reviewing and self.match.humans > 0 and self.table.may_play()
+        if action == "markers":  # at a table, only on your turn (the key bar is short)
+            on_turn = referee.local_to_move or self.table.link is None
+            return not reviewing and referee.plays_here and on_turn
         if action == "pause":  # watching two computers, or after a player failed
             pausable = referee.allows(lambda allows: allows.pausing)
             return (pausable or referee.paused) and not reviewing
@@ -707,6 +709,11 @@ class GameScreen(Screen[None]):
         if action in ("analyse", "graph"):  # never a help during play
             return self.analysis.allowed()
         return True
+
+
+def _ended_status(ending: Ending) -> str:
+    """The score panel's line for a game ended off the board."""
+    return "Adjourned" if ending.reason == "adjourned" else "Game over"
 
 
 def _last_move(game: Game, ply: int) -> tuple[int | None, int]:

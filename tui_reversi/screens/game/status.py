@@ -9,12 +9,10 @@ from collections.abc import Callable
 
 from textual.content import Content
 
-from ...core import PASS, Color, Game, square_name
+from ...core import PASS, Color, Game, move_numbers, square_name
 from ...match import Match
-from ...players.kinds import PERSON
-from ...widgets.move_log import move_numbers
 
-# `ReversiApp.text`: spells symbols out in ASCII mode.
+# `GameApp.text`: spells symbols out in ASCII mode.
 Spell = Callable[[str], str]
 # At a table, the name shown for a seat nobody has taken yet.
 EMPTY_SEAT = "waiting…"
@@ -81,6 +79,11 @@ def advice(
     game = match.game
     if review_ply is not None:
         return Content(f" {describe_ply(game, review_ply)}")
+    if match.ending is not None and match.ending.reason == "adjourned":
+        leave = " · [b]q[/b] leave the table" if at_table else ""
+        return Content.from_markup(
+            spell(f" Adjourned: the game goes on when both players are back{leave}")
+        )
     if match.is_over and at_table:
         again = "[b]r[/b] rematch · " if rematch else ""
         keys = "[b],[/b] review · [b]a[/b] analyse · [b]q[/b] leave the table"
@@ -103,7 +106,7 @@ def advice(
         )
     if paused:
         return Content.from_markup(" Paused: [b]p[/b] to let the computers play on")
-    if match.level(match.to_move) == PERSON:  # someone at another terminal: no "thinking"
+    if not match.thinks(match.to_move):  # someone at another terminal: no "thinking"
         name = match.names[match.to_move]
         if name == EMPTY_SEAT:
             return Content(f" {who} to move, once someone sits down.")

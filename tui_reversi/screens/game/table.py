@@ -1,6 +1,9 @@
 """At a server's table: the other person's name, news from the table (who
-sat down, a refused move, a resignation, a player gone) and resigning. Outside
-a table this part does nothing and its key is hidden."""
+sat down, a refused move, a resignation, a player gone), the clocks, chat,
+and asking the server (resign, a takeback, a rematch). What the table
+decides (a takeback, a rematch, an ending) the app hands to the referee
+(`match.follow_table`); this part only shows it. Outside a table it does
+nothing and its keys are hidden."""
 
 from __future__ import annotations
 
@@ -9,10 +12,8 @@ from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 
-from ...core import Color, Game
-from ...match import Match
+from ...core import Color
 from ...net.remote import ClockReading, News, TableLink, TableState
-from ...players.kinds import HUMAN, PERSON
 from ...widgets.score import Clocks, ScorePanel
 from ..chat import ChatScreen
 from ..confirm import ConfirmScreen
@@ -22,26 +23,26 @@ if TYPE_CHECKING:
     from .screen import GameScreen
 
 TABLE_BINDINGS = [
-    Binding("R", "resign", "Resign", id="game.resign", tooltip="Give the game up (asks first)"),
+    Binding("R", "resign", "Resign", id="table.resign", tooltip="Give the game up (asks first)"),
     Binding(
         "u",
         "takeback",
         "Take back",
-        id="game.takeback",
+        id="table.takeback",
         tooltip="Ask your opponent to let you take back your last move",
     ),
     Binding(
         "r",
         "rematch",
         "Rematch",
-        id="game.rematch",
+        id="table.rematch",
         tooltip="After the game: ask your opponent for another, colours changed",
     ),
     Binding(
         "slash",
         "chat",
         "Chat",
-        id="game.chat",
+        id="table.chat",
         key_display="/",
         tooltip="Say one line to everyone at the table",
     ),
@@ -65,35 +66,22 @@ class AtTable:
         return self.screen.reversi_app.table
 
     @property
-    def ended(self) -> str | None:
-        """How the table's game ended, if it did (a resignation, a player gone)."""
-        link = self.link
-        return link.state.ended if link is not None else None
-
-    @property
     def watching(self) -> bool:
-        link = self.link
-        return link is not None and link.state.colour is None
+        return self.link is not None and not self.screen.referee.plays_here
 
     def can_resign(self) -> bool:
-        link = self.link
         return (
-            link is not None
-            and link.state.colour is not None
-            and link.state.ended is None
+            self.link is not None
+            and self.screen.referee.plays_here
             and not self.screen.match.is_over
         )
-
-    def may_play(self) -> bool:
-        """Whether the person at this keyboard may play a move now: away from a
-        table, whenever the board allows; at one, on their turn in a game not over."""
-        return self.link is None or (self.can_resign() and self.screen.match.human_to_move)
 
     def why_not_play(self) -> str | None:
         """Why the person at this keyboard cannot play at this table, if so."""
         if self.watching:
             return "You are watching: , and . step through the game, esc comes back."
-        return self.ended
+        ending = self.screen.match.ending
+        return ending.text or str(ending) if ending is not None else None
 
     def started(self) -> None:
         """The game is on the screen: name the players, and say where the table is."""
@@ -107,8 +95,8 @@ class AtTable:
         state = link.state
         if state.clock is not None:
             self._show_clocks(state.clock)
-        if state.ended is not None:
-            self.screen.say(state.ended)
+        if state.ending is not None:
+            self.screen.say(state.ending.text)
         elif state.colour is None:
             black, white = state.names
             self.screen.say(
@@ -138,16 +126,8 @@ class AtTable:
         if news.names is not None:
             self._show_names(news.names)
             screen.show()
-        if news.undone is not None:
-            screen.back_to_ply(news.undone)
-        if news.again:
-            self._again()
         if news.asked:
             self._answer(news.text)
-        if news.over:
-            screen.thinking.stopped()
-            screen.show()  # nothing more to play: no markers, no Enter to play
-            screen.refresh_bindings()
         if news.text:
             screen.say(news.text, error=news.refused or news.over)
 
@@ -160,31 +140,18 @@ class AtTable:
             link.ask_takeback()
 
     def can_ask_rematch(self) -> bool:
-        link = self.link
-        return link is not None and link.state.colour is not None and self.ended is not None
+        ending = self.screen.match.ended
+        return (
+            self.link is not None
+            and self.screen.referee.plays_here
+            and ending is not None
+            and ending.reason != "adjourned"
+        )
 
     def ask_rematch(self) -> None:
         link = self.link
         if link is not None and self.can_ask_rematch():
             link.ask_rematch()
-
-    def _again(self) -> None:
-        """A rematch: a new game at the table, this player at the other colour."""
-        from ..game_over import GameOverScreen
-
-        link = self.link
-        assert link is not None
-        app = self.screen.app
-        if isinstance(app.screen, GameOverScreen):  # the last game's result: done with
-            app.screen.dismiss(None)
-        you = link.state.colour
-        if you is None:
-            kinds = (PERSON, PERSON)
-        else:
-            kinds = (HUMAN, PERSON) if you == Color.BLACK else (PERSON, HUMAN)
-        self.screen.begin(Match(*kinds, Game(link.state.variant), names=link.state.names))
-        self._show_names(link.state.names)
-        self.screen.refresh_bindings()
 
     def _answer(self, question: str) -> None:
         link = self.link

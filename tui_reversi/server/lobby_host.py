@@ -4,7 +4,7 @@ and invitations from one player to another.
 Every game `tui-reversi serve` starts for a player on their own reaches this
 over a local socket of its own, in a directory only the server's user may
 enter, and proves which game it is with the secret the server put in its
-environment (the line protocol is described in net/lobby.py). The name
+environment (the line protocol is described in net/lobby_link.py). The name
 is the one SSH authenticated; every line is checked here, and a game that
 breaks the protocol is cut off. An accepted invitation opens a table with
 the invitation's colours, variant and clock (tables.py) and tells both games
@@ -22,13 +22,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..core import Color
-from ..net.lobby import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
+from ..net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
 from ..net.remote import NOBODY
 from ..net.server_line import line, words
 from ..net.terms import TableRefused, TableTerms
 from .config import format_duration
 from .games_socket import GamesSocket, hello, tell
-from .lobby import Doing
+from .roster import Doing
 from .tables import Tables
 
 # How long an invitation waits for its answer.
@@ -72,7 +72,7 @@ class Invitation:
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
 
 
-class Lobby:
+class LobbyHost:
     """The lobby's socket, its guests and their invitations: start(), admit()
     and environment() for sessions, leave(), close()."""
 
@@ -356,7 +356,7 @@ class Lobby:
                     white,
                     table.variant.value,
                     clock,
-                    table.game.ply + 1,
+                    table.game.move_number() + 1,
                 )
             )
         rating, games, results = self._record(name)

@@ -26,13 +26,16 @@ from ..net.terms import USAGE, TableTerms, TermsRefused
 from .config import (
     format_duration,
     gone_reason,
+    log_name,
     player_directory_name,
     player_environment,
     player_user_name,
 )
-from .invitations import GO_GRACE
-from .lobby import adjourned_lines, lobby_lines
+from .input_allowance import INPUT_BURST, InputAllowance
+from .key_commands import keys_command
+from .lobby_host import GO_GRACE
 from .pty_process import INPUT_HIGH_WATER, PtyProcess
+from .roster import adjourned_lines, lobby_lines
 from .tables import TableRefused
 
 if TYPE_CHECKING:
@@ -65,6 +68,9 @@ TERMINAL_RESET = (
 
 
 AGAIN = "connect again to carry on."
+
+# How long the question about a game open elsewhere waits for an answer.
+ANSWER_WAIT = 60.0
 
 # Asked when the player's game is already open in another session; keys -> answers.
 ELSEWHERE_KEYS = {"t": "take over", "n": "separate", "q": "leave", "\x03": "leave", "\x04": "leave"}
@@ -172,6 +178,8 @@ class GameSession(asyncssh.SSHServerSession):
         self._erase: int | None = None
         self._process: PtyProcess | None = None
         self._pending_input = bytearray()
+        self._allowance = InputAllowance()
+        self._logged_dropped = False
         self._last_input = time.monotonic()
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._end_message: str | None = None
@@ -220,6 +228,22 @@ class GameSession(asyncssh.SSHServerSession):
         return self._table_secret
 
     def session_started(self) -> None:
+        words = (self._command or "").split()
+        if self._owner.login.adding_key and not (words[:2] == ["keys", "add"] and len(words) == 3):
+            name = self._owner.user
+            self._owner.end_reason = "a key not the player's yet asked for more than keys add"
+            self._print(
+                [f"tui-reversi: this key is not {name}'s yet: it may only run  keys add CODE"]
+            )
+            self._exit(1)
+            return
+        if words[:1] == ["keys"]:
+            ssh = self._ssh_hint().removesuffix(" HOST").replace("ssh -t", "ssh", 1)
+            lines, status = keys_command(self._owner, words[1:], ssh)
+            self._print(lines)
+            self._owner.end_reason = f"keys {' '.join(words[1:2])}".strip()
+            self._exit(status)
+            return
         if (self._command or "").strip() == "lobby":
             self._show_lobby()
             return
@@ -249,12 +273,25 @@ class GameSession(asyncssh.SSHServerSession):
         if self._asking is not None:
             self._answer(data)
             return
+        data = self._allowance.admit(data)
+        if self._allowance.dropped and not self._logged_dropped:
+            self._log_dropped()
+        if not data:
+            return
         if self._process is None:
             self._pending_input += data
             return
         self._process.write(data)
         if self._process.input_buffered > INPUT_HIGH_WATER and self._chan is not None:
             self._chan.pause_reading()
+
+    def _log_dropped(self) -> None:
+        """Once a session, the log hears that input past the allowance was dropped;
+        the player is told when the game is over (not over the board, which the
+        game would not know to draw again)."""
+        self._logged_dropped = True
+        user = log_name(self._owner.user or "")
+        self._owner.arcade.note(f"user={user} sent input faster than a game takes: dropped")
 
     def eof_received(self) -> bool:
         return True  # keep the channel open: the game still has things to show
@@ -327,6 +364,7 @@ class GameSession(asyncssh.SSHServerSession):
         separate one beside it."""
         if not separate:
             self._owner.arcade.live_games[self.player] = self
+        self._owner.arcade.games.add(self)
         self.task = asyncio.create_task(self._play(options, take_over))
 
     def _ask_about(self, other: GameSession) -> None:
@@ -338,7 +376,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._say("  t  take it over here: that session is told and ended, its game saved first")
         self._say("  n  play a separate game here; the other one carries on")
         self._say("  q  leave it as it is")
-        wait = self._config.login_timeout or 60.0
+        wait = ANSWER_WAIT
         self._timers["question"] = asyncio.get_running_loop().call_later(
             wait, self._no_answer, wait
         )
@@ -384,6 +422,13 @@ class GameSession(asyncssh.SSHServerSession):
             self._seated = False
             self._owner.arcade.leave_seat()
 
+    def hand_seat_over(self) -> str | None:
+        """The secret of this session's seat at a table for the player's session
+        that takes their game over (tables.Tables.hand_over), if it is at one."""
+        if self._table_secret is None:
+            return None
+        return self._owner.arcade.tables.hand_over(self._table_secret)
+
     async def _take_over(self, other: GameSession) -> None:
         """End `other`'s game (it saves on the hang-up) and wait until it has gone."""
         if other.client_connected:
@@ -427,10 +472,8 @@ class GameSession(asyncssh.SSHServerSession):
         return options
 
     def _show_lobby(self) -> None:
-        """Print the lobby (lobby.py) and end: it needs no terminal and no seat."""
-        for text in lobby_lines(self._owner.arcade, self.player, self._ssh_hint()):
-            if self._chan is not None:
-                self._chan.write(f"{text}\r\n".encode() if self._term else f"{text}\n".encode())
+        """Print the lobby (roster.py) and end: it needs no terminal and no seat."""
+        self._print(lobby_lines(self._owner.arcade, self.player, self._ssh_hint()))
         self._owner.end_reason = "looked at the lobby"
         self._exit(0)
 
@@ -441,12 +484,16 @@ class GameSession(asyncssh.SSHServerSession):
         games = tables.adjourned_for(self.player)
         if self._term is not None and len(games) == 1:
             return False
-        for text in adjourned_lines(games, self.player, self._ssh_hint()):
-            if self._chan is not None:
-                self._chan.write(f"{text}\r\n".encode() if self._term else f"{text}\n".encode())
+        self._print(adjourned_lines(games, self.player, self._ssh_hint()))
         self._owner.end_reason = "looked at their adjourned games"
         self._exit(0 if games else 1)
         return True
+
+    def _print(self, lines: list[str]) -> None:
+        """Plain lines on the channel's output (a command that needs no terminal)."""
+        for text in lines:
+            if self._chan is not None:
+                self._chan.write(f"{text}\r\n".encode() if self._term else f"{text}\n".encode())
 
     def _ssh_hint(self) -> str:
         """'ssh -t -p 2222 HOST': how this player reached the server, for a hint."""
@@ -485,8 +532,10 @@ class GameSession(asyncssh.SSHServerSession):
     async def _play(self, options: list[str], take_over: GameSession | None = None) -> None:
         try:
             if take_over is not None:
+                # At a table there: this session sits back down at it, its game as it was.
+                self._next_table = take_over.hand_seat_over()
                 await self._take_over(take_over)
-            status = await self._run_game(options)
+            status = 0 if self._next_table is not None else await self._run_game(options)
             while self._next_table is not None and self._open and not self._end_message:
                 status = await self._table_from_lobby(options)
         except Exception as error:
@@ -497,6 +546,7 @@ class GameSession(asyncssh.SSHServerSession):
             self._exit(1)
             return
         finally:
+            self._owner.arcade.games.discard(self)
             self._leave_seat()
             if self._table_secret is not None:
                 self._owner.arcade.tables.leave(self._table_secret)
@@ -504,7 +554,7 @@ class GameSession(asyncssh.SSHServerSession):
                 del self._owner.arcade.live_games[self.player]
         self._finish(status)
 
-    # -- from the in-app lobby (server/invitations.py) to a table and back --------------
+    # -- from the in-app lobby (server/lobby_host.py) to a table and back --------------
 
     def _seat_from_lobby(self, secret: str) -> bool:
         """The lobby has a seat at a table for this player: their game is told to
@@ -613,6 +663,12 @@ class GameSession(asyncssh.SSHServerSession):
         self._log_crash_report()  # whatever ended the game after it wrote one
         if not self._open:
             return
+        if self._allowance.dropped:
+            kib = INPUT_BURST // 1024
+            self._say(
+                f"\r\ntui-reversi: {_amount(self._allowance.dropped)} of input the game could "
+                f"not use was dropped (pastes of over {kib} KB, or keys faster than anyone types)."
+            )
         if status < 0:
             self._send(TERMINAL_RESET)
         adjourned = {table.code for table in owner.arcade.tables.adjourned_for(self.player)}
@@ -701,6 +757,11 @@ class GameSession(asyncssh.SSHServerSession):
         self._owner.session_closed()
 
 
+def _amount(size: int) -> str:
+    """`10485760` -> '10 MB', `40000` -> '39 KB': a size for a sentence."""
+    return f"{size / 1048576:.0f} MB" if size >= 1048576 else f"{max(size // 1024, 1)} KB"
+
+
 def _look_options(options: list[str]) -> list[str]:
     """The options about the look only (TABLE_OPTIONS), with their values."""
     look: list[str] = []
@@ -716,6 +777,7 @@ def _player_home(players_dir: Path, user: str) -> Path:
     home = players_dir / player_directory_name(user)
     for directory in (home, home / "data", home / "config", home / "state", home / "cache"):
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        directory.chmod(0o700)  # (found with a looser mode: made private again)
     return home
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..core import Color
+from .accounts import is_guest
 from .config import player_directory_name
 
 if TYPE_CHECKING:
@@ -81,12 +82,13 @@ def lobby_lines(arcade: Arcade, name: str, join_hint: str) -> list[str]:
             ((colour, host),) = table.names.items()
             lines.append(f"  {table.code}  {host} waits ({colour.label}), {_how(table)}")
     archive = arcade.archive
-    if archive is not None:
+    if is_guest(name):
+        lines.append("You play as a guest here: unrated; connect with an SSH key to claim a name.")
+    elif archive is not None:
         rating, games = archive.rating(name)
         lines.append(
             f"Your record here: {archive.results(name)}; rating {round(rating)} "
-            f"after {games} rated games (ratings mean something only with --auth keys "
-            "or password)."
+            f"after {games} rated games."
         )
     return lines
 
@@ -106,4 +108,4 @@ def adjourned_lines(games: list[Table], name: str, hint: str) -> list[str]:
 
 def _how(table: Table) -> str:
     clock = f", clock {table.time_control}" if table.time_control else ""
-    return f"{table.variant.value}{clock}, move {table.game.ply + 1}"
+    return f"{table.variant.value}{clock}, move {table.game.move_number() + 1}"

@@ -1,7 +1,8 @@
-"""The preloaded parent: imports the game once, then forks one child per game.
+"""The game launcher: imports the game once, then forks one child per game.
 
 `tui-reversi serve` starts this as a fresh Python (`python -m
-tui_reversi.server.forkserver FD`) with a bare environment, before any
+tui_reversi.launcher FD`, its `ServeConfig.launcher_command`) with a bare
+environment, before any
 player arrives. It imports Textual, the app, its screens, themes and the
 engine, freezes what it made for the garbage collector (so children share
 those pages copy-on-write), and then runs no thread and no event loop: a
@@ -11,7 +12,7 @@ only that socket, a wake-up pipe and /dev/null.
 For each game the server sends one request (JSON: argv, env, cwd) with the
 game's pty slave attached (SCM_RIGHTS). The forked child becomes the
 leader of a new session on that pty exactly as a freshly started process
-would (see pty_process): descriptors 0-2 on the pty and no other open,
+would (see server/pty_process.py): descriptors 0-2 on the pty and no other open,
 default signal dispositions, an empty signal mask, the request's
 environment and directory. It then leaves the loop and runs the game as
 `python argv...` would, and the interpreter exits normally.
@@ -45,7 +46,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .pty_process import become_session_terminal
+from .server.pty_process import become_session_terminal
 
 # One request, JSON; far more than argv, a whitelisted environment and a path need.
 MAX_MESSAGE = 64 * 1024
@@ -63,8 +64,8 @@ RUN_TIME_MODULES = (
     "textual.scrollbar",
     "textual.pilot",
 )
-# Parts of the package a game never runs: the tools and this server.
-NOT_PRELOADED = ("tui_reversi.tools", "tui_reversi.server")
+# Parts of the package a game never runs: the tools, the server and this launcher.
+NOT_PRELOADED = ("tui_reversi.tools", "tui_reversi.server", "tui_reversi.launcher")
 
 
 @dataclass(frozen=True)
