@@ -299,6 +299,21 @@ def _thread_failed(app: ReversiApp, failed: threading.ExceptHookArgs) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command: its exit status. Its output's reader going away (`| head`)
+    ends any command quietly, as it ends a Unix tool: status 141 (SIGPIPE)."""
+    try:
+        try:
+            return _command(argv)
+        finally:
+            sys.stdout.flush()  # the last of the output: a reader gone shows here too
+    except BrokenPipeError:
+        # Nothing more reaches the reader; Python's own flush at exit must not say so.
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
+
+
+def _command(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     from .core import ReversiError
@@ -314,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("tui-reversi: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        raise  # the reader went away: see main
     except Exception as error:  # a bug: a report and one sentence, never a traceback
         from .crash import contain
 

@@ -11,7 +11,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -41,6 +41,10 @@ from .widgets.glyphs import ascii_text
 from .widgets.themes import BOARD_COLOURS, DEFAULT_THEME, SIXTEEN_COLOUR_THEME, THEMES
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+    from textual.actions import ActionParseResult
+    from textual.dom import DOMNode
+
     from .net.lobby_link import LobbyLink, LobbyNews
     from .net.remote import News, TableLink
     from .screens.game import GameScreen
@@ -313,7 +317,36 @@ class ReversiApp(App[None]):
             CommandPalette(providers=[ThemeProvider], placeholder="Search for themes…")
         )
 
+    @property
+    def quitting(self) -> bool:
+        """True once the app has been asked to end (a quit, a signal, a bug)."""
+        return self.return_code is not None
+
+    def exit(
+        self, result: None = None, return_code: int = 0, message: RenderableType | None = None
+    ) -> None:
+        super().exit(result, return_code, message)
+        # The game stands as it is from the quit on: no seat is asked for a
+        # move any more (a square typed with the quit is not played, a
+        # computer's answer is dropped), so the last autosave is this game.
+        self.referee.close()
+
+    async def run_action(
+        self,
+        action: str | ActionParseResult,
+        default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
+        # Once quitting, nothing more happens to the game or on screen: a key
+        # typed with the quit (`qs`, `qu` in one burst) would open a dialog
+        # as the app closes down, or change the game before its last autosave.
+        if self.quitting:
+            return False
+        return await super().run_action(action, default_namespace, namespaces)
+
     async def on_event(self, event: events.Event) -> None:
+        if self.quitting and isinstance(event, (events.InputEvent, events.Paste)):
+            return  # the keys behind a quit: see run_action
         # Keys typed right after one that opens a dialog wait for the dialog.
         if (
             isinstance(event, events.Key)

@@ -12,6 +12,7 @@ import pytest
 from tui_reversi.core import Color, Game, Move, Variant
 from tui_reversi.match import Match, table_seats
 from tui_reversi.net.remote import ClockReading, TableLink, TableState
+from tui_reversi.screens.chat import ChatScreen
 from tui_reversi.screens.game_over import GameOverScreen
 from tui_reversi.widgets.score import ScorePanel
 
@@ -323,3 +324,33 @@ async def test_the_keys_to_play_show_only_on_your_turn_and_a_person_is_awaited_n
         assert "Play" not in key_bar(app) and "Markers" not in key_bar(app)
         panel = app.screen.query_one(ScorePanel).scoreboard
         assert (panel.to_move, panel.status) == (None, "Game over")  # nobody's turn now
+
+
+async def test_a_long_chat_line_cut_on_the_status_line_reads_in_full_in_the_chat(at_table):
+    app, server = at_table(Color.BLACK)
+    long_line = "well played, " + " ".join(f"word{n}" for n in range(30)) + " THE END"
+    server.say("said bob hello", f"said bob {long_line}")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "THE END" in status(app), "the line")
+        assert app.screen.query_one("#status").size.width < len(status(app))  # cut there
+        await pilot.press("slash")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat")
+        await pilot.pause()
+        said_lines = [str(line.content) for line in app.screen.query("#chat-said Literal")]
+        assert said_lines == ["bob: hello", f"bob: {long_line}"]
+        history = app.screen.query_one("#chat-said")
+        assert history.region.width < len(long_line)  # wrapped, so it reads in full
+        await pilot.press("up", "up")  # the history scrolls from the keys, the box keeps them
+        await pilot.press("h", "i", "enter")
+        assert (await said(pilot, server)).endswith("say hi\n")
+
+
+async def test_the_chat_dialog_with_a_long_chat_fits_the_smallest_terminal(make_app):
+    app = make_app()
+    async with app.run_test(size=(60, 21)) as pilot:
+        app.push_screen(ChatScreen([f"bob: line {n} " + "word " * 20 for n in range(30)]))
+        await pilot.pause()
+        dialog = app.screen.query_one("#dialog")
+        for part in ("#line", "#dialog-buttons", "#chat-said"):
+            region = app.screen.query_one(part).region
+            assert dialog.content_region.contains_region(region), (part, region)

@@ -2,7 +2,10 @@
 even when they all arrive at once (a paste, a fast typist, a slow SSH link):
 none of them acts on the board behind it."""
 
+import pytest
 from textual import events
+
+from tui_reversi.storage import Autosave
 
 from .conftest import FirstMovePlayer, moves, settle
 from .test_keeping import keeping_app  # noqa: F401 (a fixture)
@@ -44,3 +47,22 @@ async def test_s_a_name_and_enter_at_once_save_under_that_name(keeping_app):  # 
         assert type(app.screen).__name__ == "GameScreen"
         names = [entry.name for entry in SavedGames().list()]
         assert len(names) == 1 and names[0].endswith("d3 b4"), names
+
+
+# -- keys typed right after a quit ---------------------------------------------------
+
+
+@pytest.mark.parametrize("after", ["s", "o", "n", "x", "t", "u", "c3"])
+async def test_keys_typed_right_after_q_do_nothing(keeping_app, after):  # noqa: F811
+    """`q` and another key in one burst: the app quits with the game as it
+    was (no dialog opens as it closes down, no move is taken back or played)."""
+    app, session = keeping_app(cli={"white": "human"}, player=FirstMovePlayer())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f", "5", "d", "6")
+        await pilot.pause()
+        burst(app, ["q", after])
+        await settle(pilot, app)
+    assert app.crash is None and app.return_code == 0
+    assert session.close()
+    kept = Autosave().load().game
+    assert kept is not None and (kept.transcript(kept.length), kept.ply) == ("f5d6", 2)

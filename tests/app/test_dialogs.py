@@ -326,3 +326,23 @@ async def test_the_app_describes_its_screens_and_held_keys_for_a_hang_report(mak
         state = app._describe_state()
         assert state.splitlines()[0] == "screens: GameScreen > ExportScreen"
         assert state.splitlines()[2] == "keys: none held"
+
+
+def drawn_text(app) -> str:
+    """Every character on the terminal, as the app draws it now."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+@pytest.mark.parametrize("search", ["", "e"])
+async def test_the_command_palette_is_ascii_in_ascii_mode(make_app, search):
+    """--ascii: the palette drew its box edges, search icon and scrollbar
+    with characters beyond ASCII (for terminals that have none of them)."""
+    app = make_app(white="human", ascii=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p", *search)
+        await settle(pilot, app)
+        await pilot.pause(0.3)  # the palette searches in a worker
+        await settle(pilot, app)
+        text = drawn_text(app)
+        assert "Search" in text or "New game" in text
+        assert text.isascii(), sorted({char for char in text if not char.isascii()})

@@ -186,9 +186,10 @@ async def test_three_new_games_in_a_row_lose_none_of_the_unfinished_ones(keeping
         await pilot.pause()
         table = app.screen.query_one(DataTable)
         names = [row(table, index)[0] for index in range(table.row_count)]
-        # The last start's new game set the second f5 game aside at once.
-        assert names == [PREVIOUS_NAME, EARLIER_NAME, EARLIER_NAME]
-        await pilot.press("down", "down", "enter")  # the first game is still there
+        # The last start's new game set the second f5 game aside at once, in
+        # place of the first: the same moves by the same players (one copy).
+        assert names == [PREVIOUS_NAME, EARLIER_NAME]
+        await pilot.press("down", "enter")  # the first game is still there
         await wait_saved(pilot, app, session)
         assert moves(app).startswith(OPENING)
 
@@ -338,7 +339,8 @@ async def test_delete_asks_first_and_unreadable_games_say_why(keeping_app):
         assert describe.startswith("broken cannot be read: broken.json is damaged: its")
         await pilot.press("enter")
         await pilot.pause()
-        assert "cannot be loaded" in str(app.screen.query_one("#problem").content)
+        problem = str(app.screen.query_one("#problem").content)
+        assert problem.startswith("'broken' cannot be loaded: "), problem  # its name as written
         table.move_cursor(row=rows["delete me"])
         await pilot.press("d")
         await pilot.pause()
@@ -652,6 +654,41 @@ async def test_enter_twice_in_the_save_dialog_saves_once_and_asks_nothing(keepin
             "SaveGameScreen",
             "ConfirmScreen",
         ]
+
+
+async def test_loading_the_previous_autosave_again_and_again_keeps_one_copy_of_it(keeping_app):
+    """Each load of the previous autosave, then a new game, set another copy
+    of the same game aside as an earlier autosave."""
+    autosaved(OPENING, white="human")
+    app, session = keeping_app(new=True, cli={"white": "human"})
+
+    async def listed() -> list[tuple[str, str]]:
+        await pilot.press("o")
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        rows = [row(table, index) for index in range(table.row_count)]
+        await pilot.press("escape")
+        await pilot.pause()
+        return [(cells[0], cells[3]) for cells in rows]
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f", "5", "d", "6")
+        await wait_saved(pilot, app, session)
+        for _ in range(3):
+            await pilot.press("o")  # the first game, previous or earlier: load it
+            await pilot.pause()
+            table = app.screen.query_one(DataTable)
+            shown = [row(table, index)[3] for index in range(table.row_count)]
+            await pilot.press(*["down"] * shown.index(str(len(OPENING) // 2)), "enter")
+            await wait_saved(pilot, app, session)
+            assert moves(app) == OPENING
+            await pilot.press("n", "enter")  # a new game: the loaded one is set aside
+            await wait_saved(pilot, app, session)
+            await pilot.press("f", "5", "d", "6")
+            await wait_saved(pilot, app, session)
+        kept = await listed()
+    assert sorted(moves_count for _, moves_count in kept) == ["2", str(len(OPENING) // 2)], kept
 
 
 async def test_the_resume_offer_numbers_moves_as_the_log_does(keeping_app):

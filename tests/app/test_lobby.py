@@ -170,7 +170,7 @@ async def test_inviting_a_player_with_a_colour_variant_and_clock(make_app, serve
         await pilot.press("left", "left")  # random -> white -> black
         await pilot.press("down", "right", "right")  # othello -> reversi -> anti
         await pilot.press("down", *["right"] * 3)  # no clock -> 1+0 -> 3+2 -> 5+3
-        assert "You play black; anti, 5+3" in str(app.screen.query_one("#describe").content)
+        assert "You play Black; anti, 5+3" in str(app.screen.query_one("#describe").content)
         await pilot.press("enter")
         assert await server.hear(pilot) == "invite bob black variant anti clock 5+3"
         server.say("waiting 4 bob")

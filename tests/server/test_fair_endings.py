@@ -38,7 +38,7 @@ async def test_a_game_with_no_move_played_is_neither_rated_nor_kept(serve, tmp_p
     arcade = await serve(hold_seat=1.0, max_per_address=10)
     alice, bob, _ = await sit_down(arcade)
     await drop(arcade, "bob", bob)
-    over = "over bob did not come back: no move was played."
+    over = "over left - bob did not come back: no move was played."
     await alice.hear_until(over)
     assert arcade.archive.rating("alice") == (1500.0, 0)
     assert archived(tmp_path) == [] and unfinished(tmp_path) == []

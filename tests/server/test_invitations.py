@@ -157,7 +157,7 @@ async def test_invitations_per_minute_are_limited_with_one_sentence(serve):
         await bob.hear_starting(f"withdrawn {number} alice withdrew")
     alice.say("invite bob black")
     refused = await alice.hear_starting("refused ")
-    assert refused == "refused Easy: at most 2 invitations a minute; try again shortly."
+    assert refused == "refused Too fast: at most 2 invitations a minute; try again shortly."
     assert not arcade.lobby.invitations  # nothing went out
 
 

@@ -233,8 +233,10 @@ async def test_a_wrong_code_own_table_or_option_gets_one_sentence(serve):
     code = table_code(arcade)
     cases = {
         ("bob", "join NOPE9"): "there is no open table 'NOPE9'; check the code with its host.",
+        ("bob", "join " + "Q" * 5000): f"there is no open table '{'Q' * 20}…'; check the code",
         ("alice", f"join {code}"): f"you are at table {code} already.",
         ("bob", "join"): "join needs the table's code: ssh -t HOST join CODE",
+        ("bob", "lobby extra"): "lobby takes nothing after it: ssh HOST lobby",
         ("bob", f"join {code} black hard"): "at a table only ascii, no-mouse, no-animation, "
         "theme may be chosen, not black",
         ("bob", "table variant chess"): "there is no variant 'chess': choose one of othello, "
@@ -463,7 +465,7 @@ async def test_chat_reaches_everyone_at_the_table_as_it_was_typed_within_limits(
     alice.say("say two")
     alice.say("say three")
     alice.say("say four")  # the fourth within a minute
-    assert await alice.hear_until("refused Easy: at most 3 chat lines a minute.")
+    assert await alice.hear_until("refused Too fast: at most 3 chat lines a minute; wait a moment.")
     assert "said alice four" not in await bob.hear_until("said alice three")
 
 

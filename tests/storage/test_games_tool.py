@@ -88,7 +88,7 @@ def test_list_fits_the_terminal_and_shows_long_and_odd_names_whole(monkeypatch, 
     ("argv", "message"),
     [
         (("export", "nothing"), r"^there is no saved game called 'nothing'$"),
-        (("export",), r"^export needs a saved game's name or --autosave, not both$"),
+        (("export",), r"^export needs a saved game.s name \(games list .*\), or --autosave for"),
         (("export", "x", "--autosave"), r"not both$"),
         (("export", "--autosave"), r"^there is no autosaved game$"),
         (("import", "/nonexistent/game.ggf", "--name", "x"), r"there is no such file$"),

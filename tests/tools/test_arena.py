@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from tui_reversi.core import Game, Variant
+from tui_reversi.players.external import serve
+from tui_reversi.players.random_player import RandomPlayer
 from tui_reversi.tools.arena import (
     canonical,
     elo_from_score,
@@ -202,3 +204,19 @@ def test_a_tally_refuses_repeated_openings_and_another_match_in_one_sentence(tmp
         done.stderr
         == f"arena_tally: {tmp_path / 'junk.jsonl'} line 1 is not a game of an arena run.\n"
     )
+
+
+def test_the_engine_answers_a_go_line_it_cannot_read_with_an_error_and_no_move():
+    """A malformed `go` got `move pass` besides the error: a caller took it for a move."""
+    board = "-" * 27 + "OX------XO" + "-" * 27
+    said: list[str] = []
+    requests = [
+        f"go chess {board} X 100",
+        f"go othello {board} X",
+        f"go othello {board} X 10",
+        "quit",
+    ]
+    serve(lambda variant, seconds: RandomPlayer(seed=1), requests, said.append)
+    assert [line.split(" ")[0] for line in said] == ["error", "error", "move"], said
+    assert said[0].startswith("error bad go line: ") and "chess" in said[0]
+    assert said[1] == "error bad go line: go takes VARIANT BOARD SIDE MILLISECONDS"

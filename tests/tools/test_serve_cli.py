@@ -180,3 +180,22 @@ def test_a_real_ssh_session_in_tmux_plays_resizes_and_leaves_nothing_behind(serv
         r" disconnect 127\.0\.0\.1:\d+ user=zoe after .+: (client closed|connection dropped)", err
     )
     assert (tmp_path / "server" / "players" / "zoe" / f"hup-{pid}").exists()
+
+
+@pytest.mark.skipif(SSH is None, reason="needs the OpenSSH client")
+def test_a_level_the_game_refuses_is_logged_as_refused_options_not_a_crash(server, tmp_path):
+    running = server("--no-preload", game=None)
+    alice = [*identity("alice", tmp_path / "keys"), "alice@127.0.0.1"]
+    done = subprocess.run(
+        [SSH, "-tt", "-p", str(running.port), *SSH_OPTIONS, *alice, "black", "hardest"],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=PATIENCE,
+    )
+    assert done.returncode == 2
+    assert "invalid choice: 'hardest'" in done.stdout  # the game's sentence, on the terminal
+    status, err = running.stop()
+    assert status == 0
+    assert re.search(r"user=alice after .+: game refused its options \(exit status 2\)", err), err
+    assert "crashed" not in err

@@ -8,6 +8,8 @@ The protocol (documented in docs/engine.md), one line each way, UTF-8:
     engine -> arena   move f5            (or: move pass)
     arena -> engine   quit
 
+A `go` line the engine cannot read gets `error TEXT` instead of a move.
+
 VARIANT is othello, reversi or anti; BOARD is the 64-character board string
 (a1..h8, X black, O white, - empty) and SIDE the side to move (X or O);
 MILLISECONDS is the time budget for this move. Each `go` is independent:
@@ -151,14 +153,15 @@ def serve(
             return
         if words[:2] == PROTOCOL.split():
             write(f"ok tui-reversi {player(Variant.OTHELLO, 1.0).level}")
-        elif words[0] == "go" and len(words) == 5:
+        elif words[0] == "go":
             try:
+                if len(words) != 5:
+                    raise ValueError("go takes VARIANT BOARD SIDE MILLISECONDS")
                 variant = Variant.parse(words[1])
                 position = Position.from_string(f"{words[2]} {words[3]}")
                 seconds = max(int(words[4]), 1) / 1000
             except (ReversiError, ValueError) as error:
-                write(f"# bad go line: {error}")
-                write("move pass")
+                write(f"error bad go line: {error}")  # no move: none was asked for
                 continue
             move = player(variant, seconds).choose_move(position)
             write(f"move {move or 'pass'}")

@@ -5,11 +5,16 @@ raises KeyError; same root as Textualize/textual#5794)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from textual import command, on
-from textual.command import CommandList
+from textual.command import CommandInput, CommandList, SearchIcon
 from textual.widgets import Button, Input
 
 from .dialog import AnswersOnce
+
+if TYPE_CHECKING:
+    from .game_app import GameApp
 
 
 class CommandPalette(command.CommandPalette, AnswersOnce[None]):
@@ -20,6 +25,14 @@ class CommandPalette(command.CommandPalette, AnswersOnce[None]):
     # Its search runs in a worker that may finish after the palette's widgets
     # have been taken down as it closes: then it has nothing left to show it
     # on (Textual 8.2 raises NoMatches 'CommandList', found by bench/fuzz.py).
+
+    def on_mount(self) -> None:
+        # ASCII mode: its edges and scrollbar are the app's CSS (app.tcss).
+        app = cast("GameApp", self.app)
+        if app.settings.ascii:
+            self.query_one(SearchIcon).icon = ">"
+            box = self.query_one(CommandInput)
+            box.placeholder = app.text(box.placeholder)
 
     def _list_gone(self) -> bool:
         return not self.query(CommandList)

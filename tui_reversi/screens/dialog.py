@@ -12,6 +12,7 @@ from textual import events
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
+from textual.widgets import Input
 
 from ..widgets.key_bar import KeyBar
 
@@ -127,11 +128,17 @@ class KeysForDialogs:
             return True
         if active is not None and active.enabled:
             action = active.binding.action.split("(")[0].rsplit(".", 1)[-1]
-            if action in OPENS_A_DIALOG:
+            if action in OPENS_A_DIALOG or self._quits(action):
                 self._below = list(self.app.screen_stack)
                 self._since = time.monotonic()
                 self.app.set_timer(0.01, self._check)
         return False
+
+    def _quits(self, action: str) -> bool:
+        # The keys behind a quit wait too, and go with the app: a square typed
+        # with it reached the board before the quit did, and was played.
+        # Not in a text box, which takes q as a letter.
+        return action == "quit" and not isinstance(self.app.focused, Input)
 
     def state(self) -> str:
         """For a hang's diagnosis: whether keys are waiting, and for how long."""

@@ -15,6 +15,7 @@ from textual.widgets import Button, Input, Static
 
 from ..session import sentence
 from ..widgets.literal import Literal
+from ..widgets.text_input import TextInput
 from .dialog import Dialog
 
 Result = TypeVar("Result")
@@ -57,6 +58,10 @@ class FormScreen(Dialog[Result]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    @on(TextInput.PasteCut)
+    def _paste_cut(self, event: TextInput.PasteCut) -> None:
+        self.problem(event.sentence)
 
     @on(Input.Submitted)
     def _input_submitted(self, event: Input.Submitted) -> None:

@@ -72,9 +72,10 @@ class InviteScreen(Dialog[TableTerms | None]):
     def _describe(self) -> None:
         terms = self.terms()
         clock = f"{terms.clock}: minutes each + seconds a move" if terms.clock else "no clock"
-        colour = terms.colour.value
         if terms.colour is ColourChoice.RANDOM:
             colour = "a colour drawn at random"
+        else:
+            colour = terms.colour.resolve().label
         self.query_one("#describe", Literal).update(
             f"You play {colour}; {terms.variant.value}, {clock}."
         )

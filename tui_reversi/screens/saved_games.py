@@ -178,7 +178,7 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
         if entry is None:
             self._problem("there is no game to load")
         elif entry.record is None:
-            self._problem(f"{entry.name} cannot be loaded: {entry.error}")
+            self._problem(f"'{entry.name}' cannot be loaded: {entry.error}")
         else:
             self.dismiss((entry.record, f"'{entry.name}'"))
 

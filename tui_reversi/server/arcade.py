@@ -14,22 +14,26 @@ import errno
 import hmac
 import ipaddress
 import os
+import select
 import sys
 import time
 from collections.abc import Callable
+from typing import TextIO
 
 import asyncssh
 
 from .archive import FIRST_RATING, Archive
 from .config import ServeConfig, ServeError, format_duration, gone_reason, log_name
 from .door import Door, PasswordPenalties
+from .fleet import Fleet
 from .hostkey import load_or_create_host_key
 from .lobby_host import LobbyHost
 from .login import Accounts, Login
 from .preloaded import PreloadedParent, fork_available
 from .pty_process import Spawn
-from .roster import who_is_here
+from .roster import presence, who_is_here
 from .ssh_session import GameSession
+from .store import Store
 from .tables import Tables
 
 # After its session has ended, a connection gets this long to close by itself.
@@ -40,16 +44,50 @@ NO_WAY_IN = asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
 CLIENT_CLOSE_WAIT = 2.0
 
 
-def _log_to_stderr(line: str) -> None:
-    # A log nobody reads any more (a closed pipe) must not stop the games.
-    with contextlib.suppress(OSError, ValueError):
+def log_to_stderr(line: str) -> None:
+    """The server's log: one line on stderr. A log nobody reads any more
+    must not stop the games, nor the server's stopping: when stderr's reader
+    has gone (`serve 2>&1 | tee log`, the tee ended by the same ctrl+c), the
+    lines go where they would without the pipe (`_stderr_to_terminal`)."""
+    if _reader_gone(sys.stderr):
+        _stderr_to_terminal()
+    try:
         print(line, file=sys.stderr, flush=True)
+    except BrokenPipeError:
+        _stderr_to_terminal()
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.flush()  # the line, still in the buffer
+    except (OSError, ValueError):
+        pass
+
+
+def _reader_gone(stream: TextIO) -> bool:
+    """True when `stream` is a pipe whose reader has gone (a write would fail)."""
+    try:
+        poller = select.poll()
+        poller.register(stream.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (OSError, ValueError):
+        return False
+
+
+def _stderr_to_terminal() -> None:
+    """From now on stderr is the terminal the server was started in, if it
+    has one (so its operator reads that it stopped), else nowhere."""
+    try:
+        fd = os.open("/dev/tty", os.O_WRONLY | os.O_NOCTTY)
+    except OSError:
+        fd = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(fd, sys.stderr.fileno())
+    finally:
+        os.close(fd)
 
 
 class Arcade:
     """A running `tui-reversi serve`: start(), then close() to hang everyone up and stop."""
 
-    def __init__(self, config: ServeConfig, log: Callable[[str], None] = _log_to_stderr) -> None:
+    def __init__(self, config: ServeConfig, log: Callable[[str], None] = log_to_stderr) -> None:
         self.config = config
         self._log = log
         self.connections: set[PlayerConnection] = set()
@@ -73,8 +111,9 @@ class Arcade:
             tables_per_player=config.tables_per_player,
             spectators_per_table=config.spectators_per_table,
         )
-        # Finished table games: SQLite under the data directory, and the players' saved games.
-        self.archive: Archive | None = None
+        # What outlives this process (store.py): SQLite under the data directory, or a
+        # fleet's PostgreSQL; finished games also go to the players' saved games.
+        self.archive: Store | None = None
         # The lobby inside the served games: who is here, the tables, invitations.
         self.lobby = LobbyHost(
             self.tables,
@@ -83,6 +122,8 @@ class Arcade:
             log=self.note,
             per_minute=config.invitations_per_minute,
         )
+        # With --database, the other nodes of the fleet (fleet.py); None: this one alone.
+        self.fleet: Fleet | None = None
         # How games start, in a few words for the banner.
         self.game_start = "as a fresh Python each"
 
@@ -93,11 +134,18 @@ class Arcade:
         self.host_key, self.host_key_created = load_or_create_host_key(config.host_key_path)
         if config.auth == "keys" and config.authorized_keys is not None:
             self.accounts.file_names()  # fail now, not at the first player's login
+        self.archive = store = self._open_store()
+        self.accounts.store = store
+        self.accounts.codes = store.codes
         await self._start_preloaded()
-        self.archive = Archive(config.data_dir / "archive.sqlite3", config.players_dir)
-        self.accounts.store = self.archive
-        await self.tables.start(self.archive)
+        if config.database is not None:
+            self.fleet = Fleet(store, self.lobby, people=lambda: presence(self), log=self.note)
+            self.tables.fleet = self.lobby.fleet = self.fleet
+            await store.listen(self.fleet.heard)
+        await self.tables.start(store)
         await self.lobby.start()
+        if self.fleet is not None:
+            await self.fleet.start()
         try:
             self._acceptor = await asyncssh.create_server(
                 lambda: PlayerConnection(self),
@@ -122,8 +170,26 @@ class Arcade:
                 await self.preloaded.close()
             await self.lobby.close()
             await self.tables.close()
+            await self.archive.leave()
             self.archive.close()
             raise ServeError(f"cannot listen on {where}: {reason}{hint}") from None
+
+    def _open_store(self) -> Store:
+        """The archive's SQLite, or the fleet's PostgreSQL with --database."""
+        config = self.config
+        if config.database is None:
+            return Archive(config.data_dir / "archive.sqlite3", config.players_dir)
+        from .postgres import PostgresStore  # (psycopg loads only for a fleet)
+
+        return PostgresStore(config.database, config.players_dir)
+
+    @property
+    def keeping(self) -> str:
+        """Where games and ratings are kept, in a line for the banner."""
+        store = self.archive
+        if store is None or isinstance(store, Archive):
+            return f"archive {self.config.data_dir / 'archive.sqlite3'} (SQLite: this node alone)"
+        return f"archive in {store.where}, shared with the fleet (this node: {store.node})"
 
     async def _start_preloaded(self) -> None:
         """Start the preloaded parent games fork from, or say why games start afresh."""
@@ -246,9 +312,12 @@ class Arcade:
             await self._acceptor.wait_closed()
         if self.preloaded is not None:
             await self.preloaded.close()
+        if self.fleet is not None:
+            await self.fleet.close()
         await self.lobby.close()
         await self.tables.close()
         if self.archive is not None:
+            await self.archive.leave()
             self.archive.close()
 
     def _record(self, name: str) -> tuple[int, int, str]:

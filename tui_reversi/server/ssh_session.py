@@ -69,6 +69,10 @@ TERMINAL_RESET = (
 
 AGAIN = "connect again to carry on."
 
+# The game's exit status for options or input it refused (its one sentence is on the
+# player's screen): `tui-reversi --black grandmaster` (see __main__.main).
+BAD_INPUT_STATUS = 2
+
 # How long the question about a game open elsewhere waits for an answer.
 ANSWER_WAIT = 60.0
 
@@ -125,6 +129,8 @@ def table_command(command: str | None) -> tuple[str | None, str | None, str | No
     rest), and `watch CODE ...` likewise; `resume [CODE] ...` -> ('resume', CODE or
     None, the rest); anything else -> (None, None, command), for game_options."""
     first, _, rest = (command or "").strip().partition(" ")
+    if first == "lobby":  # alone, it is shown before a game is asked for
+        raise SessionRefused("lobby takes nothing after it: ssh HOST lobby", 2)
     if first == "table":
         return "table", None, rest  # its terms (colour, clock, variant) are read by table_terms
     if first == "resume":
@@ -443,12 +449,6 @@ class GameSession(asyncssh.SSHServerSession):
     # The game's life.
 
     def _admit(self) -> list[str]:
-        if self._term is None:
-            raise SessionRefused(
-                "this is a full-screen game and needs a terminal: connect with ssh -t",
-                1,
-                "no terminal requested",
-            )
         try:
             at_table, code, command = table_command(self._command)
             terms, command = table_terms(command) if at_table == "table" else (None, command)
@@ -461,6 +461,12 @@ class GameSession(asyncssh.SSHServerSession):
         except SessionRefused as refusal:
             refusal.reason = f"bad game options {self._command!r}"
             raise
+        if self._term is None:  # after the command: a wrong one is told what is wrong
+            raise SessionRefused(
+                "this is a full-screen game and needs a terminal: connect with ssh -t",
+                1,
+                "no terminal requested",
+            )
         if not self._owner.arcade.take_seat():
             seats = self._config.max_sessions
             raise SessionRefused(
@@ -481,7 +487,7 @@ class GameSession(asyncssh.SSHServerSession):
         """`resume` without a terminal, or with several games to choose from: the
         player's adjourned games are listed (True); else False, to resume the one."""
         tables = self._owner.arcade.tables
-        games = tables.adjourned_for(self.player)
+        games = tables.adjourned_views(self.player)
         if self._term is not None and len(games) == 1:
             return False
         self._print(adjourned_lines(games, self.player, self._ssh_hint()))
@@ -510,7 +516,7 @@ class GameSession(asyncssh.SSHServerSession):
         tables = self._owner.arcade.tables
         try:
             if at_table == "resume" and code is None:  # their one adjourned game
-                code = next((t.code for t in tables.adjourned_for(self.player)), None)
+                code = next((t.code for t in tables.adjourned_views(self.player)), None)
                 if code is None:
                     raise TableRefused("you have no adjourned games on this server.")
             if code is None:
@@ -656,6 +662,10 @@ class GameSession(asyncssh.SSHServerSession):
         if status < 0:
             name = _signal_name(-status)
             owner.end_reason = owner.end_reason or f"game killed by SIG{name}"
+        elif status == BAD_INPUT_STATUS:
+            owner.end_reason = (
+                owner.end_reason or f"game refused its options (exit status {status})"
+            )
         elif status != 0:
             owner.end_reason = owner.end_reason or f"game crashed (exit status {status})"
         else:
@@ -671,7 +681,7 @@ class GameSession(asyncssh.SSHServerSession):
             )
         if status < 0:
             self._send(TERMINAL_RESET)
-        adjourned = {table.code for table in owner.arcade.tables.adjourned_for(self.player)}
+        adjourned = {view.code for view in owner.arcade.tables.adjourned_views(self.player)}
         if self._table_code in adjourned and (status != 0 or self._end_message):
             self._send(TERMINAL_RESET)  # (a crashed game may have left it in any state)
             said = self._end_message or "your game stopped unexpectedly."

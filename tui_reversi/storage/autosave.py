@@ -238,7 +238,18 @@ class Autosave:
             raise StorageError(
                 f"could not keep the autosave as {self.previous_path}: {reason(error)}"
             ) from None
+        retired = _read_record(self.previous_path)
+        if retired is not None:
+            self._drop_earlier_copies(retired)
         return self.previous_path
+
+    def _drop_earlier_copies(self, record: SavedGame) -> None:
+        """Remove the earlier autosaves that hold `record`'s game (the copy
+        it was loaded from, say): it is kept, newer, in its place."""
+        for path in self.earlier_paths():
+            if record.same_game(_read_record(path)):
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
 
     @property
     def earlier_dir(self) -> Path:
@@ -256,7 +267,8 @@ class Autosave:
     def _keep_previous(self) -> None:
         """Before autosave.previous.json is replaced, move the game it holds
         into earlier-autosaves/, unless it is the game replacing it (an
-        older state of the same game)."""
+        older state of it, or a copy: loaded from there). One copy of a game
+        is kept there: the one it replaces goes."""
         try:
             data = read_limited(self.previous_path, MAX_RECORD_BYTES)
         except FileNotFoundError:
@@ -265,14 +277,11 @@ class Autosave:
             data = b""  # unreadable: kept all the same, the player decides
         if _without_moves(self.previous_path):
             return  # not a game: the autosave simply replaces it
-        kept_id = _record_id(data)
-        try:
-            if kept_id is not None and kept_id == _record_id(
-                read_limited(self.path, MAX_RECORD_BYTES)
-            ):
+        kept, replacing = _record(data), _read_record(self.path)
+        if kept is not None:
+            if replacing is not None and (kept.id == replacing.id or kept.same_game(replacing)):
                 return
-        except (FileNotFoundError, StorageError):
-            pass
+            self._drop_earlier_copies(kept)
         stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(_mtime(self.previous_path)))
         try:
             ensure_dir(self.earlier_dir)
@@ -318,12 +327,20 @@ def _without_moves(path: Path) -> bool:
         return False
 
 
-def _record_id(data: bytes) -> str | None:
+def _record(data: bytes) -> SavedGame | None:
     if not data:
         return None
     try:
-        return SavedGame.from_json(data, "x").id
+        return SavedGame.from_json(data, "x")
     except StorageError:
+        return None
+
+
+def _read_record(path: Path) -> SavedGame | None:
+    """The record in `path`, or None if there is none to be read."""
+    try:
+        return _record(read_limited(path, MAX_RECORD_BYTES))
+    except (OSError, StorageError):
         return None
 
 

@@ -217,6 +217,15 @@ class SavedGame:
         """The moves as a canonical transcript: lowercase squares, no passes."""
         return "".join(square_name(m) for m in self.moves if m != PASS)
 
+    def same_game(self, other: SavedGame | None) -> bool:
+        """True when `other` holds this very game: the same moves from the
+        same start between the same players (whatever its id: a load gives
+        the game a new one, and its cursor)."""
+        return other is not None and (
+            (other.variant, other.start, other.moves, other.players, other.names)
+            == (self.variant, self.start, self.moves, self.players, self.names)
+        )
+
     @property
     def players(self) -> tuple[str, str]:
         """(black, white)."""

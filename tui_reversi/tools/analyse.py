@@ -88,9 +88,10 @@ def _score(value: float | None, exact: bool) -> str:
 def print_table(game: Game, analysis: GameAnalysis, out: TextIO) -> None:
     """The annotated game as a rich table, then the opening, the summary per
     player and the turning point."""
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
+
+    from .console import ToolConsole
 
     table = Table(title="Every move scored (disc margins for the side that moved; = exact)")
     for heading, justify in (
@@ -122,7 +123,7 @@ def print_table(game: Game, analysis: GameAnalysis, out: TextIO) -> None:
             else f"{scored.loss:.1f}",
             Text(label, style=styles.get(label, "")),
         )
-    console = Console(file=out, highlight=False)
+    console = ToolConsole(file=out, highlight=False)
     console.print(table)
     found = game_opening(game)
     if found is not None:

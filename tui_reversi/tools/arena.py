@@ -293,14 +293,14 @@ def run(args: argparse.Namespace) -> int:
     import json
     import multiprocessing
 
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
     from ..engine.build import engine_build
+    from .console import ToolConsole
 
     variant = _check(args)
-    console = Console(stderr=False)
+    console = ToolConsole(stderr=False)
     # Which engine our own levels run on (cmd: sides bring their own).
     console.print(f"tui-reversi arena, engine: {engine_build()}", highlight=False)
     a = Side(args.a.strip() if not args.a.startswith("cmd:") else args.a, args.time_a or args.time)

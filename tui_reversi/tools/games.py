@@ -79,8 +79,13 @@ def _say_unread(record: SavedGame) -> None:
 
 
 def _chosen(args: argparse.Namespace, games: SavedGames) -> SavedGame:
-    if args.autosave == (args.name is not None):
-        raise StorageError("export needs a saved game's name or --autosave, not both")
+    if args.autosave and args.name is not None:
+        raise StorageError("export takes a saved game's name or --autosave, not both")
+    if not args.autosave and args.name is None:
+        raise StorageError(
+            "export needs a saved game's name (games list shows them), "
+            "or --autosave for the game in progress"
+        )
     if args.name is not None:
         return games.load(args.name)
     outcome = Autosave().load()
@@ -96,8 +101,9 @@ def _list(games: SavedGames) -> int:
     if not entries:
         print(f"no saved games in {games.directory}", file=sys.stderr)
         return 0
-    from rich.console import Console
     from rich.table import Table
+
+    from .console import ToolConsole
 
     # As wide as the terminal: long names fold onto more lines rather than
     # push the other columns off. No markup: names are shown as written.
@@ -113,5 +119,5 @@ def _list(games: SavedGames) -> int:
             table.add_row(entry.name, when, entry.players, str(entry.moves), entry.status)
         else:
             table.add_row(entry.name, when, "", "", entry.status)
-    Console(markup=False, emoji=False, highlight=False).print(table)
+    ToolConsole(markup=False, emoji=False, highlight=False).print(table)
     return 0

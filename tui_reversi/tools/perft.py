@@ -9,7 +9,7 @@ from ..core import Position, ReversiError, perft
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("depth", type=int, help="plies to search (1-14)")
+    parser.add_argument("depth", type=int, help="plies to search (0-14)")
     parser.add_argument(
         "--position",
         metavar="BOARD",

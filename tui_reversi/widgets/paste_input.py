@@ -16,11 +16,6 @@ class PasteInput(TextInput):
     """An Input for a pasted game or a file path."""
 
     def _on_paste(self, event: events.Paste) -> None:
-        text = " ".join(event.text.split())
-        if text:
-            selection = self.selection
-            if selection.is_empty:
-                self.insert_text_at_cursor(text)
-            else:
-                self.replace(text, *selection)
         event.stop()
+        event.prevent_default()  # Input's own handler would paste the first line again
+        self.paste(" ".join(event.text.split()))

@@ -48,6 +48,8 @@ TABLE_BINDINGS = [
     ),
 ]
 
+CHAT_KEPT = 500  # lines of the table's chat kept to read back
+
 # Keys that would leave or rewrite the table's game: not at a table.
 NOT_AT_TABLE = ("new_game", "open_games", "import", "continue_here")
 
@@ -57,6 +59,8 @@ class AtTable:
 
     def __init__(self, screen: GameScreen) -> None:
         self.screen = screen
+        # The chat at this table so far, oldest first (the chat dialog shows it).
+        self.said: list[str] = []
         # News that came before the screen was there to show it (a player sitting
         # down at the moment this game started), shown once it is.
         self._early: list[News] | None = []
@@ -128,6 +132,8 @@ class AtTable:
             screen.show()
         if news.asked:
             self._answer(news.text)
+        if news.chat:  # kept to read in full: the status line cuts a long one
+            self.said = [*self.said[-(CHAT_KEPT - 1) :], news.text]
         if news.text:
             screen.say(news.text, error=news.refused or news.over)
 
@@ -173,7 +179,7 @@ class AtTable:
             if text:
                 link.say(text)
 
-        self.screen.app.push_screen(ChatScreen(), typed)
+        self.screen.app.push_screen(ChatScreen(self.said), typed)
 
     def resign(self) -> None:
         link = self.link
