@@ -94,7 +94,7 @@ def test_passes_are_not_judged_but_keep_their_ply_numbers():
 
 
 def test_labels_grow_with_the_loss_and_an_exact_win_thrown_away_is_a_blunder():
-    assert [label_for(loss, 0, loss, False) for loss in (0, 1.9, 2, 4, 8)] == [
+    assert [label_for(loss, 0, loss, False) for loss in (0, 2.9, 3, 6, 10)] == [
         None,
         None,
         "inaccuracy",
@@ -103,7 +103,7 @@ def test_labels_grow_with_the_loss_and_an_exact_win_thrown_away_is_a_blunder():
     ]
     assert label_for(2, -1, 1, True) == "blunder"  # a win by 1 turned into a loss by 1
     assert label_for(2, 0, 2, True) == "mistake"  # a win drawn
-    assert label_for(2, 0, 2, False) == "inaccuracy"  # only an estimate
+    assert label_for(3, 0, 3, False) == "inaccuracy"  # only an estimate
 
 
 def test_json_has_exactly_the_documented_keys_and_never_a_negative_loss():

@@ -50,9 +50,9 @@ NODES_PER_SECOND = 2_500_000 if NATIVE_WORDS else 250_000
 PV_PLIES = 6  # moves of the principal variation kept per position
 
 # Disc losses from which a move gets a label; why these, in docs/playing.md.
-INACCURACY = 2.0
-MISTAKE = 4.0
-BLUNDER = 8.0
+INACCURACY = 3.0
+MISTAKE = 6.0
+BLUNDER = 10.0
 LABELS = ("inaccuracy", "mistake", "blunder")
 MAX_MARGIN = 64.0  # no game ends with a wider disc margin
 
