@@ -42,3 +42,46 @@ async def test_a_game_with_no_move_played_is_neither_rated_nor_kept(serve, tmp_p
     await alice.hear_until(over)
     assert arcade.archive.rating("alice") == (1500.0, 0)
     assert archived(tmp_path) == [] and unfinished(tmp_path) == []
+
+
+async def test_a_player_who_leaves_a_game_in_progress_loses_it_rated_and_kept(serve, tmp_path):
+    arcade = await serve(hold_seat=30.0, max_per_address=10)
+    alice, bob, _ = await sit_down(arcade)
+    alice.say("move 0 d3")
+    for game in (alice, bob):
+        await game.hear_until("moved 0 d3")
+    bob.say("leave")  # bob quit rather than resign: it is his loss all the same
+    over = "over left black bob left the table: alice (Black) wins."
+    await alice.hear_until(over)
+    assert str(arcade.archive.results("alice")) == "1 won, 0 lost, 0 drawn"
+    assert str(arcade.archive.results("bob")) == "0 won, 1 lost, 0 drawn"
+    assert arcade.archive.rating("alice")[0] > 1500.0 > arcade.archive.rating("bob")[0]
+    assert archived(tmp_path) == [("alice", "bob", "black", "forfeit")]
+    assert unfinished(tmp_path) == []
+
+
+async def test_a_player_who_leaves_before_any_move_ends_it_with_no_result(serve, tmp_path):
+    arcade = await serve(hold_seat=30.0, max_per_address=10)
+    alice, bob, _ = await sit_down(arcade)
+    bob.say("leave")
+    await alice.hear_until("over left - bob left the table: the game ends here.")
+    assert arcade.archive.rating("alice") == (1500.0, 0)
+    assert arcade.archive.rating("bob") == (1500.0, 0)
+    assert archived(tmp_path) == [] and unfinished(tmp_path) == []
+
+
+async def test_a_player_who_leaves_after_the_other_dropped_adjourns_the_game(serve, tmp_path):
+    arcade = await serve(hold_seat=30.0, max_per_address=10)
+    alice, bob, code = await sit_down(arcade)
+    alice.say("move 0 d3")
+    for game in (alice, bob):
+        await game.hear_until("moved 0 d3")
+    await drop(arcade, "alice", alice)
+    await bob.hear_until("news alice dropped out: their seat is held for 30 s.")
+    bob.say("leave")  # nobody is left to win it: it waits for both
+    table = arcade.tables.tables[code]
+    await wait_until(lambda: table.adjourned or table.ended is not None, "bob to leave")
+    assert table.adjourned and table.ended is None
+    assert arcade.archive.rating("alice") == (1500.0, 0)
+    assert archived(tmp_path) == []
+    assert unfinished(tmp_path) == [(code, "d3", 1)]

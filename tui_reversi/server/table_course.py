@@ -3,10 +3,11 @@ their seat held a while, or their game crashed), adjourned and resumed, ended;
 kept in the store after every change (table_store.py).
 
 A game that goes away says why by how it goes: `leave` first (the player
-quit: the game ends), or its session told the tables its player's connection
-dropped (the seat is held, then forfeited or adjourned, as the server is
-set), or neither: it crashed or was killed, and the game is adjourned at
-once, clocks stopped, with everyone at the table told in one sentence.
+quit: a game with a move played is theirs to lose, else it ends), or its
+session told the tables its player's connection dropped (the seat is held,
+then forfeited or adjourned, as the server is set), or neither: it crashed
+or was killed, and the game is adjourned at once, clocks stopped, with
+everyone at the table told in one sentence.
 """
 
 from __future__ import annotations
@@ -47,9 +48,10 @@ class GameCourse:
         self.store: Store | None = None
 
     def gone(self, seat: Seat, *, leaving: bool = False, crashed: bool = False) -> None:
-        """A seat's game has gone. A player who left ends the game; a dropped
-        one's seat is held for them a while; a crashed game adjourns it at
-        once; the other is told whichever it was."""
+        """A seat's game has gone. A player who left loses a game with a move
+        played (else it ends with no result); a dropped one's seat is held for
+        them a while; a crashed game adjourns it at once; the other is told
+        whichever it was."""
         table, color = seat.table, seat.color
         assert color is not None
         if color in table.held or color in table.links:
@@ -72,6 +74,8 @@ class GameCourse:
                     f"the game is adjourned until {name} is back."
                 )
                 self.adjourn(table, how)
+            elif leaving and table.game.moves:
+                self._lost(table, color, f"{table.name(color)} left the table")
             elif leaving or self.hold <= 0:
                 how = f"{table.name(color)} left the table: the game ends here."
                 self.end(table, Ending(how, "left", None))
@@ -96,14 +100,13 @@ class GameCourse:
             return
         loop = asyncio.get_running_loop()
         left = deadline - loop.time()
-        name, other = table.name(color), color.other
+        name = table.name(color)
         if left <= 0 and not table.game.moves:
             # Nothing was played: nothing to win, lose or keep.
             self.end(table, Ending(f"{name} did not come back: no move was played.", "left", None))
             self._clear_away(table)
             return
-        if left <= 0 and (self._adjourn or other not in table.links):
-            # A forfeit goes only to a player still there: if nobody stayed, it waits for both.
+        if left <= 0 and self._adjourn:
             how = (
                 f"{name} did not come back in time: the game is adjourned. "
                 f"Either of you resumes it with  join {table.code}"
@@ -112,13 +115,24 @@ class GameCourse:
             return
         if left <= 0:
             del table.held[color]
-            how = f"{name} did not come back in time: {table.name(other)} ({other.label}) wins."
-            self.end(table, Ending(how, "forfeit", other))
+            self._lost(table, color, f"{name} did not come back in time")
             self._clear_away(table)
             return
         wait = format_duration(math.ceil(left))
         table.broadcast(line("news", f"{name} dropped out: their seat is held for {wait}."))
         table.timers[color] = loop.call_later(min(1.0, left), self._tick, table, color)
+
+    def _lost(self, table: Table, color: Color, why: str) -> None:
+        """`color`'s player is gone for good from a game with a move played (`why`:
+        'bob left the table'): a forfeit, rated and kept, to the other if they are
+        still there; if nobody stayed, the game waits for both."""
+        other = table.name(color.other)
+        if color.other not in table.links:
+            how = f"{why}: the game is adjourned. Either of you resumes it with  join {table.code}"
+            self.adjourn(table, how)
+            return
+        how = f"{why}: {other} ({color.other.label}) wins."
+        self.end(table, Ending(how, "forfeit", color.other))
 
     def adjourn(self, table: Table, how: str) -> None:
         """Nobody loses: the game waits, clocks stopped, for both to sit down
