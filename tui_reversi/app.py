@@ -555,6 +555,14 @@ class ReversiApp(App[None]):
         elif showing and not too_small:
             self.pop_screen()
 
+    async def action_quit(self) -> None:
+        """Quit; at a table, leaving a game in progress asks first (it is lost)."""
+        game = self._game_screen()
+        if game is None:
+            self.exit()
+        else:
+            game.table.leave()
+
     def _game_screen(self) -> GameScreen | None:
         from .screens.game import GameScreen
 

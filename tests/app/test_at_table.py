@@ -13,6 +13,7 @@ from tui_reversi.core import Color, Game, Move, Variant
 from tui_reversi.match import Match, table_seats
 from tui_reversi.net.remote import ClockReading, TableLink, TableState
 from tui_reversi.screens.chat import ChatScreen
+from tui_reversi.screens.confirm import ConfirmScreen
 from tui_reversi.screens.game_over import GameOverScreen
 from tui_reversi.widgets.score import ScorePanel
 
@@ -353,3 +354,55 @@ async def test_the_chat_dialog_with_a_long_chat_fits_the_smallest_terminal(make_
         for part in ("#line", "#dialog-buttons", "#chat-said"):
             region = app.screen.query_one(part).region
             assert dialog.content_region.contains_region(region), (part, region)
+
+
+def one_move_played() -> Game:
+    game = Game()
+    game.play(Move.parse("d3"))
+    return game
+
+
+async def test_quitting_a_game_in_progress_asks_first_for_it_is_lost(at_table):
+    app, _ = at_table(Color.WHITE, game=one_move_played())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Table K7QP2" in status(app), "the board")
+        for keep_playing in ("n", "escape"):
+            await pilot.press("q")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+            question = str(app.screen.query_one("#dialog-title").render())
+            assert question == "Leave the table? The game is lost to alice."
+            await pilot.press(keep_playing)
+            await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen), "the board")
+            assert app.is_running
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: not app.is_running, "the app to end")
+    assert app.return_code == 0  # so the game tells the server it leaves
+    app, _ = at_table(Color.WHITE, game=one_move_played())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Table K7QP2" in status(app), "the board")
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("q")  # a second quit as it asks: that is a yes
+        await wait_for(pilot, lambda: not app.is_running, "the app to end")
+
+
+@pytest.mark.parametrize(
+    "colour, game, news",
+    [
+        (Color.WHITE, None, ()),  # no move played: nothing to lose
+        (None, one_move_played(), ()),  # watching
+        (Color.WHITE, one_move_played(), ("adjourned Adjourned: both away.",)),
+    ],
+    ids=["no move", "watching", "adjourned"],
+)
+async def test_quitting_where_nothing_is_lost_leaves_at_once(at_table, colour, game, news):
+    app, server = at_table(colour, game=game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "able K7QP2" in status(app), "the board")
+        server.say(*news)
+        await wait_for(pilot, lambda: not news or app.match.is_over, "the news")
+        await pilot.press("q")
+        await wait_for(pilot, lambda: not app.is_running, "the app to end")
+    assert app.return_code == 0

@@ -64,6 +64,8 @@ class AtTable:
         # News that came before the screen was there to show it (a player sitting
         # down at the moment this game started), shown once it is.
         self._early: list[News] | None = []
+        # The question before leaving a game that leaving loses, while it is up.
+        self._asking: ConfirmScreen | None = None
 
     @property
     def link(self) -> TableLink | None:
@@ -194,6 +196,36 @@ class AtTable:
             ConfirmScreen("Resign this game? Your opponent wins.", yes="Resign", no="Play on"),
             answered,
         )
+
+    def leave(self) -> None:
+        """Quit the app. A game in progress with a move played is lost by leaving
+        (the server counts it a forfeit): that asks first, and Esc plays on; a
+        second quit while it asks leaves."""
+        app = self.screen.app
+        opponent = self._leaving_loses_to()
+        if opponent is None or app.screen is self._asking:
+            app.exit()
+            return
+
+        def answered(yes: bool | None) -> None:
+            self._asking = None
+            if yes:
+                app.exit()
+
+        self._asking = ConfirmScreen(
+            f"Leave the table? The game is lost to {opponent}.", yes="Leave", no="Play on"
+        )
+        app.push_screen(self._asking, answered)
+
+    def _leaving_loses_to(self) -> str | None:
+        """The opponent a quit now would lose the game to; None: it loses nothing
+        (not at a table, watching, the game over or adjourned, no move played)."""
+        link = self.link
+        if link is None or not self.can_resign() or not self.screen.match.game.moves:
+            return None
+        colour = link.state.colour
+        assert colour is not None  # (a player, not watching)
+        return link.state.names[colour.other] or None
 
     def _show_clocks(self, clock: ClockReading) -> None:
         panel = self.screen.query_one(ScorePanel)
