@@ -215,10 +215,20 @@ def test_a_flag_ends_the_game_for_both(table):
     assert not alice.referee.local_to_move
 
 
-def test_a_player_who_leaves_ends_the_game_with_no_result(table):
+def test_a_player_who_leaves_a_game_in_progress_loses_it(table):
     _, _, (alice, _), (bob, _), settle, _ = table()
     alice.play("d3")
     settle(lambda: bob.match.game.ply == 1, "d3 at bob's")
+    bob.link.leave()
+    bob.link.close()
+    settle(lambda: alice.endings(), "bob gone")
+    (ending,) = alice.endings()
+    assert (ending.reason, ending.winner) == ("left", Color.BLACK)
+    assert ending.text == "bob left the table: alice (Black) wins."
+
+
+def test_a_player_who_leaves_before_any_move_ends_the_game_with_no_result(table):
+    _, _, (alice, _), (bob, _), settle, _ = table()
     bob.link.leave()
     bob.link.close()
     settle(lambda: alice.endings(), "bob gone")
