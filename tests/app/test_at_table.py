@@ -323,7 +323,8 @@ async def test_the_keys_to_play_show_only_on_your_turn_and_a_person_is_awaited_n
         await wait_for(pilot, lambda: "resigned" in status(app), "the resignation")
         assert "Play" not in key_bar(app) and "Markers" not in key_bar(app)
         panel = app.screen.query_one(ScorePanel).scoreboard
-        assert (panel.to_move, panel.status) == (None, "Game over")  # nobody's turn now
+        # nobody's turn now, and the panel says who won and how
+        assert (panel.to_move, panel.status) == (None, "White wins: Black resigned")
 
 
 async def test_a_long_chat_line_cut_on_the_status_line_reads_in_full_in_the_chat(at_table):

@@ -712,8 +712,10 @@ class GameScreen(Screen[None]):
 
 
 def _ended_status(ending: Ending) -> str:
-    """The score panel's line for a game ended off the board."""
-    return "Adjourned" if ending.reason == "adjourned" else "Game over"
+    """The score panel's line for a game ended off the board: who won and
+    how ('Black wins: White resigned', 'White wins on time', 'Adjourned'),
+    there for as long as the game is shown, as a result on the board is."""
+    return str(ending)
 
 
 def _last_move(game: Game, ply: int) -> tuple[int | None, int]:
