@@ -354,7 +354,7 @@ class GameScreen(Screen[None]):
                     paused=self.referee.paused,
                     spell=self.reversi_app.text,
                     at_table=self.table.link is not None,
-                    rematch=self.table.link is not None and not self.table.watching,
+                    rematch=self.table.can_ask_rematch(),
                 )
             )
             line.remove_class("-error")
@@ -610,9 +610,9 @@ class GameScreen(Screen[None]):
         if self._game_over_shown == shown or ending.reason == "adjourned":
             return  # (adjourned: the game goes on later; the status line says so)
         self._game_over_shown = shown
-        at_table, playing = self.table.link is not None, self.referee.plays_here
+        at_table = self.table.link is not None
         self.app.push_screen(
-            GameOverScreen(match, ending, at_table=at_table, rematch=at_table and playing),
+            GameOverScreen(match, ending, at_table=at_table, rematch=self.table.can_ask_rematch()),
             self._after_game_over,
         )
 
