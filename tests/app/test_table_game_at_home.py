@@ -73,7 +73,8 @@ async def test_a_table_game_loaded_at_home_is_finished_and_analysed_at_once(tmp_
         await settle(pilot, app)
         assert "Black alice vs White bob" in str(app.screen.query_one("#title-bar").content)
         assert status(app).startswith("Game over")  # no seat waits for a move nobody makes
-        assert app.screen.query_one("ScorePanel").scoreboard.status == "Game over"
+        # the score panel keeps saying who won and how once the result is closed
+        assert app.screen.query_one("ScorePanel").scoreboard.status == "Black wins: White resigned"
         await pilot.press("a")  # at once, not only after , (review)
         await settle(pilot, app)
         assert app.screen.query_one(AnalysisPanel).running or app.screen.analysis.known.moves

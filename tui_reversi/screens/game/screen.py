@@ -629,9 +629,9 @@ class GameScreen(Screen[None]):
         if self._game_over_shown == shown or ending.reason == "adjourned":
             return  # (adjourned: the game goes on later; the status line says so)
         self._game_over_shown = shown
-        at_table, playing = self.table.link is not None, self.referee.plays_here
+        at_table = self.table.link is not None
         self.app.push_screen(
-            GameOverScreen(match, ending, at_table=at_table, rematch=at_table and playing),
+            GameOverScreen(match, ending, at_table=at_table, rematch=self.table.can_ask_rematch()),
             self._after_game_over,
         )
 
@@ -707,8 +707,10 @@ class GameScreen(Screen[None]):
 
 
 def _ended_status(ending: Ending) -> str:
-    """The score panel's line for a game ended off the board."""
-    return "Adjourned" if ending.reason == "adjourned" else "Game over"
+    """The score panel's line for a game ended off the board: who won and
+    how ('Black wins: White resigned', 'White wins on time', 'Adjourned'),
+    there for as long as the game is shown, as a result on the board is."""
+    return str(ending)
 
 
 def _last_move(game: Game, ply: int) -> tuple[int | None, int]:
