@@ -292,11 +292,14 @@ class ReversiApp(App[None]):
     # -- app-wide actions -----------------------------------------------------------
 
     def action_help(self) -> None:
+        from .screens.game import GameScreen
         from .screens.help import HelpScreen, section_of
 
         # Nothing opens over the size notice: it would be drawn too small, and bury it.
-        if not isinstance(self.screen, (HelpScreen, TooSmallScreen)):
-            self.push_screen(HelpScreen(section_of(self.screen)))
+        screen = self.screen
+        if not isinstance(screen, (HelpScreen, TooSmallScreen)):
+            leave_out = screen.keys_not_allowed() if isinstance(screen, GameScreen) else set()
+            self.push_screen(HelpScreen(section_of(screen), leave_out))
 
     def action_command_palette(self) -> None:
         from .screens.command_palette import CommandPalette

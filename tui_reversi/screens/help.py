@@ -95,11 +95,12 @@ def key_names(app: App, binding: Binding) -> list[str]:
     return names
 
 
-def help_rows(app: App) -> list[tuple[str, str, str]]:
-    """(section, keys, what it does) for every key binding, grouped by section.
-    The text is the binding's description, then its tooltip when it has one."""
+def help_rows(app: App, leave_out: set[str] | None = None) -> list[tuple[str, str, str]]:
+    """(section, keys, what it does) for every key binding, grouped by section,
+    but those whose ids are in `leave_out`. The text is the binding's
+    description, then its tooltip when it has one."""
     rows: list[tuple[str, str, str]] = list(EXTRAS)
-    seen: set[str] = set()
+    seen: set[str] = set(leave_out or ())
     for cls in _binding_classes(app):
         for binding in cls.BINDINGS:
             if not isinstance(binding, Binding) or not binding.id or binding.id in seen:
@@ -135,7 +136,8 @@ def section_of(screen: DOMNode) -> str | None:
 
 class HelpScreen(Dialog[None]):
     """Every key, by what it is for. Esc or ? closes. Opened over a dialog,
-    it starts at that dialog's keys (`about`: a key of SECTIONS)."""
+    it starts at that dialog's keys (`about`: a key of SECTIONS); the keys
+    in `leave_out` (binding ids) do not apply now and are not listed."""
 
     BINDINGS = [
         Binding(
@@ -147,8 +149,9 @@ class HelpScreen(Dialog[None]):
         Binding("up,k", "scroll(-1)", "Scroll up", id="help.up", show=False, priority=True),
     ]
 
-    def __init__(self, about: str | None = None) -> None:
+    def __init__(self, about: str | None = None, leave_out: set[str] | None = None) -> None:
         super().__init__()
+        self._leave_out = leave_out
         self._about = SECTIONS.get(about) if about else None  # its heading, until shown
 
     def compose(self) -> ComposeResult:
@@ -172,7 +175,7 @@ class HelpScreen(Dialog[None]):
         """The rows, each description wrapped under itself beside its keys."""
         lines: list[Content] = []
         section = None
-        for heading, keys, text in help_rows(self.app):
+        for heading, keys, text in help_rows(self.app, self._leave_out):
             if heading != section:
                 if section is not None:
                     lines.append(Content(""))

@@ -674,6 +674,14 @@ class GameScreen(Screen[None]):
 
     # -- which keys apply now -----------------------------------------------------------------
 
+    def keys_not_allowed(self) -> set[str]:
+        """The ids of the keys this game does not allow, asked of its referee
+        (no undo in a game that ended off the board, no hint once it is over):
+        the help leaves them out."""
+        referee = self.referee
+        refused = set() if referee.takebacks_allowed else {"game.undo", "game.redo"}
+        return refused if referee.hints_offered else refused | {"game.hint"}
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         reviewing = self.review.reviewing
         referee = self.referee
@@ -690,12 +698,14 @@ class GameScreen(Screen[None]):
         if action in ("lobby", "no_lobby"):  # at a table, q goes back to the lobby's game
             served = self.reversi_app.invitations is not None
             return self.table.link is None and served == (action == "lobby")
-        if action in ("live", "continue_here"):
+        if action == "live":
             return reviewing
+        if action == "continue_here":  # (the later moves are taken back)
+            return reviewing and referee.takebacks_allowed
         if action in ("undo", "redo"):
             return not reviewing and referee.takebacks_allowed
         if action == "hint":
-            return not reviewing and any(p.allows.hints for p in referee.seats.values())
+            return not reviewing and referee.hints_offered
         if action == "markers":  # at a table, only on your turn (the key bar is short)
             on_turn = referee.local_to_move or self.table.link is None
             return not reviewing and referee.plays_here and on_turn
