@@ -20,6 +20,9 @@ import pytest_asyncio
 
 from tui_reversi.server.arcade import Arcade
 from tui_reversi.server.config import ServeConfig
+from tui_reversi.server.postgres import migrate_database
+
+from .postgres_cluster import Cluster, find_bin
 
 STANDIN = Path(__file__).with_name("standin.py")
 STANDIN_COMMAND = (sys.executable, str(STANDIN))
@@ -200,3 +203,23 @@ async def serve(tmp_path, monkeypatch):
     Player.connected.clear()
     for arcade in arcades:
         await arcade.close()
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """One real PostgreSQL for the whole run (postgres_cluster.py), or a skip saying why not."""
+    bin_dir = find_bin()
+    if bin_dir is None:
+        pytest.skip("no PostgreSQL found (no /usr/lib/postgresql/*/bin/initdb nor initdb on PATH)")
+    cluster = Cluster(bin_dir)
+    cluster.start()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def database(postgres) -> str:
+    """A fresh database with the newest schema: its URL."""
+    url = postgres.database()
+    migrate_database(url)
+    return url

@@ -12,6 +12,10 @@ Textual owns that process's terminal and signals exactly as it would locally.
   ask it for games, restart it.
 - `ssh_session`: one SSH session channel bound to one game process.
 - `tables`, `table_*`: the tables, their referee, clocks, course and store.
+- `store`: the one interface to what the server keeps and shares; `archive`
+  (SQLite, one machine) and `postgres` with `migrations` (a fleet) implement it.
+- `fleet`: several nodes on one PostgreSQL as one server: relayed seats, the
+  lobby's shares, invitations between nodes.
 - `lobby_host`: the server's end of the in-app lobby: guests and invitations.
 - `roster`: who is here and what each is doing, as plain lines (`ssh host lobby`).
 - `arcade`: the listener, authentication, limits and the connection log.

@@ -131,16 +131,41 @@ class _Code:
     tries: int = CODE_TRIES
 
 
+class KeyCodeStore(Protocol):
+    """Where the one-time codes to add a key wait (a fleet's are in its database, so
+    a code shown on one node is redeemed on any). Methods may raise StoreError."""
+
+    def issue(self, name: str) -> str:
+        """A new code for `name`, replacing any it had."""
+
+    def pending(self, name: str) -> bool:
+        """True while `name` has a code that a new key may redeem."""
+
+    def redeem(self, name: str, code: str) -> bool:
+        """True (and the code is spent) if `code` is `name`'s; a wrong one counts a try."""
+
+
+def new_code() -> str:
+    """A one-time code to add a key: 'ABCD-EF23', easy to read out and type."""
+    raw = "".join(secrets.choice(_CODE_LETTERS) for _ in range(8))
+    return f"{raw[:4]}-{raw[4:]}"
+
+
+def same_code(typed: str, code: str) -> bool:
+    """Whether `typed` is `code` (case and spaces aside), in constant time."""
+    return hmac.compare_digest(typed.strip().upper().encode(), code.encode())
+
+
 class KeyCodes:
-    """One-time codes to add a key to a name: `issue` in a session logged in as
-    the name, `redeem` from the new key within CODE_LIFETIME."""
+    """One-time codes to add a key to a name, in this process (a `KeyCodeStore`):
+    `issue` in a session logged in as the name, `redeem` from the new key within
+    CODE_LIFETIME."""
 
     def __init__(self) -> None:
         self._codes: dict[str, _Code] = {}
 
     def issue(self, name: str) -> str:
-        raw = "".join(secrets.choice(_CODE_LETTERS) for _ in range(8))
-        code = f"{raw[:4]}-{raw[4:]}"
+        code = new_code()
         self._codes[name] = _Code(code, time.monotonic() + CODE_LIFETIME)
         return code
 
@@ -157,7 +182,7 @@ class KeyCodes:
         if not self.pending(name):
             return False
         held = self._codes[name]
-        if hmac.compare_digest(code.strip().upper().encode(), held.code.encode()):
+        if same_code(code, held.code):
             del self._codes[name]
             return True
         held.tries -= 1

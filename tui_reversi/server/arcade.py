@@ -25,13 +25,15 @@ import asyncssh
 from .archive import FIRST_RATING, Archive
 from .config import ServeConfig, ServeError, format_duration, gone_reason, log_name
 from .door import Door, PasswordPenalties
+from .fleet import Fleet
 from .hostkey import load_or_create_host_key
 from .lobby_host import LobbyHost
 from .login import Accounts, Login
 from .preloaded import PreloadedParent, fork_available
 from .pty_process import Spawn
-from .roster import who_is_here
+from .roster import presence, who_is_here
 from .ssh_session import GameSession
+from .store import Store
 from .tables import Tables
 
 # After its session has ended, a connection gets this long to close by itself.
@@ -109,8 +111,9 @@ class Arcade:
             tables_per_player=config.tables_per_player,
             spectators_per_table=config.spectators_per_table,
         )
-        # Finished table games: SQLite under the data directory, and the players' saved games.
-        self.archive: Archive | None = None
+        # What outlives this process (store.py): SQLite under the data directory, or a
+        # fleet's PostgreSQL; finished games also go to the players' saved games.
+        self.archive: Store | None = None
         # The lobby inside the served games: who is here, the tables, invitations.
         self.lobby = LobbyHost(
             self.tables,
@@ -119,6 +122,8 @@ class Arcade:
             log=self.note,
             per_minute=config.invitations_per_minute,
         )
+        # With --database, the other nodes of the fleet (fleet.py); None: this one alone.
+        self.fleet: Fleet | None = None
         # How games start, in a few words for the banner.
         self.game_start = "as a fresh Python each"
 
@@ -129,11 +134,18 @@ class Arcade:
         self.host_key, self.host_key_created = load_or_create_host_key(config.host_key_path)
         if config.auth == "keys" and config.authorized_keys is not None:
             self.accounts.file_names()  # fail now, not at the first player's login
+        self.archive = store = self._open_store()
+        self.accounts.store = store
+        self.accounts.codes = store.codes
         await self._start_preloaded()
-        self.archive = Archive(config.data_dir / "archive.sqlite3", config.players_dir)
-        self.accounts.store = self.archive
-        await self.tables.start(self.archive)
+        if config.database is not None:
+            self.fleet = Fleet(store, self.lobby, people=lambda: presence(self), log=self.note)
+            self.tables.fleet = self.lobby.fleet = self.fleet
+            await store.listen(self.fleet.heard)
+        await self.tables.start(store)
         await self.lobby.start()
+        if self.fleet is not None:
+            await self.fleet.start()
         try:
             self._acceptor = await asyncssh.create_server(
                 lambda: PlayerConnection(self),
@@ -158,8 +170,26 @@ class Arcade:
                 await self.preloaded.close()
             await self.lobby.close()
             await self.tables.close()
+            await self.archive.leave()
             self.archive.close()
             raise ServeError(f"cannot listen on {where}: {reason}{hint}") from None
+
+    def _open_store(self) -> Store:
+        """The archive's SQLite, or the fleet's PostgreSQL with --database."""
+        config = self.config
+        if config.database is None:
+            return Archive(config.data_dir / "archive.sqlite3", config.players_dir)
+        from .postgres import PostgresStore  # (psycopg loads only for a fleet)
+
+        return PostgresStore(config.database, config.players_dir)
+
+    @property
+    def keeping(self) -> str:
+        """Where games and ratings are kept, in a line for the banner."""
+        store = self.archive
+        if store is None or isinstance(store, Archive):
+            return f"archive {self.config.data_dir / 'archive.sqlite3'} (SQLite: this node alone)"
+        return f"archive in {store.where}, shared with the fleet (this node: {store.node})"
 
     async def _start_preloaded(self) -> None:
         """Start the preloaded parent games fork from, or say why games start afresh."""
@@ -282,9 +312,12 @@ class Arcade:
             await self._acceptor.wait_closed()
         if self.preloaded is not None:
             await self.preloaded.close()
+        if self.fleet is not None:
+            await self.fleet.close()
         await self.lobby.close()
         await self.tables.close()
         if self.archive is not None:
+            await self.archive.leave()
             self.archive.close()
 
     def _record(self, name: str) -> tuple[int, int, str]:

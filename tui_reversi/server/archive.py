@@ -12,16 +12,19 @@ A game not over yet is kept too, from the moment both seats are taken and
 again after every move, takeback and adjournment (table `unfinished`): when
 the server starts, each one found there comes back adjourned, clocks as they
 were, for its players to resume. Its row goes in the transaction that
-archives the game's end. `Archive` is the SQLite `TableStore` (tables.py).
+archives the game's end. `Archive` is the SQLite `Store` (store.py); the
+PostgreSQL one (postgres.py) shares the Elo and the players' saved games.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..core import Color, Game, ReversiError, Variant
 from ..core import Ending as PlayersEnding
@@ -30,7 +33,10 @@ from ..players.kinds import HUMAN, PERSON
 from ..storage import NameTakenError, SavedGame, SavedGames, StorageError
 from ..storage.paths import APP_NAME
 from ..storage.saved_games import GAMES_DIR
-from .accounts import AccountKey, is_guest
+from .accounts import AccountKey, KeyCodes, KeyCodeStore, is_guest
+
+if TYPE_CHECKING:
+    from .store import Message, Presence, TableView
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -75,6 +81,8 @@ CREATE TABLE IF NOT EXISTS ratings (
     games INTEGER NOT NULL          -- rated games played
 );
 """
+# The one node of a server on its own.
+LOCAL_NODE = "local"
 # Elo: everyone starts here; K is how far one game moves a rating.
 FIRST_RATING = 1500.0
 ELO_K = 32.0
@@ -144,6 +152,8 @@ class Archive:
 
     def __init__(self, path: Path, players_dir: Path) -> None:
         self.path = path
+        self.where = str(path)
+        self.codes: KeyCodeStore = KeyCodes()  # (one process: its memory will do)
         self.players_dir = players_dir
         # The file and its journals are the server user's alone (SQLite gives the
         # journals the file's mode), whatever mode an older file had.
@@ -167,13 +177,7 @@ class Archive:
             self._insert(played)
         except sqlite3.Error as error:
             problems.append(f"cannot archive table {played.code}'s game in {self.path}: {error}")
-        for color in Color:
-            try:
-                self._save_for(played, color)
-            except (OSError, StorageError) as error:
-                name = played.names[color]
-                problems.append(f"cannot save table {played.code}'s game for {name}: {error}")
-        return problems
+        return problems + save_for_players(played, self.players_dir)
 
     def save_table(self, unfinished: UnfinishedGame) -> None:
         """Keep (or replace) a game not over yet. Raises StoreError."""
@@ -208,8 +212,6 @@ class Archive:
 
     def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
         """Every game kept not over, and a sentence for each row that cannot be read."""
-        games: list[UnfinishedGame] = []
-        problems: list[str] = []
         try:
             rows = self._db.execute(
                 """SELECT code, variant, black, white, moves, clock, black_left, white_left,
@@ -217,22 +219,7 @@ class Archive:
             ).fetchall()
         except sqlite3.Error as error:
             return [], [f"cannot read the unfinished games in {self.path}: {error}"]
-        for code, variant, black, white, moves, clock, *left, adjourned, started in rows:
-            try:
-                games.append(
-                    UnfinishedGame(
-                        code,
-                        Game.from_transcript(moves, Variant(variant)),
-                        (black, white),
-                        TimeControl.parse(clock) if clock is not None else None,
-                        (float(left[0] or 0.0), float(left[1] or 0.0)),
-                        datetime.fromisoformat(started),
-                        bool(adjourned),
-                    )
-                )
-            except (ValueError, TypeError, ReversiError, TermsRefused) as error:
-                problems.append(f"table {code!r}'s unfinished game cannot be read back: {error}")
-        return games, problems
+        return read_unfinished(rows)
 
     def rating(self, name: str) -> tuple[float, int]:
         """`name`'s Elo rating and how many rated games it rests on."""
@@ -252,6 +239,36 @@ class Archive:
             {"n": name},
         ).fetchone()
         return Results(*(count or 0 for count in row))
+
+    # -- the fleet's part: one machine has no other node --------------------------------
+
+    @property
+    def node(self) -> str:
+        return LOCAL_NODE
+
+    def orphaned(self, name: str) -> list[UnfinishedGame]:
+        return []  # every kept game came back when the server started
+
+    def take_over(self, code: str) -> UnfinishedGame | None:
+        return None
+
+    def share(self, people: list[Presence], tables: list[TableView]) -> None:
+        pass
+
+    def shared(self) -> tuple[list[Presence], list[TableView]]:
+        return [], []
+
+    def send(self, node: str, message: Message) -> None:
+        raise StoreError(f"there is no node {node!r}: this server is on its own")
+
+    async def listen(self, heard: Callable[[Message], None]) -> None:
+        pass
+
+    async def leave(self) -> None:
+        pass
+
+    def live_nodes(self) -> set[str]:
+        return {LOCAL_NODE}
 
     # The accounts (accounts.py's AccountStore): which keys are which name's.
 
@@ -311,9 +328,7 @@ class Archive:
     def _rate(self, names: tuple[str, str], winner: str) -> None:
         """Move both players' Elo ratings by the game's result."""
         (black, black_games), (white, white_games) = (self.rating(name) for name in names)
-        expected = 1.0 / (1.0 + 10.0 ** ((white - black) / 400.0))  # Black's expected score
-        scored = {"black": 1.0, "white": 0.0, "draw": 0.5}[winner]
-        change = ELO_K * (scored - expected)
+        change = elo_change(black, white, winner)
         for name, rating, games in (
             (names[0], black + change, black_games),
             (names[1], white - change, white_games),
@@ -325,57 +340,114 @@ class Archive:
 
     def _insert_game(self, played: PlayedGame) -> str | None:
         """The game's row; its winner as written ('black', 'white', 'draw' or None)."""
-        game, end = played.game, played.end
-        result = game.result if end.ending == "board" else None
-        if end.winner is not None:
-            winner: str | None = end.winner.name.lower()
-        else:
-            winner = "draw" if result is not None else None
         self._db.execute(
             """INSERT INTO games (code, variant, black, white, moves, winner, ending,
                    black_score, white_score, description, started, ended)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             (
-                played.code,
-                game.variant.value,
-                played.names[Color.BLACK],
-                played.names[Color.WHITE],
-                game.transcript(),
-                winner,
-                end.ending,
-                result.black if result else None,
-                result.white if result else None,
-                end.description,
+                *game_row(played),
                 played.started.isoformat(timespec="seconds"),
                 datetime.now(UTC).isoformat(timespec="seconds"),
             ),
         )
-        return winner
+        return winner_of(played)
 
-    def _save_for(self, played: PlayedGame, color: Color) -> None:
-        """The game in `color`'s player's saved games, with both names and how it
-        ended: they are `human`, the other `person`. A game with no move is not kept."""
-        if not played.game.moves:
+
+def read_unfinished(rows: Iterable[Sequence[Any]]) -> tuple[list[UnfinishedGame], list[str]]:
+    """Rows of (code, variant, black, white, moves, clock, black_left, white_left,
+    adjourned, started) as games, and a sentence for each row that cannot be read."""
+    games: list[UnfinishedGame] = []
+    problems: list[str] = []
+    for code, variant, black, white, moves, clock, *left, adjourned, started in rows:
+        try:
+            games.append(
+                UnfinishedGame(
+                    code,
+                    Game.from_transcript(moves, Variant(variant)),
+                    (black, white),
+                    TimeControl.parse(clock) if clock is not None else None,
+                    (float(left[0] or 0.0), float(left[1] or 0.0)),
+                    started if isinstance(started, datetime) else datetime.fromisoformat(started),
+                    bool(adjourned),
+                )
+            )
+        except (ValueError, TypeError, ReversiError, TermsRefused) as error:
+            problems.append(f"table {code!r}'s unfinished game cannot be read back: {error}")
+    return games, problems
+
+
+def elo_change(black: float, white: float, winner: str) -> float:
+    """How far a game moves Black's Elo rating up (White's down by as much);
+    `winner` is 'black', 'white' or 'draw'."""
+    expected = 1.0 / (1.0 + 10.0 ** ((white - black) / 400.0))  # Black's expected score
+    scored = {"black": 1.0, "white": 0.0, "draw": 0.5}[winner]
+    return ELO_K * (scored - expected)
+
+
+def game_row(played: PlayedGame) -> tuple[str | int | None, ...]:
+    """The archive's columns code, variant, black, white, moves, winner, ending,
+    black_score, white_score and description for `played`."""
+    game, end = played.game, played.end
+    result = game.result if end.ending == "board" else None
+    return (
+        played.code,
+        game.variant.value,
+        played.names[Color.BLACK],
+        played.names[Color.WHITE],
+        game.transcript(),
+        winner_of(played),
+        end.ending,
+        result.black if result else None,
+        result.white if result else None,
+        end.description,
+    )
+
+
+def winner_of(played: PlayedGame) -> str | None:
+    """The game's winner as the archive writes it ('black', 'white', 'draw' or None)."""
+    if played.end.winner is not None:
+        return played.end.winner.name.lower()
+    if played.end.ending == "board" and played.game.result is not None:
+        return "draw"
+    return None
+
+
+def save_for_players(played: PlayedGame, players_dir: Path) -> list[str]:
+    """`played` in both players' saved games; the problems met (one sentence each)."""
+    problems: list[str] = []
+    for color in Color:
+        try:
+            _save_for(played, color, players_dir)
+        except (OSError, StorageError) as error:
+            name = played.names[color]
+            problems.append(f"cannot save table {played.code}'s game for {name}: {error}")
+    return problems
+
+
+def _save_for(played: PlayedGame, color: Color, players_dir: Path) -> None:
+    """The game in `color`'s player's saved games, with both names and how it
+    ended: they are `human`, the other `person`. A game with no move is not kept."""
+    if not played.game.moves:
+        return
+    kinds = (HUMAN, PERSON) if color == Color.BLACK else (PERSON, HUMAN)
+    record = replace(
+        SavedGame.from_game(played.game, *kinds),
+        names=played.names,
+        ending=played.end.played,
+    )
+    # The names are the players' directory names already (session.player).
+    home = players_dir / played.names[color]
+    games = SavedGames(home / "data" / APP_NAME / GAMES_DIR)
+    games.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    black, white = played.names
+    when = played.started.astimezone(UTC).strftime("%Y-%m-%d %H.%M")
+    name = f"{black} vs {white} {when} table {played.code}"
+    # Two games of one pair at one table in one minute (quick rematches)
+    # get "(2)", "(3)"...: a finished game never replaces another.
+    for number in range(2, 1000):
+        try:
+            games.save(record, name)
             return
-        kinds = (HUMAN, PERSON) if color == Color.BLACK else (PERSON, HUMAN)
-        record = replace(
-            SavedGame.from_game(played.game, *kinds),
-            names=played.names,
-            ending=played.end.played,
-        )
-        # The names are the players' directory names already (session.player).
-        home = self.players_dir / played.names[color]
-        games = SavedGames(home / "data" / APP_NAME / GAMES_DIR)
-        games.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        black, white = played.names
-        when = played.started.astimezone(UTC).strftime("%Y-%m-%d %H.%M")
-        name = f"{black} vs {white} {when} table {played.code}"
-        # Two games of one pair at one table in one minute (quick rematches)
-        # get "(2)", "(3)"...: a finished game never replaces another.
-        for number in range(2, 1000):
-            try:
-                games.save(record, name)
-                return
-            except NameTakenError:
-                name = f"{black} vs {white} {when} table {played.code} ({number})"
-        raise StorageError(f"too many games called {name!r}")
+        except NameTakenError:
+            name = f"{black} vs {white} {when} table {played.code} ({number})"
+    raise StorageError(f"too many games called {name!r}")

@@ -76,6 +76,8 @@ class ServeConfig:
     preload: bool = True
     # That parent, run as `python -m MODULE FD`: the game's side, outside this package.
     launcher_module: str = "tui_reversi.launcher"
+    # A fleet's PostgreSQL (postgresql://...); None: the archive's SQLite under data_dir.
+    database: str | None = field(default=None, repr=False)
 
     @property
     def host_key_path(self) -> Path:

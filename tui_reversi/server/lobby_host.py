@@ -20,8 +20,8 @@ import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..core import Color
 from ..net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
 from ..net.remote import NOBODY
 from ..net.server_line import line, words
@@ -29,7 +29,11 @@ from ..net.terms import TableRefused, TableTerms
 from .config import format_duration
 from .games_socket import GamesSocket, hello, tell
 from .roster import Doing
+from .store import TableView
 from .tables import Tables
+
+if TYPE_CHECKING:
+    from .fleet import Fleet
 
 # How long an invitation waits for its answer.
 INVITATION_TIMEOUT = 60.0
@@ -102,6 +106,12 @@ class LobbyHost:
         variables = (LOBBY_SOCKET_VARIABLE, LOBBY_SECRET_VARIABLE)
         self._socket = GamesSocket("lobby", variables, self._serve)
         self._refresher: asyncio.Task[None] | None = None
+        # In a fleet (fleet.py): the guests of other nodes' lobbies invited from here,
+        # by (node, name), and the invitations from other nodes to guests here,
+        # (name, number) -> the node that holds the invitation.
+        self.fleet: Fleet | None = None
+        self._proxies: dict[tuple[str, str], Guest] = {}
+        self._forwarded: dict[tuple[str, int], str] = {}
 
     async def start(self) -> None:
         await self._socket.start()
@@ -139,7 +149,7 @@ class LobbyHost:
         self.guests.append(guest)
         try:
             writer.write(line("welcome", guest.name))
-            self._refresh()
+            self.refresh()
             while data := await reader.readline():
                 command, rest = words(data)
                 refusal = self._heard(guest, command, rest)
@@ -153,7 +163,7 @@ class LobbyHost:
         if command in ("look", "away") and not rest:
             guest.looking = command == "look"
             guest.shown = b""
-            self._refresh()
+            self.refresh()
             return None
         if command == "invite":
             return self._invite(guest, rest)
@@ -186,7 +196,7 @@ class LobbyHost:
         waiting = self._sent_by(guest)
         if waiting is not None:
             return f"Your invitation to {waiting.invitee.name} is waiting for an answer already."
-        invitee = self._guest(name)
+        invitee = self._guest(name) or self._guest_elsewhere(name)
         if invitee is None:
             return self._not_free(name)
         if any(i.invitee is invitee or i.inviter is invitee for i in self.invitations.values()):
@@ -233,7 +243,13 @@ class LobbyHost:
         return None
 
     def _answer(self, guest: Guest, rest: str, *, accepted: bool) -> str | None:
-        invitation = self.invitations.get(int(rest)) if rest.isdigit() else None
+        number = int(rest) if rest.isdigit() else None
+        node = self._forwarded.pop((guest.name, number), None) if number is not None else None
+        if node is not None and self.fleet is not None and number not in self.invitations:
+            # An invitation from another node's lobby: that node has it.
+            self.fleet.tell(node, "answer", name=guest.name, number=number, accepted=accepted)
+            return None
+        invitation = self.invitations.get(number) if number is not None else None
         if invitation is None or invitation.invitee is not guest:
             return "That invitation is not waiting for your answer any more."
         self._drop(invitation)
@@ -303,6 +319,10 @@ class LobbyHost:
     def _gone(self, guest: Guest) -> None:
         with contextlib.suppress(ValueError):
             self.guests.remove(guest)
+        for key, node in list(self._forwarded.items()):
+            if key[0] == guest.name and self.fleet is not None:
+                del self._forwarded[key]
+                self.fleet.tell(node, "gone", name=guest.name)
         for invitation in list(self.invitations.values()):
             if invitation.inviter is guest:
                 self._drop(invitation)
@@ -312,16 +332,77 @@ class LobbyHost:
                 self._drop(invitation)
                 told = f"{guest.name} has left the lobby: the invitation lapsed."
                 invitation.inviter.send(line("answered", told))
-        self._refresh()
+        self.refresh()
+
+    # -- in a fleet: invitations between nodes' lobbies ---------------------------------------
+
+    def _guest_elsewhere(self, name: str) -> Guest | None:
+        """`name` in another node's lobby, as a guest here whose lines go there."""
+        fleet = self.fleet
+        if fleet is None:
+            return None
+        person = next((p for p in fleet.others[0] if p.name == name and p.in_lobby), None)
+        if person is None:
+            return None
+        key = (person.node, name)
+        if key not in self._proxies:
+            node = person.node
+            self._proxies[key] = Guest(
+                name,
+                fleet.writer(lambda data: fleet.tell(node, "guest", name=name, data=data)),
+                lambda secret: fleet.seat_guest(node, name, secret),
+            )
+        return self._proxies[key]
+
+    def deliver(self, node: str, name: str, data: bytes) -> None:
+        """A line for `name`'s game here from the lobby of `node` (an invitation's)."""
+        guest = self._guest(name)
+        command, rest = words(data)
+        number = rest.split(" ")[0]
+        if command == "invited" and number.isdigit():
+            if guest is None:  # gone meanwhile: the invitation cannot be answered
+                if self.fleet is not None:
+                    self.fleet.tell(node, "gone", name=name)
+                return
+            self._forwarded[(name, int(number))] = node
+        elif command == "withdrawn" and number.isdigit():
+            self._forwarded.pop((name, int(number)), None)
+        if guest is not None:
+            guest.send(data)
+
+    def answered_elsewhere(self, node: str, name: str, number: int, accepted: bool) -> None:
+        """`name`, in the lobby of `node`, answered invitation `number` held here."""
+        guest = self._proxies.get((node, name))
+        if guest is not None:
+            refusal = self._answer(guest, str(number), accepted=accepted)
+            if refusal is not None:
+                guest.send(line("refused", refusal))
+
+    def gone_elsewhere(self, node: str, name: str) -> None:
+        """`name`'s game has left the lobby of `node`: their invitations end."""
+        guest = self._proxies.pop((node, name), None)
+        if guest is not None:
+            self._gone(guest)
+
+    def seated_elsewhere(self, node: str, name: str, secret: str, view: TableView) -> bool:
+        """`name`, in the lobby here, has a seat at table `view` on `node` (an invitation
+        accepted there), by its `secret` there: their session goes to it. False if it
+        cannot (their game has gone)."""
+        guest = self._guest(name)
+        here = self.tables.seat_from(node, secret, view, name)
+        if guest is not None and guest.seat(here):
+            return True
+        self.tables.leave(here)
+        return False
 
     # -- the lobby, sent to the games that show it -------------------------------------------
 
     async def _refreshing(self) -> None:
         while True:
             await asyncio.sleep(REFRESH)
-            self._refresh()
+            self.refresh()
 
-    def _refresh(self) -> None:
+    def refresh(self) -> None:
         """Send the lobby to every game that shows it, if it changed for that game."""
         looking = [guest for guest in self.guests if guest.looking]
         if not looking:
@@ -336,28 +417,13 @@ class LobbyHost:
     def view_for(self, name: str, people: dict[str, Doing]) -> bytes:
         """The lobby as `name` sees it, in protocol lines ending with `shown`."""
         lines = [line("person", who, what.state, what.text) for who, what in sorted(people.items())]
-        for table in self.tables.tables.values():
-            if table.ended is not None:
-                continue
-            if table.adjourned:
-                if name not in table.names.values():
-                    continue  # only its players may resume it
-                kind = "adjourned"
-            else:
-                kind = "playing" if len(table.names) == 2 else "open"
-            black, white = (table.name(color) or NOBODY for color in Color)
-            clock = str(table.time_control) if table.time_control else NO_CLOCK
+        for view in self.tables.views(everywhere=True):
+            if view.kind == "adjourned" and name not in (view.black, view.white):
+                continue  # only its players may resume it
+            clock = view.clock or NO_CLOCK
+            black, white = view.black or NOBODY, view.white or NOBODY
             lines.append(
-                line(
-                    "table",
-                    table.code,
-                    kind,
-                    black,
-                    white,
-                    table.variant.value,
-                    clock,
-                    table.game.move_number() + 1,
-                )
+                line("table", view.code, view.kind, black, white, view.variant, clock, view.move)
             )
         rating, games, results = self._record(name)
         lines.append(line("record", rating, games, results))

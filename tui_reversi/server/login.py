@@ -19,6 +19,7 @@ from .accounts import (
     GUEST_PREFIX,
     AccountStore,
     KeyCodes,
+    KeyCodeStore,
     is_guest,
     key_text,
     name_refusal,
@@ -35,7 +36,8 @@ class Accounts:
         self._config = config
         self.log = log
         self.store: AccountStore | None = None
-        self.codes = KeyCodes()
+        # (a fleet's are shared: Arcade sets the store's)
+        self.codes: KeyCodeStore = KeyCodes()
 
     def file_names(self) -> tuple[asyncssh.SSHAuthorizedKeys, dict[str, str]]:
         """Under --auth keys: the file's keys and their names, read afresh (new keys

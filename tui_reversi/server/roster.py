@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 from ..core import Color
 from .accounts import is_guest
 from .config import player_directory_name
+from .store import Presence, TableView
 
 if TYPE_CHECKING:
     from .arcade import Arcade
-    from .table import Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,8 +26,9 @@ class Doing:
     code: str | None = None  # the table it is at, if any
 
 
-def who_is_here(arcade: Arcade) -> dict[str, Doing]:
-    """Everyone with a game open on the server (by player name), and what they do."""
+def who_is_here(arcade: Arcade, everywhere: bool = True) -> dict[str, Doing]:
+    """Everyone with a game open on the server (by player name), and what they do;
+    in a fleet, on every node unless not `everywhere` (this node's people only)."""
     tables = arcade.tables
     doing: dict[str, Doing] = {}
     for connection in arcade.connections:
@@ -50,37 +51,48 @@ def who_is_here(arcade: Arcade) -> dict[str, Doing]:
             against = f"against {other}" if other else "waiting for someone to join"
             where = f"at table {code} ({seat.color.label}), {against}"
             doing[who] = Doing("playing" if other else "waiting", where, code)
+    if everywhere and arcade.fleet is not None:
+        for person in arcade.fleet.others[0]:
+            doing.setdefault(person.name, Doing(person.state, person.text, person.code))
     return doing
+
+
+def presence(arcade: Arcade) -> list[Presence]:
+    """This node's people, as it shares them with the fleet's other nodes."""
+    in_lobby = {guest.name for guest in arcade.lobby.guests}
+    node = arcade.archive.node if arcade.archive is not None else ""
+    return [
+        Presence(name, doing.state, doing.text, doing.code, node, name in in_lobby)
+        for name, doing in sorted(who_is_here(arcade, everywhere=False).items())
+    ]
 
 
 def lobby_lines(arcade: Arcade, name: str, join_hint: str) -> list[str]:
     """The lobby as `name` sees it; `join_hint` is the ssh command before `join CODE`."""
-    tables = arcade.tables
+    views = arcade.tables.views(everywhere=True)
     doing = {who: what.text for who, what in who_is_here(arcade).items()}
     lines = [f"tui-reversi: {len(doing)} here"]
     lines += [f"  {who:<16} {what}" for who, what in sorted(doing.items())]
-    playing = [
-        t
-        for t in tables.tables.values()
-        if len(t.names) == 2 and t.ended is None and not t.adjourned
-    ]
+    playing = [view for view in views if view.kind == "playing"]
     if playing:
         lines.append("Tables in progress (watch CODE to watch one):")
-        for table in playing:
-            black, white = table.name(Color.BLACK), table.name(Color.WHITE)
-            lines.append(f"  {table.code}  {black} (Black) against {white} (White), {_how(table)}")
-    adjourned = [t for t in tables.tables.values() if t.adjourned and t.ended is None]
+        for view in playing:
+            lines.append(
+                f"  {view.code}  {view.black} (Black) against {view.white} (White), {_how(view)}"
+            )
+    adjourned = [view for view in views if view.kind == "adjourned"]
     if adjourned:
         lines.append(f"Adjourned games (a player resumes one with {join_hint} resume CODE):")
-        for table in adjourned:
-            black, white = table.name(Color.BLACK), table.name(Color.WHITE)
-            lines.append(f"  {table.code}  {black} (Black) against {white} (White), {_how(table)}")
-    waiting = [t for t in tables.tables.values() if len(t.names) == 1 and t.ended is None]
+        for view in adjourned:
+            lines.append(
+                f"  {view.code}  {view.black} (Black) against {view.white} (White), {_how(view)}"
+            )
+    waiting = [view for view in views if view.kind == "open"]
     if waiting:
         lines.append(f"Open tables (anyone may sit down: {join_hint} join CODE):")
-        for table in waiting:
-            ((colour, host),) = table.names.items()
-            lines.append(f"  {table.code}  {host} waits ({colour.label}), {_how(table)}")
+        for view in waiting:
+            colour, host = (Color.BLACK, view.black) if view.black else (Color.WHITE, view.white)
+            lines.append(f"  {view.code}  {host} waits ({colour.label}), {_how(view)}")
     archive = arcade.archive
     if is_guest(name):
         lines.append("You play as a guest here: unrated; connect with an SSH key to claim a name.")
@@ -93,19 +105,18 @@ def lobby_lines(arcade: Arcade, name: str, join_hint: str) -> list[str]:
     return lines
 
 
-def adjourned_lines(games: list[Table], name: str, hint: str) -> list[str]:
+def adjourned_lines(games: list[TableView], name: str, hint: str) -> list[str]:
     """`ssh host resume`: `name`'s adjourned games and how to resume each; `hint`
     is the ssh command before `resume CODE`."""
     if not games:
         return [f"tui-reversi: {name} has no adjourned games on this server."]
     lines = [f"tui-reversi: {name}'s adjourned games (resume one with {hint} resume CODE):"]
-    for table in games:
-        you = next(color for color, sitting in table.names.items() if sitting == name)
-        other = table.name(you.other)
-        lines.append(f"  {table.code}  you ({you.label}) against {other}, {_how(table)}")
+    for view in games:
+        you, other = (Color.BLACK, view.white) if view.black == name else (Color.WHITE, view.black)
+        lines.append(f"  {view.code}  you ({you.label}) against {other}, {_how(view)}")
     return lines
 
 
-def _how(table: Table) -> str:
-    clock = f", clock {table.time_control}" if table.time_control else ""
-    return f"{table.variant.value}{clock}, move {table.game.move_number() + 1}"
+def _how(view: TableView) -> str:
+    clock = f", clock {view.clock}" if view.clock else ""
+    return f"{view.variant}{clock}, move {view.move}"

@@ -509,7 +509,7 @@ class GameSession(asyncssh.SSHServerSession):
         """`resume` without a terminal, or with several games to choose from: the
         player's adjourned games are listed (True); else False, to resume the one."""
         tables = self._owner.arcade.tables
-        games = tables.adjourned_for(self.player)
+        games = tables.adjourned_views(self.player)
         if self._term is not None and len(games) == 1:
             return False
         self._print(adjourned_lines(games, self.player, self._ssh_hint()))
@@ -538,7 +538,7 @@ class GameSession(asyncssh.SSHServerSession):
         tables = self._owner.arcade.tables
         try:
             if at_table == "resume" and code is None:  # their one adjourned game
-                code = next((t.code for t in tables.adjourned_for(self.player)), None)
+                code = next((t.code for t in tables.adjourned_views(self.player)), None)
                 if code is None:
                     raise TableRefused("you have no adjourned games on this server.")
             if code is None:
@@ -703,7 +703,7 @@ class GameSession(asyncssh.SSHServerSession):
             )
         if status < 0:
             self._send(TERMINAL_RESET)
-        adjourned = {table.code for table in owner.arcade.tables.adjourned_for(self.player)}
+        adjourned = {view.code for view in owner.arcade.tables.adjourned_views(self.player)}
         if self._table_code in adjourned and (status != 0 or self._end_message):
             self._send(TERMINAL_RESET)  # (a crashed game may have left it in any state)
             said = self._end_message or "your game stopped unexpectedly."

@@ -58,6 +58,9 @@ class Table:
         default_factory=lambda: collections.deque(maxlen=CHAT_KEPT)
     )
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
+    # In a fleet, a table on another node as this one knows it (its referee is
+    # there: fleet.py relays); None for a table here.
+    node: str | None = None
 
     def __post_init__(self) -> None:
         self.game = Game(self.variant)

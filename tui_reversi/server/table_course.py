@@ -19,9 +19,10 @@ from ..core import Color
 from ..net.server_line import line
 from .archive import Ending, StoreError
 from .config import format_duration
+from .store import Store
 from .table import Seat, Table
 from .table_clocks import TableClocks
-from .table_store import TableStore, played, unfinished
+from .table_store import played, unfinished
 
 
 class GameCourse:
@@ -42,7 +43,7 @@ class GameCourse:
         self._log = log
         self.hold = hold  # seconds a dropped player's seat waits (0: the game ends)
         self._adjourn = adjourn  # a dropped player's time out adjourns (else: forfeits)
-        self.store: TableStore | None = None
+        self.store: Store | None = None
 
     def gone(self, seat: Seat, *, leaving: bool = False, crashed: bool = False) -> None:
         """A seat's game has gone. A player who left ends the game; a dropped

@@ -117,13 +117,15 @@ class TableReferee:
         self._clocks.stop(table, add_increment=True)
         table.takeback = None  # a move answers a waiting takeback: no
         game.play(move)
-        table.broadcast(line("moved", ply, move))
         result = game.result
+        if result is None:
+            # Kept before anyone is told: a server killed now loses no move it announced.
+            self._save(table)
+        table.broadcast(line("moved", ply, move))
         if result is not None:
             self._end(table, Ending(table.result_text(), "board", result.winner))
         else:
             self._clocks.run(table)
-            self._save(table)
         return None
 
     def _resign(self, seat: Seat) -> str | None:

@@ -11,7 +11,7 @@ core before both games are told of it (the line protocol is described in
 net/remote.py); a game that says something else is refused.
 
 Everything about a table that must outlive this process goes through one
-interface, `TableStore` (the archive's SQLite here): games in progress and
+interface, `Store` (store.py: the archive's SQLite, or a fleet's PostgreSQL): games in progress and
 adjourned ones, finished games, ratings. With it, adjourned games survive a
 restart and are resumed with `ssh -t host resume`.
 
@@ -27,6 +27,7 @@ import contextlib
 import secrets
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..core import Color, Move, Variant
 from ..net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
@@ -37,13 +38,16 @@ from .accounts import is_guest
 from .archive import UnfinishedGame
 from .config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
 from .games_socket import GamesSocket, hello
+from .store import Store, TableView
 from .table import Seat as Seat
 from .table import Table as Table
 from .table_clocks import TableClocks
 from .table_course import GameCourse
 from .table_referee import TableReferee
-from .table_store import TableStore as TableStore
 from .table_store import brought_back
+
+if TYPE_CHECKING:
+    from .fleet import Fleet
 
 # Codes are read aloud and typed: no 0/O, 1/I.
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -93,10 +97,14 @@ class Tables:
             log=log,
         )
         variables = (TABLE_SOCKET_VARIABLE, TABLE_SECRET_VARIABLE)
-        self._socket = GamesSocket("tables", variables, self._serve)
+        self._socket = GamesSocket("tables", variables, self.serve_game)
+        # In a fleet (fleet.py): the other nodes, and the seats here at their tables
+        # (secret -> how the table's node is asked to seat the game).
+        self.fleet: Fleet | None = None
+        self._elsewhere: dict[str, dict[str, str]] = {}
 
     @property
-    def store(self) -> TableStore | None:
+    def store(self) -> Store | None:
         """Where the tables are kept (set by start())."""
         return self.course.store
 
@@ -113,7 +121,7 @@ class Tables:
         """If the side to move at `table` has run out of time, the game ends: True."""
         return self.clocks.check_flag(table)
 
-    async def start(self, store: TableStore | None = None) -> None:
+    async def start(self, store: Store | None = None) -> None:
         """Listen for the games; bring back the games `store` kept unfinished, adjourned."""
         self.course.store = store
         if store is not None:
@@ -173,6 +181,8 @@ class Tables:
     def join(self, code: str, name: str) -> tuple[Table, str]:
         """Sit `name` at the free seat of table `code`. Raises TableRefused."""
         code = code.strip().upper()
+        if code not in self.tables and self.fleet is not None:
+            return self._sit_elsewhere("join", code, name)
         table = self._open_table(code)
         for color, sitting in table.names.items():
             coming_back = color in table.held or (table.adjourned and color not in table.links)
@@ -199,6 +209,9 @@ class Tables:
 
     def watch(self, code: str, name: str) -> tuple[Table, str]:
         """A spectator's place at table `code` for `name`. Raises TableRefused."""
+        code = code.strip().upper()
+        if code not in self.tables and self.fleet is not None:
+            return self._sit_elsewhere("watch", code, name)
         table = self._open_table(code)
         if len(table.audience) >= self.spectators_per_table:
             raise TableRefused(
@@ -235,6 +248,10 @@ class Tables:
             waited = [color for color in table.links if table.name(color.other) == name]
             if table.adjourned and table.ended is None and waited:
                 return table.code
+        if self.fleet is not None:  # at a table on another node
+            for view in self.fleet.others[1]:
+                if name in view.waiting_for:
+                    return view.code
         return None
 
     def adjourned_for(self, name: str) -> list[Table]:
@@ -247,8 +264,21 @@ class Tables:
         return sorted(games, key=lambda table: table.started)
 
     def resume(self, code: str, name: str) -> tuple[Table, str]:
-        """`name`'s seat at their adjourned game `code`. Raises TableRefused."""
-        table = self.tables.get(code.strip().upper())
+        """`name`'s seat at their adjourned game `code` (in a fleet, where it is, or
+        taken over from a node that has gone). Raises TableRefused."""
+        code = code.strip().upper()
+        table = self.tables.get(code)
+        store = self.store
+        orphaned = [] if table is not None or store is None else store.orphaned(name)
+        if store is not None and any(kept.code == code for kept in orphaned):
+            claimed = store.take_over(code)  # (None: another node took it over first)
+            if claimed is not None:
+                self._bring_back(claimed)
+                table = self.tables[code]
+        if table is None and self.fleet is not None:
+            view = self.fleet.table_at(code)
+            if view is not None and view.kind == "adjourned" and name in (view.black, view.white):
+                return self._sit_elsewhere("resume", code, name)
         if table is None or table not in self.adjourned_for(name):
             raise TableRefused(f"you have no adjourned game {typed_code(code)}.")
         return self.join(table.code, name)
@@ -269,6 +299,9 @@ class Tables:
     def dropped(self, secret: str) -> None:
         """The player at this seat has gone (their connection dropped, or the server
         hung their game up): their game's going is a drop, not a crash."""
+        if secret in self._elsewhere and self.fleet is not None:
+            self.fleet.dropped(secret)
+            return
         seat = self._seats.get(secret)
         if seat is not None and seat.color is not None:
             self._dropped.add(seat)
@@ -291,6 +324,80 @@ class Tables:
             )
         return table
 
+    def _sit_elsewhere(self, how: str, code: str, name: str) -> tuple[Table, str]:
+        """A seat here (its secret) at table `code` on another node of the fleet:
+        the game is relayed there, and that node's referee seats it or refuses."""
+        assert self.fleet is not None
+        view = self.fleet.table_at(code)
+        if view is None or (how != "resume" and view.kind == "adjourned"):
+            raise TableRefused(
+                f"there is no open table {typed_code(code)}; check the code with its host."
+            )
+        names = {
+            color: sitting
+            for color, sitting in zip(Color, (view.black, view.white), strict=True)
+            if sitting
+        }
+        color: Color | None = None
+        if how in ("join", "resume"):
+            mine = [c for c, sitting in names.items() if sitting == name]
+            free = [c for c in Color if c not in names]
+            if not mine and not free:
+                raise TableRefused(f"both seats at table {code} are taken.")
+            color = (mine or free)[0]
+            names[color] = name
+        clock = TimeControl.parse(view.clock) if view.clock else None
+        table = Table(code, Variant(view.variant), names, time_control=clock, node=view.node)
+        secret = self._seat(table, color, name)
+        self._elsewhere[secret] = {"how": how, "code": code, "name": name}
+        self._log(f"table {code}: {name} sits there ({how}) through node {view.node}")
+        return table, secret
+
+    def seat_from(self, node: str, remote_secret: str, view: TableView, name: str) -> str:
+        """A seat here for `name` at a table on `node` that seated them there already
+        (an invitation accepted there): its secret here."""
+        names = {c: n for c, n in zip(Color, (view.black, view.white), strict=True) if n}
+        color = next((c for c, sitting in names.items() if sitting == name), None)
+        clock = TimeControl.parse(view.clock) if view.clock else None
+        table = Table(view.code, Variant(view.variant), names, time_control=clock, node=node)
+        secret = self._seat(table, color, name)
+        self._elsewhere[secret] = {"secret": remote_secret}
+        return secret
+
+    def views(self, everywhere: bool = False) -> list[TableView]:
+        """The tables not over, as the lobby shows them: this node's, and with
+        `everywhere` the other nodes' too."""
+        views = [self.view(table) for table in self.tables.values() if table.ended is None]
+        if everywhere and self.fleet is not None:
+            here = {view.code for view in views}
+            views += [view for view in self.fleet.others[1] if view.code not in here]
+        return views
+
+    def view(self, table: Table) -> TableView:
+        """`table` as the lobby shows it."""
+        kind = "adjourned" if table.adjourned else "playing" if len(table.names) == 2 else "open"
+        clock = str(table.time_control) if table.time_control else ""
+        black, white = table.name(Color.BLACK), table.name(Color.WHITE)
+        node = self.store.node if self.store is not None else ""
+        variant, move = table.variant.value, table.game.move_number() + 1
+        waiting = [table.names[color] for color in table.held]
+        if table.adjourned and table.ended is None:
+            waiting += [table.name(color.other) for color in table.links]
+        return TableView(table.code, kind, black, white, variant, clock, move, node, tuple(waiting))
+
+    def adjourned_views(self, name: str) -> list[TableView]:
+        """`name`'s adjourned games wherever they are: here (oldest first), on the
+        fleet's other nodes, and kept by nodes that have gone."""
+        views = [self.view(table) for table in self.adjourned_for(name)]
+        if self.fleet is not None:
+            views += [
+                view for view in self.fleet.others[1]
+                if view.kind == "adjourned" and name in (view.black, view.white)
+            ]  # fmt: skip
+        if self.store is not None:
+            views += [self.view(brought_back(kept)) for kept in self.store.orphaned(name)]
+        return views
+
     def environment(self, secret: str) -> dict[str, str]:
         """What a game needs in its environment to reach its seat."""
         return self._socket.environment(secret)
@@ -298,7 +405,7 @@ class Tables:
     def leave(self, secret: str) -> None:
         """The session that held this seat has ended: its secret is spent."""
         seat = self._seats.pop(secret, None)
-        if seat is None:
+        if seat is None or self._elsewhere.pop(secret, None) is not None:
             return
         if seat.color is None:
             with contextlib.suppress(ValueError):
@@ -323,8 +430,15 @@ class Tables:
 
     # -- the games' socket -------------------------------------------------------------
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        seat = self._seats.get(await hello(reader))
+    async def serve_game(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Talk with one game from its hello on: the referee of its seat (or, for a
+        table on another node, the relay to it)."""
+        secret = await hello(reader)
+        seat = self._seats.get(secret)
+        elsewhere = self._elsewhere.get(secret)
+        if seat is not None and elsewhere is not None and self.fleet is not None:
+            await self.fleet.relay(seat, secret, elsewhere, reader, writer)
+            return
         if seat is None or seat in self._linked:
             writer.write(line("bye", "this game has no seat at a table."))
             return

@@ -164,6 +164,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="start a fresh Python for every game instead of forking games from a "
         "parent that has loaded the game already (slower to start, more memory)",
     )
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="a fleet: keep accounts, ratings, the archive and the tables in this PostgreSQL "
+        "(postgresql://USER@HOST/DB; the password from ~/.pgpass or PGPASSWORD), shared "
+        "with every other node on it (default: SQLite in the data directory, this node alone)",
+    )
+    parser.add_argument(
+        "--migrate",
+        action="store_true",
+        help="with --database: create or upgrade the database's schema, then exit",
+    )
     # For tests and benchmarks: what each session runs instead of the game.
     parser.add_argument("--game-command", metavar="COMMAND", help=argparse.SUPPRESS)
 
@@ -173,6 +185,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         config = _config(args)
+        if args.migrate:
+            return _migrate(config.database)
         import asyncio
 
         return asyncio.run(_serve(config))
@@ -186,6 +200,10 @@ def _config(args: argparse.Namespace):
 
     if args.password_file is not None and args.auth != "password":
         raise ServeError("--password-file is only used with --auth password")
+    if args.migrate and not args.database:
+        raise ServeError("--migrate is only used with --database URL")
+    if args.database and not args.database.startswith(("postgresql://", "postgres://")):
+        raise ServeError(f"--database takes a postgresql:// URL, not {args.database[:40]!r}")
     if args.authorized_keys is not None and args.auth != "keys":
         raise ServeError("--authorized-keys is only used with --auth keys")
     password = _password(args) if args.auth == "password" else None
@@ -216,8 +234,24 @@ def _config(args: argparse.Namespace):
         spectators_per_table=args.spectators_per_table or ServeConfig.spectators_per_table,
         invitations_per_minute=args.invitations_per_minute,
         preload=args.preload,
+        database=args.database,
         game_command=game_command or ServeConfig.game_command,
     )
+
+
+def _migrate(url: str) -> int:
+    """`serve --database URL --migrate`: the schema brought up to date, said in a line."""
+    from ..server.postgres import migrate_database, where
+
+    found, now = migrate_database(url)
+    if found == now:
+        said = f"schema at version {now} already; nothing to do"
+    elif found == 0:
+        said = f"schema created at version {now}"
+    else:
+        said = f"schema upgraded from version {found} to {now}"
+    print(f"tui-reversi serve: {where(url)}: {said}", flush=True)
+    return 0
 
 
 def _password(args: argparse.Namespace) -> str:
@@ -295,6 +329,7 @@ def _announce(arcade) -> None:
             lines.append("auth none: anyone who can reach the port can play")
         lines.append(f"play with: ssh -p {arcade.port} THIS-HOST")
     lines.append(f"games start {arcade.game_start}")
+    lines.append(arcade.keeping)
     lines.append(
         f"auth {config.auth}; at most {config.max_sessions} games, "
         f"{config.max_per_address} connections per address; players' files in {config.players_dir}"

@@ -1,0 +1,223 @@
+"""Fleet figures: two `tui-reversi serve` nodes on one PostgreSQL, the real app.
+
+Starts a PostgreSQL in a temporary directory (the machine's initdb, as the
+tests do; or `--database URL`, migrated first), two nodes on free loopback
+ports, and connects asyncssh clients with 80x24 terminals. Prints:
+
+- move to the opponent's screen across nodes: N tables at once (default 10),
+  each opened on node A (`table`) and joined on node B (`join CODE`), every
+  mover typing a legal square about once a second; from the key press until
+  the opponent's screen (on the other node) starts to change, p50 and p95;
+  then the same with both players on node A, for comparison in the same run;
+- lobby update latency: a table opened on node A, until node B's lobby
+  (`ssh lobby`) lists it, p50 and p95 (asked every 20 ms: that is its grain);
+- connections per node before the board wait passes 1 s: node A holds more
+  and more players in their games; at each level a few more arrive one at a
+  time, from TCP connect to the board's key bar; the last level whose p95
+  stayed under 1 s.
+
+It prints the machine's load average before and after: the machine is shared.
+Measures and prints; asserts nothing. Run it under nice, once:
+
+    nice -n 10 python bench/fleet.py
+    nice -n 10 python bench/fleet.py --tables 10 --levels 10,20,40 --database postgresql://...
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import asyncssh
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
+
+from serve import OPTIONS, Player, key_of, load, ms, percentile  # noqa: E402  (bench/serve.py)
+
+
+def start_node(data_dir: Path, database: str) -> tuple[subprocess.Popen[str], int]:
+    command = [sys.executable, "-m", "tui_reversi", "serve", "--port", "0"]
+    command += ["--data-dir", str(data_dir), "--database", database]
+    command += ["--max-sessions", "500", "--max-per-address", "1000"]
+    command += ["--idle-timeout", "0", "--session-limit", "0"]
+    node = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT
+    )
+    assert node.stdout is not None
+    for line in node.stdout:
+        found = re.search(r"play with: ssh -p (\d+)", line)
+        if found:
+            return node, int(found.group(1))
+    raise SystemExit(f"a node did not start (exit status {node.wait()})")
+
+
+async def sit_across(port_a: int, port_b: int, table: int) -> tuple[Player, Player]:
+    """A table opened on node A, and a guest who joined it by its code on node B."""
+    host = Player(f"host{table}", "table")
+    await host.open(port_a)
+    await asyncio.wait_for(host.board_drawn.wait(), 300)
+    while (found := re.search(rb"join ([A-Z2-9]{5})", host.text)) is None:
+        await asyncio.sleep(0.05)
+    guest = Player(f"guest{table}", f"join {found.group(1).decode()}")
+    await guest.open(port_b)
+    await asyncio.wait_for(guest.board_drawn.wait(), 300)
+    return host, guest
+
+
+async def moves_across(port_a: int, port_b: int, tables: int, seconds: float) -> None:
+    from tui_reversi.core import Game, square_name
+
+    seated = []
+    for batch in range(0, tables, 5):
+        seated += await asyncio.gather(
+            *(sit_across(port_a, port_b, n) for n in range(batch, min(batch + 5, tables)))
+        )
+    await asyncio.sleep(2.0)  # the hosts' screens take the news in
+    latencies: list[float] = []
+
+    async def play(index: int, host: Player, guest: Player) -> None:
+        await asyncio.sleep(index / tables)  # spread the tables over the second
+        game, deadline = Game(), time.perf_counter() + seconds
+        while time.perf_counter() < deadline and not game.is_over:
+            mover, opponent = (host, guest) if game.position.to_move == 0 else (guest, host)
+            square = square_name(game.position.legal_moves()[0])
+            opponent.latencies.clear()
+            opponent.waiting_since = time.perf_counter()  # the opponent's next output
+            assert mover.process is not None
+            mover.process.stdin.write(square.encode())
+            game.play(game.position.legal_moves()[0])
+            await asyncio.sleep(1.0)
+            latencies.extend(opponent.latencies)
+
+    await asyncio.gather(*(play(i, h, g) for i, (h, g) in enumerate(seated)))
+    where = "node B" if port_b != port_a else "node A too (one node, for comparison)"
+    print(
+        f"{tables} tables, each opened on node A and joined on {where}, {len(latencies)} moves: "
+        f"move to the opponent's screen p50 {ms(percentile(latencies, 0.5))}, "
+        f"p95 {ms(percentile(latencies, 0.95))}",
+        flush=True,
+    )
+    await asyncio.gather(*(p.close() for pair in seated for p in pair))
+
+
+async def lobby_text(port: int) -> bytes:
+    async with asyncssh.connect(
+        "127.0.0.1",
+        port,
+        username="watcher",
+        known_hosts=None,
+        agent_path=None,
+        client_keys=[key_of("watcher")],  # (each name is its key's)
+    ) as conn:
+        result = await conn.run("lobby", encoding=None)
+        return bytes(result.stdout or b"")
+
+
+async def lobby_latency(port_a: int, port_b: int, samples: int) -> None:
+    waits: list[float] = []
+    for n in range(samples):
+        host = Player(f"lobbyhost{n}", "table")
+        await host.open(port_a)
+        await asyncio.wait_for(host.board_drawn.wait(), 300)
+        while (found := re.search(rb"join ([A-Z2-9]{5})", host.text)) is None:
+            await asyncio.sleep(0.01)
+        shown = time.perf_counter()  # the code is on the host's screen
+        while found.group(1) not in await lobby_text(port_b):
+            await asyncio.sleep(0.02)
+        waits.append(time.perf_counter() - shown)
+        await host.close()
+    print(
+        f"lobby update across nodes ({samples} tables opened on A, until B's lobby lists "
+        f"them): p50 {ms(percentile(waits, 0.5))}, p95 {ms(percentile(waits, 0.95))}",
+        flush=True,
+    )
+
+
+async def connections_per_node(port: int, levels: list[int], arrivals: int) -> None:
+    held: list[Player] = []
+    good = 0
+    for level in levels:
+        while len(held) < level:
+            batch = [
+                Player(f"held{len(held) + n}", OPTIONS) for n in range(min(10, level - len(held)))
+            ]
+            await asyncio.gather(*(player.open(port) for player in batch))
+            await asyncio.wait_for(
+                asyncio.gather(*(player.board_drawn.wait() for player in batch)), 600
+            )
+            held += batch
+        waits = []
+        for n in range(arrivals):
+            player = Player(f"arrival{level}-{n}", OPTIONS)
+            await player.open(port)
+            await asyncio.wait_for(player.board_drawn.wait(), 600)
+            waits.append(player.board - player.started)
+            await player.close()
+        p95 = percentile(waits, 0.95)
+        print(
+            f"  node A holding {level} games: connect to board p50 "
+            f"{ms(percentile(waits, 0.5))}, p95 {ms(p95)}",
+            flush=True,
+        )
+        if p95 > 1.0:
+            break
+        good = level
+    print(f"connections per node before the board wait passes 1 s: {good} or more", flush=True)
+    await asyncio.gather(*(player.close() for player in held))
+
+
+async def main() -> None:
+    assert __doc__ is not None
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database", help="a PostgreSQL to use (default: a temporary one)")
+    parser.add_argument("--tables", type=int, default=10, help="tables across nodes at once")
+    parser.add_argument("--seconds", type=float, default=20.0, help="play time")
+    parser.add_argument("--lobby-samples", type=int, default=10)
+    parser.add_argument("--levels", default="20,40,80,120,160", help="games held on node A")
+    parser.add_argument("--arrivals", type=int, default=5, help="arrivals timed per level")
+    args = parser.parse_args()
+    from tests.server.postgres_cluster import Cluster, find_bin
+    from tui_reversi.server.postgres import migrate_database
+
+    cluster = None
+    database = args.database
+    if database is None:
+        bin_dir = find_bin()
+        if bin_dir is None:
+            raise SystemExit("no PostgreSQL found: install postgresql, or give --database URL")
+        cluster = Cluster(bin_dir)
+        cluster.start()
+        database = cluster.database()
+    migrate_database(database)
+    print(f"tui-reversi serve, a fleet of two nodes; Python {sys.version.split()[0]}")
+    print(f"before: {load()}; nice {os.nice(0)}", flush=True)
+    nodes = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-fleet-") as temporary:
+            for name in ("a", "b"):
+                nodes.append(start_node(Path(temporary) / name, database))
+            (_, port_a), (_, port_b) = nodes
+            await moves_across(port_a, port_b, args.tables, args.seconds)
+            await moves_across(port_a, port_a, args.tables, args.seconds)
+            await lobby_latency(port_a, port_b, args.lobby_samples)
+            levels = [int(level) for level in args.levels.split(",")]
+            await connections_per_node(port_a, levels, args.arrivals)
+    finally:
+        for node, _ in nodes:
+            node.terminate()
+            node.wait(timeout=60)
+        if cluster is not None:
+            cluster.stop()
+    print(f"after: {load()}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

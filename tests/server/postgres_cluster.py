@@ -1,0 +1,89 @@
+"""A real PostgreSQL for the tests: the machine's initdb and pg_ctl, a cluster in
+a temporary directory, listening on 127.0.0.1 at a free port (and on a socket
+in that directory), stopped at the end. initdb refuses root: as root, the
+server runs as the `postgres` user. No PostgreSQL found: the tests that need
+it are skipped, saying so (.ci/run installs it)."""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+import psycopg
+
+
+def find_bin() -> Path | None:
+    """The newest PostgreSQL's bin directory with initdb, if any."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=_version)
+    if found:
+        return Path(found[-1]).parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+def _version(path: str) -> float:
+    try:
+        return float(Path(path).parent.parent.name)
+    except ValueError:
+        return 0.0
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Cluster:
+    """One PostgreSQL server: start(), database() for a fresh database, stop()."""
+
+    def __init__(self, bin_dir: Path) -> None:
+        self.bin = bin_dir
+        self.root = Path(tempfile.mkdtemp(prefix="tui-reversi-pg-"))
+        self.data = self.root / "data"
+        self.port = _free_port()
+        self._numbers = iter(range(1, 10_000))
+        self._as: list[str] = []
+        if os.geteuid() == 0:  # initdb refuses root
+            user = pwd.getpwnam("postgres")
+            os.chown(self.root, user.pw_uid, user.pw_gid)
+            self._as = ["runuser", "-u", "postgres", "--"]
+
+    def _run(self, *argv: str) -> None:
+        subprocess.run([*self._as, *argv], check=True, capture_output=True, timeout=120)
+
+    def start(self) -> None:
+        self._run(
+            str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres",
+            "--no-sync", "-E", "UTF8",
+        )  # fmt: skip
+        options = (
+            f"-h 127.0.0.1 -p {self.port} -k {self.root} -c fsync=off "
+            "-c max_connections=200 -c shared_buffers=32MB"
+        )
+        self._run(
+            str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "log"),
+            "-o", options, "-w", "-t", "60", "start",
+        )  # fmt: skip
+
+    def url(self, dbname: str = "postgres") -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{dbname}"
+
+    def database(self) -> str:
+        """A new, empty database: its URL."""
+        name = f"test_{next(self._numbers)}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}".encode())  # (a name made here)
+        return self.url(name)
+
+    def stop(self) -> None:
+        try:
+            self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)

@@ -1,0 +1,299 @@
+"""Two `serve` nodes on one real PostgreSQL behave as one server: a table opened
+on node A is joined on node B and watched there, moves go both ways, the
+lobby shows everything on both, and a node killed with kill -9 loses nothing:
+its game resumes on the other node and is rated once. Real SSH on loopback;
+the test speaks the games' line protocol (test_tables.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass
+
+import asyncssh
+import psycopg
+import pytest
+
+from tui_reversi.core import Color
+
+from .conftest import PATIENCE, STANDIN_COMMAND, Player, wait_until
+from .test_accounts import run
+from .test_invitations import Guest, next_game
+from .test_tables import Game, drop, seat
+from .test_tables import Game as TableGame
+
+
+async def two_nodes(serve, tmp_path, database, **config):
+    """Nodes A and B on `database`, each with its own data directory, as on two machines."""
+    nodes = []
+    for name in ("a", "b"):
+        nodes.append(
+            await serve(data_dir=tmp_path / name, database=database, max_per_address=10, **config)
+        )
+    return nodes
+
+
+async def shown_on(node, code: str) -> None:
+    await wait_until(
+        lambda: any(view.code == code for view in node.tables.views(everywhere=True)),
+        f"table {code} to show on node {node.archive.node}",
+    )
+
+
+async def in_lobby_on(node, name: str) -> None:
+    """Wait until `node` knows `name` is in another node's lobby (and may be invited)."""
+    await wait_until(
+        lambda: any(p.name == name and p.in_lobby for p in node.fleet.others[0]),
+        f"{name} in the lobby, as node {node.archive.node} knows it",
+    )
+
+
+async def lobby_of(node, user: str) -> str:
+    player = await Player.connect(node, user, command="lobby", term=None)
+    await player.finished()
+    return player.output.decode()
+
+
+async def lobby_shows(node, text: str) -> None:
+    """Ask `node`'s lobby until it shows `text` (another node's news takes a moment)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + PATIENCE
+    while text not in (lobby := await lobby_of(node, "dave")):
+        assert loop.time() < deadline, f"{text!r} never showed; the lobby: {lobby}"
+        await asyncio.sleep(0.05)
+
+
+def archived(database: str) -> list[tuple]:
+    with psycopg.connect(database) as conn:
+        return conn.execute("SELECT code, black, white, moves, winner FROM games").fetchall()
+
+
+async def test_a_table_opened_on_one_node_is_joined_watched_and_played_from_the_other(
+    serve, tmp_path, database
+):
+    a, b = await two_nodes(serve, tmp_path, database)
+    alice = await Game.connect(await seat(a, "alice", "table"))
+    await alice.hear_until("ready")
+    (code,) = a.tables.tables
+    await shown_on(b, code)
+    assert f"{code}  alice waits (Black)" in await lobby_of(b, "dave")
+
+    bob = await Game.connect(await seat(b, "bob", f"join {code}"))
+    assert await bob.hear_until("ready") == [
+        f"seated {code} white othello",
+        "players alice bob",
+        "rated alice 1500",
+        "rated bob 1500",
+        "ready",
+    ]
+    await alice.hear_until("news bob (rated 1500) sits at the table as White.")
+    carol = await Game.connect(await seat(b, "carol", f"watch {code}"))
+    await carol.hear_until("ready")
+    await alice.hear_until("news carol is watching.")
+
+    alice.say("move 0 d3")
+    for game in (alice, bob, carol):
+        await game.hear_until("moved 0 d3")
+    bob.say("move 1 c5")
+    for game in (alice, bob, carol):
+        await game.hear_until("moved 1 c5")
+    bob.say("move 2 c6")  # not his turn: refused by the referee on node A, to him alone
+    assert await bob.hear() == "refused It is not your turn."
+
+    # Both lobbies show the game, and who is where, whichever node is asked.
+    for node in (a, b):
+        for shown in (
+            f"{code}  alice (Black) against bob (White), othello, move 3",
+            f"alice            at table {code} (Black), against bob",
+            f"bob              at table {code} (White), against alice",
+            f"carol            watching table {code}",
+        ):
+            await lobby_shows(node, shown)
+
+    bob.say("resign")
+    over = "over resigned black bob (White) resigned: alice (Black) wins."
+    for game in (alice, bob, carol):
+        await game.hear_until(over)
+    assert archived(database) == [(code, "alice", "bob", "d3c5", "black")]
+    for node in (a, b):
+        assert node.archive.rating("alice") == (1516.0, 1)
+        assert str(node.archive.results("bob")) == "0 won, 1 lost, 0 drawn"
+
+
+async def test_joining_a_table_that_is_nowhere_is_refused_in_one_sentence(
+    serve, tmp_path, database
+):
+    _, b = await two_nodes(serve, tmp_path, database)
+    player = await Player.connect(b, "bob", command="join ZZZZZ")
+    await player.finished()
+    assert b"there is no open table 'ZZZZZ'; check the code with its host." in player.output
+    assert player.process.exit_status == 1
+
+
+@dataclass
+class Subprocess:
+    """A node run as its own process, to be killed outright."""
+
+    process: subprocess.Popen
+    port: int
+
+
+def start_node(tmp_path, database: str) -> Subprocess:
+    argv = [
+        sys.executable, "-m", "tui_reversi", "serve", "--port", "0",
+        "--data-dir", str(tmp_path / "killed"), "--database", database,
+        "--max-per-address", "10", "--game-command", " ".join(STANDIN_COMMAND),
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True
+    )
+    assert process.stdout is not None
+    for text in process.stdout:
+        if text.startswith("tui-reversi serve: play with: ssh -p "):
+            return Subprocess(process, int(text.split()[6]))
+    raise AssertionError(f"the node did not start (exit status {process.wait()})")
+
+
+async def test_a_node_killed_mid_game_loses_nothing_the_game_resumes_on_another(
+    serve, tmp_path, database
+):
+    node = start_node(tmp_path, database)
+    try:
+        (b,) = [await serve(data_dir=tmp_path / "b", database=database, max_per_address=10)]
+        alice = await Game.connect(await seat(node, "alice", "table clock 5+3"))
+        seated = await alice.hear_until("ready")
+        code = seated[0].split()[1]
+        await shown_on(b, code)
+        bob = await Game.connect(await seat(b, "bob", f"join {code}"))
+        await bob.hear_until("ready")
+        for game in (alice, bob):
+            game.say("begun")
+        alice.say("move 0 d3")
+        for game in (alice, bob):
+            await game.hear_until("moved 0 d3")
+        bob.say("move 1 c5")
+        await alice.hear_until("moved 1 c5")
+
+        os.killpg(node.process.pid, signal.SIGKILL)  # node A and its games, outright
+        node.process.wait(PATIENCE)
+        # Node B sees A gone at once; bob's line to the table ends (his game says so).
+        lines = []
+        while line := await asyncio.wait_for(bob.reader.readline(), PATIENCE):
+            lines.append(line)
+        await wait_until(lambda: b.archive.live_nodes() == {b.archive.node}, "node A to be gone")
+        assert [view.code for view in b.tables.adjourned_views("alice")] == [code]
+        listing = await Player.connect(b, "bob", command="resume", term=None)
+        await listing.finished()
+        assert f"{code}  you (White) against alice, othello, clock 5+3, move 3" in (
+            listing.output.decode()
+        )
+
+        # Both come back, on node B: the game goes on where it was, clocks as they were.
+        bob = await Game.connect(await seat(b, "bob", f"resume {code}"))
+        heard = await bob.hear_until("ready")
+        assert "moved 0 d3" in heard and "moved 1 c5" in heard
+        alice = await Game.connect(await seat(b, "alice", f"resume {code}"))
+        await alice.hear_until("ready")
+        for game in (alice, bob):
+            await game.hear_until("resumed You are both back: the game goes on.")
+        alice.say("move 2 c6")
+        await bob.hear_until("moved 2 c6")
+        alice.say("resign")
+        await bob.hear_until("over resigned white alice (Black) resigned: bob (White) wins.")
+        assert archived(database) == [(code, "alice", "bob", "d3c5c6", "white")]
+        assert b.archive.rating("bob") == (1516.0, 1)
+        assert b.archive.rating("alice") == (1484.0, 1)
+    finally:
+        if node.process.poll() is None:
+            os.killpg(node.process.pid, signal.SIGKILL)
+            node.process.wait()
+
+
+async def test_an_invitation_crosses_nodes_and_both_play_at_its_table(serve, tmp_path, database):
+    a, b = await two_nodes(serve, tmp_path, database)
+    alice = await Guest.arrive(a, "alice")
+    bob = await Guest.arrive(b, "bob")
+    alice.say("look")
+    await in_lobby_on(a, "bob")
+    assert await alice.hear_starting("person bob") == "person bob free playing on their own"
+    alice.say("invite bob white clock 5+3")
+    number = (await alice.hear_starting("waiting ")).split()[1]
+    invited = f"invited {number} alice white variant othello clock 5+3"
+    assert await bob.hear_starting("invited ") == invited
+    bob.say(f"accept {number}")
+    code = (await alice.hear_starting("go ")).split()[1]
+    assert await bob.hear_starting("go ") == f"go {code}"
+    table = a.tables.tables[code]  # on the inviter's node
+    assert table.names == {Color.WHITE: "alice", Color.BLACK: "bob"}
+    games = [TableGame.connect(await next_game(guest.player)) for guest in (alice, bob)]
+    alice_game, bob_game = [await game for game in games]
+    for game, colour in ((alice_game, "white"), (bob_game, "black")):
+        assert (await game.hear_until("ready"))[0] == f"seated {code} {colour} othello"
+    bob_game.say("move 0 d3")
+    await alice_game.hear_until("moved 0 d3")
+    alice_game.say("move 1 c5")
+    await bob_game.hear_until("moved 1 c5")
+
+
+async def test_an_invitation_across_nodes_declined_or_withdrawn_is_told(serve, tmp_path, database):
+    a, b = await two_nodes(serve, tmp_path, database)
+    alice = await Guest.arrive(a, "alice")
+    bob = await Guest.arrive(b, "bob")
+    await in_lobby_on(a, "bob")
+    alice.say("invite bob black")
+    number = (await bob.hear_starting("invited ")).split()[1]
+    bob.say(f"decline {number}")
+    assert await alice.hear_starting("answered ") == "answered bob declined your invitation."
+    alice.say("invite bob black")
+    number = (await bob.hear_starting("invited ")).split()[1]
+    alice.say("withdraw")
+    assert await bob.hear_starting("withdrawn ") == (
+        f"withdrawn {number} alice withdrew the invitation."
+    )
+
+
+async def test_a_dropped_player_comes_back_to_the_held_seat_through_any_node(
+    serve, tmp_path, database
+):
+    a, b = await two_nodes(serve, tmp_path, database, hold_seat=30.0)
+    alice = await Game.connect(await seat(a, "alice", "table"))
+    await alice.hear_until("ready")
+    (code,) = a.tables.tables
+    await shown_on(b, code)
+    bob = await Game.connect(await seat(b, "bob", f"join {code}"))
+    await bob.hear_until("ready")
+    alice.say("move 0 d3")
+    await bob.hear_until("moved 0 d3")
+    await drop(b, "bob", bob)  # his connection to node B drops
+    assert await alice.hear_until("news bob dropped out: their seat is held for 30 s.")
+    await wait_until(lambda: b.tables.held_for("bob") == code, "the held seat to show on B")
+    # bob connects again, as plainly as can be, to node B: his seat at node A's table.
+    again = await Game.connect(await seat(b, "bob", None))
+    heard = await again.hear_until("ready")
+    assert heard[0] == f"seated {code} white othello" and "moved 0 d3" in heard
+    again.say("move 1 c5")
+    await alice.hear_until("moved 1 c5")
+
+
+async def test_a_name_is_its_keys_on_every_node_and_a_key_added_on_one_logs_in_on_another(
+    serve, tmp_path, database
+):
+    a, b = await two_nodes(serve, tmp_path, database)
+    first = await Player.connect(a, "alice")  # alice's key claims the name on node A
+    await first.facts()
+    intruder = asyncssh.generate_private_key("ssh-ed25519")
+    with pytest.raises(asyncssh.PermissionDenied):  # and it is hers on node B too
+        await Player.connect(b, "alice", client_keys=[intruder])
+    status, shown = await run(a, "alice", "keys add")
+    assert status == 0
+    code = re.search(r"alice@HOST keys add (\S+)", shown).group(1)
+    laptop = asyncssh.generate_private_key("ssh-ed25519")
+    status, said = await run(b, "alice", f"keys add {code}", client_keys=[laptop])
+    assert status == 0 and f"key {laptop.get_fingerprint()} is alice's now." in said
+    first.close()
+    player = await Player.connect(a, "alice", client_keys=[laptop])
+    assert (await player.facts())["env"]["USER"] == "alice"

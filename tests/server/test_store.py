@@ -1,0 +1,263 @@
+"""The server's `Store` (store.py), the same tests on both implementations: the
+archive's SQLite and a real PostgreSQL (started by the `postgres` fixture).
+Then what only a fleet has: the lobby's shares and the messages between
+nodes, and the schema's versions."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import psycopg
+import pytest
+
+from tui_reversi.core import Color, Game
+from tui_reversi.net.terms import TimeControl
+from tui_reversi.server.archive import Archive, Ending, PlayedGame, UnfinishedGame
+from tui_reversi.server.config import ServeError
+from tui_reversi.server.migrations import NEWEST
+from tui_reversi.server.postgres import PostgresStore, migrate_database
+from tui_reversi.server.store import Presence, Store, TableView
+
+from .conftest import wait_until
+
+STARTED = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def open_store(request, tmp_path):
+    """`open_store()` -> a new Store on one backing (one SQLite file, one database),
+    as each node (or each start of one server) would open it."""
+    opened: list[Store] = []
+    if request.param == "sqlite":
+
+        def make() -> Store:
+            return Archive(tmp_path / "archive.sqlite3", tmp_path / "players")
+
+    else:
+        url = request.getfixturevalue("database")
+
+        def make() -> Store:
+            return PostgresStore(url, tmp_path / "players")
+
+    def open_one() -> Store:
+        store = make()
+        opened.append(store)
+        return store
+
+    yield open_one
+    for store in opened:
+        store.close()
+
+
+def played(code: str, names: tuple[str, str], winner: Color | None) -> PlayedGame:
+    game = Game.from_transcript("f5d6c3")
+    ending = "resigned" if winner is not None else "left"
+    return PlayedGame(code, game, names, STARTED, Ending("It ended.", ending, winner))
+
+
+def kept(code: str = "ABCDE", adjourned: bool = True) -> UnfinishedGame:
+    game = Game.from_transcript("f5d6")
+    clock = TimeControl.parse("5+3")
+    return UnfinishedGame(code, game, ("alice", "bob"), clock, (290.5, 280.0), STARTED, adjourned)
+
+
+async def test_a_finished_game_counts_once_in_results_and_ratings(open_store):
+    store = open_store()
+    assert store.rating("alice") == (1500.0, 0)
+    assert store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK)) == []
+    assert store.rating("alice") == (1516.0, 1)
+    assert store.rating("bob") == (1484.0, 1)
+    assert str(store.results("alice")) == "1 won, 0 lost, 0 drawn"
+    assert str(store.results("bob")) == "0 won, 1 lost, 0 drawn"
+    # A game without a result is archived but moves no rating.
+    assert store.keep(played("BBBBB", ("bob", "alice"), None)) == []
+    assert store.rating("bob") == (1484.0, 1)
+    assert str(store.results("carol")) == "0 won, 0 lost, 0 drawn"
+
+
+async def test_a_finished_game_lands_in_both_players_saved_games(open_store, tmp_path):
+    store = open_store()
+    store.keep(played("CCCCC", ("alice", "bob"), Color.WHITE))
+    for name in ("alice", "bob"):
+        saved = list((tmp_path / "players" / name).rglob("*table-ccccc*"))
+        assert len(saved) == 1, name
+
+
+def resumable(store: Store, name: str) -> list[UnfinishedGame]:
+    """The kept games a node can give `name` back: brought back when it started,
+    or left by a node that has gone."""
+    brought, problems = store.unfinished_tables()
+    assert problems == []
+    return [game for game in brought if name in game.names] + store.orphaned(name)
+
+
+async def test_a_game_kept_by_a_node_that_stops_comes_back_on_the_next(open_store):
+    first = open_store()
+    await first.listen(lambda message: None)
+    first.save_table(kept(adjourned=False))
+    first.save_table(kept("FGHJK"))
+    first.keep(played("FGHJK", ("alice", "bob"), Color.BLACK))  # over: no longer kept
+    await first.leave()
+    second = open_store()
+    await second.listen(lambda message: None)
+    (game,) = resumable(second, "alice")
+    assert game.code == "ABCDE"
+    assert game.game.transcript() == "f5d6"
+    assert str(game.time_control) == "5+3"
+    assert game.left == (290.5, 280.0)
+    assert game.started == STARTED
+    assert resumable(second, "carol") == []
+
+
+async def test_a_game_forgotten_is_not_kept_any_more(open_store):
+    store = open_store()
+    await store.listen(lambda message: None)
+    store.save_table(kept())
+    store.forget_table("ABCDE")
+    await store.leave()
+    again = open_store()
+    await again.listen(lambda message: None)
+    assert resumable(again, "alice") == []
+
+
+KEYS = [f"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAA{n}" for n in range(3)]
+
+
+def test_a_key_claims_a_free_name_and_the_name_is_its_keys(open_store):
+    store = open_store()
+    assert store.key_owner(KEYS[0]) is None and store.keys_of("alice") == []
+    assert store.claim("alice", KEYS[0])
+    assert not store.claim("alice", KEYS[1])  # the name has a key now
+    assert not store.claim("bob", KEYS[0])  # and the key a name
+    assert store.key_owner(KEYS[0]) == "alice"
+    assert store.add_key("alice", KEYS[1])
+    assert not store.add_key("bob", KEYS[1])
+    assert [key.key for key in store.keys_of("alice")] == KEYS[:2]
+    assert all(datetime.fromisoformat(key.added).tzinfo for key in store.keys_of("alice"))
+    assert store.remove_key("alice", KEYS[0])
+    assert not store.remove_key("alice", KEYS[0])
+    assert store.key_owner(KEYS[0]) is None
+    # Seen the same from another node (or the next start of the server).
+    assert [key.key for key in open_store().keys_of("alice")] == [KEYS[1]]
+
+
+def test_a_code_to_add_a_key_is_spent_once_and_lasts_three_wrong_tries(open_store):
+    codes = open_store().codes
+    assert not codes.pending("alice")
+    code = codes.issue("alice")
+    assert codes.pending("alice") and not codes.pending("bob")
+    assert not codes.redeem("alice", "WRONG-CODE")
+    assert codes.redeem("alice", f" {code.lower()} ")
+    assert not codes.pending("alice") and not codes.redeem("alice", code)
+    code = codes.issue("alice")
+    for _ in range(3):
+        assert not codes.redeem("alice", "WRONG-CODE")
+    assert not codes.pending("alice") and not codes.redeem("alice", code)
+
+
+def test_a_code_shown_on_one_node_is_redeemed_on_another(database, tmp_path):
+    a, b = (PostgresStore(database, tmp_path) for _ in range(2))
+    try:
+        code = a.codes.issue("alice")
+        assert b.codes.pending("alice")
+        assert b.codes.redeem("alice", code)
+        assert not a.codes.pending("alice")
+    finally:
+        a.close()
+        b.close()
+
+
+def test_a_game_with_a_guest_is_archived_unrated(open_store):
+    store = open_store()
+    assert store.keep(played("GGGGG", ("alice", "guest-ab12"), Color.BLACK)) == []
+    assert store.rating("alice") == (1500.0, 0)
+    assert str(store.results("alice")) == "1 won, 0 lost, 0 drawn"
+
+
+async def test_a_gone_nodes_game_is_taken_over_by_one_node_only(database, tmp_path):
+    stores = [PostgresStore(database, tmp_path) for _ in range(3)]
+    try:
+        for store in stores:
+            await store.listen(lambda message: None)
+        stores[0].save_table(kept(adjourned=False))
+        assert stores[1].orphaned("alice") == []  # its node is up: not anyone's
+        assert stores[1].take_over("ABCDE") is None
+        await stores[0].leave()
+        assert [game.code for game in stores[1].orphaned("bob")] == ["ABCDE"]
+        claimed = stores[1].take_over("ABCDE")
+        assert claimed is not None and claimed.adjourned
+        assert stores[2].take_over("ABCDE") is None
+        assert stores[2].orphaned("alice") == []
+    finally:
+        for store in stores:
+            await store.leave()
+            store.close()
+
+
+async def test_nodes_share_the_lobby_and_send_each_other_messages(database, tmp_path):
+    heard: list[list[dict]] = [[], []]
+    a, b = (PostgresStore(database, tmp_path) for _ in range(2))
+    try:
+        for store, inbox in zip((a, b), heard, strict=True):
+            await store.listen(inbox.append)
+        assert a.live_nodes() == {a.node, b.node}
+        assert a.shared() == ([], [])
+        alice = Presence("alice", "waiting", "at table ABCDE", "ABCDE", a.node, False)
+        table = TableView("ABCDE", "open", "alice", "", "othello", "5+3", 1, a.node)
+        a.share([alice], [table])
+        assert b.shared() == ([alice], [table])
+        await wait_until(lambda: {"kind": "lobby", "node": a.node} in heard[1], "lobby news")
+        assert heard[0] == []  # a node is not told of its own share
+        for number in range(20):
+            a.send(b.node, {"kind": "line", "node": a.node, "number": number})
+        await wait_until(lambda: len(heard[1]) == 21, "the messages")
+        assert [message["number"] for message in heard[1][1:]] == list(range(20))
+        await a.leave()
+        assert b.live_nodes() == {b.node}
+        assert b.shared() == ([], [])
+    finally:
+        for store in (a, b):
+            await store.leave()
+            store.close()
+
+
+async def test_a_node_killed_outright_drops_out_of_the_fleet_at_once(database, tmp_path):
+    a, b = (PostgresStore(database, tmp_path) for _ in range(2))
+    try:
+        for store in (a, b):
+            await store.listen(lambda message: None)
+        a.save_table(kept(adjourned=False))
+        # As kill -9 leaves it: the listening connection cut, nothing said, the row left.
+        assert a._listener is not None
+        a._listener.pgconn.finish()
+        await wait_until(lambda: b.live_nodes() == {b.node}, "the killed node to drop out")
+        assert [game.code for game in b.orphaned("alice")] == ["ABCDE"]
+    finally:
+        b.close()
+        a.close()
+
+
+def test_migrate_creates_the_schema_and_a_node_refuses_any_other(postgres, tmp_path):
+    url = postgres.database()
+    with pytest.raises(ServeError) as refused:
+        PostgresStore(url, tmp_path)
+    assert str(refused.value).endswith("has no tui-reversi schema yet; create it with --migrate")
+    assert migrate_database(url) == (0, NEWEST)
+    assert migrate_database(url) == (NEWEST, NEWEST)  # again: nothing to do
+    PostgresStore(url, tmp_path).close()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("UPDATE schema_version SET version = %s", (NEWEST + 1,))
+    with pytest.raises(ServeError) as refused:
+        PostgresStore(url, tmp_path)
+    message = str(refused.value)
+    assert f"schema version {NEWEST + 1}, newer than this tui-reversi knows ({NEWEST})" in message
+    assert "\n" not in message
+    with pytest.raises(ServeError):
+        migrate_database(url)
+
+
+def test_a_database_out_of_reach_is_one_sentence(tmp_path):
+    with pytest.raises(ServeError) as refused:
+        PostgresStore("postgresql://nobody@127.0.0.1:1/none", tmp_path)
+    assert str(refused.value).startswith("cannot reach database none on 127.0.0.1:1: ")
+    assert "\n" not in str(refused.value)
