@@ -13,7 +13,6 @@ import pytest
 
 from tui_reversi.core import Color, Ending, Game
 from tui_reversi.server.archive import Archive, PlayedGame
-from tui_reversi.server.archive import Ending as TableEnding
 from tui_reversi.storage import SavedGames
 from tui_reversi.storage.ggf import export_ggf, parse_ggf
 from tui_reversi.widgets.analysis_panel import AnalysisPanel
@@ -28,7 +27,7 @@ def kept(tmp_path, transcript: str = "f5d6c3d3") -> dict[str, SavedGames]:
     """alice (Black) and bob's game at table ABCDE, bob resigned: each one's saved games."""
     archive = Archive(tmp_path / "archive.sqlite3", tmp_path / "players")
     started = datetime(2026, 11, 26, 1, 0, tzinfo=UTC)
-    end = TableEnding(RESIGNED, "resigned", Color.BLACK)
+    end = Ending("resigned", Color.BLACK, RESIGNED)
     game = Game.from_transcript(transcript)
     assert archive.keep(PlayedGame("ABCDE", game, ("alice", "bob"), started, end)) == []
     archive.close()
