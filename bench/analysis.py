@@ -18,7 +18,6 @@ machine at the same time.
 """
 
 import argparse
-import math
 import statistics
 import sys
 import time
@@ -26,22 +25,22 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tui_reversi.core import PASS, Game
-from tui_reversi.players import create_player
+from tui_reversi.core import Game
+from tui_reversi.players import Limit, create_player
 from tui_reversi.players.analysis import DEFAULT_TIME, analyse_game, analyse_move
 
 
 def play_game(seed: int) -> Game:
     """Hard (fixed depth) against medium, a repeatable game for each seed."""
-    hard = create_player("hard", time_limit=math.inf, max_depth=4)
-    medium = create_player("medium", seed=seed, max_depth=2)
-    easy = create_player("easy", seed=seed)
+    hard = create_player("hard"), Limit(depth=4)
+    medium = create_player("medium", seed=seed), Limit(depth=2)
+    easy = create_player("easy", seed=seed), Limit()
     game = Game()
     while not game.is_over:
         ply = game.length
         # A few random moves early make each seed's game its own.
-        player = easy if ply in (2, 5) else hard if ply % 2 == seed % 2 else medium
-        game.play(player.choose_move(game.position))
+        player, limit = easy if ply in (2, 5) else hard if ply % 2 == seed % 2 else medium
+        game.play(player.choose_move(game.position, limit))
     return game
 
 
@@ -107,14 +106,14 @@ def main() -> None:
         first = None
         last = started
         results = []
-        for scored in analyse_game(game, time_limit=args.time):
+        for scored in analyse_game(game, Limit(time=args.time)):
             now = time.perf_counter()
             first = first if first is not None else now - started
             (exact if scored.exact else midgame).append(now - last)
             last = now
             results.append(scored)
         total = time.perf_counter() - started
-        moves = sum(1 for m in game.moves if m != PASS)
+        moves = sum(1 for move in game.played if move)
         print(
             f"game {seed}: {moves} moves analysed in {total:.1f} s, "
             f"first result after {first:.2f} s; {game.result}"
@@ -125,9 +124,9 @@ def main() -> None:
                     continue
                 longer = analyse_move(
                     game.positions[scored.ply - 1],
-                    game.moves[scored.ply - 1],
+                    game.move_at(scored.ply - 1),
                     scored.ply,
-                    time_limit=4 * args.time,
+                    Limit(time=4 * args.time),
                 )
                 if longer.loss is not None:
                     changes.append(abs(longer.loss - scored.loss))

@@ -26,10 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tui_reversi.core import Game, Variant
 from tui_reversi.players import create_player
-from tui_reversi.players.alphabeta_player import EXPERT, HARD
+from tui_reversi.players.kinds import player_kind
 from tui_reversi.tools.arena import make_openings
 
-BUDGETS = {"hard": HARD.time_limit, "expert": EXPERT.time_limit}
+BUDGETS = {level: player_kind(level).limit.time for level in ("hard", "expert")}
 
 
 def play(task: tuple[str, str, int]) -> list[tuple[float, int]]:
@@ -42,7 +42,7 @@ def play(task: tuple[str, str, int]) -> list[tuple[float, int]]:
         player = players[game.length % 2]
         empties = game.position.empty_count
         started = time.perf_counter()
-        move = player.choose_move(game.position)
+        move = player.choose_move(game.position, player_kind(level).limit)
         timed.append((time.perf_counter() - started, empties))
         game.play(move)
     return timed

@@ -179,7 +179,8 @@ def key_latency(keys: int, thinking: bool) -> tuple[list[float], float]:
 
 def serve(thinking: bool) -> None:
     from tui_reversi.app import create_app
-    from tui_reversi.engine import book, create_player
+    from tui_reversi.engine import book
+    from tui_reversi.players import Limit, create_player
     from tui_reversi.storage import Settings
 
     # The keys are timed while the engine searches: no opening book, whose
@@ -187,11 +188,11 @@ def serve(thinking: bool) -> None:
     book._books[book.BOOK_PATH] = None
 
     def factory(level, variant):
-        return create_player("hard", variant=variant, time_limit=120.0)
+        return create_player("hard", variant=variant)
 
     white = "hard" if thinking else "human"
     settings = Settings(white=white, animation=False)
-    create_app(settings=settings, player_factory=factory).run()
+    create_app(settings=settings, player_factory=factory, limit=Limit(time=120.0)).run()
 
 
 def ms(values: list[float]) -> str:

@@ -69,3 +69,29 @@ def test_screens_and_widgets_do_not_import_the_app_even_for_the_type_checker():
         if module.startswith(("tui_reversi.screens", "tui_reversi.widgets"))
     }
     assert importers == set()
+
+
+def test_a_move_is_a_move_outside_the_rules_and_the_engine():
+    # A pass is Move.null() from the engine to the widgets: the game record's
+    # raw PASS index is read only by core/ and engine/.
+    import ast
+    from pathlib import Path
+
+    import tui_reversi
+
+    root = Path(tui_reversi.__file__).parent
+    readers = []
+    for path in sorted(root.rglob("*.py")):
+        if path.relative_to(root).parts[0] in ("core", "engine"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+        imported = {
+            alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom)
+            for alias in node.names
+        }
+        if "PASS" in names | imported:
+            readers.append(str(path.relative_to(root)))
+    assert readers == []

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tui_reversi.core import PASS, Color, Game, ReversiError
+from tui_reversi.core import Color, Game, Move, ReversiError
 from tui_reversi.match import Match
 from tui_reversi.players.kinds import player_kind
 
@@ -37,7 +37,7 @@ def test_when_the_computer_opened_there_is_nothing_of_yours_to_undo():
 def test_undo_skips_over_a_forced_pass():
     # White's c1 leaves Black without a move: the pass is recorded after it.
     match = Match("easy", "human", Game.from_transcript("d3c3e6d2d1e1b2c1"))
-    assert match.game.moves[-1] == PASS and match.to_move is Color.WHITE
+    assert match.game.played[-1] == Move.null() and match.to_move is Color.WHITE
     assert match.undo()
     assert match.game.ply == 7 and match.to_move is Color.WHITE
 

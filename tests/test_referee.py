@@ -18,7 +18,7 @@ from tui_reversi.match import (
     Refused,
     Thinking,
 )
-from tui_reversi.players import SearchInfo, create_player
+from tui_reversi.players import Limit, SearchInfo, create_player
 from tui_reversi.players.base import PlayResult
 from tui_reversi.players.human import HumanPlayer
 from tui_reversi.players.kinds import seat
@@ -27,12 +27,14 @@ NO_PACING = Pacing(reply=0, watch=0)
 
 
 def engines(level, variant):
-    return create_player(level, variant=variant, seed=3, max_depth=2)
+    return create_player(level, variant=variant, seed=3)
 
 
 def referee_for(match, *, engine_factory=engines):
     referee = Referee(
-        match, lambda name, variant: seat(name, variant, engine_factory), pacing=NO_PACING
+        match,
+        lambda name, variant: seat(name, variant, engine_factory, Limit(depth=2)),
+        pacing=NO_PACING,
     )
     events = []
     referee.watch(events.append)
@@ -97,7 +99,6 @@ class Stubborn:
 
     level = "hard"
     variant = Variant.OTHELLO
-    time_limit = None
     notice = None
 
     def __init__(self, answer="d3"):
@@ -105,12 +106,12 @@ class Stubborn:
         self.gate = threading.Event()
         self.asked = threading.Event()
 
-    def choose_move(self, position, *, cancelled=None, progress=None):
+    def choose_move(self, position, limit, *, cancelled=None, progress=None):
         self.asked.set()
         if progress is not None:
             progress(SearchInfo(depth=2, nodes=10, best=None))
         self.gate.wait(10)
-        return self.answer
+        return Move.parse(self.answer)
 
 
 def test_a_stale_answer_is_dropped():
@@ -129,7 +130,7 @@ def test_a_stale_answer_is_dropped():
 
 def test_a_failing_engine_pauses_the_game_and_says_why():
     class Broken(Stubborn):
-        def choose_move(self, position, *, cancelled=None, progress=None):
+        def choose_move(self, position, limit, *, cancelled=None, progress=None):
             raise RuntimeError("no book")
 
     referee, events = referee_for(Match.new("hard", "human"), engine_factory=lambda *_: Broken())

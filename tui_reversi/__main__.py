@@ -104,17 +104,17 @@ def version_line() -> str:
 def add_app_arguments(parser: argparse.ArgumentParser) -> None:
     """The options for playing; each sets a setting for this run."""
     from .core import Variant
-    from .players.kinds import NAMES as LEVELS
+    from .players.kinds import NAMES
 
     game = parser.add_argument_group("playing")
     game.add_argument(
         "--black",
         metavar="LEVEL",
-        choices=LEVELS,
-        help=f"who plays Black: {', '.join(LEVELS)} (default human)",
+        choices=NAMES,
+        help=f"who plays Black: {', '.join(NAMES)} (default human)",
     )
     game.add_argument(
-        "--white", metavar="LEVEL", choices=LEVELS, help="who plays White (default easy)"
+        "--white", metavar="LEVEL", choices=NAMES, help="who plays White (default easy)"
     )
     variants = [v.value for v in Variant]
     game.add_argument(

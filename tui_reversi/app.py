@@ -29,7 +29,7 @@ from . import crash
 from .core import Position, ReversiError, Variant
 from .crash import CRASH_STATUS, TEST_CRASH_VARIABLE, DeliberateCrash
 from .match import Event, Match, Pacing, RecordChanged, Referee
-from .players import MoveScore, Strategy, analyse, create_player
+from .players import Limit, MoveScore, Strategy, analyse, create_player
 from .players.base import CancelCheck
 from .players.kinds import StrategyFactory, seat
 from .screens.game_app import GameApp, HintEngine
@@ -104,6 +104,7 @@ class ReversiApp(App[None]):
         pacing: Pacing,
         clock: Callable[[], float],
         player_factory: StrategyFactory,
+        limit: Limit | None = None,
         hint_engine: HintEngine,
         on_change: Callable[[Match], None] | None = None,
         session: Session | None = None,
@@ -129,7 +130,7 @@ class ReversiApp(App[None]):
             match,
             table.seat
             if table is not None
-            else lambda kind, variant: seat(kind, variant, player_factory),
+            else lambda kind, variant: seat(kind, variant, player_factory, limit),
             pacing=pacing,
             post=self._call_referee,
         )
@@ -583,7 +584,7 @@ def create_app(
     seed: int | None = None,
     player_factory: StrategyFactory | None = None,
     hint_engine: HintEngine | None = None,
-    hint_time: float = 1.0,
+    limit: Limit | None = None,
     pacing: Pacing | None = None,
     clock: Callable[[], float] = time.monotonic,
     on_change: Callable[[Match], None] | None = None,
@@ -599,7 +600,8 @@ def create_app(
     players are then `human`, this player, and `person`). `seed` makes the
     computers' choices repeatable; `lobby` is the line to a server's lobby
     (the player's own game when served); `player_factory` (the engines) and
-    `hint_engine` replace the real ones in tests. Raises ReversiError (one
+    `hint_engine` replace the real ones in tests, and `limit` the computer
+    levels' own (a repeatable depth, say). Raises ReversiError (one
     sentence) for a bad theme."""
     settings = settings if settings is not None else Settings()
     if match is None:
@@ -614,7 +616,7 @@ def create_app(
         def hint_engine(
             position: Position, variant: Variant, cancelled: CancelCheck
         ) -> list[MoveScore]:
-            return analyse(position, variant=variant, time_limit=hint_time, cancelled=cancelled)
+            return analyse(position, variant=variant, cancelled=cancelled)
 
     app = ReversiApp(
         match,
@@ -622,6 +624,7 @@ def create_app(
         pacing=pacing if pacing is not None else Pacing(),
         clock=clock,
         player_factory=player_factory,
+        limit=limit,
         hint_engine=hint_engine,
         on_change=on_change,
         session=session,

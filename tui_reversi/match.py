@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
-from .core import PASS, Color, Ending, Game, Move, Position, ReversiError, Variant
+from .core import Color, Ending, Game, Move, Position, ReversiError, Variant
 from .players.base import (
     Allows,
     LocalPlayer,
@@ -199,7 +199,7 @@ def table_seats(colour: Color | None) -> tuple[str, str]:
 def _previous_real_move(game: Game, ply: int) -> int | None:
     """The ply of the last non-pass move before `ply`, or None."""
     for earlier in range(ply - 1, -1, -1):
-        if game.moves[earlier] != PASS:
+        if game.move_at(earlier):
             return earlier
     return None
 

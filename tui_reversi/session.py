@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .core import Variant
+from .core.errors import reason
 from .match import Match
 from .players.analysis import GameAnalysis
 from .storage import (
@@ -41,7 +42,6 @@ from .storage import (
     save_settings,
     settings_path,
 )
-from .storage.files import reason
 from .storage.record import new_id
 
 PREVIOUS_NAME = "Previous autosave"  # how the load list shows autosave.previous.json

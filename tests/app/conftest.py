@@ -10,7 +10,7 @@ from dataclasses import fields, replace
 import pytest
 
 from tui_reversi.app import create_app
-from tui_reversi.core import Game, Variant, square_name
+from tui_reversi.core import Game, Move, Variant
 from tui_reversi.match import Match, Pacing
 from tui_reversi.storage import Settings
 
@@ -31,13 +31,13 @@ class FirstMovePlayer:
     notice: str | None = None
 
     def __init__(self, level: str = "easy") -> None:
-        self.level, self.variant, self.time_limit = level, None, None
+        self.level, self.variant = level, None
         self.asked = 0
 
-    def choose_move(self, position, *, cancelled=None, progress=None):
+    def choose_move(self, position, limit, *, cancelled=None, progress=None):
         self.asked += 1
         moves = position.legal_moves()
-        return square_name(moves[0]) if moves else None
+        return Move.of(moves[0]) if moves else Move.null()
 
 
 class GatedPlayer(FirstMovePlayer):
@@ -52,7 +52,7 @@ class GatedPlayer(FirstMovePlayer):
         self.saw_cancel = threading.Event()
         self.stubborn = stubborn
 
-    def choose_move(self, position, *, cancelled=None, progress=None):
+    def choose_move(self, position, limit, *, cancelled=None, progress=None):
         self.thinking.set()
         if progress is not None:
             from tui_reversi.players import SearchInfo
@@ -62,8 +62,8 @@ class GatedPlayer(FirstMovePlayer):
             if cancelled is not None and cancelled():
                 self.saw_cancel.set()
                 if not self.stubborn:
-                    return None
-        return super().choose_move(position)
+                    return Move.null()
+        return super().choose_move(position, limit)
 
 
 @pytest.fixture
@@ -105,9 +105,23 @@ async def settle(pilot, app, *, rounds: int = 50) -> None:
     """Let worker threads finish and their messages land."""
     for _ in range(rounds):
         await pilot.pause(0.01)
-        if not any(w.is_running for w in app.workers) and not computer_thinking(app):
+        running = any(w.is_running for w in app.workers)
+        if not running and not computer_thinking(app) and not engine_working(app):
             break
     await pilot.pause()
+
+
+def engine_working(app) -> bool:
+    """True while the hint or the analysis still searches in the background."""
+    from tui_reversi.screens.game import GameScreen
+    from tui_reversi.widgets.analysis_panel import AnalysisPanel
+
+    for screen in app.screen_stack:
+        if isinstance(screen, GameScreen):
+            panels = screen.query(AnalysisPanel)
+            if screen.hints.search.busy or any(panel.analysis.busy for panel in panels):
+                return True
+    return False
 
 
 def computer_thinking(app) -> bool:

@@ -1,10 +1,9 @@
 """Analyse in the app: one key scores every move, the log fills in, review
 shows the best move and its line, the graph, the opening's name."""
 
-import math
-
 from tui_reversi.core import Game
 from tui_reversi.players.analysis import GameAnalysis, analyse_game
+from tui_reversi.players.base import Limit
 from tui_reversi.screens.eval_graph import EvalGraphScreen
 from tui_reversi.screens.game import GameScreen
 from tui_reversi.screens.game_over import GameOverScreen
@@ -28,7 +27,7 @@ def game_screen(app) -> GameScreen:
 def repeatable(app) -> AnalysisPanel:
     """The panel of `app`, analysing at a fixed depth: fast and the same every run."""
     panel = game_screen(app).query_one(AnalysisPanel)
-    panel.time_limit, panel.max_depth = math.inf, 2
+    panel.limit = Limit(depth=2)
     return panel
 
 
@@ -70,7 +69,7 @@ async def test_in_review_the_best_move_is_marked_and_its_line_is_on_the_status_l
         await pilot.pause()
         scored = app.screen.analysis.known.at(3)
         assert status(app).startswith(f"Best here: {scored.best} (")
-        assert " ".join(scored.pv) in status(app)
+        assert " ".join(str(move) for move in scored.pv) in status(app)
         board = app.screen.query_one(BoardView)
         assert board.state.hint is not None and board.state.readonly
 
@@ -80,7 +79,7 @@ async def test_a_second_press_stops_it_and_the_moves_scored_so_far_stay(make_app
     app = make_app(transcript=game.transcript(), white="human")
     async with app.run_test(size=(80, 24)) as pilot:
         panel = app.screen.query_one(AnalysisPanel)
-        panel.time_limit = 0.3
+        panel.limit = Limit(time=0.3)
         await pilot.press("comma", "a")
         await pilot.pause(0.5)
         await pilot.press("a")
@@ -151,7 +150,7 @@ async def test_the_analysis_is_autosaved_with_the_game_and_comes_back_with_it(ke
         assert session.flush(5)
     saved = Autosave().load()
     assert saved.record is not None and saved.record.analysis.covers(game)
-    expected = GameAnalysis(tuple(analyse_game(game, time_limit=math.inf, max_depth=2)))
+    expected = GameAnalysis(tuple(analyse_game(game, Limit(depth=2))))
     assert [m.best for m in saved.record.analysis.moves] == [m.best for m in expected.moves]
 
 
@@ -159,7 +158,7 @@ def test_the_turning_point_waits_until_every_move_is_scored():
     from tui_reversi.widgets.analysis_panel import summary_text
 
     game = Game.from_transcript(OVER)
-    every = GameAnalysis(tuple(analyse_game(game, time_limit=math.inf, max_depth=1)))
+    every = GameAnalysis(tuple(analyse_game(game, Limit(depth=1))))
     assert "Turning point: move " in summary_text(game, every)
     part = GameAnalysis(every.moves[-3:])
     assert "Turning point" not in summary_text(game, part)
@@ -233,18 +232,16 @@ WITH_A_PASS = "e6f6g6e3e2f2c3d2e1c2g1b4b2a5"
 
 
 def decided_by_the_last_move() -> tuple[Game, GameAnalysis]:
-    from tui_reversi.core import PASS
     from tui_reversi.players.analysis import MoveAnalysis
 
     game = Game.from_transcript(WITH_A_PASS)
     scored = []
-    for ply, move in enumerate(game.moves, start=1):
-        if move == PASS:
+    for ply, move in enumerate(game.played, start=1):
+        if move.is_pass:
             continue
         side = game.positions[ply - 1].to_move
         score = 10.0 if ply == game.length else 0.0  # Black ahead only after a5
-        name = game.move_at(ply - 1).name
-        scored.append(MoveAnalysis(ply, side, name, score, name, score))
+        scored.append(MoveAnalysis(ply, side, move, score, move, score))
     return game, GameAnalysis(tuple(scored))
 
 

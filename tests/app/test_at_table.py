@@ -87,12 +87,12 @@ def showing_result(app) -> bool:
 def one_move_from_the_end(at_table):
     """The app at a table one move before the end; the server's lines that end it."""
     game = played_out()
-    last_ply = max(ply for ply, move in enumerate(game.moves) if move >= 0)
+    last_ply = max(ply for ply, move in enumerate(game.played) if move)
     before = game.copy()
     before.continue_from(last_ply)
     app, server = at_table(Color.BLACK, game=before)
     ending = (
-        f"moved {last_ply} {Move.of(game.moves[last_ply])}",
+        f"moved {last_ply} {game.move_at(last_ply)}",
         "over normal - Game over: a result.",
     )
     return app, server, ending

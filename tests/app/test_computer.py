@@ -140,8 +140,10 @@ async def test_damaged_weights_are_told_once_and_hard_plays_on(make_app, tmp_pat
     monkeypatch.setattr(book, "_books", {})
     monkeypatch.setattr(book, "_problems", {})
     monkeypatch.setattr(alphabeta_player, "_engines", {})
-    hard = AlphaBetaPlayer(HARD, seed=1, max_depth=2, evaluation="trained")
-    app = make_app(player=hard, white="hard")
+    from tui_reversi.players import Limit
+
+    hard = AlphaBetaPlayer(HARD, seed=1, evaluation="trained")
+    app = make_app(player=hard, white="hard", limit=Limit(depth=2))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("d", "3")
         await settle(pilot, app)

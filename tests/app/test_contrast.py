@@ -18,6 +18,7 @@ from rich.color import Color, ColorSystem, ColorType
 from rich.style import Style
 from textual.filter import dim_color
 
+from tui_reversi.core import Move
 from tui_reversi.players import MoveScore
 from tui_reversi.widgets.themes import THEMES
 
@@ -112,7 +113,7 @@ def low_contrast(app, state: str) -> list[str]:
 
 
 def hint(position, variant, cancelled):
-    return [MoveScore(move="e6", score=1.0)]
+    return [MoveScore(move=Move.parse("e6"), score=1.0)]
 
 
 @pytest.mark.parametrize("theme", [theme.name for theme in THEMES])
@@ -169,7 +170,7 @@ async def test_legal_move_markers_grow_with_the_squares(make_app, size, cell):
 def analysed(game, plies: int):
     """An analysis of the first `plies` moves of `game` with one move of each
     label (and the rest the best), exact from the fifth move on."""
-    from tui_reversi.core import Color, move_name
+    from tui_reversi.core import Color, Move
     from tui_reversi.players.analysis import GameAnalysis, MoveAnalysis
 
     losses = {2: 2.5, 3: 5.0, 4: 10.0}  # an inaccuracy, a mistake, a blunder
@@ -177,8 +178,8 @@ def analysed(game, plies: int):
     for ply in range(1, plies + 1):
         side = Color.BLACK if ply % 2 else Color.WHITE
         loss = losses.get(ply, 0.0)
-        move = move_name(game.moves[ply - 1])
-        best = "a1" if loss else move
+        move = game.move_at(ply - 1)
+        best = Move.parse("a1") if loss else move
         score = 4.0 - ply
         moves.append(MoveAnalysis(ply, side, move, score - loss, best, score, exact=ply >= 5))
     return GameAnalysis(tuple(moves))

@@ -33,7 +33,7 @@ from tui_reversi.session import Session
 from tui_reversi.storage import SavedGame, SavedGames
 from tui_reversi.widgets.themes import theme_names
 
-from .conftest import FirstMovePlayer, FrozenClock
+from .conftest import FirstMovePlayer, FrozenClock, engine_working
 
 # Keys that reach every screen: the game's, the dialogs', the palette's and
 # help's. q and ctrl+q quit (by design), so they are left out.
@@ -170,7 +170,8 @@ class AppUnderFuzz(RuleBasedStateMachine):
     async def settle(self) -> None:
         for _ in range(20):
             await self.pilot.pause(0.005)
-            if not any(worker.is_running for worker in self.app.workers):
+            running = any(worker.is_running for worker in self.app.workers)
+            if not running and not engine_working(self.app):
                 break
         await self.pilot.pause()
 

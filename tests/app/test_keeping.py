@@ -14,6 +14,7 @@ from textual.widgets._data_table import default_cell_formatter
 
 from tui_reversi.core import Color, Game
 from tui_reversi.match import Match
+from tui_reversi.players.base import Limit
 from tui_reversi.screens.game import GameScreen
 from tui_reversi.session import AUTO_THEME, EARLIER_NAME, PREVIOUS_NAME, Session
 from tui_reversi.storage import (
@@ -706,12 +707,11 @@ async def test_the_resume_offer_numbers_moves_as_the_log_does(keeping_app):
 
 
 async def test_a_stored_analysis_read_in_part_is_said_when_the_game_comes_back(keeping_app):
-    import math
 
     from tui_reversi.players.analysis import GameAnalysis, analyse_game
 
     game = Game.from_transcript(OPENING)
-    analysis = GameAnalysis(tuple(analyse_game(game, time_limit=math.inf, max_depth=1)))
+    analysis = GameAnalysis(tuple(analyse_game(game, Limit(depth=1))))
     fields = json.loads(replace(SavedGame.from_game(game), analysis=analysis).to_json())
     fields["analysis"][1]["played"] = 71.3
     Autosave().path.parent.mkdir(parents=True, exist_ok=True)

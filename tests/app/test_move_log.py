@@ -5,6 +5,7 @@ colour (ASCII and NO_COLOR too)."""
 
 from tui_reversi.core import Game, Position
 from tui_reversi.match import Match
+from tui_reversi.players.base import Limit
 from tui_reversi.widgets.move_log import MoveLog
 
 # White's c1 leaves Black without a move: Black passes, White plays again.
@@ -81,11 +82,10 @@ async def test_review_numbers_moves_as_the_log_does(make_app):
 
 async def analyse_now(pilot, app) -> None:
     """The game as if just analysed (a shallow, repeatable analysis)."""
-    import math
 
     from tui_reversi.players.analysis import GameAnalysis, analyse_game
 
-    found = analyse_game(app.match.game, time_limit=math.inf, max_depth=2)
+    found = analyse_game(app.match.game, Limit(depth=2))
     app.screen.analysis.known = GameAnalysis(tuple(found))
     app.screen.show()
     await pilot.pause()

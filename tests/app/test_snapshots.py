@@ -50,16 +50,16 @@ ANALYSED = "f5d6c3d3c4f4c5b3c2e6c6b4b5d2e3a6c1b1a4"  # White's b1 gives away a c
 
 async def analysed(pilot) -> None:
     """The game screen given a repeatable analysis of its game, as if just done."""
-    import math
 
     await pilot.pause()
 
     from tui_reversi.players.analysis import GameAnalysis, analyse_game
+    from tui_reversi.players.base import Limit
     from tui_reversi.screens.game import GameScreen
 
     screen = next(s for s in pilot.app.screen_stack if isinstance(s, GameScreen))
     game = pilot.app.match.game
-    found = analyse_game(game, time_limit=math.inf, max_depth=3)
+    found = analyse_game(game, Limit(depth=3))
     screen.analysis.known = GameAnalysis(tuple(found))
     screen.show()
 

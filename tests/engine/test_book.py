@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tui_reversi.core import Position, Variant, square_name
+from tui_reversi.core import Position, Variant
 from tui_reversi.core.bitboard import flip_table, symmetries
 from tui_reversi.engine import book as book_module
 from tui_reversi.engine.book import (
@@ -20,7 +20,7 @@ from tui_reversi.engine.book import (
     canonical_image,
     read_book,
 )
-from tui_reversi.players import create_player
+from tui_reversi.players import Limit, create_player
 
 
 def _after(own: int, opp: int, sq: int) -> tuple[int, int]:
@@ -63,16 +63,16 @@ def test_positions_outside_the_book_are_searched(tiny_book: Position) -> None:
 
 
 def test_hard_with_the_trained_evaluation_plays_from_the_book(tiny_book: Position) -> None:
-    anti = create_player("hard", variant=Variant.ANTI, evaluation="trained", max_depth=1)
-    assert anti.choose_move(tiny_book) is not None
-    handmade = create_player("hard", seed=1, evaluation="handmade", max_depth=1)
-    assert handmade.choose_move(tiny_book) in {square_name(sq) for sq in tiny_book.legal_moves()}
+    anti = create_player("hard", variant=Variant.ANTI, evaluation="trained")
+    assert anti.choose_move(tiny_book, Limit(depth=1))
+    handmade = create_player("hard", seed=1, evaluation="handmade")
+    assert handmade.choose_move(tiny_book, Limit(depth=1)).square in tiny_book.legal_moves()
     assert book_module._books == {}  # neither anti nor the hand-made setting opened the book
     moves = {
-        create_player("hard", seed=seed, evaluation="trained").choose_move(tiny_book)
+        create_player("hard", seed=seed, evaluation="trained").choose_move(tiny_book, Limit())
         for seed in range(12)
     }
-    assert moves == {"d6", "f6"}
+    assert {str(move) for move in moves} == {"d6", "f6"}
 
 
 @pytest.mark.parametrize(
@@ -102,13 +102,13 @@ def test_a_bad_book_is_the_players_notice_and_every_move_is_searched(
     monkeypatch.setattr(book_module, "BOOK_PATH", path)
     monkeypatch.setattr(book_module, "_books", {})
     monkeypatch.setattr(book_module, "_problems", {})
-    hard = create_player("hard", seed=1, evaluation="trained", max_depth=2)
+    hard = create_player("hard", seed=1, evaluation="trained")
     assert hard.notice is None  # nothing read yet, nothing to tell
-    assert hard.choose_move(Position.initial()) in {"c4", "d3", "e6", "f5"}
+    assert str(hard.choose_move(Position.initial(), Limit(depth=2))) in {"c4", "d3", "e6", "f5"}
     assert hard.notice == (
         f"{path} is not an opening book of version 1; hard searches its opening moves"
     )
-    handmade = create_player("hard", seed=1, evaluation="handmade", max_depth=2)
+    handmade = create_player("hard", seed=1, evaluation="handmade")
     assert handmade.notice is None  # it never uses the book
 
 
@@ -128,9 +128,9 @@ def test_hard_and_expert_play_from_the_book_by_default(
     monkeypatch.delenv("TUI_REVERSI_EVALUATION", raising=False)
     for level in ("hard", "expert"):
         player = create_player(level, seed=1)
-        assert player.choose_move(tiny_book) in {"d6", "f6"}
+        assert str(player.choose_move(tiny_book, Limit(depth=1))) in {"d6", "f6"}
         assert player.last_result is None  # from the book, not searched
     monkeypatch.setenv("TUI_REVERSI_EVALUATION", "handmade")  # the way back
-    player = create_player("hard", seed=1, max_depth=1)
-    player.choose_move(tiny_book)
+    player = create_player("hard", seed=1)
+    player.choose_move(tiny_book, Limit(depth=1))
     assert player.last_result is not None

@@ -1,7 +1,6 @@
 """The engine: exact endgame scores, tactics, determinism, limits, progress."""
 
 import itertools
-import math
 import threading
 import time
 
@@ -9,13 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tui_reversi.core import Position, Variant, parse_square, square_name
+from tui_reversi.core import Move, Position, Variant, parse_square
 from tui_reversi.core.bitboard import flips, legal_moves, native
 from tui_reversi.engine.evaluation import terminal_score
 from tui_reversi.engine.pattern_weights import trained_evaluator
 from tui_reversi.engine.search import CHECK_EVERY, WIN, Engine, _terminal
 from tui_reversi.engine.transposition import deepest
-from tui_reversi.players import create_player
+from tui_reversi.players import Limit, create_player
 from tui_reversi.players.base import SearchInfo
 
 from .positions import position_with_empties
@@ -60,7 +59,7 @@ def move_values(position, anti):
     values = {}
     for sq in position.legal_moves():
         child = position.play(sq)
-        values[square_name(sq)] = -minimax(child.own, child.opp, anti)
+        values[Move.of(sq)] = -minimax(child.own, child.opp, anti)
     return values
 
 
@@ -131,8 +130,8 @@ def test_hard_plays_a_best_move_in_solved_endgames(variant):
     anti = variant is Variant.ANTI
     for seed in range(12):
         position = position_with_empties(4 + seed % 6, 100 + seed)
-        player = create_player("hard", variant=variant, time_limit=math.inf)
-        move = player.choose_move(position)
+        player = create_player("hard", variant=variant)
+        move = player.choose_move(position, Limit())
         values = move_values(position, anti)
         assert values[move] == max(values.values()), (str(position), move, values)
 
@@ -157,10 +156,10 @@ def disagreeing_endgames(empties, count):
 )
 def test_anti_players_play_for_fewer_discs_at_the_end(level, empties):
     for position, best_most, best_fewest in disagreeing_endgames(empties, 4):
-        anti = create_player(level, variant=Variant.ANTI, time_limit=math.inf)
-        assert anti.choose_move(position) in best_fewest, str(position)
-        normal = create_player(level, variant=Variant.OTHELLO, time_limit=math.inf)
-        assert normal.choose_move(position) in best_most, str(position)
+        anti = create_player(level, variant=Variant.ANTI)
+        assert anti.choose_move(position, Limit()) in best_fewest, str(position)
+        normal = create_player(level, variant=Variant.OTHELLO)
+        assert normal.choose_move(position, Limit()) in best_most, str(position)
 
 
 def test_hard_grabs_a_free_corner():
@@ -169,7 +168,7 @@ def test_hard_grabs_a_free_corner():
         "---------O--------OX-------XO------OX--------------------------- X"
     )
     assert position.is_legal(parse_square("a1"))
-    assert create_player("hard", max_depth=4, time_limit=math.inf).choose_move(position) == "a1"
+    assert create_player("hard").choose_move(position, Limit(depth=4)) == Move.parse("a1")
 
 
 def test_hard_finds_a_forced_win_that_a_greedy_move_misses():
@@ -179,8 +178,8 @@ def test_hard_finds_a_forced_win_that_a_greedy_move_misses():
         position = position_with_empties(7, 300 + seed)
         values = move_values(position, False)
         if max(values.values()) > 0 > min(values.values()):
-            player = create_player("hard", max_depth=60, time_limit=math.inf)
-            assert values[player.choose_move(position)] > 0, str(position)
+            player = create_player("hard")
+            assert values[player.choose_move(position, Limit(depth=60))] > 0, str(position)
             found += 1
         if found == 5:
             break
@@ -189,12 +188,12 @@ def test_hard_finds_a_forced_win_that_a_greedy_move_misses():
 
 def test_bounded_searches_are_deterministic():
     position = position_with_empties(40, 7)
-    for limits in ({"max_depth": 5}, {"max_nodes": 3000}):
+    for limit in (Limit(depth=5), Limit(nodes=3000)):
         moves, infos = [], []
         for _ in range(2):
             seen = []
-            player = create_player("hard", time_limit=math.inf, seed=9, **limits)
-            moves.append(player.choose_move(position, progress=seen.append))
+            player = create_player("hard", seed=9)
+            moves.append(player.choose_move(position, limit, progress=seen.append))
             infos.append(seen)
         assert moves[0] == moves[1]
         assert infos[0] == infos[1] and infos[0]
@@ -206,16 +205,18 @@ def test_seeded_easy_and_medium_repeat_their_choices():
         runs = []
         for _ in range(2):
             player = create_player(level, seed=42)
-            runs.append([player.choose_move(p) for p in positions])
+            runs.append([player.choose_move(p, Limit()) for p in positions])
         assert runs[0] == runs[1]
-    different = [create_player("easy", seed=s).choose_move(positions[0]) for s in range(20)]
+    different = [
+        create_player("easy", seed=s).choose_move(positions[0], Limit()) for s in range(20)
+    ]
     assert len(set(different)) > 1  # the seed really matters
 
 
 def test_progress_is_reported_after_every_iteration():
     seen: list[SearchInfo] = []
-    player = create_player("hard", max_depth=5, time_limit=math.inf)
-    move = player.choose_move(position_with_empties(44, 3), progress=seen.append)
+    player = create_player("hard")
+    move = player.choose_move(position_with_empties(44, 3), Limit(depth=5), progress=seen.append)
     assert [info.depth for info in seen] == [1, 2, 3, 4, 5]
     assert seen[-1].best == move
     assert all(later.nodes >= earlier.nodes for earlier, later in itertools.pairwise(seen))
@@ -224,9 +225,7 @@ def test_progress_is_reported_after_every_iteration():
 
 def test_progress_says_exact_once_the_endgame_is_solved():
     seen: list[SearchInfo] = []
-    create_player("hard", time_limit=math.inf).choose_move(
-        position_with_empties(9, 5), progress=seen.append
-    )
+    create_player("hard").choose_move(position_with_empties(9, 5), Limit(), progress=seen.append)
     assert seen[-1].exact and seen[-1].score == int(seen[-1].score)
 
 
@@ -239,9 +238,10 @@ def test_cancelling_returns_a_legal_move_at_once(level):
         calls.append(1)
         return len(calls) > 2  # cancel a few polls into the search
 
-    player = create_player(level, time_limit=math.inf, max_depth=20 if level != "medium" else 4)
-    move = player.choose_move(position, cancelled=cancelled)
-    assert position.is_legal(parse_square(move))
+    player = create_player(level)
+    limit = Limit(depth=20 if level != "medium" else 4)
+    move = player.choose_move(position, limit, cancelled=cancelled)
+    assert position.is_legal(move.square)
     assert len(calls) <= 4  # it stopped at the first poll after the cancel
 
 
@@ -251,8 +251,8 @@ def test_cancelling_from_another_thread_stops_an_unbounded_search():
     answer = []
 
     def think():
-        player = create_player("expert", time_limit=math.inf)
-        answer.append(player.choose_move(position, cancelled=event.is_set))
+        player = create_player("expert")
+        answer.append(player.choose_move(position, Limit(), cancelled=event.is_set))
 
     worker = threading.Thread(target=think)
     worker.start()
@@ -261,21 +261,21 @@ def test_cancelling_from_another_thread_stops_an_unbounded_search():
     event.set()
     worker.join(30)
     assert not worker.is_alive()
-    assert position.is_legal(parse_square(answer[0]))
+    assert position.is_legal(answer[0].square)
 
 
 def test_a_cancel_before_the_first_iteration_still_answers_legally():
     position = position_with_empties(40, 13)
-    move = create_player("hard").choose_move(position, cancelled=lambda: True)
-    assert position.is_legal(parse_square(move))
+    move = create_player("hard").choose_move(position, Limit(time=1.0), cancelled=lambda: True)
+    assert position.is_legal(move.square)
 
 
 def test_a_time_limited_search_answers_legally_and_reports_depth():
     seen: list[SearchInfo] = []
-    player = create_player("hard", time_limit=0.2)
+    player = create_player("hard")
     position = position_with_empties(40, 14)
-    move = player.choose_move(position, progress=seen.append)
-    assert position.is_legal(parse_square(move)) and seen and seen[-1].depth >= 1
+    move = player.choose_move(position, Limit(time=0.2), progress=seen.append)
+    assert position.is_legal(move.square) and seen and seen[-1].depth >= 1
 
 
 def test_a_budget_spent_before_the_search_starts_stops_it_at_the_first_look():

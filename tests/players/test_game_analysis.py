@@ -1,9 +1,8 @@
 """Game analysis: every move scored against the best, mistakes labelled."""
 
-import math
 import random
 
-from tui_reversi.core import PASS, Color, Game, Result, Variant, square_name
+from tui_reversi.core import Color, Game, Move, Result, Variant
 from tui_reversi.players.alphabeta_player import engine_for
 from tui_reversi.players.analysis import (
     EXACT_EMPTIES,
@@ -15,6 +14,7 @@ from tui_reversi.players.analysis import (
     summarise,
     turning_point,
 )
+from tui_reversi.players.base import Limit
 
 # Hard against hard at depth 4; then White plays h7, next to the empty h8,
 # and Black can take the corner at once.
@@ -36,17 +36,17 @@ def random_game(seed: int) -> Game:
 def test_giving_away_a_corner_is_flagged_and_a_better_move_named():
     game = Game.from_transcript(BEFORE_BLUNDER + "h7")
     assert game.positions[-1].legal_mask() >> 63 & 1  # h8 is now Black's to take
-    blunder = list(analyse_game(game, time_limit=math.inf, max_depth=6))[-1]
-    assert (blunder.ply, blunder.side, blunder.move) == (game.length, Color.WHITE, "h7")
+    blunder = list(analyse_game(game, Limit(depth=6)))[-1]
+    assert (blunder.ply, blunder.side, blunder.move) == (game.length, Color.WHITE, Move.parse("h7"))
     assert blunder.label == "blunder"
-    assert blunder.best != "h7" and blunder.loss is not None and blunder.loss >= 8
+    assert blunder.best != Move.parse("h7") and blunder.loss is not None and blunder.loss >= 8
     assert blunder.pv[0] == blunder.best and len(blunder.pv) > 1
 
 
 def test_the_exact_scores_of_the_last_positions_agree_with_the_endgame_solver():
     game = random_game(7)
     engine = engine_for(Variant.OTHELLO)
-    last = [m for m in analyse_game(game, time_limit=math.inf, max_depth=1) if m.exact]
+    last = [m for m in analyse_game(game, Limit(depth=1)) if m.exact]
     assert len(last) >= EXACT_EMPTIES - 2
     for scored in last:
         before = game.positions[scored.ply - 1]
@@ -54,38 +54,38 @@ def test_the_exact_scores_of_the_last_positions_agree_with_the_endgame_solver():
         solved_after = engine.solve(after.own, after.opp)
         assert scored.best_score == engine.solve(before.own, before.opp)
         assert scored.played_score == -solved_after
-        best_after = before.play(next(sq for sq in range(64) if square_name(sq) == scored.best))
+        best_after = before.play(scored.best.square)
         assert -engine.solve(best_after.own, best_after.opp) == scored.best_score
 
 
 def test_results_stream_in_game_order_and_a_cancel_stops_after_the_position_in_hand():
     game = random_game(3)
-    stream = analyse_game(game, time_limit=math.inf, max_depth=2)
+    stream = analyse_game(game, Limit(depth=2))
     first, second = next(stream), next(stream)
     assert (first.ply, first.side) == (1, Color.BLACK) and second.ply == 2
     seen = []
-    for scored in analyse_game(
-        game, time_limit=math.inf, max_depth=2, cancelled=lambda: bool(seen)
-    ):
+    for scored in analyse_game(game, Limit(depth=2), cancelled=lambda: bool(seen)):
         seen.append(scored)
     assert len(seen) == 1
 
 
 def test_moves_already_analysed_are_not_searched_again():
     game = random_game(4)
-    plies = [ply for ply, move in enumerate(game.moves, start=1) if move != PASS]
+    plies = [ply for ply, move in enumerate(game.played, start=1) if move]
     known = GameAnalysis()
     for ply in plies[:-3]:
-        known = known.with_move(MoveAnalysis(ply, Color.BLACK, "a1", 0.0, "a1", 0.0))
-    fresh = [m.ply for m in analyse_game(game, time_limit=math.inf, max_depth=1, skip=known)]
+        known = known.with_move(
+            MoveAnalysis(ply, Color.BLACK, Move.parse("a1"), 0.0, Move.parse("a1"), 0.0)
+        )
+    fresh = [m.ply for m in analyse_game(game, Limit(depth=1), skip=known)]
     assert fresh == plies[-3:]
 
 
 def test_passes_are_not_judged_but_keep_their_ply_numbers():
-    game = next(g for g in (random_game(s) for s in range(200)) if PASS in g.moves[:-1])
-    scored = list(analyse_game(game, time_limit=math.inf, max_depth=1))
-    assert [m.ply for m in scored] == [p for p, m in enumerate(game.moves, 1) if m != PASS]
-    assert all(square_name(game.moves[m.ply - 1]) == m.move for m in scored)
+    game = next(g for g in (random_game(s) for s in range(200)) if Move.null() in g.played[:-1])
+    scored = list(analyse_game(game, Limit(depth=1)))
+    assert [m.ply for m in scored] == [p for p, m in enumerate(game.played, 1) if m]
+    assert all(game.move_at(m.ply - 1) == m.move for m in scored)
     assert GameAnalysis(tuple(scored)).covers(game) and GameAnalysis(tuple(scored)).matches(game)
 
 
@@ -103,19 +103,21 @@ def test_labels_grow_with_the_loss_and_an_exact_win_thrown_away_is_a_blunder():
 
 
 def test_json_has_exactly_the_documented_keys_and_never_a_negative_loss():
-    scored = MoveAnalysis(5, Color.WHITE, "c3", 2.0, "c3", 1.9)
+    scored = MoveAnalysis(5, Color.WHITE, Move.parse("c3"), 2.0, Move.parse("c3"), 1.9)
     assert list(scored.as_json(5)) == JSON_KEYS
     assert scored.as_json(5)["side"] == "white" and scored.loss == 0.0
 
 
 def test_each_player_is_summarised_and_the_turning_point_is_where_the_game_was_decided():
     moves = (
-        MoveAnalysis(1, Color.BLACK, "f5", 0.0, "f5", 0.0),
-        MoveAnalysis(2, Color.WHITE, "d6", 1.0, "d6", 1.0),  # White ahead
-        MoveAnalysis(3, Color.BLACK, "c3", -1.0, "c3", -1.0),
-        MoveAnalysis(4, Color.WHITE, "b2", -9.0, "d3", 1.0),  # gives it away
-        MoveAnalysis(5, Color.BLACK, "a1", 9.0, "a1", 9.0),
-        MoveAnalysis(6, Color.WHITE, "g7", -12.0, "g6", -9.0),
+        MoveAnalysis(1, Color.BLACK, Move.parse("f5"), 0.0, Move.parse("f5"), 0.0),
+        MoveAnalysis(2, Color.WHITE, Move.parse("d6"), 1.0, Move.parse("d6"), 1.0),  # White ahead
+        MoveAnalysis(3, Color.BLACK, Move.parse("c3"), -1.0, Move.parse("c3"), -1.0),
+        MoveAnalysis(
+            4, Color.WHITE, Move.parse("b2"), -9.0, Move.parse("d3"), 1.0
+        ),  # gives it away
+        MoveAnalysis(5, Color.BLACK, Move.parse("a1"), 9.0, Move.parse("a1"), 9.0),
+        MoveAnalysis(6, Color.WHITE, Move.parse("g7"), -12.0, Move.parse("g6"), -9.0),
     )
     analysis = GameAnalysis(moves)
     white = summarise(analysis, Color.WHITE)
@@ -134,15 +136,15 @@ def test_each_player_is_summarised_and_the_turning_point_is_where_the_game_was_d
 
 def test_a_reversi_placement_as_good_as_the_best_is_the_best():
     game = Game.from_transcript("e4d4", Variant.REVERSI)
-    first, second = analyse_game(game, time_limit=0.2)
-    assert first.best == "e4" and first.loss == 0 and first.label is None
+    first, second = analyse_game(game, Limit(time=0.2))
+    assert first.best == Move.parse("e4") and first.loss == 0 and first.label is None
     assert second.side is Color.WHITE and second.loss is not None
 
 
 def test_from_the_end_the_last_move_comes_first_and_the_results_are_the_same():
     game = random_game(5)
-    forward = list(analyse_game(game, time_limit=math.inf, max_depth=1))
-    backward = list(analyse_game(game, time_limit=math.inf, max_depth=1, from_the_end=True))
+    forward = list(analyse_game(game, Limit(depth=1)))
+    backward = list(analyse_game(game, Limit(depth=1), from_the_end=True))
     assert [m.ply for m in backward] == [m.ply for m in reversed(forward)]
     assert backward[0].exact and sorted(backward, key=lambda m: m.ply) == forward
 

@@ -220,9 +220,9 @@ def test_two_games_of_one_pair_in_one_minute_are_both_saved(tmp_path):
         assert archive.keep(PlayedGame("ABCDE", game, ("bob", "alice"), started, resigned)) == []
     for name in ("bob", "alice"):
         games = SavedGames(tmp_path / "players" / name / "data" / "tui-reversi" / "games")
-        saved = sorted((entry.name, entry.record.moves) for entry in games.list())
-        assert saved == [  # f5 d6, then f5 f6 (a1 = 0)
-            ("bob vs alice 2026-11-24 13.00 table ABCDE", (37, 43)),
-            ("bob vs alice 2026-11-24 13.00 table ABCDE (2)", (37, 45)),
+        saved = sorted((entry.name, entry.record.transcript) for entry in games.list())
+        assert saved == [  # f5 d6, then f5 f6
+            ("bob vs alice 2026-11-24 13.00 table ABCDE", "f5d6"),
+            ("bob vs alice 2026-11-24 13.00 table ABCDE (2)", "f5f6"),
         ]
     archive.close()

@@ -5,7 +5,8 @@ from dataclasses import replace
 from hypothesis import strategies as st
 
 from tui_reversi.core import Game, Variant
-from tui_reversi.storage import PLAYERS, SavedGame
+from tui_reversi.players.kinds import NAMES
+from tui_reversi.storage import SavedGame
 
 
 @st.composite
@@ -37,7 +38,7 @@ def played_games(draw, variants=tuple(Variant), custom_start=True):
 def records(draw, **kwargs):
     """A SavedGame of a played_games() game between random players."""
     game = draw(played_games(**kwargs))
-    black, white = draw(st.sampled_from(PLAYERS)), draw(st.sampled_from(PLAYERS))
+    black, white = draw(st.sampled_from(NAMES)), draw(st.sampled_from(NAMES))
     name = draw(st.none() | st.text(max_size=30))
     return SavedGame.from_game(game, black, white, name=name)
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 from hypothesis import given
 
-from tui_reversi.core import PASS, Game, Position, Variant, square_name
+from tui_reversi.core import Game, Move, Position, Variant
 from tui_reversi.players.analysis import GameAnalysis, MoveAnalysis
 from tui_reversi.storage import SavedGame, StorageError, export_ggf, parse_ggf
 
@@ -51,7 +51,7 @@ def test_export_of_a_finished_game_has_the_result_from_blacks_side():
 
 def test_export_writes_passes_as_pa_with_the_passing_colour():
     game = Game.from_transcript("d3c3e6d2d1e1b2c1")  # the side to move now has no move
-    assert game.moves[-1] == PASS
+    assert game.played[-1] == Move.null()
     mover = "BW"[game.positions[-2].to_move]
     assert export_ggf(SavedGame.from_game(game)).endswith(f"{mover}[PA];)")
 
@@ -85,9 +85,9 @@ def test_passes_may_be_written_pa_pass_or_left_out():
     game = Game.from_transcript("d3c3e6d2d1e1b2c1")
     export = export_ggf(SavedGame.from_game(game))
     for spelling in ("PA", "pass", "pa//0.1"):
-        assert parse_ggf(export.replace("PA", spelling)).moves == tuple(game.moves)
+        assert parse_ggf(export.replace("PA", spelling)).moves == game.played
     without = re.sub(r"[BW]\[PA\]", "", export)
-    assert parse_ggf(without).moves == tuple(game.moves)
+    assert parse_ggf(without).moves == game.played
 
 
 def test_anti_othello_is_ty_8a_both_ways():
@@ -175,9 +175,9 @@ def test_each_moves_evaluation_is_written_in_ggf_and_read_back():
     analysis = GameAnalysis(
         tuple(
             MoveAnalysis(
-                ply, game.positions[ply - 1].to_move, square_name(move), ply - 3.25, "a1", 9
+                ply, game.positions[ply - 1].to_move, move, ply - 3.25, Move.parse("a1"), 9
             )
-            for ply, move in enumerate(game.moves, start=1)
+            for ply, move in enumerate(game.played, start=1)
             if ply != 2
         )
     )
@@ -195,7 +195,7 @@ def test_each_moves_evaluation_is_written_in_ggf_and_read_back():
 def test_an_evaluation_that_is_not_a_disc_margin_is_left_out_and_said():
     text = GGS.replace("W[F6/-1.50/0.01]", "W[F6/71.3/0.01]")
     analysis = parse_ggf(text).analysis
-    assert [(m.move, m.played_score) for m in analysis.moves] == [("f4", 0.0)]
+    assert [(str(m.move), m.played_score) for m in analysis.moves] == [("f4", 0.0)]
     assert analysis.unread == (
         "the evaluation of the GGF game's move 2 (W[F6/71.3/0.01]) was left out: "
         "71.3 is not a disc margin (-64 to 64)"
@@ -222,7 +222,7 @@ def test_an_imported_game_keeps_who_played_it_their_ratings_the_clock_and_the_da
     assert record.date == "2003.12.15_13:24:03.MST"
     assert record.created == datetime(2003, 12, 15, 20, 24, 3, tzinfo=UTC)  # MST is UTC-7
     assert record.times == ("0.01", "0.24", "1.5", "0.30")
-    assert [(m.move, m.played_score) for m in record.analysis.moves] == [
+    assert [(str(m.move), m.played_score) for m in record.analysis.moves] == [
         ("c5", -16.47),
         ("f5", 2.0),
     ]

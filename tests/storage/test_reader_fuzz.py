@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from tui_reversi.core import PASS, Game, Position, Variant
+from tui_reversi.core import Game, Position, Variant
 from tui_reversi.storage import (
     Autosave,
     SavedGame,
@@ -130,12 +130,12 @@ def one_line(message: str) -> bool:
 def assert_legal(game: Game) -> None:
     """Every move in `game` is legal where it was played, passes only when
     the side to move had none, and the cursor is inside the game."""
-    for ply, move in enumerate(game.moves):
+    for ply, move in enumerate(game.played):
         before, after = game.positions[ply], game.positions[ply + 1]
-        if move == PASS:
+        if move.is_pass:
             assert after == before.pass_turn()  # raises unless forced
         else:
-            assert move in before.legal_moves() and after == before.play(move)
+            assert move.square in before.legal_moves() and after == before.play(move.square)
     assert 0 <= game.ply <= game.length
 
 

@@ -8,11 +8,11 @@ from datetime import UTC, datetime
 import pytest
 from hypothesis import given
 
-from tui_reversi.core import PASS, Game, Position, ReversiError, Variant, parse_square, square_name
+from tui_reversi.core import Game, Move, Position, ReversiError, Variant, square_name
 from tui_reversi.players import LEVELS
 from tui_reversi.players.analysis import GameAnalysis, MoveAnalysis
+from tui_reversi.players.kinds import NAMES
 from tui_reversi.storage import (
-    PLAYERS,
     FutureFormatError,
     SavedGame,
     StorageError,
@@ -21,12 +21,12 @@ from tui_reversi.storage import (
 
 from .strategies import played_games, records, same_game
 
-# After these moves the side to move has none: the game records a pass (PASS).
+# After these moves the side to move has none: the game records a pass.
 WITH_A_PASS = "d3c3e6d2d1e1b2c1"
 
 
 def test_players_are_human_and_the_computer_levels():
-    assert ("human", *LEVELS) == PLAYERS
+    assert ("human", *LEVELS) == NAMES
     assert parse_player(" Hard ") == "hard"
     with pytest.raises(ReversiError, match="unknown player 'grandmaster': choose one of human,"):
         parse_player("grandmaster")
@@ -43,10 +43,10 @@ def test_a_game_converts_to_a_record_and_back_with_its_players():
 
 def test_passes_are_kept_exactly_as_the_game_records_them():
     game = Game.from_transcript(WITH_A_PASS)
-    assert PASS in game.moves
+    assert Move.null() in game.played
     text = SavedGame.from_game(game).to_json()
     assert json.loads(text)["moves"] == WITH_A_PASS + "pa"
-    assert SavedGame.from_json(text).moves == tuple(game.moves)
+    assert SavedGame.from_json(text).moves == game.played
 
 
 def test_the_undo_cursor_is_kept():
@@ -81,11 +81,12 @@ def test_with_game_keeps_players_name_and_creation_time():
         "x",
         datetime(2020, 1, 1, tzinfo=UTC),
     )
-    assert later.moves == (parse_square("f5"),) and later.updated > first.created
+    assert later.moves == (Move.parse("f5"),) and later.updated > first.created
 
 
 def test_to_game_names_the_first_illegal_move():
-    record = SavedGame(Variant.OTHELLO, "human", "human", moves=(37, 43, parse_square("a1")))
+    moves = tuple(Move.parse(name) for name in ("f5", "d6", "a1"))
+    record = SavedGame(Variant.OTHELLO, "human", "human", moves=moves)
     with pytest.raises(StorageError, match=r"^move 3 \(a1\) is illegal: it flips nothing$"):
         record.to_game()
 
@@ -174,7 +175,7 @@ def test_a_record_with_implicit_passes_is_read_with_them_in_place():
     assert "pa" in fields["moves"]
     fields["moves"] = fields["moves"].replace("pa", "")
     record = SavedGame.from_json(json.dumps(fields))
-    assert record.moves == tuple(Game.from_transcript(WITH_A_PASS).moves)
+    assert record.moves == Game.from_transcript(WITH_A_PASS).played
 
 
 # -- analysis kept with the game ---------------------------------------------------
@@ -183,11 +184,11 @@ def test_a_record_with_implicit_passes_is_read_with_them_in_place():
 def _analysed(transcript: str = "f5d6c3d3c4f4"):
     game = Game.from_transcript(transcript)
     analysis = GameAnalysis()
-    for ply, move in enumerate(game.moves, start=1):
+    for ply, move in enumerate(game.played, start=1):
         side = game.positions[ply - 1].to_move
-        name = square_name(move)
+        line = (Move.parse("e6"), Move.null(), Move.parse("f4"))
         analysis = analysis.with_move(
-            MoveAnalysis(ply, side, name, -1.5, "e6", 2.0, ply > 4, ("e6", "pass", "f4"))
+            MoveAnalysis(ply, side, move, -1.5, Move.parse("e6"), 2.0, ply > 4, line)
         )
     return game, analysis
 

@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tui_reversi.core import Variant
-from tui_reversi.storage import PLAYERS, Settings, load_settings, save_settings, settings_path
+from tui_reversi.players.kinds import NAMES
+from tui_reversi.storage import Settings, load_settings, save_settings, settings_path
 from tui_reversi.storage.settings import settings_to_toml
 
 
@@ -44,8 +45,8 @@ def test_the_file_is_readable_toml_with_comments(tmp_path):
 @given(
     st.builds(
         Settings,
-        black=st.sampled_from(PLAYERS),
-        white=st.sampled_from(PLAYERS),
+        black=st.sampled_from(NAMES),
+        white=st.sampled_from(NAMES),
         variant=st.sampled_from(list(Variant)),
         theme=st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}", fullmatch=True),
         ascii=st.booleans(),

@@ -9,6 +9,7 @@ from tui_reversi.__main__ import main
 from tui_reversi.core import Game
 from tui_reversi.players import analysis as analysis_module
 from tui_reversi.players.analysis import GameAnalysis, analyse_game
+from tui_reversi.players.base import Limit
 from tui_reversi.storage import SavedGame, export_ggf
 
 # White's last move, h7, lets Black take the h8 corner.
@@ -41,7 +42,7 @@ def test_json_is_one_object_per_move_with_exactly_the_documented_keys(tmp_path, 
 
 def test_json_round_trips_through_a_saved_game(tmp_path, capsys):
     game = Game.from_transcript("f5d6c3d3c4f4c5b3c2")
-    analysis = GameAnalysis(tuple(analyse_game(game, time_limit=float("inf"), max_depth=2)))
+    analysis = GameAnalysis(tuple(analyse_game(game, Limit(depth=2))))
     path = tmp_path / "analysed.json"
     path.write_text(replace(SavedGame.from_game(game), analysis=analysis).to_json())
     code, out, _ = analyse(capsys, str(path), "--format", "json")
@@ -51,7 +52,7 @@ def test_json_round_trips_through_a_saved_game(tmp_path, capsys):
 
 def test_a_saved_analysis_is_not_searched_again(tmp_path, capsys, monkeypatch):
     game = Game.from_transcript("f5d6c3d3c4")
-    analysis = GameAnalysis(tuple(analyse_game(game, time_limit=float("inf"), max_depth=1)))
+    analysis = GameAnalysis(tuple(analyse_game(game, Limit(depth=1))))
     path = tmp_path / "analysed.json"
     path.write_text(replace(SavedGame.from_game(game), analysis=analysis).to_json())
 
@@ -112,7 +113,7 @@ def test_a_stored_analysis_read_in_part_is_said_and_only_the_rest_searched(
     tmp_path, capsys, monkeypatch
 ):
     game = Game.from_transcript("f5d6c3d3c4")
-    analysis = GameAnalysis(tuple(analyse_game(game, time_limit=float("inf"), max_depth=1)))
+    analysis = GameAnalysis(tuple(analyse_game(game, Limit(depth=1))))
     fields = json.loads(replace(SavedGame.from_game(game), analysis=analysis).to_json())
     fields["analysis"][3]["played"] = 71.3
     path = tmp_path / "analysed.json"
@@ -120,9 +121,9 @@ def test_a_stored_analysis_read_in_part_is_said_and_only_the_rest_searched(
     searched = []
     real = analysis_module.analyse_move
 
-    def counted(position, move, ply, **kwargs):
+    def counted(position, move, ply, limit, **kwargs):
         searched.append(ply)
-        return real(position, move, ply, **{**kwargs, "max_depth": 1})
+        return real(position, move, ply, Limit(depth=1), **kwargs)
 
     monkeypatch.setattr(analysis_module, "analyse_move", counted)
     code, out, err = analyse(capsys, str(path), "--format", "json")

@@ -216,7 +216,7 @@ def test_the_engine_answers_a_go_line_it_cannot_read_with_an_error_and_no_move()
         f"go othello {board} X 10",
         "quit",
     ]
-    serve(lambda variant, seconds: RandomPlayer(seed=1), requests, said.append)
+    serve(lambda variant: RandomPlayer(seed=1), requests, said.append)
     assert [line.split(" ")[0] for line in said] == ["error", "error", "move"], said
     assert said[0].startswith("error bad go line: ") and "chess" in said[0]
     assert said[1] == "error bad go line: go takes VARIANT BOARD SIDE MILLISECONDS"

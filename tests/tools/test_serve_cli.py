@@ -72,7 +72,7 @@ def test_a_port_in_use_is_one_line_that_says_so(server):
     running = server()
     done = run_cli("--port", str(running.port), "--data-dir", str(running.data_dir))
     assert done.returncode == 2
-    assert done.stderr.strip().endswith("Address already in use; choose another with --port")
+    assert done.stderr.strip().endswith("address already in use; choose another with --port")
 
 
 def test_a_password_on_the_command_line_is_refused_with_the_way_to_do_it():

@@ -47,14 +47,14 @@ def parse_transcript(text: str) -> list[int]:
     return moves
 
 
-def move_numbers(moves: Sequence[int]) -> list[int | None]:
+def move_numbers(moves: Sequence[Move]) -> list[int | None]:
     """Each ply's move number as Othello players count them: discs placed,
     so a pass takes no number (None). The move log, review, analysis and the
     dialogs all number moves this way."""
     numbers: list[int | None] = []
     count = 0
     for move in moves:
-        if move == PASS:
+        if move.is_pass:
             numbers.append(None)
         else:
             count += 1
@@ -133,9 +133,15 @@ class Game:
         return Move.of(self.moves[ply])
 
     @property
-    def last_move(self) -> int | None:
-        """The last move before the cursor (PASS included), or None at the start."""
-        return self.moves[self.ply - 1] if self.ply else None
+    def played(self) -> tuple[Move, ...]:
+        """Every move of the record as a `Move`, in order, passes included
+        (beyond the cursor too): how the record is read outside the rules."""
+        return tuple(Move.of(move) for move in self.moves)
+
+    @property
+    def last_move(self) -> Move | None:
+        """The last move before the cursor (a pass included), or None at the start."""
+        return Move.of(self.moves[self.ply - 1]) if self.ply else None
 
     def move_number(self, upto: int | None = None) -> int:
         """The moves played before ply `upto` (default: the cursor), as the

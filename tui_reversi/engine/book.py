@@ -26,6 +26,7 @@ import random
 from pathlib import Path
 
 from ..core.bitboard import symmetries
+from ..core.errors import ReversiError, reason
 
 BOOK_PATH = Path(__file__).with_name("data") / "book.txt"
 HEADER = "tui-reversi book 1"
@@ -38,7 +39,7 @@ _books: dict[Path, dict[tuple[int, int], list[tuple[int, int]]] | None] = {}
 _problems: dict[Path, str] = {}  # why a book could not be used, for the player's notice
 
 
-class BookError(Exception):
+class BookError(ReversiError):
     """The book file is missing or not a book."""
 
 
@@ -55,7 +56,7 @@ def read_book(path: Path) -> dict[tuple[int, int], list[tuple[int, int]]]:
     try:
         text = path.read_text(encoding="ascii")
     except (OSError, UnicodeDecodeError) as error:
-        raise BookError(f"cannot read the opening book {path}: {error}") from None
+        raise BookError(f"cannot read the opening book {path}: {reason(error)}") from None
     lines = text.splitlines()
     if not lines or lines[0] != HEADER:
         raise BookError(f"{path} is not an opening book of version 1")

@@ -26,6 +26,7 @@ import zlib
 from array import array
 from pathlib import Path
 
+from ..core.errors import ReversiError, reason
 from .evaluation import Evaluator
 from .patterns import PHASE_SIZE, PHASES, PatternEvaluator
 
@@ -43,7 +44,7 @@ _loaded: dict[Path, list[list[int]] | None] = {}
 _problems: dict[Path, str] = {}  # why weights could not be used, for the player's notice
 
 
-class WeightsError(Exception):
+class WeightsError(ReversiError):
     """The weights file is missing, of another version, or damaged."""
 
 
@@ -70,7 +71,7 @@ def read_weights(path: Path) -> list[list[int]]:
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise WeightsError(f"cannot read the pattern weights {path}: {error.strerror}") from None
+        raise WeightsError(f"cannot read the pattern weights {path}: {reason(error)}") from None
     head, sep, payload = data.partition(b"\n\n")
     lines = head.decode("ascii", "replace").split("\n")
     if not sep or len(lines) != 3 or not lines[0].startswith(MAGIC + " "):

@@ -51,9 +51,10 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from ..core import ReversiError, Variant
+from ..core.errors import reason
 from .remote import NOBODY
 from .server_line import MAX_LINE, ServerLine, line, words
-from .terms import TableRefused, TableTerms, TimeControl
+from .terms import TableTerms, TimeControl
 
 LOBBY_SOCKET_VARIABLE = "TUI_REVERSI_LOBBY_SOCKET"
 LOBBY_SECRET_VARIABLE = "TUI_REVERSI_LOBBY_SECRET"
@@ -151,8 +152,7 @@ class LobbyLink(ServerLine[LobbyNews]):
         try:
             sock, reader, (command, rest) = cls.dial(path, secret, timeout, _welcome)
         except (OSError, ValueError) as error:
-            reason = error.strerror if isinstance(error, OSError) else None
-            raise ReversiError(f"cannot reach the server's lobby: {reason or error}") from None
+            raise ReversiError(f"cannot reach the server's lobby: {reason(error)}") from None
         if command != "welcome" or not rest:
             sock.close()
             raise ReversiError(rest or "the server's lobby did not let this game in")
@@ -248,7 +248,7 @@ class LobbyLink(ServerLine[LobbyNews]):
             elif command == "go":
                 self.going = rest
                 return LobbyNews(go=rest)
-        except (ValueError, ReversiError, TableRefused) as error:
+        except ValueError as error:  # a ReversiError (TableRefused too) included
             raise ValueError(f"a lobby line this game cannot read: {data[:60]!r}") from error
         return None
 

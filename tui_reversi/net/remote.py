@@ -56,6 +56,7 @@ from dataclasses import dataclass, field, replace
 from typing import BinaryIO, Protocol
 
 from ..core import Color, Ending, Game, Move, ReversiError, Variant
+from ..core.errors import reason
 from ..players.base import Allows, MoveRequest, PlayResult
 from ..players.human import HumanPlayer
 from ..players.kinds import HUMAN, PERSON
@@ -131,7 +132,7 @@ class TableLink(ServerLine[News]):
         try:
             sock, reader, state = cls.dial(path, secret, timeout, _read_table)
         except OSError as error:
-            raise ReversiError(f"cannot reach the table: {error.strerror or error}") from None
+            raise ReversiError(f"cannot reach the table: {reason(error)}") from None
         return cls(sock, reader, state)
 
     # -- the seats ------------------------------------------------------------------

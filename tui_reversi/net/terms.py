@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from ..core import Color, Variant
+from ..core import Color, ReversiError, Variant
 
 USAGE = (
     "table [black|white|random] [clock 5+3] [variant othello|reversi|anti], "
@@ -31,7 +31,7 @@ USAGE = (
 )
 
 
-class TableRefused(Exception):
+class TableRefused(ReversiError):
     """Why a player cannot open or join a table, in one sentence."""
 
 

@@ -2,26 +2,25 @@
 
 from __future__ import annotations
 
-import math
 import os
 import random
 import time
 from dataclasses import dataclass
 
-from ..core import Position, ReversiError, Variant, square_name
+from ..core import Move, Position, ReversiError, Variant
 from ..core.bitboard import NATIVE_WORDS
 from ..engine.evaluation import SCALE, WIN
 from ..engine.placement import placement_scores
 from ..engine.search import Engine, SearchResult
-from .base import CancelCheck, MoveScore, ProgressCallback, SearchInfo
+from .base import CancelCheck, Limit, MoveScore, ProgressCallback, SearchInfo
 
 
 @dataclass(frozen=True)
 class Level:
-    """What distinguishes hard from expert."""
+    """What distinguishes hard from expert besides their time (their
+    Limit, in kinds.py)."""
 
     name: str
-    time_limit: float  # seconds per move
     exact_empties: int  # solve exactly from this many empty squares down
     wdl_empties: int = 0  # above exact_empties: solve for win/draw/loss from here down
 
@@ -29,11 +28,11 @@ class Level:
 if NATIVE_WORDS:
     # The compiled engine (bench/search.py: about ten times the nodes per
     # second) solves 16 empties in a tenth of a second and 18 in under 1.5 s.
-    HARD = Level("hard", 1.0, 16, 18)
-    EXPERT = Level("expert", 5.0, 18, 21)
+    HARD = Level("hard", 16, 18)
+    EXPERT = Level("expert", 18, 21)
 else:
-    HARD = Level("hard", 1.0, 13)
-    EXPERT = Level("expert", 5.0, 16, 20)
+    HARD = Level("hard", 13)
+    EXPERT = Level("expert", 16, 20)
 
 # A fixed-depth look at each centre shape during the Reversi placements.
 PLACEMENT_DEPTH = 4
@@ -90,13 +89,11 @@ def score_in_discs(score: int) -> tuple[float, bool]:
 
 
 class AlphaBetaPlayer:
-    """The engine under a time budget.
-
-    `time_limit` seconds per move (math.inf: no clock), optionally bounded by
-    `max_depth` plies and `max_nodes`: with no clock the choice is a pure
-    function of the position and these bounds. With the trained evaluation
-    the first plies come from the opening book, `seed` choosing among its
-    near-equal moves; the search itself uses no randomness.
+    """The engine within each request's Limit: its time, depth (plies) and
+    nodes; with no clock the choice is a pure function of the position and
+    these bounds. With the trained evaluation the first plies come from the
+    opening book, `seed` choosing among its near-equal moves; the search
+    itself uses no randomness.
     """
 
     def __init__(
@@ -104,29 +101,16 @@ class AlphaBetaPlayer:
         level: Level = HARD,
         variant: Variant = Variant.OTHELLO,
         seed: int | None = None,
-        time_limit: float | None = None,
         *,
-        max_depth: int | None = None,
-        max_nodes: int | None = None,
-        exact_empties: int | None = None,
         evaluation: str | None = None,
     ):
         self.level = level.name
+        self._exact_empties, self._wdl_empties = level.exact_empties, level.wdl_empties
         self.evaluation = chosen_evaluation(evaluation)
         self._rng = random.Random(seed)  # picks among the book's near-equal moves
         self.variant = variant
         self.seed = seed
-        self.time_limit = level.time_limit if time_limit is None else time_limit
-        self.max_depth = max_depth if max_depth is not None else 60
-        self.max_nodes = max_nodes
-        self.exact_empties = level.exact_empties if exact_empties is None else exact_empties
-        # Solving exactly is a search to the end: a depth limit bounds it too.
-        self.exact_empties = min(self.exact_empties, self.max_depth)
-        self.wdl_empties = min(level.wdl_empties, self.max_depth)
         self.last_result: SearchResult | None = None
-
-    def _clock(self) -> float | None:
-        return None if math.isinf(self.time_limit) else self.time_limit
 
     @property
     def notice(self) -> str | None:
@@ -149,26 +133,27 @@ class AlphaBetaPlayer:
     def choose_move(
         self,
         position: Position,
+        limit: Limit,
         *,
         cancelled: CancelCheck | None = None,
         progress: ProgressCallback | None = None,
-    ) -> str | None:
+    ) -> Move:
         entered = time.perf_counter()  # the budget counts from here
         moves = position.legal_moves()
         if not moves:
-            return None
+            return Move.null()
         if len(moves) == 1:
-            return square_name(moves[0])
+            return Move.of(moves[0])
         if position.in_opening_placement:
             scores = placement_scores(position, self._placement_leaf)
-            return square_name(max(scores, key=lambda sq: scores[sq]))
+            return Move.of(max(scores, key=lambda sq: scores[sq]))
         if self.evaluation == "trained" and not self.variant.fewer_discs_win:
             from ..engine.book import book_move  # read on first use, off the start-up path
 
             square = book_move(position.own, position.opp, self._rng)
             if square is not None and position.is_legal(square):
                 self.last_result = None  # not searched
-                return square_name(square)
+                return Move.of(square)
 
         def report(result: SearchResult) -> None:
             if progress is not None:
@@ -177,20 +162,22 @@ class AlphaBetaPlayer:
                     SearchInfo(
                         result.depth,
                         result.nodes,
-                        square_name(result.move) if result.move is not None else None,
+                        Move.of(result.move) if result.move is not None else None,
                         discs,
                         result.exact or proven,
                     )
                 )
 
+        max_depth = limit.depth if limit.depth is not None else 60
         result = engine_for(self.variant, self.evaluation).search(
             position.own,
             position.opp,
-            time_limit=self._clock(),
-            max_depth=self.max_depth,
-            max_nodes=self.max_nodes,
-            exact_empties=self.exact_empties,
-            wdl_empties=self.wdl_empties,
+            time_limit=limit.clock,
+            max_depth=max_depth,
+            max_nodes=limit.nodes,
+            # Solving exactly is a search to the end: a depth limit bounds it too.
+            exact_empties=min(self._exact_empties, max_depth),
+            wdl_empties=min(self._wdl_empties, max_depth),
             cancelled=cancelled,
             on_iteration=report,
             started=entered,
@@ -198,7 +185,7 @@ class AlphaBetaPlayer:
         self.last_result = result
         if result.move is None or not position.is_legal(result.move):
             raise RuntimeError(f"engine bug: no legal move chosen in {position}")
-        return square_name(result.move)
+        return Move.of(result.move)
 
     def _placement_leaf(self, position: Position) -> float:
         if not position.legal_mask():
@@ -212,11 +199,12 @@ class AlphaBetaPlayer:
 def analyse_position(
     position: Position,
     variant: Variant,
-    time_limit: float,
+    limit: Limit,
     cancelled: CancelCheck | None,
     exact_empties: int = HARD.exact_empties,
 ) -> list[MoveScore]:
-    """Every legal move with the engine's score for the mover, best first."""
+    """Every legal move with the engine's score for the mover, best first,
+    searched within `limit`."""
     entered = time.perf_counter()
     moves = position.legal_moves()
     if not moves:
@@ -225,11 +213,13 @@ def analyse_position(
         player = AlphaBetaPlayer(HARD, variant)
         scores = placement_scores(position, player._placement_leaf)
         squares = sorted(scores, key=lambda sq: -scores[sq])
-        return [MoveScore(square_name(sq), scores[sq] / SCALE) for sq in squares]
+        return [MoveScore(Move.of(sq), scores[sq] / SCALE) for sq in squares]
     result = engine_for(variant).search(
         position.own,
         position.opp,
-        time_limit=None if math.isinf(time_limit) else time_limit,
+        time_limit=limit.clock,
+        max_depth=limit.depth if limit.depth is not None else 60,
+        max_nodes=limit.nodes,
         exact_empties=exact_empties,
         cancelled=cancelled,
         analyse=True,
@@ -245,7 +235,7 @@ def analyse_position(
     for sq, score in ranked:
         discs, proven = score_in_discs(score)
         if result.exact:
-            out.append(MoveScore(square_name(sq), score / SCALE, True))
+            out.append(MoveScore(Move.of(sq), score / SCALE, True))
         else:
-            out.append(MoveScore(square_name(sq), discs, proven))
+            out.append(MoveScore(Move.of(sq), discs, proven))
     return out

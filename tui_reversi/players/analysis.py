@@ -1,6 +1,6 @@
 """Game analysis: every move of a game scored against the engine's best.
 
-    for scored in analyse_game(game, time_limit=0.8, cancelled=stop.is_set):
+    for scored in analyse_game(game, Limit(time=0.8), cancelled=stop.is_set):
         print(scored.ply, scored.move, scored.best, scored.loss, scored.label)
 
 `analyse_game` yields one `MoveAnalysis` per move played (passes have no
@@ -18,17 +18,17 @@ per side, where the result was decided, and as one curve.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..core import PASS, Color, Game, Position, Result, Variant, square_name
+from ..core import Color, Game, Move, Position, Result, Variant
 from ..engine.evaluation import SCALE
 from .alphabeta_player import analyse_position, engine_for, score_in_discs
-from .base import CancelCheck
+from .base import CancelCheck, Limit
 
 DEFAULT_TIME = 0.8  # seconds per position: a 60-move game in well under a minute
+PER_POSITION = Limit(time=DEFAULT_TIME)
 EXACT_EMPTIES = 14  # solved to the end from this many empty squares down
 PV_PLIES = 6  # moves of the principal variation kept per position
 PV_SHARE = 0.2  # of a position's budget, for following the principal variation
@@ -76,12 +76,12 @@ class MoveAnalysis:
 
     ply: int  # 1-based, counting passes as the game record does
     side: Color
-    move: str
+    move: Move
     played_score: float
-    best: str | None = None
+    best: Move | None = None
     best_score: float | None = None
     exact: bool = False
-    pv: tuple[str, ...] = ()  # the best line from the position, starting with `best`
+    pv: tuple[Move, ...] = ()  # the best line from the position, starting with `best`
 
     def __post_init__(self) -> None:
         # A heuristic estimate can run past what a board allows (+71.3 was
@@ -120,8 +120,8 @@ class MoveAnalysis:
         return {
             "number": number,
             "side": self.side.name.lower(),
-            "move": self.move,
-            "best": self.best,
+            "move": str(self.move),
+            "best": None if self.best is None else str(self.best),
             "played_score": self.played_score,
             "best_score": self.best_score,
             "loss": self.loss,
@@ -154,46 +154,45 @@ class GameAnalysis:
 
     def covers(self, game: Game) -> bool:
         """True when every move of `game` is analysed in full."""
-        wanted = {ply for ply, move in enumerate(game.moves, start=1) if move != PASS}
+        wanted = {ply for ply, move in enumerate(game.played, start=1) if move}
         return wanted <= {m.ply for m in self.moves if m.complete}
 
     def matches(self, game: Game) -> bool:
         """True when every analysed ply is a move `game` played, as recorded."""
-        names = [None if move == PASS else square_name(move) for move in game.moves]
-        return all(m.ply <= len(names) and names[m.ply - 1] == m.move for m in self.moves)
+        played = game.played
+        return all(m.ply <= len(played) and played[m.ply - 1] == m.move for m in self.moves)
 
     def kept_for(self, game: Game) -> GameAnalysis:
         """The part of this analysis that is about moves `game` played (all of
         it, unless the game was cut short and played on differently)."""
         if self.matches(game):
             return self
-        names = [None if move == PASS else square_name(move) for move in game.moves]
+        played = game.played
         return GameAnalysis(
-            tuple(m for m in self.moves if m.ply <= len(names) and names[m.ply - 1] == m.move)
+            tuple(m for m in self.moves if m.ply <= len(played) and played[m.ply - 1] == m.move)
         )
 
 
 def analyse_game(
     game: Game,
+    limit: Limit = PER_POSITION,
     *,
-    time_limit: float = DEFAULT_TIME,
     cancelled: CancelCheck | None = None,
     skip: GameAnalysis | None = None,
-    max_depth: int | None = None,
     from_the_end: bool = False,
 ) -> Iterator[MoveAnalysis]:
     """Score every move played in `game`, in order (or from the last move
     back), yielding each as it is done.
 
-    `time_limit` is seconds per position (math.inf: none, then `max_depth`
+    `limit` bounds the search of each position (with no clock its depth
     bounds the midgame search and the result is repeatable). Moves already
     analysed in full in `skip` are not searched again. Stops, without
     yielding a half-searched position, once `cancelled()` is true.
     """
     known = {m.ply for m in skip.moves if m.complete} if skip is not None else set()
-    plies = list(enumerate(game.moves, start=1))
+    plies = list(enumerate(game.played, start=1))
     for ply, move in reversed(plies) if from_the_end else plies:
-        if move == PASS or ply in known:
+        if move.is_pass or ply in known:
             continue
         if cancelled is not None and cancelled():
             return
@@ -201,10 +200,9 @@ def analyse_game(
             game.positions[ply - 1],
             move,
             ply,
+            limit,
             variant=game.variant,
-            time_limit=time_limit,
             cancelled=cancelled,
-            max_depth=max_depth,
         )
         if cancelled is not None and cancelled():
             return
@@ -213,34 +211,34 @@ def analyse_game(
 
 def analyse_move(
     position: Position,
-    move: int,
+    move: Move,
     ply: int,
+    limit: Limit = PER_POSITION,
     *,
     variant: Variant = Variant.OTHELLO,
-    time_limit: float = DEFAULT_TIME,
     cancelled: CancelCheck | None = None,
-    max_depth: int | None = None,
 ) -> MoveAnalysis:
-    """The move `move` played in `position` (at `ply`) against the best one."""
+    """The move `move` played in `position` (at `ply`) against the best one,
+    searched within `limit`."""
     started = time.perf_counter()
     side = position.to_move
     if position.in_opening_placement:
         # Reversi's centre placements: the hint's small search over the shapes.
-        ranked = analyse_position(position, variant, time_limit, cancelled)
+        ranked = analyse_position(position, variant, limit, cancelled)
         scores = {s.move: round(s.score, 1) + 0.0 for s in ranked}
         top = ranked[0].move
-        if scores[square_name(move)] >= scores[top]:
-            top = square_name(move)  # equally good: the move played was best
-        return MoveAnalysis(
-            ply, side, square_name(move), scores[square_name(move)], top, scores[top], pv=(top,)
-        )
-    clock = None if math.isinf(time_limit) else time_limit * (1 - PV_SHARE)
+        if scores[move] >= scores[top]:
+            top = move  # equally good: the move played was best
+        return MoveAnalysis(ply, side, move, scores[move], top, scores[top], pv=(top,))
+    seconds = limit.clock
+    clock = None if seconds is None else seconds * (1 - PV_SHARE)
     engine = engine_for(variant)
     result = engine.search(
         position.own,
         position.opp,
         time_limit=clock,
-        max_depth=max_depth if max_depth is not None else 60,
+        max_depth=limit.depth if limit.depth is not None else 60,
+        max_nodes=limit.nodes,
         exact_empties=EXACT_EMPTIES,
         cancelled=cancelled,
         analyse=True,
@@ -249,33 +247,26 @@ def analyse_move(
     if not result.scores:
         # Stopped before one full iteration: a one-ply look is still honest.
         result = engine.search(position.own, position.opp, max_depth=1, analyse=True)
+    square = move.square  # the engine speaks in square indices
     best_square = max(result.scores, key=lambda sq: result.scores[sq])
     # Exact when solved, or when the search saw both moves to the end of the game.
     exact = result.exact or (
-        score_in_discs(result.scores[move])[1] and score_in_discs(result.scores[best_square])[1]
+        score_in_discs(result.scores[square])[1] and score_in_discs(result.scores[best_square])[1]
     )
-    played = _discs(result.scores[move], result.exact)
+    played = _discs(result.scores[square], result.exact)
     best = _discs(result.scores[best_square], result.exact)
     if played >= best:
-        best_square, best = move, played  # equally good: the move played was best
+        best_square, best = square, played  # equally good: the move played was best
     pv = _principal_variation(
         position.play(best_square),
         variant,
         result.depth - 1,
         exact,
-        None if clock is None else started + time_limit,
+        None if seconds is None else started + seconds,
         cancelled,
     )
-    return MoveAnalysis(
-        ply,
-        side,
-        square_name(move),
-        played,
-        square_name(best_square),
-        best,
-        exact,
-        (square_name(best_square), *pv),
-    )
+    best_move = Move.of(best_square)
+    return MoveAnalysis(ply, side, move, played, best_move, best, exact, (best_move, *pv))
 
 
 def _discs(score: int, exact: bool) -> float:
@@ -292,15 +283,15 @@ def _principal_variation(
     exact: bool,
     deadline: float | None,
     cancelled: CancelCheck | None,
-) -> list[str]:
+) -> list[Move]:
     """The engine's best line from `position`, a shallower search per move."""
-    line: list[str] = []
+    line: list[Move] = []
     engine = engine_for(variant)
     while len(line) < PV_PLIES - 1 and (depth > 0 or exact):
         if position.is_game_over():
             break
         if position.must_pass:
-            line.append("pass")
+            line.append(Move.null())
             position = position.pass_turn()
             continue
         left = None if deadline is None else deadline - time.perf_counter()
@@ -316,7 +307,7 @@ def _principal_variation(
         )
         if result.move is None or not result.completed:
             break
-        line.append(square_name(result.move))
+        line.append(Move.of(result.move))
         position = position.play(result.move)
         depth -= 1
     return line
@@ -383,8 +374,8 @@ def evaluations(analysis: GameAnalysis, game: Game) -> list[float | None]:
     pass keeps the evaluation before it)."""
     by_ply = {m.ply: m.black_score for m in analysis.moves}
     curve: list[float | None] = []
-    for ply, move in enumerate(game.moves, start=1):
-        if move == PASS:
+    for ply, move in enumerate(game.played, start=1):
+        if move.is_pass:
             curve.append(curve[-1] if curve else None)
         else:
             curve.append(by_ply.get(ply))

@@ -9,22 +9,52 @@ for a turn that is no longer current is dropped by the referee, so a
 player never needs to know the game moved on; `cancel()` only saves it the
 work. None of them touches the UI.
 
-A `Strategy` is how a computer level plays: a move for a position, on
-time, stoppable, never illegal (`create_player` makes one per level; the
-search behind hard and expert is `search.Engine`).
+A `Strategy` is how a computer level plays: a move for a position within
+the `Limit` of each request, stoppable, never illegal (`create_player`
+makes one per level from the registry in kinds.py; the search behind hard
+and expert is `search.Engine`).
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..core import Move, Position, Variant
+from ..core import Move, Position, ReversiError, Variant
 
 # Asked every few thousand nodes: True means stop now and answer with the best so far.
 CancelCheck = Callable[[], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """How far a player may think about one move (python-chess's `Limit`):
+    seconds on the clock, plies of depth, nodes searched; None (or an
+    infinite time) leaves that bound off. With no clock, a move is a pure
+    function of the position and the other bounds. Given per request, never
+    kept by a strategy; a level's own is its row in kinds.py."""
+
+    time: float | None = None
+    depth: int | None = None
+    nodes: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.time is not None and not self.time > 0:
+            raise ReversiError(
+                f"a time limit must be a positive number of seconds, not {self.time}"
+            )
+        if self.depth is not None and self.depth < 1:
+            raise ReversiError(f"a depth limit must be at least 1, not {self.depth}")
+        if self.nodes is not None and self.nodes < 1:
+            raise ReversiError(f"a node limit must be at least 1, not {self.nodes}")
+
+    @property
+    def clock(self) -> float | None:
+        """The seconds to think, or None for no clock."""
+        return None if self.time is None or math.isinf(self.time) else self.time
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +63,7 @@ class SearchInfo:
 
     depth: int  # completed iterative-deepening depth (0 if none yet)
     nodes: int
-    best: str | None  # best move so far, as a square name
+    best: Move | None  # best move so far
     score: float | None = None  # from the mover's view; disc margin when exact
     exact: bool = False  # True once the endgame is solved to the end
 
@@ -45,22 +75,19 @@ ProgressCallback = Callable[[SearchInfo], None]
 class MoveScore:
     """One legal move and how good the engine thinks it is for the mover."""
 
-    move: str
+    move: Move
     score: float
     exact: bool = False
 
 
 class Strategy(Protocol):
-    """How a computer level plays. `level` is 'easy', 'medium', 'hard' or 'expert'."""
+    """How a computer level plays. `level` is its kind's name in kinds.py."""
 
     @property
     def level(self) -> str: ...
 
     @property
     def variant(self) -> Variant: ...
-
-    @property
-    def time_limit(self) -> float | None: ...
 
     @property
     def notice(self) -> str | None:
@@ -72,14 +99,15 @@ class Strategy(Protocol):
     def choose_move(
         self,
         position: Position,
+        limit: Limit,
         *,
         cancelled: CancelCheck | None = None,
         progress: ProgressCallback | None = None,
-    ) -> str | None:
-        """The square to play in `position` (e.g. 'f5'), or None to pass.
+    ) -> Move:
+        """The move to play in `position`: `Move.null()` when it must pass.
 
-        Returns within the time limit (plus a small margin), and promptly after
-        `cancelled()` becomes true. Never returns an illegal move.
+        Returns within `limit` (its time plus a small margin), and promptly
+        after `cancelled()` becomes true. Never returns an illegal move.
         """
         ...
 

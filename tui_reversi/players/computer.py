@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 
 from ..core import Move
+from .background import Background, Done, Failed, Outcome
 from .base import (
     Allows,
+    CancelCheck,
+    Limit,
     MoveRequest,
     Notice,
     PlayFailed,
@@ -16,21 +18,25 @@ from .base import (
     Progress,
     SearchInfo,
     Strategy,
+    Turn,
 )
 
 
 class ComputerPlayer:
-    """A seat played by `strategy`. Each request gets a thread and a cancel
-    event; cancelling sets the event (threads cannot be killed: the engine
-    polls it) and whatever the thread still answers is stale."""
+    """A seat played by `strategy`, asked to move within `limit` each turn.
+    Its thinking runs in the background (background.py): a new request or a
+    cancel stops the search before it, and whatever that one still answers
+    is stale (the referee drops an answer for another Turn)."""
 
     allows = Allows(hints=False, takebacks=True, pausing=True, shows_thinking=True)
 
-    def __init__(self, strategy: Strategy, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, strategy: Strategy, limit: Limit, *, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.strategy = strategy
+        self.limit = limit
         self._clock = clock
-        self._cancel = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._thinking: Background[Turn, Move] = Background(f"{strategy.level} player")
         self._told: str | None = None  # the strategy's notice, once shown
 
     @property
@@ -40,43 +46,40 @@ class ComputerPlayer:
     @property
     def thinking(self) -> bool:
         """True while a search thread is still running (cancelled or not)."""
-        return self._thread is not None and self._thread.is_alive()
+        return self._thinking.busy
 
     def request(self, request: MoveRequest) -> None:
-        self.cancel()
-        cancel = self._cancel = threading.Event()
-        self._thread = threading.Thread(
-            target=self._think, args=(request, cancel), name=f"{self.kind} player", daemon=True
+        def answer(outcome: Outcome[Turn, Move]) -> None:
+            if isinstance(outcome, Done):
+                request.reply(PlayResult(outcome.token, outcome.result))
+            elif isinstance(outcome, Failed):
+                request.reply(PlayFailed(outcome.token, outcome.problem))
+
+        self._thinking.start(
+            request.turn, lambda cancelled: self._think(request, cancelled), answer
         )
-        self._thread.start()
 
     def cancel(self) -> None:
-        self._cancel.set()
+        self._thinking.cancel()
 
     def close(self) -> None:
         self.cancel()
 
-    def _think(self, request: MoveRequest, cancel: threading.Event) -> None:
+    def _think(self, request: MoveRequest, cancelled: CancelCheck) -> Move:
         turn, reply = request.turn, request.reply
         started = self._clock()
 
         def progress(info: SearchInfo) -> None:
             reply(Progress(turn, info))
 
-        try:
-            name = self.strategy.choose_move(
-                turn.position, cancelled=cancel.is_set, progress=progress
-            )
-            move = Move.null() if name is None else Move.parse(name)
-        except Exception as error:  # a bug in an engine: report it, keep the game
-            reply(PlayFailed(turn, f"{type(error).__name__}: {error}"))
-            return
+        move = self.strategy.choose_move(
+            turn.position, self.limit, cancelled=cancelled, progress=progress
+        )
         notice = self.strategy.notice
         if notice is not None and notice != self._told:
             self._told = notice
             reply(Notice(turn, notice))
         # A reply that lands before yours has been drawn looks like cheating.
-        while not cancel.is_set() and self._clock() - started < request.min_time:
-            cancel.wait(0.02)
-        if not cancel.is_set():
-            reply(PlayResult(turn, move))
+        while not cancelled() and self._clock() - started < request.min_time:
+            time.sleep(0.02)
+        return move

@@ -12,7 +12,8 @@ A `go` line the engine cannot read gets `error TEXT` instead of a move.
 
 VARIANT is othello, reversi or anti; BOARD is the 64-character board string
 (a1..h8, X black, O white, - empty) and SIDE the side to move (X or O);
-MILLISECONDS is the time budget for this move. Each `go` is independent:
+MILLISECONDS is the time budget for this move (the request's Limit; one
+second when it has no clock). Each `go` is independent:
 the engine needs to keep no game state. Lines the engine prints that start
 with `#` are ignored (for its own logging). An engine that answers with an
 illegal move, a malformed line, or not within its budget plus a grace
@@ -28,11 +29,13 @@ import subprocess
 import threading
 from collections.abc import Callable, Iterable
 
-from ..core import Position, ReversiError, Variant, parse_square
-from .base import CancelCheck, ProgressCallback, Strategy
+from ..core import Move, Position, ReversiError, Variant
+from ..core.errors import reason
+from .base import CancelCheck, Limit, ProgressCallback, Strategy
 
 PROTOCOL = "tui-reversi 1"
 GRACE = 5.0  # seconds allowed beyond three times the budget
+UNTIMED = 1.0  # seconds an engine is given when a request has no clock
 
 
 class EngineError(ReversiError):
@@ -45,10 +48,9 @@ class ExternalPlayer:
     level = "external"
     notice: str | None = None  # it has nothing to tell
 
-    def __init__(self, command: str, variant: Variant = Variant.OTHELLO, time_limit: float = 1.0):
+    def __init__(self, command: str, variant: Variant = Variant.OTHELLO):
         self.command = command
         self.variant = variant
-        self.time_limit = time_limit
         try:
             argv = shlex.split(command)
         except ValueError as error:
@@ -65,7 +67,7 @@ class ExternalPlayer:
                 bufsize=1,
             )
         except OSError as error:
-            raise ReversiError(f"cannot start the engine {argv[0]!r}: {error.strerror}") from None
+            raise ReversiError(f"cannot start the engine {argv[0]!r}: {reason(error)}") from None
         self._lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         self._send(PROTOCOL)
@@ -103,29 +105,26 @@ class ExternalPlayer:
     def choose_move(
         self,
         position: Position,
+        limit: Limit,
         *,
         cancelled: CancelCheck | None = None,
         progress: ProgressCallback | None = None,
-    ) -> str | None:
+    ) -> Move:
         board, side = str(position).split()
-        milliseconds = round(self.time_limit * 1000)
-        self._send(f"go {self.variant.value} {board} {side} {milliseconds}")
-        reply = self._answer(3 * self.time_limit + GRACE)
+        seconds = limit.clock or UNTIMED
+        self._send(f"go {self.variant.value} {board} {side} {round(seconds * 1000)}")
+        reply = self._answer(3 * seconds + GRACE)
         word, _, move = reply.partition(" ")
         if word != "move" or not move:
             raise EngineError(
                 f"engine {self.command!r} answered {reply!r} instead of 'move SQUARE'"
             )
-        move = move.strip().lower()
-        if move == "pass":
-            return None
         try:
-            parse_square(move)
+            return Move.parse(move)
         except ReversiError:
             raise EngineError(
-                f"engine {self.command!r} sent {move!r}, which is not a square"
+                f"engine {self.command!r} sent {move.strip()!r}, which is not a square"
             ) from None
-        return move
 
     def close(self) -> None:
         """Ask the engine to quit, and make sure it does."""
@@ -139,12 +138,13 @@ class ExternalPlayer:
 
 
 def serve(
-    player: Callable[[Variant, float], Strategy],
+    player: Callable[[Variant], Strategy],
     lines: Iterable[str],
     write: Callable[[str], None],
 ) -> None:
     """Speak the protocol as an engine: read requests from `lines`, answer
-    with `write(line)`, choosing moves with the engine `player(variant, seconds)`."""
+    with `write(line)`, choosing moves with the engine `player(variant)`
+    within each request's milliseconds."""
     for raw in lines:
         words = raw.split()
         if not words:
@@ -152,7 +152,7 @@ def serve(
         if words[0] == "quit":
             return
         if words[:2] == PROTOCOL.split():
-            write(f"ok tui-reversi {player(Variant.OTHELLO, 1.0).level}")
+            write(f"ok tui-reversi {player(Variant.OTHELLO).level}")
         elif words[0] == "go":
             try:
                 if len(words) != 5:
@@ -163,7 +163,7 @@ def serve(
             except (ReversiError, ValueError) as error:
                 write(f"error bad go line: {error}")  # no move: none was asked for
                 continue
-            move = player(variant, seconds).choose_move(position)
-            write(f"move {move or 'pass'}")
+            move = player(variant).choose_move(position, Limit(time=seconds))
+            write(f"move {move}")
         else:
             write(f"# unknown command: {raw.strip()}")

@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 import time
 
-from ..core import Position, Variant, square_name
+from ..core import Move, Position, Variant
 from ..core.bitboard import CORNERS, FULL, flip_table, legal_moves
 from ..engine.placement import placement_move
-from .base import CancelCheck, ProgressCallback, SearchInfo
+from .base import CancelCheck, Limit, ProgressCallback, SearchInfo
 
 CORNER_WEIGHT = 10  # a corner is worth ten ordinary discs
 WIN = 100_000
@@ -22,7 +22,8 @@ class _Stop(Exception):
 
 
 class MinimaxPlayer:
-    """Minimax to `depth` plies (default 3) with a disc-and-corner count.
+    """Minimax to DEPTH plies (a request's depth limit instead, when it has
+    one; a node limit does not apply) with a disc-and-corner count.
 
     In anti, discs and corners count against their owner. Equal best moves
     are chosen between by a random generator seeded with `seed`.
@@ -30,17 +31,10 @@ class MinimaxPlayer:
 
     level = "medium"
     notice: str | None = None  # it has nothing to tell
+    DEPTH = 3  # what makes it medium: a few moves ahead, no further
 
-    def __init__(
-        self,
-        variant: Variant = Variant.OTHELLO,
-        seed: int | None = None,
-        time_limit: float | None = None,
-        depth: int = 3,
-    ):
+    def __init__(self, variant: Variant = Variant.OTHELLO, seed: int | None = None):
         self.variant = variant
-        self.time_limit = time_limit
-        self.depth = depth
         self._random = random.Random(seed)
         self._sign = -1 if variant.fewer_discs_win else 1
 
@@ -55,30 +49,32 @@ class MinimaxPlayer:
     def choose_move(
         self,
         position: Position,
+        limit: Limit,
         *,
         cancelled: CancelCheck | None = None,
         progress: ProgressCallback | None = None,
-    ) -> str | None:
+    ) -> Move:
         moves = position.legal_moves()
         if not moves:
-            return None
+            return Move.null()
         if position.in_opening_placement:
-            return square_name(
+            return Move.of(
                 placement_move(position, lambda p: self._evaluate(p.own, p.opp), self._random)
             )
-        deadline = time.perf_counter() + self.time_limit if self.time_limit is not None else None
-        scores = self._scores(position.own, position.opp, deadline, cancelled)
+        clock, depth = limit.clock, limit.depth or self.DEPTH
+        deadline = time.perf_counter() + clock if clock is not None else None
+        scores = self._scores(position.own, position.opp, depth, deadline, cancelled)
         if scores is None:  # stopped before the first answer: any legal move
-            return square_name(moves[0])
+            return Move.of(moves[0])
         best = max(scores.values())
         choices = sorted(sq for sq, s in scores.items() if s == best)
         move = self._random.choice(choices)
         if progress is not None:
-            progress(SearchInfo(self.depth, self._nodes, square_name(move), float(best)))
-        return square_name(move)
+            progress(SearchInfo(depth, self._nodes, Move.of(move), float(best)))
+        return Move.of(move)
 
     def _scores(
-        self, own: int, opp: int, deadline: float | None, cancelled: CancelCheck | None
+        self, own: int, opp: int, depth: int, deadline: float | None, cancelled: CancelCheck | None
     ) -> dict[int, int] | None:
         """Minimax score of every move; None if stopped before they are known."""
         flips = flip_table()
@@ -110,7 +106,7 @@ class MinimaxPlayer:
         # Deepen one ply at a time so that a clock or cancel still leaves an answer.
         result = None
         try:
-            for depth in range(1, self.depth + 1):
+            for plies in range(1, depth + 1):
                 scores = {}
                 m = legal_moves(own, opp)
                 while m:
@@ -118,7 +114,7 @@ class MinimaxPlayer:
                     m ^= b
                     sq = b.bit_length() - 1
                     f = flips[sq](own, opp)
-                    scores[sq] = -minimax(opp ^ f, own | f | b, depth - 1)
+                    scores[sq] = -minimax(opp ^ f, own | f | b, plies - 1)
                 result = scores
         except _Stop:
             pass

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from ..core import Position, Variant, square_name
-from .base import CancelCheck, ProgressCallback
+from ..core import Move, Position, Variant
+from .base import CancelCheck, Limit, ProgressCallback
 
 
 class RandomPlayer:
@@ -14,17 +14,17 @@ class RandomPlayer:
 
     def __init__(self, variant: Variant = Variant.OTHELLO, seed: int | None = None):
         self.variant = variant
-        self.time_limit = None
         self._random = random.Random(seed)
 
     def choose_move(
         self,
         position: Position,
+        limit: Limit,
         *,
         cancelled: CancelCheck | None = None,
         progress: ProgressCallback | None = None,
-    ) -> str | None:
+    ) -> Move:
         moves = position.legal_moves()
         if not moves:
-            return None
-        return square_name(self._random.choice(moves))
+            return Move.null()
+        return Move.of(self._random.choice(moves))

@@ -26,6 +26,7 @@ from typing import Protocol
 
 import asyncssh
 
+from ..core.errors import reason
 from .config import ServeError
 
 GUEST_PREFIX = "guest-"
@@ -78,7 +79,7 @@ class AccountKey:
 
 class AccountStore(Protocol):
     """Which keys are which name's: the interface a shared store (PostgreSQL)
-    would implement for a fleet of servers. Methods raise StoreError (one
+    would implement for a fleet of servers. Methods raise StorageError (one
     sentence) when the store fails."""
 
     def key_owner(self, key: str) -> str | None:
@@ -104,7 +105,7 @@ def named_keys(path: Path) -> tuple[asyncssh.SSHAuthorizedKeys, dict[str, str]]:
         text = path.read_text(encoding="utf-8")
         authorized = asyncssh.import_authorized_keys(text)
     except OSError as error:
-        raise ServeError(f"cannot read {path}: {error.strerror}") from None
+        raise ServeError(f"cannot read {path}: {reason(error)}") from None
     except (ValueError, UnicodeDecodeError) as error:
         raise ServeError(f"cannot use {path}: {error}") from None
     names: dict[str, str] = {}
@@ -133,7 +134,7 @@ class _Code:
 
 class KeyCodeStore(Protocol):
     """Where the one-time codes to add a key wait (a fleet's are in its database, so
-    a code shown on one node is redeemed on any). Methods may raise StoreError."""
+    a code shown on one node is redeemed on any). Methods may raise StorageError."""
 
     def issue(self, name: str) -> str:
         """A new code for `name`, replacing any it had."""

@@ -22,6 +22,7 @@ from typing import TextIO
 
 import asyncssh
 
+from ..core.errors import reason
 from .archive import FIRST_RATING, Archive
 from .config import ServeConfig, ServeError, format_duration, gone_reason, log_name
 from .door import Door, PasswordPenalties
@@ -164,7 +165,7 @@ class Arcade:
             )
         except OSError as error:
             where = f"{config.host or '*'}:{config.port}"
-            reason = os.strerror(error.errno) if error.errno else str(error)
+            why = reason(error)
             hint = "; choose another with --port" if error.errno == errno.EADDRINUSE else ""
             if self.preloaded is not None:
                 await self.preloaded.close()
@@ -172,7 +173,7 @@ class Arcade:
             await self.tables.close()
             await self.archive.leave()
             self.archive.close()
-            raise ServeError(f"cannot listen on {where}: {reason}{hint}") from None
+            raise ServeError(f"cannot listen on {where}: {why}{hint}") from None
 
     def _open_store(self) -> Store:
         """The archive's SQLite, or the fleet's PostgreSQL with --database."""
@@ -277,8 +278,8 @@ class Arcade:
     def log_disconnect(self, connection: PlayerConnection) -> None:
         user = log_name(connection.user) if connection.user is not None else "-"
         took = format_duration(time.monotonic() - connection.started)
-        reason = connection.end_reason or "closed"
-        self._log(f"{_now()} disconnect {connection.peer} user={user} after {took}: {reason}")
+        why = connection.end_reason or "closed"
+        self._log(f"{_now()} disconnect {connection.peer} user={user} after {took}: {why}")
 
     # Stopping.
 
@@ -530,4 +531,4 @@ def _make_private(config: ServeConfig) -> None:
             if not folder.is_symlink():
                 folder.chmod(0o700)
     except OSError as error:
-        raise ServeError(f"cannot make {error.filename} private: {error.strerror}") from None
+        raise ServeError(f"cannot make {error.filename} private: {reason(error)}") from None

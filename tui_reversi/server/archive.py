@@ -26,8 +26,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..core import Color, Ending, Game, ReversiError, Variant
-from ..net.terms import TermsRefused, TimeControl
+from ..core import Color, Ending, Game, Variant
+from ..net.terms import TimeControl
 from ..players.kinds import HUMAN, PERSON
 from ..storage import NameTakenError, SavedGame, SavedGames, StorageError
 from ..storage.paths import APP_NAME
@@ -123,10 +123,6 @@ class UnfinishedGame:
     adjourned: bool
 
 
-class StoreError(Exception):
-    """The table store could not do what it was asked, in one sentence (for the log)."""
-
-
 @dataclass(frozen=True, slots=True)
 class Results:
     """A player's results on this server."""
@@ -172,7 +168,7 @@ class Archive:
         return problems + save_for_players(played, self.players_dir)
 
     def save_table(self, unfinished: UnfinishedGame) -> None:
-        """Keep (or replace) a game not over yet. Raises StoreError."""
+        """Keep (or replace) a game not over yet. Raises StorageError."""
         game, clock = unfinished.game, unfinished.time_control
         try:
             self._db.execute(
@@ -193,14 +189,16 @@ class Archive:
             )
         except sqlite3.Error as error:
             code = unfinished.code
-            raise StoreError(f"cannot keep table {code}'s game in {self.path}: {error}") from None
+            raise StorageError(f"cannot keep table {code}'s game in {self.path}: {error}") from None
 
     def forget_table(self, code: str) -> None:
-        """Forget the game kept not over at table `code`. Raises StoreError."""
+        """Forget the game kept not over at table `code`. Raises StorageError."""
         try:
             self._db.execute("DELETE FROM unfinished WHERE code = ?", (code,))
         except sqlite3.Error as error:
-            raise StoreError(f"cannot forget table {code}'s game in {self.path}: {error}") from None
+            raise StorageError(
+                f"cannot forget table {code}'s game in {self.path}: {error}"
+            ) from None
 
     def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
         """Every game kept not over, and a sentence for each row that cannot be read."""
@@ -251,7 +249,7 @@ class Archive:
         return [], []
 
     def send(self, node: str, message: Message) -> None:
-        raise StoreError(f"there is no node {node!r}: this server is on its own")
+        raise StorageError(f"there is no node {node!r}: this server is on its own")
 
     async def listen(self, heard: Callable[[Message], None]) -> None:
         pass
@@ -301,13 +299,13 @@ class Archive:
                 )
                 return True
         except sqlite3.Error as error:
-            raise StoreError(f"cannot keep {name}'s key in {self.path}: {error}") from None
+            raise StorageError(f"cannot keep {name}'s key in {self.path}: {error}") from None
 
     def _query(self, sql: str, parameters: tuple[object, ...]) -> sqlite3.Cursor:
         try:
             return self._db.execute(sql, parameters)
         except sqlite3.Error as error:
-            raise StoreError(f"cannot read the accounts in {self.path}: {error}") from None
+            raise StorageError(f"cannot read the accounts in {self.path}: {error}") from None
 
     def _insert(self, played: PlayedGame) -> None:
         with self._db:  # the game and the ratings it moves: both or neither
@@ -363,7 +361,7 @@ def read_unfinished(rows: Iterable[Sequence[Any]]) -> tuple[list[UnfinishedGame]
                     bool(adjourned),
                 )
             )
-        except (ValueError, TypeError, ReversiError, TermsRefused) as error:
+        except (ValueError, TypeError) as error:  # ReversiError, TermsRefused too
             problems.append(f"table {code!r}'s unfinished game cannot be read back: {error}")
     return games, problems
 

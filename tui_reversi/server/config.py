@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..core import ReversiError
 from ..storage.paths import FILES_ROOT_VARIABLE
 
 AUTH_MODES = ("none", "password", "keys")
@@ -39,7 +40,7 @@ _PRINTABLE = re.compile(r"[^\x00-\x1f\x7f]{0,256}")
 LOGGED_NAME_LENGTH = 40
 
 
-class ServeError(Exception):
+class ServeError(ReversiError):
     """A problem the operator can fix (bad flag, unreadable key file): one sentence."""
 
 

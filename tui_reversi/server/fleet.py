@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..net.server_line import MAX_LINE, line
 from ..net.terms import TableRefused
-from .archive import StoreError
+from ..storage import StorageError
 from .store import Message, Presence, Store, TableView
 
 if TYPE_CHECKING:
@@ -149,7 +149,7 @@ class Fleet:
                 continue
             try:
                 self.share()
-            except StoreError as error:
+            except StorageError as error:
                 self._log(f"the fleet cannot be told: {error}")
 
     def look(self) -> None:
@@ -158,7 +158,7 @@ class Fleet:
             live = self.store.live_nodes()
             self.others = self.store.shared()
             self.share()
-        except StoreError as error:
+        except StorageError as error:
             self._log(f"the fleet cannot be seen: {error}")
             return
         for link, (node, _) in list(self._playing.items()):
@@ -183,7 +183,7 @@ class Fleet:
         TableRefused if the fleet cannot be asked."""
         try:
             self.others = self.store.shared()
-        except StoreError as error:
+        except StorageError as error:
             self._log(f"the fleet cannot be seen: {error}")
             raise TableRefused("the server cannot find its tables just now; try again.") from None
         return next((view for view in self.others[1] if view.code == code), None)
@@ -210,7 +210,7 @@ class Fleet:
             while data := await reader.readline():
                 self._send(node, "line", link=link, data=data)
             self._send(node, "eof", link=link)
-        except StoreError as error:
+        except StorageError as error:
             self._log(f"table {seat.table.code}: the relay to node {node} failed: {error}")
         finally:
             self._playing.pop(link, None)
@@ -302,11 +302,11 @@ class Fleet:
         """Send `node` a message of `kind`; said in the log if it cannot be sent."""
         try:
             self._send(node, kind, **rest)
-        except StoreError as error:
+        except StorageError as error:
             self._log(f"a message to node {node} failed: {error}")
 
     def _send(self, node: str, kind: str, **rest: Any) -> None:
-        """Send `node` a message of `kind` (bytes go as base64). Raises StoreError."""
+        """Send `node` a message of `kind` (bytes go as base64). Raises StorageError."""
         for key, value in rest.items():
             if isinstance(value, bytes):
                 rest[key] = base64.b64encode(value).decode()
@@ -316,7 +316,7 @@ class Fleet:
         """A message from another node."""
         kind, node, link = message.get("kind"), str(message.get("node")), str(message.get("link"))
         if kind == "lobby":
-            with contextlib.suppress(StoreError):  # (the next look tells)
+            with contextlib.suppress(StorageError):  # (the next look tells)
                 self.others = self.store.shared()
             self._changed()
         elif kind == "sit":

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import asyncssh
 
+from ..core.errors import reason
 from .config import ServeError
 
 
@@ -26,7 +27,7 @@ def load_or_create_host_key(path: Path) -> tuple[asyncssh.SSHKey, bool]:
     try:
         mode = stat.S_IMODE(path.stat().st_mode)
     except OSError as error:
-        raise ServeError(f"cannot read the host key {path}: {error.strerror}") from None
+        raise ServeError(f"cannot read the host key {path}: {reason(error)}") from None
     if mode & 0o077:
         raise ServeError(
             f"the host key {path} is readable by others (mode {mode:04o}); run: chmod 600 {path}"
@@ -34,8 +35,7 @@ def load_or_create_host_key(path: Path) -> tuple[asyncssh.SSHKey, bool]:
     try:
         key = asyncssh.read_private_key(path)
     except (OSError, ValueError, asyncssh.KeyImportError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise ServeError(f"cannot use the host key {path}: {reason}") from None
+        raise ServeError(f"cannot use the host key {path}: {reason(error)}") from None
     return key, created
 
 
@@ -44,7 +44,7 @@ def _create(path: Path) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     except OSError as error:
-        raise ServeError(f"cannot create {path.parent}: {error.strerror}") from None
+        raise ServeError(f"cannot create {path.parent}: {reason(error)}") from None
     key = asyncssh.generate_private_key("ssh-ed25519", comment="tui-reversi serve")
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
@@ -58,7 +58,7 @@ def _create(path: Path) -> None:
     except FileExistsError:
         pass
     except OSError as error:
-        raise ServeError(f"cannot write the host key {path}: {error.strerror}") from None
+        raise ServeError(f"cannot write the host key {path}: {reason(error)}") from None
     finally:
         with contextlib.suppress(OSError):
             temporary.unlink()

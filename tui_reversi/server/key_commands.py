@@ -7,8 +7,8 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING
 
+from ..storage import StorageError
 from .accounts import CODE_LIFETIME, ECHO_LIMIT, fingerprint
-from .archive import StoreError
 from .config import ServeError, format_duration
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def keys_command(connection: PlayerConnection, words: list[str], ssh: str) -> tu
             return _redeemed(connection, name, words[1])
         if len(words) == 2 and words[0] == "remove":
             return _removed(connection, name, words[1])
-    except StoreError as error:
+    except StorageError as error:
         accounts.log(str(error))
         return ["tui-reversi: the server cannot change keys now; please try again later."], 1
     return [f"tui-reversi: {' '.join(words)[:ECHO_LIMIT]!r} is not a keys command: {USAGE}"], 2

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import asyncssh
 
+from ..storage import StorageError
 from .accounts import (
     GUEST_PREFIX,
     AccountStore,
@@ -25,7 +26,6 @@ from .accounts import (
     name_refusal,
     named_keys,
 )
-from .archive import StoreError
 from .config import ServeConfig, ServeError
 
 
@@ -73,7 +73,7 @@ class Login:
         try:
             owner = self._owner(key, text)
             claimed = self._claimed(self.asked)
-        except (StoreError, ServeError) as error:
+        except (StorageError, ServeError) as error:
             self._accounts.log(str(error))
             return False
         allowed = owner == self.asked
@@ -108,7 +108,7 @@ class Login:
                     "or as another name to play as a guest."
                 )
                 return False
-        except StoreError as error:
+        except StorageError as error:
             self._accounts.log(str(error))
             return False
         self.guest = True
@@ -122,7 +122,7 @@ class Login:
         try:
             if self._claimed(self.asked):
                 return f"the name {self.asked} is claimed by a key: connect with that key."
-        except StoreError as error:
+        except StorageError as error:
             self._accounts.log(str(error))
             return "the server cannot check names now; please try again later."
         return None
@@ -137,7 +137,7 @@ class Login:
                 free = store is not None and store.key_owner(self.key) is None
                 if free and store is not None and not store.claim(self.asked, self.key):
                     return self.asked, f"the name {self.asked} was claimed meanwhile."
-            except StoreError as error:
+            except StorageError as error:
                 self._accounts.log(str(error))
                 return self.asked, "the server cannot keep your name now; try again later."
         return self.asked, None

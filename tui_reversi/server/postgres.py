@@ -31,6 +31,7 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import Jsonb
 
+from ..storage import StorageError
 from .accounts import (
     CODE_LIFETIME,
     CODE_TRIES,
@@ -44,7 +45,6 @@ from .archive import (
     FIRST_RATING,
     PlayedGame,
     Results,
-    StoreError,
     UnfinishedGame,
     elo_change,
     game_row,
@@ -135,21 +135,21 @@ class PostgresStore:
         if self._listener is not None:
             await self._listener.close()
             self._listener = None
-        with contextlib.suppress(StoreError):
+        with contextlib.suppress(StorageError):
             self._execute("DELETE FROM nodes WHERE id = %s", (self._node,))
 
     def close(self) -> None:
         self._pool.close()
 
     def _execute(self, query: str, params: tuple | dict = ()) -> list[tuple]:
-        """Run one statement on a pooled connection; its rows, if any. Raises StoreError."""
+        """Run one statement on a pooled connection; its rows, if any. Raises StorageError."""
         try:
             with self._pool.connection() as conn:
                 cursor = conn.execute(query.encode(), params)  # (parameters, never formatted)
                 return cursor.fetchall() if cursor.description is not None else []
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
             reason = str(error).strip() or type(error).__name__
-            raise StoreError(f"{self.where}: {reason}") from None
+            raise StorageError(f"{self.where}: {reason}") from None
 
     # -- the archive --------------------------------------------------------------------
 
@@ -261,7 +261,7 @@ class PostgresStore:
                 ).fetchone()
                 return bound is not None
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
-            raise StoreError(f"cannot keep {name}'s key in {self.where}: {error}") from None
+            raise StorageError(f"cannot keep {name}'s key in {self.where}: {error}") from None
 
     # -- games not over -----------------------------------------------------------------
 
@@ -354,7 +354,7 @@ class PostgresStore:
     def send(self, node: str, message: Message) -> None:
         payload = json.dumps(message, separators=(",", ":"))
         if len(payload) > MAX_MESSAGE:
-            raise StoreError(f"a message of {len(payload)} bytes is too long for NOTIFY")
+            raise StorageError(f"a message of {len(payload)} bytes is too long for NOTIFY")
         self._execute("SELECT pg_notify(%s, %s)", (f"tui_reversi_{node}", payload))
 
     async def listen(self, heard: Callable[[Message], None]) -> None:
@@ -436,7 +436,7 @@ class SharedKeyCodes:
                     conn.execute("UPDATE key_codes SET tries = tries - 1 WHERE name = %s", (name,))
                 return same_code(code, held[0])
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
-            raise StoreError(f"cannot read {name}'s code in {store.where}: {error}") from None
+            raise StorageError(f"cannot read {name}'s code in {store.where}: {error}") from None
 
 
 def _table_row(table: TableView) -> list[str | int | list[str]]:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
+from ..core import ReversiError
 from ..crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
 from ..net.terms import USAGE, TableTerms, TermsRefused
 from .config import (
@@ -80,7 +81,7 @@ ANSWER_WAIT = 60.0
 ELSEWHERE_KEYS = {"t": "take over", "n": "separate", "q": "leave", "\x03": "leave", "\x04": "leave"}
 
 
-class SessionRefused(Exception):
+class SessionRefused(ReversiError):
     """Why a session cannot start, in one sentence for the player, and its exit status."""
 
     def __init__(self, message: str, status: int = 1, reason: str | None = None) -> None:

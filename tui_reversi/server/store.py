@@ -58,7 +58,7 @@ class Presence:
 
 class Store(AccountStore, Protocol):
     """The server's state beyond its process, the accounts included (key_owner,
-    keys_of, claim, add_key, remove_key: accounts.py). Methods raise StoreError
+    keys_of, claim, add_key, remove_key: accounts.py). Methods raise StorageError
     (one sentence) when the store fails; keep() reports its problems instead, as
     it also writes the players' saved games."""
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from ..core import Color, Ending
 from ..net.server_line import line
-from .archive import StoreError
+from ..storage import StorageError
 from .config import format_duration
 from .store import Store
 from .table import Seat, Table
@@ -171,7 +171,7 @@ class GameCourse:
         if not table.game.moves:  # a game with no move is no result: neither rated nor kept
             try:
                 self.store.forget_table(table.code)
-            except StoreError as error:
+            except StorageError as error:
                 self._log(str(error))
             return
         for problem in self.store.keep(played(table, end)):
@@ -183,5 +183,5 @@ class GameCourse:
             return
         try:
             self.store.save_table(unfinished(table))
-        except StoreError as error:
+        except StorageError as error:
             self._log(str(error))

@@ -153,7 +153,7 @@ class TableReferee:
         mine = [
             ply
             for ply in range(game.ply)
-            if game.moves[ply] >= 0 and game.positions[ply].to_move == color
+            if game.move_at(ply) and game.positions[ply].to_move == color
         ]
         if not mine:
             return "You have no move to take back."

@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..core import Color, Move, Variant
+from ..core import Color, Variant
 from ..net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
 from ..net.server_line import line, words
 from ..net.terms import TableRefused as TableRefused
@@ -486,9 +486,9 @@ class Tables:
         if table.time_control is not None:
             writer.write(table.clock_line(self.now()))
         game = table.game
-        for ply, move in enumerate(game.moves):
-            if move >= 0:
-                writer.write(line("moved", ply, Move.of(move)))
+        for ply, move in enumerate(game.played):
+            if move:
+                writer.write(line("moved", ply, move))
         if table.ended is not None:
             writer.write(table.over_line())
         writer.write(line("ready"))

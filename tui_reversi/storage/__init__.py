@@ -62,13 +62,12 @@ from .formats import (
 )
 from .ggf import parse_ggf
 from .paths import config_dir, data_dir
-from .record import PLAYERS, SavedGame, parse_player
+from .record import SavedGame, parse_player
 from .saved_games import SavedGameEntry, SavedGames, clean_name, name_key
 from .settings import Settings, load_settings, save_settings, settings_path
 from .writer import AutosaveWriter
 
 __all__ = [
-    "PLAYERS",
     "Autosave",
     "AutosaveLoad",
     "AutosaveWriter",

@@ -42,8 +42,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core import Game
+from ..core.errors import reason
 from .errors import FutureFormatError, StorageError
-from .files import ensure_dir, move_aside, read_limited, reason, write_atomic
+from .files import ensure_dir, move_aside, read_limited, write_atomic
 from .paths import data_dir
 from .record import MAX_RECORD_BYTES, SavedGame, read_record
 

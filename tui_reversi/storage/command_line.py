@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import IO
 
 from ..core import Variant
+from ..core.errors import reason
 from .autosave import Autosave
 from .errors import StorageError
-from .files import reason
 from .formats import MAX_IMPORT_BYTES, import_bytes, import_file
 from .record import SavedGame
 

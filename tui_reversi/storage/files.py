@@ -19,15 +19,10 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..core.errors import reason
 from .errors import StorageError
 
 DIR_MODE = 0o700  # the player's games are nobody else's business
-
-
-def reason(error: OSError) -> str:
-    """The OS's explanation of `error` as a phrase: 'no space left on device'."""
-    text = error.strerror or str(error) or type(error).__name__
-    return text[:1].lower() + text[1:]
 
 
 def ensure_dir(directory: Path) -> None:

@@ -29,8 +29,9 @@ import unicodedata
 from pathlib import Path
 
 from ..core import Game, Position, ReversiError, Variant
+from ..core.errors import reason
 from .errors import NameTakenError, StorageError, shown
-from .files import read_limited, reason, write_atomic
+from .files import read_limited, write_atomic
 from .ggf import export_ggf, looks_like_ggf, parse_ggf
 from .paths import player_file
 from .record import SavedGame

@@ -37,20 +37,11 @@ import math
 import re
 from datetime import UTC, datetime, timedelta
 
-from ..core import (
-    PASS,
-    Color,
-    Ending,
-    Game,
-    Position,
-    ReversiError,
-    Variant,
-    parse_square,
-    square_name,
-)
+from ..core import Color, Ending, Game, Move, Position, ReversiError, Variant
 from ..players.analysis import MAX_MARGIN, GameAnalysis, MoveAnalysis
+from ..players.kinds import NAMES
 from .errors import StorageError, shown
-from .record import PLAYERS, SavedGame, now
+from .record import SavedGame, now
 
 PROGRAM = "tui-reversi"
 _PROPERTY = re.compile(r"([A-Za-z]{1,8})[ \t\r\n]*\[((?:[^\]\\]|\\.)*)\]", re.S)
@@ -66,7 +57,7 @@ def export_ggf(record: SavedGame) -> str:
     final = game.positions[-1]
     moves = "".join(
         "BW"[game.positions[ply].to_move] + f"[{_move_text(move)}{_annotation(record, ply + 1)}]"
-        for ply, move in enumerate(game.moves)
+        for ply, move in enumerate(game.played)
     )
     game_type = "8a" if game.variant.fewer_discs_win else "8"
     date = record.date or f"{record.created.astimezone(UTC):%Y.%m.%d_%H:%M:%S}.UTC"
@@ -84,8 +75,8 @@ def export_ggf(record: SavedGame) -> str:
     )
 
 
-def _move_text(move: int) -> str:
-    return "PA" if move == PASS else square_name(move).upper()
+def _move_text(move: Move) -> str:
+    return "PA" if move.is_pass else move.name.upper()
 
 
 def _annotation(record: SavedGame, ply: int) -> str:
@@ -179,7 +170,7 @@ def parse_ggf(text: str) -> SavedGame:
         variant=variant,
         black=_player(tags.get("PB", "")),
         white=_player(tags.get("PW", "")),
-        moves=tuple(game.moves),
+        moves=game.played,
         start=None if start == variant.start() else start,
         created=_date(tags.get("DT", "")) or now(),
         updated=now(),
@@ -211,11 +202,11 @@ def _times(game: Game, moves: list[tuple[str, str]]) -> tuple[str, ...]:
     times: list[str] = []
     written = iter(moves)
     pending = next(written, None)
-    for move in game.moves:
+    for move in game.played:
         is_pass = (
             pending is not None and pending[1].split("/", 1)[0].strip().lower() in _PASS_VALUES
         )
-        if move == PASS and not is_pass:
+        if move.is_pass and not is_pass:
             times.append("")  # a pass the file did not write
             continue
         parts = pending[1].split("/") if pending is not None else []
@@ -240,7 +231,7 @@ def _evaluations(game: Game, moves: list[tuple[str, str]]) -> GameAnalysis:
     """The evaluations written after the moves (`B[F5/0.50]`), as the played
     moves' scores. A move without one has none; one that is not a disc
     margin is left out, and the analysis's `unread` says so."""
-    played = [ply for ply, move in enumerate(game.moves, start=1) if move != PASS]
+    played = [ply for ply, move in enumerate(game.played, start=1) if move]
     written = [
         (number, colour, value)
         for number, (colour, value) in enumerate(moves, start=1)
@@ -262,7 +253,7 @@ def _evaluations(game: Game, moves: list[tuple[str, str]]) -> GameAnalysis:
             left_out.append((where, f"{shown(text, 12)} is not a disc margin (-64 to 64)"))
             continue
         side = game.positions[ply - 1].to_move
-        scored.append(MoveAnalysis(ply, side, square_name(game.moves[ply - 1]), score))
+        scored.append(MoveAnalysis(ply, side, game.move_at(ply - 1), score))
     if not left_out:
         return GameAnalysis(tuple(scored))
     where, why = left_out[0]
@@ -324,7 +315,7 @@ def _start(board: str | None) -> Position:
 
 
 def _square_token(word: str) -> str:
-    return square_name(parse_square(word))
+    return Move.parse(word).name
 
 
 def _name_move(error: ReversiError, moves: list[tuple[str, str]]) -> str:
@@ -338,7 +329,7 @@ def _name_move(error: ReversiError, moves: list[tuple[str, str]]) -> str:
 
 
 def _check_colours(game: Game, moves: list[tuple[str, str]]) -> None:
-    movers = [game.positions[ply].to_move for ply, move in enumerate(game.moves) if move != PASS]
+    movers = [game.positions[ply].to_move for ply, move in enumerate(game.played) if move]
     played = [
         (number, colour, value)
         for number, (colour, value) in enumerate(moves, start=1)
@@ -355,7 +346,7 @@ def _check_colours(game: Game, moves: list[tuple[str, str]]) -> None:
 
 def _player(name: str) -> str:
     words = name.strip().lower().split()
-    if len(words) == 2 and words[0] == PROGRAM and words[1] in PLAYERS:
+    if len(words) == 2 and words[0] == PROGRAM and words[1] in NAMES:
         return words[1]
     return "human"
 

@@ -56,24 +56,11 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from ..core import (
-    PASS,
-    Color,
-    Ending,
-    Game,
-    Move,
-    Position,
-    ReversiError,
-    Variant,
-    parse_square,
-    parse_transcript,
-    square_name,
-)
+from ..core import Color, Ending, Game, Move, Position, ReversiError, Variant, parse_transcript
 from ..players.analysis import MAX_MARGIN, GameAnalysis, MoveAnalysis
-from ..players.kinds import NAMES, label, player_kind
+from ..players.kinds import label, player_kind
 from .errors import FutureFormatError, StorageError, shown
 
-PLAYERS = NAMES  # the registry's kinds: "human" then the computer levels
 FORMAT = "tui-reversi game"
 VERSION = 1
 MAX_RECORD_BYTES = 256 * 1024  # a whole game is under 1 KiB; anything near this is not ours
@@ -97,8 +84,8 @@ def new_id() -> str:
     return os.urandom(8).hex()
 
 
-def _moves_text(moves: tuple[int, ...]) -> str:
-    return "".join("pa" if move == PASS else square_name(move) for move in moves)
+def _moves_text(moves: tuple[Move, ...]) -> str:
+    return "".join("pa" if move.is_pass else move.name for move in moves)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +97,7 @@ class SavedGame:
     variant: Variant
     black: str
     white: str
-    moves: tuple[int, ...] = ()
+    moves: tuple[Move, ...] = ()
     start: Position | None = None
     ply: int | None = None
     name: str | None = None
@@ -146,7 +133,7 @@ class SavedGame:
             variant=game.variant,
             black=parse_player(black),
             white=parse_player(white),
-            moves=tuple(game.moves),
+            moves=game.played,
             start=None if game.start == game.variant.start() else game.start,
             ply=None if game.at_end else game.ply,
             name=name,
@@ -160,7 +147,8 @@ class SavedGame:
         the analysis of the moves it still has."""
         fresh = SavedGame.from_game(game, self.black, self.white, name=self.name)
         same = 0  # the plies this record and `game` have in common: their times stay
-        while same < min(len(self.moves), len(game.moves)) and self.moves[same] == game.moves[same]:
+        played = game.played
+        while same < min(len(self.moves), len(played)) and self.moves[same] == played[same]:
             same += 1
         return replace(
             fresh,
@@ -215,7 +203,7 @@ class SavedGame:
     @property
     def transcript(self) -> str:
         """The moves as a canonical transcript: lowercase squares, no passes."""
-        return "".join(square_name(m) for m in self.moves if m != PASS)
+        return "".join(move.name for move in self.moves if move)
 
     def same_game(self, other: SavedGame | None) -> bool:
         """True when `other` holds this very game: the same moves from the
@@ -308,18 +296,18 @@ def read_record(data: bytes | str, source: str = "the saved game") -> tuple[Save
         raise StorageError(f"{source} is damaged: {error}") from None
     # Canonical moves: passes exactly where core records them.
     analysis = _analysis(fields.get("analysis"), game)
-    return replace(record, moves=tuple(game.moves), analysis=analysis), game
+    return replace(record, moves=game.played, analysis=analysis), game
 
 
 def _analysis_fields(scored: MoveAnalysis) -> dict[str, object]:
     return {
         "ply": scored.ply,
-        "move": scored.move,
+        "move": str(scored.move),
         "played": scored.played_score,
-        "best": scored.best,
+        "best": None if scored.best is None else str(scored.best),
         "best_score": scored.best_score,
         "exact": scored.exact,
-        "pv": "".join("pa" if move == "pass" else move for move in scored.pv),
+        "pv": _moves_text(scored.pv),
     }
 
 
@@ -367,18 +355,19 @@ def _scored(item: object, game: Game) -> MoveAnalysis:
     if not isinstance(item, dict):
         raise _LeftOut("an entry", "it is not an object")
     ply = item.get("ply")
-    if not isinstance(ply, int) or not 0 < ply <= len(game.moves) or game.moves[ply - 1] == PASS:
+    if not isinstance(ply, int) or not 0 < ply <= len(game.moves) or game.move_at(ply - 1).is_pass:
         raise _LeftOut(f"an entry for ply {shown(str(ply), 20)}", "the game has no move there")
-    move = square_name(game.moves[ply - 1])
+    move = game.move_at(ply - 1)
     where = f"move {game.move_number(ply)} ({move})"
     written = shown(str(item.get("move")), 20)
-    if written != move:
+    if written != move.name:
         raise _LeftOut(where, f"it is about {written}, not the move played")
     try:
         best, best_score = item.get("best"), item.get("best_score")
-        if best is not None:
-            best = square_name(parse_square(str(best)))
-        pv = tuple(Move.of(index).name for index in parse_transcript(str(item.get("pv") or "")))
+        best = None if best is None else Move.parse(str(best))
+        if best is not None and best.is_pass:
+            raise ReversiError("its best move is a pass, which is never a choice")
+        pv = tuple(Move.of(index) for index in parse_transcript(str(item.get("pv") or "")))
         return MoveAnalysis(
             ply,
             game.positions[ply - 1].to_move,
@@ -464,7 +453,7 @@ def _record_from_fields(fields: dict[str, Any]) -> SavedGame:
         variant=variant,
         black=parse_player(_get(fields, "black", str)[:40]),
         white=parse_player(_get(fields, "white", str)[:40]),
-        moves=tuple(parse_transcript(moves)),
+        moves=tuple(Move.of(move) for move in parse_transcript(moves)),
         start=None if position == variant.start() else position,
         ply=_get(fields, "ply", int, optional=True),
         name=name,

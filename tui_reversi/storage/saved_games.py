@@ -22,9 +22,10 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..core import PASS, Color, Ending, Game, Result
+from ..core import Color, Ending, Game, Result
+from ..core.errors import reason
 from .errors import NameTakenError, StorageError
-from .files import move_aside, read_limited, reason, write_atomic
+from .files import move_aside, read_limited, write_atomic
 from .paths import data_dir
 from .record import MAX_RECORD_BYTES, SavedGame, now, read_record
 
@@ -222,7 +223,7 @@ class SavedGames:
             name=record.name or key,
             updated=record.updated,
             record=record,
-            moves=sum(1 for move in game.moves[: game.ply] if move != PASS),
+            moves=sum(1 for move in game.played[: game.ply] if move),
             black_discs=position.count(Color.BLACK),
             white_discs=position.count(Color.WHITE),
             result=game.result,

@@ -32,10 +32,10 @@ from pathlib import Path
 from typing import Any
 
 from ..core import Variant
+from ..players.kinds import NAMES
 from .errors import StorageError
 from .files import move_aside, read_limited, write_atomic
 from .paths import config_dir
-from .record import PLAYERS
 
 SETTINGS_NAME = "settings.toml"
 MAX_SETTINGS_BYTES = 64 * 1024
@@ -125,9 +125,9 @@ def _from_table(
 def _check(key: str, value: object, themes: Collection[str] | None) -> object:
     """The setting's value, or ValueError saying what it should be."""
     if key in ("black", "white"):
-        if isinstance(value, str) and value.strip().lower() in PLAYERS:
+        if isinstance(value, str) and value.strip().lower() in NAMES:
             return value.strip().lower()
-        raise ValueError(f"it should be one of {', '.join(PLAYERS)}")
+        raise ValueError(f"it should be one of {', '.join(NAMES)}")
     if key == "variant":
         names = [v.value for v in Variant]
         if isinstance(value, str) and value.strip().lower() in names:

@@ -25,6 +25,7 @@ from ..players.analysis import (
     summarise,
     turning_point,
 )
+from ..players.base import Limit
 from ..storage import load_game_argument
 
 FORMATS = ("table", "json")
@@ -59,8 +60,8 @@ def run(args: argparse.Namespace) -> int:
     if analysis.unread:
         print(f"tui-reversi analyse: {analysis.unread}; searched again.", file=sys.stderr)
     progress = sys.stderr if sys.stderr.isatty() else None
-    total = sum(1 for m in game.moves if m >= 0)
-    for scored in analyse_game(game, time_limit=args.time, skip=analysis):
+    total = sum(1 for move in game.played if move)
+    for scored in analyse_game(game, Limit(time=args.time), skip=analysis):
         analysis = analysis.with_move(scored)
         if progress is not None:
             done = sum(1 for m in analysis.moves if m.complete)
@@ -111,9 +112,9 @@ def print_table(game: Game, analysis: GameAnalysis, out: TextIO) -> None:
         table.add_row(
             str(game.move_number(scored.ply)),
             scored.side.label,
-            scored.move,
+            str(scored.move),
             _score(scored.played_score, scored.exact) + exact,
-            "" if scored.best == scored.move else scored.best or "",
+            "" if scored.best is None or scored.best == scored.move else str(scored.best),
             _score(scored.best_score, scored.exact) + exact,
             ""
             if not scored.loss

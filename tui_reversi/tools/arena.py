@@ -125,23 +125,30 @@ class Side:
     def label(self) -> str:
         return self.spec if self.time_limit is None else f"{self.spec}@{self.time_limit:g}s"
 
+    @property
+    def limit(self):
+        """How far it thinks about each move: the time asked for, else its
+        level's own (an outside engine's is one second)."""
+        from ..players.base import Limit
+        from ..players.kinds import player_kind
+
+        if self.time_limit is not None:
+            return Limit(time=self.time_limit)
+        if self.spec.startswith("cmd:"):
+            return Limit()
+        return player_kind(self.spec.partition(":")[0]).limit
+
     def build(self, variant, seed: int):
         from ..players import create_player
         from ..players.external import ExternalPlayer
 
         if self.spec.startswith("cmd:"):
-            key = (self.spec, variant, self.time_limit)
+            key = (self.spec, variant)
             if key not in _external:
-                _external[key] = ExternalPlayer(self.spec[4:], variant, self.time_limit or 1.0)
+                _external[key] = ExternalPlayer(self.spec[4:], variant)
             return _external[key]
         level, _, evaluation = self.spec.partition(":")
-        return create_player(
-            level,
-            variant=variant,
-            seed=seed,
-            time_limit=self.time_limit,
-            evaluation=evaluation or None,
-        )
+        return create_player(level, variant=variant, seed=seed, evaluation=evaluation or None)
 
 
 _external: dict = {}  # outside engines, one per worker process, kept between games
@@ -186,12 +193,12 @@ def play_game(task: GameTask) -> GameRecord:
     a_colour = Color.BLACK if task.a_is_black else Color.WHITE
     while not game.is_over:
         mover_is_a = game.position.to_move == a_colour
-        player = a if mover_is_a else b
+        player, limit = (a, task.a.limit) if mover_is_a else (b, task.b.limit)
         started = time.perf_counter()
         try:
-            move = player.choose_move(game.position)
+            move = player.choose_move(game.position, limit)
             (record.times_a if mover_is_a else record.times_b).append(time.perf_counter() - started)
-            if move is None:
+            if not move:
                 raise ReversiError("it passed with a legal move")
             game.play(move)
         except ReversiError as error:

@@ -19,13 +19,10 @@ def run(args: argparse.Namespace) -> int:
     create_player(args.level)  # an unknown level fails here, in one line
     players = {}
 
-    def player(variant, seconds):
-        key = (variant, seconds)
-        if key not in players:
-            players[key] = create_player(
-                args.level, variant=variant, seed=args.seed, time_limit=seconds
-            )
-        return players[key]
+    def player(variant):
+        if variant not in players:
+            players[variant] = create_player(args.level, variant=variant, seed=args.seed)
+        return players[variant]
 
     def write(line: str) -> None:
         sys.stdout.write(line + "\n")

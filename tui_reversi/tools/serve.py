@@ -255,15 +255,19 @@ def _migrate(url: str) -> int:
 
 
 def _password(args: argparse.Namespace) -> str:
+    from ..core.errors import reason
     from ..server.config import ServeError
 
     if args.password_file is not None:
         try:
             lines = args.password_file.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as error:
-            reason = getattr(error, "strerror", None) or "not UTF-8 text"
+        except UnicodeDecodeError:
             raise ServeError(
-                f"cannot read the password file {args.password_file}: {reason}"
+                f"cannot read the password file {args.password_file}: not UTF-8 text"
+            ) from None
+        except OSError as error:
+            raise ServeError(
+                f"cannot read the password file {args.password_file}: {reason(error)}"
             ) from None
         password = lines[0] if lines else ""
         where = f"the first line of {args.password_file}"

@@ -1,4 +1,5 @@
-"""The analysis panel: runs a game's analysis in a thread worker and shows
+"""The analysis panel: runs a game's analysis in the background
+(players/background.py) and shows
 its progress, the summary per player and, when tall enough, the graph.
 
 The panel does not know the match: `start(game, known)` analyses a copy of
@@ -13,17 +14,15 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import ProgressBar, Static
-from textual.worker import get_current_worker
 
-from ..core import PASS, Color, Game
+from ..core import Color, Game, Move
 from ..players.analysis import (
-    DEFAULT_TIME,
+    PER_POSITION,
     GameAnalysis,
     MoveAnalysis,
     analyse_game,
@@ -31,6 +30,8 @@ from ..players.analysis import (
     summarise,
     turning_point,
 )
+from ..players.background import Background, Failed, Outcome, Stopped
+from ..players.base import CancelCheck, Limit
 from .eval_graph import EvalGraph, GraphData
 from .glyphs import ascii_text
 from .literal import Literal
@@ -109,22 +110,23 @@ class AnalysisPanel(Vertical):
     class MoveScored(Message):
         """A move of `moves` (the game analysed) has been scored."""
 
-        moves: tuple[int, ...]
+        moves: tuple[Move, ...]
         scored: MoveAnalysis
 
     @dataclass
     class Ended(Message):
         """The analysis of `moves` stopped: done, cancelled, or `error`."""
 
-        moves: tuple[int, ...]
+        moves: tuple[Move, ...]
         cancelled: bool
         error: str | None = None
 
-    def __init__(self, *, time_limit: float = DEFAULT_TIME, **kwargs: object) -> None:
+    def __init__(self, *, limit: Limit = PER_POSITION, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.time_limit = time_limit  # seconds per position (math.inf: none)
-        self.max_depth: int | None = None  # with no clock: a repeatable analysis (tests)
+        self.limit = limit  # per position; with no clock, a repeatable analysis (tests)
         self.running = False
+        # The game analysed (its moves) is the token: the screen drops what no longer fits.
+        self.analysis: Background[tuple[Move, ...], None] = Background("analysis")
 
     def compose(self) -> ComposeResult:
         yield ProgressBar(show_eta=False, id="analysis-progress")
@@ -148,47 +150,51 @@ class AnalysisPanel(Vertical):
         snapshot = game.copy()
         self.running = True
         self.display = True
-        self._analyse(snapshot, known)
+        self.analysis.start(
+            snapshot.played,
+            lambda cancelled: self._analyse(snapshot, known, cancelled),
+            self._ended,
+        )
 
     def cancel(self) -> None:
         """Stop the analysis; the moves scored so far are kept."""
         self.running = False
-        self.workers.cancel_group(self, "analysis")
+        self.analysis.cancel()
 
-    @work(thread=True, exclusive=True, group="analysis", exit_on_error=False)
-    def _analyse(self, game: Game, known: GameAnalysis) -> None:
-        worker = get_current_worker()
-        moves = tuple(game.moves)
+    def on_unmount(self) -> None:
+        self.analysis.cancel()
+
+    def _analyse(self, game: Game, known: GameAnalysis, stop: CancelCheck) -> None:
+        """Runs in the background: each move of `game` scored, posted as it comes."""
+        moves = game.played
 
         def cancelled() -> bool:
             # Asked every few hundred nodes: let the UI thread take the GIL
             # now, not at the end of the interpreter's 5 ms switch interval.
             time.sleep(0)
-            return worker.is_cancelled
+            return stop()
 
-        try:
-            for scored in analyse_game(
-                game,
-                time_limit=self.time_limit,
-                cancelled=cancelled,
-                skip=known,
-                max_depth=self.max_depth,
-                # The end first: its solved positions come at once, and the
-                # move log (scrolled to the end after a game) fills where it shows.
-                from_the_end=True,
-            ):
-                self.post_message(self.MoveScored(moves, scored))
-        except Exception as error:  # a bug in the engine: say so, keep the game
-            self.post_message(self.Ended(moves, False, f"{type(error).__name__}: {error}"))
-            return
-        self.post_message(self.Ended(moves, worker.is_cancelled))
+        for scored in analyse_game(
+            game,
+            self.limit,
+            cancelled=cancelled,
+            skip=known,
+            # The end first: its solved positions come at once, and the
+            # move log (scrolled to the end after a game) fills where it shows.
+            from_the_end=True,
+        ):
+            self.post_message(self.MoveScored(moves, scored))
+
+    def _ended(self, outcome: Outcome[tuple[Move, ...], None]) -> None:
+        problem = outcome.problem if isinstance(outcome, Failed) else None
+        self.post_message(self.Ended(outcome.token, isinstance(outcome, Stopped), problem))
 
     # -- showing -----------------------------------------------------------------------
 
     def show(self, game: Game, analysis: GameAnalysis, selected: int | None, ascii: bool) -> None:
         """Draw `analysis` of `game`, the reviewed ply `selected` highlighted."""
         self._fit()
-        wanted = sum(1 for move in game.moves if move != PASS)
+        wanted = sum(1 for move in game.played if move)
         done = sum(1 for scored in analysis.moves if scored.complete)
         self.display = bool(analysis.moves) or self.running
         progress = self.query_one(ProgressBar)

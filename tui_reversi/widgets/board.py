@@ -21,7 +21,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
-from ..core import Color, Position
+from ..core import Color, Move, Position
 from ..core.squares import COLUMNS, square_at
 from .glyphs import CELL_SIZES, UNICODE, Glyphs
 
@@ -100,9 +100,9 @@ class BoardView(Widget, can_focus=True):
 
     @dataclass
     class SquareChosen(Message):
-        """The player chose a square (Enter, Space, typing or a click)."""
+        """The player chose a move (Enter, Space, typing or a click)."""
 
-        square: int
+        move: Move
 
     state: reactive[BoardState] = reactive(BoardState(Position.initial()), layout=False)
     # d3, Black's first move. Moving it repaints two squares (watch_cursor), not the board.
@@ -338,7 +338,7 @@ class BoardView(Widget, can_focus=True):
 
     def action_choose(self) -> None:
         self.typed_column = None
-        self.post_message(self.SquareChosen(self.cursor))
+        self.post_message(self.SquareChosen(Move.of(self.cursor)))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Read-only while reviewing: Enter falls through to the screen's keys.
@@ -380,7 +380,7 @@ class BoardView(Widget, can_focus=True):
             else:
                 if before_h is not None:
                     self.cursor = before_h
-                self.post_message(self.SquareChosen(square_at(row, typed)))
+                self.post_message(self.SquareChosen(Move.of(square_at(row, typed))))
         else:
             self.typed_column, self._cursor_before_h = None, None
 
@@ -393,7 +393,7 @@ class BoardView(Widget, can_focus=True):
             self.focus()
             self.cursor = square
             self.typed_column = None
-            self.post_message(self.SquareChosen(square))
+            self.post_message(self.SquareChosen(Move.of(square)))
 
 
 def _segments(cells: list[tuple[str, Style]]) -> list[Segment]:

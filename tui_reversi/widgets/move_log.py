@@ -27,7 +27,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..core import PASS, Color, move_name, move_numbers
+from ..core import Color, Move, move_numbers
 from ..players.analysis import MoveAnalysis
 from .glyphs import UNICODE, Glyphs
 
@@ -75,7 +75,7 @@ def figures(scored: MoveAnalysis | None) -> str:
         return f" {played}"
     best = _figure(scored.best_score, scored.exact)
     lost = _figure(loss, scored.exact, sign="")
-    return f" {played} {scored.best:<2} {best} {lost}"
+    return f" {played} {scored.best!s:<2} {best} {lost}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +84,7 @@ class MoveList:
     who made the first ply (White, in a game set up with White to move), and
     per ply, once analysed, its mark ('?!', '?', '??' or '') and its figures."""
 
-    moves: tuple[int, ...] = ()
+    moves: tuple[Move, ...] = ()
     live: int = 0
     selected: int | None = None
     first: Color = Color.BLACK
@@ -257,9 +257,9 @@ class MoveLog(ScrollView, can_focus=True):
         moves, ply = self.moves, index + 1
         style = self.get_component_rich_style
         number, move = self._numbers[index], moves.moves[index]
-        name = move_name(move)
+        name = move.name
         undone = ply > moves.live
-        kind = "move-log--pass" if move == PASS else "move-log--move"
+        kind = "move-log--pass" if move.is_pass else "move-log--move"
         entry_style = base + style(kind, partial=True)
         if undone:  # bracketed as well as dimmed: it reads as undone without colour
             entry_style += style("move-log--undone", partial=True)
@@ -269,7 +269,7 @@ class MoveLog(ScrollView, can_focus=True):
         if ply == moves.selected:
             entry_style += style("move-log--selected", partial=True)
         label = "" if number is None else str(number)
-        mark = moves.marks[index] if index < len(moves.marks) and move != PASS else ""
+        mark = moves.marks[index] if index < len(moves.marks) and move else ""
         segments = [
             Segment(f"{label:>{NUMBER_WIDTH}} ", base + style("move-log--number", partial=True))
         ]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 from textual.content import Content
 
-from ...core import Game, parse_square
+from ...core import Game
 from ...core.openings import LONGEST, game_opening
 from ...players.analysis import GameAnalysis, MoveAnalysis
 from ...session import sentence
@@ -54,7 +54,8 @@ def describe_best(scored: MoveAnalysis) -> str:
     best = scored.best or scored.move
     exact = " exact" if scored.exact else ""
     score = f"{scored.best_score:+g}" if scored.best_score is not None else "?"
-    text = f"Best here: {best} ({score}{exact}): {' '.join(scored.pv or (best,))}."
+    line = " ".join(str(move) for move in scored.pv or (best,))
+    text = f"Best here: {best} ({score}{exact}): {line}."
     if scored.best != scored.move:
         label = f", {scored.label}" if scored.label else ""
         text += f" Played {scored.move} ({scored.played_score:+g}{label})."
@@ -133,7 +134,7 @@ class Analysis:
         screen = self.screen
         game = screen.match.game
         ply = event.scored.ply
-        if tuple(game.moves[:ply]) != event.moves[:ply]:
+        if game.played[:ply] != event.moves[:ply]:
             screen.query_one(AnalysisPanel).cancel()  # the game changed under the analysis
             return
         self.known = self.known.with_move(event.scored)
@@ -156,7 +157,7 @@ class Analysis:
         game = screen.match.game
         if event.error is not None:
             screen.say(f"The analysis stopped ({event.error}).", error=True)
-        elif not event.cancelled and tuple(game.moves) == event.moves:
+        elif not event.cancelled and game.played == event.moves:
             turning = turning_text(game, self.known)
             done = "Analysis done: g shows the graph, , reviews the moves"
             screen.say(f"{done}. Turning point: {turning}." if turning else f"{done}.")
@@ -188,7 +189,7 @@ class Analysis:
     def best(self, ply: int) -> int | None:
         """The best move from the position after `ply`, when analysed."""
         scored = self.known.at(ply + 1)
-        return parse_square(scored.best) if scored is not None and scored.best else None
+        return scored.best.square if scored is not None and scored.best else None
 
     def review_line(self, ply: int) -> Content | None:
         """The status line in review: the best move from here and its line."""

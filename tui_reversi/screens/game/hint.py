@@ -1,6 +1,7 @@
 """The hint: the app's hint engine searches the position of a player whose
-seat allows hints, in a thread worker; its best move is marked on the board
-and the cursor put on it, unless the game has moved on meanwhile."""
+seat allows hints, in the background (players/background.py); its best move
+is marked on the board and the cursor put on it, unless the game has moved
+on meanwhile."""
 
 from __future__ import annotations
 
@@ -8,10 +9,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual.message import Message
-from textual.worker import get_current_worker
 
-from ...core import parse_square
 from ...players import MoveScore
+from ...players.background import Background, Done, Failed, Outcome
 from ...players.base import Turn
 from ...widgets.board import BoardView
 
@@ -38,6 +38,7 @@ class Hints:
         self.screen = screen
         self.square: int | None = None  # the square marked on the board
         self._turn: Turn | None = None  # the turn a search is running for
+        self.search: Background[Turn, list[MoveScore]] = Background("hint")
 
     def ask(self) -> None:
         screen = self.screen
@@ -50,17 +51,13 @@ class Hints:
         screen.say("Looking for the best move…")
         engine = screen.reversi_app.hint_engine
 
-        def search() -> None:
-            worker = get_current_worker()
-            try:
-                scores = engine(turn.position, variant, lambda: worker.is_cancelled)
-            except Exception as error:  # a bug in the engine: say so, keep the game
-                screen.post_message(HintFailed(turn, f"{type(error).__name__}: {error}"))
-                return
-            if not worker.is_cancelled:
-                screen.post_message(HintReady(turn, scores))
+        def answer(outcome: Outcome[Turn, list[MoveScore]]) -> None:
+            if isinstance(outcome, Done):
+                screen.post_message(HintReady(outcome.token, outcome.result))
+            elif isinstance(outcome, Failed):
+                screen.post_message(HintFailed(outcome.token, outcome.problem))
 
-        screen.run_worker(search, thread=True, exclusive=True, group="hint", exit_on_error=False)
+        self.search.start(turn, lambda cancelled: engine(turn.position, variant, cancelled), answer)
 
     def ready(self, event: HintReady) -> None:
         screen = self.screen
@@ -72,7 +69,7 @@ class Hints:
             return
         self._turn = None
         best = event.scores[0]
-        self.square = parse_square(best.move)
+        self.square = best.move.square
         screen.query_one(BoardView).cursor = self.square
         text = f"Hint: {best.move} looks best"
         if best.exact:  # the engine solved the ending: say how it ends
@@ -91,4 +88,4 @@ class Hints:
         """Forget the hint and stop looking for one (the position changed)."""
         self._turn = None
         self.square = None
-        self.screen.workers.cancel_group(self.screen, "hint")
+        self.search.cancel()

@@ -23,7 +23,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ...core import PASS, Color, Ending, Game, Move, ReversiError
+from ...core import Color, Ending, Game, Move, ReversiError
 from ...match import (
     Asked,
     Began,
@@ -311,7 +311,7 @@ class GameScreen(Screen[None]):
         )
         marks, notes = self.analysis.marks(game)
         self.query_one(MoveLog).moves = MoveList(
-            tuple(game.moves),
+            game.played,
             game.ply,
             review_ply,
             first=game.positions[0].to_move,
@@ -392,10 +392,10 @@ class GameScreen(Screen[None]):
 
     @on(BoardView.SquareChosen)
     def _square_chosen(self, event: BoardView.SquareChosen) -> None:
-        self.play(event.square)
+        self.play(event.move)
 
-    def play(self, square: int) -> None:
-        """The person at this keyboard plays `square`, or is told why not."""
+    def play(self, move: Move) -> None:
+        """The person at this keyboard plays `move`, or is told why not."""
         match = self.match
         if self.review.reviewing:
             then = "" if self.table.link is not None else ", ⏎ plays on from here"
@@ -409,7 +409,7 @@ class GameScreen(Screen[None]):
             self.say("The game is over: n starts a new one.", error=True)
             return
         self.notice = None
-        if not self.referee.submit(Move.of(square)):
+        if not self.referee.submit(move):
             self.say(
                 f"It is {match.to_move.label}'s turn ({match.player_label(match.to_move)}).",
                 error=True,
@@ -729,7 +729,7 @@ def _ended_status(ending: Ending) -> str:
 def _last_move(game: Game, ply: int) -> tuple[int | None, int]:
     """The last real move before `ply` and the discs it flipped (a bitboard)."""
     for earlier in range(ply - 1, -1, -1):
-        move = game.moves[earlier]
-        if move != PASS:
-            return move, game.positions[earlier].flips(move)
+        move = game.move_at(earlier)
+        if move:
+            return move.square, game.positions[earlier].flips(move.square)
     return None, 0

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from textual.content import Content
 
-from ...core import PASS, Color, Game, move_numbers, square_name
+from ...core import Color, Game, move_numbers, square_name
 from ...match import Match
 
 # `GameApp.text`: spells symbols out in ASCII mode.
@@ -26,7 +26,7 @@ def turn_text(match: Match, ply: int, *, reviewing: bool, paused: bool) -> str:
     if position.is_game_over():
         return str(game.variant.result(position))
     side = position.to_move.label
-    if ply and game.moves[ply - 1] == PASS:
+    if ply and game.move_at(ply - 1).is_pass:
         return f"{position.to_move.other.label} passed: {side} again"
     if position.must_pass:
         return f"{side} has no move: must pass"
@@ -92,7 +92,7 @@ def advice(
         return Content.from_markup(
             spell(" Game over: [b]n[/b] new game · [b],[/b] review · [b]ctrl+q[/b] quit")
         )
-    passed = game.ply and game.moves[game.ply - 1] == PASS
+    passed = game.ply and game.move_at(game.ply - 1).is_pass
     who = match.to_move.label
     if passed:
         text = f" {match.to_move.other.label} has no legal move and passes. {who} to move."
@@ -128,7 +128,7 @@ def _where(game: Game, ply: int) -> str:
     'the pass after move 8', or 'the start'."""
     if ply == 0:
         return "the start"
-    numbers = move_numbers(tuple(game.moves))
+    numbers = move_numbers(game.played)
     total = sum(1 for number in numbers if number is not None)
     number = numbers[ply - 1]
     if number is None:
@@ -144,12 +144,10 @@ def describe_ply(game: Game, ply: int) -> str:
     counts = f"Black {position.count(Color.BLACK)}, White {position.count(Color.WHITE)}."
     if ply == 0:
         return f"The start. {counts}"
-    move, before = game.moves[ply - 1], game.positions[ply - 1]
+    move, before = game.move_at(ply - 1), game.positions[ply - 1]
     where = _where(game, ply)
-    if move == PASS:
+    if move.is_pass:
         return f"{where[:1].upper()}{where[1:]}: {before.to_move.label} had no move. {counts}"
-    flipped = before.flips(move).bit_count()
+    flipped = before.flips(move.square).bit_count()
     number = where.split(" of ")[0].capitalize()
-    return (
-        f"{number}: {before.to_move.label} played {square_name(move)}, flipping {flipped}. {counts}"
-    )
+    return f"{number}: {before.to_move.label} played {move}, flipping {flipped}. {counts}"
