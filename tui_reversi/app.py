@@ -11,13 +11,13 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from textual import events
-from textual.app import App, SystemCommand
+from textual.app import App
 from textual.binding import Binding, Keymap
 from textual.geometry import Size
 from textual.message import Message
@@ -293,14 +293,11 @@ class ReversiApp(App[None]):
     # -- app-wide actions -----------------------------------------------------------
 
     def action_help(self) -> None:
-        from .screens.game import GameScreen
         from .screens.help import HelpScreen, section_of
 
         # Nothing opens over the size notice: it would be drawn too small, and bury it.
-        screen = self.screen
-        if not isinstance(screen, (HelpScreen, TooSmallScreen)):
-            leave_out = screen.keys_not_allowed() if isinstance(screen, GameScreen) else set()
-            self.push_screen(HelpScreen(section_of(screen), leave_out))
+        if not isinstance(self.screen, (HelpScreen, TooSmallScreen)):
+            self.push_screen(HelpScreen(section_of(self.screen)))
 
     def action_command_palette(self) -> None:
         from .screens.command_palette import CommandPalette
@@ -557,16 +554,6 @@ class ReversiApp(App[None]):
             self.push_screen(TooSmallScreen())
         elif showing and not too_small:
             self.pop_screen()
-
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        from .screens.game import GameScreen
-
-        yield from super().get_system_commands(screen)
-        # The game's own commands (kept with its actions) over the board only:
-        # over a dialog or another screen they would open more dialogs, or
-        # change the game, behind the one in front.
-        if isinstance(screen, GameScreen):
-            yield from screen.system_commands()
 
     def _game_screen(self) -> GameScreen | None:
         from .screens.game import GameScreen

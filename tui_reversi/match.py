@@ -512,9 +512,11 @@ class Referee:
 
     @property
     def hints_offered(self) -> bool:
-        """True while the game goes on and a seat allows hints (offered on
-        either player's turn; given on the person's own: hints_allowed)."""
-        return not self.match.is_over and any(p.allows.hints for p in self.seats.values())
+        """True when a seat allows hints and the game may still come to a turn
+        (it goes on, or a takeback can reopen it); given on the person's own
+        turn only: hints_allowed."""
+        reopens = not self.match.is_over or self.takebacks_allowed
+        return reopens and any(p.allows.hints for p in self.seats.values())
 
     def undo(self) -> bool:
         """Take back as Match.undo does; between computers the game pauses."""

@@ -197,7 +197,7 @@ async def test_at_a_server_s_table_reviewing_is_no_way_to_the_engine_until_the_g
         await pilot.press("comma")
         await pilot.pause()
         screen = app.screen
-        assert screen.check_action("analyse", ()) is False
+        assert not screen.check_action("analyse", ())  # not offered now
         screen.action_analyse()  # as the command palette would
         await pilot.pause()
         assert "At a table, analysis waits" in status(app)

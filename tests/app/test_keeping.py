@@ -140,8 +140,8 @@ async def test_resume_offer_resume_carries_on_where_it_was(keeping_app):
         await pilot.pause()
         assert type(app.screen).__name__ == "ResumeScreen"
         assert "Move 5, White to move" in str(app.screen.query_one("#resume-game").content)
-        keys = str(app.screen.query_one("#dialog-keys").content)
-        assert "(Human vs Easy, Othello)" in keys  # the new game it offers instead
+        offer = str(app.screen.query_one("#resume-new").content)
+        assert "Human vs Easy, Othello" in offer  # the new game it offers instead
         bar = app.screen.query_one("KeyBar").render().plain
         assert "Resume" in bar and "New game" in bar and "Undo" not in bar, bar
         assert player.asked == 0  # nothing moves behind the question

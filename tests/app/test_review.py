@@ -125,7 +125,8 @@ async def test_game_over_shows_winner_score_and_what_next(make_app):
         text = " ".join(str(w.content) for w in over.query("Static"))
         assert "Black (Human) wins!" in text
         assert "Black 64 - 0 White" in text and "discs on the board 13-0" in text
-        assert "new game" in text and "review" in text and "quit" in text
+        assert "n New game" in text and ", Review" in text
+        assert "^q Quit" in over.query_one("KeyBar").render().plain
         await pilot.press("comma")  # review from the game-over dialog
         await pilot.pause()
         assert "MOVE 8 OF 9" in title(app)

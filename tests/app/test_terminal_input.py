@@ -61,7 +61,7 @@ def test_a_bracketed_paste_of_binary_data_is_refused_in_one_sentence(game):
     junk = random.Random(11).randbytes(300)
     junk = junk.replace(b"\x1b", b"")  # an escape would end the paste early
     send_bytes(game, b"\x1b[200~" + junk + b"\x1b[201~")
-    game.wait_for("esc cancel")  # a paste onto the board is offered as an import
+    game.wait_for("esc Cancel")  # a paste onto the board is offered as an import
     game("send-keys", "-t", "game", "Enter")  # what was pasted is no game: one sentence
     screen = game.wait_for("The text is not a game")
     assert "no such file" not in screen and "Cannot import" not in screen, screen

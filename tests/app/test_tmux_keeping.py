@@ -171,7 +171,7 @@ def test_a_game_copied_as_ggf_pastes_back_as_the_same_game(terminal, tmp_path):
     ggf = terminal("show-buffer")
     assert ggf.startswith("(;GM[Othello]") and "B[C4];)" in ggf
     terminal("send-keys", "-t", "game", "n")  # a new game...
-    terminal.wait_for("start · esc cancel")
+    terminal.wait_for("Start · esc Cancel")
     terminal("send-keys", "-t", "game", "Enter")
     terminal.wait_for("No moves yet")
     terminal("paste-buffer", "-p", "-t", "game")  # ...and the copy pasted onto the board

@@ -14,6 +14,9 @@ from ..widgets.literal import Literal
 from ..widgets.text_input import TextInput
 from .form import FormScreen
 
+# In the key bars: "↑↓ The chat so far".
+SAID = Binding.Group("The chat so far", compact=True)
+
 
 class ChatScreen(FormScreen[str | None]):
     """The chat so far (each line in full, scrolled to the newest), and a box
@@ -30,8 +33,8 @@ class ChatScreen(FormScreen[str | None]):
     BINDINGS = [
         Binding("enter", "submit", "Say", id="chat.say", key_display="⏎"),
         Binding("escape", "cancel", "Cancel", id="chat.cancel", key_display="esc"),
-        Binding("up", "scroll_said(-1)", "Earlier", id="chat.earlier", key_display="↑"),
-        Binding("down", "scroll_said(1)", "Later", id="chat.later", key_display="↓"),
+        Binding("up", "scroll_said(-1)", "Earlier", id="chat.earlier", group=SAID),
+        Binding("down", "scroll_said(1)", "Later", id="chat.later", group=SAID),
         Binding("pageup", "scroll_said(-8)", "Page up", id="chat.page-up", show=False),
         Binding("pagedown", "scroll_said(8)", "Page down", id="chat.page-down", show=False),
     ]
@@ -48,9 +51,7 @@ class ChatScreen(FormScreen[str | None]):
                     for line in self.said:
                         yield Literal(line)
             yield TextInput(placeholder="one line", id="line", max_length=CHAT_LENGTH)
-            yield from self.footer(
-                "[b]⏎[/b] say · [b]↑↓[/b] the chat so far · [b]esc[/b] cancel", ok="Say"
-            )
+            yield from self.footer(ok="Say")
 
     def on_mount(self) -> None:
         self.query_one("#line", Input).focus()
@@ -60,9 +61,11 @@ class ChatScreen(FormScreen[str | None]):
     def _said(self) -> VerticalScroll:
         return self.query_one("#chat-said", VerticalScroll)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return bool(self.said) if action == "scroll_said" else True
+
     def action_scroll_said(self, lines: int) -> None:
-        if self.said:
-            self._said().scroll_relative(y=lines, animate=False)
+        self._said().scroll_relative(y=lines, animate=False)
 
     def done(self) -> None:
         text = self.query_one("#line", Input).value.strip()

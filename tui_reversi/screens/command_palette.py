@@ -1,20 +1,69 @@
 """Textual's command palette, answering once like our dialogs (Enter twice
 would pop the game), with PageUp/PageDown held back until its list has been
 laid out (Textual 8.2: the list pages by lines it has not measured yet and
-raises KeyError; same root as Textualize/textual#5794)."""
+raises KeyError; same root as Textualize/textual#5794); and `KeyCommands`,
+a screen's commands made from its own key bindings."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, cast
 
 from textual import command, on
-from textual.command import CommandInput, CommandList, SearchIcon
+from textual.command import (
+    CommandInput,
+    CommandList,
+    DiscoveryHit,
+    Hit,
+    Hits,
+    Provider,
+    SearchIcon,
+)
 from textual.widgets import Button, Input
 
+from ..widgets.key_bar import own_bindings
 from .dialog import AnswersOnce
 
 if TYPE_CHECKING:
     from .game_app import GameApp
+
+
+class KeyCommands(Provider):
+    """A screen's commands (`COMMANDS = {KeyCommands}`): one for each of its
+    shown key bindings whose action applies now (`check_action` True), named
+    by the binding's description, with its tooltip and key; then the screen's
+    `PALETTE_COMMANDS`, (action, title, help) for actions with no key of
+    their own, filtered alike."""
+
+    def _commands(self) -> list[tuple[str, str, Callable[[], object]]]:
+        screen, app = self.screen, self.app
+        commands: list[tuple[str, str, Callable[[], object]]] = []
+        seen: set[str] = set()
+        for _key, binding in own_bindings(screen):
+            if not binding.show or binding.action in seen:
+                continue
+            seen.add(binding.action)
+            if app._check_action_state(binding.action, screen) is not True:
+                continue
+            key = app.get_key_display(binding)
+            help = f"{binding.tooltip} ({key})" if binding.tooltip else f"({key})"
+            run = partial(app.run_action, binding.action, screen)
+            commands.append((binding.description, help, run))
+        for action, title, help in getattr(screen, "PALETTE_COMMANDS", ()):
+            if app._check_action_state(action, screen) is True:
+                commands.append((title, help, partial(app.run_action, action, screen)))
+        return commands
+
+    async def discover(self) -> Hits:
+        for title, help, run in self._commands():
+            yield DiscoveryHit(title, run, help=help)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help, run in self._commands():
+            if (score := matcher.match(title)) > 0:
+                yield Hit(score, matcher.highlight(title), run, help=help)
 
 
 class CommandPalette(command.CommandPalette, AnswersOnce[None]):

@@ -6,8 +6,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Static
+from textual.widgets import Button
 
+from ..widgets.key_bar import KeyLine
 from ..widgets.literal import Literal
 from .dialog import Dialog
 
@@ -28,10 +29,7 @@ class ConfirmScreen(Dialog[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Literal(self.question, id="dialog-title")
-            yield Static(
-                self.terminal_text("[b]y[/b]/[b]⏎[/b] yes · [b]n[/b]/[b]esc[/b] no"),
-                id="dialog-keys",
-            )
+            yield KeyLine(id="dialog-keys")
             with Horizontal(id="dialog-buttons"):
                 yield Button(self.yes, variant="warning", id="yes")
                 yield Button(self.no, id="no")

@@ -25,6 +25,7 @@ from ..storage import (
     write_export,
 )
 from ..widgets.choice import ChoiceRow
+from ..widgets.key_bar import KeyLine
 from ..widgets.literal import Literal
 from ..widgets.text_input import TextInput
 from .dialog import Dialog
@@ -56,6 +57,14 @@ class ExportScreen(Dialog[str | None]):
             id="export.write",
             tooltip="Type a file name, then Enter writes it (asks before replacing a file)",
         ),
+        # In the file box, Enter writes the file (and c, w are letters of its name).
+        Binding(
+            "enter",
+            "write_now",
+            "Write the file",
+            id="export-file.write",
+            tooltip="Asks before replacing a file",
+        ),
         Binding("escape", "cancel", "Close", id="export.close", key_display="esc"),
     ]
 
@@ -71,13 +80,7 @@ class ExportScreen(Dialog[str | None]):
             yield Literal(id="export-text")
             yield TextInput(self._file_name("ggf"), placeholder="file name", id="file")
             yield Literal(id="problem")
-            yield Static(
-                self.terminal_text(
-                    "[b]←→[/b] format · [b]c[/b]/[b]⏎[/b] copy · [b]w[/b] write to the file "
-                    "· [b]esc[/b] close"
-                ),
-                id="dialog-keys",
-            )
+            yield KeyLine(id="dialog-keys")
             with Horizontal(id="dialog-buttons"):
                 yield Button("Copy", variant="primary", id="copy")
                 yield Button("Write file", id="write")
@@ -112,12 +115,18 @@ class ExportScreen(Dialog[str | None]):
         shown = text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1] + "…"
         self.dismiss(f"Copied {FORMATS[self.format][1]} to the clipboard: {shown}")
 
-    def action_write(self) -> None:
-        file = self.query_one("#file", Input)
-        if not file.has_focus:
-            self.set_focus(file)  # now, not later: the name may be typed at once
-            return
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("copy", "write", "write_now"):
+            in_file_box = self.is_mounted and self.query_one("#file", Input).has_focus
+            return in_file_box == (action == "write_now")
+        return True
+
+    def action_write_now(self) -> None:
         self._write(replace=False)
+
+    def action_write(self) -> None:
+        # Now, not later: the name may be typed at once.
+        self.set_focus(self.query_one("#file", Input))
 
     @on(Input.Submitted, "#file")
     def _submitted(self) -> None:

@@ -11,9 +11,10 @@ from typing import TypeVar
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input
 
 from ..session import sentence
+from ..widgets.key_bar import KeyLine
 from ..widgets.literal import Literal
 from ..widgets.text_input import TextInput
 from .dialog import Dialog
@@ -25,10 +26,10 @@ class FormScreen(Dialog[Result]):
     """Subclasses bind Enter to `submit` and Esc to `cancel`, yield
     `footer()` last in their dialog, and implement `done()`."""
 
-    def footer(self, keys: str, ok: str) -> ComposeResult:
-        """The problem line, the keys line (markup) and the OK/Cancel buttons."""
+    def footer(self, ok: str) -> ComposeResult:
+        """The problem line, the keys line and the OK/Cancel buttons."""
         yield Literal(id="problem")
-        yield Static(self.terminal_text(keys), id="dialog-keys")
+        yield KeyLine(id="dialog-keys")
         with Horizontal(id="dialog-buttons"):
             yield Button(ok, variant="primary", id="ok")
             yield Button("Cancel", id="cancel")

@@ -12,6 +12,7 @@ from textual.widgets import Button, Static
 
 from ..core import Color, Ending
 from ..match import Match
+from ..widgets.key_bar import KeyLine
 from ..widgets.literal import Literal
 from .dialog import Dialog
 
@@ -59,7 +60,14 @@ class GameOverScreen(Dialog[str | None]):
         Binding("comma,v", "choose('review')", "Review", id="over.review", key_display=","),
         Binding("a", "choose('analyse')", "Analyse", id="over.analyse"),
         Binding("escape,enter", "choose(None)", "Close", id="over.close", key_display="esc"),
+        # At a table q leaves it, said so in the keys; elsewhere it quits as in every
+        # dialog (these two replace the Dialog's binding of q).
+        Binding("q", "choose('leave')", "Leave the table", id="over.leave"),
+        Binding("q", "app.quit", "Quit", show=False),
     ]
+
+    # The keys' line and bar: what to do next first, leaving last.
+    KEY_BAR_ORDER = ("over.rematch", "over.new", "over.review", "over.analyse", "over.close")
 
     def __init__(
         self, match: Match, ending: Ending, *, at_table: bool = False, rematch: bool = False
@@ -75,13 +83,7 @@ class GameOverScreen(Dialog[str | None]):
                 Content.from_markup("[b]Game over: $h[/b]", h=self.headline), id="dialog-title"
             )
             yield Literal(self.detail, id="result")
-            keys = "[b]n[/b] new game · [b],[/b] review · [b]a[/b] analyse · [b]esc[/b] the board"
-            if self.at_table:
-                keys = "[b],[/b] review · [b]a[/b] analyse · [b]esc[/b] the board"
-            if self.rematch:
-                keys = "[b]r[/b] rematch · [b],[/b] review · [b]a[/b] analyse · [b]esc[/b] board"
-            leave = " · [b]q[/b] leave the table" if self.at_table else " · [b]ctrl+q[/b] quit"
-            yield Static(self.terminal_text(keys + leave), id="dialog-keys")
+            yield KeyLine(id="dialog-keys")
             with Horizontal(id="dialog-buttons"):
                 if self.at_table:  # another game is asked for, not started
                     if self.rematch:
@@ -96,9 +98,8 @@ class GameOverScreen(Dialog[str | None]):
                 yield Button("Close", id="close")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # q leaves a table as it quits anywhere (Dialog's binding): the game's end is told.
-        if action == "choose" and parameters == ("new",):
-            return not self.at_table
+        if action == "choose" and parameters in (("new",), ("leave",)):
+            return self.at_table == (parameters == ("leave",))
         if action == "choose" and parameters == ("rematch",):
             return self.rematch
         return True

@@ -14,25 +14,29 @@ from textual.widgets import Static
 
 from .dialog import Dialog
 
-# Binding id prefix -> heading, in the order the help shows them.
-SECTIONS = {
-    "board": "Playing",
-    "game": "Game",
-    "review": "History review",
-    "log": "Move log (tab to it)",
-    "analysis": "Analysis (in review or when the game is over)",
-    "graph": "Evaluation graph (g)",
-    "table": "At a table (playing someone on a server)",
-    "lobby": "Lobby (L, on a server)",
-    "invite": "Invitation dialog (⏎ on a person in the lobby)",
-    "new-game": "New-game dialog",
-    "resume": "At start, with an unfinished game",
-    "save": "Save dialog (s)",
-    "games": "Saved games (o)",
-    "import": "Import dialog (o then i, or paste a game)",
-    "export": "Export dialog (x)",
-    "settings": "Settings dialog (t)",
-    "app": "Anywhere",
+# Binding id prefix -> (heading, the game's action that opens it), in the order
+# the help shows them. A section whose opener does nothing in this game (the lobby
+# off a server, saving without files) is left out; the opener's key is shown
+# ("(action)": the section needs what the action needs, but is not opened by it).
+SECTIONS: dict[str, tuple[str, str | None]] = {
+    "board": ("Playing", None),
+    "game": ("Game", None),
+    "review": ("History review", None),
+    "log": ("Move log (tab to it)", None),
+    "analysis": ("Analysis (in review or when the game is over)", None),
+    "graph": ("Evaluation graph", "graph"),
+    "table": ("At a table (playing someone on a server)", None),
+    "lobby": ("Lobby, on a server", "lobby"),
+    "invite": ("Invitation dialog (from a person in the lobby)", "lobby"),
+    "new-game": ("New-game dialog", "new_game"),
+    "resume": ("At start, with an unfinished game", "(open_games)"),
+    "save": ("Save dialog", "save_game"),
+    "games": ("Saved games", "open_games"),
+    "import": ("Import dialog (from the saved games, or paste a game)", "import"),
+    "export": ("Export dialog", "export"),
+    "export-file": ("Export dialog, in its file box", "export"),
+    "settings": ("Settings dialog", "settings"),
+    "app": ("Anywhere", None),
 }
 
 KEYS_WIDTH = 12
@@ -95,18 +99,71 @@ def key_names(app: App, binding: Binding) -> list[str]:
     return names
 
 
-def help_rows(app: App, leave_out: set[str] | None = None) -> list[tuple[str, str, str]]:
-    """(section, keys, what it does) for every key binding, grouped by section,
-    but those whose ids are in `leave_out`. The text is the binding's
-    description, then its tooltip when it has one."""
+class _Applies:
+    """Whether a binding does anything in this game, asked of the nodes that
+    own it (`check_action` False: not here; None, not now, still counts).
+    Without a game on screen (the README's list) every binding counts."""
+
+    def __init__(self, app: App[Any]) -> None:
+        from ..widgets.board import BoardView
+        from ..widgets.move_log import MoveLog
+        from .game import GameScreen
+
+        self.app = app
+        self.nodes: dict[type[DOMNode], DOMNode] = {}
+        self.game: GameScreen | None = None
+        for screen in app.screen_stack:
+            if isinstance(screen, GameScreen):
+                self.game = screen
+                for widget in (screen.query_one(BoardView), screen.query_one(MoveLog)):
+                    self.nodes[type(widget)] = widget
+            self.nodes.setdefault(type(screen), screen)  # the dialogs open now
+        if self.game is not None:
+            self.nodes[type(self.game)] = self.game
+        self.nodes[type(app)] = app
+
+    def action(self, action: str) -> bool:
+        """Whether the game's `action` does anything in this game."""
+        if self.game is None or not hasattr(self.game, f"action_{action}"):
+            return True
+        return self.app._check_action_state(action, self.game) is not False
+
+    def binding(self, cls: type[DOMNode], binding: Binding) -> bool:
+        node = self.nodes.get(cls)
+        if node is not None:
+            return self.app._check_action_state(binding.action, node) is not False
+        # A dialog not open now: its key for one of the game's actions (the
+        # new-game dialog's L, the lobby) does what that action does.
+        name = binding.action.split("(")[0]
+        return "." in name or self.action(name)
+
+
+def _heading(app: App[Any], section: str) -> str:
+    from .game import GameScreen
+
+    heading, opener = SECTIONS.get(section, (section, None))
+    for binding in GameScreen.BINDINGS:
+        if isinstance(binding, Binding) and binding.action == opener:
+            return f"{heading} ({' '.join(key_names(app, binding))})"
+    return heading
+
+
+def help_rows(app: App) -> list[tuple[str, str, str]]:
+    """(section, keys, what it does) for every key binding that does anything
+    in this game, grouped by section. The text is the binding's description,
+    then its tooltip when it has one."""
+    applies = _Applies(app)
     rows: list[tuple[str, str, str]] = list(EXTRAS)
-    seen: set[str] = set(leave_out or ())
+    seen: set[str] = set()
     for cls in _binding_classes(app):
         for binding in cls.BINDINGS:
             if not isinstance(binding, Binding) or not binding.id or binding.id in seen:
                 continue
             seen.add(binding.id)
             section = binding.id.split(".")[0]
+            opener = (SECTIONS.get(section, ("", None))[1] or "").strip("()")
+            if not applies.binding(cls, binding) or (opener and not applies.action(opener)):
+                continue
             text = binding.description
             if binding.tooltip:
                 text = f"{text}: {binding.tooltip[:1].lower()}{binding.tooltip[1:]}"
@@ -115,10 +172,17 @@ def help_rows(app: App, leave_out: set[str] | None = None) -> list[tuple[str, st
                 keys = f"{rows.pop()[1]} {keys}"  # two bindings, one job: one line
             rows.append((section, keys, text))
     if app.ENABLE_COMMAND_PALETTE:
-        rows.append(("app", "^p", "Command palette: themes, ASCII board, animation, ..."))
+        palette = Binding(app.COMMAND_PALETTE_BINDING, "command_palette")
+        rows.append(
+            (
+                "app",
+                " ".join(key_names(app, palette)),
+                "Command palette: themes, ASCII board, animation, ...",
+            )
+        )
     order = list(SECTIONS)
     rows.sort(key=lambda row: order.index(row[0]) if row[0] in order else len(order))
-    return [(SECTIONS.get(section, section), keys, text) for section, keys, text in rows]
+    return [(_heading(app, section), keys, text) for section, keys, text in rows]
 
 
 def section_of(screen: DOMNode) -> str | None:
@@ -136,8 +200,7 @@ def section_of(screen: DOMNode) -> str | None:
 
 class HelpScreen(Dialog[None]):
     """Every key, by what it is for. Esc or ? closes. Opened over a dialog,
-    it starts at that dialog's keys (`about`: a key of SECTIONS); the keys
-    in `leave_out` (binding ids) do not apply now and are not listed."""
+    it starts at that dialog's keys (`about`: a key of SECTIONS)."""
 
     BINDINGS = [
         Binding(
@@ -149,14 +212,13 @@ class HelpScreen(Dialog[None]):
         Binding("up,k", "scroll(-1)", "Scroll up", id="help.up", show=False, priority=True),
     ]
 
-    def __init__(self, about: str | None = None, leave_out: set[str] | None = None) -> None:
+    def __init__(self, about: str | None = None) -> None:
         super().__init__()
-        self._leave_out = leave_out
-        self._about = SECTIONS.get(about) if about else None  # its heading, until shown
+        self._about = about  # a section, until shown
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-dialog"):
-            yield Static("[b]Keys[/b]  (esc closes)", id="dialog-title")
+            yield Static("Keys", id="dialog-title")
             with VerticalScroll(id="help-body"):
                 yield Static(id="help-text")
 
@@ -164,8 +226,10 @@ class HelpScreen(Dialog[None]):
         width = self.query_one("#help-body").content_region.width - 3  # scrollbar
         text = self._text(max(30, width))
         self.query_one("#help-text", Static).update(text)
-        if self._about is not None:
-            line = text.plain.split("\n").index(self._about)
+        lines = text.plain.split("\n")
+        heading = _heading(self.app, self._about) if self._about is not None else None
+        if heading in lines:
+            line = lines.index(heading)
             self._about = None  # once: later sizes keep where the reader is
             # After the refresh: only then is the new text's height known.
             body = self.query_one("#help-body")
@@ -175,7 +239,7 @@ class HelpScreen(Dialog[None]):
         """The rows, each description wrapped under itself beside its keys."""
         lines: list[Content] = []
         section = None
-        for heading, keys, text in help_rows(self.app, self._leave_out):
+        for heading, keys, text in help_rows(self.app):
             if heading != section:
                 if section is not None:
                     lines.append(Content(""))

@@ -44,10 +44,7 @@ class ImportScreen(FormScreen[SavedGame | None]):
             yield ChoiceRow("Black", levels, AS_SAVED, id="black")
             yield ChoiceRow("White", levels, AS_SAVED, id="white")
             yield Literal(self._as_saved_means(), id="describe")
-            yield from self.footer(
-                "[b]⏎[/b] import · [b]tab[/b] players · [b]←→[/b] choose · [b]esc[/b] cancel",
-                ok="Import",
-            )
+            yield from self.footer(ok="Import")
 
     def _as_saved_means(self) -> str:
         black, white = (label(name) for name in self.players)

@@ -7,12 +7,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Static
+from textual.widgets import Button
 
 from ..core import Variant
 from ..net.lobby_link import Invitation
 from ..net.terms import ColourChoice, TableTerms, TimeControl
 from ..widgets.choice import ChoiceRow
+from ..widgets.key_bar import KeyLine
 from ..widgets.literal import Literal
 from .confirm import ConfirmScreen
 from .dialog import Dialog
@@ -45,12 +46,7 @@ class InviteScreen(Dialog[TableTerms | None]):
             yield ChoiceRow("Variant", variants, Variant.OTHELLO.value, id="variant")
             yield ChoiceRow("Clock", clocks, "", id="clock")
             yield Literal(id="describe")
-            yield Static(
-                self.terminal_text(
-                    "[b]↑↓[/b] row · [b]←→[/b] choose · [b]⏎[/b] invite · [b]esc[/b] cancel"
-                ),
-                id="dialog-keys",
-            )
+            yield KeyLine(id="dialog-keys")
             with Horizontal(id="dialog-buttons"):
                 yield Button("Invite", variant="primary", id="invite")
                 yield Button("Cancel", id="cancel")
@@ -115,7 +111,7 @@ class WaitingScreen(Dialog[bool]):
             yield Literal(
                 f"Waiting for {self.invitee} to answer your invitation…", id="dialog-title"
             )
-            yield Static(self.terminal_text("[b]esc[/b] withdraws it"), id="dialog-keys")
+            yield KeyLine(id="dialog-keys")
 
     def action_withdraw(self) -> None:
         self.dismiss(True)

@@ -15,6 +15,7 @@ from textual.widgets import Button, Static
 from ..core import Variant
 from ..players.kinds import KINDS, label, player_kind
 from ..widgets.choice import ChoiceRow
+from ..widgets.key_bar import KeyLine
 from ..widgets.literal import Literal
 from .dialog import Dialog
 
@@ -66,13 +67,7 @@ class NewGameScreen(Dialog[NewGame | None]):
             yield ChoiceRow("Variant", variants, self.current.variant.value, id="variant")
             yield Literal(id="describe")
             yield Literal(id="problem")
-            lobby = " · [b]L[/b] lobby" if self.lobby is not None else ""
-            yield Static(
-                self.terminal_text(
-                    f"[b]↑↓[/b] row · [b]←→[/b] choose · [b]⏎[/b] start · [b]esc[/b] cancel{lobby}"
-                ),
-                id="dialog-keys",
-            )
+            yield KeyLine(id="dialog-keys")
             with Horizontal(id="dialog-buttons"):
                 yield Button("Start", variant="primary", id="start")
                 if self.lobby is not None:

@@ -8,13 +8,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.widgets import Button, Static
 
 from ..core import Color
 from ..match import Match
 from ..players.kinds import label
 from ..storage import Settings
+from ..widgets.key_bar import KeyLine
 from ..widgets.literal import Literal
 from .dialog import Dialog
 
@@ -80,13 +80,8 @@ class ResumeScreen(Dialog[bool]):
         with Vertical(id="dialog"):
             yield Static("[b]Resume your unfinished game?[/b]", id="dialog-title")
             yield Literal(f"{players}\n{state}\nSaved {when(self.saved)}", id="resume-game")
-            yield Static(
-                Content.from_markup(
-                    self.terminal_text("[b]r[/b]/[b]⏎[/b] resume · [b]n[/b] new game ($new)"),
-                    new=self.new_game,
-                ),
-                id="dialog-keys",
-            )
+            yield Literal(f"A new game would be {self.new_game}.", id="resume-new")
+            yield KeyLine(id="dialog-keys")
             with Horizontal(id="dialog-buttons"):
                 yield Button("Resume", variant="primary", id="resume")
                 yield Button("New game", id="new")

@@ -41,7 +41,7 @@ class SaveGameScreen(FormScreen[SavedGameEntry | None]):
         with Vertical(id="dialog"):
             yield Static("[b]Save the game[/b]", id="dialog-title")
             yield TextInput(name, placeholder="a name for this game", id="name", max_length=80)
-            yield from self.footer("[b]⏎[/b] save · [b]esc[/b] cancel", ok="Save")
+            yield from self.footer(ok="Save")
 
     def on_mount(self) -> None:
         self.query_one("#name", Input).focus()

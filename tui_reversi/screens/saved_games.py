@@ -14,6 +14,7 @@ from textual.widgets import Button, DataTable, Static
 from ..core import Color
 from ..session import Session, sentence
 from ..storage import SavedGame, SavedGameEntry, StorageError
+from ..widgets.key_bar import KeyLine
 from ..widgets.literal import Literal, literal_cell
 from .dialog import Dialog
 from .resume import when
@@ -74,12 +75,7 @@ class SavedGamesScreen(Dialog[tuple[SavedGame, str] | str | None]):
             yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
             yield Literal(id="describe")
             yield Literal(id="problem")
-            yield Static(
-                self.terminal_text(
-                    "[b]⏎[/b] load · [b]d[/b] delete · [b]i[/b] import · [b]esc[/b] close"
-                ),
-                id="dialog-keys",
-            )
+            yield KeyLine(id="dialog-keys")
             with Horizontal(id="dialog-buttons"):
                 yield Button("Load", variant="primary", id="load")
                 yield Button("Delete", variant="error", id="delete")

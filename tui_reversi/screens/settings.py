@@ -83,9 +83,7 @@ class SettingsScreen(FormScreen[dict | None]):
             yield ChoiceRow("Animate", ANIMATION, _switch(settings.animation), id="animation")
             yield Literal(id="describe")
             yield Literal(self._held_note(), id="held")
-            yield from self.footer(
-                "[b]↑↓[/b] row · [b]←→[/b] choose · [b]⏎[/b] save · [b]esc[/b] cancel", ok="Save"
-            )
+            yield from self.footer(ok="Save")
 
     def _held_note(self) -> str:
         held = [FLAGS[key] for key in self.session.overrides if key in FLAGS]

@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
+from ..widgets.key_bar import KeyLine
 from ..widgets.literal import Literal
 from .dialog import Dialog
 
@@ -53,7 +54,7 @@ class StartProblemsScreen(Dialog[None]):
             with VerticalScroll(id="problems"):
                 for text, item in gather(self.notes, self.settings_file):
                     yield Literal(text, classes="problem -item" if item else "problem")
-            yield Static(self.terminal_text("[b]⏎[/b]/[b]esc[/b] carry on"), id="dialog-keys")
+            yield KeyLine(id="dialog-keys")
 
     def action_close(self) -> None:
         self.dismiss(None)

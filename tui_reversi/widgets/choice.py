@@ -14,17 +14,20 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+CHOOSE = Binding.Group("Choose", compact=True)
+ROW = Binding.Group("Row", compact=True)
 LABEL_WIDTH = 10  # "> " and the longest label, "Variant", with a space after it
 
 
 class ChoiceRow(Widget, can_focus=True):
     """Pick one of a few options with the keyboard (or a click)."""
 
+    # Shown as one entry each in the key bars: "←→ Choose", "↑↓ Row".
     BINDINGS = [
-        Binding("left,h", "cycle(-1)", "Previous option", id="choice.previous", show=False),
-        Binding("right,l,space", "cycle(1)", "Next option", id="choice.next", show=False),
-        Binding("up,k", "app.focus_previous", "Previous row", id="choice.up", show=False),
-        Binding("down,j", "app.focus_next", "Next row", id="choice.down", show=False),
+        Binding("left,h", "cycle(-1)", "Previous option", id="choice.previous", group=CHOOSE),
+        Binding("right,l,space", "cycle(1)", "Next option", id="choice.next", group=CHOOSE),
+        Binding("up,k", "app.focus_previous", "Previous row", id="choice.up", group=ROW),
+        Binding("down,j", "app.focus_next", "Next row", id="choice.down", group=ROW),
     ]
 
     @dataclass

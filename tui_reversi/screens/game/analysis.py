@@ -110,9 +110,13 @@ class Analysis:
             return True
         return screen.review.reviewing and screen.table.link is None
 
+    def analysed(self) -> bool:
+        """Whether any move has been scored (so there is a graph to show)."""
+        return bool(self.known.moves)
+
     def graph(self) -> None:
         screen = self.screen
-        if not self.known.moves:
+        if not self.analysed():
             screen.say("Nothing analysed yet: a analyses the game.", error=True)
             return
         game = screen.match.game

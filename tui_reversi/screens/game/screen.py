@@ -12,11 +12,10 @@ State goes down to the widgets; their messages come back up here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, cast
 
 from textual import events, on
-from textual.app import ComposeResult, SystemCommand
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
@@ -42,9 +41,10 @@ from ...session import sentence
 from ...widgets.analysis_panel import AnalysisPanel
 from ...widgets.board import BoardState, BoardView, largest_cell
 from ...widgets.glyphs import glyphs_for
-from ...widgets.key_bar import KeyBar
+from ...widgets.key_bar import KeyBar, key_for
 from ...widgets.move_log import MoveList, MoveLog
 from ...widgets.score import Scoreboard, ScorePanel
+from ..command_palette import KeyCommands
 from ..lobby import LOBBY_BINDINGS, NO_LOBBY
 from ..resume import ResumeScreen
 from ..start_problems import StartProblemsScreen
@@ -61,6 +61,9 @@ if TYPE_CHECKING:
     from ...storage import Settings
     from ..game_app import GameApp
     from ..new_game import NewGame
+
+# Keys that, pressed when they do not apply now, say why ("needs your turn").
+EXPLAINED = ("hint", "graph")
 
 SIDE_PANEL_MIN = 24  # columns the score panel and the move log need beside the board
 CHROME_LINES = 3  # title bar, status line, footer
@@ -112,6 +115,14 @@ class GameScreen(Screen[None]):
         *TABLE_BINDINGS,
         *LOBBY_BINDINGS,
     ]
+
+    # The command palette over the board: a command for each key that acts now
+    # (over a dialog, the app's own only: the game's would act behind it), and these.
+    COMMANDS = {KeyCommands}
+    PALETTE_COMMANDS = (
+        ("ascii", "Toggle ASCII board", "X/O/. instead of Unicode discs"),
+        ("animation", "Toggle animation", "Turn flipped discs over visibly, or not"),
+    )
 
     # The key bar, most important first (at 80 columns the last ones give way).
     KEY_BAR_ORDER = (
@@ -332,7 +343,7 @@ class GameScreen(Screen[None]):
                 self.review.ply,
                 self.reversi_app.text,
                 opening,
-                play_from_here=self.table.link is None,
+                key=self.key_for,
             )
         )
         title.set_class(self.review.reviewing, "-review")
@@ -353,11 +364,15 @@ class GameScreen(Screen[None]):
                     self.review.ply,
                     paused=self.referee.paused,
                     spell=self.reversi_app.text,
+                    key=self.key_for,
                     at_table=self.table.link is not None,
-                    rematch=self.table.link is not None and not self.table.watching,
                 )
             )
             line.remove_class("-error")
+
+    def key_for(self, action: str) -> str | None:
+        """The key shown for `action` as bound, where it acts now (for the words)."""
+        return key_for(self, action)
 
     def say(self, text: str, *, error: bool = False) -> None:
         """Show a one-line message on the status line until the game moves on."""
@@ -419,7 +434,11 @@ class GameScreen(Screen[None]):
         # Reached by the keys no widget took (typing a square stops at the
         # board); the app's bindings run after this, so ask them first.
         character = event.character
-        if not event.is_printable or not character or event.key in self.active_bindings:
+        active = self.active_bindings.get(event.key)
+        if active is not None and not active.enabled and active.binding.action in EXPLAINED:
+            getattr(self, f"action_{active.binding.action}")()  # it says why not now
+            return
+        if not event.is_printable or not character or (active is not None and active.enabled):
             return
         name = character if character.strip() else event.key
         self.say(f"{name} does nothing now: ? lists the keys.")
@@ -628,96 +647,62 @@ class GameScreen(Screen[None]):
         elif choice == "rematch":
             self.table.ask_rematch()
 
-    # -- the command palette ------------------------------------------------------------------
-
-    def system_commands(self) -> Iterable[SystemCommand]:
-        """The game's entries in the command palette (the app adds them to its own)."""
-        yield SystemCommand("New game", "Choose the players and the variant", self.action_new_game)
-        yield SystemCommand("Undo", "Take back the last move", self.action_undo)
-        yield SystemCommand("Redo", "Replay a move you took back", self.action_redo)
-        yield SystemCommand("Hint", "Show the engine's best move", self.action_hint)
-        yield SystemCommand(
-            "Analyse the game",
-            "Score every move: mistakes, best moves, evaluation graph (a)",
-            self.action_analyse,
-        )
-        yield SystemCommand(
-            "Evaluation graph", "The analysed game's graph on its own screen (g)", self.action_graph
-        )
-        yield SystemCommand(
-            "Toggle legal-move markers", "Show or hide where you may play", self.action_markers
-        )
-        yield SystemCommand(
-            "Toggle ASCII board", "X/O/. instead of Unicode discs", self.action_ascii
-        )
-        yield SystemCommand(
-            "Toggle animation", "Turn flipped discs over visibly, or not", self.action_animation
-        )
-        yield SystemCommand(
-            "Export or copy the game",
-            "Transcript, board string or GGF: to the clipboard or a file",
-            self.action_export,
-        )
-        if self.reversi_app.session is not None:
-            yield SystemCommand("Save the game", "Keep it under a name", self.action_save_game)
-            yield SystemCommand(
-                "Open a saved game", "Load, delete or import games", self.action_open_games
-            )
-            yield SystemCommand(
-                "Import a game",
-                "From a file or pasted text (GGF, transcript...)",
-                self.action_import,
-            )
-            yield SystemCommand(
-                "Settings", "Default players and variant, theme, ASCII...", self.action_settings
-            )
-
-    # -- which keys apply now -----------------------------------------------------------------
-
-    def keys_not_allowed(self) -> set[str]:
-        """The ids of the keys this game does not allow, asked of its referee
-        (no undo in a game that ended off the board, no hint once it is over):
-        the help leaves them out."""
-        referee = self.referee
-        refused = set() if referee.takebacks_allowed else {"game.undo", "game.redo"}
-        return refused if referee.hints_offered else refused | {"game.hint"}
+    # -- which keys apply --------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """False: the key does nothing in this game (a table's key in a local
+        game, saving without files): the help leaves it out too. None: not now
+        (reviewing, not your turn, nothing analysed): the key bar and the
+        palette leave it out, the help lists it."""
+        applies = self._applies_here(action)
+        if not applies:
+            return applies
+        return True if self._applies_now(action, parameters) else None
+
+    def _applies_here(self, action: str) -> bool:
+        referee, at_table = self.referee, self.table.link is not None
+        if action in ("resign", "chat", "takeback", "rematch"):
+            return at_table
+        if action in NOT_AT_TABLE and at_table:
+            return False
+        if action in ("lobby", "no_lobby"):  # at a table, q goes back to the lobby's game
+            served = self.reversi_app.invitations is not None
+            return not at_table and served == (action == "lobby")
+        if action in ("undo", "redo", "continue_here"):  # (continuing takes moves back)
+            return referee.takebacks_allowed
+        if action == "hint":
+            return referee.hints_offered
+        if action == "markers":  # someone plays at this keyboard (not watching)
+            return referee.plays_here
+        if action == "pause":  # watching two computers, or after a player failed
+            return referee.allows(lambda allows: allows.pausing) or referee.paused
+        if action in ("save_game", "open_games", "settings"):
+            return self.reversi_app.session is not None
+        return True
+
+    def _applies_now(self, action: str, parameters: tuple[object, ...]) -> bool:
         reviewing = self.review.reviewing
-        referee = self.referee
         if action == "resign":
             return self.table.can_resign()
-        if action == "chat":
-            return self.table.link is not None
         if action == "takeback":
             return self.table.can_ask_takeback()
         if action == "rematch":
             return self.table.can_ask_rematch()
-        if action in NOT_AT_TABLE and self.table.link is not None:
-            return False
-        if action in ("lobby", "no_lobby"):  # at a table, q goes back to the lobby's game
-            served = self.reversi_app.invitations is not None
-            return self.table.link is None and served == (action == "lobby")
-        if action == "live":
+        if action in ("live", "continue_here"):
             return reviewing
-        if action == "continue_here":  # (the later moves are taken back)
-            return reviewing and referee.takebacks_allowed
-        if action in ("undo", "redo"):
-            return not reviewing and referee.takebacks_allowed
-        if action == "hint":
-            return not reviewing and referee.hints_offered
-        if action == "markers":  # at a table, only on your turn (the key bar is short)
-            on_turn = referee.local_to_move or self.table.link is None
-            return not reviewing and referee.plays_here and on_turn
-        if action == "pause":  # watching two computers, or after a player failed
-            pausable = referee.allows(lambda allows: allows.pausing)
-            return (pausable or referee.paused) and not reviewing
         if action == "review_step" and parameters == (1,):
             return reviewing
-        if action in ("save_game", "open_games", "settings"):
-            return self.reversi_app.session is not None
-        if action in ("analyse", "graph"):  # never a help during play
+        if action in ("undo", "redo", "pause"):
+            return not reviewing
+        if action == "hint":  # the person to move, in the live game
+            return not reviewing and self.referee.hints_allowed
+        if action == "markers":  # at a table, only on your turn (the key bar is short)
+            on_turn = self.referee.local_to_move or self.table.link is None
+            return not reviewing and on_turn
+        if action == "analyse":  # never a help during play
             return self.analysis.allowed()
+        if action == "graph":
+            return self.analysis.allowed() and self.analysis.analysed()
         return True
 
 

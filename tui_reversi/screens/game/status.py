@@ -14,6 +14,8 @@ from ...match import Match
 
 # `GameApp.text`: spells symbols out in ASCII mode.
 Spell = Callable[[str], str]
+# The key shown for an action as bound ("review_step(-1)"), None where it does not act now.
+KeyFor = Callable[[str], str | None]
 # At a table, the name shown for a seat nobody has taken yet.
 EMPTY_SEAT = "waiting…"
 
@@ -35,27 +37,40 @@ def turn_text(match: Match, ply: int, *, reviewing: bool, paused: bool) -> str:
     return f"{side} to move"
 
 
+def keys_text(key: KeyFor, spell: Spell, *jobs: tuple[str | tuple[str, ...], str]) -> Content:
+    """`key job · key job` for the (action or actions, job) pairs whose keys act
+    now, each key as bound (after the keymap); empty if none does."""
+    parts = []
+    for actions, job in jobs:
+        keys = [key(action) for action in ((actions,) if isinstance(actions, str) else actions)]
+        if all(keys):
+            parts.append(Content(" ").join([*(Content.styled(k or "", "b") for k in keys), job]))
+    return Content(spell(" · ")).join(parts)
+
+
 def title_bar(
     match: Match,
     review_ply: int | None,
     spell: Spell,
     opening: str | None = None,
     *,
-    play_from_here: bool = True,
+    key: KeyFor,
 ) -> Content:
     """The game and its players (and the opening, when named), or the review
-    banner while reviewing (with ⏎ playing on from there if `play_from_here`:
-    not at a server's table)."""
+    banner while reviewing, with its keys."""
     if review_ply is not None:
-        here = " · [b]⏎[/b] play from here" if play_from_here else ""
-        keys = f" · [b]esc[/b] back to the game{here} · [b],[/b] [b].[/b] step"
-        if opening:  # the opening's name takes the room of the longer key hints
-            keys = f" · [b]esc[/b] back{here}"
+        jobs: list[tuple[str | tuple[str, ...], str]] = [("live", "back to the game")]
+        jobs.append(("continue_here", "play from here"))
+        if not opening:  # the opening's name takes the room of the longer key hints
+            jobs.append((("review_step(-1)", "review_step(1)"), "step"))
+        else:
+            jobs[0] = ("live", "back")
+        keys = keys_text(key, spell, *jobs)
         return Content.from_markup(
-            spell(f" REVIEWING $where$opening{keys}"),
+            spell(" REVIEWING $where$opening"),
             where=_where(match.game, review_ply).upper(),
             opening=spell(f" · {opening}") if opening else "",
-        )
+        ) + (Content(spell(" · ")) + keys if keys else Content(""))
     return Content.from_markup(
         spell(" [b]tui-reversi[/b] · $variant · $black vs $white$opening"),
         variant=match.variant.value.capitalize(),
@@ -71,27 +86,25 @@ def advice(
     *,
     paused: bool,
     spell: Spell,
+    key: KeyFor,
     at_table: bool = False,
-    rematch: bool = False,
 ) -> Content:
     """What the player can do now, when there is nothing else to say (at a
-    server's table, no new game: a `rematch` for a player)."""
+    server's table, no new game: a rematch for a player), with its keys."""
     game = match.game
     if review_ply is not None:
         return Content(f" {describe_ply(game, review_ply)}")
     if match.ending is not None and match.ending.reason == "adjourned":
-        leave = " · [b]q[/b] leave the table" if at_table else ""
-        return Content.from_markup(
-            spell(f" Adjourned: the game goes on when both players are back{leave}")
-        )
-    if match.is_over and at_table:
-        again = "[b]r[/b] rematch · " if rematch else ""
-        keys = "[b],[/b] review · [b]a[/b] analyse · [b]q[/b] leave the table"
-        return Content.from_markup(spell(f" Game over: {again}{keys}"))
+        leave = keys_text(key, spell, ("quit", "leave the table")) if at_table else Content("")
+        adjourned = Content(" Adjourned: the game goes on when both players are back")
+        return adjourned + (Content(spell(" · ")) + leave if leave else Content(""))
     if match.is_over:
-        return Content.from_markup(
-            spell(" Game over: [b]n[/b] new game · [b],[/b] review · [b]ctrl+q[/b] quit")
-        )
+        if at_table:
+            jobs = [("rematch", "rematch"), ("review_step(-1)", "review")]
+            jobs += [("analyse", "analyse"), ("quit", "leave the table")]
+        else:
+            jobs = [("new_game", "new game"), ("review_step(-1)", "review"), ("quit", "quit")]
+        return Content(" Game over: ") + keys_text(key, spell, *jobs)
     passed = game.ply and game.move_at(game.ply - 1).is_pass
     who = match.to_move.label
     if passed:
@@ -99,13 +112,18 @@ def advice(
         return Content.from_markup("[b $warning]$text[/]", text=text)
     if match.human_to_move:
         legal = match.position.legal_moves()
-        return Content.from_markup(
-            spell(" $who to play: arrows/hjkl + [b]⏎[/b], type a square ([b]$square[/b]) or click"),
-            who=who,
-            square=square_name(legal[0]) if legal else "d3",  # an example that plays
+        play = key("choose")  # the board's key, when it has the focus
+        return Content.assemble(
+            Content.from_markup(" $who to play: arrows/hjkl", who=who),
+            Content(" + ") + Content.styled(play, "b") if play else "",
+            Content.from_markup(
+                ", type a square ([b]$square[/b]) or click",
+                square=square_name(legal[0]) if legal else "d3",  # an example that plays
+            ),
         )
     if paused:
-        return Content.from_markup(" Paused: [b]p[/b] to let the computers play on")
+        keys = keys_text(key, spell, ("pause", "to let the computers play on"))
+        return Content(" Paused: ") + keys
     if not match.thinks(match.to_move):  # someone at another terminal: no "thinking"
         name = match.names[match.to_move]
         if name == EMPTY_SEAT:
