@@ -2,10 +2,13 @@
 
 For a few seeded games (hard against medium, to the end) it prints the time
 to analyse each game at the given budget, the time per position (midgame and
-exact apart), and when the first result arrived. With --noise it analyses
-the midgame positions again with four times the budget and prints how much
-each move's disc loss changed: the engine's own uncertainty, which the
-label thresholds in docs/playing.md are set above. With --latency it runs the
+exact apart), when the first result arrived, and how many labels a second
+analysis of the same game gives alike (the analysis searches to a depth and
+a node budget, never to the clock: it should be all of them). It also sums
+each side's losses against the change of value from the first position to
+the result. With --noise it analyses the midgame moves again two plies
+deeper and prints how much each move's disc loss changed: the engine's own
+uncertainty, which the label thresholds in docs/playing.md are set above. With --latency it runs the
 app in tmux (bench/startup.py's harness) on a finished game and times the
 cursor keys idle and while the Analyse key's analysis runs.
 
@@ -25,9 +28,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tui_reversi.core import Game
+from tui_reversi.core import Color, Game
 from tui_reversi.players import Limit, create_player
-from tui_reversi.players.analysis import DEFAULT_TIME, analyse_game, analyse_move
+from tui_reversi.players.analysis import ANALYSIS_DEPTH, DEFAULT_TIME, analyse_game, analyse_move
 
 
 def play_game(seed: int) -> Game:
@@ -89,7 +92,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--time", type=float, default=DEFAULT_TIME, help="seconds per position")
-    parser.add_argument("--noise", action="store_true", help="re-analyse with 4x the budget")
+    parser.add_argument("--noise", action="store_true", help="re-analyse two plies deeper")
     parser.add_argument("--latency", action="store_true", help="key latency in the app (tmux)")
     parser.add_argument("--keys", type=int, default=30, help="keys to time with --latency")
     args = parser.parse_args()
@@ -113,10 +116,23 @@ def main() -> None:
             last = now
             results.append(scored)
         total = time.perf_counter() - started
+        cpu = time.process_time()
+        again = list(analyse_game(game, Limit(time=args.time)))
+        cpu = time.process_time() - cpu
+        alike = sum(a.label == b.label for a, b in zip(results, again, strict=True))
         moves = sum(1 for move in game.played if move)
         print(
-            f"game {seed}: {moves} moves analysed in {total:.1f} s, "
-            f"first result after {first:.2f} s; {game.result}"
+            f"game {seed}: {moves} moves analysed in {total:.1f} s ({cpu:.1f} s CPU the"
+            f" second time), first result after {first:.2f} s; {game.result}; labels alike"
+            f" in two runs: {alike}/{len(results)}"
+        )
+        lost = {side: sum(m.loss or 0 for m in results if m.side is side) for side in Color}
+        start = results[0].best_score if results[0].side is Color.BLACK else -results[0].best_score
+        final = game.result.margin if game.result is not None else 0
+        print(
+            f"  losses: Black {lost[Color.BLACK]:.1f}, White {lost[Color.WHITE]:.1f};"
+            f" White's minus Black's {lost[Color.WHITE] - lost[Color.BLACK]:+.1f} against"
+            f" the change of Black's value {final - start:+.1f} (from {start:+.1f} to {final:+d})"
         )
         if args.noise:
             for scored in results:
@@ -126,7 +142,7 @@ def main() -> None:
                     game.positions[scored.ply - 1],
                     game.move_at(scored.ply - 1),
                     scored.ply,
-                    Limit(time=4 * args.time),
+                    Limit(time=4 * args.time, depth=ANALYSIS_DEPTH + 2),
                 )
                 if longer.loss is not None:
                     changes.append(abs(longer.loss - scored.loss))
@@ -140,7 +156,7 @@ def main() -> None:
         changes.sort()
         tenth = changes[int(0.9 * (len(changes) - 1))]
         print(
-            f"loss change at 4x the budget over {len(changes)} midgame moves: median "
+            f"loss change two plies deeper over {len(changes)} midgame moves: median "
             f"{statistics.median(changes):.1f}, 90th percentile {tenth:.1f}, "
             f"largest {changes[-1]:.1f} discs"
         )

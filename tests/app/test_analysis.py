@@ -81,7 +81,10 @@ async def test_a_second_press_stops_it_and_the_moves_scored_so_far_stay(make_app
         panel = app.screen.query_one(AnalysisPanel)
         panel.limit = Limit(time=0.3)
         await pilot.press("comma", "a")
-        await pilot.pause(0.5)
+        for _ in range(100):  # until the first moves are scored, however busy the machine
+            await pilot.pause(0.1)
+            if app.screen.analysis.known.moves:
+                break
         await pilot.press("a")
         await settle(pilot, app)
         assert not panel.running

@@ -126,7 +126,7 @@ async def test_marks_and_figures_read_in_ascii_and_no_color_and_undone_stays_bra
         await pilot.pause()
         lines = [log.render_line(y).text for y in range(log.size.height)]
         b1 = next(line for line in lines if "(b1)" in line)
-        assert b1.split()[:3] == ["18", "O", "(b1)?"]  # a mistake, undone
+        assert b1.split()[:3] == ["18", "O", "(b1)??"]  # a blunder, undone
         assert len(b1.split()) == 7  # its score, the best move, its score, the loss
         assert all(char.isascii() for line in lines for char in line)
 
@@ -139,7 +139,7 @@ async def test_where_the_figures_do_not_fit_the_pairs_keep_the_marks(make_app):
         assert not log.figured and log.per_row == 2
         lines = [log.render_line(y).text.split() for y in range(log.size.height)]
         assert lines[0] == ["Black", "White"]
-        assert ["17", "c1", "18", "b1?"] in lines
+        assert ["17", "c1?!", "18", "b1??"] in lines
 
 
 async def test_keys_and_clicks_step_a_move_a_row_once_analysed(make_app):

@@ -60,60 +60,37 @@ NATIVE_WORDS: Final = native(1 << 63) < 0
 ONE: Final[i64] = native(1)
 ALL: Final[i64] = native(FULL)
 CORNER_SQUARES: Final[i64] = native(CORNERS)
-INNER: Final[i64] = INNER_COLUMNS
+INNER: Final[i64] = native(INNER_COLUMNS)
 # What `>> k` may bring in, for k = 7, 8, 9 (the compiled shift copies h8 down).
 BELOW_57: Final[i64] = 0x01FF_FFFF_FFFF_FFFF
 BELOW_56: Final[i64] = 0x00FF_FFFF_FFFF_FFFF
 BELOW_55: Final[i64] = 0x007F_FFFF_FFFF_FFFF
+# Compiled, an int literal beyond 2**62 in i64 code is a boxed constant that is
+# unboxed at every use: such words are built with native() once instead.
+ALTERNATE_BITS: Final[i64] = native(0x5555555555555555)
 
 # (row step, column step) of the eight directions.
 _DIRECTIONS: Final = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))
-
-
-def _rays(square: int, upward: bool) -> tuple[tuple[i64, i64], ...]:
-    """(first square, whole ray) masks from `square` in the directions whose
-    bit index grows (`upward`) or shrinks, skipping rays too short to flip."""
-    row, col = divmod(square, 8)
-    found: list[tuple[i64, i64]] = []
-    for dr, dc in _DIRECTIONS:
-        if (dr * 8 + dc > 0) != upward:
-            continue
-        ray, r, c = 0, row + dr, col + dc
-        while 0 <= r < 8 and 0 <= c < 8:
-            ray |= 1 << (r * 8 + c)
-            r, c = r + dr, c + dc
-        if ray.bit_count() >= 2:
-            found.append((native(1 << ((row + dr) * 8 + col + dc)), native(ray)))
-    return tuple(found)
-
-
-RAYS_UP: Final = tuple(_rays(sq, True) for sq in range(64))
-RAYS_DOWN: Final = tuple(_rays(sq, False) for sq in range(64))
 
 
 def popcount(word: i64) -> i64:
     """How many squares are set in `word`."""
     if NATIVE_WORDS:
         # Compiled: the classic SWAR count, all in machine words.
-        word = word - ((word >> 1) & 0x5555555555555555)
+        word = word - ((word >> 1) & ALTERNATE_BITS)
         word = (word & 0x3333333333333333) + ((word >> 2) & 0x3333333333333333)
         word = (word + (word >> 4)) & 0x0F0F0F0F0F0F0F0F
         return (word * 0x0101010101010101) >> 56
     return int.bit_count(word)  # interpreted: a non-negative int
 
 
-_DE_BRUIJN: Final[i64] = 0x03F79D71B4CB0A89
-# Per top six bits of (lowest bit * _DE_BRUIJN), which bit it was.
-_DE_BRUIJN_SQUARES: Final[list[int]] = [0] * 64
-for _square in range(64):
-    _DE_BRUIJN_SQUARES[((1 << _square) * 0x03F79D71B4CB0A89 >> 58) & 63] = _square
-
-
 def lowest_square(word: i64) -> i64:
     """The index of the lowest square set in `word` (which is not empty)."""
     if NATIVE_WORDS:
-        # Compiled: a de Bruijn multiply finds the bit in machine words.
-        return _DE_BRUIJN_SQUARES[((word & -word) * _DE_BRUIJN >> 58) & 63]
+        # Compiled: the bits below the lowest, counted in machine words (no
+        # table to unbox; h8 alone is the most negative word, and minus one
+        # wraps to the 63 bits below it).
+        return popcount((word & -word) - 1)
     return int.bit_length(word & -word) - 1
 
 
@@ -193,28 +170,91 @@ def flips(own: int, opp: int, square: int) -> int:
 
 
 def flip_mask(own: i64, opp: i64, square: i64) -> i64:
-    """flips on words. Along each ray the first square that is not the
-    opponent's decides: if it is ours, every square before it flips."""
+    """flips on words. Per direction the run of opponent discs from the
+    square is grown step by step (six at most); it flips when the next
+    square is ours."""
     if not NATIVE_WORDS:
         # Interpreted, the generated straight-line functions are twice as fast
         # (and equal to this walk: tests/core/test_fast_bitboard.py).
         return (_flip_table or flip_table())[square](own, opp)
+    # Compiled: shifts and masks only, no table to unbox. Columns a and h are
+    # masked out of `m` where a step could wrap round a row; a first step
+    # down (`>>`) is masked to the bits it may bring in, as in move_mask.
+    b = ONE << square
+    m = opp & INNER
     f: i64 = 0
-    for first, ray in RAYS_UP[square]:
-        if opp & first:
-            o = ray & ~opp
-            b = o & -o  # nearest non-opponent square: the lowest bit
-            if b & own:
-                f |= (b - 1) & ray
-    for first, ray in RAYS_DOWN[square]:
-        if opp & first:
-            o = ray & ~opp  # below `square`: never h8, so never negative
-            if o:
-                # The nearest: the highest bit (int(o) is the compiled fast path).
-                length = int(o).bit_length() if NATIVE_WORDS else int.bit_length(o)
-                nearest = ONE << (length - 1)
-                if nearest & own:
-                    f |= ray & -(nearest << 1)
+    x = (b << 1) & m  # east
+    if x:
+        x |= (x << 1) & m
+        x |= (x << 1) & m
+        x |= (x << 1) & m
+        x |= (x << 1) & m
+        x |= (x << 1) & m
+        if (x << 1) & own:
+            f |= x
+    x = (b >> 1) & m  # west
+    if x:
+        x |= (x >> 1) & m
+        x |= (x >> 1) & m
+        x |= (x >> 1) & m
+        x |= (x >> 1) & m
+        x |= (x >> 1) & m
+        if (x >> 1) & own:
+            f |= x
+    x = (b << 8) & opp  # south
+    if x:
+        x |= (x << 8) & opp
+        x |= (x << 8) & opp
+        x |= (x << 8) & opp
+        x |= (x << 8) & opp
+        x |= (x << 8) & opp
+        if (x << 8) & own:
+            f |= x
+    x = (b >> 8) & BELOW_56 & opp  # north
+    if x:
+        x |= (x >> 8) & opp
+        x |= (x >> 8) & opp
+        x |= (x >> 8) & opp
+        x |= (x >> 8) & opp
+        x |= (x >> 8) & opp
+        if (x >> 8) & own:
+            f |= x
+    x = (b << 9) & m  # south-east
+    if x:
+        x |= (x << 9) & m
+        x |= (x << 9) & m
+        x |= (x << 9) & m
+        x |= (x << 9) & m
+        x |= (x << 9) & m
+        if (x << 9) & own:
+            f |= x
+    x = (b >> 9) & BELOW_55 & m  # north-west
+    if x:
+        x |= (x >> 9) & m
+        x |= (x >> 9) & m
+        x |= (x >> 9) & m
+        x |= (x >> 9) & m
+        x |= (x >> 9) & m
+        if (x >> 9) & own:
+            f |= x
+    x = (b << 7) & m  # south-west
+    if x:
+        x |= (x << 7) & m
+        x |= (x << 7) & m
+        x |= (x << 7) & m
+        x |= (x << 7) & m
+        x |= (x << 7) & m
+        if (x << 7) & own:
+            f |= x
+    x = (b >> 7) & BELOW_57 & m  # north-east
+    if x:
+        x |= (x >> 7) & m
+        x |= (x >> 7) & m
+        x |= (x >> 7) & m
+        x |= (x >> 7) & m
+        x |= (x >> 7) & m
+        if (x >> 7) & own:
+            f |= x
     return f
 
 

@@ -2,13 +2,22 @@
 """The exact endgame solver: plays to the last disc and returns the final
 margin in discs (WOF counting) for the side to move.
 
-From SHALLOW_EMPTIES up it generates moves and orders them fastest first
-(fewest replies for the opponent), with a transposition table and a
-stability cutoff. Below that it walks the empty squares instead of
-generating moves, odd regions (quadrants) first, then by square class,
-skipping squares with no opponent disc next to them; at four empties the
-order is fixed once and the squares are passed down by hand to dedicated
-three-, two- and one-empty solvers that build no lists at all.
+From SHALLOW_EMPTIES up it generates moves and orders them: the table's
+move first, then fastest first (fewest replies for the opponent, corners
+counting double, then the fewest empty squares next to our discs), and
+from EVAL_ORDER_EMPTIES up the engine's evaluation of the child too (a
+one-ply look from SEARCH_ORDER_EMPTIES up), with principal-variation
+search, a transposition table that keeps its deepest entries when full,
+enhanced transposition cutoffs and a stability cutoff. Below that it walks
+the empty squares instead of generating moves, odd regions (quadrants)
+first, then by square class; at four empties the order is fixed once and
+the squares are passed down by hand to dedicated three-, two- and
+one-empty solvers that build no lists at all.
+
+The hot paths allocate nothing and unbox nothing: no tuples or lists read
+in the walk below SHALLOW_EMPTIES, and every board constant a machine word
+(bitboard.py). Against the first version, the same nodes take about a third
+of the time (bench/ffo.py).
 
 `EndgameSolver` also keeps the node counter and the limits (clock, node
 budget, cancel flag) of a whole search: the midgame search (search.py) is a
@@ -34,11 +43,36 @@ from typing import Final
 
 from mypy_extensions import i64
 
-from ..core.bitboard import ALL, CORNER_SQUARES, ONE, flip_mask, lowest_square, move_mask, popcount
-from .evaluation import final_margin, make_stable_edge_counter
-from .squares import NEIGHBOURS, QUADRANTS, SQUARE_CLASSES
+from ..core.bitboard import (
+    ALL,
+    BELOW_56,
+    CORNER_SQUARES,
+    ONE,
+    flip_mask,
+    lowest_square,
+    move_mask,
+    popcount,
+)
+from .evaluation import (
+    NOT_A,
+    NOT_H,
+    Evaluator,
+    final_margin,
+    make_evaluator,
+    make_stable_edge_counter,
+)
+from .squares import (
+    NORTH_EAST,
+    NORTH_WEST,
+    SOUTH_EAST,
+    SOUTH_WEST,
+    class_of_rank,
+    odd_quadrants,
+    quadrant_bit,
+)
 from .transposition import (
     TT_LIMIT,
+    deepest,
     entry_move,
     solver_entry,
     solver_lower,
@@ -46,28 +80,38 @@ from .transposition import (
     tt_key,
 )
 
-# Per square, its quadrant's bit in a parity word (a bit per quadrant with an
-# odd number of empties); per parity word, the squares of its odd quadrants.
-QUADRANT_BIT: Final[list[int]] = [
-    next(1 << i for i, quadrant in enumerate(QUADRANTS) if quadrant >> sq & 1) for sq in range(64)
-]
-ODD_REGIONS: Final[list[i64]] = [0] * 16
-for _parity in range(16):
-    for _i in range(4):
-        if _parity >> _i & 1:
-            ODD_REGIONS[_parity] |= QUADRANTS[_i]
-
-# Measured with bench/endgame.py: generating and ordering moves costs more than
-# it saves below 8 empties; the table pays from 8 up.
+# Measured on FFO #40-41 (bench/ffo.py, CPU seconds): ordering moves from 7,
+# 8 or 9 empties costs the same (28.8, 32.4, 39.6 M nodes in 6.2, 5.6,
+# 5.5 s); the table from 10 rather than 8: 36.3 M nodes in 5.2 s. The
+# evaluation orders from 14: from 11 or 16 costs more nodes, and with the
+# hand-made evaluation it orders no better than mobility alone.
 SHALLOW_EMPTIES: Final = 8  # the solver walks empty squares below this
-SOLVER_TT_EMPTIES: Final = 8  # the solver keeps a transposition table from here up
+SOLVER_TT_EMPTIES: Final = 10  # the solver keeps a transposition table from here up
 ETC_EMPTIES: Final = 11  # children are looked up in the table before searching from here up
+EVAL_ORDER_EMPTIES: Final = 14  # from here up the evaluation helps order the moves,
+SEARCH_ORDER_EMPTIES: Final = 18  # and from here up a one-ply search
+
+# Move order keys (lower first): per reply left to the opponent, per empty
+# square next to our discs (where it may later play), for taking a corner,
+# and the evaluation units (hundredths of a disc) per key unit.
+MOBILITY_WEIGHT: Final = 16
+POTENTIAL_WEIGHT: Final = 2
+CORNER_BONUS: Final = 8
+EVAL_PER_UNIT: Final = 25
+INFINITE_EVAL: Final = 1 << 40
+
 
 # Nodes between looks at the clock and the cancel flag. At 256 the longest
 # gap between looks was 17 ms on a loaded machine; 128 halves it, at a cost
 # too small to measure.
 CHECK_EVERY: Final = 128
 NO_NODE_CAP: Final = 1 << 62
+
+
+def adjacent(discs: i64) -> i64:
+    """The squares next to `discs` (and the discs themselves)."""
+    row = discs | ((discs << 1) & NOT_A) | ((discs >> 1) & NOT_H)
+    return row | ((row << 8) & ALL) | ((row >> 8) & BELOW_56)
 
 
 class SearchStopped(Exception):
@@ -88,8 +132,11 @@ class EndgameSolver:
         deadline: float | None = None,
         max_nodes: int | None = None,
         cancelled: Callable[[], bool] | None = None,
+        evaluator: Evaluator | None = None,
     ) -> None:
         self.anti = anti
+        # Orders moves far from the end (the hand-made one unless another is given).
+        self.evaluator = evaluator if evaluator is not None else make_evaluator(anti)
         self.sign = -1 if anti else 1  # anti counts the margin the other way
         self.nodes = 0  # counted at the last check
         self.pending = 0  # nodes since the last check
@@ -116,14 +163,15 @@ class EndgameSolver:
 
     def trim_tables(self) -> None:
         if len(self.solver_tt) > TT_LIMIT:
-            self.solver_tt.clear()
+            self.solver_tt = deepest(self.solver_tt, TT_LIMIT // 2)
 
     def parity_of(self, empty: i64) -> int:
-        parity = 0
-        for bit in range(4):
-            if popcount(empty & QUADRANTS[bit]) & 1:
-                parity |= 1 << bit
-        return parity
+        return (
+            (popcount(empty & NORTH_WEST) & 1)
+            | (popcount(empty & NORTH_EAST) & 1) << 1
+            | (popcount(empty & SOUTH_WEST) & 1) << 2
+            | (popcount(empty & SOUTH_EAST) & 1) << 3
+        )
 
     def solve(self, own: i64, opp: i64, alpha: int, beta: int, passed: bool) -> int:
         self.pending += 1
@@ -167,46 +215,51 @@ class EndgameSolver:
                     alpha = lower
                 if upper < beta:
                     beta = upper
-        # Fastest first: the move leaving the opponent fewest replies.
-        keyed: list[tuple[int, i64, i64, i64]] = []
+        # The moves in order, best first (lowest key): the table's move, then
+        # fastest first (fewest replies for the opponent), and from
+        # EVAL_ORDER_EMPTIES up what the evaluation thinks of the child.
+        # Sorted by insertion into two flat lists (no per-move objects).
+        squares: list[i64] = []
+        keys: list[int] = []
         m = moves
         while m:
             b = m & -m
             m ^= b
             sq = lowest_square(b)
-            f = flip_mask(own, opp, sq)
-            n_own = opp ^ f
-            n_opp = own | f | b
             if sq == tt_move:
-                keyed.append((-1, sq, n_own, n_opp))
-                continue
-            if e >= ETC_EMPTIES:
-                # Enhanced transposition cutoff: a child already known to
-                # be bad enough for the opponent settles this node at once.
-                child = solver_tt.get(tt_key(n_own, n_opp))
-                if child is not None:
-                    settled = -solver_upper(child)
-                    if settled >= beta:
-                        return settled
-            replies = move_mask(n_own, n_opp)
-            keyed.append(
-                (
-                    # Corners count double; taking one is worth half a reply.
-                    popcount(replies) * 4
-                    + popcount(replies & CORNER_SQUARES) * 2
-                    - (2 if b & CORNER_SQUARES else 0),
-                    sq,
-                    n_own,
-                    n_opp,
-                )
-            )
-        keyed.sort()
+                order_key = -(1 << 30)
+            else:
+                f = flip_mask(own, opp, sq)
+                n_own = opp ^ f
+                n_opp = own | f | b
+                if e >= ETC_EMPTIES:
+                    # Enhanced transposition cutoff: a child already known to
+                    # be bad enough for the opponent settles this node at once.
+                    child = solver_tt.get(tt_key(n_own, n_opp))
+                    if child is not None:
+                        settled = -solver_upper(child)
+                        if settled >= beta:
+                            return settled
+                order_key = self.order_key(n_own, n_opp, b, e)
+            i = len(keys)
+            keys.append(order_key)
+            squares.append(sq)
+            while i > 0 and keys[i - 1] > order_key:
+                keys[i] = keys[i - 1]
+                squares[i] = squares[i - 1]
+                i -= 1
+            keys[i] = order_key
+            squares[i] = sq
         best = -65
         best_sq: i64 = -1
         a = alpha
-        first = True
         if e > SHALLOW_EMPTIES:
-            for _, sq, n_own, n_opp in keyed:
+            first = True
+            for sq in squares:
+                b = ONE << sq
+                f = flip_mask(own, opp, sq)
+                n_own = opp ^ f
+                n_opp = own | f | b
                 if first:
                     v = -self.solve(n_own, n_opp, -beta, -a, False)
                     first = False
@@ -224,10 +277,18 @@ class EndgameSolver:
         else:
             # The children are shallow: no null windows, straight alpha-beta.
             parity = self.parity_of(empty)
-            for _, sq, n_own, n_opp in keyed:
-                child_parity = parity ^ QUADRANT_BIT[sq]
+            for sq in squares:
+                b = ONE << sq
+                f = flip_mask(own, opp, sq)
                 v = -self.shallow(
-                    n_own, n_opp, -beta, -a, empty ^ (ONE << sq), e - 1, child_parity, False
+                    opp ^ f,
+                    own | f | b,
+                    -beta,
+                    -a,
+                    empty ^ b,
+                    e - 1,
+                    parity ^ quadrant_bit(sq),
+                    False,
                 )
                 if v > best:
                     best = v
@@ -238,12 +299,42 @@ class EndgameSolver:
                             break
         if e >= SOLVER_TT_EMPTIES:
             if best <= alpha:
-                solver_tt[key] = solver_entry(-64, best, best_sq)
+                solver_tt[key] = solver_entry(-64, best, e, best_sq)
             elif best >= beta:
-                solver_tt[key] = solver_entry(best, 64, best_sq)
+                solver_tt[key] = solver_entry(best, 64, e, best_sq)
             else:
-                solver_tt[key] = solver_entry(best, best, best_sq)
+                solver_tt[key] = solver_entry(best, best, e, best_sq)
         return best
+
+    def order_key(self, n_own: i64, n_opp: i64, b: i64, e: i64) -> int:
+        """How late to search the move to `b` that leaves (n_own, n_opp), the
+        opponent to move, at a node with `e` empties: the opponent's replies
+        (corners count double), then the squares it may later reach, and
+        from EVAL_ORDER_EMPTIES up the evaluation from its side."""
+        replies = move_mask(n_own, n_opp)
+        child_empty = ~(n_own | n_opp) & ALL
+        value = (
+            (popcount(replies) + popcount(replies & CORNER_SQUARES)) * MOBILITY_WEIGHT
+            + popcount(adjacent(n_opp) & child_empty) * POTENTIAL_WEIGHT
+            - (CORNER_BONUS if b & CORNER_SQUARES else 0)
+        )
+        if e >= EVAL_ORDER_EMPTIES:
+            if e >= SEARCH_ORDER_EMPTIES and replies:
+                # A one-ply look: the opponent's best reply, by the evaluation.
+                best_reply = -INFINITE_EVAL
+                evaluator = self.evaluator
+                r = replies
+                while r:
+                    rb = r & -r
+                    r ^= rb
+                    f = flip_mask(n_own, n_opp, lowest_square(rb))
+                    v = -evaluator.evaluate(n_opp ^ f, n_own | f | rb)
+                    if v > best_reply:
+                        best_reply = v
+                value += best_reply // EVAL_PER_UNIT
+            else:
+                value += self.evaluator.evaluate(n_own, n_opp) // EVAL_PER_UNIT
+        return value
 
     def shallow_entry(self, own: i64, opp: i64, alpha: int, beta: int, empty: i64, e: int) -> int:
         # A search that starts with few empties (the deeper ones never do).
@@ -283,30 +374,45 @@ class EndgameSolver:
         parity: int,
         passed: bool,
     ) -> int:
-        # From 4 empties up: try each empty square, odd regions first, each
-        # region's squares by class. `parity`: a bit per odd quadrant.
+        # From 4 empties up: try each empty square, odd quadrants first, each
+        # region's squares by class (`rank` walks the ten region and class
+        # pairs). `parity`: a bit per odd quadrant.
         self.pending += 1
         if self.pending >= CHECK_EVERY:
             self.check()
-        odd = ODD_REGIONS[parity] & empty
+        odd = odd_quadrants(parity) & empty
         best = -65
         if e == 4:
             # The last four keep this order down to the last disc.
-            squares: list[i64] = []
-            for region in (odd, empty ^ odd):
-                for cls in SQUARE_CLASSES:
-                    m = region & cls
-                    while m:
-                        b = m & -m
-                        squares.append(lowest_square(b))
-                        m ^= b
-            w, x, y, z = squares
-            for sq, r, s, t in ((w, x, y, z), (x, w, y, z), (y, w, x, z), (z, w, x, y)):
-                if not opp & NEIGHBOURS[sq]:
-                    continue  # no opponent disc next to it: nothing to flip
+            w: i64 = -1
+            x: i64 = -1
+            y: i64 = -1
+            z: i64 = -1
+            n = 0
+            for rank in range(10):
+                m = (odd if rank < 5 else empty ^ odd) & class_of_rank(rank % 5)
+                while m:
+                    b = m & -m
+                    m ^= b
+                    sq = lowest_square(b)
+                    if n == 0:
+                        w = sq
+                    elif n == 1:
+                        x = sq
+                    elif n == 2:
+                        y = sq
+                    else:
+                        z = sq
+                    n += 1
+            for turn in range(4):
+                # Each square in turn, the other three passed down in order.
+                sq = w if turn == 0 else x if turn == 1 else y if turn == 2 else z
                 f = flip_mask(own, opp, sq)
                 if not f:
                     continue
+                r = x if turn == 0 else w
+                s = y if turn <= 1 else x
+                t = y if turn == 3 else z
                 v = -self.solve3(opp ^ f, own | f | (ONE << sq), -beta, -alpha, r, s, t, False)
                 if v > best:
                     best = v
@@ -315,34 +421,31 @@ class EndgameSolver:
                         if v >= beta:
                             return v
         else:
-            for region in (odd, empty ^ odd):
-                for cls in SQUARE_CLASSES:
-                    m = region & cls
-                    while m:
-                        b = m & -m
-                        m ^= b
-                        sq = lowest_square(b)
-                        if not opp & NEIGHBOURS[sq]:
-                            continue
-                        f = flip_mask(own, opp, sq)
-                        if not f:
-                            continue
-                        v = -self.shallow(
-                            opp ^ f,
-                            own | f | b,
-                            -beta,
-                            -alpha,
-                            empty ^ b,
-                            e - 1,
-                            parity ^ QUADRANT_BIT[sq],
-                            False,
-                        )
-                        if v > best:
-                            best = v
-                            if v > alpha:
-                                alpha = v
-                                if v >= beta:
-                                    return v
+            for rank in range(10):
+                m = (odd if rank < 5 else empty ^ odd) & class_of_rank(rank % 5)
+                while m:
+                    b = m & -m
+                    m ^= b
+                    sq = lowest_square(b)
+                    f = flip_mask(own, opp, sq)
+                    if not f:
+                        continue
+                    v = -self.shallow(
+                        opp ^ f,
+                        own | f | b,
+                        -beta,
+                        -alpha,
+                        empty ^ b,
+                        e - 1,
+                        parity ^ quadrant_bit(sq),
+                        False,
+                    )
+                    if v > best:
+                        best = v
+                        if v > alpha:
+                            alpha = v
+                            if v >= beta:
+                                return v
         if best == -65:
             if passed:
                 return final_margin(own, opp, self.anti)
@@ -392,7 +495,7 @@ class EndgameSolver:
             return self.sign * (62 - 2 * (popcount(opp) + popcount(f)))
         return final_margin(own, opp, self.anti)
 
-    def last2(self, own: int, opp: int, alpha: int, beta: int, x: int, y: int, passed: bool) -> int:
+    def last2(self, own: i64, opp: i64, alpha: int, beta: int, x: i64, y: i64, passed: bool) -> int:
         best = -65
         f = flip_mask(own, opp, x)
         if f:

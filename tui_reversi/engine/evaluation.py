@@ -42,7 +42,7 @@ WIN: Final = 1_000_000
 
 # Boards here are i64 words (see core/bitboard.py for what that asks).
 NOT_A: Final[i64] = native(0xFEFEFEFEFEFEFEFE)  # every column but a
-NOT_H: Final[i64] = 0x7F7F7F7F7F7F7F7F  # every column but h
+NOT_H: Final[i64] = native(0x7F7F7F7F7F7F7F7F)  # every column but h
 FILE_A: Final[i64] = 0x0101010101010101
 _GATHER: Final[i64] = 0x0102040810204080  # (b & FILE_A) * _GATHER >> 56: column a as a byte
 

@@ -272,8 +272,7 @@ class SearchRun(EndgameSolver):
         max_nodes: int | None,
         cancelled: Callable[[], bool] | None,
     ) -> None:
-        super().__init__(engine.anti, deadline, max_nodes, cancelled)
-        self.evaluator = engine.evaluator
+        super().__init__(engine.anti, deadline, max_nodes, cancelled, engine.evaluator)
         self.own = native(own)  # the root position, as words
         self.opp = native(opp)
         self.partial_best: int | None = None

@@ -18,15 +18,56 @@ _EDGE: Final = 0xFF818181818181FF & ~CORNERS & ~C_SQUARES
 _INNER: Final = FULL & ~(CORNERS | X_SQUARES | C_SQUARES | _EDGE)
 
 # Static move order, best first: corners, then the other edge squares that are
-# not next to a corner, then the centre, then C-squares, X-squares last.
-SQUARE_CLASSES: Final[tuple[i64, ...]] = tuple(
-    native(squares) for squares in (CORNERS, _EDGE, _INNER, C_SQUARES, X_SQUARES)
-)
+# not next to a corner, then the centre, then C-squares, X-squares last. Each
+# class is also a constant of its own: compiled, a Final i64 is a machine
+# word, while reading one out of a tuple unboxes it.
+CORNER_CLASS: Final[i64] = native(CORNERS)
+EDGE_CLASS: Final[i64] = native(_EDGE)
+CENTRE_CLASS: Final[i64] = native(_INNER)
+C_CLASS: Final[i64] = native(C_SQUARES)
+X_CLASS: Final[i64] = native(X_SQUARES)
+SQUARE_CLASSES: Final[tuple[i64, ...]] = (CORNER_CLASS, EDGE_CLASS, CENTRE_CLASS, C_CLASS, X_CLASS)
 
-# The four quadrants: the endgame's regions for parity ordering.
-QUADRANTS: Final[tuple[i64, ...]] = tuple(
-    native(quadrant) for quadrant in (0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F << 32, 0xF0F0F0F0 << 32)
-)
+# The four quadrants: the endgame's regions for parity ordering. A parity
+# word has bit i set when quadrant i holds an odd number of empty squares.
+NORTH_WEST: Final[i64] = 0x0F0F0F0F
+NORTH_EAST: Final[i64] = 0xF0F0F0F0
+SOUTH_WEST: Final[i64] = 0x0F0F0F0F << 32
+SOUTH_EAST: Final[i64] = native(0xF0F0F0F0 << 32)
+QUADRANTS: Final[tuple[i64, ...]] = (NORTH_WEST, NORTH_EAST, SOUTH_WEST, SOUTH_EAST)
+
+
+def quadrant_bit(square: i64) -> int:
+    """The parity-word bit of the quadrant holding `square`."""
+    return 1 << int((square >> 5 & 1) * 2 + (square >> 2 & 1))
+
+
+def odd_quadrants(parity: int) -> i64:
+    """The squares of the quadrants whose bits are set in `parity`."""
+    odd: i64 = 0
+    if parity & 1:
+        odd |= NORTH_WEST
+    if parity & 2:
+        odd |= NORTH_EAST
+    if parity & 4:
+        odd |= SOUTH_WEST
+    if parity & 8:
+        odd |= SOUTH_EAST
+    return odd
+
+
+def class_of_rank(rank: int) -> i64:
+    """The square class `rank` places in the static move order (0: corners)."""
+    if rank == 0:
+        return CORNER_CLASS
+    if rank == 1:
+        return EDGE_CLASS
+    if rank == 2:
+        return CENTRE_CLASS
+    if rank == 3:
+        return C_CLASS
+    return X_CLASS
+
 
 # The squares next to each square: a move needs an opponent disc among them.
 NEIGHBOURS: Final[tuple[i64, ...]] = tuple(

@@ -9,10 +9,13 @@ entries, a search peaks at 86 MiB, not 198, and reaches depth 11 in 0.55x the
 nodes with the same moves and scores (bench/table.py --baseline).
 
 Both kinds of entry keep the best square + 1 in their low 7 bits (0: none).
-A solver entry holds bounds on the final margin (-64..64):
-(lower + 64) << 15 | (upper + 64) << 7 | square. A midgame entry holds one
-score, exact or a bound, searched `depth` plies deep:
-(score + SCORE_BIAS) << 16 | bound << 14 | depth << 7 | square.
+A solver entry holds bounds on the final margin (-64..64) of a position
+with `empties` empty squares:
+(lower + 64) << 22 | (upper + 64) << 14 | empties << 7 | square. A midgame
+entry holds one score, exact or a bound, searched `depth` plies deep:
+(score + SCORE_BIAS) << 16 | bound << 14 | depth << 7 | square. Both keep
+how deep their search went in the same bits (`entry_depth`), so that a full
+table of either kind keeps its deepest entries (`deepest`).
 
 A hot module, compiled with mypyc (see endgame.py's header).
 """
@@ -23,8 +26,7 @@ from typing import Final
 
 from mypy_extensions import i64
 
-# Entries a table may hold. Past it, the solver's table is emptied and the
-# midgame's keeps its deepest half (`deepest`).
+# Entries a table may hold. Past it, a table keeps its deepest half (`deepest`).
 TT_LIMIT: Final = 200_000
 
 EXACT: Final = 0  # a midgame score is exact,
@@ -44,16 +46,16 @@ def entry_move(entry: int) -> i64:
     return i64(entry & 127) - 1
 
 
-def solver_entry(lower: int, upper: int, best_sq: i64) -> int:
-    return (lower + 64) << 15 | (upper + 64) << 7 | int(best_sq + 1)
+def solver_entry(lower: int, upper: int, empties: int, best_sq: i64) -> int:
+    return (lower + 64) << 22 | (upper + 64) << 14 | empties << 7 | int(best_sq + 1)
 
 
 def solver_lower(entry: int) -> int:
-    return (entry >> 15) - 64
+    return (entry >> 22) - 64
 
 
 def solver_upper(entry: int) -> int:
-    return (entry >> 7 & 255) - 64
+    return (entry >> 14 & 255) - 64
 
 
 def midgame_entry(score: int, bound: int, depth: int, best_sq: i64) -> int:
@@ -73,9 +75,10 @@ def entry_depth(entry: int) -> int:
 
 
 def deepest(table: dict[int, int], room: int) -> dict[int, int]:
-    """The entries of a full midgame table searched deepest, at most `room`
-    of them: they cost most to find, and keeping them rather than emptying
-    the table reaches a depth in half the nodes (bench/table.py)."""
+    """The entries of a full table searched deepest, at most `room` of them:
+    they cost most to find. Rather than emptying the table, keeping them
+    reaches a midgame depth in half the nodes (bench/table.py) and solves
+    FFO #40-44 in fewer nodes (bench/ffo.py)."""
     counts = [0] * 128
     for entry in table.values():
         counts[entry_depth(entry)] += 1

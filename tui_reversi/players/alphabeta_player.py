@@ -26,10 +26,14 @@ class Level:
 
 
 if NATIVE_WORDS:
-    # The compiled engine (bench/search.py: about ten times the nodes per
-    # second) solves 16 empties in a tenth of a second and 18 in under 1.5 s.
-    HARD = Level("hard", 16, 18)
-    EXPERT = Level("expert", 18, 21)
+    # The compiled engine (bench/search.py: about forty times the nodes per
+    # second) solves game positions with 18 empties in at most 0.22 s of CPU
+    # and 20 in 0.07-0.81 s, and decides win, draw or loss at 20 empties in
+    # at most 0.16 s and at 22-23 (FFO #41-44) in 0.5-4 s (bench/ffo.py;
+    # measured with the solver of issue 31). Hard's second leaves room for
+    # the midgame search that runs first; expert's five for the harder ones.
+    HARD = Level("hard", 18, 20)
+    EXPERT = Level("expert", 20, 22)
 else:
     HARD = Level("hard", 13)
     EXPERT = Level("expert", 16, 20)
@@ -51,8 +55,7 @@ _engines: dict[tuple[bool, bool], Engine] = {}
 
 def engine_for(variant: Variant, evaluation: str = "handmade") -> Engine:
     """The shared engine for a variant and evaluation (its tables are built
-    once). Hints and the game analysis use the hand-made one: their mistake
-    marks are set for its scale."""
+    once)."""
     key = (variant.fewer_discs_win, evaluation == "trained")
     if key not in _engines:
         anti, trained = key
@@ -204,7 +207,8 @@ def analyse_position(
     exact_empties: int = HARD.exact_empties,
 ) -> list[MoveScore]:
     """Every legal move with the engine's score for the mover, best first,
-    searched within `limit`."""
+    searched within `limit` by hard's engine (its evaluation, exact from
+    `exact_empties` down)."""
     entered = time.perf_counter()
     moves = position.legal_moves()
     if not moves:
@@ -214,7 +218,8 @@ def analyse_position(
         scores = placement_scores(position, player._placement_leaf)
         squares = sorted(scores, key=lambda sq: -scores[sq])
         return [MoveScore(Move.of(sq), scores[sq] / SCALE) for sq in squares]
-    result = engine_for(variant).search(
+    engine = engine_for(variant, chosen_evaluation())
+    result = engine.search(
         position.own,
         position.opp,
         time_limit=limit.clock,
@@ -227,7 +232,7 @@ def analyse_position(
     )
     if not result.scores:
         # Stopped before one full iteration: a one-ply look is still honest.
-        result = engine_for(variant).search(
+        result = engine.search(
             position.own, position.opp, max_depth=1, exact_empties=0, analyse=True
         )
     ranked = sorted(result.scores.items(), key=lambda item: -item[1])

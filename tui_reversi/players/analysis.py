@@ -6,10 +6,14 @@
 `analyse_game` yields one `MoveAnalysis` per move played (passes have no
 choice to judge), in game order, as soon as it is scored, so a caller can
 show results while the rest is still being searched and stop at any time.
-Each position is searched by the hard engine with every legal move in a full
-window, so the played move and the best move are scored by the same search
-at the same depth; from EXACT_EMPTIES empty squares down the position is
-solved to the end instead and the scores are exact final disc margins.
+Every position of the game gets one value: a search by hard's engine (the
+trained evaluation) to ANALYSIS_DEPTH plies, or from EXACT_EMPTIES empty
+squares down an exact solve to the end. A move's loss is the value before it
+minus the value after it, both from the mover's side: the losses along a
+game add up to the change from the first position's value to the final
+result, so a lost game's losses explain the loss, and drift between plies is
+not charged to nobody. The searches stop at a depth and a node budget,
+never at the clock, so the same game analysed twice gets the same verdicts.
 
 `GameAnalysis` keeps a game's results together (saved with the game), and
 `summarise` / `turning_point` / `evaluations` read them as a player wants to:
@@ -18,25 +22,37 @@ per side, where the result was decided, and as one curve.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..core import Color, Game, Move, Position, Result, Variant
-from ..engine.evaluation import SCALE
+from ..core import Color, Game, Move, Position, Result, Variant, square_name
+from ..core.bitboard import CORNERS, NATIVE_WORDS, legal_moves
+from ..engine.evaluation import SCALE, terminal_score
+from ..engine.search import Engine, SearchResult
 from .alphabeta_player import analyse_position, engine_for, score_in_discs
 from .base import CancelCheck, Limit
 
-DEFAULT_TIME = 0.8  # seconds per position: a 60-move game in well under a minute
+DEFAULT_TIME = 0.8  # budget per position, in seconds of the compiled engine's search
+if NATIVE_WORDS:
+    # Compiled (bench/analysis.py): depth 10 takes 0.2-0.45 s of CPU in the
+    # midgame, an exact solve from 18 empties at most 0.22 s; a 60-move game
+    # is analysed in well under a minute.
+    ANALYSIS_DEPTH = 10
+    EXACT_EMPTIES = 18
+else:
+    ANALYSIS_DEPTH = 6
+    EXACT_EMPTIES = 12
+# A budget is spent as nodes, never as time: NODES_PER_SECOND per second of
+# it (the compiled search's rate with the trained evaluation), so that a
+# busy machine changes how long the analysis takes but not what it says.
+NODES_PER_SECOND = 2_500_000 if NATIVE_WORDS else 250_000
 PER_POSITION = Limit(time=DEFAULT_TIME)
-EXACT_EMPTIES = 14  # solved to the end from this many empty squares down
 PV_PLIES = 6  # moves of the principal variation kept per position
-PV_SHARE = 0.2  # of a position's budget, for following the principal variation
 
 # Disc losses from which a move gets a label; why these, in docs/playing.md.
-INACCURACY = 2.0
-MISTAKE = 4.0
-BLUNDER = 8.0
+INACCURACY = 3.0
+MISTAKE = 6.0
+BLUNDER = 10.0
 LABELS = ("inaccuracy", "mistake", "blunder")
 MAX_MARGIN = 64.0  # no game ends with a wider disc margin
 
@@ -184,11 +200,13 @@ def analyse_game(
     """Score every move played in `game`, in order (or from the last move
     back), yielding each as it is done.
 
-    `limit` bounds the search of each position (with no clock its depth
-    bounds the midgame search and the result is repeatable). Moves already
-    analysed in full in `skip` are not searched again. Stops, without
-    yielding a half-searched position, once `cancelled()` is true.
+    `limit` is the budget per position: its time is spent as a node count
+    (NODES_PER_SECOND per second; no time and no nodes: none), its depth the
+    midgame depth (ANALYSIS_DEPTH by default): the verdicts are the same every time.
+    Moves already analysed in full in `skip` are not searched again. Stops,
+    without yielding a half-searched position, once `cancelled()` is true.
     """
+    values: dict[Position, PositionValue] = {}  # each position is searched once
     known = {m.ply for m in skip.moves if m.complete} if skip is not None else set()
     plies = list(enumerate(game.played, start=1))
     for ply, move in reversed(plies) if from_the_end else plies:
@@ -203,10 +221,81 @@ def analyse_game(
             limit,
             variant=game.variant,
             cancelled=cancelled,
+            values=values,
         )
         if cancelled is not None and cancelled():
             return
         yield scored
+
+
+@dataclass(frozen=True, slots=True)
+class PositionValue:
+    """What a position is worth to the side to move, in discs, and its best move."""
+
+    discs: float
+    best: int | None  # None when the side to move must pass or the game is over
+    exact: bool  # a final margin, solved to the end
+    proven: bool  # a won or lost game: exact, or a forced end found by the midgame search
+    depth: int  # the depth searched (empties when exact)
+
+
+def position_value(
+    position: Position,
+    variant: Variant,
+    max_depth: int,
+    max_nodes: int | None,
+    cancelled: CancelCheck | None,
+) -> PositionValue:
+    """`position` searched by hard's engine to `max_depth` plies and at most
+    `max_nodes` nodes, solved exactly from EXACT_EMPTIES empties down."""
+    if position.is_game_over():
+        return PositionValue(
+            float(terminal_score(position.own, position.opp, variant.fewer_discs_win)),
+            None,
+            True,
+            True,
+            0,
+        )
+    if position.must_pass:
+        passed = position_value(position.pass_turn(), variant, max_depth, max_nodes, cancelled)
+        return PositionValue(-passed.discs, None, passed.exact, passed.proven, passed.depth)
+    by_depth: dict[int, int] = {}
+
+    def seen(iteration: SearchResult) -> None:
+        if not iteration.exact:
+            by_depth[iteration.depth] = iteration.score
+
+    result = _engine(variant).search(
+        position.own,
+        position.opp,
+        max_depth=max_depth,
+        max_nodes=max_nodes,
+        exact_empties=EXACT_EMPTIES,
+        cancelled=cancelled,
+        on_iteration=seen,
+    )
+    proven = score_in_discs(result.score)[1]
+    score = result.score
+    shallower = by_depth.get(result.depth - 1)
+    if not result.exact and not proven and shallower is not None and not _proven(shallower):
+        # The mean of the last two depths: a search that ends on the side to
+        # move's turn rates it higher than one a ply shallower, and either
+        # alone would make the values of consecutive positions drift by a few
+        # discs, charged to every move (bench/analysis.py: losses add up).
+        score = (score + shallower) // 2
+    # No final margin lies beyond 64 either way: an evaluation that overshoots
+    # would charge the winner for coming back down to the true result.
+    discs = max(-64.0, min(64.0, _discs(score, result.exact)))
+    return PositionValue(discs, result.move, result.exact, result.exact or proven, result.depth)
+
+
+def _proven(score: int) -> bool:
+    return score_in_discs(score)[1]
+
+
+def _engine(variant: Variant) -> Engine:
+    # Hard's engine: the trained evaluation (its opening book plays no part).
+    return engine_for(variant, "trained")
 
 
 def analyse_move(
@@ -217,10 +306,12 @@ def analyse_move(
     *,
     variant: Variant = Variant.OTHELLO,
     cancelled: CancelCheck | None = None,
+    values: dict[Position, PositionValue] | None = None,
 ) -> MoveAnalysis:
-    """The move `move` played in `position` (at `ply`) against the best one,
-    searched within `limit`."""
-    started = time.perf_counter()
+    """The move `move` played in `position` (at `ply`) against the best one:
+    the value before it and the value after it, from the mover's side.
+    `values` keeps positions already searched (analyse_game passes one, so
+    that the position after a move is searched once for both moves)."""
     side = position.to_move
     if position.in_opening_placement:
         # Reversi's centre placements: the hint's small search over the shapes.
@@ -230,41 +321,30 @@ def analyse_move(
         if scores[move] >= scores[top]:
             top = move  # equally good: the move played was best
         return MoveAnalysis(ply, side, move, scores[move], top, scores[top], pv=(top,))
-    seconds = limit.clock
-    clock = None if seconds is None else seconds * (1 - PV_SHARE)
-    engine = engine_for(variant)
-    result = engine.search(
-        position.own,
-        position.opp,
-        time_limit=clock,
-        max_depth=limit.depth if limit.depth is not None else 60,
-        max_nodes=limit.nodes,
-        exact_empties=EXACT_EMPTIES,
-        cancelled=cancelled,
-        analyse=True,
-        started=started,
-    )
-    if not result.scores:
-        # Stopped before one full iteration: a one-ply look is still honest.
-        result = engine.search(position.own, position.opp, max_depth=1, analyse=True)
-    square = move.square  # the engine speaks in square indices
-    best_square = max(result.scores, key=lambda sq: result.scores[sq])
-    # Exact when solved, or when the search saw both moves to the end of the game.
-    exact = result.exact or (
-        score_in_discs(result.scores[square])[1] and score_in_discs(result.scores[best_square])[1]
-    )
-    played = _discs(result.scores[square], result.exact)
-    best = _discs(result.scores[best_square], result.exact)
+    depth = limit.depth if limit.depth is not None else ANALYSIS_DEPTH
+    nodes = limit.nodes
+    if nodes is None and limit.clock is not None:
+        nodes = max(1, int(limit.clock * NODES_PER_SECOND))
+    known = values if values is not None else {}
+
+    def value(of: Position) -> PositionValue:
+        if of not in known:
+            known[of] = position_value(of, variant, depth, nodes, cancelled)
+        return known[of]
+
+    before = value(position)
+    after = value(position.play(move.square))
+    played = -after.discs  # the side to move after the move is the opponent (a pass included)
+    best_square = before.best if before.best is not None else move.square
+    best = before.discs
+    exact = before.exact and after.exact
+    if not exact and before.proven and after.proven and _sign(played) == _sign(best) != 0:
+        # The same forced result before and after: a margin the midgame search
+        # proves is only a bound (the first forced end it finds), so no loss.
+        played = best
     if played >= best:
-        best_square, best = square, played  # equally good: the move played was best
-    pv = _principal_variation(
-        position.play(best_square),
-        variant,
-        result.depth - 1,
-        exact,
-        None if seconds is None else started + seconds,
-        cancelled,
-    )
+        best_square, best = move.square, played  # as good as the best: the move played was best
+    pv = _principal_variation(position.play(best_square), variant, depth - 1, exact, nodes)
     best_move = Move.of(best_square)
     return MoveAnalysis(ply, side, move, played, best_move, best, exact, (best_move, *pv))
 
@@ -277,16 +357,10 @@ def _discs(score: int, exact: bool) -> float:
 
 
 def _principal_variation(
-    position: Position,
-    variant: Variant,
-    depth: int,
-    exact: bool,
-    deadline: float | None,
-    cancelled: CancelCheck | None,
+    position: Position, variant: Variant, depth: int, exact: bool, max_nodes: int | None
 ) -> list[Move]:
     """The engine's best line from `position`, a shallower search per move."""
     line: list[Move] = []
-    engine = engine_for(variant)
     while len(line) < PV_PLIES - 1 and (depth > 0 or exact):
         if position.is_game_over():
             break
@@ -294,16 +368,12 @@ def _principal_variation(
             line.append(Move.null())
             position = position.pass_turn()
             continue
-        left = None if deadline is None else deadline - time.perf_counter()
-        if (left is not None and left <= 0) or (cancelled is not None and cancelled()):
-            break
-        result = engine.search(
+        result = _engine(variant).search(
             position.own,
             position.opp,
-            time_limit=left,
             max_depth=max(depth, 1),
+            max_nodes=max_nodes,
             exact_empties=EXACT_EMPTIES if exact else 0,
-            cancelled=cancelled,
         )
         if result.move is None or not result.completed:
             break
@@ -369,6 +439,66 @@ def turning_point(analysis: GameAnalysis, result: Result | None) -> MoveAnalysis
     return turning
 
 
+# The X-square next to each corner (diagonally inside it).
+X_SQUARE_CORNERS = {9: 0, 14: 7, 49: 56, 54: 63}
+
+
+def why(scored: MoveAnalysis, position: Position) -> str | None:
+    """In a club player's words, what the move played in `position` did
+    wrong against the best move, when the board shows it: a corner left
+    untaken or given, an X-square next to an empty corner, a wall that leaves few moves, an
+    even region played into at the end (parity). None when nothing shows."""
+    if scored.best is None or scored.best == scored.move or not scored.loss:
+        return None
+    played_sq, best_sq = scored.move.square, scored.best.square
+    played, best = position.play(played_sq), position.play(best_sq)
+    if CORNERS >> best_sq & 1 and not CORNERS >> played_sq & 1:
+        return f"left the {scored.best} corner untaken"
+    given = played.legal_mask() & CORNERS & ~best.legal_mask()
+    if given:
+        return f"gave the {square_name((given & -given).bit_length() - 1)} corner away"
+    corner = X_SQUARE_CORNERS.get(played_sq)
+    if corner is not None and not (position.own | position.opp) >> corner & 1:
+        return f"an X-square next to the empty {square_name(corner)} corner"
+    own_after = _moves_if_to_move_again(played)
+    own_best = _moves_if_to_move_again(best)
+    if own_after + 3 <= own_best:
+        return f"a wall: {own_after} moves left for the next turn against {own_best}"
+    if (
+        scored.exact
+        and _quadrant_empties(position, played_sq) % 2 == 0
+        and _quadrant_empties(position, best_sq) % 2 == 1
+    ):
+        return "played into an even region and lost the parity"
+    return None
+
+
+def _moves_if_to_move_again(after: Position) -> int:
+    # `after` has the opponent to move: the mover's own moves, counted as if it were its turn.
+    return bin(legal_moves(after.opp, after.own)).count("1")
+
+
+def _quadrant_empties(position: Position, square: int) -> int:
+    row, col = divmod(square, 8)
+    empty = ~(position.own | position.opp)
+    return sum(
+        1
+        for r in range(row // 4 * 4, row // 4 * 4 + 4)
+        for c in range(col // 4 * 4, col // 4 * 4 + 4)
+        if empty >> (r * 8 + c) & 1
+    )
+
+
+def deciding_moves(
+    analysis: GameAnalysis, game: Game, count: int = 3
+) -> list[tuple[MoveAnalysis, str | None]]:
+    """The `count` costliest mistakes and blunders of the game, in game order,
+    each with `why` it was one where the board shows it."""
+    labelled = [m for m in analysis.moves if m.label in ("mistake", "blunder") and m.loss]
+    worst = sorted(labelled, key=lambda m: -(m.loss or 0))[:count]
+    return [(m, why(m, game.positions[m.ply - 1])) for m in sorted(worst, key=lambda m: m.ply)]
+
+
 def evaluations(analysis: GameAnalysis, game: Game) -> list[float | None]:
     """Black's margin after each ply of `game` (None where not analysed; a
     pass keeps the evaluation before it)."""
@@ -383,6 +513,7 @@ def evaluations(analysis: GameAnalysis, game: Game) -> list[float | None]:
 
 
 __all__ = [
+    "ANALYSIS_DEPTH",
     "BLUNDER",
     "DEFAULT_TIME",
     "EXACT_EMPTIES",
@@ -392,10 +523,14 @@ __all__ = [
     "GameAnalysis",
     "MoveAnalysis",
     "PlayerSummary",
+    "PositionValue",
     "analyse_game",
     "analyse_move",
+    "deciding_moves",
     "evaluations",
     "label_for",
+    "position_value",
     "summarise",
     "turning_point",
+    "why",
 ]

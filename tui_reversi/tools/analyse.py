@@ -22,6 +22,7 @@ from ..players.analysis import (
     GameAnalysis,
     MoveAnalysis,
     analyse_game,
+    deciding_moves,
     summarise,
     turning_point,
 )
@@ -133,6 +134,10 @@ def print_table(game: Game, analysis: GameAnalysis, out: TextIO) -> None:
     turning = turning_point(analysis, game.result)
     if turning is not None:
         console.print(Text(describe_turning_point(game, turning)))
+    for scored, reason in deciding_moves(analysis, game):
+        number = game.move_number(scored.ply)
+        text = f"Deciding: move {number}, {scored.side.label} {scored.move} ({scored.label}"
+        console.print(Text(f"{text}, {scored.loss:g} discs){': ' + reason if reason else ''}."))
 
 
 def describe_turning_point(game: Game, turning: MoveAnalysis) -> str:
