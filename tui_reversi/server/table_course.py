@@ -15,10 +15,9 @@ import asyncio
 import math
 from collections.abc import Callable
 
-from ..core import Color
+from ..core import Color, Ending
 from ..net.server_line import line
 from ..storage import StorageError
-from .archive import Ending
 from .config import format_duration
 from .store import Store
 from .table import Seat, Table
@@ -74,7 +73,7 @@ class GameCourse:
                 self.adjourn(table, how)
             elif leaving or self.hold <= 0:
                 how = f"{table.name(color)} left the table: the game ends here."
-                self.end(table, Ending(how, "left", None))
+                self.end(table, Ending("left", None, how))
             else:
                 table.held[color] = asyncio.get_running_loop().time() + self.hold
                 self._log(f"table {table.code}: {table.name(color)} dropped; seat held")
@@ -99,7 +98,7 @@ class GameCourse:
         name, other = table.name(color), color.other
         if left <= 0 and not table.game.moves:
             # Nothing was played: nothing to win, lose or keep.
-            self.end(table, Ending(f"{name} did not come back: no move was played.", "left", None))
+            self.end(table, Ending("left", None, f"{name} did not come back: no move was played."))
             self._clear_away(table)
             return
         if left <= 0 and (self._adjourn or other not in table.links):
@@ -113,7 +112,7 @@ class GameCourse:
         if left <= 0:
             del table.held[color]
             how = f"{name} did not come back in time: {table.name(other)} ({other.label}) wins."
-            self.end(table, Ending(how, "forfeit", other))
+            self.end(table, Ending("left", other, how))
             self._clear_away(table)
             return
         wait = format_duration(math.ceil(left))
@@ -162,8 +161,8 @@ class GameCourse:
     def end(self, table: Table, end: Ending) -> None:
         """The game is over, told and recorded: `end` says how."""
         self._stop_waiting(table)
-        table.ended, table.ending = end.description, end
-        self._log(f"table {table.code}: {end.description}")
+        table.ended, table.ending = end.text, end
+        self._log(f"table {table.code}: {end.text}")
         if table.time_control is not None:
             table.broadcast(table.clock_line(self._clocks.now()))
         table.broadcast(table.over_line())

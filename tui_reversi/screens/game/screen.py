@@ -668,10 +668,10 @@ class GameScreen(Screen[None]):
         if action in ("lobby", "no_lobby"):  # at a table, q goes back to the lobby's game
             served = self.reversi_app.invitations is not None
             return not at_table and served == (action == "lobby")
-        if action in ("undo", "redo"):
+        if action in ("undo", "redo", "continue_here"):  # (continuing takes moves back)
             return referee.takebacks_allowed
         if action == "hint":
-            return any(p.allows.hints for p in referee.seats.values())
+            return referee.hints_offered
         if action == "markers":  # someone plays at this keyboard (not watching)
             return referee.plays_here
         if action == "pause":  # watching two computers, or after a player failed
