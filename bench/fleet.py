@@ -40,7 +40,7 @@ import asyncssh
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
 
-from serve import OPTIONS, Player, key_of, load, ms, percentile  # noqa: E402  (bench/serve.py)
+from serve import OPTIONS, Player, key_of, load, ms, percentile, play_tables  # noqa: E402  (bench/serve.py)
 
 
 def start_node(data_dir: Path, database: str) -> tuple[subprocess.Popen[str], int]:
@@ -73,31 +73,13 @@ async def sit_across(port_a: int, port_b: int, table: int) -> tuple[Player, Play
 
 
 async def moves_across(port_a: int, port_b: int, tables: int, seconds: float) -> None:
-    from tui_reversi.core import Game, square_name
-
     seated = []
     for batch in range(0, tables, 5):
         seated += await asyncio.gather(
             *(sit_across(port_a, port_b, n) for n in range(batch, min(batch + 5, tables)))
         )
     await asyncio.sleep(2.0)  # the hosts' screens take the news in
-    latencies: list[float] = []
-
-    async def play(index: int, host: Player, guest: Player) -> None:
-        await asyncio.sleep(index / tables)  # spread the tables over the second
-        game, deadline = Game(), time.perf_counter() + seconds
-        while time.perf_counter() < deadline and not game.is_over:
-            mover, opponent = (host, guest) if game.position.to_move == 0 else (guest, host)
-            square = square_name(game.position.legal_moves()[0])
-            opponent.latencies.clear()
-            opponent.waiting_since = time.perf_counter()  # the opponent's next output
-            assert mover.process is not None
-            mover.process.stdin.write(square.encode())
-            game.play(game.position.legal_moves()[0])
-            await asyncio.sleep(1.0)
-            latencies.extend(opponent.latencies)
-
-    await asyncio.gather(*(play(i, h, g) for i, (h, g) in enumerate(seated)))
+    latencies = await play_tables(seated, seconds)
     where = "node B" if port_b != port_a else "node A too (one node, for comparison)"
     print(
         f"{tables} tables, each opened on node A and joined on {where}, {len(latencies)} moves: "

@@ -364,20 +364,14 @@ async def sit_down(port: int, table: int) -> tuple[Player, Player]:
     return host, guest
 
 
-async def people(port: int, server: subprocess.Popen[str], tables: int, seconds: float) -> None:
-    """`tables` games between people at once: move-to-opponent's-screen latency."""
+async def play_tables(seated: list[tuple[Player, Player]], seconds: float) -> list[float]:
+    """Each (host, guest) pair plays its first legal move, one a second, for
+    `seconds`: the latencies, in seconds, from a move typed to the opponent's
+    next output."""
     from tui_reversi.core import Game, square_name
 
-    seated = []
-    for batch in range(0, tables, 5):
-        seated += await asyncio.gather(
-            *(sit_down(port, n) for n in range(batch, min(batch + 5, tables)))
-        )
-    await asyncio.sleep(1.0)
-    parent = preloaded_parent(server.pid)
-    pss = sum(pss_kib(pid) for pid in games(server.pid)) + (pss_kib(parent) if parent else 0)
-    cpu_before, wall_before = cpu_seconds(server.pid), time.perf_counter()
     latencies: list[float] = []
+    tables = len(seated)
 
     async def play(index: int, host: Player, guest: Player) -> None:
         await asyncio.sleep(index / tables)  # spread the tables over the second
@@ -394,6 +388,21 @@ async def people(port: int, server: subprocess.Popen[str], tables: int, seconds:
             latencies.extend(opponent.latencies)
 
     await asyncio.gather(*(play(i, h, g) for i, (h, g) in enumerate(seated)))
+    return latencies
+
+
+async def people(port: int, server: subprocess.Popen[str], tables: int, seconds: float) -> None:
+    """`tables` games between people at once: move-to-opponent's-screen latency."""
+    seated = []
+    for batch in range(0, tables, 5):
+        seated += await asyncio.gather(
+            *(sit_down(port, n) for n in range(batch, min(batch + 5, tables)))
+        )
+    await asyncio.sleep(1.0)
+    parent = preloaded_parent(server.pid)
+    pss = sum(pss_kib(pid) for pid in games(server.pid)) + (pss_kib(parent) if parent else 0)
+    cpu_before, wall_before = cpu_seconds(server.pid), time.perf_counter()
+    latencies = await play_tables(seated, seconds)
     cpu = (cpu_seconds(server.pid) - cpu_before) / (time.perf_counter() - wall_before)
     print(
         f"{tables} tables at once, {len(latencies)} moves: move to opponent's screen "

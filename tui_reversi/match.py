@@ -102,6 +102,12 @@ class Match:
         return self.game.is_over or self.ending is not None
 
     @property
+    def allows_takebacks(self) -> bool:
+        """False once the game ended off the board (a resignation, a flag, a
+        player gone, adjourned): a move taken back would drop how it ended."""
+        return self.ending is None
+
+    @property
     def ended(self) -> Ending | None:
         """How the game ended: off the board, or on it (`normal`); None while it goes on."""
         if self.ending is not None:
@@ -501,7 +507,16 @@ class Referee:
 
     @property
     def takebacks_allowed(self) -> bool:
-        return self.allows(lambda allows: allows.takebacks)
+        """True when the game and every seat allow taking moves back."""
+        return self.match.allows_takebacks and self.allows(lambda allows: allows.takebacks)
+
+    @property
+    def hints_offered(self) -> bool:
+        """True when a seat allows hints and the game may still come to a turn
+        (it goes on, or a takeback can reopen it); given on the person's own
+        turn only: hints_allowed."""
+        reopens = not self.match.is_over or self.takebacks_allowed
+        return reopens and any(p.allows.hints for p in self.seats.values())
 
     def undo(self) -> bool:
         """Take back as Match.undo does; between computers the game pauses."""
@@ -525,7 +540,7 @@ class Referee:
         """Play on from `ply`, discarding the later moves. Raises ReversiError
         for a ply the game does not have or when a seat refuses takebacks."""
         if not self.takebacks_allowed:
-            raise ReversiError("the players do not allow taking moves back")
+            raise ReversiError("this game allows no taking moves back")
         self._stop_asking()
         self.match.game.continue_from(ply)
         self.match.ending = None

@@ -280,6 +280,23 @@ async def test_a_rematch_asked_by_the_opponent_is_answered_in_a_dialog(at_table)
         assert heard(server) == "allow\n"
 
 
+async def test_a_game_the_opponent_left_offers_no_rematch_with_nobody_to_ask(at_table):
+    app, server = at_table(Color.BLACK, game=Game.from_transcript("d3c5"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Table K7QP2" in status(app), "the board")
+        server.say("over left - bob left the table: the game ends here.")
+        await wait_for(pilot, lambda: showing_result(app), "the result")
+        buttons = [str(button.label) for button in app.screen.query("Button")]
+        assert buttons == ["Review", "Analyse", "Leave", "Close"]
+        assert "rematch" not in str(app.screen.query_one("#dialog-keys").content)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen), "the board")
+        assert "Rematch" not in key_bar(app)
+        await pilot.press("comma", "escape")  # a look back, then the status line's advice
+        await wait_for(pilot, lambda: "Game over:" in status(app), "the advice")
+        assert "rematch" not in status(app)
+
+
 async def test_a_spectator_at_game_over_is_not_offered_a_rematch(at_table):
     game = played_out()
     app, _ = at_table(None, game=game)
@@ -323,7 +340,8 @@ async def test_the_keys_to_play_show_only_on_your_turn_and_a_person_is_awaited_n
         await wait_for(pilot, lambda: "resigned" in status(app), "the resignation")
         assert "Play" not in key_bar(app) and "Markers" not in key_bar(app)
         panel = app.screen.query_one(ScorePanel).scoreboard
-        assert (panel.to_move, panel.status) == (None, "Game over")  # nobody's turn now
+        # nobody's turn now, and the panel says who won and how
+        assert (panel.to_move, panel.status) == (None, "White wins: Black resigned")
 
 
 async def test_a_long_chat_line_cut_on_the_status_line_reads_in_full_in_the_chat(at_table):

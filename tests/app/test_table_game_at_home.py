@@ -13,7 +13,6 @@ import pytest
 
 from tui_reversi.core import Color, Ending, Game
 from tui_reversi.server.archive import Archive, PlayedGame
-from tui_reversi.server.archive import Ending as TableEnding
 from tui_reversi.storage import SavedGames
 from tui_reversi.storage.ggf import export_ggf, parse_ggf
 from tui_reversi.widgets.analysis_panel import AnalysisPanel
@@ -28,7 +27,7 @@ def kept(tmp_path, transcript: str = "f5d6c3d3") -> dict[str, SavedGames]:
     """alice (Black) and bob's game at table ABCDE, bob resigned: each one's saved games."""
     archive = Archive(tmp_path / "archive.sqlite3", tmp_path / "players")
     started = datetime(2026, 11, 26, 1, 0, tzinfo=UTC)
-    end = TableEnding(RESIGNED, "resigned", Color.BLACK)
+    end = Ending("resigned", Color.BLACK, RESIGNED)
     game = Game.from_transcript(transcript)
     assert archive.keep(PlayedGame("ABCDE", game, ("alice", "bob"), started, end)) == []
     archive.close()
@@ -73,8 +72,31 @@ async def test_a_table_game_loaded_at_home_is_finished_and_analysed_at_once(tmp_
         await settle(pilot, app)
         assert "Black alice vs White bob" in str(app.screen.query_one("#title-bar").content)
         assert status(app).startswith("Game over")  # no seat waits for a move nobody makes
-        assert app.screen.query_one("ScorePanel").scoreboard.status == "Game over"
+        # the score panel keeps saying who won and how once the result is closed
+        assert app.screen.query_one("ScorePanel").scoreboard.status == "Black wins: White resigned"
         await pilot.press("a")  # at once, not only after , (review)
         await settle(pilot, app)
         assert app.screen.query_one(AnalysisPanel).running or app.screen.analysis.known.moves
         assert status(app).startswith(("Analysing every move", "Analysis done"))
+
+
+@pytest.mark.asyncio
+async def test_a_finished_table_game_at_home_offers_review_not_undo_or_hint(tmp_path, keeping_app):
+    path = kept(tmp_path)["bob"].list()[0].path
+    app, _ = keeping_app(load=str(path))
+    async with app.run_test(size=(120, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("escape")  # the game-over screen
+        await settle(pilot, app)
+        bar = app.screen.query_one("KeyBar").render().plain
+        assert "Undo" not in bar and "Hint" not in bar and "Redo" not in bar
+        assert "Analyse" in bar and "play" not in bar.lower()
+        await pilot.press("u", "i")  # nothing drops the resignation
+        await settle(pilot, app)
+        assert app.match.ending == Ending("resigned", Color.BLACK, RESIGNED)
+        assert app.match.game.length == 4
+        await pilot.press("f1")
+        await settle(pilot, app)
+        keys = app.screen.query_one("#help-text").content.plain
+        assert "Review" in keys or "review" in keys
+        assert "Undo" not in keys and "Hint" not in keys

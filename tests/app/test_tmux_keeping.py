@@ -139,8 +139,9 @@ def test_a_killed_game_resumes_at_the_same_position_with_the_same_moves(terminal
     terminal("kill-server")
 
     pid = terminal.start()
-    offer = terminal.wait_for("Resume your unfinished game?")
-    assert "Move 5, White to move" in offer
+    # (the dialog's lines, waited for whole: a capture can catch it half drawn)
+    offer = terminal.wait_for("Move 5, White to move")
+    assert "Resume your unfinished game?" in offer
     terminal("send-keys", "-t", "game", "r")
     # The message can be on screen before the board and the log are redrawn.
     terminal.wait_until(

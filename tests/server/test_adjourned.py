@@ -208,13 +208,13 @@ async def test_resume_with_several_adjourned_games_lists_them_to_choose_from(ser
 
 
 def test_two_games_of_one_pair_in_one_minute_are_both_saved(tmp_path):
-    from tui_reversi.core import Color
-    from tui_reversi.server.archive import Ending, PlayedGame
+    from tui_reversi.core import Color, Ending
+    from tui_reversi.server.archive import PlayedGame
     from tui_reversi.storage import SavedGames
 
     archive = Archive(tmp_path / "archive.sqlite3", tmp_path / "players")
     started = datetime(2026, 11, 24, 13, 0, 5, tzinfo=UTC)
-    resigned = Ending("White resigned.", "resigned", Color.BLACK)
+    resigned = Ending("resigned", Color.BLACK, "White resigned.")
     for transcript in ("f5d6", "f5f6"):  # a quick rematch: same pair, colours, table, minute
         game = CoreGame.from_transcript(transcript)
         assert archive.keep(PlayedGame("ABCDE", game, ("bob", "alice"), started, resigned)) == []

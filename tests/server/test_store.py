@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 import psycopg
 import pytest
 
-from tui_reversi.core import Color, Game
+from tui_reversi.core import Color, Ending, Game
 from tui_reversi.net.terms import TimeControl
-from tui_reversi.server.archive import Archive, Ending, PlayedGame, UnfinishedGame
+from tui_reversi.server.archive import Archive, PlayedGame, UnfinishedGame
 from tui_reversi.server.config import ServeError
 from tui_reversi.server.migrations import NEWEST
 from tui_reversi.server.postgres import PostgresStore, migrate_database
@@ -52,7 +52,7 @@ def open_store(request, tmp_path):
 def played(code: str, names: tuple[str, str], winner: Color | None) -> PlayedGame:
     game = Game.from_transcript("f5d6c3")
     ending = "resigned" if winner is not None else "left"
-    return PlayedGame(code, game, names, STARTED, Ending("It ended.", ending, winner))
+    return PlayedGame(code, game, names, STARTED, Ending(ending, winner, "It ended."))
 
 
 def kept(code: str = "ABCDE", adjourned: bool = True) -> UnfinishedGame:

@@ -8,7 +8,7 @@ import os
 import sqlite3
 import stat
 
-from tui_reversi.core import Color, square_name
+from tui_reversi.core import Color, Ending, square_name
 from tui_reversi.core import Game as CoreGame
 from tui_reversi.net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
 from tui_reversi.net.terms import TimeControl
@@ -124,6 +124,9 @@ async def test_a_table_is_opened_joined_by_its_code_and_refereed_by_the_server(s
     alice.say("move 2 c6")
     assert await alice.hear() == "refused The game is over."
     assert any(f"table {code}: bob (White) resigned" in line for line in arcade.log_lines)
+    # The table's ending is the one the players' games know (core.Ending), no copy of it.
+    resigned = "bob (White) resigned: alice (Black) wins."
+    assert arcade.tables.tables[code].ending == Ending("resigned", Color.BLACK, resigned)
 
 
 async def test_a_forged_or_wrong_move_from_a_game_is_refused_and_changes_nothing(serve):

@@ -26,8 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..core import Color, Game, Variant
-from ..core import Ending as PlayersEnding
+from ..core import Color, Ending, Game, Variant
 from ..net.terms import TimeControl
 from ..players.kinds import HUMAN, PERSON
 from ..storage import NameTakenError, SavedGame, SavedGames, StorageError
@@ -88,23 +87,16 @@ FIRST_RATING = 1500.0
 ELO_K = 32.0
 
 
-@dataclass(frozen=True, slots=True)
-class Ending:
-    """How a table's game ended: the sentence, the kind of end, the winner."""
-
-    description: str
-    # 'board', 'resigned', 'time' (a flag fell), 'forfeit' (did not come back in time), 'left'
-    ending: str
-    winner: Color | None  # None: a draw on the board, or no result ('left')
-
-    @property
-    def played(self) -> PlayersEnding:
-        """The ending as the players' games know it (core's reasons)."""
-        return PlayersEnding(_REASONS.get(self.ending, "left"), self.winner, self.description)
+# How a game ended (core.Ending's reason) -> the archive's `ending` column; a
+# player who left and did not come back in time, with a winner, is a forfeit.
+_ARCHIVED = {"normal": "board", "resigned": "resigned", "flag": "time"}
 
 
-# The archive's kinds of end -> the reasons the players' games and saved games know.
-_REASONS = {"board": "normal", "resigned": "resigned", "time": "flag", "forfeit": "left"}
+def archived_ending(end: Ending) -> str:
+    """The archive's word for how the game ended (the games table's `ending`)."""
+    if end.reason == "left":
+        return "forfeit" if end.winner is not None else "left"
+    return _ARCHIVED[end.reason]
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,7 +378,7 @@ def game_row(played: PlayedGame) -> tuple[str | int | None, ...]:
     """The archive's columns code, variant, black, white, moves, winner, ending,
     black_score, white_score and description for `played`."""
     game, end = played.game, played.end
-    result = game.result if end.ending == "board" else None
+    result = game.result if end.reason == "normal" else None
     return (
         played.code,
         game.variant.value,
@@ -394,10 +386,10 @@ def game_row(played: PlayedGame) -> tuple[str | int | None, ...]:
         played.names[Color.WHITE],
         game.transcript(),
         winner_of(played),
-        end.ending,
+        archived_ending(end),
         result.black if result else None,
         result.white if result else None,
-        end.description,
+        end.text,
     )
 
 
@@ -405,7 +397,7 @@ def winner_of(played: PlayedGame) -> str | None:
     """The game's winner as the archive writes it ('black', 'white', 'draw' or None)."""
     if played.end.winner is not None:
         return played.end.winner.name.lower()
-    if played.end.ending == "board" and played.game.result is not None:
+    if played.end.reason == "normal" and played.game.result is not None:
         return "draw"
     return None
 
@@ -431,7 +423,7 @@ def _save_for(played: PlayedGame, color: Color, players_dir: Path) -> None:
     record = replace(
         SavedGame.from_game(played.game, *kinds),
         names=played.names,
-        ending=played.end.played,
+        ending=played.end,
     )
     # The names are the players' directory names already (session.player).
     home = players_dir / played.names[color]

@@ -265,7 +265,7 @@ class GameSession(asyncssh.SSHServerSession):
             self._exit(refusal.status)
             return
         self._options = options
-        other = self._owner.arcade.live_games.get(self.player)
+        other = self._live_game()
         if self._table_secret is not None:
             self._begin(options, separate=True)  # a table's game is not the player's own game
         elif other is None:
@@ -364,6 +364,28 @@ class GameSession(asyncssh.SSHServerSession):
         """Where the player connected from."""
         return self._owner.address
 
+    @property
+    def playing_at_table(self) -> bool:
+        """True while this session's game plays at a player's seat at a table,
+        however it sat down there: lobby, join, table or resume."""
+        secret = self._table_secret
+        return secret is not None and self._owner.arcade.tables.playing(secret)
+
+    def _live_game(self) -> GameSession | None:
+        """The player's game open in another session: their own game, or else a
+        seat at a table they sat down at from a command (`join CODE`, `table`,
+        `resume`), which a take-over sits back down at."""
+        arcade = self._owner.arcade
+        own = arcade.live_games.get(self.player)
+        if own is not None:
+            return own
+        seats = [
+            game
+            for game in arcade.games
+            if game is not self and game.player == self.player and game.playing_at_table
+        ]
+        return min(seats, key=lambda game: game.started, default=None)
+
     def _begin(
         self, options: list[str], take_over: GameSession | None = None, separate: bool = False
     ) -> None:
@@ -402,7 +424,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._asking = None
         self._cancel_timers()
         options = [option for option in self._options if option not in ("--new", "--resume")]
-        live = self._owner.arcade.live_games.get(self.player)
+        live = self._live_game()
         if answer == "leave":
             self._owner.end_reason = "left the game open in another session"
             self._say("tui-reversi: your game carries on in the other session.")

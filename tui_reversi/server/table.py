@@ -9,11 +9,10 @@ import collections
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from ..core import Color, Game, Variant
+from ..core import Color, Ending, Game, Variant
 from ..net.remote import NOBODY
 from ..net.server_line import line
 from ..net.terms import TimeControl
-from .archive import Ending
 from .games_socket import tell
 
 CHAT_KEPT = 20  # lines of a table's chat told again to a game that sits down
@@ -90,10 +89,9 @@ class Table:
     def over_line(self) -> bytes:
         """`over REASON WINNER TEXT` for an ended table (players/remote.py)."""
         assert self.ended is not None
-        end = self.ending or Ending(self.ended, "left", None)
-        played = end.played
-        winner = played.winner.name.lower() if played.winner is not None else NOBODY
-        return line("over", played.reason, winner, end.description)
+        end = self.ending or Ending("left", None, self.ended)
+        winner = end.winner.name.lower() if end.winner is not None else NOBODY
+        return line("over", end.reason, winner, end.text)
 
     def players_line(self) -> bytes:
         return line("players", self.name(Color.BLACK) or NOBODY, self.name(Color.WHITE) or NOBODY)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from .archive import Ending
+from ..core import Ending
 from .table import Seat, Table
 
 # The clocks wait for both games to say their board is up (`begun`), but no longer
@@ -38,7 +38,7 @@ class TableClocks:
             return False
         other = color.other
         how = f"{table.name(color)}'s time ran out: {table.name(other)} ({other.label}) wins."
-        self._end(table, Ending(how, "time", other))
+        self._end(table, Ending("flag", other, how))
         return True
 
     def run(self, table: Table) -> None:

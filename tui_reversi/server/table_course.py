@@ -16,10 +16,9 @@ import asyncio
 import math
 from collections.abc import Callable
 
-from ..core import Color
+from ..core import Color, Ending
 from ..net.server_line import line
 from ..storage import StorageError
-from .archive import Ending
 from .config import format_duration
 from .store import Store
 from .table import Seat, Table
@@ -78,7 +77,7 @@ class GameCourse:
                 self._lost(table, color, f"{table.name(color)} left the table")
             elif leaving or self.hold <= 0:
                 how = f"{table.name(color)} left the table: the game ends here."
-                self.end(table, Ending(how, "left", None))
+                self.end(table, Ending("left", None, how))
             else:
                 table.held[color] = asyncio.get_running_loop().time() + self.hold
                 self._log(f"table {table.code}: {table.name(color)} dropped; seat held")
@@ -103,7 +102,7 @@ class GameCourse:
         name = table.name(color)
         if left <= 0 and not table.game.moves:
             # Nothing was played: nothing to win, lose or keep.
-            self.end(table, Ending(f"{name} did not come back: no move was played.", "left", None))
+            self.end(table, Ending("left", None, f"{name} did not come back: no move was played."))
             self._clear_away(table)
             return
         if left <= 0 and self._adjourn:
@@ -132,7 +131,7 @@ class GameCourse:
             self.adjourn(table, how)
             return
         how = f"{why}: {other} ({color.other.label}) wins."
-        self.end(table, Ending(how, "forfeit", color.other))
+        self.end(table, Ending("left", color.other, how))
 
     def adjourn(self, table: Table, how: str) -> None:
         """Nobody loses: the game waits, clocks stopped, for both to sit down
@@ -176,8 +175,8 @@ class GameCourse:
     def end(self, table: Table, end: Ending) -> None:
         """The game is over, told and recorded: `end` says how."""
         self._stop_waiting(table)
-        table.ended, table.ending = end.description, end
-        self._log(f"table {table.code}: {end.description}")
+        table.ended, table.ending = end.text, end
+        self._log(f"table {table.code}: {end.text}")
         if table.time_control is not None:
             table.broadcast(table.clock_line(self._clocks.now()))
         table.broadcast(table.over_line())

@@ -13,10 +13,9 @@ import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 
-from ..core import Color, Game, Move, ReversiError
+from ..core import Color, Ending, Game, Move, ReversiError
 from ..net.remote import CHAT_LENGTH
 from ..net.server_line import line
-from .archive import Ending
 from .table import Seat, Table
 from .table_clocks import TableClocks
 
@@ -123,7 +122,7 @@ class TableReferee:
             self._save(table)
         table.broadcast(line("moved", ply, move))
         if result is not None:
-            self._end(table, Ending(table.result_text(), "board", result.winner))
+            self._end(table, Ending("normal", result.winner, table.result_text()))
         else:
             self._clocks.run(table)
         return None
@@ -136,7 +135,7 @@ class TableReferee:
         other = table.name(color.other)
         winner = f"{other} ({color.other.label}) wins." if other else "The table closes."
         how = f"{table.name(color)} ({color.label}) resigned: {winner}"
-        self._end(table, Ending(how, "resigned", color.other if other else None))
+        self._end(table, Ending("resigned", color.other if other else None, how))
         return None
 
     # -- takebacks: asked by one player, allowed or declined by the other -------------

@@ -227,6 +227,17 @@ class Tables:
         """The seat a session's secret stands for, while it does."""
         return self._seats.get(secret)
 
+    def playing(self, secret: str) -> bool:
+        """True while the game given `secret` sits at its player's seat (not a
+        spectator's place) and plays on: the table's game is not over."""
+        seat = self._seats.get(secret)
+        return (
+            seat is not None
+            and seat.color is not None
+            and seat in self._linked
+            and seat.table.ended is None
+        )
+
     def held_for(self, name: str) -> str | None:
         """The code of the table where `name`'s seat is held for them, if any: a
         dropped player's, or one whose game crashed while the opponent waits at it."""

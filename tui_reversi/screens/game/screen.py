@@ -629,9 +629,9 @@ class GameScreen(Screen[None]):
         if self._game_over_shown == shown or ending.reason == "adjourned":
             return  # (adjourned: the game goes on later; the status line says so)
         self._game_over_shown = shown
-        at_table, playing = self.table.link is not None, self.referee.plays_here
+        at_table = self.table.link is not None
         self.app.push_screen(
-            GameOverScreen(match, ending, at_table=at_table, rematch=at_table and playing),
+            GameOverScreen(match, ending, at_table=at_table, rematch=self.table.can_ask_rematch()),
             self._after_game_over,
         )
 
@@ -668,10 +668,10 @@ class GameScreen(Screen[None]):
         if action in ("lobby", "no_lobby"):  # at a table, q goes back to the lobby's game
             served = self.reversi_app.invitations is not None
             return not at_table and served == (action == "lobby")
-        if action in ("undo", "redo"):
+        if action in ("undo", "redo", "continue_here"):  # (continuing takes moves back)
             return referee.takebacks_allowed
         if action == "hint":
-            return any(p.allows.hints for p in referee.seats.values())
+            return referee.hints_offered
         if action == "markers":  # someone plays at this keyboard (not watching)
             return referee.plays_here
         if action == "pause":  # watching two computers, or after a player failed
@@ -707,8 +707,10 @@ class GameScreen(Screen[None]):
 
 
 def _ended_status(ending: Ending) -> str:
-    """The score panel's line for a game ended off the board."""
-    return "Adjourned" if ending.reason == "adjourned" else "Game over"
+    """The score panel's line for a game ended off the board: who won and
+    how ('Black wins: White resigned', 'White wins on time', 'Adjourned'),
+    there for as long as the game is shown, as a result on the board is."""
+    return str(ending)
 
 
 def _last_move(game: Game, ply: int) -> tuple[int | None, int]:

@@ -148,12 +148,14 @@ class AtTable:
             link.ask_takeback()
 
     def can_ask_rematch(self) -> bool:
+        """A player at a finished game whose opponent is still there to ask (not
+        one they left, or did not come back to in time: both end `left`)."""
         ending = self.screen.match.ended
         return (
             self.link is not None
             and self.screen.referee.plays_here
             and ending is not None
-            and ending.reason != "adjourned"
+            and ending.reason not in ("adjourned", "left")
         )
 
     def ask_rematch(self) -> None:
