@@ -40,7 +40,7 @@ import asyncssh
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
 
-from serve import OPTIONS, Player, key_of, load, ms, percentile, play_tables  # noqa: E402  (bench/serve.py)
+from serve import OPTIONS, Player, key_of, load, ms, percentile, play_tables, read_banner  # noqa: E402  (bench/serve.py)
 
 
 def start_node(data_dir: Path, database: str) -> tuple[subprocess.Popen[str], int]:
@@ -51,12 +51,8 @@ def start_node(data_dir: Path, database: str) -> tuple[subprocess.Popen[str], in
     node = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT
     )
-    assert node.stdout is not None
-    for line in node.stdout:
-        found = re.search(r"play with: ssh -p (\d+)", line)
-        if found:
-            return node, int(found.group(1))
-    raise SystemExit(f"a node did not start (exit status {node.wait()})")
+    port, _ = read_banner(node)
+    return node, port
 
 
 async def sit_across(port_a: int, port_b: int, table: int) -> tuple[Player, Player]:

@@ -58,17 +58,24 @@ def start_server(data_dir: Path, preload: bool) -> tuple[subprocess.Popen[str], 
     server = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT
     )
+    port, banner = read_banner(server)
+    start = re.search(r"games start (.*)", banner)
+    assert start is not None
+    return server, port, start.group(1)
+
+
+def read_banner(server: subprocess.Popen[str]) -> tuple[int, str]:
+    """The port a starting `serve` listens on, and its banner (up to the auth line)."""
     assert server.stdout is not None
     banner = ""
     while "auth " not in banner:
         line = server.stdout.readline()
         if not line:
-            raise SystemExit("the server did not start")
+            raise SystemExit(f"the server did not start (exit status {server.wait()})")
         banner += line
     found = re.search(r"listening on \S+:(\d+)", banner)
-    start = re.search(r"games start (.*)", banner)
-    assert found is not None and start is not None
-    return server, int(found.group(1)), start.group(1)
+    assert found is not None
+    return int(found.group(1)), banner
 
 
 _KEYS: dict[str, asyncssh.SSHKey] = {}

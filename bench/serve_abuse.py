@@ -32,7 +32,7 @@ from pathlib import Path
 
 import asyncssh
 from asyncssh.packet import Boolean, String
-from serve import BOARD, games, key_of, load
+from serve import BOARD, games, key_of, load, read_banner
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "correct horse battery staple"
@@ -51,16 +51,8 @@ def start(tree: Path, data: Path, *args: str) -> tuple[subprocess.Popen[str], in
         cwd=tree,
         env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "HOME": str(data)},
     )
-    assert server.stdout is not None
-    banner = ""
-    while "auth " not in banner:
-        line = server.stdout.readline()
-        if not line:
-            raise SystemExit("the server did not start")
-        banner += line
-    found = re.search(r"listening on \S+:(\d+)", banner)
-    assert found is not None
-    return server, int(found.group(1))
+    port, _ = read_banner(server)
+    return server, port
 
 
 def stop(server: subprocess.Popen[str]) -> None:
