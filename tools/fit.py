@@ -35,6 +35,7 @@ from tui_reversi.engine.patterns import (
     FAMILIES,
     FAMILY_AT,
     MOBILITY_AT,
+    PARITY_AT,
     PHASE_SIZE,
     PHASE_WIDTH,
     PHASES,
@@ -42,11 +43,22 @@ from tui_reversi.engine.patterns import (
 )
 
 SMOOTH = 3  # empties either side of a phase also used to fit it
+CHUNK = 250_000  # positions turned into features at a time
+SCALAR_SLOTS = (MOBILITY_AT, PARITY_AT, CONSTANT_AT)
+
+
+def data_files(paths: list[str]) -> list[Path]:
+    """The files named, a folder standing for its *.txt files (selfplay.py's chunks)."""
+    out: list[Path] = []
+    for name in paths:
+        path = Path(name)
+        out.extend(sorted(path.glob("*.txt")) if path.is_dir() else [path])
+    return out
 
 
 def load(paths: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     own, opp, label = [], [], []
-    for path in paths:
+    for path in data_files(paths):
         with open(path) as lines:
             for line in lines:
                 o, p, m = line.split()
@@ -69,54 +81,63 @@ def canonical_maps() -> dict[str, np.ndarray]:
     }
 
 
-def features(own: np.ndarray, opp: np.ndarray, maps: dict[str, np.ndarray]) -> np.ndarray:
-    """Per position, the canonical slot of every instance (n x instances)."""
-    digit = [
-        ((own >> np.uint64(sq)) & np.uint64(1)).astype(np.int64)
-        + 2 * ((opp >> np.uint64(sq)) & np.uint64(1)).astype(np.int64)
-        for sq in range(64)
-    ]
-    columns = []
-    for family, instances in FAMILIES.items():
-        for squares in instances:
-            index = np.zeros(len(own), dtype=np.int64)
-            for k, sq in enumerate(squares):
-                index += digit[sq] * 3**k
-            columns.append(FAMILY_AT[family] + maps[family][index])
-    return np.stack(columns, axis=1)
+def features(
+    own: np.ndarray, opp: np.ndarray, maps: dict[str, np.ndarray], families: list[str]
+) -> np.ndarray:
+    """Per position, the canonical slot of every instance of `families`
+    (n x instances, int32), computed a chunk of positions at a time."""
+    width = sum(len(FAMILIES[family]) for family in families)
+    out = np.empty((len(own), width), dtype=np.int32)
+    for start in range(0, len(own), CHUNK):
+        o, p = own[start : start + CHUNK], opp[start : start + CHUNK]
+        digit = [
+            ((o >> np.uint64(sq)) & np.uint64(1)).astype(np.int32)
+            + 2 * ((p >> np.uint64(sq)) & np.uint64(1)).astype(np.int32)
+            for sq in range(64)
+        ]
+        column = 0
+        for family in families:
+            for squares in FAMILIES[family]:
+                index = np.zeros(len(o), dtype=np.int32)
+                for k, sq in enumerate(squares):
+                    index += digit[sq] * 3**k
+                out[start : start + CHUNK, column] = FAMILY_AT[family] + maps[family][index]
+                column += 1
+    return out
 
 
-def mobility(own: np.ndarray, opp: np.ndarray) -> np.ndarray:
-    out = np.empty(len(own), dtype=np.float64)
+def scalars(own: np.ndarray, opp: np.ndarray, empties: np.ndarray) -> np.ndarray:
+    """Per position, the scalar terms in SCALAR_SLOTS order: mobility
+    difference, parity (odd empties) and the constant."""
+    out = np.ones((len(own), len(SCALAR_SLOTS)), dtype=np.float64)
     for i, (o, p) in enumerate(zip(own.tolist(), opp.tolist(), strict=True)):
-        out[i] = legal_moves(o, p).bit_count() - legal_moves(p, o).bit_count()
+        out[i, 0] = legal_moves(o, p).bit_count() - legal_moves(p, o).bit_count()
+    out[:, 1] = empties % 2
     return out
 
 
 def fit_phase(
-    slots: np.ndarray, mob: np.ndarray, y: np.ndarray, ridge: float, iterations: int
+    slots: np.ndarray, terms: np.ndarray, y: np.ndarray, ridge: float, iterations: int
 ) -> np.ndarray:
     """Weights (PHASE_SIZE, in discs) minimising |Xw - y|^2 + ridge |w|^2,
-    the constant left unregularised in effect (its column is dense)."""
-    n = len(y)
+    the scalar terms (dense columns) all but unregularised."""
     flat = slots.ravel()
     per_row = slots.shape[1]
+    at = list(SCALAR_SLOTS)
 
     def apply(w: np.ndarray) -> np.ndarray:
-        return w[slots].sum(axis=1) + w[MOBILITY_AT] * mob + w[CONSTANT_AT]
+        return w[slots].sum(axis=1) + terms @ w[at]
 
     def apply_t(r: np.ndarray) -> np.ndarray:
         g = np.bincount(flat, weights=np.repeat(r, per_row), minlength=PHASE_SIZE)
-        g[MOBILITY_AT] += mob @ r
-        g[CONSTANT_AT] += r.sum()
+        g[at] += terms.T @ r
         return g
 
     # Jacobi preconditioner: the diagonal of X'X + ridge.
     diag = np.bincount(flat, minlength=PHASE_SIZE).astype(np.float64)
-    diag[MOBILITY_AT] = mob @ mob
-    diag[CONSTANT_AT] = n
+    diag[at] = (terms * terms).sum(axis=0)
     reg = np.full(PHASE_SIZE, ridge)
-    reg[CONSTANT_AT] = 1e-3
+    reg[at] = 1e-3
     diag += reg
     w = np.zeros(PHASE_SIZE)
     r = apply_t(y) - (apply_t(apply(w)) + reg * w)
@@ -152,8 +173,10 @@ def handmade_scores(own: np.ndarray, opp: np.ndarray) -> np.ndarray:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", nargs="+", help="self-play files to fit")
-    parser.add_argument("--holdout", nargs="*", default=[], help="files to measure on only")
+    parser.add_argument("data", nargs="+", help="self-play files or folders to fit")
+    parser.add_argument(
+        "--holdout", nargs="*", default=[], help="files or folders to measure on only"
+    )
     parser.add_argument(
         "--ridge", type=float, default=40.0, help="regularisation of the midgame phases"
     )
@@ -167,21 +190,33 @@ def main() -> None:
         "--exact-empties", type=int, default=16, help="the empties selfplay.py solved from"
     )
     parser.add_argument("--iterations", type=int, default=150)
+    parser.add_argument(
+        "--without",
+        nargs="*",
+        default=[],
+        choices=list(FAMILIES),
+        metavar="FAMILY",
+        help="leave these families out (weights 0): to measure what each is worth",
+    )
+    parser.add_argument(
+        "--phases", nargs="*", type=int, help="fit only these phases (the others stay 0)"
+    )
     parser.add_argument("--out", help="weights file to write")
     args = parser.parse_args()
 
     started = time.perf_counter()
+    families = [family for family in FAMILIES if family not in args.without]
     maps = canonical_maps()
     own, opp, y = load(args.data)
     empties = 64 - np.bitwise_count(own | opp).astype(np.int64)
-    slots = features(own, opp, maps)
-    mob = mobility(own, opp)
-    print(f"{len(y)} positions loaded in {time.perf_counter() - started:.1f} s")
+    slots = features(own, opp, maps, families)
+    terms = scalars(own, opp, empties)
+    print(f"{len(y)} positions loaded in {time.perf_counter() - started:.1f} s", flush=True)
     if args.holdout:
         h_own, h_opp, h_y = load(args.holdout)
         h_empties = 64 - np.bitwise_count(h_own | h_opp).astype(np.int64)
-        h_slots = features(h_own, h_opp, maps)
-        h_mob = mobility(h_own, h_opp)
+        h_slots = features(h_own, h_opp, maps, families)
+        h_terms = scalars(h_own, h_opp, h_empties)
         h_hand = handmade_scores(h_own, h_opp)
 
     tables = []
@@ -189,21 +224,20 @@ def main() -> None:
     for phase in range(PHASES):
         lo, hi = phase * PHASE_WIDTH, phase * PHASE_WIDTH + PHASE_WIDTH - 1
         rows = (empties >= lo - SMOOTH) & (empties <= hi + SMOOTH)
-        if rows.sum() < 100:  # no data (the last empties, or the start)
-            w = np.zeros(PHASE_SIZE)
+        if rows.sum() < 100 or (args.phases and phase not in args.phases):
+            w = np.zeros(PHASE_SIZE)  # no data (the last empties, or the start)
         else:
             ridge = args.ridge_exact if hi + SMOOTH <= args.exact_empties else args.ridge
-            w = fit_phase(slots[rows], mob[rows], y[rows], ridge, args.iterations)
+            w = fit_phase(slots[rows], terms[rows], y[rows], ridge, args.iterations)
         full = expand(w, maps)
         tables.append(np.clip(np.rint(full * SCALE), -32767, 32767).astype(np.int16))
         line = f"{phase:5d}  {lo:2d}..{hi:2d}  {int(rows.sum()):7d}"
         if args.holdout:
             held = (h_empties >= lo) & (h_empties <= hi)
             if held.sum():
+                table = tables[-1].astype(np.float64)
                 pred = (
-                    tables[-1][h_slots[held]].astype(np.float64).sum(axis=1)
-                    + tables[-1][MOBILITY_AT] * h_mob[held]
-                    + tables[-1][CONSTANT_AT]
+                    table[h_slots[held]].sum(axis=1) + h_terms[held] @ table[list(SCALAR_SLOTS)]
                 ) / SCALE
                 truth = h_y[held]
                 hand = h_hand[held]

@@ -8,10 +8,13 @@ final margin of that game (perfect play over its last plies). Labels are
 disc margins for the side to move, WOF counting.
 
 Writes one line per position: `OWN OPP MARGIN` (hex bitboards of the side to
-move and of the other side, then the margin). Game i is a pure function of
-(seed, i), so any split over processes gives the same lines, in order.
+move and of the other side, then the margin), into a folder of chunk files
+of `--chunk` games each. Game i is a pure function of (seed, i), so any
+split over processes gives the same lines, in order; a chunk is written
+under a temporary name and renamed when whole, so a stopped run started
+again resumes at the first missing chunk.
 
-    nice -n 15 python tools/selfplay.py --games 2000 --seed 1 --jobs 2 --out data/sp-1-0.txt
+    nice -n 15 python tools/selfplay.py --games 30000 --seed 1 --jobs 2 --out-dir data/seed-1
 """
 
 from __future__ import annotations
@@ -86,6 +89,11 @@ def _task(args: tuple[int, int, int, int, int, int]) -> list[str]:
     return play_game(*args)
 
 
+def chunk_path(out_dir: Path, first: int, last: int) -> Path:
+    """The file of games first..last (inclusive)."""
+    return out_dir / f"games-{first:06d}-{last:06d}.txt"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -95,31 +103,63 @@ def main() -> None:
     parser.add_argument("--solve", type=int, default=16, help="solve from this many empties")
     parser.add_argument("--random-plies", type=int, nargs=2, default=(4, 14), metavar=("LO", "HI"))
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--out", required=True)
+    parser.add_argument("--chunk", type=int, default=1000, help="games per file")
+    parser.add_argument("--out-dir", required=True, type=Path, help="folder of the chunk files")
     args = parser.parse_args()
-    lo, hi = args.random_plies
-    tasks = [
-        (args.seed, n, args.depth, args.solve, lo, hi)
-        for n in range(args.first, args.first + args.games)
-    ]
+    run(
+        args.out_dir,
+        args.seed,
+        args.first,
+        args.games,
+        args.chunk,
+        args.jobs,
+        args.depth,
+        args.solve,
+        tuple(args.random_plies),
+    )
+
+
+def run(
+    out_dir: Path,
+    seed: int,
+    first: int,
+    games: int,
+    chunk: int,
+    jobs: int,
+    depth: int = 6,
+    solve: int = 16,
+    random_plies: tuple[int, int] = (4, 14),
+) -> None:
+    """Play games first..first+games-1 into `out_dir`, a file per `chunk`
+    games; a chunk already there is kept, so a stopped run resumes."""
+    out_dir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    count = 0
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    with open(args.out, "w") as out, multiprocessing.Pool(args.jobs) as pool:
-        for done, lines in enumerate(pool.imap(_task, tasks, chunksize=1), 1):
-            out.write("\n".join(lines) + "\n")
-            count += len(lines)
-            if done % 20 == 0:
-                out.flush()
-                print(
-                    f"{done} games, {count} positions, {time.perf_counter() - started:.0f} s",
-                    file=sys.stderr,
-                    flush=True,
-                )
-    elapsed = time.perf_counter() - started
+    played = positions = 0
+    lo, hi = random_plies
+    with multiprocessing.Pool(jobs) as pool:
+        for start in range(first, first + games, chunk):
+            last = min(start + chunk, first + games) - 1
+            path = chunk_path(out_dir, start, last)
+            if path.exists():
+                continue
+            tasks = [(seed, n, depth, solve, lo, hi) for n in range(start, last + 1)]
+            partial = path.with_suffix(".part")
+            with open(partial, "w") as out:
+                for lines in pool.imap(_task, tasks, chunksize=4):
+                    out.write("\n".join(lines) + "\n")
+                    positions += len(lines)
+            partial.replace(path)  # whole chunks only: a stop mid-chunk replays it
+            played += last - start + 1
+            print(
+                f"{path.name}: {played} games, {positions} positions, "
+                f"{time.perf_counter() - started:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
     print(
-        f"{args.games} games, {count} positions in {elapsed:.0f} s with {args.jobs} processes "
-        f"(seed {args.seed}, depth {args.depth}, solve {args.solve})"
+        f"{played} games played ({games - played} already there), {positions} positions in "
+        f"{time.perf_counter() - started:.0f} s with {jobs} processes "
+        f"(seed {seed}, depth {depth}, solve {solve})"
     )
 
 

@@ -19,7 +19,7 @@ from tui_reversi.engine.pattern_weights import (
     trained_evaluator,
     write_weights,
 )
-from tui_reversi.engine.patterns import PHASE_SIZE, PHASES, PatternEvaluator
+from tui_reversi.engine.patterns import PHASE_SIZE, PHASES, PatternEvaluator, pack
 from tui_reversi.engine.search import Engine
 
 
@@ -31,7 +31,7 @@ def test_weights_read_back_as_written(tmp_path: Path) -> None:
     path = tmp_path / "w.bin"
     size = write_weights(path, _tables())
     assert path.stat().st_size == size
-    assert read_weights(path) == _tables()
+    assert read_weights(path) == [pack(table) for table in _tables()]
 
 
 def test_a_missing_file_is_one_sentence(tmp_path: Path) -> None:
@@ -112,7 +112,7 @@ def test_the_trained_engine_never_needs_numpy() -> None:
 
 def test_the_shipped_weights_load() -> None:
     tables = read_weights(pattern_weights.WEIGHTS_PATH)
-    assert len(tables) == PHASES and all(len(t) == PHASE_SIZE for t in tables)
+    assert len(tables) == PHASES and all(len(t) == 2 * PHASE_SIZE for t in tables)
     assert any(any(t) for t in tables)
 
 

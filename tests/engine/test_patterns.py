@@ -15,11 +15,13 @@ from tui_reversi.engine.patterns import (
     FAMILIES,
     FAMILY_AT,
     MOBILITY_AT,
+    PARITY_AT,
     PHASE_SIZE,
     PHASES,
     PatternEvaluator,
     canonical,
     feature_indices,
+    pack,
     pattern_index,
     phase_of,
 )
@@ -37,7 +39,7 @@ def _random_tables(seed: int) -> list[list[int]]:
 
 
 TABLES = _random_tables(7)
-EVALUATOR = PatternEvaluator(TABLES)
+EVALUATOR = PatternEvaluator([pack(table) for table in TABLES])
 
 
 @given(boards)
@@ -50,6 +52,7 @@ def test_the_evaluator_sums_the_reference_configurations(board: tuple[int, int])
     expected = (
         sum(w[i] for i in feature_indices(own, opp))
         + w[MOBILITY_AT] * (mo.bit_count() - mp.bit_count())
+        + w[PARITY_AT] * ((64 - (own | opp).bit_count()) % 2)
         + w[CONSTANT_AT]
     )
     assert EVALUATOR(own, opp) == expected
@@ -77,7 +80,7 @@ def test_symmetric_positions_evaluate_the_same_when_weights_are_folded() -> None
         for index in range(size):
             table[at + index] = canonical(family, index) % 997 - 498
     table[MOBILITY_AT] = rng.randint(-50, 50)
-    evaluator = PatternEvaluator([table] * PHASES)
+    evaluator = PatternEvaluator([pack(table)] * PHASES)
     for _ in range(200):
         occupied = rng.getrandbits(64)
         black = rng.getrandbits(64) & occupied
@@ -93,7 +96,7 @@ def test_the_instances_cover_distinct_squares_of_the_right_length() -> None:
 
 
 def test_above_its_threshold_the_handmade_evaluation_scores() -> None:
-    evaluator = PatternEvaluator(TABLES, opening_above=40)
+    evaluator = PatternEvaluator([pack(table) for table in TABLES], opening_above=40)
     handmade = make_evaluator(False)
     rng = random.Random(5)
     for k in range(100):

@@ -7,7 +7,8 @@ Format, version 1: four text lines, then the payload.
     sha256 <hex digest of the payload>
     <empty line>
     <payload: zlib-compressed little-endian int16, phases x size weights,
-     phase 0 (fewest empties) first, each phase's table in patterns.py order>
+     phase 0 (fewest empties) first, each phase's table in patterns.py order:
+     each phase's bytes are what the evaluator reads>
 
 Weights are in score units (evaluation.SCALE per disc). The digest is
 checked before anything is decompressed, so a truncated or altered file is
@@ -40,7 +41,7 @@ WEIGHTS_PATH = Path(__file__).with_name("data") / "patterns.bin"
 HANDMADE_ABOVE = 44
 
 _log = logging.getLogger(__name__)
-_loaded: dict[Path, list[list[int]] | None] = {}
+_loaded: dict[Path, list[bytes] | None] = {}
 _problems: dict[Path, str] = {}  # why weights could not be used, for the player's notice
 
 
@@ -66,8 +67,9 @@ def write_weights(path: Path, tables: list[list[int]]) -> int:
     return len(data)
 
 
-def read_weights(path: Path) -> list[list[int]]:
-    """The tables in `path`, or WeightsError with one sentence."""
+def read_weights(path: Path) -> list[bytes]:
+    """The tables in `path`, each phase's as PatternEvaluator reads it
+    (`patterns.pack`), or WeightsError with one sentence."""
     try:
         data = path.read_bytes()
     except OSError as error:
@@ -88,14 +90,11 @@ def read_weights(path: Path) -> list[list[int]]:
         raise WeightsError(f"{path} is damaged: its weights do not decompress") from None
     if len(raw) != 2 * PHASES * PHASE_SIZE:
         raise WeightsError(f"{path} is damaged: it has the wrong number of weights")
-    values = array("h")
-    values.frombytes(raw)
-    if sys.byteorder != "little":
-        values.byteswap()
-    return [values[i * PHASE_SIZE : (i + 1) * PHASE_SIZE].tolist() for i in range(PHASES)]
+    size = 2 * PHASE_SIZE
+    return [raw[i * size : (i + 1) * size] for i in range(PHASES)]
 
 
-def load_tables(path: Path | None = None) -> list[list[int]] | None:
+def load_tables(path: Path | None = None) -> list[bytes] | None:
     """The weights in `path` (by default the shipped ones), read once per
     process; None (and one logged sentence) when they cannot be used."""
     if path is None:

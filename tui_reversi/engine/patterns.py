@@ -7,28 +7,34 @@ number, digit k = 0 empty, 1 the side to move, 2 the other side, for its k-th
 square. Each family is one pattern and its images under the board's
 symmetries, all sharing one weight table:
 
-- EDGE_2X (10 squares, 4 instances): an edge and the two X-squares next to
+- edge_2x (10 squares, 4 instances): an edge and the two X-squares next to
   its corners. Corner, C-, A-, B-square play and X-square danger together:
   the classic strongest single family.
-- CORNER_3X3 (9 squares, 4 instances): the block at each corner: who can
+- corner_3x3 (9 squares, 4 instances): the block at each corner: who can
   take or has taken the corner, and what is stable around it.
-- LINE_2 (8 squares, 4 instances): the second row or column from each edge,
-  where discs hand the opponent the edge (or not).
-- DIAGONAL (8 squares, 2 instances): the long diagonals, which decide who
-  gets the corners through the middle.
+- corner_2x5 (10 squares, 8 instances): five squares of an edge from a
+  corner and the five beside them: how an edge fight and the line behind it
+  go together.
+- line_2, line_3, line_4 (8 squares, 4 instances each): the second, third
+  and fourth row or column from each edge, where discs hand the opponent
+  the edge (or not), and the middle's balance.
+- diagonal (8 squares, 2 instances), diagonal_7 .. diagonal_4 (4 instances
+  each): every diagonal of 4 to 8 squares, which decide who gets the
+  corners through the middle.
 
 A family's images are read from the corner outwards, so a symmetry that
 maps one instance to another keeps the reading; the symmetry that maps an
 instance onto itself (reversing an edge, transposing a corner block) is
 folded at training time (`canonical`), so equal configurations always get
-equal weights. Besides the patterns: mobility (moves now, own minus other's)
-and a constant per phase (the side to move's edge, parity included).
+equal weights. Besides the patterns: mobility (moves now, own minus other's),
+parity (an odd number of empties: the side to move is due the last move) and
+a constant per phase (the side to move's edge).
 
 Phases: by the number of empty squares, one weight set per PHASE_WIDTH
 empties. The index of every instance is a few shifts, masks and table
 lookups from the two bitboards: no loop over squares at evaluation time.
 
-Compiled with mypyc beside the rest of the engine (setup.py's HOT_MODULES):
+Compiled with mypyc beside the rest of the engine (its first line):
 `PatternEvaluator` is an `Evaluator`, so the compiled search calls its
 `evaluate` as directly as the hand-made one's. Boards are i64 words, handled
 as core/bitboard.py's header says; endgame.py's header says what else mypyc
@@ -37,6 +43,8 @@ asks of the code.
 
 from __future__ import annotations
 
+import sys
+from array import array
 from typing import Final
 
 from mypy_extensions import i64
@@ -52,21 +60,20 @@ _GATHER: Final[i64] = 0x0102040810204080  # (b & FILE_A) * _GATHER >> 56: column
 DIAG: Final[i64] = native(0x8040201008040201)  # a1-h8; * FILE_A >> 56: bit c = column c's square
 ANTI_DIAG: Final[i64] = 0x0102040810204080  # a8-h1, likewise
 
-# Family sizes (configurations) and their offsets in a phase's table.
-EDGE_2X_SIZE: Final = 3**10
-CORNER_3X3_SIZE: Final = 3**9
-LINE_2_SIZE: Final = 3**8
-DIAGONAL_SIZE: Final = 3**8
-EDGE_2X_AT: Final = 0
-CORNER_3X3_AT: Final = EDGE_2X_AT + EDGE_2X_SIZE
-LINE_2_AT: Final = CORNER_3X3_AT + CORNER_3X3_SIZE
-DIAGONAL_AT: Final = LINE_2_AT + LINE_2_SIZE
-MOBILITY_AT: Final = DIAGONAL_AT + DIAGONAL_SIZE  # weight per move of mobility difference
-CONSTANT_AT: Final = MOBILITY_AT + 1
-PHASE_SIZE: Final = CONSTANT_AT + 1
 
 # The squares of every instance (a1 = 0, h8 = 63), in digit order; the
-# evaluator computes the same indices with the tables below.
+# evaluator computes the same indices with shifts, masks and the tables below.
+def _diagonals(length: int) -> tuple[tuple[int, ...], ...]:
+    """The diagonals of `length` squares, each read by ascending column."""
+    start = 8 - length
+    return (
+        tuple(start + 9 * k for k in range(length)),  # from row 1, rising to the h-file
+        tuple(8 * start + 9 * k for k in range(length)),  # from the a-file to row 8
+        tuple(8 * (length - 1) - 7 * k for k in range(length)),  # from the a-file down to row 1
+        tuple(8 * 7 + start - 7 * k for k in range(length)),  # from row 8 down to the h-file
+    )
+
+
 FAMILIES: Final[dict[str, tuple[tuple[int, ...], ...]]] = {
     "edge_2x": (
         (0, 1, 2, 3, 4, 5, 6, 7, 9, 14),  # row 1, X-squares b2 g2
@@ -80,40 +87,109 @@ FAMILIES: Final[dict[str, tuple[tuple[int, ...], ...]]] = {
         (7, 6, 5, 15, 14, 13, 23, 22, 21),  # h1
         (63, 62, 61, 55, 54, 53, 47, 46, 45),  # h8
     ),
+    "corner_2x5": (
+        (0, 1, 2, 3, 4, 8, 9, 10, 11, 12),  # a1 along row 1, then row 2
+        (7, 6, 5, 4, 3, 15, 14, 13, 12, 11),  # h1 along row 1
+        (56, 57, 58, 59, 60, 48, 49, 50, 51, 52),  # a8 along row 8
+        (63, 62, 61, 60, 59, 55, 54, 53, 52, 51),  # h8 along row 8
+        (0, 8, 16, 24, 32, 1, 9, 17, 25, 33),  # a1 down column a, then column b
+        (56, 48, 40, 32, 24, 57, 49, 41, 33, 25),  # a8 up column a
+        (7, 15, 23, 31, 39, 6, 14, 22, 30, 38),  # h1 down column h, then column g
+        (63, 55, 47, 39, 31, 62, 54, 46, 38, 30),  # h8 up column h
+    ),
     "line_2": (
         (8, 9, 10, 11, 12, 13, 14, 15),  # row 2
         (48, 49, 50, 51, 52, 53, 54, 55),  # row 7
         (1, 9, 17, 25, 33, 41, 49, 57),  # column b
         (6, 14, 22, 30, 38, 46, 54, 62),  # column g
     ),
+    "line_3": (
+        tuple(range(16, 24)),  # row 3
+        tuple(range(40, 48)),  # row 6
+        tuple(range(2, 64, 8)),  # column c
+        tuple(range(5, 64, 8)),  # column f
+    ),
+    "line_4": (
+        tuple(range(24, 32)),  # row 4
+        tuple(range(32, 40)),  # row 5
+        tuple(range(3, 64, 8)),  # column d
+        tuple(range(4, 64, 8)),  # column e
+    ),
     "diagonal": (
         (0, 9, 18, 27, 36, 45, 54, 63),  # a1-h8
         (56, 49, 42, 35, 28, 21, 14, 7),  # a8-h1
     ),
-}
-FAMILY_AT: Final[dict[str, int]] = {
-    "edge_2x": EDGE_2X_AT,
-    "corner_3x3": CORNER_3X3_AT,
-    "line_2": LINE_2_AT,
-    "diagonal": DIAGONAL_AT,
+    "diagonal_7": _diagonals(7),
+    "diagonal_6": _diagonals(6),
+    "diagonal_5": _diagonals(5),
+    "diagonal_4": _diagonals(4),
 }
 FAMILY_SIZE: Final[dict[str, int]] = {
-    "edge_2x": EDGE_2X_SIZE,
-    "corner_3x3": CORNER_3X3_SIZE,
-    "line_2": LINE_2_SIZE,
-    "diagonal": DIAGONAL_SIZE,
+    family: 3 ** len(instances[0]) for family, instances in FAMILIES.items()
 }
-# The digit permutation of the symmetry that maps each instance onto itself.
+FAMILY_AT: Final[dict[str, int]] = {}
+_at = 0
+for _family, _size in FAMILY_SIZE.items():
+    FAMILY_AT[_family] = _at
+    _at += _size
+
+# Offsets in a phase's table, in FAMILIES order, then the three scalar terms.
+EDGE_2X_AT: Final = 0
+CORNER_3X3_AT: Final = EDGE_2X_AT + 3**10
+CORNER_2X5_AT: Final = CORNER_3X3_AT + 3**9
+LINE_2_AT: Final = CORNER_2X5_AT + 3**10
+LINE_3_AT: Final = LINE_2_AT + 3**8
+LINE_4_AT: Final = LINE_3_AT + 3**8
+DIAGONAL_AT: Final = LINE_4_AT + 3**8
+DIAGONAL_7_AT: Final = DIAGONAL_AT + 3**8
+DIAGONAL_6_AT: Final = DIAGONAL_7_AT + 3**7
+DIAGONAL_5_AT: Final = DIAGONAL_6_AT + 3**6
+DIAGONAL_4_AT: Final = DIAGONAL_5_AT + 3**5
+MOBILITY_AT: Final = DIAGONAL_4_AT + 3**4  # weight per move of mobility difference
+PARITY_AT: Final = MOBILITY_AT + 1  # weight when the number of empties is odd
+CONSTANT_AT: Final = PARITY_AT + 1
+PHASE_SIZE: Final = CONSTANT_AT + 1
+SCALARS: Final = ("mobility", "parity", "constant")  # the terms after the patterns
+
+# The digit permutation of the symmetry that maps each instance onto itself
+# (the 2x5 blocks have none: their eight instances are all the images).
+_REVERSED8: Final = (7, 6, 5, 4, 3, 2, 1, 0)
 SELF_SYMMETRY: Final[dict[str, tuple[int, ...]]] = {
     "edge_2x": (7, 6, 5, 4, 3, 2, 1, 0, 9, 8),  # reverse the edge, swap the X-squares
     "corner_3x3": (0, 3, 6, 1, 4, 7, 2, 5, 8),  # transpose the block
-    "line_2": (7, 6, 5, 4, 3, 2, 1, 0),
-    "diagonal": (7, 6, 5, 4, 3, 2, 1, 0),
+    "corner_2x5": tuple(range(10)),
+    "line_2": _REVERSED8,
+    "line_3": _REVERSED8,
+    "line_4": _REVERSED8,
+    "diagonal": _REVERSED8,
+    "diagonal_7": tuple(range(6, -1, -1)),
+    "diagonal_6": tuple(range(5, -1, -1)),
+    "diagonal_5": tuple(range(4, -1, -1)),
+    "diagonal_4": tuple(range(3, -1, -1)),
 }
 
+# Masks of the shorter diagonals, gathered by `* FILE_A >> 56`: bit c of the
+# top byte is the diagonal's square in column c.
+D7_B1: Final[i64] = native(sum(1 << sq for sq in FAMILIES["diagonal_7"][0]))
+D7_A2: Final[i64] = native(sum(1 << sq for sq in FAMILIES["diagonal_7"][1]))
+D7_A7: Final[i64] = native(sum(1 << sq for sq in FAMILIES["diagonal_7"][2]))
+D7_B8: Final[i64] = native(sum(1 << sq for sq in FAMILIES["diagonal_7"][3]))
+D6_C1: Final[i64] = native(sum(1 << sq for sq in FAMILIES["diagonal_6"][0]))
+D6_A3: Final[i64] = native(sum(1 << sq for sq in FAMILIES["diagonal_6"][1]))
+D6_A6: Final[i64] = native(sum(1 << sq for sq in FAMILIES["diagonal_6"][2]))
+D6_C8: Final[i64] = native(sum(1 << sq for sq in FAMILIES["diagonal_6"][3]))
+D5_D1: Final[i64] = native(sum(1 << sq for sq in FAMILIES["diagonal_5"][0]))
+D5_A4: Final[i64] = native(sum(1 << sq for sq in FAMILIES["diagonal_5"][1]))
+D5_A5: Final[i64] = native(sum(1 << sq for sq in FAMILIES["diagonal_5"][2]))
+D5_D8: Final[i64] = native(sum(1 << sq for sq in FAMILIES["diagonal_5"][3]))
+D4_E1: Final[i64] = native(sum(1 << sq for sq in FAMILIES["diagonal_4"][0]))
+D4_A5: Final[i64] = native(sum(1 << sq for sq in FAMILIES["diagonal_4"][1]))
+D4_A4: Final[i64] = native(sum(1 << sq for sq in FAMILIES["diagonal_4"][2]))
+D4_E8: Final[i64] = native(sum(1 << sq for sq in FAMILIES["diagonal_4"][3]))
+
 # Base-3 value of each byte (bit i -> 3**i), and twice it (the other side).
-TERN: Final[list[int]] = [sum(3**i for i in range(8) if byte >> i & 1) for byte in range(256)]
-TERN2: Final[list[int]] = [2 * t for t in TERN]
+TERN: Final[list[i64]] = [sum(3**i for i in range(8) if byte >> i & 1) for byte in range(256)]
+TERN2: Final[list[i64]] = [2 * t for t in TERN]
 
 
 def _block(bits: int, mirrored: bool) -> int:
@@ -129,10 +205,14 @@ def _block(bits: int, mirrored: bool) -> int:
 
 # Corner blocks gathered as 9 bits: a1 and a8 read each row from bit 0 up
 # (TERN9), h1 and h8 from the top down (TERN9_MIRROR); twice: the other side.
-TERN9: Final[list[int]] = [_block(bits, False) for bits in range(512)]
-TERN9_2: Final[list[int]] = [2 * t for t in TERN9]
-TERN9_MIRROR: Final[list[int]] = [_block(bits, True) for bits in range(512)]
-TERN9_MIRROR_2: Final[list[int]] = [2 * t for t in TERN9_MIRROR]
+TERN9: Final[list[i64]] = [_block(bits, False) for bits in range(512)]
+TERN9_2: Final[list[i64]] = [2 * t for t in TERN9]
+TERN9_MIRROR: Final[list[i64]] = [_block(bits, True) for bits in range(512)]
+TERN9_MIRROR_2: Final[list[i64]] = [2 * t for t in TERN9_MIRROR]
+# Each byte with its bits in the other order (a row read from the h-file).
+REV: Final[list[i64]] = [
+    sum(1 << (7 - i) for i in range(8) if byte >> i & 1) for byte in range(256)
+]
 
 
 def pattern_index(own: int, opp: int, squares: tuple[int, ...]) -> int:
@@ -171,20 +251,21 @@ def feature_indices(own: int, opp: int) -> list[int]:
     return out
 
 
-def _edge_2x(o: i64, p: i64, ob: i64, pb: i64, x0: i64, x1: i64) -> int:
-    """Edge byte configuration plus the X-squares at bits x0 and x1."""
-    return (
-        TERN[ob]
-        + TERN2[pb]
-        + 6561 * ((o >> x0 & 1) + 2 * (p >> x0 & 1))
-        + 19683 * ((o >> x1 & 1) + 2 * (p >> x1 & 1))
-    )
+def pack(table: list[int]) -> bytes:
+    """A phase's weights as the evaluator reads them: little-endian int16."""
+    values = array("h", table)
+    if sys.byteorder != "little":
+        values.byteswap()
+    return values.tobytes()
 
 
 class PatternEvaluator(Evaluator):
     """evaluate(own, opp): the fitted score for the side owning `own`, to
     move, in score units (evaluation.SCALE per disc). `tables[p]` is the
-    weight table of phase p, PHASE_SIZE entries. Othello scoring only.
+    weight table of phase p, PHASE_SIZE little-endian int16 weights (`pack`):
+    two bytes a weight keep the tables small enough to stay in the caches,
+    where a list of ints would cost two memory reads a weight. Othello
+    scoring only.
 
     With more than `opening_above` empties the hand-made evaluation scores
     instead. It is the shared hand-made Evaluator, called rather than
@@ -192,9 +273,9 @@ class PatternEvaluator(Evaluator):
     class sets none of Evaluator's own attributes and overrides evaluate.
     """
 
-    def __init__(self, tables: list[list[int]], opening_above: int = 64) -> None:
+    def __init__(self, tables: list[bytes], opening_above: int = 64) -> None:
         self.anti = False
-        self.tables: list[list[int]] = [tables[phase_of(e)] for e in range(65)]
+        self.tables: list[bytes] = [tables[phase_of(e)] for e in range(65)]
         self.opening: Evaluator = make_evaluator(False)
         self.opening_above: int = opening_above
 
@@ -207,62 +288,132 @@ class PatternEvaluator(Evaluator):
         if not mo and not mp:
             return final_value(own, opp, False)
         w = self.tables[empties]
-        col_ao = (own & FILE_A) * _GATHER >> 56 & 255
-        col_ap = (opp & FILE_A) * _GATHER >> 56 & 255
-        col_ho = (own >> 7 & FILE_A) * _GATHER >> 56 & 255
-        col_hp = (opp >> 7 & FILE_A) * _GATHER >> 56 & 255
-        score: int = (
-            w[MOBILITY_AT] * (popcount(mo) - popcount(mp))
-            + w[CONSTANT_AT]
+        # Rows and columns as bytes (a column's bit k is its square in row k+1).
+        o0 = own & 255
+        p0 = opp & 255
+        o1 = own >> 8 & 255
+        p1 = opp >> 8 & 255
+        o6 = own >> 48 & 255
+        p6 = opp >> 48 & 255
+        o7 = own >> 56 & 255
+        p7 = opp >> 56 & 255
+        oa = _column(own, 0)
+        pa = _column(opp, 0)
+        ob = _column(own, 1)
+        pb = _column(opp, 1)
+        og = _column(own, 6)
+        pg = _column(opp, 6)
+        oh = _column(own, 7)
+        ph = _column(opp, 7)
+        x_b2 = (own >> 9 & 1) + 2 * (opp >> 9 & 1)
+        x_g2 = (own >> 14 & 1) + 2 * (opp >> 14 & 1)
+        x_b7 = (own >> 49 & 1) + 2 * (opp >> 49 & 1)
+        x_g7 = (own >> 54 & 1) + 2 * (opp >> 54 & 1)
+        score: i64 = (
+            _weight(w, MOBILITY_AT) * (popcount(mo) - popcount(mp))
+            + (_weight(w, PARITY_AT) if empties & 1 else 0)
+            + _weight(w, CONSTANT_AT)
             # edges with their X-squares
-            + w[_edge_2x(own, opp, own & 255, opp & 255, 9, 14)]
-            + w[_edge_2x(own, opp, own >> 56 & 255, opp >> 56 & 255, 49, 54)]
-            + w[_edge_2x(own, opp, col_ao, col_ap, 9, 49)]
-            + w[_edge_2x(own, opp, col_ho, col_hp, 14, 54)]
+            + _weight(w, TERN[o0] + TERN2[p0] + 6561 * x_b2 + 19683 * x_g2)
+            + _weight(w, TERN[o7] + TERN2[p7] + 6561 * x_b7 + 19683 * x_g7)
+            + _weight(w, TERN[oa] + TERN2[pa] + 6561 * x_b2 + 19683 * x_b7)
+            + _weight(w, TERN[oh] + TERN2[ph] + 6561 * x_g2 + 19683 * x_g7)
             # corner blocks: a1, a8, then h1 and h8 with their rows read mirrored
-            + w[
+            + _weight(
+                w,
                 CORNER_3X3_AT
                 + TERN9[(own & 7) | (own >> 5 & 0x38) | (own >> 10 & 0x1C0)]
-                + TERN9_2[(opp & 7) | (opp >> 5 & 0x38) | (opp >> 10 & 0x1C0)]
-            ]
-            + w[
+                + TERN9_2[(opp & 7) | (opp >> 5 & 0x38) | (opp >> 10 & 0x1C0)],
+            )
+            + _weight(
+                w,
                 CORNER_3X3_AT
                 + TERN9[(own >> 56 & 7) | (own >> 45 & 0x38) | (own >> 34 & 0x1C0)]
-                + TERN9_2[(opp >> 56 & 7) | (opp >> 45 & 0x38) | (opp >> 34 & 0x1C0)]
-            ]
-            + w[
+                + TERN9_2[(opp >> 56 & 7) | (opp >> 45 & 0x38) | (opp >> 34 & 0x1C0)],
+            )
+            + _weight(
+                w,
                 CORNER_3X3_AT
                 + TERN9_MIRROR[(own >> 5 & 7) | (own >> 10 & 0x38) | (own >> 15 & 0x1C0)]
-                + TERN9_MIRROR_2[(opp >> 5 & 7) | (opp >> 10 & 0x38) | (opp >> 15 & 0x1C0)]
-            ]
-            + w[
+                + TERN9_MIRROR_2[(opp >> 5 & 7) | (opp >> 10 & 0x38) | (opp >> 15 & 0x1C0)],
+            )
+            + _weight(
+                w,
                 CORNER_3X3_AT
                 + TERN9_MIRROR[(own >> 61 & 7) | (own >> 50 & 0x38) | (own >> 39 & 0x1C0)]
-                + TERN9_MIRROR_2[(opp >> 61 & 7) | (opp >> 50 & 0x38) | (opp >> 39 & 0x1C0)]
-            ]
-            # second rows and columns
-            + w[LINE_2_AT + TERN[own >> 8 & 255] + TERN2[opp >> 8 & 255]]
-            + w[LINE_2_AT + TERN[own >> 48 & 255] + TERN2[opp >> 48 & 255]]
-            + w[
-                LINE_2_AT
-                + TERN[(own >> 1 & FILE_A) * _GATHER >> 56 & 255]
-                + TERN2[(opp >> 1 & FILE_A) * _GATHER >> 56 & 255]
-            ]
-            + w[
-                LINE_2_AT
-                + TERN[(own >> 6 & FILE_A) * _GATHER >> 56 & 255]
-                + TERN2[(opp >> 6 & FILE_A) * _GATHER >> 56 & 255]
-            ]
-            # long diagonals
-            + w[
-                DIAGONAL_AT
-                + TERN[(own & DIAG) * FILE_A >> 56 & 255]
-                + TERN2[(opp & DIAG) * FILE_A >> 56 & 255]
-            ]
-            + w[
-                DIAGONAL_AT
-                + TERN[(own & ANTI_DIAG) * FILE_A >> 56 & 255]
-                + TERN2[(opp & ANTI_DIAG) * FILE_A >> 56 & 255]
-            ]
+                + TERN9_MIRROR_2[(opp >> 61 & 7) | (opp >> 50 & 0x38) | (opp >> 39 & 0x1C0)],
+            )
+            # 2x5 corner blocks: along the rows, then down the columns
+            + _weight(w, _block_2x5(o0, p0, o1, p1))
+            + _weight(w, _block_2x5(REV[o0], REV[p0], REV[o1], REV[p1]))
+            + _weight(w, _block_2x5(o7, p7, o6, p6))
+            + _weight(w, _block_2x5(REV[o7], REV[p7], REV[o6], REV[p6]))
+            + _weight(w, _block_2x5(oa, pa, ob, pb))
+            + _weight(w, _block_2x5(REV[oa], REV[pa], REV[ob], REV[pb]))
+            + _weight(w, _block_2x5(oh, ph, og, pg))
+            + _weight(w, _block_2x5(REV[oh], REV[ph], REV[og], REV[pg]))
+            # second, third and fourth rows and columns
+            + _weight(w, LINE_2_AT + TERN[o1] + TERN2[p1])
+            + _weight(w, LINE_2_AT + TERN[o6] + TERN2[p6])
+            + _weight(w, LINE_2_AT + TERN[ob] + TERN2[pb])
+            + _weight(w, LINE_2_AT + TERN[og] + TERN2[pg])
+            + _weight(w, LINE_3_AT + TERN[own >> 16 & 255] + TERN2[opp >> 16 & 255])
+            + _weight(w, LINE_3_AT + TERN[own >> 40 & 255] + TERN2[opp >> 40 & 255])
+            + _weight(w, LINE_3_AT + TERN[_column(own, 2)] + TERN2[_column(opp, 2)])
+            + _weight(w, LINE_3_AT + TERN[_column(own, 5)] + TERN2[_column(opp, 5)])
+            + _weight(w, LINE_4_AT + TERN[own >> 24 & 255] + TERN2[opp >> 24 & 255])
+            + _weight(w, LINE_4_AT + TERN[own >> 32 & 255] + TERN2[opp >> 32 & 255])
+            + _weight(w, LINE_4_AT + TERN[_column(own, 3)] + TERN2[_column(opp, 3)])
+            + _weight(w, LINE_4_AT + TERN[_column(own, 4)] + TERN2[_column(opp, 4)])
+            # diagonals, each read by ascending column
+            + _weight(w, DIAGONAL_AT + _diagonal(own, opp, DIAG, 56, 255))
+            + _weight(w, DIAGONAL_AT + _diagonal(own, opp, ANTI_DIAG, 56, 255))
+            + _weight(w, DIAGONAL_7_AT + _diagonal(own, opp, D7_B1, 57, 127))
+            + _weight(w, DIAGONAL_7_AT + _diagonal(own, opp, D7_A2, 56, 127))
+            + _weight(w, DIAGONAL_7_AT + _diagonal(own, opp, D7_A7, 56, 127))
+            + _weight(w, DIAGONAL_7_AT + _diagonal(own, opp, D7_B8, 57, 127))
+            + _weight(w, DIAGONAL_6_AT + _diagonal(own, opp, D6_C1, 58, 63))
+            + _weight(w, DIAGONAL_6_AT + _diagonal(own, opp, D6_A3, 56, 63))
+            + _weight(w, DIAGONAL_6_AT + _diagonal(own, opp, D6_A6, 56, 63))
+            + _weight(w, DIAGONAL_6_AT + _diagonal(own, opp, D6_C8, 58, 63))
+            + _weight(w, DIAGONAL_5_AT + _diagonal(own, opp, D5_D1, 59, 31))
+            + _weight(w, DIAGONAL_5_AT + _diagonal(own, opp, D5_A4, 56, 31))
+            + _weight(w, DIAGONAL_5_AT + _diagonal(own, opp, D5_A5, 56, 31))
+            + _weight(w, DIAGONAL_5_AT + _diagonal(own, opp, D5_D8, 59, 31))
+            + _weight(w, DIAGONAL_4_AT + _diagonal(own, opp, D4_E1, 60, 15))
+            + _weight(w, DIAGONAL_4_AT + _diagonal(own, opp, D4_A5, 56, 15))
+            + _weight(w, DIAGONAL_4_AT + _diagonal(own, opp, D4_A4, 56, 15))
+            + _weight(w, DIAGONAL_4_AT + _diagonal(own, opp, D4_E8, 60, 15))
         )
-        return score
+        return int(score)
+
+
+def _weight(table: bytes, slot: i64) -> i64:
+    """The little-endian int16 weight at `slot`."""
+    at = slot + slot
+    return i64(table[at]) + ((i64(table[at + 1]) ^ 128) - 128) * 256
+
+
+def _column(board: i64, column: i64) -> i64:
+    """A column as a byte, bit k its square in row k + 1."""
+    return (board >> column & FILE_A) * _GATHER >> 56 & 255
+
+
+def _block_2x5(o_edge: i64, p_edge: i64, o_next: i64, p_next: i64) -> i64:
+    """A 2x5 corner block's slot, from the first five bits of its edge's
+    byte and of the next line's."""
+    return (
+        CORNER_2X5_AT
+        + TERN[o_edge & 31]
+        + TERN2[p_edge & 31]
+        + 243 * (TERN[o_next & 31] + TERN2[p_next & 31])
+    )
+
+
+def _diagonal(own: i64, opp: i64, mask: i64, shift: i64, bits: i64) -> i64:
+    """A diagonal's configuration: its squares (at most one per column)
+    gathered into the top byte by column, shifted down by `shift` (56 + its
+    first column) and cut to its length by `bits`."""
+    return (
+        TERN[(own & mask) * FILE_A >> shift & bits] + TERN2[(opp & mask) * FILE_A >> shift & bits]
+    )
