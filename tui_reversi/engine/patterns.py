@@ -209,10 +209,25 @@ TERN9: Final[list[i64]] = [_block(bits, False) for bits in range(512)]
 TERN9_2: Final[list[i64]] = [2 * t for t in TERN9]
 TERN9_MIRROR: Final[list[i64]] = [_block(bits, True) for bits in range(512)]
 TERN9_MIRROR_2: Final[list[i64]] = [2 * t for t in TERN9_MIRROR]
-# Each byte with its bits in the other order (a row read from the h-file).
-REV: Final[list[i64]] = [
-    sum(1 << (7 - i) for i in range(8) if byte >> i & 1) for byte in range(256)
-]
+
+
+def _block_2x5(bits: int, reversed_: bool) -> int:
+    """Base-3 value of a 2x5 block gathered as 10 bits (the edge's five in
+    bits 0-4, the next line's in 5-9), each five read from its high bit
+    down when `reversed_` (a block read from the h-file or row 8)."""
+    value = 0
+    for k in range(10):
+        source = k - k % 5 + 4 - k % 5 if reversed_ else k
+        if bits >> source & 1:
+            value += 3**k
+    return value
+
+
+# 2x5 blocks gathered as 10 bits; twice: the other side.
+TERN10: Final[list[i64]] = [_block_2x5(bits, False) for bits in range(1024)]
+TERN10_2: Final[list[i64]] = [2 * t for t in TERN10]
+TERN10_R: Final[list[i64]] = [_block_2x5(bits, True) for bits in range(1024)]
+TERN10_R2: Final[list[i64]] = [2 * t for t in TERN10_R]
 
 
 def pattern_index(own: int, opp: int, squares: tuple[int, ...]) -> int:
@@ -344,14 +359,14 @@ class PatternEvaluator(Evaluator):
                 + TERN9_MIRROR_2[(opp >> 61 & 7) | (opp >> 50 & 0x38) | (opp >> 39 & 0x1C0)],
             )
             # 2x5 corner blocks: along the rows, then down the columns
-            + _weight(w, _block_2x5(o0, p0, o1, p1))
-            + _weight(w, _block_2x5(REV[o0], REV[p0], REV[o1], REV[p1]))
-            + _weight(w, _block_2x5(o7, p7, o6, p6))
-            + _weight(w, _block_2x5(REV[o7], REV[p7], REV[o6], REV[p6]))
-            + _weight(w, _block_2x5(oa, pa, ob, pb))
-            + _weight(w, _block_2x5(REV[oa], REV[pa], REV[ob], REV[pb]))
-            + _weight(w, _block_2x5(oh, ph, og, pg))
-            + _weight(w, _block_2x5(REV[oh], REV[ph], REV[og], REV[pg]))
+            + _weight(w, _from_low(o0, p0, o1, p1))
+            + _weight(w, _from_high(o0, p0, o1, p1))
+            + _weight(w, _from_low(o7, p7, o6, p6))
+            + _weight(w, _from_high(o7, p7, o6, p6))
+            + _weight(w, _from_low(oa, pa, ob, pb))
+            + _weight(w, _from_high(oa, pa, ob, pb))
+            + _weight(w, _from_low(oh, ph, og, pg))
+            + _weight(w, _from_high(oh, ph, og, pg))
             # second, third and fourth rows and columns
             + _weight(w, LINE_2_AT + TERN[o1] + TERN2[p1])
             + _weight(w, LINE_2_AT + TERN[o6] + TERN2[p6])
@@ -399,14 +414,23 @@ def _column(board: i64, column: i64) -> i64:
     return (board >> column & FILE_A) * _GATHER >> 56 & 255
 
 
-def _block_2x5(o_edge: i64, p_edge: i64, o_next: i64, p_next: i64) -> i64:
-    """A 2x5 corner block's slot, from the first five bits of its edge's
-    byte and of the next line's."""
+def _from_low(o_edge: i64, p_edge: i64, o_next: i64, p_next: i64) -> i64:
+    """The slot of the 2x5 block on the low five bits of an edge's byte and
+    of the next line's (from the a-file, or from row 1)."""
     return (
         CORNER_2X5_AT
-        + TERN[o_edge & 31]
-        + TERN2[p_edge & 31]
-        + 243 * (TERN[o_next & 31] + TERN2[p_next & 31])
+        + TERN10[(o_edge & 31) | (o_next & 31) << 5]
+        + TERN10_2[(p_edge & 31) | (p_next & 31) << 5]
+    )
+
+
+def _from_high(o_edge: i64, p_edge: i64, o_next: i64, p_next: i64) -> i64:
+    """The slot of the 2x5 block on the high five bits, read from the top
+    bit down (from the h-file, or from row 8)."""
+    return (
+        CORNER_2X5_AT
+        + TERN10_R[(o_edge >> 3) | (o_next >> 3) << 5]
+        + TERN10_R2[(p_edge >> 3) | (p_next >> 3) << 5]
     )
 
 
