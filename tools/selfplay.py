@@ -20,6 +20,7 @@ again resumes at the first missing chunk.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import random
 import sys
@@ -136,7 +137,9 @@ def run(
     started = time.perf_counter()
     played = positions = 0
     lo, hi = random_plies
-    with multiprocessing.Pool(jobs) as pool:
+    with contextlib.ExitStack() as stack:
+        # One job plays in this process; more in a pool of processes.
+        pool = stack.enter_context(multiprocessing.Pool(jobs)) if jobs > 1 else None
         for start in range(first, first + games, chunk):
             last = min(start + chunk, first + games) - 1
             path = chunk_path(out_dir, start, last)
@@ -145,7 +148,8 @@ def run(
             tasks = [(seed, n, depth, solve, lo, hi) for n in range(start, last + 1)]
             partial = path.with_suffix(".part")
             with open(partial, "w") as out:
-                for lines in pool.imap(_task, tasks, chunksize=4):
+                played_lines = pool.imap(_task, tasks, chunksize=4) if pool else map(_task, tasks)
+                for lines in played_lines:
                     out.write("\n".join(lines) + "\n")
                     positions += len(lines)
             partial.replace(path)  # whole chunks only: a stop mid-chunk replays it
