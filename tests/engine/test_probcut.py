@@ -1,7 +1,7 @@
 """Multi-ProbCut: its parameters file is read back as written and refused in
 one sentence when damaged or fitted with other weights (the search then cuts
 nothing); with it the fixed-depth search stays deterministic and legal and
-searches fewer nodes; without it an engine searches exactly as before."""
+searches fewer nodes; an engine without it cuts nothing."""
 
 from __future__ import annotations
 
