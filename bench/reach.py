@@ -11,6 +11,7 @@ count it solved every time is where "exact from" stands at that budget.
     (cd /tmp/base && python3 -m venv .venv && .venv/bin/pip install -e .)
     nice -n 10 python bench/reach.py --against /tmp/base
     nice -n 10 python bench/reach.py --seconds 5 --level expert
+    nice -n 10 python bench/reach.py --without-probcut   # the level's ProbCut on and off
 
 Prints figures only; never asserts a duration.
 """
@@ -34,7 +35,12 @@ from tui_reversi.core import Position, Variant
 from tui_reversi.players.alphabeta_player import EXPERT, HARD, engine_for
 level = {"hard": HARD, "expert": EXPERT}[sys.argv[2]]
 seconds = float(sys.argv[3])
-engine = engine_for(Variant.OTHELLO, "trained")
+# With the level's ProbCut where the tree has it (trees before it take two arguments).
+selectivity = getattr(level, "selectivity", None)
+if selectivity is None or sys.argv[4] == "off":
+    engine = engine_for(Variant.OTHELLO, "trained")
+else:
+    engine = engine_for(Variant.OTHELLO, "trained", selectivity)
 warm = Position.initial()
 engine.search(warm.own, warm.opp, max_depth=2)
 print("ready", flush=True)
@@ -72,11 +78,11 @@ def positions(games: int) -> list[str]:
 
 
 class Worker:
-    def __init__(self, tree: Path, level: str, seconds: float):
+    def __init__(self, tree: Path, level: str, seconds: float, probcut: str = "on"):
         venv_python = tree / ".venv" / "bin" / "python"
         python = str(venv_python) if venv_python.exists() else sys.executable
         self.process = subprocess.Popen(
-            [python, "-c", WORKER, str(tree), level, str(seconds)],
+            [python, "-c", WORKER, str(tree), level, str(seconds), probcut],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -100,11 +106,19 @@ def main():
     parser.add_argument("--level", choices=("hard", "expert"), default="hard")
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--games", type=int, default=3)
+    parser.add_argument(
+        "--without-probcut", action="store_true", help="also this tree with ProbCut off"
+    )
     args = parser.parse_args()
-    trees = {"this": ROOT}
+    trees = {"this": (ROOT, "on")}
+    if args.without_probcut:
+        trees["this, ProbCut off"] = (ROOT, "off")
     if args.against:
-        trees[str(args.against)] = args.against.resolve()
-    workers = {name: Worker(tree, args.level, args.seconds) for name, tree in trees.items()}
+        trees[str(args.against)] = (args.against.resolve(), "on")
+    workers = {
+        name: Worker(tree, args.level, args.seconds, probcut)
+        for name, (tree, probcut) in trees.items()
+    }
     boards = positions(args.games)
     names = list(workers)
     seen = {name: [] for name in names}

@@ -1,9 +1,10 @@
 """What the engine computes for fixed positions, as one JSON object on stdout:
 perft counts, fixed-depth searches (move, score, nodes), exact endgame
 scores and solver nodes, static evaluations, the hand-made and the trained
-(pattern) one, and searches with the trained one. test_engine_build.py runs this
-in two processes, compiled and interpreted (TUI_REVERSI_PURE=1), and
-compares: the same source must give the same figures.
+(pattern) one, and searches with the trained one, with and without ProbCut.
+test_engine_build.py runs this in two processes, compiled and interpreted
+(TUI_REVERSI_PURE=1), and compares: the same source must give the same
+figures.
 
     python -c "from tests.engine.engine_figures import main; main()"
 """
@@ -15,6 +16,7 @@ from tui_reversi.core import Position, Variant, perft
 from tui_reversi.engine.build import engine_build
 from tui_reversi.engine.evaluation import make_evaluator, make_stable_edge_counter
 from tui_reversi.engine.pattern_weights import HANDMADE_ABOVE, trained_evaluator
+from tui_reversi.engine.probcut import load_probcut
 from tui_reversi.engine.search import Engine
 
 from .positions import position_with_empties
@@ -83,7 +85,15 @@ def trained_figures() -> dict:
         own = rng.getrandbits(64)
         opp = rng.getrandbits(64) & ~own
         evaluations.append(trained(own, opp))  # every pattern, h8's sign bit included
-    return {"searches": searches, "evaluations": evaluations}
+    fit = load_probcut()
+    assert fit is not None, "the shipped ProbCut parameters do not load"
+    cutting = Engine(False, trained, fit.at(1.5))
+    probcut = []
+    for empties, seed in ((40, 14), (32, 15), (24, 16)):
+        position = position_with_empties(empties, seed, Variant.OTHELLO)
+        result = cutting.search(position.own, position.opp, max_depth=7)
+        probcut.append([str(position), result.move, result.score, result.nodes])
+    return {"searches": searches, "evaluations": evaluations, "probcut": probcut}
 
 
 def main() -> None:

@@ -116,7 +116,7 @@ def test_the_shipped_weights_load() -> None:
     assert any(any(t) for t in tables)
 
 
-def test_the_package_data_ships_the_weights_and_the_book() -> None:
+def test_the_package_data_ships_the_weights_the_book_and_probcut() -> None:
     # A wheel (setuptools) carries only the package data pyproject.toml names.
     import fnmatch
     import tomllib
@@ -127,6 +127,10 @@ def test_the_package_data_ships_the_weights_and_the_book() -> None:
     pyproject = tomllib.loads((root.parent / "pyproject.toml").read_text())
     globs = pyproject["tool"]["setuptools"]["package-data"]["tui_reversi"]
     shipped = sorted(p.relative_to(root).as_posix() for p in (root / "engine" / "data").iterdir())
-    assert shipped == ["engine/data/book.txt", "engine/data/patterns.bin"]
+    assert shipped == [
+        "engine/data/book.txt",
+        "engine/data/patterns.bin",
+        "engine/data/probcut.txt",
+    ]
     for name in shipped:
         assert any(fnmatch.fnmatch(name, glob) for glob in globs), name

@@ -3,9 +3,13 @@
 
 Midgame: negamax with principal-variation search, iterative deepening under
 a clock, a transposition table, and move ordering: the table's move first,
-then at deep nodes the fewest replies left to the opponent with history
-scores (cutoffs so far, by square) as a tie-break, and a static square order
-near the leaves. Leaf parents evaluate their children in place.
+then at deep nodes the fewest replies left to the opponent and the fewest
+empty squares next to our discs, with history scores (cutoffs so far, by
+square) as a tie-break, and a static square order near the leaves. Leaf
+parents evaluate their children in place. With an engine's ProbCut
+thresholds (probcut.py), null-window nodes 3 to 14 plies deep are first
+searched shallowly and cut when that search says, with the confidence
+asked for, that the deep one would fail high or low (Multi-ProbCut).
 
 Endgame: when few squares are empty, the exact solver (endgame.py) plays
 the position out to the last disc under the same clock and node counter.
@@ -32,6 +36,7 @@ from typing import Final
 from mypy_extensions import i64
 
 from ..core.bitboard import (
+    ALL,
     CORNER_SQUARES,
     ONE,
     flip_mask,
@@ -40,7 +45,7 @@ from ..core.bitboard import (
     native,
     popcount,
 )
-from .endgame import CHECK_EVERY, EndgameSolver, SearchStopped
+from .endgame import CHECK_EVERY, EndgameSolver, SearchStopped, adjacent
 from .evaluation import SCALE, WIN, Evaluator, final_margin, make_evaluator
 from .squares import SQUARE_CLASSES
 from .transposition import (
@@ -57,16 +62,27 @@ from .transposition import (
     tt_key,
 )
 
-__all__ = ["CHECK_EVERY", "Engine", "RootMove", "SearchResult"]
+__all__ = ["CHECK_EVERY", "Engine", "ProbCut", "RootMove", "SearchResult"]
 
 INF: Final = 10 * WIN  # beyond every score (and within transposition.SCORE_BIAS)
 SOLVE: Final = -1  # a child "depth" at the root: solve it exactly
 ORDER_DEPTH: Final = 4  # midgame nodes at least this deep order moves by mobility
+# Their order keys (lower first): per reply left to the opponent, and per
+# empty square next to our discs after the move, a quarter of a reply. The
+# latter took 0.95x the nodes to depth 11 (bench/probcut.py's positions);
+# parity (odd quadrants first) and stable edge discs saved less than they cost.
+REPLY_KEY: Final = 4096
+POTENTIAL_KEY: Final = 1024
 # Of the budget, when the search stops at the latest: the rest is for the
 # last clock check, unwinding and a busy machine's scheduling delays, so that
 # a move never takes more than its budget + 10 %.
 DEADLINE_SHARE: Final = 0.93
 SOLVE_FALLBACK_SHARE: Final = 0.25  # of the budget, for the midgame search before a solve
+# Multi-ProbCut (probcut.py) at nodes this deep: shallower ones cost less to
+# search than to guess, and deeper ones than the tables' bound are not cut.
+PROBCUT_MIN_DEPTH: Final = 3
+PROBCUT_MAX_DEPTH: Final = 14
+PROBCUT_A_SCALE: Final = 1024  # the slope a as an integer fraction: cut tests are exact
 
 
 @dataclass
@@ -90,15 +106,40 @@ class SearchResult:
     completed: bool = True  # False when stopped before a first complete iteration
 
 
+@dataclass(frozen=True)
+class ProbCut:
+    """Multi-ProbCut's thresholds at one selectivity t (probcut.py makes
+    them from the fitted parameters), indexed by
+    empties * (PROBCUT_MAX_DEPTH + 1) + depth: the shallow depth (0: no cut),
+    the slope a * PROBCUT_A_SCALE, and t sigma - b (`above`) and
+    -t sigma - b (`below`) in score units. A node cuts at beta when its
+    shallow score is at least (beta + above) / a, at alpha when it is at
+    most (alpha + below) / a."""
+
+    t: float
+    shallow: tuple[int, ...]
+    slope: tuple[int, ...]
+    above: tuple[int, ...]
+    below: tuple[int, ...]
+
+
 class Engine:
     """Searches positions of one variant. One engine may run many searches
     (one at a time); each search starts from an empty transposition table."""
 
-    def __init__(self, anti: bool = False, evaluator: Evaluator | None = None) -> None:
+    def __init__(
+        self,
+        anti: bool = False,
+        evaluator: Evaluator | None = None,
+        probcut: ProbCut | None = None,
+    ) -> None:
         self.anti = anti
         # The hand-made evaluation unless another is given (the trained one:
         # engine/pattern_weights.py).
         self.evaluator = evaluator if evaluator is not None else make_evaluator(anti)
+        # Multi-ProbCut's thresholds (probcut.py), only for the evaluation they
+        # were fitted with; None: every node is searched to its full depth.
+        self.probcut = probcut
 
     # -- public entry points -----------------------------------------------------
 
@@ -278,6 +319,13 @@ class SearchRun(EndgameSolver):
         self.partial_best: int | None = None
         self.tt: dict[int, int] = {}
         self.history = [0] * 64
+        cuts = engine.probcut
+        self.cuts = cuts is not None
+        self.cut_shallow: list[int] = list(cuts.shallow) if cuts is not None else []
+        self.cut_slope: list[int] = list(cuts.slope) if cuts is not None else []
+        self.cut_above: list[int] = list(cuts.above) if cuts is not None else []
+        self.cut_below: list[int] = list(cuts.below) if cuts is not None else []
+        self.probing = 0  # > 0 inside a ProbCut's shallow search: no cut within it
 
     def trim_tables(self) -> None:
         super().trim_tables()
@@ -311,6 +359,25 @@ class SearchRun(EndgameSolver):
                     if score >= beta:
                         return score
                 elif score <= alpha:
+                    return score
+        if (
+            self.cuts
+            and PROBCUT_MIN_DEPTH <= depth <= PROBCUT_MAX_DEPTH
+            and beta == alpha + 1
+            and self.probing == 0
+            and alpha > -WIN
+            and beta < WIN
+        ):
+            # Multi-ProbCut, at null-window nodes that a search to the end
+            # would not settle: a shallow search that proves the deep score
+            # beyond the window with the level's confidence ends the node.
+            empties = 64 - popcount(own | opp)
+            if depth < empties:
+                i = empties * (PROBCUT_MAX_DEPTH + 1) + depth
+                cut = self.probe(own, opp, i, alpha, beta)
+                if cut != 0:
+                    score = beta if cut > 0 else alpha
+                    self.store(key, depth, score, alpha, beta, tt_move)
                     return score
         if depth == 1:
             # Leaf parents: evaluate the children in place.
@@ -358,13 +425,38 @@ class SearchRun(EndgameSolver):
         self.store(key, depth, best, alpha, beta, best_sq)
         return best
 
+    def probe(self, own: i64, opp: i64, i: int, alpha: int, beta: int) -> int:
+        """ProbCut at the node `own`, `opp` (its thresholds at index `i`):
+        1 when the shallow search says the deep score is at least `beta`,
+        -1 when at most `alpha`, 0 when it cannot tell (or has no pair)."""
+        shallow = self.cut_shallow[i]
+        if shallow == 0:
+            return 0
+        slope = self.cut_slope[i]
+        self.probing += 1
+        cut = 0
+        # deep >= beta + t sigma  <=>  shallow >= (beta + t sigma - b) / a, rounded up.
+        bound = -((-(beta + self.cut_above[i]) * PROBCUT_A_SCALE) // slope)
+        if self.negamax(own, opp, shallow, bound - 1, bound) >= bound:
+            cut = 1
+        else:
+            # deep <= alpha - t sigma  <=>  shallow <= (alpha - t sigma - b) / a, rounded down.
+            bound = (alpha + self.cut_below[i]) * PROBCUT_A_SCALE // slope
+            if self.negamax(own, opp, shallow, bound, bound + 1) <= bound:
+                cut = -1
+        self.probing -= 1
+        return cut
+
     def store(self, key: int, depth: int, best: int, alpha: int, beta: int, best_sq: i64) -> None:
         bound = UPPER if best <= alpha else LOWER if best >= beta else EXACT
         self.tt[key] = midgame_entry(best, bound, depth, best_sq)
 
     def mobility_order(self, own: i64, opp: i64, moves: i64, tt_move: i64) -> list[i64]:
-        # Fewest replies first (corners count double), history breaks ties.
+        # Fewest replies first (corners count double), then fewest empty
+        # squares next to our discs (where the opponent may later play);
+        # history breaks ties.
         history = self.history
+        empty = ~(own | opp) & ALL
         keyed: list[tuple[int, i64]] = []
         m = moves
         while m:
@@ -374,12 +466,14 @@ class SearchRun(EndgameSolver):
             if sq == tt_move:
                 continue
             f = flip_mask(own, opp, sq)
-            replies = move_mask(opp ^ f, own | f | b)
+            mine = own | f | b
+            replies = move_mask(opp ^ f, mine)
             keyed.append(
                 (
-                    (popcount(replies) + popcount(replies & CORNER_SQUARES)) * 4096
+                    (popcount(replies) + popcount(replies & CORNER_SQUARES)) * REPLY_KEY
+                    + popcount(adjacent(mine) & empty & ~b) * POTENTIAL_KEY
                     - history[sq]
-                    - (4096 if b & CORNER_SQUARES else 0),
+                    - (REPLY_KEY if b & CORNER_SQUARES else 0),
                     sq,
                 )
             )

@@ -23,7 +23,17 @@ class Level:
     name: str
     exact_empties: int  # solve exactly from this many empty squares down
     wdl_empties: int = 0  # above exact_empties: solve for win/draw/loss from here down
+    # Multi-ProbCut's t (engine/probcut.py): a node is cut when a shallow
+    # search puts its deep score this many deviations beyond the window;
+    # smaller cuts more. Only with the trained evaluation.
+    selectivity: float | None = None
 
+
+# Hard cuts more than expert, whose five seconds go deep anyway; the
+# analysis (analysis.py) and the hints are the most careful.
+HARD_SELECTIVITY = 1.5
+EXPERT_SELECTIVITY = 2.0
+ANALYSIS_SELECTIVITY = 3.0
 
 if NATIVE_WORDS:
     # The compiled engine (bench/search.py: about forty times the nodes per
@@ -32,11 +42,11 @@ if NATIVE_WORDS:
     # at most 0.16 s and at 22-23 (FFO #41-44) in 0.5-4 s (bench/ffo.py;
     # measured with the solver of issue 31). Hard's second leaves room for
     # the midgame search that runs first; expert's five for the harder ones.
-    HARD = Level("hard", 18, 20)
-    EXPERT = Level("expert", 20, 22)
+    HARD = Level("hard", 18, 20, HARD_SELECTIVITY)
+    EXPERT = Level("expert", 20, 22, EXPERT_SELECTIVITY)
 else:
-    HARD = Level("hard", 13)
-    EXPERT = Level("expert", 16, 20)
+    HARD = Level("hard", 13, selectivity=HARD_SELECTIVITY)
+    EXPERT = Level("expert", 16, 20, EXPERT_SELECTIVITY)
 
 # A fixed-depth look at each centre shape during the Reversi placements.
 PLACEMENT_DEPTH = 4
@@ -50,22 +60,32 @@ EVALUATIONS = ("trained", "handmade")
 DEFAULT_EVALUATION = "trained"
 EVALUATION_VARIABLE = "TUI_REVERSI_EVALUATION"  # overrides the default when set
 
-_engines: dict[tuple[bool, bool], Engine] = {}
+_engines: dict[tuple[bool, bool, float | None], Engine] = {}
 
 
-def engine_for(variant: Variant, evaluation: str = "handmade") -> Engine:
-    """The shared engine for a variant and evaluation (its tables are built
-    once)."""
-    key = (variant.fewer_discs_win, evaluation == "trained")
+def engine_for(
+    variant: Variant, evaluation: str = "handmade", selectivity: float | None = None
+) -> Engine:
+    """The shared engine for a variant, evaluation and ProbCut selectivity
+    (its tables are built once). ProbCut applies only with the trained
+    evaluation its parameters were fitted with: None, or another
+    evaluation, searches every node to its full depth."""
+    key = (variant.fewer_discs_win, evaluation == "trained", selectivity)
     if key not in _engines:
-        anti, trained = key
+        anti, trained, _ = key
         evaluator = None
+        probcut = None
         if trained:
             # Imported here: the weights are read on first use, off the start-up path.
             from ..engine.pattern_weights import trained_evaluator
 
             evaluator = trained_evaluator(anti)
-        _engines[key] = Engine(anti, evaluator)
+            if evaluator is not None and selectivity is not None:
+                from ..engine.probcut import load_probcut
+
+                fit = load_probcut()
+                probcut = fit.at(selectivity) if fit is not None else None
+        _engines[key] = Engine(anti, evaluator, probcut)
     return _engines[key]
 
 
@@ -108,6 +128,7 @@ class AlphaBetaPlayer:
         evaluation: str | None = None,
     ):
         self.level = level.name
+        self._selectivity = level.selectivity
         self._exact_empties, self._wdl_empties = level.exact_empties, level.wdl_empties
         self.evaluation = chosen_evaluation(evaluation)
         self._rng = random.Random(seed)  # picks among the book's near-equal moves
@@ -172,7 +193,7 @@ class AlphaBetaPlayer:
                 )
 
         max_depth = limit.depth if limit.depth is not None else 60
-        result = engine_for(self.variant, self.evaluation).search(
+        result = engine_for(self.variant, self.evaluation, self._selectivity).search(
             position.own,
             position.opp,
             time_limit=limit.clock,
@@ -218,7 +239,7 @@ def analyse_position(
         scores = placement_scores(position, player._placement_leaf)
         squares = sorted(scores, key=lambda sq: -scores[sq])
         return [MoveScore(Move.of(sq), scores[sq] / SCALE) for sq in squares]
-    engine = engine_for(variant, chosen_evaluation())
+    engine = engine_for(variant, chosen_evaluation(), ANALYSIS_SELECTIVITY)
     result = engine.search(
         position.own,
         position.opp,

@@ -29,7 +29,12 @@ from ..core import Color, Game, Move, Position, Result, Variant, square_name
 from ..core.bitboard import CORNERS, NATIVE_WORDS, legal_moves
 from ..engine.evaluation import SCALE, terminal_score
 from ..engine.search import Engine, SearchResult
-from .alphabeta_player import analyse_position, engine_for, score_in_discs
+from .alphabeta_player import (
+    ANALYSIS_SELECTIVITY,
+    analyse_position,
+    engine_for,
+    score_in_discs,
+)
 from .base import CancelCheck, Limit
 
 DEFAULT_TIME = 0.8  # budget per position, in seconds of the compiled engine's search
@@ -294,8 +299,9 @@ def _proven(score: int) -> bool:
 
 
 def _engine(variant: Variant) -> Engine:
-    # Hard's engine: the trained evaluation (its opening book plays no part).
-    return engine_for(variant, "trained")
+    # Hard's engine: the trained evaluation (its opening book plays no part),
+    # with ProbCut at the analysis's careful selectivity.
+    return engine_for(variant, "trained", ANALYSIS_SELECTIVITY)
 
 
 def analyse_move(
