@@ -1,6 +1,7 @@
 """Rebuild the trained evaluation from nothing, in one command: self-play
-training games, held-out games from another seed, the fit, and the weights
-file the engine ships. Every step is resumable (self-play keeps its whole
+training games, held-out games from another seed, the fit, the weights
+file the engine ships, and the search's ProbCut parameters fitted with them
+(tools/probcut.py). Every step is resumable (self-play keeps its whole
 chunks; run the command again after a stop) and reproducible from the seeds.
 
     nice -n 15 python tools/train.py --games 30000 --jobs 2
@@ -59,6 +60,10 @@ def main() -> None:
             ],
         )
     step("fit", ["tools/fit.py", str(train), "--holdout", str(held), "--out", str(args.out)])
+    if args.out == WEIGHTS:
+        # The search's ProbCut parameters belong to the weights they were fitted with.
+        held_files = [str(path) for path in sorted(held.glob("*.txt"))]
+        step("ProbCut", ["tools/probcut.py", *held_files, "--jobs", str(args.jobs)])
 
 
 if __name__ == "__main__":

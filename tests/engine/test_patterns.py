@@ -9,7 +9,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tui_reversi.core.bitboard import FULL, legal_moves, symmetries
-from tui_reversi.engine.evaluation import make_evaluator
 from tui_reversi.engine.patterns import (
     CONSTANT_AT,
     FAMILIES,
@@ -93,19 +92,3 @@ def test_the_instances_cover_distinct_squares_of_the_right_length() -> None:
     for instances in FAMILIES.values():
         for squares in instances:
             assert len(set(squares)) == len(squares) == len(instances[0])
-
-
-def test_above_its_threshold_the_handmade_evaluation_scores() -> None:
-    evaluator = PatternEvaluator([pack(table) for table in TABLES], opening_above=40)
-    handmade = make_evaluator(False)
-    rng = random.Random(5)
-    for k in range(100):
-        occupied = rng.getrandbits(64) & (rng.getrandbits(64) if k % 2 else FULL)
-        own = rng.getrandbits(64) & occupied
-        opp = occupied & ~own
-        empties = 64 - occupied.bit_count()
-        score = evaluator(own, opp)
-        if empties > 40:
-            assert score == handmade(own, opp)
-        else:
-            assert score == EVALUATOR(own, opp)

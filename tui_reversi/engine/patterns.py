@@ -54,7 +54,7 @@ from typing import Final
 from mypy_extensions import i64
 
 from ..core.bitboard import move_mask, native, popcount
-from .evaluation import Evaluator, final_value, make_evaluator
+from .evaluation import Evaluator, final_value
 
 PHASE_WIDTH: Final = 5
 PHASES: Final = 13  # empties 0..64 // PHASE_WIDTH
@@ -264,22 +264,16 @@ class PatternEvaluator(Evaluator):
     where a list of ints would cost two memory reads a weight. Othello
     scoring only.
 
-    With more than `opening_above` empties the hand-made evaluation scores
-    instead. It is the shared hand-made Evaluator, called rather than
-    inherited from, so that its tables are not built a second time: this
-    class sets none of Evaluator's own attributes and overrides evaluate.
+    It sets none of the hand-made Evaluator's tables (it overrides evaluate
+    and inherits only the interface).
     """
 
-    def __init__(self, tables: list[bytes], opening_above: int = 64) -> None:
+    def __init__(self, tables: list[bytes]) -> None:
         self.anti = False
         self.tables: list[bytes] = [tables[phase_of(e)] for e in range(65)]
-        self.opening: Evaluator = make_evaluator(False)
-        self.opening_above: int = opening_above
 
     def evaluate(self, own: i64, opp: i64) -> int:
         empties = 64 - popcount(own | opp)
-        if empties > self.opening_above:
-            return self.opening.evaluate(own, opp)
         mo = move_mask(own, opp)
         mp = move_mask(opp, own)
         if not mo and not mp:
