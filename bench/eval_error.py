@@ -4,8 +4,8 @@ mean squared error in discs per phase against the positions' labels
 final margin before), for this checkout or another one, so that two
 evaluations are compared on the same positions.
 
-    python bench/eval_error.py data/holdout-2
-    python bench/eval_error.py data/holdout-2 --tree ../old-checkout
+    python bench/eval_error.py data/seed-2
+    python bench/eval_error.py data/seed-2 --tree ../old-checkout
 
 Prints figures only. With --tree the other checkout's package is imported
 (compiled there when it was installed in place), with its own weights.

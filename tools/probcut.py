@@ -14,7 +14,7 @@ by a per-bucket linear fit of sigma in d and d' (never below the measured
 pair's). Prints the table, with sigma for the other shallow depths that
 could have been chosen, and writes the parameters file.
 
-    nice -n 10 python tools/probcut.py /work/data/holdout-2.txt --jobs 2
+    nice -n 10 python tools/probcut.py data/seed-2/*.txt --jobs 2
 
 The defaults (2,000 positions, depth 10, seed 1) make the shipped file:
 about 9 minutes of CPU, under 5 on two cores. Deterministic: the same

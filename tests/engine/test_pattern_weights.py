@@ -134,3 +134,17 @@ def test_the_package_data_ships_the_weights_the_book_and_probcut() -> None:
     ]
     for name in shipped:
         assert any(fnmatch.fnmatch(name, glob) for glob in globs), name
+
+
+def test_the_pages_name_the_shipped_weights_by_their_checksum() -> None:
+    # The README and docs/engine.md say which weights ship and how they were
+    # made: they must name the file that is there.
+    import hashlib
+    import re
+
+    digest = hashlib.sha256(pattern_weights.WEIGHTS_PATH.read_bytes()).hexdigest()
+    root = pattern_weights.WEIGHTS_PATH.parents[3]
+    for page in (root / "README.md", root / "docs" / "engine.md"):
+        named = re.findall(r"`([0-9a-f]{8})…([0-9a-f]{6})`", page.read_text())
+        assert named, page.name
+        assert all(digest.startswith(head) and digest.endswith(tail) for head, tail in named)
