@@ -85,8 +85,7 @@ def load_trained(engines) -> None:
 
 
 def static_evaluations(engines, evaluation, repeat=200):
-    """Calls per second on the 18- and 20-empty boards: where the trained
-    evaluation scores with its patterns (above 30 empties it is the hand-made one)."""
+    """Calls per second on the 18- and 20-empty boards."""
     boards = ENDGAME[18] + ENDGAME[20]
     question = {"kind": "static", "evaluation": evaluation, "boards": boards, "repeat": repeat}
     slow, fast = engines.ask(question)
