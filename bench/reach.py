@@ -17,7 +17,6 @@ Prints figures only; never asserts a duration.
 """
 
 import argparse
-import math
 import statistics
 import subprocess
 import sys
@@ -59,17 +58,19 @@ def positions(games: int) -> list[str]:
     (hard at depth 4 against medium, with two random moves early)."""
     from tui_reversi.core import Game
     from tui_reversi.players import create_player
+    from tui_reversi.players.base import Limit
 
     found = []
     for seed in range(games):
-        hard = create_player("hard", seed=seed, time_limit=math.inf, max_depth=4)
-        medium = create_player("medium", seed=seed, max_depth=2)
+        hard = create_player("hard", seed=seed)
+        medium = create_player("medium", seed=seed)
         easy = create_player("easy", seed=seed)
         game = Game()
         while not game.is_over:
             ply = game.length
             player = easy if ply in (2, 5) else hard if ply % 2 == seed % 2 else medium
-            game.play(player.choose_move(game.position))
+            depth = 4 if player is hard else 2
+            game.play(player.choose_move(game.position, Limit(depth=depth)))
         for position in game.positions:
             empties = position.empty_count
             if 4 <= empties <= 40 and empties % 2 == 0 and position.legal_mask():
