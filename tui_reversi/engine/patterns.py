@@ -174,12 +174,13 @@ TERN: Final[list[i64]] = [sum(3**i for i in range(8) if byte >> i & 1) for byte 
 TERN2: Final[list[i64]] = [2 * t for t in TERN]
 
 
-def _block(bits: int, mirrored: bool) -> int:
-    """Base-3 value of a 3x3 block gathered as 9 bits (row r in bits
-    3r..3r+2), each row read from its high bit down when `mirrored`."""
+def _block(bits: int, width: int, size: int, mirrored: bool) -> int:
+    """Base-3 value of a block of `size` squares gathered as bits, `width`
+    to a line (line r in bits width*r ..), each line read from its high bit
+    down when `mirrored` (a block read from the h-file or row 8)."""
     value = 0
-    for k in range(9):
-        source = k - k % 3 + 2 - k % 3 if mirrored else k
+    for k in range(size):
+        source = k - k % width + width - 1 - k % width if mirrored else k
         if bits >> source & 1:
             value += 3**k
     return value
@@ -187,28 +188,15 @@ def _block(bits: int, mirrored: bool) -> int:
 
 # Corner blocks gathered as 9 bits: a1 and a8 read each row from bit 0 up
 # (TERN9), h1 and h8 from the top down (TERN9_MIRROR); twice: the other side.
-TERN9: Final[list[i64]] = [_block(bits, False) for bits in range(512)]
+TERN9: Final[list[i64]] = [_block(bits, 3, 9, False) for bits in range(512)]
 TERN9_2: Final[list[i64]] = [2 * t for t in TERN9]
-TERN9_MIRROR: Final[list[i64]] = [_block(bits, True) for bits in range(512)]
+TERN9_MIRROR: Final[list[i64]] = [_block(bits, 3, 9, True) for bits in range(512)]
 TERN9_MIRROR_2: Final[list[i64]] = [2 * t for t in TERN9_MIRROR]
-
-
-def _block_2x5(bits: int, reversed_: bool) -> int:
-    """Base-3 value of a 2x5 block gathered as 10 bits (the edge's five in
-    bits 0-4, the next line's in 5-9), each five read from its high bit
-    down when `reversed_` (a block read from the h-file or row 8)."""
-    value = 0
-    for k in range(10):
-        source = k - k % 5 + 4 - k % 5 if reversed_ else k
-        if bits >> source & 1:
-            value += 3**k
-    return value
-
-
-# 2x5 blocks gathered as 10 bits; twice: the other side.
-TERN10: Final[list[i64]] = [_block_2x5(bits, False) for bits in range(1024)]
+# 2x5 blocks gathered as 10 bits (the edge's five in bits 0-4, the next
+# line's in 5-9), likewise.
+TERN10: Final[list[i64]] = [_block(bits, 5, 10, False) for bits in range(1024)]
 TERN10_2: Final[list[i64]] = [2 * t for t in TERN10]
-TERN10_R: Final[list[i64]] = [_block_2x5(bits, True) for bits in range(1024)]
+TERN10_R: Final[list[i64]] = [_block(bits, 5, 10, True) for bits in range(1024)]
 TERN10_R2: Final[list[i64]] = [2 * t for t in TERN10_R]
 
 
