@@ -13,7 +13,10 @@ differ) and `--json`, then add the parts up here:
 A run stopped early leaves whole games in its file; a game whose opening's
 other game (colours swapped) is missing is left out, so every opening is
 played from both sides. Every file must hold the same two sides and
-variant, and no two files the same seed's openings.
+variant, and no two files the same seed's openings. Two seeds may still
+draw the same opening now and then (there are only so many balanced ones):
+a later file's games from an opening an earlier file played are left out,
+since the same engines from the same opening play nearly the same game.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ class Tally:
     variant: str = ""
     games: list[dict] = field(default_factory=list)
     unpaired: int = 0
+    repeated: int = 0
     openings: set[str] = field(default_factory=set)
 
     def add_file(self, path: Path) -> None:
@@ -70,11 +74,14 @@ class Tally:
                 )
             by_number[game["game"]] = game
         openings = {game["opening"] for game in by_number.values()}
-        if openings & self.openings:
+        seen = openings & self.openings
+        if 2 * len(seen) > len(openings):
             raise TallyError(f"{path} repeats another file's openings: give each run its own seed")
         self.openings |= openings
         for number, game in sorted(by_number.items()):
-            if number ^ 1 in by_number:
+            if game["opening"] in seen:
+                self.repeated += 1
+            elif number ^ 1 in by_number:
                 self.games.append(game)
             else:
                 self.unpaired += 1
@@ -100,8 +107,13 @@ class Tally:
                 seconds = sum(g[f"seconds_{side}"] for g in self.games)
                 longest = max(g[f"longest_{side}"] for g in self.games)
                 text += f", time/move {side.upper()} avg {seconds / moves:.3f}s max {longest:.3f}s"
+        left_out = []
         if self.unpaired:
-            text += f" ({self.unpaired} unpaired games left out)"
+            left_out.append(f"{self.unpaired} unpaired games")
+        if self.repeated:
+            left_out.append(f"{self.repeated} games of openings an earlier file played")
+        if left_out:
+            text += f" ({' and '.join(left_out)} left out)"
         return text
 
 

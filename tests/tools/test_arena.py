@@ -183,6 +183,27 @@ def test_runs_in_parts_add_up_over_whole_opening_pairs(tmp_path):
     assert done.stdout.rstrip().endswith("(1 unpaired games left out)")  # game 2 lost its pair
 
 
+def test_a_tally_leaves_out_an_opening_another_seed_drew_again(tmp_path):
+    """Seeds 41 and 42 of the 1 s match drew two of the same openings: the
+    tally refused the second part outright instead of leaving those out."""
+    run = tmp_path / "run.jsonl"
+    done = run_cli("arena", "medium", "easy", "-n", "6", "--json", str(run), "--quiet")
+    assert done.returncode == 0, done.stderr
+    lines = run.read_text().splitlines()
+    games = [json.loads(line) for line in lines]
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    first.write_text("\n".join(lines[:4]))
+    second.write_text("\n".join(lines[:2] + lines[4:]))  # one opening of two is first's
+    wins = sum(g["score_a"] == 1 for g in games)
+    draws = sum(g["score_a"] == 0.5 for g in games)
+    done = _tally(first, second)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(
+        f"medium vs easy (othello): 6 games, +{wins} ={draws} -{6 - wins - draws}, "
+    )
+    assert done.stdout.rstrip().endswith("(2 games of openings an earlier file played left out)")
+
+
 def test_a_tally_refuses_repeated_openings_and_another_match_in_one_sentence(tmp_path):
     out = tmp_path / "run.jsonl"
     assert (
