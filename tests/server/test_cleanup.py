@@ -12,7 +12,10 @@ from .conftest import STANDIN, Player, process_gone, wait_until
 async def games_with_helpers(serve, count):
     """`count` players in games that each started a helper process: players, [pid, helper...]."""
     command = (sys.executable, str(STANDIN), "--helper")
-    arcade = await serve(game_command=command, max_per_address=count)
+    # These games leave on the hang-up itself; the fixture's 2 s before the
+    # SIGKILL could run out for one of ten on a loaded machine, and a killed
+    # game leaves no marker (one failure in four clean-clone runs).
+    arcade = await serve(game_command=command, max_per_address=count, hangup_grace=20.0)
     players = [await Player.connect(arcade, f"p{n}") for n in range(count)]
     pids = []
     for player in players:
