@@ -196,8 +196,8 @@ TERN9_MIRROR_2: Final[list[i64]] = [2 * t for t in TERN9_MIRROR]
 # line's in 5-9), likewise.
 TERN10: Final[list[i64]] = [_block(bits, 5, 10, False) for bits in range(1024)]
 TERN10_2: Final[list[i64]] = [2 * t for t in TERN10]
-TERN10_R: Final[list[i64]] = [_block(bits, 5, 10, True) for bits in range(1024)]
-TERN10_R2: Final[list[i64]] = [2 * t for t in TERN10_R]
+TERN10_MIRROR: Final[list[i64]] = [_block(bits, 5, 10, True) for bits in range(1024)]
+TERN10_MIRROR_2: Final[list[i64]] = [2 * t for t in TERN10_MIRROR]
 
 
 def pattern_index(own: int, opp: int, squares: tuple[int, ...]) -> int:
@@ -381,8 +381,8 @@ def _from_high(o_edge: i64, p_edge: i64, o_next: i64, p_next: i64) -> i64:
     bit down (from the h-file, or from row 8)."""
     return (
         CORNER_2X5_AT
-        + TERN10_R[(o_edge >> 3) | (o_next >> 3) << 5]
-        + TERN10_R2[(p_edge >> 3) | (p_next >> 3) << 5]
+        + TERN10_MIRROR[(o_edge >> 3) | (o_next >> 3) << 5]
+        + TERN10_MIRROR_2[(p_edge >> 3) | (p_next >> 3) << 5]
     )
 
 
