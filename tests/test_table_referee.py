@@ -27,8 +27,8 @@ from tui_reversi.match import (
 )
 from tui_reversi.net.remote import TABLE_SOCKET_VARIABLE, News, TableLink, follow_table
 from tui_reversi.net.terms import TimeControl
-from tui_reversi.server.archive import Archive
-from tui_reversi.server.tables import Tables
+from tui_reversi.server.hall.tables import Tables
+from tui_reversi.server.ledger.archive import Archive
 from tui_reversi.storage import SavedGames
 
 PATIENCE = 15.0  # seconds before a wait gives up: the machine is shared

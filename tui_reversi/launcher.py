@@ -46,7 +46,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .server.pty_process import become_session_terminal
+from .server.hall.pty_process import become_session_terminal
 
 # One request, JSON; far more than argv, a whitelisted environment and a path need.
 MAX_MESSAGE = 64 * 1024

@@ -29,16 +29,16 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..core import Color, Variant
-from ..net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
-from ..net.server_line import line, words
-from ..net.terms import TableRefused as TableRefused
-from ..net.terms import TimeControl as TimeControl
-from .accounts import is_guest
-from .archive import UnfinishedGame
-from .config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
+from ...core import Color, Variant
+from ...net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
+from ...net.server_line import line, words
+from ...net.terms import TableRefused as TableRefused
+from ...net.terms import TimeControl as TimeControl
+from ..config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
+from ..edge.accounts import is_guest
+from ..ledger.archive import UnfinishedGame
+from ..ledger.store import Store, TableView
 from .games_socket import GamesSocket, hello
-from .store import Store, TableView
 from .table import Seat as Seat
 from .table import Table as Table
 from .table_clocks import TableClocks
@@ -47,7 +47,7 @@ from .table_referee import TableReferee
 from .table_store import brought_back
 
 if TYPE_CHECKING:
-    from .fleet import Fleet
+    from ..ledger.fleet import Fleet
 
 # Codes are read aloud and typed: no 0/O, 1/I.
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"

@@ -31,8 +31,9 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import Jsonb
 
-from ..storage import StorageError
-from .accounts import (
+from ...storage import StorageError
+from ..config import ServeError
+from ..edge.accounts import (
     CODE_LIFETIME,
     CODE_TRIES,
     AccountKey,
@@ -52,7 +53,6 @@ from .archive import (
     save_for_players,
     winner_of,
 )
-from .config import ServeError
 from .migrations import check, migrate
 from .store import Message, Presence, TableView
 

@@ -26,8 +26,8 @@ from typing import Protocol
 
 import asyncssh
 
-from ..core.errors import reason
-from .config import ServeError
+from ...core.errors import reason
+from ..config import ServeError
 
 GUEST_PREFIX = "guest-"
 # A name a person may claim: letters, digits, '.', '_', '-'; never a guest's.

@@ -34,14 +34,14 @@ from collections.abc import Callable
 from dataclasses import astuple, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..net.server_line import MAX_LINE, line
-from ..net.terms import TableRefused
-from ..storage import StorageError
+from ...net.server_line import MAX_LINE, line
+from ...net.terms import TableRefused
+from ...storage import StorageError
 from .store import Message, Presence, Store, TableView
 
 if TYPE_CHECKING:
-    from .lobby_host import LobbyHost
-    from .table import Seat
+    from ..hall.lobby_host import LobbyHost
+    from ..hall.table import Seat
 
 # How often a node looks at the fleet again (who is up, the others' lobby), and how
 # often it looks whether its own share of the lobby changed (shared only if it did).

@@ -7,13 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..core import Color
-from .accounts import is_guest
-from .config import player_directory_name
-from .store import Presence, TableView
+from ...core import Color
+from ..config import player_directory_name
+from ..edge.accounts import is_guest
+from ..ledger.store import Presence, TableView
 
 if TYPE_CHECKING:
-    from .arcade import Arcade
+    from ..edge.arcade import Arcade
 
 
 @dataclass(frozen=True, slots=True)

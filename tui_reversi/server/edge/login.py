@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 import asyncssh
 
-from ..storage import StorageError
+from ...storage import StorageError
+from ..config import ServeConfig, ServeError
 from .accounts import (
     GUEST_PREFIX,
     AccountStore,
@@ -26,7 +27,6 @@ from .accounts import (
     name_refusal,
     named_keys,
 )
-from .config import ServeConfig, ServeError
 
 
 class Accounts:

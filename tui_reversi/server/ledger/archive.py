@@ -26,13 +26,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..core import Color, Ending, Game, Variant
-from ..net.terms import TimeControl
-from ..players.kinds import HUMAN, PERSON
-from ..storage import NameTakenError, SavedGame, SavedGames, StorageError
-from ..storage.paths import APP_NAME
-from ..storage.saved_games import GAMES_DIR
-from .accounts import AccountKey, KeyCodes, KeyCodeStore, is_guest
+from ...core import Color, Ending, Game, Variant
+from ...net.terms import TimeControl
+from ...players.kinds import HUMAN, PERSON
+from ...storage import NameTakenError, SavedGame, SavedGames, StorageError
+from ...storage.paths import APP_NAME
+from ...storage.saved_games import GAMES_DIR
+from ..edge.accounts import AccountKey, KeyCodes, KeyCodeStore, is_guest
 
 if TYPE_CHECKING:
     from .store import Message, Presence, TableView

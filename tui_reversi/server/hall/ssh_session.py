@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
-from ..core import ReversiError
-from ..crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
-from ..net.terms import USAGE, TableTerms, TermsRefused
-from .config import (
+from ...core import ReversiError
+from ...crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
+from ...net.terms import USAGE, TableTerms, TermsRefused
+from ..config import (
     format_duration,
     gone_reason,
     log_name,
@@ -32,15 +32,15 @@ from .config import (
     player_environment,
     player_user_name,
 )
-from .input_allowance import INPUT_BURST, InputAllowance
-from .key_commands import keys_command
+from ..edge.input_allowance import INPUT_BURST, InputAllowance
+from ..edge.key_commands import keys_command
 from .lobby_host import GO_GRACE
 from .pty_process import INPUT_HIGH_WATER, PtyProcess
 from .roster import adjourned_lines, lobby_lines
 from .tables import TableRefused
 
 if TYPE_CHECKING:
-    from .arcade import PlayerConnection
+    from ..edge.arcade import PlayerConnection
 
 # Game options a player may add after the host, `ssh -t host ascii black hard` or
 # `ssh -t host -- --ascii --black hard`: flag -> what its value is, if it takes one.

@@ -22,18 +22,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
-from ..net.remote import NOBODY
-from ..net.server_line import line, words
-from ..net.terms import TableRefused, TableTerms
-from .config import format_duration
+from ...net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
+from ...net.remote import NOBODY
+from ...net.server_line import line, words
+from ...net.terms import TableRefused, TableTerms
+from ..config import format_duration
+from ..ledger.store import TableView
 from .games_socket import GamesSocket, hello, tell
 from .roster import Doing
-from .store import TableView
 from .tables import Tables
 
 if TYPE_CHECKING:
-    from .fleet import Fleet
+    from ..ledger.fleet import Fleet
 
 # How long an invitation waits for its answer.
 INVITATION_TIMEOUT = 60.0

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .accounts import AccountStore, KeyCodeStore
+from ..edge.accounts import AccountStore, KeyCodeStore
 
 if TYPE_CHECKING:
     from .archive import PlayedGame, Results, UnfinishedGame

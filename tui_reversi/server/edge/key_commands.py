@@ -7,9 +7,9 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING
 
-from ..storage import StorageError
+from ...storage import StorageError
+from ..config import ServeError, format_duration
 from .accounts import CODE_LIFETIME, ECHO_LIMIT, fingerprint
-from .config import ServeError, format_duration
 
 if TYPE_CHECKING:
     from .arcade import PlayerConnection
