@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from ...storage import StorageError
 from ..config import ServeError, format_duration
-from .accounts import CODE_LIFETIME, ECHO_LIMIT, fingerprint
+from ..ledger.account_keys import CODE_LIFETIME
+from .accounts import ECHO_LIMIT, fingerprint
 
 if TYPE_CHECKING:
     from .arcade import PlayerConnection

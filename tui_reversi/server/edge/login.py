@@ -17,16 +17,8 @@ import asyncssh
 
 from ...storage import StorageError
 from ..config import ServeConfig, ServeError
-from .accounts import (
-    GUEST_PREFIX,
-    AccountStore,
-    KeyCodes,
-    KeyCodeStore,
-    is_guest,
-    key_text,
-    name_refusal,
-    named_keys,
-)
+from ..ledger.account_keys import GUEST_PREFIX, AccountStore, KeyCodes, KeyCodeStore, is_guest
+from .accounts import key_text, name_refusal, named_keys
 
 
 class Accounts:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ...core import Color
 from ..config import player_directory_name
-from ..edge.accounts import is_guest
+from ..ledger.account_keys import is_guest
 from ..ledger.store import Presence, TableView
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ adjourned, their clocks as they were.
 from __future__ import annotations
 
 from ...core import Color, Ending
-from ..ledger.archive import PlayedGame, UnfinishedGame
+from ..ledger.store import PlayedGame, UnfinishedGame
 from .table import Table
 
 

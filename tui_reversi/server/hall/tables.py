@@ -35,9 +35,8 @@ from ...net.server_line import line, words
 from ...net.terms import TableRefused as TableRefused
 from ...net.terms import TimeControl as TimeControl
 from ..config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
-from ..edge.accounts import is_guest
-from ..ledger.archive import UnfinishedGame
-from ..ledger.store import Store, TableView
+from ..ledger.account_keys import is_guest
+from ..ledger.store import Store, TableView, UnfinishedGame
 from .games_socket import GamesSocket, hello
 from .table import Seat as Seat
 from .table import Table as Table
