@@ -35,6 +35,8 @@ from ..ledger.fleet import Fleet
 from ..ledger.store import Store
 from .door import Door, PasswordPenalties
 from .hostkey import load_or_create_host_key
+from .input_allowance import InputAllowance
+from .key_commands import keys_command
 from .login import Accounts, Login
 
 # After its session has ended, a connection gets this long to close by itself.
@@ -459,8 +461,20 @@ class PlayerConnection(asyncssh.SSHServer):
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self.session = GameSession(self)
+        self.session = GameSession(self, InputAllowance())
         return self.session
+
+    # Asked by the session (hall/ssh_session.py's `Connection`).
+
+    @property
+    def adding_key(self) -> bool:
+        """True if let in only to run  keys add CODE  (login.py)."""
+        return self.login.adding_key
+
+    def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
+        """What `keys ...` says, and the exit status (key_commands.py)."""
+        accounts = self.arcade.accounts
+        return keys_command(self.login, accounts, self.user or "", self.config.auth, words, ssh)
 
     # Everything else a client may ask for is refused.
 

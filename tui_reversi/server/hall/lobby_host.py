@@ -29,7 +29,6 @@ from ...net.terms import TableRefused, TableTerms
 from ..config import format_duration
 from ..ledger.store import TableView
 from .games_socket import GamesSocket, hello, tell
-from .roster import Doing
 from .tables import Tables
 
 if TYPE_CHECKING:
@@ -48,6 +47,16 @@ REFRESH = 1.0
 NAME_LIMIT = 64
 # A game told to go to its table that has not ended by then is hung up.
 GO_GRACE = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class Doing:
+    """What one person on the server is doing: a word for the lobby's column
+    (free, playing, waiting, watching, finished) and a phrase to read."""
+
+    state: str
+    text: str
+    code: str | None = None  # the table it is at, if any
 
 
 @dataclass(eq=False)

@@ -17,7 +17,7 @@ import time
 import traceback
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import asyncssh
 
@@ -25,6 +25,7 @@ from ...core import ReversiError
 from ...crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
 from ...net.terms import USAGE, TableTerms, TermsRefused
 from ..config import (
+    ServeConfig,
     format_duration,
     gone_reason,
     log_name,
@@ -32,15 +33,10 @@ from ..config import (
     player_environment,
     player_user_name,
 )
-from ..edge.input_allowance import INPUT_BURST, InputAllowance
-from ..edge.key_commands import keys_command
 from .lobby_host import GO_GRACE
-from .pty_process import INPUT_HIGH_WATER, PtyProcess
-from .roster import adjourned_lines, lobby_lines
+from .pty_process import INPUT_HIGH_WATER, PtyProcess, Spawn
+from .roster import Server, adjourned_lines, lobby_lines
 from .tables import TableRefused
-
-if TYPE_CHECKING:
-    from ..edge.arcade import PlayerConnection
 
 # Game options a player may add after the host, `ssh -t host ascii black hard` or
 # `ssh -t host -- --ascii --black hard`: flag -> what its value is, if it takes one.
@@ -171,10 +167,86 @@ def table_terms(command: str | None) -> tuple[TableTerms, str]:
     return terms, " ".join(rest)
 
 
+class SessionServer(Server, Protocol):
+    """The running server as a session uses it (edge/arcade.py's `Arcade`)."""
+
+    @property
+    def config(self) -> ServeConfig:
+        """What the operator chose."""
+
+    @property
+    def live_games(self) -> dict[str, GameSession]:
+        """Player (directory) name -> the session whose game is that player's live game."""
+
+    @property
+    def games(self) -> set[GameSession]:
+        """Every session with a game running, its connection still there or gone."""
+
+    def note(self, text: str) -> None:
+        """A line for the operator's log."""
+
+    def take_seat(self) -> bool:
+        """Take one of the server's seats; False if all are taken."""
+
+    def leave_seat(self) -> None:
+        """Give a seat taken back."""
+
+    async def spawner(self, argv: list[str]) -> Spawn | None:
+        """How to start `argv`: by the preloaded parent, or None for a new process."""
+
+
+class Connection(Protocol):
+    """The SSH connection a session belongs to (edge/arcade.py's `PlayerConnection`)."""
+
+    end_reason: str | None  # why it ended, for the log (the session says it as it goes)
+    game_pid: int | None  # its game's process, once started
+
+    @property
+    def arcade(self) -> SessionServer:
+        """The running server."""
+
+    @property
+    def user(self) -> str | None:
+        """The name it plays under (set at authentication, before any session)."""
+
+    @property
+    def address(self) -> str:
+        """Where it connected from."""
+
+    @property
+    def ssh_connection(self) -> str:
+        """SSH_CONNECTION's value for its games: 'client port server port'."""
+
+    @property
+    def adding_key(self) -> bool:
+        """True if it was let in only to run  keys add CODE."""
+
+    def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
+        """What `keys ...` (`words` after `keys`) says, and the exit status."""
+
+    def session_closed(self) -> None:
+        """The game is over and the client told."""
+
+
+class Allowance(Protocol):
+    """How much input a game is given (edge/input_allowance.py's `InputAllowance`)."""
+
+    @property
+    def dropped(self) -> int:
+        """Bytes dropped so far."""
+
+    @property
+    def burst(self) -> int:
+        """The most it takes at once, in bytes."""
+
+    def admit(self, data: bytes) -> bytes:
+        """What of `data` the game gets."""
+
+
 class GameSession(asyncssh.SSHServerSession):
     """Starts the game when the client asks for a shell; pumps bytes; ends it cleanly."""
 
-    def __init__(self, owner: PlayerConnection) -> None:
+    def __init__(self, owner: Connection, allowance: Allowance) -> None:
         self._owner = owner
         self._config = owner.arcade.config
         self._chan: asyncssh.SSHServerChannel | None = None
@@ -185,7 +257,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._erase: int | None = None
         self._process: PtyProcess | None = None
         self._pending_input = bytearray()
-        self._allowance = InputAllowance()
+        self._allowance = allowance
         self._logged_dropped = False
         self._last_input = time.monotonic()
         self._timers: dict[str, asyncio.TimerHandle] = {}
@@ -236,7 +308,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     def session_started(self) -> None:
         words = (self._command or "").split()
-        if self._owner.login.adding_key and not (words[:2] == ["keys", "add"] and len(words) == 3):
+        if self._owner.adding_key and not (words[:2] == ["keys", "add"] and len(words) == 3):
             name = self._owner.user
             self._owner.end_reason = "a key not the player's yet asked for more than keys add"
             self._print(
@@ -246,7 +318,7 @@ class GameSession(asyncssh.SSHServerSession):
             return
         if words[:1] == ["keys"]:
             ssh = self._ssh_hint().removesuffix(" HOST").replace("ssh -t", "ssh", 1)
-            lines, status = keys_command(self._owner, words[1:], ssh)
+            lines, status = self._owner.keys(words[1:], ssh)
             self._print(lines)
             self._owner.end_reason = f"keys {' '.join(words[1:2])}".strip()
             self._exit(status)
@@ -697,7 +769,7 @@ class GameSession(asyncssh.SSHServerSession):
         if not self._open:
             return
         if self._allowance.dropped:
-            kib = INPUT_BURST // 1024
+            kib = self._allowance.burst // 1024
             self._say(
                 f"\r\ntui-reversi: {_amount(self._allowance.dropped)} of input the game could "
                 f"not use was dropped (pastes of over {kib} KB, or keys faster than anyone types)."

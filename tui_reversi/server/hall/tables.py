@@ -226,6 +226,11 @@ class Tables:
         """The seat a session's secret stands for, while it does."""
         return self._seats.get(secret)
 
+    def view_of(self, secret: str) -> TableView | None:
+        """The table `secret` has a seat at, as the lobby shows it, while it has."""
+        seat = self._seats.get(secret)
+        return self.view(seat.table) if seat is not None else None
+
     def playing(self, secret: str) -> bool:
         """True while the game given `secret` sits at its player's seat (not a
         spectator's place) and plays on: the table's game is not over."""
@@ -436,7 +441,8 @@ class Tables:
         seat = self._seats.get(secret)
         elsewhere = self._elsewhere.get(secret)
         if seat is not None and elsewhere is not None and self.fleet is not None:
-            await self.fleet.relay(seat, secret, elsewhere, reader, writer)
+            node, code = seat.table.node, seat.table.code
+            await self.fleet.relay(node, code, secret, elsewhere, reader, writer)
             return
         if seat is None or seat in self._linked:
             writer.write(line("bye", "this game has no seat at a table."))

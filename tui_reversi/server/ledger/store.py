@@ -48,7 +48,7 @@ class TableView:
 
 @dataclass(frozen=True, slots=True)
 class Presence:
-    """One person on a node, as the lobby shows them (roster.py's `Doing`)."""
+    """One person on a node, as the lobby shows them (lobby_host.py's `Doing`)."""
 
     name: str
     state: str
