@@ -1,5 +1,5 @@
 """A table's whole course through the referee, with no app: the real server's
-tables (server/tables.py, with its archive) on an event loop of their own,
+tables (server/hall/tables.py, with its archive) on an event loop of their own,
 and at each seat what a player's game runs: a TableLink to the server and a
 Referee over the seats it makes, the table's news applied with
 `follow_table`. A whole game, a takeback, a rematch, every ending, and a

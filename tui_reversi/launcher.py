@@ -12,7 +12,7 @@ only that socket, a wake-up pipe and /dev/null.
 For each game the server sends one request (JSON: argv, env, cwd) with the
 game's pty slave attached (SCM_RIGHTS). The forked child becomes the
 leader of a new session on that pty exactly as a freshly started process
-would (see server/pty_process.py): descriptors 0-2 on the pty and no other open,
+would (see server/hall/pty_process.py): descriptors 0-2 on the pty and no other open,
 default signal dispositions, an empty signal mask, the request's
 environment and directory. It then leaves the loop and runs the game as
 `python argv...` would, and the interpreter exits normally.
