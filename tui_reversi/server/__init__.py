@@ -18,7 +18,8 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   - `input_allowance`: how much input a game is given.
   - `hostkey`: the server's ed25519 key, created once with mode 0600.
 - `hall`: what a player who is in takes part in.
-  - `ssh_session`: one SSH session channel bound to one game process.
+  - `ssh_session`: one SSH session channel bound to one game process;
+    `session_command`: what the player asked for after the host, checked.
   - `pty_process`: a program running as session leader on a fresh pty.
   - `preloaded`: the server's side of the game launcher (`tui_reversi.launcher`,
     outside this package, given as `ServeConfig.launcher_command`): start it,
