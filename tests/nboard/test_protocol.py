@@ -206,5 +206,7 @@ def test_no_line_raises_and_a_bad_one_gets_one_sentence(line):
     nboard = Transcript("nboard 2", "set depth 1")
     said = nboard.send(line.replace("\n", " ").replace("\r", " "))
     assert len(nboard.complaints) <= 1
-    assert all("\n" not in sentence and "Traceback" not in sentence for sentence in nboard.complaints)
+    assert all(
+        "\n" not in sentence and "Traceback" not in sentence for sentence in nboard.complaints
+    )
     assert all(isinstance(out, str) for out in said)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import queue
 import threading
+from collections.abc import Iterable
 from typing import TextIO
 
 from .protocol import Job, NBoardSession
@@ -69,7 +70,7 @@ class _Search:
         self._thread.join()
 
 
-def serve(lines: TextIO, out: TextIO, errors: TextIO, *, level: str = "hard") -> int:
+def serve(lines: Iterable[str], out: TextIO, errors: TextIO, *, level: str = "hard") -> int:
     """Speak the NBoard protocol on `lines` and `out` (`errors`: its error
     channel) until `quit`, the end of input or the reader going away; 0."""
     output = _Output(out, errors)

@@ -31,7 +31,7 @@ import re
 import time
 from collections.abc import Callable
 
-from ..core import PASS, Game, Move, Position, ReversiError, Variant
+from ..core import Game, Move, Position, ReversiError, Variant
 from ..engine.evaluation import SCALE
 from ..players.alphabeta_player import AlphaBetaPlayer, analyse_position, score_in_discs
 from ..players.analysis import position_value
@@ -148,7 +148,7 @@ class NBoardSession:
                 self.used[game.positions[ply].to_move] += seconds
         # A forced pass the game recorded but the GGF did not write is still to come.
         written = len(_WRITTEN_MOVE.findall(text))
-        self.pass_due = bool(game.moves) and game.moves[-1] == PASS and written < len(game.moves)
+        self.pass_due = _ends_in_pass(game) and written < game.length
 
     def _move(self, rest: str) -> None:
         text, *annotations = rest.split("/")
@@ -175,7 +175,7 @@ class NBoardSession:
             raise ProtocolError(f"{shown(text, 12)!r} is not a square or PA") from None
         self.game.play(move)  # IllegalMoveError: 'd4 is occupied'
         self.used[mover] += spent
-        self.pass_due = self.game.moves[-1] == PASS
+        self.pass_due = _ends_in_pass(self.game)
 
     def _ping(self, rest: str) -> None:
         self.say(f"pong {_whole(rest, 'the ping', -(2**63), 2**63)}")
@@ -333,6 +333,11 @@ def _depth_code(depth: int, exact: bool, position: Position) -> str:
     if not exact:
         return str(depth)
     return "100%" if depth >= position.empty_count else "100%W"
+
+
+def _ends_in_pass(game: Game) -> bool:
+    """True when the game's last entry is a forced pass it recorded."""
+    return game.length > 0 and not game.move_at(game.length - 1)
 
 
 def _whole(text: str, what: str, low: int, high: int) -> int:

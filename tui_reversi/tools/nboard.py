@@ -5,8 +5,9 @@ how to add it to NBoard's engine list)."""
 from __future__ import annotations
 
 import argparse
-import io
+import os
 import sys
+from collections.abc import Iterator
 
 LEVELS = ("hard", "expert")
 
@@ -23,6 +24,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..nboard import serve
 
-    # NBoard's lines are read as UTF-8 whatever the locale; a stray byte is one bad line.
-    lines = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
-    return serve(lines, sys.stdout, sys.stderr, level=args.level)
+    return serve(_stdin_lines(), sys.stdout, sys.stderr, level=args.level)
+
+
+def _stdin_lines() -> Iterator[str]:
+    """NBoard's lines, read as UTF-8 whatever the locale (a stray byte is one
+    bad line). Read from the descriptor: a thread still waiting in Python's
+    buffered stdin when the engine quits would abort the interpreter's exit."""
+    pending = b""
+    while chunk := os.read(sys.stdin.fileno(), 65536):
+        *complete, pending = (pending + chunk).split(b"\n")
+        yield from (raw.decode("utf-8", "replace") for raw in complete)
+    if pending:
+        yield pending.decode("utf-8", "replace")
