@@ -210,3 +210,13 @@ def test_no_line_raises_and_a_bad_one_gets_one_sentence(line):
         "\n" not in sentence and "Traceback" not in sentence for sentence in nboard.complaints
     )
     assert all(isinstance(out, str) for out in said)
+
+
+def test_in_reversi_s_centre_the_hint_ranks_the_placements():
+    empty = "-" * 64
+    reversi = f"(;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[0]TY[8]BO[8 {empty} *];)"
+    nboard = Transcript("nboard 2", "set depth 3", f"set game {reversi}")
+    said = nboard.send("hint 4")
+    moves = {found[1] for line in said if (found := SEARCH.match(line))}
+    assert moves == {"D4", "E4", "D5", "E5"} and said[-1] == "status"
+    assert not nboard.complaints

@@ -33,7 +33,12 @@ from collections.abc import Callable
 
 from ..core import Game, Move, Position, ReversiError, Variant
 from ..engine.evaluation import SCALE
-from ..players.alphabeta_player import AlphaBetaPlayer, analyse_position, score_in_discs
+from ..players.alphabeta_player import (
+    PLACEMENT_DEPTH,
+    AlphaBetaPlayer,
+    analyse_position,
+    score_in_discs,
+)
 from ..players.analysis import position_value
 from ..players.base import CancelCheck, Limit, MoveScore, SearchInfo
 from ..players.kinds import create_player
@@ -92,10 +97,10 @@ class NBoardSession:
     def receive(self, line: str) -> Job | None:
         """Follow one line from NBoard: answer it at once through `say`, or
         return the search it asks for. Never raises for a bad line."""
-        command, _, rest = line.strip().partition(" ")
-        rest = rest.strip()
-        if not command:
+        words = line.split(None, 1)
+        if not words:
             return None
+        command, rest = words[0], words[1].strip() if len(words) > 1 else ""
         handlers: dict[str, Callable[[str], Job | None]] = {
             "nboard": self._nboard,
             "set": self._set,
@@ -124,8 +129,9 @@ class NBoardSession:
         self.say(f"set myname {NAME}")
 
     def _set(self, rest: str) -> None:
-        name, _, value = rest.partition(" ")
-        value = value.strip()
+        parts = rest.split(None, 1)
+        name = parts[0] if parts else ""
+        value = parts[1].strip() if len(parts) > 1 else ""
         if name == "depth":
             self.depth = _whole(value, "the depth", 1, MAX_DEPTH)
         elif name == "game":
@@ -168,13 +174,13 @@ class NBoardSession:
             self.pass_due = False
             self.used[mover.other] += spent  # the passer is the side before the recorded pass
             return
-        self.pass_due = False
         try:
             move = Move.parse(word)
         except ReversiError:
             raise ProtocolError(f"{shown(text, 12)!r} is not a square or PA") from None
         self.game.play(move)  # IllegalMoveError: 'd4 is occupied'
         self.used[mover] += spent
+        # NBoard may send the next move without the pass: either way, this one is settled.
         self.pass_due = _ends_in_pass(self.game)
 
     def _ping(self, rest: str) -> None:
@@ -233,35 +239,40 @@ class NBoardSession:
     def _hint(self, rest: str) -> Job:
         count = _whole(rest, "the number of moves", 1, 64)
         position = self._position("evaluate")
-        game = self.game
+        after_pass, variant = self.game.position, self.game.variant
         depth = self.depth
 
         def hint(cancelled: CancelCheck) -> None:
             self.say(f"status {NAME} is analysing")
             if position is None:
-                value = position_value(game.position, game.variant, depth, None, cancelled)
+                value = position_value(after_pass, variant, depth, None, cancelled)
                 if not cancelled():
                     code = "100%" if value.exact else str(value.depth)
                     self.say(f"search PA {-value.discs:.2f} 0 {code}")
                     self.say("status")
                 return
-            book = _book(position, game.variant)
+            book = _book(position, variant)
             if book:
                 for move, discs in book[:count]:
                     self.say(f"book {move_name(move)} {discs:.2f} 0 {BOOK_DEPTH}")
                 self.say("status")
                 return
+            heard = []
 
-            def ranked(searched: int, scores: list[MoveScore]) -> None:
+            def tell(searched: int, scores: list[MoveScore]) -> None:
+                heard.append(searched)
                 for scored in scores[:count]:
                     code = _depth_code(searched, scored.exact, position)
                     self.say(f"search {move_name(scored.move)} {scored.score:.2f} 0 {code}")
 
-            analyse_position(
-                position, game.variant, Limit(depth=depth), cancelled, each_depth=ranked
+            ranked = analyse_position(
+                position, variant, Limit(depth=depth), cancelled, each_depth=tell
             )
-            if not cancelled():
-                self.say("status")
+            if cancelled():
+                return
+            if not heard:  # Reversi's centre placements: one look at the shapes
+                tell(PLACEMENT_DEPTH, ranked)
+            self.say("status")
 
         return hint
 
