@@ -220,3 +220,12 @@ def test_in_reversi_s_centre_the_hint_ranks_the_placements():
     moves = {found[1] for line in said if (found := SEARCH.match(line))}
     assert moves == {"D4", "E4", "D5", "E5"} and said[-1] == "status"
     assert not nboard.complaints
+
+
+def test_a_book_move_is_answered_without_a_search_and_with_the_book_s_value():
+    nboard = Transcript("nboard 2", "set depth 60", f"set game {ggf(clock='15:00')}")
+    said = nboard.send("go")
+    assert not any(line.startswith(("search", "nodestats")) for line in said), said
+    found = answer(said)
+    book = Transcript("nboard 2", f"set game {ggf()}").send("hint 4")
+    assert f"book {found[1]} {found[2]} 0 12" in book
