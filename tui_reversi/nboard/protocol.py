@@ -216,14 +216,15 @@ class NBoardSession:
                 self.say(f"=== {move_name(legal[0])}")  # forced: no eval, no thinking
                 return
             self.say(f"status {NAME} is thinking")
+            player = self._player()
+            solves_from = min(player.exact_empties, depth)
 
             def thinking(info: SearchInfo) -> None:
                 self.say(f"nodestats {info.nodes} {time.perf_counter() - started:.2f}")
                 if info.best is not None and info.score is not None:
-                    code = _depth_code(info.depth, info.exact, position)
+                    code = _depth_code(info.depth, info.exact, position, solves_from)
                     self.say(f"search {move_name(info.best)} {info.score:.2f} 0 {code}")
 
-            player = self._player()
             move = player.choose_move(
                 position, Limit(time=seconds, depth=depth), cancelled=cancelled, progress=thinking
             )
@@ -262,7 +263,7 @@ class NBoardSession:
             def tell(searched: int, scores: list[MoveScore]) -> None:
                 heard.append(searched)
                 for scored in scores[:count]:
-                    code = _depth_code(searched, scored.exact, position)
+                    code = _depth_code(searched, scored.exact, position, MAX_DEPTH)
                     self.say(f"search {move_name(scored.move)} {scored.score:.2f} 0 {code}")
 
             ranked = analyse_position(
@@ -338,12 +339,14 @@ def _evaluation(player: AlphaBetaPlayer, position: Position, move: Move) -> floa
     return score_in_discs(result.score)[0]
 
 
-def _depth_code(depth: int, exact: bool, position: Position) -> str:
-    """NBoard's depth: '100%' for an exact solve, '100%W' for a proven
-    win, draw or loss (the sign is right, the margin a bound), else plies."""
-    if not exact:
+def _depth_code(depth: int, proven: bool, position: Position, solves_from: int) -> str:
+    """NBoard's depth: '100%' for an exact solve (a search to the end from
+    at most `solves_from` empties), '100%W' for a win, draw or loss proven
+    otherwise (the sign is right, the margin a bound), else the plies."""
+    if not proven:
         return str(depth)
-    return "100%" if depth >= position.empty_count else "100%W"
+    exact = depth >= position.empty_count and position.empty_count <= solves_from
+    return "100%" if exact else "100%W"
 
 
 def _ends_in_pass(game: Game) -> bool:

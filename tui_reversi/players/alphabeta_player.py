@@ -138,6 +138,12 @@ class AlphaBetaPlayer:
         self.last_result: SearchResult | None = None
 
     @property
+    def exact_empties(self) -> int:
+        """From how many empty squares down this level solves to the end (a
+        request's depth bounds it too)."""
+        return self._exact_empties
+
+    @property
     def notice(self) -> str | None:
         """Why this level plays without its trained evaluation or its book,
         once either has failed to load (never before: it reads nothing)."""
