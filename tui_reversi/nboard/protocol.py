@@ -44,7 +44,7 @@ from ..players.base import CancelCheck, Limit, MoveScore, SearchInfo
 from ..players.kinds import create_player
 from ..players.time_plan import move_time
 from ..storage.errors import shown
-from ..storage.ggf import parse_ggf
+from ..storage.ggf import move_text, parse_ggf
 
 NAME = "tui-reversi"
 VERSION = 2  # the protocol version this follows (version 1's bare moves are read too)
@@ -60,12 +60,6 @@ Job = Callable[[CancelCheck], None]
 
 class ProtocolError(ReversiError):
     """A line the engine cannot follow, in one sentence."""
-
-
-def move_name(move: Move | int) -> str:
-    """'F5', or 'PA' for a pass, as GGF and NBoard write moves."""
-    move = move if isinstance(move, Move) else Move.of(move)
-    return "PA" if move.is_pass else move.name.upper()
 
 
 class NBoardSession:
@@ -213,7 +207,7 @@ class NBoardSession:
                 return
             legal = position.legal_moves()
             if len(legal) == 1:
-                self.say(f"=== {move_name(legal[0])}")  # forced: no eval, no thinking
+                self.say(f"=== {move_text(Move.of(legal[0]))}")  # forced: no eval, no thinking
                 return
             self.say(f"status {NAME} is thinking")
             player = self._player()
@@ -223,7 +217,7 @@ class NBoardSession:
                 self.say(f"nodestats {info.nodes} {time.perf_counter() - started:.2f}")
                 if info.best is not None and info.score is not None:
                     code = _depth_code(info.depth, info.exact, position, solves_from)
-                    self.say(f"search {move_name(info.best)} {info.score:.2f} 0 {code}")
+                    self.say(f"search {move_text(info.best)} {info.score:.2f} 0 {code}")
 
             move = player.choose_move(
                 position, Limit(time=seconds, depth=depth), cancelled=cancelled, progress=thinking
@@ -233,7 +227,7 @@ class NBoardSession:
             elapsed = time.perf_counter() - started
             evaluation = _evaluation(player, position, move)
             shown_eval = "" if evaluation is None else f"{evaluation:.2f}"
-            self.say(f"=== {move_name(move)}/{shown_eval}/{elapsed:.2f}")
+            self.say(f"=== {move_text(move)}/{shown_eval}/{elapsed:.2f}")
 
         return go
 
@@ -255,7 +249,7 @@ class NBoardSession:
             book = _book(position, variant)
             if book:
                 for move, discs in book[:count]:
-                    self.say(f"book {move_name(move)} {discs:.2f} 0 {BOOK_DEPTH}")
+                    self.say(f"book {move_text(move)} {discs:.2f} 0 {BOOK_DEPTH}")
                 self.say("status")
                 return
             heard = []
@@ -264,7 +258,7 @@ class NBoardSession:
                 heard.append(searched)
                 for scored in scores[:count]:
                     code = _depth_code(searched, scored.exact, position, MAX_DEPTH)
-                    self.say(f"search {move_name(scored.move)} {scored.score:.2f} 0 {code}")
+                    self.say(f"search {move_text(scored.move)} {scored.score:.2f} 0 {code}")
 
             ranked = analyse_position(
                 position, variant, Limit(depth=depth), cancelled, each_depth=tell
@@ -386,4 +380,4 @@ def _clock(time_control: str | None) -> float | None:
     return seconds if math.isfinite(seconds) and seconds > 0 else None
 
 
-__all__ = ["NAME", "NBoardSession", "ProtocolError", "move_name"]
+__all__ = ["NAME", "NBoardSession", "ProtocolError"]
