@@ -18,6 +18,7 @@ version 2; docs/engine.md says what we do with each command):
     ping N                     -> pong N (the caller stops a search first)
     learn                      -> learned
     analyze                    -> analysis MOVES EVAL for every position, from the end
+    quit                          `finished`: the caller stops
 
 Evaluations are disc margins for the side to move (a move's for its mover).
 A line that cannot be followed changes nothing and gets one sentence on the
@@ -47,10 +48,8 @@ from ..storage.errors import shown
 from ..storage.ggf import move_text, parse_ggf
 
 NAME = "tui-reversi"
-VERSION = 2  # the protocol version this follows (version 1's bare moves are read too)
 DEFAULT_DEPTH = 12  # until `set depth` (which the GUI must send before go and hint)
 MAX_DEPTH = 60
-PASS_WORDS = frozenset({"pa", "pass", "--"})
 _WRITTEN_MOVE = re.compile(r"(?<![A-Za-z])[BWbw]\s*\[")
 
 Say = Callable[[str], None]
@@ -158,9 +157,12 @@ class NBoardSession:
         spent = _seconds(seconds) if seconds else 0.0
         if not (math.isfinite(spent) and spent >= 0):
             raise ProtocolError(f"{shown(seconds, 12)!r} is not a time in seconds")
-        word = text.strip().lower()
+        try:
+            move = Move.parse(text.strip())  # 'PA' (or 'pass') is Move.null()
+        except ReversiError:
+            raise ProtocolError(f"{shown(text, 12)!r} is not a square or PA") from None
         mover = self.game.position.to_move
-        if word in PASS_WORDS:
+        if move.is_pass:
             if not self.pass_due:
                 raise ProtocolError(
                     "the game is over" if self.game.is_over else f"{mover.label} has a legal move"
@@ -168,10 +170,6 @@ class NBoardSession:
             self.pass_due = False
             self.used[mover.other] += spent  # the passer is the side before the recorded pass
             return
-        try:
-            move = Move.parse(word)
-        except ReversiError:
-            raise ProtocolError(f"{shown(text, 12)!r} is not a square or PA") from None
         self.game.play(move)  # IllegalMoveError: 'd4 is occupied'
         self.used[mover] += spent
         # NBoard may send the next move without the pass: either way, this one is settled.
