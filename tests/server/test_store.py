@@ -16,6 +16,7 @@ from tui_reversi.server.config import ServeError
 from tui_reversi.server.ledger.archive import Archive
 from tui_reversi.server.ledger.migrations import NEWEST
 from tui_reversi.server.ledger.postgres import PostgresStore, migrate_database
+from tui_reversi.server.ledger.standings import PROVISIONAL_GAMES, Results
 from tui_reversi.server.ledger.store import PlayedGame, Presence, Store, TableView, UnfinishedGame
 
 from .conftest import wait_until
@@ -261,3 +262,59 @@ def test_a_database_out_of_reach_is_one_sentence(tmp_path):
         PostgresStore("postgresql://nobody@127.0.0.1:1/none", tmp_path)
     assert str(refused.value).startswith("cannot reach database none on 127.0.0.1:1: ")
     assert "\n" not in str(refused.value)
+
+
+def test_the_leaderboard_ranks_settled_ratings_and_marks_new_ones_provisional(open_store):
+    store = open_store()
+    for number in range(PROVISIONAL_GAMES):  # alice and bob settle; alice ahead
+        store.keep(played(f"AB{number:03}", ("alice", "bob"), Color.BLACK))
+    store.keep(played("DE000", ("dave", "erin"), Color.WHITE))  # one game each: provisional
+    board = store.leaderboard(5)
+    assert [(s.name, s.rank) for s in board] == [
+        ("alice", 1),
+        ("bob", 2),
+        ("erin", None),
+        ("dave", None),
+    ]
+    alice, bob, erin, _ = board
+    assert str(alice.record) == f"{PROVISIONAL_GAMES} won, 0 lost, 0 drawn"
+    assert alice.rating > bob.rating and alice.shown_rating == str(round(alice.rating))
+    assert erin.shown_rating.endswith("?") and alice.last_seen is not None
+    # top 1: the best settled player, and the best provisional one apart.
+    assert [s.name for s in store.leaderboard(1)] == ["alice", "erin"]
+
+
+def test_a_profile_has_the_rating_history_the_record_by_opponent_and_the_latest_games(
+    open_store,
+):
+    store = open_store()
+    for number in range(3):
+        store.keep(played(f"AB{number:03}", ("alice", "bob"), Color.BLACK))
+    store.keep(played("CA000", ("carol", "alice"), Color.BLACK))
+    store.keep(played("GA000", ("guest-ab12", "alice"), Color.WHITE))  # unrated
+    profile = store.profile("alice", 3)
+    assert profile is not None
+    assert profile.standing.rank is None  # 4 rated games: provisional
+    assert str(profile.standing.record) == "4 won, 1 lost, 0 drawn"
+    assert len(profile.history) == 4 and profile.history[-1] == store.rating("alice")[0]
+    assert profile.history[0] > 1500.0 and profile.history[-1] < profile.history[-2]  # (lost)
+    assert profile.opponents[:2] == (("bob", Results(3, 0, 0)), ("carol", Results(0, 1, 0)))
+    latest = profile.games
+    assert [game.code for game in latest] == ["GA000", "CA000", "AB002"]
+    assert latest[0].result_for("alice") == "won" and latest[0].change_for("alice") is None
+    assert latest[1].result_for("alice") == "lost" and latest[1].color_of("alice") == Color.WHITE
+    change = latest[1].change_for("alice")
+    assert change is not None and change < 0
+    assert store.profile("nobody", 3) is None
+
+
+def test_an_archived_game_comes_back_by_its_id_as_it_was_played(open_store):
+    store = open_store()
+    store.keep(played("AAAAA", ("alice", "bob"), Color.WHITE))
+    (game_id,) = [game.id for game in store.profile("alice", 1).games]
+    archived = store.archived_game(game_id)
+    assert archived is not None
+    assert archived.names == ("alice", "bob") and archived.game().transcript() == "f5d6c3"
+    assert archived.end() == Ending("resigned", Color.WHITE, "It ended.")
+    assert archived.changes == (-16.0, 16.0)
+    assert store.archived_game(game_id + 1000) is None

@@ -32,6 +32,8 @@ from ...storage import NameTakenError, SavedGame, SavedGames, StorageError
 from ...storage.paths import APP_NAME
 from ...storage.saved_games import GAMES_DIR
 from .account_keys import AccountKey, KeyCodes, KeyCodeStore, is_guest
+from . import standings
+from .standings import FIRST_RATING, ArchivedGame, Profile, Standing
 from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 SCHEMA = """
@@ -84,8 +86,7 @@ LOCAL_NODE = "local"
 # games name: players/kinds.py's HUMAN and PERSON, which the ledger does not import).
 AT_KEYBOARD = "human"
 ACROSS_NETWORK = "person"
-# Elo: everyone starts here; K is how far one game moves a rating.
-FIRST_RATING = 1500.0
+# Elo: K is how far one game moves a rating (everyone starts at FIRST_RATING).
 ELO_K = 32.0
 
 
@@ -119,6 +120,7 @@ class Archive:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(SCHEMA)
+        self._db.executescript(standings.INDEXES + standings.rating_changes_table("INTEGER", "REAL"))
 
     def close(self) -> None:
         self._db.close()
@@ -129,7 +131,7 @@ class Archive:
         problems: list[str] = []
         try:
             self._insert(played)
-        except sqlite3.Error as error:
+        except (sqlite3.Error, StorageError) as error:
             problems.append(f"cannot archive table {played.code}'s game in {self.path}: {error}")
         return problems + save_for_players(played, self.players_dir)
 
@@ -195,6 +197,23 @@ class Archive:
             {"n": name},
         ).fetchone()
         return Results(*(count or 0 for count in row))
+
+    # -- the standings (standings.py): the same queries as PostgreSQL's ---------------
+
+    def leaderboard(self, count: int) -> list[Standing]:
+        return standings.leaderboard(self._rows, count)
+
+    def profile(self, name: str, games: int) -> Profile | None:
+        return standings.profile(self._rows, name, games)
+
+    def archived_game(self, game_id: int) -> ArchivedGame | None:
+        return standings.archived_game(self._rows, game_id)
+
+    def _rows(self, sql: str, parameters: tuple[object, ...]) -> list[tuple[Any, ...]]:
+        try:
+            return self._db.execute(sql, parameters).fetchall()
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot read the archive in {self.path}: {error}") from None
 
     # -- the fleet's part: one machine has no other node --------------------------------
 
@@ -279,7 +298,11 @@ class Archive:
             winner = self._insert_game(played)
             self._db.execute("DELETE FROM unfinished WHERE code = ?", (played.code,))
             if winner is not None and not any(is_guest(name) for name in played.names):
+                game_id = self._db.execute("SELECT last_insert_rowid()").fetchone()[0]
+                before = {name: self.rating(name)[0] for name in played.names}
                 self._rate(played.names, winner)  # (guests play unrated)
+                after = {name: self.rating(name)[0] for name in played.names}
+                standings.note_rating_changes(self._rows, game_id, before, after)
 
     def _rate(self, names: tuple[str, str], winner: str) -> None:
         """Move both players' Elo ratings by the game's result."""

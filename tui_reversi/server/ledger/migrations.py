@@ -12,6 +12,7 @@ from __future__ import annotations
 import psycopg
 
 from ..config import ServeError
+from .standings import INDEXES, rating_changes_table
 
 # Taken while migrating: one node at a time (any constant the fleet agrees on).
 MIGRATION_LOCK = 0x7475_6972_7665_7273
@@ -90,6 +91,10 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
             tries INTEGER NOT NULL          -- wrong codes still allowed
         );
         """,
+    ),
+    (
+        "the standings: each player's games by date, ratings by rating, each rated game's move",
+        INDEXES + rating_changes_table("BIGINT", "DOUBLE PRECISION"),
     ),
 )
 NEWEST = len(MIGRATIONS)

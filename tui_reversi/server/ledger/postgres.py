@@ -42,8 +42,8 @@ from .account_keys import (
     new_code,
     same_code,
 )
+from . import standings
 from .archive import (
-    FIRST_RATING,
     elo_change,
     game_row,
     read_unfinished,
@@ -51,6 +51,7 @@ from .archive import (
     winner_of,
 )
 from .migrations import check, migrate
+from .standings import FIRST_RATING, ArchivedGame, Profile, Standing
 from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 LOBBY_CHANNEL = "tui_reversi_lobby"
@@ -162,12 +163,12 @@ class PostgresStore:
         """The game, its unfinished row gone and the ratings it moves: all or nothing."""
         winner = winner_of(played)
         with self._pool.connection() as conn, conn.transaction():
-            conn.execute(
+            inserted = conn.execute(
                 """INSERT INTO games (code, variant, black, white, moves, winner, ending,
                        black_score, white_score, description, started, ended)
-                   VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now())""",
+                   VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now()) RETURNING id""",
                 (*game_row(played), played.started),
-            )
+            ).fetchone()
             conn.execute("DELETE FROM unfinished WHERE code = %s", (played.code,))
             if winner is None or any(is_guest(name) for name in played.names):
                 return  # (guests play unrated)
@@ -190,6 +191,16 @@ class PostgresStore:
                     "UPDATE ratings SET rating = rating + %s, games = games + 1 WHERE name = %s",
                     (moved, name),
                 )
+            after = dict(
+                conn.execute("SELECT name, rating FROM ratings WHERE name = ANY(%s)", (names,))
+            )
+
+            def on_conn(query: str, params: tuple[object, ...]) -> list[tuple]:
+                conn.execute(_placeholders(query).encode(), params)
+                return []
+
+            assert inserted is not None  # (RETURNING gives the one row inserted)
+            standings.note_rating_changes(on_conn, int(inserted[0]), ratings, after)
 
     def rating(self, name: str) -> tuple[float, int]:
         rows = self._execute("SELECT rating, games FROM ratings WHERE name = %s", (name,))
@@ -207,6 +218,20 @@ class PostgresStore:
             {"n": name},
         )
         return Results(*(int(count) for count in rows[0]))
+
+    # -- the standings (standings.py): the same queries as SQLite's ------------------
+
+    def leaderboard(self, count: int) -> list[Standing]:
+        return standings.leaderboard(self._rows, count)
+
+    def profile(self, name: str, games: int) -> Profile | None:
+        return standings.profile(self._rows, name, games)
+
+    def archived_game(self, game_id: int) -> ArchivedGame | None:
+        return standings.archived_game(self._rows, game_id)
+
+    def _rows(self, query: str, params: tuple[object, ...]) -> list[tuple]:
+        return self._execute(_placeholders(query), params)
 
     # -- accounts (account_keys.py's AccountStore): which keys are which name's -------------
 
@@ -440,3 +465,8 @@ def _table_row(table: TableView) -> list[str | int | list[str]]:
     fields: list[str | int] = [table.kind, table.black, table.white, table.variant, table.clock]
     fields.append(table.move)
     return [*fields, list(table.waiting_for)]
+
+
+def _placeholders(query: str) -> str:
+    """standings.py's `?` for each value as psycopg's `%s` (its queries hold no other `?`)."""
+    return query.replace("?", "%s")
