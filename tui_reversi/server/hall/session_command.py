@@ -80,8 +80,6 @@ def table_command(command: str | None) -> tuple[str | None, str | None, str | No
     rest), and `watch CODE ...` likewise; `resume [CODE] ...` -> ('resume', CODE or
     None, the rest); anything else -> (None, None, command), for game_options."""
     first, _, rest = (command or "").strip().partition(" ")
-    if first == "lobby":  # alone, it is shown before a game is asked for
-        raise SessionRefused("lobby takes nothing after it: ssh HOST lobby", 2)
     if first == "table":
         return "table", None, rest  # its terms (colour, clock, variant) are read by table_terms
     if first == "resume":

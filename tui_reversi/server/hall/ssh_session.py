@@ -31,9 +31,10 @@ from ..config import (
     player_environment,
     player_user_name,
 )
+from .commands import CommandRefused, check_command, command_named, help_lines
 from .lobby_host import GO_GRACE
 from .pty_process import INPUT_HIGH_WATER, PtyProcess, Spawn
-from .roster import Server, adjourned_lines, lobby_lines
+from .roster import Server, adjourned_lines
 from .session_command import (
     TABLE_OPTIONS,
     SessionRefused,
@@ -215,15 +216,7 @@ class GameSession(asyncssh.SSHServerSession):
             )
             self._exit(1)
             return
-        if words[:1] == ["keys"]:
-            ssh = self._ssh_hint().removesuffix(" HOST").replace("ssh -t", "ssh", 1)
-            lines, status = self._owner.keys(words[1:], ssh)
-            self._print(lines)
-            self._owner.end_reason = f"keys {' '.join(words[1:2])}".strip()
-            self._exit(status)
-            return
-        if (self._command or "").strip() == "lobby":
-            self._show_lobby()
+        if self._answered(words):
             return
         first, _, rest = (self._command or "").strip().partition(" ")
         if first == "resume" and resume_code(rest)[0] is None and self._lists_adjourned():
@@ -471,11 +464,34 @@ class GameSession(asyncssh.SSHServerSession):
             self._sit_at_table(at_table, code, terms)
         return options
 
-    def _show_lobby(self) -> None:
-        """Print the lobby (roster.py) and end: it needs no terminal and no seat."""
-        self._print(lobby_lines(self._owner.arcade, self.player, self._ssh_hint()))
-        self._owner.end_reason = "looked at the lobby"
-        self._exit(0)
+    def _answered(self, words: list[str]) -> bool:
+        """A command that prints lines (commands.py) answered, or a command nobody
+        knows refused with help's list: True, and the session ends; else False."""
+        try:
+            check_command(self._command)
+        except CommandRefused as refusal:
+            self._owner.end_reason = f"bad command {self._command!r}"
+            self._print([f"tui-reversi: {refusal}", *help_lines(self.ssh_hint())[1:]])
+            self._exit(2)
+            return True
+        command = command_named(words[0]) if words else None
+        if command is None or command.answer is None:
+            return False
+        lines, status = command.answer(self, words[1:])
+        self._print(lines)
+        self._owner.end_reason = f"asked for {' '.join([command.name, *words[1:2]])[:40]!r}"
+        self._exit(status)
+        return True
+
+    @property
+    def server(self) -> SessionServer:
+        """The running server (commands.py's `Asker`)."""
+        return self._owner.arcade
+
+    def keys(self, words: list[str]) -> tuple[list[str], int]:
+        """What `keys ...` says (edge/key_commands.py), and the exit status."""
+        ssh = self.ssh_hint().removesuffix(" HOST").replace("ssh -t", "ssh", 1)
+        return self._owner.keys(words, ssh)
 
     def _lists_adjourned(self) -> bool:
         """`resume` without a terminal, or with several games to choose from: the
@@ -484,7 +500,7 @@ class GameSession(asyncssh.SSHServerSession):
         games = tables.adjourned_views(self.player)
         if self._term is not None and len(games) == 1:
             return False
-        self._print(adjourned_lines(games, self.player, self._ssh_hint()))
+        self._print(adjourned_lines(games, self.player, self.ssh_hint()))
         self._owner.end_reason = "looked at their adjourned games"
         self._exit(0 if games else 1)
         return True
@@ -495,7 +511,7 @@ class GameSession(asyncssh.SSHServerSession):
             if self._chan is not None:
                 self._chan.write(f"{text}\r\n".encode() if self._term else f"{text}\n".encode())
 
-    def _ssh_hint(self) -> str:
+    def ssh_hint(self) -> str:
         """'ssh -t -p 2222 HOST': how this player reached the server, for a hint."""
         port = self._owner.ssh_connection.split()[-1:] or ["22"]
         return "ssh -t" + ("" if port == ["22"] else f" -p {port[0]}") + " HOST"
@@ -679,7 +695,7 @@ class GameSession(asyncssh.SSHServerSession):
         if self._table_code in adjourned and (status != 0 or self._end_message):
             self._send(TERMINAL_RESET)  # (a crashed game may have left it in any state)
             said = self._end_message or "your game stopped unexpectedly."
-            code, hint = self._table_code, self._ssh_hint()
+            code, hint = self._table_code, self.ssh_hint()
             self._say(f"\r\ntui-reversi: {said}")
             self._say(f"Table {code}'s game is adjourned; to go on with it:  {hint} resume")
             self._exit(1)

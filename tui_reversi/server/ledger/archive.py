@@ -31,8 +31,8 @@ from ...net.terms import TimeControl
 from ...storage import NameTakenError, SavedGame, SavedGames, StorageError
 from ...storage.paths import APP_NAME
 from ...storage.saved_games import GAMES_DIR
-from .account_keys import AccountKey, KeyCodes, KeyCodeStore, is_guest
 from . import standings
+from .account_keys import AccountKey, KeyCodes, KeyCodeStore, is_guest
 from .standings import FIRST_RATING, ArchivedGame, Profile, Standing
 from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
@@ -120,7 +120,8 @@ class Archive:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(SCHEMA)
-        self._db.executescript(standings.INDEXES + standings.rating_changes_table("INTEGER", "REAL"))
+        standings_schema = standings.INDEXES + standings.rating_changes_table("INTEGER", "REAL")
+        self._db.executescript(standings_schema)
 
     def close(self) -> None:
         self._db.close()

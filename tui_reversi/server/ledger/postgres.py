@@ -33,6 +33,7 @@ from psycopg.types.json import Jsonb
 
 from ...storage import StorageError
 from ..config import ServeError
+from . import standings
 from .account_keys import (
     CODE_LIFETIME,
     CODE_TRIES,
@@ -42,7 +43,6 @@ from .account_keys import (
     new_code,
     same_code,
 )
-from . import standings
 from .archive import (
     elo_change,
     game_row,
@@ -191,7 +191,7 @@ class PostgresStore:
                     "UPDATE ratings SET rating = rating + %s, games = games + 1 WHERE name = %s",
                     (moved, name),
                 )
-            after = dict(
+            after: dict[str, float] = dict(
                 conn.execute("SELECT name, rating FROM ratings WHERE name = ANY(%s)", (names,))
             )
 

@@ -260,8 +260,10 @@ def _standing(query: Query, name: str, rating: float, games: int, rank: int | No
         ((side_wins, side_losses, side_draws, ended),) = query(
             _COUNTS.format(side=side), (won, lost, name)
         )
-        wins, losses, draws = wins + (side_wins or 0), losses + (side_losses or 0), draws + (
-            side_draws or 0
+        wins, losses, draws = (
+            wins + (side_wins or 0),
+            losses + (side_losses or 0),
+            draws + (side_draws or 0),
         )
         if ended is not None:
             last = max(last, _when(ended)) if last is not None else _when(ended)

@@ -1,0 +1,117 @@
+"""`ssh host help`, `top`, `player NAME` and `replay ID` over real SSH: the
+commands that print lines, read from one table (hall/commands.py) and the
+store's standings."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from tui_reversi.core import Color, Ending, Game
+from tui_reversi.server.hall.commands import COMMANDS
+from tui_reversi.server.ledger.standings import PROVISIONAL_GAMES
+from tui_reversi.server.ledger.store import PlayedGame
+from tui_reversi.storage.ggf import parse_ggf
+
+from .conftest import Player
+from .test_accounts import run
+
+STARTED = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+
+
+def played(code: str, names: tuple[str, str], winner: Color) -> PlayedGame:
+    game = Game.from_transcript("f5d6c3")
+    return PlayedGame(code, game, names, STARTED, Ending("resigned", winner, "It ended."))
+
+
+def archive_games(arcade) -> None:
+    """alice beats bob until both settle; carol beats alice once; dave has one game."""
+    for number in range(PROVISIONAL_GAMES):
+        arcade.archive.keep(played(f"AB{number:03}", ("alice", "bob"), Color.BLACK))
+    arcade.archive.keep(played("CA000", ("carol", "alice"), Color.BLACK))
+    arcade.archive.keep(played("DE000", ("dave", "erin"), Color.WHITE))
+
+
+async def test_help_lists_every_command_with_its_terms_and_the_look_options(serve):
+    arcade = await serve()
+    status, shown = await run(arcade, "alice", "help")
+    assert status == 0
+    lines = shown.splitlines()
+    for command in COMMANDS:
+        (line,) = [line for line in lines if line.startswith(f"  {command.name} ")]
+        assert command.terms in line and command.says in line
+    assert "Look options (after any game's command): ascii, no-mouse, no-animation, theme NAME" in (
+        shown
+    )
+    assert "black LEVEL" in shown  # the options of the player's own game
+
+
+async def test_a_mistyped_command_is_named_and_the_list_follows(serve):
+    arcade = await serve()
+    status, shown = await run(arcade, "alice", "tabel clock 5+3")
+    assert status == 2
+    first, *rest = shown.splitlines()
+    assert first == (
+        "tui-reversi: 'tabel' is neither a command nor a game option here; did you mean table?"
+    )
+    assert any(line.startswith("  top [N]") for line in rest)
+    # With a terminal too (a game would have started for a right command).
+    player = await Player.connect(arcade, "alice", command="xyzzy")
+    done = await player.finished()
+    assert done.exit_status == 2
+    assert "'xyzzy' is neither a command nor a game option here." in player.output.decode()
+
+
+async def test_top_ranks_settled_players_and_shows_provisional_ones_apart(serve):
+    arcade = await serve()
+    archive_games(arcade)
+    status, shown = await run(arcade, "zed", "top")
+    assert status == 0
+    lines = shown.splitlines()
+    assert lines[0] == "tui-reversi: the leaderboard"
+    ranked = lines.index("Provisional, not ranked until their rating settles:")
+    assert [line.split()[:2] for line in lines[2:ranked]] == [["1", "alice"], ["2", "bob"]]
+    alice = lines[2].split()
+    assert alice[3:5] == [str(PROVISIONAL_GAMES + 1), f"{PROVISIONAL_GAMES}-0-1"]
+    unranked = [line.split()[:3] for line in lines[ranked + 1 :]]
+    assert unranked[0][:2] == ["-", "carol"] and unranked[0][2].endswith("?")
+    assert {row[1] for row in unranked} == {"carol", "dave", "erin"}
+    status, shown = await run(arcade, "zed", "top 1")
+    assert [line.split()[1] for line in shown.splitlines()[2:3]] == ["alice"]
+    status, shown = await run(arcade, "zed", "top lots")
+    assert status == 2
+    assert shown == "tui-reversi: top takes a number of players (1-200): ssh HOST top 50\n"
+
+
+async def test_player_shows_the_rating_history_record_opponents_and_latest_games(serve):
+    arcade = await serve()
+    archive_games(arcade)
+    status, shown = await run(arcade, "zed", "player alice")
+    assert status == 0
+    lines = shown.splitlines()
+    rating = round(arcade.archive.rating("alice")[0])
+    assert lines[0] == f"tui-reversi: alice, rating {rating}, rank 1 after 11 rated games"
+    assert lines[1].startswith(f"Record: {PROVISIONAL_GAMES} won, 1 lost, 0 drawn; last game ")
+    assert lines[2].startswith("Rating over the last 11 rated games: ") and "█" in lines[2]
+    assert f"  bob                  {PROVISIONAL_GAMES} won, 0 lost, 0 drawn" in lines
+    assert "  carol                0 won, 1 lost, 0 drawn" in lines
+    latest = lines[lines.index(next(line for line in lines if line.startswith("Latest"))) + 1]
+    assert "against carol" in latest and "White" in latest and "lost (-" in latest
+    assert latest.split()[-2:][0] == "id"
+    status, shown = await run(arcade, "zed", "player nobody")
+    assert (status, shown) == (1, "tui-reversi: nobody called 'nobody' has finished a game here.\n")
+
+
+async def test_replay_without_a_terminal_prints_the_archived_game_as_ggf(serve):
+    arcade = await serve()
+    archive_games(arcade)
+    (game,) = arcade.archive.profile("dave", 1).games
+    status, shown = await run(arcade, "zed", f"replay {game.id}")
+    assert status == 0
+    record = parse_ggf(shown)
+    assert record.names == ("dave", "erin")
+    assert record.to_game().transcript() == "f5d6c3"
+    assert "RE[-64.00:r]" in shown  # black resigned
+    status, shown = await run(arcade, "zed", "replay 99999")
+    assert (status, shown) == (1, "tui-reversi: there is no game 99999 in this server's archive.\n")
+    status, shown = await run(arcade, "zed", "replay first")
+    assert status == 2 and "replay takes a game's number" in shown

@@ -1,0 +1,274 @@
+"""What a player may ask for after the host, as one table (`COMMANDS`): the
+session's dispatcher (ssh_session.py) reads it to know a command, and
+`ssh host help` reads it to list them, so the two cannot drift apart.
+
+A command with an `answer` prints plain lines and ends (no terminal, no seat):
+`help`, `lobby`, `top`, `player`, `replay`, `keys`. One without starts a game
+on the player's terminal (`table`, `join`, `watch`, `resume`), read by
+session_command.py. Anything else that is not a game option gets `help`'s
+list after one sentence naming the mistake.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from ...core import ReversiError
+from ...net.terms import USAGE as TABLE_USAGE
+from ...storage import SavedGame, StorageError
+from ...storage.ggf import export_ggf
+from ..ledger.standings import ArchivedGame, Profile, Standing
+from .roster import Server, lobby_lines
+from .session_command import GAME_OPTIONS, TABLE_OPTIONS
+
+# `top` without a number lists this many; `top N` at most TOP_MOST.
+TOP_COUNT = 20
+TOP_MOST = 200
+# How many of a player's latest games `player NAME` lists.
+PROFILE_GAMES = 10
+# A sparkline's levels, lowest first.
+SPARKS = "▁▂▃▄▅▆▇█"
+
+
+class Asker(Protocol):
+    """The session a command answers (ssh_session.py's `GameSession`)."""
+
+    @property
+    def player(self) -> str:
+        """The asker's name as the store knows it."""
+
+    @property
+    def server(self) -> Server:
+        """The running server."""
+
+    def ssh_hint(self) -> str:
+        """'ssh -t -p 2222 HOST': how the asker reached the server, for a hint."""
+
+    def keys(self, words: list[str]) -> tuple[list[str], int]:
+        """What `keys ...` (`words` after `keys`) says, and the exit status."""
+
+
+# What a command prints, and its exit status.
+Answer = Callable[[Asker, list[str]], tuple[list[str], int]]
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One thing a player may ask for: `ssh [-t] host NAME TERMS`."""
+
+    name: str
+    terms: str  # what may follow the name, as help shows it
+    says: str  # one line: what it does
+    answer: Answer | None  # its plain lines; None: it starts a game (needs ssh -t)
+
+
+class CommandRefused(ReversiError):
+    """A command asked for wrongly, in one sentence; help's list follows it."""
+
+
+def _help(asker: Asker, words: list[str]) -> tuple[list[str], int]:
+    return help_lines(asker.ssh_hint()), 0
+
+
+def _lobby(asker: Asker, words: list[str]) -> tuple[list[str], int]:
+    if words:
+        return ["tui-reversi: lobby takes nothing after it: ssh HOST lobby"], 2
+    return lobby_lines(asker.server, asker.player, asker.ssh_hint()), 0
+
+
+def _keys(asker: Asker, words: list[str]) -> tuple[list[str], int]:
+    return asker.keys(words)
+
+
+def _top(asker: Asker, words: list[str]) -> tuple[list[str], int]:
+    if len(words) > 1 or (words and not (words[0].isdigit() and 1 <= int(words[0]) <= TOP_MOST)):
+        return [f"tui-reversi: top takes a number of players (1-{TOP_MOST}): ssh HOST top 50"], 2
+    store = asker.server.archive
+    if store is None:
+        return ["tui-reversi: this server keeps no ratings."], 1
+    try:
+        standings = store.leaderboard(int(words[0]) if words else TOP_COUNT)
+    except StorageError as error:
+        return [f"tui-reversi: the leaderboard cannot be read: {error}"], 1
+    return leaderboard_lines(standings), 0
+
+
+def _player(asker: Asker, words: list[str]) -> tuple[list[str], int]:
+    if len(words) != 1:
+        return ["tui-reversi: player takes one name: ssh HOST player NAME"], 2
+    name = words[0][:40]
+    store = asker.server.archive
+    if store is None:
+        return ["tui-reversi: this server keeps no games."], 1
+    try:
+        profile = store.profile(name, PROFILE_GAMES)
+    except StorageError as error:
+        return [f"tui-reversi: {name}'s games cannot be read: {error}"], 1
+    if profile is None:
+        return [f"tui-reversi: nobody called {name!r} has finished a game here."], 1
+    return profile_lines(profile, asker.ssh_hint()), 0
+
+
+def _replay(asker: Asker, words: list[str]) -> tuple[list[str], int]:
+    if len(words) != 1 or not words[0].isdigit() or len(words[0]) > 18:
+        return ["tui-reversi: replay takes a game's number: ssh HOST replay 1234"], 2
+    store = asker.server.archive
+    if store is None:
+        return ["tui-reversi: this server keeps no games."], 1
+    try:
+        archived = store.archived_game(int(words[0]))
+    except StorageError as error:
+        return [f"tui-reversi: game {words[0]} cannot be read: {error}"], 1
+    if archived is None:
+        return [f"tui-reversi: there is no game {words[0]} in this server's archive."], 1
+    try:
+        return [game_ggf(archived)], 0
+    except ReversiError as error:
+        return [f"tui-reversi: game {archived.id} cannot be read back: {error}"], 1
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("table", TABLE_USAGE.removeprefix("table "), "open a table; others join it", None),
+    Command("join", "CODE", "sit down at an open table, or back at your seat", None),
+    Command("watch", "CODE", "watch a table's game", None),
+    Command("resume", "[CODE]", "go on with an adjourned game (no ssh -t: list them)", None),
+    Command("lobby", "", "who is here, the tables, and your record", _lobby),
+    Command("top", "[N]", f"the leaderboard, the best N (default {TOP_COUNT})", _top),
+    Command("player", "NAME", "a player's rating, its history, record and last games", _player),
+    Command("replay", "ID", "an archived game, as GGF (IDs: player NAME)", _replay),
+    Command("keys", "[add [CODE] | remove FINGERPRINT]", "your name's SSH keys", _keys),
+    Command("help", "", "this list", _help),
+)
+
+
+def command_named(name: str) -> Command | None:
+    """The command called `name`, if there is one."""
+    return next((command for command in COMMANDS if command.name == name), None)
+
+
+def check_command(command: str | None) -> None:
+    """Raise CommandRefused unless `command` is empty, starts with a command's name,
+    or is game options (which session_command.game_options reads)."""
+    first = (command or "").split()[:1]
+    if not first or command_named(first[0]) is not None:
+        return
+    word = first[0]
+    name = word.partition("=")[0]
+    if f"--{name.removeprefix('--')}" in GAME_OPTIONS:
+        return
+    known = [command.name for command in COMMANDS] + [flag[2:] for flag in GAME_OPTIONS]
+    close = difflib.get_close_matches(name.removeprefix("--"), known, n=1)
+    guess = f"; did you mean {close[0]}?" if close else "."
+    raise CommandRefused(f"{word[:20]!r} is neither a command nor a game option here{guess}")
+
+
+def help_lines(hint: str) -> list[str]:
+    """`ssh host help`: every command with its terms and one line, then the options."""
+    ssh = hint.removesuffix(" HOST")
+    plain = ssh.replace("ssh -t", "ssh", 1)
+    lines = ["tui-reversi: what you may ask for after the host"]
+    width = max(len(f"{command.name} {command.terms}") for command in COMMANDS)
+    for command in COMMANDS:
+        call = f"{command.name} {command.terms}".strip()
+        lines.append(f"  {call:<{width}}  {command.says}")
+    looks = ", ".join(
+        f"{flag[2:]} {GAME_OPTIONS[flag]}" if GAME_OPTIONS[flag] else flag[2:]
+        for flag in TABLE_OPTIONS
+    )
+    own = ", ".join(
+        f"{flag[2:]} {value}" if value else flag[2:]
+        for flag, value in GAME_OPTIONS.items()
+        if flag not in TABLE_OPTIONS
+    )
+    lines += [
+        f"Look options (after any game's command): {looks}",
+        f"Nothing, or only options, starts your own game: {own}",
+        f"A game needs a terminal ({ssh} HOST table); the rest prints lines ({plain} HOST top).",
+    ]
+    return lines
+
+
+def leaderboard_lines(standings: list[Standing]) -> list[str]:
+    """`ssh host top`: the ranked players, then the provisional ones apart."""
+    ranked = [standing for standing in standings if standing.rank is not None]
+    unsettled = [standing for standing in standings if standing.rank is None]
+    if not standings:
+        return ["tui-reversi: nobody has played a rated game here yet."]
+    header = f"  {'rank':>4}  {'name':<20} {'rating':>7} {'rated':>6}  {'won-drawn-lost':>14}  last"
+    lines = ["tui-reversi: the leaderboard", header]
+    lines += [_standing_line(standing) for standing in ranked]
+    if unsettled:
+        lines.append("Provisional, not ranked until their rating settles:")
+        lines += [_standing_line(standing) for standing in unsettled]
+    return lines
+
+
+def _standing_line(standing: Standing) -> str:
+    rank = str(standing.rank) if standing.rank is not None else "-"
+    record = standing.record
+    played = f"{record.wins}-{record.draws}-{record.losses}"
+    seen = f"{standing.last_seen:%Y-%m-%d}" if standing.last_seen is not None else "-"
+    return (
+        f"  {rank:>4}  {standing.name:<20} {standing.shown_rating:>7} {standing.games:>6}"
+        f"  {played:>14}  {seen}"
+    )
+
+
+def profile_lines(profile: Profile, hint: str) -> list[str]:
+    """`ssh host player NAME`: the rating and its history, the record, the opponents
+    most played and the latest games."""
+    standing = profile.standing
+    rank = f", rank {standing.rank}" if standing.rank is not None else ", provisional"
+    seen = f"; last game {standing.last_seen:%Y-%m-%d %H:%M} UTC" if standing.last_seen else ""
+    lines = [
+        f"tui-reversi: {standing.name}, rating {standing.shown_rating}{rank} "
+        f"after {standing.games} rated games",
+        f"Record: {standing.record}{seen}",
+    ]
+    if profile.history:
+        low, high = round(min(profile.history)), round(max(profile.history))
+        lines.append(
+            f"Rating over the last {len(profile.history)} rated games: "
+            f"{sparkline(profile.history)}  ({low} to {high})"
+        )
+    if profile.opponents:
+        lines.append("Against the opponents most played:")
+        for name, results in profile.opponents:
+            lines.append(f"  {name:<20} {results}")
+    if profile.games:
+        lines.append(f"Latest games (replay one: {hint} replay ID):")
+        lines += [_game_line(game, standing.name) for game in profile.games]
+    return lines
+
+
+def _game_line(game: ArchivedGame, name: str) -> str:
+    color = game.color_of(name)
+    opponent = game.names[color.other]
+    change = game.change_for(name)
+    moved = f" ({change:+.0f})" if change is not None else ""
+    return (
+        f"  {game.ended:%Y-%m-%d %H:%M}  against {opponent:<20} {color.label:<5} "
+        f"{game.result_for(name) + moved:<15} {game.ending:<8}  id {game.id}"
+    )
+
+
+def sparkline(values: tuple[float, ...]) -> str:
+    """One block character a value, as high as the value within the values' range."""
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    top = len(SPARKS) - 1
+    return "".join(SPARKS[round((value - low) / span * top)] for value in values)
+
+
+def game_ggf(archived: ArchivedGame) -> str:
+    """The archived game as GGF (storage/ggf.py), with both names, how it ended and its date."""
+    record = replace(
+        SavedGame.from_game(archived.game()),
+        names=archived.names,
+        ending=archived.end(),
+        date=f"{archived.started:%Y.%m.%d_%H:%M:%S}.UTC",
+    )
+    return export_ggf(record)
