@@ -19,6 +19,8 @@ Textual owns that process's terminal and signals exactly as it would locally.
 - `lobby_host`: the server's end of the in-app lobby: guests and invitations.
 - `roster`: who is here and what each is doing, as plain lines (`ssh host lobby`).
 - `arcade`: the listener, authentication, limits and the connection log.
+- `event_log`: the log's format, where whatever a client said is escaped and
+  cut (`log_value`), and each address's allowance of log bytes.
 
 Importing this package imports asyncssh: only `tui-reversi serve` does that.
 """
