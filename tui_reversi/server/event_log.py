@@ -99,11 +99,12 @@ class EventLog:
         if address is None or self._charge(address, len(line) + 1):
             self._sink(line)
             return
-        allowance = self._allowances[address]
-        if not allowance.suppressed:
-            allowance.suppressed = True
-            notice = self._line("log-suppressed", {"address": address, "until": "quieter"})
-            allowance.tokens -= len(notice) + 1  # (the notice is charged too, as a debt)
+        held = self._allowances[address]
+        if not held.suppressed:
+            held.suppressed = True
+            allowance = f"{ADDRESS_BURST}B+{ADDRESS_BYTES_PER_SECOND}B/s"
+            notice = self._line("log-suppressed", {"address": address, "allowance": allowance})
+            held.tokens -= len(notice) + 1  # (the notice is charged too, as a debt)
             self._sink(notice)
 
     def _line(self, event: str, fields: dict[str, object]) -> str:

@@ -732,15 +732,17 @@ class GameSession(asyncssh.SSHServerSession):
         path = self._crash_report
         if path is None or not path.exists():
             return
-        events, address = self._owner.arcade.events, self._owner.address
+        # Not charged to the player's address: a report is the server's bug, and
+        # its length would leave no room for the player's own disconnect.
+        events = self._owner.arcade.events
         try:
             report = path.read_text(encoding="utf-8", errors="replace")
         except OSError as error:
-            events.write("crash-report", address=address, path=path, unreadable=error)
+            events.write("crash-report", path=path, unreadable=error)
             return
-        events.write("crash-report", address=address, path=path, user=self._owner.user)
+        events.write("crash-report", path=path, user=self._owner.user)
         for line in report.rstrip("\n").splitlines():
-            events.write("crash-report-line", address=address, path=path, text=line)
+            events.write("crash-report-line", path=path, text=line)
 
     def _start_timers(self) -> None:
         if "idle" in self._timers or "limit" in self._timers:
