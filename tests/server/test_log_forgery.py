@@ -3,6 +3,7 @@ terminal control, no line past the cut, and no more from one address than
 its allowance (docs/hosting.md, "The log")."""
 
 import asyncio
+import contextlib
 import logging
 
 import asyncssh
@@ -55,7 +56,9 @@ async def test_fifty_forged_disconnects_from_one_address_write_at_most_its_allow
     took = loop.time() - started
     events = assert_only_server_lines(arcade.log_lines)
     written = sum(len(line) + 1 for line in arcade.log_lines)
-    notice = max(len(line) + 1 for line in arcade.log_lines if "log-suppressed" in line)
+    notice = max(
+        (len(line) + 1 for line in arcade.log_lines if "log-suppressed" in line), default=0
+    )
     assert written <= ADDRESS_BURST + ADDRESS_BYTES_PER_SECOND * took + notice
     assert [event for event, _ in events].count("log-suppressed") >= 1
     # Another address's player is still logged.
@@ -95,8 +98,8 @@ async def test_a_long_command_is_logged_cut(serve, command):
 async def test_a_long_user_name_is_logged_cut_everywhere(serve):
     arcade = await serve()
     name = "guest-" + "g" * 1000
-    with pytest.raises((asyncssh.DisconnectError, asyncssh.ChannelOpenError)):
-        player = await Player.connect(arcade, name, guest=True)
+    with contextlib.suppress(asyncssh.Error):  # (refused today; let in, it looks at the lobby)
+        player = await Player.connect(arcade, name, guest=True, term=None, command="lobby")
         await player.finished()
     await wait_until(lambda: any(" disconnect " in line for line in arcade.log_lines), "the log")
     for event, fields in assert_only_server_lines(arcade.log_lines):
