@@ -104,3 +104,22 @@ async def test_a_long_user_name_is_logged_cut_everywhere(serve):
     await wait_until(lambda: any(" disconnect " in line for line in arcade.log_lines), "the log")
     for event, fields in assert_only_server_lines(arcade.log_lines):
         assert all(len(value) <= 300 for value in fields.values()), (event, fields)
+
+
+async def test_a_bug_in_a_session_goes_to_the_log_a_line_an_event(serve, monkeypatch):
+    from tui_reversi.server.ssh_session import GameSession
+
+    async def broken(self, options):
+        raise RuntimeError("a bug\n2026-01-01 00:00:00 connect 6.6.6.6:1 user=root")
+
+    monkeypatch.setattr(GameSession, "_run_game", broken)
+    arcade = await serve()
+    player = await Player.connect(arcade, "alice")
+    await player.finished()
+    assert "the game could not start" in player.output.decode()
+    await wait_until(lambda: any(" disconnect " in line for line in arcade.log_lines), "the log")
+    events = assert_only_server_lines(arcade.log_lines)
+    bug = [fields["text"] for event, fields in events if event == "bug"]
+    assert bug[0] == "Traceback (most recent call last):"
+    # Its message's own lines are events too: values, never the log's lines.
+    assert bug[-2:] == ["RuntimeError: a bug", "2026-01-01 00:00:00 connect 6.6.6.6:1 user=root"]
