@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tui_reversi.server.event_log import (
+from tui_reversi.server.edge.event_log import (
     ADDRESS_BURST,
     ADDRESS_BYTES_PER_SECOND,
     LINE_LENGTH,

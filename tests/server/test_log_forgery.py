@@ -9,7 +9,7 @@ import logging
 import asyncssh
 import pytest
 
-from tui_reversi.server.event_log import (
+from tui_reversi.server.edge.event_log import (
     ADDRESS_BURST,
     ADDRESS_BYTES_PER_SECOND,
     LINE_LENGTH,
@@ -107,7 +107,7 @@ async def test_a_long_user_name_is_logged_cut_everywhere(serve):
 
 
 async def test_a_bug_in_a_session_goes_to_the_log_a_line_an_event(serve, monkeypatch):
-    from tui_reversi.server.ssh_session import GameSession
+    from tui_reversi.server.hall.ssh_session import GameSession
 
     async def broken(self, options):
         raise RuntimeError("a bug\n2026-01-01 00:00:00 connect 6.6.6.6:1 user=root")
