@@ -6,6 +6,11 @@ the tree's own venv (TREE/.venv/bin/python, else this Python with the tree on
 PYTHONPATH), with the server's log (its stderr) in a file, does its harm, and
 says one figure. The measures are in MEASURES, one entry each: add yours there.
 
+- log bytes written while one address sends 50 SSH disconnects before key
+  exchange, each with a 260 KB reason carrying a forged log line, ESC and BEL;
+- crash reports left by 12 guest sessions (three at a time) pressing random
+  keys and changing the window size across the 60x21 minimum, then hanging up.
+
     nice -n 10 .venv/bin/python bench/hostile.py
     nice -n 10 .venv/bin/python bench/hostile.py --against /path/to/main-checkout
     nice -n 10 .venv/bin/python bench/hostile.py --only "log bytes"
@@ -15,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import random
 import subprocess
 import sys
 import tempfile
@@ -25,11 +32,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # (the forged packet is the tests' own: tests/server/forged.py)
 
+import asyncssh  # noqa: E402
+from fuzz import random_key  # noqa: E402
 from serve import load, read_banner  # noqa: E402
 
 from tests.server.forged import send_disconnect  # noqa: E402
 
 FORGED_DISCONNECTS = 50
+# Guest sessions of random keys and resizes (across the 60x21 minimum), three at a time.
+RESIZING_GUESTS, AT_ONCE, GUEST_SECONDS = 12, 3, 8.0
+SIZES = [(59, 20), (60, 21), (61, 22), (80, 24), (40, 10), (59, 30), (100, 20), (120, 40)]
 
 
 @dataclass
@@ -39,6 +51,7 @@ class Server:
     process: subprocess.Popen[str]
     port: int
     log: Path
+    data: Path
 
     @property
     def log_bytes(self) -> int:
@@ -67,9 +80,65 @@ async def forged_disconnects(server: Server) -> str:
     return f"{server.log_bytes - before:,} B in {took:.1f} s"
 
 
+class Guest(asyncssh.SSHClient):
+    """No key: in as a guest, as `ssh -o PubkeyAuthentication=no` comes."""
+
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+    def kbdint_challenge_received(
+        self, name: str, instructions: str, lang: str, prompts: list[tuple[str, bool]]
+    ) -> list[str]:
+        return [""] * len(prompts)
+
+
+async def drain(process: asyncssh.SSHClientProcess[bytes]) -> None:
+    """Read the game's output (unlooked at) until it ends."""
+    with contextlib.suppress(asyncssh.Error, OSError):
+        while await process.stdout.read(65536):
+            pass
+
+
+async def resizing_guest(port: int, seed: int) -> None:
+    """One guest's game: GUEST_SECONDS of random keys (bench/fuzz.py's) and
+    window changes, often with no pause between them, then a hang-up."""
+    rng = random.Random(seed)
+    conn = await asyncssh.connect(
+        "127.0.0.1", port, username="x", known_hosts=None, client_keys=[],
+        agent_path=None, client_factory=Guest,
+    )  # fmt: skip
+    process = await conn.create_process(
+        None, term_type="xterm-256color", term_size=(80, 24), encoding=None
+    )
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + GUEST_SECONDS
+    reading = asyncio.ensure_future(drain(process))
+    await asyncio.sleep(1.5)  # (the board first)
+    while loop.time() < deadline and not reading.done():
+        if rng.random() < 0.4:
+            process.change_terminal_size(*rng.choice(SIZES))
+        else:
+            process.stdin.write("".join(random_key(rng) for _ in range(3)).encode())
+        await asyncio.sleep(rng.choice([0, 0, 0, 0.001, 0.005, 0.02, 0.1]))
+    conn.close()
+    reading.cancel()
+
+
+async def resizing_guests(server: Server) -> str:
+    """Crash reports left by RESIZING_GUESTS guest sessions of keys and resizes."""
+    for first in range(0, RESIZING_GUESTS, AT_ONCE):
+        seeds = range(first, min(first + AT_ONCE, RESIZING_GUESTS))
+        await asyncio.gather(*(resizing_guest(server.port, seed) for seed in seeds))
+    await asyncio.sleep(5.0)  # (the games hung up last write theirs)
+    reports = server.data / "crash-reports"
+    count = len(list(reports.glob("*.txt"))) if reports.is_dir() else 0
+    return f"{count} of {RESIZING_GUESTS} sessions"
+
+
 # Every measure, in the order printed: add yours here.
 MEASURES = [
     Measure(f"log bytes written by {FORGED_DISCONNECTS} forged disconnects", forged_disconnects),
+    Measure("crash reports from guests pressing keys and resizing", resizing_guests),
 ]
 
 
@@ -92,7 +161,7 @@ def start(tree: Path, data: Path, flags: tuple[str, ...]) -> Server:
             env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "HOME": str(data)},
         )
     port, _ = read_banner(process)
-    return Server(process, port, log)
+    return Server(process, port, log, data)
 
 
 def stop(server: Server) -> None:
@@ -108,7 +177,7 @@ async def figure(measure: Measure, tree: Path, scratch: Path) -> str:
     server = start(tree, Path(tempfile.mkdtemp(dir=scratch)) / "data", measure.flags)
     try:
         return await measure.take(server)
-    except (OSError, TimeoutError) as error:
+    except (OSError, TimeoutError, asyncssh.Error) as error:
         return f"failed: {error}"
     finally:
         stop(server)
