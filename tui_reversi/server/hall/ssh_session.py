@@ -494,7 +494,7 @@ class GameSession(asyncssh.SSHServerSession):
             return False
         lines, status = command.answer(self, words[1:])
         self._print(lines)
-        self._owner.end_reason = f"asked for {' '.join([command.name, *words[1:2]])[:40]!r}"
+        self._owner.end_reason = " ".join([command.name, *words[1:2]])[:40]  # ('keys add')
         self._exit(status)
         return True
 
