@@ -20,17 +20,14 @@ from ...core import ReversiError
 from ...net.terms import USAGE as TABLE_USAGE
 from ...storage import SavedGame, StorageError
 from ...storage.ggf import export_ggf
-from ..ledger.standings import ArchivedGame, Profile, Standing
+from ..ledger.standings import ArchivedGame
 from .roster import Server, lobby_lines
 from .session_command import GAME_OPTIONS, TABLE_OPTIONS
+from .standings_pages import PROFILE_GAMES, leaderboard_lines, profile_lines
 
 # `top` without a number lists this many; `top N` at most TOP_MOST.
 TOP_COUNT = 20
 TOP_MOST = 200
-# How many of a player's latest games `player NAME` lists.
-PROFILE_GAMES = 10
-# A sparkline's levels, lowest first.
-SPARKS = "▁▂▃▄▅▆▇█"
 
 
 class Asker(Protocol):
@@ -189,78 +186,6 @@ def help_lines(hint: str) -> list[str]:
         f"A game needs a terminal ({ssh} HOST table); the rest prints lines ({plain} HOST top).",
     ]
     return lines
-
-
-def leaderboard_lines(standings: list[Standing]) -> list[str]:
-    """`ssh host top`: the ranked players, then the provisional ones apart."""
-    ranked = [standing for standing in standings if standing.rank is not None]
-    unsettled = [standing for standing in standings if standing.rank is None]
-    if not standings:
-        return ["tui-reversi: nobody has played a rated game here yet."]
-    header = f"  {'rank':>4}  {'name':<20} {'rating':>7} {'rated':>6}  {'won-drawn-lost':>14}  last"
-    lines = ["tui-reversi: the leaderboard", header]
-    lines += [_standing_line(standing) for standing in ranked]
-    if unsettled:
-        lines.append("Provisional, not ranked until their rating settles:")
-        lines += [_standing_line(standing) for standing in unsettled]
-    return lines
-
-
-def _standing_line(standing: Standing) -> str:
-    rank = str(standing.rank) if standing.rank is not None else "-"
-    record = standing.record
-    played = f"{record.wins}-{record.draws}-{record.losses}"
-    seen = f"{standing.last_seen:%Y-%m-%d}" if standing.last_seen is not None else "-"
-    return (
-        f"  {rank:>4}  {standing.name:<20} {standing.shown_rating:>7} {standing.games:>6}"
-        f"  {played:>14}  {seen}"
-    )
-
-
-def profile_lines(profile: Profile, hint: str) -> list[str]:
-    """`ssh host player NAME`: the rating and its history, the record, the opponents
-    most played and the latest games."""
-    standing = profile.standing
-    rank = f", rank {standing.rank}" if standing.rank is not None else ", provisional"
-    seen = f"; last game {standing.last_seen:%Y-%m-%d %H:%M} UTC" if standing.last_seen else ""
-    lines = [
-        f"tui-reversi: {standing.name}, rating {standing.shown_rating}{rank} "
-        f"after {standing.games} rated games",
-        f"Record: {standing.record}{seen}",
-    ]
-    if profile.history:
-        low, high = round(min(profile.history)), round(max(profile.history))
-        lines.append(
-            f"Rating over the last {len(profile.history)} rated games: "
-            f"{sparkline(profile.history)}  ({low} to {high})"
-        )
-    if profile.opponents:
-        lines.append("Against the opponents most played:")
-        for name, results in profile.opponents:
-            lines.append(f"  {name:<20} {results}")
-    if profile.games:
-        lines.append(f"Latest games (replay one: {hint} replay ID):")
-        lines += [_game_line(game, standing.name) for game in profile.games]
-    return lines
-
-
-def _game_line(game: ArchivedGame, name: str) -> str:
-    color = game.color_of(name)
-    opponent = game.names[color.other]
-    change = game.change_for(name)
-    moved = f" ({change:+.0f})" if change is not None else ""
-    return (
-        f"  {game.ended:%Y-%m-%d %H:%M}  against {opponent:<20} {color.label:<5} "
-        f"{game.result_for(name) + moved:<15} {game.ending:<8}  id {game.id}"
-    )
-
-
-def sparkline(values: tuple[float, ...]) -> str:
-    """One block character a value, as high as the value within the values' range."""
-    low, high = min(values), max(values)
-    span = (high - low) or 1.0
-    top = len(SPARKS) - 1
-    return "".join(SPARKS[round((value - low) / span * top)] for value in values)
 
 
 def game_ggf(archived: ArchivedGame) -> str:
