@@ -14,6 +14,7 @@ from tui_reversi.storage.ggf import parse_ggf
 
 from .conftest import Player
 from .test_accounts import run
+from .test_invitations import Guest
 
 STARTED = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -115,3 +116,26 @@ async def test_replay_without_a_terminal_prints_the_archived_game_as_ggf(serve):
     assert (status, shown) == (1, "tui-reversi: there is no game 99999 in this server's archive.\n")
     status, shown = await run(arcade, "zed", "replay first")
     assert status == 2 and "replay takes a game's number" in shown
+
+
+async def test_the_in_app_lobby_is_sent_the_same_leaderboard_and_profiles(serve):
+    arcade = await serve()
+    archive_games(arcade)
+    guest = await Guest.arrive(arcade, "zed")
+    guest.say("top")
+    assert await guest.hear_starting("page ") == "page Leaderboard"
+    assert await guest.hear() == "row - the leaderboard"
+    await guest.hear()  # (the heading)
+    assert (await guest.hear()).split()[:4] == ["row", "player:alice", "1", "alice"]
+    guest.say("player alice")
+    assert await guest.hear_starting("page ") == "page alice"
+    rows = []
+    while (text := await guest.hear()) != "paged":
+        rows.append(text)
+    assert rows[0].startswith("row - alice, rating ")
+    assert ["row", "player:carol", "carol", "0", "won,", "1", "lost,", "0", "drawn"] in [
+        row.split() for row in rows
+    ]
+    guest.say("player nobody")
+    said = await guest.hear_starting("refused ")
+    assert said == "refused Nobody called nobody has finished a game here."

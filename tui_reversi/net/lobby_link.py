@@ -19,6 +19,8 @@ a game says names it. The server's side is server/hall/lobby_host.py.
       sit CODE                      take the free seat of open table CODE, or go back
                                     to this player's adjourned game there
       watch CODE                    watch table CODE
+      top                           send the leaderboard (as `ssh host top`)
+      player NAME                   send NAME's profile (as `ssh host player NAME`)
 
     server -> game
       welcome NAME                  you are NAME here
@@ -37,6 +39,10 @@ a game says names it. The server's side is server/hall/lobby_host.py.
       answered TEXT...              your invitation's end (declined, lapsed, refused)
       withdrawn NUMBER TEXT...      the invitation to you is gone, and why
       refused TEXT...               your last line was refused, and why
+      page TITLE...                 a page of rows follows (the leaderboard, a profile)
+      row KEY TEXT...               one row of it: KEY `player:NAME` opens that player's
+                                    profile, `-` nothing; TEXT as the command prints it
+      paged                         the page above is complete: show it
       go CODE                       your seat at table CODE is ready: end this game
                                     (it is saved); the server seats you there at once
 
@@ -104,6 +110,14 @@ class LobbyView:
 
 
 @dataclass(frozen=True, slots=True)
+class Page:
+    """The leaderboard or a profile, as rows of text (what ⏎ on each opens, if anything)."""
+
+    title: str
+    rows: tuple[tuple[str | None, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Invitation:
     """An invitation to this player: its number, who sent it, and its terms."""
 
@@ -121,6 +135,7 @@ class LobbyNews:
     waiting: str | None = None  # your invitation to this person is on its way
     withdrawn: int | None = None  # the invitation with this number is gone
     go: str | None = None  # the code of the table to go to
+    page: Page | None = None  # the leaderboard or a profile asked for
     text: str = ""  # a sentence for the player
     refused: bool = False
     closed: bool = False  # the server went away
@@ -135,6 +150,8 @@ class _Gathering:
     rating: int = 1500
     games: int = 0
     record: str = ""
+    page: str | None = None  # the title of a page being read
+    rows: list[tuple[str | None, str]] = field(default_factory=list)
 
 
 class LobbyLink(ServerLine[LobbyNews]):
@@ -177,6 +194,12 @@ class LobbyLink(ServerLine[LobbyNews]):
 
     def watch(self, code: str) -> None:
         self._ask("watch", code)
+
+    def top(self) -> None:
+        self._ask("top")
+
+    def player(self, name: str) -> None:
+        self._ask("player", name)
 
     def _ask(self, *parts: object) -> None:
         try:
@@ -229,6 +252,15 @@ class LobbyLink(ServerLine[LobbyNews]):
                     gathering.record,
                 )
                 return LobbyNews(view=view)
+            elif command == "page":
+                gathering.page, gathering.rows = rest, []
+            elif command == "row" and gathering.page is not None:
+                key, _, text = rest.partition(" ")
+                gathering.rows.append((None if key == "-" else key, text))
+            elif command == "paged" and gathering.page is not None:
+                page = Page(gathering.page, tuple(gathering.rows))
+                gathering.page, gathering.rows = None, []
+                return LobbyNews(page=page)
             elif command == "invited":
                 number, name, *said = rest.split(" ")
                 terms, unread = TableTerms.parse(said)

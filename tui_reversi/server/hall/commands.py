@@ -23,10 +23,9 @@ from ...storage.ggf import export_ggf
 from ..ledger.standings import ArchivedGame
 from .roster import Server, lobby_lines
 from .session_command import GAME_OPTIONS, TABLE_OPTIONS
-from .standings_pages import PROFILE_GAMES, leaderboard_lines, profile_lines
+from .standings_pages import PROFILE_GAMES, TOP_COUNT, leaderboard_lines, profile_lines
 
-# `top` without a number lists this many; `top N` at most TOP_MOST.
-TOP_COUNT = 20
+# `top N` lists at most this many (TOP_COUNT without a number).
 TOP_MOST = 200
 
 

@@ -26,9 +26,11 @@ from ...net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_C
 from ...net.remote import NOBODY
 from ...net.server_line import line, words
 from ...net.terms import TableRefused, TableTerms
+from ...storage import StorageError
 from ..config import format_duration
 from ..ledger.store import TableView
 from .games_socket import GamesSocket, hello, tell
+from .standings_pages import PROFILE_GAMES, TOP_COUNT, leaderboard_rows, profile_rows
 from .tables import Tables
 
 if TYPE_CHECKING:
@@ -182,6 +184,8 @@ class LobbyHost:
             return self._answer(guest, rest, accepted=command == "accept")
         if command in ("sit", "watch") and rest:
             return self._go_to(guest, command, rest)
+        if command in ("top", "player"):
+            return self._page(guest, command, rest)
         return f"{command[:20]!r} is not something the lobby understands."
 
     # -- invitations ----------------------------------------------------------------------
@@ -305,6 +309,33 @@ class LobbyHost:
     def _guest(self, name: str) -> Guest | None:
         """The latest game of `name`'s in the lobby, if any."""
         return next((g for g in reversed(self.guests) if g.name == name), None)
+
+    # -- the standings: the same rows as `ssh host top` and `ssh host player NAME` ----------
+
+    def _page(self, guest: Guest, command: str, rest: str) -> str | None:
+        """Send the leaderboard (`top`) or a profile (`player NAME`) as a page of rows."""
+        store = self.tables.store
+        if store is None:
+            return "This server keeps no ratings."
+        if command == "top" and not rest:
+            try:
+                title, rows = "Leaderboard", leaderboard_rows(store.leaderboard(TOP_COUNT))
+            except StorageError as error:
+                return f"The leaderboard cannot be read: {error}"
+        elif command == "player" and rest and " " not in rest and len(rest) <= NAME_LIMIT:
+            try:
+                profile = store.profile(rest, PROFILE_GAMES)
+            except StorageError as error:
+                return f"{rest}'s games cannot be read: {error}"
+            if profile is None:
+                return f"Nobody called {rest} has finished a game here."
+            title, rows = rest, profile_rows(profile, "ssh HOST")
+        else:
+            return f"{command} takes {'nothing' if command == 'top' else 'one name'} after it."
+        pages = [line("page", title)]
+        pages += [line("row", key or "-", text.removeprefix("tui-reversi: ")) for key, text in rows]
+        guest.send(b"".join([*pages, line("paged")]))
+        return None
 
     # -- seats at tables --------------------------------------------------------------------
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from ..ledger.standings import ArchivedGame, Profile, Standing
 
+# How many players the leaderboard lists unless asked for another number.
+TOP_COUNT = 20
 # How many of a player's latest games a profile lists.
 PROFILE_GAMES = 10
 # A sparkline's levels, lowest first.
