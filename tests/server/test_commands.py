@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from tui_reversi.core import Color, Ending, Game
+from tui_reversi.net.lobby_link import LOBBY_SOCKET_VARIABLE, REPLAY_VARIABLE
 from tui_reversi.server.hall.commands import COMMANDS
 from tui_reversi.server.ledger.standings import PROVISIONAL_GAMES
 from tui_reversi.server.ledger.store import PlayedGame
@@ -139,3 +140,25 @@ async def test_the_in_app_lobby_is_sent_the_same_leaderboard_and_profiles(serve)
     guest.say("player nobody")
     said = await guest.hear_starting("refused ")
     assert said == "refused Nobody called nobody has finished a game here."
+
+
+async def test_replay_with_a_terminal_gives_the_game_the_archived_game_to_open(serve):
+    arcade = await serve()
+    archive_games(arcade)
+    (game,) = arcade.archive.profile("dave", 1).games
+    player = await Player.connect(arcade, "zed", command=f"replay {game.id} ascii")
+    facts = await player.facts()
+    record = parse_ggf(facts["env"][REPLAY_VARIABLE])
+    assert record.names == ("dave", "erin") and record.to_game().transcript() == "f5d6c3"
+    assert facts["args"][-1:] == ["--ascii"]
+    assert LOBBY_SOCKET_VARIABLE not in facts["env"]  # a replay, not zed's own game
+    refused = await Player.connect(arcade, "zed", command=f"replay {game.id} black hard")
+    done = await refused.finished()
+    assert done.exit_status == 2
+    assert "in a replay only ascii, no-mouse, no-animation, theme may be chosen, not black" in (
+        refused.output.decode()
+    )
+    missing = await Player.connect(arcade, "zed", command="replay 99999")
+    done = await missing.finished()
+    assert done.exit_status == 1
+    assert "there is no game 99999 in this server's archive." in missing.output.decode()

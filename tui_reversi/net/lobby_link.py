@@ -65,6 +65,9 @@ from .terms import TableTerms, TimeControl
 LOBBY_SOCKET_VARIABLE = "TUI_REVERSI_LOBBY_SOCKET"
 LOBBY_SECRET_VARIABLE = "TUI_REVERSI_LOBBY_SECRET"
 NO_CLOCK = "-"
+# `ssh -t host replay ID`: the server starts a game with the archived game's GGF
+# in this variable, to be opened for review (nothing of the player's is touched).
+REPLAY_VARIABLE = "TUI_REVERSI_REPLAY"
 
 
 @dataclass(frozen=True, slots=True)

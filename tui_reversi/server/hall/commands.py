@@ -5,8 +5,10 @@ session's dispatcher (ssh_session.py) reads it to know a command, and
 A command with an `answer` prints plain lines and ends (no terminal, no seat):
 `help`, `lobby`, `top`, `player`, `replay`, `keys`. One without starts a game
 on the player's terminal (`table`, `join`, `watch`, `resume`), read by
-session_command.py. Anything else that is not a game option gets `help`'s
-list after one sentence naming the mistake.
+session_command.py; `replay ID` with a terminal opens the archived game in
+the game, to review and analyse (ssh_session.py gives it its GGF). Anything
+else that is not a game option gets `help`'s list after one sentence naming
+the mistake.
 """
 
 from __future__ import annotations
@@ -59,6 +61,9 @@ class Command:
     terms: str  # what may follow the name, as help shows it
     says: str  # one line: what it does
     answer: Answer | None  # its plain lines; None: it starts a game (needs ssh -t)
+    # With a terminal, it opens a game's screen instead of printing (replay: the
+    # archived game, to review); answer's lines are for ssh without -t.
+    screen: bool = False
 
 
 class CommandRefused(ReversiError):
@@ -109,21 +114,28 @@ def _player(asker: Asker, words: list[str]) -> tuple[list[str], int]:
 
 
 def _replay(asker: Asker, words: list[str]) -> tuple[list[str], int]:
+    ggf, refusal, status = replay_ggf(asker, words)
+    return [ggf] if ggf is not None else [refusal], status
+
+
+def replay_ggf(asker: Asker, words: list[str]) -> tuple[str | None, str, int]:
+    """`replay ID`'s game as GGF (`words`: the ID), or None, why not (one sentence)
+    and the exit status."""
     if len(words) != 1 or not words[0].isdigit() or len(words[0]) > 18:
-        return ["tui-reversi: replay takes a game's number: ssh HOST replay 1234"], 2
+        return None, "tui-reversi: replay takes a game's number: ssh HOST replay 1234", 2
     store = asker.server.archive
     if store is None:
-        return ["tui-reversi: this server keeps no games."], 1
+        return None, "tui-reversi: this server keeps no games.", 1
     try:
         archived = store.archived_game(int(words[0]))
     except StorageError as error:
-        return [f"tui-reversi: game {words[0]} cannot be read: {error}"], 1
+        return None, f"tui-reversi: game {words[0]} cannot be read: {error}", 1
     if archived is None:
-        return [f"tui-reversi: there is no game {words[0]} in this server's archive."], 1
+        return None, f"tui-reversi: there is no game {words[0]} in this server's archive.", 1
     try:
-        return [game_ggf(archived)], 0
+        return game_ggf(archived), "", 0
     except ReversiError as error:
-        return [f"tui-reversi: game {archived.id} cannot be read back: {error}"], 1
+        return None, f"tui-reversi: game {archived.id} cannot be read back: {error}", 1
 
 
 COMMANDS: tuple[Command, ...] = (
@@ -134,7 +146,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("lobby", "", "who is here, the tables, and your record", _lobby),
     Command("top", "[N]", f"the leaderboard, the best N (default {TOP_COUNT})", _top),
     Command("player", "NAME", "a player's rating, its history, record and last games", _player),
-    Command("replay", "ID", "an archived game, as GGF (IDs: player NAME)", _replay),
+    Command(
+        "replay", "ID", "an archived game to review (no ssh -t: its GGF)", _replay, screen=True
+    ),
     Command("keys", "[add [CODE] | remove FINGERPRINT]", "your name's SSH keys", _keys),
     Command("help", "", "this list", _help),
 )

@@ -21,6 +21,7 @@ from typing import Protocol
 import asyncssh
 
 from ...crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
+from ...net.lobby_link import REPLAY_VARIABLE
 from ...net.terms import TableTerms
 from ..config import (
     ServeConfig,
@@ -30,7 +31,7 @@ from ..config import (
     player_environment,
     player_user_name,
 )
-from .commands import CommandRefused, check_command, command_named, help_lines
+from .commands import CommandRefused, check_command, command_named, help_lines, replay_ggf
 from .lobby_host import GO_GRACE
 from .pty_process import INPUT_HIGH_WATER, PtyProcess, Spawn
 from .roster import Server, adjourned_lines
@@ -183,6 +184,8 @@ class GameSession(asyncssh.SSHServerSession):
         # A seat the in-app lobby found for the player (an invitation accepted, a
         # table taken): their game ends, and the next one starts there.
         self._next_table: str | None = None
+        # `replay ID` with a terminal: what the game is given to open the archived game.
+        self._replay: dict[str, str] = {}
         self.started = time.monotonic()
         self.task: asyncio.Task[None] | None = None
 
@@ -240,8 +243,8 @@ class GameSession(asyncssh.SSHServerSession):
             return
         self._options = options
         other = self._live_game()
-        if self._table_secret is not None:
-            self._begin(options, separate=True)  # a table's game is not the player's own game
+        if self._table_secret is not None or self._replay:
+            self._begin(options, separate=True)  # not the player's own game
         elif other is None:
             self._begin(options)
         elif not other.client_connected:
@@ -454,11 +457,11 @@ class GameSession(asyncssh.SSHServerSession):
         try:
             at_table, code, command = table_command(self._command)
             terms, command = table_terms(command) if at_table == "table" else (None, command)
-            if at_table is None:  # back after a dropped connection: to the held seat
+            if at_table is None and not self._replay:  # back after a drop: to the held seat
                 code = self._owner.arcade.tables.held_for(self.player)
                 at_table = "join" if code is not None else None
             options = game_options(command)
-            if at_table is not None:
+            if at_table is not None or self._replay:
                 self._check_table_options(options)
         except SessionRefused as refusal:
             refusal.reason = f"bad game options {self._command!r}"
@@ -492,11 +495,26 @@ class GameSession(asyncssh.SSHServerSession):
         command = command_named(words[0]) if words else None
         if command is None or command.answer is None:
             return False
+        if command.screen and self._term is not None:
+            return self._open_replay(words[1:])
         lines, status = command.answer(self, words[1:])
         self._print(lines)
         self._owner.end_reason = " ".join([command.name, *words[1:2]])[:40]  # ('keys add')
         self._exit(status)
         return True
+
+    def _open_replay(self, words: list[str]) -> bool:
+        """`ssh -t host replay ID [look options]`: the game opens the archived game
+        (False: admitted as a game is); or why not, and the session ends (True)."""
+        ggf, refusal, status = replay_ggf(self, words[:1])
+        if ggf is None:
+            self._owner.end_reason = f"replay refused: {refusal}"
+            self._print([refusal])
+            self._exit(status)
+            return True
+        self._replay = {REPLAY_VARIABLE: ggf}
+        self._command = " ".join(words[1:])  # the look options, read as any game's
+        return False
 
     @property
     def server(self) -> SessionServer:
@@ -532,10 +550,11 @@ class GameSession(asyncssh.SSHServerSession):
         return "ssh -t" + ("" if port == ["22"] else f" -p {port[0]}") + " HOST"
 
     def _check_table_options(self, options: list[str]) -> None:
+        where = "in a replay" if self._replay else "at a table"
         for option in options:
             if option.startswith("--") and option not in TABLE_OPTIONS:
                 names = ", ".join(name[2:] for name in TABLE_OPTIONS)
-                raise SessionRefused(f"at a table only {names} may be chosen, not {option[2:]}", 2)
+                raise SessionRefused(f"{where} only {names} may be chosen, not {option[2:]}", 2)
 
     def _sit_at_table(self, at_table: str, code: str | None, terms: TableTerms | None) -> None:
         tables = self._owner.arcade.tables
@@ -628,7 +647,7 @@ class GameSession(asyncssh.SSHServerSession):
         owner = self._owner
         lobby = owner.arcade.lobby
         lobby_secret = None
-        if self._table_secret is None:  # the player's own game: the lobby is a key away
+        if self._table_secret is None and not self._replay:  # own game: the lobby a key away
             lobby_secret = lobby.admit(self.player, self._seat_from_lobby)
         try:
             return await self._start_game(options, lobby_secret)
@@ -651,6 +670,7 @@ class GameSession(asyncssh.SSHServerSession):
             env.update(owner.arcade.tables.environment(self._table_secret))
         if lobby_secret is not None:
             env.update(owner.arcade.lobby.environment(lobby_secret))
+        env.update(self._replay)
         # After a bug the game writes its report here, outside the player's
         # directory: the log gets it, the player only a sentence.
         self._crash_report = _crash_report_path(self._config.data_dir, user)
