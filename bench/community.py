@@ -3,7 +3,8 @@
 Generates (in a temporary directory, never kept) an archive of 10,000 players
 and 1,000,000 finished games, every one rated: players' activity falls off as
 1/(n + 10), so the busiest player has some 30,000 games and the median one
-about 60; the ratings and each game's move of both ratings are written too.
+about 60; the ratings, each game's move of both ratings and the players'
+records (whole and against each opponent) are written as the server keeps them.
 Then, through the store interface (server/ledger/standings.py's queries):
 
 - the query plan of every statement `top` and `player` run (EXPLAIN QUERY PLAN
@@ -76,6 +77,8 @@ def fill(
     each player's number of games."""
     counts: dict[str, int] = {}
     ratings: dict[str, float] = {}
+    # (name, opponent) -> [wins, losses, draws, games, last]; opponent '' for the whole record
+    records: dict[tuple[str, str], list[Any]] = {}
     chunk: list[tuple[Any, ...]] = []
     changes: list[tuple[Any, ...]] = []
     for game_id, black, white, winner, ended, black_change, white_change in generated(
@@ -98,6 +101,14 @@ def fill(
                 ended,
             )
         )
+        for name, opponent, won in ((black, white, "black"), (white, black, "white")):
+            for against in ("", opponent):
+                record = records.setdefault((name, against), [0, 0, 0, 0, ended])
+                record[0] += winner == won
+                record[1] += winner not in (won, "draw")
+                record[2] += winner == "draw"
+                record[3] += 1
+                record[4] = ended
         for name, change in ((black, black_change), (white, white_change)):
             counts[name] = counts.get(name, 0) + 1
             ratings[name] = ratings.get(name, 1500.0) + change / 4
@@ -109,6 +120,9 @@ def fill(
     write("games", chunk)
     write("rating_changes", changes)
     write("ratings", [(name, ratings[name], counts[name]) for name in counts])
+    rows = [(*key, *record) for key, record in records.items()]
+    for start in range(0, len(rows), 50_000):
+        write("records", rows[start : start + 50_000])
     return counts
 
 
@@ -117,6 +131,7 @@ _COLUMNS = {
     "white_score, description, started, ended",
     "rating_changes": "name, game, rating, change",
     "ratings": "name, rating, games",
+    "records": "name, opponent, wins, losses, draws, games, last",
 }
 
 

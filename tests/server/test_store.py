@@ -5,6 +5,7 @@ nodes, and the schema's versions."""
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import UTC, datetime
 
 import psycopg
@@ -318,3 +319,21 @@ def test_an_archived_game_comes_back_by_its_id_as_it_was_played(open_store):
     assert archived.end() == Ending("resigned", Color.WHITE, "It ended.")
     assert archived.changes == (-16.0, 16.0)
     assert store.archived_game(game_id + 1000) is None
+
+
+def test_an_older_archive_gets_its_players_records_counted_from_its_games(tmp_path):
+    path = tmp_path / "archive.sqlite3"
+    store = Archive(path, tmp_path / "players")
+    store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))
+    store.keep(played("BBBBB", ("bob", "alice"), None))  # no result: a game, no win
+    store.close()
+    with sqlite3.connect(path) as older:  # as a file from before the standings
+        older.execute("DROP TABLE records")
+    again = Archive(path, tmp_path / "players")
+    profile = again.profile("alice", 5)
+    assert profile is not None
+    assert str(profile.standing.record) == "1 won, 0 lost, 0 drawn"
+    assert profile.opponents == (("bob", Results(1, 0, 0)),)
+    again.keep(played("CCCCC", ("bob", "alice"), Color.BLACK))  # counted on from there
+    assert str(again.profile("alice", 5).standing.record) == "1 won, 1 lost, 0 drawn"
+    again.close()

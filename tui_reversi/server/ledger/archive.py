@@ -120,8 +120,22 @@ class Archive:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(SCHEMA)
-        standings_schema = standings.INDEXES + standings.rating_changes_table("INTEGER", "REAL")
-        self._db.executescript(standings_schema)
+        self._add_standings()
+
+    def _add_standings(self) -> None:
+        """The standings' tables and indexes (standings.py), the players' records
+        counted from the games already archived when the file had none."""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            new = not self._db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'records'"
+            ).fetchone()
+            script = standings.schema("INTEGER", "REAL", "TEXT")
+            if new:
+                script += standings.BACKFILL
+            for statement in script.split(";"):  # (executescript would commit half-way)
+                if statement.strip():
+                    self._db.execute(statement)
 
     def close(self) -> None:
         self._db.close()
@@ -297,9 +311,12 @@ class Archive:
         with self._db:  # the game and the ratings it moves: both or neither
             self._db.execute("BEGIN")
             winner = self._insert_game(played)
+            game_id, ended = self._db.execute(
+                "SELECT id, ended FROM games WHERE id = last_insert_rowid()"
+            ).fetchone()
+            standings.count_game(self._rows, played.names, winner, ended)
             self._db.execute("DELETE FROM unfinished WHERE code = ?", (played.code,))
             if winner is not None and not any(is_guest(name) for name in played.names):
-                game_id = self._db.execute("SELECT last_insert_rowid()").fetchone()[0]
                 before = {name: self.rating(name)[0] for name in played.names}
                 self._rate(played.names, winner)  # (guests play unrated)
                 after = {name: self.rating(name)[0] for name in played.names}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import psycopg
 
 from ..config import ServeError
-from .standings import INDEXES, rating_changes_table
+from .standings import BACKFILL, schema
 
 # Taken while migrating: one node at a time (any constant the fleet agrees on).
 MIGRATION_LOCK = 0x7475_6972_7665_7273
@@ -93,8 +93,8 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         """,
     ),
     (
-        "the standings: each player's games by date, ratings by rating, each rated game's move",
-        INDEXES + rating_changes_table("BIGINT", "DOUBLE PRECISION"),
+        "the standings: records kept as games end, ratings by rating, each rating's moves",
+        schema("BIGINT", "DOUBLE PRECISION", "TIMESTAMPTZ") + BACKFILL,
     ),
 )
 NEWEST = len(MIGRATIONS)

@@ -166,9 +166,17 @@ class PostgresStore:
             inserted = conn.execute(
                 """INSERT INTO games (code, variant, black, white, moves, winner, ending,
                        black_score, white_score, description, started, ended)
-                   VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now()) RETURNING id""",
+                   VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now())
+                   RETURNING id, ended""",
                 (*game_row(played), played.started),
             ).fetchone()
+            assert inserted is not None  # (RETURNING gives the one row inserted)
+
+            def on_conn(query: str, params: tuple[object, ...]) -> list[tuple]:
+                conn.execute(_placeholders(query).encode(), params)
+                return []
+
+            standings.count_game(on_conn, played.names, winner, inserted[1])
             conn.execute("DELETE FROM unfinished WHERE code = %s", (played.code,))
             if winner is None or any(is_guest(name) for name in played.names):
                 return  # (guests play unrated)
@@ -194,12 +202,6 @@ class PostgresStore:
             after: dict[str, float] = dict(
                 conn.execute("SELECT name, rating FROM ratings WHERE name = ANY(%s)", (names,))
             )
-
-            def on_conn(query: str, params: tuple[object, ...]) -> list[tuple]:
-                conn.execute(_placeholders(query).encode(), params)
-                return []
-
-            assert inserted is not None  # (RETURNING gives the one row inserted)
             standings.note_rating_changes(on_conn, int(inserted[0]), ratings, after)
 
     def rating(self, name: str) -> tuple[float, int]:

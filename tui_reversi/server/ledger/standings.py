@@ -3,9 +3,10 @@
 `profile` and `archived_game`), and the rule that keeps a new name out of the
 ranks until its rating has settled.
 
-Both stores answer from indexes (archive.py's and migrations.py's): the
-ratings by rating, each player's games by name and date, each player's rating
-after every rated game by name and game. Nothing here reads every game.
+Both stores answer from rows kept for it (`schema()`): each player's record,
+whole and against each opponent, counted as each game ends; the ratings by
+rating; each rated game's move of each rating; each player's games by date.
+Nothing here counts a player's games, let alone reads every game.
 """
 
 from __future__ import annotations
@@ -124,24 +125,23 @@ class Profile:
 
 
 # -- the queries, one text for both stores: `?` for each value (postgres.py turns
-# them into psycopg's), sums written as CASE (SQLite has no FILTER before 3.30).
+# them into psycopg's), sums written as CASE, upserts as both know them.
 
 # Run one statement with its values; its rows (a store's own, raising StorageError).
 Query = Callable[[str, tuple[object, ...]], list[tuple[Any, ...]]]
 
-# Each player's games by date (the record, the last seen, the latest games and the
-# opponents all read only these), the ratings by rating, and each rated game's move
-# of each player's rating. SQLite's schema and PostgreSQL's migration both make them.
-INDEXES = """
-CREATE INDEX IF NOT EXISTS games_by_black ON games (black, ended, white, winner);
-CREATE INDEX IF NOT EXISTS games_by_white ON games (white, ended, black, winner);
-CREATE INDEX IF NOT EXISTS ratings_by_rating ON ratings (rating DESC, name, games);
-"""
 
-
-def rating_changes_table(id_type: str, real_type: str) -> str:
-    """The table of each rated game's move of each player's rating, in a store's types."""
+def schema(id_type: str, real_type: str, time_type: str) -> str:
+    """The standings' tables and indexes, in a store's types: each player's games by
+    date (their latest games), the ratings by rating, each rated game's move of
+    each player's rating, and each player's record kept up to date as games end,
+    whole and against each opponent. `top` and `player` read these rows and never
+    count a player's games. SQLite's schema (archive.py) and PostgreSQL's
+    migration (migrations.py) both make them."""
     return f"""
+CREATE INDEX IF NOT EXISTS games_by_black ON games (black, ended);
+CREATE INDEX IF NOT EXISTS games_by_white ON games (white, ended);
+CREATE INDEX IF NOT EXISTS ratings_by_rating ON ratings (rating DESC, name, games);
 CREATE TABLE IF NOT EXISTS rating_changes (
     name TEXT NOT NULL,             -- a player name
     game {id_type} NOT NULL,        -- games.id
@@ -149,14 +149,51 @@ CREATE TABLE IF NOT EXISTS rating_changes (
     change {real_type} NOT NULL,    -- how far the game moved it
     PRIMARY KEY (name, game)
 );
+CREATE TABLE IF NOT EXISTS records (
+    name TEXT NOT NULL,             -- a player name
+    opponent TEXT NOT NULL,         -- against whom ('': the player's whole record)
+    wins INTEGER NOT NULL,
+    losses INTEGER NOT NULL,
+    draws INTEGER NOT NULL,
+    games INTEGER NOT NULL,         -- finished games, with a result or not
+    last {time_type} NOT NULL,      -- when the latest of them ended
+    PRIMARY KEY (name, opponent)
+);
+CREATE INDEX IF NOT EXISTS records_by_games ON records (name, games DESC, opponent);
 """
 
 
-_COUNTS = """SELECT sum(CASE WHEN winner = ? THEN 1 ELSE 0 END),
-                    sum(CASE WHEN winner = ? THEN 1 ELSE 0 END),
-                    sum(CASE WHEN winner = 'draw' THEN 1 ELSE 0 END), max(ended)
-             FROM games WHERE {side} = ?"""
-
+# Every player's records from the games archived before `records` was made.
+_SIDES = """SELECT black AS name, white AS opponent,
+                   CASE WHEN winner = 'black' THEN 1 ELSE 0 END AS won,
+                   CASE WHEN winner = 'white' THEN 1 ELSE 0 END AS lost,
+                   CASE WHEN winner = 'draw' THEN 1 ELSE 0 END AS drawn, ended FROM games
+            UNION ALL
+            SELECT white, black, CASE WHEN winner = 'white' THEN 1 ELSE 0 END,
+                   CASE WHEN winner = 'black' THEN 1 ELSE 0 END,
+                   CASE WHEN winner = 'draw' THEN 1 ELSE 0 END, ended FROM games"""
+BACKFILL = f"""
+INSERT INTO records (name, opponent, wins, losses, draws, games, last)
+    SELECT name, opponent, sum(won), sum(lost), sum(drawn), count(*), max(ended)
+    FROM ({_SIDES}) AS sides GROUP BY name, opponent;
+INSERT INTO records (name, opponent, wins, losses, draws, games, last)
+    SELECT name, '', sum(wins), sum(losses), sum(draws), sum(games), max(last)
+    FROM records GROUP BY name;
+"""
+_COUNT_GAME = """INSERT INTO records (name, opponent, wins, losses, draws, games, last)
+                 VALUES (?, ?, ?, ?, ?, 1, ?)
+                 ON CONFLICT (name, opponent) DO UPDATE SET
+                     wins = records.wins + excluded.wins,
+                     losses = records.losses + excluded.losses,
+                     draws = records.draws + excluded.draws,
+                     games = records.games + 1, last = excluded.last"""
+_STANDINGS = """SELECT ratings.name, ratings.rating, ratings.games,
+                       records.wins, records.losses, records.draws, records.last
+                FROM ratings LEFT JOIN records
+                     ON records.name = ratings.name AND records.opponent = ''
+                WHERE {which} ORDER BY ratings.rating DESC, ratings.name LIMIT ?"""
+_OPPONENTS = """SELECT opponent, wins, losses, draws FROM records
+                WHERE name = ? AND opponent <> '' ORDER BY games DESC, opponent LIMIT ?"""
 _GAME_COLUMNS = """games.id, games.code, games.variant, games.black, games.white, games.moves,
     games.winner, games.ending, games.description, games.started, games.ended,
     by_black.change, by_white.change"""
@@ -170,47 +207,34 @@ _LATEST = f"""SELECT * FROM (SELECT {_GAME_COLUMNS} FROM games {_CHANGES}
              SELECT * FROM (SELECT {_GAME_COLUMNS} FROM games {_CHANGES}
                   WHERE games.white = ? ORDER BY games.ended DESC, games.id DESC LIMIT ?) AS w
              ORDER BY 11 DESC, 1 DESC LIMIT ?"""
-_OPPONENTS = """SELECT opponent, sum(won), sum(lost), sum(drawn), count(*) AS played FROM (
-                  SELECT white AS opponent,
-                         CASE WHEN winner = 'black' THEN 1 ELSE 0 END AS won,
-                         CASE WHEN winner = 'white' THEN 1 ELSE 0 END AS lost,
-                         CASE WHEN winner = 'draw' THEN 1 ELSE 0 END AS drawn
-                    FROM games WHERE black = ?
-                  UNION ALL
-                  SELECT black, CASE WHEN winner = 'white' THEN 1 ELSE 0 END,
-                         CASE WHEN winner = 'black' THEN 1 ELSE 0 END,
-                         CASE WHEN winner = 'draw' THEN 1 ELSE 0 END
-                    FROM games WHERE white = ?
-                ) AS faced GROUP BY opponent ORDER BY played DESC, opponent LIMIT ?"""
 
 
 def leaderboard(query: Query, count: int) -> list[Standing]:
     """store.Store.leaderboard, over `query`."""
-    ranked = query(
-        """SELECT name, rating, games FROM ratings WHERE games >= ?
-           ORDER BY rating DESC, name LIMIT ?""",
-        (PROVISIONAL_GAMES, count),
-    )
-    unsettled = query(
-        """SELECT name, rating, games FROM ratings WHERE games < ?
-           ORDER BY rating DESC, name LIMIT ?""",
-        (PROVISIONAL_GAMES, count),
-    )
+    ranked = query(_STANDINGS.format(which="ratings.games >= ?"), (PROVISIONAL_GAMES, count))
+    unsettled = query(_STANDINGS.format(which="ratings.games < ?"), (PROVISIONAL_GAMES, count))
     standings: list[Standing] = []
     rank = 0
-    for position, (name, rating, games) in enumerate(ranked, 1):
-        if position == 1 or rating < ranked[position - 2][1]:
+    for position, row in enumerate(ranked, 1):
+        if position == 1 or row[1] < ranked[position - 2][1]:
             rank = position  # (equal ratings share a rank)
-        standings.append(_standing(query, str(name), float(rating), int(games), rank))
-    for name, rating, games in unsettled:
-        standings.append(_standing(query, str(name), float(rating), int(games), None))
+        standings.append(_standing(row, rank))
+    standings += [_standing(row, None) for row in unsettled]
     return standings
 
 
 def profile(query: Query, name: str, games: int) -> Profile | None:
     """store.Store.profile, over `query`."""
-    rated = query("SELECT rating, games FROM ratings WHERE name = ?", (name,))
-    rating, rated_games = (float(rated[0][0]), int(rated[0][1])) if rated else (FIRST_RATING, 0)
+    rows = query(_STANDINGS.format(which="ratings.name = ?"), (name, 1))
+    if not rows:  # never rated: their record alone (games with guests, with no result)
+        rows = query(
+            """SELECT name, ?, 0, wins, losses, draws, last FROM records
+               WHERE name = ? AND opponent = ''""",
+            (FIRST_RATING, name),
+        )
+    if not rows:
+        return None
+    rating, rated_games = float(rows[0][1]), int(rows[0][2])
     rank = None
     if not provisional(rated_games):
         ((higher,),) = query(
@@ -218,17 +242,14 @@ def profile(query: Query, name: str, games: int) -> Profile | None:
             (PROVISIONAL_GAMES, rating),
         )
         rank = int(higher) + 1
-    standing = _standing(query, name, rating, rated_games, rank)
-    if standing.last_seen is None and not rated:
-        return None
     history = query(
         "SELECT rating FROM rating_changes WHERE name = ? ORDER BY game DESC LIMIT ?",
         (name, HISTORY_GAMES),
     )
-    faced = query(_OPPONENTS, (name, name, FREQUENT_OPPONENTS))
+    faced = query(_OPPONENTS, (name, FREQUENT_OPPONENTS))
     latest = query(_LATEST, (name, games, name, games, games))
     return Profile(
-        standing,
+        _standing(rows[0], rank),
         tuple(float(row[0]) for row in reversed(history)),
         tuple((str(row[0]), Results(int(row[1]), int(row[2]), int(row[3]))) for row in faced),
         tuple(_archived(row) for row in latest),
@@ -239,6 +260,16 @@ def archived_game(query: Query, game_id: int) -> ArchivedGame | None:
     """store.Store.archived_game, over `query`."""
     rows = query(f"SELECT {_GAME_COLUMNS} FROM games {_CHANGES} WHERE games.id = ?", (game_id,))
     return _archived(rows[0]) if rows else None
+
+
+def count_game(query: Query, names: tuple[str, str], winner: str | None, ended: object) -> None:
+    """Count a finished game in both players' records, whole and against each other;
+    `winner` is 'black', 'white', 'draw' or None (no result); `ended` as the store
+    writes the games' `ended`."""
+    for side, (name, opponent) in enumerate((names, names[::-1])):
+        won, lost = winner == ("black", "white")[side], winner == ("white", "black")[side]
+        for against in ("", opponent):
+            query(_COUNT_GAME, (name, against, int(won), int(lost), int(winner == "draw"), ended))
 
 
 def note_rating_changes(
@@ -252,22 +283,12 @@ def note_rating_changes(
         )
 
 
-def _standing(query: Query, name: str, rating: float, games: int, rank: int | None) -> Standing:
-    """`name`'s standing: their record and last game from the two indexes of their games."""
-    wins = losses = draws = 0
-    last: datetime | None = None
-    for side, won, lost in (("black", "black", "white"), ("white", "white", "black")):
-        ((side_wins, side_losses, side_draws, ended),) = query(
-            _COUNTS.format(side=side), (won, lost, name)
-        )
-        wins, losses, draws = (
-            wins + (side_wins or 0),
-            losses + (side_losses or 0),
-            draws + (side_draws or 0),
-        )
-        if ended is not None:
-            last = max(last, _when(ended)) if last is not None else _when(ended)
-    return Standing(name, rating, games, Results(wins, losses, draws), last, rank)
+def _standing(row: tuple[Any, ...], rank: int | None) -> Standing:
+    """A row of (name, rating, rated games, wins, losses, draws, last) as a Standing."""
+    name, rating, games, wins, losses, draws, last = row
+    record = Results(int(wins or 0), int(losses or 0), int(draws or 0))
+    seen = _when(last) if last is not None else None
+    return Standing(str(name), float(rating), int(games), record, seen, rank)
 
 
 def _archived(row: tuple[Any, ...]) -> ArchivedGame:
