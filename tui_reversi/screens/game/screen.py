@@ -52,6 +52,7 @@ from . import status
 from .analysis import ANALYSIS_BINDINGS, Analysis
 from .hint import HintFailed, HintReady, Hints
 from .keeping import KEEPING_BINDINGS, KeepingGames
+from .premove import PREMOVE_BINDINGS, Premove
 from .review import REVIEW_BINDINGS, Review
 from .table import NOT_AT_TABLE, TABLE_BINDINGS, AtTable
 from .thinking import ThinkingIndicator
@@ -109,6 +110,7 @@ class GameScreen(Screen[None]):
             id="game.pause",
             tooltip="Stop or restart a computer-against-computer game",
         ),
+        *PREMOVE_BINDINGS,  # (before the review's: esc clears a premove, else goes back)
         *REVIEW_BINDINGS,
         *KEEPING_BINDINGS,
         *ANALYSIS_BINDINGS,
@@ -124,36 +126,74 @@ class GameScreen(Screen[None]):
         ("animation", "Toggle animation", "Turn flipped discs over visibly, or not"),
     )
 
-    # The key bar, most important first (at 80 columns the last ones give way).
-    KEY_BAR_ORDER = (
+    # The key bar, most important first (at 80 columns the last ones give way):
+    # what matters now first, and never leaving out review, analyse and the lobby.
+    PLAYING_KEYS = (
         "game.pause",
-        "review.forward",
-        "review.live",
-        "review.continue",
-        "analysis.start",
-        "analysis.graph",
+        "game.clear_premove",
         "game.new",
         "game.undo",
         "game.hint",
+        "table.takeback",
+        "table.resign",
+        "review.back",
+        "lobby.open",
+        "table.chat",
         "game.save",
         "game.open",
         "game.export",
         "game.settings",
-        "review.back",
         "game.redo",
         "game.markers",
         "board.play",
     )
+    OVER_KEYS = (
+        "table.rematch",
+        "game.new",
+        "review.back",
+        "analysis.start",
+        "analysis.graph",
+        "lobby.open",
+        "game.undo",
+        "game.save",
+        "game.export",
+        "game.open",
+        "game.settings",
+        "table.chat",
+        "game.redo",
+        "game.markers",
+    )
+    # (esc and ⏎ give way before the lobby: the review's title bar names them too)
+    REVIEWING_KEYS = (
+        "review.back",
+        "review.forward",
+        "analysis.start",
+        "analysis.graph",
+        "lobby.open",
+        "review.live",
+        "review.continue",
+        "game.new",
+        "game.export",
+    )
+
+    @property
+    def KEY_BAR_ORDER(self) -> tuple[str, ...]:  # noqa: N802 (the name key_bar.py reads)
+        """The key bar's binding ids for now, most important first."""
+        if self.review.reviewing:
+            return self.REVIEWING_KEYS
+        return self.OVER_KEYS if self.match.is_over else self.PLAYING_KEYS
 
     def __init__(self) -> None:
         super().__init__()
         self.notice: tuple[Content, bool] | None = None  # (text, is it an error)
+        self._notice_for_this_turn = False  # the notice goes when the game moves on
         self._game_over_shown: tuple[int, int, Ending] | None = None  # (game, ply, ending)
         self.review = Review(self)
         self.hints = Hints(self)
         self.keeping = KeepingGames(self)
         self.analysis = Analysis(self)
         self.table = AtTable(self)
+        self.premove = Premove(self)
         self.thinking = ThinkingIndicator(
             lambda: self.query_one(ScorePanel), self.reversi_app.clock
         )
@@ -243,6 +283,10 @@ class GameScreen(Screen[None]):
             # Work for the old position is dropped; the view is rebuilt from the game.
             self.thinking.stopped()
             self.hints.clear()
+            if not event.moved:  # taken back, or another position: typed ahead for none
+                self.premove.move = None
+            elif self._notice_for_this_turn:  # ("It is White's turn" is not true any more)
+                self.notice = None
             review_ply = self.review.ply
             if review_ply is not None and review_ply > self.match.game.length:
                 self.review.reset()  # taken back past the reviewed position
@@ -250,10 +294,13 @@ class GameScreen(Screen[None]):
             self.refresh_bindings()
         elif isinstance(event, Ended):
             self.thinking.stopped()
+            self.premove.move = None
             self.show()  # nothing more to play: no markers, no Enter to play
             self.refresh_bindings()
             self._announce_game_over(event.ending)
         elif isinstance(event, Asked):
+            if event.player.allows.local_input:  # (asked once this report is done)
+                self.call_later(self.premove.turn_came)
             if event.player.allows.shows_thinking:
                 self.thinking.started(event.turn, event.color)
         elif isinstance(event, Thinking):
@@ -302,6 +349,7 @@ class GameScreen(Screen[None]):
                 flipped=flipped,
                 # in review, the best move from the reviewed position, when analysed
                 hint=self.hints.square if review_ply is None else self.analysis.best(review_ply),
+                premove=self.premove.square if review_ply is None else None,
                 readonly=review_ply is not None,
                 playable=self.referee.plays_here,
                 to_play=to_play,
@@ -374,9 +422,11 @@ class GameScreen(Screen[None]):
         """The key shown for `action` as bound, where it acts now (for the words)."""
         return key_for(self, action)
 
-    def say(self, text: str, *, error: bool = False) -> None:
-        """Show a one-line message on the status line until the game moves on."""
+    def say(self, text: str, *, error: bool = False, for_this_turn: bool = False) -> None:
+        """Show a one-line message on the status line until the next key, or
+        (`for_this_turn`: it tells of whose turn it is) until a move is played."""
         self.notice = (status.notice(text, self.reversi_app.text), error)
+        self._notice_for_this_turn = for_this_turn
         self._show_status()
         if error:
             self.app.bell()
@@ -424,11 +474,13 @@ class GameScreen(Screen[None]):
             self.say("The game is over: n starts a new one.", error=True)
             return
         self.notice = None
-        if not self.referee.submit(move):
-            self.say(
-                f"It is {match.to_move.label}'s turn ({match.player_label(match.to_move)}).",
-                error=True,
-            )
+        if self.referee.submit(move) or self.premove.keep(move):
+            return
+        self.say(
+            f"It is {match.to_move.label}'s turn ({match.player_label(match.to_move)}).",
+            error=True,
+            for_this_turn=True,
+        )
 
     def on_key(self, event: events.Key) -> None:
         # Reached by the keys no widget took (typing a square stops at the
@@ -494,6 +546,12 @@ class GameScreen(Screen[None]):
     def table_news(self, news: News) -> None:
         """News from the server's table (the app brings it here)."""
         self.table.news(news)
+
+    def action_clear_premove(self) -> None:
+        move = self.premove.move
+        self.premove.clear()
+        if move is not None:
+            self.say(f"The premove {move} is cleared.")
 
     def action_undo(self) -> None:
         self.notice = None
@@ -600,6 +658,7 @@ class GameScreen(Screen[None]):
             self.app.screen.dismiss(None)
         self.analysis.reset(match)
         self.review.reset()
+        self.premove.move = None
         self.back_to_play()
 
     # -- the look: markers, ASCII, animation ---------------------------------------------
@@ -672,6 +731,9 @@ class GameScreen(Screen[None]):
             return referee.takebacks_allowed
         if action == "hint":
             return referee.hints_offered
+        if action == "clear_premove":
+            # False, not None, without one: esc is then the review's key.
+            return self.premove.move is not None and not self.review.reviewing
         if action == "markers":  # someone plays at this keyboard (not watching)
             return referee.plays_here
         if action == "pause":  # watching two computers, or after a player failed
