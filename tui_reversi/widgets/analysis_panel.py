@@ -199,8 +199,9 @@ class AnalysisPanel(Vertical):
         self.display = bool(analysis.moves) or self.running
         progress = self.query_one(ProgressBar)
         progress.update(total=max(wanted, 1), progress=done)
-        # Textual draws the bar in box-drawing lines; in ASCII the title's count says it.
-        progress.display = (self.running or done < wanted) and not ascii
+        # Only while it runs: a bar left over (a game played on from a review
+        # grows) would read as work going on. In ASCII the title's count says it.
+        progress.display = self.running and not ascii
         summary = summary_text(game, analysis)
         self.query_one("#analysis-summary", Static).update(
             ascii_text(summary) if ascii else summary

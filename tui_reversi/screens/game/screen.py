@@ -238,6 +238,7 @@ class GameScreen(Screen[None]):
         self.apply_look()
         self.query_one(BoardView).focus()
         app = self.reversi_app
+        self._name_the_player(self.match)
         self.analysis.reset(self.match)  # what the loaded or resumed game has
         # The app starts the referee once this screen is drawn (ReversiApp.on_ready).
         app.referee.watch(self._referee_reported)
@@ -656,10 +657,21 @@ class GameScreen(Screen[None]):
 
         if isinstance(self.app.screen, GameOverScreen):
             self.app.screen.dismiss(None)
+        self._name_the_player(match)
         self.analysis.reset(match)
         self.review.reset()
         self.premove.move = None
         self.back_to_play()
+
+    def _name_the_player(self, match: Match) -> None:
+        """On a server, in the player's own game against the computer: the
+        person's seat shows their name (as the server knows it), not "Human"."""
+        invitations = self.reversi_app.invitations
+        if invitations is None or match.humans != 1 or any(match.names):
+            return
+        name = invitations.link.name
+        black, white = (name if match.is_human(color) else "" for color in Color)
+        match.names = (black, white)
 
     # -- the look: markers, ASCII, animation ---------------------------------------------
 

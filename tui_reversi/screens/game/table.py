@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 
 from ...core import Color
-from ...net.remote import ClockReading, News, TableLink, TableState
+from ...net.remote import ClockReading, News, TableLink, TableState, is_guest
 from ...widgets.score import Clocks, ScorePanel
 from ..chat import ChatScreen
 from ..confirm import ConfirmScreen
@@ -244,7 +244,10 @@ class AtTable:
 
 
 def _rated(state: TableState, name: str) -> str:
-    """' (1516)': `name`'s rating on this server, if it sent one."""
+    """' (1516)': `name`'s rating on this server, if it sent one; ' (a guest,
+    unrated)' for a guest."""
+    if is_guest(name):
+        return " (a guest, unrated)"
     rating = state.ratings.get(name)
     return f" ({rating})" if rating is not None else ""
 
