@@ -46,7 +46,13 @@ def graph_data(game: Game, analysis: GameAnalysis, selected: int | None) -> Grap
         None if (scored := analysis.at(ply)) is None else scored.label
         for ply in range(1, len(game.moves) + 1)
     )
-    return GraphData(tuple(evaluations(analysis, game)), labels, selected)
+    names = tuple(
+        f"the pass after move {game.move_number(ply)}"
+        if move.is_pass
+        else f"move {game.move_number(ply) + 1}, {game.positions[ply].to_move.label} {move}"
+        for ply, move in enumerate(game.played)
+    )
+    return GraphData(tuple(evaluations(analysis, game)), labels, selected, names)
 
 
 def summary_text(game: Game, analysis: GameAnalysis) -> str:
