@@ -52,6 +52,7 @@ from . import status
 from .analysis import ANALYSIS_BINDINGS, Analysis
 from .hint import HintFailed, HintReady, Hints
 from .keeping import KEEPING_BINDINGS, KeepingGames
+from .key_bar_order import key_bar_order
 from .premove import PREMOVE_BINDINGS, Premove
 from .review import REVIEW_BINDINGS, Review
 from .table import NOT_AT_TABLE, TABLE_BINDINGS, AtTable
@@ -126,62 +127,10 @@ class GameScreen(Screen[None]):
         ("animation", "Toggle animation", "Turn flipped discs over visibly, or not"),
     )
 
-    # The key bar, most important first (at 80 columns the last ones give way):
-    # what matters now first, and never leaving out review, analyse and the lobby.
-    PLAYING_KEYS = (
-        "game.pause",
-        "game.clear_premove",
-        "game.new",
-        "game.undo",
-        "game.hint",
-        "table.takeback",
-        "table.resign",
-        "review.back",
-        "lobby.open",
-        "table.chat",
-        "game.save",
-        "game.open",
-        "game.export",
-        "game.settings",
-        "game.redo",
-        "game.markers",
-        "board.play",
-    )
-    OVER_KEYS = (
-        "table.rematch",
-        "game.new",
-        "review.back",
-        "analysis.start",
-        "analysis.graph",
-        "lobby.open",
-        "game.undo",
-        "game.save",
-        "game.export",
-        "game.open",
-        "game.settings",
-        "table.chat",
-        "game.redo",
-        "game.markers",
-    )
-    # (esc and ⏎ give way before the lobby: the review's title bar names them too)
-    REVIEWING_KEYS = (
-        "review.back",
-        "review.forward",
-        "analysis.start",
-        "analysis.graph",
-        "lobby.open",
-        "review.live",
-        "review.continue",
-        "game.new",
-        "game.export",
-    )
-
     @property
-    def KEY_BAR_ORDER(self) -> tuple[str, ...]:  # noqa: N802 (the name key_bar.py reads)
+    def KEY_BAR_ORDER(self) -> tuple[str, ...]:  # (a property: the name key_bar.py reads)
         """The key bar's binding ids for now, most important first."""
-        if self.review.reviewing:
-            return self.REVIEWING_KEYS
-        return self.OVER_KEYS if self.match.is_over else self.PLAYING_KEYS
+        return key_bar_order(reviewing=self.review.reviewing, over=self.match.is_over)
 
     def __init__(self) -> None:
         super().__init__()
@@ -705,6 +654,24 @@ class GameScreen(Screen[None]):
             GameOverScreen(match, ending, at_table=at_table, rematch=self.table.can_ask_rematch()),
             self._after_game_over,
         )
+
+    def set_game_over_aside(self) -> bool:
+        """A newer dialog is coming: the game-over one, if it is up, goes for
+        now (one dialog at a time). True if it was up."""
+        from ..game_over import GameOverScreen
+
+        if not isinstance(self.app.screen, GameOverScreen):
+            return False
+        self.app.screen.dismiss(None)
+        return True
+
+    def game_over_again(self) -> None:
+        """Show the result again (after the dialog that put it aside), if the
+        game is still over."""
+        ending = self.match.ended
+        if ending is not None:
+            self._game_over_shown = None
+            self._announce_game_over(ending)
 
     def _after_game_over(self, choice: str | None) -> None:
         if choice == "new":

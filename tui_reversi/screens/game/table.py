@@ -166,9 +166,13 @@ class AtTable:
     def _answer(self, question: str) -> None:
         link = self.link
         assert link is not None
+        # One dialog at a time, the newer first: the result comes back if the answer is no.
+        result_aside = self.screen.set_game_over_aside()
 
         def answered(yes: bool | None) -> None:
             link.answer(bool(yes))
+            if result_aside and not yes:
+                self.screen.game_over_again()
 
         self.screen.app.push_screen(
             ConfirmScreen(f"{question} Allow it?", yes="Allow", no="Decline"), answered
