@@ -50,9 +50,7 @@ class EvalGraphScreen(Dialog[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="graph-view"):
-            yield Literal(
-                "Evaluation: Black ahead above the line, White below", id="graph-title"
-            )
+            yield Literal("Evaluation: Black ahead above the line, White below", id="graph-title")
             yield Literal(LEGEND, id="graph-legend")
             yield EvalGraph()
             yield Literal(id="graph-cursor")
