@@ -260,7 +260,7 @@ def _evaluations(game: Game, moves: list[tuple[str, str]], analysis: str) -> Gam
         if value.split("/", 1)[0].strip().lower() not in _PASS_VALUES
     ]
     scored = []
-    left_out: list[tuple[str, str]] = []  # (which move, why)
+    left_out: list[tuple[str, str]] = []  # (what: "the evaluation of ...", why)
     for ply, (number, colour, value) in zip(played, written, strict=True):
         parts = value.split("/")
         text = parts[1].strip() if len(parts) > 1 else ""
@@ -271,8 +271,8 @@ def _evaluations(game: Game, moves: list[tuple[str, str]], analysis: str) -> Gam
         except ValueError:
             score = math.nan
         if not abs(score) <= MAX_MARGIN:
-            where = f"the GGF game's move {number} ({colour}[{shown(value, 20)}])"
-            left_out.append((where, f"{shown(text, 12)} is not a disc margin (-64 to 64)"))
+            what = f"the evaluation of the GGF game's move {number} ({colour}[{shown(value, 20)}])"
+            left_out.append((what, f"{shown(text, 12)} is not a disc margin (-64 to 64)"))
             continue
         side = game.positions[ply - 1].to_move
         scored.append(MoveAnalysis(ply, side, game.move_at(ply - 1), score))
@@ -287,10 +287,10 @@ def _evaluations(game: Game, moves: list[tuple[str, str]], analysis: str) -> Gam
     scored = sorted(by_ply.values(), key=lambda move: move.ply)
     if not left_out:
         return GameAnalysis(tuple(scored))
-    where, why = left_out[0]
-    unread = f"the evaluation of {where} was left out: {why}"
+    what, why = left_out[0]
+    unread = f"{what} was left out: {why}"
     if len(left_out) > 1:
-        unread = f"the evaluations of {len(left_out)} moves were left out; of {where}: {why}"
+        unread = f"{len(left_out)} parts of the analysis were left out; {what}: {why}"
     return GameAnalysis(tuple(scored), unread=unread)
 
 
@@ -318,6 +318,8 @@ def _best_move(game: Game, known: dict[int, MoveAnalysis], entry: str) -> MoveAn
         best = Move.parse(best_text)
     except ReversiError:
         raise ValueError("a move in it is not a square or PA") from None
+    if pv and pv[0] != best:
+        raise ValueError("its line does not start with its best move")
     position = game.positions[played.ply - 1]
     for move in pv or (best,):  # the line must be playable from the position
         if move.is_pass and position.must_pass:
@@ -326,8 +328,6 @@ def _best_move(game: Game, known: dict[int, MoveAnalysis], entry: str) -> MoveAn
             raise ValueError(f"{move} cannot be played there")
         else:
             position = position.play(move.square)
-    if pv and pv[0] != best:
-        raise ValueError("its line does not start with its best move")
     return replace(played, best=best, best_score=score, exact=exact == "=", pv=pv)
 
 
