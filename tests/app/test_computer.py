@@ -36,7 +36,7 @@ async def test_thinking_shows_elapsed_time_and_depth_and_keys_still_work(make_ap
         assert board.cursor == before + 1
         await pilot.press("d", "6")  # not your turn: kept for it, nothing played now
         await pilot.pause()
-        assert status(app).startswith("d6 will be played on your turn")
+        assert status(app).startswith("Premove d6: played on your turn")
         assert len(app.match.game.moves) == 1
         player.gate.set()
         await settle(pilot, app)

@@ -70,7 +70,7 @@ async def test_a_square_typed_while_the_computer_thinks_is_marked_and_played_on_
         await pilot.pause()
         board = app.screen.query_one(BoardView)
         assert board.state.premove is not None and square_name(board.state.premove) == square
-        assert status(app) == f"{square} will be played on your turn if it is legal then; esc clears it."
+        assert status(app) == f"Premove {square}: played on your turn if legal; esc clears it."
         assert "esc Clear premove" in key_bar(app)
         player.gate.set()
         await settle(pilot, app)
@@ -118,7 +118,7 @@ async def test_at_a_table_the_premove_goes_to_the_server_as_soon_as_the_opponent
         assert await said(pilot, server) == "begun\n"
         await pilot.press("c", "5")  # before alice has moved
         await pilot.pause()
-        assert "c5 will be played on your turn" in status(app)
+        assert "Premove c5: played on your turn" in status(app)
         server.say("moved 0 d3")
         assert await said(pilot, server) == "move 1 c5\n"  # no key pressed since
         server.say("moved 1 c5")  # as the server accepted it

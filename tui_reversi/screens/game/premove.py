@@ -53,7 +53,7 @@ class Premove:
             return True
         self.move = move
         screen.say(
-            f"{move} will be played on your turn if it is legal then; esc clears it.",
+            f"Premove {move}: played on your turn if legal; esc clears it.",
             for_this_turn=True,  # (gone once the other side has moved)
         )
         screen.show()
