@@ -299,9 +299,7 @@ async def test_the_graph_marks_moves_as_the_log_does_and_says_where_its_cursor_i
         assert str(app.screen.query_one("#graph-legend", Literal).content) == LEGEND
         assert LEGEND == "?! inaccuracy, ? mistake, ?? blunder"
         graph = app.screen.query_one(EvalGraph)
-        marks_row = "".join(
-            segment.text for segment in graph.render_line(graph.size.height - 1)
-        )
+        marks_row = "".join(segment.text for segment in graph.render_line(graph.size.height - 1))
         labels = [label for label in graph.data.labels if label]
         assert labels, "a game with a 64-0 end has a labelled move"
         assert ("??" in marks_row) == ("blunder" in labels)

@@ -432,9 +432,7 @@ async def test_a_guest_at_the_table_is_marked_a_guest_unrated(at_table):
     app, _ = at_table(Color.WHITE, names=("guest-2e5d", "bob"))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "Table K7QP2" in status(app), "the board")
-        assert status(app) == (
-            "Table K7QP2: you play White against guest-2e5d (a guest, unrated)."
-        )
+        assert status(app) == ("Table K7QP2: you play White against guest-2e5d (a guest, unrated).")
 
 
 async def test_a_rematch_request_puts_the_result_aside_and_a_no_brings_it_back(at_table):
