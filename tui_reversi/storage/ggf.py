@@ -64,7 +64,7 @@ def export_ggf(record: SavedGame) -> str:
     game = record.to_game()
     final = game.positions[-1]
     moves = "".join(
-        "BW"[game.positions[ply].to_move] + f"[{_move_text(move)}{_annotation(record, ply + 1)}]"
+        "BW"[game.positions[ply].to_move] + f"[{move_text(move)}{_annotation(record, ply + 1)}]"
         for ply, move in enumerate(game.played)
     )
     game_type = "8a" if game.variant.fewer_discs_win else "8"
@@ -83,7 +83,8 @@ def export_ggf(record: SavedGame) -> str:
     )
 
 
-def _move_text(move: Move) -> str:
+def move_text(move: Move) -> str:
+    """'F5', or 'PA' for a pass: a move as GGF (and NBoard's protocol) writes it."""
     return "PA" if move.is_pass else move.name.upper()
 
 
@@ -101,8 +102,8 @@ def _analysis_tag(record: SavedGame) -> str:
     """ANALYSIS[...] with the best move, its score and line of every move
     analysed in full; '' when none is."""
     entries = [
-        f"{scored.ply}/{_move_text(scored.best)}/{scored.best_score:.2f}/"
-        f"{'=' if scored.exact else ''}/{''.join(_move_text(move) for move in scored.pv)}"
+        f"{scored.ply}/{move_text(scored.best)}/{scored.best_score:.2f}/"
+        f"{'=' if scored.exact else ''}/{''.join(move_text(move) for move in scored.pv)}"
         for scored in record.analysis.moves
         if scored.best is not None and scored.best_score is not None
     ]

@@ -9,10 +9,10 @@ import collections
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from ..core import Color, Ending, Game, Variant
-from ..net.remote import NOBODY
-from ..net.server_line import line
-from ..net.terms import TimeControl
+from ...core import Color, Ending, Game, Variant
+from ...net.remote import NOBODY
+from ...net.server_line import line
+from ...net.terms import TimeControl
 from .games_socket import tell
 
 CHAT_KEPT = 20  # lines of a table's chat told again to a game that sits down

@@ -15,18 +15,10 @@ from collections.abc import Callable
 
 import asyncssh
 
-from ..storage import StorageError
-from .accounts import (
-    GUEST_PREFIX,
-    AccountStore,
-    KeyCodes,
-    KeyCodeStore,
-    is_guest,
-    key_text,
-    name_refusal,
-    named_keys,
-)
-from .config import ServeConfig, ServeError
+from ...storage import StorageError
+from ..config import ServeConfig, ServeError
+from ..ledger.account_keys import GUEST_PREFIX, AccountStore, KeyCodes, KeyCodeStore, is_guest
+from .accounts import key_text, name_refusal, named_keys
 
 
 class Accounts:

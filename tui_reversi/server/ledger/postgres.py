@@ -31,8 +31,9 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import Jsonb
 
-from ..storage import StorageError
-from .accounts import (
+from ...storage import StorageError
+from ..config import ServeError
+from .account_keys import (
     CODE_LIFETIME,
     CODE_TRIES,
     AccountKey,
@@ -43,18 +44,14 @@ from .accounts import (
 )
 from .archive import (
     FIRST_RATING,
-    PlayedGame,
-    Results,
-    UnfinishedGame,
     elo_change,
     game_row,
     read_unfinished,
     save_for_players,
     winner_of,
 )
-from .config import ServeError
 from .migrations import check, migrate
-from .store import Message, Presence, TableView
+from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 LOBBY_CHANNEL = "tui_reversi_lobby"
 # Connections each node keeps for the state (the listening one aside).
@@ -211,7 +208,7 @@ class PostgresStore:
         )
         return Results(*(int(count) for count in rows[0]))
 
-    # -- accounts (accounts.py's AccountStore): which keys are which name's -------------
+    # -- accounts (account_keys.py's AccountStore): which keys are which name's -------------
 
     def key_owner(self, key: str) -> str | None:
         rows = self._execute("SELECT name FROM account_keys WHERE key = %s", (key,))
@@ -397,7 +394,7 @@ class PostgresStore:
 
 class SharedKeyCodes:
     """The one-time codes to add a key, in the database: shown on one node,
-    redeemed on any (accounts.py's `KeyCodeStore`)."""
+    redeemed on any (account_keys.py's `KeyCodeStore`)."""
 
     def __init__(self, store: PostgresStore) -> None:
         self._store = store

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import psycopg
 
-from .config import ServeError
+from ..config import ServeError
 
 # Taken while migrating: one node at a time (any constant the fleet agrees on).
 MIGRATION_LOCK = 0x7475_6972_7665_7273

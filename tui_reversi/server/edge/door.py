@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .config import ServeConfig
+from ..config import ServeConfig
 
 # A source's wrong passwords are forgotten after this long without another.
 FORGIVE_AFTER = 600.0

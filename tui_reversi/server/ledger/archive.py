@@ -21,21 +21,18 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..core import Color, Ending, Game, Variant
-from ..net.terms import TimeControl
-from ..players.kinds import HUMAN, PERSON
-from ..storage import NameTakenError, SavedGame, SavedGames, StorageError
-from ..storage.paths import APP_NAME
-from ..storage.saved_games import GAMES_DIR
-from .accounts import AccountKey, KeyCodes, KeyCodeStore, is_guest
-
-if TYPE_CHECKING:
-    from .store import Message, Presence, TableView
+from ...core import Color, Ending, Game, Variant
+from ...net.terms import TimeControl
+from ...storage import NameTakenError, SavedGame, SavedGames, StorageError
+from ...storage.paths import APP_NAME
+from ...storage.saved_games import GAMES_DIR
+from .account_keys import AccountKey, KeyCodes, KeyCodeStore, is_guest
+from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -82,6 +79,11 @@ CREATE TABLE IF NOT EXISTS ratings (
 """
 # The one node of a server on its own.
 LOCAL_NODE = "local"
+# How a table's game is kept in each player's saved games: they were the one at
+# the keyboard, the other a person across the network (the player kinds saved
+# games name: players/kinds.py's HUMAN and PERSON, which the ledger does not import).
+AT_KEYBOARD = "human"
+ACROSS_NETWORK = "person"
 # Elo: everyone starts here; K is how far one game moves a rating.
 FIRST_RATING = 1500.0
 ELO_K = 32.0
@@ -97,42 +99,6 @@ def archived_ending(end: Ending) -> str:
     if end.reason == "left":
         return "forfeit" if end.winner is not None else "left"
     return _ARCHIVED[end.reason]
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedGame:
-    """A table's finished game, as the server hands it to the archive."""
-
-    code: str
-    game: Game
-    names: tuple[str, str]  # black, white
-    started: datetime
-    end: Ending
-
-
-@dataclass(frozen=True, slots=True)
-class UnfinishedGame:
-    """A table's game that is not over, as it is kept to outlive the server."""
-
-    code: str
-    game: Game
-    names: tuple[str, str]  # black, white
-    time_control: TimeControl | None
-    left: tuple[float, float]  # seconds on (Black's, White's) clock, stopped; (0, 0) without
-    started: datetime
-    adjourned: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Results:
-    """A player's results on this server."""
-
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
-
-    def __str__(self) -> str:
-        return f"{self.wins} won, {self.losses} lost, {self.draws} drawn"
 
 
 class Archive:
@@ -260,7 +226,7 @@ class Archive:
     def live_nodes(self) -> set[str]:
         return {LOCAL_NODE}
 
-    # The accounts (accounts.py's AccountStore): which keys are which name's.
+    # The accounts (account_keys.py's AccountStore): which keys are which name's.
 
     def key_owner(self, key: str) -> str | None:
         row = self._query("SELECT name FROM account_keys WHERE key = ?", (key,)).fetchone()
@@ -419,7 +385,7 @@ def _save_for(played: PlayedGame, color: Color, players_dir: Path) -> None:
     ended: they are `human`, the other `person`. A game with no move is not kept."""
     if not played.game.moves:
         return
-    kinds = (HUMAN, PERSON) if color == Color.BLACK else (PERSON, HUMAN)
+    kinds = (AT_KEYBOARD, ACROSS_NETWORK) if color == Color.BLACK else (ACROSS_NETWORK, AT_KEYBOARD)
     record = replace(
         SavedGame.from_game(played.game, *kinds),
         names=played.names,

@@ -22,20 +22,22 @@ from typing import TextIO
 
 import asyncssh
 
-from ..core.errors import reason
-from .archive import FIRST_RATING, Archive
-from .config import ServeConfig, ServeError, format_duration, gone_reason, log_name
+from ...core.errors import reason
+from ..config import ServeConfig, ServeError, format_duration, gone_reason, log_name
+from ..hall.lobby_host import LobbyHost
+from ..hall.preloaded import PreloadedParent, fork_available
+from ..hall.pty_process import Spawn
+from ..hall.roster import presence, who_is_here
+from ..hall.ssh_session import GameSession
+from ..hall.tables import Tables
+from ..ledger.archive import FIRST_RATING, Archive
+from ..ledger.fleet import Fleet
+from ..ledger.store import Store
 from .door import Door, PasswordPenalties
-from .fleet import Fleet
 from .hostkey import load_or_create_host_key
-from .lobby_host import LobbyHost
+from .input_allowance import InputAllowance
+from .key_commands import keys_command
 from .login import Accounts, Login
-from .preloaded import PreloadedParent, fork_available
-from .pty_process import Spawn
-from .roster import presence, who_is_here
-from .ssh_session import GameSession
-from .store import Store
-from .tables import Tables
 
 # After its session has ended, a connection gets this long to close by itself.
 LINGER_AFTER_SESSION = 5.0
@@ -180,7 +182,7 @@ class Arcade:
         config = self.config
         if config.database is None:
             return Archive(config.data_dir / "archive.sqlite3", config.players_dir)
-        from .postgres import PostgresStore  # (psycopg loads only for a fleet)
+        from ..ledger.postgres import PostgresStore  # (psycopg loads only for a fleet)
 
         return PostgresStore(config.database, config.players_dir)
 
@@ -459,8 +461,20 @@ class PlayerConnection(asyncssh.SSHServer):
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self.session = GameSession(self)
+        self.session = GameSession(self, InputAllowance())
         return self.session
+
+    # Asked by the session (hall/ssh_session.py's `Connection`).
+
+    @property
+    def adding_key(self) -> bool:
+        """True if let in only to run  keys add CODE  (login.py)."""
+        return self.login.adding_key
+
+    def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
+        """What `keys ...` says, and the exit status (key_commands.py)."""
+        accounts = self.arcade.accounts
+        return keys_command(self.login, accounts, self.user or "", self.config.auth, words, ssh)
 
     # Everything else a client may ask for is refused.
 
