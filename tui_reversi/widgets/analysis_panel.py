@@ -50,7 +50,7 @@ def graph_data(game: Game, analysis: GameAnalysis, selected: int | None) -> Grap
         for ply in range(1, len(game.moves) + 1)
     )
     names = tuple(
-        f"the pass after move {game.move_number(ply)}"
+        (f"the pass after move {game.move_number(ply)}" if ply else "a pass before move 1")
         if move.is_pass
         else f"move {game.move_number(ply) + 1}, {game.positions[ply].to_move.label} {move}"
         for ply, move in enumerate(game.played)

@@ -1,9 +1,9 @@
 """The evaluation graph: Black's margin after every move, drawn in text.
 
 Bars rise above the zero line while Black is ahead and hang below it while
-White is ahead, so the graph reads the same without colour; under it, the move log's marks:
-`?!` an inaccuracy, `?` a mistake, `??` a blunder (from the move's column
-on). The reviewed move's column is drawn
+White is ahead, so the graph reads the same without colour; under it, the
+move log's marks from the move's column on: `?!` an inaccuracy, `?` a
+mistake, `??` a blunder. The reviewed move's column is drawn
 through (`│`, or `|` in ASCII) and its bar highlighted. Half blocks give
 twice the rows' resolution; in ASCII mode `#` and `+` stand in for them.
 """
