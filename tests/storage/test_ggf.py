@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from tui_reversi.core import Game, Move, Position, Variant
 from tui_reversi.players.analysis import GameAnalysis, MoveAnalysis
@@ -316,3 +317,34 @@ def test_an_analysis_entry_that_does_not_fit_the_game_is_left_out_in_one_sentenc
     assert back.unread == f"the GGF game's analysis entry {entry!r} was left out: {why}"
     assert back.at(2) == replace(record.analysis.at(2), best=None, best_score=None, pv=())
     assert back.at(3) == record.analysis.at(3)
+
+
+@given(records(), st.randoms(use_true_random=False))
+def test_any_analysis_of_any_game_comes_back_from_ggf_as_it_was(record, rnd):
+    """Scores to the hundredth, best moves and lines legal where they start:
+    what GGF keeps comes back whole, labels and all."""
+    game = record.to_game()
+    scored = []
+    for ply, move in enumerate(game.played, start=1):
+        if move.is_pass or rnd.random() < 0.3:
+            continue
+        position, line = game.positions[ply - 1], []
+        for _ in range(rnd.randint(0, 4)):
+            if position.is_game_over():
+                break
+            if position.must_pass:
+                line.append(Move.null())
+                position = position.pass_turn()
+                continue
+            square = rnd.choice(position.legal_moves())
+            line.append(Move.of(square))
+            position = position.play(square)
+        best = line[0] if line else Move.of(rnd.choice(game.positions[ply - 1].legal_moves()))
+        played, best_score = (round(rnd.uniform(-64, 64), 2) for _ in range(2))
+        exact = rnd.random() < 0.5
+        side = game.positions[ply - 1].to_move
+        scored.append(MoveAnalysis(ply, side, move, played, best, best_score, exact, tuple(line)))
+    analysis = GameAnalysis(tuple(scored))
+    back = parse_ggf(export_ggf(replace(record, analysis=analysis))).analysis
+    assert back == analysis
+    assert [m.label for m in back.moves] == [m.label for m in analysis.moves]
