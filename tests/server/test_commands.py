@@ -15,6 +15,7 @@ from tui_reversi.storage.ggf import parse_ggf
 
 from .conftest import Player
 from .test_accounts import run
+from .test_fleet import two_nodes
 from .test_invitations import Guest
 
 STARTED = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -162,3 +163,16 @@ async def test_replay_with_a_terminal_gives_the_game_the_archived_game_to_open(s
     done = await missing.finished()
     assert done.exit_status == 1
     assert "there is no game 99999 in this server's archive." in missing.output.decode()
+
+
+async def test_a_fleets_nodes_show_one_leaderboard_and_replay_each_others_games(
+    serve, tmp_path, database
+):
+    a, b = await two_nodes(serve, tmp_path, database)
+    archive_games(a)  # every game ended on node A
+    _, on_a = await run(a, "zed", "top")
+    _, on_b = await run(b, "zed", "top")
+    assert on_a == on_b and "alice" in on_b
+    (game,) = b.archive.profile("dave", 1).games
+    status, shown = await run(b, "zed", f"replay {game.id}")
+    assert status == 0 and parse_ggf(shown).names == ("dave", "erin")
