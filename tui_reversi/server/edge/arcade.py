@@ -26,6 +26,7 @@ from ...core.errors import reason
 from ...crash import keep_private
 from ..config import ServeConfig, ServeError, format_duration, gone_reason
 from ..hall.lobby_host import LobbyHost
+from ..hall.pairing import PairingQueue
 from ..hall.preloaded import PreloadedParent, fork_available
 from ..hall.pty_process import Spawn
 from ..hall.roster import presence, who_is_here
@@ -127,6 +128,8 @@ class Arcade:
             log=self.note,
             per_minute=config.invitations_per_minute,
         )
+        # The players waiting to be paired (`ssh -t host play`).
+        self.pairing = PairingQueue(self.tables, self.note)
         # With --database, the other nodes of the fleet (fleet.py); None: this one alone.
         self.fleet: Fleet | None = None
         # How games start, in a few words for the banner.

@@ -4,7 +4,7 @@ session's dispatcher (ssh_session.py) reads it to know a command, and
 
 A command with an `answer` prints plain lines and ends (no terminal, no seat):
 `help`, `lobby`, `top`, `player`, `replay`, `keys`. One without starts a game
-on the player's terminal (`table`, `join`, `watch`, `resume`), read by
+on the player's terminal (`table`, `join`, `watch`, `resume`, `play`), read by
 session_command.py; `replay ID` with a terminal opens the archived game in
 the game, to review and analyse (ssh_session.py gives it its GGF). Anything
 else that is not a game option gets `help`'s list after one sentence naming
@@ -24,7 +24,7 @@ from ...storage import SavedGame, StorageError
 from ...storage.ggf import export_ggf
 from ..ledger.standings import ArchivedGame
 from .roster import Server, lobby_lines
-from .session_command import GAME_OPTIONS, TABLE_OPTIONS
+from .session_command import GAME_OPTIONS, PLAY_USAGE, TABLE_OPTIONS
 from .standings_pages import PROFILE_GAMES, TOP_COUNT, leaderboard_lines, profile_lines
 
 # `top N` lists at most this many (TOP_COUNT without a number).
@@ -143,6 +143,12 @@ COMMANDS: tuple[Command, ...] = (
     Command("join", "CODE", "sit down at an open table, or back at your seat", None),
     Command("watch", "CODE", "watch a table's game", None),
     Command("resume", "[CODE]", "go on with an adjourned game (no ssh -t: list them)", None),
+    Command(
+        "play",
+        PLAY_USAGE.removeprefix("play ").removesuffix(", then look options"),
+        "be paired with someone of a close rating, at a new table (esc leaves the queue)",
+        None,
+    ),
     Command("lobby", "", "who is here, the tables, and your record", _lobby),
     Command("top", "[N]", f"the leaderboard, the best N (default {TOP_COUNT})", _top),
     Command("player", "NAME", "a player's rating, its history, record and last games", _player),

@@ -8,9 +8,10 @@ sends is ever run.
 from __future__ import annotations
 
 import shlex
+from dataclasses import dataclass
 
-from ...core import ReversiError
-from ...net.terms import USAGE, TableTerms, TermsRefused
+from ...core import ReversiError, Variant
+from ...net.terms import USAGE, TableTerms, TermsRefused, TimeControl
 
 # Game options a player may add after the host, `ssh -t host ascii black hard` or
 # `ssh -t host -- --ascii --black hard`: flag -> what its value is, if it takes one.
@@ -84,6 +85,8 @@ def table_command(command: str | None) -> tuple[str | None, str | None, str | No
         return "table", None, rest  # its terms (colour, clock, variant) are read by table_terms
     if first == "resume":
         return ("resume", *resume_code(rest))
+    if first == "play":
+        return "play", None, rest  # its terms (clock, variant, guests) are read by play_terms
     if first in ("join", "watch"):
         code, _, rest = rest.strip().partition(" ")
         if not code:
@@ -117,6 +120,35 @@ def table_terms(command: str | None) -> tuple[TableTerms, str]:
             raise SessionRefused(f"{word[:20]!r} is not a term of a table: {USAGE}", 2)
         index += 2 if name == "theme" and not equals else 1  # (its value: checked later)
     return terms, " ".join(rest)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayTerms:
+    """What `play` asks for: the variant, the clock, and whether a guest may be the
+    opponent of a player with a name."""
+
+    variant: Variant
+    clock: TimeControl | None
+    allows_guests: bool
+
+
+PLAY_USAGE = "play [clock 5+3] [variant othello|reversi|anti] [guests], then look options"
+
+
+def play_terms(command: str | None) -> tuple[PlayTerms, str]:
+    """The terms of a `play` command and the look options after them. Raises
+    SessionRefused for a colour (drawn for both) or anything else."""
+    words = (command or "").split()
+    allows_guests = "guests" in words
+    words = [word for word in words if word != "guests"]
+    if any(word in ("black", "white", "random") for word in words):
+        raise SessionRefused(f"play draws the colours: {PLAY_USAGE}", 2)
+    try:
+        terms, rest = table_terms(" ".join(words))
+    except SessionRefused as refusal:  # (said of a table's terms: said again of play's)
+        said = str(refusal).replace(USAGE, PLAY_USAGE).replace("term of a table", "term of play")
+        raise SessionRefused(said, 2) from None
+    return PlayTerms(terms.variant, terms.clock, allows_guests), rest
 
 
 def look_options(options: list[str]) -> list[str]:
