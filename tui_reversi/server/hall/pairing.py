@@ -97,12 +97,14 @@ class PairingQueue:
         return abs(one.rating - other.rating) <= max(self.window(one), self.window(other))
 
     def pair(self) -> None:
-        """Seat every pair that fits, the longest waiting first; look again in TICK."""
+        """Seat every pair that fits, the longest waiting first, each with the nearest
+        rating that fits; look again in TICK."""
         waiting = sorted(self.seekers, key=lambda seeker: seeker.since)
         while waiting:
             one = waiting.pop(0)
-            other = next((other for other in waiting if self.fits(one, other)), None)
-            if other is not None:
+            fitting = [other for other in waiting if self.fits(one, other)]
+            if fitting:
+                other = min(fitting, key=lambda other: abs(other.rating - one.rating))
                 waiting.remove(other)
                 self._seat(one, other)
         if self.seekers and self._timer is None:
