@@ -6,6 +6,7 @@ Parsing stays light; asyncssh and the server package load only in `run`.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import re
 import shlex
@@ -172,6 +173,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "with every other node on it (default: SQLite in the data directory, this node alone)",
     )
     parser.add_argument(
+        "--public-address",
+        metavar="HOST:PORT",
+        help="where players reach this server, for the commands its hints show (a load "
+        "balancer's in a fleet; default: the address each player's connection reached)",
+    )
+    parser.add_argument(
         "--migrate",
         action="store_true",
         help="with --database: create or upgrade the database's schema, then exit",
@@ -206,6 +213,14 @@ def _config(args: argparse.Namespace):
         raise ServeError(f"--database takes a postgresql:// URL, not {args.database[:40]!r}")
     if args.authorized_keys is not None and args.auth != "keys":
         raise ServeError("--authorized-keys is only used with --auth keys")
+    public_address = None
+    if args.public_address is not None:
+        from ..net.ssh_command import parse_address
+
+        try:
+            public_address = parse_address(args.public_address)
+        except ValueError as error:
+            raise ServeError(f"--public-address: {error}") from None
     password = _password(args) if args.auth == "password" else None
     authorized_keys = None
     if args.auth == "keys":
@@ -235,6 +250,7 @@ def _config(args: argparse.Namespace):
         invitations_per_minute=args.invitations_per_minute,
         preload=args.preload,
         database=args.database,
+        public_address=public_address,
         game_command=game_command or ServeConfig.game_command,
     )
 
@@ -326,12 +342,11 @@ def _announce(arcade) -> None:
     lines = [f"host key {arcade.fingerprint} (ed25519, {made} {config.host_key_path})"]
     if arcade.loopback_only:
         lines.append(f"listening on {where}: this machine only (--host 0.0.0.0 lets others in)")
-        lines.append(f"play with: ssh -p {arcade.port} localhost")
     else:
         lines.append(f"LISTENING ON {where}: open to every machine that can reach this one")
         if config.auth == "none":
             lines.append("auth none: anyone who can reach the port can play")
-        lines.append(f"play with: ssh -p {arcade.port} THIS-HOST")
+    lines.append(_play_with(config, arcade))
     lines.append(f"games start {arcade.game_start}")
     lines.append(arcade.keeping)
     lines.append(
@@ -340,3 +355,22 @@ def _announce(arcade) -> None:
     )
     for line in lines:
         print(f"tui-reversi serve: {line}", flush=True)
+
+
+def _play_with(config, arcade) -> str:
+    """'play with: ssh -p 2222 games.example.org', and where the players' hints point."""
+    from ..net.ssh_command import ssh_command
+
+    if config.public_address is not None:
+        command = ssh_command(*config.public_address, terminal=False)
+        return f"play with: {command} (the address players' hints name)"
+    hosts = [host for host, _ in arcade.addresses]
+    if arcade.loopback_only:
+        return f"play with: {ssh_command('localhost', arcade.port, terminal=False)}"
+    if not any(ipaddress.ip_address(host).is_unspecified for host in hosts):
+        return f"play with: {ssh_command(hosts[0], arcade.port, terminal=False)}"
+    behind = " or a balancer's" if config.database else ""
+    return (
+        f"play with: {ssh_command('THIS-HOST', arcade.port, terminal=False)}; players' hints "
+        f"name the address each one reached (--public-address HOST:PORT names yours{behind})"
+    )
