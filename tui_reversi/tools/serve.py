@@ -183,6 +183,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --database: create or upgrade the database's schema, then exit",
     )
+    parser.add_argument(
+        "--import-archive",
+        type=Path,
+        metavar="FILE",
+        help="with --database: copy a single server's archive (its archive.sqlite3: accounts, "
+        "keys, ratings, games) into the fleet's empty database, print the counts, then exit",
+    )
     # For tests and benchmarks: what each session runs instead of the game.
     parser.add_argument("--game-command", metavar="COMMAND", help=argparse.SUPPRESS)
 
@@ -194,6 +201,8 @@ def run(args: argparse.Namespace) -> int:
         config = _config(args)
         if args.migrate:
             return _migrate(config.database)
+        if args.import_archive is not None:
+            return _import(config, args.import_archive)
         import asyncio
 
         return asyncio.run(_serve(config))
@@ -209,6 +218,10 @@ def _config(args: argparse.Namespace):
         raise ServeError("--password-file is only used with --auth password")
     if args.migrate and not args.database:
         raise ServeError("--migrate is only used with --database URL")
+    if args.import_archive is not None and not args.database:
+        raise ServeError("--import-archive is only used with --database URL")
+    if args.import_archive is not None and args.migrate:
+        raise ServeError("--import-archive and --migrate are run one at a time (--migrate first)")
     if args.database and not args.database.startswith(("postgresql://", "postgres://")):
         raise ServeError(f"--database takes a postgresql:// URL, not {args.database[:40]!r}")
     if args.authorized_keys is not None and args.auth != "keys":
@@ -267,6 +280,17 @@ def _migrate(url: str) -> int:
     else:
         said = f"schema upgraded from version {found} to {now}"
     print(f"tui-reversi serve: {where(url)}: {said}", flush=True)
+    return 0
+
+
+def _import(config, archive: Path) -> int:
+    """`serve --database URL --import-archive FILE`: the copy made, checked by counts."""
+    from ..server.ledger.archive_import import import_archive
+    from ..server.ledger.postgres import where
+
+    found, now = import_archive(archive.expanduser(), config.database, config.players_dir)
+    print(f"tui-reversi serve: {archive} held {found}", flush=True)
+    print(f"tui-reversi serve: {where(config.database)} holds {now} now: the same", flush=True)
     return 0
 
 
