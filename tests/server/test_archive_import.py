@@ -5,6 +5,7 @@ database not empty, or names a fleet takes for one are refused in a sentence."""
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -55,6 +56,11 @@ def single_servers_archive(tmp_path, black: str = "alice") -> Archive:
     return archive
 
 
+def played_once() -> PlayedGame:
+    ending = Ending("resigned", Color.WHITE, "It ended.")
+    return PlayedGame("LATER", Game.from_transcript("f5"), ("bob", "alice"), STARTED, ending)
+
+
 def test_an_archive_moves_into_an_empty_database_whole_and_once(postgres, database, tmp_path):
     archive = single_servers_archive(tmp_path)
     ratings = {name: archive.rating(name) for name in KEYS}
@@ -69,6 +75,22 @@ def test_an_archive_moves_into_an_empty_database_whole_and_once(postgres, databa
         f"tui-reversi serve: database {name} on 127.0.0.1:{postgres.port} holds {counts} now: "
         "the same",
     ]
+    # Run again: refused in a sentence, the database as it was.
+    again = serve(tmp_path, "--database", database, "--import-archive", str(archive.path))
+    assert again.returncode == 2
+    assert again.stderr.endswith(
+        f"already holds {counts}: an archive is imported only into an empty database "
+        "(imported already? then there is nothing left to do)\n"
+    )
+    assert again.stderr.count("\n") == 1
+    with sqlite3.connect(archive.path) as single:
+        games = single.execute("SELECT id, code, ended FROM games ORDER BY id").fetchall()
+    with psycopg.connect(database) as conn:
+        kept = conn.execute("SELECT id, code, started, ended FROM games ORDER BY id").fetchall()
+    assert [(n, code, ended) for n, code, _, ended in kept] == [
+        (n, code, datetime.fromisoformat(ended)) for n, code, ended in games
+    ]  # their numbers and dates kept
+    assert {started for *_, started, _ in kept} == {STARTED}
     fleet = PostgresStore(database, tmp_path / "fleet-players")
     try:
         for player, keys in KEYS.items():
@@ -82,19 +104,12 @@ def test_an_archive_moves_into_an_empty_database_whole_and_once(postgres, databa
             (290.5, 280.0),
         )
         assert fleet.take_over("ADJRN") is not None
+        # The next game a node archives is numbered after them.
+        assert fleet.keep(played_once()) == []
     finally:
         fleet.close()
     with psycopg.connect(database) as conn:
-        started = conn.execute("SELECT DISTINCT started FROM games").fetchall()
-    assert started == [(STARTED,)]  # the dates kept
-    # Run again: refused in a sentence, the database as it was.
-    again = serve(tmp_path, "--database", database, "--import-archive", str(archive.path))
-    assert again.returncode == 2
-    assert again.stderr.endswith(
-        f"already holds {counts}: an archive is imported only into an empty database "
-        "(imported already? then there is nothing left to do)\n"
-    )
-    assert again.stderr.count("\n") == 1
+        assert conn.execute("SELECT max(id) FROM games").fetchone() == (games[-1][0] + 1,)
 
 
 def test_names_a_fleet_takes_for_one_are_refused_and_nothing_is_kept(database, tmp_path):

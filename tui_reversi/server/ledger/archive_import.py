@@ -6,8 +6,8 @@ not over.
 The keys and the games not over go in through the `Store` (claim, add_key,
 save_table), so the fleet's own rules for names apply to them: two names of the
 archive that the fleet takes for one are refused, and nothing is kept. The
-finished games and the ratings are copied as they were, dates and all, in one
-transaction: nothing is rated again. The games not over wait for their players
+finished games (their numbers and dates too) and the ratings are copied as they
+were, in one transaction: nothing is rated again. The games not over wait for their players
 as a gone node's do (any node takes one over when a player resumes it).
 """
 
@@ -36,8 +36,9 @@ _KEPT = (
     ("finished games", "SELECT count(*) FROM games"),
     ("games not over", "SELECT count(*) FROM unfinished"),
 )
+# A game keeps its number (the database being empty, no other has it).
 _GAME_COLUMNS = (
-    "code, variant, black, white, moves, winner, ending, black_score, white_score, "
+    "id, code, variant, black, white, moves, winner, ending, black_score, white_score, "
     "description, started, ended"
 )
 
@@ -147,9 +148,14 @@ def _copy(source: sqlite3.Connection, store: PostgresStore, target: psycopg.Conn
         for row in source.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id"):
             target.execute(
                 f"INSERT INTO games ({_GAME_COLUMNS}) VALUES "  # (fixed names, values apart)
-                "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)".encode(),
+                "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)".encode(),
                 row,
             )
+        # The next game a node archives is numbered after them.
+        target.execute(
+            b"SELECT setval(pg_get_serial_sequence('games', 'id'), max(id)) FROM games"
+            b" HAVING count(*) > 0"
+        )
         for row in source.execute("SELECT name, rating, games FROM ratings"):
             target.execute(b"INSERT INTO ratings (name, rating, games) VALUES (%s, %s, %s)", row)
     rows = source.execute(
