@@ -463,7 +463,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _admit(self) -> list[str]:
         try:
-            at_table, code, command = table_command(self._command)
+            at_table, code, command = table_command(self._command, self._ssh)
             terms, command = table_terms(command) if at_table == "table" else (None, command)
             if at_table is None:  # back after a dropped connection: to the held seat
                 code = self._owner.arcade.tables.held_for(self.player)
