@@ -82,7 +82,8 @@ async def test_top_ranks_settled_players_and_shows_provisional_ones_apart(serve)
     assert [line.split()[1] for line in shown.splitlines()[2:3]] == ["alice"]
     status, shown = await run(arcade, "zed", "top lots")
     assert status == 2
-    assert shown == "tui-reversi: top takes a number of players (1-200): ssh HOST top 50\n"
+    ssh = f"ssh -p {arcade.port} zed@127.0.0.1"  # (ready to paste)
+    assert shown == f"tui-reversi: top takes a number of players (1-200): {ssh} top 50\n"
 
 
 async def test_player_shows_the_rating_history_record_opponents_and_latest_games(serve):

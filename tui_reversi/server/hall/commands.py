@@ -42,8 +42,9 @@ class Asker(Protocol):
     def server(self) -> Server:
         """The running server."""
 
-    def ssh_hint(self) -> str:
-        """'ssh -t -p 2222 HOST': how the asker reached the server, for a hint."""
+    def ssh(self, *, terminal: bool = True) -> str:
+        """'ssh -t -p 2222 alice@host': how the asker reaches the server (no -t without
+        `terminal`), for a hint ready to paste."""
 
     def keys(self, words: list[str]) -> tuple[list[str], int]:
         """What `keys ...` (`words` after `keys`) says, and the exit status."""
@@ -71,13 +72,13 @@ class CommandRefused(ReversiError):
 
 
 def _help(asker: Asker, words: list[str]) -> tuple[list[str], int]:
-    return help_lines(asker.ssh_hint()), 0
+    return help_lines(asker), 0
 
 
 def _lobby(asker: Asker, words: list[str]) -> tuple[list[str], int]:
     if words:
-        return ["tui-reversi: lobby takes nothing after it: ssh HOST lobby"], 2
-    return lobby_lines(asker.server, asker.player, asker.ssh_hint()), 0
+        return [f"tui-reversi: lobby takes nothing after it: {asker.ssh(terminal=False)} lobby"], 2
+    return lobby_lines(asker.server, asker.player, asker.ssh()), 0
 
 
 def _keys(asker: Asker, words: list[str]) -> tuple[list[str], int]:
@@ -86,7 +87,8 @@ def _keys(asker: Asker, words: list[str]) -> tuple[list[str], int]:
 
 def _top(asker: Asker, words: list[str]) -> tuple[list[str], int]:
     if len(words) > 1 or (words and not (words[0].isdigit() and 1 <= int(words[0]) <= TOP_MOST)):
-        return [f"tui-reversi: top takes a number of players (1-{TOP_MOST}): ssh HOST top 50"], 2
+        usage = f"{asker.ssh(terminal=False)} top 50"
+        return [f"tui-reversi: top takes a number of players (1-{TOP_MOST}): {usage}"], 2
     store = asker.server.archive
     if store is None:
         return ["tui-reversi: this server keeps no ratings."], 1
@@ -99,7 +101,7 @@ def _top(asker: Asker, words: list[str]) -> tuple[list[str], int]:
 
 def _player(asker: Asker, words: list[str]) -> tuple[list[str], int]:
     if len(words) != 1:
-        return ["tui-reversi: player takes one name: ssh HOST player NAME"], 2
+        return [f"tui-reversi: player takes one name: {asker.ssh(terminal=False)} player NAME"], 2
     name = words[0][:40]
     store = asker.server.archive
     if store is None:
@@ -110,7 +112,7 @@ def _player(asker: Asker, words: list[str]) -> tuple[list[str], int]:
         return [f"tui-reversi: {name}'s games cannot be read: {error}"], 1
     if profile is None:
         return [f"tui-reversi: nobody called {name!r} has finished a game here."], 1
-    return profile_lines(profile, asker.ssh_hint()), 0
+    return profile_lines(profile, asker.ssh()), 0
 
 
 def _replay(asker: Asker, words: list[str]) -> tuple[list[str], int]:
@@ -122,7 +124,8 @@ def replay_ggf(asker: Asker, words: list[str]) -> tuple[str | None, str, int]:
     """`replay ID`'s game as GGF (`words`: the ID), or None, why not (one sentence)
     and the exit status."""
     if len(words) != 1 or not words[0].isdigit() or len(words[0]) > 18:
-        return None, "tui-reversi: replay takes a game's number: ssh HOST replay 1234", 2
+        usage = f"{asker.ssh(terminal=False)} replay 1234"
+        return None, f"tui-reversi: replay takes a game's number: {usage}", 2
     store = asker.server.archive
     if store is None:
         return None, "tui-reversi: this server keeps no games.", 1
@@ -181,10 +184,8 @@ def check_command(command: str | None) -> None:
     raise CommandRefused(f"{word[:20]!r} is neither a command nor a game option here{guess}")
 
 
-def help_lines(hint: str) -> list[str]:
+def help_lines(asker: Asker) -> list[str]:
     """`ssh host help`: every command with its terms and one line, then the options."""
-    ssh = hint.removesuffix(" HOST")
-    plain = ssh.replace("ssh -t", "ssh", 1)
     lines = ["tui-reversi: what you may ask for after the host"]
     width = max(len(f"{command.name} {command.terms}") for command in COMMANDS)
     for command in COMMANDS:
@@ -202,7 +203,8 @@ def help_lines(hint: str) -> list[str]:
     lines += [
         f"Look options (after any game's command): {looks}",
         f"Nothing, or only options, starts your own game: {own}",
-        f"A game needs a terminal ({ssh} HOST table); the rest prints lines ({plain} HOST top).",
+        f"A game needs a terminal: {asker.ssh()} table; the rest prints lines: "
+        f"{asker.ssh(terminal=False)} top",
     ]
     return lines
 

@@ -329,7 +329,7 @@ class LobbyHost:
                 return f"{rest}'s games cannot be read: {error}"
             if profile is None:
                 return f"Nobody called {rest} has finished a game here."
-            title, rows = rest, profile_rows(profile, "ssh HOST")
+            title, rows = rest, profile_rows(profile, "ssh -t HOST")
         else:
             return f"{command} takes {'nothing' if command == 'top' else 'one name'} after it."
         pages = [line("page", title)]
