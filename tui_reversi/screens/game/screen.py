@@ -52,7 +52,7 @@ from . import status
 from .analysis import ANALYSIS_BINDINGS, Analysis
 from .hint import HintFailed, HintReady, Hints
 from .keeping import KEEPING_BINDINGS, KeepingGames
-from .key_bar_order import key_bar_order
+from .key_bar_order import KEPT, key_bar_order
 from .premove import PREMOVE_BINDINGS, Premove
 from .review import REVIEW_BINDINGS, Review
 from .table import NOT_AT_TABLE, TABLE_BINDINGS, AtTable
@@ -126,6 +126,8 @@ class GameScreen(Screen[None]):
         ("ascii", "Toggle ASCII board", "X/O/. instead of Unicode discs"),
         ("animation", "Toggle animation", "Turn flipped discs over visibly, or not"),
     )
+
+    KEY_BAR_KEPT = KEPT  # (given way last when the bar is narrow)
 
     @property
     def KEY_BAR_ORDER(self) -> tuple[str, ...]:  # (a property: the name key_bar.py reads)
