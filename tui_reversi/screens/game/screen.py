@@ -136,7 +136,8 @@ class GameScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.notice: tuple[Content, bool] | None = None  # (text, is it an error)
+        # (text, its shorter form for a narrow status line, is it an error)
+        self.notice: tuple[Content, Content | None, bool] | None = None
         self._notice_for_this_turn = False  # the notice goes when the game moves on
         self._game_over_shown: tuple[int, int, Ending] | None = None  # (game, ply, ending)
         self.review = Review(self)
@@ -210,6 +211,7 @@ class GameScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self._fit_board()
+        self.call_after_refresh(self._show_status)  # (a notice's narrow form, or its whole)
 
     def _fit_board(self) -> None:
         board = self.query_one(BoardView)
@@ -351,8 +353,9 @@ class GameScreen(Screen[None]):
     def _show_status(self) -> None:
         line = self.query_one("#status", Static)
         if self.notice is not None:
-            text, error = self.notice
-            line.update(text)
+            text, narrow, error = self.notice
+            width = line.content_size.width  # (0 before the first layout)
+            line.update(narrow if narrow is not None and 0 < width < text.cell_length else text)
             line.set_class(error, "-error")
         else:
             review_ply = self.review.ply
@@ -374,10 +377,20 @@ class GameScreen(Screen[None]):
         """The key shown for `action` as bound, where it acts now (for the words)."""
         return key_for(self, action)
 
-    def say(self, text: str, *, error: bool = False, for_this_turn: bool = False) -> None:
+    def say(
+        self,
+        text: str,
+        *,
+        error: bool = False,
+        for_this_turn: bool = False,
+        narrow: str | None = None,
+    ) -> None:
         """Show a one-line message on the status line until the next key, or
-        (`for_this_turn`: it tells of whose turn it is) until a move is played."""
-        self.notice = (status.notice(text, self.reversi_app.text), error)
+        (`for_this_turn`: it tells of whose turn it is) until a move is played;
+        `narrow` instead where `text` does not fit on the line."""
+        spell = self.reversi_app.text
+        shorter = status.notice(narrow, spell) if narrow is not None else None
+        self.notice = (status.notice(text, spell), shorter, error)
         self._notice_for_this_turn = for_this_turn
         self._show_status()
         if error:
