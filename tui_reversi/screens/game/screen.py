@@ -211,7 +211,9 @@ class GameScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self._fit_board()
-        self.call_after_refresh(self._show_status)  # (a notice's narrow form, or its whole)
+        # (the title's and a notice's narrow forms, or their whole)
+        self.call_after_refresh(self._show_title)
+        self.call_after_refresh(self._show_status)
 
     def _fit_board(self) -> None:
         board = self.query_one(BoardView)
@@ -339,15 +341,20 @@ class GameScreen(Screen[None]):
         title = self.query_one("#title-bar", Static)
         ply = self.match.game.ply if self.review.ply is None else self.review.ply
         opening = self.analysis.opening(ply)
-        title.update(
-            status.title_bar(
+        bar = status.title_bar(
+            self.match, self.review.ply, self.reversi_app.text, opening, key=self.key_for
+        )
+        width = title.content_size.width  # (0 before the first layout)
+        if 0 < width < bar.cell_length:
+            bar = status.title_bar(
                 self.match,
                 self.review.ply,
                 self.reversi_app.text,
                 opening,
                 key=self.key_for,
+                narrow=True,
             )
-        )
+        title.update(bar)
         title.set_class(self.review.reviewing, "-review")
 
     def _show_status(self) -> None:
