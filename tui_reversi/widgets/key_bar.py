@@ -142,7 +142,7 @@ class KeyBar(Widget):
             self._spans.append((x, x + part.cell_length + 1, key.key))
             x += part.cell_length + 1
         bar = Content(" ").join(part for part, _ in parts + ends)
-        return bar + " " if bar.cell_length < width else bar  # (a space after the last, where it fits)
+        return bar + " " if bar.cell_length < width else bar  # (a space after, where it fits)
 
     def on_click(self, event: events.Click) -> None:
         for start, end, key in self._spans:
