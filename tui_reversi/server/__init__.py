@@ -21,7 +21,12 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   - `hostkey`: the server's ed25519 key, created once with mode 0600.
 - `hall`: what a player who is in takes part in.
   - `ssh_session`: one SSH session channel bound to one game process;
-    `session_command`: what the player asked for after the host, checked.
+    `session_command`: what the player asked for after the host, checked;
+    `commands`: the one table of commands the dispatcher and `help` read, and
+    the answers of those that print lines (`top`, `player`, `replay`...).
+  - `standings_pages`: the leaderboard and a profile as rows, for the
+    commands and the in-app lobby alike.
+  - `pairing`: quick pairing (`play`): the queue and its rating window.
   - `pty_process`: a program running as session leader on a fresh pty.
   - `preloaded`: the server's side of the game launcher (`tui_reversi.launcher`,
     outside this package, given as `ServeConfig.launcher_command`): start it,
@@ -32,7 +37,8 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   - `roster`: who is here and what each is doing, as plain lines (`ssh host lobby`).
 - `ledger`: what outlives a process.
   - `store`: the one interface to what the server keeps and shares, and the
-    records through it; `archive` (SQLite, one machine) and `postgres` with
+    records through it; `standings` the leaderboard's, the profiles' and the
+    archived games' records and queries; `archive` (SQLite, one machine) and `postgres` with
     `migrations` (a fleet) implement it; `archive_import` moves the one into
     the other.
   - `account_keys`: which keys are which name's, the codes to add one.
