@@ -51,6 +51,7 @@ async def test_t_in_the_lobby_shows_the_leaderboard_and_enter_opens_a_profile(ma
             "row - bob, rating 1624, rank 1 after 12 rated games",
             "row - Rating over the last 12 rated games: ▁▂▃▅▆▇█  (1500 to 1624)",
             "row player:alice   alice                3 won, 0 lost, 0 drawn",
+            "row game:1234   2026-05-01 12:00  against alice  Black won (+16)  board  id 1234",
             "paged",
         )
         await until(pilot, lambda: "bob, rating" in " ".join(rows(app)), "bob's profile")
@@ -64,5 +65,19 @@ async def test_t_in_the_lobby_shows_the_leaderboard_and_enter_opens_a_profile(ma
             lambda: "Nobody called" in str(screen.query_one("#problem", Literal).content),
             "the refusal under the list",
         )
+        await pilot.press("down", "enter")  # on the game: opened for review, by the server
+        assert await server.hear(pilot) == "replay 1234"
+        server.say("go game-1234")
+        await until(pilot, lambda: app.return_code is not None, "the game to end for the replay")
+
+
+async def test_esc_goes_back_from_the_leaderboard_to_the_lobby(make_app, server):
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_lobby(pilot, app, server)
+        await pilot.press("t")
+        assert await server.hear(pilot) == "top"
+        server.say(*LEADERBOARD)
+        await until(pilot, lambda: isinstance(app.screen, StandingsScreen), "the leaderboard")
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")

@@ -16,7 +16,7 @@ from tui_reversi.storage.ggf import parse_ggf
 from .conftest import Player
 from .test_accounts import run
 from .test_fleet import two_nodes
-from .test_invitations import Guest
+from .test_invitations import Guest, next_game
 
 STARTED = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -177,3 +177,20 @@ async def test_a_fleets_nodes_show_one_leaderboard_and_replay_each_others_games(
     (game,) = b.archive.profile("dave", 1).games
     status, shown = await run(b, "zed", f"replay {game.id}")
     assert status == 0 and parse_ggf(shown).names == ("dave", "erin")
+
+
+async def test_a_game_chosen_in_the_in_app_lobby_opens_for_review_then_home_again(serve):
+    arcade = await serve()
+    archive_games(arcade)
+    (game,) = arcade.archive.profile("dave", 1).games
+    guest = await Guest.arrive(arcade, "zed")
+    guest.say("replay 99999")
+    said = await guest.hear_starting("refused ")
+    assert said == "refused There is no game 99999 in this server's archive."
+    guest.say(f"replay {game.id}")
+    assert await guest.hear_starting("go ") == f"go game-{game.id}"
+    replay = await next_game(guest.player)  # the stand-in quits, as the app does on `go`
+    assert parse_ggf(replay[REPLAY_VARIABLE]).names == ("dave", "erin")
+    assert LOBBY_SOCKET_VARIABLE not in replay
+    home = await next_game(guest.player)  # the review over: zed's own game, the lobby near
+    assert REPLAY_VARIABLE not in home and LOBBY_SOCKET_VARIABLE in home

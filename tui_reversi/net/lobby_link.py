@@ -21,6 +21,9 @@ a game says names it. The server's side is server/hall/lobby_host.py.
       watch CODE                    watch table CODE
       top                           send the leaderboard (as `ssh host top`)
       player NAME                   send NAME's profile (as `ssh host player NAME`)
+      replay ID                     open archived game ID for review (the server ends
+                                    this game, saved, with `go game-ID`, then brings
+                                    the player back to it)
 
     server -> game
       welcome NAME                  you are NAME here
@@ -41,7 +44,8 @@ a game says names it. The server's side is server/hall/lobby_host.py.
       refused TEXT...               your last line was refused, and why
       page TITLE...                 a page of rows follows (the leaderboard, a profile)
       row KEY TEXT...               one row of it: KEY `player:NAME` opens that player's
-                                    profile, `-` nothing; TEXT as the command prints it
+                                    profile, `game:ID` that game (replay ID), `-`
+                                    nothing; TEXT as the command prints it
       paged                         the page above is complete: show it
       go CODE                       your seat at table CODE is ready: end this game
                                     (it is saved); the server seats you there at once
@@ -137,7 +141,7 @@ class LobbyNews:
     invited: Invitation | None = None
     waiting: str | None = None  # your invitation to this person is on its way
     withdrawn: int | None = None  # the invitation with this number is gone
-    go: str | None = None  # the code of the table to go to
+    go: str | None = None  # the code of the table to go to (or game-ID: a replay)
     page: Page | None = None  # the leaderboard or a profile asked for
     text: str = ""  # a sentence for the player
     refused: bool = False
@@ -203,6 +207,9 @@ class LobbyLink(ServerLine[LobbyNews]):
 
     def player(self, name: str) -> None:
         self._ask("player", name)
+
+    def replay(self, game_id: str) -> None:
+        self._ask("replay", game_id)
 
     def _ask(self, *parts: object) -> None:
         try:

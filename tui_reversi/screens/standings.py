@@ -1,7 +1,8 @@
 """The leaderboard and a player's profile, from the lobby on a server: the same
 rows `ssh host top` and `ssh host player NAME` print (the server sends them,
-net/lobby_link.py's `Page`). ⏎ on a player opens their profile; Esc goes
-back to the lobby."""
+net/lobby_link.py's `Page`). ⏎ on a player opens their profile; on a game
+in a profile, that game for review (the server ends this game, saved, opens
+the archived one, then brings the player back); Esc goes back to the lobby."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from ..widgets.literal import Literal
 from .dialog import Dialog
 
 PLAYER_KEY = "player:"
+GAME_KEY = "game:"
 
 
 class StandingsScreen(Dialog[None]):
@@ -27,10 +29,10 @@ class StandingsScreen(Dialog[None]):
         Binding(
             "enter",
             "choose",
-            "Profile",
+            "Open",
             id="standings.choose",
             key_display="⏎",
-            tooltip="Open the player's profile: rating history, record and latest games",
+            tooltip="The player's profile (rating history, record, latest games); a game to review",
         ),
         Binding("down,j", "cursor(1)", "Next", id="standings.down", show=False),
         Binding("up,k", "cursor(-1)", "Previous", id="standings.up", show=False),
@@ -95,3 +97,7 @@ class StandingsScreen(Dialog[None]):
             name = key.removeprefix(PLAYER_KEY)
             self.say(f"Asking the server for {name}'s profile…")
             self.link.player(name)
+        elif key.startswith(GAME_KEY):
+            game_id = key.removeprefix(GAME_KEY)
+            self.say(f"Opening game {game_id} for review (your game is saved)…")
+            self.link.replay(game_id)

@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from ...core import ReversiError
 from ...net.terms import USAGE as TABLE_USAGE
-from ...storage import SavedGame, StorageError
-from ...storage.ggf import export_ggf
-from ..ledger.standings import ArchivedGame
+from ...storage import StorageError
 from .roster import Server, lobby_lines
 from .session_command import GAME_OPTIONS, PLAY_USAGE, TABLE_OPTIONS
 from .standings_pages import PROFILE_GAMES, TOP_COUNT, leaderboard_lines, profile_lines
@@ -136,7 +134,7 @@ def replay_ggf(asker: Asker, words: list[str]) -> tuple[str | None, str, int]:
     if archived is None:
         return None, f"tui-reversi: there is no game {words[0]} in this server's archive.", 1
     try:
-        return game_ggf(archived), "", 0
+        return archived.ggf(), "", 0
     except ReversiError as error:
         return None, f"tui-reversi: game {archived.id} cannot be read back: {error}", 1
 
@@ -207,14 +205,3 @@ def help_lines(asker: Asker) -> list[str]:
         f"{asker.ssh(terminal=False)} top",
     ]
     return lines
-
-
-def game_ggf(archived: ArchivedGame) -> str:
-    """The archived game as GGF (storage/ggf.py), with both names, how it ended and its date."""
-    record = replace(
-        SavedGame.from_game(archived.game()),
-        names=archived.names,
-        ending=archived.end(),
-        date=f"{archived.started:%Y.%m.%d_%H:%M:%S}.UTC",
-    )
-    return export_ggf(record)

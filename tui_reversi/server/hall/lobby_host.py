@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ...core import ReversiError
 from ...net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
 from ...net.remote import NOBODY
 from ...net.server_line import line, words
@@ -69,6 +70,8 @@ class Guest:
     writer: asyncio.StreamWriter
     # Seats the session at a table (its secret); False if the session has gone.
     seat: Callable[[str], bool]
+    # Opens an archived game (its GGF) for review next; False if the session has gone.
+    replay: Callable[[str], bool] | None = None
     looking: bool = False
     shown: bytes = b""  # the lobby last sent to it
 
@@ -109,7 +112,8 @@ class LobbyHost:
         self.per_minute = per_minute
         self.timeout = timeout
         self._now = now
-        self._admitted: dict[str, tuple[str, Callable[[str], bool]]] = {}
+        # secret -> (name, seat, replay): see admit()
+        self._admitted: dict[str, tuple[str, Callable[[str], bool], Callable[[str], bool]]] = {}
         self.guests: list[Guest] = []
         self.invitations: dict[int, Invitation] = {}
         self._numbers = itertools.count(1)
@@ -135,11 +139,12 @@ class LobbyHost:
 
     # -- for the sessions ---------------------------------------------------------------
 
-    def admit(self, name: str, seat: Callable[[str], bool]) -> str:
+    def admit(self, name: str, seat: Callable[[str], bool], replay: Callable[[str], bool]) -> str:
         """A secret for `name`'s game to reach the lobby with; `seat(table_secret)`
-        sends the session to a table (False if it cannot go any more)."""
+        sends the session to a table, `replay(ggf)` to an archived game to review
+        (either False if it cannot go any more)."""
         secret = self._socket.new_secret()
-        self._admitted[secret] = (name, seat)
+        self._admitted[secret] = (name, seat, replay)
         return secret
 
     def environment(self, secret: str) -> dict[str, str]:
@@ -156,7 +161,7 @@ class LobbyHost:
         if admitted is None:
             writer.write(line("refused", "this game has no place in the lobby."))
             return
-        guest = Guest(admitted[0], writer, admitted[1])
+        guest = Guest(admitted[0], writer, admitted[1], admitted[2])
         self.guests.append(guest)
         try:
             writer.write(line("welcome", guest.name))
@@ -186,6 +191,8 @@ class LobbyHost:
             return self._go_to(guest, command, rest)
         if command in ("top", "player"):
             return self._page(guest, command, rest)
+        if command == "replay" and rest.isdigit() and len(rest) <= 18:
+            return self._replay(guest, int(rest))
         return f"{command[:20]!r} is not something the lobby understands."
 
     # -- invitations ----------------------------------------------------------------------
@@ -335,6 +342,20 @@ class LobbyHost:
         pages = [line("page", title)]
         pages += [line("row", key or "-", text.removeprefix("tui-reversi: ")) for key, text in rows]
         guest.send(b"".join([*pages, line("paged")]))
+        return None
+
+    def _replay(self, guest: Guest, game_id: int) -> str | None:
+        """Send the player's session to archived game `game_id`, to review it."""
+        store = self.tables.store
+        try:
+            archived = store.archived_game(game_id) if store is not None else None
+            ggf = archived.ggf() if archived is not None else None
+        except (StorageError, ReversiError) as error:
+            return f"Game {game_id} cannot be read: {error}"
+        if ggf is None:
+            return f"There is no game {game_id} in this server's archive."
+        if guest.replay is not None and guest.replay(ggf):
+            guest.send(line("go", f"game-{game_id}"))
         return None
 
     # -- seats at tables --------------------------------------------------------------------

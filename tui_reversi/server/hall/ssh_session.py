@@ -200,6 +200,8 @@ class GameSession(asyncssh.SSHServerSession):
         self._next_table: str | None = None
         # `replay ID` with a terminal: what the game is given to open the archived game.
         self._replay: dict[str, str] = {}
+        # An archived game chosen in the in-app lobby (its GGF), opened next for review.
+        self._next_replay: str | None = None
         # `play`: what the player asked for, then their place in the queue while they wait.
         self._wanted: PlayTerms | None = None
         self._seeker: Seeker | None = None
@@ -697,8 +699,11 @@ class GameSession(asyncssh.SSHServerSession):
                 self._next_table = take_over.hand_seat_over()
                 await self._take_over(take_over)
             status = 0 if self._next_table is not None else await self._run_game(options)
-            while self._next_table is not None and self._open and not self._end_message:
-                status = await self._table_from_lobby(options)
+            while self._from_lobby() and self._open and not self._end_message:
+                if self._next_table is not None:
+                    status = await self._table_from_lobby(options)
+                else:
+                    status = await self._replay_then_home(options)
         except Exception as error:
             if not isinstance(error, OSError):  # a bug: the operator needs the whole story
                 for line in traceback.format_exc().splitlines():
@@ -729,6 +734,21 @@ class GameSession(asyncssh.SSHServerSession):
         self._timers["go"] = loop.call_later(GO_GRACE, self._hurry, process)
         return True
 
+    def _from_lobby(self) -> bool:
+        """True while the lobby has sent the player somewhere: a table, or a replay."""
+        return self._next_table is not None or self._next_replay is not None
+
+    def _replay_from_lobby(self, ggf: str) -> bool:
+        """The player chose an archived game in the lobby: their game is told to end
+        (it is saved), the archived game opens for review next, then their game again."""
+        process = self._process
+        if not self._open or self._end_message or process is None or not process.running:
+            return False
+        self._next_replay = ggf
+        loop = asyncio.get_running_loop()
+        self._timers["go"] = loop.call_later(GO_GRACE, self._hurry, process)
+        return True
+
     def _hurry(self, process: PtyProcess) -> None:
         if process is self._process and process.running:
             process.hang_up(self._config.hangup_grace)
@@ -751,6 +771,18 @@ class GameSession(asyncssh.SSHServerSession):
         self._table_code = None
         return await self._run_game(look)
 
+    async def _replay_then_home(self, options: list[str]) -> int:
+        """Review the archived game the lobby chose, then back to the player's own game."""
+        look = look_options(options)
+        self._replay, self._next_replay = {REPLAY_VARIABLE: self._next_replay or ""}, None
+        try:
+            status = await self._run_game(look)
+        finally:
+            self._replay = {}
+        if status != 0 or not self._open or self._end_message:
+            return status
+        return await self._run_game(look)
+
     async def _run_game(self, options: list[str]) -> int:
         timer = self._timers.pop("go", None)
         if timer is not None:
@@ -759,7 +791,7 @@ class GameSession(asyncssh.SSHServerSession):
         lobby = owner.arcade.lobby
         lobby_secret = None
         if self._table_secret is None and not self._replay:  # own game: the lobby a key away
-            lobby_secret = lobby.admit(self.player, self._seat_from_lobby)
+            lobby_secret = lobby.admit(self.player, self._seat_from_lobby, self._replay_from_lobby)
         try:
             return await self._start_game(options, lobby_secret)
         finally:

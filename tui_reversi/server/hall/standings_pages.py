@@ -1,7 +1,8 @@
 """The leaderboard and a player's profile as rows of text: `ssh host top` and
 `ssh host player NAME` print them (commands.py), and the app's lobby shows the
-same rows (lobby_host.py's `top` and `player`), where a row keyed
-`player:NAME` opens that player's profile on ⏎.
+same rows (lobby_host.py's `top` and `player`), where ⏎ on a row keyed
+`player:NAME` opens that player's profile, on one keyed `game:ID` that game
+for review.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ PROFILE_GAMES = 10
 # A sparkline's levels, lowest first.
 SPARKS = "▁▂▃▄▅▆▇█"
 
-# A row: what ⏎ on it opens ('player:NAME'; None: nothing), and its text.
+# A row: what ⏎ on it opens ('player:NAME', 'game:ID'; None: nothing), and its text.
 Row = tuple[str | None, str]
 
 
@@ -79,7 +80,7 @@ def profile_rows(profile: Profile, hint: str) -> list[Row]:
             rows.append((f"player:{name}", f"  {name:<20} {results}"))
     if profile.games:
         rows.append((None, f"Latest games (replay one: {hint} replay ID):"))
-        rows += [(None, _game_line(game, standing.name)) for game in profile.games]
+        rows += [(f"game:{game.id}", _game_line(game, standing.name)) for game in profile.games]
     return rows
 
 

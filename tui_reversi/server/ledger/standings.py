@@ -12,11 +12,13 @@ Nothing here counts a player's games, let alone reads every game.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from ...core import Color, Ending, Game, Variant
+from ...storage import SavedGame
+from ...storage.ggf import export_ggf
 
 # Everyone's rating starts here (archive.py rates from it too).
 FIRST_RATING = 1500.0
@@ -108,6 +110,17 @@ class ArchivedGame:
         if self.winner == "draw":
             return "drawn"
         return "won" if self.winner == self.color_of(name).name.lower() else "lost"
+
+    def ggf(self) -> str:
+        """The game as GGF (storage/ggf.py), with both names, how it ended and its date.
+        Raises ReversiError for a bad row."""
+        record = replace(
+            SavedGame.from_game(self.game()),
+            names=self.names,
+            ending=self.end(),
+            date=f"{self.started:%Y.%m.%d_%H:%M:%S}.UTC",
+        )
+        return export_ggf(record)
 
     def change_for(self, name: str) -> float | None:
         """How far the game moved `name`'s rating; None if it was not rated for them."""
