@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from tui_reversi.core import Color, Ending, Game
 from tui_reversi.net.lobby_link import LOBBY_SOCKET_VARIABLE, REPLAY_VARIABLE
 from tui_reversi.server.hall.commands import COMMANDS
+from tui_reversi.server.hall.table_store import rating_changes
 from tui_reversi.server.ledger.standings import PROVISIONAL_GAMES
 from tui_reversi.server.ledger.store import PlayedGame
 from tui_reversi.storage.ggf import parse_ggf
@@ -17,6 +18,7 @@ from .conftest import Player
 from .test_accounts import run
 from .test_fleet import two_nodes
 from .test_invitations import Guest, next_game
+from .test_tables import sit_down
 
 STARTED = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -194,3 +196,22 @@ async def test_a_game_chosen_in_the_in_app_lobby_opens_for_review_then_home_agai
     assert LOBBY_SOCKET_VARIABLE not in replay
     home = await next_game(guest.player)  # the review over: zed's own game, the lobby near
     assert REPLAY_VARIABLE not in home and LOBBY_SOCKET_VARIABLE in home
+
+
+async def test_after_a_rated_game_both_players_hear_how_it_moved_their_ratings(serve):
+    arcade = await serve(max_per_address=10)
+    alice, bob, _ = await sit_down(arcade)
+    alice.say("move 0 d3")
+    await bob.hear_until("moved 0 d3")
+    alice.say("resign")
+    for game in (alice, bob):
+        heard = await game.hear_until("rerated alice 1484 (-16), bob 1516 (+16)")
+        assert any(text.startswith("over resigned") for text in heard)
+
+
+def test_an_unrated_game_moves_no_rating_and_says_nothing():
+    before = {"alice": (1500.0, 3), "guest-ab12": (1500.0, 0)}
+    assert rating_changes(before, dict(before)) == ""
+    after = {"alice": (1516.0, 4), "bob": (1484.4, 1)}
+    moved = rating_changes({"alice": (1500.0, 3), "bob": (1500.0, 0)}, after)
+    assert moved == "alice 1516 (+16), bob 1484 (-16)"

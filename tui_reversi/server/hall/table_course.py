@@ -23,7 +23,7 @@ from ..config import format_duration
 from ..ledger.store import Store
 from .table import Seat, Table
 from .table_clocks import TableClocks
-from .table_store import played, unfinished
+from .table_store import played, rating_changes, unfinished
 
 
 class GameCourse:
@@ -188,8 +188,13 @@ class GameCourse:
             except StorageError as error:
                 self._log(str(error))
             return
+        names = (table.names.get(Color.BLACK, ""), table.names.get(Color.WHITE, ""))
+        before = {name: self.store.rating(name) for name in names}
         for problem in self.store.keep(played(table, end)):
             self._log(problem)
+        moved = rating_changes(before, {name: self.store.rating(name) for name in names})
+        if moved:
+            table.broadcast(line("rerated", moved))
 
     def save(self, table: Table) -> None:
         """Keep the game as it is now, to outlive the server (both seats taken)."""
