@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -23,8 +22,8 @@ from textual.widgets.option_list import Option
 from ..net.lobby_link import Invitation, LobbyLink, LobbyNews, LobbyView, Page, TableEntry
 from ..net.terms import TableTerms
 from ..widgets.literal import Literal
-from .dialog import Dialog
 from .invitation import InvitedScreen, InviteScreen, WaitingScreen
+from .row_dialog import RowDialog
 from .standings import StandingsScreen
 
 if TYPE_CHECKING:
@@ -52,7 +51,7 @@ TABLE_SECTIONS = (
 )
 
 
-class LobbyScreen(Dialog[None]):
+class LobbyScreen(RowDialog):
     """The lobby; dismissed with Esc. Invitations go out through `link`."""
 
     BINDINGS = [
@@ -156,29 +155,11 @@ class LobbyScreen(Dialog[None]):
 
     # -- keys ----------------------------------------------------------------------------
 
-    def action_cursor(self, delta: int) -> None:
-        options = self.query_one(OptionList)
-        options.action_cursor_down() if delta > 0 else options.action_cursor_up()
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
     def action_top(self) -> None:
         self.say("Asking the server for the leaderboard…")
         self.link.top()
 
-    def action_choose(self) -> None:
-        option = self.query_one(OptionList).highlighted_option
-        if option is not None and option.id is not None:
-            self._chosen(option.id)
-
-    @on(OptionList.OptionSelected)
-    def _selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        if event.option.id is not None:
-            self._chosen(event.option.id)
-
-    def _chosen(self, row_id: str) -> None:
+    def chosen(self, row_id: str) -> None:
         kind, _, key = row_id.partition(":")
         if kind == "person":
             self._invite(key)

@@ -6,7 +6,6 @@ the archived one, then brings the player back); Esc goes back to the lobby."""
 
 from __future__ import annotations
 
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -16,13 +15,13 @@ from textual.widgets.option_list import Option
 
 from ..net.lobby_link import LobbyLink, Page
 from ..widgets.literal import Literal
-from .dialog import Dialog
+from .row_dialog import RowDialog
 
 PLAYER_KEY = "player:"
 GAME_KEY = "game:"
 
 
-class StandingsScreen(Dialog[None]):
+class StandingsScreen(RowDialog):
     """One page of the standings (the leaderboard, a profile); dismissed with Esc."""
 
     BINDINGS = [
@@ -74,25 +73,7 @@ class StandingsScreen(Dialog[None]):
         """One sentence under the list (a refusal, or what is being asked)."""
         self.query_one("#problem", Literal).update(text)
 
-    def action_cursor(self, delta: int) -> None:
-        options = self.query_one(OptionList)
-        options.action_cursor_down() if delta > 0 else options.action_cursor_up()
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-    def action_choose(self) -> None:
-        option = self.query_one(OptionList).highlighted_option
-        if option is not None and option.id is not None:
-            self._chosen(option.id)
-
-    @on(OptionList.OptionSelected)
-    def _selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        if event.option.id is not None:
-            self._chosen(event.option.id)
-
-    def _chosen(self, key: str) -> None:
+    def chosen(self, key: str) -> None:
         if key.startswith(PLAYER_KEY):
             name = key.removeprefix(PLAYER_KEY)
             self.say(f"Asking the server for {name}'s profile…")

@@ -726,12 +726,9 @@ class GameSession(asyncssh.SSHServerSession):
     def _seat_from_lobby(self, secret: str) -> bool:
         """The lobby has a seat at a table for this player: their game is told to
         end (and hung up if it does not), and the table's game starts next."""
-        process = self._process
-        if not self._open or self._end_message or process is None or not process.running:
+        if not self._ending_for_lobby():
             return False
         self._next_table = secret
-        loop = asyncio.get_running_loop()
-        self._timers["go"] = loop.call_later(GO_GRACE, self._hurry, process)
         return True
 
     def _from_lobby(self) -> bool:
@@ -741,10 +738,17 @@ class GameSession(asyncssh.SSHServerSession):
     def _replay_from_lobby(self, ggf: str) -> bool:
         """The player chose an archived game in the lobby: their game is told to end
         (it is saved), the archived game opens for review next, then their game again."""
+        if not self._ending_for_lobby():
+            return False
+        self._next_replay = ggf
+        return True
+
+    def _ending_for_lobby(self) -> bool:
+        """The player's game is to end for where the lobby sends them: hung up in
+        GO_GRACE if it does not end itself; False if it has gone already."""
         process = self._process
         if not self._open or self._end_message or process is None or not process.running:
             return False
-        self._next_replay = ggf
         loop = asyncio.get_running_loop()
         self._timers["go"] = loop.call_later(GO_GRACE, self._hurry, process)
         return True
