@@ -23,6 +23,7 @@ TOOLS = {
     "arena": ("arena", "play two opponents against each other and report W/D/L and Elo"),
     "engine": ("engine", "run a level as an outside engine on stdin/stdout (see docs/engine.md)"),
     "serve": ("serve", "host the game over SSH: players type ssh -p 2222 HOST"),
+    "web": ("web", "play in a browser page on this machine (127.0.0.1:8000)"),
     "games": ("games", "list, export and import saved games"),
     "analyse": ("analyse", "score every move of a game file: mistakes, best moves, summary"),
 }
