@@ -89,6 +89,10 @@ class WebTerminal:
                 pytest.fail(f"timed out waiting for {what}; the screen:\n{text}")
             self.page.wait_for_timeout(100)
 
+    def moves_played(self, plies: int) -> bool:
+        """Whether the move log shows at least `plies` moves (a pass counts)."""
+        return re.search(rf"\b{plies} +(?:[a-h][1-8]|pass)\b", self.text()) is not None
+
     def square_point(self, square: str) -> tuple[float, float]:
         """The page's pixel at the middle of `square` ("d3") as the board is drawn now."""
         lines = self.screen.display

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from urllib.parse import urlsplit
 
@@ -23,10 +24,10 @@ def test_a_click_on_a_legal_square_plays_it_and_the_computer_answers(browser, pa
         assert "No moves yet" in terminal.text()
         page.mouse.click(*terminal.square_point("d3"))
         text = terminal.wait_for(
-            lambda text: " 1 d3 " in text and "Black to move" in text,
+            lambda text: terminal.moves_played(2) and "Black to move" in text,
             "d3 played and White's answer",
         )
-        assert "Black to move" in text
+        assert re.search(r"\b1 d3 +2 [a-h][1-8]\b", text), text
     finally:
         context.close()
     # Everything the page loaded came from the game's own address.
@@ -43,8 +44,10 @@ def test_on_a_phone_the_board_takes_the_width_and_taps_play(browser, page_server
         assert score > board_bottom  # the score under the board, not beside it
         page.touchscreen.tap(*terminal.square_point("d3"))
         terminal.wait_for(
-            lambda text: " 1 d3 " in text and "Black to move" in text, "d3 played by a tap"
+            lambda text: terminal.moves_played(2) and "Black to move" in text,
+            "d3 played by a tap, and the answer",
         )
+        assert " 1 d3 " in terminal.text()
         # The key bar's entries are buttons: a tap on "? Help" opens the help.
         keys = terminal.screen.lines - 1
         column = terminal.screen.display[keys].index("Help")
