@@ -29,7 +29,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, WebTerminal  # noqa: E402
+from tests.web.browser import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    DESKTOP,
+    WebTerminal,
+    children_of,
+)
 
 
 def start_server(home: str) -> tuple[subprocess.Popen[str], str]:
@@ -48,19 +54,6 @@ def start_server(home: str) -> tuple[subprocess.Popen[str], str]:
         server.kill()
         sys.exit(f"bench/web.py: tui-reversi web did not start: {line!r}")
     return server, found.group(0)
-
-
-def games_of(server: subprocess.Popen[str]) -> list[int]:
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == server.pid:
-                pids.append(int(entry.name))
-    return pids
 
 
 def memory_kib(pid: int) -> tuple[int, int]:
@@ -107,7 +100,7 @@ def main() -> int:
                 times.append(seconds)
                 for context in contexts:
                     context.close()
-                while games_of(server):
+                while children_of(server.pid):
                     time.sleep(0.05)
             print(
                 f"page opened to playable board, 1 visitor: median {statistics.median(times):.2f} s"
@@ -116,7 +109,7 @@ def main() -> int:
             for count in counts:
                 seconds, contexts = open_pages(browser, address, count)
                 time.sleep(2)  # past start-up: the memory a visitor keeps
-                figures = [memory_kib(pid) for pid in games_of(server)]
+                figures = [memory_kib(pid) for pid in children_of(server.pid)]
                 rss = sum(f[0] for f in figures) / len(figures) / 1024
                 pss = sum(f[1] for f in figures) / len(figures) / 1024
                 print(
@@ -125,7 +118,7 @@ def main() -> int:
                 )
                 for context in contexts:
                     context.close()
-                while games_of(server):
+                while children_of(server.pid):
                     time.sleep(0.05)
         finally:
             browser.close()

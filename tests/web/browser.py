@@ -11,6 +11,7 @@ import re
 import shutil
 import time
 from collections.abc import Callable
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -103,3 +104,19 @@ class WebTerminal:
         cell_width = box["width"] / self.screen.columns
         cell_height = box["height"] / self.screen.lines
         return box["x"] + (column + 0.5) * cell_width, box["y"] + (row + 0.5) * cell_height
+
+
+def children_of(pid: int) -> set[int]:
+    """The ids of the processes whose parent is `pid` (a page server's games)."""
+    children = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue  # ended while we looked
+        # The parent's id is the second field after the name, which may hold spaces.
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            children.add(int(entry.name))
+    return children

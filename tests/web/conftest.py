@@ -8,11 +8,10 @@ import re
 import signal
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from .browser import CHROMIUM_ARGS, chromium_or_skip
+from .browser import CHROMIUM_ARGS, children_of, chromium_or_skip
 
 
 class PageServer:
@@ -24,18 +23,7 @@ class PageServer:
 
     def games(self) -> set[int]:
         """The ids of the game processes it runs now (its children)."""
-        games = set()
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue  # ended while we looked
-            # The parent's id is the second field after the name, which may hold spaces.
-            if int(stat.rsplit(")", 1)[1].split()[1]) == self.process.pid:
-                games.add(int(entry.name))
-        return games
+        return children_of(self.process.pid)
 
 
 @pytest.fixture

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import re
+import signal
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from .browser import DESKTOP, PHONE, WebTerminal
 
 
-def open_page(browser, address: str, viewport: dict, *, phone: bool = False):
+def open_page(
+    browser, address: str, viewport: dict, *, phone: bool = False, shows: str = "Black to move"
+):
+    """A new tab (its own browser context) on the page, once the game `shows` its text."""
     context = browser.new_context(viewport=viewport, has_touch=phone, is_mobile=phone)
     page = context.new_page()
     terminal = WebTerminal(page)
     page.goto(address)
-    terminal.wait_for(lambda text: "Black to move" in text, "the board")
+    terminal.wait_for(lambda text: shows in text, repr(shows))
     return context, page, terminal
 
 
@@ -72,15 +77,29 @@ def test_a_visitor_who_closes_the_tab_leaves_no_game_running_and_the_game_saved(
     while page_server.games() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not page_server.games()
-    # The game ended as a terminal's game does: saved, offered at the next visit.
-    context, page, terminal = open_page_to_resume(browser, page_server.address)
+    # The game ended as a terminal's game does: saved, and offered at the next visit.
+    context, _page, _terminal = open_page(
+        browser, page_server.address, DESKTOP, shows="Resume your unfinished game?"
+    )
     context.close()
 
 
-def open_page_to_resume(browser, address: str):
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    terminal = WebTerminal(page)
-    page.goto(address)
-    terminal.wait_for(lambda text: "Resume your unfinished game?" in text, "the resume offer")
-    return context, page, terminal
+def test_stopping_the_server_ends_every_open_game(browser, page_server):
+    contexts = [open_page(browser, page_server.address, DESKTOP)[0] for _ in range(2)]
+    games = page_server.games()
+    assert len(games) == 2
+    try:
+        page_server.process.send_signal(signal.SIGINT)
+        assert page_server.process.wait(timeout=30) == 0
+        for pid in games:
+            assert not Path(f"/proc/{pid}").exists() or "zombie" in _state(pid)
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/status").read_text().lower()
+    except OSError:
+        return "zombie"

@@ -74,6 +74,12 @@ class Visitor(AppService):
         close the page's socket so the page says so."""
         try:
             await super().run()
+        except asyncio.CancelledError:
+            # textual-serve cancels its stderr reader as the game ends, and a reader
+            # not yet started raises here (a game that ended at once): not ours to pass on.
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise
         finally:
             with contextlib.suppress(ConnectionError, RuntimeError):
                 await self.remote_close()
