@@ -12,11 +12,11 @@ import pytest
 
 from tui_reversi.core import Color, Ending, Game
 from tui_reversi.net.terms import TimeControl
-from tui_reversi.server.archive import Archive, PlayedGame, UnfinishedGame
 from tui_reversi.server.config import ServeError
-from tui_reversi.server.migrations import NEWEST
-from tui_reversi.server.postgres import PostgresStore, migrate_database
-from tui_reversi.server.store import Presence, Store, TableView
+from tui_reversi.server.ledger.archive import Archive
+from tui_reversi.server.ledger.migrations import NEWEST
+from tui_reversi.server.ledger.postgres import PostgresStore, migrate_database
+from tui_reversi.server.ledger.store import PlayedGame, Presence, Store, TableView, UnfinishedGame
 
 from .conftest import wait_until
 

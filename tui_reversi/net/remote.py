@@ -9,7 +9,7 @@ of UTF-8 at a time (net/server_line.py), words separated by one space:
     game -> server
       hello SECRET              the first line: who this game is (the server knows the name)
       begun                     the board is on this player's screen: the clocks wait for
-                                both games to say so (server/tables.py: BEGIN_GRACE at most)
+                                both games to say so (server/hall/tables.py: BEGIN_GRACE at most)
       move PLY SQUARE           play SQUARE (e.g. d3) at ply PLY of the table's game
       resign                    give the game up
       takeback                  ask the opponent to take back this player's last move
@@ -100,6 +100,16 @@ class News:
     @property
     def over(self) -> bool:
         return self.ending is not None
+
+
+# The names a server gives the players it let in without a key (`guest-7f3a`):
+# they play unrated, and the table says so beside their name.
+GUEST_PREFIX = "guest-"
+
+
+def is_guest(name: str) -> bool:
+    """True for a name the server gave a guest."""
+    return name.startswith(GUEST_PREFIX)
 
 
 @dataclass

@@ -1,0 +1,554 @@
+"""The listener: who may come in, how many at once, and one log line each way.
+
+`Arcade` owns the listening socket and the counts (seats taken, connections
+per address); `PlayerConnection` is asyncssh's per-connection handler: it
+authenticates, opens at most one game session, and refuses everything else
+(port forwarding, tunnels, agents, X11, sftp).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import hmac
+import ipaddress
+import os
+import select
+import sys
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+import asyncssh
+
+from ...core.errors import reason
+from ...crash import keep_private
+from ..config import ServeConfig, ServeError, format_duration, gone_reason
+from ..hall.lobby_host import LobbyHost
+from ..hall.preloaded import PreloadedParent, fork_available
+from ..hall.pty_process import Spawn
+from ..hall.roster import presence, who_is_here
+from ..hall.ssh_session import GameSession
+from ..hall.tables import Tables
+from ..ledger.archive import FIRST_RATING, Archive
+from ..ledger.fleet import Fleet
+from ..ledger.store import Store
+from .door import Door, PasswordPenalties
+from .event_log import NAME_LENGTH, EventLog, log_value, tame_library_logs
+from .hostkey import load_or_create_host_key
+from .input_allowance import InputAllowance
+from .key_commands import keys_command
+from .login import Accounts, Login
+
+# After its session has ended, a connection gets this long to close by itself.
+LINGER_AFTER_SESSION = 5.0
+# How a client is turned away that cannot be the name it asked for.
+NO_WAY_IN = asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
+# On shutdown, how long clients get to close by themselves once their game has ended.
+CLIENT_CLOSE_WAIT = 2.0
+
+
+def log_to_stderr(line: str) -> None:
+    """The server's log: one line on stderr. A log nobody reads any more
+    must not stop the games, nor the server's stopping: when stderr's reader
+    has gone (`serve 2>&1 | tee log`, the tee ended by the same ctrl+c), the
+    lines go where they would without the pipe (`_stderr_to_terminal`)."""
+    if _reader_gone(sys.stderr):
+        _stderr_to_terminal()
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except BrokenPipeError:
+        _stderr_to_terminal()
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.flush()  # the line, still in the buffer
+    except (OSError, ValueError):
+        pass
+
+
+def _reader_gone(stream: TextIO) -> bool:
+    """True when `stream` is a pipe whose reader has gone (a write would fail)."""
+    try:
+        poller = select.poll()
+        poller.register(stream.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (OSError, ValueError):
+        return False
+
+
+def _stderr_to_terminal() -> None:
+    """From now on stderr is the terminal the server was started in, if it
+    has one (so its operator reads that it stopped), else nowhere."""
+    try:
+        fd = os.open("/dev/tty", os.O_WRONLY | os.O_NOCTTY)
+    except OSError:
+        fd = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(fd, sys.stderr.fileno())
+    finally:
+        os.close(fd)
+
+
+class Arcade:
+    """A running `tui-reversi serve`: start(), then close() to hang everyone up and stop."""
+
+    def __init__(self, config: ServeConfig, log: Callable[[str], None] = log_to_stderr) -> None:
+        self.config = config
+        self.events = EventLog(log)
+        self.connections: set[PlayerConnection] = set()
+        # Player (directory) name -> the session whose game is that player's live game.
+        self.live_games: dict[str, GameSession] = {}
+        # Every session with a game running, its connection still there or gone.
+        self.games: set[GameSession] = set()
+        self.door = Door(config)
+        self.penalties = PasswordPenalties(config.auth_failure_delay, self.note)
+        self.accounts = Accounts(config, self.note)
+        self.seats_taken = 0
+        self._acceptor: asyncssh.SSHAcceptor | None = None
+        self.host_key: asyncssh.SSHKey | None = None
+        self.host_key_created = False
+        self.preloaded: PreloadedParent | None = None
+        # Where people play each other (`ssh -t host table`, `join CODE`).
+        self.tables = Tables(
+            self.note,
+            hold=config.hold_seat,
+            adjourn=config.on_drop == "adjourn",
+            tables_per_player=config.tables_per_player,
+            spectators_per_table=config.spectators_per_table,
+        )
+        # What outlives this process (store.py): SQLite under the data directory, or a
+        # fleet's PostgreSQL; finished games also go to the players' saved games.
+        self.archive: Store | None = None
+        # The lobby inside the served games: who is here, the tables, invitations.
+        self.lobby = LobbyHost(
+            self.tables,
+            people=lambda: who_is_here(self),
+            record=self._record,
+            log=self.note,
+            per_minute=config.invitations_per_minute,
+        )
+        # With --database, the other nodes of the fleet (fleet.py); None: this one alone.
+        self.fleet: Fleet | None = None
+        # How games start, in a few words for the banner.
+        self.game_start = "as a fresh Python each"
+
+    async def start(self) -> None:
+        """Load or create the host key and start listening; ServeError if that cannot be done."""
+        config = self.config
+        tame_library_logs()
+        _make_private(config)
+        self.host_key, self.host_key_created = load_or_create_host_key(config.host_key_path)
+        if config.auth == "keys" and config.authorized_keys is not None:
+            self.accounts.file_names()  # fail now, not at the first player's login
+        self.archive = store = self._open_store()
+        self.accounts.store = store
+        self.accounts.codes = store.codes
+        await self._start_preloaded()
+        if config.database is not None:
+            self.fleet = Fleet(store, self.lobby, people=lambda: presence(self), log=self.note)
+            self.tables.fleet = self.lobby.fleet = self.fleet
+            await store.listen(self.fleet.heard)
+        await self.tables.start(store)
+        await self.lobby.start()
+        if self.fleet is not None:
+            await self.fleet.start()
+        try:
+            self._acceptor = await asyncssh.create_server(
+                lambda: PlayerConnection(self),
+                config.host,
+                config.port,
+                server_host_keys=[self.host_key],
+                encoding=None,
+                line_editor=False,
+                agent_forwarding=False,
+                x11_forwarding=False,
+                allow_scp=False,
+                login_timeout=config.login_timeout or None,
+                keepalive_interval=config.keepalive_interval,
+                keepalive_count_max=config.keepalive_count_max,
+                reuse_address=True,
+            )
+        except OSError as error:
+            where = f"{config.host or '*'}:{config.port}"
+            why = reason(error)
+            hint = "; choose another with --port" if error.errno == errno.EADDRINUSE else ""
+            if self.preloaded is not None:
+                await self.preloaded.close()
+            await self.lobby.close()
+            await self.tables.close()
+            await self.archive.leave()
+            self.archive.close()
+            raise ServeError(f"cannot listen on {where}: {why}{hint}") from None
+
+    def _open_store(self) -> Store:
+        """The archive's SQLite, or the fleet's PostgreSQL with --database."""
+        config = self.config
+        if config.database is None:
+            return Archive(config.data_dir / "archive.sqlite3", config.players_dir)
+        from ..ledger.postgres import PostgresStore  # (psycopg loads only for a fleet)
+
+        return PostgresStore(config.database, config.players_dir)
+
+    @property
+    def keeping(self) -> str:
+        """Where games and ratings are kept, in a line for the banner."""
+        store = self.archive
+        if store is None or isinstance(store, Archive):
+            return f"archive {self.config.data_dir / 'archive.sqlite3'} (SQLite: this node alone)"
+        return f"archive in {store.where}, shared with the fleet (this node: {store.node})"
+
+    async def _start_preloaded(self) -> None:
+        """Start the preloaded parent games fork from, or say why games start afresh."""
+        config = self.config
+        if not config.preload:
+            return
+        if not fork_available():
+            self.note("this platform cannot fork: every game starts as a fresh Python (slower)")
+            return
+        if not PreloadedParent.runs(config.game_command):
+            self.note("the game command is not this Python: every game starts as a new process")
+            self.game_start = "as a new process each"
+            return
+        parent = PreloadedParent(log=self.note, launcher=config.launcher_module)
+        try:
+            await parent.start()
+        except ServeError as error:
+            self.note(f"{error}; every game starts as a fresh Python (slower)")
+            return
+        self.preloaded = parent
+        self.game_start = (
+            f"forked from a preloaded parent (pid {parent.pid}, "
+            f"preloaded in {parent.preload_seconds:.1f} s)"
+        )
+
+    async def spawner(self, argv: list[str]) -> Spawn | None:
+        """How to start `argv`: by the preloaded parent, or None for a new process."""
+        parent = self.preloaded
+        if parent is None or not parent.runs(argv) or not await parent.usable():
+            return None
+        return parent.spawn
+
+    @property
+    def addresses(self) -> list[tuple[str, int]]:
+        assert self._acceptor is not None
+        return [(address[0], address[1]) for address in self._acceptor.get_addresses()]
+
+    @property
+    def port(self) -> int:
+        return self.addresses[0][1]
+
+    @property
+    def loopback_only(self) -> bool:
+        return all(ipaddress.ip_address(host).is_loopback for host, _ in self.addresses)
+
+    @property
+    def fingerprint(self) -> str:
+        assert self.host_key is not None
+        return self.host_key.get_fingerprint()
+
+    # Counting.
+
+    def admit(self, connection: PlayerConnection) -> bool:
+        """Count a new connection in at the door; False (not counted) if there is no room."""
+        if not self.door.arrive(connection.address):
+            return False
+        self.connections.add(connection)
+        return True
+
+    def forget(self, connection: PlayerConnection) -> None:
+        if connection in self.connections:
+            self.connections.discard(connection)
+            self.door.leave(connection.address, inside=connection.authenticated)
+            self.log_disconnect(connection)
+
+    def take_seat(self) -> bool:
+        if self.seats_taken >= self.config.max_sessions:
+            return False
+        self.seats_taken += 1
+        return True
+
+    def leave_seat(self) -> None:
+        self.seats_taken -= 1
+
+    # The log (event_log.py): one event when a player is let in, one when any connection ends.
+
+    def note(self, text: str) -> None:
+        """A line for the operator about the server itself (a key file gone bad...)."""
+        self.events.write("note", text=text)
+
+    def log_connect(self, connection: PlayerConnection) -> None:
+        self.events.write(
+            "connect", address=connection.address, peer=connection.peer, user=connection.user
+        )
+
+    def log_disconnect(self, connection: PlayerConnection) -> None:
+        self.events.write(
+            "disconnect",
+            address=connection.address,
+            peer=connection.peer,
+            user=connection.user,
+            after=format_duration(time.monotonic() - connection.started),
+            why=connection.end_reason or "closed",
+        )
+
+    # Stopping.
+
+    async def close(self) -> None:
+        """Stop listening, hang up every game (killing stragglers after the grace), reap, close."""
+        if self._acceptor is not None:
+            self._acceptor.close()
+        connections = list(self.connections)
+        # Before any game is hung up: a game in progress waits for the server to be back.
+        self.tables.adjourn_all("The server is stopping")
+        for connection in connections:
+            connection.end("server shutting down", "the server is shutting down; sorry!")
+        # Every game this server started goes, its player still here or not: hung up,
+        # and killed after the grace if it does not go (hang_up), then reaped.
+        for session in list(self.games):
+            session.end("server shutting down", "the server is shutting down; sorry!")
+        tasks = {session.task for session in self.games if session.task is not None}
+        tasks |= {c.session.task for c in connections if c.session and c.session.task}
+        if tasks:
+            await asyncio.wait(tasks)
+        # Clients told their game is over close by themselves; a disconnect sent at once
+        # could overtake the goodbye on their screen (OpenSSH exits before printing it).
+        closing = [asyncio.ensure_future(c.wait_closed()) for c in connections]
+        if closing:
+            await asyncio.wait(closing, timeout=CLIENT_CLOSE_WAIT)
+        for connection in connections:
+            connection.close()
+        if closing:
+            await asyncio.wait(closing)
+        if self._acceptor is not None:
+            await self._acceptor.wait_closed()
+        if self.preloaded is not None:
+            await self.preloaded.close()
+        if self.fleet is not None:
+            await self.fleet.close()
+        await self.lobby.close()
+        await self.tables.close()
+        if self.archive is not None:
+            await self.archive.leave()
+            self.archive.close()
+
+    def _record(self, name: str) -> tuple[int, int, str]:
+        """`name`'s rating, the rated games it rests on, and their results here."""
+        if self.archive is None:
+            return round(FIRST_RATING), 0, ""
+        rating, games = self.archive.rating(name)
+        return round(rating), games, str(self.archive.results(name))
+
+
+class PlayerConnection(asyncssh.SSHServer):
+    """One SSH connection: authentication, then at most one game session."""
+
+    def __init__(self, arcade: Arcade) -> None:
+        self.arcade = arcade
+        self.config = arcade.config
+        self.started = time.monotonic()
+        self.user: str | None = None
+        self.address = "?"
+        self.peer = "?"
+        self.ssh_connection = ""
+        self.end_reason: str | None = None
+        self.authenticated = False
+        self.login = Login(arcade.accounts, self.config.auth, "?")
+        self._told = False  # the client was told why a key was refused
+        self.session: GameSession | None = None
+        self.game_pid: int | None = None
+        self._conn: asyncssh.SSHServerConnection | None = None
+        self._timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._conn = conn
+        peer = conn.get_extra_info("peername") or ("?", 0)
+        local = conn.get_extra_info("sockname") or ("?", 0)
+        self.address = str(peer[0])
+        self.peer = f"[{peer[0]}]:{peer[1]}" if ":" in self.address else f"{peer[0]}:{peer[1]}"
+        self.ssh_connection = f"{peer[0]} {peer[1]} {local[0]} {local[1]}"
+        self.login = Login(self.arcade.accounts, self.config.auth, self.address)
+        if not self.arcade.admit(self):
+            # No room at the door: not counted, not kept, not told (it has not even said hello).
+            self.end_reason = "no room at the door"
+            asyncio.get_running_loop().call_soon(conn.abort)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        if self.end_reason is None:
+            if self.user is not None and not self.authenticated:
+                self.end_reason = "not authenticated"
+            elif exc is not None:
+                self.end_reason = gone_reason(exc)
+        self.arcade.forget(self)
+
+    def begin_auth(self, username: str) -> bool:
+        self.user = username
+        self.login.asked = username
+        refusal = self.arcade.door.room_inside(self.address)
+        if refusal is not None:
+            # Said here, after the key exchange, because clients read it only from then on.
+            self._refuse(refusal, asyncssh.DISC_TOO_MANY_CONNECTIONS)
+        return True  # in every mode: the key a client offers says who it is
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if self.login.key_allowed(key):
+            return True
+        refusal = self.login.refusal
+        if refusal is not None and not self._told and self._conn is not None:
+            # Shown by OpenSSH as it comes; the client may still have the right key.
+            self._told = True
+            self._conn.send_auth_banner(f"tui-reversi: {refusal}\r\n")
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        # Under --auth password, asyncssh asks for the password this way too.
+        return NotImplemented if self.config.auth == "password" else True  # type: ignore[no-any-return]
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        """No key, or none that may be this name: a guest under the open default
+        (let in without a prompt), else refused with the sentence that says why."""
+        if self.login.guest_allowed():
+            return True
+        if not self._told:  # (else the banner said why)
+            self._refuse(self.login.refusal or "connect with your SSH key.")
+        return False
+
+    def password_auth_supported(self) -> bool:
+        return self.config.auth == "password"
+
+    async def validate_password(self, username: str, password: str) -> bool:
+        refusal = self.login.password_refusal()
+        if refusal is not None:
+            self._refuse(refusal)
+            return False
+        penalties = self.arcade.penalties
+        # However the guesses come (pipelined, on many connections), one is compared
+        # at a time per address, after a wait that grows with its wrong ones.
+        await penalties.turn(self.address)
+        expected = (self.config.password or "").encode()
+        if expected and hmac.compare_digest(password.encode(), expected):
+            penalties.passed(self.address)
+            return True
+        self.end_reason = "wrong password"
+        penalties.failed(self.address, log_value(username, NAME_LENGTH))
+        return False
+
+    def auth_completed(self) -> None:
+        refusal = self.arcade.door.room_inside(self.address)
+        if refusal is not None:
+            self._refuse(refusal, asyncssh.DISC_TOO_MANY_CONNECTIONS)
+            return
+        in_use = {c.user for c in self.arcade.connections if c.authenticated and c.user}
+        name, problem = self.login.settle(in_use)
+        if problem is not None:
+            self._refuse(problem)
+            return
+        self.user = name
+        self.arcade.door.enter(self.address)
+        self.authenticated = True
+        self.end_reason = None
+        self.arcade.log_connect(self)
+        # A connection that never asks for a game does not keep its place for long.
+        self._linger(self.config.login_timeout, "no game requested")
+
+    def _refuse(
+        self, sentence: str, code: int = asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
+    ) -> None:
+        """Turn the client away with one sentence (OpenSSH prints it)."""
+        self.end_reason = sentence.split(";")[0].split(":")[0].rstrip(".").lower()
+        if self._conn is not None:
+            self._conn.disconnect(code, sentence[:1].upper() + sentence[1:])
+
+    def session_requested(self) -> GameSession | bool:
+        if self.session is not None:
+            return False  # one game per connection
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.session = GameSession(self, InputAllowance())
+        return self.session
+
+    # Asked by the session (hall/ssh_session.py's `Connection`).
+
+    @property
+    def adding_key(self) -> bool:
+        """True if let in only to run  keys add CODE  (login.py)."""
+        return self.login.adding_key
+
+    def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
+        """What `keys ...` says, and the exit status (key_commands.py)."""
+        accounts = self.arcade.accounts
+        return keys_command(self.login, accounts, self.user or "", self.config.auth, words, ssh)
+
+    # Everything else a client may ask for is refused.
+
+    def connection_requested(self, *args: object) -> bool:
+        return False
+
+    def server_requested(self, *args: object) -> bool:
+        return False
+
+    def unix_connection_requested(self, *args: object) -> bool:
+        return False
+
+    def unix_server_requested(self, *args: object) -> bool:
+        return False
+
+    def tun_requested(self, *args: object) -> bool:
+        return False
+
+    def tap_requested(self, *args: object) -> bool:
+        return False
+
+    # Called by the session and the arcade.
+
+    def session_closed(self) -> None:
+        """The game is over and the client told: let the client close, or close it soon."""
+        self._linger(LINGER_AFTER_SESSION, "game over, client stayed")
+
+    def end(self, reason: str, message: str) -> None:
+        if self.session is not None and self.session.task is not None:
+            self.session.end(reason, message)
+        else:
+            self.end_reason = self.end_reason or reason
+            self.close()
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+
+    async def wait_closed(self) -> None:
+        if self._conn is not None:
+            await self._conn.wait_closed()
+
+    def _linger(self, seconds: float, reason: str) -> None:
+        """Close the connection in `seconds` unless something cancels the timer first."""
+        if self._timer is not None:
+            self._timer.cancel()
+        if seconds > 0:
+            self._timer = asyncio.get_running_loop().call_later(seconds, self._time_out, reason)
+
+    def _time_out(self, reason: str) -> None:
+        self.end_reason = self.end_reason or reason
+        self.close()
+
+
+def _make_private(config: ServeConfig) -> None:
+    """The data directory, the players' folders and the crash reports: the server
+    user's alone (folders 0700, reports 0600), whatever modes they were found
+    with. ServeError if not."""
+    players = config.players_dir
+    try:
+        config.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        players.mkdir(mode=0o700, exist_ok=True)
+        folders = [config.data_dir, players, *(p for p in players.iterdir() if p.is_dir())]
+        for folder in folders:
+            if not folder.is_symlink():
+                folder.chmod(0o700)
+        keep_private(config.data_dir / "crash-reports")
+    except OSError as error:
+        raise ServeError(f"cannot make {error.filename} private: {reason(error)}") from None

@@ -1,0 +1,158 @@
+"""One connection's way in: the name it asked for, the key it proved, the
+name it plays under, and why it was refused (accounts.py has the rules).
+
+`PlayerConnection` (arcade.py) answers asyncssh's authentication hooks by
+asking its `Login`: `key_allowed` for every key a client offers (asked once
+without a signature, once with), `guest_allowed` when a client without a
+usable key asks to come in by keyboard-interactive, `password_refusal` before
+a password is compared, and `settle` once asyncssh has let the client in.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+
+import asyncssh
+
+from ...storage import StorageError
+from ..config import ServeConfig, ServeError
+from ..ledger.account_keys import GUEST_PREFIX, AccountStore, KeyCodes, KeyCodeStore, is_guest
+from .accounts import key_text, name_refusal, named_keys
+
+
+class Accounts:
+    """The server's side: the store, the authorized-keys file, the codes to add a key."""
+
+    def __init__(self, config: ServeConfig, log: Callable[[str], None]) -> None:
+        self._config = config
+        self.log = log
+        self.store: AccountStore | None = None
+        # (a fleet's are shared: Arcade sets the store's)
+        self.codes: KeyCodeStore = KeyCodes()
+
+    def file_names(self) -> tuple[asyncssh.SSHAuthorizedKeys, dict[str, str]]:
+        """Under --auth keys: the file's keys and their names, read afresh (new keys
+        work without a restart). ServeError if the file cannot be used."""
+        path = self._config.authorized_keys
+        assert path is not None
+        return named_keys(path)
+
+    def guest_name(self, in_use: set[str]) -> str:
+        """A name for a guest that nobody here has now."""
+        while True:
+            name = f"{GUEST_PREFIX}{secrets.token_hex(2)}"
+            if name not in in_use:
+                return name
+
+
+class Login:
+    """How one connection comes in (see the module's docstring)."""
+
+    def __init__(self, accounts: Accounts, mode: str, address: str) -> None:
+        self._accounts = accounts
+        self._mode = mode
+        self._address = address
+        self.asked = ""  # the name the client asked for
+        self.key: str | None = None  # the last key allowed (key_text), proved if let in
+        self.adding_key = False  # let in only to redeem a code for `asked` (keys add CODE)
+        self.refusal: str | None = None  # why a key or the client was refused, for the client
+        self.guest = False
+
+    def key_allowed(self, key: asyncssh.SSHKey) -> bool:
+        """May this key log in as the name asked for?"""
+        text = key_text(key)
+        try:
+            owner = self._owner(key, text)
+            claimed = self._claimed(self.asked)
+        except (StorageError, ServeError) as error:
+            self._accounts.log(str(error))
+            return False
+        allowed = owner == self.asked
+        self.adding_key = False
+        if owner is not None and not allowed:
+            self.refusal = f"this key is {owner}'s here: connect as {owner}."
+        elif not allowed and self._accounts.codes.pending(self.asked):
+            allowed = self.adding_key = True  # to run `keys add CODE`, and nothing else
+        elif not allowed and self._mode == "none":
+            why = name_refusal(self.asked)
+            if why is None and claimed:
+                why = f"the name {self.asked} is claimed by another key; choose another name."
+            self.refusal = self.refusal or why
+            allowed = why is None
+        elif not allowed and self._mode == "keys":
+            self.refusal = self.refusal or (
+                f"no key you offered is given the name {self.asked} on this server."
+            )
+        if allowed:
+            self.key = text
+        return allowed
+
+    def guest_allowed(self) -> bool:
+        """A client without a usable key: a guest, under the open default, if it
+        asked for no claimed name and offered no key that is someone else's."""
+        if self._mode != "none" or self.refusal is not None:
+            return False
+        try:
+            if self._claimed(self.asked):
+                self.refusal = (
+                    f"the name {self.asked} is claimed by a key: connect with that key, "
+                    "or as another name to play as a guest."
+                )
+                return False
+        except StorageError as error:
+            self._accounts.log(str(error))
+            return False
+        self.guest = True
+        return True
+
+    def password_refusal(self) -> str | None:
+        """Under --auth password: why the name asked for cannot come in by password."""
+        why = name_refusal(self.asked)
+        if why is not None:
+            return why
+        try:
+            if self._claimed(self.asked):
+                return f"the name {self.asked} is claimed by a key: connect with that key."
+        except StorageError as error:
+            self._accounts.log(str(error))
+            return "the server cannot check names now; please try again later."
+        return None
+
+    def settle(self, in_use: set[str]) -> tuple[str, str | None]:
+        """Let in: the name to play under, and a sentence if it cannot be after all."""
+        if self.guest:
+            return self._accounts.guest_name(in_use), None
+        store = self._accounts.store
+        if self.key is not None and not self.adding_key and self._mode == "none":
+            try:
+                free = store is not None and store.key_owner(self.key) is None
+                if free and store is not None and not store.claim(self.asked, self.key):
+                    return self.asked, f"the name {self.asked} was claimed meanwhile."
+            except StorageError as error:
+                self._accounts.log(str(error))
+                return self.asked, "the server cannot keep your name now; try again later."
+        return self.asked, None
+
+    def _owner(self, key: asyncssh.SSHKey, text: str) -> str | None:
+        """The name a key is bound to: by the authorized-keys file (--auth keys), else the store."""
+        if self._mode == "keys":
+            authorized, names = self._accounts.file_names()
+            name = names.get(text)
+            options = authorized.validate(key, self._address, self._address)  # (from=...)
+            if name is not None and options is not None:
+                return name
+        store = self._accounts.store
+        return store.key_owner(text) if store is not None else None
+
+    def _claimed(self, name: str) -> bool:
+        """True if some key is bound to `name` (in the store, or the file's under --auth keys)."""
+        store = self._accounts.store
+        if store is not None and store.keys_of(name):
+            return True
+        if self._mode == "keys":
+            try:
+                return name in self._accounts.file_names()[1].values()
+            except ServeError:
+                return False
+        return is_guest(name)

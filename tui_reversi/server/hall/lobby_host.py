@@ -1,0 +1,440 @@
+"""The lobby inside the app, on the server's side: who is here, the tables,
+and invitations from one player to another.
+
+Every game `tui-reversi serve` starts for a player on their own reaches this
+over a local socket of its own, in a directory only the server's user may
+enter, and proves which game it is with the secret the server put in its
+environment (the line protocol is described in net/lobby_link.py). The name
+is the one SSH authenticated; every line is checked here, and a game that
+breaks the protocol is cut off. An accepted invitation opens a table with
+the invitation's colours, variant and clock (tables.py) and tells both games
+to go there: each session then starts its player's game at that table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ...net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
+from ...net.remote import NOBODY
+from ...net.server_line import line, words
+from ...net.terms import TableRefused, TableTerms
+from ..config import format_duration
+from ..ledger.store import TableView
+from .games_socket import GamesSocket, hello, tell
+from .tables import Tables
+
+if TYPE_CHECKING:
+    from ..ledger.fleet import Fleet
+
+# How long an invitation waits for its answer.
+INVITATION_TIMEOUT = 60.0
+# Invitations one player may send in INVITATION_WINDOW seconds (the server's
+# --invitations-per-minute sets it).
+INVITATIONS_PER_MINUTE = 5
+INVITATION_WINDOW = 60.0
+# How often the lobby is looked at again for the games that show it (sent only if changed).
+REFRESH = 1.0
+# Longer than this, what an invitation names is nobody's name (player_directory_name's are
+# at most 42 characters).
+NAME_LIMIT = 64
+# A game told to go to its table that has not ended by then is hung up.
+GO_GRACE = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class Doing:
+    """What one person on the server is doing: a word for the lobby's column
+    (free, playing, waiting, watching, finished) and a phrase to read."""
+
+    state: str
+    text: str
+    code: str | None = None  # the table it is at, if any
+
+
+@dataclass(eq=False)
+class Guest:
+    """One served game's line to the lobby."""
+
+    name: str
+    writer: asyncio.StreamWriter
+    # Seats the session at a table (its secret); False if the session has gone.
+    seat: Callable[[str], bool]
+    looking: bool = False
+    shown: bytes = b""  # the lobby last sent to it
+
+    def send(self, data: bytes) -> None:
+        tell(self.writer, data)
+
+
+@dataclass(eq=False)
+class Invitation:
+    """One player's invitation to another, waiting for its answer."""
+
+    number: int
+    inviter: Guest
+    invitee: Guest
+    terms: TableTerms  # the colour is the inviter's (random: drawn on acceptance)
+    timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+
+
+class LobbyHost:
+    """The lobby's socket, its guests and their invitations: start(), admit()
+    and environment() for sessions, leave(), close()."""
+
+    def __init__(
+        self,
+        tables: Tables,
+        people: Callable[[], dict[str, Doing]],
+        record: Callable[[str], tuple[int, int, str]],
+        log: Callable[[str], None],
+        *,
+        per_minute: int = INVITATIONS_PER_MINUTE,
+        timeout: float = INVITATION_TIMEOUT,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.tables = tables
+        self._people = people  # who is on the server and what they do
+        self._record = record  # a name's rating, rated games and results
+        self._log = log
+        self.per_minute = per_minute
+        self.timeout = timeout
+        self._now = now
+        self._admitted: dict[str, tuple[str, Callable[[str], bool]]] = {}
+        self.guests: list[Guest] = []
+        self.invitations: dict[int, Invitation] = {}
+        self._numbers = itertools.count(1)
+        self._sent: dict[str, collections.deque[float]] = {}
+        variables = (LOBBY_SOCKET_VARIABLE, LOBBY_SECRET_VARIABLE)
+        self._socket = GamesSocket("lobby", variables, self._serve)
+        self._refresher: asyncio.Task[None] | None = None
+        # In a fleet (fleet.py): the guests of other nodes' lobbies invited from here,
+        # by (node, name), and the invitations from other nodes to guests here,
+        # (name, number) -> the node that holds the invitation.
+        self.fleet: Fleet | None = None
+        self._proxies: dict[tuple[str, str], Guest] = {}
+        self._forwarded: dict[tuple[str, int], str] = {}
+
+    async def start(self) -> None:
+        await self._socket.start()
+        self._refresher = asyncio.create_task(self._refreshing())
+
+    async def close(self) -> None:
+        if self._refresher is not None:
+            self._refresher.cancel()
+        await self._socket.close()
+
+    # -- for the sessions ---------------------------------------------------------------
+
+    def admit(self, name: str, seat: Callable[[str], bool]) -> str:
+        """A secret for `name`'s game to reach the lobby with; `seat(table_secret)`
+        sends the session to a table (False if it cannot go any more)."""
+        secret = self._socket.new_secret()
+        self._admitted[secret] = (name, seat)
+        return secret
+
+    def environment(self, secret: str) -> dict[str, str]:
+        return self._socket.environment(secret)
+
+    def leave(self, secret: str) -> None:
+        """The game that held this secret has ended."""
+        self._admitted.pop(secret, None)
+
+    # -- the games' socket --------------------------------------------------------------
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        admitted = self._admitted.pop(await hello(reader), None)
+        if admitted is None:
+            writer.write(line("refused", "this game has no place in the lobby."))
+            return
+        guest = Guest(admitted[0], writer, admitted[1])
+        self.guests.append(guest)
+        try:
+            writer.write(line("welcome", guest.name))
+            self.refresh()
+            while data := await reader.readline():
+                command, rest = words(data)
+                refusal = self._heard(guest, command, rest)
+                if refusal is not None:
+                    guest.send(line("refused", refusal))
+        finally:
+            self._gone(guest)
+
+    def _heard(self, guest: Guest, command: str, rest: str) -> str | None:
+        """Do what a game asked; why not, in one sentence, if it cannot be done."""
+        if command in ("look", "away") and not rest:
+            guest.looking = command == "look"
+            guest.shown = b""
+            self.refresh()
+            return None
+        if command == "invite":
+            return self._invite(guest, rest)
+        if command == "withdraw" and not rest:
+            return self._withdraw(guest)
+        if command in ("accept", "decline"):
+            return self._answer(guest, rest, accepted=command == "accept")
+        if command in ("sit", "watch") and rest:
+            return self._go_to(guest, command, rest)
+        return f"{command[:20]!r} is not something the lobby understands."
+
+    # -- invitations ----------------------------------------------------------------------
+
+    def _invite(self, guest: Guest, rest: str) -> str | None:
+        name, *said = rest.split(" ")
+        try:
+            terms, unread = TableTerms.parse(said)
+        except TableRefused as refusal:
+            return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}."
+        if not name or unread:
+            what = f"{unread[0][:20]!r} is not a term of an invitation" if unread else ""
+            return (
+                f"{what or 'An invitation names a player, then its terms'}: black, white or "
+                "random; variant othello, reversi or anti; clock M+S if any."
+            )
+        if not (name.isprintable() and len(name) <= NAME_LIMIT):
+            return "That is not the name of anyone here."
+        if name == guest.name:
+            return "You cannot invite yourself: choose someone else."
+        waiting = self._sent_by(guest)
+        if waiting is not None:
+            return f"Your invitation to {waiting.invitee.name} is waiting for an answer already."
+        invitee = self._guest(name) or self._guest_elsewhere(name)
+        if invitee is None:
+            return self._not_free(name)
+        if any(i.invitee is invitee or i.inviter is invitee for i in self.invitations.values()):
+            return f"{name} is busy with another invitation; try again in a moment."
+        if not self._count_invitation(guest.name):
+            return f"Too fast: at most {self.per_minute} invitations a minute; try again shortly."
+        invitation = Invitation(next(self._numbers), guest, invitee, terms)
+        self.invitations[invitation.number] = invitation
+        loop = asyncio.get_running_loop()
+        invitation.timer = loop.call_later(self.timeout, self._lapsed, invitation)
+        invitee.send(line("invited", invitation.number, guest.name, *terms.words()))
+        guest.send(line("waiting", invitation.number, name))
+        self._log(f"invitation {invitation.number}: {guest.name} invites {name}")
+        return None
+
+    def _not_free(self, name: str) -> str:
+        """Why `name`, who has no game in the lobby, cannot be invited."""
+        doing = self._people().get(name)
+        if doing is None:
+            return f"{name} is not on this server now."
+        if doing.state in ("playing", "waiting"):
+            return f"{name} is {doing.text}; invite them when that game is over."
+        return f"{name} is {doing.text}; invite them when they are back in their own game."
+
+    def _count_invitation(self, name: str) -> bool:
+        """Count an invitation of `name`'s if within the limit; False if over it."""
+        now = self._now()
+        sent = self._sent.setdefault(name, collections.deque())
+        while sent and now - sent[0] >= INVITATION_WINDOW:
+            sent.popleft()
+        if len(sent) >= self.per_minute:
+            return False
+        sent.append(now)
+        return True
+
+    def _withdraw(self, guest: Guest) -> str | None:
+        invitation = self._sent_by(guest)
+        if invitation is None:
+            return "You have no invitation waiting."
+        self._drop(invitation)
+        withdrew = f"{guest.name} withdrew the invitation."
+        invitation.invitee.send(line("withdrawn", invitation.number, withdrew))
+        guest.send(line("answered", f"You withdrew your invitation to {invitation.invitee.name}."))
+        return None
+
+    def _answer(self, guest: Guest, rest: str, *, accepted: bool) -> str | None:
+        number = int(rest) if rest.isdigit() else None
+        node = self._forwarded.pop((guest.name, number), None) if number is not None else None
+        if node is not None and self.fleet is not None and number not in self.invitations:
+            # An invitation from another node's lobby: that node has it.
+            self.fleet.tell(node, "answer", name=guest.name, number=number, accepted=accepted)
+            return None
+        invitation = self.invitations.get(number) if number is not None else None
+        if invitation is None or invitation.invitee is not guest:
+            return "That invitation is not waiting for your answer any more."
+        self._drop(invitation)
+        inviter = invitation.inviter
+        if not accepted:
+            inviter.send(line("answered", f"{guest.name} declined your invitation."))
+            self._log(f"invitation {invitation.number}: declined")
+            return None
+        terms = invitation.terms
+        host = terms.colour.resolve()  # (random: drawn now)
+        try:
+            table, host_secret = self.tables.open(
+                inviter.name, terms.variant, terms.clock, colour=host
+            )
+            _, guest_secret = self.tables.join(table.code, guest.name)
+        except TableRefused as refusal:
+            why = f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
+            inviter.send(line("answered", f"{guest.name} accepted, but: {why}"))
+            return f"The table could not be opened: {refusal}"
+        self._log(f"invitation {invitation.number}: accepted; table {table.code}")
+        self._send_to_table(inviter, host_secret, table.code)
+        self._send_to_table(guest, guest_secret, table.code)
+        return None
+
+    def _lapsed(self, invitation: Invitation) -> None:
+        if self.invitations.get(invitation.number) is not invitation:
+            return
+        self._drop(invitation)
+        wait = format_duration(self.timeout)
+        inviter, invitee = invitation.inviter, invitation.invitee
+        told = f"{invitee.name} did not answer within {wait}: the invitation lapsed."
+        inviter.send(line("answered", told))
+        lapsed = f"{inviter.name}'s invitation lapsed after {wait} without an answer."
+        invitee.send(line("withdrawn", invitation.number, lapsed))
+
+    def _drop(self, invitation: Invitation) -> None:
+        self.invitations.pop(invitation.number, None)
+        if invitation.timer is not None:
+            invitation.timer.cancel()
+
+    def _sent_by(self, guest: Guest) -> Invitation | None:
+        return next((i for i in self.invitations.values() if i.inviter is guest), None)
+
+    def _guest(self, name: str) -> Guest | None:
+        """The latest game of `name`'s in the lobby, if any."""
+        return next((g for g in reversed(self.guests) if g.name == name), None)
+
+    # -- seats at tables --------------------------------------------------------------------
+
+    def _go_to(self, guest: Guest, command: str, code: str) -> str | None:
+        try:
+            if command == "sit":
+                table, secret = self.tables.join(code, guest.name)
+            else:
+                table, secret = self.tables.watch(code, guest.name)
+        except TableRefused as refusal:
+            return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
+        self._send_to_table(guest, secret, table.code)
+        return None
+
+    def _send_to_table(self, guest: Guest, secret: str, code: str) -> None:
+        if guest.seat(secret):
+            guest.send(line("go", code))
+        else:
+            self.tables.leave(secret)  # its session has gone: the seat is let go
+
+    def _gone(self, guest: Guest) -> None:
+        with contextlib.suppress(ValueError):
+            self.guests.remove(guest)
+        for key, node in list(self._forwarded.items()):
+            if key[0] == guest.name and self.fleet is not None:
+                del self._forwarded[key]
+                self.fleet.tell(node, "gone", name=guest.name)
+        for invitation in list(self.invitations.values()):
+            if invitation.inviter is guest:
+                self._drop(invitation)
+                gone = f"{guest.name} has left the lobby: the invitation is withdrawn."
+                invitation.invitee.send(line("withdrawn", invitation.number, gone))
+            elif invitation.invitee is guest:
+                self._drop(invitation)
+                told = f"{guest.name} has left the lobby: the invitation lapsed."
+                invitation.inviter.send(line("answered", told))
+        self.refresh()
+
+    # -- in a fleet: invitations between nodes' lobbies ---------------------------------------
+
+    def _guest_elsewhere(self, name: str) -> Guest | None:
+        """`name` in another node's lobby, as a guest here whose lines go there."""
+        fleet = self.fleet
+        if fleet is None:
+            return None
+        person = next((p for p in fleet.others[0] if p.name == name and p.in_lobby), None)
+        if person is None:
+            return None
+        key = (person.node, name)
+        if key not in self._proxies:
+            node = person.node
+            self._proxies[key] = Guest(
+                name,
+                fleet.writer(lambda data: fleet.tell(node, "guest", name=name, data=data)),
+                lambda secret: fleet.seat_guest(node, name, secret),
+            )
+        return self._proxies[key]
+
+    def deliver(self, node: str, name: str, data: bytes) -> None:
+        """A line for `name`'s game here from the lobby of `node` (an invitation's)."""
+        guest = self._guest(name)
+        command, rest = words(data)
+        number = rest.split(" ")[0]
+        if command == "invited" and number.isdigit():
+            if guest is None:  # gone meanwhile: the invitation cannot be answered
+                if self.fleet is not None:
+                    self.fleet.tell(node, "gone", name=name)
+                return
+            self._forwarded[(name, int(number))] = node
+        elif command == "withdrawn" and number.isdigit():
+            self._forwarded.pop((name, int(number)), None)
+        if guest is not None:
+            guest.send(data)
+
+    def answered_elsewhere(self, node: str, name: str, number: int, accepted: bool) -> None:
+        """`name`, in the lobby of `node`, answered invitation `number` held here."""
+        guest = self._proxies.get((node, name))
+        if guest is not None:
+            refusal = self._answer(guest, str(number), accepted=accepted)
+            if refusal is not None:
+                guest.send(line("refused", refusal))
+
+    def gone_elsewhere(self, node: str, name: str) -> None:
+        """`name`'s game has left the lobby of `node`: their invitations end."""
+        guest = self._proxies.pop((node, name), None)
+        if guest is not None:
+            self._gone(guest)
+
+    def seated_elsewhere(self, node: str, name: str, secret: str, view: TableView) -> bool:
+        """`name`, in the lobby here, has a seat at table `view` on `node` (an invitation
+        accepted there), by its `secret` there: their session goes to it. False if it
+        cannot (their game has gone)."""
+        guest = self._guest(name)
+        here = self.tables.seat_from(node, secret, view, name)
+        if guest is not None and guest.seat(here):
+            return True
+        self.tables.leave(here)
+        return False
+
+    # -- the lobby, sent to the games that show it -------------------------------------------
+
+    async def _refreshing(self) -> None:
+        while True:
+            await asyncio.sleep(REFRESH)
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Send the lobby to every game that shows it, if it changed for that game."""
+        looking = [guest for guest in self.guests if guest.looking]
+        if not looking:
+            return
+        people = self._people()
+        for guest in looking:
+            data = self.view_for(guest.name, people)
+            if data != guest.shown:
+                guest.shown = data
+                guest.send(data)
+
+    def view_for(self, name: str, people: dict[str, Doing]) -> bytes:
+        """The lobby as `name` sees it, in protocol lines ending with `shown`."""
+        lines = [line("person", who, what.state, what.text) for who, what in sorted(people.items())]
+        for view in self.tables.views(everywhere=True):
+            if view.kind == "adjourned" and name not in (view.black, view.white):
+                continue  # only its players may resume it
+            clock = view.clock or NO_CLOCK
+            black, white = view.black or NOBODY, view.white or NOBODY
+            lines.append(
+                line("table", view.code, view.kind, black, white, view.variant, clock, view.move)
+            )
+        rating, games, results = self._record(name)
+        lines.append(line("record", rating, games, results))
+        lines.append(line("shown"))
+        return b"".join(lines)

@@ -1,0 +1,165 @@
+"""`ssh -p 2222 host lobby`: who is on the server and what they are doing,
+the tables in progress and the open ones, and the asker's own record, as
+plain lines (no terminal needed)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from typing import Protocol
+
+from ...core import Color
+from ..config import player_directory_name
+from ..ledger.account_keys import is_guest
+from ..ledger.fleet import Fleet
+from ..ledger.store import Presence, Store, TableView
+from .lobby_host import Doing, LobbyHost
+from .tables import Tables
+
+
+class Session(Protocol):
+    """A game session as the roster reads it (hall/ssh_session.py's `GameSession`)."""
+
+    @property
+    def table_secret(self) -> str | None:
+        """The secret of the session's seat at a table, if it has one."""
+
+    @property
+    def task(self) -> asyncio.Task[None] | None:
+        """The session's game, while it has one (None: a look at the lobby)."""
+
+
+class Connection(Protocol):
+    """A connection as the roster reads it (edge/arcade.py's `PlayerConnection`)."""
+
+    @property
+    def user(self) -> str | None:
+        """The name it plays under, once it asked for one."""
+
+    @property
+    def authenticated(self) -> bool:
+        """True once it is let in."""
+
+    @property
+    def session(self) -> Session | None:
+        """Its game session, if it opened one."""
+
+
+class Server(Protocol):
+    """The running server as the roster reads it (edge/arcade.py's `Arcade`)."""
+
+    @property
+    def connections(self) -> Iterable[Connection]:
+        """Every connection counted in at the door."""
+
+    @property
+    def tables(self) -> Tables:
+        """This node's tables."""
+
+    @property
+    def lobby(self) -> LobbyHost:
+        """The in-app lobby."""
+
+    @property
+    def fleet(self) -> Fleet | None:
+        """The other nodes of the fleet; None for a server alone."""
+
+    @property
+    def archive(self) -> Store | None:
+        """What the server keeps (None before it started)."""
+
+
+def who_is_here(arcade: Server, everywhere: bool = True) -> dict[str, Doing]:
+    """Everyone with a game open on the server (by player name), and what they do;
+    in a fleet, on every node unless not `everywhere` (this node's people only)."""
+    tables = arcade.tables
+    doing: dict[str, Doing] = {}
+    for connection in arcade.connections:
+        session = connection.session
+        if connection.user is None or not connection.authenticated or session is None:
+            continue
+        who = player_directory_name(connection.user)
+        seat = tables.seat_of(session.table_secret) if session.table_secret else None
+        if seat is None:
+            if session.task is not None:  # (not a lobby look like this one)
+                doing.setdefault(who, Doing("free", "playing on their own"))
+            continue
+        code = seat.table.code
+        if seat.table.ended is not None:  # another session of theirs may say more
+            doing.setdefault(who, Doing("finished", f"looking at table {code}'s finished game"))
+        elif seat.color is None:
+            doing[who] = Doing("watching", f"watching table {code}", code)
+        else:
+            other = seat.table.name(seat.color.other)
+            against = f"against {other}" if other else "waiting for someone to join"
+            where = f"at table {code} ({seat.color.label}), {against}"
+            doing[who] = Doing("playing" if other else "waiting", where, code)
+    if everywhere and arcade.fleet is not None:
+        for person in arcade.fleet.others[0]:
+            doing.setdefault(person.name, Doing(person.state, person.text, person.code))
+    return doing
+
+
+def presence(arcade: Server) -> list[Presence]:
+    """This node's people, as it shares them with the fleet's other nodes."""
+    in_lobby = {guest.name for guest in arcade.lobby.guests}
+    node = arcade.archive.node if arcade.archive is not None else ""
+    return [
+        Presence(name, doing.state, doing.text, doing.code, node, name in in_lobby)
+        for name, doing in sorted(who_is_here(arcade, everywhere=False).items())
+    ]
+
+
+def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
+    """The lobby as `name` sees it; `join_hint` is the ssh command before `join CODE`."""
+    views = arcade.tables.views(everywhere=True)
+    doing = {who: what.text for who, what in who_is_here(arcade).items()}
+    lines = [f"tui-reversi: {len(doing)} here"]
+    lines += [f"  {who:<16} {what}" for who, what in sorted(doing.items())]
+    playing = [view for view in views if view.kind == "playing"]
+    if playing:
+        lines.append("Tables in progress (watch CODE to watch one):")
+        for view in playing:
+            lines.append(
+                f"  {view.code}  {view.black} (Black) against {view.white} (White), {_how(view)}"
+            )
+    adjourned = [view for view in views if view.kind == "adjourned"]
+    if adjourned:
+        lines.append(f"Adjourned games (a player resumes one with {join_hint} resume CODE):")
+        for view in adjourned:
+            lines.append(
+                f"  {view.code}  {view.black} (Black) against {view.white} (White), {_how(view)}"
+            )
+    waiting = [view for view in views if view.kind == "open"]
+    if waiting:
+        lines.append(f"Open tables (anyone may sit down: {join_hint} join CODE):")
+        for view in waiting:
+            colour, host = (Color.BLACK, view.black) if view.black else (Color.WHITE, view.white)
+            lines.append(f"  {view.code}  {host} waits ({colour.label}), {_how(view)}")
+    archive = arcade.archive
+    if is_guest(name):
+        lines.append("You play as a guest here: unrated; connect with an SSH key to claim a name.")
+    elif archive is not None:
+        rating, games = archive.rating(name)
+        lines.append(
+            f"Your record here: {archive.results(name)}; rating {round(rating)} "
+            f"after {games} rated games."
+        )
+    return lines
+
+
+def adjourned_lines(games: list[TableView], name: str, hint: str) -> list[str]:
+    """`ssh host resume`: `name`'s adjourned games and how to resume each; `hint`
+    is the ssh command before `resume CODE`."""
+    if not games:
+        return [f"tui-reversi: {name} has no adjourned games on this server."]
+    lines = [f"tui-reversi: {name}'s adjourned games (resume one with {hint} resume CODE):"]
+    for view in games:
+        you, other = (Color.BLACK, view.white) if view.black == name else (Color.WHITE, view.black)
+        lines.append(f"  {view.code}  you ({you.label}) against {other}, {_how(view)}")
+    return lines
+
+
+def _how(view: TableView) -> str:
+    clock = f", clock {view.clock}" if view.clock else ""
+    return f"{view.variant}{clock}, move {view.move}"

@@ -1,0 +1,807 @@
+"""One SSH session channel bound to one game process on its own pty.
+
+The session never runs what the client asks for: a shell request starts the
+game, an exec request is read as game options from a short list, and
+subsystems (sftp and the like) are refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import os
+import signal
+import time
+import traceback
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Protocol
+
+import asyncssh
+
+from ...crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
+from ...net.terms import TableTerms
+from ..config import (
+    ServeConfig,
+    format_duration,
+    gone_reason,
+    player_directory_name,
+    player_environment,
+    player_user_name,
+)
+from .lobby_host import GO_GRACE
+from .pty_process import INPUT_HIGH_WATER, PtyProcess, Spawn
+from .roster import Server, adjourned_lines, lobby_lines
+from .session_command import (
+    TABLE_OPTIONS,
+    SessionRefused,
+    game_options,
+    look_options,
+    resume_code,
+    table_command,
+    table_terms,
+)
+from .tables import TableRefused
+
+# What a full-screen app may have switched on, switched off again: used only when the
+# game died by a signal and could not restore the player's terminal itself.
+TERMINAL_RESET = (
+    b"\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l"
+    b"\x1b[?1004l\x1b[?2004l\x1b[<u\x1b[?25h\x1b[?7h\x1b[?1049l"
+)
+
+
+AGAIN = "connect again to carry on."
+
+# The game's exit status for options or input it refused (its one sentence is on the
+# player's screen): `tui-reversi --black grandmaster` (see __main__.main).
+BAD_INPUT_STATUS = 2
+
+# How long the question about a game open elsewhere waits for an answer.
+ANSWER_WAIT = 60.0
+
+# Asked when the player's game is already open in another session; keys -> answers.
+ELSEWHERE_KEYS = {"t": "take over", "n": "separate", "q": "leave", "\x03": "leave", "\x04": "leave"}
+
+
+class EventWriter(Protocol):
+    """The server's log (edge/event_log.py's `EventLog`)."""
+
+    def write(self, event: str, /, address: str | None = None, **fields: object) -> None:
+        """Log `event` with `fields`, charged to `address` if given."""
+
+
+class SessionServer(Server, Protocol):
+    """The running server as a session uses it (edge/arcade.py's `Arcade`)."""
+
+    @property
+    def events(self) -> EventWriter:
+        """The server's log, an event a line."""
+
+    @property
+    def config(self) -> ServeConfig:
+        """What the operator chose."""
+
+    @property
+    def live_games(self) -> dict[str, GameSession]:
+        """Player (directory) name -> the session whose game is that player's live game."""
+
+    @property
+    def games(self) -> set[GameSession]:
+        """Every session with a game running, its connection still there or gone."""
+
+    def note(self, text: str) -> None:
+        """A line for the operator's log."""
+
+    def take_seat(self) -> bool:
+        """Take one of the server's seats; False if all are taken."""
+
+    def leave_seat(self) -> None:
+        """Give a seat taken back."""
+
+    async def spawner(self, argv: list[str]) -> Spawn | None:
+        """How to start `argv`: by the preloaded parent, or None for a new process."""
+
+
+class Connection(Protocol):
+    """The SSH connection a session belongs to (edge/arcade.py's `PlayerConnection`)."""
+
+    end_reason: str | None  # why it ended, for the log (the session says it as it goes)
+    game_pid: int | None  # its game's process, once started
+
+    @property
+    def arcade(self) -> SessionServer:
+        """The running server."""
+
+    @property
+    def user(self) -> str | None:
+        """The name it plays under (set at authentication, before any session)."""
+
+    @property
+    def address(self) -> str:
+        """Where it connected from."""
+
+    @property
+    def ssh_connection(self) -> str:
+        """SSH_CONNECTION's value for its games: 'client port server port'."""
+
+    @property
+    def adding_key(self) -> bool:
+        """True if it was let in only to run  keys add CODE."""
+
+    def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
+        """What `keys ...` (`words` after `keys`) says, and the exit status."""
+
+    def session_closed(self) -> None:
+        """The game is over and the client told."""
+
+
+class Allowance(Protocol):
+    """How much input a game is given (edge/input_allowance.py's `InputAllowance`)."""
+
+    @property
+    def dropped(self) -> int:
+        """Bytes dropped so far."""
+
+    @property
+    def burst(self) -> int:
+        """The most it takes at once, in bytes."""
+
+    def admit(self, data: bytes) -> bytes:
+        """What of `data` the game gets."""
+
+
+class GameSession(asyncssh.SSHServerSession):
+    """Starts the game when the client asks for a shell; pumps bytes; ends it cleanly."""
+
+    def __init__(self, owner: Connection, allowance: Allowance) -> None:
+        self._owner = owner
+        self._config = owner.arcade.config
+        self._chan: asyncssh.SSHServerChannel | None = None
+        self._open = False
+        self._command: str | None = None
+        self._term: str | None = None
+        self._size = (80, 24, 0, 0)
+        self._erase: int | None = None
+        self._process: PtyProcess | None = None
+        self._pending_input = bytearray()
+        self._allowance = allowance
+        self._logged_dropped = False
+        self._last_input = time.monotonic()
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._end_message: str | None = None
+        self._seated = False
+        self._crash_report: Path | None = None
+        self._options: list[str] = []
+        # While asking what to do about the player's game open elsewhere: that session.
+        self._asking: GameSession | None = None
+        # At a table: the secret of this player's seat, which the game is given.
+        self._table_secret: str | None = None
+        self._table_code: str | None = None  # (the code of that table)
+        # A seat the in-app lobby found for the player (an invitation accepted, a
+        # table taken): their game ends, and the next one starts there.
+        self._next_table: str | None = None
+        self.started = time.monotonic()
+        self.task: asyncio.Task[None] | None = None
+
+    # asyncssh callbacks, in the order a client drives them.
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
+        self._chan = chan
+        self._open = True
+
+    def pty_requested(
+        self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]
+    ) -> bool:
+        self._term = term_type
+        self._size = term_size
+        self._erase = term_modes.get(asyncssh.PTY_VERASE)
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        # Never executed: read as game options in session_started.
+        self._command = command
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False
+
+    @property
+    def table_secret(self) -> str | None:
+        """The secret of this session's seat at a table, if it has one."""
+        return self._table_secret
+
+    def session_started(self) -> None:
+        words = (self._command or "").split()
+        if self._owner.adding_key and not (words[:2] == ["keys", "add"] and len(words) == 3):
+            name = self._owner.user
+            self._owner.end_reason = "a key not the player's yet asked for more than keys add"
+            self._print(
+                [f"tui-reversi: this key is not {name}'s yet: it may only run  keys add CODE"]
+            )
+            self._exit(1)
+            return
+        if words[:1] == ["keys"]:
+            ssh = self._ssh_hint().removesuffix(" HOST").replace("ssh -t", "ssh", 1)
+            lines, status = self._owner.keys(words[1:], ssh)
+            self._print(lines)
+            self._owner.end_reason = f"keys {' '.join(words[1:2])}".strip()
+            self._exit(status)
+            return
+        if (self._command or "").strip() == "lobby":
+            self._show_lobby()
+            return
+        first, _, rest = (self._command or "").strip().partition(" ")
+        if first == "resume" and resume_code(rest)[0] is None and self._lists_adjourned():
+            return
+        try:
+            options = self._admit()
+        except SessionRefused as refusal:
+            self._owner.end_reason = refusal.reason
+            self._say(f"tui-reversi: {refusal}")
+            self._exit(refusal.status)
+            return
+        self._options = options
+        other = self._live_game()
+        if self._table_secret is not None:
+            self._begin(options, separate=True)  # a table's game is not the player's own game
+        elif other is None:
+            self._begin(options)
+        elif not other.client_connected:
+            self._begin(options, take_over=other)  # its player left: it is ending, then ours
+        else:
+            self._ask_about(other)
+
+    def data_received(self, data: bytes, datatype: int | None) -> None:
+        self._last_input = time.monotonic()
+        if self._asking is not None:
+            self._answer(data)
+            return
+        data = self._allowance.admit(data)
+        if self._allowance.dropped and not self._logged_dropped:
+            self._log_dropped()
+        if not data:
+            return
+        if self._process is None:
+            self._pending_input += data
+            return
+        self._process.write(data)
+        if self._process.input_buffered > INPUT_HIGH_WATER and self._chan is not None:
+            self._chan.pause_reading()
+
+    def _log_dropped(self) -> None:
+        """Once a session, the log hears that input past the allowance was dropped;
+        the player is told when the game is over (not over the board, which the
+        game would not know to draw again)."""
+        self._logged_dropped = True
+        owner = self._owner
+        owner.arcade.events.write(
+            "input-dropped",
+            address=owner.address,
+            user=owner.user,
+            why="sent input faster than a game takes",
+        )
+
+    def eof_received(self) -> bool:
+        return True  # keep the channel open: the game still has things to show
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self._size = (width, height, pixwidth, pixheight)
+        if self._process is not None:
+            self._process.resize(width, height, pixwidth, pixheight)
+
+    def pause_writing(self) -> None:
+        if self._process is not None:
+            self._process.pause_output()
+
+    def resume_writing(self) -> None:
+        if self._process is not None:
+            self._process.resume_output()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._open = False
+        self._cancel_timers()
+        self._dropped_from_table()
+        if self._asking is not None:
+            self._asking = None
+            self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
+            self._leave_seat()
+        if self._process is not None and self._process.running:
+            self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
+            self._process.discard_output()
+            self._process.hang_up(self._config.hangup_grace)
+
+    # Ending on the server's side.
+
+    def end(self, reason: str, message: str) -> None:
+        """Hang up the game for `reason` (logged) and tell the player `message` once it is gone."""
+        if self._end_message or (self._process is not None and not self._process.running):
+            return
+        self._owner.end_reason = reason
+        self._end_message = message
+        self._dropped_from_table()
+        if self._process is not None:
+            self._process.hang_up(self._config.hangup_grace)
+        # else: _run_game hangs the game up as soon as it has started.
+
+    def _dropped_from_table(self) -> None:
+        """The game is going because its player went or was hung up: at a table,
+        that is a dropped player (the seat is held), not a crashed game."""
+        if self._table_secret is not None:
+            self._owner.arcade.tables.dropped(self._table_secret)
+
+    # One live game per player name.
+
+    @property
+    def client_connected(self) -> bool:
+        return self._open
+
+    @property
+    def player(self) -> str:
+        """The player's name as their files know it (one directory, one autosave)."""
+        return player_directory_name(self._owner.user or "")
+
+    @property
+    def address(self) -> str:
+        """Where the player connected from."""
+        return self._owner.address
+
+    @property
+    def playing_at_table(self) -> bool:
+        """True while this session's game plays at a player's seat at a table,
+        however it sat down there: lobby, join, table or resume."""
+        secret = self._table_secret
+        return secret is not None and self._owner.arcade.tables.playing(secret)
+
+    def _live_game(self) -> GameSession | None:
+        """The player's game open in another session: their own game, or else a
+        seat at a table they sat down at from a command (`join CODE`, `table`,
+        `resume`), which a take-over sits back down at."""
+        arcade = self._owner.arcade
+        own = arcade.live_games.get(self.player)
+        if own is not None:
+            return own
+        seats = [
+            game
+            for game in arcade.games
+            if game is not self and game.player == self.player and game.playing_at_table
+        ]
+        return min(seats, key=lambda game: game.started, default=None)
+
+    def _begin(
+        self, options: list[str], take_over: GameSession | None = None, separate: bool = False
+    ) -> None:
+        """Start the game: the player's live game (after `take_over` has ended), or a
+        separate one beside it."""
+        if not separate:
+            self._owner.arcade.live_games[self.player] = self
+        self._owner.arcade.games.add(self)
+        self.task = asyncio.create_task(self._play(options, take_over))
+
+    def _ask_about(self, other: GameSession) -> None:
+        """Tell the player their game is open elsewhere and ask what to do."""
+        self._asking = other
+        since = format_duration(time.monotonic() - other.started)
+        where = f"from {other.address}, for {since}"
+        self._say(f"tui-reversi: your game is open in another session ({where}).")
+        self._say("  t  take it over here: that session is told and ended, its game saved first")
+        self._say("  n  play a separate game here; the other one carries on")
+        self._say("  q  leave it as it is")
+        wait = ANSWER_WAIT
+        self._timers["question"] = asyncio.get_running_loop().call_later(
+            wait, self._no_answer, wait
+        )
+
+    def _answer(self, data: bytes) -> None:
+        other = self._asking
+        if other is None:
+            return
+        answer = None
+        for key in data.decode("latin-1").lower():
+            answer = ELSEWHERE_KEYS.get(key)
+            if answer is not None:
+                break
+        if answer is None:
+            return
+        self._asking = None
+        self._cancel_timers()
+        options = [option for option in self._options if option not in ("--new", "--resume")]
+        live = self._live_game()
+        if answer == "leave":
+            self._owner.end_reason = "left the game open in another session"
+            self._say("tui-reversi: your game carries on in the other session.")
+            self._leave_seat()
+            self._exit(0)
+        elif answer == "separate":
+            self._say("tui-reversi: starting a separate game...")
+            self._begin([*options, "--new"], separate=True)
+        elif live is not None and live is not other:
+            self._ask_about(live)  # someone else took it over meanwhile: ask again
+        else:
+            self._say("tui-reversi: taking your game over...")
+            self._begin([*options, "--resume"], take_over=live)
+
+    def _no_answer(self, wait: float) -> None:
+        self._asking = None
+        self._owner.end_reason = "no answer about the game open elsewhere"
+        self._say(f"tui-reversi: no answer in {format_duration(wait)}; {AGAIN}")
+        self._leave_seat()
+        self._exit(1)
+
+    def _leave_seat(self) -> None:
+        if self._seated:
+            self._seated = False
+            self._owner.arcade.leave_seat()
+
+    def hand_seat_over(self) -> str | None:
+        """The secret of this session's seat at a table for the player's session
+        that takes their game over (tables.Tables.hand_over), if it is at one."""
+        if self._table_secret is None:
+            return None
+        return self._owner.arcade.tables.hand_over(self._table_secret)
+
+    async def _take_over(self, other: GameSession) -> None:
+        """End `other`'s game (it saves on the hang-up) and wait until it has gone."""
+        if other.client_connected:
+            other.end(
+                "taken over by another session",
+                f"your game was taken over by a new session from {self.address}; "
+                "it was saved first and carries on there.",
+            )
+        if other.task is not None:
+            await asyncio.shield(other.task)
+
+    # The game's life.
+
+    def _admit(self) -> list[str]:
+        try:
+            at_table, code, command = table_command(self._command)
+            terms, command = table_terms(command) if at_table == "table" else (None, command)
+            if at_table is None:  # back after a dropped connection: to the held seat
+                code = self._owner.arcade.tables.held_for(self.player)
+                at_table = "join" if code is not None else None
+            options = game_options(command)
+            if at_table is not None:
+                self._check_table_options(options)
+        except SessionRefused as refusal:
+            refusal.reason = f"bad game options {self._command!r}"
+            raise
+        if self._term is None:  # after the command: a wrong one is told what is wrong
+            raise SessionRefused(
+                "this is a full-screen game and needs a terminal: connect with ssh -t",
+                1,
+                "no terminal requested",
+            )
+        if not self._owner.arcade.take_seat():
+            seats = self._config.max_sessions
+            raise SessionRefused(
+                f"all {seats} seats are taken; please try again in a few minutes.", 1, "server full"
+            )
+        self._seated = True
+        if at_table is not None:
+            self._sit_at_table(at_table, code, terms)
+        return options
+
+    def _show_lobby(self) -> None:
+        """Print the lobby (roster.py) and end: it needs no terminal and no seat."""
+        self._print(lobby_lines(self._owner.arcade, self.player, self._ssh_hint()))
+        self._owner.end_reason = "looked at the lobby"
+        self._exit(0)
+
+    def _lists_adjourned(self) -> bool:
+        """`resume` without a terminal, or with several games to choose from: the
+        player's adjourned games are listed (True); else False, to resume the one."""
+        tables = self._owner.arcade.tables
+        games = tables.adjourned_views(self.player)
+        if self._term is not None and len(games) == 1:
+            return False
+        self._print(adjourned_lines(games, self.player, self._ssh_hint()))
+        self._owner.end_reason = "looked at their adjourned games"
+        self._exit(0 if games else 1)
+        return True
+
+    def _print(self, lines: list[str]) -> None:
+        """Plain lines on the channel's output (a command that needs no terminal)."""
+        for text in lines:
+            if self._chan is not None:
+                self._chan.write(f"{text}\r\n".encode() if self._term else f"{text}\n".encode())
+
+    def _ssh_hint(self) -> str:
+        """'ssh -t -p 2222 HOST': how this player reached the server, for a hint."""
+        port = self._owner.ssh_connection.split()[-1:] or ["22"]
+        return "ssh -t" + ("" if port == ["22"] else f" -p {port[0]}") + " HOST"
+
+    def _check_table_options(self, options: list[str]) -> None:
+        for option in options:
+            if option.startswith("--") and option not in TABLE_OPTIONS:
+                names = ", ".join(name[2:] for name in TABLE_OPTIONS)
+                raise SessionRefused(f"at a table only {names} may be chosen, not {option[2:]}", 2)
+
+    def _sit_at_table(self, at_table: str, code: str | None, terms: TableTerms | None) -> None:
+        tables = self._owner.arcade.tables
+        try:
+            if at_table == "resume" and code is None:  # their one adjourned game
+                code = next((t.code for t in tables.adjourned_views(self.player)), None)
+                if code is None:
+                    raise TableRefused("you have no adjourned games on this server.")
+            if code is None:
+                terms = terms or TableTerms()
+                colour = terms.colour.resolve()  # (random: drawn now, shown with the code)
+                table, secret = tables.open(self.player, terms.variant, terms.clock, colour)
+            elif at_table == "watch":
+                table, secret = tables.watch(code, self.player)
+            elif at_table == "resume":
+                table, secret = tables.resume(code, self.player)
+            else:
+                table, secret = tables.join(code, self.player)
+        except TableRefused as refusal:
+            self._leave_seat()
+            raise SessionRefused(str(refusal), 1, f"table refused: {refusal}") from None
+        self._table_secret = secret
+        self._table_code = table.code
+
+    async def _play(self, options: list[str], take_over: GameSession | None = None) -> None:
+        try:
+            if take_over is not None:
+                # At a table there: this session sits back down at it, its game as it was.
+                self._next_table = take_over.hand_seat_over()
+                await self._take_over(take_over)
+            status = 0 if self._next_table is not None else await self._run_game(options)
+            while self._next_table is not None and self._open and not self._end_message:
+                status = await self._table_from_lobby(options)
+        except Exception as error:
+            if not isinstance(error, OSError):  # a bug: the operator needs the whole story
+                for line in traceback.format_exc().splitlines():
+                    self._owner.arcade.events.write("bug", text=line)
+            self._owner.end_reason = f"game did not start: {error}"
+            self._say("tui-reversi: the game could not start; please tell the server's operator.")
+            self._exit(1)
+            return
+        finally:
+            self._owner.arcade.games.discard(self)
+            self._leave_seat()
+            if self._table_secret is not None:
+                self._owner.arcade.tables.leave(self._table_secret)
+            if self._owner.arcade.live_games.get(self.player) is self:
+                del self._owner.arcade.live_games[self.player]
+        self._finish(status)
+
+    # -- from the in-app lobby (server/lobby_host.py) to a table and back --------------
+
+    def _seat_from_lobby(self, secret: str) -> bool:
+        """The lobby has a seat at a table for this player: their game is told to
+        end (and hung up if it does not), and the table's game starts next."""
+        process = self._process
+        if not self._open or self._end_message or process is None or not process.running:
+            return False
+        self._next_table = secret
+        loop = asyncio.get_running_loop()
+        self._timers["go"] = loop.call_later(GO_GRACE, self._hurry, process)
+        return True
+
+    def _hurry(self, process: PtyProcess) -> None:
+        if process is self._process and process.running:
+            process.hang_up(self._config.hangup_grace)
+
+    async def _table_from_lobby(self, options: list[str]) -> int:
+        """Play at the table the lobby found, then back to the player's own game."""
+        look = look_options(options)
+        tables = self._owner.arcade.tables
+        self._table_secret, self._next_table = self._next_table, None
+        seat = tables.seat_of(self._table_secret) if self._table_secret else None
+        self._table_code = seat.table.code if seat is not None else None
+        try:
+            status = await self._run_game(look)
+        finally:
+            if self._table_secret is not None:
+                tables.leave(self._table_secret)
+            self._table_secret = None
+        if status != 0 or not self._open or self._end_message:
+            return status  # hung up (the seat is held), or crashed (adjourned): it ends
+        self._table_code = None
+        return await self._run_game(look)
+
+    async def _run_game(self, options: list[str]) -> int:
+        timer = self._timers.pop("go", None)
+        if timer is not None:
+            timer.cancel()
+        owner = self._owner
+        lobby = owner.arcade.lobby
+        lobby_secret = None
+        if self._table_secret is None:  # the player's own game: the lobby is a key away
+            lobby_secret = lobby.admit(self.player, self._seat_from_lobby)
+        try:
+            return await self._start_game(options, lobby_secret)
+        finally:
+            if lobby_secret is not None:
+                lobby.leave(lobby_secret)
+
+    async def _start_game(self, options: list[str], lobby_secret: str | None) -> int:
+        owner = self._owner
+        user = owner.user or ""  # set at authentication, before any session
+        home = _player_home(self._config.players_dir, user)
+        env = player_environment(
+            home=home,
+            user=player_user_name(user),
+            term=self._term,
+            client_env=self._chan.get_environment() if self._chan else {},
+            ssh_connection=owner.ssh_connection,
+        )
+        if self._table_secret is not None:
+            env.update(owner.arcade.tables.environment(self._table_secret))
+        if lobby_secret is not None:
+            env.update(owner.arcade.lobby.environment(lobby_secret))
+        # After a bug the game writes its report here, outside the player's
+        # directory: the log gets it, the player only a sentence.
+        self._crash_report = _crash_report_path(self._config.data_dir, user)
+        env[REPORT_VARIABLE] = str(self._crash_report)
+        if os.environ.get(TEST_CRASH_VARIABLE):  # tests and bench/fuzz.py only
+            env[TEST_CRASH_VARIABLE] = os.environ[TEST_CRASH_VARIABLE]
+        argv = [*self._config.game_command, *options]
+        process = await PtyProcess.start(
+            argv,
+            env=env,
+            cwd=home,
+            size=self._size,
+            on_output=self._send,
+            on_input_drained=self._input_drained,
+            erase=self._erase,
+            spawn=await owner.arcade.spawner(argv),
+        )
+        self._process = process
+        owner.game_pid = process.pid
+        if not self._open:
+            process.discard_output()
+            process.hang_up(self._config.hangup_grace)
+        elif self._end_message:
+            process.hang_up(self._config.hangup_grace)
+        else:
+            process.resize(*self._size)
+            process.write(bytes(self._pending_input))
+            self._start_timers()
+        self._pending_input.clear()
+        return await process.wait()
+
+    def _finish(self, status: int) -> None:
+        self._cancel_timers()
+        owner = self._owner
+        if status < 0:
+            name = _signal_name(-status)
+            owner.end_reason = owner.end_reason or f"game killed by SIG{name}"
+        elif status == BAD_INPUT_STATUS:
+            owner.end_reason = (
+                owner.end_reason or f"game refused its options (exit status {status})"
+            )
+        elif status != 0:
+            owner.end_reason = owner.end_reason or f"game crashed (exit status {status})"
+        else:
+            owner.end_reason = owner.end_reason or "player quit"
+        self._log_crash_report()  # whatever ended the game after it wrote one
+        if not self._open:
+            return
+        if self._allowance.dropped:
+            kib = self._allowance.burst // 1024
+            self._say(
+                f"\r\ntui-reversi: {_amount(self._allowance.dropped)} of input the game could "
+                f"not use was dropped (pastes of over {kib} KB, or keys faster than anyone types)."
+            )
+        if status < 0:
+            self._send(TERMINAL_RESET)
+        adjourned = {view.code for view in owner.arcade.tables.adjourned_views(self.player)}
+        if self._table_code in adjourned and (status != 0 or self._end_message):
+            self._send(TERMINAL_RESET)  # (a crashed game may have left it in any state)
+            said = self._end_message or "your game stopped unexpectedly."
+            code, hint = self._table_code, self._ssh_hint()
+            self._say(f"\r\ntui-reversi: {said}")
+            self._say(f"Table {code}'s game is adjourned; to go on with it:  {hint} resume")
+            self._exit(1)
+        elif self._end_message:
+            self._say(f"\r\ntui-reversi: {self._end_message}")
+            self._exit(1)
+        elif status < 0:
+            if self._chan is not None:
+                self._chan.exit_with_signal(_signal_name(-status))
+            owner.session_closed()
+        else:
+            self._exit(status)
+
+    def _log_crash_report(self) -> None:
+        """The report a crashed game left, into the log, whole: an event a line."""
+        path = self._crash_report
+        if path is None or not path.exists():
+            return
+        # Not charged to the player's address: a report is the server's bug, and
+        # its length would leave no room for the player's own disconnect.
+        events = self._owner.arcade.events
+        try:
+            report = path.read_text(encoding="utf-8", errors="replace")
+        except OSError as error:
+            events.write("crash-report", path=path, unreadable=error)
+            return
+        events.write("crash-report", path=path, user=self._owner.user)
+        for line in report.rstrip("\n").splitlines():
+            events.write("crash-report-line", path=path, text=line)
+
+    def _start_timers(self) -> None:
+        if "idle" in self._timers or "limit" in self._timers:
+            return  # the session's next game (from the lobby): the same timers go on
+        loop = asyncio.get_running_loop()
+        idle = self._config.idle_timeout
+        if idle > 0:
+            self._timers["idle"] = loop.call_later(idle, self._check_idle)
+        limit = self._config.session_limit
+        if limit > 0:
+            message = f"this server ends sessions after {format_duration(limit)}; {AGAIN}"
+            reason = f"session time limit ({format_duration(limit)})"
+            self._timers["limit"] = loop.call_later(limit, self.end, reason, message)
+
+    def _check_idle(self) -> None:
+        idle = self._config.idle_timeout
+        quiet = time.monotonic() - self._last_input
+        if quiet >= idle:
+            self.end(
+                f"idle for {format_duration(idle)}",
+                f"closed after {format_duration(idle)} without a key press; {AGAIN}",
+            )
+        else:
+            loop = asyncio.get_running_loop()
+            self._timers["idle"] = loop.call_later(idle - quiet, self._check_idle)
+
+    def _cancel_timers(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+
+    def _send(self, data: bytes) -> None:
+        if self._open and self._chan is not None:
+            self._chan.write(data)
+
+    def _input_drained(self) -> None:
+        if self._open and self._chan is not None:
+            self._chan.resume_reading()
+
+    def _say(self, line: str) -> None:
+        """One line for the player: on the terminal if they have one, else on stderr."""
+        if not self._open or self._chan is None:
+            return
+        if self._term is not None:
+            self._chan.write(f"{line}\r\n".encode())
+        else:
+            self._chan.write_stderr(f"{line}\n".encode())
+
+    def _exit(self, status: int) -> None:
+        if self._open and self._chan is not None:
+            self._chan.exit(status)
+        self._owner.session_closed()
+
+
+def _amount(size: int) -> str:
+    """`10485760` -> '10 MB', `40000` -> '39 KB': a size for a sentence."""
+    return f"{size / 1048576:.0f} MB" if size >= 1048576 else f"{max(size // 1024, 1)} KB"
+
+
+def _player_home(players_dir: Path, user: str) -> Path:
+    home = players_dir / player_directory_name(user)
+    for directory in (home, home / "data", home / "config", home / "state", home / "cache"):
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        directory.chmod(0o700)  # (found with a looser mode: made private again)
+    return home
+
+
+def _crash_report_path(data_dir: Path, user: str) -> Path:
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    name = f"{player_directory_name(user)}-{stamp}-{next(_crash_numbers)}.txt"
+    return data_dir / "crash-reports" / name
+
+
+_crash_numbers = itertools.count(1)
+
+
+def _signal_name(number: int) -> str:
+    with contextlib.suppress(ValueError):
+        return signal.Signals(number).name.removeprefix("SIG")
+    return str(number)

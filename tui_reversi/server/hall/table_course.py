@@ -1,0 +1,201 @@
+"""How each table's game goes on or stops: a player gone (left, dropped and
+their seat held a while, or their game crashed), adjourned and resumed, ended;
+kept in the store after every change (table_store.py).
+
+A game that goes away says why by how it goes: `leave` first (the player
+quit: a game with a move played is theirs to lose, else it ends), or its
+session told the tables its player's connection dropped (the seat is held,
+then forfeited or adjourned, as the server is set), or neither: it crashed
+or was killed, and the game is adjourned at once, clocks stopped, with
+everyone at the table told in one sentence.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Callable
+
+from ...core import Color, Ending
+from ...net.server_line import line
+from ...storage import StorageError
+from ..config import format_duration
+from ..ledger.store import Store
+from .table import Seat, Table
+from .table_clocks import TableClocks
+from .table_store import played, unfinished
+
+
+class GameCourse:
+    """The course of every table's game: gone(), adjourn(), resume(), back(),
+    end() and save(); `tables` is the server's, to forget a table nobody plays at."""
+
+    def __init__(
+        self,
+        tables: dict[str, Table],
+        clocks: TableClocks,
+        log: Callable[[str], None],
+        *,
+        hold: float,
+        adjourn: bool,
+    ) -> None:
+        self._tables = tables
+        self._clocks = clocks
+        self._log = log
+        self.hold = hold  # seconds a dropped player's seat waits (0: the game ends)
+        self._adjourn = adjourn  # a dropped player's time out adjourns (else: forfeits)
+        self.store: Store | None = None
+
+    def gone(self, seat: Seat, *, leaving: bool = False, crashed: bool = False) -> None:
+        """A seat's game has gone. A player who left loses a game with a move
+        played (else it ends with no result); a dropped one's seat is held for
+        them a while; a crashed game adjourns it at once; the other is told
+        whichever it was."""
+        table, color = seat.table, seat.color
+        assert color is not None
+        if color in table.held or color in table.links:
+            return  # held already, or back already
+        if table.rematch is not None:  # an offer nobody can answer now
+            table.rematch = None
+            table.broadcast(line("news", f"{table.name(color)} left: no rematch."))
+        if table.adjourned:  # it waits for both, whoever comes and goes meanwhile
+            self._clear_away(table)
+            return
+        if table.ended is None:
+            if color.other not in table.names:
+                table.ended = "The table closed before anyone joined."
+            elif crashed:
+                # Never the player's doing: no hold to run out, no clock to lose on.
+                name = table.name(color)
+                self._log(f"table {table.code}: {name}'s game went without a word")
+                how = (
+                    f"{name}'s game stopped unexpectedly: "
+                    f"the game is adjourned until {name} is back."
+                )
+                self.adjourn(table, how)
+            elif leaving and table.game.moves:
+                self._lost(table, color, f"{table.name(color)} left the table")
+            elif leaving or self.hold <= 0:
+                how = f"{table.name(color)} left the table: the game ends here."
+                self.end(table, Ending("left", None, how))
+            else:
+                table.held[color] = asyncio.get_running_loop().time() + self.hold
+                self._log(f"table {table.code}: {table.name(color)} dropped; seat held")
+                self._tick(table, color)
+        self._clear_away(table)
+
+    def _clear_away(self, table: Table) -> None:
+        """Forget a table nobody plays at any more (spectators keep what they saw)."""
+        gone = not table.links and not table.held and not table.adjourned
+        if gone and self._tables.get(table.code) is table:
+            del self._tables[table.code]
+            self._log(f"table {table.code} closed")
+
+    def _tick(self, table: Table, color: Color) -> None:
+        """Tell the table how long the dropped player's seat still waits; at
+        zero, the game is theirs to lose."""
+        deadline = table.held.get(color)
+        if deadline is None or table.ended is not None:
+            return
+        loop = asyncio.get_running_loop()
+        left = deadline - loop.time()
+        name = table.name(color)
+        if left <= 0 and not table.game.moves:
+            # Nothing was played: nothing to win, lose or keep.
+            self.end(table, Ending("left", None, f"{name} did not come back: no move was played."))
+            self._clear_away(table)
+            return
+        if left <= 0 and self._adjourn:
+            how = (
+                f"{name} did not come back in time: the game is adjourned. "
+                f"Either of you resumes it with  join {table.code}"
+            )
+            self.adjourn(table, how)
+            return
+        if left <= 0:
+            del table.held[color]
+            self._lost(table, color, f"{name} did not come back in time")
+            self._clear_away(table)
+            return
+        wait = format_duration(math.ceil(left))
+        table.broadcast(line("news", f"{name} dropped out: their seat is held for {wait}."))
+        table.timers[color] = loop.call_later(min(1.0, left), self._tick, table, color)
+
+    def _lost(self, table: Table, color: Color, why: str) -> None:
+        """`color`'s player is gone for good from a game with a move played (`why`:
+        'bob left the table'): a forfeit, rated and kept, to the other if they are
+        still there; if nobody stayed, the game waits for both."""
+        other = table.name(color.other)
+        if color.other not in table.links:
+            how = f"{why}: the game is adjourned. Either of you resumes it with  join {table.code}"
+            self.adjourn(table, how)
+            return
+        how = f"{why}: {other} ({color.other.label}) wins."
+        self.end(table, Ending("left", color.other, how))
+
+    def adjourn(self, table: Table, how: str) -> None:
+        """Nobody loses: the game waits, clocks stopped, for both to sit down
+        again; it is kept, and everyone at the table is told `how`."""
+        self._stop_waiting(table)
+        table.takeback = None
+        table.adjourned = True
+        self._log(f"table {table.code}: adjourned ({how})")
+        if table.time_control is not None:
+            table.broadcast(table.clock_line(self._clocks.now()))
+        table.broadcast(line("adjourned", how))
+        self.save(table)
+
+    def resume(self, table: Table) -> None:
+        """An adjourned game's players are both back: it goes on."""
+        if table.adjourned and len(table.links) == 2:
+            table.adjourned = False
+            self._log(f"table {table.code}: resumed")
+            table.broadcast(line("resumed", "You are both back: the game goes on."))
+            self._clocks.run(table)
+            self.save(table)
+
+    def back(self, table: Table, color: Color) -> None:
+        """A held seat's player has come back."""
+        if table.held.pop(color, None) is None:
+            return
+        timer = table.timers.pop(color, None)
+        if timer is not None:
+            timer.cancel()
+        self._log(f"table {table.code}: {table.name(color)} is back")
+        table.broadcast(line("news", f"{table.name(color)} is back."))
+
+    def _stop_waiting(self, table: Table) -> None:
+        """Stop the running clock and let go of every held seat."""
+        self._clocks.stop(table)
+        for timer in table.timers.values():
+            timer.cancel()
+        table.timers.clear()
+        table.held.clear()
+
+    def end(self, table: Table, end: Ending) -> None:
+        """The game is over, told and recorded: `end` says how."""
+        self._stop_waiting(table)
+        table.ended, table.ending = end.text, end
+        self._log(f"table {table.code}: {end.text}")
+        if table.time_control is not None:
+            table.broadcast(table.clock_line(self._clocks.now()))
+        table.broadcast(table.over_line())
+        if self.store is None or len(table.names) != 2:
+            return
+        if not table.game.moves:  # a game with no move is no result: neither rated nor kept
+            try:
+                self.store.forget_table(table.code)
+            except StorageError as error:
+                self._log(str(error))
+            return
+        for problem in self.store.keep(played(table, end)):
+            self._log(problem)
+
+    def save(self, table: Table) -> None:
+        """Keep the game as it is now, to outlive the server (both seats taken)."""
+        if self.store is None or len(table.names) != 2 or table.ended is not None:
+            return
+        try:
+            self.store.save_table(unfinished(table))
+        except StorageError as error:
+            self._log(str(error))

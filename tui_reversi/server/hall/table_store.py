@@ -1,0 +1,46 @@
+"""The tables as the server's `Store` (store.py: the archive's SQLite, or a
+fleet's PostgreSQL) keeps them.
+
+Every game with both seats taken is kept after each change, finished games
+are recorded with their result, and after a restart the kept games come back
+adjourned, their clocks as they were.
+"""
+
+from __future__ import annotations
+
+from ...core import Color, Ending
+from ..ledger.store import PlayedGame, UnfinishedGame
+from .table import Table
+
+
+def unfinished(table: Table) -> UnfinishedGame:
+    """`table` (both seats taken, not over) as the store keeps it."""
+    left = (0.0, 0.0)
+    if table.time_control is not None:  # a running clock as of its last start
+        left = (table.remaining[Color.BLACK], table.remaining[Color.WHITE])
+    names = (table.name(Color.BLACK), table.name(Color.WHITE))
+    return UnfinishedGame(
+        table.code,
+        table.game.copy(),
+        names,
+        table.time_control,
+        left,
+        table.started,
+        table.adjourned,
+    )
+
+
+def brought_back(kept: UnfinishedGame) -> Table:
+    """A game kept from before a restart: adjourned, its clocks as they were."""
+    names = dict(zip(Color, kept.names, strict=True))
+    table = Table(kept.code, kept.game.variant, names, time_control=kept.time_control)
+    table.game, table.started, table.adjourned = kept.game.copy(), kept.started, True
+    if kept.time_control is not None:
+        table.remaining = dict(zip(Color, kept.left, strict=True))
+    return table
+
+
+def played(table: Table, end: Ending) -> PlayedGame:
+    """`table`'s game, over, as the store records it."""
+    names = (table.name(Color.BLACK), table.name(Color.WHITE))
+    return PlayedGame(table.code, table.game.copy(), names, table.started, end)

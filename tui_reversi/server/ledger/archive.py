@@ -1,0 +1,409 @@
+"""The server's record of the games people played at its tables.
+
+Every table's game that ends with both seats taken is kept twice: a row in
+the archive (SQLite, the standard library's sqlite3, in WAL mode, at
+`<data dir>/archive.sqlite3`), and a saved game in each player's own
+saved games (so `o` at home lists it and `x` exports it as GGF with both
+names). Results and Elo ratings are counted per player name, a name being
+its keys' (accounts.py); games with a guest are not rated. The archive also
+keeps which keys are which name's (table `account_keys`, the AccountStore).
+
+A game not over yet is kept too, from the moment both seats are taken and
+again after every move, takeback and adjournment (table `unfinished`): when
+the server starts, each one found there comes back adjourned, clocks as they
+were, for its players to resume. Its row goes in the transaction that
+archives the game's end. `Archive` is the SQLite `Store` (store.py); the
+PostgreSQL one (postgres.py) shares the Elo and the players' saved games.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ...core import Color, Ending, Game, Variant
+from ...net.terms import TimeControl
+from ...storage import NameTakenError, SavedGame, SavedGames, StorageError
+from ...storage.paths import APP_NAME
+from ...storage.saved_games import GAMES_DIR
+from .account_keys import AccountKey, KeyCodes, KeyCodeStore, is_guest
+from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    code TEXT NOT NULL,             -- the table's code
+    variant TEXT NOT NULL,          -- othello, reversi or anti
+    black TEXT NOT NULL,            -- player names, as SSH authenticated them
+    white TEXT NOT NULL,
+    moves TEXT NOT NULL,            -- the transcript (passes implied)
+    winner TEXT,                    -- 'black', 'white', 'draw', or NULL: no result
+    ending TEXT NOT NULL,           -- 'board' (played out), 'resigned', 'time', 'forfeit' or 'left'
+    black_score INTEGER,            -- World Othello Federation count, when played out
+    white_score INTEGER,
+    description TEXT NOT NULL,      -- the sentence both players were told
+    started TEXT NOT NULL,          -- UTC, ISO 8601
+    ended TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_black ON games (black);
+CREATE INDEX IF NOT EXISTS games_white ON games (white);
+CREATE TABLE IF NOT EXISTS unfinished (
+    code TEXT PRIMARY KEY,          -- the table's code, kept across a restart
+    variant TEXT NOT NULL,
+    black TEXT NOT NULL,
+    white TEXT NOT NULL,
+    moves TEXT NOT NULL,            -- the transcript so far
+    clock TEXT,                     -- the time control ('5+3'), NULL: none
+    black_left REAL,                -- seconds on each clock, as of the last move or stop
+    white_left REAL,
+    adjourned INTEGER NOT NULL,     -- 1: adjourned; 0: in play when last written
+    started TEXT NOT NULL,          -- UTC, ISO 8601
+    saved TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS account_keys (
+    key TEXT PRIMARY KEY,           -- an OpenSSH public key, 'ssh-ed25519 AAAA...' (no comment)
+    name TEXT NOT NULL,             -- the player name it logs in as
+    added TEXT NOT NULL             -- UTC, ISO 8601
+);
+CREATE INDEX IF NOT EXISTS account_keys_name ON account_keys (name);
+CREATE TABLE IF NOT EXISTS ratings (
+    name TEXT PRIMARY KEY,          -- a player name
+    rating REAL NOT NULL,           -- Elo, from FIRST_RATING
+    games INTEGER NOT NULL          -- rated games played
+);
+"""
+# The one node of a server on its own.
+LOCAL_NODE = "local"
+# How a table's game is kept in each player's saved games: they were the one at
+# the keyboard, the other a person across the network (the player kinds saved
+# games name: players/kinds.py's HUMAN and PERSON, which the ledger does not import).
+AT_KEYBOARD = "human"
+ACROSS_NETWORK = "person"
+# Elo: everyone starts here; K is how far one game moves a rating.
+FIRST_RATING = 1500.0
+ELO_K = 32.0
+
+
+# How a game ended (core.Ending's reason) -> the archive's `ending` column; a
+# player who left and did not come back in time, with a winner, is a forfeit.
+_ARCHIVED = {"normal": "board", "resigned": "resigned", "flag": "time"}
+
+
+def archived_ending(end: Ending) -> str:
+    """The archive's word for how the game ended (the games table's `ending`)."""
+    if end.reason == "left":
+        return "forfeit" if end.winner is not None else "left"
+    return _ARCHIVED[end.reason]
+
+
+class Archive:
+    """The archive file and the players' saved games: keep(game), results(name)."""
+
+    def __init__(self, path: Path, players_dir: Path) -> None:
+        self.path = path
+        self.where = str(path)
+        self.codes: KeyCodeStore = KeyCodes()  # (one process: its memory will do)
+        self.players_dir = players_dir
+        # The file and its journals are the server user's alone (SQLite gives the
+        # journals the file's mode), whatever mode an older file had.
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+        for kept in (path, path.with_name(f"{path.name}-wal"), path.with_name(f"{path.name}-shm")):
+            if kept.exists():
+                kept.chmod(0o600)
+        self._db = sqlite3.connect(path, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def keep(self, played: PlayedGame) -> list[str]:
+        """Archive `played` and save it in both players' saved games; the
+        problems met (one sentence each, for the log), if any."""
+        problems: list[str] = []
+        try:
+            self._insert(played)
+        except sqlite3.Error as error:
+            problems.append(f"cannot archive table {played.code}'s game in {self.path}: {error}")
+        return problems + save_for_players(played, self.players_dir)
+
+    def save_table(self, unfinished: UnfinishedGame) -> None:
+        """Keep (or replace) a game not over yet. Raises StorageError."""
+        game, clock = unfinished.game, unfinished.time_control
+        try:
+            self._db.execute(
+                """INSERT OR REPLACE INTO unfinished (code, variant, black, white, moves, clock,
+                       black_left, white_left, adjourned, started, saved)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                (
+                    unfinished.code,
+                    game.variant.value,
+                    *unfinished.names,
+                    game.transcript(),
+                    str(clock) if clock is not None else None,
+                    *(unfinished.left if clock is not None else (None, None)),
+                    int(unfinished.adjourned),
+                    unfinished.started.isoformat(timespec="seconds"),
+                    datetime.now(UTC).isoformat(timespec="seconds"),
+                ),
+            )
+        except sqlite3.Error as error:
+            code = unfinished.code
+            raise StorageError(f"cannot keep table {code}'s game in {self.path}: {error}") from None
+
+    def forget_table(self, code: str) -> None:
+        """Forget the game kept not over at table `code`. Raises StorageError."""
+        try:
+            self._db.execute("DELETE FROM unfinished WHERE code = ?", (code,))
+        except sqlite3.Error as error:
+            raise StorageError(
+                f"cannot forget table {code}'s game in {self.path}: {error}"
+            ) from None
+
+    def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
+        """Every game kept not over, and a sentence for each row that cannot be read."""
+        try:
+            rows = self._db.execute(
+                """SELECT code, variant, black, white, moves, clock, black_left, white_left,
+                          adjourned, started FROM unfinished ORDER BY started"""
+            ).fetchall()
+        except sqlite3.Error as error:
+            return [], [f"cannot read the unfinished games in {self.path}: {error}"]
+        return read_unfinished(rows)
+
+    def rating(self, name: str) -> tuple[float, int]:
+        """`name`'s Elo rating and how many rated games it rests on."""
+        row = self._db.execute(
+            "SELECT rating, games FROM ratings WHERE name = ?", (name,)
+        ).fetchone()
+        return (float(row[0]), int(row[1])) if row else (FIRST_RATING, 0)
+
+    def results(self, name: str) -> Results:
+        """`name`'s wins, losses and draws at this server's tables."""
+        row = self._db.execute(
+            """SELECT
+                 SUM((black = :n AND winner = 'black') OR (white = :n AND winner = 'white')),
+                 SUM((black = :n AND winner = 'white') OR (white = :n AND winner = 'black')),
+                 SUM(winner = 'draw')
+               FROM games WHERE black = :n OR white = :n""",
+            {"n": name},
+        ).fetchone()
+        return Results(*(count or 0 for count in row))
+
+    # -- the fleet's part: one machine has no other node --------------------------------
+
+    @property
+    def node(self) -> str:
+        return LOCAL_NODE
+
+    def orphaned(self, name: str) -> list[UnfinishedGame]:
+        return []  # every kept game came back when the server started
+
+    def take_over(self, code: str) -> UnfinishedGame | None:
+        return None
+
+    def share(self, people: list[Presence], tables: list[TableView]) -> None:
+        pass
+
+    def shared(self) -> tuple[list[Presence], list[TableView]]:
+        return [], []
+
+    def send(self, node: str, message: Message) -> None:
+        raise StorageError(f"there is no node {node!r}: this server is on its own")
+
+    async def listen(self, heard: Callable[[Message], None]) -> None:
+        pass
+
+    async def leave(self) -> None:
+        pass
+
+    def live_nodes(self) -> set[str]:
+        return {LOCAL_NODE}
+
+    # The accounts (account_keys.py's AccountStore): which keys are which name's.
+
+    def key_owner(self, key: str) -> str | None:
+        row = self._query("SELECT name FROM account_keys WHERE key = ?", (key,)).fetchone()
+        return str(row[0]) if row else None
+
+    def keys_of(self, name: str) -> list[AccountKey]:
+        rows = self._query(
+            "SELECT key, added FROM account_keys WHERE name = ? ORDER BY added, key", (name,)
+        ).fetchall()
+        return [AccountKey(str(key), str(added)) for key, added in rows]
+
+    def claim(self, name: str, key: str) -> bool:
+        return self._bind(name, key, only_if_free=True)
+
+    def add_key(self, name: str, key: str) -> bool:
+        return self._bind(name, key, only_if_free=False)
+
+    def remove_key(self, name: str, key: str) -> bool:
+        cursor = self._query("DELETE FROM account_keys WHERE name = ? AND key = ?", (name, key))
+        return cursor.rowcount > 0
+
+    def _bind(self, name: str, key: str, *, only_if_free: bool) -> bool:
+        """Bind `key` to `name` unless the key has a name (or, `only_if_free`, the name a key)."""
+        try:
+            with self._db:  # the check and the binding: one transaction
+                self._db.execute("BEGIN IMMEDIATE")
+                taken = self._db.execute(
+                    "SELECT 1 FROM account_keys WHERE key = ? OR (? AND name = ?)",
+                    (key, only_if_free, name),
+                ).fetchone()
+                if taken:
+                    return False
+                self._db.execute(
+                    "INSERT INTO account_keys (key, name, added) VALUES (?, ?, ?)",
+                    (key, name, datetime.now(UTC).isoformat(timespec="seconds")),
+                )
+                return True
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot keep {name}'s key in {self.path}: {error}") from None
+
+    def _query(self, sql: str, parameters: tuple[object, ...]) -> sqlite3.Cursor:
+        try:
+            return self._db.execute(sql, parameters)
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot read the accounts in {self.path}: {error}") from None
+
+    def _insert(self, played: PlayedGame) -> None:
+        with self._db:  # the game and the ratings it moves: both or neither
+            self._db.execute("BEGIN")
+            winner = self._insert_game(played)
+            self._db.execute("DELETE FROM unfinished WHERE code = ?", (played.code,))
+            if winner is not None and not any(is_guest(name) for name in played.names):
+                self._rate(played.names, winner)  # (guests play unrated)
+
+    def _rate(self, names: tuple[str, str], winner: str) -> None:
+        """Move both players' Elo ratings by the game's result."""
+        (black, black_games), (white, white_games) = (self.rating(name) for name in names)
+        change = elo_change(black, white, winner)
+        for name, rating, games in (
+            (names[0], black + change, black_games),
+            (names[1], white - change, white_games),
+        ):
+            self._db.execute(
+                "INSERT OR REPLACE INTO ratings (name, rating, games) VALUES (?, ?, ?)",
+                (name, rating, games + 1),
+            )
+
+    def _insert_game(self, played: PlayedGame) -> str | None:
+        """The game's row; its winner as written ('black', 'white', 'draw' or None)."""
+        self._db.execute(
+            """INSERT INTO games (code, variant, black, white, moves, winner, ending,
+                   black_score, white_score, description, started, ended)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            (
+                *game_row(played),
+                played.started.isoformat(timespec="seconds"),
+                datetime.now(UTC).isoformat(timespec="seconds"),
+            ),
+        )
+        return winner_of(played)
+
+
+def read_unfinished(rows: Iterable[Sequence[Any]]) -> tuple[list[UnfinishedGame], list[str]]:
+    """Rows of (code, variant, black, white, moves, clock, black_left, white_left,
+    adjourned, started) as games, and a sentence for each row that cannot be read."""
+    games: list[UnfinishedGame] = []
+    problems: list[str] = []
+    for code, variant, black, white, moves, clock, *left, adjourned, started in rows:
+        try:
+            games.append(
+                UnfinishedGame(
+                    code,
+                    Game.from_transcript(moves, Variant(variant)),
+                    (black, white),
+                    TimeControl.parse(clock) if clock is not None else None,
+                    (float(left[0] or 0.0), float(left[1] or 0.0)),
+                    started if isinstance(started, datetime) else datetime.fromisoformat(started),
+                    bool(adjourned),
+                )
+            )
+        except (ValueError, TypeError) as error:  # ReversiError, TermsRefused too
+            problems.append(f"table {code!r}'s unfinished game cannot be read back: {error}")
+    return games, problems
+
+
+def elo_change(black: float, white: float, winner: str) -> float:
+    """How far a game moves Black's Elo rating up (White's down by as much);
+    `winner` is 'black', 'white' or 'draw'."""
+    expected = 1.0 / (1.0 + 10.0 ** ((white - black) / 400.0))  # Black's expected score
+    scored = {"black": 1.0, "white": 0.0, "draw": 0.5}[winner]
+    return ELO_K * (scored - expected)
+
+
+def game_row(played: PlayedGame) -> tuple[str | int | None, ...]:
+    """The archive's columns code, variant, black, white, moves, winner, ending,
+    black_score, white_score and description for `played`."""
+    game, end = played.game, played.end
+    result = game.result if end.reason == "normal" else None
+    return (
+        played.code,
+        game.variant.value,
+        played.names[Color.BLACK],
+        played.names[Color.WHITE],
+        game.transcript(),
+        winner_of(played),
+        archived_ending(end),
+        result.black if result else None,
+        result.white if result else None,
+        end.text,
+    )
+
+
+def winner_of(played: PlayedGame) -> str | None:
+    """The game's winner as the archive writes it ('black', 'white', 'draw' or None)."""
+    if played.end.winner is not None:
+        return played.end.winner.name.lower()
+    if played.end.reason == "normal" and played.game.result is not None:
+        return "draw"
+    return None
+
+
+def save_for_players(played: PlayedGame, players_dir: Path) -> list[str]:
+    """`played` in both players' saved games; the problems met (one sentence each)."""
+    problems: list[str] = []
+    for color in Color:
+        try:
+            _save_for(played, color, players_dir)
+        except (OSError, StorageError) as error:
+            name = played.names[color]
+            problems.append(f"cannot save table {played.code}'s game for {name}: {error}")
+    return problems
+
+
+def _save_for(played: PlayedGame, color: Color, players_dir: Path) -> None:
+    """The game in `color`'s player's saved games, with both names and how it
+    ended: they are `human`, the other `person`. A game with no move is not kept."""
+    if not played.game.moves:
+        return
+    kinds = (AT_KEYBOARD, ACROSS_NETWORK) if color == Color.BLACK else (ACROSS_NETWORK, AT_KEYBOARD)
+    record = replace(
+        SavedGame.from_game(played.game, *kinds),
+        names=played.names,
+        ending=played.end,
+    )
+    # The names are the players' directory names already (session.player).
+    home = players_dir / played.names[color]
+    games = SavedGames(home / "data" / APP_NAME / GAMES_DIR)
+    games.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    black, white = played.names
+    when = played.started.astimezone(UTC).strftime("%Y-%m-%d %H.%M")
+    name = f"{black} vs {white} {when} table {played.code}"
+    # Two games of one pair at one table in one minute (quick rematches)
+    # get "(2)", "(3)"...: a finished game never replaces another.
+    for number in range(2, 1000):
+        try:
+            games.save(record, name)
+            return
+        except NameTakenError:
+            name = f"{black} vs {white} {when} table {played.code} ({number})"
+    raise StorageError(f"too many games called {name!r}")

@@ -1,0 +1,144 @@
+"""The PostgreSQL schema of a fleet, by version: `serve --database URL --migrate`
+brings a database up to the newest one; a node starts only on the version it
+knows (postgres.py checks), so two releases never write one schema two ways.
+
+A migration is appended, never edited: a database at version N has run
+exactly the first N scripts. Each runs in one transaction, under an advisory
+lock, so two nodes migrating at once do it once.
+"""
+
+from __future__ import annotations
+
+import psycopg
+
+from ..config import ServeError
+
+# Taken while migrating: one node at a time (any constant the fleet agrees on).
+MIGRATION_LOCK = 0x7475_6972_7665_7273
+
+MIGRATIONS: tuple[tuple[str, str], ...] = (
+    (
+        "the archive, ratings, games kept not over, and the nodes of the fleet",
+        """
+        CREATE TABLE games (
+            id BIGSERIAL PRIMARY KEY,
+            code TEXT NOT NULL,             -- the table's code
+            variant TEXT NOT NULL,          -- othello, reversi or anti
+            black TEXT NOT NULL,            -- player names, as SSH authenticated them
+            white TEXT NOT NULL,
+            moves TEXT NOT NULL,            -- the transcript (passes implied)
+            winner TEXT CHECK (winner IN ('black', 'white', 'draw')),  -- NULL: no result
+            ending TEXT NOT NULL,           -- board, resigned, time, forfeit or left
+            black_score INTEGER,            -- World Othello Federation count, when played out
+            white_score INTEGER,
+            description TEXT NOT NULL,      -- the sentence both players were told
+            started TIMESTAMPTZ NOT NULL,
+            ended TIMESTAMPTZ NOT NULL
+        );
+        CREATE INDEX games_black ON games (black);
+        CREATE INDEX games_white ON games (white);
+        CREATE TABLE ratings (
+            name TEXT PRIMARY KEY,
+            rating DOUBLE PRECISION NOT NULL,
+            games INTEGER NOT NULL
+        );
+        CREATE TABLE nodes (
+            id TEXT PRIMARY KEY,            -- a node's name, new each time it starts
+            backend_pid INTEGER NOT NULL,   -- its listening connection: up while that is
+            backend_start TIMESTAMPTZ NOT NULL,
+            people JSONB NOT NULL DEFAULT '[]',  -- its share of the lobby
+            tables JSONB NOT NULL DEFAULT '{}',  -- code -> the table as the lobby shows it
+            started TIMESTAMPTZ NOT NULL DEFAULT now()
+        );
+        -- A node is up while its listening connection is: a node killed with
+        -- kill -9 drops out the moment the kernel closes its socket.
+        CREATE VIEW live_nodes AS
+            SELECT nodes.* FROM nodes JOIN pg_stat_activity AS activity
+                ON activity.pid = nodes.backend_pid
+               AND activity.backend_start = nodes.backend_start;
+        CREATE TABLE unfinished (
+            code TEXT PRIMARY KEY,          -- the table's code
+            variant TEXT NOT NULL,
+            black TEXT NOT NULL,
+            white TEXT NOT NULL,
+            moves TEXT NOT NULL,            -- the transcript so far
+            clock TEXT,                     -- the time control ('5+3'), NULL: none
+            black_left DOUBLE PRECISION,    -- seconds on each clock, as of the last move or stop
+            white_left DOUBLE PRECISION,
+            adjourned BOOLEAN NOT NULL,     -- false: in play when last written
+            started TIMESTAMPTZ NOT NULL,
+            saved TIMESTAMPTZ NOT NULL,
+            node TEXT NOT NULL              -- the node the table is at (gone: anyone's)
+        );
+        CREATE INDEX unfinished_black ON unfinished (black);
+        CREATE INDEX unfinished_white ON unfinished (white);
+        """,
+    ),
+    (
+        "accounts: the SSH keys each player name is bound to",
+        """
+        CREATE TABLE account_keys (
+            key TEXT PRIMARY KEY,           -- an OpenSSH public key, 'ssh-ed25519 AAAA...'
+            name TEXT NOT NULL,             -- the player name it logs in as
+            added TIMESTAMPTZ NOT NULL DEFAULT now()
+        );
+        CREATE INDEX account_keys_name ON account_keys (name);
+        CREATE TABLE key_codes (            -- one-time codes to add a key (keys add)
+            name TEXT PRIMARY KEY,
+            code TEXT NOT NULL,
+            expires TIMESTAMPTZ NOT NULL,
+            tries INTEGER NOT NULL          -- wrong codes still allowed
+        );
+        """,
+    ),
+)
+NEWEST = len(MIGRATIONS)
+
+
+def schema_version(conn: psycopg.Connection) -> int:
+    """The version of the schema in the database: 0 for none."""
+    exists = conn.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()
+    if not exists or not exists[0]:
+        return 0
+    row = conn.execute("SELECT version FROM schema_version").fetchone()
+    return int(row[0]) if row else 0
+
+
+def migrate(conn: psycopg.Connection) -> tuple[int, int]:
+    """Bring the schema up to NEWEST: (the version found, the version now).
+    Raises ServeError for a schema newer than this program knows."""
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        found = schema_version(conn)
+        if found > NEWEST:
+            raise ServeError(_too_new(found))
+        if found == 0:
+            conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+            conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+        for version in range(found + 1, NEWEST + 1):
+            _, script = MIGRATIONS[version - 1]
+            conn.execute(script.encode())  # (a fixed script: several statements, no parameters)
+            conn.execute("UPDATE schema_version SET version = %s", (version,))
+    return found, NEWEST
+
+
+def check(conn: psycopg.Connection, where: str) -> None:
+    """Raise ServeError, in one sentence, unless the schema is the one this program knows."""
+    found = schema_version(conn)
+    if found == NEWEST:
+        return
+    if found > NEWEST:
+        raise ServeError(_too_new(found, where))
+    if found == 0:
+        raise ServeError(f"{where} has no tui-reversi schema yet; create it with --migrate")
+    raise ServeError(
+        f"{where} has schema version {found}, this tui-reversi needs {NEWEST}; "
+        "upgrade it with --migrate"
+    )
+
+
+def _too_new(found: int, where: str = "the database") -> str:
+    return (
+        f"{where} has schema version {found}, newer than this tui-reversi knows ({NEWEST}); "
+        "run the newer tui-reversi on this node"
+    )

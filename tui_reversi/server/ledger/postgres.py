@@ -1,0 +1,442 @@
+"""The `Store` of a fleet (store.py): several `serve` nodes on one PostgreSQL,
+with the accounts, ratings, archive and games not over that they share.
+
+psycopg 3 with a pool of connections for the state (short statements, each
+its own transaction unless said), and one more connection per node that
+LISTENs: messages to this node arrive on channel `tui_reversi_<node>`, news
+that another node's share of the lobby changed on `tui_reversi_lobby`. That
+connection also says the node is up: the view `live_nodes` (migrations.py)
+lists the nodes whose listening connection PostgreSQL still has, so a node
+killed with kill -9 is gone for the others at once, and the games it held
+become anyone's to take over (take_over()).
+
+Every statement takes its values as parameters; the only name put into SQL,
+the node's channel, is quoted by psycopg.sql.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import traceback
+from collections.abc import Callable
+from datetime import UTC
+from pathlib import Path
+
+import psycopg
+import psycopg_pool
+from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict
+from psycopg.types.json import Jsonb
+
+from ...storage import StorageError
+from ..config import ServeError
+from .account_keys import (
+    CODE_LIFETIME,
+    CODE_TRIES,
+    AccountKey,
+    KeyCodeStore,
+    is_guest,
+    new_code,
+    same_code,
+)
+from .archive import (
+    FIRST_RATING,
+    elo_change,
+    game_row,
+    read_unfinished,
+    save_for_players,
+    winner_of,
+)
+from .migrations import check, migrate
+from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
+
+LOBBY_CHANNEL = "tui_reversi_lobby"
+# Connections each node keeps for the state (the listening one aside).
+POOL_SIZE = 4
+CONNECT_TIMEOUT = 10
+# NOTIFY takes at most 8000 bytes: a longer message is refused before it is sent.
+MAX_MESSAGE = 7900
+
+
+def where(url: str) -> str:
+    """'database tui on db.example:5432' for messages: never the password."""
+    try:
+        parts = conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "the database"
+    host = parts.get("host") or "localhost"
+    port = f":{parts['port']}" if parts.get("port") else ""
+    return f"database {parts.get('dbname') or parts.get('user') or '?'} on {host}{port}"
+
+
+def _connect_error(url: str, error: Exception) -> ServeError:
+    reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return ServeError(f"cannot reach {where(url)}: {reason}")
+
+
+def migrate_database(url: str) -> tuple[int, int]:
+    """`serve --database URL --migrate`: (the schema version found, the version now)."""
+    try:
+        with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT) as conn:
+            return migrate(conn)
+    except psycopg.Error as error:
+        raise _connect_error(url, error) from None
+
+
+class PostgresStore:
+    """The fleet's state in PostgreSQL (store.py's `Store`)."""
+
+    def __init__(self, url: str, players_dir: Path) -> None:
+        """Connect and check the schema; ServeError (one sentence) if either fails."""
+        self.url = url
+        self.where = where(url)
+        self.players_dir = players_dir
+        self._node = secrets.token_hex(6)
+        self._channel = f"tui_reversi_{self._node}"
+        self._listener: psycopg.AsyncConnection | None = None
+        self._codes = SharedKeyCodes(self)
+        self._hearing: asyncio.Task[None] | None = None
+        self._pool = psycopg_pool.ConnectionPool(
+            url,
+            min_size=1,
+            max_size=POOL_SIZE,
+            kwargs={"autocommit": True},
+            open=False,
+            timeout=CONNECT_TIMEOUT,
+            name="tui-reversi",
+        )
+        try:
+            self._pool.open(wait=True, timeout=CONNECT_TIMEOUT)
+            with self._pool.connection() as conn:
+                check(conn, self.where)
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
+            self._pool.close()
+            raise _connect_error(url, error) from None
+        except ServeError:
+            self._pool.close()
+            raise
+
+    @property
+    def node(self) -> str:
+        return self._node
+
+    async def leave(self) -> None:
+        if self._hearing is not None:
+            self._hearing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._hearing
+            self._hearing = None
+        if self._listener is not None:
+            await self._listener.close()
+            self._listener = None
+        with contextlib.suppress(StorageError):
+            self._execute("DELETE FROM nodes WHERE id = %s", (self._node,))
+
+    def close(self) -> None:
+        self._pool.close()
+
+    def _execute(self, query: str, params: tuple | dict = ()) -> list[tuple]:
+        """Run one statement on a pooled connection; its rows, if any. Raises StorageError."""
+        try:
+            with self._pool.connection() as conn:
+                cursor = conn.execute(query.encode(), params)  # (parameters, never formatted)
+                return cursor.fetchall() if cursor.description is not None else []
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
+            reason = str(error).strip() or type(error).__name__
+            raise StorageError(f"{self.where}: {reason}") from None
+
+    # -- the archive --------------------------------------------------------------------
+
+    def keep(self, played: PlayedGame) -> list[str]:
+        problems: list[str] = []
+        try:
+            self._insert(played)
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
+            problems.append(f"cannot archive table {played.code}'s game in {self.where}: {error}")
+        return problems + save_for_players(played, self.players_dir)
+
+    def _insert(self, played: PlayedGame) -> None:
+        """The game, its unfinished row gone and the ratings it moves: all or nothing."""
+        winner = winner_of(played)
+        with self._pool.connection() as conn, conn.transaction():
+            conn.execute(
+                """INSERT INTO games (code, variant, black, white, moves, winner, ending,
+                       black_score, white_score, description, started, ended)
+                   VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now())""",
+                (*game_row(played), played.started),
+            )
+            conn.execute("DELETE FROM unfinished WHERE code = %s", (played.code,))
+            if winner is None or any(is_guest(name) for name in played.names):
+                return  # (guests play unrated)
+            names = list(played.names)
+            for name in names:
+                conn.execute(
+                    """INSERT INTO ratings (name, rating, games) VALUES (%s, %s, 0)
+                       ON CONFLICT (name) DO NOTHING""",
+                    (name, FIRST_RATING),
+                )
+            # Locked in name order: two games ending at once on two nodes never deadlock.
+            rows = conn.execute(
+                "SELECT name, rating FROM ratings WHERE name = ANY(%s) ORDER BY name FOR UPDATE",
+                (names,),
+            ).fetchall()
+            ratings: dict[str, float] = dict(rows)
+            change = elo_change(ratings[names[0]], ratings[names[1]], winner)
+            for name, moved in ((names[0], change), (names[1], -change)):
+                conn.execute(
+                    "UPDATE ratings SET rating = rating + %s, games = games + 1 WHERE name = %s",
+                    (moved, name),
+                )
+
+    def rating(self, name: str) -> tuple[float, int]:
+        rows = self._execute("SELECT rating, games FROM ratings WHERE name = %s", (name,))
+        return (float(rows[0][0]), int(rows[0][1])) if rows else (FIRST_RATING, 0)
+
+    def results(self, name: str) -> Results:
+        rows = self._execute(
+            """SELECT
+                 count(*) FILTER (WHERE (black = %(n)s AND winner = 'black')
+                                     OR (white = %(n)s AND winner = 'white')),
+                 count(*) FILTER (WHERE (black = %(n)s AND winner = 'white')
+                                     OR (white = %(n)s AND winner = 'black')),
+                 count(*) FILTER (WHERE winner = 'draw')
+               FROM games WHERE black = %(n)s OR white = %(n)s""",
+            {"n": name},
+        )
+        return Results(*(int(count) for count in rows[0]))
+
+    # -- accounts (account_keys.py's AccountStore): which keys are which name's -------------
+
+    def key_owner(self, key: str) -> str | None:
+        rows = self._execute("SELECT name FROM account_keys WHERE key = %s", (key,))
+        return str(rows[0][0]) if rows else None
+
+    def keys_of(self, name: str) -> list[AccountKey]:
+        rows = self._execute(
+            "SELECT key, added FROM account_keys WHERE name = %s ORDER BY added, key", (name,)
+        )
+        return [
+            AccountKey(str(key), added.astimezone(UTC).isoformat(timespec="seconds"))
+            for key, added in rows
+        ]
+
+    def claim(self, name: str, key: str) -> bool:
+        return self._bind(name, key, only_if_free=True)
+
+    def add_key(self, name: str, key: str) -> bool:
+        return self._bind(name, key, only_if_free=False)
+
+    def remove_key(self, name: str, key: str) -> bool:
+        rows = self._execute(
+            "DELETE FROM account_keys WHERE name = %s AND key = %s RETURNING key", (name, key)
+        )
+        return bool(rows)
+
+    @property
+    def codes(self) -> KeyCodeStore:
+        return self._codes
+
+    def _bind(self, name: str, key: str, *, only_if_free: bool) -> bool:
+        """Bind `key` to `name` unless the key has a name (or, `only_if_free`, the name a
+        key): two nodes binding one name at once do it one after the other."""
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (name,))
+                taken = conn.execute(
+                    "SELECT 1 FROM account_keys WHERE key = %s OR (%s AND name = %s)",
+                    (key, only_if_free, name),
+                ).fetchone()
+                if taken:
+                    return False
+                bound = conn.execute(
+                    """INSERT INTO account_keys (key, name) VALUES (%s, %s)
+                       ON CONFLICT (key) DO NOTHING RETURNING key""",
+                    (key, name),
+                ).fetchone()
+                return bound is not None
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
+            raise StorageError(f"cannot keep {name}'s key in {self.where}: {error}") from None
+
+    # -- games not over -----------------------------------------------------------------
+
+    def save_table(self, unfinished: UnfinishedGame) -> None:
+        game, clock = unfinished.game, unfinished.time_control
+        left = unfinished.left if clock is not None else (None, None)
+        self._execute(
+            """INSERT INTO unfinished (code, variant, black, white, moves, clock, black_left,
+                   white_left, adjourned, started, saved, node)
+               VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now(), %s)
+               ON CONFLICT (code) DO UPDATE SET variant = excluded.variant,
+                   black = excluded.black, white = excluded.white, moves = excluded.moves,
+                   clock = excluded.clock, black_left = excluded.black_left,
+                   white_left = excluded.white_left, adjourned = excluded.adjourned,
+                   started = excluded.started, saved = excluded.saved, node = excluded.node""",
+            (
+                unfinished.code,
+                game.variant.value,
+                *unfinished.names,
+                game.transcript(),
+                str(clock) if clock is not None else None,
+                *left,
+                unfinished.adjourned,
+                unfinished.started,
+                self._node,
+            ),
+        )
+
+    def forget_table(self, code: str) -> None:
+        self._execute("DELETE FROM unfinished WHERE code = %s", (code,))
+
+    def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
+        return [], []  # in a fleet, a node takes games over one by one (take_over)
+
+    def orphaned(self, name: str) -> list[UnfinishedGame]:
+        rows = self._execute(
+            """SELECT code, variant, black, white, moves, clock, black_left, white_left,
+                      adjourned, started
+               FROM unfinished
+               WHERE (black = %s OR white = %s)
+                 AND NOT EXISTS (SELECT 1 FROM live_nodes WHERE live_nodes.id = unfinished.node)
+               ORDER BY started""",
+            (name, name),
+        )
+        return read_unfinished(rows)[0]
+
+    def take_over(self, code: str) -> UnfinishedGame | None:
+        # One statement: of two nodes taking over at once, the second finds the row taken.
+        rows = self._execute(
+            """UPDATE unfinished SET node = %s, adjourned = true
+               WHERE code = %s
+                 AND NOT EXISTS (SELECT 1 FROM live_nodes WHERE live_nodes.id = unfinished.node)
+               RETURNING code, variant, black, white, moves, clock, black_left, white_left,
+                         adjourned, started""",
+            (self._node, code),
+        )
+        games, _ = read_unfinished(rows)
+        return games[0] if games else None
+
+    # -- the fleet ------------------------------------------------------------------------
+
+    def share(self, people: list[Presence], tables: list[TableView]) -> None:
+        self._execute(
+            """WITH shared AS (UPDATE nodes SET people = %s, tables = %s WHERE id = %s)
+               SELECT pg_notify(%s, %s)""",
+            (
+                Jsonb([[p.name, p.state, p.text, p.code, p.in_lobby] for p in people]),
+                Jsonb({t.code: _table_row(t) for t in tables}),
+                self._node,
+                LOBBY_CHANNEL,
+                json.dumps({"kind": "lobby", "node": self._node}),
+            ),
+        )
+
+    def shared(self) -> tuple[list[Presence], list[TableView]]:
+        rows = self._execute(
+            "SELECT id, people, tables FROM live_nodes WHERE id <> %s ORDER BY started",
+            (self._node,),
+        )
+        people: list[Presence] = []
+        tables: list[TableView] = []
+        for node, node_people, node_tables in rows:
+            for name, state, text, code, in_lobby in node_people:
+                people.append(Presence(name, state, text, code, node, bool(in_lobby)))
+            for code, (kind, black, white, variant, clock, move, waiting) in node_tables.items():
+                row = (code, kind, black, white, variant, clock, move, node, tuple(waiting))
+                tables.append(TableView(*row))
+        return people, tables
+
+    def send(self, node: str, message: Message) -> None:
+        payload = json.dumps(message, separators=(",", ":"))
+        if len(payload) > MAX_MESSAGE:
+            raise StorageError(f"a message of {len(payload)} bytes is too long for NOTIFY")
+        self._execute("SELECT pg_notify(%s, %s)", (f"tui_reversi_{node}", payload))
+
+    async def listen(self, heard: Callable[[Message], None]) -> None:
+        try:
+            conn = await psycopg.AsyncConnection.connect(
+                self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT
+            )
+            for channel in (self._channel, LOBBY_CHANNEL):
+                await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
+            # This connection is the node's life: its row names it (live_nodes).
+            await conn.execute(
+                """INSERT INTO nodes (id, backend_pid, backend_start)
+                   SELECT %s, pid, backend_start FROM pg_stat_activity
+                   WHERE pid = pg_backend_pid()""",
+                (self._node,),
+            )
+            await conn.execute(
+                "DELETE FROM nodes WHERE id NOT IN (SELECT id FROM live_nodes)"
+            )  # (the rows of nodes long gone)
+        except psycopg.Error as error:
+            raise _connect_error(self.url, error) from None
+        self._listener = conn
+        self._hearing = asyncio.create_task(self._hear(conn, heard))
+
+    async def _hear(self, conn: psycopg.AsyncConnection, heard: Callable[[Message], None]) -> None:
+        async for notice in conn.notifies():
+            try:
+                message = json.loads(notice.payload)
+            except ValueError:
+                continue
+            if isinstance(message, dict) and message.get("node") != self._node:
+                try:
+                    heard(message)
+                except Exception:  # a bug: said, and the node goes on hearing
+                    traceback.print_exc()
+
+    def live_nodes(self) -> set[str]:
+        return {row[0] for row in self._execute("SELECT id FROM live_nodes")}
+
+
+class SharedKeyCodes:
+    """The one-time codes to add a key, in the database: shown on one node,
+    redeemed on any (account_keys.py's `KeyCodeStore`)."""
+
+    def __init__(self, store: PostgresStore) -> None:
+        self._store = store
+
+    def issue(self, name: str) -> str:
+        code = new_code()
+        self._store._execute(
+            """INSERT INTO key_codes (name, code, expires, tries)
+               VALUES (%s, %s, now() + make_interval(secs => %s), %s)
+               ON CONFLICT (name) DO UPDATE SET code = excluded.code,
+                   expires = excluded.expires, tries = excluded.tries""",
+            (name, code, CODE_LIFETIME, CODE_TRIES),
+        )
+        return code
+
+    def pending(self, name: str) -> bool:
+        rows = self._store._execute(
+            "SELECT 1 FROM key_codes WHERE name = %s AND expires > now()", (name,)
+        )
+        return bool(rows)
+
+    def redeem(self, name: str, code: str) -> bool:
+        store = self._store
+        try:
+            with store._pool.connection() as conn, conn.transaction():
+                held = conn.execute(
+                    """SELECT code, tries FROM key_codes
+                       WHERE name = %s AND expires > now() FOR UPDATE""",
+                    (name,),
+                ).fetchone()
+                if held is None:
+                    return False
+                if same_code(code, held[0]) or held[1] <= 1:
+                    conn.execute("DELETE FROM key_codes WHERE name = %s", (name,))
+                else:
+                    conn.execute("UPDATE key_codes SET tries = tries - 1 WHERE name = %s", (name,))
+                return same_code(code, held[0])
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
+            raise StorageError(f"cannot read {name}'s code in {store.where}: {error}") from None
+
+
+def _table_row(table: TableView) -> list[str | int | list[str]]:
+    fields: list[str | int] = [table.kind, table.black, table.white, table.variant, table.clock]
+    fields.append(table.move)
+    return [*fields, list(table.waiting_for)]

@@ -1,0 +1,171 @@
+"""What a server keeps and shares beyond its own process, behind one interface:
+`Store`. Two implement it: the archive's SQLite under the data directory
+(archive.py; one machine, the default) and PostgreSQL (postgres.py; a fleet of
+`serve` nodes on one database). The tables, the lobby and the sessions speak
+only to a `Store`; the games never know which one it is.
+
+What it holds: finished games and their results, ratings, the accounts (which
+SSH keys are which name's: account_keys.py's `AccountStore`, a part of `Store`),
+the games kept not over (adjourned, or in play when last written), and, for a
+fleet, each node's
+share of the lobby (who is there, which tables) and the messages between
+nodes. On SQLite there are no other nodes: the fleet's part is empty. The
+records that pass through it (`PlayedGame`, `UnfinishedGame`, `Results`) are
+declared here, beside the interface.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from ...core import Ending, Game
+from ...net.terms import TimeControl
+from .account_keys import AccountStore, KeyCodeStore
+
+# What a node says to another: a JSON object (see fleet.py for the kinds).
+Message = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """A table as the lobby shows it, on this node or another."""
+
+    code: str
+    kind: str  # 'open' (a seat free), 'playing', or 'adjourned'
+    black: str  # '' for a free seat
+    white: str
+    variant: str
+    clock: str  # '5+3', or '' without a clock
+    move: int  # the number of the move to be played next
+    node: str  # the node the table is at
+    # Players whose seat waits for them (dropped, or an adjourned game's other
+    # player is back at it): a player coming back to any node goes there.
+    waiting_for: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """One person on a node, as the lobby shows them (lobby_host.py's `Doing`)."""
+
+    name: str
+    state: str
+    text: str
+    code: str | None
+    node: str
+    in_lobby: bool  # their own game shows the in-app lobby: they may be invited
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A table's finished game, as the server hands it to the archive."""
+
+    code: str
+    game: Game
+    names: tuple[str, str]  # black, white
+    started: datetime
+    end: Ending
+
+
+@dataclass(frozen=True, slots=True)
+class UnfinishedGame:
+    """A table's game that is not over, as it is kept to outlive the server."""
+
+    code: str
+    game: Game
+    names: tuple[str, str]  # black, white
+    time_control: TimeControl | None
+    left: tuple[float, float]  # seconds on (Black's, White's) clock, stopped; (0, 0) without
+    started: datetime
+    adjourned: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Results:
+    """A player's results on this server."""
+
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.wins} won, {self.losses} lost, {self.draws} drawn"
+
+
+class Store(AccountStore, Protocol):
+    """The server's state beyond its process, the accounts included (key_owner,
+    keys_of, claim, add_key, remove_key: account_keys.py). Methods raise StorageError
+    (one sentence) when the store fails; keep() reports its problems instead, as
+    it also writes the players' saved games."""
+
+    @property
+    def node(self) -> str:
+        """This node's name in the fleet (one name on SQLite: there is no other)."""
+
+    @property
+    def codes(self) -> KeyCodeStore:
+        """Where the one-time codes to add a key wait (account_keys.py)."""
+
+    @property
+    def where(self) -> str:
+        """Where the state is kept, for messages (never a password)."""
+
+    async def leave(self) -> None:
+        """Stop hearing messages: in a fleet, this node leaves it (its games become
+        anyone's to take over). Then close()."""
+
+    def close(self) -> None:
+        """Let go of the store."""
+
+    # -- the archive --------------------------------------------------------------------
+
+    def keep(self, played: PlayedGame) -> list[str]:
+        """Record a finished game (and forget it as unfinished); problems met, if any."""
+
+    def rating(self, name: str) -> tuple[float, int]:
+        """`name`'s rating and how many rated games it rests on."""
+
+    def results(self, name: str) -> Results:
+        """`name`'s wins, losses and draws at this server's tables."""
+
+    # -- games not over -----------------------------------------------------------------
+
+    def save_table(self, unfinished: UnfinishedGame) -> None:
+        """Keep a game not over yet (both seats taken), replacing what was kept of it;
+        in a fleet, as this node's."""
+
+    def forget_table(self, code: str) -> None:
+        """Forget a game kept not over that ends with no result to keep (no move played)."""
+
+    def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
+        """The games kept not over that this node brings back when it starts (every
+        one on SQLite; none in a fleet, where take_over() takes them one by one), and a
+        sentence for each that cannot be read."""
+
+    def orphaned(self, name: str) -> list[UnfinishedGame]:
+        """`name`'s games kept not over whose node has gone (a fleet's: stopped or
+        killed), oldest first: any node may take them over."""
+
+    def take_over(self, code: str) -> UnfinishedGame | None:
+        """Take table `code`'s game over from its gone node, for this node; None if
+        no gone node's game has that code (another node took it first)."""
+
+    # -- the fleet: the lobby's shares and the messages between nodes --------------------
+
+    def share(self, people: list[Presence], tables: list[TableView]) -> None:
+        """Tell the other nodes who is on this one and which tables it has."""
+
+    def shared(self) -> tuple[list[Presence], list[TableView]]:
+        """Who is on the other live nodes and which tables they have."""
+
+    def send(self, node: str, message: Message) -> None:
+        """Send `message` to `node` (in order: one node's messages arrive as sent)."""
+
+    async def listen(self, heard: Callable[[Message], None]) -> None:
+        """Start hearing the messages sent to this node: heard(message) for each,
+        and {'kind': 'lobby'} when another node's share of the lobby changes."""
+
+    def live_nodes(self) -> set[str]:
+        """The nodes up now, this one among them."""
