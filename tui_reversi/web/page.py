@@ -10,12 +10,13 @@ import html
 import json
 import os
 import socket
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from importlib.resources import files
 from pathlib import Path
 from string import Template
+from typing import NamedTuple, Protocol
 from urllib.parse import urlsplit
 
 import textual_serve
@@ -33,22 +34,50 @@ DEFAULT_SIZE = (80, 24)
 LARGEST_SIZE = 1000
 
 
+class PageVisitor(Protocol):
+    """One page's game, as the page server drives it (web/visitor.py's `Visitor`;
+    a public server's is server/edge/browser.py's)."""
+
+    @property
+    def pid(self) -> int | None: ...
+    async def start(self, width: int, height: int) -> None: ...
+    async def send_bytes(self, data: bytes) -> bool: ...
+    async def set_terminal_size(self, width: int, height: int) -> None: ...
+    async def blur(self) -> None: ...
+    async def focus(self) -> None: ...
+    async def stop(self) -> None: ...
+
+
+class Visit(NamedTuple):
+    """Who is visiting: their address, what the page asked to play (`?play=`, the
+    words after `ssh host`), and how to reach their page."""
+
+    address: str
+    play: str
+    send: Callable[[bytes], Awaitable[object]]
+    close: Callable[[], Awaitable[None]]
+
+
 @dataclass
 class PageConfig:
     """What the page serves: the game's command line (and environment) each
-    visitor's process runs, the page's title, the least terminal the app needs,
-    and which Host names are answered (None: any)."""
+    visitor's process runs, or `visitor` making each visitor's game another way;
+    the page's title, the least terminal the app needs, which Host names are
+    answered (None: any), and whether a visitor's address is the one the
+    reverse proxy in front says (X-Forwarded-For)."""
 
-    argv: Sequence[str]
+    argv: Sequence[str] = ()
     environment: Mapping[str, str] = field(default_factory=dict)
     title: str = "tui-reversi"
     least_size: tuple[int, int] = DEFAULT_SIZE
     hosts: frozenset[str] | None = None
+    visitor: Callable[[Visit], PageVisitor] | None = None
+    forwarded: bool = False
 
 
 _PAGE = Template(files(__package__).joinpath("page.html").read_text("utf-8"))
 _CONFIG = web.AppKey("config", PageConfig)
-_VISITORS = web.AppKey("visitors", dict)  # Visitor -> its page's socket
+_VISITORS = web.AppKey("visitors", dict)  # PageVisitor -> its page's socket
 
 
 def page_application(config: PageConfig) -> web.Application:
@@ -60,6 +89,7 @@ def page_application(config: PageConfig) -> web.Application:
         [
             web.get("/", _index),
             web.get("/ws", _websocket),
+            web.get("/ws/{play}", _websocket),
             web.static("/static", STATIC),
         ]
     )
@@ -110,13 +140,21 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
     config = request.app[_CONFIG]
     page_socket = web.WebSocketResponse(heartbeat=15)
     await page_socket.prepare(request)
-    visitor = Visitor(
-        config.argv,
-        environment=config.environment,
-        write_bytes=page_socket.send_bytes,
-        write_str=page_socket.send_str,
-        close=partial(_close, page_socket),
-    )
+    visitor: PageVisitor
+    if config.visitor is not None:
+        play = request.match_info.get("play", "")
+        visit = Visit(
+            _address(request, config), play, page_socket.send_bytes, partial(_close, page_socket)
+        )
+        visitor = config.visitor(visit)
+    else:
+        visitor = Visitor(
+            config.argv,
+            environment=config.environment,
+            write_bytes=page_socket.send_bytes,
+            write_str=page_socket.send_str,
+            close=partial(_close, page_socket),
+        )
     visitors = request.app[_VISITORS]
     visitors[visitor] = page_socket
     try:
@@ -127,6 +165,16 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
         await page_socket.close()
         visitors.pop(visitor, None)
     return page_socket
+
+
+def _address(request: web.Request, config: PageConfig) -> str:
+    """The visitor's address: the peer's, or the last the proxy in front added."""
+    if config.forwarded:
+        forwarded = request.headers.getall("X-Forwarded-For", [])
+        hops = [hop.strip() for line in forwarded for hop in line.split(",") if hop.strip()]
+        if hops:
+            return hops[-1]
+    return request.remote or "?"
 
 
 async def _close(page_socket: web.WebSocketResponse) -> None:
@@ -144,7 +192,7 @@ def _size(request: web.Request) -> tuple[int, int]:
     return size[0], size[1]
 
 
-async def _relay(page_socket: web.WebSocketResponse, visitor: Visitor) -> None:
+async def _relay(page_socket: web.WebSocketResponse, visitor: PageVisitor) -> None:
     """The page's messages to the game, until the page goes (or the game closes it)."""
     async for message in page_socket:
         if message.type != WSMsgType.TEXT:

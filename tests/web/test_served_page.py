@@ -1,0 +1,78 @@
+"""`tui-reversi serve --web-port`: the public server's page, in Chromium beside
+real SSH players (OpenSSH in tmux): a browser visitor is one more terminal of
+the server's, a guest."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+from urllib.parse import quote
+
+import pytest
+
+from ..app.test_tmux import Tmux
+from ..server.conftest import identity
+from ..server.test_table_game import SSH_OPTIONS, Server, wait_screen
+from .browser import DESKTOP, WebTerminal
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("tmux") is None or shutil.which("ssh") is None,
+    reason="needs tmux and an OpenSSH client",
+)
+
+
+@pytest.fixture
+def hall(tmp_path):
+    """The server with its page, and a private tmux for the SSH players."""
+    server = Server(tmp_path, "--web-port", "0")
+    tmux = Tmux(f"tui-reversi-web-{os.getpid()}")
+    try:
+        page = server.wait_for(r"the page at (http://\S+/)").group(1)
+
+        def ssh(name: str, user: str, command: str) -> None:
+            key = shlex.join(identity(user, tmp_path / "keys"))
+            line = f"ssh {SSH_OPTIONS} {key} -t -p {server.port} {user}@127.0.0.1 {command}"
+            tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", line)
+            tmux("set-option", "-t", name, "remain-on-exit", "on")
+
+        tmux.ssh = ssh
+        tmux.server = server
+        tmux.page = page
+        yield tmux
+    finally:
+        tmux("kill-server")
+        server.stop()
+
+
+def test_a_browser_guest_and_an_ssh_player_play_at_one_table_and_see_each_others_moves(
+    browser, hall
+):
+    hall.ssh("alice", "alice", "table")
+    text = wait_screen(hall, "alice", lambda s: "a friend joins" in s, "the table's code")
+    code = re.search(r"join ([A-Z0-9]{5})", text).group(1)
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        terminal = WebTerminal(page)
+        page.goto(f"{hall.page}?play={quote(f'join {code}')}")
+        seated = terminal.wait_for(
+            lambda s: (
+                re.search(r"you play White against alice", s) is not None
+                or "play White against alice" in s
+            ),
+            "the browser guest's seat",
+        )
+        guest = re.search(r"White (\S+)", seated)
+        assert guest is not None
+        wait_screen(hall, "alice", lambda s: "sits at the table as White" in s, "the guest")
+        hall("send-keys", "-t", "alice", "d", "3")
+        terminal.wait_for(lambda s: terminal.moves_played(1) and " 1 d3" in s, "alice's d3")
+        page.mouse.click(*terminal.square_point("c5"))
+        wait_screen(hall, "alice", lambda s: "c5" in s.split("Moves")[-1], "the guest's c5")
+        terminal.wait_for(lambda s: terminal.moves_played(2), "the guest's c5 on its own page")
+    finally:
+        context.close()
+    # The page's game was the server's: it ends with the page (the seat held, as a drop).
+    hall.server.wait_for("disconnect .*web:")
