@@ -76,3 +76,36 @@ def test_a_browser_guest_and_an_ssh_player_play_at_one_table_and_see_each_others
         context.close()
     # The page's game was the server's: it ends with the page (the seat held, as a drop).
     hall.server.wait_for("disconnect .*web:")
+
+
+def test_a_keyed_player_binds_a_browser_with_a_one_time_code_and_plays_rated_as_themselves(
+    browser, hall
+):
+    hall.ssh("alice-keys", "alice", "keys web")
+    said = wait_screen(hall, "alice-keys", lambda s: "?code=" in s, "the code")
+    code = re.search(r"\?code=([A-Z0-9]{4}-[A-Z0-9]{4})", said).group(1)
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        terminal = WebTerminal(page)
+        page.goto(f"{hall.page}?code={code}&play=table")
+        assert "code=" not in page.url  # traded for a pass: gone from the address
+        text = terminal.wait_for(lambda s: "a friend joins" in s, "the bound browser's table")
+        table = re.search(r"join ([A-Z0-9]{5})", text).group(1)
+        hall.server.wait_for(r"connect .*peer=web:\S+ user=alice")
+        hall.ssh("bob", "bob", f"join {table}")
+        # Rated on both sides: alice is herself, not a guest.
+        wait_screen(
+            hall, "bob", lambda s: "you (1500) play White against alice (1500)" in s, "bob's seat"
+        )
+        # The code worked once: a second browser is told so, and gets no pass.
+        other = browser.new_context(viewport=DESKTOP)
+        try:
+            again = other.new_page().goto(f"{hall.page}?code={code}")
+            assert again.status == 403
+            assert "used or has lapsed" in again.text()
+            assert not other.cookies()
+        finally:
+            other.close()
+    finally:
+        context.close()

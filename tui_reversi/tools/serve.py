@@ -349,8 +349,9 @@ async def _serve_page(arcade, port: int, behind_proxy: bool):
 
     config = PageConfig(
         visitor=lambda visit: BrowserVisitor(
-            arcade, visit.address, visit.play, visit.send, visit.close
+            arcade, visit.address, visit.play, visit.send, visit.close, visit.browser_pass
         ),
+        trade_code=lambda code: _traded(arcade, code),
         least_size=(MIN_WIDTH, MIN_HEIGHT),
         forwarded=behind_proxy,
     )
@@ -358,6 +359,14 @@ async def _serve_page(arcade, port: int, behind_proxy: bool):
         return await start_page(config, arcade.config.host or "0.0.0.0", port)
     except ReversiError as error:
         raise ServeError(f"the page: {error}") from None
+
+
+def _traded(arcade, code: str) -> str | None:
+    traded = arcade.browser_passes.trade(code)
+    if traded is None:
+        return None
+    arcade.note(f"a browser is bound to {traded[0]}")
+    return traded[1]
 
 
 # Seconds a ctrl+c gives the other programs it ends before the server says it stops.

@@ -50,12 +50,19 @@ class PageVisitor(Protocol):
 
 class Visit(NamedTuple):
     """Who is visiting: their address, what the page asked to play (`?play=`, the
-    words after `ssh host`), and how to reach their page."""
+    words after `ssh host`), how to reach their page, and the pass their browser
+    shows (PASS_COOKIE), if any."""
 
     address: str
     play: str
     send: Callable[[bytes], Awaitable[object]]
     close: Callable[[], Awaitable[None]]
+    browser_pass: str | None
+
+
+# The cookie a browser bound to a player's name keeps its pass in (a public server's).
+PASS_COOKIE = "tui_reversi_pass"
+PASS_MAX_AGE = 365 * 24 * 3600
 
 
 @dataclass
@@ -73,6 +80,8 @@ class PageConfig:
     hosts: frozenset[str] | None = None
     visitor: Callable[[Visit], PageVisitor] | None = None
     forwarded: bool = False
+    # A public server's: a one-time code (`?code=`) traded for a pass, or None if it is not one.
+    trade_code: Callable[[str], str | None] | None = None
 
 
 _PAGE = Template(files(__package__).joinpath("page.html").read_text("utf-8"))
@@ -117,6 +126,9 @@ def _host_name(host: str) -> str:
 
 async def _index(request: web.Request) -> web.Response:
     config = request.app[_CONFIG]
+    code = request.query.get("code")
+    if code is not None and config.trade_code is not None:
+        return _bind(request, config.trade_code, code)
     columns, rows = config.least_size
     text = _PAGE.substitute(title=html.escape(config.title), min_columns=columns, min_rows=rows)
     return web.Response(text=text, content_type="text/html", headers=_PAGE_HEADERS)
@@ -144,7 +156,11 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
     if config.visitor is not None:
         play = request.match_info.get("play", "")
         visit = Visit(
-            _address(request, config), play, page_socket.send_bytes, partial(_close, page_socket)
+            _address(request, config),
+            play,
+            page_socket.send_bytes,
+            partial(_close, page_socket),
+            request.cookies.get(PASS_COOKIE),
         )
         visitor = config.visitor(visit)
     else:
@@ -165,6 +181,32 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
         await page_socket.close()
         visitors.pop(visitor, None)
     return page_socket
+
+
+def _bind(request: web.Request, trade_code: Callable[[str], str | None], code: str) -> web.Response:
+    """A one-time code from `ssh host keys web`: this browser gets a pass (a cookie),
+    and the page comes back without the code in its address."""
+    browser_pass = trade_code(code[:64])
+    if browser_pass is None:
+        raise web.HTTPForbidden(
+            text="That code is not one this server gave, or it was used or has lapsed: "
+            "run  ssh HOST keys web  again.\n"
+        )
+    query = {k: v for k, v in request.query.items() if k != "code"}
+    found = web.HTTPSeeOther(request.rel_url.with_query(query))
+    https = request.secure or (
+        request.app[_CONFIG].forwarded and request.headers.get("X-Forwarded-Proto") == "https"
+    )
+    found.set_cookie(
+        PASS_COOKIE,
+        browser_pass,
+        max_age=PASS_MAX_AGE,
+        httponly=True,
+        samesite="Strict",
+        secure=https,
+        path="/",
+    )
+    return found
 
 
 def _address(request: web.Request, config: PageConfig) -> str:

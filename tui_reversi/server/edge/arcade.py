@@ -34,6 +34,7 @@ from ..hall.tables import Tables
 from ..ledger.archive import FIRST_RATING, Archive
 from ..ledger.fleet import Fleet
 from ..ledger.store import Store
+from .browser_passes import BrowserPasses
 from .door import Door, PasswordPenalties
 from .event_log import NAME_LENGTH, EventLog, log_value, tame_library_logs
 from .hostkey import load_or_create_host_key
@@ -103,6 +104,8 @@ class Arcade:
         self.door = Door(config)
         self.penalties = PasswordPenalties(config.auth_failure_delay, self.note)
         self.accounts = Accounts(config, self.note)
+        # Keyed players' browsers bound to their names (`keys web`, the page's ?code=).
+        self.browser_passes = BrowserPasses(config.data_dir)
         self.seats_taken = 0
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.host_key: asyncssh.SSHKey | None = None
@@ -482,7 +485,15 @@ class PlayerConnection(asyncssh.SSHServer):
     def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
         """What `keys ...` says, and the exit status (key_commands.py)."""
         accounts = self.arcade.accounts
-        return keys_command(self.login, accounts, self.user or "", self.config.auth, words, ssh)
+        return keys_command(
+            self.login,
+            accounts,
+            self.user or "",
+            self.config.auth,
+            words,
+            ssh,
+            passes=self.arcade.browser_passes,
+        )
 
     # Everything else a client may ask for is refused.
 

@@ -3,7 +3,8 @@ in textual-serve's page, tui_reversi/web/) is one more terminal of the hall's,
 so the visitor gets what `ssh host` gives: the same `GameSession` on a pty, the
 server's own game processes (preloaded where SSH's are), counted at the door and
 in the seats as SSH's are, hung up with the server. A browser visitor is a guest
-(unrated, under the guest rules); a server without guests turns it away."""
+(unrated, under the guest rules), or the player whose pass it shows
+(browser_passes.py); a server without guests turns a browser without one away."""
 
 from __future__ import annotations
 
@@ -81,11 +82,16 @@ class BrowserConnection:
         self.adding_key = False
         self._channel: BrowserChannel | None = None
 
-    def come_in(self) -> str | None:
-        """Count the visit in at the door as a guest; a sentence if it may not come in."""
+    def come_in(self, browser_pass: str | None) -> str | None:
+        """Count the visit in at the door, as the player its pass names or as a
+        guest; a sentence if it may not come in."""
         arcade = self.arcade
-        if arcade.config.auth != "none":
-            return "this server lets in only its own players: play with ssh."
+        name = arcade.browser_passes.name_of(browser_pass) if browser_pass else None
+        if name is None and arcade.config.auth != "none":
+            return (
+                "this server lets in only its own players: bind this browser to your "
+                "name with  ssh HOST keys web, or play with ssh."
+            )
         if not arcade.admit(self):  # type: ignore[arg-type]
             return "the server is full from your address; try again later."
         refusal = arcade.door.room_inside(self.address)
@@ -93,7 +99,7 @@ class BrowserConnection:
             arcade.forget(self)  # type: ignore[arg-type]
             return refusal
         in_use = {c.user for c in arcade.connections if c.authenticated and c.user}
-        self.user = arcade.accounts.guest_name(in_use)
+        self.user = name or arcade.accounts.guest_name(in_use)
         arcade.door.enter(self.address)
         self.authenticated = True
         arcade.log_connect(self)  # type: ignore[arg-type]
@@ -157,8 +163,10 @@ class BrowserVisitor:
         command: str,
         send: Callable[[bytes], Awaitable[object]],
         close: Callable[[], Awaitable[None]],
+        browser_pass: str | None = None,
     ) -> None:
         self._connection = BrowserConnection(arcade, address)
+        self._pass = browser_pass
         self._command = command
         self._send = send
         self._close = close
@@ -171,7 +179,7 @@ class BrowserVisitor:
         return self._connection.game_pid if session is not None and session.task else None
 
     async def start(self, width: int, height: int) -> None:
-        refusal = self._connection.come_in()
+        refusal = self._connection.come_in(self._pass)
         if refusal is not None:
             await self._send(f"tui-reversi: {refusal}\r\n".encode())
             await self._close()
