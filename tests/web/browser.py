@@ -94,8 +94,19 @@ class WebTerminal:
         """Whether the move log shows at least `plies` moves (a pass counts)."""
         return re.search(rf"\b{plies} +(?:[a-h][1-8]|pass)\b", self.text()) is not None
 
+    def board_drawn(self) -> bool:
+        """Whether the whole board is on the screen (output may come in pieces)."""
+        lines = self.screen.display
+        labels = {line[:1] for line in lines}
+        return (
+            any(_COLUMN_LETTERS.search(line) for line in lines)
+            and set("12345678") <= labels
+            and any(line[2:3] == "└" for line in lines)
+        )
+
     def square_point(self, square: str) -> tuple[float, float]:
-        """The page's pixel at the middle of `square` ("d3") as the board is drawn now."""
+        """The page's pixel at the middle of `square` ("d3"), once the board is drawn."""
+        self.wait_for(lambda _text: self.board_drawn(), "the whole board")
         lines = self.screen.display
         header = next(i for i, line in enumerate(lines) if _COLUMN_LETTERS.search(line))
         column = lines[header].index(square[0], _COLUMN_LETTERS.search(lines[header]).start())

@@ -68,3 +68,9 @@ def _no_proxy(monkeypatch):
     for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setitem(os.environ, "NO_PROXY", "127.0.0.1,localhost")
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "serve_options(*options): more options for the served page's server"
+    )

@@ -24,9 +24,11 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture
-def hall(tmp_path):
-    """The server with its page, and a private tmux for the SSH players."""
-    server = Server(tmp_path, "--web-port", "0")
+def hall(tmp_path, request):
+    """The server with its page (and the test's `serve_options`, if marked so),
+    and a private tmux for the SSH players."""
+    marker = request.node.get_closest_marker("serve_options")
+    server = Server(tmp_path, "--web-port", "0", *(marker.args if marker else ()))
     tmux = Tmux(f"tui-reversi-web-{os.getpid()}")
     try:
         page = server.wait_for(r"the page at (http://\S+/)").group(1)
@@ -107,5 +109,37 @@ def test_a_keyed_player_binds_a_browser_with_a_one_time_code_and_plays_rated_as_
             assert not other.cookies()
         finally:
             other.close()
+    finally:
+        context.close()
+
+
+@pytest.mark.serve_options("--max-sessions", "1")
+def test_a_browser_visitor_counts_in_the_servers_seats_and_is_told_when_they_are_taken(
+    browser, hall
+):
+    hall.ssh("alice", "alice", "")
+    wait_screen(hall, "alice", lambda s: "Black alice" in s, "alice's game")
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        terminal = WebTerminal(page)
+        page.goto(hall.page)
+        terminal.wait_for(lambda s: "all 1 seats are taken" in s, "the sentence")
+        page.wait_for_selector("body.-closed", state="attached", timeout=15_000)
+    finally:
+        context.close()
+
+
+def test_stopping_the_server_ends_the_browsers_game_and_tells_its_page(browser, hall):
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        terminal = WebTerminal(page)
+        page.goto(hall.page)
+        terminal.wait_for(lambda s: "Black to move" in s, "the guest's game")
+        hall.server.stop()
+        assert hall.server.process.returncode == 0
+        terminal.wait_for(lambda s: "the server is shutting down" in s, "the goodbye")
+        page.wait_for_selector("body.-closed", state="attached", timeout=15_000)
     finally:
         context.close()

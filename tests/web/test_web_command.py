@@ -80,3 +80,48 @@ async def test_the_page_answers_only_its_own_address_and_its_own_page():
                 assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
     finally:
         await site.close()
+
+
+class _Recorded:
+    """A stand-in game for a public server's visitor: records who came, plays nothing."""
+
+    def __init__(self, visits: list, visit) -> None:
+        visits.append(visit)
+        self._visit = visit
+
+    pid = None
+
+    async def start(self, width: int, height: int) -> None:
+        await self._visit.close()
+
+    async def send_bytes(self, data: bytes) -> bool:
+        return False
+
+    async def set_terminal_size(self, width: int, height: int) -> None:
+        pass
+
+    async def blur(self) -> None:
+        pass
+
+    async def focus(self) -> None:
+        pass
+
+    async def stop(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(("behind_proxy", "seen"), [(False, "127.0.0.1"), (True, "10.0.0.9")])
+async def test_a_visitors_address_is_the_proxys_word_only_behind_a_proxy(behind_proxy, seen):
+    visits: list = []
+    config = PageConfig(visitor=lambda visit: _Recorded(visits, visit), forwarded=behind_proxy)
+    site = await start_page(config, "127.0.0.1", 0)
+    try:
+        async with aiohttp.ClientSession() as client:
+            url = site.address + "ws/" + "join%20ABCDE"
+            # What the visitor's own browser claims comes first; the proxy adds the real one.
+            headers = {"X-Forwarded-For": "1.2.3.4, 10.0.0.9"}
+            async with client.ws_connect(url, headers=headers) as game:
+                await asyncio.wait_for(game.receive(), 10)
+    finally:
+        await site.close()
+    assert [(visit.address, visit.play) for visit in visits] == [(seen, "join ABCDE")]

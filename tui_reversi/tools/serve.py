@@ -333,8 +333,10 @@ async def _serve(config, web_port: int | None = None, behind_proxy: bool = False
             await asyncio.sleep(INTERRUPT_SETTLE)
         log_to_stderr("tui-reversi serve: stopping; hanging up every game")
         if page is not None:
-            await page.close()
+            await page.stop_listening()  # its visitors are hung up with everyone else's
         await arcade.close()
+        if page is not None:
+            await page.close()
     log_to_stderr("tui-reversi serve: stopped")
     return 0
 

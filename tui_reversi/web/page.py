@@ -268,16 +268,26 @@ async def _stop_visitors(app: web.Application) -> None:
 class PageSite:
     """The page served on one listening socket, until `close`."""
 
-    def __init__(self, app: web.Application, runner: web.AppRunner, sock: socket.socket) -> None:
+    def __init__(
+        self, app: web.Application, runner: web.AppRunner, site: web.SockSite, sock: socket.socket
+    ) -> None:
         self.app = app
         self._runner = runner
+        self._site: web.SockSite | None = site
         host, port = sock.getsockname()[:2]
         shown = f"[{host}]" if ":" in host else host
         self.address = f"http://{shown}:{port}/"
         """Where a browser finds the page."""
 
+    async def stop_listening(self) -> None:
+        """Let no one else in; the visitors here play on until `close`."""
+        if self._site is not None:
+            site, self._site = self._site, None
+            await site.stop()
+
     async def close(self) -> None:
         """Stop listening and end every visitor's game (each saves first)."""
+        await self.stop_listening()
         await self._runner.cleanup()
 
 
@@ -292,8 +302,9 @@ async def start_page(config: PageConfig, host: str, port: int) -> PageSite:
     app = page_application(config)
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
-    await web.SockSite(runner, sock).start()
-    return PageSite(app, runner, sock)
+    site = web.SockSite(runner, sock)
+    await site.start()
+    return PageSite(app, runner, site, sock)
 
 
 def _listening_socket(host: str, port: int) -> socket.socket:
