@@ -29,8 +29,9 @@ def keys_command(
     passes: BrowserPasses | None = None,
 ) -> tuple[list[str], int]:
     """What `keys ...` (`words` after `keys`) says to `name`, logged in by `login`
-    under --auth `auth`, and the exit status; `ssh` is how this player reached the
-    server ('ssh -p 2222'); `passes` binds browsers (`keys web`)."""
+    under --auth `auth`, and the exit status; `ssh` is how this player reaches the
+    server with a new key ('ssh -i NEW-KEY -p 2222 alice@host'); `passes` binds
+    browsers (`keys web`)."""
     store = accounts.store
     if login.guest:
         return ["tui-reversi: guests have no keys: connect with an SSH key to claim a name."], 1
@@ -45,7 +46,7 @@ def keys_command(
             return [
                 f"tui-reversi: to add a key to {name}, run this within {lasts} on the "
                 "machine that has it (the code works once):",
-                f"  {ssh} -i NEW-KEY {name}@HOST keys add {code}",
+                f"  {ssh} keys add {code}",
             ], 0
         if words == ["web"] and passes is not None:
             if login.adding_key:
