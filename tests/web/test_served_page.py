@@ -8,6 +8,7 @@ import os
 import re
 import shlex
 import shutil
+import time
 from urllib.parse import quote
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from ..app.test_tmux import Tmux
 from ..server.conftest import identity
 from ..server.test_table_game import SSH_OPTIONS, Server, wait_screen
-from .browser import DESKTOP, WebTerminal
+from .browser import DESKTOP, WebTerminal, children_of
 
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None or shutil.which("ssh") is None,
@@ -66,18 +67,30 @@ def test_a_browser_guest_and_an_ssh_player_play_at_one_table_and_see_each_others
             ),
             "the browser guest's seat",
         )
-        guest = re.search(r"White (\S+)", seated)
-        assert guest is not None
-        wait_screen(hall, "alice", lambda s: "sits at the table as White" in s, "the guest")
+        assert "play White against alice" in seated
+        # A guest, as ssh HOST without a key gives: unrated.
+        wait_screen(
+            hall,
+            "alice",
+            lambda s: re.search(r"guest-\w+ \(a guest, unrated\) sits at the table as White", s),
+            "the guest",
+        )
         hall("send-keys", "-t", "alice", "d", "3")
         terminal.wait_for(lambda s: terminal.moves_played(1) and " 1 d3" in s, "alice's d3")
         page.mouse.click(*terminal.square_point("c5"))
         wait_screen(hall, "alice", lambda s: "c5" in s.split("Moves")[-1], "the guest's c5")
         terminal.wait_for(lambda s: terminal.moves_played(2), "the guest's c5 on its own page")
+        # Both games are the server's own processes, forked from its preloaded parent.
+        parent = int(hall.server.wait_for(r"preloaded parent \(pid (\d+)").group(1))
+        assert len(children_of(parent)) == 2
     finally:
         context.close()
-    # The page's game was the server's: it ends with the page (the seat held, as a drop).
+    # The page's game ends with the page (its seat held, as for a dropped SSH player).
     hall.server.wait_for("disconnect .*web:")
+    deadline = time.monotonic() + 30
+    while len(children_of(parent)) > 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(children_of(parent)) == 1  # alice's game only
 
 
 def test_a_keyed_player_binds_a_browser_with_a_one_time_code_and_plays_rated_as_themselves(
