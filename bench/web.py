@@ -3,7 +3,11 @@ click, and memory per browser visitor (the RSS and PSS of the game processes
 `tui-reversi web` starts, one per page), for 1 and for 20 pages in one
 headless Chromium.
 
-    .venv/bin/python bench/web.py [--runs 5] [--visitors 1,20]
+    .venv/bin/python bench/web.py [--runs 5] [--visitors 1,20] [--served]
+
+--served measures a public server's page instead (`serve --web-port`): each
+visitor's game is then forked from the server's preloaded parent, as an SSH
+player's is, and shares most of its pages with it.
 
 "Playable" is when the page's terminal (read back from the game's bytes by
 the tests' emulator, tests/web/browser.py) shows "Black to move". Times are
@@ -38,22 +42,33 @@ from tests.web.browser import (  # noqa: E402
 )
 
 
-def start_server(home: str) -> tuple[subprocess.Popen[str], str]:
+def start_server(home: str, served: bool = False) -> tuple[subprocess.Popen[str], str, int]:
+    """`tui-reversi web` (or `serve --web-port`): the process, the page's address,
+    and the process whose children the visitors' games are."""
     environment = dict(
         os.environ, HOME=home, XDG_DATA_HOME=f"{home}/data", XDG_CONFIG_HOME=f"{home}/config"
     )
+    command = ["web", "--port", "0"]
+    if served:
+        command = ["serve", "--port", "0", "--web-port", "0", "--data-dir", f"{home}/server"]
+        command += ["--max-per-address", "100", "--max-sessions", "100"]
     server = subprocess.Popen(
-        [sys.executable, "-m", "tui_reversi", "web", "--port", "0"],
+        [sys.executable, "-m", "tui_reversi", *command],
         stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
         text=True,
         env=environment,
     )
-    line = server.stdout.readline() if server.stdout else ""
-    found = re.search(r"http://\S+/", line)
-    if not found:
-        server.kill()
-        sys.exit(f"bench/web.py: tui-reversi web did not start: {line!r}")
-    return server, found.group(0)
+    parent = server.pid
+    said = []
+    for line in server.stdout or []:
+        said.append(line)
+        if preloaded := re.search(r"preloaded parent \(pid (\d+)", line):
+            parent = int(preloaded.group(1))
+        if found := re.search(r"(http://\S+/)", line):
+            return server, found.group(1), parent
+    server.kill()
+    sys.exit(f"bench/web.py: the page did not start: {''.join(said)!r}")
 
 
 def memory_kib(pid: int) -> tuple[int, int]:
@@ -86,12 +101,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="single visitors to time (median)")
     parser.add_argument("--visitors", default="1,20", help="page counts to measure memory for")
+    parser.add_argument("--served", action="store_true", help="a public server's page")
     args = parser.parse_args()
     counts = [int(part) for part in args.visitors.split(",")]
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as home, sync_playwright() as playwright:
-        server, address = start_server(home)
+        server, address, parent = start_server(home, args.served)
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             times = []
@@ -100,7 +116,7 @@ def main() -> int:
                 times.append(seconds)
                 for context in contexts:
                     context.close()
-                while children_of(server.pid):
+                while children_of(parent):
                     time.sleep(0.05)
             print(
                 f"page opened to playable board, 1 visitor: median {statistics.median(times):.2f} s"
@@ -109,7 +125,7 @@ def main() -> int:
             for count in counts:
                 seconds, contexts = open_pages(browser, address, count)
                 time.sleep(2)  # past start-up: the memory a visitor keeps
-                figures = [memory_kib(pid) for pid in children_of(server.pid)]
+                figures = [memory_kib(pid) for pid in children_of(parent)]
                 rss = sum(f[0] for f in figures) / len(figures) / 1024
                 pss = sum(f[1] for f in figures) / len(figures) / 1024
                 print(
@@ -118,7 +134,7 @@ def main() -> int:
                 )
                 for context in contexts:
                     context.close()
-                while children_of(server.pid):
+                while children_of(parent):
                     time.sleep(0.05)
         finally:
             browser.close()

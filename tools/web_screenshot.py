@@ -45,7 +45,7 @@ def take(out: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as home, sync_playwright() as playwright:
-        server, address = start_server(home)
+        server, address, _parent = start_server(home)
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
