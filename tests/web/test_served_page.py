@@ -107,6 +107,8 @@ def test_a_keyed_player_binds_a_browser_with_a_one_time_code_and_plays_rated_as_
         assert "code=" not in page.url  # traded for a pass: gone from the address
         text = terminal.wait_for(lambda s: "a friend joins" in s, "the bound browser's table")
         table = re.search(r"join ([A-Z0-9]{5})", text).group(1)
+        # The hint names the SSH port and the host the page was reached at.
+        assert re.search(rf"-p {hall.server.port} (\S+@)?127\.0\.0\.1 join {table}", text), text
         hall.server.wait_for(r"connect .*peer=web:\S+ user=alice")
         hall.ssh("bob", "bob", f"join {table}")
         # Rated on both sides: alice is herself, not a guest.

@@ -124,4 +124,4 @@ async def test_a_visitors_address_is_the_proxys_word_only_behind_a_proxy(behind_
                 await asyncio.wait_for(game.receive(), 10)
     finally:
         await site.close()
-    assert [(visit.address, visit.play) for visit in visits] == [(seen, "join ABCDE")]
+    assert [(v.address, v.host, v.play) for v in visits] == [(seen, "127.0.0.1", "join ABCDE")]

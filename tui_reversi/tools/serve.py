@@ -391,7 +391,13 @@ async def _serve_page(arcade, port: int, behind_proxy: bool):
 
     config = PageConfig(
         visitor=lambda visit: BrowserVisitor(
-            arcade, visit.address, visit.play, visit.send, visit.close, visit.browser_pass
+            arcade,
+            visit.address,
+            visit.host,
+            visit.play,
+            visit.send,
+            visit.close,
+            visit.browser_pass,
         ),
         trade_code=lambda code: _traded(arcade, code),
         least_size=(MIN_WIDTH, MIN_HEIGHT),

@@ -49,11 +49,12 @@ class PageVisitor(Protocol):
 
 
 class Visit(NamedTuple):
-    """Who is visiting: their address, what the page asked to play (`?play=`, the
-    words after `ssh host`), how to reach their page, and the pass their browser
-    shows (PASS_COOKIE), if any."""
+    """Who is visiting: their address, the host name they reached the page at, what
+    the page asked to play (`?play=`, the words after `ssh host`), how to reach
+    their page, and the pass their browser shows (PASS_COOKIE), if any."""
 
     address: str
+    host: str
     play: str
     send: Callable[[bytes], Awaitable[object]]
     close: Callable[[], Awaitable[None]]
@@ -157,6 +158,7 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
         play = request.match_info.get("play", "")
         visit = Visit(
             _address(request, config),
+            _host_name(request.host),
             play,
             page_socket.send_bytes,
             partial(_close, page_socket),

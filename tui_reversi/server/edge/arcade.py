@@ -18,7 +18,7 @@ import select
 import sys
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import Protocol, TextIO
 
 import asyncssh
 
@@ -90,13 +90,30 @@ def _stderr_to_terminal() -> None:
         os.close(fd)
 
 
+class Client(Protocol):
+    """One client let in at the door: an SSH connection (`PlayerConnection`) or a
+    browser page's visit (browser.py's `BrowserConnection`)."""
+
+    address: str
+    peer: str
+    user: str | None
+    authenticated: bool
+    started: float
+    end_reason: str | None
+    session: GameSession | None
+
+    def end(self, reason: str, message: str) -> None: ...
+    def close(self) -> None: ...
+    async def wait_closed(self) -> None: ...
+
+
 class Arcade:
     """A running `tui-reversi serve`: start(), then close() to hang everyone up and stop."""
 
     def __init__(self, config: ServeConfig, log: Callable[[str], None] = log_to_stderr) -> None:
         self.config = config
         self.events = EventLog(log)
-        self.connections: set[PlayerConnection] = set()
+        self.connections: set[Client] = set()
         # Player (directory) name -> the session whose game is that player's live game.
         self.live_games: dict[str, GameSession] = {}
         # Every session with a game running, its connection still there or gone.
@@ -251,14 +268,14 @@ class Arcade:
 
     # Counting.
 
-    def admit(self, connection: PlayerConnection) -> bool:
+    def admit(self, connection: Client) -> bool:
         """Count a new connection in at the door; False (not counted) if there is no room."""
         if not self.door.arrive(connection.address):
             return False
         self.connections.add(connection)
         return True
 
-    def forget(self, connection: PlayerConnection) -> None:
+    def forget(self, connection: Client) -> None:
         if connection in self.connections:
             self.connections.discard(connection)
             self.door.leave(connection.address, inside=connection.authenticated)
@@ -279,12 +296,12 @@ class Arcade:
         """A line for the operator about the server itself (a key file gone bad...)."""
         self.events.write("note", text=text)
 
-    def log_connect(self, connection: PlayerConnection) -> None:
+    def log_connect(self, connection: Client) -> None:
         self.events.write(
             "connect", address=connection.address, peer=connection.peer, user=connection.user
         )
 
-    def log_disconnect(self, connection: PlayerConnection) -> None:
+    def log_disconnect(self, connection: Client) -> None:
         self.events.write(
             "disconnect",
             address=connection.address,

@@ -68,11 +68,13 @@ class BrowserChannel:
 class BrowserConnection:
     """One page's visit, as the hall sees a connection (ssh_session's `Connection`)."""
 
-    def __init__(self, arcade: Arcade, address: str) -> None:
+    def __init__(self, arcade: Arcade, address: str, reached: str) -> None:
         self.arcade = arcade
         self.address = address
         self.peer = f"web:{address}"
-        self.ssh_connection = ""
+        # As SSH_CONNECTION reads (the hints' `ssh` names the host the page was reached
+        # at, and the server's SSH port).
+        self.ssh_connection = f"{address} 0 {reached} {arcade.port}"
         self.started = time.monotonic()
         self.user: str | None = None
         self.authenticated = False
@@ -80,6 +82,8 @@ class BrowserConnection:
         self.game_pid: int | None = None
         self.session: GameSession | None = None
         self.adding_key = False
+        # The name a hint's `ssh` asks for: a guest's lands as a guest again.
+        self.asked = "guest"
         self._channel: BrowserChannel | None = None
 
     def come_in(self, browser_pass: str | None) -> str | None:
@@ -92,17 +96,18 @@ class BrowserConnection:
                 "this server lets in only its own players: bind this browser to your "
                 "name with  ssh HOST keys web, or play with ssh."
             )
-        if not arcade.admit(self):  # type: ignore[arg-type]
+        if not arcade.admit(self):
             return "the server is full from your address; try again later."
         refusal = arcade.door.room_inside(self.address)
         if refusal is not None:
-            arcade.forget(self)  # type: ignore[arg-type]
+            arcade.forget(self)
             return refusal
         in_use = {c.user for c in arcade.connections if c.authenticated and c.user}
         self.user = name or arcade.accounts.guest_name(in_use)
+        self.asked = name or self.asked
         arcade.door.enter(self.address)
         self.authenticated = True
-        arcade.log_connect(self)  # type: ignore[arg-type]
+        arcade.log_connect(self)
         return None
 
     def play(
@@ -114,8 +119,8 @@ class BrowserConnection:
     ) -> GameSession:
         """Start the session the page's terminal is: `command` as after `ssh host`."""
         self._channel = BrowserChannel(send, close)
-        session = self.session = GameSession(self, InputAllowance())  # type: ignore[arg-type]
-        session.connection_made(self._channel)  # type: ignore[arg-type]
+        session = self.session = GameSession(self, InputAllowance())
+        session.connection_made(self._channel)
         session.pty_requested(BROWSER_TERMINAL, (size[0], size[1], 0, 0), {})
         if command:
             session.exec_requested(command)
@@ -134,7 +139,7 @@ class BrowserConnection:
         if self.session is not None:
             self.session.connection_lost(None)
         self.end_reason = self.end_reason or "page closed"
-        self.arcade.forget(self)  # type: ignore[arg-type]
+        self.arcade.forget(self)
 
     def end(self, reason: str, message: str) -> None:
         if self.session is not None and self.session.task is not None:
@@ -160,12 +165,13 @@ class BrowserVisitor:
         self,
         arcade: Arcade,
         address: str,
+        reached: str,
         command: str,
         send: Callable[[bytes], Awaitable[object]],
         close: Callable[[], Awaitable[None]],
         browser_pass: str | None = None,
     ) -> None:
-        self._connection = BrowserConnection(arcade, address)
+        self._connection = BrowserConnection(arcade, address, reached)
         self._pass = browser_pass
         self._command = command
         self._send = send
