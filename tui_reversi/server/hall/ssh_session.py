@@ -588,8 +588,17 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _show_wait(self) -> None:
         seeker = self._seeker
-        if seeker is None or not self._open or self._chan is None or self._chan.is_closing():
+        if seeker is None or not self._open:
             return
+        try:
+            self._show_waited(seeker)
+        except BrokenPipeError:  # the channel closes as the connection goes: that follows
+            return
+        loop = asyncio.get_running_loop()
+        self._timers["wait"] = loop.call_later(1.0, self._show_wait)
+
+    def _show_waited(self, seeker: Seeker) -> None:
+        """The wait so far; once, after ALONE_AFTER, the computer offered."""
         waited = time.monotonic() - seeker.since
         if waited >= ALONE_AFTER and self._level_offered is None:
             self._level_offered = nearest_level(seeker.rating)
@@ -599,8 +608,6 @@ class GameSession(asyncssh.SSHServerSession):
                 "your rating) instead; or wait on."
             )
         self._send(f"\r\x1b[KWaiting {format_duration(waited)}; esc leaves the queue.".encode())
-        loop = asyncio.get_running_loop()
-        self._timers["wait"] = loop.call_later(1.0, self._show_wait)
 
     def _paired(self, secret: str, code: str) -> None:
         """The queue found an opponent: the game starts at their new table."""
