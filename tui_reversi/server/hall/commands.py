@@ -25,6 +25,8 @@ from .roster import Server, lobby_lines
 from .session_command import GAME_OPTIONS, PLAY_USAGE, TABLE_OPTIONS
 from .standings_pages import PROFILE_GAMES, TOP_COUNT, leaderboard_lines, profile_lines
 
+# How wide help's column of commands and their terms is (longer ones get a line of their own).
+HELP_COLUMN = 28
 # `top N` lists at most this many (TOP_COUNT without a number).
 TOP_MOST = 200
 
@@ -140,14 +142,19 @@ def replay_ggf(asker: Asker, words: list[str]) -> tuple[str | None, str, int]:
 
 
 COMMANDS: tuple[Command, ...] = (
-    Command("table", TABLE_USAGE.removeprefix("table "), "open a table; others join it", None),
+    Command(
+        "table",
+        TABLE_USAGE.removeprefix("table ").partition(", then")[0],
+        "open a table; others join it",
+        None,
+    ),
     Command("join", "CODE", "sit down at an open table, or back at your seat", None),
     Command("watch", "CODE", "watch a table's game", None),
     Command("resume", "[CODE]", "go on with an adjourned game (no ssh -t: list them)", None),
     Command(
         "play",
         PLAY_USAGE.removeprefix("play ").removesuffix(", then look options"),
-        "be paired with someone of a close rating, at a new table (esc leaves the queue)",
+        "be paired with someone rated close, at a new table",
         None,
     ),
     Command("lobby", "", "who is here, the tables, and your record", _lobby),
@@ -185,10 +192,12 @@ def check_command(command: str | None) -> None:
 def help_lines(asker: Asker) -> list[str]:
     """`ssh host help`: every command with its terms and one line, then the options."""
     lines = ["tui-reversi: what you may ask for after the host"]
-    width = max(len(f"{command.name} {command.terms}") for command in COMMANDS)
     for command in COMMANDS:
         call = f"{command.name} {command.terms}".strip()
-        lines.append(f"  {call:<{width}}  {command.says}")
+        if len(call) <= HELP_COLUMN:
+            lines.append(f"  {call:<{HELP_COLUMN}}  {command.says}")
+        else:  # (long terms: what it does under them, in its column)
+            lines += [f"  {call}", f"  {'':<{HELP_COLUMN}}  {command.says}"]
     looks = ", ".join(
         f"{flag[2:]} {GAME_OPTIONS[flag]}" if GAME_OPTIONS[flag] else flag[2:]
         for flag in TABLE_OPTIONS

@@ -66,14 +66,14 @@ def profile_rows(profile: Profile, hint: str) -> list[Row]:
         (
             None,
             f"tui-reversi: {standing.name}, rating {standing.shown_rating}{rank} "
-            f"after {standing.games} rated games",
+            f"after {_rated_games(standing.games)}",
         ),
         (None, f"Record: {standing.record}{seen}"),
     ]
     if profile.history:
         low, high = round(min(profile.history)), round(max(profile.history))
         history = f"{sparkline(profile.history)}  ({low} to {high})"
-        rows.append((None, f"Rating over the last {len(profile.history)} rated games: {history}"))
+        rows.append((None, f"Rating over the last {_rated_games(len(profile.history))}: {history}"))
     if profile.opponents:
         rows.append((None, "Against the opponents most played:"))
         for name, results in profile.opponents:
@@ -101,3 +101,7 @@ def sparkline(values: tuple[float, ...]) -> str:
     span = (high - low) or 1.0
     top = len(SPARKS) - 1
     return "".join(SPARKS[round((value - low) / span * top)] for value in values)
+
+
+def _rated_games(count: int) -> str:
+    return f"{count} rated game{'' if count == 1 else 's'}"
