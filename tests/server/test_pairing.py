@@ -8,7 +8,7 @@ from __future__ import annotations
 from tui_reversi.core import Variant
 from tui_reversi.net.remote import TABLE_SECRET_VARIABLE
 from tui_reversi.net.terms import TimeControl
-from tui_reversi.server.hall import pairing, ssh_session
+from tui_reversi.server.hall import pairing, queue_wait
 from tui_reversi.server.hall.pairing import PairingQueue, Seeker, nearest_level
 
 from .conftest import Player, wait_until
@@ -66,7 +66,7 @@ async def test_a_guest_waits_for_guests_unless_the_other_allows_them(serve):
 
 
 async def test_alone_in_the_queue_the_computer_nearest_the_rating_is_offered(serve, monkeypatch):
-    monkeypatch.setattr(ssh_session, "ALONE_AFTER", 0.5)
+    monkeypatch.setattr(queue_wait, "ALONE_AFTER", 0.5)
     arcade = await serve()
     alice = await Player.connect(arcade, "alice", command="play")
     await alice.expect("Nobody yet. c plays the computer (medium, the level nearest your rating)")
@@ -91,7 +91,7 @@ async def test_play_refuses_a_colour_and_needs_a_terminal(serve):
 
 
 def seeker(name: str, rating: float, *, guest: bool = False) -> Seeker:
-    return Seeker(name, rating, Variant.OTHELLO, TimeControl.parse("5+3"), guest, False, None)
+    return Seeker(name, rating, Variant.OTHELLO, TimeControl.parse("5+3"), guest, False)
 
 
 def test_the_rating_window_widens_with_the_longer_wait():

@@ -29,7 +29,8 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     the answers of those that print lines (`top`, `player`, `replay`...).
   - `standings_pages`: the leaderboard and a profile as rows, for the
     commands and the in-app lobby alike.
-  - `pairing`: quick pairing (`play`): the queue and its rating window.
+  - `pairing`: quick pairing (`play`): the queue and its rating window;
+    `queue_wait`: one session's wait in it.
   - `pty_process`: a program running as session leader on a fresh pty.
   - `preloaded`: the server's side of the game launcher (`tui_reversi.launcher`,
     outside this package, given as `ServeConfig.launcher_command`): start it,

@@ -28,8 +28,6 @@ WIDENING = 10.0
 WIDEST = 600.0
 # How often the queue looks for pairs again (the windows widen in between).
 TICK = 1.0
-# After this long alone in the queue, a player is offered a game against the computer.
-ALONE_AFTER = 60.0
 # The computer levels and the ratings they are offered at: the level whose rating is
 # nearest the player's is offered. First estimates (levels are not rated here yet).
 LEVEL_RATINGS = {"easy": 1000.0, "medium": 1300.0, "hard": 1700.0, "expert": 2000.0}
@@ -50,8 +48,8 @@ class Seeker:
     clock: TimeControl | None
     guest: bool  # a guest (no name of their own)
     allows_guests: bool  # a named player who accepts a guest opponent
-    # Told the seat found: (its secret, the table's code).
-    paired: Callable[[str, str], None]
+    # Told the seat found: (its secret, the table's code); queue_wait.py's, once waiting.
+    paired: Callable[[str, str], None] = lambda secret, code: None
     since: float = field(default_factory=time.monotonic)
 
 

@@ -36,8 +36,9 @@ from ..ledger.account_keys import is_guest
 from ..ledger.standings import FIRST_RATING
 from .commands import CommandRefused, check_command, command_named, help_lines, replay_ggf
 from .lobby_host import GO_GRACE
-from .pairing import ALONE_AFTER, PairingQueue, Seeker, nearest_level
+from .pairing import PairingQueue, Seeker
 from .pty_process import INPUT_HIGH_WATER, PtyProcess, Spawn
+from .queue_wait import QueueWait
 from .roster import Server, adjourned_lines
 from .session_command import (
     TABLE_OPTIONS,
@@ -217,8 +218,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._next_replay: str | None = None
         # `play`: what the player asked for, then their place in the queue while they wait.
         self._wanted: PlayTerms | None = None
-        self._seeker: Seeker | None = None
-        self._level_offered: str | None = None  # the computer level offered after a wait
+        self._waiting: QueueWait | None = None
         self.started = time.monotonic()
         self.task: asyncio.Task[None] | None = None
 
@@ -290,8 +290,8 @@ class GameSession(asyncssh.SSHServerSession):
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
         self._last_input = time.monotonic()
-        if self._seeker is not None:
-            self._seeking_key(data)
+        if self._waiting is not None:
+            self._waiting.key(data)
             return
         if self._asking is not None:
             self._answer(data)
@@ -340,9 +340,9 @@ class GameSession(asyncssh.SSHServerSession):
     def connection_lost(self, exc: Exception | None) -> None:
         self._open = False
         self._cancel_timers()
-        if self._seeker is not None:
-            self._owner.arcade.pairing.leave(self._seeker)
-            self._seeker = None
+        if self._waiting is not None:
+            self._waiting.stop()
+            self._waiting = None
             self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
             self._leave_seat()
         self._dropped_from_table()
@@ -562,86 +562,48 @@ class GameSession(asyncssh.SSHServerSession):
         self._command = " ".join(words[1:])  # the look options, read as any game's
         return False
 
-    # -- `play`: waiting in the queue (pairing.py) until paired -------------------------
+    # -- `play`: waiting in the queue (pairing.py, queue_wait.py) until paired ------------
 
     def _seek(self, wanted: PlayTerms) -> None:
         """Join the queue; the wait is shown, updated each second, until paired."""
         store = self._owner.arcade.archive
         rating = store.rating(self.player)[0] if store is not None else FIRST_RATING
         guest = is_guest(self.player)
-        seeker = Seeker(
-            self.player,
-            rating,
-            wanted.variant,
-            wanted.clock,
-            guest,
-            wanted.allows_guests,
-            self._paired,
-        )
-        self._seeker = seeker
         clock = f", clock {wanted.clock}" if wanted.clock is not None else ""
         who = "a guest" if guest else f"rated {round(rating)}"
         self._say(f"tui-reversi: looking for an opponent ({wanted.variant.value}{clock}, {who}).")
-        self._owner.arcade.pairing.join(seeker)
-        if self._seeker is seeker:  # (not paired at once)
-            self._show_wait()
-
-    def _show_wait(self) -> None:
-        seeker = self._seeker
-        if seeker is None or not self._open:
-            return
-        try:
-            self._show_waited(seeker)
-        except BrokenPipeError:  # the channel closes as the connection goes: that follows
-            return
-        loop = asyncio.get_running_loop()
-        self._timers["wait"] = loop.call_later(1.0, self._show_wait)
-
-    def _show_waited(self, seeker: Seeker) -> None:
-        """The wait so far; once, after ALONE_AFTER, the computer offered."""
-        waited = time.monotonic() - seeker.since
-        if waited >= ALONE_AFTER and self._level_offered is None:
-            self._level_offered = nearest_level(seeker.rating)
-            self._send(b"\r\x1b[K")
-            self._say(
-                f"Nobody yet. c plays the computer ({self._level_offered}, the level nearest "
-                "your rating) instead; or wait on."
-            )
-        self._send(f"\r\x1b[KWaiting {format_duration(waited)}; esc leaves the queue.".encode())
+        seeker = Seeker(
+            self.player, rating, wanted.variant, wanted.clock, guest, wanted.allows_guests
+        )
+        self._waiting = QueueWait(
+            self._owner.arcade.pairing,
+            seeker,
+            say=self._say,
+            send=self._send,
+            seated=self._paired,
+            computer=self._against_computer,
+            left=self._left_queue,
+        )
+        self._waiting.start()
 
     def _paired(self, secret: str, code: str) -> None:
         """The queue found an opponent: the game starts at their new table."""
-        self._seeker = None
-        timer = self._timers.pop("wait", None)
-        if timer is not None:
-            timer.cancel()
+        self._waiting = None
         self._table_secret, self._table_code = secret, code
-        self._send(b"\r\x1b[K")
         self._say(f"tui-reversi: an opponent is found: table {code}.")
         self._begin(self._options, separate=True)
 
-    def _seeking_key(self, data: bytes) -> None:
-        seeker = self._seeker
-        keys = data.decode("latin-1").lower()
-        if seeker is None:
-            return
-        if self._level_offered is not None and "c" in keys:
-            self._owner.arcade.pairing.leave(seeker)
-            self._seeker = None
-            self._cancel_timers()
-            self._send(b"\r\x1b[K")
-            level = self._level_offered
-            self._say(f"tui-reversi: a game against the computer ({level}) on your own...")
-            self._begin([*self._options, "--white", level], separate=self._live_game() is not None)
-        elif any(key in keys for key in ("\x1b", "q", "\x03", "\x04")):
-            self._owner.arcade.pairing.leave(seeker)
-            self._seeker = None
-            self._cancel_timers()
-            self._owner.end_reason = "left the queue"
-            self._send(b"\r\x1b[K")
-            self._say("tui-reversi: you left the queue.")
-            self._leave_seat()
-            self._exit(0)
+    def _against_computer(self, level: str) -> None:
+        self._waiting = None
+        self._say(f"tui-reversi: a game against the computer ({level}) on your own...")
+        self._begin([*self._options, "--white", level], separate=self._live_game() is not None)
+
+    def _left_queue(self) -> None:
+        self._waiting = None
+        self._owner.end_reason = "left the queue"
+        self._say("tui-reversi: you left the queue.")
+        self._leave_seat()
+        self._exit(0)
 
     @property
     def server(self) -> SessionServer:
