@@ -542,6 +542,8 @@ async def test_the_lobby_lists_who_is_here_the_tables_and_the_askers_record(serv
     await bob_asks.finished()
     record = "Your record here: 1 won, 0 lost, 0 drawn; rating 1516 after 1 rated games"
     assert record in bob_asks.output.decode()
+    last = "Your last game, against alice (id 1), moved your rating +16."  # (issue 39)
+    assert last in bob_asks.output.decode()
 
 
 async def test_with_on_drop_adjourn_a_dropped_players_game_waits_for_both_to_join_again(serve):

@@ -145,7 +145,19 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
             f"Your record here: {archive.results(name)}; rating {round(rating)} "
             f"after {games} rated games."
         )
+        lines += last_game_lines(archive, name)
     return lines
+
+
+def last_game_lines(archive: Store, name: str) -> list[str]:
+    """'Your last game, against bob (id 12), moved your rating +16.', if it was rated."""
+    profile = archive.profile(name, 1)
+    last = profile.games[0] if profile is not None and profile.games else None
+    change = last.change_for(name) if last is not None else None
+    if last is None or change is None:
+        return []
+    opponent = last.names[last.color_of(name).other]
+    return [f"Your last game, against {opponent} (id {last.id}), moved your rating {change:+.0f}."]
 
 
 def adjourned_lines(games: list[TableView], name: str, hint: str) -> list[str]:
