@@ -137,9 +137,9 @@ class EndgameSolver:
         self.anti = anti
         # Orders moves far from the end (the hand-made one unless another is given).
         self.evaluator = evaluator if evaluator is not None else make_evaluator(anti)
-        self.sign = -1 if anti else 1  # anti counts the margin the other way
+        self.sign: i64 = -1 if anti else 1  # anti counts the margin the other way
         self.nodes = 0  # counted at the last check
-        self.pending = 0  # nodes since the last check
+        self.pending: i64 = 0  # nodes since the last check
         self.node_cap = max_nodes if max_nodes is not None else NO_NODE_CAP
         self.deadline = deadline
         self.cancelled = cancelled
@@ -165,7 +165,7 @@ class EndgameSolver:
         if len(self.solver_tt) > TT_LIMIT:
             self.solver_tt = deepest(self.solver_tt, TT_LIMIT // 2)
 
-    def parity_of(self, empty: i64) -> int:
+    def parity_of(self, empty: i64) -> i64:
         return (
             (popcount(empty & NORTH_WEST) & 1)
             | (popcount(empty & NORTH_EAST) & 1) << 1
@@ -173,7 +173,7 @@ class EndgameSolver:
             | (popcount(empty & SOUTH_EAST) & 1) << 3
         )
 
-    def solve(self, own: i64, opp: i64, alpha: int, beta: int, passed: bool) -> int:
+    def solve(self, own: i64, opp: i64, alpha: i64, beta: i64, passed: bool) -> i64:
         self.pending += 1
         if self.pending >= CHECK_EVERY:
             self.check()
@@ -202,8 +202,8 @@ class EndgameSolver:
         if e >= SOLVER_TT_EMPTIES:
             entry = solver_tt.get(key)
             if entry is not None:
-                lower = solver_lower(entry)
-                upper = solver_upper(entry)
+                lower: i64 = solver_lower(entry)
+                upper: i64 = solver_upper(entry)
                 tt_move = entry_move(entry)
                 if lower >= beta:
                     return lower
@@ -237,7 +237,7 @@ class EndgameSolver:
                     # be bad enough for the opponent settles this node at once.
                     child = solver_tt.get(tt_key(n_own, n_opp))
                     if child is not None:
-                        settled = -solver_upper(child)
+                        settled: i64 = -solver_upper(child)
                         if settled >= beta:
                             return settled
                 order_key = self.order_key(n_own, n_opp, b, e)
@@ -250,7 +250,7 @@ class EndgameSolver:
                 i -= 1
             keys[i] = order_key
             squares[i] = sq
-        best = -65
+        best: i64 = -65
         best_sq: i64 = -1
         a = alpha
         if e > SHALLOW_EMPTIES:
@@ -336,7 +336,9 @@ class EndgameSolver:
                 value += self.evaluator.evaluate(n_own, n_opp) // EVAL_PER_UNIT
         return value
 
-    def shallow_entry(self, own: i64, opp: i64, alpha: int, beta: int, empty: i64, e: int) -> int:
+    def shallow_entry(
+        self, own: i64, opp: i64, alpha: i64, beta: i64, empty: i64, e: i64
+    ) -> i64:
         # A search that starts with few empties (the deeper ones never do).
         if e >= 4:
             return self.shallow(own, opp, alpha, beta, empty, e, self.parity_of(empty), False)
@@ -367,13 +369,13 @@ class EndgameSolver:
         self,
         own: i64,
         opp: i64,
-        alpha: int,
-        beta: int,
+        alpha: i64,
+        beta: i64,
         empty: i64,
-        e: int,
-        parity: int,
+        e: i64,
+        parity: i64,
         passed: bool,
-    ) -> int:
+    ) -> i64:
         # From 4 empties up: try each empty square, odd quadrants first, each
         # region's squares by class (`rank` walks the ten region and class
         # pairs). `parity`: a bit per odd quadrant.
@@ -381,7 +383,7 @@ class EndgameSolver:
         if self.pending >= CHECK_EVERY:
             self.check()
         odd = odd_quadrants(parity) & empty
-        best = -65
+        best: i64 = -65
         if e == 4:
             # The last four keep this order down to the last disc.
             w: i64 = -1
@@ -453,11 +455,11 @@ class EndgameSolver:
         return best
 
     def solve3(
-        self, own: i64, opp: i64, alpha: int, beta: int, x: i64, y: i64, z: i64, passed: bool
-    ) -> int:
+        self, own: i64, opp: i64, alpha: i64, beta: i64, x: i64, y: i64, z: i64, passed: bool
+    ) -> i64:
         # Three empties x, y, z: each move hands the last two to last2.
         self.pending += 1
-        best = -65
+        best: i64 = -65
         f = flip_mask(own, opp, x)
         if f:
             best = -self.last2(opp ^ f, own | f | (ONE << x), -beta, -alpha, y, z, False)
@@ -485,7 +487,7 @@ class EndgameSolver:
             return final_margin(own, opp, self.anti)
         return -self.solve3(opp, own, -beta, -alpha, x, y, z, True)
 
-    def last1(self, own: i64, opp: i64, sq: i64) -> int:
+    def last1(self, own: i64, opp: i64, sq: i64) -> i64:
         # One empty square: whoever can play it does; the board is then full.
         f = flip_mask(own, opp, sq)
         if f:
@@ -495,8 +497,10 @@ class EndgameSolver:
             return self.sign * (62 - 2 * (popcount(opp) + popcount(f)))
         return final_margin(own, opp, self.anti)
 
-    def last2(self, own: i64, opp: i64, alpha: int, beta: int, x: i64, y: i64, passed: bool) -> int:
-        best = -65
+    def last2(
+        self, own: i64, opp: i64, alpha: i64, beta: i64, x: i64, y: i64, passed: bool
+    ) -> i64:
+        best: i64 = -65
         f = flip_mask(own, opp, x)
         if f:
             best = -self.last1(opp ^ f, own | f | (ONE << x), y)
