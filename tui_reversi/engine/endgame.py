@@ -88,8 +88,8 @@ from .transposition import (
 SHALLOW_EMPTIES: Final = 8  # the solver walks empty squares below this
 SOLVER_TT_EMPTIES: Final = 10  # the solver keeps a transposition table from here up
 ETC_EMPTIES: Final = 11  # children are looked up in the table before searching from here up
-EVAL_ORDER_EMPTIES: Final = 14  # from here up the evaluation helps order the moves,
-SEARCH_ORDER_EMPTIES: Final = 18  # and from here up a one-ply search
+EVAL_ORDER_EMPTIES: Final = 12  # from here up the evaluation helps order the moves,
+SEARCH_ORDER_EMPTIES: Final = 16  # and from here up a one-ply search
 
 # Move order keys (lower first): per reply left to the opponent, per empty
 # square next to our discs (where it may later play), for taking a corner,
@@ -97,6 +97,7 @@ SEARCH_ORDER_EMPTIES: Final = 18  # and from here up a one-ply search
 MOBILITY_WEIGHT: Final = 16
 POTENTIAL_WEIGHT: Final = 2
 CORNER_BONUS: Final = 8
+PARITY_BONUS: Final = 8
 EVAL_PER_UNIT: Final = 25
 INFINITE_EVAL: Final = 1 << 40
 
@@ -318,6 +319,18 @@ class EndgameSolver:
             + popcount(adjacent(n_opp) & child_empty) * POTENTIAL_WEIGHT
             - (CORNER_BONUS if b & CORNER_SQUARES else 0)
         )
+        # A move into a quadrant with an odd number of empties (even after it).
+        quadrant = (
+            NORTH_WEST
+            if b & NORTH_WEST
+            else NORTH_EAST
+            if b & NORTH_EAST
+            else SOUTH_WEST
+            if b & SOUTH_WEST
+            else SOUTH_EAST
+        )
+        if not popcount(child_empty & quadrant) & 1:
+            value -= PARITY_BONUS
         if e >= EVAL_ORDER_EMPTIES:
             if e >= SEARCH_ORDER_EMPTIES and replies:
                 # A one-ply look: the opponent's best reply, by the evaluation.
