@@ -396,6 +396,7 @@ class EndgameSolver:
         if self.pending >= CHECK_EVERY:
             self.check()
         odd = odd_quadrants(parity) & empty
+        even = empty ^ odd
         best: i64 = -65
         if e == 4:
             # The last four keep this order down to the last disc.
@@ -404,8 +405,10 @@ class EndgameSolver:
             y: i64 = -1
             z: i64 = -1
             n = 0
-            for rank in range(10):
-                m = (odd if rank < 5 else empty ^ odd) & class_of_rank(rank % 5)
+            rank: i64 = 0
+            while rank < 10:
+                m = odd & class_of_rank(rank) if rank < 5 else even & class_of_rank(rank - 5)
+                rank += 1
                 while m:
                     b = m & -m
                     m ^= b
@@ -436,8 +439,10 @@ class EndgameSolver:
                         if v >= beta:
                             return v
         else:
-            for rank in range(10):
-                m = (odd if rank < 5 else empty ^ odd) & class_of_rank(rank % 5)
+            rank = 0
+            while rank < 10:
+                m = odd & class_of_rank(rank) if rank < 5 else even & class_of_rank(rank - 5)
+                rank += 1
                 while m:
                     b = m & -m
                     m ^= b

@@ -56,7 +56,7 @@ def odd_quadrants(parity: i64) -> i64:
     return odd
 
 
-def class_of_rank(rank: int) -> i64:
+def class_of_rank(rank: i64) -> i64:
     """The square class `rank` places in the static move order (0: corners)."""
     if rank == 0:
         return CORNER_CLASS
