@@ -4,7 +4,8 @@ margin in discs (WOF counting) for the side to move.
 
 From SHALLOW_EMPTIES up it generates moves and orders them: the table's
 move first, then fastest first (fewest replies for the opponent, corners
-counting double, then the fewest empty squares next to our discs), and
+counting double, then the fewest empty squares next to our discs, a move
+into a quadrant with an odd number of empties a little earlier), and
 from EVAL_ORDER_EMPTIES up the engine's evaluation of the child too (a
 one-ply look from SEARCH_ORDER_EMPTIES up), with principal-variation
 search, a transposition table that keeps its deepest entries when full,
@@ -82,9 +83,11 @@ from .transposition import (
 
 # Measured on FFO #40-41 (bench/ffo.py, CPU seconds): ordering moves from 7,
 # 8 or 9 empties costs the same (28.8, 32.4, 39.6 M nodes in 6.2, 5.6,
-# 5.5 s); the table from 10 rather than 8: 36.3 M nodes in 5.2 s. The
-# evaluation orders from 14: from 11 or 16 costs more nodes, and with the
-# hand-made evaluation it orders no better than mobility alone.
+# 5.5 s); the table from 10 rather than 8: 36.3 M nodes in 5.2 s. On
+# #40-44 with the trained evaluation, from 12 (a one-ply look from 16)
+# rather than 14 (18): 122.9 M nodes, not 127.6 M, in the same CPU time;
+# the parity bonus then 119.5 M (8) or 129.2 M (20). Ordering from 7 or 9
+# again: 99.6 M or 130.1 M nodes, neither in less CPU time than from 8.
 SHALLOW_EMPTIES: Final = 8  # the solver walks empty squares below this
 SOLVER_TT_EMPTIES: Final = 10  # the solver keeps a transposition table from here up
 ETC_EMPTIES: Final = 11  # children are looked up in the table before searching from here up
@@ -97,7 +100,7 @@ SEARCH_ORDER_EMPTIES: Final = 16  # and from here up a one-ply search
 MOBILITY_WEIGHT: Final = 16
 POTENTIAL_WEIGHT: Final = 2
 CORNER_BONUS: Final = 8
-PARITY_BONUS: Final = 8
+PARITY_BONUS: Final = 8  # for a move into a quadrant with an odd number of empties
 EVAL_PER_UNIT: Final = 25
 INFINITE_EVAL: Final = 1 << 40
 
@@ -349,9 +352,7 @@ class EndgameSolver:
                 value += self.evaluator.evaluate(n_own, n_opp) // EVAL_PER_UNIT
         return value
 
-    def shallow_entry(
-        self, own: i64, opp: i64, alpha: i64, beta: i64, empty: i64, e: i64
-    ) -> i64:
+    def shallow_entry(self, own: i64, opp: i64, alpha: i64, beta: i64, empty: i64, e: i64) -> i64:
         # A search that starts with few empties (the deeper ones never do).
         if e >= 4:
             return self.shallow(own, opp, alpha, beta, empty, e, self.parity_of(empty), False)
@@ -515,9 +516,7 @@ class EndgameSolver:
             return self.sign * (62 - 2 * (popcount(opp) + popcount(f)))
         return final_margin(own, opp, self.anti)
 
-    def last2(
-        self, own: i64, opp: i64, alpha: i64, beta: i64, x: i64, y: i64, passed: bool
-    ) -> i64:
+    def last2(self, own: i64, opp: i64, alpha: i64, beta: i64, x: i64, y: i64, passed: bool) -> i64:
         best: i64 = -65
         f = flip_mask(own, opp, x)
         if f:
