@@ -51,7 +51,8 @@ def say(line: str) -> None:
 
 # Lets the C compiler inline one engine function into another (popcount,
 # flip_mask into the solver): -fPIC alone assumes any exported function may
-# be replaced at load time. FFO #40-42 in 0.9x the time (bench/ffo.py).
+# be replaced at load time. One run of bench/ffo.py on FFO #40-42: 0.9x
+# the CPU time, the same nodes (on the busy machine, near its noise).
 INLINING_FLAGS = ["-fno-semantic-interposition"]
 
 
