@@ -31,15 +31,20 @@ def server():
     fake.close()
 
 
+async def open_leaderboard(pilot, app, server) -> None:
+    """The lobby, then `t`: the game asks for the leaderboard, the server sends it."""
+    await open_lobby(pilot, app, server)
+    await pilot.press("t")
+    assert await server.hear(pilot) == "top"
+    server.say(*LEADERBOARD)
+    await until(pilot, lambda: isinstance(app.screen, StandingsScreen), "the leaderboard")
+    await pilot.pause()
+
+
 async def test_t_in_the_lobby_shows_the_leaderboard_and_enter_opens_a_profile(make_app, server):
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
-        await open_lobby(pilot, app, server)
-        await pilot.press("t")
-        assert await server.hear(pilot) == "top"
-        server.say(*LEADERBOARD)
-        await until(pilot, lambda: isinstance(app.screen, StandingsScreen), "the leaderboard")
-        await pilot.pause()
+        await open_leaderboard(pilot, app, server)
         shown = rows(app)
         assert shown[0] == "the leaderboard"
         assert "   2  [b]x[/b]    1600" in shown  # literally, never markup
@@ -74,10 +79,6 @@ async def test_t_in_the_lobby_shows_the_leaderboard_and_enter_opens_a_profile(ma
 async def test_esc_goes_back_from_the_leaderboard_to_the_lobby(make_app, server):
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
-        await open_lobby(pilot, app, server)
-        await pilot.press("t")
-        assert await server.hear(pilot) == "top"
-        server.say(*LEADERBOARD)
-        await until(pilot, lambda: isinstance(app.screen, StandingsScreen), "the leaderboard")
+        await open_leaderboard(pilot, app, server)
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
