@@ -158,7 +158,7 @@ def start_node(tmp_path, database: str) -> Subprocess:
     raise AssertionError(f"the node did not start (exit status {process.wait()})")
 
 
-async def test_a_node_killed_mid_game_loses_nothing_the_game_resumes_on_another(
+async def test_a_node_killed_mid_game_strands_nobody_the_game_resumes_on_another(
     serve, tmp_path, database
 ):
     node = start_node(tmp_path, database)
@@ -168,36 +168,49 @@ async def test_a_node_killed_mid_game_loses_nothing_the_game_resumes_on_another(
         seated = await alice.hear_until("ready")
         code = seated[0].split()[1]
         await shown_on(b, code)
+        (a_node,) = {view.node for view in b.tables.views(everywhere=True) if view.code == code}
         bob = await Game.connect(await seat(b, "bob", f"join {code}"))
         await bob.hear_until("ready")
+        carol = await Game.connect(await seat(b, "carol", f"watch {code}"))
+        await carol.hear_until("ready")
         for game in (alice, bob):
             game.say("begun")
         alice.say("move 0 d3")
-        for game in (alice, bob):
+        for game in (alice, bob, carol):
             await game.hear_until("moved 0 d3")
         bob.say("move 1 c5")
         await alice.hear_until("moved 1 c5")
 
         os.killpg(node.process.pid, signal.SIGKILL)  # node A and its games, outright
         node.process.wait(PATIENCE)
-        # Node B sees A gone at once; bob's line to the table ends (his game says so).
-        lines = []
-        while line := await asyncio.wait_for(bob.reader.readline(), PATIENCE):
-            lines.append(line)
-        await wait_until(lambda: b.archive.live_nodes() == {b.archive.node}, "node A to be gone")
-        assert [view.code for view in b.tables.adjourned_views("alice")] == [code]
-        listing = await Player.connect(b, "bob", command="resume", term=None)
-        await listing.finished()
-        assert f"{code}  you (White) against alice, othello, clock 5+3, move 3" in (
-            listing.output.decode()
+        # bob stays at the board, told what happened; his clocks stop.
+        told = await bob.hear_until(
+            f"adjourned the server's node with table {code} went: the game is adjourned, "
+            "clocks stopped, until alice is back."
         )
+        assert not any(line.startswith("over") for line in told)
+        # Node B takes the game over (every move kept): bob and carol sit back down there.
+        again = await bob.hear_until("adjourned Adjourned: the game goes on when alice is back too.")
+        assert f"seated {code} white othello" in again
+        assert "moved 0 d3" in again and "moved 1 c5" in again
+        (clock,) = [line for line in again if line.startswith("clock ")]
+        assert clock.endswith(" -")  # nobody's clock runs
+        watched = await carol.hear_until("adjourned Adjourned: the game goes on when both players are back.")
+        assert "moved 1 c5" in watched
+        # No ghost in B's lobby: node A's tables are gone, and whoever is at a table is
+        # at one B has.
+        await wait_until(
+            lambda: all(view.node != a_node for view in b.tables.views(everywhere=True)),
+            "node A's tables to leave the lobby",
+        )
+        lobby = await lobby_of(b, "dave")
+        assert f"table {code}" in lobby
+        assert {view.code for view in b.tables.views(everywhere=True)} == {code}
 
-        # Both come back, on node B: the game goes on where it was, clocks as they were.
-        bob = await Game.connect(await seat(b, "bob", f"resume {code}"))
-        heard = await bob.hear_until("ready")
-        assert "moved 0 d3" in heard and "moved 1 c5" in heard
+        # alice comes back through B: both boards come back, bob with no command typed.
         alice = await Game.connect(await seat(b, "alice", f"resume {code}"))
-        await alice.hear_until("ready")
+        heard = await alice.hear_until("ready")
+        assert "moved 0 d3" in heard and "moved 1 c5" in heard
         for game in (alice, bob):
             await game.hear_until("resumed You are both back: the game goes on.")
         alice.say("move 2 c6")

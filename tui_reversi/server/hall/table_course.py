@@ -45,6 +45,9 @@ class GameCourse:
         self.hold = hold  # seconds a dropped player's seat waits (0: the game ends)
         self._adjourn = adjourn  # a dropped player's time out adjourns (else: forfeits)
         self.store: Store | None = None
+        # Tables whose last change could not be written (the store failing): written
+        # when it is back (store_back), so no move is lost to a database gone a while.
+        self.unsaved: set[str] = set()
 
     def gone(self, seat: Seat, *, leaving: bool = False, crashed: bool = False) -> None:
         """A seat's game has gone. A player who left loses a game with a move
@@ -198,4 +201,17 @@ class GameCourse:
         try:
             self.store.save_table(unfinished(table))
         except StorageError as error:
-            self._log(str(error))
+            if table.code not in self.unsaved:  # (said once, not at every move)
+                self._log(f"{error}; table {table.code} is written when the store is back")
+            self.unsaved.add(table.code)
+            return
+        self.unsaved.discard(table.code)
+
+    def store_back(self) -> None:
+        """The store can be reached again: write every table it missed."""
+        for code in sorted(self.unsaved):
+            table = self._tables.get(code)
+            if table is None or table.ended is not None:
+                self.unsaved.discard(code)
+            else:
+                self.save(table)

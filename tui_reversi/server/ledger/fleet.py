@@ -13,8 +13,14 @@ know the difference, and the games never know there is a fleet.
 Each node also shares its part of the lobby (who is on it, its tables) and
 reads the others' (store.share/shared), so everyone sees one lobby. A node
 that stops, even killed outright, drops out of the live nodes at once; the
-relays to it end (the games there are kept: their players resume them on
-any node, which takes the game over: Tables.resume).
+relays to it end, but not the games relayed: their player's node takes the
+game over (the store keeps every move) or waits for whoever does, and seats
+them again with no command typed (Tables.serve_game).
+
+A node that loses its database is out of the fleet until the store has its
+connection back (postgres.py reconnects): meanwhile its relays to other nodes
+and the games relayed to it stop the same way, adjourned, and its own games
+go on, their moves kept until they can be written.
 
 Messages (JSON; each names the node it is from):
   sit {link, secret} or {link, how, code, name}: a game elsewhere sits at a table here
@@ -22,6 +28,8 @@ Messages (JSON; each names the node it is from):
   eof {link}: the relayed game's line ended; close {link}: the table let it go
   dropped {link}: that game's player went (a drop, not a crash)
   lobby: a node's share of the lobby changed
+and from the store itself, never from another node:
+  down: this node cannot reach the database; rejoined: it can again, and is in the fleet
 """
 
 from __future__ import annotations
@@ -43,6 +51,9 @@ from .store import Message, Presence, Store, TableView
 # often it looks whether its own share of the lobby changed (shared only if it did).
 LOOK_AGAIN = 1.0
 SHARE_AGAIN = 0.1
+# A node out of the fleet may be one that lost the database with this one: its games
+# are taken over only once this node has been in the fleet this long (seconds).
+REJOIN_GRACE = 5.0
 # A relayed write goes in pieces of at most this many bytes (a NOTIFY takes 8000).
 PIECE = 4096
 
@@ -105,6 +116,13 @@ class HostTables(Protocol):
     def dropped(self, secret: str) -> None:
         """The player at this seat went (a drop, not a crash)."""
 
+    def cut_off(self, secret: str, why: str) -> None:
+        """The game at this seat can no longer be heard (`why`: 'the server lost its
+        database'): its game is adjourned, kept for its player to come back to."""
+
+    def store_back(self) -> None:
+        """The database can be reached again: write what could not be written."""
+
 
 class HostLobby(Protocol):
     """What the fleet asks of this node's in-app lobby (hall/lobby_host.py's `LobbyHost`)."""
@@ -139,6 +157,30 @@ class _Hosted:
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
 
+@dataclass(eq=False)
+class _Relayed:
+    """A game here, seated at a table on another node."""
+
+    node: str
+    writer: asyncio.StreamWriter
+    lost: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def next_line(self, reader: asyncio.StreamReader) -> bytes | None:
+        """The game's next line (b'' at its end); None once the line to the table is lost."""
+        if self.lost.is_set():
+            return None
+        reading = asyncio.ensure_future(reader.readline())
+        losing = asyncio.ensure_future(self.lost.wait())
+        await asyncio.wait({reading, losing}, return_when=asyncio.FIRST_COMPLETED)
+        losing.cancel()
+        if reading.done():
+            return reading.result()
+        reading.cancel()  # (a line half read stays in the reader's buffer)
+        with contextlib.suppress(asyncio.CancelledError):
+            await reading
+        return None
+
+
 class Fleet:
     """This node's part in the fleet: start(), heard() for each message, close()."""
 
@@ -160,9 +202,12 @@ class Fleet:
         self._shared: tuple[list[Presence], list[TableView]] | None = None
         self._live: set[str] = {store.node}
         self._hosted: dict[str, _Hosted] = {}  # link -> a game elsewhere at a table here
-        self._playing: dict[str, tuple[str, asyncio.StreamWriter]] = {}  # link -> (node, game)
+        self._playing: dict[str, _Relayed] = {}  # link -> a game here at a table elsewhere
         self._links_of: dict[str, str] = {}  # a relayed seat's secret here -> its link
         self._looking: asyncio.Task[None] | None = None
+        # True while the store cannot reach the database (between its down and rejoined).
+        self.down = False
+        self._in_since = asyncio.get_running_loop().time()  # in the fleet since (loop time)
 
     @property
     def node(self) -> str:
@@ -190,6 +235,8 @@ class Fleet:
         looked = loop.time()
         while True:
             await asyncio.sleep(SHARE_AGAIN)
+            if self.down:  # (the store says when it is back: rejoined)
+                continue
             if loop.time() - looked >= LOOK_AGAIN:
                 looked = loop.time()
                 self.look()
@@ -208,9 +255,12 @@ class Fleet:
         except StorageError as error:
             self._log(f"the fleet cannot be seen: {error}")
             return
-        for link, (node, _) in list(self._playing.items()):
-            if node not in live:  # that node is gone: its tables with it
-                self._let_go(link)
+        for link, relayed in list(self._playing.items()):
+            if relayed.node not in live:  # that node is gone: its tables with it
+                self._strand(link)
+        for link, hosted in list(self._hosted.items()):
+            if hosted.node not in live:  # (and the games it relayed here)
+                self._cut_off(link, "the server's node they play through went")
         if live != self._live:
             gone = self._live - live
             if gone:
@@ -228,6 +278,8 @@ class Fleet:
     def table_at(self, code: str) -> TableView | None:
         """Table `code` on another live node, as that node last shared it. Raises
         TableRefused if the fleet cannot be asked."""
+        if self.down:
+            raise TableRefused("the server cannot reach its database just now; try again soon.")
         try:
             self.others = self.store.shared()
         except StorageError as error:
@@ -245,20 +297,29 @@ class Fleet:
         sitting: dict[str, str],
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
-    ) -> None:
+    ) -> bool:
         """Play the seat here by `secret` at table `code` on `node` by relaying the
-        game's lines there; `sitting` says how to sit there ({secret} or {how, code, name})."""
+        game's lines there; `sitting` says how to sit there ({secret} or {how, code, name}).
+        True if the line to `node` was lost (the node went, or the database) while the
+        game's own line is still open: the game is stranded, not over."""
         assert node is not None
         link = secrets.token_urlsafe(9)
-        self._playing[link] = (node, writer)
+        relayed = _Relayed(node, writer)
+        self._playing[link] = relayed
         self._links_of[secret] = link
         try:
+            if self.down:
+                return True
             self._send(node, "sit", link=link, **sitting)
-            while data := await reader.readline():
+            while (data := await relayed.next_line(reader)) is not None:
+                if not data:
+                    self._send(node, "eof", link=link)
+                    return False
                 self._send(node, "line", link=link, data=data)
-            self._send(node, "eof", link=link)
+            return True
         except StorageError as error:
             self._log(f"table {code}: the relay to node {node} failed: {error}")
+            return True
         finally:
             self._playing.pop(link, None)
             self._links_of.pop(secret, None)
@@ -267,14 +328,27 @@ class Fleet:
         """The player at a relayed seat (here by `secret`) went: the table's node hears it."""
         link = self._links_of.get(secret)
         if link is not None and link in self._playing:
-            node, _ = self._playing[link]
-            self.tell(node, "dropped", link=link)
+            self.tell(self._playing[link].node, "dropped", link=link)
 
     def _let_go(self, link: str) -> None:
-        """The relayed game's table let it go (or its node went): its line ends."""
-        _, writer = self._playing.pop(link, (None, None))
-        if writer is not None:
-            writer.close()
+        """The relayed game's table let it go: its line ends."""
+        relayed = self._playing.pop(link, None)
+        if relayed is not None:
+            relayed.writer.close()
+
+    def _strand(self, link: str) -> None:
+        """The line to the relayed game's table is lost (its node went, or the
+        database): relay() returns, and the game waits to be seated again."""
+        relayed = self._playing.get(link)
+        if relayed is not None:
+            relayed.lost.set()
+
+    def may_take_over(self, node: str) -> bool:
+        """True if `node`'s games are anyone's: it is out of the fleet, and this node
+        has been in it REJOIN_GRACE (a node that lost the database when this one did
+        has had the time to come back)."""
+        in_for = asyncio.get_running_loop().time() - self._in_since
+        return not self.down and node not in self._live and in_for >= REJOIN_GRACE
 
     # -- a game elsewhere at a table here ---------------------------------------------------
 
@@ -313,6 +387,36 @@ class Fleet:
         finally:
             self.tables.leave(hosted.secret)
             self._unhost(link, tell=True)
+
+    def _cut_off(self, link: str, why: str) -> None:
+        """A game relayed here can no longer be heard (its node went, or the database):
+        its table adjourns, and its line here ends."""
+        hosted = self._hosted.get(link)
+        if hosted is not None:
+            self.tables.cut_off(hosted.secret, why)
+            self._unhost(link)
+
+    # -- the database gone and back (from the store, postgres.py) ---------------------------
+
+    def _went_down(self) -> None:
+        """This node cannot reach the database: nor, then, the fleet."""
+        self.down = True
+        self._log("the database cannot be reached: this node is out of the fleet until it is")
+        for link in list(self._playing):
+            self._strand(link)
+        for link in list(self._hosted):
+            self._cut_off(link, "the server lost its database")
+        self.others = ([], [])
+        self._changed()
+
+    def _rejoined(self) -> None:
+        """The database is back and this node in the fleet again."""
+        self.down = False
+        self._shared = None  # (shared again, whatever it was)
+        self._in_since = asyncio.get_running_loop().time()
+        self._log("the database is back: this node is in the fleet again")
+        self.tables.store_back()
+        self.look()
 
     def _unhost(self, link: str, tell: bool = False) -> None:
         hosted = self._hosted.pop(link, None)
@@ -361,7 +465,9 @@ class Fleet:
     def heard(self, message: Message) -> None:
         """A message from another node."""
         kind, node, link = message.get("kind"), str(message.get("node")), str(message.get("link"))
-        if kind == "lobby":
+        if kind in ("down", "rejoined") and node == self.node:
+            (self._went_down if kind == "down" else self._rejoined)()
+        elif kind == "lobby":
             with contextlib.suppress(StorageError):  # (the next look tells)
                 self.others = self.store.shared()
             self._changed()
@@ -373,7 +479,7 @@ class Fleet:
             if hosted is not None and hosted.node == node:
                 hosted.reader.feed_data(data)
             elif link in self._playing:
-                self._playing[link][1].write(data)
+                self._playing[link].writer.write(data)
         elif kind == "eof":
             hosted = self._hosted.get(link)
             if hosted is not None and hosted.node == node:

@@ -57,6 +57,20 @@ LOBBY_CHANNEL = "tui_reversi_lobby"
 # Connections each node keeps for the state (the listening one aside).
 POOL_SIZE = 4
 CONNECT_TIMEOUT = 10
+# The listening connection's TCP keepalives: libpq's (this node notices a silent
+# database) and the server's (PostgreSQL notices a silent node), about 5 s each.
+KEEPALIVES = {"keepalives": 1, "keepalives_idle": 2, "keepalives_interval": 1, "keepalives_count": 3}
+SERVER_KEEPALIVES = (
+    ("tcp_keepalives_idle", "2"),
+    ("tcp_keepalives_interval", "1"),
+    ("tcp_keepalives_count", "3"),
+    ("tcp_user_timeout", "5000"),
+)
+# The database gone: the first wait before joining again, and the longest (seconds).
+FIRST_RETRY = 0.25
+LAST_RETRY = 2.0
+# Meanwhile a statement waits this long for a connection before it fails (seconds).
+DOWN_TIMEOUT = 0.1
 # NOTIFY takes at most 8000 bytes: a longer message is refused before it is sent.
 MAX_MESSAGE = 7900
 
@@ -107,6 +121,7 @@ class PostgresStore:
             open=False,
             timeout=CONNECT_TIMEOUT,
             name="tui-reversi",
+            check=psycopg_pool.ConnectionPool.check_connection,  # (none dead after a restart)
         )
         try:
             self._pool.open(wait=True, timeout=CONNECT_TIMEOUT)
@@ -356,37 +371,80 @@ class PostgresStore:
 
     async def listen(self, heard: Callable[[Message], None]) -> None:
         try:
-            conn = await psycopg.AsyncConnection.connect(
-                self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT
-            )
+            conn = await self._join()
+        except psycopg.Error as error:
+            raise _connect_error(self.url, error) from None
+        self._listener = conn
+        self._hearing = asyncio.create_task(self._hear(conn, heard))
+
+    async def _join(self) -> psycopg.AsyncConnection:
+        """A listening connection, and this node in the fleet by it (live_nodes)."""
+        conn = await psycopg.AsyncConnection.connect(
+            self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT, **KEEPALIVES
+        )
+        try:
+            # PostgreSQL drops a node whose machine went silent within seconds (TCP).
+            for setting, value in SERVER_KEEPALIVES:
+                await conn.execute("SELECT set_config(%s, %s, false)", (setting, value))
             for channel in (self._channel, LOBBY_CHANNEL):
                 await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
             # This connection is the node's life: its row names it (live_nodes).
             await conn.execute(
                 """INSERT INTO nodes (id, backend_pid, backend_start)
                    SELECT %s, pid, backend_start FROM pg_stat_activity
-                   WHERE pid = pg_backend_pid()""",
+                   WHERE pid = pg_backend_pid()
+                   ON CONFLICT (id) DO UPDATE SET backend_pid = excluded.backend_pid,
+                       backend_start = excluded.backend_start""",
                 (self._node,),
             )
             await conn.execute(
                 "DELETE FROM nodes WHERE id NOT IN (SELECT id FROM live_nodes)"
             )  # (the rows of nodes long gone)
-        except psycopg.Error as error:
-            raise _connect_error(self.url, error) from None
-        self._listener = conn
-        self._hearing = asyncio.create_task(self._hear(conn, heard))
+        except BaseException:
+            await conn.close()
+            raise
+        return conn
 
     async def _hear(self, conn: psycopg.AsyncConnection, heard: Callable[[Message], None]) -> None:
-        async for notice in conn.notifies():
-            try:
-                message = json.loads(notice.payload)
-            except ValueError:
-                continue
-            if isinstance(message, dict) and message.get("node") != self._node:
+        """Hear the messages to this node; when the connection drops, say so (down),
+        join again with backoff and say so (rejoined): the node never needs a restart."""
+        while True:
+            with contextlib.suppress(psycopg.Error):
+                async for notice in conn.notifies():
+                    self._heard(notice.payload, heard)
+            self._listener = None
+            with contextlib.suppress(psycopg.Error):
+                await conn.close()
+            self._pool.timeout = DOWN_TIMEOUT  # (no statement waits long for a connection)
+            self._tell_self(heard, "down")
+            wait = FIRST_RETRY
+            while True:
+                await asyncio.sleep(wait)
                 try:
-                    heard(message)
-                except Exception:  # a bug: said, and the node goes on hearing
-                    traceback.print_exc()
+                    conn = await self._join()
+                    break
+                except psycopg.Error:
+                    wait = min(2 * wait, LAST_RETRY)
+            self._listener = conn
+            self._pool.timeout = CONNECT_TIMEOUT
+            self._tell_self(heard, "rejoined")
+
+    def _heard(self, payload: str, heard: Callable[[Message], None]) -> None:
+        try:
+            message = json.loads(payload)
+        except ValueError:
+            return
+        if isinstance(message, dict) and message.get("node") != self._node:
+            try:
+                heard(message)
+            except Exception:  # a bug: said, and the node goes on hearing
+                traceback.print_exc()
+
+    def _tell_self(self, heard: Callable[[Message], None], kind: str) -> None:
+        try:
+            heard({"kind": kind, "node": self._node})
+        except Exception:  # a bug: said, and the node goes on hearing
+            traceback.print_exc()
 
     def live_nodes(self) -> set[str]:
         return {row[0] for row in self._execute("SELECT id FROM live_nodes")}
