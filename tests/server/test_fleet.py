@@ -190,12 +190,16 @@ async def test_a_node_killed_mid_game_strands_nobody_the_game_resumes_on_another
         )
         assert not any(line.startswith("over") for line in told)
         # Node B takes the game over (every move kept): bob and carol sit back down there.
-        again = await bob.hear_until("adjourned Adjourned: the game goes on when alice is back too.")
+        again = await bob.hear_until(
+            "adjourned Adjourned: the game goes on when alice is back too."
+        )
         assert f"seated {code} white othello" in again
         assert "moved 0 d3" in again and "moved 1 c5" in again
         (clock,) = [line for line in again if line.startswith("clock ")]
         assert clock.endswith(" -")  # nobody's clock runs
-        watched = await carol.hear_until("adjourned Adjourned: the game goes on when both players are back.")
+        watched = await carol.hear_until(
+            "adjourned Adjourned: the game goes on when both players are back."
+        )
         assert "moved 1 c5" in watched
         # No ghost in B's lobby: node A's tables are gone, and whoever is at a table is
         # at one B has.

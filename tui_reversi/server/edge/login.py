@@ -21,7 +21,9 @@ from ..ledger.account_keys import GUEST_PREFIX, AccountStore, KeyCodes, KeyCodeS
 from .accounts import key_text, name_refusal, named_keys
 
 # Said to a client while the store cannot be asked (a fleet's database away).
-CANNOT_CHECK = "the server cannot check keys just now (its database is away); try again in a minute."
+CANNOT_CHECK = (
+    "the server cannot check keys just now (its database is away); try again in a minute."
+)
 
 
 class Accounts:

@@ -44,8 +44,8 @@ from .table import Table as Table
 from .table_clocks import TableClocks
 from .table_course import GameCourse
 from .table_referee import TableReferee
-from .table_stranded import stranded
 from .table_store import brought_back
+from .table_stranded import stranded
 
 if TYPE_CHECKING:
     from ..ledger.fleet import Fleet
@@ -498,11 +498,11 @@ class Tables:
             return seat is not None and secret not in self._elsewhere
         code, name = seat.table.code, seat.name
         try:
-            if code not in self.tables and self.store is not None:
-                if seat.table.node is not None and fleet.may_take_over(seat.table.node):
-                    kept = self.store.take_over(code)
-                    if kept is not None:
-                        self._bring_back(kept)
+            node = seat.table.node
+            if code not in self.tables and node is not None and fleet.may_take_over(node):
+                kept = self.store.take_over(code) if self.store is not None else None
+                if kept is not None:
+                    self._bring_back(kept)
             view = None if code in self.tables else fleet.table_at(code)
         except (TableRefused, StorageError):
             return False

@@ -24,6 +24,7 @@ import traceback
 from collections.abc import Callable
 from datetime import UTC
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import psycopg_pool
@@ -59,7 +60,12 @@ POOL_SIZE = 4
 CONNECT_TIMEOUT = 10
 # The listening connection's TCP keepalives: libpq's (this node notices a silent
 # database) and the server's (PostgreSQL notices a silent node), about 5 s each.
-KEEPALIVES = {"keepalives": 1, "keepalives_idle": 2, "keepalives_interval": 1, "keepalives_count": 3}
+KEEPALIVES: dict[str, Any] = {
+    "keepalives": 1,
+    "keepalives_idle": 2,
+    "keepalives_interval": 1,
+    "keepalives_count": 3,
+}
 SERVER_KEEPALIVES = (
     ("tcp_keepalives_idle", "2"),
     ("tcp_keepalives_interval", "1"),
