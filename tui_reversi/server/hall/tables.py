@@ -516,7 +516,7 @@ class Tables:
             del self._elsewhere[secret]
             self._log(f"table {code}: {name} sits back down here")
             return True
-        if view is None or view.node == seat.table.node:
+        if view is None:
             return False
         how = "watch" if seat.color is None else "resume" if view.kind == "adjourned" else "join"
         names, clock = dict(seat.table.names), seat.table.time_control

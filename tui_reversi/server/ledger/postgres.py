@@ -119,16 +119,7 @@ class PostgresStore:
         self._listener: psycopg.AsyncConnection | None = None
         self._codes = SharedKeyCodes(self)
         self._hearing: asyncio.Task[None] | None = None
-        self._pool = psycopg_pool.ConnectionPool(
-            url,
-            min_size=1,
-            max_size=POOL_SIZE,
-            kwargs={"autocommit": True},
-            open=False,
-            timeout=CONNECT_TIMEOUT,
-            name="tui-reversi",
-            check=psycopg_pool.ConnectionPool.check_connection,  # (none dead after a restart)
-        )
+        self._pool = self._new_pool()
         try:
             self._pool.open(wait=True, timeout=CONNECT_TIMEOUT)
             with self._pool.connection() as conn:
@@ -139,6 +130,25 @@ class PostgresStore:
         except ServeError:
             self._pool.close()
             raise
+
+    def _new_pool(self) -> psycopg_pool.ConnectionPool:
+        return psycopg_pool.ConnectionPool(
+            self.url,
+            min_size=1,
+            max_size=POOL_SIZE,
+            kwargs={"autocommit": True},
+            open=False,
+            timeout=CONNECT_TIMEOUT,
+            name="tui-reversi",
+            check=psycopg_pool.ConnectionPool.check_connection,  # (a dead one is replaced)
+        )
+
+    async def _fresh_pool(self) -> None:
+        """The database is back: a new pool (the old one may be waiting out its own
+        backoff to reconnect), the old one closed off the event loop."""
+        old, self._pool = self._pool, self._new_pool()
+        self._pool.open(wait=False)
+        await asyncio.to_thread(old.close, 1.0)
 
     @property
     def node(self) -> str:
@@ -432,7 +442,7 @@ class PostgresStore:
                 except psycopg.Error:
                     wait = min(2 * wait, LAST_RETRY)
             self._listener = conn
-            self._pool.timeout = CONNECT_TIMEOUT
+            await self._fresh_pool()
             self._tell_self(heard, "rejoined")
 
     def _heard(self, payload: str, heard: Callable[[Message], None]) -> None:
