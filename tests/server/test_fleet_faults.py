@@ -13,12 +13,13 @@ import pytest
 
 from .conftest import Player, wait_until
 from .test_accounts import Listener
-from .test_fleet import lobby_of, shown_on, two_nodes
+from .test_fleet import lobby_shows, shown_on, two_nodes
 from .test_tables import Game, seat
 
 # An opening with no pass: its moves, in order, for either side to play.
 OPENING = ["d3", "c3", "b3", "b2", "b1", "a1", "c4", "c1"]
 OUTAGE = 10.0  # seconds the database is away
+SLOW = 5.0  # seconds a table's row stays locked
 
 
 def kept_moves(database: str, code: str) -> str:
@@ -101,5 +102,34 @@ async def test_the_database_stopped_a_while_loses_no_move_and_the_nodes_rejoin(
     frank = await Game.connect(await seat(b, "frank", f"join {fresh}"))
     await frank.hear_until("ready")
     await play(erin, frank, OPENING[:2], 0)
-    assert f"{fresh}  erin (Black) against frank (White)" in await lobby_of(b, "gina")
+    await lobby_shows(b, f"{fresh}  erin (Black) against frank (White)")
     assert any("is in the fleet again" in line for line in a.log_lines)
+
+
+async def test_a_slow_database_slows_only_the_table_waiting_on_it(serve, tmp_path, database):
+    a = await serve(data_dir=tmp_path / "a", database=database, max_per_address=10)
+    alice = await Game.connect(await seat(a, "alice", "table"))
+    code = (await alice.hear_until("ready"))[0].split()[1]
+    bob = await Game.connect(await seat(a, "bob", f"join {code}"))
+    await bob.hear_until("ready")
+    carol = await Game.connect(await seat(a, "carol", "table"))
+    other = (await carol.hear_until("ready"))[0].split()[1]
+    dave = await Game.connect(await seat(a, "dave", f"join {other}"))
+    await dave.hear_until("ready")
+    await play(alice, bob, OPENING[:2], 0)
+
+    # alice's table is locked in the database (as by a long transaction): her move
+    # waits to be written, and is told once it is; carol and dave play on meanwhile.
+    with psycopg.connect(database) as locker:
+        locker.execute("SELECT 1 FROM unfinished WHERE code = %s FOR UPDATE", (code,))
+        alice.say(f"move 2 {OPENING[2]}")
+        heard_by_bob = asyncio.ensure_future(bob.hear_until(f"moved 2 {OPENING[2]}"))
+        await play(carol, dave, OPENING, 0)
+        assert not heard_by_bob.done()  # every move at the other table came first
+        await asyncio.sleep(SLOW)
+        assert not heard_by_bob.done()
+        locker.rollback()
+    await heard_by_bob
+    kept = "".join(OPENING[:3])
+    await wait_until(lambda: kept_moves(database, code) == kept, "alice's move kept")
+    assert kept_moves(database, other) == "".join(OPENING)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import math
 from collections.abc import Callable
+from typing import TypeVar
 
 from ...core import Color, Ending
 from ...net.server_line import line
@@ -24,6 +25,9 @@ from ..ledger.store import Store
 from .table import Seat, Table
 from .table_clocks import TableClocks
 from .table_store import played, unfinished
+from .table_writes import Call, Done, TableWrites
+
+Argument = TypeVar("Argument")
 
 
 class GameCourse:
@@ -48,6 +52,7 @@ class GameCourse:
         # Tables whose last change could not be written (the store failing): written
         # when it is back (store_back), so no move is lost to a database gone a while.
         self.unsaved: set[str] = set()
+        self.writes = TableWrites(clocks.restart)
 
     def gone(self, seat: Seat, *, leaving: bool = False, crashed: bool = False) -> None:
         """A seat's game has gone. A player who left loses a game with a move
@@ -185,27 +190,42 @@ class GameCourse:
         table.broadcast(table.over_line())
         if self.store is None or len(table.names) != 2:
             return
+        store, code = self.store, table.code
         if not table.game.moves:  # a game with no move is no result: neither rated nor kept
-            try:
-                self.store.forget_table(table.code)
-            except StorageError as error:
-                self._log(str(error))
+            self._write(table, lambda: _problems(store.forget_table, code), self._said)
             return
-        for problem in self.store.keep(played(table, end)):
-            self._log(problem)
+        game = played(table, end)
+        self._write(table, lambda: store.keep(game), self._said)
 
     def save(self, table: Table) -> None:
         """Keep the game as it is now, to outlive the server (both seats taken)."""
-        if self.store is None or len(table.names) != 2 or table.ended is not None:
+        store = self.store
+        if store is None or len(table.names) != 2 or table.ended is not None:
             return
-        try:
-            self.store.save_table(unfinished(table))
-        except StorageError as error:
-            if table.code not in self.unsaved:  # (said once, not at every move)
-                self._log(f"{error}; table {table.code} is written when the store is back")
-            self.unsaved.add(table.code)
+        kept = unfinished(table)
+        self._write(
+            table, lambda: _problems(store.save_table, kept), lambda met: self._saved(table, met)
+        )
+
+    def _write(self, table: Table, call: Call, done: Done) -> None:
+        """A write for `table`: off the event loop for a store across the network."""
+        assert self.store is not None
+        if self.store.remote:
+            self.writes.write(self.store, table, call, done)
+        else:
+            done(call())
+
+    def _said(self, problems: list[str]) -> None:
+        for problem in problems:
+            self._log(problem)
+
+    def _saved(self, table: Table, problems: list[str]) -> None:
+        if not problems:
+            self.unsaved.discard(table.code)
             return
-        self.unsaved.discard(table.code)
+        if table.code not in self.unsaved:  # (said once, not at every move)
+            self._log(f"{problems[0]}; table {table.code} is written when the store is back")
+        self.unsaved.add(table.code)
 
     def store_back(self) -> None:
         """The store can be reached again: write every table it missed."""
@@ -215,3 +235,12 @@ class GameCourse:
                 self.unsaved.discard(code)
             else:
                 self.save(table)
+
+
+def _problems(write: Callable[[Argument], None], argument: Argument) -> list[str]:
+    """write(argument)'s problems: none, or the sentence of its StorageError."""
+    try:
+        write(argument)
+    except StorageError as error:
+        return [str(error)]
+    return []

@@ -37,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import functools
 import secrets
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field
@@ -45,6 +46,7 @@ from typing import Any, Protocol
 from ...net.server_line import MAX_LINE, line
 from ...net.terms import TableRefused
 from ...storage import StorageError
+from .fleet_outbox import Outbox
 from .store import Message, Presence, Store, TableView
 
 # How often a node looks at the fleet again (who is up, the others' lobby), and how
@@ -208,6 +210,8 @@ class Fleet:
         # True while the store cannot reach the database (between its down and rejoined).
         self.down = False
         self._in_since = asyncio.get_running_loop().time()  # in the fleet since (loop time)
+        self._look_soon = False  # another node's share changed: look at the next turn
+        self._outbox = Outbox(store, self._not_sent)
 
     @property
     def node(self) -> str:
@@ -215,11 +219,13 @@ class Fleet:
 
     async def start(self) -> None:
         self.look()
+        self._outbox.start()
         self._looking = asyncio.create_task(self._look_again())
 
     async def close(self) -> None:
         if self._looking is not None:
             self._looking.cancel()
+        await self._outbox.close()
         tasks = [hosted.task for hosted in self._hosted.values() if hosted.task is not None]
         for link in list(self._hosted):
             self._unhost(link)
@@ -237,24 +243,34 @@ class Fleet:
             await asyncio.sleep(SHARE_AGAIN)
             if self.down:  # (the store says when it is back: rejoined)
                 continue
-            if loop.time() - looked >= LOOK_AGAIN:
-                looked = loop.time()
-                self.look()
-                continue
             try:
-                self.share()
+                if self._look_soon or loop.time() - looked >= LOOK_AGAIN:
+                    looked, self._look_soon = loop.time(), False
+                    self._saw(*await self.store.off_loop(self._fleet_now))
+                shared = (self._people(), self.tables.views())
+                if shared != self._shared:
+                    await self.store.off_loop(functools.partial(self.store.share, *shared))
+                    self._shared = shared
             except StorageError as error:
-                self._log(f"the fleet cannot be told: {error}")
+                self._log(f"the fleet cannot be seen or told: {error}")
+
+    def _fleet_now(self) -> tuple[set[str], tuple[list[Presence], list[TableView]]]:
+        return self.store.live_nodes(), self.store.shared()
 
     def look(self) -> None:
-        """Who is up, what the others share, and this node's share if it changed."""
+        """Who is up, what the others share, and this node's share (at the start)."""
         try:
-            live = self.store.live_nodes()
-            self.others = self.store.shared()
-            self.share()
+            self._saw(*self._fleet_now())
+            shared = (self._people(), self.tables.views())
+            self.store.share(*shared)
+            self._shared = shared
         except StorageError as error:
             self._log(f"the fleet cannot be seen: {error}")
-            return
+
+    def _saw(self, live: set[str], others: tuple[list[Presence], list[TableView]]) -> None:
+        """The fleet as it is now: who is up, and what the others share."""
+        changed = others != self.others
+        self.others = others
         for link, relayed in list(self._playing.items()):
             if relayed.node not in live:  # that node is gone: its tables with it
                 self._strand(link)
@@ -266,14 +282,9 @@ class Fleet:
             if gone:
                 self._log(f"node {', '.join(sorted(gone))} has gone from the fleet")
             self._live = live
+            changed = True
+        if changed:
             self._changed()
-
-    def share(self) -> None:
-        """Share this node's part of the lobby, if it changed since last time."""
-        shared = (self._people(), self.tables.views())
-        if shared != self._shared:
-            self.store.share(*shared)
-            self._shared = shared
 
     def table_at(self, code: str) -> TableView | None:
         """Table `code` on another live node, as that node last shared it. Raises
@@ -310,15 +321,12 @@ class Fleet:
         try:
             if self.down:
                 return True
-            self._send(node, "sit", link=link, **sitting)
+            self.tell(node, "sit", link=link, **sitting)
             while (data := await relayed.next_line(reader)) is not None:
                 if not data:
-                    self._send(node, "eof", link=link)
+                    self.tell(node, "eof", link=link)
                     return False
-                self._send(node, "line", link=link, data=data)
-            return True
-        except StorageError as error:
-            self._log(f"table {code}: the relay to node {node} failed: {error}")
+                self.tell(node, "line", link=link, data=data)
             return True
         finally:
             self._playing.pop(link, None)
@@ -416,7 +424,7 @@ class Fleet:
         self._in_since = asyncio.get_running_loop().time()
         self._log("the database is back: this node is in the fleet again")
         self.tables.store_back()
-        self.look()
+        self._look_soon = True
 
     def _unhost(self, link: str, tell: bool = False) -> None:
         hosted = self._hosted.pop(link, None)
@@ -449,18 +457,19 @@ class Fleet:
         return asyncio.StreamWriter(RelayTransport(send, closed), protocol, reader, loop)
 
     def tell(self, node: str, kind: str, **rest: Any) -> None:
-        """Send `node` a message of `kind`; said in the log if it cannot be sent."""
-        try:
-            self._send(node, kind, **rest)
-        except StorageError as error:
-            self._log(f"a message to node {node} failed: {error}")
-
-    def _send(self, node: str, kind: str, **rest: Any) -> None:
-        """Send `node` a message of `kind` (bytes go as base64). Raises StorageError."""
+        """Send `node` a message of `kind` (bytes go as base64), in order after the
+        ones before (fleet_outbox.py); said in the log if it cannot be sent."""
         for key, value in rest.items():
             if isinstance(value, bytes):
                 rest[key] = base64.b64encode(value).decode()
-        self.store.send(node, {"kind": kind, "node": self.node, **rest})
+        self._outbox.put(node, {"kind": kind, "node": self.node, **rest})
+
+    def _not_sent(self, node: str, error: str) -> None:
+        """Messages to `node` were lost: its relays from here are stranded (relay())."""
+        self._log(f"a message to node {node} failed: {error}")
+        for link, relayed in list(self._playing.items()):
+            if relayed.node == node:
+                self._strand(link)
 
     def heard(self, message: Message) -> None:
         """A message from another node."""
@@ -468,9 +477,7 @@ class Fleet:
         if kind in ("down", "rejoined") and node == self.node:
             (self._went_down if kind == "down" else self._rejoined)()
         elif kind == "lobby":
-            with contextlib.suppress(StorageError):  # (the next look tells)
-                self.others = self.store.shared()
-            self._changed()
+            self._look_soon = True  # (within SHARE_AGAIN)
         elif kind == "sit":
             self._sit(node, link, message)
         elif kind == "line":

@@ -22,6 +22,7 @@ import json
 import secrets
 import traceback
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,7 @@ from .archive import (
     winner_of,
 )
 from .migrations import check, migrate
-from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
+from .store import Answer, Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 LOBBY_CHANNEL = "tui_reversi_lobby"
 # Connections each node keeps for the state (the listening one aside).
@@ -77,6 +78,12 @@ FIRST_RETRY = 0.25
 LAST_RETRY = 2.0
 # Meanwhile a statement waits this long for a connection before it fails (seconds).
 DOWN_TIMEOUT = 0.1
+# The longest a statement on a pooled connection may run (milliseconds; a lock waited
+# for counts): a slow database slows the requests that need it, this long at most.
+STATEMENT_TIMEOUT = 8000
+# Threads for the calls made off the event loop (off_loop): twice the pool, so calls
+# queue for connections in the pool, where its timeout bounds the wait.
+CALL_THREADS = 2 * POOL_SIZE
 # NOTIFY takes at most 8000 bytes: a longer message is refused before it is sent.
 MAX_MESSAGE = 7900
 
@@ -120,6 +127,7 @@ class PostgresStore:
         self._codes = SharedKeyCodes(self)
         self._hearing: asyncio.Task[None] | None = None
         self._pool = self._new_pool()
+        self._calls = ThreadPoolExecutor(CALL_THREADS, thread_name_prefix="tui-reversi-db")
         try:
             self._pool.open(wait=True, timeout=CONNECT_TIMEOUT)
             with self._pool.connection() as conn:
@@ -136,7 +144,7 @@ class PostgresStore:
             self.url,
             min_size=1,
             max_size=POOL_SIZE,
-            kwargs={"autocommit": True},
+            kwargs={"autocommit": True, "options": f"-c statement_timeout={STATEMENT_TIMEOUT}"},
             open=False,
             timeout=CONNECT_TIMEOUT,
             name="tui-reversi",
@@ -167,7 +175,17 @@ class PostgresStore:
             self._execute("DELETE FROM nodes WHERE id = %s", (self._node,))
 
     def close(self) -> None:
+        self._calls.shutdown(wait=False, cancel_futures=True)
         self._pool.close()
+
+    @property
+    def remote(self) -> bool:
+        return True
+
+    async def off_loop(self, call: Callable[[], Answer]) -> Answer:
+        # (STATEMENT_TIMEOUT bounds its statements; its own threads, so a database that
+        # is slow holds up only the store's calls)
+        return await asyncio.get_running_loop().run_in_executor(self._calls, call)
 
     def _execute(self, query: str, params: tuple | dict = ()) -> list[tuple]:
         """Run one statement on a pooled connection; its rows, if any. Raises StorageError."""
