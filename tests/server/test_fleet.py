@@ -118,7 +118,8 @@ async def test_a_table_opened_on_one_node_is_joined_watched_and_played_from_the_
     over = "over resigned black bob (White) resigned: alice (Black) wins."
     for game in (alice, bob, carol):
         await game.hear_until(over)
-    assert archived(database) == [(code, "alice", "bob", "d3c5", "black")]
+    result = [(code, "alice", "bob", "d3c5", "black")]
+    await wait_until(lambda: archived(database) == result, "the game archived")  # (written after)
     for node in (a, b):
         assert node.archive.rating("alice") == (1516.0, 1)
         assert str(node.archive.results("bob")) == "0 won, 1 lost, 0 drawn"
@@ -221,7 +222,8 @@ async def test_a_node_killed_mid_game_strands_nobody_the_game_resumes_on_another
         await bob.hear_until("moved 2 c6")
         alice.say("resign")
         await bob.hear_until("over resigned white alice (Black) resigned: bob (White) wins.")
-        assert archived(database) == [(code, "alice", "bob", "d3c5c6", "white")]
+        result = [(code, "alice", "bob", "d3c5c6", "white")]
+        await wait_until(lambda: archived(database) == result, "the game archived")
         assert b.archive.rating("bob") == (1516.0, 1)
         assert b.archive.rating("alice") == (1484.0, 1)
     finally:
