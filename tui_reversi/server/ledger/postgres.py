@@ -8,7 +8,8 @@ that another node's share of the lobby changed on `tui_reversi_lobby`. That
 connection also says the node is up: the view `live_nodes` (migrations.py)
 lists the nodes whose listening connection PostgreSQL still has, so a node
 killed with kill -9 is gone for the others at once, and the games it held
-become anyone's to take over (take_over()).
+become anyone's to take over (take_over()). The connections, and how they
+come back when the database went away, are node_link.py's.
 
 Every statement takes its values as parameters; the only name put into SQL,
 the node's channel, is quoted by psycopg.sql.
@@ -16,21 +17,16 @@ the node's channel, is quoted by psycopg.sql.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import re
 import secrets
-import traceback
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC
 from pathlib import Path
-from typing import Any
 
 import psycopg
 import psycopg_pool
-from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb
 
@@ -54,37 +50,10 @@ from .archive import (
     winner_of,
 )
 from .migrations import check, migrate
+from .node_link import CONNECT_TIMEOUT, NodeLink
 from .store import Answer, Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 LOBBY_CHANNEL = "tui_reversi_lobby"
-# Connections each node keeps for the state (the listening one aside).
-POOL_SIZE = 4
-CONNECT_TIMEOUT = 10
-# The listening connection's TCP keepalives: libpq's (this node notices a silent
-# database) and the server's (PostgreSQL notices a silent node), about 5 s each.
-KEEPALIVES: dict[str, Any] = {
-    "keepalives": 1,
-    "keepalives_idle": 2,
-    "keepalives_interval": 1,
-    "keepalives_count": 3,
-}
-SERVER_KEEPALIVES = (
-    ("tcp_keepalives_idle", "2"),
-    ("tcp_keepalives_interval", "1"),
-    ("tcp_keepalives_count", "3"),
-    ("tcp_user_timeout", "5000"),
-)
-# The database gone: the first wait before joining again, and the longest (seconds).
-FIRST_RETRY = 0.25
-LAST_RETRY = 2.0
-# Meanwhile a statement waits this long for a connection before it fails (seconds).
-DOWN_TIMEOUT = 0.1
-# The longest a statement on a pooled connection may run (milliseconds; a lock waited
-# for counts): a slow database slows the requests that need it, this long at most.
-STATEMENT_TIMEOUT = 8000
-# Threads for the calls made off the event loop (off_loop): twice the pool, so calls
-# queue for connections in the pool, where its timeout bounds the wait.
-CALL_THREADS = 2 * POOL_SIZE
 # NOTIFY takes at most 8000 bytes: a longer message is refused before it is sent.
 MAX_MESSAGE = 7900
 
@@ -163,71 +132,43 @@ class PostgresStore:
         self.where = where(url)
         self.players_dir = players_dir
         self._node = secrets.token_hex(6)
-        self._channel = f"tui_reversi_{self._node}"
-        self._listener: psycopg.AsyncConnection | None = None
         self._codes = SharedKeyCodes(self)
-        self._hearing: asyncio.Task[None] | None = None
         # One connection first: what is wrong is said at once, not after the pool's retries.
         with connect(url) as conn:
             try:
                 check(conn, self.where)
             except psycopg.Error as error:
                 raise connect_refusal(url, error) from None
-        self._pool = self._new_pool()
-        self._calls = ThreadPoolExecutor(CALL_THREADS, thread_name_prefix="tui-reversi-db")
+        self._link = NodeLink(url, self._node, (f"tui_reversi_{self._node}", LOBBY_CHANNEL))
         try:
-            self._pool.open(wait=True, timeout=CONNECT_TIMEOUT)
+            self._link.open()
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
-            self._pool.close()
+            self._link.close()
             raise connect_refusal(url, error) from None
 
-    def _new_pool(self) -> psycopg_pool.ConnectionPool:
-        return psycopg_pool.ConnectionPool(
-            self.url,
-            min_size=1,
-            max_size=POOL_SIZE,
-            kwargs={"autocommit": True, "options": f"-c statement_timeout={STATEMENT_TIMEOUT}"},
-            open=False,
-            timeout=CONNECT_TIMEOUT,
-            name="tui-reversi",
-            check=psycopg_pool.ConnectionPool.check_connection,  # (a dead one is replaced)
-        )
-
-    async def _fresh_pool(self) -> None:
-        """The database is back: a new pool (the old one may be waiting out its own
-        backoff to reconnect), the old one closed off the event loop."""
-        old, self._pool = self._pool, self._new_pool()
-        self._pool.open(wait=False)
-        await asyncio.to_thread(old.close, 1.0)
+    @property
+    def _pool(self) -> psycopg_pool.ConnectionPool:
+        """The pool of connections for the state (node_link.py)."""
+        return self._link.pool
 
     @property
     def node(self) -> str:
         return self._node
 
     async def leave(self) -> None:
-        if self._hearing is not None:
-            self._hearing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._hearing
-            self._hearing = None
-        if self._listener is not None:
-            await self._listener.close()
-            self._listener = None
+        await self._link.stop_listening()
         with contextlib.suppress(StorageError):
             self._execute("DELETE FROM nodes WHERE id = %s", (self._node,))
 
     def close(self) -> None:
-        self._calls.shutdown(wait=False, cancel_futures=True)
-        self._pool.close()
+        self._link.close()
 
     @property
     def remote(self) -> bool:
         return True
 
     async def off_loop(self, call: Callable[[], Answer]) -> Answer:
-        # (STATEMENT_TIMEOUT bounds its statements; its own threads, so a database that
-        # is slow holds up only the store's calls)
-        return await asyncio.get_running_loop().run_in_executor(self._calls, call)
+        return await self._link.off_loop(call)
 
     def _execute(self, query: str, params: tuple | dict = ()) -> list[tuple]:
         """Run one statement on a pooled connection; its rows, if any. Raises StorageError."""
@@ -447,80 +388,9 @@ class PostgresStore:
 
     async def listen(self, heard: Callable[[Message], None]) -> None:
         try:
-            conn = await self._join()
+            await self._link.listen(heard)
         except psycopg.Error as error:
             raise connect_refusal(self.url, error) from None
-        self._listener = conn
-        self._hearing = asyncio.create_task(self._hear(conn, heard))
-
-    async def _join(self) -> psycopg.AsyncConnection:
-        """A listening connection, and this node in the fleet by it (live_nodes)."""
-        conn = await psycopg.AsyncConnection.connect(
-            self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT, **KEEPALIVES
-        )
-        try:
-            # PostgreSQL drops a node whose machine went silent within seconds (TCP).
-            for setting, value in SERVER_KEEPALIVES:
-                await conn.execute("SELECT set_config(%s, %s, false)", (setting, value))
-            for channel in (self._channel, LOBBY_CHANNEL):
-                await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
-            # This connection is the node's life: its row names it (live_nodes).
-            await conn.execute(
-                """INSERT INTO nodes (id, backend_pid, backend_start)
-                   SELECT %s, pid, backend_start FROM pg_stat_activity
-                   WHERE pid = pg_backend_pid()
-                   ON CONFLICT (id) DO UPDATE SET backend_pid = excluded.backend_pid,
-                       backend_start = excluded.backend_start""",
-                (self._node,),
-            )
-            await conn.execute(
-                "DELETE FROM nodes WHERE id NOT IN (SELECT id FROM live_nodes)"
-            )  # (the rows of nodes long gone)
-        except BaseException:
-            await conn.close()
-            raise
-        return conn
-
-    async def _hear(self, conn: psycopg.AsyncConnection, heard: Callable[[Message], None]) -> None:
-        """Hear the messages to this node; when the connection drops, say so (down),
-        join again with backoff and say so (rejoined): the node never needs a restart."""
-        while True:
-            with contextlib.suppress(psycopg.Error):
-                async for notice in conn.notifies():
-                    self._heard(notice.payload, heard)
-            self._listener = None
-            with contextlib.suppress(psycopg.Error):
-                await conn.close()
-            self._pool.timeout = DOWN_TIMEOUT  # (no statement waits long for a connection)
-            self._tell_self(heard, "down")
-            wait = FIRST_RETRY
-            while True:
-                await asyncio.sleep(wait)
-                try:
-                    conn = await self._join()
-                    break
-                except psycopg.Error:
-                    wait = min(2 * wait, LAST_RETRY)
-            self._listener = conn
-            await self._fresh_pool()
-            self._tell_self(heard, "rejoined")
-
-    def _heard(self, payload: str, heard: Callable[[Message], None]) -> None:
-        try:
-            message = json.loads(payload)
-        except ValueError:
-            return
-        if isinstance(message, dict) and message.get("node") != self._node:
-            try:
-                heard(message)
-            except Exception:  # a bug: said, and the node goes on hearing
-                traceback.print_exc()
-
-    def _tell_self(self, heard: Callable[[Message], None], kind: str) -> None:
-        try:
-            heard({"kind": kind, "node": self._node})
-        except Exception:  # a bug: said, and the node goes on hearing
-            traceback.print_exc()
 
     def live_nodes(self) -> set[str]:
         return {row[0] for row in self._execute("SELECT id FROM live_nodes")}
