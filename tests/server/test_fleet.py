@@ -198,6 +198,7 @@ async def test_a_node_killed_mid_game_strands_nobody_the_game_resumes_on_another
         assert "moved 0 d3" in again and "moved 1 c5" in again
         (clock,) = [line for line in again if line.startswith("clock ")]
         assert clock.endswith(" -")  # nobody's clock runs
+        assert await bob.hear() == told[-1]  # (what happened, said again at the board)
         watched = await carol.hear_until(
             "adjourned Adjourned: the game goes on when both players are back."
         )

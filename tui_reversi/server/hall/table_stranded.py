@@ -26,15 +26,17 @@ async def stranded(
     down: Callable[[], bool],
     reader: asyncio.StreamReader,
     writer: asyncio.StreamWriter,
-) -> bool:
+) -> str | None:
     """Keep the game at `seat` waiting (told `why` the line went: 'the server lost its
-    database') until found_again() seats it again: True; False if its player left
-    or its table is nowhere to be found."""
+    database') until found_again() seats it again: the `adjourned` sentence it was
+    told, to tell again once it sits down; None if its player left or its table is
+    nowhere to be found."""
     table, color = seat.table, seat.color
     waits = "both players are back" if color is None else f"{table.name(color.other)} is back"
     if down():
         waits = "the database is back"
-    writer.write(line("adjourned", f"{why}: the game is adjourned, clocks stopped, until {waits}."))
+    told = f"{why}: the game is adjourned, clocks stopped, until {waits}."
+    writer.write(line("adjourned", told))
     loop = asyncio.get_running_loop()
     looked = 0.0  # seconds spent looking while the fleet could be asked
     while not found_again():
@@ -45,7 +47,7 @@ async def stranded(
             data = None
         command = data.strip().partition(b" ")[0] if data is not None else None
         if data == b"" or command == b"leave":
-            return False  # (the player went: the game waits where it is kept)
+            return None  # (the player went: the game waits where it is kept)
         if command is not None and command != b"begun":
             writer.write(line("refused", f"the game is adjourned until {waits}."))
         looked += 0.0 if down() else loop.time() - started
@@ -53,5 +55,5 @@ async def stranded(
             text = f"Table {table.code} is kept nowhere now: it ended, or closed with its node."
             table.ended = text
             writer.write(line("news", text))
-            return False
-    return True
+            return None
+    return told

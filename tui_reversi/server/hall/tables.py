@@ -461,11 +461,14 @@ class Tables:
         lost, the game stays, adjourned, until its table is found again (taken over
         here, or on a node in the fleet) and sits back down at it, with no command."""
         assert self.fleet is not None
+        told: str | None = None  # what a stranded game was told: told again at its table
         while (seat := self._seats.get(secret)) is not None:
             sitting = self._elsewhere.get(secret)
             if sitting is None:  # its table is here now
                 try:
                     self._hello(seat, writer)
+                    if told is not None and seat.table.adjourned:
+                        writer.write(line("adjourned", told))
                     await self._play(seat, reader, writer)
                 finally:
                     self._unlink(seat, writer)
@@ -479,10 +482,10 @@ class Tables:
                 else f"the server's node with table {code} went"
             )
             self._log(f"table {code}: {seat.name} waits for the table ({why})")
-            found = await stranded(
+            told = await stranded(
                 seat, why, lambda: self.found_again(secret), lambda: self.fleet_down, reader, writer
             )
-            if not found:
+            if told is None:
                 return
 
     @property
