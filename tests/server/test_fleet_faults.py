@@ -13,7 +13,7 @@ import pytest
 
 from .conftest import Player, wait_until
 from .test_accounts import Listener
-from .test_fleet import lobby_shows, shown_on, two_nodes
+from .test_fleet import archived, lobby_shows, shown_on, two_nodes
 from .test_tables import Game, seat
 
 # An opening with no pass: its moves, in order, for either side to play.
@@ -68,6 +68,9 @@ async def test_the_database_stopped_a_while_loses_no_move_and_the_nodes_rejoin(
         )
         # The game on A alone goes on meanwhile.
         await play(carol, dave, OPENING[2:6], 2)
+        dave.say("resign")  # (a game may end meanwhile too)
+        for game in (carol, dave):
+            await game.hear_until("over resigned black dave (White) resigned: carol (Black) wins.")
         # A newcomer is refused in one sentence: nobody can check keys.
         Listener.banners = []
         with pytest.raises(asyncssh.PermissionDenied):
@@ -91,9 +94,11 @@ async def test_the_database_stopped_a_while_loses_no_move_and_the_nodes_rejoin(
     for game in (alice, bob):
         await game.hear_until("resumed You are both back: the game goes on.")
     await play(alice, bob, OPENING[2:4], 2)
-    await play(carol, dave, OPENING[6:8], 6)
-    # Every move is kept, the ones played while the database was away among them.
-    await wait_until(lambda: kept_moves(database, local) == "".join(OPENING), "dave's game kept")
+    # Every move is kept, the ones played while the database was away among them,
+    # and the game that ended meanwhile is archived.
+    result = [(local, "carol", "dave", "".join(OPENING[:6]), "black")]
+    await wait_until(lambda: archived(database) == result, "carol's game archived")
+    assert kept_moves(database, local) == ""
     await wait_until(lambda: kept_moves(database, code) == "".join(OPENING[:4]), "bob's game kept")
     # And the fleet works as before: a table opened on A now is joined from B.
     erin = await Game.connect(await seat(a, "erin", "table"))

@@ -13,6 +13,7 @@ everyone at the table told in one sentence.
 from __future__ import annotations
 
 import asyncio
+import functools
 import math
 from collections.abc import Callable
 from typing import TypeVar
@@ -21,7 +22,7 @@ from ...core import Color, Ending
 from ...net.server_line import line
 from ...storage import StorageError
 from ..config import format_duration
-from ..ledger.store import Store
+from ..ledger.store import PlayedGame, Store
 from .table import Seat, Table
 from .table_clocks import TableClocks
 from .table_store import played, unfinished
@@ -52,6 +53,9 @@ class GameCourse:
         # Tables whose last change could not be written (the store failing): written
         # when it is back (store_back), so no move is lost to a database gone a while.
         self.unsaved: set[str] = set()
+        # Games that ended while the store could not be reached: kept when it is back.
+        self.unkept: list[tuple[Table, PlayedGame]] = []
+        self.store_down: Callable[[], bool] = lambda: False  # (set by a fleet's tables)
         self.writes = TableWrites(clocks.restart)
 
     def gone(self, seat: Seat, *, leaving: bool = False, crashed: bool = False) -> None:
@@ -195,6 +199,10 @@ class GameCourse:
             self._write(table, lambda: _problems(store.forget_table, code), self._said)
             return
         game = played(table, end)
+        if self.store_down():
+            self._log(f"table {table.code}: its game is archived when the store is back")
+            self.unkept.append((table, game))
+            return
         self._write(table, lambda: store.keep(game), self._said)
 
     def save(self, table: Table) -> None:
@@ -235,6 +243,10 @@ class GameCourse:
                 self.unsaved.discard(code)
             else:
                 self.save(table)
+        store, unkept, self.unkept = self.store, self.unkept, []
+        for table, game in unkept:
+            if store is not None:
+                self._write(table, functools.partial(store.keep, game), self._said)
 
 
 def _problems(write: Callable[[Argument], None], argument: Argument) -> list[str]:

@@ -103,6 +103,7 @@ class Tables:
         # (secret -> how the table's node is asked to seat the game).
         self.fleet: Fleet | None = None
         self._elsewhere: dict[str, dict[str, str]] = {}
+        self.course.store_down = lambda: self.fleet_down
 
     @property
     def store(self) -> Store | None:
