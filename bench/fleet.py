@@ -247,9 +247,9 @@ async def node_killed(database: str, port_b: int, data_dir: Path) -> None:
                 cleaned = time.perf_counter() - killed
             await asyncio.sleep(0.02)
         print(
-            f"node C killed (kill -9) under a table joined from node B: the player on B told "
-            f"after {ms(told)}, B's lobby without C's people after {ms(cleaned)}, the player "
-            f"on B seated at the game taken over after {ms(seated)}",
+            f"node C killed (kill -9) under a table joined from node B: its game taken over "
+            f"by node B after {ms(seated)}, the player on B told (on his screen) after "
+            f"{ms(told)}, B's lobby without C's people after {ms(cleaned)}",
             flush=True,
         )
         await guest.close()

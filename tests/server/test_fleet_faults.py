@@ -28,6 +28,18 @@ def kept_moves(database: str, code: str) -> str:
     return row[0] if row else ""
 
 
+async def table_between(host_node, host: str, guest_node, guest: str) -> tuple[Game, Game, str]:
+    """`host` opens a table on `host_node`, `guest` joins it on `guest_node`: their
+    games, seated, and its code."""
+    opened = await Game.connect(await seat(host_node, host, "table"))
+    code = (await opened.hear_until("ready"))[0].split()[1]
+    if guest_node is not host_node:
+        await shown_on(guest_node, code)
+    joined = await Game.connect(await seat(guest_node, guest, f"join {code}"))
+    await joined.hear_until("ready")
+    return opened, joined, code
+
+
 async def play(first: Game, second: Game, moves: list[str], start: int) -> None:
     """`first` and `second` play `moves` in turn from ply `start`; each move reaches both."""
     for ply, square in enumerate(moves, start):
@@ -42,15 +54,8 @@ async def test_the_database_stopped_a_while_loses_no_move_and_the_nodes_rejoin(
 ):
     a, b = await two_nodes(serve, tmp_path, database)
     # alice's table on A, bob at it through B; carol and dave at a table on A alone.
-    alice = await Game.connect(await seat(a, "alice", "table"))
-    code = (await alice.hear_until("ready"))[0].split()[1]
-    await shown_on(b, code)
-    bob = await Game.connect(await seat(b, "bob", f"join {code}"))
-    await bob.hear_until("ready")
-    carol = await Game.connect(await seat(a, "carol", "table"))
-    local = (await carol.hear_until("ready"))[0].split()[1]
-    dave = await Game.connect(await seat(a, "dave", f"join {local}"))
-    await dave.hear_until("ready")
+    alice, bob, code = await table_between(a, "alice", b, "bob")
+    carol, dave, local = await table_between(a, "carol", a, "dave")
     await play(alice, bob, OPENING[:2], 0)
     await play(carol, dave, OPENING[:2], 0)
 
@@ -113,14 +118,8 @@ async def test_the_database_stopped_a_while_loses_no_move_and_the_nodes_rejoin(
 
 async def test_a_slow_database_slows_only_the_table_waiting_on_it(serve, tmp_path, database):
     a = await serve(data_dir=tmp_path / "a", database=database, max_per_address=10)
-    alice = await Game.connect(await seat(a, "alice", "table"))
-    code = (await alice.hear_until("ready"))[0].split()[1]
-    bob = await Game.connect(await seat(a, "bob", f"join {code}"))
-    await bob.hear_until("ready")
-    carol = await Game.connect(await seat(a, "carol", "table"))
-    other = (await carol.hear_until("ready"))[0].split()[1]
-    dave = await Game.connect(await seat(a, "dave", f"join {other}"))
-    await dave.hear_until("ready")
+    alice, bob, code = await table_between(a, "alice", a, "bob")
+    carol, dave, other = await table_between(a, "carol", a, "dave")
     await play(alice, bob, OPENING[:2], 0)
 
     # alice's table is locked in the database (as by a long transaction): her move
