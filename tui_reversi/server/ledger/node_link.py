@@ -27,6 +27,8 @@ import psycopg
 import psycopg_pool
 from psycopg import sql
 
+from ...storage import StorageError
+
 Answer = TypeVar("Answer")
 # What is heard: each message (a JSON object), and down/rejoined from here.
 Heard = Callable[[dict[str, Any]], None]
@@ -65,14 +67,16 @@ class NodeLink:
     """Node `node`'s connections: open(), off_loop(), listen(heard), stop_listening(),
     close(); `pool` for the statements."""
 
-    def __init__(self, url: str, node: str, channels: tuple[str, ...]) -> None:
+    def __init__(self, url: str, where: str, node: str, channels: tuple[str, ...]) -> None:
         self.url = url
+        self.where = where
         self.node = node
         self._channels = channels
         self.pool = self._new_pool()
         self._calls = ThreadPoolExecutor(CALL_THREADS, thread_name_prefix="tui-reversi-db")
         self._listener: psycopg.AsyncConnection | None = None
         self._hearing: asyncio.Task[None] | None = None
+        self.down = False  # the listening connection dropped, and is not back yet
 
     def open(self) -> None:
         """Open the pool. Raises psycopg.Error or PoolTimeout."""
@@ -95,7 +99,10 @@ class NodeLink:
         )
 
     async def off_loop(self, call: Callable[[], Answer]) -> Answer:
-        """`call()` in this node's threads for the database."""
+        """`call()` in this node's threads for the database. Raises StorageError at once
+        while the database is away (what waits for it is told now, not in a while)."""
+        if self.down:
+            raise StorageError(f"{self.where}: away just now")
         return await asyncio.get_running_loop().run_in_executor(self._calls, call)
 
     async def listen(self, heard: Heard) -> None:
@@ -151,6 +158,7 @@ class NodeLink:
             with contextlib.suppress(psycopg.Error):
                 await conn.close()
             self.pool.timeout = DOWN_TIMEOUT  # (no statement waits long for a connection)
+            self.down = True
             self._tell(heard, {"kind": "down", "node": self.node})
             wait = FIRST_RETRY
             while True:
@@ -162,6 +170,7 @@ class NodeLink:
                     wait = min(2 * wait, LAST_RETRY)
             self._listener = conn
             await self._fresh_pool()
+            self.down = False
             self._tell(heard, {"kind": "rejoined", "node": self.node})
 
     async def _fresh_pool(self) -> None:

@@ -139,7 +139,8 @@ class PostgresStore:
                 check(conn, self.where)
             except psycopg.Error as error:
                 raise connect_refusal(url, error) from None
-        self._link = NodeLink(url, self._node, (f"tui_reversi_{self._node}", LOBBY_CHANNEL))
+        channels = (f"tui_reversi_{self._node}", LOBBY_CHANNEL)
+        self._link = NodeLink(url, self.where, self._node, channels)
         try:
             self._link.open()
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
