@@ -191,9 +191,10 @@ def kept_moves(database: str) -> int:
 
 
 async def database_stop(cluster, database: str, port_a: int, tables: int) -> None:
-    seated = []
-    for n in range(tables):
-        seated.append(await sit_down(port_a, 1000 + n))
+    seated = [await sit_down(port_a, 2000 + n) for n in range(tables)]
+    baseline = await play_tables(seated, OUTAGE)  # (as many tables, the database up)
+    await asyncio.gather(*(p.close() for pair in seated for p in pair))
+    seated = [await sit_down(port_a, 1000 + n) for n in range(tables)]
     before = kept_moves(database)
     await asyncio.to_thread(cluster.halt)
     latencies = await play_tables(seated, OUTAGE)
@@ -206,8 +207,9 @@ async def database_stop(cluster, database: str, port_a: int, tables: int) -> Non
     kept = kept_moves(database) - before
     print(
         f"PostgreSQL stopped {OUTAGE:.0f} s under {tables} tables on node A: {len(latencies)} "
-        f"moves delivered meanwhile (p50 {ms(percentile(latencies, 0.5))}), {kept} found kept "
-        f"once it was back; both nodes back in the fleet {ms(rejoined)} after it was up",
+        f"moves delivered meanwhile (p50 {ms(percentile(latencies, 0.5))}; with it up, just "
+        f"before: {len(baseline)} moves, p50 {ms(percentile(baseline, 0.5))}), {kept} found "
+        f"kept once it was back; both nodes back in the fleet {ms(rejoined)} after it was up",
         flush=True,
     )
     await asyncio.gather(*(p.close() for pair in seated for p in pair))
