@@ -317,3 +317,39 @@ async def test_a_name_is_its_keys_on_every_node_and_a_key_added_on_one_logs_in_o
     first.close()
     player = await Player.connect(a, "alice", client_keys=[laptop])
     assert (await player.facts())["env"]["USER"] == "alice"
+
+
+async def test_taking_a_game_over_from_a_session_on_another_node(serve, tmp_path, database):
+    a, b = await two_nodes(serve, tmp_path, database)
+    alice = await TableGame.connect(await seat(a, "alice", "table"))
+    code = (await alice.hear_until("ready"))[0].split()[1]
+    first = await Player.connect(a, "dave", command=f"join {code}")
+    dave = await TableGame.connect((await first.facts())["env"])
+    await dave.hear_until("ready")
+    for game in (alice, dave):
+        game.say("begun")
+    alice.say("move 0 d3")
+    await dave.hear_until("moved 0 d3")
+    alice.say("say over to you")
+    await dave.hear_until("said alice over to you")
+    await wait_until(
+        lambda: any(p.name == "dave" and p.code == code for p in b.fleet.others[0]),
+        "node B to know dave is at the table",
+    )
+
+    # dave connects to node B: his game on A is found and taken over from there.
+    second = await Player.connect(b, "dave")
+    await second.expect(f"on another node of the server, at table {code}")
+    await second.expect("q  leave")
+    second.send(b"t")
+    ended = await first.finished()  # the session on A: told, and ended
+    assert "your game was taken over by a new session" in first.output.decode()
+    assert ended.exit_status == 1
+    dave.writer.close()  # its game went with it
+    here = await TableGame.connect((await second.facts())["env"])
+    told = await here.hear_until("said alice over to you")
+    assert f"seated {code} white othello" in told and "moved 0 d3" in told
+    here.say("begun")
+    here.say("move 1 c5")
+    await alice.hear_until("moved 1 c5")
+    assert a.tables.tables[code].ended is None  # nothing forfeited

@@ -24,7 +24,8 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     `browser_passes`: the `keys web` codes and the passes they become.
 - `hall`: what a player who is in takes part in.
   - `ssh_session`: one SSH session channel bound to one game process;
-    `session_command`: what the player asked for after the host, checked.
+    `session_command`: what the player asked for after the host, checked;
+    `take_over_elsewhere`: "take it over here" for a game on another node.
   - `pty_process`: a program running as session leader on a fresh pty.
   - `preloaded`: the server's side of the game launcher (`tui_reversi.launcher`,
     outside this package, given as `ServeConfig.launcher_command`): start it,

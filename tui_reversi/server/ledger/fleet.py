@@ -27,6 +27,8 @@ Messages (JSON; each names the node it is from):
   line {link, data}: a line (base64) from a relayed game, or for it
   eof {link}: the relayed game's line ended; close {link}: the table let it go
   dropped {link}: that game's player went (a drop, not a crash)
+  take {name, address, ask}: name's session elsewhere takes their seat here over
+  taken {ask, secret, table} or {ask}: the seat given over (its secret there), or none
   lobby: a node's share of the lobby changed
 and from the store itself, never from another node:
   down: this node cannot reach the database; rejoined: it can again, and is in the fleet
@@ -56,6 +58,8 @@ SHARE_AGAIN = 0.1
 # A node out of the fleet may be one that lost the database with this one: its games
 # are taken over only once this node has been in the fleet this long (seconds).
 REJOIN_GRACE = 5.0
+# How long a take-over waits for the node the game is on to answer (seconds).
+TAKE_WAIT = 10.0
 # A relayed write goes in pieces of at most this many bytes (a NOTIFY takes 8000).
 PIECE = 4096
 
@@ -148,6 +152,11 @@ class HostLobby(Protocol):
     def seated_elsewhere(self, node: str, name: str, secret: str, view: TableView) -> bool:
         """`name`, in the lobby here, has a seat at table `view` on `node`."""
 
+    async def give_over(self, name: str, address: str) -> tuple[str, TableView] | None:
+        """`name`'s session on another node (from `address`) takes over their seat at
+        a table here: its new secret and the table, the session here ended; None if
+        they have none."""
+
 
 @dataclass(eq=False)
 class _Hosted:
@@ -211,6 +220,8 @@ class Fleet:
         self.down = False
         self._in_since = asyncio.get_running_loop().time()  # in the fleet since (loop time)
         self._look_soon = False  # another node's share changed: look at the next turn
+        self._asked: dict[str, asyncio.Future[tuple[str, TableView] | None]] = {}  # take_from
+        self._giving: set[asyncio.Task[None]] = set()  # seats given over to other nodes
         self._outbox = Outbox(store, self._not_sent)
 
     @property
@@ -445,6 +456,43 @@ class Fleet:
         self.tell(node, "seat", name=name, secret=secret, table=list(astuple(view)))
         return True
 
+    # -- a take-over across nodes (hall/take_over_elsewhere.py) ------------------------------
+
+    async def take_from(self, node: str, name: str, address: str) -> tuple[str, TableView] | None:
+        """Take `name`'s seat at a table over from their session on `node`: the seat's
+        secret there and its table; None if there is none (or `node` does not answer)."""
+        ask = secrets.token_urlsafe(6)
+        answer: asyncio.Future[tuple[str, TableView] | None] = (
+            asyncio.get_running_loop().create_future()
+        )
+        self._asked[ask] = answer
+        try:
+            self.tell(node, "take", name=name, address=address, ask=ask)
+            return await asyncio.wait_for(answer, TAKE_WAIT)
+        except TimeoutError:
+            return None
+        finally:
+            self._asked.pop(ask, None)
+
+    async def _give(self, node: str, message: Message) -> None:
+        given = await self.lobby.give_over(str(message.get("name")), str(message.get("address")))
+        ask = str(message.get("ask"))
+        if given is None:
+            self.tell(node, "taken", ask=ask)
+        else:
+            self.tell(node, "taken", ask=ask, secret=given[0], table=list(astuple(given[1])))
+
+    def _taken(self, message: Message) -> None:
+        answer = self._asked.get(str(message.get("ask")))
+        if answer is None or answer.done():
+            return
+        if "secret" not in message:
+            answer.set_result(None)
+            return
+        code, state, black, white, variant, clock, move, at, waiting = message["table"]
+        view = TableView(code, state, black, white, variant, clock, move, at, tuple(waiting))
+        answer.set_result((str(message["secret"]), view))
+
     # -- messages -------------------------------------------------------------------------
 
     def writer(
@@ -517,3 +565,9 @@ class Fleet:
                 self.tell(node, "unseat", secret=secret)
         elif kind == "unseat":
             self.tables.leave(str(message.get("secret")))
+        elif kind == "take":
+            task = asyncio.create_task(self._give(node, message))
+            self._giving.add(task)
+            task.add_done_callback(self._giving.discard)
+        elif kind == "taken":
+            self._taken(message)
