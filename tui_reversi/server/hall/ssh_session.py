@@ -44,7 +44,7 @@ from .session_command import (
     table_terms,
 )
 from .tables import TableRefused
-from .take_over_elsewhere import GameElsewhere
+from .take_over_elsewhere import GameElsewhere, taken_over
 
 # What a full-screen app may have switched on, switched off again: used only when the
 # game died by a signal and could not restore the player's terminal itself.
@@ -493,14 +493,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     async def _take_over(self, other: GameSession) -> None:
         """End `other`'s game (it saves on the hang-up) and wait until it has gone."""
-        if other.client_connected:
-            other.end(
-                "taken over by another session",
-                f"your game was taken over by a new session from {self.address}; "
-                "it was saved first and carries on there.",
-            )
-        if other.task is not None:
-            await asyncio.shield(other.task)
+        await taken_over(other, self.address)
 
     # The game's life.
 

@@ -60,8 +60,14 @@ async def give_seat_over(sessions: Iterable[SeatedSession], name: str, address: 
     if session is None:
         return None
     secret = session.hand_seat_over()
-    if secret is None:
-        return None
+    if secret is not None:
+        await taken_over(session, address)
+    return secret
+
+
+async def taken_over(session: SeatedSession, address: str) -> None:
+    """End `session`'s game, taken over by a session from `address` (it saves on the
+    hang-up), and wait until it has gone."""
     if session.client_connected:
         session.end(
             "taken over by another session",
@@ -70,4 +76,3 @@ async def give_seat_over(sessions: Iterable[SeatedSession], name: str, address: 
         )
     if session.task is not None:
         await asyncio.shield(session.task)
-    return secret
