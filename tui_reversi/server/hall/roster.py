@@ -9,8 +9,8 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from ...core import Color
+from ...net.remote import is_guest
 from ..config import player_directory_name
-from ..ledger.account_keys import is_guest
 from ..ledger.fleet import Fleet
 from ..ledger.store import Presence, Store, TableView
 from .lobby_host import Doing, LobbyHost
