@@ -30,6 +30,7 @@ import psycopg_pool
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb
 
+from ...net.remote import is_guest
 from ...storage import StorageError
 from ..config import ServeError
 from .account_keys import (
@@ -37,7 +38,6 @@ from .account_keys import (
     CODE_TRIES,
     AccountKey,
     KeyCodeStore,
-    is_guest,
     new_code,
     same_code,
 )
