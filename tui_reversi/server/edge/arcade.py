@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import functools
 import hmac
 import ipaddress
 import os
@@ -31,6 +32,7 @@ from ..hall.pty_process import Spawn
 from ..hall.roster import presence, who_is_here
 from ..hall.ssh_session import GameSession
 from ..hall.tables import Tables
+from ..hall.take_over_elsewhere import give_seat_over
 from ..ledger.archive import FIRST_RATING, Archive
 from ..ledger.fleet import Fleet
 from ..ledger.store import Store
@@ -145,6 +147,7 @@ class Arcade:
             log=self.note,
             per_minute=config.invitations_per_minute,
         )
+        self.lobby.seat_giver = functools.partial(give_seat_over, self.games)
         # With --database, the other nodes of the fleet (fleet.py); None: this one alone.
         self.fleet: Fleet | None = None
         # How games start, in a few words for the banner.

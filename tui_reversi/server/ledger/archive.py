@@ -33,7 +33,7 @@ from ...storage import NameTakenError, SavedGame, SavedGames, StorageError
 from ...storage.paths import APP_NAME
 from ...storage.saved_games import GAMES_DIR
 from .account_keys import AccountKey, KeyCodes, KeyCodeStore
-from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
+from .store import Answer, Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -123,6 +123,13 @@ class Archive:
 
     def close(self) -> None:
         self._db.close()
+
+    @property
+    def remote(self) -> bool:
+        return False
+
+    async def off_loop(self, call: Callable[[], Answer]) -> Answer:
+        return call()  # (a local file, quick: and the connection is this thread's)
 
     def keep(self, played: PlayedGame) -> list[str]:
         """Archive `played` and save it in both players' saved games; the
