@@ -25,6 +25,7 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
 - `hall`: what a player who is in takes part in.
   - `ssh_session`: one SSH session channel bound to one game process;
     `session_command`: what the player asked for after the host, checked;
+    `take_over_elsewhere`: "take it over here" for a game on another node;
     `commands`: the one table of commands the dispatcher and `help` read, and
     the answers of those that print lines (`top`, `player`, `replay`...).
   - `standings_pages`: the leaderboard and a profile as rows, for the
@@ -36,7 +37,9 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     outside this package, given as `ServeConfig.launcher_command`): start it,
     ask it for games, restart it.
   - `games_socket`: the Unix socket the games reach their table and lobby by.
-  - `tables`, `table_*`: the tables, their referee, clocks, course and store.
+  - `tables`, `table_*`: the tables, their referee, clocks, course and store,
+    their writes off the event loop (`table_writes`), and a game whose table
+    on another node was lost, waiting to sit back down (`table_stranded`).
   - `lobby_host`: the server's end of the in-app lobby: guests and invitations.
   - `roster`: who is here and what each is doing, as plain lines (`ssh host lobby`).
 - `ledger`: what outlives a process.
@@ -44,10 +47,12 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     records through it; `standings` the leaderboard's, the profiles' and the
     archived games' records and queries; `archive` (SQLite, one machine) and `postgres` with
     `migrations` (a fleet) implement it; `archive_import` moves the one into
-    the other.
+    the other; `node_link`: a node's connections to PostgreSQL, its threads
+    for calls off the event loop, and its way back after the database went.
   - `account_keys`: which keys are which name's, the codes to add one.
   - `fleet`: several nodes on one PostgreSQL as one server: relayed seats, the
-    lobby's shares, invitations between nodes.
+    lobby's shares, invitations between nodes; `fleet_outbox`: its messages,
+    in order, off the event loop.
 
 Importing `edge.arcade` imports asyncssh: only `tui-reversi serve` does that.
 """

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import functools
 import hmac
 import ipaddress
 import os
@@ -32,6 +33,7 @@ from ..hall.pty_process import Spawn
 from ..hall.roster import presence, who_is_here
 from ..hall.ssh_session import GameSession
 from ..hall.tables import Tables
+from ..hall.take_over_elsewhere import give_seat_over
 from ..ledger.archive import FIRST_RATING, Archive
 from ..ledger.fleet import Fleet
 from ..ledger.store import Store
@@ -45,8 +47,6 @@ from .login import Accounts, Login
 
 # After its session has ended, a connection gets this long to close by itself.
 LINGER_AFTER_SESSION = 5.0
-# How a client is turned away that cannot be the name it asked for.
-NO_WAY_IN = asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
 # On shutdown, how long clients get to close by themselves once their game has ended.
 CLIENT_CLOSE_WAIT = 2.0
 
@@ -148,6 +148,7 @@ class Arcade:
             log=self.note,
             per_minute=config.invitations_per_minute,
         )
+        self.lobby.seat_giver = functools.partial(give_seat_over, self.games)
         # The players waiting to be paired (`ssh -t host play`).
         self.pairing = PairingQueue(self.tables, self.note)
         # With --database, the other nodes of the fleet (fleet.py); None: this one alone.

@@ -15,10 +15,16 @@ from collections.abc import Callable
 
 import asyncssh
 
+from ...net.remote import GUEST_PREFIX, is_guest
 from ...storage import StorageError
 from ..config import ServeConfig, ServeError
-from ..ledger.account_keys import GUEST_PREFIX, AccountStore, KeyCodes, KeyCodeStore, is_guest
+from ..ledger.account_keys import AccountStore, KeyCodes, KeyCodeStore
 from .accounts import key_text, name_refusal, named_keys
+
+# Said to a client while the store cannot be asked (a fleet's database away).
+CANNOT_CHECK = (
+    "the server cannot check keys just now (its database is away); try again in a minute."
+)
 
 
 class Accounts:
@@ -67,6 +73,7 @@ class Login:
             claimed = self._claimed(self.asked)
         except (StorageError, ServeError) as error:
             self._accounts.log(str(error))
+            self.refusal = CANNOT_CHECK
             return False
         allowed = owner == self.asked
         self.adding_key = False
@@ -102,6 +109,7 @@ class Login:
                 return False
         except StorageError as error:
             self._accounts.log(str(error))
+            self.refusal = CANNOT_CHECK
             return False
         self.guest = True
         return True
@@ -116,7 +124,7 @@ class Login:
                 return f"the name {self.asked} is claimed by a key: connect with that key."
         except StorageError as error:
             self._accounts.log(str(error))
-            return "the server cannot check names now; please try again later."
+            return CANNOT_CHECK
         return None
 
     def settle(self, in_use: set[str]) -> tuple[str, str | None]:

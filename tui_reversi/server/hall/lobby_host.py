@@ -18,7 +18,7 @@ import collections
 import contextlib
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -125,6 +125,8 @@ class LobbyHost:
         # by (node, name), and the invitations from other nodes to guests here,
         # (name, number) -> the node that holds the invitation.
         self.fleet: Fleet | None = None
+        # Hands a player's seat here over to their session elsewhere (set by the arcade).
+        self.seat_giver: Callable[[str, str], Awaitable[str | None]] | None = None
         self._proxies: dict[tuple[str, str], Guest] = {}
         self._forwarded: dict[tuple[str, int], str] = {}
 
@@ -455,6 +457,13 @@ class LobbyHost:
             return True
         self.tables.leave(here)
         return False
+
+    async def give_over(self, name: str, address: str) -> tuple[str, TableView] | None:
+        """`name`'s session on another node takes over their seat at a table here
+        (take_over_elsewhere.py): its new secret and table, the session here ended."""
+        secret = await self.seat_giver(name, address) if self.seat_giver is not None else None
+        view = self.tables.view_of(secret) if secret is not None else None
+        return (secret, view) if secret is not None and view is not None else None
 
     # -- the lobby, sent to the games that show it -------------------------------------------
 

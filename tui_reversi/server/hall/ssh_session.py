@@ -22,6 +22,7 @@ import asyncssh
 
 from ...crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
 from ...net.lobby_link import REPLAY_VARIABLE
+from ...net.remote import is_guest
 from ...net.ssh_command import SSH_COMMAND_VARIABLE, ssh_command
 from ...net.terms import TableTerms
 from ..config import (
@@ -32,7 +33,6 @@ from ..config import (
     player_environment,
     player_user_name,
 )
-from ..ledger.account_keys import is_guest
 from ..ledger.standings import FIRST_RATING
 from .commands import CommandRefused, check_command, command_named, help_lines, replay_ggf
 from .lobby_host import GO_GRACE
@@ -52,6 +52,7 @@ from .session_command import (
     table_terms,
 )
 from .tables import TableRefused
+from .take_over_elsewhere import GameElsewhere, taken_over
 
 # What a full-screen app may have switched on, switched off again: used only when the
 # game died by a signal and could not restore the player's terminal itself.
@@ -205,7 +206,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._crash_report: Path | None = None
         self._options: list[str] = []
         # While asking what to do about the player's game open elsewhere: that session.
-        self._asking: GameSession | None = None
+        self._asking: GameSession | GameElsewhere | None = None
         # At a table: the secret of this player's seat, which the game is given.
         self._table_secret: str | None = None
         self._table_code: str | None = None  # (the code of that table)
@@ -219,6 +220,7 @@ class GameSession(asyncssh.SSHServerSession):
         # `play`: what the player asked for, then their place in the queue while they wait.
         self._wanted: PlayTerms | None = None
         self._waiting: QueueWait | None = None
+        self._elsewhere: GameElsewhere | None = None  # the player's game on another node
         self.started = time.monotonic()
         self.task: asyncio.Task[None] | None = None
 
@@ -397,10 +399,11 @@ class GameSession(asyncssh.SSHServerSession):
         secret = self._table_secret
         return secret is not None and self._owner.arcade.tables.playing(secret)
 
-    def _live_game(self) -> GameSession | None:
+    def _live_game(self) -> GameSession | GameElsewhere | None:
         """The player's game open in another session: their own game, or else a
         seat at a table they sat down at from a command (`join CODE`, `table`,
-        `resume`), which a take-over sits back down at."""
+        `resume`), which a take-over sits back down at; in a fleet, such a seat
+        in a session on another node."""
         arcade = self._owner.arcade
         own = arcade.live_games.get(self.player)
         if own is not None:
@@ -410,10 +413,22 @@ class GameSession(asyncssh.SSHServerSession):
             for game in arcade.games
             if game is not self and game.player == self.player and game.playing_at_table
         ]
-        return min(seats, key=lambda game: game.started, default=None)
+        here = min(seats, key=lambda game: game.started, default=None)
+        if here is not None or arcade.fleet is None:
+            return here
+        for person in arcade.fleet.others[0]:
+            if person.name == self.player and person.state in ("playing", "waiting"):
+                known = self._elsewhere
+                if known is None or (known.node, known.code) != (person.node, person.code):
+                    self._elsewhere = GameElsewhere(person.node, person.code or "")
+                return self._elsewhere
+        return None
 
     def _begin(
-        self, options: list[str], take_over: GameSession | None = None, separate: bool = False
+        self,
+        options: list[str],
+        take_over: GameSession | GameElsewhere | None = None,
+        separate: bool = False,
     ) -> None:
         """Start the game: the player's live game (after `take_over` has ended), or a
         separate one beside it."""
@@ -422,11 +437,13 @@ class GameSession(asyncssh.SSHServerSession):
         self._owner.arcade.games.add(self)
         self.task = asyncio.create_task(self._play(options, take_over))
 
-    def _ask_about(self, other: GameSession) -> None:
+    def _ask_about(self, other: GameSession | GameElsewhere) -> None:
         """Tell the player their game is open elsewhere and ask what to do."""
         self._asking = other
         since = format_duration(time.monotonic() - other.started)
         where = f"from {other.address}, for {since}"
+        if isinstance(other, GameElsewhere):
+            where = other.address
         self._say(f"tui-reversi: your game is open in another session ({where}).")
         self._say("  t  take it over here: that session is told and ended, its game saved first")
         self._say("  n  play a separate game here; the other one carries on")
@@ -484,16 +501,22 @@ class GameSession(asyncssh.SSHServerSession):
             return None
         return self._owner.arcade.tables.hand_over(self._table_secret)
 
+    async def _take_over_elsewhere(self, other: GameElsewhere) -> str | None:
+        """Take the player's seat over from their session on another node: this
+        session's secret for it there (None if that game has gone meanwhile)."""
+        arcade = self._owner.arcade
+        given = None
+        if arcade.fleet is not None:
+            given = await arcade.fleet.take_from(other.node, self.player, self.address)
+        if given is None:
+            self._say("tui-reversi: that game is not there any more; starting yours here.")
+            return None
+        secret, view = given
+        return arcade.tables.seat_from(other.node, secret, view, self.player)
+
     async def _take_over(self, other: GameSession) -> None:
         """End `other`'s game (it saves on the hang-up) and wait until it has gone."""
-        if other.client_connected:
-            other.end(
-                "taken over by another session",
-                f"your game was taken over by a new session from {self.address}; "
-                "it was saved first and carries on there.",
-            )
-        if other.task is not None:
-            await asyncio.shield(other.task)
+        await taken_over(other, self.address)
 
     # The game's life.
 
@@ -674,9 +697,13 @@ class GameSession(asyncssh.SSHServerSession):
         self._table_secret = secret
         self._table_code = table.code
 
-    async def _play(self, options: list[str], take_over: GameSession | None = None) -> None:
+    async def _play(
+        self, options: list[str], take_over: GameSession | GameElsewhere | None = None
+    ) -> None:
         try:
-            if take_over is not None:
+            if isinstance(take_over, GameElsewhere):
+                self._next_table = await self._take_over_elsewhere(take_over)
+            elif take_over is not None:
                 # At a table there: this session sits back down at it, its game as it was.
                 self._next_table = take_over.hand_seat_over()
                 await self._take_over(take_over)

@@ -27,14 +27,15 @@ from pathlib import Path
 from typing import Any
 
 from ...core import Color, Ending, Game, Variant
+from ...net.remote import is_guest
 from ...net.terms import TimeControl
 from ...storage import NameTakenError, SavedGame, SavedGames, StorageError
 from ...storage.paths import APP_NAME
 from ...storage.saved_games import GAMES_DIR
 from . import standings
-from .account_keys import AccountKey, KeyCodes, KeyCodeStore, is_guest
+from .account_keys import AccountKey, KeyCodes, KeyCodeStore
 from .standings import FIRST_RATING, ArchivedGame, Profile, Standing
-from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
+from .store import Answer, Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -139,6 +140,13 @@ class Archive:
 
     def close(self) -> None:
         self._db.close()
+
+    @property
+    def remote(self) -> bool:
+        return False
+
+    async def off_loop(self, call: Callable[[], Answer]) -> Answer:
+        return call()  # (a local file, quick: and the connection is this thread's)
 
     def keep(self, played: PlayedGame) -> list[str]:
         """Archive `played` and save it in both players' saved games; the
