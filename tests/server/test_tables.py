@@ -526,13 +526,14 @@ async def test_the_lobby_lists_who_is_here_the_tables_and_the_askers_record(serv
     text = asker.output.decode()
     for line in (
         "tui-reversi: 5 here",
-        f"  alice            at table {code} (Black), against bob",
-        f"  bob              at table {code} (White), against alice",
-        f"  carol            watching table {code}",
-        f"  dave             at table {waiting} (Black), waiting for someone to join",
-        "  erin             playing on their own",
-        f"  {code}  alice (Black) against bob (White), othello, move 1",
-        f"  {waiting}  dave waits (Black), othello, clock 5+3, move 1",
+        # each name with its rating, '?' while it rests on few games (issue 39)
+        f"  alice            1484?  at table {code} (Black), against bob",
+        f"  bob              1516?  at table {code} (White), against alice",
+        f"  carol            1500?  watching table {code}",
+        f"  dave             1500?  at table {waiting} (Black), waiting for someone to join",
+        "  erin             1500?  playing on their own",
+        f"  {code}  alice 1484? (Black) against bob 1516? (White), othello, move 1",
+        f"  {waiting}  dave 1500? waits (Black), othello, clock 5+3, move 1",
         "Your record here: 0 won, 0 lost, 0 drawn; rating 1500 after 0 rated games",
     ):
         assert line in text, (line, text)
@@ -565,7 +566,8 @@ async def test_with_on_drop_adjourn_a_dropped_players_game_waits_for_both_to_joi
     await wait_until(lambda: not arcade.tables.tables[code].links, "alice to leave")
     look = await Player.connect(arcade, "carol", term=None, command="lobby")
     await look.finished()
-    assert f"  {code}  alice (Black) against bob (White), othello, move 2" in look.output.decode()
+    shown = look.output.decode()
+    assert f"  {code}  alice 1500? (Black) against bob 1500? (White), othello, move 2" in shown
     # Days later (for the server), both join it again and play on from where it was.
     bob = await Game.connect(await seat(arcade, "bob", f"join {code}"))
     assert "moved 0 d3" in await bob.hear_until("ready")

@@ -12,6 +12,7 @@ from ...core import Color
 from ...net.remote import is_guest
 from ..config import player_directory_name
 from ..ledger.fleet import Fleet
+from ..ledger.standings import shown_rating
 from ..ledger.store import Presence, Store, TableView
 from .lobby_host import Doing, LobbyHost
 from .tables import Tables
@@ -114,8 +115,10 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
     """The lobby as `name` sees it; `join_hint` is the ssh command before `join CODE`."""
     views = arcade.tables.views(everywhere=True)
     doing = {who: what.text for who, what in who_is_here(arcade).items()}
+    seated = {who for view in views for who in (view.black, view.white) if who}
+    rated = named_ratings(arcade.archive, set(doing) | seated)
     lines = [f"tui-reversi: {len(doing)} here"]
-    lines += [f"  {who:<16} {what}" for who, what in sorted(doing.items())]
+    lines += [f"  {who:<16} {rated[who]:>5}  {what}" for who, what in sorted(doing.items())]
     headings = {
         "playing": "Tables in progress (watch CODE to watch one):",
         "adjourned": f"Adjourned games (a player resumes one with {join_hint} resume CODE):",
@@ -125,7 +128,8 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
         if of_kind:
             lines.append(heading)
             lines += [
-                f"  {view.code}  {view.black} (Black) against {view.white} (White), {_how(view)}"
+                f"  {view.code}  {_with(view.black, rated)} (Black) against "
+                f"{_with(view.white, rated)} (White), {_how(view)}"
                 for view in of_kind
             ]
     waiting = [view for view in views if view.kind == "open"]
@@ -133,7 +137,9 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
         lines.append(f"Open tables (anyone may sit down: {join_hint} join CODE):")
         for view in waiting:
             colour, host = (Color.BLACK, view.black) if view.black else (Color.WHITE, view.white)
-            lines.append(f"  {view.code}  {host} waits ({colour.label}), {_how(view)}")
+            lines.append(
+                f"  {view.code}  {_with(host, rated)} waits ({colour.label}), {_how(view)}"
+            )
     archive = arcade.archive
     if is_guest(name):
         lines.append("You play as a guest here: unrated; connect with an SSH key to claim a name.")
@@ -145,6 +151,20 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
         )
         lines += last_game_lines(archive, name)
     return lines
+
+
+def named_ratings(archive: Store | None, names: set[str]) -> dict[str, str]:
+    """Each name's rating as shown ('1516', '1500?' while provisional); '' for a
+    guest (unrated) and for everyone on a server that keeps no records."""
+    return {
+        name: "" if archive is None or is_guest(name) else shown_rating(*archive.rating(name))
+        for name in names
+    }
+
+
+def _with(name: str, rated: dict[str, str]) -> str:
+    """'alice 1516': a name with its rating beside it, if it has one."""
+    return f"{name} {rated[name]}" if rated.get(name) else name
 
 
 def last_game_lines(archive: Store, name: str) -> list[str]:
