@@ -258,3 +258,30 @@ def test_the_turning_point_is_numbered_as_the_log_numbers_moves():
     assert describe_turning_point(game, analysis.at(game.length)).startswith(
         "Turning point: move 14, Black a5"
     )
+
+
+# The newcomer's 64-0 win against Easy (tests/players/test_game_analysis.py's newcomer_wipeout).
+WIPEOUT = (
+    "d3e3f4g5f3c3c4f2g3h3d2e1f5d6f1g1e2g4h4f6c1c5h6h5h2d1h1g2g6h7"
+    "c2b1a1h8b2b3a3f7f8e6g7c7e7g8b8d8e8d7c6b7b6a2c8b4a4a8a7a5b5a6"
+)
+
+
+async def test_the_panel_names_the_deciding_moves_and_why_as_analyse_does(make_app):
+    from tui_reversi.players.analysis import deciding_moves
+
+    app = make_app(transcript=WIPEOUT, white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        repeatable(app)
+        await pilot.press("escape", "a")
+        await finish_analysis(pilot, app)
+        game = app.match.game
+        deciding = deciding_moves(app.screen.analysis.known, game)
+        assert deciding and any(reason for _, reason in deciding)
+        summary = str(app.screen.query_one("#analysis-summary").content)
+        lines = [line for line in summary.splitlines() if line.startswith("Deciding: ")]
+        assert len(lines) == len(deciding)
+        for line, (scored, reason) in zip(lines, deciding, strict=True):
+            named = f"{game.move_number(scored.ply)}. {scored.side.label} {scored.move}"
+            assert line.startswith(f"Deciding: {named}?") and f" {scored.loss:g} discs" in line
+            assert line.endswith(f": {reason}" if reason else " discs")

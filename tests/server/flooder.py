@@ -62,7 +62,7 @@ async def flood(port: int, kind: str, seconds: float, local: str) -> dict:
         process.change_terminal_size(*LAST)
     last = f"SIZE {LAST[0]}x{LAST[1]}".encode()
     settle = time.monotonic() + 20
-    while time.monotonic() < settle and (kind != "resize" or not output.rstrip().endswith(last)):
+    while kind == "resize" and time.monotonic() < settle and not output.rstrip().endswith(last):
         await asyncio.sleep(0.2)
     await asyncio.sleep(1.0)
     reader.cancel()

@@ -56,7 +56,7 @@ def export_ggf(record: SavedGame) -> str:
     game = record.to_game()
     final = game.positions[-1]
     moves = "".join(
-        "BW"[game.positions[ply].to_move] + f"[{_move_text(move)}{_annotation(record, ply + 1)}]"
+        "BW"[game.positions[ply].to_move] + f"[{move_text(move)}{_annotation(record, ply + 1)}]"
         for ply, move in enumerate(game.played)
     )
     game_type = "8a" if game.variant.fewer_discs_win else "8"
@@ -75,7 +75,8 @@ def export_ggf(record: SavedGame) -> str:
     )
 
 
-def _move_text(move: Move) -> str:
+def move_text(move: Move) -> str:
+    """'F5', or 'PA' for a pass: a move as GGF (and NBoard's protocol) writes it."""
     return "PA" if move.is_pass else move.name.upper()
 
 

@@ -23,7 +23,8 @@ from typing import TextIO
 import asyncssh
 
 from ...core.errors import reason
-from ..config import ServeConfig, ServeError, format_duration, gone_reason, log_name
+from ...crash import keep_private
+from ..config import ServeConfig, ServeError, format_duration, gone_reason
 from ..hall.lobby_host import LobbyHost
 from ..hall.preloaded import PreloadedParent, fork_available
 from ..hall.pty_process import Spawn
@@ -35,6 +36,7 @@ from ..ledger.fleet import Fleet
 from ..ledger.store import Store
 from .budgets import CHANNEL_REQUESTS, SESSIONS, Budgets, InputAllowance
 from .door import PRESSURE_GRACE, SHUT_FIRST, Door, PasswordPenalties
+from .event_log import NAME_LENGTH, EventLog, log_value, tame_library_logs
 from .hostkey import load_or_create_host_key
 from .key_commands import keys_command
 from .login import Accounts, Login
@@ -93,7 +95,7 @@ class Arcade:
 
     def __init__(self, config: ServeConfig, log: Callable[[str], None] = log_to_stderr) -> None:
         self.config = config
-        self._log = log
+        self.events = EventLog(log)
         self.connections: set[PlayerConnection] = set()
         # Player (directory) name -> the session whose game is that player's live game.
         self.live_games: dict[str, GameSession] = {}
@@ -103,7 +105,7 @@ class Arcade:
         self.penalties = PasswordPenalties(config.auth_failure_delay, self.note)
         self.accounts = Accounts(config, self.note)
         # What each connection and each address may send (budgets.py).
-        self.budgets = Budgets(self.note)
+        self.budgets = Budgets(self.events)
         self.seats = Seats(config)
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.host_key: asyncssh.SSHKey | None = None
@@ -136,6 +138,7 @@ class Arcade:
     async def start(self) -> None:
         """Load or create the host key and start listening; ServeError if that cannot be done."""
         config = self.config
+        tame_library_logs()
         _make_private(config)
         self.host_key, self.host_key_created = load_or_create_host_key(config.host_key_path)
         if config.auth == "keys" and config.authorized_keys is not None:
@@ -285,21 +288,26 @@ class Arcade:
     def leave_seat(self, address: str, *, guest: bool) -> None:
         self.seats.leave(address, guest=guest)
 
-    # The log: one line when a player is let in, one when any connection ends.
+    # The log (event_log.py): one event when a player is let in, one when any connection ends.
 
     def note(self, text: str) -> None:
         """A line for the operator about the server itself (a key file gone bad...)."""
-        self._log(f"{_now()} {text}")
+        self.events.write("note", text=text)
 
     def log_connect(self, connection: PlayerConnection) -> None:
-        user = log_name(connection.user or "")
-        self._log(f"{_now()} connect {connection.peer} user={user}")
+        self.events.write(
+            "connect", address=connection.address, peer=connection.peer, user=connection.user
+        )
 
     def log_disconnect(self, connection: PlayerConnection) -> None:
-        user = log_name(connection.user) if connection.user is not None else "-"
-        took = format_duration(time.monotonic() - connection.started)
-        why = connection.end_reason or "closed"
-        self._log(f"{_now()} disconnect {connection.peer} user={user} after {took}: {why}")
+        self.events.write(
+            "disconnect",
+            address=connection.address,
+            peer=connection.peer,
+            user=connection.user,
+            after=format_duration(time.monotonic() - connection.started),
+            why=connection.end_reason or "closed",
+        )
 
     # Stopping.
 
@@ -370,7 +378,7 @@ class PlayerConnection(asyncssh.SSHServer):
         self._timer: asyncio.TimerHandle | None = None
         self._held: asyncio.TimerHandle | None = None  # (not read until it fires)
         self._shut_door = False  # it outstayed its time at the door (counted once)
-        self.budget = arcade.budgets.for_connection("?", self._who, self._hold)
+        self.budget = arcade.budgets.for_connection(("?", "?"), self._who, self._hold)
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
@@ -380,7 +388,8 @@ class PlayerConnection(asyncssh.SSHServer):
         self.peer = f"[{peer[0]}]:{peer[1]}" if ":" in self.address else f"{peer[0]}:{peer[1]}"
         self.ssh_connection = f"{peer[0]} {peer[1]} {local[0]} {local[1]}"
         self.login = Login(self.arcade.accounts, self.config.auth, self.address)
-        self.budget = self.arcade.budgets.for_connection(self.address, self._who, self._hold)
+        peer_of = (self.address, self.peer)
+        self.budget = self.arcade.budgets.for_connection(peer_of, self._who, self._hold)
         if not self.arcade.admit(self):
             # No room at the door: not counted, not kept, not told (it has not even said hello).
             self.end_reason = "no room at the door"
@@ -457,7 +466,7 @@ class PlayerConnection(asyncssh.SSHServer):
             penalties.passed(self.address)
             return True
         self.end_reason = "wrong password"
-        penalties.failed(self.address, log_name(username))
+        penalties.failed(self.address, log_value(username, NAME_LENGTH))
         return False
 
     def auth_completed(self) -> None:
@@ -507,8 +516,8 @@ class PlayerConnection(asyncssh.SSHServer):
         """True if it came in as a guest."""
         return self.login.guest
 
-    def _who(self) -> str:
-        return f"user={log_name(self.user)}" if self.user is not None else "a client"
+    def _who(self) -> str | None:
+        return self.user
 
     def _hold(self, seconds: float) -> None:
         """Read nothing more from the client for `seconds`: what it sends meanwhile
@@ -530,12 +539,14 @@ class PlayerConnection(asyncssh.SSHServer):
         if not self._shut_door and not self.authenticated and self.address != "?":
             self._shut_door = True
             shut = self.arcade.door.timed_out(self.address)
-            if shut > SHUT_FIRST:
-                return  # (said when it was first shut)
-            self.arcade.note(
-                f"{self.address} left a connection at the door past its time: the door is "
-                f"shut to it for {format_duration(shut)}, longer each time"
-            )
+            if shut <= SHUT_FIRST:  # (after that, it is no news)
+                self.arcade.events.write(
+                    "door-shut",
+                    address=self.address,
+                    peer=self.peer,
+                    why="a connection outstayed its time at the door",
+                    wait=format_duration(shut),
+                )
 
     # Asked by the session (hall/ssh_session.py's `Connection`).
 
@@ -612,20 +623,18 @@ class PlayerConnection(asyncssh.SSHServer):
         self.close()
 
 
-def _now() -> str:
-    return time.strftime("%Y-%m-%d %H:%M:%S")
-
-
 def _make_private(config: ServeConfig) -> None:
     """The data directory, the players' folders and the crash reports: the server
-    user's alone (0700), whatever modes they were found with. ServeError if not."""
-    players, reports = config.players_dir, config.data_dir / "crash-reports"
+    user's alone (folders 0700, reports 0600), whatever modes they were found
+    with. ServeError if not."""
+    players = config.players_dir
     try:
         config.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         players.mkdir(mode=0o700, exist_ok=True)
         folders = [config.data_dir, players, *(p for p in players.iterdir() if p.is_dir())]
-        for folder in [*folders, *([reports] if reports.is_dir() else [])]:
+        for folder in folders:
             if not folder.is_symlink():
                 folder.chmod(0o700)
+        keep_private(config.data_dir / "crash-reports")
     except OSError as error:
         raise ServeError(f"cannot make {error.filename} private: {reason(error)}") from None

@@ -16,6 +16,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .event_log import EventLog
+
 Clock = Callable[[], float]
 
 
@@ -153,8 +155,8 @@ class Budgets:
     """The server's per-address buckets for every budget; `for_connection` gives
     one connection its own, charged together with its address's."""
 
-    def __init__(self, log: Callable[[str], None], now: Clock = time.monotonic) -> None:
-        self._log = log
+    def __init__(self, events: EventLog, now: Clock = time.monotonic) -> None:
+        self._events = events
         self._now = now
         self._addresses: dict[Budget, AddressBuckets] = {}
 
@@ -165,9 +167,11 @@ class Budgets:
         return buckets.bucket(address)
 
     def for_connection(
-        self, address: str, who: Callable[[], str], hold: Callable[[float], None]
+        self, peer: tuple[str, str], who: Callable[[], str | None], hold: Callable[[float], None]
     ) -> ConnectionBudget:
-        return ConnectionBudget(self, address, who, hold, self._log, self._now)
+        """The budgets of a connection from `peer` (its address, and the address and
+        port for the log); `who` names its user, `hold` stops reading it a while."""
+        return ConnectionBudget(self, peer, who, hold, self._events, self._now)
 
 
 class ConnectionBudget:
@@ -179,17 +183,17 @@ class ConnectionBudget:
     def __init__(
         self,
         budgets: Budgets,
-        address: str,
-        who: Callable[[], str],
+        peer: tuple[str, str],
+        who: Callable[[], str | None],
         hold: Callable[[float], None],
-        log: Callable[[str], None],
+        events: EventLog,
         now: Clock = time.monotonic,
     ) -> None:
         self._budgets = budgets
-        self._address = address
+        self._address, self._peer = peer
         self._who = who  # (the user name for the log, once known)
         self._hold = hold
-        self._log = log
+        self._events = events
         self._now = now
         self._own: dict[Budget, TokenBucket] = {}
         self._last_drop: dict[Budget, float] = {}
@@ -237,7 +241,11 @@ class ConnectionBudget:
         self._last_drop[budget] = now
         if last is None or now - last > BURST_QUIET:
             rate = budget.per_connection
-            self._log(
-                f"{self._who()} from {self._address} sent {budget.what} faster than "
-                f"{rate.per_second:g} a second (after {rate.burst:g} at once): dropped"
+            self._events.write(
+                "requests-dropped",
+                address=self._address,
+                peer=self._peer,
+                user=self._who(),
+                what=budget.what,
+                allowance=f"{rate.burst:g}+{rate.per_second:g}/s",
             )
