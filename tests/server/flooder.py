@@ -1,12 +1,15 @@
 """A hostile client in a process of its own: a guest with a terminal that floods
 the server with window changes (`resize`) or 1-byte keystrokes (`keys`) for a
 while, then prints what reached its game (the stand-in's SIZE and KEY lines) as
-JSON: {"sent": N, "sizes": N, "last_size": "WxH", "keys": BYTES}.
+JSON: {"sent": N, "sizes": N, "last_size": "WxH", "keys": BYTES}. Used by
+test_budgets.py and bench/hostile.py (against the real game, whose counts mean
+nothing).
 
     python flooder.py PORT resize|keys SECONDS [LOCAL_ADDRESS]
 """
 
 import asyncio
+import contextlib
 import json
 import sys
 import time
@@ -36,9 +39,12 @@ async def flood(port: int, kind: str, seconds: float, local: str) -> dict:
         local_addr=(local, 0),
     )
     process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
-    output = b""
-    while b"READY" not in output:
-        output += await asyncio.wait_for(process.stdout.read(65536), 30)
+    output = await asyncio.wait_for(process.stdout.read(65536), 60)
+    # The stand-in says READY; a real game has drawn its board by then.
+    drawn = time.monotonic() + 3.0
+    while b"READY" not in output and time.monotonic() < drawn:
+        with contextlib.suppress(TimeoutError):
+            output += await asyncio.wait_for(process.stdout.read(65536), 0.2)
 
     async def read_all() -> None:
         nonlocal output

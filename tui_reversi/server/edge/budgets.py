@@ -116,15 +116,17 @@ class Budget:
 PACKETS = Budget(Rate(1000, 300), Rate(2000, 600), "packets")
 # Window changes: a drag sends a few dozen; past this they are coalesced (the
 # latest size is applied when the budget allows, the ones between dropped).
-WINDOW_CHANGES = Budget(Rate(10, 4), Rate(20, 8), "window changes")
+WINDOW_CHANGES = Budget(Rate(10, 2), Rate(20, 4), "window changes")
 # Channel requests (pty, shell, exec, signals) and channels asked for (sessions,
 # forwardings): a client makes a handful a connection.
 CHANNEL_REQUESTS = Budget(Rate(20, 1), Rate(60, 3), "channel requests")
 # Sessions (a game, `lobby`, `keys`...) started from one address.
 SESSIONS = Budget(Rate(2, 0.1), Rate(60, 1), "sessions")
 
-# A connection past its packet budget is not read for this long at the least.
+# A connection past its packet budget is not read for this long at the least,
+# twice as long each time it is over again within a burst, up to HOLD_AT_MOST.
 HOLD_AT_LEAST = 1.0
+HOLD_AT_MOST = 8.0
 # A kind's drops are one burst until this long passes without one: one log line a burst.
 BURST_QUIET = 10.0
 # Addresses whose buckets are remembered (the least recently used go first).
@@ -197,6 +199,7 @@ class ConnectionBudget:
         self._now = now
         self._own: dict[Budget, TokenBucket] = {}
         self._last_drop: dict[Budget, float] = {}
+        self._holds = 0  # times held in this burst of packets
         self.dropped: dict[str, int] = {}  # requests dropped so far, by what they were
 
     def allow(self, budget: Budget) -> bool:
@@ -205,9 +208,12 @@ class ConnectionBudget:
         if own.wait() == 0 and shared.take():
             own.take()
             return True
-        self._drop(budget)
+        began = self._drop(budget)
         if budget is PACKETS:
-            self._hold(max(HOLD_AT_LEAST, own.wait(own.rate.burst / 2), shared.wait()))
+            self._holds = 0 if began else self._holds
+            self._holds += 1
+            longer = min(HOLD_AT_LEAST * 2 ** (self._holds - 1), HOLD_AT_MOST)
+            self._hold(max(longer, own.wait(own.rate.burst / 2), shared.wait()))
         return False
 
     def packet(self) -> bool:
@@ -234,7 +240,8 @@ class ConnectionBudget:
             bucket = self._own[budget] = TokenBucket(budget.per_connection, self._now)
         return bucket
 
-    def _drop(self, budget: Budget) -> None:
+    def _drop(self, budget: Budget) -> bool:
+        """Count a drop; True if it begins a burst (and is logged)."""
         self.dropped[budget.what] = self.dropped.get(budget.what, 0) + 1
         now = self._now()
         last = self._last_drop.get(budget)
@@ -249,3 +256,5 @@ class ConnectionBudget:
                 what=budget.what,
                 allowance=f"{rate.burst:g}+{rate.per_second:g}/s",
             )
+            return True
+        return False
