@@ -185,7 +185,7 @@ async def lobby_while_flooded(server: Server, kind: str) -> str:
     alone = await lobby_times(server.port)
     flooder = await asyncio.create_subprocess_exec(
         sys.executable, str(FLOODER), str(server.port), kind, str(FLOOD_SECONDS), "127.0.0.2",
-        stdout=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
     )  # fmt: skip
     try:
         await asyncio.sleep(5.0)  # (its board drawn, the flood under way)

@@ -67,7 +67,7 @@ async def flood(port: int, kind: str, seconds: float, local: str) -> dict:
     if kind == "resize":
         process.change_terminal_size(*LAST)
     last = f"SIZE {LAST[0]}x{LAST[1]}".encode()
-    settle = time.monotonic() + 20
+    settle = time.monotonic() + 5
     while kind == "resize" and time.monotonic() < settle and not output.rstrip().endswith(last):
         await asyncio.sleep(0.2)
     await asyncio.sleep(1.0)

@@ -71,11 +71,26 @@ async def test_a_flood_of_window_changes_reaches_the_game_as_a_few_and_slows_nob
     arcade = await serve()
     baseline, during, seen = await flooded(arcade, "resize")
     assert seen["sent"] > 1000
-    # Coalesced: a few a second reach the game, and the last size is the one it has.
-    assert seen["sizes"] <= 20 + 8 * (FLOOD_SECONDS + 25)
-    assert seen["last_size"] == "77x33"
+    # Coalesced: a few a second reach the game.
+    assert seen["sizes"] <= 10 + 2 * (FLOOD_SECONDS + 10)
     assert during <= 10 * baseline
     assert sum(dropped("window changes", line) for line in arcade.log_lines) == 1
+
+
+async def test_window_changes_past_their_budget_are_coalesced_to_the_latest(serve):
+    arcade = await serve()
+    player = await Player.connect(arcade, "alice")
+    await player.facts()
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    for n in range(200):
+        player.process.change_terminal_size(*((100, 40) if n % 2 else (70, 30)))
+    player.process.change_terminal_size(77, 33)
+    await player.expect("SIZE 77x33")
+    await asyncio.sleep(1.0)  # (nothing after it)
+    sizes = [line for line in player.output.decode().splitlines() if line.startswith("SIZE ")]
+    assert sizes[-1] == "SIZE 77x33"
+    assert len(sizes) <= 10 + 2 * (loop.time() - started) + 1
 
 
 async def test_a_flood_of_keystrokes_reaches_the_game_as_a_trickle_and_slows_nobody(serve):

@@ -46,6 +46,8 @@ from .seats import Seats
 LINGER_AFTER_SESSION = 5.0
 # How a client is turned away that cannot be the name it asked for.
 NO_WAY_IN = asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
+# Why a connection that flooded past its budgets too long was ended, for the log.
+FLOODED = "flooded past its budgets"
 # On shutdown, how long clients get to close by themselves once their game has ended.
 CLIENT_CLOSE_WAIT = 2.0
 
@@ -378,7 +380,9 @@ class PlayerConnection(asyncssh.SSHServer):
         self._timer: asyncio.TimerHandle | None = None
         self._held: asyncio.TimerHandle | None = None  # (not read until it fires)
         self._shut_door = False  # it outstayed its time at the door (counted once)
-        self.budget = arcade.budgets.for_connection(("?", "?"), self._who, self._hold)
+        self.budget = arcade.budgets.for_connection(
+            ("?", "?"), self._who, self._hold, self._flooded
+        )
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
@@ -389,7 +393,9 @@ class PlayerConnection(asyncssh.SSHServer):
         self.ssh_connection = f"{peer[0]} {peer[1]} {local[0]} {local[1]}"
         self.login = Login(self.arcade.accounts, self.config.auth, self.address)
         peer_of = (self.address, self.peer)
-        self.budget = self.arcade.budgets.for_connection(peer_of, self._who, self._hold)
+        self.budget = self.arcade.budgets.for_connection(
+            peer_of, self._who, self._hold, self._flooded
+        )
         if not self.arcade.admit(self):
             # No room at the door: not counted, not kept, not told (it has not even said hello).
             self.end_reason = "no room at the door"
@@ -528,6 +534,12 @@ class PlayerConnection(asyncssh.SSHServer):
             return
         transport.pause_reading()
         self._held = asyncio.get_running_loop().call_later(seconds, self._let_go, transport)
+
+    def _flooded(self) -> None:
+        """It sent past its budgets for half a minute and more: it is ended (its game
+        hung up, saved, and the player told)."""
+        self.end(FLOODED, "this connection sent far more than anyone types, for too long.")
+        self.end_reason = FLOODED
 
     def _let_go(self, transport: asyncio.ReadTransport) -> None:
         self._held = None

@@ -127,8 +127,10 @@ SESSIONS = Budget(Rate(2, 0.1), Rate(60, 1), "sessions")
 # twice as long each time it is over again within a burst, up to HOLD_AT_MOST.
 HOLD_AT_LEAST = 1.0
 HOLD_AT_MOST = 8.0
+# Held this many times in one burst (half a minute of flooding and more), it is ended.
+HOLDS_AT_MOST = 7
 # A kind's drops are one burst until this long passes without one: one log line a burst.
-BURST_QUIET = 10.0
+BURST_QUIET = 30.0
 # Addresses whose buckets are remembered (the least recently used go first).
 MAX_ADDRESSES = 4096
 
@@ -169,11 +171,16 @@ class Budgets:
         return buckets.bucket(address)
 
     def for_connection(
-        self, peer: tuple[str, str], who: Callable[[], str | None], hold: Callable[[float], None]
+        self,
+        peer: tuple[str, str],
+        who: Callable[[], str | None],
+        hold: Callable[[float], None],
+        end: Callable[[], None],
     ) -> ConnectionBudget:
         """The budgets of a connection from `peer` (its address, and the address and
-        port for the log); `who` names its user, `hold` stops reading it a while."""
-        return ConnectionBudget(self, peer, who, hold, self._events, self._now)
+        port for the log); `who` names its user, `hold` stops reading it a while,
+        `end` ends it (it flooded too long)."""
+        return ConnectionBudget(self, peer, who, (hold, end), self._events, self._now)
 
 
 class ConnectionBudget:
@@ -187,33 +194,43 @@ class ConnectionBudget:
         budgets: Budgets,
         peer: tuple[str, str],
         who: Callable[[], str | None],
-        hold: Callable[[float], None],
+        hold: tuple[Callable[[float], None], Callable[[], None]],
         events: EventLog,
         now: Clock = time.monotonic,
     ) -> None:
         self._budgets = budgets
         self._address, self._peer = peer
         self._who = who  # (the user name for the log, once known)
-        self._hold = hold
+        self._hold, self._end = hold
         self._events = events
         self._now = now
         self._own: dict[Budget, TokenBucket] = {}
         self._last_drop: dict[Budget, float] = {}
         self._holds = 0  # times held in this burst of packets
+        self._held_until = 0.0  # (what was read before the hold still comes meanwhile)
+        self._ended = False  # it flooded too long: nothing more is let through
         self.dropped: dict[str, int] = {}  # requests dropped so far, by what they were
 
     def allow(self, budget: Budget) -> bool:
         """True if a request of `budget`'s kind fits the connection's and the address's."""
+        if self._ended:
+            return False
         own, shared = self._bucket(budget), self._budgets.address_bucket(budget, self._address)
         if own.wait() == 0 and shared.take():
             own.take()
             return True
         began = self._drop(budget)
-        if budget is PACKETS:
+        if budget is PACKETS and self._now() >= self._held_until:
             self._holds = 0 if began else self._holds
             self._holds += 1
+            if self._holds > HOLDS_AT_MOST:
+                self._ended = True
+                self._end()
+                return False
             longer = min(HOLD_AT_LEAST * 2 ** (self._holds - 1), HOLD_AT_MOST)
-            self._hold(max(longer, own.wait(own.rate.burst / 2), shared.wait()))
+            hold = max(longer, own.wait(own.rate.burst / 2), shared.wait())
+            self._held_until = self._now() + hold
+            self._hold(hold)
         return False
 
     def packet(self) -> bool:
