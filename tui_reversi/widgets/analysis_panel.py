@@ -49,7 +49,13 @@ def graph_data(game: Game, analysis: GameAnalysis, selected: int | None) -> Grap
         None if (scored := analysis.at(ply)) is None else scored.label
         for ply in range(1, len(game.moves) + 1)
     )
-    return GraphData(tuple(evaluations(analysis, game)), labels, selected)
+    names = tuple(
+        (f"the pass after move {game.move_number(ply)}" if ply else "a pass before move 1")
+        if move.is_pass
+        else f"move {game.move_number(ply) + 1}, {game.positions[ply].to_move.label} {move}"
+        for ply, move in enumerate(game.played)
+    )
+    return GraphData(tuple(evaluations(analysis, game)), labels, selected, names)
 
 
 def summary_text(game: Game, analysis: GameAnalysis) -> str:
@@ -223,8 +229,9 @@ class AnalysisPanel(Vertical):
         self.display = bool(analysis.moves) or self.running
         progress = self.query_one(ProgressBar)
         progress.update(total=max(wanted, 1), progress=done)
-        # Textual draws the bar in box-drawing lines; in ASCII the title's count says it.
-        progress.display = (self.running or done < wanted) and not ascii
+        # Only while it runs: a bar left over (a game played on from a review
+        # grows) would read as work going on. In ASCII the title's count says it.
+        progress.display = self.running and not ascii
         summary = summary_text(game, analysis)
         self.query_one("#analysis-summary", Static).update(
             ascii_text(summary) if ascii else summary

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 
 from ...core import Color
-from ...net.remote import ClockReading, News, TableLink, TableState
+from ...net.remote import ClockReading, News, TableLink, TableState, is_guest
+from ...net.ssh_command import SSH_COMMAND_VARIABLE
 from ...widgets.score import Clocks, ScorePanel
 from ..chat import ChatScreen
 from ..confirm import ConfirmScreen
@@ -109,10 +110,7 @@ class AtTable:
                 f"Watching table {state.code}: {black} (Black) against {white} (White)."
             )
         elif "" in state.names:
-            self.screen.say(
-                f"Table {state.code}: a friend joins with  ssh -t{_port_option()} HOST join "
-                f"{state.code}"
-            )
+            self.screen.say(_invitation(state.code, self.screen.size.width - 2))
         else:
             you, opponent = state.names[state.colour], state.names[state.colour.other]
             self.screen.say(
@@ -166,9 +164,13 @@ class AtTable:
     def _answer(self, question: str) -> None:
         link = self.link
         assert link is not None
+        # One dialog at a time, the newer first: the result comes back if the answer is no.
+        result_aside = self.screen.set_game_over_aside()
 
         def answered(yes: bool | None) -> None:
             link.answer(bool(yes))
+            if result_aside and not yes:
+                self.screen.game_over_again()
 
         self.screen.app.push_screen(
             ConfirmScreen(f"{question} Allow it?", yes="Allow", no="Decline"), answered
@@ -244,13 +246,21 @@ class AtTable:
 
 
 def _rated(state: TableState, name: str) -> str:
-    """' (1516)': `name`'s rating on this server, if it sent one."""
+    """' (1516)': `name`'s rating on this server, if it sent one; ' (a guest,
+    unrated)' for a guest."""
+    if is_guest(name):
+        return " (a guest, unrated)"
     rating = state.ratings.get(name)
     return f" ({rating})" if rating is not None else ""
 
 
-def _port_option() -> str:
-    """' -p 2222' from the port this player reached the server on, if it was not 22."""
-    words = os.environ.get("SSH_CONNECTION", "").split()
-    port = words[3] if len(words) == 4 and words[3].isdigit() else "22"
-    return "" if port == "22" else f" -p {port}"
+def _invitation(code: str, width: int) -> str:
+    """'Table 5EMS7: a friend joins with  ssh -t games.example.org join 5EMS7': the
+    command the server gave this game (net/ssh_command.py), for a friend to paste;
+    the command alone where the sentence would not fit in `width` (cut, it is no use)."""
+    ssh = os.environ.get(SSH_COMMAND_VARIABLE)
+    if not ssh:  # (not started by a server)
+        return f"Table {code}: a friend joins with its code, {code}."
+    command = f"{ssh} join {code}"
+    sentence = f"Table {code}: a friend joins with  {command}"
+    return sentence if len(sentence) <= width else command
