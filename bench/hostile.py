@@ -45,6 +45,7 @@ from fuzz import random_key  # noqa: E402
 from serve import BOARD, load, percentile, read_banner  # noqa: E402
 from serve import key_of as player_key  # noqa: E402
 
+from tests.server.flooder import hold_the_door  # noqa: E402
 from tests.server.forged import send_disconnect  # noqa: E402
 
 FORGED_DISCONNECTS = 50
@@ -237,21 +238,6 @@ async def keyed_board_beside_guests(server: Server) -> str:
             seated += wait >= 0
     wait, said = await board_wait(server.port, "alice", "127.0.0.1")
     return f"{wait:.2f} s ({seated} guests in)" if wait >= 0 else f"{said} ({seated} guests in)"
-
-
-async def hold_the_door(port: int, source: str, stop: asyncio.Event) -> None:
-    """One idle socket from `source`, said `SSH-2.0-idle` and nothing more, opened
-    again 0.2 s after it is dropped, until `stop`."""
-    while not stop.is_set():
-        with contextlib.suppress(OSError):
-            reader, writer = await asyncio.open_connection(
-                "127.0.0.1", port, local_addr=(source, 0)
-            )
-            writer.write(b"SSH-2.0-idle\r\n")
-            while await reader.read(4096):
-                pass
-            writer.close()
-        await asyncio.sleep(0.2)
 
 
 async def fresh_logins_beside_held_door(server: Server) -> str:

@@ -3,7 +3,8 @@ the server with window changes (`resize`) or 1-byte keystrokes (`keys`) for a
 while, then prints what reached its game (the stand-in's SIZE and KEY lines) as
 JSON: {"sent": N, "sizes": N, "last_size": "WxH", "keys": BYTES}. Used by
 test_budgets.py and bench/hostile.py (against the real game, whose counts mean
-nothing).
+nothing). `hold_the_door` is another: one idle socket at the door, again and
+again.
 
     python flooder.py PORT resize|keys SECONDS [LOCAL_ADDRESS]
 """
@@ -82,6 +83,23 @@ async def flood(port: int, kind: str, seconds: float, local: str) -> dict:
         "last_size": sizes[-1] if sizes else "",
         "keys": keys,
     }
+
+
+async def hold_the_door(port: int, source: str, stop: asyncio.Event) -> None:
+    """One idle socket from `source`: says its version and nothing more, and
+    connects again 0.2 s after it is dropped, until `stop`."""
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", port, local_addr=(source, 0)
+            )
+            writer.write(b"SSH-2.0-idle\r\n")
+            while await reader.read(4096):
+                pass
+            writer.close()
+        except OSError:
+            pass
+        await asyncio.sleep(0.2)
 
 
 if __name__ == "__main__":

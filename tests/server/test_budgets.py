@@ -16,6 +16,7 @@ import asyncssh
 import pytest
 
 from .conftest import Player, key_of, wait_until
+from .flooder import hold_the_door
 
 FLOODER = Path(__file__).with_name("flooder.py")
 FLOOD_SECONDS = 6.0
@@ -130,23 +131,6 @@ async def test_the_guests_of_one_address_leave_room_for_its_players_with_keys(se
         await Player.connect(arcade, "x", guest=True)
     alice = await Player.connect(arcade, "alice")
     await alice.facts()
-
-
-async def hold_the_door(port: int, source: str, stop: asyncio.Event) -> None:
-    """One idle socket from `source`: says its version and nothing more, and
-    connects again 0.2 s after it is dropped, until `stop`."""
-    while not stop.is_set():
-        try:
-            reader, writer = await asyncio.open_connection(
-                "127.0.0.1", port, local_addr=(source, 0)
-            )
-            writer.write(b"SSH-2.0-idle\r\n")
-            while await reader.read(4096):
-                pass
-            writer.close()
-        except OSError:
-            pass
-        await asyncio.sleep(0.2)
 
 
 async def test_idle_sockets_from_25_addresses_leave_room_for_fresh_logins(serve):
