@@ -49,7 +49,7 @@ def test_a_bucket_never_lets_through_more_than_its_burst_and_its_rate(steps, bur
 
 def test_a_flooding_connection_is_held_longer_each_time_and_at_last_ended():
     clock, lines, holds, ended = Clock(), [], [], []
-    budgets = Budgets(EventLog(lines.append), clock)
+    budgets = Budgets(EventLog(lines.append), now=clock)
     budget = budgets.for_connection(
         ("192.0.2.9", "192.0.2.9:4000"), lambda: "mallory", holds.append, lambda: ended.append(1)
     )
@@ -65,13 +65,27 @@ def test_a_flooding_connection_is_held_longer_each_time_and_at_last_ended():
 
 def test_a_person_typing_is_never_held():
     clock, holds = Clock(), []
-    budget = Budgets(EventLog(lambda line: None), clock).for_connection(
+    budget = Budgets(EventLog(lambda line: None), now=clock).for_connection(
         ("192.0.2.1", "192.0.2.1:1"), lambda: "alice", holds.append, lambda: None
     )
     for _ in range(10 * 60 * 30):  # ten minutes of 30 packets a second (mouse and keys)
         assert budget.packet()
         clock.now += 1 / 30
     assert not holds and PACKETS.per_connection.per_second > 30
+
+
+def test_an_address_allowed_more_connections_has_budgets_for_as_many_people(tmp_path: Path):
+    def window_changes_through(max_per_address: int) -> int:
+        config = ServeConfig(data_dir=tmp_path, max_per_address=max_per_address)
+        budgets = Budgets(EventLog(lambda line: None), config.people_per_address(), Clock())
+        connections = [
+            budgets.for_connection(("192.0.2.1", f"192.0.2.1:{n}"), lambda: None, print, print)
+            for n in range(max_per_address)
+        ]
+        return sum(c.window_change() for c in connections for _ in range(10))
+
+    assert window_changes_through(5) == 20  # the address's burst, shared by its five
+    assert window_changes_through(50) == 200  # behind a NAT or a balancer: ten times
 
 
 def test_the_door_drops_at_random_between_start_and_full_and_always_at_full(tmp_path: Path):

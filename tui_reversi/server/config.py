@@ -140,6 +140,12 @@ class ServeConfig:
         """Connections (and seats) the guests of one address may hold."""
         return max(1, int(self.max_per_address * GUEST_SHARE))
 
+    def people_per_address(self) -> int:
+        """How many people one address stands for in the per-address budgets: one
+        at the default --max-per-address, more when the operator allows more (a
+        NAT, a load balancer in front of a fleet)."""
+        return max(1, self.max_per_address // ServeConfig.max_per_address)
+
     def max_connections(self) -> int:
         """Authenticated connections at once: room for players plus a few looking at the lobby."""
         return self.max_sessions + max(10, self.max_sessions // 2)

@@ -15,6 +15,7 @@ import hmac
 import ipaddress
 import os
 import select
+import socket
 import sys
 import time
 from collections.abc import Callable
@@ -46,6 +47,8 @@ from .seats import Seats
 LINGER_AFTER_SESSION = 5.0
 # How a client is turned away that cannot be the name it asked for.
 NO_WAY_IN = asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
+# A held connection's socket receive buffer, in bytes (the kernel doubles it).
+HELD_RECEIVE_BUFFER = 16 * 1024
 # Why a connection that flooded past its budgets too long was ended, for the log.
 FLOODED = "flooded past its budgets"
 # On shutdown, how long clients get to close by themselves once their game has ended.
@@ -107,7 +110,7 @@ class Arcade:
         self.penalties = PasswordPenalties(config.auth_failure_delay, self.note)
         self.accounts = Accounts(config, self.note)
         # What each connection and each address may send (budgets.py).
-        self.budgets = Budgets(self.events)
+        self.budgets = Budgets(self.events, config.people_per_address())
         self.seats = Seats(config)
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.host_key: asyncssh.SSHKey | None = None
@@ -131,6 +134,7 @@ class Arcade:
             record=self._record,
             log=self.note,
             per_minute=config.invitations_per_minute,
+            people_per_address=config.people_per_address(),
         )
         # With --database, the other nodes of the fleet (fleet.py); None: this one alone.
         self.fleet: Fleet | None = None
@@ -533,10 +537,16 @@ class PlayerConnection(asyncssh.SSHServer):
     def _hold(self, seconds: float) -> None:
         """Read nothing more from the client for `seconds`: what it sends meanwhile
         waits in its own TCP buffers. asyncssh (2.24) has no public way to stop
-        reading a connection, so its transport is asked directly."""
+        reading a connection, so its transport is asked directly. Its socket's
+        receive buffer is made small too: what is read at once after a hold
+        (asyncssh handles a whole read before anything else) is a short while's."""
         transport = getattr(self._conn, "_transport", None)
         if self._held is not None or transport is None or not hasattr(transport, "pause_reading"):
             return
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, HELD_RECEIVE_BUFFER)
         transport.pause_reading()
         self._held = asyncio.get_running_loop().call_later(seconds, self._let_go, transport)
 

@@ -159,15 +159,20 @@ class Budgets:
     """The server's per-address buckets for every budget; `for_connection` gives
     one connection its own, charged together with its address's."""
 
-    def __init__(self, events: EventLog, now: Clock = time.monotonic) -> None:
+    def __init__(self, events: EventLog, people: int = 1, now: Clock = time.monotonic) -> None:
         self._events = events
+        self._people = people  # an address's budgets are this many times a budget's per_address
         self._now = now
         self._addresses: dict[Budget, AddressBuckets] = {}
 
     def address_bucket(self, budget: Budget, address: str) -> TokenBucket:
         buckets = self._addresses.get(budget)
         if buckets is None:
-            buckets = self._addresses[budget] = AddressBuckets(budget.per_address, self._now)
+            rate = Rate(
+                budget.per_address.burst * self._people,
+                budget.per_address.per_second * self._people,
+            )
+            buckets = self._addresses[budget] = AddressBuckets(rate, self._now)
         return buckets.bucket(address)
 
     def for_connection(

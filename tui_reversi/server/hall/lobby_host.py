@@ -99,6 +99,7 @@ class LobbyHost:
         log: Callable[[str], None],
         *,
         per_minute: int = INVITATIONS_PER_MINUTE,
+        people_per_address: int = 1,
         timeout: float = INVITATION_TIMEOUT,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -107,6 +108,8 @@ class LobbyHost:
         self._record = record  # a name's rating, rated games and results
         self._log = log
         self.per_minute = per_minute
+        # An address sends as many as this many players (more behind a NAT or a balancer).
+        self._per_address = per_minute * people_per_address
         self.timeout = timeout
         self._now = now
         self._admitted: dict[str, tuple[str, Callable[[str], bool], str]] = {}
@@ -243,7 +246,8 @@ class LobbyHost:
         for sent in counts:
             while sent and now - sent[0] >= INVITATION_WINDOW:
                 sent.popleft()
-        if any(len(sent) >= self.per_minute for sent in counts):
+        limits = [self.per_minute, self._per_address]
+        if any(len(sent) >= limit for sent, limit in zip(counts, limits, strict=False)):
             return False
         for sent in counts:
             sent.append(now)
