@@ -13,7 +13,8 @@ says one figure. The measures are in MEASURES, one entry each: add yours there.
 - `ssh alice@host lobby` from a keyed user, median and p95 (connecting
   included), alone and while one guest from another address floods window
   changes (alternately 1000x1000 and 1x1, as fast as it can), or 1-byte
-  keystrokes (tests/server/flooder.py, in a process of its own);
+  keystrokes (tests/server/flooder.py, in a process of its own), with the
+  server process's own CPU time meanwhile;
 - a keyed player's wait for the board while guests from 5 addresses hold
   every seat they are given (--max-sessions 8);
 - the share of fresh `lobby` logins that get in while 25 addresses each hold
@@ -29,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import random
 import subprocess
 import sys
@@ -181,8 +183,15 @@ async def lobby_times(port: int) -> str:
     return f"{percentile(times, 0.5):.2f}/{percentile(times, 0.95):.2f} s{lost}"
 
 
+def own_cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) of the process `pid` alone, not its games."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def lobby_while_flooded(server: Server, kind: str) -> str:
-    """`lobby`'s median/p95 alone, then while a guest from 127.0.0.2 floods `kind`."""
+    """`lobby`'s median/p95 alone, then while a guest from 127.0.0.2 floods `kind`;
+    and the server's own CPU time in those seconds of flood."""
     alone = await lobby_times(server.port)
     flooder = await asyncio.create_subprocess_exec(
         sys.executable, str(FLOODER), str(server.port), kind, str(FLOOD_SECONDS), "127.0.0.2",
@@ -190,12 +199,15 @@ async def lobby_while_flooded(server: Server, kind: str) -> str:
     )  # fmt: skip
     try:
         await asyncio.sleep(5.0)  # (its board drawn, the flood under way)
+        loop = asyncio.get_running_loop()
+        cpu, started = own_cpu_seconds(server.process.pid), loop.time()
         flooded = await lobby_times(server.port)
+        cpu, took = own_cpu_seconds(server.process.pid) - cpu, loop.time() - started
     finally:
         with contextlib.suppress(ProcessLookupError):
             flooder.kill()
         await flooder.wait()
-    return f"{flooded} (alone {alone})"
+    return f"{flooded} (alone {alone}); server CPU {cpu:.1f} s in {took:.0f} s"
 
 
 async def lobby_resize_flood(server: Server) -> str:
