@@ -113,9 +113,12 @@ class AtTable:
             self.screen.say(_invitation(state.code, self.screen.size.width - 2))
         else:
             you, opponent = state.names[state.colour], state.names[state.colour.other]
+            # Where that is cut (60 columns), the opponent's mark is what must stay.
+            colour, mark = state.colour.label, _rated(state, opponent)
             self.screen.say(
-                f"Table {state.code}: you{_rated(state, you)} play {state.colour.label} "
-                f"against {opponent}{_rated(state, opponent)}."
+                f"Table {state.code}: you{_rated(state, you)} play {colour} "
+                f"against {opponent}{mark}.",
+                narrow=f"You play {colour} against {opponent}{mark}.",
             )
         for news in early:
             self.news(news)

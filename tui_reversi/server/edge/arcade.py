@@ -19,7 +19,7 @@ import socket
 import sys
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import Protocol, TextIO
 
 import asyncssh
 
@@ -35,7 +35,8 @@ from ..hall.tables import Tables
 from ..ledger.archive import FIRST_RATING, Archive
 from ..ledger.fleet import Fleet
 from ..ledger.store import Store
-from .budgets import CHANNEL_REQUESTS, SESSIONS, Budgets, InputAllowance
+from .browser_passes import BrowserPasses
+from .budgets import CHANNEL_REQUESTS, FLOODED, SESSIONS, Budgets, InputAllowance
 from .door import PRESSURE_GRACE, SHUT_FIRST, Door, PasswordPenalties
 from .event_log import NAME_LENGTH, EventLog, log_value, tame_library_logs
 from .hostkey import load_or_create_host_key
@@ -49,8 +50,6 @@ LINGER_AFTER_SESSION = 5.0
 NO_WAY_IN = asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
 # A held connection's socket receive buffer, in bytes (the kernel doubles it).
 HELD_RECEIVE_BUFFER = 16 * 1024
-# Why a connection that flooded past its budgets too long was ended, for the log.
-FLOODED = "flooded past its budgets"
 # On shutdown, how long clients get to close by themselves once their game has ended.
 CLIENT_CLOSE_WAIT = 2.0
 
@@ -95,13 +94,34 @@ def _stderr_to_terminal() -> None:
         os.close(fd)
 
 
+class Client(Protocol):
+    """One client let in at the door: an SSH connection (`PlayerConnection`) or a
+    browser page's visit (browser.py's `BrowserConnection`)."""
+
+    address: str
+    peer: str
+    user: str | None
+    authenticated: bool
+    started: float
+    end_reason: str | None
+    session: GameSession | None
+
+    @property
+    def guest(self) -> bool:
+        """True if it came in as a guest (guests have a share of the seats)."""
+
+    def end(self, reason: str, message: str) -> None: ...
+    def close(self) -> None: ...
+    async def wait_closed(self) -> None: ...
+
+
 class Arcade:
     """A running `tui-reversi serve`: start(), then close() to hang everyone up and stop."""
 
     def __init__(self, config: ServeConfig, log: Callable[[str], None] = log_to_stderr) -> None:
         self.config = config
         self.events = EventLog(log)
-        self.connections: set[PlayerConnection] = set()
+        self.connections: set[Client] = set()
         # Player (directory) name -> the session whose game is that player's live game.
         self.live_games: dict[str, GameSession] = {}
         # Every session with a game running, its connection still there or gone.
@@ -112,6 +132,8 @@ class Arcade:
         # What each connection and each address may send (budgets.py).
         self.budgets = Budgets(self.events, config.people_per_address())
         self.seats = Seats(config)
+        # Keyed players' browsers bound to their names (`keys web`, the page's ?code=).
+        self.browser_passes = BrowserPasses(config.data_dir)
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.host_key: asyncssh.SSHKey | None = None
         self.host_key_created = False
@@ -257,7 +279,7 @@ class Arcade:
 
     # Counting.
 
-    def admit(self, connection: PlayerConnection) -> bool:
+    def admit(self, connection: Client) -> bool:
         """Count a new connection in at the door; False (not counted) if there is no room."""
         if self.door.under_pressure:
             self._clear_the_door()
@@ -267,19 +289,20 @@ class Arcade:
         return True
 
     def _clear_the_door(self) -> None:
-        """Under pressure: let go of the connections that have waited at the door
-        longer than PRESSURE_GRACE without asking to log in."""
+        """Under pressure: let go of the SSH connections that have waited at the
+        door longer than PRESSURE_GRACE without asking to log in."""
         now = time.monotonic()
         for connection in list(self.connections):
-            if connection.user is None and now - connection.started > PRESSURE_GRACE:
+            idle = connection.user is None and now - connection.started > PRESSURE_GRACE
+            if idle and isinstance(connection, PlayerConnection):
                 connection.end_reason = "idle at the door while it was crowded"
                 connection.timed_out_at_door()
                 connection.abort()
 
-    def forget(self, connection: PlayerConnection) -> None:
+    def forget(self, connection: Client) -> None:
         if connection in self.connections:
             self.connections.discard(connection)
-            guest = connection.login.guest
+            guest = connection.guest
             self.door.leave(connection.address, inside=connection.authenticated, guest=guest)
             self.log_disconnect(connection)
 
@@ -300,12 +323,12 @@ class Arcade:
         """A line for the operator about the server itself (a key file gone bad...)."""
         self.events.write("note", text=text)
 
-    def log_connect(self, connection: PlayerConnection) -> None:
+    def log_connect(self, connection: Client) -> None:
         self.events.write(
             "connect", address=connection.address, peer=connection.peer, user=connection.user
         )
 
-    def log_disconnect(self, connection: PlayerConnection) -> None:
+    def log_disconnect(self, connection: Client) -> None:
         self.events.write(
             "disconnect",
             address=connection.address,
@@ -585,7 +608,15 @@ class PlayerConnection(asyncssh.SSHServer):
     def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
         """What `keys ...` says, and the exit status (key_commands.py)."""
         accounts = self.arcade.accounts
-        return keys_command(self.login, accounts, self.user or "", self.config.auth, words, ssh)
+        return keys_command(
+            self.login,
+            accounts,
+            self.user or "",
+            self.config.auth,
+            words,
+            ssh,
+            passes=self.arcade.browser_passes,
+        )
 
     # Everything else a client may ask for is refused.
 

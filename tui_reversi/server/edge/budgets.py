@@ -129,6 +129,8 @@ HOLD_AT_LEAST = 1.0
 HOLD_AT_MOST = 8.0
 # Held this many times in one burst (half a minute of flooding and more), it is ended.
 HOLDS_AT_MOST = 7
+# Why a connection so ended was, for the log.
+FLOODED = "flooded past its budgets"
 # A kind's drops are one burst until this long passes without one: one log line a burst.
 BURST_QUIET = 30.0
 # Addresses whose buckets are remembered (the least recently used go first).

@@ -21,6 +21,7 @@ CODE_LIFETIME = 600.0
 CODE_TRIES = 3
 _CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
+
 def is_guest(name: str) -> bool:
     """True for the names the server gives clients without a key."""
     return name.startswith(GUEST_PREFIX)
