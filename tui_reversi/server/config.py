@@ -16,8 +16,6 @@ from pathlib import Path
 from ..core import ReversiError
 from ..storage.paths import FILES_ROOT_VARIABLE
 
-AUTH_MODES = ("none", "password", "keys")
-
 # At the tables: how many one player may be at (open or playing; adjourned games
 # aside), and how many people may watch one.
 TABLES_PER_PLAYER = 3

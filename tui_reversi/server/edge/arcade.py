@@ -46,8 +46,6 @@ from .seats import Seats
 
 # After its session has ended, a connection gets this long to close by itself.
 LINGER_AFTER_SESSION = 5.0
-# How a client is turned away that cannot be the name it asked for.
-NO_WAY_IN = asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
 # A held connection's socket receive buffer, in bytes (the kernel doubles it).
 HELD_RECEIVE_BUFFER = 16 * 1024
 # On shutdown, how long clients get to close by themselves once their game has ended.

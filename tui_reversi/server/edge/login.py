@@ -15,9 +15,10 @@ from collections.abc import Callable
 
 import asyncssh
 
+from ...net.remote import GUEST_PREFIX, is_guest
 from ...storage import StorageError
 from ..config import ServeConfig, ServeError
-from ..ledger.account_keys import GUEST_PREFIX, AccountStore, KeyCodes, KeyCodeStore, is_guest
+from ..ledger.account_keys import AccountStore, KeyCodes, KeyCodeStore
 from .accounts import key_text, name_refusal, named_keys
 
 

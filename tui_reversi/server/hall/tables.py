@@ -30,12 +30,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ...core import Color, Variant
-from ...net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
+from ...net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE, is_guest
 from ...net.server_line import line, words
 from ...net.terms import TableRefused as TableRefused
 from ...net.terms import TimeControl as TimeControl
 from ..config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
-from ..ledger.account_keys import is_guest
 from ..ledger.store import Store, TableView, UnfinishedGame
 from .games_socket import GamesSocket, hello
 from .table import Seat as Seat

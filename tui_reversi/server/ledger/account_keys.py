@@ -3,8 +3,8 @@ as the ledger keeps them: the records, the stores' interfaces (`AccountStore`,
 `KeyCodeStore`) and the codes of one process (`KeyCodes`). The rules of who
 may claim which name are the edge's (edge/accounts.py).
 
-A guest's name is the server's to give (`guest-7f3a`): the ledger tells them
-apart because games with a guest are not rated.
+A guest's name is the server's to give (`guest-7f3a`, net/remote.py's
+`is_guest`): the ledger tells them apart because games with a guest are not rated.
 """
 
 from __future__ import annotations
@@ -15,16 +15,10 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
-GUEST_PREFIX = "guest-"
 # A code to add a key: how long it lasts, how many wrong tries spend it.
 CODE_LIFETIME = 600.0
 CODE_TRIES = 3
 _CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-
-
-def is_guest(name: str) -> bool:
-    """True for the names the server gives clients without a key."""
-    return name.startswith(GUEST_PREFIX)
 
 
 @dataclass(frozen=True, slots=True)

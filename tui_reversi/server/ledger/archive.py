@@ -27,11 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from ...core import Color, Ending, Game, Variant
+from ...net.remote import is_guest
 from ...net.terms import TimeControl
 from ...storage import NameTakenError, SavedGame, SavedGames, StorageError
 from ...storage.paths import APP_NAME
 from ...storage.saved_games import GAMES_DIR
-from .account_keys import AccountKey, KeyCodes, KeyCodeStore, is_guest
+from .account_keys import AccountKey, KeyCodes, KeyCodeStore
 from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 SCHEMA = """

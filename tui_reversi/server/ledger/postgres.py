@@ -32,6 +32,7 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb
 
+from ...net.remote import is_guest
 from ...storage import StorageError
 from ..config import ServeError
 from .account_keys import (
@@ -39,7 +40,6 @@ from .account_keys import (
     CODE_TRIES,
     AccountKey,
     KeyCodeStore,
-    is_guest,
     new_code,
     same_code,
 )
