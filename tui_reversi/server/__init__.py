@@ -17,7 +17,9 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   - `door`: admission at the door and the password penalties.
   - `login`: one connection's way in; `accounts`: the name rules and the
     authorized-keys file; `key_commands`: `ssh host keys`.
-  - `input_allowance`: how much input a game is given.
+  - `budgets`: what a client may send (input, packets, window changes,
+    requests, sessions), per connection and per address; `seats`: the seats
+    and the guests' share of them.
   - `hostkey`: the server's ed25519 key, created once with mode 0600.
   - `browser`: a browser page's way in (`serve --web-port`): its terminal is one
     more of the hall's, a guest's or, with a pass, a keyed player's;

@@ -108,10 +108,11 @@ class SessionServer(Server, Protocol):
     def note(self, text: str) -> None:
         """A line for the operator's log."""
 
-    def take_seat(self) -> bool:
-        """Take one of the server's seats; False if all are taken."""
+    def take_seat(self, address: str, *, guest: bool) -> str | None:
+        """Take one of the server's seats for a player from `address`; why not (a
+        sentence) if none is left for them (guests have a share of the seats)."""
 
-    def leave_seat(self) -> None:
+    def leave_seat(self, address: str, *, guest: bool) -> None:
         """Give a seat taken back."""
 
     async def spawner(self, argv: list[str]) -> Spawn | None:
@@ -139,6 +140,10 @@ class Connection(Protocol):
     @property
     def address(self) -> str:
         """Where it connected from."""
+
+    @property
+    def guest(self) -> bool:
+        """True if it came in as a guest."""
 
     @property
     def ssh_connection(self) -> str:
@@ -183,11 +188,29 @@ class Allowance(Protocol):
         """What of `data` the game gets."""
 
 
+class Requests(Protocol):
+    """What the client may send besides input, charged to its connection and address
+    (edge/budgets.py's `ConnectionBudget`): False means drop it."""
+
+    def packet(self) -> bool:
+        """One SSH packet (input, a window change, a request)."""
+
+    def window_change(self) -> bool:
+        """One window change applied to the game."""
+
+    def window_change_wait(self) -> float:
+        """Seconds until one more window change may be applied."""
+
+    def channel_request(self) -> bool:
+        """One request on the session's channel (pty, shell, exec, a signal)."""
+
+
 class GameSession(asyncssh.SSHServerSession):
     """Starts the game when the client asks for a shell; pumps bytes; ends it cleanly."""
 
-    def __init__(self, owner: Connection, allowance: Allowance) -> None:
+    def __init__(self, owner: Connection, allowance: Allowance, requests: Requests) -> None:
         self._owner = owner
+        self._requests = requests
         self._config = owner.arcade.config
         self._chan: Channel | None = None
         self._open = False
@@ -233,20 +256,30 @@ class GameSession(asyncssh.SSHServerSession):
     def pty_requested(
         self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]
     ) -> bool:
+        if not self._requests.channel_request():
+            return False
         self._term = term_type
         self._size = term_size
         self._erase = term_modes.get(asyncssh.PTY_VERASE)
         return True
 
     def shell_requested(self) -> bool:
-        return True
+        return self._requests.channel_request()
 
     def exec_requested(self, command: str) -> bool:
         # Never executed: read as game options in session_started.
         self._command = command
-        return True
+        return self._requests.channel_request()
 
     def subsystem_requested(self, subsystem: str) -> bool:
+        self._requests.channel_request()
+        return False
+
+    def signal_received(self, signal: str) -> None:
+        self._requests.channel_request()  # (charged; a game takes no signal from a client)
+
+    def break_received(self, msec: int) -> bool:
+        self._requests.channel_request()
         return False
 
     @property
@@ -291,6 +324,8 @@ class GameSession(asyncssh.SSHServerSession):
             self._ask_about(other)
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
+        if not self._requests.packet():
+            return
         self._last_input = time.monotonic()
         if self._waiting is not None:
             self._waiting.key(data)
@@ -327,9 +362,26 @@ class GameSession(asyncssh.SSHServerSession):
         return True  # keep the channel open: the game still has things to show
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        # Only the latest size matters: past the budget a change waits, and any
+        # that come meanwhile replace it (a flood of them costs almost nothing).
         self._size = (width, height, pixwidth, pixheight)
-        if self._process is not None:
-            self._process.resize(width, height, pixwidth, pixheight)
+        self._requests.packet()
+        self._apply_size()
+
+    def _apply_size(self) -> None:
+        """The latest size to the game, now if the budget allows, else when it does."""
+        if self._process is None or "resize waits" in self._timers:
+            return
+        if self._requests.window_change():
+            self._process.resize(*self._size)
+            return
+        wait = self._requests.window_change_wait()
+        loop = asyncio.get_running_loop()
+        self._timers["resize waits"] = loop.call_later(wait, self._resize_waited)
+
+    def _resize_waited(self) -> None:
+        self._timers.pop("resize waits", None)
+        self._apply_size()
 
     def pause_writing(self) -> None:
         if self._process is not None:
@@ -492,7 +544,7 @@ class GameSession(asyncssh.SSHServerSession):
     def _leave_seat(self) -> None:
         if self._seated:
             self._seated = False
-            self._owner.arcade.leave_seat()
+            self._owner.arcade.leave_seat(self.address, guest=self._owner.guest)
 
     def hand_seat_over(self) -> str | None:
         """The secret of this session's seat at a table for the player's session
@@ -541,11 +593,10 @@ class GameSession(asyncssh.SSHServerSession):
                 1,
                 "no terminal requested",
             )
-        if not self._owner.arcade.take_seat():
-            seats = self._config.max_sessions
-            raise SessionRefused(
-                f"all {seats} seats are taken; please try again in a few minutes.", 1, "server full"
-            )
+        full = self._owner.arcade.take_seat(self.address, guest=self._owner.guest)
+        if full is not None:
+            reason = "server full" + (" for guests" if self._owner.guest else "")
+            raise SessionRefused(full, 1, reason)
         self._seated = True
         if at_table is not None and at_table != "play":
             self._sit_at_table(at_table, code, terms)
@@ -804,7 +855,9 @@ class GameSession(asyncssh.SSHServerSession):
         lobby = owner.arcade.lobby
         lobby_secret = None
         if self._table_secret is None and not self._replay:  # own game: the lobby a key away
-            lobby_secret = lobby.admit(self.player, self._seat_from_lobby, self._replay_from_lobby)
+            lobby_secret = lobby.admit(
+                self.player, self._seat_from_lobby, self._replay_from_lobby, self.address
+            )
         try:
             return await self._start_game(options, lobby_secret)
         finally:
