@@ -9,15 +9,9 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tui_reversi.server.bucket import Rate, TokenBucket
 from tui_reversi.server.config import ServeConfig
-from tui_reversi.server.edge.budgets import (
-    HOLD_AT_MOST,
-    HOLDS_AT_MOST,
-    PACKETS,
-    Budgets,
-    Rate,
-    TokenBucket,
-)
+from tui_reversi.server.edge.budgets import HOLD_AT_MOST, HOLDS_AT_MOST, PACKETS, Budgets
 from tui_reversi.server.edge.door import Door
 from tui_reversi.server.edge.event_log import EventLog
 from tui_reversi.server.edge.seats import Seats

@@ -73,6 +73,8 @@ class Tables:
         adjourn: bool = False,
         tables_per_player: int = TABLES_PER_PLAYER,
         spectators_per_table: int = SPECTATORS_PER_TABLE,
+        charged: Callable[[str, str], None] | None = None,
+        people_per_address: int = 1,
     ) -> None:
         self.tables_per_player = tables_per_player
         self.spectators_per_table = spectators_per_table
@@ -95,6 +97,8 @@ class Tables:
             save=self.course.save,
             seats_at=self._seats_at,
             log=log,
+            charged=charged,
+            people_per_address=people_per_address,
         )
         variables = (TABLE_SOCKET_VARIABLE, TABLE_SECRET_VARIABLE)
         self._socket = GamesSocket("tables", variables, self.serve_game)
@@ -227,6 +231,13 @@ class Tables:
     def seat_of(self, secret: str) -> Seat | None:
         """The seat a session's secret stands for, while it does."""
         return self._seats.get(secret)
+
+    def connected_from(self, secret: str, address: str) -> None:
+        """The player of the seat `secret` stands for connected from `address`: what
+        their game asks is charged to it too."""
+        seat = self._seats.get(secret)
+        if seat is not None:
+            seat.address = address
 
     def view_of(self, secret: str) -> TableView | None:
         """The table `secret` has a seat at, as the lobby shows it, while it has."""
