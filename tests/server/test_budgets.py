@@ -260,3 +260,20 @@ async def test_a_takeback_flood_from_two_guest_names_on_one_address_is_limited_p
         game.say("takeback")
         assert await game.hear() == refusal
     assert len(notes_of(arcade, "takebacks")) == 2
+
+
+async def test_the_servers_notes_of_an_addresss_requests_are_charged_to_that_address(
+    serve, monkeypatch
+):
+    from .test_tables import Game, seat
+
+    monkeypatch.setattr("tui_reversi.server.edge.event_log.ADDRESS_BURST", 400)
+    monkeypatch.setattr("tui_reversi.server.edge.event_log.ADDRESS_BYTES_PER_SECOND", 1)
+    arcade = await serve(max_per_address=10)
+    await guests_at_tables(arcade, 4)  # connects and tables opened: past 400 bytes
+    opened = [text for text in arcade.log_lines if " opened by guest" in text]
+    assert len(opened) < 4
+    assert any(" log-suppressed address=127.0.0.2 " in text for text in arcade.log_lines)
+    alice = await Game.connect(await seat(arcade, "alice", "table"))  # another address's
+    await alice.hear_until("ready")
+    assert any(" opened by alice " in text for text in arcade.log_lines)

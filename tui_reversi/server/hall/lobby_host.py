@@ -115,10 +115,12 @@ class LobbyHost:
         self._people = people  # who is on the server and what they do
         self._record = record  # a name's rating, rated games and results
         self._log = log
+        # A line for the log charged to the address whose request caused it.
+        self._charged = charged or (lambda text, _address: log(text))
         # An address sends as many as this many players (more behind a NAT or a balancer).
         self._invitations = Limiter(
             invitations(per_minute),
-            charged or (lambda text, _address: log(text)),
+            self._charged,
             people=people_per_address,
             now=now,
         )
@@ -237,7 +239,7 @@ class LobbyHost:
         invitation.timer = loop.call_later(self.timeout, self._lapsed, invitation)
         invitee.send(line("invited", invitation.number, guest.name, *terms.words()))
         guest.send(line("waiting", invitation.number, name))
-        self._log(f"invitation {invitation.number}: {guest.name} invites {name}")
+        self._charged(f"invitation {invitation.number}: {guest.name} invites {name}", guest.address)
         return None
 
     def _not_free(self, name: str) -> str:
@@ -273,20 +275,22 @@ class LobbyHost:
         inviter = invitation.inviter
         if not accepted:
             inviter.send(line("answered", f"{guest.name} declined your invitation."))
-            self._log(f"invitation {invitation.number}: declined")
+            self._charged(f"invitation {invitation.number}: declined", guest.address)
             return None
         terms = invitation.terms
         host = terms.colour.resolve()  # (random: drawn now)
         try:
             table, host_secret = self.tables.open(
-                inviter.name, terms.variant, terms.clock, colour=host
+                inviter.name, terms.variant, terms.clock, colour=host, address=inviter.address
             )
-            _, guest_secret = self.tables.join(table.code, guest.name)
+            _, guest_secret = self.tables.join(table.code, guest.name, guest.address)
         except TableRefused as refusal:
             why = f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
             inviter.send(line("answered", f"{guest.name} accepted, but: {why}"))
             return f"The table could not be opened: {refusal}"
-        self._log(f"invitation {invitation.number}: accepted; table {table.code}")
+        self._charged(
+            f"invitation {invitation.number}: accepted; table {table.code}", guest.address
+        )
         self._send_to_table(inviter, host_secret, table.code)
         self._send_to_table(guest, guest_secret, table.code)
         return None

@@ -625,13 +625,15 @@ class GameSession(asyncssh.SSHServerSession):
             if code is None:
                 terms = terms or TableTerms()
                 colour = terms.colour.resolve()  # (random: drawn now, shown with the code)
-                table, secret = tables.open(self.player, terms.variant, terms.clock, colour)
+                table, secret = tables.open(
+                    self.player, terms.variant, terms.clock, colour, self.address
+                )
             elif at_table == "watch":
-                table, secret = tables.watch(code, self.player)
+                table, secret = tables.watch(code, self.player, self.address)
             elif at_table == "resume":
                 table, secret = tables.resume(code, self.player)
             else:
-                table, secret = tables.join(code, self.player)
+                table, secret = tables.join(code, self.player, self.address)
         except TableRefused as refusal:
             self._leave_seat()
             raise SessionRefused(str(refusal), 1, f"table refused: {refusal}") from None
