@@ -117,7 +117,7 @@ class LobbyHost:
         self._log = log
         # A line for the log charged to the address whose request caused it.
         self._charged = charged or (lambda text, _address: log(text))
-        # An address sends as many as this many players (more behind a NAT or a balancer).
+        # An address has as many names' limit as the people it stands for (a NAT, a balancer).
         self._invitations = Limiter(
             invitations(per_minute),
             self._charged,
