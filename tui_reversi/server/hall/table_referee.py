@@ -39,7 +39,7 @@ class TableReferee:
         save: Callable[[Table], None],
         seats_at: Callable[[Table], Iterable[Seat]],
         log: Callable[[str], None],
-        charged: Callable[[str, str], None] | None = None,
+        charged: Callable[[str, str], None],
         people_per_address: int = 1,
     ) -> None:
         self._clocks = clocks
@@ -47,8 +47,7 @@ class TableReferee:
         self._save = save  # the game changed: kept
         self._seats_at = seats_at  # every seat at a table (a rematch changes their colours)
         self._log = log
-        # A line for the log charged to an address (a flood's drops come from one).
-        charged = charged or (lambda text, _address: log(text))
+        # (a drop past a limit is noted charged to the address that flooded)
         people = people_per_address
         self._chat = Limiter(CHAT, charged, people=people, now=clocks.now)
         self._takebacks = Limiter(TAKEBACKS, charged, people=people, now=clocks.now)
