@@ -549,6 +549,20 @@ async def test_the_lobby_lists_who_is_here_the_tables_and_the_askers_record(serv
     assert last in bob_asks.output.decode()
 
 
+async def test_the_lobby_shows_a_named_players_rating_and_none_beside_a_guest(serve):
+    arcade = await serve(max_per_address=10)
+    guest = await Player.connect(arcade, "zed", guest=True)
+    await guest.facts()
+    await seat(arcade, "dave", "table")
+    asker = await Player.connect(arcade, "frank", term=None, command="lobby")
+    await asker.finished()
+    lines = asker.output.decode().splitlines()
+    (guest_line,) = [line for line in lines if line.startswith("  guest-")]
+    assert guest_line.split()[1:] == ["playing", "on", "their", "own"]  # (guests are unrated)
+    assert any(line.startswith("  dave             1500?  at table ") for line in lines)
+    assert any("  dave 1500? waits (Black)" in line for line in lines)
+
+
 async def test_with_on_drop_adjourn_a_dropped_players_game_waits_for_both_to_join_again(serve):
     arcade = await serve(hold_seat=1.0, on_drop="adjourn", max_per_address=10)
     alice, bob, code = await sit_down(arcade)
