@@ -23,7 +23,8 @@ of UTF-8 at a time (net/server_line.py), words separated by one space:
     server -> game
       seated CODE SEAT VARIANT      you sit at table CODE as black or white, or are watching
       players BLACK WHITE           the names at the table ('-': nobody yet)
-      rated NAME RATING             a player's Elo rating on this server
+      rated NAME RATING             a player's Elo rating on this server: 1516, or 1500?
+                                    while provisional (its first rated games)
       moved PLY SQUARE              a move the server accepted (passes follow, as in core)
       clock BLACK WHITE RUNNING     with a time control: seconds left each, as of now, and
                                     whose clock runs (black, white, or - for none)
@@ -113,7 +114,7 @@ class TableState:
     moves: list[tuple[int, Move]] = field(default_factory=list)
     ending: Ending | None = None  # how the game ended (adjourned: for now), if it did
     clock: ClockReading | None = None  # None: no time control
-    ratings: dict[str, int] = field(default_factory=dict)  # by player name
+    ratings: dict[str, str] = field(default_factory=dict)  # by player name: '1516', '1500?'
 
 
 class TableLink(ServerLine[News]):
@@ -225,7 +226,7 @@ class TableLink(ServerLine[News]):
             self._tell(News("", names=names))
         elif command == "rated":
             name, rating = rest.split(" ")
-            self.state.ratings[name] = int(rating)
+            self.state.ratings[name] = rating_word(rating)
         elif command == "clock":
             self.state.clock = _clock(rest)
             self._tell(News("", clock=self.state.clock))
@@ -325,6 +326,14 @@ class RemotePerson:
         self.cancel()
 
 
+def rating_word(word: str) -> str:
+    """A rating as the server sends it ('1516', '1500?' while provisional), checked.
+    Raises ValueError for anything else."""
+    if not (word.removesuffix("?").isdigit() and len(word) <= 6):
+        raise ValueError(f"{word[:8]!r} is not a rating")
+    return word
+
+
 def _read_table(reader: BinaryIO) -> TableState:
     """The server's description of the table, up to its `ready` line."""
     state = TableState()
@@ -349,7 +358,7 @@ def _read_table(reader: BinaryIO) -> TableState:
                 state.clock = _clock(rest)
             elif command == "rated":
                 name, rating = rest.split(" ")
-                state.ratings[name] = int(rating)
+                state.ratings[name] = rating_word(rating)
         except (ValueError, KeyError, ReversiError):
             raise ReversiError(
                 "the server described the table in a way this game cannot read"

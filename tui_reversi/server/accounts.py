@@ -36,9 +36,8 @@ NAME_RULE = (
     "a name here is 1 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit"
 )
 
-# A code to add a key: how long it lasts, how many wrong tries spend it.
+# How long a code to add a key lasts (wrong tries count against the key: guessing.py).
 CODE_LIFETIME = 600.0
-CODE_TRIES = 3
 _CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 # What is echoed back of a code or a fingerprint a client typed.
 ECHO_LIMIT = 60
@@ -129,7 +128,6 @@ def named_keys(path: Path) -> tuple[asyncssh.SSHAuthorizedKeys, dict[str, str]]:
 class _Code:
     code: str
     expires: float
-    tries: int = CODE_TRIES
 
 
 class KeyCodeStore(Protocol):
@@ -143,7 +141,7 @@ class KeyCodeStore(Protocol):
         """True while `name` has a code that a new key may redeem."""
 
     def redeem(self, name: str, code: str) -> bool:
-        """True (and the code is spent) if `code` is `name`'s; a wrong one counts a try."""
+        """True (and the code is spent) if `code` is `name`'s; a wrong one changes nothing."""
 
 
 def new_code() -> str:
@@ -179,14 +177,8 @@ class KeyCodes:
         return held is not None
 
     def redeem(self, name: str, code: str) -> bool:
-        """True (and the code is spent) if `code` is `name`'s; a wrong one counts a try."""
-        if not self.pending(name):
+        """True (and the code is spent) if `code` is `name`'s; a wrong one changes nothing."""
+        if not self.pending(name) or not same_code(code, self._codes[name].code):
             return False
-        held = self._codes[name]
-        if same_code(code, held.code):
-            del self._codes[name]
-            return True
-        held.tries -= 1
-        if held.tries <= 0:
-            del self._codes[name]
-        return False
+        del self._codes[name]
+        return True

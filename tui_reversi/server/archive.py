@@ -22,9 +22,9 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..core import Color, Ending, Game, Variant
 from ..net.terms import TimeControl
@@ -33,9 +33,15 @@ from ..storage import NameTakenError, SavedGame, SavedGames, StorageError
 from ..storage.paths import APP_NAME
 from ..storage.saved_games import GAMES_DIR
 from .accounts import AccountKey, KeyCodes, KeyCodeStore, is_guest
+from .archive_schema import upgrade
+from .guessing import Penalty, Subject
+from .names import name_key
+from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
 
 if TYPE_CHECKING:
     from .store import Message, Presence, TableView
+
+T = TypeVar("T")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -82,9 +88,6 @@ CREATE TABLE IF NOT EXISTS ratings (
 """
 # The one node of a server on its own.
 LOCAL_NODE = "local"
-# Elo: everyone starts here; K is how far one game moves a rating.
-FIRST_RATING = 1500.0
-ELO_K = 32.0
 
 
 # How a game ended (core.Ending's reason) -> the archive's `ending` column; a
@@ -153,6 +156,7 @@ class Archive:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(SCHEMA)
+        upgrade(self._db)
 
     def close(self) -> None:
         self._db.close()
@@ -301,6 +305,63 @@ class Archive:
         except sqlite3.Error as error:
             raise StorageError(f"cannot keep {name}'s key in {self.path}: {error}") from None
 
+    # One person, one name (names.py), and what guessing costs (guessing.py).
+
+    def look_alike(self, name: str) -> str | None:
+        rows = self._query(
+            "SELECT name FROM names WHERE key = ? AND name <> ? ORDER BY twin LIMIT 1",
+            (name_key(name), name),
+        ).fetchall()
+        known = self._query("SELECT 1 FROM names WHERE name = ?", (name,)).fetchone()
+        return None if known or not rows else str(rows[0][0])
+
+    def enter_name(self, name: str) -> str | None:
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                holder = self.look_alike(name)
+                if holder is None:
+                    self._db.execute(
+                        "INSERT OR IGNORE INTO names (name, key) VALUES (?, ?)",
+                        (name, name_key(name)),
+                    )
+                return holder
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot keep the name {name} in {self.path}: {error}") from None
+
+    def change_penalties(
+        self, subjects: Sequence[Subject], change: Callable[[dict[Subject, Penalty]], T]
+    ) -> T:
+        now = datetime.now(UTC).timestamp()
+        try:
+            with self._db:  # (one writer at a time: the check and the change are one)
+                self._db.execute("BEGIN IMMEDIATE")
+                held = {subject: Penalty() for subject in subjects}
+                for scope, who in subjects:
+                    row = self._db.execute(
+                        """SELECT failures, last_failure, next_try FROM penalties
+                           WHERE scope = ? AND subject = ?""",
+                        (scope, who),
+                    ).fetchone()
+                    if row is not None:
+                        held[(scope, who)] = Penalty(int(row[0]), float(row[1]), float(row[2]))
+                answer = change(held)
+                for (scope, who), penalty in held.items():
+                    if penalty.idle(now):
+                        self._db.execute(
+                            "DELETE FROM penalties WHERE scope = ? AND subject = ?", (scope, who)
+                        )
+                    else:
+                        self._db.execute(
+                            """INSERT OR REPLACE INTO penalties
+                               (scope, subject, failures, last_failure, next_try)
+                               VALUES (?, ?, ?, ?, ?)""",
+                            (scope, who, penalty.failures, penalty.last_failure, penalty.next_try),
+                        )
+                return answer
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot keep the penalties in {self.path}: {error}") from None
+
     def _query(self, sql: str, parameters: tuple[object, ...]) -> sqlite3.Cursor:
         try:
             return self._db.execute(sql, parameters)
@@ -316,16 +377,19 @@ class Archive:
                 self._rate(played.names, winner)  # (guests play unrated)
 
     def _rate(self, names: tuple[str, str], winner: str) -> None:
-        """Move both players' Elo ratings by the game's result."""
-        (black, black_games), (white, white_games) = (self.rating(name) for name in names)
-        change = elo_change(black, white, winner)
-        for name, rating, games in (
-            (names[0], black + change, black_games),
-            (names[1], white - change, white_games),
-        ):
+        """Move both players' Elo ratings by the game's result (ratings.py's rules)."""
+        black, white = (self.rating(name) for name in names)
+        since = (datetime.now(UTC) - timedelta(seconds=PAIR_WINDOW)).isoformat(timespec="seconds")
+        (earlier,) = self._db.execute(
+            """SELECT count(*) FROM games WHERE winner IS NOT NULL AND ended > ?
+                 AND ((black = ? AND white = ?) OR (black = ? AND white = ?))""",
+            (since, *names, *reversed(names)),
+        ).fetchone()
+        moves = rated_changes(black, white, winner, int(earlier) - 1)  # (this game's row is in)
+        for name, (rating, games), moved in zip(names, (black, white), moves, strict=True):
             self._db.execute(
                 "INSERT OR REPLACE INTO ratings (name, rating, games) VALUES (?, ?, ?)",
-                (name, rating, games + 1),
+                (name, rating + moved, games + 1),
             )
 
     def _insert_game(self, played: PlayedGame) -> str | None:
@@ -364,14 +428,6 @@ def read_unfinished(rows: Iterable[Sequence[Any]]) -> tuple[list[UnfinishedGame]
         except (ValueError, TypeError) as error:  # ReversiError, TermsRefused too
             problems.append(f"table {code!r}'s unfinished game cannot be read back: {error}")
     return games, problems
-
-
-def elo_change(black: float, white: float, winner: str) -> float:
-    """How far a game moves Black's Elo rating up (White's down by as much);
-    `winner` is 'black', 'white' or 'draw'."""
-    expected = 1.0 / (1.0 + 10.0 ** ((white - black) / 400.0))  # Black's expected score
-    scored = {"black": 1.0, "white": 0.0, "draw": 0.5}[winner]
-    return ELO_K * (scored - expected)
 
 
 def game_row(played: PlayedGame) -> tuple[str | int | None, ...]:
@@ -427,6 +483,8 @@ def _save_for(played: PlayedGame, color: Color, players_dir: Path) -> None:
     )
     # The names are the players' directory names already (session.player).
     home = players_dir / played.names[color]
+    if is_guest(played.names[color]) and not home.is_dir():
+        return  # a guest who has left: nobody can come back as it to read the game
     games = SavedGames(home / "data" / APP_NAME / GAMES_DIR)
     games.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     black, white = played.names

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from ..storage import StorageError
 from .accounts import CODE_LIFETIME, ECHO_LIMIT, fingerprint
 from .config import ServeError, format_duration
+from .guessing import code_failed, code_refusal
+from .login import ADDING_SUFFIX
 
 if TYPE_CHECKING:
     from .arcade import PlayerConnection
@@ -36,7 +38,7 @@ def keys_command(connection: PlayerConnection, words: list[str], ssh: str) -> tu
             return [
                 f"tui-reversi: to add a key to {name}, run this within {lasts} on the "
                 "machine that has it (the code works once):",
-                f"  {ssh} -i NEW-KEY {name}@HOST keys add {code}",
+                f"  {ssh} -i NEW-KEY {name}{ADDING_SUFFIX}@HOST keys add {code}",
             ], 0
         if len(words) == 2 and words[0] == "add":
             return _redeemed(connection, name, words[1])
@@ -75,7 +77,12 @@ def _redeemed(connection: PlayerConnection, name: str, code: str) -> tuple[list[
     assert store is not None
     if not login.adding_key or login.key is None:
         return ["tui-reversi: this key is yours already; run  keys add CODE  from the new key."], 1
+    # Wrong tries count against this key and address, never against the code (guessing.py).
+    refusal = code_refusal(store, login.key, connection.address)
+    if refusal is not None:
+        return [f"tui-reversi: {refusal}"], 1
     if not accounts.codes.redeem(name, code):
+        code_failed(store, login.key, connection.address)
         echoed = code[:ECHO_LIMIT]
         return [f"tui-reversi: {echoed!r} is not {name}'s code, or it was used or lapsed."], 1
     if not store.add_key(name, login.key):

@@ -84,7 +84,7 @@ class LobbyHost:
         self,
         tables: Tables,
         people: Callable[[], dict[str, Doing]],
-        record: Callable[[str], tuple[int, int, str]],
+        record: Callable[[str], tuple[str, int, str]],
         log: Callable[[str], None],
         *,
         per_minute: int = INVITATIONS_PER_MINUTE,

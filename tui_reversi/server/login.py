@@ -6,19 +6,21 @@ asking its `Login`: `key_allowed` for every key a client offers (asked once
 without a signature, once with), `guest_allowed` when a client without a
 usable key asks to come in by keyboard-interactive, `password_refusal` before
 a password is compared, and `settle` once asyncssh has let the client in.
+
+A new key asks to be added to a name as `NAME+key` (ADDING_SUFFIX): any key
+may come in so, always, to run `keys add CODE` and nothing else, so that
+nobody learns from being let in whether a code waits for NAME.
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import asyncssh
 
 from ..storage import StorageError
 from .accounts import (
-    GUEST_PREFIX,
-    AccountStore,
     KeyCodes,
     KeyCodeStore,
     is_guest,
@@ -27,6 +29,16 @@ from .accounts import (
     named_keys,
 )
 from .config import ServeConfig, ServeError
+from .guests import new_guest_name
+from .names import look_alike_refusal
+
+if TYPE_CHECKING:
+    from .store import Store
+
+# `ssh -i NEW-KEY alice+key@host keys add CODE`: a key asking to be added to alice.
+ADDING_SUFFIX = "+key"
+# Guest names drawn before giving up (each is new with odds of 1 - 2**-64 anyway).
+GUEST_DRAWS = 8
 
 
 class Accounts:
@@ -35,7 +47,7 @@ class Accounts:
     def __init__(self, config: ServeConfig, log: Callable[[str], None]) -> None:
         self._config = config
         self.log = log
-        self.store: AccountStore | None = None
+        self.store: Store | None = None
         # (a fleet's are shared: Arcade sets the store's)
         self.codes: KeyCodeStore = KeyCodes()
 
@@ -47,11 +59,15 @@ class Accounts:
         return named_keys(path)
 
     def guest_name(self, in_use: set[str]) -> str:
-        """A name for a guest that nobody here has now."""
-        while True:
-            name = f"{GUEST_PREFIX}{secrets.token_hex(2)}"
-            if name not in in_use:
+        """A name for a guest that nobody has had (kept in the store, so that no later
+        guest is ever given it): 64 random bits. StorageError if the store fails."""
+        for _ in range(GUEST_DRAWS):
+            name = new_guest_name()
+            if name in in_use:
+                continue
+            if self.store is None or self.store.enter_name(name) is None:
                 return name
+        raise StorageError("no new guest name could be drawn")
 
 
 class Login:
@@ -67,25 +83,35 @@ class Login:
         self.refusal: str | None = None  # why a key or the client was refused, for the client
         self.guest = False
 
+    @property
+    def name(self) -> str:
+        """The name asked for, without ADDING_SUFFIX."""
+        return self.asked.removesuffix(ADDING_SUFFIX)
+
     def key_allowed(self, key: asyncssh.SSHKey) -> bool:
         """May this key log in as the name asked for?"""
         text = key_text(key)
         try:
             owner = self._owner(key, text)
             claimed = self._claimed(self.asked)
+            alike = self._look_alike(self.asked) if owner is None else None
         except (StorageError, ServeError) as error:
             self._accounts.log(str(error))
             return False
         allowed = owner == self.asked
         self.adding_key = False
-        if owner is not None and not allowed:
+        if self.asked.endswith(ADDING_SUFFIX) and owner is None:
+            why = name_refusal(self.name) if self._mode != "keys" else None
+            self.refusal = self.refusal or why
+            allowed = self.adding_key = why is None  # to run `keys add CODE`, and nothing else
+        elif owner is not None and not allowed:
             self.refusal = f"this key is {owner}'s here: connect as {owner}."
-        elif not allowed and self._accounts.codes.pending(self.asked):
-            allowed = self.adding_key = True  # to run `keys add CODE`, and nothing else
         elif not allowed and self._mode == "none":
             why = name_refusal(self.asked)
             if why is None and claimed:
                 why = f"the name {self.asked} is claimed by another key; choose another name."
+            if why is None and alike is not None:
+                why = look_alike_refusal(self.asked, alike)
             self.refusal = self.refusal or why
             allowed = why is None
         elif not allowed and self._mode == "keys":
@@ -122,6 +148,9 @@ class Login:
         try:
             if self._claimed(self.asked):
                 return f"the name {self.asked} is claimed by a key: connect with that key."
+            alike = self._look_alike(self.asked)
+            if alike is not None:
+                return look_alike_refusal(self.asked, alike)
         except StorageError as error:
             self._accounts.log(str(error))
             return "the server cannot check names now; please try again later."
@@ -129,18 +158,28 @@ class Login:
 
     def settle(self, in_use: set[str]) -> tuple[str, str | None]:
         """Let in: the name to play under, and a sentence if it cannot be after all."""
-        if self.guest:
-            return self._accounts.guest_name(in_use), None
         store = self._accounts.store
-        if self.key is not None and not self.adding_key and self._mode == "none":
-            try:
-                free = store is not None and store.key_owner(self.key) is None
-                if free and store is not None and not store.claim(self.asked, self.key):
+        try:
+            if self.guest:
+                return self._accounts.guest_name(in_use), None
+            if self.adding_key:
+                return self.name, None
+            alike = store.enter_name(self.asked) if store is not None else None
+            if alike is not None and self._mode != "keys":  # (under keys, the file's word)
+                return self.asked, look_alike_refusal(self.asked, alike)
+            if self.key is not None and self._mode == "none" and store is not None:
+                free = store.key_owner(self.key) is None
+                if free and not store.claim(self.asked, self.key):
                     return self.asked, f"the name {self.asked} was claimed meanwhile."
-            except StorageError as error:
-                self._accounts.log(str(error))
-                return self.asked, "the server cannot keep your name now; try again later."
+        except StorageError as error:
+            self._accounts.log(str(error))
+            return self.asked, "the server cannot keep your name now; try again later."
         return self.asked, None
+
+    def _look_alike(self, name: str) -> str | None:
+        """The name someone has here that `name` looks like (names.py), if any."""
+        store = self._accounts.store
+        return store.look_alike(name) if store is not None and not is_guest(name) else None
 
     def _owner(self, key: asyncssh.SSHKey, text: str) -> str | None:
         """The name a key is bound to: by the authorized-keys file (--auth keys), else the store."""

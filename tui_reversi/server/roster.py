@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from ..core import Color
 from .accounts import is_guest
 from .config import player_directory_name
+from .guests import shown_name
+from .ratings import shown_rating
 from .store import Presence, TableView
 
 if TYPE_CHECKING:
@@ -72,7 +74,7 @@ def lobby_lines(arcade: Arcade, name: str, join_hint: str) -> list[str]:
     views = arcade.tables.views(everywhere=True)
     doing = {who: what.text for who, what in who_is_here(arcade).items()}
     lines = [f"tui-reversi: {len(doing)} here"]
-    lines += [f"  {who:<16} {what}" for who, what in sorted(doing.items())]
+    lines += [f"  {shown_name(who):<16} {what}" for who, what in sorted(doing.items())]
     playing = [view for view in views if view.kind == "playing"]
     if playing:
         lines.append("Tables in progress (watch CODE to watch one):")
@@ -99,7 +101,7 @@ def lobby_lines(arcade: Arcade, name: str, join_hint: str) -> list[str]:
     elif archive is not None:
         rating, games = archive.rating(name)
         lines.append(
-            f"Your record here: {archive.results(name)}; rating {round(rating)} "
+            f"Your record here: {archive.results(name)}; rating {shown_rating(rating, games)} "
             f"after {games} rated games."
         )
     return lines

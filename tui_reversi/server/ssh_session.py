@@ -32,6 +32,7 @@ from .config import (
     player_environment,
     player_user_name,
 )
+from .guests import shown_name
 from .input_allowance import INPUT_BURST, InputAllowance
 from .key_commands import keys_command
 from .lobby_host import GO_GRACE
@@ -639,7 +640,7 @@ class GameSession(asyncssh.SSHServerSession):
         home = _player_home(self._config.players_dir, user)
         env = player_environment(
             home=home,
-            user=player_user_name(user),
+            user=player_user_name(shown_name(user)),
             term=self._term,
             client_env=self._chan.get_environment() if self._chan else {},
             ssh_connection=owner.ssh_connection,

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .accounts import AccountStore, KeyCodeStore
+from .guessing import PenaltyLedger
 
 if TYPE_CHECKING:
     from .archive import PlayedGame, Results, UnfinishedGame
@@ -56,9 +57,10 @@ class Presence:
     in_lobby: bool  # their own game shows the in-app lobby: they may be invited
 
 
-class Store(AccountStore, Protocol):
+class Store(AccountStore, PenaltyLedger, Protocol):
     """The server's state beyond its process, the accounts included (key_owner,
-    keys_of, claim, add_key, remove_key: accounts.py). Methods raise StorageError
+    keys_of, claim, add_key, remove_key: accounts.py) and the penalties of guessing
+    (change_penalties: guessing.py). Methods raise StorageError
     (one sentence) when the store fails; keep() reports its problems instead, as
     it also writes the players' saved games."""
 
@@ -73,6 +75,14 @@ class Store(AccountStore, Protocol):
     @property
     def where(self) -> str:
         """Where the state is kept, for messages (never a password)."""
+
+    def look_alike(self, name: str) -> str | None:
+        """The name someone has here that a reader could take `name` for (names.py),
+        if `name` is not itself one someone has; else None."""
+
+    def enter_name(self, name: str) -> str | None:
+        """Keep `name` as someone's, unless a look-alike is: then that name (and
+        `name` is not kept); None once `name` is someone's (now, or already)."""
 
     async def leave(self) -> None:
         """Stop hearing messages: in a fleet, this node leaves it (its games become

@@ -14,6 +14,7 @@ from ..net.remote import NOBODY
 from ..net.server_line import line
 from ..net.terms import TimeControl
 from .games_socket import tell
+from .guests import shown_name
 
 CHAT_KEPT = 20  # lines of a table's chat told again to a game that sits down
 
@@ -81,6 +82,10 @@ class Table:
     def name(self, color: Color) -> str:
         return self.names.get(color, "")
 
+    def shown(self, color: Color) -> str:
+        """The name at `color` as people read it (a guest's short: guests.py)."""
+        return shown_name(self.name(color))
+
     def broadcast(self, data: bytes) -> None:
         """Tell everyone at the table: both players' games and the spectators'."""
         for writer in [*self.links.values(), *self.spectators]:
@@ -94,7 +99,8 @@ class Table:
         return line("over", end.reason, winner, end.text)
 
     def players_line(self) -> bytes:
-        return line("players", self.name(Color.BLACK) or NOBODY, self.name(Color.WHITE) or NOBODY)
+        black, white = (self.shown(color) or NOBODY for color in Color)
+        return line("players", black, white)
 
     def result_text(self) -> str:
         """'alice (Black) wins 40-24.' for a game over on the board."""
@@ -105,7 +111,7 @@ class Table:
             return f"Game over: a draw, {scores}."
         winner = result.winner
         high, low = result.score(winner), result.score(winner.other)
-        return f"Game over: {self.name(winner)} ({winner.label}) wins {high}-{low}."
+        return f"Game over: {self.shown(winner)} ({winner.label}) wins {high}-{low}."
 
 
 @dataclass(eq=False)
