@@ -5,6 +5,7 @@ nodes, and the schema's versions."""
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime
 
 import psycopg
@@ -307,7 +308,8 @@ def test_a_pair_rematching_moves_ratings_less_each_game_and_then_not_at_all(open
         before = store.rating("bob")[0]
         store.keep(played(f"R{number:04d}", ("bob", "carol"), Color.BLACK))
         moved.append(store.rating("bob")[0] - before)
-    assert moved[0] == 16.0 and all(a > b for a, b in zip(moved, moved[1 : len(PAIR_WEIGHTS)]))
+    damped = moved[: len(PAIR_WEIGHTS)]
+    assert moved[0] == 16.0 and all(a > b > 0 for a, b in itertools.pairwise(damped))
     assert moved[len(PAIR_WEIGHTS) :] == [0.0] * (12 - len(PAIR_WEIGHTS))
     assert 0 < store.rating("bob")[0] - 1500.0 <= PAIR_BOUND
     assert store.rating("bob")[1] == 12  # every game counts as played, and is archived
