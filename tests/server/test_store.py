@@ -266,6 +266,7 @@ def test_a_name_a_reader_could_take_for_anothers_is_refused_it(open_store):
     store = open_store()
     assert store.enter_name("alice") is None
     assert store.enter_name("alice") is None  # (again: it is hers)
+    assert store.enter_name("alice", new=True) == "alice"  # (but not new)
     for look_alike in ("aIice", "ALICE", "a1ice", "alice.", "Alice_"):
         assert store.look_alike(look_alike) == "alice"
         assert store.enter_name(look_alike) == "alice"

@@ -315,16 +315,17 @@ class Archive:
         known = self._query("SELECT 1 FROM names WHERE name = ?", (name,)).fetchone()
         return None if known or not rows else str(rows[0][0])
 
-    def enter_name(self, name: str) -> str | None:
+    def enter_name(self, name: str, *, new: bool = False) -> str | None:
         try:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
                 holder = self.look_alike(name)
                 if holder is None:
-                    self._db.execute(
+                    entered = self._db.execute(
                         "INSERT OR IGNORE INTO names (name, key) VALUES (?, ?)",
                         (name, name_key(name)),
                     )
+                    holder = name if new and entered.rowcount == 0 else None
                 return holder
         except sqlite3.Error as error:
             raise StorageError(f"cannot keep the name {name} in {self.path}: {error}") from None

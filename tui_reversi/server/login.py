@@ -65,7 +65,7 @@ class Accounts:
             name = new_guest_name()
             if name in in_use:
                 continue
-            if self.store is None or self.store.enter_name(name) is None:
+            if self.store is None or self.store.enter_name(name, new=True) is None:
                 return name
         raise StorageError("no new guest name could be drawn")
 

@@ -268,14 +268,16 @@ class PostgresStore:
         )
         return str(rows[0][0]) if rows else None
 
-    def enter_name(self, name: str) -> str | None:
+    def enter_name(self, name: str, *, new: bool = False) -> str | None:
         key = name_key(name)
         entered = self._execute(
             """INSERT INTO names (name, key) VALUES (%s, %s) ON CONFLICT DO NOTHING
                RETURNING name""",
             (name, key),
         )
-        return None if entered else self.look_alike(name)
+        if entered:
+            return None
+        return self.look_alike(name) or (name if new else None)
 
     def change_penalties(
         self, subjects: Sequence[Subject], change: Callable[[dict[Subject, Penalty]], T]

@@ -80,9 +80,10 @@ class Store(AccountStore, PenaltyLedger, Protocol):
         """The name someone has here that a reader could take `name` for (names.py),
         if `name` is not itself one someone has; else None."""
 
-    def enter_name(self, name: str) -> str | None:
+    def enter_name(self, name: str, *, new: bool = False) -> str | None:
         """Keep `name` as someone's, unless a look-alike is: then that name (and
-        `name` is not kept); None once `name` is someone's (now, or already)."""
+        `name` is not kept); None once `name` is someone's (now, or already: with
+        `new`, a name kept already is refused too, and returned)."""
 
     async def leave(self) -> None:
         """Stop hearing messages: in a fleet, this node leaves it (its games become
