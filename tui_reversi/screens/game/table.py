@@ -244,7 +244,7 @@ class AtTable:
 
 
 def _rated(state: TableState, name: str) -> str:
-    """' (1516)': `name`'s rating on this server, if it sent one."""
+    """' (1516)', ' (1500?)' while provisional: `name`'s rating here, if the server sent one."""
     rating = state.ratings.get(name)
     return f" ({rating})" if rating is not None else ""
 
