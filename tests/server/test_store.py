@@ -333,37 +333,43 @@ def test_an_established_rating_moves_only_against_established_opponents(open_sto
     assert store.rating("alice")[0] > alice[0] and store.rating("bob")[0] < bob[0]
 
 
-def test_an_archive_with_two_look_alike_names_keeps_both_and_gives_their_key_to_nobody(
-    postgres, tmp_path
-):
-    """The migration to names with keys, on an older SQLite archive and an older
-    PostgreSQL schema that both hold `alice` and, later, `aIice`."""
+def assert_twins_kept(store: Store) -> None:
+    """alice and, later, aIice were both in the archive before names had keys."""
+    try:
+        assert store.enter_name("alice") is None and store.enter_name("aIice") is None
+        assert store.look_alike("aIice") is None  # (it is someone's: they go on as before)
+        assert store.enter_name("ALICE") == "alice"  # the older keeps the key
+        assert store.key_owner(KEYS[1]) == "aIice"
+    finally:
+        store.close()
+
+
+def test_an_older_sqlite_archive_with_two_look_alike_names_keeps_both(tmp_path):
     import sqlite3
 
     from tui_reversi.server.archive import SCHEMA
-    from tui_reversi.server.migrations import MIGRATIONS
 
     path = tmp_path / "old.sqlite3"
     with sqlite3.connect(path) as db:  # (as version 0 left it)
         db.executescript(SCHEMA)
-        db.execute("INSERT INTO account_keys VALUES (?, 'alice', '2026-01-01T00:00:00+00:00')",
-                   (KEYS[0],))  # fmt: skip
-        db.execute("INSERT INTO account_keys VALUES (?, 'aIice', '2026-02-01T00:00:00+00:00')",
-                   (KEYS[1],))  # fmt: skip
+        for key, name, added in ((KEYS[0], "alice", "2026-01"), (KEYS[1], "aIice", "2026-02")):
+            db.execute("INSERT INTO account_keys VALUES (?, ?, ?)", (key, name, added))
+    assert_twins_kept(Archive(path, tmp_path / "players"))
+
+
+def test_an_older_fleet_database_with_two_look_alike_names_keeps_both(postgres, tmp_path):
+    from tui_reversi.server.migrations import MIGRATIONS
+
     url = postgres.database()
     with psycopg.connect(url, autocommit=True) as conn, conn.transaction():
         conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
         conn.execute("INSERT INTO schema_version VALUES (2)")
         for _, script in MIGRATIONS[:2]:
             conn.execute(script.encode())
-        conn.execute("INSERT INTO account_keys VALUES (%s, 'alice', '2026-01-01')", (KEYS[0],))
-        conn.execute("INSERT INTO account_keys VALUES (%s, 'aIice', '2026-02-01')", (KEYS[1],))
+        for key, name, added in (
+            (KEYS[0], "alice", "2026-01-01"),
+            (KEYS[1], "aIice", "2026-02-01"),
+        ):
+            conn.execute("INSERT INTO account_keys VALUES (%s, %s, %s)", (key, name, added))
     assert migrate_database(url) == (2, NEWEST)
-    for store in (Archive(path, tmp_path / "players"), PostgresStore(url, tmp_path)):
-        try:
-            assert store.enter_name("alice") is None and store.enter_name("aIice") is None
-            assert store.look_alike("aIice") is None  # (it is someone's: they go on as before)
-            assert store.enter_name("ALICE") == "alice"  # the older keeps the key
-            assert store.key_owner(KEYS[1]) == "aIice"
-        finally:
-            store.close()
+    assert_twins_kept(PostgresStore(url, tmp_path))
