@@ -163,7 +163,7 @@ async def main() -> None:
     parser.add_argument("--arrivals", type=int, default=5, help="arrivals timed per level")
     args = parser.parse_args()
     from tests.server.postgres_cluster import Cluster, find_bin
-    from tui_reversi.server.postgres import migrate_database
+    from tui_reversi.server.ledger.postgres import migrate_database
 
     cluster = None
     database = args.database

@@ -42,7 +42,11 @@ import sys, tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 from tui_reversi.core import Color, Ending, Game
-from tui_reversi.server.archive import Archive, PlayedGame
+try:  # (the server in three rooms, or before)
+    from tui_reversi.server.ledger.archive import Archive
+    from tui_reversi.server.ledger.store import PlayedGame
+except ImportError:
+    from tui_reversi.server.archive import Archive, PlayedGame
 with tempfile.TemporaryDirectory() as scratch:
     archive = Archive(Path(scratch) / "archive.sqlite3", Path(scratch) / "players")
     names = ("bob", "alice")

@@ -1,5 +1,5 @@
 """A table's whole course through the referee, with no app: the real server's
-tables (server/tables.py, with its archive) on an event loop of their own,
+tables (server/hall/tables.py, with its archive) on an event loop of their own,
 and at each seat what a player's game runs: a TableLink to the server and a
 Referee over the seats it makes, the table's news applied with
 `follow_table`. A whole game, a takeback, a rematch, every ending, and a
@@ -27,8 +27,8 @@ from tui_reversi.match import (
 )
 from tui_reversi.net.remote import TABLE_SOCKET_VARIABLE, News, TableLink, follow_table
 from tui_reversi.net.terms import TimeControl
-from tui_reversi.server.archive import Archive
-from tui_reversi.server.tables import Tables
+from tui_reversi.server.hall.tables import Tables
+from tui_reversi.server.ledger.archive import Archive
 from tui_reversi.storage import SavedGames
 
 PATIENCE = 15.0  # seconds before a wait gives up: the machine is shared

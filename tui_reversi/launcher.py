@@ -12,7 +12,7 @@ only that socket, a wake-up pipe and /dev/null.
 For each game the server sends one request (JSON: argv, env, cwd) with the
 game's pty slave attached (SCM_RIGHTS). The forked child becomes the
 leader of a new session on that pty exactly as a freshly started process
-would (see server/pty_process.py): descriptors 0-2 on the pty and no other open,
+would (see server/hall/pty_process.py): descriptors 0-2 on the pty and no other open,
 default signal dispositions, an empty signal mask, the request's
 environment and directory. It then leaves the loop and runs the game as
 `python argv...` would, and the interpreter exits normally.
@@ -46,7 +46,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .server.pty_process import become_session_terminal
+from .server.hall.pty_process import become_session_terminal
 
 # One request, JSON; far more than argv, a whitelisted environment and a path need.
 MAX_MESSAGE = 64 * 1024

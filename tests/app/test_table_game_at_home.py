@@ -12,7 +12,8 @@ from datetime import UTC, datetime
 import pytest
 
 from tui_reversi.core import Color, Ending, Game
-from tui_reversi.server.archive import Archive, PlayedGame
+from tui_reversi.server.ledger.archive import Archive
+from tui_reversi.server.ledger.store import PlayedGame
 from tui_reversi.storage import SavedGames
 from tui_reversi.storage.ggf import export_ggf, parse_ggf
 from tui_reversi.widgets.analysis_panel import AnalysisPanel

@@ -18,9 +18,9 @@ import asyncssh
 import pytest
 import pytest_asyncio
 
-from tui_reversi.server.arcade import Arcade
 from tui_reversi.server.config import ServeConfig
-from tui_reversi.server.postgres import migrate_database
+from tui_reversi.server.edge.arcade import Arcade
+from tui_reversi.server.ledger.postgres import migrate_database
 
 from .postgres_cluster import Cluster, find_bin
 

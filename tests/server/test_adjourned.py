@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 
 from tui_reversi.core import Game as CoreGame
 from tui_reversi.net.terms import TimeControl
-from tui_reversi.server.archive import Archive, UnfinishedGame
+from tui_reversi.server.ledger.archive import Archive
+from tui_reversi.server.ledger.store import UnfinishedGame
 
 from .conftest import Player, wait_until
 from .test_tables import Game, clocked_table, seat, sit_down
@@ -209,7 +210,7 @@ async def test_resume_with_several_adjourned_games_lists_them_to_choose_from(ser
 
 def test_two_games_of_one_pair_in_one_minute_are_both_saved(tmp_path):
     from tui_reversi.core import Color, Ending
-    from tui_reversi.server.archive import PlayedGame
+    from tui_reversi.server.ledger.store import PlayedGame
     from tui_reversi.storage import SavedGames
 
     archive = Archive(tmp_path / "archive.sqlite3", tmp_path / "players")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from tui_reversi.server.migrations import NEWEST
+from tui_reversi.server.ledger.migrations import NEWEST
 
 
 def serve(*args: str, tmp_path) -> subprocess.CompletedProcess[str]:

@@ -10,7 +10,7 @@ import re
 import asyncssh
 import pytest
 
-from tui_reversi.server.guessing import TOTAL_PER_SECOND
+from tui_reversi.server.edge.guessing import TOTAL_PER_SECOND
 
 from .conftest import Player
 from .test_accounts import Listener, run

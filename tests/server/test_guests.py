@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tui_reversi.server import guests
+from tui_reversi.server.hall import guests
 
 from .conftest import Player, wait_until
 from .test_accounts import run

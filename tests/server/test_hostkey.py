@@ -6,7 +6,7 @@ import asyncssh
 import pytest
 
 from tui_reversi.server.config import ServeError
-from tui_reversi.server.hostkey import load_or_create_host_key
+from tui_reversi.server.edge.hostkey import load_or_create_host_key
 
 from .conftest import key_of
 

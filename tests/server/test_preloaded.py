@@ -5,7 +5,7 @@ import signal
 
 import pytest
 
-from tui_reversi.server import arcade as arcade_module
+from tui_reversi.server.edge import arcade as arcade_module
 
 from .conftest import Player, process_gone, wait_until
 

@@ -4,7 +4,7 @@ not at all (ratings.py). Real SSH on loopback; the test speaks the games'
 protocol, as two keys of one farmer would."""
 
 from tui_reversi.core import Color
-from tui_reversi.server.ratings import PAIR_BOUND
+from tui_reversi.server.ledger.ratings import PAIR_BOUND
 
 from .test_accounts import run
 from .test_tables import sit_down

@@ -13,8 +13,8 @@ from tui_reversi.server.config import (
     player_environment,
     terminal_type,
 )
-from tui_reversi.server.pty_process import clamp_size
-from tui_reversi.server.ssh_session import SessionRefused, game_options
+from tui_reversi.server.hall.pty_process import clamp_size
+from tui_reversi.server.hall.session_command import SessionRefused, game_options
 from tui_reversi.storage.paths import FILES_ROOT_VARIABLE
 
 SAFE_DIRECTORY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,48}")

@@ -13,11 +13,11 @@ import pytest
 
 from tui_reversi.core import Color, Ending, Game
 from tui_reversi.net.terms import TimeControl
-from tui_reversi.server.archive import Archive, PlayedGame, UnfinishedGame
 from tui_reversi.server.config import ServeError
-from tui_reversi.server.migrations import NEWEST
-from tui_reversi.server.postgres import PostgresStore, migrate_database
-from tui_reversi.server.store import Presence, Store, TableView
+from tui_reversi.server.ledger.archive import Archive
+from tui_reversi.server.ledger.migrations import NEWEST
+from tui_reversi.server.ledger.postgres import PostgresStore, migrate_database
+from tui_reversi.server.ledger.store import PlayedGame, Presence, Store, TableView, UnfinishedGame
 
 from .conftest import wait_until
 
@@ -276,7 +276,7 @@ def test_a_name_a_reader_could_take_for_anothers_is_refused_it(open_store):
 
 
 def test_penalties_outlive_the_store_that_counted_them(open_store):
-    from tui_reversi.server.guessing import Penalty
+    from tui_reversi.server.ledger.penalties import Penalty
 
     def fail(held: dict) -> int:
         for penalty in held.values():
@@ -301,7 +301,7 @@ def test_penalties_outlive_the_store_that_counted_them(open_store):
 
 
 def test_a_pair_rematching_moves_ratings_less_each_game_and_then_not_at_all(open_store):
-    from tui_reversi.server.ratings import PAIR_BOUND, PAIR_WEIGHTS
+    from tui_reversi.server.ledger.ratings import PAIR_BOUND, PAIR_WEIGHTS
 
     store = open_store()
     moved = []
@@ -318,7 +318,7 @@ def test_a_pair_rematching_moves_ratings_less_each_game_and_then_not_at_all(open
 
 
 def test_an_established_rating_moves_only_against_established_opponents(open_store):
-    from tui_reversi.server.ratings import PROVISIONAL_GAMES
+    from tui_reversi.server.ledger.ratings import PROVISIONAL_GAMES
 
     store = open_store()
     for number in range(PROVISIONAL_GAMES):  # alice and bob: ten different days' worth
@@ -347,7 +347,7 @@ def assert_twins_kept(store: Store) -> None:
 def test_an_older_sqlite_archive_with_two_look_alike_names_keeps_both(tmp_path):
     import sqlite3
 
-    from tui_reversi.server.archive import SCHEMA
+    from tui_reversi.server.ledger.archive import SCHEMA
 
     path = tmp_path / "old.sqlite3"
     with sqlite3.connect(path) as db:  # (as version 0 left it)
@@ -358,7 +358,7 @@ def test_an_older_sqlite_archive_with_two_look_alike_names_keeps_both(tmp_path):
 
 
 def test_an_older_fleet_database_with_two_look_alike_names_keeps_both(postgres, tmp_path):
-    from tui_reversi.server.migrations import MIGRATIONS
+    from tui_reversi.server.ledger.migrations import MIGRATIONS
 
     url = postgres.database()
     with psycopg.connect(url, autocommit=True) as conn, conn.transaction():

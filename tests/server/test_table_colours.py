@@ -1,7 +1,7 @@
 """A table opened for one colour: its host sits there and whoever joins takes the other."""
 
 from tui_reversi.core import Color
-from tui_reversi.server.tables import Tables
+from tui_reversi.server.hall.tables import Tables
 
 
 def test_a_table_opened_as_white_seats_its_host_at_white_and_the_joiner_at_black():

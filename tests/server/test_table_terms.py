@@ -12,7 +12,7 @@ from tui_reversi.core import Color, Variant
 from tui_reversi.net.lobby_link import Invitation, LobbyLink
 from tui_reversi.net.server_line import line
 from tui_reversi.net.terms import ColourChoice, TableTerms, TermsRefused, TimeControl
-from tui_reversi.server.ssh_session import table_terms
+from tui_reversi.server.hall.session_command import table_terms
 
 from .conftest import Player
 from .test_tables import Game, seat, table_code
@@ -74,7 +74,7 @@ def test_terms_read_from_a_table_command_and_look_options_left_alone():
     ],
 )
 def test_terms_that_cannot_be_read_are_one_sentence(command, sentence):
-    from tui_reversi.server.ssh_session import SessionRefused
+    from tui_reversi.server.hall.session_command import SessionRefused
 
     with pytest.raises(SessionRefused) as refused:
         table_terms(command)

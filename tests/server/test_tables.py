@@ -395,7 +395,7 @@ async def test_the_clock_starts_once_both_games_have_begun_not_when_the_table_fi
 async def test_a_game_that_never_says_it_has_begun_holds_the_clocks_a_moment_only(
     serve, monkeypatch
 ):
-    monkeypatch.setattr("tui_reversi.server.table_clocks.BEGIN_GRACE", 0.2)
+    monkeypatch.setattr("tui_reversi.server.hall.table_clocks.BEGIN_GRACE", 0.2)
     arcade = await serve()
     arcade.tables.now = lambda: 0.0
     alice = await Game.connect(await seat(arcade, "alice", "table clock 1+2"))
@@ -450,7 +450,7 @@ async def test_a_time_control_that_cannot_be_read_is_one_sentence(serve):
 
 
 async def test_chat_reaches_everyone_at_the_table_as_it_was_typed_within_limits(serve, monkeypatch):
-    monkeypatch.setattr("tui_reversi.server.table_referee.CHAT_LINES", 3)
+    monkeypatch.setattr("tui_reversi.server.hall.table_referee.CHAT_LINES", 3)
     arcade = await serve(max_per_address=10)
     alice, bob, code = await sit_down(arcade)
     carol = await Game.connect(await seat(arcade, "carol", f"watch {code}"))

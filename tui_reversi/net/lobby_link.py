@@ -5,7 +5,7 @@ table) reaches the server's lobby over a local socket of its own (its path and
 a per-game secret in `LOBBY_SOCKET_VARIABLE` and `LOBBY_SECRET_VARIABLE`), in
 lines like the tables' (net/server_line.py: UTF-8, at most `MAX_LINE`
 bytes, words one space apart). The server knows the player's name from SSH; nothing
-a game says names it. The server's side is server/lobby_host.py.
+a game says names it. The server's side is server/hall/lobby_host.py.
 
     game -> server
       hello SECRET                  the first line: which game this is

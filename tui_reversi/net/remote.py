@@ -9,7 +9,7 @@ of UTF-8 at a time (net/server_line.py), words separated by one space:
     game -> server
       hello SECRET              the first line: who this game is (the server knows the name)
       begun                     the board is on this player's screen: the clocks wait for
-                                both games to say so (server/tables.py: BEGIN_GRACE at most)
+                                both games to say so (server/hall/tables.py: BEGIN_GRACE at most)
       move PLY SQUARE           play SQUARE (e.g. d3) at ply PLY of the table's game
       resign                    give the game up
       takeback                  ask the opponent to take back this player's last move

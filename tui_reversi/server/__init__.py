@@ -3,22 +3,38 @@
 One child process per SSH session runs the game on its own pseudo-terminal, so
 Textual owns that process's terminal and signals exactly as it would locally.
 
-- `config`: what the operator chose (limits, auth, directories) and the rules
-  derived from it (player directory names, the child's environment).
-- `hostkey`: the server's ed25519 key, created once with mode 0600.
-- `pty_process`: a program running as session leader on a fresh pty.
-- `preloaded`: the server's side of the game launcher (`tui_reversi.launcher`,
-  outside this package, given as `ServeConfig.launcher_command`): start it,
-  ask it for games, restart it.
-- `ssh_session`: one SSH session channel bound to one game process.
-- `tables`, `table_*`: the tables, their referee, clocks, course and store.
-- `store`: the one interface to what the server keeps and shares; `archive`
-  (SQLite, one machine) and `postgres` with `migrations` (a fleet) implement it.
-- `fleet`: several nodes on one PostgreSQL as one server: relayed seats, the
-  lobby's shares, invitations between nodes.
-- `lobby_host`: the server's end of the in-app lobby: guests and invitations.
-- `roster`: who is here and what each is doing, as plain lines (`ssh host lobby`).
-- `arcade`: the listener, authentication, limits and the connection log.
+Three rooms, the arrows one way (edge -> hall -> ledger -> config): a lower
+room never imports a higher one, even for the type checker; what it needs of
+one above it declares as a Protocol (pyproject.toml's contract keeps it so).
 
-Importing this package imports asyncssh: only `tui-reversi serve` does that.
+- `config`: what the operator chose (limits, auth, directories) and the rules
+  derived from it (player directory names, the child's environment), with
+  `ServeError`; below all three rooms.
+- `edge`: what a stranger reaches.
+  - `arcade`: the listener, authentication, seats, the connection log.
+  - `door`: admission at the door and the password penalties.
+  - `login`: one connection's way in; `accounts`: the name rules and the
+    authorized-keys file; `key_commands`: `ssh host keys`.
+  - `input_allowance`: how much input a game is given.
+  - `hostkey`: the server's ed25519 key, created once with mode 0600.
+- `hall`: what a player who is in takes part in.
+  - `ssh_session`: one SSH session channel bound to one game process;
+    `session_command`: what the player asked for after the host, checked.
+  - `pty_process`: a program running as session leader on a fresh pty.
+  - `preloaded`: the server's side of the game launcher (`tui_reversi.launcher`,
+    outside this package, given as `ServeConfig.launcher_command`): start it,
+    ask it for games, restart it.
+  - `games_socket`: the Unix socket the games reach their table and lobby by.
+  - `tables`, `table_*`: the tables, their referee, clocks, course and store.
+  - `lobby_host`: the server's end of the in-app lobby: guests and invitations.
+  - `roster`: who is here and what each is doing, as plain lines (`ssh host lobby`).
+- `ledger`: what outlives a process.
+  - `store`: the one interface to what the server keeps and shares, and the
+    records through it; `archive` (SQLite, one machine) and `postgres` with
+    `migrations` (a fleet) implement it.
+  - `account_keys`: which keys are which name's, the codes to add one.
+  - `fleet`: several nodes on one PostgreSQL as one server: relayed seats, the
+    lobby's shares, invitations between nodes.
+
+Importing `edge.arcade` imports asyncssh: only `tui-reversi serve` does that.
 """

@@ -241,7 +241,7 @@ def _config(args: argparse.Namespace):
 
 def _migrate(url: str) -> int:
     """`serve --database URL --migrate`: the schema brought up to date, said in a line."""
-    from ..server.postgres import migrate_database, where
+    from ..server.ledger.postgres import migrate_database, where
 
     found, now = migrate_database(url)
     if found == now:
@@ -285,7 +285,7 @@ async def _serve(config) -> int:
     import asyncio
     import signal
 
-    from ..server.arcade import Arcade, log_to_stderr
+    from ..server.edge.arcade import Arcade, log_to_stderr
 
     # Handlers first: a stop request that comes with the banner is not lost.
     stop = asyncio.Event()

@@ -5,24 +5,26 @@
 only to a `Store`; the games never know which one it is.
 
 What it holds: finished games and their results, ratings, the accounts (which
-SSH keys are which name's: accounts.py's `AccountStore`, a part of `Store`),
+SSH keys are which name's: account_keys.py's `AccountStore`, a part of `Store`),
 the games kept not over (adjourned, or in play when last written), and, for a
 fleet, each node's
 share of the lobby (who is there, which tables) and the messages between
-nodes. On SQLite there are no other nodes: the fleet's part is empty.
+nodes. On SQLite there are no other nodes: the fleet's part is empty. The
+records that pass through it (`PlayedGame`, `UnfinishedGame`, `Results`) are
+declared here, beside the interface.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from datetime import datetime
+from typing import Any, Protocol
 
-from .accounts import AccountStore, KeyCodeStore
-from .guessing import PenaltyLedger
-
-if TYPE_CHECKING:
-    from .archive import PlayedGame, Results, UnfinishedGame
+from ...core import Ending, Game
+from ...net.terms import TimeControl
+from .account_keys import AccountStore, KeyCodeStore
+from .penalties import PenaltyLedger
 
 # What a node says to another: a JSON object (see fleet.py for the kinds).
 Message = dict[str, Any]
@@ -47,7 +49,7 @@ class TableView:
 
 @dataclass(frozen=True, slots=True)
 class Presence:
-    """One person on a node, as the lobby shows them (roster.py's `Doing`)."""
+    """One person on a node, as the lobby shows them (lobby_host.py's `Doing`)."""
 
     name: str
     state: str
@@ -57,10 +59,46 @@ class Presence:
     in_lobby: bool  # their own game shows the in-app lobby: they may be invited
 
 
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A table's finished game, as the server hands it to the archive."""
+
+    code: str
+    game: Game
+    names: tuple[str, str]  # black, white
+    started: datetime
+    end: Ending
+
+
+@dataclass(frozen=True, slots=True)
+class UnfinishedGame:
+    """A table's game that is not over, as it is kept to outlive the server."""
+
+    code: str
+    game: Game
+    names: tuple[str, str]  # black, white
+    time_control: TimeControl | None
+    left: tuple[float, float]  # seconds on (Black's, White's) clock, stopped; (0, 0) without
+    started: datetime
+    adjourned: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Results:
+    """A player's results on this server."""
+
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.wins} won, {self.losses} lost, {self.draws} drawn"
+
+
 class Store(AccountStore, PenaltyLedger, Protocol):
     """The server's state beyond its process, the accounts included (key_owner,
-    keys_of, claim, add_key, remove_key: accounts.py) and the penalties of guessing
-    (change_penalties: guessing.py). Methods raise StorageError
+    keys_of, claim, add_key, remove_key: account_keys.py) and the penalties of
+    guessing (change_penalties: penalties.py). Methods raise StorageError
     (one sentence) when the store fails; keep() reports its problems instead, as
     it also writes the players' saved games."""
 
@@ -70,7 +108,7 @@ class Store(AccountStore, PenaltyLedger, Protocol):
 
     @property
     def codes(self) -> KeyCodeStore:
-        """Where the one-time codes to add a key wait (accounts.py)."""
+        """Where the one-time codes to add a key wait (account_keys.py)."""
 
     @property
     def where(self) -> str:

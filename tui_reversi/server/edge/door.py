@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .config import ServeConfig
+from ..config import ServeConfig
 
 # A source's wrong passwords are forgotten after this long without another.
 FORGIVE_AFTER = 600.0

@@ -9,10 +9,10 @@ import collections
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from ..core import Color, Ending, Game, Variant
-from ..net.remote import NOBODY
-from ..net.server_line import line
-from ..net.terms import TimeControl
+from ...core import Color, Ending, Game, Variant
+from ...net.remote import NOBODY
+from ...net.server_line import line
+from ...net.terms import TimeControl
 from .games_socket import tell
 from .guests import shown_name
 

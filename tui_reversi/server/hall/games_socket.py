@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from ..net.server_line import MAX_LINE, words
+from ...net.server_line import MAX_LINE, words
 
 # A game that connects and says nothing is let go after this long.
 HELLO_TIMEOUT = 10.0

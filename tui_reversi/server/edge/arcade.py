@@ -22,24 +22,26 @@ from typing import TextIO
 
 import asyncssh
 
-from ..core.errors import reason
-from ..storage import StorageError
-from .archive import Archive
-from .config import ServeConfig, ServeError, format_duration, gone_reason, log_name
+from ...core.errors import reason
+from ...storage import StorageError
+from ..config import ServeConfig, ServeError, format_duration, gone_reason, log_name
+from ..hall.guests import remove_folder
+from ..hall.lobby_host import LobbyHost
+from ..hall.preloaded import PreloadedParent, fork_available
+from ..hall.pty_process import Spawn
+from ..hall.roster import presence, who_is_here
+from ..hall.ssh_session import GameSession
+from ..hall.tables import Tables
+from ..ledger.archive import Archive
+from ..ledger.fleet import Fleet
+from ..ledger.ratings import FIRST_RATING, shown_rating
+from ..ledger.store import Store
 from .door import Door
-from .fleet import Fleet
 from .guessing import TOO_MANY_GUESSES, PasswordGuesses
-from .guests import remove_folder
 from .hostkey import load_or_create_host_key
-from .lobby_host import LobbyHost
+from .input_allowance import InputAllowance
+from .key_commands import keys_command
 from .login import Accounts, Login
-from .preloaded import PreloadedParent, fork_available
-from .pty_process import Spawn
-from .ratings import FIRST_RATING, shown_rating
-from .roster import presence, who_is_here
-from .ssh_session import GameSession
-from .store import Store
-from .tables import Tables
 
 # After its session has ended, a connection gets this long to close by itself.
 LINGER_AFTER_SESSION = 5.0
@@ -185,7 +187,7 @@ class Arcade:
         config = self.config
         if config.database is None:
             return Archive(config.data_dir / "archive.sqlite3", config.players_dir)
-        from .postgres import PostgresStore  # (psycopg loads only for a fleet)
+        from ..ledger.postgres import PostgresStore  # (psycopg loads only for a fleet)
 
         return PostgresStore(config.database, config.players_dir)
 
@@ -484,8 +486,20 @@ class PlayerConnection(asyncssh.SSHServer):
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self.session = GameSession(self)
+        self.session = GameSession(self, InputAllowance())
         return self.session
+
+    # Asked by the session (hall/ssh_session.py's `Connection`).
+
+    @property
+    def adding_key(self) -> bool:
+        """True if let in only to run  keys add CODE  (login.py)."""
+        return self.login.adding_key
+
+    def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
+        """What `keys ...` says, and the exit status (key_commands.py)."""
+        accounts = self.arcade.accounts
+        return keys_command(self.login, accounts, self.user or "", self.config.auth, words, ssh)
 
     # Everything else a client may ask for is refused.
 

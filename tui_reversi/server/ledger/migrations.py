@@ -13,12 +13,11 @@ from collections.abc import Callable
 
 import psycopg
 
-from .config import ServeError
+from ..config import ServeError
 from .names import first_keeps
 
 # Taken while migrating: one node at a time (any constant the fleet agrees on).
 MIGRATION_LOCK = 0x7475_6972_7665_7273
-
 
 
 def _known_names(conn: psycopg.Connection) -> None:

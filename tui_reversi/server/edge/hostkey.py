@@ -13,8 +13,8 @@ from pathlib import Path
 
 import asyncssh
 
-from ..core.errors import reason
-from .config import ServeError
+from ...core.errors import reason
+from ..config import ServeError
 
 
 def load_or_create_host_key(path: Path) -> tuple[asyncssh.SSHKey, bool]:

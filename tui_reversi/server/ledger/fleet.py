@@ -32,16 +32,12 @@ import contextlib
 import secrets
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from ..net.server_line import MAX_LINE, line
-from ..net.terms import TableRefused
-from ..storage import StorageError
+from ...net.server_line import MAX_LINE, line
+from ...net.terms import TableRefused
+from ...storage import StorageError
 from .store import Message, Presence, Store, TableView
-
-if TYPE_CHECKING:
-    from .lobby_host import LobbyHost
-    from .table import Seat
 
 # How often a node looks at the fleet again (who is up, the others' lobby), and how
 # often it looks whether its own share of the lobby changed (shared only if it did).
@@ -82,6 +78,57 @@ class RelayTransport(asyncio.Transport):
         self.close()
 
 
+class HostTables(Protocol):
+    """What the fleet asks of this node's tables (hall/tables.py's `Tables`)."""
+
+    def join(self, code: str, name: str) -> tuple[object, str]:
+        """Sit `name` at table `code` here; the table and the seat's secret."""
+
+    def watch(self, code: str, name: str) -> tuple[object, str]:
+        """`name` watches table `code` here; the table and the place's secret."""
+
+    def resume(self, code: str, name: str) -> tuple[object, str]:
+        """`name` sits back down at adjourned table `code`; the table and the secret."""
+
+    def views(self) -> list[TableView]:
+        """This node's tables not over, as the lobby shows them."""
+
+    def view_of(self, secret: str) -> TableView | None:
+        """The table `secret` has a seat at, as the lobby shows it, while it has."""
+
+    async def serve_game(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Talk with one game from its hello on."""
+
+    def leave(self, secret: str) -> None:
+        """The session that held this seat has ended."""
+
+    def dropped(self, secret: str) -> None:
+        """The player at this seat went (a drop, not a crash)."""
+
+
+class HostLobby(Protocol):
+    """What the fleet asks of this node's in-app lobby (hall/lobby_host.py's `LobbyHost`)."""
+
+    @property
+    def tables(self) -> HostTables:
+        """This node's tables."""
+
+    def refresh(self) -> None:
+        """Show the lobby again to every game that shows it."""
+
+    def deliver(self, node: str, name: str, data: bytes) -> None:
+        """A line for `name`'s game here from the lobby of `node`."""
+
+    def answered_elsewhere(self, node: str, name: str, number: int, accepted: bool) -> None:
+        """`name`, in the lobby of `node`, answered invitation `number` held here."""
+
+    def gone_elsewhere(self, node: str, name: str) -> None:
+        """`name`'s game has left the lobby of `node`."""
+
+    def seated_elsewhere(self, node: str, name: str, secret: str, view: TableView) -> bool:
+        """`name`, in the lobby here, has a seat at table `view` on `node`."""
+
+
 @dataclass(eq=False)
 class _Hosted:
     """A game on another node, seated at a table here."""
@@ -98,7 +145,7 @@ class Fleet:
     def __init__(
         self,
         store: Store,
-        lobby: LobbyHost,
+        lobby: HostLobby,
         *,
         people: Callable[[], list[Presence]],
         log: Callable[[str], None],
@@ -192,15 +239,15 @@ class Fleet:
 
     async def relay(
         self,
-        seat: Seat,
+        node: str | None,
+        code: str,
         secret: str,
         sitting: dict[str, str],
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
     ) -> None:
-        """Play `seat` (here by `secret`, at a table on another node) by relaying the
+        """Play the seat here by `secret` at table `code` on `node` by relaying the
         game's lines there; `sitting` says how to sit there ({secret} or {how, code, name})."""
-        node = seat.table.node
         assert node is not None
         link = secrets.token_urlsafe(9)
         self._playing[link] = (node, writer)
@@ -211,7 +258,7 @@ class Fleet:
                 self._send(node, "line", link=link, data=data)
             self._send(node, "eof", link=link)
         except StorageError as error:
-            self._log(f"table {seat.table.code}: the relay to node {node} failed: {error}")
+            self._log(f"table {code}: the relay to node {node} failed: {error}")
         finally:
             self._playing.pop(link, None)
             self._links_of.pop(secret, None)
@@ -280,10 +327,9 @@ class Fleet:
     def seat_guest(self, node: str, name: str, secret: str) -> bool:
         """`name`, in the lobby of `node`, has the seat `secret` at a table here: that
         node sends their session to it (and lets it go if it cannot)."""
-        seat = self.tables.seat_of(secret)
-        if seat is None:
+        view = self.tables.view_of(secret)
+        if view is None:
             return False
-        view = self.tables.view(seat.table)
         self.tell(node, "seat", name=name, secret=secret, table=list(astuple(view)))
         return True
 

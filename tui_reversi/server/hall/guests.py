@@ -13,8 +13,8 @@ import secrets
 import shutil
 from pathlib import Path
 
-from .accounts import GUEST_PREFIX
-from .config import player_directory_name
+from ..config import player_directory_name
+from ..ledger.account_keys import GUEST_PREFIX
 
 GUEST_BITS = 64
 # Hex digits shown of a guest's name: enough to tell the guests at a table apart.

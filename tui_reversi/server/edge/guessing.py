@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
-from .accounts import CODE_LIFETIME
+from ..ledger.account_keys import CODE_LIFETIME
+from ..ledger.penalties import Penalty, PenaltyLedger, Subject, forgiven
 
 # A subject's wrong guesses are forgotten after this long without another.
 FORGIVE_AFTER = 600.0
@@ -39,43 +39,9 @@ QUEUE_LIMIT = 8.0
 CODE_TRIES_PER_KEY = 3
 CODE_TRIES_PER_ADDRESS = 10
 
-TOO_MANY_GUESSES = "the server has too many password guesses to answer now; try again in a minute."
-
-# (scope, who): ('address', '192.0.2.1'), ('name', 'alice'), ('total', ''),
-# ('code-key', 'ssh-ed25519 AAAA...'), ('code-address', '192.0.2.1').
-Subject = tuple[str, str]
 T = TypeVar("T")
 
-
-@dataclass
-class Penalty:
-    """One subject's wrong guesses and when it may guess next (Unix time)."""
-
-    failures: int = 0
-    last_failure: float = 0.0
-    next_try: float = 0.0
-
-    def idle(self, now: float) -> bool:
-        """Nothing left to keep: no failure remembered and no turn reserved."""
-        return self.failures == 0 and self.next_try <= now
-
-
-class PenaltyLedger(Protocol):
-    """Where penalties are kept: the store (archive.py's SQLite, postgres.py's)."""
-
-    def change_penalties(
-        self, subjects: Sequence[Subject], change: Callable[[dict[Subject, Penalty]], T]
-    ) -> T:
-        """Read the subjects' penalties (a fresh Penalty for one not kept), let
-        `change` alter them in place, keep them and return what `change` returned:
-        one transaction, one node at a time. Raises StorageError."""
-
-
-def forgiven(penalty: Penalty, now: float, after: float = FORGIVE_AFTER) -> Penalty:
-    """`penalty` with its failures forgotten if the last is older than `after`."""
-    if penalty.failures and now - penalty.last_failure > after:
-        penalty.failures = 0
-    return penalty
+TOO_MANY_GUESSES = "the server has too many password guesses to answer now; try again in a minute."
 
 
 class PasswordGuesses:
@@ -89,7 +55,9 @@ class PasswordGuesses:
     def wait_after(self, address: str) -> float:
         """How long a source waits between guesses now (0 if it has no wrong guess held)."""
         subject = ("address", address)
-        penalty = self._change([subject], lambda held: forgiven(held[subject], time.time()))
+        penalty = self._change(
+            [subject], lambda held: forgiven(held[subject], time.time(), FORGIVE_AFTER)
+        )
         return self._wait(penalty.failures)
 
     async def turn(self, address: str, name: str) -> bool:
@@ -110,7 +78,8 @@ class PasswordGuesses:
 
         def count(held: dict[Subject, Penalty]) -> int:
             for scope in ("address", "name"):
-                penalty = forgiven(held[(scope, address if scope == "address" else name)], now)
+                who = address if scope == "address" else name
+                penalty = forgiven(held[(scope, who)], now, FORGIVE_AFTER)
                 penalty.failures += 1
                 penalty.last_failure = now
                 penalty.next_try = max(penalty.next_try, now + self._wait(penalty.failures))
@@ -137,7 +106,7 @@ class PasswordGuesses:
         if at - now > QUEUE_LIMIT:
             return None
         for (scope, _), penalty in held.items():
-            forgiven(penalty, now)
+            forgiven(penalty, now, FORGIVE_AFTER)
             if scope == "total":
                 penalty.next_try = at + 1.0 / TOTAL_PER_SECOND
             else:  # (as if it fails: until it is reported, nothing else from it is compared)

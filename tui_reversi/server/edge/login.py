@@ -15,25 +15,16 @@ nobody learns from being let in whether a code waits for NAME.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import asyncssh
 
-from ..storage import StorageError
-from .accounts import (
-    KeyCodes,
-    KeyCodeStore,
-    is_guest,
-    key_text,
-    name_refusal,
-    named_keys,
-)
-from .config import ServeConfig, ServeError
-from .guests import new_guest_name
-from .names import look_alike_refusal
-
-if TYPE_CHECKING:
-    from .store import Store
+from ...storage import StorageError
+from ..config import ServeConfig, ServeError
+from ..hall.guests import new_guest_name
+from ..ledger.account_keys import KeyCodes, KeyCodeStore, is_guest
+from ..ledger.names import look_alike_refusal
+from ..ledger.store import Store
+from .accounts import key_text, name_refusal, named_keys
 
 # `ssh -i NEW-KEY alice+key@host keys add CODE`: a key asking to be added to alice.
 ADDING_SUFFIX = "+key"
@@ -82,6 +73,11 @@ class Login:
         self.adding_key = False  # let in only to redeem a code for `asked` (keys add CODE)
         self.refusal: str | None = None  # why a key or the client was refused, for the client
         self.guest = False
+
+    @property
+    def address(self) -> str:
+        """Where the client connected from."""
+        return self._address
 
     @property
     def name(self) -> str:

@@ -21,25 +21,22 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
-from ..core import Color, Ending, Game, Variant
-from ..net.terms import TimeControl
-from ..players.kinds import HUMAN, PERSON
-from ..storage import NameTakenError, SavedGame, SavedGames, StorageError
-from ..storage.paths import APP_NAME
-from ..storage.saved_games import GAMES_DIR
-from .accounts import AccountKey, KeyCodes, KeyCodeStore, is_guest
+from ...core import Color, Ending, Game, Variant
+from ...net.terms import TimeControl
+from ...storage import NameTakenError, SavedGame, SavedGames, StorageError
+from ...storage.paths import APP_NAME
+from ...storage.saved_games import GAMES_DIR
+from .account_keys import AccountKey, KeyCodes, KeyCodeStore, is_guest
 from .archive_schema import upgrade
-from .guessing import Penalty, Subject
 from .names import name_key
+from .penalties import Penalty, Subject
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
-
-if TYPE_CHECKING:
-    from .store import Message, Presence, TableView
+from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 T = TypeVar("T")
 
@@ -88,6 +85,11 @@ CREATE TABLE IF NOT EXISTS ratings (
 """
 # The one node of a server on its own.
 LOCAL_NODE = "local"
+# How a table's game is kept in each player's saved games: they were the one at
+# the keyboard, the other a person across the network (the player kinds saved
+# games name: players/kinds.py's HUMAN and PERSON, which the ledger does not import).
+AT_KEYBOARD = "human"
+ACROSS_NETWORK = "person"
 
 
 # How a game ended (core.Ending's reason) -> the archive's `ending` column; a
@@ -100,42 +102,6 @@ def archived_ending(end: Ending) -> str:
     if end.reason == "left":
         return "forfeit" if end.winner is not None else "left"
     return _ARCHIVED[end.reason]
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedGame:
-    """A table's finished game, as the server hands it to the archive."""
-
-    code: str
-    game: Game
-    names: tuple[str, str]  # black, white
-    started: datetime
-    end: Ending
-
-
-@dataclass(frozen=True, slots=True)
-class UnfinishedGame:
-    """A table's game that is not over, as it is kept to outlive the server."""
-
-    code: str
-    game: Game
-    names: tuple[str, str]  # black, white
-    time_control: TimeControl | None
-    left: tuple[float, float]  # seconds on (Black's, White's) clock, stopped; (0, 0) without
-    started: datetime
-    adjourned: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Results:
-    """A player's results on this server."""
-
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
-
-    def __str__(self) -> str:
-        return f"{self.wins} won, {self.losses} lost, {self.draws} drawn"
 
 
 class Archive:
@@ -264,7 +230,7 @@ class Archive:
     def live_nodes(self) -> set[str]:
         return {LOCAL_NODE}
 
-    # The accounts (accounts.py's AccountStore): which keys are which name's.
+    # The accounts (account_keys.py's AccountStore): which keys are which name's.
 
     def key_owner(self, key: str) -> str | None:
         row = self._query("SELECT name FROM account_keys WHERE key = ?", (key,)).fetchone()
@@ -476,7 +442,7 @@ def _save_for(played: PlayedGame, color: Color, players_dir: Path) -> None:
     ended: they are `human`, the other `person`. A game with no move is not kept."""
     if not played.game.moves:
         return
-    kinds = (HUMAN, PERSON) if color == Color.BLACK else (PERSON, HUMAN)
+    kinds = (AT_KEYBOARD, ACROSS_NETWORK) if color == Color.BLACK else (ACROSS_NETWORK, AT_KEYBOARD)
     record = replace(
         SavedGame.from_game(played.game, *kinds),
         names=played.names,

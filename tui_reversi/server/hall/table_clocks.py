@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from ..core import Ending
+from ...core import Ending
 from .table import Seat, Table
 
 # The clocks wait for both games to say their board is up (`begun`), but no longer

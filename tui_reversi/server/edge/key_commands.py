@@ -5,25 +5,23 @@ Plain lines; no terminal needed. The rules are accounts.py's."""
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING
 
-from ..storage import StorageError
-from .accounts import CODE_LIFETIME, ECHO_LIMIT, fingerprint
-from .config import ServeError, format_duration
+from ...storage import StorageError
+from ..config import ServeError, format_duration
+from ..ledger.account_keys import CODE_LIFETIME
+from .accounts import ECHO_LIMIT, fingerprint
 from .guessing import code_failed, code_refusal
-from .login import ADDING_SUFFIX
-
-if TYPE_CHECKING:
-    from .arcade import PlayerConnection
+from .login import ADDING_SUFFIX, Accounts, Login
 
 USAGE = "keys, keys add, keys add CODE (from the new key), keys remove FINGERPRINT"
 
 
-def keys_command(connection: PlayerConnection, words: list[str], ssh: str) -> tuple[list[str], int]:
-    """What `keys ...` (`words` after `keys`) says, and the exit status; `ssh` is
-    how this player reached the server ('ssh -p 2222')."""
-    login, name = connection.login, connection.user or ""
-    accounts = connection.arcade.accounts
+def keys_command(
+    login: Login, accounts: Accounts, name: str, auth: str, words: list[str], ssh: str
+) -> tuple[list[str], int]:
+    """What `keys ...` (`words` after `keys`) says to `name`, logged in by `login`
+    under --auth `auth`, and the exit status; `ssh` is how this player reached the
+    server ('ssh -p 2222')."""
     store = accounts.store
     if login.guest:
         return ["tui-reversi: guests have no keys: connect with an SSH key to claim a name."], 1
@@ -31,7 +29,7 @@ def keys_command(connection: PlayerConnection, words: list[str], ssh: str) -> tu
         return ["tui-reversi: this server keeps no accounts."], 1
     try:
         if not words:
-            return _listed(connection, name), 0
+            return _listed(login, accounts, name, auth), 0
         if words == ["add"]:
             code = accounts.codes.issue(name)
             lasts = format_duration(CODE_LIFETIME)
@@ -41,23 +39,22 @@ def keys_command(connection: PlayerConnection, words: list[str], ssh: str) -> tu
                 f"  {ssh} -i NEW-KEY {name}{ADDING_SUFFIX}@HOST keys add {code}",
             ], 0
         if len(words) == 2 and words[0] == "add":
-            return _redeemed(connection, name, words[1])
+            return _redeemed(login, accounts, name, words[1])
         if len(words) == 2 and words[0] == "remove":
-            return _removed(connection, name, words[1])
+            return _removed(accounts, name, words[1])
     except StorageError as error:
         accounts.log(str(error))
         return ["tui-reversi: the server cannot change keys now; please try again later."], 1
     return [f"tui-reversi: {' '.join(words)[:ECHO_LIMIT]!r} is not a keys command: {USAGE}"], 2
 
 
-def _listed(connection: PlayerConnection, name: str) -> list[str]:
-    accounts = connection.arcade.accounts
+def _listed(login: Login, accounts: Accounts, name: str, auth: str) -> list[str]:
     assert accounts.store is not None
     keys = [
         (held.key, f"added {held.added[:16].replace('T', ' ')} UTC")
         for held in accounts.store.keys_of(name)
     ]
-    if connection.config.auth == "keys":
+    if auth == "keys":
         with contextlib.suppress(ServeError):  # (logged at every login already)
             given = accounts.file_names()[1]
             keys += [(key, "in the server's authorized-keys file") for key, who in given.items()
@@ -66,23 +63,22 @@ def _listed(connection: PlayerConnection, name: str) -> list[str]:
         return [f"tui-reversi: no key is {name}'s here; a key you connect with claims the name."]
     lines = [f"tui-reversi: {name}'s keys here (remove one with  keys remove FINGERPRINT):"]
     for key, how in keys:
-        this = "  (this connection's)" if key == connection.login.key else ""
+        this = "  (this connection's)" if key == login.key else ""
         lines.append(f"  {fingerprint(key)}  {how}{this}")
     return lines
 
 
-def _redeemed(connection: PlayerConnection, name: str, code: str) -> tuple[list[str], int]:
-    login, accounts = connection.login, connection.arcade.accounts
+def _redeemed(login: Login, accounts: Accounts, name: str, code: str) -> tuple[list[str], int]:
     store = accounts.store
     assert store is not None
     if not login.adding_key or login.key is None:
         return ["tui-reversi: this key is yours already; run  keys add CODE  from the new key."], 1
     # Wrong tries count against this key and address, never against the code (guessing.py).
-    refusal = code_refusal(store, login.key, connection.address)
+    refusal = code_refusal(store, login.key, login.address)
     if refusal is not None:
         return [f"tui-reversi: {refusal}"], 1
     if not accounts.codes.redeem(name, code):
-        code_failed(store, login.key, connection.address)
+        code_failed(store, login.key, login.address)
         echoed = code[:ECHO_LIMIT]
         return [f"tui-reversi: {echoed!r} is not {name}'s code, or it was used or lapsed."], 1
     if not store.add_key(name, login.key):
@@ -92,8 +88,8 @@ def _redeemed(connection: PlayerConnection, name: str, code: str) -> tuple[list[
     return [f"tui-reversi: key {fingerprint(login.key)} is {name}'s now."], 0
 
 
-def _removed(connection: PlayerConnection, name: str, which: str) -> tuple[list[str], int]:
-    store = connection.arcade.accounts.store
+def _removed(accounts: Accounts, name: str, which: str) -> tuple[list[str], int]:
+    store = accounts.store
     assert store is not None
     keys = store.keys_of(name)
     found = [held for held in keys if fingerprint(held.key) == which]
@@ -102,5 +98,5 @@ def _removed(connection: PlayerConnection, name: str, which: str) -> tuple[list[
     if len(keys) == 1:
         return [f"tui-reversi: that is {name}'s only key here; add another first."], 1
     store.remove_key(name, found[0].key)
-    connection.arcade.accounts.log(f"key {which} removed from {name}")
+    accounts.log(f"key {which} removed from {name}")
     return [f"tui-reversi: key {which} is no longer {name}'s."], 0

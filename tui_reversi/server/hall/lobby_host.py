@@ -22,18 +22,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
-from ..net.remote import NOBODY
-from ..net.server_line import line, words
-from ..net.terms import TableRefused, TableTerms
-from .config import format_duration
+from ...net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
+from ...net.remote import NOBODY
+from ...net.server_line import line, words
+from ...net.terms import TableRefused, TableTerms
+from ..config import format_duration
+from ..ledger.store import TableView
 from .games_socket import GamesSocket, hello, tell
-from .roster import Doing
-from .store import TableView
 from .tables import Tables
 
 if TYPE_CHECKING:
-    from .fleet import Fleet
+    from ..ledger.fleet import Fleet
 
 # How long an invitation waits for its answer.
 INVITATION_TIMEOUT = 60.0
@@ -48,6 +47,16 @@ REFRESH = 1.0
 NAME_LIMIT = 64
 # A game told to go to its table that has not ended by then is hung up.
 GO_GRACE = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class Doing:
+    """What one person on the server is doing: a word for the lobby's column
+    (free, playing, waiting, watching, finished) and a phrase to read."""
+
+    state: str
+    text: str
+    code: str | None = None  # the table it is at, if any
 
 
 @dataclass(eq=False)

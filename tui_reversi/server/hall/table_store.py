@@ -8,8 +8,8 @@ adjourned, their clocks as they were.
 
 from __future__ import annotations
 
-from ..core import Color, Ending
-from .archive import PlayedGame, UnfinishedGame
+from ...core import Color, Ending
+from ..ledger.store import PlayedGame, UnfinishedGame
 from .table import Table
 
 

@@ -16,11 +16,11 @@ import asyncio
 import math
 from collections.abc import Callable
 
-from ..core import Color, Ending
-from ..net.server_line import line
-from ..storage import StorageError
-from .config import format_duration
-from .store import Store
+from ...core import Color, Ending
+from ...net.server_line import line
+from ...storage import StorageError
+from ..config import format_duration
+from ..ledger.store import Store
 from .table import Seat, Table
 from .table_clocks import TableClocks
 from .table_store import played, unfinished

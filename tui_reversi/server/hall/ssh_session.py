@@ -11,20 +11,19 @@ import asyncio
 import contextlib
 import itertools
 import os
-import shlex
 import signal
 import time
 import traceback
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import asyncssh
 
-from ..core import ReversiError
-from ..crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
-from ..net.terms import USAGE, TableTerms, TermsRefused
-from .config import (
+from ...crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
+from ...net.terms import TableTerms
+from ..config import (
+    ServeConfig,
     format_duration,
     gone_reason,
     log_name,
@@ -33,33 +32,19 @@ from .config import (
     player_user_name,
 )
 from .guests import shown_name
-from .input_allowance import INPUT_BURST, InputAllowance
-from .key_commands import keys_command
 from .lobby_host import GO_GRACE
-from .pty_process import INPUT_HIGH_WATER, PtyProcess
-from .roster import adjourned_lines, lobby_lines
+from .pty_process import INPUT_HIGH_WATER, PtyProcess, Spawn
+from .roster import Server, adjourned_lines, lobby_lines
+from .session_command import (
+    TABLE_OPTIONS,
+    SessionRefused,
+    game_options,
+    look_options,
+    resume_code,
+    table_command,
+    table_terms,
+)
 from .tables import TableRefused
-
-if TYPE_CHECKING:
-    from .arcade import PlayerConnection
-
-# Game options a player may add after the host, `ssh -t host ascii black hard` or
-# `ssh -t host -- --ascii --black hard`: flag -> what its value is, if it takes one.
-GAME_OPTIONS = {
-    "--ascii": None,
-    "--no-mouse": None,
-    "--no-animation": None,
-    "--resume": None,
-    "--new": None,
-    "--black": "LEVEL",
-    "--white": "LEVEL",
-    "--variant": "NAME",
-    "--theme": "NAME",
-}
-
-# At a table (`ssh -t host table`, `join CODE`), only options about the look apply.
-TABLE_OPTIONS = ("--ascii", "--no-mouse", "--no-animation", "--theme")
-_LOOKS = tuple(option.removeprefix("--") for option in TABLE_OPTIONS)
 
 # What a full-screen app may have switched on, switched off again: used only when the
 # game died by a signal and could not restore the player's terminal itself.
@@ -82,100 +67,86 @@ ANSWER_WAIT = 60.0
 ELSEWHERE_KEYS = {"t": "take over", "n": "separate", "q": "leave", "\x03": "leave", "\x04": "leave"}
 
 
-class SessionRefused(ReversiError):
-    """Why a session cannot start, in one sentence for the player, and its exit status."""
+class SessionServer(Server, Protocol):
+    """The running server as a session uses it (edge/arcade.py's `Arcade`)."""
 
-    def __init__(self, message: str, status: int = 1, reason: str | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.reason = reason or message
+    @property
+    def config(self) -> ServeConfig:
+        """What the operator chose."""
 
+    @property
+    def live_games(self) -> dict[str, GameSession]:
+        """Player (directory) name -> the session whose game is that player's live game."""
 
-def game_options(command: str | None) -> list[str]:
-    """The game arguments a player asked for in their SSH command, checked against a short list."""
-    if not command or not command.strip():
-        return []
-    try:
-        words = shlex.split(command)
-    except ValueError as error:
-        raise SessionRefused(f"cannot read the options {command!r}: {error}", 2) from None
-    options: list[str] = []
-    index = 0
-    while index < len(words):
-        word = words[index]
-        name, has_value, value = word.partition("=")
-        if not name.startswith("-"):
-            name = f"--{name}"  # `ssh -t host ascii`: OpenSSH reads `--ascii` there as its own
-        if name not in GAME_OPTIONS:
-            allowed = ", ".join(
-                f"{flag[2:]} {value}" if value else flag[2:] for flag, value in GAME_OPTIONS.items()
-            )
-            raise SessionRefused(f"{word!r} is not a game option here; try: {allowed}", 2)
-        takes_value = GAME_OPTIONS[name] is not None
-        if takes_value and not has_value:
-            index += 1
-            if index == len(words):
-                raise SessionRefused(f"{name} needs a value", 2)
-            value = words[index]
-        elif not takes_value and has_value:
-            raise SessionRefused(f"{name} takes no value", 2)
-        if takes_value and not (value.replace("-", "").isalnum() and len(value) <= 32):
-            raise SessionRefused(f"{value!r} is not a value for {name}", 2)
-        options += [name, value] if takes_value else [name]
-        index += 1
-    return options
+    @property
+    def games(self) -> set[GameSession]:
+        """Every session with a game running, its connection still there or gone."""
+
+    def note(self, text: str) -> None:
+        """A line for the operator's log."""
+
+    def take_seat(self) -> bool:
+        """Take one of the server's seats; False if all are taken."""
+
+    def leave_seat(self) -> None:
+        """Give a seat taken back."""
+
+    async def spawner(self, argv: list[str]) -> Spawn | None:
+        """How to start `argv`: by the preloaded parent, or None for a new process."""
 
 
-def table_command(command: str | None) -> tuple[str | None, str | None, str | None]:
-    """`table ...` -> ('table', None, the rest); `join CODE ...` -> ('join', CODE, the
-    rest), and `watch CODE ...` likewise; `resume [CODE] ...` -> ('resume', CODE or
-    None, the rest); anything else -> (None, None, command), for game_options."""
-    first, _, rest = (command or "").strip().partition(" ")
-    if first == "lobby":  # alone, it is shown before a game is asked for
-        raise SessionRefused("lobby takes nothing after it: ssh HOST lobby", 2)
-    if first == "table":
-        return "table", None, rest  # its terms (colour, clock, variant) are read by table_terms
-    if first == "resume":
-        return ("resume", *_resume_code(rest))
-    if first in ("join", "watch"):
-        code, _, rest = rest.strip().partition(" ")
-        if not code:
-            raise SessionRefused(f"{first} needs the table's code: ssh -t HOST {first} CODE", 2)
-        return first, code, rest
-    return None, None, command
+class Connection(Protocol):
+    """The SSH connection a session belongs to (edge/arcade.py's `PlayerConnection`)."""
+
+    end_reason: str | None  # why it ended, for the log (the session says it as it goes)
+    game_pid: int | None  # its game's process, once started
+
+    @property
+    def arcade(self) -> SessionServer:
+        """The running server."""
+
+    @property
+    def user(self) -> str | None:
+        """The name it plays under (set at authentication, before any session)."""
+
+    @property
+    def address(self) -> str:
+        """Where it connected from."""
+
+    @property
+    def ssh_connection(self) -> str:
+        """SSH_CONNECTION's value for its games: 'client port server port'."""
+
+    @property
+    def adding_key(self) -> bool:
+        """True if it was let in only to run  keys add CODE."""
+
+    def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
+        """What `keys ...` (`words` after `keys`) says, and the exit status."""
+
+    def session_closed(self) -> None:
+        """The game is over and the client told."""
 
 
-def _resume_code(rest: str) -> tuple[str | None, str]:
-    """`resume`'s code, if one is named (else None: the player's one adjourned game),
-    and the look options after it."""
-    code, _, after = rest.strip().partition(" ")
-    if code and not code.startswith("-") and code not in _LOOKS:
-        return code, after
-    return None, rest
+class Allowance(Protocol):
+    """How much input a game is given (edge/input_allowance.py's `InputAllowance`)."""
 
+    @property
+    def dropped(self) -> int:
+        """Bytes dropped so far."""
 
-def table_terms(command: str | None) -> tuple[TableTerms, str]:
-    """The terms of a `table` command (colour, clock, variant: net/terms.py) and the
-    look options after them. Raises SessionRefused for anything else."""
-    terms_words = (command or "").split()
-    try:
-        terms, rest = TableTerms.parse(terms_words)
-    except TermsRefused as refusal:
-        raise SessionRefused(f"{refusal}; {USAGE}", 2) from None
-    index = 0
-    while index < len(rest):
-        word = rest[index]
-        name, equals, _ = word.removeprefix("--").partition("=")
-        if name not in _LOOKS:
-            raise SessionRefused(f"{word[:20]!r} is not a term of a table: {USAGE}", 2)
-        index += 2 if name == "theme" and not equals else 1  # (its value: checked later)
-    return terms, " ".join(rest)
+    @property
+    def burst(self) -> int:
+        """The most it takes at once, in bytes."""
+
+    def admit(self, data: bytes) -> bytes:
+        """What of `data` the game gets."""
 
 
 class GameSession(asyncssh.SSHServerSession):
     """Starts the game when the client asks for a shell; pumps bytes; ends it cleanly."""
 
-    def __init__(self, owner: PlayerConnection) -> None:
+    def __init__(self, owner: Connection, allowance: Allowance) -> None:
         self._owner = owner
         self._config = owner.arcade.config
         self._chan: asyncssh.SSHServerChannel | None = None
@@ -186,7 +157,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._erase: int | None = None
         self._process: PtyProcess | None = None
         self._pending_input = bytearray()
-        self._allowance = InputAllowance()
+        self._allowance = allowance
         self._logged_dropped = False
         self._last_input = time.monotonic()
         self._timers: dict[str, asyncio.TimerHandle] = {}
@@ -237,7 +208,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     def session_started(self) -> None:
         words = (self._command or "").split()
-        if self._owner.login.adding_key and not (words[:2] == ["keys", "add"] and len(words) == 3):
+        if self._owner.adding_key and not (words[:2] == ["keys", "add"] and len(words) == 3):
             name = self._owner.user
             self._owner.end_reason = "a key not the player's yet asked for more than keys add"
             self._print(
@@ -247,7 +218,7 @@ class GameSession(asyncssh.SSHServerSession):
             return
         if words[:1] == ["keys"]:
             ssh = self._ssh_hint().removesuffix(" HOST").replace("ssh -t", "ssh", 1)
-            lines, status = keys_command(self._owner, words[1:], ssh)
+            lines, status = self._owner.keys(words[1:], ssh)
             self._print(lines)
             self._owner.end_reason = f"keys {' '.join(words[1:2])}".strip()
             self._exit(status)
@@ -256,7 +227,7 @@ class GameSession(asyncssh.SSHServerSession):
             self._show_lobby()
             return
         first, _, rest = (self._command or "").strip().partition(" ")
-        if first == "resume" and _resume_code(rest)[0] is None and self._lists_adjourned():
+        if first == "resume" and resume_code(rest)[0] is None and self._lists_adjourned():
             return
         try:
             options = self._admit()
@@ -603,7 +574,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     async def _table_from_lobby(self, options: list[str]) -> int:
         """Play at the table the lobby found, then back to the player's own game."""
-        look = _look_options(options)
+        look = look_options(options)
         tables = self._owner.arcade.tables
         self._table_secret, self._next_table = self._next_table, None
         seat = tables.seat_of(self._table_secret) if self._table_secret else None
@@ -698,7 +669,7 @@ class GameSession(asyncssh.SSHServerSession):
         if not self._open:
             return
         if self._allowance.dropped:
-            kib = INPUT_BURST // 1024
+            kib = self._allowance.burst // 1024
             self._say(
                 f"\r\ntui-reversi: {_amount(self._allowance.dropped)} of input the game could "
                 f"not use was dropped (pastes of over {kib} KB, or keys faster than anyone types)."
@@ -794,17 +765,6 @@ class GameSession(asyncssh.SSHServerSession):
 def _amount(size: int) -> str:
     """`10485760` -> '10 MB', `40000` -> '39 KB': a size for a sentence."""
     return f"{size / 1048576:.0f} MB" if size >= 1048576 else f"{max(size // 1024, 1)} KB"
-
-
-def _look_options(options: list[str]) -> list[str]:
-    """The options about the look only (TABLE_OPTIONS), with their values."""
-    look: list[str] = []
-    for index, option in enumerate(options):
-        if option in TABLE_OPTIONS:
-            look.append(option)
-            if GAME_OPTIONS[option] is not None and index + 1 < len(options):
-                look.append(options[index + 1])
-    return look
 
 
 def _player_home(players_dir: Path, user: str) -> Path:

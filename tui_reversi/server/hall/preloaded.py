@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from .config import PATH, ServeError
+from ..config import PATH, ServeError
 
 # The parent's whole environment: what Python needs to start, nothing of the server's.
 PARENT_ENVIRONMENT = {"PATH": PATH, "LANG": "C.UTF-8", "PYTHONSAFEPATH": "1"}

@@ -32,8 +32,9 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import Jsonb
 
-from ..storage import StorageError
-from .accounts import (
+from ...storage import StorageError
+from ..config import ServeError
+from .account_keys import (
     CODE_LIFETIME,
     AccountKey,
     KeyCodeStore,
@@ -42,20 +43,16 @@ from .accounts import (
     same_code,
 )
 from .archive import (
-    PlayedGame,
-    Results,
-    UnfinishedGame,
     game_row,
     read_unfinished,
     save_for_players,
     winner_of,
 )
-from .config import ServeError
-from .guessing import Penalty, Subject
 from .migrations import check, migrate
 from .names import name_key
+from .penalties import Penalty, Subject
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
-from .store import Message, Presence, TableView
+from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 LOBBY_CHANNEL = "tui_reversi_lobby"
 # Connections each node keeps for the state (the listening one aside).
@@ -226,7 +223,7 @@ class PostgresStore:
         )
         return Results(*(int(count) for count in rows[0]))
 
-    # -- accounts (accounts.py's AccountStore): which keys are which name's -------------
+    # -- accounts (account_keys.py's AccountStore): which keys are which name's -------------
 
     def key_owner(self, key: str) -> str | None:
         rows = self._execute("SELECT name FROM account_keys WHERE key = %s", (key,))
@@ -470,7 +467,7 @@ class PostgresStore:
 
 class SharedKeyCodes:
     """The one-time codes to add a key, in the database: shown on one node,
-    redeemed on any (accounts.py's `KeyCodeStore`)."""
+    redeemed on any (account_keys.py's `KeyCodeStore`)."""
 
     def __init__(self, store: PostgresStore) -> None:
         self._store = store

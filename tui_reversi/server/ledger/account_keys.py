@@ -1,71 +1,29 @@
-"""Names bound to SSH keys: who may play under which name.
+"""Which keys are which name's, and the one-time codes that add a key to a name,
+as the ledger keeps them: the records, the stores' interfaces (`AccountStore`,
+`KeyCodeStore`) and the codes of one process (`KeyCodes`). The rules of who
+may claim which name are the edge's (edge/accounts.py).
 
-A name belongs to the keys that claimed it. Under the open default (`--auth
-none`) a client that offers a public key claims a free name with it on first
-use and keeps it; a client without a key plays as a guest under a name the
-server gives (`guest-7f3a`), unrated. Under `--auth keys` the authorized-keys
-file gives each key its name: the key's comment, up to any `@`
-(`ssh-ed25519 AAAA... alice@laptop` is alice's). Under `--auth password`
-the password lets people in, but a name claimed by a key needs that key.
-
-One key is one name's; a name may have several keys: from a session logged
-in as the name, `keys add` shows a one-time code that a new key redeems
-(`ssh alice@host keys add CODE`). The bindings live in an `AccountStore`
-(the archive's SQLite here), behind the same kind of interface as the tables'.
+A guest's name is the server's to give (`guest-7f3a`): the ledger tells them
+apart because games with a guest are not rated.
 """
 
 from __future__ import annotations
 
 import hmac
-import re
 import secrets
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Protocol
 
-import asyncssh
-
-from ..core.errors import reason
-from .config import ServeError
-
 GUEST_PREFIX = "guest-"
-# A name a person may claim: letters, digits, '.', '_', '-'; never a guest's.
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")
-NAME_RULE = (
-    "a name here is 1 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit"
-)
-
-# How long a code to add a key lasts (wrong tries count against the key: guessing.py).
+# How long a code to add a key lasts (wrong tries count against the key: edge/guessing.py).
 CODE_LIFETIME = 600.0
 _CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-# What is echoed back of a code or a fingerprint a client typed.
-ECHO_LIMIT = 60
 
 
 def is_guest(name: str) -> bool:
     """True for the names the server gives clients without a key."""
     return name.startswith(GUEST_PREFIX)
-
-
-def name_refusal(name: str) -> str | None:
-    """Why `name` cannot be a person's name here (one sentence), or None if it can."""
-    if is_guest(name):
-        return f"names starting with {GUEST_PREFIX} are the server's to give to guests."
-    if not _NAME.fullmatch(name):
-        return f"{NAME_RULE}."
-    return None
-
-
-def key_text(key: asyncssh.SSHKey) -> str:
-    """A public key as the store keeps it: 'ssh-ed25519 AAAA...', no comment."""
-    kind, data, *_ = key.export_public_key("openssh").decode("ascii").split()
-    return f"{kind} {data}"
-
-
-def fingerprint(text: str) -> str:
-    """'SHA256:...' for a key as the store keeps it."""
-    return asyncssh.import_public_key(text).get_fingerprint()
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,33 +53,6 @@ class AccountStore(Protocol):
 
     def remove_key(self, name: str, key: str) -> bool:
         """Unbind `key` from `name`; True if it was bound to it."""
-
-
-def named_keys(path: Path) -> tuple[asyncssh.SSHAuthorizedKeys, dict[str, str]]:
-    """The authorized-keys file, and the name each key in it is given (its comment
-    up to any '@'; keys without a comment have none). ServeError if unreadable."""
-    try:
-        text = path.read_text(encoding="utf-8")
-        authorized = asyncssh.import_authorized_keys(text)
-    except OSError as error:
-        raise ServeError(f"cannot read {path}: {reason(error)}") from None
-    except (ValueError, UnicodeDecodeError) as error:
-        raise ServeError(f"cannot use {path}: {error}") from None
-    names: dict[str, str] = {}
-    for line in text.splitlines():
-        words = line.split()
-        if not words or words[0].startswith("#"):
-            continue
-        for start in range(len(words)):  # the key starts after its options, if any
-            try:
-                key = asyncssh.import_public_key(" ".join(words[start:]))
-            except (asyncssh.KeyImportError, ValueError):
-                continue
-            name = (key.get_comment() or "").partition("@")[0]
-            if name:
-                names.setdefault(key_text(key), name)
-            break
-    return authorized, names
 
 
 @dataclass

@@ -28,6 +28,7 @@ class InputAllowance:
         self._since = now()
         self._in_paste = False
         self.dropped = 0  # bytes dropped so far
+        self.burst = INPUT_BURST  # (what a player is told it takes at once)
 
     def admit(self, data: bytes) -> bytes:
         """What of `data` the game gets: all of it, or nothing (or a paste's end)."""

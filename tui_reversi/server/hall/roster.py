@@ -4,31 +4,74 @@ plain lines (no terminal needed)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+import asyncio
+from collections.abc import Iterable
+from typing import Protocol
 
-from ..core import Color
-from .accounts import is_guest
-from .config import player_directory_name
+from ...core import Color
+from ..config import player_directory_name
+from ..ledger.account_keys import is_guest
+from ..ledger.fleet import Fleet
+from ..ledger.ratings import shown_rating
+from ..ledger.store import Presence, Store, TableView
 from .guests import shown_name
-from .ratings import shown_rating
-from .store import Presence, TableView
-
-if TYPE_CHECKING:
-    from .arcade import Arcade
+from .lobby_host import Doing, LobbyHost
+from .tables import Tables
 
 
-@dataclass(frozen=True, slots=True)
-class Doing:
-    """What one person on the server is doing: a word for the lobby's column
-    (free, playing, waiting, watching, finished) and a phrase to read."""
+class Session(Protocol):
+    """A game session as the roster reads it (hall/ssh_session.py's `GameSession`)."""
 
-    state: str
-    text: str
-    code: str | None = None  # the table it is at, if any
+    @property
+    def table_secret(self) -> str | None:
+        """The secret of the session's seat at a table, if it has one."""
+
+    @property
+    def task(self) -> asyncio.Task[None] | None:
+        """The session's game, while it has one (None: a look at the lobby)."""
 
 
-def who_is_here(arcade: Arcade, everywhere: bool = True) -> dict[str, Doing]:
+class Connection(Protocol):
+    """A connection as the roster reads it (edge/arcade.py's `PlayerConnection`)."""
+
+    @property
+    def user(self) -> str | None:
+        """The name it plays under, once it asked for one."""
+
+    @property
+    def authenticated(self) -> bool:
+        """True once it is let in."""
+
+    @property
+    def session(self) -> Session | None:
+        """Its game session, if it opened one."""
+
+
+class Server(Protocol):
+    """The running server as the roster reads it (edge/arcade.py's `Arcade`)."""
+
+    @property
+    def connections(self) -> Iterable[Connection]:
+        """Every connection counted in at the door."""
+
+    @property
+    def tables(self) -> Tables:
+        """This node's tables."""
+
+    @property
+    def lobby(self) -> LobbyHost:
+        """The in-app lobby."""
+
+    @property
+    def fleet(self) -> Fleet | None:
+        """The other nodes of the fleet; None for a server alone."""
+
+    @property
+    def archive(self) -> Store | None:
+        """What the server keeps (None before it started)."""
+
+
+def who_is_here(arcade: Server, everywhere: bool = True) -> dict[str, Doing]:
     """Everyone with a game open on the server (by player name), and what they do;
     in a fleet, on every node unless not `everywhere` (this node's people only)."""
     tables = arcade.tables
@@ -59,7 +102,7 @@ def who_is_here(arcade: Arcade, everywhere: bool = True) -> dict[str, Doing]:
     return doing
 
 
-def presence(arcade: Arcade) -> list[Presence]:
+def presence(arcade: Server) -> list[Presence]:
     """This node's people, as it shares them with the fleet's other nodes."""
     in_lobby = {guest.name for guest in arcade.lobby.guests}
     node = arcade.archive.node if arcade.archive is not None else ""
@@ -69,7 +112,7 @@ def presence(arcade: Arcade) -> list[Presence]:
     ]
 
 
-def lobby_lines(arcade: Arcade, name: str, join_hint: str) -> list[str]:
+def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
     """The lobby as `name` sees it; `join_hint` is the ssh command before `join CODE`."""
     views = arcade.tables.views(everywhere=True)
     doing = {who: what.text for who, what in who_is_here(arcade).items()}

@@ -29,18 +29,17 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..core import Color, Variant
-from ..net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
-from ..net.server_line import line, words
-from ..net.terms import TableRefused as TableRefused
-from ..net.terms import TimeControl as TimeControl
-from .accounts import is_guest
-from .archive import UnfinishedGame
-from .config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
+from ...core import Color, Variant
+from ...net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
+from ...net.server_line import line, words
+from ...net.terms import TableRefused as TableRefused
+from ...net.terms import TimeControl as TimeControl
+from ..config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
+from ..ledger.account_keys import is_guest
+from ..ledger.ratings import shown_rating
+from ..ledger.store import Store, TableView, UnfinishedGame
 from .games_socket import GamesSocket, hello
 from .guests import shown_name
-from .ratings import shown_rating
-from .store import Store, TableView
 from .table import Seat as Seat
 from .table import Table as Table
 from .table_clocks import TableClocks
@@ -49,7 +48,7 @@ from .table_referee import TableReferee
 from .table_store import brought_back
 
 if TYPE_CHECKING:
-    from .fleet import Fleet
+    from ..ledger.fleet import Fleet
 
 # Codes are read aloud and typed: no 0/O, 1/I.
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -229,6 +228,11 @@ class Tables:
     def seat_of(self, secret: str) -> Seat | None:
         """The seat a session's secret stands for, while it does."""
         return self._seats.get(secret)
+
+    def view_of(self, secret: str) -> TableView | None:
+        """The table `secret` has a seat at, as the lobby shows it, while it has."""
+        seat = self._seats.get(secret)
+        return self.view(seat.table) if seat is not None else None
 
     def playing(self, secret: str) -> bool:
         """True while the game given `secret` sits at its player's seat (not a
@@ -440,7 +444,8 @@ class Tables:
         seat = self._seats.get(secret)
         elsewhere = self._elsewhere.get(secret)
         if seat is not None and elsewhere is not None and self.fleet is not None:
-            await self.fleet.relay(seat, secret, elsewhere, reader, writer)
+            node, code = seat.table.node, seat.table.code
+            await self.fleet.relay(node, code, secret, elsewhere, reader, writer)
             return
         if seat is None or seat in self._linked:
             writer.write(line("bye", "this game has no seat at a table."))

@@ -1,0 +1,12 @@
+"""The server's hall: what a player who is in takes part in.
+
+The SSH sessions and their games (`ssh_session`, what a player asks for
+after the host in `session_command`, the games' processes in
+`pty_process`, `preloaded` and the games' socket in `games_socket`), the
+in-app lobby (`lobby_host`) and the roster (`roster`), the tables with their
+referee, clocks, course and store (`tables`, `table_*`). It imports the
+ledger, never the edge: what it needs of a connection it declares as a
+Protocol that the edge's classes meet.
+
+Importing this package imports nothing (the game launcher imports `pty_process`).
+"""
