@@ -12,7 +12,9 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   `ServeError`; below all three rooms.
 - `edge`: what a stranger reaches.
   - `arcade`: the listener, authentication, seats, the connection log.
-  - `door`: admission at the door and the password penalties.
+  - `door`: admission at the door.
+  - `guessing`: what guessing a password or a key code costs (per address,
+    name, key and in total), the penalties kept in the ledger.
   - `login`: one connection's way in; `accounts`: the name rules and the
     authorized-keys file; `key_commands`: `ssh host keys`.
   - `input_allowance`: how much input a game is given.
@@ -28,11 +30,15 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   - `tables`, `table_*`: the tables, their referee, clocks, course and store.
   - `lobby_host`: the server's end of the in-app lobby: guests and invitations.
   - `roster`: who is here and what each is doing, as plain lines (`ssh host lobby`).
+  - `guests`: a guest's name (64 random bits, shown short) and its folder.
 - `ledger`: what outlives a process.
   - `store`: the one interface to what the server keeps and shares, and the
     records through it; `archive` (SQLite, one machine) and `postgres` with
     `migrations` (a fleet) implement it.
   - `account_keys`: which keys are which name's, the codes to add one.
+  - `names`: one name per look-alike key (UTS #39 skeleton); `ratings`: the
+    Elo rules (provisional names, rematches counting less); `penalties`:
+    the penalties of guessing as kept; `archive_schema`: SQLite's versions.
   - `fleet`: several nodes on one PostgreSQL as one server: relayed seats, the
     lobby's shares, invitations between nodes.
 
