@@ -7,7 +7,8 @@ these were written; they are meant to join its list):
 - verdicts per second in total from 200 addresses: `tui-reversi serve --auth
   password` from the tree, and 200 loopback addresses (127.0.0.2-201) each
   guessing wrong passwords as fast as it is answered, reconnecting when
-  dropped, for --seconds (20); every refusal heard is a verdict;
+  dropped, for --seconds (20); every refusal heard is a verdict; all at one
+  name (mallory), then each address at a name of its own;
 - rating moved by 12 resign-rematch games between one pair: the tree's
   archive (a fresh SQLite) keeps twelve games of one pair, the colours
   changing, each won by the same player after one move and a resignation.
@@ -74,7 +75,7 @@ class Guesser(asyncssh.SSHClient):
         return f"guess {self.asked}"
 
 
-async def guess_from(port: int, source: str, verdicts: list[int], until: float) -> None:
+async def guess_from(port: int, source: str, user: str, verdicts: list[int], until: float) -> None:
     loop = asyncio.get_running_loop()
     while (left := until - loop.time()) > 0:
         with contextlib.suppress(asyncssh.Error, OSError, TimeoutError):
@@ -82,7 +83,7 @@ async def guess_from(port: int, source: str, verdicts: list[int], until: float) 
                 asyncssh.connect(
                     "127.0.0.1",
                     port,
-                    username="mallory",
+                    username=user,
                     known_hosts=None,
                     agent_path=None,
                     client_keys=[],
@@ -96,24 +97,33 @@ async def guess_from(port: int, source: str, verdicts: list[int], until: float) 
 
 
 async def verdicts_from_200_addresses(tree: Path, scratch: Path, seconds: float) -> str:
+    return await verdicts(tree, scratch, seconds, lambda source: "mallory")
+
+
+async def verdicts_from_200_addresses_200_names(tree: Path, scratch: Path, seconds: float) -> str:
+    return await verdicts(tree, scratch, seconds, lambda source: f"mallory{source.split('.')[-1]}")
+
+
+async def verdicts(tree: Path, scratch: Path, seconds: float, user: Callable[[str], str]) -> str:
     password = scratch / "password"
     password.write_text(PASSWORD + "\n")
     server, port = start(tree, scratch / "guesses", "--auth", "password", "--password-file",
                          str(password))  # fmt: skip
     try:
         loop = asyncio.get_running_loop()
-        verdicts = [0]
+        heard = [0]
         until = loop.time() + seconds
-        await asyncio.gather(*(guess_from(port, s, verdicts, until) for s in SOURCES))
+        await asyncio.gather(*(guess_from(port, s, user(s), heard, until) for s in SOURCES))
     finally:
         stop(server)
-    return f"{verdicts[0] / seconds:.1f} verdicts/s in total ({verdicts[0]} in {seconds:.0f} s)"
+    return f"{heard[0] / seconds:.1f} verdicts/s in total ({heard[0]} in {seconds:.0f} s)"
 
 
 async def rating_moved_by_12_rematches(tree: Path, scratch: Path, seconds: float) -> str:
     done = subprocess.run(
         [sys.executable, "-c", REMATCHES],
         env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "HOME": str(scratch)},
+        cwd=tree,  # (`-c` puts the working directory first on the path)
         capture_output=True,
         text=True,
         check=True,
@@ -124,6 +134,10 @@ async def rating_moved_by_12_rematches(tree: Path, scratch: Path, seconds: float
 
 MEASURES: list[tuple[str, Callable[[Path, Path, float], Awaitable[str]]]] = [
     ("verdicts per second in total from 200 addresses", verdicts_from_200_addresses),
+    (
+        "verdicts per second in total from 200 addresses, each at a name of its own",
+        verdicts_from_200_addresses_200_names,
+    ),
     ("rating moved by 12 resign-rematch games between one pair", rating_moved_by_12_rematches),
 ]
 
@@ -137,9 +151,9 @@ async def main() -> None:
     trees = [*(args.tree or []), ROOT]
     print(load())
     with tempfile.TemporaryDirectory() as scratch:
-        for name, measure in MEASURES:
+        for which, (name, measure) in enumerate(MEASURES):
             for number, tree in enumerate(trees):
-                where = Path(scratch) / f"{number}-{name.split()[0]}"
+                where = Path(scratch) / f"{which}-{number}"
                 where.mkdir()
                 print(f"{name}, {tree}: {await measure(tree, where, args.seconds)}", flush=True)
     print(load())
