@@ -34,7 +34,7 @@ from ...storage.saved_games import GAMES_DIR
 from .account_keys import AccountKey, KeyCodes, KeyCodeStore, is_guest
 from .archive_schema import upgrade
 from .names import name_key
-from .penalties import Penalty, Subject
+from .penalties import Penalty, Subject, change_kept
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
 from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
@@ -299,33 +299,27 @@ class Archive:
     def change_penalties(
         self, subjects: Sequence[Subject], change: Callable[[dict[Subject, Penalty]], T]
     ) -> T:
-        now = datetime.now(UTC).timestamp()
+        def read(subject: Subject) -> sqlite3.Row | None:
+            return self._db.execute(
+                "SELECT failures, last_failure, next_try FROM penalties "
+                "WHERE scope = ? AND subject = ?",
+                subject,
+            ).fetchone()
+
+        def write(subject: Subject, penalty: Penalty | None) -> None:
+            if penalty is None:
+                self._db.execute("DELETE FROM penalties WHERE scope = ? AND subject = ?", subject)
+                return
+            self._db.execute(
+                """INSERT OR REPLACE INTO penalties
+                   (scope, subject, failures, last_failure, next_try) VALUES (?, ?, ?, ?, ?)""",
+                (*subject, penalty.failures, penalty.last_failure, penalty.next_try),
+            )
+
         try:
             with self._db:  # (one writer at a time: the check and the change are one)
                 self._db.execute("BEGIN IMMEDIATE")
-                held = {subject: Penalty() for subject in subjects}
-                for scope, who in subjects:
-                    row = self._db.execute(
-                        """SELECT failures, last_failure, next_try FROM penalties
-                           WHERE scope = ? AND subject = ?""",
-                        (scope, who),
-                    ).fetchone()
-                    if row is not None:
-                        held[(scope, who)] = Penalty(int(row[0]), float(row[1]), float(row[2]))
-                answer = change(held)
-                for (scope, who), penalty in held.items():
-                    if penalty.idle(now):
-                        self._db.execute(
-                            "DELETE FROM penalties WHERE scope = ? AND subject = ?", (scope, who)
-                        )
-                    else:
-                        self._db.execute(
-                            """INSERT OR REPLACE INTO penalties
-                               (scope, subject, failures, last_failure, next_try)
-                               VALUES (?, ?, ?, ?, ?)""",
-                            (scope, who, penalty.failures, penalty.last_failure, penalty.next_try),
-                        )
-                return answer
+                return change_kept(subjects, change, read, write)
         except sqlite3.Error as error:
             raise StorageError(f"cannot keep the penalties in {self.path}: {error}") from None
 

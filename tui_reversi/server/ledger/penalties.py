@@ -6,9 +6,10 @@ edge's (edge/guessing.py); the ledger only keeps them, one node at a time.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 # (scope, who): ('address', '192.0.2.1'), ('name', 'alice'), ('total', ''),
 # ('code-key', 'ssh-ed25519 AAAA...'), ('code-address', '192.0.2.1').
@@ -45,3 +46,24 @@ def forgiven(penalty: Penalty, now: float, after: float) -> Penalty:
     if penalty.failures and now - penalty.last_failure > after:
         penalty.failures = 0
     return penalty
+
+
+def change_kept(
+    subjects: Sequence[Subject],
+    change: Callable[[dict[Subject, Penalty]], T],
+    read: Callable[[Subject], Sequence[Any] | None],
+    write: Callable[[Subject, Penalty | None], None],
+) -> T:
+    """One change of penalties as a backend makes it, inside its own transaction:
+    each subject's row (failures, last_failure, next_try) by `read`, altered by
+    `change`, then written back by `write` (None: nothing left to keep)."""
+    held = {subject: _penalty(read(subject)) for subject in subjects}
+    answer = change(held)
+    now = time.time()
+    for subject, penalty in held.items():
+        write(subject, None if penalty.idle(now) else penalty)
+    return answer
+
+
+def _penalty(row: Sequence[Any] | None) -> Penalty:
+    return Penalty() if row is None else Penalty(int(row[0]), float(row[1]), float(row[2]))

@@ -22,9 +22,9 @@ import json
 import secrets
 import traceback
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import psycopg
 import psycopg_pool
@@ -50,7 +50,7 @@ from .archive import (
 )
 from .migrations import check, migrate
 from .names import name_key
-from .penalties import Penalty, Subject
+from .penalties import Penalty, Subject, change_kept
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
 from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
@@ -279,26 +279,23 @@ class PostgresStore:
     def change_penalties(
         self, subjects: Sequence[Subject], change: Callable[[dict[Subject, Penalty]], T]
     ) -> T:
-        now = datetime.now(UTC).timestamp()
         try:
             with self._pool.connection() as conn, conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (PENALTIES_LOCK,))
-                held = {subject: Penalty() for subject in subjects}
-                for scope, who in subjects:
-                    row = conn.execute(
-                        """SELECT failures, last_failure, next_try FROM penalties
-                           WHERE scope = %s AND subject = %s""",
-                        (scope, who),
+
+                def read(subject: Subject) -> tuple[Any, ...] | None:
+                    return conn.execute(
+                        "SELECT failures, last_failure, next_try FROM penalties "
+                        "WHERE scope = %s AND subject = %s",
+                        subject,
                     ).fetchone()
-                    if row is not None:
-                        held[(scope, who)] = Penalty(int(row[0]), float(row[1]), float(row[2]))
-                answer = change(held)
-                for (scope, who), penalty in held.items():
-                    if penalty.idle(now):
+
+                def write(subject: Subject, penalty: Penalty | None) -> None:
+                    if penalty is None:
                         conn.execute(
-                            "DELETE FROM penalties WHERE scope = %s AND subject = %s", (scope, who)
+                            "DELETE FROM penalties WHERE scope = %s AND subject = %s", subject
                         )
-                        continue
+                        return
                     conn.execute(
                         """INSERT INTO penalties (scope, subject, failures, last_failure, next_try)
                            VALUES (%s, %s, %s, %s, %s)
@@ -306,9 +303,10 @@ class PostgresStore:
                                failures = excluded.failures,
                                last_failure = excluded.last_failure,
                                next_try = excluded.next_try""",
-                        (scope, who, penalty.failures, penalty.last_failure, penalty.next_try),
+                        (*subject, penalty.failures, penalty.last_failure, penalty.next_try),
                     )
-                return answer
+
+                return change_kept(subjects, change, read, write)
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
             raise StorageError(f"cannot keep the penalties in {self.where}: {error}") from None
 
