@@ -10,7 +10,10 @@ the result. With --noise it analyses the midgame moves again two plies
 deeper and prints how much each move's disc loss changed: the engine's own
 uncertainty, which the label thresholds in docs/playing.md are set above. With --latency it runs the
 app in tmux (bench/startup.py's harness) on a finished game and times the
-cursor keys idle and while the Analyse key's analysis runs.
+cursor keys idle and while the Analyse key's analysis runs. With --wipeout it
+analyses the newcomer's 64-0 win against Easy and prints its turning point by
+the rule of docs/engine.md and by the rule before it (the first of the last
+run of positions the winner led), and the deciding moves.
 
 Prints figures only (never asserts a duration); compare runs made on the same
 machine at the same time.
@@ -18,6 +21,7 @@ machine at the same time.
     python bench/analysis.py                # 3 games at the default budget
     python bench/analysis.py --games 2 --noise
     python bench/analysis.py --latency --keys 30
+    python bench/analysis.py --wipeout
 """
 
 import argparse
@@ -30,7 +34,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tui_reversi.core import Color, Game
 from tui_reversi.players import Limit, create_player
-from tui_reversi.players.analysis import ANALYSIS_DEPTH, DEFAULT_TIME, analyse_game, analyse_move
+from tui_reversi.players.analysis import (
+    ANALYSIS_DEPTH,
+    DEFAULT_TIME,
+    GameAnalysis,
+    MoveAnalysis,
+    analyse_game,
+    analyse_move,
+    deciding_moves,
+    turning_point,
+)
 
 
 def play_game(seed: int) -> Game:
@@ -45,6 +58,40 @@ def play_game(seed: int) -> Game:
         player, limit = easy if ply in (2, 5) else hard if ply % 2 == seed % 2 else medium
         game.play(player.choose_move(game.position, limit))
     return game
+
+
+def wipeout(seconds: float) -> None:
+    """The newcomer's 64-0 win against Easy (tests/players/test_game_analysis.py):
+    its turning point by today's rule and by the one before, in one run."""
+    hard, easy = create_player("hard", seed=1), create_player("easy", seed=16)
+    game = Game()
+    while not game.is_over:
+        player = hard if game.position.to_move is Color.BLACK else easy
+        game.play(player.choose_move(game.position, Limit(depth=2)))
+    analysis = GameAnalysis(tuple(analyse_game(game, Limit(time=seconds))))
+    print(f"{game.result}; {len(analysis.moves)} moves analysed at {seconds} s a position")
+
+    def named(scored: MoveAnalysis | None) -> str:
+        if scored is None:
+            return "none"
+        return f"move {game.move_number(scored.ply)}, {scored.side.label} {scored.move}" + (
+            f" ({scored.label}, {scored.loss:g} discs; best {scored.best})" if scored.loss else ""
+        )
+
+    # The rule before: the first move of the last unbroken run the winner led.
+    result = game.result
+    assert result is not None and result.winner is not None
+    sign = 1 if result.winner is Color.BLACK else -1
+    before: MoveAnalysis | None = None
+    for scored in analysis.moves:
+        before = (before or scored) if scored.black_score * sign > 0 else None
+    print(f"turning point, the last run the winner led: {named(before)}")
+    print(
+        f"turning point, the move after which the loser never came back: "
+        f"{named(turning_point(analysis, result))}"
+    )
+    for scored, reason in deciding_moves(analysis, game):
+        print(f"deciding: {named(scored)}{': ' + reason if reason else ''}")
 
 
 def key_latency(keys: int) -> None:
@@ -95,7 +142,11 @@ def main() -> None:
     parser.add_argument("--noise", action="store_true", help="re-analyse two plies deeper")
     parser.add_argument("--latency", action="store_true", help="key latency in the app (tmux)")
     parser.add_argument("--keys", type=int, default=30, help="keys to time with --latency")
+    parser.add_argument("--wipeout", action="store_true", help="the 64-0 game's turning point")
     args = parser.parse_args()
+    if args.wipeout:
+        wipeout(args.time)
+        return
     if args.latency:
         key_latency(args.keys)
         return

@@ -52,6 +52,7 @@ GAME = (  # a whole game: every tool has lines to print
         ["analyse", "GAME", "--time", "0.01", "--format", "json"],
         ["arena", "-n", "2", "--time", "0.01", "--quiet", "easy", "easy"],
         ["engine", "easy"],
+        ["nboard"],
     ],
     ids=" ".join,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 
 import pytest
 
@@ -92,3 +93,24 @@ def test_sigusr1_writes_every_threads_stack_where_the_variable_says(tmp_path):
     assert (
         unset.returncode != 0
     )  # without the variable SIGUSR1 keeps its default: it ends the process
+
+
+def test_a_report_is_its_readers_alone_even_over_an_older_one(monkeypatch, tmp_path):
+    from tui_reversi.crash import write_report
+
+    named = tmp_path / "server" / "crash-reports" / "alice-1.txt"
+    named.parent.mkdir(parents=True)
+    named.write_text("an older report")
+    named.chmod(0o644)
+    monkeypatch.setenv(REPORT_VARIABLE, str(named))
+    old_umask = os.umask(0o022)
+    try:
+        assert write_report("the report") == named
+        monkeypatch.delenv(REPORT_VARIABLE)
+        local = write_report("another")
+    finally:
+        os.umask(old_umask)
+    assert named.read_text() == "the report"
+    assert stat.S_IMODE(named.stat().st_mode) == 0o600
+    assert local is not None and stat.S_IMODE(local.stat().st_mode) == 0o600
+    assert stat.S_IMODE(local.parent.stat().st_mode) == 0o700

@@ -1,4 +1,4 @@
-"""core/, engine/, players/, net/ and storage/ stay pure: no Textual, no rich, no UI."""
+"""core/, engine/, players/, net/, storage/ and nboard/ stay pure: no Textual, no rich, no UI."""
 
 import pkgutil
 import subprocess
@@ -17,6 +17,7 @@ UI_MODULES = ("textual", "rich", "tui_reversi.widgets", "tui_reversi.screens", "
         "tui_reversi.players",
         "tui_reversi.net",
         "tui_reversi.storage",
+        "tui_reversi.nboard",
     ],
 )
 def test_rules_and_players_import_nothing_from_the_ui(package):

@@ -22,6 +22,7 @@ TOOLS = {
     "perft": ("perft", "count the leaves of the move tree (rules check and speed figure)"),
     "arena": ("arena", "play two opponents against each other and report W/D/L and Elo"),
     "engine": ("engine", "run a level as an outside engine on stdin/stdout (see docs/engine.md)"),
+    "nboard": ("nboard", "speak NBoard's engine protocol on stdin/stdout, for NBoard's GUI"),
     "serve": ("serve", "host the game over SSH: players type ssh -p 2222 HOST"),
     "games": ("games", "list, export and import saved games"),
     "analyse": ("analyse", "score every move of a game file: mistakes, best moves, summary"),

@@ -111,11 +111,27 @@ def write_report(report: str) -> Path | None:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         path = data_dir() / "crash-reports" / f"crash-{stamp}-{os.getpid()}.txt"
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(report, encoding="utf-8")
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        # Its reader's alone from the first byte: a report quotes the game and the player's input.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            os.fchmod(fd, 0o600)  # (one found there already keeps its mode otherwise)
+            file.write(report)
     except OSError:
         return None
     return path
+
+
+def keep_private(reports: Path) -> None:
+    """The crash reports folder `reports` (if there is one) 0700 and each report
+    in it 0600, whatever modes they were found with (an older version wrote them
+    0644). OSError if that cannot be done."""
+    if not reports.is_dir() or reports.is_symlink():
+        return
+    reports.chmod(0o700)
+    for report in reports.iterdir():
+        if report.is_file() and not report.is_symlink():
+            report.chmod(0o600)
 
 
 def crash_sentence(report: Path | None, *, saved: bool) -> str:

@@ -1,7 +1,7 @@
 """Analyse in the app: one key scores every move, the log fills in, review
 shows the best move and its line, the graph, the opening's name."""
 
-from tui_reversi.core import Game
+from tui_reversi.core import Game, Move
 from tui_reversi.players.analysis import GameAnalysis, analyse_game
 from tui_reversi.players.base import Limit
 from tui_reversi.screens.eval_graph import EvalGraphScreen
@@ -11,7 +11,7 @@ from tui_reversi.storage import Autosave
 from tui_reversi.widgets.analysis_panel import AnalysisPanel
 from tui_reversi.widgets.board import BoardView
 from tui_reversi.widgets.eval_graph import EvalGraph
-from tui_reversi.widgets.move_log import MoveLog
+from tui_reversi.widgets.move_log import MARKS, MoveLog
 
 from .conftest import settle, status, title
 from .test_keeping import keeping_app  # noqa: F401 (a fixture)
@@ -258,3 +258,86 @@ def test_the_turning_point_is_numbered_as_the_log_numbers_moves():
     assert describe_turning_point(game, analysis.at(game.length)).startswith(
         "Turning point: move 14, Black a5"
     )
+
+
+# The newcomer's 64-0 win against Easy (tests/players/test_game_analysis.py's newcomer_wipeout).
+WIPEOUT = (
+    "d3e3f4g5f3c3c4f2g3h3d2e1f5d6f1g1e2g4h4f6c1c5h6h5h2d1h1g2g6h7"
+    "c2b1a1h8b2b3a3f7f8e6g7c7e7g8b8d8e8d7c6b7b6a2c8b4a4a8a7a5b5a6"
+)
+
+
+async def test_the_panel_names_the_deciding_moves_and_why_as_analyse_does(make_app):
+    from tui_reversi.players.analysis import deciding_moves
+
+    app = make_app(transcript=WIPEOUT, white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        repeatable(app)
+        await pilot.press("escape", "a")
+        await finish_analysis(pilot, app)
+        game = app.match.game
+        deciding = deciding_moves(app.screen.analysis.known, game)
+        assert deciding and any(reason for _, reason in deciding)
+        summary = str(app.screen.query_one("#analysis-summary").content)
+        lines = [line for line in summary.splitlines() if line.startswith("Deciding: ")]
+        assert len(lines) == len(deciding)
+        for line, (scored, reason) in zip(lines, deciding, strict=True):
+            named = f"{game.move_number(scored.ply)}. {scored.side.label} {scored.move}"
+            assert line.startswith(f"Deciding: {named}?") and f" {scored.loss:g} discs" in line
+            assert line.endswith(f": {reason}" if reason else " discs")
+
+
+async def test_after_playing_on_from_an_analysed_review_no_progress_bar_stays_up(make_app):
+    """The panel showed a frozen bar (98%, then 85% at the end) with nothing
+    running: the game played on from a review grows past what was analysed."""
+    from textual.widgets import ProgressBar
+
+    app = make_app(transcript=OVER, white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        repeatable(app)
+        await pilot.press("escape", "a")
+        await finish_analysis(pilot, app)
+        await pilot.press("comma", "comma", "enter")  # play on from move 7
+        await pilot.pause()
+        await pilot.press("y")
+        await settle(pilot, app)
+        panel = app.screen.query_one(AnalysisPanel)
+        assert app.match.game.move_number() == 7 and not panel.running
+        analysed = Game.from_transcript(OVER).move_at(7)
+        other = next(s for s in app.match.position.legal_moves() if Move.of(s) != analysed)
+        app.screen.play(Move.of(other))  # a move the analysis has not seen
+        await settle(pilot, app)
+        assert not panel.query_one(ProgressBar).display
+        assert panel.border_title == "Analysis"
+
+
+async def test_the_graph_marks_moves_as_the_log_does_and_says_where_its_cursor_is(make_app):
+    from tui_reversi.widgets.eval_graph import LEGEND
+    from tui_reversi.widgets.literal import Literal
+
+    app = make_app(transcript=OVER, white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        repeatable(app)
+        await pilot.press("escape", "a")
+        await finish_analysis(pilot, app)
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, EvalGraphScreen)
+        assert str(app.screen.query_one("#graph-legend", Literal).content) == LEGEND
+        assert LEGEND == "?! inaccuracy, ? mistake, ?? blunder"
+        graph = app.screen.query_one(EvalGraph)
+        marks_row = "".join(segment.text for segment in graph.render_line(graph.size.height - 1))
+        labels = [label for label in graph.data.labels if label]
+        assert labels, "a game with a 64-0 end has a labelled move"
+        assert ("??" in marks_row) == ("blunder" in labels)
+        assert "!" not in marks_row.replace("?!", "").replace("??", "")  # no lone !
+        await pilot.press("left", "left")
+        await pilot.pause()
+        cursor = str(app.screen.query_one("#graph-cursor", Literal).content)
+        scored = game_screen(app).analysis.known.at(7)
+        assert cursor.startswith(f"Move 7, Black {app.match.game.move_at(6)}: ")
+        value = graph.data.values[6]
+        side = "Black" if value > 0 else "White"
+        assert f"{side} ahead by {abs(value):.1f}" in cursor or value == 0
+        if scored.label:
+            assert f"({MARKS[scored.label]} {scored.label})" in cursor

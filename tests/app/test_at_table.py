@@ -424,3 +424,32 @@ async def test_quitting_where_nothing_is_lost_leaves_at_once(at_table, colour, g
         await pilot.press("q")
         await wait_for(pilot, lambda: not app.is_running, "the app to end")
     assert app.return_code == 0
+
+
+async def test_a_guest_at_the_table_is_marked_a_guest_unrated(at_table):
+    """bob at a guest's table read `you play White against guest-2e5d.`,
+    without the mark docs/playing.md promises."""
+    app, _ = at_table(Color.WHITE, names=("guest-2e5d", "bob"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Table K7QP2" in status(app), "the board")
+        assert status(app) == ("Table K7QP2: you play White against guest-2e5d (a guest, unrated).")
+
+
+async def test_a_rematch_request_puts_the_result_aside_and_a_no_brings_it_back(at_table):
+    """The request opened on top of the game-over dialog: two at once."""
+    app, server, ending = one_move_from_the_end(at_table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        server.say(*ending)
+        await wait_for(pilot, lambda: showing_result(app), "the result")
+        assert await said(pilot, server) == "begun\n"
+        server.say("asked rematch bob")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        assert not any(isinstance(screen, GameOverScreen) for screen in app.screen_stack)
+        await wait_for(pilot, lambda: bool(app.screen.query("#no")), "the question, drawn")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: showing_result(app), "the result again")
+        assert heard(server) == "deny\n"
+        assert [type(screen).__name__ for screen in app.screen_stack] == [
+            "GameScreen",
+            "GameOverScreen",
+        ]

@@ -34,12 +34,14 @@ async def test_thinking_shows_elapsed_time_and_depth_and_keys_still_work(make_ap
         before = board.cursor
         await pilot.press("right")  # the cursor moves while the computer thinks
         assert board.cursor == before + 1
-        await pilot.press("d", "6")  # not your turn: refused, nothing played
+        await pilot.press("d", "6")  # not your turn: kept for it, nothing played now
         await pilot.pause()
-        assert "White's turn" in status(app)
+        assert status(app).startswith("Premove d6: played on your turn")
+        assert len(app.match.game.moves) == 1
         player.gate.set()
         await settle(pilot, app)
-        assert len(app.match.game.moves) == 2
+        assert len(app.match.game.moves) == 2  # (after White's c3, d6 flips nothing)
+        assert status(app) == "The premove d6 was dropped: it flips nothing now."
         assert panel.thinking is None
 
 

@@ -139,7 +139,7 @@ async def test_resume_offer_resume_carries_on_where_it_was(keeping_app):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert type(app.screen).__name__ == "ResumeScreen"
-        assert "Move 5, White to move" in str(app.screen.query_one("#resume-game").content)
+        assert "Move 6, White to move" in str(app.screen.query_one("#resume-game").content)
         offer = str(app.screen.query_one("#resume-new").content)
         assert "Human vs Easy, Othello" in offer  # the new game it offers instead
         bar = app.screen.query_one("KeyBar").render().plain
@@ -693,17 +693,18 @@ async def test_loading_the_previous_autosave_again_and_again_keeps_one_copy_of_i
 
 
 async def test_the_resume_offer_numbers_moves_as_the_log_does(keeping_app):
-    """The offer said "Move 10" and then "Resumed at move 10" where the log
-    shows 9 moves: it counted Black's pass as a move."""
+    """The offer names the move to play as the log will number it: after
+    the log's 9 moves (Black's pass takes no number) it is move 10, not 11
+    (the pass counted) nor 9 (the moves played)."""
     autosaved("d3c3e6d2d1e1b2c1a3", white="human")  # Black passes after c1; a3 is move 9
     app, _ = keeping_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         offer = str(app.screen.query_one("#resume-game").content)
-        assert "Move 9, Black to move" in offer, offer
+        assert "Move 10, Black to move" in offer, offer
         await pilot.press("r")
         await settle(pilot, app)
-        assert status(app) == "Resumed at move 9."
+        assert status(app) == "Resumed at move 10."
 
 
 async def test_a_stored_analysis_read_in_part_is_said_when_the_game_comes_back(keeping_app):

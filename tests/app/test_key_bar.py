@@ -6,6 +6,7 @@ from textual.widgets import Input
 
 from .conftest import FirstMovePlayer
 from .test_keeping import keeping_app  # noqa: F401 (a fixture)
+from .test_lobby import server  # noqa: F401 (a fixture)
 
 ALMOST_OVER = "d3c3f5f4f3d2d1e3"  # Black's b3 ends it 64-0
 
@@ -14,19 +15,57 @@ def bar_text(app) -> str:
     return app.screen.query_one("KeyBar").render().plain
 
 
-async def test_at_80_columns_the_game_bar_has_open_export_and_settings(keeping_app):  # noqa: F811
+def shown(app) -> dict[str, str]:
+    """The key bar as {description's first word: key}."""
+    words = bar_text(app).split()
+    return {words[i + 1]: words[i] for i in range(0, len(words) - 1)}
+
+
+async def test_at_80_columns_the_game_bar_has_review_save_open_and_export(keeping_app):  # noqa: F811
     app, _ = keeping_app(cli={"white": "human"})
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        words = bar_text(app).split()
+        keys = shown(app)
         for key, what in (("n", "New"), ("u", "Undo"), ("i", "Hint"), ("s", "Save")):
-            assert words[words.index(what) - 1] == key, words
-        for key, what in (("o", "Open"), ("x", "Export"), ("t", "Settings")):
-            assert words[words.index(what) - 1] == key, words
+            assert keys.get(what) == key, bar_text(app)
+        for key, what in ((",", "Review"), ("o", "Open"), ("x", "Export")):
+            assert keys.get(what) == key, bar_text(app)
         assert bar_text(app).rstrip().endswith("^q Quit ? Help")
         await pilot.press("f", "5", "comma")  # reviewing: the review keys come first
         await pilot.pause()
-        assert bar_text(app).split()[:2] == [".", "Forward"]
+        assert bar_text(app).split()[:4] == [",", "Review", ".", "Forward"]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 21)])
+@pytest.mark.parametrize("served", [False, True])
+async def test_the_bar_never_drops_review_analyse_and_on_a_server_the_lobby(
+    keeping_app,  # noqa: F811
+    server,  # noqa: F811
+    size,
+    served,
+):
+    """At 80 columns the bar left out , (review), a (analyse) and L (the
+    lobby): found only through n or ?. Now they stay while they act."""
+    app, _ = keeping_app(cli={"white": "human"})
+    if served:
+        from tui_reversi.screens.lobby import Invitations
+
+        app.invitations = Invitations(app, server.link)
+    lobby = {"Lobby": "L"} if served else {}
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("f", "5")  # playing
+        await pilot.pause()
+        assert shown(app).items() >= ({"Review": ","} | lobby).items(), bar_text(app)
+        await pilot.press("comma")  # reviewing
+        await pilot.pause()
+        wanted = {"Review": ",", "Forward": ".", "Analyse": "a"} | lobby
+        assert shown(app).items() >= wanted.items(), bar_text(app)
+        await pilot.press("escape", "u", *ALMOST_OVER, "b", "3", "escape")  # game over
+        await pilot.pause()
+        assert app.match.is_over
+        wanted = {"New": "n", "Review": ",", "Analyse": "a"} | lobby
+        assert shown(app).items() >= wanted.items(), bar_text(app)
+        assert bar_text(app).rstrip().endswith("^q Quit ? Help")
 
 
 async def test_the_saved_games_bar_shows_enter_load(keeping_app):  # noqa: F811

@@ -2,6 +2,8 @@
 and says "too small" below the minimum instead of breaking."""
 
 import pytest
+from textual import events
+from textual.geometry import Size
 
 from tui_reversi.app import MIN_HEIGHT, MIN_WIDTH
 from tui_reversi.screens.game import GameScreen
@@ -61,6 +63,25 @@ async def test_below_the_minimum_a_message_replaces_the_layout_and_goes_away_aga
         await pilot.press("f", "5")  # and the game carries on where it was
         await pilot.pause()
         assert app.match.game.transcript() == "f5"
+
+
+@pytest.mark.parametrize("resize_first", [True, False], ids=["resize, hang-up", "hang-up, resize"])
+async def test_a_resize_below_the_minimum_as_the_app_closes_ends_it_cleanly(make_app, resize_first):
+    """Over SSH a hang-up (SIGHUP: the app exits) may come with the client's last
+    resizes still queued: the size notice pushed then gets none of its widgets
+    (Textual mounts nothing in a closing app), and used to crash looking its
+    text up (NoMatches '#too-small', 2 of 45 guest sessions)."""
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        small = Size(MIN_WIDTH - 1, MIN_HEIGHT - 1)
+        for step in ("resize", "hang-up") if resize_first else ("hang-up", "resize"):
+            if step == "resize":
+                app.post_message(events.Resize(small, small))  # as the driver does on SIGWINCH
+            else:
+                app.exit(return_code=129)  # as on SIGHUP
+        await pilot.pause()
+    assert app.return_code == 129
 
 
 async def test_starting_in_a_tiny_terminal_says_so(make_app):

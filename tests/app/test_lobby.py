@@ -269,3 +269,19 @@ async def test_terms_typed_together_with_enter_are_all_taken_before_it(make_app,
         app.post_message(events.Key("enter", "\r"))
         await until(pilot, lambda: not isinstance(app.screen, InviteScreen), "the invitation")
         assert await server.hear(pilot) == "invite bob black variant reversi"
+
+
+async def test_at_home_on_a_server_the_player_is_labelled_by_name_not_human(make_app, server):
+    from tui_reversi.widgets.score import ScorePanel
+
+    from .conftest import title
+
+    app = make_app(lobby=server.link)  # alice, Black, against Easy
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one(ScorePanel).scoreboard.players == ("alice", "Easy")
+        assert "Black alice vs White Easy" in title(app)
+        first = app.match
+        await pilot.press("n", "enter")  # another game, the same players
+        await pilot.pause()
+        assert app.match is not first and "Black alice vs White Easy" in title(app)

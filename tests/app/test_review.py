@@ -193,3 +193,20 @@ async def test_playing_on_from_a_reviewed_move_names_it_as_the_log_numbers_it(ma
         await pilot.pause()
         question = str(app.screen.query_one("#dialog-title", Literal).content)
         assert question.startswith("Play on from move 9? The 1 later move"), question
+
+
+async def test_after_an_undo_review_counts_only_the_moves_still_in_the_game(make_app):
+    """After undoing move 4, review said MOVE 2 OF 4: the move taken back
+    was counted. Reviewing the taken-back move (from the log) says so."""
+    app = make_app(transcript=FOUR_MOVES, white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.match.game.ply == 3
+        await pilot.press("comma")
+        await pilot.pause()
+        assert "REVIEWING MOVE 2 OF 3" in title(app)
+        app.screen.review.show(4)  # the taken-back move, as a click in the log shows it
+        await pilot.pause()
+        assert "REVIEWING MOVE 4, TAKEN BACK" in title(app)
+        assert status(app).startswith("Move 4: White played d3")

@@ -140,13 +140,13 @@ def test_a_killed_game_resumes_at_the_same_position_with_the_same_moves(terminal
 
     pid = terminal.start()
     # (the dialog's lines, waited for whole: a capture can catch it half drawn)
-    offer = terminal.wait_for("Move 5, White to move")
+    offer = terminal.wait_for("Move 6, White to move")
     assert "Resume your unfinished game?" in offer
     terminal("send-keys", "-t", "game", "r")
     # The message can be on screen before the board and the log are redrawn.
     terminal.wait_until(
         lambda screen: (
-            "Resumed at move 5" in screen
+            "Resumed at move 6" in screen
             and board(screen) == board(before)
             and log(screen) == list(MOVES)
         ),
@@ -178,5 +178,5 @@ def test_a_game_copied_as_ggf_pastes_back_as_the_same_game(terminal, tmp_path):
     terminal("paste-buffer", "-p", "-t", "game")  # ...and the copy pasted onto the board
     terminal.wait_for("Import a game")
     terminal("send-keys", "-t", "game", "Enter")
-    after = terminal.wait_for("Imported a game at move 5")
+    after = terminal.wait_for("Imported a game of 5 moves")
     assert board(after) == board(before) and log(after) == list(MOVES)

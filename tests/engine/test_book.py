@@ -17,6 +17,7 @@ from tui_reversi.engine.book import (
     NEAR_EQUAL,
     BookError,
     book_move,
+    book_scores,
     canonical_image,
     read_book,
 )
@@ -55,6 +56,17 @@ def test_every_symmetric_image_gets_the_image_of_a_book_move(tiny_book: Position
         allowed = {symmetries(1 << sq)[k].bit_length() - 1 for sq in (43, 45)}
         seen = {book_move(i_own, i_opp, random.Random(seed)) for seed in range(30)}
         assert seen == allowed  # both near-equal moves, never f4's image
+
+
+def test_the_book_s_scores_come_back_on_the_real_board_in_every_image(
+    tiny_book: Position,
+) -> None:
+    own, opp = tiny_book.own, tiny_book.opp
+    for k in range(8):
+        i_own, i_opp = symmetries(own)[k], symmetries(opp)[k]
+        d6, f6, f4 = (symmetries(1 << sq)[k].bit_length() - 1 for sq in (43, 45, 29))
+        assert book_scores(i_own, i_opp) == {d6: -300, f6: -300 - NEAR_EQUAL, f4: -900}
+    assert book_scores(opp, own) == {}  # the other side to move: not in the book
 
 
 def test_positions_outside_the_book_are_searched(tiny_book: Position) -> None:

@@ -2,10 +2,14 @@
 
 import random
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from tui_reversi.core import Color, Game, Move, Result, Variant, parse_square
 from tui_reversi.players import create_player
 from tui_reversi.players.alphabeta_player import engine_for
 from tui_reversi.players.analysis import (
+    DECIDED,
     DEFAULT_TIME,
     EXACT_EMPTIES,
     GameAnalysis,
@@ -211,3 +215,75 @@ def test_a_score_is_never_beyond_a_disc_margin():
     scored = MoveAnalysis(43, Color.WHITE, "g7", 71.3, "h8", 80.0)
     assert (scored.played_score, scored.best_score) == (64.0, 64.0)
     assert MoveAnalysis(43, Color.WHITE, "g7", -99.0).played_score == -64.0
+
+
+def curve_analysis(black_margins: list[float], start: float = 0.0) -> GameAnalysis:
+    """Moves whose evaluation graph (Black's margin after each) is
+    `black_margins`, from `start` before the first; each move as good as the
+    position allowed unless it let the margin move against its side."""
+    moves = []
+    before = start
+    for ply, after in enumerate(black_margins, start=1):
+        side = Color.BLACK if ply % 2 else Color.WHITE
+        sign = 1 if side is Color.BLACK else -1
+        played, best = after * sign, max(after * sign, before * sign)
+        moves.append(MoveAnalysis(ply, side, Move.parse("a1"), played, Move.parse("b1"), best))
+        before = after
+    return GameAnalysis(tuple(moves))
+
+
+def won_by(winner: Color, margin: int) -> Result:
+    """`winner`'s win by `margin` (even: the empties go to the winner)."""
+    assert margin % 2 == 0
+    black = 32 + margin // 2 if winner is Color.BLACK else 32 - margin // 2
+    return Result(winner, black, 64 - black, black, 64 - black)
+
+
+def test_the_wipeout_turns_on_whites_first_blunder_not_on_the_first_move():
+    """Black led from move 1, so "the first of the last run Black led"
+    named 1. d3; the game was lost at White's 10. h3, the first blunder."""
+    game = newcomer_wipeout()
+    analysis = GameAnalysis(tuple(analyse_game(game, Limit(time=DEFAULT_TIME, depth=6))))
+    turning = turning_point(analysis, game.result)
+    assert turning is not None
+    assert (game.move_number(turning.ply), turning.side, str(turning.move)) == (
+        10,
+        Color.WHITE,
+        "h3",
+    )
+    assert turning.label == "blunder"
+    curve = evaluations(analysis, game)
+    before = curve[turning.ply - 2]
+    assert before is not None and before < DECIDED
+    assert all(after is not None and after >= DECIDED for after in curve[turning.ply - 1 :])
+
+
+def test_the_turning_point_is_the_biggest_lasting_swing_until_the_game_was_decided():
+    black_won = won_by(Color.BLACK, 30)
+    # Black led early, fell 20 behind, and came back when White blundered at
+    # ply 6; White's later, bigger blunder (ply 8) came after it was decided.
+    comeback = curve_analysis([4, 2, -20, -18, -19, 14, 13, 40, 30])
+    assert turning_point(comeback, black_won) == comeback.at(6)
+    # Two steps up to the decided lead: the bigger one turned it.
+    steps = curve_analysis([0, 3, 2, 11, 10, 12])
+    assert turning_point(steps, won_by(Color.BLACK, 12)) == steps.at(4)
+    # White's win by 2 is decided by the move after which Black never got back to even.
+    close = curve_analysis([1, -1, 0.5, -2, -3, -2])
+    assert turning_point(close, won_by(Color.WHITE, 2)) == close.at(4)
+    # Decided before the first move (a set-up position): no move turned it.
+    assert turning_point(curve_analysis([30, 31, 30], start=25), black_won) is None
+
+
+@given(st.lists(st.integers(-64, 64), min_size=1, max_size=60), st.integers(-64, 64))
+def test_after_the_turning_point_the_loser_never_stands_as_well_as_before_it(curve, start):
+    final = curve[-1]
+    if final == 0:
+        return
+    winner = Color.BLACK if final > 0 else Color.WHITE
+    analysis = curve_analysis([float(v) for v in curve], float(start))
+    turning = turning_point(analysis, won_by(winner, abs(final) + abs(final) % 2))
+    if turning is None:
+        return
+    sign = 1 if winner is Color.BLACK else -1
+    before = ([start, *curve])[turning.ply - 1] * sign
+    assert all(after * sign > before for after in curve[turning.ply - 1 :])

@@ -150,3 +150,16 @@ async def test_files_are_private_even_in_a_data_directory_that_was_not(serve, tm
         "archive.sqlite3": 0o600,
         "archive.sqlite3-wal": 0o600,
     }
+
+
+async def test_crash_reports_left_readable_by_others_are_made_private_at_start(serve, tmp_path):
+    reports = tmp_path / "server" / "crash-reports"
+    reports.mkdir(parents=True)
+    reports.chmod(0o755)
+    for name in ("alice-20260101T000000Z-1.txt", "bob-20260101T000000Z-2.txt"):
+        (reports / name).write_text("tui-reversi crash report\n")
+        (reports / name).chmod(0o644)
+    await serve()
+    modes = {path.name: stat.S_IMODE(path.stat().st_mode) for path in reports.iterdir()}
+    assert modes == dict.fromkeys(modes, 0o600) and len(modes) == 2
+    assert stat.S_IMODE(reports.stat().st_mode) == 0o700

@@ -107,9 +107,9 @@ async def test_one_log_line_when_a_player_comes_and_one_when_they_go(serve):
     player.close()
     await wait_until(lambda: len(arcade.log_lines) == 2, "two log lines")
     connect, disconnect = arcade.log_lines
-    assert " connect 127.0.0.1:" in connect and "user=grace" in connect
-    assert " disconnect 127.0.0.1:" in disconnect and "user=grace" in disconnect
-    assert "after " in disconnect and disconnect.endswith(": player quit")
+    assert " connect peer=127.0.0.1:" in connect and connect.endswith(" user=grace")
+    assert " disconnect peer=127.0.0.1:" in disconnect and " user=grace " in disconnect
+    assert " after=" in disconnect and disconnect.endswith(' why="player quit"')
 
 
 async def test_a_user_name_cannot_forge_fields_in_a_log_line(serve):
@@ -117,4 +117,4 @@ async def test_a_user_name_cannot_forge_fields_in_a_log_line(serve):
     with pytest.raises(asyncssh.DisconnectError):
         await Player.connect(arcade, "eve user=root")  # (not a name anyone may claim)
     await wait_until(lambda: arcade.log_lines, "a log line")
-    assert " user='eve user=root' after " in arcade.log_lines[-1]
+    assert ' user="eve user=root" after=' in arcade.log_lines[-1]

@@ -60,7 +60,7 @@ async def test_a_client_without_a_key_plays_as_an_unrated_guest(serve):
     name = (await guest.facts())["env"]["USER"]
     assert re.fullmatch(r"guest-[0-9a-f]{6}", name)  # (shown short: the name has 64 bits)
     assert any(
-        " connect 127.0.0.1:" in line and f"user={name}" in line for line in arcade.log_lines
+        " connect peer=127.0.0.1:" in line and f"user={name}" in line for line in arcade.log_lines
     )
     # At a table, a guest's game is not rated.
     alice = await Game.connect(await seat(arcade, "alice", "table"))

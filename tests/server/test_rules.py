@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from tui_reversi.server.config import (
     format_duration,
-    log_name,
     player_directory_name,
     player_environment,
     terminal_type,
@@ -118,18 +117,6 @@ def test_window_sizes_a_client_claims_are_kept_sane():
 )
 def test_durations_read_like_a_person_wrote_them(seconds, text):
     assert format_duration(seconds) == text
-
-
-@pytest.mark.parametrize(
-    ("name", "logged"), [("alice", "alice"), ("a b", "'a b'"), ("x\ny", "'x\\ny'"), ("", "''")]
-)
-def test_user_names_in_the_log_cannot_break_a_line_or_add_a_field(name, logged):
-    assert log_name(name) == logged
-
-
-def test_a_long_user_name_is_logged_cut_saying_how_long_it_was():
-    logged = log_name("a" * 1000)
-    assert logged == repr("a" * 40) + "...(1000 characters)"
 
 
 def test_a_served_game_keeps_the_players_files_in_their_own_folder(tmp_path):

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from tui_reversi.core import Game, Move, Position, Variant
 from tui_reversi.players.analysis import GameAnalysis, MoveAnalysis
@@ -268,3 +269,82 @@ def test_who_played_their_ratings_the_clock_the_date_and_the_times_survive_ggf_a
     kept = ("names", "ratings", "time_control", "date", "times")
     for back in (parse_ggf(export_ggf(record)), SavedGame.from_json(record.to_json())):
         assert [getattr(back, key) for key in kept] == [getattr(record, key) for key in kept]
+
+
+def analysed(transcript: str) -> SavedGame:
+    from tui_reversi.players.analysis import analyse_game
+    from tui_reversi.players.base import Limit
+
+    game = Game.from_transcript(transcript)
+    analysis = GameAnalysis(tuple(analyse_game(game, Limit(depth=2))))
+    return replace(SavedGame.from_game(game), analysis=analysis)
+
+
+LABELLED = "f5d6c3d3c4f4f6f3e6e7"  # at depth 2, two inaccuracies among its moves
+
+
+def test_an_analysed_game_keeps_its_best_moves_lines_and_labels_through_ggf():
+    """Exported and imported, a game lost its best moves and ?!/??
+    labels: analysed again, about 33 s."""
+    record = analysed(LABELLED)
+    text = export_ggf(record)
+    assert "ANALYSIS[1/" in text and "B[F5/" in text
+    back = parse_ggf(text).analysis
+    assert back == record.analysis and back.unread == ""
+    assert [m.label for m in back.moves] == [m.label for m in record.analysis.moves]
+    assert any(m.label for m in back.moves)
+    # Read by a program that skips the property, the game is the same game.
+    assert parse_ggf(re.sub(r"ANALYSIS\[[^\]]*\]", "", text)).moves == record.moves
+
+
+@pytest.mark.parametrize(
+    ("entry", "why"),
+    [
+        ("2/A1/1.00//A1", "a1 cannot be played there"),
+        ("2/F6/99//F6", "99 is not a disc margin (-64 to 64)"),
+        ("2/F6/x//F6", "x is not a disc margin (-64 to 64)"),
+        ("2/F6/1.00/!/F6", "its exact mark is neither = nor empty"),
+        ("2/F6/1.00//E6", "its line does not start with its best move"),
+        ("2/Z9/1.00//", "a move in it is not a square or PA"),
+        ("40/F6/1.00//", "move 40 has no evaluation to go with it"),
+        ("two", "it is not ply/best/score/exact/line"),
+    ],
+)
+def test_an_analysis_entry_that_does_not_fit_the_game_is_left_out_in_one_sentence(entry, why):
+    record = analysed(LABELLED)
+    text = re.sub(r" 2/[^ ]*", f" {entry}", export_ggf(record), count=1)
+    back = parse_ggf(text).analysis
+    assert back.unread == f"the GGF game's analysis entry {entry!r} was left out: {why}"
+    assert back.at(2) == replace(record.analysis.at(2), best=None, best_score=None, pv=())
+    assert back.at(3) == record.analysis.at(3)
+
+
+@given(records(), st.randoms(use_true_random=False))
+def test_any_analysis_of_any_game_comes_back_from_ggf_as_it_was(record, rnd):
+    """Scores to the hundredth, best moves and lines legal where they start:
+    what GGF keeps comes back whole, labels and all."""
+    game = record.to_game()
+    scored = []
+    for ply, move in enumerate(game.played, start=1):
+        if move.is_pass or rnd.random() < 0.3:
+            continue
+        position, line = game.positions[ply - 1], []
+        for _ in range(rnd.randint(0, 4)):
+            if position.is_game_over():
+                break
+            if position.must_pass:
+                line.append(Move.null())
+                position = position.pass_turn()
+                continue
+            square = rnd.choice(position.legal_moves())
+            line.append(Move.of(square))
+            position = position.play(square)
+        best = line[0] if line else Move.of(rnd.choice(game.positions[ply - 1].legal_moves()))
+        played, best_score = (round(rnd.uniform(-64, 64), 2) for _ in range(2))
+        exact = rnd.random() < 0.5
+        side = game.positions[ply - 1].to_move
+        scored.append(MoveAnalysis(ply, side, move, played, best, best_score, exact, tuple(line)))
+    analysis = GameAnalysis(tuple(scored))
+    back = parse_ggf(export_ggf(replace(record, analysis=analysis))).analysis
+    assert back == analysis
+    assert [m.label for m in back.moves] == [m.label for m in analysis.moves]

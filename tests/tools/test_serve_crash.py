@@ -55,7 +55,7 @@ def test_a_crash_over_ssh_is_one_sentence_for_the_player_and_a_report_in_the_log
     _, log = running.stop()
     assert f"game crashed (exit status {CRASH_STATUS})" in log
     (report,) = (tmp_path / "server" / "crash-reports").iterdir()
-    assert f"crash report {report} user=alice:" in log
+    assert f"crash-report path={report} user=alice" in log
     assert "DeliberateCrash" in log and "game: f5" in log
     assert not (
         tmp_path / "server" / "players" / "alice" / "data" / "tui-reversi" / "crash-reports"

@@ -96,21 +96,29 @@ def book_problem(path: Path | None = None) -> str | None:
     return _problems.get(BOOK_PATH if path is None else path)
 
 
-def book_move(own: int, opp: int, rng: random.Random) -> int | None:
-    """A book move for the side owning `own` (one of the near-equal best,
-    chosen with `rng`), or None when the position is not in the book."""
+def book_scores(own: int, opp: int) -> dict[int, int]:
+    """The book's moves for the side owning `own`, each square (on the real
+    board) with its deep search score in score units, in the order the book
+    stores them; empty when the position is not in the book (or no book)."""
     entries = load_book()
     if entries is None:
-        return None
+        return {}
     c_own, c_opp, k = canonical_image(own, opp)
     entry = entries.get((c_own, c_opp))
     if entry is None:
+        return {}
+    # Back from the canonical image to the real board: the square whose image is each stored one.
+    real = {(symmetries(1 << sq)[k]).bit_length() - 1: sq for sq in range(64)}
+    ordered = sorted(entry)  # by the image's squares, so that a seed picks as it always has
+    return {real[sq]: score for sq, score in ordered}
+
+
+def book_move(own: int, opp: int, rng: random.Random) -> int | None:
+    """A book move for the side owning `own` (one of the near-equal best,
+    chosen with `rng`), or None when the position is not in the book."""
+    scores = book_scores(own, opp)
+    if not scores:
         return None
-    best = max(score for _, score in entry)
-    choices = sorted(sq for sq, score in entry if score >= best - NEAR_EQUAL)
-    chosen = choices[rng.randrange(len(choices))]
-    # Back from the canonical image to the real board: the square whose image is `chosen`.
-    for sq in range(64):
-        if symmetries(1 << sq)[k] == 1 << chosen:
-            return sq
-    return None
+    best = max(scores.values())
+    choices = [sq for sq, score in scores.items() if score >= best - NEAR_EQUAL]
+    return choices[rng.randrange(len(choices))]

@@ -103,6 +103,16 @@ class News:
         return self.ending is not None
 
 
+# The names a server gives the players it let in without a key (`guest-7f3a`):
+# they play unrated, and the table says so beside their name.
+GUEST_PREFIX = "guest-"
+
+
+def is_guest(name: str) -> bool:
+    """True for a name the server gave a guest."""
+    return name.startswith(GUEST_PREFIX)
+
+
 @dataclass
 class TableState:
     """The table as the server described it when the game joined."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core import Move, Position, ReversiError, Variant
@@ -137,6 +138,12 @@ class AlphaBetaPlayer:
         self.last_result: SearchResult | None = None
 
     @property
+    def exact_empties(self) -> int:
+        """From how many empty squares down this level solves to the end (a
+        request's depth bounds it too)."""
+        return self._exact_empties
+
+    @property
     def notice(self) -> str | None:
         """Why this level plays without its trained evaluation or its book,
         once either has failed to load (never before: it reads nothing)."""
@@ -226,10 +233,12 @@ def analyse_position(
     limit: Limit,
     cancelled: CancelCheck | None,
     exact_empties: int = HARD.exact_empties,
+    each_depth: Callable[[int, list[MoveScore]], None] | None = None,
 ) -> list[MoveScore]:
     """Every legal move with the engine's score for the mover, best first,
     searched within `limit` by hard's engine (its evaluation, exact from
-    `exact_empties` down)."""
+    `exact_empties` down). `each_depth(depth, ranked)` hears the ranking
+    after each completed depth (the empties when solved)."""
     entered = time.perf_counter()
     moves = position.legal_moves()
     if not moves:
@@ -240,6 +249,11 @@ def analyse_position(
         squares = sorted(scores, key=lambda sq: -scores[sq])
         return [MoveScore(Move.of(sq), scores[sq] / SCALE) for sq in squares]
     engine = engine_for(variant, chosen_evaluation(), ANALYSIS_SELECTIVITY)
+
+    def iteration(found: SearchResult) -> None:
+        if each_depth is not None and found.scores:
+            each_depth(found.depth, _ranked(found))
+
     result = engine.search(
         position.own,
         position.opp,
@@ -250,12 +264,18 @@ def analyse_position(
         cancelled=cancelled,
         analyse=True,
         started=entered,
+        on_iteration=iteration,
     )
     if not result.scores:
         # Stopped before one full iteration: a one-ply look is still honest.
         result = engine.search(
             position.own, position.opp, max_depth=1, exact_empties=0, analyse=True
         )
+    return _ranked(result)
+
+
+def _ranked(result: SearchResult) -> list[MoveScore]:
+    """The root moves of an analysing search, best first, in discs."""
     ranked = sorted(result.scores.items(), key=lambda item: -item[1])
     out = []
     for sq, score in ranked:

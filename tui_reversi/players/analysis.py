@@ -59,6 +59,9 @@ INACCURACY = 3.0
 MISTAKE = 6.0
 BLUNDER = 10.0
 LABELS = ("inaccuracy", "mistake", "blunder")
+# A lead the winner never again falls below decides the game (the turning
+# point): a blunder's worth, so that no single blunder could give it back.
+DECIDED = BLUNDER
 MAX_MARGIN = 64.0  # no game ends with a wider disc margin
 
 
@@ -428,20 +431,42 @@ def summarise(analysis: GameAnalysis, side: Color) -> PlayerSummary:
 
 
 def turning_point(analysis: GameAnalysis, result: Result | None) -> MoveAnalysis | None:
-    """The move after which the result was decided: the first move of the
-    last unbroken run of positions the eventual winner was ahead in, by
-    either side (usually the loser's mistake). None for a draw or an
-    unfinished game."""
-    if result is None or result.winner is None:
+    """The move after which the loser never came back, read off the
+    evaluation graph (docs/engine.md#the-turning-point).
+
+    On the winner's curve (their margin after each move, starting from the
+    first position's value), a move's *lasting gain* is how far it raised
+    the winner's floor: the lowest margin from that move to the end. The
+    game is *decided* once that floor reaches DECIDED discs (or the final
+    margin, if smaller): no single blunder by the winner then gives the
+    game back. The turning point is the move with the largest lasting gain
+    up to the one that decided it (the earliest of equals); after it the
+    loser never again stood as well as before it. None for a draw, an
+    unfinished game, or one decided before its first move."""
+    if result is None or result.winner is None or not analysis.moves:
         return None
-    sign = 1 if result.winner is Color.BLACK else -1
+    sign = 1.0 if result.winner is Color.BLACK else -1.0
+    decided = min(DECIDED, abs(result.margin))
+    first = analysis.moves[0]
+    if first.best_score is not None:
+        start = first.best_score if first.side is result.winner else -first.best_score
+    else:
+        start = first.black_score * sign
+    # The winner's margin at each position (0: before the first move), and
+    # its floor: the lowest margin from that position to the end.
+    floors = [start, *(m.black_score * sign for m in analysis.moves)]
+    for i in range(len(floors) - 2, -1, -1):
+        floors[i] = min(floors[i], floors[i + 1])
+    if floors[0] >= decided:
+        return None
     turning: MoveAnalysis | None = None
-    for scored in analysis.moves:
-        if scored.black_score * sign > 0:
-            if turning is None:
-                turning = scored
-        else:
-            turning = None
+    biggest = 0.0
+    for i, scored in enumerate(analysis.moves, start=1):
+        gain = floors[i] - floors[i - 1]
+        if gain > biggest:
+            turning, biggest = scored, gain
+        if floors[i] >= decided:
+            break
     return turning
 
 
@@ -521,6 +546,7 @@ def evaluations(analysis: GameAnalysis, game: Game) -> list[float | None]:
 __all__ = [
     "ANALYSIS_DEPTH",
     "BLUNDER",
+    "DECIDED",
     "DEFAULT_TIME",
     "EXACT_EMPTIES",
     "INACCURACY",

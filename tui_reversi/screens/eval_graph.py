@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from ..widgets.eval_graph import EvalGraph, GraphData
+from ..widgets.eval_graph import LEGEND, EvalGraph, GraphData
 from ..widgets.literal import Literal
 from .dialog import Dialog
 
@@ -37,7 +37,7 @@ class EvalGraphScreen(Dialog[int | None]):
     EvalGraphScreen EvalGraph {
         height: 1fr;
     }
-    EvalGraphScreen #graph-summary {
+    EvalGraphScreen #graph-summary, EvalGraphScreen #graph-cursor {
         height: auto;
     }
     """
@@ -50,23 +50,22 @@ class EvalGraphScreen(Dialog[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="graph-view"):
-            yield Literal(
-                "Evaluation: Black ahead above the line, White below; ? mistake, ! blunder",
-                id="graph-title",
-            )
+            yield Literal("Evaluation: Black ahead above the line, White below", id="graph-title")
+            yield Literal(LEGEND, id="graph-legend")
             yield EvalGraph()
+            yield Literal(id="graph-cursor")
             yield Literal(self._summary, id="graph-summary")
 
     def on_mount(self) -> None:
         super().on_mount()
         graph = self.query_one(EvalGraph)
         graph.ascii = self._ascii
-        graph.data = self._data
+        self._show(self._data)
 
     def update(self, data: GraphData, summary: str) -> None:
         """New results while the analysis runs: the highlighted move stays."""
         graph = self.query_one(EvalGraph)
-        graph.data = GraphData(data.values, data.labels, graph.data.selected)
+        self._show(GraphData(data.values, data.labels, graph.data.selected, data.names))
         self.query_one("#graph-summary", Static).update(summary)
 
     def action_step(self, delta: int) -> None:
@@ -74,7 +73,12 @@ class EvalGraphScreen(Dialog[int | None]):
         data = graph.data
         current = data.selected if data.selected is not None else len(data.values)
         selected = max(1, min(len(data.values), current + delta))
-        graph.data = GraphData(data.values, data.labels, selected)
+        self._show(GraphData(data.values, data.labels, selected, data.names))
+
+    def _show(self, data: GraphData) -> None:
+        """Draw `data`, and say which move the highlight is on."""
+        self.query_one(EvalGraph).data = data
+        self.query_one("#graph-cursor", Static).update(data.where())
 
     def action_review(self) -> None:
         self.dismiss(self.query_one(EvalGraph).data.selected)

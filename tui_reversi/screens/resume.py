@@ -32,13 +32,14 @@ def when(moment: datetime) -> str:
 
 
 def describe_match(match: Match) -> tuple[str, str]:
-    """('Black Human vs White Easy, Othello', 'Move 5, White to move: Black 3, White 4')."""
+    """('Black Human vs White Easy, Othello', 'Move 5, White to move: Black 3, White 4'),
+    the move to play numbered as the log will number it (four moves played: move 5)."""
     position = match.position
     players = (
         f"Black {match.player_label(Color.BLACK)} vs White {match.player_label(Color.WHITE)}, "
         f"{match.variant.value.capitalize()}"
     )
-    state = f"Move {match.game.move_number()}, {match.to_move.label} to move"
+    state = f"Move {match.game.move_number() + 1}, {match.to_move.label} to move"
     counts = f"Black {position.count(Color.BLACK)}, White {position.count(Color.WHITE)}"
     return players, f"{state}: {counts}"
 

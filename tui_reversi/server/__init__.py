@@ -12,6 +12,8 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   `ServeError`; below all three rooms.
 - `edge`: what a stranger reaches.
   - `arcade`: the listener, authentication, seats, the connection log.
+  - `event_log`: the log's format, where whatever a client said is escaped
+    and cut (`log_value`), and each address's allowance of log bytes.
   - `door`: admission at the door.
   - `guessing`: what guessing a password or a key code costs (per address,
     name, key and in total), the penalties kept in the ledger.

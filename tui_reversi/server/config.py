@@ -36,8 +36,6 @@ PATH = "/usr/local/bin:/usr/bin:/bin"
 _SAFE_TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")
 _PRINTABLE = re.compile(r"[^\x00-\x1f\x7f]{0,256}")
-# A user name goes into the log cut to this (SSH allows a kilobyte).
-LOGGED_NAME_LENGTH = 40
 
 
 class ServeError(ReversiError):
@@ -165,17 +163,6 @@ def player_user_name(user: str) -> str:
     """The name shown to the game as USER: printable, at most 64 characters."""
     cleaned = "".join(ch for ch in user if ch.isprintable())[:64]
     return cleaned or "player"
-
-
-def log_name(name: str) -> str:
-    """A user name as it may go into a log line: plain if plain, quoted and escaped
-    if not, and cut to LOGGED_NAME_LENGTH characters (saying how long it was)."""
-    plain = name.isprintable() and " " not in name and "=" not in name
-    if name and len(name) <= LOGGED_NAME_LENGTH and plain:
-        return name
-    if len(name) <= LOGGED_NAME_LENGTH:
-        return repr(name)
-    return f"{name[:LOGGED_NAME_LENGTH]!r}...({len(name)} characters)"
 
 
 def format_duration(seconds: float) -> str:

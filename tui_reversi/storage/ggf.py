@@ -12,6 +12,13 @@
   disc margin for the side that moved; an analysed game writes it (`B[F5/0.50]`)
   and reading keeps it as that move's score; the time (seconds, `B[D3//0.01]`)
   is kept as written and written back.
+- ANALYSIS (ours; GGF readers skip a property they do not know, as they
+  would a comment): the rest of an analysed move, one entry per move, apart
+  by spaces: `ply/best/best score/=/line`, e.g. `12/D3/2.00/=/D3C5F6` (the
+  move at ply 12: best D3 for +2.00, exact (`=`, else empty), its line);
+  with the moves' evaluations it brings back the best moves and the
+  `?!`/`?`/`??` labels. An entry that does not fit the game is left out,
+  and the analysis's `unread` says so.
   Squares are read in either case and written in upper case, as GGS does.
 - TY: `8` for Othello; an `a` in it (`8a`) marks anti-Othello. An empty BO
   board means classic Reversi (its first four moves fill the centre).
@@ -35,6 +42,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from ..core import Color, Ending, Game, Move, Position, ReversiError, Variant
@@ -56,7 +64,7 @@ def export_ggf(record: SavedGame) -> str:
     game = record.to_game()
     final = game.positions[-1]
     moves = "".join(
-        "BW"[game.positions[ply].to_move] + f"[{_move_text(move)}{_annotation(record, ply + 1)}]"
+        "BW"[game.positions[ply].to_move] + f"[{move_text(move)}{_annotation(record, ply + 1)}]"
         for ply, move in enumerate(game.played)
     )
     game_type = "8a" if game.variant.fewer_discs_win else "8"
@@ -71,11 +79,12 @@ def export_ggf(record: SavedGame) -> str:
         f"PB[{_player_name(record, Color.BLACK)}]PW[{_player_name(record, Color.WHITE)}]"
         f"{ratings}RE[{_result(game.variant, final, record.ending)}]"
         f"TI[{_ggf_text(record.time_control or '0')}]"
-        f"TY[{game_type}]BO[8 {_board(game.start)}]{moves};)"
+        f"TY[{game_type}]BO[8 {_board(game.start)}]{_analysis_tag(record)}{moves};)"
     )
 
 
-def _move_text(move: Move) -> str:
+def move_text(move: Move) -> str:
+    """'F5', or 'PA' for a pass: a move as GGF (and NBoard's protocol) writes it."""
     return "PA" if move.is_pass else move.name.upper()
 
 
@@ -87,6 +96,18 @@ def _annotation(record: SavedGame, ply: int) -> str:
     if seconds:
         return f"/{evaluation}/{_ggf_text(seconds)}"
     return f"/{evaluation}" if evaluation else ""
+
+
+def _analysis_tag(record: SavedGame) -> str:
+    """ANALYSIS[...] with the best move, its score and line of every move
+    analysed in full; '' when none is."""
+    entries = [
+        f"{scored.ply}/{move_text(scored.best)}/{scored.best_score:.2f}/"
+        f"{'=' if scored.exact else ''}/{''.join(move_text(move) for move in scored.pv)}"
+        for scored in record.analysis.moves
+        if scored.best is not None and scored.best_score is not None
+    ]
+    return f"ANALYSIS[{' '.join(entries)}]" if entries else ""
 
 
 def _player_name(record: SavedGame, color: Color) -> str:
@@ -166,7 +187,7 @@ def parse_ggf(text: str) -> SavedGame:
     ratings = (_kept(tags.get("RB", ""), 16), _kept(tags.get("RW", ""), 16))
     time_control = _kept(tags.get("TI", ""), 40)
     return SavedGame(
-        analysis=_evaluations(game, moves),
+        analysis=_evaluations(game, moves, tags.get("ANALYSIS", "")),
         variant=variant,
         black=_player(tags.get("PB", "")),
         white=_player(tags.get("PW", "")),
@@ -227,10 +248,12 @@ def _off_board(result: str, game: Game) -> Ending | None:
     return Ending("resigned" if found[2] == "r" else "flag", winner)
 
 
-def _evaluations(game: Game, moves: list[tuple[str, str]]) -> GameAnalysis:
+def _evaluations(game: Game, moves: list[tuple[str, str]], analysis: str) -> GameAnalysis:
     """The evaluations written after the moves (`B[F5/0.50]`), as the played
-    moves' scores. A move without one has none; one that is not a disc
-    margin is left out, and the analysis's `unread` says so."""
+    moves' scores, with the best moves of `analysis` (the ANALYSIS tag). A
+    move without an evaluation has none; one that is not a disc margin, or
+    an entry that does not fit the game, is left out, and the analysis's
+    `unread` says so."""
     played = [ply for ply, move in enumerate(game.played, start=1) if move]
     written = [
         (number, colour, value)
@@ -238,7 +261,7 @@ def _evaluations(game: Game, moves: list[tuple[str, str]]) -> GameAnalysis:
         if value.split("/", 1)[0].strip().lower() not in _PASS_VALUES
     ]
     scored = []
-    left_out: list[tuple[str, str]] = []  # (which move, why)
+    left_out: list[tuple[str, str]] = []  # (what: "the evaluation of ...", why)
     for ply, (number, colour, value) in zip(played, written, strict=True):
         parts = value.split("/")
         text = parts[1].strip() if len(parts) > 1 else ""
@@ -249,18 +272,64 @@ def _evaluations(game: Game, moves: list[tuple[str, str]]) -> GameAnalysis:
         except ValueError:
             score = math.nan
         if not abs(score) <= MAX_MARGIN:
-            where = f"the GGF game's move {number} ({colour}[{shown(value, 20)}])"
-            left_out.append((where, f"{shown(text, 12)} is not a disc margin (-64 to 64)"))
+            what = f"the evaluation of the GGF game's move {number} ({colour}[{shown(value, 20)}])"
+            left_out.append((what, f"{shown(text, 12)} is not a disc margin (-64 to 64)"))
             continue
         side = game.positions[ply - 1].to_move
         scored.append(MoveAnalysis(ply, side, game.move_at(ply - 1), score))
+    by_ply = {move.ply: move for move in scored}
+    for entry in analysis.split():
+        try:
+            best = _best_move(game, by_ply, entry)
+        except ValueError as error:
+            left_out.append((f"the GGF game's analysis entry {shown(entry, 24)!r}", str(error)))
+            continue
+        by_ply[best.ply] = best
+    scored = sorted(by_ply.values(), key=lambda move: move.ply)
     if not left_out:
         return GameAnalysis(tuple(scored))
-    where, why = left_out[0]
-    unread = f"the evaluation of {where} was left out: {why}"
+    what, why = left_out[0]
+    unread = f"{what} was left out: {why}"
     if len(left_out) > 1:
-        unread = f"the evaluations of {len(left_out)} moves were left out; of {where}: {why}"
+        unread = f"{len(left_out)} parts of the analysis were left out; {what}: {why}"
     return GameAnalysis(tuple(scored), unread=unread)
+
+
+def _best_move(game: Game, known: dict[int, MoveAnalysis], entry: str) -> MoveAnalysis:
+    """The move of `known` an ANALYSIS entry (`12/D3/2.00/=/D3C5F6`) is about,
+    with its best move, score and line. Raises ValueError saying what does
+    not fit."""
+    fields = entry.split("/")
+    if len(fields) != 5 or not fields[0].isdigit():
+        raise ValueError("it is not ply/best/score/exact/line")
+    ply, best_text, score_text, exact, line = fields
+    played = known.get(int(ply))
+    if played is None:
+        raise ValueError(f"move {ply} has no evaluation to go with it")
+    try:
+        score = float(score_text)
+    except ValueError:
+        score = math.nan
+    if not abs(score) <= MAX_MARGIN:
+        raise ValueError(f"{shown(score_text, 12)} is not a disc margin (-64 to 64)")
+    if exact not in ("", "="):
+        raise ValueError("its exact mark is neither = nor empty")
+    try:
+        pv = tuple(Move.parse(line[at : at + 2]) for at in range(0, len(line), 2))
+        best = Move.parse(best_text)
+    except ReversiError:
+        raise ValueError("a move in it is not a square or PA") from None
+    if pv and pv[0] != best:
+        raise ValueError("its line does not start with its best move")
+    position = game.positions[played.ply - 1]
+    for move in pv or (best,):  # the line must be playable from the position
+        if move.is_pass and position.must_pass:
+            position = position.pass_turn()
+        elif move.is_pass or not position.is_legal(move.square):
+            raise ValueError(f"{move} cannot be played there")
+        else:
+            position = position.play(move.square)
+    return replace(played, best=best, best_score=score, exact=exact == "=", pv=pv)
 
 
 def _properties(text: str) -> tuple[dict[str, str], list[tuple[str, str]]]:

@@ -26,6 +26,7 @@ from ..players.analysis import (
     GameAnalysis,
     MoveAnalysis,
     analyse_game,
+    deciding_moves,
     evaluations,
     summarise,
     turning_point,
@@ -36,6 +37,8 @@ from .eval_graph import EvalGraph, GraphData
 from .glyphs import ascii_text
 from .literal import Literal
 
+# How the summary marks each label ('1?! 2? 0??'), and so the deciding moves.
+MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 # Rows the graph needs in the panel; the side of the screen must have three times that.
 GRAPH_MIN_HEIGHT = 10
 
@@ -46,32 +49,59 @@ def graph_data(game: Game, analysis: GameAnalysis, selected: int | None) -> Grap
         None if (scored := analysis.at(ply)) is None else scored.label
         for ply in range(1, len(game.moves) + 1)
     )
-    return GraphData(tuple(evaluations(analysis, game)), labels, selected)
+    names = tuple(
+        (f"the pass after move {game.move_number(ply)}" if ply else "a pass before move 1")
+        if move.is_pass
+        else f"move {game.move_number(ply) + 1}, {game.positions[ply].to_move.label} {move}"
+        for ply, move in enumerate(game.played)
+    )
+    return GraphData(tuple(evaluations(analysis, game)), labels, selected, names)
 
 
 def summary_text(game: Game, analysis: GameAnalysis) -> str:
     """Each side's average disc loss and labelled moves, and when the game
-    is over, the turning point."""
+    is over and analysed, the turning point and the deciding moves."""
     lines = []
     for side in Color:
         summary = summarise(analysis, side)
         counts = summary.counts
         lines.append(
             f"{side.label}: avg loss {summary.average_loss:.1f} · "
-            f"{counts['inaccuracy']}?! {counts['mistake']}? {counts['blunder']}??"
+            + " ".join(f"{counts[label]}{mark}" for label, mark in MARKS.items())
         )
     turning = turning_text(game, analysis)
     if turning is not None:
         lines.append(f"Turning point: {turning}")
+    if _complete(game, analysis):
+        lines.extend(
+            f"Deciding: {deciding_text(game, scored, reason)}"
+            for scored, reason in deciding_moves(analysis, game)
+        )
     return "\n".join(lines)
+
+
+def deciding_text(game: Game, scored: MoveAnalysis, reason: str | None) -> str:
+    """'18. White g2?? 14.9 discs: an X-square next to the empty h1 corner':
+    a deciding move as `tui-reversi analyse` names it, numbered as the move
+    log numbers it and marked as the summary marks labels, to fit the panel."""
+    mark = MARKS.get(scored.label or "", "")
+    text = f"{game.move_number(scored.ply)}. {scored.side.label} {scored.move}{mark}"
+    text += f" {scored.loss:g} discs"
+    return f"{text}: {reason}" if reason else text
+
+
+def _complete(game: Game, analysis: GameAnalysis) -> bool:
+    """True for a finished game whose every move is analysed: a part of the
+    moves could show the wrong turning point or deciding moves."""
+    return game.positions[-1].is_game_over() and analysis.covers(game)
 
 
 def turning_text(game: Game, analysis: GameAnalysis) -> str | None:
     """'move 23, White b2 (best g6)' for a finished, fully analysed game's
-    turning point (a part of the moves could show the wrong one)."""
-    final = game.positions[-1]
-    if not final.is_game_over() or not analysis.covers(game):
+    turning point."""
+    if not _complete(game, analysis):
         return None
+    final = game.positions[-1]
     turning = turning_point(analysis, game.variant.result(final))
     if turning is None:
         return None
@@ -199,8 +229,9 @@ class AnalysisPanel(Vertical):
         self.display = bool(analysis.moves) or self.running
         progress = self.query_one(ProgressBar)
         progress.update(total=max(wanted, 1), progress=done)
-        # Textual draws the bar in box-drawing lines; in ASCII the title's count says it.
-        progress.display = (self.running or done < wanted) and not ascii
+        # Only while it runs: a bar left over (a game played on from a review
+        # grows) would read as work going on. In ASCII the title's count says it.
+        progress.display = self.running and not ascii
         summary = summary_text(game, analysis)
         self.query_one("#analysis-summary", Static).update(
             ascii_text(summary) if ascii else summary

@@ -40,6 +40,7 @@ class BoardState:
     last_move: int | None = None
     flipped: int = 0
     hint: int | None = None
+    premove: int | None = None  # a move typed ahead, played on the player's turn
     readonly: bool = False  # reviewing history: drawn muted, nothing can be played
     playable: bool = True  # False when no human plays (computer against computer)
     to_play: bool = True  # False when no one at this keyboard is to move (computer, opponent)
@@ -91,6 +92,7 @@ class BoardView(Widget, can_focus=True):
         "board--empty",
         "board--legal",
         "board--hint",
+        "board--premove",
         "board--cursor",
         "board--cursor-mark",
         "board--last",
@@ -282,6 +284,9 @@ class BoardView(Widget, can_focus=True):
                 color = color.other
             disc = style("board--black" if color is Color.BLACK else "board--white", partial=True)
             self._draw_disc(put, x, y, color, flipped and self._phase == EDGE, background + disc)
+        elif square == state.premove:
+            mark = background + style("board--premove", partial=True)
+            self._centre(put, x, y, glyphs.premove, mark)
         elif square == state.hint:
             self._centre(put, x, y, glyphs.hint, background + style("board--hint", partial=True))
         elif state.legal & bit:

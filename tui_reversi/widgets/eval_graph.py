@@ -1,8 +1,9 @@
 """The evaluation graph: Black's margin after every move, drawn in text.
 
 Bars rise above the zero line while Black is ahead and hang below it while
-White is ahead, so the graph reads the same without colour; under it, `?`
-marks a mistake and `!` a blunder. The reviewed move's column is drawn
+White is ahead, so the graph reads the same without colour; under it, the
+move log's marks from the move's column on: `?!` an inaccuracy, `?` a
+mistake, `??` a blunder. The reviewed move's column is drawn
 through (`│`, or `|` in ASCII) and its bar highlighted. Half blocks give
 twice the rows' resolution; in ASCII mode `#` and `+` stand in for them.
 """
@@ -17,20 +18,44 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
+from .move_log import MARKS
+
 SCALES = (4, 8, 16, 32, 64)  # the top of the axis: the smallest that fits every value
 AXIS_WIDTH = 4  # "+16 "
 MAX_COLUMNS = 3  # the widest a ply's bar is drawn
-MARKS = {"mistake": "?", "blunder": "!"}
+# The labels, least grave first: a graver mark written over a lighter one.
+SEVERITY = ("inaccuracy", "mistake", "blunder")
+LEGEND = ", ".join(f"{MARKS[label]} {label}" for label in SEVERITY)
 
 
 @dataclass(frozen=True, slots=True)
 class GraphData:
     """One value per ply (Black's margin after it, None where unknown), the
-    label of each ply's move, and the ply to highlight (None: none)."""
+    label of each ply's move, the ply to highlight (None: none) and each
+    ply's name ('move 23, White b2') for saying where the highlight is."""
 
     values: tuple[float | None, ...] = ()
     labels: tuple[str | None, ...] = ()
     selected: int | None = None
+    names: tuple[str, ...] = ()
+
+    def where(self) -> str:
+        """'Move 23, White b2: White ahead by 4.0 (?? blunder)': the
+        highlighted ply, its value and its mark; '' with none highlighted."""
+        ply = self.selected
+        if ply is None or not 0 < ply <= len(self.values):
+            return ""
+        name = self.names[ply - 1] if ply <= len(self.names) else f"ply {ply}"
+        value = self.values[ply - 1]
+        if value is None:
+            score = "not analysed yet"
+        elif value == 0:
+            score = "even"
+        else:
+            score = f"{'Black' if value > 0 else 'White'} ahead by {abs(value):.1f}"
+        label = self.labels[ply - 1] if ply <= len(self.labels) else None
+        mark = f" ({MARKS[label]} {label})" if label in MARKS else ""
+        return f"{name[:1].upper()}{name[1:]}: {score}{mark}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +108,7 @@ class EvalGraph(Widget):
         "eval-graph--black",
         "eval-graph--white",
         "eval-graph--selected",
+        "eval-graph--inaccuracy",
         "eval-graph--mistake",
         "eval-graph--blunder",
     }
@@ -155,19 +181,25 @@ class EvalGraph(Widget):
         return segments
 
     def _marks(self, columns: list[range], base: Style) -> list[Segment]:
+        """Each labelled move's mark from its first column on, a graver one
+        over a lighter one where they meet (many plies a column, or `??` wide)."""
         style = self.get_component_rich_style
         labels = self.data.labels
-        segments = []
-        previous: range | None = None
-        for plies in columns:
-            found = [labels[p] for p in plies if p < len(labels) and labels[p] in MARKS]
-            label = "blunder" if "blunder" in found else found[0] if found else None
-            # A ply drawn several columns wide is marked once.
-            mark = MARKS[label] if label is not None and plies != previous else " "
-            previous = plies if label is not None else None
-            colour = base + style(f"eval-graph--{label}", partial=True) if label else base
-            segments.append(Segment(mark, colour))
-        return segments
+        cells: list[tuple[str, str | None]] = [(" ", None)] * len(columns)
+        first: dict[int, int] = {}  # ply -> its first column
+        for index, plies in enumerate(columns):
+            for ply in plies:
+                first.setdefault(ply, index)
+        for label in SEVERITY:
+            for ply, at in first.items():
+                if ply < len(labels) and labels[ply] == label:
+                    for offset, character in enumerate(MARKS[label]):
+                        if at + offset < len(cells):
+                            cells[at + offset] = (character, label)
+        return [
+            Segment(text, base + style(f"eval-graph--{label}", partial=True) if label else base)
+            for text, label in cells
+        ]
 
 
 def _last_known(values: tuple[float | None, ...], plies: range) -> float | None:

@@ -22,6 +22,7 @@ class Glyphs:
     empty: str
     legal: str
     hint: str
+    premove: str  # a move typed ahead, to be played on the player's turn
     flipping: str  # a disc seen edge-on, halfway through turning over
     cursor: tuple[str, str]  # either side of the square under the cursor
     # The same in tall cells (top left, top right, bottom left, bottom right);
@@ -75,6 +76,7 @@ UNICODE = Glyphs(
     empty=" ",
     legal="·",
     hint="*",
+    premove="^",
     flipping="─",
     cursor=("[", "]"),
     cursor_corners=("┌", "┐", "└", "┘"),
@@ -92,6 +94,7 @@ ASCII = Glyphs(
     empty=".",
     legal="+",
     hint="*",
+    premove="^",
     flipping="-",
     cursor=("[", "]"),
     cursor_corners=None,

@@ -61,7 +61,7 @@ class KeepingGames:
             app.session.offer = None
         if resume is not False:
             app.referee.start()
-            screen.say(f"Resumed at move {app.match.game.move_number()}.")
+            screen.say(f"Resumed at move {app.match.game.move_number() + 1}.")  # (the next)
             return
         settings = app.settings
         if screen.begin(Match.new(settings.black, settings.white, settings.variant)):
@@ -102,7 +102,7 @@ class KeepingGames:
     def _imported(self, record: SavedGame | None) -> None:
         if record is not None:
             moves = record.to_game().move_number()
-            self._play_record(record, f"Imported a game at move {moves}.")
+            self._play_record(record, f"Imported a game of {moves} move{'s' * (moves != 1)}.")
 
     def _play_record(self, record: SavedGame, message: str) -> None:
         screen = self.screen

@@ -52,6 +52,8 @@ from . import status
 from .analysis import ANALYSIS_BINDINGS, Analysis
 from .hint import HintFailed, HintReady, Hints
 from .keeping import KEEPING_BINDINGS, KeepingGames
+from .key_bar_order import key_bar_order
+from .premove import PREMOVE_BINDINGS, Premove
 from .review import REVIEW_BINDINGS, Review
 from .table import NOT_AT_TABLE, TABLE_BINDINGS, AtTable
 from .thinking import ThinkingIndicator
@@ -109,6 +111,7 @@ class GameScreen(Screen[None]):
             id="game.pause",
             tooltip="Stop or restart a computer-against-computer game",
         ),
+        *PREMOVE_BINDINGS,  # (before the review's: esc clears a premove, else goes back)
         *REVIEW_BINDINGS,
         *KEEPING_BINDINGS,
         *ANALYSIS_BINDINGS,
@@ -124,36 +127,22 @@ class GameScreen(Screen[None]):
         ("animation", "Toggle animation", "Turn flipped discs over visibly, or not"),
     )
 
-    # The key bar, most important first (at 80 columns the last ones give way).
-    KEY_BAR_ORDER = (
-        "game.pause",
-        "review.forward",
-        "review.live",
-        "review.continue",
-        "analysis.start",
-        "analysis.graph",
-        "game.new",
-        "game.undo",
-        "game.hint",
-        "game.save",
-        "game.open",
-        "game.export",
-        "game.settings",
-        "review.back",
-        "game.redo",
-        "game.markers",
-        "board.play",
-    )
+    @property
+    def KEY_BAR_ORDER(self) -> tuple[str, ...]:  # (a property: the name key_bar.py reads)
+        """The key bar's binding ids for now, most important first."""
+        return key_bar_order(reviewing=self.review.reviewing, over=self.match.is_over)
 
     def __init__(self) -> None:
         super().__init__()
         self.notice: tuple[Content, bool] | None = None  # (text, is it an error)
+        self._notice_for_this_turn = False  # the notice goes when the game moves on
         self._game_over_shown: tuple[int, int, Ending] | None = None  # (game, ply, ending)
         self.review = Review(self)
         self.hints = Hints(self)
         self.keeping = KeepingGames(self)
         self.analysis = Analysis(self)
         self.table = AtTable(self)
+        self.premove = Premove(self)
         self.thinking = ThinkingIndicator(
             lambda: self.query_one(ScorePanel), self.reversi_app.clock
         )
@@ -198,6 +187,7 @@ class GameScreen(Screen[None]):
         self.apply_look()
         self.query_one(BoardView).focus()
         app = self.reversi_app
+        self._name_the_player(self.match)
         self.analysis.reset(self.match)  # what the loaded or resumed game has
         # The app starts the referee once this screen is drawn (ReversiApp.on_ready).
         app.referee.watch(self._referee_reported)
@@ -243,6 +233,10 @@ class GameScreen(Screen[None]):
             # Work for the old position is dropped; the view is rebuilt from the game.
             self.thinking.stopped()
             self.hints.clear()
+            if not event.moved:  # taken back, or another position: typed ahead for none
+                self.premove.move = None
+            elif self._notice_for_this_turn:  # ("It is White's turn" is not true any more)
+                self.notice = None
             review_ply = self.review.ply
             if review_ply is not None and review_ply > self.match.game.length:
                 self.review.reset()  # taken back past the reviewed position
@@ -250,10 +244,13 @@ class GameScreen(Screen[None]):
             self.refresh_bindings()
         elif isinstance(event, Ended):
             self.thinking.stopped()
+            self.premove.move = None
             self.show()  # nothing more to play: no markers, no Enter to play
             self.refresh_bindings()
             self._announce_game_over(event.ending)
         elif isinstance(event, Asked):
+            if event.player.allows.local_input:  # (asked once this report is done)
+                self.call_later(self.premove.turn_came)
             if event.player.allows.shows_thinking:
                 self.thinking.started(event.turn, event.color)
         elif isinstance(event, Thinking):
@@ -302,6 +299,7 @@ class GameScreen(Screen[None]):
                 flipped=flipped,
                 # in review, the best move from the reviewed position, when analysed
                 hint=self.hints.square if review_ply is None else self.analysis.best(review_ply),
+                premove=self.premove.square if review_ply is None else None,
                 readonly=review_ply is not None,
                 playable=self.referee.plays_here,
                 to_play=to_play,
@@ -374,9 +372,11 @@ class GameScreen(Screen[None]):
         """The key shown for `action` as bound, where it acts now (for the words)."""
         return key_for(self, action)
 
-    def say(self, text: str, *, error: bool = False) -> None:
-        """Show a one-line message on the status line until the game moves on."""
+    def say(self, text: str, *, error: bool = False, for_this_turn: bool = False) -> None:
+        """Show a one-line message on the status line until the next key, or
+        (`for_this_turn`: it tells of whose turn it is) until a move is played."""
         self.notice = (status.notice(text, self.reversi_app.text), error)
+        self._notice_for_this_turn = for_this_turn
         self._show_status()
         if error:
             self.app.bell()
@@ -424,11 +424,13 @@ class GameScreen(Screen[None]):
             self.say("The game is over: n starts a new one.", error=True)
             return
         self.notice = None
-        if not self.referee.submit(move):
-            self.say(
-                f"It is {match.to_move.label}'s turn ({match.player_label(match.to_move)}).",
-                error=True,
-            )
+        if self.referee.submit(move) or self.premove.keep(move):
+            return
+        self.say(
+            f"It is {match.to_move.label}'s turn ({match.player_label(match.to_move)}).",
+            error=True,
+            for_this_turn=True,
+        )
 
     def on_key(self, event: events.Key) -> None:
         # Reached by the keys no widget took (typing a square stops at the
@@ -494,6 +496,12 @@ class GameScreen(Screen[None]):
     def table_news(self, news: News) -> None:
         """News from the server's table (the app brings it here)."""
         self.table.news(news)
+
+    def action_clear_premove(self) -> None:
+        move = self.premove.move
+        self.premove.clear()
+        if move is not None:
+            self.say(f"The premove {move} is cleared.")
 
     def action_undo(self) -> None:
         self.notice = None
@@ -598,9 +606,21 @@ class GameScreen(Screen[None]):
 
         if isinstance(self.app.screen, GameOverScreen):
             self.app.screen.dismiss(None)
+        self._name_the_player(match)
         self.analysis.reset(match)
         self.review.reset()
+        self.premove.move = None
         self.back_to_play()
+
+    def _name_the_player(self, match: Match) -> None:
+        """On a server, in the player's own game against the computer: the
+        person's seat shows their name (as the server knows it), not "Human"."""
+        invitations = self.reversi_app.invitations
+        if invitations is None or match.humans != 1 or any(match.names):
+            return
+        name = invitations.link.name
+        black, white = (name if match.is_human(color) else "" for color in Color)
+        match.names = (black, white)
 
     # -- the look: markers, ASCII, animation ---------------------------------------------
 
@@ -634,6 +654,24 @@ class GameScreen(Screen[None]):
             GameOverScreen(match, ending, at_table=at_table, rematch=self.table.can_ask_rematch()),
             self._after_game_over,
         )
+
+    def set_game_over_aside(self) -> bool:
+        """A newer dialog is coming: the game-over one, if it is up, goes for
+        now (one dialog at a time). True if it was up."""
+        from ..game_over import GameOverScreen
+
+        if not isinstance(self.app.screen, GameOverScreen):
+            return False
+        self.app.screen.dismiss(None)
+        return True
+
+    def game_over_again(self) -> None:
+        """Show the result again (after the dialog that put it aside), if the
+        game is still over."""
+        ending = self.match.ended
+        if ending is not None:
+            self._game_over_shown = None
+            self._announce_game_over(ending)
 
     def _after_game_over(self, choice: str | None) -> None:
         if choice == "new":
@@ -672,6 +710,9 @@ class GameScreen(Screen[None]):
             return referee.takebacks_allowed
         if action == "hint":
             return referee.hints_offered
+        if action == "clear_premove":
+            # False, not None, without one: esc is then the review's key.
+            return self.premove.move is not None and not self.review.reviewing
         if action == "markers":  # someone plays at this keyboard (not watching)
             return referee.plays_here
         if action == "pause":  # watching two computers, or after a player failed

@@ -143,16 +143,18 @@ def notice(text: str, spell: Spell) -> Content:
 
 def _where(game: Game, ply: int) -> str:
     """'move 9 of 30' as the move log numbers them (a pass takes no number),
-    'the pass after move 8', or 'the start'."""
+    'the pass after move 8', 'move 15, taken back' (a move undone, which
+    the total does not count), or 'the start'."""
     if ply == 0:
         return "the start"
     numbers = move_numbers(game.played)
-    total = sum(1 for number in numbers if number is not None)
     number = numbers[ply - 1]
     if number is None:
         before = max((n for n in numbers[: ply - 1] if n is not None), default=0)
         return f"the pass after move {before}" if before else "a pass before move 1"
-    return f"move {number} of {total}"
+    if ply > game.ply:
+        return f"move {number}, taken back"
+    return f"move {number} of {game.move_number()}"
 
 
 def describe_ply(game: Game, ply: int) -> str:
@@ -167,5 +169,5 @@ def describe_ply(game: Game, ply: int) -> str:
     if move.is_pass:
         return f"{where[:1].upper()}{where[1:]}: {before.to_move.label} had no move. {counts}"
     flipped = before.flips(move.square).bit_count()
-    number = where.split(" of ")[0].capitalize()
+    number = where.split(" of ")[0].split(",")[0].capitalize()
     return f"{number}: {before.to_move.label} played {move}, flipping {flipped}. {counts}"

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 
 from ...core import Color
-from ...net.remote import ClockReading, News, TableLink, TableState
+from ...net.remote import ClockReading, News, TableLink, TableState, is_guest
 from ...widgets.score import Clocks, ScorePanel
 from ..chat import ChatScreen
 from ..confirm import ConfirmScreen
@@ -166,9 +166,13 @@ class AtTable:
     def _answer(self, question: str) -> None:
         link = self.link
         assert link is not None
+        # One dialog at a time, the newer first: the result comes back if the answer is no.
+        result_aside = self.screen.set_game_over_aside()
 
         def answered(yes: bool | None) -> None:
             link.answer(bool(yes))
+            if result_aside and not yes:
+                self.screen.game_over_again()
 
         self.screen.app.push_screen(
             ConfirmScreen(f"{question} Allow it?", yes="Allow", no="Decline"), answered
@@ -244,7 +248,10 @@ class AtTable:
 
 
 def _rated(state: TableState, name: str) -> str:
-    """' (1516)', ' (1500?)' while provisional: `name`'s rating here, if the server sent one."""
+    """' (1516)', or ' (1500?)' while provisional: `name`'s rating on this server,
+    if it sent one; ' (a guest, unrated)' for a guest."""
+    if is_guest(name):
+        return " (a guest, unrated)"
     rating = state.ratings.get(name)
     return f" ({rating})" if rating is not None else ""
 

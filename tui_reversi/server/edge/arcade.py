@@ -23,8 +23,9 @@ from typing import TextIO
 import asyncssh
 
 from ...core.errors import reason
+from ...crash import keep_private
 from ...storage import StorageError
-from ..config import ServeConfig, ServeError, format_duration, gone_reason, log_name
+from ..config import ServeConfig, ServeError, format_duration, gone_reason
 from ..hall.guests import remove_folder
 from ..hall.lobby_host import LobbyHost
 from ..hall.preloaded import PreloadedParent, fork_available
@@ -37,6 +38,7 @@ from ..ledger.fleet import Fleet
 from ..ledger.ratings import FIRST_RATING, shown_rating
 from ..ledger.store import Store
 from .door import Door
+from .event_log import NAME_LENGTH, EventLog, log_value, tame_library_logs
 from .guessing import TOO_MANY_GUESSES, PasswordGuesses
 from .hostkey import load_or_create_host_key
 from .input_allowance import InputAllowance
@@ -96,7 +98,7 @@ class Arcade:
 
     def __init__(self, config: ServeConfig, log: Callable[[str], None] = log_to_stderr) -> None:
         self.config = config
-        self._log = log
+        self.events = EventLog(log)
         self.connections: set[PlayerConnection] = set()
         # Player (directory) name -> the session whose game is that player's live game.
         self.live_games: dict[str, GameSession] = {}
@@ -137,6 +139,7 @@ class Arcade:
     async def start(self) -> None:
         """Load or create the host key and start listening; ServeError if that cannot be done."""
         config = self.config
+        tame_library_logs()
         _make_private(config)
         self.host_key, self.host_key_created = load_or_create_host_key(config.host_key_path)
         if config.auth == "keys" and config.authorized_keys is not None:
@@ -285,21 +288,26 @@ class Arcade:
     def leave_seat(self) -> None:
         self.seats_taken -= 1
 
-    # The log: one line when a player is let in, one when any connection ends.
+    # The log (event_log.py): one event when a player is let in, one when any connection ends.
 
     def note(self, text: str) -> None:
         """A line for the operator about the server itself (a key file gone bad...)."""
-        self._log(f"{_now()} {text}")
+        self.events.write("note", text=text)
 
     def log_connect(self, connection: PlayerConnection) -> None:
-        user = log_name(connection.user or "")
-        self._log(f"{_now()} connect {connection.peer} user={user}")
+        self.events.write(
+            "connect", address=connection.address, peer=connection.peer, user=connection.user
+        )
 
     def log_disconnect(self, connection: PlayerConnection) -> None:
-        user = log_name(connection.user) if connection.user is not None else "-"
-        took = format_duration(time.monotonic() - connection.started)
-        why = connection.end_reason or "closed"
-        self._log(f"{_now()} disconnect {connection.peer} user={user} after {took}: {why}")
+        self.events.write(
+            "disconnect",
+            address=connection.address,
+            peer=connection.peer,
+            user=connection.user,
+            after=format_duration(time.monotonic() - connection.started),
+            why=connection.end_reason or "closed",
+        )
 
     # Stopping.
 
@@ -448,7 +456,7 @@ class PlayerConnection(asyncssh.SSHServer):
                 penalties.passed(self.address, username)
                 return True
             self.end_reason = "wrong password"
-            penalties.failed(self.address, username, log_name(username))
+            penalties.failed(self.address, username, log_value(username, NAME_LENGTH))
         except StorageError as error:
             self.arcade.note(str(error))
             self._refuse("the server cannot check passwords now; please try again later.")
@@ -554,20 +562,18 @@ class PlayerConnection(asyncssh.SSHServer):
         self.close()
 
 
-def _now() -> str:
-    return time.strftime("%Y-%m-%d %H:%M:%S")
-
-
 def _make_private(config: ServeConfig) -> None:
     """The data directory, the players' folders and the crash reports: the server
-    user's alone (0700), whatever modes they were found with. ServeError if not."""
-    players, reports = config.players_dir, config.data_dir / "crash-reports"
+    user's alone (folders 0700, reports 0600), whatever modes they were found
+    with. ServeError if not."""
+    players = config.players_dir
     try:
         config.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         players.mkdir(mode=0o700, exist_ok=True)
         folders = [config.data_dir, players, *(p for p in players.iterdir() if p.is_dir())]
-        for folder in [*folders, *([reports] if reports.is_dir() else [])]:
+        for folder in folders:
             if not folder.is_symlink():
                 folder.chmod(0o700)
+        keep_private(config.data_dir / "crash-reports")
     except OSError as error:
         raise ServeError(f"cannot make {error.filename} private: {reason(error)}") from None

@@ -26,7 +26,6 @@ from ..config import (
     ServeConfig,
     format_duration,
     gone_reason,
-    log_name,
     player_directory_name,
     player_environment,
     player_user_name,
@@ -67,8 +66,19 @@ ANSWER_WAIT = 60.0
 ELSEWHERE_KEYS = {"t": "take over", "n": "separate", "q": "leave", "\x03": "leave", "\x04": "leave"}
 
 
+class EventWriter(Protocol):
+    """The server's log (edge/event_log.py's `EventLog`)."""
+
+    def write(self, event: str, /, address: str | None = None, **fields: object) -> None:
+        """Log `event` with `fields`, charged to `address` if given."""
+
+
 class SessionServer(Server, Protocol):
     """The running server as a session uses it (edge/arcade.py's `Arcade`)."""
+
+    @property
+    def events(self) -> EventWriter:
+        """The server's log, an event a line."""
 
     @property
     def config(self) -> ServeConfig:
@@ -269,8 +279,13 @@ class GameSession(asyncssh.SSHServerSession):
         the player is told when the game is over (not over the board, which the
         game would not know to draw again)."""
         self._logged_dropped = True
-        user = log_name(self._owner.user or "")
-        self._owner.arcade.note(f"user={user} sent input faster than a game takes: dropped")
+        owner = self._owner
+        owner.arcade.events.write(
+            "input-dropped",
+            address=owner.address,
+            user=owner.user,
+            why="sent input faster than a game takes",
+        )
 
     def eof_received(self) -> bool:
         return True  # keep the channel open: the game still has things to show
@@ -540,8 +555,9 @@ class GameSession(asyncssh.SSHServerSession):
             while self._next_table is not None and self._open and not self._end_message:
                 status = await self._table_from_lobby(options)
         except Exception as error:
-            if not isinstance(error, OSError):
-                traceback.print_exc()  # a bug: the operator needs the whole story
+            if not isinstance(error, OSError):  # a bug: the operator needs the whole story
+                for line in traceback.format_exc().splitlines():
+                    self._owner.arcade.events.write("bug", text=line)
             self._owner.end_reason = f"game did not start: {error}"
             self._say("tui-reversi: the game could not start; please tell the server's operator.")
             self._exit(1)
@@ -695,19 +711,21 @@ class GameSession(asyncssh.SSHServerSession):
             self._exit(status)
 
     def _log_crash_report(self) -> None:
-        """The report a crashed game left, into the log, whole (indented)."""
+        """The report a crashed game left, into the log, whole: an event a line."""
         path = self._crash_report
         if path is None or not path.exists():
             return
+        # Not charged to the player's address: a report is the server's bug, and
+        # its length would leave no room for the player's own disconnect.
+        events = self._owner.arcade.events
         try:
             report = path.read_text(encoding="utf-8", errors="replace")
         except OSError as error:
-            self._owner.arcade.note(f"crash report {path} could not be read: {error}")
+            events.write("crash-report", path=path, unreadable=error)
             return
-        lines = "".join(f"\n    {line}" for line in report.rstrip("\n").splitlines())
-        self._owner.arcade.note(
-            f"crash report {path} user={player_user_name(self._owner.user or '')}:{lines}"
-        )
+        events.write("crash-report", path=path, user=self._owner.user)
+        for line in report.rstrip("\n").splitlines():
+            events.write("crash-report-line", path=path, text=line)
 
     def _start_timers(self) -> None:
         if "idle" in self._timers or "limit" in self._timers:
