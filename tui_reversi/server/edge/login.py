@@ -70,7 +70,7 @@ class Login:
         self._address = address
         self.asked = ""  # the name the client asked for
         self.key: str | None = None  # the last key allowed (key_text), proved if let in
-        self.adding_key = False  # let in only to redeem a code for `asked` (keys add CODE)
+        self.adding_key = False  # let in only to redeem a code for `name` (keys add CODE)
         self.refusal: str | None = None  # why a key or the client was refused, for the client
         self.guest = False
 
