@@ -95,3 +95,17 @@ async def test_a_guests_folder_goes_when_it_leaves_with_nothing_adjourned(serve,
     alice.close()
     await wait_until(lambda: not arcade.connections, "alice to go")
     assert (tmp_path / "server" / "players" / "alice").is_dir()
+
+
+async def test_people_read_a_guests_name_short_in_the_lobby_and_at_the_table(serve):
+    arcade = await serve(max_per_address=10)
+    guest = await Player.connect(arcade, "zed", command="table", guest=True)
+    guest_game = await Game.connect((await guest.facts())["env"])
+    await guest_game.hear_until("ready")
+    (name,) = guest_names(arcade)
+    short = name[: len("guest-7f3a9c")]
+    _, lobby = await run(arcade, "alice", "lobby")
+    assert f"  {short} " in lobby and name not in lobby
+    alice = await Game.connect(await seat(arcade, "alice", f"join {table_code(arcade)}"))
+    heard = await alice.hear_until("ready")
+    assert f"players {short} alice" in heard and not any(name in line for line in heard)

@@ -53,7 +53,7 @@ from typing import BinaryIO
 
 from ..core import ReversiError, Variant
 from ..core.errors import reason
-from .remote import NOBODY, rating_word
+from .remote import NOBODY, rating_word, shown_name
 from .server_line import MAX_LINE, ServerLine, line, words
 from .terms import TableTerms, TimeControl
 
@@ -84,7 +84,7 @@ class TableEntry:
 
     def describe(self) -> str:
         """'alice (Black) against bob (White), othello, clock 5+3, move 12'."""
-        black, white = self.names
+        black, white = (shown_name(name) for name in self.names)
         clock = f", clock {self.clock}" if self.clock is not None else ""
         how = f"{self.variant.value}{clock}, move {self.move}"
         if self.kind == "open":

@@ -103,7 +103,7 @@ class News:
         return self.ending is not None
 
 
-# The names a server gives the players it let in without a key (`guest-7f3a`):
+# The names a server gives the players it let in without a key (`guest-7f3a9c...`):
 # they play unrated, and the table says so beside their name.
 GUEST_PREFIX = "guest-"
 
@@ -111,6 +111,16 @@ GUEST_PREFIX = "guest-"
 def is_guest(name: str) -> bool:
     """True for a name the server gave a guest."""
     return name.startswith(GUEST_PREFIX)
+
+
+# Hex digits shown of a guest's name (`guest-` and 16 of them, never given twice):
+# enough to tell the guests in one lobby apart.
+SHOWN_GUEST_DIGITS = 6
+
+
+def shown_name(name: str) -> str:
+    """A name as people read it: a guest's cut to `guest-7f3a9c`, any other whole."""
+    return name[: len(GUEST_PREFIX) + SHOWN_GUEST_DIGITS] if is_guest(name) else name
 
 
 @dataclass

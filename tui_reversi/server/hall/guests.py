@@ -17,21 +17,12 @@ from ..config import player_directory_name
 from ..ledger.account_keys import GUEST_PREFIX
 
 GUEST_BITS = 64
-# Hex digits shown of a guest's name: enough to tell the guests at a table apart.
-SHOWN_DIGITS = 6
 _GUEST = re.compile(rf"{GUEST_PREFIX}[0-9a-f]{{{GUEST_BITS // 4}}}")
 
 
 def new_guest_name() -> str:
     """A guest's name: `guest-` and GUEST_BITS random bits, in hex."""
     return f"{GUEST_PREFIX}{secrets.token_hex(GUEST_BITS // 8)}"
-
-
-def shown_name(name: str) -> str:
-    """A name as people read it: a guest's cut to `guest-7f3a9c`, any other whole."""
-    if _GUEST.fullmatch(name):
-        return name[: len(GUEST_PREFIX) + SHOWN_DIGITS]
-    return name
 
 
 def remove_folder(players_dir: Path, name: str) -> bool:

@@ -9,12 +9,12 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from ...core import Color
+from ...net.remote import shown_name
 from ..config import player_directory_name
 from ..ledger.account_keys import is_guest
 from ..ledger.fleet import Fleet
 from ..ledger.ratings import shown_rating
 from ..ledger.store import Presence, Store, TableView
-from .guests import shown_name
 from .lobby_host import Doing, LobbyHost
 from .tables import Tables
 
@@ -92,7 +92,7 @@ def who_is_here(arcade: Server, everywhere: bool = True) -> dict[str, Doing]:
         elif seat.color is None:
             doing[who] = Doing("watching", f"watching table {code}", code)
         else:
-            other = seat.table.name(seat.color.other)
+            other = seat.table.shown(seat.color.other)
             against = f"against {other}" if other else "waiting for someone to join"
             where = f"at table {code} ({seat.color.label}), {against}"
             doing[who] = Doing("playing" if other else "waiting", where, code)
@@ -122,22 +122,18 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
     if playing:
         lines.append("Tables in progress (watch CODE to watch one):")
         for view in playing:
-            lines.append(
-                f"  {view.code}  {view.black} (Black) against {view.white} (White), {_how(view)}"
-            )
+            lines.append(f"  {view.code}  {_players(view)}, {_how(view)}")
     adjourned = [view for view in views if view.kind == "adjourned"]
     if adjourned:
         lines.append(f"Adjourned games (a player resumes one with {join_hint} resume CODE):")
         for view in adjourned:
-            lines.append(
-                f"  {view.code}  {view.black} (Black) against {view.white} (White), {_how(view)}"
-            )
+            lines.append(f"  {view.code}  {_players(view)}, {_how(view)}")
     waiting = [view for view in views if view.kind == "open"]
     if waiting:
         lines.append(f"Open tables (anyone may sit down: {join_hint} join CODE):")
         for view in waiting:
             colour, host = (Color.BLACK, view.black) if view.black else (Color.WHITE, view.white)
-            lines.append(f"  {view.code}  {host} waits ({colour.label}), {_how(view)}")
+            lines.append(f"  {view.code}  {shown_name(host)} waits ({colour.label}), {_how(view)}")
     archive = arcade.archive
     if is_guest(name):
         lines.append("You play as a guest here: unrated; connect with an SSH key to claim a name.")
@@ -154,12 +150,19 @@ def adjourned_lines(games: list[TableView], name: str, hint: str) -> list[str]:
     """`ssh host resume`: `name`'s adjourned games and how to resume each; `hint`
     is the ssh command before `resume CODE`."""
     if not games:
-        return [f"tui-reversi: {name} has no adjourned games on this server."]
-    lines = [f"tui-reversi: {name}'s adjourned games (resume one with {hint} resume CODE):"]
+        return [f"tui-reversi: {shown_name(name)} has no adjourned games on this server."]
+    lines = [
+        f"tui-reversi: {shown_name(name)}'s adjourned games (resume one with {hint} resume CODE):"
+    ]
     for view in games:
         you, other = (Color.BLACK, view.white) if view.black == name else (Color.WHITE, view.black)
-        lines.append(f"  {view.code}  you ({you.label}) against {other}, {_how(view)}")
+        lines.append(f"  {view.code}  you ({you.label}) against {shown_name(other)}, {_how(view)}")
     return lines
+
+
+def _players(view: TableView) -> str:
+    """'alice (Black) against guest-7f3a9c (White)'."""
+    return f"{shown_name(view.black)} (Black) against {shown_name(view.white)} (White)"
 
 
 def _how(view: TableView) -> str:

@@ -21,6 +21,7 @@ from typing import Protocol
 import asyncssh
 
 from ...crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
+from ...net.remote import shown_name
 from ...net.terms import TableTerms
 from ..config import (
     ServeConfig,
@@ -30,7 +31,6 @@ from ..config import (
     player_environment,
     player_user_name,
 )
-from .guests import shown_name
 from .lobby_host import GO_GRACE
 from .pty_process import INPUT_HIGH_WATER, PtyProcess, Spawn
 from .roster import Server, adjourned_lines, lobby_lines

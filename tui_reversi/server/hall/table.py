@@ -10,11 +10,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from ...core import Color, Ending, Game, Variant
-from ...net.remote import NOBODY
+from ...net.remote import NOBODY, shown_name
 from ...net.server_line import line
 from ...net.terms import TimeControl
 from .games_socket import tell
-from .guests import shown_name
 
 CHAT_KEPT = 20  # lines of a table's chat told again to a game that sits down
 

@@ -14,9 +14,8 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 
 from ...core import Color, Ending, Game, Move, ReversiError
-from ...net.remote import CHAT_LENGTH
+from ...net.remote import CHAT_LENGTH, shown_name
 from ...net.server_line import line
-from .guests import shown_name
 from .table import Seat, Table
 from .table_clocks import TableClocks
 

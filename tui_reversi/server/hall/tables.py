@@ -30,7 +30,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ...core import Color, Variant
-from ...net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
+from ...net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE, shown_name
 from ...net.server_line import line, words
 from ...net.terms import TableRefused as TableRefused
 from ...net.terms import TimeControl as TimeControl
@@ -39,7 +39,6 @@ from ..ledger.account_keys import is_guest
 from ..ledger.ratings import shown_rating
 from ..ledger.store import Store, TableView, UnfinishedGame
 from .games_socket import GamesSocket, hello
-from .guests import shown_name
 from .table import Seat as Seat
 from .table import Table as Table
 from .table_clocks import TableClocks
