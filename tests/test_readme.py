@@ -43,3 +43,21 @@ def test_every_link_between_the_pages_leads_to_a_file_and_a_heading():
                 headings = re.findall(r"^#+ (.+)$", linked.read_text(), re.MULTILINE)
                 slugs = {re.sub(r"[^a-z0-9 -]", "", h.lower()).replace(" ", "-") for h in headings}
                 assert anchor in slugs, (page.name, path, anchor)
+
+
+def test_the_hosting_page_names_every_option_of_serve():
+    import argparse
+
+    from tui_reversi.tools.serve import add_arguments
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    text = (ROOT / "docs" / "hosting.md").read_text()
+    shown = [
+        option
+        for action in parser._actions
+        if action.help != argparse.SUPPRESS
+        for option in action.option_strings
+        if option.startswith("--") and option != "--help"
+    ]
+    assert [option for option in shown if not re.search(rf"{option}(?![\w-])", text)] == []

@@ -435,6 +435,25 @@ async def test_a_guest_at_the_table_is_marked_a_guest_unrated(at_table):
         assert status(app) == ("Table K7QP2: you play White against guest-2e5d (a guest, unrated).")
 
 
+@pytest.mark.parametrize(
+    ("size", "said"),
+    [
+        ((80, 24), "Table K7QP2: you (1517) play White against guest-2e5d (a guest, unrated)."),
+        ((60, 21), "You play White against guest-2e5d (a guest, unrated)."),
+    ],
+)
+async def test_the_guest_mark_is_read_whole_at_60_columns_too(at_table, size, said):
+    """At 60 columns the sentence was cut: `...against guest-2e5d (a g…`."""
+    app, server = at_table(Color.WHITE, names=("guest-2e5d", "bob"))
+    server.link.state.ratings = {"bob": 1517}
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: "guest-2e5d" in status(app), "the board")
+        await pilot.pause()
+        line = app.screen.query_one("#status")
+        assert status(app) == said
+        assert line.content.cell_length <= line.size.width
+
+
 async def test_a_rematch_request_puts_the_result_aside_and_a_no_brings_it_back(at_table):
     """The request opened on top of the game-over dialog: two at once."""
     app, server, ending = one_move_from_the_end(at_table)

@@ -4,7 +4,7 @@ does, except in a text box, where it is a letter."""
 import pytest
 from textual.widgets import Input
 
-from .conftest import FirstMovePlayer
+from .conftest import FirstMovePlayer, GatedPlayer, settle
 from .test_keeping import keeping_app  # noqa: F401 (a fixture)
 from .test_lobby import server  # noqa: F401 (a fixture)
 
@@ -66,6 +66,32 @@ async def test_the_bar_never_drops_review_analyse_and_on_a_server_the_lobby(
         wanted = {"New": "n", "Review": ",", "Analyse": "a"} | lobby
         assert shown(app).items() >= wanted.items(), bar_text(app)
         assert bar_text(app).rstrip().endswith("^q Quit ? Help")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 21)])
+async def test_with_a_premove_pending_on_a_server_the_bar_keeps_review_and_the_lobby(
+    make_app,
+    server,  # noqa: F811
+    size,
+):
+    """At 60 columns `esc Clear premove` pushed L (the lobby) off the bar."""
+    from tui_reversi.screens.lobby import Invitations
+
+    from .test_premove import legal_after_reply, while_the_computer_thinks
+
+    player = GatedPlayer()
+    app = make_app(player=player, white="hard")
+    app.invitations = Invitations(app, server.link)
+    async with app.run_test(size=size) as pilot:
+        await while_the_computer_thinks(pilot, player)
+        await pilot.press(*legal_after_reply())
+        await pilot.pause()
+        wanted = {"Clear": "esc", "Review": ",", "Lobby": "L"}
+        assert shown(app).items() >= wanted.items(), bar_text(app)
+        assert bar_text(app).rstrip().endswith("^q Quit ? Help")
+        assert len(bar_text(app)) <= size[0]  # (not cut to "? Hel…")
+        player.gate.set()
+        await settle(pilot, app)
 
 
 async def test_the_saved_games_bar_shows_enter_load(keeping_app):  # noqa: F811

@@ -1,5 +1,7 @@
 """Undo/redo, history review, continue-from-here, game over."""
 
+import pytest
+
 from tui_reversi.core import Color
 from tui_reversi.widgets.board import BoardView
 from tui_reversi.widgets.move_log import MoveLog
@@ -210,3 +212,24 @@ async def test_after_an_undo_review_counts_only_the_moves_still_in_the_game(make
         await pilot.pause()
         assert "REVIEWING MOVE 4, TAKEN BACK" in title(app)
         assert status(app).startswith("Move 4: White played d3")
+
+
+@pytest.mark.parametrize(
+    ("transcript", "opening"),
+    [("d3c3f5f4f3d2d1e3", "Diagonal Opening"), ("f5d6c3d3c4f4c5b3c2e6c6b4", "Brightwell")],
+)
+async def test_at_60_columns_the_review_banner_still_names_esc_and_enter(
+    make_app, transcript, opening
+):
+    """The key bar leaves esc and ⏎ out at 60 columns, and the banner cut
+    `⏎ play from here` after the opening's name: the name gives way now."""
+    app = make_app(transcript=transcript, white="human")
+    async with app.run_test(size=(60, 21)) as pilot:
+        await pilot.press("comma")
+        await pilot.pause()
+        banner = app.screen.query_one("#title-bar")
+        assert banner.content.cell_length <= banner.size.width, title(app)
+        assert "esc back" in title(app) and "⏎ play from here" in title(app)
+        await pilot.resize_terminal(80, 24)  # room again: in full
+        await pilot.pause()
+        assert opening in title(app) and "⏎ play from here" in title(app)

@@ -82,6 +82,14 @@ class Cluster:
             conn.execute(f"CREATE DATABASE {name}".encode())  # (a name made here)
         return self.url(name)
 
+    def role_with_password(self, role: str, password: str) -> None:
+        """A role that must give `password` over TCP (the cluster trusts everyone else)."""
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"CREATE ROLE {role} LOGIN PASSWORD '{password}'".encode())  # (ours)
+        hba = self.data / "pg_hba.conf"
+        hba.write_text(f"host all {role} 127.0.0.1/32 scram-sha-256\n" + hba.read_text())
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "reload")
+
     def stop(self) -> None:
         try:
             self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")

@@ -88,7 +88,7 @@ async def test_a_key_is_added_with_a_one_time_code_listed_and_removed(serve, tmp
     arcade = await serve()
     status, shown = await run(arcade, "alice", "keys add")
     assert status == 0
-    code = re.search(r"alice\+key@HOST keys add (\S+)", shown).group(1)
+    code = re.search(r"alice\+key@127\.0\.0\.1 keys add (\S+)", shown).group(1)
     laptop = asyncssh.generate_private_key("ssh-ed25519")
     # The new key may do nothing but redeem the code.
     status, said = await run(arcade, "alice+key", "lobby", client_keys=[laptop])
@@ -145,7 +145,7 @@ async def test_under_auth_password_a_name_claimed_by_a_key_needs_that_key(serve)
     arcade = await serve(auth="password", password="s3cret")
     by_password = {"password": "s3cret", "client_keys": [], "preferred_auth": "password"}
     _, shown = await run(arcade, "alice", "keys add", **by_password)
-    code = re.search(r"alice\+key@HOST keys add (\S+)", shown).group(1)
+    code = re.search(r"alice\+key@127\.0\.0\.1 keys add (\S+)", shown).group(1)
     status, _ = await run(arcade, "alice+key", f"keys add {code}", client_keys=[key_of("alice")])
     assert status == 0
     with pytest.raises(asyncssh.DisconnectError) as refused:

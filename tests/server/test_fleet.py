@@ -290,7 +290,7 @@ async def test_a_name_is_its_keys_on_every_node_and_a_key_added_on_one_logs_in_o
         await Player.connect(b, "alice", client_keys=[intruder])
     status, shown = await run(a, "alice", "keys add")
     assert status == 0
-    code = re.search(r"alice\+key@HOST keys add (\S+)", shown).group(1)
+    code = re.search(r"alice\+key@127\.0\.0\.1 keys add (\S+)", shown).group(1)
     laptop = asyncssh.generate_private_key("ssh-ed25519")
     status, said = await run(b, "alice+key", f"keys add {code}", client_keys=[laptop])
     assert status == 0 and f"key {laptop.get_fingerprint()} is alice's now." in said

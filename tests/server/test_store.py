@@ -258,8 +258,10 @@ def test_migrate_creates_the_schema_and_a_node_refuses_any_other(postgres, tmp_p
 def test_a_database_out_of_reach_is_one_sentence(tmp_path):
     with pytest.raises(ServeError) as refused:
         PostgresStore("postgresql://nobody@127.0.0.1:1/none", tmp_path)
-    assert str(refused.value).startswith("cannot reach database none on 127.0.0.1:1: ")
-    assert "\n" not in str(refused.value)
+    assert str(refused.value) == (
+        "cannot connect to database none on 127.0.0.1:1: the connection was refused "
+        "(is PostgreSQL listening there?)"
+    )
 
 
 def test_a_name_a_reader_could_take_for_anothers_is_refused_it(open_store):

@@ -142,7 +142,7 @@ def sit_down(people, options: str = "") -> str:
     people.ssh("alice", "alice", f"table {options}")
     text = wait_screen(people, "alice", lambda s: "a friend joins" in s, "the table's code")
     code = re.search(r"join ([A-Z0-9]{5})", text).group(1)
-    assert f"-p {people.server.port} HOST join {code}" in text
+    assert f"ssh -t -p {people.server.port} 127.0.0.1 join {code}" in text
     people.ssh("bob", "bob", f"join {code}")
     wait_screen(
         people, "bob", lambda s: "you (1500?) play White against alice (1500?)" in s, "bob's seat"
@@ -316,8 +316,9 @@ def test_a_killed_game_adjourns_at_once_and_both_resume_it_after_a_restart(peopl
     os.kill(pid, signal.SIGKILL)  # bob's game dies mid-game; his ssh is still connected
     told = "bob's game stopped unexpectedly: the game is adjourned until bob is back."
     stopped = wait_screen(people, "alice", lambda s: told in s, "the sentence")
-    told_bob = f"Table {code}'s game is adjourned; to go on with it:  ssh -t -p"
-    wait_screen(people, "bob", lambda s: told_bob in s and "HOST resume" in s, "bob told")
+    told_bob = f"Table {code}'s game is adjourned; to go on with it:"
+    resume = f"  ssh -t -p {people.server.port} bob@127.0.0.1 resume"
+    wait_screen(people, "bob", lambda s: told_bob in s and resume in s, "bob told")
     assert "your game stopped unexpectedly." in screen(people, "bob")
     with sqlite3.connect(people.data / "archive.sqlite3") as db:
         row = db.execute("SELECT code, moves, adjourned FROM unfinished").fetchone()

@@ -233,13 +233,13 @@ async def test_the_tables_socket_is_private_to_the_server_user(serve):
 async def test_a_wrong_code_own_table_or_option_gets_one_sentence(serve):
     arcade = await serve(max_per_address=10)
     await seat(arcade, "alice", "table")
-    code = table_code(arcade)
+    code, port = table_code(arcade), arcade.port
     cases = {
         ("bob", "join NOPE9"): "there is no open table 'NOPE9'; check the code with its host.",
         ("bob", "join " + "Q" * 5000): f"there is no open table '{'Q' * 20}…'; check the code",
         ("alice", f"join {code}"): f"you are at table {code} already.",
-        ("bob", "join"): "join needs the table's code: ssh -t HOST join CODE",
-        ("bob", "lobby extra"): "lobby takes nothing after it: ssh HOST lobby",
+        ("bob", "join"): f"join needs the table's code: ssh -t -p {port} bob@127.0.0.1 join CODE",
+        ("bob", "lobby extra"): f"lobby takes nothing after it: ssh -p {port} bob@127.0.0.1 lobby",
         ("bob", f"join {code} black hard"): "at a table only ascii, no-mouse, no-animation, "
         "theme may be chosen, not black",
         ("bob", "table variant chess"): "there is no variant 'chess': choose one of othello, "

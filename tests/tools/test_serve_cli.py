@@ -119,6 +119,18 @@ def test_listening_beyond_loopback_is_said_loudly(server):
     running.stop()
 
 
+def test_the_banner_says_where_the_players_hints_point(server):
+    running = server("--host", "0.0.0.0")
+    assert (
+        f"play with: ssh -p {running.port} THIS-HOST; players' hints name the address each one "
+        "reached (--public-address HOST:PORT names yours)"
+    ) in running.banner
+    running.stop()
+    public = server("--public-address", "games.example.org:22")
+    assert "play with: ssh games.example.org (the address players' hints name)" in public.banner
+    public.stop()
+
+
 def test_the_password_can_come_from_the_environment(server):
     running = server("--auth", "password", env={"TUI_REVERSI_SERVE_PASSWORD": "s3cret"})
     assert "s3cret" not in Path(f"/proc/{running.process.pid}/cmdline").read_text()

@@ -36,7 +36,8 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
 - `ledger`: what outlives a process.
   - `store`: the one interface to what the server keeps and shares, and the
     records through it; `archive` (SQLite, one machine) and `postgres` with
-    `migrations` (a fleet) implement it.
+    `migrations` (a fleet) implement it; `archive_import` moves the one into
+    the other.
   - `account_keys`: which keys are which name's, the codes to add one.
   - `names`: one name per look-alike key (UTS #39 skeleton); `ratings`: the
     Elo rules (provisional names, rematches counting less); `penalties`:

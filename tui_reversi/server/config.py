@@ -77,6 +77,8 @@ class ServeConfig:
     launcher_module: str = "tui_reversi.launcher"
     # A fleet's PostgreSQL (postgresql://...); None: the archive's SQLite under data_dir.
     database: str | None = field(default=None, repr=False)
+    # Where players reach this server (host, port), for the hints; None: where each one did.
+    public_address: tuple[str, int] | None = None
 
     @property
     def host_key_path(self) -> Path:
@@ -85,6 +87,17 @@ class ServeConfig:
     @property
     def players_dir(self) -> Path:
         return self.data_dir / "players"
+
+    def address_for(self, ssh_connection: str) -> tuple[str, int]:
+        """Where a player reaches this server, for the hints they read: --public-address,
+        else the address and port their connection reached (SSH_CONNECTION's last two
+        words), which behind a balancer or NAT is this node's own."""
+        if self.public_address is not None:
+            return self.public_address
+        words = ssh_connection.split()
+        if len(words) != 4 or not words[3].isdigit():
+            return self.host, self.port
+        return words[2].removeprefix("::ffff:"), int(words[3])  # (an IPv4 client on IPv6)
 
     def max_unauthenticated_per_address(self) -> int:
         """Connections from one address not authenticated yet: a few, or half of

@@ -6,6 +6,7 @@ Parsing stays light; asyncssh and the server package load only in `run`.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import re
 import shlex
@@ -172,9 +173,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "with every other node on it (default: SQLite in the data directory, this node alone)",
     )
     parser.add_argument(
+        "--public-address",
+        metavar="HOST:PORT",
+        help="where players reach this server, for the commands its hints show (a load "
+        "balancer's in a fleet; default: the address each player's connection reached)",
+    )
+    parser.add_argument(
         "--migrate",
         action="store_true",
         help="with --database: create or upgrade the database's schema, then exit",
+    )
+    parser.add_argument(
+        "--import-archive",
+        type=Path,
+        metavar="FILE",
+        help="with --database: copy a single server's archive (its archive.sqlite3: accounts, "
+        "keys, ratings, games) into the fleet's empty database, print the counts, then exit",
     )
     # For tests and benchmarks: what each session runs instead of the game.
     parser.add_argument("--game-command", metavar="COMMAND", help=argparse.SUPPRESS)
@@ -187,6 +201,8 @@ def run(args: argparse.Namespace) -> int:
         config = _config(args)
         if args.migrate:
             return _migrate(config.database)
+        if args.import_archive is not None:
+            return _import(config, args.import_archive)
         import asyncio
 
         return asyncio.run(_serve(config))
@@ -202,10 +218,22 @@ def _config(args: argparse.Namespace):
         raise ServeError("--password-file is only used with --auth password")
     if args.migrate and not args.database:
         raise ServeError("--migrate is only used with --database URL")
+    if args.import_archive is not None and not args.database:
+        raise ServeError("--import-archive is only used with --database URL")
+    if args.import_archive is not None and args.migrate:
+        raise ServeError("--import-archive and --migrate are run one at a time (--migrate first)")
     if args.database and not args.database.startswith(("postgresql://", "postgres://")):
         raise ServeError(f"--database takes a postgresql:// URL, not {args.database[:40]!r}")
     if args.authorized_keys is not None and args.auth != "keys":
         raise ServeError("--authorized-keys is only used with --auth keys")
+    public_address = None
+    if args.public_address is not None:
+        from ..net.ssh_command import parse_address
+
+        try:
+            public_address = parse_address(args.public_address)
+        except ValueError as error:
+            raise ServeError(f"--public-address: {error}") from None
     password = _password(args) if args.auth == "password" else None
     authorized_keys = None
     if args.auth == "keys":
@@ -235,6 +263,7 @@ def _config(args: argparse.Namespace):
         invitations_per_minute=args.invitations_per_minute,
         preload=args.preload,
         database=args.database,
+        public_address=public_address,
         game_command=game_command or ServeConfig.game_command,
     )
 
@@ -251,6 +280,17 @@ def _migrate(url: str) -> int:
     else:
         said = f"schema upgraded from version {found} to {now}"
     print(f"tui-reversi serve: {where(url)}: {said}", flush=True)
+    return 0
+
+
+def _import(config, archive: Path) -> int:
+    """`serve --database URL --import-archive FILE`: the copy made, checked by counts."""
+    from ..server.ledger.archive_import import import_archive
+    from ..server.ledger.postgres import where
+
+    found, now = import_archive(archive.expanduser(), config.database, config.players_dir)
+    print(f"tui-reversi serve: {archive} held {found}", flush=True)
+    print(f"tui-reversi serve: {where(config.database)} holds {now} now: the same", flush=True)
     return 0
 
 
@@ -326,12 +366,11 @@ def _announce(arcade) -> None:
     lines = [f"host key {arcade.fingerprint} (ed25519, {made} {config.host_key_path})"]
     if arcade.loopback_only:
         lines.append(f"listening on {where}: this machine only (--host 0.0.0.0 lets others in)")
-        lines.append(f"play with: ssh -p {arcade.port} localhost")
     else:
         lines.append(f"LISTENING ON {where}: open to every machine that can reach this one")
         if config.auth == "none":
             lines.append("auth none: anyone who can reach the port can play")
-        lines.append(f"play with: ssh -p {arcade.port} THIS-HOST")
+    lines.append(_play_with(config, arcade))
     lines.append(f"games start {arcade.game_start}")
     lines.append(arcade.keeping)
     lines.append(
@@ -340,3 +379,22 @@ def _announce(arcade) -> None:
     )
     for line in lines:
         print(f"tui-reversi serve: {line}", flush=True)
+
+
+def _play_with(config, arcade) -> str:
+    """'play with: ssh -p 2222 games.example.org', and where the players' hints point."""
+    from ..net.ssh_command import ssh_command
+
+    if config.public_address is not None:
+        command = ssh_command(*config.public_address, terminal=False)
+        return f"play with: {command} (the address players' hints name)"
+    hosts = [host for host, _ in arcade.addresses]
+    if arcade.loopback_only:
+        return f"play with: {ssh_command('localhost', arcade.port, terminal=False)}"
+    if not any(ipaddress.ip_address(host).is_unspecified for host in hosts):
+        return f"play with: {ssh_command(hosts[0], arcade.port, terminal=False)}"
+    behind = " or a balancer's" if config.database else ""
+    return (
+        f"play with: {ssh_command('THIS-HOST', arcade.port, terminal=False)}; players' hints "
+        f"name the address each one reached (--public-address HOST:PORT names yours{behind})"
+    )

@@ -6,8 +6,9 @@ bindings change, which cost a tenth of a second at start-up and on every move.)
 
 A screen orders its keys by what matters there with `KEY_BAR_ORDER`, binding
 ids most important first; the rest follow in the order of the bindings.
-Where the bar is too narrow, the least important give way first. Bindings in
-one `Binding.Group` (a choice's ←→) show as one entry."""
+Where the bar is too narrow, the least important give way first; the keys a
+screen names in `KEY_BAR_KEPT` give way only after all its others, as the
+app's own do. Bindings in one `Binding.Group` (a choice's ←→) show as one entry."""
 
 from __future__ import annotations
 
@@ -101,6 +102,11 @@ def _part(key: ShownKey) -> Content:
     )
 
 
+def _drawn(parts: list[tuple[Content, ShownKey]]) -> int:
+    """Columns `parts` take, a space apart."""
+    return sum(part.cell_length for part, _ in parts) + max(0, len(parts) - 1)
+
+
 class KeyBar(Widget):
     """`key Description` for every shown, enabled binding of the focused chain."""
 
@@ -117,21 +123,26 @@ class KeyBar(Widget):
 
     def render(self) -> Content:
         # App-wide keys (quit, help) come last but are the last to be left out
-        # when the bar is too narrow; the others give way from the right.
+        # when the bar is too narrow; the screen's others give way from the right,
+        # those it keeps (KEY_BAR_KEPT) only once all the rest have gone.
         keys = shown_keys(self.screen)
-        screen_keys = [key for key in keys if not key.app_wide]
-        app_keys = [key for key in keys if key.app_wide]
-        parts = [(_part(key) + " ", key) for key in screen_keys]
-        ends = [(_part(key) + " ", key) for key in app_keys]
+        kept = set(getattr(self.screen, "KEY_BAR_KEPT", ()))
+        parts = [(_part(key), key) for key in keys if not key.app_wide]
+        ends = [(_part(key), key) for key in keys if key.app_wide]
         width = self.size.width or 10_000
-        while parts and sum(p.cell_length for p, _ in parts + ends) > width:
-            parts.pop()
+        while parts and _drawn(parts + ends) > width:
+            goes = next(
+                (i for i in reversed(range(len(parts))) if parts[i][1].id not in kept),
+                len(parts) - 1,
+            )
+            del parts[goes]
         self._spans = []
         x = 0
-        for part, key in parts + ends:
-            self._spans.append((x, x + part.cell_length, key.key))
-            x += part.cell_length
-        return Content("").join(part for part, _ in parts + ends)
+        for part, key in parts + ends:  # (a click on the space after a key presses it)
+            self._spans.append((x, x + part.cell_length + 1, key.key))
+            x += part.cell_length + 1
+        bar = Content(" ").join(part for part, _ in parts + ends)
+        return bar + " " if bar.cell_length < width else bar  # (a space after, where it fits)
 
     def on_click(self, event: events.Click) -> None:
         for start, end, key in self._spans:

@@ -1,10 +1,14 @@
 """The game screen's key bar order: binding ids most important first, for
 what the player is doing now (playing, looking at a finished game,
-reviewing). At 80 columns the last ones give way, so review (`,`), analyse
-(`a`) and the lobby (`L`) come before the keys that are also in `?` and the
-palette."""
+reviewing). Where the bar is narrow the last ones give way, and review
+(`,`), analyse (`a`) and the lobby (`L`) only after all the others (KEPT):
+they open the next thing a player looks for, at 60 columns too, with a
+premove's `esc` in the bar."""
 
 from __future__ import annotations
+
+# Given way last, wherever they apply: the keys only `?` and the palette would show otherwise.
+KEPT = ("review.back", "analysis.start", "lobby.open")
 
 PLAYING = (
     "game.pause",

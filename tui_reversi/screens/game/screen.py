@@ -52,7 +52,7 @@ from . import status
 from .analysis import ANALYSIS_BINDINGS, Analysis
 from .hint import HintFailed, HintReady, Hints
 from .keeping import KEEPING_BINDINGS, KeepingGames
-from .key_bar_order import key_bar_order
+from .key_bar_order import KEPT, key_bar_order
 from .premove import PREMOVE_BINDINGS, Premove
 from .review import REVIEW_BINDINGS, Review
 from .table import NOT_AT_TABLE, TABLE_BINDINGS, AtTable
@@ -127,6 +127,8 @@ class GameScreen(Screen[None]):
         ("animation", "Toggle animation", "Turn flipped discs over visibly, or not"),
     )
 
+    KEY_BAR_KEPT = KEPT  # (given way last when the bar is narrow)
+
     @property
     def KEY_BAR_ORDER(self) -> tuple[str, ...]:  # (a property: the name key_bar.py reads)
         """The key bar's binding ids for now, most important first."""
@@ -134,7 +136,8 @@ class GameScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.notice: tuple[Content, bool] | None = None  # (text, is it an error)
+        # (text, its shorter form for a narrow status line, is it an error)
+        self.notice: tuple[Content, Content | None, bool] | None = None
         self._notice_for_this_turn = False  # the notice goes when the game moves on
         self._game_over_shown: tuple[int, int, Ending] | None = None  # (game, ply, ending)
         self.review = Review(self)
@@ -208,6 +211,9 @@ class GameScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self._fit_board()
+        # (the title's and a notice's narrow forms, or their whole)
+        self.call_after_refresh(self._show_title)
+        self.call_after_refresh(self._show_status)
 
     def _fit_board(self) -> None:
         board = self.query_one(BoardView)
@@ -335,22 +341,28 @@ class GameScreen(Screen[None]):
         title = self.query_one("#title-bar", Static)
         ply = self.match.game.ply if self.review.ply is None else self.review.ply
         opening = self.analysis.opening(ply)
-        title.update(
-            status.title_bar(
+        bar = status.title_bar(
+            self.match, self.review.ply, self.reversi_app.text, opening, key=self.key_for
+        )
+        width = title.content_size.width  # (0 before the first layout)
+        if 0 < width < bar.cell_length:
+            bar = status.title_bar(
                 self.match,
                 self.review.ply,
                 self.reversi_app.text,
                 opening,
                 key=self.key_for,
+                narrow=True,
             )
-        )
+        title.update(bar)
         title.set_class(self.review.reviewing, "-review")
 
     def _show_status(self) -> None:
         line = self.query_one("#status", Static)
         if self.notice is not None:
-            text, error = self.notice
-            line.update(text)
+            text, narrow, error = self.notice
+            width = line.content_size.width  # (0 before the first layout)
+            line.update(narrow if narrow is not None and 0 < width < text.cell_length else text)
             line.set_class(error, "-error")
         else:
             review_ply = self.review.ply
@@ -372,10 +384,20 @@ class GameScreen(Screen[None]):
         """The key shown for `action` as bound, where it acts now (for the words)."""
         return key_for(self, action)
 
-    def say(self, text: str, *, error: bool = False, for_this_turn: bool = False) -> None:
+    def say(
+        self,
+        text: str,
+        *,
+        error: bool = False,
+        for_this_turn: bool = False,
+        narrow: str | None = None,
+    ) -> None:
         """Show a one-line message on the status line until the next key, or
-        (`for_this_turn`: it tells of whose turn it is) until a move is played."""
-        self.notice = (status.notice(text, self.reversi_app.text), error)
+        (`for_this_turn`: it tells of whose turn it is) until a move is played;
+        `narrow` instead where `text` does not fit on the line."""
+        spell = self.reversi_app.text
+        shorter = status.notice(narrow, spell) if narrow is not None else None
+        self.notice = (status.notice(text, spell), shorter, error)
         self._notice_for_this_turn = for_this_turn
         self._show_status()
         if error:

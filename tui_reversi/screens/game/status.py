@@ -55,13 +55,18 @@ def title_bar(
     opening: str | None = None,
     *,
     key: KeyFor,
+    narrow: bool = False,
 ) -> Content:
     """The game and its players (and the opening, when named), or the review
-    banner while reviewing, with its keys."""
+    banner while reviewing, with its keys; `narrow` (the banner does not fit):
+    the keys in short, before the opening's name, which gives way."""
     if review_ply is not None:
         jobs: list[tuple[str | tuple[str, ...], str]] = [("live", "back to the game")]
         jobs.append(("continue_here", "play from here"))
-        if not opening:  # the opening's name takes the room of the longer key hints
+        if narrow:  # esc and ⏎ stay (the key bar leaves them out first; it shows , .)
+            opening = None
+            jobs[0] = ("live", "back")
+        elif not opening:  # the opening's name takes the room of the longer key hints
             jobs.append((("review_step(-1)", "review_step(1)"), "step"))
         else:
             jobs[0] = ("live", "back")

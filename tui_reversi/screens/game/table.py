@@ -14,6 +14,7 @@ from textual.binding import Binding
 
 from ...core import Color
 from ...net.remote import ClockReading, News, TableLink, TableState, is_guest
+from ...net.ssh_command import SSH_COMMAND_VARIABLE
 from ...widgets.score import Clocks, ScorePanel
 from ..chat import ChatScreen
 from ..confirm import ConfirmScreen
@@ -109,15 +110,15 @@ class AtTable:
                 f"Watching table {state.code}: {black} (Black) against {white} (White)."
             )
         elif "" in state.names:
-            self.screen.say(
-                f"Table {state.code}: a friend joins with  ssh -t{_port_option()} HOST join "
-                f"{state.code}"
-            )
+            self.screen.say(_invitation(state.code, self.screen.size.width - 2))
         else:
             you, opponent = state.names[state.colour], state.names[state.colour.other]
+            # Where that is cut (60 columns), the opponent's mark is what must stay.
+            colour, mark = state.colour.label, _rated(state, opponent)
             self.screen.say(
-                f"Table {state.code}: you{_rated(state, you)} play {state.colour.label} "
-                f"against {opponent}{_rated(state, opponent)}."
+                f"Table {state.code}: you{_rated(state, you)} play {colour} "
+                f"against {opponent}{mark}.",
+                narrow=f"You play {colour} against {opponent}{mark}.",
             )
         for news in early:
             self.news(news)
@@ -256,8 +257,13 @@ def _rated(state: TableState, name: str) -> str:
     return f" ({rating})" if rating is not None else ""
 
 
-def _port_option() -> str:
-    """' -p 2222' from the port this player reached the server on, if it was not 22."""
-    words = os.environ.get("SSH_CONNECTION", "").split()
-    port = words[3] if len(words) == 4 and words[3].isdigit() else "22"
-    return "" if port == "22" else f" -p {port}"
+def _invitation(code: str, width: int) -> str:
+    """'Table 5EMS7: a friend joins with  ssh -t games.example.org join 5EMS7': the
+    command the server gave this game (net/ssh_command.py), for a friend to paste;
+    the command alone where the sentence would not fit in `width` (cut, it is no use)."""
+    ssh = os.environ.get(SSH_COMMAND_VARIABLE)
+    if not ssh:  # (not started by a server)
+        return f"Table {code}: a friend joins with its code, {code}."
+    command = f"{ssh} join {code}"
+    sentence = f"Table {code}: a friend joins with  {command}"
+    return sentence if len(sentence) <= width else command

@@ -400,6 +400,11 @@ class PlayerConnection(asyncssh.SSHServer):
                 self.end_reason = gone_reason(exc)
         self.arcade.forget(self)
 
+    @property
+    def asked(self) -> str:
+        """The name the client asked for (a guest plays under another)."""
+        return self.login.asked
+
     def begin_auth(self, username: str) -> bool:
         self.user = username
         self.login.asked = username

@@ -11,7 +11,7 @@ from ..config import ServeError, format_duration
 from ..ledger.account_keys import CODE_LIFETIME
 from .accounts import ECHO_LIMIT, fingerprint
 from .guessing import code_failed, code_refusal
-from .login import ADDING_SUFFIX, Accounts, Login
+from .login import Accounts, Login
 
 USAGE = "keys, keys add, keys add CODE (from the new key), keys remove FINGERPRINT"
 
@@ -20,8 +20,8 @@ def keys_command(
     login: Login, accounts: Accounts, name: str, auth: str, words: list[str], ssh: str
 ) -> tuple[list[str], int]:
     """What `keys ...` (`words` after `keys`) says to `name`, logged in by `login`
-    under --auth `auth`, and the exit status; `ssh` is how this player reached the
-    server ('ssh -p 2222')."""
+    under --auth `auth`, and the exit status; `ssh` is how this player reaches the
+    server with a new key ('ssh -i NEW-KEY -p 2222 alice+key@host')."""
     store = accounts.store
     if login.guest:
         return ["tui-reversi: guests have no keys: connect with an SSH key to claim a name."], 1
@@ -36,7 +36,7 @@ def keys_command(
             return [
                 f"tui-reversi: to add a key to {name}, run this within {lasts} on the "
                 "machine that has it (the code works once):",
-                f"  {ssh} -i NEW-KEY {name}{ADDING_SUFFIX}@HOST keys add {code}",
+                f"  {ssh} keys add {code}",
             ], 0
         if len(words) == 2 and words[0] == "add":
             return _redeemed(login, accounts, name, words[1])

@@ -21,13 +21,11 @@ import asyncssh
 from ...storage import StorageError
 from ..config import ServeConfig, ServeError
 from ..hall.guests import new_guest_name
-from ..ledger.account_keys import KeyCodes, KeyCodeStore, is_guest
+from ..ledger.account_keys import ADDING_SUFFIX, KeyCodes, KeyCodeStore, is_guest
 from ..ledger.names import look_alike_refusal
 from ..ledger.store import Store
 from .accounts import key_text, name_refusal, named_keys
 
-# `ssh -i NEW-KEY alice+key@host keys add CODE`: a key asking to be added to alice.
-ADDING_SUFFIX = "+key"
 # Guest names drawn before giving up (each is new with odds of 1 - 2**-64 anyway).
 GUEST_DRAWS = 8
 

@@ -8,6 +8,7 @@ sends is ever run.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 
 from ...core import ReversiError
 from ...net.terms import USAGE, TableTerms, TermsRefused
@@ -75,13 +76,17 @@ def game_options(command: str | None) -> list[str]:
     return options
 
 
-def table_command(command: str | None) -> tuple[str | None, str | None, str | None]:
+def table_command(
+    command: str | None, ssh: Callable[..., str]
+) -> tuple[str | None, str | None, str | None]:
     """`table ...` -> ('table', None, the rest); `join CODE ...` -> ('join', CODE, the
     rest), and `watch CODE ...` likewise; `resume [CODE] ...` -> ('resume', CODE or
-    None, the rest); anything else -> (None, None, command), for game_options."""
+    None, the rest); anything else -> (None, None, command), for game_options. `ssh`
+    writes how the player reaches the server ('ssh -t -p 2222 alice@host'; with
+    terminal=False, no -t), for the sentence that says how to ask."""
     first, _, rest = (command or "").strip().partition(" ")
     if first == "lobby":  # alone, it is shown before a game is asked for
-        raise SessionRefused("lobby takes nothing after it: ssh HOST lobby", 2)
+        raise SessionRefused(f"lobby takes nothing after it: {ssh(terminal=False)} lobby", 2)
     if first == "table":
         return "table", None, rest  # its terms (colour, clock, variant) are read by table_terms
     if first == "resume":
@@ -89,7 +94,7 @@ def table_command(command: str | None) -> tuple[str | None, str | None, str | No
     if first in ("join", "watch"):
         code, _, rest = rest.strip().partition(" ")
         if not code:
-            raise SessionRefused(f"{first} needs the table's code: ssh -t HOST {first} CODE", 2)
+            raise SessionRefused(f"{first} needs the table's code: {ssh()} {first} CODE", 2)
         return first, code, rest
     return None, None, command
 

@@ -22,6 +22,7 @@ import asyncssh
 
 from ...crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
 from ...net.remote import shown_name
+from ...net.ssh_command import SSH_COMMAND_VARIABLE, ssh_command
 from ...net.terms import TableTerms
 from ..config import (
     ServeConfig,
@@ -31,6 +32,7 @@ from ..config import (
     player_environment,
     player_user_name,
 )
+from ..ledger.account_keys import ADDING_SUFFIX
 from .lobby_host import GO_GRACE
 from .pty_process import INPUT_HIGH_WATER, PtyProcess, Spawn
 from .roster import Server, adjourned_lines, lobby_lines
@@ -118,6 +120,10 @@ class Connection(Protocol):
     @property
     def user(self) -> str | None:
         """The name it plays under (set at authentication, before any session)."""
+
+    @property
+    def asked(self) -> str:
+        """The name its client asked for (a guest's is not the one it plays under)."""
 
     @property
     def address(self) -> str:
@@ -227,8 +233,10 @@ class GameSession(asyncssh.SSHServerSession):
             self._exit(1)
             return
         if words[:1] == ["keys"]:
-            ssh = self._ssh_hint().removesuffix(" HOST").replace("ssh -t", "ssh", 1)
-            lines, status = self._owner.keys(words[1:], ssh)
+            host, port = self._config.address_for(self._owner.ssh_connection)
+            new_key_user = f"{self._owner.user or ''}{ADDING_SUFFIX}"  # (keys add CODE from it)
+            new_key = ssh_command(host, port, new_key_user, terminal=False, key="NEW-KEY")
+            lines, status = self._owner.keys(words[1:], new_key)
             self._print(lines)
             self._owner.end_reason = f"keys {' '.join(words[1:2])}".strip()
             self._exit(status)
@@ -460,7 +468,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _admit(self) -> list[str]:
         try:
-            at_table, code, command = table_command(self._command)
+            at_table, code, command = table_command(self._command, self._ssh)
             terms, command = table_terms(command) if at_table == "table" else (None, command)
             if at_table is None:  # back after a dropped connection: to the held seat
                 code = self._owner.arcade.tables.held_for(self.player)
@@ -489,7 +497,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _show_lobby(self) -> None:
         """Print the lobby (roster.py) and end: it needs no terminal and no seat."""
-        self._print(lobby_lines(self._owner.arcade, self.player, self._ssh_hint()))
+        self._print(lobby_lines(self._owner.arcade, self.player, self._ssh()))
         self._owner.end_reason = "looked at the lobby"
         self._exit(0)
 
@@ -500,7 +508,7 @@ class GameSession(asyncssh.SSHServerSession):
         games = tables.adjourned_views(self.player)
         if self._term is not None and len(games) == 1:
             return False
-        self._print(adjourned_lines(games, self.player, self._ssh_hint()))
+        self._print(adjourned_lines(games, self.player, self._ssh()))
         self._owner.end_reason = "looked at their adjourned games"
         self._exit(0 if games else 1)
         return True
@@ -511,10 +519,13 @@ class GameSession(asyncssh.SSHServerSession):
             if self._chan is not None:
                 self._chan.write(f"{text}\r\n".encode() if self._term else f"{text}\n".encode())
 
-    def _ssh_hint(self) -> str:
-        """'ssh -t -p 2222 HOST': how this player reached the server, for a hint."""
-        port = self._owner.ssh_connection.split()[-1:] or ["22"]
-        return "ssh -t" + ("" if port == ["22"] else f" -p {port[0]}") + " HOST"
+    def _ssh(self, *, terminal: bool = True, own_name: bool = True, key: str = "") -> str:
+        """'ssh -t -p 2222 alice@games.example.org': how this player (or, without
+        `own_name`, anyone) reaches the server again, for a hint."""
+        host, port = self._config.address_for(self._owner.ssh_connection)
+        # (a guest's: the name it asked for, which lands it as a guest again)
+        user = self._owner.asked if own_name else None
+        return ssh_command(host, port, user, terminal=terminal, key=key)
 
     def _check_table_options(self, options: list[str]) -> None:
         for option in options:
@@ -632,6 +643,7 @@ class GameSession(asyncssh.SSHServerSession):
             client_env=self._chan.get_environment() if self._chan else {},
             ssh_connection=owner.ssh_connection,
         )
+        env[SSH_COMMAND_VARIABLE] = self._ssh(own_name=False)  # (a friend's, for its hints)
         if self._table_secret is not None:
             env.update(owner.arcade.tables.environment(self._table_secret))
         if lobby_secret is not None:
@@ -696,9 +708,10 @@ class GameSession(asyncssh.SSHServerSession):
         if self._table_code in adjourned and (status != 0 or self._end_message):
             self._send(TERMINAL_RESET)  # (a crashed game may have left it in any state)
             said = self._end_message or "your game stopped unexpectedly."
-            code, hint = self._table_code, self._ssh_hint()
+            code, hint = self._table_code, self._ssh()
             self._say(f"\r\ntui-reversi: {said}")
-            self._say(f"Table {code}'s game is adjourned; to go on with it:  {hint} resume")
+            self._say(f"Table {code}'s game is adjourned; to go on with it:")
+            self._say(f"  {hint} resume")
             self._exit(1)
         elif self._end_message:
             self._say(f"\r\ntui-reversi: {self._end_message}")

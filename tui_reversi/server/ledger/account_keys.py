@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 GUEST_PREFIX = "guest-"
+# `ssh -i NEW-KEY alice+key@host keys add CODE`: a new key asking to be added to alice.
+ADDING_SUFFIX = "+key"
 # How long a code to add a key lasts (wrong tries count against the key: edge/guessing.py).
 CODE_LIFETIME = 600.0
 _CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import secrets
 import traceback
 from collections.abc import Callable, Sequence
@@ -29,7 +30,7 @@ from typing import Any, TypeVar
 import psycopg
 import psycopg_pool
 from psycopg import sql
-from psycopg.conninfo import conninfo_to_dict
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb
 
 from ...storage import StorageError
@@ -77,18 +78,58 @@ def where(url: str) -> str:
     return f"database {parts.get('dbname') or parts.get('user') or '?'} on {host}{port}"
 
 
-def _connect_error(url: str, error: Exception) -> ServeError:
-    reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    return ServeError(f"cannot reach {where(url)}: {reason}")
+# What libpq says when it cannot connect -> what the operator reads ({0}: the name it
+# quotes, {user}: the URL's role).
+_CONNECT_FAILURES = (
+    (r'role "(.*)" does not exist', "there is no role {0} (create it: createuser {0})"),
+    (r'database "(.*)" does not exist', "there is no database {0} (create it: createdb {0})"),
+    (
+        r'password authentication failed for user "(.*)"',
+        "the password for role {0} is wrong (it comes from ~/.pgpass or PGPASSWORD)",
+    ),
+    (r"no password supplied", "role {user} needs a password: put it in ~/.pgpass or PGPASSWORD"),
+    (r"Connection refused", "the connection was refused (is PostgreSQL listening there?)"),
+    (r"timeout expired", "no answer within the connect timeout ({timeout} s)"),
+    (r"failed to resolve host", "that host name cannot be resolved"),
+    (r"no pg_hba\.conf entry", "its pg_hba.conf lets no connection like this one in"),
+)
+
+
+def connect_refusal(url: str, error: Exception) -> ServeError:
+    """Why a node could not connect to `url`, in one sentence (never the password)."""
+    text = str(error).strip()
+    try:
+        parts = conninfo_to_dict(url)
+    except psycopg.ProgrammingError:  # (the URL itself is what is wrong: the error says so)
+        parts = {}
+    for pattern, said in _CONNECT_FAILURES:
+        found = re.search(pattern, text)
+        if found is not None:
+            timeout = parts.get("connect_timeout") or CONNECT_TIMEOUT
+            reason = said.format(*found.groups(), user=parts.get("user") or "?", timeout=timeout)
+            return ServeError(f"cannot connect to {where(url)}: {reason}")
+    # Anything else: libpq's own words, past its 'connection to server at ... failed:'.
+    first = text.splitlines()[0] if text else type(error).__name__
+    return ServeError(f"cannot connect to {where(url)}: {first.rpartition('failed: ')[2]}")
+
+
+def connect(url: str) -> psycopg.Connection:
+    """One connection to `url` (autocommit), or ServeError saying at once why not."""
+    try:
+        given = "connect_timeout" in conninfo_to_dict(url)  # (the URL's own, if it says one)
+        conninfo = url if given else make_conninfo(url, connect_timeout=CONNECT_TIMEOUT)
+        return psycopg.connect(conninfo, autocommit=True)
+    except psycopg.Error as error:
+        raise connect_refusal(url, error) from None
 
 
 def migrate_database(url: str) -> tuple[int, int]:
     """`serve --database URL --migrate`: (the schema version found, the version now)."""
-    try:
-        with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT) as conn:
+    with connect(url) as conn:
+        try:
             return migrate(conn)
-    except psycopg.Error as error:
-        raise _connect_error(url, error) from None
+        except psycopg.Error as error:
+            raise connect_refusal(url, error) from None
 
 
 class PostgresStore:
@@ -104,6 +145,12 @@ class PostgresStore:
         self._listener: psycopg.AsyncConnection | None = None
         self._codes = SharedKeyCodes(self)
         self._hearing: asyncio.Task[None] | None = None
+        # One connection first: what is wrong is said at once, not after the pool's retries.
+        with connect(url) as conn:
+            try:
+                check(conn, self.where)
+            except psycopg.Error as error:
+                raise connect_refusal(url, error) from None
         self._pool = psycopg_pool.ConnectionPool(
             url,
             min_size=1,
@@ -115,14 +162,9 @@ class PostgresStore:
         )
         try:
             self._pool.open(wait=True, timeout=CONNECT_TIMEOUT)
-            with self._pool.connection() as conn:
-                check(conn, self.where)
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
             self._pool.close()
-            raise _connect_error(url, error) from None
-        except ServeError:
-            self._pool.close()
-            raise
+            raise connect_refusal(url, error) from None
 
     @property
     def node(self) -> str:
@@ -443,7 +485,7 @@ class PostgresStore:
                 "DELETE FROM nodes WHERE id NOT IN (SELECT id FROM live_nodes)"
             )  # (the rows of nodes long gone)
         except psycopg.Error as error:
-            raise _connect_error(self.url, error) from None
+            raise connect_refusal(self.url, error) from None
         self._listener = conn
         self._hearing = asyncio.create_task(self._hear(conn, heard))
 
