@@ -20,9 +20,10 @@ from .names import first_keeps
 MIGRATION_LOCK = 0x7475_6972_7665_7273
 
 
-def _known_names(conn: psycopg.Connection) -> None:
-    """Version 3's second half: every name the database knows, with its look-alike
-    key; of two names with one key the older keeps it, the later is kept as a twin."""
+def enter_known_names(conn: psycopg.Connection) -> None:
+    """Every name the database knows, with its look-alike key (version 4, and an
+    archive imported): of two names with one key the older keeps it, the later is
+    kept as a twin."""
     rows = conn.execute(
         """SELECT name FROM (
                SELECT name, added AS since FROM account_keys
@@ -138,7 +139,7 @@ MIGRATIONS: tuple[tuple[str, Step], ...] = (
         );
         """,
     ),
-    ("the names already known, with their keys", _known_names),
+    ("the names already known, with their keys", enter_known_names),
 )
 NEWEST = len(MIGRATIONS)
 
