@@ -24,6 +24,7 @@ TOOLS = {
     "engine": ("engine", "run a level as an outside engine on stdin/stdout (see docs/engine.md)"),
     "nboard": ("nboard", "speak NBoard's engine protocol on stdin/stdout, for NBoard's GUI"),
     "serve": ("serve", "host the game over SSH: players type ssh -p 2222 HOST"),
+    "web": ("web", "play in a browser page on this machine (127.0.0.1:8000)"),
     "games": ("games", "list, export and import saved games"),
     "analyse": ("analyse", "score every move of a game file: mistakes, best moves, summary"),
 }

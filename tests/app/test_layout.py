@@ -125,3 +125,22 @@ async def test_a_large_terminal_gets_bigger_squares_and_a_wider_move_log(make_ap
         await pilot.pause()
         assert log.per_row == 2 and board.cell == (3, 1)
         assert log.render_line(1).text.split() == ["1", "f5", "2", "d6"]
+
+
+@pytest.mark.parametrize("start", [(65, 64), (80, 24)])
+async def test_on_a_tall_narrow_screen_the_score_and_moves_go_under_a_bigger_board(make_app, start):
+    # A phone held upright (the browser page: 65x64 cells) gets the whole width for the board.
+    app = make_app(transcript="f5d6c3d3c4f4", white="human")
+    async with app.run_test(size=start) as pilot:
+        await pilot.resize_terminal(65, 64)
+        await pilot.pause()
+        screen = app.screen
+        board = screen.query_one(BoardView)
+        score, log = screen.query_one(ScorePanel), screen.query_one(MoveLog)
+        assert score.region.y >= board.region.bottom and log.region.y >= score.region.bottom
+        assert board.cell > (3, 1)  # beside the panels, only the smallest board fits
+        for widget in (board, score, log):
+            assert inside(widget, 65, 64), widget
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert score.region.x >= board.region.right  # wide again: beside the board

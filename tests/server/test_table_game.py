@@ -39,7 +39,7 @@ SSH_OPTIONS = (
 class Server:
     """`tui-reversi serve` on a free loopback port, its log lines collected."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, *options: str) -> None:
         env = {
             **os.environ,
             "HOME": str(tmp_path / "home"),
@@ -47,7 +47,7 @@ class Server:
             "XDG_CONFIG_HOME": str(tmp_path / "config"),
         }
         self.process = subprocess.Popen(
-            [str(SCRIPT), "serve", "--port", "0", "--data-dir", str(tmp_path / "server")],
+            [str(SCRIPT), "serve", "--port", "0", "--data-dir", str(tmp_path / "server"), *options],
             stderr=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

@@ -21,6 +21,9 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     authorized-keys file; `key_commands`: `ssh host keys`.
   - `input_allowance`: how much input a game is given.
   - `hostkey`: the server's ed25519 key, created once with mode 0600.
+  - `browser`: a browser page's way in (`serve --web-port`): its terminal is one
+    more of the hall's, a guest's or, with a pass, a keyed player's;
+    `browser_passes`: the `keys web` codes and the passes they become.
 - `hall`: what a player who is in takes part in.
   - `ssh_session`: one SSH session channel bound to one game process;
     `session_command`: what the player asked for after the host, checked.

@@ -184,6 +184,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --database: create or upgrade the database's schema, then exit",
     )
     parser.add_argument(
+        "--web-port",
+        type=port_number,
+        metavar="P",
+        help="also serve the game as a browser page on this port (same --host; a "
+        "visitor is a guest, as ssh HOST without a key is; 0 picks a free one)",
+    )
+    parser.add_argument(
+        "--web-behind-proxy",
+        action="store_true",
+        help="the page is reached through a reverse proxy on this machine: a visitor's "
+        "address is the last one X-Forwarded-For gives (see docs/hosting.md)",
+    )
+    parser.add_argument(
         "--import-archive",
         type=Path,
         metavar="FILE",
@@ -205,7 +218,7 @@ def run(args: argparse.Namespace) -> int:
             return _import(config, args.import_archive)
         import asyncio
 
-        return asyncio.run(_serve(config))
+        return asyncio.run(_serve(config, args.web_port, args.web_behind_proxy))
     except ServeError as error:
         print(f"tui-reversi serve: {error}", file=sys.stderr)
         return 2
@@ -321,7 +334,7 @@ def _password(args: argparse.Namespace) -> str:
     return password
 
 
-async def _serve(config) -> int:
+async def _serve(config, web_port: int | None = None, behind_proxy: bool = False) -> int:
     import asyncio
     import signal
 
@@ -340,7 +353,16 @@ async def _serve(config) -> int:
         loop.add_signal_handler(number, stop_on, number)
     arcade = Arcade(config)
     await arcade.start()
+    page = None
+    if web_port is not None:
+        try:
+            page = await _serve_page(arcade, web_port, behind_proxy)
+        except BaseException:
+            await arcade.close()
+            raise
     _announce(arcade)
+    if page is not None:
+        print(f"tui-reversi serve: the page at {page.address} (guests play in a browser)")
     try:
         await stop.wait()
     finally:
@@ -350,9 +372,49 @@ async def _serve(config) -> int:
             # the server stops on the terminal instead.
             await asyncio.sleep(INTERRUPT_SETTLE)
         log_to_stderr("tui-reversi serve: stopping; hanging up every game")
+        if page is not None:
+            await page.stop_listening()  # its visitors are hung up with everyone else's
         await arcade.close()
+        if page is not None:
+            await page.close()
     log_to_stderr("tui-reversi serve: stopped")
     return 0
+
+
+async def _serve_page(arcade, port: int, behind_proxy: bool):
+    """The browser page beside the SSH port: each visitor is one more of the hall's terminals."""
+    from ..core import ReversiError
+    from ..screens.too_small import MIN_HEIGHT, MIN_WIDTH
+    from ..server.config import ServeError
+    from ..server.edge.browser import BrowserVisitor
+    from ..web.page import PageConfig, start_page
+
+    config = PageConfig(
+        visitor=lambda visit: BrowserVisitor(
+            arcade,
+            visit.address,
+            visit.host,
+            visit.play,
+            visit.send,
+            visit.close,
+            visit.browser_pass,
+        ),
+        trade_code=lambda code: _traded(arcade, code),
+        least_size=(MIN_WIDTH, MIN_HEIGHT),
+        forwarded=behind_proxy,
+    )
+    try:
+        return await start_page(config, arcade.config.host or "0.0.0.0", port)
+    except ReversiError as error:
+        raise ServeError(f"the page: {error}") from None
+
+
+def _traded(arcade, code: str) -> str | None:
+    traded = arcade.browser_passes.trade(code)
+    if traded is None:
+        return None
+    arcade.note(f"a browser is bound to {traded[0]}")
+    return traded[1]
 
 
 # Seconds a ctrl+c gives the other programs it ends before the server says it stops.

@@ -69,6 +69,7 @@ EXPLAINED = ("hint", "graph")
 
 SIDE_PANEL_MIN = 24  # columns the score panel and the move log need beside the board
 CHROME_LINES = 3  # title bar, status line, footer
+SIDE_PANEL_LINES = 12  # lines the score panel and the move log need under the board
 
 
 class GameScreen(Screen[None]):
@@ -216,10 +217,15 @@ class GameScreen(Screen[None]):
         self.call_after_refresh(self._show_status)
 
     def _fit_board(self) -> None:
+        """The biggest board the screen holds, with the score and moves beside
+        it, or under it where that gives a bigger board (a phone held upright)."""
         board = self.query_one(BoardView)
-        width = self.size.width - SIDE_PANEL_MIN - 2
-        height = self.size.height - CHROME_LINES
-        board.cell = largest_cell(width, height, board.glyphs)
+        width, height = self.size.width, self.size.height - CHROME_LINES
+        beside = largest_cell(width - SIDE_PANEL_MIN - 2, height, board.glyphs)
+        under = largest_cell(width - 1, height - SIDE_PANEL_LINES, board.glyphs)
+        stacked = under > beside
+        self.set_class(stacked, "-stacked")
+        board.cell = under if stacked else beside
 
     def apply_look(self) -> None:
         glyphs = glyphs_for(self.settings.ascii)

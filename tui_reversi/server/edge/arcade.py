@@ -18,7 +18,7 @@ import select
 import sys
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import Protocol, TextIO
 
 import asyncssh
 
@@ -33,10 +33,12 @@ from ..hall.pty_process import Spawn
 from ..hall.roster import presence, who_is_here
 from ..hall.ssh_session import GameSession
 from ..hall.tables import Tables
+from ..ledger.account_keys import is_guest
 from ..ledger.archive import Archive
 from ..ledger.fleet import Fleet
 from ..ledger.ratings import FIRST_RATING, shown_rating
 from ..ledger.store import Store
+from .browser_passes import BrowserPasses
 from .door import Door
 from .event_log import NAME_LENGTH, EventLog, log_value, tame_library_logs
 from .guessing import TOO_MANY_GUESSES, PasswordGuesses
@@ -93,13 +95,30 @@ def _stderr_to_terminal() -> None:
         os.close(fd)
 
 
+class Client(Protocol):
+    """One client let in at the door: an SSH connection (`PlayerConnection`) or a
+    browser page's visit (browser.py's `BrowserConnection`)."""
+
+    address: str
+    peer: str
+    user: str | None
+    authenticated: bool
+    started: float
+    end_reason: str | None
+    session: GameSession | None
+
+    def end(self, reason: str, message: str) -> None: ...
+    def close(self) -> None: ...
+    async def wait_closed(self) -> None: ...
+
+
 class Arcade:
     """A running `tui-reversi serve`: start(), then close() to hang everyone up and stop."""
 
     def __init__(self, config: ServeConfig, log: Callable[[str], None] = log_to_stderr) -> None:
         self.config = config
         self.events = EventLog(log)
-        self.connections: set[PlayerConnection] = set()
+        self.connections: set[Client] = set()
         # Player (directory) name -> the session whose game is that player's live game.
         self.live_games: dict[str, GameSession] = {}
         # Every session with a game running, its connection still there or gone.
@@ -107,6 +126,8 @@ class Arcade:
         self.door = Door(config)
         self.penalties = PasswordGuesses(config.auth_failure_delay, self.note)
         self.accounts = Accounts(config, self.note)
+        # Keyed players' browsers bound to their names (`keys web`, the page's ?code=).
+        self.browser_passes = BrowserPasses(config.data_dir)
         self.seats_taken = 0
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.host_key: asyncssh.SSHKey | None = None
@@ -253,22 +274,22 @@ class Arcade:
 
     # Counting.
 
-    def admit(self, connection: PlayerConnection) -> bool:
+    def admit(self, connection: Client) -> bool:
         """Count a new connection in at the door; False (not counted) if there is no room."""
         if not self.door.arrive(connection.address):
             return False
         self.connections.add(connection)
         return True
 
-    def forget(self, connection: PlayerConnection) -> None:
+    def forget(self, connection: Client) -> None:
         if connection in self.connections:
             self.connections.discard(connection)
             self.door.leave(connection.address, inside=connection.authenticated)
             self.log_disconnect(connection)
-            if connection.login.guest and connection.authenticated:
+            if connection.authenticated and is_guest(connection.user or ""):
                 self._guest_gone(connection)
 
-    def _guest_gone(self, connection: PlayerConnection) -> None:
+    def _guest_gone(self, connection: Client) -> None:
         """A guest has gone: its folder goes too once its game has, unless it left a
         game adjourned (nobody can log in as it again: guests.py)."""
         session = connection.session
@@ -294,12 +315,12 @@ class Arcade:
         """A line for the operator about the server itself (a key file gone bad...)."""
         self.events.write("note", text=text)
 
-    def log_connect(self, connection: PlayerConnection) -> None:
+    def log_connect(self, connection: Client) -> None:
         self.events.write(
             "connect", address=connection.address, peer=connection.peer, user=connection.user
         )
 
-    def log_disconnect(self, connection: PlayerConnection) -> None:
+    def log_disconnect(self, connection: Client) -> None:
         self.events.write(
             "disconnect",
             address=connection.address,
@@ -512,7 +533,15 @@ class PlayerConnection(asyncssh.SSHServer):
     def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
         """What `keys ...` says, and the exit status (key_commands.py)."""
         accounts = self.arcade.accounts
-        return keys_command(self.login, accounts, self.user or "", self.config.auth, words, ssh)
+        return keys_command(
+            self.login,
+            accounts,
+            self.user or "",
+            self.config.auth,
+            words,
+            ssh,
+            passes=self.arcade.browser_passes,
+        )
 
     # Everything else a client may ask for is refused.
 

@@ -10,18 +10,29 @@ from ...storage import StorageError
 from ..config import ServeError, format_duration
 from ..ledger.account_keys import CODE_LIFETIME
 from .accounts import ECHO_LIMIT, fingerprint
+from .browser_passes import BrowserPasses
 from .guessing import code_failed, code_refusal
 from .login import Accounts, Login
 
-USAGE = "keys, keys add, keys add CODE (from the new key), keys remove FINGERPRINT"
+USAGE = (
+    "keys, keys add, keys add CODE (from the new key), keys remove FINGERPRINT, "
+    "keys web (bind a browser)"
+)
 
 
 def keys_command(
-    login: Login, accounts: Accounts, name: str, auth: str, words: list[str], ssh: str
+    login: Login,
+    accounts: Accounts,
+    name: str,
+    auth: str,
+    words: list[str],
+    ssh: str,
+    passes: BrowserPasses | None = None,
 ) -> tuple[list[str], int]:
     """What `keys ...` (`words` after `keys`) says to `name`, logged in by `login`
     under --auth `auth`, and the exit status; `ssh` is how this player reaches the
-    server with a new key ('ssh -i NEW-KEY -p 2222 alice+key@host')."""
+    server with a new key ('ssh -i NEW-KEY -p 2222 alice+key@host'); `passes` binds
+    browsers (`keys web`)."""
     store = accounts.store
     if login.guest:
         return ["tui-reversi: guests have no keys: connect with an SSH key to claim a name."], 1
@@ -37,6 +48,17 @@ def keys_command(
                 f"tui-reversi: to add a key to {name}, run this within {lasts} on the "
                 "machine that has it (the code works once):",
                 f"  {ssh} keys add {code}",
+            ], 0
+        if words == ["web"] and passes is not None:
+            if login.adding_key:
+                return ["tui-reversi: run  keys web  from a key that is yours already."], 1
+            code = passes.issue(name)
+            lasts = format_duration(CODE_LIFETIME)
+            return [
+                f"tui-reversi: to play as {name} in a browser, open the server's page with "
+                f"?code={code} at the end of its address within {lasts} (the code works "
+                "once, and is shown only now):",
+                f"  https://HOST/?code={code}",
             ], 0
         if len(words) == 2 and words[0] == "add":
             return _redeemed(login, accounts, name, words[1])

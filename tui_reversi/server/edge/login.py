@@ -48,15 +48,20 @@ class Accounts:
         return named_keys(path)
 
     def guest_name(self, in_use: set[str]) -> str:
-        """A name for a guest that nobody has had (kept in the store, so that no later
-        guest is ever given it): 64 random bits. StorageError if the store fails."""
+        """A name for a guest that nobody has had: 64 random bits, kept in the store
+        so that no later guest is ever given it (if the store fails, the bits alone)."""
+        name = new_guest_name()
         for _ in range(GUEST_DRAWS):
+            try:
+                if name not in in_use and (
+                    self.store is None or self.store.enter_name(name, new=True) is None
+                ):
+                    break
+            except StorageError as error:
+                self.log(str(error))
+                break
             name = new_guest_name()
-            if name in in_use:
-                continue
-            if self.store is None or self.store.enter_name(name, new=True) is None:
-                return name
-        raise StorageError("no new guest name could be drawn")
+        return name
 
 
 class Login:

@@ -144,6 +144,19 @@ class Connection(Protocol):
         """The game is over and the client told."""
 
 
+class Channel(Protocol):
+    """What a session writes its player's terminal through: asyncssh's channel, or a
+    browser page's (edge/browser.py's `BrowserChannel`)."""
+
+    def write(self, data: bytes) -> None: ...
+    def write_stderr(self, data: bytes) -> None: ...
+    def get_environment(self) -> Mapping[str, str]: ...
+    def pause_reading(self) -> None: ...
+    def resume_reading(self) -> None: ...
+    def exit(self, status: int) -> None: ...
+    def exit_with_signal(self, signal: str) -> None: ...
+
+
 class Allowance(Protocol):
     """How much input a game is given (edge/input_allowance.py's `InputAllowance`)."""
 
@@ -165,7 +178,7 @@ class GameSession(asyncssh.SSHServerSession):
     def __init__(self, owner: Connection, allowance: Allowance) -> None:
         self._owner = owner
         self._config = owner.arcade.config
-        self._chan: asyncssh.SSHServerChannel | None = None
+        self._chan: Channel | None = None
         self._open = False
         self._command: str | None = None
         self._term: str | None = None
@@ -194,7 +207,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     # asyncssh callbacks, in the order a client drives them.
 
-    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
+    def connection_made(self, chan: Channel) -> None:
         self._chan = chan
         self._open = True
 

@@ -1,0 +1,160 @@
+"""`tui-reversi serve --web-port`: the public server's page, in Chromium beside
+real SSH players (OpenSSH in tmux): a browser visitor is one more terminal of
+the server's, a guest."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import time
+from urllib.parse import quote
+
+import pytest
+
+from ..app.test_tmux import Tmux
+from ..server.conftest import identity
+from ..server.test_table_game import SSH_OPTIONS, Server, wait_screen
+from .browser import DESKTOP, WebTerminal, children_of
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("tmux") is None or shutil.which("ssh") is None,
+    reason="needs tmux and an OpenSSH client",
+)
+
+
+@pytest.fixture
+def hall(tmp_path, request):
+    """The server with its page (and the test's `serve_options`, if marked so),
+    and a private tmux for the SSH players."""
+    marker = request.node.get_closest_marker("serve_options")
+    server = Server(tmp_path, "--web-port", "0", *(marker.args if marker else ()))
+    tmux = Tmux(f"tui-reversi-web-{os.getpid()}")
+    try:
+        page = server.wait_for(r"the page at (http://\S+/)").group(1)
+
+        def ssh(name: str, user: str, command: str) -> None:
+            key = shlex.join(identity(user, tmp_path / "keys"))
+            line = f"ssh {SSH_OPTIONS} {key} -t -p {server.port} {user}@127.0.0.1 {command}"
+            tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", line)
+            tmux("set-option", "-t", name, "remain-on-exit", "on")
+
+        tmux.ssh = ssh
+        tmux.server = server
+        tmux.page = page
+        yield tmux
+    finally:
+        tmux("kill-server")
+        server.stop()
+
+
+def test_a_browser_guest_and_an_ssh_player_play_at_one_table_and_see_each_others_moves(
+    browser, hall
+):
+    hall.ssh("alice", "alice", "table")
+    text = wait_screen(hall, "alice", lambda s: "a friend joins" in s, "the table's code")
+    code = re.search(r"join ([A-Z0-9]{5})", text).group(1)
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        terminal = WebTerminal(page)
+        page.goto(f"{hall.page}?play={quote(f'join {code}')}")
+        seated = terminal.wait_for(
+            lambda s: (
+                re.search(r"you play White against alice", s) is not None
+                or "play White against alice" in s
+            ),
+            "the browser guest's seat",
+        )
+        assert "play White against alice" in seated
+        # A guest, as ssh HOST without a key gives: unrated.
+        wait_screen(
+            hall,
+            "alice",
+            lambda s: re.search(r"guest-\w+ \(a guest, unrated\) sits at the table as White", s),
+            "the guest",
+        )
+        hall("send-keys", "-t", "alice", "d", "3")
+        terminal.wait_for(lambda s: terminal.moves_played(1) and " 1 d3" in s, "alice's d3")
+        page.mouse.click(*terminal.square_point("c5"))
+        wait_screen(hall, "alice", lambda s: "c5" in s.split("Moves")[-1], "the guest's c5")
+        terminal.wait_for(lambda s: terminal.moves_played(2), "the guest's c5 on its own page")
+        # Both games are the server's own processes, forked from its preloaded parent.
+        parent = int(hall.server.wait_for(r"preloaded parent \(pid (\d+)").group(1))
+        assert len(children_of(parent)) == 2
+    finally:
+        context.close()
+    # The page's game ends with the page (its seat held, as for a dropped SSH player).
+    hall.server.wait_for("disconnect .*web:")
+    deadline = time.monotonic() + 30
+    while len(children_of(parent)) > 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(children_of(parent)) == 1  # alice's game only
+
+
+def test_a_keyed_player_binds_a_browser_with_a_one_time_code_and_plays_rated_as_themselves(
+    browser, hall
+):
+    hall.ssh("alice-keys", "alice", "keys web")
+    said = wait_screen(hall, "alice-keys", lambda s: "?code=" in s, "the code")
+    code = re.search(r"\?code=([A-Z0-9]{4}-[A-Z0-9]{4})", said).group(1)
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        terminal = WebTerminal(page)
+        page.goto(f"{hall.page}?code={code}&play=table")
+        assert "code=" not in page.url  # traded for a pass: gone from the address
+        text = terminal.wait_for(lambda s: "a friend joins" in s, "the bound browser's table")
+        table = re.search(r"join ([A-Z0-9]{5})", text).group(1)
+        # The hint names the SSH port and the host the page was reached at.
+        assert re.search(rf"-p {hall.server.port} (\S+@)?127\.0\.0\.1 join {table}", text), text
+        hall.server.wait_for(r"connect .*peer=web:\S+ user=alice")
+        hall.ssh("bob", "bob", f"join {table}")
+        # Rated on both sides: alice is herself, not a guest.
+        wait_screen(
+            hall, "bob", lambda s: "you (1500) play White against alice (1500)" in s, "bob's seat"
+        )
+        # The code worked once: a second browser is told so, and gets no pass.
+        other = browser.new_context(viewport=DESKTOP)
+        try:
+            again = other.new_page().goto(f"{hall.page}?code={code}")
+            assert again.status == 403
+            assert "used or has lapsed" in again.text()
+            assert not other.cookies()
+        finally:
+            other.close()
+    finally:
+        context.close()
+
+
+@pytest.mark.serve_options("--max-sessions", "1")
+def test_a_browser_visitor_counts_in_the_servers_seats_and_is_told_when_they_are_taken(
+    browser, hall
+):
+    hall.ssh("alice", "alice", "")
+    wait_screen(hall, "alice", lambda s: "Black alice" in s, "alice's game")
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        terminal = WebTerminal(page)
+        page.goto(hall.page)
+        terminal.wait_for(lambda s: "all 1 seats are taken" in s, "the sentence")
+        page.wait_for_selector("body.-closed", state="attached", timeout=15_000)
+    finally:
+        context.close()
+
+
+def test_stopping_the_server_ends_the_browsers_game_and_tells_its_page(browser, hall):
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        terminal = WebTerminal(page)
+        page.goto(hall.page)
+        terminal.wait_for(lambda s: "Black to move" in s, "the guest's game")
+        hall.server.stop()
+        assert hall.server.process.returncode == 0
+        terminal.wait_for(lambda s: "the server is shutting down" in s, "the goodbye")
+        page.wait_for_selector("body.-closed", state="attached", timeout=15_000)
+    finally:
+        context.close()

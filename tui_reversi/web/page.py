@@ -1,0 +1,316 @@
+"""The web server of the page: the page itself, textual-serve's static files
+(its terminal script, stylesheet and font), and a WebSocket per visitor that
+drives that visitor's own game process (web/visitor.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import json
+import os
+import socket
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from importlib.resources import files
+from pathlib import Path
+from string import Template
+from typing import NamedTuple, Protocol
+from urllib.parse import urlsplit
+
+import textual_serve
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from ..core import ReversiError
+from .visitor import Visitor
+
+STATIC = Path(textual_serve.__file__).parent / "static"
+# Names under which this machine reaches a server bound to a loopback address:
+# a page there answers no other Host (a DNS-rebinding site cannot reach it).
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
+# The terminal's size a visitor's page asks for, where it asks for nothing sensible.
+DEFAULT_SIZE = (80, 24)
+LARGEST_SIZE = 1000
+
+
+class PageVisitor(Protocol):
+    """One page's game, as the page server drives it (web/visitor.py's `Visitor`;
+    a public server's is server/edge/browser.py's)."""
+
+    @property
+    def pid(self) -> int | None: ...
+    async def start(self, width: int, height: int) -> None: ...
+    async def send_bytes(self, data: bytes) -> bool: ...
+    async def set_terminal_size(self, width: int, height: int) -> None: ...
+    async def blur(self) -> None: ...
+    async def focus(self) -> None: ...
+    async def stop(self) -> None: ...
+
+
+class Visit(NamedTuple):
+    """Who is visiting: their address, the host name they reached the page at, what
+    the page asked to play (`?play=`, the words after `ssh host`), how to reach
+    their page, and the pass their browser shows (PASS_COOKIE), if any."""
+
+    address: str
+    host: str
+    play: str
+    send: Callable[[bytes], Awaitable[object]]
+    close: Callable[[], Awaitable[None]]
+    browser_pass: str | None
+
+
+# The cookie a browser bound to a player's name keeps its pass in (a public server's).
+PASS_COOKIE = "tui_reversi_pass"
+PASS_MAX_AGE = 365 * 24 * 3600
+
+
+@dataclass
+class PageConfig:
+    """What the page serves: the game's command line (and environment) each
+    visitor's process runs, or `visitor` making each visitor's game another way;
+    the page's title, the least terminal the app needs, which Host names are
+    answered (None: any), and whether a visitor's address is the one the
+    reverse proxy in front says (X-Forwarded-For)."""
+
+    argv: Sequence[str] = ()
+    environment: Mapping[str, str] = field(default_factory=dict)
+    title: str = "tui-reversi"
+    least_size: tuple[int, int] = DEFAULT_SIZE
+    hosts: frozenset[str] | None = None
+    visitor: Callable[[Visit], PageVisitor] | None = None
+    forwarded: bool = False
+    # A public server's: a one-time code (`?code=`) traded for a pass, or None if it is not one.
+    trade_code: Callable[[str], str | None] | None = None
+
+
+_PAGE = Template(files(__package__).joinpath("page.html").read_text("utf-8"))
+_CONFIG = web.AppKey("config", PageConfig)
+_VISITORS = web.AppKey("visitors", dict)  # PageVisitor -> its page's socket
+
+
+def page_application(config: PageConfig) -> web.Application:
+    """The aiohttp application serving the page; its shutdown ends every visitor's game."""
+    app = web.Application(middlewares=[_host_check])
+    app[_CONFIG] = config
+    app[_VISITORS] = {}
+    app.add_routes(
+        [
+            web.get("/", _index),
+            web.get("/ws", _websocket),
+            web.get("/ws/{play}", _websocket),
+            web.static("/static", STATIC),
+        ]
+    )
+    app.on_shutdown.append(_stop_visitors)
+    return app
+
+
+def visitor_pids(app: web.Application) -> list[int]:
+    """The process ids of the games being played now."""
+    return [pid for visitor in app[_VISITORS] if (pid := visitor.pid) is not None]
+
+
+@web.middleware
+async def _host_check(request: web.Request, handler):
+    hosts = request.app[_CONFIG].hosts
+    if hosts is not None and _host_name(request.host) not in hosts:
+        raise web.HTTPMisdirectedRequest(text="This server answers on its own address only.\n")
+    return await handler(request)
+
+
+def _host_name(host: str) -> str:
+    """'127.0.0.1:8000' -> '127.0.0.1'; '[::1]:8000' -> '::1'."""
+    return urlsplit(f"//{host}").hostname or ""
+
+
+async def _index(request: web.Request) -> web.Response:
+    config = request.app[_CONFIG]
+    code = request.query.get("code")
+    if code is not None and config.trade_code is not None:
+        return _bind(request, config.trade_code, code)
+    columns, rows = config.least_size
+    text = _PAGE.substitute(title=html.escape(config.title), min_columns=columns, min_rows=rows)
+    return web.Response(text=text, content_type="text/html", headers=_PAGE_HEADERS)
+
+
+# The page loads nothing from elsewhere; the browser is told to hold it to that.
+_PAGE_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+        "connect-src 'self' ws: wss:; img-src 'self' data:; font-src 'self'"
+    ),
+    "Cache-Control": "no-store",
+}
+
+
+async def _websocket(request: web.Request) -> web.StreamResponse:
+    origin = request.headers.get("Origin")
+    if origin is not None and urlsplit(origin).netloc != request.host:
+        # Another site's page in the player's browser must not drive the game.
+        raise web.HTTPForbidden(text="The game answers its own page only.\n")
+    config = request.app[_CONFIG]
+    page_socket = web.WebSocketResponse(heartbeat=15)
+    await page_socket.prepare(request)
+    visitor: PageVisitor
+    if config.visitor is not None:
+        play = request.match_info.get("play", "")
+        visit = Visit(
+            _address(request, config),
+            _host_name(request.host),
+            play,
+            page_socket.send_bytes,
+            partial(_close, page_socket),
+            request.cookies.get(PASS_COOKIE),
+        )
+        visitor = config.visitor(visit)
+    else:
+        visitor = Visitor(
+            config.argv,
+            environment=config.environment,
+            write_bytes=page_socket.send_bytes,
+            write_str=page_socket.send_str,
+            close=partial(_close, page_socket),
+        )
+    visitors = request.app[_VISITORS]
+    visitors[visitor] = page_socket
+    try:
+        await visitor.start(*_size(request))
+        await _relay(page_socket, visitor)
+    finally:
+        await visitor.stop()
+        await page_socket.close()
+        visitors.pop(visitor, None)
+    return page_socket
+
+
+def _bind(request: web.Request, trade_code: Callable[[str], str | None], code: str) -> web.Response:
+    """A one-time code from `ssh host keys web`: this browser gets a pass (a cookie),
+    and the page comes back without the code in its address."""
+    browser_pass = trade_code(code[:64])
+    if browser_pass is None:
+        raise web.HTTPForbidden(
+            text="That code is not one this server gave, or it was used or has lapsed: "
+            "run  ssh HOST keys web  again.\n"
+        )
+    query = {k: v for k, v in request.query.items() if k != "code"}
+    found = web.HTTPSeeOther(request.rel_url.with_query(query))
+    https = request.secure or (
+        request.app[_CONFIG].forwarded and request.headers.get("X-Forwarded-Proto") == "https"
+    )
+    found.set_cookie(
+        PASS_COOKIE,
+        browser_pass,
+        max_age=PASS_MAX_AGE,
+        httponly=True,
+        samesite="Strict",
+        secure=https,
+        path="/",
+    )
+    return found
+
+
+def _address(request: web.Request, config: PageConfig) -> str:
+    """The visitor's address: the peer's, or the last the proxy in front added."""
+    if config.forwarded:
+        forwarded = request.headers.getall("X-Forwarded-For", [])
+        hops = [hop.strip() for line in forwarded for hop in line.split(",") if hop.strip()]
+        if hops:
+            return hops[-1]
+    return request.remote or "?"
+
+
+async def _close(page_socket: web.WebSocketResponse) -> None:
+    await page_socket.close()
+
+
+def _size(request: web.Request) -> tuple[int, int]:
+    size = []
+    for name, default in zip(("width", "height"), DEFAULT_SIZE, strict=True):
+        try:
+            number = int(request.query.get(name, ""))
+        except ValueError:
+            number = default
+        size.append(number if 1 <= number <= LARGEST_SIZE else default)
+    return size[0], size[1]
+
+
+async def _relay(page_socket: web.WebSocketResponse, visitor: PageVisitor) -> None:
+    """The page's messages to the game, until the page goes (or the game closes it)."""
+    async for message in page_socket:
+        if message.type != WSMsgType.TEXT:
+            continue
+        try:
+            kind, data = json.loads(message.data)
+        except (ValueError, TypeError):
+            continue  # not textual-serve's envelope: not from its page
+        if kind == "stdin" and isinstance(data, str):
+            await visitor.send_bytes(data.encode("utf-8", "replace"))
+        elif kind == "resize" and isinstance(data, dict):
+            with contextlib.suppress(KeyError, TypeError, ValueError):
+                width, height = int(data["width"]), int(data["height"])
+                if 1 <= width <= LARGEST_SIZE and 1 <= height <= LARGEST_SIZE:
+                    await visitor.set_terminal_size(width, height)
+        elif kind == "ping":
+            await page_socket.send_json(["pong", data])
+        elif kind == "blur":
+            await visitor.blur()
+        elif kind == "focus":
+            await visitor.focus()
+
+
+async def _stop_visitors(app: web.Application) -> None:
+    visitors = list(app[_VISITORS].items())
+    for _visitor, page_socket in visitors:
+        await page_socket.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping")
+    await asyncio.gather(*(visitor.stop() for visitor, _socket in visitors))
+
+
+class PageSite:
+    """The page served on one listening socket, until `close`."""
+
+    def __init__(
+        self, app: web.Application, runner: web.AppRunner, site: web.SockSite, sock: socket.socket
+    ) -> None:
+        self.app = app
+        self._runner = runner
+        self._site: web.SockSite | None = site
+        host, port = sock.getsockname()[:2]
+        shown = f"[{host}]" if ":" in host else host
+        self.address = f"http://{shown}:{port}/"
+        """Where a browser finds the page."""
+
+    async def stop_listening(self) -> None:
+        """Let no one else in; the visitors here play on until `close`."""
+        if self._site is not None:
+            site, self._site = self._site, None
+            await site.stop()
+
+    async def close(self) -> None:
+        """Stop listening and end every visitor's game (each saves first)."""
+        await self.stop_listening()
+        await self._runner.cleanup()
+
+
+async def start_page(config: PageConfig, host: str, port: int) -> PageSite:
+    """Listen on host:port (0: a free port) and serve the page; ReversiError
+    in one sentence if the address cannot be had."""
+    try:
+        sock = _listening_socket(host, port)
+    except OSError as error:
+        reason = os.strerror(error.errno) if error.errno else str(error)
+        raise ReversiError(f"cannot listen on {host} port {port}: {reason}") from None
+    app = page_application(config)
+    runner = web.AppRunner(app, handle_signals=False, access_log=None)
+    await runner.setup()
+    site = web.SockSite(runner, sock)
+    await site.start()
+    return PageSite(app, runner, site, sock)
+
+
+def _listening_socket(host: str, port: int) -> socket.socket:
+    family, *_rest, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    return socket.create_server(address, family=family)
