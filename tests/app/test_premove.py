@@ -7,6 +7,8 @@ tells the truth once the computer has replied."""
 from __future__ import annotations
 
 from tui_reversi.core import Color, Game, square_name
+from tui_reversi.screens.chat import ChatScreen
+from tui_reversi.screens.confirm import ConfirmScreen
 from tui_reversi.widgets.board import BoardView
 
 from .conftest import GatedPlayer, settle, status
@@ -123,3 +125,29 @@ async def test_at_a_table_the_premove_goes_to_the_server_as_soon_as_the_opponent
         assert await said(pilot, server) == "move 1 c5\n"  # no key pressed since
         server.say("moved 1 c5")  # as the server accepted it
         await wait_for(pilot, lambda: app.match.game.transcript() == "d3c5", "c5 played")
+
+
+async def test_at_a_table_a_pending_premove_leaves_the_tables_keys_and_dialogs_as_they_were(
+    at_table,  # noqa: F811
+):
+    app, server = at_table(Color.WHITE, game=Game.from_transcript("d3c5"))  # alice to move
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Table K7QP2" in status(app), "the board")
+        assert await said(pilot, server) == "begun\n"
+        await pilot.press("e", "6")
+        await pilot.pause()
+        assert "Premove e6" in status(app)
+        await pilot.press("u")
+        assert await said(pilot, server) == "takeback\n"
+        await pilot.press("slash")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat line")
+        await pilot.press("escape")
+        server.say("asked takeback alice")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "alice's question")
+        await pilot.press("n")
+        assert await said(pilot, server) == "deny\n"
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")
+        assert await said(pilot, server) == "resign\n"
+        assert square_name(app.screen.query_one(BoardView).state.premove) == "e6"  # kept

@@ -1,15 +1,20 @@
 """The exact solver's special cases for the last few empties (last1, last2,
-the three- and four-square solvers, the parity walk) against brute force."""
+the three- and four-square solvers, the parity walk) against brute force;
+whole exact searches against a plain solve; and FFO endgame positions
+with their known scores (where the compiled engine makes them affordable)."""
 
 import random
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from tui_reversi.core import Game, Variant
+from tui_reversi.core import Game, Position, Variant, square_name
 from tui_reversi.core.bitboard import flips, legal_moves
+from tui_reversi.engine.build import engine_build
+from tui_reversi.engine.evaluation import SCALE
 from tui_reversi.engine.search import Engine
-from tui_reversi.players.alphabeta_player import score_in_discs
+from tui_reversi.players.alphabeta_player import engine_for, score_in_discs
 
 from .test_search import minimax
 
@@ -119,3 +124,52 @@ def test_the_ordered_solver_with_its_tables_gives_the_plain_solve(seed, empties,
     position = random_end_position(seed, empties)
     own, opp = position.own, position.opp
     assert ENGINES[anti].solve(own, opp) == alphabeta(own, opp, -65, 65, anti)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10**9), empties=st.integers(9, 10), anti=st.booleans())
+def test_an_exact_search_scores_the_plain_solve_and_plays_a_best_move(seed, empties, anti):
+    # The root is ordered by the solver's own keys: the score and the move
+    # played must not depend on it.
+    position = random_end_position(seed, empties)
+    own, opp = position.own, position.opp
+    assume(position.legal_moves())
+    result = ENGINES[anti].search(own, opp, exact_empties=64)
+    exact = alphabeta(own, opp, -65, 65, anti)
+    assert result.exact and result.score == exact * SCALE
+    assert -alphabeta(*child(own, opp, result.move), -65, 65, anti) == exact
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 10**9), empties=st.integers(12, 14))
+def test_the_solved_score_does_not_depend_on_the_evaluation_ordering_the_moves(seed, empties):
+    # From 12 empties up an evaluation orders the solver's moves (from 16 a
+    # one-ply look): the trained and the hand-made one order differently.
+    position = random_end_position(seed, empties)
+    trained = engine_for(Variant.OTHELLO, "trained")
+    assert trained.solve(position.own, position.opp) == ENGINES[False].solve(
+        position.own, position.opp
+    )
+
+
+# Two of the FFO endgame test positions (bench/ffo.py has all twenty): the
+# board, the exact score for the side to move and its best moves.
+FFO = {
+    40: ("O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X", 38, {"a2"}),
+    42: ("--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X", 6, {"g2"}),
+}
+
+
+@pytest.mark.skipif(
+    not engine_build().compiled, reason="20 and 22 empties take minutes interpreted"
+)
+@pytest.mark.parametrize("number", sorted(FFO))
+def test_ffo_positions_get_their_known_score_and_a_best_move(number):
+    board, score, best_moves = FFO[number]
+    position = Position.from_string(board)
+    result = engine_for(Variant.OTHELLO, "trained").search(
+        position.own, position.opp, exact_empties=64
+    )
+    assert result.exact
+    assert result.score == score * SCALE
+    assert square_name(result.move) in best_moves

@@ -28,6 +28,12 @@ def read_event(line: str) -> tuple[str, dict[str, str]]:
     return head[1], fields
 
 
+def read_events(text: str) -> list[tuple[str, dict[str, str]]]:
+    """The events of the log lines in `text` (a server's stderr or terminal),
+    in order; its other lines (the banner, `tui-reversi serve: stopped`) skipped."""
+    return [read_event(line) for line in text.splitlines() if _HEAD.match(line)]
+
+
 def _unquoted(value: str) -> str:
     if not value.startswith('"'):
         return value

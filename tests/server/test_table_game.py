@@ -211,15 +211,15 @@ def test_a_player_resigns_and_both_are_told(people):
     code = sit_down(people)
     people("send-keys", "-t", "alice", "d", "3")
     wait_screen(people, "bob", lambda s: "1 d3" in s, "alice's move")
-    people("send-keys", "-t", "alice", "c", "5")  # not alice's turn: told so, nothing sent
-    wait_screen(people, "alice", lambda s: "It is White's turn (bob)" in s, "whose turn it is")
+    people("send-keys", "-t", "alice", "c", "5")  # not alice's turn: kept as a premove
+    wait_screen(people, "alice", lambda s: "Premove c5: played on your turn" in s, "the premove")
     people("send-keys", "-t", "bob", "R")
     wait_screen(people, "bob", lambda s: "Resign this game?" in s, "the question")
     people("send-keys", "-t", "bob", "y")
     told = "bob (White) resigned: alice (Black) wins."
     for name in ("alice", "bob"):
         wait_screen(people, name, lambda s: told in s, "the resignation")
-    people("send-keys", "-t", "alice", "c", "5")
+    people("send-keys", "-t", "alice", "c", "5")  # (the premove was not played either)
     wait_screen(people, "alice", lambda s: "2 c5" not in s and told in s, "nothing played")
     people.server.wait_for(f"table {code}: bob \\(White\\) resigned")
 
@@ -360,8 +360,10 @@ def test_the_host_who_asks_for_white_plays_white_and_the_friend_moves_first(peop
     code = re.search(r"join ([A-Z0-9]{5})", text).group(1)
     people.ssh("bob", "bob", f"join {code}")
     wait_screen(people, "bob", lambda s: "you (1500?) play Black against alice" in s, "bob's seat")
-    people("send-keys", "-t", "alice", "d", "3")  # not alice's turn: Black moves first
-    wait_screen(people, "alice", lambda s: "It is Black's turn (bob)" in s, "whose turn it is")
+    people("send-keys", "-t", "alice", "d", "3")  # not alice's turn (Black moves first): a premove
+    wait_screen(people, "alice", lambda s: "Premove d3: played on your turn" in s, "the premove")
     people("send-keys", "-t", "bob", "d", "3")
     for name in ("alice", "bob"):
         wait_screen(people, name, lambda s: "1 d3" in s and "Black bob" in s, "bob's move")
+    dropped = "The premove d3 was dropped: it is occupied now."
+    wait_screen(people, "alice", lambda s: dropped in s and "2 d3" not in s, "the premove dropped")

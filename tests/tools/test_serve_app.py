@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.server.conftest import identity
+from tests.server.log_reading import read_events
 
 from .conftest import PATIENCE, SSH, SSH_OPTIONS, TMUX, Tmux
 
@@ -116,4 +117,6 @@ def test_ctrl_c_on_a_server_whose_log_goes_through_tee_stops_it_as_on_a_terminal
     assert "the server is shutting down" in pane(tmux, "game", "SSH-ENDED")
     shown = pane(tmux, "serve", "tui-reversi serve: stopped")
     assert "stopping; hanging up every game" in shown
-    assert re.search(r"disconnect 127\.0\.0\.1:\d+ user=alice .*: server shutting down", shown)
+    (ended,) = [fields for event, fields in read_events(shown) if event == "disconnect"]
+    assert ended["peer"].startswith("127.0.0.1:") and ended["user"] == "alice"
+    assert ended["why"] == "server shutting down"

@@ -14,6 +14,7 @@ import asyncssh
 import pytest
 
 from tests.server.conftest import identity
+from tests.server.log_reading import read_events
 
 from .conftest import PATIENCE, SSH, SSH_OPTIONS, TMUX, Tmux
 
@@ -187,10 +188,12 @@ def test_a_real_ssh_session_in_tmux_plays_resizes_and_leaves_nothing_behind(serv
         tmux.kill_server()
     status, err = running.stop()
     assert status == 0
-    assert re.search(r" connect 127\.0\.0\.1:\d+ user=zoe\n", err)
-    assert re.search(
-        r" disconnect 127\.0\.0\.1:\d+ user=zoe after .+: (client closed|connection dropped)", err
-    )
+    events = [(event, fields) for event, fields in read_events(err) if "user" in fields]
+    assert [event for event, _ in events] == ["connect", "disconnect"], err
+    (_, began), (_, ended) = events
+    assert began["peer"].startswith("127.0.0.1:") and began["user"] == "zoe"
+    assert ended["peer"] == began["peer"] and ended["user"] == "zoe" and ended["after"]
+    assert ended["why"] in ("client closed", "connection dropped")
     assert (tmp_path / "server" / "players" / "zoe" / f"hup-{pid}").exists()
 
 
@@ -209,5 +212,7 @@ def test_a_level_the_game_refuses_is_logged_as_refused_options_not_a_crash(serve
     assert "invalid choice: 'hardest'" in done.stdout  # the game's sentence, on the terminal
     status, err = running.stop()
     assert status == 0
-    assert re.search(r"user=alice after .+: game refused its options \(exit status 2\)", err), err
+    ended = [fields for event, fields in read_events(err) if event == "disconnect"]
+    assert [fields["user"] for fields in ended] == ["alice"], err
+    assert ended[0]["why"] == "game refused its options (exit status 2)"
     assert "crashed" not in err

@@ -4,7 +4,8 @@ margin in discs (WOF counting) for the side to move.
 
 From SHALLOW_EMPTIES up it generates moves and orders them: the table's
 move first, then fastest first (fewest replies for the opponent, corners
-counting double, then the fewest empty squares next to our discs), and
+counting double, then the fewest empty squares next to our discs, a move
+into a quadrant with an odd number of empties a little earlier), and
 from EVAL_ORDER_EMPTIES up the engine's evaluation of the child too (a
 one-ply look from SEARCH_ORDER_EMPTIES up), with principal-variation
 search, a transposition table that keeps its deepest entries when full,
@@ -82,14 +83,16 @@ from .transposition import (
 
 # Measured on FFO #40-41 (bench/ffo.py, CPU seconds): ordering moves from 7,
 # 8 or 9 empties costs the same (28.8, 32.4, 39.6 M nodes in 6.2, 5.6,
-# 5.5 s); the table from 10 rather than 8: 36.3 M nodes in 5.2 s. The
-# evaluation orders from 14: from 11 or 16 costs more nodes, and with the
-# hand-made evaluation it orders no better than mobility alone.
+# 5.5 s); the table from 10 rather than 8: 36.3 M nodes in 5.2 s. On
+# #40-44 with the trained evaluation, from 12 (a one-ply look from 16)
+# rather than 14 (18): 122.9 M nodes, not 127.6 M, in the same CPU time;
+# the parity bonus then 119.5 M (8) or 129.2 M (20). Ordering from 7 or 9
+# again: 99.6 M or 130.1 M nodes, neither in less CPU time than from 8.
 SHALLOW_EMPTIES: Final = 8  # the solver walks empty squares below this
 SOLVER_TT_EMPTIES: Final = 10  # the solver keeps a transposition table from here up
 ETC_EMPTIES: Final = 11  # children are looked up in the table before searching from here up
-EVAL_ORDER_EMPTIES: Final = 14  # from here up the evaluation helps order the moves,
-SEARCH_ORDER_EMPTIES: Final = 18  # and from here up a one-ply search
+EVAL_ORDER_EMPTIES: Final = 12  # from here up the evaluation helps order the moves,
+SEARCH_ORDER_EMPTIES: Final = 16  # and from here up a one-ply search
 
 # Move order keys (lower first): per reply left to the opponent, per empty
 # square next to our discs (where it may later play), for taking a corner,
@@ -97,6 +100,7 @@ SEARCH_ORDER_EMPTIES: Final = 18  # and from here up a one-ply search
 MOBILITY_WEIGHT: Final = 16
 POTENTIAL_WEIGHT: Final = 2
 CORNER_BONUS: Final = 8
+PARITY_BONUS: Final = 8  # for a move into a quadrant with an odd number of empties
 EVAL_PER_UNIT: Final = 25
 INFINITE_EVAL: Final = 1 << 40
 
@@ -137,9 +141,9 @@ class EndgameSolver:
         self.anti = anti
         # Orders moves far from the end (the hand-made one unless another is given).
         self.evaluator = evaluator if evaluator is not None else make_evaluator(anti)
-        self.sign = -1 if anti else 1  # anti counts the margin the other way
+        self.sign: i64 = -1 if anti else 1  # anti counts the margin the other way
         self.nodes = 0  # counted at the last check
-        self.pending = 0  # nodes since the last check
+        self.pending: i64 = 0  # nodes since the last check
         self.node_cap = max_nodes if max_nodes is not None else NO_NODE_CAP
         self.deadline = deadline
         self.cancelled = cancelled
@@ -165,7 +169,7 @@ class EndgameSolver:
         if len(self.solver_tt) > TT_LIMIT:
             self.solver_tt = deepest(self.solver_tt, TT_LIMIT // 2)
 
-    def parity_of(self, empty: i64) -> int:
+    def parity_of(self, empty: i64) -> i64:
         return (
             (popcount(empty & NORTH_WEST) & 1)
             | (popcount(empty & NORTH_EAST) & 1) << 1
@@ -173,7 +177,7 @@ class EndgameSolver:
             | (popcount(empty & SOUTH_EAST) & 1) << 3
         )
 
-    def solve(self, own: i64, opp: i64, alpha: int, beta: int, passed: bool) -> int:
+    def solve(self, own: i64, opp: i64, alpha: i64, beta: i64, passed: bool) -> i64:
         self.pending += 1
         if self.pending >= CHECK_EVERY:
             self.check()
@@ -202,8 +206,8 @@ class EndgameSolver:
         if e >= SOLVER_TT_EMPTIES:
             entry = solver_tt.get(key)
             if entry is not None:
-                lower = solver_lower(entry)
-                upper = solver_upper(entry)
+                lower: i64 = solver_lower(entry)
+                upper: i64 = solver_upper(entry)
                 tt_move = entry_move(entry)
                 if lower >= beta:
                     return lower
@@ -237,7 +241,7 @@ class EndgameSolver:
                     # be bad enough for the opponent settles this node at once.
                     child = solver_tt.get(tt_key(n_own, n_opp))
                     if child is not None:
-                        settled = -solver_upper(child)
+                        settled: i64 = -solver_upper(child)
                         if settled >= beta:
                             return settled
                 order_key = self.order_key(n_own, n_opp, b, e)
@@ -250,7 +254,7 @@ class EndgameSolver:
                 i -= 1
             keys[i] = order_key
             squares[i] = sq
-        best = -65
+        best: i64 = -65
         best_sq: i64 = -1
         a = alpha
         if e > SHALLOW_EMPTIES:
@@ -318,6 +322,18 @@ class EndgameSolver:
             + popcount(adjacent(n_opp) & child_empty) * POTENTIAL_WEIGHT
             - (CORNER_BONUS if b & CORNER_SQUARES else 0)
         )
+        # A move into a quadrant with an odd number of empties (even after it).
+        quadrant = (
+            NORTH_WEST
+            if b & NORTH_WEST
+            else NORTH_EAST
+            if b & NORTH_EAST
+            else SOUTH_WEST
+            if b & SOUTH_WEST
+            else SOUTH_EAST
+        )
+        if not popcount(child_empty & quadrant) & 1:
+            value -= PARITY_BONUS
         if e >= EVAL_ORDER_EMPTIES:
             if e >= SEARCH_ORDER_EMPTIES and replies:
                 # A one-ply look: the opponent's best reply, by the evaluation.
@@ -336,7 +352,7 @@ class EndgameSolver:
                 value += self.evaluator.evaluate(n_own, n_opp) // EVAL_PER_UNIT
         return value
 
-    def shallow_entry(self, own: i64, opp: i64, alpha: int, beta: int, empty: i64, e: int) -> int:
+    def shallow_entry(self, own: i64, opp: i64, alpha: i64, beta: i64, empty: i64, e: i64) -> i64:
         # A search that starts with few empties (the deeper ones never do).
         if e >= 4:
             return self.shallow(own, opp, alpha, beta, empty, e, self.parity_of(empty), False)
@@ -367,13 +383,13 @@ class EndgameSolver:
         self,
         own: i64,
         opp: i64,
-        alpha: int,
-        beta: int,
+        alpha: i64,
+        beta: i64,
         empty: i64,
-        e: int,
-        parity: int,
+        e: i64,
+        parity: i64,
         passed: bool,
-    ) -> int:
+    ) -> i64:
         # From 4 empties up: try each empty square, odd quadrants first, each
         # region's squares by class (`rank` walks the ten region and class
         # pairs). `parity`: a bit per odd quadrant.
@@ -381,7 +397,8 @@ class EndgameSolver:
         if self.pending >= CHECK_EVERY:
             self.check()
         odd = odd_quadrants(parity) & empty
-        best = -65
+        even = empty ^ odd
+        best: i64 = -65
         if e == 4:
             # The last four keep this order down to the last disc.
             w: i64 = -1
@@ -389,8 +406,10 @@ class EndgameSolver:
             y: i64 = -1
             z: i64 = -1
             n = 0
-            for rank in range(10):
-                m = (odd if rank < 5 else empty ^ odd) & class_of_rank(rank % 5)
+            rank: i64 = 0
+            while rank < 10:
+                m = odd & class_of_rank(rank) if rank < 5 else even & class_of_rank(rank - 5)
+                rank += 1
                 while m:
                     b = m & -m
                     m ^= b
@@ -421,8 +440,10 @@ class EndgameSolver:
                         if v >= beta:
                             return v
         else:
-            for rank in range(10):
-                m = (odd if rank < 5 else empty ^ odd) & class_of_rank(rank % 5)
+            rank = 0
+            while rank < 10:
+                m = odd & class_of_rank(rank) if rank < 5 else even & class_of_rank(rank - 5)
+                rank += 1
                 while m:
                     b = m & -m
                     m ^= b
@@ -453,11 +474,11 @@ class EndgameSolver:
         return best
 
     def solve3(
-        self, own: i64, opp: i64, alpha: int, beta: int, x: i64, y: i64, z: i64, passed: bool
-    ) -> int:
+        self, own: i64, opp: i64, alpha: i64, beta: i64, x: i64, y: i64, z: i64, passed: bool
+    ) -> i64:
         # Three empties x, y, z: each move hands the last two to last2.
         self.pending += 1
-        best = -65
+        best: i64 = -65
         f = flip_mask(own, opp, x)
         if f:
             best = -self.last2(opp ^ f, own | f | (ONE << x), -beta, -alpha, y, z, False)
@@ -485,7 +506,7 @@ class EndgameSolver:
             return final_margin(own, opp, self.anti)
         return -self.solve3(opp, own, -beta, -alpha, x, y, z, True)
 
-    def last1(self, own: i64, opp: i64, sq: i64) -> int:
+    def last1(self, own: i64, opp: i64, sq: i64) -> i64:
         # One empty square: whoever can play it does; the board is then full.
         f = flip_mask(own, opp, sq)
         if f:
@@ -495,8 +516,8 @@ class EndgameSolver:
             return self.sign * (62 - 2 * (popcount(opp) + popcount(f)))
         return final_margin(own, opp, self.anti)
 
-    def last2(self, own: i64, opp: i64, alpha: int, beta: int, x: i64, y: i64, passed: bool) -> int:
-        best = -65
+    def last2(self, own: i64, opp: i64, alpha: i64, beta: i64, x: i64, y: i64, passed: bool) -> i64:
+        best: i64 = -65
         f = flip_mask(own, opp, x)
         if f:
             best = -self.last1(opp ^ f, own | f | (ONE << x), y)

@@ -8,7 +8,7 @@ from typing import Final
 
 from mypy_extensions import i64
 
-from ..core.bitboard import CORNERS, FULL, native
+from ..core.bitboard import CORNERS, FULL, ONE, native
 
 X_SQUARES: Final = (1 << 9) | (1 << 14) | (1 << 49) | (1 << 54)
 C_SQUARES: Final = (
@@ -37,12 +37,12 @@ SOUTH_EAST: Final[i64] = native(0xF0F0F0F0 << 32)
 QUADRANTS: Final[tuple[i64, ...]] = (NORTH_WEST, NORTH_EAST, SOUTH_WEST, SOUTH_EAST)
 
 
-def quadrant_bit(square: i64) -> int:
+def quadrant_bit(square: i64) -> i64:
     """The parity-word bit of the quadrant holding `square`."""
-    return 1 << int((square >> 5 & 1) * 2 + (square >> 2 & 1))
+    return ONE << ((square >> 5 & 1) * 2 + (square >> 2 & 1))
 
 
-def odd_quadrants(parity: int) -> i64:
+def odd_quadrants(parity: i64) -> i64:
     """The squares of the quadrants whose bits are set in `parity`."""
     odd: i64 = 0
     if parity & 1:
@@ -56,7 +56,7 @@ def odd_quadrants(parity: int) -> i64:
     return odd
 
 
-def class_of_rank(rank: int) -> i64:
+def class_of_rank(rank: i64) -> i64:
     """The square class `rank` places in the static move order (0: corners)."""
     if rank == 0:
         return CORNER_CLASS
