@@ -14,7 +14,14 @@ ports, and connects asyncssh clients with 80x24 terminals. Prints:
 - connections per node before the board wait passes 1 s: node A holds more
   and more players in their games; at each level a few more arrive one at a
   time, from TCP connect to the board's key bar; the last level whose p95
-  stayed under 1 s.
+  stayed under 1 s;
+- the database stopped (only with the temporary PostgreSQL): N tables on node
+  A alone play on while PostgreSQL is stopped for 10 s: the moves delivered
+  meanwhile (and their p50), the moves found kept once it is back, and the
+  time from PostgreSQL up again until both nodes are in the fleet again;
+- a node killed (kill -9): a third node C hosts a table joined from node B;
+  from the kill, how long until the player on B is told, until B's lobby has
+  nobody of C's left, and until node B has taken the game over (and seated him).
 
 It prints the machine's load average before and after: the machine is shared.
 Measures and prints; asserts nothing. Run it under nice, once:
@@ -40,7 +47,9 @@ import asyncssh
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
 
-from serve import OPTIONS, Player, key_of, load, ms, percentile, play_tables, read_banner  # noqa: E402  (bench/serve.py)
+from serve import OPTIONS, Player, key_of, load, ms, percentile, play_tables, read_banner, sit_down  # noqa: E402  (bench/serve.py)
+
+OUTAGE = 10.0  # seconds the database is stopped
 
 
 def start_node(data_dir: Path, database: str) -> tuple[subprocess.Popen[str], int]:
@@ -152,6 +161,108 @@ async def connections_per_node(port: int, levels: list[int], arrivals: int) -> N
     await asyncio.gather(*(player.close() for player in held))
 
 
+def live_nodes(database: str) -> int:
+    """How many nodes are in the fleet (0 while the database cannot be asked)."""
+    import psycopg
+
+    try:
+        with psycopg.connect(database, connect_timeout=2) as conn:
+            row = conn.execute("SELECT count(*) FROM live_nodes").fetchone()
+    except psycopg.Error:
+        return 0
+    return int(row[0]) if row else 0
+
+
+def node_of(database: str, code: str) -> str:
+    """The node table `code`'s game is kept for."""
+    import psycopg
+
+    with psycopg.connect(database) as conn:
+        row = conn.execute("SELECT node FROM unfinished WHERE code = %s", (code,)).fetchone()
+    return str(row[0]) if row else ""
+
+
+def kept_moves(database: str) -> int:
+    import psycopg
+
+    with psycopg.connect(database) as conn:
+        rows = conn.execute("SELECT moves FROM unfinished").fetchall()
+    return sum(len(moves) // 2 for (moves,) in rows)
+
+
+async def database_stop(cluster, database: str, port_a: int, tables: int) -> None:
+    seated = [await sit_down(port_a, 2000 + n) for n in range(tables)]
+    baseline = await play_tables(seated, OUTAGE)  # (as many tables, the database up)
+    await asyncio.gather(*(p.close() for pair in seated for p in pair))
+    seated = [await sit_down(port_a, 1000 + n) for n in range(tables)]
+    before = kept_moves(database)
+    await asyncio.to_thread(cluster.halt)
+    latencies = await play_tables(seated, OUTAGE)
+    await asyncio.to_thread(cluster.start_again)
+    back = time.perf_counter()
+    while live_nodes(database) < 2:
+        await asyncio.sleep(0.05)
+    rejoined = time.perf_counter() - back
+    await asyncio.sleep(2.0)  # (what was kept waiting is written)
+    kept = kept_moves(database) - before
+    print(
+        f"PostgreSQL stopped {OUTAGE:.0f} s under {tables} tables on node A: {len(latencies)} "
+        f"moves delivered meanwhile (p50 {ms(percentile(latencies, 0.5))}; with it up, just "
+        f"before: {len(baseline)} moves, p50 {ms(percentile(baseline, 0.5))}), {kept} found "
+        f"kept once it was back; both nodes back in the fleet {ms(rejoined)} after it was up",
+        flush=True,
+    )
+    await asyncio.gather(*(p.close() for pair in seated for p in pair))
+
+
+async def node_killed(database: str, port_b: int, data_dir: Path) -> None:
+    node, port_c = start_node(data_dir, database)
+    try:
+        host = Player("killedhost", "table")
+        await host.open(port_c)
+        await asyncio.wait_for(host.board_drawn.wait(), 300)
+        while (found := re.search(rb"join ([A-Z2-9]{5})", host.text)) is None:
+            await asyncio.sleep(0.05)
+        code = found.group(1).decode()
+        guest = Player("leftguest", f"join {code}")
+        await guest.open(port_b)
+        await asyncio.wait_for(guest.board_drawn.wait(), 300)
+        await asyncio.sleep(2.0)
+        guest.text = b""
+        held_by = node_of(database, code)
+        node.kill()
+        killed = time.perf_counter()
+        told = seated = cleaned = 0.0
+        while not (told and seated and cleaned):
+            now = time.perf_counter() - killed
+            if now > 60:
+                print(
+                    f"  (after 60 s: told {told}, seated {seated}, cleaned {cleaned}; the "
+                    f"screen ends {guest.text[-600:]!r})",
+                    flush=True,
+                )
+                break
+            told = told or (now if b"went" in guest.text else 0.0)
+            seated = seated or (now if node_of(database, code) != held_by else 0.0)
+            lobby = await lobby_text(port_b)
+            if not cleaned and re.search(rb"^\s*killedhost\s", lobby, re.MULTILINE) is None:
+                cleaned = time.perf_counter() - killed
+            await asyncio.sleep(0.02)
+        print(
+            f"node C killed (kill -9) under a table joined from node B: its game taken over "
+            f"by node B after {ms(seated)}, the player on B told (on his screen) after "
+            f"{ms(told)}, B's lobby without C's people after {ms(cleaned)}",
+            flush=True,
+        )
+        await guest.close()
+        host.reader.cancel()  # (its node is gone: nothing more to read)
+        host.abort()
+    finally:
+        if node.poll() is None:
+            node.kill()
+        node.wait(timeout=60)
+
+
 async def main() -> None:
     assert __doc__ is not None
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -161,6 +272,7 @@ async def main() -> None:
     parser.add_argument("--lobby-samples", type=int, default=10)
     parser.add_argument("--levels", default="20,40,80,120,160", help="games held on node A")
     parser.add_argument("--arrivals", type=int, default=5, help="arrivals timed per level")
+    parser.add_argument("--faults-only", action="store_true", help="a node killed, the db stopped")
     args = parser.parse_args()
     from tests.server.postgres_cluster import Cluster, find_bin
     from tui_reversi.server.ledger.postgres import migrate_database
@@ -183,11 +295,16 @@ async def main() -> None:
             for name in ("a", "b"):
                 nodes.append(start_node(Path(temporary) / name, database))
             (_, port_a), (_, port_b) = nodes
-            await moves_across(port_a, port_b, args.tables, args.seconds)
-            await moves_across(port_a, port_a, args.tables, args.seconds)
-            await lobby_latency(port_a, port_b, args.lobby_samples)
-            levels = [int(level) for level in args.levels.split(",")]
-            await connections_per_node(port_a, levels, args.arrivals)
+            if not args.faults_only:
+                await moves_across(port_a, port_b, args.tables, args.seconds)
+                await moves_across(port_a, port_a, args.tables, args.seconds)
+                await lobby_latency(port_a, port_b, args.lobby_samples)
+            await node_killed(database, port_b, Path(temporary) / "c")
+            if cluster is not None:
+                await database_stop(cluster, database, port_a, args.tables)
+            if not args.faults_only:
+                levels = [int(level) for level in args.levels.split(",")]
+                await connections_per_node(port_a, levels, args.arrivals)
     finally:
         for node, _ in nodes:
             node.terminate()

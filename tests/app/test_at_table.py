@@ -207,6 +207,24 @@ async def test_news_that_comes_as_the_game_starts_is_shown_once_the_screen_is_th
         assert app.is_running and app.crash is None
 
 
+@pytest.mark.parametrize("gone", ["adjourned", "closed"])
+async def test_the_clocks_stop_when_the_game_is_adjourned_or_the_line_goes(at_table, gone):
+    app, server = at_table(Color.WHITE, game=Game.from_transcript("d3"))
+    server.say("clock 291.0 300.0 white")
+    async with app.run_test(size=(80, 24)) as pilot:
+        panel = app.screen.query_one(ScorePanel)
+        await wait_for(pilot, lambda: panel.clocks is not None, "the clocks")
+        if gone == "adjourned":  # (told so, with no clock line: another node's table went)
+            server.say("adjourned the server's node with table K7QP2 went: the game waits.")
+        else:
+            server.close()
+        await wait_for(pilot, lambda: panel.clocks.running is None, "the clocks to stop")
+        stopped = panel.clocks
+        assert stopped.left[Color.BLACK] == 291.0 and 0 < stopped.left[Color.WHITE] <= 300.0
+        await pilot.pause(0.6)
+        assert panel.clocks == stopped  # (and they stay so)
+
+
 async def said(pilot, server: Server, rounds: int = 300) -> str:
     """What the app says to the server within `rounds` pauses ('' if nothing), the app
     running meanwhile."""

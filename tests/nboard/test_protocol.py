@@ -168,9 +168,10 @@ def test_ping_learn_and_the_settings_answer_as_the_protocol_asks():
         "pong 42",
         "learned",
     ]
-    assert (nboard.session.contempt, nboard.session.depth) == (100, 9)
-    assert nboard.send("set depth 0", "set depth 61", "ping x", "frobnicate 3") == []
-    assert len(nboard.complaints) == 4 and nboard.session.depth == 9
+    assert nboard.complaints == [] and nboard.session.depth == 9
+    refused = ("set depth 0", "set depth 61", "ping x", "set contempt 9999", "frobnicate 3")
+    assert nboard.send(*refused) == []
+    assert len(nboard.complaints) == 5 and nboard.session.depth == 9
 
 
 def test_a_bad_game_is_one_sentence_and_the_game_stays():

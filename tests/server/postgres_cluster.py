@@ -41,7 +41,8 @@ def _free_port() -> int:
 
 
 class Cluster:
-    """One PostgreSQL server: start(), database() for a fresh database, stop()."""
+    """One PostgreSQL server: start(), database() for a fresh database, halt() and
+    start_again() to take it away a while, stop()."""
 
     def __init__(self, bin_dir: Path) -> None:
         self.bin = bin_dir
@@ -63,6 +64,10 @@ class Cluster:
             str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres",
             "--no-sync", "-E", "UTF8",
         )  # fmt: skip
+        self.start_again()
+
+    def start_again(self) -> None:
+        """Start the server (again, after halt(): the same data, the same port)."""
         options = (
             f"-h 127.0.0.1 -p {self.port} -k {self.root} -c fsync=off "
             "-c max_connections=200 -c shared_buffers=32MB"
@@ -71,6 +76,10 @@ class Cluster:
             str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "log"),
             "-o", options, "-w", "-t", "60", "start",
         )  # fmt: skip
+
+    def halt(self) -> None:
+        """Stop the server, every connection cut, its data kept (start_again())."""
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def url(self, dbname: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{dbname}"

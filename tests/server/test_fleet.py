@@ -118,7 +118,8 @@ async def test_a_table_opened_on_one_node_is_joined_watched_and_played_from_the_
     over = "over resigned black bob (White) resigned: alice (Black) wins."
     for game in (alice, bob, carol):
         await game.hear_until(over)
-    assert archived(database) == [(code, "alice", "bob", "d3c5", "black")]
+    result = [(code, "alice", "bob", "d3c5", "black")]
+    await wait_until(lambda: archived(database) == result, "the game archived")  # (written after)
     for node in (a, b):
         assert node.archive.rating("alice") == (1516.0, 1)
         assert str(node.archive.results("bob")) == "0 won, 1 lost, 0 drawn"
@@ -158,7 +159,7 @@ def start_node(tmp_path, database: str) -> Subprocess:
     raise AssertionError(f"the node did not start (exit status {process.wait()})")
 
 
-async def test_a_node_killed_mid_game_loses_nothing_the_game_resumes_on_another(
+async def test_a_node_killed_mid_game_strands_nobody_the_game_resumes_on_another(
     serve, tmp_path, database
 ):
     node = start_node(tmp_path, database)
@@ -168,43 +169,62 @@ async def test_a_node_killed_mid_game_loses_nothing_the_game_resumes_on_another(
         seated = await alice.hear_until("ready")
         code = seated[0].split()[1]
         await shown_on(b, code)
+        (a_node,) = {view.node for view in b.tables.views(everywhere=True) if view.code == code}
         bob = await Game.connect(await seat(b, "bob", f"join {code}"))
         await bob.hear_until("ready")
+        carol = await Game.connect(await seat(b, "carol", f"watch {code}"))
+        await carol.hear_until("ready")
         for game in (alice, bob):
             game.say("begun")
         alice.say("move 0 d3")
-        for game in (alice, bob):
+        for game in (alice, bob, carol):
             await game.hear_until("moved 0 d3")
         bob.say("move 1 c5")
         await alice.hear_until("moved 1 c5")
 
         os.killpg(node.process.pid, signal.SIGKILL)  # node A and its games, outright
         node.process.wait(PATIENCE)
-        # Node B sees A gone at once; bob's line to the table ends (his game says so).
-        lines = []
-        while line := await asyncio.wait_for(bob.reader.readline(), PATIENCE):
-            lines.append(line)
-        await wait_until(lambda: b.archive.live_nodes() == {b.archive.node}, "node A to be gone")
-        assert [view.code for view in b.tables.adjourned_views("alice")] == [code]
-        listing = await Player.connect(b, "bob", command="resume", term=None)
-        await listing.finished()
-        assert f"{code}  you (White) against alice, othello, clock 5+3, move 3" in (
-            listing.output.decode()
+        # bob stays at the board, told what happened; his clocks stop.
+        told = await bob.hear_until(
+            f"adjourned the server's node with table {code} went: the game is adjourned, "
+            "clocks stopped, until alice is back."
         )
+        assert not any(line.startswith("over") for line in told)
+        # Node B takes the game over (every move kept): bob and carol sit back down there.
+        again = await bob.hear_until(
+            "adjourned Adjourned: the game goes on when alice is back too."
+        )
+        assert f"seated {code} white othello" in again
+        assert "moved 0 d3" in again and "moved 1 c5" in again
+        (clock,) = [line for line in again if line.startswith("clock ")]
+        assert clock.endswith(" -")  # nobody's clock runs
+        assert await bob.hear() == told[-1]  # (what happened, said again at the board)
+        watched = await carol.hear_until(
+            "adjourned Adjourned: the game goes on when both players are back."
+        )
+        assert "moved 1 c5" in watched
+        # No ghost in B's lobby: node A's tables are gone, and whoever is at a table is
+        # at one B has.
+        await wait_until(
+            lambda: all(view.node != a_node for view in b.tables.views(everywhere=True)),
+            "node A's tables to leave the lobby",
+        )
+        lobby = await lobby_of(b, "dave")
+        assert f"table {code}" in lobby
+        assert {view.code for view in b.tables.views(everywhere=True)} == {code}
 
-        # Both come back, on node B: the game goes on where it was, clocks as they were.
-        bob = await Game.connect(await seat(b, "bob", f"resume {code}"))
-        heard = await bob.hear_until("ready")
-        assert "moved 0 d3" in heard and "moved 1 c5" in heard
+        # alice comes back through B: both boards come back, bob with no command typed.
         alice = await Game.connect(await seat(b, "alice", f"resume {code}"))
-        await alice.hear_until("ready")
+        heard = await alice.hear_until("ready")
+        assert "moved 0 d3" in heard and "moved 1 c5" in heard
         for game in (alice, bob):
             await game.hear_until("resumed You are both back: the game goes on.")
         alice.say("move 2 c6")
         await bob.hear_until("moved 2 c6")
         alice.say("resign")
         await bob.hear_until("over resigned white alice (Black) resigned: bob (White) wins.")
-        assert archived(database) == [(code, "alice", "bob", "d3c5c6", "white")]
+        result = [(code, "alice", "bob", "d3c5c6", "white")]
+        await wait_until(lambda: archived(database) == result, "the game archived")
         assert b.archive.rating("bob") == (1516.0, 1)
         assert b.archive.rating("alice") == (1484.0, 1)
     finally:
@@ -297,3 +317,39 @@ async def test_a_name_is_its_keys_on_every_node_and_a_key_added_on_one_logs_in_o
     first.close()
     player = await Player.connect(a, "alice", client_keys=[laptop])
     assert (await player.facts())["env"]["USER"] == "alice"
+
+
+async def test_taking_a_game_over_from_a_session_on_another_node(serve, tmp_path, database):
+    a, b = await two_nodes(serve, tmp_path, database)
+    alice = await TableGame.connect(await seat(a, "alice", "table"))
+    code = (await alice.hear_until("ready"))[0].split()[1]
+    first = await Player.connect(a, "dave", command=f"join {code}")
+    dave = await TableGame.connect((await first.facts())["env"])
+    await dave.hear_until("ready")
+    for game in (alice, dave):
+        game.say("begun")
+    alice.say("move 0 d3")
+    await dave.hear_until("moved 0 d3")
+    alice.say("say over to you")
+    await dave.hear_until("said alice over to you")
+    await wait_until(
+        lambda: any(p.name == "dave" and p.code == code for p in b.fleet.others[0]),
+        "node B to know dave is at the table",
+    )
+
+    # dave connects to node B: his game on A is found and taken over from there.
+    second = await Player.connect(b, "dave")
+    await second.expect(f"on another node of the server, at table {code}")
+    await second.expect("q  leave")
+    second.send(b"t")
+    ended = await first.finished()  # the session on A: told, and ended
+    assert "your game was taken over by a new session" in first.output.decode()
+    assert ended.exit_status == 1
+    dave.writer.close()  # its game went with it
+    here = await TableGame.connect((await second.facts())["env"])
+    told = await here.hear_until("said alice over to you")
+    assert f"seated {code} white othello" in told and "moved 0 d3" in told
+    here.say("begun")
+    here.say("move 1 c5")
+    await alice.hear_until("moved 1 c5")
+    assert a.tables.tables[code].ended is None  # nothing forfeited

@@ -227,13 +227,34 @@ async def test_a_node_killed_outright_drops_out_of_the_fleet_at_once(database, t
             await store.listen(lambda message: None)
         a.save_table(kept(adjourned=False))
         # As kill -9 leaves it: the listening connection cut, nothing said, the row left.
-        assert a._listener is not None
-        a._listener.pgconn.finish()
+        link = a._link
+        assert link._hearing is not None and link._listener is not None
+        link._hearing.cancel()  # (a process killed joins nothing again)
+        link._listener.pgconn.finish()
         await wait_until(lambda: b.live_nodes() == {b.node}, "the killed node to drop out")
         assert [game.code for game in b.orphaned("alice")] == ["ABCDE"]
     finally:
         b.close()
         a.close()
+
+
+async def test_a_node_whose_connection_drops_says_so_and_joins_the_fleet_again(database, tmp_path):
+    a, b = (PostgresStore(database, tmp_path) for _ in range(2))
+    heard: list[str] = []
+    try:
+        await a.listen(lambda message: heard.append(str(message.get("kind"))))
+        await b.listen(lambda message: None)
+        assert a._link._listener is not None
+        a._link._listener.pgconn.finish()  # (as a network that drops the connection)
+        await wait_until(lambda: heard[-1:] == ["rejoined"], "node A to join again")
+        assert heard == ["down", "rejoined"]
+        assert b.live_nodes() == {a.node, b.node}
+        a.save_table(kept(adjourned=False))  # (its pool works again)
+        assert [game.code for game in b.orphaned("alice")] == []  # (A holds it: A is up)
+    finally:
+        for store in (a, b):
+            await store.leave()
+            store.close()
 
 
 def test_migrate_creates_the_schema_and_a_node_refuses_any_other(postgres, tmp_path):

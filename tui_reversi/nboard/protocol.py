@@ -11,12 +11,12 @@ version 2; docs/engine.md says what we do with each command):
     nboard 2                   -> set myname tui-reversi
     set depth N                   midgame depth of go, hint and analyze
     set game (;GM[Othello]...;)   the game (GGF) every later command is about
-    set contempt N                accepted; our book stores no draws to value
+    set contempt N                checked, then ignored: a draw is worth 0 to us
     move F5[/eval[/time]]         a move played (PA: a pass); the time counts on the clock
     hint N                     -> search F5 1.50 0 12 (or book ..., 100% when solved)
     go                         -> status ..., nodestats ..., === F5/1.50/0.42
     ping N                     -> pong N (the caller stops a search first)
-    learn                      -> learned
+    learn                      -> learned (nothing is learned: the book is read-only)
     analyze                    -> analysis MOVES EVAL for every position, from the end
     quit                          `finished`: the caller stops
 
@@ -77,7 +77,6 @@ class NBoardSession:
         self._players: dict[bool, AlphaBetaPlayer] = {False: strategy}
         self.version: int | None = None
         self.depth = DEFAULT_DEPTH
-        self.contempt = 0
         self.game = Game()
         self.time_control: float | None = None  # seconds each side has for the game
         self.used = [0.0, 0.0]  # seconds each side has spent, by Color
@@ -130,7 +129,7 @@ class NBoardSession:
         elif name == "game":
             self._set_game(value)
         elif name == "contempt":
-            self.contempt = _whole(value, "the contempt", -6400, 6400)
+            _whole(value, "the contempt", -6400, 6400)  # a draw is worth 0 to our searches
         else:
             raise ProtocolError(f"there is no setting {shown(name, 20)!r} to set")
 
@@ -179,7 +178,8 @@ class NBoardSession:
         self.say(f"pong {_whole(rest, 'the ping', -(2**63), 2**63)}")
 
     def _learn(self, rest: str) -> None:
-        self.say("learned")  # our book is built offline (tools/book.py): nothing to add
+        # The book is package data built offline (tools/book.py): nothing is added to it.
+        self.say("learned")
 
     def _quit(self, rest: str) -> None:
         self.finished = True

@@ -19,20 +19,25 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     name, key and in total), the penalties kept in the ledger.
   - `login`: one connection's way in; `accounts`: the name rules and the
     authorized-keys file; `key_commands`: `ssh host keys`.
-  - `input_allowance`: how much input a game is given.
+  - `budgets`: what a client may send (input, packets, window changes,
+    requests, sessions), per connection and per address; `seats`: the seats
+    and the guests' share of them.
   - `hostkey`: the server's ed25519 key, created once with mode 0600.
   - `browser`: a browser page's way in (`serve --web-port`): its terminal is one
     more of the hall's, a guest's or, with a pass, a keyed player's;
     `browser_passes`: the `keys web` codes and the passes they become.
 - `hall`: what a player who is in takes part in.
   - `ssh_session`: one SSH session channel bound to one game process;
-    `session_command`: what the player asked for after the host, checked.
+    `session_command`: what the player asked for after the host, checked;
+    `take_over_elsewhere`: "take it over here" for a game on another node.
   - `pty_process`: a program running as session leader on a fresh pty.
   - `preloaded`: the server's side of the game launcher (`tui_reversi.launcher`,
     outside this package, given as `ServeConfig.launcher_command`): start it,
     ask it for games, restart it.
   - `games_socket`: the Unix socket the games reach their table and lobby by.
-  - `tables`, `table_*`: the tables, their referee, clocks, course and store.
+  - `tables`, `table_*`: the tables, their referee, clocks, course and store,
+    their writes off the event loop (`table_writes`), and a game whose table
+    on another node was lost, waiting to sit back down (`table_stranded`).
   - `lobby_host`: the server's end of the in-app lobby: guests and invitations.
   - `roster`: who is here and what each is doing, as plain lines (`ssh host lobby`).
   - `guests`: a guest's name (64 random bits, shown short) and its folder.
@@ -40,13 +45,15 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   - `store`: the one interface to what the server keeps and shares, and the
     records through it; `archive` (SQLite, one machine) and `postgres` with
     `migrations` (a fleet) implement it; `archive_import` moves the one into
-    the other.
+    the other; `node_link`: a node's connections to PostgreSQL, its threads
+    for calls off the event loop, and its way back after the database went.
   - `account_keys`: which keys are which name's, the codes to add one.
   - `names`: one name per look-alike key (UTS #39 skeleton); `ratings`: the
     Elo rules (provisional names, rematches counting less); `penalties`:
     the penalties of guessing as kept; `archive_schema`: SQLite's versions.
   - `fleet`: several nodes on one PostgreSQL as one server: relayed seats, the
-    lobby's shares, invitations between nodes.
+    lobby's shares, invitations between nodes; `fleet_outbox`: its messages,
+    in order, off the event loop.
 
 Importing `edge.arcade` imports asyncssh: only `tui-reversi serve` does that.
 """

@@ -16,8 +16,6 @@ from pathlib import Path
 from ..core import ReversiError
 from ..storage.paths import FILES_ROOT_VARIABLE
 
-AUTH_MODES = ("none", "password", "keys")
-
 # At the tables: how many one player may be at (open or playing; adjourned games
 # aside), and how many people may watch one.
 TABLES_PER_PLAYER = 3
@@ -26,6 +24,15 @@ SPECTATORS_PER_TABLE = 8
 # Connections not authenticated yet, at the least: per address, and in all.
 UNAUTHENTICATED_PER_ADDRESS = 3
 UNAUTHENTICATED = 64
+
+# Guests together hold at most this share of the seats, and the guests of one
+# address this share of what one address may have: the rest is for keys' players.
+GUEST_SHARE = 3 / 4
+
+# Admission at the door under pressure, as OpenSSH's MaxStartups START:RATE:FULL:
+# past START connections waiting, a new one is dropped with RATE percent chance,
+# rising to all of them at FULL (the full mark by default: max_unauthenticated).
+STARTUPS_RATE = 30
 
 # Client-sent variables a game may use; everything else a client sends is dropped.
 CLIENT_VARIABLES = ("COLORTERM", "NO_COLOR", "TERM_PROGRAM", "TERM_PROGRAM_VERSION")
@@ -75,6 +82,8 @@ class ServeConfig:
     preload: bool = True
     # That parent, run as `python -m MODULE FD`: the game's side, outside this package.
     launcher_module: str = "tui_reversi.launcher"
+    # Admission at the door (--max-startups START:RATE:FULL); None: from max_unauthenticated().
+    max_startups: tuple[int, int, int] | None = None
     # A fleet's PostgreSQL (postgresql://...); None: the archive's SQLite under data_dir.
     database: str | None = field(default=None, repr=False)
     # Where players reach this server (host, port), for the hints; None: where each one did.
@@ -107,6 +116,33 @@ class ServeConfig:
     def max_unauthenticated(self) -> int:
         """Connections not authenticated yet, from everywhere."""
         return max(UNAUTHENTICATED, self.max_connections() // 2)
+
+    def startups(self) -> tuple[int, int, int]:
+        """START:RATE:FULL for the door as a whole: the operator's, or a quarter of the
+        full mark, 30 %, and max_unauthenticated()."""
+        if self.max_startups is not None:
+            return self.max_startups
+        full = self.max_unauthenticated()
+        return max(1, full // 4), STARTUPS_RATE, full
+
+    def startups_per_address(self) -> tuple[int, int, int]:
+        """START:RATE:FULL for one address: its last place at the door is a gamble."""
+        full = self.max_unauthenticated_per_address()
+        return max(1, full - 1), STARTUPS_RATE, full
+
+    def guest_seats(self) -> int:
+        """Seats guests may hold together (at least one, and one fewer than all)."""
+        return max(1, min(int(self.max_sessions * GUEST_SHARE), self.max_sessions - 1))
+
+    def guests_per_address(self) -> int:
+        """Connections (and seats) the guests of one address may hold."""
+        return max(1, int(self.max_per_address * GUEST_SHARE))
+
+    def people_per_address(self) -> int:
+        """How many people one address stands for in the per-address budgets: one
+        at the default --max-per-address, more when the operator allows more (a
+        NAT, a load balancer in front of a fleet)."""
+        return max(1, self.max_per_address // ServeConfig.max_per_address)
 
     def max_connections(self) -> int:
         """Authenticated connections at once: room for players plus a few looking at the lobby."""

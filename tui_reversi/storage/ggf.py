@@ -268,12 +268,10 @@ def _evaluations(game: Game, moves: list[tuple[str, str]], analysis: str) -> Gam
         if not text:
             continue
         try:
-            score = float(text)
-        except ValueError:
-            score = math.nan
-        if not abs(score) <= MAX_MARGIN:
+            score = _margin(text)
+        except ValueError as error:
             what = f"the evaluation of the GGF game's move {number} ({colour}[{shown(value, 20)}])"
-            left_out.append((what, f"{shown(text, 12)} is not a disc margin (-64 to 64)"))
+            left_out.append((what, str(error)))
             continue
         side = game.positions[ply - 1].to_move
         scored.append(MoveAnalysis(ply, side, game.move_at(ply - 1), score))
@@ -295,6 +293,17 @@ def _evaluations(game: Game, moves: list[tuple[str, str]], analysis: str) -> Gam
     return GameAnalysis(tuple(scored), unread=unread)
 
 
+def _margin(text: str) -> float:
+    """`text` as a disc margin, or ValueError saying it is not one."""
+    try:
+        score = float(text)
+    except ValueError:
+        score = math.nan
+    if not abs(score) <= MAX_MARGIN:
+        raise ValueError(f"{shown(text, 12)} is not a disc margin (-64 to 64)")
+    return score
+
+
 def _best_move(game: Game, known: dict[int, MoveAnalysis], entry: str) -> MoveAnalysis:
     """The move of `known` an ANALYSIS entry (`12/D3/2.00/=/D3C5F6`) is about,
     with its best move, score and line. Raises ValueError saying what does
@@ -306,12 +315,7 @@ def _best_move(game: Game, known: dict[int, MoveAnalysis], entry: str) -> MoveAn
     played = known.get(int(ply))
     if played is None:
         raise ValueError(f"move {ply} has no evaluation to go with it")
-    try:
-        score = float(score_text)
-    except ValueError:
-        score = math.nan
-    if not abs(score) <= MAX_MARGIN:
-        raise ValueError(f"{shown(score_text, 12)} is not a disc margin (-64 to 64)")
+    score = _margin(score_text)
     if exact not in ("", "="):
         raise ValueError("its exact mark is neither = nor empty")
     try:

@@ -47,6 +47,22 @@ def positive(text: str) -> int:
     return number
 
 
+def startups(text: str) -> tuple[int, int, int]:
+    """`16:30:64` -> (16, 30, 64): OpenSSH's MaxStartups START:RATE:FULL."""
+    parts = text.split(":")
+    try:
+        start, rate, full = (int(part) for part in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r} is not START:RATE:FULL (say 16:30:64)"
+        ) from None
+    if not (1 <= start <= full and 0 <= rate <= 100):
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r}: START must be at least 1 and at most FULL, RATE a percentage"
+        )
+    return start, rate, full
+
+
 def port_number(text: str) -> int:
     try:
         number = int(text)
@@ -109,6 +125,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=5,
         metavar="N",
         help="connections at once from one address (default 5)",
+    )
+    parser.add_argument(
+        "--max-startups",
+        type=startups,
+        metavar="START:RATE:FULL",
+        help="connections not logged in yet, as OpenSSH's MaxStartups: past START waiting, "
+        "a new one is dropped with RATE%% chance, rising to all at FULL "
+        "(default 16:30:64, or a quarter, 30 and half of the connections allowed if more)",
     )
     parser.add_argument(
         "--idle-timeout",
@@ -267,6 +291,7 @@ def _config(args: argparse.Namespace):
         authorized_keys=authorized_keys,
         max_sessions=args.max_sessions,
         max_per_address=args.max_per_address,
+        max_startups=args.max_startups,
         idle_timeout=args.idle_timeout,
         session_limit=args.session_limit,
         hold_seat=args.hold_seat,

@@ -23,6 +23,7 @@ import textual_serve
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..core import ReversiError
+from . import PASS_COOKIE, PASS_LIFETIME
 from .visitor import Visitor
 
 STATIC = Path(textual_serve.__file__).parent / "static"
@@ -59,11 +60,6 @@ class Visit(NamedTuple):
     send: Callable[[bytes], Awaitable[object]]
     close: Callable[[], Awaitable[None]]
     browser_pass: str | None
-
-
-# The cookie a browser bound to a player's name keeps its pass in (a public server's).
-PASS_COOKIE = "tui_reversi_pass"
-PASS_MAX_AGE = 365 * 24 * 3600
 
 
 @dataclass
@@ -202,7 +198,7 @@ def _bind(request: web.Request, trade_code: Callable[[str], str | None], code: s
     found.set_cookie(
         PASS_COOKIE,
         browser_pass,
-        max_age=PASS_MAX_AGE,
+        max_age=PASS_LIFETIME,
         httponly=True,
         samesite="Strict",
         secure=https,

@@ -36,9 +36,8 @@ from ..players.base import CancelCheck, Limit
 from .eval_graph import EvalGraph, GraphData
 from .glyphs import ascii_text
 from .literal import Literal
+from .move_log import MARKS  # (the summary and the deciding moves mark as the log does)
 
-# How the summary marks each label ('1?! 2? 0??'), and so the deciding moves.
-MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 # Rows the graph needs in the panel; the side of the screen must have three times that.
 GRAPH_MIN_HEIGHT = 10
 

@@ -18,14 +18,13 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ..players.analysis import LABELS
 from .move_log import MARKS
 
 SCALES = (4, 8, 16, 32, 64)  # the top of the axis: the smallest that fits every value
 AXIS_WIDTH = 4  # "+16 "
 MAX_COLUMNS = 3  # the widest a ply's bar is drawn
-# The labels, least grave first: a graver mark written over a lighter one.
-SEVERITY = ("inaccuracy", "mistake", "blunder")
-LEGEND = ", ".join(f"{MARKS[label]} {label}" for label in SEVERITY)
+LEGEND = ", ".join(f"{MARKS[label]} {label}" for label in LABELS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +189,7 @@ class EvalGraph(Widget):
         for index, plies in enumerate(columns):
             for ply in plies:
                 first.setdefault(ply, index)
-        for label in SEVERITY:
+        for label in LABELS:  # (least grave first: a graver mark is written over a lighter one)
             for ply, at in first.items():
                 if ply < len(labels) and labels[ply] == label:
                     for offset, character in enumerate(MARKS[label]):

@@ -47,8 +47,7 @@ class Premove:
         referee, match = screen.referee, screen.match
         if match.is_over or not referee.plays_here or referee.local_to_move:
             return False
-        reason = match.position.illegal_reason(move.square)
-        if reason == "is occupied":  # it never becomes legal
+        if match.position.color_at(move.square) is not None:  # it never becomes legal
             screen.say(f"{move} is occupied.", error=True)
             return True
         self.move = move

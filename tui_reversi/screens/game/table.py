@@ -130,6 +130,8 @@ class AtTable:
         screen = self.screen
         if news.clock is not None:
             self._show_clocks(news.clock)
+        elif news.over:  # (ended or adjourned, the server gone or not: no clock runs on)
+            self._stop_clocks()
         if news.names is not None:
             self._show_names(news.names)
             screen.show()
@@ -237,6 +239,17 @@ class AtTable:
     def _show_clocks(self, clock: ClockReading) -> None:
         panel = self.screen.query_one(ScorePanel)
         panel.clocks = Clocks(clock.left, clock.running, panel.clock())
+
+    def _stop_clocks(self) -> None:
+        """Stop the running clock where it stands now."""
+        panel = self.screen.query_one(ScorePanel)
+        clocks = panel.clocks
+        if clocks is None or clocks.running is None:
+            return
+        now = panel.clock()
+        left = [clocks.left[0], clocks.left[1]]
+        left[clocks.running] = max(0.0, left[clocks.running] - (now - clocks.reading))
+        panel.clocks = Clocks((left[0], left[1]), None, now)
 
     def _show_names(self, names: tuple[str, str]) -> None:
         link = self.link

@@ -2,7 +2,7 @@
 
 The listener and the connection log (`arcade`), admission at the door
 (`door`), login (`login`), names and keys (`accounts`, the `keys` command in
-`key_commands`), the budgets a connection is held to (`input_allowance`) and
+`key_commands`), the budgets a connection is held to (`budgets`), the seats (`seats`) and
 the host key (`hostkey`). It imports the hall and the ledger; they never
 import it.
 """

@@ -23,8 +23,8 @@ from pathlib import Path
 import asyncssh
 
 from ...core.errors import reason
+from ...net.remote import GUEST_PREFIX, is_guest
 from ..config import ServeError
-from ..ledger.account_keys import GUEST_PREFIX, is_guest
 
 # A name a person may claim: letters, digits, '.', '_', '-'; never a guest's.
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")

@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import functools
 import hmac
 import ipaddress
 import os
 import select
+import socket
 import sys
 import time
 from collections.abc import Callable
@@ -24,6 +26,7 @@ import asyncssh
 
 from ...core.errors import reason
 from ...crash import keep_private
+from ...net.remote import is_guest
 from ...storage import StorageError
 from ..config import ServeConfig, ServeError, format_duration, gone_reason
 from ..hall.guests import remove_folder
@@ -33,24 +36,25 @@ from ..hall.pty_process import Spawn
 from ..hall.roster import presence, who_is_here
 from ..hall.ssh_session import GameSession
 from ..hall.tables import Tables
-from ..ledger.account_keys import is_guest
+from ..hall.take_over_elsewhere import give_seat_over
 from ..ledger.archive import Archive
 from ..ledger.fleet import Fleet
 from ..ledger.ratings import FIRST_RATING, shown_rating
 from ..ledger.store import Store
 from .browser_passes import BrowserPasses
-from .door import Door
+from .budgets import CHANNEL_REQUESTS, FLOODED, SESSIONS, Budgets, InputAllowance
+from .door import PRESSURE_GRACE, SHUT_FIRST, Door
 from .event_log import NAME_LENGTH, EventLog, log_value, tame_library_logs
 from .guessing import TOO_MANY_GUESSES, PasswordGuesses
 from .hostkey import load_or_create_host_key
-from .input_allowance import InputAllowance
 from .key_commands import keys_command
 from .login import Accounts, Login
+from .seats import Seats
 
 # After its session has ended, a connection gets this long to close by itself.
 LINGER_AFTER_SESSION = 5.0
-# How a client is turned away that cannot be the name it asked for.
-NO_WAY_IN = asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
+# A held connection's socket receive buffer, in bytes (the kernel doubles it).
+HELD_RECEIVE_BUFFER = 16 * 1024
 # On shutdown, how long clients get to close by themselves once their game has ended.
 CLIENT_CLOSE_WAIT = 2.0
 
@@ -107,6 +111,10 @@ class Client(Protocol):
     end_reason: str | None
     session: GameSession | None
 
+    @property
+    def guest(self) -> bool:
+        """True if it came in as a guest (guests have a share of the seats)."""
+
     def end(self, reason: str, message: str) -> None: ...
     def close(self) -> None: ...
     async def wait_closed(self) -> None: ...
@@ -126,9 +134,11 @@ class Arcade:
         self.door = Door(config)
         self.penalties = PasswordGuesses(config.auth_failure_delay, self.note)
         self.accounts = Accounts(config, self.note)
+        # What each connection and each address may send (budgets.py).
+        self.budgets = Budgets(self.events, config.people_per_address())
+        self.seats = Seats(config)
         # Keyed players' browsers bound to their names (`keys web`, the page's ?code=).
         self.browser_passes = BrowserPasses(config.data_dir)
-        self.seats_taken = 0
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.host_key: asyncssh.SSHKey | None = None
         self.host_key_created = False
@@ -151,7 +161,9 @@ class Arcade:
             record=self._record,
             log=self.note,
             per_minute=config.invitations_per_minute,
+            people_per_address=config.people_per_address(),
         )
+        self.lobby.seat_giver = functools.partial(give_seat_over, self.games)
         # With --database, the other nodes of the fleet (fleet.py); None: this one alone.
         self.fleet: Fleet | None = None
         # How games start, in a few words for the banner.
@@ -276,15 +288,29 @@ class Arcade:
 
     def admit(self, connection: Client) -> bool:
         """Count a new connection in at the door; False (not counted) if there is no room."""
+        if self.door.under_pressure:
+            self._clear_the_door()
         if not self.door.arrive(connection.address):
             return False
         self.connections.add(connection)
         return True
 
+    def _clear_the_door(self) -> None:
+        """Under pressure: let go of the SSH connections that have waited at the
+        door longer than PRESSURE_GRACE without asking to log in."""
+        now = time.monotonic()
+        for connection in list(self.connections):
+            idle = connection.user is None and now - connection.started > PRESSURE_GRACE
+            if idle and isinstance(connection, PlayerConnection):
+                connection.end_reason = "idle at the door while it was crowded"
+                connection.timed_out_at_door()
+                connection.abort()
+
     def forget(self, connection: Client) -> None:
         if connection in self.connections:
             self.connections.discard(connection)
-            self.door.leave(connection.address, inside=connection.authenticated)
+            guest = connection.guest
+            self.door.leave(connection.address, inside=connection.authenticated, guest=guest)
             self.log_disconnect(connection)
             if connection.authenticated and is_guest(connection.user or ""):
                 self._guest_gone(connection)
@@ -300,14 +326,16 @@ class Arcade:
         if not self.tables.adjourned_for(name) and remove_folder(self.config.players_dir, name):
             self.note(f"guest {name} left: its folder is removed")
 
-    def take_seat(self) -> bool:
-        if self.seats_taken >= self.config.max_sessions:
-            return False
-        self.seats_taken += 1
-        return True
+    @property
+    def seats_taken(self) -> int:
+        return self.seats.taken
 
-    def leave_seat(self) -> None:
-        self.seats_taken -= 1
+    def take_seat(self, address: str, *, guest: bool) -> str | None:
+        """A seat for a session from `address`; why not (a sentence) if none is left for it."""
+        return self.seats.take(address, guest=guest)
+
+    def leave_seat(self, address: str, *, guest: bool) -> None:
+        self.seats.leave(address, guest=guest)
 
     # The log (event_log.py): one event when a player is let in, one when any connection ends.
 
@@ -397,6 +425,11 @@ class PlayerConnection(asyncssh.SSHServer):
         self.game_pid: int | None = None
         self._conn: asyncssh.SSHServerConnection | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self._held: asyncio.TimerHandle | None = None  # (not read until it fires)
+        self._shut_door = False  # it outstayed its time at the door (counted once)
+        self.budget = arcade.budgets.for_connection(
+            ("?", "?"), self._who, self._hold, self._flooded
+        )
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
@@ -406,6 +439,10 @@ class PlayerConnection(asyncssh.SSHServer):
         self.peer = f"[{peer[0]}]:{peer[1]}" if ":" in self.address else f"{peer[0]}:{peer[1]}"
         self.ssh_connection = f"{peer[0]} {peer[1]} {local[0]} {local[1]}"
         self.login = Login(self.arcade.accounts, self.config.auth, self.address)
+        peer_of = (self.address, self.peer)
+        self.budget = self.arcade.budgets.for_connection(
+            peer_of, self._who, self._hold, self._flooded
+        )
         if not self.arcade.admit(self):
             # No room at the door: not counted, not kept, not told (it has not even said hello).
             self.end_reason = "no room at the door"
@@ -414,6 +451,10 @@ class PlayerConnection(asyncssh.SSHServer):
     def connection_lost(self, exc: Exception | None) -> None:
         if self._timer is not None:
             self._timer.cancel()
+        if self._held is not None:
+            self._held.cancel()
+        if not self.authenticated and "timeout" in str(exc).lower():
+            self.timed_out_at_door()
         if self.end_reason is None:
             if self.user is not None and not self.authenticated:
                 self.end_reason = "not authenticated"
@@ -456,7 +497,12 @@ class PlayerConnection(asyncssh.SSHServer):
         """No key, or none that may be this name: a guest under the open default
         (let in without a prompt), else refused with the sentence that says why."""
         if self.login.guest_allowed():
-            return True
+            refusal = self.arcade.door.room_inside(self.address, guest=True)
+            if refusal is None:
+                return True
+            # Said now, while the client still listens (after login it may not).
+            self._refuse(refusal, asyncssh.DISC_TOO_MANY_CONNECTIONS)
+            return False
         if not self._told:  # (else the banner said why)
             self._refuse(self.login.refusal or "connect with your SSH key.")
         return False
@@ -489,7 +535,7 @@ class PlayerConnection(asyncssh.SSHServer):
         return False
 
     def auth_completed(self) -> None:
-        refusal = self.arcade.door.room_inside(self.address)
+        refusal = self.arcade.door.room_inside(self.address, guest=self.login.guest)
         if refusal is not None:
             self._refuse(refusal, asyncssh.DISC_TOO_MANY_CONNECTIONS)
             return
@@ -499,7 +545,7 @@ class PlayerConnection(asyncssh.SSHServer):
             self._refuse(problem)
             return
         self.user = name
-        self.arcade.door.enter(self.address)
+        self.arcade.door.enter(self.address, guest=self.login.guest)
         self.authenticated = True
         self.end_reason = None
         self.arcade.log_connect(self)
@@ -515,13 +561,69 @@ class PlayerConnection(asyncssh.SSHServer):
             self._conn.disconnect(code, sentence[:1].upper() + sentence[1:])
 
     def session_requested(self) -> GameSession | bool:
-        if self.session is not None:
+        if not self.budget.allow(CHANNEL_REQUESTS) or self.session is not None:
             return False  # one game per connection
+        if not self.budget.allow(SESSIONS):
+            raise asyncssh.ChannelOpenError(
+                asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                "Too many sessions from your address; please wait a minute.",
+            )
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self.session = GameSession(self, InputAllowance())
+        self.session = GameSession(self, InputAllowance(), self.budget)
         return self.session
+
+    # The budgets' (budgets.py).
+
+    @property
+    def guest(self) -> bool:
+        """True if it came in as a guest."""
+        return self.login.guest
+
+    def _who(self) -> str | None:
+        return self.user
+
+    def _hold(self, seconds: float) -> None:
+        """Read nothing more from the client for `seconds`: what it sends meanwhile
+        waits in its own TCP buffers. asyncssh (2.24) has no public way to stop
+        reading a connection, so its transport is asked directly. Its socket's
+        receive buffer is made small too: what is read at once after a hold
+        (asyncssh handles a whole read before anything else) is a short while's."""
+        transport = getattr(self._conn, "_transport", None)
+        if self._held is not None or transport is None or not hasattr(transport, "pause_reading"):
+            return
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, HELD_RECEIVE_BUFFER)
+        transport.pause_reading()
+        self._held = asyncio.get_running_loop().call_later(seconds, self._let_go, transport)
+
+    def _flooded(self) -> None:
+        """It sent past its budgets for half a minute and more: it is ended (its game
+        hung up, saved, and the player told)."""
+        self.end(FLOODED, "this connection sent far more than anyone types, for too long.")
+        self.end_reason = FLOODED
+
+    def _let_go(self, transport: asyncio.ReadTransport) -> None:
+        self._held = None
+        if not transport.is_closing():
+            transport.resume_reading()
+
+    def timed_out_at_door(self) -> None:
+        """It outstayed its time at the door: the door shuts to its address a while."""
+        if not self._shut_door and not self.authenticated and self.address != "?":
+            self._shut_door = True
+            shut = self.arcade.door.timed_out(self.address)
+            if shut <= SHUT_FIRST:  # (after that, it is no news)
+                self.arcade.events.write(
+                    "door-shut",
+                    address=self.address,
+                    peer=self.peer,
+                    why="a connection outstayed its time at the door",
+                    wait=format_duration(shut),
+                )
 
     # Asked by the session (hall/ssh_session.py's `Connection`).
 
@@ -546,21 +648,26 @@ class PlayerConnection(asyncssh.SSHServer):
     # Everything else a client may ask for is refused.
 
     def connection_requested(self, *args: object) -> bool:
-        return False
+        return self._refused()
 
     def server_requested(self, *args: object) -> bool:
-        return False
+        return self._refused()
 
     def unix_connection_requested(self, *args: object) -> bool:
-        return False
+        return self._refused()
 
     def unix_server_requested(self, *args: object) -> bool:
-        return False
+        return self._refused()
 
     def tun_requested(self, *args: object) -> bool:
-        return False
+        return self._refused()
 
     def tap_requested(self, *args: object) -> bool:
+        return self._refused()
+
+    def _refused(self) -> bool:
+        """Refused, and charged: asking again and again costs the asker."""
+        self.budget.allow(CHANNEL_REQUESTS)
         return False
 
     # Called by the session and the arcade.
@@ -579,6 +686,11 @@ class PlayerConnection(asyncssh.SSHServer):
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
+
+    def abort(self) -> None:
+        """Drop the connection at once, without a word (it has not logged in)."""
+        if self._conn is not None:
+            self._conn.abort()
 
     async def wait_closed(self) -> None:
         if self._conn is not None:

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from ..hall.ssh_session import GameSession
-from .input_allowance import InputAllowance
+from .budgets import FLOODED, InputAllowance
 
 if TYPE_CHECKING:
     from .arcade import Arcade
@@ -84,7 +84,13 @@ class BrowserConnection:
         self.adding_key = False
         # The name a hint's `ssh` asks for: a guest's lands as a guest again.
         self.asked = "guest"
+        self.guest = True  # (until a pass names the player)
         self._channel: BrowserChannel | None = None
+        # (A page's socket is not held as an SSH connection is: what is past a budget
+        # is dropped, and a page that floods too long is ended.)
+        self.budget = arcade.budgets.for_connection(
+            (address, self.peer), lambda: self.user, lambda seconds: None, self._flooded
+        )
 
     def come_in(self, browser_pass: str | None) -> str | None:
         """Count the visit in at the door, as the player its pass names or as a
@@ -98,14 +104,15 @@ class BrowserConnection:
             )
         if not arcade.admit(self):
             return "the server is full from your address; try again later."
-        refusal = arcade.door.room_inside(self.address)
+        self.guest = name is None
+        refusal = arcade.door.room_inside(self.address, guest=self.guest)
         if refusal is not None:
             arcade.forget(self)
             return refusal
         in_use = {c.user for c in arcade.connections if c.authenticated and c.user}
         self.user = name or arcade.accounts.guest_name(in_use)
         self.asked = name or self.asked
-        arcade.door.enter(self.address)
+        arcade.door.enter(self.address, guest=self.guest)
         self.authenticated = True
         arcade.log_connect(self)
         return None
@@ -119,13 +126,17 @@ class BrowserConnection:
     ) -> GameSession:
         """Start the session the page's terminal is: `command` as after `ssh host`."""
         self._channel = BrowserChannel(send, close)
-        session = self.session = GameSession(self, InputAllowance())
+        session = self.session = GameSession(self, InputAllowance(), self.budget)
         session.connection_made(self._channel)
         session.pty_requested(BROWSER_TERMINAL, (size[0], size[1], 0, 0), {})
         if command:
             session.exec_requested(command)
         session.session_started()
         return session
+
+    def _flooded(self) -> None:
+        self.end(FLOODED, "this page sent far more than anyone types, for too long.")
+        self.end_reason = FLOODED
 
     def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
         return ["tui-reversi: keys are looked after over ssh (ssh HOST keys)."], 1

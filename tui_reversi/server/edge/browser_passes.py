@@ -15,11 +15,10 @@ import secrets
 import time
 from pathlib import Path
 
+from ...web import PASS_LIFETIME
 from ..ledger.account_keys import CODE_LIFETIME, new_code, same_code
 
 PASSES_FILE = "browser_passes.json"
-COOKIE = "tui_reversi_pass"
-PASS_LIFETIME = 365 * 24 * 3600.0  # how long a browser stays bound (the cookie's Max-Age)
 
 
 class BrowserPasses:

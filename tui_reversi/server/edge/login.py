@@ -18,16 +18,22 @@ from collections.abc import Callable
 
 import asyncssh
 
+from ...net.remote import is_guest
 from ...storage import StorageError
 from ..config import ServeConfig, ServeError
 from ..hall.guests import new_guest_name
-from ..ledger.account_keys import ADDING_SUFFIX, KeyCodes, KeyCodeStore, is_guest
+from ..ledger.account_keys import ADDING_SUFFIX, KeyCodes, KeyCodeStore
 from ..ledger.names import look_alike_refusal
 from ..ledger.store import Store
 from .accounts import key_text, name_refusal, named_keys
 
 # Guest names drawn before giving up (each is new with odds of 1 - 2**-64 anyway).
 GUEST_DRAWS = 8
+
+# Said to a client while the store cannot be asked (a fleet's database away).
+CANNOT_CHECK = (
+    "the server cannot check keys just now (its database is away); try again in a minute."
+)
 
 
 class Accounts:
@@ -96,6 +102,7 @@ class Login:
             alike = self._look_alike(self.asked) if owner is None else None
         except (StorageError, ServeError) as error:
             self._accounts.log(str(error))
+            self.refusal = CANNOT_CHECK
             return False
         allowed = owner == self.asked
         self.adding_key = False
@@ -135,6 +142,7 @@ class Login:
                 return False
         except StorageError as error:
             self._accounts.log(str(error))
+            self.refusal = CANNOT_CHECK
             return False
         self.guest = True
         return True
@@ -152,7 +160,7 @@ class Login:
                 return look_alike_refusal(self.asked, alike)
         except StorageError as error:
             self._accounts.log(str(error))
-            return "the server cannot check names now; please try again later."
+            return CANNOT_CHECK
         return None
 
     def settle(self, in_use: set[str]) -> tuple[str, str | None]:

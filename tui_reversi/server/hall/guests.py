@@ -13,8 +13,8 @@ import secrets
 import shutil
 from pathlib import Path
 
+from ...net.remote import GUEST_PREFIX
 from ..config import player_directory_name
-from ..ledger.account_keys import GUEST_PREFIX
 
 GUEST_BITS = 64
 _GUEST = re.compile(rf"{GUEST_PREFIX}[0-9a-f]{{{GUEST_BITS // 4}}}")

@@ -18,7 +18,7 @@ import collections
 import contextlib
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -37,7 +37,8 @@ if TYPE_CHECKING:
 # How long an invitation waits for its answer.
 INVITATION_TIMEOUT = 60.0
 # Invitations one player may send in INVITATION_WINDOW seconds (the server's
-# --invitations-per-minute sets it).
+# --invitations-per-minute sets it), and the players of one address together
+# (so a guest that connects again, a new guest, does not start afresh).
 INVITATIONS_PER_MINUTE = 5
 INVITATION_WINDOW = 60.0
 # How often the lobby is looked at again for the games that show it (sent only if changed).
@@ -67,6 +68,7 @@ class Guest:
     writer: asyncio.StreamWriter
     # Seats the session at a table (its secret); False if the session has gone.
     seat: Callable[[str], bool]
+    address: str = ""  # where its player connected from ('' for another node's)
     looking: bool = False
     shown: bytes = b""  # the lobby last sent to it
 
@@ -97,6 +99,7 @@ class LobbyHost:
         log: Callable[[str], None],
         *,
         per_minute: int = INVITATIONS_PER_MINUTE,
+        people_per_address: int = 1,
         timeout: float = INVITATION_TIMEOUT,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -105,12 +108,15 @@ class LobbyHost:
         self._record = record  # a name's rating, rated games and results
         self._log = log
         self.per_minute = per_minute
+        # An address sends as many as this many players (more behind a NAT or a balancer).
+        self._per_address = per_minute * people_per_address
         self.timeout = timeout
         self._now = now
-        self._admitted: dict[str, tuple[str, Callable[[str], bool]]] = {}
+        self._admitted: dict[str, tuple[str, Callable[[str], bool], str]] = {}
         self.guests: list[Guest] = []
         self.invitations: dict[int, Invitation] = {}
         self._numbers = itertools.count(1)
+        # When each name, and each address, sent its invitations lately.
         self._sent: dict[str, collections.deque[float]] = {}
         variables = (LOBBY_SOCKET_VARIABLE, LOBBY_SECRET_VARIABLE)
         self._socket = GamesSocket("lobby", variables, self._serve)
@@ -119,6 +125,8 @@ class LobbyHost:
         # by (node, name), and the invitations from other nodes to guests here,
         # (name, number) -> the node that holds the invitation.
         self.fleet: Fleet | None = None
+        # Hands a player's seat here over to their session elsewhere (set by the arcade).
+        self.seat_giver: Callable[[str, str], Awaitable[str | None]] | None = None
         self._proxies: dict[tuple[str, str], Guest] = {}
         self._forwarded: dict[tuple[str, int], str] = {}
 
@@ -133,11 +141,12 @@ class LobbyHost:
 
     # -- for the sessions ---------------------------------------------------------------
 
-    def admit(self, name: str, seat: Callable[[str], bool]) -> str:
-        """A secret for `name`'s game to reach the lobby with; `seat(table_secret)`
-        sends the session to a table (False if it cannot go any more)."""
+    def admit(self, name: str, seat: Callable[[str], bool], address: str) -> str:
+        """A secret for `name`'s game (its player connected from `address`) to reach
+        the lobby with; `seat(table_secret)` sends the session to a table (False if
+        it cannot go any more)."""
         secret = self._socket.new_secret()
-        self._admitted[secret] = (name, seat)
+        self._admitted[secret] = (name, seat, address)
         return secret
 
     def environment(self, secret: str) -> dict[str, str]:
@@ -154,7 +163,7 @@ class LobbyHost:
         if admitted is None:
             writer.write(line("refused", "this game has no place in the lobby."))
             return
-        guest = Guest(admitted[0], writer, admitted[1])
+        guest = Guest(admitted[0], writer, admitted[1], admitted[2])
         self.guests.append(guest)
         try:
             writer.write(line("welcome", guest.name))
@@ -211,7 +220,7 @@ class LobbyHost:
             return self._not_free(name)
         if any(i.invitee is invitee or i.inviter is invitee for i in self.invitations.values()):
             return f"{shown_name(name)} is busy with another invitation; try again in a moment."
-        if not self._count_invitation(guest.name):
+        if not self._count_invitation(guest):
             return f"Too fast: at most {self.per_minute} invitations a minute; try again shortly."
         invitation = Invitation(next(self._numbers), guest, invitee, terms)
         self.invitations[invitation.number] = invitation
@@ -233,15 +242,20 @@ class LobbyHost:
             f"{shown_name(name)} is {doing.text}; invite them when they are back in their own game."
         )
 
-    def _count_invitation(self, name: str) -> bool:
-        """Count an invitation of `name`'s if within the limit; False if over it."""
+    def _count_invitation(self, guest: Guest) -> bool:
+        """Count an invitation of `guest`'s, to its name and its address, if within
+        the limit of both; False if over either."""
         now = self._now()
-        sent = self._sent.setdefault(name, collections.deque())
-        while sent and now - sent[0] >= INVITATION_WINDOW:
-            sent.popleft()
-        if len(sent) >= self.per_minute:
+        keys = [f"name {guest.name}", *([f"address {guest.address}"] if guest.address else [])]
+        counts = [self._sent.setdefault(key, collections.deque()) for key in keys]
+        for sent in counts:
+            while sent and now - sent[0] >= INVITATION_WINDOW:
+                sent.popleft()
+        limits = [self.per_minute, self._per_address]
+        if any(len(sent) >= limit for sent, limit in zip(counts, limits, strict=False)):
             return False
-        sent.append(now)
+        for sent in counts:
+            sent.append(now)
         return True
 
     def _withdraw(self, guest: Guest) -> str | None:
@@ -411,6 +425,13 @@ class LobbyHost:
             return True
         self.tables.leave(here)
         return False
+
+    async def give_over(self, name: str, address: str) -> tuple[str, TableView] | None:
+        """`name`'s session on another node takes over their seat at a table here
+        (take_over_elsewhere.py): its new secret and table, the session here ended."""
+        secret = await self.seat_giver(name, address) if self.seat_giver is not None else None
+        view = self.tables.view_of(secret) if secret is not None else None
+        return (secret, view) if secret is not None and view is not None else None
 
     # -- the lobby, sent to the games that show it -------------------------------------------
 

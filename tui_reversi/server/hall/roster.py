@@ -9,9 +9,8 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from ...core import Color
-from ...net.remote import shown_name
+from ...net.remote import is_guest, shown_name
 from ..config import player_directory_name
-from ..ledger.account_keys import is_guest
 from ..ledger.fleet import Fleet
 from ..ledger.ratings import shown_rating
 from ..ledger.store import Presence, Store, TableView
@@ -118,16 +117,15 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
     doing = {who: what.text for who, what in who_is_here(arcade).items()}
     lines = [f"tui-reversi: {len(doing)} here"]
     lines += [f"  {shown_name(who):<16} {what}" for who, what in sorted(doing.items())]
-    playing = [view for view in views if view.kind == "playing"]
-    if playing:
-        lines.append("Tables in progress (watch CODE to watch one):")
-        for view in playing:
-            lines.append(f"  {view.code}  {_players(view)}, {_how(view)}")
-    adjourned = [view for view in views if view.kind == "adjourned"]
-    if adjourned:
-        lines.append(f"Adjourned games (a player resumes one with {join_hint} resume CODE):")
-        for view in adjourned:
-            lines.append(f"  {view.code}  {_players(view)}, {_how(view)}")
+    headings = {
+        "playing": "Tables in progress (watch CODE to watch one):",
+        "adjourned": f"Adjourned games (a player resumes one with {join_hint} resume CODE):",
+    }
+    for kind, heading in headings.items():
+        of_kind = [view for view in views if view.kind == kind]
+        if of_kind:
+            lines.append(heading)
+            lines += [f"  {view.code}  {_players(view)}, {_how(view)}" for view in of_kind]
     waiting = [view for view in views if view.kind == "open"]
     if waiting:
         lines.append(f"Open tables (anyone may sit down: {join_hint} join CODE):")

@@ -46,6 +46,7 @@ from .session_command import (
     table_terms,
 )
 from .tables import TableRefused
+from .take_over_elsewhere import GameElsewhere, taken_over
 
 # What a full-screen app may have switched on, switched off again: used only when the
 # game died by a signal and could not restore the player's terminal itself.
@@ -97,10 +98,11 @@ class SessionServer(Server, Protocol):
     def note(self, text: str) -> None:
         """A line for the operator's log."""
 
-    def take_seat(self) -> bool:
-        """Take one of the server's seats; False if all are taken."""
+    def take_seat(self, address: str, *, guest: bool) -> str | None:
+        """Take one of the server's seats for a player from `address`; why not (a
+        sentence) if none is left for them (guests have a share of the seats)."""
 
-    def leave_seat(self) -> None:
+    def leave_seat(self, address: str, *, guest: bool) -> None:
         """Give a seat taken back."""
 
     async def spawner(self, argv: list[str]) -> Spawn | None:
@@ -128,6 +130,10 @@ class Connection(Protocol):
     @property
     def address(self) -> str:
         """Where it connected from."""
+
+    @property
+    def guest(self) -> bool:
+        """True if it came in as a guest."""
 
     @property
     def ssh_connection(self) -> str:
@@ -172,11 +178,29 @@ class Allowance(Protocol):
         """What of `data` the game gets."""
 
 
+class Requests(Protocol):
+    """What the client may send besides input, charged to its connection and address
+    (edge/budgets.py's `ConnectionBudget`): False means drop it."""
+
+    def packet(self) -> bool:
+        """One SSH packet (input, a window change, a request)."""
+
+    def window_change(self) -> bool:
+        """One window change applied to the game."""
+
+    def window_change_wait(self) -> float:
+        """Seconds until one more window change may be applied."""
+
+    def channel_request(self) -> bool:
+        """One request on the session's channel (pty, shell, exec, a signal)."""
+
+
 class GameSession(asyncssh.SSHServerSession):
     """Starts the game when the client asks for a shell; pumps bytes; ends it cleanly."""
 
-    def __init__(self, owner: Connection, allowance: Allowance) -> None:
+    def __init__(self, owner: Connection, allowance: Allowance, requests: Requests) -> None:
         self._owner = owner
+        self._requests = requests
         self._config = owner.arcade.config
         self._chan: Channel | None = None
         self._open = False
@@ -195,13 +219,14 @@ class GameSession(asyncssh.SSHServerSession):
         self._crash_report: Path | None = None
         self._options: list[str] = []
         # While asking what to do about the player's game open elsewhere: that session.
-        self._asking: GameSession | None = None
+        self._asking: GameSession | GameElsewhere | None = None
         # At a table: the secret of this player's seat, which the game is given.
         self._table_secret: str | None = None
         self._table_code: str | None = None  # (the code of that table)
         # A seat the in-app lobby found for the player (an invitation accepted, a
         # table taken): their game ends, and the next one starts there.
         self._next_table: str | None = None
+        self._elsewhere: GameElsewhere | None = None  # the player's game on another node
         self.started = time.monotonic()
         self.task: asyncio.Task[None] | None = None
 
@@ -214,20 +239,30 @@ class GameSession(asyncssh.SSHServerSession):
     def pty_requested(
         self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]
     ) -> bool:
+        if not self._requests.channel_request():
+            return False
         self._term = term_type
         self._size = term_size
         self._erase = term_modes.get(asyncssh.PTY_VERASE)
         return True
 
     def shell_requested(self) -> bool:
-        return True
+        return self._requests.channel_request()
 
     def exec_requested(self, command: str) -> bool:
         # Never executed: read as game options in session_started.
         self._command = command
-        return True
+        return self._requests.channel_request()
 
     def subsystem_requested(self, subsystem: str) -> bool:
+        self._requests.channel_request()
+        return False
+
+    def signal_received(self, signal: str) -> None:
+        self._requests.channel_request()  # (charged; a game takes no signal from a client)
+
+    def break_received(self, msec: int) -> bool:
+        self._requests.channel_request()
         return False
 
     @property
@@ -279,6 +314,8 @@ class GameSession(asyncssh.SSHServerSession):
             self._ask_about(other)
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
+        if not self._requests.packet():
+            return
         self._last_input = time.monotonic()
         if self._asking is not None:
             self._answer(data)
@@ -312,9 +349,26 @@ class GameSession(asyncssh.SSHServerSession):
         return True  # keep the channel open: the game still has things to show
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        # Only the latest size matters: past the budget a change waits, and any
+        # that come meanwhile replace it (a flood of them costs almost nothing).
         self._size = (width, height, pixwidth, pixheight)
-        if self._process is not None:
-            self._process.resize(width, height, pixwidth, pixheight)
+        self._requests.packet()
+        self._apply_size()
+
+    def _apply_size(self) -> None:
+        """The latest size to the game, now if the budget allows, else when it does."""
+        if self._process is None or "resize waits" in self._timers:
+            return
+        if self._requests.window_change():
+            self._process.resize(*self._size)
+            return
+        wait = self._requests.window_change_wait()
+        loop = asyncio.get_running_loop()
+        self._timers["resize waits"] = loop.call_later(wait, self._resize_waited)
+
+    def _resize_waited(self) -> None:
+        self._timers.pop("resize waits", None)
+        self._apply_size()
 
     def pause_writing(self) -> None:
         if self._process is not None:
@@ -379,10 +433,11 @@ class GameSession(asyncssh.SSHServerSession):
         secret = self._table_secret
         return secret is not None and self._owner.arcade.tables.playing(secret)
 
-    def _live_game(self) -> GameSession | None:
+    def _live_game(self) -> GameSession | GameElsewhere | None:
         """The player's game open in another session: their own game, or else a
         seat at a table they sat down at from a command (`join CODE`, `table`,
-        `resume`), which a take-over sits back down at."""
+        `resume`), which a take-over sits back down at; in a fleet, such a seat
+        in a session on another node."""
         arcade = self._owner.arcade
         own = arcade.live_games.get(self.player)
         if own is not None:
@@ -392,10 +447,22 @@ class GameSession(asyncssh.SSHServerSession):
             for game in arcade.games
             if game is not self and game.player == self.player and game.playing_at_table
         ]
-        return min(seats, key=lambda game: game.started, default=None)
+        here = min(seats, key=lambda game: game.started, default=None)
+        if here is not None or arcade.fleet is None:
+            return here
+        for person in arcade.fleet.others[0]:
+            if person.name == self.player and person.state in ("playing", "waiting"):
+                known = self._elsewhere
+                if known is None or (known.node, known.code) != (person.node, person.code):
+                    self._elsewhere = GameElsewhere(person.node, person.code or "")
+                return self._elsewhere
+        return None
 
     def _begin(
-        self, options: list[str], take_over: GameSession | None = None, separate: bool = False
+        self,
+        options: list[str],
+        take_over: GameSession | GameElsewhere | None = None,
+        separate: bool = False,
     ) -> None:
         """Start the game: the player's live game (after `take_over` has ended), or a
         separate one beside it."""
@@ -404,11 +471,13 @@ class GameSession(asyncssh.SSHServerSession):
         self._owner.arcade.games.add(self)
         self.task = asyncio.create_task(self._play(options, take_over))
 
-    def _ask_about(self, other: GameSession) -> None:
+    def _ask_about(self, other: GameSession | GameElsewhere) -> None:
         """Tell the player their game is open elsewhere and ask what to do."""
         self._asking = other
         since = format_duration(time.monotonic() - other.started)
         where = f"from {other.address}, for {since}"
+        if isinstance(other, GameElsewhere):
+            where = other.address
         self._say(f"tui-reversi: your game is open in another session ({where}).")
         self._say("  t  take it over here: that session is told and ended, its game saved first")
         self._say("  n  play a separate game here; the other one carries on")
@@ -457,7 +526,7 @@ class GameSession(asyncssh.SSHServerSession):
     def _leave_seat(self) -> None:
         if self._seated:
             self._seated = False
-            self._owner.arcade.leave_seat()
+            self._owner.arcade.leave_seat(self.address, guest=self._owner.guest)
 
     def hand_seat_over(self) -> str | None:
         """The secret of this session's seat at a table for the player's session
@@ -466,16 +535,22 @@ class GameSession(asyncssh.SSHServerSession):
             return None
         return self._owner.arcade.tables.hand_over(self._table_secret)
 
+    async def _take_over_elsewhere(self, other: GameElsewhere) -> str | None:
+        """Take the player's seat over from their session on another node: this
+        session's secret for it there (None if that game has gone meanwhile)."""
+        arcade = self._owner.arcade
+        given = None
+        if arcade.fleet is not None:
+            given = await arcade.fleet.take_from(other.node, self.player, self.address)
+        if given is None:
+            self._say("tui-reversi: that game is not there any more; starting yours here.")
+            return None
+        secret, view = given
+        return arcade.tables.seat_from(other.node, secret, view, self.player)
+
     async def _take_over(self, other: GameSession) -> None:
         """End `other`'s game (it saves on the hang-up) and wait until it has gone."""
-        if other.client_connected:
-            other.end(
-                "taken over by another session",
-                f"your game was taken over by a new session from {self.address}; "
-                "it was saved first and carries on there.",
-            )
-        if other.task is not None:
-            await asyncio.shield(other.task)
+        await taken_over(other, self.address)
 
     # The game's life.
 
@@ -498,11 +573,10 @@ class GameSession(asyncssh.SSHServerSession):
                 1,
                 "no terminal requested",
             )
-        if not self._owner.arcade.take_seat():
-            seats = self._config.max_sessions
-            raise SessionRefused(
-                f"all {seats} seats are taken; please try again in a few minutes.", 1, "server full"
-            )
+        full = self._owner.arcade.take_seat(self.address, guest=self._owner.guest)
+        if full is not None:
+            reason = "server full" + (" for guests" if self._owner.guest else "")
+            raise SessionRefused(full, 1, reason)
         self._seated = True
         if at_table is not None:
             self._sit_at_table(at_table, code, terms)
@@ -569,9 +643,13 @@ class GameSession(asyncssh.SSHServerSession):
         self._table_secret = secret
         self._table_code = table.code
 
-    async def _play(self, options: list[str], take_over: GameSession | None = None) -> None:
+    async def _play(
+        self, options: list[str], take_over: GameSession | GameElsewhere | None = None
+    ) -> None:
         try:
-            if take_over is not None:
+            if isinstance(take_over, GameElsewhere):
+                self._next_table = await self._take_over_elsewhere(take_over)
+            elif take_over is not None:
                 # At a table there: this session sits back down at it, its game as it was.
                 self._next_table = take_over.hand_seat_over()
                 await self._take_over(take_over)
@@ -638,7 +716,7 @@ class GameSession(asyncssh.SSHServerSession):
         lobby = owner.arcade.lobby
         lobby_secret = None
         if self._table_secret is None:  # the player's own game: the lobby is a key away
-            lobby_secret = lobby.admit(self.player, self._seat_from_lobby)
+            lobby_secret = lobby.admit(self.player, self._seat_from_lobby, self.address)
         try:
             return await self._start_game(options, lobby_secret)
         finally:

@@ -60,6 +60,9 @@ class Table:
     # In a fleet, a table on another node as this one knows it (its referee is
     # there: fleet.py relays); None for a table here.
     node: str | None = None
+    # While a change to the table is being written (table_writes.py): what it says
+    # meanwhile, told once the change is kept.
+    withheld: list[bytes] | None = None
 
     def __post_init__(self) -> None:
         self.game = Game(self.variant)
@@ -87,6 +90,9 @@ class Table:
 
     def broadcast(self, data: bytes) -> None:
         """Tell everyone at the table: both players' games and the spectators'."""
+        if self.withheld is not None:
+            self.withheld.append(data)
+            return
         for writer in [*self.links.values(), *self.spectators]:
             tell(writer, data)
 

@@ -52,6 +52,16 @@ class TableClocks:
         loop = asyncio.get_running_loop()
         table.flag_timer = loop.call_later(left + 0.05, self._flag_due, table)
 
+    def restart(self, table: Table) -> None:
+        """The running clock starts again from now: the time a move waited to be
+        written before it was told is nobody's (table_writes.py)."""
+        if table.since is None or table.ended is not None:
+            return
+        if table.flag_timer is not None:
+            table.flag_timer.cancel()
+            table.flag_timer = None
+        self.run(table)
+
     def _flag_due(self, table: Table) -> None:
         table.flag_timer = None
         if not self.check_flag(table) and table.since is not None and table.ended is None:

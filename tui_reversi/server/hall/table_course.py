@@ -13,17 +13,22 @@ everyone at the table told in one sentence.
 from __future__ import annotations
 
 import asyncio
+import functools
 import math
 from collections.abc import Callable
+from typing import TypeVar
 
 from ...core import Color, Ending
 from ...net.server_line import line
 from ...storage import StorageError
 from ..config import format_duration
-from ..ledger.store import Store
+from ..ledger.store import PlayedGame, Store
 from .table import Seat, Table
 from .table_clocks import TableClocks
 from .table_store import played, unfinished
+from .table_writes import Call, Done, TableWrites
+
+Argument = TypeVar("Argument")
 
 
 class GameCourse:
@@ -45,6 +50,13 @@ class GameCourse:
         self.hold = hold  # seconds a dropped player's seat waits (0: the game ends)
         self._adjourn = adjourn  # a dropped player's time out adjourns (else: forfeits)
         self.store: Store | None = None
+        # Tables whose last change could not be written (the store failing): written
+        # when it is back (store_back), so no move is lost to a database gone a while.
+        self.unsaved: set[str] = set()
+        # Games that ended while the store could not be reached: kept when it is back.
+        self.unkept: list[tuple[Table, PlayedGame]] = []
+        self.store_down: Callable[[], bool] = lambda: False  # (set by a fleet's tables)
+        self.writes = TableWrites(clocks.restart)
 
     def gone(self, seat: Seat, *, leaving: bool = False, crashed: bool = False) -> None:
         """A seat's game has gone. A player who left loses a game with a move
@@ -182,20 +194,65 @@ class GameCourse:
         table.broadcast(table.over_line())
         if self.store is None or len(table.names) != 2:
             return
+        store, code = self.store, table.code
         if not table.game.moves:  # a game with no move is no result: neither rated nor kept
-            try:
-                self.store.forget_table(table.code)
-            except StorageError as error:
-                self._log(str(error))
+            self._write(table, lambda: _problems(store.forget_table, code), self._said)
             return
-        for problem in self.store.keep(played(table, end)):
-            self._log(problem)
+        game = played(table, end)
+        if self.store_down():
+            self._log(f"table {table.code}: its game is archived when the store is back")
+            self.unkept.append((table, game))
+            return
+        self._write(table, lambda: store.keep(game), self._said)
 
     def save(self, table: Table) -> None:
         """Keep the game as it is now, to outlive the server (both seats taken)."""
-        if self.store is None or len(table.names) != 2 or table.ended is not None:
+        store = self.store
+        if store is None or len(table.names) != 2 or table.ended is not None:
             return
-        try:
-            self.store.save_table(unfinished(table))
-        except StorageError as error:
-            self._log(str(error))
+        kept = unfinished(table)
+        self._write(
+            table, lambda: _problems(store.save_table, kept), lambda met: self._saved(table, met)
+        )
+
+    def _write(self, table: Table, call: Call, done: Done) -> None:
+        """A write for `table`: off the event loop for a store across the network."""
+        assert self.store is not None
+        if self.store.remote:
+            self.writes.write(self.store, table, call, done)
+        else:
+            done(call())
+
+    def _said(self, problems: list[str]) -> None:
+        for problem in problems:
+            self._log(problem)
+
+    def _saved(self, table: Table, problems: list[str]) -> None:
+        if not problems:
+            self.unsaved.discard(table.code)
+            return
+        if table.code not in self.unsaved:  # (said once, not at every move)
+            self._log(f"{problems[0]}; table {table.code} is written when the store is back")
+        self.unsaved.add(table.code)
+
+    def store_back(self) -> None:
+        """The store can be reached again: write every table it missed."""
+        for code in sorted(self.unsaved):
+            table = self._tables.get(code)
+            if table is None or table.ended is not None:
+                self.unsaved.discard(code)
+            else:
+                self.save(table)
+        store, unkept, self.unkept = self.store, self.unkept, []
+        for table, game in unkept:
+            if store is not None:
+                self._write(table, functools.partial(store.keep, game), self._said)
+
+
+def _problems(write: Callable[[Argument], None], argument: Argument) -> list[str]:
+    """write(argument)'s problems: none, or the sentence of its StorageError."""
+    try:
+        write(argument)
+    except StorageError as error:
+        return [str(error)]
+    return []

@@ -30,12 +30,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ...core import Color, Variant
-from ...net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE, shown_name
+from ...net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE, is_guest, shown_name
 from ...net.server_line import line, words
 from ...net.terms import TableRefused as TableRefused
 from ...net.terms import TimeControl as TimeControl
+from ...storage import StorageError
 from ..config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
-from ..ledger.account_keys import is_guest
 from ..ledger.ratings import shown_rating
 from ..ledger.store import Store, TableView, UnfinishedGame
 from .games_socket import GamesSocket, hello
@@ -45,6 +45,7 @@ from .table_clocks import TableClocks
 from .table_course import GameCourse
 from .table_referee import TableReferee
 from .table_store import brought_back
+from .table_stranded import stranded
 
 if TYPE_CHECKING:
     from ..ledger.fleet import Fleet
@@ -102,6 +103,7 @@ class Tables:
         # (secret -> how the table's node is asked to seat the game).
         self.fleet: Fleet | None = None
         self._elsewhere: dict[str, dict[str, str]] = {}
+        self.course.store_down = lambda: self.fleet_down
 
     @property
     def store(self) -> Store | None:
@@ -443,8 +445,7 @@ class Tables:
         seat = self._seats.get(secret)
         elsewhere = self._elsewhere.get(secret)
         if seat is not None and elsewhere is not None and self.fleet is not None:
-            node, code = seat.table.node, seat.table.code
-            await self.fleet.relay(node, code, secret, elsewhere, reader, writer)
+            await self._play_elsewhere(secret, reader, writer)
             return
         if seat is None or seat in self._linked:
             writer.write(line("bye", "this game has no seat at a table."))
@@ -454,6 +455,96 @@ class Tables:
             await self._play(seat, reader, writer)
         finally:
             self._unlink(seat, writer)
+
+    async def _play_elsewhere(
+        self, secret: str, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        """A game here at a table on another node: relayed there. If the line there is
+        lost, the game stays, adjourned, until its table is found again (taken over
+        here, or on a node in the fleet) and sits back down at it, with no command."""
+        assert self.fleet is not None
+        told: str | None = None  # what a stranded game was told: told again at its table
+        while (seat := self._seats.get(secret)) is not None:
+            sitting = self._elsewhere.get(secret)
+            if sitting is None:  # its table is here now
+                try:
+                    self._hello(seat, writer)
+                    if told is not None and seat.table.adjourned:
+                        writer.write(line("adjourned", told))
+                    await self._play(seat, reader, writer)
+                finally:
+                    self._unlink(seat, writer)
+                return
+            node, code = seat.table.node, seat.table.code
+            if not await self.fleet.relay(node, code, secret, sitting, reader, writer):
+                return
+            why = (
+                "the server lost its database"
+                if self.fleet.down
+                else f"the server's node with table {code} went"
+            )
+            self._log(f"table {code}: {seat.name} waits for the table ({why})")
+            told = await stranded(
+                seat, why, lambda: self.found_again(secret), lambda: self.fleet_down, reader, writer
+            )
+            if told is None:
+                return
+
+    @property
+    def fleet_down(self) -> bool:
+        """True while this node cannot reach the fleet's database."""
+        return self.fleet is not None and self.fleet.down
+
+    def found_again(self, secret: str) -> bool:
+        """For a game stranded at a table elsewhere: seat it where its table is now
+        (taken over here if its node's games are anyone's); True if it was found."""
+        seat, fleet = self._seats.get(secret), self.fleet
+        if seat is None or fleet is None or fleet.down or secret not in self._elsewhere:
+            return seat is not None and secret not in self._elsewhere
+        code, name = seat.table.code, seat.name
+        try:
+            node = seat.table.node
+            if code not in self.tables and node is not None and fleet.may_take_over(node):
+                kept = self.store.take_over(code) if self.store is not None else None
+                if kept is not None:
+                    self._bring_back(kept)
+            view = None if code in self.tables else fleet.table_at(code)
+        except (TableRefused, StorageError):
+            return False
+        table = self.tables.get(code)
+        if table is not None and table.ended is None:
+            if seat.color is not None and table.names.get(seat.color) != name:
+                return False
+            if seat.color is None:
+                table.audience.append(name)
+            self._seats[secret] = Seat(table, seat.color, name)
+            del self._elsewhere[secret]
+            self._log(f"table {code}: {name} sits back down here")
+            return True
+        if view is None:
+            return False
+        how = "watch" if seat.color is None else "resume" if view.kind == "adjourned" else "join"
+        names, clock = dict(seat.table.names), seat.table.time_control
+        moved = Table(code, seat.table.variant, names, time_control=clock, node=view.node)
+        self._seats[secret] = Seat(moved, seat.color, name)
+        self._elsewhere[secret] = {"how": how, "code": code, "name": name}
+        self._log(f"table {code}: {name} sits back down through node {view.node}")
+        return True
+
+    def cut_off(self, secret: str, why: str) -> None:
+        """The game at seat `secret` (relayed from another node) can no longer be
+        heard, `why`: its table's game is adjourned, kept for its player to come back."""
+        seat = self._seats.get(secret)
+        if seat is None or seat.color is None:
+            return
+        table, name = seat.table, seat.name
+        if table.ended is None and not table.adjourned and len(table.names) == 2:
+            how = f"{name} cannot be heard ({why}): the game is adjourned until {name} is back."
+            self.course.adjourn(table, how)
+
+    def store_back(self) -> None:
+        """The store can be reached again: what could not be written is."""
+        self.course.store_back()
 
     def _unlink(self, seat: Seat, writer: asyncio.StreamWriter) -> None:
         self._linked.discard(seat)

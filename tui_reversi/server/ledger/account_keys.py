@@ -3,8 +3,8 @@ as the ledger keeps them: the records, the stores' interfaces (`AccountStore`,
 `KeyCodeStore`) and the codes of one process (`KeyCodes`). The rules of who
 may claim which name are the edge's (edge/accounts.py).
 
-A guest's name is the server's to give (`guest-7f3a`): the ledger tells them
-apart because games with a guest are not rated.
+A guest's name is the server's to give (`guest-7f3a`, net/remote.py's
+`is_guest`): the ledger tells them apart because games with a guest are not rated.
 """
 
 from __future__ import annotations
@@ -15,17 +15,11 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
-GUEST_PREFIX = "guest-"
 # `ssh -i NEW-KEY alice+key@host keys add CODE`: a new key asking to be added to alice.
 ADDING_SUFFIX = "+key"
 # How long a code to add a key lasts (wrong tries count against the key: edge/guessing.py).
 CODE_LIFETIME = 600.0
 _CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-
-
-def is_guest(name: str) -> bool:
-    """True for the names the server gives clients without a key."""
-    return name.startswith(GUEST_PREFIX)
 
 
 @dataclass(frozen=True, slots=True)

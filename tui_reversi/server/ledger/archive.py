@@ -27,16 +27,17 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ...core import Color, Ending, Game, Variant
+from ...net.remote import is_guest
 from ...net.terms import TimeControl
 from ...storage import NameTakenError, SavedGame, SavedGames, StorageError
 from ...storage.paths import APP_NAME
 from ...storage.saved_games import GAMES_DIR
-from .account_keys import AccountKey, KeyCodes, KeyCodeStore, is_guest
+from .account_keys import AccountKey, KeyCodes, KeyCodeStore
 from .archive_schema import upgrade
 from .names import name_key
 from .penalties import Penalty, Subject, change_kept
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
-from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
+from .store import Answer, Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 T = TypeVar("T")
 
@@ -126,6 +127,13 @@ class Archive:
 
     def close(self) -> None:
         self._db.close()
+
+    @property
+    def remote(self) -> bool:
+        return False
+
+    async def off_loop(self, call: Callable[[], Answer]) -> Answer:
+        return call()  # (a local file, quick: and the connection is this thread's)
 
     def keep(self, played: PlayedGame) -> list[str]:
         """Archive `played` and save it in both players' saved games; the

@@ -13,15 +13,25 @@ know the difference, and the games never know there is a fleet.
 Each node also shares its part of the lobby (who is on it, its tables) and
 reads the others' (store.share/shared), so everyone sees one lobby. A node
 that stops, even killed outright, drops out of the live nodes at once; the
-relays to it end (the games there are kept: their players resume them on
-any node, which takes the game over: Tables.resume).
+relays to it end, but not the games relayed: their player's node takes the
+game over (the store keeps every move) or waits for whoever does, and seats
+them again with no command typed (Tables.serve_game).
+
+A node that loses its database is out of the fleet until the store has its
+connection back (postgres.py reconnects): meanwhile its relays to other nodes
+and the games relayed to it stop the same way, adjourned, and its own games
+go on, their moves kept until they can be written.
 
 Messages (JSON; each names the node it is from):
   sit {link, secret} or {link, how, code, name}: a game elsewhere sits at a table here
   line {link, data}: a line (base64) from a relayed game, or for it
   eof {link}: the relayed game's line ended; close {link}: the table let it go
   dropped {link}: that game's player went (a drop, not a crash)
+  take {name, address, ask}: name's session elsewhere takes their seat here over
+  taken {ask, secret, table} or {ask}: the seat given over (its secret there), or none
   lobby: a node's share of the lobby changed
+and from the store itself, never from another node:
+  down: this node cannot reach the database; rejoined: it can again, and is in the fleet
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import functools
 import secrets
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field
@@ -37,12 +48,18 @@ from typing import Any, Protocol
 from ...net.server_line import MAX_LINE, line
 from ...net.terms import TableRefused
 from ...storage import StorageError
+from .fleet_outbox import Outbox
 from .store import Message, Presence, Store, TableView
 
 # How often a node looks at the fleet again (who is up, the others' lobby), and how
 # often it looks whether its own share of the lobby changed (shared only if it did).
 LOOK_AGAIN = 1.0
 SHARE_AGAIN = 0.1
+# A node out of the fleet may be one that lost the database with this one: its games
+# are taken over only once this node has been in the fleet this long (seconds).
+REJOIN_GRACE = 5.0
+# How long a take-over waits for the node the game is on to answer (seconds).
+TAKE_WAIT = 10.0
 # A relayed write goes in pieces of at most this many bytes (a NOTIFY takes 8000).
 PIECE = 4096
 
@@ -105,6 +122,13 @@ class HostTables(Protocol):
     def dropped(self, secret: str) -> None:
         """The player at this seat went (a drop, not a crash)."""
 
+    def cut_off(self, secret: str, why: str) -> None:
+        """The game at this seat can no longer be heard (`why`: 'the server lost its
+        database'): its game is adjourned, kept for its player to come back to."""
+
+    def store_back(self) -> None:
+        """The database can be reached again: write what could not be written."""
+
 
 class HostLobby(Protocol):
     """What the fleet asks of this node's in-app lobby (hall/lobby_host.py's `LobbyHost`)."""
@@ -128,6 +152,11 @@ class HostLobby(Protocol):
     def seated_elsewhere(self, node: str, name: str, secret: str, view: TableView) -> bool:
         """`name`, in the lobby here, has a seat at table `view` on `node`."""
 
+    async def give_over(self, name: str, address: str) -> tuple[str, TableView] | None:
+        """`name`'s session on another node (from `address`) takes over their seat at
+        a table here: its new secret and the table, the session here ended; None if
+        they have none."""
+
 
 @dataclass(eq=False)
 class _Hosted:
@@ -137,6 +166,30 @@ class _Hosted:
     reader: asyncio.StreamReader
     secret: str = ""
     task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+
+@dataclass(eq=False)
+class _Relayed:
+    """A game here, seated at a table on another node."""
+
+    node: str
+    writer: asyncio.StreamWriter
+    lost: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def next_line(self, reader: asyncio.StreamReader) -> bytes | None:
+        """The game's next line (b'' at its end); None once the line to the table is lost."""
+        if self.lost.is_set():
+            return None
+        reading = asyncio.ensure_future(reader.readline())
+        losing = asyncio.ensure_future(self.lost.wait())
+        await asyncio.wait({reading, losing}, return_when=asyncio.FIRST_COMPLETED)
+        losing.cancel()
+        if reading.done():
+            return reading.result()
+        reading.cancel()  # (a line half read stays in the reader's buffer)
+        with contextlib.suppress(asyncio.CancelledError):
+            await reading
+        return None
 
 
 class Fleet:
@@ -160,9 +213,16 @@ class Fleet:
         self._shared: tuple[list[Presence], list[TableView]] | None = None
         self._live: set[str] = {store.node}
         self._hosted: dict[str, _Hosted] = {}  # link -> a game elsewhere at a table here
-        self._playing: dict[str, tuple[str, asyncio.StreamWriter]] = {}  # link -> (node, game)
+        self._playing: dict[str, _Relayed] = {}  # link -> a game here at a table elsewhere
         self._links_of: dict[str, str] = {}  # a relayed seat's secret here -> its link
         self._looking: asyncio.Task[None] | None = None
+        # True while the store cannot reach the database (between its down and rejoined).
+        self.down = False
+        self._in_since = asyncio.get_running_loop().time()  # in the fleet since (loop time)
+        self._look_soon = False  # another node's share changed: look at the next turn
+        self._asked: dict[str, asyncio.Future[tuple[str, TableView] | None]] = {}  # take_from
+        self._giving: set[asyncio.Task[None]] = set()  # seats given over to other nodes
+        self._outbox = Outbox(store, self._not_sent)
 
     @property
     def node(self) -> str:
@@ -170,11 +230,13 @@ class Fleet:
 
     async def start(self) -> None:
         self.look()
+        self._outbox.start()
         self._looking = asyncio.create_task(self._look_again())
 
     async def close(self) -> None:
         if self._looking is not None:
             self._looking.cancel()
+        await self._outbox.close()
         tasks = [hosted.task for hosted in self._hosted.values() if hosted.task is not None]
         for link in list(self._hosted):
             self._unhost(link)
@@ -190,44 +252,56 @@ class Fleet:
         looked = loop.time()
         while True:
             await asyncio.sleep(SHARE_AGAIN)
-            if loop.time() - looked >= LOOK_AGAIN:
-                looked = loop.time()
-                self.look()
+            if self.down:  # (the store says when it is back: rejoined)
                 continue
             try:
-                self.share()
+                if self._look_soon or loop.time() - looked >= LOOK_AGAIN:
+                    looked, self._look_soon = loop.time(), False
+                    self._saw(*await self.store.off_loop(self._fleet_now))
+                shared = (self._people(), self.tables.views())
+                if shared != self._shared:
+                    await self.store.off_loop(functools.partial(self.store.share, *shared))
+                    self._shared = shared
             except StorageError as error:
-                self._log(f"the fleet cannot be told: {error}")
+                self._log(f"the fleet cannot be seen or told: {error}")
+
+    def _fleet_now(self) -> tuple[set[str], tuple[list[Presence], list[TableView]]]:
+        return self.store.live_nodes(), self.store.shared()
 
     def look(self) -> None:
-        """Who is up, what the others share, and this node's share if it changed."""
+        """Who is up, what the others share, and this node's share (at the start)."""
         try:
-            live = self.store.live_nodes()
-            self.others = self.store.shared()
-            self.share()
+            self._saw(*self._fleet_now())
+            shared = (self._people(), self.tables.views())
+            self.store.share(*shared)
+            self._shared = shared
         except StorageError as error:
             self._log(f"the fleet cannot be seen: {error}")
-            return
-        for link, (node, _) in list(self._playing.items()):
-            if node not in live:  # that node is gone: its tables with it
-                self._let_go(link)
+
+    def _saw(self, live: set[str], others: tuple[list[Presence], list[TableView]]) -> None:
+        """The fleet as it is now: who is up, and what the others share."""
+        changed = others != self.others
+        self.others = others
+        for link, relayed in list(self._playing.items()):
+            if relayed.node not in live:  # that node is gone: its tables with it
+                self._strand(link)
+        for link, hosted in list(self._hosted.items()):
+            if hosted.node not in live:  # (and the games it relayed here)
+                self._cut_off(link, "the server's node they play through went")
         if live != self._live:
             gone = self._live - live
             if gone:
                 self._log(f"node {', '.join(sorted(gone))} has gone from the fleet")
             self._live = live
+            changed = True
+        if changed:
             self._changed()
-
-    def share(self) -> None:
-        """Share this node's part of the lobby, if it changed since last time."""
-        shared = (self._people(), self.tables.views())
-        if shared != self._shared:
-            self.store.share(*shared)
-            self._shared = shared
 
     def table_at(self, code: str) -> TableView | None:
         """Table `code` on another live node, as that node last shared it. Raises
         TableRefused if the fleet cannot be asked."""
+        if self.down:
+            raise TableRefused("the server cannot reach its database just now; try again soon.")
         try:
             self.others = self.store.shared()
         except StorageError as error:
@@ -245,20 +319,26 @@ class Fleet:
         sitting: dict[str, str],
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
-    ) -> None:
+    ) -> bool:
         """Play the seat here by `secret` at table `code` on `node` by relaying the
-        game's lines there; `sitting` says how to sit there ({secret} or {how, code, name})."""
+        game's lines there; `sitting` says how to sit there ({secret} or {how, code, name}).
+        True if the line to `node` was lost (the node went, or the database) while the
+        game's own line is still open: the game is stranded, not over."""
         assert node is not None
         link = secrets.token_urlsafe(9)
-        self._playing[link] = (node, writer)
+        relayed = _Relayed(node, writer)
+        self._playing[link] = relayed
         self._links_of[secret] = link
         try:
-            self._send(node, "sit", link=link, **sitting)
-            while data := await reader.readline():
-                self._send(node, "line", link=link, data=data)
-            self._send(node, "eof", link=link)
-        except StorageError as error:
-            self._log(f"table {code}: the relay to node {node} failed: {error}")
+            if self.down:
+                return True
+            self.tell(node, "sit", link=link, **sitting)
+            while (data := await relayed.next_line(reader)) is not None:
+                if not data:
+                    self.tell(node, "eof", link=link)
+                    return False
+                self.tell(node, "line", link=link, data=data)
+            return True
         finally:
             self._playing.pop(link, None)
             self._links_of.pop(secret, None)
@@ -267,14 +347,27 @@ class Fleet:
         """The player at a relayed seat (here by `secret`) went: the table's node hears it."""
         link = self._links_of.get(secret)
         if link is not None and link in self._playing:
-            node, _ = self._playing[link]
-            self.tell(node, "dropped", link=link)
+            self.tell(self._playing[link].node, "dropped", link=link)
 
     def _let_go(self, link: str) -> None:
-        """The relayed game's table let it go (or its node went): its line ends."""
-        _, writer = self._playing.pop(link, (None, None))
-        if writer is not None:
-            writer.close()
+        """The relayed game's table let it go: its line ends."""
+        relayed = self._playing.pop(link, None)
+        if relayed is not None:
+            relayed.writer.close()
+
+    def _strand(self, link: str) -> None:
+        """The line to the relayed game's table is lost (its node went, or the
+        database): relay() returns, and the game waits to be seated again."""
+        relayed = self._playing.get(link)
+        if relayed is not None:
+            relayed.lost.set()
+
+    def may_take_over(self, node: str) -> bool:
+        """True if `node`'s games are anyone's: it is out of the fleet, and this node
+        has been in it REJOIN_GRACE (a node that lost the database when this one did
+        has had the time to come back)."""
+        in_for = asyncio.get_running_loop().time() - self._in_since
+        return not self.down and node not in self._live and in_for >= REJOIN_GRACE
 
     # -- a game elsewhere at a table here ---------------------------------------------------
 
@@ -314,6 +407,36 @@ class Fleet:
             self.tables.leave(hosted.secret)
             self._unhost(link, tell=True)
 
+    def _cut_off(self, link: str, why: str) -> None:
+        """A game relayed here can no longer be heard (its node went, or the database):
+        its table adjourns, and its line here ends."""
+        hosted = self._hosted.get(link)
+        if hosted is not None:
+            self.tables.cut_off(hosted.secret, why)
+            self._unhost(link)
+
+    # -- the database gone and back (from the store, postgres.py) ---------------------------
+
+    def _went_down(self) -> None:
+        """This node cannot reach the database: nor, then, the fleet."""
+        self.down = True
+        self._log("the database cannot be reached: this node is out of the fleet until it is")
+        for link in list(self._playing):
+            self._strand(link)
+        for link in list(self._hosted):
+            self._cut_off(link, "the server lost its database")
+        self.others = ([], [])
+        self._changed()
+
+    def _rejoined(self) -> None:
+        """The database is back and this node in the fleet again."""
+        self.down = False
+        self._shared = None  # (shared again, whatever it was)
+        self._in_since = asyncio.get_running_loop().time()
+        self._log("the database is back: this node is in the fleet again")
+        self.tables.store_back()
+        self._look_soon = True
+
     def _unhost(self, link: str, tell: bool = False) -> None:
         hosted = self._hosted.pop(link, None)
         if hosted is None:
@@ -333,6 +456,43 @@ class Fleet:
         self.tell(node, "seat", name=name, secret=secret, table=list(astuple(view)))
         return True
 
+    # -- a take-over across nodes (hall/take_over_elsewhere.py) ------------------------------
+
+    async def take_from(self, node: str, name: str, address: str) -> tuple[str, TableView] | None:
+        """Take `name`'s seat at a table over from their session on `node`: the seat's
+        secret there and its table; None if there is none (or `node` does not answer)."""
+        ask = secrets.token_urlsafe(6)
+        answer: asyncio.Future[tuple[str, TableView] | None] = (
+            asyncio.get_running_loop().create_future()
+        )
+        self._asked[ask] = answer
+        try:
+            self.tell(node, "take", name=name, address=address, ask=ask)
+            return await asyncio.wait_for(answer, TAKE_WAIT)
+        except TimeoutError:
+            return None
+        finally:
+            self._asked.pop(ask, None)
+
+    async def _give(self, node: str, message: Message) -> None:
+        given = await self.lobby.give_over(str(message.get("name")), str(message.get("address")))
+        ask = str(message.get("ask"))
+        if given is None:
+            self.tell(node, "taken", ask=ask)
+        else:
+            self.tell(node, "taken", ask=ask, secret=given[0], table=list(astuple(given[1])))
+
+    def _taken(self, message: Message) -> None:
+        answer = self._asked.get(str(message.get("ask")))
+        if answer is None or answer.done():
+            return
+        if "secret" not in message:
+            answer.set_result(None)
+            return
+        code, state, black, white, variant, clock, move, at, waiting = message["table"]
+        view = TableView(code, state, black, white, variant, clock, move, at, tuple(waiting))
+        answer.set_result((str(message["secret"]), view))
+
     # -- messages -------------------------------------------------------------------------
 
     def writer(
@@ -345,26 +505,27 @@ class Fleet:
         return asyncio.StreamWriter(RelayTransport(send, closed), protocol, reader, loop)
 
     def tell(self, node: str, kind: str, **rest: Any) -> None:
-        """Send `node` a message of `kind`; said in the log if it cannot be sent."""
-        try:
-            self._send(node, kind, **rest)
-        except StorageError as error:
-            self._log(f"a message to node {node} failed: {error}")
-
-    def _send(self, node: str, kind: str, **rest: Any) -> None:
-        """Send `node` a message of `kind` (bytes go as base64). Raises StorageError."""
+        """Send `node` a message of `kind` (bytes go as base64), in order after the
+        ones before (fleet_outbox.py); said in the log if it cannot be sent."""
         for key, value in rest.items():
             if isinstance(value, bytes):
                 rest[key] = base64.b64encode(value).decode()
-        self.store.send(node, {"kind": kind, "node": self.node, **rest})
+        self._outbox.put(node, {"kind": kind, "node": self.node, **rest})
+
+    def _not_sent(self, node: str, error: str) -> None:
+        """Messages to `node` were lost: its relays from here are stranded (relay())."""
+        self._log(f"a message to node {node} failed: {error}")
+        for link, relayed in list(self._playing.items()):
+            if relayed.node == node:
+                self._strand(link)
 
     def heard(self, message: Message) -> None:
         """A message from another node."""
         kind, node, link = message.get("kind"), str(message.get("node")), str(message.get("link"))
-        if kind == "lobby":
-            with contextlib.suppress(StorageError):  # (the next look tells)
-                self.others = self.store.shared()
-            self._changed()
+        if kind in ("down", "rejoined") and node == self.node:
+            (self._went_down if kind == "down" else self._rejoined)()
+        elif kind == "lobby":
+            self._look_soon = True  # (within SHARE_AGAIN)
         elif kind == "sit":
             self._sit(node, link, message)
         elif kind == "line":
@@ -373,7 +534,7 @@ class Fleet:
             if hosted is not None and hosted.node == node:
                 hosted.reader.feed_data(data)
             elif link in self._playing:
-                self._playing[link][1].write(data)
+                self._playing[link].writer.write(data)
         elif kind == "eof":
             hosted = self._hosted.get(link)
             if hosted is not None and hosted.node == node:
@@ -404,3 +565,9 @@ class Fleet:
                 self.tell(node, "unseat", secret=secret)
         elif kind == "unseat":
             self.tables.leave(str(message.get("secret")))
+        elif kind == "take":
+            task = asyncio.create_task(self._give(node, message))
+            self._giving.add(task)
+            task.add_done_callback(self._giving.discard)
+        elif kind == "taken":
+            self._taken(message)

@@ -8,7 +8,8 @@ that another node's share of the lobby changed on `tui_reversi_lobby`. That
 connection also says the node is up: the view `live_nodes` (migrations.py)
 lists the nodes whose listening connection PostgreSQL still has, so a node
 killed with kill -9 is gone for the others at once, and the games it held
-become anyone's to take over (take_over()).
+become anyone's to take over (take_over()). The connections, and how they
+come back when the database went away, are node_link.py's.
 
 Every statement takes its values as parameters; the only name put into SQL,
 the node's channel, is quoted by psycopg.sql.
@@ -16,12 +17,10 @@ the node's channel, is quoted by psycopg.sql.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import re
 import secrets
-import traceback
 from collections.abc import Callable, Sequence
 from datetime import UTC
 from pathlib import Path
@@ -29,17 +28,16 @@ from typing import Any, TypeVar
 
 import psycopg
 import psycopg_pool
-from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb
 
+from ...net.remote import is_guest
 from ...storage import StorageError
 from ..config import ServeError
 from .account_keys import (
     CODE_LIFETIME,
     AccountKey,
     KeyCodeStore,
-    is_guest,
     new_code,
     same_code,
 )
@@ -51,14 +49,12 @@ from .archive import (
 )
 from .migrations import check, migrate
 from .names import name_key
+from .node_link import CONNECT_TIMEOUT, NodeLink
 from .penalties import Penalty, Subject, change_kept
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
-from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
+from .store import Answer, Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 LOBBY_CHANNEL = "tui_reversi_lobby"
-# Connections each node keeps for the state (the listening one aside).
-POOL_SIZE = 4
-CONNECT_TIMEOUT = 10
 # NOTIFY takes at most 8000 bytes: a longer message is refused before it is sent.
 MAX_MESSAGE = 7900
 # Taken while penalties change: one node at a time reads and writes them.
@@ -141,49 +137,44 @@ class PostgresStore:
         self.where = where(url)
         self.players_dir = players_dir
         self._node = secrets.token_hex(6)
-        self._channel = f"tui_reversi_{self._node}"
-        self._listener: psycopg.AsyncConnection | None = None
         self._codes = SharedKeyCodes(self)
-        self._hearing: asyncio.Task[None] | None = None
         # One connection first: what is wrong is said at once, not after the pool's retries.
         with connect(url) as conn:
             try:
                 check(conn, self.where)
             except psycopg.Error as error:
                 raise connect_refusal(url, error) from None
-        self._pool = psycopg_pool.ConnectionPool(
-            url,
-            min_size=1,
-            max_size=POOL_SIZE,
-            kwargs={"autocommit": True},
-            open=False,
-            timeout=CONNECT_TIMEOUT,
-            name="tui-reversi",
-        )
+        channels = (f"tui_reversi_{self._node}", LOBBY_CHANNEL)
+        self._link = NodeLink(url, self.where, self._node, channels)
         try:
-            self._pool.open(wait=True, timeout=CONNECT_TIMEOUT)
+            self._link.open()
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
-            self._pool.close()
+            self._link.close()
             raise connect_refusal(url, error) from None
+
+    @property
+    def _pool(self) -> psycopg_pool.ConnectionPool:
+        """The pool of connections for the state (node_link.py)."""
+        return self._link.pool
 
     @property
     def node(self) -> str:
         return self._node
 
     async def leave(self) -> None:
-        if self._hearing is not None:
-            self._hearing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._hearing
-            self._hearing = None
-        if self._listener is not None:
-            await self._listener.close()
-            self._listener = None
+        await self._link.stop_listening()
         with contextlib.suppress(StorageError):
             self._execute("DELETE FROM nodes WHERE id = %s", (self._node,))
 
     def close(self) -> None:
-        self._pool.close()
+        self._link.close()
+
+    @property
+    def remote(self) -> bool:
+        return True
+
+    async def off_loop(self, call: Callable[[], Answer]) -> Answer:
+        return await self._link.off_loop(call)
 
     def _execute(self, query: str, params: tuple | dict = ()) -> list[tuple]:
         """Run one statement on a pooled connection; its rows, if any. Raises StorageError."""
@@ -469,37 +460,9 @@ class PostgresStore:
 
     async def listen(self, heard: Callable[[Message], None]) -> None:
         try:
-            conn = await psycopg.AsyncConnection.connect(
-                self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT
-            )
-            for channel in (self._channel, LOBBY_CHANNEL):
-                await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
-            # This connection is the node's life: its row names it (live_nodes).
-            await conn.execute(
-                """INSERT INTO nodes (id, backend_pid, backend_start)
-                   SELECT %s, pid, backend_start FROM pg_stat_activity
-                   WHERE pid = pg_backend_pid()""",
-                (self._node,),
-            )
-            await conn.execute(
-                "DELETE FROM nodes WHERE id NOT IN (SELECT id FROM live_nodes)"
-            )  # (the rows of nodes long gone)
+            await self._link.listen(heard)
         except psycopg.Error as error:
             raise connect_refusal(self.url, error) from None
-        self._listener = conn
-        self._hearing = asyncio.create_task(self._hear(conn, heard))
-
-    async def _hear(self, conn: psycopg.AsyncConnection, heard: Callable[[Message], None]) -> None:
-        async for notice in conn.notifies():
-            try:
-                message = json.loads(notice.payload)
-            except ValueError:
-                continue
-            if isinstance(message, dict) and message.get("node") != self._node:
-                try:
-                    heard(message)
-                except Exception:  # a bug: said, and the node goes on hearing
-                    traceback.print_exc()
 
     def live_nodes(self) -> set[str]:
         return {row[0] for row in self._execute("SELECT id FROM live_nodes")}

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ...core import Ending, Game
 from ...net.terms import TimeControl
@@ -28,6 +28,7 @@ from .penalties import PenaltyLedger
 
 # What a node says to another: a JSON object (see fleet.py for the kinds).
 Message = dict[str, Any]
+Answer = TypeVar("Answer")
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +130,16 @@ class Store(AccountStore, PenaltyLedger, Protocol):
 
     def close(self) -> None:
         """Let go of the store."""
+
+    @property
+    def remote(self) -> bool:
+        """True if its calls go over the network (PostgreSQL): worth making off_loop,
+        and the tables' writes are (table_writes.py)."""
+
+    async def off_loop(self, call: Callable[[], Answer]) -> Answer:
+        """`call()` (of this store's methods) without holding up the event loop: on
+        PostgreSQL in a thread, each statement within its timeout; on SQLite (local,
+        quick, one thread's connection) at once."""
 
     # -- the archive --------------------------------------------------------------------
 

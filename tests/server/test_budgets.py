@@ -1,0 +1,193 @@
+"""Every request has a budget, charged to whoever sends it, and nobody can take
+the room: a flood of window changes or keystrokes from one guest leaves the
+server answering everyone else; guests fill only their share of the seats;
+idle sockets from many addresses leave the door open to real logins; a new
+guest from the same address does not start its invitations afresh."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import sys
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from .conftest import Player, key_of, wait_until
+from .flooder import hold_the_door
+
+FLOODER = Path(__file__).with_name("flooder.py")
+FLOOD_SECONDS = 6.0
+
+
+def dropped(what: str, line: str) -> bool:
+    """True if `line` is the log's event for `what` dropped past a budget."""
+    return " requests-dropped peer=127.0.0.2:" in line and what in line
+
+
+async def lobby_seconds(arcade, user: str = "alice") -> float:
+    """How long `ssh alice@host lobby` takes, connecting included."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    async with asyncssh.connect(
+        "127.0.0.1",
+        arcade.port,
+        username=user,
+        known_hosts=None,
+        client_keys=[key_of(user)],
+        agent_path=None,
+    ) as conn:
+        result = await conn.run("lobby", check=True)
+    assert "Your record here" in str(result.stdout)
+    return loop.time() - started
+
+
+async def median_lobby(arcade, times: int = 3) -> float:
+    return statistics.median([await lobby_seconds(arcade) for _ in range(times)])
+
+
+async def flooded(arcade, kind: str) -> tuple[float, float, dict]:
+    """The lobby's time alone, then while a guest from 127.0.0.2 floods `kind`; and
+    what the flooder's game saw."""
+    baseline = await median_lobby(arcade)
+    flooder = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(FLOODER),
+        str(arcade.port),
+        kind,
+        str(FLOOD_SECONDS),
+        "127.0.0.2",
+        stdout=asyncio.subprocess.PIPE,
+    )
+    await wait_until(lambda: arcade.seats_taken == 1, "the flooder's game to start", 60)
+    await asyncio.sleep(FLOOD_SECONDS / 3)  # the flood under way
+    during = await median_lobby(arcade)
+    out, _ = await asyncio.wait_for(flooder.communicate(), 90)
+    return baseline, during, json.loads(out)
+
+
+async def test_a_flood_of_window_changes_reaches_the_game_as_a_few_and_slows_nobody(serve):
+    arcade = await serve()
+    baseline, during, seen = await flooded(arcade, "resize")
+    assert seen["sent"] > 1000
+    # Coalesced: a few a second reach the game.
+    assert seen["sizes"] <= 10 + 2 * (FLOOD_SECONDS + 10)
+    assert during <= 10 * baseline
+    assert sum(dropped("window changes", line) for line in arcade.log_lines) == 1
+
+
+async def test_window_changes_past_their_budget_are_coalesced_to_the_latest(serve):
+    arcade = await serve()
+    player = await Player.connect(arcade, "alice")
+    await player.facts()
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    for n in range(200):
+        player.process.change_terminal_size(*((100, 40) if n % 2 else (70, 30)))
+    player.process.change_terminal_size(77, 33)
+    await player.expect("SIZE 77x33")
+    await asyncio.sleep(1.0)  # (nothing after it)
+    sizes = [line for line in player.output.decode().splitlines() if line.startswith("SIZE ")]
+    assert sizes[-1] == "SIZE 77x33"
+    assert len(sizes) <= 10 + 2 * (loop.time() - started) + 1
+
+
+async def test_a_flood_of_keystrokes_reaches_the_game_as_a_trickle_and_slows_nobody(serve):
+    arcade = await serve()
+    baseline, during, seen = await flooded(arcade, "keys")
+    assert seen["sent"] > 5000
+    assert seen["keys"] <= 1000 + 300 * (FLOOD_SECONDS + 25)
+    assert during <= 10 * baseline
+    assert sum(dropped("packets", line) for line in arcade.log_lines) == 1
+
+
+async def test_guests_from_four_addresses_fill_their_share_and_a_key_still_finds_a_seat(serve):
+    arcade = await serve(max_sessions=8, max_per_address=8)
+    guests = []
+    for n in range(12):
+        source = f"127.0.0.{2 + n % 4}"
+        guest = await Player.connect(arcade, "x", guest=True, local_addr=(source, 0))
+        guests.append(guest)
+    told = 0
+    for guest in guests:
+        output = await guest.expect("\n")
+        if "READY" not in output:
+            await guest.finished()
+            told += "seats for guests are taken" in guest.output.decode()
+    assert arcade.seats_taken == 6 and told == 6  # three quarters of the seats
+    alice = await Player.connect(arcade, "alice")
+    await alice.facts()
+    assert arcade.seats_taken == 7
+
+
+async def test_the_guests_of_one_address_leave_room_for_its_players_with_keys(serve):
+    arcade = await serve(max_per_address=4)
+    for _ in range(3):
+        guest = await Player.connect(arcade, "x", guest=True)
+        await guest.facts()
+    with pytest.raises(asyncssh.DisconnectError, match="Too many guests from your address"):
+        await Player.connect(arcade, "x", guest=True)
+    alice = await Player.connect(arcade, "alice")
+    await alice.facts()
+
+
+async def test_idle_sockets_from_25_addresses_leave_room_for_fresh_logins(serve):
+    arcade = await serve()
+    stop = asyncio.Event()
+    holders = [
+        asyncio.create_task(hold_the_door(arcade.port, f"127.0.0.{2 + n // 3}", stop))
+        for n in range(75)
+    ]
+    await asyncio.sleep(1.0)  # the door held
+    tries, logins = 24, 0
+    for _ in range(tries):
+        try:
+            await asyncio.wait_for(lobby_seconds(arcade), 10)
+            logins += 1
+        except (OSError, asyncssh.Error, TimeoutError):
+            pass
+        await asyncio.sleep(0.25)
+    stop.set()
+    for task in holders:
+        task.cancel()
+    await asyncio.gather(*holders, return_exceptions=True)
+    assert logins >= tries // 2
+    assert any(" door-shut peer=127.0.0." in line for line in arcade.log_lines)
+
+
+async def test_a_guest_that_connects_again_does_not_start_its_invitations_afresh(serve):
+    from tui_reversi.net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE
+
+    from .test_tables import Game
+
+    arcade = await serve(invitations_per_minute=2)
+
+    async def arrive(user: str, **options) -> tuple[Player, Game]:
+        player = await Player.connect(arcade, user, **options)
+        env = (await player.facts())["env"]
+        game = Game(*await asyncio.open_unix_connection(env[LOBBY_SOCKET_VARIABLE]))
+        game.say(f"hello {env[LOBBY_SECRET_VARIABLE]}")
+        assert (await game.hear()).startswith("welcome ")
+        return player, game
+
+    async def heard(game: Game, prefix: str) -> str:
+        while not (text := await game.hear()).startswith(prefix):
+            assert text, f"the lobby closed the line before {prefix!r}"
+        return text
+
+    _, bob = await arrive("bob")
+    for _ in range(2):
+        player, guest = await arrive("x", guest=True, local_addr=("127.0.0.2", 0))
+        guest.say("invite bob black")
+        number = (await heard(bob, "invited ")).split()[1]
+        guest.say("withdraw")
+        await heard(bob, f"withdrawn {number}")
+        player.close()
+        guest.writer.close()
+        await wait_until(lambda: len(arcade.lobby.guests) == 1, "the guest to leave the lobby")
+    _, guest = await arrive("x", guest=True, local_addr=("127.0.0.2", 0))
+    guest.say("invite bob black")
+    refused = await heard(guest, "refused ")
+    assert refused == "refused Too fast: at most 2 invitations a minute; try again shortly."

@@ -1,0 +1,55 @@
+"""The messages this node sends to the others (fleet.py), in the order they were
+put in, off the event loop: a slow database delays the messages, never the node."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+from collections.abc import Callable
+
+from ...storage import StorageError
+from .store import Message, Store
+
+
+class Outbox:
+    """put() a message for a node; the messages go in order, a batch at a time in one
+    thread's call (Store.off_loop); failed(node, sentence) for a node's that could not."""
+
+    def __init__(self, store: Store, failed: Callable[[str, str], None]) -> None:
+        self._store = store
+        self._failed = failed
+        self._waiting: list[tuple[str, Message]] = []
+        self._posted = asyncio.Event()
+        self._sending: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._sending = asyncio.create_task(self._send_all())
+
+    async def close(self) -> None:
+        if self._sending is not None:
+            self._sending.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sending
+
+    def put(self, node: str, message: Message) -> None:
+        self._waiting.append((node, message))
+        self._posted.set()
+
+    async def _send_all(self) -> None:
+        while True:
+            await self._posted.wait()
+            self._posted.clear()
+            batch, self._waiting = self._waiting, []
+            sent: list[int] = []
+            try:
+                await self._store.off_loop(functools.partial(self._send, batch, sent))
+            except StorageError as error:
+                for node in dict.fromkeys(node for node, _ in batch[len(sent) :]):
+                    self._failed(node, str(error))
+
+    def _send(self, batch: list[tuple[str, Message]], sent: list[int]) -> None:
+        """(In a thread) send `batch` in order, counting in `sent` the ones sent."""
+        for node, message in batch:
+            self._store.send(node, message)
+            sent.append(1)

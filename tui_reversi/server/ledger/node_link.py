@@ -1,0 +1,196 @@
+"""A fleet node's connections to its PostgreSQL (postgres.py's queries run on them).
+
+Two kinds: a pool for the state, each statement within STATEMENT_TIMEOUT, with
+threads of its own for the calls made off the event loop (`off_loop`: a slow
+database holds up those calls, never the node); and one listening connection
+that is the node's life in the fleet (the `nodes` row names its backend: the
+view `live_nodes`). When that one drops, the node is told (`down`), joins
+again with backoff, with a fresh pool, and is told (`rejoined`): it never
+needs a restart. Its TCP keepalives, both ways, let a silent machine drop out
+within seconds instead of the kernel's hours.
+
+psycopg's async pool would spare the threads; the store's interface is
+synchronous (SQLite shares it), so the calls that matter go to these threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import traceback
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+import psycopg
+import psycopg_pool
+from psycopg import sql
+
+from ...storage import StorageError
+
+Answer = TypeVar("Answer")
+# What is heard: each message (a JSON object), and down/rejoined from here.
+Heard = Callable[[dict[str, Any]], None]
+
+CONNECT_TIMEOUT = 10
+# Connections each node keeps for the state (the listening one aside).
+POOL_SIZE = 4
+# The longest a statement on a pooled connection may run (milliseconds; a lock waited
+# for counts): a slow database slows the requests that need it, this long at most.
+STATEMENT_TIMEOUT = 8000
+# Threads for the calls made off the event loop: twice the pool, so calls queue for
+# connections in the pool, where its timeout bounds the wait.
+CALL_THREADS = 2 * POOL_SIZE
+# The listening connection's TCP keepalives: libpq's (this node notices a silent
+# database) and the server's (PostgreSQL notices a silent node), about 5 s each.
+KEEPALIVES: dict[str, Any] = {
+    "keepalives": 1,
+    "keepalives_idle": 2,
+    "keepalives_interval": 1,
+    "keepalives_count": 3,
+}
+SERVER_KEEPALIVES = (
+    ("tcp_keepalives_idle", "2"),
+    ("tcp_keepalives_interval", "1"),
+    ("tcp_keepalives_count", "3"),
+    ("tcp_user_timeout", "5000"),
+)
+# The database gone: the first wait before joining again, and the longest (seconds).
+FIRST_RETRY = 0.25
+LAST_RETRY = 2.0
+# Meanwhile a statement waits this long for a connection before it fails (seconds).
+DOWN_TIMEOUT = 0.1
+
+
+class NodeLink:
+    """Node `node`'s connections: open(), off_loop(), listen(heard), stop_listening(),
+    close(); `pool` for the statements."""
+
+    def __init__(self, url: str, where: str, node: str, channels: tuple[str, ...]) -> None:
+        self.url = url
+        self.where = where
+        self.node = node
+        self._channels = channels
+        self.pool = self._new_pool()
+        self._calls = ThreadPoolExecutor(CALL_THREADS, thread_name_prefix="tui-reversi-db")
+        self._listener: psycopg.AsyncConnection | None = None
+        self._hearing: asyncio.Task[None] | None = None
+        self.down = False  # the listening connection dropped, and is not back yet
+
+    def open(self) -> None:
+        """Open the pool. Raises psycopg.Error or PoolTimeout."""
+        self.pool.open(wait=True, timeout=CONNECT_TIMEOUT)
+
+    def close(self) -> None:
+        self._calls.shutdown(wait=False, cancel_futures=True)
+        self.pool.close()
+
+    def _new_pool(self) -> psycopg_pool.ConnectionPool:
+        return psycopg_pool.ConnectionPool(
+            self.url,
+            min_size=1,
+            max_size=POOL_SIZE,
+            kwargs={"autocommit": True, "options": f"-c statement_timeout={STATEMENT_TIMEOUT}"},
+            open=False,
+            timeout=CONNECT_TIMEOUT,
+            name="tui-reversi",
+            check=psycopg_pool.ConnectionPool.check_connection,  # (a dead one is replaced)
+        )
+
+    async def off_loop(self, call: Callable[[], Answer]) -> Answer:
+        """`call()` in this node's threads for the database. Raises StorageError at once
+        while the database is away (what waits for it is told now, not in a while)."""
+        if self.down:
+            raise StorageError(f"{self.where}: away just now")
+        return await asyncio.get_running_loop().run_in_executor(self._calls, call)
+
+    async def listen(self, heard: Heard) -> None:
+        """Join the fleet and hear its messages. Raises psycopg.Error if it cannot."""
+        self._listener = await self._join()
+        self._hearing = asyncio.create_task(self._hear(self._listener, heard))
+
+    async def stop_listening(self) -> None:
+        if self._hearing is not None:
+            self._hearing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._hearing
+            self._hearing = None
+        if self._listener is not None:
+            await self._listener.close()
+            self._listener = None
+
+    async def _join(self) -> psycopg.AsyncConnection:
+        """A listening connection, and this node in the fleet by it (live_nodes)."""
+        conn = await psycopg.AsyncConnection.connect(
+            self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT, **KEEPALIVES
+        )
+        try:
+            for setting, value in SERVER_KEEPALIVES:
+                await conn.execute("SELECT set_config(%s, %s, false)", (setting, value))
+            for channel in self._channels:
+                await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
+            # This connection is the node's life: its row names it (live_nodes).
+            await conn.execute(
+                """INSERT INTO nodes (id, backend_pid, backend_start)
+                   SELECT %s, pid, backend_start FROM pg_stat_activity
+                   WHERE pid = pg_backend_pid()
+                   ON CONFLICT (id) DO UPDATE SET backend_pid = excluded.backend_pid,
+                       backend_start = excluded.backend_start""",
+                (self.node,),
+            )
+            await conn.execute(
+                "DELETE FROM nodes WHERE id NOT IN (SELECT id FROM live_nodes)"
+            )  # (the rows of nodes long gone)
+        except BaseException:
+            await conn.close()
+            raise
+        return conn
+
+    async def _hear(self, conn: psycopg.AsyncConnection, heard: Heard) -> None:
+        """Hear the messages to this node; when the connection drops, say so (down),
+        join again with backoff and a fresh pool, and say so (rejoined)."""
+        while True:
+            with contextlib.suppress(psycopg.Error):
+                async for notice in conn.notifies():
+                    self._heard(notice.payload, heard)
+            self._listener = None
+            with contextlib.suppress(psycopg.Error):
+                await conn.close()
+            self.pool.timeout = DOWN_TIMEOUT  # (no statement waits long for a connection)
+            self.down = True
+            self._tell(heard, {"kind": "down", "node": self.node})
+            wait = FIRST_RETRY
+            while True:
+                await asyncio.sleep(wait)
+                try:
+                    conn = await self._join()
+                    break
+                except psycopg.Error:
+                    wait = min(2 * wait, LAST_RETRY)
+            self._listener = conn
+            await self._fresh_pool()
+            self.down = False
+            self._tell(heard, {"kind": "rejoined", "node": self.node})
+
+    async def _fresh_pool(self) -> None:
+        """A new pool (the old one may be waiting out its own backoff to reconnect),
+        the old one closed off the event loop."""
+        old, self.pool = self.pool, self._new_pool()
+        self.pool.open(wait=False)
+        await asyncio.to_thread(old.close, 1.0)
+
+    def _heard(self, payload: str, heard: Heard) -> None:
+        try:
+            message = json.loads(payload)
+        except ValueError:
+            return
+        if isinstance(message, dict) and message.get("node") != self.node:
+            self._tell(heard, message)
+
+    @staticmethod
+    def _tell(heard: Heard, message: dict[str, Any]) -> None:
+        try:
+            heard(message)
+        except Exception:  # a bug: said, and the node goes on hearing
+            traceback.print_exc()
