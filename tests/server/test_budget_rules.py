@@ -9,15 +9,9 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tui_reversi.server.bucket import BURST_QUIET, Limit, Limiter, Rate, TokenBucket, per_minute
 from tui_reversi.server.config import ServeConfig
-from tui_reversi.server.edge.budgets import (
-    HOLD_AT_MOST,
-    HOLDS_AT_MOST,
-    PACKETS,
-    Budgets,
-    Rate,
-    TokenBucket,
-)
+from tui_reversi.server.edge.budgets import HOLD_AT_MOST, HOLDS_AT_MOST, PACKETS, Budgets
 from tui_reversi.server.edge.door import Door
 from tui_reversi.server.edge.event_log import EventLog
 from tui_reversi.server.edge.seats import Seats
@@ -113,3 +107,55 @@ def test_guests_hold_their_share_and_a_key_the_rest(tmp_path: Path):
     assert seats.take("192.0.2.51", guest=False) is not None  # all 20 now
     alone = Seats(ServeConfig(data_dir=tmp_path, max_per_address=4))
     assert [alone.take("192.0.2.1", guest=True) is None for _ in range(4)] == [True] * 3 + [False]
+
+
+# -- the hall's limits: per name and per address ----------------------------------------
+
+
+def limiter(clock: Clock, people: int = 1) -> tuple[Limiter, list[tuple[str, str]]]:
+    notes: list[tuple[str, str]] = []
+    limit = Limit(per_minute(3), per_minute(3), "chat lines", "wait a moment")
+    return Limiter(
+        limit, lambda text, address: notes.append((text, address)), people=people, now=clock
+    ), notes
+
+
+def test_a_limit_holds_for_each_name_and_for_the_names_of_one_address_together():
+    clock = Clock()
+    chat, _ = limiter(clock)
+    assert [chat.take("guest-1", "10.0.0.1") for _ in range(2)] == [True, True]
+    assert chat.take("guest-2", "10.0.0.1")  # the address's third
+    assert not chat.take("guest-2", "10.0.0.1")  # the name has more, its address none
+    assert chat.take("guest-3", "10.0.0.2")  # another address is not charged
+    assert [chat.take("alice", "") for _ in range(4)] == [True] * 3 + [False]  # a name alone
+    clock.now += 20  # a minute's third: one more for the address
+    assert chat.take("guest-4", "10.0.0.1")
+    assert not chat.take("guest-5", "10.0.0.1")
+
+
+def test_an_address_standing_for_more_people_has_as_many_more():
+    clock = Clock()
+    chat, _ = limiter(clock, people=2)
+    took = [chat.take(f"guest-{n}", "10.0.0.1") for n in range(8)]
+    assert took == [True] * 6 + [False] * 2
+
+
+def test_a_burst_of_drops_is_noted_once_charged_to_its_address_and_a_later_one_again():
+    clock = Clock()
+    chat, notes = limiter(clock)
+    for _ in range(10):
+        chat.take("guest-1", "10.0.0.1")
+        clock.now += 1
+    assert len(notes) == 1
+    text, address = notes[0]
+    assert address == "10.0.0.1"
+    assert text == "chat lines dropped past their limit (3+3/min a name): guest-1 from 10.0.0.1"
+    clock.now += BURST_QUIET + 60  # quiet, then a new burst
+    for _ in range(5):
+        chat.take("guest-1", "10.0.0.1")
+    assert len(notes) == 2
+
+
+def test_a_limits_refusal_is_one_sentence_naming_it():
+    limit = Limit(per_minute(2), per_minute(2), "invitations", "try again shortly")
+    assert limit.refusal == "Too fast: at most 2 invitations a minute; try again shortly."

@@ -15,6 +15,8 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from tui_reversi.server.bucket import Limit, per_minute
+
 from .conftest import Player, key_of, wait_until
 from .flooder import hold_the_door
 
@@ -191,3 +193,87 @@ async def test_a_guest_that_connects_again_does_not_start_its_invitations_afresh
     guest.say("invite bob black")
     refused = await heard(guest, "refused ")
     assert refused == "refused Too fast: at most 2 invitations a minute; try again shortly."
+
+
+async def guests_at_tables(arcade, count: int):
+    """`count` guests from 127.0.0.2, each at a table of their own; their games."""
+    from .test_tables import Game
+
+    games = []
+    for _ in range(count):
+        guest = await Player.connect(
+            arcade, "x", guest=True, local_addr=("127.0.0.2", 0), command="table"
+        )
+        game = await Game.connect((await guest.facts())["env"])
+        await game.hear_until("ready")
+        games.append(game)
+    return games
+
+
+def notes_of(arcade, what: str) -> list[str]:
+    return [text for text in arcade.log_lines if " note " in text and f"{what} dropped" in text]
+
+
+async def test_a_chat_flood_from_two_guest_names_on_one_address_is_limited_per_address(
+    serve, monkeypatch
+):
+    from .test_tables import Game, seat
+
+    three = Limit(per_minute(3), per_minute(3), "chat lines", "wait a moment")
+    monkeypatch.setattr("tui_reversi.server.hall.table_referee.CHAT", three)
+    arcade = await serve()
+    first, second = await guests_at_tables(arcade, 2)
+    for text in ("one", "two"):
+        first.say(f"say {text}")
+        assert (await first.hear()).endswith(f" {text}")
+    second.say("say three")  # the address's third line: the second name's first
+    assert (await second.hear()).endswith(" three")
+    refusal = "refused Too fast: at most 3 chat lines a minute; wait a moment."
+    for text in ("four", "five", "six"):  # a flood: each dropped, with one sentence
+        second.say(f"say {text}")
+        assert await second.hear() == refusal
+    first.say("say seven")
+    assert await first.hear() == refusal
+    alice = await Game.connect(await seat(arcade, "alice", "table"))  # another address
+    await alice.hear_until("ready")
+    alice.say("say hello")
+    assert await alice.hear() == "said alice hello"
+    # One log event a name's burst, charged to the address (so its own flood of them is cut).
+    dropped = notes_of(arcade, "chat lines")
+    assert len(dropped) == 2
+    assert all("127.0.0.2" in text for text in dropped)
+
+
+async def test_a_takeback_flood_from_two_guest_names_on_one_address_is_limited_per_address(serve):
+    from tui_reversi.server.hall.table_referee import TAKEBACKS
+
+    arcade = await serve()
+    first, second = await guests_at_tables(arcade, 2)
+    allowed = int(TAKEBACKS.per_address.burst)
+    for _ in range(allowed - 1):
+        first.say("takeback")
+        assert await first.hear() == "refused You have no move to take back."
+    second.say("takeback")  # the address's last, the second name's first
+    assert await second.hear() == "refused You have no move to take back."
+    refusal = f"refused Too fast: at most {allowed} takebacks a minute; wait a moment."
+    for game in (first, second, second):
+        game.say("takeback")
+        assert await game.hear() == refusal
+    assert len(notes_of(arcade, "takebacks")) == 2
+
+
+async def test_the_servers_notes_of_an_addresss_requests_are_charged_to_that_address(
+    serve, monkeypatch
+):
+    from .test_tables import Game, seat
+
+    monkeypatch.setattr("tui_reversi.server.edge.event_log.ADDRESS_BURST", 400)
+    monkeypatch.setattr("tui_reversi.server.edge.event_log.ADDRESS_BYTES_PER_SECOND", 1)
+    arcade = await serve(max_per_address=10)
+    await guests_at_tables(arcade, 4)  # connects and tables opened: past 400 bytes
+    opened = [text for text in arcade.log_lines if " opened by guest" in text]
+    assert len(opened) < 4
+    assert any(" log-suppressed address=127.0.0.2 " in text for text in arcade.log_lines)
+    alice = await Game.connect(await seat(arcade, "alice", "table"))  # another address's
+    await alice.hear_until("ready")
+    assert any(" opened by alice " in text for text in arcade.log_lines)

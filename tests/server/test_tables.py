@@ -12,6 +12,7 @@ from tui_reversi.core import Color, Ending, square_name
 from tui_reversi.core import Game as CoreGame
 from tui_reversi.net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
 from tui_reversi.net.terms import TimeControl
+from tui_reversi.server.bucket import Limit, per_minute
 from tui_reversi.storage import SavedGames, export_ggf
 
 from .conftest import PATIENCE, Player, wait_until
@@ -450,7 +451,8 @@ async def test_a_time_control_that_cannot_be_read_is_one_sentence(serve):
 
 
 async def test_chat_reaches_everyone_at_the_table_as_it_was_typed_within_limits(serve, monkeypatch):
-    monkeypatch.setattr("tui_reversi.server.hall.table_referee.CHAT_LINES", 3)
+    three = Limit(per_minute(3), per_minute(3), "chat lines", "wait a moment")
+    monkeypatch.setattr("tui_reversi.server.hall.table_referee.CHAT", three)
     arcade = await serve(max_per_address=10)
     alice, bob, code = await sit_down(arcade)
     carol = await Game.connect(await seat(arcade, "carol", f"watch {code}"))

@@ -150,6 +150,8 @@ class Arcade:
             adjourn=config.on_drop == "adjourn",
             tables_per_player=config.tables_per_player,
             spectators_per_table=config.spectators_per_table,
+            charged=self.note,
+            people_per_address=config.people_per_address(),
         )
         # What outlives this process (store.py): SQLite under the data directory, or a
         # fleet's PostgreSQL; finished games also go to the players' saved games.
@@ -160,6 +162,7 @@ class Arcade:
             people=lambda: who_is_here(self),
             record=self._record,
             log=self.note,
+            charged=self.note,
             per_minute=config.invitations_per_minute,
             people_per_address=config.people_per_address(),
         )
@@ -339,9 +342,10 @@ class Arcade:
 
     # The log (event_log.py): one event when a player is let in, one when any connection ends.
 
-    def note(self, text: str) -> None:
-        """A line for the operator about the server itself (a key file gone bad...)."""
-        self.events.write("note", text=text)
+    def note(self, text: str, address: str = "") -> None:
+        """A line for the operator about the server itself (a key file gone bad...);
+        charged to `address` if a request from it caused it (its drops)."""
+        self.events.write("note", address=address or None, text=text)
 
     def log_connect(self, connection: Client) -> None:
         self.events.write(

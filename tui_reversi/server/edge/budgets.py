@@ -12,50 +12,11 @@ of everything else (packets, window changes, channel requests, sessions).
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..bucket import BURST_QUIET, Buckets, Clock, Rate, TokenBucket
 from .event_log import EventLog
-
-Clock = Callable[[], float]
-
-
-@dataclass(frozen=True)
-class Rate:
-    """A budget: `burst` at once, refilled at `per_second`."""
-
-    burst: float
-    per_second: float
-
-
-class TokenBucket:
-    """`take(cost)` succeeds while the bucket holds `cost`; it refills at the rate."""
-
-    def __init__(self, rate: Rate, now: Clock = time.monotonic) -> None:
-        self.rate = rate
-        self._now = now
-        self._left = float(rate.burst)
-        self._since = now()
-
-    def take(self, cost: float = 1.0) -> bool:
-        """Charge `cost` if it fits; False (nothing charged) if not."""
-        self._fill()
-        if cost > self._left:
-            return False
-        self._left -= cost
-        return True
-
-    def wait(self, cost: float = 1.0) -> float:
-        """Seconds until `cost` fits (0 if it does now)."""
-        self._fill()
-        return max(0.0, (cost - self._left) / self.rate.per_second)
-
-    def _fill(self) -> None:
-        now = self._now()
-        self._left = min(self.rate.burst, self._left + (now - self._since) * self.rate.per_second)
-        self._since = now
-
 
 # -- the bytes a game is given -----------------------------------------------------------
 
@@ -131,30 +92,6 @@ HOLD_AT_MOST = 8.0
 HOLDS_AT_MOST = 7
 # Why a connection so ended was, for the log.
 FLOODED = "flooded past its budgets"
-# A kind's drops are one burst until this long passes without one: one log line a burst.
-BURST_QUIET = 30.0
-# Addresses whose buckets are remembered (the least recently used go first).
-MAX_ADDRESSES = 4096
-
-
-class AddressBuckets:
-    """One bucket per address for one rate, the least recently used forgotten
-    beyond MAX_ADDRESSES (a forgotten address starts full again)."""
-
-    def __init__(self, rate: Rate, now: Clock = time.monotonic) -> None:
-        self._rate = rate
-        self._now = now
-        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
-
-    def bucket(self, address: str) -> TokenBucket:
-        bucket = self._buckets.get(address)
-        if bucket is None:
-            bucket = self._buckets[address] = TokenBucket(self._rate, self._now)
-            if len(self._buckets) > MAX_ADDRESSES:
-                self._buckets.popitem(last=False)
-        else:
-            self._buckets.move_to_end(address)
-        return bucket
 
 
 class Budgets:
@@ -165,16 +102,13 @@ class Budgets:
         self._events = events
         self._people = people  # an address's budgets are this many times a budget's per_address
         self._now = now
-        self._addresses: dict[Budget, AddressBuckets] = {}
+        self._addresses: dict[Budget, Buckets] = {}
 
     def address_bucket(self, budget: Budget, address: str) -> TokenBucket:
         buckets = self._addresses.get(budget)
         if buckets is None:
-            rate = Rate(
-                budget.per_address.burst * self._people,
-                budget.per_address.per_second * self._people,
-            )
-            buckets = self._addresses[budget] = AddressBuckets(rate, self._now)
+            rate = budget.per_address.times(self._people)
+            buckets = self._addresses[budget] = Buckets(rate, self._now)
         return buckets.bucket(address)
 
     def for_connection(

@@ -14,7 +14,6 @@ to go there: each session then starts its player's game at that table.
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import itertools
 import time
@@ -26,6 +25,7 @@ from ...net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_C
 from ...net.remote import NOBODY, shown_name
 from ...net.server_line import line, words
 from ...net.terms import TableRefused, TableTerms
+from ..bucket import Limit, Limiter, per_minute
 from ..config import format_duration
 from ..ledger.store import TableView
 from .games_socket import GamesSocket, hello, tell
@@ -36,11 +36,18 @@ if TYPE_CHECKING:
 
 # How long an invitation waits for its answer.
 INVITATION_TIMEOUT = 60.0
-# Invitations one player may send in INVITATION_WINDOW seconds (the server's
-# --invitations-per-minute sets it), and the players of one address together
-# (so a guest that connects again, a new guest, does not start afresh).
+# Invitations one player (by name) may send at once and a minute (the server's
+# --invitations-per-minute sets it), and the names of one address together, as
+# many as the people it stands for (so a guest that connects again, a new guest,
+# does not start afresh).
 INVITATIONS_PER_MINUTE = 5
-INVITATION_WINDOW = 60.0
+
+
+def invitations(count: int) -> Limit:
+    """The limit on invitations, `count` a minute."""
+    return Limit(per_minute(count), per_minute(count), "invitations", "try again shortly")
+
+
 # How often the lobby is looked at again for the games that show it (sent only if changed).
 REFRESH = 1.0
 # Longer than this, what an invitation names is nobody's name (player_directory_name's are
@@ -98,6 +105,7 @@ class LobbyHost:
         record: Callable[[str], tuple[str, int, str]],
         log: Callable[[str], None],
         *,
+        charged: Callable[[str, str], None] | None = None,
         per_minute: int = INVITATIONS_PER_MINUTE,
         people_per_address: int = 1,
         timeout: float = INVITATION_TIMEOUT,
@@ -107,17 +115,21 @@ class LobbyHost:
         self._people = people  # who is on the server and what they do
         self._record = record  # a name's rating, rated games and results
         self._log = log
-        self.per_minute = per_minute
-        # An address sends as many as this many players (more behind a NAT or a balancer).
-        self._per_address = per_minute * people_per_address
+        # A line for the log charged to the address whose request caused it.
+        self._charged = charged or (lambda text, _address: log(text))
+        # An address has as many names' limit as the people it stands for (a NAT, a balancer).
+        self._invitations = Limiter(
+            invitations(per_minute),
+            self._charged,
+            people=people_per_address,
+            now=now,
+        )
         self.timeout = timeout
         self._now = now
         self._admitted: dict[str, tuple[str, Callable[[str], bool], str]] = {}
         self.guests: list[Guest] = []
         self.invitations: dict[int, Invitation] = {}
         self._numbers = itertools.count(1)
-        # When each name, and each address, sent its invitations lately.
-        self._sent: dict[str, collections.deque[float]] = {}
         variables = (LOBBY_SOCKET_VARIABLE, LOBBY_SECRET_VARIABLE)
         self._socket = GamesSocket("lobby", variables, self._serve)
         self._refresher: asyncio.Task[None] | None = None
@@ -220,15 +232,15 @@ class LobbyHost:
             return self._not_free(name)
         if any(i.invitee is invitee or i.inviter is invitee for i in self.invitations.values()):
             return f"{shown_name(name)} is busy with another invitation; try again in a moment."
-        if not self._count_invitation(guest):
-            return f"Too fast: at most {self.per_minute} invitations a minute; try again shortly."
+        if not self._invitations.take(guest.name, guest.address):
+            return self._invitations.limit.refusal
         invitation = Invitation(next(self._numbers), guest, invitee, terms)
         self.invitations[invitation.number] = invitation
         loop = asyncio.get_running_loop()
         invitation.timer = loop.call_later(self.timeout, self._lapsed, invitation)
         invitee.send(line("invited", invitation.number, guest.name, *terms.words()))
         guest.send(line("waiting", invitation.number, name))
-        self._log(f"invitation {invitation.number}: {guest.name} invites {name}")
+        self._charged(f"invitation {invitation.number}: {guest.name} invites {name}", guest.address)
         return None
 
     def _not_free(self, name: str) -> str:
@@ -241,22 +253,6 @@ class LobbyHost:
         return (
             f"{shown_name(name)} is {doing.text}; invite them when they are back in their own game."
         )
-
-    def _count_invitation(self, guest: Guest) -> bool:
-        """Count an invitation of `guest`'s, to its name and its address, if within
-        the limit of both; False if over either."""
-        now = self._now()
-        keys = [f"name {guest.name}", *([f"address {guest.address}"] if guest.address else [])]
-        counts = [self._sent.setdefault(key, collections.deque()) for key in keys]
-        for sent in counts:
-            while sent and now - sent[0] >= INVITATION_WINDOW:
-                sent.popleft()
-        limits = [self.per_minute, self._per_address]
-        if any(len(sent) >= limit for sent, limit in zip(counts, limits, strict=False)):
-            return False
-        for sent in counts:
-            sent.append(now)
-        return True
 
     def _withdraw(self, guest: Guest) -> str | None:
         invitation = self._sent_by(guest)
@@ -287,20 +283,22 @@ class LobbyHost:
         inviter = invitation.inviter
         if not accepted:
             inviter.send(line("answered", f"{shown_name(guest.name)} declined your invitation."))
-            self._log(f"invitation {invitation.number}: declined")
+            self._charged(f"invitation {invitation.number}: declined", guest.address)
             return None
         terms = invitation.terms
         host = terms.colour.resolve()  # (random: drawn now)
         try:
             table, host_secret = self.tables.open(
-                inviter.name, terms.variant, terms.clock, colour=host
+                inviter.name, terms.variant, terms.clock, colour=host, address=inviter.address
             )
-            _, guest_secret = self.tables.join(table.code, guest.name)
+            _, guest_secret = self.tables.join(table.code, guest.name, guest.address)
         except TableRefused as refusal:
             why = f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
             inviter.send(line("answered", f"{shown_name(guest.name)} accepted, but: {why}"))
             return f"The table could not be opened: {refusal}"
-        self._log(f"invitation {invitation.number}: accepted; table {table.code}")
+        self._charged(
+            f"invitation {invitation.number}: accepted; table {table.code}", guest.address
+        )
         self._send_to_table(inviter, host_secret, table.code)
         self._send_to_table(guest, guest_secret, table.code)
         return None

@@ -630,16 +630,19 @@ class GameSession(asyncssh.SSHServerSession):
             if code is None:
                 terms = terms or TableTerms()
                 colour = terms.colour.resolve()  # (random: drawn now, shown with the code)
-                table, secret = tables.open(self.player, terms.variant, terms.clock, colour)
+                table, secret = tables.open(
+                    self.player, terms.variant, terms.clock, colour, self.address
+                )
             elif at_table == "watch":
-                table, secret = tables.watch(code, self.player)
+                table, secret = tables.watch(code, self.player, self.address)
             elif at_table == "resume":
                 table, secret = tables.resume(code, self.player)
             else:
-                table, secret = tables.join(code, self.player)
+                table, secret = tables.join(code, self.player, self.address)
         except TableRefused as refusal:
             self._leave_seat()
             raise SessionRefused(str(refusal), 1, f"table refused: {refusal}") from None
+        tables.connected_from(secret, self.address)
         self._table_secret = secret
         self._table_code = table.code
 
@@ -695,6 +698,8 @@ class GameSession(asyncssh.SSHServerSession):
         look = look_options(options)
         tables = self._owner.arcade.tables
         self._table_secret, self._next_table = self._next_table, None
+        if self._table_secret is not None:
+            tables.connected_from(self._table_secret, self.address)
         seat = tables.seat_of(self._table_secret) if self._table_secret else None
         self._table_code = seat.table.code if seat is not None else None
         try:

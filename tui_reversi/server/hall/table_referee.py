@@ -8,22 +8,24 @@ nothing changes.
 
 from __future__ import annotations
 
-import collections
-import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 
 from ...core import Color, Ending, Game, Move, ReversiError
 from ...net.remote import CHAT_LENGTH, shown_name
 from ...net.server_line import line
+from ..bucket import Limit, Limiter, per_minute
 from .table import Seat, Table
 from .table_clocks import TableClocks
 
 # Takebacks one player may ask for in one game.
 TAKEBACKS_PER_GAME = 5
-# Lines of chat one person may say in CHAT_WINDOW seconds.
-CHAT_LINES = 10
-CHAT_WINDOW = 60.0
+# Lines of chat one person (by name, across tables) may say at once and a minute;
+# the names from one address together, as many as the people it stands for.
+CHAT = Limit(per_minute(10), per_minute(10), "chat lines", "wait a moment")
+# Takebacks asked for (refused ones too), the same way: a flood of them, the
+# opponent asked again and again, is what this stops.
+TAKEBACKS = Limit(per_minute(3), per_minute(3), "takebacks", "wait a moment")
 
 
 class TableReferee:
@@ -37,14 +39,18 @@ class TableReferee:
         save: Callable[[Table], None],
         seats_at: Callable[[Table], Iterable[Seat]],
         log: Callable[[str], None],
+        charged: Callable[[str, str], None],
+        people_per_address: int = 1,
     ) -> None:
         self._clocks = clocks
         self._end = end  # the game is over: told, recorded
         self._save = save  # the game changed: kept
         self._seats_at = seats_at  # every seat at a table (a rematch changes their colours)
         self._log = log
-        # When each player (by name) chatted lately: the limit holds across tables.
-        self._said: dict[str, collections.deque[float]] = {}
+        # (a drop past a limit is noted charged to the address that flooded)
+        people = people_per_address
+        self._chat = Limiter(CHAT, charged, people=people, now=clocks.now)
+        self._takebacks = Limiter(TAKEBACKS, charged, people=people, now=clocks.now)
 
     def heard(self, seat: Seat, command: str, rest: str) -> str | None:
         """Do what the game at `seat` asked; why not, in one sentence, if it cannot be done."""
@@ -73,13 +79,8 @@ class TableReferee:
             return None
         if len(text) > CHAT_LENGTH:
             return f"A chat line is at most {CHAT_LENGTH} characters."
-        now = time.monotonic()
-        said = self._said.setdefault(seat.name, collections.deque())
-        while said and now - said[0] > CHAT_WINDOW:
-            said.popleft()
-        if len(said) >= CHAT_LINES:
-            return f"Too fast: at most {CHAT_LINES} chat lines a minute; wait a moment."
-        said.append(now)
+        if not self._chat.take(seat.name, seat.address):
+            return self._chat.limit.refusal
         told = line("said", shown_name(seat.name), text)
         seat.table.chat.append(told)
         seat.table.broadcast(told)
@@ -144,6 +145,8 @@ class TableReferee:
         table, color = seat.table, seat.color
         assert color is not None
         game = table.game
+        if not self._takebacks.take(seat.name, seat.address):
+            return self._takebacks.limit.refusal
         if table.ended is not None:
             return "The game is over."
         if table.takeback is not None:

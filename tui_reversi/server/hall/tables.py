@@ -74,10 +74,14 @@ class Tables:
         adjourn: bool = False,
         tables_per_player: int = TABLES_PER_PLAYER,
         spectators_per_table: int = SPECTATORS_PER_TABLE,
+        charged: Callable[[str, str], None] | None = None,
+        people_per_address: int = 1,
     ) -> None:
         self.tables_per_player = tables_per_player
         self.spectators_per_table = spectators_per_table
         self._log = log
+        # A line for the log charged to the address whose request caused it.
+        self._charged = charged or (lambda text, _address: log(text))
         self._leaving: set[Seat] = set()  # games that said they leave (not dropped)
         # Seats whose player's connection went (or the server hung up): when their game
         # goes, that is a drop, not a crash.
@@ -96,6 +100,8 @@ class Tables:
             save=self.course.save,
             seats_at=self._seats_at,
             log=log,
+            charged=self._charged,
+            people_per_address=people_per_address,
         )
         variables = (TABLE_SOCKET_VARIABLE, TABLE_SECRET_VARIABLE)
         self._socket = GamesSocket("tables", variables, self.serve_game)
@@ -159,10 +165,11 @@ class Tables:
         variant: Variant = Variant.OTHELLO,
         time_control: TimeControl | None = None,
         colour: Color = Color.BLACK,
+        address: str = "",
     ) -> tuple[Table, str]:
-        """A new table with `name` at `colour` (Black unless chosen: see net/terms.py
-        for `random`), with clocks if `time_control`; its secret for that seat.
-        Raises TableRefused."""
+        """A new table with `name` (connected from `address`) at `colour` (Black
+        unless chosen: see net/terms.py for `random`), with clocks if
+        `time_control`; its secret for that seat. Raises TableRefused."""
         playing = [
             table
             for table in self.tables.values()
@@ -177,11 +184,13 @@ class Tables:
         table = Table(code, variant, {colour: name}, time_control=time_control)
         self.tables[code] = table
         clock = f", clock {time_control}" if time_control else ""
-        self._log(f"table {code} opened by {name} as {colour.label} ({variant.value}{clock})")
+        opened = f"table {code} opened by {name} as {colour.label} ({variant.value}{clock})"
+        self._charged(opened, address)
         return table, self._seat(table, colour, name)
 
-    def join(self, code: str, name: str) -> tuple[Table, str]:
-        """Sit `name` at the free seat of table `code`. Raises TableRefused."""
+    def join(self, code: str, name: str, address: str = "") -> tuple[Table, str]:
+        """Sit `name` (connected from `address`) at the free seat of table `code`.
+        Raises TableRefused."""
         code = code.strip().upper()
         if code not in self.tables and self.fleet is not None:
             return self._sit_elsewhere("join", code, name)
@@ -197,7 +206,7 @@ class Tables:
             raise TableRefused(f"both seats at table {code} are taken.")
         color = free[0]
         table.names[color] = name
-        self._log(f"table {code}: {name} joined as {color.label}")
+        self._charged(f"table {code}: {name} joined as {color.label}", address)
         table.broadcast(table.players_line())
         for rated in self._ratings(name):
             table.broadcast(rated)
@@ -210,8 +219,9 @@ class Tables:
         self.course.save(table)
         return table, self._seat(table, color, name)
 
-    def watch(self, code: str, name: str) -> tuple[Table, str]:
-        """A spectator's place at table `code` for `name`. Raises TableRefused."""
+    def watch(self, code: str, name: str, address: str = "") -> tuple[Table, str]:
+        """A spectator's place at table `code` for `name` (connected from `address`).
+        Raises TableRefused."""
         code = code.strip().upper()
         if code not in self.tables and self.fleet is not None:
             return self._sit_elsewhere("watch", code, name)
@@ -222,13 +232,20 @@ class Tables:
                 "this server allows; try again later."
             )
         table.audience.append(name)
-        self._log(f"table {table.code}: {name} watches")
+        self._charged(f"table {table.code}: {name} watches", address)
         table.broadcast(line("news", f"{name} is watching."))
         return table, self._seat(table, None, name)
 
     def seat_of(self, secret: str) -> Seat | None:
         """The seat a session's secret stands for, while it does."""
         return self._seats.get(secret)
+
+    def connected_from(self, secret: str, address: str) -> None:
+        """The player of the seat `secret` stands for connected from `address`: what
+        their game asks is charged to it too."""
+        seat = self._seats.get(secret)
+        if seat is not None:
+            seat.address = address
 
     def view_of(self, secret: str) -> TableView | None:
         """The table `secret` has a seat at, as the lobby shows it, while it has."""
