@@ -9,9 +9,10 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from ...core import Color
-from ...net.remote import is_guest
+from ...net.remote import is_guest, shown_name
 from ..config import player_directory_name
 from ..ledger.fleet import Fleet
+from ..ledger.ratings import shown_rating
 from ..ledger.store import Presence, Store, TableView
 from .lobby_host import Doing, LobbyHost
 from .tables import Tables
@@ -90,7 +91,7 @@ def who_is_here(arcade: Server, everywhere: bool = True) -> dict[str, Doing]:
         elif seat.color is None:
             doing[who] = Doing("watching", f"watching table {code}", code)
         else:
-            other = seat.table.name(seat.color.other)
+            other = seat.table.shown(seat.color.other)
             against = f"against {other}" if other else "waiting for someone to join"
             where = f"at table {code} ({seat.color.label}), {against}"
             doing[who] = Doing("playing" if other else "waiting", where, code)
@@ -115,7 +116,7 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
     views = arcade.tables.views(everywhere=True)
     doing = {who: what.text for who, what in who_is_here(arcade).items()}
     lines = [f"tui-reversi: {len(doing)} here"]
-    lines += [f"  {who:<16} {what}" for who, what in sorted(doing.items())]
+    lines += [f"  {shown_name(who):<16} {what}" for who, what in sorted(doing.items())]
     headings = {
         "playing": "Tables in progress (watch CODE to watch one):",
         "adjourned": f"Adjourned games (a player resumes one with {join_hint} resume CODE):",
@@ -124,23 +125,20 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
         of_kind = [view for view in views if view.kind == kind]
         if of_kind:
             lines.append(heading)
-            lines += [
-                f"  {view.code}  {view.black} (Black) against {view.white} (White), {_how(view)}"
-                for view in of_kind
-            ]
+            lines += [f"  {view.code}  {_players(view)}, {_how(view)}" for view in of_kind]
     waiting = [view for view in views if view.kind == "open"]
     if waiting:
         lines.append(f"Open tables (anyone may sit down: {join_hint} join CODE):")
         for view in waiting:
             colour, host = (Color.BLACK, view.black) if view.black else (Color.WHITE, view.white)
-            lines.append(f"  {view.code}  {host} waits ({colour.label}), {_how(view)}")
+            lines.append(f"  {view.code}  {shown_name(host)} waits ({colour.label}), {_how(view)}")
     archive = arcade.archive
     if is_guest(name):
         lines.append("You play as a guest here: unrated; connect with an SSH key to claim a name.")
     elif archive is not None:
         rating, games = archive.rating(name)
         lines.append(
-            f"Your record here: {archive.results(name)}; rating {round(rating)} "
+            f"Your record here: {archive.results(name)}; rating {shown_rating(rating, games)} "
             f"after {games} rated games."
         )
     return lines
@@ -150,12 +148,19 @@ def adjourned_lines(games: list[TableView], name: str, hint: str) -> list[str]:
     """`ssh host resume`: `name`'s adjourned games and how to resume each; `hint`
     is the ssh command before `resume CODE`."""
     if not games:
-        return [f"tui-reversi: {name} has no adjourned games on this server."]
-    lines = [f"tui-reversi: {name}'s adjourned games (resume one with {hint} resume CODE):"]
+        return [f"tui-reversi: {shown_name(name)} has no adjourned games on this server."]
+    lines = [
+        f"tui-reversi: {shown_name(name)}'s adjourned games (resume one with {hint} resume CODE):"
+    ]
     for view in games:
         you, other = (Color.BLACK, view.white) if view.black == name else (Color.WHITE, view.black)
-        lines.append(f"  {view.code}  you ({you.label}) against {other}, {_how(view)}")
+        lines.append(f"  {view.code}  you ({you.label}) against {shown_name(other)}, {_how(view)}")
     return lines
+
+
+def _players(view: TableView) -> str:
+    """'alice (Black) against guest-7f3a9c (White)'."""
+    return f"{shown_name(view.black)} (Black) against {shown_name(view.white)} (White)"
 
 
 def _how(view: TableView) -> str:

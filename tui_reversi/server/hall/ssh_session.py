@@ -21,6 +21,7 @@ from typing import Protocol
 import asyncssh
 
 from ...crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
+from ...net.remote import shown_name
 from ...net.ssh_command import SSH_COMMAND_VARIABLE, ssh_command
 from ...net.terms import TableTerms
 from ..config import (
@@ -31,6 +32,7 @@ from ..config import (
     player_environment,
     player_user_name,
 )
+from ..ledger.account_keys import ADDING_SUFFIX
 from .lobby_host import GO_GRACE
 from .pty_process import INPUT_HIGH_WATER, PtyProcess, Spawn
 from .roster import Server, adjourned_lines, lobby_lines
@@ -279,7 +281,10 @@ class GameSession(asyncssh.SSHServerSession):
             self._exit(1)
             return
         if words[:1] == ["keys"]:
-            lines, status = self._owner.keys(words[1:], self._ssh(terminal=False, key="NEW-KEY"))
+            host, port = self._config.address_for(self._owner.ssh_connection)
+            new_key_user = f"{self._owner.user or ''}{ADDING_SUFFIX}"  # (keys add CODE from it)
+            new_key = ssh_command(host, port, new_key_user, terminal=False, key="NEW-KEY")
+            lines, status = self._owner.keys(words[1:], new_key)
             self._print(lines)
             self._owner.end_reason = f"keys {' '.join(words[1:2])}".strip()
             self._exit(status)
@@ -729,7 +734,7 @@ class GameSession(asyncssh.SSHServerSession):
         home = _player_home(self._config.players_dir, user)
         env = player_environment(
             home=home,
-            user=player_user_name(user),
+            user=player_user_name(shown_name(user)),
             term=self._term,
             client_env=self._chan.get_environment() if self._chan else {},
             ssh_connection=owner.ssh_connection,
