@@ -296,7 +296,8 @@ class ReversiApp(App[None]):
         from .screens.help import HelpScreen, section_of
 
         # Nothing opens over the size notice: it would be drawn too small, and bury it.
-        if not isinstance(self.screen, (HelpScreen, TooSmallScreen)):
+        # The size is asked, not the screen: a key may come before the notice is pushed.
+        if not isinstance(self.screen, HelpScreen) and not self._too_small():
             self.push_screen(HelpScreen(section_of(self.screen)))
 
     def action_command_palette(self) -> None:
@@ -305,8 +306,7 @@ class ReversiApp(App[None]):
         # One palette at a time, also when another screen (the size notice,
         # game over) has come in front of it: two would share an id.
         open_already = any(isinstance(screen, CommandPalette) for screen in self.screen_stack)
-        too_small = isinstance(self.screen, TooSmallScreen)
-        if self.use_command_palette and not open_already and not too_small:
+        if self.use_command_palette and not open_already and not self._too_small():
             self.push_screen(CommandPalette(id="--command-palette"))
 
     def search_themes(self) -> None:
@@ -543,10 +543,15 @@ class ReversiApp(App[None]):
             self.session.close(timeout=1.0)
         os._exit(code)
 
+    def _too_small(self, size: Size | None = None) -> bool:
+        """Whether the terminal (or `size`) is below the game's minimum."""
+        width, height = size if size is not None else self.size
+        return width < MIN_WIDTH or height < MIN_HEIGHT
+
     def _check_size(self, size: Size) -> None:
         # Short terminals: dialogs leave out their keys line (the key bar has them).
         self.set_class(size.height < SHORT_HEIGHT, "-short")
-        too_small = size.width < MIN_WIDTH or size.height < MIN_HEIGHT
+        too_small = self._too_small(size)
         showing = isinstance(self.screen, TooSmallScreen)
         # The notice is always in front while the terminal is too small; one
         # left under a dialog goes when it is in front again (screen_change_signal).

@@ -263,3 +263,23 @@ def test_a_dialog_closed_before_it_was_mounted_mounts_nothing():
     from tui_reversi.screens.help import HelpScreen
 
     HelpScreen().on_mount()  # as it runs on a screen already taken away
+
+
+async def test_a_key_before_the_size_notice_is_up_opens_nothing_behind_it(make_app):
+    """? or the palette asked while the terminal is already too small but the
+    notice is not in front yet (its turn has not come) opens nothing that
+    would stay behind it: the size is asked, not the screen (found under
+    load: help came back once the terminal grew)."""
+    from tui_reversi.screens.help import HelpScreen
+
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        app._check_size = lambda size: None  # the notice's turn has not come yet
+        await pilot.resize_terminal(50, 12)
+        assert isinstance(app.screen, GameScreen)
+        app.action_help()
+        app.action_command_palette()
+        await pilot.pause()
+        assert not any(isinstance(screen, HelpScreen) for screen in app.screen_stack)
+        assert not any(screen.id == "--command-palette" for screen in app.screen_stack)

@@ -97,6 +97,8 @@ def test_an_archive_moves_into_an_empty_database_whole_and_once(postgres, databa
             assert sorted(key.key for key in fleet.keys_of(player)) == sorted(keys)
             assert fleet.rating(player) == ratings[player]  # as they were, not rated again
             assert str(fleet.results(player)) == results[player]
+            # Its look-alikes are refused before the player has even logged in.
+            assert fleet.look_alike(player.upper()) == player
         (waiting,) = fleet.orphaned("alice")  # any node takes it over when alice resumes
         assert (waiting.code, waiting.game.transcript(), waiting.left) == (
             "ADJRN",

@@ -43,7 +43,8 @@ async def test_the_hints_name_the_public_address_and_the_readers_own_name(serve)
     assert "anyone may sit down: ssh -t -p 2200 carol@games.example.org join CODE" in lobby
     status, shown = await run(arcade, "carol", "keys add")
     assert status == 0
-    assert re.search(r"\n  ssh -i NEW-KEY -p 2200 carol@games\.example\.org keys add \S+\n", shown)
+    new_key = r"ssh -i NEW-KEY -p 2200 carol\+key@games\.example\.org"
+    assert re.search(rf"\n  {new_key} keys add \S+\n", shown)
 
 
 async def test_port_22_is_left_out(serve):

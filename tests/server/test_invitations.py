@@ -60,7 +60,7 @@ async def test_look_sends_who_is_here_the_tables_and_the_record_whenever_it_chan
     alice = await Guest.arrive(arcade, "alice")
     alice.say("look")
     assert await alice.hear() == "person alice free playing on their own"
-    assert await alice.hear() == "record 1500 0 0 won, 0 lost, 0 drawn"
+    assert await alice.hear() == "record 1500? 0 0 won, 0 lost, 0 drawn"
     assert await alice.hear() == "shown"
     await Player.connect(arcade, "dave", command="table variant anti clock 5+3")
     await alice.hear_starting("person dave waiting at table")

@@ -98,13 +98,13 @@ async def test_the_host_who_asks_for_white_plays_white_and_the_friend_black(serv
     assert await alice.hear_until("ready") == [
         f"seated {code} white anti",
         "players - alice",
-        "rated alice 1500",
+        "rated alice 1500?",
         "clock 180.0 180.0 -",
         "ready",
     ]
     bob = await Game.connect(await seat(arcade, "bob", f"join {code}"))
     assert (await bob.hear_until("ready"))[:2] == [f"seated {code} black anti", "players bob alice"]
-    assert await alice.hear_until("news bob (rated 1500) sits at the table as Black.")
+    assert await alice.hear_until("news bob (rated 1500?) sits at the table as Black.")
     alice.say("move 0 d3")  # Black moves first, and Black is bob
     assert await alice.hear_until("refused It is not your turn.")
     bob.say("move 0 d3")

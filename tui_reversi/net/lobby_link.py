@@ -33,7 +33,8 @@ a game says names it. The server's side is server/hall/lobby_host.py.
                                     a table (KIND: playing, open, adjourned; '-' for an
                                     empty seat or no clock, else M+S; MOVE the move to
                                     be played)
-      record RATING GAMES TEXT...   your rating, the rated games it rests on, your results
+      record RATING GAMES TEXT...   your rating ('1500?' while provisional), the rated games
+                                    it rests on, your results
       shown                         the lobby above is complete: show it (sent again,
                                     whole, whenever it changes while you look)
       invited NUMBER NAME TERMS...  NAME invites you, on the terms of their `invite`
@@ -62,7 +63,7 @@ from typing import BinaryIO
 
 from ..core import ReversiError, Variant
 from ..core.errors import reason
-from .remote import NOBODY
+from .remote import NOBODY, rating_word, shown_name
 from .server_line import MAX_LINE, ServerLine, line, words
 from .terms import TableTerms, TimeControl
 
@@ -96,7 +97,7 @@ class TableEntry:
 
     def describe(self) -> str:
         """'alice (Black) against bob (White), othello, clock 5+3, move 12'."""
-        black, white = self.names
+        black, white = (shown_name(name) for name in self.names)
         clock = f", clock {self.clock}" if self.clock is not None else ""
         how = f"{self.variant.value}{clock}, move {self.move}"
         if self.kind == "open":
@@ -111,7 +112,7 @@ class LobbyView:
 
     people: tuple[Person, ...] = ()
     tables: tuple[TableEntry, ...] = ()
-    rating: int = 1500
+    rating: str = "1500?"
     games: int = 0
     record: str = ""
 
@@ -154,7 +155,7 @@ class _Gathering:
 
     people: list[Person] = field(default_factory=list)
     tables: list[TableEntry] = field(default_factory=list)
-    rating: int = 1500
+    rating: str = "1500?"
     games: int = 0
     record: str = ""
     page: str | None = None  # the title of a page being read
@@ -251,7 +252,8 @@ class LobbyLink(ServerLine[LobbyNews]):
                 gathering.tables.append(entry)
             elif command == "record":
                 rating, games, text = rest.split(" ", 2)
-                gathering.rating, gathering.games, gathering.record = int(rating), int(games), text
+                gathering.rating, gathering.games = rating_word(rating), int(games)
+                gathering.record = text
             elif command == "shown":
                 self._gathering = _Gathering()
                 view = LobbyView(

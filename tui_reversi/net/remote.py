@@ -23,7 +23,8 @@ of UTF-8 at a time (net/server_line.py), words separated by one space:
     server -> game
       seated CODE SEAT VARIANT      you sit at table CODE as black or white, or are watching
       players BLACK WHITE           the names at the table ('-': nobody yet)
-      rated NAME RATING             a player's Elo rating on this server
+      rated NAME RATING             a player's Elo rating on this server: 1516, or 1500?
+                                    while provisional (its first rated games)
       rerated TEXT...               after a rated game, how it moved both ratings:
                                     'alice 1516 (+16), bob 1484 (-16)' (before `over`'s
                                     dialog is closed, or after: the dialog shows it)
@@ -106,7 +107,7 @@ class News:
         return self.ending is not None
 
 
-# The names a server gives the players it let in without a key (`guest-7f3a`):
+# The names a server gives the players it let in without a key (`guest-7f3a9c...`):
 # they play unrated, and the table says so beside their name.
 GUEST_PREFIX = "guest-"
 
@@ -114,6 +115,16 @@ GUEST_PREFIX = "guest-"
 def is_guest(name: str) -> bool:
     """True for a name the server gave a guest."""
     return name.startswith(GUEST_PREFIX)
+
+
+# Hex digits shown of a guest's name (`guest-` and 16 of them, never given twice):
+# enough to tell the guests in one lobby apart.
+SHOWN_GUEST_DIGITS = 6
+
+
+def shown_name(name: str) -> str:
+    """A name as people read it: a guest's cut to `guest-7f3a9c`, any other whole."""
+    return name[: len(GUEST_PREFIX) + SHOWN_GUEST_DIGITS] if is_guest(name) else name
 
 
 @dataclass
@@ -127,7 +138,7 @@ class TableState:
     moves: list[tuple[int, Move]] = field(default_factory=list)
     ending: Ending | None = None  # how the game ended (adjourned: for now), if it did
     clock: ClockReading | None = None  # None: no time control
-    ratings: dict[str, int] = field(default_factory=dict)  # by player name
+    ratings: dict[str, str] = field(default_factory=dict)  # by player name: '1516', '1500?'
 
 
 class TableLink(ServerLine[News]):
@@ -239,7 +250,7 @@ class TableLink(ServerLine[News]):
             self._tell(News("", names=names))
         elif command == "rated":
             name, rating = rest.split(" ")
-            self.state.ratings[name] = int(rating)
+            self.state.ratings[name] = rating_word(rating)
         elif command == "clock":
             self.state.clock = _clock(rest)
             self._tell(News("", clock=self.state.clock))
@@ -341,6 +352,14 @@ class RemotePerson:
         self.cancel()
 
 
+def rating_word(word: str) -> str:
+    """A rating as the server sends it ('1516', '1500?' while provisional), checked.
+    Raises ValueError for anything else."""
+    if not (word.removesuffix("?").isdigit() and len(word) <= 6):
+        raise ValueError(f"{word[:8]!r} is not a rating")
+    return word
+
+
 def _read_table(reader: BinaryIO) -> TableState:
     """The server's description of the table, up to its `ready` line."""
     state = TableState()
@@ -365,7 +384,7 @@ def _read_table(reader: BinaryIO) -> TableState:
                 state.clock = _clock(rest)
             elif command == "rated":
                 name, rating = rest.split(" ")
-                state.ratings[name] = int(rating)
+                state.ratings[name] = rating_word(rating)
         except (ValueError, KeyError, ReversiError):
             raise ReversiError(
                 "the server described the table in a way this game cannot read"

@@ -19,7 +19,7 @@ SSH_COMMAND_VARIABLE = "TUI_REVERSI_SSH_COMMAND"
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 _HOST_NAME = re.compile(rf"{_LABEL}(?:\.{_LABEL})*\.?")
 # A user name a shell passes on as it is, and that ssh cannot take for an option.
-_PLAIN_USER = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]*")
+_PLAIN_USER = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._+-]*")  # ('+': alice+key, a new key's)
 
 
 def parse_address(text: str) -> tuple[str, int]:

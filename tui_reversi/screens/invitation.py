@@ -11,6 +11,7 @@ from textual.widgets import Button
 
 from ..core import Variant
 from ..net.lobby_link import Invitation
+from ..net.remote import shown_name
 from ..net.terms import ColourChoice, TableTerms, TimeControl
 from ..widgets.choice import ChoiceRow
 from ..widgets.key_bar import KeyLine
@@ -121,6 +122,7 @@ class InvitedScreen(ConfirmScreen):
     """Someone's invitation: y or Enter accepts, n or Esc declines."""
 
     def __init__(self, invitation: Invitation) -> None:
-        question = f"{invitation.inviter} invites you to a game: {invitation.terms.for_guest()}."
+        inviter, terms = shown_name(invitation.inviter), invitation.terms.for_guest()
+        question = f"{inviter} invites you to a game: {terms}."
         super().__init__(question, yes="Accept", no="Decline")
         self.invitation = invitation

@@ -20,6 +20,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..net.lobby_link import Invitation, LobbyLink, LobbyNews, LobbyView, Page, TableEntry
+from ..net.remote import shown_name
 from ..net.terms import TableTerms
 from ..widgets.literal import Literal
 from .invitation import InvitedScreen, InviteScreen, WaitingScreen
@@ -93,7 +94,9 @@ class LobbyScreen(RowDialog):
         super().on_mount()
         self.query_one(OptionList).focus()
         self.query_one("#dialog-title", Static).update(
-            Content.from_markup("[b]Lobby[/b] · you are $name on this server", name=self.link.name)
+            Content.from_markup(
+                "[b]Lobby[/b] · you are $name on this server", name=shown_name(self.link.name)
+            )
         )
         if self.view is not None:
             self.show_view(self.view)
@@ -141,7 +144,7 @@ class LobbyScreen(RowDialog):
         rows: list[tuple[str | None, Content]] = [(None, _heading("People here (⏎ invites)"))]
         for person in view.people:
             you = " (you)" if person.name == self.link.name else ""
-            name = f"{person.name}{you}"
+            name = f"{shown_name(person.name)}{you}"
             # The words say the state ("at table K7QP2 (Black), against bob"), but for free.
             doing = f"free, {person.text}" if person.state == "free" else person.text
             text = f"{name:<{NAME_WIDTH}} {doing}"

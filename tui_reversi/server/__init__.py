@@ -14,7 +14,9 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   - `arcade`: the listener, authentication, seats, the connection log.
   - `event_log`: the log's format, where whatever a client said is escaped
     and cut (`log_value`), and each address's allowance of log bytes.
-  - `door`: admission at the door and the password penalties.
+  - `door`: admission at the door.
+  - `guessing`: what guessing a password or a key code costs (per address,
+    name, key and in total), the penalties kept in the ledger.
   - `login`: one connection's way in; `accounts`: the name rules and the
     authorized-keys file; `key_commands`: `ssh host keys`.
   - `budgets`: what a client may send (input, packets, window changes,
@@ -44,6 +46,7 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     on another node was lost, waiting to sit back down (`table_stranded`).
   - `lobby_host`: the server's end of the in-app lobby: guests and invitations.
   - `roster`: who is here and what each is doing, as plain lines (`ssh host lobby`).
+  - `guests`: a guest's name (64 random bits, shown short) and its folder.
 - `ledger`: what outlives a process.
   - `store`: the one interface to what the server keeps and shares, and the
     records through it; `standings` the leaderboard's, the profiles' and the
@@ -52,6 +55,9 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     the other; `node_link`: a node's connections to PostgreSQL, its threads
     for calls off the event loop, and its way back after the database went.
   - `account_keys`: which keys are which name's, the codes to add one.
+  - `names`: one name per look-alike key (UTS #39 skeleton); `ratings`: the
+    Elo rules (provisional names, rematches counting less); `penalties`:
+    the penalties of guessing as kept; `archive_schema`: SQLite's versions.
   - `fleet`: several nodes on one PostgreSQL as one server: relayed seats, the
     lobby's shares, invitations between nodes; `fleet_outbox`: its messages,
     in order, off the event loop.

@@ -268,8 +268,8 @@ class AtTable:
 
 
 def _rated(state: TableState, name: str) -> str:
-    """' (1516)': `name`'s rating on this server, if it sent one; ' (a guest,
-    unrated)' for a guest."""
+    """' (1516)', or ' (1500?)' while provisional: `name`'s rating on this server,
+    if it sent one; ' (a guest, unrated)' for a guest."""
     if is_guest(name):
         return " (a guest, unrated)"
     rating = state.ratings.get(name)

@@ -26,7 +26,10 @@ import asyncssh
 
 from ...core.errors import reason
 from ...crash import keep_private
+from ...net.remote import is_guest
+from ...storage import StorageError
 from ..config import ServeConfig, ServeError, format_duration, gone_reason
+from ..hall.guests import remove_folder
 from ..hall.lobby_host import LobbyHost
 from ..hall.pairing import PairingQueue
 from ..hall.preloaded import PreloadedParent, fork_available
@@ -35,13 +38,15 @@ from ..hall.roster import presence, who_is_here
 from ..hall.ssh_session import GameSession
 from ..hall.tables import Tables
 from ..hall.take_over_elsewhere import give_seat_over
-from ..ledger.archive import FIRST_RATING, Archive
+from ..ledger.archive import Archive
 from ..ledger.fleet import Fleet
+from ..ledger.ratings import FIRST_RATING, shown_rating
 from ..ledger.store import Store
 from .browser_passes import BrowserPasses
 from .budgets import CHANNEL_REQUESTS, FLOODED, SESSIONS, Budgets, InputAllowance
-from .door import PRESSURE_GRACE, SHUT_FIRST, Door, PasswordPenalties
+from .door import PRESSURE_GRACE, SHUT_FIRST, Door
 from .event_log import NAME_LENGTH, EventLog, log_value, tame_library_logs
+from .guessing import TOO_MANY_GUESSES, PasswordGuesses
 from .hostkey import load_or_create_host_key
 from .key_commands import keys_command
 from .login import Accounts, Login
@@ -128,7 +133,7 @@ class Arcade:
         # Every session with a game running, its connection still there or gone.
         self.games: set[GameSession] = set()
         self.door = Door(config)
-        self.penalties = PasswordPenalties(config.auth_failure_delay, self.note)
+        self.penalties = PasswordGuesses(config.auth_failure_delay, self.note)
         self.accounts = Accounts(config, self.note)
         # What each connection and each address may send (budgets.py).
         self.budgets = Budgets(self.events, config.people_per_address())
@@ -180,6 +185,7 @@ class Arcade:
             self.accounts.file_names()  # fail now, not at the first player's login
         self.archive = store = self._open_store()
         self.accounts.store = store
+        self.penalties.ledger = store
         self.accounts.codes = store.codes
         await self._start_preloaded()
         if config.database is not None:
@@ -312,6 +318,19 @@ class Arcade:
             guest = connection.guest
             self.door.leave(connection.address, inside=connection.authenticated, guest=guest)
             self.log_disconnect(connection)
+            if connection.authenticated and is_guest(connection.user or ""):
+                self._guest_gone(connection)
+
+    def _guest_gone(self, connection: Client) -> None:
+        """A guest has gone: its folder goes too once its game has, unless it left a
+        game adjourned (nobody can log in as it again: guests.py)."""
+        session = connection.session
+        if session is not None and session.task is not None and not session.task.done():
+            session.task.add_done_callback(lambda _: self._guest_gone(connection))
+            return
+        name = connection.user or ""
+        if not self.tables.adjourned_for(name) and remove_folder(self.config.players_dir, name):
+            self.note(f"guest {name} left: its folder is removed")
 
     @property
     def seats_taken(self) -> int:
@@ -386,12 +405,12 @@ class Arcade:
             await self.archive.leave()
             self.archive.close()
 
-    def _record(self, name: str) -> tuple[int, int, str]:
-        """`name`'s rating, the rated games it rests on, and their results here."""
+    def _record(self, name: str) -> tuple[str, int, str]:
+        """`name`'s rating as shown, the rated games it rests on, and their results here."""
         if self.archive is None:
-            return round(FIRST_RATING), 0, ""
+            return shown_rating(FIRST_RATING, 0), 0, ""
         rating, games = self.archive.rating(name)
-        return round(rating), games, str(self.archive.results(name))
+        return shown_rating(rating, games), games, str(self.archive.results(name))
 
 
 class PlayerConnection(asyncssh.SSHServer):
@@ -504,15 +523,22 @@ class PlayerConnection(asyncssh.SSHServer):
             self._refuse(refusal)
             return False
         penalties = self.arcade.penalties
-        # However the guesses come (pipelined, on many connections), one is compared
-        # at a time per address, after a wait that grows with its wrong ones.
-        await penalties.turn(self.address)
-        expected = (self.config.password or "").encode()
-        if expected and hmac.compare_digest(password.encode(), expected):
-            penalties.passed(self.address)
-            return True
-        self.end_reason = "wrong password"
-        penalties.failed(self.address, log_value(username, NAME_LENGTH))
+        # However the guesses come (pipelined, on many connections, from many addresses),
+        # one is compared at a time per address and per name, a few a second in all,
+        # after a wait that grows with their wrong ones (guessing.py).
+        try:
+            if not await penalties.turn(self.address, username):
+                self._refuse(TOO_MANY_GUESSES, asyncssh.DISC_TOO_MANY_CONNECTIONS)
+                return False
+            expected = (self.config.password or "").encode()
+            if expected and hmac.compare_digest(password.encode(), expected):
+                penalties.passed(self.address, username)
+                return True
+            self.end_reason = "wrong password"
+            penalties.failed(self.address, username, log_value(username, NAME_LENGTH))
+        except StorageError as error:
+            self.arcade.note(str(error))
+            self._refuse("the server cannot check passwords now; please try again later.")
         return False
 
     def auth_completed(self) -> None:

@@ -1,20 +1,16 @@
 """Who is let in, counted where: connections at the door (not authenticated
-yet) and inside (authenticated), per address and in all, and the penalty a
-source address pays for wrong passwords.
+yet) and inside (authenticated), per address and in all. (What a wrong
+password costs is guessing.py's.)
 
 A connection refused at the door is never counted, so whoever opens sockets
 and leaves them idle fills only their own share of the door, never a player's
 place inside; under pressure the door drops newcomers at random (MaxStartups),
 lets go of those that do not ask to log in, and shuts for a while to an
-address whose connections outstay their time. Password guesses from one
-address are answered one at a time, each after a wait that grows with that
-address's failures, however many connections they come on and however they
-are pipelined.
+address whose connections outstay their time.
 """
 
 from __future__ import annotations
 
-import asyncio
 import random
 import time
 from collections import Counter
@@ -25,9 +21,6 @@ from ..config import ServeConfig
 
 # A source's wrong passwords are forgotten after this long without another.
 FORGIVE_AFTER = 600.0
-# The wait before a guess doubles after every this many wrong ones, up to MAX_PENALTY_FACTOR.
-FAILURES_PER_DOUBLING = 3
-MAX_PENALTY_FACTOR = 64
 # Sources remembered at most (the oldest are forgotten first).
 MAX_SOURCES = 4096
 # An address whose connection outstayed its time at the door finds it shut this
@@ -143,69 +136,3 @@ def _take(counts: Counter[str], address: str) -> None:
     counts[address] -= 1
     if counts[address] <= 0:
         del counts[address]
-
-
-@dataclass
-class _Source:
-    failures: int = 0
-    next_guess: float = 0.0  # the event loop's time before which no guess is compared
-    last_failure: float = 0.0
-
-
-class PasswordPenalties:
-    """Password guesses per source address: one compared at a time, the wait
-    between them growing with the source's wrong guesses. A guess is compared
-    only once its wait is over, so a guess the client cancels by sending the
-    next (asyncssh cancels the running check) is never compared at all."""
-
-    def __init__(self, delay: float, log: Callable[[str], None]) -> None:
-        self._delay = delay
-        self._log = log
-        self._sources: dict[str, _Source] = {}
-
-    def wait_after(self, address: str) -> float:
-        """How long a source waits between guesses now (0 if it has no wrong guess held)."""
-        source = self._sources.get(address)
-        return self._wait(source.failures) if source is not None else 0.0
-
-    async def turn(self, address: str) -> None:
-        """Return when a guess from `address` may be compared; compare at once, without
-        awaiting anything first, and report it with `failed` or `passed`."""
-        loop = asyncio.get_running_loop()
-        source = self._source(address)
-        while (wait := source.next_guess - loop.time()) > 0:
-            await asyncio.sleep(wait)
-        # Until this guess is reported, no other from the address is compared.
-        source.next_guess = loop.time() + self._wait(source.failures + 1)
-
-    def failed(self, address: str, user: str) -> None:
-        """A wrong guess from `address`: the next waits longer. Logged once per source."""
-        loop = asyncio.get_running_loop()
-        source = self._source(address)
-        source.failures += 1
-        source.last_failure = time.monotonic()
-        source.next_guess = loop.time() + self._wait(source.failures)
-        if source.failures == 1:
-            self._log(
-                f"wrong password from {address} (user={user}): each further guess from "
-                f"{address} waits {self._wait(1):g} s, longer after each failure"
-            )
-
-    def passed(self, address: str) -> None:
-        """The right password from `address`: its failures are forgotten."""
-        self._sources.pop(address, None)
-
-    def _wait(self, failures: int) -> float:
-        factor = min(2 ** (max(failures - 1, 0) // FAILURES_PER_DOUBLING), MAX_PENALTY_FACTOR)
-        return self._delay * factor if failures else 0.0
-
-    def _source(self, address: str) -> _Source:
-        source = self._sources.get(address)
-        if source is not None and time.monotonic() - source.last_failure > FORGIVE_AFTER:
-            source = None
-        if source is None:
-            if len(self._sources) >= MAX_SOURCES:
-                oldest = min(self._sources, key=lambda a: self._sources[a].last_failure)
-                del self._sources[oldest]
-            source = self._sources[address] = _Source(last_failure=time.monotonic())
-        return source

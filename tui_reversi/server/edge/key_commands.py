@@ -11,6 +11,7 @@ from ..config import ServeError, format_duration
 from ..ledger.account_keys import CODE_LIFETIME
 from .accounts import ECHO_LIMIT, fingerprint
 from .browser_passes import BrowserPasses
+from .guessing import code_failed, code_refusal
 from .login import Accounts, Login
 
 USAGE = (
@@ -30,7 +31,7 @@ def keys_command(
 ) -> tuple[list[str], int]:
     """What `keys ...` (`words` after `keys`) says to `name`, logged in by `login`
     under --auth `auth`, and the exit status; `ssh` is how this player reaches the
-    server with a new key ('ssh -i NEW-KEY -p 2222 alice@host'); `passes` binds
+    server with a new key ('ssh -i NEW-KEY -p 2222 alice+key@host'); `passes` binds
     browsers (`keys web`)."""
     store = accounts.store
     if login.guest:
@@ -94,7 +95,12 @@ def _redeemed(login: Login, accounts: Accounts, name: str, code: str) -> tuple[l
     assert store is not None
     if not login.adding_key or login.key is None:
         return ["tui-reversi: this key is yours already; run  keys add CODE  from the new key."], 1
+    # Wrong tries count against this key and address, never against the code (guessing.py).
+    refusal = code_refusal(store, login.key, login.address)
+    if refusal is not None:
+        return [f"tui-reversi: {refusal}"], 1
     if not accounts.codes.redeem(name, code):
+        code_failed(store, login.key, login.address)
         echoed = code[:ECHO_LIMIT]
         return [f"tui-reversi: {echoed!r} is not {name}'s code, or it was used or lapsed."], 1
     if not store.add_key(name, login.key):

@@ -6,20 +6,29 @@ asking its `Login`: `key_allowed` for every key a client offers (asked once
 without a signature, once with), `guest_allowed` when a client without a
 usable key asks to come in by keyboard-interactive, `password_refusal` before
 a password is compared, and `settle` once asyncssh has let the client in.
+
+A new key asks to be added to a name as `NAME+key` (ADDING_SUFFIX): any key
+may come in so, always, to run `keys add CODE` and nothing else, so that
+nobody learns from being let in whether a code waits for NAME.
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 
 import asyncssh
 
-from ...net.remote import GUEST_PREFIX, is_guest
+from ...net.remote import is_guest
 from ...storage import StorageError
 from ..config import ServeConfig, ServeError
-from ..ledger.account_keys import AccountStore, KeyCodes, KeyCodeStore
+from ..hall.guests import new_guest_name
+from ..ledger.account_keys import ADDING_SUFFIX, KeyCodes, KeyCodeStore
+from ..ledger.names import look_alike_refusal
+from ..ledger.store import Store
 from .accounts import key_text, name_refusal, named_keys
+
+# Guest names drawn before giving up (each is new with odds of 1 - 2**-64 anyway).
+GUEST_DRAWS = 8
 
 # Said to a client while the store cannot be asked (a fleet's database away).
 CANNOT_CHECK = (
@@ -33,7 +42,7 @@ class Accounts:
     def __init__(self, config: ServeConfig, log: Callable[[str], None]) -> None:
         self._config = config
         self.log = log
-        self.store: AccountStore | None = None
+        self.store: Store | None = None
         # (a fleet's are shared: Arcade sets the store's)
         self.codes: KeyCodeStore = KeyCodes()
 
@@ -45,11 +54,20 @@ class Accounts:
         return named_keys(path)
 
     def guest_name(self, in_use: set[str]) -> str:
-        """A name for a guest that nobody here has now."""
-        while True:
-            name = f"{GUEST_PREFIX}{secrets.token_hex(2)}"
-            if name not in in_use:
-                return name
+        """A name for a guest that nobody has had: 64 random bits, kept in the store
+        so that no later guest is ever given it (if the store fails, the bits alone)."""
+        name = new_guest_name()
+        for _ in range(GUEST_DRAWS):
+            try:
+                if name not in in_use and (
+                    self.store is None or self.store.enter_name(name, new=True) is None
+                ):
+                    break
+            except StorageError as error:
+                self.log(str(error))
+                break
+            name = new_guest_name()
+        return name
 
 
 class Login:
@@ -61,9 +79,19 @@ class Login:
         self._address = address
         self.asked = ""  # the name the client asked for
         self.key: str | None = None  # the last key allowed (key_text), proved if let in
-        self.adding_key = False  # let in only to redeem a code for `asked` (keys add CODE)
+        self.adding_key = False  # let in only to redeem a code for `name` (keys add CODE)
         self.refusal: str | None = None  # why a key or the client was refused, for the client
         self.guest = False
+
+    @property
+    def address(self) -> str:
+        """Where the client connected from."""
+        return self._address
+
+    @property
+    def name(self) -> str:
+        """The name asked for, without ADDING_SUFFIX."""
+        return self.asked.removesuffix(ADDING_SUFFIX)
 
     def key_allowed(self, key: asyncssh.SSHKey) -> bool:
         """May this key log in as the name asked for?"""
@@ -71,20 +99,25 @@ class Login:
         try:
             owner = self._owner(key, text)
             claimed = self._claimed(self.asked)
+            alike = self._look_alike(self.asked) if owner is None else None
         except (StorageError, ServeError) as error:
             self._accounts.log(str(error))
             self.refusal = CANNOT_CHECK
             return False
         allowed = owner == self.asked
         self.adding_key = False
-        if owner is not None and not allowed:
+        if self.asked.endswith(ADDING_SUFFIX) and owner is None:
+            why = name_refusal(self.name) if self._mode != "keys" else None
+            self.refusal = self.refusal or why
+            allowed = self.adding_key = why is None  # to run `keys add CODE`, and nothing else
+        elif owner is not None and not allowed:
             self.refusal = f"this key is {owner}'s here: connect as {owner}."
-        elif not allowed and self._accounts.codes.pending(self.asked):
-            allowed = self.adding_key = True  # to run `keys add CODE`, and nothing else
         elif not allowed and self._mode == "none":
             why = name_refusal(self.asked)
             if why is None and claimed:
                 why = f"the name {self.asked} is claimed by another key; choose another name."
+            if why is None and alike is not None:
+                why = look_alike_refusal(self.asked, alike)
             self.refusal = self.refusal or why
             allowed = why is None
         elif not allowed and self._mode == "keys":
@@ -122,6 +155,9 @@ class Login:
         try:
             if self._claimed(self.asked):
                 return f"the name {self.asked} is claimed by a key: connect with that key."
+            alike = self._look_alike(self.asked)
+            if alike is not None:
+                return look_alike_refusal(self.asked, alike)
         except StorageError as error:
             self._accounts.log(str(error))
             return CANNOT_CHECK
@@ -129,18 +165,28 @@ class Login:
 
     def settle(self, in_use: set[str]) -> tuple[str, str | None]:
         """Let in: the name to play under, and a sentence if it cannot be after all."""
-        if self.guest:
-            return self._accounts.guest_name(in_use), None
         store = self._accounts.store
-        if self.key is not None and not self.adding_key and self._mode == "none":
-            try:
-                free = store is not None and store.key_owner(self.key) is None
-                if free and store is not None and not store.claim(self.asked, self.key):
+        try:
+            if self.guest:
+                return self._accounts.guest_name(in_use), None
+            if self.adding_key:
+                return self.name, None
+            alike = store.enter_name(self.asked) if store is not None else None
+            if alike is not None and self._mode != "keys":  # (under keys, the file's word)
+                return self.asked, look_alike_refusal(self.asked, alike)
+            if self.key is not None and self._mode == "none" and store is not None:
+                free = store.key_owner(self.key) is None
+                if free and not store.claim(self.asked, self.key):
                     return self.asked, f"the name {self.asked} was claimed meanwhile."
-            except StorageError as error:
-                self._accounts.log(str(error))
-                return self.asked, "the server cannot keep your name now; try again later."
+        except StorageError as error:
+            self._accounts.log(str(error))
+            return self.asked, "the server cannot keep your name now; try again later."
         return self.asked, None
+
+    def _look_alike(self, name: str) -> str | None:
+        """The name someone has here that `name` looks like (names.py), if any."""
+        store = self._accounts.store
+        return store.look_alike(name) if store is not None and not is_guest(name) else None
 
     def _owner(self, key: asyncssh.SSHKey, text: str) -> str | None:
         """The name a key is bound to: by the authorized-keys file (--auth keys), else the store."""

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from ...core import ReversiError
 from ...net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
-from ...net.remote import NOBODY
+from ...net.remote import NOBODY, shown_name
 from ...net.server_line import line, words
 from ...net.terms import TableRefused, TableTerms
 from ...storage import StorageError
@@ -107,7 +107,7 @@ class LobbyHost:
         self,
         tables: Tables,
         people: Callable[[], dict[str, Doing]],
-        record: Callable[[str], tuple[int, int, str]],
+        record: Callable[[str], tuple[str, int, str]],
         log: Callable[[str], None],
         *,
         charged: Callable[[str, str], None] | None = None,
@@ -241,12 +241,13 @@ class LobbyHost:
             return "You cannot invite yourself: choose someone else."
         waiting = self._sent_by(guest)
         if waiting is not None:
-            return f"Your invitation to {waiting.invitee.name} is waiting for an answer already."
+            invitee_name = shown_name(waiting.invitee.name)
+            return f"Your invitation to {invitee_name} is waiting for an answer already."
         invitee = self._guest(name) or self._guest_elsewhere(name)
         if invitee is None:
             return self._not_free(name)
         if any(i.invitee is invitee or i.inviter is invitee for i in self.invitations.values()):
-            return f"{name} is busy with another invitation; try again in a moment."
+            return f"{shown_name(name)} is busy with another invitation; try again in a moment."
         if not self._invitations.take(guest.name, guest.address):
             return self._invitations.limit.refusal
         invitation = Invitation(next(self._numbers), guest, invitee, terms)
@@ -262,19 +263,26 @@ class LobbyHost:
         """Why `name`, who has no game in the lobby, cannot be invited."""
         doing = self._people().get(name)
         if doing is None:
-            return f"{name} is not on this server now."
+            return f"{shown_name(name)} is not on this server now."
         if doing.state in ("playing", "waiting"):
-            return f"{name} is {doing.text}; invite them when that game is over."
-        return f"{name} is {doing.text}; invite them when they are back in their own game."
+            return f"{shown_name(name)} is {doing.text}; invite them when that game is over."
+        return (
+            f"{shown_name(name)} is {doing.text}; invite them when they are back in their own game."
+        )
 
     def _withdraw(self, guest: Guest) -> str | None:
         invitation = self._sent_by(guest)
         if invitation is None:
             return "You have no invitation waiting."
         self._drop(invitation)
-        withdrew = f"{guest.name} withdrew the invitation."
+        withdrew = f"{shown_name(guest.name)} withdrew the invitation."
         invitation.invitee.send(line("withdrawn", invitation.number, withdrew))
-        guest.send(line("answered", f"You withdrew your invitation to {invitation.invitee.name}."))
+        guest.send(
+            line(
+                "answered",
+                f"You withdrew your invitation to {shown_name(invitation.invitee.name)}.",
+            )
+        )
         return None
 
     def _answer(self, guest: Guest, rest: str, *, accepted: bool) -> str | None:
@@ -290,7 +298,7 @@ class LobbyHost:
         self._drop(invitation)
         inviter = invitation.inviter
         if not accepted:
-            inviter.send(line("answered", f"{guest.name} declined your invitation."))
+            inviter.send(line("answered", f"{shown_name(guest.name)} declined your invitation."))
             self._charged(f"invitation {invitation.number}: declined", guest.address)
             return None
         terms = invitation.terms
@@ -302,7 +310,7 @@ class LobbyHost:
             _, guest_secret = self.tables.join(table.code, guest.name, guest.address)
         except TableRefused as refusal:
             why = f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
-            inviter.send(line("answered", f"{guest.name} accepted, but: {why}"))
+            inviter.send(line("answered", f"{shown_name(guest.name)} accepted, but: {why}"))
             return f"The table could not be opened: {refusal}"
         self._charged(
             f"invitation {invitation.number}: accepted; table {table.code}", guest.address
@@ -317,7 +325,7 @@ class LobbyHost:
         self._drop(invitation)
         wait = format_duration(self.timeout)
         inviter, invitee = invitation.inviter, invitation.invitee
-        told = f"{invitee.name} did not answer within {wait}: the invitation lapsed."
+        told = f"{shown_name(invitee.name)} did not answer within {wait}: the invitation lapsed."
         inviter.send(line("answered", told))
         lapsed = f"{inviter.name}'s invitation lapsed after {wait} without an answer."
         invitee.send(line("withdrawn", invitation.number, lapsed))
@@ -408,7 +416,7 @@ class LobbyHost:
                 invitation.invitee.send(line("withdrawn", invitation.number, gone))
             elif invitation.invitee is guest:
                 self._drop(invitation)
-                told = f"{guest.name} has left the lobby: the invitation lapsed."
+                told = f"{shown_name(guest.name)} has left the lobby: the invitation lapsed."
                 invitation.inviter.send(line("answered", told))
         self.refresh()
 

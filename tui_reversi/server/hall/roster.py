@@ -9,10 +9,10 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from ...core import Color
-from ...net.remote import is_guest
+from ...net.remote import is_guest, shown_name
 from ..config import player_directory_name
 from ..ledger.fleet import Fleet
-from ..ledger.standings import shown_rating
+from ..ledger.ratings import shown_rating
 from ..ledger.store import Presence, Store, TableView
 from .lobby_host import Doing, LobbyHost
 from .tables import Tables
@@ -91,7 +91,7 @@ def who_is_here(arcade: Server, everywhere: bool = True) -> dict[str, Doing]:
         elif seat.color is None:
             doing[who] = Doing("watching", f"watching table {code}", code)
         else:
-            other = seat.table.name(seat.color.other)
+            other = seat.table.shown(seat.color.other)
             against = f"against {other}" if other else "waiting for someone to join"
             where = f"at table {code} ({seat.color.label}), {against}"
             doing[who] = Doing("playing" if other else "waiting", where, code)
@@ -118,7 +118,9 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
     seated = {who for view in views for who in (view.black, view.white) if who}
     rated = named_ratings(arcade.archive, set(doing) | seated)
     lines = [f"tui-reversi: {len(doing)} here"]
-    lines += [f"  {who:<16} {rated[who]:>5}  {what}" for who, what in sorted(doing.items())]
+    lines += [
+        f"  {shown_name(who):<16} {rated[who]:>5}  {what}" for who, what in sorted(doing.items())
+    ]
     headings = {
         "playing": "Tables in progress (watch CODE to watch one):",
         "adjourned": f"Adjourned games (a player resumes one with {join_hint} resume CODE):",
@@ -127,11 +129,7 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
         of_kind = [view for view in views if view.kind == kind]
         if of_kind:
             lines.append(heading)
-            lines += [
-                f"  {view.code}  {_with(view.black, rated)} (Black) against "
-                f"{_with(view.white, rated)} (White), {_how(view)}"
-                for view in of_kind
-            ]
+            lines += [f"  {view.code}  {_players(view, rated)}, {_how(view)}" for view in of_kind]
     waiting = [view for view in views if view.kind == "open"]
     if waiting:
         lines.append(f"Open tables (anyone may sit down: {join_hint} join CODE):")
@@ -146,7 +144,7 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
     elif archive is not None:
         rating, games = archive.rating(name)
         lines.append(
-            f"Your record here: {archive.results(name)}; rating {round(rating)} "
+            f"Your record here: {archive.results(name)}; rating {shown_rating(rating, games)} "
             f"after {games} rated games."
         )
         lines += last_game_lines(archive, name)
@@ -163,8 +161,8 @@ def named_ratings(archive: Store | None, names: set[str]) -> dict[str, str]:
 
 
 def _with(name: str, rated: dict[str, str]) -> str:
-    """'alice 1516': a name with its rating beside it, if it has one."""
-    return f"{name} {rated[name]}" if rated.get(name) else name
+    """'alice 1516': a name as shown, with its rating beside it if it has one."""
+    return f"{shown_name(name)} {rated[name]}" if rated.get(name) else shown_name(name)
 
 
 def last_game_lines(archive: Store, name: str) -> list[str]:
@@ -182,12 +180,19 @@ def adjourned_lines(games: list[TableView], name: str, hint: str) -> list[str]:
     """`ssh host resume`: `name`'s adjourned games and how to resume each; `hint`
     is the ssh command before `resume CODE`."""
     if not games:
-        return [f"tui-reversi: {name} has no adjourned games on this server."]
-    lines = [f"tui-reversi: {name}'s adjourned games (resume one with {hint} resume CODE):"]
+        return [f"tui-reversi: {shown_name(name)} has no adjourned games on this server."]
+    lines = [
+        f"tui-reversi: {shown_name(name)}'s adjourned games (resume one with {hint} resume CODE):"
+    ]
     for view in games:
         you, other = (Color.BLACK, view.white) if view.black == name else (Color.WHITE, view.black)
-        lines.append(f"  {view.code}  you ({you.label}) against {other}, {_how(view)}")
+        lines.append(f"  {view.code}  you ({you.label}) against {shown_name(other)}, {_how(view)}")
     return lines
+
+
+def _players(view: TableView, rated: dict[str, str]) -> str:
+    """'alice 1516 (Black) against guest-7f3a9c (White)'."""
+    return f"{_with(view.black, rated)} (Black) against {_with(view.white, rated)} (White)"
 
 
 def _how(view: TableView) -> str:

@@ -22,7 +22,7 @@ import asyncssh
 
 from ...crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
 from ...net.lobby_link import REPLAY_VARIABLE
-from ...net.remote import is_guest
+from ...net.remote import is_guest, shown_name
 from ...net.ssh_command import SSH_COMMAND_VARIABLE, ssh_command
 from ...net.terms import TableTerms
 from ..config import (
@@ -33,7 +33,8 @@ from ..config import (
     player_environment,
     player_user_name,
 )
-from ..ledger.standings import FIRST_RATING
+from ..ledger.account_keys import ADDING_SUFFIX
+from ..ledger.ratings import FIRST_RATING
 from .commands import CommandRefused, check_command, command_named, help_lines, replay_ggf
 from .lobby_host import GO_GRACE
 from .pairing import PairingQueue, Seeker
@@ -686,7 +687,10 @@ class GameSession(asyncssh.SSHServerSession):
 
     def keys(self, words: list[str]) -> tuple[list[str], int]:
         """What `keys ...` says (edge/key_commands.py), and the exit status."""
-        return self._owner.keys(words, self._ssh(terminal=False, key="NEW-KEY"))
+        host, port = self._config.address_for(self._owner.ssh_connection)
+        new_key_user = f"{self._owner.user or ''}{ADDING_SUFFIX}"  # (keys add CODE from it)
+        new_key = ssh_command(host, port, new_key_user, terminal=False, key="NEW-KEY")
+        return self._owner.keys(words, new_key)
 
     def ssh(self, *, terminal: bool = True) -> str:
         """'ssh -t -p 2222 alice@host': how this player reaches the server (commands.py)."""
@@ -875,7 +879,7 @@ class GameSession(asyncssh.SSHServerSession):
         home = _player_home(self._config.players_dir, user)
         env = player_environment(
             home=home,
-            user=player_user_name(user),
+            user=player_user_name(shown_name(user)),
             term=self._term,
             client_env=self._chan.get_environment() if self._chan else {},
             ssh_connection=owner.ssh_connection,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from ...core import Color, Ending, Game, Variant
-from ...net.remote import NOBODY
+from ...net.remote import NOBODY, shown_name
 from ...net.server_line import line
 from ...net.terms import TimeControl
 from .games_socket import tell
@@ -84,6 +84,10 @@ class Table:
     def name(self, color: Color) -> str:
         return self.names.get(color, "")
 
+    def shown(self, color: Color) -> str:
+        """The name at `color` as people read it (a guest's short: guests.py)."""
+        return shown_name(self.name(color))
+
     def broadcast(self, data: bytes) -> None:
         """Tell everyone at the table: both players' games and the spectators'."""
         if self.withheld is not None:
@@ -100,7 +104,8 @@ class Table:
         return line("over", end.reason, winner, end.text)
 
     def players_line(self) -> bytes:
-        return line("players", self.name(Color.BLACK) or NOBODY, self.name(Color.WHITE) or NOBODY)
+        black, white = (self.shown(color) or NOBODY for color in Color)
+        return line("players", black, white)
 
     def result_text(self) -> str:
         """'alice (Black) wins 40-24.' for a game over on the board."""
@@ -111,7 +116,7 @@ class Table:
             return f"Game over: a draw, {scores}."
         winner = result.winner
         high, low = result.score(winner), result.score(winner.other)
-        return f"Game over: {self.name(winner)} ({winner.label}) wins {high}-{low}."
+        return f"Game over: {self.shown(winner)} ({winner.label}) wins {high}-{low}."
 
 
 @dataclass(eq=False)

@@ -37,7 +37,7 @@ class TableClocks:
         if table.time_left(color, self.now()) > 0:
             return False
         other = color.other
-        how = f"{table.name(color)}'s time ran out: {table.name(other)} ({other.label}) wins."
+        how = f"{table.shown(color)}'s time ran out: {table.shown(other)} ({other.label}) wins."
         self._end(table, Ending("flag", other, how))
         return True
 

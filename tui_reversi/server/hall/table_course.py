@@ -68,7 +68,7 @@ class GameCourse:
             return  # held already, or back already
         if table.rematch is not None:  # an offer nobody can answer now
             table.rematch = None
-            table.broadcast(line("news", f"{table.name(color)} left: no rematch."))
+            table.broadcast(line("news", f"{table.shown(color)} left: no rematch."))
         if table.adjourned:  # it waits for both, whoever comes and goes meanwhile
             self._clear_away(table)
             return
@@ -77,7 +77,7 @@ class GameCourse:
                 table.ended = "The table closed before anyone joined."
             elif crashed:
                 # Never the player's doing: no hold to run out, no clock to lose on.
-                name = table.name(color)
+                name = table.shown(color)
                 self._log(f"table {table.code}: {name}'s game went without a word")
                 how = (
                     f"{name}'s game stopped unexpectedly: "
@@ -85,9 +85,9 @@ class GameCourse:
                 )
                 self.adjourn(table, how)
             elif leaving and table.game.moves:
-                self._lost(table, color, f"{table.name(color)} left the table")
+                self._lost(table, color, f"{table.shown(color)} left the table")
             elif leaving or self.hold <= 0:
-                how = f"{table.name(color)} left the table: the game ends here."
+                how = f"{table.shown(color)} left the table: the game ends here."
                 self.end(table, Ending("left", None, how))
             else:
                 table.held[color] = asyncio.get_running_loop().time() + self.hold
@@ -110,7 +110,7 @@ class GameCourse:
             return
         loop = asyncio.get_running_loop()
         left = deadline - loop.time()
-        name = table.name(color)
+        name = table.shown(color)
         if left <= 0 and not table.game.moves:
             # Nothing was played: nothing to win, lose or keep.
             self.end(table, Ending("left", None, f"{name} did not come back: no move was played."))
@@ -136,7 +136,7 @@ class GameCourse:
         """`color`'s player is gone for good from a game with a move played (`why`:
         'bob left the table'): a forfeit, rated and kept, to the other if they are
         still there; if nobody stayed, the game waits for both."""
-        other = table.name(color.other)
+        other = table.shown(color.other)
         if color.other not in table.links:
             how = f"{why}: the game is adjourned. Either of you resumes it with  join {table.code}"
             self.adjourn(table, how)
@@ -173,7 +173,7 @@ class GameCourse:
         if timer is not None:
             timer.cancel()
         self._log(f"table {table.code}: {table.name(color)} is back")
-        table.broadcast(line("news", f"{table.name(color)} is back."))
+        table.broadcast(line("news", f"{table.shown(color)} is back."))
 
     def _stop_waiting(self, table: Table) -> None:
         """Stop the running clock and let go of every held seat."""

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 
 from ...core import Color, Ending, Game, Move, ReversiError
-from ...net.remote import CHAT_LENGTH
+from ...net.remote import CHAT_LENGTH, shown_name
 from ...net.server_line import line
 from ..bucket import Limit, Limiter, per_minute
 from .table import Seat, Table
@@ -81,7 +81,7 @@ class TableReferee:
             return f"A chat line is at most {CHAT_LENGTH} characters."
         if not self._chat.take(seat.name, seat.address):
             return self._chat.limit.refusal
-        told = line("said", seat.name, text)
+        told = line("said", shown_name(seat.name), text)
         seat.table.chat.append(told)
         seat.table.broadcast(told)
         return None
@@ -133,9 +133,9 @@ class TableReferee:
         assert color is not None
         if table.ended is not None:
             return "The game is over."
-        other = table.name(color.other)
+        other = table.shown(color.other)
         winner = f"{other} ({color.other.label}) wins." if other else "The table closes."
-        how = f"{table.name(color)} ({color.label}) resigned: {winner}"
+        how = f"{table.shown(color)} ({color.label}) resigned: {winner}"
         self._end(table, Ending("resigned", color.other if other else None, how))
         return None
 
@@ -164,10 +164,10 @@ class TableReferee:
         table.takebacks_asked[color] = table.takebacks_asked.get(color, 0) + 1
         other = table.links.get(color.other)
         if other is not None:
-            other.write(line("asked", "takeback", seat.name))
+            other.write(line("asked", "takeback", shown_name(seat.name)))
         writer = table.links.get(color)
         if writer is not None:
-            writer.write(line("news", f"Asked {table.name(color.other)} to take back your move."))
+            writer.write(line("news", f"Asked {table.shown(color.other)} to take back your move."))
         return None
 
     def _answer_takeback(self, seat: Seat, *, allowed: bool) -> str | None:
@@ -181,13 +181,15 @@ class TableReferee:
         if not allowed:
             writer = table.links.get(asker)
             if writer is not None:
-                writer.write(line("news", f"{seat.name} declined the takeback."))
+                writer.write(line("news", f"{shown_name(seat.name)} declined the takeback."))
             return None
         self._clocks.stop(table)
         table.game.continue_from(ply)
         self._log(f"table {table.code}: back to ply {ply}, allowed by {seat.name}")
         table.broadcast(line("undone", ply))
-        table.broadcast(line("news", f"{seat.name} allowed {table.name(asker)}'s takeback."))
+        table.broadcast(
+            line("news", f"{shown_name(seat.name)} allowed {table.shown(asker)}'s takeback.")
+        )
         self._clocks.run(table)
         self._save(table)
         return None
@@ -201,17 +203,17 @@ class TableReferee:
             return "The game is not over."
         other = table.links.get(color.other)
         if other is None or len(table.names) < 2:
-            return f"{table.name(color.other) or 'Nobody'} is not at the table any more."
+            return f"{table.shown(color.other) or 'Nobody'} is not at the table any more."
         if table.rematch == color:
             return "Your rematch offer is waiting for an answer already."
         if table.rematch == color.other:  # both asked: that is a yes
             self._rematch(table)
             return None
         table.rematch = color
-        other.write(line("asked", "rematch", seat.name))
+        other.write(line("asked", "rematch", shown_name(seat.name)))
         mine = table.links.get(color)
         if mine is not None:
-            mine.write(line("news", f"Asked {table.name(color.other)} for a rematch."))
+            mine.write(line("news", f"Asked {table.shown(color.other)} for a rematch."))
         return None
 
     def _answer_rematch(self, seat: Seat, *, allowed: bool) -> str | None:
@@ -226,7 +228,7 @@ class TableReferee:
         table.rematch = None
         writer = table.links.get(asker)
         if writer is not None:
-            writer.write(line("news", f"{seat.name} declined the rematch."))
+            writer.write(line("news", f"{shown_name(seat.name)} declined the rematch."))
         return None
 
     def _rematch(self, table: Table) -> None:

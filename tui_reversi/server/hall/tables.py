@@ -30,12 +30,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ...core import Color, Variant
-from ...net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE, is_guest
+from ...net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE, is_guest, shown_name
 from ...net.server_line import line, words
 from ...net.terms import TableRefused as TableRefused
 from ...net.terms import TimeControl as TimeControl
 from ...storage import StorageError
 from ..config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
+from ..ledger.ratings import shown_rating
 from ..ledger.store import Store, TableView, UnfinishedGame
 from .games_socket import GamesSocket, hello
 from .table import Seat as Seat
@@ -209,9 +210,10 @@ class Tables:
         table.broadcast(table.players_line())
         for rated in self._ratings(name):
             table.broadcast(rated)
-        rating = f" (rated {round(self.store.rating(name)[0])})" if self.store is not None else ""
+        store = self.store
+        rating = f" (rated {shown_rating(*store.rating(name))})" if store is not None else ""
         rating = " (a guest, unrated)" if is_guest(name) else rating
-        sits = f"{name}{rating} sits at the table as {color.label}."
+        sits = f"{shown_name(name)}{rating} sits at the table as {color.label}."
         table.broadcast(line("news", sits))
         self.clocks.run(table)  # Black's clock starts, once both games are up
         self.course.save(table)
@@ -333,7 +335,7 @@ class Tables:
         if self.store is None:
             return []
         return [
-            line("rated", name, round(self.store.rating(name)[0]))
+            line("rated", shown_name(name), shown_rating(*self.store.rating(name)))
             for name in names
             if not is_guest(name)  # (guests play unrated)
         ]
@@ -612,7 +614,7 @@ class Tables:
             how = "Adjourned: the game goes on when both players are back."
             writer.write(line("adjourned", how))
         elif table.adjourned and color is not None and color.other not in table.links:
-            how = f"Adjourned: the game goes on when {table.name(color.other)} is back too."
+            how = f"Adjourned: the game goes on when {table.shown(color.other)} is back too."
             writer.write(line("adjourned", how))
 
     async def _play(

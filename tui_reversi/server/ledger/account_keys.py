@@ -15,9 +15,10 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
-# A code to add a key: how long it lasts, how many wrong tries spend it.
+# `ssh -i NEW-KEY alice+key@host keys add CODE`: a new key asking to be added to alice.
+ADDING_SUFFIX = "+key"
+# How long a code to add a key lasts (wrong tries count against the key: edge/guessing.py).
 CODE_LIFETIME = 600.0
-CODE_TRIES = 3
 _CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 
@@ -54,7 +55,6 @@ class AccountStore(Protocol):
 class _Code:
     code: str
     expires: float
-    tries: int = CODE_TRIES
 
 
 class KeyCodeStore(Protocol):
@@ -68,7 +68,7 @@ class KeyCodeStore(Protocol):
         """True while `name` has a code that a new key may redeem."""
 
     def redeem(self, name: str, code: str) -> bool:
-        """True (and the code is spent) if `code` is `name`'s; a wrong one counts a try."""
+        """True (and the code is spent) if `code` is `name`'s; a wrong one changes nothing."""
 
 
 def new_code() -> str:
@@ -104,14 +104,8 @@ class KeyCodes:
         return held is not None
 
     def redeem(self, name: str, code: str) -> bool:
-        """True (and the code is spent) if `code` is `name`'s; a wrong one counts a try."""
-        if not self.pending(name):
+        """True (and the code is spent) if `code` is `name`'s; a wrong one changes nothing."""
+        if not self.pending(name) or not same_code(code, self._codes[name].code):
             return False
-        held = self._codes[name]
-        if same_code(code, held.code):
-            del self._codes[name]
-            return True
-        held.tries -= 1
-        if held.tries <= 0:
-            del self._codes[name]
-        return False
+        del self._codes[name]
+        return True

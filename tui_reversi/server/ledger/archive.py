@@ -22,9 +22,9 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ...core import Color, Ending, Game, Variant
 from ...net.remote import is_guest
@@ -34,8 +34,14 @@ from ...storage.paths import APP_NAME
 from ...storage.saved_games import GAMES_DIR
 from . import standings
 from .account_keys import AccountKey, KeyCodes, KeyCodeStore
-from .standings import FIRST_RATING, ArchivedGame, Profile, Standing
+from .archive_schema import upgrade
+from .names import name_key
+from .penalties import Penalty, Subject, change_kept
+from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
+from .standings import ArchivedGame, Profile, Standing
 from .store import Answer, Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
+
+T = TypeVar("T")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -87,8 +93,6 @@ LOCAL_NODE = "local"
 # games name: players/kinds.py's HUMAN and PERSON, which the ledger does not import).
 AT_KEYBOARD = "human"
 ACROSS_NETWORK = "person"
-# Elo: K is how far one game moves a rating (everyone starts at FIRST_RATING).
-ELO_K = 32.0
 
 
 # How a game ended (core.Ending's reason) -> the archive's `ending` column; a
@@ -121,6 +125,7 @@ class Archive:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(SCHEMA)
+        upgrade(self._db)
         self._add_standings()
 
     def _add_standings(self) -> None:
@@ -309,6 +314,58 @@ class Archive:
         except sqlite3.Error as error:
             raise StorageError(f"cannot keep {name}'s key in {self.path}: {error}") from None
 
+    # One person, one name (names.py), and what guessing costs (guessing.py).
+
+    def look_alike(self, name: str) -> str | None:
+        rows = self._query(
+            "SELECT name FROM names WHERE key = ? AND name <> ? ORDER BY twin LIMIT 1",
+            (name_key(name), name),
+        ).fetchall()
+        known = self._query("SELECT 1 FROM names WHERE name = ?", (name,)).fetchone()
+        return None if known or not rows else str(rows[0][0])
+
+    def enter_name(self, name: str, *, new: bool = False) -> str | None:
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                holder = self.look_alike(name)
+                if holder is None:
+                    entered = self._db.execute(
+                        "INSERT OR IGNORE INTO names (name, key) VALUES (?, ?)",
+                        (name, name_key(name)),
+                    )
+                    holder = name if new and entered.rowcount == 0 else None
+                return holder
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot keep the name {name} in {self.path}: {error}") from None
+
+    def change_penalties(
+        self, subjects: Sequence[Subject], change: Callable[[dict[Subject, Penalty]], T]
+    ) -> T:
+        def read(subject: Subject) -> sqlite3.Row | None:
+            return self._db.execute(
+                "SELECT failures, last_failure, next_try FROM penalties "
+                "WHERE scope = ? AND subject = ?",
+                subject,
+            ).fetchone()
+
+        def write(subject: Subject, penalty: Penalty | None) -> None:
+            if penalty is None:
+                self._db.execute("DELETE FROM penalties WHERE scope = ? AND subject = ?", subject)
+                return
+            self._db.execute(
+                """INSERT OR REPLACE INTO penalties
+                   (scope, subject, failures, last_failure, next_try) VALUES (?, ?, ?, ?, ?)""",
+                (*subject, penalty.failures, penalty.last_failure, penalty.next_try),
+            )
+
+        try:
+            with self._db:  # (one writer at a time: the check and the change are one)
+                self._db.execute("BEGIN IMMEDIATE")
+                return change_kept(subjects, change, read, write)
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot keep the penalties in {self.path}: {error}") from None
+
     def _query(self, sql: str, parameters: tuple[object, ...]) -> sqlite3.Cursor:
         try:
             return self._db.execute(sql, parameters)
@@ -331,16 +388,19 @@ class Archive:
                 standings.note_rating_changes(self._rows, game_id, before, after)
 
     def _rate(self, names: tuple[str, str], winner: str) -> None:
-        """Move both players' Elo ratings by the game's result."""
-        (black, black_games), (white, white_games) = (self.rating(name) for name in names)
-        change = elo_change(black, white, winner)
-        for name, rating, games in (
-            (names[0], black + change, black_games),
-            (names[1], white - change, white_games),
-        ):
+        """Move both players' Elo ratings by the game's result (ratings.py's rules)."""
+        black, white = (self.rating(name) for name in names)
+        since = (datetime.now(UTC) - timedelta(seconds=PAIR_WINDOW)).isoformat(timespec="seconds")
+        (earlier,) = self._db.execute(
+            """SELECT count(*) FROM games WHERE winner IS NOT NULL AND ended > ?
+                 AND ((black = ? AND white = ?) OR (black = ? AND white = ?))""",
+            (since, *names, *reversed(names)),
+        ).fetchone()
+        moves = rated_changes(black, white, winner, int(earlier) - 1)  # (this game's row is in)
+        for name, (rating, games), moved in zip(names, (black, white), moves, strict=True):
             self._db.execute(
                 "INSERT OR REPLACE INTO ratings (name, rating, games) VALUES (?, ?, ?)",
-                (name, rating, games + 1),
+                (name, rating + moved, games + 1),
             )
 
     def _insert_game(self, played: PlayedGame) -> str | None:
@@ -379,14 +439,6 @@ def read_unfinished(rows: Iterable[Sequence[Any]]) -> tuple[list[UnfinishedGame]
         except (ValueError, TypeError) as error:  # ReversiError, TermsRefused too
             problems.append(f"table {code!r}'s unfinished game cannot be read back: {error}")
     return games, problems
-
-
-def elo_change(black: float, white: float, winner: str) -> float:
-    """How far a game moves Black's Elo rating up (White's down by as much);
-    `winner` is 'black', 'white' or 'draw'."""
-    expected = 1.0 / (1.0 + 10.0 ** ((white - black) / 400.0))  # Black's expected score
-    scored = {"black": 1.0, "white": 0.0, "draw": 0.5}[winner]
-    return ELO_K * (scored - expected)
 
 
 def game_row(played: PlayedGame) -> tuple[str | int | None, ...]:
@@ -442,6 +494,8 @@ def _save_for(played: PlayedGame, color: Color, players_dir: Path) -> None:
     )
     # The names are the players' directory names already (session.player).
     home = players_dir / played.names[color]
+    if is_guest(played.names[color]) and not home.is_dir():
+        return  # a guest who has left: nobody can come back as it to read the game
     games = SavedGames(home / "data" / APP_NAME / GAMES_DIR)
     games.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     black, white = played.names

@@ -23,6 +23,7 @@ import psycopg
 from ...storage import StorageError
 from ..config import ServeError
 from .archive import read_unfinished
+from .migrations import enter_known_names
 from .postgres import PostgresStore, connect, connect_refusal
 
 # Held while importing: two imports into one database never interleave.
@@ -167,6 +168,8 @@ def _copy(source: sqlite3.Connection, store: PostgresStore, target: psycopg.Conn
         raise ServeError(f"--import-archive: {problems[0]}")
     for game in unfinished:
         store.save_table(game)
+    with target.transaction():  # (the names in, each with its look-alike key: names.py)
+        enter_known_names(target)
 
 
 def _one_name(first: str, second: str) -> ServeError:
@@ -177,5 +180,5 @@ def _one_name(first: str, second: str) -> ServeError:
 
 
 def _empty(target: psycopg.Connection) -> None:
-    for table in ("unfinished", "ratings", "games", "account_keys"):
+    for table in ("unfinished", "ratings", "games", "account_keys", "names"):
         target.execute(f"DELETE FROM {table}".encode())  # (fixed names)

@@ -9,15 +9,43 @@ lock, so two nodes migrating at once do it once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import psycopg
 
 from ..config import ServeError
+from .names import first_keeps
 from .standings import BACKFILL, schema
 
 # Taken while migrating: one node at a time (any constant the fleet agrees on).
 MIGRATION_LOCK = 0x7475_6972_7665_7273
 
-MIGRATIONS: tuple[tuple[str, str], ...] = (
+
+def enter_known_names(conn: psycopg.Connection) -> None:
+    """Every name the database knows, with its look-alike key (version 4, and an
+    archive imported): of two names with one key the older keeps it, the later is
+    kept as a twin."""
+    rows = conn.execute(
+        """SELECT name FROM (
+               SELECT name, added AS since FROM account_keys
+               UNION ALL SELECT black, started FROM games
+               UNION ALL SELECT white, started FROM games
+               UNION ALL SELECT black, started FROM unfinished
+               UNION ALL SELECT white, started FROM unfinished
+               UNION ALL SELECT name, 'infinity'::timestamptz FROM ratings
+           ) AS known ORDER BY since, name"""
+    ).fetchall()
+    with conn.cursor() as cursor:
+        cursor.executemany(
+            "INSERT INTO names (name, key, twin) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+            first_keeps([str(row[0]) for row in rows]),
+        )
+
+
+# A step: a fixed SQL script, or a function run on the connection after the ones before.
+Step = str | Callable[[psycopg.Connection], None]
+
+MIGRATIONS: tuple[tuple[str, Step], ...] = (
     (
         "the archive, ratings, games kept not over, and the nodes of the fleet",
         """
@@ -93,6 +121,27 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         """,
     ),
     (
+        "one person, one name: names with their look-alike keys; the penalties of guessing",
+        """
+        CREATE TABLE names (
+            name TEXT PRIMARY KEY,          -- a name someone has here (a person's or a guest's)
+            key TEXT NOT NULL,              -- its look-alike key (names.py)
+            twin BOOLEAN NOT NULL DEFAULT false  -- an older name of the same key, kept as it was
+        );
+        CREATE UNIQUE INDEX names_key ON names (key) WHERE NOT twin;
+        CREATE INDEX names_any_key ON names (key);
+        CREATE TABLE penalties (
+            scope TEXT NOT NULL,            -- 'address', 'name', 'total', 'code-key', ...
+            subject TEXT NOT NULL,
+            failures INTEGER NOT NULL,
+            last_failure DOUBLE PRECISION NOT NULL,  -- Unix time
+            next_try DOUBLE PRECISION NOT NULL,      -- nothing from it is compared before
+            PRIMARY KEY (scope, subject)
+        );
+        """,
+    ),
+    ("the names already known, with their keys", enter_known_names),
+    (
         "the standings: records kept as games end, ratings by rating, each rating's moves",
         schema("BIGINT", "DOUBLE PRECISION", "TIMESTAMPTZ") + BACKFILL,
     ),
@@ -121,8 +170,11 @@ def migrate(conn: psycopg.Connection) -> tuple[int, int]:
             conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
             conn.execute("INSERT INTO schema_version (version) VALUES (0)")
         for version in range(found + 1, NEWEST + 1):
-            _, script = MIGRATIONS[version - 1]
-            conn.execute(script.encode())  # (a fixed script: several statements, no parameters)
+            _, step = MIGRATIONS[version - 1]
+            if isinstance(step, str):
+                conn.execute(step.encode())  # (a fixed script: several statements, no parameters)
+            else:
+                step(conn)
             conn.execute("UPDATE schema_version SET version = %s", (version,))
     return found, NEWEST
 

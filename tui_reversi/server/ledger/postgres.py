@@ -21,9 +21,10 @@ import contextlib
 import json
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC
 from pathlib import Path
+from typing import Any, TypeVar
 
 import psycopg
 import psycopg_pool
@@ -36,27 +37,32 @@ from ..config import ServeError
 from . import standings
 from .account_keys import (
     CODE_LIFETIME,
-    CODE_TRIES,
     AccountKey,
     KeyCodeStore,
     new_code,
     same_code,
 )
 from .archive import (
-    elo_change,
     game_row,
     read_unfinished,
     save_for_players,
     winner_of,
 )
 from .migrations import check, migrate
+from .names import name_key
 from .node_link import CONNECT_TIMEOUT, NodeLink
-from .standings import FIRST_RATING, ArchivedGame, Profile, Standing
+from .penalties import Penalty, Subject, change_kept
+from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
+from .standings import ArchivedGame, Profile, Standing
 from .store import Answer, Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 LOBBY_CHANNEL = "tui_reversi_lobby"
 # NOTIFY takes at most 8000 bytes: a longer message is refused before it is sent.
 MAX_MESSAGE = 7900
+# Taken while penalties change: one node at a time reads and writes them.
+PENALTIES_LOCK = 0x7475_6972_7065_6E61
+
+T = TypeVar("T")
 
 
 def where(url: str) -> str:
@@ -222,12 +228,22 @@ class PostgresStore:
                 )
             # Locked in name order: two games ending at once on two nodes never deadlock.
             rows = conn.execute(
-                "SELECT name, rating FROM ratings WHERE name = ANY(%s) ORDER BY name FOR UPDATE",
+                """SELECT name, rating, games FROM ratings WHERE name = ANY(%s)
+                   ORDER BY name FOR UPDATE""",
                 (names,),
             ).fetchall()
-            ratings: dict[str, float] = dict(rows)
-            change = elo_change(ratings[names[0]], ratings[names[1]], winner)
-            for name, moved in ((names[0], change), (names[1], -change)):
+            ratings = {name: (float(rating), int(games)) for name, rating, games in rows}
+            earlier = conn.execute(
+                """SELECT count(*) FROM games
+                   WHERE winner IS NOT NULL AND ended > now() - make_interval(secs => %s)
+                     AND ((black = %s AND white = %s) OR (black = %s AND white = %s))""",
+                (PAIR_WINDOW, *names, *reversed(names)),
+            ).fetchone()
+            assert earlier is not None
+            moves = rated_changes(  # (this game's row is in the count)
+                ratings[names[0]], ratings[names[1]], winner, int(earlier[0]) - 1
+            )
+            for name, moved in zip(names, moves, strict=True):
                 conn.execute(
                     "UPDATE ratings SET rating = rating + %s, games = games + 1 WHERE name = %s",
                     (moved, name),
@@ -235,7 +251,8 @@ class PostgresStore:
             after: dict[str, float] = dict(
                 conn.execute("SELECT name, rating FROM ratings WHERE name = ANY(%s)", (names,))
             )
-            standings.note_rating_changes(on_conn, int(inserted[0]), ratings, after)
+            before = {name: rating for name, (rating, _) in ratings.items()}
+            standings.note_rating_changes(on_conn, int(inserted[0]), before, after)
 
     def rating(self, name: str) -> tuple[float, int]:
         rows = self._execute("SELECT rating, games FROM ratings WHERE name = %s", (name,))
@@ -298,6 +315,62 @@ class PostgresStore:
     @property
     def codes(self) -> KeyCodeStore:
         return self._codes
+
+    # -- one person, one name (names.py); what guessing costs (guessing.py) ---------------
+
+    def look_alike(self, name: str) -> str | None:
+        rows = self._execute(
+            """SELECT name FROM names WHERE key = %s AND name <> %s
+                 AND NOT EXISTS (SELECT 1 FROM names WHERE name = %s)
+               ORDER BY twin LIMIT 1""",
+            (name_key(name), name, name),
+        )
+        return str(rows[0][0]) if rows else None
+
+    def enter_name(self, name: str, *, new: bool = False) -> str | None:
+        key = name_key(name)
+        entered = self._execute(
+            """INSERT INTO names (name, key) VALUES (%s, %s) ON CONFLICT DO NOTHING
+               RETURNING name""",
+            (name, key),
+        )
+        if entered:
+            return None
+        return self.look_alike(name) or (name if new else None)
+
+    def change_penalties(
+        self, subjects: Sequence[Subject], change: Callable[[dict[Subject, Penalty]], T]
+    ) -> T:
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (PENALTIES_LOCK,))
+
+                def read(subject: Subject) -> tuple[Any, ...] | None:
+                    return conn.execute(
+                        "SELECT failures, last_failure, next_try FROM penalties "
+                        "WHERE scope = %s AND subject = %s",
+                        subject,
+                    ).fetchone()
+
+                def write(subject: Subject, penalty: Penalty | None) -> None:
+                    if penalty is None:
+                        conn.execute(
+                            "DELETE FROM penalties WHERE scope = %s AND subject = %s", subject
+                        )
+                        return
+                    conn.execute(
+                        """INSERT INTO penalties (scope, subject, failures, last_failure, next_try)
+                           VALUES (%s, %s, %s, %s, %s)
+                           ON CONFLICT (scope, subject) DO UPDATE SET
+                               failures = excluded.failures,
+                               last_failure = excluded.last_failure,
+                               next_try = excluded.next_try""",
+                        (*subject, penalty.failures, penalty.last_failure, penalty.next_try),
+                    )
+
+                return change_kept(subjects, change, read, write)
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
+            raise StorageError(f"cannot keep the penalties in {self.where}: {error}") from None
 
     def _bind(self, name: str, key: str, *, only_if_free: bool) -> bool:
         """Bind `key` to `name` unless the key has a name (or, `only_if_free`, the name a
@@ -438,7 +511,7 @@ class SharedKeyCodes:
                VALUES (%s, %s, now() + make_interval(secs => %s), %s)
                ON CONFLICT (name) DO UPDATE SET code = excluded.code,
                    expires = excluded.expires, tries = excluded.tries""",
-            (name, code, CODE_LIFETIME, CODE_TRIES),
+            (name, code, CODE_LIFETIME, 0),  # (tries: counted per key now, guessing.py)
         )
         return code
 
@@ -453,17 +526,16 @@ class SharedKeyCodes:
         try:
             with store._pool.connection() as conn, conn.transaction():
                 held = conn.execute(
-                    """SELECT code, tries FROM key_codes
+                    """SELECT code FROM key_codes
                        WHERE name = %s AND expires > now() FOR UPDATE""",
                     (name,),
                 ).fetchone()
                 if held is None:
                     return False
-                if same_code(code, held[0]) or held[1] <= 1:
-                    conn.execute("DELETE FROM key_codes WHERE name = %s", (name,))
-                else:
-                    conn.execute("UPDATE key_codes SET tries = tries - 1 WHERE name = %s", (name,))
-                return same_code(code, held[0])
+                if not same_code(code, held[0]):
+                    return False  # (counted against the key that tried: guessing.py)
+                conn.execute("DELETE FROM key_codes WHERE name = %s", (name,))
+                return True
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
             raise StorageError(f"cannot read {name}'s code in {store.where}: {error}") from None
 

@@ -19,12 +19,8 @@ from typing import Any
 from ...core import Color, Ending, Game, Variant
 from ...storage import SavedGame
 from ...storage.ggf import export_ggf
+from .ratings import FIRST_RATING, PROVISIONAL_GAMES, provisional, shown_rating
 
-# Everyone's rating starts here (archive.py rates from it too).
-FIRST_RATING = 1500.0
-# A rating resting on fewer rated games than this is provisional: shown with a
-# question mark and left out of the ranks until it settles.
-PROVISIONAL_GAMES = 10
 # How many of a player's latest rated games their rating history shows.
 HISTORY_GAMES = 60
 # How many opponents a profile counts the record against, the most played first.
@@ -41,16 +37,6 @@ class Results:
 
     def __str__(self) -> str:
         return f"{self.wins} won, {self.losses} lost, {self.draws} drawn"
-
-
-def provisional(games: int) -> bool:
-    """True for a rating resting on fewer than PROVISIONAL_GAMES rated games."""
-    return games < PROVISIONAL_GAMES
-
-
-def shown_rating(rating: float, games: int) -> str:
-    """A rating as people read it: '1624', or '1500?' while provisional."""
-    return f"{round(rating)}{'?' if provisional(games) else ''}"
 
 
 @dataclass(frozen=True, slots=True)

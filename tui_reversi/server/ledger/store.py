@@ -25,6 +25,7 @@ from typing import Any, Protocol, TypeVar
 from ...core import Ending, Game
 from ...net.terms import TimeControl
 from .account_keys import AccountStore, KeyCodeStore
+from .penalties import PenaltyLedger
 from .standings import ArchivedGame, Profile, Results, Standing
 
 # What a node says to another: a JSON object (see fleet.py for the kinds).
@@ -85,9 +86,10 @@ class UnfinishedGame:
     adjourned: bool
 
 
-class Store(AccountStore, Protocol):
+class Store(AccountStore, PenaltyLedger, Protocol):
     """The server's state beyond its process, the accounts included (key_owner,
-    keys_of, claim, add_key, remove_key: account_keys.py). Methods raise StorageError
+    keys_of, claim, add_key, remove_key: account_keys.py) and the penalties of
+    guessing (change_penalties: penalties.py). Methods raise StorageError
     (one sentence) when the store fails; keep() reports its problems instead, as
     it also writes the players' saved games."""
 
@@ -102,6 +104,15 @@ class Store(AccountStore, Protocol):
     @property
     def where(self) -> str:
         """Where the state is kept, for messages (never a password)."""
+
+    def look_alike(self, name: str) -> str | None:
+        """The name someone has here that a reader could take `name` for (names.py),
+        if `name` is not itself one someone has; else None."""
+
+    def enter_name(self, name: str, *, new: bool = False) -> str | None:
+        """Keep `name` as someone's, unless a look-alike is: then that name (and
+        `name` is not kept); None once `name` is someone's (now, or already: with
+        `new`, a name kept already is refused too, and returned)."""
 
     async def leave(self) -> None:
         """Stop hearing messages: in a fleet, this node leaves it (its games become

@@ -1,0 +1,71 @@
+"""The SQLite archive's schema after its first shape (archive.py's SCHEMA), by
+version, kept in `PRAGMA user_version`: each step runs once, in order, in one
+transaction, when the server opens the archive. Appended, never edited, like
+the fleet's (migrations.py), and doing the same.
+
+Version 1: the names people have, each with its look-alike key (names.py),
+unique but for the twins an older archive already held (the first keeps the
+key, the later one is marked `twin`: both go on as before, and no new name
+may take their key); and the penalties of guessing (guessing.py).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from .names import first_keeps
+
+NAMES_AND_PENALTIES = """
+CREATE TABLE IF NOT EXISTS names (
+    name TEXT PRIMARY KEY,          -- a name someone has here (a person's or a guest's)
+    key TEXT NOT NULL,              -- its look-alike key (names.py)
+    twin INTEGER NOT NULL DEFAULT 0 -- 1: an older name of the same key, kept as it was
+);
+CREATE UNIQUE INDEX IF NOT EXISTS names_key ON names (key) WHERE twin = 0;
+CREATE INDEX IF NOT EXISTS names_any_key ON names (key);
+CREATE TABLE IF NOT EXISTS penalties (
+    scope TEXT NOT NULL,            -- 'address', 'name', 'total', 'code-key', 'code-address'
+    subject TEXT NOT NULL,
+    failures INTEGER NOT NULL,
+    last_failure REAL NOT NULL,     -- Unix time
+    next_try REAL NOT NULL,         -- Unix time: nothing from it is compared before
+    PRIMARY KEY (scope, subject)
+);
+"""
+
+# Every name an archive of version 0 knows, in the order they came.
+KNOWN_NAMES = """
+SELECT name FROM (
+    SELECT name, added AS since FROM account_keys
+    UNION ALL SELECT black, started FROM games
+    UNION ALL SELECT white, started FROM games
+    UNION ALL SELECT black, started FROM unfinished
+    UNION ALL SELECT white, started FROM unfinished
+    UNION ALL SELECT name, '9999' FROM ratings
+) ORDER BY since, name
+"""
+
+
+def _names_and_penalties(db: sqlite3.Connection) -> None:
+    for statement in NAMES_AND_PENALTIES.split(";"):
+        if statement.strip():
+            db.execute(statement)
+    names = [str(row[0]) for row in db.execute(KNOWN_NAMES)]
+    db.executemany(
+        "INSERT OR IGNORE INTO names (name, key, twin) VALUES (?, ?, ?)",
+        [(name, key, int(twin)) for name, key, twin in first_keeps(names)],
+    )
+
+
+STEPS = (_names_and_penalties,)
+NEWEST = len(STEPS)
+
+
+def upgrade(db: sqlite3.Connection) -> None:
+    """Bring the archive's schema up to NEWEST (an autocommit connection)."""
+    with db:
+        db.execute("BEGIN IMMEDIATE")
+        found = int(db.execute("PRAGMA user_version").fetchone()[0])
+        for version in range(found + 1, NEWEST + 1):
+            STEPS[version - 1](db)
+            db.execute(f"PRAGMA user_version = {version}")  # (an int: no parameter allowed)
