@@ -211,9 +211,15 @@ class GameCourse:
         moved: list[str] = []
 
         def keep() -> list[str]:
-            before = {name: store.rating(name) for name in game.names}
+            # The game is kept even when the ratings cannot be read: only the line goes.
+            try:
+                before = {name: store.rating(name) for name in game.names}
+            except StorageError:
+                return store.keep(game)
             problems = store.keep(game)
-            moved.append(rating_changes(before, {name: store.rating(name) for name in game.names}))
+            if not problems:
+                after = {name: store.rating(name) for name in game.names}
+                moved.append(rating_changes(before, after))
             return problems
 
         def kept(problems: list[str]) -> None:
