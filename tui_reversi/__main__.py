@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .app import ReversiApp
+    from .match import Match
     from .net.lobby_link import LobbyLink
 
 # name -> (module under tui_reversi.tools, one-line help)
@@ -175,12 +176,16 @@ def run_app(args: argparse.Namespace) -> int:
 
 
 def _run_app(args: argparse.Namespace) -> int:
+    from .net.lobby_link import REPLAY_VARIABLE
     from .net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE
 
     table_socket = os.environ.pop(TABLE_SOCKET_VARIABLE, None)
     table_secret = os.environ.pop(TABLE_SECRET_VARIABLE, None)
     if table_socket and table_secret:
         return _run_at_table(args, table_socket, table_secret)
+    replay = os.environ.pop(REPLAY_VARIABLE, None)
+    if replay:
+        return _run_replay(args, replay)
     lobby = _reach_lobby()
     from .app import create_app
     from .core import ReversiError
@@ -284,6 +289,39 @@ def _run_at_table(args: argparse.Namespace, path: str, secret: str) -> int:
     if app.crash is not None:  # the server holds the seat: reconnecting sits you back down
         return contain(app.crash, transcript=app.match.game.transcript(app.match.game.length))
     return app.return_code or 0
+
+
+def _run_replay(args: argparse.Namespace, ggf: str) -> int:
+    """A server's archived game (`ssh -t host replay ID`), given as GGF: opened as a
+    finished game is at home, to review and analyse. Nothing of the player's own
+    games is touched (no autosave)."""
+    from dataclasses import replace
+
+    from .app import create_app
+    from .storage.settings import load_settings
+    from .terminal_input import tolerate_invalid_utf8
+    from .widgets.themes import theme_names
+
+    match = replay_match(ggf)
+    settings, _ = load_settings(themes=theme_names())
+    options = app_arguments(args)
+    options.pop("variant", None)  # the archived game's variant
+    app = create_app(settings=replace(settings, **options), match=match)
+    tolerate_invalid_utf8()
+    app.run(mouse=not args.no_mouse)
+    return app.return_code or 0
+
+
+def replay_match(ggf: str) -> Match:
+    """The finished game a server's replay gives as GGF, both its people played at
+    this keyboard (their names and how it ended kept). Raises ReversiError."""
+    from .match import Match
+    from .players.kinds import HUMAN
+    from .storage.ggf import parse_ggf
+
+    record = parse_ggf(ggf)
+    names = record.names or ("", "")
+    return Match(HUMAN, HUMAN, record.to_game(), names=names, ending=record.ending)
 
 
 def _ignore_interrupts() -> None:

@@ -15,6 +15,7 @@ from tui_reversi.net.remote import ClockReading, TableLink, TableState
 from tui_reversi.screens.chat import ChatScreen
 from tui_reversi.screens.confirm import ConfirmScreen
 from tui_reversi.screens.game_over import GameOverScreen
+from tui_reversi.widgets.literal import Literal
 from tui_reversi.widgets.score import ScorePanel
 
 from .conftest import status, title
@@ -490,3 +491,23 @@ async def test_a_rematch_request_puts_the_result_aside_and_a_no_brings_it_back(a
             "GameScreen",
             "GameOverScreen",
         ]
+
+
+async def test_after_a_rated_game_the_dialog_shows_how_it_moved_both_ratings(at_table):
+    app, server = at_table(Color.WHITE)
+    async with app.run_test(size=(100, 30)) as pilot:
+        server.say("over resigned white alice (Black) resigned: bob (White) wins.")
+        await wait_for(pilot, lambda: showing_result(app), "the result")
+        assert not app.screen.query_one("#ratings", Literal).display  # not said yet
+        server.say("rerated alice 1484 (-16), bob 1516 (+16)")
+        await wait_for(
+            pilot,
+            lambda: (
+                str(app.screen.query_one("#ratings", Literal).content)
+                == "Ratings: alice 1484 (-16), bob 1516 (+16)"
+            ),
+            "the ratings in the dialog",
+        )
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen), "the board")
+        assert status(app) == "Ratings: alice 1484 (-16), bob 1516 (+16)"

@@ -80,7 +80,7 @@ async def test_a_table_opened_on_one_node_is_joined_watched_and_played_from_the_
     await alice.hear_until("ready")
     (code,) = a.tables.tables
     await shown_on(b, code)
-    assert f"{code}  alice waits (Black)" in await lobby_of(b, "dave")
+    assert f"{code}  alice 1500? waits (Black)" in await lobby_of(b, "dave")
 
     bob = await Game.connect(await seat(b, "bob", f"join {code}"))
     assert await bob.hear_until("ready") == [
@@ -107,10 +107,10 @@ async def test_a_table_opened_on_one_node_is_joined_watched_and_played_from_the_
     # Both lobbies show the game, and who is where, whichever node is asked.
     for node in (a, b):
         for shown in (
-            f"{code}  alice (Black) against bob (White), othello, move 3",
-            f"alice            at table {code} (Black), against bob",
-            f"bob              at table {code} (White), against alice",
-            f"carol            watching table {code}",
+            f"{code}  alice 1500? (Black) against bob 1500? (White), othello, move 3",
+            f"alice            1500?  at table {code} (Black), against bob",
+            f"bob              1500?  at table {code} (White), against alice",
+            f"carol            1500?  watching table {code}",
         ):
             await lobby_shows(node, shown)
 

@@ -112,7 +112,7 @@ async def test_the_database_stopped_a_while_loses_no_move_and_the_nodes_rejoin(
     frank = await Game.connect(await seat(b, "frank", f"join {fresh}"))
     await frank.hear_until("ready")
     await play(erin, frank, OPENING[:2], 0)
-    await lobby_shows(b, f"{fresh}  erin (Black) against frank (White)")
+    await lobby_shows(b, f"{fresh}  erin 1500? (Black) against frank 1500? (White)")
     assert any("is in the fleet again" in line for line in a.log_lines)
 
 

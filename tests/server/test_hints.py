@@ -59,7 +59,7 @@ async def test_without_a_public_address_the_hints_name_the_address_reached(serve
     code = await open_table(arcade)
     _, lobby = await run(arcade, "carol", "lobby")
     assert f"anyone may sit down: ssh -t -p {arcade.port} carol@127.0.0.1 join CODE" in lobby
-    assert f"  {code}  dave waits (Black)" in lobby
+    assert f"  {code}  dave 1500? waits (Black)" in lobby
 
 
 async def test_a_guests_hint_lands_it_as_a_guest_again(serve):

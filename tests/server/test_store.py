@@ -6,6 +6,7 @@ nodes, and the schema's versions."""
 from __future__ import annotations
 
 import itertools
+import sqlite3
 from datetime import UTC, datetime
 
 import psycopg
@@ -17,6 +18,8 @@ from tui_reversi.server.config import ServeError
 from tui_reversi.server.ledger.archive import Archive
 from tui_reversi.server.ledger.migrations import NEWEST
 from tui_reversi.server.ledger.postgres import PostgresStore, migrate_database
+from tui_reversi.server.ledger.ratings import PROVISIONAL_GAMES
+from tui_reversi.server.ledger.standings import Results
 from tui_reversi.server.ledger.store import PlayedGame, Presence, Store, TableView, UnfinishedGame
 
 from .conftest import wait_until
@@ -283,6 +286,80 @@ def test_a_database_out_of_reach_is_one_sentence(tmp_path):
         "cannot connect to database none on 127.0.0.1:1: the connection was refused "
         "(is PostgreSQL listening there?)"
     )
+
+
+def test_the_leaderboard_ranks_settled_ratings_and_marks_new_ones_provisional(open_store):
+    store = open_store()
+    for number in range(PROVISIONAL_GAMES):  # alice and bob settle; alice ahead
+        store.keep(played(f"AB{number:03}", ("alice", "bob"), Color.BLACK))
+    store.keep(played("DE000", ("dave", "erin"), Color.WHITE))  # one game each: provisional
+    board = store.leaderboard(5)
+    assert [(s.name, s.rank) for s in board] == [
+        ("alice", 1),
+        ("bob", 2),
+        ("erin", None),
+        ("dave", None),
+    ]
+    alice, bob, erin, _ = board
+    assert str(alice.record) == f"{PROVISIONAL_GAMES} won, 0 lost, 0 drawn"
+    assert alice.rating > bob.rating and alice.shown_rating == str(round(alice.rating))
+    assert erin.shown_rating.endswith("?") and alice.last_seen is not None
+    # top 1: the best settled player, and the best provisional one apart.
+    assert [s.name for s in store.leaderboard(1)] == ["alice", "erin"]
+
+
+def test_a_profile_has_the_rating_history_the_record_by_opponent_and_the_latest_games(
+    open_store,
+):
+    store = open_store()
+    for number in range(3):
+        store.keep(played(f"AB{number:03}", ("alice", "bob"), Color.BLACK))
+    store.keep(played("CA000", ("carol", "alice"), Color.BLACK))
+    store.keep(played("GA000", ("guest-ab12", "alice"), Color.WHITE))  # unrated
+    profile = store.profile("alice", 3)
+    assert profile is not None
+    assert profile.standing.rank is None  # 4 rated games: provisional
+    assert str(profile.standing.record) == "4 won, 1 lost, 0 drawn"
+    assert len(profile.history) == 4 and profile.history[-1] == store.rating("alice")[0]
+    assert profile.history[0] > 1500.0 and profile.history[-1] < profile.history[-2]  # (lost)
+    assert profile.opponents[:2] == (("bob", Results(3, 0, 0)), ("carol", Results(0, 1, 0)))
+    latest = profile.games
+    assert [game.code for game in latest] == ["GA000", "CA000", "AB002"]
+    assert latest[0].result_for("alice") == "won" and latest[0].change_for("alice") is None
+    assert latest[1].result_for("alice") == "lost" and latest[1].color_of("alice") == Color.WHITE
+    change = latest[1].change_for("alice")
+    assert change is not None and change < 0
+    assert store.profile("nobody", 3) is None
+
+
+def test_an_archived_game_comes_back_by_its_id_as_it_was_played(open_store):
+    store = open_store()
+    store.keep(played("AAAAA", ("alice", "bob"), Color.WHITE))
+    (game_id,) = [game.id for game in store.profile("alice", 1).games]
+    archived = store.archived_game(game_id)
+    assert archived is not None
+    assert archived.names == ("alice", "bob") and archived.game().transcript() == "f5d6c3"
+    assert archived.end() == Ending("resigned", Color.WHITE, "It ended.")
+    assert archived.changes == (-16.0, 16.0)
+    assert store.archived_game(game_id + 1000) is None
+
+
+def test_an_older_archive_gets_its_players_records_counted_from_its_games(tmp_path):
+    path = tmp_path / "archive.sqlite3"
+    store = Archive(path, tmp_path / "players")
+    store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))
+    store.keep(played("BBBBB", ("bob", "alice"), None))  # no result: a game, no win
+    store.close()
+    with sqlite3.connect(path) as older:  # as a file from before the standings
+        older.execute("DROP TABLE records")
+    again = Archive(path, tmp_path / "players")
+    profile = again.profile("alice", 5)
+    assert profile is not None
+    assert str(profile.standing.record) == "1 won, 0 lost, 0 drawn"
+    assert profile.opponents == (("bob", Results(1, 0, 0)),)
+    again.keep(played("CCCCC", ("bob", "alice"), Color.BLACK))  # counted on from there
+    assert str(again.profile("alice", 5).standing.record) == "1 won, 1 lost, 0 drawn"
+    again.close()
 
 
 def test_a_name_a_reader_could_take_for_anothers_is_refused_it(open_store):

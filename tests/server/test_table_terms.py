@@ -121,7 +121,7 @@ async def test_the_lobby_says_which_colour_an_open_table_leaves_free(serve):
     code = table_code(arcade)
     asker = await Player.connect(arcade, "erin", term=None, command="lobby")
     await asker.finished()
-    assert f"  {code}  dave waits (White), othello, move 1" in asker.output.decode()
+    assert f"  {code}  dave 1500? waits (White), othello, move 1" in asker.output.decode()
 
 
 async def test_random_seats_the_host_at_the_colour_drawn(serve, monkeypatch):

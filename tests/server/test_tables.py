@@ -122,6 +122,8 @@ async def test_a_table_is_opened_joined_by_its_code_and_refereed_by_the_server(s
     over = "over resigned black bob (White) resigned: alice (Black) wins."
     assert await alice.hear() == over
     assert await bob.hear() == over
+    for game in (alice, bob):  # a rated game: how it moved both ratings
+        assert await game.hear() == "rerated alice 1516 (+16), bob 1484 (-16)"
     alice.say("move 2 c6")
     assert await alice.hear() == "refused The game is over."
     assert any(f"table {code}: bob (White) resigned" in line for line in arcade.log_lines)
@@ -424,6 +426,7 @@ async def test_the_servers_clock_counts_and_a_flag_falls_with_an_injected_clock(
     for game in (alice, bob):
         assert await game.hear() == "clock 52.0 0.0 -"  # the clocks stop where they were
         assert await game.hear() == over
+        assert await game.hear() == "rerated alice 1516 (+16), bob 1484 (-16)"
     bob.say("move 1 c5")
     assert await bob.hear() == "refused The game is over."
     assert str(arcade.archive.results("alice")) == "1 won, 0 lost, 0 drawn"
@@ -525,13 +528,14 @@ async def test_the_lobby_lists_who_is_here_the_tables_and_the_askers_record(serv
     text = asker.output.decode()
     for line in (
         "tui-reversi: 5 here",
-        f"  alice            at table {code} (Black), against bob",
-        f"  bob              at table {code} (White), against alice",
-        f"  carol            watching table {code}",
-        f"  dave             at table {waiting} (Black), waiting for someone to join",
-        "  erin             playing on their own",
-        f"  {code}  alice (Black) against bob (White), othello, move 1",
-        f"  {waiting}  dave waits (Black), othello, clock 5+3, move 1",
+        # each name with its rating, '?' while it rests on few games (issue 39)
+        f"  alice            1484?  at table {code} (Black), against bob",
+        f"  bob              1516?  at table {code} (White), against alice",
+        f"  carol            1500?  watching table {code}",
+        f"  dave             1500?  at table {waiting} (Black), waiting for someone to join",
+        "  erin             1500?  playing on their own",
+        f"  {code}  alice 1484? (Black) against bob 1516? (White), othello, move 1",
+        f"  {waiting}  dave 1500? waits (Black), othello, clock 5+3, move 1",
         "Your record here: 0 won, 0 lost, 0 drawn; rating 1500? after 0 rated games",
     ):
         assert line in text, (line, text)
@@ -541,6 +545,22 @@ async def test_the_lobby_lists_who_is_here_the_tables_and_the_askers_record(serv
     await bob_asks.finished()
     record = "Your record here: 1 won, 0 lost, 0 drawn; rating 1516? after 1 rated games"
     assert record in bob_asks.output.decode()
+    last = "Your last game, against alice (id 1), moved your rating +16."  # (issue 39)
+    assert last in bob_asks.output.decode()
+
+
+async def test_the_lobby_shows_a_named_players_rating_and_none_beside_a_guest(serve):
+    arcade = await serve(max_per_address=10)
+    guest = await Player.connect(arcade, "zed", guest=True)
+    await guest.facts()
+    await seat(arcade, "dave", "table")
+    asker = await Player.connect(arcade, "frank", term=None, command="lobby")
+    await asker.finished()
+    lines = asker.output.decode().splitlines()
+    (guest_line,) = [line for line in lines if line.startswith("  guest-")]
+    assert guest_line.split()[1:] == ["playing", "on", "their", "own"]  # (guests are unrated)
+    assert any(line.startswith("  dave             1500?  at table ") for line in lines)
+    assert any("  dave 1500? waits (Black)" in line for line in lines)
 
 
 async def test_with_on_drop_adjourn_a_dropped_players_game_waits_for_both_to_join_again(serve):
@@ -562,7 +582,8 @@ async def test_with_on_drop_adjourn_a_dropped_players_game_waits_for_both_to_joi
     await wait_until(lambda: not arcade.tables.tables[code].links, "alice to leave")
     look = await Player.connect(arcade, "carol", term=None, command="lobby")
     await look.finished()
-    assert f"  {code}  alice (Black) against bob (White), othello, move 2" in look.output.decode()
+    shown = look.output.decode()
+    assert f"  {code}  alice 1500? (Black) against bob 1500? (White), othello, move 2" in shown
     # Days later (for the server), both join it again and play on from where it was.
     bob = await Game.connect(await seat(arcade, "bob", f"join {code}"))
     assert "moved 0 d3" in await bob.hear_until("ready")

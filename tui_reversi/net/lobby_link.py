@@ -19,6 +19,11 @@ a game says names it. The server's side is server/hall/lobby_host.py.
       sit CODE                      take the free seat of open table CODE, or go back
                                     to this player's adjourned game there
       watch CODE                    watch table CODE
+      top                           send the leaderboard (as `ssh host top`)
+      player NAME                   send NAME's profile (as `ssh host player NAME`)
+      replay ID                     open archived game ID for review (the server ends
+                                    this game, saved, with `go game-ID`, then brings
+                                    the player back to it)
 
     server -> game
       welcome NAME                  you are NAME here
@@ -38,6 +43,11 @@ a game says names it. The server's side is server/hall/lobby_host.py.
       answered TEXT...              your invitation's end (declined, lapsed, refused)
       withdrawn NUMBER TEXT...      the invitation to you is gone, and why
       refused TEXT...               your last line was refused, and why
+      page TITLE...                 a page of rows follows (the leaderboard, a profile)
+      row KEY TEXT...               one row of it: KEY `player:NAME` opens that player's
+                                    profile, `game:ID` that game (replay ID), `-`
+                                    nothing; TEXT as the command prints it
+      paged                         the page above is complete: show it
       go CODE                       your seat at table CODE is ready: end this game
                                     (it is saved); the server seats you there at once
 
@@ -60,6 +70,9 @@ from .terms import TableTerms, TimeControl
 LOBBY_SOCKET_VARIABLE = "TUI_REVERSI_LOBBY_SOCKET"
 LOBBY_SECRET_VARIABLE = "TUI_REVERSI_LOBBY_SECRET"
 NO_CLOCK = "-"
+# `ssh -t host replay ID`: the server starts a game with the archived game's GGF
+# in this variable, to be opened for review (nothing of the player's is touched).
+REPLAY_VARIABLE = "TUI_REVERSI_REPLAY"
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +118,14 @@ class LobbyView:
 
 
 @dataclass(frozen=True, slots=True)
+class Page:
+    """The leaderboard or a profile, as rows of text (what ⏎ on each opens, if anything)."""
+
+    title: str
+    rows: tuple[tuple[str | None, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Invitation:
     """An invitation to this player: its number, who sent it, and its terms."""
 
@@ -121,7 +142,8 @@ class LobbyNews:
     invited: Invitation | None = None
     waiting: str | None = None  # your invitation to this person is on its way
     withdrawn: int | None = None  # the invitation with this number is gone
-    go: str | None = None  # the code of the table to go to
+    go: str | None = None  # the code of the table to go to (or game-ID: a replay)
+    page: Page | None = None  # the leaderboard or a profile asked for
     text: str = ""  # a sentence for the player
     refused: bool = False
     closed: bool = False  # the server went away
@@ -136,6 +158,8 @@ class _Gathering:
     rating: str = "1500?"
     games: int = 0
     record: str = ""
+    page: str | None = None  # the title of a page being read
+    rows: list[tuple[str | None, str]] = field(default_factory=list)
 
 
 class LobbyLink(ServerLine[LobbyNews]):
@@ -178,6 +202,15 @@ class LobbyLink(ServerLine[LobbyNews]):
 
     def watch(self, code: str) -> None:
         self._ask("watch", code)
+
+    def top(self) -> None:
+        self._ask("top")
+
+    def player(self, name: str) -> None:
+        self._ask("player", name)
+
+    def replay(self, game_id: str) -> None:
+        self._ask("replay", game_id)
 
     def _ask(self, *parts: object) -> None:
         try:
@@ -231,6 +264,15 @@ class LobbyLink(ServerLine[LobbyNews]):
                     gathering.record,
                 )
                 return LobbyNews(view=view)
+            elif command == "page":
+                gathering.page, gathering.rows = rest, []
+            elif command == "row" and gathering.page is not None:
+                key, _, text = rest.partition(" ")
+                gathering.rows.append((None if key == "-" else key, text))
+            elif command == "paged" and gathering.page is not None:
+                page = Page(gathering.page, tuple(gathering.rows))
+                gathering.page, gathering.rows = None, []
+                return LobbyNews(page=page)
             elif command == "invited":
                 number, name, *said = rest.split(" ")
                 terms, unread = TableTerms.parse(said)

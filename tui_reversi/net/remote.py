@@ -25,6 +25,9 @@ of UTF-8 at a time (net/server_line.py), words separated by one space:
       players BLACK WHITE           the names at the table ('-': nobody yet)
       rated NAME RATING             a player's Elo rating on this server: 1516, or 1500?
                                     while provisional (its first rated games)
+      rerated TEXT...               after a rated game, how it moved both ratings:
+                                    'alice 1516 (+16), bob 1484 (-16)' (before `over`'s
+                                    dialog is closed, or after: the dialog shows it)
       moved PLY SQUARE              a move the server accepted (passes follow, as in core)
       clock BLACK WHITE RUNNING     with a time control: seconds left each, as of now, and
                                     whose clock runs (black, white, or - for none)
@@ -97,6 +100,7 @@ class News:
     undone: int | None = None  # the game went back to this ply (a takeback allowed)
     again: bool = False  # a rematch: a new game, colours changed (state.colour is the new one)
     resumed: bool = False  # an adjourned game goes on
+    rerated: bool = False  # the text says how the game moved both players' ratings
 
     @property
     def over(self) -> bool:
@@ -250,6 +254,8 @@ class TableLink(ServerLine[News]):
         elif command == "clock":
             self.state.clock = _clock(rest)
             self._tell(News("", clock=self.state.clock))
+        elif command == "rerated":
+            self._tell(News(rest, rerated=True))
         elif command == "over":
             ending = _ending(rest)
             self._tell(News(ending.text, ending=ending))

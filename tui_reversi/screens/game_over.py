@@ -70,10 +70,17 @@ class GameOverScreen(Dialog[str | None]):
     KEY_BAR_ORDER = ("over.rematch", "over.new", "over.review", "over.analyse", "over.close")
 
     def __init__(
-        self, match: Match, ending: Ending, *, at_table: bool = False, rematch: bool = False
+        self,
+        match: Match,
+        ending: Ending,
+        *,
+        at_table: bool = False,
+        rematch: bool = False,
+        ratings: str = "",
     ) -> None:
         super().__init__()
         self.headline, self.detail = result_lines(match, ending)
+        self.ratings = ratings  # how a rated game moved both ratings, once the server says
         self.at_table = at_table
         self.rematch = rematch  # a player at the table (not a spectator) may ask for one
 
@@ -83,6 +90,9 @@ class GameOverScreen(Dialog[str | None]):
                 Content.from_markup("[b]Game over: $h[/b]", h=self.headline), id="dialog-title"
             )
             yield Literal(self.detail, id="result")
+            ratings = Literal(self._ratings_text(), id="ratings")
+            ratings.display = bool(self.ratings)  # (an unrated game: no line for it)
+            yield ratings
             yield KeyLine(id="dialog-keys")
             with Horizontal(id="dialog-buttons"):
                 if self.at_table:  # another game is asked for, not started
@@ -96,6 +106,16 @@ class GameOverScreen(Dialog[str | None]):
                     yield Button("Review", id="review")
                     yield Button("Analyse", id="analyse")
                 yield Button("Close", id="close")
+
+    def show_ratings(self, text: str) -> None:
+        """How the game moved both ratings ('alice 1516 (+16), bob 1484 (-16)')."""
+        self.ratings = text
+        shown = self.query_one("#ratings", Literal)
+        shown.update(self._ratings_text())
+        shown.display = bool(text)
+
+    def _ratings_text(self) -> str:
+        return f"Ratings: {self.ratings}" if self.ratings else ""
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters in (("new",), ("leave",)):

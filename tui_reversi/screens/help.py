@@ -28,6 +28,7 @@ SECTIONS: dict[str, tuple[str, str | None]] = {
     "table": ("At a table (playing someone on a server)", None),
     "lobby": ("Lobby, on a server", "lobby"),
     "invite": ("Invitation dialog (from a person in the lobby)", "lobby"),
+    "standings": ("Leaderboard and profiles (t in the lobby)", "lobby"),
     "new-game": ("New-game dialog", "new_game"),
     "resume": ("At start, with an unfinished game", "(open_games)"),
     "save": ("Save dialog", "save_game"),
@@ -67,6 +68,7 @@ def _binding_classes(app: App[Any]) -> list[type[DOMNode]]:
     from .save_game import SaveGameScreen
     from .saved_games import SavedGamesScreen
     from .settings import SettingsScreen
+    from .standings import StandingsScreen
 
     return [
         BoardView,
@@ -75,6 +77,7 @@ def _binding_classes(app: App[Any]) -> list[type[DOMNode]]:
         NewGameScreen,
         LobbyScreen,
         InviteScreen,
+        StandingsScreen,
         ResumeScreen,
         SaveGameScreen,
         SavedGamesScreen,

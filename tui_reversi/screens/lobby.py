@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -20,12 +19,13 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..net.lobby_link import Invitation, LobbyLink, LobbyNews, LobbyView, TableEntry
+from ..net.lobby_link import Invitation, LobbyLink, LobbyNews, LobbyView, Page, TableEntry
 from ..net.remote import shown_name
 from ..net.terms import TableTerms
 from ..widgets.literal import Literal
-from .dialog import Dialog
 from .invitation import InvitedScreen, InviteScreen, WaitingScreen
+from .row_dialog import RowDialog
+from .standings import StandingsScreen
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -52,7 +52,7 @@ TABLE_SECTIONS = (
 )
 
 
-class LobbyScreen(Dialog[None]):
+class LobbyScreen(RowDialog):
     """The lobby; dismissed with Esc. Invitations go out through `link`."""
 
     BINDINGS = [
@@ -63,6 +63,13 @@ class LobbyScreen(Dialog[None]):
             id="lobby.choose",
             key_display="⏎",
             tooltip="Invite the person, watch the table, sit at the open one, resume yours",
+        ),
+        Binding(
+            "t",
+            "top",
+            "Top players",
+            id="lobby.top",
+            tooltip="The leaderboard; ⏎ on a player there opens their profile",
         ),
         Binding("down,j", "cursor(1)", "Next", id="lobby.down", show=False),
         Binding("up,k", "cursor(-1)", "Previous", id="lobby.up", show=False),
@@ -151,25 +158,11 @@ class LobbyScreen(Dialog[None]):
 
     # -- keys ----------------------------------------------------------------------------
 
-    def action_cursor(self, delta: int) -> None:
-        options = self.query_one(OptionList)
-        options.action_cursor_down() if delta > 0 else options.action_cursor_up()
+    def action_top(self) -> None:
+        self.say("Asking the server for the leaderboard…")
+        self.link.top()
 
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-    def action_choose(self) -> None:
-        option = self.query_one(OptionList).highlighted_option
-        if option is not None and option.id is not None:
-            self._chosen(option.id)
-
-    @on(OptionList.OptionSelected)
-    def _selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        if event.option.id is not None:
-            self._chosen(event.option.id)
-
-    def _chosen(self, row_id: str) -> None:
+    def chosen(self, row_id: str) -> None:
         kind, _, key = row_id.partition(":")
         if kind == "person":
             self._invite(key)
@@ -229,6 +222,8 @@ class Invitations:
             lobby = self._find(LobbyScreen)
             if lobby is not None:
                 lobby.show_view(news.view)
+        if news.page is not None:
+            self._show_page(news.page)
         if news.invited is not None:
             self._invited(news.invited)
         if news.waiting is not None:
@@ -250,6 +245,14 @@ class Invitations:
         if news.text:
             self._say(news.text, error=news.refused or news.closed)
 
+    def _show_page(self, page: Page) -> None:
+        """The leaderboard or a profile asked for: in the standings screen, opened if not."""
+        shown = self._find(StandingsScreen)
+        if shown is not None and self.app.screen is shown:
+            shown.show_page(page)
+        elif self._find(LobbyScreen) is not None:
+            self.app.push_screen(StandingsScreen(self.link, page))
+
     def _invited(self, invitation: Invitation) -> None:
         def answered(yes: bool | None) -> None:
             if yes is not None:  # (None: withdrawn or lapsed meanwhile)
@@ -263,6 +266,10 @@ class Invitations:
             self.link.withdraw()
 
     def _say(self, text: str, *, error: bool) -> None:
+        standings = self._find(StandingsScreen)
+        if standings is not None and self.app.screen is standings:
+            standings.say(text)
+            return
         lobby = self._find(LobbyScreen)
         if lobby is not None and self.app.screen is lobby:
             lobby.say(text, error=error)

@@ -29,7 +29,13 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
 - `hall`: what a player who is in takes part in.
   - `ssh_session`: one SSH session channel bound to one game process;
     `session_command`: what the player asked for after the host, checked;
-    `take_over_elsewhere`: "take it over here" for a game on another node.
+    `take_over_elsewhere`: "take it over here" for a game on another node;
+    `commands`: the one table of commands the dispatcher and `help` read, and
+    the answers of those that print lines (`top`, `player`, `replay`...).
+  - `standings_pages`: the leaderboard and a profile as rows, for the
+    commands and the in-app lobby alike.
+  - `pairing`: quick pairing (`play`): the queue and its rating window;
+    `queue_wait`: one session's wait in it.
   - `pty_process`: a program running as session leader on a fresh pty.
   - `preloaded`: the server's side of the game launcher (`tui_reversi.launcher`,
     outside this package, given as `ServeConfig.launcher_command`): start it,
@@ -43,7 +49,8 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   - `guests`: a guest's name (64 random bits, shown short) and its folder.
 - `ledger`: what outlives a process.
   - `store`: the one interface to what the server keeps and shares, and the
-    records through it; `archive` (SQLite, one machine) and `postgres` with
+    records through it; `standings` the leaderboard's, the profiles' and the
+    archived games' records and queries; `archive` (SQLite, one machine) and `postgres` with
     `migrations` (a fleet) implement it; `archive_import` moves the one into
     the other; `node_link`: a node's connections to PostgreSQL, its threads
     for calls off the event loop, and its way back after the database went.

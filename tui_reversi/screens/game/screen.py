@@ -678,10 +678,21 @@ class GameScreen(Screen[None]):
             return  # (adjourned: the game goes on later; the status line says so)
         self._game_over_shown = shown
         at_table = self.table.link is not None
-        self.app.push_screen(
-            GameOverScreen(match, ending, at_table=at_table, rematch=self.table.can_ask_rematch()),
-            self._after_game_over,
+        rerated = self.table.rerated
+        ratings = rerated[1] if rerated is not None and rerated[0] == match.game_id else ""
+        over = GameOverScreen(
+            match, ending, at_table=at_table, rematch=self.table.can_ask_rematch(), ratings=ratings
         )
+        self.app.push_screen(over, self._after_game_over)
+
+    def show_rating_changes(self, text: str) -> None:
+        """How the game just over moved the ratings: in the game-over dialog if it is
+        up (else it shows them when it opens), and on the status line."""
+        from ..game_over import GameOverScreen
+
+        if isinstance(self.app.screen, GameOverScreen):
+            self.app.screen.show_ratings(text)
+        self.say(f"Ratings: {text}")
 
     def set_game_over_aside(self) -> bool:
         """A newer dialog is coming: the game-over one, if it is up, goes for

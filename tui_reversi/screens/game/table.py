@@ -62,6 +62,8 @@ class AtTable:
         self.screen = screen
         # The chat at this table so far, oldest first (the chat dialog shows it).
         self.said: list[str] = []
+        # How the last rated game moved the ratings ('alice 1516 (+16), ...'), by game.
+        self.rerated: tuple[int, str] | None = None
         # News that came before the screen was there to show it (a player sitting
         # down at the moment this game started), shown once it is.
         self._early: list[News] | None = []
@@ -137,6 +139,10 @@ class AtTable:
             screen.show()
         if news.asked:
             self._answer(news.text)
+        if news.rerated:  # in the game-over dialog if it is up, and kept for when it opens
+            self.rerated = (screen.match.game_id, news.text)
+            screen.show_rating_changes(news.text)
+            return
         if news.chat:  # kept to read in full: the status line cuts a long one
             self.said = [*self.said[-(CHAT_KEPT - 1) :], news.text]
         if news.text:

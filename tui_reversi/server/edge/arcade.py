@@ -31,6 +31,7 @@ from ...storage import StorageError
 from ..config import ServeConfig, ServeError, format_duration, gone_reason
 from ..hall.guests import remove_folder
 from ..hall.lobby_host import LobbyHost
+from ..hall.pairing import PairingQueue
 from ..hall.preloaded import PreloadedParent, fork_available
 from ..hall.pty_process import Spawn
 from ..hall.roster import presence, who_is_here
@@ -167,6 +168,8 @@ class Arcade:
             people_per_address=config.people_per_address(),
         )
         self.lobby.seat_giver = functools.partial(give_seat_over, self.games)
+        # The players waiting to be paired (`ssh -t host play`).
+        self.pairing = PairingQueue(self.tables, self.note)
         # With --database, the other nodes of the fleet (fleet.py); None: this one alone.
         self.fleet: Fleet | None = None
         # How games start, in a few words for the banner.

@@ -21,14 +21,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ...core import ReversiError
 from ...net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
 from ...net.remote import NOBODY, shown_name
 from ...net.server_line import line, words
 from ...net.terms import TableRefused, TableTerms
+from ...storage import StorageError
 from ..bucket import Limit, Limiter, per_minute
 from ..config import format_duration
 from ..ledger.store import TableView
 from .games_socket import GamesSocket, hello, tell
+from .standings_pages import PROFILE_GAMES, TOP_COUNT, leaderboard_rows, profile_rows
 from .tables import Tables
 
 if TYPE_CHECKING:
@@ -75,6 +78,8 @@ class Guest:
     writer: asyncio.StreamWriter
     # Seats the session at a table (its secret); False if the session has gone.
     seat: Callable[[str], bool]
+    # Opens an archived game (its GGF) for review next; False if the session has gone.
+    replay: Callable[[str], bool] | None = None
     address: str = ""  # where its player connected from ('' for another node's)
     looking: bool = False
     shown: bytes = b""  # the lobby last sent to it
@@ -126,7 +131,10 @@ class LobbyHost:
         )
         self.timeout = timeout
         self._now = now
-        self._admitted: dict[str, tuple[str, Callable[[str], bool], str]] = {}
+        # secret -> (name, seat, replay, address): see admit()
+        self._admitted: dict[
+            str, tuple[str, Callable[[str], bool], Callable[[str], bool], str]
+        ] = {}
         self.guests: list[Guest] = []
         self.invitations: dict[int, Invitation] = {}
         self._numbers = itertools.count(1)
@@ -153,12 +161,15 @@ class LobbyHost:
 
     # -- for the sessions ---------------------------------------------------------------
 
-    def admit(self, name: str, seat: Callable[[str], bool], address: str) -> str:
+    def admit(
+        self, name: str, seat: Callable[[str], bool], replay: Callable[[str], bool], address: str
+    ) -> str:
         """A secret for `name`'s game (its player connected from `address`) to reach
-        the lobby with; `seat(table_secret)` sends the session to a table (False if
-        it cannot go any more)."""
+        the lobby with; `seat(table_secret)` sends the session to a table,
+        `replay(ggf)` to an archived game to review (either False if it cannot go
+        any more)."""
         secret = self._socket.new_secret()
-        self._admitted[secret] = (name, seat, address)
+        self._admitted[secret] = (name, seat, replay, address)
         return secret
 
     def environment(self, secret: str) -> dict[str, str]:
@@ -175,7 +186,8 @@ class LobbyHost:
         if admitted is None:
             writer.write(line("refused", "this game has no place in the lobby."))
             return
-        guest = Guest(admitted[0], writer, admitted[1], admitted[2])
+        name, seat, replay, address = admitted
+        guest = Guest(name, writer, seat, replay, address)
         self.guests.append(guest)
         try:
             writer.write(line("welcome", guest.name))
@@ -203,6 +215,10 @@ class LobbyHost:
             return self._answer(guest, rest, accepted=command == "accept")
         if command in ("sit", "watch") and rest:
             return self._go_to(guest, command, rest)
+        if command in ("top", "player"):
+            return self._page(guest, command, rest)
+        if command == "replay" and rest.isdigit() and len(rest) <= 18:
+            return self._replay(guest, int(rest))
         return f"{command[:20]!r} is not something the lobby understands."
 
     # -- invitations ----------------------------------------------------------------------
@@ -325,6 +341,47 @@ class LobbyHost:
     def _guest(self, name: str) -> Guest | None:
         """The latest game of `name`'s in the lobby, if any."""
         return next((g for g in reversed(self.guests) if g.name == name), None)
+
+    # -- the standings: the same rows as `ssh host top` and `ssh host player NAME` ----------
+
+    def _page(self, guest: Guest, command: str, rest: str) -> str | None:
+        """Send the leaderboard (`top`) or a profile (`player NAME`) as a page of rows."""
+        store = self.tables.store
+        if store is None:
+            return "This server keeps no ratings."
+        if command == "top" and not rest:
+            try:
+                title, rows = "Leaderboard", leaderboard_rows(store.leaderboard(TOP_COUNT))
+            except StorageError as error:
+                return f"The leaderboard cannot be read: {error}"
+        elif command == "player" and rest and " " not in rest and len(rest) <= NAME_LIMIT:
+            try:
+                profile = store.profile(rest, PROFILE_GAMES)
+            except StorageError as error:
+                return f"{rest}'s games cannot be read: {error}"
+            if profile is None:
+                return f"Nobody called {rest} has finished a game here."
+            title, rows = rest, profile_rows(profile, "ssh -t HOST")
+        else:
+            return f"{command} takes {'nothing' if command == 'top' else 'one name'} after it."
+        pages = [line("page", title)]
+        pages += [line("row", key or "-", text.removeprefix("tui-reversi: ")) for key, text in rows]
+        guest.send(b"".join([*pages, line("paged")]))
+        return None
+
+    def _replay(self, guest: Guest, game_id: int) -> str | None:
+        """Send the player's session to archived game `game_id`, to review it."""
+        store = self.tables.store
+        try:
+            archived = store.archived_game(game_id) if store is not None else None
+            ggf = archived.ggf() if archived is not None else None
+        except (StorageError, ReversiError) as error:
+            return f"Game {game_id} cannot be read: {error}"
+        if ggf is None:
+            return f"There is no game {game_id} in this server's archive."
+        if guest.replay is not None and guest.replay(ggf):
+            guest.send(line("go", f"game-{game_id}"))
+        return None
 
     # -- seats at tables --------------------------------------------------------------------
 

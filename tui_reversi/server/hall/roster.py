@@ -115,8 +115,12 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
     """The lobby as `name` sees it; `join_hint` is the ssh command before `join CODE`."""
     views = arcade.tables.views(everywhere=True)
     doing = {who: what.text for who, what in who_is_here(arcade).items()}
+    seated = {who for view in views for who in (view.black, view.white) if who}
+    rated = named_ratings(arcade.archive, set(doing) | seated)
     lines = [f"tui-reversi: {len(doing)} here"]
-    lines += [f"  {shown_name(who):<16} {what}" for who, what in sorted(doing.items())]
+    lines += [
+        f"  {shown_name(who):<16} {rated[who]:>5}  {what}" for who, what in sorted(doing.items())
+    ]
     headings = {
         "playing": "Tables in progress (watch CODE to watch one):",
         "adjourned": f"Adjourned games (a player resumes one with {join_hint} resume CODE):",
@@ -125,13 +129,15 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
         of_kind = [view for view in views if view.kind == kind]
         if of_kind:
             lines.append(heading)
-            lines += [f"  {view.code}  {_players(view)}, {_how(view)}" for view in of_kind]
+            lines += [f"  {view.code}  {_players(view, rated)}, {_how(view)}" for view in of_kind]
     waiting = [view for view in views if view.kind == "open"]
     if waiting:
         lines.append(f"Open tables (anyone may sit down: {join_hint} join CODE):")
         for view in waiting:
             colour, host = (Color.BLACK, view.black) if view.black else (Color.WHITE, view.white)
-            lines.append(f"  {view.code}  {shown_name(host)} waits ({colour.label}), {_how(view)}")
+            lines.append(
+                f"  {view.code}  {_with(host, rated)} waits ({colour.label}), {_how(view)}"
+            )
     archive = arcade.archive
     if is_guest(name):
         lines.append("You play as a guest here: unrated; connect with an SSH key to claim a name.")
@@ -141,7 +147,33 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
             f"Your record here: {archive.results(name)}; rating {shown_rating(rating, games)} "
             f"after {games} rated games."
         )
+        lines += last_game_lines(archive, name)
     return lines
+
+
+def named_ratings(archive: Store | None, names: set[str]) -> dict[str, str]:
+    """Each name's rating as shown ('1516', '1500?' while provisional); '' for a
+    guest (unrated) and for everyone on a server that keeps no records."""
+    return {
+        name: "" if archive is None or is_guest(name) else shown_rating(*archive.rating(name))
+        for name in names
+    }
+
+
+def _with(name: str, rated: dict[str, str]) -> str:
+    """'alice 1516': a name as shown, with its rating beside it if it has one."""
+    return f"{shown_name(name)} {rated[name]}" if rated.get(name) else shown_name(name)
+
+
+def last_game_lines(archive: Store, name: str) -> list[str]:
+    """'Your last game, against bob (id 12), moved your rating +16.', if it was rated."""
+    profile = archive.profile(name, 1)
+    last = profile.games[0] if profile is not None and profile.games else None
+    change = last.change_for(name) if last is not None else None
+    if last is None or change is None:
+        return []
+    opponent = last.names[last.color_of(name).other]
+    return [f"Your last game, against {opponent} (id {last.id}), moved your rating {change:+.0f}."]
 
 
 def adjourned_lines(games: list[TableView], name: str, hint: str) -> list[str]:
@@ -158,9 +190,9 @@ def adjourned_lines(games: list[TableView], name: str, hint: str) -> list[str]:
     return lines
 
 
-def _players(view: TableView) -> str:
-    """'alice (Black) against guest-7f3a9c (White)'."""
-    return f"{shown_name(view.black)} (Black) against {shown_name(view.white)} (White)"
+def _players(view: TableView, rated: dict[str, str]) -> str:
+    """'alice 1516 (Black) against guest-7f3a9c (White)'."""
+    return f"{_with(view.black, rated)} (Black) against {_with(view.white, rated)} (White)"
 
 
 def _how(view: TableView) -> str:

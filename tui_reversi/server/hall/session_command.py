@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from ...core import ReversiError
-from ...net.terms import USAGE, TableTerms, TermsRefused
+from ...core import ReversiError, Variant
+from ...net.terms import USAGE, TableTerms, TermsRefused, TimeControl
 
 # Game options a player may add after the host, `ssh -t host ascii black hard` or
 # `ssh -t host -- --ascii --black hard`: flag -> what its value is, if it takes one.
@@ -85,12 +86,12 @@ def table_command(
     writes how the player reaches the server ('ssh -t -p 2222 alice@host'; with
     terminal=False, no -t), for the sentence that says how to ask."""
     first, _, rest = (command or "").strip().partition(" ")
-    if first == "lobby":  # alone, it is shown before a game is asked for
-        raise SessionRefused(f"lobby takes nothing after it: {ssh(terminal=False)} lobby", 2)
     if first == "table":
         return "table", None, rest  # its terms (colour, clock, variant) are read by table_terms
     if first == "resume":
         return ("resume", *resume_code(rest))
+    if first == "play":
+        return "play", None, rest  # its terms (clock, variant, guests) are read by play_terms
     if first in ("join", "watch"):
         code, _, rest = rest.strip().partition(" ")
         if not code:
@@ -124,6 +125,35 @@ def table_terms(command: str | None) -> tuple[TableTerms, str]:
             raise SessionRefused(f"{word[:20]!r} is not a term of a table: {USAGE}", 2)
         index += 2 if name == "theme" and not equals else 1  # (its value: checked later)
     return terms, " ".join(rest)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayTerms:
+    """What `play` asks for: the variant, the clock, and whether a guest may be the
+    opponent of a player with a name."""
+
+    variant: Variant
+    clock: TimeControl | None
+    allows_guests: bool
+
+
+PLAY_USAGE = "play [clock 5+3] [variant othello|reversi|anti] [guests], then look options"
+
+
+def play_terms(command: str | None) -> tuple[PlayTerms, str]:
+    """The terms of a `play` command and the look options after them. Raises
+    SessionRefused for a colour (drawn for both) or anything else."""
+    words = (command or "").split()
+    allows_guests = "guests" in words
+    words = [word for word in words if word != "guests"]
+    if any(word in ("black", "white", "random") for word in words):
+        raise SessionRefused(f"play draws the colours: {PLAY_USAGE}", 2)
+    try:
+        terms, rest = table_terms(" ".join(words))
+    except SessionRefused as refusal:  # (said of a table's terms: said again of play's)
+        said = str(refusal).replace(USAGE, PLAY_USAGE).replace("term of a table", "term of play")
+        raise SessionRefused(said, 2) from None
+    return PlayTerms(terms.variant, terms.clock, allows_guests), rest
 
 
 def look_options(options: list[str]) -> list[str]:

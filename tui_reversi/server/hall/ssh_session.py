@@ -21,7 +21,8 @@ from typing import Protocol
 import asyncssh
 
 from ...crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
-from ...net.remote import shown_name
+from ...net.lobby_link import REPLAY_VARIABLE
+from ...net.remote import is_guest, shown_name
 from ...net.ssh_command import SSH_COMMAND_VARIABLE, ssh_command
 from ...net.terms import TableTerms
 from ..config import (
@@ -33,14 +34,20 @@ from ..config import (
     player_user_name,
 )
 from ..ledger.account_keys import ADDING_SUFFIX
+from ..ledger.ratings import FIRST_RATING
+from .commands import CommandRefused, check_command, command_named, help_lines, replay_ggf
 from .lobby_host import GO_GRACE
+from .pairing import PairingQueue, Seeker
 from .pty_process import INPUT_HIGH_WATER, PtyProcess, Spawn
-from .roster import Server, adjourned_lines, lobby_lines
+from .queue_wait import QueueWait
+from .roster import Server, adjourned_lines
 from .session_command import (
     TABLE_OPTIONS,
+    PlayTerms,
     SessionRefused,
     game_options,
     look_options,
+    play_terms,
     resume_code,
     table_command,
     table_terms,
@@ -78,6 +85,10 @@ class EventWriter(Protocol):
 
 class SessionServer(Server, Protocol):
     """The running server as a session uses it (edge/arcade.py's `Arcade`)."""
+
+    @property
+    def pairing(self) -> PairingQueue:
+        """The players waiting to be paired (`play`)."""
 
     @property
     def events(self) -> EventWriter:
@@ -226,6 +237,13 @@ class GameSession(asyncssh.SSHServerSession):
         # A seat the in-app lobby found for the player (an invitation accepted, a
         # table taken): their game ends, and the next one starts there.
         self._next_table: str | None = None
+        # `replay ID` with a terminal: what the game is given to open the archived game.
+        self._replay: dict[str, str] = {}
+        # An archived game chosen in the in-app lobby (its GGF), opened next for review.
+        self._next_replay: str | None = None
+        # `play`: what the player asked for, then their place in the queue while they wait.
+        self._wanted: PlayTerms | None = None
+        self._waiting: QueueWait | None = None
         self._elsewhere: GameElsewhere | None = None  # the player's game on another node
         self.started = time.monotonic()
         self.task: asyncio.Task[None] | None = None
@@ -280,17 +298,7 @@ class GameSession(asyncssh.SSHServerSession):
             )
             self._exit(1)
             return
-        if words[:1] == ["keys"]:
-            host, port = self._config.address_for(self._owner.ssh_connection)
-            new_key_user = f"{self._owner.user or ''}{ADDING_SUFFIX}"  # (keys add CODE from it)
-            new_key = ssh_command(host, port, new_key_user, terminal=False, key="NEW-KEY")
-            lines, status = self._owner.keys(words[1:], new_key)
-            self._print(lines)
-            self._owner.end_reason = f"keys {' '.join(words[1:2])}".strip()
-            self._exit(status)
-            return
-        if (self._command or "").strip() == "lobby":
-            self._show_lobby()
+        if self._answered(words):
             return
         first, _, rest = (self._command or "").strip().partition(" ")
         if first == "resume" and resume_code(rest)[0] is None and self._lists_adjourned():
@@ -303,9 +311,12 @@ class GameSession(asyncssh.SSHServerSession):
             self._exit(refusal.status)
             return
         self._options = options
+        if self._wanted is not None:
+            self._seek(self._wanted)
+            return
         other = self._live_game()
-        if self._table_secret is not None:
-            self._begin(options, separate=True)  # a table's game is not the player's own game
+        if self._table_secret is not None or self._replay:
+            self._begin(options, separate=True)  # not the player's own game
         elif other is None:
             self._begin(options)
         elif not other.client_connected:
@@ -317,6 +328,9 @@ class GameSession(asyncssh.SSHServerSession):
         if not self._requests.packet():
             return
         self._last_input = time.monotonic()
+        if self._waiting is not None:
+            self._waiting.key(data)
+            return
         if self._asking is not None:
             self._answer(data)
             return
@@ -381,6 +395,11 @@ class GameSession(asyncssh.SSHServerSession):
     def connection_lost(self, exc: Exception | None) -> None:
         self._open = False
         self._cancel_timers()
+        if self._waiting is not None:
+            self._waiting.stop()
+            self._waiting = None
+            self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
+            self._leave_seat()
         self._dropped_from_table()
         if self._asking is not None:
             self._asking = None
@@ -558,11 +577,13 @@ class GameSession(asyncssh.SSHServerSession):
         try:
             at_table, code, command = table_command(self._command, self._ssh)
             terms, command = table_terms(command) if at_table == "table" else (None, command)
-            if at_table is None:  # back after a dropped connection: to the held seat
+            if at_table == "play":
+                self._wanted, command = play_terms(command)
+            if at_table is None and not self._replay:  # back after a drop: to the held seat
                 code = self._owner.arcade.tables.held_for(self.player)
                 at_table = "join" if code is not None else None
             options = game_options(command)
-            if at_table is not None:
+            if at_table is not None or self._replay:
                 self._check_table_options(options)
         except SessionRefused as refusal:
             refusal.reason = f"bad game options {self._command!r}"
@@ -578,15 +599,102 @@ class GameSession(asyncssh.SSHServerSession):
             reason = "server full" + (" for guests" if self._owner.guest else "")
             raise SessionRefused(full, 1, reason)
         self._seated = True
-        if at_table is not None:
+        if at_table is not None and at_table != "play":
             self._sit_at_table(at_table, code, terms)
         return options
 
-    def _show_lobby(self) -> None:
-        """Print the lobby (roster.py) and end: it needs no terminal and no seat."""
-        self._print(lobby_lines(self._owner.arcade, self.player, self._ssh()))
-        self._owner.end_reason = "looked at the lobby"
+    def _answered(self, words: list[str]) -> bool:
+        """A command that prints lines (commands.py) answered, or a command nobody
+        knows refused with help's list: True, and the session ends; else False."""
+        try:
+            check_command(self._command)
+        except CommandRefused as refusal:
+            self._owner.end_reason = f"bad command {self._command!r}"
+            self._print([f"tui-reversi: {refusal}", *help_lines(self)[1:]])
+            self._exit(2)
+            return True
+        command = command_named(words[0]) if words else None
+        if command is None or command.answer is None:
+            return False
+        if command.screen and self._term is not None:
+            return self._open_replay(words[1:])
+        lines, status = command.answer(self, words[1:])
+        self._print(lines)
+        self._owner.end_reason = " ".join([command.name, *words[1:2]])[:40]  # ('keys add')
+        self._exit(status)
+        return True
+
+    def _open_replay(self, words: list[str]) -> bool:
+        """`ssh -t host replay ID [look options]`: the game opens the archived game
+        (False: admitted as a game is); or why not, and the session ends (True)."""
+        ggf, refusal, status = replay_ggf(self, words[:1])
+        if ggf is None:
+            self._owner.end_reason = f"replay refused: {refusal}"
+            self._print([refusal])
+            self._exit(status)
+            return True
+        self._replay = {REPLAY_VARIABLE: ggf}
+        self._command = " ".join(words[1:])  # the look options, read as any game's
+        return False
+
+    # -- `play`: waiting in the queue (pairing.py, queue_wait.py) until paired ------------
+
+    def _seek(self, wanted: PlayTerms) -> None:
+        """Join the queue; the wait is shown, updated each second, until paired."""
+        store = self._owner.arcade.archive
+        rating = store.rating(self.player)[0] if store is not None else FIRST_RATING
+        guest = is_guest(self.player)
+        clock = f", clock {wanted.clock}" if wanted.clock is not None else ""
+        who = "a guest" if guest else f"rated {round(rating)}"
+        self._say(f"tui-reversi: looking for an opponent ({wanted.variant.value}{clock}, {who}).")
+        seeker = Seeker(
+            self.player, rating, wanted.variant, wanted.clock, guest, wanted.allows_guests
+        )
+        self._waiting = QueueWait(
+            self._owner.arcade.pairing,
+            seeker,
+            say=self._say,
+            send=self._send,
+            seated=self._paired,
+            computer=self._against_computer,
+            left=self._left_queue,
+        )
+        self._waiting.start()
+
+    def _paired(self, secret: str, code: str) -> None:
+        """The queue found an opponent: the game starts at their new table."""
+        self._waiting = None
+        self._table_secret, self._table_code = secret, code
+        self._say(f"tui-reversi: an opponent is found: table {code}.")
+        self._begin(self._options, separate=True)
+
+    def _against_computer(self, level: str) -> None:
+        self._waiting = None
+        self._say(f"tui-reversi: a game against the computer ({level}) on your own...")
+        self._begin([*self._options, "--white", level], separate=self._live_game() is not None)
+
+    def _left_queue(self) -> None:
+        self._waiting = None
+        self._owner.end_reason = "left the queue"
+        self._say("tui-reversi: you left the queue.")
+        self._leave_seat()
         self._exit(0)
+
+    @property
+    def server(self) -> SessionServer:
+        """The running server (commands.py's `Asker`)."""
+        return self._owner.arcade
+
+    def keys(self, words: list[str]) -> tuple[list[str], int]:
+        """What `keys ...` says (edge/key_commands.py), and the exit status."""
+        host, port = self._config.address_for(self._owner.ssh_connection)
+        new_key_user = f"{self._owner.user or ''}{ADDING_SUFFIX}"  # (keys add CODE from it)
+        new_key = ssh_command(host, port, new_key_user, terminal=False, key="NEW-KEY")
+        return self._owner.keys(words, new_key)
+
+    def ssh(self, *, terminal: bool = True) -> str:
+        """'ssh -t -p 2222 alice@host': how this player reaches the server (commands.py)."""
+        return self._ssh(terminal=terminal)
 
     def _lists_adjourned(self) -> bool:
         """`resume` without a terminal, or with several games to choose from: the
@@ -615,10 +723,11 @@ class GameSession(asyncssh.SSHServerSession):
         return ssh_command(host, port, user, terminal=terminal, key=key)
 
     def _check_table_options(self, options: list[str]) -> None:
+        where = "in a replay" if self._replay else "at a table"
         for option in options:
             if option.startswith("--") and option not in TABLE_OPTIONS:
                 names = ", ".join(name[2:] for name in TABLE_OPTIONS)
-                raise SessionRefused(f"at a table only {names} may be chosen, not {option[2:]}", 2)
+                raise SessionRefused(f"{where} only {names} may be chosen, not {option[2:]}", 2)
 
     def _sit_at_table(self, at_table: str, code: str | None, terms: TableTerms | None) -> None:
         tables = self._owner.arcade.tables
@@ -657,8 +766,11 @@ class GameSession(asyncssh.SSHServerSession):
                 self._next_table = take_over.hand_seat_over()
                 await self._take_over(take_over)
             status = 0 if self._next_table is not None else await self._run_game(options)
-            while self._next_table is not None and self._open and not self._end_message:
-                status = await self._table_from_lobby(options)
+            while self._from_lobby() and self._open and not self._end_message:
+                if self._next_table is not None:
+                    status = await self._table_from_lobby(options)
+                else:
+                    status = await self._replay_then_home(options)
         except Exception as error:
             if not isinstance(error, OSError):  # a bug: the operator needs the whole story
                 for line in traceback.format_exc().splitlines():
@@ -681,10 +793,29 @@ class GameSession(asyncssh.SSHServerSession):
     def _seat_from_lobby(self, secret: str) -> bool:
         """The lobby has a seat at a table for this player: their game is told to
         end (and hung up if it does not), and the table's game starts next."""
+        if not self._ending_for_lobby():
+            return False
+        self._next_table = secret
+        return True
+
+    def _from_lobby(self) -> bool:
+        """True while the lobby has sent the player somewhere: a table, or a replay."""
+        return self._next_table is not None or self._next_replay is not None
+
+    def _replay_from_lobby(self, ggf: str) -> bool:
+        """The player chose an archived game in the lobby: their game is told to end
+        (it is saved), the archived game opens for review next, then their game again."""
+        if not self._ending_for_lobby():
+            return False
+        self._next_replay = ggf
+        return True
+
+    def _ending_for_lobby(self) -> bool:
+        """The player's game is to end for where the lobby sends them: hung up in
+        GO_GRACE if it does not end itself; False if it has gone already."""
         process = self._process
         if not self._open or self._end_message or process is None or not process.running:
             return False
-        self._next_table = secret
         loop = asyncio.get_running_loop()
         self._timers["go"] = loop.call_later(GO_GRACE, self._hurry, process)
         return True
@@ -713,6 +844,18 @@ class GameSession(asyncssh.SSHServerSession):
         self._table_code = None
         return await self._run_game(look)
 
+    async def _replay_then_home(self, options: list[str]) -> int:
+        """Review the archived game the lobby chose, then back to the player's own game."""
+        look = look_options(options)
+        self._replay, self._next_replay = {REPLAY_VARIABLE: self._next_replay or ""}, None
+        try:
+            status = await self._run_game(look)
+        finally:
+            self._replay = {}
+        if status != 0 or not self._open or self._end_message:
+            return status
+        return await self._run_game(look)
+
     async def _run_game(self, options: list[str]) -> int:
         timer = self._timers.pop("go", None)
         if timer is not None:
@@ -720,8 +863,10 @@ class GameSession(asyncssh.SSHServerSession):
         owner = self._owner
         lobby = owner.arcade.lobby
         lobby_secret = None
-        if self._table_secret is None:  # the player's own game: the lobby is a key away
-            lobby_secret = lobby.admit(self.player, self._seat_from_lobby, self.address)
+        if self._table_secret is None and not self._replay:  # own game: the lobby a key away
+            lobby_secret = lobby.admit(
+                self.player, self._seat_from_lobby, self._replay_from_lobby, self.address
+            )
         try:
             return await self._start_game(options, lobby_secret)
         finally:
@@ -744,6 +889,7 @@ class GameSession(asyncssh.SSHServerSession):
             env.update(owner.arcade.tables.environment(self._table_secret))
         if lobby_secret is not None:
             env.update(owner.arcade.lobby.environment(lobby_secret))
+        env.update(self._replay)
         # After a bug the game writes its report here, outside the player's
         # directory: the log gets it, the player only a sentence.
         self._crash_report = _crash_report_path(self._config.data_dir, user)

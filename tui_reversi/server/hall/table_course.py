@@ -13,7 +13,6 @@ everyone at the table told in one sentence.
 from __future__ import annotations
 
 import asyncio
-import functools
 import math
 from collections.abc import Callable
 from typing import TypeVar
@@ -25,7 +24,7 @@ from ..config import format_duration
 from ..ledger.store import PlayedGame, Store
 from .table import Seat, Table
 from .table_clocks import TableClocks
-from .table_store import played, unfinished
+from .table_store import played, rating_changes, unfinished
 from .table_writes import Call, Done, TableWrites
 
 Argument = TypeVar("Argument")
@@ -203,7 +202,32 @@ class GameCourse:
             self._log(f"table {table.code}: its game is archived when the store is back")
             self.unkept.append((table, game))
             return
-        self._write(table, lambda: store.keep(game), self._said)
+        self._keep(table, game)
+
+    def _keep(self, table: Table, game: PlayedGame) -> None:
+        """Archive the ended game and rate it; the table is told how the ratings moved."""
+        store = self.store
+        assert store is not None
+        moved: list[str] = []
+
+        def keep() -> list[str]:
+            # The game is kept even when the ratings cannot be read: only the line goes.
+            try:
+                before = {name: store.rating(name) for name in game.names}
+            except StorageError:
+                return store.keep(game)
+            problems = store.keep(game)
+            if not problems:
+                after = {name: store.rating(name) for name in game.names}
+                moved.append(rating_changes(before, after))
+            return problems
+
+        def kept(problems: list[str]) -> None:
+            self._said(problems)
+            if moved and moved[0]:
+                table.broadcast(line("rerated", moved[0]))
+
+        self._write(table, lambda: _problems_of(keep), kept)
 
     def save(self, table: Table) -> None:
         """Keep the game as it is now, to outlive the server (both seats taken)."""
@@ -246,7 +270,7 @@ class GameCourse:
         store, unkept, self.unkept = self.store, self.unkept, []
         for table, game in unkept:
             if store is not None:
-                self._write(table, functools.partial(store.keep, game), self._said)
+                self._keep(table, game)
 
 
 def _problems(write: Callable[[Argument], None], argument: Argument) -> list[str]:
@@ -256,3 +280,11 @@ def _problems(write: Callable[[Argument], None], argument: Argument) -> list[str
     except StorageError as error:
         return [str(error)]
     return []
+
+
+def _problems_of(write: Callable[[], list[str]]) -> list[str]:
+    """write()'s problems, with the sentence of a StorageError it raised among them."""
+    try:
+        return write()
+    except StorageError as error:
+        return [str(error)]

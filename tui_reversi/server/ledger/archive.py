@@ -32,11 +32,13 @@ from ...net.terms import TimeControl
 from ...storage import NameTakenError, SavedGame, SavedGames, StorageError
 from ...storage.paths import APP_NAME
 from ...storage.saved_games import GAMES_DIR
+from . import standings
 from .account_keys import AccountKey, KeyCodes, KeyCodeStore
 from .archive_schema import upgrade
 from .names import name_key
 from .penalties import Penalty, Subject, change_kept
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
+from .standings import ArchivedGame, Profile, Standing
 from .store import Answer, Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 T = TypeVar("T")
@@ -124,6 +126,22 @@ class Archive:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(SCHEMA)
         upgrade(self._db)
+        self._add_standings()
+
+    def _add_standings(self) -> None:
+        """The standings' tables and indexes (standings.py), the players' records
+        counted from the games already archived when the file had none."""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            new = not self._db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'records'"
+            ).fetchone()
+            script = standings.schema("INTEGER", "REAL", "TEXT")
+            if new:
+                script += standings.BACKFILL
+            for statement in script.split(";"):  # (executescript would commit half-way)
+                if statement.strip():
+                    self._db.execute(statement)
 
     def close(self) -> None:
         self._db.close()
@@ -141,7 +159,7 @@ class Archive:
         problems: list[str] = []
         try:
             self._insert(played)
-        except sqlite3.Error as error:
+        except (sqlite3.Error, StorageError) as error:
             problems.append(f"cannot archive table {played.code}'s game in {self.path}: {error}")
         return problems + save_for_players(played, self.players_dir)
 
@@ -207,6 +225,23 @@ class Archive:
             {"n": name},
         ).fetchone()
         return Results(*(count or 0 for count in row))
+
+    # -- the standings (standings.py): the same queries as PostgreSQL's ---------------
+
+    def leaderboard(self, count: int) -> list[Standing]:
+        return standings.leaderboard(self._rows, count)
+
+    def profile(self, name: str, games: int) -> Profile | None:
+        return standings.profile(self._rows, name, games)
+
+    def archived_game(self, game_id: int) -> ArchivedGame | None:
+        return standings.archived_game(self._rows, game_id)
+
+    def _rows(self, sql: str, parameters: tuple[object, ...]) -> list[tuple[Any, ...]]:
+        try:
+            return self._db.execute(sql, parameters).fetchall()
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot read the archive in {self.path}: {error}") from None
 
     # -- the fleet's part: one machine has no other node --------------------------------
 
@@ -341,9 +376,16 @@ class Archive:
         with self._db:  # the game and the ratings it moves: both or neither
             self._db.execute("BEGIN")
             winner = self._insert_game(played)
+            game_id, ended = self._db.execute(
+                "SELECT id, ended FROM games WHERE id = last_insert_rowid()"
+            ).fetchone()
+            standings.count_game(self._rows, played.names, winner, ended)
             self._db.execute("DELETE FROM unfinished WHERE code = ?", (played.code,))
             if winner is not None and not any(is_guest(name) for name in played.names):
+                before = {name: self.rating(name)[0] for name in played.names}
                 self._rate(played.names, winner)  # (guests play unrated)
+                after = {name: self.rating(name)[0] for name in played.names}
+                standings.note_rating_changes(self._rows, game_id, before, after)
 
     def _rate(self, names: tuple[str, str], winner: str) -> None:
         """Move both players' Elo ratings by the game's result (ratings.py's rules)."""

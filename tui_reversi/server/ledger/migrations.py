@@ -15,6 +15,7 @@ import psycopg
 
 from ..config import ServeError
 from .names import first_keeps
+from .standings import BACKFILL, schema
 
 # Taken while migrating: one node at a time (any constant the fleet agrees on).
 MIGRATION_LOCK = 0x7475_6972_7665_7273
@@ -140,6 +141,10 @@ MIGRATIONS: tuple[tuple[str, Step], ...] = (
         """,
     ),
     ("the names already known, with their keys", enter_known_names),
+    (
+        "the standings: records kept as games end, ratings by rating, each rating's moves",
+        schema("BIGINT", "DOUBLE PRECISION", "TIMESTAMPTZ") + BACKFILL,
+    ),
 )
 NEWEST = len(MIGRATIONS)
 

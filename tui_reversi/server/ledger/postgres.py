@@ -34,6 +34,7 @@ from psycopg.types.json import Jsonb
 from ...net.remote import is_guest
 from ...storage import StorageError
 from ..config import ServeError
+from . import standings
 from .account_keys import (
     CODE_LIFETIME,
     AccountKey,
@@ -52,6 +53,7 @@ from .names import name_key
 from .node_link import CONNECT_TIMEOUT, NodeLink
 from .penalties import Penalty, Subject, change_kept
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
+from .standings import ArchivedGame, Profile, Standing
 from .store import Answer, Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 LOBBY_CHANNEL = "tui_reversi_lobby"
@@ -200,12 +202,20 @@ class PostgresStore:
         """The game, its unfinished row gone and the ratings it moves: all or nothing."""
         winner = winner_of(played)
         with self._pool.connection() as conn, conn.transaction():
-            conn.execute(
+            inserted = conn.execute(
                 """INSERT INTO games (code, variant, black, white, moves, winner, ending,
                        black_score, white_score, description, started, ended)
-                   VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now())""",
+                   VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now())
+                   RETURNING id, ended""",
                 (*game_row(played), played.started),
-            )
+            ).fetchone()
+            assert inserted is not None  # (RETURNING gives the one row inserted)
+
+            def on_conn(query: str, params: tuple[object, ...]) -> list[tuple]:
+                conn.execute(_placeholders(query).encode(), params)
+                return []
+
+            standings.count_game(on_conn, played.names, winner, inserted[1])
             conn.execute("DELETE FROM unfinished WHERE code = %s", (played.code,))
             if winner is None or any(is_guest(name) for name in played.names):
                 return  # (guests play unrated)
@@ -238,6 +248,11 @@ class PostgresStore:
                     "UPDATE ratings SET rating = rating + %s, games = games + 1 WHERE name = %s",
                     (moved, name),
                 )
+            after: dict[str, float] = dict(
+                conn.execute("SELECT name, rating FROM ratings WHERE name = ANY(%s)", (names,))
+            )
+            before = {name: rating for name, (rating, _) in ratings.items()}
+            standings.note_rating_changes(on_conn, int(inserted[0]), before, after)
 
     def rating(self, name: str) -> tuple[float, int]:
         rows = self._execute("SELECT rating, games FROM ratings WHERE name = %s", (name,))
@@ -255,6 +270,20 @@ class PostgresStore:
             {"n": name},
         )
         return Results(*(int(count) for count in rows[0]))
+
+    # -- the standings (standings.py): the same queries as SQLite's ------------------
+
+    def leaderboard(self, count: int) -> list[Standing]:
+        return standings.leaderboard(self._rows, count)
+
+    def profile(self, name: str, games: int) -> Profile | None:
+        return standings.profile(self._rows, name, games)
+
+    def archived_game(self, game_id: int) -> ArchivedGame | None:
+        return standings.archived_game(self._rows, game_id)
+
+    def _rows(self, query: str, params: tuple[object, ...]) -> list[tuple]:
+        return self._execute(_placeholders(query), params)
 
     # -- accounts (account_keys.py's AccountStore): which keys are which name's -------------
 
@@ -515,3 +544,8 @@ def _table_row(table: TableView) -> list[str | int | list[str]]:
     fields: list[str | int] = [table.kind, table.black, table.white, table.variant, table.clock]
     fields.append(table.move)
     return [*fields, list(table.waiting_for)]
+
+
+def _placeholders(query: str) -> str:
+    """standings.py's `?` for each value as psycopg's `%s` (its queries hold no other `?`)."""
+    return query.replace("?", "%s")

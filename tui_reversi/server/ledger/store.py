@@ -10,8 +10,9 @@ the games kept not over (adjourned, or in play when last written), and, for a
 fleet, each node's
 share of the lobby (who is there, which tables) and the messages between
 nodes. On SQLite there are no other nodes: the fleet's part is empty. The
-records that pass through it (`PlayedGame`, `UnfinishedGame`, `Results`) are
-declared here, beside the interface.
+records that pass through it (`PlayedGame`, `UnfinishedGame`) are
+declared here, beside the interface; those of the standings (`Results`,
+`Standing`, `Profile`, `ArchivedGame`) in standings.py.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ...core import Ending, Game
 from ...net.terms import TimeControl
 from .account_keys import AccountStore, KeyCodeStore
 from .penalties import PenaltyLedger
+from .standings import ArchivedGame, Profile, Results, Standing
 
 # What a node says to another: a JSON object (see fleet.py for the kinds).
 Message = dict[str, Any]
@@ -84,18 +86,6 @@ class UnfinishedGame:
     adjourned: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Results:
-    """A player's results on this server."""
-
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
-
-    def __str__(self) -> str:
-        return f"{self.wins} won, {self.losses} lost, {self.draws} drawn"
-
-
 class Store(AccountStore, PenaltyLedger, Protocol):
     """The server's state beyond its process, the accounts included (key_owner,
     keys_of, claim, add_key, remove_key: account_keys.py) and the penalties of
@@ -151,6 +141,19 @@ class Store(AccountStore, PenaltyLedger, Protocol):
 
     def results(self, name: str) -> Results:
         """`name`'s wins, losses and draws at this server's tables."""
+
+    # -- who is good here, and what a player has done (standings.py) ---------------------
+
+    def leaderboard(self, count: int) -> list[Standing]:
+        """The `count` highest established ratings, ranked, then up to `count`
+        provisional ones (unranked), each highest first."""
+
+    def profile(self, name: str, games: int) -> Profile | None:
+        """`name`'s standing, rating history, record against frequent opponents and
+        latest `games` games; None for a name that never finished a game here."""
+
+    def archived_game(self, game_id: int) -> ArchivedGame | None:
+        """The finished game with that id, None if there is none."""
 
     # -- games not over -----------------------------------------------------------------
 
