@@ -308,6 +308,54 @@ def test_the_leaderboard_ranks_settled_ratings_and_marks_new_ones_provisional(op
     assert [s.name for s in store.leaderboard(1)] == ["alice", "erin"]
 
 
+def test_many_names_ratings_are_read_at_once_each_as_rating_reads_it(open_store):
+    store = open_store()
+    store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))
+    store.keep(played("BBBBB", ("carol", "alice"), Color.WHITE))
+    store.keep(played("CCCCC", ("dave", "guest-2e5d9a0b1c3d4e5f"), Color.BLACK))  # unrated
+    names = ["alice", "bob", "carol", "dave", "guest-2e5d9a0b1c3d4e5f", "nobody", "o'brien"]
+    assert store.ratings(names) == {name: store.rating(name) for name in names}
+    assert store.ratings(["alice", "alice"]) == {"alice": store.rating("alice")}
+    assert store.ratings([]) == {}
+    # More names than SQLite lets one statement have parameters (999 before 3.32).
+    crowd = [f"player{number}" for number in range(1500)] + ["alice"]
+    read = store.ratings(crowd)
+    assert len(read) == len(crowd) and read["alice"] == store.rating("alice")
+    assert read["player7"] == (1500.0, 0)
+
+
+def test_the_ratings_of_many_names_are_one_statement_on_sqlite(tmp_path):
+    store = Archive(tmp_path / "archive.sqlite3", tmp_path / "players")
+    statements: list[str] = []
+    store._db.set_trace_callback(statements.append)  # (the store's one connection)
+    try:
+        store.ratings([f"player{number}" for number in range(100)])
+    finally:
+        store.close()
+    assert len(statements) == 1
+
+
+def test_the_ratings_of_many_names_are_one_statement_on_postgresql(
+    database, tmp_path, monkeypatch
+):
+    store = PostgresStore(database, tmp_path / "players")
+    sent: list[object] = []
+    execute = psycopg.Connection.execute
+
+    def counted(conn, query, *args, **kwargs):
+        if query:  # (not the pool's empty check of a connection it lends)
+            sent.append(query)
+        return execute(conn, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Connection, "execute", counted)  # (each one a round trip)
+    try:
+        store.ratings([f"player{number}" for number in range(100)])
+    finally:
+        monkeypatch.undo()
+        store.close()
+    assert len(sent) == 1
+
+
 def test_a_profile_has_the_rating_history_the_record_by_opponent_and_the_latest_games(
     open_store,
 ):

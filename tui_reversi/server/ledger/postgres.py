@@ -21,7 +21,7 @@ import contextlib
 import json
 import re
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import UTC
 from pathlib import Path
 from typing import Any, TypeVar
@@ -257,6 +257,14 @@ class PostgresStore:
     def rating(self, name: str) -> tuple[float, int]:
         rows = self._execute("SELECT rating, games FROM ratings WHERE name = %s", (name,))
         return (float(rows[0][0]), int(rows[0][1])) if rows else (FIRST_RATING, 0)
+
+    def ratings(self, names: Collection[str]) -> dict[str, tuple[float, int]]:
+        wanted = list(dict.fromkeys(names))
+        rows = self._execute(
+            "SELECT name, rating, games FROM ratings WHERE name = ANY(%s)", (wanted,)
+        )
+        found = {name: (float(rating), int(games)) for name, rating, games in rows}
+        return {name: found.get(name, (FIRST_RATING, 0)) for name in wanted}
 
     def results(self, name: str) -> Results:
         rows = self._execute(
