@@ -127,6 +127,20 @@ def shown_name(name: str) -> str:
     return name[: len(GUEST_PREFIX) + SHOWN_GUEST_DIGITS] if is_guest(name) else name
 
 
+def with_rating(name: str, rating: str) -> str:
+    """'alice 1516': a name as shown, with its rating (as the server wrote it: '1516',
+    '1500?' while provisional; '' none) beside it if it has one."""
+    return f"{shown_name(name)} {rating}" if rating else shown_name(name)
+
+
+def rating_aside(name: str, rating: str) -> str:
+    """' (1516)', or ' (1500?)' while provisional: `name`'s rating (as with_rating's)
+    put in a sentence; ' (a guest, unrated)' for a guest; '' for a name without one."""
+    if is_guest(name):
+        return " (a guest, unrated)"
+    return f" ({rating})" if rating else ""
+
+
 @dataclass
 class TableState:
     """The table as the server described it when the game joined."""

@@ -32,6 +32,7 @@ from ..config import format_duration
 from ..ledger.store import TableView
 from .games_socket import GamesSocket, hello, tell
 from .standings_pages import PROFILE_GAMES, TOP_COUNT, leaderboard_rows, profile_rows
+from .table_store import named_ratings
 from .tables import Tables
 
 if TYPE_CHECKING:
@@ -254,6 +255,10 @@ class LobbyHost:
         self.invitations[invitation.number] = invitation
         loop = asyncio.get_running_loop()
         invitation.timer = loop.call_later(self.timeout, self._lapsed, invitation)
+        # The inviter's rating first, for the invitation to show it beside their name.
+        for who, rating in named_ratings(self.tables.store, [guest.name]).items():
+            if rating:
+                invitee.send(line("rated", who, rating))
         invitee.send(line("invited", invitation.number, guest.name, *terms.words()))
         guest.send(line("waiting", invitation.number, name))
         self._charged(f"invitation {invitation.number}: {guest.name} invites {name}", guest.address)
@@ -501,16 +506,23 @@ class LobbyHost:
         if not looking:
             return
         people = self._people()
+        views = self.tables.views(everywhere=True)
+        seated = [name for view in views for name in (view.black, view.white) if name]
+        # One read of everyone's rating, whoever is looking (store.py's `ratings`).
+        rated = named_ratings(self.tables.store, [*sorted(people), *seated])
         for guest in looking:
-            data = self.view_for(guest.name, people)
+            data = self.view_for(guest.name, people, views, rated)
             if data != guest.shown:
                 guest.shown = data
                 guest.send(data)
 
-    def view_for(self, name: str, people: dict[str, Doing]) -> bytes:
-        """The lobby as `name` sees it, in protocol lines ending with `shown`."""
+    def view_for(
+        self, name: str, people: dict[str, Doing], views: list[TableView], rated: dict[str, str]
+    ) -> bytes:
+        """The lobby as `name` sees it, in protocol lines ending with `shown`: `people`
+        here, the tables of `views`, each name's rating in `rated` (as shown; '' none)."""
         lines = [line("person", who, what.state, what.text) for who, what in sorted(people.items())]
-        for view in self.tables.views(everywhere=True):
+        for view in views:
             if view.kind == "adjourned" and name not in (view.black, view.white):
                 continue  # only its players may resume it
             clock = view.clock or NO_CLOCK
@@ -518,6 +530,7 @@ class LobbyHost:
             lines.append(
                 line("table", view.code, view.kind, black, white, view.variant, clock, view.move)
             )
+        lines += [line("rated", who, rating) for who, rating in rated.items() if rating]
         rating, games, results = self._record(name)
         lines.append(line("record", rating, games, results))
         lines.append(line("shown"))

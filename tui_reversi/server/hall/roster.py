@@ -9,12 +9,13 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from ...core import Color
-from ...net.remote import is_guest, shown_name
+from ...net.remote import is_guest, shown_name, with_rating
 from ..config import player_directory_name
 from ..ledger.fleet import Fleet
 from ..ledger.ratings import shown_rating
 from ..ledger.store import Presence, Store, TableView
 from .lobby_host import Doing, LobbyHost
+from .table_store import named_ratings
 from .tables import Tables
 
 
@@ -135,9 +136,8 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
         lines.append(f"Open tables (anyone may sit down: {join_hint} join CODE):")
         for view in waiting:
             colour, host = (Color.BLACK, view.black) if view.black else (Color.WHITE, view.white)
-            lines.append(
-                f"  {view.code}  {_with(host, rated)} waits ({colour.label}), {_how(view)}"
-            )
+            waits = f"{with_rating(host, rated[host])} waits ({colour.label})"
+            lines.append(f"  {view.code}  {waits}, {_how(view)}")
     archive = arcade.archive
     if is_guest(name):
         lines.append("You play as a guest here: unrated; connect with an SSH key to claim a name.")
@@ -149,20 +149,6 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
         )
         lines += last_game_lines(archive, name)
     return lines
-
-
-def named_ratings(archive: Store | None, names: set[str]) -> dict[str, str]:
-    """Each name's rating as shown ('1516', '1500?' while provisional); '' for a
-    guest (unrated) and for everyone on a server that keeps no records."""
-    return {
-        name: "" if archive is None or is_guest(name) else shown_rating(*archive.rating(name))
-        for name in names
-    }
-
-
-def _with(name: str, rated: dict[str, str]) -> str:
-    """'alice 1516': a name as shown, with its rating beside it if it has one."""
-    return f"{shown_name(name)} {rated[name]}" if rated.get(name) else shown_name(name)
 
 
 def last_game_lines(archive: Store, name: str) -> list[str]:
@@ -192,7 +178,11 @@ def adjourned_lines(games: list[TableView], name: str, hint: str) -> list[str]:
 
 def _players(view: TableView, rated: dict[str, str]) -> str:
     """'alice 1516 (Black) against guest-7f3a9c (White)'."""
-    return f"{_with(view.black, rated)} (Black) against {_with(view.white, rated)} (White)"
+    black, white = (
+        with_rating(view.black, rated[view.black]),
+        with_rating(view.white, rated[view.white]),
+    )
+    return f"{black} (Black) against {white} (White)"
 
 
 def _how(view: TableView) -> str:

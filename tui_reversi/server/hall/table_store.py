@@ -3,13 +3,20 @@ fleet's PostgreSQL) keeps them.
 
 Every game with both seats taken is kept after each change, finished games
 are recorded with their result, and after a restart the kept games come back
-adjourned, their clocks as they were.
+adjourned, their clocks as they were. The ratings it keeps are put in words
+here too, for the tables and both lobbies: each name's rating as shown (read
+for many names at once) and how a rated game moved them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ...core import Color, Ending
-from ..ledger.store import PlayedGame, UnfinishedGame
+from ...net.remote import is_guest
+from ...storage import StorageError
+from ..ledger.ratings import shown_rating
+from ..ledger.store import PlayedGame, Store, UnfinishedGame
 from .table import Table
 
 
@@ -57,3 +64,17 @@ def rating_changes(
         f"{name} {round(rating)} ({rating - before[name][0]:+.0f})"
         for name, (rating, _) in after.items()
     )
+
+
+def named_ratings(store: Store | None, names: Iterable[str]) -> dict[str, str]:
+    """Each name's rating as shown ('1516', '1500?' while provisional), in the order
+    given and read in one store call; '' for a guest (unrated), and for everyone on a
+    server that keeps no records or whose store cannot be read now (who is where is
+    still shown)."""
+    names = list(dict.fromkeys(names))
+    rated = [name for name in names if not is_guest(name)]
+    try:
+        read = store.ratings(rated) if store is not None and rated else {}
+    except StorageError:
+        read = {}
+    return {name: shown_rating(*read[name]) if name in read else "" for name in names}

@@ -36,7 +36,6 @@ from ...net.terms import TableRefused as TableRefused
 from ...net.terms import TimeControl as TimeControl
 from ...storage import StorageError
 from ..config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
-from ..ledger.ratings import shown_rating
 from ..ledger.store import Store, TableView, UnfinishedGame
 from .games_socket import GamesSocket, hello
 from .table import Seat as Seat
@@ -44,7 +43,7 @@ from .table import Table as Table
 from .table_clocks import TableClocks
 from .table_course import GameCourse
 from .table_referee import TableReferee
-from .table_store import brought_back
+from .table_store import brought_back, named_ratings
 from .table_stranded import stranded
 
 if TYPE_CHECKING:
@@ -208,10 +207,10 @@ class Tables:
         table.names[color] = name
         self._charged(f"table {code}: {name} joined as {color.label}", address)
         table.broadcast(table.players_line())
-        for rated in self._ratings(name):
-            table.broadcast(rated)
-        store = self.store
-        rating = f" (rated {shown_rating(*store.rating(name))})" if store is not None else ""
+        rated = named_ratings(self.store, [name])
+        for rated_line in _rated_lines(rated):
+            table.broadcast(rated_line)
+        rating = f" (rated {rated[name]})" if rated[name] else ""
         rating = " (a guest, unrated)" if is_guest(name) else rating
         sits = f"{shown_name(name)}{rating} sits at the table as {color.label}."
         table.broadcast(line("news", sits))
@@ -330,15 +329,6 @@ class Tables:
         seat = self._seats.get(secret)
         if seat is not None and seat.color is not None:
             self._dropped.add(seat)
-
-    def _ratings(self, *names: str) -> list[bytes]:
-        if self.store is None:
-            return []
-        return [
-            line("rated", shown_name(name), shown_rating(*self.store.rating(name)))
-            for name in names
-            if not is_guest(name)  # (guests play unrated)
-        ]
 
     def _open_table(self, code: str) -> Table:
         code = code.strip().upper()
@@ -596,7 +586,7 @@ class Tables:
         where = "watching" if color is None else color.name.lower()
         writer.write(line("seated", table.code, where, table.variant.value))
         writer.write(table.players_line())
-        for rated in self._ratings(*table.names.values()):
+        for rated in _rated_lines(named_ratings(self.store, table.names.values())):
             writer.write(rated)
         if table.time_control is not None:
             writer.write(table.clock_line(self.now()))
@@ -635,3 +625,8 @@ class Tables:
     def _seats_at(self, table: Table) -> set[Seat]:
         """Every seat at `table` a secret or a game holds."""
         return {seat for seat in {*self._seats.values(), *self._linked} if seat.table is table}
+
+
+def _rated_lines(rated: dict[str, str]) -> list[bytes]:
+    """`rated NAME RATING` for each name with a rating (guests play unrated)."""
+    return [line("rated", shown_name(name), rating) for name, rating in rated.items() if rating]
