@@ -24,9 +24,10 @@ of UTF-8 at a time (net/server_line.py), words separated by one space:
       seated CODE SEAT VARIANT      you sit at table CODE as black or white, or are watching
       players BLACK WHITE           the names at the table ('-': nobody yet)
       rated NAME RATING             a player's Elo rating on this server: 1516, or 1500?
-                                    while provisional (its first rated games)
+                                    while provisional (its first rated games); none for
+                                    a guest (unrated); again after a rated game
       rerated TEXT...               after a rated game, how it moved both ratings:
-                                    'alice 1516 (+16), bob 1484 (-16)' (before `over`'s
+                                    'alice 1516 (+16), bob 1484? (-16)' (before `over`'s
                                     dialog is closed, or after: the dialog shows it)
       moved PLY SQUARE              a move the server accepted (passes follow, as in core)
       clock BLACK WHITE RUNNING     with a time control: seconds left each, as of now, and
@@ -101,6 +102,7 @@ class News:
     again: bool = False  # a rematch: a new game, colours changed (state.colour is the new one)
     resumed: bool = False  # an adjourned game goes on
     rerated: bool = False  # the text says how the game moved both players' ratings
+    rated: bool = False  # a player's rating came (in the state's ratings): show it
 
     @property
     def over(self) -> bool:
@@ -265,6 +267,7 @@ class TableLink(ServerLine[News]):
         elif command == "rated":
             name, rating = rest.split(" ")
             self.state.ratings[name] = rating_word(rating)
+            self._tell(News("", rated=True))
         elif command == "clock":
             self.state.clock = _clock(rest)
             self._tell(News("", clock=self.state.clock))

@@ -78,6 +78,16 @@ class AtTable:
     def watching(self) -> bool:
         return self.link is not None and not self.screen.referee.plays_here
 
+    def ratings(self) -> tuple[str, str]:
+        """Black's and White's ratings as the server wrote them ('1516', '1500?'); ''
+        for a guest (unrated), a free seat, or away from a table."""
+        link = self.link
+        if link is None:
+            return "", ""
+        state = link.state
+        black, white = (state.ratings.get(name, "") for name in state.names)
+        return black, white
+
     def can_resign(self) -> bool:
         return (
             self.link is not None
@@ -137,6 +147,7 @@ class AtTable:
             self._stop_clocks()
         if news.names is not None:
             self._show_names(news.names)
+        if news.names is not None or news.rated:
             screen.show()
         if news.asked:
             self._answer(news.text)

@@ -18,9 +18,11 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from ...core import Color, Ending
+from ...net.remote import shown_name
 from ...net.server_line import line
 from ...storage import StorageError
 from ..config import format_duration
+from ..ledger.ratings import shown_rating
 from ..ledger.store import PlayedGame, Store
 from .table import Seat, Table
 from .table_clocks import TableClocks
@@ -209,22 +211,26 @@ class GameCourse:
         store = self.store
         assert store is not None
         moved: list[str] = []
+        rated: dict[str, str] = {}  # each player's rating after it, as shown
 
         def keep() -> list[str]:
             # The game is kept even when the ratings cannot be read: only the line goes.
             try:
-                before = {name: store.rating(name) for name in game.names}
+                before = store.ratings(game.names)
             except StorageError:
                 return store.keep(game)
             problems = store.keep(game)
             if not problems:
-                after = {name: store.rating(name) for name in game.names}
+                after = store.ratings(game.names)
                 moved.append(rating_changes(before, after))
+                rated.update((name, shown_rating(*after[name])) for name in after)
             return problems
 
         def kept(problems: list[str]) -> None:
             self._said(problems)
-            if moved and moved[0]:
+            if moved and moved[0]:  # a rated game: the panels show the new ratings
+                for name, rating in rated.items():
+                    table.broadcast(line("rated", shown_name(name), rating))
                 table.broadcast(line("rerated", moved[0]))
 
         self._write(table, lambda: _problems_of(keep), kept)

@@ -56,13 +56,14 @@ def played(table: Table, end: Ending) -> PlayedGame:
 def rating_changes(
     before: dict[str, tuple[float, int]], after: dict[str, tuple[float, int]]
 ) -> str:
-    """'alice 1516 (+16), bob 1484 (-16)': how a rated game moved each player's
-    rating, from (rating, rated games) before and after it; '' if it was not rated."""
+    """'alice 1516 (+16), bob 1484? (-16)': how a rated game moved each player's
+    rating (shown as shown_rating writes it), from (rating, rated games) before and
+    after it; '' if it was not rated."""
     if all(after[name][1] == before[name][1] for name in after):
         return ""  # (no rated game was added: a guest's, or no result)
     return ", ".join(
-        f"{name} {round(rating)} ({rating - before[name][0]:+.0f})"
-        for name, (rating, _) in after.items()
+        f"{name} {shown_rating(rating, games)} ({rating - before[name][0]:+.0f})"
+        for name, (rating, games) in after.items()
     )
 
 
