@@ -118,6 +118,14 @@ async def test_a_table_opened_on_one_node_is_joined_watched_and_played_from_the_
     over = "over resigned black bob (White) resigned: alice (Black) wins."
     for game in (alice, bob, carol):
         await game.hear_until(over)
+    # Both new ratings reach the games on the other node too, for their panels.
+    rerated = "rerated alice 1516? (+16), bob 1484? (-16)"
+    for game in (bob, carol):
+        assert (await game.hear_until(rerated))[-3:] == [
+            "rated alice 1516?",
+            "rated bob 1484?",
+            rerated,
+        ]
     result = [(code, "alice", "bob", "d3c5", "black")]
     await wait_until(lambda: archived(database) == result, "the game archived")  # (written after)
     for node in (a, b):
