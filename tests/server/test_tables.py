@@ -557,8 +557,15 @@ async def test_the_lobby_shows_a_named_players_rating_and_none_beside_a_guest(se
     guest = await Player.connect(arcade, "zed", guest=True)
     await guest.facts()
     await seat(arcade, "dave", "table")
+    await seat(arcade, "erin", "table")
+    store, read = arcade.archive, []  # each read of ratings: the names asked for
+    many, one = store.ratings, store.rating
+    store.ratings = lambda names: read.append(sorted(names)) or many(names)
+    store.rating = lambda name: read.append([name]) or one(name)
     asker = await Player.connect(arcade, "frank", term=None, command="lobby")
     await asker.finished()
+    # Everyone's beside their name in one read (a guest's not), then the asker's own.
+    assert read == [["dave", "erin"], ["frank"]]
     lines = asker.output.decode().splitlines()
     (guest_line,) = [line for line in lines if line.startswith("  guest-")]
     assert guest_line.split()[1:] == ["playing", "on", "their", "own"]  # (guests are unrated)
