@@ -10,6 +10,7 @@ import pytest
 from textual.widgets import OptionList
 
 from tui_reversi.net.lobby_link import LobbyLink
+from tui_reversi.net.remote import GUEST_UNRATED
 from tui_reversi.screens.help import HelpScreen
 from tui_reversi.screens.invitation import InvitedScreen, InviteScreen, WaitingScreen
 from tui_reversi.screens.lobby import NO_LOBBY, LobbyScreen
@@ -43,9 +44,9 @@ LOBBY = [
 class FakeServer:
     """The server's end of the lobby line."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str = "alice") -> None:
         self.ours, theirs = socket.socketpair()
-        self.link = LobbyLink(theirs, theirs.makefile("rb"), "alice")
+        self.link = LobbyLink(theirs, theirs.makefile("rb"), name)
         self.ours.setblocking(False)
         self._pending = b""
 
@@ -152,6 +153,18 @@ async def test_each_name_has_its_rating_beside_it_provisional_marked_a_guest_non
         listed = app.screen.query_one(OptionList)
         assert listed.content_size.width >= len(people["bob"])  # a person's row fits whole
         assert listed.virtual_size.height == listed.option_count  # no row wraps
+
+
+async def test_a_guests_own_lobby_says_it_plays_unrated_not_a_rating(make_app):
+    guest = FakeServer("guest-7f3a9c0d1e2f3a4b")
+    try:
+        app = make_app(lobby=guest.link)
+        async with app.run_test(size=(80, 24)) as pilot:
+            lobby = await open_lobby(pilot, app, guest)
+            assert str(lobby.query_one("#lobby-record", Literal).content) == GUEST_UNRATED
+            assert "guest-7f3… (you)        free, playing on their own" in rows(app)
+    finally:
+        guest.close()
 
 
 async def test_an_update_keeps_the_cursor_on_its_row(make_app, server):

@@ -114,6 +114,10 @@ class News:
 GUEST_PREFIX = "guest-"
 
 
+# What a guest's lobby (the text one and the app's) says in place of a record.
+GUEST_UNRATED = "You play as a guest here: unrated; connect with an SSH key to claim a name."
+
+
 def is_guest(name: str) -> bool:
     """True for a name the server gave a guest."""
     return name.startswith(GUEST_PREFIX)

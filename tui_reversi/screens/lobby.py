@@ -20,7 +20,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..net.lobby_link import Invitation, LobbyLink, LobbyNews, LobbyView, Page
-from ..net.remote import shown_name
+from ..net.remote import GUEST_UNRATED, is_guest, shown_name
 from ..net.terms import TableTerms
 from ..widgets.literal import Literal
 from .invitation import InvitedScreen, InviteScreen, WaitingScreen
@@ -131,6 +131,8 @@ class LobbyScreen(RowDialog):
         games = "game" if view.games == 1 else "games"
         record = view.record or "no games yet"
         text = f"Your record here: {record}; rating {view.rating} after {view.games} rated {games}."
+        if is_guest(self.link.name):
+            text = GUEST_UNRATED
         shown = self.query_one("#lobby-record", Literal)
         if str(shown.content) != text:  # (unchanged: not redrawn)
             shown.update(text)

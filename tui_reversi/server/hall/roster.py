@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from ...core import Color
-from ...net.remote import is_guest, shown_name, with_rating
+from ...net.remote import GUEST_UNRATED, is_guest, shown_name, with_rating
 from ..config import player_directory_name
 from ..ledger.fleet import Fleet
 from ..ledger.ratings import shown_rating
@@ -140,7 +140,7 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
             lines.append(f"  {view.code}  {waits}, {_how(view)}")
     archive = arcade.archive
     if is_guest(name):
-        lines.append("You play as a guest here: unrated; connect with an SSH key to claim a name.")
+        lines.append(GUEST_UNRATED)
     elif archive is not None:
         rating, games = archive.rating(name)
         lines.append(
