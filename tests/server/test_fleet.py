@@ -251,7 +251,9 @@ async def test_an_invitation_crosses_nodes_and_both_play_at_its_table(serve, tmp
     alice.say("invite bob white clock 5+3")
     number = (await alice.hear_starting("waiting ")).split()[1]
     invited = f"invited {number} alice white variant othello clock 5+3"
-    assert await bob.hear_starting("invited ") == invited
+    # The inviter's rating comes with the invitation, from the node that holds it.
+    assert await bob.hear_starting("rated ") == "rated alice 1500?"
+    assert await bob.hear() == invited
     bob.say(f"accept {number}")
     code = (await alice.hear_starting("go ")).split()[1]
     assert await bob.hear_starting("go ") == f"go {code}"
