@@ -41,7 +41,7 @@ class InviteScreen(Dialog[TableTerms | None]):
         self.rating = rating
 
     def compose(self) -> ComposeResult:
-        invitee = f"{shown_name(self.invitee)}{rating_aside(self.invitee, self.rating)}"
+        invitee = _named(self.invitee, self.rating)
         colours = [(colour.value, colour.value.capitalize()) for colour in ColourChoice]
         variants = [(v.value, v.value.capitalize()) for v in Variant]
         clocks = [(clock, clock or "None") for clock in CLOCKS]
@@ -113,7 +113,7 @@ class WaitingScreen(Dialog[bool]):
         self.rating = rating
 
     def compose(self) -> ComposeResult:
-        invitee = f"{shown_name(self.invitee)}{rating_aside(self.invitee, self.rating)}"
+        invitee = _named(self.invitee, self.rating)
         with Vertical(id="dialog"):
             yield Literal(f"Waiting for {invitee} to answer your invitation…", id="dialog-title")
             yield KeyLine(id="dialog-keys")
@@ -126,8 +126,12 @@ class InvitedScreen(ConfirmScreen):
     """Someone's invitation: y or Enter accepts, n or Esc declines."""
 
     def __init__(self, invitation: Invitation) -> None:
-        name, terms = invitation.inviter, invitation.terms.for_guest()
-        inviter = f"{shown_name(name)}{rating_aside(name, invitation.rating)}"
-        question = f"{inviter} invites you to a game: {terms}."
+        inviter = _named(invitation.inviter, invitation.rating)
+        question = f"{inviter} invites you to a game: {invitation.terms.for_guest()}."
         super().__init__(question, yes="Accept", no="Decline")
         self.invitation = invitation
+
+
+def _named(name: str, rating: str) -> str:
+    """'bob (1484?)', 'guest-7f3a9c (a guest, unrated)': someone in an invitation."""
+    return f"{shown_name(name)}{rating_aside(name, rating)}"
