@@ -32,7 +32,7 @@ from ..config import format_duration
 from ..ledger.store import TableView
 from .games_socket import GamesSocket, hello, tell
 from .standings_pages import PROFILE_GAMES, TOP_COUNT, leaderboard_rows, profile_rows
-from .table_store import named_ratings
+from .table_store import named_ratings, rated_lines
 from .tables import Tables
 
 if TYPE_CHECKING:
@@ -256,9 +256,8 @@ class LobbyHost:
         loop = asyncio.get_running_loop()
         invitation.timer = loop.call_later(self.timeout, self._lapsed, invitation)
         # The inviter's rating first, for the invitation to show it beside their name.
-        for who, rating in named_ratings(self.tables.store, [guest.name]).items():
-            if rating:
-                invitee.send(line("rated", who, rating))
+        for rated in rated_lines(named_ratings(self.tables.store, [guest.name])):
+            invitee.send(rated)
         invitee.send(line("invited", invitation.number, guest.name, *terms.words()))
         guest.send(line("waiting", invitation.number, name))
         self._charged(f"invitation {invitation.number}: {guest.name} invites {name}", guest.address)
@@ -530,7 +529,7 @@ class LobbyHost:
             lines.append(
                 line("table", view.code, view.kind, black, white, view.variant, clock, view.move)
             )
-        lines += [line("rated", who, rating) for who, rating in rated.items() if rating]
+        lines += rated_lines(rated)
         rating, games, results = self._record(name)
         lines.append(line("record", rating, games, results))
         lines.append(line("shown"))

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from ...core import Color, Ending
-from ...net.remote import shown_name
 from ...net.server_line import line
 from ...storage import StorageError
 from ..config import format_duration
@@ -26,7 +25,7 @@ from ..ledger.ratings import shown_rating
 from ..ledger.store import PlayedGame, Store
 from .table import Seat, Table
 from .table_clocks import TableClocks
-from .table_store import played, rating_changes, unfinished
+from .table_store import played, rated_lines, rating_changes, unfinished
 from .table_writes import Call, Done, TableWrites
 
 Argument = TypeVar("Argument")
@@ -229,8 +228,8 @@ class GameCourse:
         def kept(problems: list[str]) -> None:
             self._said(problems)
             if moved and moved[0]:  # a rated game: the panels show the new ratings
-                for name, rating in rated.items():
-                    table.broadcast(line("rated", shown_name(name), rating))
+                for rated_line in rated_lines(rated):
+                    table.broadcast(rated_line)
                 table.broadcast(line("rerated", moved[0]))
 
         self._write(table, lambda: _problems_of(keep), kept)

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...core import Color, Ending
-from ...net.remote import is_guest
+from ...net.remote import is_guest, shown_name
+from ...net.server_line import line
 from ...storage import StorageError
 from ..ledger.ratings import shown_rating
 from ..ledger.store import PlayedGame, Store, UnfinishedGame
@@ -79,3 +80,9 @@ def named_ratings(store: Store | None, names: Iterable[str]) -> dict[str, str]:
     except StorageError:
         read = {}
     return {name: shown_rating(*read[name]) if name in read else "" for name in names}
+
+
+def rated_lines(rated: dict[str, str]) -> list[bytes]:
+    """`rated NAME RATING` for each name with a rating in `rated` (as named_ratings
+    gives them: a guest's is '', for guests play unrated)."""
+    return [line("rated", shown_name(name), rating) for name, rating in rated.items() if rating]

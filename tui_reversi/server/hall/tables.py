@@ -43,7 +43,7 @@ from .table import Table as Table
 from .table_clocks import TableClocks
 from .table_course import GameCourse
 from .table_referee import TableReferee
-from .table_store import brought_back, named_ratings
+from .table_store import brought_back, named_ratings, rated_lines
 from .table_stranded import stranded
 
 if TYPE_CHECKING:
@@ -208,7 +208,7 @@ class Tables:
         self._charged(f"table {code}: {name} joined as {color.label}", address)
         table.broadcast(table.players_line())
         rated = named_ratings(self.store, [name])
-        for rated_line in _rated_lines(rated):
+        for rated_line in rated_lines(rated):
             table.broadcast(rated_line)
         rating = f" (rated {rated[name]})" if rated[name] else ""
         rating = " (a guest, unrated)" if is_guest(name) else rating
@@ -586,7 +586,7 @@ class Tables:
         where = "watching" if color is None else color.name.lower()
         writer.write(line("seated", table.code, where, table.variant.value))
         writer.write(table.players_line())
-        for rated in _rated_lines(named_ratings(self.store, table.names.values())):
+        for rated in rated_lines(named_ratings(self.store, table.names.values())):
             writer.write(rated)
         if table.time_control is not None:
             writer.write(table.clock_line(self.now()))
@@ -625,8 +625,3 @@ class Tables:
     def _seats_at(self, table: Table) -> set[Seat]:
         """Every seat at `table` a secret or a game holds."""
         return {seat for seat in {*self._seats.values(), *self._linked} if seat.table is table}
-
-
-def _rated_lines(rated: dict[str, str]) -> list[bytes]:
-    """`rated NAME RATING` for each name with a rating (guests play unrated)."""
-    return [line("rated", shown_name(name), rating) for name, rating in rated.items() if rating]
