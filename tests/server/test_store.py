@@ -335,9 +335,7 @@ def test_the_ratings_of_many_names_are_one_statement_on_sqlite(tmp_path):
     assert len(statements) == 1
 
 
-def test_the_ratings_of_many_names_are_one_statement_on_postgresql(
-    database, tmp_path, monkeypatch
-):
+def test_the_ratings_of_many_names_are_one_statement_on_postgresql(database, tmp_path, monkeypatch):
     store = PostgresStore(database, tmp_path / "players")
     sent: list[object] = []
     execute = psycopg.Connection.execute
