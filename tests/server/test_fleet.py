@@ -23,6 +23,7 @@ from tui_reversi.core import Color
 from .conftest import PATIENCE, STANDIN_COMMAND, Player, wait_until
 from .test_accounts import run
 from .test_invitations import Guest, next_game
+from .test_players_games import AUTOSAVER
 from .test_tables import Game, drop, seat
 from .test_tables import Game as TableGame
 
@@ -353,3 +354,36 @@ async def test_taking_a_game_over_from_a_session_on_another_node(serve, tmp_path
     here.say("move 1 c5")
     await alice.hear_until("moved 1 c5")
     assert a.tables.tables[code].ended is None  # nothing forfeited
+
+
+async def test_taking_a_players_own_game_over_from_another_node_loses_no_move(
+    serve, tmp_path, database
+):
+    # Each node has a players' folder of its own, as on two machines: the game travels.
+    a, b = await two_nodes(serve, tmp_path, database, game_command=AUTOSAVER)
+    first = await Player.connect(a, "dave")
+    await first.expect("READY")
+    first.send(b"f5d6")
+    await first.expect("SAVED f5d6")
+    await wait_until(
+        lambda: any(p.name == "dave" and p.state == "free" for p in b.fleet.others[0]),
+        "node B to know dave plays on his own on node A",
+    )
+
+    second = await Player.connect(b, "dave")
+    question = await second.expect("q  leave")
+    assert "your game is open in another session (on another node of the server)." in question
+    second.send(b"t")
+    ended = await first.finished()  # the session on A: told, and ended, its game saved
+    assert ended.exit_status == 1
+    assert "your game was taken over by a new session from 127.0.0.1" in first.output.decode()
+    text = await second.expect("READY")
+    assert "RESUME f5d6" in text
+    second.send(b"c3")
+    await second.expect("SAVED f5d6c3")
+    # The game is node B's now; node A keeps the copy it gave, no longer as the autosave.
+    folder_a = tmp_path / "a" / "players" / "dave" / "data" / "tui-reversi"
+    folder_b = tmp_path / "b" / "players" / "dave" / "data" / "tui-reversi"
+    assert '"moves": "f5d6c3"' in (folder_b / "autosave.json").read_text()
+    assert not (folder_a / "autosave.json").exists()
+    assert '"moves": "f5d6"' in (folder_a / "autosave.previous.json").read_text()

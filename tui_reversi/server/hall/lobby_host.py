@@ -35,7 +35,7 @@ from .standings_pages import PROFILE_GAMES, TOP_COUNT, leaderboard_rows, profile
 from .tables import Tables
 
 if TYPE_CHECKING:
-    from ..ledger.fleet import Fleet
+    from ..ledger.fleet import Fleet, Given
 
 # How long an invitation waits for its answer.
 INVITATION_TIMEOUT = 60.0
@@ -147,6 +147,8 @@ class LobbyHost:
         self.fleet: Fleet | None = None
         # Hands a player's seat here over to their session elsewhere (set by the arcade).
         self.seat_giver: Callable[[str, str], Awaitable[str | None]] | None = None
+        # Hands a player's own game here (its autosave) over likewise (set by the arcade).
+        self.own_giver: Callable[[str, str], Awaitable[bytes | None]] | None = None
         self._proxies: dict[tuple[str, str], Guest] = {}
         self._forwarded: dict[tuple[str, int], str] = {}
 
@@ -481,12 +483,15 @@ class LobbyHost:
         self.tables.leave(here)
         return False
 
-    async def give_over(self, name: str, address: str) -> tuple[str, TableView] | None:
-        """`name`'s session on another node takes over their seat at a table here
-        (take_over_elsewhere.py): its new secret and table, the session here ended."""
+    async def give_over(self, name: str, address: str) -> Given:
+        """`name`'s session on another node takes their game here over
+        (take_over_elsewhere.py), the session here ended: their seat at a table here
+        (its new secret and the table), or else their own game (its autosave)."""
         secret = await self.seat_giver(name, address) if self.seat_giver is not None else None
         view = self.tables.view_of(secret) if secret is not None else None
-        return (secret, view) if secret is not None and view is not None else None
+        if secret is not None and view is not None:
+            return secret, view
+        return await self.own_giver(name, address) if self.own_giver is not None else None
 
     # -- the lobby, sent to the games that show it -------------------------------------------
 

@@ -27,8 +27,10 @@ Messages (JSON; each names the node it is from):
   line {link, data}: a line (base64) from a relayed game, or for it
   eof {link}: the relayed game's line ended; close {link}: the table let it go
   dropped {link}: that game's player went (a drop, not a crash)
-  take {name, address, ask}: name's session elsewhere takes their seat here over
-  taken {ask, secret, table} or {ask}: the seat given over (its secret there), or none
+  take {name, address, ask}: name's session elsewhere takes their game here over
+  own {ask, data}: a piece of the own game given over (its autosave), in order
+  taken {ask, secret, table}, {ask, own} or {ask}: the seat given over (its secret
+    there), the player's own game (in `own` pieces before), or none
   lobby: a node's share of the lobby changed
 and from the store itself, never from another node:
   down: this node cannot reach the database; rejoined: it can again, and is in the fleet
@@ -62,6 +64,10 @@ REJOIN_GRACE = 5.0
 TAKE_WAIT = 10.0
 # A relayed write goes in pieces of at most this many bytes (a NOTIFY takes 8000).
 PIECE = 4096
+
+# What a take-over across nodes is given: a seat at a table there (its secret and the
+# table), the player's own game (its autosave's bytes), or nothing.
+Given = tuple[str, TableView] | bytes | None
 
 
 class RelayTransport(asyncio.Transport):
@@ -152,10 +158,10 @@ class HostLobby(Protocol):
     def seated_elsewhere(self, node: str, name: str, secret: str, view: TableView) -> bool:
         """`name`, in the lobby here, has a seat at table `view` on `node`."""
 
-    async def give_over(self, name: str, address: str) -> tuple[str, TableView] | None:
-        """`name`'s session on another node (from `address`) takes over their seat at
-        a table here: its new secret and the table, the session here ended; None if
-        they have none."""
+    async def give_over(self, name: str, address: str) -> Given:
+        """`name`'s session on another node (from `address`) takes their game here
+        over, the session here ended: their seat at a table (its new secret and the
+        table), or else their own game (its autosave); None if they have neither."""
 
 
 @dataclass(eq=False)
@@ -220,7 +226,8 @@ class Fleet:
         self.down = False
         self._in_since = asyncio.get_running_loop().time()  # in the fleet since (loop time)
         self._look_soon = False  # another node's share changed: look at the next turn
-        self._asked: dict[str, asyncio.Future[tuple[str, TableView] | None]] = {}  # take_from
+        self._asked: dict[str, asyncio.Future[Given]] = {}  # take_from
+        self._own_pieces: dict[str, list[bytes]] = {}  # an own game given over, so far
         self._giving: set[asyncio.Task[None]] = set()  # seats given over to other nodes
         self._outbox = Outbox(store, self._not_sent)
 
@@ -458,14 +465,14 @@ class Fleet:
 
     # -- a take-over across nodes (hall/take_over_elsewhere.py) ------------------------------
 
-    async def take_from(self, node: str, name: str, address: str) -> tuple[str, TableView] | None:
-        """Take `name`'s seat at a table over from their session on `node`: the seat's
-        secret there and its table; None if there is none (or `node` does not answer)."""
+    async def take_from(self, node: str, name: str, address: str) -> Given:
+        """Take `name`'s game over from their session on `node`: a seat at a table
+        (its secret there and the table), or their own game (its autosave's bytes);
+        None if there is neither (or `node` does not answer)."""
         ask = secrets.token_urlsafe(6)
-        answer: asyncio.Future[tuple[str, TableView] | None] = (
-            asyncio.get_running_loop().create_future()
-        )
+        answer: asyncio.Future[Given] = asyncio.get_running_loop().create_future()
         self._asked[ask] = answer
+        self._own_pieces[ask] = []
         try:
             self.tell(node, "take", name=name, address=address, ask=ask)
             return await asyncio.wait_for(answer, TAKE_WAIT)
@@ -473,18 +480,28 @@ class Fleet:
             return None
         finally:
             self._asked.pop(ask, None)
+            self._own_pieces.pop(ask, None)
 
     async def _give(self, node: str, message: Message) -> None:
         given = await self.lobby.give_over(str(message.get("name")), str(message.get("address")))
         ask = str(message.get("ask"))
         if given is None:
             self.tell(node, "taken", ask=ask)
+        elif isinstance(given, bytes):
+            for start in range(0, len(given), PIECE):
+                self.tell(node, "own", ask=ask, data=given[start : start + PIECE])
+            self.tell(node, "taken", ask=ask, own=-(-len(given) // PIECE))
         else:
             self.tell(node, "taken", ask=ask, secret=given[0], table=list(astuple(given[1])))
 
     def _taken(self, message: Message) -> None:
         answer = self._asked.get(str(message.get("ask")))
         if answer is None or answer.done():
+            return
+        if "own" in message:
+            pieces = self._own_pieces.get(str(message.get("ask")), [])
+            whole = len(pieces) == int(message.get("own", -1))
+            answer.set_result(b"".join(pieces) if whole else None)
             return
         if "secret" not in message:
             answer.set_result(None)
@@ -569,5 +586,9 @@ class Fleet:
             task = asyncio.create_task(self._give(node, message))
             self._giving.add(task)
             task.add_done_callback(self._giving.discard)
+        elif kind == "own":
+            pieces = self._own_pieces.get(str(message.get("ask")))
+            if pieces is not None:
+                pieces.append(base64.b64decode(str(message.get("data", ""))))
         elif kind == "taken":
             self._taken(message)
