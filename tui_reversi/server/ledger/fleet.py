@@ -40,14 +40,13 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import functools
 import secrets
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field
 from typing import Any, Protocol
 
-from ...net.server_line import MAX_LINE, line
+from ...net.server_line import MAX_LINE, line, next_line
 from ...net.terms import TableRefused
 from ...storage import StorageError
 from .fleet_outbox import Outbox
@@ -135,6 +134,13 @@ class HostTables(Protocol):
     def store_back(self) -> None:
         """The database can be reached again: write what could not be written."""
 
+    def kept_here(self) -> list[str]:
+        """The codes of the games the store keeps as this node's, as far as it knows."""
+
+    def yield_to(self, code: str, node: str | None) -> None:
+        """Table `code`'s game was taken over by `node` (None: and ended there) while
+        this node could not reach the store: its people here sit down at it there."""
+
 
 class HostLobby(Protocol):
     """What the fleet asks of this node's in-app lobby (hall/lobby_host.py's `LobbyHost`)."""
@@ -182,21 +188,6 @@ class _Relayed:
     writer: asyncio.StreamWriter
     lost: asyncio.Event = field(default_factory=asyncio.Event)
 
-    async def next_line(self, reader: asyncio.StreamReader) -> bytes | None:
-        """The game's next line (b'' at its end); None once the line to the table is lost."""
-        if self.lost.is_set():
-            return None
-        reading = asyncio.ensure_future(reader.readline())
-        losing = asyncio.ensure_future(self.lost.wait())
-        await asyncio.wait({reading, losing}, return_when=asyncio.FIRST_COMPLETED)
-        losing.cancel()
-        if reading.done():
-            return reading.result()
-        reading.cancel()  # (a line half read stays in the reader's buffer)
-        with contextlib.suppress(asyncio.CancelledError):
-            await reading
-        return None
-
 
 class Fleet:
     """This node's part in the fleet: start(), heard() for each message, close()."""
@@ -228,7 +219,8 @@ class Fleet:
         self._look_soon = False  # another node's share changed: look at the next turn
         self._asked: dict[str, asyncio.Future[Given]] = {}  # take_from
         self._own_pieces: dict[str, list[bytes]] = {}  # an own game given over, so far
-        self._giving: set[asyncio.Task[None]] = set()  # seats given over to other nodes
+        # Seats given over to other nodes, and the reconciling after being cut off.
+        self._giving: set[asyncio.Task[None]] = set()
         self._outbox = Outbox(store, self._not_sent)
 
     @property
@@ -340,7 +332,7 @@ class Fleet:
             if self.down:
                 return True
             self.tell(node, "sit", link=link, **sitting)
-            while (data := await relayed.next_line(reader)) is not None:
+            while (data := await next_line(reader, relayed.lost)) is not None:
                 if not data:
                     self.tell(node, "eof", link=link)
                     return False
@@ -441,8 +433,26 @@ class Fleet:
         self._shared = None  # (shared again, whatever it was)
         self._in_since = asyncio.get_running_loop().time()
         self._log("the database is back: this node is in the fleet again")
-        self.tables.store_back()
+        task = asyncio.create_task(self._reconcile())
+        self._giving.add(task)
+        task.add_done_callback(self._giving.discard)
         self._look_soon = True
+
+    async def _reconcile(self) -> None:
+        """Back from being cut off: the games another node took over meanwhile are
+        yielded to it (one owner each, and this node writes nothing more of them);
+        then what the others could not have is written."""
+        codes = self.tables.kept_here()
+        try:
+            holders = await self.store.off_loop(functools.partial(self.store.holders, codes))
+        except StorageError as error:
+            self._log(f"who keeps this node's games cannot be asked: {error}")
+            return  # (down again: asked again when it is back)
+        for code in codes:
+            holder = holders.get(code)
+            if holder != self.node:
+                self.tables.yield_to(code, holder)
+        self.tables.store_back()
 
     def _unhost(self, link: str, tell: bool = False) -> None:
         hosted = self._hosted.pop(link, None)
