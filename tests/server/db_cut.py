@@ -1,7 +1,9 @@
 """A TCP relay between one node and PostgreSQL that can cut that node off from the
 database alone, and let it back: cut() closes every connection through it and
 turns new ones away at once (as a broken network would, with the database still
-up for the other nodes), restore() lets them through again. Its own threads, so
+up for the other nodes), restore() lets them through again; cut(sparing=PORT)
+keeps the one connection PostgreSQL sees coming from PORT (a node's listening one:
+the node stays in the fleet, its statements fail). Its own threads, so
 a node that connects synchronously from the event loop does not wait on it."""
 
 from __future__ import annotations
@@ -19,22 +21,26 @@ class DatabaseCut:
         self._server = socket.create_server(("127.0.0.1", 0))
         self.port = self._server.getsockname()[1]
         self._lock = threading.Lock()
-        self._open: set[socket.socket] = set()
+        self._open: dict[socket.socket, socket.socket] = {}  # (each end -> its upstream)
         self.cut_off = False
         threading.Thread(target=self._accept, daemon=True).start()
 
     def url_for(self, url: str) -> str:
         return url.replace(f":{self._target[1]}/", f":{self.port}/")
 
-    def cut(self) -> None:
-        """Cut every connection through here, and turn new ones away, until restore()."""
+    def cut(self, sparing: int | None = None) -> None:
+        """Cut every connection through here (but the one PostgreSQL sees from port
+        `sparing`), and turn new ones away, until restore()."""
         with self._lock:
             self.cut_off = True
-            for sock in self._open:
+            for sock, upstream in list(self._open.items()):
+                with contextlib.suppress(OSError):
+                    if upstream.getsockname()[1] == sparing:
+                        continue
                 with contextlib.suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)
                 sock.close()
-            self._open.clear()
+                del self._open[sock]
 
     def restore(self) -> None:
         with self._lock:
@@ -60,7 +66,7 @@ class DatabaseCut:
                 client.close()
                 continue
             with self._lock:
-                self._open |= {client, upstream}
+                self._open |= {client: upstream, upstream: upstream}
             for source, sink in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
 
@@ -73,4 +79,4 @@ class DatabaseCut:
                 with contextlib.suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)
                 sock.close()
-                self._open.discard(sock)
+                self._open.pop(sock, None)

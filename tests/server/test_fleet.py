@@ -21,6 +21,7 @@ import pytest
 from tui_reversi.core import Color
 
 from .conftest import PATIENCE, STANDIN_COMMAND, Player, wait_until
+from .db_cut import DatabaseCut
 from .test_accounts import run
 from .test_invitations import Guest, next_game
 from .test_players_games import AUTOSAVER
@@ -275,6 +276,44 @@ async def test_an_invitation_across_nodes_declined_or_withdrawn_is_told(serve, t
     assert await bob.hear_starting("withdrawn ") == (
         f"withdrawn {number} alice withdrew the invitation."
     )
+
+
+def listening_port(database: str, node: str) -> int:
+    """The port PostgreSQL sees `node`'s listening connection come from."""
+    with psycopg.connect(database) as conn:
+        row = conn.execute(
+            """SELECT client_port FROM pg_stat_activity
+               WHERE pid = (SELECT backend_pid FROM live_nodes WHERE id = %s)""",
+            (node,),
+        ).fetchone()
+    assert row is not None
+    return row[0]
+
+
+async def test_an_invitation_that_cannot_reach_the_other_node_is_told(
+    serve, tmp_path, postgres, database
+):
+    cut = DatabaseCut(postgres.port)  # node A reaches the database through it
+    try:
+        a = await serve(data_dir=tmp_path / "a", database=cut.url_for(database), max_per_address=10)
+        b = await serve(data_dir=tmp_path / "b", database=database, max_per_address=10)
+        alice = await Guest.arrive(a, "alice")
+        bob = await Guest.arrive(b, "bob")
+        await in_lobby_on(a, "bob")
+        # Node A's statements fail (its listening connection spared: it is in the fleet).
+        cut.cut(sparing=listening_port(database, a.archive.node))
+        alice.say("invite bob black")
+        assert await alice.hear_starting("answered ") == (
+            "answered Your invitation could not reach bob: the server's nodes cannot reach "
+            "each other just now; try again in a moment."
+        )
+        assert a.lobby.invitations == {} and not a.fleet.down
+        cut.restore()
+        alice.say("invite bob black")  # (and once the nodes can talk, it goes)
+        number = (await bob.hear_starting("invited ")).split()[1]
+        assert await alice.hear_starting("waiting ") == f"waiting {number} bob"
+    finally:
+        cut.close()
 
 
 async def test_a_dropped_player_comes_back_to_the_held_seat_through_any_node(

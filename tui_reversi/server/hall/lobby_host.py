@@ -14,6 +14,8 @@ to go there: each session then starts its player's game at that table.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
 import itertools
 import time
@@ -29,7 +31,7 @@ from ...net.terms import TableRefused, TableTerms
 from ...storage import StorageError
 from ..bucket import Limit, Limiter, per_minute
 from ..config import format_duration
-from ..ledger.store import TableView
+from ..ledger.store import Message, TableView
 from .games_socket import GamesSocket, hello, tell
 from .standings_pages import PROFILE_GAMES, TOP_COUNT, leaderboard_rows, profile_rows
 from .tables import Tables
@@ -457,6 +459,39 @@ class LobbyHost:
             self._forwarded.pop((name, int(number)), None)
         if guest is not None:
             guest.send(data)
+
+    def undelivered(self, node: str, message: Message) -> None:
+        """A message from here to `node` could not be sent: an invitation to someone
+        there is dropped and its inviter told; an answer to one held there, the
+        invitee told (it was sent twice: fleet.py's RESENT)."""
+        kind, name = message.get("kind"), str(message.get("name"))
+        if kind == "answer":
+            guest = self._guest(name)
+            if guest is not None:
+                told = "Your answer could not reach the invitation's node of the server; "
+                guest.send(line("withdrawn", message.get("number"), f"{told}ask again."))
+            return
+        if kind != "guest":
+            return
+        try:
+            command, rest = words(base64.b64decode(str(message.get("data", ""))))
+        except (binascii.Error, ValueError):
+            return
+        number = rest.split(" ")[0]
+        invitation = self.invitations.get(int(number)) if number.isdigit() else None
+        if command != "invited" or invitation is None:
+            return
+        if invitation.invitee is not self._proxies.get((node, name)):
+            return
+        self._drop(invitation)
+        invitation.inviter.send(
+            line(
+                "answered",
+                f"Your invitation could not reach {shown_name(name)}: the server's nodes "
+                "cannot reach each other just now; try again in a moment.",
+            )
+        )
+        self._log(f"invitation {invitation.number}: could not reach node {node}")
 
     def answered_elsewhere(self, node: str, name: str, number: int, accepted: bool) -> None:
         """`name`, in the lobby of `node`, answered invitation `number` held here."""

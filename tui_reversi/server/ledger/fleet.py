@@ -63,6 +63,11 @@ REJOIN_GRACE = 5.0
 TAKE_WAIT = 10.0
 # A relayed write goes in pieces of at most this many bytes (a NOTIFY takes 8000).
 PIECE = 4096
+# Messages sent once more when they could not be (the database away a moment), this
+# long after or once it is back: what they say holds however late it comes, and the
+# node they go to checks it still applies. The others' losses are told (_not_sent).
+RESENT = frozenset({"answer", "gone", "unseat"})
+RESEND_WAIT = 1.0
 
 # What a take-over across nodes is given: a seat at a table there (its secret and the
 # table), the player's own game (its autosave's bytes), or nothing.
@@ -164,6 +169,10 @@ class HostLobby(Protocol):
     def seated_elsewhere(self, node: str, name: str, secret: str, view: TableView) -> bool:
         """`name`, in the lobby here, has a seat at table `view` on `node`."""
 
+    def undelivered(self, node: str, message: Message) -> None:
+        """A message from here to `node` could not be sent (`message`, its bytes in
+        base64): whoever here waits on it is told."""
+
     async def give_over(self, name: str, address: str) -> Given:
         """`name`'s session on another node (from `address`) takes their game here
         over, the session here ended: their seat at a table (its new secret and the
@@ -222,6 +231,7 @@ class Fleet:
         # Seats given over to other nodes, and the reconciling after being cut off.
         self._giving: set[asyncio.Task[None]] = set()
         self._outbox = Outbox(store, self._not_sent)
+        self._unsent: list[tuple[str, Message]] = []  # to be sent once more (RESENT)
 
     @property
     def node(self) -> str:
@@ -437,6 +447,7 @@ class Fleet:
         self._giving.add(task)
         task.add_done_callback(self._giving.discard)
         self._look_soon = True
+        self._resend()
 
     async def _reconcile(self) -> None:
         """Back from being cut off: the games another node took over meanwhile are
@@ -539,12 +550,35 @@ class Fleet:
                 rest[key] = base64.b64encode(value).decode()
         self._outbox.put(node, {"kind": kind, "node": self.node, **rest})
 
-    def _not_sent(self, node: str, error: str) -> None:
-        """Messages to `node` were lost: its relays from here are stranded (relay())."""
+    def _not_sent(self, node: str, error: str, messages: list[Message]) -> None:
+        """Messages to `node` were lost: its relays from here are stranded (relay()),
+        the ones RESENT are sent once more, and the lobby tells whoever waits on the
+        others."""
         self._log(f"a message to node {node} failed: {error}")
         for link, relayed in list(self._playing.items()):
             if relayed.node == node:
                 self._strand(link)
+        for message in messages:
+            if message.get("kind") in RESENT and not message.get("again"):
+                if not self._unsent:
+                    asyncio.get_running_loop().call_later(RESEND_WAIT, self._resend)
+                self._unsent.append((node, {**message, "again": True}))
+            elif message.get("kind") == "seat":  # the guest there never sat down: let go
+                self.tables.leave(str(message.get("secret")))
+            elif message.get("kind") == "take":  # (not waited for: the game stays there)
+                answer = self._asked.get(str(message.get("ask")))
+                if answer is not None and not answer.done():
+                    answer.set_result(None)
+            else:
+                self.lobby.undelivered(node, message)
+
+    def _resend(self) -> None:
+        """Send the messages kept to be sent once more, unless the database is away
+        (then once it is back: _rejoined)."""
+        if not self.down:
+            unsent, self._unsent = self._unsent, []
+            for node, message in unsent:
+                self._outbox.put(node, message)
 
     def heard(self, message: Message) -> None:
         """A message from another node."""
