@@ -189,3 +189,42 @@ async def test_a_node_cut_off_alone_yields_the_game_taken_over_meanwhile(
         assert any(f"table {code}: taken over by node" in line for line in a.log_lines)
     finally:
         cut.close()
+
+
+async def test_moves_played_on_a_node_cut_off_reach_the_node_that_took_its_game_over(
+    serve, tmp_path, postgres, database
+):
+    cut = DatabaseCut(postgres.port)
+    try:
+        a = await serve(data_dir=tmp_path / "a", database=cut.url_for(database), max_per_address=10)
+        b = await serve(data_dir=tmp_path / "b", database=database, max_per_address=10)
+        alice, carol, code = await table_between(a, "alice", a, "carol")
+        await play(alice, carol, OPENING[:2], 0)
+        await wait_until(lambda: kept(database, code) == ("d3c3", a.archive.node), "moves kept")
+
+        cut.cut()
+        await wait_until(lambda: a.fleet.down, "node A to miss the database")
+        await play(alice, carol, OPENING[2:4], 2)  # on node A alone: kept in its memory
+        carol.writer.close()  # carol's game there goes, and she resumes through node B
+        await alice.hear_until(
+            "adjourned carol's game stopped unexpectedly: the game is adjourned until carol "
+            "is back."
+        )
+        await wait_until(lambda: a.archive.node not in b.archive.live_nodes(), "A out")
+        carol = await Game.connect(await seat(b, "carol", f"resume {code}"))
+        await carol.hear_until("adjourned Adjourned: the game goes on when alice is back too.")
+        assert kept(database, code) == ("d3c3", b.archive.node)  # (node B's copy lacks two)
+        cut.restore()
+
+        # Node A yields the game and sends the moves played there: none is lost.
+        told = await carol.hear_until(f"moved 3 {OPENING[3]}")
+        assert f"moved 2 {OPENING[2]}" in told
+        heard = await alice.hear_until("resumed You are both back: the game goes on.")
+        assert f"moved 3 {OPENING[3]}" in heard
+        await carol.hear_until("resumed You are both back: the game goes on.")
+        await play(alice, carol, OPENING[4:6], 4)
+        kept_now = ("".join(OPENING[:6]), b.archive.node)
+        await wait_until(lambda: kept(database, code) == kept_now, "every move kept by node B")
+        assert code not in a.tables.tables
+    finally:
+        cut.close()

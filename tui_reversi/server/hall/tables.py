@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ...core import Color, Variant
+from ...core import Color, Game, ReversiError, Variant
 from ...net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE, is_guest, shown_name
 from ...net.server_line import line, next_line, words
 from ...net.terms import TableRefused as TableRefused
@@ -571,13 +571,14 @@ class Tables:
         """The codes of the games the store keeps as this node's, as far as it knows."""
         return self.course.kept_here()
 
-    def yield_to(self, code: str, node: str | None) -> None:
+    def yield_to(self, code: str, node: str | None) -> str | None:
         """Table `code`'s game was taken over by `node` (None: and ended there) while
         this node could not reach the store: everyone at it here is told so in one
-        sentence and sits down at it there; nothing more of it is written from here."""
+        sentence and sits down at it there; nothing more of it is written from here.
+        The moves it had here (None if it was not here)."""
         table = self.tables.pop(code, None)
         if table is None:
-            return
+            return None
         self.course.let_go(table)
         if node is None:
             text = (
@@ -602,6 +603,30 @@ class Tables:
                 self._elsewhere[secret] = {"how": how, "code": code, "name": seat.name}
         for seat in [seat for seat in self._linked if seat.table is table]:
             self._moved.setdefault(seat, asyncio.Event()).set()
+        return table.game.transcript()
+
+    def played_meanwhile(self, code: str, moves: str) -> None:
+        """Table `code`, taken over here, went on on the node it was taken from while
+        that node was cut off from the store (`moves`: all of them there): the moves
+        after those kept are played here too, if the game has had none here since."""
+        table = self.tables.get(code)
+        if table is None or table.ended is not None or not table.adjourned:
+            return
+        kept = table.game.transcript()
+        if not moves.startswith(kept) or moves == kept:
+            if not kept.startswith(moves):
+                self._log(f"table {code}: its moves elsewhere ({moves}) part from these")
+            return
+        try:
+            game = Game.from_transcript(moves, table.variant)
+        except ReversiError:
+            return
+        start, table.game = len(table.game.moves), game
+        self._log(f"table {code}: {moves[len(kept) :]} played on its former node meanwhile")
+        for ply, move in enumerate(game.played[start:], start):
+            if move:
+                table.broadcast(line("moved", ply, move))
+        self.course.save(table)
 
     def _unlink(self, seat: Seat, writer: asyncio.StreamWriter) -> None:
         self._linked.discard(seat)

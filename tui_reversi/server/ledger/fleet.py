@@ -27,6 +27,8 @@ Messages (JSON; each names the node it is from):
   line {link, data}: a line (base64) from a relayed game, or for it
   eof {link}: the relayed game's line ended; close {link}: the table let it go
   dropped {link}: that game's player went (a drop, not a crash)
+  moves {code, moves}: table code's moves on the node it was taken over from (while
+    cut off), for the node that took it over (Tables.played_meanwhile)
   take {name, address, ask}: name's session elsewhere takes their game here over
   own {ask, data}: a piece of the own game given over (its autosave), in order
   taken {ask, secret, table}, {ask, own} or {ask}: the seat given over (its secret
@@ -142,9 +144,15 @@ class HostTables(Protocol):
     def kept_here(self) -> list[str]:
         """The codes of the games the store keeps as this node's, as far as it knows."""
 
-    def yield_to(self, code: str, node: str | None) -> None:
+    def yield_to(self, code: str, node: str | None) -> str | None:
         """Table `code`'s game was taken over by `node` (None: and ended there) while
-        this node could not reach the store: its people here sit down at it there."""
+        this node could not reach the store: its people here sit down at it there.
+        The moves it had here (None if it was not here)."""
+
+    def played_meanwhile(self, code: str, moves: str) -> None:
+        """Table `code`, taken over here, went on on the node it was taken from while
+        that node was cut off (`moves`: all of them there): the moves after those
+        kept are played here too, if the game has had none here since."""
 
 
 class HostLobby(Protocol):
@@ -461,8 +469,11 @@ class Fleet:
             return  # (down again: asked again when it is back)
         for code in codes:
             holder = holders.get(code)
-            if holder != self.node:
-                self.tables.yield_to(code, holder)
+            if holder == self.node:
+                continue
+            moves = self.tables.yield_to(code, holder)
+            if holder is not None and moves is not None:  # (any played here meanwhile)
+                self.tell(holder, "moves", code=code, moves=moves)
         self.tables.store_back()
 
     def _unhost(self, link: str, tell: bool = False) -> None:
@@ -606,6 +617,8 @@ class Fleet:
                 self.tables.dropped(hosted.secret)
         elif kind == "close":
             self._let_go(link)
+        elif kind == "moves":
+            self.tables.played_meanwhile(str(message.get("code")), str(message.get("moves")))
         else:
             self._heard_lobby(str(kind), node, message)
 
