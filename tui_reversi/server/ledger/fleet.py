@@ -20,7 +20,9 @@ them again with no command typed (Tables.serve_game).
 A node that loses its database is out of the fleet until the store has its
 connection back (postgres.py reconnects): meanwhile its relays to other nodes
 and the games relayed to it stop the same way, adjourned, and its own games
-go on, their moves kept until they can be written.
+go on, their moves kept until they can be written. Back, it first lets go of
+the games another node took over meanwhile (_reconcile): their people here sit
+down at them there, and the moves played here meanwhile go there too.
 
 Messages (JSON; each names the node it is from):
   sit {link, secret} or {link, how, code, name}: a game elsewhere sits at a table here
