@@ -72,15 +72,25 @@ def start_node(data_dir: Path, database: str) -> tuple[subprocess.Popen[str], in
 
 async def sit_across(port_a: int, port_b: int, table: int) -> tuple[Player, Player]:
     """A table opened on node A, and a guest who joined it by its code on node B."""
-    host = Player(f"host{table}", "table")
+    host, guest, _ = await table_across(port_a, port_b, f"host{table}", f"guest{table}")
+    return host, guest
+
+
+async def table_across(
+    port_a: int, port_b: int, host_name: str, guest_name: str
+) -> tuple[Player, Player, str]:
+    """A table opened on node A by `host_name`, joined on node B by `guest_name`: both
+    at the board, and the table's code."""
+    host = Player(host_name, "table")
     await host.open(port_a)
     await asyncio.wait_for(host.board_drawn.wait(), 300)
     while (found := re.search(rb"join ([A-Z2-9]{5})", host.text)) is None:
         await asyncio.sleep(0.05)
-    guest = Player(f"guest{table}", f"join {found.group(1).decode()}")
+    code = found.group(1).decode()
+    guest = Player(guest_name, f"join {code}")
     await guest.open(port_b)
     await asyncio.wait_for(guest.board_drawn.wait(), 300)
-    return host, guest
+    return host, guest, code
 
 
 async def moves_across(port_a: int, port_b: int, tables: int, seconds: float) -> None:
@@ -224,15 +234,7 @@ async def database_stop(cluster, database: str, port_a: int, tables: int) -> Non
 async def node_killed(database: str, port_b: int, data_dir: Path) -> None:
     node, port_c = start_node(data_dir, database)
     try:
-        host = Player("killedhost", "table")
-        await host.open(port_c)
-        await asyncio.wait_for(host.board_drawn.wait(), 300)
-        while (found := re.search(rb"join ([A-Z2-9]{5})", host.text)) is None:
-            await asyncio.sleep(0.05)
-        code = found.group(1).decode()
-        guest = Player("leftguest", f"join {code}")
-        await guest.open(port_b)
-        await asyncio.wait_for(guest.board_drawn.wait(), 300)
+        host, guest, code = await table_across(port_c, port_b, "killedhost", "leftguest")
         await asyncio.sleep(2.0)
         guest.text = b""
         held_by = node_of(database, code)
@@ -280,15 +282,7 @@ async def node_cut_off(database: str, port_b: int, data_dir: Path, postgres_port
     cut = DatabaseCut(postgres_port)
     node, port_d = start_node(data_dir, cut.url_for(database))
     try:
-        host = Player("cuthost", "table")
-        await host.open(port_d)
-        await asyncio.wait_for(host.board_drawn.wait(), 300)
-        while (found := re.search(rb"join ([A-Z2-9]{5})", host.text)) is None:
-            await asyncio.sleep(0.05)
-        code = found.group(1).decode()
-        guest = Player("cutguest", f"join {code}")
-        await guest.open(port_b)
-        await asyncio.wait_for(guest.board_drawn.wait(), 300)
+        host, guest, code = await table_across(port_d, port_b, "cuthost", "cutguest")
         await asyncio.sleep(2.0)
         held_by, live = node_of(database, code), live_nodes(database)
         cut.cut()

@@ -39,6 +39,14 @@ async def two_nodes(serve, tmp_path, database, **config):
     return nodes
 
 
+async def nodes_one_cut_off(serve, tmp_path, database, cut: DatabaseCut):
+    """Node A reaching `database` through `cut` (which may cut it off alone), node B
+    directly; each with its own data directory."""
+    a = await serve(data_dir=tmp_path / "a", database=cut.url_for(database), max_per_address=10)
+    b = await serve(data_dir=tmp_path / "b", database=database, max_per_address=10)
+    return a, b
+
+
 async def shown_on(node, code: str) -> None:
     await wait_until(
         lambda: any(view.code == code for view in node.tables.views(everywhere=True)),
@@ -295,8 +303,7 @@ async def test_an_invitation_that_cannot_reach_the_other_node_is_told(
 ):
     cut = DatabaseCut(postgres.port)  # node A reaches the database through it
     try:
-        a = await serve(data_dir=tmp_path / "a", database=cut.url_for(database), max_per_address=10)
-        b = await serve(data_dir=tmp_path / "b", database=database, max_per_address=10)
+        a, b = await nodes_one_cut_off(serve, tmp_path, database, cut)
         alice = await Guest.arrive(a, "alice")
         bob = await Guest.arrive(b, "bob")
         await in_lobby_on(a, "bob")

@@ -16,7 +16,7 @@ import pytest
 from .conftest import Player, wait_until
 from .db_cut import DatabaseCut
 from .test_accounts import Listener
-from .test_fleet import archived, lobby_shows, shown_on, two_nodes
+from .test_fleet import archived, lobby_shows, nodes_one_cut_off, shown_on, two_nodes
 from .test_tables import Game, seat
 
 # An opening with no pass: its moves, in order, for either side to play.
@@ -153,8 +153,7 @@ async def test_a_node_cut_off_alone_yields_the_game_taken_over_meanwhile(
 ):
     cut = DatabaseCut(postgres.port)  # node A reaches the database through it; B directly
     try:
-        a = await serve(data_dir=tmp_path / "a", database=cut.url_for(database), max_per_address=10)
-        b = await serve(data_dir=tmp_path / "b", database=database, max_per_address=10)
+        a, b = await nodes_one_cut_off(serve, tmp_path, database, cut)
         alice, bob, code = await table_between(a, "alice", b, "bob")
         await play(alice, bob, OPENING[:2], 0)
         await wait_until(lambda: kept(database, code) == ("d3c3", a.archive.node), "moves kept")
@@ -196,8 +195,7 @@ async def test_moves_played_on_a_node_cut_off_reach_the_node_that_took_its_game_
 ):
     cut = DatabaseCut(postgres.port)
     try:
-        a = await serve(data_dir=tmp_path / "a", database=cut.url_for(database), max_per_address=10)
-        b = await serve(data_dir=tmp_path / "b", database=database, max_per_address=10)
+        a, b = await nodes_one_cut_off(serve, tmp_path, database, cut)
         alice, carol, code = await table_between(a, "alice", a, "carol")
         await play(alice, carol, OPENING[:2], 0)
         await wait_until(lambda: kept(database, code) == ("d3c3", a.archive.node), "moves kept")
