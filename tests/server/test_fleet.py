@@ -323,6 +323,30 @@ async def test_an_invitation_that_cannot_reach_the_other_node_is_told(
         cut.close()
 
 
+async def test_an_answer_that_could_not_reach_the_other_node_is_sent_again(
+    serve, tmp_path, postgres, database
+):
+    cut = DatabaseCut(postgres.port)
+    try:
+        a, b = await nodes_one_cut_off(serve, tmp_path, database, cut)
+        alice = await Guest.arrive(b, "alice")  # the invitation is held on node B
+        bob = await Guest.arrive(a, "bob")
+        await in_lobby_on(b, "bob")
+        alice.say("invite bob black")
+        number = (await bob.hear_starting("invited ")).split()[1]
+        cut.cut(sparing=listening_port(database, a.archive.node))
+        bob.say(f"accept {number}")  # node A cannot send it now...
+        await wait_until(
+            lambda: any("a message to node" in line for line in a.log_lines),
+            "node A to find its message not sent",
+        )
+        cut.restore()
+        code = (await alice.hear_starting("go ")).split()[1]  # ...and sends it once more
+        assert await bob.hear_starting("go ") == f"go {code}"
+    finally:
+        cut.close()
+
+
 async def test_a_dropped_player_comes_back_to_the_held_seat_through_any_node(
     serve, tmp_path, database
 ):

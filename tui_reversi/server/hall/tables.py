@@ -149,6 +149,7 @@ class Tables:
         """A game kept from before the restart: adjourned, its clocks as they were."""
         table = brought_back(kept)
         self.tables[table.code] = table
+        self.course.written.add(table.code)  # (kept as this node's: start, or take_over)
         black, white = kept.names
         move = table.game.move_number() + 1
         self._log(f"table {table.code}: {black} against {white} kept adjourned, move {move}")
