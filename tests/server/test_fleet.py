@@ -426,11 +426,21 @@ async def test_taking_a_game_over_from_a_session_on_another_node(serve, tmp_path
     assert a.tables.tables[code].ended is None  # nothing forfeited
 
 
+@pytest.mark.parametrize("folders", ["own", "shared"])
 async def test_taking_a_players_own_game_over_from_another_node_loses_no_move(
-    serve, tmp_path, database
+    serve, tmp_path, database, folders
 ):
-    # Each node has a players' folder of its own, as on two machines: the game travels.
-    a, b = await two_nodes(serve, tmp_path, database, game_command=AUTOSAVER)
+    # A players' folder for each node, as on two machines (the game travels in the
+    # message), or one data directory for both, as on one machine.
+    a, b = [
+        await serve(
+            data_dir=tmp_path / (name if folders == "own" else "shared"),
+            database=database,
+            max_per_address=10,
+            game_command=AUTOSAVER,
+        )
+        for name in ("a", "b")
+    ]
     first = await Player.connect(a, "dave")
     await first.expect("READY")
     first.send(b"f5d6")
@@ -451,9 +461,10 @@ async def test_taking_a_players_own_game_over_from_another_node_loses_no_move(
     assert "RESUME f5d6" in text
     second.send(b"c3")
     await second.expect("SAVED f5d6c3")
-    # The game is node B's now; node A keeps the copy it gave, no longer as the autosave.
-    folder_a = tmp_path / "a" / "players" / "dave" / "data" / "tui-reversi"
-    folder_b = tmp_path / "b" / "players" / "dave" / "data" / "tui-reversi"
+    # The game is node B's autosave now; node A keeps the copy it gave as the previous.
+    folder_a, folder_b = [
+        node.config.players_dir / "dave" / "data" / "tui-reversi" for node in (a, b)
+    ]
     assert '"moves": "f5d6c3"' in (folder_b / "autosave.json").read_text()
-    assert not (folder_a / "autosave.json").exists()
     assert '"moves": "f5d6"' in (folder_a / "autosave.previous.json").read_text()
+    assert (folder_a / "autosave.json").exists() == (folders == "shared")
