@@ -271,6 +271,9 @@ class Archive:
     def take_over(self, code: str) -> UnfinishedGame | None:
         return None
 
+    def holders(self, codes: list[str]) -> dict[str, str]:
+        return {}  # (asked only in a fleet, when a node is back from being cut off)
+
     def share(self, people: list[Presence], tables: list[TableView]) -> None:
         pass
 

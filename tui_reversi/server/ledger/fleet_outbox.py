@@ -14,9 +14,10 @@ from .store import Message, Store
 
 class Outbox:
     """put() a message for a node; the messages go in order, a batch at a time in one
-    thread's call (Store.off_loop); failed(node, sentence) for a node's that could not."""
+    thread's call (Store.off_loop); failed(node, sentence, messages) for a node's
+    messages that could not be sent."""
 
-    def __init__(self, store: Store, failed: Callable[[str, str], None]) -> None:
+    def __init__(self, store: Store, failed: Callable[[str, str, list[Message]], None]) -> None:
         self._store = store
         self._failed = failed
         self._waiting: list[tuple[str, Message]] = []
@@ -45,8 +46,11 @@ class Outbox:
             try:
                 await self._store.off_loop(functools.partial(self._send, batch, sent))
             except StorageError as error:
-                for node in dict.fromkeys(node for node, _ in batch[len(sent) :]):
-                    self._failed(node, str(error))
+                lost: dict[str, list[Message]] = {}
+                for node, message in batch[len(sent) :]:
+                    lost.setdefault(node, []).append(message)
+                for node, messages in lost.items():
+                    self._failed(node, str(error), messages)
 
     def _send(self, batch: list[tuple[str, Message]], sent: list[int]) -> None:
         """(In a thread) send `batch` in order, counting in `sent` the ones sent."""
