@@ -159,6 +159,8 @@ class LobbyHost:
     async def close(self) -> None:
         if self._refresher is not None:
             self._refresher.cancel()
+        if self._sending is not None:
+            self._sending.cancel()
         await self._socket.close()
 
     # -- for the sessions ---------------------------------------------------------------

@@ -144,6 +144,8 @@ class Tables:
 
     async def close(self) -> None:
         await self._socket.close()
+        for task in self._telling:  # (news of a rating nobody waits for now)
+            task.cancel()
 
     def _bring_back(self, kept: UnfinishedGame) -> None:
         """A game kept from before the restart: adjourned, its clocks as they were."""

@@ -142,7 +142,8 @@ class PostgresStore:
         self.players_dir = players_dir
         self._node = secrets.token_hex(6)
         self._codes = SharedKeyCodes(self)
-        # One connection first: what is wrong is said at once, not after the pool's retries.
+        # One connection first (at start, before the node serves anyone: it may wait):
+        # what is wrong is said at once, not after the pool's retries.
         with connect(url) as conn:
             try:
                 check(conn, self.where)
