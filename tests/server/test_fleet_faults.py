@@ -2,7 +2,9 @@
 database stopped a while and started again (the nodes keep their games, lose
 no move and rejoin by themselves), and a slow database slowing only what
 needs it (a table's writes; a login's key check, `top`), never the games
-beside it. A node killed outright: test_fleet.py."""
+beside it; one node cut off from the database alone a while, its game taken over
+by another meanwhile, yielding it when it is back. A node killed outright:
+test_fleet.py."""
 
 from __future__ import annotations
 
@@ -13,20 +15,27 @@ import psycopg
 import pytest
 
 from .conftest import Player, wait_until
+from .db_cut import DatabaseCut
 from .test_accounts import Listener, run
-from .test_fleet import archived, lobby_shows, shown_on, two_nodes
+from .test_fleet import archived, lobby_shows, nodes_one_cut_off, shown_on, two_nodes
 from .test_tables import Game, seat
 
 # An opening with no pass: its moves, in order, for either side to play.
 OPENING = ["d3", "c3", "b3", "b2", "b1", "a1", "c4", "c1"]
 OUTAGE = 10.0  # seconds the database is away
 SLOW = 5.0  # seconds a table's row stays locked
+CUT = 6.0  # seconds one node is cut off from the database (another may take over after 5)
 
 
 def kept_moves(database: str, code: str) -> str:
+    return kept(database, code)[0]
+
+
+def kept(database: str, code: str) -> tuple[str, str]:
+    """Table `code`'s game not over as the database keeps it: its moves and its node."""
     with psycopg.connect(database) as conn:
-        row = conn.execute("SELECT moves FROM unfinished WHERE code = %s", (code,)).fetchone()
-    return row[0] if row else ""
+        row = conn.execute("SELECT moves, node FROM unfinished WHERE code = %s", (code,)).fetchone()
+    return (row[0], row[1]) if row else ("", "")
 
 
 async def table_between(host_node, host: str, guest_node, guest: str) -> tuple[Game, Game, str]:
@@ -172,3 +181,87 @@ async def test_a_slow_database_holds_up_logins_and_pages_never_the_games_beside_
     assert (status, shown) == (0, "tui-reversi: nobody has played a rated game here yet.\n")
     print(f"moves to the other screen while the database was slow: {waits}")
     await wait_until(lambda: kept_moves(database, code) == "".join(OPENING), "every move kept")
+
+
+async def test_a_node_cut_off_alone_yields_the_game_taken_over_meanwhile(
+    serve, tmp_path, postgres, database
+):
+    cut = DatabaseCut(postgres.port)  # node A reaches the database through it; B directly
+    try:
+        a, b = await nodes_one_cut_off(serve, tmp_path, database, cut)
+        alice, bob, code = await table_between(a, "alice", b, "bob")
+        await play(alice, bob, OPENING[:2], 0)
+        await wait_until(lambda: kept(database, code) == ("d3c3", a.archive.node), "moves kept")
+
+        cut.cut()
+        started = asyncio.get_running_loop().time()
+        await wait_until(lambda: a.fleet.down, "node A to miss the database")
+        await alice.hear_until(
+            "adjourned bob cannot be heard (the server lost its database): the game is "
+            "adjourned until bob is back."
+        )
+        # Node B, in the fleet all along, takes the game over; bob sits down there.
+        await bob.hear_until("adjourned Adjourned: the game goes on when alice is back too.")
+        assert not b.fleet.down and kept(database, code) == ("d3c3", b.archive.node)
+        await asyncio.sleep(max(0.0, CUT - (asyncio.get_running_loop().time() - started)))
+        cut.restore()
+
+        # Node A is back: it yields the game, and alice sits down at it on B, told why.
+        told = await alice.hear_until("resumed You are both back: the game goes on.")
+        assert told[0] == (
+            f"news This node of the server lost its database a while, and table {code}'s "
+            "game was resumed on another node meanwhile: you sit down at it there."
+        )
+        assert any(said.startswith(f"seated {code} ") for said in told)
+        assert "moved 0 d3" in told and "moved 1 c3" in told
+        await bob.hear_until("resumed You are both back: the game goes on.")
+        await play(alice, bob, OPENING[2:4], 2)
+        # One owner, node B, with every move; node A keeps no such table nor writes it.
+        kept_now = ("".join(OPENING[:4]), b.archive.node)
+        await wait_until(lambda: kept(database, code) == kept_now, "the game kept by node B")
+        assert code not in a.tables.tables and not a.fleet.down
+        assert any(f"table {code}: taken over by node" in line for line in a.log_lines)
+    finally:
+        cut.close()
+
+
+async def test_moves_played_on_a_node_cut_off_reach_the_node_that_took_its_game_over(
+    serve, tmp_path, postgres, database
+):
+    cut = DatabaseCut(postgres.port)
+    try:
+        a, b = await nodes_one_cut_off(serve, tmp_path, database, cut)
+        alice, carol, code = await table_between(a, "alice", a, "carol")
+        await play(alice, carol, OPENING[:2], 0)
+        await wait_until(lambda: kept(database, code) == ("d3c3", a.archive.node), "moves kept")
+
+        cut.cut()
+        await wait_until(lambda: a.fleet.down, "node A to miss the database")
+        await play(alice, carol, OPENING[2:4], 2)  # on node A alone: kept in its memory
+        carol.writer.close()  # carol's game there goes, and she resumes through node B
+        await alice.hear_until(
+            "adjourned carol's game stopped unexpectedly: the game is adjourned until carol "
+            "is back."
+        )
+
+        async def a_out() -> bool:
+            return a.archive.node not in await b.archive.live_nodes()
+
+        await wait_until(a_out, "A out")
+        carol = await Game.connect(await seat(b, "carol", f"resume {code}"))
+        await carol.hear_until("adjourned Adjourned: the game goes on when alice is back too.")
+        assert kept(database, code) == ("d3c3", b.archive.node)  # (node B's copy lacks two)
+        cut.restore()
+
+        # Node A yields the game and sends the moves played there: none is lost.
+        told = await carol.hear_until(f"moved 3 {OPENING[3]}")
+        assert f"moved 2 {OPENING[2]}" in told
+        heard = await alice.hear_until("resumed You are both back: the game goes on.")
+        assert f"moved 3 {OPENING[3]}" in heard
+        await carol.hear_until("resumed You are both back: the game goes on.")
+        await play(alice, carol, OPENING[4:6], 4)
+        kept_now = ("".join(OPENING[:6]), b.archive.node)
+        await wait_until(lambda: kept(database, code) == kept_now, "every move kept by node B")
+        assert code not in a.tables.tables
+    finally:
+        cut.close()

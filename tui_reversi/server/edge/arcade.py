@@ -37,7 +37,7 @@ from ..hall.pty_process import Spawn
 from ..hall.roster import presence, who_is_here
 from ..hall.ssh_session import GameSession
 from ..hall.tables import Tables
-from ..hall.take_over_elsewhere import give_seat_over
+from ..hall.take_over_elsewhere import give_own_game_over, give_seat_over
 from ..ledger.archive import Archive
 from ..ledger.fleet import Fleet
 from ..ledger.ratings import FIRST_RATING, shown_rating
@@ -168,6 +168,9 @@ class Arcade:
             people_per_address=config.people_per_address(),
         )
         self.lobby.seat_giver = functools.partial(give_seat_over, self.games)
+        self.lobby.own_giver = functools.partial(
+            give_own_game_over, self.live_games, config.players_dir
+        )
         # The players waiting to be paired (`ssh -t host play`).
         self.pairing = PairingQueue(self.tables, self.note)
         # With --database, the other nodes of the fleet (fleet.py); None: this one alone.

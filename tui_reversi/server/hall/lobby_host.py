@@ -14,6 +14,8 @@ to go there: each session then starts its player's game at that table.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
 import itertools
 import time
@@ -29,13 +31,13 @@ from ...net.terms import TableRefused, TableTerms
 from ...storage import StorageError
 from ..bucket import Limit, Limiter, per_minute
 from ..config import format_duration
-from ..ledger.store import TableView
+from ..ledger.store import Message, TableView
 from .games_socket import GamesSocket, hello, tell
 from .standings_pages import PROFILE_GAMES, TOP_COUNT, leaderboard_rows, profile_rows
 from .tables import Tables
 
 if TYPE_CHECKING:
-    from ..ledger.fleet import Fleet
+    from ..ledger.fleet import Fleet, Given
 
 # How long an invitation waits for its answer.
 INVITATION_TIMEOUT = 60.0
@@ -149,6 +151,8 @@ class LobbyHost:
         self.fleet: Fleet | None = None
         # Hands a player's seat here over to their session elsewhere (set by the arcade).
         self.seat_giver: Callable[[str, str], Awaitable[str | None]] | None = None
+        # Hands a player's own game here (its autosave) over likewise (set by the arcade).
+        self.own_giver: Callable[[str, str], Awaitable[bytes | None]] | None = None
         self._proxies: dict[tuple[str, str], Guest] = {}
         self._forwarded: dict[tuple[str, int], str] = {}
 
@@ -460,6 +464,39 @@ class LobbyHost:
         if guest is not None:
             guest.send(data)
 
+    def undelivered(self, node: str, message: Message) -> None:
+        """A message from here to `node` could not be sent: an invitation to someone
+        there is dropped and its inviter told; an answer to one held there, the
+        invitee told (it was sent twice: fleet.py's RESENT)."""
+        kind, name = message.get("kind"), str(message.get("name"))
+        if kind == "answer":
+            guest = self._guest(name)
+            if guest is not None:
+                told = "Your answer could not reach the invitation's node of the server; "
+                guest.send(line("withdrawn", message.get("number"), f"{told}ask again."))
+            return
+        if kind != "guest":
+            return
+        try:
+            command, rest = words(base64.b64decode(str(message.get("data", ""))))
+        except (binascii.Error, ValueError):
+            return
+        number = rest.split(" ")[0]
+        invitation = self.invitations.get(int(number)) if number.isdigit() else None
+        if command != "invited" or invitation is None:
+            return
+        if invitation.invitee is not self._proxies.get((node, name)):
+            return
+        self._drop(invitation)
+        invitation.inviter.send(
+            line(
+                "answered",
+                f"Your invitation could not reach {shown_name(name)}: the server's nodes "
+                "cannot reach each other just now; try again in a moment.",
+            )
+        )
+        self._log(f"invitation {invitation.number}: could not reach node {node}")
+
     def answered_elsewhere(self, node: str, name: str, number: int, accepted: bool) -> None:
         """`name`, in the lobby of `node`, answered invitation `number` held here."""
         guest = self._proxies.get((node, name))
@@ -485,12 +522,15 @@ class LobbyHost:
         self.tables.leave(here)
         return False
 
-    async def give_over(self, name: str, address: str) -> tuple[str, TableView] | None:
-        """`name`'s session on another node takes over their seat at a table here
-        (take_over_elsewhere.py): its new secret and table, the session here ended."""
+    async def give_over(self, name: str, address: str) -> Given:
+        """`name`'s session on another node takes their game here over
+        (take_over_elsewhere.py), the session here ended: their seat at a table here
+        (its new secret and the table), or else their own game (its autosave)."""
         secret = await self.seat_giver(name, address) if self.seat_giver is not None else None
         view = self.tables.view_of(secret) if secret is not None else None
-        return (secret, view) if secret is not None and view is not None else None
+        if secret is not None and view is not None:
+            return secret, view
+        return await self.own_giver(name, address) if self.own_giver is not None else None
 
     # -- the lobby, sent to the games that show it -------------------------------------------
 

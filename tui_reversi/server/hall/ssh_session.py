@@ -55,7 +55,7 @@ from .session_command import (
     table_terms,
 )
 from .tables import TableRefused
-from .take_over_elsewhere import GameElsewhere, taken_over
+from .take_over_elsewhere import GameElsewhere, take_own_game_in, taken_over
 
 # What a full-screen app may have switched on, switched off again: used only when the
 # game died by a signal and could not restore the player's terminal itself.
@@ -474,7 +474,7 @@ class GameSession(asyncssh.SSHServerSession):
         """The player's game open in another session: their own game, or else a
         seat at a table they sat down at from a command (`join CODE`, `table`,
         `resume`), which a take-over sits back down at; in a fleet, such a seat
-        in a session on another node."""
+        or their own game in a session on another node."""
         arcade = self._owner.arcade
         own = arcade.live_games.get(self.player)
         if own is not None:
@@ -487,11 +487,15 @@ class GameSession(asyncssh.SSHServerSession):
         here = min(seats, key=lambda game: game.started, default=None)
         if here is not None or arcade.fleet is None:
             return here
-        for person in arcade.fleet.others[0]:
-            if person.name == self.player and person.state in ("playing", "waiting"):
+        people = [person for person in arcade.fleet.others[0] if person.name == self.player]
+        # A seat at a table first: its session's own game goes with it.
+        people.sort(key=lambda person: person.state not in ("playing", "waiting"))
+        for person in people:
+            if person.state in ("playing", "waiting", "free"):  # free: on their own there
+                code = person.code if person.state != "free" else None
                 known = self._elsewhere
-                if known is None or (known.node, known.code) != (person.node, person.code):
-                    self._elsewhere = GameElsewhere(person.node, person.code or "")
+                if known is None or (known.node, known.code) != (person.node, code):
+                    self._elsewhere = GameElsewhere(person.node, code)
                 return self._elsewhere
         return None
 
@@ -573,14 +577,20 @@ class GameSession(asyncssh.SSHServerSession):
         return self._owner.arcade.tables.hand_over(self._table_secret)
 
     async def _take_over_elsewhere(self, other: GameElsewhere) -> str | None:
-        """Take the player's seat over from their session on another node: this
-        session's secret for it there (None if that game has gone meanwhile)."""
+        """Take the player's game over from their session on another node: this
+        session's secret for its seat at a table there, or None for their own game
+        (put in their folder here, to be resumed) or a game gone meanwhile."""
         arcade = self._owner.arcade
         given = None
         if arcade.fleet is not None:
             given = await arcade.fleet.take_from(other.node, self.player, self.address)
         if given is None:
             self._say("tui-reversi: that game is not there any more; starting yours here.")
+            return None
+        if isinstance(given, bytes):
+            problem = take_own_game_in(self._config.players_dir, self.player, given)
+            if problem is not None:
+                self._say(f"tui-reversi: {problem}")
             return None
         secret, view = given
         return arcade.tables.seat_from(other.node, secret, view, self.player)

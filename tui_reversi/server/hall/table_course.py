@@ -55,6 +55,9 @@ class GameCourse:
         self.unsaved: set[str] = set()
         # Games that ended while the store could not be reached: kept when it is back.
         self.unkept: list[tuple[Table, PlayedGame]] = []
+        # Tables whose game the store keeps as this node's, as far as this node knows:
+        # a fleet's node back from being cut off asks who keeps them now (fleet.py).
+        self.written: set[str] = set()
         self.store_down: Callable[[], bool] = lambda: False  # (set by a fleet's tables)
         self.writes = TableWrites(clocks.restart)
 
@@ -196,7 +199,9 @@ class GameCourse:
             return
         store, code = self.store, table.code
         if not table.game.moves:  # a game with no move is no result: neither rated nor kept
-            self._write(table, functools.partial(_problems, store.forget_table, code), self._said)
+            self._write(
+                table, functools.partial(_problems, store.forget_table, code), self._forgot(code)
+            )
             return
         game = played(table, end)
         if self.store_down():
@@ -224,7 +229,7 @@ class GameCourse:
             return problems
 
         def kept(problems: list[str]) -> None:
-            self._said(problems)
+            self._forgot(table.code)(problems)
             if moved and moved[0]:
                 table.broadcast(line("rerated", moved[0]))
 
@@ -250,13 +255,36 @@ class GameCourse:
         for problem in problems:
             self._log(problem)
 
+    def _forgot(self, code: str) -> Done:
+        """What is done once table `code`'s game is kept as ended, or forgotten."""
+
+        def done(problems: list[str]) -> None:
+            self._said(problems)
+            if not problems:
+                self.written.discard(code)
+
+        return done
+
     def _saved(self, table: Table, problems: list[str]) -> None:
         if not problems:
             self.unsaved.discard(table.code)
+            self.written.add(table.code)
             return
         if table.code not in self.unsaved:  # (said once, not at every move)
             self._log(f"{problems[0]}; table {table.code} is written when the store is back")
         self.unsaved.add(table.code)
+
+    def kept_here(self) -> list[str]:
+        """The codes of the games the store keeps as this node's, as far as it knows."""
+        return sorted(self.written)
+
+    def let_go(self, table: Table) -> None:
+        """`table`'s game is another node's now (taken over): nothing more of it is
+        written from here."""
+        self.unsaved.discard(table.code)
+        self.written.discard(table.code)
+        self.unkept = [(kept, game) for kept, game in self.unkept if kept is not table]
+        self._stop_waiting(table)
 
     def store_back(self) -> None:
         """The store can be reached again: write every table it missed."""

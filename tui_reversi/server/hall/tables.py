@@ -30,9 +30,9 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING
 
-from ...core import Color, Variant
+from ...core import Color, Game, ReversiError, Variant
 from ...net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE, is_guest, shown_name
-from ...net.server_line import line, words
+from ...net.server_line import line, next_line, words
 from ...net.terms import TableRefused as TableRefused
 from ...net.terms import TimeControl as TimeControl
 from ...storage import StorageError
@@ -93,6 +93,8 @@ class Tables:
         # Seats handed over to their player's next session (hand_over): their game's
         # going is neither a drop nor a crash; the new game takes the seat.
         self._handed: set[Seat] = set()
+        # Seats whose table went to another node (yield_to): their game's line here ends.
+        self._moved: dict[Seat, asyncio.Event] = {}
         self.clocks = TableClocks(now, lambda table, end: self.course.end(table, end))
         self.course = GameCourse(self.tables, self.clocks, log, hold=hold, adjourn=adjourn)
         self._referee = TableReferee(
@@ -151,6 +153,7 @@ class Tables:
         """A game kept from before the restart: adjourned, its clocks as they were."""
         table = brought_back(kept)
         self.tables[table.code] = table
+        self.course.written.add(table.code)  # (kept as this node's: start, or take_over)
         black, white = kept.names
         move = table.game.move_number() + 1
         self._log(f"table {table.code}: {black} against {white} kept adjourned, move {move}")
@@ -524,6 +527,8 @@ class Tables:
             await self._play(seat, reader, writer)
         finally:
             self._unlink(seat, writer)
+        if secret in self._elsewhere and self.fleet is not None:  # (its table went: yield_to)
+            await self._play_elsewhere(secret, reader, writer)
 
     async def _play_elsewhere(
         self, secret: str, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -625,6 +630,67 @@ class Tables:
         """The store can be reached again: what could not be written is."""
         self.course.store_back()
 
+    def kept_here(self) -> list[str]:
+        """The codes of the games the store keeps as this node's, as far as it knows."""
+        return self.course.kept_here()
+
+    def yield_to(self, code: str, node: str | None) -> str | None:
+        """Table `code`'s game was taken over by `node` (None: and ended there) while
+        this node could not reach the store: everyone at it here is told so in one
+        sentence and sits down at it there; nothing more of it is written from here.
+        The moves it had here (None if it was not here)."""
+        table = self.tables.pop(code, None)
+        if table is None:
+            return None
+        self.course.let_go(table)
+        if node is None:
+            text = (
+                f"This node of the server lost its database a while, and table {code}'s "
+                "game was resumed on another node meanwhile and is over there."
+            )
+        else:
+            text = (
+                f"This node of the server lost its database a while, and table {code}'s "
+                "game was resumed on another node meanwhile: you sit down at it there."
+            )
+        table.ended = text
+        self._log(f"table {code}: taken over by node {node or 'another'} meanwhile; let go here")
+        for writer in [*table.links.values(), *table.spectators]:
+            writer.write(line("news", text))
+        clock = table.time_control
+        moved = Table(code, table.variant, dict(table.names), time_control=clock, node=node)
+        for secret, seat in list(self._seats.items()):
+            if seat.table is table and node is not None:
+                how = "watch" if seat.color is None else "resume"
+                self._seats[secret] = Seat(moved, seat.color, seat.name)
+                self._elsewhere[secret] = {"how": how, "code": code, "name": seat.name}
+        for seat in [seat for seat in self._linked if seat.table is table]:
+            self._moved.setdefault(seat, asyncio.Event()).set()
+        return table.game.transcript()
+
+    def played_meanwhile(self, code: str, moves: str) -> None:
+        """Table `code`, taken over here, went on on the node it was taken from while
+        that node was cut off from the store (`moves`: all of them there): the moves
+        after those kept are played here too, if the game has had none here since."""
+        table = self.tables.get(code)
+        if table is None or table.ended is not None or not table.adjourned:
+            return
+        kept = table.game.transcript()
+        if not moves.startswith(kept) or moves == kept:
+            if not kept.startswith(moves):
+                self._log(f"table {code}: its moves elsewhere ({moves}) part from these")
+            return
+        try:
+            game = Game.from_transcript(moves, table.variant)
+        except ReversiError:
+            return
+        start, table.game = len(table.game.moves), game
+        self._log(f"table {code}: {moves[len(kept) :]} played on its former node meanwhile")
+        for ply, move in enumerate(game.played[start:], start):
+            if move:
+                table.broadcast(line("moved", ply, move))
+        self.course.save(table)
+
     def _unlink(self, seat: Seat, writer: asyncio.StreamWriter) -> None:
         self._linked.discard(seat)
         self.clocks.let_go(seat)
@@ -683,17 +749,21 @@ class Tables:
     async def _play(
         self, seat: Seat, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
-        while data := await reader.readline():
-            command, rest = words(data)
-            if command == "leave" and seat.color is not None:
-                self._leaving.add(seat)
-                return
-            if command == "begun" and seat.color is not None:
-                self.clocks.begun(seat)
-                continue
-            refusal = self._referee.heard(seat, command, rest)
-            if refusal is not None:
-                writer.write(line("refused", refusal))
+        moved = self._moved.setdefault(seat, asyncio.Event())
+        try:
+            while data := await next_line(reader, moved):
+                command, rest = words(data)
+                if command == "leave" and seat.color is not None:
+                    self._leaving.add(seat)
+                    return
+                if command == "begun" and seat.color is not None:
+                    self.clocks.begun(seat)
+                    continue
+                refusal = self._referee.heard(seat, command, rest)
+                if refusal is not None:
+                    writer.write(line("refused", refusal))
+        finally:
+            self._moved.pop(seat, None)
 
     def _seats_at(self, table: Table) -> set[Seat]:
         """Every seat at `table` a secret or a game holds."""

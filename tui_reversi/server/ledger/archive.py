@@ -255,6 +255,9 @@ class Archive:
     async def take_over(self, code: str) -> UnfinishedGame | None:
         return None
 
+    async def holders(self, codes: list[str]) -> dict[str, str]:
+        return {}  # (asked only in a fleet, when a node is back from being cut off)
+
     async def share(self, people: list[Presence], tables: list[TableView]) -> None:
         pass
 

@@ -13,9 +13,9 @@ from .store import Message, Store
 
 class Outbox:
     """put() a message for a node; the messages go in order, a batch at a time;
-    failed(node, sentence) for a node's that could not."""
+    failed(node, sentence, messages) for a node's messages that could not be sent."""
 
-    def __init__(self, store: Store, failed: Callable[[str, str], None]) -> None:
+    def __init__(self, store: Store, failed: Callable[[str, str, list[Message]], None]) -> None:
         self._store = store
         self._failed = failed
         self._waiting: list[tuple[str, Message]] = []
@@ -46,5 +46,8 @@ class Outbox:
                     await self._store.send(node, message)
                     sent.append(1)
             except StorageError as error:
-                for node in dict.fromkeys(node for node, _ in batch[len(sent) :]):
-                    self._failed(node, str(error))
+                lost: dict[str, list[Message]] = {}
+                for node, message in batch[len(sent) :]:
+                    lost.setdefault(node, []).append(message)
+                for node, messages in lost.items():
+                    self._failed(node, str(error), messages)

@@ -214,7 +214,9 @@ class PostgresStore:
                 return []
 
             await standings.count_game(on_conn, played.names, winner, inserted[1])
-            await conn.execute("DELETE FROM unfinished WHERE code = %s", (played.code,))
+            await conn.execute(
+                "DELETE FROM unfinished WHERE code = %s AND node = %s", (played.code, self._node)
+            )
             if winner is None or any(is_guest(name) for name in played.names):
                 return  # (guests play unrated)
             names = list(played.names)
@@ -408,6 +410,8 @@ class PostgresStore:
     # -- games not over -----------------------------------------------------------------
 
     async def save_table(self, unfinished: UnfinishedGame) -> None:
+        # A game another node took over meanwhile (this one cut off) is not this one's
+        # to write: the row stays as that node keeps it (fleet.py: reconcile).
         game, clock = unfinished.game, unfinished.time_control
         left = unfinished.left if clock is not None else (None, None)
         await self._execute(
@@ -418,7 +422,8 @@ class PostgresStore:
                    black = excluded.black, white = excluded.white, moves = excluded.moves,
                    clock = excluded.clock, black_left = excluded.black_left,
                    white_left = excluded.white_left, adjourned = excluded.adjourned,
-                   started = excluded.started, saved = excluded.saved, node = excluded.node""",
+                   started = excluded.started, saved = excluded.saved, node = excluded.node
+               WHERE unfinished.node = excluded.node""",
             (
                 unfinished.code,
                 game.variant.value,
@@ -433,7 +438,9 @@ class PostgresStore:
         )
 
     async def forget_table(self, code: str) -> None:
-        await self._execute("DELETE FROM unfinished WHERE code = %s", (code,))
+        await self._execute(
+            "DELETE FROM unfinished WHERE code = %s AND node = %s", (code, self._node)
+        )
 
     async def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
         return [], []  # in a fleet, a node takes games over one by one (take_over)
@@ -462,6 +469,12 @@ class PostgresStore:
         )
         games, _ = read_unfinished(rows)
         return games[0] if games else None
+
+    async def holders(self, codes: list[str]) -> dict[str, str]:
+        rows = await self._execute(
+            "SELECT code, node FROM unfinished WHERE code = ANY(%s)", (codes,)
+        )
+        return {code: node for code, node in rows}
 
     # -- the fleet ------------------------------------------------------------------------
 

@@ -168,6 +168,10 @@ class Store(AccountStore, PenaltyLedger, Protocol):
         """Take table `code`'s game over from its gone node, for this node; None if
         no gone node's game has that code (another node took it first)."""
 
+    async def holders(self, codes: list[str]) -> dict[str, str]:
+        """Which node keeps each of these tables' games not over now (code -> node);
+        a code whose game is not kept (it ended, or never was) is left out."""
+
     # -- the fleet: the lobby's shares and the messages between nodes --------------------
 
     async def share(self, people: list[Presence], tables: list[TableView]) -> None:
