@@ -27,12 +27,18 @@ ports, and connects asyncssh clients with 80x24 terminals. Prints:
   joined from node B; how long until B has taken the game over, and once D can
   reach the database again, until D is back in the fleet and until its player
   sits at the game on B and it goes on (kept as not adjourned: the reconciling).
+- the database slow: N tables on node A play on while the keys and the ratings
+  are locked 5 s by another connection, three newcomers logging in to run `top`
+  meanwhile (their key check and page wait for the lock): the moves to the
+  other screen, p50 and p95, during the slowness and just before it, and how
+  long the newcomers waited.
 
 It prints the machine's load average before and after: the machine is shared.
 Measures and prints; asserts nothing. Run it under nice, once:
 
     nice -n 10 python bench/fleet.py
     nice -n 10 python bench/fleet.py --tables 10 --levels 10,20,40 --database postgresql://...
+    nice -n 10 python bench/fleet.py --slow-only --tables 10
 """
 
 from __future__ import annotations
@@ -55,6 +61,8 @@ sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
 from serve import OPTIONS, Player, key_of, load, ms, percentile, play_tables, read_banner, sit_down  # noqa: E402  (bench/serve.py)
 
 OUTAGE = 10.0  # seconds the database is stopped
+SLOW = 5.0  # seconds the database is slow (the keys and the ratings locked)
+NEWCOMERS = 3  # logins (running `top`) while it is slow
 CUT = 6.0  # seconds node D is cut off from the database alone
 
 
@@ -240,6 +248,44 @@ async def database_stop(cluster, database: str, port_a: int, tables: int) -> Non
     await asyncio.gather(*(p.close() for pair in seated for p in pair))
 
 
+async def newcomer(port: int, user: str) -> tuple[float, bytes]:
+    """`ssh user@host top` with a key never seen: how long until the page, and the page."""
+    started = time.perf_counter()
+    async with asyncssh.connect(
+        "127.0.0.1", port, username=user, known_hosts=None, agent_path=None,
+        client_keys=[key_of(user)],
+    ) as conn:  # fmt: skip
+        result = await conn.run("top", encoding=None)
+    return time.perf_counter() - started, bytes(result.stdout or b"")
+
+
+async def database_slow(database: str, port_a: int, tables: int) -> None:
+    import psycopg
+
+    seated = [await sit_down(port_a, 3000 + n) for n in range(tables)]
+    baseline = await play_tables(seated, SLOW)  # (as many tables, the database quick)
+    await asyncio.gather(*(p.close() for pair in seated for p in pair))
+    seated = [await sit_down(port_a, 3100 + n) for n in range(tables)]
+    with psycopg.connect(database) as locker:  # (as a long transaction elsewhere would)
+        locker.execute("LOCK TABLE account_keys, ratings IN ACCESS EXCLUSIVE MODE")
+        asking = [asyncio.ensure_future(newcomer(port_a, f"new{n}")) for n in range(NEWCOMERS)]
+        latencies = await play_tables(seated, SLOW)
+        locker.rollback()
+    answered = await asyncio.gather(*asking)
+    waits = [waited for waited, _ in answered]
+    paged = sum(page.startswith(b"tui-reversi:") and b"cannot" not in page for _, page in answered)
+    print(
+        f"the database slow {SLOW:.0f} s (keys and ratings locked) under {tables} tables on "
+        f"node A: {len(latencies)} moves, to the other screen p50 "
+        f"{ms(percentile(latencies, 0.5))}, p95 {ms(percentile(latencies, 0.95))} (just "
+        f"before, quick: {len(baseline)} moves, p50 {ms(percentile(baseline, 0.5))}, p95 "
+        f"{ms(percentile(baseline, 0.95))}); {NEWCOMERS} newcomers running `top` meanwhile "
+        f"waited {', '.join(ms(w) for w in waits)}, {paged} got the page",
+        flush=True,
+    )
+    await asyncio.gather(*(p.close() for pair in seated for p in pair))
+
+
 async def node_killed(database: str, port_b: int, data_dir: Path) -> None:
     node, port_c = start_node(data_dir, database)
     try:
@@ -326,7 +372,12 @@ async def main() -> None:
     parser.add_argument("--lobby-samples", type=int, default=10)
     parser.add_argument("--levels", default="20,40,80,120,160", help="games held on node A")
     parser.add_argument("--arrivals", type=int, default=5, help="arrivals timed per level")
-    parser.add_argument("--faults-only", action="store_true", help="the faults alone")
+    parser.add_argument(
+        "--faults-only",
+        action="store_true",
+        help="a node killed, one cut off, the db stopped, the db slow",
+    )
+    parser.add_argument("--slow-only", action="store_true", help="the database slow, alone")
     args = parser.parse_args()
     from tests.server.postgres_cluster import Cluster, find_bin
     from tui_reversi.server.ledger.postgres import migrate_database
@@ -349,15 +400,18 @@ async def main() -> None:
             for name in ("a", "b"):
                 nodes.append(start_node(Path(temporary) / name, database))
             (_, port_a), (_, port_b) = nodes
-            if not args.faults_only:
+            everything = not (args.faults_only or args.slow_only)
+            if everything:
                 await moves_across(port_a, port_b, args.tables, args.seconds)
                 await moves_across(port_a, port_a, args.tables, args.seconds)
                 await lobby_latency(port_a, port_b, args.lobby_samples)
-            await node_killed(database, port_b, Path(temporary) / "c")
-            if cluster is not None:
+            if not args.slow_only:
+                await node_killed(database, port_b, Path(temporary) / "c")
+            if cluster is not None and not args.slow_only:
                 await node_cut_off(database, port_b, Path(temporary) / "d", cluster.port)
                 await database_stop(cluster, database, port_a, args.tables)
-            if not args.faults_only:
+            await database_slow(database, port_a, args.tables)
+            if everything:
                 levels = [int(level) for level in args.levels.split(",")]
                 await connections_per_node(port_a, levels, args.arrivals)
     finally:

@@ -139,8 +139,8 @@ async def test_a_table_opened_on_one_node_is_joined_watched_and_played_from_the_
     result = [(code, "alice", "bob", "d3c5", "black")]
     await wait_until(lambda: archived(database) == result, "the game archived")  # (written after)
     for node in (a, b):
-        assert node.archive.rating("alice") == (1516.0, 1)
-        assert str(node.archive.results("bob")) == "0 won, 1 lost, 0 drawn"
+        assert await node.archive.rating("alice") == (1516.0, 1)
+        assert str(await node.archive.results("bob")) == "0 won, 1 lost, 0 drawn"
 
 
 async def test_joining_a_table_that_is_nowhere_is_refused_in_one_sentence(
@@ -243,8 +243,8 @@ async def test_a_node_killed_mid_game_strands_nobody_the_game_resumes_on_another
         await bob.hear_until("over resigned white alice (Black) resigned: bob (White) wins.")
         result = [(code, "alice", "bob", "d3c5c6", "white")]
         await wait_until(lambda: archived(database) == result, "the game archived")
-        assert b.archive.rating("bob") == (1516.0, 1)
-        assert b.archive.rating("alice") == (1484.0, 1)
+        assert await b.archive.rating("bob") == (1516.0, 1)
+        assert await b.archive.rating("alice") == (1484.0, 1)
     finally:
         if node.process.poll() is None:
             os.killpg(node.process.pid, signal.SIGKILL)

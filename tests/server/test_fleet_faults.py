@@ -1,7 +1,8 @@
 """A fleet that survives its faults, on a real PostgreSQL with real SSH: the
 database stopped a while and started again (the nodes keep their games, lose
 no move and rejoin by themselves), and a slow database slowing only what
-needs it; one node cut off from the database alone a while, its game taken over
+needs it (a table's writes; a login's key check, `top`), never the games
+beside it; one node cut off from the database alone a while, its game taken over
 by another meanwhile, yielding it when it is back. A node killed outright:
 test_fleet.py."""
 
@@ -15,7 +16,7 @@ import pytest
 
 from .conftest import Player, wait_until
 from .db_cut import DatabaseCut
-from .test_accounts import Listener
+from .test_accounts import Listener, run
 from .test_fleet import archived, lobby_shows, nodes_one_cut_off, shown_on, two_nodes
 from .test_tables import Game, seat
 
@@ -98,13 +99,13 @@ async def test_the_database_stopped_a_while_loses_no_move_and_the_nodes_rejoin(
         postgres.start_again()
 
     # Both back in the fleet, no restart; bob sits back down at alice's table by himself.
-    await wait_until(
-        lambda: (
-            not (a.fleet.down or b.fleet.down)
-            and a.archive.live_nodes() == b.archive.live_nodes() == {a.archive.node, b.archive.node}
-        ),
-        "both nodes back in the fleet",
-    )
+    async def both_back() -> bool:
+        both = {a.archive.node, b.archive.node}
+        if a.fleet.down or b.fleet.down:
+            return False
+        return await a.archive.live_nodes() == await b.archive.live_nodes() == both
+
+    await wait_until(both_back, "both nodes back in the fleet")
     for game in (alice, bob):
         await game.hear_until("resumed You are both back: the game goes on.")
     await play(alice, bob, OPENING[2:4], 2)
@@ -146,6 +147,40 @@ async def test_a_slow_database_slows_only_the_table_waiting_on_it(serve, tmp_pat
     kept = "".join(OPENING[:3])
     await wait_until(lambda: kept_moves(database, code) == kept, "alice's move kept")
     assert kept_moves(database, other) == "".join(OPENING)
+
+
+async def test_a_slow_database_holds_up_logins_and_pages_never_the_games_beside_them(
+    serve, tmp_path, database
+):
+    a = await serve(data_dir=tmp_path / "a", database=database, max_per_address=10)
+    carol, dave, code = await table_between(a, "carol", a, "dave")
+    await play(carol, dave, OPENING[:2], 0)
+
+    # The keys and the ratings locked (as by a long transaction elsewhere): a login's key
+    # check and `top` wait for them; carol and dave's moves need neither and go on.
+    with psycopg.connect(database) as locker:
+        locker.execute("LOCK TABLE account_keys, ratings IN ACCESS EXCLUSIVE MODE")
+        login = asyncio.ensure_future(Player.connect(a, "erin"))
+        top = asyncio.ensure_future(run(a, "zed", "top"))
+        await asyncio.sleep(0.5)  # (both are waiting on the database by now)
+        loop = asyncio.get_running_loop()
+        waits = []
+        for ply, square in enumerate(OPENING[2:], 2):
+            mover, other = (carol, dave) if ply % 2 == 0 else (dave, carol)
+            said = loop.time()
+            mover.say(f"move {ply} {square}")
+            await other.hear_until(f"moved {ply} {square}")
+            waits.append(loop.time() - said)
+        assert not login.done() and not top.done()  # every move came while they waited
+        await asyncio.sleep(SLOW)
+        assert not login.done() and not top.done()
+        locker.rollback()
+    erin = await login  # let in once the database answers
+    assert (await erin.facts())["env"]["USER"] == "erin"
+    status, shown = await top
+    assert (status, shown) == (0, "tui-reversi: nobody has played a rated game here yet.\n")
+    print(f"moves to the other screen while the database was slow: {waits}")
+    await wait_until(lambda: kept_moves(database, code) == "".join(OPENING), "every move kept")
 
 
 async def test_a_node_cut_off_alone_yields_the_game_taken_over_meanwhile(
@@ -208,7 +243,11 @@ async def test_moves_played_on_a_node_cut_off_reach_the_node_that_took_its_game_
             "adjourned carol's game stopped unexpectedly: the game is adjourned until carol "
             "is back."
         )
-        await wait_until(lambda: a.archive.node not in b.archive.live_nodes(), "A out")
+
+        async def a_out() -> bool:
+            return a.archive.node not in await b.archive.live_nodes()
+
+        await wait_until(a_out, "A out")
         carol = await Game.connect(await seat(b, "carol", f"resume {code}"))
         await carol.hear_until("adjourned Adjourned: the game goes on when alice is back too.")
         assert kept(database, code) == ("d3c3", b.archive.node)  # (node B's copy lacks two)

@@ -370,16 +370,21 @@ def test_the_host_who_asks_for_white_plays_white_and_the_friend_moves_first(peop
 
 
 def test_both_panels_show_both_players_ratings_beside_their_names(people):
+    import asyncio
+
     from tui_reversi.core import Color
     from tui_reversi.server.ledger.archive import Archive
 
     from .test_store import played
 
-    archive = Archive(people.data / "archive.sqlite3", people.data / "players")
-    try:  # (beside the running server, as another process would write it)
-        archive.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))  # 1516? and 1484?
-    finally:
-        archive.close()
+    async def rate() -> None:  # (beside the running server, as another process would write it)
+        archive = Archive(people.data / "archive.sqlite3", people.data / "players")
+        try:
+            await archive.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))  # 1516?, 1484?
+        finally:
+            await archive.close()
+
+    asyncio.run(rate())
     people.ssh("alice", "alice", "table")
     text = wait_screen(people, "alice", lambda s: "a friend joins" in s, "the table's code")
     code = re.search(r"join ([A-Z0-9]{5})", text).group(1)

@@ -110,7 +110,7 @@ class LobbyHost:
         self,
         tables: Tables,
         people: Callable[[], dict[str, Doing]],
-        record: Callable[[str], tuple[str, int, str]],
+        record: Callable[[str], Awaitable[tuple[str, int, str]]],
         log: Callable[[str], None],
         *,
         charged: Callable[[str, str], None] | None = None,
@@ -121,7 +121,7 @@ class LobbyHost:
     ) -> None:
         self.tables = tables
         self._people = people  # who is on the server and what they do
-        self._record = record  # a name's rating, rated games and results
+        self._record = record  # a name's rating, rated games and results (the store's)
         self._log = log
         # A line for the log charged to the address whose request caused it.
         self._charged = charged or (lambda text, _address: log(text))
@@ -144,6 +144,8 @@ class LobbyHost:
         variables = (LOBBY_SOCKET_VARIABLE, LOBBY_SECRET_VARIABLE)
         self._socket = GamesSocket("lobby", variables, self._serve)
         self._refresher: asyncio.Task[None] | None = None
+        self._sending: asyncio.Task[None] | None = None  # (refresh's)
+        self._send_again = False  # refreshed while sending: send once more
         # In a fleet (fleet.py): the guests of other nodes' lobbies invited from here,
         # by (node, name), and the invitations from other nodes to guests here,
         # (name, number) -> the node that holds the invitation.
@@ -162,6 +164,8 @@ class LobbyHost:
     async def close(self) -> None:
         if self._refresher is not None:
             self._refresher.cancel()
+        if self._sending is not None:
+            self._sending.cancel()
         await self._socket.close()
 
     # -- for the sessions ---------------------------------------------------------------
@@ -199,13 +203,13 @@ class LobbyHost:
             self.refresh()
             while data := await reader.readline():
                 command, rest = words(data)
-                refusal = self._heard(guest, command, rest)
+                refusal = await self._heard(guest, command, rest)
                 if refusal is not None:
                     guest.send(line("refused", refusal))
         finally:
             self._gone(guest)
 
-    def _heard(self, guest: Guest, command: str, rest: str) -> str | None:
+    async def _heard(self, guest: Guest, command: str, rest: str) -> str | None:
         """Do what a game asked; why not, in one sentence, if it cannot be done."""
         if command in ("look", "away") and not rest:
             guest.looking = command == "look"
@@ -213,22 +217,22 @@ class LobbyHost:
             self.refresh()
             return None
         if command == "invite":
-            return self._invite(guest, rest)
+            return await self._invite(guest, rest)
         if command == "withdraw" and not rest:
             return self._withdraw(guest)
         if command in ("accept", "decline"):
             return self._answer(guest, rest, accepted=command == "accept")
         if command in ("sit", "watch") and rest:
-            return self._go_to(guest, command, rest)
+            return await self._go_to(guest, command, rest)
         if command in ("top", "player"):
-            return self._page(guest, command, rest)
+            return await self._page(guest, command, rest)
         if command == "replay" and rest.isdigit() and len(rest) <= 18:
-            return self._replay(guest, int(rest))
+            return await self._replay(guest, int(rest))
         return f"{command[:20]!r} is not something the lobby understands."
 
     # -- invitations ----------------------------------------------------------------------
 
-    def _invite(self, guest: Guest, rest: str) -> str | None:
+    async def _invite(self, guest: Guest, rest: str) -> str | None:
         name, *said = rest.split(" ")
         try:
             terms, unread = TableTerms.parse(said)
@@ -244,6 +248,9 @@ class LobbyHost:
             return "That is not the name of anyone here."
         if name == guest.name:
             return "You cannot invite yourself: choose someone else."
+        # The inviter's rating, for the invitation to show it beside their name: read
+        # first, so that nothing is awaited between the checks below and the sending.
+        rated = rated_lines(await named_ratings(self.tables.store, [guest.name]))
         waiting = self._sent_by(guest)
         if waiting is not None:
             invitee_name = shown_name(waiting.invitee.name)
@@ -259,9 +266,8 @@ class LobbyHost:
         self.invitations[invitation.number] = invitation
         loop = asyncio.get_running_loop()
         invitation.timer = loop.call_later(self.timeout, self._lapsed, invitation)
-        # The inviter's rating first, for the invitation to show it beside their name.
-        for rated in rated_lines(named_ratings(self.tables.store, [guest.name])):
-            invitee.send(rated)
+        for rated_line in rated:
+            invitee.send(rated_line)
         invitee.send(line("invited", invitation.number, guest.name, *terms.words()))
         guest.send(line("waiting", invitation.number, name))
         self._charged(f"invitation {invitation.number}: {guest.name} invites {name}", guest.address)
@@ -315,7 +321,7 @@ class LobbyHost:
             table, host_secret = self.tables.open(
                 inviter.name, terms.variant, terms.clock, colour=host, address=inviter.address
             )
-            _, guest_secret = self.tables.join(table.code, guest.name, guest.address)
+            _, guest_secret = self.tables.sit(table.code, guest.name, guest.address)
         except TableRefused as refusal:
             why = f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
             inviter.send(line("answered", f"{shown_name(guest.name)} accepted, but: {why}"))
@@ -352,19 +358,19 @@ class LobbyHost:
 
     # -- the standings: the same rows as `ssh host top` and `ssh host player NAME` ----------
 
-    def _page(self, guest: Guest, command: str, rest: str) -> str | None:
+    async def _page(self, guest: Guest, command: str, rest: str) -> str | None:
         """Send the leaderboard (`top`) or a profile (`player NAME`) as a page of rows."""
         store = self.tables.store
         if store is None:
             return "This server keeps no ratings."
         if command == "top" and not rest:
             try:
-                title, rows = "Leaderboard", leaderboard_rows(store.leaderboard(TOP_COUNT))
+                title, rows = "Leaderboard", leaderboard_rows(await store.leaderboard(TOP_COUNT))
             except StorageError as error:
                 return f"The leaderboard cannot be read: {error}"
         elif command == "player" and rest and " " not in rest and len(rest) <= NAME_LIMIT:
             try:
-                profile = store.profile(rest, PROFILE_GAMES)
+                profile = await store.profile(rest, PROFILE_GAMES)
             except StorageError as error:
                 return f"{rest}'s games cannot be read: {error}"
             if profile is None:
@@ -377,11 +383,11 @@ class LobbyHost:
         guest.send(b"".join([*pages, line("paged")]))
         return None
 
-    def _replay(self, guest: Guest, game_id: int) -> str | None:
+    async def _replay(self, guest: Guest, game_id: int) -> str | None:
         """Send the player's session to archived game `game_id`, to review it."""
         store = self.tables.store
         try:
-            archived = store.archived_game(game_id) if store is not None else None
+            archived = await store.archived_game(game_id) if store is not None else None
             ggf = archived.ggf() if archived is not None else None
         except (StorageError, ReversiError) as error:
             return f"Game {game_id} cannot be read: {error}"
@@ -393,12 +399,12 @@ class LobbyHost:
 
     # -- seats at tables --------------------------------------------------------------------
 
-    def _go_to(self, guest: Guest, command: str, code: str) -> str | None:
+    async def _go_to(self, guest: Guest, command: str, code: str) -> str | None:
         try:
             if command == "sit":
-                table, secret = self.tables.join(code, guest.name)
+                table, secret = await self.tables.join(code, guest.name)
             else:
-                table, secret = self.tables.watch(code, guest.name)
+                table, secret = await self.tables.watch(code, guest.name)
         except TableRefused as refusal:
             return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
         self._send_to_table(guest, secret, table.code)
@@ -540,26 +546,49 @@ class LobbyHost:
             self.refresh()
 
     def refresh(self) -> None:
-        """Send the lobby to every game that shows it, if it changed for that game."""
-        looking = [guest for guest in self.guests if guest.looking]
-        if not looking:
+        """Send the lobby to every game that shows it, if it changed for that game:
+        by a task, as each guest's record is the store's to read (once more after it,
+        if asked again meanwhile)."""
+        if self._sending is not None and not self._sending.done():
+            self._send_again = True
             return
-        people = self._people()
-        views = self.tables.views(everywhere=True)
-        seated = [name for view in views for name in (view.black, view.white) if name]
-        # One read of everyone's rating, whoever is looking (store.py's `ratings`).
-        rated = named_ratings(self.tables.store, [*sorted(people), *seated])
-        for guest in looking:
-            data = self.view_for(guest.name, people, views, rated)
-            if data != guest.shown:
-                guest.shown = data
-                guest.send(data)
+        self._sending = asyncio.create_task(self._send_lobby())
+
+    async def _send_lobby(self) -> None:
+        self._send_again = True
+        while self._send_again:
+            self._send_again = False
+            looking = [guest for guest in self.guests if guest.looking]
+            if not looking:
+                continue
+            records: dict[str, tuple[str, int, str]] = {}
+            for name in dict.fromkeys(guest.name for guest in looking):
+                with contextlib.suppress(StorageError):  # (that lobby waits for the store)
+                    records[name] = await self._record(name)
+            people = self._people()
+            views = self.tables.views(everywhere=True)
+            seated = [name for view in views for name in (view.black, view.white) if name]
+            # One read of everyone's rating, whoever is looking (store.py's `ratings`).
+            rated = await named_ratings(self.tables.store, [*sorted(people), *seated])
+            for guest in looking:
+                if guest.name not in records:
+                    continue
+                data = self.view_for(guest.name, people, views, rated, records[guest.name])
+                if data != guest.shown:
+                    guest.shown = data
+                    guest.send(data)
 
     def view_for(
-        self, name: str, people: dict[str, Doing], views: list[TableView], rated: dict[str, str]
+        self,
+        name: str,
+        people: dict[str, Doing],
+        views: list[TableView],
+        rated: dict[str, str],
+        record: tuple[str, int, str],
     ) -> bytes:
         """The lobby as `name` sees it, in protocol lines ending with `shown`: `people`
-        here, the tables of `views`, each name's rating in `rated` (as shown; '' none)."""
+        here, the tables of `views`, each name's rating in `rated` (as shown; '' none),
+        and `record`: their own rating as shown, rated games and results."""
         lines = [line("person", who, what.state, what.text) for who, what in sorted(people.items())]
         for view in views:
             if view.kind == "adjourned" and name not in (view.black, view.white):
@@ -570,7 +599,6 @@ class LobbyHost:
                 line("table", view.code, view.kind, black, white, view.variant, clock, view.move)
             )
         lines += rated_lines(rated)
-        rating, games, results = self._record(name)
-        lines.append(line("record", rating, games, results))
+        lines.append(line("record", *record))
         lines.append(line("shown"))
         return b"".join(lines)

@@ -10,6 +10,7 @@ from typing import Protocol
 
 from ...core import Color
 from ...net.remote import GUEST_UNRATED, is_guest, shown_name, with_rating
+from ...storage import StorageError
 from ..config import player_directory_name
 from ..ledger.fleet import Fleet
 from ..ledger.ratings import shown_rating
@@ -112,12 +113,12 @@ def presence(arcade: Server) -> list[Presence]:
     ]
 
 
-def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
+async def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
     """The lobby as `name` sees it; `join_hint` is the ssh command before `join CODE`."""
     views = arcade.tables.views(everywhere=True)
     doing = {who: what.text for who, what in who_is_here(arcade).items()}
     seated = {who for view in views for who in (view.black, view.white) if who}
-    rated = named_ratings(arcade.archive, set(doing) | seated)
+    rated = await named_ratings(arcade.archive, set(doing) | seated)
     lines = [f"tui-reversi: {len(doing)} here"]
     lines += [
         f"  {shown_name(who):<16} {rated[who]:>5}  {what}" for who, what in sorted(doing.items())
@@ -142,18 +143,22 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
     if is_guest(name):
         lines.append(GUEST_UNRATED)
     elif archive is not None:
-        rating, games = archive.rating(name)
-        lines.append(
-            f"Your record here: {archive.results(name)}; rating {shown_rating(rating, games)} "
-            f"after {games} rated games."
-        )
-        lines += last_game_lines(archive, name)
+        try:
+            rating, games = await archive.rating(name)
+            results = await archive.results(name)
+            lines.append(
+                f"Your record here: {results}; rating {shown_rating(rating, games)} "
+                f"after {games} rated games."
+            )
+            lines += await last_game_lines(archive, name)
+        except StorageError as error:
+            lines.append(f"Your record cannot be read just now: {error}")
     return lines
 
 
-def last_game_lines(archive: Store, name: str) -> list[str]:
+async def last_game_lines(archive: Store, name: str) -> list[str]:
     """'Your last game, against bob (id 12), moved your rating +16.', if it was rated."""
-    profile = archive.profile(name, 1)
+    profile = await archive.profile(name, 1)
     last = profile.games[0] if profile is not None and profile.games else None
     change = last.change_for(name) if last is not None else None
     if last is None or change is None:

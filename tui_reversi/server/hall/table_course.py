@@ -13,8 +13,9 @@ everyone at the table told in one sentence.
 from __future__ import annotations
 
 import asyncio
+import functools
 import math
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from ...core import Color, Ending
@@ -199,7 +200,9 @@ class GameCourse:
             return
         store, code = self.store, table.code
         if not table.game.moves:  # a game with no move is no result: neither rated nor kept
-            self._write(table, lambda: _problems(store.forget_table, code), self._forgot(code))
+            self._write(
+                table, functools.partial(_problems, store.forget_table, code), self._forgot(code)
+            )
             return
         game = played(table, end)
         if self.store_down():
@@ -215,15 +218,15 @@ class GameCourse:
         moved: list[str] = []
         rated: dict[str, str] = {}  # each player's rating after it, as shown
 
-        def keep() -> list[str]:
+        async def keep() -> list[str]:
             # The game is kept even when the ratings cannot be read: only the line goes.
             try:
-                before = store.ratings(game.names)
+                before = await store.ratings(game.names)
             except StorageError:
-                return store.keep(game)
-            problems = store.keep(game)
+                return await store.keep(game)
+            problems = await store.keep(game)
             if not problems:
-                after = store.ratings(game.names)
+                after = await store.ratings(game.names)
                 moved.append(rating_changes(before, after))
                 rated.update((name, shown_rating(*after[name])) for name in after)
             return problems
@@ -235,7 +238,7 @@ class GameCourse:
                     table.broadcast(rated_line)
                 table.broadcast(line("rerated", moved[0]))
 
-        self._write(table, lambda: _problems_of(keep), kept)
+        self._write(table, functools.partial(_problems_of, keep), kept)
 
     def save(self, table: Table) -> None:
         """Keep the game as it is now, to outlive the server (both seats taken)."""
@@ -244,16 +247,14 @@ class GameCourse:
             return
         kept = unfinished(table)
         self._write(
-            table, lambda: _problems(store.save_table, kept), lambda met: self._saved(table, met)
+            table,
+            functools.partial(_problems, store.save_table, kept),
+            lambda met: self._saved(table, met),
         )
 
     def _write(self, table: Table, call: Call, done: Done) -> None:
-        """A write for `table`: off the event loop for a store across the network."""
-        assert self.store is not None
-        if self.store.remote:
-            self.writes.write(self.store, table, call, done)
-        else:
-            done(call())
+        """A write for `table`, after its earlier ones (table_writes.py)."""
+        self.writes.write(table, call, done)
 
     def _said(self, problems: list[str]) -> None:
         for problem in problems:
@@ -304,18 +305,18 @@ class GameCourse:
                 self._keep(table, game)
 
 
-def _problems(write: Callable[[Argument], None], argument: Argument) -> list[str]:
+async def _problems(write: Callable[[Argument], Awaitable[None]], argument: Argument) -> list[str]:
     """write(argument)'s problems: none, or the sentence of its StorageError."""
     try:
-        write(argument)
+        await write(argument)
     except StorageError as error:
         return [str(error)]
     return []
 
 
-def _problems_of(write: Callable[[], list[str]]) -> list[str]:
+async def _problems_of(write: Callable[[], Awaitable[list[str]]]) -> list[str]:
     """write()'s problems, with the sentence of a StorageError it raised among them."""
     try:
-        return write()
+        return await write()
     except StorageError as error:
         return [str(error)]

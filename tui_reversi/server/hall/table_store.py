@@ -10,7 +10,7 @@ for many names at once) and how a rated game moved them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ...core import Color, Ending
 from ...net.remote import is_guest, shown_name
@@ -68,16 +68,20 @@ def rating_changes(
     )
 
 
-def named_ratings(store: Store | None, names: Iterable[str]) -> dict[str, str]:
+async def named_ratings(
+    store: Store | None, names: Iterable[str], *, log: Callable[[str], None] | None = None
+) -> dict[str, str]:
     """Each name's rating as shown ('1516', '1500?' while provisional), in the order
     given and read in one store call; '' for a guest (unrated), and for everyone on a
-    server that keeps no records or whose store cannot be read now (who is where is
-    still shown)."""
+    server that keeps no records or whose store cannot say now (who is where is still
+    shown; `log`, if given, is told why)."""
     names = list(dict.fromkeys(names))
     rated = [name for name in names if not is_guest(name)]
     try:
-        read = store.ratings(rated) if store is not None and rated else {}
-    except StorageError:
+        read = await store.ratings(rated) if store is not None and rated else {}
+    except StorageError as error:
+        if log is not None:
+            log(f"the ratings cannot be read: {error}")
         read = {}
     return {name: shown_rating(*read[name]) if name in read else "" for name in names}
 

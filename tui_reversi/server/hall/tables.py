@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Iterable
 from typing import TYPE_CHECKING
 
 from ...core import Color, Game, ReversiError, Variant
@@ -110,6 +111,7 @@ class Tables:
         # (secret -> how the table's node is asked to seat the game).
         self.fleet: Fleet | None = None
         self._elsewhere: dict[str, dict[str, str]] = {}
+        self._telling: set[asyncio.Task[None]] = set()  # (_later's, kept while they run)
         self.course.store_down = lambda: self.fleet_down
 
     @property
@@ -134,7 +136,7 @@ class Tables:
         """Listen for the games; bring back the games `store` kept unfinished, adjourned."""
         self.course.store = store
         if store is not None:
-            unfinished, problems = store.unfinished_tables()
+            unfinished, problems = await store.unfinished_tables()
             for problem in problems:
                 self._log(problem)
             for kept in unfinished:
@@ -143,6 +145,8 @@ class Tables:
 
     async def close(self) -> None:
         await self._socket.close()
+        for task in self._telling:  # (news of a rating nobody waits for now)
+            task.cancel()
 
     def _bring_back(self, kept: UnfinishedGame) -> None:
         """A game kept from before the restart: adjourned, its clocks as they were."""
@@ -190,12 +194,19 @@ class Tables:
         self._charged(opened, address)
         return table, self._seat(table, colour, name)
 
-    def join(self, code: str, name: str, address: str = "") -> tuple[Table, str]:
-        """Sit `name` (connected from `address`) at the free seat of table `code`.
-        Raises TableRefused."""
+    async def join(self, code: str, name: str, address: str = "") -> tuple[Table, str]:
+        """Sit `name` (connected from `address`) at the free seat of table `code`, here
+        or (in a fleet) on another node. Raises TableRefused."""
         code = code.strip().upper()
         if code not in self.tables and self.fleet is not None:
-            return self._sit_elsewhere("join", code, name)
+            return await self._sit_elsewhere("join", code, name)
+        return self.sit(code, name, address)
+
+    def sit(self, code: str, name: str, address: str = "") -> tuple[Table, str]:
+        """Sit `name` at the free seat of table `code` here (join's, with nothing
+        awaited: the seat is taken at once; its rating is told when the store answers).
+        Raises TableRefused."""
+        code = code.strip().upper()
         table = self._open_table(code)
         for color, sitting in table.names.items():
             coming_back = color in table.held or (table.adjourned and color not in table.links)
@@ -210,23 +221,38 @@ class Tables:
         table.names[color] = name
         self._charged(f"table {code}: {name} joined as {color.label}", address)
         table.broadcast(table.players_line())
-        rated = named_ratings(self.store, [name])
+        self._later(self._sat_down(table, name, color))
+        self.clocks.run(table)  # Black's clock starts, once both games are up
+        self.course.save(table)
+        return table, self._seat(table, color, name)
+
+    async def _sat_down(self, table: Table, name: str, color: Color) -> None:
+        """Tell the table who sat down at it, rated how (once the store says)."""
+        rated = await named_ratings(self.store, [name], log=self._log)
         for rated_line in rated_lines(rated):
             table.broadcast(rated_line)
         rating = f" (rated {rated[name]})" if rated[name] else ""
         rating = " (a guest, unrated)" if is_guest(name) else rating
         sits = f"{shown_name(name)}{rating} sits at the table as {color.label}."
         table.broadcast(line("news", sits))
-        self.clocks.run(table)  # Black's clock starts, once both games are up
-        self.course.save(table)
-        return table, self._seat(table, color, name)
 
-    def watch(self, code: str, name: str, address: str = "") -> tuple[Table, str]:
+    def _later(self, told: Coroutine[object, object, None]) -> None:
+        """Run `told` (what the table hears once the store answers) by a task of its own."""
+        task = asyncio.create_task(told)
+        self._telling.add(task)
+        task.add_done_callback(self._telling.discard)
+
+    async def watch(self, code: str, name: str, address: str = "") -> tuple[Table, str]:
         """A spectator's place at table `code` for `name` (connected from `address`).
         Raises TableRefused."""
         code = code.strip().upper()
         if code not in self.tables and self.fleet is not None:
-            return self._sit_elsewhere("watch", code, name)
+            return await self._sit_elsewhere("watch", code, name)
+        return self.watch_here(code, name, address)
+
+    def watch_here(self, code: str, name: str, address: str = "") -> tuple[Table, str]:
+        """A spectator's place at table `code` here (watch's, with nothing awaited).
+        Raises TableRefused."""
         table = self._open_table(code)
         if len(table.audience) >= self.spectators_per_table:
             raise TableRefused(
@@ -290,25 +316,36 @@ class Tables:
         ]
         return sorted(games, key=lambda table: table.started)
 
-    def resume(self, code: str, name: str) -> tuple[Table, str]:
+    async def resume(self, code: str, name: str) -> tuple[Table, str]:
         """`name`'s seat at their adjourned game `code` (in a fleet, where it is, or
         taken over from a node that has gone). Raises TableRefused."""
         code = code.strip().upper()
         table = self.tables.get(code)
         store = self.store
-        orphaned = [] if table is not None or store is None else store.orphaned(name)
-        if store is not None and any(kept.code == code for kept in orphaned):
-            claimed = store.take_over(code)  # (None: another node took it over first)
-            if claimed is not None:
-                self._bring_back(claimed)
-                table = self.tables[code]
+        try:
+            orphaned = [] if table is not None or store is None else await store.orphaned(name)
+            if store is not None and any(kept.code == code for kept in orphaned):
+                claimed = await store.take_over(code)  # (None: another node took it first)
+                if claimed is not None and code not in self.tables:
+                    self._bring_back(claimed)
+                table = self.tables.get(code)
+        except StorageError as error:
+            self._log(str(error))
+            raise TableRefused("the server cannot find its games just now; try again.") from None
         if table is None and self.fleet is not None:
-            view = self.fleet.table_at(code)
+            view = await self.fleet.table_at(code)
             if view is not None and view.kind == "adjourned" and name in (view.black, view.white):
-                return self._sit_elsewhere("resume", code, name)
+                return await self._sit_elsewhere("resume", code, name)
+        return self.resume_here(code, name)
+
+    def resume_here(self, code: str, name: str) -> tuple[Table, str]:
+        """`name`'s seat at their adjourned game `code` here (resume's, with nothing
+        awaited). Raises TableRefused."""
+        code = code.strip().upper()
+        table = self.tables.get(code)
         if table is None or table not in self.adjourned_for(name):
             raise TableRefused(f"you have no adjourned game {typed_code(code)}.")
-        return self.join(table.code, name)
+        return self.sit(table.code, name)
 
     def hand_over(self, secret: str) -> str | None:
         """A new secret for the seat `secret` stands for, for its player's session
@@ -333,6 +370,10 @@ class Tables:
         if seat is not None and seat.color is not None:
             self._dropped.add(seat)
 
+    async def _rating_lines(self, names: Iterable[str]) -> list[bytes]:
+        """`rated NAME RATING` for each of `names` that has a rating, read at once."""
+        return rated_lines(await named_ratings(self.store, names, log=self._log))
+
     def _open_table(self, code: str) -> Table:
         code = code.strip().upper()
         table = self.tables.get(code)
@@ -342,11 +383,11 @@ class Tables:
             )
         return table
 
-    def _sit_elsewhere(self, how: str, code: str, name: str) -> tuple[Table, str]:
+    async def _sit_elsewhere(self, how: str, code: str, name: str) -> tuple[Table, str]:
         """A seat here (its secret) at table `code` on another node of the fleet:
         the game is relayed there, and that node's referee seats it or refuses."""
         assert self.fleet is not None
-        view = self.fleet.table_at(code)
+        view = await self.fleet.table_at(code)
         if view is None or (how != "resume" and view.kind == "adjourned"):
             raise TableRefused(
                 f"there is no open table {typed_code(code)}; check the code with its host."
@@ -403,7 +444,7 @@ class Tables:
             waiting += [table.name(color.other) for color in table.links]
         return TableView(table.code, kind, black, white, variant, clock, move, node, tuple(waiting))
 
-    def adjourned_views(self, name: str) -> list[TableView]:
+    async def adjourned_views(self, name: str) -> list[TableView]:
         """`name`'s adjourned games wherever they are: here (oldest first), on the
         fleet's other nodes, and kept by nodes that have gone."""
         views = [self.view(table) for table in self.adjourned_for(name)]
@@ -413,7 +454,7 @@ class Tables:
                 if view.kind == "adjourned" and name in (view.black, view.white)
             ]  # fmt: skip
         if self.store is not None:
-            views += [self.view(brought_back(kept)) for kept in self.store.orphaned(name)]
+            views += [self.view(brought_back(kept)) for kept in await self.store.orphaned(name)]
         return views
 
     def environment(self, secret: str) -> dict[str, str]:
@@ -453,6 +494,10 @@ class Tables:
         table on another node, the relay to it)."""
         secret = await hello(reader)
         seat = self._seats.get(secret)
+        rated: list[bytes] = []
+        if seat is not None and secret not in self._elsewhere:
+            rated = await self._rating_lines(seat.table.names.values())
+            seat = self._seats.get(secret)  # (again, after the wait for the store)
         elsewhere = self._elsewhere.get(secret)
         if seat is not None and elsewhere is not None and self.fleet is not None:
             await self._play_elsewhere(secret, reader, writer)
@@ -461,7 +506,7 @@ class Tables:
             writer.write(line("bye", "this game has no seat at a table."))
             return
         try:
-            self._hello(seat, writer)
+            self._hello(seat, writer, rated)
             await self._play(seat, reader, writer)
         finally:
             self._unlink(seat, writer)
@@ -479,8 +524,11 @@ class Tables:
         while (seat := self._seats.get(secret)) is not None:
             sitting = self._elsewhere.get(secret)
             if sitting is None:  # its table is here now
+                rated = await self._rating_lines(seat.table.names.values())
+                if self._seats.get(secret) is not seat:
+                    return  # (its player went meanwhile)
                 try:
-                    self._hello(seat, writer)
+                    self._hello(seat, writer, rated)
                     if told is not None and seat.table.adjourned:
                         writer.write(line("adjourned", told))
                     await self._play(seat, reader, writer)
@@ -497,7 +545,12 @@ class Tables:
             )
             self._log(f"table {code}: {seat.name} waits for the table ({why})")
             told = await stranded(
-                seat, why, lambda: self.found_again(secret), lambda: self.fleet_down, reader, writer
+                seat,
+                why,
+                functools.partial(self.found_again, secret),
+                lambda: self.fleet_down,
+                reader,
+                writer,
             )
             if told is None:
                 return
@@ -507,7 +560,7 @@ class Tables:
         """True while this node cannot reach the fleet's database."""
         return self.fleet is not None and self.fleet.down
 
-    def found_again(self, secret: str) -> bool:
+    async def found_again(self, secret: str) -> bool:
         """For a game stranded at a table elsewhere: seat it where its table is now
         (taken over here if its node's games are anyone's); True if it was found."""
         seat, fleet = self._seats.get(secret), self.fleet
@@ -517,10 +570,12 @@ class Tables:
         try:
             node = seat.table.node
             if code not in self.tables and node is not None and fleet.may_take_over(node):
-                kept = self.store.take_over(code) if self.store is not None else None
-                if kept is not None:
+                kept = await self.store.take_over(code) if self.store is not None else None
+                if kept is not None and code not in self.tables:
                     self._bring_back(kept)
-            view = None if code in self.tables else fleet.table_at(code)
+            view = None if code in self.tables else await fleet.table_at(code)
+            if self._seats.get(secret) is not seat:
+                return False  # (its player went while the fleet was asked)
         except (TableRefused, StorageError):
             return False
         table = self.tables.get(code)
@@ -636,8 +691,9 @@ class Tables:
         self._leaving.discard(seat)
         self._dropped.discard(seat)
 
-    def _hello(self, seat: Seat, writer: asyncio.StreamWriter) -> None:
-        """A game has sat down at `seat`: describe the table to it."""
+    def _hello(self, seat: Seat, writer: asyncio.StreamWriter, rated: list[bytes]) -> None:
+        """A game has sat down at `seat`: describe the table to it (`rated`: its
+        players' `rated` lines, read before)."""
         self._linked.add(seat)
         table, color = seat.table, seat.color
         if color is None:
@@ -652,8 +708,8 @@ class Tables:
         where = "watching" if color is None else color.name.lower()
         writer.write(line("seated", table.code, where, table.variant.value))
         writer.write(table.players_line())
-        for rated in rated_lines(named_ratings(self.store, table.names.values())):
-            writer.write(rated)
+        for said in rated:
+            writer.write(said)
         if table.time_control is not None:
             writer.write(table.clock_line(self.now()))
         game = table.game

@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import functools
 import secrets
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field
@@ -112,14 +111,14 @@ class RelayTransport(asyncio.Transport):
 class HostTables(Protocol):
     """What the fleet asks of this node's tables (hall/tables.py's `Tables`)."""
 
-    def join(self, code: str, name: str) -> tuple[object, str]:
+    def sit(self, code: str, name: str) -> tuple[object, str]:
         """Sit `name` at table `code` here; the table and the seat's secret."""
 
-    def watch(self, code: str, name: str) -> tuple[object, str]:
+    def watch_here(self, code: str, name: str) -> tuple[object, str]:
         """`name` watches table `code` here; the table and the place's secret."""
 
-    def resume(self, code: str, name: str) -> tuple[object, str]:
-        """`name` sits back down at adjourned table `code`; the table and the secret."""
+    def resume_here(self, code: str, name: str) -> tuple[object, str]:
+        """`name` sits back down at adjourned table `code` here; the table and the secret."""
 
     def views(self) -> list[TableView]:
         """This node's tables not over, as the lobby shows them."""
@@ -248,7 +247,7 @@ class Fleet:
         return self.store.node
 
     async def start(self) -> None:
-        self.look()
+        await self.look()
         self._outbox.start()
         self._looking = asyncio.create_task(self._look_again())
 
@@ -276,23 +275,23 @@ class Fleet:
             try:
                 if self._look_soon or loop.time() - looked >= LOOK_AGAIN:
                     looked, self._look_soon = loop.time(), False
-                    self._saw(*await self.store.off_loop(self._fleet_now))
+                    self._saw(*await self._fleet_now())
                 shared = (self._people(), self.tables.views())
                 if shared != self._shared:
-                    await self.store.off_loop(functools.partial(self.store.share, *shared))
+                    await self.store.share(*shared)
                     self._shared = shared
             except StorageError as error:
                 self._log(f"the fleet cannot be seen or told: {error}")
 
-    def _fleet_now(self) -> tuple[set[str], tuple[list[Presence], list[TableView]]]:
-        return self.store.live_nodes(), self.store.shared()
+    async def _fleet_now(self) -> tuple[set[str], tuple[list[Presence], list[TableView]]]:
+        return await self.store.live_nodes(), await self.store.shared()
 
-    def look(self) -> None:
+    async def look(self) -> None:
         """Who is up, what the others share, and this node's share (at the start)."""
         try:
-            self._saw(*self._fleet_now())
+            self._saw(*await self._fleet_now())
             shared = (self._people(), self.tables.views())
-            self.store.share(*shared)
+            await self.store.share(*shared)
             self._shared = shared
         except StorageError as error:
             self._log(f"the fleet cannot be seen: {error}")
@@ -316,13 +315,13 @@ class Fleet:
         if changed:
             self._changed()
 
-    def table_at(self, code: str) -> TableView | None:
+    async def table_at(self, code: str) -> TableView | None:
         """Table `code` on another live node, as that node last shared it. Raises
         TableRefused if the fleet cannot be asked."""
         if self.down:
             raise TableRefused("the server cannot reach its database just now; try again soon.")
         try:
-            self.others = self.store.shared()
+            self.others = await self.store.shared()
         except StorageError as error:
             self._log(f"the fleet cannot be seen: {error}")
             raise TableRefused("the server cannot find its tables just now; try again.") from None
@@ -399,9 +398,9 @@ class Fleet:
             else:
                 how, code, name = (str(message[key]) for key in ("how", "code", "name"))
                 sit = {
-                    "join": self.tables.join,
-                    "watch": self.tables.watch,
-                    "resume": self.tables.resume,
+                    "join": self.tables.sit,
+                    "watch": self.tables.watch_here,
+                    "resume": self.tables.resume_here,
                 }[how]
                 _, secret = sit(code, name)
         except (TableRefused, KeyError) as refusal:
@@ -465,7 +464,7 @@ class Fleet:
         then what the others could not have is written."""
         codes = self.tables.kept_here()
         try:
-            holders = await self.store.off_loop(functools.partial(self.store.holders, codes))
+            holders = await self.store.holders(codes)
         except StorageError as error:
             self._log(f"who keeps this node's games cannot be asked: {error}")
             return  # (down again: asked again when it is back)
