@@ -38,6 +38,7 @@ from .archive_schema import upgrade
 from .names import name_key
 from .penalties import Penalty, Subject, change_kept
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
+from .seekers import Seeker, SeekersHere
 from .standings import ArchivedGame, Profile, Standing
 from .store import Answer, Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
@@ -114,6 +115,7 @@ class Archive:
         self.path = path
         self.where = str(path)
         self.codes: KeyCodeStore = KeyCodes()  # (one process: its memory will do)
+        self._queue = SeekersHere()  # (the same: a wait never outlives the process)
         self.players_dir = players_dir
         # The file and its journals are the server user's alone (SQLite gives the
         # journals the file's mode), whatever mode an older file had.
@@ -272,6 +274,20 @@ class Archive:
 
     def live_nodes(self) -> set[str]:
         return {LOCAL_NODE}
+
+    # The pairing queue (seekers.py's SeekerBook): this process's, in memory.
+
+    def seek(self, seeker: Seeker, now: float) -> None:
+        self._queue.seek(seeker, now)
+
+    def unseek(self, seeker_id: str) -> bool:
+        return self._queue.unseek(seeker_id)
+
+    def seekers(self, now: float) -> list[Seeker]:
+        return self._queue.seekers(now)
+
+    def claim_pair(self, one: str, other: str) -> bool:
+        return self._queue.claim_pair(one, other)
 
     # The accounts (account_keys.py's AccountStore): which keys are which name's.
 

@@ -31,7 +31,9 @@ import psycopg_pool
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb
 
+from ...core import Variant
 from ...net.remote import is_guest
+from ...net.terms import TimeControl
 from ...storage import StorageError
 from ..config import ServeError
 from . import standings
@@ -53,6 +55,7 @@ from .names import name_key
 from .node_link import CONNECT_TIMEOUT, NodeLink
 from .penalties import Penalty, Subject, change_kept
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
+from .seekers import Seeker
 from .standings import ArchivedGame, Profile, Standing
 from .store import Answer, Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
@@ -166,6 +169,7 @@ class PostgresStore:
     async def leave(self) -> None:
         await self._link.stop_listening()
         with contextlib.suppress(StorageError):
+            self._execute("DELETE FROM seekers WHERE node = %s", (self._node,))
             self._execute("DELETE FROM nodes WHERE id = %s", (self._node,))
 
     def close(self) -> None:
@@ -495,6 +499,77 @@ class PostgresStore:
 
     def live_nodes(self) -> set[str]:
         return {row[0] for row in self._execute("SELECT id FROM live_nodes")}
+
+    # -- the pairing queue (seekers.py's SeekerBook): every node's seekers in one --------
+
+    def seek(self, seeker: Seeker, now: float) -> None:
+        clock = str(seeker.clock) if seeker.clock is not None else ""
+        self._execute(
+            """WITH sought AS (
+                   INSERT INTO seekers (id, name, node, variant, clock, rating, guest,
+                       allows_guests, since)
+                   VALUES (%s, %s, %s, %s, %s, %s, %s, %s, now() - make_interval(secs => %s))
+                   ON CONFLICT (id) DO NOTHING)
+               SELECT pg_notify(%s, %s)""",
+            (
+                seeker.id,
+                seeker.name,
+                seeker.node or self._node,
+                seeker.variant.value,
+                clock,
+                seeker.rating,
+                seeker.guest,
+                seeker.allows_guests,
+                max(now - seeker.since, 0.0),
+                LOBBY_CHANNEL,
+                json.dumps({"kind": "queue", "node": self._node}),
+            ),
+        )
+
+    def unseek(self, seeker_id: str) -> bool:
+        # (A claim holding the row is waited for: then the row is gone, and this says so.)
+        return bool(self._execute("DELETE FROM seekers WHERE id = %s RETURNING id", (seeker_id,)))
+
+    def seekers(self, now: float) -> list[Seeker]:
+        rows = self._execute(
+            """WITH gone AS (DELETE FROM seekers WHERE node NOT IN (SELECT id FROM live_nodes))
+               SELECT seekers.id, name, node, variant, clock, rating, guest, allows_guests,
+                      extract(epoch FROM now() - since)
+               FROM seekers JOIN live_nodes ON live_nodes.id = seekers.node
+               ORDER BY since, seekers.id"""
+        )
+        return [
+            Seeker(
+                name,
+                float(rating),
+                Variant(variant),
+                TimeControl.parse(clock) if clock else None,
+                guest,
+                allows_guests,
+                since=now - float(waited),
+                node=node,
+                id=seeker_id,
+            )
+            for seeker_id, name, node, variant, clock, rating, guest, allows_guests, waited in rows
+        ]
+
+    def claim_pair(self, one: str, other: str) -> bool:
+        # Both rows locked, or neither taken: a row another node is claiming is skipped,
+        # so of two claims of one seeker at once, one finds it and the other does not.
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                held = conn.execute(
+                    """SELECT id FROM seekers
+                       WHERE id = ANY(%s) AND node IN (SELECT id FROM live_nodes)
+                       FOR UPDATE SKIP LOCKED""",
+                    ([one, other],),
+                ).fetchall()
+                if len(held) != 2:
+                    return False
+                conn.execute("DELETE FROM seekers WHERE id = ANY(%s)", ([one, other],))
+                return True
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
+            raise StorageError(f"cannot pair from the queue in {self.where}: {error}") from None
 
 
 class SharedKeyCodes:
