@@ -36,8 +36,8 @@ async def test_a_seeker_waits_until_they_leave_or_are_claimed_with_another(open_
         alice = seeker("alice", 1612.5, since=now - 30, node=store.node)
         bob = seeker("bob", clock=None, since=now - 10, node=store.node)
         carol = seeker("carol", since=now - 20, node=store.node)
-        for waiting in (bob, alice, carol):
-            store.seek(waiting, now)
+        store.seek([bob, alice], now)
+        store.seek([carol], now)
         found = store.seekers(now)
         assert [s.name for s in found] == ["alice", "carol", "bob"]  # the longest waiting first
         back = found[0]
@@ -48,27 +48,27 @@ async def test_a_seeker_waits_until_they_leave_or_are_claimed_with_another(open_
         assert found[2].clock is None
 
         assert store.unseek(bob.id) and not store.unseek(bob.id)
-        assert not store.claim_pair(alice.id, bob.id)  # bob left: alice is not taken
+        assert store.claim_pairs([(alice.id, bob.id)]) == []  # bob left: alice is not taken
         assert [s.name for s in store.seekers(now)] == ["alice", "carol"]
-        assert store.claim_pair(alice.id, carol.id)
+        # Of two pairs with one seeker, the first is taken, the second not.
+        both = [(alice.id, carol.id), (carol.id, alice.id)]
+        assert store.claim_pairs(both) == [(alice.id, carol.id)]
         assert store.seekers(now) == []
-        assert not store.claim_pair(alice.id, carol.id)  # (taken once)
+        assert store.claim_pairs([(alice.id, carol.id)]) == []  # (taken once)
         assert not store.unseek(carol.id)  # claimed: not in the queue to leave
     finally:
         await store.leave()
 
 
-async def test_a_nodes_seekers_go_with_the_node_and_the_others_see_every_seeker(
-    database, tmp_path
-):
+async def test_a_nodes_seekers_go_with_the_node_and_the_others_see_every_seeker(database, tmp_path):
     a, b = (PostgresStore(database, tmp_path) for _ in range(2))
     heard: list[dict] = []
     try:
         await a.listen(lambda message: None)
         await b.listen(heard.append)
-        a.seek(seeker("alice", since=0.0, node=a.node), 0.0)
+        a.seek([seeker("alice", since=0.0, node=a.node)], 0.0)
         await wait_until(lambda: {"kind": "queue", "node": a.node} in heard, "news of the join")
-        b.seek(seeker("bob", since=0.0, node=b.node), 0.0)
+        b.seek([seeker("bob", since=0.0, node=b.node)], 0.0)
         assert {(s.name, s.node) for s in a.seekers(0.0)} == {("alice", a.node), ("bob", b.node)}
         # As kill -9 leaves it: A's listening connection cut, nothing said, its rows left.
         assert a._link._hearing is not None and a._link._listener is not None
@@ -81,6 +81,12 @@ async def test_a_nodes_seekers_go_with_the_node_and_the_others_see_every_seeker(
         a.close()
 
 
+def claim(store: PostgresStore, batches: list, start: threading.Barrier) -> list[tuple[str, str]]:
+    """(In a thread) claim each batch of pairs in turn, once both nodes are ready."""
+    start.wait()
+    return [pair for batch in batches for pair in store.claim_pairs(batch)]
+
+
 async def test_two_nodes_claiming_at_once_never_take_one_seeker_twice(database, tmp_path):
     nodes = [PostgresStore(database, tmp_path) for _ in range(2)]
     chooser = random.Random(39)
@@ -89,23 +95,22 @@ async def test_two_nodes_claiming_at_once_never_take_one_seeker_twice(database, 
             await store.listen(lambda message: None)
         for _ in range(15):
             everyone = [seeker(f"p{n}", node=nodes[n % 2].node) for n in range(24)]
-            for waiting in everyone:
-                nodes[0].seek(waiting, 0.0)
+            nodes[0].seek(everyone, 0.0)
             ids = [waiting.id for waiting in everyone]
-            # Each node's plan: pairs drawn from the same seekers, overlapping the other's.
-            plans = [
-                [tuple(chooser.sample(ids, 2)) for _ in range(30)] for _ in range(len(nodes))
-            ]
+            # Each node's plan: pairs drawn from the same seekers, overlapping the other's
+            # (and its own), claimed in six batches of any size, as passes would.
+            plans = []
+            for _ in nodes:
+                drawn = [
+                    (first, second) for first, second in (chooser.sample(ids, 2) for _ in range(30))
+                ]
+                cuts = sorted(chooser.sample(range(1, 30), 5))
+                plans.append([drawn[i:j] for i, j in zip([0, *cuts], [*cuts, 30], strict=True)])
             start = threading.Barrier(len(nodes))
-
-            def claim(store: PostgresStore, plan: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
-                start.wait()
-                return [pair for pair in plan if store.claim_pair(*pair)]
-
             with ThreadPoolExecutor(len(nodes)) as threads:
                 claimed = [
                     pair
-                    for done in threads.map(claim, nodes, plans)
+                    for done in threads.map(claim, nodes, plans, [start] * len(nodes))
                     for pair in done
                 ]  # fmt: skip
             seated = [seeker_id for pair in claimed for seeker_id in pair]
@@ -145,7 +150,7 @@ def test_the_pairing_rule_seats_each_seeker_once_and_only_with_one_that_fits(wai
     assert not any(queue.fits(one, other) for one in unseated for other in unseated)
     if alone:  # the memory queue claims exactly the pairs it holds
         book = SeekersHere()
-        for s in seekers:
-            book.seek(s, 100.0)
-        assert all(book.claim_pair(one.id, other.id) for one, other in found)
+        book.seek(seekers, 100.0)
+        asked = [(one.id, other.id) for one, other in found]
+        assert book.claim_pairs(asked) == asked
         assert {s.id for s in book.seekers(100.0)} == {s.id for s in unseated}

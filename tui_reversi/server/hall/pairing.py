@@ -9,7 +9,7 @@ The queue is the fleet's: its seekers are kept in the store (ledger/seekers.py:
 PostgreSQL's table in a fleet, each join told to every node; memory on a
 server alone), and every node pairs from all of them by one rule, pairs(). Of
 the pairs it finds, a node seats those whose longer-waiting seeker is its own:
-it claims both from the store at once (all or nothing: no seeker is seated
+it claims both from the store at once (both or neither: no seeker is seated
 twice), opens the table here and seats them. A seeker on another node is
 told their seat (fleet.py's `paired`) and plays at the table through their
 node, as a join across nodes does; if they have left meanwhile, the table
@@ -179,16 +179,19 @@ class PairingQueue:
     async def _pair_while_waiting(self) -> None:
         """Write the joins and leaves to the store and seat the pairs that fit; again
         each TICK (the windows widen) or when woken, while anyone here waits."""
+        again = False  # a claim missed: look again at once, but once
         while True:
             self._woken.clear()
+            missed = False
             try:
-                await self._write()
-                if self._here:
-                    await self.pair()
+                missed = await self.pair()
             except StorageError as error:
                 self._log(f"pairing: the queue cannot be read or written: {error}")
             if not (self._here or self._leaving or self._unwritten):
                 return
+            again = missed and not again
+            if again:
+                continue
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._woken.wait(), TICK)
 
@@ -206,8 +209,8 @@ class PairingQueue:
         book, now = self.book, self._now()
 
         def write() -> None:
-            for seeker in joined:
-                book.seek(seeker, now)
+            if joined:
+                book.seek(joined, now)
             for seeker_id in leaving:
                 book.unseek(seeker_id)
 
@@ -218,18 +221,30 @@ class PairingQueue:
             self._leaving = leaving + self._leaving
             raise
 
-    async def pair(self) -> None:
-        """Seat the pairs the queue holds whose longer-waiting seeker is here."""
+    async def pair(self) -> bool:
+        """Write the joins and leaves, then seat the pairs the queue holds whose
+        longer-waiting seeker is here; True if a claim missed (a seeker claimed by
+        another node, or gone, meanwhile). Raises StorageError."""
+        await self._write()
+        if not self._here:
+            return False
         book = self.book
         waiting = await self._call(functools.partial(book.seekers, self._now()))
-        for one, other in pairs(waiting, self.fits):
-            if one.node != self.node or not self._waiting(one, other):
-                continue  # (another node's to seat; or one here left meanwhile)
-            if not await self._call(functools.partial(book.claim_pair, one.id, other.id)):
-                self._woken.set()  # (claimed elsewhere, or gone: look again at once)
+        plan = [
+            (one, other)
+            for one, other in pairs(waiting, self.fits)
+            if one.node == self.node and self._waiting(one, other)
+        ]  # (the others are other nodes' to seat)
+        if not plan:
+            return False
+        asked = [(one.id, other.id) for one, other in plan]
+        taken = set(await self._call(functools.partial(book.claim_pairs, asked)))
+        for one, other in plan:
+            if (one.id, other.id) not in taken:
                 continue
             if not self._waiting(one, other) or not self._seat(one, other):
-                await self._put_back(one, other)
+                await self._put_back(one, other)  # (one here left meanwhile; or refused)
+        return len(taken) < len(plan)
 
     def _waiting(self, *seekers: Seeker) -> bool:
         """True unless one of `seekers` is this node's and has left the queue."""
@@ -243,8 +258,8 @@ class PairingQueue:
                 elsewhere.append(seeker)
             elif seeker.id in self._here:
                 self._unwritten[seeker.id] = self._here[seeker.id][0]
-        book, now = self.book, self._now()
-        await self._call(lambda: [book.seek(seeker, now) for seeker in elsewhere])
+        if elsewhere:
+            await self._call(functools.partial(self.book.seek, elsewhere, self._now()))
 
     def _seat(self, one: Seeker, other: Seeker) -> bool:
         """A new table here for the two, colours drawn; each told their seat (`other`

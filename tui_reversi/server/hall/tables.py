@@ -142,6 +142,7 @@ class Tables:
 
     async def close(self) -> None:
         await self._socket.close()
+        await self.course.writes.drained()  # (a stop's adjournments: kept before the store goes)
 
     def _bring_back(self, kept: UnfinishedGame) -> None:
         """A game kept from before the restart: adjourned, its clocks as they were."""

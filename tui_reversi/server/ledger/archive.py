@@ -277,8 +277,8 @@ class Archive:
 
     # The pairing queue (seekers.py's SeekerBook): this process's, in memory.
 
-    def seek(self, seeker: Seeker, now: float) -> None:
-        self._queue.seek(seeker, now)
+    def seek(self, seekers: list[Seeker], now: float) -> None:
+        self._queue.seek(seekers, now)
 
     def unseek(self, seeker_id: str) -> bool:
         return self._queue.unseek(seeker_id)
@@ -286,8 +286,8 @@ class Archive:
     def seekers(self, now: float) -> list[Seeker]:
         return self._queue.seekers(now)
 
-    def claim_pair(self, one: str, other: str) -> bool:
-        return self._queue.claim_pair(one, other)
+    def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        return self._queue.claim_pairs(pairs)
 
     # The accounts (account_keys.py's AccountStore): which keys are which name's.
 

@@ -502,29 +502,34 @@ class PostgresStore:
 
     # -- the pairing queue (seekers.py's SeekerBook): every node's seekers in one --------
 
-    def seek(self, seeker: Seeker, now: float) -> None:
-        clock = str(seeker.clock) if seeker.clock is not None else ""
-        self._execute(
-            """WITH sought AS (
-                   INSERT INTO seekers (id, name, node, variant, clock, rating, guest,
-                       allows_guests, since)
-                   VALUES (%s, %s, %s, %s, %s, %s, %s, %s, now() - make_interval(secs => %s))
-                   ON CONFLICT (id) DO NOTHING)
-               SELECT pg_notify(%s, %s)""",
+    def seek(self, seekers: list[Seeker], now: float) -> None:
+        rows = [
             (
                 seeker.id,
                 seeker.name,
                 seeker.node or self._node,
                 seeker.variant.value,
-                clock,
+                str(seeker.clock) if seeker.clock is not None else "",
                 seeker.rating,
                 seeker.guest,
                 seeker.allows_guests,
                 max(now - seeker.since, 0.0),
-                LOBBY_CHANNEL,
-                json.dumps({"kind": "queue", "node": self._node}),
-            ),
-        )
+            )
+            for seeker in seekers
+        ]
+        news = json.dumps({"kind": "queue", "node": self._node})
+        try:  # (one transaction: the other nodes hear of the seekers once they are there)
+            with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cursor:
+                cursor.executemany(
+                    """INSERT INTO seekers (id, name, node, variant, clock, rating, guest,
+                           allows_guests, since)
+                       VALUES (%s, %s, %s, %s, %s, %s, %s, %s, now() - make_interval(secs => %s))
+                       ON CONFLICT (id) DO NOTHING""",
+                    rows,
+                )
+                cursor.execute("SELECT pg_notify(%s, %s)", (LOBBY_CHANNEL, news))
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
+            raise StorageError(f"cannot queue in {self.where}: {error}") from None
 
     def unseek(self, seeker_id: str) -> bool:
         # (A claim holding the row is waited for: then the row is gone, and this says so.)
@@ -553,21 +558,27 @@ class PostgresStore:
             for seeker_id, name, node, variant, clock, rating, guest, allows_guests, waited in rows
         ]
 
-    def claim_pair(self, one: str, other: str) -> bool:
-        # Both rows locked, or neither taken: a row another node is claiming is skipped,
-        # so of two claims of one seeker at once, one finds it and the other does not.
+    def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        # The rows locked, and a pair taken only if both of its are: a row another node
+        # is claiming is skipped, so of two claims of one seeker at once, one has it.
         try:
             with self._pool.connection() as conn, conn.transaction():
-                held = conn.execute(
+                rows = conn.execute(
                     """SELECT id FROM seekers
                        WHERE id = ANY(%s) AND node IN (SELECT id FROM live_nodes)
                        FOR UPDATE SKIP LOCKED""",
-                    ([one, other],),
+                    ([seeker for pair in pairs for seeker in pair],),
                 ).fetchall()
-                if len(held) != 2:
-                    return False
-                conn.execute("DELETE FROM seekers WHERE id = ANY(%s)", ([one, other],))
-                return True
+                held = {row[0] for row in rows}
+                taken = []
+                for pair in pairs:
+                    if pair[0] != pair[1] and held.issuperset(pair):
+                        held.difference_update(pair)
+                        taken.append(pair)
+                if taken:
+                    gone = [seeker for pair in taken for seeker in pair]
+                    conn.execute("DELETE FROM seekers WHERE id = ANY(%s)", (gone,))
+                return taken
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
             raise StorageError(f"cannot pair from the queue in {self.where}: {error}") from None
 

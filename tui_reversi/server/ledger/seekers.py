@@ -4,8 +4,8 @@
 `seekers` (postgres.py), every node's seekers in one queue; on a server alone
 it is `SeekersHere`, in memory: a wait never outlives the process that shows it.
 
-A pair is taken out of the queue by claim_pair(), all or nothing, so of two nodes
-pairing at once one seats a seeker and the other finds them gone.
+A pair is taken out of the queue by claim_pairs(), both seekers or neither, so of
+two nodes pairing at once one seats a seeker and the other finds them gone.
 """
 
 from __future__ import annotations
@@ -38,12 +38,12 @@ class Seeker:
 
 
 class SeekerBook(Protocol):
-    """Who waits in the pairing queue: seek(), unseek(), seekers(), claim_pair(). `now` is
+    """Who waits in the pairing queue: seek(), unseek(), seekers(), claim_pairs(). `now` is
     the caller's clock (the pairing queue's), which `Seeker.since` is read on."""
 
-    def seek(self, seeker: Seeker, now: float) -> None:
-        """Put `seeker` in the queue, having waited `now - seeker.since` already; in a
-        fleet, the other nodes are told (a `queue` message)."""
+    def seek(self, seekers: list[Seeker], now: float) -> None:
+        """Put `seekers` in the queue, each having waited `now - seeker.since` already;
+        in a fleet, the other nodes are told (a `queue` message)."""
 
     def unseek(self, seeker_id: str) -> bool:
         """Take a seeker out of the queue (they left); False if they were not in it
@@ -53,9 +53,10 @@ class SeekerBook(Protocol):
         """Everyone waiting on a live node, the longest waiting first (in a fleet,
         forgetting the seekers of nodes gone)."""
 
-    def claim_pair(self, one: str, other: str) -> bool:
-        """Take the seekers `one` and `other` out of the queue together, to be seated;
-        False, and neither taken, if either is gone, on a node gone, or being claimed."""
+    def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """Take each of `pairs` (seeker ids) out of the queue, both seekers or neither,
+        to be seated: the pairs taken. A pair is not if a seeker of it is gone, on a
+        node gone, being claimed elsewhere, or in a pair before it."""
 
 
 class SeekersHere:
@@ -64,8 +65,8 @@ class SeekersHere:
     def __init__(self) -> None:
         self._waiting: dict[str, Seeker] = {}
 
-    def seek(self, seeker: Seeker, now: float) -> None:
-        self._waiting[seeker.id] = seeker
+    def seek(self, seekers: list[Seeker], now: float) -> None:
+        self._waiting.update((seeker.id, seeker) for seeker in seekers)
 
     def unseek(self, seeker_id: str) -> bool:
         return self._waiting.pop(seeker_id, None) is not None
@@ -73,8 +74,10 @@ class SeekersHere:
     def seekers(self, now: float) -> list[Seeker]:
         return sorted(self._waiting.values(), key=lambda seeker: seeker.since)
 
-    def claim_pair(self, one: str, other: str) -> bool:
-        if one == other or one not in self._waiting or other not in self._waiting:
-            return False
-        del self._waiting[one], self._waiting[other]
-        return True
+    def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        taken = []
+        for one, other in pairs:
+            if one != other and one in self._waiting and other in self._waiting:
+                del self._waiting[one], self._waiting[other]
+                taken.append((one, other))
+        return taken

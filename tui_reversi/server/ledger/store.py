@@ -91,7 +91,7 @@ class Store(AccountStore, PenaltyLedger, SeekerBook, Protocol):
     """The server's state beyond its process, the accounts included (key_owner,
     keys_of, claim, add_key, remove_key: account_keys.py), the penalties of
     guessing (change_penalties: penalties.py) and the pairing queue (seek, unseek,
-    seekers, claim_pair: seekers.py). Methods raise StorageError
+    seekers, claim_pairs: seekers.py). Methods raise StorageError
     (one sentence) when the store fails; keep() reports its problems instead, as
     it also writes the players' saved games."""
 
