@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 
 import psycopg
 
 from tui_reversi.core import Variant
+from tui_reversi.server.ledger.seekers import Seeker
 
 from .conftest import PATIENCE, Player, wait_until
 from .test_fleet import start_node, two_nodes
@@ -28,16 +30,20 @@ async def test_players_waiting_on_two_nodes_are_seated_at_one_table_and_play_the
     serve, tmp_path, database
 ):
     a, b = await two_nodes(serve, tmp_path, database)
-    # Terms that match nobody's wait apart, on any node; esc leaves the fleet's queue.
+    # Terms that match nobody's wait apart, on any node; esc, or a hang-up, leaves the
+    # fleet's queue.
     erin = await Player.connect(b, "erin", command="play anti")
     await erin.expect("Waiting ")
+    frank = await Player.connect(a, "frank", command="play")
+    await frank.expect("Waiting ")
     alice = await Player.connect(a, "alice", command="play clock 5+3 anti")
     await alice.expect("Waiting ")
-    await wait_until(lambda: len(seekers_kept(database)) == 2, "both waits in the database")
+    await wait_until(lambda: len(seekers_kept(database)) == 3, "the waits in the database")
     erin.send(b"\x1b")
     await erin.finished()
     assert "tui-reversi: you left the queue." in erin.output.decode()
-    await wait_until(lambda: [n for n, _ in seekers_kept(database)] == ["alice"], "erin gone")
+    frank.close()
+    await wait_until(lambda: [n for n, _ in seekers_kept(database)] == ["alice"], "both gone")
 
     bob = await Player.connect(b, "bob", command="play anti clock 5+3")
     alice_facts, bob_facts = await alice.facts(), await bob.facts()
@@ -64,6 +70,28 @@ async def test_players_waiting_on_two_nodes_are_seated_at_one_table_and_play_the
         await game.hear_until("moved 0 d3")
     white.say("move 1 c5")
     await black.hear_until("moved 1 c5")
+
+
+async def test_a_seeker_gone_when_their_pairing_reaches_their_node_ends_the_table_cleanly(
+    serve, tmp_path, database
+):
+    a, b = await two_nodes(serve, tmp_path, database)
+    alice = await Player.connect(a, "alice", command="play")
+    await alice.expect("Waiting ")
+    await wait_until(lambda: len(seekers_kept(database)) == 1, "alice's wait in the database")
+    # As a seeker on node B who leaves just as node A claims them: a wait B no longer
+    # has (it was written, and B's session has gone since).
+    now = time.monotonic()
+    gone = Seeker(
+        "ghost", 1500.0, Variant.OTHELLO, None, False, False, since=now, node=b.archive.node
+    )
+    b.archive.seek([gone], now)
+    facts = await alice.facts()
+    assert "an opponent is found: table " in alice.output.decode()
+    game = await Game.connect(facts["env"])
+    said = await game.hear_until("ready")
+    assert "over left - ghost left the table: the game ends here." in said
+    assert seekers_kept(database) == [] and a.pairing.seekers == []
 
 
 async def test_a_seeker_whose_node_is_killed_is_paired_with_nobody(serve, tmp_path, database):

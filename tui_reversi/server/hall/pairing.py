@@ -165,6 +165,12 @@ class PairingQueue:
         paired(here, view.code)
         return True
 
+    def requeue(self, seeker: str) -> None:
+        entry = self._here.get(seeker)
+        if entry is not None:
+            self._unwritten[seeker] = entry[0]
+            self._wake()
+
     def rejoined(self) -> None:
         self._unwritten.update((seeker.id, seeker) for seeker, _ in self._here.values())
         self._wake()
@@ -243,23 +249,22 @@ class PairingQueue:
             if (one.id, other.id) not in taken:
                 continue
             if not self._waiting(one, other) or not self._seat(one, other):
-                await self._put_back(one, other)  # (one here left meanwhile; or refused)
+                self._put_back(one, other)  # (one here left meanwhile; or refused)
         return len(taken) < len(plan)
 
     def _waiting(self, *seekers: Seeker) -> bool:
         """True unless one of `seekers` is this node's and has left the queue."""
         return all(seeker.node != self.node or seeker.id in self._here for seeker in seekers)
 
-    async def _put_back(self, *seekers: Seeker) -> None:
-        """Back in the queue, as they were, the `seekers` claimed but not seated."""
-        elsewhere = []
+    def _put_back(self, *seekers: Seeker) -> None:
+        """Back in the queue, as they were, the `seekers` claimed but not seated (each
+        by their node: one that has left meanwhile is not)."""
         for seeker in seekers:
             if seeker.node != self.node:
-                elsewhere.append(seeker)
+                assert self.fleet is not None  # (a seeker on another node: a fleet's)
+                self.fleet.tell(seeker.node, "requeue", seeker=seeker.id)
             elif seeker.id in self._here:
                 self._unwritten[seeker.id] = self._here[seeker.id][0]
-        if elsewhere:
-            await self._call(functools.partial(self.book.seek, elsewhere, self._now()))
 
     def _seat(self, one: Seeker, other: Seeker) -> bool:
         """A new table here for the two, colours drawn; each told their seat (`other`

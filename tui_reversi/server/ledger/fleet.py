@@ -34,6 +34,8 @@ Messages (JSON; each names the node it is from):
     their seat at a new table here (hall/pairing.py)
   unseat {secret, left?}: the seat given is not taken (its player has gone; `left`:
     gone from the queue, so the game ends as if they had left)
+  requeue {seeker}: that seeker, claimed for a pairing here, could not be seated:
+    back in the queue
   lobby: a node's share of the lobby changed; queue: someone joined the queue there
 and from the store itself, never from another node:
   down: this node cannot reach the database; rejoined: it can again, and is in the fleet
@@ -144,6 +146,10 @@ class HostQueue(Protocol):
     def paired_elsewhere(self, node: str, seeker: str, secret: str, view: TableView) -> bool:
         """Seeker `seeker`, waiting here, was paired by `node`: their seat is `secret`
         at table `view` there. False if they have left the queue."""
+
+    def requeue(self, seeker: str) -> None:
+        """Seeker `seeker`, waiting here, was claimed by another node for a pairing it
+        could not seat: back in the queue, if they still wait."""
 
     def rejoined(self) -> None:
         """This node is back in the fleet: its seekers go back in the shared queue
@@ -566,6 +572,8 @@ class Fleet:
             self._look_soon = True  # (within SHARE_AGAIN)
         elif kind == "queue":
             self.queue.joined_elsewhere()
+        elif kind == "requeue":
+            self.queue.requeue(str(message.get("seeker")))
         elif kind == "sit":
             self._sit(node, link, message)
         elif kind == "line":
