@@ -31,9 +31,7 @@ import psycopg_pool
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb
 
-from ...core import Variant
 from ...net.remote import is_guest
-from ...net.terms import TimeControl
 from ...storage import StorageError
 from ..config import ServeError
 from . import standings
@@ -54,6 +52,7 @@ from .migrations import check, migrate
 from .names import name_key
 from .node_link import CONNECT_TIMEOUT, NodeLink
 from .penalties import Penalty, Subject, change_kept
+from .postgres_seekers import SharedSeekers
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
 from .seekers import Seeker
 from .standings import ArchivedGame, Profile, Standing
@@ -143,6 +142,7 @@ class PostgresStore:
         self.players_dir = players_dir
         self._node = secrets.token_hex(6)
         self._codes = SharedKeyCodes(self)
+        self._seekers = SharedSeekers(self._node, self.where, LOBBY_CHANNEL, lambda: self._pool)
         # One connection first: what is wrong is said at once, not after the pool's retries.
         with connect(url) as conn:
             try:
@@ -500,87 +500,19 @@ class PostgresStore:
     def live_nodes(self) -> set[str]:
         return {row[0] for row in self._execute("SELECT id FROM live_nodes")}
 
-    # -- the pairing queue (seekers.py's SeekerBook): every node's seekers in one --------
+    # -- the pairing queue (seekers.py's SeekerBook): postgres_seekers.py's ------------------
 
     def seek(self, seekers: list[Seeker], now: float) -> None:
-        rows = [
-            (
-                seeker.id,
-                seeker.name,
-                seeker.node or self._node,
-                seeker.variant.value,
-                str(seeker.clock) if seeker.clock is not None else "",
-                seeker.rating,
-                seeker.guest,
-                seeker.allows_guests,
-                max(now - seeker.since, 0.0),
-            )
-            for seeker in seekers
-        ]
-        news = json.dumps({"kind": "queue", "node": self._node})
-        try:  # (one transaction: the other nodes hear of the seekers once they are there)
-            with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cursor:
-                cursor.executemany(
-                    """INSERT INTO seekers (id, name, node, variant, clock, rating, guest,
-                           allows_guests, since)
-                       VALUES (%s, %s, %s, %s, %s, %s, %s, %s, now() - make_interval(secs => %s))
-                       ON CONFLICT (id) DO NOTHING""",
-                    rows,
-                )
-                cursor.execute("SELECT pg_notify(%s, %s)", (LOBBY_CHANNEL, news))
-        except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
-            raise StorageError(f"cannot queue in {self.where}: {error}") from None
+        self._seekers.seek(seekers, now)
 
     def unseek(self, seeker_id: str) -> bool:
-        # (A claim holding the row is waited for: then the row is gone, and this says so.)
-        return bool(self._execute("DELETE FROM seekers WHERE id = %s RETURNING id", (seeker_id,)))
+        return self._seekers.unseek(seeker_id)
 
     def seekers(self, now: float) -> list[Seeker]:
-        rows = self._execute(
-            """WITH gone AS (DELETE FROM seekers WHERE node NOT IN (SELECT id FROM live_nodes))
-               SELECT seekers.id, name, node, variant, clock, rating, guest, allows_guests,
-                      extract(epoch FROM now() - since)
-               FROM seekers JOIN live_nodes ON live_nodes.id = seekers.node
-               ORDER BY since, seekers.id"""
-        )
-        return [
-            Seeker(
-                name,
-                float(rating),
-                Variant(variant),
-                TimeControl.parse(clock) if clock else None,
-                guest,
-                allows_guests,
-                since=now - float(waited),
-                node=node,
-                id=seeker_id,
-            )
-            for seeker_id, name, node, variant, clock, rating, guest, allows_guests, waited in rows
-        ]
+        return self._seekers.seekers(now)
 
     def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
-        # The rows locked, and a pair taken only if both of its are: a row another node
-        # is claiming is skipped, so of two claims of one seeker at once, one has it.
-        try:
-            with self._pool.connection() as conn, conn.transaction():
-                rows = conn.execute(
-                    """SELECT id FROM seekers
-                       WHERE id = ANY(%s) AND node IN (SELECT id FROM live_nodes)
-                       FOR UPDATE SKIP LOCKED""",
-                    ([seeker for pair in pairs for seeker in pair],),
-                ).fetchall()
-                held = {row[0] for row in rows}
-                taken = []
-                for pair in pairs:
-                    if pair[0] != pair[1] and held.issuperset(pair):
-                        held.difference_update(pair)
-                        taken.append(pair)
-                if taken:
-                    gone = [seeker for pair in taken for seeker in pair]
-                    conn.execute("DELETE FROM seekers WHERE id = ANY(%s)", (gone,))
-                return taken
-        except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
-            raise StorageError(f"cannot pair from the queue in {self.where}: {error}") from None
+        return self._seekers.claim_pairs(pairs)
 
 
 class SharedKeyCodes:
