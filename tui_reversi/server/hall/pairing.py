@@ -97,11 +97,13 @@ class PairingQueue:
         self._leaving: list[str] = []  # left, still in the store
         self._woken = asyncio.Event()
         self._pairing: asyncio.Task[None] | None = None
+        self._closed = False  # (the server stops: a leave then writes nothing)
 
     def start(self, store: Store, fleet: Fleet | None = None) -> None:
         self.store, self.fleet = store, fleet
 
     async def close(self) -> None:
+        self._closed = True
         if self._pairing is not None:
             self._pairing.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -179,6 +181,8 @@ class PairingQueue:
 
     def _wake(self) -> None:
         self._woken.set()
+        if self._closed:
+            return
         if self._pairing is None or self._pairing.done():
             self._pairing = asyncio.create_task(self._pair_while_waiting())
 
@@ -190,7 +194,9 @@ class PairingQueue:
             self._woken.clear()
             missed = False
             try:
-                missed = await self.pair()
+                # (The database away: the fleet says when it is back, and rejoined() wakes.)
+                if self.fleet is None or not self.fleet.down:
+                    missed = await self.pair()
             except StorageError as error:
                 self._log(f"pairing: the queue cannot be read or written: {error}")
             if not (self._here or self._leaving or self._unwritten):
