@@ -1,7 +1,8 @@
 """Quick pairing in a fleet: players running `ssh -t host play` on two nodes of one
 real PostgreSQL wait in one queue, are seated at one table and play there; a
-seeker who leaves, or whose node is killed, is paired with nobody. Real SSH
-on loopback; the games are the stand-in, and the test speaks their line
+seeker who leaves, or whose node is killed, is paired with nobody; one gone
+just as they were paired leaves that table before it begins. Real SSH on
+loopback; the games are the stand-in, and the test speaks their line
 protocol (test_tables.py)."""
 
 from __future__ import annotations
@@ -113,6 +114,37 @@ async def test_a_seeker_whose_node_is_killed_is_paired_with_nobody(serve, tmp_pa
         await wait_until(lambda: seekers_kept(database) == [("dave", b.archive.node)], "a look")
         assert [s.name for s in b.pairing.seekers] == ["dave"] and not b.tables.tables
         assert "an opponent is found" not in dave.output.decode()
+    finally:
+        if node.process.poll() is None:
+            os.killpg(node.process.pid, signal.SIGKILL)
+            node.process.wait()
+
+
+async def test_a_seat_given_to_a_seeker_whose_node_dies_before_they_sit_ends_the_table(
+    serve, tmp_path, database
+):
+    node = start_node(tmp_path, database)
+    try:
+        (b,) = [await serve(data_dir=tmp_path / "b", database=database, max_per_address=10)]
+        alice = await Player.connect(b, "alice", command="play")
+        await alice.expect("Waiting ")
+        await wait_until(lambda: len(b.archive.live_nodes()) == 2, "both nodes up")
+        (frozen,) = b.archive.live_nodes() - {b.archive.node}
+        # The other node stops answering (up in PostgreSQL's eyes, hearing nothing), with
+        # a seeker there: paired with alice, who waited longer, by node B.
+        os.killpg(node.process.pid, signal.SIGSTOP)
+        now = time.monotonic()
+        b.archive.seek(
+            [Seeker("zoe", 1500.0, Variant.OTHELLO, None, False, False, since=now, node=frozen)],
+            now,
+        )
+        facts = await alice.facts()
+        game = await Game.connect(facts["env"])
+        said = await game.hear_until("ready")
+        assert said[1] in ("players alice zoe", "players zoe alice")  # (colours drawn)
+        os.killpg(node.process.pid, signal.SIGKILL)  # and then it dies: zoe never sits
+        node.process.wait(PATIENCE)
+        await game.hear_until("over left - zoe left the table: the game ends here.")
     finally:
         if node.process.poll() is None:
             os.killpg(node.process.pid, signal.SIGKILL)
