@@ -136,7 +136,7 @@ ratings = st.floats(min_value=800, max_value=2400, allow_nan=False)
     st.booleans(),
 )
 def test_the_pairing_rule_seats_each_seeker_once_and_only_with_one_that_fits(waiting, alone):
-    queue = PairingQueue(tables=None, log=print, now=lambda: 100.0)  # type: ignore[arg-type]
+    queue = PairingQueue(tables=None, log=print, now=lambda: 100.0)
     seekers = [
         Seeker(f"p{n}", rating, Variant.OTHELLO, TimeControl.parse(clock) if clock else None,
                guest, False, since=since)
