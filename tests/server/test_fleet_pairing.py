@@ -86,7 +86,7 @@ async def test_a_seeker_gone_when_their_pairing_reaches_their_node_ends_the_tabl
     gone = Seeker(
         "ghost", 1500.0, Variant.OTHELLO, None, False, False, since=now, node=b.archive.node
     )
-    b.archive.seek([gone], now)
+    await b.archive.seek([gone], now)
     facts = await alice.facts()
     assert "an opponent is found: table " in alice.output.decode()
     game = await Game.connect(facts["env"])
@@ -105,7 +105,11 @@ async def test_a_seeker_whose_node_is_killed_is_paired_with_nobody(serve, tmp_pa
         ((_, killed),) = seekers_kept(database)
         os.killpg(node.process.pid, signal.SIGKILL)  # the node and carol's session, outright
         node.process.wait(PATIENCE)
-        await wait_until(lambda: killed not in b.archive.live_nodes(), "the node to be gone")
+
+        async def gone() -> bool:
+            return killed not in await b.archive.live_nodes()
+
+        await wait_until(gone, "the node to be gone")
 
         dave = await Player.connect(b, "dave", command="play")
         await dave.expect("Waiting ")
@@ -128,13 +132,17 @@ async def test_a_seat_given_to_a_seeker_whose_node_dies_before_they_sit_ends_the
         (b,) = [await serve(data_dir=tmp_path / "b", database=database, max_per_address=10)]
         alice = await Player.connect(b, "alice", command="play")
         await alice.expect("Waiting ")
-        await wait_until(lambda: len(b.archive.live_nodes()) == 2, "both nodes up")
-        (frozen,) = b.archive.live_nodes() - {b.archive.node}
+
+        async def both_up() -> bool:
+            return len(await b.archive.live_nodes()) == 2
+
+        await wait_until(both_up, "both nodes up")
+        (frozen,) = await b.archive.live_nodes() - {b.archive.node}
         # The other node stops answering (up in PostgreSQL's eyes, hearing nothing), with
         # a seeker there: paired with alice, who waited longer, by node B.
         os.killpg(node.process.pid, signal.SIGSTOP)
         now = time.monotonic()
-        b.archive.seek(
+        await b.archive.seek(
             [Seeker("zoe", 1500.0, Variant.OTHELLO, None, False, False, since=now, node=frozen)],
             now,
         )

@@ -6,9 +6,8 @@ one seeker twice. And the one pairing rule (hall/pairing.py's pairs())."""
 
 from __future__ import annotations
 
+import asyncio
 import random
-import threading
-from concurrent.futures import ThreadPoolExecutor
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,11 +15,12 @@ from hypothesis import strategies as st
 from tui_reversi.core import Variant
 from tui_reversi.net.terms import TimeControl
 from tui_reversi.server.hall.pairing import PairingQueue, pairs
-from tui_reversi.server.ledger.postgres import PostgresStore
 from tui_reversi.server.ledger.seekers import Seeker, SeekersHere
+from tui_reversi.server.ledger.store import Store
 
 from .conftest import wait_until
 from .test_store import open_store as open_store  # (the fixture: both stores)
+from .test_store import opened
 
 
 def seeker(name: str, rating: float = 1500.0, clock: str | None = "5+3", **given) -> Seeker:
@@ -29,16 +29,16 @@ def seeker(name: str, rating: float = 1500.0, clock: str | None = "5+3", **given
 
 
 async def test_a_seeker_waits_until_they_leave_or_are_claimed_with_another(open_store):
-    store = open_store()
+    store = await open_store()
     await store.listen(lambda message: None)  # (in a fleet: this node is up)
     try:
         now = 1000.0
         alice = seeker("alice", 1612.5, since=now - 30, node=store.node)
         bob = seeker("bob", clock=None, since=now - 10, node=store.node)
         carol = seeker("carol", since=now - 20, node=store.node)
-        store.seek([bob, alice], now)
-        store.seek([carol], now)
-        found = store.seekers(now)
+        await store.seek([bob, alice], now)
+        await store.seek([carol], now)
+        found = await store.seekers(now)
         assert [s.name for s in found] == ["alice", "carol", "bob"]  # the longest waiting first
         back = found[0]
         assert (back.id, back.rating, back.variant, back.clock, back.node) == (
@@ -47,82 +47,80 @@ async def test_a_seeker_waits_until_they_leave_or_are_claimed_with_another(open_
         assert abs(back.since - alice.since) < 1.0  # (the wait, on the caller's clock)
         assert found[2].clock is None
 
-        assert store.unseek(bob.id) and not store.unseek(bob.id)
-        assert store.claim_pairs([(alice.id, bob.id)]) == []  # bob left: alice is not taken
-        assert [s.name for s in store.seekers(now)] == ["alice", "carol"]
+        assert await store.unseek(bob.id) and not await store.unseek(bob.id)
+        assert await store.claim_pairs([(alice.id, bob.id)]) == []  # bob left: alice stays
+        assert [s.name for s in await store.seekers(now)] == ["alice", "carol"]
         # Of two pairs with one seeker, the first is taken, the second not.
         both = [(alice.id, carol.id), (carol.id, alice.id)]
-        assert store.claim_pairs(both) == [(alice.id, carol.id)]
-        assert store.seekers(now) == []
-        assert store.claim_pairs([(alice.id, carol.id)]) == []  # (taken once)
-        assert not store.unseek(carol.id)  # claimed: not in the queue to leave
+        assert await store.claim_pairs(both) == [(alice.id, carol.id)]
+        assert await store.seekers(now) == []
+        assert await store.claim_pairs([(alice.id, carol.id)]) == []  # (taken once)
+        assert not await store.unseek(carol.id)  # claimed: not in the queue to leave
     finally:
         await store.leave()
 
 
 async def test_a_nodes_seekers_go_with_the_node_and_the_others_see_every_seeker(database, tmp_path):
-    a, b = (PostgresStore(database, tmp_path) for _ in range(2))
+    a, b = [await opened(database, tmp_path) for _ in range(2)]
     heard: list[dict] = []
     try:
         await a.listen(lambda message: None)
         await b.listen(heard.append)
-        a.seek([seeker("alice", since=0.0, node=a.node)], 0.0)
+        await a.seek([seeker("alice", since=0.0, node=a.node)], 0.0)
         await wait_until(lambda: {"kind": "queue", "node": a.node} in heard, "news of the join")
-        b.seek([seeker("bob", since=0.0, node=b.node)], 0.0)
-        assert {(s.name, s.node) for s in a.seekers(0.0)} == {("alice", a.node), ("bob", b.node)}
+        await b.seek([seeker("bob", since=0.0, node=b.node)], 0.0)
+        assert {(s.name, s.node) for s in await a.seekers(0.0)} == {
+            ("alice", a.node),
+            ("bob", b.node),
+        }
         # As kill -9 leaves it: A's listening connection cut, nothing said, its rows left.
         assert a._link._hearing is not None and a._link._listener is not None
         a._link._hearing.cancel()
         a._link._listener.pgconn.finish()
-        await wait_until(lambda: b.live_nodes() == {b.node}, "node A to drop out")
-        assert [s.name for s in b.seekers(0.0)] == ["bob"]  # a gone node's: nobody's to pair
+
+        async def dropped_out() -> bool:
+            return await b.live_nodes() == {b.node}
+
+        await wait_until(dropped_out, "node A to drop out")
+        assert [s.name for s in await b.seekers(0.0)] == ["bob"]  # a gone node's: nobody's to pair
     finally:
-        b.close()
-        a.close()
+        await b.close()
+        await a.close()
 
 
-def claim(store: PostgresStore, batches: list, start: threading.Barrier) -> list[tuple[str, str]]:
-    """(In a thread) claim each batch of pairs in turn, once both nodes are ready."""
-    start.wait()
-    return [pair for batch in batches for pair in store.claim_pairs(batch)]
+async def claim(store: Store, batches: list[list[tuple[str, str]]]) -> list[tuple[str, str]]:
+    """Claim each batch of pairs in turn (as a node's passes would)."""
+    return [pair for batch in batches for pair in await store.claim_pairs(batch)]
 
 
 async def test_two_nodes_claiming_at_once_never_take_one_seeker_twice(database, tmp_path):
-    nodes = [PostgresStore(database, tmp_path) for _ in range(2)]
+    nodes = [await opened(database, tmp_path) for _ in range(2)]
     chooser = random.Random(39)
     try:
         for store in nodes:
             await store.listen(lambda message: None)
         for _ in range(15):
             everyone = [seeker(f"p{n}", node=nodes[n % 2].node) for n in range(24)]
-            nodes[0].seek(everyone, 0.0)
+            await nodes[0].seek(everyone, 0.0)
             ids = [waiting.id for waiting in everyone]
             # Each node's plan: pairs drawn from the same seekers, overlapping the other's
-            # (and its own), claimed in six batches of any size, as passes would.
+            # (and its own), claimed in six batches of any size, the two nodes at once.
             plans = []
             for _ in nodes:
-                drawn = [
-                    (first, second) for first, second in (chooser.sample(ids, 2) for _ in range(30))
-                ]
+                drawn = [(one, other) for one, other in (chooser.sample(ids, 2) for _ in range(30))]
                 cuts = sorted(chooser.sample(range(1, 30), 5))
                 plans.append([drawn[i:j] for i, j in zip([0, *cuts], [*cuts, 30], strict=True)])
-            start = threading.Barrier(len(nodes))
-            with ThreadPoolExecutor(len(nodes)) as threads:
-                claimed = [
-                    pair
-                    for done in threads.map(claim, nodes, plans, [start] * len(nodes))
-                    for pair in done
-                ]  # fmt: skip
-            seated = [seeker_id for pair in claimed for seeker_id in pair]
+            done = await asyncio.gather(*map(claim, nodes, plans))
+            seated = [seeker_id for claimed in done for pair in claimed for seeker_id in pair]
             assert len(seated) == len(set(seated)), "a seeker was claimed twice"
-            left = {s.id for s in nodes[1].seekers(0.0)}
+            left = {s.id for s in await nodes[1].seekers(0.0)}
             assert left | set(seated) == set(ids) and not left & set(seated)
             for seeker_id in left:
-                nodes[0].unseek(seeker_id)
+                await nodes[0].unseek(seeker_id)
     finally:
         for store in nodes:
             await store.leave()
-            store.close()
+            await store.close()
 
 
 ratings = st.floats(min_value=800, max_value=2400, allow_nan=False)
@@ -150,7 +148,11 @@ def test_the_pairing_rule_seats_each_seeker_once_and_only_with_one_that_fits(wai
     assert not any(queue.fits(one, other) for one in unseated for other in unseated)
     if alone:  # the memory queue claims exactly the pairs it holds
         book = SeekersHere()
-        book.seek(seekers, 100.0)
         asked = [(one.id, other.id) for one, other in found]
-        assert book.claim_pairs(asked) == asked
-        assert {s.id for s in book.seekers(100.0)} == {s.id for s in unseated}
+
+        async def claimed() -> tuple[list[tuple[str, str]], set[str]]:
+            await book.seek(seekers, 100.0)
+            taken = await book.claim_pairs(asked)
+            return taken, {s.id for s in await book.seekers(100.0)}
+
+        assert asyncio.run(claimed()) == (asked, {s.id for s in unseated})

@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import secrets
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from ...core import Color
 from ...net.terms import TableRefused
@@ -37,7 +36,6 @@ from .tables import Tables
 if TYPE_CHECKING:
     from ..ledger.fleet import Fleet
 
-Answer = TypeVar("Answer")
 # Told the seat found: (its secret, the table's code); queue_wait.py's.
 Paired = Callable[[str, str], None]
 
@@ -161,7 +159,9 @@ class PairingQueue:
         if entry is None:
             return False
         waiting, paired = entry
-        self._unwritten.pop(seeker, None)
+        if self._unwritten.pop(seeker, None) is None:
+            self._leaving.append(seeker)  # (claimed: gone already, unless written again since)
+            self._wake()
         here = self.tables.seat_from(node, secret, view, waiting.name)
         self._log(f"pairing: {waiting.name} at table {view.code} on node {node}")
         paired(here, view.code)
@@ -207,10 +207,6 @@ class PairingQueue:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._woken.wait(), TICK)
 
-    async def _call(self, call: Callable[[], Answer]) -> Answer:
-        """`call()` (of the book's methods) off the event loop if the store is remote."""
-        return await self.store.off_loop(call) if self.store is not None else call()
-
     async def _write(self) -> None:
         """The joins and leaves not in the store yet, in the order they came (what
         cannot be written is tried again at the next pass)."""
@@ -218,16 +214,13 @@ class PairingQueue:
         leaving, self._leaving = self._leaving, []
         if not joined and not leaving:
             return
-        book, now = self.book, self._now()
-
-        def write() -> None:
-            if joined:
-                book.seek(joined, now)
-            for seeker_id in leaving:
-                book.unseek(seeker_id)
-
         try:
-            await self._call(write)
+            if joined:
+                await self.book.seek(joined, self._now())
+                joined = []
+            while leaving:
+                await self.book.unseek(leaving[0])
+                leaving.pop(0)
         except StorageError:
             self._unwritten.update((s.id, s) for s in joined if s.id in self._here)
             self._leaving = leaving + self._leaving
@@ -241,7 +234,7 @@ class PairingQueue:
         if not self._here:
             return False
         book = self.book
-        waiting = await self._call(functools.partial(book.seekers, self._now()))
+        waiting = await book.seekers(self._now())
         plan = [
             (one, other)
             for one, other in pairs(waiting, self.fits)
@@ -250,7 +243,7 @@ class PairingQueue:
         if not plan:
             return False
         asked = [(one.id, other.id) for one, other in plan]
-        taken = set(await self._call(functools.partial(book.claim_pairs, asked)))
+        taken = set(await book.claim_pairs(asked))
         for one, other in plan:
             if (one.id, other.id) not in taken:
                 continue
@@ -282,7 +275,7 @@ class PairingQueue:
             self._log(f"pairing {one.name} with {other.name} refused: {refusal}")
             return False
         try:
-            _, other_secret = self.tables.join(table.code, other.name)
+            _, other_secret = self.tables.sit(table.code, other.name)
         except TableRefused as refusal:
             self.tables.leave(one_secret)  # (the table goes with its only seat)
             self._log(f"pairing {one.name} with {other.name} refused: {refusal}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 
 import psycopg
 import psycopg_pool
@@ -21,29 +22,29 @@ from .seekers import Seeker
 
 
 class SharedSeekers:
-    """The fleet's queue, as node `node` sees it (a `SeekerBook`); `pool()` is the
-    node's pool of connections (a new one after the database was away)."""
+    """The fleet's queue, as node `node` sees it (a `SeekerBook`); `connection()` is
+    one of the node's pooled connections (node_link.py)."""
 
     def __init__(
         self,
         node: str,
         where: str,
         channel: str,
-        pool: Callable[[], psycopg_pool.ConnectionPool],
+        connection: Callable[[], AbstractAsyncContextManager[psycopg.AsyncConnection]],
     ) -> None:
         self._node = node
         self.where = where
         self._channel = channel  # (where every node hears that someone joined)
-        self._pool = pool
+        self._connection = connection
 
-    def _execute(self, query: str, params: tuple[object, ...] = ()) -> list[tuple]:
+    async def _execute(self, query: str, params: tuple[object, ...] = ()) -> list[tuple]:
         try:
-            with self._pool().connection() as conn:
-                return conn.execute(query.encode(), params).fetchall()
+            async with self._connection() as conn:
+                return await (await conn.execute(query.encode(), params)).fetchall()
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
             raise StorageError(f"cannot read the queue in {self.where}: {error}") from None
 
-    def seek(self, seekers: list[Seeker], now: float) -> None:
+    async def seek(self, seekers: list[Seeker], now: float) -> None:
         rows = [
             (
                 seeker.id,
@@ -60,25 +61,29 @@ class SharedSeekers:
         ]
         news = json.dumps({"kind": "queue", "node": self._node})
         try:  # (one transaction: the other nodes hear of the seekers once they are there)
-            with self._pool().connection() as conn, conn.transaction(), conn.cursor() as cursor:
-                cursor.executemany(
+            async with (
+                self._connection() as conn,
+                conn.transaction(),
+                conn.cursor() as cursor,
+            ):
+                await cursor.executemany(
                     """INSERT INTO seekers (id, name, node, variant, clock, rating, guest,
                            allows_guests, since)
                        VALUES (%s, %s, %s, %s, %s, %s, %s, %s, now() - make_interval(secs => %s))
                        ON CONFLICT (id) DO NOTHING""",
                     rows,
                 )
-                cursor.execute("SELECT pg_notify(%s, %s)", (self._channel, news))
+                await cursor.execute("SELECT pg_notify(%s, %s)", (self._channel, news))
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
             raise StorageError(f"cannot queue in {self.where}: {error}") from None
 
-    def unseek(self, seeker_id: str) -> bool:
+    async def unseek(self, seeker_id: str) -> bool:
         # (A claim holding the row is waited for: then the row is gone, and this says so.)
-        rows = self._execute("DELETE FROM seekers WHERE id = %s RETURNING id", (seeker_id,))
+        rows = await self._execute("DELETE FROM seekers WHERE id = %s RETURNING id", (seeker_id,))
         return bool(rows)
 
-    def seekers(self, now: float) -> list[Seeker]:
-        rows = self._execute(
+    async def seekers(self, now: float) -> list[Seeker]:
+        rows = await self._execute(
             """WITH gone AS (DELETE FROM seekers WHERE node NOT IN (SELECT id FROM live_nodes))
                SELECT seekers.id, name, node, variant, clock, rating, guest, allows_guests,
                       extract(epoch FROM now() - since)
@@ -100,18 +105,18 @@ class SharedSeekers:
             for seeker_id, name, node, variant, clock, rating, guest, allows_guests, waited in rows
         ]
 
-    def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    async def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
         # The rows locked, and a pair taken only if both of its are: a row another node
         # is claiming is skipped, so of two claims of one seeker at once, one has it.
         try:
-            with self._pool().connection() as conn, conn.transaction():
-                rows = conn.execute(
+            async with self._connection() as conn, conn.transaction():
+                cursor = await conn.execute(
                     """SELECT id FROM seekers
                        WHERE id = ANY(%s) AND node IN (SELECT id FROM live_nodes)
                        FOR UPDATE SKIP LOCKED""",
                     ([seeker for pair in pairs for seeker in pair],),
-                ).fetchall()
-                held = {row[0] for row in rows}
+                )
+                held = {row[0] for row in await cursor.fetchall()}
                 taken = []
                 for pair in pairs:
                     if pair[0] != pair[1] and held.issuperset(pair):
@@ -119,7 +124,7 @@ class SharedSeekers:
                         taken.append(pair)
                 if taken:
                     gone = [seeker for pair in taken for seeker in pair]
-                    conn.execute("DELETE FROM seekers WHERE id = ANY(%s)", (gone,))
+                    await conn.execute("DELETE FROM seekers WHERE id = ANY(%s)", (gone,))
                 return taken
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
             raise StorageError(f"cannot pair from the queue in {self.where}: {error}") from None

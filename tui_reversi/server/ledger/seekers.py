@@ -41,19 +41,19 @@ class SeekerBook(Protocol):
     """Who waits in the pairing queue: seek(), unseek(), seekers(), claim_pairs(). `now` is
     the caller's clock (the pairing queue's), which `Seeker.since` is read on."""
 
-    def seek(self, seekers: list[Seeker], now: float) -> None:
+    async def seek(self, seekers: list[Seeker], now: float) -> None:
         """Put `seekers` in the queue, each having waited `now - seeker.since` already;
         in a fleet, the other nodes are told (a `queue` message)."""
 
-    def unseek(self, seeker_id: str) -> bool:
+    async def unseek(self, seeker_id: str) -> bool:
         """Take a seeker out of the queue (they left); False if they were not in it
         (claimed for a pairing meanwhile, or never there)."""
 
-    def seekers(self, now: float) -> list[Seeker]:
+    async def seekers(self, now: float) -> list[Seeker]:
         """Everyone waiting on a live node, the longest waiting first (in a fleet,
         forgetting the seekers of nodes gone)."""
 
-    def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    async def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
         """Take each of `pairs` (seeker ids) out of the queue, both seekers or neither,
         to be seated: the pairs taken. A pair is not if a seeker of it is gone, on a
         node gone, being claimed elsewhere, or in a pair before it."""
@@ -65,16 +65,16 @@ class SeekersHere:
     def __init__(self) -> None:
         self._waiting: dict[str, Seeker] = {}
 
-    def seek(self, seekers: list[Seeker], now: float) -> None:
+    async def seek(self, seekers: list[Seeker], now: float) -> None:
         self._waiting.update((seeker.id, seeker) for seeker in seekers)
 
-    def unseek(self, seeker_id: str) -> bool:
+    async def unseek(self, seeker_id: str) -> bool:
         return self._waiting.pop(seeker_id, None) is not None
 
-    def seekers(self, now: float) -> list[Seeker]:
+    async def seekers(self, now: float) -> list[Seeker]:
         return sorted(self._waiting.values(), key=lambda seeker: seeker.since)
 
-    def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    async def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
         taken = []
         for one, other in pairs:
             if one != other and one in self._waiting and other in self._waiting:
