@@ -147,6 +147,7 @@ class Tables:
         await self._socket.close()
         for task in self._telling:  # (news of a rating nobody waits for now)
             task.cancel()
+        await self.course.writes.drained()  # (a stop's adjournments: kept before the store goes)
 
     def _bring_back(self, kept: UnfinishedGame) -> None:
         """A game kept from before the restart: adjourned, its clocks as they were."""
@@ -461,8 +462,9 @@ class Tables:
         """What a game needs in its environment to reach its seat."""
         return self._socket.environment(secret)
 
-    def leave(self, secret: str) -> None:
-        """The session that held this seat has ended: its secret is spent."""
+    def leave(self, secret: str, *, left: bool = False) -> None:
+        """The session that held this seat has ended: its secret is spent. `left`: its
+        player never sat (gone from the queue that paired them): as if they left."""
         seat = self._seats.pop(secret, None)
         if seat is None or self._elsewhere.pop(secret, None) is not None:
             return
@@ -473,7 +475,7 @@ class Tables:
             if seat not in self._linked:  # (else its line's end forgets it)
                 self._handed.discard(seat)
         elif seat.color not in seat.table.links:  # (else: its line's end tells)
-            self.course.gone(seat, crashed=seat not in self._dropped)
+            self.course.gone(seat, leaving=left, crashed=not left and seat not in self._dropped)
             self._dropped.discard(seat)
 
     def _seat(self, table: Table, color: Color | None, name: str) -> str:

@@ -39,6 +39,7 @@ from .archive_schema import upgrade
 from .names import name_key
 from .penalties import Penalty, Subject, change_kept
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
+from .seekers import Seeker, SeekersHere
 from .standings import ArchivedGame, Profile, Standing
 from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
@@ -119,6 +120,7 @@ class Archive:
         self.path = path
         self.where = str(path)
         self.codes: KeyCodeStore = KeyCodes()  # (one process: its memory will do)
+        self._queue = SeekersHere()  # (the same: a wait never outlives the process)
         self.players_dir = players_dir
         # The file and its journals are the server user's alone (SQLite gives the
         # journals the file's mode), whatever mode an older file had.
@@ -291,6 +293,20 @@ class Archive:
 
     async def live_nodes(self) -> set[str]:
         return {LOCAL_NODE}
+
+    # The pairing queue (seekers.py's SeekerBook): this process's, in memory.
+
+    async def seek(self, seekers: list[Seeker], now: float) -> None:
+        await self._queue.seek(seekers, now)
+
+    async def unseek(self, seeker_id: str) -> bool:
+        return await self._queue.unseek(seeker_id)
+
+    async def seekers(self, now: float) -> list[Seeker]:
+        return await self._queue.seekers(now)
+
+    async def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        return await self._queue.claim_pairs(pairs)
 
     # The accounts (account_keys.py's AccountStore): which keys are which name's.
 

@@ -54,7 +54,9 @@ from .migrations import check, migrate
 from .names import name_key
 from .node_link import CONNECT_TIMEOUT, NodeLink
 from .penalties import Penalty, Subject, change_kept
+from .postgres_seekers import SharedSeekers
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
+from .seekers import Seeker
 from .standings import ArchivedGame, Profile, Standing
 from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
@@ -142,6 +144,9 @@ class PostgresStore:
         self.players_dir = players_dir
         self._node = secrets.token_hex(6)
         self._codes = SharedKeyCodes(self)
+        self._seekers = SharedSeekers(
+            self._node, self.where, LOBBY_CHANNEL, lambda: self._link.connection()
+        )
         # One connection first (at start, before the node serves anyone: it may wait):
         # what is wrong is said at once, not after the pool's retries.
         with connect(url) as conn:
@@ -168,6 +173,7 @@ class PostgresStore:
     async def leave(self) -> None:
         await self._link.stop_listening()
         with contextlib.suppress(StorageError):
+            await self._execute("DELETE FROM seekers WHERE node = %s", (self._node,))
             await self._execute("DELETE FROM nodes WHERE id = %s", (self._node,))
 
     async def close(self) -> None:
@@ -528,6 +534,20 @@ class PostgresStore:
 
     async def live_nodes(self) -> set[str]:
         return {row[0] for row in await self._execute("SELECT id FROM live_nodes")}
+
+    # -- the pairing queue (seekers.py's SeekerBook): postgres_seekers.py's ------------------
+
+    async def seek(self, seekers: list[Seeker], now: float) -> None:
+        await self._seekers.seek(seekers, now)
+
+    async def unseek(self, seeker_id: str) -> bool:
+        return await self._seekers.unseek(seeker_id)
+
+    async def seekers(self, now: float) -> list[Seeker]:
+        return await self._seekers.seekers(now)
+
+    async def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        return await self._seekers.claim_pairs(pairs)
 
 
 class SharedKeyCodes:
