@@ -11,7 +11,9 @@ Then, through the store interface (server/ledger/standings.py's queries):
   on SQLite, EXPLAIN on PostgreSQL): each reads an index, none scans a table;
 - `leaderboard(20)` (`top`), `profile(NAME, 10)` (`player NAME`) for the busiest
   player and for a median one, and `archived_game(ID)` (`replay ID`): median
-  and slowest of 20 calls each, in ms (the target: under 100 ms).
+  and slowest of 20 calls each, in ms (the target: under 100 ms);
+- the ratings beside the names of a lobby of 200 people: one `ratings(NAMES)`
+  read against a `rating(NAME)` for each, as the lobby read them before.
 
 SQLite always; PostgreSQL too with --postgres (a temporary cluster, the
 machine's initdb, as the tests start one) or --database URL (an empty
@@ -56,6 +58,7 @@ from tui_reversi.server.ledger.store import Store  # noqa: E402
 MOVES = "f5d6c3d3c4f4f6f3e6e7"  # every archived game's moves (their length does not matter)
 FIRST_ENDED = datetime(2025, 1, 1, tzinfo=UTC)
 CALLS = 20
+LOBBY = 200  # people in a lobby whose ratings are read beside their names
 
 
 def player_name(number: int) -> str:
@@ -223,6 +226,15 @@ async def report(
     game_id = profile.games[0].id
     replay = await timings(lambda: store.archived_game(game_id))
     print(f"  replay (one game by id):             {replay}")
+    names = sorted(counts)[:LOBBY]
+    at_once = await timings(lambda: store.ratings(names))
+    print(f"  {f'a lobby of {LOBBY}: ratings in one read:':<36} {at_once}")
+
+    async def one_by_one() -> None:
+        for name in names:
+            await store.rating(name)
+
+    print(f"  {'the same, a read a name:':<36} {await timings(one_by_one)}")
 
 
 async def bench_sqlite(directory: Path, players: int, games: int) -> None:

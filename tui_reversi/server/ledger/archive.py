@@ -18,9 +18,10 @@ PostgreSQL one (postgres.py) shares the Elo and the players' saved games.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -215,6 +216,21 @@ class Archive:
             "SELECT rating, games FROM ratings WHERE name = ?", (name,)
         ).fetchone()
         return (float(row[0]), int(row[1])) if row else (FIRST_RATING, 0)
+
+    async def ratings(self, names: Collection[str]) -> dict[str, tuple[float, int]]:
+        """Each name's Elo rating and rated games, in one query (the names as one JSON
+        array: no limit on how many, one statement for any number)."""
+        wanted = list(dict.fromkeys(names))
+        try:
+            rows = self._db.execute(
+                """SELECT name, rating, games FROM ratings
+                   WHERE name IN (SELECT value FROM json_each(?))""",
+                (json.dumps(wanted),),
+            ).fetchall()
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot read the ratings in {self.path}: {error}") from None
+        found = {name: (float(rating), int(games)) for name, rating, games in rows}
+        return {name: found.get(name, (FIRST_RATING, 0)) for name in wanted}
 
     async def results(self, name: str) -> Results:
         """`name`'s wins, losses and draws at this server's tables."""

@@ -23,7 +23,7 @@ import contextlib
 import json
 import re
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import UTC
 from pathlib import Path
 from typing import Any, TypeVar
@@ -271,6 +271,14 @@ class PostgresStore:
     async def rating(self, name: str) -> tuple[float, int]:
         rows = await self._execute("SELECT rating, games FROM ratings WHERE name = %s", (name,))
         return (float(rows[0][0]), int(rows[0][1])) if rows else (FIRST_RATING, 0)
+
+    async def ratings(self, names: Collection[str]) -> dict[str, tuple[float, int]]:
+        wanted = list(dict.fromkeys(names))
+        rows = await self._execute(
+            "SELECT name, rating, games FROM ratings WHERE name = ANY(%s)", (wanted,)
+        )
+        found = {name: (float(rating), int(games)) for name, rating, games in rows}
+        return {name: found.get(name, (FIRST_RATING, 0)) for name in wanted}
 
     async def results(self, name: str) -> Results:
         rows = await self._execute(

@@ -17,7 +17,7 @@ declared here, beside the interface; those of the standings (`Results`,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -131,6 +131,10 @@ class Store(AccountStore, PenaltyLedger, SeekerBook, Protocol):
 
     async def rating(self, name: str) -> tuple[float, int]:
         """`name`'s rating and how many rated games it rests on."""
+
+    async def ratings(self, names: Collection[str]) -> dict[str, tuple[float, int]]:
+        """Each of `names`' rating and rated games, as rating() gives them, read in one
+        query (a lobby of N people is one round trip, not N)."""
 
     async def results(self, name: str) -> Results:
         """`name`'s wins, losses and draws at this server's tables."""
