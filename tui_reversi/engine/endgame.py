@@ -142,6 +142,13 @@ def static_order(empty: i64) -> i64:
     return order
 
 
+def without_slot(order: i64, slot: i64) -> i64:
+    """A static_order word with the square in `slot` taken out (the squares
+    above it move down one slot)."""
+    below = (ONE << (6 * slot)) - 1
+    return (order & below) | (order >> 6 & ~below)
+
+
 class SearchStopped(Exception):
     """Raised inside a search when time, nodes or a cancel end it."""
 
@@ -502,13 +509,12 @@ class EndgameSolver:
                 keys |= NO_KEY << (8 * slot)
                 sq = order >> (6 * slot) & 63
                 f = flip_mask(own, opp, sq)
-                below = (ONE << (6 * slot)) - 1
                 v = -self.shallow(
                     opp ^ f,
                     own | f | (ONE << sq),
                     -beta,
                     -alpha,
-                    (order & below) | (order >> 6 & ~below),
+                    without_slot(order, slot),
                     e - 1,
                     parity ^ quadrant_bit(sq),
                     False,
@@ -532,14 +538,12 @@ class EndgameSolver:
                     f = flip_mask(own, opp, sq)
                     if not f:
                         continue
-                    # The child's order: this square's six bits taken out.
-                    below = (ONE << (6 * i - 6)) - 1
                     v = -self.shallow(
                         opp ^ f,
                         own | f | (ONE << sq),
                         -beta,
                         -alpha,
-                        (order & below) | (order >> 6 & ~below),
+                        without_slot(order, i - 1),
                         e - 1,
                         parity ^ (ONE << q),
                         False,
