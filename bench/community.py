@@ -33,6 +33,7 @@ the server's own tables; no SSH. Measures and prints; asserts nothing:
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import random
 import sqlite3
@@ -40,7 +41,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -174,21 +175,21 @@ class Recorder:
         self.query = query
         self.statements: dict[str, tuple[object, ...]] = {}
 
-    def __call__(self, sql: str, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
+    async def __call__(self, sql: str, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
         self.statements.setdefault(sql, params)
-        return self.query(sql, params)
+        return await self.query(sql, params)
 
 
-def timings(call: Callable[[], object]) -> str:
+async def timings(call: Callable[[], Awaitable[object]]) -> str:
     spent = []
     for _ in range(CALLS):
         start = time.perf_counter()
-        call()
+        await call()
         spent.append((time.perf_counter() - start) * 1000)
     return f"median {statistics.median(spent):6.1f} ms, slowest {max(spent):6.1f} ms"
 
 
-def report(
+async def report(
     store: Store,
     query: standings.Query,
     explain: Callable[[str, tuple[object, ...]], list[str]],
@@ -197,8 +198,8 @@ def report(
     busiest = max(counts, key=counts.__getitem__)
     median = sorted(counts, key=counts.__getitem__)[len(counts) // 2]
     recorder = Recorder(query)
-    standings.leaderboard(recorder, 20)
-    standings.profile(recorder, busiest, 10)
+    await standings.leaderboard(recorder, 20)
+    await standings.profile(recorder, busiest, 10)
     print("  query plans (each statement top and player run):")
     for sql, params in recorder.statements.items():
         print(
@@ -208,24 +209,25 @@ def report(
         )
         for plan in explain(sql, params):
             print(f"      {plan}")
-    profile = store.profile(busiest, 10)
+    profile = await store.profile(busiest, 10)
     assert profile is not None
-    print(f"  top 20:                              {timings(lambda: store.leaderboard(20))}")
+    print(f"  top 20:                              {await timings(lambda: store.leaderboard(20))}")
     print(
         f"  player (busiest, {counts[busiest]:>6} games):       "
-        f"{timings(lambda: store.profile(busiest, 10))}"
+        f"{await timings(lambda: store.profile(busiest, 10))}"
     )
     print(
         f"  player (median,  {counts[median]:>6} games):       "
-        f"{timings(lambda: store.profile(median, 10))}"
+        f"{await timings(lambda: store.profile(median, 10))}"
     )
     game_id = profile.games[0].id
-    print(f"  replay (one game by id):             {timings(lambda: store.archived_game(game_id))}")
+    replay = await timings(lambda: store.archived_game(game_id))
+    print(f"  replay (one game by id):             {replay}")
 
 
-def bench_sqlite(directory: Path, players: int, games: int) -> None:
+async def bench_sqlite(directory: Path, players: int, games: int) -> None:
     path = directory / "archive.sqlite3"
-    Archive(path, directory / "players").close()  # the schema, indexes and all
+    await Archive(path, directory / "players").close()  # the schema, indexes and all
     db = sqlite3.connect(path, isolation_level=None)
     start = time.perf_counter()
     db.execute("BEGIN")
@@ -243,11 +245,11 @@ def bench_sqlite(directory: Path, players: int, games: int) -> None:
     def explain(sql: str, params: tuple[object, ...]) -> list[str]:
         return [str(row[3]) for row in plans.execute(f"EXPLAIN QUERY PLAN {sql}", params)]
 
-    report(store, store._rows, explain, counts)
-    store.close()
+    await report(store, store._rows, explain, counts)
+    await store.close()
 
 
-def bench_postgres(url: str, directory: Path, players: int, games: int) -> None:
+async def bench_postgres(url: str, directory: Path, players: int, games: int) -> None:
     import psycopg
 
     from tui_reversi.server.ledger.postgres import PostgresStore, migrate_database
@@ -265,20 +267,19 @@ def bench_postgres(url: str, directory: Path, players: int, games: int) -> None:
         f"{time.perf_counter() - start:.0f} s"
     )
     store = PostgresStore(url, directory / "players")
+    await store.open()
     plans = psycopg.connect(url, autocommit=True)
 
     def explain(sql: str, params: tuple[object, ...]) -> list[str]:
         rows = plans.execute(f"EXPLAIN {sql.replace('?', '%s')}".encode(), params).fetchall()
         return [str(row[0]).strip() for row in rows]
 
-    report(store, store._rows, explain, counts)
+    await report(store, store._rows, explain, counts)
     plans.close()
-    store.close()
+    await store.close()
 
 
 def bench_pairing(count: int, seed: int = 2) -> None:
-    import asyncio
-
     from tui_reversi.core import Variant
     from tui_reversi.net.terms import TimeControl
     from tui_reversi.server.hall.pairing import WIDENING, WINDOW, PairingQueue, Seeker
@@ -355,7 +356,7 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory(prefix="bench-community-") as temporary:
         directory = Path(temporary)
-        bench_sqlite(directory, args.players, args.games)
+        asyncio.run(bench_sqlite(directory, args.players, args.games))
         url, cluster = args.database, None
         if args.postgres and url is None:
             from tests.server.postgres_cluster import Cluster, find_bin
@@ -368,7 +369,7 @@ def main() -> None:
             url = cluster.database()
         try:
             if url is not None:
-                bench_postgres(url, directory, args.players, args.games)
+                asyncio.run(bench_postgres(url, directory, args.players, args.games))
         finally:
             if cluster is not None:
                 cluster.stop()

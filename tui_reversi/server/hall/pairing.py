@@ -121,7 +121,7 @@ class PairingQueue:
             self._log(f"pairing {one.name} with {other.name} refused: {refusal}")
             return
         try:
-            _, other_secret = self.tables.join(table.code, other.name)
+            _, other_secret = self.tables.sit(table.code, other.name)
         except TableRefused as refusal:
             self.tables.leave(one_secret)  # (the table goes with its only seat)
             self._log(f"pairing {one.name} with {other.name} refused: {refusal}")

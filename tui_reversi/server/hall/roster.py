@@ -10,6 +10,7 @@ from typing import Protocol
 
 from ...core import Color
 from ...net.remote import is_guest, shown_name
+from ...storage import StorageError
 from ..config import player_directory_name
 from ..ledger.fleet import Fleet
 from ..ledger.ratings import shown_rating
@@ -111,12 +112,12 @@ def presence(arcade: Server) -> list[Presence]:
     ]
 
 
-def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
+async def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
     """The lobby as `name` sees it; `join_hint` is the ssh command before `join CODE`."""
     views = arcade.tables.views(everywhere=True)
     doing = {who: what.text for who, what in who_is_here(arcade).items()}
     seated = {who for view in views for who in (view.black, view.white) if who}
-    rated = named_ratings(arcade.archive, set(doing) | seated)
+    rated = await named_ratings(arcade.archive, set(doing) | seated)
     lines = [f"tui-reversi: {len(doing)} here"]
     lines += [
         f"  {shown_name(who):<16} {rated[who]:>5}  {what}" for who, what in sorted(doing.items())
@@ -142,22 +143,32 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
     if is_guest(name):
         lines.append("You play as a guest here: unrated; connect with an SSH key to claim a name.")
     elif archive is not None:
-        rating, games = archive.rating(name)
-        lines.append(
-            f"Your record here: {archive.results(name)}; rating {shown_rating(rating, games)} "
-            f"after {games} rated games."
-        )
-        lines += last_game_lines(archive, name)
+        try:
+            rating, games = await archive.rating(name)
+            results = await archive.results(name)
+            lines.append(
+                f"Your record here: {results}; rating {shown_rating(rating, games)} "
+                f"after {games} rated games."
+            )
+            lines += await last_game_lines(archive, name)
+        except StorageError as error:
+            lines.append(f"Your record cannot be read just now: {error}")
     return lines
 
 
-def named_ratings(archive: Store | None, names: set[str]) -> dict[str, str]:
+async def named_ratings(archive: Store | None, names: set[str]) -> dict[str, str]:
     """Each name's rating as shown ('1516', '1500?' while provisional); '' for a
-    guest (unrated) and for everyone on a server that keeps no records."""
-    return {
-        name: "" if archive is None or is_guest(name) else shown_rating(*archive.rating(name))
-        for name in names
-    }
+    guest (unrated), for everyone on a server that keeps no records, and for
+    everyone while the store cannot say."""
+    shown = dict.fromkeys(names, "")
+    if archive is None:
+        return shown
+    try:
+        for name in names - {name for name in names if is_guest(name)}:
+            shown[name] = shown_rating(*await archive.rating(name))
+    except StorageError:
+        pass  # (the lobby is shown without ratings)
+    return shown
 
 
 def _with(name: str, rated: dict[str, str]) -> str:
@@ -165,9 +176,9 @@ def _with(name: str, rated: dict[str, str]) -> str:
     return f"{shown_name(name)} {rated[name]}" if rated.get(name) else shown_name(name)
 
 
-def last_game_lines(archive: Store, name: str) -> list[str]:
+async def last_game_lines(archive: Store, name: str) -> list[str]:
     """'Your last game, against bob (id 12), moved your rating +16.', if it was rated."""
-    profile = archive.profile(name, 1)
+    profile = await archive.profile(name, 1)
     last = profile.games[0] if profile is not None and profile.games else None
     change = last.change_for(name) if last is not None else None
     if last is None or change is None:
