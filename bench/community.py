@@ -11,22 +11,22 @@ Then, through the store interface (server/ledger/standings.py's queries):
   on SQLite, EXPLAIN on PostgreSQL): each reads an index, none scans a table;
 - `leaderboard(20)` (`top`), `profile(NAME, 10)` (`player NAME`) for the busiest
   player and for a median one, and `archived_game(ID)` (`replay ID`): median
-  and slowest of 20 calls each, in ms (the target: under 100 ms).
+  and slowest of 20 calls each, in ms (the target: under 100 ms);
+- the ratings beside the names of a lobby of 200 people: one `ratings(NAMES)`
+  read against a `rating(NAME)` for each, as the lobby read them before.
 
 SQLite always; PostgreSQL too with --postgres (a temporary cluster, the
 machine's initdb, as the tests start one) or --database URL (an empty
 database: it is migrated and filled).
 
-Then quick pairing (`play`, server/hall/pairing.py): 100 players join one
-node's queue at once, ratings drawn around 1500 (sd 200), all on the same
-terms; it prints how long the joins took (pairs whose ratings are within the
-first window are seated during them), how long one pass over the queue takes,
-and, the clock then stepped a second at a time (the window widening as it
-does), how many seconds of waiting it took to pair everyone. In-process, with
-the server's own tables; no SSH. Measures and prints; asserts nothing:
+First, quick pairing (`play`): bench/pairing.py's figures, 100 players joining
+the queue at once, on one node and (with --postgres or --database) on two
+nodes of one PostgreSQL, from join to seated. Measures and prints; asserts
+nothing:
 
     nice -n 10 python bench/community.py
     nice -n 10 python bench/community.py --postgres
+    nice -n 10 python bench/community.py --pairing-only --postgres
     nice -n 10 python bench/community.py --players 1000 --games 100000
 """
 
@@ -47,7 +47,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT)]
+sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
+
+import pairing  # noqa: E402  (bench/pairing.py)
 
 from tui_reversi.server.ledger import standings  # noqa: E402
 from tui_reversi.server.ledger.archive import Archive  # noqa: E402
@@ -56,6 +58,7 @@ from tui_reversi.server.ledger.store import Store  # noqa: E402
 MOVES = "f5d6c3d3c4f4f6f3e6e7"  # every archived game's moves (their length does not matter)
 FIRST_ENDED = datetime(2025, 1, 1, tzinfo=UTC)
 CALLS = 20
+LOBBY = 200  # people in a lobby whose ratings are read beside their names
 
 
 def player_name(number: int) -> str:
@@ -223,6 +226,15 @@ async def report(
     game_id = profile.games[0].id
     replay = await timings(lambda: store.archived_game(game_id))
     print(f"  replay (one game by id):             {replay}")
+    names = sorted(counts)[:LOBBY]
+    at_once = await timings(lambda: store.ratings(names))
+    print(f"  {f'a lobby of {LOBBY}: ratings in one read:':<36} {at_once}")
+
+    async def one_by_one() -> None:
+        for name in names:
+            await store.rating(name)
+
+    print(f"  {'the same, a read a name:':<36} {await timings(one_by_one)}")
 
 
 async def bench_sqlite(directory: Path, players: int, games: int) -> None:
@@ -279,67 +291,6 @@ async def bench_postgres(url: str, directory: Path, players: int, games: int) ->
     await store.close()
 
 
-def bench_pairing(count: int, seed: int = 2) -> None:
-    from tui_reversi.core import Variant
-    from tui_reversi.net.terms import TimeControl
-    from tui_reversi.server.hall.pairing import WIDENING, WINDOW, PairingQueue, Seeker
-    from tui_reversi.server.hall.tables import Tables
-
-    async def run() -> None:
-        chooser = random.Random(seed)
-        now = [0.0]
-        queue = PairingQueue(Tables(lambda text: None), lambda text: None, now=lambda: now[0])
-        paired_at: dict[str, float] = {}
-
-        def seated(name: str) -> Callable[[str, str], None]:
-            return lambda secret, code: paired_at.setdefault(name, now[0])
-
-        clock = TimeControl.parse("5+3")
-        seekers = [
-            Seeker(
-                f"p{n}",
-                chooser.gauss(1500, 200),
-                Variant.OTHELLO,
-                clock,
-                False,
-                False,
-                seated(f"p{n}"),
-            )
-            for n in range(count)
-        ]
-        start = time.perf_counter()
-        for seeker in seekers:
-            queue.join(seeker)
-        joined = (time.perf_counter() - start) * 1000
-        at_once = len(paired_at)
-        passes: list[float] = []
-        while queue.seekers and now[0] < 600:
-            now[0] += 1.0
-            start = time.perf_counter()
-            queue.pair()
-            passes.append((time.perf_counter() - start) * 1000)
-        waits = sorted(paired_at.values())
-        print(
-            f"Pairing, {count} players joining at once (window {WINDOW:g} points, "
-            f"+{WIDENING:g} a second):"
-        )
-        print(f"  the {count} joins: {joined:.1f} ms; {at_once} of them seated during them")
-        if passes:
-            print(
-                f"  one pass over the queue: median {statistics.median(passes):.2f} ms, "
-                f"slowest {max(passes):.2f} ms"
-            )
-        print(
-            f"  waited to be paired: median {statistics.median(waits):.0f} s, "
-            f"90th percentile {waits[int(len(waits) * 0.9) - 1]:.0f} s, last {waits[-1]:.0f} s; "
-            f"{len(queue.seekers)} left alone"
-        )
-        for seeker in list(queue.seekers):
-            queue.leave(seeker)
-
-    asyncio.run(run())
-
-
 def main() -> None:
     assert __doc__ is not None
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -351,7 +302,7 @@ def main() -> None:
     parser.add_argument("--pairing-only", action="store_true", help="only the pairing figures")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f}")
-    bench_pairing(args.queueing)
+    pairing.figures(args.queueing, args.database, args.postgres)
     if args.pairing_only:
         return
     with tempfile.TemporaryDirectory(prefix="bench-community-") as temporary:

@@ -128,6 +128,14 @@ async def test_a_table_opened_on_one_node_is_joined_watched_and_played_from_the_
     over = "over resigned black bob (White) resigned: alice (Black) wins."
     for game in (alice, bob, carol):
         await game.hear_until(over)
+    # Both new ratings reach the games on the other node too, for their panels.
+    rerated = "rerated alice 1516? (+16), bob 1484? (-16)"
+    for game in (bob, carol):
+        assert (await game.hear_until(rerated))[-3:] == [
+            "rated alice 1516?",
+            "rated bob 1484?",
+            rerated,
+        ]
     result = [(code, "alice", "bob", "d3c5", "black")]
     await wait_until(lambda: archived(database) == result, "the game archived")  # (written after)
     for node in (a, b):
@@ -253,7 +261,9 @@ async def test_an_invitation_crosses_nodes_and_both_play_at_its_table(serve, tmp
     alice.say("invite bob white clock 5+3")
     number = (await alice.hear_starting("waiting ")).split()[1]
     invited = f"invited {number} alice white variant othello clock 5+3"
-    assert await bob.hear_starting("invited ") == invited
+    # The inviter's rating comes with the invitation, from the node that holds it.
+    assert await bob.hear_starting("rated ") == "rated alice 1500?"
+    assert await bob.hear() == invited
     bob.say(f"accept {number}")
     code = (await alice.hear_starting("go ")).split()[1]
     assert await bob.hear_starting("go ") == f"go {code}"

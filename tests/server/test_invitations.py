@@ -10,9 +10,10 @@ import asyncio
 
 from tui_reversi.core import Color
 from tui_reversi.net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE
-from tui_reversi.net.remote import TABLE_SECRET_VARIABLE
+from tui_reversi.net.remote import TABLE_SECRET_VARIABLE, is_guest
 
 from .conftest import Player, wait_until
+from .test_store import played
 from .test_tables import Game as TableGame
 
 
@@ -60,12 +61,50 @@ async def test_look_sends_who_is_here_the_tables_and_the_record_whenever_it_chan
     alice = await Guest.arrive(arcade, "alice")
     alice.say("look")
     assert await alice.hear() == "person alice free playing on their own"
+    assert await alice.hear() == "rated alice 1500?"
     assert await alice.hear() == "record 1500? 0 0 won, 0 lost, 0 drawn"
     assert await alice.hear() == "shown"
     await Player.connect(arcade, "dave", command="table variant anti clock 5+3")
     await alice.hear_starting("person dave waiting at table")
     code = next(iter(arcade.tables.tables))
     assert await alice.hear() == f"table {code} open dave - anti 5+3 1"
+
+
+async def test_the_lobby_rates_each_named_player_and_an_inviter_and_never_a_guest(serve):
+    arcade = await serve(max_per_address=10)
+    store = arcade.archive
+    await store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))  # alice 1516?, bob 1484?
+    read: list[set[str]] = []  # each store read of ratings: the names asked for
+    many, one = store.ratings, store.rating
+    store.ratings = lambda names: read.append(set(names)) or many(names)
+    store.rating = lambda name: read.append({name}) or one(name)
+    alice = await Guest.arrive(arcade, "alice")
+    bob = await Guest.arrive(arcade, "bob")
+    zed = await Player.connect(arcade, "zed", guest=True)
+    env = (await zed.facts())["env"]
+    reader, writer = await asyncio.open_unix_connection(env[LOBBY_SOCKET_VARIABLE])
+    zed_lobby = Guest(zed, reader, writer)
+    zed_lobby.say(f"hello {env[LOBBY_SECRET_VARIABLE]}")
+    guest_name = (await zed_lobby.hear()).removeprefix("welcome ")
+    assert is_guest(guest_name)
+    await wait_until(lambda: len(arcade.lobby.guests) == 3, "three games in the lobby")
+    read.clear()
+    alice.say("look")
+    view = [await alice.hear_starting("person ")]
+    while view[-1] != "shown":
+        view.append(await alice.hear())
+    assert "rated alice 1516?" in view and "rated bob 1484?" in view
+    assert f"person {guest_name} free playing on their own" in view
+    assert not [line for line in view if line.startswith(f"rated {guest_name}")]
+    # Everyone's ratings in one read, alice's own record beside it; none name by name.
+    assert {"alice", "bob"} in read
+    assert all(names in ({"alice", "bob"}, {"alice"}) for names in read), read
+    zed_lobby.say("invite bob black variant othello")
+    assert (await bob.hear_starting("invited ")).split()[2] == guest_name  # no rating before
+    bob.say("decline " + (await zed_lobby.hear_starting("waiting ")).split()[1])
+    bob.say("invite alice black variant othello")
+    assert await alice.hear_starting("rated bob") == "rated bob 1484?"
+    assert (await alice.hear()).startswith("invited ")
 
 
 async def test_alice_invites_bob_who_accepts_and_both_are_seated_on_its_terms(serve):

@@ -315,6 +315,54 @@ async def test_the_leaderboard_ranks_settled_ratings_and_marks_new_ones_provisio
     assert [s.name for s in await store.leaderboard(1)] == ["alice", "erin"]
 
 
+async def test_many_names_ratings_are_read_at_once_each_as_rating_reads_it(open_store):
+    store = await open_store()
+    await store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))
+    await store.keep(played("BBBBB", ("carol", "alice"), Color.WHITE))
+    await store.keep(played("CCCCC", ("dave", "guest-2e5d9a0b1c3d4e5f"), Color.BLACK))  # unrated
+    names = ["alice", "bob", "carol", "dave", "guest-2e5d9a0b1c3d4e5f", "nobody", "o'brien"]
+    assert await store.ratings(names) == {name: await store.rating(name) for name in names}
+    assert await store.ratings(["alice", "alice"]) == {"alice": await store.rating("alice")}
+    assert await store.ratings([]) == {}
+    # More names than SQLite lets one statement have parameters (999 before 3.32).
+    crowd = [f"player{number}" for number in range(1500)] + ["alice"]
+    read = await store.ratings(crowd)
+    assert len(read) == len(crowd) and read["alice"] == await store.rating("alice")
+    assert read["player7"] == (1500.0, 0)
+
+
+async def test_the_ratings_of_many_names_are_one_statement_on_sqlite(tmp_path):
+    store = Archive(tmp_path / "archive.sqlite3", tmp_path / "players")
+    statements: list[str] = []
+    store._db.set_trace_callback(statements.append)  # (the store's one connection)
+    try:
+        await store.ratings([f"player{number}" for number in range(100)])
+    finally:
+        await store.close()
+    assert len(statements) == 1
+
+
+async def test_the_ratings_of_many_names_are_one_statement_on_postgresql(
+    database, tmp_path, monkeypatch
+):
+    store = await opened(database, tmp_path / "players")
+    sent: list[object] = []
+    execute = psycopg.AsyncConnection.execute
+
+    async def counted(conn, query, *args, **kwargs):
+        if query:  # (not the pool's empty check of a connection it lends)
+            sent.append(query)
+        return await execute(conn, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.AsyncConnection, "execute", counted)  # (each one a round trip)
+    try:
+        await store.ratings([f"player{number}" for number in range(100)])
+    finally:
+        monkeypatch.undo()
+        await store.close()
+    assert len(sent) == 1
+
+
 async def test_a_profile_has_the_rating_history_the_record_by_opponent_and_the_latest_games(
     open_store,
 ):

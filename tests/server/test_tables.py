@@ -122,8 +122,10 @@ async def test_a_table_is_opened_joined_by_its_code_and_refereed_by_the_server(s
     over = "over resigned black bob (White) resigned: alice (Black) wins."
     assert await alice.hear() == over
     assert await bob.hear() == over
-    for game in (alice, bob):  # a rated game: how it moved both ratings
-        assert await game.hear() == "rerated alice 1516 (+16), bob 1484 (-16)"
+    for game in (alice, bob):  # a rated game: both ratings now, and how it moved them
+        assert await game.hear() == "rated alice 1516?"
+        assert await game.hear() == "rated bob 1484?"
+        assert await game.hear() == "rerated alice 1516? (+16), bob 1484? (-16)"
     alice.say("move 2 c6")
     assert await alice.hear() == "refused The game is over."
     assert any(f"table {code}: bob (White) resigned" in line for line in arcade.log_lines)
@@ -426,7 +428,8 @@ async def test_the_servers_clock_counts_and_a_flag_falls_with_an_injected_clock(
     for game in (alice, bob):
         assert await game.hear() == "clock 52.0 0.0 -"  # the clocks stop where they were
         assert await game.hear() == over
-        assert await game.hear() == "rerated alice 1516 (+16), bob 1484 (-16)"
+        rerated = "rerated alice 1516? (+16), bob 1484? (-16)"
+        assert await game.hear_until(rerated) == ["rated alice 1516?", "rated bob 1484?", rerated]
     bob.say("move 1 c5")
     assert await bob.hear() == "refused The game is over."
     assert str(await arcade.archive.results("alice")) == "1 won, 0 lost, 0 drawn"
@@ -554,8 +557,15 @@ async def test_the_lobby_shows_a_named_players_rating_and_none_beside_a_guest(se
     guest = await Player.connect(arcade, "zed", guest=True)
     await guest.facts()
     await seat(arcade, "dave", "table")
+    await seat(arcade, "erin", "table")
+    store, read = arcade.archive, []  # each read of ratings: the names asked for
+    many, one = store.ratings, store.rating
+    store.ratings = lambda names: read.append(sorted(names)) or many(names)
+    store.rating = lambda name: read.append([name]) or one(name)
     asker = await Player.connect(arcade, "frank", term=None, command="lobby")
     await asker.finished()
+    # Everyone's beside their name in one read (a guest's not), then the asker's own.
+    assert read == [["dave", "erin"], ["frank"]]
     lines = asker.output.decode().splitlines()
     (guest_line,) = [line for line in lines if line.startswith("  guest-")]
     assert guest_line.split()[1:] == ["playing", "on", "their", "own"]  # (guests are unrated)

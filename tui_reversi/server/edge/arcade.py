@@ -192,10 +192,13 @@ class Arcade:
         self.accounts.codes = store.codes
         await self._start_preloaded()
         if config.database is not None:
-            self.fleet = Fleet(store, self.lobby, people=lambda: presence(self), log=self.note)
+            self.fleet = Fleet(
+                store, self.lobby, queue=self.pairing, people=lambda: presence(self), log=self.note
+            )
             self.tables.fleet = self.lobby.fleet = self.fleet
             await store.listen(self.fleet.heard)
         await self.tables.start(store)
+        self.pairing.start(store, self.fleet)
         await self.lobby.start()
         if self.fleet is not None:
             await self.fleet.start()
@@ -404,6 +407,7 @@ class Arcade:
             await self.preloaded.close()
         if self.fleet is not None:
             await self.fleet.close()
+        await self.pairing.close()
         await self.lobby.close()
         await self.tables.close()
         if self.archive is not None:

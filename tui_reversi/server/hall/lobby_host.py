@@ -34,6 +34,7 @@ from ..config import format_duration
 from ..ledger.store import Message, TableView
 from .games_socket import GamesSocket, hello, tell
 from .standings_pages import PROFILE_GAMES, TOP_COUNT, leaderboard_rows, profile_rows
+from .table_store import named_ratings, rated_lines
 from .tables import Tables
 
 if TYPE_CHECKING:
@@ -216,7 +217,7 @@ class LobbyHost:
             self.refresh()
             return None
         if command == "invite":
-            return self._invite(guest, rest)
+            return await self._invite(guest, rest)
         if command == "withdraw" and not rest:
             return self._withdraw(guest)
         if command in ("accept", "decline"):
@@ -231,7 +232,7 @@ class LobbyHost:
 
     # -- invitations ----------------------------------------------------------------------
 
-    def _invite(self, guest: Guest, rest: str) -> str | None:
+    async def _invite(self, guest: Guest, rest: str) -> str | None:
         name, *said = rest.split(" ")
         try:
             terms, unread = TableTerms.parse(said)
@@ -247,6 +248,9 @@ class LobbyHost:
             return "That is not the name of anyone here."
         if name == guest.name:
             return "You cannot invite yourself: choose someone else."
+        # The inviter's rating, for the invitation to show it beside their name: read
+        # first, so that nothing is awaited between the checks below and the sending.
+        rated = rated_lines(await named_ratings(self.tables.store, [guest.name]))
         waiting = self._sent_by(guest)
         if waiting is not None:
             invitee_name = shown_name(waiting.invitee.name)
@@ -262,6 +266,8 @@ class LobbyHost:
         self.invitations[invitation.number] = invitation
         loop = asyncio.get_running_loop()
         invitation.timer = loop.call_later(self.timeout, self._lapsed, invitation)
+        for rated_line in rated:
+            invitee.send(rated_line)
         invitee.send(line("invited", invitation.number, guest.name, *terms.words()))
         guest.send(line("waiting", invitation.number, name))
         self._charged(f"invitation {invitation.number}: {guest.name} invites {name}", guest.address)
@@ -553,24 +559,38 @@ class LobbyHost:
         while self._send_again:
             self._send_again = False
             looking = [guest for guest in self.guests if guest.looking]
+            if not looking:
+                continue
             records: dict[str, tuple[str, int, str]] = {}
             for name in dict.fromkeys(guest.name for guest in looking):
                 with contextlib.suppress(StorageError):  # (that lobby waits for the store)
                     records[name] = await self._record(name)
             people = self._people()
+            views = self.tables.views(everywhere=True)
+            seated = [name for view in views for name in (view.black, view.white) if name]
+            # One read of everyone's rating, whoever is looking (store.py's `ratings`).
+            rated = await named_ratings(self.tables.store, [*sorted(people), *seated])
             for guest in looking:
                 if guest.name not in records:
                     continue
-                data = self.view_for(guest.name, people, records[guest.name])
+                data = self.view_for(guest.name, people, views, rated, records[guest.name])
                 if data != guest.shown:
                     guest.shown = data
                     guest.send(data)
 
-    def view_for(self, name: str, people: dict[str, Doing], record: tuple[str, int, str]) -> bytes:
-        """The lobby as `name` sees it, in protocol lines ending with `shown` (`record`:
-        their rating as shown, rated games and results)."""
+    def view_for(
+        self,
+        name: str,
+        people: dict[str, Doing],
+        views: list[TableView],
+        rated: dict[str, str],
+        record: tuple[str, int, str],
+    ) -> bytes:
+        """The lobby as `name` sees it, in protocol lines ending with `shown`: `people`
+        here, the tables of `views`, each name's rating in `rated` (as shown; '' none),
+        and `record`: their own rating as shown, rated games and results."""
         lines = [line("person", who, what.state, what.text) for who, what in sorted(people.items())]
-        for view in self.tables.views(everywhere=True):
+        for view in views:
             if view.kind == "adjourned" and name not in (view.black, view.white):
                 continue  # only its players may resume it
             clock = view.clock or NO_CLOCK
@@ -578,6 +598,7 @@ class LobbyHost:
             lines.append(
                 line("table", view.code, view.kind, black, white, view.variant, clock, view.move)
             )
+        lines += rated_lines(rated)
         lines.append(line("record", *record))
         lines.append(line("shown"))
         return b"".join(lines)

@@ -9,13 +9,14 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from ...core import Color
-from ...net.remote import is_guest, shown_name
+from ...net.remote import GUEST_UNRATED, is_guest, shown_name, with_rating
 from ...storage import StorageError
 from ..config import player_directory_name
 from ..ledger.fleet import Fleet
 from ..ledger.ratings import shown_rating
 from ..ledger.store import Presence, Store, TableView
 from .lobby_host import Doing, LobbyHost
+from .table_store import named_ratings
 from .tables import Tables
 
 
@@ -136,12 +137,11 @@ async def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
         lines.append(f"Open tables (anyone may sit down: {join_hint} join CODE):")
         for view in waiting:
             colour, host = (Color.BLACK, view.black) if view.black else (Color.WHITE, view.white)
-            lines.append(
-                f"  {view.code}  {_with(host, rated)} waits ({colour.label}), {_how(view)}"
-            )
+            waits = f"{with_rating(host, rated[host])} waits ({colour.label})"
+            lines.append(f"  {view.code}  {waits}, {_how(view)}")
     archive = arcade.archive
     if is_guest(name):
-        lines.append("You play as a guest here: unrated; connect with an SSH key to claim a name.")
+        lines.append(GUEST_UNRATED)
     elif archive is not None:
         try:
             rating, games = await archive.rating(name)
@@ -154,26 +154,6 @@ async def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
         except StorageError as error:
             lines.append(f"Your record cannot be read just now: {error}")
     return lines
-
-
-async def named_ratings(archive: Store | None, names: set[str]) -> dict[str, str]:
-    """Each name's rating as shown ('1516', '1500?' while provisional); '' for a
-    guest (unrated), for everyone on a server that keeps no records, and for
-    everyone while the store cannot say."""
-    shown = dict.fromkeys(names, "")
-    if archive is None:
-        return shown
-    try:
-        for name in names - {name for name in names if is_guest(name)}:
-            shown[name] = shown_rating(*await archive.rating(name))
-    except StorageError:
-        pass  # (the lobby is shown without ratings)
-    return shown
-
-
-def _with(name: str, rated: dict[str, str]) -> str:
-    """'alice 1516': a name as shown, with its rating beside it if it has one."""
-    return f"{shown_name(name)} {rated[name]}" if rated.get(name) else shown_name(name)
 
 
 async def last_game_lines(archive: Store, name: str) -> list[str]:
@@ -203,7 +183,11 @@ def adjourned_lines(games: list[TableView], name: str, hint: str) -> list[str]:
 
 def _players(view: TableView, rated: dict[str, str]) -> str:
     """'alice 1516 (Black) against guest-7f3a9c (White)'."""
-    return f"{_with(view.black, rated)} (Black) against {_with(view.white, rated)} (White)"
+    black, white = (
+        with_rating(view.black, rated[view.black]),
+        with_rating(view.white, rated[view.white]),
+    )
+    return f"{black} (Black) against {white} (White)"
 
 
 def _how(view: TableView) -> str:

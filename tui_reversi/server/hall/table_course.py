@@ -22,10 +22,11 @@ from ...core import Color, Ending
 from ...net.server_line import line
 from ...storage import StorageError
 from ..config import format_duration
+from ..ledger.ratings import shown_rating
 from ..ledger.store import PlayedGame, Store
 from .table import Seat, Table
 from .table_clocks import TableClocks
-from .table_store import played, rating_changes, unfinished
+from .table_store import played, rated_lines, rating_changes, unfinished
 from .table_writes import Call, Done, TableWrites
 
 Argument = TypeVar("Argument")
@@ -215,22 +216,26 @@ class GameCourse:
         store = self.store
         assert store is not None
         moved: list[str] = []
+        rated: dict[str, str] = {}  # each player's rating after it, as shown
 
         async def keep() -> list[str]:
             # The game is kept even when the ratings cannot be read: only the line goes.
             try:
-                before = {name: await store.rating(name) for name in game.names}
+                before = await store.ratings(game.names)
             except StorageError:
                 return await store.keep(game)
             problems = await store.keep(game)
             if not problems:
-                after = {name: await store.rating(name) for name in game.names}
+                after = await store.ratings(game.names)
                 moved.append(rating_changes(before, after))
+                rated.update((name, shown_rating(*after[name])) for name in after)
             return problems
 
         def kept(problems: list[str]) -> None:
             self._forgot(table.code)(problems)
-            if moved and moved[0]:
+            if moved and moved[0]:  # a rated game: the panels show the new ratings
+                for rated_line in rated_lines(rated):
+                    table.broadcast(rated_line)
                 table.broadcast(line("rerated", moved[0]))
 
         self._write(table, functools.partial(_problems_of, keep), kept)

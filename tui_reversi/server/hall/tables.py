@@ -27,7 +27,7 @@ import contextlib
 import functools
 import secrets
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from typing import TYPE_CHECKING
 
 from ...core import Color, Game, ReversiError, Variant
@@ -37,7 +37,6 @@ from ...net.terms import TableRefused as TableRefused
 from ...net.terms import TimeControl as TimeControl
 from ...storage import StorageError
 from ..config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
-from ..ledger.ratings import shown_rating
 from ..ledger.store import Store, TableView, UnfinishedGame
 from .games_socket import GamesSocket, hello
 from .table import Seat as Seat
@@ -45,7 +44,7 @@ from .table import Table as Table
 from .table_clocks import TableClocks
 from .table_course import GameCourse
 from .table_referee import TableReferee
-from .table_store import brought_back
+from .table_store import brought_back, named_ratings, rated_lines
 from .table_stranded import stranded
 
 if TYPE_CHECKING:
@@ -148,6 +147,7 @@ class Tables:
         await self._socket.close()
         for task in self._telling:  # (news of a rating nobody waits for now)
             task.cancel()
+        await self.course.writes.drained()  # (a stop's adjournments: kept before the store goes)
 
     def _bring_back(self, kept: UnfinishedGame) -> None:
         """A game kept from before the restart: adjourned, its clocks as they were."""
@@ -229,10 +229,10 @@ class Tables:
 
     async def _sat_down(self, table: Table, name: str, color: Color) -> None:
         """Tell the table who sat down at it, rated how (once the store says)."""
-        shown = (await self._shown_ratings(name)).get(name)
-        if shown is not None:
-            table.broadcast(line("rated", shown_name(name), shown))
-        rating = f" (rated {shown})" if shown is not None else ""
+        rated = await named_ratings(self.store, [name], log=self._log)
+        for rated_line in rated_lines(rated):
+            table.broadcast(rated_line)
+        rating = f" (rated {rated[name]})" if rated[name] else ""
         rating = " (a guest, unrated)" if is_guest(name) else rating
         sits = f"{shown_name(name)}{rating} sits at the table as {color.label}."
         table.broadcast(line("news", sits))
@@ -371,25 +371,9 @@ class Tables:
         if seat is not None and seat.color is not None:
             self._dropped.add(seat)
 
-    async def _rating_lines(self, *names: str) -> list[bytes]:
-        """`rated NAME RATING` for each of `names` that has a rating."""
-        shown = await self._shown_ratings(*names)
-        return [line("rated", shown_name(name), rating) for name, rating in shown.items()]
-
-    async def _shown_ratings(self, *names: str) -> dict[str, str]:
-        """The ratings as shown of those of `names` that have one (guests play
-        unrated); none while the store cannot say (the ratings are not the game)."""
-        if self.store is None:
-            return {}
-        try:
-            return {
-                name: shown_rating(*await self.store.rating(name))
-                for name in names
-                if not is_guest(name)
-            }
-        except StorageError as error:
-            self._log(f"the ratings cannot be read: {error}")
-            return {}
+    async def _rating_lines(self, names: Iterable[str]) -> list[bytes]:
+        """`rated NAME RATING` for each of `names` that has a rating, read at once."""
+        return rated_lines(await named_ratings(self.store, names, log=self._log))
 
     def _open_table(self, code: str) -> Table:
         code = code.strip().upper()
@@ -478,8 +462,9 @@ class Tables:
         """What a game needs in its environment to reach its seat."""
         return self._socket.environment(secret)
 
-    def leave(self, secret: str) -> None:
-        """The session that held this seat has ended: its secret is spent."""
+    def leave(self, secret: str, *, left: bool = False) -> None:
+        """The session that held this seat has ended: its secret is spent. `left`: its
+        player never sat (gone from the queue that paired them): as if they left."""
         seat = self._seats.pop(secret, None)
         if seat is None or self._elsewhere.pop(secret, None) is not None:
             return
@@ -490,7 +475,7 @@ class Tables:
             if seat not in self._linked:  # (else its line's end forgets it)
                 self._handed.discard(seat)
         elif seat.color not in seat.table.links:  # (else: its line's end tells)
-            self.course.gone(seat, crashed=seat not in self._dropped)
+            self.course.gone(seat, leaving=left, crashed=not left and seat not in self._dropped)
             self._dropped.discard(seat)
 
     def _seat(self, table: Table, color: Color | None, name: str) -> str:
@@ -513,7 +498,7 @@ class Tables:
         seat = self._seats.get(secret)
         rated: list[bytes] = []
         if seat is not None and secret not in self._elsewhere:
-            rated = await self._rating_lines(*seat.table.names.values())
+            rated = await self._rating_lines(seat.table.names.values())
             seat = self._seats.get(secret)  # (again, after the wait for the store)
         elsewhere = self._elsewhere.get(secret)
         if seat is not None and elsewhere is not None and self.fleet is not None:
@@ -541,7 +526,7 @@ class Tables:
         while (seat := self._seats.get(secret)) is not None:
             sitting = self._elsewhere.get(secret)
             if sitting is None:  # its table is here now
-                rated = await self._rating_lines(*seat.table.names.values())
+                rated = await self._rating_lines(seat.table.names.values())
                 if self._seats.get(secret) is not seat:
                     return  # (its player went meanwhile)
                 try:

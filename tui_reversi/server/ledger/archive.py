@@ -18,9 +18,10 @@ PostgreSQL one (postgres.py) shares the Elo and the players' saved games.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -38,6 +39,7 @@ from .archive_schema import upgrade
 from .names import name_key
 from .penalties import Penalty, Subject, change_kept
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
+from .seekers import Seeker, SeekersHere
 from .standings import ArchivedGame, Profile, Standing
 from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
@@ -118,6 +120,7 @@ class Archive:
         self.path = path
         self.where = str(path)
         self.codes: KeyCodeStore = KeyCodes()  # (one process: its memory will do)
+        self._queue = SeekersHere()  # (the same: a wait never outlives the process)
         self.players_dir = players_dir
         # The file and its journals are the server user's alone (SQLite gives the
         # journals the file's mode), whatever mode an older file had.
@@ -214,6 +217,21 @@ class Archive:
         ).fetchone()
         return (float(row[0]), int(row[1])) if row else (FIRST_RATING, 0)
 
+    async def ratings(self, names: Collection[str]) -> dict[str, tuple[float, int]]:
+        """Each name's Elo rating and rated games, in one query (the names as one JSON
+        array: no limit on how many, one statement for any number)."""
+        wanted = list(dict.fromkeys(names))
+        try:
+            rows = self._db.execute(
+                """SELECT name, rating, games FROM ratings
+                   WHERE name IN (SELECT value FROM json_each(?))""",
+                (json.dumps(wanted),),
+            ).fetchall()
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot read the ratings in {self.path}: {error}") from None
+        found = {name: (float(rating), int(games)) for name, rating, games in rows}
+        return {name: found.get(name, (FIRST_RATING, 0)) for name in wanted}
+
     async def results(self, name: str) -> Results:
         """`name`'s wins, losses and draws at this server's tables."""
         row = self._db.execute(
@@ -275,6 +293,20 @@ class Archive:
 
     async def live_nodes(self) -> set[str]:
         return {LOCAL_NODE}
+
+    # The pairing queue (seekers.py's SeekerBook): this process's, in memory.
+
+    async def seek(self, seekers: list[Seeker], now: float) -> None:
+        await self._queue.seek(seekers, now)
+
+    async def unseek(self, seeker_id: str) -> bool:
+        return await self._queue.unseek(seeker_id)
+
+    async def seekers(self, now: float) -> list[Seeker]:
+        return await self._queue.seekers(now)
+
+    async def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        return await self._queue.claim_pairs(pairs)
 
     # The accounts (account_keys.py's AccountStore): which keys are which name's.
 

@@ -35,7 +35,14 @@ Messages (JSON; each names the node it is from):
   own {ask, data}: a piece of the own game given over (its autosave), in order
   taken {ask, secret, table}, {ask, own} or {ask}: the seat given over (its secret
     there), the player's own game (in `own` pieces before), or none
-  lobby: a node's share of the lobby changed
+  seat {name, secret, table}: name, in the lobby there, has this seat at a table here
+  paired {seeker, secret, table}: that seeker in the queue there was paired, this
+    their seat at a new table here (hall/pairing.py)
+  unseat {secret, left?}: the seat given is not taken (its player has gone; `left`:
+    gone from the queue, so the game ends as if they had left)
+  requeue {seeker}: that seeker, claimed for a pairing here, could not be seated:
+    back in the queue
+  lobby: a node's share of the lobby changed; queue: someone joined the queue there
 and from the store itself, never from another node:
   down: this node cannot reach the database; rejoined: it can again, and is in the fleet
 """
@@ -129,8 +136,8 @@ class HostTables(Protocol):
     async def serve_game(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """Talk with one game from its hello on."""
 
-    def leave(self, secret: str) -> None:
-        """The session that held this seat has ended."""
+    def leave(self, secret: str, *, left: bool = False) -> None:
+        """The session that held this seat has ended (`left`: its player never sat)."""
 
     def dropped(self, secret: str) -> None:
         """The player at this seat went (a drop, not a crash)."""
@@ -154,6 +161,25 @@ class HostTables(Protocol):
         """Table `code`, taken over here, went on on the node it was taken from while
         that node was cut off (`moves`: all of them there): the moves after those
         kept are played here too, if the game has had none here since."""
+
+
+class HostQueue(Protocol):
+    """What the fleet asks of this node's pairing queue (hall/pairing.py's `PairingQueue`)."""
+
+    def joined_elsewhere(self) -> None:
+        """Someone joined the queue on another node: look for pairs soon."""
+
+    def paired_elsewhere(self, node: str, seeker: str, secret: str, view: TableView) -> bool:
+        """Seeker `seeker`, waiting here, was paired by `node`: their seat is `secret`
+        at table `view` there. False if they have left the queue."""
+
+    def requeue(self, seeker: str) -> None:
+        """Seeker `seeker`, waiting here, was claimed by another node for a pairing it
+        could not seat: back in the queue, if they still wait."""
+
+    def rejoined(self) -> None:
+        """This node is back in the fleet: its seekers go back in the shared queue
+        (the others may have forgotten them while it was out)."""
 
 
 class HostLobby(Protocol):
@@ -215,11 +241,13 @@ class Fleet:
         store: Store,
         lobby: HostLobby,
         *,
+        queue: HostQueue,
         people: Callable[[], list[Presence]],
         log: Callable[[str], None],
     ) -> None:
         self.store = store
         self.lobby = lobby
+        self.queue = queue
         self.tables = lobby.tables
         self._people = people  # who is on this node, as the lobby shows them
         self._changed = lobby.refresh  # the lobby changed elsewhere: show it again
@@ -239,6 +267,9 @@ class Fleet:
         self._own_pieces: dict[str, list[bytes]] = {}  # an own game given over, so far
         # Seats given over to other nodes, and the reconciling after being cut off.
         self._giving: set[asyncio.Task[None]] = set()
+        # Seats here given to players on other nodes (an invitation, a pairing) whose
+        # game has not sat yet: secret -> their node. Left if that node goes first.
+        self._promised: dict[str, str] = {}
         self._outbox = Outbox(store, self._not_sent)
         self._unsent: list[tuple[str, Message]] = []  # to be sent once more (RESENT)
 
@@ -306,6 +337,10 @@ class Fleet:
         for link, hosted in list(self._hosted.items()):
             if hosted.node not in live:  # (and the games it relayed here)
                 self._cut_off(link, "the server's node they play through went")
+        for secret, node in list(self._promised.items()):
+            if node not in live:  # (and the seats its players had not taken yet)
+                del self._promised[secret]
+                self.tables.leave(secret, left=True)
         if live != self._live:
             gone = self._live - live
             if gone:
@@ -395,6 +430,7 @@ class Fleet:
         try:
             if "secret" in message:
                 secret = str(message["secret"])
+                self._promised.pop(secret, None)
             else:
                 how, code, name = (str(message[key]) for key in ("how", "code", "name"))
                 sit = {
@@ -455,6 +491,7 @@ class Fleet:
         task = asyncio.create_task(self._reconcile())
         self._giving.add(task)
         task.add_done_callback(self._giving.discard)
+        self.queue.rejoined()
         self._look_soon = True
         self._resend()
 
@@ -493,8 +530,17 @@ class Fleet:
         view = self.tables.view_of(secret)
         if view is None:
             return False
+        self._promised[secret] = node
         self.tell(node, "seat", name=name, secret=secret, table=list(astuple(view)))
         return True
+
+    def seat_seeker(self, node: str, seeker: str, secret: str) -> None:
+        """Seeker `seeker`, in the queue of `node`, has the seat `secret` at a new table
+        here: that node sends their session to it (and says `unseat` if it cannot)."""
+        view = self.tables.view_of(secret)
+        assert view is not None  # (the table was opened a moment ago, on the loop)
+        self._promised[secret] = node
+        self.tell(node, "paired", seeker=seeker, secret=secret, table=list(astuple(view)))
 
     # -- a take-over across nodes (hall/take_over_elsewhere.py) ------------------------------
 
@@ -539,9 +585,7 @@ class Fleet:
         if "secret" not in message:
             answer.set_result(None)
             return
-        code, state, black, white, variant, clock, move, at, waiting = message["table"]
-        view = TableView(code, state, black, white, variant, clock, move, at, tuple(waiting))
-        answer.set_result((str(message["secret"]), view))
+        answer.set_result((str(message["secret"]), _view(message["table"])))
 
     # -- messages -------------------------------------------------------------------------
 
@@ -575,8 +619,11 @@ class Fleet:
                 if not self._unsent:
                     asyncio.get_running_loop().call_later(RESEND_WAIT, self._resend)
                 self._unsent.append((node, {**message, "again": True}))
-            elif message.get("kind") == "seat":  # the guest there never sat down: let go
-                self.tables.leave(str(message.get("secret")))
+            elif message.get("kind") in ("seat", "paired"):  # never sat down there: let go
+                secret = str(message.get("secret"))
+                self._promised.pop(secret, None)
+                # (a paired seeker: as if they had left, and the new table ends)
+                self.tables.leave(secret, left=message.get("kind") == "paired")
             elif message.get("kind") == "take":  # (not waited for: the game stays there)
                 answer = self._asked.get(str(message.get("ask")))
                 if answer is not None and not answer.done():
@@ -599,6 +646,10 @@ class Fleet:
             (self._went_down if kind == "down" else self._rejoined)()
         elif kind == "lobby":
             self._look_soon = True  # (within SHARE_AGAIN)
+        elif kind == "queue":
+            self.queue.joined_elsewhere()
+        elif kind == "requeue":
+            self.queue.requeue(str(message.get("seeker")))
         elif kind == "sit":
             self._sit(node, link, message)
         elif kind == "line":
@@ -634,12 +685,16 @@ class Fleet:
             self.lobby.gone_elsewhere(node, name)
         elif kind == "seat":
             secret = str(message.get("secret"))
-            code, state, black, white, variant, clock, move, at, waiting = message["table"]
-            view = TableView(code, state, black, white, variant, clock, move, at, tuple(waiting))
-            if not self.lobby.seated_elsewhere(node, name, secret, view):
+            if not self.lobby.seated_elsewhere(node, name, secret, _view(message["table"])):
                 self.tell(node, "unseat", secret=secret)
+        elif kind == "paired":
+            secret, seeker = str(message.get("secret")), str(message.get("seeker"))
+            if not self.queue.paired_elsewhere(node, seeker, secret, _view(message["table"])):
+                self.tell(node, "unseat", secret=secret, left=True)
         elif kind == "unseat":
-            self.tables.leave(str(message.get("secret")))
+            secret = str(message.get("secret"))
+            if self._promised.pop(secret, None) is not None:
+                self.tables.leave(secret, left=bool(message.get("left")))
         elif kind == "take":
             task = asyncio.create_task(self._give(node, message))
             self._giving.add(task)
@@ -650,3 +705,9 @@ class Fleet:
                 pieces.append(base64.b64decode(str(message.get("data", ""))))
         elif kind == "taken":
             self._taken(message)
+
+
+def _view(fields: list[Any]) -> TableView:
+    """A table as a message carries it (a list of TableView's fields)."""
+    code, state, black, white, variant, clock, move, at, waiting = fields
+    return TableView(code, state, black, white, variant, clock, move, at, tuple(waiting))

@@ -23,7 +23,7 @@ import contextlib
 import json
 import re
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import UTC
 from pathlib import Path
 from typing import Any, TypeVar
@@ -54,7 +54,9 @@ from .migrations import check, migrate
 from .names import name_key
 from .node_link import CONNECT_TIMEOUT, NodeLink
 from .penalties import Penalty, Subject, change_kept
+from .postgres_seekers import SharedSeekers
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
+from .seekers import Seeker
 from .standings import ArchivedGame, Profile, Standing
 from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
@@ -142,6 +144,9 @@ class PostgresStore:
         self.players_dir = players_dir
         self._node = secrets.token_hex(6)
         self._codes = SharedKeyCodes(self)
+        self._seekers = SharedSeekers(
+            self._node, self.where, LOBBY_CHANNEL, lambda: self._link.connection()
+        )
         # One connection first (at start, before the node serves anyone: it may wait):
         # what is wrong is said at once, not after the pool's retries.
         with connect(url) as conn:
@@ -168,6 +173,7 @@ class PostgresStore:
     async def leave(self) -> None:
         await self._link.stop_listening()
         with contextlib.suppress(StorageError):
+            await self._execute("DELETE FROM seekers WHERE node = %s", (self._node,))
             await self._execute("DELETE FROM nodes WHERE id = %s", (self._node,))
 
     async def close(self) -> None:
@@ -265,6 +271,14 @@ class PostgresStore:
     async def rating(self, name: str) -> tuple[float, int]:
         rows = await self._execute("SELECT rating, games FROM ratings WHERE name = %s", (name,))
         return (float(rows[0][0]), int(rows[0][1])) if rows else (FIRST_RATING, 0)
+
+    async def ratings(self, names: Collection[str]) -> dict[str, tuple[float, int]]:
+        wanted = list(dict.fromkeys(names))
+        rows = await self._execute(
+            "SELECT name, rating, games FROM ratings WHERE name = ANY(%s)", (wanted,)
+        )
+        found = {name: (float(rating), int(games)) for name, rating, games in rows}
+        return {name: found.get(name, (FIRST_RATING, 0)) for name in wanted}
 
     async def results(self, name: str) -> Results:
         rows = await self._execute(
@@ -520,6 +534,20 @@ class PostgresStore:
 
     async def live_nodes(self) -> set[str]:
         return {row[0] for row in await self._execute("SELECT id FROM live_nodes")}
+
+    # -- the pairing queue (seekers.py's SeekerBook): postgres_seekers.py's ------------------
+
+    async def seek(self, seekers: list[Seeker], now: float) -> None:
+        await self._seekers.seek(seekers, now)
+
+    async def unseek(self, seeker_id: str) -> bool:
+        return await self._seekers.unseek(seeker_id)
+
+    async def seekers(self, now: float) -> list[Seeker]:
+        return await self._seekers.seekers(now)
+
+    async def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        return await self._seekers.claim_pairs(pairs)
 
 
 class SharedKeyCodes:

@@ -6,10 +6,10 @@ only to a `Store`; the games never know which one it is.
 
 What it holds: finished games and their results, ratings, the accounts (which
 SSH keys are which name's: account_keys.py's `AccountStore`, a part of `Store`),
-the games kept not over (adjourned, or in play when last written), and, for a
-fleet, each node's
-share of the lobby (who is there, which tables) and the messages between
-nodes. On SQLite there are no other nodes: the fleet's part is empty. The
+the games kept not over (adjourned, or in play when last written), the players
+waiting to be paired (seekers.py's `SeekerBook`, a part of `Store`), and, for a
+fleet, each node's share of the lobby (who is there, which tables) and the
+messages between nodes. On SQLite there are no other nodes: the fleet's part is empty. The
 records that pass through it (`PlayedGame`, `UnfinishedGame`) are
 declared here, beside the interface; those of the standings (`Results`,
 `Standing`, `Profile`, `ArchivedGame`) in standings.py.
@@ -17,7 +17,7 @@ declared here, beside the interface; those of the standings (`Results`,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -26,6 +26,7 @@ from ...core import Ending, Game
 from ...net.terms import TimeControl
 from .account_keys import AccountStore, KeyCodeStore
 from .penalties import PenaltyLedger
+from .seekers import SeekerBook
 from .standings import ArchivedGame, Profile, Results, Standing
 
 # What a node says to another: a JSON object (see fleet.py for the kinds).
@@ -85,10 +86,11 @@ class UnfinishedGame:
     adjourned: bool
 
 
-class Store(AccountStore, PenaltyLedger, Protocol):
+class Store(AccountStore, PenaltyLedger, SeekerBook, Protocol):
     """The server's state beyond its process, the accounts included (key_owner,
-    keys_of, claim, add_key, remove_key: account_keys.py) and the penalties of
-    guessing (change_penalties: penalties.py). Its storage methods are coroutines:
+    keys_of, claim, add_key, remove_key: account_keys.py), the penalties of
+    guessing (change_penalties: penalties.py) and the pairing queue (seek, unseek,
+    seekers, claim_pairs: seekers.py). Its storage methods are coroutines:
     on PostgreSQL they wait on the network without holding up the event loop, each
     statement within its timeout (node_link.py); on SQLite they run at once (a local
     file, quick). Methods raise StorageError (one sentence) when the store fails;
@@ -129,6 +131,10 @@ class Store(AccountStore, PenaltyLedger, Protocol):
 
     async def rating(self, name: str) -> tuple[float, int]:
         """`name`'s rating and how many rated games it rests on."""
+
+    async def ratings(self, names: Collection[str]) -> dict[str, tuple[float, int]]:
+        """Each of `names`' rating and rated games, as rating() gives them, read in one
+        query (a lobby of N people is one round trip, not N)."""
 
     async def results(self, name: str) -> Results:
         """`name`'s wins, losses and draws at this server's tables."""
