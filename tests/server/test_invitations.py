@@ -11,10 +11,12 @@ import asyncio
 from tui_reversi.core import Color
 from tui_reversi.net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE
 from tui_reversi.net.remote import TABLE_SECRET_VARIABLE, is_guest
+from tui_reversi.server.ledger.ratings import shown_rating
 
 from .conftest import Player, wait_until
 from .test_store import played
 from .test_tables import Game as TableGame
+from .test_tables import seat
 
 
 class Guest(TableGame):
@@ -271,3 +273,77 @@ async def test_an_adjourned_game_is_listed_for_its_players_only_and_resumed_from
     env = await next_game(alice.player)
     seat = arcade.tables.seat_of(env[TABLE_SECRET_VARIABLE])
     assert seat.table.code == code and seat.color == Color.BLACK
+
+
+async def test_the_lookers_own_records_are_not_read_again_each_second_however_many_look(serve):
+    arcade = await serve(max_per_address=10)
+    store = arcade.archive
+    await store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))  # alice 1516?, bob 1484?
+    batches: list[set[str]] = []  # each read of many ratings at once
+    records: list[str] = []  # each read of one name's record: results, profile, rating
+    many, results, profile, one = store.ratings, store.results, store.profile, store.rating
+    store.ratings = lambda names: batches.append(set(names)) or many(names)
+    store.results = lambda name: records.append(name) or results(name)
+    store.profile = lambda name, games: records.append(name) or profile(name, games)
+    store.rating = lambda name: records.append(name) or one(name)
+    lookers = [await Guest.arrive(arcade, name) for name in ("alice", "bob", "carol", "dave")]
+
+    async def reads_in_five_refreshes() -> tuple[int, int]:
+        batches.clear()
+        records.clear()
+        for _ in range(5):
+            await arcade.lobby.refresh()
+        return len(batches), len(records)
+
+    async def look(guest: Guest) -> list[str]:
+        guest.say("look")
+        view = [await guest.hear_starting("person ")]
+        while view[-1] != "shown":
+            view.append(await guest.hear())
+        return view
+
+    last = "last Your last game, against bob (id 1), moved your rating +16."
+    assert last in await look(lookers[0])
+    assert await reads_in_five_refreshes() == (5, 0)  # one looker: no record read again
+    for guest in lookers[1:]:
+        await look(guest)
+    assert await reads_in_five_refreshes() == (5, 0)  # four: the same
+    # A rated game kept elsewhere (another node of a fleet): the ratings read for the
+    # lobby show it, and the two players' records alone are read again, once.
+    before, _ = await one("alice")
+    await store.keep(played("BBBBB", ("bob", "alice"), Color.BLACK))
+    assert await reads_in_five_refreshes() == (5, 4)  # (results and last game, each)
+    rating, games = await one("alice")
+    record = f"record {shown_rating(rating, games)} 2 1 won, 1 lost, 0 drawn"
+    assert await lookers[0].hear_starting("record ") == record
+    change = rating - before
+    assert change < 0
+    moved = f"last Your last game, against bob (id 2), moved your rating {change:+.0f}."
+    assert await lookers[0].hear() == moved
+
+
+async def test_a_game_kept_here_has_its_players_records_read_again_at_once(serve):
+    arcade = await serve(max_per_address=10)
+    store = arcade.archive
+    records: list[str] = []  # each read of one name's results
+    results = store.results
+    store.results = lambda name: records.append(name) or results(name)
+    watcher = await Guest.arrive(arcade, "alice")
+    watcher.say("look")
+    assert await watcher.hear_starting("record ") == "record 1500? 0 0 won, 0 lost, 0 drawn"
+    # alice loses to a guest: a game kept, unrated, that the ratings read cannot show.
+    alice = await TableGame.connect(await seat(arcade, "alice", "table"))
+    await alice.hear_until("ready")
+    (code,) = arcade.tables.tables
+    zed = await Player.connect(arcade, "zed", guest=True, command=f"join {code}")
+    guest = await TableGame.connect((await zed.facts())["env"])
+    await guest.hear_until("ready")
+    alice.say("move 0 d3")
+    await guest.hear_until("moved 0 d3")
+    records.clear()
+    alice.say("resign")
+    # Within a second's refresh, not RECORD_AGAIN (30 s, past the test's patience) later.
+    lost = "record 1500? 0 0 won, 1 lost, 0 drawn"
+    while await watcher.hear_starting("record ") != lost:
+        pass  # (a lobby sent before the game was kept)
+    assert records == ["alice"]
