@@ -573,15 +573,20 @@ class LobbyHost:
             names = list(dict.fromkeys([*sorted(people), *seated, *lookers]))
             read = await read_ratings(self.tables.store, names)
             rated = shown_ratings(names, read)
-            records: dict[str, tuple[str, int, OwnRecord]] = {}
+            # The lookers' own records (own_records.py: read again only when stale).
             self._records.forget_all_but(lookers)
-            for name in lookers:
-                if name not in read and not is_guest(name) and self.tables.store is not None:
-                    continue  # (the ratings cannot be read: that lobby waits for the store)
-                rating, games = read.get(name, (FIRST_RATING, 0))
-                with contextlib.suppress(StorageError):  # (likewise)
-                    own = await self._records.of(name, games)
-                    records[name] = (shown_rating(rating, games), games, own)
+            # Whose rating could not be read waits for the store (a server without one: nobody).
+            no_store = self.tables.store is None
+            games = {
+                name: read.get(name, (FIRST_RATING, 0))[1]
+                for name in lookers
+                if name in read or is_guest(name) or no_store
+            }
+            records: dict[str, tuple[str, int, OwnRecord]] = {}
+            with contextlib.suppress(StorageError):  # (those lobbies wait for the store)
+                for name, own in (await self._records.of(games)).items():
+                    rating, count = read.get(name, (FIRST_RATING, 0))
+                    records[name] = (shown_rating(rating, count), count, own)
             for guest in looking:
                 if guest.name not in records:
                     continue

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...net.remote import is_guest
 from ..ledger.standings import Results
@@ -36,7 +36,8 @@ class OwnRecord:
 
 
 class OwnRecords:
-    """The lookers' records by name: of() reads the stale ones, kept() makes some stale."""
+    """The lookers' records by name: of() reads the stale ones (all in one store
+    call), kept() makes some stale."""
 
     def __init__(
         self, store: Callable[[], Store | None], now: Callable[[], float] = time.monotonic
@@ -56,18 +57,35 @@ class OwnRecords:
         for name in [name for name in self._records if name not in looking]:
             del self._records[name]
 
-    async def of(self, name: str, games: int) -> OwnRecord:
-        """`name`'s record, read again if it may have changed: `games` is the rated
-        games their rating rests on now. Raises StorageError."""
-        kept = self._records.get(name)
+    async def of(self, lookers: dict[str, int]) -> dict[str, OwnRecord]:
+        """Each looker's record, `lookers` giving the rated games each one's rating
+        rests on now; those that may have changed are read again: their results in
+        one store call, then the last game of each whose results or rated games did
+        change. Raises StorageError."""
         now = self._now()
-        if kept is not None and kept.games == games and now - kept.read < RECORD_AGAIN:
-            return kept
+        stale = [
+            name
+            for name, games in lookers.items()
+            if not is_guest(name) and not self._fresh(self._records.get(name), games, now)
+        ]
         store = self._store()
-        if store is None or is_guest(name):  # (guests play unrated: nothing to read)
-            record = OwnRecord(games, str(Results()), "", now)
-        else:
-            results, last = await store.results(name), await last_game_lines(store, name)
-            record = OwnRecord(games, str(results), " ".join(last), now)
-        self._records[name] = record
-        return record
+        if stale and store is not None:
+            read = await store.records(stale)
+            for name in stale:
+                kept, games, results = self._records.get(name), lookers[name], str(read[name])
+                if kept is not None and (kept.games, kept.results) == (games, results):
+                    self._records[name] = replace(kept, read=now)  # (nothing new)
+                else:
+                    last = " ".join(await last_game_lines(store, name))
+                    self._records[name] = OwnRecord(games, results, last, now)
+        # A guest plays unrated (and a server without a store keeps nothing): no record.
+        nothing = str(Results())
+        return {
+            name: self._records.get(name) or OwnRecord(games, nothing, "", now)
+            for name, games in lookers.items()
+        }
+
+    @staticmethod
+    def _fresh(kept: OwnRecord | None, games: int, now: float) -> bool:
+        """True if `kept` is still the record: no rated game since, read lately."""
+        return kept is not None and kept.games == games and now - kept.read < RECORD_AGAIN
