@@ -229,23 +229,20 @@ async def report(
     replay = await timings(lambda: store.archived_game(game_id))
     print(f"  replay (one game by id):             {replay}")
     names = sorted(counts)[:LOBBY]
+
+    async def one_by_one(read: Callable[[str], Awaitable[object]]) -> None:
+        for name in names:
+            await read(name)
+
     at_once = await timings(lambda: store.ratings(names))
     print(f"  {f'a lobby of {LOBBY}: ratings in one read:':<36} {at_once}")
-
-    async def one_by_one() -> None:
-        for name in names:
-            await store.rating(name)
-
-    print(f"  {'the same, a read a name:':<36} {await timings(one_by_one)}")
+    each = await timings(lambda: one_by_one(store.rating))
+    print(f"  {'the same, a read a name:':<36} {each}")
     # The app's lobby: each looker's own results, for all of them at once.
     records = await timings(lambda: store.records(names))
     print(f"  {f'{LOBBY} lookers: results in one read:':<36} {records}")
-
-    async def results_one_by_one() -> None:
-        for name in names:
-            await store.results(name)
-
-    print(f"  {'the same, a read a name:':<36} {await timings(results_one_by_one)}")
+    each = await timings(lambda: one_by_one(store.results))
+    print(f"  {'the same, a read a name:':<36} {each}")
 
 
 async def bench_sqlite(directory: Path, players: int, games: int) -> None:
