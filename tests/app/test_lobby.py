@@ -141,6 +141,27 @@ async def test_the_lobby_lists_people_tables_adjourned_games_and_the_record(make
         await until(pilot, lambda: not isinstance(app.screen, LobbyScreen), "back to the game")
 
 
+async def test_after_a_rated_game_the_lobby_says_how_it_moved_the_rating(make_app, server):
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await open_lobby(pilot, app, server)
+        shown = lobby.query_one("#lobby-record", Literal)
+        assert "Your last game" not in str(shown.content)  # no rated game yet
+        # alice wins her second rated game, against bob: the server sends the lobby again.
+        after = [text for text in LOBBY if not text.startswith(("record ", "shown"))]
+        last = "Your last game, against bob (id 12), moved your rating +15."
+        server.say(*after, "record 1531? 2 2 won, 0 lost, 0 drawn", f"last {last}", "shown")
+        await until(pilot, lambda: "+15" in str(shown.content), "the rating's change")
+        assert str(shown.content) == (
+            "Your record here: 2 won, 0 lost, 0 drawn; rating 1531? after 2 rated games.\n" + last
+        )
+        await pilot.pause()
+        assert shown.region.height == 2  # both lines on screen, under the list
+        # The next lobby without such a line (a game without a rating since): gone again.
+        server.say(*LOBBY)
+        await until(pilot, lambda: "+15" not in str(shown.content), "the change gone")
+
+
 @pytest.mark.parametrize("size", [(80, 24), (60, 21)])
 async def test_each_name_has_its_rating_beside_it_provisional_marked_a_guest_none(
     make_app, server, size
