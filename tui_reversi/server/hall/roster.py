@@ -148,7 +148,7 @@ async def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
             results = await archive.results(name)
             lines.append(
                 f"Your record here: {results}; rating {shown_rating(rating, games)} "
-                f"after {games} rated games."
+                f"after {games} rated {'game' if games == 1 else 'games'}."
             )
             lines += await last_game_lines(archive, name)
         except StorageError as error:
