@@ -11,28 +11,31 @@ Then, through the store interface (server/ledger/standings.py's queries):
   on SQLite, EXPLAIN on PostgreSQL): each reads an index, none scans a table;
 - `leaderboard(20)` (`top`), `profile(NAME, 10)` (`player NAME`) for the busiest
   player and for a median one, and `archived_game(ID)` (`replay ID`): median
-  and slowest of 20 calls each, in ms (the target: under 100 ms).
+  and slowest of 20 calls each, in ms (the target: under 100 ms);
+- the ratings beside the names of a lobby of 200 people: one `ratings(NAMES)`
+  read against a `rating(NAME)` for each, as the lobby read them before; and
+  200 lookers' own results: one `records(NAMES)` against a `results(NAME)`
+  each, as the app's lobby read them every second before.
 
 SQLite always; PostgreSQL too with --postgres (a temporary cluster, the
 machine's initdb, as the tests start one) or --database URL (an empty
 database: it is migrated and filled).
 
-Then quick pairing (`play`, server/hall/pairing.py): 100 players join one
-node's queue at once, ratings drawn around 1500 (sd 200), all on the same
-terms; it prints how long the joins took (pairs whose ratings are within the
-first window are seated during them), how long one pass over the queue takes,
-and, the clock then stepped a second at a time (the window widening as it
-does), how many seconds of waiting it took to pair everyone. In-process, with
-the server's own tables; no SSH. Measures and prints; asserts nothing:
+First, quick pairing (`play`): bench/pairing.py's figures, 100 players joining
+the queue at once, on one node and (with --postgres or --database) on two
+nodes of one PostgreSQL, from join to seated. Measures and prints; asserts
+nothing:
 
     nice -n 10 python bench/community.py
     nice -n 10 python bench/community.py --postgres
+    nice -n 10 python bench/community.py --pairing-only --postgres
     nice -n 10 python bench/community.py --players 1000 --games 100000
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import random
 import sqlite3
@@ -40,13 +43,15 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT)]
+sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
+
+import pairing  # noqa: E402  (bench/pairing.py)
 
 from tui_reversi.server.ledger import standings  # noqa: E402
 from tui_reversi.server.ledger.archive import Archive  # noqa: E402
@@ -55,6 +60,7 @@ from tui_reversi.server.ledger.store import Store  # noqa: E402
 MOVES = "f5d6c3d3c4f4f6f3e6e7"  # every archived game's moves (their length does not matter)
 FIRST_ENDED = datetime(2025, 1, 1, tzinfo=UTC)
 CALLS = 20
+LOBBY = 200  # people in a lobby whose ratings are read beside their names
 
 
 def player_name(number: int) -> str:
@@ -174,21 +180,21 @@ class Recorder:
         self.query = query
         self.statements: dict[str, tuple[object, ...]] = {}
 
-    def __call__(self, sql: str, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
+    async def __call__(self, sql: str, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
         self.statements.setdefault(sql, params)
-        return self.query(sql, params)
+        return await self.query(sql, params)
 
 
-def timings(call: Callable[[], object]) -> str:
+async def timings(call: Callable[[], Awaitable[object]]) -> str:
     spent = []
     for _ in range(CALLS):
         start = time.perf_counter()
-        call()
+        await call()
         spent.append((time.perf_counter() - start) * 1000)
     return f"median {statistics.median(spent):6.1f} ms, slowest {max(spent):6.1f} ms"
 
 
-def report(
+async def report(
     store: Store,
     query: standings.Query,
     explain: Callable[[str, tuple[object, ...]], list[str]],
@@ -197,8 +203,8 @@ def report(
     busiest = max(counts, key=counts.__getitem__)
     median = sorted(counts, key=counts.__getitem__)[len(counts) // 2]
     recorder = Recorder(query)
-    standings.leaderboard(recorder, 20)
-    standings.profile(recorder, busiest, 10)
+    await standings.leaderboard(recorder, 20)
+    await standings.profile(recorder, busiest, 10)
     print("  query plans (each statement top and player run):")
     for sql, params in recorder.statements.items():
         print(
@@ -208,24 +214,40 @@ def report(
         )
         for plan in explain(sql, params):
             print(f"      {plan}")
-    profile = store.profile(busiest, 10)
+    profile = await store.profile(busiest, 10)
     assert profile is not None
-    print(f"  top 20:                              {timings(lambda: store.leaderboard(20))}")
+    print(f"  top 20:                              {await timings(lambda: store.leaderboard(20))}")
     print(
         f"  player (busiest, {counts[busiest]:>6} games):       "
-        f"{timings(lambda: store.profile(busiest, 10))}"
+        f"{await timings(lambda: store.profile(busiest, 10))}"
     )
     print(
         f"  player (median,  {counts[median]:>6} games):       "
-        f"{timings(lambda: store.profile(median, 10))}"
+        f"{await timings(lambda: store.profile(median, 10))}"
     )
     game_id = profile.games[0].id
-    print(f"  replay (one game by id):             {timings(lambda: store.archived_game(game_id))}")
+    replay = await timings(lambda: store.archived_game(game_id))
+    print(f"  replay (one game by id):             {replay}")
+    names = sorted(counts)[:LOBBY]
+
+    async def one_by_one(read: Callable[[str], Awaitable[object]]) -> None:
+        for name in names:
+            await read(name)
+
+    at_once = await timings(lambda: store.ratings(names))
+    print(f"  {f'a lobby of {LOBBY}: ratings in one read:':<36} {at_once}")
+    each = await timings(lambda: one_by_one(store.rating))
+    print(f"  {'the same, a read a name:':<36} {each}")
+    # The app's lobby: each looker's own results, for all of them at once.
+    records = await timings(lambda: store.records(names))
+    print(f"  {f'{LOBBY} lookers: results in one read:':<36} {records}")
+    each = await timings(lambda: one_by_one(store.results))
+    print(f"  {'the same, a read a name:':<36} {each}")
 
 
-def bench_sqlite(directory: Path, players: int, games: int) -> None:
+async def bench_sqlite(directory: Path, players: int, games: int) -> None:
     path = directory / "archive.sqlite3"
-    Archive(path, directory / "players").close()  # the schema, indexes and all
+    await Archive(path, directory / "players").close()  # the schema, indexes and all
     db = sqlite3.connect(path, isolation_level=None)
     start = time.perf_counter()
     db.execute("BEGIN")
@@ -243,11 +265,11 @@ def bench_sqlite(directory: Path, players: int, games: int) -> None:
     def explain(sql: str, params: tuple[object, ...]) -> list[str]:
         return [str(row[3]) for row in plans.execute(f"EXPLAIN QUERY PLAN {sql}", params)]
 
-    report(store, store._rows, explain, counts)
-    store.close()
+    await report(store, store._rows, explain, counts)
+    await store.close()
 
 
-def bench_postgres(url: str, directory: Path, players: int, games: int) -> None:
+async def bench_postgres(url: str, directory: Path, players: int, games: int) -> None:
     import psycopg
 
     from tui_reversi.server.ledger.postgres import PostgresStore, migrate_database
@@ -265,78 +287,16 @@ def bench_postgres(url: str, directory: Path, players: int, games: int) -> None:
         f"{time.perf_counter() - start:.0f} s"
     )
     store = PostgresStore(url, directory / "players")
+    await store.open()
     plans = psycopg.connect(url, autocommit=True)
 
     def explain(sql: str, params: tuple[object, ...]) -> list[str]:
         rows = plans.execute(f"EXPLAIN {sql.replace('?', '%s')}".encode(), params).fetchall()
         return [str(row[0]).strip() for row in rows]
 
-    report(store, store._rows, explain, counts)
+    await report(store, store._rows, explain, counts)
     plans.close()
-    store.close()
-
-
-def bench_pairing(count: int, seed: int = 2) -> None:
-    import asyncio
-
-    from tui_reversi.core import Variant
-    from tui_reversi.net.terms import TimeControl
-    from tui_reversi.server.hall.pairing import WIDENING, WINDOW, PairingQueue, Seeker
-    from tui_reversi.server.hall.tables import Tables
-
-    async def run() -> None:
-        chooser = random.Random(seed)
-        now = [0.0]
-        queue = PairingQueue(Tables(lambda text: None), lambda text: None, now=lambda: now[0])
-        paired_at: dict[str, float] = {}
-
-        def seated(name: str) -> Callable[[str, str], None]:
-            return lambda secret, code: paired_at.setdefault(name, now[0])
-
-        clock = TimeControl.parse("5+3")
-        seekers = [
-            Seeker(
-                f"p{n}",
-                chooser.gauss(1500, 200),
-                Variant.OTHELLO,
-                clock,
-                False,
-                False,
-                seated(f"p{n}"),
-            )
-            for n in range(count)
-        ]
-        start = time.perf_counter()
-        for seeker in seekers:
-            queue.join(seeker)
-        joined = (time.perf_counter() - start) * 1000
-        at_once = len(paired_at)
-        passes: list[float] = []
-        while queue.seekers and now[0] < 600:
-            now[0] += 1.0
-            start = time.perf_counter()
-            queue.pair()
-            passes.append((time.perf_counter() - start) * 1000)
-        waits = sorted(paired_at.values())
-        print(
-            f"Pairing, {count} players joining at once (window {WINDOW:g} points, "
-            f"+{WIDENING:g} a second):"
-        )
-        print(f"  the {count} joins: {joined:.1f} ms; {at_once} of them seated during them")
-        if passes:
-            print(
-                f"  one pass over the queue: median {statistics.median(passes):.2f} ms, "
-                f"slowest {max(passes):.2f} ms"
-            )
-        print(
-            f"  waited to be paired: median {statistics.median(waits):.0f} s, "
-            f"90th percentile {waits[int(len(waits) * 0.9) - 1]:.0f} s, last {waits[-1]:.0f} s; "
-            f"{len(queue.seekers)} left alone"
-        )
-        for seeker in list(queue.seekers):
-            queue.leave(seeker)
-
-    asyncio.run(run())
+    await store.close()
 
 
 def main() -> None:
@@ -350,12 +310,12 @@ def main() -> None:
     parser.add_argument("--pairing-only", action="store_true", help="only the pairing figures")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f}")
-    bench_pairing(args.queueing)
+    pairing.figures(args.queueing, args.database, args.postgres)
     if args.pairing_only:
         return
     with tempfile.TemporaryDirectory(prefix="bench-community-") as temporary:
         directory = Path(temporary)
-        bench_sqlite(directory, args.players, args.games)
+        asyncio.run(bench_sqlite(directory, args.players, args.games))
         url, cluster = args.database, None
         if args.postgres and url is None:
             from tests.server.postgres_cluster import Cluster, find_bin
@@ -368,7 +328,7 @@ def main() -> None:
             url = cluster.database()
         try:
             if url is not None:
-                bench_postgres(url, directory, args.players, args.games)
+                asyncio.run(bench_postgres(url, directory, args.players, args.games))
         finally:
             if cluster is not None:
                 cluster.stop()

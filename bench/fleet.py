@@ -21,13 +21,24 @@ ports, and connects asyncssh clients with 80x24 terminals. Prints:
   time from PostgreSQL up again until both nodes are in the fleet again;
 - a node killed (kill -9): a third node C hosts a table joined from node B;
   from the kill, how long until the player on B is told, until B's lobby has
-  nobody of C's left, and until node B has taken the game over (and seated him).
+  nobody of C's left, and until node B has taken the game over (and seated him);
+- a node cut off from the database alone (only with the temporary PostgreSQL):
+  node D reaches it through a relay that cuts it off for 6 s under a table
+  joined from node B; how long until B has taken the game over, and once D can
+  reach the database again, until D is back in the fleet and until its player
+  sits at the game on B and it goes on (kept as not adjourned: the reconciling).
+- the database slow: N tables on node A play on while the keys and the ratings
+  are locked 5 s by another connection, three newcomers logging in to run `top`
+  meanwhile (their key check and page wait for the lock): the moves to the
+  other screen, p50 and p95, during the slowness and just before it, and how
+  long the newcomers waited.
 
 It prints the machine's load average before and after: the machine is shared.
 Measures and prints; asserts nothing. Run it under nice, once:
 
     nice -n 10 python bench/fleet.py
     nice -n 10 python bench/fleet.py --tables 10 --levels 10,20,40 --database postgresql://...
+    nice -n 10 python bench/fleet.py --slow-only --tables 10
 """
 
 from __future__ import annotations
@@ -50,6 +61,9 @@ sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
 from serve import OPTIONS, Player, key_of, load, ms, percentile, play_tables, read_banner, sit_down  # noqa: E402  (bench/serve.py)
 
 OUTAGE = 10.0  # seconds the database is stopped
+SLOW = 5.0  # seconds the database is slow (the keys and the ratings locked)
+NEWCOMERS = 3  # logins (running `top`) while it is slow
+CUT = 6.0  # seconds node D is cut off from the database alone
 
 
 def start_node(data_dir: Path, database: str) -> tuple[subprocess.Popen[str], int]:
@@ -66,15 +80,25 @@ def start_node(data_dir: Path, database: str) -> tuple[subprocess.Popen[str], in
 
 async def sit_across(port_a: int, port_b: int, table: int) -> tuple[Player, Player]:
     """A table opened on node A, and a guest who joined it by its code on node B."""
-    host = Player(f"host{table}", "table")
+    host, guest, _ = await table_across(port_a, port_b, f"host{table}", f"guest{table}")
+    return host, guest
+
+
+async def table_across(
+    port_a: int, port_b: int, host_name: str, guest_name: str
+) -> tuple[Player, Player, str]:
+    """A table opened on node A by `host_name`, joined on node B by `guest_name`: both
+    at the board, and the table's code."""
+    host = Player(host_name, "table")
     await host.open(port_a)
     await asyncio.wait_for(host.board_drawn.wait(), 300)
     while (found := re.search(rb"join ([A-Z2-9]{5})", host.text)) is None:
         await asyncio.sleep(0.05)
-    guest = Player(f"guest{table}", f"join {found.group(1).decode()}")
+    code = found.group(1).decode()
+    guest = Player(guest_name, f"join {code}")
     await guest.open(port_b)
     await asyncio.wait_for(guest.board_drawn.wait(), 300)
-    return host, guest
+    return host, guest, code
 
 
 async def moves_across(port_a: int, port_b: int, tables: int, seconds: float) -> None:
@@ -182,6 +206,15 @@ def node_of(database: str, code: str) -> str:
     return str(row[0]) if row else ""
 
 
+def going_on(database: str, code: str) -> bool:
+    """True once table `code`'s game is kept as going on (both players at it)."""
+    import psycopg
+
+    with psycopg.connect(database) as conn:
+        row = conn.execute("SELECT adjourned FROM unfinished WHERE code = %s", (code,)).fetchone()
+    return row is not None and not row[0]
+
+
 def kept_moves(database: str) -> int:
     import psycopg
 
@@ -215,18 +248,48 @@ async def database_stop(cluster, database: str, port_a: int, tables: int) -> Non
     await asyncio.gather(*(p.close() for pair in seated for p in pair))
 
 
+async def newcomer(port: int, user: str) -> tuple[float, bytes]:
+    """`ssh user@host top` with a key never seen: how long until the page, and the page."""
+    started = time.perf_counter()
+    async with asyncssh.connect(
+        "127.0.0.1", port, username=user, known_hosts=None, agent_path=None,
+        client_keys=[key_of(user)],
+    ) as conn:  # fmt: skip
+        result = await conn.run("top", encoding=None)
+    return time.perf_counter() - started, bytes(result.stdout or b"")
+
+
+async def database_slow(database: str, port_a: int, tables: int) -> None:
+    import psycopg
+
+    seated = [await sit_down(port_a, 3000 + n) for n in range(tables)]
+    baseline = await play_tables(seated, SLOW)  # (as many tables, the database quick)
+    await asyncio.gather(*(p.close() for pair in seated for p in pair))
+    seated = [await sit_down(port_a, 3100 + n) for n in range(tables)]
+    with psycopg.connect(database) as locker:  # (as a long transaction elsewhere would)
+        locker.execute("LOCK TABLE account_keys, ratings IN ACCESS EXCLUSIVE MODE")
+        asking = [asyncio.ensure_future(newcomer(port_a, f"new{n}")) for n in range(NEWCOMERS)]
+        latencies = await play_tables(seated, SLOW)
+        locker.rollback()
+    answered = await asyncio.gather(*asking)
+    waits = [waited for waited, _ in answered]
+    paged = sum(page.startswith(b"tui-reversi:") and b"cannot" not in page for _, page in answered)
+    print(
+        f"the database slow {SLOW:.0f} s (keys and ratings locked) under {tables} tables on "
+        f"node A: {len(latencies)} moves, to the other screen p50 "
+        f"{ms(percentile(latencies, 0.5))}, p95 {ms(percentile(latencies, 0.95))} (just "
+        f"before, quick: {len(baseline)} moves, p50 {ms(percentile(baseline, 0.5))}, p95 "
+        f"{ms(percentile(baseline, 0.95))}); {NEWCOMERS} newcomers running `top` meanwhile "
+        f"waited {', '.join(ms(w) for w in waits)}, {paged} got the page",
+        flush=True,
+    )
+    await asyncio.gather(*(p.close() for pair in seated for p in pair))
+
+
 async def node_killed(database: str, port_b: int, data_dir: Path) -> None:
     node, port_c = start_node(data_dir, database)
     try:
-        host = Player("killedhost", "table")
-        await host.open(port_c)
-        await asyncio.wait_for(host.board_drawn.wait(), 300)
-        while (found := re.search(rb"join ([A-Z2-9]{5})", host.text)) is None:
-            await asyncio.sleep(0.05)
-        code = found.group(1).decode()
-        guest = Player("leftguest", f"join {code}")
-        await guest.open(port_b)
-        await asyncio.wait_for(guest.board_drawn.wait(), 300)
+        host, guest, code = await table_across(port_c, port_b, "killedhost", "leftguest")
         await asyncio.sleep(2.0)
         guest.text = b""
         held_by = node_of(database, code)
@@ -263,6 +326,43 @@ async def node_killed(database: str, port_b: int, data_dir: Path) -> None:
         node.wait(timeout=60)
 
 
+async def node_cut_off(database: str, port_b: int, data_dir: Path, postgres_port: int) -> None:
+    from tests.server.db_cut import DatabaseCut
+
+    cut = DatabaseCut(postgres_port)
+    node, port_d = start_node(data_dir, cut.url_for(database))
+    try:
+        host, guest, code = await table_across(port_d, port_b, "cuthost", "cutguest")
+        await asyncio.sleep(2.0)
+        held_by, live = node_of(database, code), live_nodes(database)
+        cut.cut()
+        started = time.perf_counter()
+        while node_of(database, code) == held_by and time.perf_counter() - started < 60:
+            await asyncio.sleep(0.05)
+        taken = time.perf_counter() - started
+        await asyncio.sleep(max(0.0, CUT - taken))
+        cut.restore()
+        back = time.perf_counter()
+        rejoined = seated = 0.0
+        while not (rejoined and seated) and time.perf_counter() - back < 60:
+            now = time.perf_counter() - back
+            rejoined = rejoined or (now if live_nodes(database) >= live else 0.0)
+            seated = seated or (now if going_on(database, code) else 0.0)
+            await asyncio.sleep(0.02)
+        print(
+            f"node D cut off from the database alone {CUT:.0f} s under a table joined from "
+            f"node B: its game taken over by node B after {ms(taken)}; once D could reach "
+            f"the database again, D back in the fleet after {ms(rejoined)}, and its player "
+            f"seated at the game on B, going on, after {ms(seated)} (0 ms: not within 60 s)",
+            flush=True,
+        )
+        await asyncio.gather(host.close(), guest.close())
+    finally:
+        node.terminate()
+        node.wait(timeout=60)
+        cut.close()
+
+
 async def main() -> None:
     assert __doc__ is not None
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -272,7 +372,12 @@ async def main() -> None:
     parser.add_argument("--lobby-samples", type=int, default=10)
     parser.add_argument("--levels", default="20,40,80,120,160", help="games held on node A")
     parser.add_argument("--arrivals", type=int, default=5, help="arrivals timed per level")
-    parser.add_argument("--faults-only", action="store_true", help="a node killed, the db stopped")
+    parser.add_argument(
+        "--faults-only",
+        action="store_true",
+        help="a node killed, one cut off, the db stopped, the db slow",
+    )
+    parser.add_argument("--slow-only", action="store_true", help="the database slow, alone")
     args = parser.parse_args()
     from tests.server.postgres_cluster import Cluster, find_bin
     from tui_reversi.server.ledger.postgres import migrate_database
@@ -295,14 +400,18 @@ async def main() -> None:
             for name in ("a", "b"):
                 nodes.append(start_node(Path(temporary) / name, database))
             (_, port_a), (_, port_b) = nodes
-            if not args.faults_only:
+            everything = not (args.faults_only or args.slow_only)
+            if everything:
                 await moves_across(port_a, port_b, args.tables, args.seconds)
                 await moves_across(port_a, port_a, args.tables, args.seconds)
                 await lobby_latency(port_a, port_b, args.lobby_samples)
-            await node_killed(database, port_b, Path(temporary) / "c")
-            if cluster is not None:
+            if not args.slow_only:
+                await node_killed(database, port_b, Path(temporary) / "c")
+            if cluster is not None and not args.slow_only:
+                await node_cut_off(database, port_b, Path(temporary) / "d", cluster.port)
                 await database_stop(cluster, database, port_a, args.tables)
-            if not args.faults_only:
+            await database_slow(database, port_a, args.tables)
+            if everything:
                 levels = [int(level) for level in args.levels.split(",")]
                 await connections_per_node(port_a, levels, args.arrivals)
     finally:

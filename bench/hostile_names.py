@@ -39,7 +39,7 @@ SOURCES = [f"127.0.0.{n}" for n in range(2, 202)]
 # Run by the tree's own Python modules (PYTHONPATH=TREE): prints Bob's rating after
 # 12 games against Alice, each won by Bob after d3 and a resignation.
 REMATCHES = """
-import sys, tempfile
+import asyncio, inspect, sys, tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 from tui_reversi.core import Color, Ending, Game
@@ -48,6 +48,8 @@ try:  # (the server in three rooms, or before)
     from tui_reversi.server.ledger.store import PlayedGame
 except ImportError:
     from tui_reversi.server.archive import Archive, PlayedGame
+def done(answer):  # (the store's methods are coroutines since the fleet went async)
+    return asyncio.run(answer) if inspect.isawaitable(answer) else answer
 with tempfile.TemporaryDirectory() as scratch:
     archive = Archive(Path(scratch) / "archive.sqlite3", Path(scratch) / "players")
     names = ("bob", "alice")
@@ -55,9 +57,9 @@ with tempfile.TemporaryDirectory() as scratch:
         bob = Color.BLACK if names[0] == "bob" else Color.WHITE
         ending = Ending("resigned", bob, "alice resigned: bob wins.")
         game = Game.from_transcript("d3")
-        archive.keep(PlayedGame(f"R{number:04d}", game, names, datetime.now(UTC), ending))
+        done(archive.keep(PlayedGame(f"R{number:04d}", game, names, datetime.now(UTC), ending)))
         names = (names[1], names[0])
-    print(archive.rating("bob")[0])
+    print(done(archive.rating("bob"))[0])
 """
 
 

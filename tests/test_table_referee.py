@@ -8,6 +8,7 @@ player taking their seat over from another terminal."""
 from __future__ import annotations
 
 import asyncio
+import inspect
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -50,10 +51,12 @@ class TableServer:
         asyncio.run_coroutine_threadsafe(self.tables.start(self.archive), self.loop).result(10)
 
     def call(self, function: Callable[[], Any]) -> Any:
-        """`function()` run on the server's loop (as everything there runs)."""
+        """`function()` run on the server's loop (as everything there runs), awaited
+        if it is a coroutine."""
 
         async def run() -> Any:
-            return function()
+            answer = function()  # (the store's and the tables' coroutines are awaited)
+            return await answer if inspect.isawaitable(answer) else answer
 
         return asyncio.run_coroutine_threadsafe(run(), self.loop).result(10)
 

@@ -197,7 +197,9 @@ async def test_at_a_server_s_table_reviewing_is_no_way_to_the_engine_until_the_g
     async with app.run_test(size=(80, 24)) as pilot:
         repeatable(app)
         # A seat at a table, the person across still playing (the link as the screen reads it).
-        app.table = SimpleNamespace(state=SimpleNamespace(colour=Color.BLACK, ending=None))
+        app.table = SimpleNamespace(
+            state=SimpleNamespace(colour=Color.BLACK, ending=None, names=("", ""), ratings={})
+        )
         await pilot.press("comma")
         await pilot.pause()
         screen = app.screen

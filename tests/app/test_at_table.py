@@ -464,7 +464,7 @@ async def test_a_guest_at_the_table_is_marked_a_guest_unrated(at_table):
 async def test_the_guest_mark_is_read_whole_at_60_columns_too(at_table, size, said):
     """At 60 columns the sentence was cut: `...against guest-2e5d (a g…`."""
     app, server = at_table(Color.WHITE, names=("guest-2e5d", "bob"))
-    server.link.state.ratings = {"bob": 1517}
+    server.link.state.ratings = {"bob": "1517"}
     async with app.run_test(size=size) as pilot:
         await wait_for(pilot, lambda: "guest-2e5d" in status(app), "the board")
         await pilot.pause()
@@ -511,3 +511,32 @@ async def test_after_a_rated_game_the_dialog_shows_how_it_moved_both_ratings(at_
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen), "the board")
         assert status(app) == "Ratings: alice 1484 (-16), bob 1516 (+16)"
+
+
+def player_lines(panel: ScorePanel) -> list[str]:
+    return panel.render().plain.splitlines()[:2]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 21)])
+async def test_the_panel_shows_both_ratings_in_a_column_a_long_name_cut(at_table, size):
+    app, server = at_table(Color.WHITE, names=("a-very-long-name-indeed", "bob"))
+    async with app.run_test(size=size) as pilot:
+        panel = app.screen.query_one(ScorePanel)
+        server.say("rated a-very-long-name-indeed 1516?", "rated bob 1712")
+        await wait_for(pilot, lambda: "1712" in player_lines(panel)[1], "the ratings")
+        black, white = player_lines(panel)
+        assert "1516?" in black and "…" in black  # the name cut, its rating kept
+        assert black.index("1516?") + 1 == white.index("1712")  # one column, right-aligned
+        assert max(len(black), len(white)) <= panel.content_size.width  # nothing cut off
+        server.say("rated bob 1728")  # (after a rated game: the new one)
+        await wait_for(pilot, lambda: "1728" in player_lines(panel)[1], "the new rating")
+
+
+async def test_the_panel_leaves_a_guests_rating_empty(at_table):
+    app, server = at_table(Color.WHITE, names=("guest-2e5d", "bob"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        panel = app.screen.query_one(ScorePanel)
+        server.say("rated bob 1500?")
+        await wait_for(pilot, lambda: "1500?" in player_lines(panel)[1], "bob's rating")
+        black, _ = player_lines(panel)
+        assert black.split() == ["●", "Black", "guest-2e5d", "2", "◀"]

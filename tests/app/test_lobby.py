@@ -10,6 +10,7 @@ import pytest
 from textual.widgets import OptionList
 
 from tui_reversi.net.lobby_link import LobbyLink
+from tui_reversi.net.remote import GUEST_UNRATED
 from tui_reversi.screens.help import HelpScreen
 from tui_reversi.screens.invitation import InvitedScreen, InviteScreen, WaitingScreen
 from tui_reversi.screens.lobby import NO_LOBBY, LobbyScreen
@@ -26,6 +27,15 @@ LOBBY = [
     "table K7QP2 playing carol dave othello 5+3 12",
     "table M3XR9 open - frank anti - 1",
     "table P2QD4 adjourned alice bob othello - 31",
+    "person guest-7f3a9c0d1e2f3a4b free playing on their own",
+    "person a-very-long-name-indeed free playing on their own",
+    "rated alice 1516?",
+    "rated bob 1484?",
+    "rated carol 1712",
+    "rated dave 1650",
+    "rated [b]eve[/b] 1500?",
+    "rated frank 1523",
+    "rated a-very-long-name-indeed 2011",
     "record 1516? 1 1 won, 0 lost, 0 drawn",
     "shown",
 ]
@@ -34,9 +44,9 @@ LOBBY = [
 class FakeServer:
     """The server's end of the lobby line."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str = "alice") -> None:
         self.ours, theirs = socket.socketpair()
-        self.link = LobbyLink(theirs, theirs.makefile("rb"), "alice")
+        self.link = LobbyLink(theirs, theirs.makefile("rb"), name)
         self.ours.setblocking(False)
         self._pending = b""
 
@@ -77,6 +87,13 @@ async def until(pilot, condition, what: str, rounds: int = 200) -> None:
     raise AssertionError(f"never: {what}")
 
 
+def invited(app) -> bool:
+    """The invitation's dialog is up with its question and buttons mounted (a screen
+    pushed is composed a moment later; under load the test could look in between)."""
+    screen = app.screen
+    return isinstance(screen, InvitedScreen) and len(screen.query("#dialog-title, #yes")) == 2
+
+
 def rows(app) -> list[str]:
     options = app.screen.query_one(OptionList)
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
@@ -105,14 +122,14 @@ async def test_the_lobby_lists_people_tables_adjourned_games_and_the_record(make
         lobby = await open_lobby(pilot, app, server)
         shown = rows(app)
         assert shown[0] == "People here (⏎ invites)"
-        assert "alice (you)      free, playing on their own" in shown
-        assert f"{'[b]eve[/b]':<16} watching table K7QP2" in shown  # literally
-        assert "K7QP2  carol (Black) against dave (White), othello, clock 5+3, move 12" in shown
-        assert "M3XR9  frank waits (White), anti, move 1" in shown
-        assert "P2QD4  alice (Black) against bob (White), othello, move 31" in shown
-        assert shown.index("Your adjourned games (⏎ resumes)") < shown.index(
-            "P2QD4  alice (Black) against bob (White), othello, move 31"
-        )
+        assert "alice (you)      1516?  free, playing on their own" in shown
+        assert f"{'[b]eve[/b]':<16} 1500?  watching table K7QP2" in shown  # literally
+        playing = "K7QP2  carol 1712 (Black) against dave 1650 (White), othello, clock 5+3, move 12"
+        assert playing in shown
+        assert "M3XR9  frank 1523 waits (White), anti, move 1" in shown
+        adjourned = "P2QD4  alice 1516? (Black) against bob 1484? (White), othello, move 31"
+        assert adjourned in shown
+        assert shown.index("Your adjourned games (⏎ resumes)") < shown.index(adjourned)
         record = str(lobby.query_one("#lobby-record", Literal).content)
         said = "Your record here: 1 won, 0 lost, 0 drawn; rating 1516? after 1 rated game."
         assert record == said
@@ -122,6 +139,60 @@ async def test_the_lobby_lists_people_tables_adjourned_games_and_the_record(make
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, LobbyScreen), "back to the game")
+
+
+async def test_after_a_rated_game_the_lobby_says_how_it_moved_the_rating(make_app, server):
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await open_lobby(pilot, app, server)
+        shown = lobby.query_one("#lobby-record", Literal)
+        assert "Your last game" not in str(shown.content)  # no rated game yet
+        # alice wins her second rated game, against bob: the server sends the lobby again.
+        after = [text for text in LOBBY if not text.startswith(("record ", "shown"))]
+        last = "Your last game, against bob (id 12), moved your rating +15."
+        server.say(*after, "record 1531? 2 2 won, 0 lost, 0 drawn", f"last {last}", "shown")
+        await until(pilot, lambda: "+15" in str(shown.content), "the rating's change")
+        assert str(shown.content) == (
+            "Your record here: 2 won, 0 lost, 0 drawn; rating 1531? after 2 rated games.\n" + last
+        )
+        await pilot.pause()
+        assert shown.region.height == 2  # both lines on screen, under the list
+        # The next lobby without such a line (a game without a rating since): gone again.
+        server.say(*LOBBY)
+        await until(pilot, lambda: "+15" not in str(shown.content), "the change gone")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 21)])
+async def test_each_name_has_its_rating_beside_it_provisional_marked_a_guest_none(
+    make_app, server, size
+):
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=size) as pilot:
+        await open_lobby(pilot, app, server)
+        people = {row.split()[0]: row for row in rows(app)[1:9]}
+        assert people["bob"] == "bob              1484?  free, playing on their own"
+        assert people["carol"] == "carol             1712  at table K7QP2 (Black), against dave"
+        # A guest plays unrated: its name says so, its column stays empty.
+        guest = "guest-7f3a9c            free, playing on their own"
+        assert people["guest-7f3a9c"] == guest
+        # A long name is cut, its rating kept in the column: every row lines up.
+        assert people["a-very-long-nam…"] == "a-very-long-nam…  2011  free, playing on their own"
+        assert {row.index("  free") for row in people.values() if "free" in row} == {22}
+        listed = app.screen.query_one(OptionList)
+        assert listed.content_size.width >= len(people["bob"])  # a person's row fits whole
+        assert listed.virtual_size.height == listed.option_count  # no row wraps
+
+
+async def test_a_guests_own_lobby_says_it_plays_unrated_not_a_rating(make_app):
+    guest = FakeServer("guest-7f3a9c0d1e2f3a4b")
+    try:
+        app = make_app(lobby=guest.link)
+        async with app.run_test(size=(80, 24)) as pilot:
+            lobby = await open_lobby(pilot, app, guest)
+            assert str(lobby.query_one("#lobby-record", Literal).content) == GUEST_UNRATED
+            assert "guest-7f3… (you)        free, playing on their own" in rows(app)
+    finally:
+        guest.close()
 
 
 async def test_an_update_keeps_the_cursor_on_its_row(make_app, server):
@@ -196,14 +267,14 @@ async def test_an_invitation_shows_who_and_the_terms_and_is_accepted_or_declined
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say("invited 7 [red]bob[/red] white variant reversi clock 10+5")
-        await until(pilot, lambda: isinstance(app.screen, InvitedScreen), "the invitation")
+        await until(pilot, lambda: invited(app), "the invitation")
         question = str(app.screen.query_one("#dialog-title", Literal).content)
         told = "[red]bob[/red] invites you to a game: you play Black, reversi, clock 10+5."
         assert question == told
         await pilot.press("n")
         assert await server.hear(pilot) == "decline 7"
         server.say("invited 8 bob random variant othello")
-        await until(pilot, lambda: isinstance(app.screen, InvitedScreen), "another")
+        await until(pilot, lambda: invited(app), "another")
         assert "a colour drawn at random, othello, no clock" in str(
             app.screen.query_one("#dialog-title", Literal).content
         )
@@ -211,11 +282,47 @@ async def test_an_invitation_shows_who_and_the_terms_and_is_accepted_or_declined
         assert await server.hear(pilot) == "accept 8"
 
 
+def title_of(app) -> str:
+    return str(app.screen.query_one("#dialog-title", Literal).content)
+
+
+async def test_an_invitation_shows_the_inviters_rating_and_a_guest_inviter_unrated(
+    make_app, server
+):
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        server.say("rated bob 1484?", "invited 7 bob white variant othello")
+        await until(pilot, lambda: isinstance(app.screen, InvitedScreen), "the invitation")
+        told = "bob (1484?) invites you to a game: you play Black, othello, no clock."
+        assert title_of(app) == told
+        await pilot.press("n")
+        assert await server.hear(pilot) == "decline 7"
+        server.say("invited 8 guest-7f3a9c0d1e2f3a4b black variant othello")
+        await until(pilot, lambda: isinstance(app.screen, InvitedScreen), "the guest's")
+        assert title_of(app).startswith("guest-7f3a9c (a guest, unrated) invites you to a game")
+
+
+async def test_the_inviter_sees_the_invitees_rating_choosing_the_terms_and_waiting(
+    make_app, server
+):
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_lobby(pilot, app, server)
+        await pilot.press("j", "enter")  # bob
+        await until(pilot, lambda: isinstance(app.screen, InviteScreen), "the terms")
+        assert title_of(app) == "Invite bob (1484?) to a game"
+        await pilot.press("enter")
+        assert await server.hear(pilot) == "invite bob random variant othello"
+        server.say("waiting 4 bob")
+        await until(pilot, lambda: isinstance(app.screen, WaitingScreen), "waiting")
+        assert title_of(app) == "Waiting for bob (1484?) to answer your invitation…"
+
+
 async def test_an_invitation_that_lapses_closes_its_dialog_with_one_sentence(make_app, server):
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say("invited 3 bob black variant othello")
-        await until(pilot, lambda: isinstance(app.screen, InvitedScreen), "the invitation")
+        await until(pilot, lambda: invited(app), "the invitation")
         server.say("withdrawn 3 bob's invitation lapsed after 1m without an answer.")
         await until(pilot, lambda: not isinstance(app.screen, InvitedScreen), "it to close")
         note = "bob's invitation lapsed after 1m without an answer."

@@ -24,22 +24,22 @@ from .test_keeping import keeping_app as keeping_app  # the fixture
 RESIGNED = "bob (White) resigned: alice (Black) wins."
 
 
-def kept(tmp_path, transcript: str = "f5d6c3d3") -> dict[str, SavedGames]:
+async def kept(tmp_path, transcript: str = "f5d6c3d3") -> dict[str, SavedGames]:
     """alice (Black) and bob's game at table ABCDE, bob resigned: each one's saved games."""
     archive = Archive(tmp_path / "archive.sqlite3", tmp_path / "players")
     started = datetime(2026, 11, 26, 1, 0, tzinfo=UTC)
     end = Ending("resigned", Color.BLACK, RESIGNED)
     game = Game.from_transcript(transcript)
-    assert archive.keep(PlayedGame("ABCDE", game, ("alice", "bob"), started, end)) == []
-    archive.close()
+    assert await archive.keep(PlayedGame("ABCDE", game, ("alice", "bob"), started, end)) == []
+    await archive.close()
     return {
         name: SavedGames(tmp_path / "players" / name / "data" / "tui-reversi" / "games")
         for name in ("alice", "bob")
     }
 
 
-def test_both_players_saved_games_name_both_and_say_who_won_and_how(tmp_path):
-    for games in kept(tmp_path).values():
+async def test_both_players_saved_games_name_both_and_say_who_won_and_how(tmp_path):
+    for games in (await kept(tmp_path)).values():
         (entry,) = games.list()
         assert entry.players == "alice v bob"
         assert entry.status == "Black wins: White resigned"  # not "White to move"
@@ -55,14 +55,14 @@ def test_both_players_saved_games_name_both_and_say_who_won_and_how(tmp_path):
         assert parse_ggf(ggf).ending == Ending("resigned", Color.BLACK)
 
 
-def test_a_table_game_with_no_move_is_not_kept_in_anyones_saved_games(tmp_path):
-    for games in kept(tmp_path, transcript="").values():
+async def test_a_table_game_with_no_move_is_not_kept_in_anyones_saved_games(tmp_path):
+    for games in (await kept(tmp_path, transcript="")).values():
         assert games.list() == []
 
 
 @pytest.mark.asyncio
 async def test_a_table_game_loaded_at_home_is_finished_and_analysed_at_once(tmp_path, keeping_app):
-    path = kept(tmp_path)["bob"].list()[0].path
+    path = (await kept(tmp_path))["bob"].list()[0].path
     app, _ = keeping_app(load=str(path))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
@@ -83,7 +83,7 @@ async def test_a_table_game_loaded_at_home_is_finished_and_analysed_at_once(tmp_
 
 @pytest.mark.asyncio
 async def test_a_finished_table_game_at_home_offers_review_not_undo_or_hint(tmp_path, keeping_app):
-    path = kept(tmp_path)["bob"].list()[0].path
+    path = (await kept(tmp_path))["bob"].list()[0].path
     app, _ = keeping_app(load=str(path))
     async with app.run_test(size=(120, 24)) as pilot:
         await settle(pilot, app)

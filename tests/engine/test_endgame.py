@@ -10,8 +10,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tui_reversi.core import Game, Position, Variant, square_name
-from tui_reversi.core.bitboard import flips, legal_moves
+from tui_reversi.core.bitboard import flips, legal_moves, native
 from tui_reversi.engine.build import engine_build
+from tui_reversi.engine.endgame import EndgameSolver, static_order
 from tui_reversi.engine.evaluation import SCALE
 from tui_reversi.engine.search import Engine
 from tui_reversi.players.alphabeta_player import engine_for, score_in_discs
@@ -114,6 +115,45 @@ def alphabeta(own, opp, alpha, beta, anti):
             if best >= beta:
                 break
     return best
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10**9),
+    empties=st.integers(4, 7),
+    anti=st.booleans(),
+    alpha=st.integers(-65, 64),
+    width=st.integers(1, 129),
+)
+def test_the_walk_of_the_last_empties_gives_the_plain_solve(seed, empties, anti, alpha, width):
+    # Below 8 empties the solver walks the empty squares without generating
+    # moves (fastest first from 7, odd quadrants first below, the last four
+    # by hand): within any window it must agree with a plain alpha-beta
+    # solve, and a value outside the window must still be a true bound.
+    position = random_end_position(seed, empties)
+    own, opp = native(position.own), native(position.opp)
+    empty = ~(position.own | position.opp) & ((1 << 64) - 1)
+    e = empty.bit_count()
+    assume(e >= 4)
+    beta = min(alpha + width, 65)
+    solver = EndgameSolver(anti)
+    value = solver.shallow(
+        own,
+        opp,
+        alpha,
+        beta,
+        static_order(native(empty)),
+        e,
+        solver.parity_of(native(empty)),
+        False,
+    )
+    exact = alphabeta(position.own, position.opp, -65, 65, anti)
+    if value <= alpha:
+        assert exact <= value
+    elif value >= beta:
+        assert exact >= value
+    else:
+        assert value == exact
 
 
 @settings(max_examples=10, deadline=None)

@@ -8,10 +8,11 @@ nothing asserts how long anything took.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import asyncssh
@@ -29,14 +30,21 @@ STANDIN_COMMAND = (sys.executable, str(STANDIN))
 PATIENCE = 15.0  # seconds before a poll gives up: generous, the machine is shared
 
 
-async def wait_until(condition: Callable[[], bool], what: str, timeout: float = PATIENCE) -> None:
-    """Poll `condition` until it holds; fail with `what` if it never does."""
+async def wait_until(
+    condition: Callable[[], bool | Awaitable[bool]], what: str, timeout: float = PATIENCE
+) -> None:
+    """Poll `condition` (a coroutine function too: the store's) until it holds; fail
+    with `what` if it never does."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    while not condition():
+    while not await _held(condition()):
         if loop.time() > deadline:
             pytest.fail(f"timed out waiting for {what}")
         await asyncio.sleep(0.02)
+
+
+async def _held(value: bool | Awaitable[bool]) -> bool:
+    return bool(await value) if inspect.isawaitable(value) else bool(value)
 
 
 def process_gone(pid: int) -> bool:

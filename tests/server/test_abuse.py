@@ -62,7 +62,7 @@ async def test_wrong_guesses_from_one_address_wait_longer_each_time(serve):
     for _ in range(8):
         with pytest.raises(asyncssh.PermissionDenied):
             await Player.connect(arcade, "mallory", password="wrong", preferred_auth="password")
-        waits.append(penalties.wait_after("127.0.0.1"))
+        waits.append(await penalties.wait_after("127.0.0.1"))
     assert waits == sorted(waits) and waits[-1] > waits[0]
     # One line for the source, not one per guess.
     assert sum("waits" in line for line in arcade.log_lines) == 1

@@ -47,7 +47,7 @@ async def test_a_game_that_goes_without_a_word_adjourns_the_table_at_once(serve,
         await alice.hear() == "refused The game is adjourned until you are both back at the table."
     )
     now[0] += 600  # however long it takes, nobody's clock runs and nobody forfeits
-    assert arcade.archive.results("alice").wins == 0
+    assert (await arcade.archive.results("alice")).wins == 0
     # bob connects again as plainly as can be: his seat, and the game goes on.
     again = await Game.connect(await seat(arcade, "bob", None))
     assert "moved 0 d3" in await again.hear_until("ready")
@@ -140,7 +140,7 @@ async def test_a_finished_game_is_no_longer_kept_unfinished(serve, tmp_path):
     assert kept_rows(tmp_path) == []
 
 
-def test_an_unfinished_game_that_cannot_be_read_back_is_one_sentence_and_the_rest_load(
+async def test_an_unfinished_game_that_cannot_be_read_back_is_one_sentence_and_the_rest_load(
     tmp_path,
 ):
     archive = Archive(tmp_path / "archive.sqlite3", tmp_path / "players")
@@ -154,19 +154,19 @@ def test_an_unfinished_game_that_cannot_be_read_back_is_one_sentence_and_the_res
         started,
         adjourned=True,
     )
-    archive.save_table(kept)
-    archive.save_table(
+    await archive.save_table(kept)
+    await archive.save_table(
         UnfinishedGame("FGHJK", CoreGame(), ("carol", "dave"), None, (0, 0), started, False)
     )
     archive._db.execute("UPDATE unfinished SET moves = 'a1' WHERE code = 'FGHJK'")
-    games, problems = archive.unfinished_tables()
+    games, problems = await archive.unfinished_tables()
     assert [(g.code, g.game.transcript(), g.names, g.time_control, g.left) for g in games] == [
         ("ABCDE", "f5d6", ("alice", "bob"), TimeControl(300.0, 3.0), (250.5, 280.25))
     ]
     assert games[0].started == started
     (problem,) = problems
     assert problem.startswith("table 'FGHJK''s unfinished game cannot be read back: move 1 (a1)")
-    archive.close()
+    await archive.close()
 
 
 async def test_stopping_the_server_with_games_at_tables_logs_no_error(serve, caplog):
@@ -208,7 +208,7 @@ async def test_resume_with_several_adjourned_games_lists_them_to_choose_from(ser
     assert (await chosen.hear_until("ready"))[0] == f"seated {codes[1]} black othello"
 
 
-def test_two_games_of_one_pair_in_one_minute_are_both_saved(tmp_path):
+async def test_two_games_of_one_pair_in_one_minute_are_both_saved(tmp_path):
     from tui_reversi.core import Color, Ending
     from tui_reversi.server.ledger.store import PlayedGame
     from tui_reversi.storage import SavedGames
@@ -218,7 +218,9 @@ def test_two_games_of_one_pair_in_one_minute_are_both_saved(tmp_path):
     resigned = Ending("resigned", Color.BLACK, "White resigned.")
     for transcript in ("f5d6", "f5f6"):  # a quick rematch: same pair, colours, table, minute
         game = CoreGame.from_transcript(transcript)
-        assert archive.keep(PlayedGame("ABCDE", game, ("bob", "alice"), started, resigned)) == []
+        assert (
+            await archive.keep(PlayedGame("ABCDE", game, ("bob", "alice"), started, resigned)) == []
+        )
     for name in ("bob", "alice"):
         games = SavedGames(tmp_path / "players" / name / "data" / "tui-reversi" / "games")
         saved = sorted((entry.name, entry.record.transcript) for entry in games.list())
@@ -226,4 +228,4 @@ def test_two_games_of_one_pair_in_one_minute_are_both_saved(tmp_path):
             ("bob vs alice 2026-11-24 13.00 table ABCDE", "f5d6"),
             ("bob vs alice 2026-11-24 13.00 table ABCDE (2)", "f5f6"),
         ]
-    archive.close()
+    await archive.close()

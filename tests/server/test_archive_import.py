@@ -30,14 +30,14 @@ def serve(tmp_path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*argv, *args], capture_output=True, text=True, timeout=60)
 
 
-def single_servers_archive(tmp_path, black: str = "alice") -> Archive:
+async def single_servers_archive(tmp_path, black: str = "alice") -> Archive:
     """An archive as a server on its own leaves it: two keyed names, a guest, rated
     and unrated games, an adjourned one."""
     archive = Archive(tmp_path / "archive.sqlite3", tmp_path / "players")
     for name, keys in KEYS.items():
-        assert archive.claim(name, keys[0])
+        assert await archive.claim(name, keys[0])
         for key in keys[1:]:
-            assert archive.add_key(name, key)
+            assert await archive.add_key(name, key)
     for code, names, winner in (
         ("GAME1", (black, "bob"), Color.BLACK),
         ("GAME2", ("bob", black), Color.BLACK),
@@ -45,12 +45,14 @@ def single_servers_archive(tmp_path, black: str = "alice") -> Archive:
     ):
         ending = Ending("resigned", winner, "It ended.")
         assert (
-            archive.keep(PlayedGame(code, Game.from_transcript("f5d6c3"), names, STARTED, ending))
+            await archive.keep(
+                PlayedGame(code, Game.from_transcript("f5d6c3"), names, STARTED, ending)
+            )
             == []
         )
     clock = TimeControl.parse("5+3")
     game = Game.from_transcript("f5d6")
-    archive.save_table(
+    await archive.save_table(
         UnfinishedGame("ADJRN", game, (black, "bob"), clock, (290.5, 280.0), STARTED, True)
     )
     return archive
@@ -61,11 +63,11 @@ def played_once() -> PlayedGame:
     return PlayedGame("LATER", Game.from_transcript("f5"), ("bob", "alice"), STARTED, ending)
 
 
-def test_an_archive_moves_into_an_empty_database_whole_and_once(postgres, database, tmp_path):
-    archive = single_servers_archive(tmp_path)
-    ratings = {name: archive.rating(name) for name in KEYS}
-    results = {name: str(archive.results(name)) for name in KEYS}
-    archive.close()
+async def test_an_archive_moves_into_an_empty_database_whole_and_once(postgres, database, tmp_path):
+    archive = await single_servers_archive(tmp_path)
+    ratings = {name: await archive.rating(name) for name in KEYS}
+    results = {name: str(await archive.results(name)) for name in KEYS}
+    await archive.close()
     moved = serve(tmp_path, "--database", database, "--import-archive", str(archive.path))
     assert moved.returncode == 0, moved.stderr
     counts = "names with keys: 2, keys: 3, ratings: 2, finished games: 3, games not over: 1"
@@ -92,31 +94,32 @@ def test_an_archive_moves_into_an_empty_database_whole_and_once(postgres, databa
     ]  # their numbers and dates kept
     assert {started for *_, started, _ in kept} == {STARTED}
     fleet = PostgresStore(database, tmp_path / "fleet-players")
+    await fleet.open()
     try:
         for player, keys in KEYS.items():
-            assert sorted(key.key for key in fleet.keys_of(player)) == sorted(keys)
-            assert fleet.rating(player) == ratings[player]  # as they were, not rated again
-            assert str(fleet.results(player)) == results[player]
+            assert sorted(key.key for key in await fleet.keys_of(player)) == sorted(keys)
+            assert await fleet.rating(player) == ratings[player]  # as they were, not rated again
+            assert str(await fleet.results(player)) == results[player]
             # Its look-alikes are refused before the player has even logged in.
-            assert fleet.look_alike(player.upper()) == player
-        (waiting,) = fleet.orphaned("alice")  # any node takes it over when alice resumes
+            assert await fleet.look_alike(player.upper()) == player
+        (waiting,) = await fleet.orphaned("alice")  # any node takes it over when alice resumes
         assert (waiting.code, waiting.game.transcript(), waiting.left) == (
             "ADJRN",
             "f5d6",
             (290.5, 280.0),
         )
-        assert fleet.take_over("ADJRN") is not None
+        assert await fleet.take_over("ADJRN") is not None
         # The next game a node archives is numbered after them.
-        assert fleet.keep(played_once()) == []
+        assert await fleet.keep(played_once()) == []
     finally:
-        fleet.close()
+        await fleet.close()
     with psycopg.connect(database) as conn:
         assert conn.execute("SELECT max(id) FROM games").fetchone() == (games[-1][0] + 1,)
 
 
-def test_names_a_fleet_takes_for_one_are_refused_and_nothing_is_kept(database, tmp_path):
-    archive = single_servers_archive(tmp_path, black="Alice")  # and alice has keys
-    archive.close()
+async def test_names_a_fleet_takes_for_one_are_refused_and_nothing_is_kept(database, tmp_path):
+    archive = await single_servers_archive(tmp_path, black="Alice")  # and alice has keys
+    await archive.close()
     refused = serve(tmp_path, "--database", database, "--import-archive", str(archive.path))
     assert refused.returncode == 2
     assert refused.stderr == (
@@ -128,7 +131,7 @@ def test_names_a_fleet_takes_for_one_are_refused_and_nothing_is_kept(database, t
             assert conn.execute(f"SELECT count(*) FROM {table}".encode()).fetchone() == (0,)
 
 
-def test_what_is_not_an_archive_is_one_sentence(database, tmp_path):
+async def test_what_is_not_an_archive_is_one_sentence(database, tmp_path):
     missing = serve(tmp_path, "--database", database, "--import-archive", str(tmp_path / "nothing"))
     assert missing.returncode == 2
     assert missing.stderr == (

@@ -28,8 +28,8 @@ async def test_when_both_players_drop_nobody_wins_and_the_game_is_adjourned(serv
     table = arcade.tables.tables[code]
     await wait_until(lambda: table.adjourned or table.ended is not None, "the holds to run out")
     assert table.adjourned and table.ended is None
-    assert str(arcade.archive.results("alice")) == "0 won, 0 lost, 0 drawn"
-    assert arcade.archive.rating("alice") == (1500.0, 0)
+    assert str(await arcade.archive.results("alice")) == "0 won, 0 lost, 0 drawn"
+    assert await arcade.archive.rating("alice") == (1500.0, 0)
     assert archived(tmp_path) == []
     assert unfinished(tmp_path) == [(code, "d3", 1)]
 
@@ -40,7 +40,7 @@ async def test_a_game_with_no_move_played_is_neither_rated_nor_kept(serve, tmp_p
     await drop(arcade, "bob", bob)
     over = "over left - bob did not come back: no move was played."
     await alice.hear_until(over)
-    assert arcade.archive.rating("alice") == (1500.0, 0)
+    assert await arcade.archive.rating("alice") == (1500.0, 0)
     assert archived(tmp_path) == [] and unfinished(tmp_path) == []
 
 
@@ -53,9 +53,11 @@ async def test_a_player_who_leaves_a_game_in_progress_loses_it_rated_and_kept(se
     bob.say("leave")  # bob quit rather than resign: it is his loss all the same
     over = "over left black bob left the table: alice (Black) wins."
     await alice.hear_until(over)
-    assert str(arcade.archive.results("alice")) == "1 won, 0 lost, 0 drawn"
-    assert str(arcade.archive.results("bob")) == "0 won, 1 lost, 0 drawn"
-    assert arcade.archive.rating("alice")[0] > 1500.0 > arcade.archive.rating("bob")[0]
+    assert str(await arcade.archive.results("alice")) == "1 won, 0 lost, 0 drawn"
+    assert str(await arcade.archive.results("bob")) == "0 won, 1 lost, 0 drawn"
+    assert (
+        (await arcade.archive.rating("alice"))[0] > 1500.0 > (await arcade.archive.rating("bob"))[0]
+    )
     assert archived(tmp_path) == [("alice", "bob", "black", "forfeit")]
     assert unfinished(tmp_path) == []
 
@@ -65,8 +67,8 @@ async def test_a_player_who_leaves_before_any_move_ends_it_with_no_result(serve,
     alice, bob, _ = await sit_down(arcade)
     bob.say("leave")
     await alice.hear_until("over left - bob left the table: the game ends here.")
-    assert arcade.archive.rating("alice") == (1500.0, 0)
-    assert arcade.archive.rating("bob") == (1500.0, 0)
+    assert await arcade.archive.rating("alice") == (1500.0, 0)
+    assert await arcade.archive.rating("bob") == (1500.0, 0)
     assert archived(tmp_path) == [] and unfinished(tmp_path) == []
 
 
@@ -82,6 +84,6 @@ async def test_a_player_who_leaves_after_the_other_dropped_adjourns_the_game(ser
     table = arcade.tables.tables[code]
     await wait_until(lambda: table.adjourned or table.ended is not None, "bob to leave")
     assert table.adjourned and table.ended is None
-    assert arcade.archive.rating("alice") == (1500.0, 0)
+    assert await arcade.archive.rating("alice") == (1500.0, 0)
     assert archived(tmp_path) == []
     assert unfinished(tmp_path) == [(code, "d3", 1)]

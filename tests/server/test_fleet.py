@@ -21,8 +21,10 @@ import pytest
 from tui_reversi.core import Color
 
 from .conftest import PATIENCE, STANDIN_COMMAND, Player, wait_until
+from .db_cut import DatabaseCut
 from .test_accounts import run
 from .test_invitations import Guest, next_game
+from .test_players_games import AUTOSAVER
 from .test_tables import Game, drop, seat
 from .test_tables import Game as TableGame
 
@@ -35,6 +37,14 @@ async def two_nodes(serve, tmp_path, database, **config):
             await serve(data_dir=tmp_path / name, database=database, max_per_address=10, **config)
         )
     return nodes
+
+
+async def nodes_one_cut_off(serve, tmp_path, database, cut: DatabaseCut):
+    """Node A reaching `database` through `cut` (which may cut it off alone), node B
+    directly; each with its own data directory."""
+    a = await serve(data_dir=tmp_path / "a", database=cut.url_for(database), max_per_address=10)
+    b = await serve(data_dir=tmp_path / "b", database=database, max_per_address=10)
+    return a, b
 
 
 async def shown_on(node, code: str) -> None:
@@ -118,11 +128,19 @@ async def test_a_table_opened_on_one_node_is_joined_watched_and_played_from_the_
     over = "over resigned black bob (White) resigned: alice (Black) wins."
     for game in (alice, bob, carol):
         await game.hear_until(over)
+    # Both new ratings reach the games on the other node too, for their panels.
+    rerated = "rerated alice 1516? (+16), bob 1484? (-16)"
+    for game in (bob, carol):
+        assert (await game.hear_until(rerated))[-3:] == [
+            "rated alice 1516?",
+            "rated bob 1484?",
+            rerated,
+        ]
     result = [(code, "alice", "bob", "d3c5", "black")]
     await wait_until(lambda: archived(database) == result, "the game archived")  # (written after)
     for node in (a, b):
-        assert node.archive.rating("alice") == (1516.0, 1)
-        assert str(node.archive.results("bob")) == "0 won, 1 lost, 0 drawn"
+        assert await node.archive.rating("alice") == (1516.0, 1)
+        assert str(await node.archive.results("bob")) == "0 won, 1 lost, 0 drawn"
 
 
 async def test_joining_a_table_that_is_nowhere_is_refused_in_one_sentence(
@@ -225,8 +243,8 @@ async def test_a_node_killed_mid_game_strands_nobody_the_game_resumes_on_another
         await bob.hear_until("over resigned white alice (Black) resigned: bob (White) wins.")
         result = [(code, "alice", "bob", "d3c5c6", "white")]
         await wait_until(lambda: archived(database) == result, "the game archived")
-        assert b.archive.rating("bob") == (1516.0, 1)
-        assert b.archive.rating("alice") == (1484.0, 1)
+        assert await b.archive.rating("bob") == (1516.0, 1)
+        assert await b.archive.rating("alice") == (1484.0, 1)
     finally:
         if node.process.poll() is None:
             os.killpg(node.process.pid, signal.SIGKILL)
@@ -243,7 +261,9 @@ async def test_an_invitation_crosses_nodes_and_both_play_at_its_table(serve, tmp
     alice.say("invite bob white clock 5+3")
     number = (await alice.hear_starting("waiting ")).split()[1]
     invited = f"invited {number} alice white variant othello clock 5+3"
-    assert await bob.hear_starting("invited ") == invited
+    # The inviter's rating comes with the invitation, from the node that holds it.
+    assert await bob.hear_starting("rated ") == "rated alice 1500?"
+    assert await bob.hear() == invited
     bob.say(f"accept {number}")
     code = (await alice.hear_starting("go ")).split()[1]
     assert await bob.hear_starting("go ") == f"go {code}"
@@ -274,6 +294,67 @@ async def test_an_invitation_across_nodes_declined_or_withdrawn_is_told(serve, t
     assert await bob.hear_starting("withdrawn ") == (
         f"withdrawn {number} alice withdrew the invitation."
     )
+
+
+def listening_port(database: str, node: str) -> int:
+    """The port PostgreSQL sees `node`'s listening connection come from."""
+    with psycopg.connect(database) as conn:
+        row = conn.execute(
+            """SELECT client_port FROM pg_stat_activity
+               WHERE pid = (SELECT backend_pid FROM live_nodes WHERE id = %s)""",
+            (node,),
+        ).fetchone()
+    assert row is not None
+    return row[0]
+
+
+async def test_an_invitation_that_cannot_reach_the_other_node_is_told(
+    serve, tmp_path, postgres, database
+):
+    cut = DatabaseCut(postgres.port)  # node A reaches the database through it
+    try:
+        a, b = await nodes_one_cut_off(serve, tmp_path, database, cut)
+        alice = await Guest.arrive(a, "alice")
+        bob = await Guest.arrive(b, "bob")
+        await in_lobby_on(a, "bob")
+        # Node A's statements fail (its listening connection spared: it is in the fleet).
+        cut.cut(sparing=listening_port(database, a.archive.node))
+        alice.say("invite bob black")
+        assert await alice.hear_starting("answered ") == (
+            "answered Your invitation could not reach bob: the server's nodes cannot reach "
+            "each other just now; try again in a moment."
+        )
+        assert a.lobby.invitations == {} and not a.fleet.down
+        cut.restore()
+        alice.say("invite bob black")  # (and once the nodes can talk, it goes)
+        number = (await bob.hear_starting("invited ")).split()[1]
+        assert await alice.hear_starting("waiting ") == f"waiting {number} bob"
+    finally:
+        cut.close()
+
+
+async def test_an_answer_that_could_not_reach_the_other_node_is_sent_again(
+    serve, tmp_path, postgres, database
+):
+    cut = DatabaseCut(postgres.port)
+    try:
+        a, b = await nodes_one_cut_off(serve, tmp_path, database, cut)
+        alice = await Guest.arrive(b, "alice")  # the invitation is held on node B
+        bob = await Guest.arrive(a, "bob")
+        await in_lobby_on(b, "bob")
+        alice.say("invite bob black")
+        number = (await bob.hear_starting("invited ")).split()[1]
+        cut.cut(sparing=listening_port(database, a.archive.node))
+        bob.say(f"accept {number}")  # node A cannot send it now...
+        await wait_until(
+            lambda: any("a message to node" in line for line in a.log_lines),
+            "node A to find its message not sent",
+        )
+        cut.restore()
+        code = (await alice.hear_starting("go ")).split()[1]  # ...and sends it once more
+        assert await bob.hear_starting("go ") == f"go {code}"
+    finally:
+        cut.close()
 
 
 async def test_a_dropped_player_comes_back_to_the_held_seat_through_any_node(
@@ -353,3 +434,70 @@ async def test_taking_a_game_over_from_a_session_on_another_node(serve, tmp_path
     here.say("move 1 c5")
     await alice.hear_until("moved 1 c5")
     assert a.tables.tables[code].ended is None  # nothing forfeited
+
+
+@pytest.mark.parametrize("folders", ["own", "shared"])
+async def test_taking_a_players_own_game_over_from_another_node_loses_no_move(
+    serve, tmp_path, database, folders
+):
+    # A players' folder for each node, as on two machines (the game travels in the
+    # message), or one data directory for both, as on one machine.
+    a, b = [
+        await serve(
+            data_dir=tmp_path / (name if folders == "own" else "shared"),
+            database=database,
+            max_per_address=10,
+            game_command=AUTOSAVER,
+        )
+        for name in ("a", "b")
+    ]
+    first = await Player.connect(a, "dave")
+    await first.expect("READY")
+    first.send(b"f5d6")
+    await first.expect("SAVED f5d6")
+    await wait_until(
+        lambda: any(p.name == "dave" and p.state == "free" for p in b.fleet.others[0]),
+        "node B to know dave plays on his own on node A",
+    )
+
+    second = await Player.connect(b, "dave")
+    question = await second.expect("q  leave")
+    assert "your game is open in another session (on another node of the server)." in question
+    second.send(b"t")
+    ended = await first.finished()  # the session on A: told, and ended, its game saved
+    assert ended.exit_status == 1
+    assert "your game was taken over by a new session from 127.0.0.1" in first.output.decode()
+    text = await second.expect("READY")
+    assert "RESUME f5d6" in text
+    second.send(b"c3")
+    await second.expect("SAVED f5d6c3")
+    # The game is node B's autosave now; node A keeps the copy it gave as the previous.
+    folder_a, folder_b = [
+        node.config.players_dir / "dave" / "data" / "tui-reversi" for node in (a, b)
+    ]
+    assert '"moves": "f5d6c3"' in (folder_b / "autosave.json").read_text()
+    assert '"moves": "f5d6"' in (folder_a / "autosave.previous.json").read_text()
+    assert (folder_a / "autosave.json").exists() == (folders == "shared")
+
+
+async def test_a_game_rated_on_one_node_shows_at_once_in_the_lobby_looked_at_on_another(
+    serve, tmp_path, database
+):
+    a, b = await two_nodes(serve, tmp_path, database)
+    watcher = await Guest.arrive(b, "alice")  # her lobby, on node B
+    watcher.say("look")
+    assert await watcher.hear_starting("record ") == "record 1500? 0 0 won, 0 lost, 0 drawn"
+    alice = await Game.connect(await seat(a, "alice", "table"))  # her game, on node A
+    await alice.hear_until("ready")
+    (code,) = a.tables.tables
+    bob = await Game.connect(await seat(a, "bob", f"join {code}"))
+    await bob.hear_until("ready")
+    alice.say("move 0 d3")
+    await bob.hear_until("moved 0 d3")
+    bob.say("resign")
+    # Node B reads her record again when the lobby's ratings read shows the game
+    # (a second), not RECORD_AGAIN (30 s, past the test's patience) later.
+    record = "record 1516? 1 1 won, 0 lost, 0 drawn"
+    while await watcher.hear_starting("record ") != record:
+        pass  # (a lobby sent before the game was kept)
+    assert await watcher.hear() == "last Your last game, against bob (id 1), moved your rating +16."

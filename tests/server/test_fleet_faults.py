@@ -1,7 +1,10 @@
 """A fleet that survives its faults, on a real PostgreSQL with real SSH: the
 database stopped a while and started again (the nodes keep their games, lose
 no move and rejoin by themselves), and a slow database slowing only what
-needs it. A node killed outright: test_fleet.py."""
+needs it (a table's writes; a login's key check, `top`), never the games
+beside it; one node cut off from the database alone a while, its game taken over
+by another meanwhile, yielding it when it is back. A node killed outright:
+test_fleet.py."""
 
 from __future__ import annotations
 
@@ -12,20 +15,27 @@ import psycopg
 import pytest
 
 from .conftest import Player, wait_until
-from .test_accounts import Listener
-from .test_fleet import archived, lobby_shows, shown_on, two_nodes
+from .db_cut import DatabaseCut
+from .test_accounts import Listener, run
+from .test_fleet import archived, lobby_shows, nodes_one_cut_off, shown_on, two_nodes
 from .test_tables import Game, seat
 
 # An opening with no pass: its moves, in order, for either side to play.
 OPENING = ["d3", "c3", "b3", "b2", "b1", "a1", "c4", "c1"]
 OUTAGE = 10.0  # seconds the database is away
 SLOW = 5.0  # seconds a table's row stays locked
+CUT = 6.0  # seconds one node is cut off from the database (another may take over after 5)
 
 
 def kept_moves(database: str, code: str) -> str:
+    return kept(database, code)[0]
+
+
+def kept(database: str, code: str) -> tuple[str, str]:
+    """Table `code`'s game not over as the database keeps it: its moves and its node."""
     with psycopg.connect(database) as conn:
-        row = conn.execute("SELECT moves FROM unfinished WHERE code = %s", (code,)).fetchone()
-    return row[0] if row else ""
+        row = conn.execute("SELECT moves, node FROM unfinished WHERE code = %s", (code,)).fetchone()
+    return (row[0], row[1]) if row else ("", "")
 
 
 async def table_between(host_node, host: str, guest_node, guest: str) -> tuple[Game, Game, str]:
@@ -89,13 +99,13 @@ async def test_the_database_stopped_a_while_loses_no_move_and_the_nodes_rejoin(
         postgres.start_again()
 
     # Both back in the fleet, no restart; bob sits back down at alice's table by himself.
-    await wait_until(
-        lambda: (
-            not (a.fleet.down or b.fleet.down)
-            and a.archive.live_nodes() == b.archive.live_nodes() == {a.archive.node, b.archive.node}
-        ),
-        "both nodes back in the fleet",
-    )
+    async def both_back() -> bool:
+        both = {a.archive.node, b.archive.node}
+        if a.fleet.down or b.fleet.down:
+            return False
+        return await a.archive.live_nodes() == await b.archive.live_nodes() == both
+
+    await wait_until(both_back, "both nodes back in the fleet")
     for game in (alice, bob):
         await game.hear_until("resumed You are both back: the game goes on.")
     await play(alice, bob, OPENING[2:4], 2)
@@ -137,3 +147,121 @@ async def test_a_slow_database_slows_only_the_table_waiting_on_it(serve, tmp_pat
     kept = "".join(OPENING[:3])
     await wait_until(lambda: kept_moves(database, code) == kept, "alice's move kept")
     assert kept_moves(database, other) == "".join(OPENING)
+
+
+async def test_a_slow_database_holds_up_logins_and_pages_never_the_games_beside_them(
+    serve, tmp_path, database
+):
+    a = await serve(data_dir=tmp_path / "a", database=database, max_per_address=10)
+    carol, dave, code = await table_between(a, "carol", a, "dave")
+    await play(carol, dave, OPENING[:2], 0)
+
+    # The keys and the ratings locked (as by a long transaction elsewhere): a login's key
+    # check and `top` wait for them; carol and dave's moves need neither and go on.
+    with psycopg.connect(database) as locker:
+        locker.execute("LOCK TABLE account_keys, ratings IN ACCESS EXCLUSIVE MODE")
+        login = asyncio.ensure_future(Player.connect(a, "erin"))
+        top = asyncio.ensure_future(run(a, "zed", "top"))
+        await asyncio.sleep(0.5)  # (both are waiting on the database by now)
+        loop = asyncio.get_running_loop()
+        waits = []
+        for ply, square in enumerate(OPENING[2:], 2):
+            mover, other = (carol, dave) if ply % 2 == 0 else (dave, carol)
+            said = loop.time()
+            mover.say(f"move {ply} {square}")
+            await other.hear_until(f"moved {ply} {square}")
+            waits.append(loop.time() - said)
+        assert not login.done() and not top.done()  # every move came while they waited
+        await asyncio.sleep(SLOW)
+        assert not login.done() and not top.done()
+        locker.rollback()
+    erin = await login  # let in once the database answers
+    assert (await erin.facts())["env"]["USER"] == "erin"
+    status, shown = await top
+    assert (status, shown) == (0, "tui-reversi: nobody has played a rated game here yet.\n")
+    print(f"moves to the other screen while the database was slow: {waits}")
+    await wait_until(lambda: kept_moves(database, code) == "".join(OPENING), "every move kept")
+
+
+async def test_a_node_cut_off_alone_yields_the_game_taken_over_meanwhile(
+    serve, tmp_path, postgres, database
+):
+    cut = DatabaseCut(postgres.port)  # node A reaches the database through it; B directly
+    try:
+        a, b = await nodes_one_cut_off(serve, tmp_path, database, cut)
+        alice, bob, code = await table_between(a, "alice", b, "bob")
+        await play(alice, bob, OPENING[:2], 0)
+        await wait_until(lambda: kept(database, code) == ("d3c3", a.archive.node), "moves kept")
+
+        cut.cut()
+        started = asyncio.get_running_loop().time()
+        await wait_until(lambda: a.fleet.down, "node A to miss the database")
+        await alice.hear_until(
+            "adjourned bob cannot be heard (the server lost its database): the game is "
+            "adjourned until bob is back."
+        )
+        # Node B, in the fleet all along, takes the game over; bob sits down there.
+        await bob.hear_until("adjourned Adjourned: the game goes on when alice is back too.")
+        assert not b.fleet.down and kept(database, code) == ("d3c3", b.archive.node)
+        await asyncio.sleep(max(0.0, CUT - (asyncio.get_running_loop().time() - started)))
+        cut.restore()
+
+        # Node A is back: it yields the game, and alice sits down at it on B, told why.
+        told = await alice.hear_until("resumed You are both back: the game goes on.")
+        assert told[0] == (
+            f"news This node of the server lost its database a while, and table {code}'s "
+            "game was resumed on another node meanwhile: you sit down at it there."
+        )
+        assert any(said.startswith(f"seated {code} ") for said in told)
+        assert "moved 0 d3" in told and "moved 1 c3" in told
+        await bob.hear_until("resumed You are both back: the game goes on.")
+        await play(alice, bob, OPENING[2:4], 2)
+        # One owner, node B, with every move; node A keeps no such table nor writes it.
+        kept_now = ("".join(OPENING[:4]), b.archive.node)
+        await wait_until(lambda: kept(database, code) == kept_now, "the game kept by node B")
+        assert code not in a.tables.tables and not a.fleet.down
+        assert any(f"table {code}: taken over by node" in line for line in a.log_lines)
+    finally:
+        cut.close()
+
+
+async def test_moves_played_on_a_node_cut_off_reach_the_node_that_took_its_game_over(
+    serve, tmp_path, postgres, database
+):
+    cut = DatabaseCut(postgres.port)
+    try:
+        a, b = await nodes_one_cut_off(serve, tmp_path, database, cut)
+        alice, carol, code = await table_between(a, "alice", a, "carol")
+        await play(alice, carol, OPENING[:2], 0)
+        await wait_until(lambda: kept(database, code) == ("d3c3", a.archive.node), "moves kept")
+
+        cut.cut()
+        await wait_until(lambda: a.fleet.down, "node A to miss the database")
+        await play(alice, carol, OPENING[2:4], 2)  # on node A alone: kept in its memory
+        carol.writer.close()  # carol's game there goes, and she resumes through node B
+        await alice.hear_until(
+            "adjourned carol's game stopped unexpectedly: the game is adjourned until carol "
+            "is back."
+        )
+
+        async def a_out() -> bool:
+            return a.archive.node not in await b.archive.live_nodes()
+
+        await wait_until(a_out, "A out")
+        carol = await Game.connect(await seat(b, "carol", f"resume {code}"))
+        await carol.hear_until("adjourned Adjourned: the game goes on when alice is back too.")
+        assert kept(database, code) == ("d3c3", b.archive.node)  # (node B's copy lacks two)
+        cut.restore()
+
+        # Node A yields the game and sends the moves played there: none is lost.
+        told = await carol.hear_until(f"moved 3 {OPENING[3]}")
+        assert f"moved 2 {OPENING[2]}" in told
+        heard = await alice.hear_until("resumed You are both back: the game goes on.")
+        assert f"moved 3 {OPENING[3]}" in heard
+        await carol.hear_until("resumed You are both back: the game goes on.")
+        await play(alice, carol, OPENING[4:6], 4)
+        kept_now = ("".join(OPENING[:6]), b.archive.node)
+        await wait_until(lambda: kept(database, code) == kept_now, "every move kept by node B")
+        assert code not in a.tables.tables
+    finally:
+        cut.close()

@@ -74,8 +74,8 @@ async def test_wrong_guesses_at_one_name_count_whatever_address_they_come_from(s
         with pytest.raises(asyncssh.PermissionDenied):
             await Player.connect(arcade, "alice", password="wrong", local_addr=(source, 0),
                                  **BY_PASSWORD)  # fmt: skip
-    assert arcade.penalties.wait_after("127.0.0.5") == 0.0  # (a fresh address)
-    failures = arcade.archive.change_penalties(
+    assert await arcade.penalties.wait_after("127.0.0.5") == 0.0  # (a fresh address)
+    failures = await arcade.archive.change_penalties(
         [("name", "alice")], lambda held: held[("name", "alice")].failures
     )
     assert failures == 3
@@ -86,11 +86,11 @@ async def test_a_restart_keeps_the_penalty_an_address_earned(serve):
     for _ in range(3):
         with pytest.raises(asyncssh.PermissionDenied):
             await Player.connect(first, "mallory", password="wrong", **BY_PASSWORD)
-    earned = first.penalties.wait_after("127.0.0.1")
+    earned = await first.penalties.wait_after("127.0.0.1")
     assert earned > 0
     await first.close()
     second = await serve(auth="password", password=PASSWORD, auth_failure_delay=0.05)
-    assert second.penalties.wait_after("127.0.0.1") == earned
+    assert await second.penalties.wait_after("127.0.0.1") == earned
 
 
 async def refusal_for(arcade, user: str, key: asyncssh.SSHKey, command: str) -> tuple:

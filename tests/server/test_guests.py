@@ -72,7 +72,7 @@ async def test_a_later_guest_never_gets_an_earlier_guests_name_nor_its_adjourned
     assert later != earlier and later == f"guest-{'bb' * 8}"
     assert status == 1 and "has no adjourned games" in said
     assert folder.is_dir()  # the adjourned game's guest keeps its folder
-    assert [view.code for view in arcade.tables.adjourned_views(earlier)] == [code]
+    assert [view.code for view in await arcade.tables.adjourned_views(earlier)] == [code]
 
 
 async def test_a_guests_folder_goes_when_it_leaves_with_nothing_adjourned(serve, tmp_path):

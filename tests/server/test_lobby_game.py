@@ -26,19 +26,20 @@ def at_home(people, name: str) -> None:
 def invite_bob(people, keys: tuple[str, ...]) -> None:
     """alice opens the lobby, picks bob and sends an invitation on the terms `keys` choose."""
     people("send-keys", "-t", "alice", "L")
-    lobby = wait_screen(people, "alice", lambda s: re.search(r"\bbob +free,", s), "bob, free")
-    assert "alice (you)      free, playing on their own" in lobby
+    free = re.compile(r"\bbob +1500\? +free,")  # each name with its rating beside it
+    lobby = wait_screen(people, "alice", free.search, "bob, free")
+    assert "alice (you)      1500?  free, playing on their own" in lobby
     people("send-keys", "-t", "alice", "j", "Enter")  # alice, bob: sorted by name
-    wait_screen(people, "alice", lambda s: "Invite bob to a game" in s, "the terms")
+    wait_screen(people, "alice", lambda s: "Invite bob (1500?) to a game" in s, "the terms")
     people("send-keys", "-t", "alice", *keys, "Enter")
-    wait_screen(people, "alice", lambda s: "Waiting for bob to answer" in s, "the wait")
+    wait_screen(people, "alice", lambda s: "Waiting for bob (1500?) to answer" in s, "the wait")
 
 
 def test_alice_invites_bob_from_the_lobby_they_play_and_the_result_is_kept(people):
     at_home(people, "alice")
     at_home(people, "bob")
     invite_bob(people, ())  # a random colour, Othello, no clock
-    asked = ("alice invites you to a game: you play a colour drawn at random,", "othello, no clock")
+    asked = ("alice (1500?) invites you to a game: you play a colour drawn at", "no clock")
     wait_screen(people, "bob", lambda s: all(part in s for part in asked), "the invitation")
     people("send-keys", "-t", "bob", "n")
     wait_screen(people, "alice", lambda s: "bob declined your invitation." in s, "the answer")
@@ -46,8 +47,8 @@ def test_alice_invites_bob_from_the_lobby_they_play_and_the_result_is_kept(peopl
     wait_screen(people, "alice", lambda s: "Black to play" in s, "alice's board")
     # Black for alice (random -> white -> black), Othello, clock 5+3 (none, 1+0, 3+2, 5+3).
     invite_bob(people, ("Left", "Left", "Down", "Down", "Right", "Right", "Right"))
-    text = "alice invites you to a game: you play White, othello, clock 5+3."
-    wait_screen(people, "bob", lambda s: text in s, "the second invitation")
+    asked = ("alice (1500?) invites you to a game: you play White,", "5+3.")
+    wait_screen(people, "bob", lambda s: all(part in s for part in asked), "the second one")
     people("send-keys", "-t", "bob", "y")
     seated = {
         "alice": "you (1500?) play Black against bob (1500?).",
@@ -96,6 +97,9 @@ def test_alice_invites_bob_from_the_lobby_they_play_and_the_result_is_kept(peopl
         lambda s: "Your record here: 1 won, 0 lost, 0 drawn; rating 1516?" in s,
         "alice's record in the lobby",
     )
+    # and how the game moved her rating, as `ssh host lobby` says it (issue 39)
+    moved = "Your last game, against bob (id 1), moved your rating +16."
+    wait_screen(people, "alice", lambda s: moved in s, "the change in alice's lobby")
 
 
 if __name__ == "__main__":

@@ -32,8 +32,8 @@ async def test_twelve_resign_rematch_games_of_one_pair_move_a_rating_at_most_the
             for game in (alice, bob):
                 await game.hear_until("again")
             colours = {Color.BLACK: colours[Color.WHITE], Color.WHITE: colours[Color.BLACK]}
-    assert str(arcade.archive.results("bob")) == f"{REMATCHES} won, 0 lost, 0 drawn"
-    rating, games = arcade.archive.rating("bob")
+    assert str(await arcade.archive.results("bob")) == f"{REMATCHES} won, 0 lost, 0 drawn"
+    rating, games = await arcade.archive.rating("bob")
     assert games == REMATCHES and 1500.0 < rating <= 1500.0 + PAIR_BOUND
     _, lobby = await run(arcade, "bob", "lobby")
     assert f"rating {round(rating)} after {REMATCHES} rated games" in lobby  # (no '?' now)

@@ -367,3 +367,31 @@ def test_the_host_who_asks_for_white_plays_white_and_the_friend_moves_first(peop
         wait_screen(people, name, lambda s: "1 d3" in s and "Black bob" in s, "bob's move")
     dropped = "The premove d3 was dropped: it is occupied now."
     wait_screen(people, "alice", lambda s: dropped in s and "2 d3" not in s, "the premove dropped")
+
+
+def test_both_panels_show_both_players_ratings_beside_their_names(people):
+    import asyncio
+
+    from tui_reversi.core import Color
+    from tui_reversi.server.ledger.archive import Archive
+
+    from .test_store import played
+
+    async def rate() -> None:  # (beside the running server, as another process would write it)
+        archive = Archive(people.data / "archive.sqlite3", people.data / "players")
+        try:
+            await archive.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))  # 1516?, 1484?
+        finally:
+            await archive.close()
+
+    asyncio.run(rate())
+    people.ssh("alice", "alice", "table")
+    text = wait_screen(people, "alice", lambda s: "a friend joins" in s, "the table's code")
+    code = re.search(r"join ([A-Z0-9]{5})", text).group(1)
+    people.ssh("bob", "bob", f"join {code}")
+    panels = {
+        "alice": r"● Black alice \(you\) +1516\? +2 ◀ *│\n.*○ White bob +1484\? +2  ",
+        "bob": r"● Black alice +1516\? +2 ◀ *│\n.*○ White bob \(you\) +1484\? +2  ",
+    }
+    for name, panel in panels.items():
+        wait_screen(people, name, re.compile(panel).search, f"both ratings on {name}'s panel")

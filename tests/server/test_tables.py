@@ -122,8 +122,10 @@ async def test_a_table_is_opened_joined_by_its_code_and_refereed_by_the_server(s
     over = "over resigned black bob (White) resigned: alice (Black) wins."
     assert await alice.hear() == over
     assert await bob.hear() == over
-    for game in (alice, bob):  # a rated game: how it moved both ratings
-        assert await game.hear() == "rerated alice 1516 (+16), bob 1484 (-16)"
+    for game in (alice, bob):  # a rated game: both ratings now, and how it moved them
+        assert await game.hear() == "rated alice 1516?"
+        assert await game.hear() == "rated bob 1484?"
+        assert await game.hear() == "rerated alice 1516? (+16), bob 1484? (-16)"
     alice.say("move 2 c6")
     assert await alice.hear() == "refused The game is over."
     assert any(f"table {code}: bob (White) resigned" in line for line in arcade.log_lines)
@@ -219,7 +221,7 @@ async def test_a_dropped_player_who_does_not_come_back_in_time_forfeits(serve):
     await drop(arcade, "bob", bob)
     over = "over left black bob did not come back in time: alice (Black) wins."
     assert (await alice.hear_until(over))[0] == "news bob dropped out: their seat is held for 1 s."
-    assert str(arcade.archive.results("alice")) == "1 won, 0 lost, 0 drawn"
+    assert str(await arcade.archive.results("alice")) == "1 won, 0 lost, 0 drawn"
     again = await Player.connect(arcade, "bob", command=f"join {code}")
     await again.finished()
     assert f"there is no open table {code!r}" in again.output.decode()
@@ -287,7 +289,7 @@ async def test_a_finished_game_goes_to_the_archive_and_both_players_saved_games(
     assert rows == [
         (code, "alice", "bob", played.transcript(), winner, "board", result.black, result.white)
     ]
-    alice_results = arcade.archive.results("alice")
+    alice_results = await arcade.archive.results("alice")
     assert (alice_results.wins, alice_results.losses) == (
         (1, 0) if result.winner == Color.BLACK else (0, 1) if result.winner else (0, 0)
     )
@@ -309,11 +311,11 @@ async def test_a_resignation_is_archived_as_a_win_for_the_other(serve):
     await bob.hear_until("moved 0 d3")
     alice.say("resign")
     await bob.hear_until("over resigned white alice (Black) resigned: bob (White) wins.")
-    assert str(arcade.archive.results("bob")) == "1 won, 0 lost, 0 drawn"
-    assert str(arcade.archive.results("alice")) == "0 won, 1 lost, 0 drawn"
+    assert str(await arcade.archive.results("bob")) == "1 won, 0 lost, 0 drawn"
+    assert str(await arcade.archive.results("alice")) == "0 won, 1 lost, 0 drawn"
     # Elo: equals before, so the winner gains half of K and the loser gives it up.
-    assert arcade.archive.rating("bob") == (1516.0, 1)
-    assert arcade.archive.rating("alice") == (1484.0, 1)
+    assert await arcade.archive.rating("bob") == (1516.0, 1)
+    assert await arcade.archive.rating("alice") == (1484.0, 1)
     carol = await Game.connect(await seat(arcade, "carol", "table"))
     assert "rated carol 1500?" in await carol.hear_until("ready")
 
@@ -426,10 +428,11 @@ async def test_the_servers_clock_counts_and_a_flag_falls_with_an_injected_clock(
     for game in (alice, bob):
         assert await game.hear() == "clock 52.0 0.0 -"  # the clocks stop where they were
         assert await game.hear() == over
-        assert await game.hear() == "rerated alice 1516 (+16), bob 1484 (-16)"
+        rerated = "rerated alice 1516? (+16), bob 1484? (-16)"
+        assert await game.hear_until(rerated) == ["rated alice 1516?", "rated bob 1484?", rerated]
     bob.say("move 1 c5")
     assert await bob.hear() == "refused The game is over."
-    assert str(arcade.archive.results("alice")) == "1 won, 0 lost, 0 drawn"
+    assert str(await arcade.archive.results("alice")) == "1 won, 0 lost, 0 drawn"
 
 
 async def test_a_move_that_arrives_after_the_flag_fell_is_not_played(serve):
@@ -543,7 +546,7 @@ async def test_the_lobby_lists_who_is_here_the_tables_and_the_askers_record(serv
     assert "frank" not in text.split("Tables in progress")[0]  # only looking
     bob_asks = await Player.connect(arcade, "bob", term=None, command="lobby")
     await bob_asks.finished()
-    record = "Your record here: 1 won, 0 lost, 0 drawn; rating 1516? after 1 rated games"
+    record = "Your record here: 1 won, 0 lost, 0 drawn; rating 1516? after 1 rated game"
     assert record in bob_asks.output.decode()
     last = "Your last game, against alice (id 1), moved your rating +16."  # (issue 39)
     assert last in bob_asks.output.decode()
@@ -554,8 +557,15 @@ async def test_the_lobby_shows_a_named_players_rating_and_none_beside_a_guest(se
     guest = await Player.connect(arcade, "zed", guest=True)
     await guest.facts()
     await seat(arcade, "dave", "table")
+    await seat(arcade, "erin", "table")
+    store, read = arcade.archive, []  # each read of ratings: the names asked for
+    many, one = store.ratings, store.rating
+    store.ratings = lambda names: read.append(sorted(names)) or many(names)
+    store.rating = lambda name: read.append([name]) or one(name)
     asker = await Player.connect(arcade, "frank", term=None, command="lobby")
     await asker.finished()
+    # Everyone's beside their name in one read (a guest's not), then the asker's own.
+    assert read == [["dave", "erin"], ["frank"]]
     lines = asker.output.decode().splitlines()
     (guest_line,) = [line for line in lines if line.startswith("  guest-")]
     assert guest_line.split()[1:] == ["playing", "on", "their", "own"]  # (guests are unrated)
@@ -593,4 +603,4 @@ async def test_with_on_drop_adjourn_a_dropped_players_game_waits_for_both_to_joi
         await game.hear_until("resumed You are both back: the game goes on.")
     bob.say("move 1 c5")
     assert await alice.hear() == "moved 1 c5"
-    assert arcade.archive.results("bob").wins == 0  # nobody lost by the drop
+    assert (await arcade.archive.results("bob")).wins == 0  # nobody lost by the drop

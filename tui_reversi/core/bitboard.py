@@ -75,23 +75,20 @@ _DIRECTIONS: Final = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1)
 
 def popcount(word: i64) -> i64:
     """How many squares are set in `word`."""
-    if NATIVE_WORDS:
-        # Compiled: the classic SWAR count, all in machine words.
-        word = word - ((word >> 1) & ALTERNATE_BITS)
-        word = (word & 0x3333333333333333) + ((word >> 2) & 0x3333333333333333)
-        word = (word + (word >> 4)) & 0x0F0F0F0F0F0F0F0F
-        return (word * 0x0101010101010101) >> 56
-    return int.bit_count(word)  # interpreted: a non-negative int
+    # The classic SWAR count, right for both builds (the last mask drops what
+    # the interpreted product carries past bit 63). No branch on the build:
+    # a function this small is inlined into the compiled solver.
+    word = word - ((word >> 1) & ALTERNATE_BITS)
+    word = (word & 0x3333333333333333) + ((word >> 2) & 0x3333333333333333)
+    word = (word + (word >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (word * 0x0101010101010101) >> 56 & 127
 
 
 def lowest_square(word: i64) -> i64:
     """The index of the lowest square set in `word` (which is not empty)."""
-    if NATIVE_WORDS:
-        # Compiled: the bits below the lowest, counted in machine words (no
-        # table to unbox; h8 alone is the most negative word, and minus one
-        # wraps to the 63 bits below it).
-        return popcount((word & -word) - 1)
-    return int.bit_length(word & -word) - 1
+    # The bits below the lowest, counted (h8 alone is the most negative word
+    # compiled, and minus one wraps to the 63 bits below it).
+    return popcount((word & -word) - 1)
 
 
 def legal_moves(own: int, opp: int) -> int:

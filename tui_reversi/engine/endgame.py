@@ -10,10 +10,12 @@ from EVAL_ORDER_EMPTIES up the engine's evaluation of the child too (a
 one-ply look from SEARCH_ORDER_EMPTIES up), with principal-variation
 search, a transposition table that keeps its deepest entries when full,
 enhanced transposition cutoffs and a stability cutoff. Below that it walks
-the empty squares instead of generating moves, odd regions (quadrants)
-first, then by square class; at four empties the order is fixed once and
-the squares are passed down by hand to dedicated three-, two- and
-one-empty solvers that build no lists at all.
+the empty squares instead of generating moves, packed six bits each in one
+word by square class (`static_order`): at SORTED_EMPTIES fastest first
+(fewest replies, with keys packed in a word too), below that odd regions
+(quadrants) first; at four empties the order is fixed once and the squares
+are passed down by hand to dedicated three-, two- and one-empty solvers
+that build no lists at all.
 
 The hot paths allocate nothing and unbox nothing: no tuples or lists read
 in the walk below SHALLOW_EMPTIES, and every board constant a machine word
@@ -52,6 +54,7 @@ from ..core.bitboard import (
     flip_mask,
     lowest_square,
     move_mask,
+    native,
     popcount,
 )
 from .evaluation import (
@@ -68,7 +71,6 @@ from .squares import (
     SOUTH_EAST,
     SOUTH_WEST,
     class_of_rank,
-    odd_quadrants,
     quadrant_bit,
 )
 from .transposition import (
@@ -89,6 +91,10 @@ from .transposition import (
 # the parity bonus then 119.5 M (8) or 129.2 M (20). Ordering from 7 or 9
 # again: 99.6 M or 130.1 M nodes, neither in less CPU time than from 8.
 SHALLOW_EMPTIES: Final = 8  # the solver walks empty squares below this
+SORTED_EMPTIES: Final = 7  # and from here up it orders them fastest first
+# The shallow walk's key of a move not to search: a word, not a C int literal
+# (mypyc emits a literal as a 32-bit int, which a shift of 48 overflows).
+NO_KEY: Final[i64] = native(255)
 SOLVER_TT_EMPTIES: Final = 10  # the solver keeps a transposition table from here up
 ETC_EMPTIES: Final = 11  # children are looked up in the table before searching from here up
 EVAL_ORDER_EMPTIES: Final = 12  # from here up the evaluation helps order the moves,
@@ -116,6 +122,31 @@ def adjacent(discs: i64) -> i64:
     """The squares next to `discs` (and the discs themselves)."""
     row = discs | ((discs << 1) & NOT_A) | ((discs >> 1) & NOT_H)
     return row | ((row << 8) & ALL) | ((row >> 8) & BELOW_56)
+
+
+def static_order(empty: i64) -> i64:
+    """The squares of `empty` (at most ten) packed six bits each, lowest
+    first: corners, then edges, centre, C- and X-squares, each class
+    ascending."""
+    order: i64 = 0
+    shift: i64 = 0
+    rank: i64 = 0
+    while rank < 5:
+        m = empty & class_of_rank(rank)
+        rank += 1
+        while m:
+            b = m & -m
+            m ^= b
+            order |= lowest_square(b) << shift
+            shift += 6
+    return order
+
+
+def without_slot(order: i64, slot: i64) -> i64:
+    """A static_order word with the square in `slot` taken out (the squares
+    above it move down one slot)."""
+    below = (ONE << (6 * slot)) - 1
+    return (order & below) | (order >> 6 & ~below)
 
 
 class SearchStopped(Exception):
@@ -289,7 +320,7 @@ class EndgameSolver:
                     own | f | b,
                     -beta,
                     -a,
-                    empty ^ b,
+                    static_order(empty ^ b),
                     e - 1,
                     parity ^ quadrant_bit(sq),
                     False,
@@ -355,7 +386,9 @@ class EndgameSolver:
     def shallow_entry(self, own: i64, opp: i64, alpha: i64, beta: i64, empty: i64, e: i64) -> i64:
         # A search that starts with few empties (the deeper ones never do).
         if e >= 4:
-            return self.shallow(own, opp, alpha, beta, empty, e, self.parity_of(empty), False)
+            return self.shallow(
+                own, opp, alpha, beta, static_order(empty), e, self.parity_of(empty), False
+            )
         if e == 3:
             x = empty & -empty
             empty ^= x
@@ -385,19 +418,17 @@ class EndgameSolver:
         opp: i64,
         alpha: i64,
         beta: i64,
-        empty: i64,
+        order: i64,
         e: i64,
         parity: i64,
         passed: bool,
     ) -> i64:
-        # From 4 empties up: try each empty square, odd quadrants first, each
-        # region's squares by class (`rank` walks the ten region and class
-        # pairs). `parity`: a bit per odd quadrant.
+        # From 4 empties up: try each empty square, those in odd quadrants
+        # first, each group in the static order. `order`: the e empty squares
+        # packed six bits each by static_order; `parity`: a bit per odd quadrant.
         self.pending += 1
         if self.pending >= CHECK_EVERY:
             self.check()
-        odd = odd_quadrants(parity) & empty
-        even = empty ^ odd
         best: i64 = -65
         if e == 4:
             # The last four keep this order down to the last disc.
@@ -406,14 +437,16 @@ class EndgameSolver:
             y: i64 = -1
             z: i64 = -1
             n = 0
-            rank: i64 = 0
-            while rank < 10:
-                m = odd & class_of_rank(rank) if rank < 5 else even & class_of_rank(rank - 5)
-                rank += 1
-                while m:
-                    b = m & -m
-                    m ^= b
-                    sq = lowest_square(b)
+            odd_pass: i64 = 1
+            while odd_pass >= 0:
+                rest = order
+                i = 0
+                while i < 4:
+                    sq = rest & 63
+                    rest >>= 6
+                    i += 1
+                    if (parity >> ((sq >> 5 & 1) * 2 + (sq >> 2 & 1)) & 1) != odd_pass:
+                        continue
                     if n == 0:
                         w = sq
                     elif n == 1:
@@ -423,6 +456,7 @@ class EndgameSolver:
                     else:
                         z = sq
                     n += 1
+                odd_pass -= 1
             for turn in range(4):
                 # Each square in turn, the other three passed down in order.
                 sq = w if turn == 0 else x if turn == 1 else y if turn == 2 else z
@@ -439,26 +473,79 @@ class EndgameSolver:
                         alpha = v
                         if v >= beta:
                             return v
+        elif e >= SORTED_EMPTIES:
+            # Fastest first without lists: a key per slot of `order`, eight
+            # bits each (the opponent's replies, corners double, then odd
+            # quadrants first; NO_KEY: illegal or already searched), the
+            # lowest searched next. A move's flips are found again when it is
+            # searched: most nodes here cut on their first move.
+            keys: i64 = 0
+            i = 0
+            while i < e:
+                sq = order >> (6 * i) & 63
+                f = flip_mask(own, opp, sq)
+                if f:
+                    replies = move_mask(opp ^ f, own | f | (ONE << sq))
+                    q = (sq >> 5 & 1) * 2 + (sq >> 2 & 1)
+                    key = (popcount(replies) + popcount(replies & CORNER_SQUARES)) * 2 + (
+                        1 - (parity >> q & 1)
+                    )
+                else:
+                    key = NO_KEY
+                keys |= key << (8 * i)
+                i += 1
+            while True:
+                lowest: i64 = NO_KEY
+                slot: i64 = -1
+                i = 0
+                while i < e:
+                    key = keys >> (8 * i) & NO_KEY
+                    if key < lowest:
+                        lowest = key
+                        slot = i
+                    i += 1
+                if slot < 0:
+                    break
+                keys |= NO_KEY << (8 * slot)
+                sq = order >> (6 * slot) & 63
+                f = flip_mask(own, opp, sq)
+                v = -self.shallow(
+                    opp ^ f,
+                    own | f | (ONE << sq),
+                    -beta,
+                    -alpha,
+                    without_slot(order, slot),
+                    e - 1,
+                    parity ^ quadrant_bit(sq),
+                    False,
+                )
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            return v
         else:
-            rank = 0
-            while rank < 10:
-                m = odd & class_of_rank(rank) if rank < 5 else even & class_of_rank(rank - 5)
-                rank += 1
-                while m:
-                    b = m & -m
-                    m ^= b
-                    sq = lowest_square(b)
+            odd_pass = 1
+            while odd_pass >= 0:
+                i = 0
+                while i < e:
+                    sq = order >> (6 * i) & 63
+                    q = (sq >> 5 & 1) * 2 + (sq >> 2 & 1)
+                    i += 1
+                    if (parity >> q & 1) != odd_pass:
+                        continue
                     f = flip_mask(own, opp, sq)
                     if not f:
                         continue
                     v = -self.shallow(
                         opp ^ f,
-                        own | f | b,
+                        own | f | (ONE << sq),
                         -beta,
                         -alpha,
-                        empty ^ b,
+                        without_slot(order, i - 1),
                         e - 1,
-                        parity ^ quadrant_bit(sq),
+                        parity ^ (ONE << q),
                         False,
                     )
                     if v > best:
@@ -467,10 +554,11 @@ class EndgameSolver:
                             alpha = v
                             if v >= beta:
                                 return v
+                odd_pass -= 1
         if best == -65:
             if passed:
                 return final_margin(own, opp, self.anti)
-            return -self.shallow(opp, own, -beta, -alpha, empty, e, parity, True)
+            return -self.shallow(opp, own, -beta, -alpha, order, e, parity, True)
         return best
 
     def solve3(
@@ -508,12 +596,13 @@ class EndgameSolver:
 
     def last1(self, own: i64, opp: i64, sq: i64) -> i64:
         # One empty square: whoever can play it does; the board is then full.
+        # The board is then full: the margin is twice the mover's discs less 64.
         f = flip_mask(own, opp, sq)
         if f:
-            return self.sign * (2 * (popcount(own) + popcount(f)) - 62)
+            return self.sign * (2 * popcount(own | f) - 62)
         f = flip_mask(opp, own, sq)
         if f:
-            return self.sign * (62 - 2 * (popcount(opp) + popcount(f)))
+            return self.sign * (62 - 2 * popcount(opp | f))
         return final_margin(own, opp, self.anti)
 
     def last2(self, own: i64, opp: i64, alpha: i64, beta: i64, x: i64, y: i64, passed: bool) -> i64:

@@ -42,20 +42,6 @@ def quadrant_bit(square: i64) -> i64:
     return ONE << ((square >> 5 & 1) * 2 + (square >> 2 & 1))
 
 
-def odd_quadrants(parity: i64) -> i64:
-    """The squares of the quadrants whose bits are set in `parity`."""
-    odd: i64 = 0
-    if parity & 1:
-        odd |= NORTH_WEST
-    if parity & 2:
-        odd |= NORTH_EAST
-    if parity & 4:
-        odd |= SOUTH_WEST
-    if parity & 8:
-        odd |= SOUTH_EAST
-    return odd
-
-
 def class_of_rank(rank: i64) -> i64:
     """The square class `rank` places in the static move order (0: corners)."""
     if rank == 0:

@@ -33,8 +33,14 @@ a game says names it. The server's side is server/hall/lobby_host.py.
                                     a table (KIND: playing, open, adjourned; '-' for an
                                     empty seat or no clock, else M+S; MOVE the move to
                                     be played)
+      rated NAME RATING             NAME's rating here ('1516', '1500?' while provisional):
+                                    for each name in the lobby that has one (a guest's has
+                                    none), and before an invitation from NAME
       record RATING GAMES TEXT...   your rating ('1500?' while provisional), the rated games
                                     it rests on, your results
+      last TEXT...                  your last game, if it moved your rating, as `ssh host
+                                    lobby` says it ('Your last game, against bob (id 12),
+                                    moved your rating +16.'); no such line otherwise
       shown                         the lobby above is complete: show it (sent again,
                                     whole, whenever it changes while you look)
       invited NUMBER NAME TERMS...  NAME invites you, on the terms of their `invite`
@@ -58,12 +64,13 @@ is cut off. Answers are one sentence each, for the player to read.
 from __future__ import annotations
 
 import socket
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from ..core import ReversiError, Variant
 from ..core.errors import reason
-from .remote import NOBODY, rating_word, shown_name
+from .remote import NOBODY, rating_word, with_rating
 from .server_line import MAX_LINE, ServerLine, line, words
 from .terms import TableTerms, TimeControl
 
@@ -95,9 +102,10 @@ class TableEntry:
     clock: TimeControl | None
     move: int
 
-    def describe(self) -> str:
-        """'alice (Black) against bob (White), othello, clock 5+3, move 12'."""
-        black, white = (shown_name(name) for name in self.names)
+    def describe(self, ratings: Mapping[str, str]) -> str:
+        """'alice 1516 (Black) against bob 1500? (White), othello, clock 5+3, move 12',
+        each name with its rating in `ratings`, if it has one."""
+        black, white = (with_rating(name, ratings.get(name, "")) for name in self.names)
         clock = f", clock {self.clock}" if self.clock is not None else ""
         how = f"{self.variant.value}{clock}, move {self.move}"
         if self.kind == "open":
@@ -115,6 +123,9 @@ class LobbyView:
     rating: str = "1500?"
     games: int = 0
     record: str = ""
+    last: str = ""  # how your last game moved your rating, in a sentence ('' unrated)
+    # Each name's rating as the server wrote it ('1516', '1500?'); a guest's is not here.
+    ratings: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +143,7 @@ class Invitation:
     number: int
     inviter: str
     terms: TableTerms  # the inviter's colour asked for, the variant, the clock
+    rating: str = ""  # the inviter's, as the server wrote it ('' for a guest: unrated)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +170,8 @@ class _Gathering:
     rating: str = "1500?"
     games: int = 0
     record: str = ""
+    last: str = ""
+    ratings: dict[str, str] = field(default_factory=dict)
     page: str | None = None  # the title of a page being read
     rows: list[tuple[str | None, str]] = field(default_factory=list)
 
@@ -169,6 +183,8 @@ class LobbyLink(ServerLine[LobbyNews]):
         super().__init__(sock, reader, "lobby-link")
         self.name = name  # as the server knows this player
         self.going: str | None = None  # a table's code, once the server said `go`
+        # Every name's rating as the server last wrote it (`rated`): the lobby's, an inviter's.
+        self.ratings: dict[str, str] = {}
         self._gathering = _Gathering()
 
     @classmethod
@@ -250,10 +266,15 @@ class LobbyLink(ServerLine[LobbyNews]):
                 time_control = None if clock == NO_CLOCK else TimeControl.parse(clock)
                 entry = TableEntry(code, kind, names, Variant(variant), time_control, int(move))
                 gathering.tables.append(entry)
+            elif command == "rated":
+                name, rating = rest.split(" ")
+                gathering.ratings[name] = self.ratings[name] = rating_word(rating)
             elif command == "record":
                 rating, games, text = rest.split(" ", 2)
                 gathering.rating, gathering.games = rating_word(rating), int(games)
                 gathering.record = text
+            elif command == "last":
+                gathering.last = rest
             elif command == "shown":
                 self._gathering = _Gathering()
                 view = LobbyView(
@@ -262,6 +283,8 @@ class LobbyLink(ServerLine[LobbyNews]):
                     gathering.rating,
                     gathering.games,
                     gathering.record,
+                    gathering.last,
+                    gathering.ratings,
                 )
                 return LobbyNews(view=view)
             elif command == "page":
@@ -278,7 +301,8 @@ class LobbyLink(ServerLine[LobbyNews]):
                 terms, unread = TableTerms.parse(said)
                 if unread:
                     raise ValueError(unread)
-                return LobbyNews(invited=Invitation(int(number), name, terms))
+                invitation = Invitation(int(number), name, terms, self.ratings.get(name, ""))
+                return LobbyNews(invited=invitation)
             elif command == "waiting":
                 _, name = rest.split(" ")
                 return LobbyNews(waiting=name)

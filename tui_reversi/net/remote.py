@@ -24,9 +24,10 @@ of UTF-8 at a time (net/server_line.py), words separated by one space:
       seated CODE SEAT VARIANT      you sit at table CODE as black or white, or are watching
       players BLACK WHITE           the names at the table ('-': nobody yet)
       rated NAME RATING             a player's Elo rating on this server: 1516, or 1500?
-                                    while provisional (its first rated games)
+                                    while provisional (its first rated games); none for
+                                    a guest (unrated); again after a rated game
       rerated TEXT...               after a rated game, how it moved both ratings:
-                                    'alice 1516 (+16), bob 1484 (-16)' (before `over`'s
+                                    'alice 1516 (+16), bob 1484? (-16)' (before `over`'s
                                     dialog is closed, or after: the dialog shows it)
       moved PLY SQUARE              a move the server accepted (passes follow, as in core)
       clock BLACK WHITE RUNNING     with a time control: seconds left each, as of now, and
@@ -101,6 +102,7 @@ class News:
     again: bool = False  # a rematch: a new game, colours changed (state.colour is the new one)
     resumed: bool = False  # an adjourned game goes on
     rerated: bool = False  # the text says how the game moved both players' ratings
+    rated: bool = False  # a player's rating came (in the state's ratings): show it
 
     @property
     def over(self) -> bool:
@@ -110,6 +112,10 @@ class News:
 # The names a server gives the players it let in without a key (`guest-7f3a9c...`):
 # they play unrated, and the table says so beside their name.
 GUEST_PREFIX = "guest-"
+
+
+# What a guest's lobby (the text one and the app's) says in place of a record.
+GUEST_UNRATED = "You play as a guest here: unrated; connect with an SSH key to claim a name."
 
 
 def is_guest(name: str) -> bool:
@@ -125,6 +131,20 @@ SHOWN_GUEST_DIGITS = 6
 def shown_name(name: str) -> str:
     """A name as people read it: a guest's cut to `guest-7f3a9c`, any other whole."""
     return name[: len(GUEST_PREFIX) + SHOWN_GUEST_DIGITS] if is_guest(name) else name
+
+
+def with_rating(name: str, rating: str) -> str:
+    """'alice 1516': a name as shown, with its rating (as the server wrote it: '1516',
+    '1500?' while provisional; '' none) beside it if it has one."""
+    return f"{shown_name(name)} {rating}" if rating else shown_name(name)
+
+
+def rating_aside(name: str, rating: str) -> str:
+    """' (1516)', or ' (1500?)' while provisional: `name`'s rating (as with_rating's)
+    put in a sentence; ' (a guest, unrated)' for a guest; '' for a name without one."""
+    if is_guest(name):
+        return " (a guest, unrated)"
+    return f" ({rating})" if rating else ""
 
 
 @dataclass
@@ -251,6 +271,7 @@ class TableLink(ServerLine[News]):
         elif command == "rated":
             name, rating = rest.split(" ")
             self.state.ratings[name] = rating_word(rating)
+            self._tell(News("", rated=True))
         elif command == "clock":
             self.state.clock = _clock(rest)
             self._tell(News("", clock=self.state.clock))

@@ -6,6 +6,7 @@ first says `hello SECRET`. `ServerLine` is the game's end of it.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import socket
 import threading
@@ -30,6 +31,23 @@ def words(data: bytes) -> tuple[str, str]:
     text = data.decode("utf-8").rstrip("\r\n")
     command, _, rest = text.partition(" ")
     return command, rest
+
+
+async def next_line(reader: asyncio.StreamReader, stop: asyncio.Event) -> bytes | None:
+    """The next line `reader` has (b'' at its end), or None once `stop` is set first
+    (a line half read then stays in the reader's buffer)."""
+    if stop.is_set():
+        return None
+    reading = asyncio.ensure_future(reader.readline())
+    stopping = asyncio.ensure_future(stop.wait())
+    await asyncio.wait({reading, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    if reading.done():
+        return reading.result()
+    reading.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await reading
+    return None
 
 
 NewsType = TypeVar("NewsType")

@@ -11,7 +11,7 @@ from textual.widgets import Button
 
 from ..core import Variant
 from ..net.lobby_link import Invitation
-from ..net.remote import shown_name
+from ..net.remote import rating_aside, shown_name
 from ..net.terms import ColourChoice, TableTerms, TimeControl
 from ..widgets.choice import ChoiceRow
 from ..widgets.key_bar import KeyLine
@@ -33,16 +33,20 @@ class InviteScreen(Dialog[TableTerms | None]):
         Binding("escape", "cancel", "Cancel", id="invite.cancel", key_display="esc"),
     ]
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, rating: str = "") -> None:
+        """Terms for inviting `name`, whose rating (as the server wrote it; '' none)
+        the title shows."""
         super().__init__()
         self.invitee = name
+        self.rating = rating
 
     def compose(self) -> ComposeResult:
+        invitee = _named(self.invitee, self.rating)
         colours = [(colour.value, colour.value.capitalize()) for colour in ColourChoice]
         variants = [(v.value, v.value.capitalize()) for v in Variant]
         clocks = [(clock, clock or "None") for clock in CLOCKS]
         with Vertical(id="dialog"):
-            yield Literal(f"Invite {self.invitee} to a game", id="dialog-title")
+            yield Literal(f"Invite {invitee} to a game", id="dialog-title")
             yield ChoiceRow("You play", colours, ColourChoice.RANDOM.value, id="colour")
             yield ChoiceRow("Variant", variants, Variant.OTHELLO.value, id="variant")
             yield ChoiceRow("Clock", clocks, "", id="clock")
@@ -103,15 +107,15 @@ class WaitingScreen(Dialog[bool]):
         Binding("escape", "withdraw", "Withdraw", id="waiting.withdraw", key_display="esc"),
     ]
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, rating: str = "") -> None:
         super().__init__()
         self.invitee = name
+        self.rating = rating
 
     def compose(self) -> ComposeResult:
+        invitee = _named(self.invitee, self.rating)
         with Vertical(id="dialog"):
-            yield Literal(
-                f"Waiting for {self.invitee} to answer your invitation…", id="dialog-title"
-            )
+            yield Literal(f"Waiting for {invitee} to answer your invitation…", id="dialog-title")
             yield KeyLine(id="dialog-keys")
 
     def action_withdraw(self) -> None:
@@ -122,7 +126,12 @@ class InvitedScreen(ConfirmScreen):
     """Someone's invitation: y or Enter accepts, n or Esc declines."""
 
     def __init__(self, invitation: Invitation) -> None:
-        inviter, terms = shown_name(invitation.inviter), invitation.terms.for_guest()
-        question = f"{inviter} invites you to a game: {terms}."
+        inviter = _named(invitation.inviter, invitation.rating)
+        question = f"{inviter} invites you to a game: {invitation.terms.for_guest()}."
         super().__init__(question, yes="Accept", no="Decline")
         self.invitation = invitation
+
+
+def _named(name: str, rating: str) -> str:
+    """'bob (1484?)', 'guest-7f3a9c (a guest, unrated)': someone in an invitation."""
+    return f"{shown_name(name)}{rating_aside(name, rating)}"

@@ -19,8 +19,8 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..net.lobby_link import Invitation, LobbyLink, LobbyNews, LobbyView, Page, TableEntry
-from ..net.remote import shown_name
+from ..net.lobby_link import Invitation, LobbyLink, LobbyNews, LobbyView, Page
+from ..net.remote import GUEST_UNRATED, is_guest, shown_name
 from ..net.terms import TableTerms
 from ..widgets.literal import Literal
 from .invitation import InvitedScreen, InviteScreen, WaitingScreen
@@ -43,6 +43,7 @@ LOBBY_BINDINGS = [
 NO_LOBBY = "The lobby exists only on a tui-reversi server: connect with ssh to play people there."
 
 NAME_WIDTH = 16  # the names' column, as in `ssh host lobby`
+RATING_WIDTH = 5  # the ratings' column beside it: '1516', '1500?'
 
 # Each kind of table: its heading and what Enter does there.
 TABLE_SECTIONS = (
@@ -130,6 +131,10 @@ class LobbyScreen(RowDialog):
         games = "game" if view.games == 1 else "games"
         record = view.record or "no games yet"
         text = f"Your record here: {record}; rating {view.rating} after {view.games} rated {games}."
+        if view.last:  # (as `ssh host lobby` says it, written by the server)
+            text = f"{text}\n{view.last}"
+        if is_guest(self.link.name):
+            text = GUEST_UNRATED
         shown = self.query_one("#lobby-record", Literal)
         if str(shown.content) != text:  # (unchanged: not redrawn)
             shown.update(text)
@@ -144,16 +149,21 @@ class LobbyScreen(RowDialog):
         rows: list[tuple[str | None, Content]] = [(None, _heading("People here (⏎ invites)"))]
         for person in view.people:
             you = " (you)" if person.name == self.link.name else ""
-            name = f"{shown_name(person.name)}{you}"
+            name = _cut(shown_name(person.name), NAME_WIDTH - len(you)) + you
+            # A guest's column is empty: guests play unrated (the name says guest-).
+            rating = view.ratings.get(person.name, "")
             # The words say the state ("at table K7QP2 (Black), against bob"), but for free.
             doing = f"free, {person.text}" if person.state == "free" else person.text
-            text = f"{name:<{NAME_WIDTH}} {doing}"
+            text = f"{name:<{NAME_WIDTH}} {rating:>{RATING_WIDTH}}  {doing}"
             rows.append((f"person:{person.name}", Content(text)))
         for kind, heading, _ in TABLE_SECTIONS:
             tables = [table for table in view.tables if table.kind == kind]
             if tables:
                 rows.append((None, _heading(heading)))
-                rows += [(f"{kind}:{t.code}", Content(_table_text(t))) for t in tables]
+                rows += [
+                    (f"{kind}:{t.code}", Content(f"{t.code}  {t.describe(view.ratings)}"))
+                    for t in tables
+                ]
         return rows
 
     # -- keys ----------------------------------------------------------------------------
@@ -189,15 +199,18 @@ class LobbyScreen(RowDialog):
                 self.say(f"Inviting {name}…")
                 self.link.invite(name, terms)
 
-        self.app.push_screen(InviteScreen(name), chosen)
+        rating = self.view.ratings.get(name, "") if self.view is not None else ""
+        self.app.push_screen(InviteScreen(name, rating), chosen)
 
 
 def _heading(text: str) -> Content:
     return Content.styled(text, "bold $text-accent")
 
 
-def _table_text(table: TableEntry) -> str:
-    return f"{table.code}  {table.describe()}"
+def _cut(name: str, width: int) -> str:
+    """`name`, cut to `width` columns (its last one '…') if it is longer: the rating
+    beside it stays in its column."""
+    return name if len(name) <= width else f"{name[: width - 1]}…"
 
 
 class Invitations:
@@ -227,7 +240,8 @@ class Invitations:
         if news.invited is not None:
             self._invited(news.invited)
         if news.waiting is not None:
-            self.app.push_screen(WaitingScreen(news.waiting), self._withdrawn_or_not)
+            rating = self.link.ratings.get(news.waiting, "")
+            self.app.push_screen(WaitingScreen(news.waiting, rating), self._withdrawn_or_not)
             return
         if news.withdrawn is not None:
             asked = self._find(InvitedScreen)

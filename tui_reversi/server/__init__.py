@@ -34,8 +34,9 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     the answers of those that print lines (`top`, `player`, `replay`...).
   - `standings_pages`: the leaderboard and a profile as rows, for the
     commands and the in-app lobby alike.
-  - `pairing`: quick pairing (`play`): the queue and its rating window;
-    `queue_wait`: one session's wait in it.
+  - `pairing`: quick pairing (`play`): the one pairing rule and its rating
+    window, this node's part in the fleet's queue; `queue_wait`: one
+    session's wait in it.
   - `pty_process`: a program running as session leader on a fresh pty.
   - `preloaded`: the server's side of the game launcher (`tui_reversi.launcher`,
     outside this package, given as `ServeConfig.launcher_command`): start it,
@@ -57,7 +58,9 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   - `account_keys`: which keys are which name's, the codes to add one.
   - `names`: one name per look-alike key (UTS #39 skeleton); `ratings`: the
     Elo rules (provisional names, rematches counting less); `penalties`:
-    the penalties of guessing as kept; `archive_schema`: SQLite's versions.
+    the penalties of guessing as kept; `archive_schema`: SQLite's versions;
+    `seekers`: the pairing queue as a store keeps it (`postgres_seekers`:
+    a fleet's, in PostgreSQL).
   - `fleet`: several nodes on one PostgreSQL as one server: relayed seats, the
     lobby's shares, invitations between nodes; `fleet_outbox`: its messages,
     in order, off the event loop.

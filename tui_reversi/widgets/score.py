@@ -1,5 +1,6 @@
-"""The score panel: both players, their disc counts, whose turn it is, and a
-live "thinking" line (elapsed time, depth) while the computer searches."""
+"""The score panel: both players (at a server's table, with their ratings), their
+disc counts, whose turn it is, and a live "thinking" line (elapsed time, depth)
+while the computer searches."""
 
 from __future__ import annotations
 
@@ -16,10 +17,12 @@ from textual.widget import Widget
 from ..core import Color
 from .glyphs import UNICODE, Glyphs
 
-# Columns a player's name gets at least, and the rest of its line beside it:
-# the disc, 'Black ', the count and the turn marker.
+# Columns a player's name gets at least, and the rest of its line beside it: the
+# disc, the count and the turn marker; and the colour's word, which is the first
+# to give way on a narrow panel (the disc's shape says it), before the ratings.
 PLAYER_WIDTH = 7
-PLAYER_LINE = len("● Black ") + len(" 32") + len(" ◀")
+PLAYER_LINE = len("● ") + len(" 32") + len(" ◀")
+SIDE_WIDTH = len("Black ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +58,8 @@ class Scoreboard:
     """What the panel shows; `to_move` is None once the game is over."""
 
     players: tuple[str, str] = ("Human", "Easy")  # Black's, White's
+    # Their ratings at a server's table, as it wrote them ('1516', '1500?'); '' none.
+    ratings: tuple[str, str] = ("", "")
     counts: tuple[int, int] = (2, 2)
     to_move: Color | None = Color.BLACK
     status: str = "Black to move"
@@ -94,17 +99,18 @@ class ScorePanel(Widget):
     def render(self) -> Content:
         board = self.scoreboard
         lines = []
-        players = self._players_shown()
+        side, players, ratings = self._players_shown()
         for color in (Color.BLACK, Color.WHITE):
             glyph = self.glyphs.black if color is Color.BLACK else self.glyphs.white
             turn = board.to_move is color
             marker = "◀" if self.glyphs is UNICODE else "<"
             lines.append(
                 Content.from_markup(
-                    "[b]$glyph[/b] $side [$text-muted]$player[/]",
+                    "[b]$glyph[/b] $side[$text-muted]$player$rating[/]",
                     glyph=glyph,
-                    side=f"{color.label:<5}",
+                    side=f"{color.label:<5} " if side else "",
                     player=players[color],
+                    rating=ratings[color],
                 )
                 .append(Content.from_markup("[b]$count[/b]", count=f"{board.counts[color]:>3}"))
                 .append(
@@ -117,21 +123,32 @@ class ScorePanel(Widget):
         lines.append(Content("") if self.thinking is None else self._thinking_line(self.thinking))
         return Content("\n").join(lines)
 
-    def _players_shown(self) -> tuple[str, str]:
-        """Both players' names padded to one width, so the counts and clocks after
-        them line up; a name too long for the panel is cut short."""
-        names = self.scoreboard.players
+    def _players_shown(self) -> tuple[bool, tuple[str, str], tuple[str, str]]:
+        """What of the players' lines fits the panel: whether the colours' words do,
+        both names padded to one width (a name too long cut short), and both ratings
+        in a column after them (none if they do not fit, or nobody has one), so the
+        counts and clocks after them line up."""
+        names, ratings = self.scoreboard.players, self.scoreboard.ratings
         width = max(PLAYER_WIDTH, *(len(name) for name in names))
         clock = 0 if self.clocks is None else 1 + max(len(self._time(color)) for color in Color)
-        room = self.content_size.width - PLAYER_LINE - clock
-        if room > 0:  # (0 before the first layout)
+        rating = max(len(each) for each in ratings)
+        column = 1 + rating if rating else 0  # the ratings' column, with a space before it
+        side, rated = True, column
+        if self.content_size.width > 0:  # (0 before the first layout)
+            # What gives way, in turn, for the names to have PLAYER_WIDTH columns.
+            for side, rated in ((True, column), (False, column), (False, 0)):
+                room = self.content_size.width - PLAYER_LINE - clock - rated
+                room -= SIDE_WIDTH if side else 0
+                if room >= PLAYER_WIDTH:
+                    break
             width = min(width, max(PLAYER_WIDTH, room))
         cut = "…" if self.glyphs is UNICODE else "."
         black, white = (
             f"{name:<{width}}" if len(name) <= width else f"{name[: width - 1]}{cut}"
             for name in names
         )
-        return black, white
+        shown = (f" {ratings[0]:>{rating}}", f" {ratings[1]:>{rating}}") if rated else ("", "")
+        return side, (black, white), shown
 
     def _time(self, color: Color) -> str:
         assert self.clocks is not None

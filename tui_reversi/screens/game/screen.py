@@ -326,6 +326,7 @@ class GameScreen(Screen[None]):
         ending = match.ending if review_ply is None else None
         self.query_one(ScorePanel).scoreboard = Scoreboard(
             players=(match.player_label(Color.BLACK), match.player_label(Color.WHITE)),
+            ratings=self.table.ratings(),
             counts=(position.count(Color.BLACK), position.count(Color.WHITE)),
             to_move=None if position.is_game_over() or ending is not None else position.to_move,
             status=turn if ending is None or position.is_game_over() else _ended_status(ending),

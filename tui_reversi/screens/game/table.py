@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 
 from ...core import Color
-from ...net.remote import ClockReading, News, TableLink, TableState, is_guest
+from ...net.remote import ClockReading, News, TableLink, rating_aside
 from ...net.ssh_command import SSH_COMMAND_VARIABLE
 from ...widgets.score import Clocks, ScorePanel
 from ..chat import ChatScreen
@@ -78,6 +78,16 @@ class AtTable:
     def watching(self) -> bool:
         return self.link is not None and not self.screen.referee.plays_here
 
+    def ratings(self) -> tuple[str, str]:
+        """Black's and White's ratings as the server wrote them ('1516', '1500?'); ''
+        for a guest (unrated), a free seat, or away from a table."""
+        link = self.link
+        if link is None:
+            return "", ""
+        state = link.state
+        black, white = (state.ratings.get(name, "") for name in state.names)
+        return black, white
+
     def can_resign(self) -> bool:
         return (
             self.link is not None
@@ -115,10 +125,11 @@ class AtTable:
             self.screen.say(_invitation(state.code, self.screen.size.width - 2))
         else:
             you, opponent = state.names[state.colour], state.names[state.colour.other]
+            rated = state.ratings
             # Where that is cut (60 columns), the opponent's mark is what must stay.
-            colour, mark = state.colour.label, _rated(state, opponent)
+            colour, mark = state.colour.label, rating_aside(opponent, rated.get(opponent, ""))
             self.screen.say(
-                f"Table {state.code}: you{_rated(state, you)} play {colour} "
+                f"Table {state.code}: you{rating_aside(you, rated.get(you, ''))} play {colour} "
                 f"against {opponent}{mark}.",
                 narrow=f"You play {colour} against {opponent}{mark}.",
             )
@@ -136,6 +147,7 @@ class AtTable:
             self._stop_clocks()
         if news.names is not None:
             self._show_names(news.names)
+        if news.names is not None or news.rated:
             screen.show()
         if news.asked:
             self._answer(news.text)
@@ -265,15 +277,6 @@ class AtTable:
         if you is not None:
             shown[you] = f"{shown[you]} (you)"
         self.screen.match.names = (shown[Color.BLACK], shown[Color.WHITE])
-
-
-def _rated(state: TableState, name: str) -> str:
-    """' (1516)', or ' (1500?)' while provisional: `name`'s rating on this server,
-    if it sent one; ' (a guest, unrated)' for a guest."""
-    if is_guest(name):
-        return " (a guest, unrated)"
-    rating = state.ratings.get(name)
-    return f" ({rating})" if rating is not None else ""
 
 
 def _invitation(code: str, width: int) -> str:

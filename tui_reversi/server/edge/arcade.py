@@ -37,10 +37,9 @@ from ..hall.pty_process import Spawn
 from ..hall.roster import presence, who_is_here
 from ..hall.ssh_session import GameSession
 from ..hall.tables import Tables
-from ..hall.take_over_elsewhere import give_seat_over
+from ..hall.take_over_elsewhere import give_own_game_over, give_seat_over
 from ..ledger.archive import Archive
 from ..ledger.fleet import Fleet
-from ..ledger.ratings import FIRST_RATING, shown_rating
 from ..ledger.store import Store
 from .browser_passes import BrowserPasses
 from .budgets import CHANNEL_REQUESTS, FLOODED, SESSIONS, Budgets, InputAllowance
@@ -161,13 +160,15 @@ class Arcade:
         self.lobby = LobbyHost(
             self.tables,
             people=lambda: who_is_here(self),
-            record=self._record,
             log=self.note,
             charged=self.note,
             per_minute=config.invitations_per_minute,
             people_per_address=config.people_per_address(),
         )
         self.lobby.seat_giver = functools.partial(give_seat_over, self.games)
+        self.lobby.own_giver = functools.partial(
+            give_own_game_over, self.live_games, config.players_dir
+        )
         # The players waiting to be paired (`ssh -t host play`).
         self.pairing = PairingQueue(self.tables, self.note)
         # With --database, the other nodes of the fleet (fleet.py); None: this one alone.
@@ -183,16 +184,19 @@ class Arcade:
         self.host_key, self.host_key_created = load_or_create_host_key(config.host_key_path)
         if config.auth == "keys" and config.authorized_keys is not None:
             self.accounts.file_names()  # fail now, not at the first player's login
-        self.archive = store = self._open_store()
+        self.archive = store = await self._open_store()
         self.accounts.store = store
         self.penalties.ledger = store
         self.accounts.codes = store.codes
         await self._start_preloaded()
         if config.database is not None:
-            self.fleet = Fleet(store, self.lobby, people=lambda: presence(self), log=self.note)
+            self.fleet = Fleet(
+                store, self.lobby, queue=self.pairing, people=lambda: presence(self), log=self.note
+            )
             self.tables.fleet = self.lobby.fleet = self.fleet
             await store.listen(self.fleet.heard)
         await self.tables.start(store)
+        self.pairing.start(store, self.fleet)
         await self.lobby.start()
         if self.fleet is not None:
             await self.fleet.start()
@@ -221,17 +225,19 @@ class Arcade:
             await self.lobby.close()
             await self.tables.close()
             await self.archive.leave()
-            self.archive.close()
+            await self.archive.close()
             raise ServeError(f"cannot listen on {where}: {why}{hint}") from None
 
-    def _open_store(self) -> Store:
+    async def _open_store(self) -> Store:
         """The archive's SQLite, or the fleet's PostgreSQL with --database."""
         config = self.config
         if config.database is None:
             return Archive(config.data_dir / "archive.sqlite3", config.players_dir)
         from ..ledger.postgres import PostgresStore  # (psycopg loads only for a fleet)
 
-        return PostgresStore(config.database, config.players_dir)
+        store = PostgresStore(config.database, config.players_dir)
+        await store.open()
+        return store
 
     @property
     def keeping(self) -> str:
@@ -399,18 +405,12 @@ class Arcade:
             await self.preloaded.close()
         if self.fleet is not None:
             await self.fleet.close()
+        await self.pairing.close()
         await self.lobby.close()
         await self.tables.close()
         if self.archive is not None:
             await self.archive.leave()
-            self.archive.close()
-
-    def _record(self, name: str) -> tuple[str, int, str]:
-        """`name`'s rating as shown, the rated games it rests on, and their results here."""
-        if self.archive is None:
-            return shown_rating(FIRST_RATING, 0), 0, ""
-        rating, games = self.archive.rating(name)
-        return shown_rating(rating, games), games, str(self.archive.results(name))
+            await self.archive.close()
 
 
 class PlayerConnection(asyncssh.SSHServer):
@@ -434,6 +434,8 @@ class PlayerConnection(asyncssh.SSHServer):
         self._timer: asyncio.TimerHandle | None = None
         self._held: asyncio.TimerHandle | None = None  # (not read until it fires)
         self._shut_door = False  # it outstayed its time at the door (counted once)
+        self._settling: asyncio.Task[None] | None = None  # (auth_completed's)
+        self._lost = False  # (connection_lost came)
         self.budget = arcade.budgets.for_connection(
             ("?", "?"), self._who, self._hold, self._flooded
         )
@@ -456,6 +458,7 @@ class PlayerConnection(asyncssh.SSHServer):
             asyncio.get_running_loop().call_soon(conn.abort)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._lost = True
         if self._timer is not None:
             self._timer.cancel()
         if self._held is not None:
@@ -486,8 +489,8 @@ class PlayerConnection(asyncssh.SSHServer):
     def public_key_auth_supported(self) -> bool:
         return True
 
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        if self.login.key_allowed(key):
+    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if await self.login.key_allowed(key):
             return True
         refusal = self.login.refusal
         if refusal is not None and not self._told and self._conn is not None:
@@ -500,10 +503,10 @@ class PlayerConnection(asyncssh.SSHServer):
         # Under --auth password, asyncssh asks for the password this way too.
         return NotImplemented if self.config.auth == "password" else True  # type: ignore[no-any-return]
 
-    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+    async def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
         """No key, or none that may be this name: a guest under the open default
         (let in without a prompt), else refused with the sentence that says why."""
-        if self.login.guest_allowed():
+        if await self.login.guest_allowed():
             refusal = self.arcade.door.room_inside(self.address, guest=True)
             if refusal is None:
                 return True
@@ -518,7 +521,7 @@ class PlayerConnection(asyncssh.SSHServer):
         return self.config.auth == "password"
 
     async def validate_password(self, username: str, password: str) -> bool:
-        refusal = self.login.password_refusal()
+        refusal = await self.login.password_refusal()
         if refusal is not None:
             self._refuse(refusal)
             return False
@@ -532,22 +535,36 @@ class PlayerConnection(asyncssh.SSHServer):
                 return False
             expected = (self.config.password or "").encode()
             if expected and hmac.compare_digest(password.encode(), expected):
-                penalties.passed(self.address, username)
+                await penalties.passed(self.address, username)
                 return True
             self.end_reason = "wrong password"
-            penalties.failed(self.address, username, log_value(username, NAME_LENGTH))
+            await penalties.failed(self.address, username, log_value(username, NAME_LENGTH))
         except StorageError as error:
             self.arcade.note(str(error))
             self._refuse("the server cannot check passwords now; please try again later.")
         return False
 
     def auth_completed(self) -> None:
+        # Settled by a task: the store may be slow, and asyncssh calls this without
+        # awaiting it (2.14); a session asked for meanwhile waits for it (let_in).
+        self._settling = asyncio.create_task(self._settle())
+
+    async def let_in(self) -> bool:
+        """Wait until the login has settled who this is: True if let in."""
+        if self._settling is not None:
+            await asyncio.shield(self._settling)
+        return self.authenticated
+
+    async def _settle(self) -> None:
+        """Let the client in under the name it plays as, or turn it away."""
         refusal = self.arcade.door.room_inside(self.address, guest=self.login.guest)
         if refusal is not None:
             self._refuse(refusal, asyncssh.DISC_TOO_MANY_CONNECTIONS)
             return
         in_use = {c.user for c in self.arcade.connections if c.authenticated and c.user}
-        name, problem = self.login.settle(in_use)
+        name, problem = await self.login.settle(in_use)
+        if self._lost:
+            return  # (it went while the store was asked: the door has let it go)
         if problem is not None:
             self._refuse(problem)
             return
@@ -557,7 +574,8 @@ class PlayerConnection(asyncssh.SSHServer):
         self.end_reason = None
         self.arcade.log_connect(self)
         # A connection that never asks for a game does not keep its place for long.
-        self._linger(self.config.login_timeout, "no game requested")
+        if self.session is None:
+            self._linger(self.config.login_timeout, "no game requested")
 
     def _refuse(
         self, sentence: str, code: int = asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
@@ -639,10 +657,10 @@ class PlayerConnection(asyncssh.SSHServer):
         """True if let in only to run  keys add CODE  (login.py)."""
         return self.login.adding_key
 
-    def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
+    async def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
         """What `keys ...` says, and the exit status (key_commands.py)."""
         accounts = self.arcade.accounts
-        return keys_command(
+        return await keys_command(
             self.login,
             accounts,
             self.user or "",

@@ -92,7 +92,7 @@ class BrowserConnection:
             (address, self.peer), lambda: self.user, lambda seconds: None, self._flooded
         )
 
-    def come_in(self, browser_pass: str | None) -> str | None:
+    async def come_in(self, browser_pass: str | None) -> str | None:
         """Count the visit in at the door, as the player its pass names or as a
         guest; a sentence if it may not come in."""
         arcade = self.arcade
@@ -102,6 +102,8 @@ class BrowserConnection:
                 "this server lets in only its own players: bind this browser to your "
                 "name with  ssh HOST keys web, or play with ssh."
             )
+        in_use = {c.user for c in arcade.connections if c.authenticated and c.user}
+        user = name or await arcade.accounts.guest_name(in_use)  # (before it is counted in)
         if not arcade.admit(self):
             return "the server is full from your address; try again later."
         self.guest = name is None
@@ -109,8 +111,7 @@ class BrowserConnection:
         if refusal is not None:
             arcade.forget(self)
             return refusal
-        in_use = {c.user for c in arcade.connections if c.authenticated and c.user}
-        self.user = name or arcade.accounts.guest_name(in_use)
+        self.user = user
         self.asked = name or self.asked
         arcade.door.enter(self.address, guest=self.guest)
         self.authenticated = True
@@ -138,8 +139,11 @@ class BrowserConnection:
         self.end(FLOODED, "this page sent far more than anyone types, for too long.")
         self.end_reason = FLOODED
 
-    def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
+    async def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
         return ["tui-reversi: keys are looked after over ssh (ssh HOST keys)."], 1
+
+    async def let_in(self) -> bool:
+        return self.authenticated  # (come_in settled it before the session began)
 
     def session_closed(self) -> None:
         if self._channel is not None:
@@ -196,7 +200,7 @@ class BrowserVisitor:
         return self._connection.game_pid if session is not None and session.task else None
 
     async def start(self, width: int, height: int) -> None:
-        refusal = self._connection.come_in(self._pass)
+        refusal = await self._connection.come_in(self._pass)
         if refusal is not None:
             await self._send(f"tui-reversi: {refusal}\r\n".encode())
             await self._close()

@@ -52,10 +52,10 @@ class PasswordGuesses:
         self._log = log
         self.ledger: PenaltyLedger | None = None  # (the store, once the server has one)
 
-    def wait_after(self, address: str) -> float:
+    async def wait_after(self, address: str) -> float:
         """How long a source waits between guesses now (0 if it has no wrong guess held)."""
         subject = ("address", address)
-        penalty = self._change(
+        penalty = await self._change(
             [subject], lambda held: forgiven(held[subject], time.time(), FORGIVE_AFTER)
         )
         return self._wait(penalty.failures)
@@ -65,14 +65,16 @@ class PasswordGuesses:
         compare at once, without awaiting anything first, and report it with
         `failed` or `passed`."""
         now = time.time()
-        at = self._change(self._subjects(address, name), lambda held: self._reserve(held, now))
+        at = await self._change(
+            self._subjects(address, name), lambda held: self._reserve(held, now)
+        )
         if at is None:
             return False
         if at > now:
             await asyncio.sleep(at - now)
         return True
 
-    def failed(self, address: str, name: str, logged_name: str) -> None:
+    async def failed(self, address: str, name: str, logged_name: str) -> None:
         """A wrong guess: the address's and the name's next ones wait longer."""
         now = time.time()
 
@@ -85,20 +87,20 @@ class PasswordGuesses:
                 penalty.next_try = max(penalty.next_try, now + self._wait(penalty.failures))
             return held[("address", address)].failures
 
-        if self._change(self._subjects(address, name)[:2], count) == 1:
+        if await self._change(self._subjects(address, name)[:2], count) == 1:
             self._log(
                 f"wrong password from {address} (user={logged_name}): each further guess from "
                 f"{address} waits {self._wait(1):g} s, longer after each failure"
             )
 
-    def passed(self, address: str, name: str) -> None:
+    async def passed(self, address: str, name: str) -> None:
         """The right password: the address's and the name's failures are forgotten."""
 
         def clear(held: dict[Subject, Penalty]) -> None:
             for subject in held:
                 held[subject] = Penalty()
 
-        self._change(self._subjects(address, name)[:2], clear)
+        await self._change(self._subjects(address, name)[:2], clear)
 
     def _reserve(self, held: dict[Subject, Penalty], now: float) -> float | None:
         """The time this guess may be compared, its turn taken; None if too far off."""
@@ -120,12 +122,14 @@ class PasswordGuesses:
         factor = min(2 ** (max(failures - 1, 0) // FAILURES_PER_DOUBLING), MAX_PENALTY_FACTOR)
         return self._delay * factor if failures else 0.0
 
-    def _change(self, subjects: list[Subject], change: Callable[[dict[Subject, Penalty]], T]) -> T:
+    async def _change(
+        self, subjects: list[Subject], change: Callable[[dict[Subject, Penalty]], T]
+    ) -> T:
         assert self.ledger is not None, "the server's store is open before anyone logs in"
-        return self.ledger.change_penalties(subjects, change)
+        return await self.ledger.change_penalties(subjects, change)
 
 
-def code_refusal(ledger: PenaltyLedger, key: str, address: str) -> str | None:
+async def code_refusal(ledger: PenaltyLedger, key: str, address: str) -> str | None:
     """Why this key may not try a key code now (a sentence), or None if it may."""
     now = time.time()
     subjects = [("code-key", key), ("code-address", address)]
@@ -137,12 +141,12 @@ def code_refusal(ledger: PenaltyLedger, key: str, address: str) -> str | None:
             or address_tries.failures >= CODE_TRIES_PER_ADDRESS
         )
 
-    if ledger.change_penalties(subjects, spent):
+    if await ledger.change_penalties(subjects, spent):
         return "too many wrong codes from this key or address; try again in 10 minutes."
     return None
 
 
-def code_failed(ledger: PenaltyLedger, key: str, address: str) -> None:
+async def code_failed(ledger: PenaltyLedger, key: str, address: str) -> None:
     """A wrong code from this key and address: counted against both."""
     now = time.time()
 
@@ -151,4 +155,4 @@ def code_failed(ledger: PenaltyLedger, key: str, address: str) -> None:
             forgiven(penalty, now, CODE_LIFETIME).failures += 1
             penalty.last_failure = now
 
-    ledger.change_penalties([("code-key", key), ("code-address", address)], count)
+    await ledger.change_penalties([("code-key", key), ("code-address", address)], count)

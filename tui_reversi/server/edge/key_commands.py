@@ -20,7 +20,7 @@ USAGE = (
 )
 
 
-def keys_command(
+async def keys_command(
     login: Login,
     accounts: Accounts,
     name: str,
@@ -40,9 +40,9 @@ def keys_command(
         return ["tui-reversi: this server keeps no accounts."], 1
     try:
         if not words:
-            return _listed(login, accounts, name, auth), 0
+            return await _listed(login, accounts, name, auth), 0
         if words == ["add"]:
-            code = accounts.codes.issue(name)
+            code = await accounts.codes.issue(name)
             lasts = format_duration(CODE_LIFETIME)
             return [
                 f"tui-reversi: to add a key to {name}, run this within {lasts} on the "
@@ -61,20 +61,20 @@ def keys_command(
                 f"  https://HOST/?code={code}",
             ], 0
         if len(words) == 2 and words[0] == "add":
-            return _redeemed(login, accounts, name, words[1])
+            return await _redeemed(login, accounts, name, words[1])
         if len(words) == 2 and words[0] == "remove":
-            return _removed(accounts, name, words[1])
+            return await _removed(accounts, name, words[1])
     except StorageError as error:
         accounts.log(str(error))
         return ["tui-reversi: the server cannot change keys now; please try again later."], 1
     return [f"tui-reversi: {' '.join(words)[:ECHO_LIMIT]!r} is not a keys command: {USAGE}"], 2
 
 
-def _listed(login: Login, accounts: Accounts, name: str, auth: str) -> list[str]:
+async def _listed(login: Login, accounts: Accounts, name: str, auth: str) -> list[str]:
     assert accounts.store is not None
     keys = [
         (held.key, f"added {held.added[:16].replace('T', ' ')} UTC")
-        for held in accounts.store.keys_of(name)
+        for held in await accounts.store.keys_of(name)
     ]
     if auth == "keys":
         with contextlib.suppress(ServeError):  # (logged at every login already)
@@ -90,35 +90,37 @@ def _listed(login: Login, accounts: Accounts, name: str, auth: str) -> list[str]
     return lines
 
 
-def _redeemed(login: Login, accounts: Accounts, name: str, code: str) -> tuple[list[str], int]:
+async def _redeemed(
+    login: Login, accounts: Accounts, name: str, code: str
+) -> tuple[list[str], int]:
     store = accounts.store
     assert store is not None
     if not login.adding_key or login.key is None:
         return ["tui-reversi: this key is yours already; run  keys add CODE  from the new key."], 1
     # Wrong tries count against this key and address, never against the code (guessing.py).
-    refusal = code_refusal(store, login.key, login.address)
+    refusal = await code_refusal(store, login.key, login.address)
     if refusal is not None:
         return [f"tui-reversi: {refusal}"], 1
-    if not accounts.codes.redeem(name, code):
-        code_failed(store, login.key, login.address)
+    if not await accounts.codes.redeem(name, code):
+        await code_failed(store, login.key, login.address)
         echoed = code[:ECHO_LIMIT]
         return [f"tui-reversi: {echoed!r} is not {name}'s code, or it was used or lapsed."], 1
-    if not store.add_key(name, login.key):
+    if not await store.add_key(name, login.key):
         return ["tui-reversi: this key is someone else's here already."], 1
     login.adding_key = False
     accounts.log(f"key {fingerprint(login.key)} added to {name}")
     return [f"tui-reversi: key {fingerprint(login.key)} is {name}'s now."], 0
 
 
-def _removed(accounts: Accounts, name: str, which: str) -> tuple[list[str], int]:
+async def _removed(accounts: Accounts, name: str, which: str) -> tuple[list[str], int]:
     store = accounts.store
     assert store is not None
-    keys = store.keys_of(name)
+    keys = await store.keys_of(name)
     found = [held for held in keys if fingerprint(held.key) == which]
     if not found:
         return [f"tui-reversi: {name} has no key {which[:ECHO_LIMIT]!r} here; see  keys"], 1
     if len(keys) == 1:
         return [f"tui-reversi: that is {name}'s only key here; add another first."], 1
-    store.remove_key(name, found[0].key)
+    await store.remove_key(name, found[0].key)
     accounts.log(f"key {which} removed from {name}")
     return [f"tui-reversi: key {which} is no longer {name}'s."], 0

@@ -1,8 +1,9 @@
 """One connection's way in: the name it asked for, the key it proved, the
 name it plays under, and why it was refused (accounts.py has the rules).
 
-`PlayerConnection` (arcade.py) answers asyncssh's authentication hooks by
-asking its `Login`: `key_allowed` for every key a client offers (asked once
+`PlayerConnection` (arcade.py) answers asyncssh's authentication hooks (its
+coroutines: the store is asked without holding up anyone else) by asking its
+`Login`: `key_allowed` for every key a client offers (asked once
 without a signature, once with), `guest_allowed` when a client without a
 usable key asks to come in by keyboard-interactive, `password_refusal` before
 a password is compared, and `settle` once asyncssh has let the client in.
@@ -53,14 +54,14 @@ class Accounts:
         assert path is not None
         return named_keys(path)
 
-    def guest_name(self, in_use: set[str]) -> str:
+    async def guest_name(self, in_use: set[str]) -> str:
         """A name for a guest that nobody has had: 64 random bits, kept in the store
         so that no later guest is ever given it (if the store fails, the bits alone)."""
         name = new_guest_name()
         for _ in range(GUEST_DRAWS):
             try:
                 if name not in in_use and (
-                    self.store is None or self.store.enter_name(name, new=True) is None
+                    self.store is None or await self.store.enter_name(name, new=True) is None
                 ):
                     break
             except StorageError as error:
@@ -93,13 +94,13 @@ class Login:
         """The name asked for, without ADDING_SUFFIX."""
         return self.asked.removesuffix(ADDING_SUFFIX)
 
-    def key_allowed(self, key: asyncssh.SSHKey) -> bool:
+    async def key_allowed(self, key: asyncssh.SSHKey) -> bool:
         """May this key log in as the name asked for?"""
         text = key_text(key)
         try:
-            owner = self._owner(key, text)
-            claimed = self._claimed(self.asked)
-            alike = self._look_alike(self.asked) if owner is None else None
+            owner = await self._owner(key, text)
+            claimed = await self._claimed(self.asked)
+            alike = await self._look_alike(self.asked) if owner is None else None
         except (StorageError, ServeError) as error:
             self._accounts.log(str(error))
             self.refusal = CANNOT_CHECK
@@ -128,13 +129,13 @@ class Login:
             self.key = text
         return allowed
 
-    def guest_allowed(self) -> bool:
+    async def guest_allowed(self) -> bool:
         """A client without a usable key: a guest, under the open default, if it
         asked for no claimed name and offered no key that is someone else's."""
         if self._mode != "none" or self.refusal is not None:
             return False
         try:
-            if self._claimed(self.asked):
+            if await self._claimed(self.asked):
                 self.refusal = (
                     f"the name {self.asked} is claimed by a key: connect with that key, "
                     "or as another name to play as a guest."
@@ -147,15 +148,15 @@ class Login:
         self.guest = True
         return True
 
-    def password_refusal(self) -> str | None:
+    async def password_refusal(self) -> str | None:
         """Under --auth password: why the name asked for cannot come in by password."""
         why = name_refusal(self.asked)
         if why is not None:
             return why
         try:
-            if self._claimed(self.asked):
+            if await self._claimed(self.asked):
                 return f"the name {self.asked} is claimed by a key: connect with that key."
-            alike = self._look_alike(self.asked)
+            alike = await self._look_alike(self.asked)
             if alike is not None:
                 return look_alike_refusal(self.asked, alike)
         except StorageError as error:
@@ -163,32 +164,34 @@ class Login:
             return CANNOT_CHECK
         return None
 
-    def settle(self, in_use: set[str]) -> tuple[str, str | None]:
+    async def settle(self, in_use: set[str]) -> tuple[str, str | None]:
         """Let in: the name to play under, and a sentence if it cannot be after all."""
         store = self._accounts.store
         try:
             if self.guest:
-                return self._accounts.guest_name(in_use), None
+                return await self._accounts.guest_name(in_use), None
             if self.adding_key:
                 return self.name, None
-            alike = store.enter_name(self.asked) if store is not None else None
+            alike = await store.enter_name(self.asked) if store is not None else None
             if alike is not None and self._mode != "keys":  # (under keys, the file's word)
                 return self.asked, look_alike_refusal(self.asked, alike)
             if self.key is not None and self._mode == "none" and store is not None:
-                free = store.key_owner(self.key) is None
-                if free and not store.claim(self.asked, self.key):
+                free = await store.key_owner(self.key) is None
+                if free and not await store.claim(self.asked, self.key):
                     return self.asked, f"the name {self.asked} was claimed meanwhile."
         except StorageError as error:
             self._accounts.log(str(error))
             return self.asked, "the server cannot keep your name now; try again later."
         return self.asked, None
 
-    def _look_alike(self, name: str) -> str | None:
+    async def _look_alike(self, name: str) -> str | None:
         """The name someone has here that `name` looks like (names.py), if any."""
         store = self._accounts.store
-        return store.look_alike(name) if store is not None and not is_guest(name) else None
+        if store is None or is_guest(name):
+            return None
+        return await store.look_alike(name)
 
-    def _owner(self, key: asyncssh.SSHKey, text: str) -> str | None:
+    async def _owner(self, key: asyncssh.SSHKey, text: str) -> str | None:
         """The name a key is bound to: by the authorized-keys file (--auth keys), else the store."""
         if self._mode == "keys":
             authorized, names = self._accounts.file_names()
@@ -197,12 +200,12 @@ class Login:
             if name is not None and options is not None:
                 return name
         store = self._accounts.store
-        return store.key_owner(text) if store is not None else None
+        return await store.key_owner(text) if store is not None else None
 
-    def _claimed(self, name: str) -> bool:
+    async def _claimed(self, name: str) -> bool:
         """True if some key is bound to `name` (in the store, or the file's under --auth keys)."""
         store = self._accounts.store
-        if store is not None and store.keys_of(name):
+        if store is not None and await store.keys_of(name):
             return True
         if self._mode == "keys":
             try:

@@ -14,7 +14,7 @@ the mistake.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -46,12 +46,12 @@ class Asker(Protocol):
         """'ssh -t -p 2222 alice@host': how the asker reaches the server (no -t without
         `terminal`), for a hint ready to paste."""
 
-    def keys(self, words: list[str]) -> tuple[list[str], int]:
+    async def keys(self, words: list[str]) -> tuple[list[str], int]:
         """What `keys ...` (`words` after `keys`) says, and the exit status."""
 
 
-# What a command prints, and its exit status.
-Answer = Callable[[Asker, list[str]], tuple[list[str], int]]
+# What a command prints, and its exit status (awaited: most ask the store).
+Answer = Callable[[Asker, list[str]], Awaitable[tuple[list[str], int]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,21 +71,21 @@ class CommandRefused(ReversiError):
     """A command asked for wrongly, in one sentence; help's list follows it."""
 
 
-def _help(asker: Asker, words: list[str]) -> tuple[list[str], int]:
+async def _help(asker: Asker, words: list[str]) -> tuple[list[str], int]:
     return help_lines(asker), 0
 
 
-def _lobby(asker: Asker, words: list[str]) -> tuple[list[str], int]:
+async def _lobby(asker: Asker, words: list[str]) -> tuple[list[str], int]:
     if words:
         return [f"tui-reversi: lobby takes nothing after it: {asker.ssh(terminal=False)} lobby"], 2
-    return lobby_lines(asker.server, asker.player, asker.ssh()), 0
+    return await lobby_lines(asker.server, asker.player, asker.ssh()), 0
 
 
-def _keys(asker: Asker, words: list[str]) -> tuple[list[str], int]:
-    return asker.keys(words)
+async def _keys(asker: Asker, words: list[str]) -> tuple[list[str], int]:
+    return await asker.keys(words)
 
 
-def _top(asker: Asker, words: list[str]) -> tuple[list[str], int]:
+async def _top(asker: Asker, words: list[str]) -> tuple[list[str], int]:
     if len(words) > 1 or (words and not (words[0].isdigit() and 1 <= int(words[0]) <= TOP_MOST)):
         usage = f"{asker.ssh(terminal=False)} top 50"
         return [f"tui-reversi: top takes a number of players (1-{TOP_MOST}): {usage}"], 2
@@ -93,13 +93,13 @@ def _top(asker: Asker, words: list[str]) -> tuple[list[str], int]:
     if store is None:
         return ["tui-reversi: this server keeps no ratings."], 1
     try:
-        standings = store.leaderboard(int(words[0]) if words else TOP_COUNT)
+        standings = await store.leaderboard(int(words[0]) if words else TOP_COUNT)
     except StorageError as error:
         return [f"tui-reversi: the leaderboard cannot be read: {error}"], 1
     return leaderboard_lines(standings), 0
 
 
-def _player(asker: Asker, words: list[str]) -> tuple[list[str], int]:
+async def _player(asker: Asker, words: list[str]) -> tuple[list[str], int]:
     if len(words) != 1:
         return [f"tui-reversi: player takes one name: {asker.ssh(terminal=False)} player NAME"], 2
     name = words[0][:40]
@@ -107,7 +107,7 @@ def _player(asker: Asker, words: list[str]) -> tuple[list[str], int]:
     if store is None:
         return ["tui-reversi: this server keeps no games."], 1
     try:
-        profile = store.profile(name, PROFILE_GAMES)
+        profile = await store.profile(name, PROFILE_GAMES)
     except StorageError as error:
         return [f"tui-reversi: {name}'s games cannot be read: {error}"], 1
     if profile is None:
@@ -115,12 +115,12 @@ def _player(asker: Asker, words: list[str]) -> tuple[list[str], int]:
     return profile_lines(profile, asker.ssh()), 0
 
 
-def _replay(asker: Asker, words: list[str]) -> tuple[list[str], int]:
-    ggf, refusal, status = replay_ggf(asker, words)
+async def _replay(asker: Asker, words: list[str]) -> tuple[list[str], int]:
+    ggf, refusal, status = await replay_ggf(asker, words)
     return [ggf] if ggf is not None else [refusal], status
 
 
-def replay_ggf(asker: Asker, words: list[str]) -> tuple[str | None, str, int]:
+async def replay_ggf(asker: Asker, words: list[str]) -> tuple[str | None, str, int]:
     """`replay ID`'s game as GGF (`words`: the ID), or None, why not (one sentence)
     and the exit status."""
     if len(words) != 1 or not words[0].isdigit() or len(words[0]) > 18:
@@ -130,7 +130,7 @@ def replay_ggf(asker: Asker, words: list[str]) -> tuple[str | None, str, int]:
     if store is None:
         return None, "tui-reversi: this server keeps no games.", 1
     try:
-        archived = store.archived_game(int(words[0]))
+        archived = await store.archived_game(int(words[0]))
     except StorageError as error:
         return None, f"tui-reversi: game {words[0]} cannot be read: {error}", 1
     if archived is None:

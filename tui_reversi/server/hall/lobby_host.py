@@ -14,6 +14,8 @@ to go there: each session then starts its player's game at that table.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
 import itertools
 import time
@@ -23,19 +25,22 @@ from typing import TYPE_CHECKING
 
 from ...core import ReversiError
 from ...net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
-from ...net.remote import NOBODY, shown_name
+from ...net.remote import NOBODY, is_guest, shown_name
 from ...net.server_line import line, words
 from ...net.terms import TableRefused, TableTerms
 from ...storage import StorageError
 from ..bucket import Limit, Limiter, per_minute
 from ..config import format_duration
-from ..ledger.store import TableView
+from ..ledger.ratings import FIRST_RATING, shown_rating
+from ..ledger.store import Message, TableView
 from .games_socket import GamesSocket, hello, tell
+from .own_records import OwnRecord, OwnRecords
 from .standings_pages import PROFILE_GAMES, TOP_COUNT, leaderboard_rows, profile_rows
+from .table_store import named_ratings, rated_lines, read_ratings, shown_ratings
 from .tables import Tables
 
 if TYPE_CHECKING:
-    from ..ledger.fleet import Fleet
+    from ..ledger.fleet import Fleet, Given
 
 # How long an invitation waits for its answer.
 INVITATION_TIMEOUT = 60.0
@@ -107,7 +112,6 @@ class LobbyHost:
         self,
         tables: Tables,
         people: Callable[[], dict[str, Doing]],
-        record: Callable[[str], tuple[str, int, str]],
         log: Callable[[str], None],
         *,
         charged: Callable[[str, str], None] | None = None,
@@ -118,7 +122,9 @@ class LobbyHost:
     ) -> None:
         self.tables = tables
         self._people = people  # who is on the server and what they do
-        self._record = record  # a name's rating, rated games and results
+        # The lookers' own records, read again when a game of theirs is kept here.
+        self._records = OwnRecords(lambda: tables.store, now)
+        tables.course.kept_names = self._records.kept
         self._log = log
         # A line for the log charged to the address whose request caused it.
         self._charged = charged or (lambda text, _address: log(text))
@@ -141,12 +147,16 @@ class LobbyHost:
         variables = (LOBBY_SOCKET_VARIABLE, LOBBY_SECRET_VARIABLE)
         self._socket = GamesSocket("lobby", variables, self._serve)
         self._refresher: asyncio.Task[None] | None = None
+        self._sending: asyncio.Task[None] | None = None  # (refresh's)
+        self._send_again = False  # refreshed while sending: send once more
         # In a fleet (fleet.py): the guests of other nodes' lobbies invited from here,
         # by (node, name), and the invitations from other nodes to guests here,
         # (name, number) -> the node that holds the invitation.
         self.fleet: Fleet | None = None
         # Hands a player's seat here over to their session elsewhere (set by the arcade).
         self.seat_giver: Callable[[str, str], Awaitable[str | None]] | None = None
+        # Hands a player's own game here (its autosave) over likewise (set by the arcade).
+        self.own_giver: Callable[[str, str], Awaitable[bytes | None]] | None = None
         self._proxies: dict[tuple[str, str], Guest] = {}
         self._forwarded: dict[tuple[str, int], str] = {}
 
@@ -157,6 +167,8 @@ class LobbyHost:
     async def close(self) -> None:
         if self._refresher is not None:
             self._refresher.cancel()
+        if self._sending is not None:
+            self._sending.cancel()
         await self._socket.close()
 
     # -- for the sessions ---------------------------------------------------------------
@@ -194,13 +206,13 @@ class LobbyHost:
             self.refresh()
             while data := await reader.readline():
                 command, rest = words(data)
-                refusal = self._heard(guest, command, rest)
+                refusal = await self._heard(guest, command, rest)
                 if refusal is not None:
                     guest.send(line("refused", refusal))
         finally:
             self._gone(guest)
 
-    def _heard(self, guest: Guest, command: str, rest: str) -> str | None:
+    async def _heard(self, guest: Guest, command: str, rest: str) -> str | None:
         """Do what a game asked; why not, in one sentence, if it cannot be done."""
         if command in ("look", "away") and not rest:
             guest.looking = command == "look"
@@ -208,22 +220,22 @@ class LobbyHost:
             self.refresh()
             return None
         if command == "invite":
-            return self._invite(guest, rest)
+            return await self._invite(guest, rest)
         if command == "withdraw" and not rest:
             return self._withdraw(guest)
         if command in ("accept", "decline"):
             return self._answer(guest, rest, accepted=command == "accept")
         if command in ("sit", "watch") and rest:
-            return self._go_to(guest, command, rest)
+            return await self._go_to(guest, command, rest)
         if command in ("top", "player"):
-            return self._page(guest, command, rest)
+            return await self._page(guest, command, rest)
         if command == "replay" and rest.isdigit() and len(rest) <= 18:
-            return self._replay(guest, int(rest))
+            return await self._replay(guest, int(rest))
         return f"{command[:20]!r} is not something the lobby understands."
 
     # -- invitations ----------------------------------------------------------------------
 
-    def _invite(self, guest: Guest, rest: str) -> str | None:
+    async def _invite(self, guest: Guest, rest: str) -> str | None:
         name, *said = rest.split(" ")
         try:
             terms, unread = TableTerms.parse(said)
@@ -239,6 +251,9 @@ class LobbyHost:
             return "That is not the name of anyone here."
         if name == guest.name:
             return "You cannot invite yourself: choose someone else."
+        # The inviter's rating, for the invitation to show it beside their name: read
+        # first, so that nothing is awaited between the checks below and the sending.
+        rated = rated_lines(await named_ratings(self.tables.store, [guest.name]))
         waiting = self._sent_by(guest)
         if waiting is not None:
             invitee_name = shown_name(waiting.invitee.name)
@@ -254,6 +269,8 @@ class LobbyHost:
         self.invitations[invitation.number] = invitation
         loop = asyncio.get_running_loop()
         invitation.timer = loop.call_later(self.timeout, self._lapsed, invitation)
+        for rated_line in rated:
+            invitee.send(rated_line)
         invitee.send(line("invited", invitation.number, guest.name, *terms.words()))
         guest.send(line("waiting", invitation.number, name))
         self._charged(f"invitation {invitation.number}: {guest.name} invites {name}", guest.address)
@@ -307,7 +324,7 @@ class LobbyHost:
             table, host_secret = self.tables.open(
                 inviter.name, terms.variant, terms.clock, colour=host, address=inviter.address
             )
-            _, guest_secret = self.tables.join(table.code, guest.name, guest.address)
+            _, guest_secret = self.tables.sit(table.code, guest.name, guest.address)
         except TableRefused as refusal:
             why = f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
             inviter.send(line("answered", f"{shown_name(guest.name)} accepted, but: {why}"))
@@ -344,19 +361,19 @@ class LobbyHost:
 
     # -- the standings: the same rows as `ssh host top` and `ssh host player NAME` ----------
 
-    def _page(self, guest: Guest, command: str, rest: str) -> str | None:
+    async def _page(self, guest: Guest, command: str, rest: str) -> str | None:
         """Send the leaderboard (`top`) or a profile (`player NAME`) as a page of rows."""
         store = self.tables.store
         if store is None:
             return "This server keeps no ratings."
         if command == "top" and not rest:
             try:
-                title, rows = "Leaderboard", leaderboard_rows(store.leaderboard(TOP_COUNT))
+                title, rows = "Leaderboard", leaderboard_rows(await store.leaderboard(TOP_COUNT))
             except StorageError as error:
                 return f"The leaderboard cannot be read: {error}"
         elif command == "player" and rest and " " not in rest and len(rest) <= NAME_LIMIT:
             try:
-                profile = store.profile(rest, PROFILE_GAMES)
+                profile = await store.profile(rest, PROFILE_GAMES)
             except StorageError as error:
                 return f"{rest}'s games cannot be read: {error}"
             if profile is None:
@@ -369,11 +386,11 @@ class LobbyHost:
         guest.send(b"".join([*pages, line("paged")]))
         return None
 
-    def _replay(self, guest: Guest, game_id: int) -> str | None:
+    async def _replay(self, guest: Guest, game_id: int) -> str | None:
         """Send the player's session to archived game `game_id`, to review it."""
         store = self.tables.store
         try:
-            archived = store.archived_game(game_id) if store is not None else None
+            archived = await store.archived_game(game_id) if store is not None else None
             ggf = archived.ggf() if archived is not None else None
         except (StorageError, ReversiError) as error:
             return f"Game {game_id} cannot be read: {error}"
@@ -385,12 +402,12 @@ class LobbyHost:
 
     # -- seats at tables --------------------------------------------------------------------
 
-    def _go_to(self, guest: Guest, command: str, code: str) -> str | None:
+    async def _go_to(self, guest: Guest, command: str, code: str) -> str | None:
         try:
             if command == "sit":
-                table, secret = self.tables.join(code, guest.name)
+                table, secret = await self.tables.join(code, guest.name)
             else:
-                table, secret = self.tables.watch(code, guest.name)
+                table, secret = await self.tables.watch(code, guest.name)
         except TableRefused as refusal:
             return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
         self._send_to_table(guest, secret, table.code)
@@ -456,6 +473,39 @@ class LobbyHost:
         if guest is not None:
             guest.send(data)
 
+    def undelivered(self, node: str, message: Message) -> None:
+        """A message from here to `node` could not be sent: an invitation to someone
+        there is dropped and its inviter told; an answer to one held there, the
+        invitee told (it was sent twice: fleet.py's RESENT)."""
+        kind, name = message.get("kind"), str(message.get("name"))
+        if kind == "answer":
+            guest = self._guest(name)
+            if guest is not None:
+                told = "Your answer could not reach the invitation's node of the server; "
+                guest.send(line("withdrawn", message.get("number"), f"{told}ask again."))
+            return
+        if kind != "guest":
+            return
+        try:
+            command, rest = words(base64.b64decode(str(message.get("data", ""))))
+        except (binascii.Error, ValueError):
+            return
+        number = rest.split(" ")[0]
+        invitation = self.invitations.get(int(number)) if number.isdigit() else None
+        if command != "invited" or invitation is None:
+            return
+        if invitation.invitee is not self._proxies.get((node, name)):
+            return
+        self._drop(invitation)
+        invitation.inviter.send(
+            line(
+                "answered",
+                f"Your invitation could not reach {shown_name(name)}: the server's nodes "
+                "cannot reach each other just now; try again in a moment.",
+            )
+        )
+        self._log(f"invitation {invitation.number}: could not reach node {node}")
+
     def answered_elsewhere(self, node: str, name: str, number: int, accepted: bool) -> None:
         """`name`, in the lobby of `node`, answered invitation `number` held here."""
         guest = self._proxies.get((node, name))
@@ -481,12 +531,15 @@ class LobbyHost:
         self.tables.leave(here)
         return False
 
-    async def give_over(self, name: str, address: str) -> tuple[str, TableView] | None:
-        """`name`'s session on another node takes over their seat at a table here
-        (take_over_elsewhere.py): its new secret and table, the session here ended."""
+    async def give_over(self, name: str, address: str) -> Given:
+        """`name`'s session on another node takes their game here over
+        (take_over_elsewhere.py), the session here ended: their seat at a table here
+        (its new secret and the table), or else their own game (its autosave)."""
         secret = await self.seat_giver(name, address) if self.seat_giver is not None else None
         view = self.tables.view_of(secret) if secret is not None else None
-        return (secret, view) if secret is not None and view is not None else None
+        if secret is not None and view is not None:
+            return secret, view
+        return await self.own_giver(name, address) if self.own_giver is not None else None
 
     # -- the lobby, sent to the games that show it -------------------------------------------
 
@@ -495,22 +548,67 @@ class LobbyHost:
             await asyncio.sleep(REFRESH)
             self.refresh()
 
-    def refresh(self) -> None:
-        """Send the lobby to every game that shows it, if it changed for that game."""
-        looking = [guest for guest in self.guests if guest.looking]
-        if not looking:
-            return
-        people = self._people()
-        for guest in looking:
-            data = self.view_for(guest.name, people)
-            if data != guest.shown:
-                guest.shown = data
-                guest.send(data)
+    def refresh(self) -> asyncio.Task[None]:
+        """Send the lobby to every game that shows it, if it changed for that game:
+        by a task, as the ratings are the store's to read (once more after it, if
+        asked again meanwhile). The task, for a caller that waits for the sending."""
+        if self._sending is not None and not self._sending.done():
+            self._send_again = True
+            return self._sending
+        self._sending = asyncio.create_task(self._send_lobby())
+        return self._sending
 
-    def view_for(self, name: str, people: dict[str, Doing]) -> bytes:
-        """The lobby as `name` sees it, in protocol lines ending with `shown`."""
+    async def _send_lobby(self) -> None:
+        self._send_again = True
+        while self._send_again:
+            self._send_again = False
+            looking = [guest for guest in self.guests if guest.looking]
+            if not looking:
+                continue
+            people = self._people()
+            views = self.tables.views(everywhere=True)
+            seated = [name for view in views for name in (view.black, view.white) if name]
+            lookers = list(dict.fromkeys(guest.name for guest in looking))
+            # One read of everyone's rating, whoever is looking (store.py's `ratings`).
+            names = list(dict.fromkeys([*sorted(people), *seated, *lookers]))
+            read = await read_ratings(self.tables.store, names)
+            rated = shown_ratings(names, read)
+            # The lookers' own records (own_records.py: read again only when stale).
+            self._records.forget_all_but(lookers)
+            # Whose rating could not be read waits for the store (a server without one: nobody).
+            no_store = self.tables.store is None
+            games = {
+                name: read.get(name, (FIRST_RATING, 0))[1]
+                for name in lookers
+                if name in read or is_guest(name) or no_store
+            }
+            records: dict[str, tuple[str, int, OwnRecord]] = {}
+            with contextlib.suppress(StorageError):  # (those lobbies wait for the store)
+                for name, own in (await self._records.of(games)).items():
+                    rating, count = read.get(name, (FIRST_RATING, 0))
+                    records[name] = (shown_rating(rating, count), count, own)
+            for guest in looking:
+                if guest.name not in records:
+                    continue
+                data = self.view_for(guest.name, people, views, rated, records[guest.name])
+                if data != guest.shown:
+                    guest.shown = data
+                    guest.send(data)
+
+    def view_for(
+        self,
+        name: str,
+        people: dict[str, Doing],
+        views: list[TableView],
+        rated: dict[str, str],
+        record: tuple[str, int, OwnRecord],
+    ) -> bytes:
+        """The lobby as `name` sees it, in protocol lines ending with `shown`: `people`
+        here, the tables of `views`, each name's rating in `rated` (as shown; '' none),
+        and `record`: their own rating as shown, the rated games it rests on, and
+        their results and last game's move of it."""
         lines = [line("person", who, what.state, what.text) for who, what in sorted(people.items())]
-        for view in self.tables.views(everywhere=True):
+        for view in views:
             if view.kind == "adjourned" and name not in (view.black, view.white):
                 continue  # only its players may resume it
             clock = view.clock or NO_CLOCK
@@ -518,7 +616,10 @@ class LobbyHost:
             lines.append(
                 line("table", view.code, view.kind, black, white, view.variant, clock, view.move)
             )
-        rating, games, results = self._record(name)
-        lines.append(line("record", rating, games, results))
+        lines += rated_lines(rated)
+        rating, games, own = record
+        lines.append(line("record", rating, games, own.results))
+        if own.last:
+            lines.append(line("last", own.last))
         lines.append(line("shown"))
         return b"".join(lines)

@@ -5,21 +5,39 @@ widens the longer either waits: WINDOW points at first, WIDENING more each
 second, at most WIDEST. A guest is paired only with guests, unless the player
 with a name allows guests (`play guests`).
 
-The queue is this node's: in a fleet, players waiting on two nodes are not
-paired with each other (the queue is not shared through the store yet).
+The queue is the fleet's: its seekers are kept in the store (ledger/seekers.py:
+PostgreSQL's table in a fleet, each join told to every node; memory on a
+server alone), and every node pairs from all of them by one rule, pairs(). Of
+the pairs it finds, a node seats those whose longer-waiting seeker is its own:
+it claims both from the store at once (both or neither: no seeker is seated
+twice), opens the table here and seats them. A seeker on another node is
+told their seat (fleet.py's `paired`) and plays at the table through their
+node, as a join across nodes does; if they have left meanwhile, the table
+ends as if they left it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ...core import Color, Variant
-from ...net.terms import TableRefused, TimeControl
+from ...core import Color
+from ...net.terms import TableRefused
+from ...storage import StorageError
+from ..ledger.seekers import Seeker as Seeker
+from ..ledger.seekers import SeekerBook, SeekersHere
+from ..ledger.store import Store, TableView
 from .tables import Tables
+
+if TYPE_CHECKING:
+    from ..ledger.fleet import Fleet
+
+# Told the seat found: (its secret, the table's code); queue_wait.py's.
+Paired = Callable[[str, str], None]
 
 # Ratings this far apart are paired at once; the window widens by WIDENING points
 # a second of the longer wait, to at most WIDEST.
@@ -38,23 +56,26 @@ def nearest_level(rating: float) -> str:
     return min(LEVEL_RATINGS, key=lambda level: abs(LEVEL_RATINGS[level] - rating))
 
 
-@dataclass(eq=False)
-class Seeker:
-    """One player waiting to be paired."""
-
-    name: str
-    rating: float
-    variant: Variant
-    clock: TimeControl | None
-    guest: bool  # a guest (no name of their own)
-    allows_guests: bool  # a named player who accepts a guest opponent
-    # Told the seat found: (its secret, the table's code); queue_wait.py's, once waiting.
-    paired: Callable[[str, str], None] = lambda secret, code: None
-    since: float = field(default_factory=time.monotonic)
+def pairs(
+    waiting: list[Seeker], fits: Callable[[Seeker, Seeker], bool]
+) -> list[tuple[Seeker, Seeker]]:
+    """The pairs to seat among `waiting`: the longest waiting first, each with the
+    nearest rating that fits; in each pair, the longer waiting first."""
+    left = sorted(waiting, key=lambda seeker: seeker.since)
+    found: list[tuple[Seeker, Seeker]] = []
+    while left:
+        one = left.pop(0)
+        fitting = [other for other in left if fits(one, other)]
+        if fitting:
+            other = min(fitting, key=lambda other: abs(other.rating - one.rating))
+            left.remove(other)
+            found.append((one, other))
+    return found
 
 
 class PairingQueue:
-    """The players waiting to be paired on this node: join(), leave()."""
+    """This node's part in the pairing queue: join(), leave(); start(store, fleet)
+    once the server has them, close() at the end."""
 
     def __init__(
         self,
@@ -65,22 +86,55 @@ class PairingQueue:
         self.tables = tables
         self._log = log
         self._now = now
-        self.seekers: list[Seeker] = []
-        self._timer: asyncio.TimerHandle | None = None
+        self.store: Store | None = None  # None: the queue is in this process's memory
+        self.fleet: Fleet | None = None
+        self._alone = SeekersHere()
+        # This node's seekers, by id, in the order they joined, and what each is told.
+        self._here: dict[str, tuple[Seeker, Paired]] = {}
+        self._unwritten: dict[str, Seeker] = {}  # joined, not in the store yet
+        self._leaving: list[str] = []  # left, still in the store
+        self._woken = asyncio.Event()
+        self._pairing: asyncio.Task[None] | None = None
+        self._closed = False  # (the server stops: a leave then writes nothing)
 
-    def join(self, seeker: Seeker) -> None:
-        """Put `seeker` in the queue, paired at once if someone fits."""
-        seeker.since = self._now()
-        self.seekers.append(seeker)
-        self.pair()
+    def start(self, store: Store, fleet: Fleet | None = None) -> None:
+        self.store, self.fleet = store, fleet
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._pairing is not None:
+            self._pairing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pairing
+
+    @property
+    def book(self) -> SeekerBook:
+        """Where the queue's seekers are kept."""
+        return self.store if self.store is not None else self._alone
+
+    @property
+    def node(self) -> str:
+        return self.store.node if self.store is not None else ""
+
+    @property
+    def seekers(self) -> list[Seeker]:
+        """The players waiting on this node, in the order they joined."""
+        return [seeker for seeker, _ in self._here.values()]
+
+    def join(self, seeker: Seeker, paired: Paired) -> None:
+        """Put `seeker` in the queue; paired(secret, code) once seated."""
+        seeker.since, seeker.node = self._now(), self.node
+        self._here[seeker.id] = (seeker, paired)
+        self._unwritten[seeker.id] = seeker
+        self._wake()
 
     def leave(self, seeker: Seeker) -> None:
         """Take `seeker` out of the queue (gone, or left it)."""
-        if seeker in self.seekers:
-            self.seekers.remove(seeker)
-        if not self.seekers and self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        if self._here.pop(seeker.id, None) is None:
+            return
+        if self._unwritten.pop(seeker.id, None) is None:
+            self._leaving.append(seeker.id)
+            self._wake()
 
     def window(self, seeker: Seeker) -> float:
         """How far from `seeker`'s rating an opponent may be rated, after their wait."""
@@ -94,40 +148,145 @@ class PairingQueue:
             return False
         return abs(one.rating - other.rating) <= max(self.window(one), self.window(other))
 
-    def pair(self) -> None:
-        """Seat every pair that fits, the longest waiting first, each with the nearest
-        rating that fits; look again in TICK."""
-        waiting = sorted(self.seekers, key=lambda seeker: seeker.since)
-        while waiting:
-            one = waiting.pop(0)
-            fitting = [other for other in waiting if self.fits(one, other)]
-            if fitting:
-                other = min(fitting, key=lambda other: abs(other.rating - one.rating))
-                waiting.remove(other)
-                self._seat(one, other)
-        if self.seekers and self._timer is None:
-            self._timer = asyncio.get_running_loop().call_later(TICK, self._again)
+    # -- from the fleet (fleet.py's HostQueue) -------------------------------------------
 
-    def _again(self) -> None:
-        self._timer = None
-        self.pair()
+    def joined_elsewhere(self) -> None:
+        if self._here:
+            self._wake()
 
-    def _seat(self, one: Seeker, other: Seeker) -> None:
-        """A new table for the two, colours drawn; each told their seat."""
+    def paired_elsewhere(self, node: str, seeker: str, secret: str, view: TableView) -> bool:
+        entry = self._here.pop(seeker, None)
+        if entry is None:
+            return False
+        waiting, paired = entry
+        if self._unwritten.pop(seeker, None) is None:
+            self._leaving.append(seeker)  # (claimed: gone already, unless written again since)
+            self._wake()
+        here = self.tables.seat_from(node, secret, view, waiting.name)
+        self._log(f"pairing: {waiting.name} at table {view.code} on node {node}")
+        paired(here, view.code)
+        return True
+
+    def requeue(self, seeker: str) -> None:
+        entry = self._here.get(seeker)
+        if entry is not None:
+            self._unwritten[seeker] = entry[0]
+            self._wake()
+
+    def rejoined(self) -> None:
+        self._unwritten.update((seeker.id, seeker) for seeker, _ in self._here.values())
+        self._wake()
+
+    # -- pairing ---------------------------------------------------------------------------
+
+    def _wake(self) -> None:
+        self._woken.set()
+        if self._closed:
+            return
+        if self._pairing is None or self._pairing.done():
+            self._pairing = asyncio.create_task(self._pair_while_waiting())
+
+    async def _pair_while_waiting(self) -> None:
+        """Write the joins and leaves to the store and seat the pairs that fit; again
+        each TICK (the windows widen) or when woken, while anyone here waits."""
+        again = False  # a claim missed: look again at once, but once
+        while True:
+            self._woken.clear()
+            missed = False
+            try:
+                # (The database away: the fleet says when it is back, and rejoined() wakes.)
+                if self.fleet is None or not self.fleet.down:
+                    missed = await self.pair()
+            except StorageError as error:
+                self._log(f"pairing: the queue cannot be read or written: {error}")
+            if not (self._here or self._leaving or self._unwritten):
+                return
+            again = missed and not again
+            if again:
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._woken.wait(), TICK)
+
+    async def _write(self) -> None:
+        """The joins and leaves not in the store yet, in the order they came (what
+        cannot be written is tried again at the next pass)."""
+        joined, self._unwritten = list(self._unwritten.values()), {}
+        leaving, self._leaving = self._leaving, []
+        if not joined and not leaving:
+            return
+        try:
+            if joined:
+                await self.book.seek(joined, self._now())
+                joined = []
+            while leaving:
+                await self.book.unseek(leaving[0])
+                leaving.pop(0)
+        except StorageError:
+            self._unwritten.update((s.id, s) for s in joined if s.id in self._here)
+            self._leaving = leaving + self._leaving
+            raise
+
+    async def pair(self) -> bool:
+        """Write the joins and leaves, then seat the pairs the queue holds whose
+        longer-waiting seeker is here; True if a claim missed (a seeker claimed by
+        another node, or gone, meanwhile). Raises StorageError."""
+        await self._write()
+        if not self._here:
+            return False
+        book = self.book
+        waiting = await book.seekers(self._now())
+        plan = [
+            (one, other)
+            for one, other in pairs(waiting, self.fits)
+            if one.node == self.node and self._waiting(one, other)
+        ]  # (the others are other nodes' to seat)
+        if not plan:
+            return False
+        asked = [(one.id, other.id) for one, other in plan]
+        taken = set(await book.claim_pairs(asked))
+        for one, other in plan:
+            if (one.id, other.id) not in taken:
+                continue
+            if not self._waiting(one, other) or not self._seat(one, other):
+                self._put_back(one, other)  # (one here left meanwhile; or refused)
+        return len(taken) < len(plan)
+
+    def _waiting(self, *seekers: Seeker) -> bool:
+        """True unless one of `seekers` is this node's and has left the queue."""
+        return all(seeker.node != self.node or seeker.id in self._here for seeker in seekers)
+
+    def _put_back(self, *seekers: Seeker) -> None:
+        """Back in the queue, as they were, the `seekers` claimed but not seated (each
+        by their node: one that has left meanwhile is not)."""
+        for seeker in seekers:
+            if seeker.node != self.node:
+                assert self.fleet is not None  # (a seeker on another node: a fleet's)
+                self.fleet.tell(seeker.node, "requeue", seeker=seeker.id)
+            elif seeker.id in self._here:
+                self._unwritten[seeker.id] = self._here[seeker.id][0]
+
+    def _seat(self, one: Seeker, other: Seeker) -> bool:
+        """A new table here for the two, colours drawn; each told their seat (`other`
+        through their node if it is not this one). False if the tables refuse."""
         colour = secrets.choice((Color.BLACK, Color.WHITE))
         try:
             table, one_secret = self.tables.open(one.name, one.variant, one.clock, colour)
         except TableRefused as refusal:  # (at their limit of tables): both wait on
             self._log(f"pairing {one.name} with {other.name} refused: {refusal}")
-            return
+            return False
         try:
-            _, other_secret = self.tables.join(table.code, other.name)
+            _, other_secret = self.tables.sit(table.code, other.name)
         except TableRefused as refusal:
             self.tables.leave(one_secret)  # (the table goes with its only seat)
             self._log(f"pairing {one.name} with {other.name} refused: {refusal}")
-            return
-        self.leave(one)
-        self.leave(other)
+            return False
         self._log(f"pairing: {one.name} and {other.name} at table {table.code}")
-        one.paired(one_secret, table.code)
-        other.paired(other_secret, table.code)
+        _, one_paired = self._here.pop(one.id)
+        _, other_paired = self._here.pop(other.id, (other, None))
+        one_paired(one_secret, table.code)
+        if other_paired is not None:
+            other_paired(other_secret, table.code)
+        else:  # (a seeker on another node: a fleet's)
+            assert self.fleet is not None
+            self.fleet.seat_seeker(other.node, other.id, other_secret)
+        return True

@@ -42,14 +42,12 @@ class QueueWait:
         self.level_offered: str | None = None  # the computer level offered, once
         self.waiting = False
         self._timer: asyncio.TimerHandle | None = None
-        seeker.paired = self._paired
 
     def start(self) -> None:
-        """Join the queue (seated at once if someone fits), else show the wait."""
+        """Join the queue and show the wait (until seated, which may be at once)."""
         self.waiting = True
-        self.queue.join(self.seeker)
-        if self.waiting:
-            self._show()
+        self.queue.join(self.seeker, self._paired)
+        self._show()
 
     def stop(self) -> None:
         """Out of the queue, nothing said (the connection has gone)."""

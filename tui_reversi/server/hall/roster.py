@@ -9,12 +9,14 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from ...core import Color
-from ...net.remote import is_guest, shown_name
+from ...net.remote import GUEST_UNRATED, is_guest, shown_name, with_rating
+from ...storage import StorageError
 from ..config import player_directory_name
 from ..ledger.fleet import Fleet
 from ..ledger.ratings import shown_rating
 from ..ledger.store import Presence, Store, TableView
 from .lobby_host import Doing, LobbyHost
+from .table_store import last_game_lines, named_ratings
 from .tables import Tables
 
 
@@ -111,12 +113,12 @@ def presence(arcade: Server) -> list[Presence]:
     ]
 
 
-def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
+async def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
     """The lobby as `name` sees it; `join_hint` is the ssh command before `join CODE`."""
     views = arcade.tables.views(everywhere=True)
     doing = {who: what.text for who, what in who_is_here(arcade).items()}
     seated = {who for view in views for who in (view.black, view.white) if who}
-    rated = named_ratings(arcade.archive, set(doing) | seated)
+    rated = await named_ratings(arcade.archive, set(doing) | seated)
     lines = [f"tui-reversi: {len(doing)} here"]
     lines += [
         f"  {shown_name(who):<16} {rated[who]:>5}  {what}" for who, what in sorted(doing.items())
@@ -135,45 +137,23 @@ def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
         lines.append(f"Open tables (anyone may sit down: {join_hint} join CODE):")
         for view in waiting:
             colour, host = (Color.BLACK, view.black) if view.black else (Color.WHITE, view.white)
-            lines.append(
-                f"  {view.code}  {_with(host, rated)} waits ({colour.label}), {_how(view)}"
-            )
+            waits = f"{with_rating(host, rated[host])} waits ({colour.label})"
+            lines.append(f"  {view.code}  {waits}, {_how(view)}")
     archive = arcade.archive
     if is_guest(name):
-        lines.append("You play as a guest here: unrated; connect with an SSH key to claim a name.")
+        lines.append(GUEST_UNRATED)
     elif archive is not None:
-        rating, games = archive.rating(name)
-        lines.append(
-            f"Your record here: {archive.results(name)}; rating {shown_rating(rating, games)} "
-            f"after {games} rated games."
-        )
-        lines += last_game_lines(archive, name)
+        try:
+            rating, games = await archive.rating(name)
+            results = await archive.results(name)
+            lines.append(
+                f"Your record here: {results}; rating {shown_rating(rating, games)} "
+                f"after {games} rated {'game' if games == 1 else 'games'}."
+            )
+            lines += await last_game_lines(archive, name)
+        except StorageError as error:
+            lines.append(f"Your record cannot be read just now: {error}")
     return lines
-
-
-def named_ratings(archive: Store | None, names: set[str]) -> dict[str, str]:
-    """Each name's rating as shown ('1516', '1500?' while provisional); '' for a
-    guest (unrated) and for everyone on a server that keeps no records."""
-    return {
-        name: "" if archive is None or is_guest(name) else shown_rating(*archive.rating(name))
-        for name in names
-    }
-
-
-def _with(name: str, rated: dict[str, str]) -> str:
-    """'alice 1516': a name as shown, with its rating beside it if it has one."""
-    return f"{shown_name(name)} {rated[name]}" if rated.get(name) else shown_name(name)
-
-
-def last_game_lines(archive: Store, name: str) -> list[str]:
-    """'Your last game, against bob (id 12), moved your rating +16.', if it was rated."""
-    profile = archive.profile(name, 1)
-    last = profile.games[0] if profile is not None and profile.games else None
-    change = last.change_for(name) if last is not None else None
-    if last is None or change is None:
-        return []
-    opponent = last.names[last.color_of(name).other]
-    return [f"Your last game, against {opponent} (id {last.id}), moved your rating {change:+.0f}."]
 
 
 def adjourned_lines(games: list[TableView], name: str, hint: str) -> list[str]:
@@ -192,7 +172,11 @@ def adjourned_lines(games: list[TableView], name: str, hint: str) -> list[str]:
 
 def _players(view: TableView, rated: dict[str, str]) -> str:
     """'alice 1516 (Black) against guest-7f3a9c (White)'."""
-    return f"{_with(view.black, rated)} (Black) against {_with(view.white, rated)} (White)"
+    black, white = (
+        with_rating(view.black, rated[view.black]),
+        with_rating(view.white, rated[view.white]),
+    )
+    return f"{black} (Black) against {white} (White)"
 
 
 def _how(view: TableView) -> str:

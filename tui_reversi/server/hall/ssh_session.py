@@ -25,6 +25,7 @@ from ...net.lobby_link import REPLAY_VARIABLE
 from ...net.remote import is_guest, shown_name
 from ...net.ssh_command import SSH_COMMAND_VARIABLE, ssh_command
 from ...net.terms import TableTerms
+from ...storage import StorageError
 from ..config import (
     ServeConfig,
     format_duration,
@@ -35,6 +36,7 @@ from ..config import (
 )
 from ..ledger.account_keys import ADDING_SUFFIX
 from ..ledger.ratings import FIRST_RATING
+from ..ledger.store import TableView
 from .commands import CommandRefused, check_command, command_named, help_lines, replay_ggf
 from .lobby_host import GO_GRACE
 from .pairing import PairingQueue, Seeker
@@ -53,7 +55,7 @@ from .session_command import (
     table_terms,
 )
 from .tables import TableRefused
-from .take_over_elsewhere import GameElsewhere, taken_over
+from .take_over_elsewhere import GameElsewhere, take_own_game_in, taken_over
 
 # What a full-screen app may have switched on, switched off again: used only when the
 # game died by a signal and could not restore the player's terminal itself.
@@ -154,8 +156,11 @@ class Connection(Protocol):
     def adding_key(self) -> bool:
         """True if it was let in only to run  keys add CODE."""
 
-    def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
+    async def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
         """What `keys ...` (`words` after `keys`) says, and the exit status."""
+
+    async def let_in(self) -> bool:
+        """Wait until its login has settled who it is: True if it was let in."""
 
     def session_closed(self) -> None:
         """The game is over and the client told."""
@@ -247,6 +252,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._elsewhere: GameElsewhere | None = None  # the player's game on another node
         self.started = time.monotonic()
         self.task: asyncio.Task[None] | None = None
+        self._starting: asyncio.Task[None] | None = None  # (session_started's)
 
     # asyncssh callbacks, in the order a client drives them.
 
@@ -289,6 +295,13 @@ class GameSession(asyncssh.SSHServerSession):
         return self._table_secret
 
     def session_started(self) -> None:
+        # What the player asked for may need the store: asked by a task of its own.
+        self._starting = asyncio.create_task(self._start())
+
+    async def _start(self) -> None:
+        """Answer what the player asked for (a command, or a game to start)."""
+        if not await self._owner.let_in() or not self._open:
+            return
         words = (self._command or "").split()
         if self._owner.adding_key and not (words[:2] == ["keys", "add"] and len(words) == 3):
             name = self._owner.user
@@ -298,21 +311,26 @@ class GameSession(asyncssh.SSHServerSession):
             )
             self._exit(1)
             return
-        if self._answered(words):
+        if await self._answered(words):
             return
         first, _, rest = (self._command or "").strip().partition(" ")
-        if first == "resume" and resume_code(rest)[0] is None and self._lists_adjourned():
+        if first == "resume" and resume_code(rest)[0] is None and await self._lists_adjourned():
             return
         try:
-            options = self._admit()
+            options = await self._admit()
         except SessionRefused as refusal:
             self._owner.end_reason = refusal.reason
             self._say(f"tui-reversi: {refusal}")
             self._exit(refusal.status)
             return
+        if not self._open:  # (it went while the store was asked)
+            self._leave_seat()
+            if self._table_secret is not None:
+                self._owner.arcade.tables.leave(self._table_secret)
+            return
         self._options = options
         if self._wanted is not None:
-            self._seek(self._wanted)
+            await self._seek(self._wanted)
             return
         other = self._live_game()
         if self._table_secret is not None or self._replay:
@@ -456,7 +474,7 @@ class GameSession(asyncssh.SSHServerSession):
         """The player's game open in another session: their own game, or else a
         seat at a table they sat down at from a command (`join CODE`, `table`,
         `resume`), which a take-over sits back down at; in a fleet, such a seat
-        in a session on another node."""
+        or their own game in a session on another node."""
         arcade = self._owner.arcade
         own = arcade.live_games.get(self.player)
         if own is not None:
@@ -469,11 +487,15 @@ class GameSession(asyncssh.SSHServerSession):
         here = min(seats, key=lambda game: game.started, default=None)
         if here is not None or arcade.fleet is None:
             return here
-        for person in arcade.fleet.others[0]:
-            if person.name == self.player and person.state in ("playing", "waiting"):
+        people = [person for person in arcade.fleet.others[0] if person.name == self.player]
+        # A seat at a table first: its session's own game goes with it.
+        people.sort(key=lambda person: person.state not in ("playing", "waiting"))
+        for person in people:
+            if person.state in ("playing", "waiting", "free"):  # free: on their own there
+                code = person.code if person.state != "free" else None
                 known = self._elsewhere
-                if known is None or (known.node, known.code) != (person.node, person.code):
-                    self._elsewhere = GameElsewhere(person.node, person.code or "")
+                if known is None or (known.node, known.code) != (person.node, code):
+                    self._elsewhere = GameElsewhere(person.node, code)
                 return self._elsewhere
         return None
 
@@ -555,14 +577,20 @@ class GameSession(asyncssh.SSHServerSession):
         return self._owner.arcade.tables.hand_over(self._table_secret)
 
     async def _take_over_elsewhere(self, other: GameElsewhere) -> str | None:
-        """Take the player's seat over from their session on another node: this
-        session's secret for it there (None if that game has gone meanwhile)."""
+        """Take the player's game over from their session on another node: this
+        session's secret for its seat at a table there, or None for their own game
+        (put in their folder here, to be resumed) or a game gone meanwhile."""
         arcade = self._owner.arcade
         given = None
         if arcade.fleet is not None:
             given = await arcade.fleet.take_from(other.node, self.player, self.address)
         if given is None:
             self._say("tui-reversi: that game is not there any more; starting yours here.")
+            return None
+        if isinstance(given, bytes):
+            problem = take_own_game_in(self._config.players_dir, self.player, given)
+            if problem is not None:
+                self._say(f"tui-reversi: {problem}")
             return None
         secret, view = given
         return arcade.tables.seat_from(other.node, secret, view, self.player)
@@ -573,7 +601,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     # The game's life.
 
-    def _admit(self) -> list[str]:
+    async def _admit(self) -> list[str]:
         try:
             at_table, code, command = table_command(self._command, self._ssh)
             terms, command = table_terms(command) if at_table == "table" else (None, command)
@@ -600,10 +628,10 @@ class GameSession(asyncssh.SSHServerSession):
             raise SessionRefused(full, 1, reason)
         self._seated = True
         if at_table is not None and at_table != "play":
-            self._sit_at_table(at_table, code, terms)
+            await self._sit_at_table(at_table, code, terms)
         return options
 
-    def _answered(self, words: list[str]) -> bool:
+    async def _answered(self, words: list[str]) -> bool:
         """A command that prints lines (commands.py) answered, or a command nobody
         knows refused with help's list: True, and the session ends; else False."""
         try:
@@ -617,17 +645,17 @@ class GameSession(asyncssh.SSHServerSession):
         if command is None or command.answer is None:
             return False
         if command.screen and self._term is not None:
-            return self._open_replay(words[1:])
-        lines, status = command.answer(self, words[1:])
+            return await self._open_replay(words[1:])
+        lines, status = await command.answer(self, words[1:])
         self._print(lines)
         self._owner.end_reason = " ".join([command.name, *words[1:2]])[:40]  # ('keys add')
         self._exit(status)
         return True
 
-    def _open_replay(self, words: list[str]) -> bool:
+    async def _open_replay(self, words: list[str]) -> bool:
         """`ssh -t host replay ID [look options]`: the game opens the archived game
         (False: admitted as a game is); or why not, and the session ends (True)."""
-        ggf, refusal, status = replay_ggf(self, words[:1])
+        ggf, refusal, status = await replay_ggf(self, words[:1])
         if ggf is None:
             self._owner.end_reason = f"replay refused: {refusal}"
             self._print([refusal])
@@ -639,10 +667,18 @@ class GameSession(asyncssh.SSHServerSession):
 
     # -- `play`: waiting in the queue (pairing.py, queue_wait.py) until paired ------------
 
-    def _seek(self, wanted: PlayTerms) -> None:
+    async def _seek(self, wanted: PlayTerms) -> None:
         """Join the queue; the wait is shown, updated each second, until paired."""
         store = self._owner.arcade.archive
-        rating = store.rating(self.player)[0] if store is not None else FIRST_RATING
+        rating = FIRST_RATING
+        if store is not None:
+            try:
+                rating = (await store.rating(self.player))[0]
+            except StorageError as error:  # (paired as a newcomer would be)
+                self._owner.arcade.note(str(error))
+        if not self._open:
+            self._leave_seat()
+            return
         guest = is_guest(self.player)
         clock = f", clock {wanted.clock}" if wanted.clock is not None else ""
         who = "a guest" if guest else f"rated {round(rating)}"
@@ -685,28 +721,37 @@ class GameSession(asyncssh.SSHServerSession):
         """The running server (commands.py's `Asker`)."""
         return self._owner.arcade
 
-    def keys(self, words: list[str]) -> tuple[list[str], int]:
+    async def keys(self, words: list[str]) -> tuple[list[str], int]:
         """What `keys ...` says (edge/key_commands.py), and the exit status."""
         host, port = self._config.address_for(self._owner.ssh_connection)
         new_key_user = f"{self._owner.user or ''}{ADDING_SUFFIX}"  # (keys add CODE from it)
         new_key = ssh_command(host, port, new_key_user, terminal=False, key="NEW-KEY")
-        return self._owner.keys(words, new_key)
+        return await self._owner.keys(words, new_key)
 
     def ssh(self, *, terminal: bool = True) -> str:
         """'ssh -t -p 2222 alice@host': how this player reaches the server (commands.py)."""
         return self._ssh(terminal=terminal)
 
-    def _lists_adjourned(self) -> bool:
+    async def _lists_adjourned(self) -> bool:
         """`resume` without a terminal, or with several games to choose from: the
         player's adjourned games are listed (True); else False, to resume the one."""
-        tables = self._owner.arcade.tables
-        games = tables.adjourned_views(self.player)
+        games = await self._adjourned_views()
         if self._term is not None and len(games) == 1:
             return False
         self._print(adjourned_lines(games, self.player, self._ssh()))
         self._owner.end_reason = "looked at their adjourned games"
         self._exit(0 if games else 1)
         return True
+
+    async def _adjourned_views(self) -> list[TableView]:
+        """The player's adjourned games wherever they are (tables.py); those here
+        alone while the store cannot say."""
+        tables = self._owner.arcade.tables
+        try:
+            return await tables.adjourned_views(self.player)
+        except StorageError as error:
+            self._owner.arcade.note(str(error))
+            return [tables.view(table) for table in tables.adjourned_for(self.player)]
 
     def _print(self, lines: list[str]) -> None:
         """Plain lines on the channel's output (a command that needs no terminal)."""
@@ -729,11 +774,14 @@ class GameSession(asyncssh.SSHServerSession):
                 names = ", ".join(name[2:] for name in TABLE_OPTIONS)
                 raise SessionRefused(f"{where} only {names} may be chosen, not {option[2:]}", 2)
 
-    def _sit_at_table(self, at_table: str, code: str | None, terms: TableTerms | None) -> None:
+    async def _sit_at_table(
+        self, at_table: str, code: str | None, terms: TableTerms | None
+    ) -> None:
         tables = self._owner.arcade.tables
         try:
             if at_table == "resume" and code is None:  # their one adjourned game
-                code = next((t.code for t in tables.adjourned_views(self.player)), None)
+                views = await self._adjourned_views()
+                code = next((view.code for view in views), None)
                 if code is None:
                     raise TableRefused("you have no adjourned games on this server.")
             if code is None:
@@ -743,11 +791,11 @@ class GameSession(asyncssh.SSHServerSession):
                     self.player, terms.variant, terms.clock, colour, self.address
                 )
             elif at_table == "watch":
-                table, secret = tables.watch(code, self.player, self.address)
+                table, secret = await tables.watch(code, self.player, self.address)
             elif at_table == "resume":
-                table, secret = tables.resume(code, self.player)
+                table, secret = await tables.resume(code, self.player)
             else:
-                table, secret = tables.join(code, self.player, self.address)
+                table, secret = await tables.join(code, self.player, self.address)
         except TableRefused as refusal:
             self._leave_seat()
             raise SessionRefused(str(refusal), 1, f"table refused: {refusal}") from None
@@ -786,7 +834,7 @@ class GameSession(asyncssh.SSHServerSession):
                 self._owner.arcade.tables.leave(self._table_secret)
             if self._owner.arcade.live_games.get(self.player) is self:
                 del self._owner.arcade.live_games[self.player]
-        self._finish(status)
+        await self._finish(status)
 
     # -- from the in-app lobby (server/lobby_host.py) to a table and back --------------
 
@@ -921,7 +969,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._pending_input.clear()
         return await process.wait()
 
-    def _finish(self, status: int) -> None:
+    async def _finish(self, status: int) -> None:
         self._cancel_timers()
         owner = self._owner
         if status < 0:
@@ -946,7 +994,7 @@ class GameSession(asyncssh.SSHServerSession):
             )
         if status < 0:
             self._send(TERMINAL_RESET)
-        adjourned = {view.code for view in owner.arcade.tables.adjourned_views(self.player)}
+        adjourned = {view.code for view in await self._adjourned_views()}
         if self._table_code in adjourned and (status != 0 or self._end_message):
             self._send(TERMINAL_RESET)  # (a crashed game may have left it in any state)
             said = self._end_message or "your game stopped unexpectedly."

@@ -13,18 +13,20 @@ everyone at the table told in one sentence.
 from __future__ import annotations
 
 import asyncio
+import functools
 import math
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from ...core import Color, Ending
 from ...net.server_line import line
 from ...storage import StorageError
 from ..config import format_duration
+from ..ledger.ratings import shown_rating
 from ..ledger.store import PlayedGame, Store
 from .table import Seat, Table
 from .table_clocks import TableClocks
-from .table_store import played, rating_changes, unfinished
+from .table_store import played, rated_lines, rating_changes, unfinished
 from .table_writes import Call, Done, TableWrites
 
 Argument = TypeVar("Argument")
@@ -54,8 +56,13 @@ class GameCourse:
         self.unsaved: set[str] = set()
         # Games that ended while the store could not be reached: kept when it is back.
         self.unkept: list[tuple[Table, PlayedGame]] = []
+        # Tables whose game the store keeps as this node's, as far as this node knows:
+        # a fleet's node back from being cut off asks who keeps them now (fleet.py).
+        self.written: set[str] = set()
         self.store_down: Callable[[], bool] = lambda: False  # (set by a fleet's tables)
         self.writes = TableWrites(clocks.restart)
+        # Told the players' names whenever a game of theirs is kept (the lobby's records).
+        self.kept_names: Callable[[tuple[str, str]], None] = lambda _names: None
 
     def gone(self, seat: Seat, *, leaving: bool = False, crashed: bool = False) -> None:
         """A seat's game has gone. A player who left loses a game with a move
@@ -195,7 +202,9 @@ class GameCourse:
             return
         store, code = self.store, table.code
         if not table.game.moves:  # a game with no move is no result: neither rated nor kept
-            self._write(table, lambda: _problems(store.forget_table, code), self._said)
+            self._write(
+                table, functools.partial(_problems, store.forget_table, code), self._forgot(code)
+            )
             return
         game = played(table, end)
         if self.store_down():
@@ -209,25 +218,30 @@ class GameCourse:
         store = self.store
         assert store is not None
         moved: list[str] = []
+        rated: dict[str, str] = {}  # each player's rating after it, as shown
 
-        def keep() -> list[str]:
+        async def keep() -> list[str]:
             # The game is kept even when the ratings cannot be read: only the line goes.
             try:
-                before = {name: store.rating(name) for name in game.names}
+                before = await store.ratings(game.names)
             except StorageError:
-                return store.keep(game)
-            problems = store.keep(game)
+                return await store.keep(game)
+            problems = await store.keep(game)
             if not problems:
-                after = {name: store.rating(name) for name in game.names}
+                after = await store.ratings(game.names)
                 moved.append(rating_changes(before, after))
+                rated.update((name, shown_rating(*after[name])) for name in after)
             return problems
 
         def kept(problems: list[str]) -> None:
-            self._said(problems)
-            if moved and moved[0]:
+            self._forgot(table.code)(problems)
+            self.kept_names(game.names)
+            if moved and moved[0]:  # a rated game: the panels show the new ratings
+                for rated_line in rated_lines(rated):
+                    table.broadcast(rated_line)
                 table.broadcast(line("rerated", moved[0]))
 
-        self._write(table, lambda: _problems_of(keep), kept)
+        self._write(table, functools.partial(_problems_of, keep), kept)
 
     def save(self, table: Table) -> None:
         """Keep the game as it is now, to outlive the server (both seats taken)."""
@@ -236,28 +250,49 @@ class GameCourse:
             return
         kept = unfinished(table)
         self._write(
-            table, lambda: _problems(store.save_table, kept), lambda met: self._saved(table, met)
+            table,
+            functools.partial(_problems, store.save_table, kept),
+            lambda met: self._saved(table, met),
         )
 
     def _write(self, table: Table, call: Call, done: Done) -> None:
-        """A write for `table`: off the event loop for a store across the network."""
-        assert self.store is not None
-        if self.store.remote:
-            self.writes.write(self.store, table, call, done)
-        else:
-            done(call())
+        """A write for `table`, after its earlier ones (table_writes.py)."""
+        self.writes.write(table, call, done)
 
     def _said(self, problems: list[str]) -> None:
         for problem in problems:
             self._log(problem)
 
+    def _forgot(self, code: str) -> Done:
+        """What is done once table `code`'s game is kept as ended, or forgotten."""
+
+        def done(problems: list[str]) -> None:
+            self._said(problems)
+            if not problems:
+                self.written.discard(code)
+
+        return done
+
     def _saved(self, table: Table, problems: list[str]) -> None:
         if not problems:
             self.unsaved.discard(table.code)
+            self.written.add(table.code)
             return
         if table.code not in self.unsaved:  # (said once, not at every move)
             self._log(f"{problems[0]}; table {table.code} is written when the store is back")
         self.unsaved.add(table.code)
+
+    def kept_here(self) -> list[str]:
+        """The codes of the games the store keeps as this node's, as far as it knows."""
+        return sorted(self.written)
+
+    def let_go(self, table: Table) -> None:
+        """`table`'s game is another node's now (taken over): nothing more of it is
+        written from here."""
+        self.unsaved.discard(table.code)
+        self.written.discard(table.code)
+        self.unkept = [(kept, game) for kept, game in self.unkept if kept is not table]
+        self._stop_waiting(table)
 
     def store_back(self) -> None:
         """The store can be reached again: write every table it missed."""
@@ -273,18 +308,18 @@ class GameCourse:
                 self._keep(table, game)
 
 
-def _problems(write: Callable[[Argument], None], argument: Argument) -> list[str]:
+async def _problems(write: Callable[[Argument], Awaitable[None]], argument: Argument) -> list[str]:
     """write(argument)'s problems: none, or the sentence of its StorageError."""
     try:
-        write(argument)
+        await write(argument)
     except StorageError as error:
         return [str(error)]
     return []
 
 
-def _problems_of(write: Callable[[], list[str]]) -> list[str]:
+async def _problems_of(write: Callable[[], Awaitable[list[str]]]) -> list[str]:
     """write()'s problems, with the sentence of a StorageError it raised among them."""
     try:
-        return write()
+        return await write()
     except StorageError as error:
         return [str(error)]

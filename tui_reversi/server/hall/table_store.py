@@ -3,13 +3,21 @@ fleet's PostgreSQL) keeps them.
 
 Every game with both seats taken is kept after each change, finished games
 are recorded with their result, and after a restart the kept games come back
-adjourned, their clocks as they were.
+adjourned, their clocks as they were. The ratings it keeps are put in words
+here too, for the tables and both lobbies: each name's rating as shown (read
+for many names at once) and how a rated game moved them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from ...core import Color, Ending
-from ..ledger.store import PlayedGame, UnfinishedGame
+from ...net.remote import is_guest, shown_name
+from ...net.server_line import line
+from ...storage import StorageError
+from ..ledger.ratings import shown_rating
+from ..ledger.store import PlayedGame, Store, UnfinishedGame
 from .table import Table
 
 
@@ -49,11 +57,61 @@ def played(table: Table, end: Ending) -> PlayedGame:
 def rating_changes(
     before: dict[str, tuple[float, int]], after: dict[str, tuple[float, int]]
 ) -> str:
-    """'alice 1516 (+16), bob 1484 (-16)': how a rated game moved each player's
-    rating, from (rating, rated games) before and after it; '' if it was not rated."""
+    """'alice 1516 (+16), bob 1484? (-16)': how a rated game moved each player's
+    rating (shown as shown_rating writes it), from (rating, rated games) before and
+    after it; '' if it was not rated."""
     if all(after[name][1] == before[name][1] for name in after):
         return ""  # (no rated game was added: a guest's, or no result)
     return ", ".join(
-        f"{name} {round(rating)} ({rating - before[name][0]:+.0f})"
-        for name, (rating, _) in after.items()
+        f"{name} {shown_rating(rating, games)} ({rating - before[name][0]:+.0f})"
+        for name, (rating, games) in after.items()
     )
+
+
+async def named_ratings(
+    store: Store | None, names: Iterable[str], *, log: Callable[[str], None] | None = None
+) -> dict[str, str]:
+    """Each name's rating as shown ('1516', '1500?' while provisional), in the order
+    given and read in one store call; '' for a guest (unrated), and for everyone on a
+    server that keeps no records or whose store cannot say now (who is where is still
+    shown; `log`, if given, is told why)."""
+    names = list(dict.fromkeys(names))
+    return shown_ratings(names, await read_ratings(store, names, log=log))
+
+
+async def read_ratings(
+    store: Store | None, names: Iterable[str], *, log: Callable[[str], None] | None = None
+) -> dict[str, tuple[float, int]]:
+    """The (rating, rated games) of each of `names` but guests, read in one store
+    call; {} on a server that keeps no records or whose store cannot say now (`log`,
+    if given, is told why)."""
+    rated = [name for name in dict.fromkeys(names) if not is_guest(name)]
+    try:
+        return await store.ratings(rated) if store is not None and rated else {}
+    except StorageError as error:
+        if log is not None:
+            log(f"the ratings cannot be read: {error}")
+        return {}
+
+
+def shown_ratings(names: Iterable[str], read: dict[str, tuple[float, int]]) -> dict[str, str]:
+    """named_ratings' answer from what read_ratings read: '' where it read nothing."""
+    return {name: shown_rating(*read[name]) if name in read else "" for name in names}
+
+
+async def last_game_lines(archive: Store, name: str) -> list[str]:
+    """'Your last game, against bob (id 12), moved your rating +16.', if it was rated:
+    both lobbies say it so (`ssh host lobby` and the app's). Raises StorageError."""
+    profile = await archive.profile(name, 1)
+    last = profile.games[0] if profile is not None and profile.games else None
+    change = last.change_for(name) if last is not None else None
+    if last is None or change is None:
+        return []
+    opponent = last.names[last.color_of(name).other]
+    return [f"Your last game, against {opponent} (id {last.id}), moved your rating {change:+.0f}."]
+
+
+def rated_lines(rated: dict[str, str]) -> list[bytes]:
+    """`rated NAME RATING` for each name with a rating in `rated` (as named_ratings
+    gives them: a guest's is '', for guests play unrated)."""
+    return [line("rated", shown_name(name), rating) for name, rating in rated.items() if rating]

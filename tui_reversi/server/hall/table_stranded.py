@@ -8,7 +8,7 @@ sits back down at it with no command typed (tables.py: `found_again`).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from ...net.server_line import line
 from .table import Seat
@@ -22,7 +22,7 @@ GIVE_UP = 30.0
 async def stranded(
     seat: Seat,
     why: str,
-    found_again: Callable[[], bool],
+    found_again: Callable[[], Awaitable[bool]],
     down: Callable[[], bool],
     reader: asyncio.StreamReader,
     writer: asyncio.StreamWriter,
@@ -39,7 +39,7 @@ async def stranded(
     writer.write(line("adjourned", told))
     loop = asyncio.get_running_loop()
     looked = 0.0  # seconds spent looking while the fleet could be asked
-    while not found_again():
+    while not await found_again():
         started = loop.time()
         try:
             data = await asyncio.wait_for(reader.readline(), LOOK_AGAIN)

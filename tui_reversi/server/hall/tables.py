@@ -24,19 +24,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Iterable
 from typing import TYPE_CHECKING
 
-from ...core import Color, Variant
+from ...core import Color, Game, ReversiError, Variant
 from ...net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE, is_guest, shown_name
-from ...net.server_line import line, words
+from ...net.server_line import line, next_line, words
 from ...net.terms import TableRefused as TableRefused
 from ...net.terms import TimeControl as TimeControl
 from ...storage import StorageError
 from ..config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
-from ..ledger.ratings import shown_rating
 from ..ledger.store import Store, TableView, UnfinishedGame
 from .games_socket import GamesSocket, hello
 from .table import Seat as Seat
@@ -44,7 +44,7 @@ from .table import Table as Table
 from .table_clocks import TableClocks
 from .table_course import GameCourse
 from .table_referee import TableReferee
-from .table_store import brought_back
+from .table_store import brought_back, named_ratings, rated_lines
 from .table_stranded import stranded
 
 if TYPE_CHECKING:
@@ -92,6 +92,8 @@ class Tables:
         # Seats handed over to their player's next session (hand_over): their game's
         # going is neither a drop nor a crash; the new game takes the seat.
         self._handed: set[Seat] = set()
+        # Seats whose table went to another node (yield_to): their game's line here ends.
+        self._moved: dict[Seat, asyncio.Event] = {}
         self.clocks = TableClocks(now, lambda table, end: self.course.end(table, end))
         self.course = GameCourse(self.tables, self.clocks, log, hold=hold, adjourn=adjourn)
         self._referee = TableReferee(
@@ -109,6 +111,7 @@ class Tables:
         # (secret -> how the table's node is asked to seat the game).
         self.fleet: Fleet | None = None
         self._elsewhere: dict[str, dict[str, str]] = {}
+        self._telling: set[asyncio.Task[None]] = set()  # (_later's, kept while they run)
         self.course.store_down = lambda: self.fleet_down
 
     @property
@@ -133,7 +136,7 @@ class Tables:
         """Listen for the games; bring back the games `store` kept unfinished, adjourned."""
         self.course.store = store
         if store is not None:
-            unfinished, problems = store.unfinished_tables()
+            unfinished, problems = await store.unfinished_tables()
             for problem in problems:
                 self._log(problem)
             for kept in unfinished:
@@ -142,11 +145,15 @@ class Tables:
 
     async def close(self) -> None:
         await self._socket.close()
+        for task in self._telling:  # (news of a rating nobody waits for now)
+            task.cancel()
+        await self.course.writes.drained()  # (a stop's adjournments: kept before the store goes)
 
     def _bring_back(self, kept: UnfinishedGame) -> None:
         """A game kept from before the restart: adjourned, its clocks as they were."""
         table = brought_back(kept)
         self.tables[table.code] = table
+        self.course.written.add(table.code)  # (kept as this node's: start, or take_over)
         black, white = kept.names
         move = table.game.move_number() + 1
         self._log(f"table {table.code}: {black} against {white} kept adjourned, move {move}")
@@ -188,12 +195,19 @@ class Tables:
         self._charged(opened, address)
         return table, self._seat(table, colour, name)
 
-    def join(self, code: str, name: str, address: str = "") -> tuple[Table, str]:
-        """Sit `name` (connected from `address`) at the free seat of table `code`.
-        Raises TableRefused."""
+    async def join(self, code: str, name: str, address: str = "") -> tuple[Table, str]:
+        """Sit `name` (connected from `address`) at the free seat of table `code`, here
+        or (in a fleet) on another node. Raises TableRefused."""
         code = code.strip().upper()
         if code not in self.tables and self.fleet is not None:
-            return self._sit_elsewhere("join", code, name)
+            return await self._sit_elsewhere("join", code, name)
+        return self.sit(code, name, address)
+
+    def sit(self, code: str, name: str, address: str = "") -> tuple[Table, str]:
+        """Sit `name` at the free seat of table `code` here (join's, with nothing
+        awaited: the seat is taken at once; its rating is told when the store answers).
+        Raises TableRefused."""
+        code = code.strip().upper()
         table = self._open_table(code)
         for color, sitting in table.names.items():
             coming_back = color in table.held or (table.adjourned and color not in table.links)
@@ -208,23 +222,38 @@ class Tables:
         table.names[color] = name
         self._charged(f"table {code}: {name} joined as {color.label}", address)
         table.broadcast(table.players_line())
-        for rated in self._ratings(name):
-            table.broadcast(rated)
-        store = self.store
-        rating = f" (rated {shown_rating(*store.rating(name))})" if store is not None else ""
-        rating = " (a guest, unrated)" if is_guest(name) else rating
-        sits = f"{shown_name(name)}{rating} sits at the table as {color.label}."
-        table.broadcast(line("news", sits))
+        self._later(self._sat_down(table, name, color))
         self.clocks.run(table)  # Black's clock starts, once both games are up
         self.course.save(table)
         return table, self._seat(table, color, name)
 
-    def watch(self, code: str, name: str, address: str = "") -> tuple[Table, str]:
+    async def _sat_down(self, table: Table, name: str, color: Color) -> None:
+        """Tell the table who sat down at it, rated how (once the store says)."""
+        rated = await named_ratings(self.store, [name], log=self._log)
+        for rated_line in rated_lines(rated):
+            table.broadcast(rated_line)
+        rating = f" (rated {rated[name]})" if rated[name] else ""
+        rating = " (a guest, unrated)" if is_guest(name) else rating
+        sits = f"{shown_name(name)}{rating} sits at the table as {color.label}."
+        table.broadcast(line("news", sits))
+
+    def _later(self, told: Coroutine[object, object, None]) -> None:
+        """Run `told` (what the table hears once the store answers) by a task of its own."""
+        task = asyncio.create_task(told)
+        self._telling.add(task)
+        task.add_done_callback(self._telling.discard)
+
+    async def watch(self, code: str, name: str, address: str = "") -> tuple[Table, str]:
         """A spectator's place at table `code` for `name` (connected from `address`).
         Raises TableRefused."""
         code = code.strip().upper()
         if code not in self.tables and self.fleet is not None:
-            return self._sit_elsewhere("watch", code, name)
+            return await self._sit_elsewhere("watch", code, name)
+        return self.watch_here(code, name, address)
+
+    def watch_here(self, code: str, name: str, address: str = "") -> tuple[Table, str]:
+        """A spectator's place at table `code` here (watch's, with nothing awaited).
+        Raises TableRefused."""
         table = self._open_table(code)
         if len(table.audience) >= self.spectators_per_table:
             raise TableRefused(
@@ -288,25 +317,36 @@ class Tables:
         ]
         return sorted(games, key=lambda table: table.started)
 
-    def resume(self, code: str, name: str) -> tuple[Table, str]:
+    async def resume(self, code: str, name: str) -> tuple[Table, str]:
         """`name`'s seat at their adjourned game `code` (in a fleet, where it is, or
         taken over from a node that has gone). Raises TableRefused."""
         code = code.strip().upper()
         table = self.tables.get(code)
         store = self.store
-        orphaned = [] if table is not None or store is None else store.orphaned(name)
-        if store is not None and any(kept.code == code for kept in orphaned):
-            claimed = store.take_over(code)  # (None: another node took it over first)
-            if claimed is not None:
-                self._bring_back(claimed)
-                table = self.tables[code]
+        try:
+            orphaned = [] if table is not None or store is None else await store.orphaned(name)
+            if store is not None and any(kept.code == code for kept in orphaned):
+                claimed = await store.take_over(code)  # (None: another node took it first)
+                if claimed is not None and code not in self.tables:
+                    self._bring_back(claimed)
+                table = self.tables.get(code)
+        except StorageError as error:
+            self._log(str(error))
+            raise TableRefused("the server cannot find its games just now; try again.") from None
         if table is None and self.fleet is not None:
-            view = self.fleet.table_at(code)
+            view = await self.fleet.table_at(code)
             if view is not None and view.kind == "adjourned" and name in (view.black, view.white):
-                return self._sit_elsewhere("resume", code, name)
+                return await self._sit_elsewhere("resume", code, name)
+        return self.resume_here(code, name)
+
+    def resume_here(self, code: str, name: str) -> tuple[Table, str]:
+        """`name`'s seat at their adjourned game `code` here (resume's, with nothing
+        awaited). Raises TableRefused."""
+        code = code.strip().upper()
+        table = self.tables.get(code)
         if table is None or table not in self.adjourned_for(name):
             raise TableRefused(f"you have no adjourned game {typed_code(code)}.")
-        return self.join(table.code, name)
+        return self.sit(table.code, name)
 
     def hand_over(self, secret: str) -> str | None:
         """A new secret for the seat `secret` stands for, for its player's session
@@ -331,14 +371,9 @@ class Tables:
         if seat is not None and seat.color is not None:
             self._dropped.add(seat)
 
-    def _ratings(self, *names: str) -> list[bytes]:
-        if self.store is None:
-            return []
-        return [
-            line("rated", shown_name(name), shown_rating(*self.store.rating(name)))
-            for name in names
-            if not is_guest(name)  # (guests play unrated)
-        ]
+    async def _rating_lines(self, names: Iterable[str]) -> list[bytes]:
+        """`rated NAME RATING` for each of `names` that has a rating, read at once."""
+        return rated_lines(await named_ratings(self.store, names, log=self._log))
 
     def _open_table(self, code: str) -> Table:
         code = code.strip().upper()
@@ -349,11 +384,11 @@ class Tables:
             )
         return table
 
-    def _sit_elsewhere(self, how: str, code: str, name: str) -> tuple[Table, str]:
+    async def _sit_elsewhere(self, how: str, code: str, name: str) -> tuple[Table, str]:
         """A seat here (its secret) at table `code` on another node of the fleet:
         the game is relayed there, and that node's referee seats it or refuses."""
         assert self.fleet is not None
-        view = self.fleet.table_at(code)
+        view = await self.fleet.table_at(code)
         if view is None or (how != "resume" and view.kind == "adjourned"):
             raise TableRefused(
                 f"there is no open table {typed_code(code)}; check the code with its host."
@@ -410,7 +445,7 @@ class Tables:
             waiting += [table.name(color.other) for color in table.links]
         return TableView(table.code, kind, black, white, variant, clock, move, node, tuple(waiting))
 
-    def adjourned_views(self, name: str) -> list[TableView]:
+    async def adjourned_views(self, name: str) -> list[TableView]:
         """`name`'s adjourned games wherever they are: here (oldest first), on the
         fleet's other nodes, and kept by nodes that have gone."""
         views = [self.view(table) for table in self.adjourned_for(name)]
@@ -420,15 +455,16 @@ class Tables:
                 if view.kind == "adjourned" and name in (view.black, view.white)
             ]  # fmt: skip
         if self.store is not None:
-            views += [self.view(brought_back(kept)) for kept in self.store.orphaned(name)]
+            views += [self.view(brought_back(kept)) for kept in await self.store.orphaned(name)]
         return views
 
     def environment(self, secret: str) -> dict[str, str]:
         """What a game needs in its environment to reach its seat."""
         return self._socket.environment(secret)
 
-    def leave(self, secret: str) -> None:
-        """The session that held this seat has ended: its secret is spent."""
+    def leave(self, secret: str, *, left: bool = False) -> None:
+        """The session that held this seat has ended: its secret is spent. `left`: its
+        player never sat (gone from the queue that paired them): as if they left."""
         seat = self._seats.pop(secret, None)
         if seat is None or self._elsewhere.pop(secret, None) is not None:
             return
@@ -439,7 +475,7 @@ class Tables:
             if seat not in self._linked:  # (else its line's end forgets it)
                 self._handed.discard(seat)
         elif seat.color not in seat.table.links:  # (else: its line's end tells)
-            self.course.gone(seat, crashed=seat not in self._dropped)
+            self.course.gone(seat, leaving=left, crashed=not left and seat not in self._dropped)
             self._dropped.discard(seat)
 
     def _seat(self, table: Table, color: Color | None, name: str) -> str:
@@ -460,6 +496,10 @@ class Tables:
         table on another node, the relay to it)."""
         secret = await hello(reader)
         seat = self._seats.get(secret)
+        rated: list[bytes] = []
+        if seat is not None and secret not in self._elsewhere:
+            rated = await self._rating_lines(seat.table.names.values())
+            seat = self._seats.get(secret)  # (again, after the wait for the store)
         elsewhere = self._elsewhere.get(secret)
         if seat is not None and elsewhere is not None and self.fleet is not None:
             await self._play_elsewhere(secret, reader, writer)
@@ -468,10 +508,12 @@ class Tables:
             writer.write(line("bye", "this game has no seat at a table."))
             return
         try:
-            self._hello(seat, writer)
+            self._hello(seat, writer, rated)
             await self._play(seat, reader, writer)
         finally:
             self._unlink(seat, writer)
+        if secret in self._elsewhere and self.fleet is not None:  # (its table went: yield_to)
+            await self._play_elsewhere(secret, reader, writer)
 
     async def _play_elsewhere(
         self, secret: str, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -484,8 +526,11 @@ class Tables:
         while (seat := self._seats.get(secret)) is not None:
             sitting = self._elsewhere.get(secret)
             if sitting is None:  # its table is here now
+                rated = await self._rating_lines(seat.table.names.values())
+                if self._seats.get(secret) is not seat:
+                    return  # (its player went meanwhile)
                 try:
-                    self._hello(seat, writer)
+                    self._hello(seat, writer, rated)
                     if told is not None and seat.table.adjourned:
                         writer.write(line("adjourned", told))
                     await self._play(seat, reader, writer)
@@ -502,7 +547,12 @@ class Tables:
             )
             self._log(f"table {code}: {seat.name} waits for the table ({why})")
             told = await stranded(
-                seat, why, lambda: self.found_again(secret), lambda: self.fleet_down, reader, writer
+                seat,
+                why,
+                functools.partial(self.found_again, secret),
+                lambda: self.fleet_down,
+                reader,
+                writer,
             )
             if told is None:
                 return
@@ -512,7 +562,7 @@ class Tables:
         """True while this node cannot reach the fleet's database."""
         return self.fleet is not None and self.fleet.down
 
-    def found_again(self, secret: str) -> bool:
+    async def found_again(self, secret: str) -> bool:
         """For a game stranded at a table elsewhere: seat it where its table is now
         (taken over here if its node's games are anyone's); True if it was found."""
         seat, fleet = self._seats.get(secret), self.fleet
@@ -522,10 +572,12 @@ class Tables:
         try:
             node = seat.table.node
             if code not in self.tables and node is not None and fleet.may_take_over(node):
-                kept = self.store.take_over(code) if self.store is not None else None
-                if kept is not None:
+                kept = await self.store.take_over(code) if self.store is not None else None
+                if kept is not None and code not in self.tables:
                     self._bring_back(kept)
-            view = None if code in self.tables else fleet.table_at(code)
+            view = None if code in self.tables else await fleet.table_at(code)
+            if self._seats.get(secret) is not seat:
+                return False  # (its player went while the fleet was asked)
         except (TableRefused, StorageError):
             return False
         table = self.tables.get(code)
@@ -563,6 +615,67 @@ class Tables:
         """The store can be reached again: what could not be written is."""
         self.course.store_back()
 
+    def kept_here(self) -> list[str]:
+        """The codes of the games the store keeps as this node's, as far as it knows."""
+        return self.course.kept_here()
+
+    def yield_to(self, code: str, node: str | None) -> str | None:
+        """Table `code`'s game was taken over by `node` (None: and ended there) while
+        this node could not reach the store: everyone at it here is told so in one
+        sentence and sits down at it there; nothing more of it is written from here.
+        The moves it had here (None if it was not here)."""
+        table = self.tables.pop(code, None)
+        if table is None:
+            return None
+        self.course.let_go(table)
+        if node is None:
+            text = (
+                f"This node of the server lost its database a while, and table {code}'s "
+                "game was resumed on another node meanwhile and is over there."
+            )
+        else:
+            text = (
+                f"This node of the server lost its database a while, and table {code}'s "
+                "game was resumed on another node meanwhile: you sit down at it there."
+            )
+        table.ended = text
+        self._log(f"table {code}: taken over by node {node or 'another'} meanwhile; let go here")
+        for writer in [*table.links.values(), *table.spectators]:
+            writer.write(line("news", text))
+        clock = table.time_control
+        moved = Table(code, table.variant, dict(table.names), time_control=clock, node=node)
+        for secret, seat in list(self._seats.items()):
+            if seat.table is table and node is not None:
+                how = "watch" if seat.color is None else "resume"
+                self._seats[secret] = Seat(moved, seat.color, seat.name)
+                self._elsewhere[secret] = {"how": how, "code": code, "name": seat.name}
+        for seat in [seat for seat in self._linked if seat.table is table]:
+            self._moved.setdefault(seat, asyncio.Event()).set()
+        return table.game.transcript()
+
+    def played_meanwhile(self, code: str, moves: str) -> None:
+        """Table `code`, taken over here, went on on the node it was taken from while
+        that node was cut off from the store (`moves`: all of them there): the moves
+        after those kept are played here too, if the game has had none here since."""
+        table = self.tables.get(code)
+        if table is None or table.ended is not None or not table.adjourned:
+            return
+        kept = table.game.transcript()
+        if not moves.startswith(kept) or moves == kept:
+            if not kept.startswith(moves):
+                self._log(f"table {code}: its moves elsewhere ({moves}) part from these")
+            return
+        try:
+            game = Game.from_transcript(moves, table.variant)
+        except ReversiError:
+            return
+        start, table.game = len(table.game.moves), game
+        self._log(f"table {code}: {moves[len(kept) :]} played on its former node meanwhile")
+        for ply, move in enumerate(game.played[start:], start):
+            if move:
+                table.broadcast(line("moved", ply, move))
+        self.course.save(table)
+
     def _unlink(self, seat: Seat, writer: asyncio.StreamWriter) -> None:
         self._linked.discard(seat)
         self.clocks.let_go(seat)
@@ -580,8 +693,9 @@ class Tables:
         self._leaving.discard(seat)
         self._dropped.discard(seat)
 
-    def _hello(self, seat: Seat, writer: asyncio.StreamWriter) -> None:
-        """A game has sat down at `seat`: describe the table to it."""
+    def _hello(self, seat: Seat, writer: asyncio.StreamWriter, rated: list[bytes]) -> None:
+        """A game has sat down at `seat`: describe the table to it (`rated`: its
+        players' `rated` lines, read before)."""
         self._linked.add(seat)
         table, color = seat.table, seat.color
         if color is None:
@@ -596,8 +710,8 @@ class Tables:
         where = "watching" if color is None else color.name.lower()
         writer.write(line("seated", table.code, where, table.variant.value))
         writer.write(table.players_line())
-        for rated in self._ratings(*table.names.values()):
-            writer.write(rated)
+        for said in rated:
+            writer.write(said)
         if table.time_control is not None:
             writer.write(table.clock_line(self.now()))
         game = table.game
@@ -620,17 +734,21 @@ class Tables:
     async def _play(
         self, seat: Seat, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
-        while data := await reader.readline():
-            command, rest = words(data)
-            if command == "leave" and seat.color is not None:
-                self._leaving.add(seat)
-                return
-            if command == "begun" and seat.color is not None:
-                self.clocks.begun(seat)
-                continue
-            refusal = self._referee.heard(seat, command, rest)
-            if refusal is not None:
-                writer.write(line("refused", refusal))
+        moved = self._moved.setdefault(seat, asyncio.Event())
+        try:
+            while data := await next_line(reader, moved):
+                command, rest = words(data)
+                if command == "leave" and seat.color is not None:
+                    self._leaving.add(seat)
+                    return
+                if command == "begun" and seat.color is not None:
+                    self.clocks.begun(seat)
+                    continue
+                refusal = self._referee.heard(seat, command, rest)
+                if refusal is not None:
+                    writer.write(line("refused", refusal))
+        finally:
+            self._moved.pop(seat, None)
 
     def _seats_at(self, table: Table) -> set[Seat]:
         """Every seat at `table` a secret or a game holds."""

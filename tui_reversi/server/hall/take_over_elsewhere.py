@@ -1,33 +1,41 @@
-"""Taking a game at a table over from a session on another node of the fleet
-("take it over here", ssh_session.py): the new session asks the node its game
-is on (fleet.py: `take`), that node hands the seat over and ends the old
-session, and the new one sits down at the table through the relay, as a
-join from another node does.
+"""Taking a game over from a session on another node of the fleet ("take it over
+here", ssh_session.py): the new session asks the node its game is on (fleet.py:
+`take`), and that node ends the old session. A game at a table: that node hands
+the seat over, and the new session sits down at the table through the relay, as
+a join from another node does. The player's own game (against the computer, or
+their lobby screen): that node sends its autosave, taken out of the player's
+folder there, and the new session's node puts it in the player's folder here
+and resumes it; a node's players' folders need not be shared.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
+
+from ...storage import Autosave, SavedGame, StorageError
+from ...storage.paths import APP_NAME
 
 
 @dataclass(eq=False)
 class GameElsewhere:
     """The player's game at table `code` on `node`, another node of the fleet, as the
-    lobby's shares say: a session there plays it."""
+    lobby's shares say, or their own game there (`code` None): a session there plays it."""
 
     node: str
-    code: str
+    code: str | None
     started: float = field(default_factory=time.monotonic)
     client_connected: bool = True
     task: asyncio.Task[None] | None = None
 
     @property
     def address(self) -> str:
-        return f"on another node of the server, at table {self.code}"
+        where = "on another node of the server"
+        return f"{where}, at table {self.code}" if self.code else where
 
 
 class SeatedSession(Protocol):
@@ -76,3 +84,46 @@ async def taken_over(session: SeatedSession, address: str) -> None:
         )
     if session.task is not None:
         await asyncio.shield(session.task)
+
+
+async def give_own_game_over(
+    live_games: Mapping[str, SeatedSession], players_dir: Path, name: str, address: str
+) -> bytes | None:
+    """For `name`'s session on another node (from `address`) that takes their own
+    game over: the session here playing it ended (its game saved), and the autosave
+    taken out of their folder here (kept there as autosave.previous.json, so a
+    message lost on the way loses nothing): its bytes, b"" if it held no game; None
+    if no own game of theirs plays here."""
+    session = live_games.get(name)
+    if session is None or session.playing_at_table:
+        return None
+    await taken_over(session, address)
+    autosave = player_autosave(players_dir, name)
+    try:
+        found = autosave.load()
+        if not found.resumable or found.record is None:
+            return b""
+        autosave.clear()
+        return found.record.to_json().encode()
+    finally:
+        autosave.release()
+
+
+def take_own_game_in(players_dir: Path, name: str, data: bytes) -> str | None:
+    """Put `name`'s own game taken over from another node (its autosave's bytes)
+    into their folder here as the autosave, the game there before kept as the
+    previous one; why not, in one sentence, if it could not be."""
+    if not data:
+        return None
+    autosave = player_autosave(players_dir, name)
+    try:
+        return autosave.save(SavedGame.from_json(data, "the game taken over"))
+    except StorageError as error:
+        return str(error)
+    finally:
+        autosave.release()
+
+
+def player_autosave(players_dir: Path, name: str) -> Autosave:
+    """The autosave of player `name` (their folder's name) as their games keep it."""
+    return Autosave(players_dir / name / "data" / APP_NAME)  # (XDG_DATA_HOME there)

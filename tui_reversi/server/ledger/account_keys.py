@@ -35,19 +35,19 @@ class AccountStore(Protocol):
     would implement for a fleet of servers. Methods raise StorageError (one
     sentence) when the store fails."""
 
-    def key_owner(self, key: str) -> str | None:
+    async def key_owner(self, key: str) -> str | None:
         """The name `key` is bound to, if any."""
 
-    def keys_of(self, name: str) -> list[AccountKey]:
+    async def keys_of(self, name: str) -> list[AccountKey]:
         """`name`'s keys, oldest first (none: the name is free)."""
 
-    def claim(self, name: str, key: str) -> bool:
+    async def claim(self, name: str, key: str) -> bool:
         """Bind `key` to `name` if `name` has no key and `key` no name; True if bound now."""
 
-    def add_key(self, name: str, key: str) -> bool:
+    async def add_key(self, name: str, key: str) -> bool:
         """Bind `key` to `name` too, if `key` has no name yet; True if bound now."""
 
-    def remove_key(self, name: str, key: str) -> bool:
+    async def remove_key(self, name: str, key: str) -> bool:
         """Unbind `key` from `name`; True if it was bound to it."""
 
 
@@ -61,13 +61,13 @@ class KeyCodeStore(Protocol):
     """Where the one-time codes to add a key wait (a fleet's are in its database, so
     a code shown on one node is redeemed on any). Methods may raise StorageError."""
 
-    def issue(self, name: str) -> str:
+    async def issue(self, name: str) -> str:
         """A new code for `name`, replacing any it had."""
 
-    def pending(self, name: str) -> bool:
+    async def pending(self, name: str) -> bool:
         """True while `name` has a code that a new key may redeem."""
 
-    def redeem(self, name: str, code: str) -> bool:
+    async def redeem(self, name: str, code: str) -> bool:
         """True (and the code is spent) if `code` is `name`'s; a wrong one changes nothing."""
 
 
@@ -83,19 +83,20 @@ def same_code(typed: str, code: str) -> bool:
 
 
 class KeyCodes:
-    """One-time codes to add a key to a name, in this process (a `KeyCodeStore`):
+    """One-time codes to add a key to a name, in this process (a `KeyCodeStore`, its
+    methods coroutines only to share the interface of the database's):
     `issue` in a session logged in as the name, `redeem` from the new key within
     CODE_LIFETIME."""
 
     def __init__(self) -> None:
         self._codes: dict[str, _Code] = {}
 
-    def issue(self, name: str) -> str:
+    async def issue(self, name: str) -> str:
         code = new_code()
         self._codes[name] = _Code(code, time.monotonic() + CODE_LIFETIME)
         return code
 
-    def pending(self, name: str) -> bool:
+    async def pending(self, name: str) -> bool:
         """True while `name` has a code that a new key may redeem."""
         held = self._codes.get(name)
         if held is not None and time.monotonic() > held.expires:
@@ -103,9 +104,9 @@ class KeyCodes:
             held = None
         return held is not None
 
-    def redeem(self, name: str, code: str) -> bool:
+    async def redeem(self, name: str, code: str) -> bool:
         """True (and the code is spent) if `code` is `name`'s; a wrong one changes nothing."""
-        if not self.pending(name) or not same_code(code, self._codes[name].code):
+        if not await self.pending(name) or not same_code(code, self._codes[name].code):
             return False
         del self._codes[name]
         return True

@@ -18,9 +18,10 @@ PostgreSQL one (postgres.py) shares the Elo and the players' saved games.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -38,8 +39,9 @@ from .archive_schema import upgrade
 from .names import name_key
 from .penalties import Penalty, Subject, change_kept
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
+from .seekers import Seeker, SeekersHere
 from .standings import ArchivedGame, Profile, Standing
-from .store import Answer, Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
+from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 T = TypeVar("T")
 
@@ -108,12 +110,17 @@ def archived_ending(end: Ending) -> str:
 
 
 class Archive:
-    """The archive file and the players' saved games: keep(game), results(name)."""
+    """The archive file and the players' saved games: keep(game), results(name).
+
+    Its coroutines run sqlite3 at once, never waiting: a local file answers in well
+    under a millisecond, and its one connection is the event loop's thread's. So a
+    transaction here is never interleaved with another task's statements either."""
 
     def __init__(self, path: Path, players_dir: Path) -> None:
         self.path = path
         self.where = str(path)
         self.codes: KeyCodeStore = KeyCodes()  # (one process: its memory will do)
+        self._queue = SeekersHere()  # (the same: a wait never outlives the process)
         self.players_dir = players_dir
         # The file and its journals are the server user's alone (SQLite gives the
         # journals the file's mode), whatever mode an older file had.
@@ -143,27 +150,20 @@ class Archive:
                 if statement.strip():
                     self._db.execute(statement)
 
-    def close(self) -> None:
+    async def close(self) -> None:
         self._db.close()
 
-    @property
-    def remote(self) -> bool:
-        return False
-
-    async def off_loop(self, call: Callable[[], Answer]) -> Answer:
-        return call()  # (a local file, quick: and the connection is this thread's)
-
-    def keep(self, played: PlayedGame) -> list[str]:
+    async def keep(self, played: PlayedGame) -> list[str]:
         """Archive `played` and save it in both players' saved games; the
         problems met (one sentence each, for the log), if any."""
         problems: list[str] = []
         try:
-            self._insert(played)
+            await self._insert(played)
         except (sqlite3.Error, StorageError) as error:
             problems.append(f"cannot archive table {played.code}'s game in {self.path}: {error}")
         return problems + save_for_players(played, self.players_dir)
 
-    def save_table(self, unfinished: UnfinishedGame) -> None:
+    async def save_table(self, unfinished: UnfinishedGame) -> None:
         """Keep (or replace) a game not over yet. Raises StorageError."""
         game, clock = unfinished.game, unfinished.time_control
         try:
@@ -187,7 +187,7 @@ class Archive:
             code = unfinished.code
             raise StorageError(f"cannot keep table {code}'s game in {self.path}: {error}") from None
 
-    def forget_table(self, code: str) -> None:
+    async def forget_table(self, code: str) -> None:
         """Forget the game kept not over at table `code`. Raises StorageError."""
         try:
             self._db.execute("DELETE FROM unfinished WHERE code = ?", (code,))
@@ -196,7 +196,7 @@ class Archive:
                 f"cannot forget table {code}'s game in {self.path}: {error}"
             ) from None
 
-    def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
+    async def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
         """Every game kept not over, and a sentence for each row that cannot be read."""
         try:
             rows = self._db.execute(
@@ -207,14 +207,32 @@ class Archive:
             return [], [f"cannot read the unfinished games in {self.path}: {error}"]
         return read_unfinished(rows)
 
-    def rating(self, name: str) -> tuple[float, int]:
+    async def rating(self, name: str) -> tuple[float, int]:
         """`name`'s Elo rating and how many rated games it rests on."""
+        return self._rating(name)
+
+    def _rating(self, name: str) -> tuple[float, int]:
         row = self._db.execute(
             "SELECT rating, games FROM ratings WHERE name = ?", (name,)
         ).fetchone()
         return (float(row[0]), int(row[1])) if row else (FIRST_RATING, 0)
 
-    def results(self, name: str) -> Results:
+    async def ratings(self, names: Collection[str]) -> dict[str, tuple[float, int]]:
+        """Each name's Elo rating and rated games, in one query (the names as one JSON
+        array: no limit on how many, one statement for any number)."""
+        wanted = list(dict.fromkeys(names))
+        try:
+            rows = self._db.execute(
+                """SELECT name, rating, games FROM ratings
+                   WHERE name IN (SELECT value FROM json_each(?))""",
+                (json.dumps(wanted),),
+            ).fetchall()
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot read the ratings in {self.path}: {error}") from None
+        found = {name: (float(rating), int(games)) for name, rating, games in rows}
+        return {name: found.get(name, (FIRST_RATING, 0)) for name in wanted}
+
+    async def results(self, name: str) -> Results:
         """`name`'s wins, losses and draws at this server's tables."""
         row = self._db.execute(
             """SELECT
@@ -226,18 +244,30 @@ class Archive:
         ).fetchone()
         return Results(*(count or 0 for count in row))
 
+    async def records(self, names: Collection[str]) -> dict[str, Results]:
+        """Each name's results, from the standings' records (one row a name: an
+        index lookup each), the names as one JSON array."""
+        wanted = list(dict.fromkeys(names))
+        rows = await self._rows(
+            """SELECT name, wins, losses, draws FROM records
+               WHERE opponent = '' AND name IN (SELECT value FROM json_each(?))""",
+            (json.dumps(wanted),),
+        )
+        found = {str(row[0]): Results(*(int(count) for count in row[1:])) for row in rows}
+        return {name: found.get(name, Results()) for name in wanted}
+
     # -- the standings (standings.py): the same queries as PostgreSQL's ---------------
 
-    def leaderboard(self, count: int) -> list[Standing]:
-        return standings.leaderboard(self._rows, count)
+    async def leaderboard(self, count: int) -> list[Standing]:
+        return await standings.leaderboard(self._rows, count)
 
-    def profile(self, name: str, games: int) -> Profile | None:
-        return standings.profile(self._rows, name, games)
+    async def profile(self, name: str, games: int) -> Profile | None:
+        return await standings.profile(self._rows, name, games)
 
-    def archived_game(self, game_id: int) -> ArchivedGame | None:
-        return standings.archived_game(self._rows, game_id)
+    async def archived_game(self, game_id: int) -> ArchivedGame | None:
+        return await standings.archived_game(self._rows, game_id)
 
-    def _rows(self, sql: str, parameters: tuple[object, ...]) -> list[tuple[Any, ...]]:
+    async def _rows(self, sql: str, parameters: tuple[object, ...]) -> list[tuple[Any, ...]]:
         try:
             return self._db.execute(sql, parameters).fetchall()
         except sqlite3.Error as error:
@@ -249,19 +279,22 @@ class Archive:
     def node(self) -> str:
         return LOCAL_NODE
 
-    def orphaned(self, name: str) -> list[UnfinishedGame]:
+    async def orphaned(self, name: str) -> list[UnfinishedGame]:
         return []  # every kept game came back when the server started
 
-    def take_over(self, code: str) -> UnfinishedGame | None:
+    async def take_over(self, code: str) -> UnfinishedGame | None:
         return None
 
-    def share(self, people: list[Presence], tables: list[TableView]) -> None:
+    async def holders(self, codes: list[str]) -> dict[str, str]:
+        return {}  # (asked only in a fleet, when a node is back from being cut off)
+
+    async def share(self, people: list[Presence], tables: list[TableView]) -> None:
         pass
 
-    def shared(self) -> tuple[list[Presence], list[TableView]]:
+    async def shared(self) -> tuple[list[Presence], list[TableView]]:
         return [], []
 
-    def send(self, node: str, message: Message) -> None:
+    async def send(self, node: str, message: Message) -> None:
         raise StorageError(f"there is no node {node!r}: this server is on its own")
 
     async def listen(self, heard: Callable[[Message], None]) -> None:
@@ -270,28 +303,42 @@ class Archive:
     async def leave(self) -> None:
         pass
 
-    def live_nodes(self) -> set[str]:
+    async def live_nodes(self) -> set[str]:
         return {LOCAL_NODE}
+
+    # The pairing queue (seekers.py's SeekerBook): this process's, in memory.
+
+    async def seek(self, seekers: list[Seeker], now: float) -> None:
+        await self._queue.seek(seekers, now)
+
+    async def unseek(self, seeker_id: str) -> bool:
+        return await self._queue.unseek(seeker_id)
+
+    async def seekers(self, now: float) -> list[Seeker]:
+        return await self._queue.seekers(now)
+
+    async def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        return await self._queue.claim_pairs(pairs)
 
     # The accounts (account_keys.py's AccountStore): which keys are which name's.
 
-    def key_owner(self, key: str) -> str | None:
+    async def key_owner(self, key: str) -> str | None:
         row = self._query("SELECT name FROM account_keys WHERE key = ?", (key,)).fetchone()
         return str(row[0]) if row else None
 
-    def keys_of(self, name: str) -> list[AccountKey]:
+    async def keys_of(self, name: str) -> list[AccountKey]:
         rows = self._query(
             "SELECT key, added FROM account_keys WHERE name = ? ORDER BY added, key", (name,)
         ).fetchall()
         return [AccountKey(str(key), str(added)) for key, added in rows]
 
-    def claim(self, name: str, key: str) -> bool:
+    async def claim(self, name: str, key: str) -> bool:
         return self._bind(name, key, only_if_free=True)
 
-    def add_key(self, name: str, key: str) -> bool:
+    async def add_key(self, name: str, key: str) -> bool:
         return self._bind(name, key, only_if_free=False)
 
-    def remove_key(self, name: str, key: str) -> bool:
+    async def remove_key(self, name: str, key: str) -> bool:
         cursor = self._query("DELETE FROM account_keys WHERE name = ? AND key = ?", (name, key))
         return cursor.rowcount > 0
 
@@ -316,7 +363,10 @@ class Archive:
 
     # One person, one name (names.py), and what guessing costs (guessing.py).
 
-    def look_alike(self, name: str) -> str | None:
+    async def look_alike(self, name: str) -> str | None:
+        return self._look_alike(name)
+
+    def _look_alike(self, name: str) -> str | None:
         rows = self._query(
             "SELECT name FROM names WHERE key = ? AND name <> ? ORDER BY twin LIMIT 1",
             (name_key(name), name),
@@ -324,11 +374,11 @@ class Archive:
         known = self._query("SELECT 1 FROM names WHERE name = ?", (name,)).fetchone()
         return None if known or not rows else str(rows[0][0])
 
-    def enter_name(self, name: str, *, new: bool = False) -> str | None:
+    async def enter_name(self, name: str, *, new: bool = False) -> str | None:
         try:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
-                holder = self.look_alike(name)
+                holder = self._look_alike(name)
                 if holder is None:
                     entered = self._db.execute(
                         "INSERT OR IGNORE INTO names (name, key) VALUES (?, ?)",
@@ -339,17 +389,17 @@ class Archive:
         except sqlite3.Error as error:
             raise StorageError(f"cannot keep the name {name} in {self.path}: {error}") from None
 
-    def change_penalties(
+    async def change_penalties(
         self, subjects: Sequence[Subject], change: Callable[[dict[Subject, Penalty]], T]
     ) -> T:
-        def read(subject: Subject) -> sqlite3.Row | None:
+        async def read(subject: Subject) -> sqlite3.Row | None:
             return self._db.execute(
                 "SELECT failures, last_failure, next_try FROM penalties "
                 "WHERE scope = ? AND subject = ?",
                 subject,
             ).fetchone()
 
-        def write(subject: Subject, penalty: Penalty | None) -> None:
+        async def write(subject: Subject, penalty: Penalty | None) -> None:
             if penalty is None:
                 self._db.execute("DELETE FROM penalties WHERE scope = ? AND subject = ?", subject)
                 return
@@ -362,7 +412,7 @@ class Archive:
         try:
             with self._db:  # (one writer at a time: the check and the change are one)
                 self._db.execute("BEGIN IMMEDIATE")
-                return change_kept(subjects, change, read, write)
+                return await change_kept(subjects, change, read, write)
         except sqlite3.Error as error:
             raise StorageError(f"cannot keep the penalties in {self.path}: {error}") from None
 
@@ -372,24 +422,24 @@ class Archive:
         except sqlite3.Error as error:
             raise StorageError(f"cannot read the accounts in {self.path}: {error}") from None
 
-    def _insert(self, played: PlayedGame) -> None:
+    async def _insert(self, played: PlayedGame) -> None:
         with self._db:  # the game and the ratings it moves: both or neither
             self._db.execute("BEGIN")
             winner = self._insert_game(played)
             game_id, ended = self._db.execute(
                 "SELECT id, ended FROM games WHERE id = last_insert_rowid()"
             ).fetchone()
-            standings.count_game(self._rows, played.names, winner, ended)
+            await standings.count_game(self._rows, played.names, winner, ended)
             self._db.execute("DELETE FROM unfinished WHERE code = ?", (played.code,))
             if winner is not None and not any(is_guest(name) for name in played.names):
-                before = {name: self.rating(name)[0] for name in played.names}
+                before = {name: self._rating(name)[0] for name in played.names}
                 self._rate(played.names, winner)  # (guests play unrated)
-                after = {name: self.rating(name)[0] for name in played.names}
-                standings.note_rating_changes(self._rows, game_id, before, after)
+                after = {name: self._rating(name)[0] for name in played.names}
+                await standings.note_rating_changes(self._rows, game_id, before, after)
 
     def _rate(self, names: tuple[str, str], winner: str) -> None:
         """Move both players' Elo ratings by the game's result (ratings.py's rules)."""
-        black, white = (self.rating(name) for name in names)
+        black, white = (self._rating(name) for name in names)
         since = (datetime.now(UTC) - timedelta(seconds=PAIR_WINDOW)).isoformat(timespec="seconds")
         (earlier,) = self._db.execute(
             """SELECT count(*) FROM games WHERE winner IS NOT NULL AND ended > ?

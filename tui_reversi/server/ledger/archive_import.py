@@ -13,6 +13,7 @@ as a gone node's do (any node takes one over when a player resumes it).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import sqlite3
 from dataclasses import dataclass
@@ -56,17 +57,23 @@ class Counts:
 
 def import_archive(path: Path, url: str, players_dir: Path) -> tuple[Counts, Counts]:
     """Copy the archive at `path` into the empty fleet database at `url`: what the
-    archive held and what the database holds now (the same, or ServeError)."""
+    archive held and what the database holds now (the same, or ServeError). A
+    command's own: its one event loop is for the store's coroutines."""
+    return asyncio.run(_import(path, url, players_dir))
+
+
+async def _import(path: Path, url: str, players_dir: Path) -> tuple[Counts, Counts]:
     with contextlib.closing(_read_only(path)) as source:
         found = _counts(source, path)
         _refuse_one_name_twice(source)
         store = PostgresStore(url, players_dir)
         try:
+            await store.open()
             with connect(url) as target:
                 target.execute("SELECT pg_advisory_lock(%s)", (IMPORT_LOCK,))
                 _refuse_unless_empty(target, store.where)
                 try:
-                    _copy(source, store, target)
+                    await _copy(source, store, target)
                 except BaseException:
                     _empty(target)  # it was empty: so it is again, and nothing is half moved
                     raise
@@ -78,7 +85,7 @@ def import_archive(path: Path, url: str, players_dir: Path) -> tuple[Counts, Cou
         except sqlite3.Error as error:
             raise ServeError(f"--import-archive: {path} cannot be read: {error}") from None
         finally:
-            store.close()
+            await store.close()
     if now != found:
         raise ServeError(f"{store.where} holds {now} after the import, not the archive's {found}")
     return found, now
@@ -131,19 +138,22 @@ def _refuse_unless_empty(target: psycopg.Connection, where: str) -> None:
         )
 
 
-def _copy(source: sqlite3.Connection, store: PostgresStore, target: psycopg.Connection) -> None:
+async def _copy(
+    source: sqlite3.Connection, store: PostgresStore, target: psycopg.Connection
+) -> None:
     """Keys and games not over through the store, finished games and ratings as rows."""
     keys = source.execute("SELECT name, key FROM account_keys ORDER BY added, key").fetchall()
     claimed: set[str] = set()
     for name, key in keys:
         if name in claimed:
-            bound = store.add_key(name, key)
+            bound = await store.add_key(name, key)
         else:
-            bound = store.claim(name, key)
+            bound = await store.claim(name, key)
             claimed.add(name)
         if not bound:
-            held = store.keys_of(name)
-            owner = store.key_owner(key) or (store.key_owner(held[0].key) if held else None)
+            held = await store.keys_of(name)
+            owner = await store.key_owner(key)
+            owner = owner or (await store.key_owner(held[0].key) if held else None)
             raise _one_name(owner or "another", name)
     with target.transaction():
         for row in source.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id"):
@@ -167,7 +177,7 @@ def _copy(source: sqlite3.Connection, store: PostgresStore, target: psycopg.Conn
     if problems:
         raise ServeError(f"--import-archive: {problems[0]}")
     for game in unfinished:
-        store.save_table(game)
+        await store.save_table(game)
     with target.transaction():  # (the names in, each with its look-alike key: names.py)
         enter_known_names(target)
 

@@ -20,16 +20,29 @@ them again with no command typed (Tables.serve_game).
 A node that loses its database is out of the fleet until the store has its
 connection back (postgres.py reconnects): meanwhile its relays to other nodes
 and the games relayed to it stop the same way, adjourned, and its own games
-go on, their moves kept until they can be written.
+go on, their moves kept until they can be written. Back, it first lets go of
+the games another node took over meanwhile (_reconcile): their people here sit
+down at them there, and the moves played here meanwhile go there too.
 
 Messages (JSON; each names the node it is from):
   sit {link, secret} or {link, how, code, name}: a game elsewhere sits at a table here
   line {link, data}: a line (base64) from a relayed game, or for it
   eof {link}: the relayed game's line ended; close {link}: the table let it go
   dropped {link}: that game's player went (a drop, not a crash)
-  take {name, address, ask}: name's session elsewhere takes their seat here over
-  taken {ask, secret, table} or {ask}: the seat given over (its secret there), or none
-  lobby: a node's share of the lobby changed
+  moves {code, moves}: table code's moves on the node it was taken over from (while
+    cut off), for the node that took it over (Tables.played_meanwhile)
+  take {name, address, ask}: name's session elsewhere takes their game here over
+  own {ask, data}: a piece of the own game given over (its autosave), in order
+  taken {ask, secret, table}, {ask, own} or {ask}: the seat given over (its secret
+    there), the player's own game (in `own` pieces before), or none
+  seat {name, secret, table}: name, in the lobby there, has this seat at a table here
+  paired {seeker, secret, table}: that seeker in the queue there was paired, this
+    their seat at a new table here (hall/pairing.py)
+  unseat {secret, left?}: the seat given is not taken (its player has gone; `left`:
+    gone from the queue, so the game ends as if they had left)
+  requeue {seeker}: that seeker, claimed for a pairing here, could not be seated:
+    back in the queue
+  lobby: a node's share of the lobby changed; queue: someone joined the queue there
 and from the store itself, never from another node:
   down: this node cannot reach the database; rejoined: it can again, and is in the fleet
 """
@@ -38,14 +51,12 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
-import functools
 import secrets
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field
 from typing import Any, Protocol
 
-from ...net.server_line import MAX_LINE, line
+from ...net.server_line import MAX_LINE, line, next_line
 from ...net.terms import TableRefused
 from ...storage import StorageError
 from .fleet_outbox import Outbox
@@ -62,6 +73,15 @@ REJOIN_GRACE = 5.0
 TAKE_WAIT = 10.0
 # A relayed write goes in pieces of at most this many bytes (a NOTIFY takes 8000).
 PIECE = 4096
+# Messages sent once more when they could not be (the database away a moment), this
+# long after or once it is back: what they say holds however late it comes, and the
+# node they go to checks it still applies. The others' losses are told (_not_sent).
+RESENT = frozenset({"answer", "gone", "unseat"})
+RESEND_WAIT = 1.0
+
+# What a take-over across nodes is given: a seat at a table there (its secret and the
+# table), the player's own game (its autosave's bytes), or nothing.
+Given = tuple[str, TableView] | bytes | None
 
 
 class RelayTransport(asyncio.Transport):
@@ -98,14 +118,14 @@ class RelayTransport(asyncio.Transport):
 class HostTables(Protocol):
     """What the fleet asks of this node's tables (hall/tables.py's `Tables`)."""
 
-    def join(self, code: str, name: str) -> tuple[object, str]:
+    def sit(self, code: str, name: str) -> tuple[object, str]:
         """Sit `name` at table `code` here; the table and the seat's secret."""
 
-    def watch(self, code: str, name: str) -> tuple[object, str]:
+    def watch_here(self, code: str, name: str) -> tuple[object, str]:
         """`name` watches table `code` here; the table and the place's secret."""
 
-    def resume(self, code: str, name: str) -> tuple[object, str]:
-        """`name` sits back down at adjourned table `code`; the table and the secret."""
+    def resume_here(self, code: str, name: str) -> tuple[object, str]:
+        """`name` sits back down at adjourned table `code` here; the table and the secret."""
 
     def views(self) -> list[TableView]:
         """This node's tables not over, as the lobby shows them."""
@@ -116,8 +136,8 @@ class HostTables(Protocol):
     async def serve_game(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """Talk with one game from its hello on."""
 
-    def leave(self, secret: str) -> None:
-        """The session that held this seat has ended."""
+    def leave(self, secret: str, *, left: bool = False) -> None:
+        """The session that held this seat has ended (`left`: its player never sat)."""
 
     def dropped(self, secret: str) -> None:
         """The player at this seat went (a drop, not a crash)."""
@@ -129,6 +149,38 @@ class HostTables(Protocol):
     def store_back(self) -> None:
         """The database can be reached again: write what could not be written."""
 
+    def kept_here(self) -> list[str]:
+        """The codes of the games the store keeps as this node's, as far as it knows."""
+
+    def yield_to(self, code: str, node: str | None) -> str | None:
+        """Table `code`'s game was taken over by `node` (None: and ended there) while
+        this node could not reach the store: its people here sit down at it there.
+        The moves it had here (None if it was not here)."""
+
+    def played_meanwhile(self, code: str, moves: str) -> None:
+        """Table `code`, taken over here, went on on the node it was taken from while
+        that node was cut off (`moves`: all of them there): the moves after those
+        kept are played here too, if the game has had none here since."""
+
+
+class HostQueue(Protocol):
+    """What the fleet asks of this node's pairing queue (hall/pairing.py's `PairingQueue`)."""
+
+    def joined_elsewhere(self) -> None:
+        """Someone joined the queue on another node: look for pairs soon."""
+
+    def paired_elsewhere(self, node: str, seeker: str, secret: str, view: TableView) -> bool:
+        """Seeker `seeker`, waiting here, was paired by `node`: their seat is `secret`
+        at table `view` there. False if they have left the queue."""
+
+    def requeue(self, seeker: str) -> None:
+        """Seeker `seeker`, waiting here, was claimed by another node for a pairing it
+        could not seat: back in the queue, if they still wait."""
+
+    def rejoined(self) -> None:
+        """This node is back in the fleet: its seekers go back in the shared queue
+        (the others may have forgotten them while it was out)."""
+
 
 class HostLobby(Protocol):
     """What the fleet asks of this node's in-app lobby (hall/lobby_host.py's `LobbyHost`)."""
@@ -137,8 +189,8 @@ class HostLobby(Protocol):
     def tables(self) -> HostTables:
         """This node's tables."""
 
-    def refresh(self) -> None:
-        """Show the lobby again to every game that shows it."""
+    def refresh(self) -> object:
+        """Show the lobby again to every game that shows it (what it returns: not read)."""
 
     def deliver(self, node: str, name: str, data: bytes) -> None:
         """A line for `name`'s game here from the lobby of `node`."""
@@ -152,10 +204,14 @@ class HostLobby(Protocol):
     def seated_elsewhere(self, node: str, name: str, secret: str, view: TableView) -> bool:
         """`name`, in the lobby here, has a seat at table `view` on `node`."""
 
-    async def give_over(self, name: str, address: str) -> tuple[str, TableView] | None:
-        """`name`'s session on another node (from `address`) takes over their seat at
-        a table here: its new secret and the table, the session here ended; None if
-        they have none."""
+    def undelivered(self, node: str, message: Message) -> None:
+        """A message from here to `node` could not be sent (`message`, its bytes in
+        base64): whoever here waits on it is told."""
+
+    async def give_over(self, name: str, address: str) -> Given:
+        """`name`'s session on another node (from `address`) takes their game here
+        over, the session here ended: their seat at a table (its new secret and the
+        table), or else their own game (its autosave); None if they have neither."""
 
 
 @dataclass(eq=False)
@@ -176,21 +232,6 @@ class _Relayed:
     writer: asyncio.StreamWriter
     lost: asyncio.Event = field(default_factory=asyncio.Event)
 
-    async def next_line(self, reader: asyncio.StreamReader) -> bytes | None:
-        """The game's next line (b'' at its end); None once the line to the table is lost."""
-        if self.lost.is_set():
-            return None
-        reading = asyncio.ensure_future(reader.readline())
-        losing = asyncio.ensure_future(self.lost.wait())
-        await asyncio.wait({reading, losing}, return_when=asyncio.FIRST_COMPLETED)
-        losing.cancel()
-        if reading.done():
-            return reading.result()
-        reading.cancel()  # (a line half read stays in the reader's buffer)
-        with contextlib.suppress(asyncio.CancelledError):
-            await reading
-        return None
-
 
 class Fleet:
     """This node's part in the fleet: start(), heard() for each message, close()."""
@@ -200,11 +241,13 @@ class Fleet:
         store: Store,
         lobby: HostLobby,
         *,
+        queue: HostQueue,
         people: Callable[[], list[Presence]],
         log: Callable[[str], None],
     ) -> None:
         self.store = store
         self.lobby = lobby
+        self.queue = queue
         self.tables = lobby.tables
         self._people = people  # who is on this node, as the lobby shows them
         self._changed = lobby.refresh  # the lobby changed elsewhere: show it again
@@ -220,16 +263,22 @@ class Fleet:
         self.down = False
         self._in_since = asyncio.get_running_loop().time()  # in the fleet since (loop time)
         self._look_soon = False  # another node's share changed: look at the next turn
-        self._asked: dict[str, asyncio.Future[tuple[str, TableView] | None]] = {}  # take_from
-        self._giving: set[asyncio.Task[None]] = set()  # seats given over to other nodes
+        self._asked: dict[str, asyncio.Future[Given]] = {}  # take_from
+        self._own_pieces: dict[str, list[bytes]] = {}  # an own game given over, so far
+        # Seats given over to other nodes, and the reconciling after being cut off.
+        self._giving: set[asyncio.Task[None]] = set()
+        # Seats here given to players on other nodes (an invitation, a pairing) whose
+        # game has not sat yet: secret -> their node. Left if that node goes first.
+        self._promised: dict[str, str] = {}
         self._outbox = Outbox(store, self._not_sent)
+        self._unsent: list[tuple[str, Message]] = []  # to be sent once more (RESENT)
 
     @property
     def node(self) -> str:
         return self.store.node
 
     async def start(self) -> None:
-        self.look()
+        await self.look()
         self._outbox.start()
         self._looking = asyncio.create_task(self._look_again())
 
@@ -257,23 +306,23 @@ class Fleet:
             try:
                 if self._look_soon or loop.time() - looked >= LOOK_AGAIN:
                     looked, self._look_soon = loop.time(), False
-                    self._saw(*await self.store.off_loop(self._fleet_now))
+                    self._saw(*await self._fleet_now())
                 shared = (self._people(), self.tables.views())
                 if shared != self._shared:
-                    await self.store.off_loop(functools.partial(self.store.share, *shared))
+                    await self.store.share(*shared)
                     self._shared = shared
             except StorageError as error:
                 self._log(f"the fleet cannot be seen or told: {error}")
 
-    def _fleet_now(self) -> tuple[set[str], tuple[list[Presence], list[TableView]]]:
-        return self.store.live_nodes(), self.store.shared()
+    async def _fleet_now(self) -> tuple[set[str], tuple[list[Presence], list[TableView]]]:
+        return await self.store.live_nodes(), await self.store.shared()
 
-    def look(self) -> None:
+    async def look(self) -> None:
         """Who is up, what the others share, and this node's share (at the start)."""
         try:
-            self._saw(*self._fleet_now())
+            self._saw(*await self._fleet_now())
             shared = (self._people(), self.tables.views())
-            self.store.share(*shared)
+            await self.store.share(*shared)
             self._shared = shared
         except StorageError as error:
             self._log(f"the fleet cannot be seen: {error}")
@@ -288,6 +337,10 @@ class Fleet:
         for link, hosted in list(self._hosted.items()):
             if hosted.node not in live:  # (and the games it relayed here)
                 self._cut_off(link, "the server's node they play through went")
+        for secret, node in list(self._promised.items()):
+            if node not in live:  # (and the seats its players had not taken yet)
+                del self._promised[secret]
+                self.tables.leave(secret, left=True)
         if live != self._live:
             gone = self._live - live
             if gone:
@@ -297,13 +350,13 @@ class Fleet:
         if changed:
             self._changed()
 
-    def table_at(self, code: str) -> TableView | None:
+    async def table_at(self, code: str) -> TableView | None:
         """Table `code` on another live node, as that node last shared it. Raises
         TableRefused if the fleet cannot be asked."""
         if self.down:
             raise TableRefused("the server cannot reach its database just now; try again soon.")
         try:
-            self.others = self.store.shared()
+            self.others = await self.store.shared()
         except StorageError as error:
             self._log(f"the fleet cannot be seen: {error}")
             raise TableRefused("the server cannot find its tables just now; try again.") from None
@@ -333,7 +386,7 @@ class Fleet:
             if self.down:
                 return True
             self.tell(node, "sit", link=link, **sitting)
-            while (data := await relayed.next_line(reader)) is not None:
+            while (data := await next_line(reader, relayed.lost)) is not None:
                 if not data:
                     self.tell(node, "eof", link=link)
                     return False
@@ -377,12 +430,13 @@ class Fleet:
         try:
             if "secret" in message:
                 secret = str(message["secret"])
+                self._promised.pop(secret, None)
             else:
                 how, code, name = (str(message[key]) for key in ("how", "code", "name"))
                 sit = {
-                    "join": self.tables.join,
-                    "watch": self.tables.watch,
-                    "resume": self.tables.resume,
+                    "join": self.tables.sit,
+                    "watch": self.tables.watch_here,
+                    "resume": self.tables.resume_here,
                 }[how]
                 _, secret = sit(code, name)
         except (TableRefused, KeyError) as refusal:
@@ -434,8 +488,31 @@ class Fleet:
         self._shared = None  # (shared again, whatever it was)
         self._in_since = asyncio.get_running_loop().time()
         self._log("the database is back: this node is in the fleet again")
-        self.tables.store_back()
+        task = asyncio.create_task(self._reconcile())
+        self._giving.add(task)
+        task.add_done_callback(self._giving.discard)
+        self.queue.rejoined()
         self._look_soon = True
+        self._resend()
+
+    async def _reconcile(self) -> None:
+        """Back from being cut off: the games another node took over meanwhile are
+        yielded to it (one owner each, and this node writes nothing more of them);
+        then what the others could not have is written."""
+        codes = self.tables.kept_here()
+        try:
+            holders = await self.store.holders(codes)
+        except StorageError as error:
+            self._log(f"who keeps this node's games cannot be asked: {error}")
+            return  # (down again: asked again when it is back)
+        for code in codes:
+            holder = holders.get(code)
+            if holder == self.node:
+                continue
+            moves = self.tables.yield_to(code, holder)
+            if holder is not None and moves is not None:  # (any played here meanwhile)
+                self.tell(holder, "moves", code=code, moves=moves)
+        self.tables.store_back()
 
     def _unhost(self, link: str, tell: bool = False) -> None:
         hosted = self._hosted.pop(link, None)
@@ -453,19 +530,28 @@ class Fleet:
         view = self.tables.view_of(secret)
         if view is None:
             return False
+        self._promised[secret] = node
         self.tell(node, "seat", name=name, secret=secret, table=list(astuple(view)))
         return True
 
+    def seat_seeker(self, node: str, seeker: str, secret: str) -> None:
+        """Seeker `seeker`, in the queue of `node`, has the seat `secret` at a new table
+        here: that node sends their session to it (and says `unseat` if it cannot)."""
+        view = self.tables.view_of(secret)
+        assert view is not None  # (the table was opened a moment ago, on the loop)
+        self._promised[secret] = node
+        self.tell(node, "paired", seeker=seeker, secret=secret, table=list(astuple(view)))
+
     # -- a take-over across nodes (hall/take_over_elsewhere.py) ------------------------------
 
-    async def take_from(self, node: str, name: str, address: str) -> tuple[str, TableView] | None:
-        """Take `name`'s seat at a table over from their session on `node`: the seat's
-        secret there and its table; None if there is none (or `node` does not answer)."""
+    async def take_from(self, node: str, name: str, address: str) -> Given:
+        """Take `name`'s game over from their session on `node`: a seat at a table
+        (its secret there and the table), or their own game (its autosave's bytes);
+        None if there is neither (or `node` does not answer)."""
         ask = secrets.token_urlsafe(6)
-        answer: asyncio.Future[tuple[str, TableView] | None] = (
-            asyncio.get_running_loop().create_future()
-        )
+        answer: asyncio.Future[Given] = asyncio.get_running_loop().create_future()
         self._asked[ask] = answer
+        self._own_pieces[ask] = []
         try:
             self.tell(node, "take", name=name, address=address, ask=ask)
             return await asyncio.wait_for(answer, TAKE_WAIT)
@@ -473,12 +559,17 @@ class Fleet:
             return None
         finally:
             self._asked.pop(ask, None)
+            self._own_pieces.pop(ask, None)
 
     async def _give(self, node: str, message: Message) -> None:
         given = await self.lobby.give_over(str(message.get("name")), str(message.get("address")))
         ask = str(message.get("ask"))
         if given is None:
             self.tell(node, "taken", ask=ask)
+        elif isinstance(given, bytes):
+            for start in range(0, len(given), PIECE):
+                self.tell(node, "own", ask=ask, data=given[start : start + PIECE])
+            self.tell(node, "taken", ask=ask, own=-(-len(given) // PIECE))
         else:
             self.tell(node, "taken", ask=ask, secret=given[0], table=list(astuple(given[1])))
 
@@ -486,12 +577,15 @@ class Fleet:
         answer = self._asked.get(str(message.get("ask")))
         if answer is None or answer.done():
             return
+        if "own" in message:
+            pieces = self._own_pieces.get(str(message.get("ask")), [])
+            whole = len(pieces) == int(message.get("own", -1))
+            answer.set_result(b"".join(pieces) if whole else None)
+            return
         if "secret" not in message:
             answer.set_result(None)
             return
-        code, state, black, white, variant, clock, move, at, waiting = message["table"]
-        view = TableView(code, state, black, white, variant, clock, move, at, tuple(waiting))
-        answer.set_result((str(message["secret"]), view))
+        answer.set_result((str(message["secret"]), _view(message["table"])))
 
     # -- messages -------------------------------------------------------------------------
 
@@ -512,12 +606,38 @@ class Fleet:
                 rest[key] = base64.b64encode(value).decode()
         self._outbox.put(node, {"kind": kind, "node": self.node, **rest})
 
-    def _not_sent(self, node: str, error: str) -> None:
-        """Messages to `node` were lost: its relays from here are stranded (relay())."""
+    def _not_sent(self, node: str, error: str, messages: list[Message]) -> None:
+        """Messages to `node` were lost: its relays from here are stranded (relay()),
+        the ones RESENT are sent once more, and the lobby tells whoever waits on the
+        others."""
         self._log(f"a message to node {node} failed: {error}")
         for link, relayed in list(self._playing.items()):
             if relayed.node == node:
                 self._strand(link)
+        for message in messages:
+            if message.get("kind") in RESENT and not message.get("again"):
+                if not self._unsent:
+                    asyncio.get_running_loop().call_later(RESEND_WAIT, self._resend)
+                self._unsent.append((node, {**message, "again": True}))
+            elif message.get("kind") in ("seat", "paired"):  # never sat down there: let go
+                secret = str(message.get("secret"))
+                self._promised.pop(secret, None)
+                # (a paired seeker: as if they had left, and the new table ends)
+                self.tables.leave(secret, left=message.get("kind") == "paired")
+            elif message.get("kind") == "take":  # (not waited for: the game stays there)
+                answer = self._asked.get(str(message.get("ask")))
+                if answer is not None and not answer.done():
+                    answer.set_result(None)
+            else:
+                self.lobby.undelivered(node, message)
+
+    def _resend(self) -> None:
+        """Send the messages kept to be sent once more, unless the database is away
+        (then once it is back: _rejoined)."""
+        if not self.down:
+            unsent, self._unsent = self._unsent, []
+            for node, message in unsent:
+                self._outbox.put(node, message)
 
     def heard(self, message: Message) -> None:
         """A message from another node."""
@@ -526,6 +646,10 @@ class Fleet:
             (self._went_down if kind == "down" else self._rejoined)()
         elif kind == "lobby":
             self._look_soon = True  # (within SHARE_AGAIN)
+        elif kind == "queue":
+            self.queue.joined_elsewhere()
+        elif kind == "requeue":
+            self.queue.requeue(str(message.get("seeker")))
         elif kind == "sit":
             self._sit(node, link, message)
         elif kind == "line":
@@ -545,6 +669,8 @@ class Fleet:
                 self.tables.dropped(hosted.secret)
         elif kind == "close":
             self._let_go(link)
+        elif kind == "moves":
+            self.tables.played_meanwhile(str(message.get("code")), str(message.get("moves")))
         else:
             self._heard_lobby(str(kind), node, message)
 
@@ -559,15 +685,29 @@ class Fleet:
             self.lobby.gone_elsewhere(node, name)
         elif kind == "seat":
             secret = str(message.get("secret"))
-            code, state, black, white, variant, clock, move, at, waiting = message["table"]
-            view = TableView(code, state, black, white, variant, clock, move, at, tuple(waiting))
-            if not self.lobby.seated_elsewhere(node, name, secret, view):
+            if not self.lobby.seated_elsewhere(node, name, secret, _view(message["table"])):
                 self.tell(node, "unseat", secret=secret)
+        elif kind == "paired":
+            secret, seeker = str(message.get("secret")), str(message.get("seeker"))
+            if not self.queue.paired_elsewhere(node, seeker, secret, _view(message["table"])):
+                self.tell(node, "unseat", secret=secret, left=True)
         elif kind == "unseat":
-            self.tables.leave(str(message.get("secret")))
+            secret = str(message.get("secret"))
+            if self._promised.pop(secret, None) is not None:
+                self.tables.leave(secret, left=bool(message.get("left")))
         elif kind == "take":
             task = asyncio.create_task(self._give(node, message))
             self._giving.add(task)
             task.add_done_callback(self._giving.discard)
+        elif kind == "own":
+            pieces = self._own_pieces.get(str(message.get("ask")))
+            if pieces is not None:
+                pieces.append(base64.b64decode(str(message.get("data", ""))))
         elif kind == "taken":
             self._taken(message)
+
+
+def _view(fields: list[Any]) -> TableView:
+    """A table as a message carries it (a list of TableView's fields)."""
+    code, state, black, white, variant, clock, move, at, waiting = fields
+    return TableView(code, state, black, white, variant, clock, move, at, tuple(waiting))

@@ -1,11 +1,10 @@
 """The messages this node sends to the others (fleet.py), in the order they were
-put in, off the event loop: a slow database delays the messages, never the node."""
+put in, by a task of their own: a slow database delays the messages, never the node."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 from collections.abc import Callable
 
 from ...storage import StorageError
@@ -13,10 +12,10 @@ from .store import Message, Store
 
 
 class Outbox:
-    """put() a message for a node; the messages go in order, a batch at a time in one
-    thread's call (Store.off_loop); failed(node, sentence) for a node's that could not."""
+    """put() a message for a node; the messages go in order, a batch at a time;
+    failed(node, sentence, messages) for a node's messages that could not be sent."""
 
-    def __init__(self, store: Store, failed: Callable[[str, str], None]) -> None:
+    def __init__(self, store: Store, failed: Callable[[str, str, list[Message]], None]) -> None:
         self._store = store
         self._failed = failed
         self._waiting: list[tuple[str, Message]] = []
@@ -43,13 +42,12 @@ class Outbox:
             batch, self._waiting = self._waiting, []
             sent: list[int] = []
             try:
-                await self._store.off_loop(functools.partial(self._send, batch, sent))
+                for node, message in batch:
+                    await self._store.send(node, message)
+                    sent.append(1)
             except StorageError as error:
-                for node in dict.fromkeys(node for node, _ in batch[len(sent) :]):
-                    self._failed(node, str(error))
-
-    def _send(self, batch: list[tuple[str, Message]], sent: list[int]) -> None:
-        """(In a thread) send `batch` in order, counting in `sent` the ones sent."""
-        for node, message in batch:
-            self._store.send(node, message)
-            sent.append(1)
+                lost: dict[str, list[Message]] = {}
+                for node, message in batch[len(sent) :]:
+                    lost.setdefault(node, []).append(message)
+                for node, messages in lost.items():
+                    self._failed(node, str(error), messages)

@@ -145,6 +145,22 @@ MIGRATIONS: tuple[tuple[str, Step], ...] = (
         "the standings: records kept as games end, ratings by rating, each rating's moves",
         schema("BIGINT", "DOUBLE PRECISION", "TIMESTAMPTZ") + BACKFILL,
     ),
+    (
+        "the quick-pairing queue, every node's seekers in one",
+        """
+        CREATE TABLE seekers (
+            id TEXT PRIMARY KEY,            -- one wait in the queue (a session's)
+            name TEXT NOT NULL,             -- the player's name
+            node TEXT NOT NULL,             -- the node of their session (gone: forgotten)
+            variant TEXT NOT NULL,          -- othello, reversi or anti
+            clock TEXT NOT NULL,            -- the time control ('5+3'), '' without
+            rating DOUBLE PRECISION NOT NULL,
+            guest BOOLEAN NOT NULL,         -- a guest: paired with guests, unless the other
+            allows_guests BOOLEAN NOT NULL, -- a named player who accepts a guest
+            since TIMESTAMPTZ NOT NULL      -- when the wait began (the database's clock)
+        );
+        """,
+    ),
 )
 NEWEST = len(MIGRATIONS)
 

@@ -1,16 +1,13 @@
 """A fleet node's connections to its PostgreSQL (postgres.py's queries run on them).
 
-Two kinds: a pool for the state, each statement within STATEMENT_TIMEOUT, with
-threads of its own for the calls made off the event loop (`off_loop`: a slow
-database holds up those calls, never the node); and one listening connection
+Two kinds: psycopg's asynchronous pool for the state, each statement within
+STATEMENT_TIMEOUT (a coroutine awaits its answer: a slow database holds up the
+requests that wait on it, never the node's event loop); and one listening connection
 that is the node's life in the fleet (the `nodes` row names its backend: the
 view `live_nodes`). When that one drops, the node is told (`down`), joins
 again with backoff, with a fresh pool, and is told (`rejoined`): it never
 needs a restart. Its TCP keepalives, both ways, let a silent machine drop out
 within seconds instead of the kernel's hours.
-
-psycopg's async pool would spare the threads; the store's interface is
-synchronous (SQLite shares it), so the calls that matter go to these threads.
 """
 
 from __future__ import annotations
@@ -19,9 +16,8 @@ import asyncio
 import contextlib
 import json
 import traceback
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import psycopg
 import psycopg_pool
@@ -29,7 +25,6 @@ from psycopg import sql
 
 from ...storage import StorageError
 
-Answer = TypeVar("Answer")
 # What is heard: each message (a JSON object), and down/rejoined from here.
 Heard = Callable[[dict[str, Any]], None]
 
@@ -39,9 +34,6 @@ POOL_SIZE = 4
 # The longest a statement on a pooled connection may run (milliseconds; a lock waited
 # for counts): a slow database slows the requests that need it, this long at most.
 STATEMENT_TIMEOUT = 8000
-# Threads for the calls made off the event loop: twice the pool, so calls queue for
-# connections in the pool, where its timeout bounds the wait.
-CALL_THREADS = 2 * POOL_SIZE
 # The listening connection's TCP keepalives: libpq's (this node notices a silent
 # database) and the server's (PostgreSQL notices a silent node), about 5 s each.
 KEEPALIVES: dict[str, Any] = {
@@ -64,8 +56,8 @@ DOWN_TIMEOUT = 0.1
 
 
 class NodeLink:
-    """Node `node`'s connections: open(), off_loop(), listen(heard), stop_listening(),
-    close(); `pool` for the statements."""
+    """Node `node`'s connections: open(), connection() for the statements,
+    listen(heard), stop_listening(), close()."""
 
     def __init__(self, url: str, where: str, node: str, channels: tuple[str, ...]) -> None:
         self.url = url
@@ -73,21 +65,19 @@ class NodeLink:
         self.node = node
         self._channels = channels
         self.pool = self._new_pool()
-        self._calls = ThreadPoolExecutor(CALL_THREADS, thread_name_prefix="tui-reversi-db")
         self._listener: psycopg.AsyncConnection | None = None
         self._hearing: asyncio.Task[None] | None = None
         self.down = False  # the listening connection dropped, and is not back yet
 
-    def open(self) -> None:
+    async def open(self) -> None:
         """Open the pool. Raises psycopg.Error or PoolTimeout."""
-        self.pool.open(wait=True, timeout=CONNECT_TIMEOUT)
+        await self.pool.open(wait=True, timeout=CONNECT_TIMEOUT)
 
-    def close(self) -> None:
-        self._calls.shutdown(wait=False, cancel_futures=True)
-        self.pool.close()
+    async def close(self) -> None:
+        await self.pool.close()
 
-    def _new_pool(self) -> psycopg_pool.ConnectionPool:
-        return psycopg_pool.ConnectionPool(
+    def _new_pool(self) -> psycopg_pool.AsyncConnectionPool:
+        return psycopg_pool.AsyncConnectionPool(
             self.url,
             min_size=1,
             max_size=POOL_SIZE,
@@ -95,15 +85,17 @@ class NodeLink:
             open=False,
             timeout=CONNECT_TIMEOUT,
             name="tui-reversi",
-            check=psycopg_pool.ConnectionPool.check_connection,  # (a dead one is replaced)
+            check=psycopg_pool.AsyncConnectionPool.check_connection,  # (a dead one is replaced)
         )
 
-    async def off_loop(self, call: Callable[[], Answer]) -> Answer:
-        """`call()` in this node's threads for the database. Raises StorageError at once
-        while the database is away (what waits for it is told now, not in a while)."""
+    @contextlib.asynccontextmanager
+    async def connection(self) -> AsyncIterator[psycopg.AsyncConnection]:
+        """A pooled connection for a few statements. Raises StorageError at once while
+        the database is away (what waits for it is told now, not in a while)."""
         if self.down:
             raise StorageError(f"{self.where}: away just now")
-        return await asyncio.get_running_loop().run_in_executor(self._calls, call)
+        async with self.pool.connection() as conn:
+            yield conn
 
     async def listen(self, heard: Heard) -> None:
         """Join the fleet and hear its messages. Raises psycopg.Error if it cannot."""
@@ -175,10 +167,10 @@ class NodeLink:
 
     async def _fresh_pool(self) -> None:
         """A new pool (the old one may be waiting out its own backoff to reconnect),
-        the old one closed off the event loop."""
+        the old one closed, its statements given a second to finish."""
         old, self.pool = self.pool, self._new_pool()
-        self.pool.open(wait=False)
-        await asyncio.to_thread(old.close, 1.0)
+        await self.pool.open(wait=False)
+        await old.close(1.0)
 
     def _heard(self, payload: str, heard: Heard) -> None:
         try:

@@ -7,7 +7,7 @@ edge's (edge/guessing.py); the ledger only keeps them, one node at a time.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -33,7 +33,7 @@ class Penalty:
 class PenaltyLedger(Protocol):
     """Where penalties are kept: the store (archive.py's SQLite, postgres.py's)."""
 
-    def change_penalties(
+    async def change_penalties(
         self, subjects: Sequence[Subject], change: Callable[[dict[Subject, Penalty]], T]
     ) -> T:
         """Read the subjects' penalties (a fresh Penalty for one not kept), let
@@ -48,20 +48,20 @@ def forgiven(penalty: Penalty, now: float, after: float) -> Penalty:
     return penalty
 
 
-def change_kept(
+async def change_kept(
     subjects: Sequence[Subject],
     change: Callable[[dict[Subject, Penalty]], T],
-    read: Callable[[Subject], Sequence[Any] | None],
-    write: Callable[[Subject, Penalty | None], None],
+    read: Callable[[Subject], Awaitable[Sequence[Any] | None]],
+    write: Callable[[Subject, Penalty | None], Awaitable[None]],
 ) -> T:
     """One change of penalties as a backend makes it, inside its own transaction:
     each subject's row (failures, last_failure, next_try) by `read`, altered by
     `change`, then written back by `write` (None: nothing left to keep)."""
-    held = {subject: _penalty(read(subject)) for subject in subjects}
+    held = {subject: _penalty(await read(subject)) for subject in subjects}
     answer = change(held)
     now = time.time()
     for subject, penalty in held.items():
-        write(subject, None if penalty.idle(now) else penalty)
+        await write(subject, None if penalty.idle(now) else penalty)
     return answer
 
 

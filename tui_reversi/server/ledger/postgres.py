@@ -1,8 +1,10 @@
 """The `Store` of a fleet (store.py): several `serve` nodes on one PostgreSQL,
 with the accounts, ratings, archive and games not over that they share.
 
-psycopg 3 with a pool of connections for the state (short statements, each
-its own transaction unless said), and one more connection per node that
+psycopg 3's asynchronous connections: a pool for the state (short statements,
+each its own transaction unless said, each within a statement timeout; every
+method a coroutine, so a slow database holds up only the requests awaiting it),
+and one more connection per node that
 LISTENs: messages to this node arrive on channel `tui_reversi_<node>`, news
 that another node's share of the lobby changed on `tui_reversi_lobby`. That
 connection also says the node is up: the view `live_nodes` (migrations.py)
@@ -21,7 +23,7 @@ import contextlib
 import json
 import re
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import UTC
 from pathlib import Path
 from typing import Any, TypeVar
@@ -52,9 +54,11 @@ from .migrations import check, migrate
 from .names import name_key
 from .node_link import CONNECT_TIMEOUT, NodeLink
 from .penalties import Penalty, Subject, change_kept
+from .postgres_seekers import SharedSeekers
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
+from .seekers import Seeker
 from .standings import ArchivedGame, Profile, Standing
-from .store import Answer, Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
+from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 LOBBY_CHANNEL = "tui_reversi_lobby"
 # NOTIFY takes at most 8000 bytes: a longer message is refused before it is sent.
@@ -140,7 +144,11 @@ class PostgresStore:
         self.players_dir = players_dir
         self._node = secrets.token_hex(6)
         self._codes = SharedKeyCodes(self)
-        # One connection first: what is wrong is said at once, not after the pool's retries.
+        self._seekers = SharedSeekers(
+            self._node, self.where, LOBBY_CHANNEL, lambda: self._link.connection()
+        )
+        # One connection first (at start, before the node serves anyone: it may wait):
+        # what is wrong is said at once, not after the pool's retries.
         with connect(url) as conn:
             try:
                 check(conn, self.where)
@@ -148,16 +156,15 @@ class PostgresStore:
                 raise connect_refusal(url, error) from None
         channels = (f"tui_reversi_{self._node}", LOBBY_CHANNEL)
         self._link = NodeLink(url, self.where, self._node, channels)
-        try:
-            self._link.open()
-        except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
-            self._link.close()
-            raise connect_refusal(url, error) from None
 
-    @property
-    def _pool(self) -> psycopg_pool.ConnectionPool:
-        """The pool of connections for the state (node_link.py)."""
-        return self._link.pool
+    async def open(self) -> None:
+        """Open the pool of connections for the state (before any other call);
+        ServeError (one sentence) if it cannot be."""
+        try:
+            await self._link.open()
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
+            await self._link.close()
+            raise connect_refusal(self.url, error) from None
 
     @property
     def node(self) -> str:
@@ -166,100 +173,115 @@ class PostgresStore:
     async def leave(self) -> None:
         await self._link.stop_listening()
         with contextlib.suppress(StorageError):
-            self._execute("DELETE FROM nodes WHERE id = %s", (self._node,))
+            await self._execute("DELETE FROM seekers WHERE node = %s", (self._node,))
+            await self._execute("DELETE FROM nodes WHERE id = %s", (self._node,))
 
-    def close(self) -> None:
-        self._link.close()
+    async def close(self) -> None:
+        await self._link.close()
 
-    @property
-    def remote(self) -> bool:
-        return True
-
-    async def off_loop(self, call: Callable[[], Answer]) -> Answer:
-        return await self._link.off_loop(call)
-
-    def _execute(self, query: str, params: tuple | dict = ()) -> list[tuple]:
+    async def _execute(self, query: str, params: tuple | dict = ()) -> list[tuple]:
         """Run one statement on a pooled connection; its rows, if any. Raises StorageError."""
         try:
-            with self._pool.connection() as conn:
-                cursor = conn.execute(query.encode(), params)  # (parameters, never formatted)
-                return cursor.fetchall() if cursor.description is not None else []
+            async with self._link.connection() as conn:
+                # (parameters, never formatted)
+                cursor = await conn.execute(query.encode(), params)
+                return await cursor.fetchall() if cursor.description is not None else []
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
             reason = str(error).strip() or type(error).__name__
             raise StorageError(f"{self.where}: {reason}") from None
 
     # -- the archive --------------------------------------------------------------------
 
-    def keep(self, played: PlayedGame) -> list[str]:
+    async def keep(self, played: PlayedGame) -> list[str]:
         problems: list[str] = []
         try:
-            self._insert(played)
+            await self._insert(played)
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
             problems.append(f"cannot archive table {played.code}'s game in {self.where}: {error}")
         return problems + save_for_players(played, self.players_dir)
 
-    def _insert(self, played: PlayedGame) -> None:
+    async def _insert(self, played: PlayedGame) -> None:
         """The game, its unfinished row gone and the ratings it moves: all or nothing."""
         winner = winner_of(played)
-        with self._pool.connection() as conn, conn.transaction():
-            inserted = conn.execute(
-                """INSERT INTO games (code, variant, black, white, moves, winner, ending,
+        async with self._link.connection() as conn, conn.transaction():
+            inserted = await (
+                await conn.execute(
+                    """INSERT INTO games (code, variant, black, white, moves, winner, ending,
                        black_score, white_score, description, started, ended)
                    VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now())
                    RETURNING id, ended""",
-                (*game_row(played), played.started),
+                    (*game_row(played), played.started),
+                )
             ).fetchone()
             assert inserted is not None  # (RETURNING gives the one row inserted)
 
-            def on_conn(query: str, params: tuple[object, ...]) -> list[tuple]:
-                conn.execute(_placeholders(query).encode(), params)
+            async def on_conn(query: str, params: tuple[object, ...]) -> list[tuple]:
+                await conn.execute(_placeholders(query).encode(), params)
                 return []
 
-            standings.count_game(on_conn, played.names, winner, inserted[1])
-            conn.execute("DELETE FROM unfinished WHERE code = %s", (played.code,))
+            await standings.count_game(on_conn, played.names, winner, inserted[1])
+            await conn.execute(
+                "DELETE FROM unfinished WHERE code = %s AND node = %s", (played.code, self._node)
+            )
             if winner is None or any(is_guest(name) for name in played.names):
                 return  # (guests play unrated)
             names = list(played.names)
             for name in names:
-                conn.execute(
+                await conn.execute(
                     """INSERT INTO ratings (name, rating, games) VALUES (%s, %s, 0)
                        ON CONFLICT (name) DO NOTHING""",
                     (name, FIRST_RATING),
                 )
             # Locked in name order: two games ending at once on two nodes never deadlock.
-            rows = conn.execute(
-                """SELECT name, rating, games FROM ratings WHERE name = ANY(%s)
-                   ORDER BY name FOR UPDATE""",
-                (names,),
+            rows = await (
+                await conn.execute(
+                    """SELECT name, rating, games FROM ratings WHERE name = ANY(%s)
+                       ORDER BY name FOR UPDATE""",
+                    (names,),
+                )
             ).fetchall()
             ratings = {name: (float(rating), int(games)) for name, rating, games in rows}
-            earlier = conn.execute(
-                """SELECT count(*) FROM games
-                   WHERE winner IS NOT NULL AND ended > now() - make_interval(secs => %s)
-                     AND ((black = %s AND white = %s) OR (black = %s AND white = %s))""",
-                (PAIR_WINDOW, *names, *reversed(names)),
+            earlier = await (
+                await conn.execute(
+                    """SELECT count(*) FROM games
+                       WHERE winner IS NOT NULL AND ended > now() - make_interval(secs => %s)
+                         AND ((black = %s AND white = %s) OR (black = %s AND white = %s))""",
+                    (PAIR_WINDOW, *names, *reversed(names)),
+                )
             ).fetchone()
             assert earlier is not None
             moves = rated_changes(  # (this game's row is in the count)
                 ratings[names[0]], ratings[names[1]], winner, int(earlier[0]) - 1
             )
             for name, moved in zip(names, moves, strict=True):
-                conn.execute(
+                await conn.execute(
                     "UPDATE ratings SET rating = rating + %s, games = games + 1 WHERE name = %s",
                     (moved, name),
                 )
             after: dict[str, float] = dict(
-                conn.execute("SELECT name, rating FROM ratings WHERE name = ANY(%s)", (names,))
+                await (
+                    await conn.execute(
+                        "SELECT name, rating FROM ratings WHERE name = ANY(%s)", (names,)
+                    )
+                ).fetchall()
             )
             before = {name: rating for name, (rating, _) in ratings.items()}
-            standings.note_rating_changes(on_conn, int(inserted[0]), before, after)
+            await standings.note_rating_changes(on_conn, int(inserted[0]), before, after)
 
-    def rating(self, name: str) -> tuple[float, int]:
-        rows = self._execute("SELECT rating, games FROM ratings WHERE name = %s", (name,))
+    async def rating(self, name: str) -> tuple[float, int]:
+        rows = await self._execute("SELECT rating, games FROM ratings WHERE name = %s", (name,))
         return (float(rows[0][0]), int(rows[0][1])) if rows else (FIRST_RATING, 0)
 
-    def results(self, name: str) -> Results:
-        rows = self._execute(
+    async def ratings(self, names: Collection[str]) -> dict[str, tuple[float, int]]:
+        wanted = list(dict.fromkeys(names))
+        rows = await self._execute(
+            "SELECT name, rating, games FROM ratings WHERE name = ANY(%s)", (wanted,)
+        )
+        found = {name: (float(rating), int(games)) for name, rating, games in rows}
+        return {name: found.get(name, (FIRST_RATING, 0)) for name in wanted}
+
+    async def results(self, name: str) -> Results:
+        rows = await self._execute(
             """SELECT
                  count(*) FILTER (WHERE (black = %(n)s AND winner = 'black')
                                      OR (white = %(n)s AND winner = 'white')),
@@ -271,28 +293,38 @@ class PostgresStore:
         )
         return Results(*(int(count) for count in rows[0]))
 
+    async def records(self, names: Collection[str]) -> dict[str, Results]:
+        wanted = list(dict.fromkeys(names))
+        rows = await self._execute(
+            """SELECT name, wins, losses, draws FROM records
+               WHERE opponent = '' AND name = ANY(%s)""",
+            (wanted,),
+        )
+        found = {str(row[0]): Results(*(int(count) for count in row[1:])) for row in rows}
+        return {name: found.get(name, Results()) for name in wanted}
+
     # -- the standings (standings.py): the same queries as SQLite's ------------------
 
-    def leaderboard(self, count: int) -> list[Standing]:
-        return standings.leaderboard(self._rows, count)
+    async def leaderboard(self, count: int) -> list[Standing]:
+        return await standings.leaderboard(self._rows, count)
 
-    def profile(self, name: str, games: int) -> Profile | None:
-        return standings.profile(self._rows, name, games)
+    async def profile(self, name: str, games: int) -> Profile | None:
+        return await standings.profile(self._rows, name, games)
 
-    def archived_game(self, game_id: int) -> ArchivedGame | None:
-        return standings.archived_game(self._rows, game_id)
+    async def archived_game(self, game_id: int) -> ArchivedGame | None:
+        return await standings.archived_game(self._rows, game_id)
 
-    def _rows(self, query: str, params: tuple[object, ...]) -> list[tuple]:
-        return self._execute(_placeholders(query), params)
+    async def _rows(self, query: str, params: tuple[object, ...]) -> list[tuple]:
+        return await self._execute(_placeholders(query), params)
 
     # -- accounts (account_keys.py's AccountStore): which keys are which name's -------------
 
-    def key_owner(self, key: str) -> str | None:
-        rows = self._execute("SELECT name FROM account_keys WHERE key = %s", (key,))
+    async def key_owner(self, key: str) -> str | None:
+        rows = await self._execute("SELECT name FROM account_keys WHERE key = %s", (key,))
         return str(rows[0][0]) if rows else None
 
-    def keys_of(self, name: str) -> list[AccountKey]:
-        rows = self._execute(
+    async def keys_of(self, name: str) -> list[AccountKey]:
+        rows = await self._execute(
             "SELECT key, added FROM account_keys WHERE name = %s ORDER BY added, key", (name,)
         )
         return [
@@ -300,14 +332,14 @@ class PostgresStore:
             for key, added in rows
         ]
 
-    def claim(self, name: str, key: str) -> bool:
-        return self._bind(name, key, only_if_free=True)
+    async def claim(self, name: str, key: str) -> bool:
+        return await self._bind(name, key, only_if_free=True)
 
-    def add_key(self, name: str, key: str) -> bool:
-        return self._bind(name, key, only_if_free=False)
+    async def add_key(self, name: str, key: str) -> bool:
+        return await self._bind(name, key, only_if_free=False)
 
-    def remove_key(self, name: str, key: str) -> bool:
-        rows = self._execute(
+    async def remove_key(self, name: str, key: str) -> bool:
+        rows = await self._execute(
             "DELETE FROM account_keys WHERE name = %s AND key = %s RETURNING key", (name, key)
         )
         return bool(rows)
@@ -318,8 +350,8 @@ class PostgresStore:
 
     # -- one person, one name (names.py); what guessing costs (guessing.py) ---------------
 
-    def look_alike(self, name: str) -> str | None:
-        rows = self._execute(
+    async def look_alike(self, name: str) -> str | None:
+        rows = await self._execute(
             """SELECT name FROM names WHERE key = %s AND name <> %s
                  AND NOT EXISTS (SELECT 1 FROM names WHERE name = %s)
                ORDER BY twin LIMIT 1""",
@@ -327,38 +359,40 @@ class PostgresStore:
         )
         return str(rows[0][0]) if rows else None
 
-    def enter_name(self, name: str, *, new: bool = False) -> str | None:
+    async def enter_name(self, name: str, *, new: bool = False) -> str | None:
         key = name_key(name)
-        entered = self._execute(
+        entered = await self._execute(
             """INSERT INTO names (name, key) VALUES (%s, %s) ON CONFLICT DO NOTHING
                RETURNING name""",
             (name, key),
         )
         if entered:
             return None
-        return self.look_alike(name) or (name if new else None)
+        return await self.look_alike(name) or (name if new else None)
 
-    def change_penalties(
+    async def change_penalties(
         self, subjects: Sequence[Subject], change: Callable[[dict[Subject, Penalty]], T]
     ) -> T:
         try:
-            with self._pool.connection() as conn, conn.transaction():
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (PENALTIES_LOCK,))
+            async with self._link.connection() as conn, conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock(%s)", (PENALTIES_LOCK,))
 
-                def read(subject: Subject) -> tuple[Any, ...] | None:
-                    return conn.execute(
-                        "SELECT failures, last_failure, next_try FROM penalties "
-                        "WHERE scope = %s AND subject = %s",
-                        subject,
+                async def read(subject: Subject) -> tuple[Any, ...] | None:
+                    return await (
+                        await conn.execute(
+                            "SELECT failures, last_failure, next_try FROM penalties "
+                            "WHERE scope = %s AND subject = %s",
+                            subject,
+                        )
                     ).fetchone()
 
-                def write(subject: Subject, penalty: Penalty | None) -> None:
+                async def write(subject: Subject, penalty: Penalty | None) -> None:
                     if penalty is None:
-                        conn.execute(
+                        await conn.execute(
                             "DELETE FROM penalties WHERE scope = %s AND subject = %s", subject
                         )
                         return
-                    conn.execute(
+                    await conn.execute(
                         """INSERT INTO penalties (scope, subject, failures, last_failure, next_try)
                            VALUES (%s, %s, %s, %s, %s)
                            ON CONFLICT (scope, subject) DO UPDATE SET
@@ -368,26 +402,30 @@ class PostgresStore:
                         (*subject, penalty.failures, penalty.last_failure, penalty.next_try),
                     )
 
-                return change_kept(subjects, change, read, write)
+                return await change_kept(subjects, change, read, write)
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
             raise StorageError(f"cannot keep the penalties in {self.where}: {error}") from None
 
-    def _bind(self, name: str, key: str, *, only_if_free: bool) -> bool:
+    async def _bind(self, name: str, key: str, *, only_if_free: bool) -> bool:
         """Bind `key` to `name` unless the key has a name (or, `only_if_free`, the name a
         key): two nodes binding one name at once do it one after the other."""
         try:
-            with self._pool.connection() as conn, conn.transaction():
-                conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (name,))
-                taken = conn.execute(
-                    "SELECT 1 FROM account_keys WHERE key = %s OR (%s AND name = %s)",
-                    (key, only_if_free, name),
+            async with self._link.connection() as conn, conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (name,))
+                taken = await (
+                    await conn.execute(
+                        "SELECT 1 FROM account_keys WHERE key = %s OR (%s AND name = %s)",
+                        (key, only_if_free, name),
+                    )
                 ).fetchone()
                 if taken:
                     return False
-                bound = conn.execute(
-                    """INSERT INTO account_keys (key, name) VALUES (%s, %s)
-                       ON CONFLICT (key) DO NOTHING RETURNING key""",
-                    (key, name),
+                bound = await (
+                    await conn.execute(
+                        """INSERT INTO account_keys (key, name) VALUES (%s, %s)
+                           ON CONFLICT (key) DO NOTHING RETURNING key""",
+                        (key, name),
+                    )
                 ).fetchone()
                 return bound is not None
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
@@ -395,10 +433,12 @@ class PostgresStore:
 
     # -- games not over -----------------------------------------------------------------
 
-    def save_table(self, unfinished: UnfinishedGame) -> None:
+    async def save_table(self, unfinished: UnfinishedGame) -> None:
+        # A game another node took over meanwhile (this one cut off) is not this one's
+        # to write: the row stays as that node keeps it (fleet.py: reconcile).
         game, clock = unfinished.game, unfinished.time_control
         left = unfinished.left if clock is not None else (None, None)
-        self._execute(
+        await self._execute(
             """INSERT INTO unfinished (code, variant, black, white, moves, clock, black_left,
                    white_left, adjourned, started, saved, node)
                VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now(), %s)
@@ -406,7 +446,8 @@ class PostgresStore:
                    black = excluded.black, white = excluded.white, moves = excluded.moves,
                    clock = excluded.clock, black_left = excluded.black_left,
                    white_left = excluded.white_left, adjourned = excluded.adjourned,
-                   started = excluded.started, saved = excluded.saved, node = excluded.node""",
+                   started = excluded.started, saved = excluded.saved, node = excluded.node
+               WHERE unfinished.node = excluded.node""",
             (
                 unfinished.code,
                 game.variant.value,
@@ -420,14 +461,16 @@ class PostgresStore:
             ),
         )
 
-    def forget_table(self, code: str) -> None:
-        self._execute("DELETE FROM unfinished WHERE code = %s", (code,))
+    async def forget_table(self, code: str) -> None:
+        await self._execute(
+            "DELETE FROM unfinished WHERE code = %s AND node = %s", (code, self._node)
+        )
 
-    def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
+    async def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
         return [], []  # in a fleet, a node takes games over one by one (take_over)
 
-    def orphaned(self, name: str) -> list[UnfinishedGame]:
-        rows = self._execute(
+    async def orphaned(self, name: str) -> list[UnfinishedGame]:
+        rows = await self._execute(
             """SELECT code, variant, black, white, moves, clock, black_left, white_left,
                       adjourned, started
                FROM unfinished
@@ -438,9 +481,9 @@ class PostgresStore:
         )
         return read_unfinished(rows)[0]
 
-    def take_over(self, code: str) -> UnfinishedGame | None:
+    async def take_over(self, code: str) -> UnfinishedGame | None:
         # One statement: of two nodes taking over at once, the second finds the row taken.
-        rows = self._execute(
+        rows = await self._execute(
             """UPDATE unfinished SET node = %s, adjourned = true
                WHERE code = %s
                  AND NOT EXISTS (SELECT 1 FROM live_nodes WHERE live_nodes.id = unfinished.node)
@@ -451,10 +494,16 @@ class PostgresStore:
         games, _ = read_unfinished(rows)
         return games[0] if games else None
 
+    async def holders(self, codes: list[str]) -> dict[str, str]:
+        rows = await self._execute(
+            "SELECT code, node FROM unfinished WHERE code = ANY(%s)", (codes,)
+        )
+        return {code: node for code, node in rows}
+
     # -- the fleet ------------------------------------------------------------------------
 
-    def share(self, people: list[Presence], tables: list[TableView]) -> None:
-        self._execute(
+    async def share(self, people: list[Presence], tables: list[TableView]) -> None:
+        await self._execute(
             """WITH shared AS (UPDATE nodes SET people = %s, tables = %s WHERE id = %s)
                SELECT pg_notify(%s, %s)""",
             (
@@ -466,8 +515,8 @@ class PostgresStore:
             ),
         )
 
-    def shared(self) -> tuple[list[Presence], list[TableView]]:
-        rows = self._execute(
+    async def shared(self) -> tuple[list[Presence], list[TableView]]:
+        rows = await self._execute(
             "SELECT id, people, tables FROM live_nodes WHERE id <> %s ORDER BY started",
             (self._node,),
         )
@@ -481,11 +530,11 @@ class PostgresStore:
                 tables.append(TableView(*row))
         return people, tables
 
-    def send(self, node: str, message: Message) -> None:
+    async def send(self, node: str, message: Message) -> None:
         payload = json.dumps(message, separators=(",", ":"))
         if len(payload) > MAX_MESSAGE:
             raise StorageError(f"a message of {len(payload)} bytes is too long for NOTIFY")
-        self._execute("SELECT pg_notify(%s, %s)", (f"tui_reversi_{node}", payload))
+        await self._execute("SELECT pg_notify(%s, %s)", (f"tui_reversi_{node}", payload))
 
     async def listen(self, heard: Callable[[Message], None]) -> None:
         try:
@@ -493,8 +542,22 @@ class PostgresStore:
         except psycopg.Error as error:
             raise connect_refusal(self.url, error) from None
 
-    def live_nodes(self) -> set[str]:
-        return {row[0] for row in self._execute("SELECT id FROM live_nodes")}
+    async def live_nodes(self) -> set[str]:
+        return {row[0] for row in await self._execute("SELECT id FROM live_nodes")}
+
+    # -- the pairing queue (seekers.py's SeekerBook): postgres_seekers.py's ------------------
+
+    async def seek(self, seekers: list[Seeker], now: float) -> None:
+        await self._seekers.seek(seekers, now)
+
+    async def unseek(self, seeker_id: str) -> bool:
+        return await self._seekers.unseek(seeker_id)
+
+    async def seekers(self, now: float) -> list[Seeker]:
+        return await self._seekers.seekers(now)
+
+    async def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        return await self._seekers.claim_pairs(pairs)
 
 
 class SharedKeyCodes:
@@ -504,9 +567,9 @@ class SharedKeyCodes:
     def __init__(self, store: PostgresStore) -> None:
         self._store = store
 
-    def issue(self, name: str) -> str:
+    async def issue(self, name: str) -> str:
         code = new_code()
-        self._store._execute(
+        await self._store._execute(
             """INSERT INTO key_codes (name, code, expires, tries)
                VALUES (%s, %s, now() + make_interval(secs => %s), %s)
                ON CONFLICT (name) DO UPDATE SET code = excluded.code,
@@ -515,26 +578,28 @@ class SharedKeyCodes:
         )
         return code
 
-    def pending(self, name: str) -> bool:
-        rows = self._store._execute(
+    async def pending(self, name: str) -> bool:
+        rows = await self._store._execute(
             "SELECT 1 FROM key_codes WHERE name = %s AND expires > now()", (name,)
         )
         return bool(rows)
 
-    def redeem(self, name: str, code: str) -> bool:
+    async def redeem(self, name: str, code: str) -> bool:
         store = self._store
         try:
-            with store._pool.connection() as conn, conn.transaction():
-                held = conn.execute(
-                    """SELECT code FROM key_codes
-                       WHERE name = %s AND expires > now() FOR UPDATE""",
-                    (name,),
+            async with store._link.connection() as conn, conn.transaction():
+                held = await (
+                    await conn.execute(
+                        """SELECT code FROM key_codes
+                           WHERE name = %s AND expires > now() FOR UPDATE""",
+                        (name,),
+                    )
                 ).fetchone()
                 if held is None:
                     return False
                 if not same_code(code, held[0]):
                     return False  # (counted against the key that tried: guessing.py)
-                conn.execute("DELETE FROM key_codes WHERE name = %s", (name,))
+                await conn.execute("DELETE FROM key_codes WHERE name = %s", (name,))
                 return True
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
             raise StorageError(f"cannot read {name}'s code in {store.where}: {error}") from None

@@ -11,7 +11,7 @@ Nothing here counts a player's games, let alone reads every game.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -126,8 +126,8 @@ class Profile:
 # -- the queries, one text for both stores: `?` for each value (postgres.py turns
 # them into psycopg's), sums written as CASE, upserts as both know them.
 
-# Run one statement with its values; its rows (a store's own, raising StorageError).
-Query = Callable[[str, tuple[object, ...]], list[tuple[Any, ...]]]
+# Run one statement with its values; its rows (a store's own coroutine, raising StorageError).
+Query = Callable[[str, tuple[object, ...]], Awaitable[list[tuple[Any, ...]]]]
 
 
 def schema(id_type: str, real_type: str, time_type: str) -> str:
@@ -208,10 +208,12 @@ _LATEST = f"""SELECT * FROM (SELECT {_GAME_COLUMNS} FROM games {_CHANGES}
              ORDER BY 11 DESC, 1 DESC LIMIT ?"""
 
 
-def leaderboard(query: Query, count: int) -> list[Standing]:
+async def leaderboard(query: Query, count: int) -> list[Standing]:
     """store.Store.leaderboard, over `query`."""
-    ranked = query(_STANDINGS.format(which="ratings.games >= ?"), (PROVISIONAL_GAMES, count))
-    unsettled = query(_STANDINGS.format(which="ratings.games < ?"), (PROVISIONAL_GAMES, count))
+    ranked = await query(_STANDINGS.format(which="ratings.games >= ?"), (PROVISIONAL_GAMES, count))
+    unsettled = await query(
+        _STANDINGS.format(which="ratings.games < ?"), (PROVISIONAL_GAMES, count)
+    )
     standings: list[Standing] = []
     rank = 0
     for position, row in enumerate(ranked, 1):
@@ -222,11 +224,11 @@ def leaderboard(query: Query, count: int) -> list[Standing]:
     return standings
 
 
-def profile(query: Query, name: str, games: int) -> Profile | None:
+async def profile(query: Query, name: str, games: int) -> Profile | None:
     """store.Store.profile, over `query`."""
-    rows = query(_STANDINGS.format(which="ratings.name = ?"), (name, 1))
+    rows = await query(_STANDINGS.format(which="ratings.name = ?"), (name, 1))
     if not rows:  # never rated: their record alone (games with guests, with no result)
-        rows = query(
+        rows = await query(
             """SELECT name, ?, 0, wins, losses, draws, last FROM records
                WHERE name = ? AND opponent = ''""",
             (FIRST_RATING, name),
@@ -236,17 +238,17 @@ def profile(query: Query, name: str, games: int) -> Profile | None:
     rating, rated_games = float(rows[0][1]), int(rows[0][2])
     rank = None
     if not provisional(rated_games):
-        ((higher,),) = query(
+        ((higher,),) = await query(
             "SELECT count(*) FROM ratings WHERE games >= ? AND rating > ?",
             (PROVISIONAL_GAMES, rating),
         )
         rank = int(higher) + 1
-    history = query(
+    history = await query(
         "SELECT rating FROM rating_changes WHERE name = ? ORDER BY game DESC LIMIT ?",
         (name, HISTORY_GAMES),
     )
-    faced = query(_OPPONENTS, (name, FREQUENT_OPPONENTS))
-    latest = query(_LATEST, (name, games, name, games, games))
+    faced = await query(_OPPONENTS, (name, FREQUENT_OPPONENTS))
+    latest = await query(_LATEST, (name, games, name, games, games))
     return Profile(
         _standing(rows[0], rank),
         tuple(float(row[0]) for row in reversed(history)),
@@ -255,28 +257,34 @@ def profile(query: Query, name: str, games: int) -> Profile | None:
     )
 
 
-def archived_game(query: Query, game_id: int) -> ArchivedGame | None:
+async def archived_game(query: Query, game_id: int) -> ArchivedGame | None:
     """store.Store.archived_game, over `query`."""
-    rows = query(f"SELECT {_GAME_COLUMNS} FROM games {_CHANGES} WHERE games.id = ?", (game_id,))
+    rows = await query(
+        f"SELECT {_GAME_COLUMNS} FROM games {_CHANGES} WHERE games.id = ?", (game_id,)
+    )
     return _archived(rows[0]) if rows else None
 
 
-def count_game(query: Query, names: tuple[str, str], winner: str | None, ended: object) -> None:
+async def count_game(
+    query: Query, names: tuple[str, str], winner: str | None, ended: object
+) -> None:
     """Count a finished game in both players' records, whole and against each other;
     `winner` is 'black', 'white', 'draw' or None (no result); `ended` as the store
     writes the games' `ended`."""
     for side, (name, opponent) in enumerate((names, names[::-1])):
         won, lost = winner == ("black", "white")[side], winner == ("white", "black")[side]
         for against in ("", opponent):
-            query(_COUNT_GAME, (name, against, int(won), int(lost), int(winner == "draw"), ended))
+            await query(
+                _COUNT_GAME, (name, against, int(won), int(lost), int(winner == "draw"), ended)
+            )
 
 
-def note_rating_changes(
+async def note_rating_changes(
     query: Query, game_id: int, before: dict[str, float], after: dict[str, float]
 ) -> None:
     """Keep how far game `game_id` moved each of its players' ratings (name -> rating)."""
     for name, rating in after.items():
-        query(
+        await query(
             "INSERT INTO rating_changes (name, game, rating, change) VALUES (?, ?, ?, ?)",
             (name, game_id, rating, rating - before[name]),
         )

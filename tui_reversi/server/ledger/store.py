@@ -6,10 +6,10 @@ only to a `Store`; the games never know which one it is.
 
 What it holds: finished games and their results, ratings, the accounts (which
 SSH keys are which name's: account_keys.py's `AccountStore`, a part of `Store`),
-the games kept not over (adjourned, or in play when last written), and, for a
-fleet, each node's
-share of the lobby (who is there, which tables) and the messages between
-nodes. On SQLite there are no other nodes: the fleet's part is empty. The
+the games kept not over (adjourned, or in play when last written), the players
+waiting to be paired (seekers.py's `SeekerBook`, a part of `Store`), and, for a
+fleet, each node's share of the lobby (who is there, which tables) and the
+messages between nodes. On SQLite there are no other nodes: the fleet's part is empty. The
 records that pass through it (`PlayedGame`, `UnfinishedGame`) are
 declared here, beside the interface; those of the standings (`Results`,
 `Standing`, `Profile`, `ArchivedGame`) in standings.py.
@@ -17,20 +17,20 @@ declared here, beside the interface; those of the standings (`Results`,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from ...core import Ending, Game
 from ...net.terms import TimeControl
 from .account_keys import AccountStore, KeyCodeStore
 from .penalties import PenaltyLedger
+from .seekers import SeekerBook
 from .standings import ArchivedGame, Profile, Results, Standing
 
 # What a node says to another: a JSON object (see fleet.py for the kinds).
 Message = dict[str, Any]
-Answer = TypeVar("Answer")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,12 +86,15 @@ class UnfinishedGame:
     adjourned: bool
 
 
-class Store(AccountStore, PenaltyLedger, Protocol):
+class Store(AccountStore, PenaltyLedger, SeekerBook, Protocol):
     """The server's state beyond its process, the accounts included (key_owner,
-    keys_of, claim, add_key, remove_key: account_keys.py) and the penalties of
-    guessing (change_penalties: penalties.py). Methods raise StorageError
-    (one sentence) when the store fails; keep() reports its problems instead, as
-    it also writes the players' saved games."""
+    keys_of, claim, add_key, remove_key: account_keys.py), the penalties of
+    guessing (change_penalties: penalties.py) and the pairing queue (seek, unseek,
+    seekers, claim_pairs: seekers.py). Its storage methods are coroutines:
+    on PostgreSQL they wait on the network without holding up the event loop, each
+    statement within its timeout (node_link.py); on SQLite they run at once (a local
+    file, quick). Methods raise StorageError (one sentence) when the store fails;
+    keep() reports its problems instead, as it also writes the players' saved games."""
 
     @property
     def node(self) -> str:
@@ -105,11 +108,11 @@ class Store(AccountStore, PenaltyLedger, Protocol):
     def where(self) -> str:
         """Where the state is kept, for messages (never a password)."""
 
-    def look_alike(self, name: str) -> str | None:
+    async def look_alike(self, name: str) -> str | None:
         """The name someone has here that a reader could take `name` for (names.py),
         if `name` is not itself one someone has; else None."""
 
-    def enter_name(self, name: str, *, new: bool = False) -> str | None:
+    async def enter_name(self, name: str, *, new: bool = False) -> str | None:
         """Keep `name` as someone's, unless a look-alike is: then that name (and
         `name` is not kept); None once `name` is someone's (now, or already: with
         `new`, a name kept already is refused too, and returned)."""
@@ -118,79 +121,81 @@ class Store(AccountStore, PenaltyLedger, Protocol):
         """Stop hearing messages: in a fleet, this node leaves it (its games become
         anyone's to take over). Then close()."""
 
-    def close(self) -> None:
+    async def close(self) -> None:
         """Let go of the store."""
-
-    @property
-    def remote(self) -> bool:
-        """True if its calls go over the network (PostgreSQL): worth making off_loop,
-        and the tables' writes are (table_writes.py)."""
-
-    async def off_loop(self, call: Callable[[], Answer]) -> Answer:
-        """`call()` (of this store's methods) without holding up the event loop: on
-        PostgreSQL in a thread, each statement within its timeout; on SQLite (local,
-        quick, one thread's connection) at once."""
 
     # -- the archive --------------------------------------------------------------------
 
-    def keep(self, played: PlayedGame) -> list[str]:
+    async def keep(self, played: PlayedGame) -> list[str]:
         """Record a finished game (and forget it as unfinished); problems met, if any."""
 
-    def rating(self, name: str) -> tuple[float, int]:
+    async def rating(self, name: str) -> tuple[float, int]:
         """`name`'s rating and how many rated games it rests on."""
 
-    def results(self, name: str) -> Results:
+    async def ratings(self, names: Collection[str]) -> dict[str, tuple[float, int]]:
+        """Each of `names`' rating and rated games, as rating() gives them, read in one
+        query (a lobby of N people is one round trip, not N)."""
+
+    async def results(self, name: str) -> Results:
         """`name`'s wins, losses and draws at this server's tables."""
+
+    async def records(self, names: Collection[str]) -> dict[str, Results]:
+        """Each of `names`' results, as results() gives them, read in one query (the
+        lobby's lookers: one round trip for all, not one each)."""
 
     # -- who is good here, and what a player has done (standings.py) ---------------------
 
-    def leaderboard(self, count: int) -> list[Standing]:
+    async def leaderboard(self, count: int) -> list[Standing]:
         """The `count` highest established ratings, ranked, then up to `count`
         provisional ones (unranked), each highest first."""
 
-    def profile(self, name: str, games: int) -> Profile | None:
+    async def profile(self, name: str, games: int) -> Profile | None:
         """`name`'s standing, rating history, record against frequent opponents and
         latest `games` games; None for a name that never finished a game here."""
 
-    def archived_game(self, game_id: int) -> ArchivedGame | None:
+    async def archived_game(self, game_id: int) -> ArchivedGame | None:
         """The finished game with that id, None if there is none."""
 
     # -- games not over -----------------------------------------------------------------
 
-    def save_table(self, unfinished: UnfinishedGame) -> None:
+    async def save_table(self, unfinished: UnfinishedGame) -> None:
         """Keep a game not over yet (both seats taken), replacing what was kept of it;
         in a fleet, as this node's."""
 
-    def forget_table(self, code: str) -> None:
+    async def forget_table(self, code: str) -> None:
         """Forget a game kept not over that ends with no result to keep (no move played)."""
 
-    def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
+    async def unfinished_tables(self) -> tuple[list[UnfinishedGame], list[str]]:
         """The games kept not over that this node brings back when it starts (every
         one on SQLite; none in a fleet, where take_over() takes them one by one), and a
         sentence for each that cannot be read."""
 
-    def orphaned(self, name: str) -> list[UnfinishedGame]:
+    async def orphaned(self, name: str) -> list[UnfinishedGame]:
         """`name`'s games kept not over whose node has gone (a fleet's: stopped or
         killed), oldest first: any node may take them over."""
 
-    def take_over(self, code: str) -> UnfinishedGame | None:
+    async def take_over(self, code: str) -> UnfinishedGame | None:
         """Take table `code`'s game over from its gone node, for this node; None if
         no gone node's game has that code (another node took it first)."""
 
+    async def holders(self, codes: list[str]) -> dict[str, str]:
+        """Which node keeps each of these tables' games not over now (code -> node);
+        a code whose game is not kept (it ended, or never was) is left out."""
+
     # -- the fleet: the lobby's shares and the messages between nodes --------------------
 
-    def share(self, people: list[Presence], tables: list[TableView]) -> None:
+    async def share(self, people: list[Presence], tables: list[TableView]) -> None:
         """Tell the other nodes who is on this one and which tables it has."""
 
-    def shared(self) -> tuple[list[Presence], list[TableView]]:
+    async def shared(self) -> tuple[list[Presence], list[TableView]]:
         """Who is on the other live nodes and which tables they have."""
 
-    def send(self, node: str, message: Message) -> None:
+    async def send(self, node: str, message: Message) -> None:
         """Send `message` to `node` (in order: one node's messages arrive as sent)."""
 
     async def listen(self, heard: Callable[[Message], None]) -> None:
         """Start hearing the messages sent to this node: heard(message) for each,
         and {'kind': 'lobby'} when another node's share of the lobby changes."""
 
-    def live_nodes(self) -> set[str]:
+    async def live_nodes(self) -> set[str]:
         """The nodes up now, this one among them."""
