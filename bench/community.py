@@ -13,7 +13,9 @@ Then, through the store interface (server/ledger/standings.py's queries):
   player and for a median one, and `archived_game(ID)` (`replay ID`): median
   and slowest of 20 calls each, in ms (the target: under 100 ms);
 - the ratings beside the names of a lobby of 200 people: one `ratings(NAMES)`
-  read against a `rating(NAME)` for each, as the lobby read them before.
+  read against a `rating(NAME)` for each, as the lobby read them before; and
+  200 lookers' own results: one `records(NAMES)` against a `results(NAME)`
+  each, as the app's lobby read them every second before.
 
 SQLite always; PostgreSQL too with --postgres (a temporary cluster, the
 machine's initdb, as the tests start one) or --database URL (an empty
@@ -227,14 +229,20 @@ async def report(
     replay = await timings(lambda: store.archived_game(game_id))
     print(f"  replay (one game by id):             {replay}")
     names = sorted(counts)[:LOBBY]
+
+    async def one_by_one(read: Callable[[str], Awaitable[object]]) -> None:
+        for name in names:
+            await read(name)
+
     at_once = await timings(lambda: store.ratings(names))
     print(f"  {f'a lobby of {LOBBY}: ratings in one read:':<36} {at_once}")
-
-    async def one_by_one() -> None:
-        for name in names:
-            await store.rating(name)
-
-    print(f"  {'the same, a read a name:':<36} {await timings(one_by_one)}")
+    each = await timings(lambda: one_by_one(store.rating))
+    print(f"  {'the same, a read a name:':<36} {each}")
+    # The app's lobby: each looker's own results, for all of them at once.
+    records = await timings(lambda: store.records(names))
+    print(f"  {f'{LOBBY} lookers: results in one read:':<36} {records}")
+    each = await timings(lambda: one_by_one(store.results))
+    print(f"  {'the same, a read a name:':<36} {each}")
 
 
 async def bench_sqlite(directory: Path, players: int, games: int) -> None:

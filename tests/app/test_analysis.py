@@ -13,6 +13,7 @@ from tui_reversi.widgets.board import BoardView
 from tui_reversi.widgets.eval_graph import EvalGraph
 from tui_reversi.widgets.move_log import MARKS, MoveLog
 
+from ..players.test_game_analysis import WIPEOUT
 from .conftest import settle, status, title
 from .test_keeping import keeping_app  # noqa: F401 (a fixture)
 
@@ -196,7 +197,9 @@ async def test_at_a_server_s_table_reviewing_is_no_way_to_the_engine_until_the_g
     async with app.run_test(size=(80, 24)) as pilot:
         repeatable(app)
         # A seat at a table, the person across still playing (the link as the screen reads it).
-        app.table = SimpleNamespace(state=SimpleNamespace(colour=Color.BLACK, ending=None))
+        app.table = SimpleNamespace(
+            state=SimpleNamespace(colour=Color.BLACK, ending=None, names=("", ""), ratings={})
+        )
         await pilot.press("comma")
         await pilot.pause()
         screen = app.screen
@@ -260,11 +263,6 @@ def test_the_turning_point_is_numbered_as_the_log_numbers_moves():
     )
 
 
-# The newcomer's 64-0 win against Easy (tests/players/test_game_analysis.py's newcomer_wipeout).
-WIPEOUT = (
-    "d3e3f4g5f3c3c4f2g3h3d2e1f5d6f1g1e2g4h4f6c1c5h6h5h2d1h1g2g6h7"
-    "c2b1a1h8b2b3a3f7f8e6g7c7e7g8b8d8e8d7c6b7b6a2c8b4a4a8a7a5b5a6"
-)
 
 
 async def test_the_panel_names_the_deciding_moves_and_why_as_analyse_does(make_app):

@@ -87,6 +87,13 @@ async def until(pilot, condition, what: str, rounds: int = 200) -> None:
     raise AssertionError(f"never: {what}")
 
 
+def invited(app) -> bool:
+    """The invitation's dialog is up with its question and buttons mounted (a screen
+    pushed is composed a moment later; under load the test could look in between)."""
+    screen = app.screen
+    return isinstance(screen, InvitedScreen) and len(screen.query("#dialog-title, #yes")) == 2
+
+
 def rows(app) -> list[str]:
     options = app.screen.query_one(OptionList)
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
@@ -132,6 +139,27 @@ async def test_the_lobby_lists_people_tables_adjourned_games_and_the_record(make
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, LobbyScreen), "back to the game")
+
+
+async def test_after_a_rated_game_the_lobby_says_how_it_moved_the_rating(make_app, server):
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await open_lobby(pilot, app, server)
+        shown = lobby.query_one("#lobby-record", Literal)
+        assert "Your last game" not in str(shown.content)  # no rated game yet
+        # alice wins her second rated game, against bob: the server sends the lobby again.
+        after = [text for text in LOBBY if not text.startswith(("record ", "shown"))]
+        last = "Your last game, against bob (id 12), moved your rating +15."
+        server.say(*after, "record 1531? 2 2 won, 0 lost, 0 drawn", f"last {last}", "shown")
+        await until(pilot, lambda: "+15" in str(shown.content), "the rating's change")
+        assert str(shown.content) == (
+            "Your record here: 2 won, 0 lost, 0 drawn; rating 1531? after 2 rated games.\n" + last
+        )
+        await pilot.pause()
+        assert shown.region.height == 2  # both lines on screen, under the list
+        # The next lobby without such a line (a game without a rating since): gone again.
+        server.say(*LOBBY)
+        await until(pilot, lambda: "+15" not in str(shown.content), "the change gone")
 
 
 @pytest.mark.parametrize("size", [(80, 24), (60, 21)])
@@ -239,14 +267,14 @@ async def test_an_invitation_shows_who_and_the_terms_and_is_accepted_or_declined
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say("invited 7 [red]bob[/red] white variant reversi clock 10+5")
-        await until(pilot, lambda: isinstance(app.screen, InvitedScreen), "the invitation")
+        await until(pilot, lambda: invited(app), "the invitation")
         question = str(app.screen.query_one("#dialog-title", Literal).content)
         told = "[red]bob[/red] invites you to a game: you play Black, reversi, clock 10+5."
         assert question == told
         await pilot.press("n")
         assert await server.hear(pilot) == "decline 7"
         server.say("invited 8 bob random variant othello")
-        await until(pilot, lambda: isinstance(app.screen, InvitedScreen), "another")
+        await until(pilot, lambda: invited(app), "another")
         assert "a colour drawn at random, othello, no clock" in str(
             app.screen.query_one("#dialog-title", Literal).content
         )
@@ -294,7 +322,7 @@ async def test_an_invitation_that_lapses_closes_its_dialog_with_one_sentence(mak
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say("invited 3 bob black variant othello")
-        await until(pilot, lambda: isinstance(app.screen, InvitedScreen), "the invitation")
+        await until(pilot, lambda: invited(app), "the invitation")
         server.say("withdrawn 3 bob's invitation lapsed after 1m without an answer.")
         await until(pilot, lambda: not isinstance(app.screen, InvitedScreen), "it to close")
         note = "bob's invitation lapsed after 1m without an answer."

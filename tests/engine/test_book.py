@@ -146,3 +146,78 @@ def test_hard_and_expert_play_from_the_book_by_default(
     player = create_player("hard", seed=1)
     player.choose_move(tiny_book, Limit(depth=1))
     assert player.last_result is not None
+
+
+def test_the_book_variable_names_the_book_hard_plays_from(
+    tiny_book: Position, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    own, opp = tiny_book.own, tiny_book.opp
+    c_own, c_opp, k = canonical_image(own, opp)
+    f4 = symmetries(1 << 29)[k].bit_length() - 1
+    other = tmp_path / "other.txt"
+    other.write_text(f"{HEADER}\n{c_own:x} {c_opp:x} {f4}:0\n")
+    monkeypatch.setenv(book_module.BOOK_VARIABLE, str(other))
+    assert {
+        str(create_player("hard", seed=s).choose_move(tiny_book, Limit(depth=1))) for s in range(8)
+    } == {"f4"}
+    monkeypatch.delenv(book_module.BOOK_VARIABLE)
+    assert str(create_player("hard", seed=1).choose_move(tiny_book, Limit(depth=1))) in {"d6", "f6"}
+
+
+def test_a_learned_entry_comes_before_the_shipped_one_and_no_file_is_no_entry(
+    tiny_book: Position, tmp_path: Path
+) -> None:
+    own, opp = tiny_book.own, tiny_book.opp
+    learned = tmp_path / "learned.txt"
+    assert book_scores(own, opp, learned) == book_scores(own, opp)  # nothing learned yet
+    c_own, c_opp, k = canonical_image(own, opp)
+    f4 = symmetries(1 << 29)[k].bit_length() - 1
+    book_module.keep_learned(learned, {(c_own, c_opp): [(f4, 200)]})
+    assert book_scores(own, opp, learned) == {29: 200}
+    assert read_book(learned) == {(c_own, c_opp): [(f4, 200)]}  # written for the next process
+    assert book_move(own, opp, random.Random(1), learned) == 29
+
+
+def test_the_shipped_book_is_wide_and_deep_and_its_first_replies_are_the_known_good_ones() -> None:
+    entries = read_book(book_module.BOOK_PATH)
+    assert len(entries) >= 1000
+    start = Position.initial()
+    after_f5 = start.play(37)
+    scores = book_scores(after_f5.own, after_f5.opp)
+    d6, f6, f4 = 43, 45, 29
+    best = max(scores.values())
+    # The perpendicular and diagonal openings are the even ones; the parallel (f4) is worse.
+    assert scores[d6] >= best - NEAR_EQUAL and scores[f6] >= best - NEAR_EQUAL
+    assert scores.get(f4, best - 2 * NEAR_EQUAL) < min(scores[d6], scores[f6])
+    # The Tiger (f5 d6 c3 d3 c4) is in it, and so are lines 12 plies deep.
+    tiger = start
+    for square in (37, 43, 18, 19, 26):
+        tiger = tiger.play(square)
+    assert book_scores(tiger.own, tiger.opp)
+    assert max((own | opp).bit_count() - 4 for own, opp in entries) >= 12  # plies
+
+
+def test_the_builder_negamaxes_every_move_that_leads_into_the_book(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    tool = Path(__file__).resolve().parents[2] / "tools" / "book.py"
+    out = tmp_path / "book.txt"
+    done = subprocess.run(
+        [sys.executable, str(tool), "--positions", "60", "--depth", "2", "--out", str(out)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert "60 positions searched 2 deep" in done.stdout
+    entries = read_book(out)
+    start = Position.initial()
+    # Every position of the first two plies (all moves followed), up to symmetry.
+    firsts = [start.play(37)] + [start.play(37).play(sq) for sq in (43, 45, 29)]
+    assert all(canonical_image(p.own, p.opp)[:2] in entries for p in [start, *firsts])
+    backed = 0
+    for (own, opp), moves in entries.items():
+        for sq, score in moves:
+            child = canonical_image(*_after(own, opp, sq))[:2]
+            if child in entries:
+                assert score == -max(s for _, s in entries[child])
+                backed += 1
+    assert backed >= 10

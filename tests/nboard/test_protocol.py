@@ -229,7 +229,7 @@ def test_a_book_move_is_answered_without_a_search_and_with_the_book_s_value():
     assert not any(line.startswith(("search", "nodestats")) for line in said), said
     found = answer(said)
     book = Transcript("nboard 2", f"set game {ggf()}").send("hint 4")
-    assert f"book {found[1]} {found[2]} 0 12" in book
+    assert f"book {found[1]} {found[2]} 0 10" in book
 
 
 def test_go_tells_an_exact_solve_from_a_win_draw_or_loss_solve():

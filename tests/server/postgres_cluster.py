@@ -1,8 +1,8 @@
 """A real PostgreSQL for the tests: the machine's initdb and pg_ctl, a cluster in
-a temporary directory, listening on 127.0.0.1 at a free port (and on a socket
-in that directory), stopped at the end. initdb refuses root: as root, the
-server runs as the `postgres` user. No PostgreSQL found: the tests that need
-it are skipped, saying so (.ci/run installs it)."""
+a temporary directory (in memory, /dev/shm, where the machine has it), listening
+on 127.0.0.1 at a free port (and on a socket in that directory), stopped at the
+end. initdb refuses root: as root, the server runs as the `postgres` user. No
+PostgreSQL found: the tests that need it are skipped, saying so (.ci/run installs it)."""
 
 from __future__ import annotations
 
@@ -40,13 +40,19 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+def _in_memory() -> str | None:
+    """/dev/shm where there is one: a run makes a database per test (hundreds of
+    megabytes), and removing them from a busy disk took tens of seconds."""
+    return "/dev/shm" if os.access("/dev/shm", os.W_OK | os.X_OK) else None
+
+
 class Cluster:
     """One PostgreSQL server: start(), database() for a fresh database, halt() and
     start_again() to take it away a while, stop()."""
 
     def __init__(self, bin_dir: Path) -> None:
         self.bin = bin_dir
-        self.root = Path(tempfile.mkdtemp(prefix="tui-reversi-pg-"))
+        self.root = Path(tempfile.mkdtemp(prefix="tui-reversi-pg-", dir=_in_memory()))
         self.data = self.root / "data"
         self.port = _free_port()
         self._numbers = iter(range(1, 10_000))

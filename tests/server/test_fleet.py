@@ -478,3 +478,26 @@ async def test_taking_a_players_own_game_over_from_another_node_loses_no_move(
     assert '"moves": "f5d6c3"' in (folder_b / "autosave.json").read_text()
     assert '"moves": "f5d6"' in (folder_a / "autosave.previous.json").read_text()
     assert (folder_a / "autosave.json").exists() == (folders == "shared")
+
+
+async def test_a_game_rated_on_one_node_shows_at_once_in_the_lobby_looked_at_on_another(
+    serve, tmp_path, database
+):
+    a, b = await two_nodes(serve, tmp_path, database)
+    watcher = await Guest.arrive(b, "alice")  # her lobby, on node B
+    watcher.say("look")
+    assert await watcher.hear_starting("record ") == "record 1500? 0 0 won, 0 lost, 0 drawn"
+    alice = await Game.connect(await seat(a, "alice", "table"))  # her game, on node A
+    await alice.hear_until("ready")
+    (code,) = a.tables.tables
+    bob = await Game.connect(await seat(a, "bob", f"join {code}"))
+    await bob.hear_until("ready")
+    alice.say("move 0 d3")
+    await bob.hear_until("moved 0 d3")
+    bob.say("resign")
+    # Node B reads her record again when the lobby's ratings read shows the game
+    # (a second), not RECORD_AGAIN (30 s, past the test's patience) later.
+    record = "record 1516? 1 1 won, 0 lost, 0 drawn"
+    while await watcher.hear_starting("record ") != record:
+        pass  # (a lobby sent before the game was kept)
+    assert await watcher.hear() == "last Your last game, against bob (id 1), moved your rating +16."

@@ -7,14 +7,19 @@ end to end is in test_lobby_game.py."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from tui_reversi.core import Color
 from tui_reversi.net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE
 from tui_reversi.net.remote import TABLE_SECRET_VARIABLE, is_guest
+from tui_reversi.server.hall.own_records import RECORD_AGAIN, OwnRecords
+from tui_reversi.server.ledger.archive import Archive
+from tui_reversi.server.ledger.ratings import shown_rating
 
 from .conftest import Player, wait_until
 from .test_store import played
 from .test_tables import Game as TableGame
+from .test_tables import seat
 
 
 class Guest(TableGame):
@@ -271,3 +276,117 @@ async def test_an_adjourned_game_is_listed_for_its_players_only_and_resumed_from
     env = await next_game(alice.player)
     seat = arcade.tables.seat_of(env[TABLE_SECRET_VARIABLE])
     assert seat.table.code == code and seat.color == Color.BLACK
+
+
+async def test_the_lookers_own_records_are_not_read_again_each_second_however_many_look(serve):
+    arcade = await serve(max_per_address=10)
+    store = arcade.archive
+    await store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))  # alice 1516?, bob 1484?
+    reads: dict[str, list[object]] = {"ratings": [], "records": [], "one name": []}
+    many, records, results, profile, one = (
+        store.ratings,
+        store.records,
+        store.results,
+        store.profile,
+        store.rating,
+    )
+    store.ratings = lambda names: reads["ratings"].append(set(names)) or many(names)
+    store.records = lambda names: reads["records"].append(set(names)) or records(names)
+    store.results = lambda name: reads["one name"].append(name) or results(name)
+    store.profile = lambda name, games: reads["one name"].append(name) or profile(name, games)
+    store.rating = lambda name: reads["one name"].append(name) or one(name)
+    lookers = [await Guest.arrive(arcade, name) for name in ("alice", "bob", "carol", "dave")]
+
+    async def reads_in_five_refreshes() -> tuple[int, ...]:
+        """How many times the store was read in five sendings of the lobby: the
+        ratings, the records of many, the record of one name."""
+        for kind in reads.values():
+            kind.clear()
+        for _ in range(5):
+            await arcade.lobby.refresh()
+        return tuple(len(kind) for kind in reads.values())
+
+    async def look(guest: Guest) -> list[str]:
+        guest.say("look")
+        view = [await guest.hear_starting("person ")]
+        while view[-1] != "shown":
+            view.append(await guest.hear())
+        return view
+
+    last = "last Your last game, against bob (id 1), moved your rating +16."
+    assert last in await look(lookers[0])
+    assert await reads_in_five_refreshes() == (5, 0, 0)  # one looker: no record read again
+    for guest in lookers[1:]:
+        await look(guest)
+    assert await reads_in_five_refreshes() == (5, 0, 0)  # four: the same
+    # A rated game kept elsewhere (another node of a fleet): the ratings read for the
+    # lobby show it; the two players' records are read again, once, in one read, and
+    # each one's last game.
+    before, _ = await one("alice")
+    await store.keep(played("BBBBB", ("bob", "alice"), Color.BLACK))
+    assert await reads_in_five_refreshes() == (5, 1, 2)
+    assert reads["records"] == [{"alice", "bob"}]
+    rating, games = await one("alice")
+    record = f"record {shown_rating(rating, games)} 2 1 won, 1 lost, 0 drawn"
+    assert await lookers[0].hear_starting("record ") == record
+    moved = f"last Your last game, against bob (id 2), moved your rating {rating - before:+.0f}."
+    assert await lookers[0].hear() == moved
+    assert rating < before
+
+
+async def test_a_game_kept_here_has_its_players_records_read_again_at_once(serve):
+    arcade = await serve(max_per_address=10)
+    store = arcade.archive
+    read: list[set[str]] = []  # each read of many names' records
+    records = store.records
+    store.records = lambda names: read.append(set(names)) or records(names)
+    watcher = await Guest.arrive(arcade, "alice")
+    watcher.say("look")
+    assert await watcher.hear_starting("record ") == "record 1500? 0 0 won, 0 lost, 0 drawn"
+    # alice loses to a guest: a game kept, unrated, that the ratings read cannot show.
+    alice = await TableGame.connect(await seat(arcade, "alice", "table"))
+    await alice.hear_until("ready")
+    (code,) = arcade.tables.tables
+    zed = await Player.connect(arcade, "zed", guest=True, command=f"join {code}")
+    guest = await TableGame.connect((await zed.facts())["env"])
+    await guest.hear_until("ready")
+    alice.say("move 0 d3")
+    await guest.hear_until("moved 0 d3")
+    read.clear()
+    alice.say("resign")
+    # Within a second's refresh, not RECORD_AGAIN (30 s, past the test's patience) later.
+    lost = "record 1500? 0 0 won, 1 lost, 0 drawn"
+    while await watcher.hear_starting("record ") != lost:
+        pass  # (a lobby sent before the game was kept)
+    assert read == [{"alice"}]
+
+
+async def test_otherwise_the_lookers_records_are_read_again_all_at_once_every_so_often(tmp_path):
+    store = Archive(tmp_path / "archive.sqlite3", tmp_path / "players")
+    await store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))  # alice 1516?, bob 1484?
+    batches: list[set[str]] = []
+    lasts: list[str] = []  # each read of one name's last game (a profile)
+    records, profile = store.records, store.profile
+    store.records = lambda names: batches.append(set(names)) or records(names)
+    store.profile = lambda name, games: lasts.append(name) or profile(name, games)
+    clock = [0.0]
+    own = OwnRecords(lambda: store, now=lambda: clock[0])
+    lookers = {"alice": 1, "bob": 1, "carol": 0, "guest-2e5d9a0b1c3d4e5f": 0}
+    first = await own.of(lookers)
+    assert first["alice"].last == "Your last game, against bob (id 1), moved your rating +16."
+    assert (batches, sorted(lasts)) == ([{"alice", "bob", "carol"}], ["alice", "bob", "carol"])
+    batches.clear()
+    lasts.clear()
+    clock[0] = RECORD_AGAIN - 1
+    later = await own.of(lookers)
+    assert all(later[name] == first[name] for name in ("alice", "bob", "carol"))
+    assert (batches, lasts) == ([], [])  # nothing read
+    # alice beats a guest, on another node: unrated, so only the time tells.
+    await store.keep(played("BBBBB", ("alice", "guest-2e5d9a0b1c3d4e5f"), Color.BLACK))
+    clock[0] = RECORD_AGAIN
+    again = await own.of(lookers)
+    assert batches == [{"alice", "bob", "carol"}]  # one read for all
+    assert lasts == ["alice"]  # her last game, as hers alone changed
+    assert (again["alice"].results, again["alice"].last) == ("2 won, 0 lost, 0 drawn", "")
+    assert again["bob"] == replace(first["bob"], read=RECORD_AGAIN)
+    await store.close()

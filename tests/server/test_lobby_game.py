@@ -97,6 +97,9 @@ def test_alice_invites_bob_from_the_lobby_they_play_and_the_result_is_kept(peopl
         lambda s: "Your record here: 1 won, 0 lost, 0 drawn; rating 1516?" in s,
         "alice's record in the lobby",
     )
+    # and how the game moved her rating, as `ssh host lobby` says it (issue 39)
+    moved = "Your last game, against bob (id 1), moved your rating +16."
+    wait_screen(people, "alice", lambda s: moved in s, "the change in alice's lobby")
 
 
 if __name__ == "__main__":

@@ -73,6 +73,7 @@ async def test_terminal_controls_in_a_command_are_logged_escaped(serve):
         arcade, "x", guest=True, term=None, command="keys \x1b]0;PWNED\x07\x1b[2J"
     )
     await player.finished()
+    player.close()  # home at once, as OpenSSH goes, not after the server's linger
     await wait_until(lambda: any(" disconnect " in line for line in arcade.log_lines), "the log")
     events = assert_only_server_lines(arcade.log_lines)
     (why,) = [fields["why"] for event, fields in events if event == "disconnect"]
@@ -89,6 +90,7 @@ async def test_a_long_command_is_logged_cut(serve, command):
     arcade = await serve()
     player = await Player.connect(arcade, "alice", command=command)
     await player.finished()
+    player.close()  # home at once, as OpenSSH goes, not after the server's linger
     await wait_until(lambda: any(" disconnect " in line for line in arcade.log_lines), "the log")
     events = assert_only_server_lines(arcade.log_lines)
     (why,) = [fields["why"] for event, fields in events if event == "disconnect"]
@@ -101,6 +103,7 @@ async def test_a_long_user_name_is_logged_cut_everywhere(serve):
     with contextlib.suppress(asyncssh.Error):  # (refused today; let in, it looks at the lobby)
         player = await Player.connect(arcade, name, guest=True, term=None, command="lobby")
         await player.finished()
+        player.close()  # home at once, as OpenSSH goes, not after the server's linger
     await wait_until(lambda: any(" disconnect " in line for line in arcade.log_lines), "the log")
     for event, fields in assert_only_server_lines(arcade.log_lines):
         assert all(len(value) <= 300 for value in fields.values()), (event, fields)
@@ -116,6 +119,7 @@ async def test_a_bug_in_a_session_goes_to_the_log_a_line_an_event(serve, monkeyp
     arcade = await serve()
     player = await Player.connect(arcade, "alice")
     await player.finished()
+    player.close()  # home at once, as OpenSSH goes, not after the server's linger
     assert "the game could not start" in player.output.decode()
     await wait_until(lambda: any(" disconnect " in line for line in arcade.log_lines), "the log")
     events = assert_only_server_lines(arcade.log_lines)

@@ -82,6 +82,29 @@ async def test_a_finished_game_counts_once_in_results_and_ratings(open_store):
     assert str(await store.results("carol")) == "0 won, 0 lost, 0 drawn"
 
 
+async def test_many_names_results_are_read_at_once_as_each_alone(open_store):
+    store = await open_store()
+    for code, names, winner in (
+        ("AAAAA", ("alice", "bob"), Color.BLACK),
+        ("BBBBB", ("bob", "alice"), Color.BLACK),
+        ("CCCCC", ("alice", "carol"), None),  # no result: in no count
+        ("DDDDD", ("carol", "bob"), Color.WHITE),
+    ):
+        assert await store.keep(played(code, names, winner)) == []
+    names = ["carol", "alice", "nobody", "bob", "alice"]
+    read = await store.records(names)
+    assert list(read) == ["carol", "alice", "nobody", "bob"]  # each once, in the order asked
+    assert {name: str(results) for name, results in read.items()} == {
+        "carol": "0 won, 1 lost, 0 drawn",
+        "alice": "1 won, 1 lost, 0 drawn",
+        "nobody": "0 won, 0 lost, 0 drawn",
+        "bob": "2 won, 1 lost, 0 drawn",
+    }
+    for name in names:
+        assert read[name] == await store.results(name)
+    assert await store.records([]) == {}
+
+
 async def test_a_finished_game_lands_in_both_players_saved_games(open_store, tmp_path):
     store = await open_store()
     await store.keep(played("CCCCC", ("alice", "bob"), Color.WHITE))

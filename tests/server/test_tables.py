@@ -546,7 +546,7 @@ async def test_the_lobby_lists_who_is_here_the_tables_and_the_askers_record(serv
     assert "frank" not in text.split("Tables in progress")[0]  # only looking
     bob_asks = await Player.connect(arcade, "bob", term=None, command="lobby")
     await bob_asks.finished()
-    record = "Your record here: 1 won, 0 lost, 0 drawn; rating 1516? after 1 rated games"
+    record = "Your record here: 1 won, 0 lost, 0 drawn; rating 1516? after 1 rated game"
     assert record in bob_asks.output.decode()
     last = "Your last game, against alice (id 1), moved your rating +16."  # (issue 39)
     assert last in bob_asks.output.decode()

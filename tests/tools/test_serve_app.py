@@ -64,6 +64,9 @@ def test_reconnecting_as_the_same_user_offers_the_autosaved_game(server, tmux, t
     running = server(game=None)
     play_over_ssh(tmux, running.port, "alice")
     tmux.wait_for(COORDINATES)
+    # The private tmux outlives the dropped session: a new one started while it was
+    # exiting was refused ("server exited unexpectedly"). The fixture stops it.
+    tmux("set-option", "-s", "exit-empty", "off")
     tmux("send-keys", "-t", "game", "d3")
     autosave = tmp_path / "server/players/alice/data/tui-reversi/autosave.json"
     deadline = time.monotonic() + PATIENCE

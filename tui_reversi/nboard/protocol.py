@@ -11,12 +11,12 @@ version 2; docs/engine.md says what we do with each command):
     nboard 2                   -> set myname tui-reversi
     set depth N                   midgame depth of go, hint and analyze
     set game (;GM[Othello]...;)   the game (GGF) every later command is about
-    set contempt N                checked, then ignored: a draw is worth 0 to us
+    set contempt N                a draw is worth -N centidiscs to us in a solved go
     move F5[/eval[/time]]         a move played (PA: a pass); the time counts on the clock
     hint N                     -> search F5 1.50 0 12 (or book ..., 100% when solved)
     go                         -> status ..., nodestats ..., === F5/1.50/0.42
     ping N                     -> pong N (the caller stops a search first)
-    learn                      -> learned (nothing is learned: the book is read-only)
+    learn                      -> learned: the game is added to the learned book
     analyze                    -> analysis MOVES EVAL for every position, from the end
     quit                          `finished`: the caller stops
 
@@ -31,6 +31,7 @@ import math
 import re
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from ..core import Game, Move, Position, ReversiError, Variant
 from ..engine.evaluation import SCALE
@@ -43,9 +44,11 @@ from ..players.alphabeta_player import (
 from ..players.analysis import position_value
 from ..players.base import CancelCheck, Limit, MoveScore, SearchInfo
 from ..players.kinds import create_player
+from ..players.learned_book import LEARN_DEPTH, LEARNED_NAME, learn_game
 from ..players.time_plan import move_time
 from ..storage.errors import shown
 from ..storage.ggf import move_text, parse_ggf
+from ..storage.paths import data_dir
 
 NAME = "tui-reversi"
 DEFAULT_DEPTH = 12  # until `set depth` (which the GUI must send before go and hint)
@@ -65,16 +68,23 @@ class NBoardSession:
     """One engine's side of an NBoard session: the game NBoard set, its
     depth and clock, and the answers. `say` sends a protocol line,
     `complain` one sentence on the error channel; `receive` returns the
-    search a line starts (go, hint, analyze), which the caller runs."""
+    search a line starts (go, hint, analyze), which the caller runs.
+    `learned_book` is the book `learn` adds games to and every book move
+    reads first (by default in the user's data folder)."""
 
-    def __init__(self, say: Say, complain: Say, *, level: str = "hard") -> None:
+    def __init__(
+        self, say: Say, complain: Say, *, level: str = "hard", learned_book: Path | None = None
+    ) -> None:
         self.say = say
         self.complain = complain
         strategy = create_player(level)
         if not isinstance(strategy, AlphaBetaPlayer):
             raise ReversiError(f"NBoard needs a searching level (hard or expert), not {level!r}")
         self.level = level
+        self.learned_book = learned_book or data_dir() / LEARNED_NAME
+        strategy.learned_book = self.learned_book
         self._players: dict[bool, AlphaBetaPlayer] = {False: strategy}
+        self.contempt = 0  # centidiscs a draw is worse than even for us (NBoard's contempt)
         self.version: int | None = None
         self.depth = DEFAULT_DEPTH
         self.game = Game()
@@ -129,7 +139,7 @@ class NBoardSession:
         elif name == "game":
             self._set_game(value)
         elif name == "contempt":
-            _whole(value, "the contempt", -6400, 6400)  # a draw is worth 0 to our searches
+            self.contempt = _whole(value, "the contempt", -6400, 6400)
         else:
             raise ProtocolError(f"there is no setting {shown(name, 20)!r} to set")
 
@@ -178,8 +188,15 @@ class NBoardSession:
         self.say(f"pong {_whole(rest, 'the ping', -(2**63), 2**63)}")
 
     def _learn(self, rest: str) -> None:
-        # The book is package data built offline (tools/book.py): nothing is added to it.
-        self.say("learned")
+        game = self.game.copy()
+        game.go_to(game.length)
+        try:
+            learn_game(game, self.learned_book, min(self.depth, LEARN_DEPTH))
+        except ReversiError as error:
+            self.complain(f"the game was not learned: {error}.")
+        except OSError as error:
+            self.complain(f"the game was not learned: cannot write {self.learned_book}: {error}.")
+        self.say("learned")  # NBoard waits for it either way
 
     def _quit(self, rest: str) -> None:
         self.finished = True
@@ -220,10 +237,15 @@ class NBoardSession:
             move = player.choose_move(
                 position, Limit(time=seconds, depth=depth), cancelled=cancelled, progress=thinking
             )
+            evaluation = _evaluation(player, position, move)
+            if self.contempt and player.last_result is not None and player.last_result.exact:
+                move, evaluation = self._with_contempt(position, player, cancelled) or (
+                    move,
+                    evaluation,
+                )
             if cancelled():
                 return  # a ping: NBoard no longer wants this answer
             elapsed = time.perf_counter() - started
-            evaluation = _evaluation(player, position, move)
             shown_eval = "" if evaluation is None else f"{evaluation:.2f}"
             self.say(f"=== {move_text(move)}/{shown_eval}/{elapsed:.2f}")
 
@@ -244,7 +266,7 @@ class NBoardSession:
                     self.say(f"search PA {-value.discs:.2f} 0 {code}")
                     self.say("status")
                 return
-            book = _book(position, variant)
+            book = _book(position, variant, self.learned_book)
             if book:
                 for move, discs in book[:count]:
                     self.say(f"book {move_text(move)} {discs:.2f} 0 {BOOK_DEPTH}")
@@ -285,6 +307,23 @@ class NBoardSession:
 
         return analyze
 
+    def _with_contempt(
+        self, position: Position, player: AlphaBetaPlayer, cancelled: CancelCheck
+    ) -> tuple[Move, float] | None:
+        """The solved position's best move, and its true value, when a draw
+        is worth -contempt centidiscs (every move solved); None when stopped."""
+        ranked = analyse_position(
+            position, player.variant, Limit(), cancelled, player.exact_empties
+        )
+        if cancelled() or not ranked or not all(scored.exact for scored in ranked):
+            return None
+
+        def worth(scored: MoveScore) -> float:
+            return -self.contempt / 100 if scored.score == 0 else scored.score
+
+        chosen = max(ranked, key=worth)  # the first of equals: the search's own order
+        return chosen.move, chosen.score
+
     def _budget(self) -> float | None:
         """Seconds for this move from the side to move's clock (None: no clock)."""
         if self.time_control is None:
@@ -301,20 +340,22 @@ class NBoardSession:
             self._players[anti] = strategy
         player = self._players[anti]
         player.variant = self.game.variant
+        player.learned_book = self.learned_book
         return player
 
 
-# The depth NBoard is told for a book move (tools/book.py searched them this deep).
-BOOK_DEPTH = 12
+# The depth NBoard is told for a book move (tools/book.py searches each position this deep).
+BOOK_DEPTH = 10
 
 
-def _book(position: Position, variant: Variant) -> list[tuple[Move, float]]:
-    """The book's moves for `position`, best first, in discs; none for anti."""
+def _book(position: Position, variant: Variant, learned: Path | None) -> list[tuple[Move, float]]:
+    """The book's moves for `position` (the `learned` book's first), best
+    first, in discs; none for anti."""
     if variant.fewer_discs_win or position.in_opening_placement:
         return []
     from ..engine.book import book_scores  # read on first use
 
-    scores = book_scores(position.own, position.opp)
+    scores = book_scores(position.own, position.opp, learned)
     ranked = sorted(scores.items(), key=lambda item: -item[1])
     return [(Move.of(sq), score / SCALE) for sq, score in ranked if position.is_legal(sq)]
 
@@ -325,7 +366,7 @@ def _evaluation(player: AlphaBetaPlayer, position: Position, move: Move) -> floa
         return None  # Reversi's centre: a shallow look at shapes, no value worth telling
     result = player.last_result
     if result is None:
-        return dict(_book(position, player.variant)).get(move)
+        return dict(_book(position, player.variant, player.learned_book)).get(move)
     if result.exact:
         return float(result.score // SCALE)
     return score_in_discs(result.score)[0]

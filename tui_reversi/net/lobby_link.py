@@ -38,6 +38,9 @@ a game says names it. The server's side is server/hall/lobby_host.py.
                                     none), and before an invitation from NAME
       record RATING GAMES TEXT...   your rating ('1500?' while provisional), the rated games
                                     it rests on, your results
+      last TEXT...                  your last game, if it moved your rating, as `ssh host
+                                    lobby` says it ('Your last game, against bob (id 12),
+                                    moved your rating +16.'); no such line otherwise
       shown                         the lobby above is complete: show it (sent again,
                                     whole, whenever it changes while you look)
       invited NUMBER NAME TERMS...  NAME invites you, on the terms of their `invite`
@@ -120,6 +123,7 @@ class LobbyView:
     rating: str = "1500?"
     games: int = 0
     record: str = ""
+    last: str = ""  # how your last game moved your rating, in a sentence ('' unrated)
     # Each name's rating as the server wrote it ('1516', '1500?'); a guest's is not here.
     ratings: Mapping[str, str] = field(default_factory=dict)
 
@@ -166,6 +170,7 @@ class _Gathering:
     rating: str = "1500?"
     games: int = 0
     record: str = ""
+    last: str = ""
     ratings: dict[str, str] = field(default_factory=dict)
     page: str | None = None  # the title of a page being read
     rows: list[tuple[str | None, str]] = field(default_factory=list)
@@ -268,6 +273,8 @@ class LobbyLink(ServerLine[LobbyNews]):
                 rating, games, text = rest.split(" ", 2)
                 gathering.rating, gathering.games = rating_word(rating), int(games)
                 gathering.record = text
+            elif command == "last":
+                gathering.last = rest
             elif command == "shown":
                 self._gathering = _Gathering()
                 view = LobbyView(
@@ -276,6 +283,7 @@ class LobbyLink(ServerLine[LobbyNews]):
                     gathering.rating,
                     gathering.games,
                     gathering.record,
+                    gathering.last,
                     gathering.ratings,
                 )
                 return LobbyNews(view=view)

@@ -7,6 +7,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..core import Move, Position, ReversiError, Variant
 from ..core.bitboard import NATIVE_WORDS
@@ -136,6 +137,8 @@ class AlphaBetaPlayer:
         self.variant = variant
         self.seed = seed
         self.last_result: SearchResult | None = None
+        # A learned book read with the shipped one (NBoard's `learn` writes it).
+        self.learned_book: Path | None = None
 
     @property
     def exact_empties(self) -> int:
@@ -181,7 +184,7 @@ class AlphaBetaPlayer:
         if self.evaluation == "trained" and not self.variant.fewer_discs_win:
             from ..engine.book import book_move  # read on first use, off the start-up path
 
-            square = book_move(position.own, position.opp, self._rng)
+            square = book_move(position.own, position.opp, self._rng, self.learned_book)
             if square is not None and position.is_legal(square):
                 self.last_result = None  # not searched
                 return Move.of(square)

@@ -131,6 +131,8 @@ class LobbyScreen(RowDialog):
         games = "game" if view.games == 1 else "games"
         record = view.record or "no games yet"
         text = f"Your record here: {record}; rating {view.rating} after {view.games} rated {games}."
+        if view.last:  # (as `ssh host lobby` says it, written by the server)
+            text = f"{text}\n{view.last}"
         if is_guest(self.link.name):
             text = GUEST_UNRATED
         shown = self.query_one("#lobby-record", Literal)

@@ -40,7 +40,6 @@ from ..hall.tables import Tables
 from ..hall.take_over_elsewhere import give_own_game_over, give_seat_over
 from ..ledger.archive import Archive
 from ..ledger.fleet import Fleet
-from ..ledger.ratings import FIRST_RATING, shown_rating
 from ..ledger.store import Store
 from .browser_passes import BrowserPasses
 from .budgets import CHANNEL_REQUESTS, FLOODED, SESSIONS, Budgets, InputAllowance
@@ -161,7 +160,6 @@ class Arcade:
         self.lobby = LobbyHost(
             self.tables,
             people=lambda: who_is_here(self),
-            record=self._record,
             log=self.note,
             charged=self.note,
             per_minute=config.invitations_per_minute,
@@ -413,14 +411,6 @@ class Arcade:
         if self.archive is not None:
             await self.archive.leave()
             await self.archive.close()
-
-    async def _record(self, name: str) -> tuple[str, int, str]:
-        """`name`'s rating as shown, the rated games it rests on, and their results here.
-        Raises StorageError."""
-        if self.archive is None:
-            return shown_rating(FIRST_RATING, 0), 0, ""
-        rating, games = await self.archive.rating(name)
-        return shown_rating(rating, games), games, str(await self.archive.results(name))
 
 
 class PlayerConnection(asyncssh.SSHServer):

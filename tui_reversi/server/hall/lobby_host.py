@@ -25,16 +25,18 @@ from typing import TYPE_CHECKING
 
 from ...core import ReversiError
 from ...net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
-from ...net.remote import NOBODY, shown_name
+from ...net.remote import NOBODY, is_guest, shown_name
 from ...net.server_line import line, words
 from ...net.terms import TableRefused, TableTerms
 from ...storage import StorageError
 from ..bucket import Limit, Limiter, per_minute
 from ..config import format_duration
+from ..ledger.ratings import FIRST_RATING, shown_rating
 from ..ledger.store import Message, TableView
 from .games_socket import GamesSocket, hello, tell
+from .own_records import OwnRecord, OwnRecords
 from .standings_pages import PROFILE_GAMES, TOP_COUNT, leaderboard_rows, profile_rows
-from .table_store import named_ratings, rated_lines
+from .table_store import named_ratings, rated_lines, read_ratings, shown_ratings
 from .tables import Tables
 
 if TYPE_CHECKING:
@@ -110,7 +112,6 @@ class LobbyHost:
         self,
         tables: Tables,
         people: Callable[[], dict[str, Doing]],
-        record: Callable[[str], Awaitable[tuple[str, int, str]]],
         log: Callable[[str], None],
         *,
         charged: Callable[[str, str], None] | None = None,
@@ -121,7 +122,9 @@ class LobbyHost:
     ) -> None:
         self.tables = tables
         self._people = people  # who is on the server and what they do
-        self._record = record  # a name's rating, rated games and results (the store's)
+        # The lookers' own records, read again when a game of theirs is kept here.
+        self._records = OwnRecords(lambda: tables.store, now)
+        tables.course.kept_names = self._records.kept
         self._log = log
         # A line for the log charged to the address whose request caused it.
         self._charged = charged or (lambda text, _address: log(text))
@@ -545,14 +548,15 @@ class LobbyHost:
             await asyncio.sleep(REFRESH)
             self.refresh()
 
-    def refresh(self) -> None:
+    def refresh(self) -> asyncio.Task[None]:
         """Send the lobby to every game that shows it, if it changed for that game:
-        by a task, as each guest's record is the store's to read (once more after it,
-        if asked again meanwhile)."""
+        by a task, as the ratings are the store's to read (once more after it, if
+        asked again meanwhile). The task, for a caller that waits for the sending."""
         if self._sending is not None and not self._sending.done():
             self._send_again = True
-            return
+            return self._sending
         self._sending = asyncio.create_task(self._send_lobby())
+        return self._sending
 
     async def _send_lobby(self) -> None:
         self._send_again = True
@@ -561,15 +565,28 @@ class LobbyHost:
             looking = [guest for guest in self.guests if guest.looking]
             if not looking:
                 continue
-            records: dict[str, tuple[str, int, str]] = {}
-            for name in dict.fromkeys(guest.name for guest in looking):
-                with contextlib.suppress(StorageError):  # (that lobby waits for the store)
-                    records[name] = await self._record(name)
             people = self._people()
             views = self.tables.views(everywhere=True)
             seated = [name for view in views for name in (view.black, view.white) if name]
+            lookers = list(dict.fromkeys(guest.name for guest in looking))
             # One read of everyone's rating, whoever is looking (store.py's `ratings`).
-            rated = await named_ratings(self.tables.store, [*sorted(people), *seated])
+            names = list(dict.fromkeys([*sorted(people), *seated, *lookers]))
+            read = await read_ratings(self.tables.store, names)
+            rated = shown_ratings(names, read)
+            # The lookers' own records (own_records.py: read again only when stale).
+            self._records.forget_all_but(lookers)
+            # Whose rating could not be read waits for the store (a server without one: nobody).
+            no_store = self.tables.store is None
+            games = {
+                name: read.get(name, (FIRST_RATING, 0))[1]
+                for name in lookers
+                if name in read or is_guest(name) or no_store
+            }
+            records: dict[str, tuple[str, int, OwnRecord]] = {}
+            with contextlib.suppress(StorageError):  # (those lobbies wait for the store)
+                for name, own in (await self._records.of(games)).items():
+                    rating, count = read.get(name, (FIRST_RATING, 0))
+                    records[name] = (shown_rating(rating, count), count, own)
             for guest in looking:
                 if guest.name not in records:
                     continue
@@ -584,11 +601,12 @@ class LobbyHost:
         people: dict[str, Doing],
         views: list[TableView],
         rated: dict[str, str],
-        record: tuple[str, int, str],
+        record: tuple[str, int, OwnRecord],
     ) -> bytes:
         """The lobby as `name` sees it, in protocol lines ending with `shown`: `people`
         here, the tables of `views`, each name's rating in `rated` (as shown; '' none),
-        and `record`: their own rating as shown, rated games and results."""
+        and `record`: their own rating as shown, the rated games it rests on, and
+        their results and last game's move of it."""
         lines = [line("person", who, what.state, what.text) for who, what in sorted(people.items())]
         for view in views:
             if view.kind == "adjourned" and name not in (view.black, view.white):
@@ -599,6 +617,9 @@ class LobbyHost:
                 line("table", view.code, view.kind, black, white, view.variant, clock, view.move)
             )
         lines += rated_lines(rated)
-        lines.append(line("record", *record))
+        rating, games, own = record
+        lines.append(line("record", rating, games, own.results))
+        if own.last:
+            lines.append(line("last", own.last))
         lines.append(line("shown"))
         return b"".join(lines)

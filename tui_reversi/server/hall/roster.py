@@ -16,7 +16,7 @@ from ..ledger.fleet import Fleet
 from ..ledger.ratings import shown_rating
 from ..ledger.store import Presence, Store, TableView
 from .lobby_host import Doing, LobbyHost
-from .table_store import named_ratings
+from .table_store import last_game_lines, named_ratings
 from .tables import Tables
 
 
@@ -148,23 +148,12 @@ async def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
             results = await archive.results(name)
             lines.append(
                 f"Your record here: {results}; rating {shown_rating(rating, games)} "
-                f"after {games} rated games."
+                f"after {games} rated {'game' if games == 1 else 'games'}."
             )
             lines += await last_game_lines(archive, name)
         except StorageError as error:
             lines.append(f"Your record cannot be read just now: {error}")
     return lines
-
-
-async def last_game_lines(archive: Store, name: str) -> list[str]:
-    """'Your last game, against bob (id 12), moved your rating +16.', if it was rated."""
-    profile = await archive.profile(name, 1)
-    last = profile.games[0] if profile is not None and profile.games else None
-    change = last.change_for(name) if last is not None else None
-    if last is None or change is None:
-        return []
-    opponent = last.names[last.color_of(name).other]
-    return [f"Your last game, against {opponent} (id {last.id}), moved your rating {change:+.0f}."]
 
 
 def adjourned_lines(games: list[TableView], name: str, hint: str) -> list[str]:

@@ -61,6 +61,8 @@ class GameCourse:
         self.written: set[str] = set()
         self.store_down: Callable[[], bool] = lambda: False  # (set by a fleet's tables)
         self.writes = TableWrites(clocks.restart)
+        # Told the players' names whenever a game of theirs is kept (the lobby's records).
+        self.kept_names: Callable[[tuple[str, str]], None] = lambda _names: None
 
     def gone(self, seat: Seat, *, leaving: bool = False, crashed: bool = False) -> None:
         """A seat's game has gone. A player who left loses a game with a move
@@ -233,6 +235,7 @@ class GameCourse:
 
         def kept(problems: list[str]) -> None:
             self._forgot(table.code)(problems)
+            self.kept_names(game.names)
             if moved and moved[0]:  # a rated game: the panels show the new ratings
                 for rated_line in rated_lines(rated):
                     table.broadcast(rated_line)

@@ -76,14 +76,39 @@ async def named_ratings(
     server that keeps no records or whose store cannot say now (who is where is still
     shown; `log`, if given, is told why)."""
     names = list(dict.fromkeys(names))
-    rated = [name for name in names if not is_guest(name)]
+    return shown_ratings(names, await read_ratings(store, names, log=log))
+
+
+async def read_ratings(
+    store: Store | None, names: Iterable[str], *, log: Callable[[str], None] | None = None
+) -> dict[str, tuple[float, int]]:
+    """The (rating, rated games) of each of `names` but guests, read in one store
+    call; {} on a server that keeps no records or whose store cannot say now (`log`,
+    if given, is told why)."""
+    rated = [name for name in dict.fromkeys(names) if not is_guest(name)]
     try:
-        read = await store.ratings(rated) if store is not None and rated else {}
+        return await store.ratings(rated) if store is not None and rated else {}
     except StorageError as error:
         if log is not None:
             log(f"the ratings cannot be read: {error}")
-        read = {}
+        return {}
+
+
+def shown_ratings(names: Iterable[str], read: dict[str, tuple[float, int]]) -> dict[str, str]:
+    """named_ratings' answer from what read_ratings read: '' where it read nothing."""
     return {name: shown_rating(*read[name]) if name in read else "" for name in names}
+
+
+async def last_game_lines(archive: Store, name: str) -> list[str]:
+    """'Your last game, against bob (id 12), moved your rating +16.', if it was rated:
+    both lobbies say it so (`ssh host lobby` and the app's). Raises StorageError."""
+    profile = await archive.profile(name, 1)
+    last = profile.games[0] if profile is not None and profile.games else None
+    change = last.change_for(name) if last is not None else None
+    if last is None or change is None:
+        return []
+    opponent = last.names[last.color_of(name).other]
+    return [f"Your last game, against {opponent} (id {last.id}), moved your rating {change:+.0f}."]
 
 
 def rated_lines(rated: dict[str, str]) -> list[bytes]:

@@ -244,6 +244,18 @@ class Archive:
         ).fetchone()
         return Results(*(count or 0 for count in row))
 
+    async def records(self, names: Collection[str]) -> dict[str, Results]:
+        """Each name's results, from the standings' records (one row a name: an
+        index lookup each), the names as one JSON array."""
+        wanted = list(dict.fromkeys(names))
+        rows = await self._rows(
+            """SELECT name, wins, losses, draws FROM records
+               WHERE opponent = '' AND name IN (SELECT value FROM json_each(?))""",
+            (json.dumps(wanted),),
+        )
+        found = {str(row[0]): Results(*(int(count) for count in row[1:])) for row in rows}
+        return {name: found.get(name, Results()) for name in wanted}
+
     # -- the standings (standings.py): the same queries as PostgreSQL's ---------------
 
     async def leaderboard(self, count: int) -> list[Standing]:

@@ -189,8 +189,8 @@ class HostLobby(Protocol):
     def tables(self) -> HostTables:
         """This node's tables."""
 
-    def refresh(self) -> None:
-        """Show the lobby again to every game that shows it."""
+    def refresh(self) -> object:
+        """Show the lobby again to every game that shows it (what it returns: not read)."""
 
     def deliver(self, node: str, name: str, data: bytes) -> None:
         """A line for `name`'s game here from the lobby of `node`."""

@@ -293,6 +293,16 @@ class PostgresStore:
         )
         return Results(*(int(count) for count in rows[0]))
 
+    async def records(self, names: Collection[str]) -> dict[str, Results]:
+        wanted = list(dict.fromkeys(names))
+        rows = await self._execute(
+            """SELECT name, wins, losses, draws FROM records
+               WHERE opponent = '' AND name = ANY(%s)""",
+            (wanted,),
+        )
+        found = {str(row[0]): Results(*(int(count) for count in row[1:])) for row in rows}
+        return {name: found.get(name, Results()) for name in wanted}
+
     # -- the standings (standings.py): the same queries as SQLite's ------------------
 
     async def leaderboard(self, count: int) -> list[Standing]:

@@ -139,6 +139,10 @@ class Store(AccountStore, PenaltyLedger, SeekerBook, Protocol):
     async def results(self, name: str) -> Results:
         """`name`'s wins, losses and draws at this server's tables."""
 
+    async def records(self, names: Collection[str]) -> dict[str, Results]:
+        """Each of `names`' results, as results() gives them, read in one query (the
+        lobby's lookers: one round trip for all, not one each)."""
+
     # -- who is good here, and what a player has done (standings.py) ---------------------
 
     async def leaderboard(self, count: int) -> list[Standing]:
