@@ -263,8 +263,6 @@ def test_the_turning_point_is_numbered_as_the_log_numbers_moves():
     )
 
 
-
-
 async def test_the_panel_names_the_deciding_moves_and_why_as_analyse_does(make_app):
     from tui_reversi.players.analysis import deciding_moves
 
