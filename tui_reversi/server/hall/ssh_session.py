@@ -62,7 +62,7 @@ from .session_command import (
 )
 from .session_edge import Allowance, Channel, EventWriter, Requests
 from .tables import TableRefused
-from .take_over_elsewhere import GameElsewhere, take_own_game_in, taken_over
+from .take_over_elsewhere import GameElsewhere, game_on_other_node, take_game_from, taken_over
 
 AGAIN = "connect again to carry on."
 
@@ -430,17 +430,10 @@ class GameSession(asyncssh.SSHServerSession):
         here = min(seats, key=lambda game: game.started, default=None)
         if here is not None or arcade.fleet is None:
             return here
-        people = [person for person in arcade.fleet.others[0] if person.name == self.player]
-        # A seat at a table first: its session's own game goes with it.
-        people.sort(key=lambda person: person.state not in ("playing", "waiting"))
-        for person in people:
-            if person.state in ("playing", "waiting", "free"):  # free: on their own there
-                code = person.code if person.state != "free" else None
-                known = self._elsewhere
-                if known is None or (known.node, known.code) != (person.node, code):
-                    self._elsewhere = GameElsewhere(person.node, code)
-                return self._elsewhere
-        return None
+        found = game_on_other_node(arcade.fleet, self.player, self._elsewhere)
+        if found is not None:
+            self._elsewhere = found
+        return found
 
     def _begin(
         self,
@@ -524,19 +517,12 @@ class GameSession(asyncssh.SSHServerSession):
         session's secret for its seat at a table there, or None for their own game
         (put in their folder here, to be resumed) or a game gone meanwhile."""
         arcade = self._owner.arcade
-        given = None
-        if arcade.fleet is not None:
-            given = await arcade.fleet.take_from(other.node, self.player, self.address)
-        if given is None:
-            self._say("tui-reversi: that game is not there any more; starting yours here.")
-            return None
-        if isinstance(given, bytes):
-            problem = take_own_game_in(self._config.players_dir, self.player, given)
-            if problem is not None:
-                self._say(f"tui-reversi: {problem}")
-            return None
-        secret, view = given
-        return arcade.tables.seat_from(other.node, secret, view, self.player)
+        secret, said = await take_game_from(
+            arcade.fleet, arcade.tables, self._config.players_dir, other, self.player, self.address
+        )
+        if said is not None:
+            self._say(f"tui-reversi: {said}")
+        return secret
 
     async def _take_over(self, other: GameSession) -> None:
         """End `other`'s game (it saves on the hang-up) and wait until it has gone."""
