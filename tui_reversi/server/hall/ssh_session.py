@@ -63,14 +63,9 @@ from .session_command import (
 from .session_edge import Allowance, Channel, EventWriter, Requests
 from .tables import TableRefused
 from .take_over_elsewhere import GameElsewhere, game_on_other_node, take_game_from, taken_over
+from .take_over_question import TakeOverQuestion
 
 AGAIN = "connect again to carry on."
-
-# How long the question about a game open elsewhere waits for an answer.
-ANSWER_WAIT = 60.0
-
-# Asked when the player's game is already open in another session; keys -> answers.
-ELSEWHERE_KEYS = {"t": "take over", "n": "separate", "q": "leave", "\x03": "leave", "\x04": "leave"}
 
 
 class SessionServer(Server, Protocol):
@@ -177,8 +172,8 @@ class GameSession(asyncssh.SSHServerSession):
         self._seated = False
         self._crash_report: Path | None = None
         self._options: list[str] = []
-        # While asking what to do about the player's game open elsewhere: that session.
-        self._asking: GameSession | GameElsewhere | None = None
+        # While asking what to do about the player's game open elsewhere.
+        self._asking: TakeOverQuestion | None = None
         # At a table: the secret of this player's seat, which the game is given.
         self._table_secret: str | None = None
         self._table_code: str | None = None  # (the code of that table)
@@ -363,6 +358,7 @@ class GameSession(asyncssh.SSHServerSession):
             self._leave_seat()
         self._dropped_from_table()
         if self._asking is not None:
+            self._asking.stop()
             self._asking = None
             self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
             self._leave_seat()
@@ -450,29 +446,14 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _ask_about(self, other: GameSession | GameElsewhere) -> None:
         """Tell the player their game is open elsewhere and ask what to do."""
-        self._asking = other
-        since = format_duration(time.monotonic() - other.started)
-        where = f"from {other.address}, for {since}"
-        if isinstance(other, GameElsewhere):
-            where = other.address
-        self._say(f"tui-reversi: your game is open in another session ({where}).")
-        self._say("  t  take it over here: that session is told and ended, its game saved first")
-        self._say("  n  play a separate game here; the other one carries on")
-        self._say("  q  leave it as it is")
-        wait = ANSWER_WAIT
-        self._timers["question"] = asyncio.get_running_loop().call_later(
-            wait, self._no_answer, wait
-        )
+        self._asking = TakeOverQuestion(other, say=self._say, unanswered=self._no_answer)
+        self._asking.start()
 
     def _answer(self, data: bytes) -> None:
-        other = self._asking
-        if other is None:
+        if self._asking is None:
             return
-        answer = None
-        for key in data.decode("latin-1").lower():
-            answer = ELSEWHERE_KEYS.get(key)
-            if answer is not None:
-                break
+        other = self._asking.other
+        answer = self._asking.key(data)
         if answer is None:
             return
         self._asking = None
