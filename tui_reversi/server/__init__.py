@@ -28,7 +28,11 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     `browser_passes`: the `keys web` codes and the passes they become.
 - `hall`: what a player who is in takes part in.
   - `ssh_session`: one SSH session channel bound to one game process;
+    `session_edge`: what the edge gives a session (its log, channel, input
+    allowance and request budget); `game_run`: a session's game process from
+    outside (its folder, crash report, how its end is read);
     `session_command`: what the player asked for after the host, checked;
+    `take_over_question`: what to do about a game open in another session;
     `take_over_elsewhere`: "take it over here" for a game on another node;
     `commands`: the one table of commands the dispatcher and `help` read, and
     the answers of those that print lines (`top`, `player`, `replay`...).

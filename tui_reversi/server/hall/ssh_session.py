@@ -8,10 +8,7 @@ subsystems (sftp and the like) are refused.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import itertools
 import os
-import signal
 import time
 import traceback
 from collections.abc import Mapping
@@ -38,6 +35,15 @@ from ..ledger.account_keys import ADDING_SUFFIX
 from ..ledger.ratings import FIRST_RATING
 from ..ledger.store import TableView
 from .commands import CommandRefused, check_command, command_named, help_lines, replay_ggf
+from .game_run import (
+    BAD_INPUT_STATUS,
+    TERMINAL_RESET,
+    amount,
+    crash_report_path,
+    log_crash_report,
+    player_home,
+    signal_name,
+)
 from .lobby_host import GO_GRACE
 from .pairing import PairingQueue, Seeker
 from .pty_process import INPUT_HIGH_WATER, PtyProcess, Spawn
@@ -54,35 +60,12 @@ from .session_command import (
     table_command,
     table_terms,
 )
+from .session_edge import Allowance, Channel, EventWriter, Requests
 from .tables import TableRefused
-from .take_over_elsewhere import GameElsewhere, take_own_game_in, taken_over
-
-# What a full-screen app may have switched on, switched off again: used only when the
-# game died by a signal and could not restore the player's terminal itself.
-TERMINAL_RESET = (
-    b"\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l"
-    b"\x1b[?1004l\x1b[?2004l\x1b[<u\x1b[?25h\x1b[?7h\x1b[?1049l"
-)
-
+from .take_over_elsewhere import GameElsewhere, game_on_other_node, take_game_from, taken_over
+from .take_over_question import TakeOverQuestion
 
 AGAIN = "connect again to carry on."
-
-# The game's exit status for options or input it refused (its one sentence is on the
-# player's screen): `tui-reversi --black grandmaster` (see __main__.main).
-BAD_INPUT_STATUS = 2
-
-# How long the question about a game open elsewhere waits for an answer.
-ANSWER_WAIT = 60.0
-
-# Asked when the player's game is already open in another session; keys -> answers.
-ELSEWHERE_KEYS = {"t": "take over", "n": "separate", "q": "leave", "\x03": "leave", "\x04": "leave"}
-
-
-class EventWriter(Protocol):
-    """The server's log (edge/event_log.py's `EventLog`)."""
-
-    def write(self, event: str, /, address: str | None = None, **fields: object) -> None:
-        """Log `event` with `fields`, charged to `address` if given."""
 
 
 class SessionServer(Server, Protocol):
@@ -166,51 +149,6 @@ class Connection(Protocol):
         """The game is over and the client told."""
 
 
-class Channel(Protocol):
-    """What a session writes its player's terminal through: asyncssh's channel, or a
-    browser page's (edge/browser.py's `BrowserChannel`)."""
-
-    def write(self, data: bytes) -> None: ...
-    def write_stderr(self, data: bytes) -> None: ...
-    def get_environment(self) -> Mapping[str, str]: ...
-    def pause_reading(self) -> None: ...
-    def resume_reading(self) -> None: ...
-    def exit(self, status: int) -> None: ...
-    def exit_with_signal(self, signal: str) -> None: ...
-
-
-class Allowance(Protocol):
-    """How much input a game is given (edge/input_allowance.py's `InputAllowance`)."""
-
-    @property
-    def dropped(self) -> int:
-        """Bytes dropped so far."""
-
-    @property
-    def burst(self) -> int:
-        """The most it takes at once, in bytes."""
-
-    def admit(self, data: bytes) -> bytes:
-        """What of `data` the game gets."""
-
-
-class Requests(Protocol):
-    """What the client may send besides input, charged to its connection and address
-    (edge/budgets.py's `ConnectionBudget`): False means drop it."""
-
-    def packet(self) -> bool:
-        """One SSH packet (input, a window change, a request)."""
-
-    def window_change(self) -> bool:
-        """One window change applied to the game."""
-
-    def window_change_wait(self) -> float:
-        """Seconds until one more window change may be applied."""
-
-    def channel_request(self) -> bool:
-        """One request on the session's channel (pty, shell, exec, a signal)."""
-
-
 class GameSession(asyncssh.SSHServerSession):
     """Starts the game when the client asks for a shell; pumps bytes; ends it cleanly."""
 
@@ -234,8 +172,8 @@ class GameSession(asyncssh.SSHServerSession):
         self._seated = False
         self._crash_report: Path | None = None
         self._options: list[str] = []
-        # While asking what to do about the player's game open elsewhere: that session.
-        self._asking: GameSession | GameElsewhere | None = None
+        # While asking what to do about the player's game open elsewhere.
+        self._asking: TakeOverQuestion | None = None
         # At a table: the secret of this player's seat, which the game is given.
         self._table_secret: str | None = None
         self._table_code: str | None = None  # (the code of that table)
@@ -420,6 +358,7 @@ class GameSession(asyncssh.SSHServerSession):
             self._leave_seat()
         self._dropped_from_table()
         if self._asking is not None:
+            self._asking.stop()
             self._asking = None
             self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
             self._leave_seat()
@@ -487,17 +426,10 @@ class GameSession(asyncssh.SSHServerSession):
         here = min(seats, key=lambda game: game.started, default=None)
         if here is not None or arcade.fleet is None:
             return here
-        people = [person for person in arcade.fleet.others[0] if person.name == self.player]
-        # A seat at a table first: its session's own game goes with it.
-        people.sort(key=lambda person: person.state not in ("playing", "waiting"))
-        for person in people:
-            if person.state in ("playing", "waiting", "free"):  # free: on their own there
-                code = person.code if person.state != "free" else None
-                known = self._elsewhere
-                if known is None or (known.node, known.code) != (person.node, code):
-                    self._elsewhere = GameElsewhere(person.node, code)
-                return self._elsewhere
-        return None
+        found = game_on_other_node(arcade.fleet, self.player, self._elsewhere)
+        if found is not None:
+            self._elsewhere = found
+        return found
 
     def _begin(
         self,
@@ -514,29 +446,14 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _ask_about(self, other: GameSession | GameElsewhere) -> None:
         """Tell the player their game is open elsewhere and ask what to do."""
-        self._asking = other
-        since = format_duration(time.monotonic() - other.started)
-        where = f"from {other.address}, for {since}"
-        if isinstance(other, GameElsewhere):
-            where = other.address
-        self._say(f"tui-reversi: your game is open in another session ({where}).")
-        self._say("  t  take it over here: that session is told and ended, its game saved first")
-        self._say("  n  play a separate game here; the other one carries on")
-        self._say("  q  leave it as it is")
-        wait = ANSWER_WAIT
-        self._timers["question"] = asyncio.get_running_loop().call_later(
-            wait, self._no_answer, wait
-        )
+        self._asking = TakeOverQuestion(other, say=self._say, unanswered=self._no_answer)
+        self._asking.start()
 
     def _answer(self, data: bytes) -> None:
-        other = self._asking
-        if other is None:
+        if self._asking is None:
             return
-        answer = None
-        for key in data.decode("latin-1").lower():
-            answer = ELSEWHERE_KEYS.get(key)
-            if answer is not None:
-                break
+        other = self._asking.other
+        answer = self._asking.key(data)
         if answer is None:
             return
         self._asking = None
@@ -581,19 +498,12 @@ class GameSession(asyncssh.SSHServerSession):
         session's secret for its seat at a table there, or None for their own game
         (put in their folder here, to be resumed) or a game gone meanwhile."""
         arcade = self._owner.arcade
-        given = None
-        if arcade.fleet is not None:
-            given = await arcade.fleet.take_from(other.node, self.player, self.address)
-        if given is None:
-            self._say("tui-reversi: that game is not there any more; starting yours here.")
-            return None
-        if isinstance(given, bytes):
-            problem = take_own_game_in(self._config.players_dir, self.player, given)
-            if problem is not None:
-                self._say(f"tui-reversi: {problem}")
-            return None
-        secret, view = given
-        return arcade.tables.seat_from(other.node, secret, view, self.player)
+        secret, said = await take_game_from(
+            arcade.fleet, arcade.tables, self._config.players_dir, other, self.player, self.address
+        )
+        if said is not None:
+            self._say(f"tui-reversi: {said}")
+        return secret
 
     async def _take_over(self, other: GameSession) -> None:
         """End `other`'s game (it saves on the hang-up) and wait until it has gone."""
@@ -924,7 +834,7 @@ class GameSession(asyncssh.SSHServerSession):
     async def _start_game(self, options: list[str], lobby_secret: str | None) -> int:
         owner = self._owner
         user = owner.user or ""  # set at authentication, before any session
-        home = _player_home(self._config.players_dir, user)
+        home = player_home(self._config.players_dir, user)
         env = player_environment(
             home=home,
             user=player_user_name(shown_name(user)),
@@ -940,7 +850,7 @@ class GameSession(asyncssh.SSHServerSession):
         env.update(self._replay)
         # After a bug the game writes its report here, outside the player's
         # directory: the log gets it, the player only a sentence.
-        self._crash_report = _crash_report_path(self._config.data_dir, user)
+        self._crash_report = crash_report_path(self._config.data_dir, user)
         env[REPORT_VARIABLE] = str(self._crash_report)
         if os.environ.get(TEST_CRASH_VARIABLE):  # tests and bench/fuzz.py only
             env[TEST_CRASH_VARIABLE] = os.environ[TEST_CRASH_VARIABLE]
@@ -973,7 +883,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._cancel_timers()
         owner = self._owner
         if status < 0:
-            name = _signal_name(-status)
+            name = signal_name(-status)
             owner.end_reason = owner.end_reason or f"game killed by SIG{name}"
         elif status == BAD_INPUT_STATUS:
             owner.end_reason = (
@@ -989,7 +899,7 @@ class GameSession(asyncssh.SSHServerSession):
         if self._allowance.dropped:
             kib = self._allowance.burst // 1024
             self._say(
-                f"\r\ntui-reversi: {_amount(self._allowance.dropped)} of input the game could "
+                f"\r\ntui-reversi: {amount(self._allowance.dropped)} of input the game could "
                 f"not use was dropped (pastes of over {kib} KB, or keys faster than anyone types)."
             )
         if status < 0:
@@ -1008,27 +918,14 @@ class GameSession(asyncssh.SSHServerSession):
             self._exit(1)
         elif status < 0:
             if self._chan is not None:
-                self._chan.exit_with_signal(_signal_name(-status))
+                self._chan.exit_with_signal(signal_name(-status))
             owner.session_closed()
         else:
             self._exit(status)
 
     def _log_crash_report(self) -> None:
         """The report a crashed game left, into the log, whole: an event a line."""
-        path = self._crash_report
-        if path is None or not path.exists():
-            return
-        # Not charged to the player's address: a report is the server's bug, and
-        # its length would leave no room for the player's own disconnect.
-        events = self._owner.arcade.events
-        try:
-            report = path.read_text(encoding="utf-8", errors="replace")
-        except OSError as error:
-            events.write("crash-report", path=path, unreadable=error)
-            return
-        events.write("crash-report", path=path, user=self._owner.user)
-        for line in report.rstrip("\n").splitlines():
-            events.write("crash-report-line", path=path, text=line)
+        log_crash_report(self._owner.arcade.events, self._crash_report, self._owner.user)
 
     def _start_timers(self) -> None:
         if "idle" in self._timers or "limit" in self._timers:
@@ -1081,31 +978,3 @@ class GameSession(asyncssh.SSHServerSession):
         if self._open and self._chan is not None:
             self._chan.exit(status)
         self._owner.session_closed()
-
-
-def _amount(size: int) -> str:
-    """`10485760` -> '10 MB', `40000` -> '39 KB': a size for a sentence."""
-    return f"{size / 1048576:.0f} MB" if size >= 1048576 else f"{max(size // 1024, 1)} KB"
-
-
-def _player_home(players_dir: Path, user: str) -> Path:
-    home = players_dir / player_directory_name(user)
-    for directory in (home, home / "data", home / "config", home / "state", home / "cache"):
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        directory.chmod(0o700)  # (found with a looser mode: made private again)
-    return home
-
-
-def _crash_report_path(data_dir: Path, user: str) -> Path:
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    name = f"{player_directory_name(user)}-{stamp}-{next(_crash_numbers)}.txt"
-    return data_dir / "crash-reports" / name
-
-
-_crash_numbers = itertools.count(1)
-
-
-def _signal_name(number: int) -> str:
-    with contextlib.suppress(ValueError):
-        return signal.Signals(number).name.removeprefix("SIG")
-    return str(number)

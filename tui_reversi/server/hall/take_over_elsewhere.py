@@ -19,6 +19,8 @@ from typing import Protocol
 
 from ...storage import Autosave, SavedGame, StorageError
 from ...storage.paths import APP_NAME
+from ..ledger.fleet import Fleet
+from .tables import Tables
 
 
 @dataclass(eq=False)
@@ -36,6 +38,46 @@ class GameElsewhere:
     def address(self) -> str:
         where = "on another node of the server"
         return f"{where}, at table {self.code}" if self.code else where
+
+
+def game_on_other_node(
+    fleet: Fleet, name: str, known: GameElsewhere | None
+) -> GameElsewhere | None:
+    """`name`'s game in a session on another node of the fleet, as the lobby's
+    shares say: a seat at a table first (its session's own game goes with it),
+    else their own game there; `known` again if it is the same game."""
+    people = [person for person in fleet.others[0] if person.name == name]
+    people.sort(key=lambda person: person.state not in ("playing", "waiting"))
+    for person in people:
+        if person.state in ("playing", "waiting", "free"):  # free: on their own there
+            code = person.code if person.state != "free" else None
+            if known is None or (known.node, known.code) != (person.node, code):
+                return GameElsewhere(person.node, code)
+            return known
+    return None
+
+
+async def take_game_from(
+    fleet: Fleet | None,
+    tables: Tables,
+    players_dir: Path,
+    other: GameElsewhere,
+    name: str,
+    address: str,
+) -> tuple[str | None, str | None]:
+    """Take `name`'s game over from their session on another node (for a session
+    from `address`): the new secret of their seat at a table there, or None for
+    their own game (put in their folder here, to be resumed) or a game gone
+    meanwhile; and a sentence for the player, if there is one."""
+    given = None
+    if fleet is not None:
+        given = await fleet.take_from(other.node, name, address)
+    if given is None:
+        return None, "that game is not there any more; starting yours here."
+    if isinstance(given, bytes):
+        return None, take_own_game_in(players_dir, name, given)
+    secret, view = given
+    return tables.seat_from(other.node, secret, view, name), None
 
 
 class SeatedSession(Protocol):
