@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from textual.binding import Binding
+
 from ...core import Color, ReversiError
 from ...match import Match
 from ...session import sentence
@@ -15,6 +17,17 @@ from ..new_game import NewGame, NewGameScreen
 
 if TYPE_CHECKING:
     from .screen import GameScreen
+
+
+NEW_GAME_BINDINGS = [
+    Binding(
+        "n",
+        "new_game",
+        "New game",
+        id="game.new",
+        tooltip="Choose who plays Black and White (human, easy ... expert) and the variant",
+    ),
+]
 
 
 class AnotherGame:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from textual.binding import Binding
+
 from ...widgets.board import BoardView, largest_cell
 from ...widgets.glyphs import glyphs_for
 from ...widgets.move_log import MoveLog
@@ -13,6 +15,22 @@ from ...widgets.score import ScorePanel
 
 if TYPE_CHECKING:
     from .screen import GameScreen
+
+LOOK_BINDINGS = [
+    Binding(
+        "m",
+        "markers",
+        "Markers",
+        id="game.markers",
+        tooltip="Show or hide the dots on the squares you may play",
+    ),
+]
+
+# The palette's commands for the look (no key of their own), (action, title, help).
+LOOK_COMMANDS = (
+    ("ascii", "Toggle ASCII board", "X/O/. instead of Unicode discs"),
+    ("animation", "Toggle animation", "Turn flipped discs over visibly, or not"),
+)
 
 SIDE_PANEL_MIN = 24  # columns the score panel and the move log need beside the board
 CHROME_LINES = 3  # title bar, status line, footer

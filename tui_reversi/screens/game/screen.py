@@ -36,13 +36,13 @@ from ..lobby import LOBBY_BINDINGS, NO_LOBBY
 from ..resume import ResumeScreen
 from ..start_problems import StartProblemsScreen
 from .analysis import ANALYSIS_BINDINGS, Analysis
-from .another_game import AnotherGame
+from .another_game import NEW_GAME_BINDINGS, AnotherGame
 from .end_of_game import EndOfGame
-from .hint import HintFailed, HintReady, Hints
+from .hint import HINT_BINDINGS, HintFailed, HintReady, Hints
 from .keeping import KEEPING_BINDINGS, KeepingGames
 from .key_bar_order import KEPT, key_bar_order
 from .key_rules import EXPLAINED, applies_here, applies_now
-from .look import Look
+from .look import LOOK_BINDINGS, LOOK_COMMANDS, Look
 from .premove import PREMOVE_BINDINGS, Premove
 from .reports import RefereeReports
 from .review import REVIEW_BINDINGS, Review
@@ -61,13 +61,7 @@ class GameScreen(Screen[None]):
     """Play, take back, get a hint and review the game."""
 
     BINDINGS = [
-        Binding(
-            "n",
-            "new_game",
-            "New game",
-            id="game.new",
-            tooltip="Choose who plays Black and White (human, easy ... expert) and the variant",
-        ),
+        *NEW_GAME_BINDINGS,
         Binding(
             "u",
             "undo",
@@ -76,20 +70,8 @@ class GameScreen(Screen[None]):
             tooltip="Take back your last move; against the computer, its reply too",
         ),
         Binding("r", "redo", "Redo", id="game.redo", tooltip="Replay a move you took back"),
-        Binding(
-            "i",
-            "hint",
-            "Hint",
-            id="game.hint",
-            tooltip="Mark the engine's best move on the board (Enter then plays it)",
-        ),
-        Binding(
-            "m",
-            "markers",
-            "Markers",
-            id="game.markers",
-            tooltip="Show or hide the dots on the squares you may play",
-        ),
+        *HINT_BINDINGS,
+        *LOOK_BINDINGS,
         Binding(
             "p",
             "pause",
@@ -108,10 +90,7 @@ class GameScreen(Screen[None]):
     # The command palette over the board: a command for each key that acts now
     # (over a dialog, the app's own only: the game's would act behind it), and these.
     COMMANDS = {KeyCommands}
-    PALETTE_COMMANDS = (
-        ("ascii", "Toggle ASCII board", "X/O/. instead of Unicode discs"),
-        ("animation", "Toggle animation", "Turn flipped discs over visibly, or not"),
-    )
+    PALETTE_COMMANDS = LOOK_COMMANDS
 
     KEY_BAR_KEPT = KEPT  # (given way last when the bar is narrow)
 
@@ -337,10 +316,7 @@ class GameScreen(Screen[None]):
         self.table.news(news)
 
     def action_clear_premove(self) -> None:
-        move = self.premove.move
-        self.premove.clear()
-        if move is not None:
-            self.say(f"The premove {move} is cleared.")
+        self.premove.cleared_by_key()
 
     def action_undo(self) -> None:
         self.status_line.forget()
