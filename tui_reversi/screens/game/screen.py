@@ -201,8 +201,7 @@ class GameScreen(Screen[None]):
 
     def say_nothing(self) -> None:
         """Clear the status line's message: it gives advice again."""
-        self.status_line.forget()
-        self.status_line.show_status()
+        self.status_line.say_nothing()
 
     def back_to_play(self) -> None:
         """Before the live game changes from a dialog or a review: no stale

@@ -45,6 +45,11 @@ class StatusLine:
         if error:
             self.screen.app.bell()
 
+    def say_nothing(self) -> None:
+        """Clear the message: the line gives advice again."""
+        self.notice = None
+        self.show_status()
+
     def forget(self) -> None:
         """Drop the message; the next redraw gives advice again."""
         self.notice = None
