@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from textual.binding import Binding
 from textual.message import Message
 
 from ...players import MoveScore
@@ -17,6 +18,17 @@ from ...widgets.board import BoardView
 
 if TYPE_CHECKING:
     from .screen import GameScreen
+
+
+HINT_BINDINGS = [
+    Binding(
+        "i",
+        "hint",
+        "Hint",
+        id="game.hint",
+        tooltip="Mark the engine's best move on the board (Enter then plays it)",
+    ),
+]
 
 
 @dataclass

@@ -147,6 +147,6 @@ class KeepingGames:
             return
         screen, app = self.screen, self.screen.reversi_app
         app.settings_saved(changed)
-        screen.apply_look()
+        screen.look.apply()
         screen.show()
         screen.say("Settings saved.")

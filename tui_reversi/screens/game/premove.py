@@ -67,6 +67,13 @@ class Premove:
         self.screen.show()
         self.screen.refresh_bindings()
 
+    def cleared_by_key(self) -> None:
+        """Esc: forget the premove, and say so if there was one."""
+        move = self.move
+        self.clear()
+        if move is not None:
+            self.screen.say(f"The premove {move} is cleared.")
+
     def turn_came(self) -> None:
         """This keyboard is asked to move: play the premove, or say why not."""
         move, screen = self.move, self.screen

@@ -153,7 +153,7 @@ class AtTable:
             self._answer(news.text)
         if news.rerated:  # in the game-over dialog if it is up, and kept for when it opens
             self.rerated = (screen.match.game_id, news.text)
-            screen.show_rating_changes(news.text)
+            screen.end_of_game.show_rating_changes(news.text)
             return
         if news.chat:  # kept to read in full: the status line cuts a long one
             self.said = [*self.said[-(CHAT_KEPT - 1) :], news.text]
@@ -188,12 +188,12 @@ class AtTable:
         link = self.link
         assert link is not None
         # One dialog at a time, the newer first: the result comes back if the answer is no.
-        result_aside = self.screen.set_game_over_aside()
+        result_aside = self.screen.end_of_game.set_aside()
 
         def answered(yes: bool | None) -> None:
             link.answer(bool(yes))
             if result_aside and not yes:
-                self.screen.game_over_again()
+                self.screen.end_of_game.again()
 
         self.screen.app.push_screen(
             ConfirmScreen(f"{question} Allow it?", yes="Allow", no="Decline"), answered
