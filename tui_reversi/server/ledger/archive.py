@@ -218,19 +218,7 @@ class Archive:
         return (float(row[0]), int(row[1])) if row else (FIRST_RATING, 0)
 
     async def ratings(self, names: Collection[str]) -> dict[str, tuple[float, int]]:
-        """Each name's Elo rating and rated games, in one query (the names as one JSON
-        array: no limit on how many, one statement for any number)."""
-        wanted = list(dict.fromkeys(names))
-        try:
-            rows = self._db.execute(
-                """SELECT name, rating, games FROM ratings
-                   WHERE name IN (SELECT value FROM json_each(?))""",
-                (json.dumps(wanted),),
-            ).fetchall()
-        except sqlite3.Error as error:
-            raise StorageError(f"cannot read the ratings in {self.path}: {error}") from None
-        found = {name: (float(rating), int(games)) for name, rating, games in rows}
-        return {name: found.get(name, (FIRST_RATING, 0)) for name in wanted}
+        return await standings.ratings(self._rows, _among, names)
 
     async def results(self, name: str) -> Results:
         """`name`'s wins, losses and draws at this server's tables."""
@@ -245,16 +233,7 @@ class Archive:
         return Results(*(count or 0 for count in row))
 
     async def records(self, names: Collection[str]) -> dict[str, Results]:
-        """Each name's results, from the standings' records (one row a name: an
-        index lookup each), the names as one JSON array."""
-        wanted = list(dict.fromkeys(names))
-        rows = await self._rows(
-            """SELECT name, wins, losses, draws FROM records
-               WHERE opponent = '' AND name IN (SELECT value FROM json_each(?))""",
-            (json.dumps(wanted),),
-        )
-        found = {str(row[0]): Results(*(int(count) for count in row[1:])) for row in rows}
-        return {name: found.get(name, Results()) for name in wanted}
+        return await standings.records(self._rows, _among, names)
 
     # -- the standings (standings.py): the same queries as PostgreSQL's ---------------
 
@@ -560,3 +539,8 @@ def _save_for(played: PlayedGame, color: Color, players_dir: Path) -> None:
         except NameTakenError:
             name = f"{black} vs {white} {when} table {played.code} ({number})"
     raise StorageError(f"too many games called {name!r}")
+
+
+def _among(names: list[str]) -> tuple[str, object]:
+    """standings.Among on SQLite: the names as one JSON array (no limit on how many)."""
+    return "name IN (SELECT value FROM json_each(?))", json.dumps(names)

@@ -273,12 +273,7 @@ class PostgresStore:
         return (float(rows[0][0]), int(rows[0][1])) if rows else (FIRST_RATING, 0)
 
     async def ratings(self, names: Collection[str]) -> dict[str, tuple[float, int]]:
-        wanted = list(dict.fromkeys(names))
-        rows = await self._execute(
-            "SELECT name, rating, games FROM ratings WHERE name = ANY(%s)", (wanted,)
-        )
-        found = {name: (float(rating), int(games)) for name, rating, games in rows}
-        return {name: found.get(name, (FIRST_RATING, 0)) for name in wanted}
+        return await standings.ratings(self._rows, _among, names)
 
     async def results(self, name: str) -> Results:
         rows = await self._execute(
@@ -294,14 +289,7 @@ class PostgresStore:
         return Results(*(int(count) for count in rows[0]))
 
     async def records(self, names: Collection[str]) -> dict[str, Results]:
-        wanted = list(dict.fromkeys(names))
-        rows = await self._execute(
-            """SELECT name, wins, losses, draws FROM records
-               WHERE opponent = '' AND name = ANY(%s)""",
-            (wanted,),
-        )
-        found = {str(row[0]): Results(*(int(count) for count in row[1:])) for row in rows}
-        return {name: found.get(name, Results()) for name in wanted}
+        return await standings.records(self._rows, _among, names)
 
     # -- the standings (standings.py): the same queries as SQLite's ------------------
 
@@ -609,6 +597,11 @@ def _table_row(table: TableView) -> list[str | int | list[str]]:
     fields: list[str | int] = [table.kind, table.black, table.white, table.variant, table.clock]
     fields.append(table.move)
     return [*fields, list(table.waiting_for)]
+
+
+def _among(names: list[str]) -> tuple[str, object]:
+    """standings.Among on PostgreSQL: the names as one array."""
+    return "name = ANY(?)", names
 
 
 def _placeholders(query: str) -> str:

@@ -11,7 +11,7 @@ Nothing here counts a player's games, let alone reads every game.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -128,6 +128,9 @@ class Profile:
 
 # Run one statement with its values; its rows (a store's own coroutine, raising StorageError).
 Query = Callable[[str, tuple[object, ...]], Awaitable[list[tuple[Any, ...]]]]
+# A store's SQL test that a row's `name` is one of many, and its one parameter
+# (SQLite: a JSON array through json_each, any length; PostgreSQL: an array, = ANY).
+Among = Callable[[list[str]], tuple[str, object]]
 
 
 def schema(id_type: str, real_type: str, time_type: str) -> str:
@@ -206,6 +209,30 @@ _LATEST = f"""SELECT * FROM (SELECT {_GAME_COLUMNS} FROM games {_CHANGES}
              SELECT * FROM (SELECT {_GAME_COLUMNS} FROM games {_CHANGES}
                   WHERE games.white = ? ORDER BY games.ended DESC, games.id DESC LIMIT ?) AS w
              ORDER BY 11 DESC, 1 DESC LIMIT ?"""
+
+
+async def ratings(
+    query: Query, among: Among, names: Collection[str]
+) -> dict[str, tuple[float, int]]:
+    """store.Store.ratings, over `query`: one statement for any number of names."""
+    wanted = list(dict.fromkeys(names))
+    test, value = among(wanted)
+    rows = await query(f"SELECT name, rating, games FROM ratings WHERE {test}", (value,))
+    found = {str(name): (float(rating), int(games)) for name, rating, games in rows}
+    return {name: found.get(name, (FIRST_RATING, 0)) for name in wanted}
+
+
+async def records(query: Query, among: Among, names: Collection[str]) -> dict[str, Results]:
+    """store.Store.records, over `query`: each name's row of the records (an index
+    lookup each), one statement for any number of names."""
+    wanted = list(dict.fromkeys(names))
+    test, value = among(wanted)
+    rows = await query(
+        f"SELECT name, wins, losses, draws FROM records WHERE opponent = '' AND {test}",
+        (value,),
+    )
+    found = {str(row[0]): Results(*(int(count) for count in row[1:])) for row in rows}
+    return {name: found.get(name, Results()) for name in wanted}
 
 
 async def leaderboard(query: Query, count: int) -> list[Standing]:
