@@ -1,9 +1,8 @@
 """The listener: who may come in, how many at once, and one log line each way.
 
 `Arcade` owns the listening socket and the counts (seats taken, connections
-per address); `PlayerConnection` is asyncssh's per-connection handler: it
-authenticates, opens at most one game session, and refuses everything else
-(port forwarding, tunnels, agents, X11, sftp).
+per address); each SSH connection it lets in is a `PlayerConnection`
+(connection.py).
 """
 
 from __future__ import annotations
@@ -12,11 +11,9 @@ import asyncio
 import contextlib
 import errno
 import functools
-import hmac
 import ipaddress
 import os
 import select
-import socket
 import sys
 import time
 from collections.abc import Callable
@@ -27,8 +24,7 @@ import asyncssh
 from ...core.errors import reason
 from ...crash import keep_private
 from ...net.remote import is_guest
-from ...storage import StorageError
-from ..config import ServeConfig, ServeError, format_duration, gone_reason
+from ..config import ServeConfig, ServeError, format_duration
 from ..hall.guests import remove_folder
 from ..hall.lobby_host import LobbyHost
 from ..hall.pairing import PairingQueue
@@ -42,19 +38,15 @@ from ..ledger.archive import Archive
 from ..ledger.fleet import Fleet
 from ..ledger.store import Store
 from .browser_passes import BrowserPasses
-from .budgets import CHANNEL_REQUESTS, FLOODED, SESSIONS, Budgets, InputAllowance
-from .door import PRESSURE_GRACE, SHUT_FIRST, Door
-from .event_log import NAME_LENGTH, EventLog, log_value, tame_library_logs
-from .guessing import TOO_MANY_GUESSES, PasswordGuesses
+from .budgets import Budgets
+from .connection import PlayerConnection
+from .door import PRESSURE_GRACE, Door
+from .event_log import EventLog, tame_library_logs
+from .guessing import PasswordGuesses
 from .hostkey import load_or_create_host_key
-from .key_commands import keys_command
-from .login import Accounts, Login
+from .login import Accounts
 from .seats import Seats
 
-# After its session has ended, a connection gets this long to close by itself.
-LINGER_AFTER_SESSION = 5.0
-# A held connection's socket receive buffer, in bytes (the kernel doubles it).
-HELD_RECEIVE_BUFFER = 16 * 1024
 # On shutdown, how long clients get to close by themselves once their game has ended.
 CLIENT_CLOSE_WAIT = 2.0
 
@@ -411,326 +403,6 @@ class Arcade:
         if self.archive is not None:
             await self.archive.leave()
             await self.archive.close()
-
-
-class PlayerConnection(asyncssh.SSHServer):
-    """One SSH connection: authentication, then at most one game session."""
-
-    def __init__(self, arcade: Arcade) -> None:
-        self.arcade = arcade
-        self.config = arcade.config
-        self.started = time.monotonic()
-        self.user: str | None = None
-        self.address = "?"
-        self.peer = "?"
-        self.ssh_connection = ""
-        self.end_reason: str | None = None
-        self.authenticated = False
-        self.login = Login(arcade.accounts, self.config.auth, "?")
-        self._told = False  # the client was told why a key was refused
-        self.session: GameSession | None = None
-        self.game_pid: int | None = None
-        self._conn: asyncssh.SSHServerConnection | None = None
-        self._timer: asyncio.TimerHandle | None = None
-        self._held: asyncio.TimerHandle | None = None  # (not read until it fires)
-        self._shut_door = False  # it outstayed its time at the door (counted once)
-        self._settling: asyncio.Task[None] | None = None  # (auth_completed's)
-        self._lost = False  # (connection_lost came)
-        self.budget = arcade.budgets.for_connection(
-            ("?", "?"), self._who, self._hold, self._flooded
-        )
-
-    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
-        self._conn = conn
-        peer = conn.get_extra_info("peername") or ("?", 0)
-        local = conn.get_extra_info("sockname") or ("?", 0)
-        self.address = str(peer[0])
-        self.peer = f"[{peer[0]}]:{peer[1]}" if ":" in self.address else f"{peer[0]}:{peer[1]}"
-        self.ssh_connection = f"{peer[0]} {peer[1]} {local[0]} {local[1]}"
-        self.login = Login(self.arcade.accounts, self.config.auth, self.address)
-        peer_of = (self.address, self.peer)
-        self.budget = self.arcade.budgets.for_connection(
-            peer_of, self._who, self._hold, self._flooded
-        )
-        if not self.arcade.admit(self):
-            # No room at the door: not counted, not kept, not told (it has not even said hello).
-            self.end_reason = "no room at the door"
-            asyncio.get_running_loop().call_soon(conn.abort)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._lost = True
-        if self._timer is not None:
-            self._timer.cancel()
-        if self._held is not None:
-            self._held.cancel()
-        if not self.authenticated and "timeout" in str(exc).lower():
-            self.timed_out_at_door()
-        if self.end_reason is None:
-            if self.user is not None and not self.authenticated:
-                self.end_reason = "not authenticated"
-            elif exc is not None:
-                self.end_reason = gone_reason(exc)
-        self.arcade.forget(self)
-
-    @property
-    def asked(self) -> str:
-        """The name the client asked for (a guest plays under another)."""
-        return self.login.asked
-
-    def begin_auth(self, username: str) -> bool:
-        self.user = username
-        self.login.asked = username
-        refusal = self.arcade.door.room_inside(self.address)
-        if refusal is not None:
-            # Said here, after the key exchange, because clients read it only from then on.
-            self._refuse(refusal, asyncssh.DISC_TOO_MANY_CONNECTIONS)
-        return True  # in every mode: the key a client offers says who it is
-
-    def public_key_auth_supported(self) -> bool:
-        return True
-
-    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        if await self.login.key_allowed(key):
-            return True
-        refusal = self.login.refusal
-        if refusal is not None and not self._told and self._conn is not None:
-            # Shown by OpenSSH as it comes; the client may still have the right key.
-            self._told = True
-            self._conn.send_auth_banner(f"tui-reversi: {refusal}\r\n")
-        return False
-
-    def kbdint_auth_supported(self) -> bool:
-        # Under --auth password, asyncssh asks for the password this way too.
-        return NotImplemented if self.config.auth == "password" else True  # type: ignore[no-any-return]
-
-    async def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
-        """No key, or none that may be this name: a guest under the open default
-        (let in without a prompt), else refused with the sentence that says why."""
-        if await self.login.guest_allowed():
-            refusal = self.arcade.door.room_inside(self.address, guest=True)
-            if refusal is None:
-                return True
-            # Said now, while the client still listens (after login it may not).
-            self._refuse(refusal, asyncssh.DISC_TOO_MANY_CONNECTIONS)
-            return False
-        if not self._told:  # (else the banner said why)
-            self._refuse(self.login.refusal or "connect with your SSH key.")
-        return False
-
-    def password_auth_supported(self) -> bool:
-        return self.config.auth == "password"
-
-    async def validate_password(self, username: str, password: str) -> bool:
-        refusal = await self.login.password_refusal()
-        if refusal is not None:
-            self._refuse(refusal)
-            return False
-        penalties = self.arcade.penalties
-        # However the guesses come (pipelined, on many connections, from many addresses),
-        # one is compared at a time per address and per name, a few a second in all,
-        # after a wait that grows with their wrong ones (guessing.py).
-        try:
-            if not await penalties.turn(self.address, username):
-                self._refuse(TOO_MANY_GUESSES, asyncssh.DISC_TOO_MANY_CONNECTIONS)
-                return False
-            expected = (self.config.password or "").encode()
-            if expected and hmac.compare_digest(password.encode(), expected):
-                await penalties.passed(self.address, username)
-                return True
-            self.end_reason = "wrong password"
-            await penalties.failed(self.address, username, log_value(username, NAME_LENGTH))
-        except StorageError as error:
-            self.arcade.note(str(error))
-            self._refuse("the server cannot check passwords now; please try again later.")
-        return False
-
-    def auth_completed(self) -> None:
-        # Settled by a task: the store may be slow, and asyncssh calls this without
-        # awaiting it (2.14); a session asked for meanwhile waits for it (let_in).
-        self._settling = asyncio.create_task(self._settle())
-
-    async def let_in(self) -> bool:
-        """Wait until the login has settled who this is: True if let in."""
-        if self._settling is not None:
-            await asyncio.shield(self._settling)
-        return self.authenticated
-
-    async def _settle(self) -> None:
-        """Let the client in under the name it plays as, or turn it away."""
-        refusal = self.arcade.door.room_inside(self.address, guest=self.login.guest)
-        if refusal is not None:
-            self._refuse(refusal, asyncssh.DISC_TOO_MANY_CONNECTIONS)
-            return
-        in_use = {c.user for c in self.arcade.connections if c.authenticated and c.user}
-        name, problem = await self.login.settle(in_use)
-        if self._lost:
-            return  # (it went while the store was asked: the door has let it go)
-        if problem is not None:
-            self._refuse(problem)
-            return
-        self.user = name
-        self.arcade.door.enter(self.address, guest=self.login.guest)
-        self.authenticated = True
-        self.end_reason = None
-        self.arcade.log_connect(self)
-        # A connection that never asks for a game does not keep its place for long.
-        if self.session is None:
-            self._linger(self.config.login_timeout, "no game requested")
-
-    def _refuse(
-        self, sentence: str, code: int = asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
-    ) -> None:
-        """Turn the client away with one sentence (OpenSSH prints it)."""
-        self.end_reason = sentence.split(";")[0].split(":")[0].rstrip(".").lower()
-        if self._conn is not None:
-            self._conn.disconnect(code, sentence[:1].upper() + sentence[1:])
-
-    def session_requested(self) -> GameSession | bool:
-        if not self.budget.allow(CHANNEL_REQUESTS) or self.session is not None:
-            return False  # one game per connection
-        if not self.budget.allow(SESSIONS):
-            raise asyncssh.ChannelOpenError(
-                asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
-                "Too many sessions from your address; please wait a minute.",
-            )
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        self.session = GameSession(self, InputAllowance(), self.budget)
-        return self.session
-
-    # The budgets' (budgets.py).
-
-    @property
-    def guest(self) -> bool:
-        """True if it came in as a guest."""
-        return self.login.guest
-
-    def _who(self) -> str | None:
-        return self.user
-
-    def _hold(self, seconds: float) -> None:
-        """Read nothing more from the client for `seconds`: what it sends meanwhile
-        waits in its own TCP buffers. asyncssh (2.24) has no public way to stop
-        reading a connection, so its transport is asked directly. Its socket's
-        receive buffer is made small too: what is read at once after a hold
-        (asyncssh handles a whole read before anything else) is a short while's."""
-        transport = getattr(self._conn, "_transport", None)
-        if self._held is not None or transport is None or not hasattr(transport, "pause_reading"):
-            return
-        sock = transport.get_extra_info("socket")
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, HELD_RECEIVE_BUFFER)
-        transport.pause_reading()
-        self._held = asyncio.get_running_loop().call_later(seconds, self._let_go, transport)
-
-    def _flooded(self) -> None:
-        """It sent past its budgets for half a minute and more: it is ended (its game
-        hung up, saved, and the player told)."""
-        self.end(FLOODED, "this connection sent far more than anyone types, for too long.")
-        self.end_reason = FLOODED
-
-    def _let_go(self, transport: asyncio.ReadTransport) -> None:
-        self._held = None
-        if not transport.is_closing():
-            transport.resume_reading()
-
-    def timed_out_at_door(self) -> None:
-        """It outstayed its time at the door: the door shuts to its address a while."""
-        if not self._shut_door and not self.authenticated and self.address != "?":
-            self._shut_door = True
-            shut = self.arcade.door.timed_out(self.address)
-            if shut <= SHUT_FIRST:  # (after that, it is no news)
-                self.arcade.events.write(
-                    "door-shut",
-                    address=self.address,
-                    peer=self.peer,
-                    why="a connection outstayed its time at the door",
-                    wait=format_duration(shut),
-                )
-
-    # Asked by the session (hall/ssh_session.py's `Connection`).
-
-    @property
-    def adding_key(self) -> bool:
-        """True if let in only to run  keys add CODE  (login.py)."""
-        return self.login.adding_key
-
-    async def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
-        """What `keys ...` says, and the exit status (key_commands.py)."""
-        accounts = self.arcade.accounts
-        return await keys_command(
-            self.login,
-            accounts,
-            self.user or "",
-            self.config.auth,
-            words,
-            ssh,
-            passes=self.arcade.browser_passes,
-        )
-
-    # Everything else a client may ask for is refused.
-
-    def connection_requested(self, *args: object) -> bool:
-        return self._refused()
-
-    def server_requested(self, *args: object) -> bool:
-        return self._refused()
-
-    def unix_connection_requested(self, *args: object) -> bool:
-        return self._refused()
-
-    def unix_server_requested(self, *args: object) -> bool:
-        return self._refused()
-
-    def tun_requested(self, *args: object) -> bool:
-        return self._refused()
-
-    def tap_requested(self, *args: object) -> bool:
-        return self._refused()
-
-    def _refused(self) -> bool:
-        """Refused, and charged: asking again and again costs the asker."""
-        self.budget.allow(CHANNEL_REQUESTS)
-        return False
-
-    # Called by the session and the arcade.
-
-    def session_closed(self) -> None:
-        """The game is over and the client told: let the client close, or close it soon."""
-        self._linger(LINGER_AFTER_SESSION, "game over, client stayed")
-
-    def end(self, reason: str, message: str) -> None:
-        if self.session is not None and self.session.task is not None:
-            self.session.end(reason, message)
-        else:
-            self.end_reason = self.end_reason or reason
-            self.close()
-
-    def close(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
-
-    def abort(self) -> None:
-        """Drop the connection at once, without a word (it has not logged in)."""
-        if self._conn is not None:
-            self._conn.abort()
-
-    async def wait_closed(self) -> None:
-        if self._conn is not None:
-            await self._conn.wait_closed()
-
-    def _linger(self, seconds: float, reason: str) -> None:
-        """Close the connection in `seconds` unless something cancels the timer first."""
-        if self._timer is not None:
-            self._timer.cancel()
-        if seconds > 0:
-            self._timer = asyncio.get_running_loop().call_later(seconds, self._time_out, reason)
-
-    def _time_out(self, reason: str) -> None:
-        self.end_reason = self.end_reason or reason
-        self.close()
 
 
 def _make_private(config: ServeConfig) -> None:

@@ -1,7 +1,7 @@
 """One connection's way in: the name it asked for, the key it proved, the
 name it plays under, and why it was refused (accounts.py has the rules).
 
-`PlayerConnection` (arcade.py) answers asyncssh's authentication hooks (its
+`PlayerConnection` (connection.py) answers asyncssh's authentication hooks (its
 coroutines: the store is asked without holding up anyone else) by asking its
 `Login`: `key_allowed` for every key a client offers (asked once
 without a signature, once with), `guest_allowed` when a client without a
