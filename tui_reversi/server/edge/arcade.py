@@ -17,7 +17,7 @@ import select
 import sys
 import time
 from collections.abc import Callable
-from typing import Protocol, TextIO
+from typing import TextIO
 
 import asyncssh
 
@@ -39,7 +39,7 @@ from ..ledger.fleet import Fleet
 from ..ledger.store import Store
 from .browser_passes import BrowserPasses
 from .budgets import Budgets
-from .connection import PlayerConnection
+from .connection import Client, PlayerConnection
 from .door import PRESSURE_GRACE, Door
 from .event_log import EventLog, tame_library_logs
 from .guessing import PasswordGuesses
@@ -89,27 +89,6 @@ def _stderr_to_terminal() -> None:
         os.dup2(fd, sys.stderr.fileno())
     finally:
         os.close(fd)
-
-
-class Client(Protocol):
-    """One client let in at the door: an SSH connection (`PlayerConnection`) or a
-    browser page's visit (browser.py's `BrowserConnection`)."""
-
-    address: str
-    peer: str
-    user: str | None
-    authenticated: bool
-    started: float
-    end_reason: str | None
-    session: GameSession | None
-
-    @property
-    def guest(self) -> bool:
-        """True if it came in as a guest (guests have a share of the seats)."""
-
-    def end(self, reason: str, message: str) -> None: ...
-    def close(self) -> None: ...
-    async def wait_closed(self) -> None: ...
 
 
 class Arcade:

@@ -13,22 +13,20 @@ import contextlib
 import hmac
 import socket
 import time
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import asyncssh
 
 from ...storage import StorageError
 from ..config import format_duration, gone_reason
-from ..hall.ssh_session import GameSession
-from .budgets import CHANNEL_REQUESTS, FLOODED, SESSIONS, InputAllowance
-from .door import SHUT_FIRST
+from ..hall.ssh_session import GameSession, SessionServer
+from .browser_passes import BrowserPasses
+from .budgets import CHANNEL_REQUESTS, FLOODED, SESSIONS, Budgets, InputAllowance
+from .door import SHUT_FIRST, Door
 from .event_log import NAME_LENGTH, log_value
-from .guessing import TOO_MANY_GUESSES
+from .guessing import TOO_MANY_GUESSES, PasswordGuesses
 from .key_commands import keys_command
-from .login import Login
-
-if TYPE_CHECKING:
-    from .arcade import Arcade
+from .login import Accounts, Login
 
 # After its session has ended, a connection gets this long to close by itself.
 LINGER_AFTER_SESSION = 5.0
@@ -36,10 +34,70 @@ LINGER_AFTER_SESSION = 5.0
 HELD_RECEIVE_BUFFER = 16 * 1024
 
 
+class Client(Protocol):
+    """One client let in at the door: an SSH connection (`PlayerConnection`) or a
+    browser page's visit (browser.py's `BrowserConnection`)."""
+
+    address: str
+    peer: str
+    user: str | None
+    authenticated: bool
+    started: float
+    end_reason: str | None
+    session: GameSession | None
+
+    @property
+    def guest(self) -> bool:
+        """True if it came in as a guest (guests have a share of the seats)."""
+
+    def end(self, reason: str, message: str) -> None: ...
+    def close(self) -> None: ...
+    async def wait_closed(self) -> None: ...
+
+
+class Listener(SessionServer, Protocol):
+    """The running server as a connection uses it (arcade.py's `Arcade`): what a
+    session uses, and the door, the counts and the accounts. (A protocol, so this
+    module need not import arcade.py, which imports it.)"""
+
+    @property
+    def accounts(self) -> Accounts:
+        """Who may log in, and with which keys (login.py)."""
+
+    @property
+    def budgets(self) -> Budgets:
+        """What each connection and each address may send (budgets.py)."""
+
+    @property
+    def door(self) -> Door:
+        """The connections at the door and the ones let in, per address (door.py)."""
+
+    @property
+    def penalties(self) -> PasswordGuesses:
+        """Wrong passwords and what they cost (guessing.py)."""
+
+    @property
+    def connections(self) -> set[Client]:
+        """Every client let in at the door."""
+
+    @property
+    def browser_passes(self) -> BrowserPasses:
+        """Keyed players' browsers bound to their names (browser_passes.py)."""
+
+    def admit(self, connection: Client) -> bool:
+        """Count a new connection in at the door; False (not counted) if there is no room."""
+
+    def forget(self, connection: Client) -> None:
+        """A connection gone: no longer counted."""
+
+    def log_connect(self, connection: Client) -> None:
+        """Write the connection's `connect` line to the server's log."""
+
+
 class PlayerConnection(asyncssh.SSHServer):
     """One SSH connection: authentication, then at most one game session."""
 
-    def __init__(self, arcade: Arcade) -> None:
+    def __init__(self, arcade: Listener) -> None:
         self.arcade = arcade
         self.config = arcade.config
         self.started = time.monotonic()
