@@ -28,6 +28,10 @@ from mypy_extensions import i64
 
 # Entries a table may hold. Past it, a table keeps its deepest half (`deepest`).
 TT_LIMIT: Final = 200_000
+# The exact solver's table may hold more: its entries are worth more (each
+# stands for a whole subtree to the end) and the solver's null-window tests
+# at the root search the same nodes again.
+SOLVER_TT_LIMIT: Final = 800_000
 
 EXACT: Final = 0  # a midgame score is exact,
 LOWER: Final = 1  # a lower bound (the search failed high),
