@@ -433,13 +433,16 @@ class EndgameSolver:
         if self.pending >= CHECK_EVERY:
             self.check()
         best: i64 = -65
+        # Counters as words too: an unannotated 0 is a Python int, whose
+        # arithmetic and conversions mypyc checks at every step.
+        i: i64 = 0
+        n: i64 = 0
         if e == 4:
             # The last four keep this order down to the last disc.
             w: i64 = -1
             x: i64 = -1
             y: i64 = -1
             z: i64 = -1
-            n = 0
             odd_pass: i64 = 1
             while odd_pass >= 0:
                 rest = order
@@ -460,15 +463,22 @@ class EndgameSolver:
                         z = sq
                     n += 1
                 odd_pass -= 1
-            for turn in range(4):
-                # Each square in turn, the other three passed down in order.
-                sq = w if turn == 0 else x if turn == 1 else y if turn == 2 else z
+            turn: i64 = -1
+            while turn < 3:
+                turn += 1
+                # Each square in turn, the other three passed down in order
+                # (plain ifs: mypyc boxes an i64 conditional expression).
+                if turn == 0:
+                    sq, r, s, t = w, x, y, z
+                elif turn == 1:
+                    sq, r, s, t = x, w, y, z
+                elif turn == 2:
+                    sq, r, s, t = y, w, x, z
+                else:
+                    sq, r, s, t = z, w, x, y
                 f = flip_mask(own, opp, sq)
                 if not f:
                     continue
-                r = x if turn == 0 else w
-                s = y if turn <= 1 else x
-                t = y if turn == 3 else z
                 v = -self.solve3(opp ^ f, own | f | (ONE << sq), -beta, -alpha, r, s, t, False)
                 if v > best:
                     best = v
