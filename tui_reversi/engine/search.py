@@ -12,7 +12,10 @@ searched shallowly and cut when that search says, with the confidence
 asked for, that the deep one would fail high or low (Multi-ProbCut).
 
 Endgame: when few squares are empty, the exact solver (endgame.py) plays
-the position out to the last disc under the same clock and node counter.
+the position out to the last disc under the same clock and node counter;
+its root converges on the score by null-window tests from the midgame
+search's guess (`converge_root`), or, for the analysis, solves every move
+in a full window.
 
 A search's state is one `SearchRun` (a subclass of the endgame solver, so
 they share the node counter and the limits); the hot loops work on plain
