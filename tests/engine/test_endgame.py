@@ -14,7 +14,7 @@ from tui_reversi.core.bitboard import flips, legal_moves, native
 from tui_reversi.engine.build import engine_build
 from tui_reversi.engine.endgame import EndgameSolver, static_order
 from tui_reversi.engine.evaluation import SCALE
-from tui_reversi.engine.search import Engine
+from tui_reversi.engine.search import Engine, RootMove, SearchRun
 from tui_reversi.players.alphabeta_player import engine_for, score_in_discs
 
 from .test_search import minimax
@@ -190,6 +190,29 @@ def test_the_solved_score_does_not_depend_on_the_evaluation_ordering_the_moves(s
     assert trained.solve(position.own, position.opp) == ENGINES[False].solve(
         position.own, position.opp
     )
+
+
+@pytest.mark.parametrize("anti", [False, True])
+@pytest.mark.parametrize("seed", range(4))
+def test_the_roots_null_window_tests_find_the_score_from_any_first_guess(seed, anti):
+    # An exact search converges on the score by null-window tests at the
+    # root from a guess: a guess far too high or far too low (or right, or
+    # odd) must still end on the full-window score, a best move first.
+    # (14-16 empties compiled; interpreted, 11-13 keep it within seconds.)
+    fewest = 14 if engine_build().compiled else 11
+    position = random_end_position(seed, fewest + seed % 3)
+    while not position.legal_moves():
+        seed += 100
+        position = random_end_position(seed, fewest + seed % 3)
+    own, opp = position.own, position.opp
+    engine = ENGINES[anti]
+    exact = engine.solve(own, opp)
+    for first_test in sorted({-64, -40, exact - 7, exact, exact + 1, exact + 6, 40, 64}):
+        run = SearchRun(engine, own, opp, None, None, None)
+        moves = [RootMove(sq) for sq in run.order_root(native(legal_moves(own, opp)))]
+        assert run.converge_root(moves, first_test) == exact, first_test
+        assert moves[0].score == exact
+        assert -engine.solve(*child(own, opp, moves[0].square)) == exact
 
 
 # Two of the FFO endgame test positions (bench/ffo.py has all twenty): the

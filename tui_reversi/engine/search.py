@@ -12,7 +12,10 @@ searched shallowly and cut when that search says, with the confidence
 asked for, that the deep one would fail high or low (Multi-ProbCut).
 
 Endgame: when few squares are empty, the exact solver (endgame.py) plays
-the position out to the last disc under the same clock and node counter.
+the position out to the last disc under the same clock and node counter;
+its root converges on the score by null-window tests from the midgame
+search's guess (`converge_root`), or, for the analysis, solves every move
+in a full window.
 
 A search's state is one `SearchRun` (a subclass of the endgame solver, so
 they share the node counter and the limits); the hot loops work on plain
@@ -80,6 +83,10 @@ DEADLINE_SHARE: Final = 0.93
 SOLVE_FALLBACK_SHARE: Final = 0.25  # of the budget, for the midgame search before a solve
 # A midgame score at least this many discs either way: its best move leads an exact solve.
 DECIDED_MARGIN: Final = 32
+# The exact solve's first null-window test at the root: is the margin at
+# least this many discs below the midgame search's score? Most often it is
+# (a cheap proof: one move that reaches it), and the tests step up from there.
+GUESS_BELOW: Final = 2
 # Multi-ProbCut (probcut.py) at nodes this deep: shallower ones cost less to
 # search than to guess, and deeper ones than the tables' bound are not cut.
 PROBCUT_MIN_DEPTH: Final = 3
@@ -266,7 +273,11 @@ class Engine:
                 # not over 90 M). With a clock, its deeper order stays.
                 if deadline is None or empties <= 10:
                     runner.order_by_solver(root, 1 if decided else 0)
-                score = runner.solve_root(root, analyse)
+                if analyse:
+                    score = runner.solve_root(root, True)
+                else:
+                    guess = _in_discs(best.score) if best.depth > 0 else runner.static_guess()
+                    score = runner.converge_root(root, guess - GUESS_BELOW)
                 best = SearchResult(
                     root[0].square,
                     score * SCALE,
@@ -505,6 +516,54 @@ class SearchRun(EndgameSolver):
         """The exact margin, each root move solved (-1 plies: the solver)."""
         return self.search_root(moves, SOLVE, analyse, -65)
 
+    def converge_root(self, moves: list[RootMove], first_test: int) -> int:
+        """The exact margin by null-window tests at the root, the first
+        asking whether it is at least `first_test` (rounded down to even),
+        each next one just beyond the bound the last proved, until the
+        bounds meet. Puts a
+        best move first in `moves` with the margin as its score; the others
+        keep their last scores, bounds only. Only the best move's value is
+        known: the analysis, which needs every move's, uses solve_root."""
+        self.partial_best = None
+        # The margin is at least lower and at most upper. Margins are even
+        # (the empties go to the winner), so are the bounds and the tests.
+        lower = -64
+        upper = 64
+        test = min(max(first_test - (first_test & 1), lower + 2), upper)
+        while lower < upper:
+            value, index = self.root_test(moves, test)
+            if value >= test:
+                lower = value + (value & 1)
+                moves.insert(0, moves.pop(index))
+                self.partial_best = moves[0].square
+                test = lower + 2
+            else:
+                upper = value - (value & 1)
+                test = upper
+        moves[0].score = lower
+        return lower
+
+    def root_test(self, moves: list[RootMove], test: int) -> tuple[int, int]:
+        """Is the root's margin at least `test`? A null-window search of its
+        moves in order: the value and index of the first move proven to
+        reach it, else the best upper bound found (fail-soft) and -1."""
+        own, opp = self.own, self.opp
+        best = -64
+        for i, rm in enumerate(moves):
+            sq = rm.square
+            f = flip_mask(own, opp, sq)
+            v = -self.solve(opp ^ f, own | f | (ONE << sq), -test, 1 - test, False)
+            rm.score = v
+            if v >= test:
+                return v, i
+            if v > best:
+                best = v
+        return best, -1
+
+    def static_guess(self) -> int:
+        """The evaluation's margin in discs, for a solve without a midgame search."""
+        return _in_discs(self.evaluator.evaluate(self.own, self.opp))
+
     def order_by_solver(self, moves: list[RootMove], kept: int) -> None:
         """Reorders `moves` after the first `kept` as the solver orders a
         node's moves (a stable sort by its order key)."""
@@ -574,6 +633,15 @@ class SearchRun(EndgameSolver):
 
     def order_root(self, moves: i64) -> list[i64]:
         return self.mobility_order(self.own, self.opp, moves, -1)
+
+
+def _in_discs(score: int) -> int:
+    """A midgame score as a margin in discs (a proven end: its margin)."""
+    if score >= WIN:
+        score -= WIN
+    elif score <= -WIN:
+        score += WIN
+    return max(-64, min(64, score // SCALE))
 
 
 def _by_score(rm: RootMove) -> int:

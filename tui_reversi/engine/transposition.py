@@ -28,6 +28,10 @@ from mypy_extensions import i64
 
 # Entries a table may hold. Past it, a table keeps its deepest half (`deepest`).
 TT_LIMIT: Final = 200_000
+# The exact solver's table may hold more: its entries are worth more (each
+# stands for a whole subtree to the end) and the solver's null-window tests
+# at the root search the same nodes again.
+SOLVER_TT_LIMIT: Final = 800_000
 
 EXACT: Final = 0  # a midgame score is exact,
 LOWER: Final = 1  # a lower bound (the search failed high),
@@ -41,20 +45,20 @@ def tt_key(own: i64, opp: i64) -> int:
     return (int(own) << 64) + int(opp)
 
 
-def entry_move(entry: int) -> i64:
+def entry_move(entry: i64) -> i64:
     """The best square of either kind of entry, or -1."""
     return i64(entry & 127) - 1
 
 
-def solver_entry(lower: int, upper: int, empties: int, best_sq: i64) -> int:
-    return (lower + 64) << 22 | (upper + 64) << 14 | empties << 7 | int(best_sq + 1)
+def solver_entry(lower: i64, upper: i64, empties: i64, best_sq: i64) -> i64:
+    return (lower + 64) << 22 | (upper + 64) << 14 | empties << 7 | (best_sq + 1)
 
 
-def solver_lower(entry: int) -> int:
+def solver_lower(entry: i64) -> i64:
     return (entry >> 22) - 64
 
 
-def solver_upper(entry: int) -> int:
+def solver_upper(entry: i64) -> i64:
     return (entry >> 14 & 255) - 64
 
 
