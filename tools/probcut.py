@@ -16,6 +16,9 @@ could have been chosen, and writes the parameters file.
 
     nice -n 10 python tools/probcut.py data/seed-2/*.txt --jobs 2
 
+It searches with the weights the engine plays with ($TUI_REVERSI_WEIGHTS,
+else the shipped ones) and writes the digest of those into the file.
+
 The defaults (2,000 positions, depth 10, seed 1) make the shipped file:
 about 9 minutes of CPU, under 5 on two cores. Deterministic: the same
 arguments and weights give the same file. Needs numpy (`pip install -e '.[train]'`).
@@ -35,7 +38,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tui_reversi.engine.evaluation import SCALE, WIN
-from tui_reversi.engine.pattern_weights import WEIGHTS_PATH, trained_evaluator
+from tui_reversi.engine.pattern_weights import trained_evaluator, weights_path
 from tui_reversi.engine.probcut import (
     PROBCUT_PATH,
     Pair,
@@ -187,7 +190,7 @@ def main() -> None:
     rows = [(64 - (own | opp).bit_count(), s) for (own, opp), s in zip(chosen, scores, strict=True)]
     pairs, report = fit(rows, args.depth, buckets(args.bucket))
     print("\n".join(report))
-    write_probcut(args.out, ProbCutFit(tuple(pairs)), weights_digest(WEIGHTS_PATH))
+    write_probcut(args.out, ProbCutFit(tuple(pairs)), weights_digest(weights_path()))
     print(
         f"{len(chosen)} positions searched {args.depth} deep, {len(pairs)} pairs "
         f"written to {args.out} in {time.perf_counter() - started:.0f} s"

@@ -7,6 +7,19 @@ there is labelled with its exact value, and every earlier position with the
 final margin of that game (perfect play over its last plies). Labels are
 disc margins for the side to move, WOF counting.
 
+Options for deeper labels (issue 42): `--openings book` starts each game
+from a position of the opening book drawn uniformly (every stored
+position, not only the best lines), the random plies counted from there;
+`--evaluation trained` searches with the shipped (or $TUI_REVERSI_WEIGHTS)
+pattern weights, `--selectivity T` with ProbCut at t = T; `--labels search`
+labels every position before the solver's with the score of the
+`--depth`-ply search that chooses its move (rounded to discs) rather than
+the game's final margin.
+
+    nice -n 5 python tools/selfplay.py --games 400 --seed 11 --jobs 1 --openings book \
+        --random-plies 0 2 --evaluation trained --selectivity 2 --labels search \
+        --depth 10 --solve 20 --out-dir data/deep-11
+
 Writes one line per position: `OWN OPP MARGIN` (hex bitboards of the side to
 move and of the other side, then the margin), into a folder of chunk files
 of `--chunk` games each. Game i is a pure function of (seed, i), so any
@@ -25,28 +38,83 @@ import multiprocessing
 import random
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tui_reversi.core.bitboard import flip_table, legal_moves
+from tui_reversi.engine.book import read_book, shipped_path
+from tui_reversi.engine.evaluation import SCALE, WIN
+from tui_reversi.engine.pattern_weights import trained_evaluator
+from tui_reversi.engine.probcut import load_probcut
 from tui_reversi.engine.search import Engine
 
 START_OWN = 0x0000000810000000  # Black (to move): d5, e4
 START_OPP = 0x0000001008000000  # White: d4, e5
 
-_ENGINE: list[Engine] = []
+
+@dataclass(frozen=True)
+class Settings:
+    """How the games of a run are played and labelled (the same in every process)."""
+
+    depth: int = 6
+    solve: int = 16
+    lo: int = 4  # random plies, at least
+    hi: int = 14  # and at most
+    openings: str = "start"  # or "book": a book position drawn at random
+    evaluation: str = "handmade"  # or "trained"
+    selectivity: float | None = None  # ProbCut's t (trained only); None: no cuts
+    labels: str = "outcome"  # or "search": the --depth search's score
 
 
-def play_game(seed: int, number: int, depth: int, solve: int, lo: int, hi: int) -> list[str]:
+_ENGINE: dict[Settings, Engine] = {}
+_OPENINGS: list[tuple[int, int]] = []
+
+
+def engine_for(settings: Settings) -> Engine:
+    """This process's engine for `settings`, made once."""
+    if settings not in _ENGINE:
+        evaluator = probcut = None
+        if settings.evaluation == "trained":
+            evaluator = trained_evaluator(False)
+            if evaluator is None:
+                raise SystemExit("the trained evaluation cannot be read")
+            if settings.selectivity is not None:
+                fit = load_probcut()
+                if fit is None:
+                    raise SystemExit("the ProbCut parameters cannot be read for these weights")
+                probcut = fit.at(settings.selectivity)
+        _ENGINE[settings] = Engine(False, evaluator, probcut)
+    return _ENGINE[settings]
+
+
+def book_openings() -> list[tuple[int, int]]:
+    """Every position of the opening book (side to move first), in a fixed order."""
+    if not _OPENINGS:
+        _OPENINGS.extend(sorted(read_book(shipped_path())))
+    return _OPENINGS
+
+
+def discs(score: int) -> int:
+    """A search score in discs, a proven end's as its margin."""
+    if score >= WIN:
+        score -= WIN
+    elif score <= -WIN:
+        score += WIN
+    return round(score / SCALE)
+
+
+def play_game(seed: int, number: int, settings: Settings) -> list[str]:
     """The labelled positions of game `number` of run `seed`."""
     rng = random.Random(seed * 1_000_003 + number)
-    if not _ENGINE:
-        _ENGINE.append(Engine(False))
-    engine = _ENGINE[0]
+    engine = engine_for(settings)
+    depth, solve, lo, hi = settings.depth, settings.solve, settings.lo, settings.hi
     flips = flip_table()
     own, opp = START_OWN, START_OPP
-    black = True  # Black is to move
+    if settings.openings == "book":
+        own, opp = rng.choice(book_openings())
+    black = True  # Black is to move (with a book opening: the side to move, whichever it is)
     random_plies = rng.randint(lo, hi)
     ply = 0
     midgame: list[tuple[int, int, bool]] = []  # labelled once the game is decided
@@ -67,6 +135,13 @@ def play_game(seed: int, number: int, depth: int, solve: int, lo: int, hi: int) 
             if black_margin is None:
                 black_margin = margin if black else -margin
             square = result.move
+        elif settings.labels == "search":
+            result = engine.search(own, opp, max_depth=depth, exact_empties=0)
+            lines.append(f"{own:x} {opp:x} {discs(result.score)}")
+            if ply < random_plies:
+                square = rng.choice([sq for sq in range(64) if moves >> sq & 1])
+            else:
+                square = result.move
         else:
             midgame.append((own, opp, black))
             if ply < random_plies:
@@ -86,7 +161,7 @@ def play_game(seed: int, number: int, depth: int, solve: int, lo: int, hi: int) 
     return out + lines
 
 
-def _task(args: tuple[int, int, int, int, int, int]) -> list[str]:
+def _task(args: tuple[int, int, Settings]) -> list[str]:
     return play_game(*args)
 
 
@@ -103,21 +178,40 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=6, help="midgame search depth (plies)")
     parser.add_argument("--solve", type=int, default=16, help="solve from this many empties")
     parser.add_argument("--random-plies", type=int, nargs=2, default=(4, 14), metavar=("LO", "HI"))
+    parser.add_argument(
+        "--openings",
+        choices=("start", "book"),
+        default="start",
+        help="start every game from the start, or from a book position drawn at random",
+    )
+    parser.add_argument("--evaluation", choices=("handmade", "trained"), default="handmade")
+    parser.add_argument(
+        "--selectivity", type=float, help="ProbCut's t for the searches (trained only)"
+    )
+    parser.add_argument(
+        "--labels",
+        choices=("outcome", "search"),
+        default="outcome",
+        help="label positions before the solver's by the game's margin or by their search's score",
+    )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=1000, help="games per file")
     parser.add_argument("--out-dir", required=True, type=Path, help="folder of the chunk files")
     args = parser.parse_args()
-    run(
-        args.out_dir,
-        args.seed,
-        args.first,
-        args.games,
-        args.chunk,
-        args.jobs,
+    if args.selectivity is not None and args.evaluation != "trained":
+        parser.error("--selectivity needs --evaluation trained (ProbCut is fitted for it)")
+    lo, hi = args.random_plies
+    settings = Settings(
         args.depth,
         args.solve,
-        tuple(args.random_plies),
+        lo,
+        hi,
+        args.openings,
+        args.evaluation,
+        args.selectivity,
+        args.labels,
     )
+    run(args.out_dir, args.seed, args.first, args.games, args.chunk, args.jobs, settings)
 
 
 def run(
@@ -127,16 +221,15 @@ def run(
     games: int,
     chunk: int,
     jobs: int,
-    depth: int = 6,
-    solve: int = 16,
-    random_plies: tuple[int, int] = (4, 14),
+    settings: Settings | None = None,
 ) -> None:
     """Play games first..first+games-1 into `out_dir`, a file per `chunk`
     games; a chunk already there is kept, so a stopped run resumes."""
     out_dir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     played = positions = 0
-    lo, hi = random_plies
+    if settings is None:
+        settings = Settings()
     with contextlib.ExitStack() as stack:
         # One job plays in this process; more in a pool of processes.
         pool = stack.enter_context(multiprocessing.Pool(jobs)) if jobs > 1 else None
@@ -145,7 +238,7 @@ def run(
             path = chunk_path(out_dir, start, last)
             if path.exists():
                 continue
-            tasks = [(seed, n, depth, solve, lo, hi) for n in range(start, last + 1)]
+            tasks = [(seed, n, settings) for n in range(start, last + 1)]
             partial = path.with_suffix(".part")
             with open(partial, "w") as out:
                 played_lines = pool.imap(_task, tasks, chunksize=4) if pool else map(_task, tasks)
@@ -163,7 +256,7 @@ def run(
     print(
         f"{played} games played ({games - played} already there), {positions} positions in "
         f"{time.perf_counter() - started:.0f} s with {jobs} processes "
-        f"(seed {seed}, depth {depth}, solve {solve})"
+        f"(seed {seed}, {settings})"
     )
 
 

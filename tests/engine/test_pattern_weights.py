@@ -93,6 +93,21 @@ def test_with_weights_the_engine_searches_with_them(
     assert Engine(False, evaluator).search(start.own, start.opp, max_depth=3).move is not None
 
 
+def test_the_weights_variable_names_another_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "other.bin"
+    write_weights(path, _tables())
+    monkeypatch.setattr(pattern_weights, "_loaded", {})
+    monkeypatch.setenv(pattern_weights.WEIGHTS_VARIABLE, str(path))
+    assert load_tables() == [pack(table) for table in _tables()]
+    monkeypatch.setenv(pattern_weights.WEIGHTS_VARIABLE, str(tmp_path / "gone.bin"))
+    assert load_tables() is None
+    assert "gone.bin" in (pattern_weights.weights_problem() or "")
+    monkeypatch.delenv(pattern_weights.WEIGHTS_VARIABLE)
+    assert load_tables() == read_weights(pattern_weights.WEIGHTS_PATH)
+
+
 def test_the_trained_engine_never_needs_numpy() -> None:
     import subprocess
     import sys

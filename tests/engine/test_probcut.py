@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tui_reversi.core import Variant
-from tui_reversi.engine import probcut
+from tui_reversi.engine import pattern_weights, probcut
 from tui_reversi.engine.pattern_weights import WEIGHTS_PATH, trained_evaluator
 from tui_reversi.engine.probcut import (
     Pair,
@@ -93,6 +93,22 @@ def test_hard_plays_without_probcut_when_its_file_is_damaged(
     assert (result.move, result.score, result.nodes) == (plain.move, plain.score, plain.nodes)
     assert load_probcut() is None  # read once: the same answer, no second sentence
     assert len(caplog.records) == 1
+
+
+def test_the_variables_name_other_parameters_for_other_weights(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    weights = tmp_path / "w.bin"
+    weights.write_bytes(WEIGHTS_PATH.read_bytes())
+    path = tmp_path / "p.txt"
+    write_probcut(path, FIT, weights_digest(weights))
+    monkeypatch.setattr(probcut, "_loaded", {})
+    monkeypatch.setenv(probcut.PROBCUT_VARIABLE, str(path))
+    monkeypatch.setenv(pattern_weights.WEIGHTS_VARIABLE, str(weights))
+    assert load_probcut() == FIT
+    monkeypatch.setattr(probcut, "_loaded", {})
+    monkeypatch.setenv(pattern_weights.WEIGHTS_VARIABLE, str(tmp_path / "other.bin"))
+    assert load_probcut() is None  # fitted with other weights than those played with
 
 
 def test_probcut_only_with_the_trained_evaluation_and_a_selectivity() -> None:

@@ -14,6 +14,7 @@ import pytest
 
 from tui_reversi.core.bitboard import native
 from tui_reversi.engine import pattern_weights
+from tui_reversi.engine.book import BOOK_PATH, read_book
 from tui_reversi.engine.evaluation import SCALE
 from tui_reversi.engine.pattern_weights import read_weights
 from tui_reversi.engine.patterns import PatternEvaluator
@@ -25,6 +26,7 @@ def _tool(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(f"tools_{name}", TOOLS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # for its dataclasses
     spec.loader.exec_module(module)
     return module
 
@@ -32,8 +34,9 @@ def _tool(name: str) -> ModuleType:
 selfplay = _tool("selfplay")
 
 
-def _play(folder: Path, games: int = 5) -> None:
-    selfplay.run(folder, seed=3, first=0, games=games, chunk=2, jobs=1, depth=1, solve=6)
+def _play(folder: Path, games: int = 5, **settings: object) -> None:
+    how = selfplay.Settings(depth=1, solve=6, **settings)
+    selfplay.run(folder, seed=3, first=0, games=games, chunk=2, jobs=1, settings=how)
 
 
 def test_self_play_is_a_function_of_its_seed(tmp_path: Path) -> None:
@@ -50,6 +53,18 @@ def test_self_play_is_a_function_of_its_seed(tmp_path: Path) -> None:
     lines = (tmp_path / "a" / names[0]).read_text().splitlines()
     own, opp, margin = lines[-1].split()  # the last position: solved exactly
     assert int(own, 16) & int(opp, 16) == 0 and -64 <= int(margin) <= 64
+
+
+def test_search_labels_start_from_the_book_and_are_reproducible(tmp_path: Path) -> None:
+    settings = {"openings": "book", "evaluation": "trained", "labels": "search"}
+    _play(tmp_path / "a", games=2, **settings)
+    _play(tmp_path / "b", games=2, **settings)
+    a = (tmp_path / "a" / "games-000000-000001.txt").read_text()
+    assert a == (tmp_path / "b" / "games-000000-000001.txt").read_text()
+    lines = [line.split() for line in a.splitlines()]
+    first = (int(lines[0][0], 16), int(lines[0][1], 16))
+    assert first in read_book(BOOK_PATH)  # the first game starts at a book position
+    assert all(-64 <= int(margin) <= 64 for *_, margin in lines)
 
 
 def test_a_stopped_run_resumes_at_its_first_missing_chunk(tmp_path: Path) -> None:

@@ -185,8 +185,10 @@ def test_a_wipeout_of_easy_shows_easys_blunders_adds_up_and_is_the_same_twice():
     assert easy.counts["mistake"] + easy.counts["blunder"] >= 3
     # The winner made one move that every evaluation rates below the best
     # (19. h4 for c1: 15 discs at 10 plies with the trained evaluation, 6 with
-    # the one before it, 2 with the hand-made one); the loser made them all.
-    assert newcomer.counts["mistake"] + newcomer.counts["blunder"] <= 1
+    # the one before it, 2 with the hand-made one), and one that the weights
+    # refitted to deeper labels rate a mistake at depth 6 (15. f1 for e2: 7.8
+    # discs, 4.3 with the weights before); the loser made them all.
+    assert newcomer.counts["mistake"] + newcomer.counts["blunder"] <= 2
     assert easy.average_loss > 3 * newcomer.average_loss
     # The losses explain the result: White's minus Black's is the change from
     # the first position's value (Black's best) to the final 64, but for the

@@ -280,7 +280,10 @@ def analysed(transcript: str) -> SavedGame:
     return replace(SavedGame.from_game(game), analysis=analysis)
 
 
-LABELLED = "f5d6c3d3c4f4f6f3e6e7"  # at depth 2, two inaccuracies among its moves
+# At depth 2, a mistake (9. c2) and an inaccuracy (10. e6) among its moves
+# (f5d6c3d3c4f4f6f3e6e7 had two inaccuracies with the weights before the
+# deeper labels, none with the refined ones).
+LABELLED = "f5d6c3d3c4f4c5b3c2e6"
 
 
 def test_an_analysed_game_keeps_its_best_moves_lines_and_labels_through_ggf():

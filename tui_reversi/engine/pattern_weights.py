@@ -12,7 +12,9 @@ Format, version 1: four text lines, then the payload.
 
 Weights are in score units (evaluation.SCALE per disc). The digest is
 checked before anything is decompressed, so a truncated or altered file is
-refused as a whole. Reading a missing or bad file raises WeightsError with
+refused as a whole. $TUI_REVERSI_WEIGHTS names another weights file to
+play with instead of the shipped one (to match or measure two sets of
+weights without editing the package). Reading a missing or bad file raises WeightsError with
 one sentence saying what is wrong; `load_tables()` then answers None once per
 process, the engine keeps the hand-made evaluation, and `weights_problem()`
 gives the sentence for the player to show.
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import sys
 import zlib
 from array import array
@@ -34,6 +37,7 @@ from .patterns import PHASE_SIZE, PHASES, PatternEvaluator
 MAGIC = "TUI-REVERSI-PATTERNS"
 VERSION = 1
 WEIGHTS_PATH = Path(__file__).with_name("data") / "patterns.bin"
+WEIGHTS_VARIABLE = "TUI_REVERSI_WEIGHTS"  # another weights file instead of the shipped one
 
 
 _log = logging.getLogger(__name__)
@@ -90,11 +94,18 @@ def read_weights(path: Path) -> list[bytes]:
     return [raw[i * size : (i + 1) * size] for i in range(PHASES)]
 
 
+def weights_path() -> Path:
+    """The weights the trained evaluation plays with: $TUI_REVERSI_WEIGHTS,
+    else the shipped ones."""
+    chosen = os.environ.get(WEIGHTS_VARIABLE)
+    return Path(chosen) if chosen else WEIGHTS_PATH
+
+
 def load_tables(path: Path | None = None) -> list[bytes] | None:
-    """The weights in `path` (by default the shipped ones), read once per
+    """The weights in `path` (by default weights_path()), read once per
     process; None (and one logged sentence) when they cannot be used."""
     if path is None:
-        path = WEIGHTS_PATH
+        path = weights_path()
     if path not in _loaded:
         try:
             _loaded[path] = read_weights(path)
@@ -106,9 +117,9 @@ def load_tables(path: Path | None = None) -> list[bytes] | None:
 
 
 def weights_problem(path: Path | None = None) -> str | None:
-    """Why the weights (by default the shipped ones) could not be used, once
+    """Why the weights (by default weights_path()) could not be used, once
     a load was tried; None when they were read or never asked for."""
-    return _problems.get(WEIGHTS_PATH if path is None else path)
+    return _problems.get(weights_path() if path is None else path)
 
 
 def trained_evaluator(anti: bool) -> Evaluator | None:

@@ -23,12 +23,15 @@ Format, version 1: three text lines, an empty line, then the table.
 A missing or bad file, or one fitted with other weights, raises
 ProbCutError with one sentence; `load_probcut()` then answers None once per
 process (one logged sentence) and the search runs without cuts.
+$TUI_REVERSI_PROBCUT names another parameters file to use instead of the
+shipped one (with $TUI_REVERSI_WEIGHTS, to match other weights).
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +41,7 @@ from .search import PROBCUT_A_SCALE, PROBCUT_MAX_DEPTH, PROBCUT_MIN_DEPTH, ProbC
 MAGIC = "TUI-REVERSI-PROBCUT"
 VERSION = 1
 PROBCUT_PATH = Path(__file__).with_name("data") / "probcut.txt"
+PROBCUT_VARIABLE = "TUI_REVERSI_PROBCUT"  # another parameters file instead of the shipped one
 
 _log = logging.getLogger(__name__)
 _loaded: dict[Path, ProbCutFit | None] = {}
@@ -145,17 +149,23 @@ def read_probcut(path: Path, weights: str) -> ProbCutFit:
     return ProbCutFit(tuple(pairs))
 
 
+def probcut_path() -> Path:
+    """The parameters the search cuts with: $TUI_REVERSI_PROBCUT, else the shipped ones."""
+    chosen = os.environ.get(PROBCUT_VARIABLE)
+    return Path(chosen) if chosen else PROBCUT_PATH
+
+
 def load_probcut(path: Path | None = None, weights: Path | None = None) -> ProbCutFit | None:
-    """The parameters in `path` (by default the shipped ones) for the
-    weights in `weights` (by default the shipped pattern weights), read once
-    per process; None (and one logged sentence) when they cannot be used."""
+    """The parameters in `path` (by default probcut_path()) for the weights
+    in `weights` (by default pattern_weights.weights_path()), read once per
+    process; None (and one logged sentence) when they cannot be used."""
     if path is None:
-        path = PROBCUT_PATH
+        path = probcut_path()
     if path not in _loaded:
         if weights is None:
-            from .pattern_weights import WEIGHTS_PATH
+            from .pattern_weights import weights_path
 
-            weights = WEIGHTS_PATH
+            weights = weights_path()
         try:
             _loaded[path] = read_probcut(path, weights_digest(weights))
         except ProbCutError as error:
