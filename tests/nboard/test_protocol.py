@@ -233,10 +233,10 @@ def test_a_book_move_is_answered_without_a_search_and_with_the_book_s_value():
 
 
 def test_go_tells_an_exact_solve_from_a_win_draw_or_loss_solve():
-    twenty = played_until(lambda game: game.position.empty_count <= 20, seed=5)
-    nboard = Transcript("nboard 2", "set depth 60", f"set game {ggf(twenty.transcript())}")
+    twenty_two = played_until(lambda game: game.position.empty_count <= 22, seed=5)
+    nboard = Transcript("nboard 2", "set depth 60", f"set game {ggf(twenty_two.transcript())}")
     codes = {line.split()[4] for line in nboard.send("go") if line.startswith("search ")}
-    assert "100%W" in codes and "100%" not in codes  # hard decides 19-20 empties by sign
+    assert "100%W" in codes and "100%" not in codes  # hard decides 21-22 empties by sign
     fourteen = played_until(lambda game: game.position.empty_count <= 14, seed=5)
     nboard.send(f"set game {ggf(fourteen.transcript())}")
     codes = {line.split()[4] for line in nboard.send("go") if line.startswith("search ")}

@@ -37,6 +37,7 @@ from ..core import Game, Move, Position, ReversiError, Variant
 from ..engine.evaluation import SCALE
 from ..players.alphabeta_player import (
     PLACEMENT_DEPTH,
+    RANKING_EXACT_EMPTIES,
     AlphaBetaPlayer,
     analyse_position,
     score_in_discs,
@@ -238,7 +239,12 @@ class NBoardSession:
                 position, Limit(time=seconds, depth=depth), cancelled=cancelled, progress=thinking
             )
             evaluation = _evaluation(player, position, move)
-            if self.contempt and player.last_result is not None and player.last_result.exact:
+            if (
+                self.contempt
+                and player.last_result is not None
+                and player.last_result.exact
+                and position.empty_count <= RANKING_EXACT_EMPTIES
+            ):
                 move, evaluation = self._with_contempt(position, player, cancelled) or (
                     move,
                     evaluation,

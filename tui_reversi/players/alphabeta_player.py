@@ -38,17 +38,22 @@ EXPERT_SELECTIVITY = 2.0
 ANALYSIS_SELECTIVITY = 3.0
 
 if NATIVE_WORDS:
-    # The compiled engine (bench/search.py: about forty times the nodes per
-    # second) solves game positions with 18 empties in at most 0.22 s of CPU
-    # and 20 in 0.07-0.81 s, and decides win, draw or loss at 20 empties in
-    # at most 0.16 s and at 22-23 (FFO #41-44) in 0.5-4 s (bench/ffo.py;
-    # measured with the solver of issue 31). Hard's second leaves room for
-    # the midgame search that runs first; expert's five for the harder ones.
-    HARD = Level("hard", 18, 20, HARD_SELECTIVITY)
+    # Judged by the solver, hard's moves at 20-23 empties gave away 0.13
+    # discs a move when it solves exactly from 20 empties and for win, draw
+    # or loss from 22, against 0.28 from 18 and 20, and neither turned an
+    # outcome (bench/endgame_choice.py, 93 positions, 1 s a move: a solve
+    # that the second cannot finish leaves the move to a midgame search of
+    # a quarter of it). Expert's five seconds make the same solves surer.
+    HARD = Level("hard", 20, 22, HARD_SELECTIVITY)
     EXPERT = Level("expert", 20, 22, EXPERT_SELECTIVITY)
+    # Ranking every move (the hints, the analysis, NBoard's contempt)
+    # solves each one fully, which costs far more than proving one best
+    # move: it stays at the 18 empties hard solved from before.
+    RANKING_EXACT_EMPTIES = 18
 else:
     HARD = Level("hard", 13, selectivity=HARD_SELECTIVITY)
     EXPERT = Level("expert", 16, 20, EXPERT_SELECTIVITY)
+    RANKING_EXACT_EMPTIES = 13
 
 # A fixed-depth look at each centre shape during the Reversi placements.
 PLACEMENT_DEPTH = 4
@@ -235,7 +240,7 @@ def analyse_position(
     variant: Variant,
     limit: Limit,
     cancelled: CancelCheck | None,
-    exact_empties: int = HARD.exact_empties,
+    exact_empties: int = RANKING_EXACT_EMPTIES,
     each_depth: Callable[[int, list[MoveScore]], None] | None = None,
 ) -> list[MoveScore]:
     """Every legal move with the engine's score for the mover, best first,
