@@ -12,9 +12,9 @@ draw into a loss): the last is what a match's score feels.
     nice -n 10 python bench/endgame_choice.py                      # 18/20 against 20/22
     nice -n 10 python bench/endgame_choice.py --pairs 18/20 18/22 --games 40 --jobs 2
 
-The positions come from games of hard at depth 4 against medium (two random
-moves early, seeded as bench/reach.py's), one position at each empties count
-asked for a game. Prints figures only; never asserts a duration.
+The positions come from bench/reach.py's seeded games (hard at depth 4
+against medium, two random moves early), one at each empties count asked
+for a game. Prints figures only; never asserts a duration.
 """
 
 from __future__ import annotations
@@ -27,31 +27,22 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
-from tui_reversi.core import Game, Position  # noqa: E402
+from reach import seeded_games  # noqa: E402  (bench/reach.py's games)
+
+from tui_reversi.core import Position  # noqa: E402
 
 
 def positions(games: int, empties: set[int]) -> list[str]:
     """A position at each of `empties` (with two moves or more) of `games`
     seeded games."""
-    from tui_reversi.players import create_player
-    from tui_reversi.players.base import Limit
-
-    found = []
-    for seed in range(games):
-        hard = create_player("hard", seed=seed)
-        medium = create_player("medium", seed=seed)
-        easy = create_player("easy", seed=seed)
-        game = Game()
-        while not game.is_over:
-            ply = game.length
-            player = easy if ply in (2, 5) else hard if ply % 2 == seed % 2 else medium
-            depth = 4 if player is hard else 2
-            game.play(player.choose_move(game.position, Limit(depth=depth)))
-        for position in game.positions:
-            if position.empty_count in empties and len(position.legal_moves()) > 1:
-                found.append(str(position))
-    return found
+    return [
+        str(position)
+        for game in seeded_games(games)
+        for position in game.positions
+        if position.empty_count in empties and len(position.legal_moves()) > 1
+    ]
 
 
 def judge(job: tuple[str, list[tuple[int, int]], float]) -> list[tuple[int, int, int]]:

@@ -53,14 +53,14 @@ for line in sys.stdin:
 """
 
 
-def positions(games: int) -> list[str]:
-    """Every second position from 40 empties down of `games` seeded games
-    (hard at depth 4 against medium, with two random moves early)."""
+def seeded_games(games: int):
+    """`games` repeatable games: hard at depth 4 against medium, with two
+    random moves early (bench/endgame_choice.py takes its positions from
+    them too)."""
     from tui_reversi.core import Game
     from tui_reversi.players import create_player
     from tui_reversi.players.base import Limit
 
-    found = []
     for seed in range(games):
         hard = create_player("hard", seed=seed)
         medium = create_player("medium", seed=seed)
@@ -71,6 +71,13 @@ def positions(games: int) -> list[str]:
             player = easy if ply in (2, 5) else hard if ply % 2 == seed % 2 else medium
             depth = 4 if player is hard else 2
             game.play(player.choose_move(game.position, Limit(depth=depth)))
+        yield game
+
+
+def positions(games: int) -> list[str]:
+    """Every second position from 40 empties down of `games` seeded games."""
+    found = []
+    for game in seeded_games(games):
         for position in game.positions:
             empties = position.empty_count
             if 4 <= empties <= 40 and empties % 2 == 0 and position.legal_mask():
