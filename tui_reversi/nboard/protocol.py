@@ -318,9 +318,7 @@ class NBoardSession:
     ) -> tuple[Move, float] | None:
         """The solved position's best move, and its true value, when a draw
         is worth -contempt centidiscs (every move solved); None when stopped."""
-        ranked = analyse_position(
-            position, player.variant, Limit(), cancelled, player.exact_empties
-        )
+        ranked = analyse_position(position, player.variant, Limit(), cancelled)
         if cancelled() or not ranked or not all(scored.exact for scored in ranked):
             return None
 

@@ -41,14 +41,15 @@ if NATIVE_WORDS:
     # Judged by the solver, hard's moves at 20-23 empties gave away 0.13
     # discs a move when it solves exactly from 20 empties and for win, draw
     # or loss from 22, against 0.28 from 18 and 20, and neither turned an
-    # outcome (bench/endgame_choice.py, 93 positions, 1 s a move: a solve
-    # that the second cannot finish leaves the move to a midgame search of
-    # a quarter of it). Expert's five seconds make the same solves surer.
+    # outcome (bench/endgame_choice.py, 93 positions, 1 s a move; a solve
+    # the second cannot finish leaves the move to what it had proven, or to
+    # the midgame search run first). Expert's five seconds make the same
+    # solves surer.
     HARD = Level("hard", 20, 22, HARD_SELECTIVITY)
     EXPERT = Level("expert", 20, 22, EXPERT_SELECTIVITY)
-    # Ranking every move (the hints, the analysis, NBoard's contempt)
-    # solves each one fully, which costs far more than proving one best
-    # move: it stays at the 18 empties hard solved from before.
+    # Ranking every move (the hints, NBoard's hint and contempt) solves
+    # each one fully, which costs far more than proving one best move: it
+    # stays at the 18 empties hard solved from before.
     RANKING_EXACT_EMPTIES = 18
 else:
     HARD = Level("hard", 13, selectivity=HARD_SELECTIVITY)
