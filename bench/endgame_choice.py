@@ -14,7 +14,9 @@ draw into a loss): the last is what a match's score feels.
 
 The positions come from bench/reach.py's seeded games (hard at depth 4
 against medium, two random moves early), one at each empties count asked
-for a game. Prints figures only; never asserts a duration.
+for a game. Each pair's search starts with an empty transposition table,
+where in a game hard's keeps what its last move's search found. Prints
+figures only; never asserts a duration.
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 from reach import seeded_games  # noqa: E402  (bench/reach.py's games)
 
 from tui_reversi.core import Position  # noqa: E402
+from tui_reversi.engine.pattern_weights import trained_evaluator  # noqa: E402
+from tui_reversi.engine.probcut import load_probcut  # noqa: E402
+from tui_reversi.engine.search import Engine  # noqa: E402
+from tui_reversi.players.alphabeta_player import HARD  # noqa: E402
 
 
 def positions(games: int, empties: set[int]) -> list[str]:
@@ -48,19 +54,13 @@ def positions(games: int, empties: set[int]) -> list[str]:
 def judge(job: tuple[str, list[tuple[int, int]], float]) -> list[tuple[int, int, int]]:
     """For each threshold pair: (empties, discs given away, 1 if the outcome
     turned) of hard's move in the position."""
-    from tui_reversi.engine.evaluation import SCALE
-    from tui_reversi.engine.pattern_weights import trained_evaluator
-    from tui_reversi.engine.probcut import load_probcut
-    from tui_reversi.engine.search import Engine
-    from tui_reversi.players.alphabeta_player import HARD
-
     board, pairs, seconds = job
     position = Position.from_string(board)
     evaluator = trained_evaluator(False)
     fit = load_probcut()
     assert evaluator is not None and fit is not None and HARD.selectivity is not None
     solver = Engine(False, evaluator)
-    best = solver.search(position.own, position.opp, exact_empties=64).score // SCALE
+    best = solver.solve(position.own, position.opp)
     sign = (best > 0) - (best < 0)
     answers = []
     for exact, wdl in pairs:
@@ -88,6 +88,8 @@ def main() -> None:
     except ValueError:
         parser.error("a pair is two numbers of empties, EXACT/WDL: 18/20")
     boards = positions(args.games, set(args.empties))
+    if not boards:
+        raise SystemExit("No position of these games has those empties and two moves or more.")
     jobs = [(board, pairs, args.seconds) for board in boards]
     with Pool(args.jobs) as pool:
         judged = pool.map(judge, jobs, chunksize=1)

@@ -20,10 +20,13 @@ import argparse
 import statistics
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from tui_reversi.core import Game  # noqa: E402
 
 # Runs in a worker: for each board string read from stdin, hard's search at
 # the budget; answers "depth exact".
@@ -53,11 +56,10 @@ for line in sys.stdin:
 """
 
 
-def seeded_games(games: int):
+def seeded_games(games: int) -> Iterator[Game]:
     """`games` repeatable games: hard at depth 4 against medium, with two
     random moves early (bench/endgame_choice.py takes its positions from
     them too)."""
-    from tui_reversi.core import Game
     from tui_reversi.players import create_player
     from tui_reversi.players.base import Limit
 
