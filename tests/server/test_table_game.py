@@ -83,6 +83,14 @@ class Server:
                 return found
         raise AssertionError(f"the server never logged {pattern!r}; it logged:\n{self.log}")
 
+    def logged(self) -> list[str]:
+        """Every line the server has written so far (for a failure's message)."""
+        while True:
+            try:
+                self.log.append(self.lines.get_nowait())
+            except queue.Empty:
+                return self.log
+
     def stop(self) -> None:
         self.process.terminate()
         self.process.wait(timeout=30)
@@ -129,7 +137,15 @@ def wait_screen(tmux: Tmux, name: str, check, what: str, timeout: float = 30.0) 
         except AssertionError:
             pass  # half drawn
         time.sleep(0.05)
-    raise AssertionError(f"{what} never appeared on {name}'s screen:\n{screen(tmux, name)}")
+    # What the pane's command and the server (where the fixture has one) did
+    # instead, so that a failure under load says which side stalled.
+    pane = tmux("display-message", "-p", "-t", name, "dead=#{pane_dead} status=#{pane_dead_status}")
+    server = getattr(tmux, "server", None)
+    said = "".join(server.logged()[-30:]) if server is not None else "(no server)\n"
+    raise AssertionError(
+        f"{what} never appeared on {name}'s screen ({pane.strip()}):\n{screen(tmux, name)}\n"
+        f"the server's last lines:\n{said}"
+    )
 
 
 def rows(game: Game) -> list[str]:
