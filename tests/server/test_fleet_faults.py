@@ -14,7 +14,7 @@ import asyncssh
 import psycopg
 import pytest
 
-from .conftest import Player, wait_until
+from .conftest import PATIENCE, Player, wait_until
 from .db_cut import DatabaseCut
 from .test_accounts import Listener, run
 from .test_fleet import archived, lobby_shows, nodes_one_cut_off, shown_on, two_nodes
@@ -105,7 +105,8 @@ async def test_the_database_stopped_a_while_loses_no_move_and_the_nodes_rejoin(
             return False
         return await a.archive.live_nodes() == await b.archive.live_nodes() == both
 
-    await wait_until(both_back, "both nodes back in the fleet")
+    # The pools reconnect with a growing backoff: a loaded machine needs longer.
+    await wait_until(both_back, "both nodes back in the fleet", timeout=3 * PATIENCE)
     for game in (alice, bob):
         await game.hear_until("resumed You are both back: the game goes on.")
     await play(alice, bob, OPENING[2:4], 2)

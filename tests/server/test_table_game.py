@@ -260,8 +260,11 @@ def test_a_dropped_player_comes_back_to_the_board_by_connecting_again(people):
     people("kill-session", "-t", "bob")  # bob's terminal and ssh are gone at once
     wait_screen(people, "alice", lambda s: "bob dropped out: their seat is held for" in s, "hold")
     people.ssh("bob", "bob", "")  # plain `ssh host`, as anyone would reconnect
-    text = wait_screen(people, "bob", lambda s: "1 d3" in s and "bob (you)" in s, "bob's board")
-    assert "you (1500?) play White against alice (1500?)" in text
+    # The status line is drawn after the board: wait for both.
+    back = "you (1500?) play White against alice (1500?)"
+    wait_screen(
+        people, "bob", lambda s: "1 d3" in s and "bob (you)" in s and back in s, "bob's board"
+    )
     wait_screen(people, "alice", lambda s: "bob is back." in s, "bob's return")
     people("send-keys", "-t", "bob", "c", "5")
     wait_screen(people, "alice", lambda s: "2 c5" in s, "bob's move after coming back")
