@@ -239,12 +239,7 @@ class NBoardSession:
                 position, Limit(time=seconds, depth=depth), cancelled=cancelled, progress=thinking
             )
             evaluation = _evaluation(player, position, move)
-            if (
-                self.contempt
-                and player.last_result is not None
-                and player.last_result.exact
-                and position.empty_count <= RANKING_EXACT_EMPTIES
-            ):
+            if self.contempt and player.last_result is not None and player.last_result.exact:
                 move, evaluation = self._with_contempt(position, player, cancelled) or (
                     move,
                     evaluation,
@@ -317,7 +312,10 @@ class NBoardSession:
         self, position: Position, player: AlphaBetaPlayer, cancelled: CancelCheck
     ) -> tuple[Move, float] | None:
         """The solved position's best move, and its true value, when a draw
-        is worth -contempt centidiscs (every move solved); None when stopped."""
+        is worth -contempt centidiscs (every move solved); None when stopped,
+        or with more empties than a ranking of every move solves from."""
+        if position.empty_count > RANKING_EXACT_EMPTIES:
+            return None
         ranked = analyse_position(position, player.variant, Limit(), cancelled)
         if cancelled() or not ranked or not all(scored.exact for scored in ranked):
             return None
