@@ -31,15 +31,18 @@ PATIENCE = 15.0  # seconds before a poll gives up: generous, the machine is shar
 
 
 async def wait_until(
-    condition: Callable[[], bool | Awaitable[bool]], what: str, timeout: float = PATIENCE
+    condition: Callable[[], bool | Awaitable[bool]],
+    what: str,
+    timeout: float = PATIENCE,
+    seen: Callable[[], str] | None = None,
 ) -> None:
     """Poll `condition` (a coroutine function too: the store's) until it holds; fail
-    with `what` if it never does."""
+    with `what` if it never does, and what `seen` says the last look saw."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not await _held(condition()):
         if loop.time() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
+            pytest.fail(f"timed out waiting for {what}" + (f" ({seen()})" if seen else ""))
         await asyncio.sleep(0.02)
 
 

@@ -99,14 +99,22 @@ async def test_the_database_stopped_a_while_loses_no_move_and_the_nodes_rejoin(
         postgres.start_again()
 
     # Both back in the fleet, no restart; bob sits back down at alice's table by himself.
+    seen = [""]  # what the last look saw, for a failure to say
+
     async def both_back() -> bool:
         both = {a.archive.node, b.archive.node}
         if a.fleet.down or b.fleet.down:
+            seen[0] = f"down: A {a.fleet.down}, B {b.fleet.down}"
             return False
-        return await a.archive.live_nodes() == await b.archive.live_nodes() == both
+        live = await a.archive.live_nodes(), await b.archive.live_nodes()
+        seen[0] = f"live nodes seen from A {sorted(live[0])}, from B {sorted(live[1])}"
+        return live[0] == live[1] == both
 
-    # The pools reconnect with a growing backoff: a loaded machine needs longer.
-    await wait_until(both_back, "both nodes back in the fleet", timeout=3 * PATIENCE)
+    # The nodes rejoin with a backoff (2 s at most), each with a fresh pool: a loaded
+    # machine needs longer.
+    await wait_until(
+        both_back, "both nodes back in the fleet", timeout=3 * PATIENCE, seen=lambda: seen[0]
+    )
     for game in (alice, bob):
         await game.hear_until("resumed You are both back: the game goes on.")
     await play(alice, bob, OPENING[2:4], 2)
