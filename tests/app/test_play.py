@@ -5,6 +5,7 @@ import re
 import pytest
 
 from tui_reversi.core import Color, parse_square, square_name
+from tui_reversi.screens.game_over import GameOverScreen
 from tui_reversi.widgets.board import BoardView
 from tui_reversi.widgets.move_log import MoveLog
 
@@ -58,6 +59,36 @@ async def test_typing_a_square_plays_it(make_app):
         await pilot.press("F", "4")  # upper case works too
         await pilot.pause()
         assert moves(app) == "f5f4"
+
+
+async def test_an_enter_after_a_typed_square_plays_nothing_more(make_app):
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("right", "right", "down", "down", "down")  # the cursor on f6
+        await pilot.press("f", "5", "enter")  # the habit of "f5 Enter"
+        await pilot.pause()
+        assert moves(app) == "f5"  # not f5, then White's f6 under the cursor
+        await pilot.press("enter")  # a second Enter is the cursor's again
+        await pilot.pause()
+        assert moves(app) == "f5f6"
+
+
+async def test_a_game_ended_by_a_typed_square_leaves_the_next_games_enter_alone(make_app):
+    app = make_app(transcript="d3c3f5f4f3d2d1e3", white="human")  # Black's b3 ends it
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("b", "3")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.press("n")  # a new game, chosen as it was
+        await settle(pilot, app)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        board = app.screen.query_one(BoardView)
+        assert moves(app) == "" and board.has_focus
+        board.cursor = parse_square("d3")
+        await pilot.press("enter")  # the new game's first Enter plays
+        await pilot.pause()
+        assert moves(app) == "d3"
 
 
 async def test_typing_h_then_a_row_means_the_h_column(make_app):

@@ -125,6 +125,9 @@ class BoardView(Widget, can_focus=True):
         self._steps: list[tuple[int, float]] = []
         # Where the cursor was before an `h` that may turn out to be column h.
         self._cursor_before_h: int | None = None
+        # A square was just typed: an Enter or Space next is part of it (the
+        # habit of "c4 Enter"), not a second move on the cursor's square.
+        self._typed_square = False
 
     # -- what to show ----------------------------------------------------------
 
@@ -139,6 +142,8 @@ class BoardView(Widget, can_focus=True):
         elif not same_move or state.readonly != self.state.readonly:
             self._stop_animation()
             self._phase = NEW
+        if state.over or state.readonly:  # (the typed square's game goes on no more)
+            self._typed_square = False
         self.set_class(state.readonly, "-readonly")
         self.state = state
 
@@ -362,7 +367,14 @@ class BoardView(Widget, can_focus=True):
         """Typing a square: a column letter marks the column, a row digit then
         plays the square. Typing never moves the cursor. `h` is also "cursor
         left": it moves the cursor at once, and a digit after it puts the
-        cursor back where it was before playing h<digit>."""
+        cursor back where it was before playing h<digit>. An Enter or Space
+        straight after a typed square ends it: it plays nothing more (the
+        computer may have answered meanwhile, and the cursor be on a legal
+        square the player never meant)."""
+        typed_square, self._typed_square = self._typed_square, False
+        if typed_square and event.key in ("enter", "space"):
+            event.stop()
+            return
         char = (event.character or "").lower()
         if len(char) == 1 and char in COLUMNS and self._screen_key(event.key):
             self.typed_column = None
@@ -385,9 +397,13 @@ class BoardView(Widget, can_focus=True):
             else:
                 if before_h is not None:
                     self.cursor = before_h
+                self._typed_square = True
                 self.post_message(self.SquareChosen(Move.of(square_at(row, typed))))
         else:
             self.typed_column, self._cursor_before_h = None, None
+
+    def on_blur(self) -> None:
+        self._typed_square = False  # (the next Enter here is a new one)
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
@@ -397,7 +413,7 @@ class BoardView(Widget, can_focus=True):
         if square is not None and self.state.playable:
             self.focus()
             self.cursor = square
-            self.typed_column = None
+            self.typed_column, self._typed_square = None, False
             self.post_message(self.SquareChosen(Move.of(square)))
 
 
