@@ -1,8 +1,8 @@
 """A fleet that survives its faults, on a real PostgreSQL with real SSH: the
 database stopped a while and started again (the nodes keep their games, lose
-no move and rejoin by themselves), and a slow database slowing only what
-needs it (a table's writes; a login's key check, `top`), never the games
-beside it; one node cut off from the database alone a while, its game taken over
+no move and rejoin by themselves, even both at once), and a slow database
+slowing only what needs it (a table's writes; a login's key check, `top`),
+never the games beside it; one node cut off from the database alone a while, its game taken over
 by another meanwhile, yielding it when it is back. A node killed outright:
 test_fleet.py."""
 
@@ -13,6 +13,8 @@ import asyncio
 import asyncssh
 import psycopg
 import pytest
+
+from tui_reversi.server.ledger.node_link import NodeLink
 
 from .conftest import PATIENCE, Player, wait_until
 from .db_cut import DatabaseCut
@@ -133,6 +135,40 @@ async def test_the_database_stopped_a_while_loses_no_move_and_the_nodes_rejoin(
     await play(erin, frank, OPENING[:2], 0)
     await lobby_shows(b, f"{fresh}  erin 1500? (Black) against frank 1500? (White)")
     assert any("is in the fleet again" in line for line in a.log_lines)
+
+
+async def test_two_nodes_joining_at_once_are_both_in_the_fleet(database):
+    # As when both come back after an outage on the same backoff: B's join is in
+    # flight (its row renamed to its new listening connection, not yet committed)
+    # while A joins and sweeps the rows of nodes gone.
+    join = """INSERT INTO nodes (id, backend_pid, backend_start)
+              SELECT 'B', pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()
+              ON CONFLICT (id) DO UPDATE SET backend_pid = excluded.backend_pid,
+                  backend_start = excluded.backend_start"""
+    with psycopg.connect(database, autocommit=True) as before:
+        before.execute(join)  # B's row from before the outage: its connection gone
+    b = await psycopg.AsyncConnection.connect(database)
+    await b.execute(join)
+    a = NodeLink(database, "test", "A", ())
+    joining = asyncio.create_task(a.listen(lambda message: None))
+    try:
+        with psycopg.connect(database, autocommit=True) as look:
+
+            def a_waits_for_b() -> bool:
+                waiting = (
+                    "SELECT count(*) FROM pg_stat_activity "
+                    "WHERE wait_event_type = 'Lock' AND datname = current_database()"
+                )
+                return look.execute(waiting).fetchone() == (1,)
+
+            await wait_until(a_waits_for_b, "A's join to wait for B's")
+            await b.commit()
+            await joining
+            live = look.execute("SELECT id FROM live_nodes ORDER BY id").fetchall()
+        assert live == [("A",), ("B",)]
+    finally:
+        await b.close()
+        await a.stop_listening()
 
 
 async def test_a_slow_database_slows_only_the_table_waiting_on_it(serve, tmp_path, database):

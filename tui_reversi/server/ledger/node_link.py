@@ -122,18 +122,25 @@ class NodeLink:
                 await conn.execute("SELECT set_config(%s, %s, false)", (setting, value))
             for channel in self._channels:
                 await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
-            # This connection is the node's life: its row names it (live_nodes).
-            await conn.execute(
-                """INSERT INTO nodes (id, backend_pid, backend_start)
-                   SELECT %s, pid, backend_start FROM pg_stat_activity
-                   WHERE pid = pg_backend_pid()
-                   ON CONFLICT (id) DO UPDATE SET backend_pid = excluded.backend_pid,
-                       backend_start = excluded.backend_start""",
-                (self.node,),
-            )
-            await conn.execute(
-                "DELETE FROM nodes WHERE id NOT IN (SELECT id FROM live_nodes)"
-            )  # (the rows of nodes long gone)
+            async with conn.transaction():
+                # One join at a time. Two at once (both nodes back after an outage, on
+                # the same backoff) let one's sweep below delete the other's row just
+                # renamed to its new backend: the sweep's list of live nodes was read
+                # before the rename, and PostgreSQL rechecks only the row. That node
+                # was out of the fleet for good while it thought itself in.
+                await conn.execute("LOCK TABLE nodes IN SHARE ROW EXCLUSIVE MODE")
+                # This connection is the node's life: its row names it (live_nodes).
+                await conn.execute(
+                    """INSERT INTO nodes (id, backend_pid, backend_start)
+                       SELECT %s, pid, backend_start FROM pg_stat_activity
+                       WHERE pid = pg_backend_pid()
+                       ON CONFLICT (id) DO UPDATE SET backend_pid = excluded.backend_pid,
+                           backend_start = excluded.backend_start""",
+                    (self.node,),
+                )
+                await conn.execute(
+                    "DELETE FROM nodes WHERE id NOT IN (SELECT id FROM live_nodes)"
+                )  # (the rows of nodes long gone)
         except BaseException:
             await conn.close()
             raise
