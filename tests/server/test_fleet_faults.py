@@ -2,9 +2,9 @@
 database stopped a while and started again (the nodes keep their games, lose
 no move and rejoin by themselves, even both at once), and a slow database
 slowing only what needs it (a table's writes; a login's key check, `top`),
-never the games beside it; one node cut off from the database alone a while, its game taken over
-by another meanwhile, yielding it when it is back. A node killed outright:
-test_fleet.py."""
+never the games beside it; one node cut off from the database alone a while,
+its game taken over by another meanwhile, yielding it when it is back. A node
+killed outright: test_fleet.py."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import asyncssh
 import psycopg
 import pytest
 
-from tui_reversi.server.ledger.node_link import NodeLink
+from tui_reversi.server.ledger.node_link import CLAIM_ROW, NodeLink
 
 from .conftest import PATIENCE, Player, wait_until
 from .db_cut import DatabaseCut
@@ -141,14 +141,10 @@ async def test_two_nodes_joining_at_once_are_both_in_the_fleet(database):
     # As when both come back after an outage on the same backoff: B's join is in
     # flight (its row renamed to its new listening connection, not yet committed)
     # while A joins and sweeps the rows of nodes gone.
-    join = """INSERT INTO nodes (id, backend_pid, backend_start)
-              SELECT 'B', pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()
-              ON CONFLICT (id) DO UPDATE SET backend_pid = excluded.backend_pid,
-                  backend_start = excluded.backend_start"""
     with psycopg.connect(database, autocommit=True) as before:
-        before.execute(join)  # B's row from before the outage: its connection gone
+        before.execute(CLAIM_ROW, ("B",))  # B's row from before the outage: its connection gone
     b = await psycopg.AsyncConnection.connect(database)
-    await b.execute(join)
+    await b.execute(CLAIM_ROW, ("B",))
     a = NodeLink(database, "test", "A", ())
     joining = asyncio.create_task(a.listen(lambda message: None))
     try:

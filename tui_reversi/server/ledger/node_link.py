@@ -53,6 +53,12 @@ FIRST_RETRY = 0.25
 LAST_RETRY = 2.0
 # Meanwhile a statement waits this long for a connection before it fails (seconds).
 DOWN_TIMEOUT = 0.1
+# A node's row named after the connection that runs it, which is the node's life in
+# the fleet (the view live_nodes); %s is the node's id.
+CLAIM_ROW = """INSERT INTO nodes (id, backend_pid, backend_start)
+    SELECT %s, pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()
+    ON CONFLICT (id) DO UPDATE SET backend_pid = excluded.backend_pid,
+        backend_start = excluded.backend_start"""
 
 
 class NodeLink:
@@ -129,15 +135,7 @@ class NodeLink:
                 # before the rename, and PostgreSQL rechecks only the row. That node
                 # was out of the fleet for good while it thought itself in.
                 await conn.execute("LOCK TABLE nodes IN SHARE ROW EXCLUSIVE MODE")
-                # This connection is the node's life: its row names it (live_nodes).
-                await conn.execute(
-                    """INSERT INTO nodes (id, backend_pid, backend_start)
-                       SELECT %s, pid, backend_start FROM pg_stat_activity
-                       WHERE pid = pg_backend_pid()
-                       ON CONFLICT (id) DO UPDATE SET backend_pid = excluded.backend_pid,
-                           backend_start = excluded.backend_start""",
-                    (self.node,),
-                )
+                await conn.execute(CLAIM_ROW, (self.node,))
                 await conn.execute(
                     "DELETE FROM nodes WHERE id NOT IN (SELECT id FROM live_nodes)"
                 )  # (the rows of nodes long gone)
