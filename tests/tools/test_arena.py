@@ -126,6 +126,41 @@ def test_an_engine_that_breaks_the_protocol_forfeits(tmp_path):
     assert "B forfeits" in done.stdout and "+2 =0 -0" in done.stdout
 
 
+def test_an_engine_that_forfeits_starts_afresh_for_the_next_game(tmp_path):
+    # Its first process answers its first request twice, both times with an
+    # illegal a1; any later process plays its first legal move. The second
+    # answer must not become the next game's first move.
+    stutter = tmp_path / "stutter.py"
+    stutter.write_text(
+        "import os, sys\n"
+        "from tui_reversi.core import Position, square_name\n"
+        "marker = sys.argv[1]\n"
+        "twice = not os.path.exists(marker)\n"
+        "open(marker, 'a').close()\n"
+        "for line in sys.stdin:\n"
+        "    words = line.split()\n"
+        "    if words[:1] == ['tui-reversi']: print('ok stutter', flush=True)\n"
+        "    elif words[:1] == ['go'] and twice:\n"
+        "        twice = False\n"
+        "        print('move a1', flush=True)\n"
+        "        print('move a1', flush=True)\n"
+        "    elif words[:1] == ['go']:\n"
+        "        moves = Position.from_string(words[2] + ' ' + words[3]).legal_moves()\n"
+        "        print('move', square_name(moves[0]) if moves else 'pass', flush=True)\n"
+        "    else: break\n"
+    )
+    out = tmp_path / "games.jsonl"
+    engine = f"cmd:{sys.executable} {stutter} {tmp_path / 'started'}"
+    done = run_cli("arena", "easy", engine, "-n", "2", "--json", str(out), "--quiet")
+    assert done.returncode == 0, done.stderr
+    games = sorted(
+        (json.loads(line) for line in out.read_text().splitlines()), key=lambda g: g["game"]
+    )
+    assert games[0]["forfeit"] == "B forfeits: a1 flips nothing"
+    assert not games[1]["forfeit"]
+    assert Game.from_transcript(games[1]["transcript"]).is_over
+
+
 @pytest.mark.parametrize(
     "args",
     [

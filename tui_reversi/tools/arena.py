@@ -150,6 +150,14 @@ class Side:
         level, _, evaluation = self.spec.partition(":")
         return create_player(level, variant=variant, seed=seed, evaluation=evaluation or None)
 
+    def discard(self, variant) -> None:
+        """After a forfeit: an outside engine is stopped, and the next game
+        starts a fresh one. An answer it sends late, or a second answer to
+        one request, would otherwise be read as its first move there."""
+        engine = _external.pop((self.spec, variant), None)
+        if engine is not None:
+            engine.close()
+
 
 _external: dict = {}  # outside engines, one per worker process, kept between games
 
@@ -202,6 +210,7 @@ def play_game(task: GameTask) -> GameRecord:
                 raise ReversiError("it passed with a legal move")
             game.play(move)
         except ReversiError as error:
+            (task.a if mover_is_a else task.b).discard(variant)
             record.forfeit = f"{'A' if mover_is_a else 'B'} forfeits: {error}"
             record.score_a = 0.0 if mover_is_a else 1.0
             record.margin_a = -64 if mover_is_a else 64
