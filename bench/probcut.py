@@ -26,34 +26,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from search import MIDGAME  # noqa: E402
+from search import MIDGAME, SELF_PLAY  # noqa: E402
 
 from tui_reversi.core import Position  # noqa: E402
 from tui_reversi.engine.evaluation import SCALE, WIN  # noqa: E402
 from tui_reversi.engine.pattern_weights import trained_evaluator  # noqa: E402
 from tui_reversi.engine.probcut import load_probcut  # noqa: E402
 from tui_reversi.engine.search import Engine  # noqa: E402
-
-SELF_PLAY = [  # from the held-out self-play games, 3 each at 50, 46, 36, 32, 28, 26 empties
-    "-------------------O------XOO-X--XXOOOO----OX-----O------------- X",
-    "---------------------X----OOXXX---XOXX-----OOO------O----------- X",
-    "-----------------OOOOX----XOX-----OXXX-----OX------------------- X",
-    "X-------XX-------XOO------XOX----OXXO------XXO------XO---------- X",
-    "O--------O--------OX----XXOOXXX---OXO-----OOOO------------------ X",
-    "--O-------OO-----XOXXX---OOOXX----OOOX------O------------------- X",
-    "------------------XXXX----XXXXXX-OOXXOOO--OOXOOO---OXX------XX-- X",
-    "------------X----O-XXXX---OXOXOO-XOOXXOO--OOXXOO---OOX---------- X",
-    "--OOX-----XXXX----XXOOO-XXXXXO---XXOO-O--XXOO-------O----------- X",
-    "--XXXX----OXOX--XXOXO---XXOXO---XXXOOO--XXXXOX----OX------------ X",
-    "O-O------OOOX----XOXX----OXOXXX---OXXXX----OXO----XOOO----XOOO-- X",
-    "---------------O------OO--XXX-XO--XXXXOO--XOOOOO--OOOOOO--OOOOOO X",
-    "----------XOO----XXOOOO--XOXXO-X-OOOOOX---OXXXX---OXX-XX-XXXX--X X",
-    "--XOOX-----OOX-O--OOXOOOX-XOXXOO-XXXXXXOOXXXXX---X------X------- X",
-    "-----------O-O----OOXXX--OOOXX--OOXXX-X-OOXXXXXX--OOOO---OOOOOO- X",
-    "-XXXX-----XOX----XOXO---XXOOO---OXOOOO--XOXOOOOO--OOOO---OOOO--- X",
-    "X--XXX--XXXXXX--XXXXXXX-XXXXOXOOXXXXXOO---XXOXO----O------------ X",
-    "-XXXXXX-X-XXXXO-XXXXXOOXXXXXOXO-XXXOOOO---OO--X--------X-------- X",
-]
 
 
 def main() -> None:

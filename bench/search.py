@@ -34,6 +34,27 @@ MIDGAME = [  # 40 empties, Black to move
     "O-------OO-X-----OXXX----XOXX---OOOOOX--OOO-OO------O----------- X",
 ]
 
+SELF_PLAY = [  # from the held-out self-play games, 3 each at 50, 46, 36, 32, 28, 26 empties
+    "-------------------O------XOO-X--XXOOOO----OX-----O------------- X",
+    "---------------------X----OOXXX---XOXX-----OOO------O----------- X",
+    "-----------------OOOOX----XOX-----OXXX-----OX------------------- X",
+    "X-------XX-------XOO------XOX----OXXO------XXO------XO---------- X",
+    "O--------O--------OX----XXOOXXX---OXO-----OOOO------------------ X",
+    "--O-------OO-----XOXXX---OOOXX----OOOX------O------------------- X",
+    "------------------XXXX----XXXXXX-OOXXOOO--OOXOOO---OXX------XX-- X",
+    "------------X----O-XXXX---OXOXOO-XOOXXOO--OOXXOO---OOX---------- X",
+    "--OOX-----XXXX----XXOOO-XXXXXO---XXOO-O--XXOO-------O----------- X",
+    "--XXXX----OXOX--XXOXO---XXOXO---XXXOOO--XXXXOX----OX------------ X",
+    "O-O------OOOX----XOXX----OXOXXX---OXXXX----OXO----XOOO----XOOO-- X",
+    "---------------O------OO--XXX-XO--XXXXOO--XOOOOO--OOOOOO--OOOOOO X",
+    "----------XOO----XXOOOO--XOXXO-X-OOOOOX---OXXXX---OXX-XX-XXXX--X X",
+    "--XOOX-----OOX-O--OOXOOOX-XOXXOO-XXXXXXOOXXXXX---X------X------- X",
+    "-----------O-O----OOXXX--OOOXX--OOXXX-X-OOXXXXXX--OOOO---OOOOOO- X",
+    "-XXXX-----XOX----XOXO---XXOOO---OXOOOO--XOXOOOOO--OOOO---OOOO--- X",
+    "X--XXX--XXXXXX--XXXXXXX-XXXXOXOOXXXXXOO---XXOXO----O------------ X",
+    "-XXXXXX-X-XXXXO-XXXXXOOXXXXXOXO-XXXOOOO---OO--X--------X-------- X",
+]
+
 ENDGAME = {
     12: [
         "-OOOOOOO--OXXXXOXXXOXOXOXXXXOOXO-OOOOXOOOOXXXXXOOO-X-X-OOO-----O X",
