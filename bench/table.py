@@ -45,8 +45,12 @@ def measure(depth: int, seconds: float, probcut: float | None = None, more: bool
     from tui_reversi.engine.search import Engine
 
     evaluator = trained_evaluator(False)
-    fit = load_probcut() if probcut is not None else None
-    cuts = fit.at(probcut) if fit is not None and probcut is not None else None
+    cuts = None
+    if probcut is not None:
+        fit = load_probcut()
+        if fit is None:
+            raise SystemExit("the ProbCut parameters cannot be read")
+        cuts = fit.at(probcut)
     before = peak_mib()
     positions = [Position.from_string(board) for board in MIDGAME + (SELF_PLAY if more else [])]
     nodes = 0
