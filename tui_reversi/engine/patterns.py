@@ -51,6 +51,7 @@ import sys
 from array import array
 from typing import Final
 
+from librt.strings import read_i16_le
 from mypy_extensions import i64
 
 from ..core.bitboard import move_mask, native, popcount
@@ -169,9 +170,15 @@ D4_A5: Final[i64] = native(sum(1 << sq for sq in FAMILIES["diagonal_4"][1]))
 D4_A4: Final[i64] = native(sum(1 << sq for sq in FAMILIES["diagonal_4"][2]))
 D4_E8: Final[i64] = native(sum(1 << sq for sq in FAMILIES["diagonal_4"][3]))
 
-# Base-3 value of each byte (bit i -> 3**i), and twice it (the other side).
-TERN: Final[list[i64]] = [sum(3**i for i in range(8) if byte >> i & 1) for byte in range(256)]
-TERN2: Final[list[i64]] = [2 * t for t in TERN]
+
+def _i16_table(values: list[int]) -> bytes:
+    """`values` (each below 2**15) as little-endian int16, read back by
+    `_pair`: a table the compiled evaluator reads as native words (a list of
+    ints costs a bounds check, an unboxing and two reference counts a read)."""
+    packed = array("h", values)
+    if sys.byteorder != "little":
+        packed.byteswap()
+    return packed.tobytes()
 
 
 def _block(bits: int, width: int, size: int, mirrored: bool) -> int:
@@ -186,18 +193,16 @@ def _block(bits: int, width: int, size: int, mirrored: bool) -> int:
     return value
 
 
+# Base-3 value of each byte (bit i -> 3**i); the other side's is twice it.
+TERN: Final = _i16_table([_block(byte, 8, 8, False) for byte in range(256)])
 # Corner blocks gathered as 9 bits: a1 and a8 read each row from bit 0 up
-# (TERN9), h1 and h8 from the top down (TERN9_MIRROR); twice: the other side.
-TERN9: Final[list[i64]] = [_block(bits, 3, 9, False) for bits in range(512)]
-TERN9_2: Final[list[i64]] = [2 * t for t in TERN9]
-TERN9_MIRROR: Final[list[i64]] = [_block(bits, 3, 9, True) for bits in range(512)]
-TERN9_MIRROR_2: Final[list[i64]] = [2 * t for t in TERN9_MIRROR]
+# (TERN9), h1 and h8 from the top down (TERN9_MIRROR).
+TERN9: Final = _i16_table([_block(bits, 3, 9, False) for bits in range(512)])
+TERN9_MIRROR: Final = _i16_table([_block(bits, 3, 9, True) for bits in range(512)])
 # 2x5 blocks gathered as 10 bits (the edge's five in bits 0-4, the next
 # line's in 5-9), likewise.
-TERN10: Final[list[i64]] = [_block(bits, 5, 10, False) for bits in range(1024)]
-TERN10_2: Final[list[i64]] = [2 * t for t in TERN10]
-TERN10_MIRROR: Final[list[i64]] = [_block(bits, 5, 10, True) for bits in range(1024)]
-TERN10_MIRROR_2: Final[list[i64]] = [2 * t for t in TERN10_MIRROR]
+TERN10: Final = _i16_table([_block(bits, 5, 10, False) for bits in range(1024)])
+TERN10_MIRROR: Final = _i16_table([_block(bits, 5, 10, True) for bits in range(1024)])
 
 
 def pattern_index(own: int, opp: int, squares: tuple[int, ...]) -> int:
@@ -290,37 +295,49 @@ class PatternEvaluator(Evaluator):
         x_g7 = (own >> 54 & 1) + 2 * (opp >> 54 & 1)
         score: i64 = (
             _weight(w, MOBILITY_AT) * (popcount(mo) - popcount(mp))
-            + (_weight(w, PARITY_AT) if empties & 1 else 0)
+            + _weight(w, PARITY_AT) * (empties & 1)
             + _weight(w, CONSTANT_AT)
             # edges with their X-squares
-            + _weight(w, TERN[o0] + TERN2[p0] + 6561 * x_b2 + 19683 * x_g2)
-            + _weight(w, TERN[o7] + TERN2[p7] + 6561 * x_b7 + 19683 * x_g7)
-            + _weight(w, TERN[oa] + TERN2[pa] + 6561 * x_b2 + 19683 * x_b7)
-            + _weight(w, TERN[oh] + TERN2[ph] + 6561 * x_g2 + 19683 * x_g7)
+            + _weight(w, _pair(TERN, o0, p0) + 6561 * x_b2 + 19683 * x_g2)
+            + _weight(w, _pair(TERN, o7, p7) + 6561 * x_b7 + 19683 * x_g7)
+            + _weight(w, _pair(TERN, oa, pa) + 6561 * x_b2 + 19683 * x_b7)
+            + _weight(w, _pair(TERN, oh, ph) + 6561 * x_g2 + 19683 * x_g7)
             # corner blocks: a1, a8, then h1 and h8 with their rows read mirrored
             + _weight(
                 w,
                 CORNER_3X3_AT
-                + TERN9[(own & 7) | (own >> 5 & 0x38) | (own >> 10 & 0x1C0)]
-                + TERN9_2[(opp & 7) | (opp >> 5 & 0x38) | (opp >> 10 & 0x1C0)],
+                + _pair(
+                    TERN9,
+                    (own & 7) | (own >> 5 & 0x38) | (own >> 10 & 0x1C0),
+                    (opp & 7) | (opp >> 5 & 0x38) | (opp >> 10 & 0x1C0),
+                ),
             )
             + _weight(
                 w,
                 CORNER_3X3_AT
-                + TERN9[(own >> 56 & 7) | (own >> 45 & 0x38) | (own >> 34 & 0x1C0)]
-                + TERN9_2[(opp >> 56 & 7) | (opp >> 45 & 0x38) | (opp >> 34 & 0x1C0)],
+                + _pair(
+                    TERN9,
+                    (own >> 56 & 7) | (own >> 45 & 0x38) | (own >> 34 & 0x1C0),
+                    (opp >> 56 & 7) | (opp >> 45 & 0x38) | (opp >> 34 & 0x1C0),
+                ),
             )
             + _weight(
                 w,
                 CORNER_3X3_AT
-                + TERN9_MIRROR[(own >> 5 & 7) | (own >> 10 & 0x38) | (own >> 15 & 0x1C0)]
-                + TERN9_MIRROR_2[(opp >> 5 & 7) | (opp >> 10 & 0x38) | (opp >> 15 & 0x1C0)],
+                + _pair(
+                    TERN9_MIRROR,
+                    (own >> 5 & 7) | (own >> 10 & 0x38) | (own >> 15 & 0x1C0),
+                    (opp >> 5 & 7) | (opp >> 10 & 0x38) | (opp >> 15 & 0x1C0),
+                ),
             )
             + _weight(
                 w,
                 CORNER_3X3_AT
-                + TERN9_MIRROR[(own >> 61 & 7) | (own >> 50 & 0x38) | (own >> 39 & 0x1C0)]
-                + TERN9_MIRROR_2[(opp >> 61 & 7) | (opp >> 50 & 0x38) | (opp >> 39 & 0x1C0)],
+                + _pair(
+                    TERN9_MIRROR,
+                    (own >> 61 & 7) | (own >> 50 & 0x38) | (own >> 39 & 0x1C0),
+                    (opp >> 61 & 7) | (opp >> 50 & 0x38) | (opp >> 39 & 0x1C0),
+                ),
             )
             # 2x5 corner blocks: along the rows, then down the columns
             + _weight(w, _from_low(o0, p0, o1, p1))
@@ -332,14 +349,14 @@ class PatternEvaluator(Evaluator):
             + _weight(w, _from_low(oh, ph, og, pg))
             + _weight(w, _from_high(oh, ph, og, pg))
             # third and fourth rows and columns
-            + _weight(w, LINE_3_AT + TERN[own >> 16 & 255] + TERN2[opp >> 16 & 255])
-            + _weight(w, LINE_3_AT + TERN[own >> 40 & 255] + TERN2[opp >> 40 & 255])
-            + _weight(w, LINE_3_AT + TERN[_column(own, 2)] + TERN2[_column(opp, 2)])
-            + _weight(w, LINE_3_AT + TERN[_column(own, 5)] + TERN2[_column(opp, 5)])
-            + _weight(w, LINE_4_AT + TERN[own >> 24 & 255] + TERN2[opp >> 24 & 255])
-            + _weight(w, LINE_4_AT + TERN[own >> 32 & 255] + TERN2[opp >> 32 & 255])
-            + _weight(w, LINE_4_AT + TERN[_column(own, 3)] + TERN2[_column(opp, 3)])
-            + _weight(w, LINE_4_AT + TERN[_column(own, 4)] + TERN2[_column(opp, 4)])
+            + _weight(w, LINE_3_AT + _pair(TERN, own >> 16 & 255, opp >> 16 & 255))
+            + _weight(w, LINE_3_AT + _pair(TERN, own >> 40 & 255, opp >> 40 & 255))
+            + _weight(w, LINE_3_AT + _pair(TERN, _column(own, 2), _column(opp, 2)))
+            + _weight(w, LINE_3_AT + _pair(TERN, _column(own, 5), _column(opp, 5)))
+            + _weight(w, LINE_4_AT + _pair(TERN, own >> 24 & 255, opp >> 24 & 255))
+            + _weight(w, LINE_4_AT + _pair(TERN, own >> 32 & 255, opp >> 32 & 255))
+            + _weight(w, LINE_4_AT + _pair(TERN, _column(own, 3), _column(opp, 3)))
+            + _weight(w, LINE_4_AT + _pair(TERN, _column(own, 4), _column(opp, 4)))
             # diagonals, each read by ascending column
             + _weight(w, DIAGONAL_AT + _diagonal(own, opp, DIAG, 56, 255))
             + _weight(w, DIAGONAL_AT + _diagonal(own, opp, ANTI_DIAG, 56, 255))
@@ -357,8 +374,13 @@ class PatternEvaluator(Evaluator):
 
 def _weight(table: bytes, slot: i64) -> i64:
     """The little-endian int16 weight at `slot`."""
-    at = slot + slot
-    return i64(table[at]) + ((i64(table[at + 1]) ^ 128) - 128) * 256
+    return i64(read_i16_le(table, slot + slot))
+
+
+def _pair(table: bytes, own: i64, opp: i64) -> i64:
+    """The base-3 value of a pattern whose squares are bits `own` and `opp`
+    of the two sides (`table` holds one side's digits; the other's are 2)."""
+    return i64(read_i16_le(table, own + own)) + 2 * i64(read_i16_le(table, opp + opp))
 
 
 def _column(board: i64, column: i64) -> i64:
@@ -369,20 +391,16 @@ def _column(board: i64, column: i64) -> i64:
 def _from_low(o_edge: i64, p_edge: i64, o_next: i64, p_next: i64) -> i64:
     """The slot of the 2x5 block on the low five bits of an edge's byte and
     of the next line's (from the a-file, or from row 1)."""
-    return (
-        CORNER_2X5_AT
-        + TERN10[(o_edge & 31) | (o_next & 31) << 5]
-        + TERN10_2[(p_edge & 31) | (p_next & 31) << 5]
+    return CORNER_2X5_AT + _pair(
+        TERN10, (o_edge & 31) | (o_next & 31) << 5, (p_edge & 31) | (p_next & 31) << 5
     )
 
 
 def _from_high(o_edge: i64, p_edge: i64, o_next: i64, p_next: i64) -> i64:
     """The slot of the 2x5 block on the high five bits, read from the top
     bit down (from the h-file, or from row 8)."""
-    return (
-        CORNER_2X5_AT
-        + TERN10_MIRROR[(o_edge >> 3) | (o_next >> 3) << 5]
-        + TERN10_MIRROR_2[(p_edge >> 3) | (p_next >> 3) << 5]
+    return CORNER_2X5_AT + _pair(
+        TERN10_MIRROR, (o_edge >> 3) | (o_next >> 3) << 5, (p_edge >> 3) | (p_next >> 3) << 5
     )
 
 
@@ -390,6 +408,4 @@ def _diagonal(own: i64, opp: i64, mask: i64, shift: i64, bits: i64) -> i64:
     """A diagonal's configuration: its squares (at most one per column)
     gathered into the top byte by column, shifted down by `shift` (56 + its
     first column) and cut to its length by `bits`."""
-    return (
-        TERN[(own & mask) * FILE_A >> shift & bits] + TERN2[(opp & mask) * FILE_A >> shift & bits]
-    )
+    return _pair(TERN, (own & mask) * FILE_A >> shift & bits, (opp & mask) * FILE_A >> shift & bits)
