@@ -54,15 +54,13 @@ from .squares import SQUARE_CLASSES
 from .transposition import (
     EXACT,
     LOWER,
-    TT_LIMIT,
     UPPER,
-    deepest,
+    MidgameTable,
     entry_bound,
     entry_depth,
     entry_move,
     entry_score,
     midgame_entry,
-    tt_key,
 )
 
 __all__ = ["CHECK_EVERY", "Engine", "ProbCut", "RootMove", "SearchResult"]
@@ -339,7 +337,7 @@ class SearchRun(EndgameSolver):
         self.own = native(own)  # the root position, as words
         self.opp = native(opp)
         self.partial_best: int | None = None
-        self.tt: dict[int, int] = {}
+        self.tt = MidgameTable()
         self.history = [0] * 64
         cuts = engine.probcut
         self.cuts = cuts is not None
@@ -348,11 +346,6 @@ class SearchRun(EndgameSolver):
         self.cut_above: list[int] = list(cuts.above) if cuts is not None else []
         self.cut_below: list[int] = list(cuts.below) if cuts is not None else []
         self.probing = 0  # > 0 inside a ProbCut's shallow search: no cut within it
-
-    def trim_tables(self) -> None:
-        super().trim_tables()
-        if len(self.tt) > TT_LIMIT:
-            self.tt = deepest(self.tt, TT_LIMIT // 2)
 
     # -- midgame -----------------------------------------------------------------
 
@@ -367,10 +360,9 @@ class SearchRun(EndgameSolver):
             if not move_mask(opp, own):
                 return _terminal(own, opp, self.anti)
             return -self.negamax(opp, own, depth, -beta, -alpha)
-        key = tt_key(own, opp)
-        entry = self.tt.get(key)
+        entry = self.tt.get(own, opp)
         tt_move: i64 = -1
-        if entry is not None:
+        if entry != 0:
             tt_move = entry_move(entry)
             if entry_depth(entry) >= depth:
                 score = entry_score(entry)
@@ -399,7 +391,7 @@ class SearchRun(EndgameSolver):
                 cut = self.probe(own, opp, i, alpha, beta)
                 if cut != 0:
                     score = beta if cut > 0 else alpha
-                    self.store(key, depth, score, alpha, beta, tt_move)
+                    self.store(own, opp, depth, score, alpha, beta, tt_move)
                     return score
         if depth == 1:
             # Leaf parents: evaluate the children in place.
@@ -415,7 +407,7 @@ class SearchRun(EndgameSolver):
                     best_sq = sq
                     if v >= beta:
                         break
-            self.store(key, 1, best, alpha, beta, best_sq)
+            self.store(own, opp, 1, best, alpha, beta, best_sq)
             return best
         if depth >= ORDER_DEPTH:
             order = self.mobility_order(own, opp, moves, tt_move)
@@ -444,7 +436,7 @@ class SearchRun(EndgameSolver):
                     if v >= beta:
                         self.history[sq] += depth * depth
                         break
-        self.store(key, depth, best, alpha, beta, best_sq)
+        self.store(own, opp, depth, best, alpha, beta, best_sq)
         return best
 
     def probe(self, own: i64, opp: i64, i: int, alpha: int, beta: int) -> int:
@@ -469,9 +461,11 @@ class SearchRun(EndgameSolver):
         self.probing -= 1
         return cut
 
-    def store(self, key: int, depth: int, best: int, alpha: int, beta: int, best_sq: i64) -> None:
+    def store(
+        self, own: i64, opp: i64, depth: int, best: int, alpha: int, beta: int, best_sq: i64
+    ) -> None:
         bound = UPPER if best <= alpha else LOWER if best >= beta else EXACT
-        self.tt[key] = midgame_entry(best, bound, depth, best_sq)
+        self.tt.put(own, opp, midgame_entry(best, bound, depth, best_sq))
 
     def mobility_order(self, own: i64, opp: i64, moves: i64, tt_move: i64) -> list[i64]:
         # Fewest replies first (corners count double), then fewest empty

@@ -24,14 +24,16 @@ from __future__ import annotations
 
 from typing import Final
 
+from librt.vecs import vec
 from mypy_extensions import i64
 
-# Entries a table may hold. Past it, a table keeps its deepest half (`deepest`).
-TT_LIMIT: Final = 200_000
-# The exact solver's table may hold more: its entries are worth more (each
-# stands for a whole subtree to the end) and the solver's null-window tests
-# at the root search the same nodes again.
+# Entries the exact solver's table may hold. Past it, it keeps its deepest
+# half (`deepest`): its entries are worth keeping (each stands for a whole
+# subtree to the end) and its null-window tests at the root search the same
+# nodes again.
 SOLVER_TT_LIMIT: Final = 800_000
+# Slots of the midgame search's table (`MidgameTable`): 2**19, 12 MiB.
+MIDGAME_TT_BITS: Final = 19
 
 EXACT: Final = 0  # a midgame score is exact,
 LOWER: Final = 1  # a lower bound (the search failed high),
@@ -92,3 +94,88 @@ def deepest(table: dict[int, int], room: int) -> dict[int, int]:
         least -= 1
         kept += counts[least]
     return {key: entry for key, entry in table.items() if entry_depth(entry) >= least}
+
+
+LOW63: Final[i64] = 0x7FFF_FFFF_FFFF_FFFF  # a word without its h8 bit (the sign, compiled)
+TAG_SHIFT: Final[i64] = 58  # the key's two h8 bits sit above every entry's fields
+ENTRY_BITS: Final[i64] = 0x03FF_FFFF_FFFF_FFFF  # the bits below TAG_SHIFT
+LOW32: Final[i64] = 0xFFFF_FFFF
+_ZEROS: list[vec[i64]] = []  # one table's worth of zeros, made at the first table
+
+
+def _zeros(size: i64) -> vec[i64]:
+    """A fresh vec of `size` zeros, copied from a template (a copy is a
+    memcpy; building one from a list unboxes every item)."""
+    if not _ZEROS or len(_ZEROS[0]) != size:
+        _ZEROS.clear()
+        _ZEROS.append(vec[i64]([0] * size))
+    return _ZEROS[0][0:size]
+
+
+class MidgameTable:
+    """The midgame search's transposition table: 2**bits slots of three
+    machine words in native arrays (librt.vecs), so that a probe or a store
+    allocates nothing and hashes nothing in Python (a dict of int keys made a
+    128-bit key, hashed it and boxed the entry at every node).
+
+    A position has a bucket of two slots. A slot holds the position's two
+    words without their h8 bits and its entry (`midgame_entry`) with those
+    two bits above it (TAG_SHIFT), so that a key compares exactly, compiled
+    (where h8 is the sign) and interpreted alike. A store overwrites the
+    position's slot when it has one, or else the shallower of the two: the
+    deeper entries, which cost most to find, stay, and a new entry always
+    finds room. An empty slot holds entry 0, which no position's entry is.
+    """
+
+    def __init__(self, bits: i64 = MIDGAME_TT_BITS) -> None:
+        size = i64(1) << bits
+        self.buckets: i64 = (size >> 1) - 1  # a bucket's number, as a mask
+        self.own: vec[i64] = _zeros(size)
+        self.opp: vec[i64] = _zeros(size)
+        self.entries: vec[i64] = _zeros(size)
+
+    def slot(self, own: i64, opp: i64) -> i64:
+        """The first slot of the position's bucket (the same compiled and
+        interpreted: only masked shifts and products below 2**63)."""
+        a = (own ^ (own >> 32)) & LOW32
+        b = (opp ^ (opp >> 32)) & LOW32
+        mixed = a * 0x2545F491 + b * 0x3C6EF373
+        return (mixed >> 24 & self.buckets) << 1
+
+    def get(self, own: i64, opp: i64) -> i64:
+        """The position's entry, or 0 when the table has none."""
+        i = self.slot(own, opp)
+        tag = _tag(own, opp)
+        own_low = own & LOW63
+        opp_low = opp & LOW63
+        entry = self.entries[i]
+        if self.own[i] == own_low and self.opp[i] == opp_low and entry >> TAG_SHIFT == tag:
+            return entry & ENTRY_BITS
+        entry = self.entries[i + 1]
+        if self.own[i + 1] == own_low and self.opp[i + 1] == opp_low and entry >> TAG_SHIFT == tag:
+            return entry & ENTRY_BITS
+        return 0
+
+    def put(self, own: i64, opp: i64, entry: i64) -> None:
+        """Stores the position's entry (non-zero, below 2**TAG_SHIFT)."""
+        i = self.slot(own, opp)
+        tag = _tag(own, opp)
+        own_low = own & LOW63
+        opp_low = opp & LOW63
+        tagged = entry | tag << TAG_SHIFT
+        first = self.entries[i]
+        second = self.entries[i + 1]
+        if self.own[i + 1] == own_low and self.opp[i + 1] == opp_low and second >> TAG_SHIFT == tag:
+            i += 1
+        elif not (
+            self.own[i] == own_low and self.opp[i] == opp_low and first >> TAG_SHIFT == tag
+        ) and (first >> 7 & 127) > (second >> 7 & 127):
+            i += 1  # neither slot is the position's: the shallower one goes
+        self.own[i] = own_low
+        self.opp[i] = opp_low
+        self.entries[i] = tagged
+
+
+def _tag(own: i64, opp: i64) -> i64:
+    """The h8 bits of the two words, as 0-3."""
+    return (own >> 63 & 1) | (opp >> 63 & 1) << 1
