@@ -394,21 +394,7 @@ class SearchRun(EndgameSolver):
                     self.store(own, opp, depth, score, alpha, beta, tt_move)
                     return score
         if depth == 1:
-            # Leaf parents: evaluate the children in place.
-            evaluator = self.evaluator
-            best = -INF
-            best_sq: i64 = -1
-            for sq in _static_order(moves, tt_move):
-                f = flip_mask(own, opp, sq)
-                self.pending += 1
-                v = -evaluator.evaluate(opp ^ f, own | f | (ONE << sq))
-                if v > best:
-                    best = v
-                    best_sq = sq
-                    if v >= beta:
-                        break
-            self.store(own, opp, 1, best, alpha, beta, best_sq)
-            return best
+            return self.leaf_parent(own, opp, moves, tt_move, alpha, beta)
         if depth >= ORDER_DEPTH:
             order = self.mobility_order(own, opp, moves, tt_move)
         else:
@@ -437,6 +423,43 @@ class SearchRun(EndgameSolver):
                         self.history[sq] += depth * depth
                         break
         self.store(own, opp, depth, best, alpha, beta, best_sq)
+        return best
+
+    def leaf_parent(
+        self, own: i64, opp: i64, moves: i64, tt_move: i64, alpha: int, beta: int
+    ) -> int:
+        """A node one ply deep: its children evaluated in place, in
+        `_static_order`'s order (the table's move, then by square class)
+        without making the list, as most nodes are these."""
+        evaluator = self.evaluator
+        best = -INF
+        best_sq: i64 = -1
+        if tt_move >= 0 and moves >> tt_move & 1:
+            b = ONE << tt_move
+            f = flip_mask(own, opp, tt_move)
+            self.pending += 1
+            best = -evaluator.evaluate(opp ^ f, own | f | b)
+            best_sq = tt_move
+            if best >= beta:
+                self.store(own, opp, 1, best, alpha, beta, best_sq)
+                return best
+            moves ^= b
+        for cls in SQUARE_CLASSES:
+            m = moves & cls
+            while m:
+                b = m & -m
+                m ^= b
+                sq = lowest_square(b)
+                f = flip_mask(own, opp, sq)
+                self.pending += 1
+                v = -evaluator.evaluate(opp ^ f, own | f | b)
+                if v > best:
+                    best = v
+                    best_sq = sq
+                    if v >= beta:
+                        self.store(own, opp, 1, best, alpha, beta, best_sq)
+                        return best
+        self.store(own, opp, 1, best, alpha, beta, best_sq)
         return best
 
     def probe(self, own: i64, opp: i64, i: int, alpha: int, beta: int) -> int:

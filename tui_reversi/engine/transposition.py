@@ -1,12 +1,17 @@
 # mypyc: compiled
-"""Transposition-table entries for the exact solver (endgame.py) and the
-midgame search (search.py): a key per position, an entry packed in one int,
-and the trim that keeps a full midgame table's deepest entries.
+"""Transposition tables: entries packed in one word for the exact solver
+(endgame.py) and the midgame search (search.py), the solver's dict and the
+trim that keeps its deepest entries when full, and the midgame search's
+native table (`MidgameTable`).
 
-Tables hold ints, not tuples: a key is a position's two words as one int and
-an entry its fields packed in one int. Against tuples emptied at 400,000
-entries, a search peaks at 86 MiB, not 198, and reaches depth 11 in 0.55x the
-nodes with the same moves and scores (bench/table.py --baseline).
+The solver's table is a dict of ints, not tuples: a key is a position's two
+words as one int and an entry its fields packed in one int. Against tuples
+emptied at 400,000 entries, a search peaked at 86 MiB, not 198, and reached
+depth 11 in 0.55x the nodes (bench/table.py --baseline). The midgame
+search's table is three native arrays (`MidgameTable`): against that dict,
+trimmed at 200,000 entries, depth 14 in 0.97x the nodes with hard's cuts,
+1.85x the nodes per second with the evaluation's native tables too, and
+0.65x the peak memory (docs/engine.md, "Engine speed").
 
 Both kinds of entry keep the best square + 1 in their low 7 bits (0: none).
 A solver entry holds bounds on the final margin (-64..64) of a position
@@ -14,8 +19,9 @@ with `empties` empty squares:
 (lower + 64) << 22 | (upper + 64) << 14 | empties << 7 | square. A midgame
 entry holds one score, exact or a bound, searched `depth` plies deep:
 (score + SCORE_BIAS) << 16 | bound << 14 | depth << 7 | square. Both keep
-how deep their search went in the same bits (`entry_depth`), so that a full
-table of either kind keeps its deepest entries (`deepest`).
+how deep their search went in the same bits (`entry_depth`): a full
+solver's table keeps its deepest entries (`deepest`), a full midgame bucket
+its deeper one.
 
 A hot module, compiled with mypyc (see endgame.py's header).
 """
@@ -124,7 +130,8 @@ class MidgameTable:
     (where h8 is the sign) and interpreted alike. A store overwrites the
     position's slot when it has one, or else the shallower of the two: the
     deeper entries, which cost most to find, stay, and a new entry always
-    finds room. An empty slot holds entry 0, which no position's entry is.
+    finds room. An empty slot holds entry 0, which no position's entry is,
+    and two empty words, which no position with discs has.
     """
 
     def __init__(self, bits: i64 = MIDGAME_TT_BITS) -> None:
