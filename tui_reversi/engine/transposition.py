@@ -28,10 +28,12 @@ A hot module, compiled with mypyc (see endgame.py's header).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, final
 
 from librt.vecs import vec
 from mypy_extensions import i64
+
+from ..core.bitboard import LOW63
 
 # Entries the exact solver's table may hold. Past it, it keeps its deepest
 # half (`deepest`): its entries are worth keeping (each stands for a whole
@@ -82,7 +84,7 @@ def entry_bound(entry: int) -> int:
     return entry >> 14 & 3
 
 
-def entry_depth(entry: int) -> int:
+def entry_depth(entry: i64) -> i64:
     return entry >> 7 & 127
 
 
@@ -102,7 +104,6 @@ def deepest(table: dict[int, int], room: int) -> dict[int, int]:
     return {key: entry for key, entry in table.items() if entry_depth(entry) >= least}
 
 
-LOW63: Final[i64] = 0x7FFF_FFFF_FFFF_FFFF  # a word without its h8 bit (the sign, compiled)
 TAG_SHIFT: Final[i64] = 58  # the key's two h8 bits sit above every entry's fields
 ENTRY_BITS: Final[i64] = 0x03FF_FFFF_FFFF_FFFF  # the bits below TAG_SHIFT
 LOW32: Final[i64] = 0xFFFF_FFFF
@@ -118,6 +119,7 @@ def _zeros(size: i64) -> vec[i64]:
     return _ZEROS[0][0:size]
 
 
+@final  # direct calls in the compiled search, which the C compiler may inline
 class MidgameTable:
     """The midgame search's transposition table: 2**bits slots of three
     machine words in native arrays (librt.vecs), so that a probe or a store
@@ -153,14 +155,12 @@ class MidgameTable:
         """The position's entry, or 0 when the table has none."""
         i = self.slot(own, opp)
         tag = _tag(own, opp)
-        own_low = own & LOW63
+        own_low = own & LOW63  # the words without h8, the sign compiled
         opp_low = opp & LOW63
-        entry = self.entries[i]
-        if self.own[i] == own_low and self.opp[i] == opp_low and entry >> TAG_SHIFT == tag:
-            return entry & ENTRY_BITS
-        entry = self.entries[i + 1]
-        if self.own[i + 1] == own_low and self.opp[i + 1] == opp_low and entry >> TAG_SHIFT == tag:
-            return entry & ENTRY_BITS
+        if self.holds(i, own_low, opp_low, tag):
+            return self.entries[i] & ENTRY_BITS
+        if self.holds(i + 1, own_low, opp_low, tag):
+            return self.entries[i + 1] & ENTRY_BITS
         return 0
 
     def put(self, own: i64, opp: i64, entry: i64) -> None:
@@ -169,18 +169,22 @@ class MidgameTable:
         tag = _tag(own, opp)
         own_low = own & LOW63
         opp_low = opp & LOW63
-        tagged = entry | tag << TAG_SHIFT
-        first = self.entries[i]
-        second = self.entries[i + 1]
-        if self.own[i + 1] == own_low and self.opp[i + 1] == opp_low and second >> TAG_SHIFT == tag:
-            i += 1
-        elif not (
-            self.own[i] == own_low and self.opp[i] == opp_low and first >> TAG_SHIFT == tag
-        ) and (first >> 7 & 127) > (second >> 7 & 127):
-            i += 1  # neither slot is the position's: the shallower one goes
+        if not self.holds(i, own_low, opp_low, tag) and (
+            self.holds(i + 1, own_low, opp_low, tag)
+            or entry_depth(self.entries[i]) > entry_depth(self.entries[i + 1])
+        ):
+            i += 1  # the second slot is the position's, or neither is and it is the shallower
         self.own[i] = own_low
         self.opp[i] = opp_low
-        self.entries[i] = tagged
+        self.entries[i] = entry | tag << TAG_SHIFT
+
+    def holds(self, i: i64, own_low: i64, opp_low: i64, tag: i64) -> bool:
+        """Whether slot `i` holds the position of these words and h8 bits."""
+        return (
+            self.own[i] == own_low
+            and self.opp[i] == opp_low
+            and self.entries[i] >> TAG_SHIFT == tag
+        )
 
 
 def _tag(own: i64, opp: i64) -> i64:
