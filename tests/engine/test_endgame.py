@@ -136,7 +136,7 @@ def test_the_walk_of_the_last_empties_gives_the_plain_solve(seed, empties, anti,
     e = empty.bit_count()
     assume(e >= 4)
     beta = min(alpha + width, 65)
-    solver = EndgameSolver(anti)
+    solver = EndgameSolver(anti, solves=False)  # the walk keeps no table
     value = solver.shallow(
         own,
         opp,
@@ -164,6 +164,17 @@ def test_the_ordered_solver_with_its_tables_gives_the_plain_solve(seed, empties,
     position = random_end_position(seed, empties)
     own, opp = position.own, position.opp
     assert ENGINES[anti].solve(own, opp) == alphabeta(own, opp, -65, 65, anti)
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10**9), empties=st.integers(12, 14), anti=st.booleans())
+def test_a_solver_whose_table_holds_one_bucket_solves_alike(seed, empties, anti):
+    # Every position then meets every other in the table: entries are
+    # overwritten all the time, and a probe must never find another's.
+    position = random_end_position(seed, empties)
+    own, opp = native(position.own), native(position.opp)
+    full = EndgameSolver(anti).solve(own, opp, -65, 65, False)
+    assert EndgameSolver(anti, solves=False).solve(own, opp, -65, 65, False) == full
 
 
 @settings(max_examples=8, deadline=None)
@@ -208,7 +219,7 @@ def test_the_roots_null_window_tests_find_the_score_from_any_first_guess(seed, a
     engine = ENGINES[anti]
     exact = engine.solve(own, opp)
     for first_test in sorted({-64, -40, exact - 7, exact, exact + 1, exact + 6, 40, 64}):
-        run = SearchRun(engine, own, opp, None, None, None)
+        run = SearchRun(engine, own, opp, None, None, None, True)
         moves = [RootMove(sq) for sq in run.order_root(native(legal_moves(own, opp)))]
         assert run.converge_root(moves, first_test) == exact, first_test
         assert moves[0].score == exact

@@ -5,15 +5,12 @@ import threading
 import time
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from tui_reversi.core import Move, Position, Variant, parse_square
 from tui_reversi.core.bitboard import flips, legal_moves, native
 from tui_reversi.engine.evaluation import terminal_score
 from tui_reversi.engine.pattern_weights import trained_evaluator
 from tui_reversi.engine.search import CHECK_EVERY, WIN, Engine, _terminal
-from tui_reversi.engine.transposition import deepest
 from tui_reversi.players import Limit, create_player
 from tui_reversi.players.base import SearchInfo
 
@@ -108,21 +105,6 @@ def test_every_midgame_score_packs_into_a_table_entry():
         entry = midgame_entry(score, 2, 60, 63)
         assert (entry_score(entry), entry_bound(entry), entry_depth(entry)) == (score, 2, 60)
         assert entry_move(entry) == 63
-
-
-@given(st.lists(st.integers(1, 60), max_size=300), st.integers(0, 300))
-def test_a_full_table_keeps_its_deepest_entries_within_room(depths, room):
-    table = {key: depth << 7 | 5 for key, depth in enumerate(depths)}
-    kept = deepest(table, room)
-    assert len(kept) <= room
-    assert all(table[key] == entry for key, entry in kept.items())
-    dropped = [table[key] >> 7 for key in table.keys() - kept.keys()]
-    kept_depths = [entry >> 7 for entry in kept.values()]
-    if kept_depths and dropped:
-        assert min(kept_depths) > max(dropped)  # every deeper entry stays
-    if dropped:
-        # Nothing more fits: the deepest dropped depth would overflow the room.
-        assert len(kept) + dropped.count(max(dropped)) > room
 
 
 @pytest.mark.parametrize("variant", [Variant.OTHELLO, Variant.ANTI])

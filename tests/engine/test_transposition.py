@@ -1,6 +1,6 @@
-"""The midgame search's transposition table: a position finds its own entry
-and never another's, h8 included (the sign bit of a compiled word), and a
-full bucket keeps its deeper entry."""
+"""The transposition table of the solver and the midgame search: a position
+finds its own entry and never another's, h8 included (the sign bit of a
+compiled word), and a full bucket keeps its deeper entry."""
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -9,26 +9,30 @@ from tui_reversi.core.bitboard import native
 from tui_reversi.engine.transposition import (
     EXACT,
     LOWER,
-    MidgameTable,
+    TT_BITS,
+    TranspositionTable,
     entry_depth,
     entry_score,
     midgame_entry,
+    solver_entry,
+    solver_lower,
+    solver_upper,
 )
 
 H8 = 1 << 63
 boards = st.integers(0, (1 << 64) - 1)
 
 
-def put(table: MidgameTable, own: int, opp: int, entry: int) -> None:
+def put(table: TranspositionTable, own: int, opp: int, entry: int) -> None:
     table.put(native(own), native(opp), entry)
 
 
-def get(table: MidgameTable, own: int, opp: int) -> int:
+def get(table: TranspositionTable, own: int, opp: int) -> int:
     return table.get(native(own), native(opp))
 
 
 def test_a_stored_entry_is_found_again_and_an_empty_table_has_none():
-    table = MidgameTable()
+    table = TranspositionTable(TT_BITS)
     entry = midgame_entry(-250, LOWER, 9, 27)
     assert get(table, 0x0000000810000000, 0x0000001008000000) == 0
     put(table, 0x0000000810000000, 0x0000001008000000, entry)
@@ -37,7 +41,7 @@ def test_a_stored_entry_is_found_again_and_an_empty_table_has_none():
 
 
 def test_positions_that_differ_only_at_h8_are_told_apart():
-    table = MidgameTable(1)  # one bucket: every position meets every other
+    table = TranspositionTable(1)  # one bucket: every position meets every other
     low = 0x0000000810000000
     first = midgame_entry(100, EXACT, 5, 1)
     second = midgame_entry(-100, EXACT, 5, 2)
@@ -50,7 +54,7 @@ def test_positions_that_differ_only_at_h8_are_told_apart():
 
 
 def test_a_full_bucket_keeps_its_deeper_entry_and_takes_the_new_one():
-    table = MidgameTable(1)
+    table = TranspositionTable(1)
     deep = midgame_entry(10, EXACT, 12, 3)
     put(table, 1, 2, deep)
     put(table, 4, 8, midgame_entry(20, EXACT, 3, 4))
@@ -76,7 +80,7 @@ def test_a_full_bucket_keeps_its_deeper_entry_and_takes_the_new_one():
     ),
 )
 def test_a_position_finds_its_last_entry_or_none_never_another(stores, positions):
-    table = MidgameTable(2)  # two buckets of two
+    table = TranspositionTable(2)  # two buckets of two
     last: dict[int, int] = {}
     for which, depth, score in stores:
         own, opp = positions[which]
@@ -86,3 +90,17 @@ def test_a_position_finds_its_last_entry_or_none_never_another(stores, positions
         assert get(table, own, opp) == entry  # the newest entry always finds room
     for which, (own, opp) in enumerate(positions):
         assert get(table, own, opp) in (0, last.get(which, 0))
+
+
+def test_a_solver_entry_is_never_the_empty_slot_and_keeps_its_bounds():
+    table = TranspositionTable(1)
+    for lower, upper, empties, square in ((-64, -64, 10, -1), (-64, 12, 20, 0), (64, 64, 60, 63)):
+        entry = solver_entry(lower, upper, empties, square)
+        assert entry != 0
+        put(table, 1 << empties, 2, entry)
+        found = get(table, 1 << empties, 2)
+        assert (solver_lower(found), solver_upper(found), entry_depth(found)) == (
+            lower,
+            upper,
+            empties,
+        )

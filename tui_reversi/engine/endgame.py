@@ -74,13 +74,12 @@ from .squares import (
     quadrant_bit,
 )
 from .transposition import (
-    SOLVER_TT_LIMIT,
-    deepest,
+    TT_BITS,
+    TranspositionTable,
     entry_move,
     solver_entry,
     solver_lower,
     solver_upper,
-    tt_key,
 )
 
 # Measured on FFO #40-41 (bench/ffo.py, CPU seconds): ordering moves from 7,
@@ -172,6 +171,7 @@ class EndgameSolver:
         max_nodes: int | None = None,
         cancelled: Callable[[], bool] | None = None,
         evaluator: Evaluator | None = None,
+        solves: bool = True,
     ) -> None:
         self.anti = anti
         # Orders moves far from the end (the hand-made one unless another is given).
@@ -182,14 +182,16 @@ class EndgameSolver:
         self.node_cap = max_nodes if max_nodes is not None else NO_NODE_CAP
         self.deadline = deadline
         self.cancelled = cancelled
-        self.solver_tt: dict[int, int] = {}
+        # A search that never solves (most midgame searches) keeps the
+        # smallest table rather than clearing 12 MiB for nothing.
+        self.solver_tt = TranspositionTable(TT_BITS if solves else 1)
         self.stable_edges = make_stable_edge_counter()
 
     def total_nodes(self) -> int:
         return self.nodes + self.pending
 
     def check(self) -> None:
-        """The clock, the node budget, the cancel flag; keeps tables bounded."""
+        """The clock, the node budget, the cancel flag."""
         self.nodes += self.pending
         self.pending = 0
         if self.nodes >= self.node_cap:
@@ -198,11 +200,6 @@ class EndgameSolver:
             raise SearchStopped
         if self.cancelled is not None and self.cancelled():
             raise SearchStopped
-        self.trim_tables()
-
-    def trim_tables(self) -> None:
-        if len(self.solver_tt) > SOLVER_TT_LIMIT:
-            self.solver_tt = deepest(self.solver_tt, SOLVER_TT_LIMIT // 2)
 
     def parity_of(self, empty: i64) -> i64:
         return (
@@ -237,12 +234,9 @@ class EndgameSolver:
             return -self.solve(opp, own, -beta, -alpha, True)
         tt_move: i64 = -1
         solver_tt = self.solver_tt
-        key = 0  # the table's key, made only where the table is used
         if e >= SOLVER_TT_EMPTIES:
-            key = tt_key(own, opp)
-            found = solver_tt.get(key)
-            if found is not None:
-                entry: i64 = found
+            entry = solver_tt.get(own, opp)
+            if entry:
                 lower = solver_lower(entry)
                 upper = solver_upper(entry)
                 tt_move = entry_move(entry)
@@ -276,8 +270,8 @@ class EndgameSolver:
                 if e >= ETC_EMPTIES:
                     # Enhanced transposition cutoff: a child already known to
                     # be bad enough for the opponent settles this node at once.
-                    child = solver_tt.get(tt_key(n_own, n_opp))
-                    if child is not None:
+                    child = solver_tt.get(n_own, n_opp)
+                    if child:
                         settled = -solver_upper(child)
                         if settled >= beta:
                             return settled
@@ -339,11 +333,11 @@ class EndgameSolver:
                             break
         if e >= SOLVER_TT_EMPTIES:
             if best <= alpha:
-                solver_tt[key] = solver_entry(-64, best, e, best_sq)
+                solver_tt.put(own, opp, solver_entry(-64, best, e, best_sq))
             elif best >= beta:
-                solver_tt[key] = solver_entry(best, 64, e, best_sq)
+                solver_tt.put(own, opp, solver_entry(best, 64, e, best_sq))
             else:
-                solver_tt[key] = solver_entry(best, best, e, best_sq)
+                solver_tt.put(own, opp, solver_entry(best, best, e, best_sq))
         return best
 
     def order_key(self, n_own: i64, n_opp: i64, b: i64, e: i64) -> i64:

@@ -54,8 +54,9 @@ from .squares import SQUARE_CLASSES
 from .transposition import (
     EXACT,
     LOWER,
+    TT_BITS,
     UPPER,
-    MidgameTable,
+    TranspositionTable,
     entry_bound,
     entry_depth,
     entry_move,
@@ -218,16 +219,16 @@ class Engine:
         on_iteration: Callable[[SearchResult], None] | None,
         analyse: bool,
     ) -> SearchResult:
-        runner = SearchRun(self, own, opp, deadline, max_nodes, cancelled)
         empties = 64 - (own | opp).bit_count()
+        solve_now = empties <= exact_empties
+        # Win, draw or loss only (never when analysing: hints show margins).
+        wdl_now = not solve_now and not analyse and empties <= wdl_empties
+        runner = SearchRun(self, own, opp, deadline, max_nodes, cancelled, solve_now or wdl_now)
         moves = move_mask(runner.own, runner.opp)
         if not moves:
             return SearchResult(None, 0, 0, 0)
         root = [RootMove(sq) for sq in runner.order_root(moves)]
         best = SearchResult(root[0].square, 0, 0, 0, completed=False)
-        solve_now = empties <= exact_empties
-        # Win, draw or loss only (never when analysing: hints show margins).
-        wdl_now = not solve_now and not analyse and empties <= wdl_empties
         # Before an exact solve that may not finish in time, a midgame search
         # with a quarter of the budget gives a fallback move and a root order.
         midgame_depth = max_depth
@@ -315,7 +316,7 @@ class Engine:
     def solve(self, own: int, opp: int, alpha: int = -64, beta: int = 64) -> int:
         """Exact final margin in discs (WOF counting) for the side to move
         within (alpha, beta); no clock. For tests and benchmarks."""
-        runner = SearchRun(self, own, opp, None, None, None)
+        runner = SearchRun(self, own, opp, None, None, None, True)
         return runner.solve(runner.own, runner.opp, alpha, beta, False)
 
 
@@ -332,12 +333,13 @@ class SearchRun(EndgameSolver):
         deadline: float | None,
         max_nodes: int | None,
         cancelled: Callable[[], bool] | None,
+        solves: bool,
     ) -> None:
-        super().__init__(engine.anti, deadline, max_nodes, cancelled, engine.evaluator)
+        super().__init__(engine.anti, deadline, max_nodes, cancelled, engine.evaluator, solves)
         self.own = native(own)  # the root position, as words
         self.opp = native(opp)
         self.partial_best: int | None = None
-        self.tt = MidgameTable()
+        self.tt = TranspositionTable(TT_BITS)
         self.history = [0] * 64
         cuts = engine.probcut
         self.cuts = cuts is not None
