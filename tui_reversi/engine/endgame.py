@@ -8,8 +8,8 @@ counting double, then the fewest empty squares next to our discs, a move
 into a quadrant with an odd number of empties a little earlier), and
 from EVAL_ORDER_EMPTIES up the engine's evaluation of the child too (a
 one-ply look from SEARCH_ORDER_EMPTIES up), with principal-variation
-search, a transposition table that keeps its deepest entries when full,
-enhanced transposition cutoffs and a stability cutoff. Below that it walks
+search, a native transposition table whose full buckets keep the entry
+with more empties (transposition.py), enhanced transposition cutoffs and a stability cutoff. Below that it walks
 the empty squares instead of generating moves, packed six bits each in one
 word by square class (`static_order`): at SORTED_EMPTIES fastest first
 (fewest replies, with keys packed in a word too), below that odd regions
