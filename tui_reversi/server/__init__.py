@@ -71,3 +71,11 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
 
 Importing `edge.arcade` imports asyncssh: only `tui-reversi serve` does that.
 """
+
+import warnings
+
+# asyncssh (2.24) names DSA key types when it is imported, and cryptography 51
+# deprecates them with a warning on stderr: an operator would read it above
+# every one-line error of `serve`. The server offers no DSA (hostkey.py makes
+# an ed25519 key), so the warning says nothing that concerns it.
+warnings.filterwarnings("ignore", message="DSA is deprecated", module=r"asyncssh\.")
