@@ -9,8 +9,9 @@ into a quadrant with an odd number of empties a little earlier), and
 from EVAL_ORDER_EMPTIES up the engine's evaluation of the child too (a
 one-ply look from SEARCH_ORDER_EMPTIES up), with principal-variation
 search, a native transposition table whose full buckets keep the entry
-with more empties (transposition.py), enhanced transposition cutoffs and a stability cutoff. Below that it walks
-the empty squares instead of generating moves, packed six bits each in one
+with more empties (transposition.py), enhanced transposition cutoffs and
+a stability cutoff. Below that it walks the empty squares instead of
+generating moves, packed six bits each in one
 word by square class (`static_order`): at SORTED_EMPTIES fastest first
 (fewest replies, with keys packed in a word too), below that odd regions
 (quadrants) first; at four empties the order is fixed once and the squares
