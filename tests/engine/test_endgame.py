@@ -219,7 +219,7 @@ def test_the_roots_null_window_tests_find_the_score_from_any_first_guess(seed, a
     engine = ENGINES[anti]
     exact = engine.solve(own, opp)
     for first_test in sorted({-64, -40, exact - 7, exact, exact + 1, exact + 6, 40, 64}):
-        run = SearchRun(engine, own, opp, None, None, None, True)
+        run = SearchRun(engine, own, opp, None, None, None, solves=True)
         moves = [RootMove(sq) for sq in run.order_root(native(legal_moves(own, opp)))]
         assert run.converge_root(moves, first_test) == exact, first_test
         assert moves[0].score == exact

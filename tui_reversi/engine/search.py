@@ -223,7 +223,9 @@ class Engine:
         solve_now = empties <= exact_empties
         # Win, draw or loss only (never when analysing: hints show margins).
         wdl_now = not solve_now and not analyse and empties <= wdl_empties
-        runner = SearchRun(self, own, opp, deadline, max_nodes, cancelled, solve_now or wdl_now)
+        runner = SearchRun(
+            self, own, opp, deadline, max_nodes, cancelled, solves=solve_now or wdl_now
+        )
         moves = move_mask(runner.own, runner.opp)
         if not moves:
             return SearchResult(None, 0, 0, 0)
@@ -316,7 +318,7 @@ class Engine:
     def solve(self, own: int, opp: int, alpha: int = -64, beta: int = 64) -> int:
         """Exact final margin in discs (WOF counting) for the side to move
         within (alpha, beta); no clock. For tests and benchmarks."""
-        runner = SearchRun(self, own, opp, None, None, None, True)
+        runner = SearchRun(self, own, opp, None, None, None, solves=True)
         return runner.solve(runner.own, runner.opp, alpha, beta, False)
 
 
