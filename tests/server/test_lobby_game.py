@@ -15,7 +15,7 @@ from tui_reversi.storage import SavedGames
 
 from ..app.test_tmux_keeping import board
 from .test_table_game import people as people  # the fixture: the server and a tmux
-from .test_table_game import rows, screen, wait_screen
+from .test_table_game import rows, wait_screen
 
 
 def at_home(people, name: str) -> None:
@@ -58,7 +58,8 @@ def test_alice_invites_bob_from_the_lobby_they_play_and_the_result_is_kept(peopl
         text = wait_screen(people, name, lambda s, told=told: told in s, f"{name} at the table")
         assert re.search(r"Black alice.*\b[45]:\d\d", text), text  # the clocks are on
         assert re.search(r"White bob.*\b5:00", text), text
-    code = re.search(r"Table ([A-Z0-9]{5}):", screen(people, "alice")).group(1)
+    titled = re.compile(r"Table ([A-Z0-9]{5}):")
+    code = titled.search(wait_screen(people, "alice", titled.search, "the table's code")).group(1)
     game = Game()
     for mover, square in (("alice", "d3"), ("bob", "c5"), ("alice", "e6")):
         people("send-keys", "-t", mover, *square)

@@ -148,6 +148,18 @@ def wait_screen(tmux: Tmux, name: str, check, what: str, timeout: float = 30.0) 
     )
 
 
+# A table's invitation, whole: a screen can be read half drawn, with the
+# sentence there and the code not yet.
+INVITATION = re.compile(r"a friend joins with .* join ([A-Z0-9]{5})\b")
+
+
+def table_code(tmux: Tmux, name: str, check=lambda s: True) -> tuple[str, str]:
+    """The code of the table `name` opened, once its invitation is on the screen
+    whole (and `check(screen)` holds); and that screen."""
+    text = wait_screen(tmux, name, lambda s: INVITATION.search(s) and check(s), "the table's code")
+    return INVITATION.search(text).group(1), text
+
+
 def rows(game: Game) -> list[str]:
     text = str(game.position)[:64]
     return [text[row * 8 : row * 8 + 8] for row in range(8)]
@@ -156,8 +168,7 @@ def rows(game: Game) -> list[str]:
 def sit_down(people, options: str = "") -> str:
     """alice opens a table, bob joins it by its code; the code."""
     people.ssh("alice", "alice", f"table {options}")
-    text = wait_screen(people, "alice", lambda s: "a friend joins" in s, "the table's code")
-    code = re.search(r"join ([A-Z0-9]{5})", text).group(1)
+    code, text = table_code(people, "alice")
     assert f"ssh -t -p {people.server.port} 127.0.0.1 join {code}" in text
     people.ssh("bob", "bob", f"join {code}")
     wait_screen(
@@ -321,10 +332,12 @@ def game_processes(people, user: str) -> list[int]:
 
 
 def clocks(text: str) -> tuple[str, str]:
-    """Black's and White's clocks as a score panel shows them."""
-    black = re.search(r"Black alice.*?(\d+:\d\d)", text).group(1)
-    white = re.search(r"White bob.*?(\d+:\d\d)", text).group(1)
-    return black, white
+    """Black's and White's clocks as a score panel shows them (AssertionError
+    while they are not both drawn: `wait_screen` waits on)."""
+    black = re.search(r"Black alice.*?(\d+:\d\d)", text)
+    white = re.search(r"White bob.*?(\d+:\d\d)", text)
+    assert black and white, text
+    return black.group(1), white.group(1)
 
 
 def test_a_killed_game_adjourns_at_once_and_both_resume_it_after_a_restart(people):
@@ -334,7 +347,7 @@ def test_a_killed_game_adjourns_at_once_and_both_resume_it_after_a_restart(peopl
     (pid,) = game_processes(people, "bob")
     os.kill(pid, signal.SIGKILL)  # bob's game dies mid-game; his ssh is still connected
     told = "bob's game stopped unexpectedly: the game is adjourned until bob is back."
-    stopped = wait_screen(people, "alice", lambda s: told in s, "the sentence")
+    stopped = wait_screen(people, "alice", lambda s: told in s and clocks(s), "the sentence")
     told_bob = f"Table {code}'s game is adjourned; to go on with it:"
     resume = f"  ssh -t -p {people.server.port} bob@127.0.0.1 resume"
     wait_screen(people, "bob", lambda s: told_bob in s and resume in s, "bob told")
@@ -344,7 +357,7 @@ def test_a_killed_game_adjourns_at_once_and_both_resume_it_after_a_restart(peopl
     assert row == (code, "d3", 1)
     # The clocks stopped where they were: a while later alice's screen still shows them.
     time.sleep(1.5)
-    before = clocks(screen(people, "alice"))
+    before = clocks(wait_screen(people, "alice", clocks, "the clocks"))
     assert before == clocks(stopped)
 
     people.restart()
@@ -367,16 +380,14 @@ def test_a_killed_game_adjourns_at_once_and_both_resume_it_after_a_restart(peopl
             "the game where it stopped",
         )
     # Black's clock (not running: it is White's turn) is where it stopped.
-    assert clocks(screen(people, "alice"))[0] == before[0]
+    assert clocks(wait_screen(people, "alice", clocks, "the clocks"))[0] == before[0]
     people("send-keys", "-t", "bob", "c", "5")
     wait_screen(people, "alice", lambda s: "2 c5" in s, "bob's move after the restart")
 
 
 def test_the_host_who_asks_for_white_plays_white_and_the_friend_moves_first(people):
     people.ssh("alice", "alice", "table white")
-    text = wait_screen(people, "alice", lambda s: "a friend joins" in s, "the table's code")
-    assert re.search(r"White alice \(you\)", text)
-    code = re.search(r"join ([A-Z0-9]{5})", text).group(1)
+    code, _ = table_code(people, "alice", lambda s: re.search(r"White alice \(you\)", s))
     people.ssh("bob", "bob", f"join {code}")
     wait_screen(people, "bob", lambda s: "you (1500?) play Black against alice" in s, "bob's seat")
     people("send-keys", "-t", "alice", "d", "3")  # not alice's turn (Black moves first): a premove
@@ -405,8 +416,7 @@ def test_both_panels_show_both_players_ratings_beside_their_names(people):
 
     asyncio.run(rate())
     people.ssh("alice", "alice", "table")
-    text = wait_screen(people, "alice", lambda s: "a friend joins" in s, "the table's code")
-    code = re.search(r"join ([A-Z0-9]{5})", text).group(1)
+    code, _ = table_code(people, "alice")
     people.ssh("bob", "bob", f"join {code}")
     panels = {
         "alice": r"● Black alice \(you\) +1516\? +2 ◀ *│\n.*○ White bob +1484\? +2  ",

@@ -15,7 +15,7 @@ import pytest
 
 from ..app.test_tmux import Tmux
 from ..server.conftest import identity
-from ..server.test_table_game import SSH_OPTIONS, Server, wait_screen
+from ..server.test_table_game import INVITATION, SSH_OPTIONS, Server, table_code, wait_screen
 from .browser import DESKTOP, WebTerminal, children_of
 
 pytestmark = pytest.mark.skipif(
@@ -53,8 +53,7 @@ def test_a_browser_guest_and_an_ssh_player_play_at_one_table_and_see_each_others
     browser, hall
 ):
     hall.ssh("alice", "alice", "table")
-    text = wait_screen(hall, "alice", lambda s: "a friend joins" in s, "the table's code")
-    code = re.search(r"join ([A-Z0-9]{5})", text).group(1)
+    code, _ = table_code(hall, "alice")
     context = browser.new_context(viewport=DESKTOP)
     try:
         page = context.new_page()
@@ -97,16 +96,16 @@ def test_a_keyed_player_binds_a_browser_with_a_one_time_code_and_plays_rated_as_
     browser, hall
 ):
     hall.ssh("alice-keys", "alice", "keys web")
-    said = wait_screen(hall, "alice-keys", lambda s: "?code=" in s, "the code")
-    code = re.search(r"\?code=([A-Z0-9]{4}-[A-Z0-9]{4})", said).group(1)
+    given = re.compile(r"\?code=([A-Z0-9]{4}-[A-Z0-9]{4})\b")
+    code = given.search(wait_screen(hall, "alice-keys", given.search, "the code")).group(1)
     context = browser.new_context(viewport=DESKTOP)
     try:
         page = context.new_page()
         terminal = WebTerminal(page)
         page.goto(f"{hall.page}?code={code}&play=table")
         assert "code=" not in page.url  # traded for a pass: gone from the address
-        text = terminal.wait_for(lambda s: "a friend joins" in s, "the bound browser's table")
-        table = re.search(r"join ([A-Z0-9]{5})", text).group(1)
+        text = terminal.wait_for(INVITATION.search, "the bound browser's table")
+        table = INVITATION.search(text).group(1)
         # The hint names the SSH port and the host the page was reached at.
         assert re.search(rf"-p {hall.server.port} (\S+@)?127\.0\.0\.1 join {table}", text), text
         hall.server.wait_for(r"connect .*peer=web:\S+ user=alice")
