@@ -140,8 +140,10 @@ def test_a_killed_game_resumes_at_the_same_position_with_the_same_moves(terminal
 
     pid = terminal.start()
     # (the dialog's lines, waited for whole: a capture can catch it half drawn)
-    offer = terminal.wait_for("Move 6, White to move")
-    assert "Resume your unfinished game?" in offer
+    terminal.wait_until(
+        lambda s: "Resume your unfinished game?" in s and "Move 6, White to move" in s,
+        "the offer to resume",
+    )
     terminal("send-keys", "-t", "game", "r")
     # The message can be on screen before the board and the log are redrawn.
     terminal.wait_until(
@@ -164,7 +166,9 @@ def test_a_game_copied_as_ggf_pastes_back_as_the_same_game(terminal, tmp_path):
     game.write_text("".join(MOVES))
     terminal.start("--load", str(game), "--white", "human", "--no-animation")
     terminal("set-option", "-g", "set-clipboard", "on")  # tmux keeps what OSC 52 sends
-    before = terminal.wait_for("White to play")
+    before = terminal.wait_until(
+        lambda screen: "White to play" in screen and log(screen) == list(MOVES), "the loaded game"
+    )
     terminal("send-keys", "-t", "game", "x")
     terminal.wait_for("Export the game")
     terminal("send-keys", "-t", "game", "c")
@@ -178,5 +182,11 @@ def test_a_game_copied_as_ggf_pastes_back_as_the_same_game(terminal, tmp_path):
     terminal("paste-buffer", "-p", "-t", "game")  # ...and the copy pasted onto the board
     terminal.wait_for("Import a game")
     terminal("send-keys", "-t", "game", "Enter")
-    after = terminal.wait_for("Imported a game of 5 moves")
-    assert board(after) == board(before) and log(after) == list(MOVES)
+    terminal.wait_until(
+        lambda screen: (
+            "Imported a game of 5 moves" in screen
+            and board(screen) == board(before)
+            and log(screen) == list(MOVES)
+        ),
+        "the pasted game, as it was",
+    )

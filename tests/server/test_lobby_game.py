@@ -27,8 +27,8 @@ def invite_bob(people, keys: tuple[str, ...]) -> None:
     """alice opens the lobby, picks bob and sends an invitation on the terms `keys` choose."""
     people("send-keys", "-t", "alice", "L")
     free = re.compile(r"\bbob +1500\? +free,")  # each name with its rating beside it
-    lobby = wait_screen(people, "alice", free.search, "bob, free")
-    assert "alice (you)      1500?  free, playing on their own" in lobby
+    yourself = "alice (you)      1500?  free, playing on their own"
+    wait_screen(people, "alice", lambda s: free.search(s) and yourself in s, "bob, free")
     people("send-keys", "-t", "alice", "j", "Enter")  # alice, bob: sorted by name
     wait_screen(people, "alice", lambda s: "Invite bob (1500?) to a game" in s, "the terms")
     people("send-keys", "-t", "alice", *keys, "Enter")
@@ -55,9 +55,16 @@ def test_alice_invites_bob_from_the_lobby_they_play_and_the_result_is_kept(peopl
         "bob": "you (1500?) play White against alice (1500?).",
     }
     for name, told in seated.items():
-        text = wait_screen(people, name, lambda s, told=told: told in s, f"{name} at the table")
-        assert re.search(r"Black alice.*\b[45]:\d\d", text), text  # the clocks are on
-        assert re.search(r"White bob.*\b5:00", text), text
+        wait_screen(
+            people,
+            name,
+            lambda s, told=told: (
+                told in s
+                and re.search(r"Black alice.*\b[45]:\d\d", s)  # the clocks are on
+                and re.search(r"White bob.*\b5:00", s)
+            ),
+            f"{name} at the table, the clocks on",
+        )
     titled = re.compile(r"Table ([A-Z0-9]{5}):")
     code = titled.search(wait_screen(people, "alice", titled.search, "the table's code")).group(1)
     game = Game()
