@@ -181,7 +181,7 @@ def sit_down(people, options: str = "") -> str:
         "bob's arrival",
     )
     for name in ("alice", "bob"):
-        assert "Black alice" in screen(people, name) and "White bob" in screen(people, name)
+        wait_screen(people, name, lambda s: "Black alice" in s and "White bob" in s, "both names")
     return code
 
 
@@ -350,8 +350,8 @@ def test_a_killed_game_adjourns_at_once_and_both_resume_it_after_a_restart(peopl
     stopped = wait_screen(people, "alice", lambda s: told in s and clocks(s), "the sentence")
     told_bob = f"Table {code}'s game is adjourned; to go on with it:"
     resume = f"  ssh -t -p {people.server.port} bob@127.0.0.1 resume"
-    wait_screen(people, "bob", lambda s: told_bob in s and resume in s, "bob told")
-    assert "your game stopped unexpectedly." in screen(people, "bob")
+    bob_told = ("your game stopped unexpectedly.", told_bob, resume)
+    wait_screen(people, "bob", lambda s: all(part in s for part in bob_told), "bob told")
     with sqlite3.connect(people.data / "archive.sqlite3") as db:
         row = db.execute("SELECT code, moves, adjourned FROM unfinished").fetchone()
     assert row == (code, "d3", 1)
