@@ -61,11 +61,11 @@ from .session_command import (
     table_terms,
 )
 from .session_edge import Allowance, Channel, EventWriter, Requests
+from .session_limits import AGAIN, SessionLimits
+from .session_terminal import PlayerTerminal
 from .tables import TableRefused
 from .take_over_elsewhere import GameElsewhere, game_on_other_node, take_game_from, taken_over
 from .take_over_question import TakeOverQuestion
-
-AGAIN = "connect again to carry on."
 
 
 class SessionServer(Server, Protocol):
@@ -156,17 +156,14 @@ class GameSession(asyncssh.SSHServerSession):
         self._owner = owner
         self._requests = requests
         self._config = owner.arcade.config
-        self._chan: Channel | None = None
-        self._open = False
+        self._terminal = PlayerTerminal(owner.session_closed)
         self._command: str | None = None
-        self._term: str | None = None
-        self._size = (80, 24, 0, 0)
-        self._erase: int | None = None
         self._process: PtyProcess | None = None
         self._pending_input = bytearray()
         self._allowance = allowance
         self._logged_dropped = False
-        self._last_input = time.monotonic()
+        self._limits = SessionLimits(self._config, self.end)
+        # A window change waiting on the budget, and the lobby's grace for a game to end.
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._end_message: str | None = None
         self._seated = False
@@ -195,17 +192,14 @@ class GameSession(asyncssh.SSHServerSession):
     # asyncssh callbacks, in the order a client drives them.
 
     def connection_made(self, chan: Channel) -> None:
-        self._chan = chan
-        self._open = True
+        self._terminal.connected(chan)
 
     def pty_requested(
         self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]
     ) -> bool:
         if not self._requests.channel_request():
             return False
-        self._term = term_type
-        self._size = term_size
-        self._erase = term_modes.get(asyncssh.PTY_VERASE)
+        self._terminal.pty(term_type, term_size, term_modes)
         return True
 
     def shell_requested(self) -> bool:
@@ -238,16 +232,16 @@ class GameSession(asyncssh.SSHServerSession):
 
     async def _start(self) -> None:
         """Answer what the player asked for (a command, or a game to start)."""
-        if not await self._owner.let_in() or not self._open:
+        if not await self._owner.let_in() or not self._terminal.open:
             return
         words = (self._command or "").split()
         if self._owner.adding_key and not (words[:2] == ["keys", "add"] and len(words) == 3):
             name = self._owner.user
             self._owner.end_reason = "a key not the player's yet asked for more than keys add"
-            self._print(
+            self._terminal.print(
                 [f"tui-reversi: this key is not {name}'s yet: it may only run  keys add CODE"]
             )
-            self._exit(1)
+            self._terminal.exit(1)
             return
         if await self._answered(words):
             return
@@ -258,10 +252,10 @@ class GameSession(asyncssh.SSHServerSession):
             options = await self._admit()
         except SessionRefused as refusal:
             self._owner.end_reason = refusal.reason
-            self._say(f"tui-reversi: {refusal}")
-            self._exit(refusal.status)
+            self._terminal.say(f"tui-reversi: {refusal}")
+            self._terminal.exit(refusal.status)
             return
-        if not self._open:  # (it went while the store was asked)
+        if not self._terminal.open:  # (it went while the store was asked)
             self._leave_seat()
             if self._table_secret is not None:
                 self._owner.arcade.tables.leave(self._table_secret)
@@ -283,7 +277,7 @@ class GameSession(asyncssh.SSHServerSession):
     def data_received(self, data: bytes, datatype: int | None) -> None:
         if not self._requests.packet():
             return
-        self._last_input = time.monotonic()
+        self._limits.input()
         if self._waiting is not None:
             self._waiting.key(data)
             return
@@ -299,8 +293,8 @@ class GameSession(asyncssh.SSHServerSession):
             self._pending_input += data
             return
         self._process.write(data)
-        if self._process.input_buffered > INPUT_HIGH_WATER and self._chan is not None:
-            self._chan.pause_reading()
+        if self._process.input_buffered > INPUT_HIGH_WATER:
+            self._terminal.pause_reading()
 
     def _log_dropped(self) -> None:
         """Once a session, the log hears that input past the allowance was dropped;
@@ -321,7 +315,7 @@ class GameSession(asyncssh.SSHServerSession):
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         # Only the latest size matters: past the budget a change waits, and any
         # that come meanwhile replace it (a flood of them costs almost nothing).
-        self._size = (width, height, pixwidth, pixheight)
+        self._terminal.size = (width, height, pixwidth, pixheight)
         self._requests.packet()
         self._apply_size()
 
@@ -330,7 +324,7 @@ class GameSession(asyncssh.SSHServerSession):
         if self._process is None or "resize waits" in self._timers:
             return
         if self._requests.window_change():
-            self._process.resize(*self._size)
+            self._process.resize(*self._terminal.size)
             return
         wait = self._requests.window_change_wait()
         loop = asyncio.get_running_loop()
@@ -349,7 +343,7 @@ class GameSession(asyncssh.SSHServerSession):
             self._process.resume_output()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._open = False
+        self._terminal.lost()
         self._cancel_timers()
         if self._waiting is not None:
             self._waiting.stop()
@@ -390,7 +384,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     @property
     def client_connected(self) -> bool:
-        return self._open
+        return self._terminal.open
 
     @property
     def player(self) -> str:
@@ -446,7 +440,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _ask_about(self, other: GameSession | GameElsewhere) -> None:
         """Tell the player their game is open elsewhere and ask what to do."""
-        self._asking = TakeOverQuestion(other, say=self._say, unanswered=self._no_answer)
+        self._asking = TakeOverQuestion(other, say=self._terminal.say, unanswered=self._no_answer)
         self._asking.start()
 
     def _answer(self, data: bytes) -> None:
@@ -462,24 +456,24 @@ class GameSession(asyncssh.SSHServerSession):
         live = self._live_game()
         if answer == "leave":
             self._owner.end_reason = "left the game open in another session"
-            self._say("tui-reversi: your game carries on in the other session.")
+            self._terminal.say("tui-reversi: your game carries on in the other session.")
             self._leave_seat()
-            self._exit(0)
+            self._terminal.exit(0)
         elif answer == "separate":
-            self._say("tui-reversi: starting a separate game...")
+            self._terminal.say("tui-reversi: starting a separate game...")
             self._begin([*options, "--new"], separate=True)
         elif live is not None and live is not other:
             self._ask_about(live)  # someone else took it over meanwhile: ask again
         else:
-            self._say("tui-reversi: taking your game over...")
+            self._terminal.say("tui-reversi: taking your game over...")
             self._begin([*options, "--resume"], take_over=live)
 
     def _no_answer(self, wait: float) -> None:
         self._asking = None
         self._owner.end_reason = "no answer about the game open elsewhere"
-        self._say(f"tui-reversi: no answer in {format_duration(wait)}; {AGAIN}")
+        self._terminal.say(f"tui-reversi: no answer in {format_duration(wait)}; {AGAIN}")
         self._leave_seat()
-        self._exit(1)
+        self._terminal.exit(1)
 
     def _leave_seat(self) -> None:
         if self._seated:
@@ -502,7 +496,7 @@ class GameSession(asyncssh.SSHServerSession):
             arcade.fleet, arcade.tables, self._config.players_dir, other, self.player, self.address
         )
         if said is not None:
-            self._say(f"tui-reversi: {said}")
+            self._terminal.say(f"tui-reversi: {said}")
         return secret
 
     async def _take_over(self, other: GameSession) -> None:
@@ -526,7 +520,7 @@ class GameSession(asyncssh.SSHServerSession):
         except SessionRefused as refusal:
             refusal.reason = f"bad game options {self._command!r}"
             raise
-        if self._term is None:  # after the command: a wrong one is told what is wrong
+        if self._terminal.term is None:  # after the command: a wrong one is told what is wrong
             raise SessionRefused(
                 "this is a full-screen game and needs a terminal: connect with ssh -t",
                 1,
@@ -548,18 +542,18 @@ class GameSession(asyncssh.SSHServerSession):
             check_command(self._command)
         except CommandRefused as refusal:
             self._owner.end_reason = f"bad command {self._command!r}"
-            self._print([f"tui-reversi: {refusal}", *help_lines(self)[1:]])
-            self._exit(2)
+            self._terminal.print([f"tui-reversi: {refusal}", *help_lines(self)[1:]])
+            self._terminal.exit(2)
             return True
         command = command_named(words[0]) if words else None
         if command is None or command.answer is None:
             return False
-        if command.screen and self._term is not None:
+        if command.screen and self._terminal.term is not None:
             return await self._open_replay(words[1:])
         lines, status = await command.answer(self, words[1:])
-        self._print(lines)
+        self._terminal.print(lines)
         self._owner.end_reason = " ".join([command.name, *words[1:2]])[:40]  # ('keys add')
-        self._exit(status)
+        self._terminal.exit(status)
         return True
 
     async def _open_replay(self, words: list[str]) -> bool:
@@ -568,8 +562,8 @@ class GameSession(asyncssh.SSHServerSession):
         ggf, refusal, status = await replay_ggf(self, words[:1])
         if ggf is None:
             self._owner.end_reason = f"replay refused: {refusal}"
-            self._print([refusal])
-            self._exit(status)
+            self._terminal.print([refusal])
+            self._terminal.exit(status)
             return True
         self._replay = {REPLAY_VARIABLE: ggf}
         self._command = " ".join(words[1:])  # the look options, read as any game's
@@ -586,21 +580,22 @@ class GameSession(asyncssh.SSHServerSession):
                 rating = (await store.rating(self.player))[0]
             except StorageError as error:  # (paired as a newcomer would be)
                 self._owner.arcade.note(str(error))
-        if not self._open:
+        if not self._terminal.open:
             self._leave_seat()
             return
         guest = is_guest(self.player)
         clock = f", clock {wanted.clock}" if wanted.clock is not None else ""
         who = "a guest" if guest else f"rated {round(rating)}"
-        self._say(f"tui-reversi: looking for an opponent ({wanted.variant.value}{clock}, {who}).")
+        wants = f"{wanted.variant.value}{clock}, {who}"
+        self._terminal.say(f"tui-reversi: looking for an opponent ({wants}).")
         seeker = Seeker(
             self.player, rating, wanted.variant, wanted.clock, guest, wanted.allows_guests
         )
         self._waiting = QueueWait(
             self._owner.arcade.pairing,
             seeker,
-            say=self._say,
-            send=self._send,
+            say=self._terminal.say,
+            send=self._terminal.send,
             seated=self._paired,
             computer=self._against_computer,
             left=self._left_queue,
@@ -611,20 +606,20 @@ class GameSession(asyncssh.SSHServerSession):
         """The queue found an opponent: the game starts at their new table."""
         self._waiting = None
         self._table_secret, self._table_code = secret, code
-        self._say(f"tui-reversi: an opponent is found: table {code}.")
+        self._terminal.say(f"tui-reversi: an opponent is found: table {code}.")
         self._begin(self._options, separate=True)
 
     def _against_computer(self, level: str) -> None:
         self._waiting = None
-        self._say(f"tui-reversi: a game against the computer ({level}) on your own...")
+        self._terminal.say(f"tui-reversi: a game against the computer ({level}) on your own...")
         self._begin([*self._options, "--white", level], separate=self._live_game() is not None)
 
     def _left_queue(self) -> None:
         self._waiting = None
         self._owner.end_reason = "left the queue"
-        self._say("tui-reversi: you left the queue.")
+        self._terminal.say("tui-reversi: you left the queue.")
         self._leave_seat()
-        self._exit(0)
+        self._terminal.exit(0)
 
     @property
     def server(self) -> SessionServer:
@@ -646,11 +641,11 @@ class GameSession(asyncssh.SSHServerSession):
         """`resume` without a terminal, or with several games to choose from: the
         player's adjourned games are listed (True); else False, to resume the one."""
         games = await self._adjourned_views()
-        if self._term is not None and len(games) == 1:
+        if self._terminal.term is not None and len(games) == 1:
             return False
-        self._print(adjourned_lines(games, self.player, self._ssh()))
+        self._terminal.print(adjourned_lines(games, self.player, self._ssh()))
         self._owner.end_reason = "looked at their adjourned games"
-        self._exit(0 if games else 1)
+        self._terminal.exit(0 if games else 1)
         return True
 
     async def _adjourned_views(self) -> list[TableView]:
@@ -662,12 +657,6 @@ class GameSession(asyncssh.SSHServerSession):
         except StorageError as error:
             self._owner.arcade.note(str(error))
             return [tables.view(table) for table in tables.adjourned_for(self.player)]
-
-    def _print(self, lines: list[str]) -> None:
-        """Plain lines on the channel's output (a command that needs no terminal)."""
-        for text in lines:
-            if self._chan is not None:
-                self._chan.write(f"{text}\r\n".encode() if self._term else f"{text}\n".encode())
 
     def _ssh(self, *, terminal: bool = True, own_name: bool = True, key: str = "") -> str:
         """'ssh -t -p 2222 alice@games.example.org': how this player (or, without
@@ -724,7 +713,7 @@ class GameSession(asyncssh.SSHServerSession):
                 self._next_table = take_over.hand_seat_over()
                 await self._take_over(take_over)
             status = 0 if self._next_table is not None else await self._run_game(options)
-            while self._from_lobby() and self._open and not self._end_message:
+            while self._from_lobby() and self._terminal.open and not self._end_message:
                 if self._next_table is not None:
                     status = await self._table_from_lobby(options)
                 else:
@@ -734,8 +723,9 @@ class GameSession(asyncssh.SSHServerSession):
                 for line in traceback.format_exc().splitlines():
                     self._owner.arcade.events.write("bug", text=line)
             self._owner.end_reason = f"game did not start: {error}"
-            self._say("tui-reversi: the game could not start; please tell the server's operator.")
-            self._exit(1)
+            sorry = "the game could not start; please tell the server's operator."
+            self._terminal.say(f"tui-reversi: {sorry}")
+            self._terminal.exit(1)
             return
         finally:
             self._owner.arcade.games.discard(self)
@@ -772,7 +762,7 @@ class GameSession(asyncssh.SSHServerSession):
         """The player's game is to end for where the lobby sends them: hung up in
         GO_GRACE if it does not end itself; False if it has gone already."""
         process = self._process
-        if not self._open or self._end_message or process is None or not process.running:
+        if not self._terminal.open or self._end_message or process is None or not process.running:
             return False
         loop = asyncio.get_running_loop()
         self._timers["go"] = loop.call_later(GO_GRACE, self._hurry, process)
@@ -797,7 +787,7 @@ class GameSession(asyncssh.SSHServerSession):
             if self._table_secret is not None:
                 tables.leave(self._table_secret)
             self._table_secret = None
-        if status != 0 or not self._open or self._end_message:
+        if status != 0 or not self._terminal.open or self._end_message:
             return status  # hung up (the seat is held), or crashed (adjourned): it ends
         self._table_code = None
         return await self._run_game(look)
@@ -810,7 +800,7 @@ class GameSession(asyncssh.SSHServerSession):
             status = await self._run_game(look)
         finally:
             self._replay = {}
-        if status != 0 or not self._open or self._end_message:
+        if status != 0 or not self._terminal.open or self._end_message:
             return status
         return await self._run_game(look)
 
@@ -838,8 +828,8 @@ class GameSession(asyncssh.SSHServerSession):
         env = player_environment(
             home=home,
             user=player_user_name(shown_name(user)),
-            term=self._term,
-            client_env=self._chan.get_environment() if self._chan else {},
+            term=self._terminal.term,
+            client_env=self._terminal.environment(),
             ssh_connection=owner.ssh_connection,
         )
         env[SSH_COMMAND_VARIABLE] = self._ssh(own_name=False)  # (a friend's, for its hints)
@@ -859,23 +849,23 @@ class GameSession(asyncssh.SSHServerSession):
             argv,
             env=env,
             cwd=home,
-            size=self._size,
-            on_output=self._send,
-            on_input_drained=self._input_drained,
-            erase=self._erase,
+            size=self._terminal.size,
+            on_output=self._terminal.send,
+            on_input_drained=self._terminal.resume_reading,
+            erase=self._terminal.erase,
             spawn=await owner.arcade.spawner(argv),
         )
         self._process = process
         owner.game_pid = process.pid
-        if not self._open:
+        if not self._terminal.open:
             process.discard_output()
             process.hang_up(self._config.hangup_grace)
         elif self._end_message:
             process.hang_up(self._config.hangup_grace)
         else:
-            process.resize(*self._size)
+            process.resize(*self._terminal.size)
             process.write(bytes(self._pending_input))
-            self._start_timers()
+            self._limits.start()
         self._pending_input.clear()
         return await process.wait()
 
@@ -894,87 +884,39 @@ class GameSession(asyncssh.SSHServerSession):
         else:
             owner.end_reason = owner.end_reason or "player quit"
         self._log_crash_report()  # whatever ended the game after it wrote one
-        if not self._open:
+        if not self._terminal.open:
             return
         if self._allowance.dropped:
             kib = self._allowance.burst // 1024
-            self._say(
+            self._terminal.say(
                 f"\r\ntui-reversi: {amount(self._allowance.dropped)} of input the game could "
                 f"not use was dropped (pastes of over {kib} KB, or keys faster than anyone types)."
             )
         if status < 0:
-            self._send(TERMINAL_RESET)
+            self._terminal.send(TERMINAL_RESET)
         adjourned = {view.code for view in await self._adjourned_views()}
         if self._table_code in adjourned and (status != 0 or self._end_message):
-            self._send(TERMINAL_RESET)  # (a crashed game may have left it in any state)
+            self._terminal.send(TERMINAL_RESET)  # (a crashed game may have left it in any state)
             said = self._end_message or "your game stopped unexpectedly."
             code, hint = self._table_code, self._ssh()
-            self._say(f"\r\ntui-reversi: {said}")
-            self._say(f"Table {code}'s game is adjourned; to go on with it:")
-            self._say(f"  {hint} resume")
-            self._exit(1)
+            self._terminal.say(f"\r\ntui-reversi: {said}")
+            self._terminal.say(f"Table {code}'s game is adjourned; to go on with it:")
+            self._terminal.say(f"  {hint} resume")
+            self._terminal.exit(1)
         elif self._end_message:
-            self._say(f"\r\ntui-reversi: {self._end_message}")
-            self._exit(1)
+            self._terminal.say(f"\r\ntui-reversi: {self._end_message}")
+            self._terminal.exit(1)
         elif status < 0:
-            if self._chan is not None:
-                self._chan.exit_with_signal(signal_name(-status))
-            owner.session_closed()
+            self._terminal.exit_with_signal(signal_name(-status))
         else:
-            self._exit(status)
+            self._terminal.exit(status)
 
     def _log_crash_report(self) -> None:
         """The report a crashed game left, into the log, whole: an event a line."""
         log_crash_report(self._owner.arcade.events, self._crash_report, self._owner.user)
 
-    def _start_timers(self) -> None:
-        if "idle" in self._timers or "limit" in self._timers:
-            return  # the session's next game (from the lobby): the same timers go on
-        loop = asyncio.get_running_loop()
-        idle = self._config.idle_timeout
-        if idle > 0:
-            self._timers["idle"] = loop.call_later(idle, self._check_idle)
-        limit = self._config.session_limit
-        if limit > 0:
-            message = f"this server ends sessions after {format_duration(limit)}; {AGAIN}"
-            reason = f"session time limit ({format_duration(limit)})"
-            self._timers["limit"] = loop.call_later(limit, self.end, reason, message)
-
-    def _check_idle(self) -> None:
-        idle = self._config.idle_timeout
-        quiet = time.monotonic() - self._last_input
-        if quiet >= idle:
-            self.end(
-                f"idle for {format_duration(idle)}",
-                f"closed after {format_duration(idle)} without a key press; {AGAIN}",
-            )
-        else:
-            loop = asyncio.get_running_loop()
-            self._timers["idle"] = loop.call_later(idle - quiet, self._check_idle)
-
     def _cancel_timers(self) -> None:
+        self._limits.stop()
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
-
-    def _send(self, data: bytes) -> None:
-        if self._open and self._chan is not None:
-            self._chan.write(data)
-
-    def _input_drained(self) -> None:
-        if self._open and self._chan is not None:
-            self._chan.resume_reading()
-
-    def _say(self, line: str) -> None:
-        """One line for the player: on the terminal if they have one, else on stderr."""
-        if not self._open or self._chan is None:
-            return
-        if self._term is not None:
-            self._chan.write(f"{line}\r\n".encode())
-        else:
-            self._chan.write_stderr(f"{line}\n".encode())
-
-    def _exit(self, status: int) -> None:
-        if self._open and self._chan is not None:
-            self._chan.exit(status)
-        self._owner.session_closed()
