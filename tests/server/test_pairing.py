@@ -18,6 +18,9 @@ def seated_at(arcade, facts) -> str:
     """The code of the table the game was seated at, from its secret."""
     seat = arcade.tables.seat_of(facts["env"][TABLE_SECRET_VARIABLE])
     assert seat is not None
+    # What the game asks (chat, takebacks) is charged to its player's address too,
+    # as at any table: one address's many names share its limits.
+    assert seat.address == "127.0.0.1"
     return seat.table.code
 
 

@@ -63,6 +63,7 @@ from .session_command import (
 from .session_edge import Allowance, Channel, EventWriter, Requests
 from .session_limits import AGAIN, SessionLimits
 from .session_terminal import PlayerTerminal
+from .table_seat import TableSeat
 from .tables import TableRefused
 from .take_over_elsewhere import GameElsewhere, game_on_other_node, take_game_from, taken_over
 from .take_over_question import TakeOverQuestion
@@ -171,9 +172,8 @@ class GameSession(asyncssh.SSHServerSession):
         self._options: list[str] = []
         # While asking what to do about the player's game open elsewhere.
         self._asking: TakeOverQuestion | None = None
-        # At a table: the secret of this player's seat, which the game is given.
-        self._table_secret: str | None = None
-        self._table_code: str | None = None  # (the code of that table)
+        # At a table: this player's seat there.
+        self._table_seat = TableSeat(owner.arcade.tables, owner.address)
         # A seat the in-app lobby found for the player (an invitation accepted, a
         # table taken): their game ends, and the next one starts there.
         self._next_table: str | None = None
@@ -224,7 +224,7 @@ class GameSession(asyncssh.SSHServerSession):
     @property
     def table_secret(self) -> str | None:
         """The secret of this session's seat at a table, if it has one."""
-        return self._table_secret
+        return self._table_seat.secret
 
     def session_started(self) -> None:
         # What the player asked for may need the store: asked by a task of its own.
@@ -257,15 +257,14 @@ class GameSession(asyncssh.SSHServerSession):
             return
         if not self._terminal.open:  # (it went while the store was asked)
             self._leave_seat()
-            if self._table_secret is not None:
-                self._owner.arcade.tables.leave(self._table_secret)
+            self._table_seat.leave()
             return
         self._options = options
         if self._wanted is not None:
             await self._seek(self._wanted)
             return
         other = self._live_game()
-        if self._table_secret is not None or self._replay:
+        if self._table_seat.secret is not None or self._replay:
             self._begin(options, separate=True)  # not the player's own game
         elif other is None:
             self._begin(options)
@@ -377,8 +376,7 @@ class GameSession(asyncssh.SSHServerSession):
     def _dropped_from_table(self) -> None:
         """The game is going because its player went or was hung up: at a table,
         that is a dropped player (the seat is held), not a crashed game."""
-        if self._table_secret is not None:
-            self._owner.arcade.tables.dropped(self._table_secret)
+        self._table_seat.dropped()
 
     # One live game per player name.
 
@@ -400,8 +398,7 @@ class GameSession(asyncssh.SSHServerSession):
     def playing_at_table(self) -> bool:
         """True while this session's game plays at a player's seat at a table,
         however it sat down there: lobby, join, table or resume."""
-        secret = self._table_secret
-        return secret is not None and self._owner.arcade.tables.playing(secret)
+        return self._table_seat.playing
 
     def _live_game(self) -> GameSession | GameElsewhere | None:
         """The player's game open in another session: their own game, or else a
@@ -483,9 +480,7 @@ class GameSession(asyncssh.SSHServerSession):
     def hand_seat_over(self) -> str | None:
         """The secret of this session's seat at a table for the player's session
         that takes their game over (tables.Tables.hand_over), if it is at one."""
-        if self._table_secret is None:
-            return None
-        return self._owner.arcade.tables.hand_over(self._table_secret)
+        return self._table_seat.hand_over()
 
     async def _take_over_elsewhere(self, other: GameElsewhere) -> str | None:
         """Take the player's game over from their session on another node: this
@@ -605,7 +600,7 @@ class GameSession(asyncssh.SSHServerSession):
     def _paired(self, secret: str, code: str) -> None:
         """The queue found an opponent: the game starts at their new table."""
         self._waiting = None
-        self._table_secret, self._table_code = secret, code
+        self._table_seat.take(secret, code)
         self._terminal.say(f"tui-reversi: an opponent is found: table {code}.")
         self._begin(self._options, separate=True)
 
@@ -698,9 +693,7 @@ class GameSession(asyncssh.SSHServerSession):
         except TableRefused as refusal:
             self._leave_seat()
             raise SessionRefused(str(refusal), 1, f"table refused: {refusal}") from None
-        tables.connected_from(secret, self.address)
-        self._table_secret = secret
-        self._table_code = table.code
+        self._table_seat.take(secret, table.code)
 
     async def _play(
         self, options: list[str], take_over: GameSession | GameElsewhere | None = None
@@ -715,7 +708,7 @@ class GameSession(asyncssh.SSHServerSession):
             status = 0 if self._next_table is not None else await self._run_game(options)
             while self._from_lobby() and self._terminal.open and not self._end_message:
                 if self._next_table is not None:
-                    status = await self._table_from_lobby(options)
+                    status = await self._table_from_lobby(self._next_table, options)
                 else:
                     status = await self._replay_then_home(options)
         except Exception as error:
@@ -730,8 +723,7 @@ class GameSession(asyncssh.SSHServerSession):
         finally:
             self._owner.arcade.games.discard(self)
             self._leave_seat()
-            if self._table_secret is not None:
-                self._owner.arcade.tables.leave(self._table_secret)
+            self._table_seat.leave()
             if self._owner.arcade.live_games.get(self.player) is self:
                 del self._owner.arcade.live_games[self.player]
         await self._finish(status)
@@ -772,24 +764,20 @@ class GameSession(asyncssh.SSHServerSession):
         if process is self._process and process.running:
             process.hang_up(self._config.hangup_grace)
 
-    async def _table_from_lobby(self, options: list[str]) -> int:
-        """Play at the table the lobby found, then back to the player's own game."""
+    async def _table_from_lobby(self, secret: str, options: list[str]) -> int:
+        """Play at the table the lobby found (the seat `secret` stands for), then
+        back to the player's own game."""
         look = look_options(options)
-        tables = self._owner.arcade.tables
-        self._table_secret, self._next_table = self._next_table, None
-        if self._table_secret is not None:
-            tables.connected_from(self._table_secret, self.address)
-        seat = tables.seat_of(self._table_secret) if self._table_secret else None
-        self._table_code = seat.table.code if seat is not None else None
+        self._next_table = None
+        seat = self._owner.arcade.tables.seat_of(secret)
+        self._table_seat.take(secret, seat.table.code if seat is not None else None)
         try:
             status = await self._run_game(look)
         finally:
-            if self._table_secret is not None:
-                tables.leave(self._table_secret)
-            self._table_secret = None
+            self._table_seat.leave()
         if status != 0 or not self._terminal.open or self._end_message:
             return status  # hung up (the seat is held), or crashed (adjourned): it ends
-        self._table_code = None
+        self._table_seat.code = None
         return await self._run_game(look)
 
     async def _replay_then_home(self, options: list[str]) -> int:
@@ -811,7 +799,7 @@ class GameSession(asyncssh.SSHServerSession):
         owner = self._owner
         lobby = owner.arcade.lobby
         lobby_secret = None
-        if self._table_secret is None and not self._replay:  # own game: the lobby a key away
+        if self._table_seat.secret is None and not self._replay:  # own game: the lobby a key away
             lobby_secret = lobby.admit(
                 self.player, self._seat_from_lobby, self._replay_from_lobby, self.address
             )
@@ -833,8 +821,7 @@ class GameSession(asyncssh.SSHServerSession):
             ssh_connection=owner.ssh_connection,
         )
         env[SSH_COMMAND_VARIABLE] = self._ssh(own_name=False)  # (a friend's, for its hints)
-        if self._table_secret is not None:
-            env.update(owner.arcade.tables.environment(self._table_secret))
+        env.update(self._table_seat.environment())
         if lobby_secret is not None:
             env.update(owner.arcade.lobby.environment(lobby_secret))
         env.update(self._replay)
@@ -895,10 +882,10 @@ class GameSession(asyncssh.SSHServerSession):
         if status < 0:
             self._terminal.send(TERMINAL_RESET)
         adjourned = {view.code for view in await self._adjourned_views()}
-        if self._table_code in adjourned and (status != 0 or self._end_message):
+        if self._table_seat.code in adjourned and (status != 0 or self._end_message):
             self._terminal.send(TERMINAL_RESET)  # (a crashed game may have left it in any state)
             said = self._end_message or "your game stopped unexpectedly."
-            code, hint = self._table_code, self._ssh()
+            code, hint = self._table_seat.code, self._ssh()
             self._terminal.say(f"\r\ntui-reversi: {said}")
             self._terminal.say(f"Table {code}'s game is adjourned; to go on with it:")
             self._terminal.say(f"  {hint} resume")
