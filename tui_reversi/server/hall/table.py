@@ -128,6 +128,6 @@ class Seat:
     table: Table
     color: Color | None
     name: str
-    # Where its player connected from, once their session says ('' until then, and
-    # for a seat here at another node's table): charged with the name's requests.
+    # Where its player connected from, once their session says ('' until then):
+    # charged with the name's requests (at another node's table, there: fleet.py).
     address: str = ""

@@ -538,7 +538,8 @@ class Tables:
                     self._unlink(seat, writer)
                 return
             node, code = seat.table.node, seat.table.code
-            if not await self.fleet.relay(node, code, secret, sitting, reader, writer):
+            address = seat.address  # (charged there, as here)
+            if not await self.fleet.relay(node, code, secret, sitting, address, reader, writer):
                 return
             why = (
                 "the server lost its database"
@@ -586,7 +587,7 @@ class Tables:
                 return False
             if seat.color is None:
                 table.audience.append(name)
-            self._seats[secret] = Seat(table, seat.color, name)
+            self._seats[secret] = Seat(table, seat.color, name, seat.address)
             del self._elsewhere[secret]
             self._log(f"table {code}: {name} sits back down here")
             return True
@@ -595,7 +596,7 @@ class Tables:
         how = "watch" if seat.color is None else "resume" if view.kind == "adjourned" else "join"
         names, clock = dict(seat.table.names), seat.table.time_control
         moved = Table(code, seat.table.variant, names, time_control=clock, node=view.node)
-        self._seats[secret] = Seat(moved, seat.color, name)
+        self._seats[secret] = Seat(moved, seat.color, name, seat.address)
         self._elsewhere[secret] = {"how": how, "code": code, "name": name}
         self._log(f"table {code}: {name} sits back down through node {view.node}")
         return True
@@ -647,7 +648,7 @@ class Tables:
         for secret, seat in list(self._seats.items()):
             if seat.table is table and node is not None:
                 how = "watch" if seat.color is None else "resume"
-                self._seats[secret] = Seat(moved, seat.color, seat.name)
+                self._seats[secret] = Seat(moved, seat.color, seat.name, seat.address)
                 self._elsewhere[secret] = {"how": how, "code": code, "name": seat.name}
         for seat in [seat for seat in self._linked if seat.table is table]:
             self._moved.setdefault(seat, asyncio.Event()).set()

@@ -25,7 +25,8 @@ the games another node took over meanwhile (_reconcile): their people here sit
 down at them there, and the moves played here meanwhile go there too.
 
 Messages (JSON; each names the node it is from):
-  sit {link, secret} or {link, how, code, name}: a game elsewhere sits at a table here
+  sit {link, secret, address} or {link, how, code, name, address}: a game elsewhere
+    sits at a table here (what it asks charged to its player's address, as here)
   line {link, data}: a line (base64) from a relayed game, or for it
   eof {link}: the relayed game's line ended; close {link}: the table let it go
   dropped {link}: that game's player went (a drop, not a crash)
@@ -126,6 +127,9 @@ class HostTables(Protocol):
 
     def resume_here(self, code: str, name: str) -> tuple[object, str]:
         """`name` sits back down at adjourned table `code` here; the table and the secret."""
+
+    def connected_from(self, secret: str, address: str) -> None:
+        """The player of this seat connected from `address`: its requests are charged to it."""
 
     def views(self) -> list[TableView]:
         """This node's tables not over, as the lobby shows them."""
@@ -370,11 +374,13 @@ class Fleet:
         code: str,
         secret: str,
         sitting: dict[str, str],
+        address: str,
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
     ) -> bool:
         """Play the seat here by `secret` at table `code` on `node` by relaying the
-        game's lines there; `sitting` says how to sit there ({secret} or {how, code, name}).
+        game's lines there; `sitting` says how to sit there ({secret} or {how, code, name}),
+        `address` where its player connected from.
         True if the line to `node` was lost (the node went, or the database) while the
         game's own line is still open: the game is stranded, not over."""
         assert node is not None
@@ -385,7 +391,7 @@ class Fleet:
         try:
             if self.down:
                 return True
-            self.tell(node, "sit", link=link, **sitting)
+            self.tell(node, "sit", link=link, address=address, **sitting)
             while (data := await next_line(reader, relayed.lost)) is not None:
                 if not data:
                     self.tell(node, "eof", link=link)
@@ -443,6 +449,7 @@ class Fleet:
             self.tell(node, "line", link=link, data=line("bye", str(refusal)))
             self.tell(node, "close", link=link)
             return
+        self.tables.connected_from(secret, str(message.get("address", "")))
         hosted.secret = secret
         self._hosted[link] = hosted
         writer = self.writer(
