@@ -14,9 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from tui_reversi.core import Game
+
 from .test_tmux import SCRIPT, Tmux, pytestmark  # noqa: F401  (skipped without tmux)
 
 MOVES = ("f5", "d6", "c3", "d3", "c4")
+# The discs after MOVES, as board() reads them off a screen.
+_DISCS = str(Game.from_transcript("".join(MOVES)).position)
+PLAYED = [_DISCS[row * 8 : row * 8 + 8] for row in range(8)]
 
 
 @pytest.fixture
@@ -121,7 +126,10 @@ def test_a_killed_game_resumes_at_the_same_position_with_the_same_moves(terminal
     for ply, move in enumerate(MOVES, 1):
         terminal("send-keys", "-t", "game", *move)
         terminal.wait_for(f"{ply} {move}")
-    before = terminal.wait_for("Black to play" if len(MOVES) % 2 == 0 else "White to play")
+    to_play = "Black to play" if len(MOVES) % 2 == 0 else "White to play"
+    terminal.wait_until(
+        lambda s: to_play in s and board(s) == PLAYED and log(s) == list(MOVES), "the game"
+    )
     wait_saved(terminal.autosave, "".join(MOVES))
 
     if how == "SIGKILL":
@@ -148,13 +156,10 @@ def test_a_killed_game_resumes_at_the_same_position_with_the_same_moves(terminal
     # The message can be on screen before the board and the log are redrawn.
     terminal.wait_until(
         lambda screen: (
-            "Resumed at move 6" in screen
-            and board(screen) == board(before)
-            and log(screen) == list(MOVES)
+            "Resumed at move 6" in screen and board(screen) == PLAYED and log(screen) == list(MOVES)
         ),
         "the resumed game, as it was",
     )
-    assert log(before) == list(MOVES)
     terminal("send-keys", "-t", "game", "f", "4")  # and play goes on
     terminal.wait_for("6 f4")
     terminal("send-keys", "-t", "game", "C-q")
@@ -166,8 +171,9 @@ def test_a_game_copied_as_ggf_pastes_back_as_the_same_game(terminal, tmp_path):
     game.write_text("".join(MOVES))
     terminal.start("--load", str(game), "--white", "human", "--no-animation")
     terminal("set-option", "-g", "set-clipboard", "on")  # tmux keeps what OSC 52 sends
-    before = terminal.wait_until(
-        lambda screen: "White to play" in screen and log(screen) == list(MOVES), "the loaded game"
+    terminal.wait_until(
+        lambda s: "White to play" in s and board(s) == PLAYED and log(s) == list(MOVES),
+        "the loaded game",
     )
     terminal("send-keys", "-t", "game", "x")
     terminal.wait_for("Export the game")
@@ -185,7 +191,7 @@ def test_a_game_copied_as_ggf_pastes_back_as_the_same_game(terminal, tmp_path):
     terminal.wait_until(
         lambda screen: (
             "Imported a game of 5 moves" in screen
-            and board(screen) == board(before)
+            and board(screen) == PLAYED
             and log(screen) == list(MOVES)
         ),
         "the pasted game, as it was",

@@ -29,7 +29,9 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
 - `hall`: what a player who is in takes part in.
   - `ssh_session`: one SSH session channel bound to one game process;
     `session_edge`: what the edge gives a session (its log, channel, input
-    allowance and request budget); `game_run`: a session's game process from
+    allowance and request budget); `session_terminal`: the player's end of a
+    session's channel; `session_limits`: its idle timeout and time limit;
+    `table_seat`: its seat at a table; `game_run`: a session's game process from
     outside (its folder, crash report, how its end is read);
     `session_command`: what the player asked for after the host, checked;
     `take_over_question`: what to do about a game open in another session;

@@ -63,7 +63,7 @@ class PlayerTerminal:
 
     def print(self, lines: list[str]) -> None:
         """Plain lines on the channel's output (a command's answer)."""
-        end = "\r\n" if self.term else "\n"
+        end = "\r\n" if self.term is not None else "\n"
         for text in lines:
             self.send(f"{text}{end}".encode())
 

@@ -777,7 +777,7 @@ class GameSession(asyncssh.SSHServerSession):
             self._table_seat.leave()
         if status != 0 or not self._terminal.open or self._end_message:
             return status  # hung up (the seat is held), or crashed (adjourned): it ends
-        self._table_seat.code = None
+        self._table_seat.forget()
         return await self._run_game(look)
 
     async def _replay_then_home(self, options: list[str]) -> int:

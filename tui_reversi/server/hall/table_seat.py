@@ -31,6 +31,10 @@ class TableSeat:
             self._tables.leave(self.secret)
             self.secret = None
 
+    def forget(self) -> None:
+        """Back at the player's own game after a table's: no table to speak of."""
+        self.code = None
+
     def dropped(self) -> None:
         """The player went, or was hung up: their game's going is a drop (the seat
         is held for them), not a crash."""
