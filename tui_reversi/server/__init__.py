@@ -68,8 +68,9 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     `seekers`: the pairing queue as a store keeps it (`postgres_seekers`:
     a fleet's, in PostgreSQL).
   - `fleet`: several nodes on one PostgreSQL as one server: relayed seats, the
-    lobby's shares, invitations between nodes; `fleet_outbox`: its messages,
-    in order, off the event loop.
+    lobby's shares, invitations between nodes; `fleet_host`: what it asks of
+    this node's hall, and the transport of a relayed game; `fleet_outbox`: its
+    messages, in order, off the event loop.
 
 Importing `edge.arcade` imports asyncssh: only `tui-reversi serve` does that.
 """

@@ -40,7 +40,8 @@ from .table_store import named_ratings, rated_lines, read_ratings, shown_ratings
 from .tables import Tables
 
 if TYPE_CHECKING:
-    from ..ledger.fleet import Fleet, Given
+    from ..ledger.fleet import Fleet
+    from ..ledger.fleet_host import Given
 
 # How long an invitation waits for its answer.
 INVITATION_TIMEOUT = 60.0

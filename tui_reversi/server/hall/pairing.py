@@ -148,7 +148,7 @@ class PairingQueue:
             return False
         return abs(one.rating - other.rating) <= max(self.window(one), self.window(other))
 
-    # -- from the fleet (fleet.py's HostQueue) -------------------------------------------
+    # -- from the fleet (fleet_host.py's HostQueue) ----------------------------------------
 
     def joined_elsewhere(self) -> None:
         if self._here:

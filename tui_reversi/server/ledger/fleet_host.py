@@ -1,0 +1,152 @@
+"""What the fleet (fleet.py) asks of this node's hall: its tables, its pairing
+queue and its in-app lobby, each declared as a Protocol that hall/'s classes
+meet; and the transport the tables write a game relayed from another node
+through, which sends it on there in pieces.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Protocol
+
+from .store import Message, TableView
+
+# A relayed write goes in pieces of at most this many bytes (a NOTIFY takes 8000).
+PIECE = 4096
+# What a take-over across nodes is given: a seat at a table there (its secret and the
+# table), the player's own game (its autosave's bytes), or nothing.
+Given = tuple[str, TableView] | bytes | None
+
+
+class RelayTransport(asyncio.Transport):
+    """What the tables write to a relayed game: sent on to the node it plays on."""
+
+    def __init__(self, send: Callable[[bytes], None], closed: Callable[[], None]) -> None:
+        super().__init__()
+        self._send = send
+        self._closed = closed
+        self._closing = False
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        if self._closing:
+            return
+        data = bytes(data)
+        for start in range(0, len(data), PIECE):
+            self._send(data[start : start + PIECE])
+
+    def get_write_buffer_size(self) -> int:
+        return 0  # (sent at once: nothing waits here)
+
+    def is_closing(self) -> bool:
+        return self._closing
+
+    def close(self) -> None:
+        if not self._closing:
+            self._closing = True
+            self._closed()
+
+    def abort(self) -> None:
+        self.close()
+
+
+class HostTables(Protocol):
+    """What the fleet asks of this node's tables (hall/tables.py's `Tables`)."""
+
+    def sit(self, code: str, name: str) -> tuple[object, str]:
+        """Sit `name` at table `code` here; the table and the seat's secret."""
+
+    def watch_here(self, code: str, name: str) -> tuple[object, str]:
+        """`name` watches table `code` here; the table and the place's secret."""
+
+    def resume_here(self, code: str, name: str) -> tuple[object, str]:
+        """`name` sits back down at adjourned table `code` here; the table and the secret."""
+
+    def connected_from(self, secret: str, address: str) -> None:
+        """The player of this seat connected from `address`: its requests are charged to it."""
+
+    def views(self) -> list[TableView]:
+        """This node's tables not over, as the lobby shows them."""
+
+    def view_of(self, secret: str) -> TableView | None:
+        """The table `secret` has a seat at, as the lobby shows it, while it has."""
+
+    async def serve_game(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Talk with one game from its hello on."""
+
+    def leave(self, secret: str, *, left: bool = False) -> None:
+        """The session that held this seat has ended (`left`: its player never sat)."""
+
+    def dropped(self, secret: str) -> None:
+        """The player at this seat went (a drop, not a crash)."""
+
+    def cut_off(self, secret: str, why: str) -> None:
+        """The game at this seat can no longer be heard (`why`: 'the server lost its
+        database'): its game is adjourned, kept for its player to come back to."""
+
+    def store_back(self) -> None:
+        """The database can be reached again: write what could not be written."""
+
+    def kept_here(self) -> list[str]:
+        """The codes of the games the store keeps as this node's, as far as it knows."""
+
+    def yield_to(self, code: str, node: str | None) -> str | None:
+        """Table `code`'s game was taken over by `node` (None: and ended there) while
+        this node could not reach the store: its people here sit down at it there.
+        The moves it had here (None if it was not here)."""
+
+    def played_meanwhile(self, code: str, moves: str) -> None:
+        """Table `code`, taken over here, went on on the node it was taken from while
+        that node was cut off (`moves`: all of them there): the moves after those
+        kept are played here too, if the game has had none here since."""
+
+
+class HostQueue(Protocol):
+    """What the fleet asks of this node's pairing queue (hall/pairing.py's `PairingQueue`)."""
+
+    def joined_elsewhere(self) -> None:
+        """Someone joined the queue on another node: look for pairs soon."""
+
+    def paired_elsewhere(self, node: str, seeker: str, secret: str, view: TableView) -> bool:
+        """Seeker `seeker`, waiting here, was paired by `node`: their seat is `secret`
+        at table `view` there. False if they have left the queue."""
+
+    def requeue(self, seeker: str) -> None:
+        """Seeker `seeker`, waiting here, was claimed by another node for a pairing it
+        could not seat: back in the queue, if they still wait."""
+
+    def rejoined(self) -> None:
+        """This node is back in the fleet: its seekers go back in the shared queue
+        (the others may have forgotten them while it was out)."""
+
+
+class HostLobby(Protocol):
+    """What the fleet asks of this node's in-app lobby (hall/lobby_host.py's `LobbyHost`)."""
+
+    @property
+    def tables(self) -> HostTables:
+        """This node's tables."""
+
+    def refresh(self) -> object:
+        """Show the lobby again to every game that shows it (what it returns: not read)."""
+
+    def deliver(self, node: str, name: str, data: bytes) -> None:
+        """A line for `name`'s game here from the lobby of `node`."""
+
+    def answered_elsewhere(self, node: str, name: str, number: int, accepted: bool) -> None:
+        """`name`, in the lobby of `node`, answered invitation `number` held here."""
+
+    def gone_elsewhere(self, node: str, name: str) -> None:
+        """`name`'s game has left the lobby of `node`."""
+
+    def seated_elsewhere(self, node: str, name: str, secret: str, view: TableView) -> bool:
+        """`name`, in the lobby here, has a seat at table `view` on `node`."""
+
+    def undelivered(self, node: str, message: Message) -> None:
+        """A message from here to `node` could not be sent (`message`, its bytes in
+        base64): whoever here waits on it is told."""
+
+    async def give_over(self, name: str, address: str) -> Given:
+        """`name`'s session on another node (from `address`) takes their game here
+        over, the session here ended: their seat at a table (its new secret and the
+        table), or else their own game (its autosave); None if they have neither."""
