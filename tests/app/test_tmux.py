@@ -72,10 +72,9 @@ def test_play_a_move_against_easy_and_quit_with_ctrl_q(tmux):
     assert "a   b   c   d   e   f   g   h" in first
     assert "^q Quit" in first.rstrip().splitlines()[23]  # the footer is on the last line
     tmux("send-keys", "-t", "game", "f", "5")
-    screen = tmux.wait_for("1 f5")
-    tmux.wait_for("Black to move")  # Easy answered and it is our turn again
-    screen = tmux.screen()
-    assert "  2 " in screen  # White's reply is in the log
+    tmux.wait_for("1 f5")
+    # Easy answered, and it is our turn again: White's reply is in the log.
+    tmux.wait_until(lambda s: "Black to move" in s and "  2 " in s, "Easy's reply")
     tmux("send-keys", "-t", "game", "C-c")  # the reflex: says how to quit, quits nothing
     tmux.wait_for("to quit")
     tmux("send-keys", "-t", "game", "C-q")
