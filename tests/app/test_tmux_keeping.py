@@ -80,9 +80,12 @@ def gone(pid: int, timeout: float = 10.0) -> bool:
             os.kill(pid, 0)
         except ProcessLookupError:
             return True
-        with open(f"/proc/{pid}/stat") as stat:  # a zombie waits for tmux to reap it
-            if stat.read().split(") ")[1].startswith("Z"):
-                return True
+        try:
+            with open(f"/proc/{pid}/stat") as stat:  # a zombie waits for tmux to reap it
+                if stat.read().split(") ")[1].startswith("Z"):
+                    return True
+        except OSError:  # (reaped between the two looks)
+            return True
         time.sleep(0.05)
     return False
 
