@@ -11,12 +11,12 @@ one-ply look from SEARCH_ORDER_EMPTIES up), with principal-variation
 search, a native transposition table whose full buckets keep the entry
 with more empties (transposition.py), enhanced transposition cutoffs and
 a stability cutoff. Below that it walks the empty squares instead of
-generating moves, packed six bits each in one
-word by square class (`static_order`): at SORTED_EMPTIES fastest first
-(fewest replies, with keys packed in a word too), below that odd regions
-(quadrants) first; at four empties the order is fixed once and the squares
-are passed down by hand to dedicated three-, two- and one-empty solvers
-that build no lists at all.
+generating moves, packed six bits each in one word by square class
+(`static_order`): at SORTED_EMPTIES fastest first (fewest replies, with
+keys packed in a word too), below that odd regions (quadrants) first; at
+four empties the order is fixed once and the squares are passed down by
+hand to dedicated three-, two- and one-empty solvers that build no lists
+at all.
 
 The hot paths allocate nothing and unbox nothing: no tuples or lists read
 in the walk below SHALLOW_EMPTIES, and every board constant a machine word
