@@ -272,9 +272,11 @@ async def test_the_panel_names_the_deciding_moves_and_why_as_analyse_does(make_a
         await pilot.press("escape", "a")
         await finish_analysis(pilot, app)
         game = app.match.game
-        deciding = deciding_moves(app.screen.analysis.known, game)
+        deciding = deciding_moves(app.screen.analysis.known, game, game.result)
         assert deciding and any(reason for _, reason in deciding)
         summary = str(app.screen.query_one("#analysis-summary").content)
+        # Each side's costliest moves under a heading of their own, not among the deciding ones.
+        assert "White's costliest: " in summary
         lines = [line for line in summary.splitlines() if line.startswith("Deciding: ")]
         assert len(lines) == len(deciding)
         for line, (scored, reason) in zip(lines, deciding, strict=True):

@@ -14,6 +14,7 @@ from tui_reversi.players.analysis import (
     GameAnalysis,
     MoveAnalysis,
     analyse_game,
+    costliest_moves,
     deciding_moves,
     evaluations,
     label_for,
@@ -200,10 +201,9 @@ def test_a_wipeout_of_easy_shows_easys_blunders_adds_up_and_is_the_same_twice():
     assert start is not None
     assert abs((white_lost - black_lost) - (64 - start)) <= 10
     # The summary names the deciding moves in a club player's words where the board shows why.
-    deciding = deciding_moves(analysis, game, count=6)
-    sides = [scored.side for scored, _ in deciding]
-    assert sides.count(Color.WHITE) > sides.count(Color.BLACK)
-    assert any(reason for scored, reason in deciding if scored.side is Color.WHITE)
+    deciding = deciding_moves(analysis, game, game.result, count=6)
+    assert deciding and all(scored.side is Color.WHITE for scored, _ in deciding)
+    assert any(reason for scored, reason in deciding)
 
 
 def test_an_x_square_next_to_an_empty_corner_is_named() -> None:
@@ -292,3 +292,43 @@ def test_after_the_turning_point_the_loser_never_stands_as_well_as_before_it(cur
     sign = 1 if winner is Color.BLACK else -1
     before = ([start, *curve])[turning.ply - 1] * sign
     assert all(after * sign > before for after in curve[turning.ply - 1 :])
+
+
+def scored_game(game: Game, black_margins: dict[int, float]) -> GameAnalysis:
+    """`game`'s real moves, scored so that the evaluation graph (Black's margin
+    after each ply) steps to `black_margins[ply]` at the plies named and stays
+    level between them; a move that lets the graph move against its side is
+    scored against another legal move of the position, as good as the graph before."""
+    moves = []
+    before = after = 0.0
+    for ply, move in enumerate(game.played, start=1):
+        position = game.positions[ply - 1]
+        side = position.to_move
+        after = black_margins.get(ply, after)
+        sign = 1 if side is Color.BLACK else -1
+        played, best = after * sign, max(after * sign, before * sign)
+        other = [sq for sq in position.legal_moves() if Move.of(sq) != move]
+        best_move = Move.of(other[0]) if best > played and other else move
+        moves.append(MoveAnalysis(ply, side, move, played, best_move, best))
+        before = after
+    return GameAnalysis(tuple(moves))
+
+
+def test_deciding_names_only_the_losers_moves_up_to_the_turning_point():
+    """A Black win listed "Deciding: move 7, Black h7 (blunder)" and a late
+    Black slip, though the game turned on White's move at 38: the deciding
+    moves are the loser's, at or before the turning point; each side's
+    costliest moves are named under their own heading."""
+    game = newcomer_wipeout()  # Black wins 64-0
+    # Black throws 20 discs away at ply 7, White 40 at ply 20 (the turning
+    # point), 12 more at ply 22 and 30 at ply 50; Black slips again at ply 41.
+    analysis = scored_game(game, {1: 2, 7: -18, 20: 22, 22: 34, 41: 20, 50: 64})
+    turning = turning_point(analysis, game.result)
+    assert turning is not None and turning.ply == 20
+    deciding = deciding_moves(analysis, game, game.result)
+    assert [scored.ply for scored, _ in deciding] == [20]
+    black = costliest_moves(analysis, game, Color.BLACK)
+    assert [scored.ply for scored, _ in black] == [7, 41]
+    white = costliest_moves(analysis, game, Color.WHITE)
+    assert [scored.ply for scored, _ in white] == [20, 22, 50]
+    assert deciding_moves(analysis, game, None) == []

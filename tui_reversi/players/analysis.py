@@ -22,7 +22,7 @@ per side, where the result was decided, and as one curve.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..core import Color, Game, Move, Position, Result, Variant, square_name
@@ -521,11 +521,34 @@ def _quadrant_empties(position: Position, square: int) -> int:
 
 
 def deciding_moves(
-    analysis: GameAnalysis, game: Game, count: int = 3
+    analysis: GameAnalysis, game: Game, result: Result | None, count: int = 3
 ) -> list[tuple[MoveAnalysis, str | None]]:
-    """The `count` costliest mistakes and blunders of the game, in game order,
-    each with `why` it was one where the board shows it."""
-    labelled = [m for m in analysis.moves if m.label in ("mistake", "blunder") and m.loss]
+    """The loser's `count` costliest mistakes and blunders up to and including
+    the turning point, in game order, each with `why` it was one where the
+    board shows it: the moves that lost the game. None for a draw, an
+    unfinished game or one decided before its first move (the winner's own
+    slips, and the loser's after the game was gone, are `costliest_moves`)."""
+    turning = turning_point(analysis, result)
+    if turning is None or result is None or result.winner is None:
+        return []
+    loser = result.winner.other
+    return _worst(analysis, game, count, lambda m: m.side is loser and m.ply <= turning.ply)
+
+
+def costliest_moves(
+    analysis: GameAnalysis, game: Game, side: Color, count: int = 3
+) -> list[tuple[MoveAnalysis, str | None]]:
+    """`side`'s `count` costliest mistakes and blunders of the whole game, in
+    game order, each with `why` it was one where the board shows it."""
+    return _worst(analysis, game, count, lambda m: m.side is side)
+
+
+def _worst(
+    analysis: GameAnalysis, game: Game, count: int, chosen: Callable[[MoveAnalysis], bool]
+) -> list[tuple[MoveAnalysis, str | None]]:
+    labelled = [
+        m for m in analysis.moves if m.label in ("mistake", "blunder") and m.loss and chosen(m)
+    ]
     worst = sorted(labelled, key=lambda m: -(m.loss or 0))[:count]
     return [(m, why(m, game.positions[m.ply - 1])) for m in sorted(worst, key=lambda m: m.ply)]
 
@@ -558,6 +581,7 @@ __all__ = [
     "PositionValue",
     "analyse_game",
     "analyse_move",
+    "costliest_moves",
     "deciding_moves",
     "evaluations",
     "label_for",

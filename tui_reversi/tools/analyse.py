@@ -22,6 +22,7 @@ from ..players.analysis import (
     GameAnalysis,
     MoveAnalysis,
     analyse_game,
+    costliest_moves,
     deciding_moves,
     summarise,
     turning_point,
@@ -134,10 +135,23 @@ def print_table(game: Game, analysis: GameAnalysis, out: TextIO) -> None:
     turning = turning_point(analysis, game.result)
     if turning is not None:
         console.print(Text(describe_turning_point(game, turning)))
-    for scored, reason in deciding_moves(analysis, game):
-        number = game.move_number(scored.ply)
-        text = f"Deciding: move {number}, {scored.side.label} {scored.move} ({scored.label}"
-        console.print(Text(f"{text}, {scored.loss:g} discs){': ' + reason if reason else ''}."))
+    for scored, reason in deciding_moves(analysis, game, game.result):
+        console.print(Text(f"Deciding: {describe_mistake(game, scored, reason)}"))
+    for side in Color:
+        costliest = costliest_moves(analysis, game, side)
+        if costliest:
+            console.print(Text(f"{side.label}'s costliest moves:"))
+        for scored, reason in costliest:
+            console.print(Text(f"  {describe_mistake(game, scored, reason)}"))
+
+
+def describe_mistake(game: Game, scored: MoveAnalysis, reason: str | None) -> str:
+    """'move 10, White g2 (blunder, 13.6 discs): an X-square next to the empty
+    h1 corner.', numbered as the move log numbers the moves of `game`."""
+    number = game.move_number(scored.ply)
+    text = f"move {number}, {scored.side.label} {scored.move}"
+    text += f" ({scored.label}, {scored.loss:g} discs)"
+    return f"{text}: {reason}." if reason else f"{text}."
 
 
 def describe_turning_point(game: Game, turning: MoveAnalysis) -> str:

@@ -26,6 +26,7 @@ from ..players.analysis import (
     GameAnalysis,
     MoveAnalysis,
     analyse_game,
+    costliest_moves,
     deciding_moves,
     evaluations,
     summarise,
@@ -72,11 +73,23 @@ def summary_text(game: Game, analysis: GameAnalysis) -> str:
     if turning is not None:
         lines.append(f"Turning point: {turning}")
     if _complete(game, analysis):
+        result = game.variant.result(game.positions[-1])
         lines.extend(
             f"Deciding: {deciding_text(game, scored, reason)}"
-            for scored, reason in deciding_moves(analysis, game)
+            for scored, reason in deciding_moves(analysis, game, result)
         )
+        for side in Color:
+            costliest = costliest_moves(analysis, game, side)
+            if costliest:
+                named = " · ".join(_costly_text(game, scored) for scored, _ in costliest)
+                lines.append(f"{side.label}'s costliest: {named}")
     return "\n".join(lines)
+
+
+def _costly_text(game: Game, scored: MoveAnalysis) -> str:
+    """'18. g2?? 14.9': a costly move in the fewest characters the panel allows."""
+    mark = MARKS.get(scored.label or "", "")
+    return f"{game.move_number(scored.ply)}. {scored.move}{mark} {scored.loss:g}"
 
 
 def deciding_text(game: Game, scored: MoveAnalysis, reason: str | None) -> str:
