@@ -126,10 +126,6 @@ class Match:
         return not self.is_over and self.is_human(self.to_move)
 
     @property
-    def computer_to_move(self) -> bool:
-        return not self.is_over and not self.is_human(self.to_move)
-
-    @property
     def humans(self) -> int:
         return self.is_human(Color.BLACK) + self.is_human(Color.WHITE)
 

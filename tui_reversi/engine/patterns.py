@@ -143,7 +143,6 @@ MOBILITY_AT: Final = DIAGONAL_4_AT + 3**4  # weight per move of mobility differe
 PARITY_AT: Final = MOBILITY_AT + 1  # weight when the number of empties is odd
 CONSTANT_AT: Final = PARITY_AT + 1
 PHASE_SIZE: Final = CONSTANT_AT + 1
-SCALARS: Final = ("mobility", "parity", "constant")  # the terms after the patterns
 
 # The digit permutation of the symmetry that maps each instance onto itself
 # (the 2x5 blocks have none: their eight instances are all the images).

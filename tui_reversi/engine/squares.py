@@ -34,7 +34,6 @@ NORTH_WEST: Final[i64] = 0x0F0F0F0F
 NORTH_EAST: Final[i64] = 0xF0F0F0F0
 SOUTH_WEST: Final[i64] = 0x0F0F0F0F << 32
 SOUTH_EAST: Final[i64] = native(0xF0F0F0F0 << 32)
-QUADRANTS: Final[tuple[i64, ...]] = (NORTH_WEST, NORTH_EAST, SOUTH_WEST, SOUTH_EAST)
 
 
 def quadrant_bit(square: i64) -> i64:
@@ -53,17 +52,3 @@ def class_of_rank(rank: i64) -> i64:
     if rank == 3:
         return C_CLASS
     return X_CLASS
-
-
-# The squares next to each square: a move needs an opponent disc among them.
-NEIGHBOURS: Final[tuple[i64, ...]] = tuple(
-    native(
-        sum(
-            1 << (r * 8 + c)
-            for r in range(sq // 8 - 1, sq // 8 + 2)
-            for c in range(sq % 8 - 1, sq % 8 + 2)
-            if 0 <= r < 8 and 0 <= c < 8 and r * 8 + c != sq
-        )
-    )
-    for sq in range(64)
-)

@@ -18,7 +18,6 @@ and expert is `search.Engine`).
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -110,11 +109,6 @@ class Strategy(Protocol):
         after `cancelled()` becomes true. Never returns an illegal move.
         """
         ...
-
-
-def event_check(event: threading.Event) -> CancelCheck:
-    """A cancel check backed by a threading.Event."""
-    return event.is_set
 
 
 # -- seats ---------------------------------------------------------------------------
