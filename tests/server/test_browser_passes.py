@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import stat
 
 from tui_reversi.server.edge import browser_passes
 from tui_reversi.server.edge.browser_passes import PASSES_FILE, BrowserPasses
+from tui_reversi.web import page_address
+
+from .test_accounts import run
 
 
 def test_a_code_becomes_a_pass_for_its_name_once(tmp_path):
@@ -44,3 +48,21 @@ def test_a_lapsed_pass_binds_nothing(tmp_path, monkeypatch):
     later = browser_passes.time.time() + browser_passes.PASS_LIFETIME + 1
     monkeypatch.setattr(browser_passes.time, "time", lambda: later)
     assert passes.name_of(token) is None
+
+
+async def test_keys_web_prints_the_pages_real_address_with_the_code(serve):
+    arcade = await serve()
+    status, said = await run(arcade, "alice", "keys web")
+    assert (status, said) == (1, "tui-reversi: this server has no browser page; play with ssh.\n")
+    arcade.page_address = lambda host: page_address(host, 8080)
+    status, said = await run(arcade, "alice", "keys web")
+    assert status == 0
+    address = r"^  http://127\.0\.0\.1:8080/\?code=[A-Z0-9]{4}-[A-Z0-9]{4}$"
+    assert re.search(address, said, re.M), said
+
+
+async def test_keys_web_names_the_public_address_and_a_proxys_https(serve):
+    arcade = await serve(public_address=("games.example.org", 22))
+    arcade.page_address = lambda host: page_address(host, 8080, behind_proxy=True)
+    status, said = await run(arcade, "alice", "keys web")
+    assert status == 0 and "\n  https://games.example.org/?code=" in said, said

@@ -412,6 +412,7 @@ async def _serve_page(arcade, port: int, behind_proxy: bool):
     from ..screens.too_small import MIN_HEIGHT, MIN_WIDTH
     from ..server.config import ServeError
     from ..server.edge.browser import BrowserVisitor
+    from ..web import page_address
     from ..web.page import PageConfig, start_page
 
     config = PageConfig(
@@ -429,9 +430,11 @@ async def _serve_page(arcade, port: int, behind_proxy: bool):
         forwarded=behind_proxy,
     )
     try:
-        return await start_page(config, arcade.config.host or "0.0.0.0", port)
+        page = await start_page(config, arcade.config.host or "0.0.0.0", port)
     except ReversiError as error:
         raise ServeError(f"the page: {error}") from None
+    arcade.page_address = lambda host: page_address(host, page.port, behind_proxy=behind_proxy)
+    return page
 
 
 def _traded(arcade, code: str) -> str | None:

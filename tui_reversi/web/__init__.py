@@ -6,3 +6,10 @@ process per visitor behind a WebSocket (`tui-reversi web`)."""
 # server's record of the pass (server/edge/browser_passes.py) alike.
 PASS_COOKIE = "tui_reversi_pass"
 PASS_LIFETIME = 365 * 24 * 3600
+
+
+def page_address(host: str, port: int, *, behind_proxy: bool = False) -> str:
+    """Where a browser finds the page served on `port` of `host`: 'http://host:8080/',
+    or behind a reverse proxy (TLS ended there, on 443) 'https://host/'."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"https://{shown}/" if behind_proxy else f"http://{shown}:{port}/"

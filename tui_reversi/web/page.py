@@ -23,7 +23,7 @@ import textual_serve
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..core import ReversiError
-from . import PASS_COOKIE, PASS_LIFETIME
+from . import PASS_COOKIE, PASS_LIFETIME, page_address
 from .visitor import Visitor
 
 STATIC = Path(textual_serve.__file__).parent / "static"
@@ -272,9 +272,8 @@ class PageSite:
         self.app = app
         self._runner = runner
         self._site: web.SockSite | None = site
-        host, port = sock.getsockname()[:2]
-        shown = f"[{host}]" if ":" in host else host
-        self.address = f"http://{shown}:{port}/"
+        host, self.port = sock.getsockname()[:2]
+        self.address = page_address(host, self.port)
         """Where a browser finds the page."""
 
     async def stop_listening(self) -> None:

@@ -110,6 +110,9 @@ class Arcade:
         self.seats = Seats(config)
         # Keyed players' browsers bound to their names (`keys web`, the page's ?code=).
         self.browser_passes = BrowserPasses(config.data_dir)
+        # Where a browser finds the page, for the host a player reached the server at
+        # (`keys web` prints it): set once the page listens (serve --web-port); None: no page.
+        self.page_address: Callable[[str], str] | None = None
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.host_key: asyncssh.SSHKey | None = None
         self.host_key_created = False

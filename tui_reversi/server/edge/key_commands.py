@@ -28,11 +28,12 @@ async def keys_command(
     words: list[str],
     ssh: str,
     passes: BrowserPasses | None = None,
+    page: str | None = None,
 ) -> tuple[list[str], int]:
     """What `keys ...` (`words` after `keys`) says to `name`, logged in by `login`
     under --auth `auth`, and the exit status; `ssh` is how this player reaches the
     server with a new key ('ssh -i NEW-KEY -p 2222 alice+key@host'); `passes` binds
-    browsers (`keys web`)."""
+    browsers (`keys web`) to the page at `page` ('http://host:8080/'; None: no page)."""
     store = accounts.store
     if login.guest:
         return ["tui-reversi: guests have no keys: connect with an SSH key to claim a name."], 1
@@ -52,13 +53,14 @@ async def keys_command(
         if words == ["web"] and passes is not None:
             if login.adding_key:
                 return ["tui-reversi: run  keys web  from a key that is yours already."], 1
+            if page is None:
+                return ["tui-reversi: this server has no browser page; play with ssh."], 1
             code = passes.issue(name)
             lasts = format_duration(CODE_LIFETIME)
             return [
-                f"tui-reversi: to play as {name} in a browser, open the server's page with "
-                f"?code={code} at the end of its address within {lasts} (the code works "
-                "once, and is shown only now):",
-                f"  https://HOST/?code={code}",
+                f"tui-reversi: to play as {name} in a browser, open this address within "
+                f"{lasts} (the code works once, and is shown only now):",
+                f"  {page}?code={code}",
             ], 0
         if len(words) == 2 and words[0] == "add":
             return await _redeemed(login, accounts, name, words[1])
