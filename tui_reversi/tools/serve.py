@@ -425,7 +425,7 @@ async def _serve_page(arcade, port: int, behind_proxy: bool):
             visit.close,
             visit.browser_pass,
         ),
-        trade_code=lambda code: _traded(arcade, code),
+        binding=arcade.browser_passes,
         least_size=(MIN_WIDTH, MIN_HEIGHT),
         forwarded=behind_proxy,
     )
@@ -435,14 +435,6 @@ async def _serve_page(arcade, port: int, behind_proxy: bool):
         raise ServeError(f"the page: {error}") from None
     arcade.page_address = lambda host: page_address(host, page.port, behind_proxy=behind_proxy)
     return page
-
-
-def _traded(arcade, code: str) -> str | None:
-    traded = arcade.browser_passes.trade(code)
-    if traded is None:
-        return None
-    arcade.note(f"a browser is bound to {traded[0]}")
-    return traded[1]
 
 
 # Seconds a ctrl+c gives the other programs it ends before the server says it stops.

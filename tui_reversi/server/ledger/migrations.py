@@ -14,6 +14,7 @@ from collections.abc import Callable
 import psycopg
 
 from ..config import ServeError
+from . import browser_passes
 from .names import first_keeps
 from .standings import BACKFILL, schema
 
@@ -160,6 +161,10 @@ MIGRATIONS: tuple[tuple[str, Step], ...] = (
             since TIMESTAMPTZ NOT NULL      -- when the wait began (the database's clock)
         );
         """,
+    ),
+    (
+        "browsers bound to names: the codes of keys web and the passes they become",
+        browser_passes.schema("TEXT", "DOUBLE PRECISION"),
     ),
 )
 NEWEST = len(MIGRATIONS)

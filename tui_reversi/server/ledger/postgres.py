@@ -23,7 +23,7 @@ import contextlib
 import json
 import re
 import secrets
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from datetime import UTC
 from pathlib import Path
 from typing import Any, TypeVar
@@ -36,7 +36,7 @@ from psycopg.types.json import Jsonb
 from ...net.remote import is_guest
 from ...storage import StorageError
 from ..config import ServeError
-from . import standings
+from . import browser_passes, standings
 from .account_keys import (
     CODE_LIFETIME,
     AccountKey,
@@ -50,6 +50,7 @@ from .archive import (
     save_for_players,
     winner_of,
 )
+from .browser_passes import KeptPasses
 from .migrations import check, migrate
 from .names import name_key
 from .node_link import CONNECT_TIMEOUT, NodeLink
@@ -57,7 +58,7 @@ from .penalties import Penalty, Subject, change_kept
 from .postgres_seekers import SharedSeekers
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
 from .seekers import Seeker
-from .standings import ArchivedGame, Profile, Standing
+from .standings import ArchivedGame, Profile, Query, Standing
 from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 LOBBY_CHANNEL = "tui_reversi_lobby"
@@ -134,7 +135,7 @@ def migrate_database(url: str) -> tuple[int, int]:
             raise connect_refusal(url, error) from None
 
 
-class PostgresStore:
+class PostgresStore(KeptPasses):
     """The fleet's state in PostgreSQL (store.py's `Store`)."""
 
     def __init__(self, url: str, players_dir: Path) -> None:
@@ -327,10 +328,23 @@ class PostgresStore:
         return await self._bind(name, key, only_if_free=False)
 
     async def remove_key(self, name: str, key: str) -> bool:
-        rows = await self._execute(
-            "DELETE FROM account_keys WHERE name = %s AND key = %s RETURNING key", (name, key)
+        return await self._transaction(
+            lambda run: browser_passes.remove_key(run, name, key), f"remove {name}'s key"
         )
-        return bool(rows)
+
+    async def _transaction(self, work: Callable[[Query], Awaitable[T]], what: str) -> T:
+        """`work`'s statements (`?` for each value) in one transaction; StorageError
+        saying it could not `what` if the database fails."""
+        try:
+            async with self._link.connection() as conn, conn.transaction():
+
+                async def run(query: str, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
+                    cursor = await conn.execute(_placeholders(query).encode(), params)
+                    return await cursor.fetchall() if cursor.description is not None else []
+
+                return await work(run)
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
+            raise StorageError(f"cannot {what} in {self.where}: {error}") from None
 
     @property
     def codes(self) -> KeyCodeStore:
