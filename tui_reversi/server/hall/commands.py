@@ -165,8 +165,8 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "keys",
-        "[add [CODE] | remove FINGERPRINT | web]",
-        "your name's SSH keys; web: a code that binds a browser to your name",
+        "[add [CODE] | remove FINGERPRINT | web [list | remove ID]]",
+        "your name's SSH keys; web: a link that binds a browser to your name",
         _keys,
     ),
     Command("help", "", "this list", _help),
