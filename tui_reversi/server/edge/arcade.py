@@ -208,11 +208,22 @@ class Arcade:
         config = self.config
         if config.database is None:
             return Archive(config.data_dir / "archive.sqlite3", config.players_dir)
+        from ..ledger.fleet_seal import secret_from_file
         from ..ledger.postgres import PostgresStore  # (psycopg loads only for a fleet)
 
-        store = PostgresStore(config.database, config.players_dir)
+        secret = secret_from_file(config.fleet_secret) if config.fleet_secret else None
+        store = PostgresStore(
+            config.database, config.players_dir, secret=secret, dropped=self._message_dropped
+        )
         await store.open()
         return store
+
+    def _message_dropped(self, why: str, node: str | None, size: int, untold: int) -> None:
+        """A message on the fleet's channels that no node of it sealed, or sealed
+        long ago, or had already (ledger/fleet_seal.py): one line, charged to nobody."""
+        self.events.write(
+            "fleet-message-dropped", why=why, node=node, bytes=size, more=untold or None
+        )
 
     @property
     def keeping(self) -> str:
