@@ -15,7 +15,7 @@ import pytest
 from tui_reversi.server.config import ServeError
 from tui_reversi.server.ledger.fleet_seal import WINDOW, Seal, secret_from_file
 from tui_reversi.server.ledger.migrations import SECRET_TABLE
-from tui_reversi.server.ledger.postgres import LOBBY_CHANNEL, MAX_MESSAGE
+from tui_reversi.server.ledger.postgres import LOBBY_CHANNEL, MAX_MESSAGE, PostgresStore
 
 from .conftest import wait_until
 from .test_fleet import shown_on, two_nodes
@@ -171,3 +171,28 @@ async def test_a_read_only_roles_forged_notify_is_dropped_and_logged_and_real_on
     await bob.hear_until("moved 0 d3")
     bob.say("move 1 c5")
     await alice.hear_until("moved 1 c5")
+
+
+async def test_a_node_that_cannot_read_the_secret_says_so_and_other_secrets_are_not_heard(
+    database, tmp_path
+):
+    with pytest.raises(ServeError, match=r"cannot read the fleet's secret \(tui_reversi_fleet"):
+        PostgresStore(reporter(database), tmp_path)
+    drops: list[tuple] = []
+    a = PostgresStore(database, tmp_path)  # the database's secret
+    b = PostgresStore(database, tmp_path, secret=b"another fleet's secret, 32 bytes+")
+    c = PostgresStore(database, tmp_path, dropped=lambda *drop: drops.append(drop))
+    heard: list[dict] = []
+    try:
+        for store in (a, b, c):
+            await store.open()
+        await c.listen(heard.append)
+        await b.send(c.node, {"kind": "line", "node": b.node, "data": "from b"})
+        await a.send(c.node, {"kind": "line", "node": a.node, "data": "from a"})
+        await wait_until(lambda: heard, "a's message")
+        assert heard == [{"kind": "line", "node": a.node, "data": "from a"}]
+        assert drops[0][:2] == ("bad MAC", None)  # b's, in order before a's
+    finally:
+        for store in (a, b, c):
+            await store.leave()
+            await store.close()
