@@ -104,6 +104,13 @@ async def test_passes_are_removed_one_or_all_and_go_with_the_key_that_made_them(
     assert await store.passes_of("dave", NOW) == []
 
 
+def store_holds(store):
+    async def holds(name: str, key: str) -> bool:
+        return await store.key_owner(key) == name
+
+    return holds
+
+
 async def test_an_older_servers_file_of_passes_is_moved_into_the_store_once(tmp_path):
     data = tmp_path / "server"
     data.mkdir()
@@ -114,7 +121,7 @@ async def test_an_older_servers_file_of_passes_is_moved_into_the_store_once(tmp_
     (data / PASSES_FILE).write_text(json.dumps(old))
     notes: list[str] = []
     store = Archive(data / "archive.sqlite3", data / "players")
-    passes = BrowserPasses(data, notes.append)
+    passes = BrowserPasses(data, notes.append, store_holds(store))
     await passes.start(store)
     (held,) = await passes.listed("alice")
     assert held.key is None and held.expires <= held.made + PASS_IDLE  # (30 days at most)
@@ -122,7 +129,7 @@ async def test_an_older_servers_file_of_passes_is_moved_into_the_store_once(tmp_
     assert await passes.name_of("lapsed") is None
     assert not (data / PASSES_FILE).exists() and (data / (PASSES_FILE + MOVED_SUFFIX)).exists()
     assert notes == [f"1 browsers' passes moved from {data / PASSES_FILE} into the store"]
-    await BrowserPasses(data, notes.append).start(store)  # (nothing left to move)
+    await BrowserPasses(data, notes.append, store_holds(store)).start(store)  # (nothing to move)
     assert len(notes) == 1
     await store.close()
 
@@ -190,3 +197,21 @@ async def test_keys_web_names_the_public_address_and_a_proxys_https(serve):
     arcade.page_address = lambda host: page_address(host, 8080, behind_proxy=True)
     status, said = await run(arcade, "alice", "keys web")
     assert status == 0 and "\n  https://games.example.org/?code=" in said, said
+
+
+async def test_a_key_gone_from_the_authorized_keys_file_takes_its_browsers_with_it(serve, tmp_path):
+    alice = asyncssh.generate_private_key("ssh-ed25519", comment="alice")
+    bob = asyncssh.generate_private_key("ssh-ed25519", comment="bob")
+    authorized = tmp_path / "authorized_keys"
+    authorized.write_bytes(alice.export_public_key() + bob.export_public_key())
+    arcade = await serve(auth="keys", authorized_keys=authorized)
+    arcade.page_address = lambda host: page_address(host, 8080)
+    _, said = await run(arcade, "alice", "keys web", client_keys=[alice])
+    browser = await arcade.browser_passes.trade(re.search(r"\?code=(\S+)$", said, re.M).group(1))
+    assert await arcade.browser_passes.name_of(browser) == "alice"
+    authorized.write_bytes(bob.export_public_key())  # the operator takes alice's line out
+    assert await arcade.browser_passes.name_of(browser) is None
+    assert await arcade.browser_passes.listed("alice") == []
+    assert any(
+        "browser pass" in line and "its key is not theirs" in line for line in arcade.log_lines
+    )

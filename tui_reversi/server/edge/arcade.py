@@ -109,7 +109,7 @@ class Arcade:
         self.budgets = Budgets(self.events, config.people_per_address())
         self.seats = Seats(config)
         # Keyed players' browsers bound to their names (`keys web`, the page's ?code=).
-        self.browser_passes = BrowserPasses(config.data_dir, self.note)
+        self.browser_passes = BrowserPasses(config.data_dir, self.note, self.accounts.holds)
         # Where a browser finds the page, for the host a player reached the server at
         # (`keys web` prints it): set once the page listens (serve --web-port); None: no page.
         self.page_address: Callable[[str], str] | None = None

@@ -16,7 +16,7 @@ import contextlib
 import json
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from ...storage import StorageError
@@ -30,9 +30,17 @@ MOVED_SUFFIX = ".moved"
 class BrowserPasses:
     """The codes and the passes, through the store: start(store) before any other call."""
 
-    def __init__(self, data_dir: Path, note: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        note: Callable[[str], None],
+        holds: Callable[[str, str], Awaitable[bool]],
+    ) -> None:
+        """`holds(name, key)`: whether a key is still the name's (login.py's Accounts):
+        a pass whose key has gone, however it went, binds nothing."""
         self._file = data_dir / PASSES_FILE
         self._note = note
+        self._holds = holds
         self._book: PassBook | None = None
 
     async def start(self, book: PassBook) -> None:
@@ -91,10 +99,14 @@ class BrowserPasses:
         """The name a pass binds its browser to, if it is current (its use is noted)."""
         try:
             held = await self.book.pass_holder(digest(token[:100]), time.time())
+            if held is None or held.key is None or await self._holds(held.name, held.key):
+                return held.name if held is not None else None
+            # Its key went another way than `keys remove` (out of the authorized-keys file).
+            await self.book.remove_passes(held.name, held.id)
+            self._note(f"{held.name}'s browser pass {held.id} removed: its key is not theirs")
         except StorageError as error:  # (the browser comes in as if it showed none)
             self._note(f"a browser's pass cannot be read: {error}")
-            return None
-        return held.name if held is not None else None
+        return None
 
     async def listed(self, name: str) -> list[BrowserPass]:
         """`name`'s current passes, the first made first."""
