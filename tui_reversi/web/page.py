@@ -153,7 +153,7 @@ async def _index(request: web.Request) -> web.Response:
 CODE_LENGTH = 64
 _NOT_A_CODE = (
     "That code is not one this server gave, or it was used or has lapsed: "
-    "run  ssh HOST keys web  again.\n"
+    "ask for a new one with  keys web  over ssh.\n"
 )
 
 # The page loads nothing from elsewhere; the browser is told to hold it to that.
