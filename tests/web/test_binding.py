@@ -8,6 +8,7 @@ from __future__ import annotations
 import aiohttp
 import pytest
 
+from tui_reversi.core import ReversiError
 from tui_reversi.web import PASS_COOKIE
 from tui_reversi.web.page import PageConfig, start_page
 
@@ -72,3 +73,26 @@ async def test_only_the_button_on_the_pages_own_site_trades_the_code(site):
             assert cookie["samesite"] == "Strict"
         async with browser.post(address, data=form, headers=own) as again:
             assert again.status == 403  # one use
+
+
+class Away(Codes):
+    """Codes kept in a database that is away just now."""
+
+    async def holder(self, code: str) -> str | None:
+        raise ReversiError("database reversi on db.example: away just now")
+
+
+async def test_codes_that_cannot_be_asked_now_are_a_sentence_to_try_again():
+    page = await start_page(PageConfig(binding=Away("ABCD-EF23", "alice")), "127.0.0.1", 0)
+    try:
+        async with (
+            aiohttp.ClientSession() as browser,
+            browser.get(f"{page.address}?code=ABCD-EF23") as said,
+        ):
+            assert said.status == 503
+            assert await said.text() == (
+                "The server cannot bind browsers just now; try the same address again "
+                "in a minute.\n"
+            )
+    finally:
+        await page.close()

@@ -58,11 +58,12 @@ class Binding(Protocol):
         """How long a bound browser stays bound without being played in ('30 days')."""
 
     async def holder(self, code: str) -> str | None:
-        """The name `code` binds a browser to, if it is current; nothing is spent."""
+        """The name `code` binds a browser to, if it is current; nothing is spent.
+        ReversiError (one sentence) if the codes cannot be asked now."""
 
     async def trade(self, code: str) -> str | None:
         """The pass (PASS_COOKIE's value) `code` is traded for, the code spent; None
-        if it is not current."""
+        if it is not current. ReversiError (one sentence) if it cannot be done now."""
 
 
 class Visit(NamedTuple):
@@ -155,6 +156,7 @@ _NOT_A_CODE = (
     "That code is not one this server gave, or it was used or has lapsed: "
     "ask for a new one with  keys web  over ssh.\n"
 )
+_NOT_NOW = "The server cannot bind browsers just now; try the same address again in a minute.\n"
 
 # The page loads nothing from elsewhere; the browser is told to hold it to that.
 _PAGE_HEADERS = {
@@ -221,7 +223,10 @@ async def _binding_page(request: web.Request, binding: Binding, code: str) -> we
     """`/?code=CODE` from `ssh host keys web`: a page that names whom the code binds
     this browser to, with a button (a POST, _bind) and Cancel. Nothing is spent here,
     so a link alone binds no one's browser to another name (login CSRF)."""
-    name = await binding.holder(code)
+    try:
+        name = await binding.holder(code)
+    except ReversiError:
+        raise web.HTTPServiceUnavailable(text=_NOT_NOW) from None
     if name is None:
         raise web.HTTPForbidden(text=_NOT_A_CODE)
     config = request.app[_CONFIG]
@@ -246,7 +251,10 @@ async def _bind(request: web.Request) -> web.Response:
         raise web.HTTPForbidden(text="A browser is bound from this server's own page only.\n")
     form = await request.post()
     code = form.get("code")
-    browser_pass = await binding.trade(code[:CODE_LENGTH]) if isinstance(code, str) else None
+    try:
+        browser_pass = await binding.trade(code[:CODE_LENGTH]) if isinstance(code, str) else None
+    except ReversiError:
+        raise web.HTTPServiceUnavailable(text=_NOT_NOW) from None
     if browser_pass is None:
         raise web.HTTPForbidden(text=_NOT_A_CODE)
     found = web.HTTPSeeOther(_here_without_code(request))

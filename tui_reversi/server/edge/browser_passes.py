@@ -81,13 +81,23 @@ class BrowserPasses:
         return await self.book.issue_pass_code(name, key, time.time())
 
     async def holder(self, code: str) -> str | None:
-        """The name a current code would bind a browser to (the code is not spent)."""
-        return await self.book.pass_code_holder(code[:64], time.time())
+        """The name a current code would bind a browser to (the code is not spent).
+        StorageError (said in the log too) if the store cannot be asked."""
+        try:
+            return await self.book.pass_code_holder(code[:64], time.time())
+        except StorageError as error:
+            self._note(f"a browser's code cannot be read: {error}")
+            raise
 
     async def trade(self, code: str) -> str | None:
-        """A pass for the browser, the code spent; None if the code is not current."""
+        """A pass for the browser, the code spent; None if the code is not current.
+        StorageError (said in the log too) if the store cannot keep it."""
         token = secrets.token_urlsafe(32)
-        traded = await self.book.trade_pass_code(code[:64], digest(token), time.time())
+        try:
+            traded = await self.book.trade_pass_code(code[:64], digest(token), time.time())
+        except StorageError as error:
+            self._note(f"a browser's pass cannot be kept: {error}")
+            raise
         if traded is None:
             return None
         made, unbound = traded
