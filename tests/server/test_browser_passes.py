@@ -190,6 +190,7 @@ async def test_keys_web_prints_the_pages_real_address_with_the_code(serve):
     address = r"^  http://127\.0\.0\.1:8080/\?code=[A-Z0-9]{4}-[A-Z0-9]{4}$"
     assert re.search(address, said, re.M), said
     assert "30 days" in said and "an 11th unbinds the one used longest ago" in said
+    assert max(len(line) for line in said.splitlines()[2:]) <= 80
 
 
 async def test_keys_web_names_the_public_address_and_a_proxys_https(serve):

@@ -51,7 +51,7 @@ async def test_help_lists_every_command_with_its_terms_and_the_look_options(serv
     assert "black LEVEL" in shown  # the options of the player's own game
     # `keys web` is one of keys' terms, and said what it does.
     (keys,) = [n for n, line in enumerate(lines) if line.startswith("  keys ")]
-    assert "| web [list | remove ID]" in lines[keys] and "binds a browser" in lines[keys + 1]
+    assert "| web [list | remove ID]" in lines[keys] and "bind a browser" in lines[keys + 1]
 
 
 async def test_a_mistyped_command_is_named_and_the_list_follows(serve):

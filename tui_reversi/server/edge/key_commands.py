@@ -82,9 +82,10 @@ async def _web(
             f"tui-reversi: to play as {name} in a browser, open this address within "
             f"{lasts} and press its button (the code works once, and is shown only now):",
             f"  {page}?code={code}",
-            f"A browser stays bound until {passes.lifetime} pass without playing in it, "
-            f"or you remove it (keys web list); binding an {PASSES_PER_NAME + 1}th unbinds "
-            "the one used longest ago.",
+            # (two lines within 80 columns)
+            f"A browser stays bound until {passes.lifetime} pass without a game in it, or until",
+            f"you unbind it (keys web list); binding an {PASSES_PER_NAME + 1}th unbinds the one "
+            "used longest ago.",
         ], 0
     if words == ["list"]:
         return await _passes_listed(login, passes, name), 0

@@ -166,7 +166,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "keys",
         "[add [CODE] | remove FINGERPRINT | web [list | remove ID]]",
-        "your name's SSH keys; web: a link that binds a browser to your name",
+        "your SSH keys; web: a link to bind a browser to you",
         _keys,
     ),
     Command("help", "", "this list", _help),
