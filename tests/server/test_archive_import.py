@@ -15,10 +15,12 @@ import psycopg
 from tui_reversi.core import Color, Ending, Game
 from tui_reversi.net.terms import TimeControl
 from tui_reversi.server.ledger.archive import Archive
+from tui_reversi.server.ledger.browser_passes import digest
 from tui_reversi.server.ledger.postgres import PostgresStore
 from tui_reversi.server.ledger.store import PlayedGame, UnfinishedGame
 
 STARTED = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+PASS_MADE = datetime.now(UTC).timestamp()
 KEYS = {
     "alice": ["ssh-ed25519 AAAAalice1", "ssh-ed25519 AAAAalice2"],
     "bob": ["ssh-ed25519 AAAAbob"],
@@ -55,6 +57,8 @@ async def single_servers_archive(tmp_path, black: str = "alice") -> Archive:
     await archive.save_table(
         UnfinishedGame("ADJRN", game, (black, "bob"), clock, (290.5, 280.0), STARTED, True)
     )
+    code = await archive.issue_pass_code("bob", KEYS["bob"][0], PASS_MADE)
+    await archive.trade_pass_code(code, digest("bob's browser"), PASS_MADE)
     return archive
 
 
@@ -109,6 +113,9 @@ async def test_an_archive_moves_into_an_empty_database_whole_and_once(postgres, 
             (290.5, 280.0),
         )
         assert await fleet.take_over("ADJRN") is not None
+        # bob's browser is bound on every node now, and goes with his key.
+        used = await fleet.pass_holder(digest("bob's browser"), PASS_MADE + 1)
+        assert (used.name, used.key) == ("bob", KEYS["bob"][0])
         # The next game a node archives is numbered after them.
         assert await fleet.keep(played_once()) == []
     finally:

@@ -49,6 +49,9 @@ async def test_help_lists_every_command_with_its_terms_and_the_look_options(serv
         shown
     )
     assert "black LEVEL" in shown  # the options of the player's own game
+    # `keys web` is one of keys' terms, and said what it does.
+    (keys,) = [n for n, line in enumerate(lines) if line.startswith("  keys ")]
+    assert "| web [list | remove ID]" in lines[keys] and "bind a browser" in lines[keys + 1]
 
 
 async def test_a_mistyped_command_is_named_and_the_list_follows(serve):
@@ -125,7 +128,7 @@ async def test_replay_without_a_terminal_prints_the_archived_game_as_ggf(serve):
     assert status == 2 and "replay takes a game's number" in shown
 
 
-async def test_the_in_app_lobby_is_sent_the_same_leaderboard_and_profiles(serve):
+async def test_the_in_app_lobby_is_sent_the_same_leaderboard_and_profiles_with_own_hints(serve):
     arcade = await serve()
     await archive_games(arcade)
     guest = await Guest.arrive(arcade, "zed")
@@ -143,6 +146,9 @@ async def test_the_in_app_lobby_is_sent_the_same_leaderboard_and_profiles(serve)
     assert ["row", "player:carol", "carol", "0", "won,", "1", "lost,", "0", "drawn"] in [
         row.split() for row in rows
     ]
+    # Its hint is zed's own command, ready to paste, as every hint is.
+    ssh = f"ssh -t -p {arcade.port} zed@127.0.0.1"
+    assert f"row - Latest games (replay one: {ssh} replay ID):" in rows
     guest.say("player nobody")
     said = await guest.hear_starting("refused ")
     assert said == "refused Nobody called nobody has finished a game here."

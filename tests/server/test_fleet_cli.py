@@ -44,6 +44,21 @@ def test_migrate_needs_a_database(tmp_path):
     assert refused.stderr == "tui-reversi serve: --migrate is only used with --database URL\n"
 
 
+def test_a_fleet_secret_needs_a_database_and_a_private_file(postgres, tmp_path):
+    secret = tmp_path / "fleet.secret"
+    secret.write_text("y" * 44)
+    refused = serve("--fleet-secret", str(secret), tmp_path=tmp_path)
+    assert refused.stderr == "tui-reversi serve: --fleet-secret is only used with --database URL\n"
+    url = postgres.database()
+    assert serve("--database", url, "--migrate", tmp_path=tmp_path).returncode == 0
+    secret.chmod(0o640)
+    said = refusal(url, tmp_path, "--fleet-secret", str(secret))
+    assert said == (
+        f"tui-reversi serve: --fleet-secret: {secret} may be read by others (mode 640): "
+        "chmod 600 it\n"
+    )
+
+
 def refusal(url: str, tmp_path, *more: str) -> str:
     """What a node says on stderr when it cannot use `url`; it must exit 2."""
     refused = serve("--database", url, "--port", "0", *more, tmp_path=tmp_path)

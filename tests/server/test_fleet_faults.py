@@ -145,7 +145,7 @@ async def test_two_nodes_joining_at_once_are_both_in_the_fleet(database):
         before.execute(CLAIM_ROW, ("B",))  # B's row from before the outage: its connection gone
     b = await psycopg.AsyncConnection.connect(database)
     await b.execute(CLAIM_ROW, ("B",))
-    a = NodeLink(database, "test", "A", ())
+    a = NodeLink(database, "test", "A", (), lambda payload: None)
     joining = asyncio.create_task(a.listen(lambda message: None))
     try:
         with psycopg.connect(database, autocommit=True) as look:

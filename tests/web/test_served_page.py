@@ -92,18 +92,30 @@ def test_a_browser_guest_and_an_ssh_player_play_at_one_table_and_see_each_others
     assert len(children_of(parent)) == 1  # alice's game only
 
 
+def web_code(hall) -> str:
+    """The code alice's `keys web` prints, at the end of the page's own address (as
+    the server was reached: 127.0.0.1, the page's port)."""
+    hall.ssh("alice-keys", "alice", "keys web")
+    given = re.compile(rf"{re.escape(hall.page)}\?code=([A-Z0-9]{{4}}-[A-Z0-9]{{4}})\b")
+    return given.search(wait_screen(hall, "alice-keys", given.search, "the code")).group(1)
+
+
 def test_a_keyed_player_binds_a_browser_with_a_one_time_code_and_plays_rated_as_themselves(
     browser, hall
 ):
-    hall.ssh("alice-keys", "alice", "keys web")
-    given = re.compile(r"\?code=([A-Z0-9]{4}-[A-Z0-9]{4})\b")
-    code = given.search(wait_screen(hall, "alice-keys", given.search, "the code")).group(1)
+    code = web_code(hall)
     context = browser.new_context(viewport=DESKTOP)
     try:
         page = context.new_page()
         terminal = WebTerminal(page)
         page.goto(f"{hall.page}?code={code}&play=table")
-        assert "code=" not in page.url  # traded for a pass: gone from the address
+        # Nothing is bound until the button that names alice is pressed.
+        button = page.get_by_role("button", name="Bind this browser to alice")
+        button.wait_for()
+        assert not context.cookies()
+        button.click()
+        page.wait_for_url(lambda url: "code=" not in url)  # gone from the address
+        assert "play=table" in page.url and context.cookies()
         text = terminal.wait_for(INVITATION.search, "the bound browser's table")
         table = INVITATION.search(text).group(1)
         # The hint names the SSH port and the host the page was reached at.
@@ -114,6 +126,7 @@ def test_a_keyed_player_binds_a_browser_with_a_one_time_code_and_plays_rated_as_
         wait_screen(
             hall, "bob", lambda s: "you (1500?) play White against alice (1500?)" in s, "bob's seat"
         )
+        hall.server.wait_for(r"a browser is bound to alice: pass [0-9a-f]{8}")
         # The code worked once: a second browser is told so, and gets no pass.
         other = browser.new_context(viewport=DESKTOP)
         try:
@@ -155,5 +168,20 @@ def test_stopping_the_server_ends_the_browsers_game_and_tells_its_page(browser, 
         assert hall.server.process.returncode == 0
         terminal.wait_for(lambda s: "the server is shutting down" in s, "the goodbye")
         page.wait_for_selector("body.-closed", state="attached", timeout=15_000)
+    finally:
+        context.close()
+
+
+def test_cancel_on_the_binding_page_leaves_the_browser_a_guest(browser, hall):
+    code = web_code(hall)
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        terminal = WebTerminal(page)
+        page.goto(f"{hall.page}?code={code}")
+        page.get_by_role("link", name="Cancel").click()
+        terminal.wait_for(lambda s: "Black to move" in s, "the guest's game")
+        assert not context.cookies() and "code=" not in page.url
+        hall.server.wait_for(r"connect .*peer=web:\S+ user=guest-")
     finally:
         context.close()

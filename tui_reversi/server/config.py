@@ -86,6 +86,8 @@ class ServeConfig:
     max_startups: tuple[int, int, int] | None = None
     # A fleet's PostgreSQL (postgresql://...); None: the archive's SQLite under data_dir.
     database: str | None = field(default=None, repr=False)
+    # The file of the secret a fleet's nodes seal their messages with; None: the database's.
+    fleet_secret: Path | None = None
     # Where players reach this server (host, port), for the hints; None: where each one did.
     public_address: tuple[str, int] | None = None
 

@@ -203,6 +203,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "balancer's in a fleet; default: the address each player's connection reached)",
     )
     parser.add_argument(
+        "--fleet-secret",
+        type=Path,
+        metavar="FILE",
+        help="with --database: seal the messages between nodes with the secret in FILE "
+        "(at least 32 bytes, readable by this user only; the same on every node; default: "
+        "the one --migrate keeps in the database, readable by its owner only)",
+    )
+    parser.add_argument(
         "--migrate",
         action="store_true",
         help="with --database: create or upgrade the database's schema, then exit",
@@ -261,6 +269,8 @@ def _config(args: argparse.Namespace):
         raise ServeError("--import-archive and --migrate are run one at a time (--migrate first)")
     if args.database and not args.database.startswith(("postgresql://", "postgres://")):
         raise ServeError(f"--database takes a postgresql:// URL, not {args.database[:40]!r}")
+    if args.fleet_secret is not None and not args.database:
+        raise ServeError("--fleet-secret is only used with --database URL")
     if args.authorized_keys is not None and args.auth != "keys":
         raise ServeError("--authorized-keys is only used with --auth keys")
     public_address = None
@@ -301,6 +311,7 @@ def _config(args: argparse.Namespace):
         invitations_per_minute=args.invitations_per_minute,
         preload=args.preload,
         database=args.database,
+        fleet_secret=args.fleet_secret.expanduser().absolute() if args.fleet_secret else None,
         public_address=public_address,
         game_command=game_command or ServeConfig.game_command,
     )
@@ -412,6 +423,7 @@ async def _serve_page(arcade, port: int, behind_proxy: bool):
     from ..screens.too_small import MIN_HEIGHT, MIN_WIDTH
     from ..server.config import ServeError
     from ..server.edge.browser import BrowserVisitor
+    from ..web import page_address
     from ..web.page import PageConfig, start_page
 
     config = PageConfig(
@@ -424,22 +436,16 @@ async def _serve_page(arcade, port: int, behind_proxy: bool):
             visit.close,
             visit.browser_pass,
         ),
-        trade_code=lambda code: _traded(arcade, code),
+        binding=arcade.browser_passes,
         least_size=(MIN_WIDTH, MIN_HEIGHT),
         forwarded=behind_proxy,
     )
     try:
-        return await start_page(config, arcade.config.host or "0.0.0.0", port)
+        page = await start_page(config, arcade.config.host or "0.0.0.0", port)
     except ReversiError as error:
         raise ServeError(f"the page: {error}") from None
-
-
-def _traded(arcade, code: str) -> str | None:
-    traded = arcade.browser_passes.trade(code)
-    if traded is None:
-        return None
-    arcade.note(f"a browser is bound to {traded[0]}")
-    return traded[1]
+    arcade.page_address = lambda host: page_address(host, page.port, behind_proxy=behind_proxy)
+    return page
 
 
 # Seconds a ctrl+c gives the other programs it ends before the server says it stops.

@@ -17,13 +17,13 @@ from importlib.resources import files
 from pathlib import Path
 from string import Template
 from typing import NamedTuple, Protocol
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import textual_serve
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..core import ReversiError
-from . import PASS_COOKIE, PASS_LIFETIME
+from . import PASS_COOKIE, PASS_COOKIE_AGE, page_address
 from .visitor import Visitor
 
 STATIC = Path(textual_serve.__file__).parent / "static"
@@ -47,6 +47,23 @@ class PageVisitor(Protocol):
     async def blur(self) -> None: ...
     async def focus(self) -> None: ...
     async def stop(self) -> None: ...
+
+
+class Binding(Protocol):
+    """A public server's one-time codes (`ssh host keys web`), each binding a browser
+    to a player's name (server/edge/browser_passes.py's `BrowserPasses`)."""
+
+    @property
+    def lifetime(self) -> str:
+        """How long a bound browser stays bound without being played in ('30 days')."""
+
+    async def holder(self, code: str) -> str | None:
+        """The name `code` binds a browser to, if it is current; nothing is spent.
+        ReversiError (one sentence) if the codes cannot be asked now."""
+
+    async def trade(self, code: str) -> str | None:
+        """The pass (PASS_COOKIE's value) `code` is traded for, the code spent; None
+        if it is not current. ReversiError (one sentence) if it cannot be done now."""
 
 
 class Visit(NamedTuple):
@@ -77,11 +94,12 @@ class PageConfig:
     hosts: frozenset[str] | None = None
     visitor: Callable[[Visit], PageVisitor] | None = None
     forwarded: bool = False
-    # A public server's: a one-time code (`?code=`) traded for a pass, or None if it is not one.
-    trade_code: Callable[[str], str | None] | None = None
+    # A public server's one-time codes (`?code=`) that bind a browser; None: not one.
+    binding: Binding | None = None
 
 
 _PAGE = Template(files(__package__).joinpath("page.html").read_text("utf-8"))
+_BIND = Template(files(__package__).joinpath("bind.html").read_text("utf-8"))
 _CONFIG = web.AppKey("config", PageConfig)
 _VISITORS = web.AppKey("visitors", dict)  # PageVisitor -> its page's socket
 
@@ -94,6 +112,7 @@ def page_application(config: PageConfig) -> web.Application:
     app.add_routes(
         [
             web.get("/", _index),
+            web.post("/", _bind),
             web.get("/ws", _websocket),
             web.get("/ws/{play}", _websocket),
             web.static("/static", STATIC),
@@ -124,12 +143,20 @@ def _host_name(host: str) -> str:
 async def _index(request: web.Request) -> web.Response:
     config = request.app[_CONFIG]
     code = request.query.get("code")
-    if code is not None and config.trade_code is not None:
-        return _bind(request, config.trade_code, code)
+    if code is not None and config.binding is not None:
+        return await _binding_page(request, config.binding, code[:CODE_LENGTH])
     columns, rows = config.least_size
     text = _PAGE.substitute(title=html.escape(config.title), min_columns=columns, min_rows=rows)
     return web.Response(text=text, content_type="text/html", headers=_PAGE_HEADERS)
 
+
+# The longest one-time code looked at (theirs are 9 characters: 'ABCD-EF23').
+CODE_LENGTH = 64
+_NOT_A_CODE = (
+    "That code is not one this server gave, or it was used or has lapsed: "
+    "ask for a new one with  keys web  over ssh.\n"
+)
+_NOT_NOW = "The server cannot bind browsers just now; try the same address again in a minute.\n"
 
 # The page loads nothing from elsewhere; the browser is told to hold it to that.
 _PAGE_HEADERS = {
@@ -137,6 +164,17 @@ _PAGE_HEADERS = {
         "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
         "connect-src 'self' ws: wss:; img-src 'self' data:; font-src 'self'"
     ),
+    "Cache-Control": "no-store",
+}
+# The binding page: no script at all, never inside another site's frame (its button
+# must not be pressed through one), and its form sent back here only.
+_BIND_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    ),
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",  # (no-referrer would send the form's Origin as null)
     "Cache-Control": "no-store",
 }
 
@@ -181,30 +219,65 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
     return page_socket
 
 
-def _bind(request: web.Request, trade_code: Callable[[str], str | None], code: str) -> web.Response:
-    """A one-time code from `ssh host keys web`: this browser gets a pass (a cookie),
-    and the page comes back without the code in its address."""
-    browser_pass = trade_code(code[:64])
+async def _binding_page(request: web.Request, binding: Binding, code: str) -> web.Response:
+    """`/?code=CODE` from `ssh host keys web`: a page that names whom the code binds
+    this browser to, with a button (a POST, _bind) and Cancel. Nothing is spent here,
+    so a link alone binds no one's browser to another name (login CSRF)."""
+    try:
+        name = await binding.holder(code)
+    except ReversiError:
+        raise web.HTTPServiceUnavailable(text=_NOT_NOW) from None
+    if name is None:
+        raise web.HTTPForbidden(text=_NOT_A_CODE)
+    config = request.app[_CONFIG]
+    without_code = _here_without_code(request)
+    text = _BIND.substitute(
+        title=html.escape(config.title),
+        name=html.escape(name),
+        idle=html.escape(binding.lifetime),
+        code=html.escape(code),
+        action=html.escape(without_code),
+        cancel=html.escape(without_code),
+    )
+    return web.Response(text=text, content_type="text/html", headers=_BIND_HEADERS)
+
+
+async def _bind(request: web.Request) -> web.Response:
+    """The binding page's button, from this server's own page only (Origin): the code
+    is traded for a pass (a cookie), and the page comes back without the code."""
+    binding = request.app[_CONFIG].binding
+    origin = request.headers.get("Origin")
+    if binding is None or origin is None or urlsplit(origin).netloc != request.host:
+        raise web.HTTPForbidden(text="A browser is bound from this server's own page only.\n")
+    form = await request.post()
+    code = form.get("code")
+    try:
+        browser_pass = await binding.trade(code[:CODE_LENGTH]) if isinstance(code, str) else None
+    except ReversiError:
+        raise web.HTTPServiceUnavailable(text=_NOT_NOW) from None
     if browser_pass is None:
-        raise web.HTTPForbidden(
-            text="That code is not one this server gave, or it was used or has lapsed: "
-            "run  ssh HOST keys web  again.\n"
-        )
-    query = {k: v for k, v in request.query.items() if k != "code"}
-    found = web.HTTPSeeOther(request.rel_url.with_query(query))
+        raise web.HTTPForbidden(text=_NOT_A_CODE)
+    found = web.HTTPSeeOther(_here_without_code(request))
     https = request.secure or (
         request.app[_CONFIG].forwarded and request.headers.get("X-Forwarded-Proto") == "https"
     )
     found.set_cookie(
         PASS_COOKIE,
         browser_pass,
-        max_age=PASS_LIFETIME,
+        max_age=PASS_COOKIE_AGE,
         httponly=True,
         samesite="Strict",
         secure=https,
         path="/",
     )
     return found
+
+
+def _here_without_code(request: web.Request) -> str:
+    """The page's address without the one-time code ('./?play=table'), relative, so
+    a proxy serving the page under a path (`/reversi/`) keeps it."""
+    query = {key: value for key, value in request.query.items() if key != "code"}
+    return f"./?{urlencode(query)}" if query else "./"
 
 
 def _address(request: web.Request, config: PageConfig) -> str:
@@ -272,9 +345,8 @@ class PageSite:
         self.app = app
         self._runner = runner
         self._site: web.SockSite | None = site
-        host, port = sock.getsockname()[:2]
-        shown = f"[{host}]" if ":" in host else host
-        self.address = f"http://{shown}:{port}/"
+        host, self.port = sock.getsockname()[:2]
+        self.address = page_address(host, self.port)
         """Where a browser finds the page."""
 
     async def stop_listening(self) -> None:

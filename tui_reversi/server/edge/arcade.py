@@ -109,7 +109,10 @@ class Arcade:
         self.budgets = Budgets(self.events, config.people_per_address())
         self.seats = Seats(config)
         # Keyed players' browsers bound to their names (`keys web`, the page's ?code=).
-        self.browser_passes = BrowserPasses(config.data_dir)
+        self.browser_passes = BrowserPasses(config.data_dir, self.note, self.accounts.holds)
+        # Where a browser finds the page, for the host a player reached the server at
+        # (`keys web` prints it): set once the page listens (serve --web-port); None: no page.
+        self.page_address: Callable[[str], str] | None = None
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.host_key: asyncssh.SSHKey | None = None
         self.host_key_created = False
@@ -159,6 +162,7 @@ class Arcade:
         self.accounts.store = store
         self.penalties.ledger = store
         self.accounts.codes = store.codes
+        await self.browser_passes.start(store)
         await self._start_preloaded()
         if config.database is not None:
             self.fleet = Fleet(
@@ -204,11 +208,22 @@ class Arcade:
         config = self.config
         if config.database is None:
             return Archive(config.data_dir / "archive.sqlite3", config.players_dir)
+        from ..ledger.fleet_seal import secret_from_file
         from ..ledger.postgres import PostgresStore  # (psycopg loads only for a fleet)
 
-        store = PostgresStore(config.database, config.players_dir)
+        secret = secret_from_file(config.fleet_secret) if config.fleet_secret else None
+        store = PostgresStore(
+            config.database, config.players_dir, secret=secret, dropped=self._message_dropped
+        )
         await store.open()
         return store
+
+    def _message_dropped(self, why: str, node: str | None, size: int, untold: int) -> None:
+        """A message on the fleet's channels that no node of it sealed, or sealed
+        long ago, or had already (ledger/fleet_seal.py): one line, charged to nobody."""
+        self.events.write(
+            "fleet-message-dropped", why=why, node=node, bytes=size, more=untold or None
+        )
 
     @property
     def keeping(self) -> str:

@@ -96,7 +96,7 @@ class BrowserConnection:
         """Count the visit in at the door, as the player its pass names or as a
         guest; a sentence if it may not come in."""
         arcade = self.arcade
-        name = arcade.browser_passes.name_of(browser_pass) if browser_pass else None
+        name = await arcade.browser_passes.name_of(browser_pass) if browser_pass else None
         if name is None and arcade.config.auth != "none":
             return (
                 "this server lets in only its own players: bind this browser to your "

@@ -13,6 +13,7 @@ import contextlib
 import hmac
 import socket
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 import asyncssh
@@ -83,6 +84,10 @@ class Listener(SessionServer, Protocol):
     @property
     def browser_passes(self) -> BrowserPasses:
         """Keyed players' browsers bound to their names (browser_passes.py)."""
+
+    @property
+    def page_address(self) -> Callable[[str], str] | None:
+        """Where a browser finds the page, given the host a player reached; None: no page."""
 
     def admit(self, connection: Client) -> bool:
         """Count a new connection in at the door; False (not counted) if there is no room."""
@@ -349,7 +354,16 @@ class PlayerConnection(asyncssh.SSHServer):
             words,
             ssh,
             passes=self.arcade.browser_passes,
+            page=self._page_address(),
         )
+
+    def _page_address(self) -> str | None:
+        """Where this player's browser finds the page: the host they reached the server
+        at (or --public-address's), the page's port; None if there is no page."""
+        if self.arcade.page_address is None:
+            return None
+        host, _port = self.config.address_for(self.ssh_connection)
+        return self.arcade.page_address(host)
 
     # Everything else a client may ask for is refused.
 

@@ -5,10 +5,12 @@ Plain lines; no terminal needed. The rules are accounts.py's."""
 from __future__ import annotations
 
 import contextlib
+from datetime import UTC, datetime
 
 from ...storage import StorageError
 from ..config import ServeError, format_duration
 from ..ledger.account_keys import CODE_LIFETIME
+from ..ledger.browser_passes import PASSES_PER_NAME
 from .accounts import ECHO_LIMIT, fingerprint
 from .browser_passes import BrowserPasses
 from .guessing import code_failed, code_refusal
@@ -16,7 +18,7 @@ from .login import Accounts, Login
 
 USAGE = (
     "keys, keys add, keys add CODE (from the new key), keys remove FINGERPRINT, "
-    "keys web (bind a browser)"
+    "keys web (bind a browser), keys web list, keys web remove ID|all"
 )
 
 
@@ -28,11 +30,12 @@ async def keys_command(
     words: list[str],
     ssh: str,
     passes: BrowserPasses | None = None,
+    page: str | None = None,
 ) -> tuple[list[str], int]:
     """What `keys ...` (`words` after `keys`) says to `name`, logged in by `login`
     under --auth `auth`, and the exit status; `ssh` is how this player reaches the
     server with a new key ('ssh -i NEW-KEY -p 2222 alice+key@host'); `passes` binds
-    browsers (`keys web`)."""
+    browsers (`keys web`) to the page at `page` ('http://host:8080/'; None: no page)."""
     store = accounts.store
     if login.guest:
         return ["tui-reversi: guests have no keys: connect with an SSH key to claim a name."], 1
@@ -49,25 +52,80 @@ async def keys_command(
                 "machine that has it (the code works once):",
                 f"  {ssh} keys add {code}",
             ], 0
-        if words == ["web"] and passes is not None:
-            if login.adding_key:
-                return ["tui-reversi: run  keys web  from a key that is yours already."], 1
-            code = passes.issue(name)
-            lasts = format_duration(CODE_LIFETIME)
-            return [
-                f"tui-reversi: to play as {name} in a browser, open the server's page with "
-                f"?code={code} at the end of its address within {lasts} (the code works "
-                "once, and is shown only now):",
-                f"  https://HOST/?code={code}",
-            ], 0
+        if words[:1] == ["web"] and passes is not None:
+            answer = await _web(login, passes, name, words[1:], page)
+            if answer is not None:
+                return answer
         if len(words) == 2 and words[0] == "add":
             return await _redeemed(login, accounts, name, words[1])
         if len(words) == 2 and words[0] == "remove":
-            return await _removed(accounts, name, words[1])
+            return await _removed(accounts, passes, name, words[1])
     except StorageError as error:
         accounts.log(str(error))
         return ["tui-reversi: the server cannot change keys now; please try again later."], 1
     return [f"tui-reversi: {' '.join(words)[:ECHO_LIMIT]!r} is not a keys command: {USAGE}"], 2
+
+
+async def _web(
+    login: Login, passes: BrowserPasses, name: str, words: list[str], page: str | None
+) -> tuple[list[str], int] | None:
+    """`keys web`: a code that binds a browser; `keys web list`, `keys web remove ID|all`;
+    None for anything else after `web`."""
+    if login.adding_key:
+        return ["tui-reversi: run  keys web  from a key that is yours already."], 1
+    if not words:
+        if page is None:
+            return ["tui-reversi: this server has no browser page; play with ssh."], 1
+        code = await passes.issue(name, login.key)
+        lasts = format_duration(CODE_LIFETIME)
+        return [
+            f"tui-reversi: to play as {name} in a browser, open this address within "
+            f"{lasts} and press its button (the code works once, and is shown only now):",
+            f"  {page}?code={code}",
+            # (two lines within 80 columns)
+            f"A browser stays bound until {passes.lifetime} pass without a game in it, or until",
+            f"you unbind it (keys web list); binding an {PASSES_PER_NAME + 1}th unbinds the one "
+            "used longest ago.",
+        ], 0
+    if words == ["list"]:
+        return await _passes_listed(login, passes, name), 0
+    if len(words) == 2 and words[0] == "remove":
+        which = words[1]
+        removed = await passes.remove(name, None if which == "all" else which)
+        if which == "all":
+            return [f"tui-reversi: {_browsers(removed)} unbound from {name}; none is now."], 0
+        if not removed:
+            echoed = which[:ECHO_LIMIT]
+            return [f"tui-reversi: {name} has no browser {echoed!r} bound; see  keys web list"], 1
+        return [f"tui-reversi: browser {which} is no longer bound to {name}."], 0
+    return None  # (not one of these: keys_command says so)
+
+
+async def _passes_listed(login: Login, passes: BrowserPasses, name: str) -> list[str]:
+    bound = await passes.listed(name)
+    if not bound:
+        return [f"tui-reversi: no browser is bound to {name}; bind one with  keys web"]
+    lines = [
+        f"tui-reversi: the browsers bound to {name} (unbind one with  keys web remove ID,"
+        " or all with  keys web remove all):"
+    ]
+    for held in bound:
+        used = f"last played {_when(held.used)}" if held.used is not None else "not played yet"
+        lines.append(f"  {held.id}  bound {_when(held.made)}, {used}")
+        if held.key is None:
+            lines.append(f"  {'':8}  by a key this server did not note")
+        else:
+            this = "  (this connection's)" if held.key == login.key else ""
+            lines.append(f"  {'':8}  by key {fingerprint(held.key)}{this}")
+    return lines
+
+
+def _when(moment: float) -> str:
+    return datetime.fromtimestamp(moment, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _browsers(count: int) -> str:
+    return "1 browser" if count == 1 else f"{count} browsers"
 
 
 async def _listed(login: Login, accounts: Accounts, name: str, auth: str) -> list[str]:
@@ -112,7 +170,9 @@ async def _redeemed(
     return [f"tui-reversi: key {fingerprint(login.key)} is {name}'s now."], 0
 
 
-async def _removed(accounts: Accounts, name: str, which: str) -> tuple[list[str], int]:
+async def _removed(
+    accounts: Accounts, passes: BrowserPasses | None, name: str, which: str
+) -> tuple[list[str], int]:
     store = accounts.store
     assert store is not None
     keys = await store.keys_of(name)
@@ -121,6 +181,12 @@ async def _removed(accounts: Accounts, name: str, which: str) -> tuple[list[str]
         return [f"tui-reversi: {name} has no key {which[:ECHO_LIMIT]!r} here; see  keys"], 1
     if len(keys) == 1:
         return [f"tui-reversi: that is {name}'s only key here; add another first."], 1
+    # (The browsers it bound go with it: the store unbinds them in the same stroke.)
+    held_passes = await passes.listed(name) if passes is not None else []
+    bound = [held for held in held_passes if held.key == found[0].key]
     await store.remove_key(name, found[0].key)
     accounts.log(f"key {which} removed from {name}")
-    return [f"tui-reversi: key {which} is no longer {name}'s."], 0
+    unbound = f" The {_browsers(len(bound))} it bound are unbound." if bound else ""
+    if len(bound) == 1:
+        unbound = " The browser it bound is unbound."
+    return [f"tui-reversi: key {which} is no longer {name}'s.{unbound}"], 0

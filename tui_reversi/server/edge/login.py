@@ -54,6 +54,18 @@ class Accounts:
         assert path is not None
         return named_keys(path)
 
+    async def holds(self, name: str, key: str) -> bool:
+        """Whether `key` is still `name`'s: in the store, or (--auth keys) in the
+        authorized-keys file. Raises StorageError."""
+        if self.store is not None and await self.store.key_owner(key) == name:
+            return True
+        if self._config.auth != "keys":
+            return False
+        try:
+            return self.file_names()[1].get(key) == name
+        except ServeError:
+            return False  # (said at every login: an unreadable file gives nobody a key)
+
     async def guest_name(self, in_use: set[str]) -> str:
         """A name for a guest that nobody has had: 64 random bits, kept in the store
         so that no later guest is ever given it (if the store fails, the bits alone)."""

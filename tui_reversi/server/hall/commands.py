@@ -163,7 +163,12 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "replay", "ID", "an archived game to review (no ssh -t: its GGF)", _replay, screen=True
     ),
-    Command("keys", "[add [CODE] | remove FINGERPRINT]", "your name's SSH keys", _keys),
+    Command(
+        "keys",
+        "[add [CODE] | remove FINGERPRINT | web [list | remove ID]]",
+        "your SSH keys; web: a link to bind a browser to you",
+        _keys,
+    ),
     Command("help", "", "this list", _help),
 )
 

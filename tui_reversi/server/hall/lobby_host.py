@@ -87,6 +87,9 @@ class Guest:
     # Opens an archived game (its GGF) for review next; False if the session has gone.
     replay: Callable[[str], bool] | None = None
     address: str = ""  # where its player connected from ('' for another node's)
+    # How its player reaches the server, for the hints it is sent ('ssh -t -p 2222
+    # alice@host'; '' for another node's, which is sent none).
+    ssh: str = ""
     looking: bool = False
     shown: bytes = b""  # the lobby last sent to it
 
@@ -138,9 +141,9 @@ class LobbyHost:
         )
         self.timeout = timeout
         self._now = now
-        # secret -> (name, seat, replay, address): see admit()
+        # secret -> (name, seat, replay, address, ssh): see admit()
         self._admitted: dict[
-            str, tuple[str, Callable[[str], bool], Callable[[str], bool], str]
+            str, tuple[str, Callable[[str], bool], Callable[[str], bool], str, str]
         ] = {}
         self.guests: list[Guest] = []
         self.invitations: dict[int, Invitation] = {}
@@ -175,14 +178,19 @@ class LobbyHost:
     # -- for the sessions ---------------------------------------------------------------
 
     def admit(
-        self, name: str, seat: Callable[[str], bool], replay: Callable[[str], bool], address: str
+        self,
+        name: str,
+        seat: Callable[[str], bool],
+        replay: Callable[[str], bool],
+        address: str,
+        ssh: str,
     ) -> str:
-        """A secret for `name`'s game (its player connected from `address`) to reach
-        the lobby with; `seat(table_secret)` sends the session to a table,
-        `replay(ggf)` to an archived game to review (either False if it cannot go
-        any more)."""
+        """A secret for `name`'s game (its player connected from `address`, and
+        reaching the server with `ssh`) to reach the lobby with; `seat(table_secret)`
+        sends the session to a table, `replay(ggf)` to an archived game to review
+        (either False if it cannot go any more)."""
         secret = self._socket.new_secret()
-        self._admitted[secret] = (name, seat, replay, address)
+        self._admitted[secret] = (name, seat, replay, address, ssh)
         return secret
 
     def environment(self, secret: str) -> dict[str, str]:
@@ -199,8 +207,8 @@ class LobbyHost:
         if admitted is None:
             writer.write(line("refused", "this game has no place in the lobby."))
             return
-        name, seat, replay, address = admitted
-        guest = Guest(name, writer, seat, replay, address)
+        name, seat, replay, address, ssh = admitted
+        guest = Guest(name, writer, seat, replay, address, ssh)
         self.guests.append(guest)
         try:
             writer.write(line("welcome", guest.name))
@@ -379,7 +387,7 @@ class LobbyHost:
                 return f"{rest}'s games cannot be read: {error}"
             if profile is None:
                 return f"Nobody called {rest} has finished a game here."
-            title, rows = rest, profile_rows(profile, "ssh -t HOST")
+            title, rows = rest, profile_rows(profile, guest.ssh)
         else:
             return f"{command} takes {'nothing' if command == 'top' else 'one name'} after it."
         pages = [line("page", title)]

@@ -801,7 +801,11 @@ class GameSession(asyncssh.SSHServerSession):
         lobby_secret = None
         if self._table_seat.secret is None and not self._replay:  # own game: the lobby a key away
             lobby_secret = lobby.admit(
-                self.player, self._seat_from_lobby, self._replay_from_lobby, self.address
+                self.player,
+                self._seat_from_lobby,
+                self._replay_from_lobby,
+                self.address,
+                self._ssh(),
             )
         try:
             return await self._start_game(options, lobby_secret)

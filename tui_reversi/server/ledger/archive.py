@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -33,14 +33,15 @@ from ...net.terms import TimeControl
 from ...storage import NameTakenError, SavedGame, SavedGames, StorageError
 from ...storage.paths import APP_NAME
 from ...storage.saved_games import GAMES_DIR
-from . import standings
+from . import browser_passes, standings
 from .account_keys import AccountKey, KeyCodes, KeyCodeStore
 from .archive_schema import upgrade
+from .browser_passes import KeptPasses
 from .names import name_key
 from .penalties import Penalty, Subject, change_kept
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
 from .seekers import Seeker, SeekersHere
-from .standings import ArchivedGame, Profile, Standing
+from .standings import ArchivedGame, Profile, Query, Standing
 from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 T = TypeVar("T")
@@ -109,7 +110,7 @@ def archived_ending(end: Ending) -> str:
     return _ARCHIVED[end.reason]
 
 
-class Archive:
+class Archive(KeptPasses):
     """The archive file and the players' saved games: keep(game), results(name).
 
     Its coroutines run sqlite3 at once, never waiting: a local file answers in well
@@ -318,8 +319,19 @@ class Archive:
         return self._bind(name, key, only_if_free=False)
 
     async def remove_key(self, name: str, key: str) -> bool:
-        cursor = self._query("DELETE FROM account_keys WHERE name = ? AND key = ?", (name, key))
-        return cursor.rowcount > 0
+        return await self._transaction(
+            lambda run: browser_passes.remove_key(run, name, key), f"remove {name}'s key"
+        )
+
+    async def _transaction(self, work: Callable[[Query], Awaitable[T]], what: str) -> T:
+        """`work`'s statements in one transaction (KeptPasses'); StorageError saying
+        it could not `what` if SQLite fails."""
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                return await work(self._rows)
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot {what} in {self.path}: {error}") from None
 
     def _bind(self, name: str, key: str, *, only_if_free: bool) -> bool:
         """Bind `key` to `name` unless the key has a name (or, `only_if_free`, the name a key)."""

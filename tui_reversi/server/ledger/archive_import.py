@@ -180,6 +180,29 @@ async def _copy(
         await store.save_table(game)
     with target.transaction():  # (the names in, each with its look-alike key: names.py)
         enter_known_names(target)
+    _copy_passes(source, target)
+
+
+# The browsers bound to names (browser_passes.py), as both stores keep them.
+_PASS_COLUMNS = "id, digest, name, key, made, used, expires"
+
+
+def _copy_passes(source: sqlite3.Connection, target: psycopg.Connection) -> None:
+    """The browsers bound to names go with their keys (an archive of a release
+    that kept them in the store: an older one's are in browser_passes.json, which
+    the node moves in when it starts)."""
+    kept = source.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'browser_passes'"
+    ).fetchone()
+    if not kept:
+        return
+    with target.transaction():
+        for row in source.execute(f"SELECT {_PASS_COLUMNS} FROM browser_passes"):
+            target.execute(
+                f"INSERT INTO browser_passes ({_PASS_COLUMNS}) VALUES "  # (fixed names)
+                "(%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING".encode(),
+                row,
+            )
 
 
 def _one_name(first: str, second: str) -> ServeError:
@@ -190,5 +213,5 @@ def _one_name(first: str, second: str) -> ServeError:
 
 
 def _empty(target: psycopg.Connection) -> None:
-    for table in ("unfinished", "ratings", "games", "account_keys", "names"):
+    for table in ("unfinished", "ratings", "games", "account_keys", "names", "browser_passes"):
         target.execute(f"DELETE FROM {table}".encode())  # (fixed names)

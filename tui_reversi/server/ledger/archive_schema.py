@@ -7,12 +7,16 @@ Version 1: the names people have, each with its look-alike key (names.py),
 unique but for the twins an older archive already held (the first keeps the
 key, the later one is marked `twin`: both go on as before, and no new name
 may take their key); and the penalties of guessing (guessing.py).
+
+Version 2: the codes of `keys web` and the browser passes they become
+(browser_passes.py), until then in a file beside the archive.
 """
 
 from __future__ import annotations
 
 import sqlite3
 
+from . import browser_passes
 from .names import first_keeps
 
 NAMES_AND_PENALTIES = """
@@ -57,7 +61,13 @@ def _names_and_penalties(db: sqlite3.Connection) -> None:
     )
 
 
-STEPS = (_names_and_penalties,)
+def _browser_passes(db: sqlite3.Connection) -> None:
+    for statement in browser_passes.schema("TEXT", "REAL").split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+STEPS = (_names_and_penalties, _browser_passes)
 NEWEST = len(STEPS)
 
 

@@ -9,11 +9,14 @@ lock, so two nodes migrating at once do it once.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 
 import psycopg
 
 from ..config import ServeError
+from . import browser_passes
+from .fleet_seal import LEAST_SECRET
 from .names import first_keeps
 from .standings import BACKFILL, schema
 
@@ -40,6 +43,26 @@ def enter_known_names(conn: psycopg.Connection) -> None:
             "INSERT INTO names (name, key, twin) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
             first_keeps([str(row[0]) for row in rows]),
         )
+
+
+# Where the fleet's secret is kept (fleet_seal.py): a schema of its own that no role but
+# its owner, the one that migrates (the nodes' role), may use, so that a role given
+# SELECT on the tables in `public` (a reporting role) cannot read it.
+SECRET_SCHEMA = "tui_reversi_fleet"
+SECRET_TABLE = f"{SECRET_SCHEMA}.secret"
+
+
+def make_fleet_secret(conn: psycopg.Connection) -> None:
+    """The secret every node seals its messages with: 32 random bytes, readable by
+    the owner (and superusers) only."""
+    conn.execute(f"CREATE SCHEMA {SECRET_SCHEMA}".encode())  # (constant names)
+    conn.execute(f"REVOKE ALL ON SCHEMA {SECRET_SCHEMA} FROM PUBLIC".encode())
+    conn.execute(f"CREATE TABLE {SECRET_TABLE} (key BYTEA NOT NULL)".encode())
+    conn.execute(f"REVOKE ALL ON {SECRET_TABLE} FROM PUBLIC".encode())
+    conn.execute(
+        f"INSERT INTO {SECRET_TABLE} (key) VALUES (%s)".encode(),
+        (secrets.token_bytes(LEAST_SECRET),),
+    )
 
 
 # A step: a fixed SQL script, or a function run on the connection after the ones before.
@@ -161,6 +184,11 @@ MIGRATIONS: tuple[tuple[str, Step], ...] = (
         );
         """,
     ),
+    (
+        "browsers bound to names: the codes of keys web and the passes they become",
+        browser_passes.schema("TEXT", "DOUBLE PRECISION"),
+    ),
+    ("the fleet's secret, that every node seals its messages with", make_fleet_secret),
 )
 NEWEST = len(MIGRATIONS)
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import traceback
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -65,8 +64,16 @@ class NodeLink:
     """Node `node`'s connections: open(), connection() for the statements,
     listen(heard), stop_listening(), close()."""
 
-    def __init__(self, url: str, where: str, node: str, channels: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        url: str,
+        where: str,
+        node: str,
+        channels: tuple[str, ...],
+        opened: Callable[[str], dict[str, Any] | None],
+    ) -> None:
         self.url = url
+        self._opened = opened  # a payload's message, None if it is dropped (fleet_seal.py)
         self.where = where
         self.node = node
         self._channels = channels
@@ -178,11 +185,8 @@ class NodeLink:
         await old.close(1.0)
 
     def _heard(self, payload: str, heard: Heard) -> None:
-        try:
-            message = json.loads(payload)
-        except ValueError:
-            return
-        if isinstance(message, dict) and message.get("node") != self.node:
+        message = self._opened(payload)
+        if message is not None and message.get("node") != self.node:
             self._tell(heard, message)
 
     @staticmethod

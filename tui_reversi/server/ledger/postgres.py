@@ -20,10 +20,9 @@ the node's channel, is quoted by psycopg.sql.
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import secrets
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from datetime import UTC
 from pathlib import Path
 from typing import Any, TypeVar
@@ -36,7 +35,7 @@ from psycopg.types.json import Jsonb
 from ...net.remote import is_guest
 from ...storage import StorageError
 from ..config import ServeError
-from . import standings
+from . import browser_passes, standings
 from .account_keys import (
     CODE_LIFETIME,
     AccountKey,
@@ -50,14 +49,16 @@ from .archive import (
     save_for_players,
     winner_of,
 )
-from .migrations import check, migrate
+from .browser_passes import KeptPasses
+from .fleet_seal import LEAST_SECRET, Dropped, Seal
+from .migrations import SECRET_TABLE, check, migrate
 from .names import name_key
 from .node_link import CONNECT_TIMEOUT, NodeLink
 from .penalties import Penalty, Subject, change_kept
 from .postgres_seekers import SharedSeekers
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
 from .seekers import Seeker
-from .standings import ArchivedGame, Profile, Standing
+from .standings import ArchivedGame, Profile, Query, Standing
 from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
 
 LOBBY_CHANNEL = "tui_reversi_lobby"
@@ -134,28 +135,45 @@ def migrate_database(url: str) -> tuple[int, int]:
             raise connect_refusal(url, error) from None
 
 
-class PostgresStore:
+class PostgresStore(KeptPasses):
     """The fleet's state in PostgreSQL (store.py's `Store`)."""
 
-    def __init__(self, url: str, players_dir: Path) -> None:
-        """Connect and check the schema; ServeError (one sentence) if either fails."""
+    def __init__(
+        self,
+        url: str,
+        players_dir: Path,
+        *,
+        secret: bytes | None = None,
+        dropped: Dropped | None = None,
+    ) -> None:
+        """Connect, check the schema and read the fleet's secret (`secret`: the one
+        given instead, `serve --fleet-secret`); ServeError (one sentence) if any of it
+        fails. `dropped` is told of each message from the others that is dropped
+        (fleet_seal.py)."""
         self.url = url
         self.where = where(url)
         self.players_dir = players_dir
         self._node = secrets.token_hex(6)
         self._codes = SharedKeyCodes(self)
-        self._seekers = SharedSeekers(
-            self._node, self.where, LOBBY_CHANNEL, lambda: self._link.connection()
-        )
         # One connection first (at start, before the node serves anyone: it may wait):
         # what is wrong is said at once, not after the pool's retries.
         with connect(url) as conn:
             try:
                 check(conn, self.where)
+                if secret is None:
+                    secret = _fleet_secret(conn, url)
             except psycopg.Error as error:
                 raise connect_refusal(url, error) from None
+        self._seal = Seal(secret, self._node, dropped or _not_told)
+        self._seekers = SharedSeekers(
+            self._node,
+            self.where,
+            LOBBY_CHANNEL,
+            lambda: self._link.connection(),
+            self._seal.seal,
+        )
         channels = (f"tui_reversi_{self._node}", LOBBY_CHANNEL)
-        self._link = NodeLink(url, self.where, self._node, channels)
+        self._link = NodeLink(url, self.where, self._node, channels, self._seal.open)
 
     async def open(self) -> None:
         """Open the pool of connections for the state (before any other call);
@@ -327,10 +345,23 @@ class PostgresStore:
         return await self._bind(name, key, only_if_free=False)
 
     async def remove_key(self, name: str, key: str) -> bool:
-        rows = await self._execute(
-            "DELETE FROM account_keys WHERE name = %s AND key = %s RETURNING key", (name, key)
+        return await self._transaction(
+            lambda run: browser_passes.remove_key(run, name, key), f"remove {name}'s key"
         )
-        return bool(rows)
+
+    async def _transaction(self, work: Callable[[Query], Awaitable[T]], what: str) -> T:
+        """`work`'s statements (`?` for each value) in one transaction; StorageError
+        saying it could not `what` if the database fails."""
+        try:
+            async with self._link.connection() as conn, conn.transaction():
+
+                async def run(query: str, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
+                    cursor = await conn.execute(_placeholders(query).encode(), params)
+                    return await cursor.fetchall() if cursor.description is not None else []
+
+                return await work(run)
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
+            raise StorageError(f"cannot {what} in {self.where}: {error}") from None
 
     @property
     def codes(self) -> KeyCodeStore:
@@ -499,7 +530,7 @@ class PostgresStore:
                 Jsonb({t.code: _table_row(t) for t in tables}),
                 self._node,
                 LOBBY_CHANNEL,
-                json.dumps({"kind": "lobby", "node": self._node}),
+                self._seal.seal({"kind": "lobby", "node": self._node}),
             ),
         )
 
@@ -519,7 +550,7 @@ class PostgresStore:
         return people, tables
 
     async def send(self, node: str, message: Message) -> None:
-        payload = json.dumps(message, separators=(",", ":"))
+        payload = self._seal.seal(message)
         if len(payload) > MAX_MESSAGE:
             raise StorageError(f"a message of {len(payload)} bytes is too long for NOTIFY")
         await self._execute("SELECT pg_notify(%s, %s)", (f"tui_reversi_{node}", payload))
@@ -546,6 +577,25 @@ class PostgresStore:
 
     async def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
         return await self._seekers.claim_pairs(pairs)
+
+
+def _fleet_secret(conn: psycopg.Connection, url: str) -> bytes:
+    """The secret --migrate made (migrations.py); ServeError if this role cannot read it."""
+    try:
+        row = conn.execute(f"SELECT key FROM {SECRET_TABLE}".encode()).fetchone()
+    except psycopg.errors.InsufficientPrivilege:
+        user = conninfo_to_dict(url).get("user") or "this node's role"
+        raise ServeError(
+            f"{user} cannot read the fleet's secret ({SECRET_TABLE}): run the nodes as "
+            "the role that ran --migrate, or give every node the same --fleet-secret FILE"
+        ) from None
+    if row is None or len(bytes(row[0])) < LEAST_SECRET:
+        raise ServeError(f"{SECRET_TABLE} holds no secret; give --fleet-secret FILE")
+    return bytes(row[0])
+
+
+def _not_told(why: str, node: str | None, size: int, untold: int) -> None:
+    """(A store that does not listen, as --import-archive's: nobody to tell.)"""
 
 
 class SharedKeyCodes:

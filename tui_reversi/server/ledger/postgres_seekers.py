@@ -8,7 +8,6 @@ with SKIP LOCKED: of two nodes claiming one seeker at once, one has it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
@@ -31,11 +30,13 @@ class SharedSeekers:
         where: str,
         channel: str,
         connection: Callable[[], AbstractAsyncContextManager[psycopg.AsyncConnection]],
+        seal: Callable[[dict[str, str]], str],
     ) -> None:
         self._node = node
         self.where = where
         self._channel = channel  # (where every node hears that someone joined)
         self._connection = connection
+        self._seal = seal  # (a message as its payload: fleet_seal.py)
 
     async def _execute(self, query: str, params: tuple[object, ...] = ()) -> list[tuple]:
         try:
@@ -59,7 +60,7 @@ class SharedSeekers:
             )
             for seeker in seekers
         ]
-        news = json.dumps({"kind": "queue", "node": self._node})
+        news = self._seal({"kind": "queue", "node": self._node})
         try:  # (one transaction: the other nodes hear of the seekers once they are there)
             async with (
                 self._connection() as conn,

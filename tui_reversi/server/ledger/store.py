@@ -5,7 +5,8 @@
 only to a `Store`; the games never know which one it is.
 
 What it holds: finished games and their results, ratings, the accounts (which
-SSH keys are which name's: account_keys.py's `AccountStore`, a part of `Store`),
+SSH keys are which name's: account_keys.py's `AccountStore`, a part of `Store`,
+and the browsers bound to a name: browser_passes.py's `PassBook`),
 the games kept not over (adjourned, or in play when last written), the players
 waiting to be paired (seekers.py's `SeekerBook`, a part of `Store`), and, for a
 fleet, each node's share of the lobby (who is there, which tables) and the
@@ -25,6 +26,7 @@ from typing import Any, Protocol
 from ...core import Ending, Game
 from ...net.terms import TimeControl
 from .account_keys import AccountStore, KeyCodeStore
+from .browser_passes import PassBook
 from .penalties import PenaltyLedger
 from .seekers import SeekerBook
 from .standings import ArchivedGame, Profile, Results, Standing
@@ -86,15 +88,17 @@ class UnfinishedGame:
     adjourned: bool
 
 
-class Store(AccountStore, PenaltyLedger, SeekerBook, Protocol):
+class Store(AccountStore, PenaltyLedger, SeekerBook, PassBook, Protocol):
     """The server's state beyond its process, the accounts included (key_owner,
     keys_of, claim, add_key, remove_key: account_keys.py), the penalties of
-    guessing (change_penalties: penalties.py) and the pairing queue (seek, unseek,
-    seekers, claim_pairs: seekers.py). Its storage methods are coroutines:
-    on PostgreSQL they wait on the network without holding up the event loop, each
-    statement within its timeout (node_link.py); on SQLite they run at once (a local
-    file, quick). Methods raise StorageError (one sentence) when the store fails;
-    keep() reports its problems instead, as it also writes the players' saved games."""
+    guessing (change_penalties: penalties.py), the pairing queue (seek, unseek,
+    seekers, claim_pairs: seekers.py) and the browsers bound to names
+    (issue_pass_code, trade_pass_code, pass_holder, ...: browser_passes.py). Its
+    storage methods are coroutines: on PostgreSQL they wait on the network without
+    holding up the event loop, each statement within its timeout (node_link.py); on
+    SQLite they run at once (a local file, quick). Methods raise StorageError (one
+    sentence) when the store fails; keep() reports its problems instead, as it also
+    writes the players' saved games."""
 
     @property
     def node(self) -> str:

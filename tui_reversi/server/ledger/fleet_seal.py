@@ -1,0 +1,136 @@
+"""Every message between a fleet's nodes is sealed: PostgreSQL lets any role
+that can connect NOTIFY any channel, so a node believes only what carries the
+fleet's secret. A payload is `v1 MAC BODY`: BODY the JSON of the sending node,
+the time it was sealed, its number in that node's sequence and the message;
+MAC the HMAC-SHA256 of BODY under the secret every node is given (postgres.py
+reads it: `serve --fleet-secret FILE`, or the database's, made by --migrate).
+
+A node drops, and logs in one line (charged to no address), a payload whose MAC
+is wrong, one sealed more than WINDOW seconds ago (or ahead: the nodes' clocks
+must agree within it), and one whose number it has had from that node already
+(a replay: the numbers are remembered for WINDOW, after which the time refuses
+it). `seal` and `open` are the one place a payload is made and read, so that
+the typed messages of a later codec can move here whole.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import itertools
+import json
+import time
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ...core.errors import reason
+from ..bucket import Rate, TokenBucket
+from ..config import ServeError
+from .store import Message
+
+VERSION = "v1"
+# How far a message's seal may be from this node's clock (seconds), either way.
+WINDOW = 30.0
+# The secret's least length (bytes): 256 bits of it, as the MAC's.
+LEAST_SECRET = 32
+# Lines the log gets for dropped messages (a flood of forgeries is summed up, not copied).
+DROPS_LOGGED = Rate(20, 1)
+
+# Told of each message dropped: why (a few words), the node it claims, its size in bytes,
+# and how many more were dropped since the last one told (past DROPS_LOGGED).
+Dropped = Callable[[str, str | None, int, int], None]
+
+
+class Seal:
+    """Seals this node's messages and opens the others' (dropping what fails)."""
+
+    def __init__(
+        self, secret: bytes, node: str, dropped: Dropped, clock: Callable[[], float] = time.time
+    ) -> None:
+        self._secret = secret
+        self._node = node
+        self._dropped = dropped
+        self._clock = clock
+        self._numbers = itertools.count(1)
+        self._seen: dict[str, set[int]] = {}  # node -> numbers had within WINDOW
+        self._arrivals: deque[tuple[float, str, int]] = deque()  # (sealed at, node, number)
+        self._told = TokenBucket(DROPS_LOGGED)
+        self._untold = 0
+
+    def seal(self, message: Message) -> str:
+        """The payload that carries `message` from this node."""
+        body = json.dumps(
+            {"node": self._node, "at": self._clock(), "seq": next(self._numbers), "m": message},
+            separators=(",", ":"),
+        )
+        return f"{VERSION} {self._mac(body)} {body}"
+
+    def open(self, payload: str) -> Message | None:
+        """The message `payload` carries, if it is sealed by a node of this fleet, in
+        time, and not had before; else None, and the drop is told."""
+        version, _, rest = payload.partition(" ")
+        mac, _, body = rest.partition(" ")
+        size = len(payload.encode())
+        if version != VERSION or not hmac.compare_digest(mac, self._mac(body)):
+            self._drop("bad MAC", None, size)
+            return None
+        envelope: dict[str, Any] = json.loads(body)  # (sealed by a node: well formed)
+        node, at, number, message = (envelope[key] for key in ("node", "at", "seq", "m"))
+        now = self._clock()
+        if abs(now - at) > WINDOW:
+            late = f"{now - at:.0f} s ago" if now > at else f"{at - now:.0f} s ahead of here"
+            self._drop(f"sealed {late}", node, size)
+            return None
+        self._forget_before(now - WINDOW)
+        seen = self._seen.setdefault(node, set())
+        if number in seen:
+            self._drop(f"replayed (message {number})", node, size)
+            return None
+        seen.add(number)
+        self._arrivals.append((at, node, number))
+        if not isinstance(message, dict) or message.get("node") != node:
+            self._drop("from another node than it says", node, size)
+            return None
+        return message
+
+    def _mac(self, body: str) -> str:
+        return hmac.new(self._secret, body.encode(), hashlib.sha256).hexdigest()
+
+    def _forget_before(self, moment: float) -> None:
+        """The numbers sealed before `moment` are refused by their time now."""
+        while self._arrivals and self._arrivals[0][0] < moment:
+            _at, node, number = self._arrivals.popleft()
+            seen = self._seen.get(node)
+            if seen is not None:
+                seen.discard(number)
+                if not seen:
+                    del self._seen[node]
+
+    def _drop(self, why: str, node: str | None, size: int) -> None:
+        if not self._told.take():
+            self._untold += 1
+            return
+        untold, self._untold = self._untold, 0
+        self._dropped(why, node, size, untold)
+
+
+def secret_from_file(path: Path) -> bytes:
+    """The secret in `path` (`serve --fleet-secret`), its spaces and line ends aside;
+    ServeError, in one sentence, if it cannot be read, is short, or others may read it."""
+    try:
+        mode = path.stat().st_mode
+        secret = path.read_bytes().strip()
+    except OSError as error:
+        raise ServeError(f"--fleet-secret: cannot read {path}: {reason(error)}") from None
+    if mode & 0o077:
+        raise ServeError(
+            f"--fleet-secret: {path} may be read by others (mode {mode & 0o777:o}): chmod 600 it"
+        )
+    if len(secret) < LEAST_SECRET:
+        raise ServeError(
+            f"--fleet-secret: {path} holds {len(secret)} bytes, fewer than {LEAST_SECRET} "
+            "(make one: head -c 32 /dev/urandom | base64 > FILE)"
+        )
+    return secret
