@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ..core import Color, ReversiError, Variant
+from .typed_number import typed_number
 
 USAGE = (
     "table [black|white|random] [clock 5+3] [variant othello|reversi|anti], "
@@ -65,11 +66,9 @@ class TimeControl:
     def parse(cls, text: str) -> TimeControl:
         """`5+3` (5 minutes each, 3 s a move) or `10`. Raises TermsRefused."""
         minutes, _, seconds = text.partition("+")
-        try:
-            base, increment = int(minutes), int(seconds or "0")
-        except ValueError:
-            base = increment = -1
-        if not (1 <= base <= 180 and 0 <= increment <= 60):
+        base = typed_number(minutes, 3)
+        increment = typed_number(seconds or "0", 2)
+        if base is None or increment is None or not (1 <= base <= 180 and 0 <= increment <= 60):
             raise TermsRefused(
                 f"{text[:20]!r} is not a time control: minutes (1-180), then +seconds a move "
                 "(0-60), e.g. 5+3"
