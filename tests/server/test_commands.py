@@ -49,6 +49,8 @@ async def test_help_lists_every_command_with_its_terms_and_the_look_options(serv
         shown
     )
     assert "black LEVEL" in shown  # the options of the player's own game
+    assert "  table [black|white|random] [5+3] [variant othello|reversi|anti]" in shown
+    assert "Clocks: minutes each + seconds a move: 1+0 3+2 5+3 10+5 15+10 30+20, or none" in (lines)
 
 
 async def test_a_mistyped_command_is_named_and_the_list_follows(serve):

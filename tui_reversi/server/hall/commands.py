@@ -20,6 +20,7 @@ from typing import Protocol
 
 from ...core import ReversiError
 from ...net.terms import USAGE as TABLE_USAGE
+from ...net.terms import USUAL_CLOCKS
 from ...net.typed_number import typed_number
 from ...storage import StorageError
 from .roster import Server, lobby_lines
@@ -219,6 +220,7 @@ def help_lines(asker: Asker) -> list[str]:
         if flag not in TABLE_OPTIONS
     )
     lines += [
+        f"Clocks: minutes each + seconds a move: {' '.join(USUAL_CLOCKS)}, or none",
         f"Look options (after any game's command): {looks}",
         f"Nothing, or only options, starts your own game: {own}",
         f"A game needs a terminal: {asker.ssh()} table; the rest prints lines: "
