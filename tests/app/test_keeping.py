@@ -524,6 +524,22 @@ async def test_the_last_new_game_choice_is_the_next_starts_default(keeping_app):
     assert (app.match.black, app.match.white) == ("human", "medium")
 
 
+async def test_the_invitations_clock_is_remembered_and_the_settings_dialog_keeps_it(
+    keeping_app,
+):
+    app, _ = keeping_app(new=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.change_settings(clock="10+5")  # (as the lobby does once an invitation is sent)
+        assert saved_settings()["clock"] == "10+5"
+        await pilot.press("t")
+        await pilot.pause()
+        await pilot.press("down", "left", "enter")  # White: Easy -> Human; the clock stays
+        await pilot.pause()
+        assert saved_settings()["white"] == "human" and saved_settings()["clock"] == "10+5"
+    app, session = keeping_app(new=True)  # the next start offers it first again
+    assert session.settings_for().clock == "10+5" and app.settings.clock == "10+5"
+
+
 async def test_command_line_options_hold_for_the_run_only(keeping_app):
     app, _ = keeping_app(cli={"ascii": True, "white": "human"}, new=True)
     async with app.run_test(size=(80, 24)) as pilot:

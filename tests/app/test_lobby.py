@@ -107,6 +107,13 @@ async def open_lobby(pilot, app, server) -> LobbyScreen:
     return app.screen
 
 
+async def invite_bob(pilot, app, server) -> None:
+    """The lobby opened and bob (its second row) chosen: the invitation's terms are up."""
+    await open_lobby(pilot, app, server)
+    await pilot.press("j", "enter")
+    await until(pilot, lambda: isinstance(app.screen, InviteScreen), "the terms")
+
+
 async def test_without_a_server_the_lobby_key_says_so_in_one_sentence(make_app):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -253,6 +260,36 @@ async def test_inviting_a_player_with_a_colour_variant_and_clock(make_app, serve
         assert problem == "bob declined your invitation."
 
 
+async def test_the_clocks_offered_have_increments_and_the_last_one_chosen_comes_first(
+    make_app, server
+):
+    from tui_reversi.widgets.choice import ChoiceRow
+
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await invite_bob(pilot, app, server)
+        clocks = app.screen.query_one("#clock", ChoiceRow)
+        offered = [shown for _, shown in clocks.options]
+        assert offered == ["None", "1+0", "3+2", "5+3", "10+5", "15+10", "30+20"]
+        assert clocks.value == ""  # nothing chosen before: no clock
+        await pilot.press("down", "down", "left")  # to the clock; from none back to 30+20
+        assert "30+20: minutes each + seconds a move" in str(
+            app.screen.query_one("#describe").content
+        )
+        await pilot.press("enter")
+        assert await server.hear(pilot) == "invite bob random variant othello clock 30+20"
+        assert app.settings.clock == "30+20"  # remembered (and saved: change_settings)
+        server.say("answered bob declined your invitation.")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, InviteScreen), "the terms again")
+        assert app.screen.query_one("#clock", ChoiceRow).value == "30+20"
+        await pilot.press("down", "down", "left")  # 30+20 -> 15+10
+        await pilot.press("enter")
+        assert await server.hear(pilot) == "invite bob random variant othello clock 15+10"
+        assert app.settings.clock == "15+10"
+
+
 async def test_escape_while_waiting_withdraws_the_invitation(make_app, server):
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -307,9 +344,7 @@ async def test_the_inviter_sees_the_invitees_rating_choosing_the_terms_and_waiti
 ):
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
-        await open_lobby(pilot, app, server)
-        await pilot.press("j", "enter")  # bob
-        await until(pilot, lambda: isinstance(app.screen, InviteScreen), "the terms")
+        await invite_bob(pilot, app, server)
         assert title_of(app) == "Invite bob (1484?) to a game"
         await pilot.press("enter")
         assert await server.hear(pilot) == "invite bob random variant othello"
@@ -367,9 +402,7 @@ async def test_terms_typed_together_with_enter_are_all_taken_before_it(make_app,
 
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
-        await open_lobby(pilot, app, server)
-        await pilot.press("j", "enter")
-        await until(pilot, lambda: isinstance(app.screen, InviteScreen), "the terms")
+        await invite_bob(pilot, app, server)
         # As over a slow link: the keys arrive in one read, Enter last.
         for key, character in (("left", None), ("left", None), ("down", None), ("right", " ")):
             app.post_message(events.Key(key, character))

@@ -14,7 +14,7 @@ from tui_reversi.server.ledger.ratings import PROVISIONAL_GAMES
 from tui_reversi.server.ledger.store import PlayedGame
 from tui_reversi.storage.ggf import parse_ggf
 
-from .conftest import Player
+from .conftest import Player, wait_until
 from .test_accounts import run
 from .test_fleet import two_nodes
 from .test_invitations import Guest, next_game
@@ -52,6 +52,8 @@ async def test_help_lists_every_command_with_its_terms_and_the_look_options(serv
     # `keys web` is one of keys' terms, and said what it does.
     (keys,) = [n for n, line in enumerate(lines) if line.startswith("  keys ")]
     assert "| web [list | remove ID]" in lines[keys] and "bind a browser" in lines[keys + 1]
+    assert "  table [black|white|random] [5+3] [variant othello|reversi|anti]" in shown
+    assert "Clocks: minutes each + seconds a move: 1+0 3+2 5+3 10+5 15+10 30+20, or none" in (lines)
 
 
 async def test_a_mistyped_command_is_named_and_the_list_follows(serve):
@@ -223,3 +225,40 @@ async def test_an_unrated_game_moves_no_rating_and_says_nothing():
     after = {"alice": (1516.0, 10), "bob": (1484.4, 1)}  # alice settled, bob provisional
     moved = rating_changes({"alice": (1500.0, 9), "bob": (1500.0, 0)}, after)
     assert moved == "alice 1516 (+16), bob 1484? (-16)"
+
+
+async def test_a_number_too_long_for_int_or_not_ascii_is_one_sentence_and_the_session_ends(serve):
+    arcade = await serve()
+    ssh = f"ssh -p {arcade.port} zed@127.0.0.1"
+    # 5,000 digits: past Python's int() limit (4,300), which once left the session hanging.
+    for words in ("9" * 5000, "²"):  # ('²' is a digit to str.isdigit(), not to int())
+        status, shown = await run(arcade, "zed", f"top {words}")
+        assert (status, shown) == (
+            2,
+            f"tui-reversi: top takes a number of players (1-200): {ssh} top 50\n",
+        )
+    status, shown = await run(arcade, "zed", "replay ²")
+    assert status == 2 and shown.startswith("tui-reversi: replay takes a game's number")
+    await wait_until(lambda: not arcade.connections, "every connection to close")
+
+
+async def test_a_command_that_fails_on_a_bug_ends_in_one_sentence_and_a_bug_in_the_log(
+    serve, monkeypatch
+):
+    arcade = await serve()
+
+    async def broken(count: int) -> list:
+        raise RuntimeError("the leaderboard's query went wrong")
+
+    monkeypatch.setattr(arcade.archive, "leaderboard", broken)
+    player = await Player.connect(arcade, "zed", term=None, command="top")
+    done = await player.finished()
+    said = (await player.process.stderr.read()).decode()
+    assert done.exit_status == 1 and player.output == b""
+    assert said == (
+        "tui-reversi: the server could not answer that; please tell the server's operator.\n"
+    )
+    await wait_until(lambda: not arcade.connections, "the connection to close")
+    bugs = [line for line in arcade.log_lines if " bug " in line]
+    assert any("RuntimeError: the leaderboard's query went wrong" in line for line in bugs)
+    assert any("could not answer its command" in line for line in arcade.log_lines)

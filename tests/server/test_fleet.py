@@ -501,3 +501,36 @@ async def test_a_game_rated_on_one_node_shows_at_once_in_the_lobby_looked_at_on_
     while await watcher.hear_starting("record ") != record:
         pass  # (a lobby sent before the game was kept)
     assert await watcher.hear() == "last Your last game, against bob (id 1), moved your rating +16."
+
+
+async def test_a_gone_nodes_game_with_a_guest_is_ended_not_offered_to_resume(
+    serve, tmp_path, database
+):
+    from datetime import UTC, datetime
+
+    from tui_reversi.core import Game as CoreGame
+    from tui_reversi.server.ledger.postgres import PostgresStore
+    from tui_reversi.server.ledger.store import UnfinishedGame
+
+    gone = PostgresStore(database, tmp_path / "gone-players")  # a node that went, long ago
+    await gone.open()
+    await gone.listen(lambda message: None)
+    started = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    for code, names in (("GUEST", ("alice", f"guest-{'cd' * 8}")), ("NAMED", ("alice", "bob"))):
+        game = CoreGame.from_transcript("f5d6")
+        await gone.save_table(UnfinishedGame(code, game, names, None, (0, 0), started, True))
+    await gone.leave()
+    await gone.close()
+    a, _ = await two_nodes(serve, tmp_path, database)
+    status, said = await run(a, "alice", "resume")
+    assert status == 0 and "NAMED" in said and "GUEST" not in said
+
+    def ended_for_good() -> bool:  # archived (no result), kept unfinished no more
+        with psycopg.connect(database) as conn:
+            kept = [code for (code,) in conn.execute("SELECT code FROM unfinished")]
+            ended = conn.execute("SELECT winner FROM games WHERE code = 'GUEST'").fetchall()
+        return kept == ["NAMED"] and len(ended) == 1
+
+    await wait_until(ended_for_good, "the guest's game to be ended")
+    status, said = await run(a, "alice", "resume")
+    assert "GUEST" not in said

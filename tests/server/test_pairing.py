@@ -39,6 +39,25 @@ async def test_two_players_with_the_same_terms_are_seated_at_one_new_table(serve
     assert "--ascii" in bob_facts["args"] and arcade.pairing.seekers == []
 
 
+async def test_play_takes_a_clock_on_its_own_and_pairs_only_the_same_clock(serve):
+    arcade = await serve(max_per_address=10)
+    alice = await Player.connect(arcade, "alice", command="play 3+2")
+    await alice.expect("looking for an opponent (othello, clock 3+2, rated 1500)")
+    carol = await Player.connect(arcade, "carol", command="play 5+3")  # another clock: apart
+    await carol.expect("Waiting ")
+    bob = await Player.connect(arcade, "bob", command="play clock 3+2")  # the same clock
+    bob_facts, alice_facts = await bob.facts(), await alice.facts()
+    code = seated_at(arcade, alice_facts)
+    assert seated_at(arcade, bob_facts) == code
+    assert str(arcade.tables.tables[code].time_control) == "3+2"
+    assert [seeker.name for seeker in arcade.pairing.seekers] == ["carol"]
+    player = await Player.connect(arcade, "dave", command="play 3+x")
+    done = await player.finished()
+    said = player.output.decode()
+    assert done.exit_status == 2 and said.count("\n") == 1
+    assert said.startswith("tui-reversi: '3+x' is not a time control: minutes (1-180)")
+
+
 async def test_different_terms_wait_apart_and_esc_leaves_the_queue(serve):
     arcade = await serve(max_per_address=10)
     alice = await Player.connect(arcade, "alice", command="play clock 5+3")
@@ -83,11 +102,11 @@ async def test_play_refuses_a_colour_and_needs_a_terminal(serve):
     arcade = await serve(max_per_address=10)
     player = await Player.connect(arcade, "alice", command="play white")
     await player.finished()
-    assert "play draws the colours: play [clock 5+3]" in player.output.decode()
+    assert "play draws the colours: play [5+3]" in player.output.decode()
     player = await Player.connect(arcade, "alice", command="play clock 999+0")
     await player.finished()
     assert "is not a time control" in player.output.decode()
-    assert "play [clock 5+3] [variant othello|reversi|anti] [guests]" in player.output.decode()
+    assert "play [5+3] [variant othello|reversi|anti] [guests]" in player.output.decode()
     player = await Player.connect(arcade, "alice", command="play", term=None)
     done = await player.finished()
     assert done.exit_status == 1 and not arcade.pairing.seekers

@@ -35,6 +35,9 @@ SSH_OPTIONS = (
     "-o LogLevel=ERROR -o BatchMode=yes"
 )
 
+# A client without a key comes in as a guest, as OpenSSH does with no key to offer.
+GUEST_OPTIONS = "-o PubkeyAuthentication=no -o PreferredAuthentications=keyboard-interactive"
+
 
 class Server:
     """`tui-reversi serve` on a free loopback port, its log lines collected."""
@@ -102,9 +105,11 @@ def people(tmp_path):
     server = Server(tmp_path)
     tmux = Tmux(f"tui-reversi-people-{os.getpid()}")
 
-    def ssh(name: str, user: str, command: str) -> None:
-        key = shlex.join(identity(user, tmp_path / "keys"))
-        line = f"ssh {SSH_OPTIONS} {key} -t -p {tmux.server.port} {user}@127.0.0.1 {command}"
+    def ssh(name: str, user: str, command: str, *, guest: bool = False) -> None:
+        """`user` with their key, or a guest (no key: keyboard-interactive, no prompt)."""
+        key = GUEST_OPTIONS if guest else shlex.join(identity(user, tmp_path / "keys"))
+        options = SSH_OPTIONS.replace("BatchMode=yes", "BatchMode=no") if guest else SSH_OPTIONS
+        line = f"ssh {options} {key} -t -p {tmux.server.port} {user}@127.0.0.1 {command}"
         tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", line)
         tmux("set-option", "-t", name, "remain-on-exit", "on")
 
@@ -279,6 +284,36 @@ def test_a_dropped_player_comes_back_to_the_board_by_connecting_again(people):
     wait_screen(people, "alice", lambda s: "bob is back." in s, "bob's return")
     people("send-keys", "-t", "bob", "c", "5")
     wait_screen(people, "alice", lambda s: "2 c5" in s, "bob's move after coming back")
+
+
+def test_a_guest_who_closes_the_terminal_loses_at_once_and_nothing_lists_the_game(people):
+    people.ssh("guest", "zed", "table", guest=True)
+    code, _ = table_code(people, "guest")
+    people.ssh("alice", "alice", f"join {code}")
+    seated = re.compile(r"Black (guest-[0-9a-f]{6})")
+    text = wait_screen(people, "alice", lambda s: seated.search(s) and "White alice" in s, "names")
+    guest = seated.search(text).group(1)
+    people("send-keys", "-t", "guest", "d", "3")
+    wait_screen(people, "alice", lambda s: "1 d3" in s, "the guest's move")
+    people("kill-session", "-t", "guest")  # the guest's terminal and ssh are gone at once
+    told = f"{guest} went, and a guest cannot come back: alice (White) wins."
+    text = wait_screen(people, "alice", lambda s: told in " ".join(s.split()), "the sentence")
+    assert "held" not in text
+    people.server.wait_for(f"table {code}: {guest} went")
+    people("send-keys", "-t", "alice", "q")  # the game is over: leaving asks nothing
+    deadline = time.monotonic() + 30
+    while people("display-message", "-p", "-t", "alice", "#{pane_dead}").strip() != "1":
+        assert time.monotonic() < deadline, f"alice's ssh never ended:\n{screen(people, 'alice')}"
+        time.sleep(0.05)
+    key = identity("alice", people.data.parent / "keys")
+    port = str(people.server.port)
+    asked = subprocess.run(
+        ["ssh", *SSH_OPTIONS.split(), *key, "-p", port, "alice@127.0.0.1", "resume"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert asked.stdout == "tui-reversi: alice has no adjourned games on this server.\n"
 
 
 def test_with_a_time_control_both_panels_show_both_clocks_and_the_movers_runs(people):

@@ -59,12 +59,22 @@ def test_terms_read_from_a_table_command_and_look_options_left_alone():
         "",
     )
     assert table_terms("") == (TableTerms(), "")
+    # A clock on its own: a word that starts with a digit.
+    assert table_terms("3+2 white") == (
+        TableTerms(ColourChoice.WHITE, clock=TimeControl(180.0, 2.0)),
+        "",
+    )
+    assert table_terms("10")[0].clock == TimeControl(600.0, 0.0)
+    assert table_terms("theme 1980s") == (TableTerms(), "theme 1980s")  # (a theme, not a clock)
 
 
 @pytest.mark.parametrize(
     ("command", "sentence"),
     [
-        ("purple", "'purple' is not a term of a table: table [black|white|random] [clock 5+3]"),
+        ("purple", "'purple' is not a term of a table: table [black|white|random] [5+3]"),
+        ("3+x", "'3+x' is not a time control: minutes (1-180), then +seconds a move (0-60)"),
+        ("5+3 clock 3+2", "choose one clock, e.g. 5+3"),
+        pytest.param("9" * 5000, "is not a time control", id="5000-digits"),
         ("black white", "choose one colour: black, white or random"),
         ("clock", "clock needs a value, e.g. clock 5+3"),
         ("clock 5x3", "'5x3' is not a time control"),
@@ -112,6 +122,21 @@ async def test_the_host_who_asks_for_white_plays_white_and_the_friend_black(serv
     assert any(
         f"table {code} opened by alice as White (anti, clock 3+2)" in line
         for line in arcade.log_lines
+    )
+
+
+async def test_table_takes_a_clock_on_its_own_and_a_bad_one_is_one_sentence(serve):
+    arcade = await serve(max_per_address=10)
+    alice = await Game.connect(await seat(arcade, "alice", "table 3+2"))
+    heard = await alice.hear_until("ready")
+    assert "clock 180.0 180.0 -" in heard
+    assert str(arcade.tables.tables[table_code(arcade)].time_control) == "3+2"
+    player = await Player.connect(arcade, "bob", command="table 3+x")
+    done = await player.finished()
+    said = player.output.decode()
+    assert done.exit_status == 2 and said.count("\n") == 1
+    assert said.startswith(
+        "tui-reversi: '3+x' is not a time control: minutes (1-180), then +seconds a move (0-60)"
     )
 
 

@@ -52,6 +52,7 @@ def test_the_file_is_readable_toml_with_comments(tmp_path):
         ascii=st.booleans(),
         legal_moves=st.booleans(),
         animation=st.none() | st.booleans(),
+        clock=st.just("") | st.from_regex(r"[0-9]{1,3}\+[0-9]{1,2}", fullmatch=True),
     )
 )
 def test_every_settings_value_survives_the_file(settings):
@@ -70,7 +71,7 @@ def test_each_bad_value_is_one_warning_and_its_default_is_used(tmp_path):
     path = write(
         tmp_path,
         'black = "grandmaster"\nwhite = "HARD"\nvariant = 3\nascii = "yes"\n'
-        'legal_moves = [1]\nanimation = {a = 1}\ntheme = "../../x"\n',
+        'legal_moves = [1]\nanimation = {a = 1}\ntheme = "../../x"\nclock = "5+x"\n',
     )
     settings, warnings = load_settings(path)
     assert settings == Settings(white="hard")
@@ -85,6 +86,8 @@ def test_each_bad_value_is_one_warning_and_its_default_is_used(tmp_path):
         f"{source} sets animation to a table, but it should be true, false or "
         '"auto"; "auto" is used',
         f'{source} sets theme to "../../x", but it should be a theme name; "default" is used',
+        f'{source} sets clock to "5+x", but it should be a clock such as "5+3", or "" for '
+        'none; "" is used',
     ]
 
 

@@ -2,14 +2,15 @@
 the variant and the clock.
 
 One representation for everything that sets a game up: `ssh -t host table
-white clock 5+3 variant anti`, an invitation in the lobby (the invite dialog,
+white 5+3 anti`, an invitation in the lobby (the invite dialog,
 the lobby's `invite` and `invited` lines, both ends), and the archive (which
 keeps an adjourned game's clock). `TableTerms.words()` writes terms as
 protocol words and `TableTerms.parse()` reads them back, in any order:
 
     black | white | random     the colour of whoever opens the table (or invites);
                                default black
-    clock M+S                  M minutes each (1-180), S seconds added a move (0-60)
+    M+S | clock M+S            M minutes each (1-180), S seconds added a move (0-60):
+                               digits alone, or digits and a +, are a clock; none by default
     variant NAME               othello (default), reversi or anti; the bare name works too
 
 The server and the games both read terms with it (a game may not import the
@@ -18,15 +19,23 @@ server's modules, nor the server trust a game's words unread).
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
 from ..core import Color, ReversiError, Variant
+from .typed_number import typed_number
+
+# A clock given without the word `clock`: `5+3` or `10` (and `5+x`, to be refused as one).
+_BARE_CLOCK = re.compile(r"[0-9]+(\+.*)?")
+# The time controls a player is offered (the invite dialog) and shown (`help`), bullet
+# to classical, as game servers usually offer them; any other M+S may be typed.
+USUAL_CLOCKS = ("1+0", "3+2", "5+3", "10+5", "15+10", "30+20")
 
 USAGE = (
-    "table [black|white|random] [clock 5+3] [variant othello|reversi|anti], "
+    "table [black|white|random] [5+3] [variant othello|reversi|anti], "
     "then look options (ascii, no-mouse, no-animation, theme NAME)"
 )
 
@@ -65,11 +74,9 @@ class TimeControl:
     def parse(cls, text: str) -> TimeControl:
         """`5+3` (5 minutes each, 3 s a move) or `10`. Raises TermsRefused."""
         minutes, _, seconds = text.partition("+")
-        try:
-            base, increment = int(minutes), int(seconds or "0")
-        except ValueError:
-            base = increment = -1
-        if not (1 <= base <= 180 and 0 <= increment <= 60):
+        base = typed_number(minutes, 3)
+        increment = typed_number(seconds or "0", 2)
+        if base is None or increment is None or not (1 <= base <= 180 and 0 <= increment <= 60):
             raise TermsRefused(
                 f"{text[:20]!r} is not a time control: minutes (1-180), then +seconds a move "
                 "(0-60), e.g. 5+3"
@@ -112,10 +119,10 @@ class TableTerms:
                 if colour is not None:
                     raise TermsRefused("choose one colour: black, white or random")
                 colour = ColourChoice(name)
-            elif name == "clock":
+            elif name == "clock" or (_BARE_CLOCK.fullmatch(name) and not equals):
                 if clock is not None:
-                    raise TermsRefused("choose one clock, e.g. clock 5+3")
-                clock = TimeControl.parse(value)
+                    raise TermsRefused("choose one clock, e.g. 5+3")
+                clock = TimeControl.parse(value if name == "clock" else name)
             elif name == "variant" or (name in _VARIANTS and not equals):
                 if variant is not None:
                     raise TermsRefused("choose one variant: othello, reversi or anti")

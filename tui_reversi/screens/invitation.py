@@ -12,7 +12,7 @@ from textual.widgets import Button
 from ..core import Variant
 from ..net.lobby_link import Invitation
 from ..net.remote import rating_aside, shown_name
-from ..net.terms import ColourChoice, TableTerms, TimeControl
+from ..net.terms import USUAL_CLOCKS, ColourChoice, TableTerms, TimeControl
 from ..widgets.choice import ChoiceRow
 from ..widgets.key_bar import KeyLine
 from ..widgets.literal import Literal
@@ -20,7 +20,7 @@ from .confirm import ConfirmScreen
 from .dialog import Dialog
 
 # The time controls offered (minutes + seconds a move); '' is none.
-CLOCKS = ("", "1+0", "3+2", "5+3", "10+5", "15+10", "30+0")
+CLOCKS = ("", *USUAL_CLOCKS)
 
 
 class InviteScreen(Dialog[TableTerms | None]):
@@ -33,12 +33,14 @@ class InviteScreen(Dialog[TableTerms | None]):
         Binding("escape", "cancel", "Cancel", id="invite.cancel", key_display="esc"),
     ]
 
-    def __init__(self, name: str, rating: str = "") -> None:
+    def __init__(self, name: str, rating: str = "", clock: str = "") -> None:
         """Terms for inviting `name`, whose rating (as the server wrote it; '' none)
-        the title shows."""
+        the title shows; `clock` is chosen at first (the last one the player chose:
+        none if it is not among CLOCKS)."""
         super().__init__()
         self.invitee = name
         self.rating = rating
+        self.clock = clock if clock in CLOCKS else ""
 
     def compose(self) -> ComposeResult:
         invitee = _named(self.invitee, self.rating)
@@ -49,7 +51,7 @@ class InviteScreen(Dialog[TableTerms | None]):
             yield Literal(f"Invite {invitee} to a game", id="dialog-title")
             yield ChoiceRow("You play", colours, ColourChoice.RANDOM.value, id="colour")
             yield ChoiceRow("Variant", variants, Variant.OTHELLO.value, id="variant")
-            yield ChoiceRow("Clock", clocks, "", id="clock")
+            yield ChoiceRow("Clock", clocks, self.clock, id="clock")
             yield Literal(id="describe")
             yield KeyLine(id="dialog-keys")
             with Horizontal(id="dialog-buttons"):

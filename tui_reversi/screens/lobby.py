@@ -10,7 +10,7 @@ whenever it changes while it is on screen; rows that did not change stay."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -29,6 +29,8 @@ from .standings import StandingsScreen
 
 if TYPE_CHECKING:
     from textual.app import App
+
+    from .game_app import GameApp
 
 ScreenType = TypeVar("ScreenType")
 
@@ -194,13 +196,19 @@ class LobbyScreen(RowDialog):
             self.say(f"{name} is {person.text}: invite them when they are free.", error=True)
             return
 
+        app = cast("GameApp", self.app)
+
         def chosen(terms: TableTerms | None) -> None:
-            if terms is not None:
-                self.say(f"Inviting {name}…")
-                self.link.invite(name, terms)
+            if terms is None:
+                return
+            self.say(f"Inviting {name}…")
+            self.link.invite(name, terms)
+            clock = str(terms.clock) if terms.clock is not None else ""
+            if clock != app.settings.clock:  # offered first next time
+                app.change_settings(clock=clock)
 
         rating = self.view.ratings.get(name, "") if self.view is not None else ""
-        self.app.push_screen(InviteScreen(name, rating), chosen)
+        self.app.push_screen(InviteScreen(name, rating, app.settings.clock), chosen)
 
 
 def _heading(text: str) -> Content:

@@ -3,7 +3,7 @@ markers, animation. Kept in settings.toml; Enter saves, Esc leaves them."""
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 
 from textual import on
 from textual.app import ComposeResult
@@ -121,7 +121,8 @@ class SettingsScreen(FormScreen[dict | None]):
         def value(row: str) -> str:
             return self.query_one(f"#{row}", ChoiceRow).value
 
-        return Settings(
+        return replace(  # (what the dialog does not show, the invitation's clock, stays)
+            self.before,
             black=value("black"),
             white=value("white"),
             variant=Variant.parse(value("variant")),

@@ -13,6 +13,7 @@ settings.toml, as `save_settings` writes it::
     ascii = false          # plain ASCII board, for terminals without good Unicode
     legal_moves = true     # mark the squares the player to move can play
     animation = "auto"     # true, false, or "auto" (the app decides, e.g. off over SSH)
+    clock = "5+3"          # the clock last chosen for an invitation: "" for none
 
 A missing file means the defaults. A value that is wrong, or a key that is
 unknown, gives one warning sentence each and the default is used; a file
@@ -40,6 +41,9 @@ from .paths import config_dir
 SETTINGS_NAME = "settings.toml"
 MAX_SETTINGS_BYTES = 64 * 1024
 _THEME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
+# A time control as net/terms.py writes it: minutes + seconds a move (that module
+# reads it whole; storage sits beside net, so it checks the shape alone).
+_CLOCK = re.compile(r"[0-9]{1,3}\+[0-9]{1,2}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +58,7 @@ class Settings:
     ascii: bool = False
     legal_moves: bool = True
     animation: bool | None = None
+    clock: str = ""  # the time control last chosen for an invitation ('5+3'); '' none
 
 
 _COMMENTS = {
@@ -63,6 +68,7 @@ _COMMENTS = {
     "ascii": "plain ASCII board, for terminals without good Unicode",
     "legal_moves": "mark the squares the player to move can play",
     "animation": 'true, false, or "auto" (the app decides, e.g. off over SSH)',
+    "clock": 'the clock last chosen for an invitation: "" for none',
 }
 
 
@@ -147,6 +153,10 @@ def _check(key: str, value: object, themes: Collection[str] | None) -> object:
         if value == "auto":
             return None
         raise ValueError('it should be true, false or "auto"')
+    if key == "clock":
+        if isinstance(value, str) and (value == "" or _CLOCK.fullmatch(value)):
+            return value
+        raise ValueError('it should be a clock such as "5+3", or "" for none')
     if isinstance(value, bool):  # ascii, legal_moves
         return value
     raise ValueError("it should be true or false")

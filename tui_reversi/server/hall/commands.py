@@ -20,15 +20,25 @@ from typing import Protocol
 
 from ...core import ReversiError
 from ...net.terms import USAGE as TABLE_USAGE
+from ...net.terms import USUAL_CLOCKS
+from ...net.typed_number import typed_number
 from ...storage import StorageError
 from .roster import Server, lobby_lines
 from .session_command import GAME_OPTIONS, PLAY_USAGE, TABLE_OPTIONS
-from .standings_pages import PROFILE_GAMES, TOP_COUNT, leaderboard_lines, profile_lines
+from .standings_pages import (
+    GAME_ID_DIGITS,
+    PROFILE_GAMES,
+    TOP_COUNT,
+    leaderboard_lines,
+    profile_lines,
+)
 
 # How wide help's column of commands and their terms is (longer ones get a line of their own).
 HELP_COLUMN = 28
-# `top N` lists at most this many (TOP_COUNT without a number).
+# `top N` lists at most this many (TOP_COUNT without a number); N is read from at
+# most TOP_DIGITS digits (leading zeros allowed).
 TOP_MOST = 200
+TOP_DIGITS = 6
 
 
 class Asker(Protocol):
@@ -86,14 +96,15 @@ async def _keys(asker: Asker, words: list[str]) -> tuple[list[str], int]:
 
 
 async def _top(asker: Asker, words: list[str]) -> tuple[list[str], int]:
-    if len(words) > 1 or (words and not (words[0].isdigit() and 1 <= int(words[0]) <= TOP_MOST)):
+    count = typed_number(words[0], TOP_DIGITS) if len(words) == 1 else TOP_COUNT
+    if len(words) > 1 or count is None or not 1 <= count <= TOP_MOST:
         usage = f"{asker.ssh(terminal=False)} top 50"
         return [f"tui-reversi: top takes a number of players (1-{TOP_MOST}): {usage}"], 2
     store = asker.server.archive
     if store is None:
         return ["tui-reversi: this server keeps no ratings."], 1
     try:
-        standings = await store.leaderboard(int(words[0]) if words else TOP_COUNT)
+        standings = await store.leaderboard(count)
     except StorageError as error:
         return [f"tui-reversi: the leaderboard cannot be read: {error}"], 1
     return leaderboard_lines(standings), 0
@@ -123,14 +134,15 @@ async def _replay(asker: Asker, words: list[str]) -> tuple[list[str], int]:
 async def replay_ggf(asker: Asker, words: list[str]) -> tuple[str | None, str, int]:
     """`replay ID`'s game as GGF (`words`: the ID), or None, why not (one sentence)
     and the exit status."""
-    if len(words) != 1 or not words[0].isdigit() or len(words[0]) > 18:
+    game_id = typed_number(words[0], GAME_ID_DIGITS) if len(words) == 1 else None
+    if game_id is None:
         usage = f"{asker.ssh(terminal=False)} replay 1234"
         return None, f"tui-reversi: replay takes a game's number: {usage}", 2
     store = asker.server.archive
     if store is None:
         return None, "tui-reversi: this server keeps no games.", 1
     try:
-        archived = await store.archived_game(int(words[0]))
+        archived = await store.archived_game(game_id)
     except StorageError as error:
         return None, f"tui-reversi: game {words[0]} cannot be read: {error}", 1
     if archived is None:
@@ -213,6 +225,7 @@ def help_lines(asker: Asker) -> list[str]:
         if flag not in TABLE_OPTIONS
     )
     lines += [
+        f"Clocks: minutes each + seconds a move: {' '.join(USUAL_CLOCKS)}, or none",
         f"Look options (after any game's command): {looks}",
         f"Nothing, or only options, starts your own game: {own}",
         f"A game needs a terminal: {asker.ssh()} table; the rest prints lines: "

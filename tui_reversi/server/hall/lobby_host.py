@@ -28,6 +28,7 @@ from ...net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_C
 from ...net.remote import NOBODY, is_guest, shown_name
 from ...net.server_line import line, words
 from ...net.terms import TableRefused, TableTerms
+from ...net.typed_number import typed_number
 from ...storage import StorageError
 from ..bucket import Limit, Limiter, per_minute
 from ..config import format_duration
@@ -35,7 +36,13 @@ from ..ledger.ratings import FIRST_RATING, shown_rating
 from ..ledger.store import Message, TableView
 from .games_socket import GamesSocket, hello, tell
 from .own_records import OwnRecord, OwnRecords
-from .standings_pages import PROFILE_GAMES, TOP_COUNT, leaderboard_rows, profile_rows
+from .standings_pages import (
+    GAME_ID_DIGITS,
+    PROFILE_GAMES,
+    TOP_COUNT,
+    leaderboard_rows,
+    profile_rows,
+)
 from .table_store import named_ratings, rated_lines, read_ratings, shown_ratings
 from .tables import Tables
 
@@ -45,6 +52,8 @@ if TYPE_CHECKING:
 
 # How long an invitation waits for its answer.
 INVITATION_TIMEOUT = 60.0
+# The most digits of an invitation's number as a game or a node sends it.
+INVITATION_DIGITS = 18
 # Invitations one player (by name) may send at once and a minute (the server's
 # --invitations-per-minute sets it), and the names of one address together, as
 # many as the people it stands for (so a guest that connects again, a new guest,
@@ -238,8 +247,9 @@ class LobbyHost:
             return await self._go_to(guest, command, rest)
         if command in ("top", "player"):
             return await self._page(guest, command, rest)
-        if command == "replay" and rest.isdigit() and len(rest) <= 18:
-            return await self._replay(guest, int(rest))
+        game_id = typed_number(rest, GAME_ID_DIGITS) if command == "replay" else None
+        if game_id is not None:
+            return await self._replay(guest, game_id)
         return f"{command[:20]!r} is not something the lobby understands."
 
     # -- invitations ----------------------------------------------------------------------
@@ -312,7 +322,7 @@ class LobbyHost:
         return None
 
     def _answer(self, guest: Guest, rest: str, *, accepted: bool) -> str | None:
-        number = int(rest) if rest.isdigit() else None
+        number = typed_number(rest, INVITATION_DIGITS)
         node = self._forwarded.pop((guest.name, number), None) if number is not None else None
         if node is not None and self.fleet is not None and number not in self.invitations:
             # An invitation from another node's lobby: that node has it.
@@ -470,15 +480,15 @@ class LobbyHost:
         """A line for `name`'s game here from the lobby of `node` (an invitation's)."""
         guest = self._guest(name)
         command, rest = words(data)
-        number = rest.split(" ")[0]
-        if command == "invited" and number.isdigit():
+        number = typed_number(rest.split(" ")[0], INVITATION_DIGITS)
+        if command == "invited" and number is not None:
             if guest is None:  # gone meanwhile: the invitation cannot be answered
                 if self.fleet is not None:
                     self.fleet.tell(node, "gone", name=name)
                 return
-            self._forwarded[(name, int(number))] = node
-        elif command == "withdrawn" and number.isdigit():
-            self._forwarded.pop((name, int(number)), None)
+            self._forwarded[(name, number)] = node
+        elif command == "withdrawn" and number is not None:
+            self._forwarded.pop((name, number), None)
         if guest is not None:
             guest.send(data)
 
@@ -499,8 +509,8 @@ class LobbyHost:
             command, rest = words(base64.b64decode(str(message.get("data", ""))))
         except (binascii.Error, ValueError):
             return
-        number = rest.split(" ")[0]
-        invitation = self.invitations.get(int(number)) if number.isdigit() else None
+        number = typed_number(rest.split(" ")[0], INVITATION_DIGITS)
+        invitation = self.invitations.get(number) if number is not None else None
         if command != "invited" or invitation is None:
             return
         if invitation.invitee is not self._proxies.get((node, name)):

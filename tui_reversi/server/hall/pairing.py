@@ -1,4 +1,4 @@
-"""Quick pairing (`ssh -t host play [clock 5+3] [anti] [guests]`): players wait in
+"""Quick pairing (`ssh -t host play [5+3] [anti] [guests]`): players wait in
 one queue, and two whose terms match (variant and clock) and whose ratings are
 close are seated at a new table at once, colours drawn. How close is close
 widens the longer either waits: WINDOW points at first, WIDENING more each

@@ -137,7 +137,7 @@ class PlayTerms:
     allows_guests: bool
 
 
-PLAY_USAGE = "play [clock 5+3] [variant othello|reversi|anti] [guests], then look options"
+PLAY_USAGE = "play [5+3] [variant othello|reversi|anti] [guests], then look options"
 
 
 def play_terms(command: str | None) -> tuple[PlayTerms, str]:

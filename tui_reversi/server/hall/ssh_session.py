@@ -231,7 +231,14 @@ class GameSession(asyncssh.SSHServerSession):
         self._starting = asyncio.create_task(self._start())
 
     async def _start(self) -> None:
-        """Answer what the player asked for (a command, or a game to start)."""
+        """Answer what the player asked for (a command, or a game to start); a bug
+        meanwhile ends the session in one sentence, never leaves it hanging."""
+        try:
+            await self._asked()
+        except Exception as error:
+            self._failed(error, "could not answer its command", "the server could not answer that")
+
+    async def _asked(self) -> None:
         if not await self._owner.let_in() or not self._terminal.open:
             return
         words = (self._command or "").split()
@@ -712,13 +719,7 @@ class GameSession(asyncssh.SSHServerSession):
                 else:
                     status = await self._replay_then_home(options)
         except Exception as error:
-            if not isinstance(error, OSError):  # a bug: the operator needs the whole story
-                for line in traceback.format_exc().splitlines():
-                    self._owner.arcade.events.write("bug", text=line)
-            self._owner.end_reason = f"game did not start: {error}"
-            sorry = "the game could not start; please tell the server's operator."
-            self._terminal.say(f"tui-reversi: {sorry}")
-            self._terminal.exit(1)
+            self._failed(error, "game did not start", "the game could not start")
             return
         finally:
             self._owner.arcade.games.discard(self)
@@ -727,6 +728,23 @@ class GameSession(asyncssh.SSHServerSession):
             if self._owner.arcade.live_games.get(self.player) is self:
                 del self._owner.arcade.live_games[self.player]
         await self._finish(status)
+
+    def _failed(self, error: Exception, reason: str, sorry: str) -> None:
+        """`error` stopped the session (`reason`, for the log: 'game did not start'):
+        a bug's whole traceback goes to the log, a `bug` event a line; the player
+        reads `sorry` ('the game could not start') in one sentence, and the session ends."""
+        if not isinstance(error, OSError):  # a bug: the operator needs the whole story
+            for line in traceback.format_exc().splitlines():
+                self._owner.arcade.events.write("bug", user=self._owner.user, text=line)
+        self._owner.end_reason = f"{reason}: {error}"
+        self._cancel_timers()
+        if self._waiting is not None:  # (out of the queue: nobody is paired with it)
+            self._waiting.stop()
+            self._waiting = None
+        self._leave_seat()
+        self._table_seat.leave()
+        self._terminal.say(f"tui-reversi: {sorry}; please tell the server's operator.")
+        self._terminal.exit(1)
 
     # -- from the in-app lobby (server/lobby_host.py) to a table and back --------------
 

@@ -13,6 +13,8 @@ from ..ledger.standings import ArchivedGame, Profile, Standing
 TOP_COUNT = 20
 # How many of a player's latest games a profile lists.
 PROFILE_GAMES = 10
+# The most digits of an archived game's number as typed (`replay ID`; its row's key).
+GAME_ID_DIGITS = 18
 # A sparkline's levels, lowest first.
 SPARKS = "▁▂▃▄▅▆▇█"
 

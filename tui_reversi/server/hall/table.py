@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from ...core import Color, Ending, Game, Variant
-from ...net.remote import NOBODY, shown_name
+from ...net.remote import NOBODY, is_guest, shown_name
 from ...net.server_line import line
 from ...net.terms import TimeControl
 from .games_socket import tell
@@ -87,6 +87,12 @@ class Table:
     def shown(self, color: Color) -> str:
         """The name at `color` as people read it (a guest's short: guests.py)."""
         return shown_name(self.name(color))
+
+    @property
+    def has_guest(self) -> bool:
+        """True if a guest sits at the table: its game is unrated and never kept
+        for later (adjourned), since a guest has no key to come back with."""
+        return any(is_guest(name) for name in self.names.values())
 
     def broadcast(self, data: bytes) -> None:
         """Tell everyone at the table: both players' games and the spectators'."""

@@ -7,7 +7,9 @@ quit: a game with a move played is theirs to lose, else it ends), or its
 session told the tables its player's connection dropped (the seat is held,
 then forfeited or adjourned, as the server is set), or neither: it crashed
 or was killed, and the game is adjourned at once, clocks stopped, with
-everyone at the table told in one sentence.
+everyone at the table told in one sentence. A guest has no key to come back
+with: a guest's seat is never held (a guest who drops has left), and a game
+with a guest at it is never adjourned: it ends, unrated, there and then.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from ...core import Color, Ending
+from ...net.remote import is_guest
 from ...net.server_line import line
 from ...storage import StorageError
 from ..config import format_duration
@@ -67,8 +70,9 @@ class GameCourse:
     def gone(self, seat: Seat, *, leaving: bool = False, crashed: bool = False) -> None:
         """A seat's game has gone. A player who left loses a game with a move
         played (else it ends with no result); a dropped one's seat is held for
-        them a while; a crashed game adjourns it at once; the other is told
-        whichever it was."""
+        them a while, unless they are a guest, who cannot come back: a guest
+        who drops has left; a crashed game adjourns it at once; the other is
+        told whichever it was."""
         table, color = seat.table, seat.color
         assert color is not None
         if color in table.held or color in table.links:
@@ -76,7 +80,12 @@ class GameCourse:
         if table.rematch is not None:  # an offer nobody can answer now
             table.rematch = None
             table.broadcast(line("news", f"{table.shown(color)} left: no rematch."))
-        if table.adjourned:  # it waits for both, whoever comes and goes meanwhile
+        name = table.shown(color)
+        guest = is_guest(table.name(color))
+        if table.adjourned:  # it waits for both, whoever comes and goes meanwhile...
+            away = not any(is_guest(table.name(linked)) for linked in table.links)
+            if table.has_guest and away:  # (...but never for a guest who went: see adjourn)
+                self.not_kept(table, f"{name} left")
             self._clear_away(table)
             return
         if table.ended is None:
@@ -84,17 +93,14 @@ class GameCourse:
                 table.ended = "The table closed before anyone joined."
             elif crashed:
                 # Never the player's doing: no hold to run out, no clock to lose on.
-                name = table.shown(color)
                 self._log(f"table {table.code}: {name}'s game went without a word")
-                how = (
-                    f"{name}'s game stopped unexpectedly: "
-                    f"the game is adjourned until {name} is back."
-                )
-                self.adjourn(table, how)
-            elif leaving and table.game.moves:
-                self._lost(table, color, f"{table.shown(color)} left the table")
-            elif leaving or self.hold <= 0:
-                how = f"{table.shown(color)} left the table: the game ends here."
+                until = f"the game is adjourned until {name} is back."
+                self.adjourn(table, f"{name}'s game stopped unexpectedly", until)
+            elif (leaving or guest) and table.game.moves:
+                why = "left the table" if leaving else "went, and a guest cannot come back"
+                self._lost(table, color, f"{name} {why}")
+            elif leaving or guest or self.hold <= 0:
+                how = f"{name} left the table: the game ends here."
                 self.end(table, Ending("left", None, how))
             else:
                 table.held[color] = asyncio.get_running_loop().time() + self.hold
@@ -123,12 +129,9 @@ class GameCourse:
             self.end(table, Ending("left", None, f"{name} did not come back: no move was played."))
             self._clear_away(table)
             return
-        if left <= 0 and self._adjourn:
-            how = (
-                f"{name} did not come back in time: the game is adjourned. "
-                f"Either of you resumes it with  join {table.code}"
-            )
-            self.adjourn(table, how)
+        if left <= 0 and self._adjourn and not table.has_guest:
+            until = f"the game is adjourned. Either of you resumes it with  join {table.code}"
+            self.adjourn(table, f"{name} did not come back in time", until)
             return
         if left <= 0:
             del table.held[color]
@@ -142,18 +145,26 @@ class GameCourse:
     def _lost(self, table: Table, color: Color, why: str) -> None:
         """`color`'s player is gone for good from a game with a move played (`why`:
         'bob left the table'): a forfeit, rated and kept, to the other if they are
-        still there; if nobody stayed, the game waits for both."""
+        still there; if nobody stayed, the game waits for both, unless a guest is
+        at it (never kept for later): the other wins anyway, unrated."""
         other = table.shown(color.other)
-        if color.other not in table.links:
-            how = f"{why}: the game is adjourned. Either of you resumes it with  join {table.code}"
-            self.adjourn(table, how)
+        if color.other not in table.links and not table.has_guest:
+            until = f"the game is adjourned. Either of you resumes it with  join {table.code}"
+            self.adjourn(table, why, until)
             return
         how = f"{why}: {other} ({color.other.label}) wins."
         self.end(table, Ending("left", color.other, how))
 
-    def adjourn(self, table: Table, how: str) -> None:
+    def adjourn(self, table: Table, why: str, until: str) -> None:
         """Nobody loses: the game waits, clocks stopped, for both to sit down
-        again; it is kept, and everyone at the table is told `how`."""
+        again; it is kept, and everyone at the table is told `why` ('bob's game
+        stopped unexpectedly') and `until` ('the game is adjourned until bob is
+        back.'). A game with a guest is never kept for later (a guest has no key
+        to come back with): it ends here, with no result."""
+        if table.has_guest:
+            self.not_kept(table, why)
+            return
+        how = f"{why}: {until}"
         self._stop_waiting(table)
         table.takeback = None
         table.adjourned = True
@@ -162,6 +173,13 @@ class GameCourse:
             table.broadcast(table.clock_line(self._clocks.now()))
         table.broadcast(line("adjourned", how))
         self.save(table)
+
+    def not_kept(self, table: Table, why: str) -> None:
+        """`table`'s game, which has a guest at it, would be adjourned `why` ('bob's
+        game stopped unexpectedly'): it ends here instead, with no result (unrated
+        whatever happens), and everyone at the table is told so in one sentence."""
+        how = f"{why}: a game with a guest is not kept for later, so it ends here."
+        self.end(table, Ending("left", None, how))
 
     def resume(self, table: Table) -> None:
         """An adjourned game's players are both back: it goes on."""
@@ -194,6 +212,7 @@ class GameCourse:
         """The game is over, told and recorded: `end` says how."""
         self._stop_waiting(table)
         table.ended, table.ending = end.text, end
+        table.adjourned = False  # (an adjourned game can end: it waits no more)
         self._log(f"table {table.code}: {end.text}")
         if table.time_control is not None:
             table.broadcast(table.clock_line(self._clocks.now()))

@@ -140,7 +140,8 @@ class Tables:
             for problem in problems:
                 self._log(problem)
             for kept in unfinished:
-                self._bring_back(kept)
+                if not self._guests_game_ended(kept):
+                    self._bring_back(kept)
         await self._socket.start()
 
     async def close(self) -> None:
@@ -158,11 +159,23 @@ class Tables:
         move = table.game.move_number() + 1
         self._log(f"table {table.code}: {black} against {white} kept adjourned, move {move}")
 
+    def _guests_game_ended(self, kept: UnfinishedGame) -> bool:
+        """A game the store kept unfinished with a guest at it (adjourned before a
+        guest's games ended as the guest left, or in progress when a server was
+        killed) ends now, with no result, for no guest ever comes back to it: True;
+        False for a game between people with names."""
+        if not any(is_guest(name) for name in kept.names):
+            return False
+        table = brought_back(kept)
+        self.course.not_kept(table, f"Table {table.code}'s game was kept with a guest at it")
+        return True
+
     def adjourn_all(self, why: str) -> None:
-        """Adjourn every game in progress (the server is stopping): kept, nobody loses."""
+        """Adjourn every game in progress (the server is stopping): kept, nobody loses
+        (a game with a guest ends instead: GameCourse.adjourn)."""
         for table in list(self.tables.values()):
             if len(table.names) == 2 and table.ended is None and not table.adjourned:
-                self.course.adjourn(table, f"{why}: the game is adjourned, clocks stopped.")
+                self.course.adjourn(table, why, "the game is adjourned, clocks stopped.")
 
     # -- for the sessions -------------------------------------------------------------
 
@@ -327,7 +340,8 @@ class Tables:
             orphaned = [] if table is not None or store is None else await store.orphaned(name)
             if store is not None and any(kept.code == code for kept in orphaned):
                 claimed = await store.take_over(code)  # (None: another node took it first)
-                if claimed is not None and code not in self.tables:
+                missing = claimed is not None and code not in self.tables
+                if claimed is not None and missing and not self._guests_game_ended(claimed):
                     self._bring_back(claimed)
                 table = self.tables.get(code)
         except StorageError as error:
@@ -454,8 +468,12 @@ class Tables:
                 view for view in self.fleet.others[1]
                 if view.kind == "adjourned" and name in (view.black, view.white)
             ]  # fmt: skip
-        if self.store is not None:
-            views += [self.view(brought_back(kept)) for kept in await self.store.orphaned(name)]
+        store = self.store
+        for kept in await store.orphaned(name) if store is not None else []:
+            if not any(is_guest(sitting) for sitting in kept.names):
+                views.append(self.view(brought_back(kept)))
+            elif store is not None and (claimed := await store.take_over(kept.code)):
+                self._guests_game_ended(claimed)  # (listed no more, anywhere)
         return views
 
     def environment(self, secret: str) -> dict[str, str]:
@@ -609,8 +627,8 @@ class Tables:
             return
         table, name = seat.table, seat.name
         if table.ended is None and not table.adjourned and len(table.names) == 2:
-            how = f"{name} cannot be heard ({why}): the game is adjourned until {name} is back."
-            self.course.adjourn(table, how)
+            until = f"the game is adjourned until {name} is back."
+            self.course.adjourn(table, f"{name} cannot be heard ({why})", until)
 
     def store_back(self) -> None:
         """The store can be reached again: what could not be written is."""
