@@ -152,6 +152,10 @@ class GameScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        if self.app.return_code is not None:
+            # Hung up (or ended) while this screen was mounting: the app is closing
+            # down and its widgets are going; nothing is left to set up.
+            return
         self.query_one("#score").border_title = "Score"
         self.query_one("#log").border_title = "Moves"
         self.look.apply()

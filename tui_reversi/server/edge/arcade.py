@@ -150,7 +150,7 @@ class Arcade:
     async def start(self) -> None:
         """Load or create the host key and start listening; ServeError if that cannot be done."""
         config = self.config
-        tame_library_logs()
+        tame_library_logs(self.events)
         _make_private(config)
         self.host_key, self.host_key_created = load_or_create_host_key(config.host_key_path)
         if config.auth == "keys" and config.authorized_keys is not None:
@@ -307,7 +307,7 @@ class Arcade:
             return
         name = connection.user or ""
         if not self.tables.adjourned_for(name) and remove_folder(self.config.players_dir, name):
-            self.note(f"guest {name} left: its folder is removed")
+            self.note(f"guest {name} left: its folder is removed", connection.address)
 
     @property
     def seats_taken(self) -> int:
