@@ -229,6 +229,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     # For tests and benchmarks: what each session runs instead of the game.
     parser.add_argument("--game-command", metavar="COMMAND", help=argparse.SUPPRESS)
+    # For tests: the page's patience with a page that takes nothing, and with a
+    # connection that sends no request (seconds).
+    parser.add_argument("--web-unwritable-limit", type=duration, help=argparse.SUPPRESS)
+    parser.add_argument("--web-header-timeout", type=duration, help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -303,6 +307,8 @@ def _config(args: argparse.Namespace):
         database=args.database,
         public_address=public_address,
         game_command=game_command or ServeConfig.game_command,
+        page_unwritable=args.web_unwritable_limit or ServeConfig.page_unwritable,
+        page_header_timeout=args.web_header_timeout or ServeConfig.page_header_timeout,
     )
 
 
@@ -407,39 +413,26 @@ async def _serve(config, web_port: int | None = None, behind_proxy: bool = False
 
 
 async def _serve_page(arcade, port: int, behind_proxy: bool):
-    """The browser page beside the SSH port: each visitor is one more of the hall's terminals."""
+    """The browser page beside the SSH port: each visitor is one more of the hall's
+    terminals, at the edge's door (server/edge/browser.py)."""
     from ..core import ReversiError
     from ..screens.too_small import MIN_HEIGHT, MIN_WIDTH
     from ..server.config import ServeError
-    from ..server.edge.browser import BrowserVisitor
-    from ..web.page import PageConfig, start_page
+    from ..server.edge.browser import page_config
+    from ..server.edge.descriptors import raise_descriptor_limit
+    from ..web.page import start_page
 
-    config = PageConfig(
-        visitor=lambda visit: BrowserVisitor(
-            arcade,
-            visit.address,
-            visit.host,
-            visit.play,
-            visit.send,
-            visit.close,
-            visit.browser_pass,
-        ),
-        trade_code=lambda code: _traded(arcade, code),
+    descriptors = raise_descriptor_limit(arcade.note)
+    config = page_config(
+        arcade,
         least_size=(MIN_WIDTH, MIN_HEIGHT),
         forwarded=behind_proxy,
+        descriptors=descriptors,
     )
     try:
         return await start_page(config, arcade.config.host or "0.0.0.0", port)
     except ReversiError as error:
         raise ServeError(f"the page: {error}") from None
-
-
-def _traded(arcade, code: str) -> str | None:
-    traded = arcade.browser_passes.trade(code)
-    if traded is None:
-        return None
-    arcade.note(f"a browser is bound to {traded[0]}")
-    return traded[1]
 
 
 # Seconds a ctrl+c gives the other programs it ends before the server says it stops.

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import ipaddress
 import json
 import os
 import socket
@@ -24,6 +25,14 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..core import ReversiError
 from . import PASS_COOKIE, PASS_LIFETIME
+from .page_guard import (
+    KEEPALIVE_TIMEOUT,
+    MAX_HEADERS,
+    MAX_LINE,
+    GuardedSite,
+    SocketGuard,
+    SocketLimits,
+)
 from .visitor import Visitor
 
 STATIC = Path(textual_serve.__file__).parent / "static"
@@ -33,6 +42,12 @@ LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 # The terminal's size a visitor's page asks for, where it asks for nothing sensible.
 DEFAULT_SIZE = (80, 24)
 LARGEST_SIZE = 1000
+# The largest message a page may send (a paste is one): past it the socket is closed.
+LARGEST_MESSAGE = 1 << 20
+
+
+class PageRefusal(ReversiError):
+    """Why a request from a page is not answered, in a sentence for the page."""
 
 
 class PageVisitor(Protocol):
@@ -42,6 +57,14 @@ class PageVisitor(Protocol):
     @property
     def pid(self) -> int | None: ...
     async def start(self, width: int, height: int) -> None: ...
+    async def arrived(self) -> bool:
+        """A message from the page has come, not yet read: charged to its budget
+        (waiting out a hold first, so a flood waits in its socket); False if it
+        is to be dropped unread."""
+
+    def pinged(self) -> bool:
+        """A ping from the page: True if it may be answered."""
+
     async def send_bytes(self, data: bytes) -> bool: ...
     async def set_terminal_size(self, width: int, height: int) -> None: ...
     async def blur(self) -> None: ...
@@ -52,7 +75,8 @@ class PageVisitor(Protocol):
 class Visit(NamedTuple):
     """Who is visiting: their address, the host name they reached the page at, what
     the page asked to play (`?play=`, the words after `ssh host`), how to reach
-    their page, and the pass their browser shows (PASS_COOKIE), if any."""
+    their page (and let it go at once), and the pass their browser shows
+    (PASS_COOKIE), if any."""
 
     address: str
     host: str
@@ -60,6 +84,7 @@ class Visit(NamedTuple):
     send: Callable[[bytes], Awaitable[object]]
     close: Callable[[], Awaitable[None]]
     browser_pass: str | None
+    abort: Callable[[], None]
 
 
 @dataclass
@@ -67,30 +92,38 @@ class PageConfig:
     """What the page serves: the game's command line (and environment) each
     visitor's process runs, or `visitor` making each visitor's game another way;
     the page's title, the least terminal the app needs, which Host names are
-    answered (None: any), and whether a visitor's address is the one the
-    reverse proxy in front says (X-Forwarded-For)."""
+    answered (None: any; with `ip_hosts`, any IP address too), and whether a
+    visitor's address is the one the reverse proxy in front says (X-Forwarded-For)."""
 
     argv: Sequence[str] = ()
     environment: Mapping[str, str] = field(default_factory=dict)
     title: str = "tui-reversi"
     least_size: tuple[int, int] = DEFAULT_SIZE
     hosts: frozenset[str] | None = None
+    ip_hosts: bool = False
     visitor: Callable[[Visit], PageVisitor] | None = None
     forwarded: bool = False
-    # A public server's: a one-time code (`?code=`) traded for a pass, or None if it is not one.
-    trade_code: Callable[[str], str | None] | None = None
+    # A public server's: a one-time code (`?code=`) and the visitor's address traded for
+    # a pass, or None if it is not one; PageRefusal if the address may not try one now.
+    trade_code: Callable[[str, str], Awaitable[str | None]] | None = None
+    # A public server's: why a page's socket from an address may not open now, or None.
+    socket_refusal: Callable[[str], str | None] | None = None
+    # How many connections the port holds, per address and in all.
+    sockets: SocketLimits = field(default_factory=SocketLimits)
 
 
 _PAGE = Template(files(__package__).joinpath("page.html").read_text("utf-8"))
 _CONFIG = web.AppKey("config", PageConfig)
 _VISITORS = web.AppKey("visitors", dict)  # PageVisitor -> its page's socket
+_GUARD = web.AppKey("guard", SocketGuard)
 
 
 def page_application(config: PageConfig) -> web.Application:
     """The aiohttp application serving the page; its shutdown ends every visitor's game."""
-    app = web.Application(middlewares=[_host_check])
+    app = web.Application(middlewares=[_request_began, _host_check])
     app[_CONFIG] = config
     app[_VISITORS] = {}
+    app[_GUARD] = SocketGuard(config.sockets)
     app.add_routes(
         [
             web.get("/", _index),
@@ -109,11 +142,37 @@ def visitor_pids(app: web.Application) -> list[int]:
 
 
 @web.middleware
+async def _request_began(request: web.Request, handler):
+    request.app[_GUARD].request_began(request.transport)
+    return await handler(request)
+
+
+@web.middleware
 async def _host_check(request: web.Request, handler):
-    hosts = request.app[_CONFIG].hosts
-    if hosts is not None and _host_name(request.host) not in hosts:
+    config = request.app[_CONFIG]
+    if config.hosts is not None and not _answered(_host_name(request.host), config):
         raise web.HTTPMisdirectedRequest(text="This server answers on its own address only.\n")
     return await handler(request)
+
+
+def _answered(host: str, config: PageConfig) -> bool:
+    """Whether the page answers under the Host name `host`."""
+    if config.hosts is None or host in config.hosts:
+        return True
+    if not config.ip_hosts:
+        return False
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def bound_names(host: str) -> frozenset[str]:
+    """The Host names of an address the page is bound to: itself, unless it is
+    every address of the machine (0.0.0.0, ::), which has no one name."""
+    name = host.strip("[]").lower()
+    return frozenset() if name in ("", "0.0.0.0", "::") else frozenset({name})
 
 
 def _host_name(host: str) -> str:
@@ -125,7 +184,7 @@ async def _index(request: web.Request) -> web.Response:
     config = request.app[_CONFIG]
     code = request.query.get("code")
     if code is not None and config.trade_code is not None:
-        return _bind(request, config.trade_code, code)
+        return await _bind(request, config.trade_code, code)
     columns, rows = config.least_size
     text = _PAGE.substitute(title=html.escape(config.title), min_columns=columns, min_rows=rows)
     return web.Response(text=text, content_type="text/html", headers=_PAGE_HEADERS)
@@ -147,18 +206,23 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
         # Another site's page in the player's browser must not drive the game.
         raise web.HTTPForbidden(text="The game answers its own page only.\n")
     config = request.app[_CONFIG]
-    page_socket = web.WebSocketResponse(heartbeat=15)
+    address = _address(request, config)
+    refusal = config.socket_refusal(address) if config.socket_refusal is not None else None
+    if refusal is not None:
+        raise web.HTTPTooManyRequests(text=f"{refusal}\n")
+    page_socket = web.WebSocketResponse(heartbeat=15, max_msg_size=LARGEST_MESSAGE)
     await page_socket.prepare(request)
     visitor: PageVisitor
     if config.visitor is not None:
         play = request.match_info.get("play", "")
         visit = Visit(
-            _address(request, config),
+            address,
             _host_name(request.host),
             play,
             page_socket.send_bytes,
             partial(_close, page_socket),
             request.cookies.get(PASS_COOKIE),
+            partial(_abort, request),
         )
         visitor = config.visitor(visit)
     else:
@@ -181,10 +245,15 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
     return page_socket
 
 
-def _bind(request: web.Request, trade_code: Callable[[str], str | None], code: str) -> web.Response:
+async def _bind(
+    request: web.Request, trade_code: Callable[[str, str], Awaitable[str | None]], code: str
+) -> web.Response:
     """A one-time code from `ssh host keys web`: this browser gets a pass (a cookie),
     and the page comes back without the code in its address."""
-    browser_pass = trade_code(code[:64])
+    try:
+        browser_pass = await trade_code(code[:64], _address(request, request.app[_CONFIG]))
+    except PageRefusal as refusal:
+        raise web.HTTPTooManyRequests(text=f"{refusal}\n") from None
     if browser_pass is None:
         raise web.HTTPForbidden(
             text="That code is not one this server gave, or it was used or has lapsed: "
@@ -221,6 +290,13 @@ async def _close(page_socket: web.WebSocketResponse) -> None:
     await page_socket.close()
 
 
+def _abort(request: web.Request) -> None:
+    """Let the page's connection go at once (a page that takes nothing: a close
+    would wait on it too)."""
+    if request.transport is not None:
+        request.transport.abort()
+
+
 def _size(request: web.Request) -> tuple[int, int]:
     size = []
     for name, default in zip(("width", "height"), DEFAULT_SIZE, strict=True):
@@ -235,7 +311,7 @@ def _size(request: web.Request) -> tuple[int, int]:
 async def _relay(page_socket: web.WebSocketResponse, visitor: PageVisitor) -> None:
     """The page's messages to the game, until the page goes (or the game closes it)."""
     async for message in page_socket:
-        if message.type != WSMsgType.TEXT:
+        if not await visitor.arrived() or message.type != WSMsgType.TEXT:
             continue
         try:
             kind, data = json.loads(message.data)
@@ -248,8 +324,9 @@ async def _relay(page_socket: web.WebSocketResponse, visitor: PageVisitor) -> No
                 width, height = int(data["width"]), int(data["height"])
                 if 1 <= width <= LARGEST_SIZE and 1 <= height <= LARGEST_SIZE:
                     await visitor.set_terminal_size(width, height)
-        elif kind == "ping":
-            await page_socket.send_json(["pong", data])
+        elif kind == "ping" and isinstance(data, str) and visitor.pinged():
+            with contextlib.suppress(ConnectionError):  # (the page is going: no answer)
+                await page_socket.send_json(["pong", data[:32]])
         elif kind == "blur":
             await visitor.blur()
         elif kind == "focus":
@@ -298,9 +375,17 @@ async def start_page(config: PageConfig, host: str, port: int) -> PageSite:
         reason = os.strerror(error.errno) if error.errno else str(error)
         raise ReversiError(f"cannot listen on {host} port {port}: {reason}") from None
     app = page_application(config)
-    runner = web.AppRunner(app, handle_signals=False, access_log=None)
+    runner = web.AppRunner(
+        app,
+        handle_signals=False,
+        access_log=None,
+        keepalive_timeout=KEEPALIVE_TIMEOUT,
+        max_line_size=MAX_LINE,
+        max_field_size=MAX_LINE,
+        max_headers=MAX_HEADERS,
+    )
     await runner.setup()
-    site = web.SockSite(runner, sock)
+    site = GuardedSite(runner, sock, app[_GUARD])
     await site.start()
     return PageSite(app, runner, site, sock)
 
