@@ -175,6 +175,11 @@ async def test_churn_keeps_no_name_for_a_visit_and_the_log_within_the_allowance(
     # (Every line since the banner is the churn's.)
     charged = sum(len(line) for line in lines)
     assert charged <= ADDRESS_BURST + ADDRESS_BYTES_PER_SECOND * (took + 1.0) + 200
+    # Stopped, it leaves no task behind to be reported as raw text.
+    server.stop()
+    time.sleep(0.5)  # (its last lines read)
+    said = [line for line in log_lines(server) if not line.startswith("tui-reversi serve:")]
+    assert all(EVENT_LINE.match(line) for line in said), said
 
 
 def _archive(server: Server) -> str:

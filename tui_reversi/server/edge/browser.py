@@ -23,7 +23,8 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from ...web.page import LOOPBACK_NAMES, PageConfig, PageRefusal, Visit, bound_names
-from ...web.page_guard import SocketLimits
+from ...web.page_guard import CONNECTIONS_PER_ADDRESS, SocketLimits
+from ..config import ServeConfig
 from ..hall.ssh_session import GameSession
 from .budgets import FLOODED, PAGE_SOCKETS, PINGS, SESSIONS, ConnectionBudget, InputAllowance
 from .guessing import code_failed, code_refusal
@@ -396,12 +397,27 @@ def page_hosts(arcade: Arcade) -> frozenset[str]:
     return frozenset(hosts)
 
 
+def page_sockets(config: ServeConfig, *, forwarded: bool, descriptors: int) -> SocketLimits:
+    """The page port's connections: a quarter of the descriptors in all, and
+    CONNECTIONS_PER_ADDRESS per address, unless a proxy in front has them all
+    come from its own address (it guards its port; the budgets here still count
+    each visitor's own, from X-Forwarded-For)."""
+    total = max(16, descriptors // 4)
+    per_address = total if forwarded else CONNECTIONS_PER_ADDRESS
+    return SocketLimits(per_address, total, config.page_header_timeout)
+
+
 def page_config(
     arcade: Arcade, *, least_size: tuple[int, int], forwarded: bool, descriptors: int
 ) -> PageConfig:
     """What a public server's page is: each visitor a `BrowserVisitor` at the
     edge's door, the code trade counted as guessing, the page's sockets under the
-    budgets (a quarter of the server's `descriptors` at most), its hosts only."""
+    budgets (`page_sockets`), its hosts only (`page_hosts`)."""
+    if not bound_names(arcade.config.host) and arcade.config.public_address is None:
+        arcade.note(
+            "the page answers at this machine's IP addresses and localhost only: give "
+            "--public-address NAME:PORT for the name browsers reach it at"
+        )
 
     def socket_refusal(address: str) -> str | None:
         if arcade.budgets.address_bucket(PAGE_SOCKETS, address).take():
@@ -412,9 +428,7 @@ def page_config(
         visitor=lambda visit: BrowserVisitor(arcade, visit),
         trade_code=lambda code, address: trade_code(arcade, code, address),
         socket_refusal=socket_refusal,
-        sockets=SocketLimits(
-            total=max(16, descriptors // 4), header_timeout=arcade.config.page_header_timeout
-        ),
+        sockets=page_sockets(arcade.config, forwarded=forwarded, descriptors=descriptors),
         hosts=page_hosts(arcade),
         # Bound to every address with no public one named: reached at any of them.
         ip_hosts=not bound_names(arcade.config.host) and arcade.config.public_address is None,
