@@ -131,6 +131,7 @@ async def test_floods_from_three_tabs_leave_lobby_answering(served, kind):
 async def test_idle_sockets_leave_lobby_answering_and_descriptors_to_spare(served):
     limit = 256
     server = served("--web-header-timeout", "2", prefix=("prlimit", f"--nofile={limit}:{limit}"))
+    server.wait_for(f"may open only {limit} files")  # (the operator is told)
     held: list[socket.socket] = []
     for source in ("127.0.0.2", "127.0.0.3", "127.0.0.4"):
         held += await page_flooder.idle_sockets(server.page_port, 150, source)

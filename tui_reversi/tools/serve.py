@@ -393,7 +393,9 @@ async def _serve(config, web_port: int | None = None, behind_proxy: bool = False
             raise
     _announce(arcade)
     if page is not None:
-        print(f"tui-reversi serve: the page at {page.address} (guests play in a browser)")
+        print(
+            f"tui-reversi serve: the page at {page.address} (guests play in a browser)", flush=True
+        )
     try:
         await stop.wait()
     finally:
@@ -419,16 +421,9 @@ async def _serve_page(arcade, port: int, behind_proxy: bool):
     from ..screens.too_small import MIN_HEIGHT, MIN_WIDTH
     from ..server.config import ServeError
     from ..server.edge.browser import page_config
-    from ..server.edge.descriptors import raise_descriptor_limit
     from ..web.page import start_page
 
-    descriptors = raise_descriptor_limit(arcade.note)
-    config = page_config(
-        arcade,
-        least_size=(MIN_WIDTH, MIN_HEIGHT),
-        forwarded=behind_proxy,
-        descriptors=descriptors,
-    )
+    config = page_config(arcade, least_size=(MIN_WIDTH, MIN_HEIGHT), forwarded=behind_proxy)
     try:
         return await start_page(config, arcade.config.host or "0.0.0.0", port)
     except ReversiError as error:

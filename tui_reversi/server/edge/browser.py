@@ -27,6 +27,7 @@ from ...web.page_guard import CONNECTIONS_PER_ADDRESS, SocketLimits
 from ..config import ServeConfig
 from ..hall.ssh_session import GameSession
 from .budgets import FLOODED, PAGE_SOCKETS, PINGS, SESSIONS, ConnectionBudget, InputAllowance
+from .descriptors import low_limit_note
 from .guessing import code_failed, code_refusal
 
 if TYPE_CHECKING:
@@ -69,26 +70,37 @@ class BrowserChannel:
 
     async def _pump(self) -> None:
         # One sender, so frames leave in the order the game wrote them.
-        with contextlib.suppress(ConnectionError, RuntimeError):
-            while True:
-                if not self._waiting:
-                    if self._ending:
-                        break
-                    self._wake.clear()
-                    await self._wake.wait()
-                    continue
-                data = self._waiting.popleft()
-                try:
-                    await asyncio.wait_for(self._send(data), self._patience)
-                except TimeoutError:
-                    self.unwritable = True
-                    self._abort()
-                    return
-                self._queued -= len(data)
-                if self._paused and self._queued <= LOW_WATER:
-                    self._paused = False
-                    self._game.resume_writing()
-        await self._close()
+        try:
+            await self._send_all()
+        except (ConnectionError, RuntimeError):
+            pass  # (the page went: what was left for it goes with it)
+        finally:
+            self._ending = True
+            self._waiting.clear()
+        if not self.unwritable:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await self._close()
+
+    async def _send_all(self) -> None:
+        """Send what the game writes until it exits (or the page stops taking it)."""
+        while True:
+            if not self._waiting:
+                if self._ending:
+                    break
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            data = self._waiting.popleft()
+            try:
+                await asyncio.wait_for(self._send(data), self._patience)
+            except TimeoutError:
+                self.unwritable = True
+                self._abort()
+                return
+            self._queued -= len(data)
+            if self._paused and self._queued <= LOW_WATER:
+                self._paused = False
+                self._game.resume_writing()
 
     def write(self, data: bytes) -> None:
         if self._ending:
@@ -359,6 +371,7 @@ class BrowserVisitor:
     async def stop(self) -> None:
         """The page went: the game is hung up as for a dropped SSH connection, and
         nothing of the visit is left running."""
+        self._connection.gone = True  # (a visit still coming in goes no further)
         if not self._came_in:
             return
         self._came_in = False
@@ -407,12 +420,12 @@ def page_sockets(config: ServeConfig, *, forwarded: bool, descriptors: int) -> S
     return SocketLimits(per_address, total, config.page_header_timeout)
 
 
-def page_config(
-    arcade: Arcade, *, least_size: tuple[int, int], forwarded: bool, descriptors: int
-) -> PageConfig:
+def page_config(arcade: Arcade, *, least_size: tuple[int, int], forwarded: bool) -> PageConfig:
     """What a public server's page is: each visitor a `BrowserVisitor` at the
     edge's door, the code trade counted as guessing, the page's sockets under the
     budgets (`page_sockets`), its hosts only (`page_hosts`)."""
+    if (low := low_limit_note(arcade.descriptors)) is not None:
+        arcade.note(low)
     if not bound_names(arcade.config.host) and arcade.config.public_address is None:
         arcade.note(
             "the page answers at this machine's IP addresses and localhost only: give "
@@ -428,7 +441,7 @@ def page_config(
         visitor=lambda visit: BrowserVisitor(arcade, visit),
         trade_code=lambda code, address: trade_code(arcade, code, address),
         socket_refusal=socket_refusal,
-        sockets=page_sockets(arcade.config, forwarded=forwarded, descriptors=descriptors),
+        sockets=page_sockets(arcade.config, forwarded=forwarded, descriptors=arcade.descriptors),
         hosts=page_hosts(arcade),
         # Bound to every address with no public one named: reached at any of them.
         ip_hosts=not bound_names(arcade.config.host) and arcade.config.public_address is None,
