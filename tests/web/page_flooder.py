@@ -147,11 +147,12 @@ async def churn(port: int, seconds: float, source: str = "127.0.0.1") -> dict:
 
 
 async def idle_sockets(port: int, count: int, source: str) -> list[socket.socket]:
-    """`count` connections from `source` that never send a byte (those the server
-    takes and drops at once are counted too)."""
+    """`count` connections from `source` that never send a byte, opened together
+    (those the server takes and drops at once are counted too; one it leaves in
+    its backlog past 5 s is given up)."""
     loop = asyncio.get_running_loop()
-    held = []
-    for _ in range(count):
+
+    async def one() -> socket.socket | None:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setblocking(False)
         sock.bind((source, 0))
@@ -159,9 +160,11 @@ async def idle_sockets(port: int, count: int, source: str) -> list[socket.socket
             await asyncio.wait_for(loop.sock_connect(sock, ("127.0.0.1", port)), 5)
         except (OSError, TimeoutError):
             sock.close()
-            continue
-        held.append(sock)
-    return held
+            return None
+        return sock
+
+    opened = await asyncio.gather(*(one() for _ in range(count)))
+    return [sock for sock in opened if sock is not None]
 
 
 if __name__ == "__main__":

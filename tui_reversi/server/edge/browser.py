@@ -196,31 +196,35 @@ class BrowserConnection:
             self.end_reason = "no room at the door"
             return "the server is full from your address; try again later."
         name = arcade.browser_passes.name_of(browser_pass) if browser_pass else None
-        refusal = None
-        if name is None and arcade.config.auth != "none":
-            refusal = (
-                "this server lets in only its own players: bind this browser to your "
-                "name with  ssh HOST keys web, or play with ssh."
-            )
         self.guest = name is None
-        refusal = refusal or arcade.door.room_inside(self.address, guest=self.guest)
-        if refusal is None and not self.budget.allow(SESSIONS):
-            refusal = "too many sessions from your address; please wait a minute."
+        refusal = self._refusal()
         if refusal is None:
             in_use = {c.user for c in arcade.connections if c.authenticated and c.user}
-            user = name or await arcade.accounts.guest_name(in_use)
+            self.user = name or await arcade.accounts.guest_name(in_use)
             if self.gone:  # (it went while the store was asked)
-                return "the page has gone."
+                refusal = "the page has gone."
         if refusal is not None:
             self.end_reason = refusal.split(";")[0].rstrip(".").lower()
             arcade.forget(self)
             return refusal
-        self.user = user
         self.asked = name or self.asked
         arcade.door.enter(self.address, guest=self.guest)
         self.authenticated = True
         arcade.log_connect(self)
         return None
+
+    def _refusal(self) -> str | None:
+        """Why this visit, at the door now, may not come in (a sentence), or None."""
+        arcade = self.arcade
+        if self.guest and arcade.config.auth != "none":
+            return (
+                "this server lets in only its own players: bind this browser to your "
+                "name with  ssh HOST keys web, or play with ssh."
+            )
+        refusal = arcade.door.room_inside(self.address, guest=self.guest)
+        if refusal is None and not self.budget.allow(SESSIONS):
+            refusal = "too many sessions from your address; please wait a minute."
+        return refusal
 
     def play(
         self,
