@@ -131,6 +131,14 @@ class BrowserChannel:
     def exit_with_signal(self, name: str, *args: object) -> None:
         self.exit(0)
 
+    def let_go(self) -> None:
+        """Close the page now: what it has not taken yet is dropped, and a page
+        that takes nothing is not waited for (its socket is aborted)."""
+        self.exit(0)
+        if not self.pump.done():
+            self._waiting.clear()
+            self._abort()
+
     async def finish(self) -> None:
         """The page has gone: nothing more is sent, and the pump is over when this returns."""
         self._ending = True
@@ -292,11 +300,12 @@ class BrowserConnection:
             self.session.end(reason, message)
         else:
             self.end_reason = self.end_reason or reason
-            self.close()
+            self.session_closed()
 
     def close(self) -> None:
+        """Close the page now, whatever it has not taken yet (the server is stopping)."""
         if self._channel is not None:
-            self._channel.exit(0)
+            self._channel.let_go()
 
     async def wait_closed(self) -> None:
         if self._channel is not None:
