@@ -1,5 +1,8 @@
 """The screen fits 80x24 without clipping, grows the board with the terminal,
-and says "too small" below the minimum instead of breaking."""
+says "too small" below the minimum instead of breaking, and is no crash when
+the game is hung up while it is still being built."""
+
+import signal
 
 import pytest
 from textual import events
@@ -144,3 +147,20 @@ async def test_on_a_tall_narrow_screen_the_score_and_moves_go_under_a_bigger_boa
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
         assert score.region.x >= board.region.right  # wide again: beside the board
+
+
+async def test_a_game_hung_up_while_its_screen_is_built_ends_without_a_crash(make_app, monkeypatch):
+    # A page closed as its game starts: the hang-up (SIGHUP) ends the app while
+    # the game's screen is composed, before it is mounted and sized.
+    built = GameScreen.compose
+
+    def compose(screen):
+        screen.app.exit(return_code=128 + signal.SIGHUP)  # (as the hang-up does)
+        yield from built(screen)
+
+    monkeypatch.setattr(GameScreen, "compose", compose)
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.pause(0.2)
+    assert app.crash is None
+    assert app.return_code == 128 + signal.SIGHUP

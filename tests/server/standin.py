@@ -7,6 +7,8 @@ echoes every key as `KEY <hex>`, a resize as `SIZE <cols>x<rows>`, and quits
 with status 0 on `q` or 3 on `x`. On SIGHUP it leaves `hup-<pid>` in its
 working directory and exits with status 129 (or carries on with --ignore-hup).
 `--helper` starts a grandchild in the same session, to prove it is cleaned up.
+`--redraw` answers a resize with a whole screen's worth of output too (eight
+bytes a cell, as a game's colours and glyph are), as a game drawing itself again.
 """
 
 import json
@@ -73,7 +75,17 @@ def main():
         os._exit(129)
 
     signal.signal(signal.SIGHUP, on_hup)
-    signal.signal(signal.SIGWINCH, lambda number, frame: say(f"SIZE {size()}"))
+    redraw = "--redraw" in sys.argv
+
+    def on_resize(number, frame):
+        say(f"SIZE {size()}")
+        if redraw:
+            columns, rows = os.get_terminal_size(0)
+            screen = memoryview(b"\x1b[0;7mX" * columns * rows)
+            while screen:
+                screen = screen[os.write(1, screen) :]
+
+    signal.signal(signal.SIGWINCH, on_resize)
     ctty = os.tcgetpgrp(0) == os.getpgrp()
     leader = os.getsid(0) == os.getpid()
     descriptors = open_descriptors()

@@ -177,6 +177,9 @@ async def test_stopping_the_server_with_games_at_tables_logs_no_error(serve, cap
     await arcade.close()
     problems = [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL")]
     assert problems == []
+    # (asyncio's and the other libraries' errors are the server's `library` events)
+    logged = [line for line in arcade.log_lines if " library " in line]
+    assert not [line for line in logged if "level=error" in line or "level=critical" in line]
 
 
 async def test_resume_with_several_adjourned_games_lists_them_to_choose_from(serve):

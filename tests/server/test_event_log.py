@@ -110,3 +110,19 @@ def test_asyncssh_logs_client_text_escaped_and_not_below_warning(caplog):
     logging.getLogger("asyncssh").warning("Odd: %s", "\n2026-01-01 connect\x1b[2J")
     (record,) = caplog.records
     assert record.getMessage() == '"Odd: \\n2026-01-01 connect\\x1b[2J"'
+
+
+def test_what_a_library_logs_is_an_event_a_record_never_raw_text(capsys):
+    lines: list[str] = []
+    try:
+        tame_library_logs(EventLog(lines.append))
+        logging.getLogger("asyncio").error(
+            "Task was destroyed but it is pending!\ntask: <Task pending coro=<_pump()>>"
+        )
+        logging.getLogger("aiohttp.server").error("Error handling request from 1.2.3.4")
+    finally:
+        tame_library_logs()  # (as the process had them)
+    assert [read_event(line)[0] for line in lines] == ["library", "library"]
+    assert read_event(lines[0])[1]["logger"] == "asyncio"
+    assert "Task was destroyed" in read_event(lines[0])[1]["text"]
+    assert capsys.readouterr().err == ""  # (not again by Python's last resort)

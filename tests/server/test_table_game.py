@@ -40,17 +40,19 @@ GUEST_OPTIONS = "-o PubkeyAuthentication=no -o PreferredAuthentications=keyboard
 
 
 class Server:
-    """`tui-reversi serve` on a free loopback port, its log lines collected."""
+    """`tui-reversi serve` on a free loopback port, its log lines collected
+    (started under `prefix`, such as `prlimit --nofile=...`, if given)."""
 
-    def __init__(self, tmp_path: Path, *options: str) -> None:
+    def __init__(self, tmp_path: Path, *options: str, prefix: tuple[str, ...] = ()) -> None:
         env = {
             **os.environ,
             "HOME": str(tmp_path / "home"),
             "XDG_DATA_HOME": str(tmp_path / "data"),
             "XDG_CONFIG_HOME": str(tmp_path / "config"),
         }
+        data = str(tmp_path / "server")
         self.process = subprocess.Popen(
-            [str(SCRIPT), "serve", "--port", "0", "--data-dir", str(tmp_path / "server"), *options],
+            [*prefix, str(SCRIPT), "serve", "--port", "0", "--data-dir", data, *options],
             stderr=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

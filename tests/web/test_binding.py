@@ -21,10 +21,10 @@ class Codes:
     def __init__(self, code: str, name: str) -> None:
         self.codes = {code: name}
 
-    async def holder(self, code: str) -> str | None:
+    async def holder(self, code: str, address: str) -> str | None:
         return self.codes.get(code)
 
-    async def trade(self, code: str) -> str | None:
+    async def trade(self, code: str, address: str) -> str | None:
         return "the-pass" if self.codes.pop(code, None) is not None else None
 
 
@@ -78,7 +78,7 @@ async def test_only_the_button_on_the_pages_own_site_trades_the_code(site):
 class Away(Codes):
     """Codes kept in a database that is away just now."""
 
-    async def holder(self, code: str) -> str | None:
+    async def holder(self, code: str, address: str) -> str | None:
         raise ReversiError("database reversi on db.example: away just now")
 
 

@@ -90,6 +90,10 @@ class ServeConfig:
     fleet_secret: Path | None = None
     # Where players reach this server (host, port), for the hints; None: where each one did.
     public_address: tuple[str, int] | None = None
+    # The page's port (--web-port): a page that takes nothing of its game's output for
+    # this long is let go, and a connection that sends no whole request in this long.
+    page_unwritable: float = 30.0
+    page_header_timeout: float = 10.0
 
     @property
     def host_key_path(self) -> Path:

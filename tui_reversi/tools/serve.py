@@ -237,6 +237,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     # For tests and benchmarks: what each session runs instead of the game.
     parser.add_argument("--game-command", metavar="COMMAND", help=argparse.SUPPRESS)
+    # For tests: the page's patience with a page that takes nothing, and with a
+    # connection that sends no request (seconds).
+    parser.add_argument("--web-unwritable-limit", type=duration, help=argparse.SUPPRESS)
+    parser.add_argument("--web-header-timeout", type=duration, help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -314,6 +318,8 @@ def _config(args: argparse.Namespace):
         fleet_secret=args.fleet_secret.expanduser().absolute() if args.fleet_secret else None,
         public_address=public_address,
         game_command=game_command or ServeConfig.game_command,
+        page_unwritable=args.web_unwritable_limit or ServeConfig.page_unwritable,
+        page_header_timeout=args.web_header_timeout or ServeConfig.page_header_timeout,
     )
 
 
@@ -398,7 +404,9 @@ async def _serve(config, web_port: int | None = None, behind_proxy: bool = False
             raise
     _announce(arcade)
     if page is not None:
-        print(f"tui-reversi serve: the page at {page.address} (guests play in a browser)")
+        print(
+            f"tui-reversi serve: the page at {page.address} (guests play in a browser)", flush=True
+        )
     try:
         await stop.wait()
     finally:
@@ -418,28 +426,16 @@ async def _serve(config, web_port: int | None = None, behind_proxy: bool = False
 
 
 async def _serve_page(arcade, port: int, behind_proxy: bool):
-    """The browser page beside the SSH port: each visitor is one more of the hall's terminals."""
+    """The browser page beside the SSH port: each visitor is one more of the hall's
+    terminals, at the edge's door (server/edge/browser.py)."""
     from ..core import ReversiError
     from ..screens.too_small import MIN_HEIGHT, MIN_WIDTH
     from ..server.config import ServeError
-    from ..server.edge.browser import BrowserVisitor
+    from ..server.edge.browser import page_config
     from ..web import page_address
-    from ..web.page import PageConfig, start_page
+    from ..web.page import start_page
 
-    config = PageConfig(
-        visitor=lambda visit: BrowserVisitor(
-            arcade,
-            visit.address,
-            visit.host,
-            visit.play,
-            visit.send,
-            visit.close,
-            visit.browser_pass,
-        ),
-        binding=arcade.browser_passes,
-        least_size=(MIN_WIDTH, MIN_HEIGHT),
-        forwarded=behind_proxy,
-    )
+    config = page_config(arcade, least_size=(MIN_WIDTH, MIN_HEIGHT), forwarded=behind_proxy)
     try:
         page = await start_page(config, arcade.config.host or "0.0.0.0", port)
     except ReversiError as error:

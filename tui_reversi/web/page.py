@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import ipaddress
 import json
 import os
 import socket
@@ -24,6 +25,14 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..core import ReversiError
 from . import PASS_COOKIE, PASS_COOKIE_AGE, page_address
+from .page_guard import (
+    KEEPALIVE_TIMEOUT,
+    MAX_HEADERS,
+    MAX_LINE,
+    GuardedSite,
+    SocketGuard,
+    SocketLimits,
+)
 from .visitor import Visitor
 
 STATIC = Path(textual_serve.__file__).parent / "static"
@@ -33,6 +42,12 @@ LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 # The terminal's size a visitor's page asks for, where it asks for nothing sensible.
 DEFAULT_SIZE = (80, 24)
 LARGEST_SIZE = 1000
+# The largest message a page may send (a paste is one): past it the socket is closed.
+LARGEST_MESSAGE = 1 << 20
+
+
+class PageRefusal(ReversiError):
+    """Why a request from a page is not answered, in a sentence for the page."""
 
 
 class PageVisitor(Protocol):
@@ -42,6 +57,14 @@ class PageVisitor(Protocol):
     @property
     def pid(self) -> int | None: ...
     async def start(self, width: int, height: int) -> None: ...
+    async def arrived(self) -> bool:
+        """A message from the page has come, not yet read: charged to its budget
+        (waiting out a hold first, so a flood waits in its socket); False if it
+        is to be dropped unread."""
+
+    def pinged(self) -> bool:
+        """A ping from the page: True if it may be answered."""
+
     async def send_bytes(self, data: bytes) -> bool: ...
     async def set_terminal_size(self, width: int, height: int) -> None: ...
     async def blur(self) -> None: ...
@@ -57,19 +80,24 @@ class Binding(Protocol):
     def lifetime(self) -> str:
         """How long a bound browser stays bound without being played in ('30 days')."""
 
-    async def holder(self, code: str) -> str | None:
+    async def holder(self, code: str, address: str) -> str | None:
         """The name `code` binds a browser to, if it is current; nothing is spent.
-        ReversiError (one sentence) if the codes cannot be asked now."""
+        A code that is not current counts as a wrong guess from `address`:
+        PageRefusal once it has guessed wrong too often; ReversiError (one
+        sentence) if the codes cannot be asked now."""
 
-    async def trade(self, code: str) -> str | None:
+    async def trade(self, code: str, address: str) -> str | None:
         """The pass (PASS_COOKIE's value) `code` is traded for, the code spent; None
-        if it is not current. ReversiError (one sentence) if it cannot be done now."""
+        if it is not current (a wrong guess from `address`). PageRefusal once the
+        address has guessed wrong too often; ReversiError (one sentence) if it
+        cannot be done now."""
 
 
 class Visit(NamedTuple):
     """Who is visiting: their address, the host name they reached the page at, what
     the page asked to play (`?play=`, the words after `ssh host`), how to reach
-    their page, and the pass their browser shows (PASS_COOKIE), if any."""
+    their page (and let it go at once), and the pass their browser shows
+    (PASS_COOKIE), if any."""
 
     address: str
     host: str
@@ -77,6 +105,7 @@ class Visit(NamedTuple):
     send: Callable[[bytes], Awaitable[object]]
     close: Callable[[], Awaitable[None]]
     browser_pass: str | None
+    abort: Callable[[], None]
 
 
 @dataclass
@@ -84,31 +113,38 @@ class PageConfig:
     """What the page serves: the game's command line (and environment) each
     visitor's process runs, or `visitor` making each visitor's game another way;
     the page's title, the least terminal the app needs, which Host names are
-    answered (None: any), and whether a visitor's address is the one the
-    reverse proxy in front says (X-Forwarded-For)."""
+    answered (None: any; with `ip_hosts`, any IP address too), and whether a
+    visitor's address is the one the reverse proxy in front says (X-Forwarded-For)."""
 
     argv: Sequence[str] = ()
     environment: Mapping[str, str] = field(default_factory=dict)
     title: str = "tui-reversi"
     least_size: tuple[int, int] = DEFAULT_SIZE
     hosts: frozenset[str] | None = None
+    ip_hosts: bool = False
     visitor: Callable[[Visit], PageVisitor] | None = None
     forwarded: bool = False
     # A public server's one-time codes (`?code=`) that bind a browser; None: not one.
     binding: Binding | None = None
+    # A public server's: why a page's socket from an address may not open now, or None.
+    socket_refusal: Callable[[str], str | None] | None = None
+    # How many connections the port holds, per address and in all.
+    sockets: SocketLimits = field(default_factory=SocketLimits)
 
 
 _PAGE = Template(files(__package__).joinpath("page.html").read_text("utf-8"))
 _BIND = Template(files(__package__).joinpath("bind.html").read_text("utf-8"))
 _CONFIG = web.AppKey("config", PageConfig)
 _VISITORS = web.AppKey("visitors", dict)  # PageVisitor -> its page's socket
+_GUARD = web.AppKey("guard", SocketGuard)
 
 
 def page_application(config: PageConfig) -> web.Application:
     """The aiohttp application serving the page; its shutdown ends every visitor's game."""
-    app = web.Application(middlewares=[_host_check])
+    app = web.Application(middlewares=[_request_began, _host_check])
     app[_CONFIG] = config
     app[_VISITORS] = {}
+    app[_GUARD] = SocketGuard(config.sockets)
     app.add_routes(
         [
             web.get("/", _index),
@@ -128,11 +164,37 @@ def visitor_pids(app: web.Application) -> list[int]:
 
 
 @web.middleware
+async def _request_began(request: web.Request, handler):
+    request.app[_GUARD].request_began(request.transport)
+    return await handler(request)
+
+
+@web.middleware
 async def _host_check(request: web.Request, handler):
-    hosts = request.app[_CONFIG].hosts
-    if hosts is not None and _host_name(request.host) not in hosts:
+    config = request.app[_CONFIG]
+    if config.hosts is not None and not _answered(_host_name(request.host), config):
         raise web.HTTPMisdirectedRequest(text="This server answers on its own address only.\n")
     return await handler(request)
+
+
+def _answered(host: str, config: PageConfig) -> bool:
+    """Whether the page answers under the Host name `host`."""
+    if config.hosts is None or host in config.hosts:
+        return True
+    if not config.ip_hosts:
+        return False
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def bound_names(host: str) -> frozenset[str]:
+    """The Host names of an address the page is bound to: itself, unless it is
+    every address of the machine (0.0.0.0, ::), which has no one name."""
+    name = host.strip("[]").lower()
+    return frozenset() if name in ("", "0.0.0.0", "::") else frozenset({name})
 
 
 def _host_name(host: str) -> str:
@@ -185,18 +247,23 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
         # Another site's page in the player's browser must not drive the game.
         raise web.HTTPForbidden(text="The game answers its own page only.\n")
     config = request.app[_CONFIG]
-    page_socket = web.WebSocketResponse(heartbeat=15)
+    address = _address(request, config)
+    refusal = config.socket_refusal(address) if config.socket_refusal is not None else None
+    if refusal is not None:
+        raise web.HTTPTooManyRequests(text=f"{refusal}\n")
+    page_socket = web.WebSocketResponse(heartbeat=15, max_msg_size=LARGEST_MESSAGE)
     await page_socket.prepare(request)
     visitor: PageVisitor
     if config.visitor is not None:
         play = request.match_info.get("play", "")
         visit = Visit(
-            _address(request, config),
+            address,
             _host_name(request.host),
             play,
             page_socket.send_bytes,
             partial(_close, page_socket),
             request.cookies.get(PASS_COOKIE),
+            partial(_abort, request),
         )
         visitor = config.visitor(visit)
     else:
@@ -224,7 +291,9 @@ async def _binding_page(request: web.Request, binding: Binding, code: str) -> we
     this browser to, with a button (a POST, _bind) and Cancel. Nothing is spent here,
     so a link alone binds no one's browser to another name (login CSRF)."""
     try:
-        name = await binding.holder(code)
+        name = await binding.holder(code, _address(request, request.app[_CONFIG]))
+    except PageRefusal as refusal:
+        raise web.HTTPTooManyRequests(text=f"{refusal}\n") from None
     except ReversiError:
         raise web.HTTPServiceUnavailable(text=_NOT_NOW) from None
     if name is None:
@@ -251,8 +320,14 @@ async def _bind(request: web.Request) -> web.Response:
         raise web.HTTPForbidden(text="A browser is bound from this server's own page only.\n")
     form = await request.post()
     code = form.get("code")
+    address = _address(request, request.app[_CONFIG])
     try:
-        browser_pass = await binding.trade(code[:CODE_LENGTH]) if isinstance(code, str) else None
+        if isinstance(code, str):
+            browser_pass = await binding.trade(code[:CODE_LENGTH], address)
+        else:
+            browser_pass = None
+    except PageRefusal as refusal:
+        raise web.HTTPTooManyRequests(text=f"{refusal}\n") from None
     except ReversiError:
         raise web.HTTPServiceUnavailable(text=_NOT_NOW) from None
     if browser_pass is None:
@@ -294,6 +369,13 @@ async def _close(page_socket: web.WebSocketResponse) -> None:
     await page_socket.close()
 
 
+def _abort(request: web.Request) -> None:
+    """Let the page's connection go at once (a page that takes nothing: a close
+    would wait on it too)."""
+    if request.transport is not None:
+        request.transport.abort()
+
+
 def _size(request: web.Request) -> tuple[int, int]:
     size = []
     for name, default in zip(("width", "height"), DEFAULT_SIZE, strict=True):
@@ -308,7 +390,7 @@ def _size(request: web.Request) -> tuple[int, int]:
 async def _relay(page_socket: web.WebSocketResponse, visitor: PageVisitor) -> None:
     """The page's messages to the game, until the page goes (or the game closes it)."""
     async for message in page_socket:
-        if message.type != WSMsgType.TEXT:
+        if not await visitor.arrived() or message.type != WSMsgType.TEXT:
             continue
         try:
             kind, data = json.loads(message.data)
@@ -321,8 +403,9 @@ async def _relay(page_socket: web.WebSocketResponse, visitor: PageVisitor) -> No
                 width, height = int(data["width"]), int(data["height"])
                 if 1 <= width <= LARGEST_SIZE and 1 <= height <= LARGEST_SIZE:
                     await visitor.set_terminal_size(width, height)
-        elif kind == "ping":
-            await page_socket.send_json(["pong", data])
+        elif kind == "ping" and isinstance(data, str) and visitor.pinged():
+            with contextlib.suppress(ConnectionError):  # (the page is going: no answer)
+                await page_socket.send_json(["pong", data[:32]])
         elif kind == "blur":
             await visitor.blur()
         elif kind == "focus":
@@ -370,9 +453,17 @@ async def start_page(config: PageConfig, host: str, port: int) -> PageSite:
         reason = os.strerror(error.errno) if error.errno else str(error)
         raise ReversiError(f"cannot listen on {host} port {port}: {reason}") from None
     app = page_application(config)
-    runner = web.AppRunner(app, handle_signals=False, access_log=None)
+    runner = web.AppRunner(
+        app,
+        handle_signals=False,
+        access_log=None,
+        keepalive_timeout=KEEPALIVE_TIMEOUT,
+        max_line_size=MAX_LINE,
+        max_field_size=MAX_LINE,
+        max_headers=MAX_HEADERS,
+    )
     await runner.setup()
-    site = web.SockSite(runner, sock)
+    site = GuardedSite(runner, sock, app[_GUARD])
     await site.start()
     return PageSite(app, runner, site, sock)
 

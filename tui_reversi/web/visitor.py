@@ -69,6 +69,14 @@ class Visitor(AppService):
         self._stdin = process.stdin
         return process
 
+    async def arrived(self) -> bool:
+        """(A page of the player's own machine: no budget.)"""
+        return True
+
+    def pinged(self) -> bool:
+        """(See arrived.)"""
+        return True
+
     async def run(self) -> None:
         """Relay the game's output to the page; when the game ends (quit, crash),
         close the page's socket so the page says so."""

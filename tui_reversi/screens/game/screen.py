@@ -151,7 +151,15 @@ class GameScreen(Screen[None]):
         yield Static(id="status")
         yield KeyBar()
 
+    @property
+    def closing_down(self) -> bool:
+        """True once the app is ending (hung up, say, while this screen was still
+        mounting): its widgets are going, and nothing is left to set up or fit."""
+        return self.app.return_code is not None
+
     def on_mount(self) -> None:
+        if self.closing_down:
+            return
         self.query_one("#score").border_title = "Score"
         self.query_one("#log").border_title = "Moves"
         self.look.apply()
@@ -177,6 +185,8 @@ class GameScreen(Screen[None]):
             self.app.push_screen(StartProblemsScreen(notes, session.settings_file))
 
     def on_resize(self) -> None:
+        if self.closing_down:
+            return
         self.look.fit_board()
         # (the title's and a notice's narrow forms, or their whole)
         self.call_after_refresh(self.status_line.show_title)

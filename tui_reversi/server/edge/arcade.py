@@ -40,6 +40,7 @@ from ..ledger.store import Store
 from .browser_passes import BrowserPasses
 from .budgets import Budgets
 from .connection import Client, PlayerConnection
+from .descriptors import raise_descriptor_limit
 from .door import PRESSURE_GRACE, Door
 from .event_log import EventLog, tame_library_logs
 from .guessing import PasswordGuesses
@@ -149,11 +150,14 @@ class Arcade:
         self.fleet: Fleet | None = None
         # How games start, in a few words for the banner.
         self.game_start = "as a fresh Python each"
+        # Files this process may open (raised to the hard limit at start).
+        self.descriptors = 1024
 
     async def start(self) -> None:
         """Load or create the host key and start listening; ServeError if that cannot be done."""
         config = self.config
-        tame_library_logs()
+        tame_library_logs(self.events)
+        self.descriptors = raise_descriptor_limit()
         _make_private(config)
         self.host_key, self.host_key_created = load_or_create_host_key(config.host_key_path)
         if config.auth == "keys" and config.authorized_keys is not None:
@@ -322,7 +326,7 @@ class Arcade:
             return
         name = connection.user or ""
         if not self.tables.adjourned_for(name) and remove_folder(self.config.players_dir, name):
-            self.note(f"guest {name} left: its folder is removed")
+            self.note(f"guest {name} left: its folder is removed", connection.address)
 
     @property
     def seats_taken(self) -> int:

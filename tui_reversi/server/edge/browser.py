@@ -4,47 +4,114 @@ so the visitor gets what `ssh host` gives: the same `GameSession` on a pty, the
 server's own game processes (preloaded where SSH's are), counted at the door and
 in the seats as SSH's are, hung up with the server. A browser visitor is a guest
 (unrated, under the guest rules), or the player whose pass it shows
-(browser_passes.py); a server without guests turns a browser without one away."""
+(browser_passes.py); a server without guests turns a browser without one away.
+
+The page's socket is a door like the SSH port (docs/hosting.md, "The page's
+door"): a visit comes in at the page's first message, through the same door,
+seats and session budget as an SSH login, before any name is drawn or game
+started; every message is charged as SSH's packets are, before it is read;
+the game's output waits in a bounded queue, the game paused past it as SSH's
+flow control pauses it; wrong `?code=` guesses cost what wrong key codes do."""
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+from ...web.page import LOOPBACK_NAMES, PageConfig, PageRefusal, Visit, bound_names
+from ...web.page_guard import CONNECTIONS_PER_ADDRESS, SocketLimits
+from ..config import ServeConfig
 from ..hall.ssh_session import GameSession
-from .budgets import FLOODED, InputAllowance
+from .budgets import FLOODED, PAGE_SOCKETS, PINGS, SESSIONS, ConnectionBudget, InputAllowance
+from .descriptors import low_limit_note
+from .guessing import code_failed, code_refusal
 
 if TYPE_CHECKING:
+    from ..ledger.store import Store
     from .arcade import Arcade
 
 # The terminal the page is (xterm.js): 256 colours and true colour, the mouse.
 BROWSER_TERMINAL = "xterm-256color"
 BROWSER_ENVIRONMENT = {"COLORTERM": "truecolor"}
+# The game's output waiting for a page: past HIGH_WATER the game is paused (as
+# SSH's channel pauses it), and it goes on once the queue is down to LOW_WATER.
+HIGH_WATER = 1 << 20
+LOW_WATER = 256 * 1024
+# Why a page that took nothing for ServeConfig.page_unwritable seconds was closed.
+UNWRITABLE = "the page took nothing for too long"
 
 
 class BrowserChannel:
-    """What a `GameSession` writes to, for a page's socket: its bytes in order."""
+    """What a `GameSession` writes to, for a page's socket: its bytes in order,
+    at most HIGH_WATER of them waiting (then the game is paused); a page that
+    takes nothing for `patience` seconds is let go (its socket aborted)."""
 
     def __init__(
-        self, send: Callable[[bytes], Awaitable[object]], close: Callable[[], Awaitable[None]]
+        self,
+        page: tuple[Callable[[bytes], Awaitable[object]], Callable[[], Awaitable[None]]],
+        abort: Callable[[], None],
+        game: GameSession,
+        patience: float,
     ) -> None:
-        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
-        self._send = send
-        self._close = close
+        self._send, self._close = page
+        self._abort = abort
+        self._game = game
+        self._patience = patience
+        self._waiting: collections.deque[bytes] = collections.deque()
+        self._queued = 0  # bytes waiting
+        self._paused = False
+        self._ending = False
+        self._wake = asyncio.Event()
+        self.unwritable = False  # it took nothing for `patience` seconds, and was let go
         self.pump = asyncio.create_task(self._pump())
 
     async def _pump(self) -> None:
         # One sender, so frames leave in the order the game wrote them.
-        with contextlib.suppress(ConnectionError, RuntimeError):
-            while (data := await self._queue.get()) is not None:
-                await self._send(data)
-        await self._close()
+        try:
+            await self._send_all()
+        except (ConnectionError, RuntimeError):
+            pass  # (the page went: what was left for it goes with it)
+        finally:
+            self._ending = True
+            self._waiting.clear()
+        if not self.unwritable:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await self._close()
+
+    async def _send_all(self) -> None:
+        """Send what the game writes until it exits (or the page stops taking it)."""
+        while True:
+            if not self._waiting:
+                if self._ending:
+                    break
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            data = self._waiting.popleft()
+            try:
+                await asyncio.wait_for(self._send(data), self._patience)
+            except TimeoutError:
+                self.unwritable = True
+                self._abort()
+                return
+            self._queued -= len(data)
+            if self._paused and self._queued <= LOW_WATER:
+                self._paused = False
+                self._game.resume_writing()
 
     def write(self, data: bytes) -> None:
-        self._queue.put_nowait(bytes(data))
+        if self._ending:
+            return
+        self._waiting.append(bytes(data))
+        self._queued += len(data)
+        self._wake.set()
+        if not self._paused and self._queued > HIGH_WATER:
+            self._paused = True
+            self._game.pause_writing()
 
     def write_stderr(self, data: bytes) -> None:
         self.write(bytes(data).replace(b"\n", b"\r\n"))
@@ -59,10 +126,47 @@ class BrowserChannel:
         """(See pause_reading.)"""
 
     def exit(self, status: int) -> None:
-        self._queue.put_nowait(None)
+        self._ending = True
+        self._wake.set()
 
     def exit_with_signal(self, name: str, *args: object) -> None:
-        self._queue.put_nowait(None)
+        self.exit(0)
+
+    def let_go(self) -> None:
+        """Close the page now: what it has not taken yet is dropped, and a page
+        that takes nothing is not waited for (its socket is aborted)."""
+        self.exit(0)
+        if not self.pump.done():
+            self._waiting.clear()
+            self._abort()
+
+    async def finish(self) -> None:
+        """The page has gone: nothing more is sent, and the pump is over when this returns."""
+        self._ending = True
+        self._waiting.clear()
+        self.pump.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.pump
+
+
+class _ChargedAtTheSocket:
+    """A page's requests as its session sees them: every message was charged as
+    a packet when it came (`BrowserConnection.arrived`), so none is charged twice."""
+
+    def __init__(self, budget: ConnectionBudget) -> None:
+        self._budget = budget
+
+    def packet(self) -> bool:
+        return True
+
+    def window_change(self) -> bool:
+        return self._budget.window_change()
+
+    def window_change_wait(self) -> float:
+        return self._budget.window_change_wait()
+
+    def channel_request(self) -> bool:
+        return self._budget.channel_request()
 
 
 class BrowserConnection:
@@ -85,55 +189,88 @@ class BrowserConnection:
         # The name a hint's `ssh` asks for: a guest's lands as a guest again.
         self.asked = "guest"
         self.guest = True  # (until a pass names the player)
+        self.gone = False  # the page went (or was let go)
         self._channel: BrowserChannel | None = None
-        # (A page's socket is not held as an SSH connection is: what is past a budget
-        # is dropped, and a page that floods too long is ended.)
+        self._held_until = 0.0  # (loop time) its messages are not read before then
         self.budget = arcade.budgets.for_connection(
-            (address, self.peer), lambda: self.user, lambda seconds: None, self._flooded
+            (address, self.peer), lambda: self.user, self._hold, self._flooded
         )
 
     async def come_in(self, browser_pass: str | None) -> str | None:
         """Count the visit in at the door, as the player its pass names or as a
-        guest; a sentence if it may not come in."""
+        guest, before anything is drawn or kept for it; a sentence if it may not
+        come in."""
         arcade = self.arcade
-        name = await arcade.browser_passes.name_of(browser_pass) if browser_pass else None
-        if name is None and arcade.config.auth != "none":
-            return (
-                "this server lets in only its own players: bind this browser to your "
-                "name with  ssh HOST keys web, or play with ssh."
-            )
-        in_use = {c.user for c in arcade.connections if c.authenticated and c.user}
-        user = name or await arcade.accounts.guest_name(in_use)  # (before it is counted in)
         if not arcade.admit(self):
+            self.end_reason = "no room at the door"
             return "the server is full from your address; try again later."
+        name = await arcade.browser_passes.name_of(browser_pass) if browser_pass else None
         self.guest = name is None
-        refusal = arcade.door.room_inside(self.address, guest=self.guest)
+        refusal = self._refusal()
+        if refusal is None:
+            in_use = {c.user for c in arcade.connections if c.authenticated and c.user}
+            self.user = name or await arcade.accounts.guest_name(in_use)
+            if self.gone:  # (it went while the store was asked)
+                refusal = "the page has gone."
         if refusal is not None:
+            self.end_reason = refusal.split(";")[0].rstrip(".").lower()
             arcade.forget(self)
             return refusal
-        self.user = user
         self.asked = name or self.asked
         arcade.door.enter(self.address, guest=self.guest)
         self.authenticated = True
         arcade.log_connect(self)
         return None
 
+    def _refusal(self) -> str | None:
+        """Why this visit, at the door now, may not come in (a sentence), or None."""
+        arcade = self.arcade
+        if self.guest and arcade.config.auth != "none":
+            return (
+                "this server lets in only its own players: bind this browser to your "
+                "name with  ssh HOST keys web, or play with ssh."
+            )
+        refusal = arcade.door.room_inside(self.address, guest=self.guest)
+        if refusal is None and not self.budget.allow(SESSIONS):
+            refusal = "too many sessions from your address; please wait a minute."
+        return refusal
+
     def play(
         self,
         command: str,
         size: tuple[int, int],
-        send: Callable[[bytes], Awaitable[object]],
-        close: Callable[[], Awaitable[None]],
+        page: tuple[Callable[[bytes], Awaitable[object]], Callable[[], Awaitable[None]]],
+        abort: Callable[[], None],
     ) -> GameSession:
         """Start the session the page's terminal is: `command` as after `ssh host`."""
-        self._channel = BrowserChannel(send, close)
-        session = self.session = GameSession(self, InputAllowance(), self.budget)
+        session = self.session = GameSession(
+            self, InputAllowance(), _ChargedAtTheSocket(self.budget)
+        )
+        patience = self.arcade.config.page_unwritable
+        self._channel = BrowserChannel(page, abort, session, patience)
         session.connection_made(self._channel)
         session.pty_requested(BROWSER_TERMINAL, (size[0], size[1], 0, 0), {})
         if command:
             session.exec_requested(command)
         session.session_started()
         return session
+
+    async def arrived(self) -> bool:
+        """A message from the page, charged as one packet before it is read: False
+        to drop it. Past the budget the page is held: nothing more is read from
+        it for a while (what it sends meanwhile waits in its socket)."""
+        allowed = self.budget.packet()
+        wait = self._held_until - asyncio.get_running_loop().time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        return allowed and not self.gone
+
+    def pinged(self) -> bool:
+        return self.budget.allow(PINGS)
+
+    def _hold(self, seconds: float) -> None:
+        now = asyncio.get_running_loop().time()
+        self._held_until = max(self._held_until, now + seconds)
 
     def _flooded(self) -> None:
         self.end(FLOODED, "this page sent far more than anyone types, for too long.")
@@ -150,7 +287,10 @@ class BrowserConnection:
             self._channel.exit(0)
 
     def left(self) -> None:
-        """The page went (closed, reloaded, the network gone)."""
+        """The page went (closed, reloaded, the network gone, or let go)."""
+        self.gone = True
+        if self._channel is not None and self._channel.unwritable:
+            self.end_reason = self.end_reason or UNWRITABLE
         if self.session is not None:
             self.session.connection_lost(None)
         self.end_reason = self.end_reason or "page closed"
@@ -161,37 +301,36 @@ class BrowserConnection:
             self.session.end(reason, message)
         else:
             self.end_reason = self.end_reason or reason
-            self.close()
+            self.session_closed()
 
     def close(self) -> None:
+        """Close the page now, whatever it has not taken yet (the server is stopping)."""
         if self._channel is not None:
-            self._channel.exit(0)
+            self._channel.let_go()
 
     async def wait_closed(self) -> None:
         if self._channel is not None:
-            await self._channel.pump
+            await asyncio.shield(self._channel.pump)
+
+    async def finish(self) -> None:
+        """Nothing more goes to the page; its pump is over."""
+        if self._channel is not None:
+            await self._channel.finish()
 
 
 class BrowserVisitor:
     """The page server's visitor (tui_reversi/web/page.py's `PageVisitor`) for a
-    public server: the page's socket bridged to a `BrowserConnection`."""
+    public server: the page's socket bridged to a `BrowserConnection`, whose
+    visit begins at the page's first message (textual-serve's page sends its
+    size at once): a socket opened and closed without one costs no name, no row
+    in the store and no game."""
 
-    def __init__(
-        self,
-        arcade: Arcade,
-        address: str,
-        reached: str,
-        command: str,
-        send: Callable[[bytes], Awaitable[object]],
-        close: Callable[[], Awaitable[None]],
-        browser_pass: str | None = None,
-    ) -> None:
-        self._connection = BrowserConnection(arcade, address, reached)
-        self._pass = browser_pass
-        self._command = command
-        self._send = send
-        self._close = close
+    def __init__(self, arcade: Arcade, visit: Visit) -> None:
+        self._connection = BrowserConnection(arcade, visit.address, visit.host)
+        self._visit = visit
+        self._size = (80, 24)
         self._came_in = False
+        self._refused = False
 
     @property
     def pid(self) -> int | None:
@@ -200,13 +339,31 @@ class BrowserVisitor:
         return self._connection.game_pid if session is not None and session.task else None
 
     async def start(self, width: int, height: int) -> None:
-        refusal = await self._connection.come_in(self._pass)
+        self._size = (width, height)
+
+    async def arrived(self) -> bool:
+        if self._refused:
+            return False
+        if not self._came_in:
+            await self._come_in()
+            if self._refused:
+                return False
+        return await self._connection.arrived()
+
+    async def _come_in(self) -> None:
+        visit = self._visit
+        refusal = await self._connection.come_in(visit.browser_pass)
         if refusal is not None:
-            await self._send(f"tui-reversi: {refusal}\r\n".encode())
-            await self._close()
+            self._refused = True
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await visit.send(f"tui-reversi: {refusal}\r\n".encode())
+                await visit.close()
             return
         self._came_in = True
-        self._connection.play(self._command, (width, height), self._send, self._close)
+        self._connection.play(visit.play, self._size, (visit.send, visit.close), visit.abort)
+
+    def pinged(self) -> bool:
+        return self._came_in and self._connection.pinged()
 
     async def send_bytes(self, data: bytes) -> bool:
         session = self._connection.session
@@ -226,7 +383,9 @@ class BrowserVisitor:
         """(See blur.)"""
 
     async def stop(self) -> None:
-        """The page went: the game is hung up as for a dropped SSH connection."""
+        """The page went: the game is hung up as for a dropped SSH connection, and
+        nothing of the visit is left running."""
+        self._connection.gone = True  # (a visit still coming in goes no further)
         if not self._came_in:
             return
         self._came_in = False
@@ -234,3 +393,94 @@ class BrowserVisitor:
         session = self._connection.session
         if session is not None and session.task is not None:
             await asyncio.shield(session.task)
+        await self._connection.finish()
+
+
+class GuardedBinding:
+    """The page's `?code=` (web/page.py's `Binding`): the browser passes' codes,
+    each wrong one counted against the address that tried it (guessing.py: the
+    same count as wrong key codes, kept in the store), and PageRefusal once it
+    has guessed wrong too often, before the code is even looked at."""
+
+    def __init__(self, arcade: Arcade) -> None:
+        self._arcade = arcade
+
+    @property
+    def lifetime(self) -> str:
+        return self._arcade.browser_passes.lifetime
+
+    async def holder(self, code: str, address: str) -> str | None:
+        await self._refuse_if_spent(address)
+        name = await self._arcade.browser_passes.holder(code)
+        if name is None:
+            await code_failed(self._store, None, address)
+        return name
+
+    async def trade(self, code: str, address: str) -> str | None:
+        await self._refuse_if_spent(address)
+        browser_pass = await self._arcade.browser_passes.trade(code)
+        if browser_pass is None:
+            await code_failed(self._store, None, address)
+        return browser_pass
+
+    @property
+    def _store(self) -> Store:
+        store = self._arcade.archive
+        assert store is not None, "the store is open before the page is served"
+        return store
+
+    async def _refuse_if_spent(self, address: str) -> None:
+        refusal = await code_refusal(self._store, None, address)
+        if refusal is not None:
+            raise PageRefusal(refusal)
+
+
+def page_hosts(arcade: Arcade) -> frozenset[str]:
+    """The Host names the page answers: --public-address's host, the address it is
+    bound to, and this machine's loopback names (a DNS-rebinding site's name is
+    none of them: a page of its own cannot drive a game here)."""
+    config = arcade.config
+    hosts = set(bound_names(config.host)) | LOOPBACK_NAMES
+    if config.public_address is not None:
+        hosts.add(config.public_address[0].strip("[]").lower())
+    return frozenset(hosts)
+
+
+def page_sockets(config: ServeConfig, *, forwarded: bool, descriptors: int) -> SocketLimits:
+    """The page port's connections: a quarter of the descriptors in all, and
+    CONNECTIONS_PER_ADDRESS per address, unless a proxy in front has them all
+    come from its own address (it guards its port; the budgets here still count
+    each visitor's own, from X-Forwarded-For)."""
+    total = max(16, descriptors // 4)
+    per_address = total if forwarded else CONNECTIONS_PER_ADDRESS
+    return SocketLimits(per_address, total, config.page_header_timeout)
+
+
+def page_config(arcade: Arcade, *, least_size: tuple[int, int], forwarded: bool) -> PageConfig:
+    """What a public server's page is: each visitor a `BrowserVisitor` at the
+    edge's door, the code trade counted as guessing, the page's sockets under the
+    budgets (`page_sockets`), its hosts only (`page_hosts`)."""
+    if (low := low_limit_note(arcade.descriptors)) is not None:
+        arcade.note(low)
+    if not bound_names(arcade.config.host) and arcade.config.public_address is None:
+        arcade.note(
+            "the page answers at this machine's IP addresses and localhost only: give "
+            "--public-address NAME:PORT for the name browsers reach it at"
+        )
+
+    def socket_refusal(address: str) -> str | None:
+        if arcade.budgets.address_bucket(PAGE_SOCKETS, address).take():
+            return None
+        return "too many pages opened from your address; wait a few seconds."
+
+    return PageConfig(
+        visitor=lambda visit: BrowserVisitor(arcade, visit),
+        binding=GuardedBinding(arcade),
+        socket_refusal=socket_refusal,
+        sockets=page_sockets(arcade.config, forwarded=forwarded, descriptors=arcade.descriptors),
+        hosts=page_hosts(arcade),
+        # Bound to every address with no public one named: reached at any of them.
+        ip_hosts=not bound_names(arcade.config.host) and arcade.config.public_address is None,
+        least_size=least_size,
+        forwarded=forwarded,
+    )

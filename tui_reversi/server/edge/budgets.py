@@ -7,6 +7,8 @@ flood waits in its own TCP buffers and costs this process nothing.
 `InputAllowance` is the bytes a game is given (a paste of megabytes costs the
 game and the server nothing); `ConnectionBudget` is one connection's count
 of everything else (packets, window changes, channel requests, sessions).
+A browser page's connection (browser.py) has the same: each of its socket's
+messages is a packet, and its pings and sockets have budgets of their own.
 """
 
 from __future__ import annotations
@@ -83,6 +85,12 @@ WINDOW_CHANGES = Budget(Rate(10, 2), Rate(20, 4), "window changes")
 CHANNEL_REQUESTS = Budget(Rate(20, 1), Rate(60, 3), "channel requests")
 # Sessions (a game, `lobby`, `keys`...) started from one address.
 SESSIONS = Budget(Rate(2, 0.1), Rate(60, 1), "sessions")
+
+# A browser page's pings (its page sends one as it opens): answered within this budget only.
+PINGS = Budget(Rate(4, 0.5), Rate(8, 1), "pings")
+# Page sockets (websocket upgrades) opened from one address: a page opens one, a
+# reload another. (Only per_address applies: each opening is a connection of its own.)
+PAGE_SOCKETS = Budget(Rate(1, 1), Rate(10, 1), "page sockets")
 
 # A connection past its packet budget is not read for this long at the least,
 # twice as long each time it is over again within a burst, up to HOLD_AT_MOST.

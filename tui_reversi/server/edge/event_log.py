@@ -158,16 +158,44 @@ class _ClientTextAsData(logging.Filter):
         if record.exc_info:
             text += "\n" + logging.Formatter().formatException(record.exc_info)
             record.exc_info = record.exc_text = None
+        record.whole_text = text  # (for _AsEvents, which escapes it itself)
         record.msg, record.args = log_value(text, LINE_LENGTH - 100), None
         return True
 
 
-def tame_library_logs() -> None:
+class _AsEvents(logging.Handler):
+    """A library's log record as an event of the server's log (`library`), not
+    raw text: asyncio's "Task was destroyed", aiohttp's errors."""
+
+    def __init__(self, events: EventLog) -> None:
+        super().__init__(logging.WARNING)
+        self.events = events
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = getattr(record, "whole_text", None)
+        if text is None:  # (a record of a library's child logger: no filter has seen it)
+            text = record.getMessage()
+            if record.exc_info:
+                text += "\n" + logging.Formatter().formatException(record.exc_info)
+        self.events.write("library", logger=record.name, level=record.levelname.lower(), text=text)
+
+
+# The libraries whose records reach the log.
+_LIBRARIES = ("asyncssh", "asyncio", "aiohttp")
+
+
+def tame_library_logs(events: EventLog | None = None) -> None:
     """asyncssh logs client text (disconnect reasons, user names) at INFO and
     DEBUG: not at all from this server, and whatever it logs at WARNING or
-    above (and asyncio's errors) goes out escaped as `log_value` does."""
-    asyncssh_logger = logging.getLogger("asyncssh")
-    asyncssh_logger.setLevel(logging.WARNING)
-    for logger in (asyncssh_logger, logging.getLogger("asyncio")):
+    above (and asyncio's and aiohttp's errors) goes out escaped as `log_value`
+    does; with `events`, as `library` events of that log, one a record."""
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    for name in _LIBRARIES:
+        logger = logging.getLogger(name)
         if not any(isinstance(f, _ClientTextAsData) for f in logger.filters):
             logger.addFilter(_ClientTextAsData())
+        for handler in [h for h in logger.handlers if isinstance(h, _AsEvents)]:
+            logger.removeHandler(handler)  # (a server started before in this process)
+        if events is not None:
+            logger.addHandler(_AsEvents(events))
+        logger.propagate = events is None  # (with events: not again, raw, by the last resort)

@@ -14,7 +14,9 @@ come, so a guess the client cancels by sending the next is never compared.
 Wrong tries at a key code (`keys add CODE`) count against the key that tries
 and its address, never against the code: CODE_TRIES_PER_KEY wrong ones from a
 key, or CODE_TRIES_PER_ADDRESS from an address, and it may try no more until
-CODE_LIFETIME has passed since its last.
+CODE_LIFETIME has passed since its last. A browser's tries at a `keys web`
+code (the page's `?code=`) come with no key: they count against the address,
+in the same count.
 """
 
 from __future__ import annotations
@@ -129,16 +131,16 @@ class PasswordGuesses:
         return await self.ledger.change_penalties(subjects, change)
 
 
-async def code_refusal(ledger: PenaltyLedger, key: str, address: str) -> str | None:
-    """Why this key may not try a key code now (a sentence), or None if it may."""
+async def code_refusal(ledger: PenaltyLedger, key: str | None, address: str) -> str | None:
+    """Why this key (None: a browser) may not try a code now (a sentence), or None if it may."""
     now = time.time()
-    subjects = [("code-key", key), ("code-address", address)]
+    subjects = _code_subjects(key, address)
+    most = {"code-key": CODE_TRIES_PER_KEY, "code-address": CODE_TRIES_PER_ADDRESS}
 
     def spent(held: dict[Subject, Penalty]) -> bool:
-        key_tries, address_tries = (forgiven(held[s], now, CODE_LIFETIME) for s in subjects)
-        return (
-            key_tries.failures >= CODE_TRIES_PER_KEY
-            or address_tries.failures >= CODE_TRIES_PER_ADDRESS
+        return any(
+            forgiven(held[subject], now, CODE_LIFETIME).failures >= most[subject[0]]
+            for subject in subjects
         )
 
     if await ledger.change_penalties(subjects, spent):
@@ -146,8 +148,8 @@ async def code_refusal(ledger: PenaltyLedger, key: str, address: str) -> str | N
     return None
 
 
-async def code_failed(ledger: PenaltyLedger, key: str, address: str) -> None:
-    """A wrong code from this key and address: counted against both."""
+async def code_failed(ledger: PenaltyLedger, key: str | None, address: str) -> None:
+    """A wrong code from this key (None: a browser) and address: counted against both."""
     now = time.time()
 
     def count(held: dict[Subject, Penalty]) -> None:
@@ -155,4 +157,9 @@ async def code_failed(ledger: PenaltyLedger, key: str, address: str) -> None:
             forgiven(penalty, now, CODE_LIFETIME).failures += 1
             penalty.last_failure = now
 
-    await ledger.change_penalties([("code-key", key), ("code-address", address)], count)
+    await ledger.change_penalties(_code_subjects(key, address), count)
+
+
+def _code_subjects(key: str | None, address: str) -> list[Subject]:
+    keyed: list[Subject] = [("code-key", key)] if key is not None else []
+    return [*keyed, ("code-address", address)]
