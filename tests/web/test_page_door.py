@@ -237,3 +237,26 @@ async def test_the_page_answers_the_hosts_the_server_is_reached_by_only(served):
         ]:
             async with browser.get(page, headers={"Host": host}) as answer:
                 assert answer.status == status, host
+
+
+async def test_a_guest_at_a_keys_only_server_is_told_the_real_ssh_command(served, tmp_path):
+    """The refusal said "ssh HOST keys web", with a HOST nobody can type."""
+    keys = tmp_path / "authorized_keys"
+    keys.write_text(key_of("alice").export_public_key().decode())
+    server = served(
+        "--auth", "keys", "--authorized-keys", str(keys),
+        "--public-address", "games.example.org:2022",
+    )  # fmt: skip
+    page = f"http://127.0.0.1:{server.page_port}"
+    said = b""
+    async with (
+        aiohttp.ClientSession() as browser,
+        browser.ws_connect(f"{page}/ws?width=80&height=24", headers={"Origin": page}) as tab,
+    ):
+        await tab.send_str('["resize", {"width": 80, "height": 24}]')
+        async for answer in tab:
+            if answer.type == aiohttp.WSMsgType.BINARY:
+                said += answer.data
+    text = said.decode()
+    assert "lets in only its own players" in text
+    assert "ssh -p 2022 games.example.org keys web" in text and "HOST" not in text

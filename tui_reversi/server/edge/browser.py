@@ -22,6 +22,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+from ...net.ssh_command import ssh_command
 from ...web.page import LOOPBACK_NAMES, PageConfig, PageRefusal, Visit, bound_names
 from ...web.page_guard import CONNECTIONS_PER_ADDRESS, SocketLimits
 from ..config import ServeConfig
@@ -196,6 +197,11 @@ class BrowserConnection:
             (address, self.peer), lambda: self.user, self._hold, self._flooded
         )
 
+    def _ssh(self) -> str:
+        """'ssh -p 2222 games.example.org': how this visitor reaches the server's SSH."""
+        host, port = self.arcade.config.address_for(self.ssh_connection)
+        return ssh_command(host, port, terminal=False)
+
     async def come_in(self, browser_pass: str | None) -> str | None:
         """Count the visit in at the door, as the player its pass names or as a
         guest, before anything is drawn or kept for it; a sentence if it may not
@@ -228,7 +234,7 @@ class BrowserConnection:
         if self.guest and arcade.config.auth != "none":
             return (
                 "this server lets in only its own players: bind this browser to your "
-                "name with  ssh HOST keys web, or play with ssh."
+                f"name with  {self._ssh()} keys web, or play with ssh."
             )
         refusal = arcade.door.room_inside(self.address, guest=self.guest)
         if refusal is None and not self.budget.allow(SESSIONS):
@@ -277,7 +283,7 @@ class BrowserConnection:
         self.end_reason = FLOODED
 
     async def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
-        return ["tui-reversi: keys are looked after over ssh (ssh HOST keys)."], 1
+        return [f"tui-reversi: keys are looked after over ssh ({self._ssh()} keys)."], 1
 
     async def let_in(self) -> bool:
         return self.authenticated  # (come_in settled it before the session began)
