@@ -43,6 +43,23 @@ def test_a_click_on_a_legal_square_plays_it_and_the_computer_answers(browser, pa
     assert hosts == {"127.0.0.1"}, terminal.requests
 
 
+def test_the_page_takes_the_keyboard_when_it_loads_and_after_a_click_anywhere(browser, page_server):
+    context, page, terminal = open_page(browser, page_server.address, DESKTOP)
+    try:
+        page.keyboard.type("f5")  # no click first
+        terminal.wait_for(lambda text: terminal.moves_played(1) and " 1 f5" in text, "f5 played")
+        keys = "document.activeElement.classList.contains('xterm-helper-textarea')"
+        assert page.evaluate(keys)
+        page.evaluate("document.activeElement.blur()")  # (as after a click on another window)
+        assert not page.evaluate(keys)
+        page.mouse.click(DESKTOP["width"] - 2, DESKTOP["height"] - 2)  # the page's corner
+        assert page.evaluate(keys)
+        page.keyboard.type("?")
+        terminal.wait_for(lambda text: "Keys" in text, "the help, opened from the keyboard")
+    finally:
+        context.close()
+
+
 def test_on_a_phone_the_board_takes_the_width_and_taps_play(browser, page_server):
     context, page, terminal = open_page(browser, page_server.address, PHONE, phone=True)
     try:
