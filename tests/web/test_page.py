@@ -60,6 +60,21 @@ def test_the_page_takes_the_keyboard_when_it_loads_and_after_a_click_anywhere(br
         context.close()
 
 
+def test_white_discs_are_drawn_as_solid_as_black_ones_in_their_own_colour(browser, page_server):
+    # A hollow white disc read as a zero on the page: both are solid, told apart by colour.
+    context, _page, terminal = open_page(browser, page_server.address, DESKTOP)
+    try:
+        discs = {}
+        for square in ("d4", "e4"):  # White's and Black's at the start
+            row, column = terminal.square_cell(square)
+            cells = [terminal.screen.buffer[row][x] for x in range(column - 2, column + 3)]
+            discs[square] = ("".join(cell.data for cell in cells), {cell.fg for cell in cells})
+        assert discs["d4"][0] == discs["e4"][0] and "█" in discs["d4"][0], discs
+        assert discs["d4"][1] != discs["e4"][1], discs
+    finally:
+        context.close()
+
+
 def test_on_a_phone_the_board_takes_the_width_and_taps_play(browser, page_server):
     context, page, terminal = open_page(browser, page_server.address, PHONE, phone=True)
     try:
