@@ -71,8 +71,11 @@ def profile_rows(profile: Profile, hint: str) -> list[Row]:
         (None, f"Record: {standing.record}{seen}"),
     ]
     if profile.history:
-        low, high = round(min(profile.history)), round(max(profile.history))
-        history = f"{sparkline(profile.history)}  ({low} to {high})"
+        # From the rating before the first of these games to today's, in that
+        # order: 1516 then 1507 from 1500 reads "from 1500 to 1507", not a range.
+        ratings = (profile.start, *profile.history)
+        first, last = round(ratings[0]), round(ratings[-1])
+        history = f"{sparkline(ratings)}  (from {first} to {last})"
         rows.append((None, f"Rating over the last {_rated_games(len(profile.history))}: {history}"))
     if profile.opponents:
         rows.append((None, "Against the opponents most played:"))
