@@ -9,10 +9,13 @@ import re
 import pytest
 from rich.console import Console
 
+from tui_reversi.core import Color, Game
 from tui_reversi.players.analysis import GameAnalysis, analyse_game
 from tui_reversi.players.base import Limit
 from tui_reversi.screens.game import GameScreen
 from tui_reversi.widgets.analysis_panel import summary_text
+
+from .test_at_table import at_table, wait_for  # noqa: F401 (a fixture)
 
 SIZES = [(80, 24), (60, 21)]
 # A whole game (random moves, so the analysis finds much to say).
@@ -71,3 +74,27 @@ async def test_after_an_analysis_the_moves_keep_their_room_and_the_summary_its_s
         assert shown.startswith(" ".join(said[: len(said) - len(left_out)]))
         if left_out and size == (80, 24):
             assert shown.endswith("(more with g Graph)"), shown
+
+
+# (tables.py's words when a relayed game's node goes quiet)
+CUT_OFF = (
+    "bob cannot be heard (the server lost its database): the game is adjourned until bob is back."
+)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_table_s_news_longer_than_the_line_wraps_whole(at_table, size):  # noqa: F811
+    app, server = at_table(Color.WHITE, game=Game.from_transcript("d3"))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        server.say(f"adjourned {CUT_OFF}")
+        await wait_for(pilot, lambda: "cannot be heard" in " ".join(screen_lines(app)), "the news")
+        await pilot.pause()
+        lines = screen_lines(app)
+        keys = len(lines) - 1  # the key bar's line
+        said = [line.strip() for line in lines[:keys] if line.strip()]
+        start = next(i for i, line in enumerate(said) if line.startswith("bob cannot be heard"))
+        assert " ".join(said[start:]) == CUT_OFF, "\n".join(lines)
+        if size == (80, 24):  # room to spare: the board stays whole
+            assert any("└───┴" in line for line in lines), "\n".join(lines)
+        assert "Help" in lines[keys]  # the key bar stays

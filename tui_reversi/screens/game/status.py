@@ -142,8 +142,9 @@ def advice(
 
 
 def notice(text: str, spell: Spell) -> Content:
-    """A one-line message for the status line, in bold."""
-    return Content.from_markup("[b]$text[/b]", text=f" {spell(text)}")
+    """A message for the status line, in bold (its margin is the line's own,
+    so that a second line of it lines up with the first)."""
+    return Content.from_markup("[b]$text[/b]", text=spell(text))
 
 
 def _where(game: Game, ply: int) -> str:

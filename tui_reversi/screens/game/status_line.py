@@ -87,6 +87,9 @@ class StatusLine:
             width = line.content_size.width  # (0 before the first layout)
             line.update(narrow if narrow is not None and 0 < width < text.cell_length else text)
             line.set_class(error, "-error")
+            # A message too long for the line wraps whole onto a second (or
+            # third), above the key bar, rather than end in an ellipsis.
+            line.add_class("-message")
         else:
             review_ply = screen.review.ply
             review = None if review_ply is None else screen.analysis.review_line(review_ply)
@@ -101,4 +104,4 @@ class StatusLine:
                     at_table=screen.table.link is not None,
                 )
             )
-            line.remove_class("-error")
+            line.remove_class("-error", "-message")
