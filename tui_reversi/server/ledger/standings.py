@@ -21,8 +21,9 @@ from ...storage import SavedGame
 from ...storage.ggf import export_ggf
 from .ratings import FIRST_RATING, PROVISIONAL_GAMES, provisional, shown_rating
 
-# How many of a player's latest rated games their rating history shows.
-HISTORY_GAMES = 60
+# How many of a player's latest rated games their rating history shows (its
+# sparkline, one mark more, fits the lobby at 60 columns).
+HISTORY_GAMES = 50
 # How many opponents a profile counts the record against, the most played first.
 FREQUENT_OPPONENTS = 5
 
