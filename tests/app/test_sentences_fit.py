@@ -98,3 +98,16 @@ async def test_a_table_s_news_longer_than_the_line_wraps_whole(at_table, size): 
         if size == (80, 24):  # room to spare: the board stays whole
             assert any("└───┴" in line for line in lines), "\n".join(lines)
         assert "Help" in lines[keys]  # the key bar stays
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_title_gives_way_by_whole_parts_not_cut(make_app, size):
+    app = make_app(transcript="d3c3f5f4f3d2d1e3", white="human")  # the Diagonal Opening
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        title = screen_lines(app)[0].strip()
+        assert "…" not in title and title.endswith("Black Human vs White Human · Diagonal Opening")
+        await pilot.press("comma")  # the review banner, its keys in short
+        await pilot.pause()
+        banner = screen_lines(app)[0].strip()
+        assert "…" not in banner and banner.startswith("REVIEWING MOVE 7 OF 8"), banner

@@ -72,9 +72,13 @@ class StatusLine:
         spell = screen.reversi_app.text
         bar = status.title_bar(screen.match, review_ply, spell, opening, key=self.key_for)
         width = title.content_size.width  # (0 before the first layout)
-        if 0 < width < bar.cell_length:
+        # What gives way, in turn, for the bar to fit whole: the app's name (and
+        # the banner's longer keys), then the opening's name.
+        for shorter in (opening, None):
+            if not 0 < width < bar.cell_length:
+                break
             bar = status.title_bar(
-                screen.match, review_ply, spell, opening, key=self.key_for, narrow=True
+                screen.match, review_ply, spell, shorter, key=self.key_for, narrow=True
             )
         title.update(bar)
         title.set_class(screen.review.reviewing, "-review")
