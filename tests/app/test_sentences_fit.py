@@ -111,3 +111,13 @@ async def test_the_title_gives_way_by_whole_parts_not_cut(make_app, size):
         await pilot.pause()
         banner = screen_lines(app)[0].strip()
         assert "…" not in banner and banner.startswith("REVIEWING MOVE 7 OF 8"), banner
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_score_panel_s_result_wraps_whole(make_app, size):
+    app = make_app(transcript="d3c3f5f4f3d2d1e3", white="human")  # Black's b3 ends it 64-0
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("b", "3", "escape")  # the game-over dialog closed
+        await pilot.pause()
+        score = panel(screen_lines(app), "Score")
+        assert " ".join(line for line in score[2:] if line) == "Black wins 64-0 (discs 13-0)"
