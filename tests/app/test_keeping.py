@@ -3,6 +3,8 @@ resume offer, save/load/delete, import/export/copy, and the settings screen.
 Every test runs in its own XDG directories (tests/conftest.py)."""
 
 import json
+import shutil
+import tempfile
 import tomllib
 from dataclasses import replace
 from pathlib import Path
@@ -477,9 +479,18 @@ async def test_export_copies_each_format_and_says_what(keeping_app, tmp_path, mo
         assert "already exists. Replace it?" in str(app.screen.query_one("#dialog-title").content)
 
 
+@pytest.fixture
+def short_data_home(monkeypatch):
+    """A data folder as long as a player's (/home/alice/.local/share), not pytest's."""
+    short = Path(tempfile.mkdtemp(prefix="data-", dir="/tmp"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(short))
+    yield short
+    shutil.rmtree(short, ignore_errors=True)
+
+
 @pytest.mark.parametrize("size", [(80, 24), (60, 21)])
 async def test_an_export_is_offered_the_games_folder_and_says_where_it_went(
-    keeping_app, tmp_path, monkeypatch, size
+    keeping_app, tmp_path, monkeypatch, short_data_home, size
 ):
     from tui_reversi.storage import games_dir
 
