@@ -267,7 +267,8 @@ async def test_the_panel_names_the_deciding_moves_and_why_as_analyse_does(make_a
     from tui_reversi.players.analysis import deciding_moves
 
     app = make_app(transcript=WIPEOUT, white="human")
-    async with app.run_test(size=(80, 24)) as pilot:
+    # (tall enough for every deciding move: at 80x24 the move log keeps its room)
+    async with app.run_test(size=(100, 28)) as pilot:
         repeatable(app)
         await pilot.press("escape", "a")
         await finish_analysis(pilot, app)

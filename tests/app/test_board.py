@@ -41,3 +41,28 @@ def test_disc_art_fits_its_cell_and_black_and_white_differ_in_shape():
             assert len(rows) == height and all(len(row) <= width - 2 for row in rows)
         assert black != white
     assert UNICODE.black != UNICODE.white and ASCII.black != ASCII.white
+
+
+def board_row(app, row: int) -> str:
+    """The text of the board's middle line through row `row` (1-8)."""
+    board = app.screen.query_one(BoardView)
+    lines = [board.render_line(y).text for y in range(board.size.height)]
+    return next(line for line in lines if line.startswith(str(row)))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 21), (120, 37)])
+async def test_in_colour_both_discs_are_solid_and_without_it_white_is_hollow(
+    make_app, monkeypatch, size
+):
+    # d4 is White's, e4 Black's: a ring read as a zero on the page.
+    app = make_app(white="human")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        cells = [cell.strip() for cell in board_row(app, 4).split("│")[1:9]]
+        assert cells[3] == cells[4] and cells[3] in ("●", "█████")
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(white="human")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        cells = [cell.strip() for cell in board_row(app, 4).split("│")[1:9]]
+        assert cells[3] != cells[4] and cells[3] in ("○", "█   █")

@@ -3,6 +3,8 @@ resume offer, save/load/delete, import/export/copy, and the settings screen.
 Every test runs in its own XDG directories (tests/conftest.py)."""
 
 import json
+import shutil
+import tempfile
 import tomllib
 from dataclasses import replace
 from pathlib import Path
@@ -475,6 +477,52 @@ async def test_export_copies_each_format_and_says_what(keeping_app, tmp_path, mo
         await pilot.press("enter")
         await pilot.pause()
         assert "already exists. Replace it?" in str(app.screen.query_one("#dialog-title").content)
+
+
+@pytest.fixture
+def short_data_home(monkeypatch):
+    """A data folder as long as a player's (/home/alice/.local/share), not pytest's."""
+    short = Path(tempfile.mkdtemp(prefix="data-", dir="/tmp"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(short))
+    yield short
+    shutil.rmtree(short, ignore_errors=True)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 21)])
+async def test_an_export_is_offered_the_games_folder_and_says_where_it_went(
+    keeping_app, tmp_path, monkeypatch, short_data_home, size
+):
+    from tui_reversi.storage import games_dir
+
+    from .test_sentences_fit import screen_lines
+
+    monkeypatch.chdir(tmp_path)  # where the app was started: not where the file goes
+    app, _ = keeping_app(cli={"white": "human"})
+    async with app.run_test(size=size) as pilot:
+        await pilot.press(*"f5d6c3")
+        await pilot.press("x", "w")
+        await pilot.pause()
+        offered = Path(app.screen.query_one("#file", Input).value)
+        assert offered.parent == games_dir() and offered.suffix == ".ggf"
+        await pilot.press("enter")  # the games folder is made for it
+        await pilot.pause()
+        said = f"Wrote the GGF game to {offered}."
+        assert status(app) == said
+        lines = screen_lines(app)
+        start = next(i for i, line in enumerate(lines) if line.startswith(" Wrote"))
+        shown = "".join(line.strip() for line in lines[start:-1]).replace(" ", "")
+        assert shown == said.replace(" ", "")  # whole, over lines (the path folded)
+        assert offered.read_text().startswith("(;GM[Othello]")
+        assert not list(tmp_path.glob("*.ggf"))
+    assert [entry.name for entry in SavedGames().list()] == []  # not a saved game
+
+
+def test_a_path_at_home_is_shown_from_home(monkeypatch, tmp_path):
+    from tui_reversi.storage import shown_path
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert shown_path(tmp_path / "games" / "x.ggf") == "~/games/x.ggf"
+    assert shown_path(Path("/elsewhere/x.ggf")) == "/elsewhere/x.ggf"
 
 
 # -- settings ----------------------------------------------------------------------------

@@ -223,12 +223,56 @@ async def test_a_key_that_does_nothing_says_so_and_typing_a_square_still_plays(m
         await pilot.press("f", "5")  # a column letter, then a row: no complaint, a move
         await pilot.pause()
         assert moves(app) == "f5" and "does nothing" not in status(app)
-        await pilot.press("tab", "a")  # the move log has the focus: a is not a square there
+        await pilot.press("tab", "a")  # the move log has the focus: a is a column there too
         await pilot.pause()
-        assert status(app) == "a does nothing now: ? lists the keys."
+        assert "does nothing" not in status(app)
         await pilot.press("k")  # a key the log uses: it reviews, and says nothing of the kind
         await pilot.pause()
         assert "does nothing" not in status(app) and app.screen.review_ply == 0
         await pilot.press("m")  # markers do nothing while reviewing: it says so
         await pilot.pause()
         assert status(app) == "m does nothing now: ? lists the keys."
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 21)])
+async def test_a_square_typed_with_the_move_log_focused_plays_it(make_app, size):
+    app = make_app(white="human")
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("f", "5")
+        await pilot.pause()
+        await pilot.press("tab")  # the move log takes the focus
+        await pilot.pause()
+        assert app.screen.query_one(MoveLog).has_focus
+        await pilot.press("f", "4")
+        await pilot.pause()
+        assert moves(app) == "f5f4" and "does nothing" not in status(app)
+        app.screen.query_one(MoveLog).focus()
+        await pilot.pause()
+        await pilot.press("e", "3")
+        await pilot.pause()
+        assert moves(app) == "f5f4e3"
+
+
+async def test_a_square_in_column_h_typed_with_the_move_log_focused_leaves_no_review(make_app):
+    # h is also the log's "previous move": its review goes when the digit comes.
+    app = make_app(transcript="f5f6e6f4g5e7f7", white="human")  # White may play h4
+    async with app.run_test(size=(80, 24)) as pilot:
+        log = app.screen.query_one(MoveLog)
+        log.focus()
+        await pilot.pause()
+        await pilot.press("h", "4")
+        await pilot.pause()
+        assert moves(app).endswith("h4") and app.screen.review_ply is None
+        assert "Reviewing" not in status(app)
+
+
+async def test_a_square_clicked_into_the_move_log_then_typed_plays_it(make_app):
+    # The browser's way: a click on the Moves panel, then a square.
+    app = make_app(white="human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.click(MoveLog, offset=(4, 4))
+        await pilot.pause()
+        assert app.screen.query_one(MoveLog).has_focus
+        await pilot.press("c", "4")
+        await pilot.pause()
+        assert moves(app) == "c4"

@@ -151,3 +151,19 @@ async def test_at_a_table_a_pending_premove_leaves_the_tables_keys_and_dialogs_a
         await pilot.press("y")
         assert await said(pilot, server) == "resign\n"
         assert square_name(app.screen.query_one(BoardView).state.premove) == "e6"  # kept
+
+
+async def test_a_square_typed_with_the_move_log_focused_is_kept_as_a_premove(make_app):
+    player = GatedPlayer()
+    app = make_app(player=player, white="hard")
+    async with app.run_test(size=(60, 21)) as pilot:
+        await while_the_computer_thinks(pilot, player)
+        await pilot.press("tab")
+        await pilot.pause()
+        square = legal_after_reply()
+        await pilot.press(*square)
+        await pilot.pause()
+        assert square_name(app.screen.query_one(BoardView).state.premove) == square
+        player.gate.set()
+        await settle(pilot, app)
+        assert app.match.game.transcript(3) == f"f5f4{square}"  # played on Black's turn

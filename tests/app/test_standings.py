@@ -82,3 +82,36 @@ async def test_esc_goes_back_from_the_leaderboard_to_the_lobby(make_app, server)
         await open_leaderboard(pilot, app, server)
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 21)])
+async def test_the_leaderboard_s_columns_all_show_at_80_and_60_columns(make_app, server, size):
+    from datetime import datetime
+
+    from tui_reversi.server.hall.standings_pages import leaderboard_rows
+    from tui_reversi.server.ledger.standings import Results, Standing
+
+    from .test_sentences_fit import screen_lines
+
+    standings = [
+        Standing("bob", 1624.0, 40, Results(30, 8, 2), datetime(2026, 5, 1), 1),
+        Standing("a-name-of-thirty-two-characters1", 1500.0, 3, Results(1, 2, 0), None, None),
+    ]
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=size) as pilot:
+        await open_lobby(pilot, app, server)
+        await pilot.press("t")
+        assert await server.hear(pilot) == "top"
+        server.say(
+            "page Leaderboard",
+            *(f"row {key or '-'} {text}" for key, text in leaderboard_rows(standings)),
+            "paged",
+        )
+        await until(pilot, lambda: isinstance(app.screen, StandingsScreen), "the leaderboard")
+        await pilot.pause()
+        lines = screen_lines(app)
+        shown = "\n".join(lines)
+        assert any("rating" in line and line.rstrip(" █").endswith("last") for line in lines)
+        bob = next(line for line in lines if " bob " in line)
+        assert "30-2-8" in bob and "2026-05-01" in bob, shown  # the record and the last game
+        assert "a-name-of-thirt…" in shown and "1-0-2" in shown, shown

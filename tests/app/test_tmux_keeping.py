@@ -32,6 +32,7 @@ def terminal(tmp_path):
         "XDG_DATA_HOME": str(tmp_path / "data"),
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
         "TERM": "xterm-256color",
+        "NO_COLOR": "1",  # the discs told apart by shape, as board() reads them
     }
     exports = " ".join(f"{k}={v}" for k, v in env.items())
 

@@ -91,7 +91,13 @@ async def test_alone_in_the_queue_the_computer_nearest_the_rating_is_offered(ser
     monkeypatch.setattr(queue_wait, "ALONE_AFTER", 0.5)
     arcade = await serve()
     alice = await Player.connect(arcade, "alice", command="play")
-    await alice.expect("Nobody yet. c plays the computer (medium, the level nearest your rating)")
+    said = await alice.expect("medium, the level nearest your rating; or wait on.")
+    offer = said.replace("\r\n", "\n").split("Nobody yet", 1)[1]
+    # Each line whole within 60 columns (the terminal cut the one sentence at 80).
+    assert offer.split("\n")[:2] == [
+        ": c plays the computer instead,",
+        "medium, the level nearest your rating; or wait on.",
+    ]
     alice.send(b"c")
     facts = await alice.facts()
     assert facts["args"][-2:] == ["--white", "medium"]
@@ -130,3 +136,10 @@ def test_the_rating_window_widens_with_the_longer_wait():
     assert not queue.fits(strong, seeker("dave", 700.0))  # never wider than WIDEST
     assert not queue.fits(weak, far)
     assert nearest_level(1480.0) == "medium" and nearest_level(2400.0) == "expert"
+
+
+def test_the_computer_s_offer_fits_60_columns_for_every_level():
+    for level in ("easy", "medium", "hard", "expert"):
+        lines = queue_wait.offer_lines(level)
+        assert all(len(line) < 60 for line in lines), lines
+        assert not any(line.startswith((";", ",")) for line in lines), lines

@@ -400,6 +400,7 @@ async def test_a_profile_has_the_rating_history_the_record_by_opponent_and_the_l
     assert str(profile.standing.record) == "4 won, 1 lost, 0 drawn"
     assert len(profile.history) == 4 and profile.history[-1] == (await store.rating("alice"))[0]
     assert profile.history[0] > 1500.0 and profile.history[-1] < profile.history[-2]  # (lost)
+    assert profile.start == 1500.0  # before the first game shown: here alice's first
     assert profile.opponents[:2] == (("bob", Results(3, 0, 0)), ("carol", Results(0, 1, 0)))
     latest = profile.games
     assert [game.code for game in latest] == ["GA000", "CA000", "AB002"]

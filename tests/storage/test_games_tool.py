@@ -5,6 +5,7 @@ then it is driven through its own parser, as __main__ would drive it."""
 
 import argparse
 import io
+import re
 
 import pytest
 
@@ -67,21 +68,25 @@ def test_list_shows_an_unreadable_game_and_an_empty_list_says_so(isolated_home, 
     assert "broken.json is damaged" in capsys.readouterr().out
 
 
-def test_list_fits_the_terminal_and_shows_long_and_odd_names_whole(monkeypatch, capsys):
+@pytest.mark.parametrize("columns", [80, 60])
+def test_list_fits_the_terminal_a_game_a_line_long_names_cut(monkeypatch, capsys, columns):
     long_name = "A very long name for a game played on a Sunday afternoon at the club"
-    odd_name = "[b]Bold[/b] [A1] game"
+    odd_name = "[b]Bold[/b] [A1]"
     for name in (long_name, odd_name):
         SavedGames().save(SavedGame.from_game(Game.from_transcript(OPENING)), name)
-    monkeypatch.setenv("COLUMNS", "60")
+    monkeypatch.setenv("COLUMNS", str(columns))
     run("list")
     out = capsys.readouterr().out
-    assert max(len(line) for line in out.splitlines()) <= 60, out
     lines = out.splitlines()
+    assert max(len(line) for line in lines) <= columns, out
+    assert len(lines) == 3, out  # the heading, then one line a game: nothing folded
     assert lines[0].split() == ["Name", "Saved", "Players", "Moves", "Result"]
-    assert "[b]Bold[/b]" in out and "[A1] game" in out  # as written, not markup
-    name_column = [line[: lines[0].index("Saved")].strip() for line in lines[1:]]
-    assert long_name in " ".join(name_column)  # folded onto more lines, not cut
-    assert "…" not in out and "..." not in out
+    assert "[b]Bold[/b]" in out  # as written, not markup
+    (long_line,) = (line for line in lines if line.startswith("A very long"))
+    assert "…" in long_line and "2026" not in long_line[: long_line.index("…")]
+    assert all(re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d  ", line) for line in lines[1:]), out
+    if columns == 80:  # room for the players and the result whole
+        assert all("Human v Human" in line and "Black to move" in line for line in lines[1:])
 
 
 @pytest.mark.parametrize(

@@ -104,13 +104,18 @@ class WebTerminal:
             and any(line[2:3] == "└" for line in lines)
         )
 
-    def square_point(self, square: str) -> tuple[float, float]:
-        """The page's pixel at the middle of `square` ("d3"), once the board is drawn."""
+    def square_cell(self, square: str) -> tuple[int, int]:
+        """The screen's (line, column) at the middle of `square` ("d3"), once the board is drawn."""
         self.wait_for(lambda _text: self.board_drawn(), "the whole board")
         lines = self.screen.display
         header = next(i for i, line in enumerate(lines) if _COLUMN_LETTERS.search(line))
         column = lines[header].index(square[0], _COLUMN_LETTERS.search(lines[header]).start())
         row = next(i for i in range(header + 1, len(lines)) if lines[i][:1] == square[1])
+        return row, column
+
+    def square_point(self, square: str) -> tuple[float, float]:
+        """The page's pixel at the middle of `square` ("d3"), once the board is drawn."""
+        row, column = self.square_cell(square)
         box = self.page.locator(".xterm-screen").bounding_box()
         cell_width = box["width"] / self.screen.columns
         cell_height = box["height"] / self.screen.lines

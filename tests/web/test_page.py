@@ -43,6 +43,38 @@ def test_a_click_on_a_legal_square_plays_it_and_the_computer_answers(browser, pa
     assert hosts == {"127.0.0.1"}, terminal.requests
 
 
+def test_the_page_takes_the_keyboard_when_it_loads_and_after_a_click_anywhere(browser, page_server):
+    context, page, terminal = open_page(browser, page_server.address, DESKTOP)
+    try:
+        page.keyboard.type("f5")  # no click first
+        terminal.wait_for(lambda text: terminal.moves_played(1) and " 1 f5" in text, "f5 played")
+        keys = "document.activeElement.classList.contains('xterm-helper-textarea')"
+        assert page.evaluate(keys)
+        page.evaluate("document.activeElement.blur()")  # (as after a click on another window)
+        assert not page.evaluate(keys)
+        page.mouse.click(DESKTOP["width"] - 2, DESKTOP["height"] - 2)  # the page's corner
+        assert page.evaluate(keys)
+        page.keyboard.type("?")
+        terminal.wait_for(lambda text: "Keys" in text, "the help, opened from the keyboard")
+    finally:
+        context.close()
+
+
+def test_white_discs_are_drawn_as_solid_as_black_ones_in_their_own_colour(browser, page_server):
+    # A hollow white disc read as a zero on the page: both are solid, told apart by colour.
+    context, _page, terminal = open_page(browser, page_server.address, DESKTOP)
+    try:
+        discs = {}
+        for square in ("d4", "e4"):  # White's and Black's at the start
+            row, column = terminal.square_cell(square)
+            cells = [terminal.screen.buffer[row][x] for x in range(column - 2, column + 3)]
+            discs[square] = ("".join(cell.data for cell in cells), {cell.fg for cell in cells})
+        assert discs["d4"][0] == discs["e4"][0] and "█" in discs["d4"][0], discs
+        assert discs["d4"][1] != discs["e4"][1], discs
+    finally:
+        context.close()
+
+
 def test_on_a_phone_the_board_takes_the_width_and_taps_play(browser, page_server):
     context, page, terminal = open_page(browser, page_server.address, PHONE, phone=True)
     try:

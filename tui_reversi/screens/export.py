@@ -1,6 +1,7 @@
 """Export the game: the transcript, the board string or a GGF game, copied to
 the clipboard (OSC 52, which reaches the player's own clipboard over SSH) or
-written to a file."""
+written to a file, in the games folder unless the player names another; the
+message says where, in full."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from ..storage import (
     export_ggf,
     export_position,
     export_transcript,
+    games_dir,
+    shown_path,
     write_export,
 )
 from ..widgets.choice import ChoiceRow
@@ -98,7 +101,10 @@ class ExportScreen(Dialog[str | None]):
         return FORMATS[self.format][3](self.record)
 
     def _file_name(self, format: str) -> str:
-        return f"reversi-{datetime.now():%Y%m%d-%H%M}{FORMATS[format][2]}"
+        """The file offered: a dated name in the games folder (not wherever the
+        app was started), home written as ~."""
+        name = f"reversi-{datetime.now():%Y%m%d-%H%M}{FORMATS[format][2]}"
+        return shown_path(games_dir() / name)
 
     @on(ChoiceRow.Changed, "#format")
     def _show(self) -> None:

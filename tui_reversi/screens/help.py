@@ -47,9 +47,9 @@ EXTRAS = (
     (
         "board",
         "a-h 1-8",
-        "Type a square, e.g. d3, to play it; the cursor stays where it is, and an "
-        "Enter straight after does nothing (h then a digit is column h; h alone "
-        "moves the cursor left)",
+        "Type a square, e.g. d3, to play it, in the move log too; the cursor stays "
+        "where it is, and an Enter straight after does nothing (h then a digit is "
+        "column h; h alone moves the cursor left)",
     ),
     ("board", "click", "Click a square to play it; click a move in the log to review it"),
 )

@@ -61,7 +61,7 @@ from .formats import (
     write_export,
 )
 from .ggf import parse_ggf
-from .paths import config_dir, data_dir
+from .paths import config_dir, data_dir, games_dir, shown_path
 from .record import SavedGame, parse_player
 from .saved_games import SavedGameEntry, SavedGames, clean_name, name_key
 from .settings import Settings, load_settings, save_settings, settings_path
@@ -85,6 +85,7 @@ __all__ = [
     "export_ggf",
     "export_position",
     "export_transcript",
+    "games_dir",
     "import_file",
     "import_game",
     "import_text",
@@ -97,5 +98,6 @@ __all__ = [
     "reattach_terminal_stdin",
     "save_settings",
     "settings_path",
+    "shown_path",
     "write_export",
 ]

@@ -33,7 +33,7 @@ from ..core.errors import reason
 from .errors import NameTakenError, StorageError, shown
 from .files import read_limited, write_atomic
 from .ggf import export_ggf, looks_like_ggf, parse_ggf
-from .paths import player_file
+from .paths import games_dir, player_file
 from .record import SavedGame
 
 FILE_NAME_CHARS = 200  # a file's name in a message: longer ones are cut in the middle
@@ -78,14 +78,17 @@ def export_position(source: Game | SavedGame) -> str:
 
 def write_export(path: Path | str, text: str, *, replace: bool = False) -> Path:
     """Write an exported game to the file at `path` (`~` expanded), atomically,
-    with a final newline, and return its absolute path. Raises NameTakenError
-    if the file exists and not `replace`, StorageError for anything else
-    (no such directory, not writable...)."""
+    with a final newline, and return its absolute path; the games folder
+    (paths.games_dir, where the app offers to write) is made if missing.
+    Raises NameTakenError if the file exists and not `replace`, StorageError
+    for anything else (no such directory, not writable...)."""
     try:
         path = player_file(path)
     except StorageError as error:
         raise StorageError(f"cannot export to {_label(path)}: {error}") from None
     try:
+        if path.parent == games_dir():  # the folder offered: made on the first export
+            path.parent.mkdir(parents=True, exist_ok=True)
         if path.is_dir():
             raise StorageError(f"cannot export to {_label(path)}: it is a directory")
         if not path.parent.is_dir():

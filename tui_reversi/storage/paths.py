@@ -20,12 +20,27 @@ APP_NAME = "tui-reversi"
 # reads and writes player-named files (import, export) only inside it, so an
 # open arcade's players cannot read or overwrite the server's files.
 FILES_ROOT_VARIABLE = "TUI_REVERSI_FILES_ROOT"
+GAMES_DIR = "games"
 
 
 def data_dir() -> Path:
     """The directory for the autosave and saved games, e.g.
     ~/.local/share/tui-reversi or $XDG_DATA_HOME/tui-reversi."""
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def games_dir() -> Path:
+    """The folder of the saved games, and where an export is offered to go,
+    e.g. ~/.local/share/tui-reversi/games."""
+    return data_dir() / GAMES_DIR
+
+
+def shown_path(path: Path) -> str:
+    """`path` as a message or a file box shows it: the home folder as ~."""
+    home = Path.home()
+    if home != Path("/") and path.is_relative_to(home):
+        return str(Path("~") / path.relative_to(home))
+    return str(path)
 
 
 def config_dir() -> Path:

@@ -26,10 +26,9 @@ from ..core import Color, Ending, Game, Result
 from ..core.errors import reason
 from .errors import NameTakenError, StorageError
 from .files import move_aside, read_limited, write_atomic
-from .paths import data_dir
+from .paths import games_dir
 from .record import MAX_RECORD_BYTES, SavedGame, now, read_record
 
-GAMES_DIR = "games"
 SUFFIX = ".json"
 _MAX_KEY = 60
 _MAX_NAME = 80
@@ -123,7 +122,7 @@ class SavedGames:
     """The saved games in `directory` (default: <user data dir>/games)."""
 
     def __init__(self, directory: Path | None = None) -> None:
-        self.directory = Path(directory) if directory is not None else data_dir() / GAMES_DIR
+        self.directory = Path(directory) if directory is not None else games_dir()
         # path -> (the file's identity when read, its entry): a list() after
         # the first one reads only the files that changed.
         self._entries: dict[Path, tuple[tuple[int, ...], SavedGameEntry]] = {}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 
 from ..storage import (
     Autosave,
@@ -105,19 +106,56 @@ def _list(games: SavedGames) -> int:
 
     from .console import ToolConsole
 
-    # As wide as the terminal: long names fold onto more lines rather than
-    # push the other columns off. No markup: names are shown as written.
+    rows = [
+        (
+            entry.name,
+            entry.updated.astimezone().strftime("%Y-%m-%d %H:%M"),
+            entry.players if entry.readable else "",
+            str(entry.moves) if entry.readable else "",
+            entry.status,
+        )
+        for entry in entries
+    ]
+    # No markup: names are shown as written.
+    console = ToolConsole(markup=False, emoji=False, highlight=False)
+    name, players, result = _fitted_widths(rows, console.width)
+    # A game a line, as wide as the terminal: what does not fit is cut with an
+    # ellipsis (the name last), rather than folded onto more lines.
     table = Table(box=None, pad_edge=False, header_style="bold", expand=False)
-    table.add_column("Name", overflow="fold", ratio=3, min_width=8)
+    table.add_column("Name", no_wrap=True, overflow="ellipsis", width=name)
     table.add_column("Saved", no_wrap=True)
-    table.add_column("Players", overflow="fold", ratio=2, min_width=7)
+    table.add_column("Players", no_wrap=True, overflow="ellipsis", width=players)
     table.add_column("Moves", justify="right", no_wrap=True)
-    table.add_column("Result", overflow="fold", ratio=2, min_width=8)
-    for entry in entries:
-        when = entry.updated.astimezone().strftime("%Y-%m-%d %H:%M")
-        if entry.readable:
-            table.add_row(entry.name, when, entry.players, str(entry.moves), entry.status)
-        else:
-            table.add_row(entry.name, when, "", "", entry.status)
-    ToolConsole(markup=False, emoji=False, highlight=False).print(table)
+    table.add_column("Result", no_wrap=True, overflow="ellipsis", width=result)
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
     return 0
+
+
+# The list's columns: the date and the moves always whole; the players and the
+# result give way down to SHORTEST before the name goes below NAME_ROOM.
+SAVED_WIDTH = len("2026-12-07 12:00")
+MOVES_WIDTH = len("Moves")
+GAPS = 2 * 4  # between the five columns
+SHORTEST = 9
+NAME_ROOM = 16
+
+
+def _fitted_widths(rows: Sequence[tuple[str, ...]], width: int) -> tuple[int, int, int]:
+    """The widths of the name, players and result columns in `width` columns:
+    each as its longest text where they fit."""
+    name, players, result = (
+        max(len(heading), *(len(row[column]) for row in rows))
+        for heading, column in (("Name", 0), ("Players", 2), ("Result", 4))
+    )
+    room = width - SAVED_WIDTH - MOVES_WIDTH - GAPS
+    for _ in range(2):  # the players first, then the result, as far as needed
+        over = players + result + min(name, NAME_ROOM) - room
+        if over <= 0:
+            break
+        if players > SHORTEST:
+            players = max(SHORTEST, players - over)
+        else:
+            result = max(SHORTEST, result - over)
+    return max(4, min(name, room - players - result)), players, result

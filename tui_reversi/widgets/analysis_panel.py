@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import ProgressBar, Static
@@ -41,6 +42,11 @@ from .move_log import MARKS  # (the summary and the deciding moves mark as the l
 
 # Rows the graph needs in the panel; the side of the screen must have three times that.
 GRAPH_MIN_HEIGHT = 10
+# Lines the move log under the panel keeps: its border, its heading and three
+# moves. The summary gives up whole sentences (the deciding moves first) for them.
+LOG_LINES = 6
+# Said in the summary's last line when a sentence of it was left out for room.
+MORE = "(more with g Graph)"
 
 
 def graph_data(game: Game, analysis: GameAnalysis, selected: int | None) -> GraphData:
@@ -90,6 +96,28 @@ def _costly_text(game: Game, scored: MoveAnalysis) -> str:
     """'18. g2?? 14.9': a costly move in the fewest characters the panel allows."""
     mark = MARKS.get(scored.label or "", "")
     return f"{game.move_number(scored.ply)}. {scored.move}{mark} {scored.loss:g}"
+
+
+def fitted_summary(summary: str, width: int, lines: int) -> str:
+    """As much of `summary` as fits `lines` lines of `width` cells, wrapped:
+    whole sentences (a line each) in their order, then MORE where one is left
+    out, unless MORE would take the room of a player's line (the first two)."""
+    sentences = summary.split("\n") if summary else []
+    heights = [len(Content(sentence).wrap(width)) for sentence in sentences]
+
+    def fitting(room: int) -> int:
+        kept = 0
+        while kept < len(sentences) and heights[kept] <= room:
+            room -= heights[kept]
+            kept += 1
+        return kept
+
+    if sum(heights) <= lines:
+        return summary
+    kept = fitting(lines - len(Content(MORE).wrap(width)))
+    if kept >= min(2, fitting(lines)):
+        return "\n".join([*sentences[:kept], MORE])
+    return "\n".join(sentences[: fitting(lines)])
 
 
 def deciding_text(game: Game, scored: MoveAnalysis, reason: str | None) -> str:
@@ -167,6 +195,7 @@ class AnalysisPanel(Vertical):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.limit = limit  # per position; with no clock, a repeatable analysis (tests)
         self.running = False
+        self._summary = ""  # the whole summary; the panel shows what fits of it
         # The game analysed (its moves) is the token: the screen drops what no longer fits.
         self.analysis: Background[tuple[Move, ...], None] = Background("analysis")
 
@@ -177,6 +206,7 @@ class AnalysisPanel(Vertical):
 
     def on_resize(self) -> None:
         self._fit()
+        self._show_summary()
 
     def _fit(self) -> None:
         """The graph joins the panel where the side of the screen is tall
@@ -245,10 +275,23 @@ class AnalysisPanel(Vertical):
         # grows) would read as work going on. In ASCII the title's count says it.
         progress.display = self.running and not ascii
         summary = summary_text(game, analysis)
-        self.query_one("#analysis-summary", Static).update(
-            ascii_text(summary) if ascii else summary
-        )
+        self._summary = ascii_text(summary) if ascii else summary
+        self._show_summary()
         graph = self.query_one(EvalGraph)
         graph.ascii = ascii
         graph.data = graph_data(game, analysis, selected)
         self.border_title = "Analysis" if not self.running else f"Analysing {done}/{wanted}"
+
+    def _show_summary(self) -> None:
+        """The summary, as much of it as leaves the move log below its LOG_LINES."""
+        summary = self.query_one("#analysis-summary", Static)
+        shown = self._summary
+        parent, width = self.parent, summary.content_size.width
+        if isinstance(parent, Widget) and width > 0 and not self.has_class("-with-graph"):
+            # From the panel's top to the bottom of the side, less the log's
+            # lines, the panel's border and the progress bar while it shows.
+            below = parent.content_region.bottom - self.region.y - LOG_LINES
+            bar = 1 if self.query_one(ProgressBar).display else 0
+            room = below - self.outer_size.height + self.content_size.height - bar
+            shown = fitted_summary(shown, width, max(1, room))
+        summary.update(shown)

@@ -364,21 +364,26 @@ class BoardView(Widget, can_focus=True):
         return nothing_to_play and key in self.screen.active_bindings
 
     def on_key(self, event: events.Key) -> None:
-        """Typing a square: a column letter marks the column, a row digit then
-        plays the square. Typing never moves the cursor. `h` is also "cursor
-        left": it moves the cursor at once, and a digit after it puts the
-        cursor back where it was before playing h<digit>. An Enter or Space
-        straight after a typed square ends it: it plays nothing more (the
-        computer may have answered meanwhile, and the cursor be on a legal
-        square the player never meant)."""
+        self.type_key(event)
+
+    def type_key(self, event: events.Key) -> bool:
+        """Typing a square, whatever has the focus (the screen hands on the
+        keys that reach it): a column letter marks the column, a row digit
+        then plays the square. Typing never moves the cursor. `h` is also
+        "cursor left": it moves the cursor at once, and a digit after it puts
+        the cursor back where it was before playing h<digit>. An Enter or
+        Space straight after a typed square ends it: it plays nothing more
+        (the computer may have answered meanwhile, and the cursor be on a
+        legal square the player never meant). True when the key was part of
+        a square (or ended one): nothing more is to be said of it."""
         typed_square, self._typed_square = self._typed_square, False
         if typed_square and event.key in ("enter", "space"):
             event.stop()
-            return
+            return True
         char = (event.character or "").lower()
         if len(char) == 1 and char in COLUMNS and self._screen_key(event.key):
             self.typed_column = None
-            return
+            return False
         if len(char) == 1 and char in COLUMNS:
             column = COLUMNS.index(char)
             if event.character == "h":  # let the cursor-left binding run after this
@@ -401,6 +406,8 @@ class BoardView(Widget, can_focus=True):
                 self.post_message(self.SquareChosen(Move.of(square_at(row, typed))))
         else:
             self.typed_column, self._cursor_before_h = None, None
+            return False
+        return True
 
     def on_blur(self) -> None:
         self._typed_square = False  # (the next Enter here is a new one)

@@ -1,12 +1,16 @@
 """The one table of what the board is drawn with: Unicode and plain ASCII.
 
-Black and White differ by shape (filled / hollow), never by colour alone, so
-the board reads the same with NO_COLOR. Colours live in the theme (app.tcss).
+Without colour (NO_COLOR) and in ASCII, Black and White differ by shape
+(filled / hollow, X / O), never by colour alone. In colour the board draws
+both discs solid (SOLID): their colours tell them apart, and a hollow white
+disc reads as a zero, in the page's font above all. The score panel and the
+move log keep the shapes, their text being uncoloured. Colours live in the
+theme (app.tcss).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 # Cell interiors (width, height) the board can be drawn at, smallest first.
 CELL_SIZES = ((3, 1), (5, 2), (7, 3), (9, 4), (11, 5))
@@ -106,6 +110,15 @@ ASCII = Glyphs(
 )
 
 
+# The board in colour: White's disc as solid as Black's (and as big).
+SOLID = replace(
+    UNICODE,
+    name="solid",
+    white=UNICODE.black,
+    art={cell: (black, black, flipping) for cell, (black, _, flipping) in _ART.items()},
+)
+
+
 # Symbols used in messages and key names, and their plain-ASCII words.
 _ASCII_WORDS = (
     ("↑↓", "up/down"),
@@ -128,4 +141,12 @@ def ascii_text(text: str) -> str:
 
 
 def glyphs_for(ascii_mode: bool) -> Glyphs:
+    """The score panel's and the move log's: their discs differ by shape."""
     return ASCII if ascii_mode else UNICODE
+
+
+def board_glyphs(ascii_mode: bool, *, colour: bool) -> Glyphs:
+    """The board's: in colour both discs solid, else told apart by shape."""
+    if ascii_mode:
+        return ASCII
+    return SOLID if colour else UNICODE

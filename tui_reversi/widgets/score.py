@@ -118,7 +118,11 @@ class ScorePanel(Widget):
                 )
                 .append(self._clock(color))
             )
-        lines.append(Content.from_markup("[b]$status[/b]", status=board.status))
+        # The players' lines are cut to fit (their columns line up); the status,
+        # a sentence ("Black wins 64-0 (discs 13-0)"), wraps whole instead.
+        status = Content.from_markup("[b]$status[/b]", status=board.status)
+        width = self.content_size.width
+        lines.extend(status.wrap(width) if width > 0 else [status])
         # The thinking line keeps its place when empty, so nothing below jumps.
         lines.append(Content("") if self.thinking is None else self._thinking_line(self.thinking))
         return Content("\n").join(lines)

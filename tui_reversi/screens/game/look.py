@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 
 from ...widgets.board import BoardView, largest_cell
-from ...widgets.glyphs import glyphs_for
+from ...widgets.glyphs import board_glyphs, glyphs_for
 from ...widgets.move_log import MoveLog
 from ...widgets.score import ScorePanel
 
@@ -48,7 +48,9 @@ class Look:
         ascii_ = screen.settings.ascii
         glyphs = glyphs_for(ascii_)
         screen.app.set_class(ascii_, "-ascii")
-        screen.query_one(BoardView).glyphs = glyphs
+        # (NO_COLOR: Textual's own reading of it)
+        colour = not screen.app.no_color
+        screen.query_one(BoardView).glyphs = board_glyphs(ascii_, colour=colour)
         screen.query_one(ScorePanel).glyphs = glyphs
         screen.query_one(MoveLog).glyphs = glyphs
         screen.query_one(BoardView).animate_flips = screen.reversi_app.flips_animated

@@ -99,6 +99,12 @@ class Review:
         self.ply = ply
         self.screen.review_changed()
 
+    def return_to(self, ply: int | None) -> None:
+        """Back to `ply` (None: the live game), as it was before a key moved it."""
+        if ply != self.ply:
+            self.ply = ply
+            self.screen.review_changed()
+
     def leave(self) -> None:
         """Back to the live game."""
         if self.ply is None:

@@ -6,7 +6,8 @@ the referee (match.py), which owns the turn loop and reports back. Its
 other jobs are parts it is composed of, each owning its own state: history
 review (review.py), hints (hint.py), the thinking indicator (thinking.py),
 keeping games (keeping.py), analysis (analysis.py), the table (table.py),
-the premove (premove.py), the referee's reports (reports.py), another game
+the premove (premove.py), a square typed with the focus off the board
+(typing.py), the referee's reports (reports.py), another game
 (another_game.py), the end of a game (end_of_game.py), the look (look.py)
 and the title and status lines (status_line.py, their words in status.py);
 which keys apply is in key_rules.py.
@@ -49,6 +50,7 @@ from .review import REVIEW_BINDINGS, Review
 from .status_line import StatusLine
 from .table import TABLE_BINDINGS, AtTable
 from .thinking import ThinkingIndicator
+from .typing import SquareTyping
 from .view import GameView
 
 if TYPE_CHECKING:
@@ -113,6 +115,7 @@ class GameScreen(Screen[None]):
         self.analysis = Analysis(self)
         self.table = AtTable(self)
         self.premove = Premove(self)
+        self.typing = SquareTyping(self)
         self.thinking = ThinkingIndicator(
             lambda: self.query_one(ScorePanel), self.reversi_app.clock
         )
@@ -261,7 +264,10 @@ class GameScreen(Screen[None]):
 
     def on_key(self, event: events.Key) -> None:
         # Reached by the keys no widget took (typing a square stops at the
-        # board); the app's bindings run after this, so ask them first.
+        # board, or here with the focus elsewhere); the app's bindings run
+        # after this, so ask them first.
+        if self.typing.key(event):
+            return
         character = event.character
         active = self.active_bindings.get(event.key)
         if active is not None and not active.enabled and active.binding.action in EXPLAINED:

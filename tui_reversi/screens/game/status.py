@@ -58,8 +58,9 @@ def title_bar(
     narrow: bool = False,
 ) -> Content:
     """The game and its players (and the opening, when named), or the review
-    banner while reviewing, with its keys; `narrow` (the banner does not fit):
-    the keys in short, before the opening's name, which gives way."""
+    banner while reviewing, with its keys; `narrow` (the bar does not fit):
+    the app's name gives way first, and in the banner the keys in short,
+    before the opening's name, which gives way."""
     if review_ply is not None:
         jobs: list[tuple[str | tuple[str, ...], str]] = [("live", "back to the game")]
         jobs.append(("continue_here", "play from here"))
@@ -76,8 +77,9 @@ def title_bar(
             where=_where(match.game, review_ply).upper(),
             opening=spell(f" · {opening}") if opening else "",
         ) + (Content(spell(" · ")) + keys if keys else Content(""))
+    app = "" if narrow else "[b]tui-reversi[/b] · "
     return Content.from_markup(
-        spell(" [b]tui-reversi[/b] · $variant · $black vs $white$opening"),
+        spell(f" {app}$variant · $black vs $white$opening"),
         variant=match.variant.value.capitalize(),
         black=f"Black {match.player_label(Color.BLACK)}",
         white=f"White {match.player_label(Color.WHITE)}",
@@ -142,8 +144,9 @@ def advice(
 
 
 def notice(text: str, spell: Spell) -> Content:
-    """A one-line message for the status line, in bold."""
-    return Content.from_markup("[b]$text[/b]", text=f" {spell(text)}")
+    """A message for the status line, in bold (its margin is the line's own,
+    so that a second line of it lines up with the first)."""
+    return Content.from_markup("[b]$text[/b]", text=spell(text))
 
 
 def _where(game: Game, ply: int) -> str:

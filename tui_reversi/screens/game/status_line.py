@@ -72,9 +72,13 @@ class StatusLine:
         spell = screen.reversi_app.text
         bar = status.title_bar(screen.match, review_ply, spell, opening, key=self.key_for)
         width = title.content_size.width  # (0 before the first layout)
-        if 0 < width < bar.cell_length:
+        # What gives way, in turn, for the bar to fit whole: the app's name (and
+        # the banner's longer keys), then the opening's name.
+        for shorter in (opening, None):
+            if not 0 < width < bar.cell_length:
+                break
             bar = status.title_bar(
-                screen.match, review_ply, spell, opening, key=self.key_for, narrow=True
+                screen.match, review_ply, spell, shorter, key=self.key_for, narrow=True
             )
         title.update(bar)
         title.set_class(screen.review.reviewing, "-review")
@@ -87,6 +91,9 @@ class StatusLine:
             width = line.content_size.width  # (0 before the first layout)
             line.update(narrow if narrow is not None and 0 < width < text.cell_length else text)
             line.set_class(error, "-error")
+            # A message too long for the line wraps whole onto a second (or
+            # third), above the key bar, rather than end in an ellipsis.
+            line.add_class("-message")
         else:
             review_ply = screen.review.ply
             review = None if review_ply is None else screen.analysis.review_line(review_ply)
@@ -101,4 +108,4 @@ class StatusLine:
                     at_table=screen.table.link is not None,
                 )
             )
-            line.remove_class("-error")
+            line.remove_class("-error", "-message")

@@ -20,6 +20,14 @@ LEAVE_KEYS = ("\x1b", "q", "\x03", "\x04")
 CLEAR_LINE = b"\r\x1b[K"
 
 
+def offer_lines(level: str) -> tuple[str, str]:
+    """The computer's offer to a player alone in the queue, in lines that fit 60 columns."""
+    return (
+        "Nobody yet: c plays the computer instead,",
+        f"{level}, the level nearest your rating; or wait on.",
+    )
+
+
 class QueueWait:
     """`seeker`'s wait in `queue`: start(), key(data) for what the player types,
     stop() if the connection goes."""
@@ -82,10 +90,10 @@ class QueueWait:
             if waited >= ALONE_AFTER and self.level_offered is None:
                 self.level_offered = nearest_level(self.seeker.rating)
                 self._send(CLEAR_LINE)
-                self._say(
-                    f"Nobody yet. c plays the computer ({self.level_offered}, the level "
-                    "nearest your rating) instead; or wait on."
-                )
+                # Two lines that each fit 60 columns: the terminal's own wrap
+                # cut the one sentence at 80, a line starting "; or wait on."
+                for line in offer_lines(self.level_offered):
+                    self._say(line)
             counted = f"Waiting {format_duration(waited)}; esc leaves the queue."
             self._send(CLEAR_LINE + counted.encode())
         except BrokenPipeError:  # the channel closes as the connection goes: stop() follows

@@ -33,7 +33,7 @@ def leaderboard_rows(standings: list[Standing]) -> list[Row]:
     unsettled = [standing for standing in standings if standing.rank is None]
     if not standings:
         return [(None, "tui-reversi: nobody has played a rated game here yet.")]
-    header = f"  {'rank':>4}  {'name':<20} {'rating':>7} {'rated':>6}  {'won-drawn-lost':>14}  last"
+    header = _columns("rank", "name", "rating", "rated", "W-D-L", "last")
     rows: list[Row] = [(None, "tui-reversi: the leaderboard"), (None, header)]
     rows += [(f"player:{standing.name}", _standing_line(standing)) for standing in ranked]
     if unsettled:
@@ -42,15 +42,30 @@ def leaderboard_rows(standings: list[Standing]) -> list[Row]:
     return rows
 
 
+# The leaderboard's name column; a longer name (up to 32) is cut with an
+# ellipsis, so that a row fits the lobby's page at 60 columns (54 inside it).
+NAME_COLUMN = 16
+
+
+# A profile's latest games name the opponent in this many columns.
+OPPONENT_COLUMN = 10
+
+
+def _cut(name: str, width: int) -> str:
+    """`name` in a column `width` wide: padded, or cut with an ellipsis."""
+    return f"{name[: width - 1]}…" if len(name) > width else f"{name:<{width}}"
+
+
+def _columns(rank: str, name: str, rating: str, games: str, played: str, seen: str) -> str:
+    return f"{rank:>3} {_cut(name, NAME_COLUMN)} {rating:>6} {games:>5} {played:>9} {seen:>10}"
+
+
 def _standing_line(standing: Standing) -> str:
     rank = str(standing.rank) if standing.rank is not None else "-"
     record = standing.record
     played = f"{record.wins}-{record.draws}-{record.losses}"
     seen = f"{standing.last_seen:%Y-%m-%d}" if standing.last_seen is not None else "-"
-    return (
-        f"  {rank:>4}  {standing.name:<20} {standing.shown_rating:>7} {standing.games:>6}"
-        f"  {played:>14}  {seen}"
-    )
+    return _columns(rank, standing.name, standing.shown_rating, str(standing.games), played, seen)
 
 
 def profile_lines(profile: Profile, hint: str) -> list[str]:
@@ -63,19 +78,22 @@ def profile_rows(profile: Profile, hint: str) -> list[Row]:
     """The profile's rows, each opponent's keyed by their name."""
     standing = profile.standing
     rank = f", rank {standing.rank}" if standing.rank is not None else ", provisional"
-    seen = f"; last game {standing.last_seen:%Y-%m-%d %H:%M} UTC" if standing.last_seen else ""
     rows: list[Row] = [
-        (
-            None,
-            f"tui-reversi: {standing.name}, rating {standing.shown_rating}{rank} "
-            f"after {_rated_games(standing.games)}",
-        ),
-        (None, f"Record: {standing.record}{seen}"),
+        (None, f"tui-reversi: {standing.name}"),
+        (None, f"Rating {standing.shown_rating}{rank} after {_rated_games(standing.games)}"),
+        (None, f"Record: {standing.record}"),
     ]
+    if standing.last_seen:
+        rows.append((None, f"Last game: {standing.last_seen:%Y-%m-%d %H:%M} UTC"))
     if profile.history:
-        low, high = round(min(profile.history)), round(max(profile.history))
-        history = f"{sparkline(profile.history)}  ({low} to {high})"
-        rows.append((None, f"Rating over the last {_rated_games(len(profile.history))}: {history}"))
+        # From the rating before the first of these games to today's, in that
+        # order: 1516 then 1507 from 1500 reads "from 1500 to 1507", not a range.
+        # The sparkline on a row of its own: 51 marks fit the lobby at 60 columns.
+        ratings = (profile.start, *profile.history)
+        first, last = round(ratings[0]), round(ratings[-1])
+        games = _rated_games(len(profile.history))
+        rows.append((None, f"Rating over the last {games}: from {first} to {last}"))
+        rows.append((None, f"  {sparkline(ratings)}"))
     if profile.opponents:
         rows.append((None, "Against the opponents most played:"))
         for name, results in profile.opponents:
@@ -91,9 +109,10 @@ def _game_line(game: ArchivedGame, name: str) -> str:
     opponent = game.names[color.other]
     change = game.change_for(name)
     moved = f" ({change:+.0f})" if change is not None else ""
+    # The id first (what `replay ID` takes), then what fits the lobby at 60 columns.
     return (
-        f"  {game.ended:%Y-%m-%d %H:%M}  against {opponent:<20} {color.label:<5} "
-        f"{game.result_for(name) + moved:<15} {game.ending:<8}  id {game.id}"
+        f"{game.id:>6} {game.ended:%Y-%m-%d} {_cut(opponent, OPPONENT_COLUMN)} "
+        f"{color.label:<5} {game.result_for(name) + moved:<10} {game.ending}"
     )
 
 

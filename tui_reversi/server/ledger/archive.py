@@ -31,8 +31,7 @@ from ...core import Color, Ending, Game, Variant
 from ...net.remote import is_guest
 from ...net.terms import TimeControl
 from ...storage import NameTakenError, SavedGame, SavedGames, StorageError
-from ...storage.paths import APP_NAME
-from ...storage.saved_games import GAMES_DIR
+from ...storage.paths import APP_NAME, GAMES_DIR
 from . import browser_passes, standings
 from .account_keys import AccountKey, KeyCodes, KeyCodeStore
 from .archive_schema import upgrade

@@ -21,8 +21,9 @@ from ...storage import SavedGame
 from ...storage.ggf import export_ggf
 from .ratings import FIRST_RATING, PROVISIONAL_GAMES, provisional, shown_rating
 
-# How many of a player's latest rated games their rating history shows.
-HISTORY_GAMES = 60
+# How many of a player's latest rated games their rating history shows (its
+# sparkline, one mark more, fits the lobby at 60 columns).
+HISTORY_GAMES = 50
 # How many opponents a profile counts the record against, the most played first.
 FREQUENT_OPPONENTS = 5
 
@@ -119,6 +120,7 @@ class Profile:
 
     standing: Standing
     history: tuple[float, ...]  # the rating after each of the latest rated games, oldest first
+    start: float  # the rating before the first game of `history` (FIRST_RATING: none before)
     opponents: tuple[tuple[str, Results], ...]  # the most played first
     games: tuple[ArchivedGame, ...]  # the latest first
 
@@ -271,14 +273,16 @@ async def profile(query: Query, name: str, games: int) -> Profile | None:
         )
         rank = int(higher) + 1
     history = await query(
-        "SELECT rating FROM rating_changes WHERE name = ? ORDER BY game DESC LIMIT ?",
+        "SELECT rating, change FROM rating_changes WHERE name = ? ORDER BY game DESC LIMIT ?",
         (name, HISTORY_GAMES),
     )
+    start = float(history[-1][0]) - float(history[-1][1]) if history else FIRST_RATING
     faced = await query(_OPPONENTS, (name, FREQUENT_OPPONENTS))
     latest = await query(_LATEST, (name, games, name, games, games))
     return Profile(
         _standing(rows[0], rank),
         tuple(float(row[0]) for row in reversed(history)),
+        start,
         tuple((str(row[0]), Results(int(row[1]), int(row[2]), int(row[3]))) for row in faced),
         tuple(_archived(row) for row in latest),
     )
