@@ -111,7 +111,12 @@ def people(tmp_path):
         """`user` with their key, or a guest (no key: keyboard-interactive, no prompt)."""
         key = GUEST_OPTIONS if guest else shlex.join(identity(user, tmp_path / "keys"))
         options = SSH_OPTIONS.replace("BatchMode=yes", "BatchMode=no") if guest else SSH_OPTIONS
-        line = f"ssh {options} {key} -t -p {tmux.server.port} {user}@127.0.0.1 {command}"
+        # (NO_COLOR: the discs told apart by shape, as board() reads them; in colour
+        # both are solid.)
+        line = (
+            f"env NO_COLOR=1 ssh -o SendEnv=NO_COLOR {options} {key} -t "
+            f"-p {tmux.server.port} {user}@127.0.0.1 {command}"
+        )
         tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", line)
         tmux("set-option", "-t", name, "remain-on-exit", "on")
 
