@@ -159,3 +159,19 @@ def test_a_burst_of_drops_is_noted_once_charged_to_its_address_and_a_later_one_a
 def test_a_limits_refusal_is_one_sentence_naming_it():
     limit = Limit(per_minute(2), per_minute(2), "invitations", "try again shortly")
     assert limit.refusal == "Too fast: at most 2 invitations a minute; try again shortly."
+
+
+def test_the_page_port_holds_as_many_connections_an_address_as_its_people():
+    """A school behind one NAT (--max-per-address 50) had every browser past the
+    tenth connection from its address reset, while SSH let them all in."""
+    import dataclasses
+
+    from tui_reversi.server.config import ServeConfig
+    from tui_reversi.server.edge.browser import page_sockets
+
+    alone = ServeConfig(data_dir=Path("/nonexistent"))
+    school = dataclasses.replace(alone, max_per_address=10 * alone.max_per_address)
+    assert page_sockets(alone, forwarded=False, descriptors=4096).per_address == 10
+    assert page_sockets(school, forwarded=False, descriptors=4096).per_address == 100
+    assert page_sockets(school, forwarded=False, descriptors=256).per_address == 64  # (all)
+    assert page_sockets(alone, forwarded=True, descriptors=4096).per_address == 1024

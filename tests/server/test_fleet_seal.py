@@ -88,6 +88,29 @@ def test_a_flood_of_forgeries_is_summed_up_in_the_log_not_copied():
     assert drops[-1][3] == 1000 - len(drops) + 1  # how many went untold
 
 
+def test_a_forgery_past_ascii_is_dropped_not_raised():
+    """compare_digest raised TypeError on a MAC with a character past ASCII: one
+    `pg_notify(channel, 'v1 é x')` from any role ended the node's listening for good."""
+    _, b, drops = sealed_pair(Clock())
+    assert b.open("v1 \u00e9 x", "tui_reversi_b") is None
+    assert b.open("v1 \udcff {}") is None
+    assert [drop[0] for drop in drops] == ["bad MAC", "bad MAC"]
+
+
+def test_a_message_is_heard_only_on_the_channel_it_was_sealed_for():
+    """Any role may LISTEN: a message to node b, copied into node c's channel (or the
+    lobby's) within the window, is not heard there."""
+    clock = Clock()
+    a, b, drops = sealed_pair(clock)
+    c = Seal(SECRET, "c", lambda *drop: drops.append(drop), clock)
+    message = {"kind": "moves", "node": "a", "link": "L1"}
+    payload = a.seal(message, "tui_reversi_b")
+    assert c.open(payload, "tui_reversi_c") is None
+    assert c.open(payload, "tui_reversi_lobby") is None
+    assert drops[-1][0] == "sent on another channel"
+    assert b.open(payload, "tui_reversi_b") == message
+
+
 def test_a_relayed_line_sealed_fits_a_notify():
     from tui_reversi.server.ledger.fleet_host import PIECE
 

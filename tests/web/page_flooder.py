@@ -2,7 +2,7 @@
 be a tab of the served page: nothing in between buffers, reads or answers for
 them. Used by test_page_door.py and bench/web_hostile.py.
 
-    python page_flooder.py PORT ping|stdin|unread SECONDS [LOCAL_ADDRESS]
+    python page_flooder.py PORT ping|frame-ping|stdin|paste|unread SECONDS [LOCAL_ADDRESS]
 
 floods from one tab until SECONDS have passed and prints what it sent as JSON.
 """
@@ -72,6 +72,19 @@ def message(kind: str, data: object = None) -> bytes:
 
 
 CLOSE = struct.pack("!BB", 0x88, 0x80) + b"\0\0\0\0"  # a close frame, masked, no reason
+# A WebSocket ping frame (not textual-serve's "ping" message), masked, one byte.
+PING_FRAME = struct.pack("!BB", 0x89, 0x81) + b"\0\0\0\0" + b"1"
+# The largest paste a game takes at once (16 KB), three times over.
+PASTE = 48 * 1024
+
+
+def flood_frame(kind: str) -> bytes:
+    """What a flood of `kind` sends again and again (see `flood`)."""
+    if kind == "frame-ping":
+        return PING_FRAME
+    if kind == "paste":
+        return message("stdin", "a" * PASTE)
+    return message("ping", "1") if kind == "ping" else message("stdin", "a")
 
 
 async def read_all(reader: asyncio.StreamReader) -> int:
@@ -84,11 +97,12 @@ async def read_all(reader: asyncio.StreamReader) -> int:
 
 
 async def flood(port: int, kind: str, seconds: float, source: str = "127.0.0.1") -> dict:
-    """One tab sending `kind` ("ping": pings, "stdin": one-byte keystrokes) as fast as
-    its socket takes them, reading what comes back, for `seconds`."""
+    """One tab sending `kind` ("ping": the page's pings, "frame-ping": WebSocket ping
+    frames, "stdin": one-byte keystrokes, "paste": 48 KB pastes) as fast as its
+    socket takes them, reading what comes back, for `seconds`."""
     reader, writer = await open_page(port, source)
     reading = asyncio.ensure_future(read_all(reader))
-    frame = message("ping", "1") if kind == "ping" else message("stdin", "a")
+    frame = flood_frame(kind)
     sent = 0
     end = time.monotonic() + seconds
     with contextlib.suppress(ConnectionError, OSError):

@@ -90,7 +90,8 @@ async def test_tabs_that_read_nothing_hold_no_memory_and_are_let_go(served):
     )  # fmt: skip
     started = rss(server.process.pid)
     tabs = [
-        asyncio.ensure_future(page_flooder.unread_tab(server.page_port, 8.0, "127.0.0.2"))
+        # (A tab stops by itself once it is let go; 30 s is for a slow start under load.)
+        asyncio.ensure_future(page_flooder.unread_tab(server.page_port, 30.0, "127.0.0.2"))
         for _ in range(3)
     ]
     peak = started
@@ -99,14 +100,19 @@ async def test_tabs_that_read_nothing_hold_no_memory_and_are_let_go(served):
         await asyncio.sleep(0.2)
     assert peak - started < 50 * MB, f"grew {(peak - started) / MB:.0f} MB"
     # Each tab, taking nothing, was let go (and said so in the log).
-    for _ in range(3):
-        server.wait_for(r"disconnect peer=web:127\.0\.0\.2 .*why=\"the page took nothing")
-    let_go = [line for line in server.logged() if "the page took nothing" in line]
+    deadline = time.monotonic() + 60
+    while True:
+        let_go = [line for line in server.logged() if "the page took nothing" in line]
+        if len(let_go) >= 3 or time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.2)
     assert len(let_go) == 3, let_go
 
 
-@pytest.mark.parametrize("kind", ["ping", "stdin"])
+@pytest.mark.parametrize("kind", ["ping", "stdin", "frame-ping", "paste"])
 async def test_floods_from_three_tabs_leave_lobby_answering(served, kind):
+    """A WebSocket ping frame (answered by aiohttp itself, before) and a large
+    message (one packet, whatever its size, before) are charged too."""
     server = served()
     assert await lobby(server)
     flooders = [

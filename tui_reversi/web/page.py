@@ -42,8 +42,9 @@ LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 # The terminal's size a visitor's page asks for, where it asks for nothing sensible.
 DEFAULT_SIZE = (80, 24)
 LARGEST_SIZE = 1000
-# The largest message a page may send (a paste is one): past it the socket is closed.
-LARGEST_MESSAGE = 1 << 20
+# The largest message a page may send (a paste is one; a game takes 16 KB at once):
+# past it the socket is closed.
+LARGEST_MESSAGE = 64 * 1024
 
 
 class PageRefusal(ReversiError):
@@ -57,10 +58,10 @@ class PageVisitor(Protocol):
     @property
     def pid(self) -> int | None: ...
     async def start(self, width: int, height: int) -> None: ...
-    async def arrived(self) -> bool:
-        """A message from the page has come, not yet read: charged to its budget
-        (waiting out a hold first, so a flood waits in its socket); False if it
-        is to be dropped unread."""
+    async def arrived(self, size: int) -> bool:
+        """A message of `size` bytes from the page has come (a websocket frame of
+        any kind), not yet decoded: charged to its budget (waiting out a hold
+        first, so a flood waits in its socket); False if it is to be dropped unread."""
 
     def pinged(self) -> bool:
         """A ping from the page: True if it may be answered."""
@@ -251,7 +252,7 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
     refusal = config.socket_refusal(address) if config.socket_refusal is not None else None
     if refusal is not None:
         raise web.HTTPTooManyRequests(text=f"{refusal}\n")
-    page_socket = web.WebSocketResponse(heartbeat=15, max_msg_size=LARGEST_MESSAGE)
+    page_socket = web.WebSocketResponse(heartbeat=15, max_msg_size=LARGEST_MESSAGE, autoping=False)
     await page_socket.prepare(request)
     visitor: PageVisitor
     if config.visitor is not None:
@@ -390,7 +391,14 @@ def _size(request: web.Request) -> tuple[int, int]:
 async def _relay(page_socket: web.WebSocketResponse, visitor: PageVisitor) -> None:
     """The page's messages to the game, until the page goes (or the game closes it)."""
     async for message in page_socket:
-        if not await visitor.arrived() or message.type != WSMsgType.TEXT:
+        size = len(message.data) if isinstance(message.data, str | bytes) else 0
+        if not await visitor.arrived(size):
+            continue
+        if message.type == WSMsgType.PING and visitor.pinged():
+            # (answered here, not by aiohttp, so that a flood of pings is charged too)
+            with contextlib.suppress(ConnectionError):
+                await page_socket.pong(message.data)
+        if message.type != WSMsgType.TEXT:
             continue
         try:
             kind, data = json.loads(message.data)

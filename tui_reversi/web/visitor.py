@@ -69,7 +69,7 @@ class Visitor(AppService):
         self._stdin = process.stdin
         return process
 
-    async def arrived(self) -> bool:
+    async def arrived(self, size: int) -> bool:
         """(A page of the player's own machine: no budget.)"""
         return True
 

@@ -261,11 +261,12 @@ class BrowserConnection:
         session.session_started()
         return session
 
-    async def arrived(self) -> bool:
-        """A message from the page, charged as one packet before it is read: False
-        to drop it. Past the budget the page is held: nothing more is read from
-        it for a while (what it sends meanwhile waits in its socket)."""
-        allowed = self.budget.packet()
+    async def arrived(self, size: int) -> bool:
+        """A message of `size` bytes from the page, charged as a packet (a large one
+        as several) before it is decoded: False to drop it. Past the budget the
+        page is held: nothing more is read from it for a while (what it sends
+        meanwhile waits in its socket)."""
+        allowed = self.budget.packet(size)
         wait = self._held_until - asyncio.get_running_loop().time()
         if wait > 0:
             await asyncio.sleep(wait)
@@ -347,14 +348,14 @@ class BrowserVisitor:
     async def start(self, width: int, height: int) -> None:
         self._size = (width, height)
 
-    async def arrived(self) -> bool:
+    async def arrived(self, size: int) -> bool:
         if self._refused:
             return False
         if not self._came_in:
             await self._come_in()
             if self._refused:
                 return False
-        return await self._connection.arrived()
+        return await self._connection.arrived(size)
 
     async def _come_in(self) -> None:
         visit = self._visit
@@ -454,11 +455,13 @@ def page_hosts(arcade: Arcade) -> frozenset[str]:
 
 def page_sockets(config: ServeConfig, *, forwarded: bool, descriptors: int) -> SocketLimits:
     """The page port's connections: a quarter of the descriptors in all, and
-    CONNECTIONS_PER_ADDRESS per address, unless a proxy in front has them all
-    come from its own address (it guards its port; the budgets here still count
-    each visitor's own, from X-Forwarded-For)."""
+    CONNECTIONS_PER_ADDRESS per person an address stands for (--max-per-address:
+    a school behind one NAT), unless a proxy in front has them all come from its
+    own address (it guards its port; the budgets here still count each visitor's
+    own, from X-Forwarded-For)."""
     total = max(16, descriptors // 4)
-    per_address = total if forwarded else CONNECTIONS_PER_ADDRESS
+    people = CONNECTIONS_PER_ADDRESS * config.people_per_address()
+    per_address = total if forwarded else min(people, total)
     return SocketLimits(per_address, total, config.page_header_timeout)
 
 

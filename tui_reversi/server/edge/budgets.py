@@ -74,6 +74,9 @@ class Budget:
     what: str
 
 
+# A message of a page's counts as one packet more for each this many bytes of it
+# (a megabyte is not one keystroke's worth of work to read).
+PACKET_BYTES = 4096
 # Every SSH packet a connection sends after login (keys, mouse reports, window
 # changes, requests): far more than a person makes, typing or dragging.
 PACKETS = Budget(Rate(1000, 300), Rate(2000, 600), "packets")
@@ -160,13 +163,15 @@ class ConnectionBudget:
         self._ended = False  # it flooded too long: nothing more is let through
         self.dropped: dict[str, int] = {}  # requests dropped so far, by what they were
 
-    def allow(self, budget: Budget) -> bool:
-        """True if a request of `budget`'s kind fits the connection's and the address's."""
+    def allow(self, budget: Budget, cost: float = 1.0) -> bool:
+        """True if a request of `budget`'s kind, `cost` of them (a large message
+        counts as several), fits the connection's and the address's."""
         if self._ended:
             return False
         own, shared = self._bucket(budget), self._budgets.address_bucket(budget, self._address)
-        if own.wait() == 0 and shared.take():
-            own.take()
+        cost = min(cost, own.rate.burst, shared.rate.burst)  # (it must fit when they are full)
+        if own.wait(cost) == 0 and shared.take(cost):
+            own.take(cost)
             return True
         began = self._drop(budget)
         if budget is PACKETS and self._now() >= self._held_until:
@@ -182,9 +187,10 @@ class ConnectionBudget:
             self._hold(hold)
         return False
 
-    def packet(self) -> bool:
-        """Charge one packet; False if it is to be dropped (the connection is held)."""
-        return self.allow(PACKETS)
+    def packet(self, size: int = 0) -> bool:
+        """Charge one packet of `size` bytes (one more for each PACKET_BYTES of it);
+        False if it is to be dropped (the connection is held)."""
+        return self.allow(PACKETS, 1 + size // PACKET_BYTES)
 
     def window_change(self) -> bool:
         return self.allow(WINDOW_CHANGES)

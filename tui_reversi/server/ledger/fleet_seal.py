@@ -59,25 +59,35 @@ class Seal:
         self._told = TokenBucket(DROPS_LOGGED)
         self._untold = 0
 
-    def seal(self, message: Message) -> str:
-        """The payload that carries `message` from this node."""
-        body = json.dumps(
-            {"node": self._node, "at": self._clock(), "seq": next(self._numbers), "m": message},
-            separators=(",", ":"),
-        )
+    def seal(self, message: Message, to: str = "") -> str:
+        """The payload that carries `message` from this node on channel `to`."""
+        envelope = {
+            "node": self._node,
+            "to": to,
+            "at": self._clock(),
+            "seq": next(self._numbers),
+            "m": message,
+        }
+        body = json.dumps(envelope, separators=(",", ":"))
         return f"{VERSION} {self._mac(body)} {body}"
 
-    def open(self, payload: str) -> Message | None:
-        """The message `payload` carries, if it is sealed by a node of this fleet, in
-        time, and not had before; else None, and the drop is told."""
+    def open(self, payload: str, to: str = "") -> Message | None:
+        """The message `payload`, heard on channel `to`, carries, if it is sealed by
+        a node of this fleet for that channel, in time, and not had before; else
+        None, and the drop is told."""
         version, _, rest = payload.partition(" ")
         mac, _, body = rest.partition(" ")
-        size = len(payload.encode())
-        if version != VERSION or not hmac.compare_digest(mac, self._mac(body)):
+        size = len(payload.encode("utf-8", "replace"))
+        # (bytes: a str with a character past ASCII would make compare_digest raise)
+        given = mac.encode("utf-8", "replace")
+        if version != VERSION or not hmac.compare_digest(given, self._mac(body).encode()):
             self._drop("bad MAC", None, size)
             return None
         envelope: dict[str, Any] = json.loads(body)  # (sealed by a node: well formed)
         node, at, number, message = (envelope[key] for key in ("node", "at", "seq", "m"))
+        if envelope.get("to", "") != to:  # (copied from another channel, where it was heard)
+            self._drop("sent on another channel", node, size)
+            return None
         now = self._clock()
         if abs(now - at) > WINDOW:
             late = f"{now - at:.0f} s ago" if now > at else f"{at - now:.0f} s ahead of here"
@@ -96,7 +106,7 @@ class Seal:
         return message
 
     def _mac(self, body: str) -> str:
-        return hmac.new(self._secret, body.encode(), hashlib.sha256).hexdigest()
+        return hmac.new(self._secret, body.encode("utf-8", "replace"), hashlib.sha256).hexdigest()
 
     def _forget_before(self, moment: float) -> None:
         """The numbers sealed before `moment` are refused by their time now."""

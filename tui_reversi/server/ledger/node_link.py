@@ -70,10 +70,10 @@ class NodeLink:
         where: str,
         node: str,
         channels: tuple[str, ...],
-        opened: Callable[[str], dict[str, Any] | None],
+        opened: Callable[[str, str], dict[str, Any] | None],
     ) -> None:
         self.url = url
-        self._opened = opened  # a payload's message, None if it is dropped (fleet_seal.py)
+        self._opened = opened  # (payload, channel) -> its message, None if dropped (fleet_seal.py)
         self.where = where
         self.node = node
         self._channels = channels
@@ -157,7 +157,7 @@ class NodeLink:
         while True:
             with contextlib.suppress(psycopg.Error):
                 async for notice in conn.notifies():
-                    self._heard(notice.payload, heard)
+                    self._heard(notice.payload, notice.channel, heard)
             self._listener = None
             with contextlib.suppress(psycopg.Error):
                 await conn.close()
@@ -184,8 +184,12 @@ class NodeLink:
         await self.pool.open(wait=False)
         await old.close(1.0)
 
-    def _heard(self, payload: str, heard: Heard) -> None:
-        message = self._opened(payload)
+    def _heard(self, payload: str, channel: str, heard: Heard) -> None:
+        try:
+            message = self._opened(payload, channel)
+        except Exception:  # a bug: said, and the node goes on hearing (never deaf for good)
+            traceback.print_exc()
+            return
         if message is not None and message.get("node") != self.node:
             self._tell(heard, message)
 

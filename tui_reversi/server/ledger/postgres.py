@@ -530,7 +530,7 @@ class PostgresStore(KeptPasses):
                 Jsonb({t.code: _table_row(t) for t in tables}),
                 self._node,
                 LOBBY_CHANNEL,
-                self._seal.seal({"kind": "lobby", "node": self._node}),
+                self._seal.seal({"kind": "lobby", "node": self._node}, LOBBY_CHANNEL),
             ),
         )
 
@@ -550,10 +550,11 @@ class PostgresStore(KeptPasses):
         return people, tables
 
     async def send(self, node: str, message: Message) -> None:
-        payload = self._seal.seal(message)
+        channel = f"tui_reversi_{node}"
+        payload = self._seal.seal(message, channel)
         if len(payload) > MAX_MESSAGE:
             raise StorageError(f"a message of {len(payload)} bytes is too long for NOTIFY")
-        await self._execute("SELECT pg_notify(%s, %s)", (f"tui_reversi_{node}", payload))
+        await self._execute("SELECT pg_notify(%s, %s)", (channel, payload))
 
     async def listen(self, heard: Callable[[Message], None]) -> None:
         try:
