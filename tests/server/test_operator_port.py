@@ -11,6 +11,8 @@ import asyncio
 import json
 import re
 import shlex
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -19,6 +21,8 @@ from types import SimpleNamespace
 import pytest
 
 from tui_reversi.server.edge.event_log import EventLog
+from tui_reversi.server.edge.health import Health
+from tui_reversi.server.ledger.archive import Archive
 from tui_reversi.tools.serve import operator_address
 
 from .conftest import PATIENCE, STANDIN_COMMAND, Player
@@ -197,3 +201,31 @@ async def test_serve_with_a_json_log_writes_one_object_a_line(tmp_path):
     assert connect["user"] == "alice" and connect["peer"].startswith("127.0.0.1:")
     assert set(connect) == {"time", "event", "peer", "user"}
     assert entries[-1]["text"] == "tui-reversi serve: stopped"
+
+
+# -- readiness, and what a server without the port loads -------------------------------------
+
+
+async def test_readiness_says_why_not_while_draining_stopping_or_without_its_store(tmp_path):
+    archive = Archive(tmp_path / "archive.sqlite3", tmp_path / "players")
+    health = Health()
+    assert await health.unready(archive, None) == "starting: not listening yet"
+    health.listening = True
+    assert await health.unready(archive, None) is None
+    health.drain("the node restarts for an upgrade")
+    assert await health.unready(archive, None) == "draining: the node restarts for an upgrade"
+    health.draining = None
+    await archive.close()  # (the store gone: its file closed under it)
+    why = await health.unready(archive, None)
+    assert why is not None and why.startswith("the store cannot be reached: ")
+    health.stopping = True
+    assert await health.unready(archive, None) == "stopping"
+
+
+def test_a_server_without_the_operator_port_loads_no_prometheus_client():
+    code = (
+        "import sys, tui_reversi.tools.serve, tui_reversi.server.edge.arcade\n"
+        "print('prometheus_client' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
