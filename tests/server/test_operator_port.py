@@ -19,10 +19,17 @@ import urllib.request
 from types import SimpleNamespace
 
 import pytest
+from prometheus_client import CollectorRegistry, generate_latest
 
+from tui_reversi.server.config import ServeConfig
+from tui_reversi.server.edge.budgets import Budgets
+from tui_reversi.server.edge.door import Door
 from tui_reversi.server.edge.event_log import EventLog
 from tui_reversi.server.edge.health import Health
+from tui_reversi.server.edge.metrics import ServerCollector
 from tui_reversi.server.ledger.archive import Archive
+from tui_reversi.server.ledger.fleet_seal import Seal
+from tui_reversi.server.tally import STORE_CALLS, TALLY, Tally
 from tui_reversi.tools.serve import operator_address
 
 from .conftest import PATIENCE, STANDIN_COMMAND, Player
@@ -113,7 +120,7 @@ async def test_the_metrics_count_a_player_let_in_and_the_moves_played_at_a_table
         assert metric(port, "tui_reversi_moves_played_total") == 2
         # Each move was kept in the archive: the store's calls are timed.
         calls = 'tui_reversi_store_call_seconds_count{backend="sqlite",method="save_table"}'
-        assert metric(port, calls) >= 1
+        await polled(lambda: metric(port, calls) >= 1, "the table's saves timed")
     finally:
         for game in games:
             game.writer.close()
@@ -229,3 +236,66 @@ def test_a_server_without_the_operator_port_loads_no_prometheus_client():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# -- what the rooms count, as /metrics writes it ---------------------------------------------
+
+
+def scraped(tally: Tally) -> dict[str, float]:
+    """The samples /metrics would show for `tally`, on a server with nobody in it."""
+    nobody = SimpleNamespace(connections=set(), tables=SimpleNamespace(tables={}), fleet=None)
+    registry = CollectorRegistry()
+    registry.register(ServerCollector(nobody, tally))
+    lines = generate_latest(registry).decode().splitlines()
+    return {
+        name: float(value)
+        for name, _, value in (line.rpartition(" ") for line in lines)
+        if not name.startswith("#")
+    }
+
+
+def test_a_fleet_message_opened_is_timed_from_its_sealing():
+    now = [1_800_000_000.0]
+    a = Seal(b"s" * 32, "a", lambda *drop: None, lambda: now[0])
+    b = Seal(b"s" * 32, "b", lambda *drop: None, lambda: now[0])
+    before = scraped(TALLY).get("tui_reversi_fleet_notify_delay_seconds_count", 0)
+    payload = a.seal({"kind": "lobby", "node": "a"})
+    now[0] += 0.3  # (a busy database)
+    assert b.open(payload) is not None
+    after = scraped(TALLY)
+    assert after["tui_reversi_fleet_notify_delay_seconds_count"] == before + 1
+    assert after['tui_reversi_fleet_notify_delay_seconds_bucket{le="0.25"}'] <= before
+    assert after['tui_reversi_fleet_notify_delay_seconds_bucket{le="0.5"}'] == before + 1
+
+
+def test_door_refusals_and_budget_hits_are_counted_by_kind(tmp_path):
+    refused = '{kind="address-full"}'
+    window = '{kind="window changes"}'
+    before = scraped(TALLY)
+    door = Door(ServeConfig(data_dir=tmp_path, max_per_address=1))
+    assert door.arrive("192.0.2.1")
+    door.enter("192.0.2.1")
+    assert door.room_inside("192.0.2.1") is not None  # (a second connection: no room)
+    budget = Budgets(EventLog(lambda line: None)).for_connection(
+        ("192.0.2.1", "192.0.2.1:1"), lambda: "mallory", lambda hold: None, lambda: None
+    )
+    allowed = sum(budget.window_change() for _ in range(100))
+    after = scraped(TALLY)
+    door_refusals = "tui_reversi_door_refusals_total"
+    assert after[door_refusals + refused] == before.get(door_refusals + refused, 0) + 1
+    hits = "tui_reversi_budget_hits_total"
+    assert after[hits + window] == before.get(hits + window, 0) + 100 - allowed
+
+
+def test_a_histogram_is_written_in_cumulative_buckets_and_counters_from_zero():
+    tally = Tally()
+    tally.observe(STORE_CALLS, 0.003, "sqlite", "keep")
+    tally.observe(STORE_CALLS, 0.3, "sqlite", "keep")
+    samples = scraped(tally)
+    keep = 'tui_reversi_store_call_seconds_bucket{backend="sqlite",le="%s",method="keep"}'
+    assert samples[keep % "0.0025"] == 0 and samples[keep % "0.005"] == 1
+    assert samples[keep % "0.5"] == 2 and samples[keep % "+Inf"] == 2
+    total = 'tui_reversi_store_call_seconds_sum{backend="sqlite",method="keep"}'
+    assert samples[total] == pytest.approx(0.303)
+    assert samples["tui_reversi_moves_played_total"] == 0  # (there before the first move)
+    assert samples['tui_reversi_sessions{door="ssh",kind="guest"}'] == 0
