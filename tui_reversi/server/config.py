@@ -94,6 +94,8 @@ class ServeConfig:
     # this long is let go, and a connection that sends no whole request in this long.
     page_unwritable: float = 30.0
     page_header_timeout: float = 10.0
+    # The log's lines: "text" (time event key=value ...) or "json" (an object a line).
+    log_format: str = "text"
 
     @property
     def host_key_path(self) -> Path:

@@ -73,6 +73,23 @@ def port_number(text: str) -> int:
     return number
 
 
+def operator_address(text: str) -> tuple[str, int]:
+    """`9100` -> ('127.0.0.1', 9100); `0.0.0.0:9100`, `[::1]:9100`, `localhost:0` as said."""
+    host, colon, port = text.strip().rpartition(":")
+    if not colon:
+        return "127.0.0.1", port_number(port)
+    bracketed = host.startswith("[") and host.endswith("]")
+    host = host[1:-1] if bracketed else host
+    if not host or (":" in host) != bracketed or not _OPERATOR_HOST.fullmatch(host):
+        raise argparse.ArgumentTypeError(
+            f"{text[:60]!r} is not PORT or ADDRESS:PORT (say 9100, 0.0.0.0:9100 or [::1]:9100)"
+        )
+    return host, port_number(port)
+
+
+_OPERATOR_HOST = re.compile(r"[A-Za-z0-9.:-]{1,253}")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     # `--password` must never be read as an abbreviation of `--password-file`.
     parser.allow_abbrev = False
@@ -229,6 +246,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "address is the last one X-Forwarded-For gives (see docs/hosting.md)",
     )
     parser.add_argument(
+        "--metrics-port",
+        type=operator_address,
+        metavar="[ADDRESS:]P",
+        help="serve Prometheus metrics (/metrics) and health checks (/livez, /readyz) on "
+        "this port, on 127.0.0.1 unless an address is given (0.0.0.0:9100); 0 picks a free one",
+    )
+    parser.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="the log's lines: text (time event key=value ..., the default) or json "
+        "(one JSON object a line, the same fields)",
+    )
+    parser.add_argument(
         "--import-archive",
         type=Path,
         metavar="FILE",
@@ -254,7 +285,7 @@ def run(args: argparse.Namespace) -> int:
             return _import(config, args.import_archive)
         import asyncio
 
-        return asyncio.run(_serve(config, args.web_port, args.web_behind_proxy))
+        return asyncio.run(_serve(config, args))
     except ServeError as error:
         print(f"tui-reversi serve: {error}", file=sys.stderr)
         return 2
@@ -320,6 +351,7 @@ def _config(args: argparse.Namespace):
         game_command=game_command or ServeConfig.game_command,
         page_unwritable=args.web_unwritable_limit or ServeConfig.page_unwritable,
         page_header_timeout=args.web_header_timeout or ServeConfig.page_header_timeout,
+        log_format=args.log_format,
     )
 
 
@@ -376,11 +408,13 @@ def _password(args: argparse.Namespace) -> str:
     return password
 
 
-async def _serve(config, web_port: int | None = None, behind_proxy: bool = False) -> int:
+async def _serve(config, args: argparse.Namespace) -> int:
     import asyncio
     import signal
 
-    from ..server.edge.arcade import Arcade, log_to_stderr
+    from ..server.edge.arcade import Arcade
+
+    web_port, behind_proxy = args.web_port, args.web_behind_proxy
 
     # Handlers first: a stop request that comes with the banner is not lost.
     stop = asyncio.Event()
@@ -394,18 +428,32 @@ async def _serve(config, web_port: int | None = None, behind_proxy: bool = False
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         loop.add_signal_handler(number, stop_on, number)
     arcade = Arcade(config)
-    await arcade.start()
+    # The operator's port first: its /readyz says "starting" until the arcade listens.
+    operator = await _serve_operator(arcade, args.metrics_port)
     page = None
-    if web_port is not None:
-        try:
-            page = await _serve_page(arcade, web_port, behind_proxy)
-        except BaseException:
-            await arcade.close()
-            raise
+    try:
+        await arcade.start()
+        if web_port is not None:
+            try:
+                page = await _serve_page(arcade, web_port, behind_proxy)
+            except BaseException:
+                await arcade.close()
+                raise
+    except BaseException:
+        if operator is not None:
+            await operator.close()
+        raise
     _announce(arcade)
     if page is not None:
         print(
             f"tui-reversi serve: the page at {page.address} (guests play in a browser)", flush=True
+        )
+    if operator is not None:
+        host, port = operator.address
+        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        print(
+            f"tui-reversi serve: metrics at http://{where}/metrics, health at /livez and /readyz",
+            flush=True,
         )
     try:
         await stop.wait()
@@ -415,14 +463,26 @@ async def _serve(config, web_port: int | None = None, behind_proxy: bool = False
             # (`serve 2>&1 | tee log`): once it has gone, the log says why
             # the server stops on the terminal instead.
             await asyncio.sleep(INTERRUPT_SETTLE)
-        log_to_stderr("tui-reversi serve: stopping; hanging up every game")
+        arcade.say("tui-reversi serve: stopping; hanging up every game")
         if page is not None:
             await page.stop_listening()  # its visitors are hung up with everyone else's
         await arcade.close()
         if page is not None:
             await page.close()
-    log_to_stderr("tui-reversi serve: stopped")
+        if operator is not None:
+            await operator.close()
+    arcade.say("tui-reversi serve: stopped")
     return 0
+
+
+async def _serve_operator(arcade, address: tuple[str, int] | None):
+    """The operator's port (metrics and health checks), if asked for: prometheus_client
+    and the metrics load only then."""
+    if address is None:
+        return None
+    from ..server.edge.operator_port import start_operator_port
+
+    return await start_operator_port(arcade, *address)
 
 
 async def _serve_page(arcade, port: int, behind_proxy: bool):

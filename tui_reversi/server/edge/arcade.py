@@ -37,6 +37,8 @@ from ..hall.take_over_elsewhere import give_own_game_over, give_seat_over
 from ..ledger.archive import Archive
 from ..ledger.fleet import Fleet
 from ..ledger.store import Store
+from ..ledger.timed_calls import time_calls
+from ..tally import LOGINS, TALLY
 from .browser_passes import BrowserPasses
 from .budgets import Budgets
 from .connection import Client, PlayerConnection
@@ -44,6 +46,7 @@ from .descriptors import raise_descriptor_limit
 from .door import PRESSURE_GRACE, Door
 from .event_log import EventLog, tame_library_logs
 from .guessing import PasswordGuesses
+from .health import Health
 from .hostkey import load_or_create_host_key
 from .login import Accounts
 from .seats import Seats
@@ -97,7 +100,8 @@ class Arcade:
 
     def __init__(self, config: ServeConfig, log: Callable[[str], None] = log_to_stderr) -> None:
         self.config = config
-        self.events = EventLog(log)
+        self._log = log
+        self.events = EventLog(log, as_json=config.log_format == "json")
         self.connections: set[Client] = set()
         # Player (directory) name -> the session whose game is that player's live game.
         self.live_games: dict[str, GameSession] = {}
@@ -152,6 +156,8 @@ class Arcade:
         self.game_start = "as a fresh Python each"
         # Files this process may open (raised to the hard limit at start).
         self.descriptors = 1024
+        # Whether the node should be sent players (/readyz): a drain says so here.
+        self.health = Health()
 
     async def start(self) -> None:
         """Load or create the host key and start listening; ServeError if that cannot be done."""
@@ -206,12 +212,15 @@ class Arcade:
             await self.archive.leave()
             await self.archive.close()
             raise ServeError(f"cannot listen on {where}: {why}{hint}") from None
+        self.health.listening = True
 
     async def _open_store(self) -> Store:
         """The archive's SQLite, or the fleet's PostgreSQL with --database."""
         config = self.config
         if config.database is None:
-            return Archive(config.data_dir / "archive.sqlite3", config.players_dir)
+            archive = Archive(config.data_dir / "archive.sqlite3", config.players_dir)
+            time_calls(archive, "sqlite")
+            return archive
         from ..ledger.fleet_seal import secret_from_file
         from ..ledger.postgres import PostgresStore  # (psycopg loads only for a fleet)
 
@@ -220,6 +229,7 @@ class Arcade:
             config.database, config.players_dir, secret=secret, dropped=self._message_dropped
         )
         await store.open()
+        time_calls(store, "postgresql")
         return store
 
     def _message_dropped(self, why: str, node: str | None, size: int, untold: int) -> None:
@@ -346,7 +356,16 @@ class Arcade:
         charged to `address` if a request from it caused it (its drops)."""
         self.events.write("note", address=address or None, text=text)
 
+    def say(self, line: str) -> None:
+        """The server's own line about its stopping, on the log: as it is, or in a
+        JSON log as a `note` event's text (every line of that log is an object)."""
+        if self.config.log_format == "json":
+            self.note(line)
+        else:
+            self._log(line)
+
     def log_connect(self, connection: Client) -> None:
+        TALLY.count(LOGINS, connection.way_in, "guest" if connection.guest else "keyed")
         self.events.write(
             "connect", address=connection.address, peer=connection.peer, user=connection.user
         )
@@ -365,6 +384,7 @@ class Arcade:
 
     async def close(self) -> None:
         """Stop listening, hang up every game (killing stragglers after the grace), reap, close."""
+        self.health.stopping = True
         if self._acceptor is not None:
             self._acceptor.close()
         connections = list(self.connections)

@@ -27,6 +27,7 @@ from ...web.page import LOOPBACK_NAMES, PageConfig, PageRefusal, Visit, bound_na
 from ...web.page_guard import CONNECTIONS_PER_ADDRESS, SocketLimits
 from ..config import ServeConfig
 from ..hall.ssh_session import GameSession
+from ..tally import LOGINS, TALLY
 from .budgets import FLOODED, PAGE_SOCKETS, PINGS, SESSIONS, ConnectionBudget, InputAllowance
 from .descriptors import low_limit_note
 from .guessing import code_failed, code_refusal
@@ -173,6 +174,8 @@ class _ChargedAtTheSocket:
 class BrowserConnection:
     """One page's visit, as the hall sees a connection (ssh_session's `Connection`)."""
 
+    way_in = "web"
+
     def __init__(self, arcade: Arcade, address: str, reached: str) -> None:
         self.arcade = arcade
         self.address = address
@@ -220,6 +223,7 @@ class BrowserConnection:
                 refusal = "the page has gone."
         if refusal is not None:
             self.end_reason = refusal.split(";")[0].rstrip(".").lower()
+            TALLY.count(LOGINS, "web", "refused")
             arcade.forget(self)
             return refusal
         self.asked = name or self.asked

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..bucket import BURST_QUIET, Buckets, Clock, Rate, TokenBucket
+from ..tally import BUDGET_HITS, TALLY
 from .event_log import EventLog
 
 # -- the bytes a game is given -----------------------------------------------------------
@@ -215,6 +216,7 @@ class ConnectionBudget:
     def _drop(self, budget: Budget) -> bool:
         """Count a drop; True if it begins a burst (and is logged)."""
         self.dropped[budget.what] = self.dropped.get(budget.what, 0) + 1
+        TALLY.count(BUDGET_HITS, budget.what)
         now = self._now()
         last = self._last_drop.get(budget)
         self._last_drop[budget] = now

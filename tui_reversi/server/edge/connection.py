@@ -21,6 +21,7 @@ import asyncssh
 from ...storage import StorageError
 from ..config import format_duration, gone_reason
 from ..hall.ssh_session import GameSession, SessionServer
+from ..tally import LOGINS, TALLY
 from .browser_passes import BrowserPasses
 from .budgets import CHANNEL_REQUESTS, FLOODED, SESSIONS, Budgets, InputAllowance
 from .door import SHUT_FIRST, Door
@@ -41,6 +42,8 @@ class Client(Protocol):
 
     address: str
     peer: str
+    # The door it came through: "ssh" or "web" (the page's).
+    way_in: str
     user: str | None
     authenticated: bool
     started: float
@@ -101,6 +104,8 @@ class Listener(SessionServer, Protocol):
 
 class PlayerConnection(asyncssh.SSHServer):
     """One SSH connection: authentication, then at most one game session."""
+
+    way_in = "ssh"
 
     def __init__(self, arcade: Listener) -> None:
         self.arcade = arcade
@@ -224,6 +229,7 @@ class PlayerConnection(asyncssh.SSHServer):
                 await penalties.passed(self.address, username)
                 return True
             self.end_reason = "wrong password"
+            TALLY.count(LOGINS, "ssh", "wrong-password")
             await penalties.failed(self.address, username, log_value(username, NAME_LENGTH))
         except StorageError as error:
             self.arcade.note(str(error))
@@ -267,6 +273,7 @@ class PlayerConnection(asyncssh.SSHServer):
         self, sentence: str, code: int = asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
     ) -> None:
         """Turn the client away with one sentence (OpenSSH prints it)."""
+        TALLY.count(LOGINS, "ssh", "refused")
         self.end_reason = sentence.split(";")[0].split(":")[0].rstrip(".").lower()
         if self._conn is not None:
             self._conn.disconnect(code, sentence[:1].upper() + sentence[1:])

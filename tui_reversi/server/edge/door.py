@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..config import ServeConfig
+from ..tally import DOOR_REFUSALS, TALLY
 
 # A source's wrong passwords are forgotten after this long without another.
 FORGIVE_AFTER = 600.0
@@ -55,10 +56,13 @@ class Door:
         """Count a new connection at the door; False if there is no room for it there."""
         config = self._config
         if self.shut_to(address):
+            TALLY.count(DOOR_REFUSALS, "shut")
             return False
         if _dropped(self.waiting[address], config.startups_per_address(), self._chance):
+            TALLY.count(DOOR_REFUSALS, "startups")
             return False
         if _dropped(sum(self.waiting.values()), config.startups(), self._chance):
+            TALLY.count(DOOR_REFUSALS, "startups")
             return False
         self.waiting[address] += 1
         return True
@@ -92,13 +96,16 @@ class Door:
         """Why a connection from `address` cannot come in now (a sentence), or None."""
         config = self._config
         if self.inside[address] >= config.max_per_address:
+            TALLY.count(DOOR_REFUSALS, "address-full")
             return "Too many connections from your address; please try again later."
         if guest and self.guests[address] >= config.guests_per_address():
+            TALLY.count(DOOR_REFUSALS, "guests-full")
             return (
                 "Too many guests from your address; please try again later "
                 "(or connect with your SSH key)."
             )
         if sum(self.inside.values()) >= config.max_connections():
+            TALLY.count(DOOR_REFUSALS, "busy")
             return "The server is busy; please try again in a few minutes."
         return None
 

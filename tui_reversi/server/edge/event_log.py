@@ -1,4 +1,5 @@
-"""The server's log: one event a line, `time event key=value ...`, where
+"""The server's log: one event a line, `time event key=value ...` (or, with
+`serve --log-format json`, one JSON object a line with the same fields), where
 whatever a client said is data.
 
 Every value goes through `log_value`, the one door for text into the log:
@@ -9,11 +10,14 @@ end a line, start one that looks like the server's, or reach the terminal of
 whoever reads the log. Events charged to an address (what its connections
 did) share a token bucket of log bytes: past it they are dropped, and one
 `log-suppressed` event says so once per burst. docs/hosting.md describes the
-format and the limits.
+format and the limits. In JSON a value is JSON's string (or number), escaped
+as JSON escapes (every character outside printable ASCII as a `\\u` escape) and cut
+at the same lengths, by characters.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import time
@@ -72,6 +76,20 @@ def _escaped(char: str) -> str:
     return f"\\U{code:08x}"
 
 
+def _json_line(when: str, event: str, fields: dict[str, object], limits: dict[str, int]) -> str:
+    """The event as one JSON object: `time`, `event`, then its fields, numbers
+    as numbers and every other value as a string cut past its limit as
+    `log_value` cuts one (its characters counted, not their escapes)."""
+    entry: dict[str, object] = {"time": when, "event": event}
+    for key, value in fields.items():
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            entry[key] = value
+            continue
+        text, limit = str(value), limits[key]
+        entry[key] = text if len(text) <= limit else f"{text[:limit]}...({len(text)} characters)"
+    return json.dumps(entry, ensure_ascii=True, separators=(", ", ": "))
+
+
 @dataclass
 class _Allowance:
     """One address's log bytes: what it may still write, as of `when`."""
@@ -82,13 +100,19 @@ class _Allowance:
 
 
 class EventLog:
-    """Writes events as lines to `sink`, each address within its allowance of bytes."""
+    """Writes events as lines to `sink` (key=value, or JSON objects `as_json`),
+    each address within its allowance of bytes."""
 
     def __init__(
-        self, sink: Callable[[str], None], clock: Callable[[], float] = time.monotonic
+        self,
+        sink: Callable[[str], None],
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        as_json: bool = False,
     ) -> None:
         self._sink = sink
         self._clock = clock
+        self._as_json = as_json
         self._allowances: dict[str, _Allowance] = {}
 
     def write(self, event: str, /, address: str | None = None, **fields: object) -> None:
@@ -108,14 +132,18 @@ class EventLog:
             self._sink(notice)
 
     def _line(self, event: str, fields: dict[str, object]) -> str:
-        present = {key: str(value) for key, value in fields.items() if value is not None}
+        present = {key: value for key, value in fields.items() if value is not None}
+        when = time.strftime("%Y-%m-%d %H:%M:%S")
         share = LINE_LENGTH
         while True:
-            values = [
-                f"{key}={log_value(value, min(share, _LENGTHS.get(key, VALUE_LENGTH)))}"
-                for key, value in present.items()
-            ]
-            line = " ".join([time.strftime("%Y-%m-%d %H:%M:%S"), event, *values])
+            limits = {key: min(share, _LENGTHS.get(key, VALUE_LENGTH)) for key in present}
+            if self._as_json:
+                line = _json_line(when, event, present, limits)
+            else:
+                values = [
+                    f"{key}={log_value(str(value), limits[key])}" for key, value in present.items()
+                ]
+                line = " ".join([when, event, *values])
             if len(line) <= LINE_LENGTH or share <= 16:
                 return line
             share //= 2  # (many long values: each is cut shorter)

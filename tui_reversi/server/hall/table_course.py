@@ -27,6 +27,7 @@ from ...storage import StorageError
 from ..config import format_duration
 from ..ledger.ratings import shown_rating
 from ..ledger.store import PlayedGame, Store
+from ..tally import GAMES_ENDED, TALLY
 from .table import Seat, Table
 from .table_clocks import TableClocks
 from .table_store import played, rated_lines, rating_changes, unfinished
@@ -212,6 +213,7 @@ class GameCourse:
         """The game is over, told and recorded: `end` says how."""
         self._stop_waiting(table)
         table.ended, table.ending = end.text, end
+        TALLY.count(GAMES_ENDED, end.reason)
         table.adjourned = False  # (an adjourned game can end: it waits no more)
         self._log(f"table {table.code}: {end.text}")
         if table.time_control is not None:

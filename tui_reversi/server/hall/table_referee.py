@@ -15,6 +15,7 @@ from ...core import Color, Ending, Game, Move, ReversiError
 from ...net.remote import CHAT_LENGTH, shown_name
 from ...net.server_line import line
 from ..bucket import Limit, Limiter, per_minute
+from ..tally import GAMES_STARTED, MOVES, TALLY
 from .table import Seat, Table
 from .table_clocks import TableClocks
 
@@ -117,6 +118,7 @@ class TableReferee:
         self._clocks.stop(table, add_increment=True)
         table.takeback = None  # a move answers a waiting takeback: no
         game.play(move)
+        TALLY.count(MOVES)
         result = game.result
         if result is None:
             # Kept before anyone is told: a server killed now loses no move it announced.
@@ -243,6 +245,7 @@ class TableReferee:
         table.ended, table.ending, table.rematch, table.takeback = None, None, None, None
         table.takebacks_asked.clear()
         table.started = datetime.now(UTC)
+        TALLY.count(GAMES_STARTED)
         if table.time_control is not None:
             table.remaining = {color: table.time_control.base for color in Color}
         black, white = table.name(Color.BLACK), table.name(Color.WHITE)

@@ -38,6 +38,7 @@ from ...net.terms import TimeControl as TimeControl
 from ...storage import StorageError
 from ..config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
 from ..ledger.store import Store, TableView, UnfinishedGame
+from ..tally import GAMES_STARTED, TALLY
 from .games_socket import GamesSocket, hello
 from .table import Seat as Seat
 from .table import Table as Table
@@ -233,6 +234,7 @@ class Tables:
             raise TableRefused(f"both seats at table {code} are taken.")
         color = free[0]
         table.names[color] = name
+        TALLY.count(GAMES_STARTED)
         self._charged(f"table {code}: {name} joined as {color.label}", address)
         table.broadcast(table.players_line())
         self._later(self._sat_down(table, name, color))

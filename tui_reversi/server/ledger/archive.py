@@ -285,6 +285,12 @@ class Archive(KeptPasses):
     async def live_nodes(self) -> set[str]:
         return {LOCAL_NODE}
 
+    async def ping(self) -> None:
+        try:
+            self._db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        except sqlite3.Error as error:
+            raise StorageError(f"{self.path}: {error}") from None
+
     # The pairing queue (seekers.py's SeekerBook): this process's, in memory.
 
     async def seek(self, seekers: list[Seeker], now: float) -> None:

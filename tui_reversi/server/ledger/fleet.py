@@ -143,6 +143,11 @@ class Fleet:
     def node(self) -> str:
         return self.store.node
 
+    @property
+    def nodes_alive(self) -> int:
+        """The nodes up when this one last looked, itself among them."""
+        return len(self._live)
+
     async def start(self) -> None:
         await self.look()
         self._outbox.start()

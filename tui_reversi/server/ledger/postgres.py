@@ -565,6 +565,9 @@ class PostgresStore(KeptPasses):
     async def live_nodes(self) -> set[str]:
         return {row[0] for row in await self._execute("SELECT id FROM live_nodes")}
 
+    async def ping(self) -> None:
+        await self._execute("SELECT 1")
+
     # -- the pairing queue (seekers.py's SeekerBook): postgres_seekers.py's ------------------
 
     async def seek(self, seekers: list[Seeker], now: float) -> None:

@@ -203,3 +203,6 @@ class Store(AccountStore, PenaltyLedger, SeekerBook, PassBook, Protocol):
 
     async def live_nodes(self) -> set[str]:
         """The nodes up now, this one among them."""
+
+    async def ping(self) -> None:
+        """Ask the store the cheapest question there is: StorageError if it cannot answer."""
