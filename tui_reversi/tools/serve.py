@@ -235,6 +235,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --database: copy a single server's archive (its archive.sqlite3: accounts, "
         "keys, ratings, games) into the fleet's empty database, print the counts, then exit",
     )
+    parser.add_argument(
+        "--backup",
+        type=Path,
+        metavar="FILE",
+        help="copy the archive of the single server using the same --data-dir to FILE, "
+        "while it runs (SQLite's online backup: consistent, nobody stopped), then exit",
+    )
     # For tests and benchmarks: what each session runs instead of the game.
     parser.add_argument("--game-command", metavar="COMMAND", help=argparse.SUPPRESS)
     # For tests: the page's patience with a page that takes nothing, and with a
@@ -252,6 +259,8 @@ def run(args: argparse.Namespace) -> int:
             return _migrate(config.database)
         if args.import_archive is not None:
             return _import(config, args.import_archive)
+        if args.backup is not None:
+            return _backup(config, args.backup)
         import asyncio
 
         return asyncio.run(_serve(config, args.web_port, args.web_behind_proxy))
@@ -271,6 +280,11 @@ def _config(args: argparse.Namespace):
         raise ServeError("--import-archive is only used with --database URL")
     if args.import_archive is not None and args.migrate:
         raise ServeError("--import-archive and --migrate are run one at a time (--migrate first)")
+    if args.backup is not None and args.database:
+        raise ServeError(
+            "--backup copies a single server's archive; back a fleet's PostgreSQL up "
+            "with pg_dump -Fc (docs/hosting.md, Backups)"
+        )
     if args.database and not args.database.startswith(("postgresql://", "postgres://")):
         raise ServeError(f"--database takes a postgresql:// URL, not {args.database[:40]!r}")
     if args.fleet_secret is not None and not args.database:
@@ -346,6 +360,15 @@ def _import(config, archive: Path) -> int:
     found, now = import_archive(archive.expanduser(), config.database, config.players_dir)
     print(f"tui-reversi serve: {archive} held {found}", flush=True)
     print(f"tui-reversi serve: {where(config.database)} holds {now} now: the same", flush=True)
+    return 0
+
+
+def _backup(config, target: Path) -> int:
+    """`serve --backup FILE`: the archive copied while its server runs, said in a line."""
+    from ..server.ledger.archive_backup import back_up
+
+    made = back_up(config.archive_path, target.expanduser().absolute())
+    print(f"tui-reversi serve: {made}", flush=True)
     return 0
 
 

@@ -211,7 +211,7 @@ class Arcade:
         """The archive's SQLite, or the fleet's PostgreSQL with --database."""
         config = self.config
         if config.database is None:
-            return Archive(config.data_dir / "archive.sqlite3", config.players_dir)
+            return Archive(config.archive_path, config.players_dir)
         from ..ledger.fleet_seal import secret_from_file
         from ..ledger.postgres import PostgresStore  # (psycopg loads only for a fleet)
 
@@ -234,7 +234,7 @@ class Arcade:
         """Where games and ratings are kept, in a line for the banner."""
         store = self.archive
         if store is None or isinstance(store, Archive):
-            return f"archive {self.config.data_dir / 'archive.sqlite3'} (SQLite: this node alone)"
+            return f"archive {self.config.archive_path} (SQLite: this node alone)"
         return f"archive in {store.where}, shared with the fleet (this node: {store.node})"
 
     async def _start_preloaded(self) -> None:
