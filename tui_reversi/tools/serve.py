@@ -236,6 +236,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "keys, ratings, games) into the fleet's empty database, print the counts, then exit",
     )
     parser.add_argument(
+        "--drain-seconds",
+        type=duration,
+        default=60.0,
+        metavar="TIME",
+        help="on SIGTERM (or serve --drain), how long the server waits for its players to "
+        "finish and go before it adjourns the games left and stops (default 60s)",
+    )
+    parser.add_argument(
+        "--drain",
+        action="store_true",
+        help="drain the server running with the same --data-dir (SIGTERM to the pid in "
+        "DIR/serve.pid), wait until it has stopped, then exit",
+    )
+    parser.add_argument(
         "--backup",
         type=Path,
         metavar="FILE",
@@ -261,9 +275,13 @@ def run(args: argparse.Namespace) -> int:
             return _import(config, args.import_archive)
         if args.backup is not None:
             return _backup(config, args.backup)
+        if args.drain:
+            from .serve_drain import drain_running
+
+            return drain_running(config.data_dir, args.drain_seconds)
         import asyncio
 
-        return asyncio.run(_serve(config, args.web_port, args.web_behind_proxy))
+        return asyncio.run(_serve(config, args.web_port, args.web_behind_proxy, args.drain_seconds))
     except ServeError as error:
         print(f"tui-reversi serve: {error}", file=sys.stderr)
         return 2
@@ -399,20 +417,30 @@ def _password(args: argparse.Namespace) -> str:
     return password
 
 
-async def _serve(config, web_port: int | None = None, behind_proxy: bool = False) -> int:
+async def _serve(
+    config, web_port: int | None = None, behind_proxy: bool = False, drain_seconds: float = 60.0
+) -> int:
     import asyncio
     import signal
 
+    from ..server.config import format_duration
     from ..server.edge.arcade import Arcade, log_to_stderr
+    from .serve_drain import PidFile, until_either
 
     # Handlers first: a stop request that comes with the banner is not lost.
+    # A first SIGTERM drains (an operator's restart); ctrl+c, SIGHUP or a second
+    # signal stop at once.
     stop = asyncio.Event()
+    drain = asyncio.Event()
     stopped_by: list[int] = []
     loop = asyncio.get_running_loop()
 
     def stop_on(number: int) -> None:
         stopped_by.append(number)
-        stop.set()
+        if stopped_by == [signal.SIGTERM]:
+            drain.set()
+        else:
+            stop.set()
 
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         loop.add_signal_handler(number, stop_on, number)
@@ -430,9 +458,20 @@ async def _serve(config, web_port: int | None = None, behind_proxy: bool = False
         print(
             f"tui-reversi serve: the page at {page.address} (guests play in a browser)", flush=True
         )
+    pid_file = PidFile(config.data_dir)
+    pid_file.write()
     try:
-        await stop.wait()
+        await until_either(stop, drain)
+        if not stop.is_set():
+            log_to_stderr(
+                f"tui-reversi serve: draining: no one new comes in; the players have "
+                f"{format_duration(drain_seconds)} to finish"
+            )
+            if page is not None:
+                await page.stop_listening()
+            await until_either(stop, arcade.drain(drain_seconds))
     finally:
+        pid_file.remove()
         if stopped_by[:1] == [signal.SIGINT]:
             # A ctrl+c also ends a reader of the log in the same shell
             # (`serve 2>&1 | tee log`): once it has gone, the log says why

@@ -50,6 +50,8 @@ from .seats import Seats
 
 # On shutdown, how long clients get to close by themselves once their game has ended.
 CLIENT_CLOSE_WAIT = 2.0
+# While draining, how often the arcade looks whether everyone has gone (seconds).
+DRAIN_LOOK = 0.25
 
 
 def log_to_stderr(line: str) -> None:
@@ -152,6 +154,9 @@ class Arcade:
         self.game_start = "as a fresh Python each"
         # Files this process may open (raised to the hard limit at start).
         self.descriptors = 1024
+        # True from the moment a drain begins (drain()): no one new comes in, and a
+        # health check (/readyz) says this node is not ready.
+        self.draining = False
 
     async def start(self) -> None:
         """Load or create the host key and start listening; ServeError if that cannot be done."""
@@ -362,6 +367,25 @@ class Arcade:
         )
 
     # Stopping.
+
+    async def drain(self, seconds: float) -> None:
+        """Stop taking connections, tell everyone at a table, and return once every
+        connection and game has gone or `seconds` have passed; close() then adjourns
+        the games still in play (they resume when the server is back)."""
+        self.draining = True
+        if self._acceptor is not None:
+            self._acceptor.close()
+        self.events.write(
+            "draining", seconds=round(seconds), connections=len(self.connections) or None
+        )
+        self.tables.tell_everyone(
+            f"The server is going down for a restart: games still in play in "
+            f"{format_duration(seconds)} are adjourned, to resume when it is back."
+        )
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while (self.connections or self.games) and loop.time() < deadline:
+            await asyncio.sleep(min(DRAIN_LOOK, max(0.0, deadline - loop.time())))
 
     async def close(self) -> None:
         """Stop listening, hang up every game (killing stragglers after the grace), reap, close."""
