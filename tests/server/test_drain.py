@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from .conftest import PATIENCE, STANDIN_COMMAND, Player
+from .conftest import PATIENCE, STANDIN_COMMAND, Player, wait_until
 from .test_tables import Game, seat
 
 TOLD = (
@@ -167,3 +167,49 @@ def test_serve_drain_with_no_server_running_says_so_in_one_sentence(tmp_path):
         f"tui-reversi serve: --drain: no server is running with --data-dir {tmp_path} "
         f"(there is no {tmp_path / 'serve.pid'})\n"
     )
+
+
+async def test_sigterm_to_a_fleet_node_mid_game_moves_the_game_to_the_other_and_it_goes_on(
+    nodes, serve, tmp_path, database
+):
+    a = await nodes(tmp_path / "a", "--database", database, "--drain-seconds", "1")
+    b = await serve(data_dir=tmp_path / "b", database=database, max_per_address=10)
+    alice, bob, code = await a_table_across(a, b)
+    a.process.send_signal(signal.SIGTERM)
+    fleet_told = TOLD.format("1 s").replace("when it is back", "on another node of it")
+    for game in (alice, bob):
+        await game.hear_until(fleet_told)
+    assert await a.stopped() == 0
+    # Node B takes the game over, every move in it: bob sits back down there at once.
+    heard = await bob.hear_until("adjourned Adjourned: the game goes on when alice is back too.")
+    assert heard[heard.index(f"seated {code} white othello") :][-4:] == [
+        "moved 0 d3",
+        "moved 1 c5",
+        "ready",
+        "adjourned Adjourned: the game goes on when alice is back too.",
+    ]
+    # alice connects again (through the balancer: to node B) and they play on.
+    alice = await Game.connect(await seat(b, "alice", f"resume {code}"))
+    heard = await alice.hear_until("ready")
+    assert heard[-3:] == ["moved 0 d3", "moved 1 c5", "ready"]
+    for game in (alice, bob):
+        await game.hear_until("resumed You are both back: the game goes on.")
+    alice.say("move 2 c6")
+    await bob.hear_until("moved 2 c6")
+
+
+async def a_table_across(a, b) -> tuple[Game, Game, str]:
+    """alice opens a table on node `a`, bob joins it on node `b`; d3 and c5 are played."""
+    alice = await Game.connect(await seat(a, "alice", "table"))
+    code = (await alice.hear_until("ready"))[0].split()[1]
+    await wait_until(
+        lambda: any(view.code == code for view in b.tables.views(everywhere=True)),
+        f"table {code} to show on node B",
+    )
+    bob = await Game.connect(await seat(b, "bob", f"join {code}"))
+    await bob.hear_until("ready")
+    for ply, (game, square) in enumerate(((alice, "d3"), (bob, "c5"))):
+        game.say(f"move {ply} {square}")
+        for player in (alice, bob):
+            await player.hear_until(f"moved {ply} {square}")
+    return alice, bob, code

@@ -378,9 +378,11 @@ class Arcade:
         self.events.write(
             "draining", seconds=round(seconds), connections=len(self.connections) or None
         )
+        # A fleet's other nodes take its games over once it has gone (fleet.py).
+        where = "when it is back" if self.fleet is None else "on another node of it"
         self.tables.tell_everyone(
             f"The server is going down for a restart: games still in play in "
-            f"{format_duration(seconds)} are adjourned, to resume when it is back."
+            f"{format_duration(seconds)} are adjourned, to resume {where}."
         )
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
