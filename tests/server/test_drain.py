@@ -159,6 +159,26 @@ async def test_serve_drain_closes_the_door_and_the_server_stops_once_its_players
     assert await node.stopped() == 0
 
 
+async def test_a_second_sigterm_during_the_drain_stops_the_server_at_once(nodes, tmp_path):
+    data_dir = tmp_path / "server"
+    node = await nodes(data_dir)  # (the default 60 s to finish)
+    alice, bob, code = await a_table(node)
+    node.process.send_signal(signal.SIGTERM)
+    for game in (alice, bob):
+        await game.hear_until(TOLD.format("1 min"))
+    node.process.send_signal(signal.SIGTERM)
+    for game in (alice, bob):
+        await game.hear_until(ADJOURNED)
+    assert await node.stopped() == 0
+    assert any(
+        line.endswith(
+            f"table {code}: adjourned (The server is stopping: the game is "
+            'adjourned, clocks stopped.)"'
+        )
+        for line in node.log
+    )
+
+
 def test_serve_drain_with_no_server_running_says_so_in_one_sentence(tmp_path):
     argv = [sys.executable, "-m", "tui_reversi", "serve", "--data-dir", str(tmp_path), "--drain"]
     refused = subprocess.run(argv, capture_output=True, text=True, timeout=60)

@@ -298,6 +298,8 @@ def _config(args: argparse.Namespace):
         raise ServeError("--import-archive is only used with --database URL")
     if args.import_archive is not None and args.migrate:
         raise ServeError("--import-archive and --migrate are run one at a time (--migrate first)")
+    if args.backup is not None and args.drain:
+        raise ServeError("--backup and --drain are run one at a time")
     if args.backup is not None and args.database:
         raise ServeError(
             "--backup copies a single server's archive; back a fleet's PostgreSQL up "
