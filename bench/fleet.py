@@ -47,6 +47,7 @@ import argparse
 import asyncio
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -358,7 +359,7 @@ async def node_cut_off(database: str, port_b: int, data_dir: Path, postgres_port
         )
         await asyncio.gather(host.close(), guest.close())
     finally:
-        node.terminate()
+        node.send_signal(signal.SIGINT)  # (at once: SIGTERM drains)
         node.wait(timeout=60)
         cut.close()
 
@@ -416,7 +417,7 @@ async def main() -> None:
                 await connections_per_node(port_a, levels, args.arrivals)
     finally:
         for node, _ in nodes:
-            node.terminate()
+            node.send_signal(signal.SIGINT)  # (at once: SIGTERM drains)
             node.wait(timeout=60)
         if cluster is not None:
             cluster.stop()

@@ -339,7 +339,7 @@ class Target:
         tmux("kill-server")
         STATUS_FILE.unlink(missing_ok=True)
         if self.server is not None:
-            self.server.terminate()
+            self.server.send_signal(signal.SIGINT)  # (at once: SIGTERM drains)
             try:
                 self.server.wait(timeout=15)
             except subprocess.TimeoutExpired:

@@ -32,6 +32,7 @@ import asyncio
 import contextlib
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -315,7 +316,7 @@ def start(tree: Path, data: Path, flags: tuple[str, ...]) -> Server:
 
 
 def stop(server: Server) -> None:
-    server.process.terminate()
+    server.process.send_signal(signal.SIGINT)  # (at once: SIGTERM drains)
     try:
         server.process.wait(30)
     except subprocess.TimeoutExpired:

@@ -35,6 +35,7 @@ import asyncio
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -353,7 +354,7 @@ async def measure(way: str, args: argparse.Namespace) -> dict:
             )
             return result
         finally:
-            server.terminate()
+            server.send_signal(signal.SIGINT)  # (at once: SIGTERM drains)
             server.wait(timeout=60)
 
 
@@ -446,7 +447,7 @@ async def main() -> None:
                 print(f"games start {how}", flush=True)
                 await people(port, server, args.people, args.seconds)
             finally:
-                server.terminate()
+                server.send_signal(signal.SIGINT)  # (at once: SIGTERM drains)
                 server.wait(timeout=60)
         print(f"after: {load()}")
         return

@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -56,7 +57,7 @@ def start(tree: Path, data: Path, *args: str) -> tuple[subprocess.Popen[str], in
 
 
 def stop(server: subprocess.Popen[str]) -> None:
-    server.terminate()
+    server.send_signal(signal.SIGINT)  # (at once: SIGTERM drains)
     try:
         server.wait(30)
     except subprocess.TimeoutExpired:

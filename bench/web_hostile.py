@@ -32,6 +32,7 @@ import argparse
 import asyncio
 import contextlib
 import re
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -106,7 +107,7 @@ def start(tree: Path, data: Path) -> Server:
 
 
 def stop(server: Server) -> None:
-    server.process.terminate()
+    server.process.send_signal(signal.SIGINT)  # (at once: SIGTERM drains)
     try:
         server.process.wait(30)
     except subprocess.TimeoutExpired:

@@ -97,7 +97,7 @@ class Server:
                 return self.log
 
     def stop(self) -> None:
-        self.process.terminate()
+        self.process.send_signal(signal.SIGINT)  # (at once: SIGTERM drains)
         self.process.wait(timeout=30)
 
 

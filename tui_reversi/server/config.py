@@ -105,6 +105,11 @@ class ServeConfig:
     def players_dir(self) -> Path:
         return self.data_dir / "players"
 
+    @property
+    def archive_path(self) -> Path:
+        """A single server's archive (ledger/archive.py); a fleet's is its PostgreSQL."""
+        return self.data_dir / "archive.sqlite3"
+
     def address_for(self, ssh_connection: str) -> tuple[str, int]:
         """Where a player reaches this server, for the hints they read: --public-address,
         else the address and port their connection reached (SSH_CONNECTION's last two

@@ -266,6 +266,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --database: copy a single server's archive (its archive.sqlite3: accounts, "
         "keys, ratings, games) into the fleet's empty database, print the counts, then exit",
     )
+    parser.add_argument(
+        "--drain-seconds",
+        type=duration,
+        default=60.0,
+        metavar="TIME",
+        help="on SIGTERM (or serve --drain), how long the server waits for its players to "
+        "finish and go before it adjourns the games left and stops (default 60s)",
+    )
+    parser.add_argument(
+        "--drain",
+        action="store_true",
+        help="drain the server running with the same --data-dir (SIGTERM to the pid in "
+        "DIR/serve.pid), wait until it has stopped, then exit",
+    )
+    parser.add_argument(
+        "--backup",
+        type=Path,
+        metavar="FILE",
+        help="copy the archive of the single server using the same --data-dir to FILE, "
+        "while it runs (SQLite's online backup: consistent, nobody stopped), then exit",
+    )
     # For tests and benchmarks: what each session runs instead of the game.
     parser.add_argument("--game-command", metavar="COMMAND", help=argparse.SUPPRESS)
     # For tests: the page's patience with a page that takes nothing, and with a
@@ -283,6 +304,12 @@ def run(args: argparse.Namespace) -> int:
             return _migrate(config.database)
         if args.import_archive is not None:
             return _import(config, args.import_archive)
+        if args.backup is not None:
+            return _backup(config, args.backup)
+        if args.drain:
+            from .serve_drain import drain_running
+
+            return drain_running(config.data_dir, args.drain_seconds)
         import asyncio
 
         return asyncio.run(_serve(config, args))
@@ -302,6 +329,13 @@ def _config(args: argparse.Namespace):
         raise ServeError("--import-archive is only used with --database URL")
     if args.import_archive is not None and args.migrate:
         raise ServeError("--import-archive and --migrate are run one at a time (--migrate first)")
+    if args.backup is not None and args.drain:
+        raise ServeError("--backup and --drain are run one at a time")
+    if args.backup is not None and args.database:
+        raise ServeError(
+            "--backup copies a single server's archive; back a fleet's PostgreSQL up "
+            "with pg_dump -Fc (docs/hosting.md, Backups)"
+        )
     if args.database and not args.database.startswith(("postgresql://", "postgres://")):
         raise ServeError(f"--database takes a postgresql:// URL, not {args.database[:40]!r}")
     if args.fleet_secret is not None and not args.database:
@@ -381,6 +415,15 @@ def _import(config, archive: Path) -> int:
     return 0
 
 
+def _backup(config, target: Path) -> int:
+    """`serve --backup FILE`: the archive copied while its server runs, said in a line."""
+    from ..server.ledger.archive_backup import back_up
+
+    made = back_up(config.archive_path, target.expanduser().absolute())
+    print(f"tui-reversi serve: {made}", flush=True)
+    return 0
+
+
 def _password(args: argparse.Namespace) -> str:
     from ..core.errors import reason
     from ..server.config import ServeError
@@ -412,18 +455,27 @@ async def _serve(config, args: argparse.Namespace) -> int:
     import asyncio
     import signal
 
+    from ..server.config import format_duration
     from ..server.edge.arcade import Arcade
+    from .serve_drain import PidFile, until_either
 
     web_port, behind_proxy = args.web_port, args.web_behind_proxy
+    drain_seconds: float = args.drain_seconds
 
     # Handlers first: a stop request that comes with the banner is not lost.
+    # A first SIGTERM drains (an operator's restart); ctrl+c, SIGHUP or a second
+    # signal stop at once.
     stop = asyncio.Event()
+    drain = asyncio.Event()
     stopped_by: list[int] = []
     loop = asyncio.get_running_loop()
 
     def stop_on(number: int) -> None:
         stopped_by.append(number)
-        stop.set()
+        if stopped_by == [signal.SIGTERM]:
+            drain.set()
+        else:
+            stop.set()
 
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         loop.add_signal_handler(number, stop_on, number)
@@ -455,9 +507,20 @@ async def _serve(config, args: argparse.Namespace) -> int:
             f"tui-reversi serve: metrics at http://{where}/metrics, health at /livez and /readyz",
             flush=True,
         )
+    pid_file = PidFile(config.data_dir)
+    pid_file.write()
     try:
-        await stop.wait()
+        await until_either(stop, drain)
+        if not stop.is_set():
+            arcade.say(
+                f"tui-reversi serve: draining: no one new comes in; the players have "
+                f"{format_duration(drain_seconds)} to finish"
+            )
+            if page is not None:
+                await page.stop_listening()
+            await until_either(stop, arcade.drain(drain_seconds))
     finally:
+        pid_file.remove()
         if stopped_by[:1] == [signal.SIGINT]:
             # A ctrl+c also ends a reader of the log in the same shell
             # (`serve 2>&1 | tee log`): once it has gone, the log says why

@@ -53,6 +53,8 @@ from .seats import Seats
 
 # On shutdown, how long clients get to close by themselves once their game has ended.
 CLIENT_CLOSE_WAIT = 2.0
+# While draining, how often the arcade looks whether everyone has gone (seconds).
+DRAIN_LOOK = 0.25
 
 
 def log_to_stderr(line: str) -> None:
@@ -156,7 +158,8 @@ class Arcade:
         self.game_start = "as a fresh Python each"
         # Files this process may open (raised to the hard limit at start).
         self.descriptors = 1024
-        # Whether the node should be sent players (/readyz): a drain says so here.
+        # Whether the node should be sent players (/readyz): it listens, drains
+        # (drain(): no one new comes in) or stops.
         self.health = Health()
 
     async def start(self) -> None:
@@ -218,7 +221,7 @@ class Arcade:
         """The archive's SQLite, or the fleet's PostgreSQL with --database."""
         config = self.config
         if config.database is None:
-            archive = Archive(config.data_dir / "archive.sqlite3", config.players_dir)
+            archive = Archive(config.archive_path, config.players_dir)
             time_calls(archive, "sqlite")
             return archive
         from ..ledger.fleet_seal import secret_from_file
@@ -244,7 +247,7 @@ class Arcade:
         """Where games and ratings are kept, in a line for the banner."""
         store = self.archive
         if store is None or isinstance(store, Archive):
-            return f"archive {self.config.data_dir / 'archive.sqlite3'} (SQLite: this node alone)"
+            return f"archive {self.config.archive_path} (SQLite: this node alone)"
         return f"archive in {store.where}, shared with the fleet (this node: {store.node})"
 
     async def _start_preloaded(self) -> None:
@@ -381,6 +384,27 @@ class Arcade:
         )
 
     # Stopping.
+
+    async def drain(self, seconds: float) -> None:
+        """Stop taking connections, tell everyone at a table, and return once every
+        connection and game has gone or `seconds` have passed; close() then adjourns
+        the games still in play (they resume when the server is back)."""
+        self.health.drain(f"it stops within {format_duration(seconds)}, for a restart")
+        if self._acceptor is not None:
+            self._acceptor.close()
+        self.events.write(
+            "draining", seconds=round(seconds), connections=len(self.connections) or None
+        )
+        # A fleet's other nodes take its games over once it has gone (fleet.py).
+        where = "when it is back" if self.fleet is None else "on another node of it"
+        self.tables.tell_everyone(
+            f"The server is going down for a restart: games still in play in "
+            f"{format_duration(seconds)} are adjourned, to resume {where}."
+        )
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while (self.connections or self.games) and loop.time() < deadline:
+            await asyncio.sleep(min(DRAIN_LOOK, max(0.0, deadline - loop.time())))
 
     async def close(self) -> None:
         """Stop listening, hang up every game (killing stragglers after the grace), reap, close."""

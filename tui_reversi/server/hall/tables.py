@@ -178,6 +178,11 @@ class Tables:
             if len(table.names) == 2 and table.ended is None and not table.adjourned:
                 self.course.adjourn(table, why, "the game is adjourned, clocks stopped.")
 
+    def tell_everyone(self, text: str) -> None:
+        """`text` as news at every table here: its players and its spectators."""
+        for table in list(self.tables.values()):
+            table.broadcast(line("news", text))
+
     # -- for the sessions -------------------------------------------------------------
 
     def open(
