@@ -381,6 +381,7 @@ async def _serve(config, web_port: int | None = None, behind_proxy: bool = False
     import signal
 
     from ..server.edge.arcade import Arcade, log_to_stderr
+    from ..server.edge.service_manager import ServiceManager
 
     # Handlers first: a stop request that comes with the banner is not lost.
     stop = asyncio.Event()
@@ -407,9 +408,12 @@ async def _serve(config, web_port: int | None = None, behind_proxy: bool = False
         print(
             f"tui-reversi serve: the page at {page.address} (guests play in a browser)", flush=True
         )
+    manager = ServiceManager.from_environment()
+    manager.ready(f"listening on {_addresses(arcade)}")
     try:
         await stop.wait()
     finally:
+        manager.stopping()
         if stopped_by[:1] == [signal.SIGINT]:
             # A ctrl+c also ends a reader of the log in the same shell
             # (`serve 2>&1 | tee log`): once it has gone, the log says why
@@ -448,10 +452,15 @@ async def _serve_page(arcade, port: int, behind_proxy: bool):
 INTERRUPT_SETTLE = 0.1
 
 
+def _addresses(arcade) -> str:
+    """Where the server listens, as `host:port, [v6]:port`."""
+    return ", ".join(f"[{h}]:{p}" if ":" in h else f"{h}:{p}" for h, p in arcade.addresses)
+
+
 def _announce(arcade) -> None:
     config = arcade.config
     made = "created" if arcade.host_key_created else "loaded"
-    where = ", ".join(f"[{h}]:{p}" if ":" in h else f"{h}:{p}" for h, p in arcade.addresses)
+    where = _addresses(arcade)
     lines = [f"host key {arcade.fingerprint} (ed25519, {made} {config.host_key_path})"]
     if arcade.loopback_only:
         lines.append(f"listening on {where}: this machine only (--host 0.0.0.0 lets others in)")
