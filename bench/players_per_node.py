@@ -11,7 +11,8 @@ Python) on a free loopback port, seats N players at boards over SSH (asyncssh,
   second (the illegal ones are refused, the first legal one played and
   answered, out of the book within a few moves): PSS a player and CPU a
   player once the computer has searched;
-- from these, players per GB of memory and per core.
+- from these, players per GB of memory and per core; and the server
+  process's own PSS, which a node pays once.
 
 It prints the machine's load average: the machine is shared, and the CPU
 figures move with it. Measures and prints; asserts nothing. Run it under nice:
@@ -104,6 +105,7 @@ async def measure(tree: Path, count: int, seconds: float) -> dict[str, float]:
             await asyncio.sleep(2.0)  # what the first frame set going settles
             figures: dict[str, float] = {}
             figures["idle MB"], figures["idle dirty MB"] = memory(server, count)
+            figures["server MB"] = pss_kib(server.pid) / 1024  # the node's own, not a player's
             figures["idle cores"] = await cpu_share(server, seconds, count, asyncio.sleep)
             await asyncio.gather(*(player.close() for player in idle))
             await asyncio.sleep(2.0)
@@ -129,6 +131,7 @@ async def measure(tree: Path, count: int, seconds: float) -> dict[str, float]:
 
 
 def report(label: str, figures: dict[str, float]) -> None:
+    print(f"{label:>4}   server: PSS {figures['server MB']:5.1f} MB of its own", flush=True)
     for state in ("idle", "playing"):
         mb, dirty, cores = (figures[f"{state} {what}"] for what in ("MB", "dirty MB", "cores"))
         per_core = f"{1 / cores:.0f}" if cores > 0 else "-"
