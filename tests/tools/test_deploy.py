@@ -139,19 +139,25 @@ def test_the_container_image_builds_and_serves_ssh_as_a_user_of_its_own(containe
         assert done.returncode == 0, done.stderr
         return done.stdout.strip()
 
+    def logs() -> str:  # the banner is on the container's stdout, the log on its stderr
+        done = subprocess.run(
+            [engine, "logs", name], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        return done.stdout
+
     run("build", "-f", str(CONTAINERFILE), "-t", name, str(root), timeout=1800)
     try:
         run("run", "-d", "--name", name, "-p", "127.0.0.1::2222", name, timeout=120)
         port = int(run("port", name, "2222/tcp").splitlines()[0].rsplit(":", 1)[1])
         deadline = time.monotonic() + 120
-        while "listening on" not in (logs := run("logs", name)):
-            assert time.monotonic() < deadline, f"the server never listened: {logs}"
+        while "listening on" not in (said := logs()).lower():
+            assert time.monotonic() < deadline, f"the server never listened: {said}"
             time.sleep(0.5)
         with socket.create_connection(("127.0.0.1", port), timeout=PATIENCE) as ssh:
             assert ssh.recv(64).startswith(b"SSH-2.0-")
         assert run("exec", name, "id", "-u") != "0"
         run("stop", name, timeout=120)
-        assert "stopped" in run("logs", name)
+        assert "tui-reversi serve: stopped" in logs()
     finally:
         subprocess.run([engine, "rm", "-f", name], capture_output=True, timeout=120)
         subprocess.run([engine, "rmi", "-f", name], capture_output=True, timeout=120)

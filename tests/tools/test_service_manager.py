@@ -2,6 +2,7 @@
 
 import os
 import socket
+import uuid
 
 import pytest
 
@@ -13,7 +14,7 @@ from .conftest import PATIENCE
 @pytest.fixture
 def notify_socket():
     """A datagram socket in the abstract namespace, as systemd's, and its $NOTIFY_SOCKET name."""
-    name = f"tui-reversi-test-notify-{os.getpid()}-{id(object())}"
+    name = f"tui-reversi-test-notify-{uuid.uuid4().hex}"
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     listener.bind("\0" + name)
     listener.settimeout(PATIENCE)
