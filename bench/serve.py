@@ -199,11 +199,16 @@ def games(server_pid: int) -> list[int]:
 
 
 def pss_kib(pid: int) -> int:
+    return rollup_kib(pid, "Pss")
+
+
+def rollup_kib(pid: int, field: str) -> int:
+    """One figure of /proc/PID/smaps_rollup (Pss, Private_Dirty...), in kB; 0 if it has gone."""
     try:
         text = Path(f"/proc/{pid}/smaps_rollup").read_text()
     except OSError:
         return 0
-    found = re.search(r"^Pss:\s+(\d+) kB", text, re.M)
+    found = re.search(rf"^{field}:\s+(\d+) kB", text, re.M)
     return int(found.group(1)) if found else 0
 
 

@@ -105,6 +105,51 @@ def preload() -> None:
     from rich.cells import cell_len
 
     cell_len("●")
+    _preload_width_table()
+    preload_engine()
+
+
+def _preload_width_table() -> None:
+    """rich 14 and later import the newest Unicode's width table at the first
+    wide character a game draws: imported here (the table, not the cache that
+    reads UNICODE_VERSION, so a game's own environment still chooses)."""
+    with contextlib.suppress(ImportError):
+        from rich._unicode_data._versions import VERSIONS
+
+        importlib.import_module("rich._unicode_data.unicode" + VERSIONS[-1].replace(".", "-"))
+
+
+def preload_engine() -> None:
+    """Build what a computer player builds at its first move, once for every game:
+    the engines of each variant and level (their evaluation's weights, 1.7 MB, and
+    ProbCut's fit), the opening book, and the 4 MB of zeros each array of a
+    transposition table is copied from. Games have the same files and
+    no variable that would choose others, so what is built here is what they
+    would build."""
+    from .core import Variant
+    from .engine.book import load_book
+    from .engine.transposition import TT_BITS, TranspositionTable
+    from .players import alphabeta_player as levels
+
+    for variant in Variant:
+        for selectivity in (
+            levels.HARD_SELECTIVITY,
+            levels.EXPERT_SELECTIVITY,
+            levels.ANALYSIS_SELECTIVITY,
+        ):
+            levels.engine_for(variant, levels.chosen_evaluation(), selectivity)
+    load_book()
+    TranspositionTable(TT_BITS)  # let go at once; the zeros it was copied from stay
+
+
+def _return_freed_memory() -> None:
+    """Give the C heap's freed pages back to the system (glibc's malloc_trim):
+    what preloading built and let go of (a transposition table, 12 MB)
+    would otherwise stay in the parent for as long as it runs."""
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL(None).malloc_trim(0)
 
 
 def main(argv: list[str]) -> int:
@@ -114,6 +159,7 @@ def main(argv: list[str]) -> int:
     started = time.monotonic()
     gc.disable()  # nothing here needs collecting; children turn it back on
     preload()
+    _return_freed_memory()
     gc.freeze()  # shared with every child: never scanned again, so never copied
     if threading.active_count() != 1:
         _send(control, {"error": "preloading started a thread; cannot fork safely"})

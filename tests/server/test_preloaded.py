@@ -1,7 +1,11 @@
 """Games forked from the preloaded parent keep every guarantee of a fresh process."""
 
+import json
 import os
+import re
 import signal
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -73,3 +77,21 @@ async def test_where_fork_is_missing_games_start_afresh_and_the_log_says_so(serv
     assert facts["ppid"] == os.getpid()
     player.send(b"q")
     assert (await player.finished()).exit_status == 0
+
+
+FIRST_FRAME = Path(__file__).with_name("first_frame.py")
+# Imported by the stand-in itself to run the game; a real game runs it as __main__.
+RUNNER = {"tui_reversi.__main__"}
+
+
+async def test_a_forked_games_first_frame_imports_nothing_the_parent_could_have_loaded(serve):
+    # What a game imports after the fork is built again, unshared, in every game.
+    arcade = await serve(preload=True, game_command=(sys.executable, str(FIRST_FRAME)))
+    player = await Player.connect(arcade, "alice", command="new white easy")
+    await player.expect("FIRSTFRAME", timeout=120)
+    assert (await player.finished()).exit_status == 0
+    found = re.search(rb"FIRSTFRAME (\{.*?\})\r?\n", player.output)
+    assert found is not None, player.output[-500:]
+    late = set(json.loads(found.group(1))["modules"]) - RUNNER
+    ours = {name for name in late if name.split(".")[0] in ("textual", "rich", "tui_reversi")}
+    assert ours == set()

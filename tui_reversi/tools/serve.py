@@ -457,6 +457,7 @@ async def _serve(config, args: argparse.Namespace) -> int:
 
     from ..server.config import format_duration
     from ..server.edge.arcade import Arcade
+    from ..server.edge.service_manager import ServiceManager
     from .serve_drain import PidFile, until_either
 
     web_port, behind_proxy = args.web_port, args.web_behind_proxy
@@ -509,6 +510,8 @@ async def _serve(config, args: argparse.Namespace) -> int:
         )
     pid_file = PidFile(config.data_dir)
     pid_file.write()
+    manager = ServiceManager.from_environment()
+    manager.ready(f"listening on {_addresses(arcade)}")
     try:
         await until_either(stop, drain)
         if not stop.is_set():
@@ -520,6 +523,7 @@ async def _serve(config, args: argparse.Namespace) -> int:
                 await page.stop_listening()
             await until_either(stop, arcade.drain(drain_seconds))
     finally:
+        manager.stopping()
         pid_file.remove()
         if stopped_by[:1] == [signal.SIGINT]:
             # A ctrl+c also ends a reader of the log in the same shell
@@ -571,10 +575,15 @@ async def _serve_page(arcade, port: int, behind_proxy: bool):
 INTERRUPT_SETTLE = 0.1
 
 
+def _addresses(arcade) -> str:
+    """Where the server listens, as `host:port, [v6]:port`."""
+    return ", ".join(f"[{h}]:{p}" if ":" in h else f"{h}:{p}" for h, p in arcade.addresses)
+
+
 def _announce(arcade) -> None:
     config = arcade.config
     made = "created" if arcade.host_key_created else "loaded"
-    where = ", ".join(f"[{h}]:{p}" if ":" in h else f"{h}:{p}" for h, p in arcade.addresses)
+    where = _addresses(arcade)
     lines = [f"host key {arcade.fingerprint} (ed25519, {made} {config.host_key_path})"]
     if arcade.loopback_only:
         lines.append(f"listening on {where}: this machine only (--host 0.0.0.0 lets others in)")
