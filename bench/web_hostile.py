@@ -9,8 +9,9 @@ has), does its harm with raw WebSocket tabs (tests/web/page_flooder.py, in
 processes of their own where they flood), and says one figure:
 
 - `ssh alice@host lobby` (a keyed player, connecting included), median/p95 of
-  LOBBY_TIMES, alone and while 3 tabs from one address flood pings, or one-byte
-  keystrokes, as fast as their sockets take them; the server process's own CPU
+  LOBBY_TIMES, alone and while 3 tabs from one address flood pings (the page's,
+  or WebSocket ping frames), one-byte keystrokes or 48 KB pastes, as fast as
+  their sockets take them; the server process's own CPU
   (its games aside) in those seconds, as a share of one core;
 - the server's memory growth (RSS, and PSS) while 3 tabs from one address at
   1000x1000 read nothing and change their size 4 times a second for
@@ -160,6 +161,14 @@ async def lobby_stdin_flood(server: Server) -> str:
     return await lobby_while_flooded(server, "stdin")
 
 
+async def lobby_frame_ping_flood(server: Server) -> str:
+    return await lobby_while_flooded(server, "frame-ping")
+
+
+async def lobby_paste_flood(server: Server) -> str:
+    return await lobby_while_flooded(server, "paste")
+
+
 async def unread_tabs(server: Server) -> str:
     pid = server.process.pid
     rss, pss = memory(pid)
@@ -224,6 +233,10 @@ async def wrong_codes(server: Server) -> str:
 MEASURES = [
     Measure(f"lobby median/p95 while {TABS} tabs flood pings", lobby_ping_flood),
     Measure(f"lobby median/p95 while {TABS} tabs flood keystrokes", lobby_stdin_flood),
+    Measure(
+        f"lobby median/p95 while {TABS} tabs flood WebSocket ping frames", lobby_frame_ping_flood
+    ),
+    Measure(f"lobby median/p95 while {TABS} tabs flood 48 KB pastes", lobby_paste_flood),
     Measure(f"memory while {TABS} tabs at 1000x1000 read nothing", unread_tabs),
     Measure(f"descriptors with 3 addresses x {IDLE_EACH} idle sockets", idle_sockets),
     Measure(f"one address opening and closing the page for {CHURN_SECONDS:g} s", churn),
