@@ -22,6 +22,7 @@ from .test_fleet import shown_on, two_nodes
 from .test_tables import Game, seat
 
 SECRET = b"s" * 32
+TO = "tui_reversi_b"  # (the channel a message is sealed for and heard on)
 
 
 class Clock:
@@ -44,36 +45,36 @@ def test_a_sealed_message_opens_once_within_its_window_and_under_its_secret_only
     clock = Clock()
     a, b, drops = sealed_pair(clock)
     message = {"kind": "sit", "node": "a", "link": "L1", "secret": "S"}
-    payload = a.seal(message)
-    assert b.open(payload) == message
-    assert b.open(payload) is None  # replayed
+    payload = a.seal(message, TO)
+    assert b.open(payload, TO) == message
+    assert b.open(payload, TO) is None  # replayed
     assert drops[-1][:2] == ("replayed (message 1)", "a")
     # A late one, and one from a node whose clock is far ahead.
-    late = a.seal(message)
+    late = a.seal(message, TO)
     clock.now += WINDOW + 1
-    assert b.open(late) is None and drops[-1][0] == f"sealed {WINDOW + 1:.0f} s ago"
+    assert b.open(late, TO) is None and drops[-1][0] == f"sealed {WINDOW + 1:.0f} s ago"
     clock.now -= 2 * (WINDOW + 1)
-    assert b.open(late) is None and drops[-1][0] == f"sealed {WINDOW + 1:.0f} s ahead of here"
+    assert b.open(late, TO) is None and drops[-1][0] == f"sealed {WINDOW + 1:.0f} s ahead of here"
     clock.now += WINDOW + 1
     # Touched, or sealed under another secret, or claiming another node inside: dropped.
-    fresh = a.seal(message)
-    assert b.open(fresh.replace('"L1"', '"L2"')) is None and drops[-1][0] == "bad MAC"
+    fresh = a.seal(message, TO)
+    assert b.open(fresh.replace('"L1"', '"L2"'), TO) is None and drops[-1][0] == "bad MAC"
     stranger = Seal(b"t" * 32, "a", lambda *drop: None, clock)
-    assert b.open(stranger.seal(message)) is None and drops[-1][0] == "bad MAC"
-    assert b.open(a.seal({**message, "node": "c"})) is None
+    assert b.open(stranger.seal(message, TO), TO) is None and drops[-1][0] == "bad MAC"
+    assert b.open(a.seal({**message, "node": "c"}, TO), TO) is None
     assert drops[-1][:2] == ("from another node than it says", "a")
-    assert b.open(json.dumps(message)) is None  # an unsealed one, as before sealing
-    assert b.open(fresh) == message  # (the real one, untouched, still opens)
+    assert b.open(json.dumps(message), TO) is None  # an unsealed one, as before sealing
+    assert b.open(fresh, TO) == message  # (the real one, untouched, still opens)
 
 
 def test_the_numbers_had_are_forgotten_once_their_time_refuses_them():
     clock = Clock()
     a, b, _ = sealed_pair(clock)
     for _ in range(100):
-        assert b.open(a.seal({"kind": "lobby", "node": "a"})) is not None
+        assert b.open(a.seal({"kind": "lobby", "node": "a"}, TO), TO) is not None
         clock.now += 1
     clock.now += WINDOW
-    assert b.open(a.seal({"kind": "lobby", "node": "a"})) is not None
+    assert b.open(a.seal({"kind": "lobby", "node": "a"}, TO), TO) is not None
     assert sum(len(numbers) for numbers in b._seen.values()) == 1
 
 
@@ -81,10 +82,10 @@ def test_a_flood_of_forgeries_is_summed_up_in_the_log_not_copied():
     clock = Clock()
     _, b, drops = sealed_pair(clock)
     for number in range(1000):
-        b.open(f"v1 {number:064x} {{}}")
+        b.open(f"v1 {number:064x} {{}}", TO)
     assert 1 <= len(drops) <= 25  # (a burst of lines, then the bucket's)
     b._told = type(b._told)(b._told.rate)  # (a second later, say)
-    b.open("v1 0 {}")
+    b.open("v1 0 {}", TO)
     assert drops[-1][3] == 1000 - len(drops) + 1  # how many went untold
 
 
@@ -93,7 +94,7 @@ def test_a_forgery_past_ascii_is_dropped_not_raised():
     `pg_notify(channel, 'v1 é x')` from any role ended the node's listening for good."""
     _, b, drops = sealed_pair(Clock())
     assert b.open("v1 \u00e9 x", "tui_reversi_b") is None
-    assert b.open("v1 \udcff {}") is None
+    assert b.open("v1 \udcff {}", TO) is None
     assert [drop[0] for drop in drops] == ["bad MAC", "bad MAC"]
 
 
@@ -120,7 +121,7 @@ def test_a_relayed_line_sealed_fits_a_notify():
 
     data = base64.b64encode(b"\xff" * PIECE).decode()
     message = {"kind": "line", "node": "a" * 12, "link": "x" * 12, "data": data}
-    assert len(a.seal({**message, "again": True}).encode()) < MAX_MESSAGE
+    assert len(a.seal({**message, "again": True}, TO).encode()) < MAX_MESSAGE
 
 
 def test_the_secret_file_is_read_only_if_it_is_private_and_long_enough(tmp_path):

@@ -259,9 +259,9 @@ def test_a_fleet_message_opened_is_timed_from_its_sealing():
     a = Seal(b"s" * 32, "a", lambda *drop: None, lambda: now[0])
     b = Seal(b"s" * 32, "b", lambda *drop: None, lambda: now[0])
     before = scraped(TALLY).get("tui_reversi_fleet_notify_delay_seconds_count", 0)
-    payload = a.seal({"kind": "lobby", "node": "a"})
+    payload = a.seal({"kind": "lobby", "node": "a"}, "tui_reversi_lobby")
     now[0] += 0.3  # (a busy database)
-    assert b.open(payload) is not None
+    assert b.open(payload, "tui_reversi_lobby") is not None
     after = scraped(TALLY)
     assert after["tui_reversi_fleet_notify_delay_seconds_count"] == before + 1
     assert after['tui_reversi_fleet_notify_delay_seconds_bucket{le="0.25"}'] <= before

@@ -60,7 +60,7 @@ class Seal:
         self._told = TokenBucket(DROPS_LOGGED)
         self._untold = 0
 
-    def seal(self, message: Message, to: str = "") -> str:
+    def seal(self, message: Message, to: str) -> str:
         """The payload that carries `message` from this node on channel `to`."""
         envelope = {
             "node": self._node,
@@ -72,7 +72,7 @@ class Seal:
         body = json.dumps(envelope, separators=(",", ":"))
         return f"{VERSION} {self._mac(body)} {body}"
 
-    def open(self, payload: str, to: str = "") -> Message | None:
+    def open(self, payload: str, to: str) -> Message | None:
         """The message `payload`, heard on channel `to`, carries, if it is sealed by
         a node of this fleet for that channel, in time, and not had before; else
         None, and the drop is told."""
@@ -86,7 +86,7 @@ class Seal:
             return None
         envelope: dict[str, Any] = json.loads(body)  # (sealed by a node: well formed)
         node, at, number, message = (envelope[key] for key in ("node", "at", "seq", "m"))
-        if envelope.get("to", "") != to:  # (copied from another channel, where it was heard)
+        if envelope.get("to") != to:  # (copied from another channel, where it was heard)
             self._drop("sent on another channel", node, size)
             return None
         now = self._clock()

@@ -170,7 +170,7 @@ class PostgresStore(KeptPasses):
             self.where,
             LOBBY_CHANNEL,
             lambda: self._link.connection(),
-            self._seal.seal,
+            lambda message: self._seal.seal(message, LOBBY_CHANNEL),
         )
         channels = (f"tui_reversi_{self._node}", LOBBY_CHANNEL)
         self._link = NodeLink(url, self.where, self._node, channels, self._seal.open)
