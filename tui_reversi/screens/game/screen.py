@@ -7,7 +7,7 @@ other jobs are parts it is composed of, each owning its own state: history
 review (review.py), hints (hint.py), the thinking indicator (thinking.py),
 keeping games (keeping.py), analysis (analysis.py), the table (table.py),
 the premove (premove.py), a square typed with the focus off the board
-(typing.py), the referee's reports (reports.py), another game
+(square_typing.py), the referee's reports (reports.py), another game
 (another_game.py), the end of a game (end_of_game.py), the look (look.py)
 and the title and status lines (status_line.py, their words in status.py);
 which keys apply is in key_rules.py.
@@ -47,10 +47,10 @@ from .look import LOOK_BINDINGS, LOOK_COMMANDS, Look
 from .premove import PREMOVE_BINDINGS, Premove
 from .reports import RefereeReports
 from .review import REVIEW_BINDINGS, Review
+from .square_typing import SquareTyping
 from .status_line import StatusLine
 from .table import TABLE_BINDINGS, AtTable
 from .thinking import ThinkingIndicator
-from .typing import SquareTyping
 from .view import GameView
 
 if TYPE_CHECKING:
