@@ -291,15 +291,8 @@ async def _binding_page(request: web.Request, binding: Binding, code: str) -> we
     """`/?code=CODE` from `ssh host keys web`: a page that names whom the code binds
     this browser to, with a button (a POST, _bind) and Cancel. Nothing is spent here,
     so a link alone binds no one's browser to another name (login CSRF)."""
-    try:
-        name = await binding.holder(code, _address(request, request.app[_CONFIG]))
-    except PageRefusal as refusal:
-        raise web.HTTPTooManyRequests(text=f"{refusal}\n") from None
-    except ReversiError:
-        raise web.HTTPServiceUnavailable(text=_NOT_NOW) from None
-    if name is None:
-        raise web.HTTPForbidden(text=_NOT_A_CODE)
     config = request.app[_CONFIG]
+    name = await _code_answer(binding.holder(code, _address(request, config)))
     without_code = _here_without_code(request)
     text = _BIND.substitute(
         title=html.escape(config.title),
@@ -312,6 +305,20 @@ async def _binding_page(request: web.Request, binding: Binding, code: str) -> we
     return web.Response(text=text, content_type="text/html", headers=_BIND_HEADERS)
 
 
+async def _code_answer(asked: Awaitable[str | None]) -> str:
+    """What the codes answered (a name, a pass); else the page's one sentence: not
+    a code (403), too many wrong ones from the address (429), or not now (503)."""
+    try:
+        answer = await asked
+    except PageRefusal as refusal:
+        raise web.HTTPTooManyRequests(text=f"{refusal}\n") from None
+    except ReversiError:
+        raise web.HTTPServiceUnavailable(text=_NOT_NOW) from None
+    if answer is None:
+        raise web.HTTPForbidden(text=_NOT_A_CODE)
+    return answer
+
+
 async def _bind(request: web.Request) -> web.Response:
     """The binding page's button, from this server's own page only (Origin): the code
     is traded for a pass (a cookie), and the page comes back without the code."""
@@ -319,20 +326,11 @@ async def _bind(request: web.Request) -> web.Response:
     origin = request.headers.get("Origin")
     if binding is None or origin is None or urlsplit(origin).netloc != request.host:
         raise web.HTTPForbidden(text="A browser is bound from this server's own page only.\n")
-    form = await request.post()
-    code = form.get("code")
-    address = _address(request, request.app[_CONFIG])
-    try:
-        if isinstance(code, str):
-            browser_pass = await binding.trade(code[:CODE_LENGTH], address)
-        else:
-            browser_pass = None
-    except PageRefusal as refusal:
-        raise web.HTTPTooManyRequests(text=f"{refusal}\n") from None
-    except ReversiError:
-        raise web.HTTPServiceUnavailable(text=_NOT_NOW) from None
-    if browser_pass is None:
+    code = (await request.post()).get("code")
+    if not isinstance(code, str):
         raise web.HTTPForbidden(text=_NOT_A_CODE)
+    address = _address(request, request.app[_CONFIG])
+    browser_pass = await _code_answer(binding.trade(code[:CODE_LENGTH], address))
     found = web.HTTPSeeOther(_here_without_code(request))
     https = request.secure or (
         request.app[_CONFIG].forwarded and request.headers.get("X-Forwarded-Proto") == "https"
