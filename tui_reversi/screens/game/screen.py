@@ -115,7 +115,7 @@ class GameScreen(Screen[None]):
         self.analysis = Analysis(self)
         self.table = AtTable(self)
         self.premove = Premove(self)
-        self.typing = SquareTyping(self)
+        self.typing = SquareTyping(lambda: self.query_one(BoardView), self.review)
         self.thinking = ThinkingIndicator(
             lambda: self.query_one(ScorePanel), self.reversi_app.clock
         )

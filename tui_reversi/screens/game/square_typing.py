@@ -9,23 +9,31 @@ then plays h<digit>, as the board puts back its cursor after an `h`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
 from textual import events
 
 from ...widgets.board import BoardView
 
-if TYPE_CHECKING:
-    from .screen import GameScreen
-
 H_COLUMN = 7
+
+
+class Reviewed(Protocol):
+    """The position shown (review.py's `Review`): the ply under review, None for the
+    live game, and a way back to one."""
+
+    ply: int | None
+
+    def return_to(self, ply: int | None) -> None: ...
 
 
 class SquareTyping:
     """Hands the board the keys typed while something else has the focus."""
 
-    def __init__(self, screen: GameScreen) -> None:
-        self.screen = screen
+    def __init__(self, board: Callable[[], BoardView], review: Reviewed) -> None:
+        self._board = board
+        self._review = review
         # The reviewed ply (None: the live game) before an `h` the log may
         # have taken as "previous move"; a 1-tuple, as None is a ply too.
         self._shown_before_h: tuple[int | None] | None = None
@@ -33,18 +41,18 @@ class SquareTyping:
     def key(self, event: events.Key) -> bool:
         """A key that reached the screen: True when it was part of a typed
         square (the board took it), so that nothing is to be said of it."""
-        board = self.screen.query_one(BoardView)
+        board = self._board()
         if board.has_focus:  # (it read the key itself, before the screen)
             return False
         shown_before_h, self._shown_before_h = self._shown_before_h, None
         character = event.character or ""
         if character == "h":
-            self._shown_before_h = (self.screen.review.ply,)
+            self._shown_before_h = (self._review.ply,)
         elif (
             shown_before_h is not None
             and len(character) == 1
             and character in "12345678"
             and board.typed_column == H_COLUMN
         ):
-            self.screen.review.return_to(shown_before_h[0])
+            self._review.return_to(shown_before_h[0])
         return board.type_key(event)
