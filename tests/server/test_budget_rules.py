@@ -167,7 +167,7 @@ def test_the_page_port_holds_as_many_connections_an_address_as_its_people():
     import dataclasses
 
     from tui_reversi.server.config import ServeConfig
-    from tui_reversi.server.edge.browser import page_sockets
+    from tui_reversi.server.edge.public_page import page_sockets
 
     alone = ServeConfig(data_dir=Path("/nonexistent"))
     school = dataclasses.replace(alone, max_per_address=10 * alone.max_per_address)

@@ -558,7 +558,7 @@ async def _serve_page(arcade, port: int, behind_proxy: bool):
     from ..core import ReversiError
     from ..screens.too_small import MIN_HEIGHT, MIN_WIDTH
     from ..server.config import ServeError
-    from ..server.edge.browser import page_config
+    from ..server.edge.public_page import page_config
     from ..web import page_address
     from ..web.page import start_page
 
