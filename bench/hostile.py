@@ -334,9 +334,11 @@ async def figure(measure: Measure, tree: Path, scratch: Path) -> str:
         stop(server)
 
 
-async def main() -> None:
-    assert __doc__ is not None
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def trees_to_measure(doc: str) -> tuple[str, dict[str, Path]]:
+    """The command line of a bench that measures this tree beside an older one
+    (--tree, --against, --only): which measures (--only's words) and the trees by
+    label ("old", "new"), each said with its Python, then the machine's load."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout measured")
     parser.add_argument("--against", type=Path, help="an older checkout, measured beside it")
     parser.add_argument("--only", default="", help="the measures whose name has this in it")
@@ -347,11 +349,17 @@ async def main() -> None:
     for label, tree in trees.items():
         print(f"{label}: {tree} ({python_of(tree)})")
     print(load())
+    return args.only, trees
+
+
+async def main() -> None:
+    assert __doc__ is not None
+    only, trees = trees_to_measure(__doc__)
     width = max(len(measure.name) for measure in MEASURES)
     print(f"{'':{width}}  " + "  ".join(f"{label:>24}" for label in trees))
     with tempfile.TemporaryDirectory() as scratch:
         for measure in MEASURES:
-            if args.only not in measure.name:
+            if only not in measure.name:
                 continue
             figures = [await figure(measure, tree, Path(scratch)) for tree in trees.values()]
             print(f"{measure.name:{width}}  " + "  ".join(f"{text:>24}" for text in figures))

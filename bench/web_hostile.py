@@ -29,7 +29,6 @@ processes of their own where they flood), and says one figure:
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import re
@@ -46,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # (the hostile tabs are the tests' own)
 
 import aiohttp  # noqa: E402
-from hostile import lobby_seconds, lobby_times, own_cpu_seconds, python_of  # noqa: E402
+from hostile import lobby_seconds, lobby_times, own_cpu_seconds, python_of, trees_to_measure  # noqa: E402
 from serve import load, read_banner  # noqa: E402
 
 from tests.web import page_flooder  # noqa: E402
@@ -256,20 +255,10 @@ async def figure(measure: Measure, tree: Path, scratch: Path) -> str:
 
 async def main() -> None:
     assert __doc__ is not None
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout measured")
-    parser.add_argument("--against", type=Path, help="an older checkout, measured beside it")
-    parser.add_argument("--only", default="", help="the measures whose name has this in it")
-    args = parser.parse_args()
-    trees = {"new": args.tree.resolve()}
-    if args.against is not None:
-        trees = {"old": args.against.resolve(), **trees}
-    for label, tree in trees.items():
-        print(f"{label}: {tree} ({python_of(tree)})")
-    print(load())
+    only, trees = trees_to_measure(__doc__)
     with tempfile.TemporaryDirectory() as scratch:
         for measure in MEASURES:
-            if args.only not in measure.name:
+            if only not in measure.name:
                 continue
             print(measure.name, flush=True)
             for label, tree in trees.items():
