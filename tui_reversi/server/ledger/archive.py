@@ -36,6 +36,7 @@ from . import browser_passes, standings
 from .account_keys import AccountKey, KeyCodes, KeyCodeStore
 from .archive_schema import upgrade
 from .browser_passes import KeptPasses
+from .moderation import KeptModeration
 from .names import name_key
 from .penalties import Penalty, Subject, change_kept
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
@@ -109,7 +110,7 @@ def archived_ending(end: Ending) -> str:
     return _ARCHIVED[end.reason]
 
 
-class Archive(KeptPasses):
+class Archive(KeptPasses, KeptModeration):
     """The archive file and the players' saved games: keep(game), results(name).
 
     Its coroutines run sqlite3 at once, never waiting: a local file answers in well

@@ -10,13 +10,16 @@ may take their key); and the penalties of guessing (guessing.py).
 
 Version 2: the codes of `keys web` and the browser passes they become
 (browser_passes.py), until then in a file beside the archive.
+
+Version 3 (moderation): blocks, bans and mutes, reports, roles, notices and the
+append-only moderation log (moderation.py).
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-from . import browser_passes
+from . import browser_passes, moderation
 from .names import first_keeps
 
 NAMES_AND_PENALTIES = """
@@ -67,7 +70,12 @@ def _browser_passes(db: sqlite3.Connection) -> None:
             db.execute(statement)
 
 
-STEPS = (_names_and_penalties, _browser_passes)
+def _moderation(db: sqlite3.Connection) -> None:
+    for statement in moderation.schema("sqlite"):
+        db.execute(statement)
+
+
+STEPS = (_names_and_penalties, _browser_passes, _moderation)
 NEWEST = len(STEPS)
 
 

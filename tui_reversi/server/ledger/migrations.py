@@ -15,7 +15,7 @@ from collections.abc import Callable
 import psycopg
 
 from ..config import ServeError
-from . import browser_passes
+from . import browser_passes, moderation
 from .fleet_seal import LEAST_SECRET
 from .names import first_keeps
 from .standings import BACKFILL, schema
@@ -50,6 +50,13 @@ def enter_known_names(conn: psycopg.Connection) -> None:
 # SELECT on the tables in `public` (a reporting role) cannot read it.
 SECRET_SCHEMA = "tui_reversi_fleet"
 SECRET_TABLE = f"{SECRET_SCHEMA}.secret"
+
+
+def make_moderation(conn: psycopg.Connection) -> None:
+    """Blocks, bans and mutes, reports, roles, notices and the moderation log, whose
+    rows a trigger keeps as written (moderation.py)."""
+    for statement in moderation.schema("postgresql"):
+        conn.execute(statement.encode())  # (fixed text, no parameters)
 
 
 def make_fleet_secret(conn: psycopg.Connection) -> None:
@@ -189,6 +196,11 @@ MIGRATIONS: tuple[tuple[str, Step], ...] = (
         browser_passes.schema("TEXT", "DOUBLE PRECISION"),
     ),
     ("the fleet's secret, that every node seals its messages with", make_fleet_secret),
+    # (moderation's own step: the lead renumbers it among the others at a merge)
+    (
+        "moderation: blocks, bans and mutes, reports, roles, notices, the append-only log",
+        make_moderation,
+    ),
 )
 NEWEST = len(MIGRATIONS)
 

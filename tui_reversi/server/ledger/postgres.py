@@ -52,6 +52,7 @@ from .archive import (
 from .browser_passes import KeptPasses
 from .fleet_seal import LEAST_SECRET, Dropped, Seal
 from .migrations import SECRET_TABLE, check, migrate
+from .moderation import KeptModeration
 from .names import name_key
 from .node_link import CONNECT_TIMEOUT, NodeLink
 from .penalties import Penalty, Subject, change_kept
@@ -135,7 +136,7 @@ def migrate_database(url: str) -> tuple[int, int]:
             raise connect_refusal(url, error) from None
 
 
-class PostgresStore(KeptPasses):
+class PostgresStore(KeptPasses, KeptModeration):
     """The fleet's state in PostgreSQL (store.py's `Store`)."""
 
     def __init__(

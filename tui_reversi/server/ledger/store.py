@@ -27,6 +27,7 @@ from ...core import Ending, Game
 from ...net.terms import TimeControl
 from .account_keys import AccountStore, KeyCodeStore
 from .browser_passes import PassBook
+from .moderation import ModerationBook
 from .penalties import PenaltyLedger
 from .seekers import SeekerBook
 from .standings import ArchivedGame, Profile, Results, Standing
@@ -88,12 +89,13 @@ class UnfinishedGame:
     adjourned: bool
 
 
-class Store(AccountStore, PenaltyLedger, SeekerBook, PassBook, Protocol):
+class Store(AccountStore, PenaltyLedger, SeekerBook, PassBook, ModerationBook, Protocol):
     """The server's state beyond its process, the accounts included (key_owner,
     keys_of, claim, add_key, remove_key: account_keys.py), the penalties of
     guessing (change_penalties: penalties.py), the pairing queue (seek, unseek,
     seekers, claim_pairs: seekers.py) and the browsers bound to names
-    (issue_pass_code, trade_pass_code, pass_holder, ...: browser_passes.py). Its
+    (issue_pass_code, trade_pass_code, pass_holder, ...: browser_passes.py) and what
+    keeps the server civil (block, sanction, file_report, mod_log, ...: moderation.py). Its
     storage methods are coroutines: on PostgreSQL they wait on the network without
     holding up the event loop, each statement within its timeout (node_link.py); on
     SQLite they run at once (a local file, quick). Methods raise StorageError (one

@@ -1,0 +1,138 @@
+"""What the store keeps for moderation (ledger/moderation.py), the same tests on
+SQLite and a real PostgreSQL: blocks and their limit, sanctions in force and
+lifted, reports closed, roles, notices, the log that no statement may change,
+a game's rating voided and refunds to a cheater's victims (ledger/refunds.py)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+import psycopg
+import pytest
+
+from tui_reversi.core import Color
+from tui_reversi.server.ledger.moderation import MOST_BLOCKS, LogEntry, Report, Sanction
+from tui_reversi.server.ledger.refunds import REFUND_MOST, refunds_due
+from tui_reversi.storage import StorageError
+
+from . import test_store
+from .test_store import played
+
+# Both stores, as test_store.py opens them (a fixture).
+open_store = test_store.open_store
+NOW = time.time()
+
+
+def entry(action: str, subject: str, until: float | None = None) -> LogEntry:
+    return LogEntry(0, NOW, "mia", action, subject, "because", until)
+
+
+async def test_blocks_are_kept_both_ways_and_limited(open_store):
+    store = await open_store()
+    assert await store.block("alice", "bob", NOW) is True
+    assert await store.block("alice", "bob", NOW) is False
+    assert await store.blocks_of("alice") == ["bob"]
+    assert await store.blocks_among(["bob"]) == [("alice", "bob")]
+    assert await store.unblock("alice", "bob") is True
+    assert await store.unblock("alice", "bob") is False
+    for number in range(MOST_BLOCKS):
+        assert await store.block("carol", f"p{number}", NOW) is True
+    assert await store.block("carol", "one-more", NOW) is None
+    assert len(await store.blocks_of("carol")) == MOST_BLOCKS
+
+
+async def test_sanctions_hold_until_lifted_and_every_act_is_logged(open_store):
+    store = await open_store()
+    mark = await store.log_mark()
+    ban = Sanction(0, "ban", "name", "bob", NOW + 3600, "abuse", "mia", NOW)
+    await store.sanction(ban, entry("ban", "bob", NOW + 3600))
+    assert await store.log_mark() != mark
+    (held,) = await store.sanctions(NOW)
+    assert (held.kind, held.subject, held.until) == ("ban", "bob", NOW + 3600)
+    assert await store.sanctions(NOW + 7200) == []  # (over by then)
+    assert await store.lift("ban", "name", "bob", entry("unban", "bob"), NOW) == 1
+    assert await store.sanctions(NOW + 1) == []
+    assert await store.lift("ban", "name", "bob", entry("unban", "bob"), NOW) == 0
+    log = await store.mod_log("bob", 10)
+    assert [row.action for row in log] == ["unban", "ban"]
+
+
+async def test_the_log_refuses_to_change_a_row(open_store):
+    store = await open_store()
+    await store.append_log(entry("note", "bob"))
+    for statement in ("UPDATE mod_log SET reason = 'nothing'", "DELETE FROM mod_log"):
+        with pytest.raises(StorageError, match="append-only"):
+            await store.run_query(statement, ())
+    assert [row.reason for row in await store.mod_log(None, 5)] == ["because"]
+
+
+async def test_reports_close_and_notices_are_read_once(open_store):
+    store = await open_store()
+    chat = ("alice: hello", "bob: <b>rude</b>")
+    report = Report(0, "alice", "bob", "abuse", "rude in chat", 7, chat, NOW)
+    first = await store.file_report(report)
+    await store.file_report(Report(0, "carol", "bob", "spam", "", None, (), NOW + 1))
+    assert [r.id for r in await store.open_reports(10)] == [first, first + 1]
+    assert (await store.open_reports(10))[0].chat == chat
+    closed = await store.close_reports("bob", None, "mia", "banned", NOW)
+    assert sorted(r.reporter for r in closed) == ["alice", "carol"]
+    assert await store.open_reports(10) == []
+    await store.leave_notice("alice", "one", NOW)
+    await store.leave_notice("alice", "two", NOW)
+    assert await store.take_notices("alice") == ["one", "two"]
+    assert await store.take_notices("alice") == []
+
+
+async def test_roles_named_at_run_time(open_store):
+    store = await open_store()
+    await store.name_role("nina", "moderator", "ada", NOW)
+    await store.name_role("nina", "admin", "ada", NOW)
+    assert await store.named_roles() == {"nina": "admin"}
+    await store.name_role("nina", None, "ada", NOW)
+    assert await store.named_roles() == {}
+
+
+async def test_a_voided_game_gives_its_points_back_once(open_store):
+    store = await open_store()
+    await store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))
+    (game_id,) = (row[0] for row in await store.run_query("SELECT id FROM games", ()))
+    moved = dict(await store.void_game(game_id, entry("void", str(game_id))))
+    assert moved["alice"] > 0 > moved["bob"]
+    assert await store.rating("alice") == (1500.0, 0)
+    assert await store.void_game(game_id, entry("void", str(game_id))) == []
+
+
+async def test_a_cheats_victims_get_back_what_they_lost_never_past_their_best(open_store):
+    store = await open_store()
+    # bob beats alice twice (she never was above 1500), carol once after beating dan.
+    await store.keep(played("AAAAA", ("carol", "dan"), Color.BLACK))
+    await store.keep(played("BBBBB", ("bob", "alice"), Color.BLACK))
+    await store.keep(played("CCCCC", ("alice", "bob"), Color.WHITE))
+    await store.keep(played("DDDDD", ("bob", "carol"), Color.BLACK))
+    owed = {refund.name: refund for refund in await refunds_due(store, "bob", time.time())}
+    alice_now, _ = await store.rating("alice")
+    carol_now, _ = await store.rating("carol")
+    assert owed["alice"].points == pytest.approx(1500.0 - alice_now, abs=0.1)
+    assert len(owed["alice"].games) == 2
+    # carol's best was after beating dan: she gets her loss back, up to it.
+    assert 0 < owed["carol"].points <= REFUND_MOST
+    assert carol_now + owed["carol"].points <= 1516.0 + 0.1
+    assert "dan" not in owed  # (bob never played him)
+    await store.refund({r.name: r.points for r in owed.values()}, [entry("refund", "alice")])
+    assert (await store.rating("alice"))[0] == pytest.approx(1500.0, abs=0.1)
+
+
+def test_the_guards_are_in_each_schema(tmp_path):
+    """(The triggers are in SQLite's file itself: a plain sqlite3 is refused too.)"""
+    from tui_reversi.server.ledger.archive import Archive
+
+    Archive(tmp_path / "a.sqlite3", tmp_path / "players")
+    db = sqlite3.connect(tmp_path / "a.sqlite3")
+    db.execute(
+        "INSERT INTO mod_log (at, moderator, action, subject, reason) "
+        "VALUES (1, 'm', 'note', 's', 'r')"
+    )
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        db.execute("UPDATE mod_log SET reason = 'x'")
+    assert psycopg  # (PostgreSQL's trigger: the parametrized tests above)
