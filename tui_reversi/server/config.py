@@ -96,6 +96,8 @@ class ServeConfig:
     page_header_timeout: float = 10.0
     # The log's lines: "text" (time event key=value ...) or "json" (an object a line).
     log_format: str = "text"
+    # The moderators the operator named (--moderators): (name, 'moderator' or 'admin').
+    moderators: tuple[tuple[str, str], ...] = ()
 
     @property
     def host_key_path(self) -> Path:

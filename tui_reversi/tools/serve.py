@@ -200,6 +200,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="invitations one player may send from the lobby in a minute (default 5)",
     )
     parser.add_argument(
+        "--moderators",
+        metavar="NAMES|FILE",
+        help="the names that moderate this server, proved by their keys: alice,bob:admin "
+        "(':admin' also voids ratings and names moderators), or a FILE of lines NAME [admin]",
+    )
+    parser.add_argument(
         "--no-preload",
         dest="preload",
         action="store_false",
@@ -386,7 +392,40 @@ def _config(args: argparse.Namespace):
         page_unwritable=args.web_unwritable_limit or ServeConfig.page_unwritable,
         page_header_timeout=args.web_header_timeout or ServeConfig.page_header_timeout,
         log_format=args.log_format,
+        moderators=_moderators(args.moderators),
     )
+
+
+def _moderators(given: str | None) -> tuple[tuple[str, str], ...]:
+    """--moderators as (name, role) pairs: from 'alice,bob:admin' or a file of lines
+    'NAME [admin|moderator]' (# starts a comment). ServeError for a bad name or role."""
+    from ..core.errors import reason
+    from ..server.config import ServeError
+
+    if not given:
+        return ()
+    path = Path(given).expanduser()
+    if "/" in given or path.is_file():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            why = reason(error) if isinstance(error, OSError) else "not UTF-8 text"
+            raise ServeError(f"cannot read the moderators file {given}: {why}") from None
+        entries = [line.split("#")[0].split() for line in text.splitlines()]
+        pairs = [
+            (words[0], words[1] if len(words) > 1 else "moderator") for words in entries if words
+        ]
+    else:
+        pairs = [
+            (name, role or "moderator")
+            for name, _, role in (item.strip().partition(":") for item in given.split(","))
+        ]
+    for name, role in pairs:
+        if role not in ("moderator", "admin"):
+            raise ServeError(f"--moderators: {role[:20]!r} is not a role (moderator or admin)")
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}", name):
+            raise ServeError(f"--moderators: {name[:40]!r} is not a player's name")
+    return tuple(pairs)
 
 
 def _migrate(url: str) -> int:

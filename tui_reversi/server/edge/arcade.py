@@ -27,6 +27,7 @@ from ...net.remote import is_guest
 from ..config import ServeConfig, ServeError, format_duration
 from ..hall.guests import remove_folder
 from ..hall.lobby_host import LobbyHost
+from ..hall.moderation_watch import Moderation
 from ..hall.pairing import PairingQueue
 from ..hall.preloaded import PreloadedParent, fork_available
 from ..hall.pty_process import Spawn
@@ -49,6 +50,7 @@ from .guessing import PasswordGuesses
 from .health import Health
 from .hostkey import load_or_create_host_key
 from .login import Accounts
+from .sanction_door import end_banned, present_names
 from .seats import Seats
 
 # On shutdown, how long clients get to close by themselves once their game has ended.
@@ -124,6 +126,10 @@ class Arcade:
         self.host_key: asyncssh.SSHKey | None = None
         self.host_key_created = False
         self.preloaded: PreloadedParent | None = None
+        # Bans, mutes, blocks and moderators, as this node knows them (moderation_watch.py).
+        self.moderation = Moderation(dict(config.moderators), log=self.note)
+        self.moderation.present = lambda: present_names(self)
+        self.moderation.banned = lambda bans: end_banned(self.connections, self.moderation, bans)
         # Where people play each other (`ssh -t host table`, `join CODE`).
         self.tables = Tables(
             self.note,
@@ -134,6 +140,7 @@ class Arcade:
             charged=self.note,
             people_per_address=config.people_per_address(),
         )
+        self.tables.moderation = self.moderation
         # What outlives this process (store.py): SQLite under the data directory, or a
         # fleet's PostgreSQL; finished games also go to the players' saved games.
         self.archive: Store | None = None
@@ -152,6 +159,7 @@ class Arcade:
         )
         # The players waiting to be paired (`ssh -t host play`).
         self.pairing = PairingQueue(self.tables, self.note)
+        self.pairing.apart = self.moderation.apart
         # With --database, the other nodes of the fleet (fleet.py); None: this one alone.
         self.fleet: Fleet | None = None
         # How games start, in a few words for the banner.
@@ -176,6 +184,7 @@ class Arcade:
         self.penalties.ledger = store
         self.accounts.codes = store.codes
         await self.browser_passes.start(store)
+        await self.moderation.start(store)
         await self._start_preloaded()
         if config.database is not None:
             self.fleet = Fleet(
@@ -212,6 +221,7 @@ class Arcade:
                 await self.preloaded.close()
             await self.lobby.close()
             await self.tables.close()
+            await self.moderation.close()
             await self.archive.leave()
             await self.archive.close()
             raise ServeError(f"cannot listen on {where}: {why}{hint}") from None
@@ -442,6 +452,7 @@ class Arcade:
         await self.pairing.close()
         await self.lobby.close()
         await self.tables.close()
+        await self.moderation.close()
         if self.archive is not None:
             await self.archive.leave()
             await self.archive.close()

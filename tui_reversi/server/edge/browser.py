@@ -186,6 +186,7 @@ class BrowserConnection:
         self.game_pid: int | None = None
         self.session: GameSession | None = None
         self.adding_key = False
+        self.proved_key: str | None = None  # (a page proves no key: never a moderator)
         # The name a hint's `ssh` asks for: a guest's lands as a guest again.
         self.asked = "guest"
         self.guest = True  # (until a pass names the player)
@@ -302,6 +303,10 @@ class BrowserConnection:
             self.session.connection_lost(None)
         self.end_reason = self.end_reason or "page closed"
         self.arcade.forget(self)
+
+    def turn_away(self, sentence: str) -> None:
+        """Ended for a ban (sanction_door.py): told as any end is."""
+        self.end("banned", sentence[:1].upper() + sentence[1:] + ".")
 
     def end(self, reason: str, message: str) -> None:
         if self.session is not None and self.session.task is not None:

@@ -22,6 +22,7 @@ from ...storage import StorageError
 from ..config import format_duration, gone_reason
 from ..hall.ssh_session import GameSession, SessionServer
 from ..tally import LOGINS, TALLY
+from .accounts import key_text
 from .browser_passes import BrowserPasses
 from .budgets import CHANNEL_REQUESTS, FLOODED, SESSIONS, Budgets, InputAllowance
 from .door import SHUT_FIRST, Door
@@ -29,6 +30,7 @@ from .event_log import NAME_LENGTH, log_value
 from .guessing import TOO_MANY_GUESSES, PasswordGuesses
 from .key_commands import keys_command
 from .login import Accounts, Login
+from .sanction_door import ban_refusal
 
 # After its session has ended, a connection gets this long to close by itself.
 LINGER_AFTER_SESSION = 5.0
@@ -54,7 +56,12 @@ class Client(Protocol):
     def guest(self) -> bool:
         """True if it came in as a guest (guests have a share of the seats)."""
 
+    @property
+    def proved_key(self) -> str | None:
+        """The key it proved that is its name's (None: a guest, a password, a browser)."""
+
     def end(self, reason: str, message: str) -> None: ...
+    def turn_away(self, sentence: str) -> None: ...
     def close(self) -> None: ...
     async def wait_closed(self) -> None: ...
 
@@ -175,12 +182,19 @@ class PlayerConnection(asyncssh.SSHServer):
         if refusal is not None:
             # Said here, after the key exchange, because clients read it only from then on.
             self._refuse(refusal, asyncssh.DISC_TOO_MANY_CONNECTIONS)
+        banned = ban_refusal(self.arcade.moderation, self.login.name, None, self.address)
+        if banned is not None:
+            self._refuse(banned)  # (by name or address: said before any key is tried)
         return True  # in every mode: the key a client offers says who it is
 
     def public_key_auth_supported(self) -> bool:
         return True
 
     async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        banned = ban_refusal(self.arcade.moderation, self.login.name, key_text(key), self.address)
+        if banned is not None:
+            self._refuse(banned)
+            return False
         if await self.login.key_allowed(key):
             return True
         refusal = self.login.refusal
@@ -255,6 +269,8 @@ class PlayerConnection(asyncssh.SSHServer):
             return
         in_use = {c.user for c in self.arcade.connections if c.authenticated and c.user}
         name, problem = await self.login.settle(in_use)
+        moderation = self.arcade.moderation
+        problem = problem or ban_refusal(moderation, name, self.login.key, self.address)
         if self._lost:
             return  # (it went while the store was asked: the door has let it go)
         if problem is not None:
@@ -349,6 +365,22 @@ class PlayerConnection(asyncssh.SSHServer):
     def adding_key(self) -> bool:
         """True if let in only to run  keys add CODE  (login.py)."""
         return self.login.adding_key
+
+    @property
+    def proved_key(self) -> str | None:
+        """The key it logged in with, if that key is its name's (login.py)."""
+        login = self.login
+        keyed = self.authenticated and not login.guest and not login.adding_key
+        return login.key if keyed else None
+
+    def turn_away(self, sentence: str) -> None:
+        """End it for a ban: its game hung up (saved) and the sentence told after,
+        or, with no game running, the connection closed with the sentence."""
+        session = self.session
+        if session is not None and session.task is not None and not session.task.done():
+            self.end("banned", sentence[:1].upper() + sentence[1:] + ".")
+        else:
+            self._refuse(sentence)
 
     async def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
         """What `keys ...` says, and the exit status (key_commands.py)."""

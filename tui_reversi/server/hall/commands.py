@@ -23,7 +23,9 @@ from ...net.terms import USAGE as TABLE_USAGE
 from ...net.terms import USUAL_CLOCKS
 from ...net.typed_number import typed_number
 from ...storage import StorageError
+from .mod_commands import mod
 from .roster import Server, lobby_lines
+from .safety_commands import REPORT_USAGE, block, blocks, report, unblock
 from .session_command import GAME_OPTIONS, PLAY_USAGE, TABLE_OPTIONS
 from .standings_pages import (
     GAME_ID_DIGITS,
@@ -181,6 +183,16 @@ COMMANDS: tuple[Command, ...] = (
         "your SSH keys; web: a link to bind a browser to you",
         _keys,
     ),
+    Command("block", "NAME", "no invitations, chat or pairing between you and NAME", block),
+    Command("unblock", "NAME", "take a block back", unblock),
+    Command("blocks", "", "the names you block", blocks),
+    Command(
+        "report",
+        REPORT_USAGE.removeprefix("report ").partition(",")[0],
+        "tell the moderators (reasons: " + REPORT_USAGE.partition("a reason of ")[2] + ")",
+        report,
+    ),
+    Command("mod", "WHAT ...", "for moderators: reports, ban, mute, log... (mod help)", mod),
     Command("help", "", "this list", _help),
 )
 

@@ -280,6 +280,8 @@ class LobbyHost:
         invitee = self._guest(name) or self._guest_elsewhere(name)
         if invitee is None:
             return self._not_free(name)
+        if self.tables.moderation.apart(guest.name, name):  # (a block: said no more than this)
+            return f"Your invitation to {shown_name(name)} cannot be sent."
         if any(i.invitee is invitee or i.inviter is invitee for i in self.invitations.values()):
             return f"{shown_name(name)} is busy with another invitation; try again in a moment."
         if not self._invitations.take(guest.name, guest.address):

@@ -96,6 +96,8 @@ class PairingQueue:
         self._woken = asyncio.Event()
         self._pairing: asyncio.Task[None] | None = None
         self._closed = False  # (the server stops: a leave then writes nothing)
+        # True for two names of which one blocks the other (the arcade's moderation_watch).
+        self.apart: Callable[[str, str], bool] = lambda _one, _other: False
 
     def start(self, store: Store, fleet: Fleet | None = None) -> None:
         self.store, self.fleet = store, fleet
@@ -144,6 +146,8 @@ class PairingQueue:
         """True if `one` and `other` may be paired now."""
         if one.name == other.name or (one.variant, one.clock) != (other.variant, other.clock):
             return False
+        if self.apart(one.name, other.name):
+            return False  # (one blocks the other)
         if one.guest != other.guest and not (one.allows_guests or other.allows_guests):
             return False
         return abs(one.rating - other.rating) <= max(self.window(one), self.window(other))

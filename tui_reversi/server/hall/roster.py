@@ -16,6 +16,7 @@ from ..ledger.fleet import Fleet
 from ..ledger.ratings import shown_rating
 from ..ledger.store import Presence, Store, TableView
 from .lobby_host import Doing, LobbyHost
+from .moderation_watch import Moderation
 from .table_store import last_game_lines, named_ratings
 from .tables import Tables
 
@@ -70,6 +71,10 @@ class Server(Protocol):
     @property
     def archive(self) -> Store | None:
         """What the server keeps (None before it started)."""
+
+    @property
+    def moderation(self) -> Moderation:
+        """Bans, mutes, blocks and moderators as this node knows them."""
 
 
 def who_is_here(arcade: Server, everywhere: bool = True) -> dict[str, Doing]:

@@ -49,6 +49,7 @@ from .pairing import PairingQueue, Seeker
 from .pty_process import INPUT_HIGH_WATER, PtyProcess, Spawn
 from .queue_wait import QueueWait
 from .roster import Server, adjourned_lines
+from .safety_commands import take_notices
 from .session_command import (
     TABLE_OPTIONS,
     PlayTerms,
@@ -139,6 +140,10 @@ class Connection(Protocol):
     @property
     def adding_key(self) -> bool:
         """True if it was let in only to run  keys add CODE."""
+
+    @property
+    def proved_key(self) -> str | None:
+        """The key it logged in with that is its name's (None: a guest, a password...)."""
 
     async def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
         """What `keys ...` (`words` after `keys`) says, and the exit status."""
@@ -250,6 +255,7 @@ class GameSession(asyncssh.SSHServerSession):
             )
             self._terminal.exit(1)
             return
+        await self._told_news()
         if await self._answered(words):
             return
         first, _, rest = (self._command or "").strip().partition(" ")
@@ -627,6 +633,18 @@ class GameSession(asyncssh.SSHServerSession):
     def server(self) -> SessionServer:
         """The running server (commands.py's `Asker`)."""
         return self._owner.arcade
+
+    @property
+    def key_proved(self) -> bool:
+        """True if the player logged in with one of their name's keys (mod_commands.py)."""
+        return self._owner.proved_key is not None
+
+    async def _told_news(self) -> None:
+        """The player's blocks known here from now on, and their notices (a report
+        acted on, a refund) told before anything else."""
+        await self.server.moderation.arrive(self.player)
+        for said in await take_notices(self.server.archive, self.player):
+            self._terminal.say(said)
 
     async def keys(self, words: list[str]) -> tuple[list[str], int]:
         """What `keys ...` says (edge/key_commands.py), and the exit status."""

@@ -16,6 +16,7 @@ from ...net.remote import CHAT_LENGTH, shown_name
 from ...net.server_line import line
 from ..bucket import Limit, Limiter, per_minute
 from ..tally import GAMES_STARTED, MOVES, TALLY
+from .moderation_watch import Moderation, chat_refusal
 from .table import Seat, Table
 from .table_clocks import TableClocks
 
@@ -42,6 +43,7 @@ class TableReferee:
         log: Callable[[str], None],
         charged: Callable[[str, str], None],
         people_per_address: int = 1,
+        moderation: Callable[[], Moderation] = Moderation,
     ) -> None:
         self._clocks = clocks
         self._end = end  # the game is over: told, recorded
@@ -52,6 +54,7 @@ class TableReferee:
         people = people_per_address
         self._chat = Limiter(CHAT, charged, people=people, now=clocks.now)
         self._takebacks = Limiter(TAKEBACKS, charged, people=people, now=clocks.now)
+        self._moderation = moderation  # (mutes and blocks: moderation_watch.py)
 
     def heard(self, seat: Seat, command: str, rest: str) -> str | None:
         """Do what the game at `seat` asked; why not, in one sentence, if it cannot be done."""
@@ -80,6 +83,9 @@ class TableReferee:
             return None
         if len(text) > CHAT_LENGTH:
             return f"A chat line is at most {CHAT_LENGTH} characters."
+        refusal = chat_refusal(self._moderation(), seat.name, seat.table.names.values())
+        if refusal is not None:
+            return refusal
         if not self._chat.take(seat.name, seat.address):
             return self._chat.limit.refusal
         told = line("said", shown_name(seat.name), text)

@@ -40,6 +40,7 @@ from ..config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
 from ..ledger.store import Store, TableView, UnfinishedGame
 from ..tally import GAMES_STARTED, TALLY
 from .games_socket import GamesSocket, hello
+from .moderation_watch import Moderation
 from .table import Seat as Seat
 from .table import Table as Table
 from .table_clocks import TableClocks
@@ -95,6 +96,8 @@ class Tables:
         self._handed: set[Seat] = set()
         # Seats whose table went to another node (yield_to): their game's line here ends.
         self._moved: dict[Seat, asyncio.Event] = {}
+        # Who blocks whom and who is muted (the arcade's; moderation_watch.py).
+        self.moderation = Moderation()
         self.clocks = TableClocks(now, lambda table, end: self.course.end(table, end))
         self.course = GameCourse(self.tables, self.clocks, log, hold=hold, adjourn=adjourn)
         self._referee = TableReferee(
@@ -105,6 +108,7 @@ class Tables:
             log=log,
             charged=self._charged,
             people_per_address=people_per_address,
+            moderation=lambda: self.moderation,
         )
         variables = (TABLE_SOCKET_VARIABLE, TABLE_SECRET_VARIABLE)
         self._socket = GamesSocket("tables", variables, self.serve_game)
@@ -234,6 +238,8 @@ class Tables:
                 return table, self._seat(table, color, name)
         if name in table.names.values():
             raise TableRefused(f"you are at table {table.code} already.")
+        if self.moderation.apart_from_any(name, table.names.values()):
+            raise TableRefused(f"that seat at table {code} cannot be taken.")
         free = [color for color in Color if color not in table.names]
         if not free:
             raise TableRefused(f"both seats at table {code} are taken.")

@@ -1,0 +1,246 @@
+"""Block, report and the moderators' commands over real SSH, on a single server
+(SQLite): a block keeps an invitation, a chat line, a seat and a pairing from
+happening, both ways; a report keeps the game and the chat; a moderator (by
+name and key) bans, mutes, notes and reads the log, and every refusal is one
+sentence; a ban ends the banned player's session and refuses the next login;
+a ban for cheating refunds the victims, each told at their next login."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncssh
+import pytest
+
+from tui_reversi.core import Color
+
+from .conftest import Player, wait_until
+from .test_accounts import run
+from .test_invitations import Guest
+from .test_store import played
+from .test_tables import Game, seat, sit_down, table_code
+
+MODERATORS = (("mia", "moderator"), ("ada", "admin"))
+
+
+# The next line a game (or a lobby's guest) hears that starts with a prefix.
+heard = Guest.hear_starting
+
+
+async def notices(arcade, user: str) -> str:
+    """What `user` is told on stderr as they come in (`ssh host blocks`)."""
+    player = await Player.connect(arcade, user, term=None, command="blocks")
+    await player.finished()
+    told = await player.process.stderr.read()
+    player.close()
+    return told.decode()
+
+
+async def known(arcade, *names: str) -> None:
+    """Each name has been here (logged in once, with its key)."""
+    for name in names:
+        status, _ = await run(arcade, name, "blocks")
+        assert status == 0
+
+
+async def test_block_unblock_and_blocks_with_their_refusals(serve):
+    arcade = await serve()
+    await known(arcade, "alice", "bob")
+    assert await run(arcade, "alice", "block bob") == (
+        0,
+        "tui-reversi: you block bob: no invitation, chat or pairing between you.\n",
+    )
+    assert await run(arcade, "alice", "block bob") == (0, "tui-reversi: you block bob already.\n")
+    assert await run(arcade, "alice", "blocks") == (
+        0,
+        "tui-reversi: you block 1 of at most 500:\n  bob\n",
+    )
+    status, said = await run(arcade, "alice", "block nobody\x1b[2J")
+    assert status == 1 and said == "tui-reversi: nobody called 'nobody\\x1b[2J' has been here.\n"
+    assert (await run(arcade, "alice", "block alice"))[1] == "tui-reversi: that is your own name.\n"
+    assert (await run(arcade, "alice", "block"))[0] == 2
+    assert await run(arcade, "alice", "unblock bob") == (
+        0,
+        "tui-reversi: you no longer block bob.\n",
+    )
+    assert await run(arcade, "alice", "unblock bob") == (
+        1,
+        "tui-reversi: you do not block 'bob'.\n",
+    )
+    status, said = await run(arcade, "anyone", "block bob", guest=True)
+    assert status == 1 and "a guest's name is not kept" in said
+
+
+async def test_a_block_keeps_invitations_seats_and_chat_apart_both_ways(serve):
+    arcade = await serve(max_per_address=10)
+    await known(arcade, "alice", "bob", "carol")
+    await run(arcade, "bob", "block alice")
+    alice = await Guest.arrive(arcade, "alice")
+    bob = await Guest.arrive(arcade, "bob")
+    for inviter, invitee in ((alice, "bob"), (bob, "alice")):
+        inviter.say(f"invite {invitee} black")
+        assert await heard(inviter, "refused ") == (
+            f"refused Your invitation to {invitee} cannot be sent."
+        )
+    # bob's table: alice cannot sit down at it (nor could bob at hers).
+    bob_game = await Game.connect(await seat(arcade, "bob", "table"))
+    await bob_game.hear_until("ready")
+    code = table_code(arcade)
+    player = await Player.connect(arcade, "alice", command=f"join {code}")
+    done = await player.finished()
+    assert done.exit_status == 1
+    assert f"that seat at table {code} cannot be taken." in player.output.decode()
+    # carol sits down instead; alice watches and says something: not passed on.
+    carol_game = await Game.connect(await seat(arcade, "carol", f"join {code}"))
+    await carol_game.hear_until("ready")
+    watcher = await Game.connect(await seat(arcade, "alice", f"watch {code}"))
+    await watcher.hear_until("ready")
+    watcher.say("say hello bob")
+    assert await heard(watcher, "refused ") == "refused That line cannot be sent here."
+    carol_game.say("say hello all")
+    assert await heard(bob_game, "said ") == "said carol hello all"
+
+
+async def test_a_block_keeps_two_players_from_being_paired(serve):
+    arcade = await serve(max_per_address=10)
+    await known(arcade, "alice", "bob")
+    await run(arcade, "alice", "block bob")
+    alice = await Player.connect(arcade, "alice", command="play 5+3")
+    await alice.expect("Waiting ")
+    bob = await Player.connect(arcade, "bob", command="play 5+3")
+    await bob.expect("Waiting ")
+    await asyncio.sleep(1.5)  # (more than a tick of the queue: they would be paired by now)
+    assert not arcade.tables.tables and len(arcade.pairing.seekers) == 2
+    carol = await Player.connect(arcade, "carol", command="play 5+3")
+    await carol.facts()  # carol is paired with one of them
+    assert len(arcade.tables.tables) == 1
+
+
+async def test_a_report_keeps_the_game_and_the_chat_and_its_reporter_is_told(serve):
+    arcade = await serve(moderators=MODERATORS, max_per_address=10)
+    await known(arcade, "mia")
+    alice, bob, code = await sit_down(arcade)
+    bob.say("say you play like [b]a bot[/b]")
+    await heard(alice, "said ")
+    alice.say("move 0 d3")  # (a game with no move is not kept)
+    await heard(bob, "moved ")
+    alice.say("resign")
+    await heard(bob, "over ")
+
+    async def archived() -> bool:
+        return bool(await arcade.archive.run_query("SELECT id FROM games", ()))
+
+    await wait_until(archived, "the game archived")
+    status, said = await run(arcade, "alice", "report bob abuse rude in chat")
+    assert status == 0 and "report 1 on bob (abuse) about game 1 is filed;" in said
+    status, said = await run(arcade, "alice", "report bob rudeness")
+    assert status == 2 and said.startswith("tui-reversi: 'rudeness' is not a reason to report;")
+    status, shown = await run(arcade, "mia", "mod reports")
+    assert status == 0
+    assert "alice on bob, abuse, game 1: rude in chat" in shown
+    assert "| bob: you play like [b]a bot[/b]" in shown  # (as typed: never markup)
+    assert code  # (the table it was said at)
+    status, said = await run(arcade, "mia", "mod mute bob 30m abuse in chat")
+    assert status == 0 and "1 report on bob closed." in said
+    assert await notices(arcade, "alice") == (
+        "tui-reversi: a moderator acted on your report 1 on bob: muted.\n"
+    )
+    assert await notices(arcade, "alice") == ""  # (told once)
+
+
+async def test_mod_refuses_in_one_sentence(serve):
+    arcade = await serve(moderators=MODERATORS)
+    await known(arcade, "mia", "ada", "bob", "nina")
+    await arcade.archive.name_role("nina", "moderator", "ada", 0.0)
+    await arcade.moderation.read()
+    cases = [
+        ("bob", "mod reports", "mod is for this server's moderators, and bob is not one."),
+        ("mia", "mod ban nobody 1d spam", "nobody called 'nobody' has been here."),
+        ("mia", "mod ban bob 3y spam", "'3y' is not a duration: say 30m, 2h, 7d or 2w"),
+        ("mia", "mod mute bob forever spam", "'forever' is not a duration"),
+        ("mia", "mod ban bob 0m spam", "a ban lasts from 1m to"),
+        ("mia", "mod ban nina 1d spam", "nina is a moderator: only an admin may ban a moderator."),
+        ("mia", "mod ban ada 1d spam", "ada is an admin: take the role away first"),
+        ("mia", "mod ban 10.0.0.0/8 1d spam", "10.0.0.0/8 is too wide: an address ban takes at"),
+        ("mia", "mod void 1", "mod void is for admins; mia is a moderator."),
+        ("mia", "mod unban bob", "'bob' is not banned."),
+        ("mia", "mod frobnicate", "'frobnicate' is not something mod does;"),
+        ("mia", "mod ban mia 1d spam", "you cannot ban yourself."),
+        ("ada", "mod role mia none", "mia's role is the command line's (--moderators)"),
+    ]
+    for who, command, sentence in cases:
+        status, said = await run(arcade, who, command)
+        assert status != 0, command
+        assert said.startswith(f"tui-reversi: {sentence}"), (command, said)
+        assert said.count("\n") == 1, said
+    # An admin may ban a moderator; a name without its key is no moderator.
+    assert (await run(arcade, "ada", "mod ban nina 1h spam"))[0] == 0
+
+
+async def test_a_ban_ends_the_session_refuses_the_login_and_is_in_the_log(serve):
+    arcade = await serve(moderators=MODERATORS)
+    await known(arcade, "mia", "bob")
+    bob = await Player.connect(arcade, "bob")
+    await bob.facts()
+    status, said = await run(arcade, "mia", "mod ban bob 2h abuse")
+    assert status == 0 and said.startswith("tui-reversi: bob is banned until ")
+    await bob.finished()
+    assert "You are banned from this server until " in bob.output.decode()
+    assert ": abuse." in bob.output.decode()
+    with pytest.raises(asyncssh.DisconnectError) as refused:
+        await run(arcade, "bob", "lobby")
+    assert refused.value.reason.startswith("You are banned from this server until ")
+    assert await run(arcade, "mia", "mod unban bob") == (
+        0,
+        "tui-reversi: bob is no longer banned.\n",
+    )
+    assert (await run(arcade, "bob", "blocks"))[0] == 0  # back in
+    assert (await run(arcade, "mia", "mod note bob warned about chat"))[0] == 0
+    status, shown = await run(arcade, "mia", "mod log bob")
+    lines = shown.splitlines()[1:]
+    assert [line.split()[3:5] for line in lines] == [
+        ["mia", "note"],
+        ["mia", "unban"],
+        ["mia", "ban"],
+    ]
+    assert "until " in lines[2] and lines[2].endswith(": abuse")
+
+
+async def test_a_ban_by_address_prefix_holds_against_everyone_from_it(serve):
+    arcade = await serve(moderators=MODERATORS)
+    await known(arcade, "mia")
+    assert (await run(arcade, "mia", "mod ban 127.0.0.0/24 10m flood"))[0] == 0
+    with pytest.raises(asyncssh.DisconnectError) as refused:
+        await run(arcade, "zed", "lobby", guest=True)
+    assert refused.value.reason.endswith(": flood")
+    # (a moderator's name is banned by name alone, by an admin: mia comes from it too)
+    assert (await run(arcade, "mia", "mod unban 127.0.0.9/24"))[0] == 0
+    assert (await run(arcade, "zed", "lobby", guest=True))[0] == 0
+
+
+async def test_a_muted_player_is_refused_chat_with_the_time_left(serve):
+    arcade = await serve(moderators=MODERATORS, max_per_address=10)
+    await known(arcade, "mia", "alice", "bob")
+    assert (await run(arcade, "mia", "mod mute bob 1h spam"))[0] == 0
+    alice, bob, _ = await sit_down(arcade)
+    bob.say("say hello")
+    refusal = await heard(bob, "refused ")
+    assert refusal.startswith("refused You are muted for another ") and "(spam)" in refusal
+    alice.say("say hi")
+    assert await heard(bob, "said ") == "said alice hi"
+
+
+async def test_a_ban_for_cheating_refunds_the_victims_and_tells_them(serve):
+    arcade = await serve(moderators=MODERATORS)
+    await known(arcade, "mia", "alice", "bob")
+    await arcade.archive.keep(played("AAAAA", ("bob", "alice"), Color.BLACK))
+    lost, _ = await arcade.archive.rating("alice")
+    status, said = await run(arcade, "mia", "mod ban bob forever cheating with an engine")
+    assert status == 0 and "bob is banned for good: cheating with an engine" in said
+    assert f"refunded alice {1500 - lost:+.0f}" in said
+    assert (await arcade.archive.rating("alice"))[0] == pytest.approx(1500.0)
+    assert "bob is banned for cheating: the 16 rating points you lost" in (
+        await notices(arcade, "alice")
+    )
+    status, shown = await run(arcade, "mia", "mod log")
+    assert " refund alice: +16 after bob's ban" in shown

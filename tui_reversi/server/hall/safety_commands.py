@@ -1,0 +1,212 @@
+"""What a player does about someone else: `block NAME` (no invitation, chat or
+pairing between the two, either way; up to MOST_BLOCKS names), `unblock
+NAME`, `blocks`, and `report NAME REASON [words]` (a fixed list of reasons;
+the report keeps the latest game of the two and a copy of their table's chat,
+and the reporter is told when a moderator acts on it). Each answers plain
+lines, as commands.py's do; whatever was typed is echoed quoted or after its
+control characters are dropped, never as it came.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from ...core import ReversiError
+from ...net.remote import is_guest
+from ...storage import StorageError
+from ..ledger.moderation import MOST_BLOCKS, REPORT_REASONS, Report
+from ..ledger.store import Store
+from .moderation_watch import Moderation
+from .tables import Tables
+
+# How long a report's own words may be, and a name as typed.
+REPORT_WORDS = 300
+NAME_TYPED = 40
+
+
+class SafetyServer(Protocol):
+    """The running server as these commands use it (edge/arcade.py's `Arcade`)."""
+
+    @property
+    def archive(self) -> Store | None: ...
+
+    @property
+    def moderation(self) -> Moderation: ...
+
+    @property
+    def tables(self) -> Tables: ...
+
+
+class Member(Protocol):
+    """The session asking (ssh_session.py's `GameSession`)."""
+
+    @property
+    def player(self) -> str: ...
+
+    @property
+    def server(self) -> SafetyServer: ...
+
+    def ssh(self, *, terminal: bool = True) -> str: ...
+
+
+Lines = tuple[list[str], int]
+Answer = Callable[[Any, list[str]], Awaitable[Lines]]
+
+
+class Refused(ReversiError):
+    """A command refused, in one sentence, and its exit status."""
+
+    def __init__(self, sentence: str, status: int = 1) -> None:
+        super().__init__(sentence)
+        self.status = status
+
+
+def answering(work: Callable[[Any, list[str]], Awaitable[list[str]]]) -> Answer:
+    """`work`'s lines and status 0; a refusal (or a store that fails) in one line."""
+
+    async def answer(asker: Any, words: list[str]) -> Lines:
+        try:
+            return await work(asker, words), 0
+        except Refused as refusal:
+            return [f"tui-reversi: {refusal}"], refusal.status
+        except StorageError as error:
+            return [f"tui-reversi: the server cannot answer that now: {error}"], 1
+
+    return answer
+
+
+def plain(text: str, most: int) -> str:
+    """`text` without control characters, cut to `most`: safe to print and to keep."""
+    return "".join(ch for ch in text if ch.isprintable())[:most]
+
+
+def kept_by(member: Member) -> Store:
+    """The store, for a player with a name kept in it. Raises Refused."""
+    store = member.server.archive
+    if store is None:
+        raise Refused("this server keeps no names.")
+    if is_guest(member.player):
+        raise Refused("a guest's name is not kept: connect with your key for that.")
+    return store
+
+
+async def known(store: Store, name: str) -> str:
+    """`name`, if someone has had it here. Raises Refused."""
+    if not await store.known_name(name):
+        raise Refused(f"nobody called {name[:NAME_TYPED]!r} has been here.")
+    return name
+
+
+def one_name(member: Member, words: list[str], command: str) -> str:
+    """The one name after `command`, not the asker's own. Raises Refused."""
+    if len(words) != 1:
+        raise Refused(f"{command} takes one name: {member.ssh(terminal=False)} {command} NAME", 2)
+    if words[0] == member.player:
+        raise Refused("that is your own name.")
+    return words[0]
+
+
+@answering
+async def block(member: Member, words: list[str]) -> list[str]:
+    """`block NAME`."""
+    store = kept_by(member)
+    name = await known(store, one_name(member, words, "block"))
+    moderation = member.server.moderation
+    new = await store.block(member.player, name, moderation.now())
+    if new is None:
+        raise Refused(f"you block {MOST_BLOCKS} names already; unblock one first.")
+    moderation.blocked(member.player, name, blocks=True)
+    if not new:
+        return [f"tui-reversi: you block {name} already."]
+    return [f"tui-reversi: you block {name}: no invitation, chat or pairing between you."]
+
+
+@answering
+async def unblock(member: Member, words: list[str]) -> list[str]:
+    """`unblock NAME`."""
+    store = kept_by(member)
+    name = one_name(member, words, "unblock")
+    if not await store.unblock(member.player, name):
+        raise Refused(f"you do not block {name[:NAME_TYPED]!r}.")
+    member.server.moderation.blocked(member.player, name, blocks=False)
+    return [f"tui-reversi: you no longer block {name}."]
+
+
+@answering
+async def blocks(member: Member, words: list[str]) -> list[str]:
+    """`blocks`: the names the asker blocks."""
+    if words:
+        raise Refused(f"blocks takes nothing after it: {member.ssh(terminal=False)} blocks", 2)
+    names = await kept_by(member).blocks_of(member.player)
+    if not names:
+        return ["tui-reversi: you block nobody."]
+    return [
+        f"tui-reversi: you block {len(names)} of at most {MOST_BLOCKS}:",
+        *(f"  {n}" for n in names),
+    ]
+
+
+REPORT_USAGE = f"report NAME REASON [words], a reason of {', '.join(REPORT_REASONS)}"
+
+
+@answering
+async def report(member: Member, words: list[str]) -> list[str]:
+    """`report NAME REASON [words]`."""
+    if len(words) < 2:
+        raise Refused(f"{REPORT_USAGE}: {member.ssh(terminal=False)} report NAME abuse", 2)
+    reason = words[1].lower()
+    if reason not in REPORT_REASONS:
+        raise Refused(
+            f"{words[1][:20]!r} is not a reason to report; say one of {', '.join(REPORT_REASONS)}.",
+            2,
+        )
+    store = kept_by(member)
+    name = await known(store, one_name(member, words[:1], "report"))
+    said = plain(" ".join(words[2:]), REPORT_WORDS)
+    game = await latest_game(store, member.player, name)
+    chat = table_chat(member.server.tables, member.player, name)
+    now = member.server.moderation.now()
+    number = await store.file_report(Report(0, member.player, name, reason, said, game, chat, now))
+    about = f" about game {game}" if game is not None else ""
+    return [
+        f"tui-reversi: report {number} on {name} ({reason}){about} is filed; "
+        "you will be told when a moderator acts on it."
+    ]
+
+
+async def latest_game(store: Store, one: str, other: str) -> int | None:
+    """The id of the latest archived game between the two, if any."""
+    rows = await store.run_query(
+        "SELECT max(id) FROM games WHERE (black = ? AND white = ?) OR (black = ? AND white = ?)",
+        (one, other, other, one),
+    )
+    return int(rows[0][0]) if rows and rows[0][0] is not None else None
+
+
+def table_chat(tables: Tables, one: str, other: str) -> tuple[str, ...]:
+    """The chat of a table here where both sat (the latest), as it is now."""
+    shared = [t for t in tables.tables.values() if {one, other} <= set(t.names.values())]
+    if not shared:
+        return ()
+    return tuple(_chat_line(said) for said in shared[-1].chat)
+
+
+def _chat_line(said: bytes) -> str:
+    """A `said NAME TEXT` line of a table as 'NAME: TEXT'."""
+    text = said.decode("utf-8", "replace").strip()
+    _, _, rest = text.partition(" ")
+    who, _, words = rest.partition(" ")
+    return plain(f"{who}: {words}", 200)
+
+
+async def take_notices(store: Store | None, name: str) -> list[str]:
+    """`name`'s notices (taken: told once), as the lines that open their session;
+    none while the store cannot say."""
+    if store is None or is_guest(name):
+        return []
+    try:
+        notices = await store.take_notices(name)
+    except StorageError:
+        return []  # (kept for the next time)
+    return [f"tui-reversi: {plain(text, 300)}" for text in notices]
