@@ -36,12 +36,6 @@ DONE = {"ban": "banned", "mute": "muted"}
 REASON_LENGTH = 200
 GAME_DIGITS = 12
 
-USAGE = (
-    "mod reports | ban NAME|KEY|ADDRESS DURATION REASON | unban NAME|KEY|ADDRESS | "
-    "mute NAME DURATION REASON | unmute NAME | note NAME TEXT | log [NAME] | "
-    "dismiss REPORT [WHY] | void GAME | role NAME moderator|admin|none"
-)
-
 
 class Moderator(Member, Protocol):
     """The session asking (ssh_session.py's `GameSession`)."""
@@ -63,10 +57,12 @@ async def mod(asker: Moderator, words: list[str]) -> list[str]:
     store = asker.server.archive
     if store is None:
         raise Refused("this server keeps no names.")
-    what, rest = (words[0], words[1:]) if words else ("", [])
+    what, rest = (words[0], words[1:]) if words else ("help", [])
+    if what == "help":
+        return help_lines(role)
     act = _ACTS.get(what)
     if act is None:
-        raise Refused(f"{what[:20]!r} is not something mod does; {USAGE}", 2)
+        raise Refused(f"{what[:20]!r} is not something mod does; mod help lists what it does.", 2)
     admin_only = what in ("void", "role")
     if admin_only and role != ADMIN:
         raise Refused(f"mod {what} is for admins; {asker.player} is a moderator.")
@@ -290,6 +286,33 @@ async def _role(act: _Act, words: list[str]) -> list[str]:
     return [
         f"tui-reversi: {name} is {'no longer a moderator' if role is None else 'a ' + role} now."
     ]
+
+
+# What `mod help` lists: each act, its terms and what it does (admins' last).
+ACTS_SAID = (
+    ("reports", "the open reports, the oldest first, with their chat"),
+    ("ban NAME|KEY|ADDRESS DURATION REASON", "ban a name, a key (SHA256:...) or an address/prefix"),
+    ("unban NAME|KEY|ADDRESS", "lift a ban"),
+    ("mute NAME DURATION REASON", "refuse a name's chat for a while"),
+    ("unmute NAME", "lift a mute"),
+    ("note NAME TEXT", "a note on a name, in the log"),
+    ("log [NAME]", "the moderation log, the latest first"),
+    ("dismiss REPORT [WHY]", "close a report without acting"),
+    ("void GAME [WHY]", "admins: take a game's rating changes back"),
+    ("role NAME moderator|admin|none", "admins: name a moderator (or take the role away)"),
+)
+
+
+def help_lines(role: str) -> list[str]:
+    """`mod help` (or `mod` alone): what a moderator may do here."""
+    lines = [f"tui-reversi: what you may do as this server's {role}"]
+    for terms, says in ACTS_SAID:
+        if role == ADMIN or not says.startswith("admins"):
+            lines.append(f"  mod {terms}")
+            lines.append(f"      {says}")
+    lines.append("DURATION: 30m, 2h, 7d, 2w, or forever (a ban). A ban for cheating or boosting")
+    lines.append("refunds what its victims lost to the name (its last 40 rated games of 5 days).")
+    return lines
 
 
 def _when(at: float) -> str:

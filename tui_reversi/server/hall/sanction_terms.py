@@ -20,7 +20,8 @@ SHORTEST = 60.0
 LONGEST_BAN = 3650 * 86400.0
 LONGEST_MUTE = 30 * 86400.0
 _UNITS = {"m": 60.0, "h": 3600.0, "d": 86400.0, "w": 7 * 86400.0}
-_DURATION = re.compile(r"([0-9]{1,5})([mhdw])")
+_PART = re.compile(r"([0-9]{1,5})([mhdw])")
+_DURATION = re.compile(r"(?:[0-9]{1,5}[mhdw]){1,4}")
 FOREVER = "forever"
 DURATION_USAGE = "say 30m, 2h, 7d or 2w (or forever, for a ban)"
 # The widest prefixes a ban by address may take: a /16 of IPv4, a /32 of IPv6.
@@ -34,15 +35,15 @@ class SanctionRefused(ReversiError):
 
 
 def parse_duration(text: str, kind: str) -> float | None:
-    """`text` as seconds for a `kind` ('ban' or 'mute'); None: for good (a ban only).
+    """`text` ('90m', '1d12h') as seconds for a `kind` ('ban' or 'mute'); None: for
+    good (a ban only).
     Raises SanctionRefused."""
     word = text.strip().lower()
     if word == FOREVER and kind == "ban":
         return None
-    found = _DURATION.fullmatch(word)
-    if found is None:
+    if _DURATION.fullmatch(word) is None:
         raise SanctionRefused(f"{text[:20]!r} is not a duration: {DURATION_USAGE}.")
-    seconds = int(found.group(1)) * _UNITS[found.group(2)]
+    seconds = sum(int(count) * _UNITS[unit] for count, unit in _PART.findall(word))
     longest = LONGEST_BAN if kind == "ban" else LONGEST_MUTE
     if not SHORTEST <= seconds <= longest:
         raise SanctionRefused(f"a {kind} lasts from 1m to {format_span(longest)}, not {text[:20]}.")
@@ -94,14 +95,16 @@ def holds_against(sanction: Sanction, name: str, key: str | None, address: str) 
 
 
 def address_within(address: str, prefix: str) -> bool:
-    """True if `address` (an IPv4-mapped IPv6 one read as IPv4) is within `prefix`."""
+    """True if `address` is within `prefix` (an IPv4-mapped IPv6 address, as an IPv4
+    client on an IPv6 socket has, is within an IPv4 prefix of its IPv4 address)."""
     try:
         found = ipaddress.ip_address(address)
         network = ipaddress.ip_network(prefix, strict=False)
     except ValueError:
         return False
-    if isinstance(found, ipaddress.IPv6Address) and found.ipv4_mapped is not None:
-        found = found.ipv4_mapped
+    mapped = found.ipv4_mapped if isinstance(found, ipaddress.IPv6Address) else None
+    if mapped is not None and network.version == 4:
+        found = mapped
     return found.version == network.version and found in network
 
 
