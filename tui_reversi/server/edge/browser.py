@@ -28,6 +28,7 @@ from ...web.page import Visit
 from ..hall.ssh_session import GameSession
 from ..tally import LOGINS, TALLY
 from .budgets import FLOODED, PINGS, SESSIONS, ConnectionBudget, InputAllowance
+from .sanction_door import ban_refusal
 
 if TYPE_CHECKING:
     from .arcade import Arcade
@@ -216,6 +217,7 @@ class BrowserConnection:
         if refusal is None:
             in_use = {c.user for c in arcade.connections if c.authenticated and c.user}
             self.user = name or await arcade.accounts.guest_name(in_use)
+            refusal = ban_refusal(arcade.moderation, self.user, None, self.address)
             if self.gone:  # (it went while the store was asked)
                 refusal = "the page has gone."
         if refusal is not None:
