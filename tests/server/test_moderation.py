@@ -244,3 +244,18 @@ async def test_a_ban_for_cheating_refunds_the_victims_and_tells_them(serve):
     )
     status, shown = await run(arcade, "mia", "mod log")
     assert " refund alice: +16 after bob's ban" in shown
+
+
+async def test_a_moderators_lobby_is_sent_the_open_reports_and_nobody_elses_is(serve):
+    arcade = await serve(moderators=MODERATORS, max_per_address=10)
+    await known(arcade, "mia", "alice", "bob")
+    assert (await run(arcade, "alice", "report bob spam invites me \x1b[31mall day"))[0] == 0
+    mia = await Guest.arrive(arcade, "mia")
+    alice = await Guest.arrive(arcade, "alice")
+    for guest in (mia, alice):
+        guest.say("look")
+    assert await heard(mia, "report ") == "report 1 alice bob spam invites me [31mall day"
+    lines = [await heard(alice, "")]
+    while lines[-1] != "shown":
+        lines.append(await heard(alice, ""))
+    assert not any(text.startswith("report ") for text in lines)

@@ -41,6 +41,10 @@ a game says names it. The server's side is server/hall/lobby_host.py.
       last TEXT...                  your last game, if it moved your rating, as `ssh host
                                     lobby` says it ('Your last game, against bob (id 12),
                                     moved your rating +16.'); no such line otherwise
+      report ID REPORTER NAME REASON WORDS...
+                                    to a moderator (logged in by key) only: an open
+                                    report, the oldest first (what the reporter
+                                    typed, control characters dropped)
       shown                         the lobby above is complete: show it (sent again,
                                     whole, whenever it changes while you look)
       invited NUMBER NAME TERMS...  NAME invites you, on the terms of their `invite`
@@ -80,6 +84,17 @@ NO_CLOCK = "-"
 # `ssh -t host replay ID`: the server starts a game with the archived game's GGF
 # in this variable, to be opened for review (nothing of the player's is touched).
 REPLAY_VARIABLE = "TUI_REVERSI_REPLAY"
+
+
+@dataclass(frozen=True, slots=True)
+class OpenReport:
+    """A report a moderator's lobby shows (`ssh host mod reports` has the rest)."""
+
+    id: int
+    reporter: str
+    name: str
+    reason: str
+    words: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +141,7 @@ class LobbyView:
     last: str = ""  # how your last game moved your rating, in a sentence ('' unrated)
     # Each name's rating as the server wrote it ('1516', '1500?'); a guest's is not here.
     ratings: Mapping[str, str] = field(default_factory=dict)
+    reports: tuple[OpenReport, ...] = ()  # a moderator's: the open reports
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +188,7 @@ class _Gathering:
     record: str = ""
     last: str = ""
     ratings: dict[str, str] = field(default_factory=dict)
+    reports: list[OpenReport] = field(default_factory=list)
     page: str | None = None  # the title of a page being read
     rows: list[tuple[str | None, str]] = field(default_factory=list)
 
@@ -275,6 +292,11 @@ class LobbyLink(ServerLine[LobbyNews]):
                 gathering.record = text
             elif command == "last":
                 gathering.last = rest
+            elif command == "report":
+                number, reporter, name, reason, *said = rest.split(" ", 4)
+                gathering.reports.append(
+                    OpenReport(int(number), reporter, name, reason, " ".join(said))
+                )
             elif command == "shown":
                 self._gathering = _Gathering()
                 view = LobbyView(
@@ -285,6 +307,7 @@ class LobbyLink(ServerLine[LobbyNews]):
                     gathering.record,
                     gathering.last,
                     gathering.ratings,
+                    tuple(gathering.reports),
                 )
                 return LobbyNews(view=view)
             elif command == "page":

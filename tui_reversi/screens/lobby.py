@@ -166,6 +166,12 @@ class LobbyScreen(RowDialog):
                     (f"{kind}:{t.code}", Content(f"{t.code}  {t.describe(view.ratings)}"))
                     for t in tables
                 ]
+        if view.reports:  # (a moderator's lobby: read here, acted on with `ssh host mod`)
+            rows.append((None, _heading("Open reports (ssh host mod reports, mod ban...)")))
+            for report in view.reports:
+                said = f": {report.words}" if report.words else ""
+                text = f"{report.id:>4} {report.reporter} on {report.name}, {report.reason}{said}"
+                rows.append((f"report:{report.id}", Content(text)))  # (literally)
         return rows
 
     # -- keys ----------------------------------------------------------------------------
@@ -178,6 +184,9 @@ class LobbyScreen(RowDialog):
         kind, _, key = row_id.partition(":")
         if kind == "person":
             self._invite(key)
+            return
+        if kind == "report":
+            self.say(f"Act on report {key} with  ssh host mod ban|mute|dismiss ...")
             return
         verb = next(verb for section, _, verb in TABLE_SECTIONS if section == kind)
         if verb == "watch":

@@ -68,6 +68,10 @@ def invitations(count: int) -> Limit:
 
 # How often the lobby is looked at again for the games that show it (sent only if changed).
 REFRESH = 1.0
+# The open reports a moderator's lobby shows, the oldest first.
+LOBBY_REPORTS = 10
+# A report's words as a moderator's lobby shows them, at most (a line is 1024 bytes).
+REPORT_BYTES = 600
 # Longer than this, what an invitation names is nobody's name (player_directory_name's are
 # at most 42 characters).
 NAME_LIMIT = 64
@@ -101,6 +105,7 @@ class Guest:
     ssh: str = ""
     looking: bool = False
     shown: bytes = b""  # the lobby last sent to it
+    moderator: bool = False  # its player moderates, by key: its lobby shows the open reports
 
     def send(self, data: bytes) -> None:
         tell(self.writer, data)
@@ -154,6 +159,7 @@ class LobbyHost:
         self._admitted: dict[
             str, tuple[str, Callable[[str], bool], Callable[[str], bool], str, str]
         ] = {}
+        self._moderating: set[str] = set()  # the secrets admitted for moderators' games
         self.guests: list[Guest] = []
         self.invitations: dict[int, Invitation] = {}
         self._numbers = itertools.count(1)
@@ -193,13 +199,18 @@ class LobbyHost:
         replay: Callable[[str], bool],
         address: str,
         ssh: str,
+        *,
+        moderator: bool = False,
     ) -> str:
         """A secret for `name`'s game (its player connected from `address`, and
         reaching the server with `ssh`) to reach the lobby with; `seat(table_secret)`
         sends the session to a table, `replay(ggf)` to an archived game to review
-        (either False if it cannot go any more)."""
+        (either False if it cannot go any more). A `moderator`'s lobby shows the
+        open reports."""
         secret = self._socket.new_secret()
         self._admitted[secret] = (name, seat, replay, address, ssh)
+        if moderator:
+            self._moderating.add(secret)
         return secret
 
     def environment(self, secret: str) -> dict[str, str]:
@@ -208,16 +219,20 @@ class LobbyHost:
     def leave(self, secret: str) -> None:
         """The game that held this secret has ended."""
         self._admitted.pop(secret, None)
+        self._moderating.discard(secret)
 
     # -- the games' socket --------------------------------------------------------------
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        admitted = self._admitted.pop(await hello(reader), None)
+        secret = await hello(reader)
+        admitted = self._admitted.pop(secret, None)
         if admitted is None:
             writer.write(line("refused", "this game has no place in the lobby."))
             return
         name, seat, replay, address, ssh = admitted
         guest = Guest(name, writer, seat, replay, address, ssh)
+        guest.moderator = secret in self._moderating
+        self._moderating.discard(secret)
         self.guests.append(guest)
         try:
             writer.write(line("welcome", guest.name))
@@ -608,13 +623,28 @@ class LobbyHost:
                 for name, own in (await self._records.of(games)).items():
                     rating, count = read.get(name, (FIRST_RATING, 0))
                     records[name] = (shown_rating(rating, count), count, own)
+            reports = await self._open_reports(looking)
             for guest in looking:
                 if guest.name not in records:
                     continue
                 data = self.view_for(guest.name, people, views, rated, records[guest.name])
+                if guest.moderator:
+                    data = data.removesuffix(line("shown")) + reports + line("shown")
                 if data != guest.shown:
                     guest.shown = data
                     guest.send(data)
+
+    async def _open_reports(self, looking: list[Guest]) -> bytes:
+        """The open reports' lines, if a moderator is among `looking` (else none)."""
+        store = self.tables.store
+        if store is None or not any(guest.moderator for guest in looking):
+            return b""
+        with contextlib.suppress(StorageError):  # (shown again when the store answers)
+            return b"".join(
+                line("report", r.id, r.reporter, r.name, r.reason, _cut(r.words, REPORT_BYTES))
+                for r in await store.open_reports(LOBBY_REPORTS)
+            )
+        return b""
 
     def view_for(
         self,
@@ -644,3 +674,8 @@ class LobbyHost:
             lines.append(line("last", own.last))
         lines.append(line("shown"))
         return b"".join(lines)
+
+
+def _cut(text: str, most: int) -> str:
+    """`text` cut to at most `most` bytes of UTF-8, never inside a character."""
+    return text.encode()[:most].decode(errors="ignore")

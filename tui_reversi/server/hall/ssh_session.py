@@ -842,6 +842,7 @@ class GameSession(asyncssh.SSHServerSession):
                 self._replay_from_lobby,
                 self.address,
                 self._ssh(),
+                moderator=self.key_proved and self.server.moderation.is_moderator(self.player),
             )
         try:
             return await self._start_game(options, lobby_secret)

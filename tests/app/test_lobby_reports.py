@@ -1,0 +1,27 @@
+"""A moderator's lobby in the app: the open reports the server sends are shown
+under their heading, literally (what a reporter typed is never markup), and
+choosing one says how to act on it."""
+
+from __future__ import annotations
+
+from .test_lobby import LOBBY, open_lobby, rows, server, until  # noqa: F401 (a fixture)
+
+
+async def test_a_moderators_lobby_shows_the_open_reports_literally(make_app, server):  # noqa: F811
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await open_lobby(pilot, app, server)
+        assert not any(text.startswith("Open reports") for text in rows(app))
+        reports = ["report 3 alice bob abuse says [b]rude[/b] things", "report 4 carol bob spam "]
+        server.say(*LOBBY[:-1], *reports, "shown")
+        await until(pilot, lambda: any("Open reports" in text for text in rows(app)), "reports")
+        shown = rows(app)
+        assert "   3 alice on bob, abuse: says [b]rude[/b] things" in shown
+        assert "   4 carol on bob, spam" in shown
+        lobby.query_one("OptionList").highlighted = shown.index("   4 carol on bob, spam")
+        await pilot.press("enter")
+        await until(
+            pilot,
+            lambda: "Act on report 4 with" in str(lobby.query_one("#problem").content),
+            "how to act",
+        )
