@@ -1,6 +1,6 @@
 """A moderator's lobby in the app: the open reports the server sends are shown
 under their heading, literally (what a reporter typed is never markup), and
-choosing one says how to act on it."""
+choosing one says how to act on it; `b` on a person blocks them."""
 
 from __future__ import annotations
 
@@ -25,3 +25,16 @@ async def test_a_moderators_lobby_shows_the_open_reports_literally(make_app, ser
             lambda: "Act on report 4 with" in str(lobby.query_one("#problem").content),
             "how to act",
         )
+
+
+async def test_b_on_a_person_asks_the_server_to_block_them(make_app, server):  # noqa: F811
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await open_lobby(pilot, app, server)
+        await pilot.press("j", "b")  # bob, the second row
+        assert await server.hear(pilot) == "block bob"
+        server.say("answered You block bob: no invitation, chat or pairing between you.")
+        problem = lobby.query_one("#problem")
+        await until(pilot, lambda: "You block bob" in str(problem.content), "the answer")
+        await pilot.press("k", "b")  # alice, herself
+        await until(pilot, lambda: str(problem.content) == "That is you.", "the refusal")

@@ -77,6 +77,16 @@ async def test_a_block_keeps_invitations_seats_and_chat_apart_both_ways(serve):
     await run(arcade, "bob", "block alice")
     alice = await Guest.arrive(arcade, "alice")
     bob = await Guest.arrive(arcade, "bob")
+    carol = await Guest.arrive(arcade, "carol")
+    carol.say("block alice")  # (from the lobby in the app, as `ssh host block alice`)
+    assert await heard(carol, "answered ") == (
+        "answered You block alice: no invitation, chat or pairing between you."
+    )
+    carol.say("invite alice black")
+    assert await heard(carol, "refused ") == "refused Your invitation to alice cannot be sent."
+    carol.say("block nobody")
+    assert await heard(carol, "refused ") == "refused Nobody called 'nobody' has been here."
+    await run(arcade, "carol", "unblock alice")
     for inviter, invitee in ((alice, "bob"), (bob, "alice")):
         inviter.say(f"invite {invitee} black")
         assert await heard(inviter, "refused ") == (

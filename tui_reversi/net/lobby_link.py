@@ -19,6 +19,7 @@ a game says names it. The server's side is server/hall/lobby_host.py.
       sit CODE                      take the free seat of open table CODE, or go back
                                     to this player's adjourned game there
       watch CODE                    watch table CODE
+      block NAME                    block NAME (as `ssh host block NAME`): answered, or refused
       top                           send the leaderboard (as `ssh host top`)
       player NAME                   send NAME's profile (as `ssh host player NAME`)
       replay ID                     open archived game ID for review (the server ends
@@ -238,6 +239,9 @@ class LobbyLink(ServerLine[LobbyNews]):
 
     def top(self) -> None:
         self._ask("top")
+
+    def block(self, name: str) -> None:
+        self._ask("block", name)
 
     def player(self, name: str) -> None:
         self._ask("player", name)

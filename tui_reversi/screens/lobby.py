@@ -74,6 +74,14 @@ class LobbyScreen(RowDialog):
             id="lobby.top",
             tooltip="The leaderboard; ⏎ on a player there opens their profile",
         ),
+        Binding(
+            "b",
+            "block",
+            "Block",
+            id="lobby.block",
+            tooltip="Block the person: no invitations, chat or pairing between you "
+            "(ssh host unblock NAME takes it back)",
+        ),
         Binding("down,j", "cursor(1)", "Next", id="lobby.down", show=False),
         Binding("up,k", "cursor(-1)", "Previous", id="lobby.up", show=False),
         Binding("escape", "close", "Back to the game", id="lobby.close", key_display="esc"),
@@ -179,6 +187,17 @@ class LobbyScreen(RowDialog):
     def action_top(self) -> None:
         self.say("Asking the server for the leaderboard…")
         self.link.top()
+
+    def action_block(self) -> None:
+        highlighted = self.query_one(OptionList).highlighted_option
+        kind, _, name = (highlighted.id or "").partition(":") if highlighted else ("", "", "")
+        if kind != "person":
+            self.say("Choose a person to block.", error=True)
+        elif name == self.link.name:
+            self.say("That is you.", error=True)
+        else:
+            self.say(f"Blocking {shown_name(name)}…")
+            self.link.block(name)
 
     def chosen(self, row_id: str) -> None:
         kind, _, key = row_id.partition(":")

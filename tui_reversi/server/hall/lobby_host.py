@@ -36,6 +36,7 @@ from ..ledger.ratings import FIRST_RATING, shown_rating
 from ..ledger.store import Message, TableView
 from .games_socket import GamesSocket, hello, tell
 from .own_records import OwnRecord, OwnRecords
+from .safety_commands import Refused, block_name
 from .standings_pages import (
     GAME_ID_DIGITS,
     PROFILE_GAMES,
@@ -262,6 +263,8 @@ class LobbyHost:
             return await self._go_to(guest, command, rest)
         if command in ("top", "player"):
             return await self._page(guest, command, rest)
+        if command == "block" and rest:
+            return await self._block(guest, rest)
         game_id = typed_number(rest, GAME_ID_DIGITS) if command == "replay" else None
         if game_id is not None:
             return await self._replay(guest, game_id)
@@ -310,6 +313,18 @@ class LobbyHost:
         invitee.send(line("invited", invitation.number, guest.name, *terms.words()))
         guest.send(line("waiting", invitation.number, name))
         self._charged(f"invitation {invitation.number}: {guest.name} invites {name}", guest.address)
+        return None
+
+    async def _block(self, guest: Guest, name: str) -> str | None:
+        """`block NAME` from the lobby, as `ssh host block NAME` (safety_commands.py)."""
+        try:
+            tables = self.tables
+            said = await block_name(tables.store, tables.moderation, guest.name, name[:NAME_LIMIT])
+        except Refused as refusal:
+            return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
+        except StorageError:
+            return "Your blocks cannot be kept just now; try again in a moment."
+        guest.send(line("answered", f"{said[:1].upper()}{said[1:]}"))
         return None
 
     def _not_free(self, name: str) -> str:

@@ -110,16 +110,29 @@ def one_name(member: Member, words: list[str], command: str) -> str:
 @answering
 async def block(member: Member, words: list[str]) -> list[str]:
     """`block NAME`."""
-    store = kept_by(member)
-    name = await known(store, one_name(member, words, "block"))
-    moderation = member.server.moderation
-    new = await store.block(member.player, name, moderation.now())
+    name = one_name(member, words, "block")
+    server = member.server
+    said = await block_name(server.archive, server.moderation, member.player, name)
+    return [f"tui-reversi: {said}"]
+
+
+async def block_name(store: Store | None, moderation: Moderation, player: str, name: str) -> str:
+    """`player` blocks `name` (kept, and known here at once): what they are told.
+    Raises Refused, or StorageError."""
+    if store is None:
+        raise Refused("this server keeps no names.")
+    if is_guest(player):
+        raise Refused("a guest's name is not kept: connect with your key for that.")
+    if name == player:
+        raise Refused("that is your own name.")
+    await known(store, name)
+    new = await store.block(player, name, moderation.now())
     if new is None:
         raise Refused(f"you block {MOST_BLOCKS} names already; unblock one first.")
-    moderation.blocked(member.player, name, blocks=True)
+    moderation.blocked(player, name, blocks=True)
     if not new:
-        return [f"tui-reversi: you block {name} already."]
-    return [f"tui-reversi: you block {name}: no invitation, chat or pairing between you."]
+        return f"you block {name} already."
+    return f"you block {name}: no invitation, chat or pairing between you."
 
 
 @answering
