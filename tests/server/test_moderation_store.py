@@ -30,10 +30,14 @@ def entry(action: str, subject: str, until: float | None = None) -> LogEntry:
 
 async def test_blocks_are_kept_both_ways_and_limited(open_store):
     store = await open_store()
+    news = await store.news()
     assert await store.block("alice", "bob", NOW) is True
+    assert await store.news() == news + 1  # (what every node polls)
     assert await store.block("alice", "bob", NOW) is False
     assert await store.blocks_of("alice") == ["bob"]
     assert await store.blocks_among(["bob"]) == [("alice", "bob")]
+    assert await store.blocks_among(["alice", "zed"]) == [("alice", "bob")]
+    assert await store.blocks_among([]) == []
     assert await store.unblock("alice", "bob") is True
     assert await store.unblock("alice", "bob") is False
     for number in range(MOST_BLOCKS):
@@ -44,10 +48,10 @@ async def test_blocks_are_kept_both_ways_and_limited(open_store):
 
 async def test_sanctions_hold_until_lifted_and_every_act_is_logged(open_store):
     store = await open_store()
-    mark = await store.log_mark()
+    mark = await store.news()
     ban = Sanction(0, "ban", "name", "bob", NOW + 3600, "abuse", "mia", NOW)
     await store.sanction(ban, entry("ban", "bob", NOW + 3600))
-    assert await store.log_mark() != mark
+    assert await store.news() != mark
     (held,) = await store.sanctions(NOW)
     assert (held.kind, held.subject, held.until) == ("ban", "bob", NOW + 3600)
     assert await store.sanctions(NOW + 7200) == []  # (over by then)

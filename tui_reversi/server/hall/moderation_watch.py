@@ -3,9 +3,9 @@ line, an invitation, a seat or a pairing is checked without waiting on the
 store: the bans and mutes in force, who blocks whom among the people here, and
 who is a moderator or an admin.
 
-It is read again from the store when the moderation log's last id or the
-blocks change (`POLL`: a sanction made on another node of a fleet holds here
-within it), and at once after a change made here. A ban read so is told to
+It is read again from the store when the store's news of moderation moves
+(ledger/moderation.py; asked every `POLL`: a sanction made on another node
+of a fleet holds here within it), and at once after a change made here. A ban read so is told to
 `banned` (the arcade ends the sessions it holds against).
 """
 
@@ -42,7 +42,7 @@ class Moderation:
         self.store: Store | None = None
         self.sanctions: list[Sanction] = []
         self._apart: set[frozenset[str]] = set()
-        self._mark: tuple[int, int, int] | None = None
+        self._news: int | None = None
         # Who is here (names), whose blocks this node keeps; set by the arcade.
         self.present: Callable[[], Collection[str]] = lambda: ()
         # Told the bans read (new or not): the sessions they hold against are ended.
@@ -65,7 +65,7 @@ class Moderation:
         while True:
             await asyncio.sleep(POLL)
             try:
-                if self.store is not None and await self.store.log_mark() != self._mark:
+                if self.store is not None and await self.store.news() != self._news:
                     await self.read()
             except StorageError as error:
                 self._log(f"moderation: the store cannot be read: {error}")
@@ -76,7 +76,7 @@ class Moderation:
         store = self.store
         if store is None:
             return
-        self._mark = await store.log_mark()
+        self._news = await store.news()
         self.sanctions = await store.sanctions(self.now())
         self._named = await store.named_roles()
         names = {*self.present(), *arriving}

@@ -221,6 +221,9 @@ class Archive(KeptPasses, KeptModeration):
     async def ratings(self, names: Collection[str]) -> dict[str, tuple[float, int]]:
         return await standings.ratings(self._rows, _among, names)
 
+    def _among(self, names: list[str]) -> tuple[str, object]:
+        return _among(names)
+
     async def results(self, name: str) -> Results:
         """`name`'s wins, losses and draws at this server's tables."""
         row = self._db.execute(

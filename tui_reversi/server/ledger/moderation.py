@@ -5,10 +5,11 @@ at run time (an admin names moderators), the notices waiting for a player
 
 The log (`mod_log`) is append-only: every moderation act is a row added, and
 each store refuses to change or delete one (a trigger on SQLite's table and on
-PostgreSQL's: `LOG_GUARDS`). It is also the fleet's news of sanctions: a node
-that sees the log's last id move reads the sanctions in force again
+PostgreSQL's: `LOG_GUARDS`). Every change the nodes must hear of (a block, a
+sanction, a role) moves on the one row of `moderation_news` in its
+transaction: a node that sees it move reads them again
 (hall/moderation_watch.py), so a ban made on one node holds on all of them
-within its poll.
+within its poll, which reads that one row.
 
 The queries are one text for both stores (`?` for each value, as
 browser_passes.py's), run by a store's `Query`; the ones that must be one
@@ -93,6 +94,10 @@ CREATE TABLE IF NOT EXISTS mod_log (
     until {real}                    -- until when, for a ban or mute (NULL: for good, or none)
 );
 CREATE INDEX IF NOT EXISTS mod_log_subject ON mod_log (subject, id);
+CREATE TABLE IF NOT EXISTS moderation_news (
+    tick {bigint} NOT NULL          -- one row: moved on by every change the nodes must hear of
+);
+INSERT INTO moderation_news (tick) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM moderation_news)
 """
 
 # Each store's guard that keeps the log's rows as they were written: whole statements.
@@ -187,7 +192,7 @@ class ModerationBook(Protocol):
         """The names `name` blocks, alphabetically."""
 
     async def blocks_among(self, names: Collection[str]) -> list[tuple[str, str]]:
-        """Every (blocker, blocked) of which either side is one of `names`."""
+        """Every (blocker, blocked) of which either side is one of `names` (one query)."""
 
     async def known_name(self, name: str) -> bool:
         """True if someone has had `name` here."""
@@ -201,9 +206,8 @@ class ModerationBook(Protocol):
     async def sanctions(self, now: float) -> list[Sanction]:
         """The bans and mutes in force."""
 
-    async def log_mark(self) -> tuple[int, int, int]:
-        """What changes when a sanction or a block does: (the log's last id, the
-        number of blocks, their newest time as an int)."""
+    async def news(self) -> int:
+        """A number that moves on whenever a block, a sanction or a role changes."""
 
     async def append_log(self, entry: LogEntry) -> int:
         """Append one row to the moderation log; its id."""
@@ -279,6 +283,9 @@ def _entry(row: tuple[Any, ...]) -> LogEntry:
     return LogEntry(int(lid), float(at), moderator, action, subject, reason, ends)
 
 
+_NEWS = "UPDATE moderation_news SET tick = tick + 1"
+
+
 async def _append(run: Query, entry: LogEntry) -> int:
     rows = await run(
         """INSERT INTO mod_log (at, moderator, action, subject, reason, until)
@@ -295,7 +302,17 @@ async def _block(run: Query, name: str, blocked: str, now: float) -> bool | None
     if len(held) >= MOST_BLOCKS:
         return None
     await run("INSERT INTO blocks (name, blocked, since) VALUES (?, ?, ?)", (name, blocked, now))
+    await run(_NEWS, ())
     return True
+
+
+async def _unblock(run: Query, name: str, blocked: str) -> bool:
+    gone = await run(
+        "DELETE FROM blocks WHERE name = ? AND blocked = ? RETURNING name", (name, blocked)
+    )
+    if gone:
+        await run(_NEWS, ())
+    return bool(gone)
 
 
 async def _sanction_kept(run: Query, sanction: Sanction, log: LogEntry) -> int:
@@ -313,6 +330,7 @@ async def _sanction_kept(run: Query, sanction: Sanction, log: LogEntry) -> int:
         ),
     )
     await _append(run, log)
+    await run(_NEWS, ())
     return int(rows[0][0])
 
 
@@ -324,6 +342,7 @@ async def _lift(run: Query, kind: str, scope: str, subject: str, log: LogEntry, 
     )
     if ended:
         await _append(run, log)
+        await run(_NEWS, ())
     return len(ended)
 
 
@@ -346,6 +365,7 @@ async def _name_role(run: Query, name: str, role: str | None, by: str, now: floa
             "INSERT INTO roles (name, role, named_by, since) VALUES (?, ?, ?, ?)",
             (name, role, by, now),
         )
+    await run(_NEWS, ())
 
 
 async def _take_notices(run: Query, name: str) -> list[str]:
@@ -386,16 +406,19 @@ class KeptModeration(ABC):
     async def _transaction(self, work: Callable[[Query], Awaitable[T]], what: str) -> T:
         """`work`'s statements in one transaction."""
 
+    @abstractmethod
+    def _among(self, names: list[str]) -> tuple[str, object]:
+        """The store's test that a row's `name` is one of `names` (standings.Among)."""
+
     async def block(self, name: str, blocked: str, now: float) -> bool | None:
         return await self._transaction(
             lambda run: _block(run, name, blocked, now), f"keep {name}'s blocks"
         )
 
     async def unblock(self, name: str, blocked: str) -> bool:
-        rows = await self._rows(
-            "DELETE FROM blocks WHERE name = ? AND blocked = ? RETURNING name", (name, blocked)
+        return await self._transaction(
+            lambda run: _unblock(run, name, blocked), f"keep {name}'s blocks"
         )
-        return bool(rows)
 
     async def blocks_of(self, name: str) -> list[str]:
         rows = await self._rows(
@@ -404,13 +427,14 @@ class KeptModeration(ABC):
         return [str(row[0]) for row in rows]
 
     async def blocks_among(self, names: Collection[str]) -> list[tuple[str, str]]:
-        found: list[tuple[str, str]] = []
-        for name in sorted(set(names)):  # (an index lookup each way a name)
-            rows = await self._rows(
-                "SELECT name, blocked FROM blocks WHERE name = ? OR blocked = ?", (name, name)
-            )
-            found += [(str(a), str(b)) for a, b in rows]
-        return sorted(set(found))
+        if not names:
+            return []
+        test, value = self._among(sorted(set(names)))
+        blocker, blocked = test, test.replace("name", "blocked", 1)
+        rows = await self._rows(
+            f"SELECT name, blocked FROM blocks WHERE {blocker} OR {blocked}", (value, value)
+        )
+        return sorted({(str(a), str(b)) for a, b in rows})
 
     async def known_name(self, name: str) -> bool:
         return bool(await self._rows("SELECT 1 FROM names WHERE name = ?", (name,)))
@@ -432,15 +456,9 @@ class KeptModeration(ABC):
         )
         return [_sanction(row) for row in rows]
 
-    async def log_mark(self) -> tuple[int, int, int]:
-        rows = await self._rows(
-            """SELECT (SELECT coalesce(max(id), 0) FROM mod_log),
-                      (SELECT count(*) FROM blocks),
-                      (SELECT coalesce(max(since), 0) FROM blocks)""",
-            (),
-        )
-        last, blocks, newest = rows[0]
-        return int(last), int(blocks), int(float(newest) * 1000)
+    async def news(self) -> int:
+        rows = await self._rows("SELECT tick FROM moderation_news", ())
+        return int(rows[0][0]) if rows else 0
 
     async def append_log(self, entry: LogEntry) -> int:
         return await self._transaction(lambda run: _append(run, entry), "append to the log")

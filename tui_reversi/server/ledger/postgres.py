@@ -294,6 +294,9 @@ class PostgresStore(KeptPasses, KeptModeration):
     async def ratings(self, names: Collection[str]) -> dict[str, tuple[float, int]]:
         return await standings.ratings(self._rows, _among, names)
 
+    def _among(self, names: list[str]) -> tuple[str, object]:
+        return _among(names)
+
     async def results(self, name: str) -> Results:
         rows = await self._execute(
             """SELECT
