@@ -269,3 +269,20 @@ async def test_a_moderators_lobby_is_sent_the_open_reports_and_nobody_elses_is(s
     while lines[-1] != "shown":
         lines.append(await heard(alice, ""))
     assert not any(text.startswith("report ") for text in lines)
+
+
+async def test_an_admin_closes_a_name_for_good_and_its_keys_go(serve):
+    arcade = await serve(moderators=MODERATORS)
+    await known(arcade, "mia", "ada", "bob")
+    assert (await run(arcade, "mia", "mod close bob spam"))[1].startswith(
+        "tui-reversi: mod close is for admins;"
+    )
+    status, said = await run(arcade, "ada", "mod close bob a spam account")
+    assert status == 0 and said.startswith(
+        "tui-reversi: bob is closed for good (a spam account): 1 key"
+    )
+    assert await arcade.archive.keys_of("bob") == []
+    with pytest.raises(asyncssh.DisconnectError) as refused:
+        await run(arcade, "bob", "lobby")
+    assert refused.value.reason == "You are banned from this server for good: a spam account"
+    assert " close bob: a spam account" in (await run(arcade, "ada", "mod log bob"))[1]

@@ -63,7 +63,7 @@ async def mod(asker: Moderator, words: list[str]) -> list[str]:
     act = _ACTS.get(what)
     if act is None:
         raise Refused(f"{what[:20]!r} is not something mod does; mod help lists what it does.", 2)
-    admin_only = what in ("void", "role")
+    admin_only = what in ("void", "role", "close")
     if admin_only and role != ADMIN:
         raise Refused(f"mod {what} is for admins; {asker.player} is a moderator.")
     return await act(_Act(asker, store, role), rest)
@@ -261,6 +261,24 @@ async def _dismiss(act: _Act, words: list[str]) -> list[str]:
     return [f"tui-reversi: report {number} is closed: {why}."]
 
 
+async def _close(act: _Act, words: list[str]) -> list[str]:
+    if len(words) < 2:
+        raise act.usage("close NAME REASON")
+    if subject_of(words[0])[0] != "name":
+        raise Refused("mod close takes a name, not a key or an address.", 2)
+    _, name = await act.subject(words[0], "close")
+    reason = plain(" ".join(words[1:]), REASON_LENGTH)
+    ban = Sanction(0, "ban", "name", name, None, reason, act.asker.player, act.now)
+    keys = await act.store.close_name(ban, act.entry("close", name, reason))
+    closed = await act.close_reports(name, "closed")
+    await act.moderation.read()
+    return [
+        f"tui-reversi: {name} is closed for good ({reason}): {keys} key"
+        f"{'' if keys == 1 else 's'} let go, the name kept by nobody; {closed} report"
+        f"{'' if closed == 1 else 's'} closed."
+    ]
+
+
 async def _void(act: _Act, words: list[str]) -> list[str]:
     game_id = typed_number(words[0], GAME_DIGITS) if len(words) >= 1 else None
     if game_id is None:
@@ -299,6 +317,7 @@ ACTS_SAID = (
     ("log [NAME]", "the moderation log, the latest first"),
     ("dismiss REPORT [WHY]", "close a report without acting"),
     ("void GAME [WHY]", "admins: take a game's rating changes back"),
+    ("close NAME REASON", "admins: close a name: banned for good, its keys let go"),
     ("role NAME moderator|admin|none", "admins: name a moderator (or take the role away)"),
 )
 
@@ -329,5 +348,6 @@ _ACTS = {
     "log": _log,
     "dismiss": _dismiss,
     "void": _void,
+    "close": _close,
     "role": _role,
 }

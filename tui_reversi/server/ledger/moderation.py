@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from .browser_passes import remove_key
 from .standings import Query
 
 T = TypeVar("T")
@@ -88,7 +89,7 @@ CREATE TABLE IF NOT EXISTS mod_log (
     id {id} PRIMARY KEY,
     at {real} NOT NULL,
     moderator TEXT NOT NULL,        -- who acted
-    action TEXT NOT NULL,           -- ban, unban, mute, unmute, void, note, role, dismiss, refund
+    action TEXT NOT NULL,           -- ban, unban, mute, unmute, close, void, note, role, refund...
     subject TEXT NOT NULL,          -- on whom (a name, key, address, game or report)
     reason TEXT NOT NULL,           -- why
     until {real}                    -- until when, for a ban or mute (NULL: for good, or none)
@@ -202,6 +203,11 @@ class ModerationBook(Protocol):
 
     async def lift(self, kind: str, scope: str, subject: str, log: LogEntry, now: float) -> int:
         """End the bans (or mutes) in force of `subject` and log it; how many ended."""
+
+    async def close_name(self, sanction: Sanction, log: LogEntry) -> int:
+        """Close `sanction.subject`'s name: banned by `sanction` (for good), its keys
+        and the browsers they bound let go, and the log told, in one transaction; how
+        many keys went."""
 
     async def sanctions(self, now: float) -> list[Sanction]:
         """The bans and mutes in force."""
@@ -334,6 +340,14 @@ async def _sanction_kept(run: Query, sanction: Sanction, log: LogEntry) -> int:
     return int(rows[0][0])
 
 
+async def _close_name(run: Query, sanction: Sanction, log: LogEntry) -> int:
+    keys = await run("SELECT key FROM account_keys WHERE name = ?", (sanction.subject,))
+    for (key,) in keys:
+        await remove_key(run, sanction.subject, str(key))
+    await _sanction_kept(run, sanction, log)
+    return len(keys)
+
+
 async def _lift(run: Query, kind: str, scope: str, subject: str, log: LogEntry, now: float) -> int:
     ended = await run(
         """UPDATE sanctions SET until = ? WHERE kind = ? AND scope = ? AND subject = ?
@@ -442,6 +456,11 @@ class KeptModeration(ABC):
     async def sanction(self, sanction: Sanction, log: LogEntry) -> int:
         return await self._transaction(
             lambda run: _sanction_kept(run, sanction, log), f"keep the {sanction.kind}"
+        )
+
+    async def close_name(self, sanction: Sanction, log: LogEntry) -> int:
+        return await self._transaction(
+            lambda run: _close_name(run, sanction, log), f"close the name {sanction.subject}"
         )
 
     async def lift(self, kind: str, scope: str, subject: str, log: LogEntry, now: float) -> int:
