@@ -48,11 +48,12 @@ class Moderation:
         # Told the bans read (new or not): the sessions they hold against are ended.
         self.banned: Callable[[list[Sanction]], None] = lambda _bans: None
         self._polling: asyncio.Task[None] | None = None
+        self._failing = False  # (the store failed at the last look: said once)
 
     async def start(self, store: Store) -> None:
-        """Read everything from `store`, then watch it for changes."""
+        """Read everything from `store` (if it answers now), then watch it for changes."""
         self.store = store
-        await self.read()
+        await self._look()
         self._polling = asyncio.create_task(self._poll())
 
     async def close(self) -> None:
@@ -64,11 +65,22 @@ class Moderation:
     async def _poll(self) -> None:
         while True:
             await asyncio.sleep(POLL)
-            try:
-                if self.store is not None and await self.store.news() != self._news:
-                    await self.read()
-            except StorageError as error:
-                self._log(f"moderation: the store cannot be read: {error}")
+            await self._look()
+
+    async def _look(self) -> None:
+        """Read everything again if the store's news moved; a store that fails is said
+        once in the log (and once when it answers again), not at every poll."""
+        try:
+            if self.store is not None and await self.store.news() != self._news:
+                await self.read()
+        except StorageError as error:
+            if not self._failing:
+                self._log(f"moderation: the store cannot be read ({error}); kept as it was")
+            self._failing = True
+            return
+        if self._failing:
+            self._log("moderation: the store answers again")
+        self._failing = False
 
     async def read(self, arriving: Iterable[str] = ()) -> None:
         """Read the sanctions, roles and blocks among the people here (and
