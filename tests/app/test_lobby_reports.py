@@ -38,3 +38,25 @@ async def test_b_on_a_person_asks_the_server_to_block_them(make_app, server):  #
         await until(pilot, lambda: "You block bob" in str(problem.content), "the answer")
         await pilot.press("k", "b")  # alice, herself
         await until(pilot, lambda: str(problem.content) == "That is you.", "the refusal")
+
+
+async def test_r_on_a_person_reports_them_with_a_reason_and_words(make_app, server):  # noqa: F811
+    from tui_reversi.screens.report import ReportScreen
+
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await open_lobby(pilot, app, server)
+        await pilot.press("j", "r")  # bob
+        await until(pilot, lambda: isinstance(app.screen, ReportScreen), "the report's dialog")
+        await pilot.press("right", "down")  # abuse -> spam, then the words
+        await pilot.press(*"invites me [b]all[/b] day")
+        await pilot.press("enter")
+        assert await server.hear(pilot) == "report bob spam invites me [b]all[/b] day"
+        await until(pilot, lambda: app.screen is lobby, "back in the lobby")
+        server.say("answered Report 7 on bob (spam) is filed; you will be told when ...")
+        problem = lobby.query_one("#problem")
+        await until(pilot, lambda: "Report 7 on bob" in str(problem.content), "the answer")
+        table = next(i for i, text in enumerate(rows(app)) if text.startswith("K7QP2"))
+        lobby.query_one("OptionList").highlighted = table
+        await pilot.press("r")  # a table's row: nobody to report
+        await until(pilot, lambda: "Choose a person" in str(problem.content), "the refusal")

@@ -86,6 +86,12 @@ async def test_a_block_keeps_invitations_seats_and_chat_apart_both_ways(serve):
     assert await heard(carol, "refused ") == "refused Your invitation to alice cannot be sent."
     carol.say("block nobody")
     assert await heard(carol, "refused ") == "refused Nobody called 'nobody' has been here."
+    carol.say("report alice spam invites all day")  # (the lobby's report, from the app)
+    assert await heard(carol, "answered ") == (
+        "answered Report 1 on alice (spam) is filed; you will be told when a moderator acts on it."
+    )
+    carol.say("report alice rudeness")
+    assert (await heard(carol, "refused ")).startswith("refused 'rudeness' is not a reason")
     await run(arcade, "carol", "unblock alice")
     for inviter, invitee in ((alice, "bob"), (bob, "alice")):
         inviter.say(f"invite {invitee} black")

@@ -20,6 +20,7 @@ a game says names it. The server's side is server/hall/lobby_host.py.
                                     to this player's adjourned game there
       watch CODE                    watch table CODE
       block NAME                    block NAME (as `ssh host block NAME`): answered, or refused
+      report NAME REASON WORDS...   report NAME (as `ssh host report ...`): answered, or refused
       top                           send the leaderboard (as `ssh host top`)
       player NAME                   send NAME's profile (as `ssh host player NAME`)
       replay ID                     open archived game ID for review (the server ends
@@ -242,6 +243,9 @@ class LobbyLink(ServerLine[LobbyNews]):
 
     def block(self, name: str) -> None:
         self._ask("block", name)
+
+    def report(self, name: str, reason: str, words: str) -> None:
+        self._ask("report", name, reason, *words.split())
 
     def player(self, name: str) -> None:
         self._ask("player", name)

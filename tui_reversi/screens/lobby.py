@@ -24,6 +24,7 @@ from ..net.remote import GUEST_UNRATED, is_guest, shown_name
 from ..net.terms import TableTerms
 from ..widgets.literal import Literal
 from .invitation import InvitedScreen, InviteScreen, WaitingScreen
+from .report import report_someone
 from .row_dialog import RowDialog
 from .standings import StandingsScreen
 
@@ -81,6 +82,13 @@ class LobbyScreen(RowDialog):
             id="lobby.block",
             tooltip="Block the person: no invitations, chat or pairing between you "
             "(ssh host unblock NAME takes it back)",
+        ),
+        Binding(
+            "r",
+            "report",
+            "Report",
+            id="lobby.report",
+            tooltip="Report the person to the server's moderators, with a reason",
         ),
         Binding("down,j", "cursor(1)", "Next", id="lobby.down", show=False),
         Binding("up,k", "cursor(-1)", "Previous", id="lobby.up", show=False),
@@ -189,15 +197,27 @@ class LobbyScreen(RowDialog):
         self.link.top()
 
     def action_block(self) -> None:
+        name = self._person("block")
+        if name is not None:
+            self.say(f"Blocking {shown_name(name)}…")
+            self.link.block(name)
+
+    def action_report(self) -> None:
+        name = self._person("report")
+        if name is not None:
+            report_someone(self, self.link, name, self.say)
+
+    def _person(self, doing: str) -> str | None:
+        """The person on the highlighted row, someone else; or None, and why not said."""
         highlighted = self.query_one(OptionList).highlighted_option
         kind, _, name = (highlighted.id or "").partition(":") if highlighted else ("", "", "")
         if kind != "person":
-            self.say("Choose a person to block.", error=True)
+            self.say(f"Choose a person to {doing}.", error=True)
         elif name == self.link.name:
             self.say("That is you.", error=True)
         else:
-            self.say(f"Blocking {shown_name(name)}…")
-            self.link.block(name)
+            return name
+        return None
 
     def chosen(self, row_id: str) -> None:
         kind, _, key = row_id.partition(":")

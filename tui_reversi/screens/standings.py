@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from ..net.lobby_link import LobbyLink, Page
 from ..widgets.literal import Literal
+from .report import report_someone
 from .row_dialog import RowDialog
 
 PLAYER_KEY = "player:"
@@ -32,6 +33,13 @@ class StandingsScreen(RowDialog):
             id="standings.choose",
             key_display="⏎",
             tooltip="The player's profile (rating history, record, latest games); a game to review",
+        ),
+        Binding(
+            "r",
+            "report",
+            "Report",
+            id="standings.report",
+            tooltip="Report the player to the server's moderators, with a reason",
         ),
         Binding("down,j", "cursor(1)", "Next", id="standings.down", show=False),
         Binding("up,k", "cursor(-1)", "Previous", id="standings.up", show=False),
@@ -72,6 +80,16 @@ class StandingsScreen(RowDialog):
     def say(self, text: str) -> None:
         """One sentence under the list (a refusal, or what is being asked)."""
         self.query_one("#problem", Literal).update(text)
+
+    def action_report(self) -> None:
+        highlighted = self.query_one(OptionList).highlighted_option
+        key = highlighted.id or "" if highlighted is not None else ""
+        if not key.startswith(PLAYER_KEY):
+            self.say("Choose a player to report.")
+        elif key.removeprefix(PLAYER_KEY) == self.link.name:
+            self.say("That is you.")
+        else:
+            report_someone(self, self.link, key.removeprefix(PLAYER_KEY), self.say)
 
     def chosen(self, key: str) -> None:
         if key.startswith(PLAYER_KEY):

@@ -36,7 +36,7 @@ from ..ledger.ratings import FIRST_RATING, shown_rating
 from ..ledger.store import Message, TableView
 from .games_socket import GamesSocket, hello, tell
 from .own_records import OwnRecord, OwnRecords
-from .safety_commands import Refused, block_name
+from .safety_commands import Refused, block_name, file_report
 from .standings_pages import (
     GAME_ID_DIGITS,
     PROFILE_GAMES,
@@ -265,6 +265,8 @@ class LobbyHost:
             return await self._page(guest, command, rest)
         if command == "block" and rest:
             return await self._block(guest, rest)
+        if command == "report" and rest:
+            return await self._report(guest, rest)
         game_id = typed_number(rest, GAME_ID_DIGITS) if command == "replay" else None
         if game_id is not None:
             return await self._replay(guest, game_id)
@@ -325,6 +327,21 @@ class LobbyHost:
         except StorageError:
             return "Your blocks cannot be kept just now; try again in a moment."
         guest.send(line("answered", f"{said[:1].upper()}{said[1:]}"))
+        return None
+
+    async def _report(self, guest: Guest, rest: str) -> str | None:
+        """`report NAME REASON WORDS` from the lobby, as `ssh host report ...`."""
+        name, *said = rest.split(" ")
+        tables = self.tables
+        try:
+            told = await file_report(
+                tables.store, tables, tables.moderation, guest.name, name, said
+            )
+        except Refused as refusal:
+            return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
+        except StorageError:
+            return "Your report cannot be kept just now; try again in a moment."
+        guest.send(line("answered", f"{told[:1].upper()}{told[1:]}"))
         return None
 
     def _not_free(self, name: str) -> str:

@@ -168,24 +168,49 @@ async def report(member: Member, words: list[str]) -> list[str]:
     """`report NAME REASON [words]`."""
     if len(words) < 2:
         raise Refused(f"{REPORT_USAGE}: {member.ssh(terminal=False)} report NAME abuse", 2)
-    reason = words[1].lower()
+    name = one_name(member, words[:1], "report")
+    server = member.server
+    said = await file_report(
+        server.archive, server.tables, server.moderation, member.player, name, words[1:]
+    )
+    return [f"tui-reversi: {said}"]
+
+
+async def file_report(
+    store: Store | None,
+    tables: Tables,
+    moderation: Moderation,
+    reporter: str,
+    name: str,
+    words: list[str],
+) -> str:
+    """`reporter` reports `name` for `words` (a reason, then what they add), with
+    their latest game and their table's chat here: what they are told. Raises
+    Refused, or StorageError."""
+    reason = words[0].lower() if words else ""
     if reason not in REPORT_REASONS:
         raise Refused(
-            f"{words[1][:20]!r} is not a reason to report; say one of {', '.join(REPORT_REASONS)}.",
+            f"{reason[:20]!r} is not a reason to report; say one of {', '.join(REPORT_REASONS)}.",
             2,
         )
-    store = kept_by(member)
-    name = await known(store, one_name(member, words[:1], "report"))
-    said = plain(" ".join(words[2:]), REPORT_WORDS)
-    game = await latest_game(store, member.player, name)
-    chat = table_chat(member.server.tables, member.player, name)
-    now = member.server.moderation.now()
-    number = await store.file_report(Report(0, member.player, name, reason, said, game, chat, now))
+    if store is None:
+        raise Refused("this server keeps no names.")
+    if is_guest(reporter):
+        raise Refused("a guest's name is not kept: connect with your key for that.")
+    if name == reporter:
+        raise Refused("that is your own name.")
+    await known(store, name)
+    said = plain(" ".join(words[1:]), REPORT_WORDS)
+    game = await latest_game(store, reporter, name)
+    chat = table_chat(tables, reporter, name)
+    number = await store.file_report(
+        Report(0, reporter, name, reason, said, game, chat, moderation.now())
+    )
     about = f" about game {game}" if game is not None else ""
-    return [
-        f"tui-reversi: report {number} on {name} ({reason}){about} is filed; "
+    return (
+        f"report {number} on {name} ({reason}){about} is filed; "
         "you will be told when a moderator acts on it."
-    ]
+    )
 
 
 async def latest_game(store: Store, one: str, other: str) -> int | None:
