@@ -319,29 +319,26 @@ class LobbyHost:
 
     async def _block(self, guest: Guest, name: str) -> str | None:
         """`block NAME` from the lobby, as `ssh host block NAME` (safety_commands.py)."""
-        try:
-            tables = self.tables
-            said = await block_name(tables.store, tables.moderation, guest.name, name[:NAME_LIMIT])
-        except Refused as refusal:
-            return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
-        except StorageError:
-            return "Your blocks cannot be kept just now; try again in a moment."
-        guest.send(line("answered", f"{said[:1].upper()}{said[1:]}"))
-        return None
+        tables = self.tables
+        blocked = block_name(tables.store, tables.moderation, guest.name, name[:NAME_LIMIT])
+        return await self._answer_with(guest, blocked, "Your blocks")
 
     async def _report(self, guest: Guest, rest: str) -> str | None:
         """`report NAME REASON WORDS` from the lobby, as `ssh host report ...`."""
         name, *said = rest.split(" ")
         tables = self.tables
+        filed = file_report(tables.store, tables, tables.moderation, guest.name, name, said)
+        return await self._answer_with(guest, filed, "Your report")
+
+    async def _answer_with(self, guest: Guest, work: Awaitable[str], what: str) -> str | None:
+        """`work`'s sentence sent as the answer; or its refusal (None: answered)."""
         try:
-            told = await file_report(
-                tables.store, tables, tables.moderation, guest.name, name, said
-            )
+            said = await work
         except Refused as refusal:
             return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
         except StorageError:
-            return "Your report cannot be kept just now; try again in a moment."
-        guest.send(line("answered", f"{told[:1].upper()}{told[1:]}"))
+            return f"{what} cannot be kept just now; try again in a moment."
+        guest.send(line("answered", f"{said[:1].upper()}{said[1:]}"))
         return None
 
     def _not_free(self, name: str) -> str:

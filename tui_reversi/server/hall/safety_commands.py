@@ -98,6 +98,19 @@ async def known(store: Store, name: str) -> str:
     return name
 
 
+async def between(store: Store | None, player: str, name: str) -> Store:
+    """The store, for `player` (a name kept there) to act on `name` (someone else who
+    has been here). Raises Refused."""
+    if store is None:
+        raise Refused("this server keeps no names.")
+    if is_guest(player):
+        raise Refused("a guest's name is not kept: connect with your key for that.")
+    if name == player:
+        raise Refused("that is your own name.")
+    await known(store, name)
+    return store
+
+
 def one_name(member: Member, words: list[str], command: str) -> str:
     """The one name after `command`, not the asker's own. Raises Refused."""
     if len(words) != 1:
@@ -119,13 +132,7 @@ async def block(member: Member, words: list[str]) -> list[str]:
 async def block_name(store: Store | None, moderation: Moderation, player: str, name: str) -> str:
     """`player` blocks `name` (kept, and known here at once): what they are told.
     Raises Refused, or StorageError."""
-    if store is None:
-        raise Refused("this server keeps no names.")
-    if is_guest(player):
-        raise Refused("a guest's name is not kept: connect with your key for that.")
-    if name == player:
-        raise Refused("that is your own name.")
-    await known(store, name)
+    store = await between(store, player, name)
     new = await store.block(player, name, moderation.now())
     if new is None:
         raise Refused(f"you block {MOST_BLOCKS} names already; unblock one first.")
@@ -193,13 +200,7 @@ async def file_report(
             f"{reason[:20]!r} is not a reason to report; say one of {', '.join(REPORT_REASONS)}.",
             2,
         )
-    if store is None:
-        raise Refused("this server keeps no names.")
-    if is_guest(reporter):
-        raise Refused("a guest's name is not kept: connect with your key for that.")
-    if name == reporter:
-        raise Refused("that is your own name.")
-    await known(store, name)
+    store = await between(store, reporter, name)
     said = plain(" ".join(words[1:]), REPORT_WORDS)
     game = await latest_game(store, reporter, name)
     chat = table_chat(tables, reporter, name)
