@@ -162,6 +162,11 @@ async def test_a_report_keeps_the_game_and_the_chat_and_its_reporter_is_told(ser
         "tui-reversi: a moderator acted on your report 1 on bob: muted.\n"
     )
     assert await notices(arcade, "alice") == ""  # (told once)
+    await run(arcade, "alice", "report bob other again")
+    assert (await run(arcade, "mia", "mod dismiss 2 nothing in it"))[0] == 0
+    assert await notices(arcade, "alice") == (
+        "tui-reversi: a moderator looked at your report 2 on bob and closed it without acting.\n"
+    )
 
 
 async def test_mod_refuses_in_one_sentence(serve):

@@ -258,6 +258,13 @@ async def _dismiss(act: _Act, words: list[str]) -> list[str]:
     if not closed:
         raise Refused(f"there is no open report {number}.")
     await act.store.append_log(act.entry("dismiss", f"report {number}", why))
+    for report in closed:  # (told it was looked at; the moderator's words stay theirs)
+        await act.store.leave_notice(
+            report.reporter,
+            f"a moderator looked at your report {report.id} on {report.name} "
+            "and closed it without acting.",
+            act.now,
+        )
     return [f"tui-reversi: report {number} is closed: {why}."]
 
 
