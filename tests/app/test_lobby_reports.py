@@ -60,3 +60,25 @@ async def test_r_on_a_person_reports_them_with_a_reason_and_words(make_app, serv
         lobby.query_one("OptionList").highlighted = table
         await pilot.press("r")  # a table's row: nobody to report
         await until(pilot, lambda: "Choose a person" in str(problem.content), "the refusal")
+
+
+async def test_b_and_r_on_a_player_in_the_leaderboard(make_app, server):  # noqa: F811
+    from tui_reversi.screens.report import ReportScreen
+    from tui_reversi.screens.standings import StandingsScreen
+
+    from .test_standings import open_leaderboard
+
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_leaderboard(pilot, app, server)  # the cursor on bob, its first player
+        standings = app.screen
+        await pilot.press("b")
+        assert await server.hear(pilot) == "block bob"
+        server.say("answered You block bob: no invitation, chat or pairing between you.")
+        problem = standings.query_one("#problem")
+        await until(pilot, lambda: "You block bob" in str(problem.content), "the answer")
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, ReportScreen), "the report's dialog")
+        await pilot.press("left", "enter")  # abuse -> boosting, no words
+        assert await server.hear(pilot) == "report bob boosting"
+        await until(pilot, lambda: isinstance(app.screen, StandingsScreen), "the leaderboard")

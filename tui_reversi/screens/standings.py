@@ -35,6 +35,13 @@ class StandingsScreen(RowDialog):
             tooltip="The player's profile (rating history, record, latest games); a game to review",
         ),
         Binding(
+            "b",
+            "block",
+            "Block",
+            id="standings.block",
+            tooltip="Block the player: no invitations, chat or pairing between you",
+        ),
+        Binding(
             "r",
             "report",
             "Report",
@@ -81,15 +88,28 @@ class StandingsScreen(RowDialog):
         """One sentence under the list (a refusal, or what is being asked)."""
         self.query_one("#problem", Literal).update(text)
 
+    def action_block(self) -> None:
+        name = self._player("block")
+        if name is not None:
+            self.say(f"Blocking {name}…")
+            self.link.block(name)
+
     def action_report(self) -> None:
+        name = self._player("report")
+        if name is not None:
+            report_someone(self, self.link, name, self.say)
+
+    def _player(self, doing: str) -> str | None:
+        """The player on the highlighted row, someone else; or None, and why not said."""
         highlighted = self.query_one(OptionList).highlighted_option
         key = highlighted.id or "" if highlighted is not None else ""
         if not key.startswith(PLAYER_KEY):
-            self.say("Choose a player to report.")
+            self.say(f"Choose a player to {doing}.")
         elif key.removeprefix(PLAYER_KEY) == self.link.name:
             self.say("That is you.")
         else:
-            report_someone(self, self.link, key.removeprefix(PLAYER_KEY), self.say)
+            return key.removeprefix(PLAYER_KEY)
+        return None
 
     def chosen(self, key: str) -> None:
         if key.startswith(PLAYER_KEY):
