@@ -96,6 +96,10 @@ class LobbyScreen(RowDialog):
         Binding("question_mark", "app.help", "Help", id="lobby.help", key_display="?"),
     ]
 
+    # Block and report give way first where the bar is narrow (60 columns): the
+    # others are how the lobby is used at all.
+    KEY_BAR_ORDER = ("lobby.choose", "lobby.top", "lobby.close", "lobby.help")
+
     def __init__(self, link: LobbyLink, view: LobbyView | None = None) -> None:
         super().__init__()
         self.link = link

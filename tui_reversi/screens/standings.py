@@ -53,6 +53,9 @@ class StandingsScreen(RowDialog):
         Binding("escape", "close", "Back to the lobby", id="standings.close", key_display="esc"),
     ]
 
+    # Block and report give way first where the bar is narrow.
+    KEY_BAR_ORDER = ("standings.choose", "standings.close")
+
     def __init__(self, link: LobbyLink, page: Page) -> None:
         super().__init__()
         self.link = link
