@@ -23,9 +23,10 @@ from ...net.terms import USAGE as TABLE_USAGE
 from ...net.terms import USUAL_CLOCKS
 from ...net.typed_number import typed_number
 from ...storage import StorageError
+from ..ledger.moderation import REPORT_REASONS
 from .mod_commands import mod
 from .roster import Server, lobby_lines
-from .safety_commands import REPORT_USAGE, block, blocks, report, unblock
+from .safety_commands import block, blocks, report, unblock
 from .session_command import GAME_OPTIONS, PLAY_USAGE, TABLE_OPTIONS
 from .standings_pages import (
     GAME_ID_DIGITS,
@@ -188,8 +189,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("blocks", "", "the names you block", blocks),
     Command(
         "report",
-        REPORT_USAGE.removeprefix("report ").partition(",")[0],
-        "tell the moderators (reasons: " + REPORT_USAGE.partition("a reason of ")[2] + ")",
+        f"NAME {'|'.join(REPORT_REASONS)} [words]",
+        "tell the server's moderators, with a reason",
         report,
     ),
     Command("mod", "WHAT ...", "for moderators: reports, ban, mute, log... (mod help)", mod),
