@@ -5,6 +5,7 @@ a game's rating voided and refunds to a cheater's victims (ledger/refunds.py).""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import time
 
@@ -140,3 +141,34 @@ def test_the_guards_are_in_each_schema(tmp_path):
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
         db.execute("UPDATE mod_log SET reason = 'x'")
     assert psycopg  # (PostgreSQL's trigger: the parametrized tests above)
+
+
+async def test_an_archives_moderation_moves_into_a_fleet_row_for_row(tmp_path, database):
+    from tui_reversi.server.ledger.archive import Archive
+    from tui_reversi.server.ledger.archive_import import import_archive
+    from tui_reversi.server.ledger.postgres import PostgresStore
+
+    archive = Archive(tmp_path / "archive.sqlite3", tmp_path / "players")
+    await archive.block("alice", "bob", NOW)
+    ban = Sanction(0, "ban", "address", "203.0.113.0/24", None, "flood", "mia", NOW)
+    await archive.sanction(ban, entry("ban", "203.0.113.0/24"))
+    await archive.file_report(Report(0, "alice", "bob", "spam", "", None, ("bob: hi",), NOW))
+    await archive.name_role("nina", "moderator", "ada", NOW)
+    await archive.leave_notice("alice", "told", NOW)
+    await archive.close()
+    await asyncio.to_thread(
+        import_archive, tmp_path / "archive.sqlite3", database, tmp_path / "players"
+    )
+    store = PostgresStore(database, tmp_path / "players")
+    await store.open()
+    try:
+        assert await store.blocks_of("alice") == ["bob"]
+        assert [s.subject for s in await store.sanctions(NOW)] == ["203.0.113.0/24"]
+        assert [r.chat for r in await store.open_reports(5)] == [("bob: hi",)]
+        assert await store.named_roles() == {"nina": "moderator"}
+        assert await store.take_notices("alice") == ["told"]
+        assert [row.action for row in await store.mod_log(None, 5)] == ["ban"]
+        await store.append_log(entry("note", "bob"))  # (numbered on after the copy)
+        assert [row.id for row in await store.mod_log(None, 5)] == [2, 1]
+    finally:
+        await store.close()

@@ -1,7 +1,8 @@
 """`serve --database URL --import-archive FILE`: a single server's SQLite archive
 (archive.py) moved into a fleet's PostgreSQL (postgres.py), once, into an empty
-database: its accounts (names and their keys), ratings, finished games and games
-not over.
+database: its accounts (names and their keys), ratings, finished games, games
+not over, the browsers bound to names, and moderation's records (blocks, bans
+and mutes, reports, roles, notices and the moderation log, each row as it was).
 
 The keys and the games not over go in through the `Store` (claim, add_key,
 save_table), so the fleet's own rules for names apply to them: two names of the
@@ -181,6 +182,7 @@ async def _copy(
     with target.transaction():  # (the names in, each with its look-alike key: names.py)
         enter_known_names(target)
     _copy_passes(source, target)
+    _copy_moderation(source, target)
 
 
 # The browsers bound to names (browser_passes.py), as both stores keep them.
@@ -203,6 +205,42 @@ def _copy_passes(source: sqlite3.Connection, target: psycopg.Connection) -> None
                 "(%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING".encode(),
                 row,
             )
+
+
+# Moderation's tables (moderation.py), as both stores keep them: their columns, and
+# whether their ids are numbered by the database (then numbered on after the copy).
+_MODERATION = (
+    ("blocks", "name, blocked, since", False),
+    ("sanctions", "id, kind, scope, subject, until, reason, moderator, made", True),
+    (
+        "reports",
+        "id, reporter, name, reason, words, game, chat, made, closed, closed_by, outcome",
+        True,
+    ),
+    ("roles", "name, role, named_by, since", False),
+    ("notices", "id, name, text, made", True),
+    ("mod_log", "id, at, moderator, action, subject, reason, until", True),
+)
+
+
+def _copy_moderation(source: sqlite3.Connection, target: psycopg.Connection) -> None:
+    """Moderation's records, row for row, in one transaction (an archive of a release
+    before them has none): the log keeps its rows and their numbers."""
+    kept = source.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mod_log'"
+    ).fetchone()
+    if not kept:
+        return
+    with target.transaction():
+        for table, columns, numbered in _MODERATION:
+            marks = ", ".join(["%s"] * len(columns.split(", ")))
+            for row in source.execute(f"SELECT {columns} FROM {table}"):  # (fixed names)
+                target.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})".encode(), row)
+            if numbered:
+                target.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), max(id)) "
+                    f"FROM {table} HAVING count(*) > 0".encode()
+                )
 
 
 def _one_name(first: str, second: str) -> ServeError:
