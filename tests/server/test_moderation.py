@@ -280,6 +280,14 @@ async def test_a_moderators_lobby_is_sent_the_open_reports_and_nobody_elses_is(s
     while lines[-1] != "shown":
         lines.append(await heard(alice, ""))
     assert not any(text.startswith("report ") for text in lines)
+    # Acted on, the report's news waits for alice's game: its lobby tells it.
+    assert (await run(arcade, "mia", "mod mute bob 1h spam"))[0] == 0
+    alice.player.close()  # (her game ends; the next one is her only one)
+    await wait_until(lambda: "alice" not in arcade.live_games, "alice's game to end")
+    again = await Guest.arrive(arcade, "alice")
+    assert await heard(again, "answered ") == (
+        "answered A moderator acted on your report 1 on bob: muted."
+    )
 
 
 async def test_an_admin_closes_a_name_for_good_and_its_keys_go(serve):

@@ -36,7 +36,7 @@ from ..ledger.ratings import FIRST_RATING, shown_rating
 from ..ledger.store import Message, TableView
 from .games_socket import GamesSocket, hello, tell
 from .own_records import OwnRecord, OwnRecords
-from .safety_commands import Refused, block_name, file_report
+from .safety_commands import Refused, block_name, file_report, take_notices
 from .standings_pages import (
     GAME_ID_DIGITS,
     PROFILE_GAMES,
@@ -237,6 +237,9 @@ class LobbyHost:
         self.guests.append(guest)
         try:
             writer.write(line("welcome", guest.name))
+            # The player's notices (a report acted on, a refund), shown as news.
+            for said in await take_notices(self.tables.store, name):
+                guest.send(line("answered", f"{said[:1].upper()}{said[1:]}"))
             self.refresh()
             while data := await reader.readline():
                 command, rest = words(data)

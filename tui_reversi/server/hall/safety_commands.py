@@ -22,6 +22,7 @@ from .tables import Tables
 
 # How long a report's own words may be, and a name as typed.
 REPORT_WORDS = 300
+NOTICE_LENGTH = 300
 NAME_TYPED = 40
 
 
@@ -240,12 +241,12 @@ def _chat_line(said: bytes) -> str:
 
 
 async def take_notices(store: Store | None, name: str) -> list[str]:
-    """`name`'s notices (taken: told once), as the lines that open their session;
-    none while the store cannot say."""
+    """`name`'s notices (a report acted on, a refund), taken: told once, each a
+    sentence; none while the store cannot say (they wait for the next time)."""
     if store is None or is_guest(name):
         return []
     try:
         notices = await store.take_notices(name)
     except StorageError:
-        return []  # (kept for the next time)
-    return [f"tui-reversi: {plain(text, 300)}" for text in notices]
+        return []
+    return [plain(text, NOTICE_LENGTH) for text in notices]

@@ -640,11 +640,13 @@ class GameSession(asyncssh.SSHServerSession):
         return self._owner.proved_key is not None
 
     async def _told_news(self) -> None:
-        """The player's blocks known here from now on, and their notices (a report
-        acted on, a refund) told before anything else."""
+        """The player's blocks known here from now on; and their notices (a report
+        acted on, a refund) told first to a command without a terminal: a game's
+        are told in its lobby (lobby_host.py), where the screen shows them."""
         await self.server.moderation.arrive(self.player)
-        for said in await take_notices(self.server.archive, self.player):
-            self._terminal.say(said)
+        if self._terminal.term is None:
+            for said in await take_notices(self.server.archive, self.player):
+                self._terminal.say(f"tui-reversi: {said}")
 
     async def keys(self, words: list[str]) -> tuple[list[str], int]:
         """What `keys ...` says (edge/key_commands.py), and the exit status."""
