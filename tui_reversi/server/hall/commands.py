@@ -59,6 +59,10 @@ class Asker(Protocol):
         """'ssh -t -p 2222 alice@host': how the asker reaches the server (no -t without
         `terminal`), for a hint ready to paste."""
 
+    @property
+    def key_proved(self) -> bool:
+        """True if the asker logged in with a key that is their name's (mod_commands.py)."""
+
     async def keys(self, words: list[str]) -> tuple[list[str], int]:
         """What `keys ...` (`words` after `keys`) says, and the exit status."""
 

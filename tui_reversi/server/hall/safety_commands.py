@@ -10,7 +10,7 @@ control characters are dropped, never as it came.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Protocol, TypeVar
 
 from ...core import ReversiError
 from ...net.remote import is_guest
@@ -52,7 +52,7 @@ class Member(Protocol):
 
 
 Lines = tuple[list[str], int]
-Answer = Callable[[Any, list[str]], Awaitable[Lines]]
+Asking = TypeVar("Asking")
 
 
 class Refused(ReversiError):
@@ -63,10 +63,12 @@ class Refused(ReversiError):
         self.status = status
 
 
-def answering(work: Callable[[Any, list[str]], Awaitable[list[str]]]) -> Answer:
+def answering(
+    work: Callable[[Asking, list[str]], Awaitable[list[str]]],
+) -> Callable[[Asking, list[str]], Awaitable[Lines]]:
     """`work`'s lines and status 0; a refusal (or a store that fails) in one line."""
 
-    async def answer(asker: Any, words: list[str]) -> Lines:
+    async def answer(asker: Asking, words: list[str]) -> Lines:
         try:
             return await work(asker, words), 0
         except Refused as refusal:
@@ -83,11 +85,15 @@ def plain(text: str, most: int) -> str:
 
 
 def kept_by(member: Member) -> Store:
-    """The store, for a player with a name kept in it. Raises Refused."""
-    store = member.server.archive
+    """The store, for the asker's name kept in it. Raises Refused."""
+    return kept_for(member.server.archive, member.player)
+
+
+def kept_for(store: Store | None, player: str) -> Store:
+    """The store, for `player`, a name kept in it (not a guest's). Raises Refused."""
     if store is None:
         raise Refused("this server keeps no names.")
-    if is_guest(member.player):
+    if is_guest(player):
         raise Refused("a guest's name is not kept: connect with your key for that.")
     return store
 
@@ -102,10 +108,7 @@ async def known(store: Store, name: str) -> str:
 async def between(store: Store | None, player: str, name: str) -> Store:
     """The store, for `player` (a name kept there) to act on `name` (someone else who
     has been here). Raises Refused."""
-    if store is None:
-        raise Refused("this server keeps no names.")
-    if is_guest(player):
-        raise Refused("a guest's name is not kept: connect with your key for that.")
+    store = kept_for(store, player)
     if name == player:
         raise Refused("that is your own name.")
     await known(store, name)
