@@ -19,6 +19,7 @@ from prometheus_client.core import (
 from prometheus_client.registry import Collector
 
 from ..hall.table import Table
+from ..ledger.table_phase import Phase
 from ..tally import COUNTERS, HISTOGRAMS, TALLY, Kind, Tally
 from .arcade import Arcade
 
@@ -113,8 +114,5 @@ class ServerCollector(Collector):
 
 
 def _state(table: Table) -> str:
-    if table.ended is not None:
-        return "over"
-    if table.adjourned:
-        return "adjourned"
-    return "playing" if len(table.names) == 2 else "open"
+    """The table's state as the metric names it: its listed phase, 'over' once ended."""
+    return "over" if table.phase is Phase.ENDED else table.phase.listed.value

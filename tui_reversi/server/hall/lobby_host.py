@@ -34,6 +34,7 @@ from ..bucket import Limit, Limiter, per_minute
 from ..config import format_duration
 from ..ledger.ratings import FIRST_RATING, shown_rating
 from ..ledger.store import Message, TableView
+from ..ledger.table_phase import Phase
 from .games_socket import GamesSocket, hello, tell
 from .own_records import OwnRecord, OwnRecords
 from .standings_pages import (
@@ -628,12 +629,12 @@ class LobbyHost:
         their results and last game's move of it."""
         lines = [line("person", who, what.state, what.text) for who, what in sorted(people.items())]
         for view in views:
-            if view.kind == "adjourned" and name not in (view.black, view.white):
+            if view.phase is Phase.ADJOURNED and name not in (view.black, view.white):
                 continue  # only its players may resume it
             clock = view.clock or NO_CLOCK
             black, white = view.black or NOBODY, view.white or NOBODY
             lines.append(
-                line("table", view.code, view.kind, black, white, view.variant, clock, view.move)
+                line("table", view.code, view.phase, black, white, view.variant, clock, view.move)
             )
         lines += rated_lines(rated)
         rating, games, own = record

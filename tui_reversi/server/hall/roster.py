@@ -15,6 +15,7 @@ from ..config import player_directory_name
 from ..ledger.fleet import Fleet
 from ..ledger.ratings import shown_rating
 from ..ledger.store import Presence, Store, TableView
+from ..ledger.table_phase import Phase
 from .lobby_host import Doing, LobbyHost
 from .table_store import last_game_lines, named_ratings
 from .tables import Tables
@@ -88,7 +89,7 @@ def who_is_here(arcade: Server, everywhere: bool = True) -> dict[str, Doing]:
                 doing.setdefault(who, Doing("free", "playing on their own"))
             continue
         code = seat.table.code
-        if seat.table.ended is not None:  # another session of theirs may say more
+        if seat.table.phase is Phase.ENDED:  # another session of theirs may say more
             doing.setdefault(who, Doing("finished", f"looking at table {code}'s finished game"))
         elif seat.color is None:
             doing[who] = Doing("watching", f"watching table {code}", code)
@@ -124,15 +125,15 @@ async def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
         f"  {shown_name(who):<16} {rated[who]:>5}  {what}" for who, what in sorted(doing.items())
     ]
     headings = {
-        "playing": "Tables in progress (watch CODE to watch one):",
-        "adjourned": f"Adjourned games (a player resumes one with {join_hint} resume CODE):",
+        Phase.PLAYING: "Tables in progress (watch CODE to watch one):",
+        Phase.ADJOURNED: f"Adjourned games (a player resumes one with {join_hint} resume CODE):",
     }
-    for kind, heading in headings.items():
-        of_kind = [view for view in views if view.kind == kind]
-        if of_kind:
+    for phase, heading in headings.items():
+        in_phase = [view for view in views if view.phase is phase]
+        if in_phase:
             lines.append(heading)
-            lines += [f"  {view.code}  {_players(view, rated)}, {_how(view)}" for view in of_kind]
-    waiting = [view for view in views if view.kind == "open"]
+            lines += [f"  {view.code}  {_players(view, rated)}, {_how(view)}" for view in in_phase]
+    waiting = [view for view in views if view.phase is Phase.OPEN]
     if waiting:
         lines.append(f"Open tables (anyone may sit down: {join_hint} join CODE):")
         for view in waiting:

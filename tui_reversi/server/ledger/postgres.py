@@ -544,8 +544,8 @@ class PostgresStore(KeptPasses):
         for node, node_people, node_tables in rows:
             for name, state, text, code, in_lobby in node_people:
                 people.append(Presence(name, state, text, code, node, bool(in_lobby)))
-            for code, (kind, black, white, variant, clock, move, waiting) in node_tables.items():
-                row = (code, kind, black, white, variant, clock, move, node, tuple(waiting))
+            for code, (phase, black, white, variant, clock, move, waiting) in node_tables.items():
+                row = (code, phase, black, white, variant, clock, move, node, tuple(waiting))
                 tables.append(TableView(*row))
         return people, tables
 
@@ -648,7 +648,13 @@ class SharedKeyCodes:
 
 
 def _table_row(table: TableView) -> list[str | int | list[str]]:
-    fields: list[str | int] = [table.kind, table.black, table.white, table.variant, table.clock]
+    fields: list[str | int] = [
+        table.phase.value,
+        table.black,
+        table.white,
+        table.variant,
+        table.clock,
+    ]
     fields.append(table.move)
     return [*fields, list(table.waiting_for)]
 

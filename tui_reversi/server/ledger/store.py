@@ -30,6 +30,7 @@ from .browser_passes import PassBook
 from .penalties import PenaltyLedger
 from .seekers import SeekerBook
 from .standings import ArchivedGame, Profile, Results, Standing
+from .table_phase import Phase
 
 # What a node says to another: a JSON object (see fleet.py for the kinds).
 Message = dict[str, Any]
@@ -40,7 +41,7 @@ class TableView:
     """A table as the lobby shows it, on this node or another."""
 
     code: str
-    kind: str  # 'open' (a seat free), 'playing', or 'adjourned'
+    phase: Phase  # as listed (table_phase.py): open, playing or adjourned
     black: str  # '' for a free seat
     white: str
     variant: str
@@ -50,6 +51,10 @@ class TableView:
     # Players whose seat waits for them (dropped, or an adjourned game's other
     # player is back at it): a player coming back to any node goes there.
     waiting_for: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        # (read from another node, the phase is its word: one it does not know raises)
+        object.__setattr__(self, "phase", Phase(self.phase))
 
 
 @dataclass(frozen=True, slots=True)
