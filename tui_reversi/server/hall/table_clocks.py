@@ -104,7 +104,7 @@ class TableClocks:
         if color is None or color in table.begun:
             return
         table.begun.add(color)
-        if table.since is None and table.phase in (Phase.PLAYING, Phase.HELD):
+        if table.since is None and table.phase.in_play:
             self.run(table)
 
     def let_go(self, seat: Seat) -> None:

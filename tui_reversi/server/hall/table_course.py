@@ -112,7 +112,7 @@ class GameCourse:
 
     def _clear_away(self, table: Table) -> None:
         """Forget a table nobody plays at any more (spectators keep what they saw)."""
-        gone = not table.links and table.phase in (Phase.OPEN, Phase.PLAYING, Phase.ENDED)
+        gone = not table.links and not table.phase.waits
         if gone and self._tables.get(table.code) is table:
             del self._tables[table.code]
             self._log(f"table {table.code} closed")
@@ -268,7 +268,7 @@ class GameCourse:
     def save(self, table: Table) -> None:
         """Keep the game as it is now, to outlive the server (both seats taken)."""
         store = self.store
-        if store is None or table.phase in (Phase.OPEN, Phase.ENDED):
+        if store is None or not (table.phase.in_play or table.phase is Phase.ADJOURNED):
             return
         kept = unfinished(table)
         self._write(

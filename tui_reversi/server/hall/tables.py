@@ -28,6 +28,7 @@ import functools
 import secrets
 import time
 from collections.abc import Callable, Coroutine, Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
 from ...core import Color, Ending, Game, ReversiError, Variant
@@ -166,7 +167,7 @@ class Tables:
         """Adjourn every game in progress (the server is stopping): kept, nobody loses
         (a game with a guest ends instead: GameCourse.adjourn)."""
         for table in list(self.tables.values()):
-            if table.phase in (Phase.PLAYING, Phase.HELD):
+            if table.phase.in_play:
                 self.course.adjourn(table, why, "the game is adjourned, clocks stopped.")
 
     def tell_everyone(self, text: str) -> None:
@@ -190,8 +191,7 @@ class Tables:
         playing = [
             table
             for table in self.tables.values()
-            if name in table.names.values()
-            and table.phase in (Phase.OPEN, Phase.PLAYING, Phase.HELD)
+            if name in table.names.values() and (table.phase.in_play or table.phase is Phase.OPEN)
         ]
         if len(playing) >= self.tables_per_player:
             raise TableRefused(
@@ -614,7 +614,7 @@ class Tables:
         if seat is None or seat.color is None:
             return
         table, name = seat.table, seat.name
-        if table.phase in (Phase.PLAYING, Phase.HELD):
+        if table.phase.in_play:
             until = f"the game is adjourned until {name} is back."
             self.course.adjourn(table, f"{name} cannot be heard ({why})", until)
 
@@ -634,7 +634,11 @@ class Tables:
         table = self.tables.pop(code, None)
         if table is None:
             return None
-        moved = Table.from_view(self.view(table), node) if node is not None else None
+        moved = None
+        if node is not None:  # (its game goes on there, even one that ended here meanwhile)
+            view = self.view(table)
+            playing = replace(view, phase=Phase.PLAYING) if view.phase is Phase.ENDED else view
+            moved = Table.from_view(playing, node)
         self.course.let_go(table)
         if node is None:
             text = (

@@ -34,6 +34,16 @@ class Phase(StrEnum):
         """The phase the lobby lists a table in: a held table's game goes on."""
         return Phase.PLAYING if self is Phase.HELD else self
 
+    @property
+    def in_play(self) -> bool:
+        """True while its game goes on: both seats taken, neither adjourned nor over."""
+        return self in (Phase.PLAYING, Phase.HELD)
+
+    @property
+    def waits(self) -> bool:
+        """True while a seat at it waits for its player to come back (held, adjourned)."""
+        return self in (Phase.HELD, Phase.ADJOURNED)
+
 
 NEXT: Mapping[Phase, frozenset[Phase]] = {
     Phase.OPEN: frozenset({Phase.PLAYING, Phase.ENDED}),  # someone joins; the host goes
