@@ -18,7 +18,6 @@ from prometheus_client.core import (
 )
 from prometheus_client.registry import Collector
 
-from ..hall.table import Table
 from ..ledger.table_phase import Phase
 from ..tally import COUNTERS, HISTOGRAMS, TALLY, Kind, Tally
 from .arcade import Arcade
@@ -26,7 +25,15 @@ from .arcade import Arcade
 PREFIX = "tui_reversi_"
 DOORS = ("ssh", "web")
 KINDS = ("keyed", "guest")
-TABLE_STATES = ("open", "playing", "adjourned", "over")
+
+
+def _state(phase: Phase) -> str:
+    """A table's state as the metric names it: its listed phase, 'over' once ended."""
+    return "over" if phase is Phase.ENDED else phase.listed.value
+
+
+# Every state, reported at 0 too: open, playing, adjourned, over.
+TABLE_STATES = tuple(dict.fromkeys(_state(phase) for phase in Phase))
 
 
 def server_registry(arcade: Arcade) -> CollectorRegistry:
@@ -87,7 +94,7 @@ class ServerCollector(Collector):
             labels=["state"],
         )
         here = [table for table in self.arcade.tables.tables.values() if table.node is None]
-        now = Counter(_state(table) for table in here)
+        now = Counter(_state(table.phase) for table in here)
         for state in TABLE_STATES:
             tables.add_metric([state], now[state])
         return tables
@@ -111,8 +118,3 @@ class ServerCollector(Collector):
                 cumulative.append((bound, running))
             histogram.add_metric(list(values), cumulative, spread.total)
         return histogram
-
-
-def _state(table: Table) -> str:
-    """The table's state as the metric names it: its listed phase, 'over' once ended."""
-    return "over" if table.phase is Phase.ENDED else table.phase.listed.value
