@@ -15,9 +15,11 @@ interface, `Store` (store.py: the archive's SQLite, or a fleet's PostgreSQL): ga
 adjourned ones, finished games, ratings. With it, adjourned games survive a
 restart and are resumed with `ssh -t host resume`.
 
-The parts: table.py (one table), table_referee.py (what a seated game may
-ask), table_clocks.py, table_course.py (a player gone, adjourned, resumed,
-the end), table_store.py (what is kept); the games' socket is games_socket.py.
+The parts: table.py (one table and its seats, a table's phase and a seat's
+state; ledger/table_phase.py says how a phase may change), table_referee.py
+(what a seated game may ask), table_clocks.py, table_course.py (a player gone,
+adjourned, resumed, the end), table_store.py (what is kept); the games' socket
+is games_socket.py.
 """
 
 from __future__ import annotations
