@@ -55,7 +55,6 @@ from ...net.remote import TableLink
 from ...session import sentence
 from ...widgets.analysis_panel import AnalysisPanel
 from ...widgets.board import BoardView
-from ...widgets.glyphs import board_glyphs, glyphs_for
 from ...widgets.key_bar import KeyBar, key_for
 from ...widgets.move_log import MoveLog
 from ...widgets.score import ScorePanel
@@ -73,7 +72,7 @@ from .hint import HINT_BINDINGS, HintFailed, HintReady, Hints, hint_sentence
 from .keeping import KEEPING_BINDINGS, KeepingGames
 from .key_bar_order import KEPT, key_bar_order
 from .key_rules import EXPLAINED, KeyState, applies_here, applies_now
-from .look import LOOK_BINDINGS, LOOK_COMMANDS, fitted_board
+from .look import LOOK_BINDINGS, LOOK_COMMANDS, Look
 from .premove import PREMOVE_BINDINGS
 from .review import REVIEW_BINDINGS
 from .square_typing import SquareTyping
@@ -182,6 +181,12 @@ class GameScreen(Screen[None]):
             lambda: self.query_one(ScorePanel),
             lambda: self.query_one(MoveLog),
         )
+        self.look = Look(
+            self.app,
+            self._widgets,
+            size=lambda: self.size,
+            stacked=lambda stacked: self.set_class(stacked, "-stacked"),
+        )
         lobby = app.invitations
         self.another_game = AnotherGame(
             app.referee,
@@ -214,6 +219,9 @@ class GameScreen(Screen[None]):
             lambda: self.query_one(BoardView), lambda: self.review_ply, self._return_to
         )
         self.thinking = ThinkingIndicator(lambda: self.query_one(ScorePanel), app.clock)
+
+    def _widgets(self) -> tuple[BoardView, ScorePanel, MoveLog]:
+        return self.query_one(BoardView), self.query_one(ScorePanel), self.query_one(MoveLog)
 
     @property
     def reversi_app(self) -> GameApp:
@@ -255,7 +263,7 @@ class GameScreen(Screen[None]):
             return
         self.query_one("#score").border_title = "Score"
         self.query_one("#log").border_title = "Moves"
-        self.apply_look()
+        self.look.apply()
         self.query_one(BoardView).focus()
         app = self.reversi_app
         self.another_game.name_the_player(self.match)
@@ -280,7 +288,7 @@ class GameScreen(Screen[None]):
     def on_resize(self) -> None:
         if self.closing_down:
             return
-        self._fit_board()
+        self.look.fit_board()
         # (the title's and a notice's narrow forms, or their whole)
         self.call_after_refresh(self.status_line.show_title)
         self.call_after_refresh(self.status_line.show_status)
@@ -740,28 +748,9 @@ class GameScreen(Screen[None]):
 
     # -- the look ----------------------------------------------------------------------
 
-    def apply_look(self) -> None:
-        """The look the settings choose: glyphs, animation, the board's size."""
-        ascii_ = self.settings.ascii
-        glyphs = glyphs_for(ascii_)
-        self.app.set_class(ascii_, "-ascii")
-        board = self.query_one(BoardView)
-        # (NO_COLOR: Textual's own reading of it)
-        board.glyphs = board_glyphs(ascii_, colour=not self.app.no_color)
-        self.query_one(ScorePanel).glyphs = glyphs
-        self.query_one(MoveLog).glyphs = glyphs
-        board.animate_flips = self.reversi_app.flips_animated
-        self._fit_board()
-
-    def _fit_board(self) -> None:
-        board = self.query_one(BoardView)
-        stacked, cell = fitted_board(self.size.width, self.size.height, board.glyphs)
-        self.set_class(stacked, "-stacked")
-        board.cell = cell
-
     def _look_changed(self) -> None:
         """The settings changed: the look follows them."""
-        self.apply_look()
+        self.look.apply()
         self.show()
 
     def action_markers(self) -> None:
@@ -777,7 +766,7 @@ class GameScreen(Screen[None]):
     def action_animation(self) -> None:
         app = self.reversi_app
         app.change_settings(animation=not app.flips_animated)
-        self.apply_look()
+        self.look.apply()
         self.say(f"Animation {'on' if app.flips_animated else 'off'}.")
 
     # -- which keys apply --------------------------------------------------------------------
