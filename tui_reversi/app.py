@@ -566,7 +566,7 @@ class ReversiApp(App[None]):
         if game is None:
             self.exit()
         else:
-            game.table.leave()
+            game.leave_table()
 
     def _game_screen(self) -> GameScreen | None:
         from .screens.game import GameScreen
