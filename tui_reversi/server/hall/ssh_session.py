@@ -422,7 +422,7 @@ class GameSession(asyncssh.SSHServerSession):
             if game is not self and game.player == self.player and game.playing_at_table
         ]
         here = min(seats, key=lambda game: game.started, default=None)
-        if here is not None or arcade.fleet is None:
+        if here is not None:
             return here
         found = game_on_other_node(arcade.fleet, self.player, self._elsewhere)
         if found is not None:

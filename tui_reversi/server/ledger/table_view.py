@@ -1,0 +1,24 @@
+"""A table as the lobby shows it, on this node or another: what a node shares
+of its tables (store.py) and what a message between nodes carries of one
+(fleet_messages.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """A table as the lobby shows it, on this node or another."""
+
+    code: str
+    kind: str  # 'open' (a seat free), 'playing', or 'adjourned'
+    black: str  # '' for a free seat
+    white: str
+    variant: str
+    clock: str  # '5+3', or '' without a clock
+    move: int  # the number of the move to be played next
+    node: str  # the node the table is at
+    # Players whose seat waits for them (dropped, or an adjourned game's other
+    # player is back at it): a player coming back to any node goes there.
+    waiting_for: tuple[str, ...] = ()
