@@ -205,7 +205,7 @@ async def test_a_node_that_cannot_read_the_secret_says_so_and_other_secrets_are_
     try:
         for store in (a, b, c):
             await store.open()
-        await c.listen(lambda node, message: heard.append((node, message)))
+        await c.listen(heard.append)
         await b.send(c.node, Line("L", b"from b"))
         await a.send(c.node, Line("L", b"from a"))
         await wait_until(lambda: heard, "a's message")

@@ -245,7 +245,9 @@ def test_a_server_without_the_operator_port_loads_no_prometheus_client():
 def scraped(tally: Tally) -> dict[str, float]:
     """The samples /metrics would show for `tally`, on a server with nobody in it."""
     nobody = SimpleNamespace(
-        connections=set(), tables=SimpleNamespace(tables={}), health=SimpleNamespace(listening=False)
+        connections=set(),
+        tables=SimpleNamespace(tables={}),
+        health=SimpleNamespace(listening=False),
     )
     registry = CollectorRegistry()
     registry.register(ServerCollector(nobody, tally))

@@ -38,6 +38,7 @@ from ..ledger.archive import Archive
 from ..ledger.store import Store
 from ..ledger.timed_calls import time_calls
 from ..tally import LOGINS, TALLY
+from .accounts import named_keys
 from .browser_passes import BrowserPasses
 from .budgets import Budgets
 from .connection import Client, PlayerConnection
@@ -109,13 +110,9 @@ class Arcade:
         # Every session with a game running, its connection still there or gone.
         self.games: set[GameSession] = set()
         self.door = Door(config)
-        self.penalties = PasswordGuesses(config.auth_failure_delay, self.note)
-        self.accounts = Accounts(config, self.note)
         # What each connection and each address may send (budgets.py).
         self.budgets = Budgets(self.events, config.people_per_address())
         self.seats = Seats(config)
-        # Keyed players' browsers bound to their names (`keys web`, the page's ?code=).
-        self.browser_passes = BrowserPasses(config.data_dir, self.note, self.accounts.holds)
         # Where a browser finds the page, for the host a player reached the server at
         # (`keys web` prints it): set once the page listens (serve --web-port); None: no page.
         self.page_address: Callable[[str], str] | None = None
@@ -135,9 +132,14 @@ class Arcade:
         )
         # Put together by start(), once the store is open (_assemble): what outlives
         # this process (store.py: SQLite under the data directory, or a fleet's
-        # PostgreSQL; finished games also go to the players' saved games), the other
+        # PostgreSQL; finished games also go to the players' saved games), the
+        # accounts and the penalties of guessing kept in it, the keyed players'
+        # browsers bound to their names (`keys web`, the page's ?code=), the other
         # nodes (a fleet of one with SQLite), and the lobby inside the served games.
         self.archive: Store
+        self.accounts: Accounts
+        self.penalties: PasswordGuesses
+        self.browser_passes: BrowserPasses
         self.fleet: Fleet
         self.lobby: LobbyHost
         # The players waiting to be paired (`ssh -t host play`).
@@ -158,14 +160,11 @@ class Arcade:
         _make_private(config)
         self.host_key, self.host_key_created = load_or_create_host_key(config.host_key_path)
         if config.auth == "keys" and config.authorized_keys is not None:
-            self.accounts.file_names()  # fail now, not at the first player's login
+            named_keys(config.authorized_keys)  # fail now, not at the first player's login
         self.archive = store = await self._open_store()
-        self.accounts.store = store
-        self.penalties.ledger = store
-        self.accounts.codes = store.codes
+        self._assemble(store)
         await self.browser_passes.start(store)
         await self._start_preloaded()
-        self._assemble(store)
         await store.listen(self.fleet.heard)
         await self.tables.start(store, self.fleet)
         self.pairing.start(store, self.fleet)
@@ -201,13 +200,17 @@ class Arcade:
         self.health.listening = True
 
     def _assemble(self, store: Store) -> None:
-        """The hall's parts that need the store, each given its collaborators."""
+        """The parts that need the store, each given its collaborators."""
         config = self.config
+        self.accounts = Accounts(config, self.note, store)
+        self.penalties = PasswordGuesses(config.auth_failure_delay, self.note, store)
+        self.browser_passes = BrowserPasses(config.data_dir, self.note, self.accounts.holds)
         self.fleet = Fleet(store, self.tables, people=lambda: presence(self), log=self.note)
         self.lobby = LobbyHost(
             self.tables,
             people=lambda: who_is_here(self),
             log=self.note,
+            store=store,
             fleet=self.fleet,
             seat_giver=lambda name, address: give_seat_over(self.games, name, address),
             own_giver=lambda name, address: give_own_game_over(

@@ -50,6 +50,7 @@ from ..ledger.fleet_messages import (
     Eof,
     FleetMessage,
     Gone,
+    Heard,
     Line,
     LobbyChanged,
     Moves,
@@ -568,9 +569,11 @@ class Fleet:
             for node, message in unsent:
                 self._outbox.put(node, message, again=True)
 
-    def heard(self, node: str, message: FleetMessage) -> None:
-        """A message from `node` (this one: Down and Rejoined, from its store), to each
-        handler of its kind; one of a kind nobody here handles is said in the log."""
+    def heard(self, heard: Heard) -> None:
+        """A message from another node (from this one: Down and Rejoined, from its
+        store), to each handler of its kind; one of a kind nobody here handles is said
+        in the log."""
+        node, message = heard
         handlers = self._heard.get(type(message))
         if isinstance(message, (Down, Rejoined)) and node != self.node:
             handlers = None  # (only this node's store says whether it is in the fleet)

@@ -31,7 +31,7 @@ from ..bucket import Limit, Limiter, per_minute
 from ..config import format_duration
 from ..ledger.fleet_messages import Answer, Gone, LobbyLine, Seat, Take, Unseat
 from ..ledger.ratings import FIRST_RATING, shown_rating
-from ..ledger.store import TableView
+from ..ledger.store import Store, TableView
 from .fleet_port import Fleet
 from .fleet_relay import Given
 from .games_socket import GamesSocket, hello, tell
@@ -123,6 +123,7 @@ class LobbyHost:
         people: Callable[[], dict[str, Doing]],
         log: Callable[[str], None],
         *,
+        store: Store,
         fleet: Fleet,
         seat_giver: Callable[[str, str], Awaitable[str | None]],
         own_giver: Callable[[str, str], Awaitable[bytes | None]],
@@ -133,9 +134,10 @@ class LobbyHost:
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.tables = tables
+        self._store = store
         self._people = people  # who is on the server and what they do
         # The lookers' own records, read again when a game of theirs is kept here.
-        self._records = OwnRecords(lambda: tables.store, now)
+        self._records = OwnRecords(lambda: store, now)
         tables.course.kept_names = self._records.kept
         self._log = log
         # A line for the log charged to the address whose request caused it.
@@ -278,7 +280,7 @@ class LobbyHost:
             return "You cannot invite yourself: choose someone else."
         # The inviter's rating, for the invitation to show it beside their name: read
         # first, so that nothing is awaited between the checks below and the sending.
-        rated = rated_lines(await named_ratings(self.tables.store, [guest.name]))
+        rated = rated_lines(await named_ratings(self._store, [guest.name]))
         waiting = self._sent_by(guest)
         if waiting is not None:
             invitee_name = shown_name(waiting.invitee.name)
@@ -388,9 +390,7 @@ class LobbyHost:
 
     async def _page(self, guest: Guest, command: str, rest: str) -> str | None:
         """Send the leaderboard (`top`) or a profile (`player NAME`) as a page of rows."""
-        store = self.tables.store
-        if store is None:
-            return "This server keeps no ratings."
+        store = self._store
         if command == "top" and not rest:
             try:
                 title, rows = "Leaderboard", leaderboard_rows(await store.leaderboard(TOP_COUNT))
@@ -413,9 +413,8 @@ class LobbyHost:
 
     async def _replay(self, guest: Guest, game_id: int) -> str | None:
         """Send the player's session to archived game `game_id`, to review it."""
-        store = self.tables.store
         try:
-            archived = await store.archived_game(game_id) if store is not None else None
+            archived = await self._store.archived_game(game_id)
             ggf = archived.ggf() if archived is not None else None
         except (StorageError, ReversiError) as error:
             return f"Game {game_id} cannot be read: {error}"
@@ -611,16 +610,15 @@ class LobbyHost:
             lookers = list(dict.fromkeys(guest.name for guest in looking))
             # One read of everyone's rating, whoever is looking (store.py's `ratings`).
             names = list(dict.fromkeys([*sorted(people), *seated, *lookers]))
-            read = await read_ratings(self.tables.store, names)
+            read = await read_ratings(self._store, names)
             rated = shown_ratings(names, read)
             # The lookers' own records (own_records.py: read again only when stale).
             self._records.forget_all_but(lookers)
-            # Whose rating could not be read waits for the store (a server without one: nobody).
-            no_store = self.tables.store is None
+            # Whose rating could not be read waits for the store.
             games = {
                 name: read.get(name, (FIRST_RATING, 0))[1]
                 for name in lookers
-                if name in read or is_guest(name) or no_store
+                if name in read or is_guest(name)
             }
             records: dict[str, tuple[str, int, OwnRecord]] = {}
             with contextlib.suppress(StorageError):  # (those lobbies wait for the store)

@@ -575,13 +575,11 @@ class GameSession(asyncssh.SSHServerSession):
 
     async def _seek(self, wanted: PlayTerms) -> None:
         """Join the queue; the wait is shown, updated each second, until paired."""
-        store = self._owner.arcade.archive
         rating = FIRST_RATING
-        if store is not None:
-            try:
-                rating = (await store.rating(self.player))[0]
-            except StorageError as error:  # (paired as a newcomer would be)
-                self._owner.arcade.note(str(error))
+        try:
+            rating = (await self._owner.arcade.archive.rating(self.player))[0]
+        except StorageError as error:  # (paired as a newcomer would be)
+            self._owner.arcade.note(str(error))
         if not self._terminal.open:
             self._leave_seat()
             return

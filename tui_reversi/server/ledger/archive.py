@@ -36,7 +36,7 @@ from . import browser_passes, standings
 from .account_keys import AccountKey, KeyCodes, KeyCodeStore
 from .archive_schema import upgrade
 from .browser_passes import KeptPasses
-from .fleet_messages import FleetMessage, Heard
+from .fleet_messages import FleetMessage, Hearing
 from .names import name_key
 from .penalties import Penalty, Subject, change_kept
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
@@ -281,7 +281,7 @@ class Archive(KeptPasses):
     async def send(self, node: str, message: FleetMessage) -> None:
         raise StorageError(f"there is no node {node!r}: this server is on its own")
 
-    async def listen(self, heard: Heard) -> None:
+    async def listen(self, heard: Hearing) -> None:
         pass
 
     async def leave(self) -> None:

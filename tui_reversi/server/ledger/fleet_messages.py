@@ -4,7 +4,7 @@ and their one codec to and from the JSON object a sealed payload carries
 
 Each says what it says as the node that hears it reads it: "here" is that
 node, "there" the node that sent it. A message does not name the node it is
-from: the seal's envelope does, and opening a payload gives (node, message).
+from: the seal's envelope does, and opening a payload gives `Heard(node, message)`.
 `Down` and `Rejoined` come from this node's own store (node_link.py), never
 over the wire. A message of a kind not listed here, or whose fields are
 missing or of another type, is `MalformedMessage`: the node that hears it
@@ -23,7 +23,7 @@ import dataclasses
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from .table_view import TableView
 
@@ -258,8 +258,15 @@ class Rejoined(FleetMessage):
     kind: ClassVar[str] = "rejoined"
 
 
-# Told of each message heard: the node it is from (this one's for Down and Rejoined), and it.
-Heard = Callable[[str, FleetMessage], None]
+class Heard(NamedTuple):
+    """A message heard, and the node it is from (this one, for Down and Rejoined)."""
+
+    node: str
+    message: FleetMessage
+
+
+# Told of each message heard.
+Hearing = Callable[[Heard], None]
 
 # Every kind, by its wire name.
 KINDS: dict[str, type[FleetMessage]] = {

@@ -31,7 +31,7 @@ from ...core.errors import reason
 from ..bucket import Rate, TokenBucket
 from ..config import ServeError
 from ..tally import NOTIFY_DELAY, TALLY
-from .fleet_messages import FleetMessage, MalformedMessage, decode, encode
+from .fleet_messages import FleetMessage, Heard, MalformedMessage, decode, encode
 
 VERSION = "v1"
 # How far a message's seal may be from this node's clock (seconds), either way.
@@ -74,7 +74,7 @@ class Seal:
         body = json.dumps(envelope, separators=(",", ":"))
         return f"{VERSION} {self._mac(body)} {body}"
 
-    def open(self, payload: str, to: str) -> tuple[str, FleetMessage] | None:
+    def open(self, payload: str, to: str) -> Heard | None:
         """The node that sealed `payload`, heard on channel `to`, and the message it
         carries, if it is sealed by a node of this fleet for that channel, in time,
         not had before, and a message of a kind known here; else None, and the drop
@@ -116,7 +116,7 @@ class Seal:
         except MalformedMessage as error:
             self._drop(f"malformed: {error}", node, size)
             return None
-        return node, message
+        return Heard(node, message)
 
     def _mac(self, body: str) -> str:
         return hmac.new(self._secret, body.encode("utf-8", "replace"), hashlib.sha256).hexdigest()

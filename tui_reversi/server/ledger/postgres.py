@@ -50,7 +50,7 @@ from .archive import (
     winner_of,
 )
 from .browser_passes import KeptPasses
-from .fleet_messages import FleetMessage, Heard, LobbyChanged, QueueJoined
+from .fleet_messages import FleetMessage, Hearing, LobbyChanged, QueueJoined
 from .fleet_seal import LEAST_SECRET, Dropped, Seal
 from .migrations import SECRET_TABLE, check, migrate
 from .names import name_key
@@ -561,7 +561,7 @@ class PostgresStore(KeptPasses):
             raise StorageError(f"a message of {len(payload)} bytes is too long for NOTIFY")
         await self._execute("SELECT pg_notify(%s, %s)", (channel, payload))
 
-    async def listen(self, heard: Heard) -> None:
+    async def listen(self, heard: Hearing) -> None:
         try:
             await self._link.listen(heard)
         except psycopg.Error as error:

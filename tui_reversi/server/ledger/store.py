@@ -27,7 +27,7 @@ from ...core import Ending, Game
 from ...net.terms import TimeControl
 from .account_keys import AccountStore, KeyCodeStore
 from .browser_passes import PassBook
-from .fleet_messages import FleetMessage, Heard
+from .fleet_messages import FleetMessage, Hearing
 from .penalties import PenaltyLedger
 from .seekers import SeekerBook
 from .standings import ArchivedGame, Profile, Results, Standing
@@ -183,10 +183,10 @@ class Store(AccountStore, PenaltyLedger, SeekerBook, PassBook, Protocol):
     async def send(self, node: str, message: FleetMessage) -> None:
         """Send `message` to `node` (in order: one node's messages arrive as sent)."""
 
-    async def listen(self, heard: Heard) -> None:
-        """Start hearing the messages sent to this node: heard(node, message) for each
-        (fleet_messages.py), LobbyChanged when another node's share of the lobby
-        changes, and Down and Rejoined from this node itself."""
+    async def listen(self, heard: Hearing) -> None:
+        """Start hearing the messages sent to this node: heard(Heard(node, message))
+        for each (fleet_messages.py), LobbyChanged when another node's share of the
+        lobby changes, and Down and Rejoined from this node itself."""
 
     async def live_nodes(self) -> set[str]:
         """The nodes up now, this one among them."""
