@@ -574,9 +574,10 @@ class Fleet:
         store), to each handler of its kind; one of a kind nobody here handles is said
         in the log."""
         node, message = heard
-        handlers = self._heard.get(type(message))
         if isinstance(message, (Down, Rejoined)) and node != self.node:
-            handlers = None  # (only this node's store says whether it is in the fleet)
+            self._log(f"a {message.kind} message from node {node}: only this node says that")
+            return
+        handlers = self._heard.get(type(message))
         if not handlers:
             self._log(f"a {message.kind} message from node {node} has no handler here: dropped")
             return
