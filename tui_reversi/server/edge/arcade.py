@@ -192,6 +192,7 @@ class Arcade:
             hint = "; choose another with --port" if error.errno == errno.EADDRINUSE else ""
             if self.preloaded is not None:
                 await self.preloaded.close()
+            await self.fleet.close()
             await self.lobby.close()
             await self.tables.close()
             await self.archive.leave()

@@ -25,11 +25,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
+from ...core.errors import ReversiError
 from .table_view import TableView
 
 
-class MalformedMessage(ValueError):
-    """A message's object is of no kind known here, or its fields are not its kind's."""
+class MalformedMessage(ReversiError):
+    """A message's object is of no kind known here, or its fields are not its kind's
+    (the operator reads it in the log line of the message dropped)."""
 
 
 @dataclass(frozen=True, slots=True)
