@@ -52,6 +52,11 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     their writes off the event loop (`table_writes`), and a game whose table
     on another node was lost, waiting to sit back down (`table_stranded`).
   - `lobby_host`: the server's end of the in-app lobby: guests and invitations.
+  - `fleet_port`: several nodes on one PostgreSQL as one server (a server
+    alone is a fleet of one): relayed seats, the lobby's shares, take-overs
+    across nodes, and the table of handlers each message kind goes to;
+    `fleet_relay`: what it asks of this node's tables, and the transport of a
+    relayed game; `fleet_outbox`: its messages, in order, off the event loop.
   - `roster`: who is here and what each is doing, as plain lines (`ssh host lobby`).
   - `guests`: a guest's name (64 random bits, shown short) and its folder.
 - `ledger`: what outlives a process.
@@ -67,10 +72,9 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     the penalties of guessing as kept; `archive_schema`: SQLite's versions;
     `seekers`: the pairing queue as a store keeps it (`postgres_seekers`:
     a fleet's, in PostgreSQL).
-  - `fleet`: several nodes on one PostgreSQL as one server: relayed seats, the
-    lobby's shares, invitations between nodes; `fleet_host`: what it asks of
-    this node's hall, and the transport of a relayed game; `fleet_outbox`: its
-    messages, in order, off the event loop.
+  - `fleet_messages`: every message between a fleet's nodes, a frozen
+    dataclass each, and their one codec; `fleet_seal`: each sealed (HMAC) for
+    its channel, and opened; `table_view`: a table as the lobby shows it.
 
 Importing `edge.arcade` imports asyncssh: only `tui-reversi serve` does that.
 """

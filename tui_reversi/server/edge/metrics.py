@@ -57,13 +57,12 @@ class ServerCollector(Collector):
     def collect(self) -> Iterator[Metric]:
         yield self._sessions()
         yield self._tables()
-        fleet = self.arcade.fleet
-        if fleet is not None:
+        if self.arcade.health.listening:  # (the fleet is put together by then; of one alone)
             alive = GaugeMetricFamily(
                 PREFIX + "fleet_nodes_alive",
                 "Nodes of the fleet up when this one last looked, itself among them.",
             )
-            alive.add_metric([], fleet.nodes_alive)
+            alive.add_metric([], self.arcade.fleet.nodes_alive)
             yield alive
         for kind in COUNTERS:
             yield self._counter(kind)

@@ -101,8 +101,6 @@ async def _top(asker: Asker, words: list[str]) -> tuple[list[str], int]:
         usage = f"{asker.ssh(terminal=False)} top 50"
         return [f"tui-reversi: top takes a number of players (1-{TOP_MOST}): {usage}"], 2
     store = asker.server.archive
-    if store is None:
-        return ["tui-reversi: this server keeps no ratings."], 1
     try:
         standings = await store.leaderboard(count)
     except StorageError as error:
@@ -115,8 +113,6 @@ async def _player(asker: Asker, words: list[str]) -> tuple[list[str], int]:
         return [f"tui-reversi: player takes one name: {asker.ssh(terminal=False)} player NAME"], 2
     name = words[0][:40]
     store = asker.server.archive
-    if store is None:
-        return ["tui-reversi: this server keeps no games."], 1
     try:
         profile = await store.profile(name, PROFILE_GAMES)
     except StorageError as error:
@@ -139,8 +135,6 @@ async def replay_ggf(asker: Asker, words: list[str]) -> tuple[str | None, str, i
         usage = f"{asker.ssh(terminal=False)} replay 1234"
         return None, f"tui-reversi: replay takes a game's number: {usage}", 2
     store = asker.server.archive
-    if store is None:
-        return None, "tui-reversi: this server keeps no games.", 1
     try:
         archived = await store.archived_game(game_id)
     except StorageError as error:

@@ -12,10 +12,10 @@ from ...core import Color
 from ...net.remote import GUEST_UNRATED, is_guest, shown_name, with_rating
 from ...storage import StorageError
 from ..config import player_directory_name
-from ..ledger.fleet import Fleet
 from ..ledger.ratings import shown_rating
 from ..ledger.store import Presence, Store, TableView
 from ..ledger.table_phase import Phase
+from .fleet_port import Fleet
 from .lobby_host import Doing, LobbyHost
 from .table_store import last_game_lines, named_ratings
 from .tables import Tables
@@ -65,12 +65,12 @@ class Server(Protocol):
         """The in-app lobby."""
 
     @property
-    def fleet(self) -> Fleet | None:
-        """The other nodes of the fleet; None for a server alone."""
+    def fleet(self) -> Fleet:
+        """The other nodes of the fleet (none for a server alone)."""
 
     @property
-    def archive(self) -> Store | None:
-        """What the server keeps (None before it started)."""
+    def archive(self) -> Store:
+        """What the server keeps (opened by its start)."""
 
 
 def who_is_here(arcade: Server, everywhere: bool = True) -> dict[str, Doing]:
@@ -98,7 +98,7 @@ def who_is_here(arcade: Server, everywhere: bool = True) -> dict[str, Doing]:
             against = f"against {other}" if other else "waiting for someone to join"
             where = f"at table {code} ({seat.color.label}), {against}"
             doing[who] = Doing("playing" if other else "waiting", where, code)
-    if everywhere and arcade.fleet is not None:
+    if everywhere:
         for person in arcade.fleet.others[0]:
             doing.setdefault(person.name, Doing(person.state, person.text, person.code))
     return doing
@@ -107,7 +107,7 @@ def who_is_here(arcade: Server, everywhere: bool = True) -> dict[str, Doing]:
 def presence(arcade: Server) -> list[Presence]:
     """This node's people, as it shares them with the fleet's other nodes."""
     in_lobby = {guest.name for guest in arcade.lobby.guests}
-    node = arcade.archive.node if arcade.archive is not None else ""
+    node = arcade.archive.node
     return [
         Presence(name, doing.state, doing.text, doing.code, node, name in in_lobby)
         for name, doing in sorted(who_is_here(arcade, everywhere=False).items())
@@ -143,7 +143,7 @@ async def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
     archive = arcade.archive
     if is_guest(name):
         lines.append(GUEST_UNRATED)
-    elif archive is not None:
+    else:
         try:
             rating, games = await archive.rating(name)
             results = await archive.results(name)

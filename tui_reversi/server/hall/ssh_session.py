@@ -422,7 +422,7 @@ class GameSession(asyncssh.SSHServerSession):
             if game is not self and game.player == self.player and game.playing_at_table
         ]
         here = min(seats, key=lambda game: game.started, default=None)
-        if here is not None or arcade.fleet is None:
+        if here is not None:
             return here
         found = game_on_other_node(arcade.fleet, self.player, self._elsewhere)
         if found is not None:
@@ -575,13 +575,11 @@ class GameSession(asyncssh.SSHServerSession):
 
     async def _seek(self, wanted: PlayTerms) -> None:
         """Join the queue; the wait is shown, updated each second, until paired."""
-        store = self._owner.arcade.archive
         rating = FIRST_RATING
-        if store is not None:
-            try:
-                rating = (await store.rating(self.player))[0]
-            except StorageError as error:  # (paired as a newcomer would be)
-                self._owner.arcade.note(str(error))
+        try:
+            rating = (await self._owner.arcade.archive.rating(self.player))[0]
+        except StorageError as error:  # (paired as a newcomer would be)
+            self._owner.arcade.note(str(error))
         if not self._terminal.open:
             self._leave_seat()
             return

@@ -65,7 +65,7 @@ class Table:
     )
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
     # In a fleet, a table on another node as this one knows it (its referee is
-    # there: fleet.py relays); None for a table here.
+    # there: fleet_port.py relays); None for a table here.
     node: str | None = None
     # While a change to the table is being written (table_writes.py): what it says
     # meanwhile, told once the change is kept.
@@ -260,7 +260,7 @@ class Seat:
     name: str
     watching: bool = False
     # Where its player connected from, once their session says ('' until then):
-    # charged with the name's requests (at another node's table, there: fleet.py).
+    # charged with the name's requests (at another node's table, there: fleet_port.py).
     address: str = ""
     # At a table on another node: how it sits there (None: the table is here).
     relay: Relay | None = None

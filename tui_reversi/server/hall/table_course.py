@@ -62,7 +62,7 @@ class GameCourse:
         # Games that ended while the store could not be reached: kept when it is back.
         self.unkept: list[tuple[Table, PlayedGame]] = []
         # Tables whose game the store keeps as this node's, as far as this node knows:
-        # a fleet's node back from being cut off asks who keeps them now (fleet.py).
+        # a fleet's node back from being cut off asks who keeps them now (fleet_port.py).
         self.written: set[str] = set()
         self.store_down: Callable[[], bool] = lambda: False  # (set by a fleet's tables)
         self.writes = TableWrites(clocks.restart)

@@ -54,7 +54,7 @@ from .table_store import brought_back, named_ratings, rated_lines
 from .table_stranded import stranded
 
 if TYPE_CHECKING:
-    from ..ledger.fleet import Fleet
+    from .fleet_port import Fleet
 
 # Codes are read aloud and typed: no 0/O, 1/I.
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -104,7 +104,8 @@ class Tables:
         )
         variables = (TABLE_SOCKET_VARIABLE, TABLE_SECRET_VARIABLE)
         self._socket = GamesSocket("tables", variables, self.serve_game)
-        # In a fleet (fleet.py): the other nodes (a seat here at one's table: Seat.relay).
+        # In a fleet (fleet_port.py, given by start()): the other nodes (a seat here at
+        # one's table: Seat.relay).
         self.fleet: Fleet | None = None
         self._telling: set[asyncio.Task[None]] = set()  # (_later's, kept while they run)
         self.course.store_down = lambda: self.fleet_down
@@ -127,9 +128,11 @@ class Tables:
         """If the side to move at `table` has run out of time, the game ends: True."""
         return self.clocks.check_flag(table)
 
-    async def start(self, store: Store | None = None) -> None:
-        """Listen for the games; bring back the games `store` kept unfinished, adjourned."""
+    async def start(self, store: Store | None = None, fleet: Fleet | None = None) -> None:
+        """Listen for the games; bring back the games `store` kept unfinished, adjourned;
+        relay the seats at other nodes' tables through `fleet`."""
         self.course.store = store
+        self.fleet = fleet
         if store is not None:
             unfinished, problems = await store.unfinished_tables()
             for problem in problems:

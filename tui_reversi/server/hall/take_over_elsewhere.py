@@ -1,6 +1,6 @@
 """Taking a game over from a session on another node of the fleet ("take it over
-here", ssh_session.py): the new session asks the node its game is on (fleet.py:
-`take`), and that node ends the old session. A game at a table: that node hands
+here", ssh_session.py): the new session asks the node its game is on
+(fleet_port.py: `Take`), and that node ends the old session. A game at a table: that node hands
 the seat over, and the new session sits down at the table through the relay, as
 a join from another node does. The player's own game (against the computer, or
 their lobby screen): that node sends its autosave, taken out of the player's
@@ -19,7 +19,7 @@ from typing import Protocol
 
 from ...storage import Autosave, SavedGame, StorageError
 from ...storage.paths import APP_NAME
-from ..ledger.fleet import Fleet
+from .fleet_port import Fleet
 from .tables import Tables
 
 
@@ -58,7 +58,7 @@ def game_on_other_node(
 
 
 async def take_game_from(
-    fleet: Fleet | None,
+    fleet: Fleet,
     tables: Tables,
     players_dir: Path,
     other: GameElsewhere,
@@ -69,9 +69,7 @@ async def take_game_from(
     from `address`): the new secret of their seat at a table there, or None for
     their own game (put in their folder here, to be resumed) or a game gone
     meanwhile; and a sentence for the player, if there is one."""
-    given = None
-    if fleet is not None:
-        given = await fleet.take_from(other.node, name, address)
+    given = await fleet.take_from(other.node, name, address)
     if given is None:
         return None, "that game is not there any more; starting yours here."
     if isinstance(given, bytes):
