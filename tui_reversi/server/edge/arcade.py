@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import functools
 import ipaddress
 import os
 import select
@@ -31,9 +30,8 @@ from ..hall.pairing import PairingQueue
 from ..hall.preloaded import PreloadedParent, fork_available
 from ..hall.pty_process import Spawn
 from ..hall.roster import presence, who_is_here
-from ..hall.ssh_session import GameSession
+from ..hall.sessions import Sessions
 from ..hall.tables import Tables
-from ..hall.take_over_elsewhere import give_own_game_over, give_seat_over
 from ..ledger.archive import Archive
 from ..ledger.fleet import Fleet
 from ..ledger.store import Store
@@ -105,10 +103,8 @@ class Arcade:
         self._log = log
         self.events = EventLog(log, as_json=config.log_format == "json")
         self.connections: set[Client] = set()
-        # Player (directory) name -> the session whose game is that player's live game.
-        self.live_games: dict[str, GameSession] = {}
-        # Every session with a game running, its connection still there or gone.
-        self.games: set[GameSession] = set()
+        # The sessions with a game running here, and each player's own game.
+        self.sessions = Sessions(config.players_dir)
         self.door = Door(config)
         self.penalties = PasswordGuesses(config.auth_failure_delay, self.note)
         self.accounts = Accounts(config, self.note)
@@ -146,10 +142,8 @@ class Arcade:
             per_minute=config.invitations_per_minute,
             people_per_address=config.people_per_address(),
         )
-        self.lobby.seat_giver = functools.partial(give_seat_over, self.games)
-        self.lobby.own_giver = functools.partial(
-            give_own_game_over, self.live_games, config.players_dir
-        )
+        self.lobby.seat_giver = self.sessions.give_seat_over
+        self.lobby.own_giver = self.sessions.give_own_game_over
         # The players waiting to be paired (`ssh -t host play`).
         self.pairing = PairingQueue(self.tables, self.note)
         # With --database, the other nodes of the fleet (fleet.py); None: this one alone.
@@ -403,7 +397,7 @@ class Arcade:
         )
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
-        while (self.connections or self.games) and loop.time() < deadline:
+        while (self.connections or self.sessions.games) and loop.time() < deadline:
             await asyncio.sleep(min(DRAIN_LOOK, max(0.0, deadline - loop.time())))
 
     async def close(self) -> None:
@@ -418,9 +412,9 @@ class Arcade:
             connection.end("server shutting down", "the server is shutting down; sorry!")
         # Every game this server started goes, its player still here or not: hung up,
         # and killed after the grace if it does not go (hang_up), then reaped.
-        for session in list(self.games):
-            session.end("server shutting down", "the server is shutting down; sorry!")
-        tasks = {session.task for session in self.games if session.task is not None}
+        tasks = set(
+            self.sessions.end_all("server shutting down", "the server is shutting down; sorry!")
+        )
         tasks |= {c.session.task for c in connections if c.session and c.session.task}
         if tasks:
             await asyncio.wait(tasks)
