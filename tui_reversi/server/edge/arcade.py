@@ -1,6 +1,6 @@
 """The listener: who may come in, how many at once, and one log line each way.
 
-`Arcade` owns the listening socket and the counts (seats taken, connections
+`Arcade` owns the listening socket and the counts (places taken, connections
 per address); each SSH connection it lets in is a `PlayerConnection`
 (connection.py).
 """
@@ -47,7 +47,7 @@ from .guessing import PasswordGuesses
 from .health import Health
 from .hostkey import load_or_create_host_key
 from .login import Accounts
-from .seats import Seats
+from .places import Places
 
 # On shutdown, how long clients get to close by themselves once their game has ended.
 CLIENT_CLOSE_WAIT = 2.0
@@ -110,7 +110,7 @@ class Arcade:
         self.accounts = Accounts(config, self.note)
         # What each connection and each address may send (budgets.py).
         self.budgets = Budgets(self.events, config.people_per_address())
-        self.seats = Seats(config)
+        self.places = Places(config)
         # Keyed players' browsers bound to their names (`keys web`, the page's ?code=).
         self.browser_passes = BrowserPasses(config.data_dir, self.note, self.accounts.holds)
         # Where a browser finds the page, for the host a player reached the server at
@@ -336,15 +336,15 @@ class Arcade:
             self.note(f"guest {name} left: its folder is removed", connection.address)
 
     @property
-    def seats_taken(self) -> int:
-        return self.seats.taken
+    def places_taken(self) -> int:
+        return self.places.taken
 
-    def take_seat(self, address: str, *, guest: bool) -> str | None:
-        """A seat for a session from `address`; why not (a sentence) if none is left for it."""
-        return self.seats.take(address, guest=guest)
+    def take_place(self, address: str, *, guest: bool) -> str | None:
+        """A place for a session from `address`; why not (a sentence) if none is left for it."""
+        return self.places.take(address, guest=guest)
 
-    def leave_seat(self, address: str, *, guest: bool) -> None:
-        self.seats.leave(address, guest=guest)
+    def leave_place(self, address: str, *, guest: bool) -> None:
+        self.places.leave(address, guest=guest)
 
     # The log (event_log.py): one event when a player is let in, one when any connection ends.
 

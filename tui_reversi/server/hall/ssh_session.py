@@ -102,12 +102,12 @@ class SessionServer(Server, Protocol):
     def note(self, text: str) -> None:
         """A line for the operator's log."""
 
-    def take_seat(self, address: str, *, guest: bool) -> str | None:
-        """Take one of the server's seats for a player from `address`; why not (a
-        sentence) if none is left for them (guests have a share of the seats)."""
+    def take_place(self, address: str, *, guest: bool) -> str | None:
+        """Take one of the server's places for a player from `address`; why not (a
+        sentence) if none is left for them (guests have a share of the places)."""
 
-    def leave_seat(self, address: str, *, guest: bool) -> None:
-        """Give a seat taken back."""
+    def leave_place(self, address: str, *, guest: bool) -> None:
+        """Give a place taken back."""
 
     async def spawner(self, argv: list[str]) -> Spawn | None:
         """How to start `argv`: by the preloaded parent, or None for a new process."""
@@ -499,7 +499,7 @@ class GameSession(asyncssh.SSHServerSession):
     def _leave_place(self) -> None:
         if self._has_place:
             self._has_place = False
-            self._owner.arcade.leave_seat(self.address, guest=self._owner.guest)
+            self._owner.arcade.leave_place(self.address, guest=self._owner.guest)
 
     def hand_seat_over(self) -> str | None:
         """The secret of this session's seat at a table for the player's session
@@ -537,7 +537,7 @@ class GameSession(asyncssh.SSHServerSession):
                 1,
                 "no terminal requested",
             )
-        full = self._owner.arcade.take_seat(self.address, guest=self._owner.guest)
+        full = self._owner.arcade.take_place(self.address, guest=self._owner.guest)
         if full is not None:
             reason = "server full" + (" for guests" if self._owner.guest else "")
             raise SessionRefused(full, 1, reason)
