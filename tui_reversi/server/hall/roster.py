@@ -20,8 +20,8 @@ from .table_store import last_game_lines, named_ratings
 from .tables import Tables
 
 
-class Client(Protocol):
-    """A client let in, as the roster reads it (edge/connection.py's `Client`)."""
+class Entrant(Protocol):
+    """Someone let in at the door, as the roster reads them (edge/connection.py's `Client`)."""
 
     @property
     def user(self) -> str | None:
@@ -40,7 +40,7 @@ class Server(Protocol):
     """The running server as the roster reads it (edge/arcade.py's `Arcade`)."""
 
     @property
-    def connections(self) -> Iterable[Client]:
+    def connections(self) -> Iterable[Entrant]:
         """Every connection counted in at the door."""
 
     @property

@@ -227,7 +227,7 @@ class GameSession(asyncssh.SSHServerSession):
         return self._requests.channel_request()
 
     def exec_requested(self, command: str) -> bool:
-        # Never executed: read as game options in session_started.
+        # Never executed: read once, as what the player asks for, in session_started.
         self._command = command
         return self._requests.channel_request()
 
@@ -727,7 +727,7 @@ class GameSession(asyncssh.SSHServerSession):
                 self._owner.arcade.events.write("bug", user=self._owner.user, text=line)
         self._owner.end_reason = f"{reason}: {error}"
         self._cancel_timers()
-        self._phase.stop()  # (out of the queue: nobody is paired with it)
+        self._phase.stop()  # (queued: out of the queue, so nobody is paired with a session gone)
         self._phase = ENDED
         self._leave_place()
         self._table_seat.leave()
@@ -800,9 +800,8 @@ class GameSession(asyncssh.SSHServerSession):
         owner = self._owner
         lobby = owner.arcade.lobby
         lobby_secret = None
-        if (
-            self._table_seat.secret is None and self._replay is None
-        ):  # own game: the lobby a key away
+        if self._table_seat.secret is None and self._replay is None:
+            # The player's own game has the lobby a key away; a table's or a replay's not.
             lobby_secret = lobby.admit(
                 self.player,
                 self._seat_from_lobby,
