@@ -11,7 +11,7 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   derived from it (player directory names, the child's environment), with
   `ServeError`; below all three rooms.
 - `edge`: what a stranger reaches.
-  - `arcade`: the listener, authentication, seats, the connection log.
+  - `arcade`: the listener, authentication, places, the connection log.
   - `event_log`: the log's format, where whatever a client said is escaped
     and cut (`log_value`), and each address's allowance of log bytes.
   - `door`: admission at the door.
@@ -20,7 +20,7 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   - `login`: one connection's way in; `accounts`: the name rules and the
     authorized-keys file; `key_commands`: `ssh host keys`.
   - `budgets`: what a client may send (input, packets, window changes,
-    requests, sessions), per connection and per address; `seats`: the seats
+    requests, sessions), per connection and per address; `places`: the places
     and the guests' share of them.
   - `hostkey`: the server's ed25519 key, created once with mode 0600.
   - `browser`: a browser page's way in (`serve --web-port`): its terminal is one

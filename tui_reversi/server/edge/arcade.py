@@ -1,6 +1,6 @@
 """The listener: who may come in, how many at once, and one log line each way.
 
-`Arcade` owns the listening socket and the counts (seats taken, connections
+`Arcade` owns the listening socket and the counts (places taken, connections
 per address); each SSH connection it lets in is a `PlayerConnection`
 (connection.py).
 """
@@ -31,9 +31,8 @@ from ..hall.pairing import PairingQueue
 from ..hall.preloaded import PreloadedParent, fork_available
 from ..hall.pty_process import Spawn
 from ..hall.roster import presence, who_is_here
-from ..hall.ssh_session import GameSession
+from ..hall.sessions import Sessions
 from ..hall.tables import Tables
-from ..hall.take_over_elsewhere import give_own_game_over, give_seat_over
 from ..ledger.archive import Archive
 from ..ledger.store import Store
 from ..ledger.timed_calls import time_calls
@@ -49,7 +48,7 @@ from .guessing import PasswordGuesses
 from .health import Health
 from .hostkey import load_or_create_host_key
 from .login import Accounts
-from .seats import Seats
+from .places import Places
 
 # On shutdown, how long clients get to close by themselves once their game has ended.
 CLIENT_CLOSE_WAIT = 2.0
@@ -105,14 +104,12 @@ class Arcade:
         self._log = log
         self.events = EventLog(log, as_json=config.log_format == "json")
         self.connections: set[Client] = set()
-        # Player (directory) name -> the session whose game is that player's live game.
-        self.live_games: dict[str, GameSession] = {}
-        # Every session with a game running, its connection still there or gone.
-        self.games: set[GameSession] = set()
+        # The sessions with a game running here, and each player's own game.
+        self.sessions = Sessions(config.players_dir)
         self.door = Door(config)
         # What each connection and each address may send (budgets.py).
         self.budgets = Budgets(self.events, config.people_per_address())
-        self.seats = Seats(config)
+        self.places = Places(config)
         # Where a browser finds the page, for the host a player reached the server at
         # (`keys web` prints it): set once the page listens (serve --web-port); None: no page.
         self.page_address: Callable[[str], str] | None = None
@@ -213,10 +210,8 @@ class Arcade:
             log=self.note,
             store=store,
             fleet=self.fleet,
-            seat_giver=lambda name, address: give_seat_over(self.games, name, address),
-            own_giver=lambda name, address: give_own_game_over(
-                self.live_games, config.players_dir, name, address
-            ),
+            seat_giver=self.sessions.give_seat_over,
+            own_giver=self.sessions.give_own_game_over,
             charged=self.note,
             per_minute=config.invitations_per_minute,
             people_per_address=config.people_per_address(),
@@ -348,15 +343,15 @@ class Arcade:
             self.note(f"guest {name} left: its folder is removed", connection.address)
 
     @property
-    def seats_taken(self) -> int:
-        return self.seats.taken
+    def places_taken(self) -> int:
+        return self.places.taken
 
-    def take_seat(self, address: str, *, guest: bool) -> str | None:
-        """A seat for a session from `address`; why not (a sentence) if none is left for it."""
-        return self.seats.take(address, guest=guest)
+    def take_place(self, address: str, *, guest: bool) -> str | None:
+        """A place for a session from `address`; why not (a sentence) if none is left for it."""
+        return self.places.take(address, guest=guest)
 
-    def leave_seat(self, address: str, *, guest: bool) -> None:
-        self.seats.leave(address, guest=guest)
+    def leave_place(self, address: str, *, guest: bool) -> None:
+        self.places.leave(address, guest=guest)
 
     # The log (event_log.py): one event when a player is let in, one when any connection ends.
 
@@ -409,7 +404,7 @@ class Arcade:
         )
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
-        while (self.connections or self.games) and loop.time() < deadline:
+        while (self.connections or self.sessions.games) and loop.time() < deadline:
             await asyncio.sleep(min(DRAIN_LOOK, max(0.0, deadline - loop.time())))
 
     async def close(self) -> None:
@@ -424,9 +419,9 @@ class Arcade:
             connection.end("server shutting down", "the server is shutting down; sorry!")
         # Every game this server started goes, its player still here or not: hung up,
         # and killed after the grace if it does not go (hang_up), then reaped.
-        for session in list(self.games):
-            session.end("server shutting down", "the server is shutting down; sorry!")
-        tasks = {session.task for session in self.games if session.task is not None}
+        tasks = set(
+            self.sessions.end_all("server shutting down", "the server is shutting down; sorry!")
+        )
         tasks |= {c.session.task for c in connections if c.session and c.session.task}
         if tasks:
             await asyncio.wait(tasks)

@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from ...core import ReversiError
+from ...core.errors import capitalised, sentence
 from ...net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
 from ...net.remote import NOBODY, is_guest, shown_name
 from ...net.server_line import line, words
@@ -268,7 +269,7 @@ class LobbyHost:
         try:
             terms, unread = TableTerms.parse(said)
         except TableRefused as refusal:
-            return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}."
+            return sentence(str(refusal))
         if not name or unread:
             what = f"{unread[0][:20]!r} is not a term of an invitation" if unread else ""
             return (
@@ -354,7 +355,7 @@ class LobbyHost:
             )
             _, guest_secret = self.tables.sit(table.code, guest.name, guest.address)
         except TableRefused as refusal:
-            why = f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
+            why = capitalised(str(refusal))
             inviter.send(line("answered", f"{shown_name(guest.name)} accepted, but: {why}"))
             return f"The table could not be opened: {refusal}"
         self._charged(
@@ -434,7 +435,7 @@ class LobbyHost:
             else:
                 table, secret = await self.tables.watch(code, guest.name)
         except TableRefused as refusal:
-            return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
+            return capitalised(str(refusal))
         self._send_to_table(guest, secret, table.code)
         return None
 

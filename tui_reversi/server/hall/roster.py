@@ -4,7 +4,6 @@ plain lines (no terminal needed)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -17,24 +16,13 @@ from ..ledger.store import Presence, Store, TableView
 from ..ledger.table_phase import Phase
 from .fleet_port import Fleet
 from .lobby_host import Doing, LobbyHost
+from .sessions import HallSession
 from .table_store import last_game_lines, named_ratings
 from .tables import Tables
 
 
-class Session(Protocol):
-    """A game session as the roster reads it (hall/ssh_session.py's `GameSession`)."""
-
-    @property
-    def table_secret(self) -> str | None:
-        """The secret of the session's seat at a table, if it has one."""
-
-    @property
-    def task(self) -> asyncio.Task[None] | None:
-        """The session's game, while it has one (None: a look at the lobby)."""
-
-
-class Connection(Protocol):
-    """A connection as the roster reads it (edge/arcade.py's `PlayerConnection`)."""
+class Entrant(Protocol):
+    """Someone let in at the door, as the roster reads them (edge/connection.py's `Client`)."""
 
     @property
     def user(self) -> str | None:
@@ -45,7 +33,7 @@ class Connection(Protocol):
         """True once it is let in."""
 
     @property
-    def session(self) -> Session | None:
+    def session(self) -> HallSession | None:
         """Its game session, if it opened one."""
 
 
@@ -53,7 +41,7 @@ class Server(Protocol):
     """The running server as the roster reads it (edge/arcade.py's `Arcade`)."""
 
     @property
-    def connections(self) -> Iterable[Connection]:
+    def connections(self) -> Iterable[Entrant]:
         """Every connection counted in at the door."""
 
     @property
