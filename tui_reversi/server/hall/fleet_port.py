@@ -28,8 +28,9 @@ The messages are ledger/fleet_messages.py's, one frozen dataclass a kind, sealed
 and opened by ledger/fleet_seal.py; the store (the ledger) carries them by
 LISTEN/NOTIFY. Each kind is handled by one entry of the port's table
 (`handle`): the relays' and the take-overs' here, the lobby's invitations in
-lobby_host.py, the pairing queue's in pairing.py. A server alone is a fleet of
-one: no other node, no message.
+lobby_host.py, the pairing queue's in pairing.py, the moves a table taken over
+had meanwhile in tables.py. A server alone is a fleet of one: no other node, no
+message.
 """
 
 from __future__ import annotations
@@ -118,13 +119,14 @@ class Fleet:
     def __init__(
         self,
         store: Store,
-        tables: FleetTables,
         *,
         people: Callable[[], list[Presence]],
         log: Callable[[str], None],
     ) -> None:
         self.store = store
-        self.tables = tables
+        # The tables here (tables.py's), which seat the games relayed to this node and
+        # share its tables: they give themselves when they are built (host).
+        self.tables: FleetTables
         self._people = people  # who is on this node, as the lobby shows them
         self._log = log
         self.others: tuple[list[Presence], list[TableView]] = ([], [])
@@ -160,7 +162,6 @@ class Fleet:
         self.handle(Eof, self._eof)
         self.handle(PlayerWent, self._player_went)
         self.handle(Close, lambda _, message: self._let_go(message.link))
-        self.handle(Moves, self._moves)
         self.handle(Unseat, self._unseat)
         self.handle(OwnPiece, self._own_piece)
         self.handle(TakenSeat, self._taken)
@@ -168,6 +169,11 @@ class Fleet:
         self.handle(NothingTaken, self._taken)
         self._lost[Seat] = self._lost[Paired] = self._never_sat
         self._lost[Take] = self._take_lost
+
+    def host(self, tables: FleetTables) -> None:
+        """`tables` seat the games relayed here and are this node's share of the lobby's
+        tables (tables.py's Tables, when built); they handle their own kinds."""
+        self.tables = tables
 
     @property
     def node(self) -> str:
@@ -293,16 +299,14 @@ class Fleet:
     async def relay(
         self,
         node: str | None,
-        code: str,
         secret: str,
-        sitting: dict[str, str],
-        address: str,
+        sitting: Callable[[str], Sit | SitAt],
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
     ) -> bool:
-        """Play the seat here by `secret` at table `code` on `node` by relaying the
-        game's lines there; `sitting` says how to sit there ({secret} or {how, code, name}),
-        `address` where its player connected from.
+        """Play the seat here by `secret` at a table on `node` by relaying the game's
+        lines there; sitting(link) is the message that seats it there (table.py's
+        Relay.sitting).
         True if the line to `node` was lost (the node went, or the database) while the
         game's own line is still open: the game is stranded, not over."""
         assert node is not None
@@ -313,7 +317,7 @@ class Fleet:
         try:
             if self.down:
                 return True
-            self.tell(node, _sit_message(link, sitting, address))
+            self.tell(node, sitting(link))
             while (data := await next_line(reader, relayed.lost)) is not None:
                 if not data:
                     self.tell(node, Eof(link))
@@ -358,20 +362,12 @@ class Fleet:
         hosted = _Hosted(node, reader)
         try:
             if isinstance(message, Sit):
-                secret = message.secret
-                self._promised.pop(secret, None)
-            else:
-                sit = {
-                    "join": self.tables.sit,
-                    "watch": self.tables.watch_here,
-                    "resume": self.tables.resume_here,
-                }[message.how]
-                _, secret = sit(message.code, message.name)
+                self._promised.pop(message.secret, None)
+            secret = self.tables.seat_relayed(message)
         except (TableRefused, KeyError) as refusal:
             self.tell(node, Line(link, line("bye", str(refusal))))
             self.tell(node, Close(link))
             return
-        self.tables.connected_from(secret, message.address)
         hosted.secret = secret
         self._hosted[link] = hosted
         writer = self.writer(
@@ -604,17 +600,6 @@ class Fleet:
         if hosted is not None and hosted.node == node:
             self.tables.dropped(hosted.secret)
 
-    def _moves(self, _node: str, message: Moves) -> None:
-        self.tables.played_meanwhile(message.code, message.moves)
-
     def _unseat(self, _node: str, message: Unseat) -> None:
         if self._promised.pop(message.secret, None) is not None:
             self.tables.leave(message.secret, left=message.left)
-
-
-def _sit_message(link: str, sitting: dict[str, str], address: str) -> Sit | SitAt:
-    """How a relayed game asks the table's node to seat it: by the seat promised
-    ({secret}), or at a table by its code ({how, code, name})."""
-    if "secret" in sitting:
-        return Sit(link, sitting["secret"], address)
-    return SitAt(link, sitting["how"], sitting["code"], sitting["name"], address)
