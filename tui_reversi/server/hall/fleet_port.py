@@ -20,9 +20,10 @@ them again with no command typed (Tables.serve_game).
 A node that loses its database is out of the fleet until the store has its
 connection back (postgres.py reconnects): meanwhile its relays to other nodes
 and the games relayed to it stop the same way, adjourned, and its own games
-go on, their moves kept until they can be written. Back, it first lets go of
-the games another node took over meanwhile (_reconcile): their people here sit
-down at them there, and the moves played here meanwhile go there too.
+go on, their moves kept until they can be written. Back, its tables first let
+go of the games another node took over meanwhile (Tables._reconcile, on the
+`rejoined` message): their people here sit down at them there, and the moves
+played here meanwhile go there too.
 
 The messages are ledger/fleet_messages.py's, one frozen dataclass a kind, sealed
 and opened by ledger/fleet_seal.py; the store (the ledger) carries them by
@@ -54,7 +55,6 @@ from ..ledger.fleet_messages import (
     Heard,
     Line,
     LobbyChanged,
-    Moves,
     NothingTaken,
     OwnPiece,
     Paired,
@@ -142,8 +142,6 @@ class Fleet:
         self._look_soon = False  # another node's share changed: look at the next turn
         self._asked: dict[str, asyncio.Future[Given]] = {}  # take_from
         self._own_pieces: dict[str, list[bytes]] = {}  # an own game given over, so far
-        # The reconciling after being cut off.
-        self._reconciling: set[asyncio.Task[None]] = set()
         # Seats here given to players on other nodes (an invitation, a pairing) whose
         # game has not sat yet: secret -> their node. Left if that node goes first.
         self._promised: dict[str, str] = {}
@@ -413,30 +411,8 @@ class Fleet:
         self._shared = None  # (shared again, whatever it was)
         self._in_since = asyncio.get_running_loop().time()
         self._log("the database is back: this node is in the fleet again")
-        task = asyncio.create_task(self._reconcile())
-        self._reconciling.add(task)
-        task.add_done_callback(self._reconciling.discard)
         self._look_soon = True
         self._resend()
-
-    async def _reconcile(self) -> None:
-        """Back from being cut off: the games another node took over meanwhile are
-        yielded to it (one owner each, and this node writes nothing more of them);
-        then what the others could not have is written."""
-        codes = self.tables.kept_here()
-        try:
-            holders = await self.store.holders(codes)
-        except StorageError as error:
-            self._log(f"who keeps this node's games cannot be asked: {error}")
-            return  # (down again: asked again when it is back)
-        for code in codes:
-            holder = holders.get(code)
-            if holder == self.node:
-                continue
-            moves = self.tables.yield_to(code, holder)
-            if holder is not None and moves is not None:  # (any played here meanwhile)
-                self.tell(holder, Moves(code, moves))
-        self.tables.store_back()
 
     def _unhost(self, link: str, tell: bool = False) -> None:
         hosted = self._hosted.pop(link, None)

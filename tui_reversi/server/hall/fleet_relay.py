@@ -2,8 +2,10 @@
 game between nodes, as a Protocol that tables.py's `Tables` meets (the port
 cannot import the tables: they hold the port); and the transport the tables
 write a game relayed from another node through, which sends it on there in
-pieces. The lobby, the pairing queue and the tables' moves played meanwhile ask
-nothing of the port's: they handle their own messages (Fleet.handle).
+pieces. What the port asks is only a relayed game's seat and this node's share
+of the tables: the lobby, the pairing queue and the tables' own kinds (a taken
+over table's moves, the reconciling once rejoined) handle their own messages
+(Fleet.handle).
 """
 
 from __future__ import annotations
@@ -80,14 +82,3 @@ class FleetTables(Protocol):
     def cut_off(self, secret: str, why: str) -> None:
         """The game at this seat can no longer be heard (`why`: 'the server lost its
         database'): its game is adjourned, kept for its player to come back to."""
-
-    def store_back(self) -> None:
-        """The database can be reached again: write what could not be written."""
-
-    def kept_here(self) -> list[str]:
-        """The codes of the games the store keeps as this node's, as far as it knows."""
-
-    def yield_to(self, code: str, node: str | None) -> str | None:
-        """Table `code`'s game was taken over by `node` (None: and ended there) while
-        this node could not reach the store: its people here sit down at it there.
-        The moves it had here (None if it was not here)."""

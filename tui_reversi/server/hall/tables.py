@@ -40,7 +40,7 @@ from ...net.terms import TableRefused as TableRefused
 from ...net.terms import TimeControl as TimeControl
 from ...storage import StorageError
 from ..config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
-from ..ledger.fleet_messages import Moves, Sit, SitAt
+from ..ledger.fleet_messages import Moves, Rejoined, Sit, SitAt
 from ..ledger.store import Store, TableView, UnfinishedGame
 from ..ledger.table_phase import Phase
 from ..tally import GAMES_STARTED, TALLY
@@ -112,6 +112,8 @@ class Tables:
         self.fleet = fleet
         fleet.host(self)
         fleet.handle(Moves, lambda _node, moves: self.played_meanwhile(moves.code, moves.moves))
+        fleet.handle(Rejoined, lambda _node, _back: self._rejoined())
+        self._reconciling: set[asyncio.Task[None]] = set()  # (_rejoined's, while they run)
         self._telling: set[asyncio.Task[None]] = set()  # (_later's, kept while they run)
         self.course.store_down = lambda: self.fleet_down
 
@@ -635,13 +637,31 @@ class Tables:
             until = f"the game is adjourned until {name} is back."
             self.course.adjourn(table, f"{name} cannot be heard ({why})", until)
 
-    def store_back(self) -> None:
-        """The store can be reached again: what could not be written is."""
-        self.course.store_back()
+    def _rejoined(self) -> None:
+        """This node is back in the fleet (its database reached again): reconciled."""
+        task = asyncio.create_task(self._reconcile())
+        self._reconciling.add(task)
+        task.add_done_callback(self._reconciling.discard)
 
-    def kept_here(self) -> list[str]:
-        """The codes of the games the store keeps as this node's, as far as it knows."""
-        return self.course.kept_here()
+    async def _reconcile(self) -> None:
+        """Back from being cut off: the games another node took over meanwhile are
+        yielded to it (one owner each, and this node writes nothing more of them),
+        with the moves played here meanwhile; then what the others could not have is
+        written."""
+        codes = self.course.kept_here()
+        try:
+            holders = await self.store.holders(codes)
+        except StorageError as error:
+            self._log(f"who keeps this node's games cannot be asked: {error}")
+            return  # (down again: asked again when it is back)
+        for code in codes:
+            holder = holders.get(code)
+            if holder == self.store.node:
+                continue
+            moves = self.yield_to(code, holder)
+            if holder is not None and moves is not None:  # (any played here meanwhile)
+                self.fleet.tell(holder, Moves(code, moves))
+        self.course.store_back()
 
     def yield_to(self, code: str, node: str | None) -> str | None:
         """Table `code`'s game was taken over by `node` (None: and ended there) while
