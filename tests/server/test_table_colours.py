@@ -12,6 +12,12 @@ def alone(tmp_path, log) -> Tables:
     return Tables(log, store, Fleet(store, people=list, log=log))
 
 
+async def closed(tables: Tables) -> None:
+    """The tables closed (their writes done), then their store."""
+    await tables.close()
+    await tables.store.close()
+
+
 async def test_a_table_opened_as_white_seats_its_host_at_white_and_the_joiner_at_black(tmp_path):
     log: list[str] = []
     tables = alone(tmp_path, log.append)
@@ -22,6 +28,7 @@ async def test_a_table_opened_as_white_seats_its_host_at_white_and_the_joiner_at
     assert host is not None and joiner is not None
     assert (host.color, joiner.color) == (Color.WHITE, Color.BLACK)
     assert f"table {table.code} opened by alice as White (othello)" in log
+    await closed(tables)
 
 
 async def test_a_table_opened_without_a_colour_seats_its_host_at_black(tmp_path):
@@ -29,3 +36,4 @@ async def test_a_table_opened_without_a_colour_seats_its_host_at_black(tmp_path)
     table, _ = tables.open("alice")
     await tables.join(table.code, "bob")
     assert table.names == {Color.BLACK: "alice", Color.WHITE: "bob"}
+    await closed(tables)

@@ -1,9 +1,10 @@
 """Whether this node should be sent players: what `/readyz` answers (operator_port.py).
 
 `Health` is the arcade's (`Arcade.health`): the arcade says when it listens and
-when it stops, a drain says that the node drains (`drain(why)`): `said`; and
-`unready` adds what only asking can tell: whether the store answers, and whether the node
-is in its fleet.
+when it stops, a drain says that the node drains (`drain(why)`), and `said`
+answers from those alone (all there is before the store and the fleet are put
+together); `unready` adds what only asking can tell: whether the store answers,
+and whether the node is in its fleet.
 """
 
 from __future__ import annotations
