@@ -117,30 +117,22 @@ class Arcade:
         self.host_key: asyncssh.SSHKey | None = None
         self.host_key_created = False
         self.preloaded: PreloadedParent | None = None
-        # Where people play each other (`ssh -t host table`, `join CODE`).
-        self.tables = Tables(
-            self.note,
-            hold=config.hold_seat,
-            adjourn=config.on_drop == "adjourn",
-            tables_per_player=config.tables_per_player,
-            spectators_per_table=config.spectators_per_table,
-            charged=self.note,
-            people_per_address=config.people_per_address(),
-        )
         # Put together by start(), once the store is open (_assemble): what outlives
         # this process (store.py: SQLite under the data directory, or a fleet's
         # PostgreSQL; finished games also go to the players' saved games), the
         # accounts and the penalties of guessing kept in it, the keyed players'
         # browsers bound to their names (`keys web`, the page's ?code=), the other
-        # nodes (a fleet of one with SQLite), and the lobby inside the served games.
+        # nodes (a fleet of one with SQLite), where people play each other (`ssh -t
+        # host table`, `join CODE`), the players waiting to be paired (`ssh -t host
+        # play`), and the lobby inside the served games.
         self.archive: Store
         self.accounts: Accounts
         self.penalties: PasswordGuesses
         self.browser_passes: BrowserPasses
         self.fleet: Fleet
+        self.tables: Tables
+        self.pairing: PairingQueue
         self.lobby: LobbyHost
-        # The players waiting to be paired (`ssh -t host play`).
-        self.pairing = PairingQueue(self.tables, self.note)
         # How games start, in a few words for the banner.
         self.game_start = "as a fresh Python each"
         # Files this process may open (raised to the hard limit at start).
@@ -163,8 +155,7 @@ class Arcade:
         await self.browser_passes.start(store)
         await self._start_preloaded()
         await store.listen(self.fleet.heard)
-        await self.tables.start(store, self.fleet)
-        self.pairing.start(store, self.fleet)
+        await self.tables.start()
         await self.lobby.start()
         await self.fleet.start()
         try:
@@ -203,7 +194,19 @@ class Arcade:
         self.accounts = Accounts(config, self.note, store)
         self.penalties = PasswordGuesses(config.auth_failure_delay, self.note, store)
         self.browser_passes = BrowserPasses(config.data_dir, self.note, self.accounts.holds)
-        self.fleet = Fleet(store, self.tables, people=lambda: presence(self), log=self.note)
+        self.fleet = Fleet(store, people=lambda: presence(self), log=self.note)
+        self.tables = Tables(
+            self.note,
+            store,
+            self.fleet,
+            hold=config.hold_seat,
+            adjourn=config.on_drop == "adjourn",
+            tables_per_player=config.tables_per_player,
+            spectators_per_table=config.spectators_per_table,
+            charged=self.note,
+            people_per_address=config.people_per_address(),
+        )
+        self.pairing = PairingQueue(self.tables, store, self.fleet, self.note)
         self.lobby = LobbyHost(
             self.tables,
             people=lambda: who_is_here(self),
@@ -441,8 +444,8 @@ class Arcade:
         if hasattr(self, "fleet"):  # (started: put together)
             await self.fleet.close()
             await self.lobby.close()
-        await self.pairing.close()
-        await self.tables.close()
+            await self.pairing.close()
+            await self.tables.close()
         if hasattr(self, "archive"):
             await self.archive.leave()
             await self.archive.close()
