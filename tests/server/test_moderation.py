@@ -283,7 +283,7 @@ async def test_a_moderators_lobby_is_sent_the_open_reports_and_nobody_elses_is(s
     # Acted on, the report's news waits for alice's game: its lobby tells it.
     assert (await run(arcade, "mia", "mod mute bob 1h spam"))[0] == 0
     alice.player.close()  # (her game ends; the next one is her only one)
-    await wait_until(lambda: "alice" not in arcade.live_games, "alice's game to end")
+    await wait_until(lambda: arcade.sessions.own("alice") is None, "alice's game to end")
     again = await Guest.arrive(arcade, "alice")
     assert await heard(again, "answered ") == (
         "answered A moderator acted on your report 1 on bob: muted."

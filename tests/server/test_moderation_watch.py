@@ -37,9 +37,9 @@ class AwayAWhile:
 
 async def test_a_store_away_keeps_what_was_read_and_is_said_once():
     lines: list[str] = []
-    moderation = Moderation(log=lines.append)
     store = AwayAWhile(failures=4)
-    await moderation.start(store)  # type: ignore[arg-type]
+    moderation = Moderation(store, log=lines.append)  # type: ignore[arg-type]
+    await moderation.start()
     try:
         await wait_until(lambda: store.asked > 6, "the store asked again after it failed")
         assert moderation.ban_of("bob", None, "") == BAN  # (held all along)

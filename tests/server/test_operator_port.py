@@ -27,7 +27,9 @@ from tui_reversi.server.edge.door import Door
 from tui_reversi.server.edge.event_log import EventLog
 from tui_reversi.server.edge.health import Health
 from tui_reversi.server.edge.metrics import ServerCollector
+from tui_reversi.server.hall.fleet_port import Fleet
 from tui_reversi.server.ledger.archive import Archive
+from tui_reversi.server.ledger.fleet_messages import LobbyChanged
 from tui_reversi.server.ledger.fleet_seal import Seal
 from tui_reversi.server.tally import STORE_CALLS, TALLY, Tally
 from tui_reversi.tools.serve import operator_address
@@ -215,18 +217,20 @@ async def test_serve_with_a_json_log_writes_one_object_a_line(tmp_path):
 
 async def test_readiness_says_why_not_while_draining_stopping_or_without_its_store(tmp_path):
     archive = Archive(tmp_path / "archive.sqlite3", tmp_path / "players")
+    fleet = Fleet(archive, people=list, log=print)  # (a fleet of one)
     health = Health()
-    assert await health.unready(archive, None) == "starting: not listening yet"
+    assert await health.unready(archive, fleet) == "starting: not listening yet"
+    assert health.said() == "starting: not listening yet"
     health.listening = True
-    assert await health.unready(archive, None) is None
+    assert await health.unready(archive, fleet) is None
     health.drain("the node restarts for an upgrade")
-    assert await health.unready(archive, None) == "draining: the node restarts for an upgrade"
+    assert await health.unready(archive, fleet) == "draining: the node restarts for an upgrade"
     health.draining = None
     await archive.close()  # (the store gone: its file closed under it)
-    why = await health.unready(archive, None)
+    why = await health.unready(archive, fleet)
     assert why is not None and why.startswith("the store cannot be reached: ")
     health.stopping = True
-    assert await health.unready(archive, None) == "stopping"
+    assert await health.unready(archive, fleet) == "stopping"
 
 
 def test_a_server_without_the_operator_port_loads_no_prometheus_client():
@@ -243,7 +247,11 @@ def test_a_server_without_the_operator_port_loads_no_prometheus_client():
 
 def scraped(tally: Tally) -> dict[str, float]:
     """The samples /metrics would show for `tally`, on a server with nobody in it."""
-    nobody = SimpleNamespace(connections=set(), tables=SimpleNamespace(tables={}), fleet=None)
+    nobody = SimpleNamespace(
+        connections=set(),
+        tables=SimpleNamespace(tables={}),
+        health=SimpleNamespace(listening=False),
+    )
     registry = CollectorRegistry()
     registry.register(ServerCollector(nobody, tally))
     lines = generate_latest(registry).decode().splitlines()
@@ -259,7 +267,7 @@ def test_a_fleet_message_opened_is_timed_from_its_sealing():
     a = Seal(b"s" * 32, "a", lambda *drop: None, lambda: now[0])
     b = Seal(b"s" * 32, "b", lambda *drop: None, lambda: now[0])
     before = scraped(TALLY).get("tui_reversi_fleet_notify_delay_seconds_count", 0)
-    payload = a.seal({"kind": "lobby", "node": "a"}, "tui_reversi_lobby")
+    payload = a.seal(LobbyChanged(), "tui_reversi_lobby")
     now[0] += 0.3  # (a busy database)
     assert b.open(payload, "tui_reversi_lobby") is not None
     after = scraped(TALLY)

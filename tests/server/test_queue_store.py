@@ -7,6 +7,7 @@ one seeker twice. And the one pairing rule (hall/pairing.py's pairs())."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 
 from hypothesis import given
@@ -14,7 +15,8 @@ from hypothesis import strategies as st
 
 from tui_reversi.core import Variant
 from tui_reversi.net.terms import TimeControl
-from tui_reversi.server.hall.pairing import PairingQueue, pairs
+from tui_reversi.server.hall.pairing import fits, pairs
+from tui_reversi.server.ledger.fleet_messages import Heard, QueueJoined
 from tui_reversi.server.ledger.seekers import Seeker, SeekersHere
 from tui_reversi.server.ledger.store import Store
 
@@ -62,12 +64,12 @@ async def test_a_seeker_waits_until_they_leave_or_are_claimed_with_another(open_
 
 async def test_a_nodes_seekers_go_with_the_node_and_the_others_see_every_seeker(database, tmp_path):
     a, b = [await opened(database, tmp_path) for _ in range(2)]
-    heard: list[dict] = []
+    heard: list[Heard] = []
     try:
         await a.listen(lambda message: None)
         await b.listen(heard.append)
         await a.seek([seeker("alice", since=0.0, node=a.node)], 0.0)
-        await wait_until(lambda: {"kind": "queue", "node": a.node} in heard, "news of the join")
+        await wait_until(lambda: (a.node, QueueJoined()) in heard, "news of the join")
         await b.seek([seeker("bob", since=0.0, node=b.node)], 0.0)
         assert {(s.name, s.node) for s in await a.seekers(0.0)} == {
             ("alice", a.node),
@@ -134,18 +136,18 @@ ratings = st.floats(min_value=800, max_value=2400, allow_nan=False)
     st.booleans(),
 )
 def test_the_pairing_rule_seats_each_seeker_once_and_only_with_one_that_fits(waiting, alone):
-    queue = PairingQueue(tables=None, log=print, now=lambda: 100.0)
     seekers = [
         Seeker(f"p{n}", rating, Variant.OTHELLO, TimeControl.parse(clock) if clock else None,
                guest, False, since=since)
         for n, (rating, since, clock, guest) in enumerate(waiting)
     ]  # fmt: skip
-    found = pairs(seekers, queue.fits)
+    fit = functools.partial(fits, now=100.0)
+    found = pairs(seekers, fit)
     seated = [s.id for pair in found for s in pair]
     assert len(seated) == len(set(seated))
-    assert all(queue.fits(one, other) and one.since <= other.since for one, other in found)
+    assert all(fit(one, other) and one.since <= other.since for one, other in found)
     unseated = [s for s in seekers if s.id not in seated]
-    assert not any(queue.fits(one, other) for one in unseated for other in unseated)
+    assert not any(fit(one, other) for one in unseated for other in unseated)
     if alone:  # the memory queue claims exactly the pairs it holds
         book = SeekersHere()
         asked = [(one.id, other.id) for one, other in found]

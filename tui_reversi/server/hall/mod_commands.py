@@ -14,13 +14,13 @@ moderator acts on are closed, and their reporters told.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Protocol
 
 from ...net.typed_number import typed_number
 from ..ledger.moderation import ADMIN, MODERATOR, LogEntry, Report, Sanction
 from ..ledger.refunds import REFUNDED_REASONS, refunds_due
 from ..ledger.store import Store
-from .safety_commands import Member, Refused, answering, known, plain
+from .asker import Asker
+from .safety import Refused, answering, known, plain
 from .sanction_terms import (
     SanctionRefused,
     parse_duration,
@@ -37,16 +37,8 @@ REASON_LENGTH = 200
 GAME_DIGITS = 12
 
 
-class Moderator(Member, Protocol):
-    """The session asking (ssh_session.py's `GameSession`)."""
-
-    @property
-    def key_proved(self) -> bool:
-        """True if the session logged in with a key that is its name's."""
-
-
 @answering
-async def mod(asker: Moderator, words: list[str]) -> list[str]:
+async def mod(asker: Asker, words: list[str]) -> list[str]:
     """`mod WHAT ...`, for a moderator (see the module)."""
     moderation = asker.server.moderation
     role = moderation.role_of(asker.player)
@@ -55,8 +47,6 @@ async def mod(asker: Moderator, words: list[str]) -> list[str]:
     if not asker.key_proved:
         raise Refused(f"mod needs {asker.player}'s key: connect with it, not a password.")
     store = asker.server.archive
-    if store is None:
-        raise Refused("this server keeps no names.")
     what, rest = (words[0], words[1:]) if words else ("help", [])
     if what == "help":
         return help_lines(role)
@@ -72,7 +62,7 @@ async def mod(asker: Moderator, words: list[str]) -> list[str]:
 class _Act:
     """One moderator's act in progress: who, with what role, on which store."""
 
-    def __init__(self, asker: Moderator, store: Store, role: str) -> None:
+    def __init__(self, asker: Asker, store: Store, role: str) -> None:
         self.asker = asker
         self.store = store
         self.role = role

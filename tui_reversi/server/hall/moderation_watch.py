@@ -5,8 +5,8 @@ who is a moderator or an admin.
 
 It is read again from the store when the store's news of moderation moves
 (ledger/moderation.py; asked every `POLL`: a sanction made on another node
-of a fleet holds here within it), and at once after a change made here. A ban read so is told to
-`banned` (the arcade ends the sessions it holds against).
+of a fleet holds here within it), and at once after a change made here. A ban
+read so is told to `banned` (the arcade's: it ends the sessions it holds against).
 """
 
 from __future__ import annotations
@@ -30,29 +30,33 @@ class Moderation:
 
     def __init__(
         self,
+        store: Store,
         given: dict[str, str] | None = None,
+        *,
         log: Callable[[str], None] = lambda _text: None,
+        present: Callable[[], Collection[str]] = lambda: (),
+        banned: Callable[[list[Sanction]], None] = lambda _bans: None,
         now: Callable[[], float] = time.time,
     ) -> None:
-        # The roles the command line gave (--moderators): not the store's to change.
+        """`store` keeps them; `given`, the roles the command line gave (--moderators:
+        not the store's to change); `present`, who is here (names), whose blocks
+        this node keeps; `banned` is told the bans read (new or not) and ends the
+        sessions they hold against."""
+        self.store = store
         self.given = dict(given or {})
         self._named: dict[str, str] = {}  # the roles an admin named (the store's)
         self._log = log
+        self._present = present
+        self._banned = banned
         self.now = now
-        self.store: Store | None = None
         self.sanctions: list[Sanction] = []
         self._apart: set[frozenset[str]] = set()
         self._news: int | None = None
-        # Who is here (names), whose blocks this node keeps; set by the arcade.
-        self.present: Callable[[], Collection[str]] = lambda: ()
-        # Told the bans read (new or not): the sessions they hold against are ended.
-        self.banned: Callable[[list[Sanction]], None] = lambda _bans: None
         self._polling: asyncio.Task[None] | None = None
         self._failing = False  # (the store failed at the last look: said once)
 
-    async def start(self, store: Store) -> None:
-        """Read everything from `store` (if it answers now), then watch it for changes."""
-        self.store = store
+    async def start(self) -> None:
+        """Read everything from the store (if it answers now), then watch it for changes."""
         await self._look()
         self._polling = asyncio.create_task(self._poll())
 
@@ -71,7 +75,7 @@ class Moderation:
         """Read everything again if the store's news moved; a store that fails is said
         once in the log (and once when it answers again), not at every poll."""
         try:
-            if self.store is not None and await self.store.news() != self._news:
+            if await self.store.news() != self._news:
                 await self.read()
         except StorageError as error:
             if not self._failing:
@@ -86,19 +90,15 @@ class Moderation:
         """Read the sanctions, roles and blocks among the people here (and
         `arriving`) again. Raises StorageError."""
         store = self.store
-        if store is None:
-            return
         self._news = await store.news()
         self.sanctions = await store.sanctions(self.now())
         self._named = await store.named_roles()
-        names = {*self.present(), *arriving}
+        names = {*self._present(), *arriving}
         self._apart = {frozenset(pair) for pair in await store.blocks_among(names)}
-        self.banned([s for s in self.sanctions if s.kind == "ban"])
+        self._banned([s for s in self.sanctions if s.kind == "ban"])
 
     async def arrive(self, name: str) -> None:
         """`name` is here: their blocks, both ways, are known from now on."""
-        if self.store is None:
-            return
         try:
             pairs = await self.store.blocks_among([name])
         except StorageError as error:

@@ -11,7 +11,7 @@ server alone), and every node pairs from all of them by one rule, pairs(). Of
 the pairs it finds, a node seats those whose longer-waiting seeker is its own:
 it claims both from the store at once (both or neither: no seeker is seated
 twice), opens the table here and seats them. A seeker on another node is
-told their seat (fleet.py's `paired`) and plays at the table through their
+told their seat (fleet_port.py: `Paired`) and plays at the table through their
 node, as a join across nodes does; if they have left meanwhile, the table
 ends as if they left it.
 """
@@ -23,18 +23,16 @@ import contextlib
 import secrets
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ...core import Color
 from ...net.terms import TableRefused
 from ...storage import StorageError
+from ..ledger import fleet_messages as told
 from ..ledger.seekers import Seeker as Seeker
-from ..ledger.seekers import SeekerBook, SeekersHere
+from ..ledger.seekers import SeekerBook
 from ..ledger.store import Store, TableView
+from .fleet_port import Fleet
 from .tables import Tables
-
-if TYPE_CHECKING:
-    from ..ledger.fleet import Fleet
 
 # Told the seat found: (its secret, the table's code); queue_wait.py's.
 Paired = Callable[[str, str], None]
@@ -73,22 +71,39 @@ def pairs(
     return found
 
 
+def window(seeker: Seeker, now: float) -> float:
+    """How far from `seeker`'s rating an opponent may be rated at `now`, after their wait."""
+    return min(WINDOW + WIDENING * (now - seeker.since), WIDEST)
+
+
+def fits(one: Seeker, other: Seeker, now: float) -> bool:
+    """True if `one` and `other` may be paired at `now`."""
+    if one.name == other.name or (one.variant, one.clock) != (other.variant, other.clock):
+        return False
+    if one.guest != other.guest and not (one.allows_guests or other.allows_guests):
+        return False
+    return abs(one.rating - other.rating) <= max(window(one, now), window(other, now))
+
+
 class PairingQueue:
-    """This node's part in the pairing queue: join(), leave(); start(store, fleet)
-    once the server has them, close() at the end."""
+    """This node's part in the pairing queue: join(), leave(); close() at the end.
+    Its seekers are kept in `store` (SQLite's: in memory), and `fleet` tells the
+    other nodes (none for a server alone)."""
 
     def __init__(
         self,
         tables: Tables,
+        store: Store,
+        fleet: Fleet,
         log: Callable[[str], None],
         now: Callable[[], float] = time.monotonic,
+        apart: Callable[[str, str], bool] = lambda _one, _other: False,
     ) -> None:
         self.tables = tables
+        self.store = store
+        self.fleet = fleet
         self._log = log
         self._now = now
-        self.store: Store | None = None  # None: the queue is in this process's memory
-        self.fleet: Fleet | None = None
-        self._alone = SeekersHere()
         # This node's seekers, by id, in the order they joined, and what each is told.
         self._here: dict[str, tuple[Seeker, Paired]] = {}
         self._unwritten: dict[str, Seeker] = {}  # joined, not in the store yet
@@ -96,11 +111,13 @@ class PairingQueue:
         self._woken = asyncio.Event()
         self._pairing: asyncio.Task[None] | None = None
         self._closed = False  # (the server stops: a leave then writes nothing)
-        # True for two names of which one blocks the other (the arcade's moderation_watch).
-        self.apart: Callable[[str, str], bool] = lambda _one, _other: False
+        # True for two names of which one blocks the other (moderation_watch.py's).
+        self.apart = apart
 
-    def start(self, store: Store, fleet: Fleet | None = None) -> None:
-        self.store, self.fleet = store, fleet
+        fleet.handle(told.QueueJoined, lambda _node, _joined: self.joined_elsewhere())
+        fleet.handle(told.Requeue, lambda _node, message: self.requeue(message.seeker))
+        fleet.handle(told.Paired, self._heard_paired)
+        fleet.handle(told.Rejoined, lambda _node, _back: self.rejoined())
 
     async def close(self) -> None:
         self._closed = True
@@ -112,11 +129,11 @@ class PairingQueue:
     @property
     def book(self) -> SeekerBook:
         """Where the queue's seekers are kept."""
-        return self.store if self.store is not None else self._alone
+        return self.store
 
     @property
     def node(self) -> str:
-        return self.store.node if self.store is not None else ""
+        return self.store.node
 
     @property
     def seekers(self) -> list[Seeker]:
@@ -138,21 +155,15 @@ class PairingQueue:
             self._leaving.append(seeker.id)
             self._wake()
 
-    def window(self, seeker: Seeker) -> float:
-        """How far from `seeker`'s rating an opponent may be rated, after their wait."""
-        return min(WINDOW + WIDENING * (self._now() - seeker.since), WIDEST)
-
     def fits(self, one: Seeker, other: Seeker) -> bool:
         """True if `one` and `other` may be paired now."""
-        if one.name == other.name or (one.variant, one.clock) != (other.variant, other.clock):
-            return False
-        if self.apart(one.name, other.name):
-            return False  # (one blocks the other)
-        if one.guest != other.guest and not (one.allows_guests or other.allows_guests):
-            return False
-        return abs(one.rating - other.rating) <= max(self.window(one), self.window(other))
+        return fits(one, other, self._now()) and not self.apart(one.name, other.name)
 
-    # -- from the fleet (fleet_host.py's HostQueue) ----------------------------------------
+    # -- from the fleet (fleet_port.py) ------------------------------------------------------
+
+    def _heard_paired(self, node: str, message: told.Paired) -> None:
+        if not self.paired_elsewhere(node, message.seeker, message.secret, message.table):
+            self.fleet.tell(node, told.Unseat(message.secret, left=True))
 
     def joined_elsewhere(self) -> None:
         if self._here:
@@ -199,7 +210,7 @@ class PairingQueue:
             missed = False
             try:
                 # (The database away: the fleet says when it is back, and rejoined() wakes.)
-                if self.fleet is None or not self.fleet.down:
+                if not self.fleet.down:
                     missed = await self.pair()
             except StorageError as error:
                 self._log(f"pairing: the queue cannot be read or written: {error}")
@@ -264,8 +275,7 @@ class PairingQueue:
         by their node: one that has left meanwhile is not)."""
         for seeker in seekers:
             if seeker.node != self.node:
-                assert self.fleet is not None  # (a seeker on another node: a fleet's)
-                self.fleet.tell(seeker.node, "requeue", seeker=seeker.id)
+                self.fleet.tell(seeker.node, told.Requeue(seeker.id))
             elif seeker.id in self._here:
                 self._unwritten[seeker.id] = self._here[seeker.id][0]
 
@@ -291,6 +301,5 @@ class PairingQueue:
         if other_paired is not None:
             other_paired(other_secret, table.code)
         else:  # (a seeker on another node: a fleet's)
-            assert self.fleet is not None
             self.fleet.seat_seeker(other.node, other.id, other_secret)
         return True

@@ -1,121 +1,22 @@
-"""What a player does about someone else: `block NAME` (no invitation, chat or
-pairing between the two, either way; up to MOST_BLOCKS names), `unblock
-NAME`, `blocks`, and `report NAME REASON [words]` (a fixed list of reasons;
-the report keeps the latest game of the two and a copy of their table's chat,
-and the reporter is told when a moderator acts on it). Each answers plain
-lines, as commands.py's do; whatever was typed is echoed quoted or after its
-control characters are dropped, never as it came.
+"""`ssh host block NAME`, `unblock NAME`, `blocks`, and `report NAME REASON
+[words]`: commands.py's rows, each answering plain lines for an `Asker`; the
+acts themselves are safety.py's (the app's lobby does them too).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Protocol, TypeVar
-
-from ...core import ReversiError
-from ...net.remote import is_guest
-from ...storage import StorageError
-from ..ledger.moderation import MOST_BLOCKS, REPORT_REASONS, Report
+from ..ledger.moderation import MOST_BLOCKS, REPORT_REASONS
 from ..ledger.store import Store
-from .moderation_watch import Moderation
-from .tables import Tables
-
-# How long a report's own words may be, and a name as typed.
-REPORT_WORDS = 300
-NOTICE_LENGTH = 300
-NAME_TYPED = 40
+from .asker import Asker
+from .safety import NAME_TYPED, Refused, answering, block_name, file_report, kept_for
 
 
-class SafetyServer(Protocol):
-    """The running server as these commands use it (edge/arcade.py's `Arcade`)."""
-
-    @property
-    def archive(self) -> Store | None: ...
-
-    @property
-    def moderation(self) -> Moderation: ...
-
-    @property
-    def tables(self) -> Tables: ...
-
-
-class Member(Protocol):
-    """The session asking (ssh_session.py's `GameSession`)."""
-
-    @property
-    def player(self) -> str: ...
-
-    @property
-    def server(self) -> SafetyServer: ...
-
-    def ssh(self, *, terminal: bool = True) -> str: ...
-
-
-Lines = tuple[list[str], int]
-Asking = TypeVar("Asking")
-
-
-class Refused(ReversiError):
-    """A command refused, in one sentence, and its exit status."""
-
-    def __init__(self, sentence: str, status: int = 1) -> None:
-        super().__init__(sentence)
-        self.status = status
-
-
-def answering(
-    work: Callable[[Asking, list[str]], Awaitable[list[str]]],
-) -> Callable[[Asking, list[str]], Awaitable[Lines]]:
-    """`work`'s lines and status 0; a refusal (or a store that fails) in one line."""
-
-    async def answer(asker: Asking, words: list[str]) -> Lines:
-        try:
-            return await work(asker, words), 0
-        except Refused as refusal:
-            return [f"tui-reversi: {refusal}"], refusal.status
-        except StorageError as error:
-            return [f"tui-reversi: the server cannot answer that now: {error}"], 1
-
-    return answer
-
-
-def plain(text: str, most: int) -> str:
-    """`text` without control characters, cut to `most`: safe to print and to keep."""
-    return "".join(ch for ch in text if ch.isprintable())[:most]
-
-
-def kept_by(member: Member) -> Store:
+def kept_by(member: Asker) -> Store:
     """The store, for the asker's name kept in it. Raises Refused."""
     return kept_for(member.server.archive, member.player)
 
 
-def kept_for(store: Store | None, player: str) -> Store:
-    """The store, for `player`, a name kept in it (not a guest's). Raises Refused."""
-    if store is None:
-        raise Refused("this server keeps no names.")
-    if is_guest(player):
-        raise Refused("a guest's name is not kept: connect with your key for that.")
-    return store
-
-
-async def known(store: Store, name: str) -> str:
-    """`name`, if someone has had it here. Raises Refused."""
-    if not await store.known_name(name):
-        raise Refused(f"nobody called {name[:NAME_TYPED]!r} has been here.")
-    return name
-
-
-async def between(store: Store | None, player: str, name: str) -> Store:
-    """The store, for `player` (a name kept there) to act on `name` (someone else who
-    has been here). Raises Refused."""
-    store = kept_for(store, player)
-    if name == player:
-        raise Refused("that is your own name.")
-    await known(store, name)
-    return store
-
-
-def one_name(member: Member, words: list[str], command: str) -> str:
+def one_name(member: Asker, words: list[str], command: str) -> str:
     """The one name after `command`, not the asker's own. Raises Refused."""
     if len(words) != 1:
         raise Refused(f"{command} takes one name: {member.ssh(terminal=False)} {command} NAME", 2)
@@ -125,7 +26,7 @@ def one_name(member: Member, words: list[str], command: str) -> str:
 
 
 @answering
-async def block(member: Member, words: list[str]) -> list[str]:
+async def block(member: Asker, words: list[str]) -> list[str]:
     """`block NAME`."""
     name = one_name(member, words, "block")
     server = member.server
@@ -133,21 +34,8 @@ async def block(member: Member, words: list[str]) -> list[str]:
     return [f"tui-reversi: {said}"]
 
 
-async def block_name(store: Store | None, moderation: Moderation, player: str, name: str) -> str:
-    """`player` blocks `name` (kept, and known here at once): what they are told.
-    Raises Refused, or StorageError."""
-    store = await between(store, player, name)
-    new = await store.block(player, name, moderation.now())
-    if new is None:
-        raise Refused(f"you block {MOST_BLOCKS} names already; unblock one first.")
-    moderation.blocked(player, name, blocks=True)
-    if not new:
-        return f"you block {name} already."
-    return f"you block {name}: no invitation, chat or pairing between you."
-
-
 @answering
-async def unblock(member: Member, words: list[str]) -> list[str]:
+async def unblock(member: Asker, words: list[str]) -> list[str]:
     """`unblock NAME`."""
     store = kept_by(member)
     name = one_name(member, words, "unblock")
@@ -158,7 +46,7 @@ async def unblock(member: Member, words: list[str]) -> list[str]:
 
 
 @answering
-async def blocks(member: Member, words: list[str]) -> list[str]:
+async def blocks(member: Asker, words: list[str]) -> list[str]:
     """`blocks`: the names the asker blocks."""
     if words:
         raise Refused(f"blocks takes nothing after it: {member.ssh(terminal=False)} blocks", 2)
@@ -175,7 +63,7 @@ REPORT_USAGE = f"report NAME REASON [words], a reason of {', '.join(REPORT_REASO
 
 
 @answering
-async def report(member: Member, words: list[str]) -> list[str]:
+async def report(member: Asker, words: list[str]) -> list[str]:
     """`report NAME REASON [words]`."""
     if len(words) < 2:
         raise Refused(f"{REPORT_USAGE}: {member.ssh(terminal=False)} report NAME abuse", 2)
@@ -185,71 +73,3 @@ async def report(member: Member, words: list[str]) -> list[str]:
         server.archive, server.tables, server.moderation, member.player, name, words[1:]
     )
     return [f"tui-reversi: {said}"]
-
-
-async def file_report(
-    store: Store | None,
-    tables: Tables,
-    moderation: Moderation,
-    reporter: str,
-    name: str,
-    words: list[str],
-) -> str:
-    """`reporter` reports `name` for `words` (a reason, then what they add), with
-    their latest game and their table's chat here: what they are told. Raises
-    Refused, or StorageError."""
-    reason = words[0].lower() if words else ""
-    if reason not in REPORT_REASONS:
-        raise Refused(
-            f"{reason[:20]!r} is not a reason to report; say one of {', '.join(REPORT_REASONS)}.",
-            2,
-        )
-    store = await between(store, reporter, name)
-    said = plain(" ".join(words[1:]), REPORT_WORDS)
-    game = await latest_game(store, reporter, name)
-    chat = table_chat(tables, reporter, name)
-    number = await store.file_report(
-        Report(0, reporter, name, reason, said, game, chat, moderation.now())
-    )
-    about = f" about game {game}" if game is not None else ""
-    return (
-        f"report {number} on {name} ({reason}){about} is filed; "
-        "you will be told when a moderator acts on it."
-    )
-
-
-async def latest_game(store: Store, one: str, other: str) -> int | None:
-    """The id of the latest archived game between the two, if any."""
-    rows = await store.run_query(
-        "SELECT max(id) FROM games WHERE (black = ? AND white = ?) OR (black = ? AND white = ?)",
-        (one, other, other, one),
-    )
-    return int(rows[0][0]) if rows and rows[0][0] is not None else None
-
-
-def table_chat(tables: Tables, one: str, other: str) -> tuple[str, ...]:
-    """The chat of a table here where both sat (the latest), as it is now."""
-    shared = [t for t in tables.tables.values() if {one, other} <= set(t.names.values())]
-    if not shared:
-        return ()
-    return tuple(_chat_line(said) for said in shared[-1].chat)
-
-
-def _chat_line(said: bytes) -> str:
-    """A `said NAME TEXT` line of a table as 'NAME: TEXT'."""
-    text = said.decode("utf-8", "replace").strip()
-    _, _, rest = text.partition(" ")
-    who, _, words = rest.partition(" ")
-    return plain(f"{who}: {words}", 200)
-
-
-async def take_notices(store: Store | None, name: str) -> list[str]:
-    """`name`'s notices (a report acted on, a refund), taken: told once, each a
-    sentence; none while the store cannot say (they wait for the next time)."""
-    if store is None or is_guest(name):
-        return []
-    try:
-        notices = await store.take_notices(name)
-    except StorageError:
-        return []
-    return [plain(text, NOTICE_LENGTH) for text in notices]
