@@ -23,6 +23,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+from ...core.errors import sentence
 from ...net.ssh_command import ssh_command
 from ...web.page import Visit
 from ..hall.ssh_session import GameSession
@@ -306,9 +307,9 @@ class BrowserConnection:
         self.end_reason = self.end_reason or "page closed"
         self.arcade.forget(self)
 
-    def turn_away(self, sentence: str) -> None:
+    def turn_away(self, why: str) -> None:
         """Ended for a ban (sanction_door.py): told as any end is."""
-        self.end("banned", sentence[:1].upper() + sentence[1:] + ".")
+        self.end("banned", sentence(why))
 
     def end(self, reason: str, message: str) -> None:
         if self.session is not None and self.session.task is not None:

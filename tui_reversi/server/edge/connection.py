@@ -18,7 +18,7 @@ from typing import Protocol
 
 import asyncssh
 
-from ...core.errors import capitalised
+from ...core.errors import capitalised, sentence
 from ...storage import StorageError
 from ..config import format_duration, gone_reason
 from ..hall.ssh_session import GameSession, SessionServer
@@ -62,7 +62,7 @@ class Client(Protocol):
         """The key it proved that is its name's (None: a guest, a password, a browser)."""
 
     def end(self, reason: str, message: str) -> None: ...
-    def turn_away(self, sentence: str) -> None: ...
+    def turn_away(self, why: str) -> None: ...
     def close(self) -> None: ...
     async def wait_closed(self) -> None: ...
 
@@ -374,14 +374,14 @@ class PlayerConnection(asyncssh.SSHServer):
         keyed = self.authenticated and not login.guest and not login.adding_key
         return login.key if keyed else None
 
-    def turn_away(self, sentence: str) -> None:
-        """End it for a ban: its game hung up (saved) and the sentence told after,
-        or, with no game running, the connection closed with the sentence."""
+    def turn_away(self, why: str) -> None:
+        """End it for a ban: its game hung up (saved) and `why` told after, or,
+        with no game running, the connection closed with it."""
         session = self.session
         if session is not None and session.task is not None and not session.task.done():
-            self.end("banned", sentence[:1].upper() + sentence[1:] + ".")
+            self.end("banned", sentence(why))
         else:
-            self._refuse(sentence)
+            self._refuse(why)
 
     async def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
         """What `keys ...` says, and the exit status (key_commands.py)."""

@@ -249,7 +249,7 @@ class LobbyHost:
             writer.write(line("welcome", guest.name))
             # The player's notices (a report acted on, a refund), shown as news.
             for said in await take_notices(self.tables.store, name):
-                guest.send(line("answered", f"{said[:1].upper()}{said[1:]}"))
+                guest.send(line("answered", capitalised(said)))
             self.refresh()
             while data := await reader.readline():
                 command, rest = words(data)
@@ -348,10 +348,10 @@ class LobbyHost:
         try:
             said = await work
         except Refused as refusal:
-            return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
+            return capitalised(str(refusal))
         except StorageError:
             return f"{what} cannot be kept just now; try again in a moment."
-        guest.send(line("answered", f"{said[:1].upper()}{said[1:]}"))
+        guest.send(line("answered", capitalised(said)))
         return None
 
     def _not_free(self, name: str) -> str:
@@ -690,7 +690,7 @@ class LobbyHost:
     async def _open_reports(self, looking: list[Guest]) -> bytes:
         """The open reports' lines, if a moderator is among `looking` (else none)."""
         store = self.tables.store
-        if store is None or not any(guest.moderator for guest in looking):
+        if not any(guest.moderator for guest in looking):
             return b""
         with contextlib.suppress(StorageError):  # (shown again when the store answers)
             return b"".join(
