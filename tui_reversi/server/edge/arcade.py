@@ -32,6 +32,7 @@ from ..hall.preloaded import PreloadedParent, fork_available
 from ..hall.pty_process import Spawn
 from ..hall.roster import presence, who_is_here
 from ..hall.ssh_session import GameSession
+from ..hall.table_handover import hand_tables_over
 from ..hall.tables import Tables
 from ..hall.take_over_elsewhere import give_own_game_over, give_seat_over
 from ..ledger.archive import Archive
@@ -395,12 +396,20 @@ class Arcade:
         self.events.write(
             "draining", seconds=round(seconds), connections=len(self.connections) or None
         )
-        # A fleet's other nodes take its games over once it has gone (fleet.py).
+        # In a fleet, the other nodes have its tables at once (table_handover.py); what
+        # is left (none to hand to) is taken over once it has gone (fleet.py).
+        handed = 0
+        if self.fleet is not None and self.archive is not None:
+            handed = await hand_tables_over(
+                self.tables, self.fleet, self.archive, seconds, self.note
+            )
         where = "when it is back" if self.fleet is None else "on another node of it"
         self.tables.tell_everyone(
             f"The server is going down for a restart: games still in play in "
             f"{format_duration(seconds)} are adjourned, to resume {where}."
         )
+        if handed:
+            self.events.write("handed-over", tables=handed)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
         while (self.connections or self.games) and loop.time() < deadline:
@@ -412,8 +421,11 @@ class Arcade:
         if self._acceptor is not None:
             self._acceptor.close()
         connections = list(self.connections)
-        # Before any game is hung up: a game in progress waits for the server to be back.
+        # Before any game is hung up: a game in progress waits for the server to be back,
+        # and one relayed from here to another node's table too (not a drop there).
         self.tables.adjourn_all("The server is stopping")
+        if self.fleet is not None:
+            self.fleet.stopping()
         for connection in connections:
             connection.end("server shutting down", "the server is shutting down; sorry!")
         # Every game this server started goes, its player still here or not: hung up,

@@ -27,7 +27,7 @@ import contextlib
 import functools
 import secrets
 import time
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Collection, Coroutine, Iterable
 from typing import TYPE_CHECKING
 
 from ...core import Color, Game, ReversiError, Variant
@@ -45,7 +45,7 @@ from .table import Table as Table
 from .table_clocks import TableClocks
 from .table_course import GameCourse
 from .table_referee import TableReferee
-from .table_store import brought_back, named_ratings, rated_lines
+from .table_store import brought_back, named_ratings, rated_lines, unfinished
 from .table_stranded import stranded
 
 if TYPE_CHECKING:
@@ -566,6 +566,9 @@ class Tables:
             address = seat.address  # (charged there, as here)
             if not await self.fleet.relay(node, code, secret, sitting, address, reader, writer):
                 return
+            now = self._seats.get(secret)
+            if secret not in self._elsewhere or (now is not None and now.table.node != node):
+                continue  # (its table was handed on by a node that drains: table_handover.py)
             why = (
                 "the server lost its database"
                 if self.fleet.down
@@ -608,23 +611,32 @@ class Tables:
             return False
         table = self.tables.get(code)
         if table is not None and table.ended is None:
-            if seat.color is not None and table.names.get(seat.color) != name:
-                return False
-            if seat.color is None:
-                table.audience.append(name)
-            self._seats[secret] = Seat(table, seat.color, name, seat.address)
-            del self._elsewhere[secret]
-            self._log(f"table {code}: {name} sits back down here")
-            return True
+            return self._sit_back_here(secret, seat, table)
         if view is None:
             return False
         how = "watch" if seat.color is None else "resume" if view.kind == "adjourned" else "join"
-        names, clock = dict(seat.table.names), seat.table.time_control
-        moved = Table(code, seat.table.variant, names, time_control=clock, node=view.node)
+        self._sit_back_through(secret, seat, view.node, how)
+        return True
+
+    def _sit_back_here(self, secret: str, seat: Seat, table: Table) -> bool:
+        """The seat `secret` at a table elsewhere sits at `table`, here now; False if
+        its colour there is someone else's."""
+        if seat.color is not None and table.names.get(seat.color) != seat.name:
+            return False
+        if seat.color is None:
+            table.audience.append(seat.name)
+        self._seats[secret] = Seat(table, seat.color, seat.name, seat.address)
+        del self._elsewhere[secret]
+        self._log(f"table {table.code}: {seat.name} sits back down here")
+        return True
+
+    def _sit_back_through(self, secret: str, seat: Seat, node: str, how: str) -> None:
+        """The seat `secret` at a table elsewhere sits at it on `node` now, `how`."""
+        code, name, clock = seat.table.code, seat.name, seat.table.time_control
+        moved = Table(code, seat.table.variant, dict(seat.table.names), time_control=clock, node=node)
         self._seats[secret] = Seat(moved, seat.color, name, seat.address)
         self._elsewhere[secret] = {"how": how, "code": code, "name": name}
-        self._log(f"table {code}: {name} sits back down through node {view.node}")
-        return True
+        self._log(f"table {code}: {name} sits back down through node {node}")
 
     def cut_off(self, secret: str, why: str) -> None:
         """The game at seat `secret` (relayed from another node) can no longer be
@@ -664,20 +676,90 @@ class Tables:
                 f"This node of the server lost its database a while, and table {code}'s "
                 "game was resumed on another node meanwhile: you sit down at it there."
             )
-        table.ended = text
         self._log(f"table {code}: taken over by node {node or 'another'} meanwhile; let go here")
         for writer in [*table.links.values(), *table.spectators]:
             writer.write(line("news", text))
-        clock = table.time_control
+        self._moved_to(table, node, text)
+        return table.game.transcript()
+
+    def _moved_to(
+        self, table: Table, node: str | None, why: str, gone: Collection[str] = ()
+    ) -> None:
+        """`table` is on `node` now (`why`, its end here): its seats here sit at it
+        there through the relay, but for `gone` (games from other nodes, which their
+        own node seats)."""
+        table.ended = why
+        clock, code = table.time_control, table.code
         moved = Table(code, table.variant, dict(table.names), time_control=clock, node=node)
         for secret, seat in list(self._seats.items()):
-            if seat.table is table and node is not None:
+            if seat.table is table and secret in gone:
+                del self._seats[secret]
+            elif seat.table is table and node is not None:
                 how = "watch" if seat.color is None else "resume"
                 self._seats[secret] = Seat(moved, seat.color, seat.name, seat.address)
                 self._elsewhere[secret] = {"how": how, "code": code, "name": seat.name}
         for seat in [seat for seat in self._linked if seat.table is table]:
             self._moved.setdefault(seat, asyncio.Event()).set()
-        return table.game.transcript()
+
+    # -- a fleet node that drains hands its tables over (table_handover.py) -------------
+
+    def handing(self, code: str) -> UnfinishedGame | None:
+        """Table `code`'s game as it is handed to another node, its clock stopped and
+        its moves refused until it sits there; None if it has none to hand (a seat
+        free, or over)."""
+        table = self.tables.get(code)
+        if table is None or len(table.names) != 2 or table.ended is not None:
+            return None
+        self.clocks.stop(table)
+        kept = unfinished(table)
+        table.adjourned = True  # (moves wait: it resumes there)
+        return kept
+
+    def not_handed(self, code: str, adjourned: bool) -> None:
+        """Table `code` could not be handed over: it plays on here as it was
+        (`adjourned` or not)."""
+        table = self.tables.get(code)
+        if table is not None and table.ended is None and not adjourned:
+            table.adjourned = False
+            self.clocks.run(table)
+
+    def secrets_at(self, code: str) -> list[str]:
+        """The secrets of the seats and places at table `code` here."""
+        return [secret for secret, seat in self._seats.items() if seat.table.code == code]
+
+    def handed_away(self, code: str, node: str, gone: Collection[str]) -> None:
+        """Table `code` is `node`'s now: nothing more of it is written from here, and
+        its seats here sit at it there, but for `gone` (games from other nodes)."""
+        table = self.tables.pop(code, None)
+        if table is not None:
+            self.course.let_go(table)
+            self._log(f"table {code}: handed to node {node}")
+            self._moved_to(table, node, f"Table {code} moved to another node.", gone)
+
+    def handed_here(self, kept: UnfinishedGame) -> list[str]:
+        """Table `kept.code`, handed here by its node (which drains): brought back
+        adjourned, and this node's seats at it there sit at it here. Their secrets."""
+        if kept.code not in self.tables:
+            self._bring_back(kept)
+        table = self.tables[kept.code]
+        moving = [(s, seat) for s, seat in self._seats.items() if s in self._elsewhere]
+        return [
+            secret
+            for secret, seat in moving
+            if seat.table.code == kept.code and self._sit_back_here(secret, seat, table)
+        ]
+
+    def moved_on(self, code: str, node: str) -> list[str]:
+        """Table `code`, on another node, is on `node` now (handed there by its node,
+        which drains): this node's seats at it sit at it there. Their secrets."""
+        moving = [
+            (secret, seat)
+            for secret, seat in self._seats.items()
+            if secret in self._elsewhere and seat.table.code == code
+        ]
+        for secret, seat in moving:
+            self._sit_back_through(secret, seat, node, "watch" if seat.color is None else "resume")
+        return [secret for secret, _ in moving]
 
     def played_meanwhile(self, code: str, moves: str) -> None:
         """Table `code`, taken over here, went on on the node it was taken from while

@@ -44,6 +44,10 @@ Messages (JSON; each names the node it is from):
   requeue {seeker}: that seeker, claimed for a pairing here, could not be seated:
     back in the queue
   lobby: a node's share of the lobby changed; queue: someone joined the queue there
+  handed {game}: a table here from now on, handed by its node, which drains (its game
+    as the store keeps it: fleet_handover.py); {code, to}: that node's table is on
+    node `to` now
+  stopping {link}: the node a relayed game plays from stops (its drain is over)
 and from the store itself, never from another node:
   down: this node cannot reach the database; rejoined: it can again, and is in the fleet
 """
@@ -53,16 +57,17 @@ from __future__ import annotations
 import asyncio
 import base64
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import astuple, dataclass, field
 from typing import Any
 
 from ...net.server_line import MAX_LINE, line, next_line
 from ...net.terms import TableRefused
 from ...storage import StorageError
+from .fleet_handover import handed_game, handed_row
 from .fleet_host import PIECE, Given, HostLobby, HostQueue, RelayTransport
 from .fleet_outbox import Outbox
-from .store import Message, Presence, Store, TableView
+from .store import Message, Presence, Store, TableView, UnfinishedGame
 
 # How often a node looks at the fleet again (who is up, the others' lobby), and how
 # often it looks whether its own share of the lobby changed (shared only if it did).
@@ -461,6 +466,53 @@ class Fleet:
             return
         answer.set_result((str(message["secret"]), _view(message["table"])))
 
+    # -- a node that drains hands its tables over (hall/table_handover.py) ------------------
+
+    def others_alive(self) -> list[str]:
+        """The other nodes in the fleet when this one last looked."""
+        return [] if self.down else sorted(self._live - {self.node})
+
+    def hosted_from(self) -> dict[str, str]:
+        """The games from other nodes seated here: their seats' secrets -> their node."""
+        return {hosted.secret: hosted.node for hosted in self._hosted.values()}
+
+    def hand(self, node: str, kept: UnfinishedGame, hosted: Collection[str]) -> None:
+        """Table `kept.code` is `node`'s now (kept there by the store already): that
+        node brings it back, the nodes of the `hosted` games at it here (their seats'
+        secrets) seat them there, and this node lets go of those games, saying nothing."""
+        self.tell(node, "handed", game=handed_row(kept))
+        links = [link for link, game in self._hosted.items() if game.secret in hosted]
+        for host in sorted({self._hosted[link].node for link in links} - {node}):
+            self.tell(host, "handed", code=kept.code, to=node)
+        for link in links:
+            self._unhost(link)  # (no `close`: their node seats them anew)
+
+    def tell_playing(self, data: bytes) -> None:
+        """`data` (a whole line) for every game here seated at a table elsewhere."""
+        for relayed in self._playing.values():
+            relayed.writer.write(data)
+
+    def stopping(self) -> None:
+        """This node stops: the nodes its games play at adjourn those games, rather
+        than hold their seats for players who dropped (and may forfeit)."""
+        for link, relayed in list(self._playing.items()):
+            self.tell(relayed.node, "stopping", link=link)
+
+    def _handed(self, node: str, message: Message) -> None:
+        if "game" in message:
+            kept = handed_game(message["game"])
+            if kept is None:
+                self._log(f"node {node} handed a table over that cannot be read")
+                return
+            moved = self.tables.handed_here(kept)
+            self._log(f"table {kept.code}: handed over by node {node}, which drains")
+        else:
+            moved = self.tables.moved_on(str(message.get("code")), str(message.get("to")))
+        for secret in moved:
+            link = self._links_of.get(secret)
+            if link is not None:
+                self._strand(link)  # (its relay there ends: it sits down anew)
+
     # -- messages -------------------------------------------------------------------------
 
     def writer(
@@ -543,6 +595,12 @@ class Fleet:
                 self.tables.dropped(hosted.secret)
         elif kind == "close":
             self._let_go(link)
+        elif kind == "handed":
+            self._handed(node, message)
+        elif kind == "stopping":
+            hosted = self._hosted.get(link)
+            if hosted is not None and hosted.node == node:
+                self._cut_off(link, "their node of the server stopped")
         elif kind == "moves":
             self.tables.played_meanwhile(str(message.get("code")), str(message.get("moves")))
         else:

@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Protocol
 
-from .store import Message, TableView
+from .store import Message, TableView, UnfinishedGame
 
 # A relayed write goes in pieces of at most this many bytes (a NOTIFY takes 8000).
 PIECE = 4096
@@ -94,6 +94,14 @@ class HostTables(Protocol):
         """Table `code`'s game was taken over by `node` (None: and ended there) while
         this node could not reach the store: its people here sit down at it there.
         The moves it had here (None if it was not here)."""
+
+    def handed_here(self, kept: UnfinishedGame) -> list[str]:
+        """Table `kept.code`, handed here by its node (which drains): brought back, and
+        this node's seats at it there sit at it here. Their secrets."""
+
+    def moved_on(self, code: str, node: str) -> list[str]:
+        """Table `code` on another node is on `node` now: this node's seats at it sit
+        at it there. Their secrets."""
 
     def played_meanwhile(self, code: str, moves: str) -> None:
         """Table `code`, taken over here, went on on the node it was taken from while
