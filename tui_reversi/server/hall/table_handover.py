@@ -60,7 +60,8 @@ async def hand_tables_over(
             continue
         was_adjourned = kept.adjourned
         hosted = fleet.hosted_from()
-        from_nodes = {secret: hosted[secret] for secret in tables.secrets_at(code) if secret in hosted}
+        at_table = tables.secrets_at(code)
+        from_nodes = {secret: hosted[secret] for secret in at_table if secret in hosted}
         players = [tables.seat_of(secret) for secret in from_nodes]
         playing_from = [
             from_nodes[secret]

@@ -597,7 +597,7 @@ class Tables:
         seat, fleet = self._seats.get(secret), self.fleet
         if seat is None or fleet is None or fleet.down or secret not in self._elsewhere:
             return seat is not None and secret not in self._elsewhere
-        code, name = seat.table.code, seat.name
+        code = seat.table.code
         try:
             node = seat.table.node
             if code not in self.tables and node is not None and fleet.may_take_over(node):
@@ -633,7 +633,8 @@ class Tables:
     def _sit_back_through(self, secret: str, seat: Seat, node: str, how: str) -> None:
         """The seat `secret` at a table elsewhere sits at it on `node` now, `how`."""
         code, name, clock = seat.table.code, seat.name, seat.table.time_control
-        moved = Table(code, seat.table.variant, dict(seat.table.names), time_control=clock, node=node)
+        names = dict(seat.table.names)
+        moved = Table(code, seat.table.variant, names, time_control=clock, node=node)
         self._seats[secret] = Seat(moved, seat.color, name, seat.address)
         self._elsewhere[secret] = {"how": how, "code": code, "name": name}
         self._log(f"table {code}: {name} sits back down through node {node}")
