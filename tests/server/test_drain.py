@@ -254,9 +254,27 @@ async def test_sigterm_to_a_fleet_node_hands_its_table_over_at_once_and_play_goe
     await bob.hear_until("moved 4 b5")
 
 
-async def a_table_across(a, b) -> tuple[Game, Game, str]:
-    """alice opens a table on node `a`, bob joins it on node `b`; d3 and c5 are played."""
-    alice = await Game.connect(await seat(a, "alice", "table"))
+async def test_a_guests_table_handed_over_goes_on_there_and_is_not_ended_on_the_node_it_left(
+    nodes, serve, tmp_path, database
+):
+    a = await nodes(tmp_path / "a", "--database", database)
+    b = await serve(data_dir=tmp_path / "b", database=database, max_per_address=10)
+    guest = await Player.connect(a, "anyone", command="table", guest=True)
+    alice, bob, _ = await a_table_across(a, b, Game.connect((await guest.facts())["env"]))
+    a.process.send_signal(signal.SIGTERM)
+    await bob.hear_until("resumed You are both back: the game goes on.")
+    alice.say("move 2 c6")
+    await bob.hear_until("moved 2 c6")
+    # Node A kept nothing of it as ended (a guest's game ends there when its player
+    # goes, and the game there had: it was handed over, not left).
+    assert await b.archive.profile("bob", 5) is None
+    assert not any("ends here" in line for line in a.log)
+
+
+async def a_table_across(a, b, opened=None) -> tuple[Game, Game, str]:
+    """alice opens a table on node `a` (or `opened`, a game's connect), bob joins it
+    on node `b`; d3 and c5 are played."""
+    alice = await (opened or Game.connect(await seat(a, "alice", "table")))
     code = (await alice.hear_until("ready"))[0].split()[1]
     await wait_until(
         lambda: any(view.code == code for view in b.tables.views(everywhere=True)),

@@ -734,6 +734,7 @@ class Tables:
         table = self.tables.pop(code, None)
         if table is not None:
             self.course.let_go(table)
+            table.adjourned = False  # (over here: its games' going ends nothing here)
             self._log(f"table {code}: handed to node {node}")
             self._moved_to(table, node, f"Table {code} moved to another node.", gone)
 
