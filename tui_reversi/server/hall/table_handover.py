@@ -4,7 +4,7 @@ than leave them to be taken over once it has gone.
 Each table not over goes to the node a player at it plays from (that player
 plays on there at once, as after a take-over), else to another node in turn:
 the store keeps its game as that node's (one statement, fenced to this node),
-and the `handed` message carries the game there (fleet.py), which brings it
+and the `Handed` message carries the game there (fleet_port.py), which brings it
 back and seats its own players at it. This node's players at it go on through
 the relay until the drain is over, told in one sentence to connect again then
 (they land on another node, back at their seat). A node alone, or whose fleet
@@ -19,9 +19,9 @@ from collections.abc import Callable
 from ...net.server_line import line
 from ...storage import StorageError
 from ..config import format_duration
-from ..ledger.fleet import Fleet
-from ..ledger.fleet_host import RelayTransport
 from ..ledger.store import Store
+from .fleet_port import Fleet
+from .fleet_relay import RelayTransport
 from .tables import Tables
 
 # What the players at a table handed over read: on this node (their games go on
