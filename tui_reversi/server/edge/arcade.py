@@ -33,6 +33,7 @@ from ..hall.preloaded import PreloadedParent, fork_available
 from ..hall.pty_process import Spawn
 from ..hall.roster import presence, who_is_here
 from ..hall.sessions import Sessions
+from ..hall.table_handover import hand_tables_over
 from ..hall.tables import Tables
 from ..ledger.archive import Archive
 from ..ledger.store import Store
@@ -414,12 +415,16 @@ class Arcade:
         self.events.write(
             "draining", seconds=round(seconds), connections=len(self.connections) or None
         )
-        # A fleet's other nodes take its games over once it has gone (hall/fleet_port.py).
+        # In a fleet, the other nodes have its tables at once (table_handover.py); what
+        # is left (none to hand to) is taken over once it has gone (hall/fleet_port.py).
+        handed = await hand_tables_over(self.tables, self.fleet, self.archive, seconds, self.note)
         where = "when it is back" if self.archive.alone else "on another node of it"
         self.tables.tell_everyone(
             f"The server is going down for a restart: games still in play in "
             f"{format_duration(seconds)} are adjourned, to resume {where}."
         )
+        if handed:
+            self.events.write("handed-over", tables=handed)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
         while (self.connections or self.sessions.games) and loop.time() < deadline:
@@ -431,8 +436,10 @@ class Arcade:
         if self._acceptor is not None:
             self._acceptor.close()
         connections = list(self.connections)
-        # Before any game is hung up: a game in progress waits for the server to be back.
+        # Before any game is hung up: a game in progress waits for the server to be back,
+        # and one relayed from here to another node's table too (not a drop there).
         self.tables.adjourn_all("The server is stopping")
+        self.fleet.stopping()
         for connection in connections:
             connection.end("server shutting down", "the server is shutting down; sorry!")
         # Every game this server started goes, its player still here or not: hung up,

@@ -25,6 +25,10 @@ go of the games another node took over meanwhile (Tables._reconcile, on the
 `rejoined` message): their people here sit down at them there, and the moves
 played here meanwhile go there too.
 
+A node that drains hands its tables to the others at once (table_handover.py:
+`hand`, the Handed and HandedOn messages) and says Stopping for its relayed
+games when it stops, so that their tables adjourn rather than hold a drop.
+
 The messages are ledger/fleet_messages.py's, one frozen dataclass a kind, sealed
 and opened by ledger/fleet_seal.py; the store (the ledger) carries them by
 LISTEN/NOTIFY. Each kind is handled by one entry of the port's table
@@ -38,13 +42,14 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ...net.server_line import MAX_LINE, line, next_line
 from ...net.terms import TableRefused
 from ...storage import StorageError
+from ..ledger.fleet_handover import handed, handed_game
 from ..ledger.fleet_messages import (
     Answer,
     Close,
@@ -52,6 +57,8 @@ from ..ledger.fleet_messages import (
     Eof,
     FleetMessage,
     Gone,
+    Handed,
+    HandedOn,
     Heard,
     Line,
     LobbyChanged,
@@ -63,12 +70,13 @@ from ..ledger.fleet_messages import (
     Seat,
     Sit,
     SitAt,
+    Stopping,
     Take,
     TakenOwn,
     TakenSeat,
     Unseat,
 )
-from ..ledger.store import Presence, Store, TableView
+from ..ledger.store import Presence, Store, TableView, UnfinishedGame
 from .fleet_outbox import Outbox, Outgoing
 from .fleet_relay import PIECE, FleetTables, Given, RelayTransport
 
@@ -165,6 +173,9 @@ class Fleet:
         self.handle(TakenSeat, self._taken)
         self.handle(TakenOwn, self._taken)
         self.handle(NothingTaken, self._taken)
+        self.handle(Handed, self._handed)
+        self.handle(HandedOn, self._handed_on)
+        self.handle(Stopping, self._stopping)
         self._lost[Seat] = self._lost[Paired] = self._never_sat
         self._lost[Take] = self._take_lost
 
@@ -495,6 +506,61 @@ class Fleet:
         answer = self._asked.get(message.ask)
         if answer is not None and not answer.done():
             answer.set_result(None)
+
+    # -- a node that drains hands its tables over (table_handover.py) ----------------------
+
+    def others_alive(self) -> list[str]:
+        """The other nodes in the fleet when this one last looked."""
+        return [] if self.down else sorted(self._live - {self.node})
+
+    def hosted_from(self) -> dict[str, str]:
+        """The games from other nodes seated here: their seats' secrets -> their node."""
+        return {hosted.secret: hosted.node for hosted in self._hosted.values()}
+
+    def hand(self, node: str, kept: UnfinishedGame, hosted: Collection[str]) -> None:
+        """Table `kept.code` is `node`'s now (kept there by the store already): that
+        node brings it back, the nodes of the `hosted` games at it here (their seats'
+        secrets) seat them there, and this node lets go of those games, saying nothing."""
+        self.tell(node, handed(kept))
+        links = [link for link, game in self._hosted.items() if game.secret in hosted]
+        for host in sorted({self._hosted[link].node for link in links} - {node}):
+            self.tell(host, HandedOn(kept.code, node))
+        for link in links:
+            self._unhost(link)  # (no Close: their node seats them anew)
+
+    def tell_playing(self, data: bytes) -> None:
+        """`data` (a whole line) for every game here seated at a table elsewhere."""
+        for relayed in self._playing.values():
+            relayed.writer.write(data)
+
+    def stopping(self) -> None:
+        """This node stops: the nodes its games play at adjourn those games, rather
+        than hold their seats for players who dropped (and may forfeit)."""
+        for link, relayed in list(self._playing.items()):
+            self.tell(relayed.node, Stopping(link))
+
+    def _handed(self, node: str, message: Handed) -> None:
+        kept = handed_game(message)
+        if kept is None:
+            self._log(f"node {node} handed table {message.code[:40]!r} over unreadable")
+            return
+        self._log(f"table {kept.code}: handed over by node {node}, which drains")
+        self._seated_anew(self.tables.handed_here(kept))
+
+    def _handed_on(self, _node: str, message: HandedOn) -> None:
+        self._seated_anew(self.tables.moved_on(message.code, message.to))
+
+    def _seated_anew(self, secrets_here: list[str]) -> None:
+        """The relays of these seats' games end: each sits down anew where its table is."""
+        for secret in secrets_here:
+            link = self._links_of.get(secret)
+            if link is not None:
+                self._strand(link)
+
+    def _stopping(self, node: str, message: Stopping) -> None:
+        hosted = self._hosted.get(message.link)
+        if hosted is not None and hosted.node == node:
+            self._cut_off(message.link, "their node of the server stopped")
 
     # -- messages -------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ..ledger.fleet_messages import Sit, SitAt
+from ..ledger.store import UnfinishedGame
 from ..ledger.table_view import TableView
 
 # A relayed write goes in pieces of at most this many bytes (a NOTIFY takes 8000).
@@ -82,3 +83,11 @@ class FleetTables(Protocol):
     def cut_off(self, secret: str, why: str) -> None:
         """The game at this seat can no longer be heard (`why`: 'the server lost its
         database'): its game is adjourned, kept for its player to come back to."""
+
+    def handed_here(self, kept: UnfinishedGame) -> list[str]:
+        """Table `kept.code`, handed here by its node (which drains): brought back, and
+        this node's seats at it there sit at it here. Their secrets."""
+
+    def moved_on(self, code: str, node: str) -> list[str]:
+        """Table `code` on another node is on `node` now: this node's seats at it sit
+        at it there. Their secrets."""

@@ -29,7 +29,7 @@ import contextlib
 import functools
 import secrets
 import time
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Collection, Coroutine, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
@@ -52,7 +52,7 @@ from .table import Table as Table
 from .table_clocks import TableClocks
 from .table_course import GameCourse
 from .table_referee import TableReferee
-from .table_store import brought_back, named_ratings, rated_lines
+from .table_store import brought_back, named_ratings, rated_lines, unfinished
 from .table_stranded import stranded
 
 if TYPE_CHECKING:
@@ -573,6 +573,9 @@ class Tables:
             )
             if not await self.fleet.relay(node, secret, sitting, reader, writer):
                 return
+            now = self._seats.get(secret)
+            if now is not None and (now.relay is None or now.table.node != node):
+                continue  # (its table was handed on by a node that drains: table_handover.py)
             why = (
                 "the server lost its database"
                 if self.fleet.down
@@ -601,7 +604,7 @@ class Tables:
         seat, fleet = self._seats.get(secret), self.fleet
         if seat is None or fleet.down or seat.relay is None:
             return seat is not None and seat.relay is None
-        code, name = seat.table.code, seat.name
+        code = seat.table.code
         try:
             node = seat.table.node
             if code not in self.tables and node is not None and fleet.may_take_over(node):
@@ -615,24 +618,34 @@ class Tables:
             return False
         table = self.tables.get(code)
         if table is not None and table.phase is not Phase.ENDED:
-            if seat.color is not None and table.names.get(seat.color) != name:
-                return False
-            if seat.color is None:
-                table.audience.append(name)
-            self._seats[secret] = Seat(table, name, seat.watching, seat.address)
-            self._log(f"table {code}: {name} sits back down here")
-            return True
+            return self._sit_back_here(secret, seat, table)
         if view is None:
             return False
         adjourned = view.phase is Phase.ADJOURNED
         how: Literal["watch", "resume", "join"] = (
             "watch" if seat.color is None else "resume" if adjourned else "join"
         )
-        moved = Table.from_view(self.view(seat.table), view.node)
-        relay = Relay(how)
-        self._seats[secret] = Seat(moved, name, seat.watching, seat.address, relay)
-        self._log(f"table {code}: {name} sits back down through node {view.node}")
+        self._sit_back_through(secret, seat, view.node, how)
         return True
+
+    def _sit_back_here(self, secret: str, seat: Seat, table: Table) -> bool:
+        """The seat `secret` at a table elsewhere sits at `table`, here now; False if
+        its colour there is someone else's."""
+        if seat.color is not None and table.names.get(seat.color) != seat.name:
+            return False
+        if seat.color is None:
+            table.audience.append(seat.name)
+        self._seats[secret] = Seat(table, seat.name, seat.watching, seat.address)
+        self._log(f"table {table.code}: {seat.name} sits back down here")
+        return True
+
+    def _sit_back_through(
+        self, secret: str, seat: Seat, node: str, how: Literal["watch", "resume", "join"]
+    ) -> None:
+        """The seat `secret` at a table elsewhere sits at it on `node` now, `how`."""
+        moved = Table.from_view(self.view(seat.table), node)
+        self._seats[secret] = Seat(moved, seat.name, seat.watching, seat.address, Relay(how))
+        self._log(f"table {seat.table.code}: {seat.name} sits back down through node {node}")
 
     def cut_off(self, secret: str, why: str) -> None:
         """The game at seat `secret` (relayed from another node) can no longer be
@@ -695,17 +708,93 @@ class Tables:
                 f"This node of the server lost its database a while, and table {code}'s "
                 "game was resumed on another node meanwhile: you sit down at it there."
             )
-        if table.phase is not Phase.ENDED:  # (one ended here meanwhile is over there too)
-            table.end(Ending("left", None, text))
         self._log(f"table {code}: taken over by node {node or 'another'} meanwhile; let go here")
         for writer in [*table.links.values(), *table.spectators]:
             writer.write(line("news", text))
+        self._moved_to(table, moved, text)
+        return table.game.transcript()
+
+    def _moved_to(
+        self, table: Table, moved: Table | None, why: str, gone: Collection[str] = ()
+    ) -> None:
+        """`table` is `moved` now, on another node (None: and over there): over here
+        (`why`), its seats here sit at it there through the relay, but for `gone`
+        (games from other nodes, which their own node seats)."""
+        if table.phase is not Phase.ENDED:  # (one ended here meanwhile is over there too)
+            table.end(Ending("left", None, why))
         for secret, seat in list(self._seats.items()):
-            if seat.table is table and moved is not None:
+            if seat.table is table and secret in gone:
+                del self._seats[secret]
+            elif seat.table is table and moved is not None:
                 relay = Relay("watch" if seat.color is None else "resume")
                 self._seats[secret] = Seat(moved, seat.name, seat.watching, seat.address, relay)
         table.moved_away.set()  # (the games sitting at it here: their lines end)
-        return table.game.transcript()
+
+    # -- a fleet node that drains hands its tables over (table_handover.py) -------------
+
+    def handing(self, code: str) -> UnfinishedGame | None:
+        """Table `code`'s game as it is handed to another node, its clock stopped and
+        its moves refused (adjourned) until it sits there; None if it has none to hand
+        (a seat free, or over)."""
+        table = self.tables.get(code)
+        if table is None or table.phase in (Phase.OPEN, Phase.ENDED):
+            return None
+        self.clocks.stop(table)
+        kept = unfinished(table)
+        if table.phase is not Phase.ADJOURNED:
+            table.move_to(Phase.ADJOURNED)  # (moves wait: it resumes there)
+        return kept
+
+    def not_handed(self, code: str, adjourned: bool) -> None:
+        """Table `code` could not be handed over: it plays on here as it was
+        (`adjourned` or not: playing, or held while a dropped seat waits)."""
+        table = self.tables.get(code)
+        if table is None or table.phase is not Phase.ADJOURNED or adjourned:
+            return
+        table.move_to(Phase.PLAYING)
+        if table.held:
+            table.move_to(Phase.HELD)  # (its dropped seats' timers still run)
+        self.clocks.run(table)
+
+    def secrets_at(self, code: str) -> list[str]:
+        """The secrets of the seats and places at table `code` here."""
+        return [secret for secret, seat in self._seats.items() if seat.table.code == code]
+
+    def handed_away(self, code: str, node: str, gone: Collection[str]) -> None:
+        """Table `code` is `node`'s now: nothing more of it is written from here, and
+        its seats here sit at it there, but for `gone` (games from other nodes). Over
+        here, so its games' going ends nothing here."""
+        table = self.tables.pop(code, None)
+        if table is not None:
+            self.course.let_go(table)
+            self._log(f"table {code}: handed to node {node}")
+            moved = Table.from_view(self.view(table), node)
+            self._moved_to(table, moved, f"Table {code} moved to another node.", gone)
+
+    def handed_here(self, kept: UnfinishedGame) -> list[str]:
+        """Table `kept.code`, handed here by its node (which drains): brought back
+        adjourned, and this node's seats at it there sit at it here. Their secrets."""
+        if kept.code not in self.tables:
+            self._bring_back(kept)
+        table = self.tables[kept.code]
+        moving = [
+            (secret, seat)
+            for secret, seat in self._seats.items()
+            if seat.relay is not None and seat.table.code == kept.code
+        ]
+        return [secret for secret, seat in moving if self._sit_back_here(secret, seat, table)]
+
+    def moved_on(self, code: str, node: str) -> list[str]:
+        """Table `code`, on another node, is on `node` now (handed there by its node,
+        which drains): this node's seats at it sit at it there. Their secrets."""
+        moving = [
+            (secret, seat)
+            for secret, seat in self._seats.items()
+            if seat.relay is not None and seat.table.code == code
+        ]
+        for secret, seat in moving:
+            self._sit_back_through(secret, seat, node, "watch" if seat.color is None else "resume")
+        return [secret for secret, _ in moving]
 
     def played_meanwhile(self, code: str, moves: str) -> None:
         """Table `code`, taken over here, went on on the node it was taken from while
