@@ -196,7 +196,7 @@ MIGRATIONS: tuple[tuple[str, Step], ...] = (
         browser_passes.schema("TEXT", "DOUBLE PRECISION"),
     ),
     ("the fleet's secret, that every node seals its messages with", make_fleet_secret),
-    # (moderation's own step: the lead renumbers it among the others at a merge)
+    # (version 9, moderation's: after main's steps; a branch's step goes after it)
     (
         "moderation: blocks, bans and mutes, reports, roles, notices, the append-only log",
         make_moderation,
