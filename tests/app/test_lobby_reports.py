@@ -82,3 +82,23 @@ async def test_b_and_r_on_a_player_in_the_leaderboard(make_app, server):  # noqa
         await pilot.press("left", "enter")  # abuse -> boosting, no words
         assert await server.hear(pilot) == "report bob boosting"
         await until(pilot, lambda: isinstance(app.screen, StandingsScreen), "the leaderboard")
+
+
+async def test_b_on_a_profiles_first_row_blocks_the_player_it_shows(make_app, server):  # noqa: F811
+    from .test_standings import open_leaderboard
+
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_leaderboard(pilot, app, server)
+        await pilot.press("enter")  # bob's profile
+        assert await server.hear(pilot) == "player bob"
+        server.say(
+            "page bob",
+            "row player:bob bob",
+            "row - Rating 1624, rank 1 after 12 rated games",
+            "row player:alice   alice                3 won, 0 lost, 0 drawn",
+            "paged",
+        )
+        await until(pilot, lambda: "Rating 1624, rank 1" in " ".join(rows(app)), "bob's profile")
+        await pilot.press("b")  # the cursor starts on bob himself
+        assert await server.hear(pilot) == "block bob"

@@ -75,11 +75,13 @@ def profile_lines(profile: Profile, hint: str) -> list[str]:
 
 
 def profile_rows(profile: Profile, hint: str) -> list[Row]:
-    """The profile's rows, each opponent's keyed by their name."""
+    """The profile's rows: the first (the player's name) and each opponent's keyed by
+    their name, so that the app's keys for a person (its profile, block, report)
+    reach the player shown as they reach their opponents."""
     standing = profile.standing
     rank = f", rank {standing.rank}" if standing.rank is not None else ", provisional"
     rows: list[Row] = [
-        (None, f"tui-reversi: {standing.name}"),
+        (f"player:{standing.name}", f"tui-reversi: {standing.name}"),
         (None, f"Rating {standing.shown_rating}{rank} after {_rated_games(standing.games)}"),
         (None, f"Record: {standing.record}"),
     ]
