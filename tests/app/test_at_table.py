@@ -109,7 +109,9 @@ async def test_game_over_at_a_table_offers_a_rematch_review_analyse_and_leaving_
         await wait_for(pilot, lambda: showing_result(app), "the result")
         over = app.screen
         text = str(over.query_one("#dialog-keys").content)
-        assert text == "r Rematch · , Review · a Analyse · esc Close · q Leave the table"
+        assert text == (
+            "r Rematch · , Review · a Analyse · esc Close · ! Report · q Leave the table"
+        )
         buttons = [str(button.label) for button in over.query("Button")]
         assert buttons == ["Rematch", "Review", "Analyse", "Leave", "Close"]
         await pilot.press("n")  # no new game at a table
@@ -277,6 +279,24 @@ async def test_a_rematch_asked_and_allowed_starts_a_new_game_with_colours_change
         await pilot.press("c", "5")
         await pilot.pause()
         assert heard(server) == "move 1 c5\n"
+
+
+async def test_bang_in_the_game_over_dialog_reports_the_opponent(at_table):
+    from tui_reversi.screens.report import ReportScreen
+
+    app, server, ending = one_move_from_the_end(at_table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        server.say(*ending)
+        await wait_for(pilot, lambda: showing_result(app), "the result")
+        assert await said(pilot, server) == "begun\n"  # (the board was drawn)
+        await pilot.press("exclamation_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportScreen), "the report's dialog")
+        assert "Report bob to the moderators" in str(app.screen.query_one("#dialog-title").content)
+        await pilot.press("left", "left")  # abuse -> boosting -> stalling
+        await pilot.press("down", *"never moved", "enter")
+        assert await said(pilot, server) == "report stalling never moved\n"
+        server.say("news Report 1 on bob (stalling) is filed; you will be told when ...")
+        await wait_for(pilot, lambda: "Report 1 on bob" in status(app), "the server's answer")
 
 
 async def test_a_rematch_asked_by_the_opponent_is_answered_in_a_dialog(at_table):

@@ -43,6 +43,11 @@ async def known(arcade, *names: str) -> None:
         assert status == 0
 
 
+async def archived(arcade) -> bool:
+    """True once a game is in the archive."""
+    return bool(await arcade.archive.run_query("SELECT id FROM games", ()))
+
+
 async def test_block_unblock_and_blocks_with_their_refusals(serve):
     arcade = await serve()
     await known(arcade, "alice", "bob")
@@ -143,10 +148,7 @@ async def test_a_report_keeps_the_game_and_the_chat_and_its_reporter_is_told(ser
     alice.say("resign")
     await heard(bob, "over ")
 
-    async def archived() -> bool:
-        return bool(await arcade.archive.run_query("SELECT id FROM games", ()))
-
-    await wait_until(archived, "the game archived")
+    await wait_until(lambda: archived(arcade), "the game archived")
     status, said = await run(arcade, "alice", "report bob abuse rude in chat")
     assert status == 0 and "report 1 on bob (abuse) about game 1 is filed;" in said
     status, said = await run(arcade, "alice", "report bob rudeness")
@@ -167,6 +169,30 @@ async def test_a_report_keeps_the_game_and_the_chat_and_its_reporter_is_told(ser
     assert await notices(arcade, "alice") == (
         "tui-reversi: a moderator looked at your report 2 on bob and closed it without acting.\n"
     )
+
+
+async def test_a_player_reports_the_opponent_from_the_table_after_the_game(serve):
+    arcade = await serve(moderators=MODERATORS, max_per_address=10)
+    await known(arcade, "mia")
+    alice, bob, _code = await sit_down(arcade)
+    bob.say("say [b]too slow[/b]")
+    await heard(alice, "said ")
+    alice.say("move 0 d3")
+    await heard(bob, "moved ")
+    bob.say("resign")
+    await heard(alice, "over ")
+
+    await wait_until(lambda: archived(arcade), "the game archived")
+    alice.say("report stalling never moved in time")  # (the game-over dialog's !)
+    assert await heard(alice, "news ") == (
+        "news Report 1 on bob (stalling) about game 1 is filed; "
+        "you will be told when a moderator acts on it."
+    )
+    alice.say("report rudeness")
+    assert (await heard(alice, "refused ")).startswith("refused 'rudeness' is not a reason")
+    status, shown = await run(arcade, "mia", "mod reports")
+    assert status == 0 and "alice on bob, stalling" in shown and "never moved in time" in shown
+    assert "| bob: [b]too slow[/b]" in shown  # (this table's chat, as typed)
 
 
 async def test_mod_refuses_in_one_sentence(serve):

@@ -17,6 +17,8 @@ of UTF-8 at a time (net/server_line.py), words separated by one space:
                                 yes to the opponent's offer)
       allow | deny              answer the opponent's takeback (or, after the game, rematch)
       say TEXT                  a line of chat for the table (at most CHAT_LENGTH characters)
+      report REASON [WORDS]     report the opponent to the server's moderators (a reason
+                                of its list); answered by news, or refused
       leave                     the player quits (a game that just goes was dropped:
                                 its seat is held for it a while)
 
@@ -226,6 +228,10 @@ class TableLink(ServerLine[News]):
 
     def ask_takeback(self) -> None:
         self._send(line("takeback"))
+
+    def report(self, reason: str, words: str) -> None:
+        """Report the opponent for `reason` (the server's list), with `words`."""
+        self._send(line("report", reason, *words.split()))
 
     def ask_rematch(self) -> None:
         self._send(line("rematch"))

@@ -49,7 +49,8 @@ def result_lines(match: Match, ending: Ending) -> tuple[str, str]:
 class GameOverScreen(Dialog[str | None]):
     """Dismissed with 'new', 'review', 'analyse' or None (just look at the
     board); at a server's table, 'rematch' (asked of the opponent) or
-    'leave' (its button) instead of 'new'."""
+    'leave' (its button) instead of 'new', and 'report' (the opponent, to the
+    server's moderators: `!`)."""
 
     # Nothing focused: Enter closes rather than pressing a button by surprise.
     AUTO_FOCUS = ""
@@ -59,6 +60,14 @@ class GameOverScreen(Dialog[str | None]):
         Binding("r", "choose('rematch')", "Rematch", id="over.rematch"),
         Binding("comma,v", "choose('review')", "Review", id="over.review", key_display=","),
         Binding("a", "choose('analyse')", "Analyse", id="over.analyse"),
+        Binding(
+            "exclamation_mark",
+            "choose('report')",
+            "Report",
+            id="over.report",
+            key_display="!",
+            tooltip="Report your opponent to the server's moderators",
+        ),
         Binding("escape,enter", "choose(None)", "Close", id="over.close", key_display="esc"),
         # At a table q leaves it, said so in the keys; elsewhere it quits as in every
         # dialog (these two replace the Dialog's binding of q).
@@ -67,7 +76,14 @@ class GameOverScreen(Dialog[str | None]):
     ]
 
     # The keys' line and bar: what to do next first, leaving last.
-    KEY_BAR_ORDER = ("over.rematch", "over.new", "over.review", "over.analyse", "over.close")
+    KEY_BAR_ORDER = (
+        "over.rematch",
+        "over.new",
+        "over.review",
+        "over.analyse",
+        "over.close",
+        "over.report",
+    )
 
     def __init__(
         self,
@@ -77,12 +93,14 @@ class GameOverScreen(Dialog[str | None]):
         at_table: bool = False,
         rematch: bool = False,
         ratings: str = "",
+        report: str = "",
     ) -> None:
         super().__init__()
         self.headline, self.detail = result_lines(match, ending)
         self.ratings = ratings  # how a rated game moved both ratings, once the server says
         self.at_table = at_table
         self.rematch = rematch  # a player at the table (not a spectator) may ask for one
+        self.report = report  # the opponent a player at a table may report ('': nobody)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -122,6 +140,8 @@ class GameOverScreen(Dialog[str | None]):
             return self.at_table == (parameters == ("leave",))
         if action == "choose" and parameters == ("rematch",):
             return self.rematch
+        if action == "choose" and parameters == ("report",):
+            return bool(self.report)
         return True
 
     def action_choose(self, choice: str | None) -> None:

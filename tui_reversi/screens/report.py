@@ -1,6 +1,7 @@
-"""Reporting someone to a server's moderators, from the lobby or a profile:
-choose the reason from the server's list, add a few words if you like; Enter
-sends it (as `ssh host report NAME REASON words`), Esc cancels."""
+"""Reporting someone to a server's moderators, from the lobby, a profile or
+the game-over dialog at a table: choose the reason from the server's list,
+add a few words if you like; Enter sends it (as `ssh host report NAME REASON
+words`), Esc cancels."""
 
 from __future__ import annotations
 

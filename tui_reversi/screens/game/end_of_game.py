@@ -19,11 +19,13 @@ from ..game_over import GameOverScreen
 @dataclass(frozen=True, slots=True)
 class AtTheEnd:
     """What the dialog offers beside the result: a table's game or not, a
-    rematch to ask for, how the game moved the ratings ('' if not known yet)."""
+    rematch to ask for, how the game moved the ratings ('' if not known yet),
+    and whom it may report (the opponent across a table; '' for nobody)."""
 
     at_table: bool
     rematch: bool
     ratings: str
+    report: str = ""
 
 
 class EndOfGame:
@@ -51,7 +53,12 @@ class EndOfGame:
         self._shown = shown
         offers = self._offers(match)
         over = GameOverScreen(
-            match, ending, at_table=offers.at_table, rematch=offers.rematch, ratings=offers.ratings
+            match,
+            ending,
+            at_table=offers.at_table,
+            rematch=offers.rematch,
+            ratings=offers.ratings,
+            report=offers.report,
         )
         self._app.push_screen(over, self._chosen)
 

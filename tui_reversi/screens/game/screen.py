@@ -731,7 +731,12 @@ class GameScreen(Screen[None]):
         """What the game-over dialog offers beside the result of `match`."""
         rerated = self.at_table.rerated
         ratings = rerated[1] if rerated is not None and rerated[0] == match.game_id else ""
-        return AtTheEnd(self.link is not None, self.at_table.can_ask_rematch(), ratings)
+        return AtTheEnd(
+            self.link is not None,
+            self.at_table.can_ask_rematch(),
+            ratings,
+            report=self.at_table.opponent(),
+        )
 
     def _after_the_end(self, choice: str | None) -> None:
         """The game-over dialog's button."""
@@ -745,6 +750,8 @@ class GameScreen(Screen[None]):
             self.app.exit()
         elif choice == "rematch":
             self.at_table.ask_rematch()
+        elif choice == "report":
+            self.at_table.report()
 
     # -- the look ----------------------------------------------------------------------
 

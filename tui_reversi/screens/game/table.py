@@ -20,6 +20,7 @@ from ...net.ssh_command import SSH_COMMAND_VARIABLE
 from ...widgets.score import Clocks, ScorePanel
 from ..chat import ChatScreen
 from ..confirm import ConfirmScreen
+from ..report import ReportScreen
 from .status import EMPTY_SEAT
 from .status_line import Say
 
@@ -207,6 +208,28 @@ class AtTable:
         link = self.link
         if link is not None and self.can_ask_rematch():
             link.ask_rematch()
+
+    def opponent(self) -> str:
+        """The person across the table from this player ('' when watching, with the
+        seat free, or away from a table): whom the game-over dialog may report."""
+        link = self.link
+        if link is None or link.state.colour is None:
+            return ""
+        return link.state.names[link.state.colour.other]
+
+    def report(self) -> None:
+        """Ask the reason (and words) for reporting the opponent, then send it; the
+        server's answer comes as news."""
+        link, name = self.link, self.opponent()
+        if link is None or not name:
+            return
+
+        def chosen(report: tuple[str, str] | None) -> None:
+            if report is not None:
+                self._say(f"Reporting {name}…")
+                link.report(*report)
+
+        self._app.push_screen(ReportScreen(name), chosen)
 
     def _answer(self, question: str) -> None:
         link = self.link

@@ -340,7 +340,9 @@ class LobbyHost:
         """`report NAME REASON WORDS` from the lobby, as `ssh host report ...`."""
         name, *said = rest.split(" ")
         tables = self.tables
-        filed = file_report(tables.store, tables, tables.moderation, guest.name, name, said)
+        filed = file_report(
+            tables.store, tables.tables.values(), tables.moderation, guest.name, name, said
+        )
         return await self._answer_with(guest, filed, "Your report")
 
     async def _answer_with(self, guest: Guest, work: Awaitable[str], what: str) -> str | None:

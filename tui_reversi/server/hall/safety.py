@@ -9,7 +9,7 @@ kept and echoed after its control characters are dropped, never as it came.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TypeVar
 
 from ...core import ReversiError
@@ -18,7 +18,7 @@ from ...storage import StorageError
 from ..ledger.moderation import MOST_BLOCKS, REPORT_REASONS, Report
 from ..ledger.store import Store
 from .moderation_watch import Moderation
-from .tables import Tables
+from .table import Table
 
 # How long a report's own words may be, a notice, and a name as typed.
 REPORT_WORDS = 300
@@ -97,14 +97,15 @@ async def block_name(store: Store, moderation: Moderation, player: str, name: st
 
 async def file_report(
     store: Store,
-    tables: Tables,
+    tables: Iterable[Table],
     moderation: Moderation,
     reporter: str,
     name: str,
     words: list[str],
 ) -> str:
     """`reporter` reports `name` for `words` (a reason, then what they add), with
-    their latest game and their table's chat here: what they are told. Raises
+    their latest game and the chat of the latest of `tables` where both sat (the
+    tables here): what they are told. Raises
     Refused, or StorageError."""
     reason = words[0].lower() if words else ""
     if reason not in REPORT_REASONS:
@@ -135,9 +136,9 @@ async def latest_game(store: Store, one: str, other: str) -> int | None:
     return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
 
-def table_chat(tables: Tables, one: str, other: str) -> tuple[str, ...]:
-    """The chat of a table here where both sat (the latest), as it is now."""
-    shared = [t for t in tables.tables.values() if {one, other} <= set(t.names.values())]
+def table_chat(tables: Iterable[Table], one: str, other: str) -> tuple[str, ...]:
+    """The chat of the latest of `tables` where both sat, as it is now."""
+    shared = [t for t in tables if {one, other} <= set(t.names.values())]
     if not shared:
         return ()
     return tuple(_chat_line(said) for said in shared[-1].chat)

@@ -70,6 +70,11 @@ async def report(member: Asker, words: list[str]) -> list[str]:
     name = one_name(member, words[:1], "report")
     server = member.server
     said = await file_report(
-        server.archive, server.tables, server.moderation, member.player, name, words[1:]
+        server.archive,
+        server.tables.tables.values(),
+        server.moderation,
+        member.player,
+        name,
+        words[1:],
     )
     return [f"tui-reversi: {said}"]

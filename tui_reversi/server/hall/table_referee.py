@@ -1,9 +1,9 @@
 """The referee at every table of `tui-reversi serve`: what a seated game may
 ask, and the answer. Every move is checked with core before both games are
 told of it; a takeback or a rematch is asked by one player and allowed or
-declined by the other; resigning; a line of chat, within its limits. A game
-that asks anything else, or out of turn, is refused in one sentence and
-nothing changes.
+declined by the other; resigning; a line of chat, within its limits; a report
+on the opponent (table_reports.py). A game that asks anything else, or out
+of turn, is refused in one sentence and nothing changes.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ class TableReferee:
         log: Callable[[str], None],
         charged: Callable[[str, str], None],
         moderation: Moderation,
+        report: Callable[[Seat, list[str]], str | None],
         people_per_address: int = 1,
     ) -> None:
         self._clocks = clocks
@@ -54,11 +55,14 @@ class TableReferee:
         self._chat = Limiter(CHAT, charged, people=people, now=clocks.now)
         self._takebacks = Limiter(TAKEBACKS, charged, people=people, now=clocks.now)
         self._moderation = moderation  # (mutes and blocks: moderation_watch.py)
+        self._report = report  # (the opponent reported: table_reports.py)
 
     def heard(self, seat: Seat, command: str, rest: str) -> str | None:
         """Do what the game at `seat` asked; why not, in one sentence, if it cannot be done."""
         if command == "say":
             return self._say(seat, rest)
+        if command == "report":  # (a spectator is told where to report from)
+            return self._report(seat, rest.split())
         if seat.color is None:
             return "You are watching: only the players move."
         if command == "move":

@@ -52,6 +52,7 @@ from .table import Table as Table
 from .table_clocks import TableClocks
 from .table_course import GameCourse
 from .table_referee import TableReferee
+from .table_reports import TableReports
 from .table_store import brought_back, named_ratings, rated_lines, unfinished
 from .table_stranded import stranded
 
@@ -100,6 +101,7 @@ class Tables:
         # Who blocks whom and who is muted (moderation_watch.py; the arcade's, or
         # this store's alone, unread, for tables on their own).
         self.moderation = moderation or Moderation(store)
+        self.reports = TableReports(store, self.moderation, log)
         self.clocks = TableClocks(now, lambda table, end: self.course.end(table, end))
         self.course = GameCourse(self.tables, self.clocks, store, log, hold=hold, adjourn=adjourn)
         self._referee = TableReferee(
@@ -110,6 +112,7 @@ class Tables:
             charged=self._charged,
             people_per_address=people_per_address,
             moderation=self.moderation,
+            report=self.reports.file,
         )
         variables = (TABLE_SOCKET_VARIABLE, TABLE_SECRET_VARIABLE)
         self._socket = GamesSocket("tables", variables, self.serve_game)
@@ -156,6 +159,7 @@ class Tables:
         for task in self._telling:  # (news of a rating nobody waits for now)
             task.cancel()
         await self.course.writes.drained()  # (a stop's adjournments: kept before the store goes)
+        await self.reports.close()
 
     def _bring_back(self, kept: UnfinishedGame) -> None:
         """A game kept from before the restart: adjourned, its clocks as they were."""
