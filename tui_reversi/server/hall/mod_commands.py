@@ -16,7 +16,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from ...net.typed_number import typed_number
-from ..ledger.moderation import ADMIN, MODERATOR, LogEntry, Report, Sanction
+from ..ledger.moderation import ADMIN, MODERATOR, WATCH_REPORTER, LogEntry, Report, Sanction
 from ..ledger.refunds import REFUNDED_REASONS, refunds_due
 from ..ledger.store import Store
 from .asker import Asker
@@ -99,7 +99,7 @@ class _Act:
     async def close_reports(self, name: str, outcome: str) -> int:
         """Close `name`'s open reports; each reporter told. How many."""
         closed = await self.store.close_reports(name, None, self.asker.player, outcome, self.now)
-        for report in closed:
+        for report in told(closed):
             await self.store.leave_notice(
                 report.reporter,
                 f"a moderator acted on your report {report.id} on {report.name}: {outcome}.",
@@ -227,6 +227,11 @@ async def _reports(act: _Act, words: list[str]) -> list[str]:
     return lines
 
 
+def told(reports: list[Report]) -> list[Report]:
+    """The reports whose reporter is a person, to be told what became of them."""
+    return [report for report in reports if report.reporter != WATCH_REPORTER]
+
+
 def report_lines(report: Report) -> list[str]:
     """One report as a moderator reads it: who, on whom, why, the game, the chat."""
     game = f", game {report.game}" if report.game is not None else ""
@@ -248,7 +253,7 @@ async def _dismiss(act: _Act, words: list[str]) -> list[str]:
     if not closed:
         raise Refused(f"there is no open report {number}.")
     await act.store.append_log(act.entry("dismiss", f"report {number}", why))
-    for report in closed:  # (told it was looked at; the moderator's words stay theirs)
+    for report in told(closed):  # (told it was looked at; the moderator's words stay theirs)
         await act.store.leave_notice(
             report.reporter,
             f"a moderator looked at your report {report.id} on {report.name} "

@@ -33,6 +33,9 @@ T = TypeVar("T")
 MOST_BLOCKS = 500
 # The reasons a report may give (lichess's list, with Reversi's words).
 REPORT_REASONS = ("cheating", "stalling", "boosting", "abuse", "spam", "name", "other")
+# Who filed the reports the server files by itself (hall/watch_reports.py): never a
+# name anyone may have (names have no spaces or brackets), and told nothing.
+WATCH_REPORTER = "(boosting watch)"
 # The roles: a moderator (reports, mutes, bans, notes); an admin (also voids a game's
 # rating and names moderators).
 MODERATOR = "moderator"
