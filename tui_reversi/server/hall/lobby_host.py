@@ -32,7 +32,7 @@ from ...net.typed_number import typed_number
 from ...storage import StorageError
 from ..bucket import Limit, Limiter, per_minute
 from ..config import format_duration
-from ..ledger.ratings import FIRST_RATING, shown_rating
+from ..ledger.ratings import FIRST
 from ..ledger.store import Message, TableView
 from .games_socket import GamesSocket, hello, tell
 from .own_records import OwnRecord, OwnRecords
@@ -597,15 +597,15 @@ class LobbyHost:
             # Whose rating could not be read waits for the store (a server without one: nobody).
             no_store = self.tables.store is None
             games = {
-                name: read.get(name, (FIRST_RATING, 0))[1]
+                name: read.get(name, FIRST).games
                 for name in lookers
                 if name in read or is_guest(name) or no_store
             }
             records: dict[str, tuple[str, int, OwnRecord]] = {}
             with contextlib.suppress(StorageError):  # (those lobbies wait for the store)
                 for name, own in (await self._records.of(games)).items():
-                    rating, count = read.get(name, (FIRST_RATING, 0))
-                    records[name] = (shown_rating(rating, count), count, own)
+                    rating = read.get(name, FIRST)
+                    records[name] = (rating.shown, rating.games, own)
             for guest in looking:
                 if guest.name not in records:
                     continue

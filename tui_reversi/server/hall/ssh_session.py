@@ -32,7 +32,7 @@ from ..config import (
     player_user_name,
 )
 from ..ledger.account_keys import ADDING_SUFFIX
-from ..ledger.ratings import FIRST_RATING
+from ..ledger.ratings import FIRST
 from ..ledger.store import TableView
 from .commands import CommandRefused, check_command, command_named, help_lines, replay_ggf
 from .game_run import (
@@ -576,10 +576,10 @@ class GameSession(asyncssh.SSHServerSession):
     async def _seek(self, wanted: PlayTerms) -> None:
         """Join the queue; the wait is shown, updated each second, until paired."""
         store = self._owner.arcade.archive
-        rating = FIRST_RATING
+        rating = FIRST
         if store is not None:
             try:
-                rating = (await store.rating(self.player))[0]
+                rating = await store.rating(self.player)
             except StorageError as error:  # (paired as a newcomer would be)
                 self._owner.arcade.note(str(error))
         if not self._terminal.open:
@@ -587,11 +587,17 @@ class GameSession(asyncssh.SSHServerSession):
             return
         guest = is_guest(self.player)
         clock = f", clock {wanted.clock}" if wanted.clock is not None else ""
-        who = "a guest" if guest else f"rated {round(rating)}"
+        who = "a guest" if guest else f"rated {rating.shown}"
         wants = f"{wanted.variant.value}{clock}, {who}"
         self._terminal.say(f"tui-reversi: looking for an opponent ({wants}).")
         seeker = Seeker(
-            self.player, rating, wanted.variant, wanted.clock, guest, wanted.allows_guests
+            self.player,
+            rating.rating,
+            wanted.variant,
+            wanted.clock,
+            guest,
+            wanted.allows_guests,
+            rating.deviation,
         )
         self._waiting = QueueWait(
             self._owner.arcade.pairing,

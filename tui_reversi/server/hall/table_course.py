@@ -25,7 +25,6 @@ from ...net.remote import is_guest
 from ...net.server_line import line
 from ...storage import StorageError
 from ..config import format_duration
-from ..ledger.ratings import shown_rating
 from ..ledger.store import PlayedGame, Store
 from ..tally import GAMES_ENDED, TALLY
 from .table import Seat, Table
@@ -251,7 +250,7 @@ class GameCourse:
             if not problems:
                 after = await store.ratings(game.names)
                 moved.append(rating_changes(before, after))
-                rated.update((name, shown_rating(*after[name])) for name in after)
+                rated.update((name, after[name].shown) for name in after)
             return problems
 
         def kept(problems: list[str]) -> None:
