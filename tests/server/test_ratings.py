@@ -4,13 +4,41 @@ not at all (ratings.py: the first five by 1, 1/2, 1/4, 1/8, 1/16 of Glicko-2's
 change). Real SSH on loopback; the test speaks the games'
 protocol, as two keys of one farmer would."""
 
-from tui_reversi.core import Color
 from tui_reversi.server.ledger.ratings import PAIR_WEIGHTS
 
 from .test_accounts import run
-from .test_tables import sit_down
+from .test_tables import Game, sit_down
 
 REMATCHES = 12
+
+
+async def resign_at_once(
+    resigning: Game, winning: Game, games: int, until: str = "over resigned"
+) -> list[tuple[list[str], list[str]]]:
+    """`games` games at the table of `resigning` (Black first) and `winning`: Black
+    plays d3, `resigning` resigns, `winning` asks a rematch, `resigning` allows it
+    (colours change); what each heard of each game, up to a line starting `until`."""
+    heard = []
+    black = resigning
+    for number in range(games):
+        black.say("move 0 d3")
+        await resigning.hear_until("moved 0 d3")
+        resigning.say("resign")
+        lines: list[list[str]] = []
+        for game in (resigning, winning):
+            lines.append([await game.hear()])
+            while not lines[-1][-1].startswith(until):
+                lines[-1].append(await game.hear())
+        heard.append((lines[0], lines[1]))
+        if number < games - 1:
+            winning.say("rematch")
+            while not (await resigning.hear()).startswith("asked rematch"):
+                pass
+            resigning.say("allow")
+            for game in (resigning, winning):
+                await game.hear_until("again")
+            black = winning if black is resigning else resigning
+    return heard
 
 
 async def test_twelve_resign_rematch_games_of_one_pair_move_a_rating_five_times_only(serve):
@@ -18,21 +46,7 @@ async def test_twelve_resign_rematch_games_of_one_pair_move_a_rating_five_times_
     _, lobby = await run(arcade, "bob", "lobby")
     assert "rating 1500? after 0 rated games" in lobby
     alice, bob, _ = await sit_down(arcade)
-    colours = {Color.BLACK: alice, Color.WHITE: bob}
-    for number in range(REMATCHES):
-        colours[Color.BLACK].say("move 0 d3")  # one move, then alice resigns: bob wins
-        await alice.hear_until("moved 0 d3")
-        alice.say("resign")
-        for game in (alice, bob):
-            while not (await game.hear()).startswith("over resigned"):
-                pass
-        if number < REMATCHES - 1:
-            bob.say("rematch")
-            await alice.hear_until("asked rematch bob")
-            alice.say("allow")
-            for game in (alice, bob):
-                await game.hear_until("again")
-            colours = {Color.BLACK: colours[Color.WHITE], Color.WHITE: colours[Color.BLACK]}
+    await resign_at_once(alice, bob, REMATCHES)  # one move, then alice resigns: bob wins
     assert str(await arcade.archive.results("bob")) == f"{REMATCHES} won, 0 lost, 0 drawn"
     rating = await arcade.archive.rating("bob")
     assert rating.games == REMATCHES and rating.rating > 1500.0

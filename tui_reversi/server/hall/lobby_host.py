@@ -339,6 +339,10 @@ class LobbyHost:
             return None
         terms = invitation.terms
         host = terms.colour.resolve()  # (random: drawn now)
+        banned = self._banned(inviter.name, guest.name)
+        if banned is not None:  # (a playban: conduct.py)
+            inviter.send(line("answered", f"{shown_name(guest.name)} accepted, but {banned}"))
+            return f"The table could not be opened: {banned}"
         try:
             table, host_secret = self.tables.open(
                 inviter.name, terms.variant, terms.clock, colour=host, address=inviter.address
@@ -354,6 +358,13 @@ class LobbyHost:
         self._send_to_table(inviter, host_secret, table.code)
         self._send_to_table(guest, guest_secret, table.code)
         return None
+
+    def _banned(self, *names: str) -> str | None:
+        """Why a table for `names` cannot open, if one of them has a playban: one
+        sentence that names them."""
+        playbans = self.tables.course.playbans
+        refusals = (playbans.refusal(name, shown_name(name)) for name in names)
+        return next((refusal for refusal in refusals if refusal is not None), None)
 
     def _lapsed(self, invitation: Invitation) -> None:
         if self.invitations.get(invitation.number) is not invitation:

@@ -528,6 +528,12 @@ class GameSession(asyncssh.SSHServerSession):
                 1,
                 "no terminal requested",
             )
+        if at_table == "play":  # (a playban made on any node: conduct.py)
+            playbans = self._owner.arcade.tables.course.playbans
+            await playbans.refresh(self._owner.arcade.archive, self.player)
+            banned = playbans.refusal(self.player)
+            if banned is not None:
+                raise SessionRefused(banned, 1, "playban")
         full = self._owner.arcade.take_seat(self.address, guest=self._owner.guest)
         if full is not None:
             reason = "server full" + (" for guests" if self._owner.guest else "")
@@ -686,6 +692,8 @@ class GameSession(asyncssh.SSHServerSession):
     ) -> None:
         tables = self._owner.arcade.tables
         try:
+            if at_table in ("table", "join"):  # (a playban made on any node: conduct.py)
+                await tables.course.playbans.refresh(tables.store, self.player)
             if at_table == "resume" and code is None:  # their one adjourned game
                 views = await self._adjourned_views()
                 code = next((view.code for view in views), None)

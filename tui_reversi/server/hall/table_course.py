@@ -27,6 +27,7 @@ from ...storage import StorageError
 from ..config import format_duration
 from ..ledger.store import PlayedGame, Store
 from ..tally import GAMES_ENDED, TALLY
+from .conduct import Playbans
 from .table import Seat, Table
 from .table_clocks import TableClocks
 from .table_store import played, rated_lines, rating_changes, unfinished
@@ -66,6 +67,8 @@ class GameCourse:
         self.writes = TableWrites(clocks.restart)
         # Told the players' names whenever a game of theirs is kept (the lobby's records).
         self.kept_names: Callable[[tuple[str, str]], None] = lambda _names: None
+        # The players' conduct in rated games, and the playbans it brings (conduct.py).
+        self.playbans = Playbans(log)
 
     def gone(self, seat: Seat, *, leaving: bool = False, crashed: bool = False) -> None:
         """A seat's game has gone. A player who left loses a game with a move
@@ -210,6 +213,7 @@ class GameCourse:
 
     def end(self, table: Table, end: Ending) -> None:
         """The game is over, told and recorded: `end` says how."""
+        self.playbans.ended(self.store, table, end)  # (before the clocks stop: see outcomes)
         self._stop_waiting(table)
         table.ended, table.ending = end.text, end
         TALLY.count(GAMES_ENDED, end.reason)

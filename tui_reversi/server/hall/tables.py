@@ -150,6 +150,7 @@ class Tables:
         for task in self._telling:  # (news of a rating nobody waits for now)
             task.cancel()
         await self.course.writes.drained()  # (a stop's adjournments: kept before the store goes)
+        await self.course.playbans.close()
 
     def _bring_back(self, kept: UnfinishedGame) -> None:
         """A game kept from before the restart: adjourned, its clocks as they were."""
@@ -196,6 +197,7 @@ class Tables:
         """A new table with `name` (connected from `address`) at `colour` (Black
         unless chosen: see net/terms.py for `random`), with clocks if
         `time_control`; its secret for that seat. Raises TableRefused."""
+        self.course.playbans.refuse(name)
         playing = [
             table
             for table in self.tables.values()
@@ -234,6 +236,7 @@ class Tables:
                 return table, self._seat(table, color, name)
         if name in table.names.values():
             raise TableRefused(f"you are at table {table.code} already.")
+        self.course.playbans.refuse(name)
         free = [color for color in Color if color not in table.names]
         if not free:
             raise TableRefused(f"both seats at table {code} are taken.")

@@ -22,7 +22,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -33,12 +33,13 @@ from ...net.remote import is_guest
 from ...net.terms import TimeControl
 from ...storage import NameTakenError, SavedGame, SavedGames, StorageError
 from ...storage.paths import APP_NAME, GAMES_DIR
-from . import browser_passes, standings
+from . import browser_passes, playbans, standings
 from .account_keys import AccountKey, KeyCodes, KeyCodeStore
 from .archive_schema import upgrade
 from .browser_passes import KeptPasses
 from .names import name_key
 from .penalties import Penalty, Subject, change_kept
+from .playbans import Ban, Outcome
 from .ratings import PAIR_WINDOW, Rating, rated_game
 from .seekers import Seeker, SeekersHere
 from .standings import ArchivedGame, Profile, Query, Standing
@@ -298,6 +299,16 @@ class Archive(KeptPasses):
 
     async def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
         return await self._queue.claim_pairs(pairs)
+
+    # The players' conduct in rated games (playbans.py): one row a player.
+
+    async def record_conduct(self, outcomes: Mapping[str, Outcome]) -> dict[str, Ban]:
+        return await self._transaction(
+            lambda run: playbans.record(run, outcomes, time.time()), "keep the players' conduct"
+        )
+
+    async def playban(self, name: str) -> Ban | None:
+        return (await playbans.read(self._rows, name)).ban_at(time.time())
 
     # The accounts (account_keys.py's AccountStore): which keys are which name's.
 

@@ -12,6 +12,8 @@ Version 2: the codes of `keys web` and the browser passes they become
 (browser_passes.py), until then in a file beside the archive.
 
 Version 3: Glicko-2 ratings: the Elo ratings moved once (glicko_migration.py).
+
+Version 4: each player's conduct in rated games, and their playbans (playbans.py).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from . import browser_passes, glicko_migration
+from . import browser_passes, glicko_migration, playbans
 from .names import first_keeps
 
 NAMES_AND_PENALTIES = """
@@ -77,7 +79,11 @@ def _glicko_ratings(db: sqlite3.Connection) -> None:
     db.executemany(glicko_migration.MOVE.format("?"), glicko_migration.moved(rows, time.time()))
 
 
-STEPS = (_names_and_penalties, _browser_passes, _glicko_ratings)
+def _playbans(db: sqlite3.Connection) -> None:
+    db.execute(playbans.schema())
+
+
+STEPS = (_names_and_penalties, _browser_passes, _glicko_ratings, _playbans)
 NEWEST = len(STEPS)
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import psycopg
 
 from ..config import ServeError
-from . import browser_passes, glicko_migration
+from . import browser_passes, glicko_migration, playbans
 from .fleet_seal import LEAST_SECRET
 from .names import first_keeps
 from .ratings import FIRST_DEVIATION
@@ -211,6 +211,7 @@ MIGRATIONS: tuple[tuple[str, Step], ...] = (
         "Glicko-2 ratings: the Elo ratings moved once, seekers with deviations",
         move_ratings_to_glicko,
     ),
+    ("playbans: each player's conduct in rated games and the bans it brought", playbans.schema()),
 )
 NEWEST = len(MIGRATIONS)
 

@@ -23,7 +23,7 @@ import contextlib
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from datetime import UTC
 from pathlib import Path
 from typing import Any, TypeVar
@@ -36,7 +36,7 @@ from psycopg.types.json import Jsonb
 from ...net.remote import is_guest
 from ...storage import StorageError
 from ..config import ServeError
-from . import browser_passes, standings
+from . import browser_passes, playbans, standings
 from .account_keys import (
     CODE_LIFETIME,
     AccountKey,
@@ -56,6 +56,7 @@ from .migrations import SECRET_TABLE, check, migrate
 from .names import name_key
 from .node_link import CONNECT_TIMEOUT, NodeLink
 from .penalties import Penalty, Subject, change_kept
+from .playbans import Ban, Outcome
 from .postgres_seekers import SharedSeekers
 from .ratings import FIRST_RATING, PAIR_WINDOW, Rating, rated_game
 from .seekers import Seeker
@@ -317,6 +318,17 @@ class PostgresStore(KeptPasses):
 
     async def _rows(self, query: str, params: tuple[object, ...]) -> list[tuple]:
         return await self._execute(_placeholders(query), params)
+
+    # -- the players' conduct in rated games (playbans.py): one row a player ---------------
+
+    async def record_conduct(self, outcomes: Mapping[str, Outcome]) -> dict[str, Ban]:
+        return await self._transaction(
+            lambda run: playbans.record(run, outcomes, time.time(), " FOR UPDATE"),
+            "keep the players' conduct",
+        )
+
+    async def playban(self, name: str) -> Ban | None:
+        return (await playbans.read(self._rows, name)).ban_at(time.time())
 
     # -- accounts (account_keys.py's AccountStore): which keys are which name's -------------
 

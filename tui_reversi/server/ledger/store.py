@@ -28,6 +28,7 @@ from ...net.terms import TimeControl
 from .account_keys import AccountStore, KeyCodeStore
 from .browser_passes import PassBook
 from .penalties import PenaltyLedger
+from .playbans import PlaybanBook
 from .ratings import Rating
 from .seekers import SeekerBook
 from .standings import ArchivedGame, Profile, Results, Standing
@@ -89,7 +90,7 @@ class UnfinishedGame:
     adjourned: bool
 
 
-class Store(AccountStore, PenaltyLedger, SeekerBook, PassBook, Protocol):
+class Store(AccountStore, PenaltyLedger, SeekerBook, PassBook, PlaybanBook, Protocol):
     """The server's state beyond its process, the accounts included (key_owner,
     keys_of, claim, add_key, remove_key: account_keys.py), the penalties of
     guessing (change_penalties: penalties.py), the pairing queue (seek, unseek,

@@ -1,0 +1,164 @@
+"""How each rated game's players behaved, and the playbans it brings (the rule
+is ledger/playbans.py's, lichess's): when a game between two named players
+ends, each player's outcome is read from how it ended (`outcomes`) and kept
+in the store; a player it bans is told at once, at the table, how long for.
+A banned player is refused `play` and every new table (open, join, an
+invitation accepted) with one sentence that says how long is left.
+
+Bans are kept in the store, for the whole fleet; each node also remembers the
+bans it knows of (`Playbans.known`: the ones its games brought, and the ones
+read when a player asks to play or sit down), so that a table is refused
+without waiting on the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from ...core import PASS, Color, Ending
+from ...net.remote import is_guest
+from ...net.server_line import line
+from ...net.terms import TableRefused
+from ...storage import StorageError
+from ..ledger.playbans import Ban, Outcome
+from ..ledger.store import Store
+from .games_socket import tell
+from .table import Table
+
+# A player who lets their clock run out after waiting this share of the game's time
+# on one move (lichess's twelfth), at least SITTING_LEAST, at most SITTING_MOST
+# seconds, was sitting, not short of time.
+SITTING_SHARE = 1 / 12
+SITTING_LEAST = 15.0
+SITTING_MOST = 180.0
+# An Othello game is about 30 moves a side: the clock's whole time, increments in.
+MOVES_A_SIDE = 30
+# A resignation with fewer moves than this of one's own, within QUICK_SECONDS of
+# the start, is resigning at once (lichess's quick resignation, a sandbag).
+QUICK_MOVES = 5
+QUICK_SECONDS = 60.0
+
+
+def moves_by(table: Table, color: Color) -> int:
+    """How many moves `color` played at `table` (passes not counted)."""
+    positions, moves = table.game.positions, table.game.moves
+    return sum(
+        1
+        for before, move in zip(positions, moves, strict=False)
+        if move != PASS and before.to_move == color
+    )
+
+
+def sitting_limit(table: Table) -> float | None:
+    """How long one move may wait before a flag is sitting; None without a clock."""
+    clock = table.time_control
+    if clock is None:
+        return None
+    whole = clock.base + MOVES_A_SIDE * clock.increment
+    return min(max(whole * SITTING_SHARE, SITTING_LEAST), SITTING_MOST)
+
+
+def outcomes(table: Table, end: Ending, now: datetime) -> dict[str, Outcome]:
+    """Each named player's outcome in `table`'s game, ended as `end` says at `now`
+    (before its clocks stop: a flag's loser's time left is what they sat on); {}
+    for a game with a guest (unrated) or with one seat empty."""
+    names = table.names
+    if len(names) != 2 or any(is_guest(name) for name in names.values()):
+        return {}
+    if end.winner is None:
+        if end.reason == "left" and not table.game.moves and len(table.links) == 1:
+            (stayed,) = table.links  # (the other went before any move: an abort)
+            return {names[stayed.other]: Outcome.ABORT}
+        return {name: Outcome.GOOD for name in names.values()} if end.reason == "normal" else {}
+    loser = end.winner.other
+    return {names[end.winner]: Outcome.GOOD, names[loser]: _losers(table, end, loser, now)}
+
+
+def _losers(table: Table, end: Ending, loser: Color, now: datetime) -> Outcome:
+    """How the loser lost: well, or by one of the bad ways."""
+    played = moves_by(table, loser)
+    if end.reason in ("flag", "left") and played == 0:
+        return Outcome.NO_PLAY
+    if end.reason == "left":
+        return Outcome.RAGE_QUIT
+    limit = sitting_limit(table)
+    if end.reason == "flag" and limit is not None and table.remaining[loser] >= limit:
+        return Outcome.SITTING
+    quick = (now - table.started).total_seconds() < QUICK_SECONDS
+    if end.reason == "resigned" and played < QUICK_MOVES and quick:
+        return Outcome.QUICK_RESIGN
+    return Outcome.GOOD
+
+
+class Playbans:
+    """The bans this node knows of: refuse() a banned player a table; record() a
+    game's outcomes when it ends; refresh() a player's ban from the store."""
+
+    def __init__(self, log: Callable[[str], None], now: Callable[[], float] = time.time) -> None:
+        self._log = log
+        self._now = now
+        self.known: dict[str, Ban] = {}
+        self._recording: set[asyncio.Task[None]] = set()
+
+    def refuse(self, name: str) -> None:
+        """Raise TableRefused, in one sentence, if `name` is banned from rated play now."""
+        refusal = self.refusal(name)
+        if refusal is not None:
+            raise TableRefused(refusal)
+
+    def refusal(self, name: str, who: str = "you") -> str | None:
+        """Why `name` cannot play now, said to `who` ('you', or the name), if banned."""
+        ban = self.known.get(name)
+        now = self._now()
+        if ban is None or ban.end <= now:
+            self.known.pop(name, None)
+            return None
+        return ban.sentence(now, who)
+
+    async def refresh(self, store: Store | None, name: str) -> None:
+        """Read `name`'s ban from the store (made on any node); the store away, what
+        this node knows stands."""
+        if store is None or is_guest(name):
+            return
+        try:
+            ban = await store.playban(name)
+        except StorageError as error:
+            self._log(f"playbans: {name}'s cannot be read: {error}")
+            return
+        if ban is not None:
+            self.known[name] = ban
+        else:
+            self.known.pop(name, None)
+
+    def ended(self, store: Store | None, table: Table, end: Ending) -> None:
+        """`table`'s game ended as `end` says: its players' outcomes are kept, and a
+        player banned for them told so at the table (in the background)."""
+        seen = outcomes(table, end, datetime.now(UTC))
+        if store is None or not seen:
+            return
+        task = asyncio.get_running_loop().create_task(self._record(store, table, seen))
+        self._recording.add(task)
+        task.add_done_callback(self._recording.discard)
+
+    async def _record(self, store: Store, table: Table, seen: dict[str, Outcome]) -> None:
+        try:
+            bans = await store.record_conduct(seen)
+        except StorageError as error:
+            self._log(f"playbans: table {table.code}'s conduct cannot be kept: {error}")
+            return
+        for name, ban in bans.items():
+            self.known[name] = ban
+            self._log(f"playban: {name} for {ban.minutes} minutes ({seen[name].value})")
+            told = f"Playban: {ban.sentence(self._now())}"
+            for color, sitting in table.names.items():
+                writer = table.links.get(color)
+                if sitting == name and writer is not None:
+                    tell(writer, line("news", told))
+
+    async def close(self) -> None:
+        """Let the outcomes being kept finish."""
+        if self._recording:
+            await asyncio.gather(*self._recording, return_exceptions=True)
