@@ -185,7 +185,7 @@ async def test_conduct_is_kept_and_a_ban_read_back_on_each_store(open_store):
 async def test_resigning_at_once_game_after_game_bans_and_play_and_tables_are_refused(serve):
     arcade = await serve(max_per_address=10)
     alice, bob, _ = await sit_down(arcade)
-    await resign_at_once(alice, bob, 6)  # alice resigns at once, six times in a row
+    await resign_at_once(alice, bob, 6, black=alice)  # alice resigns at once, six times in a row
     told = (
         "news Playban: you may not play rated games for another 10 minutes "
         "(a playban: too many recent games left, stalled or resigned at once)."

@@ -13,13 +13,12 @@ REMATCHES = 12
 
 
 async def resign_at_once(
-    resigning: Game, winning: Game, games: int, until: str = "over resigned"
+    resigning: Game, winning: Game, games: int, until: str = "over resigned", *, black: Game
 ) -> list[tuple[list[str], list[str]]]:
-    """`games` games at the table of `resigning` (Black first) and `winning`: Black
-    plays d3, `resigning` resigns, `winning` asks a rematch, `resigning` allows it
-    (colours change); what each heard of each game, up to a line starting `until`."""
+    """`games` games at the table of `resigning` and `winning` (`black` Black first):
+    Black plays d3, `resigning` resigns, `winning` asks a rematch, `resigning` allows
+    it (colours change); what each heard of each game, up to a line starting `until`."""
     heard = []
-    black = resigning
     for number in range(games):
         black.say("move 0 d3")
         await resigning.hear_until("moved 0 d3")
@@ -46,7 +45,9 @@ async def test_twelve_resign_rematch_games_of_one_pair_move_a_rating_five_times_
     _, lobby = await run(arcade, "bob", "lobby")
     assert "rating 1500? after 0 rated games" in lobby
     alice, bob, _ = await sit_down(arcade)
-    await resign_at_once(alice, bob, REMATCHES)  # one move, then alice resigns: bob wins
+    await resign_at_once(
+        alice, bob, REMATCHES, black=alice
+    )  # one move, then alice resigns: bob wins
     assert str(await arcade.archive.results("bob")) == f"{REMATCHES} won, 0 lost, 0 drawn"
     rating = await arcade.archive.rating("bob")
     assert rating.games == REMATCHES and rating.rating > 1500.0

@@ -27,6 +27,7 @@ from ...storage import StorageError
 from ..config import format_duration
 from ..ledger.store import PlayedGame, Store
 from ..tally import GAMES_ENDED, TALLY
+from .boost_watch import BoostWatch
 from .conduct import Playbans
 from .table import Seat, Table
 from .table_clocks import TableClocks
@@ -69,6 +70,7 @@ class GameCourse:
         self.kept_names: Callable[[tuple[str, str]], None] = lambda _names: None
         # The players' conduct in rated games, and the playbans it brings (conduct.py).
         self.playbans = Playbans(log)
+        self.boosts = BoostWatch(log)  # (games lost at once that move the winner up)
 
     def gone(self, seat: Seat, *, leaving: bool = False, crashed: bool = False) -> None:
         """A seat's game has gone. A player who left loses a game with a move
@@ -254,6 +256,8 @@ class GameCourse:
             if not problems:
                 after = await store.ratings(game.names)
                 moved.append(rating_changes(before, after))
+                if moved[0]:  # (rated)
+                    self.boosts.rated(table, before, after)
                 rated.update((name, after[name].shown) for name in after)
             return problems
 

@@ -1,0 +1,182 @@
+"""The boosting watch, after lichess's (lila, modules/mod: SandbagWatch.scala):
+a rated game lost within a few moves that moved the winner's rating up counts
+as a sandbag for the loser and a boost for the winner (boosts counted per
+opponent). The third such game, among a player's last seven within three
+hours, warns the player; the fourth files a report by itself.
+
+A few moves is QUICK_PLIES (8, lichess's), more for stronger players: a
+rating far above the start plays longer games, and losing one that early is
+no less strange (2 plies more for every 200 points over 1500, at most 16).
+
+The records live in this node's memory for three hours after their last
+game, as lichess's do: a pair's rematches are at one table, on one node.
+A report goes through `file` (file_report unless given): the moderation
+engineer's report queue takes it there, at the merge.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from ...net.server_line import line
+from ..ledger.ratings import Rating
+from .games_socket import tell
+from .table import Table
+
+# lichess's: the last seven outcomes, forgotten three hours after the last; once
+# seven good ones in a row, forgotten at once.
+KEPT = 7
+FORGOTTEN_AFTER = 3 * 3600.0
+WARN_AT = 3
+REPORT_AT = 4
+WARN_EVERY = 3600.0  # a player is warned once an hour at most
+QUICK_PLIES = 8
+QUICK_PLIES_MOST = 16
+
+SANDBAG_WARNING = (
+    "Warning: you have lost several rated games within a few moves. Every rated game "
+    "must be played to win: losing on purpose (sandbagging) is not allowed here."
+)
+BOOST_WARNING = (
+    "Warning: you have won several rated games within a few moves against the same "
+    "player. Both players must play to win: taking rating from someone who loses on "
+    "purpose (boosting) is not allowed here."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Watched:
+    """One rated game as the watch counts it for one player: `kind` 'good',
+    'sandbag' (lost it at once) or 'boost' (won it so); against `opponent`."""
+
+    kind: str
+    opponent: str = ""
+
+
+GOOD = Watched("good")
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A player's last outcomes, the latest first, and when the last came."""
+
+    outcomes: tuple[Watched, ...] = ()
+    written: float = 0.0
+
+    def sandbags(self) -> int:
+        """How many of the outcomes are sandbags, if the latest is one (else 0)."""
+        if not self.outcomes or self.outcomes[0].kind != "sandbag":
+            return 0
+        return sum(1 for outcome in self.outcomes if outcome.kind == "sandbag")
+
+    def boosts(self) -> int:
+        """How many of the outcomes are boosts against the latest's opponent, if the
+        latest is a boost (else 0)."""
+        if not self.outcomes or self.outcomes[0].kind != "boost":
+            return 0
+        return sum(1 for outcome in self.outcomes if outcome == self.outcomes[0])
+
+    @property
+    def opponents(self) -> tuple[str, ...]:
+        """The opponents of the sandbags and boosts kept, each once."""
+        return tuple(dict.fromkeys(o.opponent for o in self.outcomes if o.kind != "good"))
+
+
+@dataclass(frozen=True, slots=True)
+class AutoReport:
+    """A report the watch files by itself: on `name`, for `reason` (moderation's
+    fixed reasons: 'boosting'), saying `text`, the game at `table` the last of them."""
+
+    name: str
+    reason: str
+    text: str
+    table: str
+    opponents: tuple[str, ...]
+
+
+def file_report(report: AutoReport, log: Callable[[str], None]) -> None:
+    """Where a report the watch files goes until the moderation's report queue takes
+    it (the lead connects that one at the merge, as BoostWatch.file): the log."""
+    log(f"report on {report.name} ({report.reason}), filed by the boosting watch: {report.text}")
+
+
+def quick_plies(rating: float) -> int:
+    """How few plies a lost game may have to count as lost at once, for a loser rated
+    `rating`: 8, and 2 more for every 200 points over 1500, at most 16."""
+    more = 2 * max(int((rating - 1500.0) // 200), 0)
+    return min(QUICK_PLIES + more, QUICK_PLIES_MOST)
+
+
+class BoostWatch:
+    """Every named player's record on this node: rated() after each rated game."""
+
+    def __init__(
+        self,
+        log: Callable[[str], None],
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._log = log
+        # Where a report goes (file_report: the log, until moderation's queue takes it).
+        self.file: Callable[[AutoReport], None] = lambda report: file_report(report, log)
+        self._now = now
+        self.records: dict[str, Record] = {}
+        self._warned: dict[str, float] = {}
+
+    def rated(self, table: Table, before: dict[str, Rating], after: dict[str, Rating]) -> None:
+        """`table`'s game ended rated, moving each player's rating from `before` to
+        `after`: each player's outcome counted, warned or reported as the rule says."""
+        end, now = table.ending, self._now()
+        if end is None or end.winner is None:
+            return
+        winner, loser = table.name(end.winner), table.name(end.winner.other)
+        quick = table.game.move_number() <= quick_plies(before[loser].rating)
+        moved_up = after[winner].rating > before[winner].rating
+        caught = quick and moved_up
+        outcomes = {
+            loser: Watched("sandbag", winner) if caught else GOOD,
+            winner: Watched("boost", loser) if caught else GOOD,
+        }
+        for name, outcome in outcomes.items():
+            self._count(table, name, outcome, now)
+
+    def _count(self, table: Table, name: str, outcome: Watched, now: float) -> None:
+        kept = self.records.get(name)
+        if kept is not None and now - kept.written > FORGOTTEN_AFTER:
+            kept = None
+        if kept is None and outcome == GOOD:
+            self.records.pop(name, None)
+            return
+        record = replace(
+            kept or Record(), outcomes=(outcome, *(kept or Record()).outcomes)[:KEPT], written=now
+        )
+        if len(record.outcomes) == KEPT and all(o == GOOD for o in record.outcomes):
+            self.records.pop(name, None)
+            return
+        self.records[name] = record
+        if WARN_AT in (record.sandbags(), record.boosts()):
+            self._warn(table, name, SANDBAG_WARNING if record.sandbags() else BOOST_WARNING, now)
+        elif record.sandbags() == REPORT_AT:
+            self._report(table, name, "sandbagging", record)
+        elif record.boosts() == REPORT_AT:
+            self._report(table, name, "boosting", record)
+
+    def _warn(self, table: Table, name: str, warning: str, now: float) -> None:
+        last = self._warned.get(name)
+        if last is not None and now - last < WARN_EVERY:
+            return
+        self._warned[name] = now
+        self._log(f"boosting watch: {name} warned at table {table.code}")
+        for color, sitting in table.names.items():
+            writer = table.links.get(color)
+            if sitting == name and writer is not None:
+                tell(writer, line("news", warning))
+
+    def _report(self, table: Table, name: str, what: str, record: Record) -> None:
+        opponents = ", ".join(record.opponents)
+        text = (
+            f"{REPORT_AT} rated games {'lost' if what == 'sandbagging' else 'won'} within a "
+            f"few moves in 3 hours (against {opponents}): possible {what}"
+        )
+        self.file(AutoReport(name, "boosting", text, table.code, record.opponents))
