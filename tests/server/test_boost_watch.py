@@ -22,41 +22,35 @@ from .test_ratings import resign_at_once
 from .test_tables import sit_down
 
 
-class Line:
-    """A game's line to the server, as the watch writes to it."""
+class Notes:
+    """What the watch tells players at their table (conduct.PlayerNotes' part)."""
 
     def __init__(self) -> None:
-        self.heard: list[bytes] = []
+        self.told: list[tuple[str, str]] = []
 
-        class Transport:
-            def get_write_buffer_size(self) -> int:
-                return 0
+    def tell(self, table: Table, name: str, text: str) -> None:
+        self.told.append((name, text))
 
-        self.transport = Transport()
-
-    def write(self, data: bytes) -> None:
-        self.heard.append(data)
-
-    def news(self) -> list[str]:
-        return [data.decode().removeprefix("news ").strip() for data in self.heard]
+    def to(self, name: str) -> list[str]:
+        return [text for who, text in self.told if who == name]
 
 
-def lost_at_once(loser: str, winner: str, lines: dict[str, Line], moves: str = "f5") -> Table:
+def lost_at_once(loser: str, winner: str, moves: str = "f5") -> Table:
     """A table where `loser` (White) resigned to `winner` (Black) after `moves`."""
     names = {Color.BLACK: winner, Color.WHITE: loser}
     table = Table("ABCDE", Variant.OTHELLO, names)
     table.game = Game.from_transcript(moves)
-    table.links = {Color.BLACK: lines[winner], Color.WHITE: lines[loser]}
     table.ending = Ending("resigned", Color.BLACK, f"{loser} resigned")
     return table
 
 
-def watched(now: list[float]) -> tuple[BoostWatch, list[AutoReport], list[str]]:
+def watched(now: list[float]) -> tuple[BoostWatch, Notes, list[AutoReport], list[str]]:
     log: list[str] = []
-    watch = BoostWatch(log.append, now=lambda: now[0])
+    notes = Notes()
+    watch = BoostWatch(log.append, notes, now=lambda: now[0])
     reports: list[AutoReport] = []
     watch.file = reports.append
-    return watch, reports, log
+    return watch, notes, reports, log
 
 
 UP = (
@@ -67,15 +61,14 @@ UP = (
 
 def test_the_third_game_lost_at_once_warns_both_and_the_fourth_files_reports():
     now = [0.0]
-    watch, reports, log = watched(now)
-    lines = {"alice": Line(), "bob": Line()}
+    watch, notes, reports, log = watched(now)
     for _ in range(2):
-        watch.rated(lost_at_once("bob", "alice", lines), *UP)
+        watch.rated(lost_at_once("bob", "alice"), *UP)
         now[0] += 60.0
-    assert lines["bob"].news() == [] and reports == []
-    watch.rated(lost_at_once("bob", "alice", lines), *UP)  # the third
-    assert lines["bob"].news() == [SANDBAG_WARNING] and lines["alice"].news() == [BOOST_WARNING]
-    watch.rated(lost_at_once("bob", "alice", lines), *UP)  # the fourth
+    assert notes.told == [] and reports == []
+    watch.rated(lost_at_once("bob", "alice"), *UP)  # the third
+    assert notes.to("bob") == [SANDBAG_WARNING] and notes.to("alice") == [BOOST_WARNING]
+    watch.rated(lost_at_once("bob", "alice"), *UP)  # the fourth
     assert [(report.name, report.reason, report.opponents) for report in reports] == [
         ("bob", "boosting", ("alice",)),
         ("alice", "boosting", ("bob",)),
@@ -84,36 +77,35 @@ def test_the_third_game_lost_at_once_warns_both_and_the_fourth_files_reports():
         "4 rated games lost within a few moves in 3 hours (against alice): possible sandbagging"
     )
     assert reports[0].table == "ABCDE"
-    assert lines["bob"].news() == [SANDBAG_WARNING]  # (warned once an hour at most)
+    watch.rated(lost_at_once("bob", "alice"), *UP)  # a fifth
+    assert notes.to("bob") == [SANDBAG_WARNING]  # (warned once an hour at most)
     assert "boosting watch: bob warned at table ABCDE" in log
 
 
 def test_games_played_out_or_moving_nobody_up_count_for_nothing():
     now = [0.0]
-    watch, reports, _ = watched(now)
-    lines = {"alice": Line(), "bob": Line()}
+    watch, _, reports, _ = watched(now)
     long_game = "f5d6c3d3c4f4f6f3e6e7"  # 10 plies: past 8
     for _ in range(6):
-        watch.rated(lost_at_once("bob", "alice", lines, long_game), *UP)
+        watch.rated(lost_at_once("bob", "alice", long_game), *UP)
     flat = ({"alice": Rating(1500.0), "bob": Rating(1500.0)},) * 2  # (a rematch past the fifth)
     for _ in range(6):
-        watch.rated(lost_at_once("bob", "alice", lines), *flat)
+        watch.rated(lost_at_once("bob", "alice"), *flat)
     assert reports == [] and watch.records == {}
 
 
 def test_boosts_are_counted_per_opponent_and_forgotten_after_three_hours():
     now = [0.0]
-    watch, reports, _ = watched(now)
-    lines = {name: Line() for name in ("alice", "bob", "carol", "dave", "erin")}
+    watch, notes, reports, _ = watched(now)
     for loser in ("bob", "carol", "dave", "erin"):  # four different losers
         before = {"alice": Rating(1500.0), loser: Rating(1500.0)}
         after = {"alice": Rating(1520.0), loser: Rating(1480.0)}
-        watch.rated(lost_at_once(loser, "alice", lines), before, after)
-    assert lines["alice"].news() == [] and reports == []  # never 3 against one opponent
+        watch.rated(lost_at_once(loser, "alice"), before, after)
+    assert notes.told == [] and reports == []  # never 3 against one opponent
     for _ in range(3):
-        watch.rated(lost_at_once("bob", "alice", lines), *UP)
+        watch.rated(lost_at_once("bob", "alice"), *UP)
         now[0] += FORGOTTEN_AFTER + 1  # each one long after the last
-    assert lines["bob"].news() == [] and reports == []
+    assert notes.told == [] and reports == []
 
 
 def test_stronger_players_are_watched_over_more_moves():
@@ -128,9 +120,9 @@ async def test_one_player_losing_at_once_to_another_is_warned_then_reported_over
     alice, bob, _ = await sit_down(arcade)
     # bob resigns after one move, four times: alice moves up each time.
     heard = await resign_at_once(bob, alice, 4, until="rerated ", black=alice)
-    for number, (bobs, alices) in enumerate(heard):
+    for number, (bobs, alices) in enumerate(heard):  # (told after the game's last word)
         warned = (f"news {SANDBAG_WARNING}" in bobs, f"news {BOOST_WARNING}" in alices)
-        assert warned == ((True, True) if number == 2 else (False, False))
+        assert warned == ((True, True) if number == 2 else (False, False)), (number, bobs)
     assert [(report.name, report.opponents) for report in reports] == [
         ("bob", ("alice",)),
         ("alice", ("bob",)),

@@ -29,6 +29,7 @@ from tui_reversi.server.ledger.playbans import (
 
 from .conftest import Player
 from .test_accounts import run
+from .test_invitations import Guest
 from .test_ratings import resign_at_once
 from .test_store import open_store as open_store
 from .test_tables import sit_down
@@ -204,3 +205,22 @@ async def test_resigning_at_once_game_after_game_bans_and_play_and_tables_are_re
     _, lobby = await run(arcade, "bob", "lobby")  # bob, who won, plays on
     assert "rating" in lobby
     assert await arcade.archive.playban("bob") is None
+
+
+async def test_a_banned_player_cannot_invite_nor_accept_in_the_lobby(serve):
+    arcade = await serve()
+    for _ in range(4):  # alice's ban, kept by any node of the store
+        await arcade.archive.record_conduct({"alice": Outcome.RAGE_QUIT})
+    alice = await Guest.arrive(arcade, "alice")
+    bob = await Guest.arrive(arcade, "bob")
+    alice.say("invite bob black")
+    refused = await alice.hear_starting("refused ")
+    assert refused.startswith("refused You may not play rated games for another 10 minutes")
+    bob.say("invite alice black")
+    number = (await bob.hear_starting("waiting ")).split()[1]
+    await alice.hear_starting("invited ")
+    alice.say(f"accept {number}")
+    said = await alice.hear_starting("refused ")
+    assert said.startswith("refused The table could not be opened: alice may not play rated")
+    assert "alice may not play rated games for another" in await bob.hear_starting("answered ")
+    assert not arcade.tables.tables

@@ -17,7 +17,8 @@ async def resign_at_once(
 ) -> list[tuple[list[str], list[str]]]:
     """`games` games at the table of `resigning` and `winning` (`black` Black first):
     Black plays d3, `resigning` resigns, `winning` asks a rematch, `resigning` allows
-    it (colours change); what each heard of each game, up to a line starting `until`."""
+    it (colours change); what each heard of each game, up to a line starting `until`
+    (and the rematch's lines after it)."""
     heard = []
     for number in range(games):
         black.say("move 0 d3")
@@ -28,15 +29,15 @@ async def resign_at_once(
             lines.append([await game.hear()])
             while not lines[-1][-1].startswith(until):
                 lines[-1].append(await game.hear())
-        heard.append((lines[0], lines[1]))
         if number < games - 1:
             winning.say("rematch")
-            while not (await resigning.hear()).startswith("asked rematch"):
-                pass
+            while not lines[0][-1].startswith("asked rematch"):
+                lines[0].append(await resigning.hear())
             resigning.say("allow")
-            for game in (resigning, winning):
-                await game.hear_until("again")
+            for game, said in zip((resigning, winning), lines, strict=True):
+                said += await game.hear_until("again")
             black = winning if black is resigning else resigning
+        heard.append((lines[0], lines[1]))
     return heard
 
 

@@ -20,9 +20,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ...net.server_line import line
 from ..ledger.ratings import Rating
-from .games_socket import tell
+from .conduct import PlayerNotes
 from .table import Table
 
 # lichess's: the last seven outcomes, forgotten three hours after the last; once
@@ -115,9 +114,11 @@ class BoostWatch:
     def __init__(
         self,
         log: Callable[[str], None],
+        notes: PlayerNotes,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self._log = log
+        self._notes = notes
         # Where a report goes (file_report: the log, until moderation's queue takes it).
         self.file: Callable[[AutoReport], None] = lambda report: file_report(report, log)
         self._now = now
@@ -168,10 +169,7 @@ class BoostWatch:
             return
         self._warned[name] = now
         self._log(f"boosting watch: {name} warned at table {table.code}")
-        for color, sitting in table.names.items():
-            writer = table.links.get(color)
-            if sitting == name and writer is not None:
-                tell(writer, line("news", warning))
+        self._notes.tell(table, name, warning)
 
     def _report(self, table: Table, name: str, what: str, record: Record) -> None:
         opponents = ", ".join(record.opponents)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 from ...core import PASS, Color, Ending
@@ -93,12 +93,46 @@ def _losers(table: Table, end: Ending, loser: Color, now: datetime) -> Outcome:
     return Outcome.GOOD
 
 
-class Playbans:
-    """The bans this node knows of: refuse() a banned player a table; record() a
-    game's outcomes when it ends; refresh() a player's ban from the store."""
+class PlayerNotes:
+    """Sentences for one player at a table (a playban, a warning), told once what the
+    table's writes hold back is out (its end, the ratings: table_writes.py), so that
+    they are the last word the player's game shows; `settled` waits for a table's."""
 
-    def __init__(self, log: Callable[[str], None], now: Callable[[], float] = time.time) -> None:
+    def __init__(self, settled: Callable[[Table], Awaitable[None]]) -> None:
+        self._settled = settled
+        self._telling: set[asyncio.Task[None]] = set()
+
+    def tell(self, table: Table, name: str, text: str) -> None:
+        """`text` to `name`'s game at `table` (if it is still there), as news."""
+        task = asyncio.get_running_loop().create_task(self._tell(table, name, text))
+        self._telling.add(task)
+        task.add_done_callback(self._telling.discard)
+
+    async def _tell(self, table: Table, name: str, text: str) -> None:
+        await self._settled(table)
+        for color, sitting in table.names.items():
+            writer = table.links.get(color)
+            if sitting == name and writer is not None:
+                tell(writer, line("news", text))
+
+    async def close(self) -> None:
+        """Let the sentences on their way go."""
+        if self._telling:
+            await asyncio.gather(*self._telling, return_exceptions=True)
+
+
+class Playbans:
+    """The bans this node knows of: refuse() a banned player a table; ended() keeps
+    a game's outcomes when it ends; refresh() reads a player's ban from the store."""
+
+    def __init__(
+        self,
+        log: Callable[[str], None],
+        notes: PlayerNotes,
+        now: Callable[[], float] = time.time,
+    ) -> None:
         self._log = log
+        self._notes = notes
         self._now = now
         self.known: dict[str, Ban] = {}
         self._recording: set[asyncio.Task[None]] = set()
@@ -152,11 +186,7 @@ class Playbans:
         for name, ban in bans.items():
             self.known[name] = ban
             self._log(f"playban: {name} for {ban.minutes} minutes ({seen[name].value})")
-            told = f"Playban: {ban.sentence(self._now())}"
-            for color, sitting in table.names.items():
-                writer = table.links.get(color)
-                if sitting == name and writer is not None:
-                    tell(writer, line("news", told))
+            self._notes.tell(table, name, f"Playban: {ban.sentence(self._now())}")
 
     async def close(self) -> None:
         """Let the outcomes being kept finish."""

@@ -221,6 +221,8 @@ class LobbyHost:
         self.guests.append(guest)
         try:
             writer.write(line("welcome", guest.name))
+            # (their playban, made on any node, for the invitations they answer: conduct.py)
+            await self.tables.course.playbans.refresh(self.tables.store, guest.name)
             self.refresh()
             while data := await reader.readline():
                 command, rest = words(data)
@@ -270,6 +272,10 @@ class LobbyHost:
             return "That is not the name of anyone here."
         if name == guest.name:
             return "You cannot invite yourself: choose someone else."
+        # (a playban: conduct.py; read from the store when their lobby connected)
+        banned = self.tables.course.playbans.refusal(guest.name)
+        if banned is not None:
+            return f"{banned[:1].upper()}{banned[1:]}"
         # The inviter's rating, for the invitation to show it beside their name: read
         # first, so that nothing is awaited between the checks below and the sending.
         rated = rated_lines(await named_ratings(self.tables.store, [guest.name]))

@@ -28,7 +28,7 @@ from ..config import format_duration
 from ..ledger.store import PlayedGame, Store
 from ..tally import GAMES_ENDED, TALLY
 from .boost_watch import BoostWatch
-from .conduct import Playbans
+from .conduct import Playbans, PlayerNotes
 from .table import Seat, Table
 from .table_clocks import TableClocks
 from .table_store import played, rated_lines, rating_changes, unfinished
@@ -69,8 +69,10 @@ class GameCourse:
         # Told the players' names whenever a game of theirs is kept (the lobby's records).
         self.kept_names: Callable[[tuple[str, str]], None] = lambda _names: None
         # The players' conduct in rated games, and the playbans it brings (conduct.py).
-        self.playbans = Playbans(log)
-        self.boosts = BoostWatch(log)  # (games lost at once that move the winner up)
+        # (told to one player once the table's writes are out: the last word they see)
+        self.notes = PlayerNotes(self.writes.settled)
+        self.playbans = Playbans(log, self.notes)
+        self.boosts = BoostWatch(log, self.notes)  # (games lost at once that move one up)
 
     def gone(self, seat: Seat, *, leaving: bool = False, crashed: bool = False) -> None:
         """A seat's game has gone. A player who left loses a game with a move

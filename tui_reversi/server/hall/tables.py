@@ -151,6 +151,7 @@ class Tables:
             task.cancel()
         await self.course.writes.drained()  # (a stop's adjournments: kept before the store goes)
         await self.course.playbans.close()
+        await self.course.notes.close()
 
     def _bring_back(self, kept: UnfinishedGame) -> None:
         """A game kept from before the restart: adjourned, its clocks as they were."""
