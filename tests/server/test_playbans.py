@@ -188,7 +188,7 @@ async def test_resigning_at_once_game_after_game_bans_and_play_and_tables_are_re
     alice, bob, _ = await sit_down(arcade)
     await resign_at_once(alice, bob, 6, black=alice)  # alice resigns at once, six times in a row
     told = (
-        "news Playban: you may not play rated games for another 10 minutes "
+        "news You may not play rated games for another 10 minutes "
         "(a playban: too many recent games left, stalled or resigned at once)."
     )
     assert told in await alice.hear_until(told)

@@ -186,7 +186,8 @@ class Playbans:
         for name, ban in bans.items():
             self.known[name] = ban
             self._log(f"playban: {name} for {ban.minutes} minutes ({seen[name].value})")
-            self._notes.tell(table, name, f"Playban: {ban.sentence(self._now())}")
+            said = ban.sentence(self._now())
+            self._notes.tell(table, name, f"{said[:1].upper()}{said[1:]}")
 
     async def close(self) -> None:
         """Let the outcomes being kept finish."""
