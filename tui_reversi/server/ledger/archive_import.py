@@ -182,6 +182,17 @@ async def _copy(
     with target.transaction():  # (the names in, each with its look-alike key: names.py)
         enter_known_names(target)
     _copy_passes(source, target)
+    _copy_playbans(source, target)
+
+
+def _copy_playbans(source: sqlite3.Connection, target: psycopg.Connection) -> None:
+    """Each player's conduct and bans (playbans.py) go with them (an archive of a
+    release that kept them)."""
+    if not _has_table(source, "playbans"):
+        return
+    with target.transaction():
+        for row in source.execute("SELECT name, outcomes, bans FROM playbans"):
+            target.execute(b"INSERT INTO playbans (name, outcomes, bans) VALUES (%s, %s, %s)", row)
 
 
 # The ratings as both stores keep them since Glicko-2 (glicko_migration.py).
@@ -217,10 +228,7 @@ def _copy_passes(source: sqlite3.Connection, target: psycopg.Connection) -> None
     """The browsers bound to names go with their keys (an archive of a release
     that kept them in the store: an older one's are in browser_passes.json, which
     the node moves in when it starts)."""
-    kept = source.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'browser_passes'"
-    ).fetchone()
-    if not kept:
+    if not _has_table(source, "browser_passes"):
         return
     with target.transaction():
         for row in source.execute(f"SELECT {_PASS_COLUMNS} FROM browser_passes"):
@@ -231,6 +239,15 @@ def _copy_passes(source: sqlite3.Connection, target: psycopg.Connection) -> None
             )
 
 
+def _has_table(source: sqlite3.Connection, table: str) -> bool:
+    """True if the archive has `table` (a release before it had none)."""
+    return bool(
+        source.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+        ).fetchone()
+    )
+
+
 def _one_name(first: str, second: str) -> ServeError:
     return ServeError(
         f"--import-archive: the archive's names {first} and {second} are one name on a fleet "
@@ -239,5 +256,13 @@ def _one_name(first: str, second: str) -> ServeError:
 
 
 def _empty(target: psycopg.Connection) -> None:
-    for table in ("unfinished", "ratings", "games", "account_keys", "names", "browser_passes"):
+    for table in (
+        "unfinished",
+        "ratings",
+        "games",
+        "account_keys",
+        "names",
+        "browser_passes",
+        "playbans",
+    ):
         target.execute(f"DELETE FROM {table}".encode())  # (fixed names)
