@@ -68,9 +68,9 @@ class GameCourse:
         self.writes = TableWrites(clocks.restart)
         # Told the players' names whenever a game of theirs is kept (the lobby's records).
         self.kept_names: Callable[[tuple[str, str]], None] = lambda _names: None
-        # The players' conduct in rated games, and the playbans it brings (conduct.py).
-        # (told to one player once the table's writes are out: the last word they see)
+        # Sentences to one player, once the table's writes are out (the last word they see).
         self.notes = PlayerNotes(self.writes.settled)
+        # The players' conduct in rated games, and the playbans it brings (conduct.py).
         self.playbans = Playbans(log, self.notes)
         self.boosts = BoostWatch(log, self.notes)  # (games lost at once that move one up)
 
