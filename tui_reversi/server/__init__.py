@@ -51,6 +51,9 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   - `tables`, `table_*`: the tables, their referee, clocks, course and store,
     their writes off the event loop (`table_writes`), and a game whose table
     on another node was lost, waiting to sit back down (`table_stranded`).
+  - `conduct`: each rated game's outcome for each player, kept, and the
+    playbans it brings, refused at `play` and new tables; `boost_watch`:
+    games lost at once that move the winner up, warned and reported.
   - `lobby_host`: the server's end of the in-app lobby: guests and invitations.
   - `roster`: who is here and what each is doing, as plain lines (`ssh host lobby`).
   - `guests`: a guest's name (64 random bits, shown short) and its folder.
@@ -63,7 +66,9 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     for calls off the event loop, and its way back after the database went.
   - `account_keys`: which keys are which name's, the codes to add one.
   - `names`: one name per look-alike key (UTS #39 skeleton); `ratings`: the
-    Elo rules (provisional names, rematches counting less); `penalties`:
+    Glicko-2 rules (`glicko`: the paper's rule; provisional while unsure,
+    rematches counting less; `glicko_migration`: the one move from Elo);
+    `playbans`: each player's conduct and the bans it brings; `penalties`:
     the penalties of guessing as kept; `archive_schema`: SQLite's versions;
     `seekers`: the pairing queue as a store keeps it (`postgres_seekers`:
     a fleet's, in PostgreSQL).
