@@ -18,7 +18,7 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
-from ...core import PASS, Color, Ending
+from ...core import Color, Ending
 from ...net.remote import is_guest
 from ...net.server_line import line
 from ...net.terms import TableRefused
@@ -44,11 +44,11 @@ QUICK_SECONDS = 60.0
 
 def moves_by(table: Table, color: Color) -> int:
     """How many moves `color` played at `table` (passes not counted)."""
-    positions, moves = table.game.positions, table.game.moves
+    game = table.game
     return sum(
         1
-        for before, move in zip(positions, moves, strict=False)
-        if move != PASS and before.to_move == color
+        for before, move in zip(game.positions, game.played, strict=False)
+        if not move.is_pass and before.to_move == color
     )
 
 
