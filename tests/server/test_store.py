@@ -568,3 +568,12 @@ async def test_an_older_fleet_database_with_two_look_alike_names_keeps_both(post
             conn.execute("INSERT INTO account_keys VALUES (%s, %s, %s)", (key, name, added))
     assert migrate_database(url) == (2, NEWEST)
     await assert_twins_kept(await opened(url, tmp_path))
+
+
+async def test_a_name_that_only_played_guests_has_a_new_players_rating_in_its_profile(open_store):
+    store = await open_store()
+    await store.keep(played("GA000", ("guest-ab12", "alice"), Color.WHITE))  # unrated
+    profile = await store.profile("alice", 3)
+    assert profile is not None and profile.standing.rating == FIRST
+    assert profile.standing.shown_rating == "1500?" and profile.standing.rank is None
+    assert str(profile.standing.record) == "1 won, 0 lost, 0 drawn"
