@@ -47,9 +47,8 @@ def lost_at_once(loser: str, winner: str, moves: str = "f5") -> Table:
 def watched(now: list[float]) -> tuple[BoostWatch, Notes, list[AutoReport], list[str]]:
     log: list[str] = []
     notes = Notes()
-    watch = BoostWatch(log.append, notes, now=lambda: now[0])
     reports: list[AutoReport] = []
-    watch.file = reports.append
+    watch = BoostWatch(log.append, notes, reports.append, now=lambda: now[0])
     return watch, notes, reports, log
 
 
@@ -116,7 +115,7 @@ def test_stronger_players_are_watched_over_more_moves():
 async def test_one_player_losing_at_once_to_another_is_warned_then_reported_over_ssh(serve):
     arcade = await serve(max_per_address=10)
     reports: list[AutoReport] = []
-    arcade.tables.course.boosts.file = reports.append  # (what the moderation queue takes)
+    arcade.boosts.file = reports.append  # (what the moderation queue takes)
     alice, bob, _ = await sit_down(arcade)
     # bob resigns after one move, four times: alice moves up each time.
     heard = await resign_at_once(bob, alice, 4, until="rerated ", black=alice)

@@ -1,5 +1,5 @@
 """The one move of the Elo ratings kept before to Glicko-2, on both stores:
-an SQLite archive of schema version 2 (archive_schema.py) and a fleet's
+an SQLite archive from before its Glicko-2 step (archive_schema.py) and a fleet's
 PostgreSQL before its Glicko-2 step (migrations.py), each holding Elo ratings,
 opened by this release. Each rating keeps its number, a name resting on 10
 rated games or more is settled and one on fewer provisional, as Elo said; a
@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 import psycopg
 
 from tui_reversi.core import Color
+from tui_reversi.server.ledger import archive_schema
 from tui_reversi.server.ledger.archive import SCHEMA, Archive
 from tui_reversi.server.ledger.migrations import MIGRATIONS, NEWEST
 from tui_reversi.server.ledger.postgres import migrate_database
@@ -61,7 +62,7 @@ async def assert_moved_to_glicko(store: Store) -> None:
 
 async def test_an_sqlite_archive_of_elo_ratings_moves_to_glicko_once(tmp_path):
     path = tmp_path / "archive.sqlite3"
-    with sqlite3.connect(path) as db:  # as version 2 left it, with Elo ratings
+    with sqlite3.connect(path) as db:  # as the release before left it, with Elo ratings
         db.executescript(SCHEMA)
         for row in elo_rows():
             db.execute(ELO_GAME.format("?"), tuple(str(value) for value in row))
@@ -71,7 +72,7 @@ async def test_an_sqlite_archive_of_elo_ratings_moves_to_glicko_once(tmp_path):
             )
     await assert_moved_to_glicko(Archive(path, tmp_path / "players"))
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] >= 3
+        assert db.execute("PRAGMA user_version").fetchone()[0] == archive_schema.NEWEST
     # Opened again: moved once, not again (alice's game since is Glicko-2's).
     again = Archive(path, tmp_path / "players")
     assert (await again.rating("alice")).games == 13

@@ -10,8 +10,9 @@ no less strange (2 plies more for every 200 points over 1500, at most 16).
 
 The records live in this node's memory for three hours after their last
 game, as lichess's do: a pair's rematches are at one table, on one node.
-A report goes through `file` (file_report unless given): the moderation
-engineer's report queue takes it there, at the merge.
+A report goes through `file`, given where the server is put together
+(edge/arcade.py: file_report, the log, until moderation's report queue
+takes it there).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from ...core import Ending
 from ..ledger.ratings import Rating
 from .conduct import PlayerNotes
 from .table import Table
@@ -97,7 +99,7 @@ class AutoReport:
 
 def file_report(report: AutoReport, log: Callable[[str], None]) -> None:
     """Where a report the watch files goes until the moderation's report queue takes
-    it (the lead connects that one at the merge, as BoostWatch.file): the log."""
+    it (edge/arcade.py gives BoostWatch its `file`): the log."""
     log(f"report on {report.name} ({report.reason}), filed by the boosting watch: {report.text}")
 
 
@@ -109,21 +111,28 @@ def quick_plies(rating: float) -> int:
 
 
 class BoostWatch:
-    """Every named player's record on this node: rated() after each rated game."""
+    """Every named player's record on this node: rated() after each rated game (a
+    GameWatch of the tables: table_course.py); a report goes to `file`."""
 
     def __init__(
         self,
         log: Callable[[str], None],
         notes: PlayerNotes,
+        file: Callable[[AutoReport], None],
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self._log = log
         self._notes = notes
-        # Where a report goes (file_report: the log, until moderation's queue takes it).
-        self.file: Callable[[AutoReport], None] = lambda report: file_report(report, log)
+        self.file = file
         self._now = now
         self.records: dict[str, Record] = {}
         self._warned: dict[str, float] = {}
+
+    def ended(self, table: Table, end: Ending) -> None:
+        """(Counted once the game is rated: rated().)"""
+
+    async def close(self) -> None:
+        """(Nothing runs in the background: the warnings are the notes'.)"""
 
     def rated(self, table: Table, before: dict[str, Rating], after: dict[str, Rating]) -> None:
         """`table`'s game ended rated, moving each player's rating from `before` to

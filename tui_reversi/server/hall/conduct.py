@@ -3,12 +3,15 @@ is ledger/playbans.py's, lichess's): when a game between two named players
 ends, each player's outcome is read from how it ended (`outcomes`) and kept
 in the store; a player it bans is told at once, at the table, how long for.
 A banned player is refused `play` and every new table (open, join, an
-invitation accepted) with one sentence that says how long is left.
+invitation sent or accepted) with one sentence that says how long is left.
 
-Bans are kept in the store, for the whole fleet; each node also remembers the
-bans it knows of (`Playbans.known`: the ones its games brought, and the ones
-read when a player asks to play or sit down), so that a table is refused
-without waiting on the store.
+Bans are kept in the store, for the whole fleet. A session's `play`, `table`
+or `join` reads the player's from the store (`Playbans.refusal`), so a ban
+made on one node holds on every node. Each node also remembers the bans it
+knows of (`Playbans.known`: the ones its games brought, and the last read of
+each player's): what stands while the store cannot be reached, and what the
+in-app lobby refuses by (`known_refusal`: read as each player's lobby
+connects; a game at a table brings them back to it anew).
 """
 
 from __future__ import annotations
@@ -19,11 +22,12 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 from ...core import Color, Ending
+from ...core.errors import capitalised
 from ...net.remote import is_guest
 from ...net.server_line import line
-from ...net.terms import TableRefused
 from ...storage import StorageError
 from ..ledger.playbans import Ban, Outcome
+from ..ledger.ratings import Rating
 from ..ledger.store import Store
 from .games_socket import tell
 from .table import Table
@@ -122,29 +126,43 @@ class PlayerNotes:
 
 
 class Playbans:
-    """The bans this node knows of: refuse() a banned player a table; ended() keeps
-    a game's outcomes when it ends; refresh() reads a player's ban from the store."""
+    """The playbans, as the store keeps them and this node knows them: refusal()
+    reads a player's from the store; ended() keeps a game's outcomes when it ends
+    (a GameWatch of the tables: table_course.py)."""
 
     def __init__(
         self,
+        store: Store,
         log: Callable[[str], None],
         notes: PlayerNotes,
         now: Callable[[], float] = time.time,
     ) -> None:
+        self._store = store
         self._log = log
         self._notes = notes
         self._now = now
         self.known: dict[str, Ban] = {}
         self._recording: set[asyncio.Task[None]] = set()
 
-    def refuse(self, name: str) -> None:
-        """Raise TableRefused, in one sentence, if `name` is banned from rated play now."""
-        refusal = self.refusal(name)
-        if refusal is not None:
-            raise TableRefused(refusal)
+    async def refusal(self, name: str, who: str = "you") -> str | None:
+        """Why `name` cannot play now, said to `who` ('you', or the name), if banned:
+        their ban read from the store (made on any node); the store away, the one this
+        node knows."""
+        if is_guest(name):
+            return None
+        try:
+            ban = await self._store.playban(name)
+        except StorageError as error:
+            self._log(f"playbans: {name}'s cannot be read: {error}")
+        else:
+            if ban is not None:
+                self.known[name] = ban
+            else:
+                self.known.pop(name, None)
+        return self.known_refusal(name, who)
 
-    def refusal(self, name: str, who: str = "you") -> str | None:
-        """Why `name` cannot play now, said to `who` ('you', or the name), if banned."""
+    def known_refusal(self, name: str, who: str = "you") -> str | None:
+        """refusal() from what this node knows, without asking the store."""
         ban = self.known.get(name)
         now = self._now()
         if ban is None or ban.end <= now:
@@ -152,42 +170,29 @@ class Playbans:
             return None
         return ban.sentence(now, who)
 
-    async def refresh(self, store: Store | None, name: str) -> None:
-        """Read `name`'s ban from the store (made on any node); the store away, what
-        this node knows stands."""
-        if store is None or is_guest(name):
-            return
-        try:
-            ban = await store.playban(name)
-        except StorageError as error:
-            self._log(f"playbans: {name}'s cannot be read: {error}")
-            return
-        if ban is not None:
-            self.known[name] = ban
-        else:
-            self.known.pop(name, None)
-
-    def ended(self, store: Store | None, table: Table, end: Ending) -> None:
+    def ended(self, table: Table, end: Ending) -> None:
         """`table`'s game ended as `end` says: its players' outcomes are kept, and a
         player banned for them told so at the table (in the background)."""
         seen = outcomes(table, end, datetime.now(UTC))
-        if store is None or not seen:
+        if not seen:
             return
-        task = asyncio.get_running_loop().create_task(self._record(store, table, seen))
+        task = asyncio.get_running_loop().create_task(self._record(table, seen))
         self._recording.add(task)
         task.add_done_callback(self._recording.discard)
 
-    async def _record(self, store: Store, table: Table, seen: dict[str, Outcome]) -> None:
+    def rated(self, table: Table, before: dict[str, Rating], after: dict[str, Rating]) -> None:
+        """(A rated game's ratings count for nothing here: its outcome was read at its end.)"""
+
+    async def _record(self, table: Table, seen: dict[str, Outcome]) -> None:
         try:
-            bans = await store.record_conduct(seen)
+            bans = await self._store.record_conduct(seen)
         except StorageError as error:
             self._log(f"playbans: table {table.code}'s conduct cannot be kept: {error}")
             return
         for name, ban in bans.items():
             self.known[name] = ban
             self._log(f"playban: {name} for {ban.minutes} minutes ({seen[name].value})")
-            said = ban.sentence(self._now())
-            self._notes.tell(table, name, f"{said[:1].upper()}{said[1:]}")
+            self._notes.tell(table, name, capitalised(ban.sentence(self._now())))
 
     async def close(self) -> None:
         """Let the outcomes being kept finish."""

@@ -14,16 +14,14 @@ to go there: each session then starts its player's game at that table.
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import contextlib
 import itertools
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from ...core import ReversiError
+from ...core.errors import capitalised, sentence
 from ...net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
 from ...net.remote import NOBODY, is_guest, shown_name
 from ...net.server_line import line, words
@@ -32,8 +30,13 @@ from ...net.typed_number import typed_number
 from ...storage import StorageError
 from ..bucket import Limit, Limiter, per_minute
 from ..config import format_duration
+from ..ledger.fleet_messages import Answer, Gone, LobbyLine, Seat, Take, Unseat
 from ..ledger.ratings import FIRST
-from ..ledger.store import Message, TableView
+from ..ledger.store import Store, TableView
+from ..ledger.table_phase import Phase
+from .conduct import Playbans
+from .fleet_port import Fleet
+from .fleet_relay import Given
 from .games_socket import GamesSocket, hello, tell
 from .own_records import OwnRecord, OwnRecords
 from .standings_pages import (
@@ -45,10 +48,6 @@ from .standings_pages import (
 )
 from .table_store import named_ratings, rated_lines, read_ratings, shown_ratings
 from .tables import Tables
-
-if TYPE_CHECKING:
-    from ..ledger.fleet import Fleet
-    from ..ledger.fleet_host import Given
 
 # How long an invitation waits for its answer.
 INVITATION_TIMEOUT = 60.0
@@ -127,6 +126,11 @@ class LobbyHost:
         people: Callable[[], dict[str, Doing]],
         log: Callable[[str], None],
         *,
+        store: Store,
+        fleet: Fleet,
+        playbans: Playbans,
+        seat_giver: Callable[[str, str], Awaitable[str | None]],
+        own_giver: Callable[[str, str], Awaitable[bytes | None]],
         charged: Callable[[str, str], None] | None = None,
         per_minute: int = INVITATIONS_PER_MINUTE,
         people_per_address: int = 1,
@@ -134,9 +138,11 @@ class LobbyHost:
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.tables = tables
+        self._store = store
+        self._playbans = playbans  # (who may not play now: conduct.py)
         self._people = people  # who is on the server and what they do
         # The lookers' own records, read again when a game of theirs is kept here.
-        self._records = OwnRecords(lambda: tables.store, now)
+        self._records = OwnRecords(lambda: store, now)
         tables.course.kept_names = self._records.kept
         self._log = log
         # A line for the log charged to the address whose request caused it.
@@ -162,16 +168,23 @@ class LobbyHost:
         self._refresher: asyncio.Task[None] | None = None
         self._sending: asyncio.Task[None] | None = None  # (refresh's)
         self._send_again = False  # refreshed while sending: send once more
-        # In a fleet (fleet.py): the guests of other nodes' lobbies invited from here,
-        # by (node, name), and the invitations from other nodes to guests here,
+        # The other nodes (fleet_port.py): the guests of their lobbies invited from here,
+        # by (node, name), and the invitations from them to guests here,
         # (name, number) -> the node that holds the invitation.
-        self.fleet: Fleet | None = None
-        # Hands a player's seat here over to their session elsewhere (set by the arcade).
-        self.seat_giver: Callable[[str, str], Awaitable[str | None]] | None = None
-        # Hands a player's own game here (its autosave) over likewise (set by the arcade).
-        self.own_giver: Callable[[str, str], Awaitable[bytes | None]] | None = None
+        self.fleet = fleet
+        # Hands a player's seat here over to their session elsewhere.
+        self._seat_giver = seat_giver
+        # Hands a player's own game here (its autosave) over likewise.
+        self._own_giver = own_giver
         self._proxies: dict[tuple[str, str], Guest] = {}
         self._forwarded: dict[tuple[str, int], str] = {}
+        self._giving: set[asyncio.Task[None]] = set()  # (take-overs answered, while they run)
+        fleet.handle(LobbyLine, self._heard_line, lost=self._line_lost)
+        fleet.handle(Answer, self._heard_answer, lost=self._answer_lost)
+        fleet.handle(Gone, lambda node, gone: self.gone_elsewhere(node, gone.name))
+        fleet.handle(Seat, self._heard_seat)
+        fleet.handle(Take, self._heard_take)
+        fleet.watch(self.refresh)
 
     async def start(self) -> None:
         await self._socket.start()
@@ -221,8 +234,9 @@ class LobbyHost:
         self.guests.append(guest)
         try:
             writer.write(line("welcome", guest.name))
-            # (their playban, made on any node, for the invitations they answer: conduct.py)
-            await self.tables.course.playbans.refresh(self.tables.store, guest.name)
+            # Their playban, made on any node, read once: what the lobby refuses them by
+            # (its answers await nothing; a game at a table brings them back in anew).
+            await self._playbans.refusal(guest.name)
             self.refresh()
             while data := await reader.readline():
                 command, rest = words(data)
@@ -261,7 +275,7 @@ class LobbyHost:
         try:
             terms, unread = TableTerms.parse(said)
         except TableRefused as refusal:
-            return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}."
+            return sentence(str(refusal))
         if not name or unread:
             what = f"{unread[0][:20]!r} is not a term of an invitation" if unread else ""
             return (
@@ -272,13 +286,12 @@ class LobbyHost:
             return "That is not the name of anyone here."
         if name == guest.name:
             return "You cannot invite yourself: choose someone else."
-        # (a playban: conduct.py; read from the store when their lobby connected)
-        banned = self.tables.course.playbans.refusal(guest.name)
+        banned = self._playbans.known_refusal(guest.name)  # (read as their lobby connected)
         if banned is not None:
-            return f"{banned[:1].upper()}{banned[1:]}"
+            return capitalised(banned)
         # The inviter's rating, for the invitation to show it beside their name: read
         # first, so that nothing is awaited between the checks below and the sending.
-        rated = rated_lines(await named_ratings(self.tables.store, [guest.name]))
+        rated = rated_lines(await named_ratings(self._store, [guest.name]))
         waiting = self._sent_by(guest)
         if waiting is not None:
             invitee_name = shown_name(waiting.invitee.name)
@@ -330,9 +343,9 @@ class LobbyHost:
     def _answer(self, guest: Guest, rest: str, *, accepted: bool) -> str | None:
         number = typed_number(rest, INVITATION_DIGITS)
         node = self._forwarded.pop((guest.name, number), None) if number is not None else None
-        if node is not None and self.fleet is not None and number not in self.invitations:
+        if node is not None and number is not None and number not in self.invitations:
             # An invitation from another node's lobby: that node has it.
-            self.fleet.tell(node, "answer", name=guest.name, number=number, accepted=accepted)
+            self.fleet.tell(node, Answer(guest.name, number, accepted))
             return None
         invitation = self.invitations.get(number) if number is not None else None
         if invitation is None or invitation.invitee is not guest:
@@ -355,7 +368,7 @@ class LobbyHost:
             )
             _, guest_secret = self.tables.sit(table.code, guest.name, guest.address)
         except TableRefused as refusal:
-            why = f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
+            why = capitalised(str(refusal))
             inviter.send(line("answered", f"{shown_name(guest.name)} accepted, but: {why}"))
             return f"The table could not be opened: {refusal}"
         self._charged(
@@ -366,10 +379,10 @@ class LobbyHost:
         return None
 
     def _banned(self, *names: str) -> str | None:
-        """Why a table for `names` cannot open, if one of them has a playban: one
-        sentence that names them."""
-        playbans = self.tables.course.playbans
-        refusals = (playbans.refusal(name, shown_name(name)) for name in names)
+        """Why a table for `names` cannot open, if one of them has a playban this node
+        knows of (read when their lobbies connected): one sentence that names them."""
+        playbans = self._playbans
+        refusals = (playbans.known_refusal(name, shown_name(name)) for name in names)
         return next((refusal for refusal in refusals if refusal is not None), None)
 
     def _lapsed(self, invitation: Invitation) -> None:
@@ -399,9 +412,7 @@ class LobbyHost:
 
     async def _page(self, guest: Guest, command: str, rest: str) -> str | None:
         """Send the leaderboard (`top`) or a profile (`player NAME`) as a page of rows."""
-        store = self.tables.store
-        if store is None:
-            return "This server keeps no ratings."
+        store = self._store
         if command == "top" and not rest:
             try:
                 title, rows = "Leaderboard", leaderboard_rows(await store.leaderboard(TOP_COUNT))
@@ -424,9 +435,8 @@ class LobbyHost:
 
     async def _replay(self, guest: Guest, game_id: int) -> str | None:
         """Send the player's session to archived game `game_id`, to review it."""
-        store = self.tables.store
         try:
-            archived = await store.archived_game(game_id) if store is not None else None
+            archived = await self._store.archived_game(game_id)
             ggf = archived.ggf() if archived is not None else None
         except (StorageError, ReversiError) as error:
             return f"Game {game_id} cannot be read: {error}"
@@ -441,11 +451,14 @@ class LobbyHost:
     async def _go_to(self, guest: Guest, command: str, code: str) -> str | None:
         try:
             if command == "sit":
+                banned = self._playbans.known_refusal(guest.name)  # (conduct.py)
+                if banned is not None:
+                    return capitalised(banned)
                 table, secret = await self.tables.join(code, guest.name)
             else:
                 table, secret = await self.tables.watch(code, guest.name)
         except TableRefused as refusal:
-            return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
+            return capitalised(str(refusal))
         self._send_to_table(guest, secret, table.code)
         return None
 
@@ -459,9 +472,9 @@ class LobbyHost:
         with contextlib.suppress(ValueError):
             self.guests.remove(guest)
         for key, node in list(self._forwarded.items()):
-            if key[0] == guest.name and self.fleet is not None:
+            if key[0] == guest.name:
                 del self._forwarded[key]
-                self.fleet.tell(node, "gone", name=guest.name)
+                self.fleet.tell(node, Gone(guest.name))
         for invitation in list(self.invitations.values()):
             if invitation.inviter is guest:
                 self._drop(invitation)
@@ -478,8 +491,6 @@ class LobbyHost:
     def _guest_elsewhere(self, name: str) -> Guest | None:
         """`name` in another node's lobby, as a guest here whose lines go there."""
         fleet = self.fleet
-        if fleet is None:
-            return None
         person = next((p for p in fleet.others[0] if p.name == name and p.in_lobby), None)
         if person is None:
             return None
@@ -488,7 +499,7 @@ class LobbyHost:
             node = person.node
             self._proxies[key] = Guest(
                 name,
-                fleet.writer(lambda data: fleet.tell(node, "guest", name=name, data=data)),
+                fleet.writer(lambda data: fleet.tell(node, LobbyLine(name, data))),
                 lambda secret: fleet.seat_guest(node, name, secret),
             )
         return self._proxies[key]
@@ -500,8 +511,7 @@ class LobbyHost:
         number = typed_number(rest.split(" ")[0], INVITATION_DIGITS)
         if command == "invited" and number is not None:
             if guest is None:  # gone meanwhile: the invitation cannot be answered
-                if self.fleet is not None:
-                    self.fleet.tell(node, "gone", name=name)
+                self.fleet.tell(node, Gone(name))
                 return
             self._forwarded[(name, number)] = node
         elif command == "withdrawn" and number is not None:
@@ -509,22 +519,40 @@ class LobbyHost:
         if guest is not None:
             guest.send(data)
 
-    def undelivered(self, node: str, message: Message) -> None:
-        """A message from here to `node` could not be sent: an invitation to someone
-        there is dropped and its inviter told; an answer to one held there, the
-        invitee told (it was sent twice: fleet.py's RESENT)."""
-        kind, name = message.get("kind"), str(message.get("name"))
-        if kind == "answer":
-            guest = self._guest(name)
-            if guest is not None:
-                told = "Your answer could not reach the invitation's node of the server; "
-                guest.send(line("withdrawn", message.get("number"), f"{told}ask again."))
-            return
-        if kind != "guest":
-            return
+    def _heard_line(self, node: str, message: LobbyLine) -> None:
+        self.deliver(node, message.name, message.data)
+
+    def _heard_answer(self, node: str, message: Answer) -> None:
+        self.answered_elsewhere(node, message.name, message.number, message.accepted)
+
+    def _heard_seat(self, node: str, message: Seat) -> None:
+        if not self.seated_elsewhere(node, message.name, message.secret, message.table):
+            self.fleet.tell(node, Unseat(message.secret))
+
+    def _heard_take(self, node: str, message: Take) -> None:
+        async def give() -> None:
+            self.fleet.answer_take(node, message.ask, await self.give_over(name, address))
+
+        name, address = message.name, message.address
+        task = asyncio.create_task(give())
+        self._giving.add(task)
+        task.add_done_callback(self._giving.discard)
+
+    def _answer_lost(self, _node: str, message: Answer) -> None:
+        """An answer to an invitation held elsewhere could not reach it (sent twice:
+        fleet_port.py's RESENT): the invitee is told."""
+        guest = self._guest(message.name)
+        if guest is not None:
+            told = "Your answer could not reach the invitation's node of the server; "
+            guest.send(line("withdrawn", message.number, f"{told}ask again."))
+
+    def _line_lost(self, node: str, message: LobbyLine) -> None:
+        """A line to someone in the lobby of `node` could not be sent: an invitation to
+        them is dropped and its inviter told."""
+        name = message.name
         try:
-            command, rest = words(base64.b64decode(str(message.get("data", ""))))
-        except (binascii.Error, ValueError):
+            command, rest = words(message.data)
+        except ValueError:
             return
         number = typed_number(rest.split(" ")[0], INVITATION_DIGITS)
         invitation = self.invitations.get(number) if number is not None else None
@@ -571,11 +599,11 @@ class LobbyHost:
         """`name`'s session on another node takes their game here over
         (take_over_elsewhere.py), the session here ended: their seat at a table here
         (its new secret and the table), or else their own game (its autosave)."""
-        secret = await self.seat_giver(name, address) if self.seat_giver is not None else None
+        secret = await self._seat_giver(name, address)
         view = self.tables.view_of(secret) if secret is not None else None
         if secret is not None and view is not None:
             return secret, view
-        return await self.own_giver(name, address) if self.own_giver is not None else None
+        return await self._own_giver(name, address)
 
     # -- the lobby, sent to the games that show it -------------------------------------------
 
@@ -607,16 +635,15 @@ class LobbyHost:
             lookers = list(dict.fromkeys(guest.name for guest in looking))
             # One read of everyone's rating, whoever is looking (store.py's `ratings`).
             names = list(dict.fromkeys([*sorted(people), *seated, *lookers]))
-            read = await read_ratings(self.tables.store, names)
+            read = await read_ratings(self._store, names)
             rated = shown_ratings(names, read)
             # The lookers' own records (own_records.py: read again only when stale).
             self._records.forget_all_but(lookers)
-            # Whose rating could not be read waits for the store (a server without one: nobody).
-            no_store = self.tables.store is None
+            # Whose rating could not be read waits for the store.
             games = {
                 name: read.get(name, FIRST).games
                 for name in lookers
-                if name in read or is_guest(name) or no_store
+                if name in read or is_guest(name)
             }
             records: dict[str, tuple[str, int, OwnRecord]] = {}
             with contextlib.suppress(StorageError):  # (those lobbies wait for the store)
@@ -645,12 +672,12 @@ class LobbyHost:
         their results and last game's move of it."""
         lines = [line("person", who, what.state, what.text) for who, what in sorted(people.items())]
         for view in views:
-            if view.kind == "adjourned" and name not in (view.black, view.white):
+            if view.phase is Phase.ADJOURNED and name not in (view.black, view.white):
                 continue  # only its players may resume it
             clock = view.clock or NO_CLOCK
             black, white = view.black or NOBODY, view.white or NOBODY
             lines.append(
-                line("table", view.code, view.kind, black, white, view.variant, clock, view.move)
+                line("table", view.code, view.phase, black, white, view.variant, clock, view.move)
             )
         lines += rated_lines(rated)
         rating, games, own = record
