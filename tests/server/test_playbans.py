@@ -2,7 +2,7 @@
 over made-up outcome series (hypothesis), each rated game's outcomes as read
 from how it ended, kept on both stores, and over real SSH a player resigning
 at once game after game banned at the table, then refused `play` and a new
-table with one sentence that says how long."""
+table with one sentence that says how long, on every node of a fleet."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from tui_reversi.server.ledger.playbans import (
 
 from .conftest import Player
 from .test_accounts import run
+from .test_fleet import two_nodes
 from .test_invitations import Guest
 from .test_ratings import resign_at_once
 from .test_store import open_store as open_store
@@ -224,3 +225,23 @@ async def test_a_banned_player_cannot_invite_nor_accept_in_the_lobby(serve):
     assert said.startswith("refused The table could not be opened: alice may not play rated")
     assert "alice may not play rated games for another" in await bob.hear_starting("answered ")
     assert not arcade.tables.tables
+
+
+async def test_a_ban_made_on_one_node_refuses_play_tables_and_invitations_on_another(
+    serve, tmp_path, database
+):
+    a, b = await two_nodes(serve, tmp_path, database)
+    for _ in range(4):  # alice's ban, brought by her games on node A
+        await a.archive.record_conduct({"alice": Outcome.RAGE_QUIT})
+    assert not b.playbans.known  # (node B has heard nothing of it)
+    refused = "tui-reversi: you may not play rated games for another 10 minutes"
+    for command in ("play", "table", "join ZZZZZ"):  # (refused before the table is looked for)
+        player = await Player.connect(b, "alice", command=command)
+        done = await player.finished()
+        assert done.exit_status == 1 and refused in player.output.decode(), command
+    assert not b.pairing.seekers and not b.tables.tables
+    alice = await Guest.arrive(b, "alice")
+    await Guest.arrive(b, "bob")
+    alice.say("invite bob black")
+    said = await alice.hear_starting("refused ")
+    assert said.startswith("refused You may not play rated games for another 10 minutes")
