@@ -48,7 +48,7 @@ def watched(now: list[float]) -> tuple[BoostWatch, Notes, list[AutoReport], list
     log: list[str] = []
     notes = Notes()
     reports: list[AutoReport] = []
-    watch = BoostWatch(log.append, notes, reports.append, now=lambda: now[0])
+    watch = BoostWatch(log.append, reports.append, now=lambda: now[0])
     return watch, notes, reports, log
 
 
@@ -62,12 +62,12 @@ def test_the_third_game_lost_at_once_warns_both_and_the_fourth_files_reports():
     now = [0.0]
     watch, notes, reports, log = watched(now)
     for _ in range(2):
-        watch.rated(lost_at_once("bob", "alice"), *UP)
+        watch.rated(lost_at_once("bob", "alice"), *UP, notes)
         now[0] += 60.0
     assert notes.told == [] and reports == []
-    watch.rated(lost_at_once("bob", "alice"), *UP)  # the third
+    watch.rated(lost_at_once("bob", "alice"), *UP, notes)  # the third
     assert notes.to("bob") == [SANDBAG_WARNING] and notes.to("alice") == [BOOST_WARNING]
-    watch.rated(lost_at_once("bob", "alice"), *UP)  # the fourth
+    watch.rated(lost_at_once("bob", "alice"), *UP, notes)  # the fourth
     assert [(report.name, report.reason, report.opponents) for report in reports] == [
         ("bob", "boosting", ("alice",)),
         ("alice", "boosting", ("bob",)),
@@ -76,20 +76,20 @@ def test_the_third_game_lost_at_once_warns_both_and_the_fourth_files_reports():
         "4 rated games lost within a few moves in 3 hours (against alice): possible sandbagging"
     )
     assert reports[0].table == "ABCDE"
-    watch.rated(lost_at_once("bob", "alice"), *UP)  # a fifth
+    watch.rated(lost_at_once("bob", "alice"), *UP, notes)  # a fifth
     assert notes.to("bob") == [SANDBAG_WARNING]  # (warned once an hour at most)
     assert "boosting watch: bob warned at table ABCDE" in log
 
 
 def test_games_played_out_or_moving_nobody_up_count_for_nothing():
     now = [0.0]
-    watch, _, reports, _ = watched(now)
+    watch, notes, reports, _ = watched(now)
     long_game = "f5d6c3d3c4f4f6f3e6e7"  # 10 plies: past 8
     for _ in range(6):
-        watch.rated(lost_at_once("bob", "alice", long_game), *UP)
+        watch.rated(lost_at_once("bob", "alice", long_game), *UP, notes)
     flat = ({"alice": Rating(1500.0), "bob": Rating(1500.0)},) * 2  # (a rematch past the fifth)
     for _ in range(6):
-        watch.rated(lost_at_once("bob", "alice"), *flat)
+        watch.rated(lost_at_once("bob", "alice"), *flat, notes)
     assert reports == [] and watch.records == {}
 
 
@@ -99,10 +99,10 @@ def test_boosts_are_counted_per_opponent_and_forgotten_after_three_hours():
     for loser in ("bob", "carol", "dave", "erin"):  # four different losers
         before = {"alice": Rating(1500.0), loser: Rating(1500.0)}
         after = {"alice": Rating(1520.0), loser: Rating(1480.0)}
-        watch.rated(lost_at_once(loser, "alice"), before, after)
+        watch.rated(lost_at_once(loser, "alice"), before, after, notes)
     assert notes.told == [] and reports == []  # never 3 against one opponent
     for _ in range(3):
-        watch.rated(lost_at_once("bob", "alice"), *UP)
+        watch.rated(lost_at_once("bob", "alice"), *UP, notes)
         now[0] += FORGOTTEN_AFTER + 1  # each one long after the last
     assert notes.told == [] and reports == []
 

@@ -117,26 +117,31 @@ class BoostWatch:
     def __init__(
         self,
         log: Callable[[str], None],
-        notes: PlayerNotes,
         file: Callable[[AutoReport], None],
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self._log = log
-        self._notes = notes
         self.file = file
         self._now = now
         self.records: dict[str, Record] = {}
         self._warned: dict[str, float] = {}
 
-    def ended(self, table: Table, end: Ending) -> None:
+    def ended(self, table: Table, end: Ending, notes: PlayerNotes) -> None:
         """(Counted once the game is rated: rated().)"""
 
     async def close(self) -> None:
         """(Nothing runs in the background: the warnings are the notes'.)"""
 
-    def rated(self, table: Table, before: dict[str, Rating], after: dict[str, Rating]) -> None:
+    def rated(
+        self,
+        table: Table,
+        before: dict[str, Rating],
+        after: dict[str, Rating],
+        notes: PlayerNotes,
+    ) -> None:
         """`table`'s game ended rated, moving each player's rating from `before` to
-        `after`: each player's outcome counted, warned or reported as the rule says."""
+        `after`: each player's outcome counted, warned (through `notes`) or reported as
+        the rule says."""
         end, now = table.ending, self._now()
         if end is None or end.winner is None:
             return
@@ -149,36 +154,42 @@ class BoostWatch:
             winner: Watched("boost", loser) if caught else GOOD,
         }
         for name, outcome in outcomes.items():
-            self._count(table, name, outcome, now)
+            warning = self._count(table, name, outcome, now)
+            if warning is not None:
+                notes.tell(table, name, warning)
 
-    def _count(self, table: Table, name: str, outcome: Watched, now: float) -> None:
+    def _count(self, table: Table, name: str, outcome: Watched, now: float) -> str | None:
+        """`name`'s record with `outcome` added: the warning to give them now, if any."""
         kept = self.records.get(name)
         if kept is not None and now - kept.written > FORGOTTEN_AFTER:
             kept = None
         if kept is None and outcome == GOOD:
             self.records.pop(name, None)
-            return
+            return None
         record = replace(
             kept or Record(), outcomes=(outcome, *(kept or Record()).outcomes)[:KEPT], written=now
         )
         if len(record.outcomes) == KEPT and all(o == GOOD for o in record.outcomes):
             self.records.pop(name, None)
-            return
+            return None
         self.records[name] = record
         if WARN_AT in (record.sandbags(), record.boosts()):
-            self._warn(table, name, SANDBAG_WARNING if record.sandbags() else BOOST_WARNING, now)
-        elif record.sandbags() == REPORT_AT:
+            warning = SANDBAG_WARNING if record.sandbags() else BOOST_WARNING
+            return self._warning(table, name, warning, now)
+        if record.sandbags() == REPORT_AT:
             self._report(table, name, "sandbagging", record)
         elif record.boosts() == REPORT_AT:
             self._report(table, name, "boosting", record)
+        return None
 
-    def _warn(self, table: Table, name: str, warning: str, now: float) -> None:
+    def _warning(self, table: Table, name: str, warning: str, now: float) -> str | None:
+        """`warning` for `name`, unless they were warned within the hour."""
         last = self._warned.get(name)
         if last is not None and now - last < WARN_EVERY:
-            return
+            return None
         self._warned[name] = now
         self._log(f"boosting watch: {name} warned at table {table.code}")
-        self._notes.tell(table, name, warning)
+        return warning
 
     def _report(self, table: Table, name: str, what: str, record: Record) -> None:
         opponents = ", ".join(record.opponents)

@@ -134,12 +134,10 @@ class Playbans:
         self,
         store: Store,
         log: Callable[[str], None],
-        notes: PlayerNotes,
         now: Callable[[], float] = time.time,
     ) -> None:
         self._store = store
         self._log = log
-        self._notes = notes
         self._now = now
         self.known: dict[str, Ban] = {}
         self._recording: set[asyncio.Task[None]] = set()
@@ -170,20 +168,26 @@ class Playbans:
             return None
         return ban.sentence(now, who)
 
-    def ended(self, table: Table, end: Ending) -> None:
+    def ended(self, table: Table, end: Ending, notes: PlayerNotes) -> None:
         """`table`'s game ended as `end` says: its players' outcomes are kept, and a
-        player banned for them told so at the table (in the background)."""
+        player banned for them told so at the table through `notes` (in the background)."""
         seen = outcomes(table, end, datetime.now(UTC))
         if not seen:
             return
-        task = asyncio.get_running_loop().create_task(self._record(table, seen))
+        task = asyncio.get_running_loop().create_task(self._record(table, seen, notes))
         self._recording.add(task)
         task.add_done_callback(self._recording.discard)
 
-    def rated(self, table: Table, before: dict[str, Rating], after: dict[str, Rating]) -> None:
+    def rated(
+        self,
+        table: Table,
+        before: dict[str, Rating],
+        after: dict[str, Rating],
+        notes: PlayerNotes,
+    ) -> None:
         """(A rated game's ratings count for nothing here: its outcome was read at its end.)"""
 
-    async def _record(self, table: Table, seen: dict[str, Outcome]) -> None:
+    async def _record(self, table: Table, seen: dict[str, Outcome], notes: PlayerNotes) -> None:
         try:
             bans = await self._store.record_conduct(seen)
         except StorageError as error:
@@ -192,7 +196,7 @@ class Playbans:
         for name, ban in bans.items():
             self.known[name] = ban
             self._log(f"playban: {name} for {ban.minutes} minutes ({seen[name].value})")
-            self._notes.tell(table, name, capitalised(ban.sentence(self._now())))
+            notes.tell(table, name, capitalised(ban.sentence(self._now())))
 
     async def close(self) -> None:
         """Let the outcomes being kept finish."""

@@ -42,12 +42,19 @@ class GameWatch(Protocol):
     """What watches every game's end beside its course (conduct.py's `Playbans`,
     boost_watch.py's `BoostWatch`), given to the tables by their start."""
 
-    def ended(self, table: Table, end: Ending) -> None:
-        """`table`'s game ended as `end` says (told before its clocks stop)."""
+    def ended(self, table: Table, end: Ending, notes: PlayerNotes) -> None:
+        """`table`'s game ended as `end` says (told before its clocks stop); what the
+        watch says to a player goes through `notes` (the last word their game shows)."""
 
-    def rated(self, table: Table, before: dict[str, Rating], after: dict[str, Rating]) -> None:
+    def rated(
+        self,
+        table: Table,
+        before: dict[str, Rating],
+        after: dict[str, Rating],
+        notes: PlayerNotes,
+    ) -> None:
         """`table`'s game was kept and rated, its players' ratings moved from `before`
-        to `after`."""
+        to `after`; what the watch says to a player goes through `notes`."""
 
     async def close(self) -> None:
         """Let what it does in the background finish (the tables close)."""
@@ -61,8 +68,10 @@ class GameCourse:
         self,
         tables: dict[str, Table],
         clocks: TableClocks,
+        store: Store,
         log: Callable[[str], None],
         *,
+        watches: tuple[GameWatch, ...] = (),
         hold: float,
         adjourn: bool,
     ) -> None:
@@ -71,7 +80,7 @@ class GameCourse:
         self._log = log
         self.hold = hold  # seconds a dropped player's seat waits (0: the game ends)
         self._adjourn = adjourn  # a dropped player's time out adjourns (else: forfeits)
-        self.store: Store | None = None
+        self.store = store
         # Tables whose last change could not be written (the store failing): written
         # when it is back (store_back), so no move is lost to a database gone a while.
         self.unsaved: set[str] = set()
@@ -86,8 +95,8 @@ class GameCourse:
         self.kept_names: Callable[[tuple[str, str]], None] = lambda _names: None
         # Sentences to one player, once the table's writes are out (the last word they see).
         self.notes = PlayerNotes(self.writes.settled)
-        # What watches every game's end (the playbans, the boosting watch): given by start().
-        self.watches: tuple[GameWatch, ...] = ()
+        # What watches every game's end (the playbans, the boosting watch).
+        self.watches = watches
 
     def gone(self, seat: Seat, *, leaving: bool = False, crashed: bool = False) -> None:
         """A seat's game has gone. A player who left loses a game with a move
@@ -233,7 +242,7 @@ class GameCourse:
     def end(self, table: Table, end: Ending) -> None:
         """The game is over, told and recorded: `end` says how."""
         for watch in self.watches:  # (before the clocks stop: conduct.py's outcomes)
-            watch.ended(table, end)
+            watch.ended(table, end, self.notes)
         unjoined = table.phase is Phase.OPEN  # (nobody sat down against its host: no game)
         self._stop_waiting(table)
         table.end(end)  # (an adjourned game can end too: it waits no more)
@@ -242,7 +251,7 @@ class GameCourse:
         if table.time_control is not None:
             table.broadcast(table.clock_line(self._clocks.now()))
         table.broadcast(table.over_line())
-        if self.store is None or unjoined:
+        if unjoined:
             return
         store, code = self.store, table.code
         if not table.game.moves:  # a game with no move is no result: neither rated nor kept
@@ -260,7 +269,6 @@ class GameCourse:
     def _keep(self, table: Table, game: PlayedGame) -> None:
         """Archive the ended game and rate it; the table is told how the ratings moved."""
         store = self.store
-        assert store is not None
         moved: list[str] = []
         rated: dict[str, str] = {}  # each player's rating after it, as shown
 
@@ -276,7 +284,7 @@ class GameCourse:
                 moved.append(rating_changes(before, after))
                 if moved[0]:  # (rated)
                     for watch in self.watches:
-                        watch.rated(table, before, after)
+                        watch.rated(table, before, after, self.notes)
                 rated.update((name, after[name].shown) for name in after)
             return problems
 
@@ -293,7 +301,7 @@ class GameCourse:
     def save(self, table: Table) -> None:
         """Keep the game as it is now, to outlive the server (both seats taken)."""
         store = self.store
-        if store is None or not (table.phase.in_play or table.phase is Phase.ADJOURNED):
+        if not (table.phase.in_play or table.phase is Phase.ADJOURNED):
             return
         kept = unfinished(table)
         self._write(
@@ -349,10 +357,9 @@ class GameCourse:
                 self.unsaved.discard(code)
             else:
                 self.save(table)
-        store, unkept, self.unkept = self.store, self.unkept, []
+        unkept, self.unkept = self.unkept, []
         for table, game in unkept:
-            if store is not None:
-                self._keep(table, game)
+            self._keep(table, game)
 
 
 async def _problems(write: Callable[[Argument], Awaitable[None]], argument: Argument) -> list[str]:
