@@ -13,6 +13,7 @@ import asyncssh
 import pytest
 
 from tui_reversi.core import Color
+from tui_reversi.server.ledger.refunds import REFUND_MOST
 
 from .conftest import Player, wait_until
 from .test_accounts import run
@@ -281,16 +282,20 @@ async def test_a_ban_for_cheating_refunds_the_victims_and_tells_them(serve):
     arcade = await serve(moderators=MODERATORS)
     await known(arcade, "mia", "alice", "bob")
     await arcade.archive.keep(played("AAAAA", ("bob", "alice"), Color.BLACK))
-    lost, _ = await arcade.archive.rating("alice")
+    lost = await arcade.archive.rating("alice")
+    # (Glicko-2 moves a new name far: the game's loss, at most REFUND_MOST, comes back.)
+    owed = min(1500 - lost.rating, REFUND_MOST)
     status, said = await run(arcade, "mia", "mod ban bob forever cheating with an engine")
     assert status == 0 and "bob is banned for good: cheating with an engine" in said
-    assert f"refunded alice {1500 - lost:+.0f}" in said
-    assert (await arcade.archive.rating("alice"))[0] == pytest.approx(1500.0)
-    assert "bob is banned for cheating: the 16 rating points you lost" in (
+    assert f"refunded alice {owed:+.0f}" in said
+    refunded = await arcade.archive.rating("alice")
+    assert refunded.rating == pytest.approx(lost.rating + owed)
+    assert refunded.deviation == pytest.approx(lost.deviation)  # (points alone)
+    assert f"bob is banned for cheating: the {owed:.0f} rating points you lost" in (
         await notices(arcade, "alice")
     )
     status, shown = await run(arcade, "mia", "mod log")
-    assert " refund alice: +16 after bob's ban" in shown
+    assert f" refund alice: {owed:+.0f} after bob's ban" in shown
 
 
 async def test_a_moderators_lobby_is_sent_the_open_reports_and_nobody_elses_is(serve):
@@ -331,3 +336,28 @@ async def test_an_admin_closes_a_name_for_good_and_its_keys_go(serve):
         await run(arcade, "bob", "lobby")
     assert refused.value.reason == "You are banned from this server for good: a spam account"
     assert " close bob: a spam account" in (await run(arcade, "ada", "mod log bob"))[1]
+
+
+async def test_the_fourth_boost_files_a_report_a_moderator_reads(serve):
+    from .test_ratings import resign_at_once
+
+    arcade = await serve(moderators=MODERATORS, max_per_address=10)
+    await known(arcade, "mia")
+    alice, bob, code = await sit_down(arcade)
+    alice.say("say good luck")
+    await heard(bob, "said ")
+    # bob resigns after one move, four times: alice moves up each time.
+    await resign_at_once(bob, alice, 4, until="rerated ", black=alice)
+
+    async def filed() -> bool:
+        return len(await arcade.archive.open_reports(10)) == 2
+
+    await wait_until(filed, "the watch's two reports filed")
+    status, shown = await run(arcade, "mia", "mod reports")
+    assert status == 0
+    assert "(boosting watch) on bob, boosting" in shown and "possible sandbagging" in shown
+    assert "(boosting watch) on alice, boosting" in shown and "possible boosting" in shown
+    assert "| alice: good luck" in shown  # (the chat of the table it was caught at)
+    status, said = await run(arcade, "mia", "mod ban bob 1d boosting with alice")
+    assert status == 0 and "1 report on bob closed." in said
+    assert code

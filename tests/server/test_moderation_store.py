@@ -14,6 +14,7 @@ import pytest
 
 from tui_reversi.core import Color
 from tui_reversi.server.ledger.moderation import MOST_BLOCKS, LogEntry, Report, Sanction
+from tui_reversi.server.ledger.ratings import FIRST_RATING
 from tui_reversi.server.ledger.refunds import REFUND_MOST, refunds_due
 from tui_reversi.storage import StorageError
 
@@ -104,28 +105,52 @@ async def test_a_voided_game_gives_its_points_back_once(open_store):
     (game_id,) = (row[0] for row in await store.run_query("SELECT id FROM games", ()))
     moved = dict(await store.void_game(game_id, entry("void", str(game_id))))
     assert moved["alice"] > 0 > moved["bob"]
-    assert await store.rating("alice") == (1500.0, 0)
+    voided = await store.rating("alice")
+    # (Glicko-2: the points and the game's count come back; the deviation the game
+    # narrowed stays narrowed, for rating_changes keeps no deviation.)
+    assert (voided.rating, voided.games) == (1500.0, 0)
     assert await store.void_game(game_id, entry("void", str(game_id))) == []
 
 
 async def test_a_cheats_victims_get_back_what_they_lost_never_past_their_best(open_store):
     store = await open_store()
-    # bob beats alice twice (she never was above 1500), carol once after beating dan.
+    # bob beats alice twice (she never was above where she began), carol once after
+    # she beat dan: Glicko-2 moves new names far, so the cap of a game and the best
+    # rating both bite.
     await store.keep(played("AAAAA", ("carol", "dan"), Color.BLACK))
     await store.keep(played("BBBBB", ("bob", "alice"), Color.BLACK))
     await store.keep(played("CCCCC", ("alice", "bob"), Color.WHITE))
     await store.keep(played("DDDDD", ("bob", "carol"), Color.BLACK))
+
+    async def lost(name: str) -> list[float]:
+        rows = await store.run_query(
+            "SELECT change FROM rating_changes WHERE name = ? AND change < 0", (name,)
+        )
+        return [-float(row[0]) for row in rows]
+
+    async def best(name: str) -> float:
+        rows = await store.run_query(
+            "SELECT max(rating) FROM rating_changes WHERE name = ?", (name,)
+        )
+        return max(FIRST_RATING, float(rows[0][0]))
+
     owed = {refund.name: refund for refund in await refunds_due(store, "bob", time.time())}
-    alice_now, _ = await store.rating("alice")
-    carol_now, _ = await store.rating("carol")
-    assert owed["alice"].points == pytest.approx(1500.0 - alice_now, abs=0.1)
+    alice, carol = await store.rating("alice"), await store.rating("carol")
+    alices = sum(min(points, REFUND_MOST) for points in await lost("alice"))
+    assert owed["alice"].points == pytest.approx(min(alices, FIRST_RATING - alice.rating), abs=0.1)
     assert len(owed["alice"].games) == 2
-    # carol's best was after beating dan: she gets her loss back, up to it.
     assert 0 < owed["carol"].points <= REFUND_MOST
-    assert carol_now + owed["carol"].points <= 1516.0 + 0.1
+    assert carol.rating + owed["carol"].points <= await best("carol") + 0.1
     assert "dan" not in owed  # (bob never played him)
     await store.refund({r.name: r.points for r in owed.values()}, [entry("refund", "alice")])
-    assert (await store.rating("alice"))[0] == pytest.approx(1500.0, abs=0.1)
+    for before, name in ((alice, "alice"), (carol, "carol")):
+        after = await store.rating(name)
+        assert after.rating == pytest.approx(before.rating + owed[name].points, abs=0.1)
+        assert after.rating <= await best(name) + 0.1
+        # The points come back; how sure the rating is, and its games, stay as they were.
+        assert (after.deviation, after.volatility, after.games) == pytest.approx(
+            (before.deviation, before.volatility, before.games)
+        )
 
 
 def test_the_guards_are_in_each_schema(tmp_path):

@@ -24,6 +24,8 @@ from ...core.errors import reason
 from ...crash import keep_private
 from ...net.remote import is_guest
 from ..config import ServeConfig, ServeError, format_duration
+from ..hall.boost_watch import BoostWatch
+from ..hall.conduct import Playbans
 from ..hall.fleet_port import Fleet
 from ..hall.guests import remove_folder
 from ..hall.lobby_host import LobbyHost
@@ -35,6 +37,7 @@ from ..hall.roster import presence, who_is_here
 from ..hall.sessions import Sessions
 from ..hall.table_handover import hand_tables_over
 from ..hall.tables import Tables
+from ..hall.watch_reports import WatchReports
 from ..ledger.archive import Archive
 from ..ledger.store import Store
 from ..ledger.timed_calls import time_calls
@@ -137,6 +140,12 @@ class Arcade:
         self.tables: Tables
         self.pairing: PairingQueue
         self.lobby: LobbyHost
+        # The players' conduct in rated games and the playbans it brings (conduct.py),
+        # and the boosting watch (boost_watch.py, its reports filed by watch_reports.py):
+        # each game's end told to both.
+        self.playbans: Playbans
+        self.boosts: BoostWatch
+        self.watch_reports: WatchReports
         # How games start, in a few words for the banner.
         self.game_start = "as a fresh Python each"
         # Files this process may open (raised to the hard limit at start).
@@ -188,6 +197,7 @@ class Arcade:
             await self.fleet.close()
             await self.lobby.close()
             await self.tables.close()
+            await self.watch_reports.close()
             await self.moderation.close()
             await self.archive.leave()
             await self.archive.close()
@@ -208,10 +218,15 @@ class Arcade:
             banned=lambda bans: end_banned(self.connections, self.moderation, bans),
         )
         self.fleet = Fleet(store, people=lambda: presence(self), log=self.note)
+        self.playbans = Playbans(store, self.note)
+        # A report the watch files goes into the moderators' queue (watch_reports.py).
+        self.watch_reports = WatchReports(store, lambda: self.tables.tables.values(), self.note)
+        self.boosts = BoostWatch(self.note, self.watch_reports.file)
         self.tables = Tables(
             self.note,
             store,
             self.fleet,
+            watches=(self.playbans, self.boosts),  # (told each game's end)
             hold=config.hold_seat,
             adjourn=config.on_drop == "adjourn",
             tables_per_player=config.tables_per_player,
@@ -229,6 +244,7 @@ class Arcade:
             log=self.note,
             store=store,
             fleet=self.fleet,
+            playbans=self.playbans,
             seat_giver=self.sessions.give_seat_over,
             own_giver=self.sessions.give_own_game_over,
             charged=self.note,
@@ -468,6 +484,7 @@ class Arcade:
             await self.lobby.close()
             await self.pairing.close()
             await self.tables.close()
+            await self.watch_reports.close()
             await self.moderation.close()
         if hasattr(self, "archive"):
             await self.archive.leave()

@@ -50,7 +50,7 @@ from .table import Relay, SeatState
 from .table import Seat as Seat
 from .table import Table as Table
 from .table_clocks import TableClocks
-from .table_course import GameCourse
+from .table_course import GameCourse, GameWatch
 from .table_referee import TableReferee
 from .table_reports import TableReports
 from .table_store import brought_back, named_ratings, rated_lines, unfinished
@@ -80,6 +80,7 @@ class Tables:
         store: Store,
         fleet: Fleet,
         *,
+        watches: tuple[GameWatch, ...] = (),
         hold: float = 0.0,
         now: Callable[[], float] = time.monotonic,
         adjourn: bool = False,
@@ -103,7 +104,9 @@ class Tables:
         self.moderation = moderation or Moderation(store)
         self.reports = TableReports(store, self.moderation, log)
         self.clocks = TableClocks(now, lambda table, end: self.course.end(table, end))
-        self.course = GameCourse(self.tables, self.clocks, store, log, hold=hold, adjourn=adjourn)
+        self.course = GameCourse(
+            self.tables, self.clocks, store, log, watches=watches, hold=hold, adjourn=adjourn
+        )
         self._referee = TableReferee(
             self.clocks,
             end=self.course.end,
@@ -160,6 +163,9 @@ class Tables:
             task.cancel()
         await self.course.writes.drained()  # (a stop's adjournments: kept before the store goes)
         await self.reports.close()
+        for watch in self.course.watches:  # (their outcomes kept, their notes told)
+            await watch.close()
+        await self.course.notes.close()
 
     def _bring_back(self, kept: UnfinishedGame) -> None:
         """A game kept from before the restart: adjourned, its clocks as they were."""

@@ -11,15 +11,20 @@ may take their key); and the penalties of guessing (guessing.py).
 Version 2: the codes of `keys web` and the browser passes they become
 (browser_passes.py), until then in a file beside the archive.
 
-Version 3 (moderation): blocks, bans and mutes, reports, roles, notices and the
-append-only moderation log (moderation.py).
+Version 3: Glicko-2 ratings: the Elo ratings moved once (glicko_migration.py).
+
+Version 4: each player's conduct in rated games, and their playbans (playbans.py).
+
+Version 5: moderation's blocks, bans and mutes, reports, roles, notices and
+the append-only moderation log (moderation.py).
 """
 
 from __future__ import annotations
 
 import sqlite3
+import time
 
-from . import browser_passes, moderation
+from . import browser_passes, glicko_migration, moderation, playbans
 from .names import first_keeps
 
 NAMES_AND_PENALTIES = """
@@ -70,12 +75,23 @@ def _browser_passes(db: sqlite3.Connection) -> None:
             db.execute(statement)
 
 
+def _glicko_ratings(db: sqlite3.Connection) -> None:
+    for statement in glicko_migration.new_columns("REAL"):
+        db.execute(statement)
+    rows = db.execute(glicko_migration.ELO_RATINGS).fetchall()
+    db.executemany(glicko_migration.MOVE.format("?"), glicko_migration.moved(rows, time.time()))
+
+
+def _playbans(db: sqlite3.Connection) -> None:
+    db.execute(playbans.schema())
+
+
 def _moderation(db: sqlite3.Connection) -> None:
     for statement in moderation.schema("sqlite"):
         db.execute(statement)
 
 
-STEPS = (_names_and_penalties, _browser_passes, _moderation)
+STEPS = (_names_and_penalties, _browser_passes, _glicko_ratings, _playbans, _moderation)
 NEWEST = len(STEPS)
 
 

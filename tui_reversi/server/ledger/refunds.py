@@ -2,7 +2,11 @@
 a name for cheating or boosting, each opponent it beat in its last
 REFUND_GAMES rated games of the last REFUND_DAYS days gets back what that game
 cost them, at most REFUND_MOST points a game, and never so much that their
-rating passes the best it has been.
+rating passes the best it has been (or FIRST_RATING, where every name began).
+
+With Glicko-2 (ratings.py) a refund gives back rating points alone: the
+deviation and volatility stay as the games left them, for those games did
+tell how sure the rating is, whoever played them; so do the games counted.
 
 Read from the store's rating history as it stands (the `rating_changes` of
 standings.py: each rated game's move of each player's rating, and `ratings`):
