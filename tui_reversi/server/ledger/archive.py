@@ -42,6 +42,7 @@ from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
 from .seekers import Seeker, SeekersHere
 from .standings import ArchivedGame, Profile, Query, Standing
 from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
+from .tournaments import KeptTournaments
 
 T = TypeVar("T")
 
@@ -109,7 +110,7 @@ def archived_ending(end: Ending) -> str:
     return _ARCHIVED[end.reason]
 
 
-class Archive(KeptPasses):
+class Archive(KeptPasses, KeptTournaments):
     """The archive file and the players' saved games: keep(game), results(name).
 
     Its coroutines run sqlite3 at once, never waiting: a local file answers in well

@@ -10,13 +10,15 @@ may take their key); and the penalties of guessing (guessing.py).
 
 Version 2: the codes of `keys web` and the browser passes they become
 (browser_passes.py), until then in a file beside the archive.
+
+Version 3: the tournaments, their entries and their games (tournaments.py).
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-from . import browser_passes
+from . import browser_passes, tournaments
 from .names import first_keeps
 
 NAMES_AND_PENALTIES = """
@@ -67,7 +69,13 @@ def _browser_passes(db: sqlite3.Connection) -> None:
             db.execute(statement)
 
 
-STEPS = (_names_and_penalties, _browser_passes)
+def _tournaments(db: sqlite3.Connection) -> None:
+    for statement in tournaments.schema("TEXT", "REAL", "INTEGER").split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+STEPS = (_names_and_penalties, _browser_passes, _tournaments)
 NEWEST = len(STEPS)
 
 

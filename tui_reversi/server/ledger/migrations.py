@@ -15,7 +15,7 @@ from collections.abc import Callable
 import psycopg
 
 from ..config import ServeError
-from . import browser_passes
+from . import browser_passes, tournaments
 from .fleet_seal import LEAST_SECRET
 from .names import first_keeps
 from .standings import BACKFILL, schema
@@ -189,6 +189,10 @@ MIGRATIONS: tuple[tuple[str, Step], ...] = (
         browser_passes.schema("TEXT", "DOUBLE PRECISION"),
     ),
     ("the fleet's secret, that every node seals its messages with", make_fleet_secret),
+    (
+        "tournaments: arenas and Swiss events, their entries and their games",
+        tournaments.schema("TEXT", "DOUBLE PRECISION", "BIGSERIAL"),
+    ),
 )
 NEWEST = len(MIGRATIONS)
 

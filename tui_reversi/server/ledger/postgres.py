@@ -60,6 +60,7 @@ from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
 from .seekers import Seeker
 from .standings import ArchivedGame, Profile, Query, Standing
 from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
+from .tournaments import KeptTournaments
 
 LOBBY_CHANNEL = "tui_reversi_lobby"
 # NOTIFY takes at most 8000 bytes: a longer message is refused before it is sent.
@@ -135,7 +136,7 @@ def migrate_database(url: str) -> tuple[int, int]:
             raise connect_refusal(url, error) from None
 
 
-class PostgresStore(KeptPasses):
+class PostgresStore(KeptPasses, KeptTournaments):
     """The fleet's state in PostgreSQL (store.py's `Store`)."""
 
     def __init__(

@@ -30,6 +30,7 @@ from .browser_passes import PassBook
 from .penalties import PenaltyLedger
 from .seekers import SeekerBook
 from .standings import ArchivedGame, Profile, Results, Standing
+from .tournaments import TournamentBook
 
 # What a node says to another: a JSON object (see fleet.py for the kinds).
 Message = dict[str, Any]
@@ -88,12 +89,13 @@ class UnfinishedGame:
     adjourned: bool
 
 
-class Store(AccountStore, PenaltyLedger, SeekerBook, PassBook, Protocol):
+class Store(AccountStore, PenaltyLedger, SeekerBook, PassBook, TournamentBook, Protocol):
     """The server's state beyond its process, the accounts included (key_owner,
     keys_of, claim, add_key, remove_key: account_keys.py), the penalties of
     guessing (change_penalties: penalties.py), the pairing queue (seek, unseek,
     seekers, claim_pairs: seekers.py) and the browsers bound to names
-    (issue_pass_code, trade_pass_code, pass_holder, ...: browser_passes.py). Its
+    (issue_pass_code, trade_pass_code, pass_holder, ...: browser_passes.py) and the
+    tournaments (new_tournament, entries, claim_pair, ...: tournaments.py). Its
     storage methods are coroutines: on PostgreSQL they wait on the network without
     holding up the event loop, each statement within its timeout (node_link.py); on
     SQLite they run at once (a local file, quick). Methods raise StorageError (one
