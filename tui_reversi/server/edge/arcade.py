@@ -34,6 +34,7 @@ from ..hall.roster import presence, who_is_here
 from ..hall.ssh_session import GameSession
 from ..hall.tables import Tables
 from ..hall.take_over_elsewhere import give_own_game_over, give_seat_over
+from ..hall.tournaments import TournamentDirector
 from ..ledger.archive import Archive
 from ..ledger.fleet import Fleet
 from ..ledger.store import Store
@@ -152,6 +153,8 @@ class Arcade:
         )
         # The players waiting to be paired (`ssh -t host play`).
         self.pairing = PairingQueue(self.tables, self.note)
+        # The tournaments, run with the other nodes through the store (`tournament ...`).
+        self.tournaments = TournamentDirector(self.tables, self.note)
         # With --database, the other nodes of the fleet (fleet.py); None: this one alone.
         self.fleet: Fleet | None = None
         # How games start, in a few words for the banner.
@@ -185,6 +188,7 @@ class Arcade:
             await store.listen(self.fleet.heard)
         await self.tables.start(store)
         self.pairing.start(store, self.fleet)
+        self.tournaments.start(store)
         await self.lobby.start()
         if self.fleet is not None:
             await self.fleet.start()
@@ -440,6 +444,7 @@ class Arcade:
         if self.fleet is not None:
             await self.fleet.close()
         await self.pairing.close()
+        await self.tournaments.close()
         await self.lobby.close()
         await self.tables.close()
         if self.archive is not None:

@@ -32,6 +32,7 @@ from .standings_pages import (
     leaderboard_lines,
     profile_lines,
 )
+from .tournament_commands import TOURNAMENT_TERMS, tournament_answer, tournaments_answer
 
 # How wide help's column of commands and their terms is (longer ones get a line of their own).
 HELP_COLUMN = 28
@@ -126,6 +127,14 @@ async def _player(asker: Asker, words: list[str]) -> tuple[list[str], int]:
     return profile_lines(profile, asker.ssh()), 0
 
 
+async def _tournaments(asker: Asker, words: list[str]) -> tuple[list[str], int]:
+    return await tournaments_answer(asker, asker.server.archive, words)
+
+
+async def _tournament(asker: Asker, words: list[str]) -> tuple[list[str], int]:
+    return await tournament_answer(asker, asker.server.archive, words)
+
+
 async def _replay(asker: Asker, words: list[str]) -> tuple[list[str], int]:
     ggf, refusal, status = await replay_ggf(asker, words)
     return [ggf] if ggf is not None else [refusal], status
@@ -180,6 +189,13 @@ COMMANDS: tuple[Command, ...] = (
         "[add [CODE] | remove FINGERPRINT | web [list | remove ID]]",
         "your SSH keys; web: a link to bind a browser to you",
         _keys,
+    ),
+    Command("tournaments", "", "the tournaments coming, running and finished", _tournaments),
+    Command(
+        "tournament",
+        TOURNAMENT_TERMS,
+        "make an arena or a Swiss, join one (ssh -t), or see its standings",
+        _tournament,
     ),
     Command("help", "", "this list", _help),
 )

@@ -67,6 +67,9 @@ from .table_seat import TableSeat
 from .tables import TableRefused
 from .take_over_elsewhere import GameElsewhere, game_on_other_node, take_game_from, taken_over
 from .take_over_question import TakeOverQuestion
+from .tournament_commands import CommandMistake, joinable, tournament_id
+from .tournament_wait import TournamentWait
+from .tournaments import TournamentDirector
 
 
 class SessionServer(Server, Protocol):
@@ -79,6 +82,10 @@ class SessionServer(Server, Protocol):
     @property
     def events(self) -> EventWriter:
         """The server's log, an event a line."""
+
+    @property
+    def tournaments(self) -> TournamentDirector:
+        """This node's part in running the tournaments."""
 
     @property
     def config(self) -> ServeConfig:
@@ -184,6 +191,10 @@ class GameSession(asyncssh.SSHServerSession):
         # `play`: what the player asked for, then their place in the queue while they wait.
         self._wanted: PlayTerms | None = None
         self._waiting: QueueWait | None = None
+        # `tournament join ID`: its number asked for, then the player's place in it.
+        self._joining: str | None = None
+        self._tournament: TournamentWait | None = None
+        self._hurried = False  # (its game hung up by the server: the tournament's next)
         self._elsewhere: GameElsewhere | None = None  # the player's game on another node
         self.started = time.monotonic()
         self.task: asyncio.Task[None] | None = None
@@ -250,7 +261,9 @@ class GameSession(asyncssh.SSHServerSession):
             )
             self._terminal.exit(1)
             return
-        if await self._answered(words):
+        if words[:2] == ["tournament", "join"] and self._terminal.term is not None:
+            self._joining, self._command = " ".join(words[2:3]), " ".join(words[3:])
+        elif await self._answered(words):
             return
         first, _, rest = (self._command or "").strip().partition(" ")
         if first == "resume" and resume_code(rest)[0] is None and await self._lists_adjourned():
@@ -270,6 +283,9 @@ class GameSession(asyncssh.SSHServerSession):
         if self._wanted is not None:
             await self._seek(self._wanted)
             return
+        if self._joining is not None:
+            await self._wait_in_tournament(self._joining)
+            return
         other = self._live_game()
         if self._table_seat.secret is not None or self._replay:
             self._begin(options, separate=True)  # not the player's own game
@@ -286,6 +302,9 @@ class GameSession(asyncssh.SSHServerSession):
         self._limits.input()
         if self._waiting is not None:
             self._waiting.key(data)
+            return
+        if self._tournament is not None and self._tournament.waiting:
+            self._tournament.key(data)
             return
         if self._asking is not None:
             self._answer(data)
@@ -356,6 +375,11 @@ class GameSession(asyncssh.SSHServerSession):
             self._waiting = None
             self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
             self._leave_seat()
+        if self._tournament is not None:
+            if self._tournament.waiting:  # (at a table: the game's end leaves the seat)
+                self._leave_seat()
+            self._tournament.stop()
+            self._tournament = None
         self._dropped_from_table()
         if self._asking is not None:
             self._asking.stop()
@@ -615,6 +639,82 @@ class GameSession(asyncssh.SSHServerSession):
         self._waiting = None
         self._terminal.say(f"tui-reversi: a game against the computer ({level}) on your own...")
         self._begin([*self._options, "--white", level], separate=self._live_game() is not None)
+
+    # -- `tournament join ID`: waiting in it between its games (tournament_wait.py) ------
+
+    async def _wait_in_tournament(self, word: str) -> None:
+        """Wait in the tournament (refused in one sentence if it cannot be joined)."""
+        arcade, number = self._owner.arcade, tournament_id(word)
+        try:
+            if number is None:
+                raise CommandMistake(
+                    f"tournament join needs its number: {self._ssh()} tournament join ID"
+                )
+            if arcade.archive is None or is_guest(self.player):
+                raise CommandMistake("tournaments are for players with a name here (a key).")
+            await joinable(arcade.archive, number)
+            rating = (await arcade.archive.rating(self.player))[0]
+            self._tournament = TournamentWait(
+                arcade.tournaments,
+                number,
+                self.player,
+                rating,
+                say=self._terminal.say,
+                send=self._terminal.send,
+                seated=self._tournament_seated,
+                over=self._tournament_game_over,
+                left=self._left_tournament,
+            )
+            await self._tournament.start()
+        except (CommandMistake, StorageError) as refusal:
+            self._tournament = None
+            self._owner.end_reason = f"tournament refused: {refusal}"
+            self._terminal.say(f"tui-reversi: {refusal}")
+            self._leave_seat()
+            self._terminal.exit(1)
+
+    def _tournament_seated(self, secret: str, code: str) -> None:
+        self._table_seat.take(secret, code)
+        self._terminal.say(f"tui-reversi: your next game is at table {code}.")
+        self.task = asyncio.create_task(self._tournament_game())
+
+    def _tournament_game_over(self) -> None:
+        """The tournament's game is over: its board goes, for the wait and the next."""
+        if self._process is not None and self._process.running:
+            self._hurried = True
+            self._process.hang_up(self._config.hangup_grace)
+
+    async def _tournament_game(self) -> None:
+        """Play the tournament's game, then back to waiting in it (or the session ends)."""
+        games = self._owner.arcade.games
+        games.add(self)
+        try:
+            status = await self._run_game(look_options(self._options))
+        except Exception as error:
+            self._failed(error, "game did not start", "the game could not start")
+            return
+        finally:
+            games.discard(self)
+            self._table_seat.leave()
+        hurried, self._hurried = self._hurried, False
+        wait = self._tournament
+        still_here = self._terminal.open and not self._end_message
+        if wait is not None and still_here and (status == 0 or hurried):
+            self._terminal.send(TERMINAL_RESET)
+            await wait.back()
+            return
+        if wait is not None:
+            wait.stop()
+            self._tournament = None
+        self._leave_seat()
+        await self._finish(status)
+
+    def _left_tournament(self, said: str) -> None:
+        self._tournament = None
+        self._owner.end_reason = "left the tournament"
+        self._terminal.say(f"tui-reversi: {said}")
+        self._leave_seat()
+        self._terminal.exit(0)
 
     def _left_queue(self) -> None:
         self._waiting = None

@@ -155,7 +155,8 @@ class TournamentBook(Protocol):
     async def enter(
         self, tournament_id: int, name: str, rating: float, node: str, now: float
     ) -> None:
-        """`name` waits in the tournament from `node` (entering it, or back)."""
+        """`name` waits in the tournament from `node` (entering it, or back); one
+        still playing a game of it (their session left it) is `over` when it ends."""
 
     async def set_entry(
         self, tournament_id: int, name: str, state: str, *, was: str | None = None
@@ -283,8 +284,9 @@ class KeptTournaments(ABC):
             """INSERT INTO tournament_entries (tournament, name, rating, state, node, berserk,
                    seat, joined) VALUES (?, ?, ?, ?, ?, 0, NULL, ?)
                ON CONFLICT (tournament, name) DO UPDATE SET state = excluded.state,
-                   node = excluded.node, seat = NULL""",
-            (tournament_id, name, rating, WAITING, node, now),
+                   node = excluded.node, seat = NULL
+               WHERE tournament_entries.state <> ?""",
+            (tournament_id, name, rating, WAITING, node, now, PLAYING),
         )
 
     async def set_entry(

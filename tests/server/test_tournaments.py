@@ -1,0 +1,153 @@
+"""Tournaments over real SSH on loopback (SQLite): `tournament new`, `tournaments`,
+`tournament ID`, and players who `tournament join ID` and are seated at table
+after table by the server's director (hall/tournaments.py). The games are the
+stand-in; one game is played by the test through the tables' line protocol, as
+the app would, and the others end by simulated results (tables' course.end),
+since real games would be too slow. Nothing here asserts a duration: it polls."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import pytest
+
+from tui_reversi.core import Color, Ending
+from tui_reversi.server.hall import tournament_wait, tournaments
+from tui_reversi.server.ledger.tournaments import BYE, PAUSED, WAITING
+
+from .conftest import PATIENCE, Player, wait_until
+from .test_accounts import run
+from .test_tables import Game
+
+
+@pytest.fixture(autouse=True)
+def quick(monkeypatch):
+    """The director looks often, and a game's board stays only a moment."""
+    monkeypatch.setattr(tournaments, "TICK", 0.2)
+    monkeypatch.setattr(tournament_wait, "GAME_OVER_PAUSE", 0.2)
+
+
+async def games_begun(player: Player, count: int) -> dict:
+    """Read until the stand-in has started `count` games for `player`; the last one's
+    environment."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + PATIENCE
+    while player.output.count(b"\nREADY") < count:
+        if loop.time() > deadline:
+            pytest.fail(f"game {count} never began; got {player.output[-300:]!r}")
+        try:
+            chunk = await asyncio.wait_for(player.process.stdout.read(65536), 0.5)
+        except TimeoutError:
+            continue
+        if not chunk:
+            pytest.fail(f"the session ended before game {count}; got {player.output[-300:]!r}")
+        player.output += chunk
+    envs = [line for line in player.output.decode().splitlines() if line.startswith("ENV ")]
+    return json.loads(envs[-1].removeprefix("ENV "))
+
+
+def tables_of(arcade) -> list:
+    """The tables in play, each with both seats taken."""
+    return [t for t in arcade.tables.tables.values() if t.ended is None and len(t.names) == 2]
+
+
+def end_by_result(arcade, table, winner: Color | None) -> None:
+    """A simulated result: one move, then a resignation (or a draw agreed on the board)."""
+    table.game.play("d3")
+    if winner is None:
+        arcade.tables.course.end(table, Ending("normal", None, "A draw."))
+    else:
+        arcade.tables.course.end(table, Ending("resigned", winner, "Resigned."))
+
+
+async def test_an_arena_pairs_everyone_again_within_seconds_of_each_game_s_end(serve):
+    arcade = await serve(max_per_address=10)
+    status, said = await run(arcade, "ann", "tournament new arena 30 1+0")
+    assert status == 0 and "Arena 1 made; it starts now." in said
+    assert "tournament join 1" in said
+    names = ["ann", "bob", "cy", "di"]
+    players = {
+        name: await Player.connect(arcade, name, command="tournament join 1") for name in names
+    }
+    envs = {name: await games_begun(player, 1) for name, player in players.items()}
+    first = tables_of(arcade)
+    assert len(first) == 2 and sorted(n for t in first for n in t.names.values()) == names
+    # One game played as the app plays it: Black moves, White resigns.
+    real = first[0]
+    black = await Game.connect(envs[real.names[Color.BLACK]])
+    white = await Game.connect(envs[real.names[Color.WHITE]])
+    await black.hear_until("ready")
+    await white.hear_until("ready")
+    black.say("move 0 d3")
+    await white.hear_until("moved 0 d3")
+    white.say("resign")
+    while not (await black.hear()).startswith("over resigned black"):
+        pass
+    end_by_result(arcade, first[1], Color.WHITE)
+    # Everyone is at a new table within seconds, none with the same opponent again.
+    for player in players.values():
+        await games_begun(player, 2)
+    second = tables_of(arcade)
+    assert len(second) == 2
+    before = {frozenset(t.names.values()) for t in first}
+    assert not {frozenset(t.names.values()) for t in second} & before
+    status, standings = await run(arcade, "cy", "tournament 1")
+    lines = standings.splitlines()
+    assert lines[0] == "Arena 1 (othello, 1+0, rated)"
+    winners = [real.names[Color.BLACK], first[1].names[Color.WHITE]]
+    assert sorted(line.split()[1] for line in lines[2:4]) == sorted(winners)
+    assert all(line.split()[2] == "2" for line in lines[2:4])  # a win: 2 points
+    # A fifth, alone free while the others play, leaves: paused; and comes back.
+    leaver = await Player.connect(arcade, "ed", command="tournament join 1")
+    await leaver.expect("esc leaves.")
+    leaver.send(b"\x1b")
+    done = await leaver.finished()
+    assert done.exit_status == 0 and "you left the tournament (paused)" in leaver.output.decode()
+
+    async def state_of_ed(state: str) -> bool:
+        entries = await arcade.archive.entries(1)
+        return any(e.name == "ed" and e.state == state for e in entries)
+
+    await wait_until(lambda: state_of_ed(PAUSED), "ed paused")
+    back = await Player.connect(arcade, "ed", command="tournament join 1")
+    await back.expect("esc leaves.")
+    await wait_until(lambda: state_of_ed(WAITING), "ed back, waiting")
+    status, listed = await run(arcade, "bob", "tournaments")
+    assert "Arena 1" in listed and "running" in listed and "5 players" in listed
+
+
+async def test_a_swiss_of_seven_plays_three_rounds_a_bye_each_and_no_pairing_twice(serve):
+    arcade = await serve(max_per_address=10)
+    status, said = await run(arcade, "ann", "tournament new swiss 3 1+0 in 5")
+    assert status == 0 and "Swiss 1 made; it starts in 5 min." in said
+    names = ["ann", "bob", "cy", "di", "ed", "flo", "gus"]
+    players = {
+        name: await Player.connect(arcade, name, command="tournament join 1") for name in names
+    }
+    for player in players.values():
+        await player.expect("starts in")
+    arcade.tournaments.now = lambda: time.time() + 600  # the start comes
+    met: set[frozenset[str]] = set()
+    byes: list[str] = []
+    for number in range(1, 4):
+        await wait_until(lambda: len(tables_of(arcade)) == 3, f"round {number}'s three tables")
+        games = await arcade.archive.tournament_games(1)
+        (bye,) = [g.black for g in games if g.round == number and g.result == BYE]
+        byes.append(bye)
+        for table in tables_of(arcade):
+            pair = frozenset(table.names.values())
+            assert pair not in met and bye not in pair
+            met.add(pair)
+        for player_name, player in players.items():
+            if player_name != bye:
+                await games_begun(player, number - byes[:-1].count(player_name))
+        for index, table in enumerate(tables_of(arcade)):
+            end_by_result(arcade, table, (Color.BLACK, Color.WHITE, None)[index])
+        await wait_until(lambda: not tables_of(arcade), f"round {number}'s games over")
+    assert len(set(byes)) == 3  # a bye each round, to three players
+    for player in players.values():
+        await player.expect("Swiss 1 is over")
+    status, standings = await run(arcade, "ann", "tournament 1")
+    assert "Buchholz" in standings and "Swiss 1 is over." in standings

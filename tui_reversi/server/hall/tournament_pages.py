@@ -1,0 +1,91 @@
+"""The tournaments as lines: `tournaments` (those coming, running and finished),
+`tournament ID` (one's standings) and the standings a player waiting in one
+sees between games (tournament_wait.py). Names are the store's, shown as
+typed; every line fits 60 columns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...net.remote import shown_name
+from ..ledger.tournament_standings import Standing
+from ..ledger.tournaments import ARENA, COMING, FINISHED, Tournament
+
+NAME_WIDTH = 16
+
+
+def title(tournament: Tournament) -> str:
+    """'Arena 3', 'Swiss 4'."""
+    return f"{tournament.kind.capitalize()} {tournament.id}"
+
+
+def clock_left(seconds: float) -> str:
+    """`750` -> '12:30' (minutes and seconds; hours as minutes)."""
+    minutes, secs = divmod(max(0, round(seconds)), 60)
+    return f"{minutes}:{secs:02}"
+
+
+def terms(tournament: Tournament) -> str:
+    """'othello, 3+2, rated' (a Swiss: and its rounds)."""
+    rated = "rated" if tournament.rated else "casual"
+    rounds = f", {tournament.rounds} rounds" if tournament.kind != ARENA else ""
+    return f"{tournament.variant}, {tournament.clock}, {rated}{rounds}"
+
+
+def state_text(tournament: Tournament, now: float) -> str:
+    """'running, 12:30 left', 'starts in 4:10', 'round 2 of 3', 'won by alice'."""
+    if tournament.state == COMING:
+        return f"starts in {clock_left(tournament.starts - now)}"
+    if tournament.state == FINISHED:
+        won = shown_name(tournament.winner) if tournament.winner else "nobody"
+        return f"over, won by {won}"
+    if tournament.ends is not None:
+        return f"running, {clock_left(tournament.ends - now)} left"
+    return f"round {max(tournament.round, 1)} of {tournament.rounds}"
+
+
+def list_lines(listed: Sequence[tuple[Tournament, int]], now: float, ssh: str) -> list[str]:
+    """`tournaments`: each (tournament, how many entered) on a line."""
+    if not listed:
+        return [
+            "tui-reversi: no tournaments here yet. Make one:",
+            f"  {ssh} tournament new arena 30 3+2",
+        ]
+    lines = ["tui-reversi: tournaments here"]
+    for tournament, players in listed:
+        lines.append(
+            f"  {title(tournament):<9} {terms(tournament)}; {state_text(tournament, now)}; "
+            f"{players} {'player' if players == 1 else 'players'}"
+        )
+    lines.append(f"Join one: {ssh} tournament join ID")
+    return lines
+
+
+def standings_lines(tournament: Tournament, standings: Sequence[Standing], count: int) -> list[str]:
+    """A tournament's title and its first `count` standings."""
+    lines = [f"{title(tournament)} ({terms(tournament)})"]
+    if not standings:
+        return [*lines, "  nobody has joined yet."]
+    if tournament.kind == ARENA:
+        lines.append(f"  {'#':>3}  {'player':<{NAME_WIDTH}} {'points':>6} {'games':>5}")
+        for line in standings[:count]:
+            fire = " *" if line.fire else ""
+            name = shown_name(line.name)[:NAME_WIDTH]
+            lines.append(
+                f"  {line.rank:>3}  {name:<{NAME_WIDTH}} {line.score:>6g} {line.games:>5}{fire}"
+            )
+        if any(line.fire for line in standings[:count]):
+            lines.append("  * on fire: the next game scores double")
+    else:
+        lines.append(
+            f"  {'#':>3}  {'player':<{NAME_WIDTH}} {'points':>6} {'Buchholz':>8} {'S-B':>5}"
+        )
+        for line in standings[:count]:
+            name = shown_name(line.name)[:NAME_WIDTH]
+            lines.append(
+                f"  {line.rank:>3}  {name:<{NAME_WIDTH}} {line.score:>6g} "
+                f"{line.buchholz:>8g} {line.sonneborn_berger:>5g}"
+            )
+    if len(standings) > count:
+        lines.append(f"  ... and {len(standings) - count} more")
+    return lines
