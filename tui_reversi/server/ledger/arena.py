@@ -49,7 +49,11 @@ def on_fire(games: Sequence[ArenaGame]) -> bool:
 
 def game_points(before: Sequence[ArenaGame], game: ArenaGame) -> int:
     """What `game` scores for a player whose earlier games were `before`."""
-    points = POINTS[game.outcome] * (2 if on_fire(before) else 1)
+    return _points(game, on_fire(before))
+
+
+def _points(game: ArenaGame, fire: bool) -> int:
+    points = POINTS[game.outcome] * (2 if fire else 1)
     if game.berserk and game.outcome == WIN and game.moves >= BERSERK_LEAST_MOVES:
         points += 1
     return points
@@ -57,7 +61,11 @@ def game_points(before: Sequence[ArenaGame], game: ArenaGame) -> int:
 
 def arena_score(games: Sequence[ArenaGame]) -> int:
     """A player's score from their games, in the order played."""
-    return sum(game_points(games[:index], game) for index, game in enumerate(games))
+    total = streak = 0
+    for game in games:  # (one pass: the standings count every player's every look)
+        total += _points(game, streak >= FIRE_AFTER)
+        streak = streak + 1 if game.outcome == WIN else 0
+    return total
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,16 +82,13 @@ def standings(
     """The standings, the leader first."""
     if tournament.kind == ARENA:
         played = arena_games(games)
-        rating = {entry.name: entry.rating for entry in entries}
-        order = sorted(
-            entries,
-            key=lambda e: (-arena_score(played.get(e.name, [])), -rating[e.name], e.name),
-        )
+        score = {entry.name: arena_score(played.get(entry.name, [])) for entry in entries}
+        order = sorted(entries, key=lambda e: (-score[e.name], -e.rating, e.name))
         return [
             Standing(
                 rank,
                 entry.name,
-                arena_score(played.get(entry.name, [])),
+                score[entry.name],
                 len(played.get(entry.name, [])),
                 on_fire(played.get(entry.name, [])),
             )
