@@ -151,3 +151,29 @@ async def test_a_swiss_of_seven_plays_three_rounds_a_bye_each_and_no_pairing_twi
         await player.expect("Swiss 1 is over")
     status, standings = await run(arcade, "ann", "tournament 1")
     assert "Buchholz" in standings and "Swiss 1 is over." in standings
+
+
+async def test_a_casual_arena_s_games_are_kept_and_not_rated(serve):
+    arcade = await serve(max_per_address=10)
+    status, said = await run(arcade, "ann", "tournament new arena 20 3+2 anti casual")
+    assert status == 0 and "Arena 1 made" in said
+    players = [
+        await Player.connect(arcade, name, command="tournament join 1") for name in ("ann", "bob")
+    ]
+    for player in players:
+        await games_begun(player, 1)
+    (table,) = tables_of(arcade)
+    assert table.game.variant.value == "anti" and str(table.time_control) == "3+2"
+    end_by_result(arcade, table, Color.BLACK)
+
+    async def scored() -> bool:
+        games = await arcade.archive.tournament_games(1)
+        return bool(games) and games[0].result is not None
+
+    await wait_until(scored, "the game's result kept")
+    ratings = await arcade.archive.ratings(["ann", "bob"])
+    assert [games for _, games in ratings.values()] == [0, 0]  # casual: not rated
+    status, listed = await run(arcade, "bob", "tournaments")
+    assert "Arena 1   anti, 3+2, casual; running," in listed
+    status, refused = await run(arcade, "bob", "tournament new arena 20 9+x")
+    assert status == 2 and "'9+x' is not a time control" in refused

@@ -63,6 +63,7 @@ class Table:
     # While a change to the table is being written (table_writes.py): what it says
     # meanwhile, told once the change is kept.
     withheld: list[bytes] | None = None
+    rated: bool = True  # False: a casual tournament's game (kept, not rated)
 
     def __post_init__(self) -> None:
         self.game = Game(self.variant)

@@ -234,6 +234,7 @@ class TournamentDirector:
             for name in (one, other):
                 await store.set_entry(tournament.id, name, WAITING, was=PLAYING)
             return
+        table.rated = tournament.rated
         berserk = {entry.name: entry.berserk for entry in seen.entries}
         black, white = table.names[Color.BLACK], table.names[Color.WHITE]
         for name, color in ((black, Color.BLACK), (white, Color.WHITE)):

@@ -428,7 +428,8 @@ class Archive(KeptPasses, KeptTournaments):
             ).fetchone()
             await standings.count_game(self._rows, played.names, winner, ended)
             self._db.execute("DELETE FROM unfinished WHERE code = ?", (played.code,))
-            if winner is not None and not any(is_guest(name) for name in played.names):
+            guests = any(is_guest(name) for name in played.names)
+            if winner is not None and played.rated and not guests:
                 before = {name: self._rating(name)[0] for name in played.names}
                 self._rate(played.names, winner)  # (guests play unrated)
                 after = {name: self._rating(name)[0] for name in played.names}

@@ -242,8 +242,8 @@ class PostgresStore(KeptPasses, KeptTournaments):
             await conn.execute(
                 "DELETE FROM unfinished WHERE code = %s AND node = %s", (played.code, self._node)
             )
-            if winner is None or any(is_guest(name) for name in played.names):
-                return  # (guests play unrated)
+            if winner is None or not played.rated or any(is_guest(n) for n in played.names):
+                return  # (guests play unrated; and a casual tournament)
             names = list(played.names)
             for name in names:
                 await conn.execute(

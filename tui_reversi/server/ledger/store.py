@@ -74,6 +74,7 @@ class PlayedGame:
     names: tuple[str, str]  # black, white
     started: datetime
     end: Ending
+    rated: bool = True  # False: a casual tournament's game, kept but not rated
 
 
 @dataclass(frozen=True, slots=True)
