@@ -19,6 +19,7 @@ from tui_reversi.server.ledger.tournaments import BYE, PAUSED, WAITING
 
 from .conftest import PATIENCE, Player, wait_until
 from .test_accounts import run
+from .test_invitations import Guest
 from .test_tables import Game
 
 
@@ -177,3 +178,16 @@ async def test_a_casual_arena_s_games_are_kept_and_not_rated(serve):
     assert "Arena 1   anti, 3+2, casual; running," in listed
     status, refused = await run(arcade, "bob", "tournament new arena 20 9+x")
     assert status == 2 and "'9+x' is not a time control" in refused
+    # The app's page of it (the lobby's): the player, their next game, the standings.
+    looker = await Guest.arrive(arcade, "cy")
+    looker.say("tournament 1")
+    assert await looker.hear_starting("page ") == "page Arena 1 (anti, 3+2, casual)"
+    rows = []
+    while (text := await looker.hear()) != "paged":
+        rows.append(text)
+    assert rows[0].startswith("row standings-of:1 running, ") and "you are not in it" in rows[0]
+    assert rows[1] == f"row - Join it: ssh -t -p {arcade.port} cy@127.0.0.1 tournament join 1"
+    assert rows[3].split()[:3] == ["row", f"player:{table.names[Color.BLACK]}", "1"]
+    looker.say("tournaments")
+    assert await looker.hear_starting("page ") == "page Tournaments"
+    assert (await looker.hear()).startswith("row tournament:1 Arena 1   anti, 3+2, casual;")

@@ -45,6 +45,7 @@ from .standings_pages import (
 )
 from .table_store import named_ratings, rated_lines, read_ratings, shown_ratings
 from .tables import Tables
+from .tournament_commands import CommandMistake, tournament_page
 
 if TYPE_CHECKING:
     from ..ledger.fleet import Fleet
@@ -247,6 +248,8 @@ class LobbyHost:
             return await self._go_to(guest, command, rest)
         if command in ("top", "player"):
             return await self._page(guest, command, rest)
+        if command in ("tournaments", "tournament"):
+            return await self._tournament_page(guest, command, rest)
         game_id = typed_number(rest, GAME_ID_DIGITS) if command == "replay" else None
         if game_id is not None:
             return await self._replay(guest, game_id)
@@ -402,6 +405,20 @@ class LobbyHost:
             return f"{command} takes {'nothing' if command == 'top' else 'one name'} after it."
         pages = [line("page", title)]
         pages += [line("row", key or "-", text.removeprefix("tui-reversi: ")) for key, text in rows]
+        guest.send(b"".join([*pages, line("paged")]))
+        return None
+
+    async def _tournament_page(self, guest: Guest, command: str, rest: str) -> str | None:
+        """Send the tournaments, or one's page (tournament_commands.py), as a page of rows."""
+        store = self.tables.store
+        if store is None:
+            return "This server keeps no tournaments."
+        try:
+            title, rows = await tournament_page(store, command, rest, guest.name, guest.ssh)
+        except (CommandMistake, StorageError) as refusal:
+            return str(refusal)
+        pages = [line("page", title)]
+        pages += [line("row", key or "-", text) for key, text in rows]
         guest.send(b"".join([*pages, line("paged")]))
         return None
 

@@ -19,7 +19,14 @@ from ...storage import StorageError
 from ..ledger.store import Store
 from ..ledger.tournament_standings import standings
 from ..ledger.tournaments import ARENA, COMING, FINISHED, RUNNING, SWISS, Tournament
-from .tournament_pages import list_lines, standings_lines, title
+from .tournament_pages import (
+    list_lines,
+    listed_line,
+    standings_lines,
+    state_text,
+    title,
+    you_lines,
+)
 
 TOURNAMENT_TERMS = "new arena|swiss ... | join ID | ID"
 NEW_USAGE = (
@@ -198,3 +205,43 @@ async def joinable(store: Store, number: int) -> Tournament:
     ):
         raise CommandMistake(f"{title(tournament)} is in its last round; too late to join.")
     return tournament
+
+
+# A page for the app (lobby_host.py): its title and rows, (key or None, text).
+Rows = list[tuple[str | None, str]]
+
+
+async def tournament_page(
+    store: Store, command: str, rest: str, name: str, ssh: str
+) -> tuple[str, Rows]:
+    """The app's page for `tournaments` or `tournament ID`: the list, each row opening
+    its tournament; or one tournament's, its first row `name` in it (the time left,
+    their place, their next game), then its standings, each row opening a profile.
+    Raises CommandMistake, StorageError."""
+    now = time.time()
+    if command == "tournaments" and not rest:
+        listed = [(t, len(await store.entries(t.id))) for t in await store.tournaments()]
+        if not listed:
+            return "Tournaments", [(None, line) for line in list_lines(listed, now, ssh)]
+        return "Tournaments", [
+            (f"tournament:{t.id}", listed_line(t, players, now)) for t, players in listed
+        ]
+    number = tournament_id(rest) if command == "tournament" else None
+    if number is None:
+        raise CommandMistake("tournament takes a tournament's number.")
+    tournament = await store.tournament(number)
+    if tournament is None:
+        raise CommandMistake(f"There is no tournament {number} here.")
+    entries = await store.entries(number)
+    games = await store.tournament_games(number)
+    lines = standings(tournament, entries, games)
+    join = f"{ssh} tournament join {number}"
+    place, next_game = you_lines(tournament, lines, entries, games, name, join)
+    shown = standings_lines(tournament, lines, STANDINGS_SHOWN)
+    rows: Rows = [(f"standings-of:{number}", f"{state_text(tournament, now)} · {place}")]
+    rows.append((None, next_game))
+    named = {f"  {line.rank:>3}  ": line.name for line in lines}
+    for text in shown[1:]:
+        key = next((f"player:{n}" for start, n in named.items() if text.startswith(start)), None)
+        rows.append((key, text))
+    return shown[0], rows

@@ -9,7 +9,17 @@ from collections.abc import Sequence
 
 from ...net.remote import shown_name
 from ..ledger.tournament_standings import Standing
-from ..ledger.tournaments import ARENA, COMING, FINISHED, Tournament
+from ..ledger.tournaments import (
+    ARENA,
+    COMING,
+    FINISHED,
+    OVER,
+    PAUSED,
+    PLAYING,
+    Entry,
+    Tournament,
+    TournamentGame,
+)
 
 NAME_WIDTH = 16
 
@@ -52,13 +62,15 @@ def list_lines(listed: Sequence[tuple[Tournament, int]], now: float, ssh: str) -
             f"  {ssh} tournament new arena 30 3+2",
         ]
     lines = ["tui-reversi: tournaments here"]
-    for tournament, players in listed:
-        lines.append(
-            f"  {title(tournament):<9} {terms(tournament)}; {state_text(tournament, now)}; "
-            f"{players} {'player' if players == 1 else 'players'}"
-        )
+    lines += [f"  {listed_line(tournament, players, now)}" for tournament, players in listed]
     lines.append(f"Join one: {ssh} tournament join ID")
     return lines
+
+
+def listed_line(tournament: Tournament, players: int, now: float) -> str:
+    """'Arena 3   othello, 3+2, rated; running, 12:30 left; 5 players'."""
+    count = f"{players} {'player' if players == 1 else 'players'}"
+    return f"{title(tournament):<9} {terms(tournament)}; {state_text(tournament, now)}; {count}"
 
 
 def standings_lines(tournament: Tournament, standings: Sequence[Standing], count: int) -> list[str]:
@@ -89,3 +101,31 @@ def standings_lines(tournament: Tournament, standings: Sequence[Standing], count
     if len(standings) > count:
         lines.append(f"  ... and {len(standings) - count} more")
     return lines
+
+
+def you_lines(
+    tournament: Tournament,
+    lines: Sequence[Standing],
+    entries: Sequence[Entry],
+    games: Sequence[TournamentGame],
+    name: str,
+    join: str,
+) -> tuple[str, str]:
+    """`name` in the tournament: their place ('you: #2, 6 points'), and their next
+    game (or how to join), each short enough for a line of 60 columns."""
+    entry = next((entry for entry in entries if entry.name == name), None)
+    mine = next((line for line in lines if line.name == name), None)
+    place = f"you: #{mine.rank}, {mine.score:g} points" if mine is not None else "you are not in it"
+    if tournament.state == FINISHED:
+        return place, "It is over."
+    if entry is None:
+        return place, f"Join it: {join}"
+    game = next((g for g in reversed(games) if name in (g.black, g.white)), None)
+    if entry.state == PLAYING and game is not None and game.code:
+        other = game.white if game.black == name else game.black
+        return place, f"Your game: against {shown_name(other)} at table {game.code}"
+    if entry.state == PAUSED:
+        return place, f"Paused; back: {join}"
+    if entry.state == OVER:
+        return place, "Your game is over; the next comes."
+    return place, "Your next game: waiting to be paired."
