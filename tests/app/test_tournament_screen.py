@@ -12,6 +12,7 @@ from tui_reversi.screens.standings import StandingsScreen
 from tui_reversi.screens.tournament import TournamentScreen
 
 from .test_lobby import LOBBY, FakeServer, open_lobby, rows, until
+from .test_lobby import server as server  # (the fixture: the fake server's end)
 
 TOURNAMENTS = [
     "page Tournaments",
@@ -34,13 +35,6 @@ def arena_page(left: str) -> list[str]:
         "row -   * on fire: the next game scores double",
         "paged",
     ]
-
-
-@pytest.fixture
-def server():
-    fake = FakeServer()
-    yield fake
-    fake.close()
 
 
 async def open_arena(pilot, app, server) -> None:
