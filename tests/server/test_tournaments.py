@@ -15,6 +15,7 @@ import pytest
 
 from tui_reversi.core import Color, Ending
 from tui_reversi.server.hall import tournament_wait, tournaments
+from tui_reversi.server.hall.arena_schedule import ArenaSchedule, ScheduleRefused
 from tui_reversi.server.ledger.tournaments import BYE, PAUSED, WAITING
 
 from .conftest import PATIENCE, Player, wait_until
@@ -191,3 +192,41 @@ async def test_a_casual_arena_s_games_are_kept_and_not_rated(serve):
     looker.say("tournaments")
     assert await looker.hear_starting("page ") == "page Tournaments"
     assert (await looker.hear()).startswith("row tournament:1 Arena 1   anti, 3+2, casual;")
+
+
+async def test_the_operator_s_schedule_keeps_the_next_arena_made_once(serve):
+    arcade = await serve(arenas=("hourly 30m 3+2", "daily 120m 1+0 anti casual"))
+
+    async def made() -> bool:
+        return len(await arcade.archive.tournaments()) == 2
+
+    await wait_until(made, "the two schedules' next arenas")
+    await arcade.tournaments.look()  # (again: nothing more is made)
+    hourly, daily = sorted(await arcade.archive.tournaments(), key=lambda t: t.starts)
+    assert hourly.starts % 3600 == 0 and hourly.ends - hourly.starts == 30 * 60
+    assert (hourly.clock, hourly.state, hourly.made_by) == (
+        "3+2",
+        "coming",
+        "schedule: hourly 30m 3+2",
+    )
+    assert (daily.variant, daily.rated, daily.starts % 86400) == ("anti", False, 0)
+    # Another node's director, or this one after a restart: the same arena, kept once.
+    assert not await arcade.archive.schedule_tournament(
+        ArenaSchedule.parse("hourly 30m 3+2").next_arena(hourly.starts - 1)
+    )
+    status, listed = await run(arcade, "bob", "tournaments")
+    assert status == 0 and "Arena 1   othello, 3+2, rated; starts in " in listed
+
+
+def test_a_schedule_is_read_or_refused_in_one_sentence():
+    schedule = ArenaSchedule.parse("hourly  45m 5+3 reversi")
+    assert (schedule.minutes, str(schedule.clock), schedule.variant.value) == (45, "5+3", "reversi")
+    assert schedule.next_arena(7200.0).starts == 10800.0
+    for wrong, said in (
+        ("weekly 30m 3+2", "is not an arena's schedule"),
+        ("hourly 90m 3+2", "is not a length in minutes"),
+        ("hourly 30m 3+x", "is not a time control"),
+        ("hourly 30m 3+2 blitz", "is not a term of an arena"),
+    ):
+        with pytest.raises(ScheduleRefused, match=said):
+            ArenaSchedule.parse(wrong)

@@ -25,6 +25,7 @@ from ...core.errors import reason
 from ...crash import keep_private
 from ...net.remote import is_guest
 from ..config import ServeConfig, ServeError, format_duration
+from ..hall.arena_schedule import ArenaSchedule
 from ..hall.guests import remove_folder
 from ..hall.lobby_host import LobbyHost
 from ..hall.pairing import PairingQueue
@@ -154,7 +155,8 @@ class Arcade:
         # The players waiting to be paired (`ssh -t host play`).
         self.pairing = PairingQueue(self.tables, self.note)
         # The tournaments, run with the other nodes through the store (`tournament ...`).
-        self.tournaments = TournamentDirector(self.tables, self.note)
+        schedules = [ArenaSchedule.parse(text) for text in config.arenas]
+        self.tournaments = TournamentDirector(self.tables, self.note, schedules=schedules)
         # With --database, the other nodes of the fleet (fleet.py); None: this one alone.
         self.fleet: Fleet | None = None
         # How games start, in a few words for the banner.

@@ -3,6 +3,7 @@ tournament in the store (ledger/tournaments.py) by its rules (ledger/arena.py,
 ledger/swiss.py), fleet-wide, as quick pairing does (pairing.py).
 
 Each TICK a director reads the tournaments not finished and, for each:
+- makes the next arena of each of the operator's schedules (arena_schedule.py);
 - starts it when its time comes, and ends an arena when its time is up (or a
   Swiss after its last round), naming the winner;
 - an arena: pairs the players waiting (their session is in the tournament's wait,
@@ -21,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -50,6 +51,7 @@ from ..ledger.tournaments import (
     Tournament,
     TournamentGame,
 )
+from .arena_schedule import ArenaSchedule
 from .table import Table
 from .tables import Tables
 
@@ -87,9 +89,15 @@ class TournamentDirector:
     for the sessions, seen() for what they show, close()."""
 
     def __init__(
-        self, tables: Tables, log: Callable[[str], None], now: Callable[[], float] = time.time
+        self,
+        tables: Tables,
+        log: Callable[[str], None],
+        now: Callable[[], float] = time.time,
+        schedules: Sequence[ArenaSchedule] = (),
     ) -> None:
         self.tables = tables
+        self.schedules = tuple(schedules)
+        self._scheduled: dict[str, float] = {}  # a schedule's text -> its next arena's start
         self._log = log
         self.now = now
         self.store: Store | None = None
@@ -127,6 +135,12 @@ class TournamentDirector:
     async def look(self) -> None:
         """Look at every tournament not finished now (a TICK's work; tests call it)."""
         assert self.store is not None
+        for schedule in self.schedules:
+            coming = schedule.next_arena(self.now())
+            if self._scheduled.get(schedule.text) != coming.starts:
+                if await self.store.schedule_tournament(coming):
+                    self._log(f"tournaments: an arena of the schedule {schedule.text!r} is made")
+                self._scheduled[schedule.text] = coming.starts
         for tournament in await self.store.tournaments():
             if tournament.state != FINISHED or tournament.id in self._seen:
                 await self._direct(tournament)

@@ -33,6 +33,8 @@ WAITING, PLAYING, OVER, PAUSED = "waiting", "playing", "over", "paused"
 BLACK_WON, WHITE_WON, DRAWN, BYE, NO_RESULT = "black", "white", "draw", "bye", "none"
 # Finished tournaments `tournaments` still lists.
 FINISHED_LISTED = 10
+# What an operator's recurring arena is made by, before its schedule (hall/arena_schedule.py).
+SCHEDULED = "schedule: "
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments (
@@ -76,6 +78,8 @@ CREATE TABLE IF NOT EXISTS tournament_games (
     ended {real}
 );
 CREATE INDEX IF NOT EXISTS tournament_games_of ON tournament_games (tournament);
+CREATE UNIQUE INDEX IF NOT EXISTS tournaments_scheduled ON tournaments (made_by, starts)
+    WHERE made_by LIKE 'schedule: %'
 """
 
 
@@ -136,6 +140,10 @@ class TournamentBook(Protocol):
 
     async def new_tournament(self, made: Tournament) -> int:
         """Keep `made` (its id ignored); its id."""
+
+    async def schedule_tournament(self, made: Tournament) -> bool:
+        """Keep `made`, an operator's recurring arena, unless it is kept already (the
+        same schedule and start: of two nodes making it, one does): True if it was new."""
 
     async def tournament(self, tournament_id: int) -> Tournament | None:
         """The tournament with that id, None if there is none."""
@@ -226,9 +234,16 @@ class KeptTournaments(ABC):
         """`work`'s statements in one transaction."""
 
     async def new_tournament(self, made: Tournament) -> int:
-        rows = await self._rows(
-            """INSERT INTO tournaments (kind, variant, clock, rated, rounds, round, starts, ends,
-                   state, made_by) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING id""",
+        rows = await self._insert_tournament(made, "")
+        return int(rows[0][0])
+
+    async def schedule_tournament(self, made: Tournament) -> bool:
+        return bool(await self._insert_tournament(made, " ON CONFLICT DO NOTHING"))
+
+    async def _insert_tournament(self, made: Tournament, conflict: str) -> list[tuple[Any, ...]]:
+        return await self._rows(
+            f"""INSERT INTO tournaments (kind, variant, clock, rated, rounds, round, starts, ends,
+                   state, made_by) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?){conflict} RETURNING id""",
             (
                 made.kind,
                 made.variant,
@@ -241,7 +256,6 @@ class KeptTournaments(ABC):
                 made.made_by,
             ),
         )
-        return int(rows[0][0])
 
     async def tournament(self, tournament_id: int) -> Tournament | None:
         rows = await self._rows(
