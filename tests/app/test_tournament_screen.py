@@ -16,8 +16,8 @@ from .test_lobby import server as server  # (the fixture: the fake server's end)
 
 TOURNAMENTS = [
     "page Tournaments",
-    "row tournament:3 Arena 3   othello, 3+2, rated; running, 12:30 left; 5 players",
-    "row tournament:4 Swiss 4   othello, 5+3, rated, 3 rounds; starts in 4:10; 2 players",
+    "row tournament:3 Arena 3   othello, 3+2, rated; 12:30 left; 5 players",
+    "row tournament:4 Swiss 4   othello, 5+3, rated; 3 rounds in 4:10; 2 players",
     "paged",
 ]
 
@@ -25,7 +25,7 @@ TOURNAMENTS = [
 def arena_page(left: str) -> list[str]:
     return [
         "page Arena 3 (othello, 3+2, rated)",
-        f"row standings-of:3 running, {left} left · you: #2, 6 points",
+        f"row standings-of:3 {left} left · you: #2, 6 points",
         "row - Your next game: waiting to be paired.",
         "row -     #  player           points games",
         "row player:bob      1  bob                   9     4 *",
@@ -61,7 +61,7 @@ async def test_the_tournament_screen_shows_you_in_it_and_the_standings_kept_up(
         await open_arena(pilot, app, server)
         shown = rows(app)
         assert shown[:2] == [
-            "running, 12:30 left · you: #2, 6 points",
+            "12:30 left · you: #2, 6 points",
             "Your next game: waiting to be paired.",
         ]
         assert "     3  [b]x[/b]                   2     2" in shown  # literally, never markup
@@ -69,7 +69,7 @@ async def test_the_tournament_screen_shows_you_in_it_and_the_standings_kept_up(
         # Asked for again while shown: the time left moves on.
         assert await server.hear(pilot) == "tournament 3"
         server.say(*arena_page("12:28"))
-        await until(pilot, lambda: rows(app)[0].startswith("running, 12:28 left"), "the update")
+        await until(pilot, lambda: rows(app)[0].startswith("12:28 left"), "the update")
         assert isinstance(app.screen, TournamentScreen)
         await pilot.press("down", "enter")  # a player's row: their profile
         heard = await server.hear(pilot)

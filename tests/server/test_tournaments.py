@@ -117,7 +117,7 @@ async def test_an_arena_pairs_everyone_again_within_seconds_of_each_game_s_end(s
     await back.expect("esc leaves.")
     await wait_until(lambda: state_of_ed(WAITING), "ed back, waiting")
     status, listed = await run(arcade, "bob", "tournaments")
-    assert "Arena 1" in listed and "running" in listed and "5 players" in listed
+    assert "Arena 1   othello, 1+0, rated; 29:" in listed and "5 players" in listed
 
 
 async def test_a_swiss_of_seven_plays_three_rounds_a_bye_each_and_no_pairing_twice(serve):
@@ -176,7 +176,7 @@ async def test_a_casual_arena_s_games_are_kept_and_not_rated(serve):
     ratings = await arcade.archive.ratings(["ann", "bob"])
     assert [games for _, games in ratings.values()] == [0, 0]  # casual: not rated
     status, listed = await run(arcade, "bob", "tournaments")
-    assert "Arena 1   anti, 3+2, casual; running," in listed
+    assert "Arena 1   anti, 3+2, casual; 19:" in listed
     status, refused = await run(arcade, "bob", "tournament new arena 20 9+x")
     assert status == 2 and "'9+x' is not a time control" in refused
     # The app's page of it (the lobby's): the player, their next game, the standings.
@@ -186,8 +186,8 @@ async def test_a_casual_arena_s_games_are_kept_and_not_rated(serve):
     rows = []
     while (text := await looker.hear()) != "paged":
         rows.append(text)
-    assert rows[0].startswith("row standings-of:1 running, ") and "you are not in it" in rows[0]
-    assert rows[1] == f"row - Join it: ssh -t -p {arcade.port} cy@127.0.0.1 tournament join 1"
+    assert rows[0].startswith("row standings-of:1 19:") and "left · you are not in it" in rows[0]
+    assert rows[1] == f"row - Join: ssh -t -p {arcade.port} cy@127.0.0.1 tournament join 1"
     assert rows[3].split()[:3] == ["row", f"player:{table.names[Color.BLACK]}", "1"]
     looker.say("tournaments")
     assert await looker.hear_starting("page ") == "page Tournaments"

@@ -35,22 +35,25 @@ def clock_left(seconds: float) -> str:
     return f"{minutes}:{secs:02}"
 
 
-def terms(tournament: Tournament) -> str:
-    """'othello, 3+2, rated' (a Swiss: and its rounds)."""
+def terms(tournament: Tournament, *, rounds_too: bool = True) -> str:
+    """'othello, 3+2, rated' (a Swiss: and its rounds, unless not `rounds_too`)."""
     rated = "rated" if tournament.rated else "casual"
-    rounds = f", {tournament.rounds} rounds" if tournament.kind != ARENA else ""
+    shown = rounds_too and tournament.kind != ARENA
+    rounds = f", {tournament.rounds} rounds" if shown else ""
     return f"{tournament.variant}, {tournament.clock}, {rated}{rounds}"
 
 
 def state_text(tournament: Tournament, now: float) -> str:
-    """'running, 12:30 left', 'starts in 4:10', 'round 2 of 3', 'won by alice'."""
+    """'12:30 left', 'starts in 4:10' (a Swiss: '3 rounds in 4:10'), 'round 2 of 3',
+    'over, won by alice'."""
     if tournament.state == COMING:
-        return f"starts in {clock_left(tournament.starts - now)}"
+        rounds = f"{tournament.rounds} rounds " if tournament.kind != ARENA else "starts "
+        return f"{rounds}in {clock_left(tournament.starts - now)}"
     if tournament.state == FINISHED:
         won = shown_name(tournament.winner) if tournament.winner else "nobody"
         return f"over, won by {won}"
     if tournament.ends is not None:
-        return f"running, {clock_left(tournament.ends - now)} left"
+        return f"{clock_left(tournament.ends - now)} left"
     return f"round {max(tournament.round, 1)} of {tournament.rounds}"
 
 
@@ -70,7 +73,8 @@ def list_lines(listed: Sequence[tuple[Tournament, int]], now: float, ssh: str) -
 def listed_line(tournament: Tournament, players: int, now: float) -> str:
     """'Arena 3   othello, 3+2, rated; running, 12:30 left; 5 players'."""
     count = f"{players} {'player' if players == 1 else 'players'}"
-    return f"{title(tournament):<9} {terms(tournament)}; {state_text(tournament, now)}; {count}"
+    shown = f"{terms(tournament, rounds_too=False)}; {state_text(tournament, now)}"
+    return f"{title(tournament):<9} {shown}; {count}"
 
 
 def standings_lines(tournament: Tournament, standings: Sequence[Standing], count: int) -> list[str]:
@@ -119,7 +123,7 @@ def you_lines(
     if tournament.state == FINISHED:
         return place, "It is over."
     if entry is None:
-        return place, f"Join it: {join}"
+        return place, f"Join: {join}"
     game = next((g for g in reversed(games) if name in (g.black, g.white)), None)
     if entry.state == PLAYING and game is not None and game.code:
         other = game.white if game.black == name else game.black

@@ -70,7 +70,8 @@ class TournamentWait:
         self.director.arrive(self.tournament_id, self.name, self)
         self.waiting, self.playing, self._told_over = True, False, False
         seen = self.director.seen(self.tournament_id)
-        if seen is not None:
+        # (the standings once they count this player: not before the director's next look)
+        if seen is not None and any(line.name == self.name for line in seen.lines):
             for line in standings_lines(seen.tournament, seen.lines, SHOWN_BETWEEN_GAMES):
                 self._say(line)
         self._show()
