@@ -64,6 +64,19 @@ def end_by_result(arcade, table, winner: Color | None) -> None:
         arcade.tables.course.end(table, Ending("resigned", winner, "Resigned."))
 
 
+async def black_moves_white_resigns(black_env: dict, white_env: dict) -> None:
+    """A game played as the app plays it, each side through its own game's
+    environment (its node's socket): Black plays d3, White resigns."""
+    black, white = await Game.connect(black_env), await Game.connect(white_env)
+    await black.hear_until("ready")
+    await white.hear_until("ready")
+    black.say("move 0 d3")
+    await white.hear_until("moved 0 d3")
+    white.say("resign")
+    while not (await black.hear()).startswith("over resigned black"):
+        pass
+
+
 async def test_an_arena_pairs_everyone_again_within_seconds_of_each_game_s_end(serve):
     arcade = await serve(max_per_address=10)
     status, said = await run(arcade, "ann", "tournament new arena 30 1+0")
@@ -78,15 +91,7 @@ async def test_an_arena_pairs_everyone_again_within_seconds_of_each_game_s_end(s
     assert len(first) == 2 and sorted(n for t in first for n in t.names.values()) == names
     # One game played as the app plays it: Black moves, White resigns.
     real = first[0]
-    black = await Game.connect(envs[real.names[Color.BLACK]])
-    white = await Game.connect(envs[real.names[Color.WHITE]])
-    await black.hear_until("ready")
-    await white.hear_until("ready")
-    black.say("move 0 d3")
-    await white.hear_until("moved 0 d3")
-    white.say("resign")
-    while not (await black.hear()).startswith("over resigned black"):
-        pass
+    await black_moves_white_resigns(envs[real.names[Color.BLACK]], envs[real.names[Color.WHITE]])
     end_by_result(arcade, first[1], Color.WHITE)
     # Everyone is at a new table within seconds, none with the same opponent again.
     for player in players.values():
