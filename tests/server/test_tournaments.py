@@ -197,6 +197,32 @@ async def test_a_casual_arena_s_games_are_kept_and_not_rated(serve):
     looker.say("tournaments")
     assert await looker.hear_starting("page ") == "page Tournaments"
     assert (await looker.hear()).startswith("row tournament:1 Arena 1   anti, 3+2, casual;")
+    # Its time up, the winner is announced to everyone waiting in it.
+    winner = table.names[Color.BLACK]
+    arcade.tournaments.now = lambda: time.time() + 20 * 60
+    for player in players:
+        await player.expect(f"Arena 1 is over: {winner} wins with 2 points.")
+        assert (await player.finished()).exit_status == 0
+
+
+async def test_a_swiss_pairs_a_late_joiner_and_leaves_out_one_who_went(serve):
+    arcade = await serve(max_per_address=10)
+    await run(arcade, "ann", "tournament new swiss 2 1+0 in 5")
+    players = {n: await Player.connect(arcade, n, command="tournament join 1") for n in "abcd"}
+    for player in players.values():
+        await player.expect("starts in")
+    arcade.tournaments.now = lambda: time.time() + 600
+    await wait_until(lambda: len(tables_of(arcade)) == 2, "round 1's two tables")
+    players["d"].close()  # d goes during round 1: paused
+    late = await Player.connect(arcade, "e", command="tournament join 1")  # e comes late
+    await late.expect("esc leaves.")
+    for table in tables_of(arcade):
+        end_by_result(arcade, table, Color.BLACK)
+    await wait_until(lambda: len(tables_of(arcade)) == 2, "round 2's two tables")
+    second = {name for table in tables_of(arcade) for name in table.names.values()}
+    assert second == {"a", "b", "c", "e"}  # e paired, d left out (and no bye: four)
+    games = await arcade.archive.tournament_games(1)
+    assert [g.round for g in games] == [1, 1, 2, 2]
 
 
 async def test_the_operator_s_schedule_keeps_the_next_arena_made_once(serve):
