@@ -121,8 +121,24 @@ async def test_an_arena_pairs_everyone_again_within_seconds_of_each_game_s_end(s
     back = await Player.connect(arcade, "ed", command="tournament join 1")
     await back.expect("esc leaves.")
     await wait_until(lambda: state_of_ed(WAITING), "ed back, waiting")
+    # ed berserks the next game: paired, their clock starts at half its minute.
+    back.send(b"b")
+    await back.expect("b berserks (on)")
+
+    async def berserk() -> bool:
+        return any(e.name == "ed" and e.berserk for e in await arcade.archive.entries(1))
+
+    await wait_until(berserk, "ed's berserk kept")
+    sixth = await Player.connect(arcade, "flo", command="tournament join 1")  # (six: all paired)
+    await sixth.expect("esc leaves.")
+    for table in second:
+        end_by_result(arcade, table, Color.BLACK)
+    await games_begun(back, 1)
+    (eds,) = [t for t in tables_of(arcade) if "ed" in t.names.values()]
+    ed_colour = next(colour for colour, name in eds.names.items() if name == "ed")
+    assert eds.remaining == {ed_colour: 30.0, ed_colour.other: 60.0}
     status, listed = await run(arcade, "bob", "tournaments")
-    assert "Arena 1   othello, 1+0, rated; 29:" in listed and "5 players" in listed
+    assert "Arena 1   othello, 1+0, rated; 29:" in listed and "6 players" in listed
 
 
 async def test_a_swiss_of_seven_plays_three_rounds_a_bye_each_and_no_pairing_twice(serve):
@@ -201,7 +217,7 @@ async def test_a_casual_arena_s_games_are_kept_and_not_rated(serve):
     winner = table.names[Color.BLACK]
     arcade.tournaments.now = lambda: time.time() + 20 * 60
     for player in players:
-        await player.expect(f"Arena 1 is over: {winner} wins with 2 points.")
+        await player.expect(f"Arena 1 is over, won by {winner}.")
         assert (await player.finished()).exit_status == 0
 
 

@@ -29,6 +29,12 @@ def title(tournament: Tournament) -> str:
     return f"{tournament.kind.capitalize()} {tournament.id}"
 
 
+def over_text(tournament: Tournament) -> str:
+    """'Arena 3 is over, won by alice.': what its players are told at its end."""
+    won = shown_name(tournament.winner) if tournament.winner else "nobody"
+    return f"{title(tournament)} is over, won by {won}."
+
+
 def clock_left(seconds: float) -> str:
     """`750` -> '12:30' (minutes and seconds; hours as minutes)."""
     minutes, secs = divmod(max(0, round(seconds)), 60)

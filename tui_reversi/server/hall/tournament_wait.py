@@ -13,12 +13,11 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from ...net.remote import shown_name
 from ...storage import StorageError
 from ..config import format_duration
 from ..ledger.tournaments import ARENA, COMING, FINISHED
 from .queue_wait import CLEAR_LINE, LEAVE_KEYS
-from .tournament_pages import standings_lines, title
+from .tournament_pages import over_text, standings_lines, title
 from .tournaments import TournamentDirector
 
 # After a game ends, how long its board stays before the player is back in the wait.
@@ -64,11 +63,18 @@ class TournamentWait:
 
     async def start(self) -> None:
         """Enter (or come back to) the tournament and show the wait."""
-        await self._store.enter(
-            self.tournament_id, self.name, self.rating, self.director.node, time.time()
-        )
-        self.director.arrive(self.tournament_id, self.name, self)
+        # Waiting before the store says so: a seat found at once (on PostgreSQL, while
+        # this awaits) is taken, not dropped.
         self.waiting, self.playing, self._told_over = True, False, False
+        self.director.arrive(self.tournament_id, self.name, self)
+        try:
+            await self._store.enter(
+                self.tournament_id, self.name, self.rating, self.director.node, time.time()
+            )
+        except StorageError:
+            self.waiting = False
+            self.director.depart(self.tournament_id, self.name)
+            raise
         seen = self.director.seen(self.tournament_id)
         # (the standings once they count this player: not before the director's next look)
         if seen is not None and any(line.name == self.name for line in seen.lines):
@@ -90,10 +96,7 @@ class TournamentWait:
             self._left(f"the tournament cannot be read: {error}")
             return
         self.director.depart(self.tournament_id, self.name)
-        won = shown_name(tournament.winner) if tournament and tournament.winner else "nobody"
-        self._left(
-            f"{title(tournament) if tournament else 'The tournament'} is over, won by {won}."
-        )
+        self._left(over_text(tournament) if tournament else "the tournament has gone.")
 
     def stop(self) -> None:
         """Out of the tournament, paused (the player left, or their connection went)."""

@@ -54,6 +54,7 @@ from ..ledger.tournaments import (
 from .arena_schedule import ArenaSchedule
 from .table import Table
 from .tables import Tables
+from .tournament_pages import over_text
 
 # How often the director looks at the tournaments again.
 TICK = 1.0
@@ -327,20 +328,9 @@ class TournamentDirector:
     def _announce(self, seen: Seen) -> None:
         """The sessions here waiting in a finished tournament are told who won."""
         tournament = seen.tournament
-        said = f"{_title(tournament)} is over: {_won(seen)}"
+        said = over_text(tournament)
         for key in [key for key in self._present if key[0] == tournament.id]:
             self._present.pop(key).finished(said)
-
-
-def _title(tournament: Tournament) -> str:
-    return f"{tournament.kind.capitalize()} {tournament.id}"
-
-
-def _won(seen: Seen) -> str:
-    if not seen.lines or not seen.lines[0].games:
-        return "nobody played."
-    top = seen.lines[0]
-    return f"{top.name} wins with {top.score:g} points."
 
 
 def _had_black_last(games: list[TournamentGame], name: str) -> bool:
