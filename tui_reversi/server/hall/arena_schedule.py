@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ...core import Variant
+from ...core import ReversiError, Variant
 from ...net.terms import TermsRefused, TimeControl
 from ..ledger.tournaments import ARENA, COMING, SCHEDULED, Tournament
 
@@ -18,7 +18,7 @@ EVERY = {"hourly": 3600.0, "daily": 86400.0}
 USAGE = '--arena "hourly|daily MINUTESm CLOCK [anti|reversi] [casual]", e.g. "hourly 30m 3+2"'
 
 
-class ScheduleRefused(ValueError):
+class ScheduleRefused(ReversiError):
     """A schedule that cannot be read, in one sentence."""
 
 

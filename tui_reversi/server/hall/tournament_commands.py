@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
-from ...core import Variant
+from ...core import ReversiError, Variant
 from ...net.remote import is_guest
 from ...net.terms import TermsRefused, TimeControl
 from ...net.typed_number import typed_number
@@ -51,7 +51,7 @@ class Asking(Protocol):
     def ssh(self, *, terminal: bool = True) -> str: ...
 
 
-class CommandMistake(Exception):
+class CommandMistake(ReversiError):
     """A tournament command asked for wrongly: its one sentence."""
 
 
