@@ -187,6 +187,9 @@ async def test_a_casual_arena_s_games_are_kept_and_not_rated(serve):
         await games_begun(player, 1)
     (table,) = tables_of(arcade)
     assert table.game.variant.value == "anti" and str(table.time_control) == "3+2"
+    again = await Player.connect(arcade, "ann", command="tournament join 1")  # a second session
+    assert (await again.finished()).exit_status == 1
+    assert "you are in tournament 1 already, in another session." in again.output.decode()
     end_by_result(arcade, table, Color.BLACK)
 
     async def scored() -> bool:

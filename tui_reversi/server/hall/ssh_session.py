@@ -653,6 +653,8 @@ class GameSession(asyncssh.SSHServerSession):
             if arcade.archive is None or is_guest(self.player):
                 raise CommandMistake("tournaments are for players with a name here (a key).")
             await joinable(arcade.archive, number)
+            if arcade.tournaments.present(number, self.player) is not None:
+                raise CommandMistake(f"you are in tournament {number} already, in another session.")
             rating = (await arcade.archive.rating(self.player))[0]
             self._tournament = TournamentWait(
                 arcade.tournaments,

@@ -73,7 +73,7 @@ class TournamentWait:
             )
         except StorageError:
             self.waiting = False
-            self.director.depart(self.tournament_id, self.name)
+            self.director.depart(self.tournament_id, self.name, self)
             raise
         seen = self.director.seen(self.tournament_id)
         # (the standings once they count this player: not before the director's next look)
@@ -92,16 +92,16 @@ class TournamentWait:
                 await self.start()
                 return
         except StorageError as error:
-            self.director.depart(self.tournament_id, self.name)
+            self.director.depart(self.tournament_id, self.name, self)
             self._left(f"the tournament cannot be read: {error}")
             return
-        self.director.depart(self.tournament_id, self.name)
+        self.director.depart(self.tournament_id, self.name, self)
         self._left(over_text(tournament) if tournament else "the tournament has gone.")
 
     def stop(self) -> None:
         """Out of the tournament, paused (the player left, or their connection went)."""
         self.waiting = False
-        self.director.depart(self.tournament_id, self.name)
+        self.director.depart(self.tournament_id, self.name, self)
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None

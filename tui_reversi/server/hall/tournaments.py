@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -130,8 +131,14 @@ class TournamentDirector:
         """`name`'s session waits in the tournament here (the store is told by it)."""
         self._present[(tournament_id, name)] = present
 
-    def depart(self, tournament_id: int, name: str) -> None:
-        self._present.pop((tournament_id, name), None)
+    def depart(self, tournament_id: int, name: str, present: Present) -> None:
+        """`present` is no longer there (another session of the name may be since)."""
+        if self._present.get((tournament_id, name)) is present:
+            del self._present[(tournament_id, name)]
+
+    def present(self, tournament_id: int, name: str) -> Present | None:
+        """The session of `name` waiting in (or playing) the tournament here, if any."""
+        return self._present.get((tournament_id, name))
 
     async def look(self) -> None:
         """Look at every tournament not finished now (a TICK's work; tests call it)."""
@@ -152,6 +159,9 @@ class TournamentDirector:
                 await self.look()
             except StorageError as error:
                 self._log(f"tournaments: the store cannot be read or written: {error}")
+            except Exception:  # a bug: told whole, and the tournaments go on at the next look
+                for line in traceback.format_exc().splitlines():
+                    self._log(f"tournaments: bug: {line}")
             await asyncio.sleep(TICK)
 
     async def _direct(self, tournament: Tournament) -> None:
