@@ -280,3 +280,27 @@ def test_a_schedule_is_read_or_refused_in_one_sentence():
     ):
         with pytest.raises(ScheduleRefused, match=said):
             ArenaSchedule.parse(wrong)
+
+
+async def test_tournament_commands_asked_wrongly_say_so_in_one_sentence(serve):
+    arcade = await serve(max_per_address=10)
+    for command, status, said in (
+        ("tournament", 2, "tournament needs what to do:"),
+        ("tournament xyz", 2, "'xyz' is not a tournament's number:"),
+        ("tournament 7", 1, "there is no tournament 7 here."),
+        ("tournament new", 2, "say which and how: tournament new arena MINUTES CLOCK"),
+        ("tournament new swiss 99 3+2", 2, "'99' is not a number of rounds (1-15)"),
+        ("tournament new arena 30 3+2 blitz", 2, "'blitz' is not a term of a tournament"),
+        ("tournament join 1", 1, "a tournament's games need a terminal:"),
+        ("tournaments now", 2, "tournaments takes nothing after it"),
+    ):
+        got, text = await run(arcade, "ann", command)
+        assert (got, text.count("\n")) == (status, 1), (command, text)
+        assert text.startswith(f"tui-reversi: {said}"), (command, text)
+    got, text = await run(arcade, "zed", "tournament new arena 30 3+2", guest=True)
+    assert got == 1 and "a guest cannot make a tournament" in text
+    got, text = await run(arcade, "ann", "help")
+    assert "tournament new arena|swiss ... | join ID | ID" in text and "  tournaments " in text
+    player = await Player.connect(arcade, "ann", command="tournament join 9")
+    assert (await player.finished()).exit_status == 1
+    assert "tui-reversi: there is no tournament 9 here." in player.output.decode()
