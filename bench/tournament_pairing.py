@@ -10,11 +10,13 @@ same draw each run). Two figures, in one run:
   this process, no SSH, no game processes): everyone waiting at once, and the
   look that reads the store, claims every pair in it, opens each table and
   keeps each game: how long it took and how many tables it opened; then a
-  second look with everyone seated (the reads and the standings alone).
+  second look with everyone seated (the reads and the standings alone);
+- the same on PostgreSQL (with --postgres, a temporary cluster, or --database
+  URL), each statement a round trip.
 
 Measures and prints; asserts nothing:
 
-    nice -n 10 python bench/tournament_pairing.py --count 500
+    nice -n 10 python bench/tournament_pairing.py --count 500 --postgres
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import argparse
 import asyncio
 import random
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -31,6 +34,8 @@ from tui_reversi.server.hall.tables import Tables
 from tui_reversi.server.hall.tournaments import TournamentDirector
 from tui_reversi.server.ledger.archive import Archive
 from tui_reversi.server.ledger.arena import arena_pairs
+from tui_reversi.server.ledger.postgres import PostgresStore
+from tui_reversi.server.ledger.store import Store
 from tui_reversi.server.ledger.tournament_standings import free_in_order, standings
 from tui_reversi.server.ledger.tournaments import (
     ARENA,
@@ -85,17 +90,24 @@ def rule_figures(count: int, games: int, repeats: int) -> None:
     )
 
 
-async def director_figures(count: int) -> None:
+async def director_figures(count: int, url: str | None = None) -> None:
     draw = random.Random(2)
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
-        store = Archive(root / "archive.sqlite3", root / "players")
+        if url is None:
+            store: Store = Archive(root / "archive.sqlite3", root / "players")
+            where = "SQLite"
+        else:
+            store = PostgresStore(url, root / "players")
+            await store.open()
+            where = "PostgreSQL"
         tables = Tables(lambda _text: None, tables_per_player=2)
         director = TournamentDirector(tables, lambda _text: None)
         director.store = store  # (looked at by hand here: no loop of its own)
         number = await store.new_tournament(arena(time.time()))
         for index in range(count):
-            await store.enter(number, f"p{index:04}", draw.gauss(1500, 200), "local", time.time())
+            rating = draw.gauss(1500, 200)
+            await store.enter(number, f"p{index:04}", rating, store.node, time.time())
         started = time.perf_counter()
         await director.look()
         seating = time.perf_counter() - started
@@ -103,7 +115,7 @@ async def director_figures(count: int) -> None:
         await director.look()
         again = time.perf_counter() - started
         print(
-            f"director on SQLite: {count} players waiting: one look opened "
+            f"director on {where}: {count} players waiting: one look opened "
             f"{len(tables.tables)} tables in {seating * 1000:.0f} ms "
             f"({seating / max(1, len(tables.tables)) * 1000:.2f} ms a table); "
             f"the next look, everyone seated: {again * 1000:.0f} ms"
@@ -118,9 +130,18 @@ def main() -> None:
         "--games", type=int, default=5, help="finished games a player, for the rule"
     )
     parser.add_argument("--repeats", type=int, default=20, help="runs of the rule")
+    parser.add_argument("--postgres", action="store_true", help="and on a temporary PostgreSQL")
+    parser.add_argument("--database", help="and on this PostgreSQL database")
     options = parser.parse_args()
     rule_figures(options.count, options.games, options.repeats)
     asyncio.run(director_figures(options.count))
+    root = Path(__file__).resolve().parent.parent
+    sys.path[:0] = [str(root / "bench"), str(root)]
+    from pairing import postgres  # (bench/pairing.py's: a migrated database, or a cluster)
+
+    with postgres(options.database, options.postgres) as url:
+        if url is not None:
+            asyncio.run(director_figures(options.count, url))
 
 
 if __name__ == "__main__":
