@@ -159,6 +159,7 @@ async def test_a_swiss_of_seven_plays_three_rounds_a_bye_each_and_no_pairing_twi
         games = await arcade.archive.tournament_games(1)
         (bye,) = [g.black for g in games if g.round == number and g.result == BYE]
         byes.append(bye)
+        await players[bye].expect(f"round {number} of 3, a bye for you (a point)")
         for table in tables_of(arcade):
             pair = frozenset(table.names.values())
             assert pair not in met and bye not in pair

@@ -15,10 +15,11 @@ from typing import Any
 
 from ...storage import StorageError
 from ..config import format_duration
-from ..ledger.tournaments import ARENA, COMING, FINISHED
+from ..ledger.store import Store
+from ..ledger.tournaments import ARENA, BYE, COMING, FINISHED
 from .queue_wait import CLEAR_LINE, LEAVE_KEYS
 from .tournament_pages import over_text, standings_lines, title
-from .tournaments import TournamentDirector
+from .tournaments import Seen, TournamentDirector
 
 # After a game ends, how long its board stays before the player is back in the wait.
 GAME_OVER_PAUSE = 3.0
@@ -57,7 +58,7 @@ class TournamentWait:
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
-    def _store(self):  # (the director's: the server's store)
+    def _store(self) -> Store:  # (the director's: the server's store)
         assert self.director.store is not None
         return self.director.store
 
@@ -163,7 +164,7 @@ class TournamentWait:
         if again:
             self._timer = asyncio.get_running_loop().call_later(1.0, self._show)
 
-    def _line(self, seen: Any) -> str:
+    def _line(self, seen: Seen | None) -> str:
         if seen is None:
             return "Looking at the tournament..."
         tournament = seen.tournament
@@ -180,6 +181,11 @@ class TournamentWait:
             when = f"{format_duration(max(0.0, tournament.ends - now))} left"
         else:
             when = f"round {max(tournament.round, 1)} of {tournament.rounds}"
+            bye = any(
+                game.round == tournament.round and game.result == BYE and game.black == self.name
+                for game in seen.games
+            )
+            when += ", a bye for you (a point)" if bye else ""
         return f"{title(tournament)}: {when}; {place}{keys}esc leaves."
 
     def _later(self, work: Coroutine[Any, Any, None]) -> None:
