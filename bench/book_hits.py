@@ -20,7 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tui_reversi.core import Game
-from tui_reversi.engine.book import BOOK_PATH, canonical_image, read_book
+from tui_reversi.core.bitboard import canonical_image
+from tui_reversi.engine.book import BOOK_PATH, read_book
 
 NAMED_BOOK = re.compile(r"TUI_REVERSI_BOOK=(\S+)")
 

@@ -102,8 +102,9 @@ async def director_figures(count: int, url: str | None = None) -> None:
             await store.open()
             where = "PostgreSQL"
         tables = Tables(lambda _text: None, tables_per_player=2)
-        director = TournamentDirector(tables, lambda _text: None)
-        director.store = store  # (looked at by hand here: no loop of its own)
+        director = TournamentDirector(
+            store, tables, lambda _text: None
+        )  # (no loop: looked at here)
         number = await store.new_tournament(arena(time.time()))
         for index in range(count):
             rating = draw.gauss(1500, 200)

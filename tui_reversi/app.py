@@ -27,6 +27,7 @@ from textual.theme import Theme
 
 from . import crash
 from .core import Position, ReversiError, Variant
+from .core.errors import sentence
 from .crash import CRASH_STATUS, TEST_CRASH_VARIABLE, DeliberateCrash
 from .match import Event, Match, Pacing, RecordChanged, Referee
 from .players import Limit, MoveScore, Strategy, analyse, create_player
@@ -34,7 +35,7 @@ from .players.base import CancelCheck
 from .players.kinds import StrategyFactory, seat
 from .screens.game_app import GameApp, HintEngine
 from .screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
-from .session import AUTO_THEME, sentence
+from .session import AUTO_THEME
 from .storage.settings import Settings
 from .styles_cache import release_rendered_lines
 from .widgets.glyphs import ascii_text
@@ -566,7 +567,7 @@ class ReversiApp(App[None]):
         if game is None:
             self.exit()
         else:
-            game.table.leave()
+            game.leave_table()
 
     def _game_screen(self) -> GameScreen | None:
         from .screens.game import GameScreen

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .core import Variant
-from .core.errors import reason
+from .core.errors import reason, sentence
 from .match import Match
 from .players.analysis import GameAnalysis
 from .storage import (
@@ -47,15 +47,6 @@ from .storage.record import new_id
 PREVIOUS_NAME = "Previous autosave"  # how the load list shows autosave.previous.json
 EARLIER_NAME = "Earlier autosave"  # ... and those in earlier-autosaves/
 AUTO_THEME = "default"  # in settings.toml: the app picks (its own, or a 16-colour one)
-
-
-def sentence(text: str) -> str:
-    """`text` as a sentence: capital first letter, final full stop."""
-    text = text.strip()
-    if not text:
-        return text
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else f"{text}."
 
 
 class Session:

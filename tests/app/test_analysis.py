@@ -197,12 +197,12 @@ async def test_at_a_server_s_table_reviewing_is_no_way_to_the_engine_until_the_g
     async with app.run_test(size=(80, 24)) as pilot:
         repeatable(app)
         # A seat at a table, the person across still playing (the link as the screen reads it).
-        app.table = SimpleNamespace(
+        screen = app.screen
+        screen.link = SimpleNamespace(
             state=SimpleNamespace(colour=Color.BLACK, ending=None, names=("", ""), ratings={})
         )
         await pilot.press("comma")
         await pilot.pause()
-        screen = app.screen
         assert not screen.check_action("analyse", ())  # not offered now
         screen.action_analyse()  # as the command palette would
         await pilot.pause()
@@ -210,7 +210,7 @@ async def test_at_a_server_s_table_reviewing_is_no_way_to_the_engine_until_the_g
         assert not screen.query_one(AnalysisPanel).running
         app.referee.end(Ending("resigned", Color.BLACK, "White resigned."))
         assert screen.check_action("analyse", ()) is True
-        app.table = None
+        screen.link = None
 
 
 async def test_moves_taken_back_during_play_show_no_figures_until_reviewed(make_app):

@@ -208,7 +208,7 @@ async def test_after_an_undo_review_counts_only_the_moves_still_in_the_game(make
         await pilot.press("comma")
         await pilot.pause()
         assert "REVIEWING MOVE 2 OF 3" in title(app)
-        app.screen.review.show(4)  # the taken-back move, as a click in the log shows it
+        app.screen.post_message(MoveLog.PlySelected(4))  # the taken-back move, clicked in the log
         await pilot.pause()
         assert "REVIEWING MOVE 4, TAKEN BACK" in title(app)
         assert status(app).startswith("Move 4: White played d3")

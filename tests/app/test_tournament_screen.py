@@ -37,8 +37,8 @@ def arena_page(left: str) -> list[str]:
     ]
 
 
-async def open_arena(pilot, app, server) -> None:
-    """The lobby, `T`, then ⏎ on Arena 3: its screen."""
+async def open_arena(pilot, app, server, page: list[str] | None = None) -> None:
+    """The lobby, `T`, then ⏎ on Arena 3: its screen (`page`, or the player in it)."""
     await open_lobby(pilot, app, server)
     await pilot.press("T")
     assert await server.hear(pilot) == "tournaments"
@@ -47,7 +47,7 @@ async def open_arena(pilot, app, server) -> None:
     await pilot.pause()
     await pilot.press("enter")
     assert await server.hear(pilot) == "tournament 3"
-    server.say(*arena_page("12:30"))
+    server.say(*(page or arena_page("12:30")))
     await until(pilot, lambda: isinstance(app.screen, TournamentScreen), "the arena's screen")
     await pilot.pause()
 
@@ -114,3 +114,19 @@ def test_tournament_snapshot(snap_compare, make_app, size):
         assert snap_compare(make_app(lobby=fake.link), run_before=opened, terminal_size=size)
     finally:
         fake.close()
+
+
+async def test_enter_on_the_join_row_joins_the_tournament_from_the_lobby(make_app, server):
+    app = make_app(lobby=server.link)
+    page = arena_page("12:30")
+    page[1] = "row standings-of:3 12:30 left · you are not in it"
+    page[2] = "row join-tournament:3 Join: ⏎ on this line (your game waits, saved)"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_arena(pilot, app, server, page)
+        await pilot.press("down", "enter")
+        heard = await server.hear(pilot)
+        while heard == "tournament 3":  # (asked again meanwhile)
+            heard = await server.hear(pilot)
+        assert heard == "tournament join 3"
+        server.say("go tournament-3")
+        await until(pilot, lambda: app.return_code is not None, "the game ended for the arena")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tui_reversi.core import Position, Variant
-from tui_reversi.core.bitboard import flip_table, symmetries
+from tui_reversi.core.bitboard import canonical_image, flip_table, image_square, symmetries
 from tui_reversi.engine import book as book_module
 from tui_reversi.engine.book import (
     HEADER,
@@ -18,7 +18,6 @@ from tui_reversi.engine.book import (
     BookError,
     book_move,
     book_scores,
-    canonical_image,
     read_book,
 )
 from tui_reversi.players import Limit, create_player
@@ -38,7 +37,7 @@ def tiny_book(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Position:
     c_own, c_opp, k = canonical_image(own, opp)
 
     def image(sq: int) -> int:
-        return symmetries(1 << sq)[k].bit_length() - 1
+        return image_square(sq, k)
 
     d6, f6, f4 = 43, 45, 29
     line = f"{c_own:x} {c_opp:x} {image(d6)}:-300 {image(f6)}:{-300 - NEAR_EQUAL} {image(f4)}:-900"
@@ -53,7 +52,7 @@ def test_every_symmetric_image_gets_the_image_of_a_book_move(tiny_book: Position
     own, opp = tiny_book.own, tiny_book.opp
     for k in range(8):
         i_own, i_opp = symmetries(own)[k], symmetries(opp)[k]
-        allowed = {symmetries(1 << sq)[k].bit_length() - 1 for sq in (43, 45)}
+        allowed = {image_square(sq, k) for sq in (43, 45)}
         seen = {book_move(i_own, i_opp, random.Random(seed)) for seed in range(30)}
         assert seen == allowed  # both near-equal moves, never f4's image
 
@@ -64,7 +63,7 @@ def test_the_book_s_scores_come_back_on_the_real_board_in_every_image(
     own, opp = tiny_book.own, tiny_book.opp
     for k in range(8):
         i_own, i_opp = symmetries(own)[k], symmetries(opp)[k]
-        d6, f6, f4 = (symmetries(1 << sq)[k].bit_length() - 1 for sq in (43, 45, 29))
+        d6, f6, f4 = (image_square(sq, k) for sq in (43, 45, 29))
         assert book_scores(i_own, i_opp) == {d6: -300, f6: -300 - NEAR_EQUAL, f4: -900}
     assert book_scores(opp, own) == {}  # the other side to move: not in the book
 
@@ -153,7 +152,7 @@ def test_the_book_variable_names_the_book_hard_plays_from(
 ) -> None:
     own, opp = tiny_book.own, tiny_book.opp
     c_own, c_opp, k = canonical_image(own, opp)
-    f4 = symmetries(1 << 29)[k].bit_length() - 1
+    f4 = image_square(29, k)
     other = tmp_path / "other.txt"
     other.write_text(f"{HEADER}\n{c_own:x} {c_opp:x} {f4}:0\n")
     monkeypatch.setenv(book_module.BOOK_VARIABLE, str(other))
@@ -171,7 +170,7 @@ def test_a_learned_entry_comes_before_the_shipped_one_and_no_file_is_no_entry(
     learned = tmp_path / "learned.txt"
     assert book_scores(own, opp, learned) == book_scores(own, opp)  # nothing learned yet
     c_own, c_opp, k = canonical_image(own, opp)
-    f4 = symmetries(1 << 29)[k].bit_length() - 1
+    f4 = image_square(29, k)
     book_module.keep_learned(learned, {(c_own, c_opp): [(f4, 200)]})
     assert book_scores(own, opp, learned) == {29: 200}
     assert read_book(learned) == {(c_own, c_opp): [(f4, 200)]}  # written for the next process

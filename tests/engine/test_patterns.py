@@ -19,7 +19,6 @@ from tui_reversi.engine.patterns import (
     PHASES,
     PatternEvaluator,
     canonical,
-    feature_indices,
     pack,
     pattern_index,
     phase_of,
@@ -35,6 +34,17 @@ boards = (
 def _random_tables(seed: int) -> list[list[int]]:
     rng = random.Random(seed)
     return [[rng.randint(-1000, 1000) for _ in range(PHASE_SIZE)] for _ in range(PHASES)]
+
+
+def feature_indices(own: int, opp: int) -> list[int]:
+    """Every instance's slot in a phase's table (offsets included): the sum the
+    evaluator computes inline, written plainly."""
+    out: list[int] = []
+    for family, instances in FAMILIES.items():
+        at = FAMILY_AT[family]
+        for squares in instances:
+            out.append(at + pattern_index(own, opp, squares))
+    return out
 
 
 TABLES = _random_tables(7)

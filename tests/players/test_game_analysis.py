@@ -193,13 +193,15 @@ def test_a_wipeout_of_easy_shows_easys_blunders_adds_up_and_is_the_same_twice():
     assert easy.average_loss > 3 * newcomer.average_loss
     # The losses explain the result: White's minus Black's is the change from
     # the first position's value (Black's best) to the final 64, but for the
-    # drift of a shallow search between plies (9 discs here at depth 6; the
+    # drift of a shallow search between plies (11 discs here at depth 6, since
+    # a loss compares the positions after the best and the played move, both
+    # searched alike: 9 when the best was the position's own value; the
     # hand-made evaluation at a wall-clock budget left 30 unexplained).
     white_lost = sum(m.loss or 0 for m in first if m.side is Color.WHITE)
     black_lost = sum(m.loss or 0 for m in first if m.side is Color.BLACK)
     start = first[0].best_score
     assert start is not None
-    assert abs((white_lost - black_lost) - (64 - start)) <= 10
+    assert abs((white_lost - black_lost) - (64 - start)) <= 12
     # The summary names the deciding moves in a club player's words where the board shows why.
     deciding = deciding_moves(analysis, game, game.result, count=6)
     assert deciding and all(scored.side is Color.WHITE for scored, _ in deciding)

@@ -20,7 +20,7 @@ async def test_a_wrong_password_is_refused_and_logged(serve, guess):
     await wait_until(lambda: arcade.log_lines, "a log line")
     assert "user=mallory" in arcade.log_lines[-1] and "wrong password" in arcade.log_lines[-1]
     assert not any(" connect " in line for line in arcade.log_lines)
-    assert arcade.seats_taken == 0
+    assert arcade.places_taken == 0
 
 
 async def test_only_keys_in_the_authorized_keys_file_get_in(serve, tmp_path):
@@ -84,7 +84,7 @@ async def test_the_session_limit_turns_the_next_player_away_politely(serve):
     # A seat frees up when a game ends; the next player gets it.
     first.send(b"q")
     await first.finished()
-    await wait_until(lambda: arcade.seats_taken == 1, "the seat to be freed")
+    await wait_until(lambda: arcade.places_taken == 1, "the seat to be freed")
     fourth = await Player.connect(arcade, "p4")
     await fourth.facts()
 

@@ -63,7 +63,7 @@ async def flooded(arcade, kind: str) -> tuple[float, float, dict]:
         "127.0.0.2",
         stdout=asyncio.subprocess.PIPE,
     )
-    await wait_until(lambda: arcade.seats_taken == 1, "the flooder's game to start", 60)
+    await wait_until(lambda: arcade.places_taken == 1, "the flooder's game to start", 60)
     await asyncio.sleep(FLOOD_SECONDS / 3)  # the flood under way
     during = await median_lobby(arcade)
     out, _ = await asyncio.wait_for(flooder.communicate(), 90)
@@ -131,10 +131,10 @@ async def test_guests_from_four_addresses_fill_their_share_and_a_key_still_finds
         if not await seated(guest):
             await guest.finished()
             told += "seats for guests are taken" in guest.output.decode()
-    assert arcade.seats_taken == 6 and told == 6  # three quarters of the seats
+    assert arcade.places_taken == 6 and told == 6  # three quarters of the seats
     alice = await Player.connect(arcade, "alice")
     await alice.facts()
-    assert arcade.seats_taken == 7
+    assert arcade.places_taken == 7
 
 
 async def test_the_guests_of_one_address_leave_room_for_its_players_with_keys(serve):

@@ -36,7 +36,7 @@ async def test_ten_players_leaving_at_random_leave_no_processes_behind(serve, tm
         await asyncio.sleep(chance.uniform(0, 0.05))
     for pid in pids:
         await wait_until(lambda pid=pid: process_gone(pid), f"process {pid} to be reaped")
-    await wait_until(lambda: arcade.seats_taken == 0, "every seat to be freed")
+    await wait_until(lambda: arcade.places_taken == 0, "every seat to be freed")
     # The games were hung up, not just killed: each had its chance to save.
     for n in range(len(players)):
         pid = pids[2 * n]
@@ -53,7 +53,7 @@ async def test_a_game_that_ignores_the_hang_up_is_killed_after_the_grace(serve):
     pid = (await player.facts())["pid"]
     player.conn.abort()
     await wait_until(lambda: process_gone(pid), "the stubborn game to be killed and reaped")
-    await wait_until(lambda: arcade.seats_taken == 0, "the seat to be freed")
+    await wait_until(lambda: arcade.places_taken == 0, "the seat to be freed")
 
 
 async def test_a_client_that_stops_answering_is_dropped_by_keepalives(serve):

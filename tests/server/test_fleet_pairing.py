@@ -73,7 +73,8 @@ async def test_players_waiting_on_two_nodes_are_seated_at_one_table_and_play_the
     await black.hear_until("moved 1 c5")
     # What each game asks (chat, takebacks) is charged to its player's address,
     # bob's too at the table's node, where his seat is relayed.
-    assert {seat.address for seat in a.tables._seats_at(table)} == {"127.0.0.1"}
+    seats = [seat for seat in a.tables._seats.values() if seat.table is table]
+    assert {seat.address for seat in seats} == {"127.0.0.1"}
 
 
 async def test_a_seeker_gone_when_their_pairing_reaches_their_node_ends_the_table_cleanly(

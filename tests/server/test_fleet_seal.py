@@ -13,6 +13,7 @@ import psycopg
 import pytest
 
 from tui_reversi.server.config import ServeError
+from tui_reversi.server.ledger.fleet_messages import Line, LobbyChanged, Moves, Sit, encode
 from tui_reversi.server.ledger.fleet_seal import WINDOW, Seal, secret_from_file
 from tui_reversi.server.ledger.migrations import SECRET_TABLE
 from tui_reversi.server.ledger.postgres import LOBBY_CHANNEL, MAX_MESSAGE, PostgresStore
@@ -44,9 +45,9 @@ def sealed_pair(clock: Clock) -> tuple[Seal, Seal, list[tuple]]:
 def test_a_sealed_message_opens_once_within_its_window_and_under_its_secret_only():
     clock = Clock()
     a, b, drops = sealed_pair(clock)
-    message = {"kind": "sit", "node": "a", "link": "L1", "secret": "S"}
+    message = Sit("L1", "S", "")
     payload = a.seal(message, TO)
-    assert b.open(payload, TO) == message
+    assert b.open(payload, TO) == ("a", message)
     assert b.open(payload, TO) is None  # replayed
     assert drops[-1][:2] == ("replayed (message 1)", "a")
     # A late one, and one from a node whose clock is far ahead.
@@ -56,25 +57,23 @@ def test_a_sealed_message_opens_once_within_its_window_and_under_its_secret_only
     clock.now -= 2 * (WINDOW + 1)
     assert b.open(late, TO) is None and drops[-1][0] == f"sealed {WINDOW + 1:.0f} s ahead of here"
     clock.now += WINDOW + 1
-    # Touched, or sealed under another secret, or claiming another node inside: dropped.
+    # Touched, or sealed under another secret: dropped.
     fresh = a.seal(message, TO)
     assert b.open(fresh.replace('"L1"', '"L2"'), TO) is None and drops[-1][0] == "bad MAC"
     stranger = Seal(b"t" * 32, "a", lambda *drop: None, clock)
     assert b.open(stranger.seal(message, TO), TO) is None and drops[-1][0] == "bad MAC"
-    assert b.open(a.seal({**message, "node": "c"}, TO), TO) is None
-    assert drops[-1][:2] == ("from another node than it says", "a")
-    assert b.open(json.dumps(message), TO) is None  # an unsealed one, as before sealing
-    assert b.open(fresh, TO) == message  # (the real one, untouched, still opens)
+    assert b.open(json.dumps(encode(message)), TO) is None  # an unsealed one
+    assert b.open(fresh, TO) == ("a", message)  # (the real one, untouched, still opens)
 
 
 def test_the_numbers_had_are_forgotten_once_their_time_refuses_them():
     clock = Clock()
     a, b, _ = sealed_pair(clock)
     for _ in range(100):
-        assert b.open(a.seal({"kind": "lobby", "node": "a"}, TO), TO) is not None
+        assert b.open(a.seal(LobbyChanged(), TO), TO) is not None
         clock.now += 1
     clock.now += WINDOW
-    assert b.open(a.seal({"kind": "lobby", "node": "a"}, TO), TO) is not None
+    assert b.open(a.seal(LobbyChanged(), TO), TO) is not None
     assert sum(len(numbers) for numbers in b._seen.values()) == 1
 
 
@@ -104,24 +103,20 @@ def test_a_message_is_heard_only_on_the_channel_it_was_sealed_for():
     clock = Clock()
     a, b, drops = sealed_pair(clock)
     c = Seal(SECRET, "c", lambda *drop: drops.append(drop), clock)
-    message = {"kind": "moves", "node": "a", "link": "L1"}
+    message = Moves("L1", "c4")
     payload = a.seal(message, "tui_reversi_b")
     assert c.open(payload, "tui_reversi_c") is None
     assert c.open(payload, "tui_reversi_lobby") is None
     assert drops[-1][0] == "sent on another channel"
-    assert b.open(payload, "tui_reversi_b") == message
+    assert b.open(payload, "tui_reversi_b") == ("a", message)
 
 
 def test_a_relayed_line_sealed_fits_a_notify():
-    from tui_reversi.server.ledger.fleet_host import PIECE
+    from tui_reversi.server.hall.fleet_relay import PIECE
 
-    clock = Clock()
-    a, _, _ = sealed_pair(clock)
-    import base64
-
-    data = base64.b64encode(b"\xff" * PIECE).decode()
-    message = {"kind": "line", "node": "a" * 12, "link": "x" * 12, "data": data}
-    assert len(a.seal({**message, "again": True}, TO).encode()) < MAX_MESSAGE
+    a = Seal(SECRET, "a" * 12, lambda *drop: None, Clock())  # (a node's name: 12 digits)
+    message = Line("x" * 12, b"\xff" * PIECE)
+    assert len(a.seal(message, TO).encode()) < MAX_MESSAGE
 
 
 def test_the_secret_file_is_read_only_if_it_is_private_and_long_enough(tmp_path):
@@ -206,15 +201,15 @@ async def test_a_node_that_cannot_read_the_secret_says_so_and_other_secrets_are_
     a = PostgresStore(database, tmp_path)  # the database's secret
     b = PostgresStore(database, tmp_path, secret=b"another fleet's secret, 32 bytes+")
     c = PostgresStore(database, tmp_path, dropped=lambda *drop: drops.append(drop))
-    heard: list[dict] = []
+    heard: list[tuple] = []
     try:
         for store in (a, b, c):
             await store.open()
         await c.listen(heard.append)
-        await b.send(c.node, {"kind": "line", "node": b.node, "data": "from b"})
-        await a.send(c.node, {"kind": "line", "node": a.node, "data": "from a"})
+        await b.send(c.node, Line("L", b"from b"))
+        await a.send(c.node, Line("L", b"from a"))
         await wait_until(lambda: heard, "a's message")
-        assert heard == [{"kind": "line", "node": a.node, "data": "from a"}]
+        assert heard == [(a.node, Line("L", b"from a"))]
         assert drops[0][:2] == ("bad MAC", None)  # b's, in order before a's
     finally:
         for store in (a, b, c):

@@ -28,6 +28,7 @@ from tui_reversi.server.edge.event_log import EventLog
 from tui_reversi.server.edge.health import Health
 from tui_reversi.server.edge.metrics import ServerCollector
 from tui_reversi.server.ledger.archive import Archive
+from tui_reversi.server.ledger.fleet_messages import LobbyChanged
 from tui_reversi.server.ledger.fleet_seal import Seal
 from tui_reversi.server.tally import STORE_CALLS, TALLY, Tally
 from tui_reversi.tools.serve import operator_address
@@ -243,7 +244,11 @@ def test_a_server_without_the_operator_port_loads_no_prometheus_client():
 
 def scraped(tally: Tally) -> dict[str, float]:
     """The samples /metrics would show for `tally`, on a server with nobody in it."""
-    nobody = SimpleNamespace(connections=set(), tables=SimpleNamespace(tables={}), fleet=None)
+    nobody = SimpleNamespace(
+        connections=set(),
+        tables=SimpleNamespace(tables={}),
+        health=SimpleNamespace(listening=False),
+    )
     registry = CollectorRegistry()
     registry.register(ServerCollector(nobody, tally))
     lines = generate_latest(registry).decode().splitlines()
@@ -259,7 +264,7 @@ def test_a_fleet_message_opened_is_timed_from_its_sealing():
     a = Seal(b"s" * 32, "a", lambda *drop: None, lambda: now[0])
     b = Seal(b"s" * 32, "b", lambda *drop: None, lambda: now[0])
     before = scraped(TALLY).get("tui_reversi_fleet_notify_delay_seconds_count", 0)
-    payload = a.seal({"kind": "lobby", "node": "a"}, "tui_reversi_lobby")
+    payload = a.seal(LobbyChanged(), "tui_reversi_lobby")
     now[0] += 0.3  # (a busy database)
     assert b.open(payload, "tui_reversi_lobby") is not None
     after = scraped(TALLY)

@@ -64,7 +64,7 @@ async def test_the_preloaded_parent_comes_back_after_it_dies_and_its_games_play_
     alice.send(b"q")
     await alice.finished()
     await wait_until(lambda: process_gone(first["pid"]), "alice's game to go")
-    await wait_until(lambda: arcade.seats_taken == 1, "alice's seat to be freed")
+    await wait_until(lambda: arcade.places_taken == 1, "alice's seat to be freed")
 
 
 async def test_where_fork_is_missing_games_start_afresh_and_the_log_says_so(serve, monkeypatch):

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from tui_reversi.core import Variant
 from tui_reversi.net.terms import TimeControl
 from tui_reversi.server.hall.pairing import PairingQueue, pairs
+from tui_reversi.server.ledger.fleet_messages import Heard, QueueJoined
 from tui_reversi.server.ledger.seekers import Seeker, SeekersHere
 from tui_reversi.server.ledger.store import Store
 
@@ -62,12 +63,12 @@ async def test_a_seeker_waits_until_they_leave_or_are_claimed_with_another(open_
 
 async def test_a_nodes_seekers_go_with_the_node_and_the_others_see_every_seeker(database, tmp_path):
     a, b = [await opened(database, tmp_path) for _ in range(2)]
-    heard: list[dict] = []
+    heard: list[Heard] = []
     try:
         await a.listen(lambda message: None)
         await b.listen(heard.append)
         await a.seek([seeker("alice", since=0.0, node=a.node)], 0.0)
-        await wait_until(lambda: {"kind": "queue", "node": a.node} in heard, "news of the join")
+        await wait_until(lambda: (a.node, QueueJoined()) in heard, "news of the join")
         await b.seek([seeker("bob", since=0.0, node=b.node)], 0.0)
         assert {(s.name, s.node) for s in await a.seekers(0.0)} == {
             ("alice", a.node),

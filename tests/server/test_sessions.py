@@ -132,7 +132,7 @@ async def test_a_client_without_a_terminal_gets_one_line_and_status_1(serve):
     assert done.exit_status == 1
     lines = done.stderr.decode().strip().splitlines()
     assert len(lines) == 1 and "needs a terminal" in lines[0] and "ssh -t" in lines[0]
-    assert arcade.seats_taken == 0
+    assert arcade.places_taken == 0
 
 
 async def test_game_options_after_the_host_reach_the_game(serve):
@@ -184,4 +184,4 @@ async def test_sftp_and_port_forwarding_are_refused(serve):
             await conn.open_connection("127.0.0.1", arcade.port)
         with pytest.raises(asyncssh.ChannelListenError):
             await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", 9)
-    assert arcade.seats_taken == 0
+    assert arcade.places_taken == 0

@@ -18,6 +18,7 @@ from tui_reversi.core import Color, Ending, Game
 from tui_reversi.net.terms import TimeControl
 from tui_reversi.server.config import ServeError
 from tui_reversi.server.ledger.archive import Archive
+from tui_reversi.server.ledger.fleet_messages import Gone, Heard, LobbyChanged
 from tui_reversi.server.ledger.migrations import NEWEST
 from tui_reversi.server.ledger.postgres import PostgresStore, migrate_database
 from tui_reversi.server.ledger.ratings import PROVISIONAL_GAMES
@@ -223,7 +224,7 @@ async def test_a_gone_nodes_game_is_taken_over_by_one_node_only(database, tmp_pa
 
 
 async def test_nodes_share_the_lobby_and_send_each_other_messages(database, tmp_path):
-    heard: list[list[dict]] = [[], []]
+    heard: list[list[Heard]] = [[], []]
     a, b = [await opened(database, tmp_path) for _ in range(2)]
     try:
         for store, inbox in zip((a, b), heard, strict=True):
@@ -234,12 +235,12 @@ async def test_nodes_share_the_lobby_and_send_each_other_messages(database, tmp_
         table = TableView("ABCDE", "open", "alice", "", "othello", "5+3", 1, a.node)
         await a.share([alice], [table])
         assert await b.shared() == ([alice], [table])
-        await wait_until(lambda: {"kind": "lobby", "node": a.node} in heard[1], "lobby news")
+        await wait_until(lambda: (a.node, LobbyChanged()) in heard[1], "lobby news")
         assert heard[0] == []  # a node is not told of its own share
         for number in range(20):
-            await a.send(b.node, {"kind": "line", "node": a.node, "number": number})
+            await a.send(b.node, Gone(str(number)))
         await wait_until(lambda: len(heard[1]) == 21, "the messages")
-        assert [message["number"] for message in heard[1][1:]] == list(range(20))
+        assert heard[1][1:] == [(a.node, Gone(str(number))) for number in range(20)]
         await a.leave()
         assert await b.live_nodes() == {b.node}
         assert await b.shared() == ([], [])
@@ -275,7 +276,7 @@ async def test_a_node_whose_connection_drops_says_so_and_joins_the_fleet_again(d
     a, b = [await opened(database, tmp_path) for _ in range(2)]
     heard: list[str] = []
     try:
-        await a.listen(lambda message: heard.append(str(message.get("kind"))))
+        await a.listen(lambda heard_now: heard.append(heard_now.message.kind))
         await b.listen(lambda message: None)
         assert a._link._listener is not None
         a._link._listener.pgconn.finish()  # (as a network that drops the connection)

@@ -14,9 +14,11 @@ import time
 import pytest
 
 from tui_reversi.core import Color, Ending
+from tui_reversi.net.lobby_link import LOBBY_SOCKET_VARIABLE
+from tui_reversi.net.remote import TABLE_SECRET_VARIABLE
 from tui_reversi.server.hall import tournament_wait, tournaments
 from tui_reversi.server.hall.arena_schedule import ArenaSchedule, ScheduleRefused
-from tui_reversi.server.ledger.tournaments import BYE, PAUSED, WAITING
+from tui_reversi.server.ledger.tournaments import BYE, FINISHED, PAUSED, WAITING
 
 from .conftest import PATIENCE, Player, wait_until
 from .test_accounts import run
@@ -212,7 +214,7 @@ async def test_a_casual_arena_s_games_are_kept_and_not_rated(serve):
     while (text := await looker.hear()) != "paged":
         rows.append(text)
     assert rows[0].startswith("row standings-of:1 19:") and "left · you are not in it" in rows[0]
-    assert rows[1] == f"row - Join: ssh -t -p {arcade.port} cy@127.0.0.1 tournament join 1"
+    assert rows[1] == "row join-tournament:1 Join: ⏎ on this line (your game waits, saved)"
     assert rows[3].split()[:3] == ["row", f"player:{table.names[Color.BLACK]}", "1"]
     looker.say("tournaments")
     assert await looker.hear_starting("page ") == "page Tournaments"
@@ -305,3 +307,50 @@ async def test_tournament_commands_asked_wrongly_say_so_in_one_sentence(serve):
     player = await Player.connect(arcade, "ann", command="tournament join 9")
     assert (await player.finished()).exit_status == 1
     assert "tui-reversi: there is no tournament 9 here." in player.output.decode()
+
+
+async def test_a_player_joins_an_arena_from_the_app_s_lobby_then_comes_back_to_their_game(serve):
+    arcade = await serve(max_per_address=10)
+    await run(arcade, "ann", "tournament new arena 30 1+0")
+    bob = await Player.connect(arcade, "bob", command="tournament join 1")
+    ann = await Guest.arrive(arcade, "ann")  # her own game, the lobby a line away
+    ann.say("tournament join 9")
+    assert await ann.hear_starting("refused ") == "refused There is no tournament 9 here."
+    ann.say("tournament join 1")
+    assert await ann.hear_starting("go ") == "go tournament-1"
+    ann.player.output = b""
+    ann.player.send(b"q")  # the stand-in quits, as the app does on `go`
+    env = await games_begun(ann.player, 1)  # paired with bob: the arena's game
+    await games_begun(bob, 1)
+    assert TABLE_SECRET_VARIABLE in env and LOBBY_SOCKET_VARIABLE not in env
+    (table,) = tables_of(arcade)
+    assert sorted(table.names.values()) == ["ann", "bob"]
+    ann.player.output = b""
+    end_by_result(arcade, table, Color.BLACK)
+    await ann.player.expect("esc leaves.")  # the game's board gone: waiting in the arena again
+    ann.player.output = b""
+    ann.player.send(b"\x1b")
+    home = (await ann.player.facts())["env"]  # her own game again, the lobby near
+    assert "you left the tournament (paused)" in ann.player.output.decode()
+    assert LOBBY_SOCKET_VARIABLE in home and TABLE_SECRET_VARIABLE not in home
+
+    async def ann_paused() -> bool:
+        return any(e.name == "ann" and e.state == PAUSED for e in await arcade.archive.entries(1))
+
+    await wait_until(ann_paused, "ann paused")
+
+
+async def test_an_arena_over_is_refused_in_one_sentence_in_the_lobby(serve):
+    arcade = await serve(max_per_address=10)
+    await run(arcade, "ann", "tournament new arena 1 1+0")
+    zed = await Guest.arrive(arcade, "zed")
+    arcade.tournaments.now = lambda: time.time() + 120  # its minute is over
+
+    async def over() -> bool:
+        tournament = await arcade.archive.tournament(1)
+        return tournament is not None and tournament.state == FINISHED
+
+    await wait_until(over, "the arena over")
+    zed.say("tournament join 1")
+    said = await zed.hear_starting("refused ")
+    assert said == "refused Arena 1 is over; see it with: tournament 1"

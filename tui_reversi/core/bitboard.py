@@ -374,3 +374,30 @@ def symmetries(b: int) -> list[int]:
     h = mirror_horizontal(b)
     vh = mirror_horizontal(v)
     return [b, v, h, vh, transpose(b), transpose(v), transpose(h), transpose(vh)]
+
+
+def canonical_image(own: int, opp: int) -> tuple[int, int, int]:
+    """The smallest symmetric image of the position, and which symmetry
+    (an index into `symmetries`) gives it: the one position that all eight
+    images stand for, wherever a value must not depend on the image."""
+    images = list(zip(symmetries(own), symmetries(opp), strict=True))
+    best = min(range(8), key=lambda k: images[k])
+    return images[best][0], images[best][1], best
+
+
+def image_square(square: int, k: int) -> int:
+    """`square` in the symmetric image number `k`."""
+    return symmetries(1 << square)[k].bit_length() - 1
+
+
+def _squares_from_images() -> list[list[int]]:
+    back = [[0] * 64 for _ in range(8)]
+    for k in range(8):
+        for square in range(64):
+            back[k][image_square(square, k)] = square
+    return back
+
+
+# Per symmetry, the real square of each square of the image (six of the eight
+# are their own inverse, the two quarter turns are not: built, not assumed).
+SQUARE_FROM_IMAGE: Final = _squares_from_images()

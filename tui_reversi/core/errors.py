@@ -3,7 +3,9 @@
 Every error whose message reaches a person (a bad move or file, a server
 that refuses, an operator's bad flag) derives from `ReversiError`, and its
 message is one sentence; `reason` is the one way an OS or library error
-becomes a phrase inside such a sentence. Anything else is a bug.
+becomes a phrase inside such a sentence, `sentence` the one way a phrase
+becomes a whole one (`capitalised` for its first letter alone). Anything
+else is a bug.
 """
 
 import os
@@ -28,3 +30,17 @@ def reason(error: BaseException) -> str:
     else:
         text = getattr(error, "strerror", None) or str(error)
     return text[:1].lower() + text[1:] if text else type(error).__name__
+
+
+def capitalised(text: str) -> str:
+    """`text` with its first letter a capital (the rest as it is: names stay)."""
+    return text[:1].upper() + text[1:]
+
+
+def sentence(text: str) -> str:
+    """`text` as a sentence: capital first letter, final full stop."""
+    text = text.strip()
+    if not text:
+        return text
+    text = capitalised(text)
+    return text if text.endswith((".", "!", "?")) else f"{text}."

@@ -32,7 +32,7 @@ import os
 import random
 from pathlib import Path
 
-from ..core.bitboard import symmetries
+from ..core.bitboard import SQUARE_FROM_IMAGE, canonical_image
 from ..core.errors import ReversiError, reason
 
 BOOK_PATH = Path(__file__).with_name("data") / "book.txt"
@@ -49,14 +49,6 @@ _problems: dict[Path, str] = {}  # why a book could not be used, for the player'
 
 class BookError(ReversiError):
     """The book file is missing or not a book."""
-
-
-def canonical_image(own: int, opp: int) -> tuple[int, int, int]:
-    """The smallest symmetric image of the position, and which symmetry
-    (an index into bitboard.symmetries) gives it."""
-    images = list(zip(symmetries(own), symmetries(opp), strict=True))
-    best = min(range(8), key=lambda k: images[k])
-    return images[best][0], images[best][1], best
 
 
 def read_book(path: Path) -> dict[tuple[int, int], list[tuple[int, int]]]:
@@ -152,7 +144,7 @@ def book_scores(own: int, opp: int, learned: Path | None = None) -> dict[int, in
     if entry is None:
         return {}
     # Back from the canonical image to the real board: the square whose image is each stored one.
-    real = {(symmetries(1 << sq)[k]).bit_length() - 1: sq for sq in range(64)}
+    real = SQUARE_FROM_IMAGE[k]
     ordered = sorted(entry)  # by the image's squares, so that a seed picks as it always has
     return {real[sq]: score for sq, score in ordered}
 

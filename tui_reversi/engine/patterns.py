@@ -229,17 +229,6 @@ def phase_of(empties: int) -> int:
     return empties // PHASE_WIDTH
 
 
-def feature_indices(own: int, opp: int) -> list[int]:
-    """Every instance's slot in a phase's table (offsets included): the
-    reference the trainer uses; the evaluator computes the same sum inline."""
-    out: list[int] = []
-    for family, instances in FAMILIES.items():
-        at = FAMILY_AT[family]
-        for squares in instances:
-            out.append(at + pattern_index(own, opp, squares))
-    return out
-
-
 def pack(table: list[int]) -> bytes:
     """A phase's weights as the evaluator reads them: little-endian int16."""
     values = array("h", table)

@@ -42,11 +42,14 @@ from ..core.bitboard import (
     ALL,
     CORNER_SQUARES,
     ONE,
+    SQUARE_FROM_IMAGE,
+    canonical_image,
     flip_mask,
     lowest_square,
     move_mask,
     native,
     popcount,
+    unsigned,
 )
 from .endgame import CHECK_EVERY, EndgameSolver, SearchStopped, adjacent
 from .evaluation import SCALE, WIN, Evaluator, final_margin, make_evaluator
@@ -185,8 +188,16 @@ class Engine:
         # cyclic collector would just pause it (tens of ms on a big table).
         collecting = gc.isenabled()
         gc.disable()
+        # The search runs on the position's canonical image, so that all eight
+        # images of a position get the same values, moves and node counts at
+        # every depth: move ordering and ProbCut's cuts depend on the order
+        # squares are tried in, and would otherwise tell the images apart.
+        own, opp, image = canonical_image(own, opp)
+        told = on_iteration
+        if told is not None and image:
+            on_iteration = lambda found: told(_from_image(found, image))  # noqa: E731
         try:
-            return self._search(
+            found = self._search(
                 own,
                 opp,
                 started,
@@ -203,6 +214,7 @@ class Engine:
         finally:
             if collecting:
                 gc.enable()
+        return _from_image(found, image) if image else found
 
     def _search(
         self,
@@ -318,6 +330,7 @@ class Engine:
     def solve(self, own: int, opp: int, alpha: int = -64, beta: int = 64) -> int:
         """Exact final margin in discs (WOF counting) for the side to move
         within (alpha, beta); no clock. For tests and benchmarks."""
+        own, opp, _ = canonical_image(own, opp)  # as search does: one value for all images
         runner = SearchRun(self, own, opp, None, None, None, solves=True)
         return runner.solve(runner.own, runner.opp, alpha, beta, False)
 
@@ -608,12 +621,23 @@ class SearchRun(EndgameSolver):
         self.partial_best = None
         own, opp = self.own, self.opp
         best = worst
+        # Analysing, moves to symmetric images of one position (the four first
+        # moves, say) are one move: searched once, so that they show one value.
+        seen: dict[tuple[int, int], int] = {}
         for i, rm in enumerate(moves):
             sq = rm.square
             f = flip_mask(own, opp, sq)
             n_own = opp ^ f
             n_opp = own | f | (ONE << sq)
-            if i == 0 or analyse:
+            if analyse:
+                c_own, c_opp, _ = canonical_image(unsigned(n_own), unsigned(n_opp))
+                known = seen.get((c_own, c_opp))
+                if known is None:
+                    v = -self.child(n_own, n_opp, depth, -INF, INF)
+                    seen[c_own, c_opp] = v
+                else:
+                    v = known
+            elif i == 0:
                 v = -self.child(n_own, n_opp, depth, -INF, INF)
             else:
                 # Null window: is this move better than the best so far?
@@ -654,6 +678,20 @@ class SearchRun(EndgameSolver):
 
     def order_root(self, moves: i64) -> list[i64]:
         return self.mobility_order(self.own, self.opp, moves, -1)
+
+
+def _from_image(found: SearchResult, image: int) -> SearchResult:
+    """A search of the symmetric image number `image`, on the real board."""
+    back = SQUARE_FROM_IMAGE[image]
+    return SearchResult(
+        back[found.move] if found.move is not None else None,
+        found.score,
+        found.depth,
+        found.nodes,
+        found.exact,
+        {back[square]: score for square, score in found.scores.items()},
+        found.completed,
+    )
 
 
 def _in_discs(score: int) -> int:

@@ -35,18 +35,12 @@ from pathlib import Path
 
 from ..core import Game, Move, Position, ReversiError, Variant
 from ..engine.evaluation import SCALE
-from ..players.alphabeta_player import (
-    PLACEMENT_DEPTH,
-    RANKING_EXACT_EMPTIES,
-    AlphaBetaPlayer,
-    analyse_position,
-    score_in_discs,
-)
-from ..players.analysis import position_value
+from ..players.alphabeta_player import PLACEMENT_DEPTH, AlphaBetaPlayer, score_in_discs
 from ..players.base import CancelCheck, Limit, MoveScore, SearchInfo
 from ..players.kinds import create_player
 from ..players.learned_book import LEARN_DEPTH, LEARNED_NAME, learn_game
 from ..players.time_plan import move_time
+from ..players.values import RANKING_EXACT_EMPTIES, move_values, position_value, settled
 from ..storage.errors import shown
 from ..storage.ggf import move_text, parse_ggf
 from ..storage.paths import data_dir
@@ -229,8 +223,12 @@ class NBoardSession:
             player = self._player()
             solves_from = min(player.exact_empties, depth)
 
+            by_depth: dict[int, tuple[float, bool]] = {}
+
             def thinking(info: SearchInfo) -> None:
                 self.say(f"nodestats {info.nodes} {time.perf_counter() - started:.2f}")
+                if info.score is not None:
+                    by_depth[info.depth] = (info.score, info.exact)
                 if info.best is not None and info.score is not None:
                     code = _depth_code(info.depth, info.exact, position, solves_from)
                     self.say(f"search {move_text(info.best)} {info.score:.2f} 0 {code}")
@@ -238,7 +236,7 @@ class NBoardSession:
             move = player.choose_move(
                 position, Limit(time=seconds, depth=depth), cancelled=cancelled, progress=thinking
             )
-            evaluation = _evaluation(player, position, move)
+            evaluation = _evaluation(player, position, move, by_depth)
             if self.contempt and player.last_result is not None and player.last_result.exact:
                 move, evaluation = self._with_contempt(position, player, cancelled) or (
                     move,
@@ -281,9 +279,7 @@ class NBoardSession:
                     code = _depth_code(searched, scored.exact, position, MAX_DEPTH)
                     self.say(f"search {move_text(scored.move)} {scored.score:.2f} 0 {code}")
 
-            ranked = analyse_position(
-                position, variant, Limit(depth=depth), cancelled, each_depth=tell
-            )
+            ranked = move_values(position, variant, Limit(depth=depth), cancelled, each_depth=tell)
             if cancelled():
                 return
             if not heard:  # Reversi's centre placements: one look at the shapes
@@ -314,9 +310,9 @@ class NBoardSession:
         """The solved position's best move, and its true value, when a draw
         is worth -contempt centidiscs (every move solved); None when stopped,
         or with more empties than a ranking of every move solves from."""
-        if position.empty_count > RANKING_EXACT_EMPTIES:
-            return None
-        ranked = analyse_position(position, player.variant, Limit(), cancelled)
+        if position.empty_count - 1 > RANKING_EXACT_EMPTIES:
+            return None  # the positions after its moves are not all solved
+        ranked = move_values(position, player.variant, Limit(), cancelled)
         if cancelled() or not ranked or not all(scored.exact for scored in ranked):
             return None
 
@@ -362,8 +358,15 @@ def _book(position: Position, variant: Variant, learned: Path | None) -> list[tu
     return [(Move.of(sq), score / SCALE) for sq, score in ranked if position.is_legal(sq)]
 
 
-def _evaluation(player: AlphaBetaPlayer, position: Position, move: Move) -> float | None:
-    """The chosen move's value in discs for the mover: its search's, or the book's."""
+def _evaluation(
+    player: AlphaBetaPlayer,
+    position: Position,
+    move: Move,
+    by_depth: dict[int, tuple[float, bool]],
+) -> float | None:
+    """The chosen move's value in discs for the mover: its search's, settled
+    from its last two depths as every value is (values.settled), or the
+    book's. `by_depth` holds each depth's (discs, proven) as the search told."""
     if position.in_opening_placement:
         return None  # Reversi's centre: a shallow look at shapes, no value worth telling
     result = player.last_result
@@ -371,7 +374,8 @@ def _evaluation(player: AlphaBetaPlayer, position: Position, move: Move) -> floa
         return dict(_book(position, player.variant, player.learned_book)).get(move)
     if result.exact:
         return float(result.score // SCALE)
-    return score_in_discs(result.score)[0]
+    deepest = score_in_discs(result.score)
+    return round(settled(deepest, by_depth.get(result.depth - 1)), 2) + 0.0
 
 
 def _depth_code(depth: int, proven: bool, position: Position, solves_from: int) -> str:

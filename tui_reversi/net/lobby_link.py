@@ -23,6 +23,9 @@ a game says names it. The server's side is server/hall/lobby_host.py.
       player NAME                   send NAME's profile (as `ssh host player NAME`)
       tournaments                   send the tournaments (as `ssh host tournaments`)
       tournament ID                 send one's page: you in it, the time left, standings
+      tournament join ID            join tournament ID (the server ends this game,
+                                    saved, with `go tournament-ID`: its games follow,
+                                    then this game again once the player leaves it)
       replay ID                     open archived game ID for review (the server ends
                                     this game, saved, with `go game-ID`, then brings
                                     the player back to it)
@@ -55,7 +58,8 @@ a game says names it. The server's side is server/hall/lobby_host.py.
       row KEY TEXT...               one row of it: KEY `player:NAME` opens that player's
                                     profile, `game:ID` that game (replay ID),
                                     `tournament:ID` that tournament's page, whose first
-                                    row is `standings-of:ID` (you in it, your next game),
+                                    row is `standings-of:ID` (you in it, your next game)
+                                    and whose second, `join-tournament:ID`, joins it,
                                     `-` nothing; TEXT as the command prints it
       paged                         the page above is complete: show it
       go CODE                       your seat at table CODE is ready: end this game
@@ -237,6 +241,9 @@ class LobbyLink(ServerLine[LobbyNews]):
 
     def tournament(self, number: int) -> None:
         self._ask("tournament", number)
+
+    def join_tournament(self, number: int) -> None:
+        self._ask("tournament", "join", number)
 
     def _ask(self, *parts: object) -> None:
         try:

@@ -12,9 +12,9 @@ strategy.choose_move(position, Limit(time=1.0))  # -> Move.parse('f5'), or Move.
 from __future__ import annotations
 
 from ..core import Position, Variant
-from .alphabeta_player import analyse_position
 from .base import CancelCheck, Limit, MoveScore, Player, SearchInfo, Strategy
 from .kinds import LEVELS, create_player
+from .values import move_values
 
 HINT = Limit(time=1.0)  # how long the hint searches
 
@@ -28,13 +28,13 @@ def analyse(
 ) -> list[MoveScore]:
     """Every legal move scored for the side to move, best first (the hint).
 
-    The hard engine searches every move in a full window by iterative
-    deepening within `limit` (or until `cancelled()`), and solves exactly
-    when few squares are empty (then `exact` is True and the score is the
-    final disc margin). Scores are disc margins from the mover's view.
-    Empty when the side to move must pass.
+    Each move's score is the value of the position it leads to (values.py:
+    the number the review and NBoard show for it), deepening within `limit`
+    (or until `cancelled()`), and exact when few squares are empty (then
+    `exact` is True and the score is the final disc margin). Scores are disc
+    margins from the mover's view. Empty when the side to move must pass.
     """
-    return analyse_position(position, Variant.parse(variant), limit, cancelled)
+    return move_values(position, Variant.parse(variant), limit, cancelled)
 
 
 __all__ = [

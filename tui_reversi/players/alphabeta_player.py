@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,7 +13,7 @@ from ..core.bitboard import NATIVE_WORDS
 from ..engine.evaluation import SCALE, WIN
 from ..engine.placement import placement_scores
 from ..engine.search import Engine, SearchResult
-from .base import CancelCheck, Limit, MoveScore, ProgressCallback, SearchInfo
+from .base import CancelCheck, Limit, ProgressCallback, SearchInfo
 
 
 @dataclass(frozen=True)
@@ -47,14 +46,9 @@ if NATIVE_WORDS:
     # solves surer.
     HARD = Level("hard", 20, 22, HARD_SELECTIVITY)
     EXPERT = Level("expert", 20, 22, EXPERT_SELECTIVITY)
-    # Ranking every move (the hints, NBoard's hint and contempt) solves
-    # each one fully, which costs far more than proving one best move: it
-    # stays at the 18 empties hard solved from before.
-    RANKING_EXACT_EMPTIES = 18
 else:
     HARD = Level("hard", 13, selectivity=HARD_SELECTIVITY)
     EXPERT = Level("expert", 16, 20, EXPERT_SELECTIVITY)
-    RANKING_EXACT_EMPTIES = 13
 
 # A fixed-depth look at each centre shape during the Reversi placements.
 PLACEMENT_DEPTH = 4
@@ -234,63 +228,3 @@ class AlphaBetaPlayer:
             position.own, position.opp, max_depth=PLACEMENT_DEPTH, exact_empties=0
         )
         return float(result.score)
-
-
-def analyse_position(
-    position: Position,
-    variant: Variant,
-    limit: Limit,
-    cancelled: CancelCheck | None,
-    exact_empties: int = RANKING_EXACT_EMPTIES,
-    each_depth: Callable[[int, list[MoveScore]], None] | None = None,
-) -> list[MoveScore]:
-    """Every legal move with the engine's score for the mover, best first,
-    searched within `limit` by hard's engine (its evaluation, exact from
-    `exact_empties` down). `each_depth(depth, ranked)` hears the ranking
-    after each completed depth (the empties when solved)."""
-    entered = time.perf_counter()
-    moves = position.legal_moves()
-    if not moves:
-        return []
-    if position.in_opening_placement:
-        player = AlphaBetaPlayer(HARD, variant)
-        scores = placement_scores(position, player._placement_leaf)
-        squares = sorted(scores, key=lambda sq: -scores[sq])
-        return [MoveScore(Move.of(sq), scores[sq] / SCALE) for sq in squares]
-    engine = engine_for(variant, chosen_evaluation(), ANALYSIS_SELECTIVITY)
-
-    def iteration(found: SearchResult) -> None:
-        if each_depth is not None and found.scores:
-            each_depth(found.depth, _ranked(found))
-
-    result = engine.search(
-        position.own,
-        position.opp,
-        time_limit=limit.clock,
-        max_depth=limit.depth if limit.depth is not None else 60,
-        max_nodes=limit.nodes,
-        exact_empties=exact_empties,
-        cancelled=cancelled,
-        analyse=True,
-        started=entered,
-        on_iteration=iteration,
-    )
-    if not result.scores:
-        # Stopped before one full iteration: a one-ply look is still honest.
-        result = engine.search(
-            position.own, position.opp, max_depth=1, exact_empties=0, analyse=True
-        )
-    return _ranked(result)
-
-
-def _ranked(result: SearchResult) -> list[MoveScore]:
-    """The root moves of an analysing search, best first, in discs."""
-    ranked = sorted(result.scores.items(), key=lambda item: -item[1])
-    out = []
-    for sq, score in ranked:
-        discs, proven = score_in_discs(score)
-        if result.exact:
-            out.append(MoveScore(Move.of(sq), score / SCALE, True))
-        else:
-            out.append(MoveScore(Move.of(sq), discs, proven))
-    return out

@@ -6,14 +6,15 @@
 `analyse_game` yields one `MoveAnalysis` per move played (passes have no
 choice to judge), in game order, as soon as it is scored, so a caller can
 show results while the rest is still being searched and stop at any time.
-Every position of the game gets one value: a search by hard's engine (the
-trained evaluation) to ANALYSIS_DEPTH plies, or from EXACT_EMPTIES empty
-squares down an exact solve to the end. A move's loss is the value before it
-minus the value after it, both from the mover's side: the losses along a
-game add up to the change from the first position's value to the final
-result, so a lost game's losses explain the loss, and drift between plies is
-not charged to nobody. The searches stop at a depth and a node budget,
-never at the clock, so the same game analysed twice gets the same verdicts.
+Every position of the game gets one value (values.py, the number hints and
+NBoard show too): a search by hard's engine to ANALYSIS_DEPTH plies, or from
+EXACT_EMPTIES empty squares down an exact solve to the end. A move's loss is
+the value of the position the best move leads to minus the value of the one
+the move played leads to, both from the mover's side and searched alike: a
+move as good as the best (its symmetric twin among the first moves, say)
+loses nothing, and what the search's depth adds or takes between plies is
+charged to no one. The searches stop at a depth and a node budget, never at
+the clock, so the same game analysed twice gets the same verdicts.
 
 `GameAnalysis` keeps a game's results together (saved with the game), and
 `summarise` / `turning_point` / `evaluations` read them as a player wants to:
@@ -27,26 +28,14 @@ from dataclasses import dataclass
 
 from ..core import Color, Game, Move, Position, Result, Variant, square_name
 from ..core.bitboard import CORNERS, NATIVE_WORDS, legal_moves
-from ..engine.evaluation import SCALE, terminal_score
-from ..engine.search import Engine, SearchResult
-from .alphabeta_player import (
-    ANALYSIS_SELECTIVITY,
-    analyse_position,
-    engine_for,
-    score_in_discs,
-)
 from .base import CancelCheck, Limit
+from .values import EXACT_EMPTIES, PositionValue, move_values, position_value, value_engine
 
 DEFAULT_TIME = 0.8  # budget per position, in seconds of the compiled engine's search
-if NATIVE_WORDS:
-    # Compiled (bench/analysis.py): depth 10 takes 0.2-0.45 s of CPU in the
-    # midgame, an exact solve from 18 empties at most 0.22 s; a 60-move game
-    # is analysed in well under a minute.
-    ANALYSIS_DEPTH = 10
-    EXACT_EMPTIES = 18
-else:
-    ANALYSIS_DEPTH = 6
-    EXACT_EMPTIES = 12
+# Compiled (bench/analysis.py): depth 10 takes 0.2-0.45 s of CPU in the
+# midgame, an exact solve from 18 empties at most 0.22 s; a 60-move game is
+# analysed in well under a minute.
+ANALYSIS_DEPTH = 10 if NATIVE_WORDS else 6
 # A budget is spent as nodes, never as time: NODES_PER_SECOND per second of
 # it (the compiled search's rate with the trained evaluation), so that a
 # busy machine changes how long the analysis takes but not what it says.
@@ -236,77 +225,6 @@ def analyse_game(
         yield scored
 
 
-@dataclass(frozen=True, slots=True)
-class PositionValue:
-    """What a position is worth to the side to move, in discs, and its best move."""
-
-    discs: float
-    best: int | None  # None when the side to move must pass or the game is over
-    exact: bool  # a final margin, solved to the end
-    proven: bool  # a won or lost game: exact, or a forced end found by the midgame search
-    depth: int  # the depth searched (empties when exact)
-
-
-def position_value(
-    position: Position,
-    variant: Variant,
-    max_depth: int,
-    max_nodes: int | None,
-    cancelled: CancelCheck | None,
-) -> PositionValue:
-    """`position` searched by hard's engine to `max_depth` plies and at most
-    `max_nodes` nodes, solved exactly from EXACT_EMPTIES empties down."""
-    if position.is_game_over():
-        return PositionValue(
-            float(terminal_score(position.own, position.opp, variant.fewer_discs_win)),
-            None,
-            True,
-            True,
-            0,
-        )
-    if position.must_pass:
-        passed = position_value(position.pass_turn(), variant, max_depth, max_nodes, cancelled)
-        return PositionValue(-passed.discs, None, passed.exact, passed.proven, passed.depth)
-    by_depth: dict[int, int] = {}
-
-    def seen(iteration: SearchResult) -> None:
-        if not iteration.exact:
-            by_depth[iteration.depth] = iteration.score
-
-    result = _engine(variant).search(
-        position.own,
-        position.opp,
-        max_depth=max_depth,
-        max_nodes=max_nodes,
-        exact_empties=EXACT_EMPTIES,
-        cancelled=cancelled,
-        on_iteration=seen,
-    )
-    proven = score_in_discs(result.score)[1]
-    score = result.score
-    shallower = by_depth.get(result.depth - 1)
-    if not result.exact and not proven and shallower is not None and not _proven(shallower):
-        # The mean of the last two depths: a search that ends on the side to
-        # move's turn rates it higher than one a ply shallower, and either
-        # alone would make the values of consecutive positions drift by a few
-        # discs, charged to every move (bench/analysis.py: losses add up).
-        score = (score + shallower) // 2
-    # No final margin lies beyond 64 either way: an evaluation that overshoots
-    # would charge the winner for coming back down to the true result.
-    discs = max(-64.0, min(64.0, _discs(score, result.exact)))
-    return PositionValue(discs, result.move, result.exact, result.exact or proven, result.depth)
-
-
-def _proven(score: int) -> bool:
-    return score_in_discs(score)[1]
-
-
-def _engine(variant: Variant) -> Engine:
-    # Hard's engine: the trained evaluation (its opening book plays no part),
-    # with ProbCut at the analysis's careful selectivity.
-    return engine_for(variant, "trained", ANALYSIS_SELECTIVITY)
-
-
 def analyse_move(
     position: Position,
     move: Move,
@@ -324,7 +242,7 @@ def analyse_move(
     side = position.to_move
     if position.in_opening_placement:
         # Reversi's centre placements: the hint's small search over the shapes.
-        ranked = analyse_position(position, variant, limit, cancelled)
+        ranked = move_values(position, variant, limit, cancelled)
         scores = {s.move: round(s.score, 1) + 0.0 for s in ranked}
         top = ranked[0].move
         if scores[move] >= scores[top]:
@@ -341,13 +259,18 @@ def analyse_move(
             known[of] = position_value(of, variant, depth, nodes, cancelled)
         return known[of]
 
-    before = value(position)
+    # The search of the position finds its best move; both moves are then
+    # valued alike, by the positions they lead to (values.py), so that a move
+    # as good as the best (its symmetric twin, say) loses nothing.
+    best_square = value(position).best
+    if best_square is None:
+        best_square = move.square
     after = value(position.play(move.square))
     played = -after.discs  # the side to move after the move is the opponent (a pass included)
-    best_square = before.best if before.best is not None else move.square
-    best = before.discs
-    exact = before.exact and after.exact
-    if not exact and before.proven and after.proven and _sign(played) == _sign(best) != 0:
+    after_best = value(position.play(best_square))
+    best = -after_best.discs
+    exact = after.exact and after_best.exact
+    if not exact and after_best.proven and after.proven and _sign(played) == _sign(best) != 0:
         # The same forced result before and after: a margin the midgame search
         # proves is only a bound (the first forced end it finds), so no loss.
         played = best
@@ -356,13 +279,6 @@ def analyse_move(
     pv = _principal_variation(position.play(best_square), variant, depth - 1, exact, nodes)
     best_move = Move.of(best_square)
     return MoveAnalysis(ply, side, move, played, best_move, best, exact, (best_move, *pv))
-
-
-def _discs(score: int, exact: bool) -> float:
-    if exact:
-        return float(score // SCALE)
-    discs, _ = score_in_discs(score)
-    return round(discs, 1) + 0.0  # never -0.0
 
 
 def _principal_variation(
@@ -377,7 +293,7 @@ def _principal_variation(
             line.append(Move.null())
             position = position.pass_turn()
             continue
-        result = _engine(variant).search(
+        result = value_engine(variant).search(
             position.own,
             position.opp,
             max_depth=max(depth, 1),

@@ -19,7 +19,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core import Game, Position, ReversiError
-from ..engine.book import book_scores, canonical_image, keep_learned, load_learned
+from ..core.bitboard import canonical_image, image_square
+from ..engine.book import book_scores, keep_learned, load_learned
 from ..engine.evaluation import SCALE
 from .alphabeta_player import EXPERT_SELECTIVITY, engine_for, score_in_discs
 
@@ -64,7 +65,7 @@ def learn_game(game: Game, path: Path, depth: int = LEARN_DEPTH) -> int:
         scores[move.square] = -value
         value = max(scores.values())
         c_own, c_opp, k = canonical_image(position.own, position.opp)
-        image = {sq: _image(sq, k) for sq in scores}
+        image = {sq: image_square(sq, k) for sq in scores}
         ranked = sorted(scores.items(), key=lambda item: -item[1])
         entries[c_own, c_opp] = [(image[sq], score) for sq, score in ranked]
         learned += 1
@@ -75,13 +76,6 @@ def learn_game(game: Game, path: Path, depth: int = LEARN_DEPTH) -> int:
 def _units(score: int) -> int:
     """A search score in the book's units (a proven one's margin, not its bound)."""
     return round(score_in_discs(score)[0] * SCALE)
-
-
-def _image(square: int, k: int) -> int:
-    """`square` in the symmetric image number `k` (bitboard.symmetries)."""
-    from ..core.bitboard import symmetries
-
-    return symmetries(1 << square)[k].bit_length() - 1
 
 
 __all__ = ["LEARNED_NAME", "LEARN_DEPTH", "SOLVED_EMPTIES", "learn_game"]

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Button, Input
 
-from ..session import sentence
+from ..core.errors import sentence
 from ..widgets.key_bar import KeyLine
 from ..widgets.literal import Literal
 from ..widgets.text_input import TextInput

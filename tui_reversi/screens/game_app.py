@@ -15,13 +15,23 @@ from ..players.base import CancelCheck
 
 if TYPE_CHECKING:
     from ..match import Match, Referee
+    from ..net.lobby_link import LobbyLink
     from ..net.remote import TableLink
     from ..session import Session
     from ..storage.settings import Settings
-    from .lobby import Invitations
 
 # The hint's search: best moves first, stopping when asked.
 HintEngine = Callable[[Position, Variant, CancelCheck], list[MoveScore]]
+
+
+class LobbyDoor(Protocol):
+    """What the game screen asks of the lobby (lobby.py's `Invitations`): to open
+    it, and the player's name there. (A Protocol, so that this module imports no
+    screen: the dialogs import it.)"""
+
+    link: LobbyLink
+
+    def open_lobby(self) -> None: ...
 
 
 class GameApp(Protocol):
@@ -31,10 +41,14 @@ class GameApp(Protocol):
     settings: Settings
     session: Session | None  # the player's files; None: nothing is kept
     table: TableLink | None  # at a server's table: the line to it
-    invitations: Invitations | None  # on a server, in the player's own game
     clock: Callable[[], float]
     hint_engine: HintEngine
     keymap: dict[str, str]  # binding id -> keys, as given to `set_keymap`
+
+    @property
+    def invitations(self) -> LobbyDoor | None:
+        """On a server, in the player's own game: the lobby."""
+        ...
 
     @property
     def match(self) -> Match: ...

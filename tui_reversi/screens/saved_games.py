@@ -12,7 +12,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Static
 
 from ..core import Color
-from ..session import Session, sentence
+from ..core.errors import sentence
+from ..session import Session
 from ..storage import SavedGame, SavedGameEntry, StorageError
 from ..widgets.key_bar import KeyLine
 from ..widgets.literal import Literal, literal_cell

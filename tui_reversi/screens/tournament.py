@@ -2,7 +2,9 @@
 its own, asked for again every REFRESH seconds while it is shown. Its first row
 is the player in it (the time left, their place, their next game, or how to
 join), then the standings; the rows are the server's (net/lobby_link.py's
-`Page`), shown literally. ⏎ on a player opens their profile; Esc goes back."""
+`Page`), shown literally. ⏎ on a player opens their profile; ⏎ on the row that
+says how to join joins it (the server ends this game, saved, and brings the
+player back to it once they leave the tournament); Esc goes back."""
 
 from __future__ import annotations
 
@@ -10,6 +12,9 @@ from textual.widgets import OptionList
 
 from ..net.lobby_link import LobbyLink, Page
 from .standings import STANDINGS_OF, StandingsScreen
+
+# The row that joins the tournament (or comes back to it, paused).
+JOIN_KEY = "join-tournament:"
 
 # How often the shown tournament is asked for again (seconds).
 REFRESH = 2.0
@@ -38,6 +43,13 @@ class TournamentScreen(StandingsScreen):
     def _ask_again(self) -> None:
         if self.app.screen is self:  # (not under a profile opened from it)
             self.link.tournament(self.number)
+
+    def chosen(self, key: str) -> None:
+        if not key.startswith(JOIN_KEY):
+            super().chosen(key)
+            return
+        self.say(f"Joining tournament {self.number} (your game is saved)…")
+        self.link.join_tournament(self.number)
 
     def show_page(self, page: Page) -> None:
         """The page again, the cursor kept on the row it was on."""

@@ -11,7 +11,7 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   derived from it (player directory names, the child's environment), with
   `ServeError`; below all three rooms.
 - `edge`: what a stranger reaches.
-  - `arcade`: the listener, authentication, seats, the connection log.
+  - `arcade`: the listener, authentication, places, the connection log.
   - `event_log`: the log's format, where whatever a client said is escaped
     and cut (`log_value`), and each address's allowance of log bytes.
   - `door`: admission at the door.
@@ -20,7 +20,7 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   - `login`: one connection's way in; `accounts`: the name rules and the
     authorized-keys file; `key_commands`: `ssh host keys`.
   - `budgets`: what a client may send (input, packets, window changes,
-    requests, sessions), per connection and per address; `seats`: the seats
+    requests, sessions), per connection and per address; `places`: the places
     and the guests' share of them.
   - `hostkey`: the server's ed25519 key, created once with mode 0600.
   - `browser`: a browser page's way in (`serve --web-port`): its terminal is one
@@ -52,6 +52,11 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     their writes off the event loop (`table_writes`), and a game whose table
     on another node was lost, waiting to sit back down (`table_stranded`).
   - `lobby_host`: the server's end of the in-app lobby: guests and invitations.
+  - `fleet_port`: several nodes on one PostgreSQL as one server (a server
+    alone is a fleet of one): relayed seats, the lobby's shares, take-overs
+    across nodes, and the table of handlers each message kind goes to;
+    `fleet_relay`: what it asks of this node's tables, and the transport of a
+    relayed game; `fleet_outbox`: its messages, in order, off the event loop.
   - `roster`: who is here and what each is doing, as plain lines (`ssh host lobby`).
   - `guests`: a guest's name (64 random bits, shown short) and its folder.
 - `ledger`: what outlives a process.
@@ -67,10 +72,9 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     the penalties of guessing as kept; `archive_schema`: SQLite's versions;
     `seekers`: the pairing queue as a store keeps it (`postgres_seekers`:
     a fleet's, in PostgreSQL).
-  - `fleet`: several nodes on one PostgreSQL as one server: relayed seats, the
-    lobby's shares, invitations between nodes; `fleet_host`: what it asks of
-    this node's hall, and the transport of a relayed game; `fleet_outbox`: its
-    messages, in order, off the event loop.
+  - `fleet_messages`: every message between a fleet's nodes, a frozen
+    dataclass each, and their one codec; `fleet_seal`: each sealed (HMAC) for
+    its channel, and opened; `table_view`: a table as the lobby shows it.
 
 Importing `edge.arcade` imports asyncssh: only `tui-reversi serve` does that.
 """

@@ -25,7 +25,7 @@ SPECTATORS_PER_TABLE = 8
 UNAUTHENTICATED_PER_ADDRESS = 3
 UNAUTHENTICATED = 64
 
-# Guests together hold at most this share of the seats, and the guests of one
+# Guests together hold at most this share of the places, and the guests of one
 # address this share of what one address may have: the rest is for keys' players.
 GUEST_SHARE = 3 / 4
 
@@ -145,12 +145,12 @@ class ServeConfig:
         full = self.max_unauthenticated_per_address()
         return max(1, full - 1), STARTUPS_RATE, full
 
-    def guest_seats(self) -> int:
-        """Seats guests may hold together (at least one, and one fewer than all)."""
+    def guest_places(self) -> int:
+        """Places guests may hold together (at least one, and one fewer than all)."""
         return max(1, min(int(self.max_sessions * GUEST_SHARE), self.max_sessions - 1))
 
     def guests_per_address(self) -> int:
-        """Connections (and seats) the guests of one address may hold."""
+        """Connections (and places) the guests of one address may hold."""
         return max(1, int(self.max_per_address * GUEST_SHARE))
 
     def people_per_address(self) -> int:

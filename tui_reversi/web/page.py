@@ -159,11 +159,6 @@ def page_application(config: PageConfig) -> web.Application:
     return app
 
 
-def visitor_pids(app: web.Application) -> list[int]:
-    """The process ids of the games being played now."""
-    return [pid for visitor in app[_VISITORS] if (pid := visitor.pid) is not None]
-
-
 @web.middleware
 async def _request_began(request: web.Request, handler):
     request.app[_GUARD].request_began(request.transport)

@@ -18,6 +18,7 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ..core.errors import capitalised
 from ..players.analysis import LABELS
 from .move_log import MARKS
 
@@ -54,7 +55,7 @@ class GraphData:
             score = f"{'Black' if value > 0 else 'White'} ahead by {abs(value):.1f}"
         label = self.labels[ply - 1] if ply <= len(self.labels) else None
         mark = f" ({MARKS[label]} {label})" if label in MARKS else ""
-        return f"{name[:1].upper()}{name[1:]}: {score}{mark}"
+        return f"{capitalised(name)}: {score}{mark}"
 
 
 @dataclass(frozen=True, slots=True)

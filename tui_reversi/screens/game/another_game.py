@@ -1,10 +1,11 @@
 """Another game takes the game screen: the new-game dialog (its choice
 checked against who may be seated here), a loaded or imported game, a
-rematch; the person's seat named as the server knows them, and nothing of
-the last game shown any more (its result, a review, an analysis)."""
+rematch; the person's seat named as the server knows them. (The screen
+then shows nothing of the last game: `GameScreen._began`.)"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual.binding import Binding
@@ -12,11 +13,11 @@ from textual.binding import Binding
 from ...core import Color, ReversiError
 from ...match import Match
 from ...session import sentence
-from ..game_over import GameOverScreen
 from ..new_game import NewGame, NewGameScreen
+from .status_line import Say
 
 if TYPE_CHECKING:
-    from .screen import GameScreen
+    from ...match import Referee
 
 
 NEW_GAME_BINDINGS = [
@@ -33,67 +34,59 @@ NEW_GAME_BINDINGS = [
 class AnotherGame:
     """Asking for a new game and putting a match on the board."""
 
-    def __init__(self, screen: GameScreen) -> None:
-        self.screen = screen
+    def __init__(
+        self,
+        referee: Referee,
+        say: Say,
+        *,
+        player: str | None,
+        remember: Callable[..., None],
+    ) -> None:
+        self._referee = referee
+        self._say = say
+        self._player = player  # on a server: the person's name there
+        self._remember = remember  # settings changed in the app (`change_settings`)
 
-    def ask(self) -> None:
-        """The new-game dialog (not at a table: its game is the table's)."""
-        screen = self.screen
-        if screen.table.link is not None:
-            screen.say("This table's game is over: q leaves, and a new table starts a new game.")
-            return
+    def dialog(self, lobby: Callable[[], None] | None) -> NewGameScreen:
+        """The new-game dialog, the current game's choice in it (`lobby`: its way
+        to the lobby, on a server)."""
+        referee = self._referee
 
         def check(choice: NewGame) -> str | None:
             try:
-                screen.referee.check_seats(Match.new(choice.black, choice.white, choice.variant))
+                referee.check_seats(Match.new(choice.black, choice.white, choice.variant))
             except ReversiError as error:
-                return f"{str(error)[:1].upper()}{str(error)[1:]}."
+                return sentence(str(error))
             return None
 
-        match = screen.match
+        match = referee.match
         current = NewGame(match.black, match.white, match.variant)
-        lobby = screen.action_lobby if screen.reversi_app.invitations is not None else None
-        screen.app.push_screen(NewGameScreen(current, check, lobby), self._chosen)
+        return NewGameScreen(current, check, lobby)
 
-    def _chosen(self, choice: NewGame | None) -> None:
+    def chosen(self, choice: NewGame | None) -> None:
+        """The dialog's answer: the game chosen, if any, begins."""
         if choice is None:
             return
         if self.begin(Match.new(choice.black, choice.white, choice.variant)):
             # Every choice made in the app is the default of the next start.
-            self.screen.reversi_app.change_settings(
-                black=choice.black, white=choice.white, variant=choice.variant
-            )
+            self._remember(black=choice.black, white=choice.white, variant=choice.variant)
 
     def begin(self, match: Match) -> bool:
         """Play `match` from now on (a new, loaded or imported game). Says why
         and changes nothing if one of its players cannot be seated."""
-        screen = self.screen
         try:
-            screen.referee.check_seats(match)
+            self._referee.check_seats(match)
         except ReversiError as error:
-            screen.say(sentence(str(error)), error=True)
+            self._say(sentence(str(error)), error=True)
             return False
-        screen.referee.begin(match)  # reported back as Began
+        self._referee.begin(match)  # reported back as Began
         return True
-
-    def began(self, match: Match) -> None:
-        """Another game is on the board (new, loaded, a rematch): nothing of the
-        last one is shown any more (its result, a review, an analysis)."""
-        screen = self.screen
-        if isinstance(screen.app.screen, GameOverScreen):
-            screen.app.screen.dismiss(None)
-        self.name_the_player(match)
-        screen.analysis.reset(match)
-        screen.review.reset()
-        screen.premove.move = None
-        screen.back_to_play()
 
     def name_the_player(self, match: Match) -> None:
         """On a server, in the player's own game against the computer: the
         person's seat shows their name (as the server knows it), not "Human"."""
-        invitations = self.screen.reversi_app.invitations
-        if invitations is None or match.humans != 1 or any(match.names):
+        name = self._player
+        if name is None or match.humans != 1 or any(match.names):
             return
-        name = invitations.link.name
         black, white = (name if match.is_human(color) else "" for color in Color)
         match.names = (black, white)

@@ -1,23 +1,24 @@
 """The hint: the app's hint engine searches the position of a player whose
-seat allows hints, in the background (players/background.py); its best move
-is marked on the board and the cursor put on it, unless the game has moved
-on meanwhile."""
+seat allows hints, in the background (players/background.py); the screen
+marks its best move on the board (its `hint`) and puts the cursor on it,
+unless the game has moved on meanwhile."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 from textual.message import Message
 
+from ...core import Variant
 from ...players import MoveScore
 from ...players.background import Background, Done, Failed, Outcome
 from ...players.base import Turn
-from ...widgets.board import BoardView
 
 if TYPE_CHECKING:
-    from .screen import GameScreen
+    from ..game_app import HintEngine
 
 
 HINT_BINDINGS = [
@@ -44,60 +45,53 @@ class HintFailed(Message):
 
 
 class Hints:
-    """Finds a hint for the live position and remembers the square it marks."""
+    """Looks for a hint for the live position, one search at a time."""
 
-    def __init__(self, screen: GameScreen) -> None:
-        self.screen = screen
-        self.square: int | None = None  # the square marked on the board
+    def __init__(self, engine: HintEngine, post: Callable[[Message], object]) -> None:
+        self._engine = engine
+        self._post = post  # (the answer comes back to the screen as a message)
         self._turn: Turn | None = None  # the turn a search is running for
         self.search: Background[Turn, list[MoveScore]] = Background("hint")
 
-    def ask(self) -> None:
-        screen = self.screen
-        referee, match = screen.referee, screen.referee.match
-        if screen.review.reviewing or not referee.hints_allowed:
-            screen.say("A hint needs your turn in the live game.", error=True)
-            return
-        turn, variant = match.turn(), match.variant
+    def ask(self, turn: Turn, variant: Variant) -> None:
+        """Look for the best move at `turn` (answered as HintReady or HintFailed)."""
         self._turn = turn
-        screen.say("Looking for the best move…")
-        engine = screen.reversi_app.hint_engine
+        engine, post = self._engine, self._post
 
         def answer(outcome: Outcome[Turn, list[MoveScore]]) -> None:
             if isinstance(outcome, Done):
-                screen.post_message(HintReady(outcome.token, outcome.result))
+                post(HintReady(outcome.token, outcome.result))
             elif isinstance(outcome, Failed):
-                screen.post_message(HintFailed(outcome.token, outcome.problem))
+                post(HintFailed(outcome.token, outcome.problem))
 
         self.search.start(turn, lambda cancelled: engine(turn.position, variant, cancelled), answer)
 
-    def ready(self, event: HintReady) -> None:
-        screen = self.screen
-        if (
-            event.turn != self._turn
-            or not screen.referee.match.is_current(event.turn)
-            or not event.scores
-        ):
-            return
+    def ready(self, event: HintReady, *, current: bool) -> MoveScore | None:
+        """The best move found, if it answers the search asked for last and its
+        turn is `current` (the game has not moved on meanwhile)."""
+        if event.turn != self._turn or not current or not event.scores:
+            return None
         self._turn = None
-        best = event.scores[0]
-        self.square = best.move.square
-        screen.query_one(BoardView).cursor = self.square
-        text = f"Hint: {best.move} looks best"
-        if best.exact:  # the engine solved the ending: say how it ends
-            outcome = "wins" if best.score > 0 else "draws" if best.score == 0 else "loses"
-            margin = f" by {abs(round(best.score))}" if best.score else ""
-            text += f"; with perfect play it {outcome}{margin}"
-        screen.say(f"{text}. Enter plays it.")
-        screen.show()
+        return event.scores[0]
 
-    def failed(self, event: HintFailed) -> None:
-        if event.turn == self._turn:
-            self._turn = None
-            self.screen.say(f"No hint this time ({event.error}).", error=True)
-
-    def clear(self) -> None:
-        """Forget the hint and stop looking for one (the position changed)."""
+    def failed(self, event: HintFailed) -> bool:
+        """True when `event` answers the search asked for last."""
+        if event.turn != self._turn:
+            return False
         self._turn = None
-        self.square = None
+        return True
+
+    def cancel(self) -> None:
+        """Stop looking (the position changed)."""
+        self._turn = None
         self.search.cancel()
+
+
+def hint_sentence(best: MoveScore) -> str:
+    """'Hint: d3 looks best; with perfect play it wins by 4. Enter plays it.'"""
+    text = f"Hint: {best.move} looks best"
+    if best.exact:  # the engine solved the ending: say how it ends
+        outcome = "wins" if best.score > 0 else "draws" if best.score == 0 else "loses"
+        margin = f" by {abs(round(best.score))}" if best.score else ""
+        text += f"; with perfect play it {outcome}{margin}"
+    return f"{text}. Enter plays it."

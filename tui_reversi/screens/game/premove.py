@@ -14,7 +14,7 @@ from textual.binding import Binding
 from ...core import Move
 
 if TYPE_CHECKING:
-    from .screen import GameScreen
+    from ...match import Referee
 
 PREMOVE_BINDINGS = [
     Binding(
@@ -28,63 +28,26 @@ PREMOVE_BINDINGS = [
 ]
 
 
-class Premove:
-    """The move typed ahead, if any, and playing it when the turn comes."""
+def waits_for_turn(referee: Referee) -> bool:
+    """Whether a move typed now waits for this keyboard's next turn: False when
+    there is no such turn to wait for (the game is over, nobody plays here) or
+    the turn is here already."""
+    return not (referee.match.is_over or not referee.plays_here or referee.local_to_move)
 
-    def __init__(self, screen: GameScreen) -> None:
-        self.screen = screen
-        self.move: Move | None = None
 
-    @property
-    def square(self) -> int | None:
-        """The square marked on the board, or None."""
-        return self.move.square if self.move is not None else None
+def refusal(referee: Referee, move: Move) -> str | None:
+    """Why `move` cannot be kept for later, if so (a square taken never becomes legal)."""
+    if referee.match.position.color_at(move.square) is not None:
+        return f"{move} is occupied."
+    return None
 
-    def keep(self, move: Move) -> bool:
-        """Keep `move` for this keyboard's next turn; False when there is no
-        such turn to wait for (the game is over, or nobody plays here)."""
-        screen = self.screen
-        referee, match = screen.referee, screen.match
-        if match.is_over or not referee.plays_here or referee.local_to_move:
-            return False
-        if match.position.color_at(move.square) is not None:  # it never becomes legal
-            screen.say(f"{move} is occupied.", error=True)
-            return True
-        self.move = move
-        screen.say(
-            f"Premove {move}: played on your turn if legal; esc clears it.",
-            for_this_turn=True,  # (gone once the other side has moved)
-        )
-        screen.show()
-        screen.refresh_bindings()
-        return True
 
-    def clear(self) -> None:
-        """Forget the premove (esc, a takeback, another game)."""
-        if self.move is None:
-            return
-        self.move = None
-        self.screen.show()
-        self.screen.refresh_bindings()
+def kept_sentence(move: Move) -> str:
+    """What the status line says of a move kept for later."""
+    return f"Premove {move}: played on your turn if legal; esc clears it."
 
-    def cleared_by_key(self) -> None:
-        """Esc: forget the premove, and say so if there was one."""
-        move = self.move
-        self.clear()
-        if move is not None:
-            self.screen.say(f"The premove {move} is cleared.")
 
-    def turn_came(self) -> None:
-        """This keyboard is asked to move: play the premove, or say why not."""
-        move, screen = self.move, self.screen
-        if move is None or not screen.referee.local_to_move:
-            return
-        self.move = None
-        reason = screen.match.position.illegal_reason(move.square)
-        if reason is not None:
-            screen.say(f"The premove {move} was dropped: it {reason} now.", error=True)
-            screen.show()
-            screen.refresh_bindings()
-        elif not screen.referee.submit(move):
-            screen.show()
-            screen.refresh_bindings()
+def dropped(referee: Referee, move: Move) -> str | None:
+    """This keyboard's turn came: why the premove `move` is not played, if so."""
+    reason = referee.match.position.illegal_reason(move.square)
+    return f"The premove {move} was dropped: it {reason} now." if reason is not None else None

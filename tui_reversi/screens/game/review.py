@@ -1,19 +1,14 @@
 """History review on the game screen: step through the game's past
 positions (or pick a move in the log); the board shows them read-only under
 a banner. Esc returns to the live game; Enter plays on from the reviewed
-position after a confirmation, discarding the later moves."""
+position after a confirmation, discarding the later moves. The reviewed ply
+is the screen's `review_ply`; these say where a key takes it."""
 
 from __future__ import annotations
 
-from functools import partial
-from typing import TYPE_CHECKING
-
 from textual.binding import Binding
 
-from ...core import ReversiError
-
-if TYPE_CHECKING:
-    from .screen import GameScreen
+from ...core import Game
 
 REVIEW_BINDINGS = [
     Binding(
@@ -67,78 +62,29 @@ REVIEW_BINDINGS = [
 ]
 
 
-class Review:
-    """Which past position the board shows, if any, and moving through them."""
+def stepped(game: Game, shown: int | None, delta: int) -> int | None:
+    """The ply to show after stepping `delta` moves from `shown` (None: the live game)."""
+    current = game.ply if shown is None else shown
+    return to_show(game, max(0, min(game.length, current + delta)))
 
-    def __init__(self, screen: GameScreen) -> None:
-        self.screen = screen
-        self.ply: int | None = None  # None: the live game is shown
 
-    @property
-    def reviewing(self) -> bool:
-        return self.ply is not None
+def jumped(game: Game, ply: int) -> int | None:
+    """The ply to show for a jump to `ply`; a negative one means the last move."""
+    return to_show(game, game.length if ply < 0 else ply)
 
-    def reset(self) -> None:
-        """Another game: nothing of it is being reviewed."""
-        self.ply = None
 
-    def step(self, delta: int) -> None:
-        game = self.screen.referee.match.game
-        current = game.ply if self.ply is None else self.ply
-        self.show(max(0, min(game.length, current + delta)))
+def to_show(game: Game, ply: int) -> int | None:
+    """`ply`, or None where that is the live game (its last position, nothing undone)."""
+    return None if ply == game.ply and game.at_end else ply
 
-    def jump(self, ply: int) -> None:
-        """To `ply`; a negative one means the last move."""
-        self.show(self.screen.referee.match.game.length if ply < 0 else ply)
 
-    def show(self, ply: int) -> None:
-        game = self.screen.referee.match.game
-        if ply == game.ply and game.at_end:
-            self.leave()
-            return
-        self.ply = ply
-        self.screen.review_changed()
-
-    def return_to(self, ply: int | None) -> None:
-        """Back to `ply` (None: the live game), as it was before a key moved it."""
-        if ply != self.ply:
-            self.ply = ply
-            self.screen.review_changed()
-
-    def leave(self) -> None:
-        """Back to the live game."""
-        if self.ply is None:
-            self.screen.say_nothing()
-            return
-        self.ply = None
-        self.screen.review_changed()
-
-    def continue_here(self) -> None:
-        from ..confirm import ConfirmScreen
-
-        ply = self.ply
-        if ply is None:
-            return
-        game = self.screen.referee.match.game
-        later = game.move_number(game.length) - game.move_number(ply)
-        if not later:
-            self.leave()
-            return
-        moves = "move" if later == 1 else "moves"
-        number = game.move_number(ply)
-        question = f"Play on from move {number}? The {later} later {moves} will be discarded."
-        if ply == 0:
-            question = f"Play on from the start? All {later} {moves} will be discarded."
-        self.screen.app.push_screen(
-            ConfirmScreen(question, yes="Play from here"), partial(self._confirmed, ply)
-        )
-
-    def _confirmed(self, ply: int, confirmed: bool | None) -> None:
-        if not confirmed:
-            return
-        self.ply = None
-        self.screen.back_to_play()
-        try:
-            self.screen.referee.continue_from(ply)
-        except ReversiError as error:
-            self.screen.say(f"{str(error)[:1].upper()}{str(error)[1:]}.", error=True)
+def continue_question(game: Game, ply: int) -> str | None:
+    """The question before playing on from `ply`; None: no later move would go."""
+    later = game.move_number(game.length) - game.move_number(ply)
+    if not later:
+        return None
+    moves = "move" if later == 1 else "moves"
+    if ply == 0:
+        return f"Play on from the start? All {later} {moves} will be discarded."
+    number = game.move_number(ply)
+    return f"Play on from move {number}? The {later} later {moves} will be discarded."

@@ -10,7 +10,6 @@ then plays h<digit>, as the board puts back its cursor after an `h`."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
 from textual import events
 
@@ -19,21 +18,18 @@ from ...widgets.board import BoardView
 H_COLUMN = 7
 
 
-class Reviewed(Protocol):
-    """The position shown (review.py's `Review`): the ply under review, None for the
-    live game, and a way back to one."""
-
-    ply: int | None
-
-    def return_to(self, ply: int | None) -> None: ...
-
-
 class SquareTyping:
     """Hands the board the keys typed while something else has the focus."""
 
-    def __init__(self, board: Callable[[], BoardView], review: Reviewed) -> None:
+    def __init__(
+        self,
+        board: Callable[[], BoardView],
+        shown: Callable[[], int | None],
+        return_to: Callable[[int | None], None],
+    ) -> None:
         self._board = board
-        self._review = review
+        self._shown = shown  # the reviewed ply (None: the live game)
+        self._return_to = return_to  # back to one, as it was before a key moved it
         # The reviewed ply (None: the live game) before an `h` the log may
         # have taken as "previous move"; a 1-tuple, as None is a ply too.
         self._shown_before_h: tuple[int | None] | None = None
@@ -47,12 +43,12 @@ class SquareTyping:
         shown_before_h, self._shown_before_h = self._shown_before_h, None
         character = event.character or ""
         if character == "h":
-            self._shown_before_h = (self._review.ply,)
+            self._shown_before_h = (self._shown(),)
         elif (
             shown_before_h is not None
             and len(character) == 1
             and character in "12345678"
             and board.typed_column == H_COLUMN
         ):
-            self._review.return_to(shown_before_h[0])
+            self._return_to(shown_before_h[0])
         return board.type_key(event)

@@ -3,13 +3,15 @@ sat down, a refused move, a resignation, a player gone), the clocks, chat,
 and asking the server (resign, a takeback, a rematch). What the table
 decides (a takeback, a rematch, an ending) the app hands to the referee
 (`match.follow_table`); this part only shows it. Outside a table it does
-nothing and its keys are hidden."""
+nothing and its keys are hidden. The link is the screen's `link`."""
 
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
+from textual.app import App
 from textual.binding import Binding
 
 from ...core import Color
@@ -19,9 +21,10 @@ from ...widgets.score import Clocks, ScorePanel
 from ..chat import ChatScreen
 from ..confirm import ConfirmScreen
 from .status import EMPTY_SEAT
+from .status_line import Say
 
 if TYPE_CHECKING:
-    from .screen import GameScreen
+    from ...match import Match, Referee
 
 TABLE_BINDINGS = [
     Binding("R", "resign", "Resign", id="table.resign", tooltip="Give the game up (asks first)"),
@@ -51,15 +54,40 @@ TABLE_BINDINGS = [
 
 CHAT_KEPT = 500  # lines of the table's chat kept to read back
 
-# Keys that would leave or rewrite the table's game: not at a table.
-NOT_AT_TABLE = ("new_game", "open_games", "import", "continue_here")
+
+class ResultDialog(Protocol):
+    """The game-over dialog (end_of_game.py's `EndOfGame`), as the table uses it."""
+
+    def set_aside(self) -> bool: ...
+
+    def again(self, match: Match) -> None: ...
+
+    def show_rating_changes(self, text: str) -> None: ...
 
 
 class AtTable:
     """The table part of the game screen."""
 
-    def __init__(self, screen: GameScreen) -> None:
-        self.screen = screen
+    def __init__(
+        self,
+        link: Callable[[], TableLink | None],
+        referee: Referee,
+        app: App[Any],
+        say: Say,
+        *,
+        panel: Callable[[], ScorePanel],
+        result: ResultDialog,
+        redraw: Callable[[], None],
+        width: Callable[[], int],
+    ) -> None:
+        self._link = link
+        self._referee = referee
+        self._app = app
+        self._say = say
+        self._panel = panel  # the score panel, where the clocks are
+        self._result = result
+        self._redraw = redraw  # the names or ratings changed (they are the match's)
+        self._width = width  # of the screen, for the invitation's sentence
         # The chat at this table so far, oldest first (the chat dialog shows it).
         self.said: list[str] = []
         # How the last rated game moved the ratings ('alice 1516 (+16), ...'), by game.
@@ -72,11 +100,11 @@ class AtTable:
 
     @property
     def link(self) -> TableLink | None:
-        return self.screen.reversi_app.table
+        return self._link()
 
     @property
     def watching(self) -> bool:
-        return self.link is not None and not self.screen.referee.plays_here
+        return self.link is not None and not self._referee.plays_here
 
     def ratings(self) -> tuple[str, str]:
         """Black's and White's ratings as the server wrote them ('1516', '1500?'); ''
@@ -89,46 +117,42 @@ class AtTable:
         return black, white
 
     def can_resign(self) -> bool:
-        return (
-            self.link is not None
-            and self.screen.referee.plays_here
-            and not self.screen.match.is_over
-        )
+        referee = self._referee
+        return self.link is not None and referee.plays_here and not referee.match.is_over
 
     def why_not_play(self) -> str | None:
         """Why the person at this keyboard cannot play at this table, if so."""
         if self.watching:
             return "You are watching: , and . step through the game, esc comes back."
-        ending = self.screen.match.ending
+        ending = self._referee.match.ending
         return ending.text or str(ending) if ending is not None else None
 
-    def started(self) -> None:
-        """The game is on the screen: name the players, and say where the table is."""
+    def started(self, after_refresh: Callable[[Callable[[], None]], object]) -> None:
+        """The game is on the screen: name the players, and say where the table is;
+        the table's clocks may start `after_refresh` (once the board is drawn)."""
         link = self.link
         early, self._early = self._early or [], None
         if link is None:
             return
         self._show_names(link.state.names)
-        self.screen.show()
-        self.screen.call_after_refresh(link.begun)  # the board is drawn: clocks may start
+        self._redraw()
+        after_refresh(link.begun)  # the board is drawn: clocks may start
         state = link.state
         if state.clock is not None:
             self._show_clocks(state.clock)
         if state.ending is not None:
-            self.screen.say(state.ending.text)
+            self._say(state.ending.text)
         elif state.colour is None:
             black, white = state.names
-            self.screen.say(
-                f"Watching table {state.code}: {black} (Black) against {white} (White)."
-            )
+            self._say(f"Watching table {state.code}: {black} (Black) against {white} (White).")
         elif "" in state.names:
-            self.screen.say(_invitation(state.code, self.screen.size.width - 2))
+            self._say(_invitation(state.code, self._width() - 2))
         else:
             you, opponent = state.names[state.colour], state.names[state.colour.other]
             rated = state.ratings
             # Where that is cut (60 columns), the opponent's mark is what must stay.
             colour, mark = state.colour.label, rating_aside(opponent, rated.get(opponent, ""))
-            self.screen.say(
+            self._say(
                 f"Table {state.code}: you{rating_aside(you, rated.get(you, ''))} play {colour} "
                 f"against {opponent}{mark}.",
                 narrow=f"You play {colour} against {opponent}{mark}.",
@@ -140,7 +164,6 @@ class AtTable:
         if self._early is not None:  # the screen is not drawn yet
             self._early.append(news)
             return
-        screen = self.screen
         if news.clock is not None:
             self._show_clocks(news.clock)
         elif news.over:  # (ended or adjourned, the server gone or not: no clock runs on)
@@ -148,17 +171,18 @@ class AtTable:
         if news.names is not None:
             self._show_names(news.names)
         if news.names is not None or news.rated:
-            screen.show()
+            self._redraw()
         if news.asked:
             self._answer(news.text)
         if news.rerated:  # in the game-over dialog if it is up, and kept for when it opens
-            self.rerated = (screen.match.game_id, news.text)
-            screen.end_of_game.show_rating_changes(news.text)
+            self.rerated = (self._referee.match.game_id, news.text)
+            self._result.show_rating_changes(news.text)
+            self._say(f"Ratings: {news.text}")
             return
         if news.chat:  # kept to read in full: the status line cuts a long one
             self.said = [*self.said[-(CHAT_KEPT - 1) :], news.text]
         if news.text:
-            screen.say(news.text, error=news.refused or news.over)
+            self._say(news.text, error=news.refused or news.over)
 
     def can_ask_takeback(self) -> bool:
         return self.can_resign()
@@ -171,10 +195,10 @@ class AtTable:
     def can_ask_rematch(self) -> bool:
         """A player at a finished game whose opponent is still there to ask (not
         one they left, or did not come back to in time: both end `left`)."""
-        ending = self.screen.match.ended
+        ending = self._referee.match.ended
         return (
             self.link is not None
-            and self.screen.referee.plays_here
+            and self._referee.plays_here
             and ending is not None
             and ending.reason not in ("adjourned", "left")
         )
@@ -188,14 +212,14 @@ class AtTable:
         link = self.link
         assert link is not None
         # One dialog at a time, the newer first: the result comes back if the answer is no.
-        result_aside = self.screen.end_of_game.set_aside()
+        result_aside = self._result.set_aside()
 
         def answered(yes: bool | None) -> None:
             link.answer(bool(yes))
             if result_aside and not yes:
-                self.screen.end_of_game.again()
+                self._result.again(self._referee.match)
 
-        self.screen.app.push_screen(
+        self._app.push_screen(
             ConfirmScreen(f"{question} Allow it?", yes="Allow", no="Decline"), answered
         )
 
@@ -208,7 +232,7 @@ class AtTable:
             if text:
                 link.say(text)
 
-        self.screen.app.push_screen(ChatScreen(self.said), typed)
+        self._app.push_screen(ChatScreen(self.said), typed)
 
     def resign(self) -> None:
         link = self.link
@@ -219,7 +243,7 @@ class AtTable:
             if yes and self.can_resign():
                 link.resign()
 
-        self.screen.app.push_screen(
+        self._app.push_screen(
             ConfirmScreen("Resign this game? Your opponent wins.", yes="Resign", no="Play on"),
             answered,
         )
@@ -228,7 +252,7 @@ class AtTable:
         """Quit the app. A game in progress with a move played is lost by leaving
         (the server counts it a forfeit): that asks first, and Esc plays on; a
         second quit while it asks leaves."""
-        app = self.screen.app
+        app = self._app
         opponent = self._leaving_loses_to()
         if opponent is None or app.screen is self._asking:
             app.exit()
@@ -248,19 +272,19 @@ class AtTable:
         """The opponent a quit now would lose the game to; None: it loses nothing
         (not at a table, watching, the game over or adjourned, no move played)."""
         link = self.link
-        if link is None or not self.can_resign() or not self.screen.match.game.moves:
+        if link is None or not self.can_resign() or not self._referee.match.game.moves:
             return None
         colour = link.state.colour
         assert colour is not None  # (a player, not watching)
         return link.state.names[colour.other] or None
 
     def _show_clocks(self, clock: ClockReading) -> None:
-        panel = self.screen.query_one(ScorePanel)
+        panel = self._panel()
         panel.clocks = Clocks(clock.left, clock.running, panel.clock())
 
     def _stop_clocks(self) -> None:
         """Stop the running clock where it stands now."""
-        panel = self.screen.query_one(ScorePanel)
+        panel = self._panel()
         clocks = panel.clocks
         if clocks is None or clocks.running is None:
             return
@@ -276,7 +300,7 @@ class AtTable:
         shown = [name or EMPTY_SEAT for name in names]
         if you is not None:
             shown[you] = f"{shown[you]} (you)"
-        self.screen.match.names = (shown[Color.BLACK], shown[Color.WHITE])
+        self._referee.match.names = (shown[Color.BLACK], shown[Color.WHITE])
 
 
 def _invitation(code: str, width: int) -> str:

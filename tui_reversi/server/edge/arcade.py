@@ -1,6 +1,6 @@
 """The listener: who may come in, how many at once, and one log line each way.
 
-`Arcade` owns the listening socket and the counts (seats taken, connections
+`Arcade` owns the listening socket and the counts (places taken, connections
 per address); each SSH connection it lets in is a `PlayerConnection`
 (connection.py).
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import functools
 import ipaddress
 import os
 import select
@@ -26,21 +25,21 @@ from ...crash import keep_private
 from ...net.remote import is_guest
 from ..config import ServeConfig, ServeError, format_duration
 from ..hall.arena_schedule import ArenaSchedule
+from ..hall.fleet_port import Fleet
 from ..hall.guests import remove_folder
 from ..hall.lobby_host import LobbyHost
 from ..hall.pairing import PairingQueue
 from ..hall.preloaded import PreloadedParent, fork_available
 from ..hall.pty_process import Spawn
 from ..hall.roster import presence, who_is_here
-from ..hall.ssh_session import GameSession
+from ..hall.sessions import Sessions
 from ..hall.tables import Tables
-from ..hall.take_over_elsewhere import give_own_game_over, give_seat_over
 from ..hall.tournaments import TournamentDirector
 from ..ledger.archive import Archive
-from ..ledger.fleet import Fleet
 from ..ledger.store import Store
 from ..ledger.timed_calls import time_calls
 from ..tally import LOGINS, TALLY
+from .accounts import named_keys
 from .browser_passes import BrowserPasses
 from .budgets import Budgets
 from .connection import Client, PlayerConnection
@@ -51,7 +50,7 @@ from .guessing import PasswordGuesses
 from .health import Health
 from .hostkey import load_or_create_host_key
 from .login import Accounts
-from .seats import Seats
+from .places import Places
 
 # On shutdown, how long clients get to close by themselves once their game has ended.
 CLIENT_CLOSE_WAIT = 2.0
@@ -107,18 +106,12 @@ class Arcade:
         self._log = log
         self.events = EventLog(log, as_json=config.log_format == "json")
         self.connections: set[Client] = set()
-        # Player (directory) name -> the session whose game is that player's live game.
-        self.live_games: dict[str, GameSession] = {}
-        # Every session with a game running, its connection still there or gone.
-        self.games: set[GameSession] = set()
+        # The sessions with a game running here, and each player's own game.
+        self.sessions = Sessions(config.players_dir)
         self.door = Door(config)
-        self.penalties = PasswordGuesses(config.auth_failure_delay, self.note)
-        self.accounts = Accounts(config, self.note)
         # What each connection and each address may send (budgets.py).
         self.budgets = Budgets(self.events, config.people_per_address())
-        self.seats = Seats(config)
-        # Keyed players' browsers bound to their names (`keys web`, the page's ?code=).
-        self.browser_passes = BrowserPasses(config.data_dir, self.note, self.accounts.holds)
+        self.places = Places(config)
         # Where a browser finds the page, for the host a player reached the server at
         # (`keys web` prints it): set once the page listens (serve --web-port); None: no page.
         self.page_address: Callable[[str], str] | None = None
@@ -136,29 +129,22 @@ class Arcade:
             charged=self.note,
             people_per_address=config.people_per_address(),
         )
-        # What outlives this process (store.py): SQLite under the data directory, or a
-        # fleet's PostgreSQL; finished games also go to the players' saved games.
-        self.archive: Store | None = None
-        # The lobby inside the served games: who is here, the tables, invitations.
-        self.lobby = LobbyHost(
-            self.tables,
-            people=lambda: who_is_here(self),
-            log=self.note,
-            charged=self.note,
-            per_minute=config.invitations_per_minute,
-            people_per_address=config.people_per_address(),
-        )
-        self.lobby.seat_giver = functools.partial(give_seat_over, self.games)
-        self.lobby.own_giver = functools.partial(
-            give_own_game_over, self.live_games, config.players_dir
-        )
+        # Put together by start(), once the store is open (_assemble): what outlives
+        # this process (store.py: SQLite under the data directory, or a fleet's
+        # PostgreSQL; finished games also go to the players' saved games), the
+        # accounts and the penalties of guessing kept in it, the keyed players'
+        # browsers bound to their names (`keys web`, the page's ?code=), the other
+        # nodes (a fleet of one with SQLite), the lobby inside the served games, and
+        # this node's part in running the tournaments with the others (`tournament ...`).
+        self.archive: Store
+        self.accounts: Accounts
+        self.penalties: PasswordGuesses
+        self.browser_passes: BrowserPasses
+        self.fleet: Fleet
+        self.lobby: LobbyHost
+        self.tournaments: TournamentDirector
         # The players waiting to be paired (`ssh -t host play`).
         self.pairing = PairingQueue(self.tables, self.note)
-        # The tournaments, run with the other nodes through the store (`tournament ...`).
-        schedules = [ArenaSchedule.parse(text) for text in config.arenas]
-        self.tournaments = TournamentDirector(self.tables, self.note, schedules=schedules)
-        # With --database, the other nodes of the fleet (fleet.py); None: this one alone.
-        self.fleet: Fleet | None = None
         # How games start, in a few words for the banner.
         self.game_start = "as a fresh Python each"
         # Files this process may open (raised to the hard limit at start).
@@ -175,25 +161,17 @@ class Arcade:
         _make_private(config)
         self.host_key, self.host_key_created = load_or_create_host_key(config.host_key_path)
         if config.auth == "keys" and config.authorized_keys is not None:
-            self.accounts.file_names()  # fail now, not at the first player's login
+            named_keys(config.authorized_keys)  # fail now, not at the first player's login
         self.archive = store = await self._open_store()
-        self.accounts.store = store
-        self.penalties.ledger = store
-        self.accounts.codes = store.codes
+        self._assemble(store)
         await self.browser_passes.start(store)
         await self._start_preloaded()
-        if config.database is not None:
-            self.fleet = Fleet(
-                store, self.lobby, queue=self.pairing, people=lambda: presence(self), log=self.note
-            )
-            self.tables.fleet = self.lobby.fleet = self.fleet
-            await store.listen(self.fleet.heard)
-        await self.tables.start(store)
+        await store.listen(self.fleet.heard)
+        await self.tables.start(store, self.fleet)
         self.pairing.start(store, self.fleet)
-        self.tournaments.start(store)
+        self.tournaments.start()
         await self.lobby.start()
-        if self.fleet is not None:
-            await self.fleet.start()
+        await self.fleet.start()
         try:
             self._acceptor = await asyncssh.create_server(
                 lambda: PlayerConnection(self),
@@ -216,12 +194,37 @@ class Arcade:
             hint = "; choose another with --port" if error.errno == errno.EADDRINUSE else ""
             if self.preloaded is not None:
                 await self.preloaded.close()
+            await self.fleet.close()
+            await self.tournaments.close()
             await self.lobby.close()
             await self.tables.close()
             await self.archive.leave()
             await self.archive.close()
             raise ServeError(f"cannot listen on {where}: {why}{hint}") from None
         self.health.listening = True
+
+    def _assemble(self, store: Store) -> None:
+        """The parts that need the store, each given its collaborators."""
+        config = self.config
+        self.accounts = Accounts(config, self.note, store)
+        self.penalties = PasswordGuesses(config.auth_failure_delay, self.note, store)
+        self.browser_passes = BrowserPasses(config.data_dir, self.note, self.accounts.holds)
+        self.fleet = Fleet(store, self.tables, people=lambda: presence(self), log=self.note)
+        schedules = [ArenaSchedule.parse(text) for text in config.arenas]
+        self.tournaments = TournamentDirector(store, self.tables, self.note, schedules=schedules)
+        self.lobby = LobbyHost(
+            self.tables,
+            people=lambda: who_is_here(self),
+            log=self.note,
+            store=store,
+            fleet=self.fleet,
+            tournaments=self.tournaments,
+            seat_giver=self.sessions.give_seat_over,
+            own_giver=self.sessions.give_own_game_over,
+            charged=self.note,
+            per_minute=config.invitations_per_minute,
+            people_per_address=config.people_per_address(),
+        )
 
     async def _open_store(self) -> Store:
         """The archive's SQLite, or the fleet's PostgreSQL with --database."""
@@ -243,7 +246,8 @@ class Arcade:
 
     def _message_dropped(self, why: str, node: str | None, size: int, untold: int) -> None:
         """A message on the fleet's channels that no node of it sealed, or sealed
-        long ago, or had already (ledger/fleet_seal.py): one line, charged to nobody."""
+        long ago, or had already, or that carries no message known here
+        (ledger/fleet_seal.py): one line, charged to nobody."""
         self.events.write(
             "fleet-message-dropped", why=why, node=node, bytes=size, more=untold or None
         )
@@ -252,7 +256,7 @@ class Arcade:
     def keeping(self) -> str:
         """Where games and ratings are kept, in a line for the banner."""
         store = self.archive
-        if store is None or isinstance(store, Archive):
+        if isinstance(store, Archive):
             return f"archive {self.config.archive_path} (SQLite: this node alone)"
         return f"archive in {store.where}, shared with the fleet (this node: {store.node})"
 
@@ -348,15 +352,15 @@ class Arcade:
             self.note(f"guest {name} left: its folder is removed", connection.address)
 
     @property
-    def seats_taken(self) -> int:
-        return self.seats.taken
+    def places_taken(self) -> int:
+        return self.places.taken
 
-    def take_seat(self, address: str, *, guest: bool) -> str | None:
-        """A seat for a session from `address`; why not (a sentence) if none is left for it."""
-        return self.seats.take(address, guest=guest)
+    def take_place(self, address: str, *, guest: bool) -> str | None:
+        """A place for a session from `address`; why not (a sentence) if none is left for it."""
+        return self.places.take(address, guest=guest)
 
-    def leave_seat(self, address: str, *, guest: bool) -> None:
-        self.seats.leave(address, guest=guest)
+    def leave_place(self, address: str, *, guest: bool) -> None:
+        self.places.leave(address, guest=guest)
 
     # The log (event_log.py): one event when a player is let in, one when any connection ends.
 
@@ -401,15 +405,15 @@ class Arcade:
         self.events.write(
             "draining", seconds=round(seconds), connections=len(self.connections) or None
         )
-        # A fleet's other nodes take its games over once it has gone (fleet.py).
-        where = "when it is back" if self.fleet is None else "on another node of it"
+        # A fleet's other nodes take its games over once it has gone (hall/fleet_port.py).
+        where = "when it is back" if self.archive.alone else "on another node of it"
         self.tables.tell_everyone(
             f"The server is going down for a restart: games still in play in "
             f"{format_duration(seconds)} are adjourned, to resume {where}."
         )
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
-        while (self.connections or self.games) and loop.time() < deadline:
+        while (self.connections or self.sessions.games) and loop.time() < deadline:
             await asyncio.sleep(min(DRAIN_LOOK, max(0.0, deadline - loop.time())))
 
     async def close(self) -> None:
@@ -424,9 +428,9 @@ class Arcade:
             connection.end("server shutting down", "the server is shutting down; sorry!")
         # Every game this server started goes, its player still here or not: hung up,
         # and killed after the grace if it does not go (hang_up), then reaped.
-        for session in list(self.games):
-            session.end("server shutting down", "the server is shutting down; sorry!")
-        tasks = {session.task for session in self.games if session.task is not None}
+        tasks = set(
+            self.sessions.end_all("server shutting down", "the server is shutting down; sorry!")
+        )
         tasks |= {c.session.task for c in connections if c.session and c.session.task}
         if tasks:
             await asyncio.wait(tasks)
@@ -443,13 +447,13 @@ class Arcade:
             await self._acceptor.wait_closed()
         if self.preloaded is not None:
             await self.preloaded.close()
-        if self.fleet is not None:
+        if hasattr(self, "fleet"):  # (started: put together)
             await self.fleet.close()
+            await self.tournaments.close()
+            await self.lobby.close()
         await self.pairing.close()
-        await self.tournaments.close()
-        await self.lobby.close()
         await self.tables.close()
-        if self.archive is not None:
+        if hasattr(self, "archive"):
             await self.archive.leave()
             await self.archive.close()
 

@@ -2,13 +2,13 @@
 in textual-serve's page, tui_reversi/web/) is one more terminal of the hall's,
 so the visitor gets what `ssh host` gives: the same `GameSession` on a pty, the
 server's own game processes (preloaded where SSH's are), counted at the door and
-in the seats as SSH's are, hung up with the server. A browser visitor is a guest
+in the places as SSH's are, hung up with the server. A browser visitor is a guest
 (unrated, under the guest rules), or the player whose pass it shows
 (browser_passes.py); a server without guests turns a browser without one away.
 
 The page's socket is a door like the SSH port (docs/hosting.md, "The page's
 door"): a visit comes in at the page's first message, through the same door,
-seats and session budget as an SSH login, before any name is drawn or game
+places and session budget as an SSH login, before any name is drawn or game
 started; every message is charged as SSH's packets are, before it is read;
 the game's output waits in a bounded queue, the game paused past it as SSH's
 flow control pauses it. What the page server is given for a public server

@@ -18,6 +18,7 @@ from typing import Protocol
 
 import asyncssh
 
+from ...core.errors import capitalised
 from ...storage import StorageError
 from ..config import format_duration, gone_reason
 from ..hall.ssh_session import GameSession, SessionServer
@@ -52,7 +53,7 @@ class Client(Protocol):
 
     @property
     def guest(self) -> bool:
-        """True if it came in as a guest (guests have a share of the seats)."""
+        """True if it came in as a guest (guests have a share of the places)."""
 
     def end(self, reason: str, message: str) -> None: ...
     def close(self) -> None: ...
@@ -276,7 +277,7 @@ class PlayerConnection(asyncssh.SSHServer):
         TALLY.count(LOGINS, "ssh", "refused")
         self.end_reason = sentence.split(";")[0].split(":")[0].rstrip(".").lower()
         if self._conn is not None:
-            self._conn.disconnect(code, sentence[:1].upper() + sentence[1:])
+            self._conn.disconnect(code, capitalised(sentence))
 
     def session_requested(self) -> GameSession | bool:
         if not self.budget.allow(CHANNEL_REQUESTS) or self.session is not None:

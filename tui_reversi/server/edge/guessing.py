@@ -49,10 +49,10 @@ TOO_MANY_GUESSES = "the server has too many password guesses to answer now; try 
 class PasswordGuesses:
     """Password guesses per address, per name and in total (see the module's docstring)."""
 
-    def __init__(self, delay: float, log: Callable[[str], None]) -> None:
+    def __init__(self, delay: float, log: Callable[[str], None], ledger: PenaltyLedger) -> None:
         self._delay = delay
         self._log = log
-        self.ledger: PenaltyLedger | None = None  # (the store, once the server has one)
+        self.ledger = ledger  # (the store)
 
     async def wait_after(self, address: str) -> float:
         """How long a source waits between guesses now (0 if it has no wrong guess held)."""
@@ -127,7 +127,6 @@ class PasswordGuesses:
     async def _change(
         self, subjects: list[Subject], change: Callable[[dict[Subject, Penalty]], T]
     ) -> T:
-        assert self.ledger is not None, "the server's store is open before anyone logs in"
         return await self.ledger.change_penalties(subjects, change)
 
 

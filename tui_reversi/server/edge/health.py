@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 
 from ...storage import StorageError
-from ..ledger.fleet import Fleet
+from ..hall.fleet_port import Fleet
 from ..ledger.store import Store
 
 # How long the store has to answer `ping` before the node counts as without it.

@@ -36,11 +36,8 @@ async def keys_command(
     under --auth `auth`, and the exit status; `ssh` is how this player reaches the
     server with a new key ('ssh -i NEW-KEY -p 2222 alice+key@host'); `passes` binds
     browsers (`keys web`) to the page at `page` ('http://host:8080/'; None: no page)."""
-    store = accounts.store
     if login.guest:
         return ["tui-reversi: guests have no keys: connect with an SSH key to claim a name."], 1
-    if store is None:
-        return ["tui-reversi: this server keeps no accounts."], 1
     try:
         if not words:
             return await _listed(login, accounts, name, auth), 0
@@ -129,7 +126,6 @@ def _browsers(count: int) -> str:
 
 
 async def _listed(login: Login, accounts: Accounts, name: str, auth: str) -> list[str]:
-    assert accounts.store is not None
     keys = [
         (held.key, f"added {held.added[:16].replace('T', ' ')} UTC")
         for held in await accounts.store.keys_of(name)
@@ -152,7 +148,6 @@ async def _redeemed(
     login: Login, accounts: Accounts, name: str, code: str
 ) -> tuple[list[str], int]:
     store = accounts.store
-    assert store is not None
     if not login.adding_key or login.key is None:
         return ["tui-reversi: this key is yours already; run  keys add CODE  from the new key."], 1
     # Wrong tries count against this key and address, never against the code (guessing.py).
@@ -174,7 +169,6 @@ async def _removed(
     accounts: Accounts, passes: BrowserPasses | None, name: str, which: str
 ) -> tuple[list[str], int]:
     store = accounts.store
-    assert store is not None
     keys = await store.keys_of(name)
     found = [held for held in keys if fingerprint(held.key) == which]
     if not found:

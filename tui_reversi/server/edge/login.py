@@ -23,7 +23,7 @@ from ...net.remote import is_guest
 from ...storage import StorageError
 from ..config import ServeConfig, ServeError
 from ..hall.guests import new_guest_name
-from ..ledger.account_keys import ADDING_SUFFIX, KeyCodes, KeyCodeStore
+from ..ledger.account_keys import ADDING_SUFFIX, KeyCodeStore
 from ..ledger.names import look_alike_refusal
 from ..ledger.store import Store
 from .accounts import key_text, name_refusal, named_keys
@@ -40,12 +40,12 @@ CANNOT_CHECK = (
 class Accounts:
     """The server's side: the store, the authorized-keys file, the codes to add a key."""
 
-    def __init__(self, config: ServeConfig, log: Callable[[str], None]) -> None:
+    def __init__(self, config: ServeConfig, log: Callable[[str], None], store: Store) -> None:
         self._config = config
         self.log = log
-        self.store: Store | None = None
-        # (a fleet's are shared: Arcade sets the store's)
-        self.codes: KeyCodeStore = KeyCodes()
+        self.store = store
+        # (a fleet's are shared by its nodes)
+        self.codes: KeyCodeStore = store.codes
 
     def file_names(self) -> tuple[asyncssh.SSHAuthorizedKeys, dict[str, str]]:
         """Under --auth keys: the file's keys and their names, read afresh (new keys
@@ -57,7 +57,7 @@ class Accounts:
     async def holds(self, name: str, key: str) -> bool:
         """Whether `key` is still `name`'s: in the store, or (--auth keys) in the
         authorized-keys file. Raises StorageError."""
-        if self.store is not None and await self.store.key_owner(key) == name:
+        if await self.store.key_owner(key) == name:
             return True
         if self._config.auth != "keys":
             return False
@@ -72,9 +72,7 @@ class Accounts:
         name = new_guest_name()
         for _ in range(GUEST_DRAWS):
             try:
-                if name not in in_use and (
-                    self.store is None or await self.store.enter_name(name, new=True) is None
-                ):
+                if name not in in_use and await self.store.enter_name(name, new=True) is None:
                     break
             except StorageError as error:
                 self.log(str(error))
@@ -184,10 +182,10 @@ class Login:
                 return await self._accounts.guest_name(in_use), None
             if self.adding_key:
                 return self.name, None
-            alike = await store.enter_name(self.asked) if store is not None else None
+            alike = await store.enter_name(self.asked)
             if alike is not None and self._mode != "keys":  # (under keys, the file's word)
                 return self.asked, look_alike_refusal(self.asked, alike)
-            if self.key is not None and self._mode == "none" and store is not None:
+            if self.key is not None and self._mode == "none":
                 free = await store.key_owner(self.key) is None
                 if free and not await store.claim(self.asked, self.key):
                     return self.asked, f"the name {self.asked} was claimed meanwhile."
@@ -198,10 +196,9 @@ class Login:
 
     async def _look_alike(self, name: str) -> str | None:
         """The name someone has here that `name` looks like (names.py), if any."""
-        store = self._accounts.store
-        if store is None or is_guest(name):
+        if is_guest(name):
             return None
-        return await store.look_alike(name)
+        return await self._accounts.store.look_alike(name)
 
     async def _owner(self, key: asyncssh.SSHKey, text: str) -> str | None:
         """The name a key is bound to: by the authorized-keys file (--auth keys), else the store."""
@@ -211,13 +208,11 @@ class Login:
             options = authorized.validate(key, self._address, self._address)  # (from=...)
             if name is not None and options is not None:
                 return name
-        store = self._accounts.store
-        return await store.key_owner(text) if store is not None else None
+        return await self._accounts.store.key_owner(text)
 
     async def _claimed(self, name: str) -> bool:
         """True if some key is bound to `name` (in the store, or the file's under --auth keys)."""
-        store = self._accounts.store
-        if store is not None and await store.keys_of(name):
+        if await self._accounts.store.keys_of(name):
             return True
         if self._mode == "keys":
             try:

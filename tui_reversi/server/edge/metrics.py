@@ -18,14 +18,22 @@ from prometheus_client.core import (
 )
 from prometheus_client.registry import Collector
 
-from ..hall.table import Table
+from ..ledger.table_phase import Phase
 from ..tally import COUNTERS, HISTOGRAMS, TALLY, Kind, Tally
 from .arcade import Arcade
 
 PREFIX = "tui_reversi_"
 DOORS = ("ssh", "web")
 KINDS = ("keyed", "guest")
-TABLE_STATES = ("open", "playing", "adjourned", "over")
+
+
+def _state(phase: Phase) -> str:
+    """A table's state as the metric names it: its listed phase, 'over' once ended."""
+    return "over" if phase is Phase.ENDED else phase.listed.value
+
+
+# Every state, reported at 0 too: open, playing, adjourned, over.
+TABLE_STATES = tuple(dict.fromkeys(_state(phase) for phase in Phase))
 
 
 def server_registry(arcade: Arcade) -> CollectorRegistry:
@@ -49,13 +57,12 @@ class ServerCollector(Collector):
     def collect(self) -> Iterator[Metric]:
         yield self._sessions()
         yield self._tables()
-        fleet = self.arcade.fleet
-        if fleet is not None:
+        if self.arcade.health.listening:  # (the fleet is put together by then; of one alone)
             alive = GaugeMetricFamily(
                 PREFIX + "fleet_nodes_alive",
                 "Nodes of the fleet up when this one last looked, itself among them.",
             )
-            alive.add_metric([], fleet.nodes_alive)
+            alive.add_metric([], self.arcade.fleet.nodes_alive)
             yield alive
         for kind in COUNTERS:
             yield self._counter(kind)
@@ -86,7 +93,7 @@ class ServerCollector(Collector):
             labels=["state"],
         )
         here = [table for table in self.arcade.tables.tables.values() if table.node is None]
-        now = Counter(_state(table) for table in here)
+        now = Counter(_state(table.phase) for table in here)
         for state in TABLE_STATES:
             tables.add_metric([state], now[state])
         return tables
@@ -110,11 +117,3 @@ class ServerCollector(Collector):
                 cumulative.append((bound, running))
             histogram.add_metric(list(values), cumulative, spread.total)
         return histogram
-
-
-def _state(table: Table) -> str:
-    if table.ended is not None:
-        return "over"
-    if table.adjourned:
-        return "adjourned"
-    return "playing" if len(table.names) == 2 else "open"

@@ -45,7 +45,10 @@ async def start_operator_port(arcade: Arcade, host: str, port: int) -> OperatorP
         return web.Response(text="alive\n")
 
     async def readyz(request: web.Request) -> web.Response:
-        why = await arcade.health.unready(arcade.archive, arcade.fleet)
+        if arcade.health.listening:  # (the store and the fleet are put together by then)
+            why = await arcade.health.unready(arcade.archive, arcade.fleet)
+        else:
+            why = await arcade.health.unready(None, None)
         if why is None:
             return web.Response(text="ready\n")
         return web.Response(status=503, text=f"not ready: {why}\n")

@@ -49,9 +49,7 @@ class GuardedBinding:
 
     @property
     def _store(self) -> Store:
-        store = self._arcade.archive
-        assert store is not None, "the store is open before the page is served"
-        return store
+        return self._arcade.archive  # (opened before the page is served)
 
     async def _refuse_if_spent(self, address: str) -> None:
         refusal = await code_refusal(self._store, None, address)

@@ -1,14 +1,19 @@
 """What a player may ask for after the host, as one table (`COMMANDS`): the
-session's dispatcher (ssh_session.py) reads it to know a command, and
-`ssh host help` reads it to list them, so the two cannot drift apart.
+session reads its SSH command once through it (`read_command`, into one of
+session_command.py's kinds or a `Printed`), and `ssh host help` lists it, so
+the two cannot drift apart.
 
 A command with an `answer` prints plain lines and ends (no terminal, no seat):
-`help`, `lobby`, `top`, `player`, `replay`, `keys`. One without starts a game
-on the player's terminal (`table`, `join`, `watch`, `resume`, `play`), read by
-session_command.py; `replay ID` with a terminal opens the archived game in
-the game, to review and analyse (ssh_session.py gives it its GGF). Anything
-else that is not a game option gets `help`'s list after one sentence naming
-the mistake.
+`help`, `lobby`, `top`, `player`, `replay`, `keys`, `tournaments`. One with a
+`read` starts a game on the player's terminal (`table`, `join`, `watch`,
+`resume`, `play`); `replay ID` has both: with a terminal the game opens the
+archived game, to review and analyse; and `tournament`, whose `join ID` with a
+terminal waits in the tournament between its games. Nothing, or only game
+options, is the player's own game; anything else gets `help`'s list after one
+sentence naming the mistake.
+
+A new command that prints lines is one row of `COMMANDS` whose `answer` (in a
+module of its own, given an `Asker`) returns its lines and exit status.
 """
 
 from __future__ import annotations
@@ -16,15 +21,35 @@ from __future__ import annotations
 import difflib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 from ...core import ReversiError
 from ...net.terms import USAGE as TABLE_USAGE
 from ...net.terms import USUAL_CLOCKS
 from ...net.typed_number import typed_number
 from ...storage import StorageError
-from .roster import Server, lobby_lines
-from .session_command import GAME_OPTIONS, PLAY_USAGE, TABLE_OPTIONS
+from .asker import Asker
+from .roster import lobby_lines
+from .session_command import (
+    GAME_OPTIONS,
+    PLAY_USAGE,
+    TABLE_OPTIONS,
+    Join,
+    JoinTournament,
+    NewTable,
+    OwnGame,
+    Play,
+    Replay,
+    Resume,
+    Started,
+    Watch,
+    game_options,
+    read_join,
+    read_play,
+    read_replay,
+    read_resume,
+    read_table,
+    read_watch,
+)
 from .standings_pages import (
     GAME_ID_DIGITS,
     PROFILE_GAMES,
@@ -32,7 +57,12 @@ from .standings_pages import (
     leaderboard_lines,
     profile_lines,
 )
-from .tournament_commands import TOURNAMENT_TERMS, tournament_answer, tournaments_answer
+from .tournament_commands import (
+    TOURNAMENT_TERMS,
+    read_tournament,
+    tournament_answer,
+    tournaments_answer,
+)
 
 # How wide help's column of commands and their terms is (longer ones get a line of their own).
 HELP_COLUMN = 28
@@ -42,27 +72,14 @@ TOP_MOST = 200
 TOP_DIGITS = 6
 
 
-class Asker(Protocol):
-    """The session a command answers (ssh_session.py's `GameSession`)."""
-
-    @property
-    def player(self) -> str:
-        """The asker's name as the store knows it."""
-
-    @property
-    def server(self) -> Server:
-        """The running server."""
-
-    def ssh(self, *, terminal: bool = True) -> str:
-        """'ssh -t -p 2222 alice@host': how the asker reaches the server (no -t without
-        `terminal`), for a hint ready to paste."""
-
-    async def keys(self, words: list[str]) -> tuple[list[str], int]:
-        """What `keys ...` (`words` after `keys`) says, and the exit status."""
-
-
 # What a command prints, and its exit status (awaited: most ask the store).
 Answer = Callable[[Asker, list[str]], Awaitable[tuple[list[str], int]]]
+
+
+# What starts a game on the player's terminal, read from the words after the
+# command's name and the hint 'ssh -t -p 2222 alice@host' for its refusals; None
+# if those words ask for its printed lines (`tournament ID`, with a terminal too).
+Reader = Callable[[str, str], Started | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,10 +89,21 @@ class Command:
     name: str
     terms: str  # what may follow the name, as help shows it
     says: str  # one line: what it does
-    answer: Answer | None  # its plain lines; None: it starts a game (needs ssh -t)
-    # With a terminal, it opens a game's screen instead of printing (replay: the
-    # archived game, to review); answer's lines are for ssh without -t.
-    screen: bool = False
+    answer: Answer | None = None  # its plain lines
+    # What it starts on a terminal; with an answer too (replay), only with ssh -t.
+    read: Reader | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Printed:
+    """A command that prints lines and ends, with the words after its name."""
+
+    command: Command
+    words: tuple[str, ...]
+
+
+# What a session is asked for: one of these, read once by read_command.
+Asked = OwnGame | NewTable | Join | Watch | Resume | Play | Replay | JoinTournament | Printed
 
 
 class CommandRefused(ReversiError):
@@ -102,8 +130,6 @@ async def _top(asker: Asker, words: list[str]) -> tuple[list[str], int]:
         usage = f"{asker.ssh(terminal=False)} top 50"
         return [f"tui-reversi: top takes a number of players (1-{TOP_MOST}): {usage}"], 2
     store = asker.server.archive
-    if store is None:
-        return ["tui-reversi: this server keeps no ratings."], 1
     try:
         standings = await store.leaderboard(count)
     except StorageError as error:
@@ -116,8 +142,6 @@ async def _player(asker: Asker, words: list[str]) -> tuple[list[str], int]:
         return [f"tui-reversi: player takes one name: {asker.ssh(terminal=False)} player NAME"], 2
     name = words[0][:40]
     store = asker.server.archive
-    if store is None:
-        return ["tui-reversi: this server keeps no games."], 1
     try:
         profile = await store.profile(name, PROFILE_GAMES)
     except StorageError as error:
@@ -125,14 +149,6 @@ async def _player(asker: Asker, words: list[str]) -> tuple[list[str], int]:
     if profile is None:
         return [f"tui-reversi: nobody called {name!r} has finished a game here."], 1
     return profile_lines(profile, asker.ssh()), 0
-
-
-async def _tournaments(asker: Asker, words: list[str]) -> tuple[list[str], int]:
-    return await tournaments_answer(asker, asker.server.archive, words)
-
-
-async def _tournament(asker: Asker, words: list[str]) -> tuple[list[str], int]:
-    return await tournament_answer(asker, asker.server.archive, words)
 
 
 async def _replay(asker: Asker, words: list[str]) -> tuple[list[str], int]:
@@ -148,8 +164,6 @@ async def replay_ggf(asker: Asker, words: list[str]) -> tuple[str | None, str, i
         usage = f"{asker.ssh(terminal=False)} replay 1234"
         return None, f"tui-reversi: replay takes a game's number: {usage}", 2
     store = asker.server.archive
-    if store is None:
-        return None, "tui-reversi: this server keeps no games.", 1
     try:
         archived = await store.archived_game(game_id)
     except StorageError as error:
@@ -167,22 +181,28 @@ COMMANDS: tuple[Command, ...] = (
         "table",
         TABLE_USAGE.removeprefix("table ").partition(", then")[0],
         "open a table; others join it",
-        None,
+        read=read_table,
     ),
-    Command("join", "CODE", "sit down at an open table, or back at your seat", None),
-    Command("watch", "CODE", "watch a table's game", None),
-    Command("resume", "[CODE]", "go on with an adjourned game (no ssh -t: list them)", None),
+    Command("join", "CODE", "sit down at an open table, or back at your seat", read=read_join),
+    Command("watch", "CODE", "watch a table's game", read=read_watch),
+    Command(
+        "resume", "[CODE]", "go on with an adjourned game (no ssh -t: list them)", read=read_resume
+    ),
     Command(
         "play",
         PLAY_USAGE.removeprefix("play ").removesuffix(", then look options"),
         "be paired with someone rated close, at a new table",
-        None,
+        read=read_play,
     ),
     Command("lobby", "", "who is here, the tables, and your record", _lobby),
     Command("top", "[N]", f"the leaderboard, the best N (default {TOP_COUNT})", _top),
     Command("player", "NAME", "a player's rating, its history, record and last games", _player),
     Command(
-        "replay", "ID", "an archived game to review (no ssh -t: its GGF)", _replay, screen=True
+        "replay",
+        "ID",
+        "an archived game to review (no ssh -t: its GGF)",
+        _replay,
+        read=read_replay,
     ),
     Command(
         "keys",
@@ -190,12 +210,13 @@ COMMANDS: tuple[Command, ...] = (
         "your SSH keys; web: a link to bind a browser to you",
         _keys,
     ),
-    Command("tournaments", "", "the tournaments coming, running and finished", _tournaments),
+    Command("tournaments", "", "the tournaments coming, running and finished", tournaments_answer),
     Command(
         "tournament",
         TOURNAMENT_TERMS,
         "make an arena or a Swiss, join one (ssh -t), or see its standings",
-        _tournament,
+        tournament_answer,
+        read=read_tournament,
     ),
     Command("help", "", "this list", _help),
 )
@@ -206,15 +227,28 @@ def command_named(name: str) -> Command | None:
     return next((command for command in COMMANDS if command.name == name), None)
 
 
-def check_command(command: str | None) -> None:
-    """Raise CommandRefused unless `command` is empty, starts with a command's name,
-    or is game options (which session_command.game_options reads)."""
-    first = (command or "").split()[:1]
-    if not first or command_named(first[0]) is not None:
-        return
-    word = first[0]
+def read_command(command: str | None, *, terminal: bool, ssh: str) -> Asked:
+    """What the SSH command `command` asks for, read once: a game to start (with
+    `terminal`, the player asked for one) or lines to print. `ssh` is how the
+    player reaches the server ('ssh -t -p 2222 alice@host'), for a refusal that
+    says how to ask. A mistake raises SessionRefused (a word of a known command,
+    or an option) or CommandRefused (an unknown command), in one sentence."""
+    text = (command or "").strip()
+    first = text.split()[:1]
+    named = command_named(first[0]) if first else None
+    if named is None:
+        _check_options(first[0] if first else "")
+        return OwnGame(tuple(game_options(text)))
+    rest = text[len(first[0]) :]
+    started = named.read(rest, ssh) if named.read and (terminal or not named.answer) else None
+    return started if started is not None else Printed(named, tuple(rest.split()))
+
+
+def _check_options(word: str) -> None:
+    """Raise CommandRefused unless `word`, the first of the command, is nothing or a
+    game option, with the closest command or option named."""
     name = word.partition("=")[0]
-    if f"--{name.removeprefix('--')}" in GAME_OPTIONS:
+    if not word or f"--{name.removeprefix('--')}" in GAME_OPTIONS:
         return
     known = [command.name for command in COMMANDS] + [flag[2:] for flag in GAME_OPTIONS]
     close = difflib.get_close_matches(name.removeprefix("--"), known, n=1)

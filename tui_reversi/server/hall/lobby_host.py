@@ -14,16 +14,14 @@ to go there: each session then starts its player's game at that table.
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import contextlib
 import itertools
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from ...core import ReversiError
+from ...core.errors import capitalised, sentence
 from ...net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
 from ...net.remote import NOBODY, is_guest, shown_name
 from ...net.server_line import line, words
@@ -32,8 +30,12 @@ from ...net.typed_number import typed_number
 from ...storage import StorageError
 from ..bucket import Limit, Limiter, per_minute
 from ..config import format_duration
+from ..ledger.fleet_messages import Answer, Gone, LobbyLine, Seat, Take, Unseat
 from ..ledger.ratings import FIRST_RATING, shown_rating
-from ..ledger.store import Message, TableView
+from ..ledger.store import Store, TableView
+from ..ledger.table_phase import Phase
+from .fleet_port import Fleet
+from .fleet_relay import Given
 from .games_socket import GamesSocket, hello, tell
 from .own_records import OwnRecord, OwnRecords
 from .standings_pages import (
@@ -45,11 +47,9 @@ from .standings_pages import (
 )
 from .table_store import named_ratings, rated_lines, read_ratings, shown_ratings
 from .tables import Tables
-from .tournament_commands import CommandMistake, tournament_page
-
-if TYPE_CHECKING:
-    from ..ledger.fleet import Fleet
-    from ..ledger.fleet_host import Given
+from .tournament_joining import CommandMistake, may_join, tournament_id
+from .tournament_rows import tournament_page
+from .tournaments import TournamentDirector
 
 # How long an invitation waits for its answer.
 INVITATION_TIMEOUT = 60.0
@@ -86,6 +86,11 @@ class Doing:
     code: str | None = None  # the table it is at, if any
 
 
+# What admit() keeps for a game until it reaches the lobby: its name, where its
+# session may be sent (a table, a replay, a tournament), its address and ssh hint.
+Admitted = tuple[str, Callable[[str], bool], Callable[[str], bool], Callable[[int], bool], str, str]
+
+
 @dataclass(eq=False)
 class Guest:
     """One served game's line to the lobby."""
@@ -96,6 +101,8 @@ class Guest:
     seat: Callable[[str], bool]
     # Opens an archived game (its GGF) for review next; False if the session has gone.
     replay: Callable[[str], bool] | None = None
+    # Sends the session to a tournament's games (its number); False if it has gone.
+    tournament: Callable[[int], bool] | None = None
     address: str = ""  # where its player connected from ('' for another node's)
     # How its player reaches the server, for the hints it is sent ('ssh -t -p 2222
     # alice@host'; '' for another node's, which is sent none).
@@ -128,6 +135,11 @@ class LobbyHost:
         people: Callable[[], dict[str, Doing]],
         log: Callable[[str], None],
         *,
+        store: Store,
+        fleet: Fleet,
+        tournaments: TournamentDirector,
+        seat_giver: Callable[[str, str], Awaitable[str | None]],
+        own_giver: Callable[[str, str], Awaitable[bytes | None]],
         charged: Callable[[str, str], None] | None = None,
         per_minute: int = INVITATIONS_PER_MINUTE,
         people_per_address: int = 1,
@@ -135,9 +147,11 @@ class LobbyHost:
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.tables = tables
+        self._store = store
+        self.tournaments = tournaments  # (joined from the lobby)
         self._people = people  # who is on the server and what they do
         # The lookers' own records, read again when a game of theirs is kept here.
-        self._records = OwnRecords(lambda: tables.store, now)
+        self._records = OwnRecords(lambda: store, now)
         tables.course.kept_names = self._records.kept
         self._log = log
         # A line for the log charged to the address whose request caused it.
@@ -151,9 +165,12 @@ class LobbyHost:
         )
         self.timeout = timeout
         self._now = now
-        # secret -> (name, seat, replay, address, ssh): see admit()
+        # secret -> (name, seat, replay, tournament, address, ssh): see admit()
         self._admitted: dict[
-            str, tuple[str, Callable[[str], bool], Callable[[str], bool], str, str]
+            str,
+            tuple[
+                str, Callable[[str], bool], Callable[[str], bool], Callable[[int], bool], str, str
+            ],
         ] = {}
         self.guests: list[Guest] = []
         self.invitations: dict[int, Invitation] = {}
@@ -163,16 +180,23 @@ class LobbyHost:
         self._refresher: asyncio.Task[None] | None = None
         self._sending: asyncio.Task[None] | None = None  # (refresh's)
         self._send_again = False  # refreshed while sending: send once more
-        # In a fleet (fleet.py): the guests of other nodes' lobbies invited from here,
-        # by (node, name), and the invitations from other nodes to guests here,
+        # The other nodes (fleet_port.py): the guests of their lobbies invited from here,
+        # by (node, name), and the invitations from them to guests here,
         # (name, number) -> the node that holds the invitation.
-        self.fleet: Fleet | None = None
-        # Hands a player's seat here over to their session elsewhere (set by the arcade).
-        self.seat_giver: Callable[[str, str], Awaitable[str | None]] | None = None
-        # Hands a player's own game here (its autosave) over likewise (set by the arcade).
-        self.own_giver: Callable[[str, str], Awaitable[bytes | None]] | None = None
+        self.fleet = fleet
+        # Hands a player's seat here over to their session elsewhere.
+        self._seat_giver = seat_giver
+        # Hands a player's own game here (its autosave) over likewise.
+        self._own_giver = own_giver
         self._proxies: dict[tuple[str, str], Guest] = {}
         self._forwarded: dict[tuple[str, int], str] = {}
+        self._giving: set[asyncio.Task[None]] = set()  # (take-overs answered, while they run)
+        fleet.handle(LobbyLine, self._heard_line, lost=self._line_lost)
+        fleet.handle(Answer, self._heard_answer, lost=self._answer_lost)
+        fleet.handle(Gone, lambda node, gone: self.gone_elsewhere(node, gone.name))
+        fleet.handle(Seat, self._heard_seat)
+        fleet.handle(Take, self._heard_take)
+        fleet.watch(self.refresh)
 
     async def start(self) -> None:
         await self._socket.start()
@@ -192,15 +216,17 @@ class LobbyHost:
         name: str,
         seat: Callable[[str], bool],
         replay: Callable[[str], bool],
+        tournament: Callable[[int], bool],
         address: str,
         ssh: str,
     ) -> str:
         """A secret for `name`'s game (its player connected from `address`, and
         reaching the server with `ssh`) to reach the lobby with; `seat(table_secret)`
-        sends the session to a table, `replay(ggf)` to an archived game to review
-        (either False if it cannot go any more)."""
+        sends the session to a table, `replay(ggf)` to an archived game to review,
+        `tournament(number)` to a tournament's games (each False if it cannot go
+        any more)."""
         secret = self._socket.new_secret()
-        self._admitted[secret] = (name, seat, replay, address, ssh)
+        self._admitted[secret] = (name, seat, replay, tournament, address, ssh)
         return secret
 
     def environment(self, secret: str) -> dict[str, str]:
@@ -217,8 +243,8 @@ class LobbyHost:
         if admitted is None:
             writer.write(line("refused", "this game has no place in the lobby."))
             return
-        name, seat, replay, address, ssh = admitted
-        guest = Guest(name, writer, seat, replay, address, ssh)
+        name, seat, replay, tournament, address, ssh = admitted
+        guest = Guest(name, writer, seat, replay, tournament, address, ssh)
         self.guests.append(guest)
         try:
             writer.write(line("welcome", guest.name))
@@ -248,6 +274,8 @@ class LobbyHost:
             return await self._go_to(guest, command, rest)
         if command in ("top", "player"):
             return await self._page(guest, command, rest)
+        if command == "tournament" and rest.startswith("join "):
+            return await self._join_tournament(guest, rest.removeprefix("join "))
         if command in ("tournaments", "tournament"):
             return await self._tournament_page(guest, command, rest)
         game_id = typed_number(rest, GAME_ID_DIGITS) if command == "replay" else None
@@ -262,7 +290,7 @@ class LobbyHost:
         try:
             terms, unread = TableTerms.parse(said)
         except TableRefused as refusal:
-            return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}."
+            return sentence(str(refusal))
         if not name or unread:
             what = f"{unread[0][:20]!r} is not a term of an invitation" if unread else ""
             return (
@@ -275,7 +303,7 @@ class LobbyHost:
             return "You cannot invite yourself: choose someone else."
         # The inviter's rating, for the invitation to show it beside their name: read
         # first, so that nothing is awaited between the checks below and the sending.
-        rated = rated_lines(await named_ratings(self.tables.store, [guest.name]))
+        rated = rated_lines(await named_ratings(self._store, [guest.name]))
         waiting = self._sent_by(guest)
         if waiting is not None:
             invitee_name = shown_name(waiting.invitee.name)
@@ -327,9 +355,9 @@ class LobbyHost:
     def _answer(self, guest: Guest, rest: str, *, accepted: bool) -> str | None:
         number = typed_number(rest, INVITATION_DIGITS)
         node = self._forwarded.pop((guest.name, number), None) if number is not None else None
-        if node is not None and self.fleet is not None and number not in self.invitations:
+        if node is not None and number is not None and number not in self.invitations:
             # An invitation from another node's lobby: that node has it.
-            self.fleet.tell(node, "answer", name=guest.name, number=number, accepted=accepted)
+            self.fleet.tell(node, Answer(guest.name, number, accepted))
             return None
         invitation = self.invitations.get(number) if number is not None else None
         if invitation is None or invitation.invitee is not guest:
@@ -348,7 +376,7 @@ class LobbyHost:
             )
             _, guest_secret = self.tables.sit(table.code, guest.name, guest.address)
         except TableRefused as refusal:
-            why = f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
+            why = capitalised(str(refusal))
             inviter.send(line("answered", f"{shown_name(guest.name)} accepted, but: {why}"))
             return f"The table could not be opened: {refusal}"
         self._charged(
@@ -385,9 +413,7 @@ class LobbyHost:
 
     async def _page(self, guest: Guest, command: str, rest: str) -> str | None:
         """Send the leaderboard (`top`) or a profile (`player NAME`) as a page of rows."""
-        store = self.tables.store
-        if store is None:
-            return "This server keeps no ratings."
+        store = self._store
         if command == "top" and not rest:
             try:
                 title, rows = "Leaderboard", leaderboard_rows(await store.leaderboard(TOP_COUNT))
@@ -409,12 +435,9 @@ class LobbyHost:
         return None
 
     async def _tournament_page(self, guest: Guest, command: str, rest: str) -> str | None:
-        """Send the tournaments, or one's page (tournament_commands.py), as a page of rows."""
-        store = self.tables.store
-        if store is None:
-            return "This server keeps no tournaments."
+        """Send the tournaments, or one's page (tournament_rows.py), as a page of rows."""
         try:
-            title, rows = await tournament_page(store, command, rest, guest.name, guest.ssh)
+            title, rows = await tournament_page(self._store, command, rest, guest.name, guest.ssh)
         except (CommandMistake, StorageError) as refusal:
             return str(refusal)
         pages = [line("page", title)]
@@ -422,11 +445,23 @@ class LobbyHost:
         guest.send(b"".join([*pages, line("paged")]))
         return None
 
+    async def _join_tournament(self, guest: Guest, word: str) -> str | None:
+        """Send the player's session to tournament `word`'s games, if they may join it."""
+        number = tournament_id(word)
+        if number is None:
+            return "tournament join takes a tournament's number."
+        try:
+            await may_join(self._store, self.tournaments, number, guest.name)
+        except (CommandMistake, StorageError) as refusal:
+            return capitalised(str(refusal))
+        if guest.tournament is not None and guest.tournament(number):
+            guest.send(line("go", f"tournament-{number}"))
+        return None
+
     async def _replay(self, guest: Guest, game_id: int) -> str | None:
         """Send the player's session to archived game `game_id`, to review it."""
-        store = self.tables.store
         try:
-            archived = await store.archived_game(game_id) if store is not None else None
+            archived = await self._store.archived_game(game_id)
             ggf = archived.ggf() if archived is not None else None
         except (StorageError, ReversiError) as error:
             return f"Game {game_id} cannot be read: {error}"
@@ -445,7 +480,7 @@ class LobbyHost:
             else:
                 table, secret = await self.tables.watch(code, guest.name)
         except TableRefused as refusal:
-            return f"{str(refusal)[:1].upper()}{str(refusal)[1:]}"
+            return capitalised(str(refusal))
         self._send_to_table(guest, secret, table.code)
         return None
 
@@ -459,9 +494,9 @@ class LobbyHost:
         with contextlib.suppress(ValueError):
             self.guests.remove(guest)
         for key, node in list(self._forwarded.items()):
-            if key[0] == guest.name and self.fleet is not None:
+            if key[0] == guest.name:
                 del self._forwarded[key]
-                self.fleet.tell(node, "gone", name=guest.name)
+                self.fleet.tell(node, Gone(guest.name))
         for invitation in list(self.invitations.values()):
             if invitation.inviter is guest:
                 self._drop(invitation)
@@ -478,8 +513,6 @@ class LobbyHost:
     def _guest_elsewhere(self, name: str) -> Guest | None:
         """`name` in another node's lobby, as a guest here whose lines go there."""
         fleet = self.fleet
-        if fleet is None:
-            return None
         person = next((p for p in fleet.others[0] if p.name == name and p.in_lobby), None)
         if person is None:
             return None
@@ -488,7 +521,7 @@ class LobbyHost:
             node = person.node
             self._proxies[key] = Guest(
                 name,
-                fleet.writer(lambda data: fleet.tell(node, "guest", name=name, data=data)),
+                fleet.writer(lambda data: fleet.tell(node, LobbyLine(name, data))),
                 lambda secret: fleet.seat_guest(node, name, secret),
             )
         return self._proxies[key]
@@ -500,8 +533,7 @@ class LobbyHost:
         number = typed_number(rest.split(" ")[0], INVITATION_DIGITS)
         if command == "invited" and number is not None:
             if guest is None:  # gone meanwhile: the invitation cannot be answered
-                if self.fleet is not None:
-                    self.fleet.tell(node, "gone", name=name)
+                self.fleet.tell(node, Gone(name))
                 return
             self._forwarded[(name, number)] = node
         elif command == "withdrawn" and number is not None:
@@ -509,22 +541,40 @@ class LobbyHost:
         if guest is not None:
             guest.send(data)
 
-    def undelivered(self, node: str, message: Message) -> None:
-        """A message from here to `node` could not be sent: an invitation to someone
-        there is dropped and its inviter told; an answer to one held there, the
-        invitee told (it was sent twice: fleet.py's RESENT)."""
-        kind, name = message.get("kind"), str(message.get("name"))
-        if kind == "answer":
-            guest = self._guest(name)
-            if guest is not None:
-                told = "Your answer could not reach the invitation's node of the server; "
-                guest.send(line("withdrawn", message.get("number"), f"{told}ask again."))
-            return
-        if kind != "guest":
-            return
+    def _heard_line(self, node: str, message: LobbyLine) -> None:
+        self.deliver(node, message.name, message.data)
+
+    def _heard_answer(self, node: str, message: Answer) -> None:
+        self.answered_elsewhere(node, message.name, message.number, message.accepted)
+
+    def _heard_seat(self, node: str, message: Seat) -> None:
+        if not self.seated_elsewhere(node, message.name, message.secret, message.table):
+            self.fleet.tell(node, Unseat(message.secret))
+
+    def _heard_take(self, node: str, message: Take) -> None:
+        async def give() -> None:
+            self.fleet.answer_take(node, message.ask, await self.give_over(name, address))
+
+        name, address = message.name, message.address
+        task = asyncio.create_task(give())
+        self._giving.add(task)
+        task.add_done_callback(self._giving.discard)
+
+    def _answer_lost(self, _node: str, message: Answer) -> None:
+        """An answer to an invitation held elsewhere could not reach it (sent twice:
+        fleet_port.py's RESENT): the invitee is told."""
+        guest = self._guest(message.name)
+        if guest is not None:
+            told = "Your answer could not reach the invitation's node of the server; "
+            guest.send(line("withdrawn", message.number, f"{told}ask again."))
+
+    def _line_lost(self, node: str, message: LobbyLine) -> None:
+        """A line to someone in the lobby of `node` could not be sent: an invitation to
+        them is dropped and its inviter told."""
+        name = message.name
         try:
-            command, rest = words(base64.b64decode(str(message.get("data", ""))))
-        except (binascii.Error, ValueError):
+            command, rest = words(message.data)
+        except ValueError:
             return
         number = typed_number(rest.split(" ")[0], INVITATION_DIGITS)
         invitation = self.invitations.get(number) if number is not None else None
@@ -571,11 +621,11 @@ class LobbyHost:
         """`name`'s session on another node takes their game here over
         (take_over_elsewhere.py), the session here ended: their seat at a table here
         (its new secret and the table), or else their own game (its autosave)."""
-        secret = await self.seat_giver(name, address) if self.seat_giver is not None else None
+        secret = await self._seat_giver(name, address)
         view = self.tables.view_of(secret) if secret is not None else None
         if secret is not None and view is not None:
             return secret, view
-        return await self.own_giver(name, address) if self.own_giver is not None else None
+        return await self._own_giver(name, address)
 
     # -- the lobby, sent to the games that show it -------------------------------------------
 
@@ -607,16 +657,15 @@ class LobbyHost:
             lookers = list(dict.fromkeys(guest.name for guest in looking))
             # One read of everyone's rating, whoever is looking (store.py's `ratings`).
             names = list(dict.fromkeys([*sorted(people), *seated, *lookers]))
-            read = await read_ratings(self.tables.store, names)
+            read = await read_ratings(self._store, names)
             rated = shown_ratings(names, read)
             # The lookers' own records (own_records.py: read again only when stale).
             self._records.forget_all_but(lookers)
-            # Whose rating could not be read waits for the store (a server without one: nobody).
-            no_store = self.tables.store is None
+            # Whose rating could not be read waits for the store.
             games = {
                 name: read.get(name, (FIRST_RATING, 0))[1]
                 for name in lookers
-                if name in read or is_guest(name) or no_store
+                if name in read or is_guest(name)
             }
             records: dict[str, tuple[str, int, OwnRecord]] = {}
             with contextlib.suppress(StorageError):  # (those lobbies wait for the store)
@@ -645,12 +694,12 @@ class LobbyHost:
         their results and last game's move of it."""
         lines = [line("person", who, what.state, what.text) for who, what in sorted(people.items())]
         for view in views:
-            if view.kind == "adjourned" and name not in (view.black, view.white):
+            if view.phase is Phase.ADJOURNED and name not in (view.black, view.white):
                 continue  # only its players may resume it
             clock = view.clock or NO_CLOCK
             black, white = view.black or NOBODY, view.white or NOBODY
             lines.append(
-                line("table", view.code, view.kind, black, white, view.variant, clock, view.move)
+                line("table", view.code, view.phase, black, white, view.variant, clock, view.move)
             )
         lines += rated_lines(rated)
         rating, games, own = record

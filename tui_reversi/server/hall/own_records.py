@@ -40,9 +40,9 @@ class OwnRecords:
     call), kept() makes some stale."""
 
     def __init__(
-        self, store: Callable[[], Store | None], now: Callable[[], float] = time.monotonic
+        self, store: Callable[[], Store], now: Callable[[], float] = time.monotonic
     ) -> None:
-        self._store = store  # the server's store, once it has one
+        self._store = store  # the server's store
         self._now = now
         self._records: dict[str, OwnRecord] = {}
 
@@ -69,7 +69,7 @@ class OwnRecords:
             if not is_guest(name) and not self._fresh(self._records.get(name), games, now)
         ]
         store = self._store()
-        if stale and store is not None:
+        if stale:
             read = await store.records(stale)
             for name in stale:
                 kept, games, results = self._records.get(name), lookers[name], str(read[name])

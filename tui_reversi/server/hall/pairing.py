@@ -11,7 +11,7 @@ server alone), and every node pairs from all of them by one rule, pairs(). Of
 the pairs it finds, a node seats those whose longer-waiting seeker is its own:
 it claims both from the store at once (both or neither: no seeker is seated
 twice), opens the table here and seats them. A seeker on another node is
-told their seat (fleet.py's `paired`) and plays at the table through their
+told their seat (fleet_port.py: `Paired`) and plays at the table through their
 node, as a join across nodes does; if they have left meanwhile, the table
 ends as if they left it.
 """
@@ -23,18 +23,16 @@ import contextlib
 import secrets
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ...core import Color
 from ...net.terms import TableRefused
 from ...storage import StorageError
+from ..ledger import fleet_messages as told
 from ..ledger.seekers import Seeker as Seeker
 from ..ledger.seekers import SeekerBook, SeekersHere
 from ..ledger.store import Store, TableView
+from .fleet_port import Fleet
 from .tables import Tables
-
-if TYPE_CHECKING:
-    from ..ledger.fleet import Fleet
 
 # Told the seat found: (its secret, the table's code); queue_wait.py's.
 Paired = Callable[[str, str], None]
@@ -97,8 +95,12 @@ class PairingQueue:
         self._pairing: asyncio.Task[None] | None = None
         self._closed = False  # (the server stops: a leave then writes nothing)
 
-    def start(self, store: Store, fleet: Fleet | None = None) -> None:
+    def start(self, store: Store, fleet: Fleet) -> None:
         self.store, self.fleet = store, fleet
+        fleet.handle(told.QueueJoined, lambda _node, _joined: self.joined_elsewhere())
+        fleet.handle(told.Requeue, lambda _node, message: self.requeue(message.seeker))
+        fleet.handle(told.Paired, self._heard_paired)
+        fleet.handle(told.Rejoined, lambda _node, _back: self.rejoined())
 
     async def close(self) -> None:
         self._closed = True
@@ -148,7 +150,12 @@ class PairingQueue:
             return False
         return abs(one.rating - other.rating) <= max(self.window(one), self.window(other))
 
-    # -- from the fleet (fleet_host.py's HostQueue) ----------------------------------------
+    # -- from the fleet (fleet_port.py) ------------------------------------------------------
+
+    def _heard_paired(self, node: str, message: told.Paired) -> None:
+        if not self.paired_elsewhere(node, message.seeker, message.secret, message.table):
+            assert self.fleet is not None  # (heard: started)
+            self.fleet.tell(node, told.Unseat(message.secret, left=True))
 
     def joined_elsewhere(self) -> None:
         if self._here:
@@ -261,7 +268,7 @@ class PairingQueue:
         for seeker in seekers:
             if seeker.node != self.node:
                 assert self.fleet is not None  # (a seeker on another node: a fleet's)
-                self.fleet.tell(seeker.node, "requeue", seeker=seeker.id)
+                self.fleet.tell(seeker.node, told.Requeue(seeker.id))
             elif seeker.id in self._here:
                 self._unwritten[seeker.id] = self._here[seeker.id][0]
 

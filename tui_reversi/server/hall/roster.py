@@ -4,7 +4,6 @@ plain lines (no terminal needed)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -12,28 +11,18 @@ from ...core import Color
 from ...net.remote import GUEST_UNRATED, is_guest, shown_name, with_rating
 from ...storage import StorageError
 from ..config import player_directory_name
-from ..ledger.fleet import Fleet
 from ..ledger.ratings import shown_rating
 from ..ledger.store import Presence, Store, TableView
+from ..ledger.table_phase import Phase
+from .fleet_port import Fleet
 from .lobby_host import Doing, LobbyHost
+from .sessions import HallSession
 from .table_store import last_game_lines, named_ratings
 from .tables import Tables
 
 
-class Session(Protocol):
-    """A game session as the roster reads it (hall/ssh_session.py's `GameSession`)."""
-
-    @property
-    def table_secret(self) -> str | None:
-        """The secret of the session's seat at a table, if it has one."""
-
-    @property
-    def task(self) -> asyncio.Task[None] | None:
-        """The session's game, while it has one (None: a look at the lobby)."""
-
-
-class Connection(Protocol):
-    """A connection as the roster reads it (edge/arcade.py's `PlayerConnection`)."""
+class Entrant(Protocol):
+    """Someone let in at the door, as the roster reads them (edge/connection.py's `Client`)."""
 
     @property
     def user(self) -> str | None:
@@ -44,7 +33,7 @@ class Connection(Protocol):
         """True once it is let in."""
 
     @property
-    def session(self) -> Session | None:
+    def session(self) -> HallSession | None:
         """Its game session, if it opened one."""
 
 
@@ -52,7 +41,7 @@ class Server(Protocol):
     """The running server as the roster reads it (edge/arcade.py's `Arcade`)."""
 
     @property
-    def connections(self) -> Iterable[Connection]:
+    def connections(self) -> Iterable[Entrant]:
         """Every connection counted in at the door."""
 
     @property
@@ -64,12 +53,12 @@ class Server(Protocol):
         """The in-app lobby."""
 
     @property
-    def fleet(self) -> Fleet | None:
-        """The other nodes of the fleet; None for a server alone."""
+    def fleet(self) -> Fleet:
+        """The other nodes of the fleet (none for a server alone)."""
 
     @property
-    def archive(self) -> Store | None:
-        """What the server keeps (None before it started)."""
+    def archive(self) -> Store:
+        """What the server keeps (opened by its start)."""
 
 
 def who_is_here(arcade: Server, everywhere: bool = True) -> dict[str, Doing]:
@@ -88,7 +77,7 @@ def who_is_here(arcade: Server, everywhere: bool = True) -> dict[str, Doing]:
                 doing.setdefault(who, Doing("free", "playing on their own"))
             continue
         code = seat.table.code
-        if seat.table.ended is not None:  # another session of theirs may say more
+        if seat.table.phase is Phase.ENDED:  # another session of theirs may say more
             doing.setdefault(who, Doing("finished", f"looking at table {code}'s finished game"))
         elif seat.color is None:
             doing[who] = Doing("watching", f"watching table {code}", code)
@@ -97,7 +86,7 @@ def who_is_here(arcade: Server, everywhere: bool = True) -> dict[str, Doing]:
             against = f"against {other}" if other else "waiting for someone to join"
             where = f"at table {code} ({seat.color.label}), {against}"
             doing[who] = Doing("playing" if other else "waiting", where, code)
-    if everywhere and arcade.fleet is not None:
+    if everywhere:
         for person in arcade.fleet.others[0]:
             doing.setdefault(person.name, Doing(person.state, person.text, person.code))
     return doing
@@ -106,7 +95,7 @@ def who_is_here(arcade: Server, everywhere: bool = True) -> dict[str, Doing]:
 def presence(arcade: Server) -> list[Presence]:
     """This node's people, as it shares them with the fleet's other nodes."""
     in_lobby = {guest.name for guest in arcade.lobby.guests}
-    node = arcade.archive.node if arcade.archive is not None else ""
+    node = arcade.archive.node
     return [
         Presence(name, doing.state, doing.text, doing.code, node, name in in_lobby)
         for name, doing in sorted(who_is_here(arcade, everywhere=False).items())
@@ -124,15 +113,15 @@ async def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
         f"  {shown_name(who):<16} {rated[who]:>5}  {what}" for who, what in sorted(doing.items())
     ]
     headings = {
-        "playing": "Tables in progress (watch CODE to watch one):",
-        "adjourned": f"Adjourned games (a player resumes one with {join_hint} resume CODE):",
+        Phase.PLAYING: "Tables in progress (watch CODE to watch one):",
+        Phase.ADJOURNED: f"Adjourned games (a player resumes one with {join_hint} resume CODE):",
     }
-    for kind, heading in headings.items():
-        of_kind = [view for view in views if view.kind == kind]
-        if of_kind:
+    for phase, heading in headings.items():
+        in_phase = [view for view in views if view.phase is phase]
+        if in_phase:
             lines.append(heading)
-            lines += [f"  {view.code}  {_players(view, rated)}, {_how(view)}" for view in of_kind]
-    waiting = [view for view in views if view.kind == "open"]
+            lines += [f"  {view.code}  {_players(view, rated)}, {_how(view)}" for view in in_phase]
+    waiting = [view for view in views if view.phase is Phase.OPEN]
     if waiting:
         lines.append(f"Open tables (anyone may sit down: {join_hint} join CODE):")
         for view in waiting:
@@ -142,7 +131,7 @@ async def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
     archive = arcade.archive
     if is_guest(name):
         lines.append(GUEST_UNRATED)
-    elif archive is not None:
+    else:
         try:
             rating, games = await archive.rating(name)
             results = await archive.results(name)

@@ -1,6 +1,9 @@
-"""What a player asks for after the host, read before any game starts: the game
-options from a short list (`ssh -t host ascii black hard`), a table's command
-(`table`, `join CODE`, `watch CODE`, `resume [CODE]`) and a table's terms.
+"""What a player asks for after the host, as a value read once before anything
+starts (commands.py's `read_command` reads it): their own game with options
+from a short list (`ssh -t host ascii black hard`), a new table and its terms,
+a seat at a table by its code (`join`, `watch`, `resume`), quick pairing
+(`play`), an archived game to review (`replay`), a tournament's games
+(`tournament join ID`), or a command that prints lines.
 Anything else is refused in one sentence (`SessionRefused`); nothing a client
 sends is ever run.
 """
@@ -8,7 +11,6 @@ sends is ever run.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...core import ReversiError, Variant
@@ -77,38 +79,6 @@ def game_options(command: str | None) -> list[str]:
     return options
 
 
-def table_command(
-    command: str | None, ssh: Callable[..., str]
-) -> tuple[str | None, str | None, str | None]:
-    """`table ...` -> ('table', None, the rest); `join CODE ...` -> ('join', CODE, the
-    rest), and `watch CODE ...` likewise; `resume [CODE] ...` -> ('resume', CODE or
-    None, the rest); anything else -> (None, None, command), for game_options. `ssh`
-    writes how the player reaches the server ('ssh -t -p 2222 alice@host'; with
-    terminal=False, no -t), for the sentence that says how to ask."""
-    first, _, rest = (command or "").strip().partition(" ")
-    if first == "table":
-        return "table", None, rest  # its terms (colour, clock, variant) are read by table_terms
-    if first == "resume":
-        return ("resume", *resume_code(rest))
-    if first == "play":
-        return "play", None, rest  # its terms (clock, variant, guests) are read by play_terms
-    if first in ("join", "watch"):
-        code, _, rest = rest.strip().partition(" ")
-        if not code:
-            raise SessionRefused(f"{first} needs the table's code: {ssh()} {first} CODE", 2)
-        return first, code, rest
-    return None, None, command
-
-
-def resume_code(rest: str) -> tuple[str | None, str]:
-    """`resume`'s code, if one is named (else None: the player's one adjourned game),
-    and the look options after it."""
-    code, _, after = rest.strip().partition(" ")
-    if code and not code.startswith("-") and code not in _LOOKS:
-        return code, after
-    return None, rest
-
-
 def table_terms(command: str | None) -> tuple[TableTerms, str]:
     """The terms of a `table` command (colour, clock, variant: net/terms.py) and the
     look options after them. Raises SessionRefused for anything else."""
@@ -165,3 +135,130 @@ def look_options(options: list[str]) -> list[str]:
             if GAME_OPTIONS[option] is not None and index + 1 < len(options):
                 look.append(options[index + 1])
     return look
+
+
+def look_only(options: list[str], where: str) -> tuple[str, ...]:
+    """`options` if they are all about the look (TABLE_OPTIONS); else SessionRefused
+    naming the first that is not, `where` it may not be chosen ('at a table')."""
+    for option in options:
+        if option.startswith("--") and option not in TABLE_OPTIONS:
+            names = ", ".join(name[2:] for name in TABLE_OPTIONS)
+            raise SessionRefused(f"{where} only {names} may be chosen, not {option[2:]}", 2)
+    return tuple(options)
+
+
+# What a session may be asked for: each kind a value, read once from the SSH command.
+
+
+@dataclass(frozen=True, slots=True)
+class OwnGame:
+    """The player's own game (nothing, or only game options, after the host)."""
+
+    options: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    """`table [terms]`: a new table that others join."""
+
+    terms: TableTerms
+    look: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """`join CODE`: a seat at an open table, or back at the player's own."""
+
+    code: str
+    look: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """`watch CODE`: a spectator's chair at a table."""
+
+    code: str
+    look: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """`resume [CODE]`: an adjourned game (None: the player's one, or a list of them)."""
+
+    code: str | None
+    look: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """`play [terms]`: quick pairing, then a game at a new table."""
+
+    terms: PlayTerms
+    look: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """`replay ID` with a terminal: the archived game (`game`: the ID as typed, if
+    one was) opened in the game for review."""
+
+    game: tuple[str, ...]
+    look: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class JoinTournament:
+    """`tournament join ID` with a terminal: the player waits in tournament `number`
+    between its games, and plays each (tournament_commands.py reads it)."""
+
+    number: int
+    look: tuple[str, ...]
+
+
+# The kinds that start a game on the player's terminal.
+Started = OwnGame | NewTable | Join | Watch | Resume | Play | Replay | JoinTournament
+
+AT_TABLE = "at a table"
+
+
+def read_table(rest: str, ssh: str) -> NewTable:
+    """`table`'s terms and look options."""
+    terms, look = table_terms(rest)
+    return NewTable(terms, look_only(game_options(look), AT_TABLE))
+
+
+def _code_and_look(name: str, rest: str, ssh: str) -> tuple[str, tuple[str, ...]]:
+    code, _, after = rest.strip().partition(" ")
+    if not code:
+        raise SessionRefused(f"{name} needs the table's code: {ssh} {name} CODE", 2)
+    return code, look_only(game_options(after), AT_TABLE)
+
+
+def read_join(rest: str, ssh: str) -> Join:
+    """`join CODE` and look options."""
+    return Join(*_code_and_look("join", rest, ssh))
+
+
+def read_watch(rest: str, ssh: str) -> Watch:
+    """`watch CODE` and look options."""
+    return Watch(*_code_and_look("watch", rest, ssh))
+
+
+def read_resume(rest: str, ssh: str) -> Resume:
+    """`resume [CODE]` and look options: a word that is no look option is the code."""
+    code, _, after = rest.strip().partition(" ")
+    if not code or code.startswith("-") or code in _LOOKS:
+        code, after = "", rest
+    return Resume(code or None, look_only(game_options(after), AT_TABLE))
+
+
+def read_play(rest: str, ssh: str) -> Play:
+    """`play`'s terms and look options."""
+    terms, look = play_terms(rest)
+    return Play(terms, look_only(game_options(look), AT_TABLE))
+
+
+def read_replay(rest: str, ssh: str) -> Replay:
+    """`replay ID` and look options (with a terminal)."""
+    game, _, after = rest.strip().partition(" ")
+    return Replay((game,) if game else (), look_only(game_options(after), "in a replay"))

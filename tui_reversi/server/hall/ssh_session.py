@@ -1,8 +1,11 @@
 """One SSH session channel bound to one game process on its own pty.
 
 The session never runs what the client asks for: a shell request starts the
-game, an exec request is read as game options from a short list, and
-subsystems (sftp and the like) are refused.
+game, an exec request is read once into what the player asks for
+(commands.py's `read_command`), and subsystems (sftp and the like) are
+refused. What the session is doing is one phase at a time
+(session_phases.py): playing, asking about a game open elsewhere, queued for
+a pairing, in a tournament between its games, or ended.
 """
 
 from __future__ import annotations
@@ -12,16 +15,17 @@ import os
 import time
 import traceback
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 import asyncssh
 
+from ...core import ReversiError
 from ...crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
 from ...net.lobby_link import REPLAY_VARIABLE
 from ...net.remote import is_guest, shown_name
 from ...net.ssh_command import SSH_COMMAND_VARIABLE, ssh_command
-from ...net.terms import TableTerms
 from ...storage import StorageError
 from ..config import (
     ServeConfig,
@@ -34,7 +38,8 @@ from ..config import (
 from ..ledger.account_keys import ADDING_SUFFIX
 from ..ledger.ratings import FIRST_RATING
 from ..ledger.store import TableView
-from .commands import CommandRefused, check_command, command_named, help_lines, replay_ggf
+from .asker import Asker
+from .commands import CommandRefused, Printed, help_lines, read_command, replay_ggf
 from .game_run import (
     BAD_INPUT_STATUS,
     TERMINAL_RESET,
@@ -46,29 +51,35 @@ from .game_run import (
 )
 from .lobby_host import GO_GRACE
 from .pairing import PairingQueue, Seeker
-from .pty_process import INPUT_HIGH_WATER, PtyProcess, Spawn
+from .pty_process import PtyProcess, Spawn
 from .queue_wait import QueueWait
 from .roster import Server, adjourned_lines
 from .session_command import (
-    TABLE_OPTIONS,
+    AT_TABLE,
+    Join,
+    JoinTournament,
+    NewTable,
+    OwnGame,
+    Play,
     PlayTerms,
+    Replay,
+    Resume,
     SessionRefused,
-    game_options,
+    Started,
+    Watch,
+    look_only,
     look_options,
-    play_terms,
-    resume_code,
-    table_command,
-    table_terms,
 )
 from .session_edge import Allowance, Channel, EventWriter, Requests
 from .session_limits import AGAIN, SessionLimits
+from .session_phases import ENDED, Asking, InTournament, Left, Phase, Playing, Queued
 from .session_terminal import PlayerTerminal
+from .sessions import HallSession, Sessions, taken_over
 from .table_seat import TableSeat
 from .tables import TableRefused
-from .take_over_elsewhere import GameElsewhere, game_on_other_node, take_game_from, taken_over
+from .take_over_elsewhere import GameElsewhere, game_on_other_node, take_game_from
 from .take_over_question import TakeOverQuestion
-from .tournament_commands import CommandMistake, joinable, tournament_id
-from .tournament_wait import TournamentWait
+from .tournament_joining import CommandMistake, may_join
 from .tournaments import TournamentDirector
 
 
@@ -92,29 +103,26 @@ class SessionServer(Server, Protocol):
         """What the operator chose."""
 
     @property
-    def live_games(self) -> dict[str, GameSession]:
-        """Player (directory) name -> the session whose game is that player's live game."""
-
-    @property
-    def games(self) -> set[GameSession]:
-        """Every session with a game running, its connection still there or gone."""
+    def sessions(self) -> Sessions:
+        """This node's sessions with a game running, and each player's own game."""
 
     def note(self, text: str) -> None:
         """A line for the operator's log."""
 
-    def take_seat(self, address: str, *, guest: bool) -> str | None:
-        """Take one of the server's seats for a player from `address`; why not (a
-        sentence) if none is left for them (guests have a share of the seats)."""
+    def take_place(self, address: str, *, guest: bool) -> str | None:
+        """Take one of the server's places for a player from `address`; why not (a
+        sentence) if none is left for them (guests have a share of the places)."""
 
-    def leave_seat(self, address: str, *, guest: bool) -> None:
-        """Give a seat taken back."""
+    def leave_place(self, address: str, *, guest: bool) -> None:
+        """Give a place taken back."""
 
     async def spawner(self, argv: list[str]) -> Spawn | None:
         """How to start `argv`: by the preloaded parent, or None for a new process."""
 
 
-class Connection(Protocol):
-    """The SSH connection a session belongs to (edge/arcade.py's `PlayerConnection`)."""
+class Owner(Protocol):
+    """The connection a session belongs to (edge/connection.py's `PlayerConnection`,
+    or a browser page's visit)."""
 
     end_reason: str | None  # why it ended, for the log (the session says it as it goes)
     game_pid: int | None  # its game's process, once started
@@ -157,45 +165,61 @@ class Connection(Protocol):
         """The game is over and the client told."""
 
 
+@dataclass(frozen=True, slots=True)
+class ToTable:
+    """The lobby found the player a seat at a table (an invitation accepted, a table
+    taken), or a take-over brought theirs: `secret` is the seat's."""
+
+    secret: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToReplay:
+    """The player chose an archived game in the lobby (its GGF), to review."""
+
+    ggf: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToTournament:
+    """The player joined tournament `number` from the lobby: its games, then theirs."""
+
+    number: int
+
+
 class GameSession(asyncssh.SSHServerSession):
     """Starts the game when the client asks for a shell; pumps bytes; ends it cleanly."""
 
-    def __init__(self, owner: Connection, allowance: Allowance, requests: Requests) -> None:
+    def __init__(self, owner: Owner, allowance: Allowance, requests: Requests) -> None:
         self._owner = owner
         self._requests = requests
         self._config = owner.arcade.config
         self._terminal = PlayerTerminal(owner.session_closed)
         self._command: str | None = None
-        self._process: PtyProcess | None = None
-        self._pending_input = bytearray()
         self._allowance = allowance
-        self._logged_dropped = False
         self._limits = SessionLimits(self._config, self.end)
         # A window change waiting on the budget, and the lobby's grace for a game to end.
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._end_message: str | None = None
-        self._seated = False
+        # One of the server's places (--max-sessions) is this session's: given back once.
+        self._has_place = False
         self._crash_report: Path | None = None
         self._options: list[str] = []
-        # While asking what to do about the player's game open elsewhere.
-        self._asking: TakeOverQuestion | None = None
-        # At a table: this player's seat there.
         self._table_seat = TableSeat(owner.arcade.tables, owner.address)
-        # A seat the in-app lobby found for the player (an invitation accepted, a
-        # table taken): their game ends, and the next one starts there.
-        self._next_table: str | None = None
-        # `replay ID` with a terminal: what the game is given to open the archived game.
-        self._replay: dict[str, str] = {}
-        # An archived game chosen in the in-app lobby (its GGF), opened next for review.
-        self._next_replay: str | None = None
-        # `play`: what the player asked for, then their place in the queue while they wait.
-        self._wanted: PlayTerms | None = None
-        self._waiting: QueueWait | None = None
-        # `tournament join ID`: its number asked for, then the player's place in it.
-        self._joining: str | None = None
-        self._tournament: TournamentWait | None = None
-        self._hurried = False  # (its game hung up by the server: the tournament's next)
-        self._elsewhere: GameElsewhere | None = None  # the player's game on another node
+        # The archived game (its GGF) the game opens for review: `replay ID`, or the lobby's.
+        self._replay: str | None = None
+        # Where the lobby (or a take-over) sends the player once their game has ended.
+        self._sent_to: ToTable | ToReplay | ToTournament | None = None
+        # The player's game on another node, as last found (the question compares it).
+        self._elsewhere: GameElsewhere | None = None
+        self._playing = Playing(
+            allowance,
+            dropped=self._log_dropped,
+            full=self._terminal.pause_reading,
+            gone=self._gone_from_game,
+        )
+        # Keys typed before anything is decided are the first game's.
+        self._phase: Phase = self._playing
         self.started = time.monotonic()
         self.task: asyncio.Task[None] | None = None
         self._starting: asyncio.Task[None] | None = None  # (session_started's)
@@ -217,7 +241,7 @@ class GameSession(asyncssh.SSHServerSession):
         return self._requests.channel_request()
 
     def exec_requested(self, command: str) -> bool:
-        # Never executed: read as game options in session_started.
+        # Never executed: read once, as what the player asks for, in session_started.
         self._command = command
         return self._requests.channel_request()
 
@@ -252,8 +276,13 @@ class GameSession(asyncssh.SSHServerSession):
     async def _asked(self) -> None:
         if not await self._owner.let_in() or not self._terminal.open:
             return
-        words = (self._command or "").split()
-        if self._owner.adding_key and not (words[:2] == ["keys", "add"] and len(words) == 3):
+        asked: Printed | Started | ReversiError
+        try:
+            terminal = self._terminal.term is not None
+            asked = read_command(self._command, terminal=terminal, ssh=self._ssh())
+        except (CommandRefused, SessionRefused) as refusal:
+            asked = refusal
+        if self._owner.adding_key and not _adds_key(asked):
             name = self._owner.user
             self._owner.end_reason = "a key not the player's yet asked for more than keys add"
             self._terminal.print(
@@ -261,33 +290,41 @@ class GameSession(asyncssh.SSHServerSession):
             )
             self._terminal.exit(1)
             return
-        if words[:2] == ["tournament", "join"] and self._terminal.term is not None:
-            self._joining, self._command = " ".join(words[2:3]), " ".join(words[3:])
-        elif await self._answered(words):
+        if isinstance(asked, CommandRefused):
+            self._owner.end_reason = f"bad command {self._command!r}"
+            self._terminal.print([f"tui-reversi: {asked}", *help_lines(self._asker())[1:]])
+            self._terminal.exit(2)
             return
-        first, _, rest = (self._command or "").strip().partition(" ")
-        if first == "resume" and resume_code(rest)[0] is None and await self._lists_adjourned():
+        if isinstance(asked, SessionRefused):
+            asked.reason = f"bad game options {self._command!r}"
+            self._refused(asked)
             return
+        if isinstance(asked, Printed):
+            await self._print(asked)
+            return
+        if isinstance(asked, Replay) and not await self._open_replay(asked):
+            return
+        if isinstance(asked, Resume) and asked.code is None and await self._lists_adjourned():
+            return
+        assert not isinstance(asked, ReversiError)  # (both kinds answered above)
         try:
-            options = await self._admit()
+            options = await self._admit(asked)
         except SessionRefused as refusal:
-            self._owner.end_reason = refusal.reason
-            self._terminal.say(f"tui-reversi: {refusal}")
-            self._terminal.exit(refusal.status)
+            self._refused(refusal)
             return
         if not self._terminal.open:  # (it went while the store was asked)
-            self._leave_seat()
+            self._leave_place()
             self._table_seat.leave()
             return
         self._options = options
-        if self._wanted is not None:
-            await self._seek(self._wanted)
+        if isinstance(asked, Play):
+            await self._seek(asked.terms)
             return
-        if self._joining is not None:
-            await self._wait_in_tournament(self._joining)
+        if isinstance(asked, JoinTournament):
+            self._begin(options, separate=True, tournament=asked.number)
             return
         other = self._live_game()
-        if self._table_seat.secret is not None or self._replay:
+        if self._table_seat.secret is not None or self._replay is not None:
             self._begin(options, separate=True)  # not the player's own game
         elif other is None:
             self._begin(options)
@@ -296,36 +333,23 @@ class GameSession(asyncssh.SSHServerSession):
         else:
             self._ask_about(other)
 
+    def _refused(self, refusal: SessionRefused) -> None:
+        """The session cannot start: the player reads why, and it ends."""
+        self._phase = ENDED
+        self._owner.end_reason = refusal.reason
+        self._terminal.say(f"tui-reversi: {refusal}")
+        self._terminal.exit(refusal.status)
+
     def data_received(self, data: bytes, datatype: int | None) -> None:
         if not self._requests.packet():
             return
         self._limits.input()
-        if self._waiting is not None:
-            self._waiting.key(data)
-            return
-        if self._tournament is not None and self._tournament.waiting:
-            self._tournament.key(data)
-            return
-        if self._asking is not None:
-            self._answer(data)
-            return
-        data = self._allowance.admit(data)
-        if self._allowance.dropped and not self._logged_dropped:
-            self._log_dropped()
-        if not data:
-            return
-        if self._process is None:
-            self._pending_input += data
-            return
-        self._process.write(data)
-        if self._process.input_buffered > INPUT_HIGH_WATER:
-            self._terminal.pause_reading()
+        self._phase.key(data)
 
     def _log_dropped(self) -> None:
         """Once a session, the log hears that input past the allowance was dropped;
         the player is told when the game is over (not over the board, which the
         game would not know to draw again)."""
-        self._logged_dropped = True
         owner = self._owner
         owner.arcade.events.write(
             "input-dropped",
@@ -346,10 +370,11 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _apply_size(self) -> None:
         """The latest size to the game, now if the budget allows, else when it does."""
-        if self._process is None or "resize waits" in self._timers:
+        process = self._playing.process
+        if process is None or "resize waits" in self._timers:
             return
         if self._requests.window_change():
-            self._process.resize(*self._terminal.size)
+            process.resize(*self._terminal.size)
             return
         wait = self._requests.window_change_wait()
         loop = asyncio.get_running_loop()
@@ -360,48 +385,47 @@ class GameSession(asyncssh.SSHServerSession):
         self._apply_size()
 
     def pause_writing(self) -> None:
-        if self._process is not None:
-            self._process.pause_output()
+        if self._playing.process is not None:
+            self._playing.process.pause_output()
 
     def resume_writing(self) -> None:
-        if self._process is not None:
-            self._process.resume_output()
+        if self._playing.process is not None:
+            self._playing.process.resume_output()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._terminal.lost()
         self._cancel_timers()
-        if self._waiting is not None:
-            self._waiting.stop()
-            self._waiting = None
-            self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
-            self._leave_seat()
-        if self._tournament is not None:
-            if self._tournament.waiting:  # (at a table: the game's end leaves the seat)
-                self._leave_seat()
-            self._tournament.stop()
-            self._tournament = None
         self._dropped_from_table()
-        if self._asking is not None:
-            self._asking.stop()
-            self._asking = None
-            self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
-            self._leave_seat()
-        if self._process is not None and self._process.running:
-            self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
-            self._process.discard_output()
-            self._process.hang_up(self._config.hangup_grace)
+        self._phase.lost(exc)
+
+    def _gone_while_waiting(self, exc: Exception | None) -> None:
+        """The player went while asked a question or queued: their place is given back."""
+        self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
+        self._leave_place()
+
+    def _gone_from_game(self, exc: Exception | None) -> None:
+        """The player went while their game runs: it is hung up (it saves first)."""
+        process = self._playing.process
+        assert process is not None  # (Playing tells only while one runs)
+        self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
+        process.discard_output()
+        process.hang_up(self._config.hangup_grace)
 
     # Ending on the server's side.
 
     def end(self, reason: str, message: str) -> None:
         """Hang up the game for `reason` (logged) and tell the player `message` once it is gone."""
-        if self._end_message or (self._process is not None and not self._process.running):
+        process = self._playing.process
+        between_games = isinstance(self._phase, InTournament)
+        if self._end_message or (process is not None and not process.running and not between_games):
             return
         self._owner.end_reason = reason
         self._end_message = message
         self._dropped_from_table()
-        if self._process is not None:
-            self._process.hang_up(self._config.hangup_grace)
+        if between_games:
+            self._phase.stop()  # (no game to hang up: the tournament's wait ends)
+        elif process is not None:
+            process.hang_up(self._config.hangup_grace)
         # else: _run_game hangs the game up as soon as it has started.
 
     def _dropped_from_table(self) -> None:
@@ -431,22 +455,14 @@ class GameSession(asyncssh.SSHServerSession):
         however it sat down there: lobby, join, table or resume."""
         return self._table_seat.playing
 
-    def _live_game(self) -> GameSession | GameElsewhere | None:
+    def _live_game(self) -> HallSession | GameElsewhere | None:
         """The player's game open in another session: their own game, or else a
         seat at a table they sat down at from a command (`join CODE`, `table`,
         `resume`), which a take-over sits back down at; in a fleet, such a seat
         or their own game in a session on another node."""
         arcade = self._owner.arcade
-        own = arcade.live_games.get(self.player)
-        if own is not None:
-            return own
-        seats = [
-            game
-            for game in arcade.games
-            if game is not self and game.player == self.player and game.playing_at_table
-        ]
-        here = min(seats, key=lambda game: game.started, default=None)
-        if here is not None or arcade.fleet is None:
+        here = arcade.sessions.own(self.player) or arcade.sessions.at_table(self.player, self)
+        if here is not None:
             return here
         found = game_on_other_node(arcade.fleet, self.player, self._elsewhere)
         if found is not None:
@@ -456,36 +472,34 @@ class GameSession(asyncssh.SSHServerSession):
     def _begin(
         self,
         options: list[str],
-        take_over: GameSession | GameElsewhere | None = None,
+        take_over: HallSession | GameElsewhere | None = None,
         separate: bool = False,
+        tournament: int | None = None,
     ) -> None:
-        """Start the game: the player's live game (after `take_over` has ended), or a
-        separate one beside it."""
-        if not separate:
-            self._owner.arcade.live_games[self.player] = self
-        self._owner.arcade.games.add(self)
-        self.task = asyncio.create_task(self._play(options, take_over))
+        """Start the game: the player's live game (after `take_over` has ended), a
+        separate one beside it, or the games of `tournament`."""
+        self._phase = self._playing
+        self._owner.arcade.sessions.begin(self, own=not separate)
+        self.task = asyncio.create_task(self._play(options, take_over, tournament))
 
-    def _ask_about(self, other: GameSession | GameElsewhere) -> None:
+    def _ask_about(self, other: HallSession | GameElsewhere) -> None:
         """Tell the player their game is open elsewhere and ask what to do."""
-        self._asking = TakeOverQuestion(other, say=self._terminal.say, unanswered=self._no_answer)
-        self._asking.start()
+        question = TakeOverQuestion(other, say=self._terminal.say, unanswered=self._no_answer)
+        self._phase = Asking(question, answered=self._answered, gone=self._gone_while_waiting)
+        question.start()
 
-    def _answer(self, data: bytes) -> None:
-        if self._asking is None:
-            return
-        other = self._asking.other
-        answer = self._asking.key(data)
-        if answer is None:
-            return
-        self._asking = None
+    def _answered(self, answer: str) -> None:
+        """The player answered the question about their game open elsewhere."""
+        assert isinstance(self._phase, Asking)
+        other = self._phase.question.other
+        self._phase = ENDED
         self._cancel_timers()
         options = [option for option in self._options if option not in ("--new", "--resume")]
         live = self._live_game()
         if answer == "leave":
             self._owner.end_reason = "left the game open in another session"
             self._terminal.say("tui-reversi: your game carries on in the other session.")
-            self._leave_seat()
+            self._leave_place()
             self._terminal.exit(0)
         elif answer == "separate":
             self._terminal.say("tui-reversi: starting a separate game...")
@@ -497,16 +511,16 @@ class GameSession(asyncssh.SSHServerSession):
             self._begin([*options, "--resume"], take_over=live)
 
     def _no_answer(self, wait: float) -> None:
-        self._asking = None
+        self._phase = ENDED
         self._owner.end_reason = "no answer about the game open elsewhere"
         self._terminal.say(f"tui-reversi: no answer in {format_duration(wait)}; {AGAIN}")
-        self._leave_seat()
+        self._leave_place()
         self._terminal.exit(1)
 
-    def _leave_seat(self) -> None:
-        if self._seated:
-            self._seated = False
-            self._owner.arcade.leave_seat(self.address, guest=self._owner.guest)
+    def _leave_place(self) -> None:
+        if self._has_place:
+            self._has_place = False
+            self._owner.arcade.leave_place(self.address, guest=self._owner.guest)
 
     def hand_seat_over(self) -> str | None:
         """The secret of this session's seat at a table for the player's session
@@ -525,89 +539,78 @@ class GameSession(asyncssh.SSHServerSession):
             self._terminal.say(f"tui-reversi: {said}")
         return secret
 
-    async def _take_over(self, other: GameSession) -> None:
-        """End `other`'s game (it saves on the hang-up) and wait until it has gone."""
-        await taken_over(other, self.address)
-
     # The game's life.
 
-    async def _admit(self) -> list[str]:
-        try:
-            at_table, code, command = table_command(self._command, self._ssh)
-            terms, command = table_terms(command) if at_table == "table" else (None, command)
-            if at_table == "play":
-                self._wanted, command = play_terms(command)
-            if at_table is None and not self._replay:  # back after a drop: to the held seat
-                code = self._owner.arcade.tables.held_for(self.player)
-                at_table = "join" if code is not None else None
-            options = game_options(command)
-            if at_table is not None or self._replay:
-                self._check_table_options(options)
-        except SessionRefused as refusal:
-            refusal.reason = f"bad game options {self._command!r}"
-            raise
+    async def _admit(self, asked: Started) -> list[str]:
+        """The session's place on the server taken and, for a table, its seat there:
+        the options its games start with. SessionRefused if it cannot start."""
+        if isinstance(asked, OwnGame) and self._replay is None:
+            code = self._owner.arcade.tables.held_for(self.player)
+            if code is not None:  # back after a drop: to the held seat
+                try:
+                    asked = Join(code, look_only(list(asked.options), AT_TABLE))
+                except SessionRefused as refusal:
+                    refusal.reason = f"bad game options {self._command!r}"
+                    raise
         if self._terminal.term is None:  # after the command: a wrong one is told what is wrong
             raise SessionRefused(
                 "this is a full-screen game and needs a terminal: connect with ssh -t",
                 1,
                 "no terminal requested",
             )
-        full = self._owner.arcade.take_seat(self.address, guest=self._owner.guest)
+        full = self._owner.arcade.take_place(self.address, guest=self._owner.guest)
         if full is not None:
             reason = "server full" + (" for guests" if self._owner.guest else "")
             raise SessionRefused(full, 1, reason)
-        self._seated = True
-        if at_table is not None and at_table != "play":
-            await self._sit_at_table(at_table, code, terms)
-        return options
+        self._has_place = True
+        if isinstance(asked, OwnGame):
+            return list(asked.options)
+        if isinstance(asked, JoinTournament):
+            await self._may_join(asked.number)
+        if isinstance(asked, NewTable | Join | Watch | Resume):
+            await self._sit_at_table(asked)
+        return list(asked.look)
 
-    async def _answered(self, words: list[str]) -> bool:
-        """A command that prints lines (commands.py) answered, or a command nobody
-        knows refused with help's list: True, and the session ends; else False."""
-        try:
-            check_command(self._command)
-        except CommandRefused as refusal:
-            self._owner.end_reason = f"bad command {self._command!r}"
-            self._terminal.print([f"tui-reversi: {refusal}", *help_lines(self)[1:]])
-            self._terminal.exit(2)
-            return True
-        command = command_named(words[0]) if words else None
-        if command is None or command.answer is None:
-            return False
-        if command.screen and self._terminal.term is not None:
-            return await self._open_replay(words[1:])
-        lines, status = await command.answer(self, words[1:])
+    def _asker(self) -> Asker:
+        """This player, as a command that prints lines is given them."""
+        return Asker(
+            self.player, self._owner.arcade, self._ssh(), self._ssh(terminal=False), self._keys
+        )
+
+    async def _print(self, asked: Printed) -> None:
+        """A command that prints lines (commands.py) answered, and the session ended."""
+        self._phase = ENDED
+        command, words = asked.command, list(asked.words)
+        assert command.answer is not None  # (read_command gives no Printed without one)
+        lines, status = await command.answer(self._asker(), words)
         self._terminal.print(lines)
-        self._owner.end_reason = " ".join([command.name, *words[1:2]])[:40]  # ('keys add')
+        self._owner.end_reason = " ".join([command.name, *words[:1]])[:40]  # ('keys add')
         self._terminal.exit(status)
-        return True
 
-    async def _open_replay(self, words: list[str]) -> bool:
-        """`ssh -t host replay ID [look options]`: the game opens the archived game
-        (False: admitted as a game is); or why not, and the session ends (True)."""
-        ggf, refusal, status = await replay_ggf(self, words[:1])
+    async def _open_replay(self, asked: Replay) -> bool:
+        """`ssh -t host replay ID [look options]`: True, the game is to open the
+        archived game; or why not, and the session ends (False)."""
+        ggf, refusal, status = await replay_ggf(self._asker(), list(asked.game))
         if ggf is None:
+            self._phase = ENDED
             self._owner.end_reason = f"replay refused: {refusal}"
             self._terminal.print([refusal])
             self._terminal.exit(status)
-            return True
-        self._replay = {REPLAY_VARIABLE: ggf}
-        self._command = " ".join(words[1:])  # the look options, read as any game's
-        return False
+            return False
+        self._replay = ggf
+        return True
 
     # -- `play`: waiting in the queue (pairing.py, queue_wait.py) until paired ------------
 
     async def _seek(self, wanted: PlayTerms) -> None:
         """Join the queue; the wait is shown, updated each second, until paired."""
-        store = self._owner.arcade.archive
         rating = FIRST_RATING
-        if store is not None:
-            try:
-                rating = (await store.rating(self.player))[0]
-            except StorageError as error:  # (paired as a newcomer would be)
-                self._owner.arcade.note(str(error))
+        try:
+            rating = (await self._owner.arcade.archive.rating(self.player))[0]
+        except StorageError as error:  # (paired as a newcomer would be)
+            self._owner.arcade.note(str(error))
         if not self._terminal.open:
-            self._leave_seat()
+            self._leave_place()
             return
         guest = is_guest(self.player)
         clock = f", clock {wanted.clock}" if wanted.clock is not None else ""
@@ -617,7 +620,7 @@ class GameSession(asyncssh.SSHServerSession):
         seeker = Seeker(
             self.player, rating, wanted.variant, wanted.clock, guest, wanted.allows_guests
         )
-        self._waiting = QueueWait(
+        wait = QueueWait(
             self._owner.arcade.pairing,
             seeker,
             say=self._terminal.say,
@@ -626,120 +629,32 @@ class GameSession(asyncssh.SSHServerSession):
             computer=self._against_computer,
             left=self._left_queue,
         )
-        self._waiting.start()
+        self._phase = Queued(wait, gone=self._gone_while_waiting)
+        wait.start()  # (paired at once, maybe: the phase is playing then)
 
     def _paired(self, secret: str, code: str) -> None:
         """The queue found an opponent: the game starts at their new table."""
-        self._waiting = None
         self._table_seat.take(secret, code)
         self._terminal.say(f"tui-reversi: an opponent is found: table {code}.")
         self._begin(self._options, separate=True)
 
     def _against_computer(self, level: str) -> None:
-        self._waiting = None
         self._terminal.say(f"tui-reversi: a game against the computer ({level}) on your own...")
         self._begin([*self._options, "--white", level], separate=self._live_game() is not None)
 
-    # -- `tournament join ID`: waiting in it between its games (tournament_wait.py) ------
-
-    async def _wait_in_tournament(self, word: str) -> None:
-        """Wait in the tournament (refused in one sentence if it cannot be joined)."""
-        arcade, number = self._owner.arcade, tournament_id(word)
-        try:
-            if number is None:
-                raise CommandMistake(
-                    f"tournament join needs its number: {self._ssh()} tournament join ID"
-                )
-            if arcade.archive is None or is_guest(self.player):
-                raise CommandMistake("tournaments are for players with a name here (a key).")
-            await joinable(arcade.archive, number)
-            if arcade.tournaments.present(number, self.player) is not None:
-                raise CommandMistake(f"you are in tournament {number} already, in another session.")
-            rating = (await arcade.archive.rating(self.player))[0]
-            self._tournament = TournamentWait(
-                arcade.tournaments,
-                number,
-                self.player,
-                rating,
-                say=self._terminal.say,
-                send=self._terminal.send,
-                seated=self._tournament_seated,
-                over=self._tournament_game_over,
-                left=self._left_tournament,
-            )
-            await self._tournament.start()
-        except (CommandMistake, StorageError) as refusal:
-            self._tournament = None
-            self._owner.end_reason = f"tournament refused: {refusal}"
-            self._terminal.say(f"tui-reversi: {refusal}")
-            self._leave_seat()
-            self._terminal.exit(1)
-
-    def _tournament_seated(self, secret: str, code: str) -> None:
-        self._table_seat.take(secret, code)
-        self._terminal.say(f"tui-reversi: your next game is at table {code}.")
-        self.task = asyncio.create_task(self._tournament_game())
-
-    def _tournament_game_over(self) -> None:
-        """The tournament's game is over: its board goes, for the wait and the next."""
-        if self._process is not None and self._process.running:
-            self._hurried = True
-            self._process.hang_up(self._config.hangup_grace)
-
-    async def _tournament_game(self) -> None:
-        """Play the tournament's game, then back to waiting in it (or the session ends)."""
-        games = self._owner.arcade.games
-        games.add(self)
-        try:
-            status = await self._run_game(look_options(self._options))
-        except Exception as error:
-            self._failed(error, "game did not start", "the game could not start")
-            return
-        finally:
-            games.discard(self)
-            self._table_seat.leave()
-        hurried, self._hurried = self._hurried, False
-        wait = self._tournament
-        still_here = self._terminal.open and not self._end_message
-        if wait is not None and still_here and (status == 0 or hurried):
-            self._terminal.send(TERMINAL_RESET)
-            await wait.back()
-            return
-        if wait is not None:
-            wait.stop()
-            self._tournament = None
-        self._leave_seat()
-        await self._finish(status)
-
-    def _left_tournament(self, said: str) -> None:
-        self._tournament = None
-        self._owner.end_reason = "left the tournament"
-        self._terminal.say(f"tui-reversi: {said}")
-        self._leave_seat()
-        self._terminal.exit(0)
-
     def _left_queue(self) -> None:
-        self._waiting = None
+        self._phase = ENDED
         self._owner.end_reason = "left the queue"
         self._terminal.say("tui-reversi: you left the queue.")
-        self._leave_seat()
+        self._leave_place()
         self._terminal.exit(0)
 
-    @property
-    def server(self) -> SessionServer:
-        """The running server (commands.py's `Asker`)."""
-        return self._owner.arcade
-
-    async def keys(self, words: list[str]) -> tuple[list[str], int]:
+    async def _keys(self, words: list[str]) -> tuple[list[str], int]:
         """What `keys ...` says (edge/key_commands.py), and the exit status."""
         host, port = self._config.address_for(self._owner.ssh_connection)
         new_key_user = f"{self._owner.user or ''}{ADDING_SUFFIX}"  # (keys add CODE from it)
         new_key = ssh_command(host, port, new_key_user, terminal=False, key="NEW-KEY")
         return await self._owner.keys(words, new_key)
-
-    def ssh(self, *, terminal: bool = True) -> str:
-        """'ssh -t -p 2222 alice@host': how this player reaches the server (commands.py)."""
-        return self._ssh(terminal=terminal)
 
     async def _lists_adjourned(self) -> bool:
         """`resume` without a terminal, or with several games to choose from: the
@@ -770,65 +685,66 @@ class GameSession(asyncssh.SSHServerSession):
         user = self._owner.asked if own_name else None
         return ssh_command(host, port, user, terminal=terminal, key=key)
 
-    def _check_table_options(self, options: list[str]) -> None:
-        where = "in a replay" if self._replay else "at a table"
-        for option in options:
-            if option.startswith("--") and option not in TABLE_OPTIONS:
-                names = ", ".join(name[2:] for name in TABLE_OPTIONS)
-                raise SessionRefused(f"{where} only {names} may be chosen, not {option[2:]}", 2)
-
-    async def _sit_at_table(
-        self, at_table: str, code: str | None, terms: TableTerms | None
-    ) -> None:
+    async def _sit_at_table(self, asked: NewTable | Join | Watch | Resume) -> None:
         tables = self._owner.arcade.tables
         try:
-            if at_table == "resume" and code is None:  # their one adjourned game
-                views = await self._adjourned_views()
-                code = next((view.code for view in views), None)
-                if code is None:
-                    raise TableRefused("you have no adjourned games on this server.")
-            if code is None:
-                terms = terms or TableTerms()
+            if isinstance(asked, Resume):
+                code = asked.code
+                if code is None:  # their one adjourned game
+                    views = await self._adjourned_views()
+                    code = next((view.code for view in views), None)
+                    if code is None:
+                        raise TableRefused("you have no adjourned games on this server.")
+                table, secret = await tables.resume(code, self.player)
+            elif isinstance(asked, NewTable):
+                terms = asked.terms
                 colour = terms.colour.resolve()  # (random: drawn now, shown with the code)
                 table, secret = tables.open(
                     self.player, terms.variant, terms.clock, colour, self.address
                 )
-            elif at_table == "watch":
-                table, secret = await tables.watch(code, self.player, self.address)
-            elif at_table == "resume":
-                table, secret = await tables.resume(code, self.player)
+            elif isinstance(asked, Watch):
+                table, secret = await tables.watch(asked.code, self.player, self.address)
             else:
-                table, secret = await tables.join(code, self.player, self.address)
+                table, secret = await tables.join(asked.code, self.player, self.address)
         except TableRefused as refusal:
-            self._leave_seat()
+            self._leave_place()
             raise SessionRefused(str(refusal), 1, f"table refused: {refusal}") from None
         self._table_seat.take(secret, table.code)
 
     async def _play(
-        self, options: list[str], take_over: GameSession | GameElsewhere | None = None
+        self,
+        options: list[str],
+        take_over: HallSession | GameElsewhere | None = None,
+        tournament: int | None = None,
     ) -> None:
         try:
+            secret = None
             if isinstance(take_over, GameElsewhere):
-                self._next_table = await self._take_over_elsewhere(take_over)
+                secret = await self._take_over_elsewhere(take_over)
             elif take_over is not None:
                 # At a table there: this session sits back down at it, its game as it was.
-                self._next_table = take_over.hand_seat_over()
-                await self._take_over(take_over)
-            status = 0 if self._next_table is not None else await self._run_game(options)
-            while self._from_lobby() and self._terminal.open and not self._end_message:
-                if self._next_table is not None:
-                    status = await self._table_from_lobby(self._next_table, options)
+                secret = take_over.hand_seat_over()
+                await taken_over(take_over, self.address)
+            self._sent_to = ToTable(secret) if secret is not None else None
+            if tournament is not None:
+                status = await self._in_tournament(tournament, options)
+            else:
+                status = 0 if secret is not None else await self._run_game(options)
+            while self._sent_to is not None and self._terminal.open and not self._end_message:
+                sent_to, self._sent_to = self._sent_to, None
+                if isinstance(sent_to, ToTable):
+                    status = await self._table_from_lobby(sent_to.secret, options)
+                elif isinstance(sent_to, ToReplay):
+                    status = await self._replay_then_home(sent_to.ggf, options)
                 else:
-                    status = await self._replay_then_home(options)
+                    status = await self._tournament_then_home(sent_to.number, options)
         except Exception as error:
             self._failed(error, "game did not start", "the game could not start")
             return
         finally:
-            self._owner.arcade.games.discard(self)
-            self._leave_seat()
+            self._owner.arcade.sessions.gone(self)
+            self._leave_place()
             self._table_seat.leave()
-            if self._owner.arcade.live_games.get(self.player) is self:
-                del self._owner.arcade.live_games[self.player]
         await self._finish(status)
 
     def _failed(self, error: Exception, reason: str, sorry: str) -> None:
@@ -840,10 +756,9 @@ class GameSession(asyncssh.SSHServerSession):
                 self._owner.arcade.events.write("bug", user=self._owner.user, text=line)
         self._owner.end_reason = f"{reason}: {error}"
         self._cancel_timers()
-        if self._waiting is not None:  # (out of the queue: nobody is paired with it)
-            self._waiting.stop()
-            self._waiting = None
-        self._leave_seat()
+        self._phase.stop()  # (queued: out of the queue, so nobody is paired with a session gone)
+        self._phase = ENDED
+        self._leave_place()
         self._table_seat.leave()
         self._terminal.say(f"tui-reversi: {sorry}; please tell the server's operator.")
         self._terminal.exit(1)
@@ -855,25 +770,29 @@ class GameSession(asyncssh.SSHServerSession):
         end (and hung up if it does not), and the table's game starts next."""
         if not self._ending_for_lobby():
             return False
-        self._next_table = secret
+        self._sent_to = ToTable(secret)
         return True
-
-    def _from_lobby(self) -> bool:
-        """True while the lobby has sent the player somewhere: a table, or a replay."""
-        return self._next_table is not None or self._next_replay is not None
 
     def _replay_from_lobby(self, ggf: str) -> bool:
         """The player chose an archived game in the lobby: their game is told to end
         (it is saved), the archived game opens for review next, then their game again."""
         if not self._ending_for_lobby():
             return False
-        self._next_replay = ggf
+        self._sent_to = ToReplay(ggf)
+        return True
+
+    def _tournament_from_lobby(self, number: int) -> bool:
+        """The player joined tournament `number` in the lobby: their game is told to
+        end (it is saved), the tournament's games follow, then their game again."""
+        if not self._ending_for_lobby():
+            return False
+        self._sent_to = ToTournament(number)
         return True
 
     def _ending_for_lobby(self) -> bool:
         """The player's game is to end for where the lobby sends them: hung up in
         GO_GRACE if it does not end itself; False if it has gone already."""
-        process = self._process
+        process = self._playing.process
         if not self._terminal.open or self._end_message or process is None or not process.running:
             return False
         loop = asyncio.get_running_loop()
@@ -881,14 +800,13 @@ class GameSession(asyncssh.SSHServerSession):
         return True
 
     def _hurry(self, process: PtyProcess) -> None:
-        if process is self._process and process.running:
+        if process is self._playing.process and process.running:
             process.hang_up(self._config.hangup_grace)
 
     async def _table_from_lobby(self, secret: str, options: list[str]) -> int:
         """Play at the table the lobby found (the seat `secret` stands for), then
         back to the player's own game."""
         look = look_options(options)
-        self._next_table = None
         seat = self._owner.arcade.tables.seat_of(secret)
         self._table_seat.take(secret, seat.table.code if seat is not None else None)
         try:
@@ -900,17 +818,97 @@ class GameSession(asyncssh.SSHServerSession):
         self._table_seat.forget()
         return await self._run_game(look)
 
-    async def _replay_then_home(self, options: list[str]) -> int:
+    async def _replay_then_home(self, ggf: str, options: list[str]) -> int:
         """Review the archived game the lobby chose, then back to the player's own game."""
         look = look_options(options)
-        self._replay, self._next_replay = {REPLAY_VARIABLE: self._next_replay or ""}, None
+        self._replay = ggf
         try:
             status = await self._run_game(look)
         finally:
-            self._replay = {}
+            self._replay = None
         if status != 0 or not self._terminal.open or self._end_message:
             return status
         return await self._run_game(look)
+
+    async def _tournament_then_home(self, number: int, options: list[str]) -> int:
+        """Wait in tournament `number` and play its games (joined in the lobby), then
+        back to the player's own game once they leave it or it ends."""
+        look = look_options(options)
+        status = await self._in_tournament(number, look)
+        if status != 0 or not self._terminal.open or self._end_message:
+            return status
+        self._table_seat.forget()
+        return await self._run_game(look)
+
+    # -- `tournament join ID`: its games, and the wait between them (InTournament) ------
+
+    async def _may_join(self, number: int) -> None:
+        """SessionRefused unless the player may join tournament `number` now."""
+        arcade = self._owner.arcade
+        try:
+            await may_join(arcade.archive, arcade.tournaments, number, self.player)
+        except (CommandMistake, StorageError) as refusal:
+            self._leave_place()
+            raise SessionRefused(str(refusal), 1, f"tournament refused: {refusal}") from None
+
+    async def _in_tournament(self, number: int, look: list[str]) -> int:
+        """Wait in tournament `number` between its games and play each, until the
+        player leaves it, it ends, or the session does: the exit status of a game
+        that did not end as a game does (crashed, hung up), else 0."""
+        arcade = self._owner.arcade
+        rating = FIRST_RATING
+        try:
+            rating = (await arcade.archive.rating(self.player))[0]
+        except StorageError as error:  # (paired as a newcomer would be)
+            arcade.note(str(error))
+        phase = InTournament(
+            arcade.tournaments,
+            number,
+            self.player,
+            rating,
+            say=self._terminal.say,
+            send=self._terminal.send,
+            hang_up=self._hang_up_game,
+            gone=self._gone_while_waiting,
+        )
+        self._phase = phase
+        try:
+            await phase.wait.start()
+        except StorageError as error:
+            self._phase = self._playing
+            self._owner.end_reason = f"tournament refused: {error}"
+            self._terminal.say(f"tui-reversi: tournament {number} cannot be joined: {error}")
+            return 1
+        while True:
+            happened = await phase.next()
+            if isinstance(happened, Left):
+                self._phase = self._playing
+                if happened.said is not None:
+                    self._owner.end_reason = "left the tournament"
+                    self._terminal.say(f"tui-reversi: {happened.said}")
+                return 0
+            self._table_seat.take(happened.secret, happened.code)
+            self._terminal.say(f"tui-reversi: your next game is at table {happened.code}.")
+            self._phase, phase.hurried = self._playing, False
+            try:
+                status = await self._run_game(look)
+            finally:
+                self._table_seat.leave()
+            still_here = self._terminal.open and not self._end_message
+            if not still_here or (status != 0 and not phase.hurried):
+                phase.wait.stop()
+                return status
+            self._terminal.send(TERMINAL_RESET)
+            self._phase = phase
+            await phase.wait.back()
+
+    def _hang_up_game(self) -> bool:
+        """The tournament's game is over: its board is hung up (True) if it still runs."""
+        process = self._playing.process
+        if process is None or not process.running:
+            return False
+        process.hang_up(self._config.hangup_grace)
+        return True
 
     async def _run_game(self, options: list[str]) -> int:
         timer = self._timers.pop("go", None)
@@ -919,11 +917,13 @@ class GameSession(asyncssh.SSHServerSession):
         owner = self._owner
         lobby = owner.arcade.lobby
         lobby_secret = None
-        if self._table_seat.secret is None and not self._replay:  # own game: the lobby a key away
+        if self._table_seat.secret is None and self._replay is None:
+            # The player's own game has the lobby a key away; a table's or a replay's not.
             lobby_secret = lobby.admit(
                 self.player,
                 self._seat_from_lobby,
                 self._replay_from_lobby,
+                self._tournament_from_lobby,
                 self.address,
                 self._ssh(),
             )
@@ -948,7 +948,8 @@ class GameSession(asyncssh.SSHServerSession):
         env.update(self._table_seat.environment())
         if lobby_secret is not None:
             env.update(owner.arcade.lobby.environment(lobby_secret))
-        env.update(self._replay)
+        if self._replay is not None:
+            env[REPLAY_VARIABLE] = self._replay
         # After a bug the game writes its report here, outside the player's
         # directory: the log gets it, the player only a sentence.
         self._crash_report = crash_report_path(self._config.data_dir, user)
@@ -966,8 +967,9 @@ class GameSession(asyncssh.SSHServerSession):
             erase=self._terminal.erase,
             spawn=await owner.arcade.spawner(argv),
         )
-        self._process = process
+        self._playing.process = process
         owner.game_pid = process.pid
+        typed_ahead = self._playing.take_pending()
         if not self._terminal.open:
             process.discard_output()
             process.hang_up(self._config.hangup_grace)
@@ -975,12 +977,12 @@ class GameSession(asyncssh.SSHServerSession):
             process.hang_up(self._config.hangup_grace)
         else:
             process.resize(*self._terminal.size)
-            process.write(bytes(self._pending_input))
+            process.write(typed_ahead)
             self._limits.start()
-        self._pending_input.clear()
         return await process.wait()
 
     async def _finish(self, status: int) -> None:
+        self._phase = ENDED
         self._cancel_timers()
         owner = self._owner
         if status < 0:
@@ -1031,3 +1033,10 @@ class GameSession(asyncssh.SSHServerSession):
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
+
+
+def _adds_key(asked: object) -> bool:
+    """True if `asked` is `keys add CODE`, all a key not its name's yet may run."""
+    if not isinstance(asked, Printed) or asked.command.name != "keys":
+        return False
+    return asked.words[:1] == ("add",) and len(asked.words) == 2

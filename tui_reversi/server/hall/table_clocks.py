@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Callable
 
 from ...core import Ending
+from ..ledger.table_phase import Phase
 from .table import Seat, Table
 
 # The clocks wait for both games to say their board is up (`begun`), but no longer
@@ -31,7 +32,7 @@ class TableClocks:
 
     def check_flag(self, table: Table) -> bool:
         """If the side to move has run out of time, the game ends: True."""
-        if table.since is None or table.ended is not None:
+        if table.since is None or table.phase is Phase.ENDED:
             return False
         color = table.game.position.to_move
         if table.time_left(color, self.now()) > 0:
@@ -44,7 +45,7 @@ class TableClocks:
     def run(self, table: Table) -> None:
         """Start the side to move's clock, tell both games, and watch for its flag;
         not before both games have begun (see `begun`)."""
-        if table.time_control is None or table.ended is not None or len(table.begun) < 2:
+        if table.time_control is None or table.phase is Phase.ENDED or len(table.begun) < 2:
             return
         table.since = self.now()
         table.broadcast(table.clock_line(table.since))
@@ -55,7 +56,7 @@ class TableClocks:
     def restart(self, table: Table) -> None:
         """The running clock starts again from now: the time a move waited to be
         written before it was told is nobody's (table_writes.py)."""
-        if table.since is None or table.ended is not None:
+        if table.since is None or table.phase is Phase.ENDED:
             return
         if table.flag_timer is not None:
             table.flag_timer.cancel()
@@ -64,7 +65,11 @@ class TableClocks:
 
     def _flag_due(self, table: Table) -> None:
         table.flag_timer = None
-        if not self.check_flag(table) and table.since is not None and table.ended is None:
+        if (
+            not self.check_flag(table)
+            and table.since is not None
+            and table.phase is not Phase.ENDED
+        ):
             left = table.time_left(table.game.position.to_move, self.now())
             loop = asyncio.get_running_loop()
             table.flag_timer = loop.call_later(max(0.05, left), self._flag_due, table)
@@ -99,7 +104,7 @@ class TableClocks:
         if color is None or color in table.begun:
             return
         table.begun.add(color)
-        if table.since is None and not table.adjourned and len(table.names) == 2:
+        if table.since is None and table.phase.in_play:
             self.run(table)
 
     def let_go(self, seat: Seat) -> None:

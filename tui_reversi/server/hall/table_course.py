@@ -27,6 +27,7 @@ from ...storage import StorageError
 from ..config import format_duration
 from ..ledger.ratings import shown_rating
 from ..ledger.store import PlayedGame, Store
+from ..ledger.table_phase import Phase
 from ..tally import GAMES_ENDED, TALLY
 from .table import Seat, Table
 from .table_clocks import TableClocks
@@ -61,7 +62,7 @@ class GameCourse:
         # Games that ended while the store could not be reached: kept when it is back.
         self.unkept: list[tuple[Table, PlayedGame]] = []
         # Tables whose game the store keeps as this node's, as far as this node knows:
-        # a fleet's node back from being cut off asks who keeps them now (fleet.py).
+        # a fleet's node back from being cut off asks who keeps them now (fleet_port.py).
         self.written: set[str] = set()
         self.store_down: Callable[[], bool] = lambda: False  # (set by a fleet's tables)
         self.writes = TableWrites(clocks.restart)
@@ -83,16 +84,16 @@ class GameCourse:
             table.broadcast(line("news", f"{table.shown(color)} left: no rematch."))
         name = table.shown(color)
         guest = is_guest(table.name(color))
-        if table.adjourned:  # it waits for both, whoever comes and goes meanwhile...
+        if table.phase is Phase.ADJOURNED:  # it waits for both, whoever comes and goes...
             away = not any(is_guest(table.name(linked)) for linked in table.links)
             if table.has_guest and away:  # (...but never for a guest who went: see adjourn)
                 self.not_kept(table, f"{name} left")
             self._clear_away(table)
             return
-        if table.ended is None:
-            if color.other not in table.names:
-                table.ended = "The table closed before anyone joined."
-            elif crashed:
+        if table.phase is Phase.OPEN:
+            table.end(Ending("left", None, "The table closed before anyone joined."))
+        elif table.phase is not Phase.ENDED:
+            if crashed:
                 # Never the player's doing: no hold to run out, no clock to lose on.
                 self._log(f"table {table.code}: {name}'s game went without a word")
                 until = f"the game is adjourned until {name} is back."
@@ -104,14 +105,14 @@ class GameCourse:
                 how = f"{name} left the table: the game ends here."
                 self.end(table, Ending("left", None, how))
             else:
-                table.held[color] = asyncio.get_running_loop().time() + self.hold
+                table.hold(color, asyncio.get_running_loop().time() + self.hold)
                 self._log(f"table {table.code}: {table.name(color)} dropped; seat held")
                 self._tick(table, color)
         self._clear_away(table)
 
     def _clear_away(self, table: Table) -> None:
         """Forget a table nobody plays at any more (spectators keep what they saw)."""
-        gone = not table.links and not table.held and not table.adjourned
+        gone = not table.links and not table.phase.waits
         if gone and self._tables.get(table.code) is table:
             del self._tables[table.code]
             self._log(f"table {table.code} closed")
@@ -120,7 +121,7 @@ class GameCourse:
         """Tell the table how long the dropped player's seat still waits; at
         zero, the game is theirs to lose."""
         deadline = table.held.get(color)
-        if deadline is None or table.ended is not None:
+        if deadline is None or table.phase is Phase.ENDED:
             return
         loop = asyncio.get_running_loop()
         left = deadline - loop.time()
@@ -135,7 +136,7 @@ class GameCourse:
             self.adjourn(table, f"{name} did not come back in time", until)
             return
         if left <= 0:
-            del table.held[color]
+            table.release(color)
             self._lost(table, color, f"{name} did not come back in time")
             self._clear_away(table)
             return
@@ -168,7 +169,7 @@ class GameCourse:
         how = f"{why}: {until}"
         self._stop_waiting(table)
         table.takeback = None
-        table.adjourned = True
+        table.move_to(Phase.ADJOURNED)
         self._log(f"table {table.code}: adjourned ({how})")
         if table.time_control is not None:
             table.broadcast(table.clock_line(self._clocks.now()))
@@ -184,8 +185,8 @@ class GameCourse:
 
     def resume(self, table: Table) -> None:
         """An adjourned game's players are both back: it goes on."""
-        if table.adjourned and len(table.links) == 2:
-            table.adjourned = False
+        if table.phase is Phase.ADJOURNED and len(table.links) == 2:
+            table.move_to(Phase.PLAYING)
             self._log(f"table {table.code}: resumed")
             table.broadcast(line("resumed", "You are both back: the game goes on."))
             self._clocks.run(table)
@@ -193,7 +194,7 @@ class GameCourse:
 
     def back(self, table: Table, color: Color) -> None:
         """A held seat's player has come back."""
-        if table.held.pop(color, None) is None:
+        if table.release(color) is None:
             return
         timer = table.timers.pop(color, None)
         if timer is not None:
@@ -211,15 +212,15 @@ class GameCourse:
 
     def end(self, table: Table, end: Ending) -> None:
         """The game is over, told and recorded: `end` says how."""
+        unjoined = table.phase is Phase.OPEN  # (nobody sat down against its host: no game)
         self._stop_waiting(table)
-        table.ended, table.ending = end.text, end
+        table.end(end)  # (an adjourned game can end too: it waits no more)
         TALLY.count(GAMES_ENDED, end.reason)
-        table.adjourned = False  # (an adjourned game can end: it waits no more)
         self._log(f"table {table.code}: {end.text}")
         if table.time_control is not None:
             table.broadcast(table.clock_line(self._clocks.now()))
         table.broadcast(table.over_line())
-        if self.store is None or len(table.names) != 2:
+        if self.store is None or unjoined:
             return
         store, code = self.store, table.code
         if not table.game.moves:  # a game with no move is no result: neither rated nor kept
@@ -267,7 +268,7 @@ class GameCourse:
     def save(self, table: Table) -> None:
         """Keep the game as it is now, to outlive the server (both seats taken)."""
         store = self.store
-        if store is None or len(table.names) != 2 or table.ended is not None:
+        if store is None or not (table.phase.in_play or table.phase is Phase.ADJOURNED):
             return
         kept = unfinished(table)
         self._write(
@@ -319,7 +320,7 @@ class GameCourse:
         """The store can be reached again: write every table it missed."""
         for code in sorted(self.unsaved):
             table = self._tables.get(code)
-            if table is None or table.ended is not None:
+            if table is None or table.phase is Phase.ENDED:
                 self.unsaved.discard(code)
             else:
                 self.save(table)

@@ -8,13 +8,14 @@ nothing changes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from ...core import Color, Ending, Game, Move, ReversiError
 from ...net.remote import CHAT_LENGTH, shown_name
 from ...net.server_line import line
 from ..bucket import Limit, Limiter, per_minute
+from ..ledger.table_phase import Phase
 from ..tally import GAMES_STARTED, MOVES, TALLY
 from .table import Seat, Table
 from .table_clocks import TableClocks
@@ -38,7 +39,6 @@ class TableReferee:
         *,
         end: Callable[[Table, Ending], None],
         save: Callable[[Table], None],
-        seats_at: Callable[[Table], Iterable[Seat]],
         log: Callable[[str], None],
         charged: Callable[[str, str], None],
         people_per_address: int = 1,
@@ -46,7 +46,6 @@ class TableReferee:
         self._clocks = clocks
         self._end = end  # the game is over: told, recorded
         self._save = save  # the game changed: kept
-        self._seats_at = seats_at  # every seat at a table (a rematch changes their colours)
         self._log = log
         # (a drop past a limit is noted charged to the address that flooded)
         people = people_per_address
@@ -67,7 +66,7 @@ class TableReferee:
             return self._ask_takeback(seat)
         if command == "rematch":
             return self._ask_rematch(seat)
-        if command in ("allow", "deny") and seat.table.ended is not None:
+        if command in ("allow", "deny") and seat.table.phase is Phase.ENDED:
             return self._answer_rematch(seat, allowed=command == "allow")
         if command in ("allow", "deny"):
             return self._answer_takeback(seat, allowed=command == "allow")
@@ -92,11 +91,11 @@ class TableReferee:
         table, color = seat.table, seat.color
         assert color is not None
         game = table.game
-        if table.ended is not None:
+        if table.phase is Phase.ENDED:
             return "The game is over."
-        if table.adjourned:
+        if table.phase is Phase.ADJOURNED:
             return "The game is adjourned until you are both back at the table."
-        if len(table.names) < 2:
+        if table.phase is Phase.OPEN:
             return f"Nobody has joined yet: give your friend the code {table.code}."
         if game.position.to_move != color:
             return "It is not your turn."
@@ -133,7 +132,7 @@ class TableReferee:
     def _resign(self, seat: Seat) -> str | None:
         table, color = seat.table, seat.color
         assert color is not None
-        if table.ended is not None:
+        if table.phase is Phase.ENDED:
             return "The game is over."
         other = table.shown(color.other)
         winner = f"{other} ({color.other.label}) wins." if other else "The table closes."
@@ -149,7 +148,7 @@ class TableReferee:
         game = table.game
         if not self._takebacks.take(seat.name, seat.address):
             return self._takebacks.limit.refusal
-        if table.ended is not None:
+        if table.phase is Phase.ENDED:
             return "The game is over."
         if table.takeback is not None:
             return "A takeback is waiting for an answer already."
@@ -176,7 +175,7 @@ class TableReferee:
         table, color = seat.table, seat.color
         assert color is not None
         asked = table.takeback
-        if asked is None or asked[0] == color or table.ended is not None:
+        if asked is None or asked[0] == color or table.phase is Phase.ENDED:
             return "No takeback is waiting for your answer."
         table.takeback = None
         asker, ply = asked
@@ -201,10 +200,10 @@ class TableReferee:
     def _ask_rematch(self, seat: Seat) -> str | None:
         table, color = seat.table, seat.color
         assert color is not None
-        if table.ended is None:
+        if table.phase is not Phase.ENDED:
             return "The game is not over."
         other = table.links.get(color.other)
-        if other is None or len(table.names) < 2:
+        if other is None:  # (nobody there, or nobody ever sat there)
             return f"{table.shown(color.other) or 'Nobody'} is not at the table any more."
         if table.rematch == color:
             return "Your rematch offer is waiting for an answer already."
@@ -237,12 +236,10 @@ class TableReferee:
         """A new game at the table, on the same terms, the colours changed."""
         table.names = {color.other: name for color, name in table.names.items()}
         table.links = {color.other: writer for color, writer in table.links.items()}
-        table.begun = {color.other for color in table.begun}
-        for seat in self._seats_at(table):
-            if seat.color is not None:
-                seat.color = seat.color.other
+        table.begun = {color.other for color in table.begun}  # (its seats' colours follow)
         table.game = Game(table.variant)
-        table.ended, table.ending, table.rematch, table.takeback = None, None, None, None
+        table.begin_again()
+        table.rematch, table.takeback = None, None
         table.takebacks_asked.clear()
         table.started = datetime.now(UTC)
         TALLY.count(GAMES_STARTED)

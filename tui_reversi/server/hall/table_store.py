@@ -18,6 +18,7 @@ from ...net.server_line import line
 from ...storage import StorageError
 from ..ledger.ratings import shown_rating
 from ..ledger.store import PlayedGame, Store, UnfinishedGame
+from ..ledger.table_phase import Phase
 from .table import Table
 
 
@@ -41,8 +42,9 @@ def unfinished(table: Table) -> UnfinishedGame:
 def brought_back(kept: UnfinishedGame) -> Table:
     """A game kept from before a restart: adjourned, its clocks as they were."""
     names = dict(zip(Color, kept.names, strict=True))
-    table = Table(kept.code, kept.game.variant, names, time_control=kept.time_control)
-    table.game, table.started, table.adjourned = kept.game.copy(), kept.started, True
+    clock, adjourned = kept.time_control, Phase.ADJOURNED
+    table = Table(kept.code, kept.game.variant, names, time_control=clock, opens_as=adjourned)
+    table.game, table.started = kept.game.copy(), kept.started
     if kept.time_control is not None:
         table.remaining = dict(zip(Color, kept.left, strict=True))
     return table

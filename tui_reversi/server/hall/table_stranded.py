@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
+from ...core import Ending
 from ...net.server_line import line
 from .table import Seat
 
@@ -53,7 +54,7 @@ async def stranded(
         looked += 0.0 if down() else loop.time() - started
         if looked >= GIVE_UP:
             text = f"Table {table.code} is kept nowhere now: it ended, or closed with its node."
-            table.ended = text
+            table.end(Ending("left", None, text))
             writer.write(line("news", text))
             return None
     return told

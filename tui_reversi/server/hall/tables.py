@@ -15,9 +15,11 @@ interface, `Store` (store.py: the archive's SQLite, or a fleet's PostgreSQL): ga
 adjourned ones, finished games, ratings. With it, adjourned games survive a
 restart and are resumed with `ssh -t host resume`.
 
-The parts: table.py (one table), table_referee.py (what a seated game may
-ask), table_clocks.py, table_course.py (a player gone, adjourned, resumed,
-the end), table_store.py (what is kept); the games' socket is games_socket.py.
+The parts: table.py (one table and its seats, a table's phase and a seat's
+state; ledger/table_phase.py says how a phase may change), table_referee.py
+(what a seated game may ask), table_clocks.py, table_course.py (a player gone,
+adjourned, resumed, the end), table_store.py (what is kept); the games' socket
+is games_socket.py.
 """
 
 from __future__ import annotations
@@ -28,9 +30,10 @@ import functools
 import secrets
 import time
 from collections.abc import Callable, Coroutine, Iterable
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, Literal
 
-from ...core import Color, Game, ReversiError, Variant
+from ...core import Color, Ending, Game, ReversiError, Variant
 from ...net.remote import TABLE_SECRET_VARIABLE, TABLE_SOCKET_VARIABLE, is_guest, shown_name
 from ...net.server_line import line, next_line, words
 from ...net.terms import TableRefused as TableRefused
@@ -38,8 +41,10 @@ from ...net.terms import TimeControl as TimeControl
 from ...storage import StorageError
 from ..config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
 from ..ledger.store import Store, TableView, UnfinishedGame
+from ..ledger.table_phase import Phase
 from ..tally import GAMES_STARTED, TALLY
 from .games_socket import GamesSocket, hello
+from .table import Relay, SeatState
 from .table import Seat as Seat
 from .table import Table as Table
 from .table_clocks import TableClocks
@@ -49,7 +54,7 @@ from .table_store import brought_back, named_ratings, rated_lines
 from .table_stranded import stranded
 
 if TYPE_CHECKING:
-    from ..ledger.fleet import Fleet
+    from .fleet_port import Fleet
 
 # Codes are read aloud and typed: no 0/O, 1/I.
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -83,35 +88,25 @@ class Tables:
         self._log = log
         # A line for the log charged to the address whose request caused it.
         self._charged = charged or (lambda text, _address: log(text))
-        self._leaving: set[Seat] = set()  # games that said they leave (not dropped)
-        # Seats whose player's connection went (or the server hung up): when their game
-        # goes, that is a drop, not a crash.
-        self._dropped: set[Seat] = set()
         self.tables: dict[str, Table] = {}
+        # Every seat a session holds, by its secret; what it is, is its own (Seat.state,
+        # .line, .relay). A seat whose secret is spent is out, its game may still sit.
         self._seats: dict[str, Seat] = {}
-        self._linked: set[Seat] = set()  # the seats a game holds now: one game each
-        # Seats handed over to their player's next session (hand_over): their game's
-        # going is neither a drop nor a crash; the new game takes the seat.
-        self._handed: set[Seat] = set()
-        # Seats whose table went to another node (yield_to): their game's line here ends.
-        self._moved: dict[Seat, asyncio.Event] = {}
         self.clocks = TableClocks(now, lambda table, end: self.course.end(table, end))
         self.course = GameCourse(self.tables, self.clocks, log, hold=hold, adjourn=adjourn)
         self._referee = TableReferee(
             self.clocks,
             end=self.course.end,
             save=self.course.save,
-            seats_at=self._seats_at,
             log=log,
             charged=self._charged,
             people_per_address=people_per_address,
         )
         variables = (TABLE_SOCKET_VARIABLE, TABLE_SECRET_VARIABLE)
         self._socket = GamesSocket("tables", variables, self.serve_game)
-        # In a fleet (fleet.py): the other nodes, and the seats here at their tables
-        # (secret -> how the table's node is asked to seat the game).
+        # In a fleet (fleet_port.py, given by start()): the other nodes (a seat here at
+        # one's table: Seat.relay).
         self.fleet: Fleet | None = None
-        self._elsewhere: dict[str, dict[str, str]] = {}
         self._telling: set[asyncio.Task[None]] = set()  # (_later's, kept while they run)
         self.course.store_down = lambda: self.fleet_down
 
@@ -133,9 +128,11 @@ class Tables:
         """If the side to move at `table` has run out of time, the game ends: True."""
         return self.clocks.check_flag(table)
 
-    async def start(self, store: Store | None = None) -> None:
-        """Listen for the games; bring back the games `store` kept unfinished, adjourned."""
+    async def start(self, store: Store | None = None, fleet: Fleet | None = None) -> None:
+        """Listen for the games; bring back the games `store` kept unfinished, adjourned;
+        relay the seats at other nodes' tables through `fleet`."""
         self.course.store = store
+        self.fleet = fleet
         if store is not None:
             unfinished, problems = await store.unfinished_tables()
             for problem in problems:
@@ -175,7 +172,7 @@ class Tables:
         """Adjourn every game in progress (the server is stopping): kept, nobody loses
         (a game with a guest ends instead: GameCourse.adjourn)."""
         for table in list(self.tables.values()):
-            if len(table.names) == 2 and table.ended is None and not table.adjourned:
+            if table.phase.in_play:
                 self.course.adjourn(table, why, "the game is adjourned, clocks stopped.")
 
     def tell_everyone(self, text: str) -> None:
@@ -199,7 +196,7 @@ class Tables:
         playing = [
             table
             for table in self.tables.values()
-            if name in table.names.values() and table.ended is None and not table.adjourned
+            if name in table.names.values() and (table.phase.in_play or table.phase is Phase.OPEN)
         ]
         if len(playing) >= self.tables_per_player:
             raise TableRefused(
@@ -212,7 +209,7 @@ class Tables:
         clock = f", clock {time_control}" if time_control else ""
         opened = f"table {code} opened by {name} as {colour.label} ({variant.value}{clock})"
         self._charged(opened, address)
-        return table, self._seat(table, colour, name)
+        return table, self._seat(table, name)
 
     async def join(self, code: str, name: str, address: str = "") -> tuple[Table, str]:
         """Sit `name` (connected from `address`) at the free seat of table `code`, here
@@ -229,23 +226,23 @@ class Tables:
         code = code.strip().upper()
         table = self._open_table(code)
         for color, sitting in table.names.items():
-            coming_back = color in table.held or (table.adjourned and color not in table.links)
-            if sitting == name and coming_back:  # after a dropped connection, or to resume
-                return table, self._seat(table, color, name)
+            adjourned = table.phase is Phase.ADJOURNED and color not in table.links
+            if sitting == name and (color in table.held or adjourned):  # dropped, or resuming
+                return table, self._seat(table, name)
         if name in table.names.values():
             raise TableRefused(f"you are at table {table.code} already.")
         free = [color for color in Color if color not in table.names]
         if not free:
             raise TableRefused(f"both seats at table {code} are taken.")
         color = free[0]
-        table.names[color] = name
+        table.sit_down(color, name)
         TALLY.count(GAMES_STARTED)
         self._charged(f"table {code}: {name} joined as {color.label}", address)
         table.broadcast(table.players_line())
         self._later(self._sat_down(table, name, color))
         self.clocks.run(table)  # Black's clock starts, once both games are up
         self.course.save(table)
-        return table, self._seat(table, color, name)
+        return table, self._seat(table, name)
 
     async def _sat_down(self, table: Table, name: str, color: Color) -> None:
         """Tell the table who sat down at it, rated how (once the store says)."""
@@ -283,7 +280,7 @@ class Tables:
         table.audience.append(name)
         self._charged(f"table {table.code}: {name} watches", address)
         table.broadcast(line("news", f"{name} is watching."))
-        return table, self._seat(table, None, name)
+        return table, self._seat(table, name, watching=True)
 
     def seat_of(self, secret: str) -> Seat | None:
         """The seat a session's secret stands for, while it does."""
@@ -308,8 +305,8 @@ class Tables:
         return (
             seat is not None
             and seat.color is not None
-            and seat in self._linked
-            and seat.table.ended is None
+            and seat.line is not None
+            and seat.table.phase is not Phase.ENDED
         )
 
     def held_for(self, name: str) -> str | None:
@@ -320,7 +317,7 @@ class Tables:
                 return table.code
         for table in self.tables.values():
             waited = [color for color in table.links if table.name(color.other) == name]
-            if table.adjourned and table.ended is None and waited:
+            if table.phase is Phase.ADJOURNED and waited:
                 return table.code
         if self.fleet is not None:  # at a table on another node
             for view in self.fleet.others[1]:
@@ -333,7 +330,7 @@ class Tables:
         games = [
             table
             for table in self.tables.values()
-            if table.adjourned and table.ended is None and name in table.names.values()
+            if table.phase is Phase.ADJOURNED and name in table.names.values()
         ]
         return sorted(games, key=lambda table: table.started)
 
@@ -356,7 +353,8 @@ class Tables:
             raise TableRefused("the server cannot find its games just now; try again.") from None
         if table is None and self.fleet is not None:
             view = await self.fleet.table_at(code)
-            if view is not None and view.kind == "adjourned" and name in (view.black, view.white):
+            adjourned = view is not None and view.phase is Phase.ADJOURNED
+            if view is not None and adjourned and name in (view.black, view.white):
                 return await self._sit_elsewhere("resume", code, name)
         return self.resume_here(code, name)
 
@@ -376,21 +374,21 @@ class Tables:
         one's going is no drop and forfeits nothing. None for a spectator's
         place, a spent secret or a game over."""
         seat = self._seats.get(secret)
-        if seat is None or seat.color is None or seat.table.ended is not None:
+        if seat is None or seat.color is None or seat.table.phase is Phase.ENDED:
             return None
-        self._handed.add(seat)
+        if seat.state is not SeatState.HANDED:
+            seat.move_to(SeatState.HANDED)
         self._log(f"table {seat.table.code}: {seat.name} takes their seat over elsewhere")
-        return self._seat(seat.table, seat.color, seat.name)
+        return self._seat(seat.table, seat.name)
 
     def dropped(self, secret: str) -> None:
         """The player at this seat has gone (their connection dropped, or the server
         hung their game up): their game's going is a drop, not a crash."""
-        if secret in self._elsewhere and self.fleet is not None:
-            self.fleet.dropped(secret)
-            return
         seat = self._seats.get(secret)
-        if seat is not None and seat.color is not None:
-            self._dropped.add(seat)
+        if seat is not None and seat.relay is not None and self.fleet is not None:
+            self.fleet.dropped(secret)
+        elif seat is not None and seat.color is not None and seat.state is SeatState.GIVEN:
+            seat.move_to(SeatState.DROPPED)  # (a seat leaving or handed over stays so)
 
     async def _rating_lines(self, names: Iterable[str]) -> list[bytes]:
         """`rated NAME RATING` for each of `names` that has a rating, read at once."""
@@ -399,56 +397,46 @@ class Tables:
     def _open_table(self, code: str) -> Table:
         code = code.strip().upper()
         table = self.tables.get(code)
-        if table is None or table.ended is not None:
+        if table is None or table.phase is Phase.ENDED:
             raise TableRefused(
                 f"there is no open table {typed_code(code)}; check the code with its host."
             )
         return table
 
-    async def _sit_elsewhere(self, how: str, code: str, name: str) -> tuple[Table, str]:
+    async def _sit_elsewhere(
+        self, how: Literal["join", "watch", "resume"], code: str, name: str
+    ) -> tuple[Table, str]:
         """A seat here (its secret) at table `code` on another node of the fleet:
         the game is relayed there, and that node's referee seats it or refuses."""
         assert self.fleet is not None
         view = await self.fleet.table_at(code)
-        if view is None or (how != "resume" and view.kind == "adjourned"):
+        if view is None or (how != "resume" and view.phase is Phase.ADJOURNED):
             raise TableRefused(
                 f"there is no open table {typed_code(code)}; check the code with its host."
             )
-        names = {
-            color: sitting
-            for color, sitting in zip(Color, (view.black, view.white), strict=True)
-            if sitting
-        }
-        color: Color | None = None
+        table = Table.from_view(view)
         if how in ("join", "resume"):
-            mine = [c for c, sitting in names.items() if sitting == name]
-            free = [c for c in Color if c not in names]
+            mine = [c for c, sitting in table.names.items() if sitting == name]
+            free = [c for c in Color if c not in table.names]
             if not mine and not free:
                 raise TableRefused(f"both seats at table {code} are taken.")
-            color = (mine or free)[0]
-            names[color] = name
-        clock = TimeControl.parse(view.clock) if view.clock else None
-        table = Table(code, Variant(view.variant), names, time_control=clock, node=view.node)
-        secret = self._seat(table, color, name)
-        self._elsewhere[secret] = {"how": how, "code": code, "name": name}
+            if not mine:
+                table.sit_down(free[0], name)
+        secret = self._seat(table, name, watching=how == "watch", relay=Relay(how))
         self._log(f"table {code}: {name} sits there ({how}) through node {view.node}")
         return table, secret
 
     def seat_from(self, node: str, remote_secret: str, view: TableView, name: str) -> str:
         """A seat here for `name` at a table on `node` that seated them there already
         (an invitation accepted there): its secret here."""
-        names = {c: n for c, n in zip(Color, (view.black, view.white), strict=True) if n}
-        color = next((c for c, sitting in names.items() if sitting == name), None)
-        clock = TimeControl.parse(view.clock) if view.clock else None
-        table = Table(view.code, Variant(view.variant), names, time_control=clock, node=node)
-        secret = self._seat(table, color, name)
-        self._elsewhere[secret] = {"secret": remote_secret}
-        return secret
+        table = Table.from_view(view, node)
+        watching = name not in table.names.values()
+        return self._seat(table, name, watching=watching, relay=Relay("given", remote_secret))
 
     def views(self, everywhere: bool = False) -> list[TableView]:
         """The tables not over, as the lobby shows them: this node's, and with
         `everywhere` the other nodes' too."""
-        views = [self.view(table) for table in self.tables.values() if table.ended is None]
+        views = [self.view(t) for t in self.tables.values() if t.phase is not Phase.ENDED]
         if everywhere and self.fleet is not None:
             here = {view.code for view in views}
             views += [view for view in self.fleet.others[1] if view.code not in here]
@@ -456,15 +444,7 @@ class Tables:
 
     def view(self, table: Table) -> TableView:
         """`table` as the lobby shows it."""
-        kind = "adjourned" if table.adjourned else "playing" if len(table.names) == 2 else "open"
-        clock = str(table.time_control) if table.time_control else ""
-        black, white = table.name(Color.BLACK), table.name(Color.WHITE)
-        node = self.store.node if self.store is not None else ""
-        variant, move = table.variant.value, table.game.move_number() + 1
-        waiting = [table.names[color] for color in table.held]
-        if table.adjourned and table.ended is None:
-            waiting += [table.name(color.other) for color in table.links]
-        return TableView(table.code, kind, black, white, variant, clock, move, node, tuple(waiting))
+        return table.view(self.store.node if self.store is not None else "")
 
     async def adjourned_views(self, name: str) -> list[TableView]:
         """`name`'s adjourned games wherever they are: here (oldest first), on the
@@ -473,7 +453,7 @@ class Tables:
         if self.fleet is not None:
             views += [
                 view for view in self.fleet.others[1]
-                if view.kind == "adjourned" and name in (view.black, view.white)
+                if view.phase is Phase.ADJOURNED and name in (view.black, view.white)
             ]  # fmt: skip
         store = self.store
         for kept in await store.orphaned(name) if store is not None else []:
@@ -491,21 +471,22 @@ class Tables:
         """The session that held this seat has ended: its secret is spent. `left`: its
         player never sat (gone from the queue that paired them): as if they left."""
         seat = self._seats.pop(secret, None)
-        if seat is None or self._elsewhere.pop(secret, None) is not None:
+        if seat is None or seat.relay is not None:
             return
         if seat.color is None:
             with contextlib.suppress(ValueError):
                 seat.table.audience.remove(seat.name)
-        elif seat in self._handed:  # another session of the player's has the seat
-            if seat not in self._linked:  # (else its line's end forgets it)
-                self._handed.discard(seat)
+        elif seat.state is SeatState.HANDED:
+            pass  # another session of the player's has the seat
         elif seat.color not in seat.table.links:  # (else: its line's end tells)
-            self.course.gone(seat, leaving=left, crashed=not left and seat not in self._dropped)
-            self._dropped.discard(seat)
+            dropped = seat.state is SeatState.DROPPED
+            self.course.gone(seat, leaving=left, crashed=not left and not dropped)
 
-    def _seat(self, table: Table, color: Color | None, name: str) -> str:
+    def _seat(
+        self, table: Table, name: str, *, watching: bool = False, relay: Relay | None = None
+    ) -> str:
         secret = self._socket.new_secret()
-        self._seats[secret] = Seat(table, color, name)
+        self._seats[secret] = Seat(table, name, watching, relay=relay)
         return secret
 
     def _new_code(self) -> str:
@@ -522,14 +503,13 @@ class Tables:
         secret = await hello(reader)
         seat = self._seats.get(secret)
         rated: list[bytes] = []
-        if seat is not None and secret not in self._elsewhere:
+        if seat is not None and seat.relay is None:
             rated = await self._rating_lines(seat.table.names.values())
             seat = self._seats.get(secret)  # (again, after the wait for the store)
-        elsewhere = self._elsewhere.get(secret)
-        if seat is not None and elsewhere is not None and self.fleet is not None:
+        if seat is not None and seat.relay is not None and self.fleet is not None:
             await self._play_elsewhere(secret, reader, writer)
             return
-        if seat is None or seat in self._linked:
+        if seat is None or seat.line is not None:
             writer.write(line("bye", "this game has no seat at a table."))
             return
         try:
@@ -537,8 +517,13 @@ class Tables:
             await self._play(seat, reader, writer)
         finally:
             self._unlink(seat, writer)
-        if secret in self._elsewhere and self.fleet is not None:  # (its table went: yield_to)
+        if self._relayed(secret) and self.fleet is not None:  # (its table went: yield_to)
             await self._play_elsewhere(secret, reader, writer)
+
+    def _relayed(self, secret: str) -> bool:
+        """True while the seat `secret` stands for is at a table on another node."""
+        seat = self._seats.get(secret)
+        return seat is not None and seat.relay is not None
 
     async def _play_elsewhere(
         self, secret: str, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -549,14 +534,13 @@ class Tables:
         assert self.fleet is not None
         told: str | None = None  # what a stranded game was told: told again at its table
         while (seat := self._seats.get(secret)) is not None:
-            sitting = self._elsewhere.get(secret)
-            if sitting is None:  # its table is here now
+            if seat.relay is None:  # its table is here now
                 rated = await self._rating_lines(seat.table.names.values())
                 if self._seats.get(secret) is not seat:
                     return  # (its player went meanwhile)
                 try:
                     self._hello(seat, writer, rated)
-                    if told is not None and seat.table.adjourned:
+                    if told is not None and seat.table.phase is Phase.ADJOURNED:
                         writer.write(line("adjourned", told))
                     await self._play(seat, reader, writer)
                 finally:
@@ -564,6 +548,7 @@ class Tables:
                 return
             node, code = seat.table.node, seat.table.code
             address = seat.address  # (charged there, as here)
+            sitting = seat.relay.sitting(code, seat.name)
             if not await self.fleet.relay(node, code, secret, sitting, address, reader, writer):
                 return
             why = (
@@ -592,8 +577,8 @@ class Tables:
         """For a game stranded at a table elsewhere: seat it where its table is now
         (taken over here if its node's games are anyone's); True if it was found."""
         seat, fleet = self._seats.get(secret), self.fleet
-        if seat is None or fleet is None or fleet.down or secret not in self._elsewhere:
-            return seat is not None and secret not in self._elsewhere
+        if seat is None or fleet is None or fleet.down or seat.relay is None:
+            return seat is not None and seat.relay is None
         code, name = seat.table.code, seat.name
         try:
             node = seat.table.node
@@ -607,22 +592,23 @@ class Tables:
         except (TableRefused, StorageError):
             return False
         table = self.tables.get(code)
-        if table is not None and table.ended is None:
+        if table is not None and table.phase is not Phase.ENDED:
             if seat.color is not None and table.names.get(seat.color) != name:
                 return False
             if seat.color is None:
                 table.audience.append(name)
-            self._seats[secret] = Seat(table, seat.color, name, seat.address)
-            del self._elsewhere[secret]
+            self._seats[secret] = Seat(table, name, seat.watching, seat.address)
             self._log(f"table {code}: {name} sits back down here")
             return True
         if view is None:
             return False
-        how = "watch" if seat.color is None else "resume" if view.kind == "adjourned" else "join"
-        names, clock = dict(seat.table.names), seat.table.time_control
-        moved = Table(code, seat.table.variant, names, time_control=clock, node=view.node)
-        self._seats[secret] = Seat(moved, seat.color, name, seat.address)
-        self._elsewhere[secret] = {"how": how, "code": code, "name": name}
+        adjourned = view.phase is Phase.ADJOURNED
+        how: Literal["watch", "resume", "join"] = (
+            "watch" if seat.color is None else "resume" if adjourned else "join"
+        )
+        moved = Table.from_view(self.view(seat.table), view.node)
+        relay = Relay(how)
+        self._seats[secret] = Seat(moved, name, seat.watching, seat.address, relay)
         self._log(f"table {code}: {name} sits back down through node {view.node}")
         return True
 
@@ -633,7 +619,7 @@ class Tables:
         if seat is None or seat.color is None:
             return
         table, name = seat.table, seat.name
-        if table.ended is None and not table.adjourned and len(table.names) == 2:
+        if table.phase.in_play:
             until = f"the game is adjourned until {name} is back."
             self.course.adjourn(table, f"{name} cannot be heard ({why})", until)
 
@@ -653,6 +639,11 @@ class Tables:
         table = self.tables.pop(code, None)
         if table is None:
             return None
+        moved = None
+        if node is not None:  # (its game goes on there, even one that ended here meanwhile)
+            view = self.view(table)
+            playing = replace(view, phase=Phase.PLAYING) if view.phase is Phase.ENDED else view
+            moved = Table.from_view(playing, node)
         self.course.let_go(table)
         if node is None:
             text = (
@@ -664,19 +655,16 @@ class Tables:
                 f"This node of the server lost its database a while, and table {code}'s "
                 "game was resumed on another node meanwhile: you sit down at it there."
             )
-        table.ended = text
+        if table.phase is not Phase.ENDED:  # (one ended here meanwhile is over there too)
+            table.end(Ending("left", None, text))
         self._log(f"table {code}: taken over by node {node or 'another'} meanwhile; let go here")
         for writer in [*table.links.values(), *table.spectators]:
             writer.write(line("news", text))
-        clock = table.time_control
-        moved = Table(code, table.variant, dict(table.names), time_control=clock, node=node)
         for secret, seat in list(self._seats.items()):
-            if seat.table is table and node is not None:
-                how = "watch" if seat.color is None else "resume"
-                self._seats[secret] = Seat(moved, seat.color, seat.name, seat.address)
-                self._elsewhere[secret] = {"how": how, "code": code, "name": seat.name}
-        for seat in [seat for seat in self._linked if seat.table is table]:
-            self._moved.setdefault(seat, asyncio.Event()).set()
+            if seat.table is table and moved is not None:
+                relay = Relay("watch" if seat.color is None else "resume")
+                self._seats[secret] = Seat(moved, seat.name, seat.watching, seat.address, relay)
+        table.moved_away.set()  # (the games sitting at it here: their lines end)
         return table.game.transcript()
 
     def played_meanwhile(self, code: str, moves: str) -> None:
@@ -684,7 +672,7 @@ class Tables:
         that node was cut off from the store (`moves`: all of them there): the moves
         after those kept are played here too, if the game has had none here since."""
         table = self.tables.get(code)
-        if table is None or table.ended is not None or not table.adjourned:
+        if table is None or table.phase is not Phase.ADJOURNED:
             return
         kept = table.game.transcript()
         if not moves.startswith(kept) or moves == kept:
@@ -703,26 +691,25 @@ class Tables:
         self.course.save(table)
 
     def _unlink(self, seat: Seat, writer: asyncio.StreamWriter) -> None:
-        self._linked.discard(seat)
+        """The game at `seat` has gone: what that means is the seat's state."""
+        seat.line = None
         self.clocks.let_go(seat)
         table = seat.table
         if seat.color is None:
             table.spectators.discard(writer)
         elif table.links.get(seat.color) is writer:
             del table.links[seat.color]
-            leaving = seat in self._leaving
-            crashed = not leaving and seat not in self._dropped
-            if seat not in self._handed:  # (handed over: the new game sits down in its place)
+            leaving = seat.state is SeatState.LEAVING
+            crashed = not leaving and seat.state is not SeatState.DROPPED
+            if seat.state is not SeatState.HANDED:  # (the new game sits in its place)
                 self.course.gone(seat, leaving=leaving, crashed=crashed)
-        if seat in self._handed and seat not in self._seats.values():  # its secret is spent
-            self._handed.discard(seat)
-        self._leaving.discard(seat)
-        self._dropped.discard(seat)
+        if seat.state in (SeatState.LEAVING, SeatState.DROPPED):
+            seat.move_to(SeatState.GIVEN)  # (told: a game that sits at it again is new)
 
     def _hello(self, seat: Seat, writer: asyncio.StreamWriter, rated: list[bytes]) -> None:
         """A game has sat down at `seat`: describe the table to it (`rated`: its
         players' `rated` lines, read before)."""
-        self._linked.add(seat)
+        seat.line = writer
         table, color = seat.table, seat.color
         if color is None:
             table.spectators.add(writer)
@@ -744,38 +731,32 @@ class Tables:
         for ply, move in enumerate(game.played):
             if move:
                 writer.write(line("moved", ply, move))
-        if table.ended is not None:
+        if table.phase is Phase.ENDED:
             writer.write(table.over_line())
         writer.write(line("ready"))
         for said in table.chat:  # the talk so far, for a game that sits down (again)
             writer.write(said)
         self.course.resume(table)  # (told after the table's description)
-        if table.adjourned and color is None:
+        adjourned = table.phase is Phase.ADJOURNED
+        if adjourned and color is None:
             how = "Adjourned: the game goes on when both players are back."
             writer.write(line("adjourned", how))
-        elif table.adjourned and color is not None and color.other not in table.links:
+        elif adjourned and color is not None and color.other not in table.links:
             how = f"Adjourned: the game goes on when {table.shown(color.other)} is back too."
             writer.write(line("adjourned", how))
 
     async def _play(
         self, seat: Seat, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
-        moved = self._moved.setdefault(seat, asyncio.Event())
-        try:
-            while data := await next_line(reader, moved):
-                command, rest = words(data)
-                if command == "leave" and seat.color is not None:
-                    self._leaving.add(seat)
-                    return
-                if command == "begun" and seat.color is not None:
-                    self.clocks.begun(seat)
-                    continue
-                refusal = self._referee.heard(seat, command, rest)
-                if refusal is not None:
-                    writer.write(line("refused", refusal))
-        finally:
-            self._moved.pop(seat, None)
-
-    def _seats_at(self, table: Table) -> set[Seat]:
-        """Every seat at `table` a secret or a game holds."""
-        return {seat for seat in {*self._seats.values(), *self._linked} if seat.table is table}
+        while data := await next_line(reader, seat.table.moved_away):
+            command, rest = words(data)
+            if command == "leave" and seat.color is not None:
+                if seat.state is not SeatState.HANDED:  # (handed over: its going tells nothing)
+                    seat.move_to(SeatState.LEAVING)
+                return
+            if command == "begun" and seat.color is not None:
+                self.clocks.begun(seat)
+                continue
+            refusal = self._referee.heard(seat, command, rest)
+            if refusal is not None:
+                writer.write(line("refused", refusal))

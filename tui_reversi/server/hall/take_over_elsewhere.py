@@ -1,6 +1,6 @@
 """Taking a game over from a session on another node of the fleet ("take it over
-here", ssh_session.py): the new session asks the node its game is on (fleet.py:
-`take`), and that node ends the old session. A game at a table: that node hands
+here", ssh_session.py): the new session asks the node its game is on
+(fleet_port.py: `Take`), and that node ends the old session. A game at a table: that node hands
 the seat over, and the new session sits down at the table through the relay, as
 a join from another node does. The player's own game (against the computer, or
 their lobby screen): that node sends its autosave, taken out of the player's
@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 from ...storage import Autosave, SavedGame, StorageError
 from ...storage.paths import APP_NAME
-from ..ledger.fleet import Fleet
+from .fleet_port import Fleet
 from .tables import Tables
 
 
@@ -58,7 +56,7 @@ def game_on_other_node(
 
 
 async def take_game_from(
-    fleet: Fleet | None,
+    fleet: Fleet,
     tables: Tables,
     players_dir: Path,
     other: GameElsewhere,
@@ -69,86 +67,13 @@ async def take_game_from(
     from `address`): the new secret of their seat at a table there, or None for
     their own game (put in their folder here, to be resumed) or a game gone
     meanwhile; and a sentence for the player, if there is one."""
-    given = None
-    if fleet is not None:
-        given = await fleet.take_from(other.node, name, address)
+    given = await fleet.take_from(other.node, name, address)
     if given is None:
         return None, "that game is not there any more; starting yours here."
     if isinstance(given, bytes):
         return None, take_own_game_in(players_dir, name, given)
     secret, view = given
     return tables.seat_from(other.node, secret, view, name), None
-
-
-class SeatedSession(Protocol):
-    """A session here, as a take-over from another node sees it (ssh_session.py)."""
-
-    started: float
-    task: asyncio.Task[None] | None
-
-    @property
-    def player(self) -> str: ...
-
-    @property
-    def playing_at_table(self) -> bool: ...
-
-    @property
-    def client_connected(self) -> bool: ...
-
-    def hand_seat_over(self) -> str | None: ...
-
-    def end(self, reason: str, message: str) -> None: ...
-
-
-async def give_seat_over(sessions: Iterable[SeatedSession], name: str, address: str) -> str | None:
-    """For `name`'s session on another node (from `address`) that takes their game
-    over: the new secret of their seat at a table here, the session here ended first
-    (its game saved); None if they play at no table here."""
-    seated = [session for session in sessions if session.player == name]
-    playing = [session for session in seated if session.playing_at_table]
-    session = min(playing, key=lambda session: session.started, default=None)
-    if session is None:
-        return None
-    secret = session.hand_seat_over()
-    if secret is not None:
-        await taken_over(session, address)
-    return secret
-
-
-async def taken_over(session: SeatedSession, address: str) -> None:
-    """End `session`'s game, taken over by a session from `address` (it saves on the
-    hang-up), and wait until it has gone."""
-    if session.client_connected:
-        session.end(
-            "taken over by another session",
-            f"your game was taken over by a new session from {address}; "
-            "it was saved first and carries on there.",
-        )
-    if session.task is not None:
-        await asyncio.shield(session.task)
-
-
-async def give_own_game_over(
-    live_games: Mapping[str, SeatedSession], players_dir: Path, name: str, address: str
-) -> bytes | None:
-    """For `name`'s session on another node (from `address`) that takes their own
-    game over: the session here playing it ended (its game saved), and the autosave
-    taken out of their folder here (kept there as autosave.previous.json, so a
-    message lost on the way loses nothing): its bytes, b"" if it held no game; None
-    if no own game of theirs plays here."""
-    session = live_games.get(name)
-    if session is None or session.playing_at_table:
-        return None
-    await taken_over(session, address)
-    autosave = player_autosave(players_dir, name)
-    try:
-        found = autosave.load()
-        if not found.resumable or found.record is None:
-            return b""
-        autosave.clear()
-        return found.record.to_json().encode()
-    finally:
-        autosave.release()
 
 
 def take_own_game_in(players_dir: Path, name: str, data: bytes) -> str | None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import Protocol
 
 from ..config import format_duration
+from .sessions import HallSession
 from .take_over_elsewhere import GameElsewhere
 
 # How long the question about a game open elsewhere waits for an answer.
@@ -20,22 +20,13 @@ ANSWER_WAIT = 60.0
 ELSEWHERE_KEYS = {"t": "take over", "n": "separate", "q": "leave", "\x03": "leave", "\x04": "leave"}
 
 
-class OpenGame(Protocol):
-    """The player's game open in another session here (ssh_session.py's `GameSession`)."""
-
-    started: float
-
-    @property
-    def address(self) -> str: ...
-
-
 class TakeOverQuestion:
     """The question about `other`: asked on start(), answered by key(data), and
     `unanswered` called with the wait if no key answers it in ANSWER_WAIT."""
 
     def __init__(
         self,
-        other: OpenGame | GameElsewhere,
+        other: HallSession | GameElsewhere,
         *,
         say: Callable[[str], None],
         unanswered: Callable[[float], None],

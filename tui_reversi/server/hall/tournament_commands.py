@@ -1,17 +1,17 @@
-"""The tournaments' commands after the host (commands.py lists them):
+"""The tournaments' commands after the host (two rows of commands.py's table):
 `tournaments`, `tournament new arena MINUTES CLOCK [VARIANT] [rated|casual]`,
 `tournament new swiss ROUNDS CLOCK [VARIANT] [rated|casual] [in MINUTES]`,
-`tournament ID` (its standings) and `tournament join ID` (with ssh -t: the
-session waits in it, ssh_session.py and tournament_wait.py). Each answers
-plain lines and an exit status; a mistake is one sentence with the usage."""
+`tournament ID` (its standings) and `tournament join ID` (with ssh -t, read once
+into a `JoinTournament`: the session waits in it between its games, the phase
+in a tournament of session_phases.py). Each printed one answers plain lines and
+an exit status; a mistake is one sentence with the usage."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Protocol
 
-from ...core import ReversiError, Variant
+from ...core import Variant
 from ...net.remote import is_guest
 from ...net.terms import TermsRefused, TimeControl
 from ...net.typed_number import typed_number
@@ -19,14 +19,11 @@ from ...storage import StorageError
 from ..ledger.store import Store
 from ..ledger.tournament_standings import standings
 from ..ledger.tournaments import ARENA, COMING, FINISHED, RUNNING, SWISS, Tournament
-from .tournament_pages import (
-    list_lines,
-    listed_line,
-    standings_lines,
-    state_text,
-    title,
-    you_lines,
-)
+from .asker import Asker
+from .session_command import AT_TABLE, JoinTournament, SessionRefused, game_options, look_only
+from .tournament_joining import CommandMistake, tournament_id
+from .tournament_pages import list_lines, standings_lines, title
+from .tournament_rows import STANDINGS_SHOWN
 
 TOURNAMENT_TERMS = "new arena|swiss ... | join ID | ID"
 NEW_USAGE = (
@@ -39,20 +36,6 @@ ARENA_LONGEST = 720
 SWISS_MOST = 15
 SWISS_JOIN = 5
 SWISS_LATEST = 1440
-STANDINGS_SHOWN = 50
-
-
-class Asking(Protocol):
-    """Who asks (commands.py's `Asker`), as these commands use them."""
-
-    @property
-    def player(self) -> str: ...
-
-    def ssh(self, *, terminal: bool = True) -> str: ...
-
-
-class CommandMistake(ReversiError):
-    """A tournament command asked for wrongly: its one sentence."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,19 +103,12 @@ def made_tournament(made: Made, by: str, now: float) -> Tournament:
     )
 
 
-def tournament_id(word: str) -> int | None:
-    return typed_number(word, 9)
-
-
-async def tournaments_answer(
-    asker: Asking, store: Store | None, words: list[str]
-) -> tuple[list[str], int]:
+async def tournaments_answer(asker: Asker, words: list[str]) -> tuple[list[str], int]:
     """`tournaments`: those coming, running and lately finished."""
     if words:
         usage = f"{asker.ssh(terminal=False)} tournaments"
         return [f"tui-reversi: tournaments takes nothing after it: {usage}"], 2
-    if store is None:
-        return ["tui-reversi: this server keeps no tournaments."], 1
+    store = asker.server.archive
     try:
         listed = [(t, len(await store.entries(t.id))) for t in await store.tournaments()]
     except StorageError as error:
@@ -140,15 +116,12 @@ async def tournaments_answer(
     return list_lines(listed, time.time(), asker.ssh()), 0
 
 
-async def tournament_answer(
-    asker: Asking, store: Store | None, words: list[str]
-) -> tuple[list[str], int]:
+async def tournament_answer(asker: Asker, words: list[str]) -> tuple[list[str], int]:
     """`tournament new ...`, `tournament ID`, and `tournament join ID` without a terminal."""
     usage = f"{asker.ssh(terminal=False)} tournament {TOURNAMENT_TERMS}"
     if not words:
         return [f"tui-reversi: tournament needs what to do: {usage}"], 2
-    if store is None:
-        return ["tui-reversi: this server keeps no tournaments."], 1
+    store = asker.server.archive
     try:
         if words[0] == "new":
             return await _new(asker, store, words[1:])
@@ -165,7 +138,7 @@ async def tournament_answer(
         return [f"tui-reversi: the tournaments cannot be read or kept: {error}"], 1
 
 
-async def _new(asker: Asking, store: Store, words: list[str]) -> tuple[list[str], int]:
+async def _new(asker: Asker, store: Store, words: list[str]) -> tuple[list[str], int]:
     if is_guest(asker.player):
         return ["tui-reversi: a guest cannot make a tournament; come back with a key."], 1
     made = read_new(words)
@@ -191,57 +164,14 @@ async def _standings(store: Store, number: int) -> tuple[list[str], int]:
     return shown, 0
 
 
-async def joinable(store: Store, number: int) -> Tournament:
-    """Tournament `number`, if a player may join it now. Raises CommandMistake."""
-    tournament = await store.tournament(number)
-    if tournament is None:
-        raise CommandMistake(f"there is no tournament {number} here.")
-    if tournament.state == FINISHED:
-        raise CommandMistake(f"{title(tournament)} is over; see it with: tournament {number}")
-    if (
-        tournament.kind == SWISS
-        and tournament.state == RUNNING
-        and tournament.round >= tournament.rounds
-    ):
-        raise CommandMistake(f"{title(tournament)} is in its last round; too late to join.")
-    return tournament
-
-
-# A page for the app (lobby_host.py): its title and rows, (key or None, text).
-Rows = list[tuple[str | None, str]]
-
-
-async def tournament_page(
-    store: Store, command: str, rest: str, name: str, ssh: str
-) -> tuple[str, Rows]:
-    """The app's page for `tournaments` or `tournament ID`: the list, each row opening
-    its tournament; or one tournament's, its first row `name` in it (the time left,
-    their place, their next game), then its standings, each row opening a profile.
-    Raises CommandMistake, StorageError."""
-    now = time.time()
-    if command == "tournaments" and not rest:
-        listed = [(t, len(await store.entries(t.id))) for t in await store.tournaments()]
-        if not listed:
-            return "Tournaments", [(None, line) for line in list_lines(listed, now, ssh)]
-        return "Tournaments", [
-            (f"tournament:{t.id}", listed_line(t, players, now)) for t, players in listed
-        ]
-    number = tournament_id(rest) if command == "tournament" else None
+def read_tournament(rest: str, ssh: str) -> JoinTournament | None:
+    """`tournament join ID` and look options, with a terminal; None for the others,
+    which print their lines. Raises SessionRefused."""
+    join, _, after = rest.strip().partition(" ")
+    if join != "join":
+        return None
+    word, _, after = after.strip().partition(" ")
+    number = tournament_id(word)
     if number is None:
-        raise CommandMistake("tournament takes a tournament's number.")
-    tournament = await store.tournament(number)
-    if tournament is None:
-        raise CommandMistake(f"There is no tournament {number} here.")
-    entries = await store.entries(number)
-    games = await store.tournament_games(number)
-    lines = standings(tournament, entries, games)
-    join = f"{ssh} tournament join {number}"
-    place, next_game = you_lines(tournament, lines, entries, games, name, join)
-    shown = standings_lines(tournament, lines, STANDINGS_SHOWN)
-    rows: Rows = [(f"standings-of:{number}", f"{state_text(tournament, now)} · {place}")]
-    rows.append((None, next_game))
-    named = {f"  {line.rank:>3}  ": line.name for line in lines}
-    for text in shown[1:]:
-        key = next((f"player:{n}" for start, n in named.items() if text.startswith(start)), None)
-        rows.append((key, text))
-    return shown[0], rows
+        raise SessionRefused(f"tournament join needs its number: {ssh} tournament join ID", 2)
+    return JoinTournament(number, look_only(game_options(after), AT_TABLE))

@@ -45,6 +45,7 @@ class TournamentWait:
         left: Callable[[str], None],
     ) -> None:
         self.director = director
+        self._store: Store = director.store
         self.tournament_id = tournament_id
         self.name = name
         self.rating = rating
@@ -56,11 +57,6 @@ class TournamentWait:
         self._told_over = False
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-
-    @property
-    def _store(self) -> Store:  # (the director's: the server's store)
-        assert self.director.store is not None
-        return self.director.store
 
     async def start(self) -> None:
         """Enter (or come back to) the tournament and show the wait."""

@@ -33,6 +33,7 @@ from ...storage import StorageError
 from ..ledger.arena import arena_pairs
 from ..ledger.store import Store, TableView
 from ..ledger.swiss import pair_round
+from ..ledger.table_phase import Phase
 from ..ledger.tournament_standings import Standing, free_in_order, standings, swiss_players
 from ..ledger.tournaments import (
     ARENA,
@@ -87,30 +88,31 @@ class Seen:
 
 
 class TournamentDirector:
-    """This node's part in running the tournaments: start(store), arrive()/depart()
+    """This node's part in running the tournaments: start(), arrive()/depart()
     for the sessions, seen() for what they show, close()."""
 
     def __init__(
         self,
+        store: Store,
         tables: Tables,
         log: Callable[[str], None],
         now: Callable[[], float] = time.time,
         schedules: Sequence[ArenaSchedule] = (),
     ) -> None:
+        self.store = store
         self.tables = tables
         self.schedules = tuple(schedules)
         self._scheduled: dict[str, float] = {}  # a schedule's text -> its next arena's start
         self._log = log
         self.now = now
-        self.store: Store | None = None
         self._present: dict[tuple[int, str], Present] = {}
         self._tables: dict[int, tuple[int, Table]] = {}  # game id -> (tournament, its table here)
         self._seen: dict[int, Seen] = {}
         self._round_over: dict[int, float] = {}  # a Swiss's round all over, since
         self._running: asyncio.Task[None] | None = None
 
-    def start(self, store: Store) -> None:
-        self.store = store
+    def start(self) -> None:
+        """Look at the tournaments every TICK, until close()."""
         self._running = asyncio.create_task(self._direct_while_up())
 
     async def close(self) -> None:
@@ -121,7 +123,7 @@ class TournamentDirector:
 
     @property
     def node(self) -> str:
-        return self.store.node if self.store is not None else ""
+        return self.store.node
 
     def seen(self, tournament_id: int) -> Seen | None:
         """The tournament as last read (None before the first look)."""
@@ -142,7 +144,6 @@ class TournamentDirector:
 
     async def look(self) -> None:
         """Look at every tournament not finished now (a TICK's work; tests call it)."""
-        assert self.store is not None
         for schedule in self.schedules:
             coming = schedule.next_arena(self.now())
             if self._scheduled.get(schedule.text) != coming.starts:
@@ -166,7 +167,6 @@ class TournamentDirector:
 
     async def _direct(self, tournament: Tournament) -> None:
         store = self.store
-        assert store is not None
         now = self.now()
         if tournament.state == COMING and now >= tournament.starts:
             await store.advance(tournament.id, RUNNING, 0, (COMING, 0))
@@ -204,7 +204,6 @@ class TournamentDirector:
 
     async def _run_swiss(self, seen: Seen, now: float) -> None:
         tournament, store = seen.tournament, self.store
-        assert store is not None
         if any(game.result is None for game in seen.games):
             self._round_over.pop(tournament.id, None)
             return
@@ -246,7 +245,6 @@ class TournamentDirector:
         `one` at Black if `black_first`, else by the standings (the higher Black
         unless they had Black last); each player's seat kept for their node."""
         store, tournament = self.store, seen.tournament
-        assert store is not None
         if not await store.claim_pair(tournament.id, (one, other)):
             return
         colour = Color.BLACK if black_first or not _had_black_last(seen.games, one) else Color.WHITE
@@ -284,7 +282,6 @@ class TournamentDirector:
     async def _keep_results(self, tournament_id: int) -> None:
         """The results of this node's tables of the tournament that have ended."""
         store = self.store
-        assert store is not None
         for game_id, (held, table) in list(self._tables.items()):
             if held != tournament_id or table.ended is None:
                 continue
@@ -295,7 +292,6 @@ class TournamentDirector:
     async def _hand_over(self, seen: Seen) -> None:
         """Hand this node's waiting sessions their seats; tell those whose game ended."""
         store = self.store
-        assert store is not None
         tournament = seen.tournament
         for entry in seen.entries:
             present = self._present.get((tournament.id, entry.name))
@@ -311,7 +307,7 @@ class TournamentDirector:
                 if node != self.node:  # a table on another node: a seat here, through it
                     view = TableView(
                         game.code,
-                        "playing",
+                        Phase.PLAYING,
                         game.black,
                         game.white,
                         tournament.variant,
@@ -327,7 +323,6 @@ class TournamentDirector:
 
     async def _finish(self, seen: Seen) -> None:
         store = self.store
-        assert store is not None
         winner = seen.lines[0].name if seen.lines and seen.lines[0].games else None
         if await store.finish(seen.tournament.id, winner):
             self._log(f"tournament {seen.tournament.id} is over, won by {winner or 'nobody'}")

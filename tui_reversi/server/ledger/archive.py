@@ -36,12 +36,13 @@ from . import browser_passes, standings
 from .account_keys import AccountKey, KeyCodes, KeyCodeStore
 from .archive_schema import upgrade
 from .browser_passes import KeptPasses
+from .fleet_messages import FleetMessage, Hearing
 from .names import name_key
 from .penalties import Penalty, Subject, change_kept
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
 from .seekers import Seeker, SeekersHere
 from .standings import ArchivedGame, Profile, Query, Standing
-from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
+from .store import PlayedGame, Presence, Results, TableView, UnfinishedGame
 from .tournaments import KeptTournaments
 
 T = TypeVar("T")
@@ -259,6 +260,10 @@ class Archive(KeptPasses, KeptTournaments):
     def node(self) -> str:
         return LOCAL_NODE
 
+    @property
+    def alone(self) -> bool:
+        return True  # (one process's file: a fleet of one)
+
     async def orphaned(self, name: str) -> list[UnfinishedGame]:
         return []  # every kept game came back when the server started
 
@@ -274,10 +279,10 @@ class Archive(KeptPasses, KeptTournaments):
     async def shared(self) -> tuple[list[Presence], list[TableView]]:
         return [], []
 
-    async def send(self, node: str, message: Message) -> None:
+    async def send(self, node: str, message: FleetMessage) -> None:
         raise StorageError(f"there is no node {node!r}: this server is on its own")
 
-    async def listen(self, heard: Callable[[Message], None]) -> None:
+    async def listen(self, heard: Hearing) -> None:
         pass
 
     async def leave(self) -> None:

@@ -1,7 +1,8 @@
 """Every message between a fleet's nodes is sealed: PostgreSQL lets any role
 that can connect NOTIFY any channel, so a node believes only what carries the
 fleet's secret. A payload is `v1 MAC BODY`: BODY the JSON of the sending node,
-the time it was sealed, its number in that node's sequence and the message;
+the channel it is for, the time it was sealed, its number in that node's
+sequence and the message (fleet_messages.py's codec);
 MAC the HMAC-SHA256 of BODY under the secret every node is given (postgres.py
 reads it: `serve --fleet-secret FILE`, or the database's, made by --migrate).
 
@@ -9,8 +10,9 @@ A node drops, and logs in one line (charged to no address), a payload whose MAC
 is wrong, one sealed more than WINDOW seconds ago (or ahead: the nodes' clocks
 must agree within it), and one whose number it has had from that node already
 (a replay: the numbers are remembered for WINDOW, after which the time refuses
-it). `seal` and `open` are the one place a payload is made and read, so that
-the typed messages of a later codec can move here whole.
+it), and one that carries no message it knows (fleet_messages.py). `seal` and
+`open` are the one place a payload is made and read; both name the channel,
+never by default: a payload sealed for one channel is refused on another.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from ...core.errors import reason
 from ..bucket import Rate, TokenBucket
 from ..config import ServeError
 from ..tally import NOTIFY_DELAY, TALLY
-from .store import Message
+from .fleet_messages import FleetMessage, Heard, MalformedMessage, decode, encode
 
 VERSION = "v1"
 # How far a message's seal may be from this node's clock (seconds), either way.
@@ -60,22 +62,23 @@ class Seal:
         self._told = TokenBucket(DROPS_LOGGED)
         self._untold = 0
 
-    def seal(self, message: Message, to: str) -> str:
+    def seal(self, message: FleetMessage, to: str) -> str:
         """The payload that carries `message` from this node on channel `to`."""
         envelope = {
             "node": self._node,
             "to": to,
             "at": self._clock(),
             "seq": next(self._numbers),
-            "m": message,
+            "m": encode(message),
         }
         body = json.dumps(envelope, separators=(",", ":"))
         return f"{VERSION} {self._mac(body)} {body}"
 
-    def open(self, payload: str, to: str) -> Message | None:
-        """The message `payload`, heard on channel `to`, carries, if it is sealed by
-        a node of this fleet for that channel, in time, and not had before; else
-        None, and the drop is told."""
+    def open(self, payload: str, to: str) -> Heard | None:
+        """The node that sealed `payload`, heard on channel `to`, and the message it
+        carries, if it is sealed by a node of this fleet for that channel, in time,
+        not had before, and a message of a kind known here; else None, and the drop
+        is told."""
         version, _, rest = payload.partition(" ")
         mac, _, body = rest.partition(" ")
         size = len(payload.encode("utf-8", "replace"))
@@ -84,8 +87,14 @@ class Seal:
         if version != VERSION or not hmac.compare_digest(given, self._mac(body).encode()):
             self._drop("bad MAC", None, size)
             return None
-        envelope: dict[str, Any] = json.loads(body)  # (sealed by a node: well formed)
-        node, at, number, message = (envelope[key] for key in ("node", "at", "seq", "m"))
+        try:  # (sealed by a node: well formed, unless that node has a bug)
+            envelope: dict[str, Any] = json.loads(body)
+            node, at, number, carried = (envelope[key] for key in ("node", "at", "seq", "m"))
+            at, number = float(at), int(number)
+        except (ValueError, TypeError, KeyError):
+            self._drop("a malformed envelope", None, size)
+            return None
+        node = str(node)
         if envelope.get("to") != to:  # (copied from another channel, where it was heard)
             self._drop("sent on another channel", node, size)
             return None
@@ -102,10 +111,12 @@ class Seal:
         seen.add(number)
         self._arrivals.append((at, node, number))
         TALLY.observe(NOTIFY_DELAY, max(0.0, now - at))  # (clocks a little apart: none)
-        if not isinstance(message, dict) or message.get("node") != node:
-            self._drop("from another node than it says", node, size)
+        try:
+            message = decode(carried)
+        except MalformedMessage as error:
+            self._drop(f"malformed: {error}", node, size)
             return None
-        return message
+        return Heard(node, message)
 
     def _mac(self, body: str) -> str:
         return hmac.new(self._secret, body.encode("utf-8", "replace"), hashlib.sha256).hexdigest()

@@ -23,9 +23,7 @@ import psycopg_pool
 from psycopg import sql
 
 from ...storage import StorageError
-
-# What is heard: each message (a JSON object), and down/rejoined from here.
-Heard = Callable[[dict[str, Any]], None]
+from .fleet_messages import Down, Heard, Hearing, Rejoined
 
 CONNECT_TIMEOUT = 10
 # Connections each node keeps for the state (the listening one aside).
@@ -70,10 +68,11 @@ class NodeLink:
         where: str,
         node: str,
         channels: tuple[str, ...],
-        opened: Callable[[str, str], dict[str, Any] | None],
+        opened: Callable[[str, str], Heard | None],
     ) -> None:
         self.url = url
-        self._opened = opened  # (payload, channel) -> its message, None if dropped (fleet_seal.py)
+        # (payload, channel) -> its node and message, None if dropped (fleet_seal.py)
+        self._opened = opened
         self.where = where
         self.node = node
         self._channels = channels
@@ -110,7 +109,7 @@ class NodeLink:
         async with self.pool.connection() as conn:
             yield conn
 
-    async def listen(self, heard: Heard) -> None:
+    async def listen(self, heard: Hearing) -> None:
         """Join the fleet and hear its messages. Raises psycopg.Error if it cannot."""
         self._listener = await self._join()
         self._hearing = asyncio.create_task(self._hear(self._listener, heard))
@@ -151,7 +150,7 @@ class NodeLink:
             raise
         return conn
 
-    async def _hear(self, conn: psycopg.AsyncConnection, heard: Heard) -> None:
+    async def _hear(self, conn: psycopg.AsyncConnection, heard: Hearing) -> None:
         """Hear the messages to this node; when the connection drops, say so (down),
         join again with backoff and a fresh pool, and say so (rejoined)."""
         while True:
@@ -163,7 +162,7 @@ class NodeLink:
                 await conn.close()
             self.pool.timeout = DOWN_TIMEOUT  # (no statement waits long for a connection)
             self.down = True
-            self._tell(heard, {"kind": "down", "node": self.node})
+            self._tell(heard, Heard(self.node, Down()))
             wait = FIRST_RETRY
             while True:
                 await asyncio.sleep(wait)
@@ -175,7 +174,7 @@ class NodeLink:
             self._listener = conn
             await self._fresh_pool()
             self.down = False
-            self._tell(heard, {"kind": "rejoined", "node": self.node})
+            self._tell(heard, Heard(self.node, Rejoined()))
 
     async def _fresh_pool(self) -> None:
         """A new pool (the old one may be waiting out its own backoff to reconnect),
@@ -184,17 +183,17 @@ class NodeLink:
         await self.pool.open(wait=False)
         await old.close(1.0)
 
-    def _heard(self, payload: str, channel: str, heard: Heard) -> None:
+    def _heard(self, payload: str, channel: str, heard: Hearing) -> None:
         try:
-            message = self._opened(payload, channel)
+            opened = self._opened(payload, channel)
         except Exception:  # a bug: said, and the node goes on hearing (never deaf for good)
             traceback.print_exc()
             return
-        if message is not None and message.get("node") != self.node:
-            self._tell(heard, message)
+        if opened is not None and opened.node != self.node:  # (its own, on the lobby's channel)
+            self._tell(heard, opened)
 
     @staticmethod
-    def _tell(heard: Heard, message: dict[str, Any]) -> None:
+    def _tell(heard: Hearing, message: Heard) -> None:
         try:
             heard(message)
         except Exception:  # a bug: said, and the node goes on hearing

@@ -50,6 +50,7 @@ from .archive import (
     winner_of,
 )
 from .browser_passes import KeptPasses
+from .fleet_messages import FleetMessage, Hearing, LobbyChanged, QueueJoined
 from .fleet_seal import LEAST_SECRET, Dropped, Seal
 from .migrations import SECRET_TABLE, check, migrate
 from .names import name_key
@@ -59,7 +60,7 @@ from .postgres_seekers import SharedSeekers
 from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
 from .seekers import Seeker
 from .standings import ArchivedGame, Profile, Query, Standing
-from .store import Message, PlayedGame, Presence, Results, TableView, UnfinishedGame
+from .store import PlayedGame, Presence, Results, TableView, UnfinishedGame
 from .tournaments import KeptTournaments
 
 LOBBY_CHANNEL = "tui_reversi_lobby"
@@ -171,7 +172,7 @@ class PostgresStore(KeptPasses, KeptTournaments):
             self.where,
             LOBBY_CHANNEL,
             lambda: self._link.connection(),
-            lambda message: self._seal.seal(message, LOBBY_CHANNEL),
+            lambda: self._seal.seal(QueueJoined(), LOBBY_CHANNEL),
         )
         channels = (f"tui_reversi_{self._node}", LOBBY_CHANNEL)
         self._link = NodeLink(url, self.where, self._node, channels, self._seal.open)
@@ -188,6 +189,10 @@ class PostgresStore(KeptPasses, KeptTournaments):
     @property
     def node(self) -> str:
         return self._node
+
+    @property
+    def alone(self) -> bool:
+        return False
 
     async def leave(self) -> None:
         await self._link.stop_listening()
@@ -455,7 +460,7 @@ class PostgresStore(KeptPasses, KeptTournaments):
 
     async def save_table(self, unfinished: UnfinishedGame) -> None:
         # A game another node took over meanwhile (this one cut off) is not this one's
-        # to write: the row stays as that node keeps it (fleet.py: reconcile).
+        # to write: the row stays as that node keeps it (hall/fleet_port.py: reconcile).
         game, clock = unfinished.game, unfinished.time_control
         left = unfinished.left if clock is not None else (None, None)
         await self._execute(
@@ -531,7 +536,7 @@ class PostgresStore(KeptPasses, KeptTournaments):
                 Jsonb({t.code: _table_row(t) for t in tables}),
                 self._node,
                 LOBBY_CHANNEL,
-                self._seal.seal({"kind": "lobby", "node": self._node}, LOBBY_CHANNEL),
+                self._seal.seal(LobbyChanged(), LOBBY_CHANNEL),
             ),
         )
 
@@ -545,19 +550,19 @@ class PostgresStore(KeptPasses, KeptTournaments):
         for node, node_people, node_tables in rows:
             for name, state, text, code, in_lobby in node_people:
                 people.append(Presence(name, state, text, code, node, bool(in_lobby)))
-            for code, (kind, black, white, variant, clock, move, waiting) in node_tables.items():
-                row = (code, kind, black, white, variant, clock, move, node, tuple(waiting))
+            for code, (phase, black, white, variant, clock, move, waiting) in node_tables.items():
+                row = (code, phase, black, white, variant, clock, move, node, tuple(waiting))
                 tables.append(TableView(*row))
         return people, tables
 
-    async def send(self, node: str, message: Message) -> None:
+    async def send(self, node: str, message: FleetMessage) -> None:
         channel = f"tui_reversi_{node}"
         payload = self._seal.seal(message, channel)
         if len(payload) > MAX_MESSAGE:
             raise StorageError(f"a message of {len(payload)} bytes is too long for NOTIFY")
         await self._execute("SELECT pg_notify(%s, %s)", (channel, payload))
 
-    async def listen(self, heard: Callable[[Message], None]) -> None:
+    async def listen(self, heard: Hearing) -> None:
         try:
             await self._link.listen(heard)
         except psycopg.Error as error:
@@ -649,7 +654,13 @@ class SharedKeyCodes:
 
 
 def _table_row(table: TableView) -> list[str | int | list[str]]:
-    fields: list[str | int] = [table.kind, table.black, table.white, table.variant, table.clock]
+    fields: list[str | int] = [
+        table.phase.value,
+        table.black,
+        table.white,
+        table.variant,
+        table.clock,
+    ]
     fields.append(table.move)
     return [*fields, list(table.waiting_for)]
 

@@ -30,13 +30,13 @@ class SharedSeekers:
         where: str,
         channel: str,
         connection: Callable[[], AbstractAsyncContextManager[psycopg.AsyncConnection]],
-        seal: Callable[[dict[str, str]], str],
+        news: Callable[[], str],
     ) -> None:
         self._node = node
         self.where = where
         self._channel = channel  # (where every node hears that someone joined)
         self._connection = connection
-        self._seal = seal  # (a message as its payload: fleet_seal.py)
+        self._news = news  # (QueueJoined's payload, sealed: fleet_seal.py)
 
     async def _execute(self, query: str, params: tuple[object, ...] = ()) -> list[tuple]:
         try:
@@ -60,7 +60,7 @@ class SharedSeekers:
             )
             for seeker in seekers
         ]
-        news = self._seal({"kind": "queue", "node": self._node})
+        news = self._news()
         try:  # (one transaction: the other nodes hear of the seekers once they are there)
             async with (
                 self._connection() as conn,

@@ -18,39 +18,21 @@ declared here, beside the interface; those of the standings (`Results`,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from ...core import Ending, Game
 from ...net.terms import TimeControl
 from .account_keys import AccountStore, KeyCodeStore
 from .browser_passes import PassBook
+from .fleet_messages import FleetMessage, Hearing
 from .penalties import PenaltyLedger
 from .seekers import SeekerBook
 from .standings import ArchivedGame, Profile, Results, Standing
+from .table_view import TableView
 from .tournaments import TournamentBook
-
-# What a node says to another: a JSON object (see fleet.py for the kinds).
-Message = dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class TableView:
-    """A table as the lobby shows it, on this node or another."""
-
-    code: str
-    kind: str  # 'open' (a seat free), 'playing', or 'adjourned'
-    black: str  # '' for a free seat
-    white: str
-    variant: str
-    clock: str  # '5+3', or '' without a clock
-    move: int  # the number of the move to be played next
-    node: str  # the node the table is at
-    # Players whose seat waits for them (dropped, or an adjourned game's other
-    # player is back at it): a player coming back to any node goes there.
-    waiting_for: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +88,10 @@ class Store(AccountStore, PenaltyLedger, SeekerBook, PassBook, TournamentBook, P
     @property
     def node(self) -> str:
         """This node's name in the fleet (one name on SQLite: there is no other)."""
+
+    @property
+    def alone(self) -> bool:
+        """True if no other node can share this store (SQLite): a fleet of one."""
 
     @property
     def codes(self) -> KeyCodeStore:
@@ -197,12 +183,13 @@ class Store(AccountStore, PenaltyLedger, SeekerBook, PassBook, TournamentBook, P
     async def shared(self) -> tuple[list[Presence], list[TableView]]:
         """Who is on the other live nodes and which tables they have."""
 
-    async def send(self, node: str, message: Message) -> None:
+    async def send(self, node: str, message: FleetMessage) -> None:
         """Send `message` to `node` (in order: one node's messages arrive as sent)."""
 
-    async def listen(self, heard: Callable[[Message], None]) -> None:
-        """Start hearing the messages sent to this node: heard(message) for each,
-        and {'kind': 'lobby'} when another node's share of the lobby changes."""
+    async def listen(self, heard: Hearing) -> None:
+        """Start hearing the messages sent to this node: heard(Heard(node, message))
+        for each (fleet_messages.py), LobbyChanged when another node's share of the
+        lobby changes, and Down and Rejoined from this node itself."""
 
     async def live_nodes(self) -> set[str]:
         """The nodes up now, this one among them."""

@@ -1,7 +1,9 @@
-"""The server's seats (games at once, `--max-sessions`), and the guests' share
-of them: guests together, and the guests of one address, hold at most
-GUEST_SHARE of what there is, so a player with a key always finds a seat
-while the guests are at their cap, whoever opened them."""
+"""The server's places (sessions at once, `--max-sessions`), and the guests'
+share of them: guests together, and the guests of one address, hold at most
+GUEST_SHARE of what there is, so a player with a key always finds a place
+while the guests are at their cap, whoever opened them. (A place is the
+server's; a seat is a chair at a table, tables.py's. Players read "seats" for
+both, as they always have.)"""
 
 from __future__ import annotations
 
@@ -10,22 +12,22 @@ from collections import Counter
 from ..config import ServeConfig
 
 
-class Seats:
-    """`take` a seat for a session (a sentence if there is none for it), `leave` it."""
+class Places:
+    """`take` a place for a session (a sentence if there is none for it), `leave` it."""
 
     def __init__(self, config: ServeConfig) -> None:
         self._config = config
         self.taken = 0
-        self.guests: Counter[str] = Counter()  # seats held by guests, per address
+        self.guests: Counter[str] = Counter()  # places held by guests, per address
 
     def take(self, address: str, *, guest: bool) -> str | None:
-        """Take a seat for a session from `address`; why not (a sentence) if there is none."""
+        """Take a place for a session from `address`; why not (a sentence) if there is none."""
         config = self._config
         if self.taken >= config.max_sessions:
             return f"all {config.max_sessions} seats are taken; please try again in a few minutes."
-        if guest and sum(self.guests.values()) >= config.guest_seats():
+        if guest and sum(self.guests.values()) >= config.guest_places():
             return (
-                f"all {config.guest_seats()} seats for guests are taken; please try again in a "
+                f"all {config.guest_places()} seats for guests are taken; please try again in a "
                 "few minutes (players with a key have seats of their own)."
             )
         if guest and self.guests[address] >= config.guests_per_address():

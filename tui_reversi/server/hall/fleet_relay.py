@@ -1,7 +1,9 @@
-"""What the fleet (fleet.py) asks of this node's hall: its tables, its pairing
-queue and its in-app lobby, each declared as a Protocol that hall/'s classes
-meet; and the transport the tables write a game relayed from another node
-through, which sends it on there in pieces.
+"""What the fleet's port (fleet_port.py) asks of this node's tables to relay a
+game between nodes, as a Protocol that tables.py's `Tables` meets (the port
+cannot import the tables: they hold the port); and the transport the tables
+write a game relayed from another node through, which sends it on there in
+pieces. The lobby and the pairing queue ask nothing of the port's: they
+handle their own messages (Fleet.handle).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Protocol
 
-from .store import Message, TableView
+from ..ledger.table_view import TableView
 
 # A relayed write goes in pieces of at most this many bytes (a NOTIFY takes 8000).
 PIECE = 4096
@@ -50,8 +52,8 @@ class RelayTransport(asyncio.Transport):
         self.close()
 
 
-class HostTables(Protocol):
-    """What the fleet asks of this node's tables (hall/tables.py's `Tables`)."""
+class FleetTables(Protocol):
+    """What the fleet's port asks of this node's tables (tables.py's `Tables`)."""
 
     def sit(self, code: str, name: str) -> tuple[object, str]:
         """Sit `name` at table `code` here; the table and the seat's secret."""
@@ -99,54 +101,3 @@ class HostTables(Protocol):
         """Table `code`, taken over here, went on on the node it was taken from while
         that node was cut off (`moves`: all of them there): the moves after those
         kept are played here too, if the game has had none here since."""
-
-
-class HostQueue(Protocol):
-    """What the fleet asks of this node's pairing queue (hall/pairing.py's `PairingQueue`)."""
-
-    def joined_elsewhere(self) -> None:
-        """Someone joined the queue on another node: look for pairs soon."""
-
-    def paired_elsewhere(self, node: str, seeker: str, secret: str, view: TableView) -> bool:
-        """Seeker `seeker`, waiting here, was paired by `node`: their seat is `secret`
-        at table `view` there. False if they have left the queue."""
-
-    def requeue(self, seeker: str) -> None:
-        """Seeker `seeker`, waiting here, was claimed by another node for a pairing it
-        could not seat: back in the queue, if they still wait."""
-
-    def rejoined(self) -> None:
-        """This node is back in the fleet: its seekers go back in the shared queue
-        (the others may have forgotten them while it was out)."""
-
-
-class HostLobby(Protocol):
-    """What the fleet asks of this node's in-app lobby (hall/lobby_host.py's `LobbyHost`)."""
-
-    @property
-    def tables(self) -> HostTables:
-        """This node's tables."""
-
-    def refresh(self) -> object:
-        """Show the lobby again to every game that shows it (what it returns: not read)."""
-
-    def deliver(self, node: str, name: str, data: bytes) -> None:
-        """A line for `name`'s game here from the lobby of `node`."""
-
-    def answered_elsewhere(self, node: str, name: str, number: int, accepted: bool) -> None:
-        """`name`, in the lobby of `node`, answered invitation `number` held here."""
-
-    def gone_elsewhere(self, node: str, name: str) -> None:
-        """`name`'s game has left the lobby of `node`."""
-
-    def seated_elsewhere(self, node: str, name: str, secret: str, view: TableView) -> bool:
-        """`name`, in the lobby here, has a seat at table `view` on `node`."""
-
-    def undelivered(self, node: str, message: Message) -> None:
-        """A message from here to `node` could not be sent (`message`, its bytes in
-        base64): whoever here waits on it is told."""
-
-    async def give_over(self, name: str, address: str) -> Given:
-        """`name`'s session on another node (from `address`) takes their game here
-        over, the session here ended: their seat at a table (its new secret and the
-        table), or else their own game (its autosave); None if they have neither."""

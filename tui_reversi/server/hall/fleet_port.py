@@ -24,45 +24,52 @@ go on, their moves kept until they can be written. Back, it first lets go of
 the games another node took over meanwhile (_reconcile): their people here sit
 down at them there, and the moves played here meanwhile go there too.
 
-Messages (JSON; each names the node it is from):
-  sit {link, secret, address} or {link, how, code, name, address}: a game elsewhere
-    sits at a table here (what it asks charged to its player's address, as here)
-  line {link, data}: a line (base64) from a relayed game, or for it
-  eof {link}: the relayed game's line ended; close {link}: the table let it go
-  dropped {link}: that game's player went (a drop, not a crash)
-  moves {code, moves}: table code's moves on the node it was taken over from (while
-    cut off), for the node that took it over (Tables.played_meanwhile)
-  take {name, address, ask}: name's session elsewhere takes their game here over
-  own {ask, data}: a piece of the own game given over (its autosave), in order
-  taken {ask, secret, table}, {ask, own} or {ask}: the seat given over (its secret
-    there), the player's own game (in `own` pieces before), or none
-  seat {name, secret, table}: name, in the lobby there, has this seat at a table here
-  paired {seeker, secret, table}: that seeker in the queue there was paired, this
-    their seat at a new table here (hall/pairing.py)
-  unseat {secret, left?}: the seat given is not taken (its player has gone; `left`:
-    gone from the queue, so the game ends as if they had left)
-  requeue {seeker}: that seeker, claimed for a pairing here, could not be seated:
-    back in the queue
-  lobby: a node's share of the lobby changed; queue: someone joined the queue there
-and from the store itself, never from another node:
-  down: this node cannot reach the database; rejoined: it can again, and is in the fleet
+The messages are ledger/fleet_messages.py's, one frozen dataclass a kind, sealed
+and opened by ledger/fleet_seal.py; the store (the ledger) carries them by
+LISTEN/NOTIFY. Each kind is handled by one entry of the port's table
+(`handle`): the relays' and the take-overs' here, the lobby's invitations in
+lobby_host.py, the pairing queue's in pairing.py. A server alone is a fleet of
+one: no other node, no message.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import secrets
 from collections.abc import Callable
-from dataclasses import astuple, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from ...net.server_line import MAX_LINE, line, next_line
 from ...net.terms import TableRefused
 from ...storage import StorageError
-from .fleet_host import PIECE, Given, HostLobby, HostQueue, RelayTransport
-from .fleet_outbox import Outbox
-from .store import Message, Presence, Store, TableView
+from ..ledger.fleet_messages import (
+    Answer,
+    Close,
+    Down,
+    Eof,
+    FleetMessage,
+    Gone,
+    Heard,
+    Line,
+    LobbyChanged,
+    Moves,
+    NothingTaken,
+    OwnPiece,
+    Paired,
+    PlayerWent,
+    Rejoined,
+    Seat,
+    Sit,
+    SitAt,
+    Take,
+    TakenOwn,
+    TakenSeat,
+    Unseat,
+)
+from ..ledger.store import Presence, Store, TableView
+from .fleet_outbox import Outbox, Outgoing
+from .fleet_relay import PIECE, FleetTables, Given, RelayTransport
 
 # How often a node looks at the fleet again (who is up, the others' lobby), and how
 # often it looks whether its own share of the lobby changed (shared only if it did).
@@ -76,8 +83,12 @@ TAKE_WAIT = 10.0
 # Messages sent once more when they could not be (the database away a moment), this
 # long after or once it is back: what they say holds however late it comes, and the
 # node they go to checks it still applies. The others' losses are told (_not_sent).
-RESENT = frozenset({"answer", "gone", "unseat"})
+RESENT: frozenset[type[FleetMessage]] = frozenset({Answer, Gone, Unseat})
 RESEND_WAIT = 1.0
+
+M = TypeVar("M", bound=FleetMessage)
+# A kind's handler: told the node a message is from (or, lost, the node it was for) and it.
+Handler = Callable[[str, Any], None]
 
 
 @dataclass(eq=False)
@@ -100,23 +111,21 @@ class _Relayed:
 
 
 class Fleet:
-    """This node's part in the fleet: start(), heard() for each message, close()."""
+    """This node's part in the fleet (of one for a server alone): start(), heard() for
+    each message, close(). The hall's classes handle their own kinds (handle) and
+    hear of a changed fleet (watch)."""
 
     def __init__(
         self,
         store: Store,
-        lobby: HostLobby,
+        tables: FleetTables,
         *,
-        queue: HostQueue,
         people: Callable[[], list[Presence]],
         log: Callable[[str], None],
     ) -> None:
         self.store = store
-        self.lobby = lobby
-        self.queue = queue
-        self.tables = lobby.tables
+        self.tables = tables
         self._people = people  # who is on this node, as the lobby shows them
-        self._changed = lobby.refresh  # the lobby changed elsewhere: show it again
         self._log = log
         self.others: tuple[list[Presence], list[TableView]] = ([], [])
         self._shared: tuple[list[Presence], list[TableView]] | None = None
@@ -131,13 +140,34 @@ class Fleet:
         self._look_soon = False  # another node's share changed: look at the next turn
         self._asked: dict[str, asyncio.Future[Given]] = {}  # take_from
         self._own_pieces: dict[str, list[bytes]] = {}  # an own game given over, so far
-        # Seats given over to other nodes, and the reconciling after being cut off.
-        self._giving: set[asyncio.Task[None]] = set()
+        # The reconciling after being cut off.
+        self._reconciling: set[asyncio.Task[None]] = set()
         # Seats here given to players on other nodes (an invitation, a pairing) whose
         # game has not sat yet: secret -> their node. Left if that node goes first.
         self._promised: dict[str, str] = {}
         self._outbox = Outbox(store, self._not_sent)
-        self._unsent: list[tuple[str, Message]] = []  # to be sent once more (RESENT)
+        self._unsent: list[tuple[str, FleetMessage]] = []  # to be sent once more (RESENT)
+        self._watchers: list[Callable[[], object]] = []
+        # kind -> its handlers when heard, and when it could not be sent.
+        self._heard: dict[type[FleetMessage], list[Handler]] = {}
+        self._lost: dict[type[FleetMessage], Handler] = {}
+        self.handle(Down, lambda _node, _message: self._went_down())
+        self.handle(Rejoined, lambda _node, _message: self._rejoined())
+        self.handle(LobbyChanged, self._lobby_changed)
+        self.handle(Sit, self._sit)
+        self.handle(SitAt, self._sit)
+        self.handle(Line, self._line)
+        self.handle(Eof, self._eof)
+        self.handle(PlayerWent, self._player_went)
+        self.handle(Close, lambda _, message: self._let_go(message.link))
+        self.handle(Moves, self._moves)
+        self.handle(Unseat, self._unseat)
+        self.handle(OwnPiece, self._own_piece)
+        self.handle(TakenSeat, self._taken)
+        self.handle(TakenOwn, self._taken)
+        self.handle(NothingTaken, self._taken)
+        self._lost[Seat] = self._lost[Paired] = self._never_sat
+        self._lost[Take] = self._take_lost
 
     @property
     def node(self) -> str:
@@ -148,7 +178,32 @@ class Fleet:
         """The nodes up when this one last looked, itself among them."""
         return len(self._live)
 
+    def handle(
+        self,
+        kind: type[M],
+        heard: Callable[[str, M], None],
+        lost: Callable[[str, M], None] | None = None,
+    ) -> None:
+        """heard(node, message) for each message of `kind` from `node`; lost(node,
+        message) for each of them this node could not send to `node`."""
+        self._heard.setdefault(kind, []).append(heard)
+        if lost is not None:
+            self._lost[kind] = lost
+
+    def watch(self, changed: Callable[[], object]) -> None:
+        """changed() whenever the fleet changed: a node came or went, another's share of
+        the lobby changed, or this node lost or found the database."""
+        self._watchers.append(changed)
+
+    def _changed(self) -> None:
+        for changed in self._watchers:
+            changed()
+
     async def start(self) -> None:
+        """Look at the fleet and go on looking; a fleet of one (a store no other node
+        shares) has nothing to look at, nor anyone to tell."""
+        if self.store.alone:
+            return
         await self.look()
         self._outbox.start()
         self._looking = asyncio.create_task(self._look_again())
@@ -258,12 +313,12 @@ class Fleet:
         try:
             if self.down:
                 return True
-            self.tell(node, "sit", link=link, address=address, **sitting)
+            self.tell(node, _sit_message(link, sitting, address))
             while (data := await next_line(reader, relayed.lost)) is not None:
                 if not data:
-                    self.tell(node, "eof", link=link)
+                    self.tell(node, Eof(link))
                     return False
-                self.tell(node, "line", link=link, data=data)
+                self.tell(node, Line(link, data))
             return True
         finally:
             self._playing.pop(link, None)
@@ -273,7 +328,7 @@ class Fleet:
         """The player at a relayed seat (here by `secret`) went: the table's node hears it."""
         link = self._links_of.get(secret)
         if link is not None and link in self._playing:
-            self.tell(self._playing[link].node, "dropped", link=link)
+            self.tell(self._playing[link].node, PlayerWent(link))
 
     def _let_go(self, link: str) -> None:
         """The relayed game's table let it go: its line ends."""
@@ -297,30 +352,30 @@ class Fleet:
 
     # -- a game elsewhere at a table here ---------------------------------------------------
 
-    def _sit(self, node: str, link: str, message: Message) -> None:
+    def _sit(self, node: str, message: Sit | SitAt) -> None:
+        link = message.link
         reader = asyncio.StreamReader(limit=MAX_LINE)
         hosted = _Hosted(node, reader)
         try:
-            if "secret" in message:
-                secret = str(message["secret"])
+            if isinstance(message, Sit):
+                secret = message.secret
                 self._promised.pop(secret, None)
             else:
-                how, code, name = (str(message[key]) for key in ("how", "code", "name"))
                 sit = {
                     "join": self.tables.sit,
                     "watch": self.tables.watch_here,
                     "resume": self.tables.resume_here,
-                }[how]
-                _, secret = sit(code, name)
+                }[message.how]
+                _, secret = sit(message.code, message.name)
         except (TableRefused, KeyError) as refusal:
-            self.tell(node, "line", link=link, data=line("bye", str(refusal)))
-            self.tell(node, "close", link=link)
+            self.tell(node, Line(link, line("bye", str(refusal))))
+            self.tell(node, Close(link))
             return
-        self.tables.connected_from(secret, str(message.get("address", "")))
+        self.tables.connected_from(secret, message.address)
         hosted.secret = secret
         self._hosted[link] = hosted
         writer = self.writer(
-            lambda data: self.tell(node, "line", link=link, data=data),
+            lambda data: self.tell(node, Line(link, data)),
             lambda: self._unhost(link, tell=True),
         )
         reader.feed_data(line("hello", secret))
@@ -363,9 +418,8 @@ class Fleet:
         self._in_since = asyncio.get_running_loop().time()
         self._log("the database is back: this node is in the fleet again")
         task = asyncio.create_task(self._reconcile())
-        self._giving.add(task)
-        task.add_done_callback(self._giving.discard)
-        self.queue.rejoined()
+        self._reconciling.add(task)
+        task.add_done_callback(self._reconciling.discard)
         self._look_soon = True
         self._resend()
 
@@ -385,7 +439,7 @@ class Fleet:
                 continue
             moves = self.tables.yield_to(code, holder)
             if holder is not None and moves is not None:  # (any played here meanwhile)
-                self.tell(holder, "moves", code=code, moves=moves)
+                self.tell(holder, Moves(code, moves))
         self.tables.store_back()
 
     def _unhost(self, link: str, tell: bool = False) -> None:
@@ -394,7 +448,7 @@ class Fleet:
             return
         hosted.reader.feed_eof()
         if tell:
-            self.tell(hosted.node, "close", link=link)
+            self.tell(hosted.node, Close(link))
 
     # -- the lobby's invitations between nodes (lobby_host.py) ------------------------------
 
@@ -405,7 +459,7 @@ class Fleet:
         if view is None:
             return False
         self._promised[secret] = node
-        self.tell(node, "seat", name=name, secret=secret, table=list(astuple(view)))
+        self.tell(node, Seat(name, secret, view))
         return True
 
     def seat_seeker(self, node: str, seeker: str, secret: str) -> None:
@@ -414,7 +468,7 @@ class Fleet:
         view = self.tables.view_of(secret)
         assert view is not None  # (the table was opened a moment ago, on the loop)
         self._promised[secret] = node
-        self.tell(node, "paired", seeker=seeker, secret=secret, table=list(astuple(view)))
+        self.tell(node, Paired(seeker, secret, view))
 
     # -- a take-over across nodes (hall/take_over_elsewhere.py) ------------------------------
 
@@ -427,7 +481,7 @@ class Fleet:
         self._asked[ask] = answer
         self._own_pieces[ask] = []
         try:
-            self.tell(node, "take", name=name, address=address, ask=ask)
+            self.tell(node, Take(name, address, ask))
             return await asyncio.wait_for(answer, TAKE_WAIT)
         except TimeoutError:
             return None
@@ -435,31 +489,40 @@ class Fleet:
             self._asked.pop(ask, None)
             self._own_pieces.pop(ask, None)
 
-    async def _give(self, node: str, message: Message) -> None:
-        given = await self.lobby.give_over(str(message.get("name")), str(message.get("address")))
-        ask = str(message.get("ask"))
+    def answer_take(self, node: str, ask: str, given: Given) -> None:
+        """Answer `node`'s Take `ask` with what is given over (an own game in pieces)."""
         if given is None:
-            self.tell(node, "taken", ask=ask)
+            self.tell(node, NothingTaken(ask))
         elif isinstance(given, bytes):
             for start in range(0, len(given), PIECE):
-                self.tell(node, "own", ask=ask, data=given[start : start + PIECE])
-            self.tell(node, "taken", ask=ask, own=-(-len(given) // PIECE))
+                self.tell(node, OwnPiece(ask, given[start : start + PIECE]))
+            self.tell(node, TakenOwn(ask, -(-len(given) // PIECE)))
         else:
-            self.tell(node, "taken", ask=ask, secret=given[0], table=list(astuple(given[1])))
+            self.tell(node, TakenSeat(ask, *given))
 
-    def _taken(self, message: Message) -> None:
-        answer = self._asked.get(str(message.get("ask")))
+    def _own_piece(self, _node: str, message: OwnPiece) -> None:
+        pieces = self._own_pieces.get(message.ask)
+        if pieces is not None:
+            pieces.append(message.data)
+
+    def _taken(self, _node: str, message: TakenSeat | TakenOwn | NothingTaken) -> None:
+        answer = self._asked.get(message.ask)
         if answer is None or answer.done():
             return
-        if "own" in message:
-            pieces = self._own_pieces.get(str(message.get("ask")), [])
-            whole = len(pieces) == int(message.get("own", -1))
+        if isinstance(message, TakenOwn):
+            pieces = self._own_pieces.get(message.ask, [])
+            whole = len(pieces) == message.pieces
             answer.set_result(b"".join(pieces) if whole else None)
-            return
-        if "secret" not in message:
+        elif isinstance(message, TakenSeat):
+            answer.set_result((message.secret, message.table))
+        else:
             answer.set_result(None)
-            return
-        answer.set_result((str(message["secret"]), _view(message["table"])))
+
+    def _take_lost(self, _node: str, message: Take) -> None:
+        """A take-over's ask never reached its node: not waited for, the game stays there."""
+        answer = self._asked.get(message.ask)
+        if answer is not None and not answer.done():
+            answer.set_result(None)
 
     # -- messages -------------------------------------------------------------------------
 
@@ -472,38 +535,31 @@ class Fleet:
         loop = asyncio.get_running_loop()
         return asyncio.StreamWriter(RelayTransport(send, closed), protocol, reader, loop)
 
-    def tell(self, node: str, kind: str, **rest: Any) -> None:
-        """Send `node` a message of `kind` (bytes go as base64), in order after the
-        ones before (fleet_outbox.py); said in the log if it cannot be sent."""
-        for key, value in rest.items():
-            if isinstance(value, bytes):
-                rest[key] = base64.b64encode(value).decode()
-        self._outbox.put(node, {"kind": kind, "node": self.node, **rest})
+    def tell(self, node: str, message: FleetMessage) -> None:
+        """Send `node` `message`, in order after the ones before (fleet_outbox.py);
+        said in the log, and told its kind's `lost` handler, if it cannot be sent."""
+        self._outbox.put(node, message)
 
-    def _not_sent(self, node: str, error: str, messages: list[Message]) -> None:
+    def _not_sent(self, node: str, error: str, messages: list[Outgoing]) -> None:
         """Messages to `node` were lost: its relays from here are stranded (relay()),
-        the ones RESENT are sent once more, and the lobby tells whoever waits on the
-        others."""
+        the ones RESENT are sent once more, and the others' kinds' handlers told."""
         self._log(f"a message to node {node} failed: {error}")
         for link, relayed in list(self._playing.items()):
             if relayed.node == node:
                 self._strand(link)
-        for message in messages:
-            if message.get("kind") in RESENT and not message.get("again"):
+        for message, again in messages:
+            if type(message) in RESENT and not again:
                 if not self._unsent:
                     asyncio.get_running_loop().call_later(RESEND_WAIT, self._resend)
-                self._unsent.append((node, {**message, "again": True}))
-            elif message.get("kind") in ("seat", "paired"):  # never sat down there: let go
-                secret = str(message.get("secret"))
-                self._promised.pop(secret, None)
-                # (a paired seeker: as if they had left, and the new table ends)
-                self.tables.leave(secret, left=message.get("kind") == "paired")
-            elif message.get("kind") == "take":  # (not waited for: the game stays there)
-                answer = self._asked.get(str(message.get("ask")))
-                if answer is not None and not answer.done():
-                    answer.set_result(None)
-            else:
-                self.lobby.undelivered(node, message)
+                self._unsent.append((node, message))
+            elif (lost := self._lost.get(type(message))) is not None:
+                lost(node, message)
+
+    def _never_sat(self, _node: str, message: Seat | Paired) -> None:
+        """A seat promised to a player there never reached them: let go (a paired
+        seeker's as if they had left, and the new table ends)."""
+        self._promised.pop(message.secret, None)
+        self.tables.leave(message.secret, left=isinstance(message, Paired))
 
     def _resend(self) -> None:
         """Send the messages kept to be sent once more, unless the database is away
@@ -511,77 +567,54 @@ class Fleet:
         if not self.down:
             unsent, self._unsent = self._unsent, []
             for node, message in unsent:
-                self._outbox.put(node, message)
+                self._outbox.put(node, message, again=True)
 
-    def heard(self, message: Message) -> None:
-        """A message from another node."""
-        kind, node, link = message.get("kind"), str(message.get("node")), str(message.get("link"))
-        if kind in ("down", "rejoined") and node == self.node:
-            (self._went_down if kind == "down" else self._rejoined)()
-        elif kind == "lobby":
-            self._look_soon = True  # (within SHARE_AGAIN)
-        elif kind == "queue":
-            self.queue.joined_elsewhere()
-        elif kind == "requeue":
-            self.queue.requeue(str(message.get("seeker")))
-        elif kind == "sit":
-            self._sit(node, link, message)
-        elif kind == "line":
-            data = base64.b64decode(str(message.get("data", "")))
-            hosted = self._hosted.get(link)
-            if hosted is not None and hosted.node == node:
-                hosted.reader.feed_data(data)
-            elif link in self._playing:
-                self._playing[link].writer.write(data)
-        elif kind == "eof":
-            hosted = self._hosted.get(link)
-            if hosted is not None and hosted.node == node:
-                hosted.reader.feed_eof()
-        elif kind == "dropped":
-            hosted = self._hosted.get(link)
-            if hosted is not None and hosted.node == node:
-                self.tables.dropped(hosted.secret)
-        elif kind == "close":
-            self._let_go(link)
-        elif kind == "moves":
-            self.tables.played_meanwhile(str(message.get("code")), str(message.get("moves")))
-        else:
-            self._heard_lobby(str(kind), node, message)
+    def heard(self, heard: Heard) -> None:
+        """A message from another node (from this one: Down and Rejoined, from its
+        store), to each handler of its kind; one of a kind nobody here handles is said
+        in the log."""
+        node, message = heard
+        if isinstance(message, (Down, Rejoined)) and node != self.node:
+            self._log(f"a {message.kind} message from node {node}: only this node says that")
+            return
+        handlers = self._heard.get(type(message))
+        if not handlers:
+            self._log(f"a {message.kind} message from node {node} has no handler here: dropped")
+            return
+        for handler in handlers:
+            handler(node, message)
 
-    def _heard_lobby(self, kind: str, node: str, message: Message) -> None:
-        name = str(message.get("name"))
-        if kind == "guest":
-            self.lobby.deliver(node, name, base64.b64decode(str(message.get("data", ""))))
-        elif kind == "answer":
-            number, accepted = int(message.get("number", 0)), bool(message.get("accepted"))
-            self.lobby.answered_elsewhere(node, name, number, accepted)
-        elif kind == "gone":
-            self.lobby.gone_elsewhere(node, name)
-        elif kind == "seat":
-            secret = str(message.get("secret"))
-            if not self.lobby.seated_elsewhere(node, name, secret, _view(message["table"])):
-                self.tell(node, "unseat", secret=secret)
-        elif kind == "paired":
-            secret, seeker = str(message.get("secret")), str(message.get("seeker"))
-            if not self.queue.paired_elsewhere(node, seeker, secret, _view(message["table"])):
-                self.tell(node, "unseat", secret=secret, left=True)
-        elif kind == "unseat":
-            secret = str(message.get("secret"))
-            if self._promised.pop(secret, None) is not None:
-                self.tables.leave(secret, left=bool(message.get("left")))
-        elif kind == "take":
-            task = asyncio.create_task(self._give(node, message))
-            self._giving.add(task)
-            task.add_done_callback(self._giving.discard)
-        elif kind == "own":
-            pieces = self._own_pieces.get(str(message.get("ask")))
-            if pieces is not None:
-                pieces.append(base64.b64decode(str(message.get("data", ""))))
-        elif kind == "taken":
-            self._taken(message)
+    def _lobby_changed(self, _node: str, _message: LobbyChanged) -> None:
+        self._look_soon = True  # (within SHARE_AGAIN)
+
+    def _line(self, node: str, message: Line) -> None:
+        hosted = self._hosted.get(message.link)
+        if hosted is not None and hosted.node == node:
+            hosted.reader.feed_data(message.data)
+        elif message.link in self._playing:
+            self._playing[message.link].writer.write(message.data)
+
+    def _eof(self, node: str, message: Eof) -> None:
+        hosted = self._hosted.get(message.link)
+        if hosted is not None and hosted.node == node:
+            hosted.reader.feed_eof()
+
+    def _player_went(self, node: str, message: PlayerWent) -> None:
+        hosted = self._hosted.get(message.link)
+        if hosted is not None and hosted.node == node:
+            self.tables.dropped(hosted.secret)
+
+    def _moves(self, _node: str, message: Moves) -> None:
+        self.tables.played_meanwhile(message.code, message.moves)
+
+    def _unseat(self, _node: str, message: Unseat) -> None:
+        if self._promised.pop(message.secret, None) is not None:
+            self.tables.leave(message.secret, left=message.left)
 
 
-def _view(fields: list[Any]) -> TableView:
-    """A table as a message carries it (a list of TableView's fields)."""
-    code, state, black, white, variant, clock, move, at, waiting = fields
-    return TableView(code, state, black, white, variant, clock, move, at, tuple(waiting))
+def _sit_message(link: str, sitting: dict[str, str], address: str) -> Sit | SitAt:
+    """How a relayed game asks the table's node to seat it: by the seat promised
+    ({secret}), or at a table by its code ({how, code, name})."""
+    if "secret" in sitting:
+        return Sit(link, sitting["secret"], address)
+    return SitAt(link, sitting["how"], sitting["code"], sitting["name"], address)
