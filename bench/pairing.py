@@ -2,9 +2,9 @@
 100) join the queue at once, all on the same terms, ratings drawn around 1500
 (sd 200, the same draw each run). Three figures, in one run:
 
-- the rule, on a stepped clock: one queue with the server's own tables and no
-  store, a pass after each join; how long the joins took, how many were
-  seated during them, how long one
+- the rule, on a stepped clock: one queue with the server's own tables and a
+  SQLite store (a fleet of one: the queue in memory), a pass after each join;
+  how long the joins took, how many were seated during them, how long one
   pass over the queue takes, and (the clock stepped a second at a time, the
   window widening as it does) how many seconds of waiting it took to pair
   everyone;
@@ -47,8 +47,10 @@ sys.path[:0] = [str(ROOT)]
 
 from tui_reversi.core import Variant  # noqa: E402
 from tui_reversi.net.terms import TimeControl  # noqa: E402
+from tui_reversi.server.hall.fleet_port import Fleet  # noqa: E402
 from tui_reversi.server.hall.pairing import WIDENING, WINDOW, PairingQueue, Seeker  # noqa: E402
 from tui_reversi.server.hall.tables import Tables  # noqa: E402
+from tui_reversi.server.ledger.archive import Archive  # noqa: E402
 
 # The longest the served figures wait for everyone to be seated (seconds).
 GIVE_UP = 90.0
@@ -68,9 +70,12 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def the_rule(count: int, seed: int) -> None:
+async def the_rule(directory: Path, count: int, seed: int) -> None:
     now = [0.0]
-    queue = PairingQueue(Tables(lambda text: None), lambda text: None, now=lambda: now[0])
+    store = Archive(directory / "rule.sqlite3", directory / "rule-players")
+    fleet = Fleet(store, people=list, log=lambda text: None)
+    tables = Tables(lambda text: None, store, fleet)
+    queue = PairingQueue(tables, store, fleet, lambda text: None, now=lambda: now[0])
     paired_at: dict[str, float] = {}
 
     def seated(name: str) -> Callable[[str, str], None]:
@@ -109,6 +114,8 @@ async def the_rule(count: int, seed: int) -> None:
     for seeker in queue.seekers:
         queue.leave(seeker)
     await queue.close()
+    await tables.close()
+    await store.close()
 
 
 async def served(label: str, nodes: list, count: int, seed: int) -> None:
@@ -199,9 +206,9 @@ def postgres(url: str | None, wanted: bool) -> Iterator[str | None]:
 
 def figures(count: int, url: str | None, wanted: bool, seed: int = 2) -> None:
     """Print every pairing figure (the fleet's if a PostgreSQL is given or `wanted`)."""
-    asyncio.run(the_rule(count, seed))
     with tempfile.TemporaryDirectory(prefix="bench-pairing-") as temporary:
         directory = Path(temporary)
+        asyncio.run(the_rule(directory, count, seed))
         asyncio.run(nodes_served(directory, None, count, seed, "one node (SQLite), served"))
         with postgres(url, wanted) as database:
             if database is not None:

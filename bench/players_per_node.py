@@ -14,11 +14,24 @@ Python) on a free loopback port, seats N players at boards over SSH (asyncssh,
 - from these, players per GB of memory and per core; and the server
   process's own PSS, which a node pays once.
 
+With --python (given once or more) it serves with those interpreters instead
+of the tree's (a venv of each with this tree installed: Python 3.11 and 3.13
+side by side); with --unshared it also measures each without what the
+preloaded parent does so games share its pages (tui_reversi/fork_sharing.py,
+`TUI_REVERSI_FORK_SHARING=off`), labelled `off`, beside it, in the same run.
+With --where it prints, for one game at the board, where its memory goes: by
+mapping (the C heap, the anonymous mappings that hold Python's objects,
+libpython's data, the extensions), private dirty against shared dirty, and how
+much of its private memory is pages of the parent it copied on write (the
+parent's ranges, /proc/PID/pagemap) against pages of its own.
+
 It prints the machine's load average: the machine is shared, and the CPU
 figures move with it. Measures and prints; asserts nothing. Run it under nice:
 
     nice -n 10 .venv/bin/python bench/players_per_node.py --players 20
     nice -n 10 .venv/bin/python bench/players_per_node.py --against /tmp/old-checkout
+    nice -n 10 .venv/bin/python bench/players_per_node.py --players 30 --unshared --where \
+        --python .venv/bin/python --python /tmp/venv313/bin/python
 """
 
 from __future__ import annotations
@@ -30,8 +43,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
+from game_memory import game_memory
 from serve import (
     Player,
     cpu_seconds,
@@ -55,8 +70,10 @@ def python_of(tree: Path) -> str:
     return str(venv) if venv.exists() else sys.executable
 
 
-def start(tree: Path, data: Path, players: int) -> tuple[subprocess.Popen[str], int]:
-    command = [python_of(tree), "-m", "tui_reversi", "serve", "--port", "0"]
+def start(
+    tree: Path, data: Path, players: int, python: str, shared: bool
+) -> tuple[subprocess.Popen[str], int]:
+    command = [python, "-m", "tui_reversi", "serve", "--port", "0"]
     command += ["--data-dir", str(data), "--max-sessions", str(players + 10)]
     command += ["--max-per-address", "1000", "--idle-timeout", "0", "--session-limit", "0"]
     server = subprocess.Popen(
@@ -65,7 +82,12 @@ def start(tree: Path, data: Path, players: int) -> tuple[subprocess.Popen[str], 
         stderr=subprocess.DEVNULL,
         text=True,
         cwd=tree,
-        env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "HOME": str(data)},
+        env={
+            "PYTHONPATH": str(tree),
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(data),
+            "TUI_REVERSI_FORK_SHARING": "on" if shared else "off",
+        },
     )
     port, _ = read_banner(server)
     return server, port
@@ -97,14 +119,18 @@ async def cpu_share(server: subprocess.Popen[str], seconds: float, players: int,
     return (cpu_seconds(server.pid) - before) / (time.perf_counter() - started) / players
 
 
-async def measure(tree: Path, count: int, seconds: float) -> dict[str, float]:
+async def measure(
+    run: Run, count: int, seconds: float, where: bool
+) -> tuple[dict[str, float], list[str]]:
     with tempfile.TemporaryDirectory(prefix="bench-players-") as scratch:
-        server, port = start(tree, Path(scratch) / "data", count)
+        server, port = start(run.tree, Path(scratch) / "data", count, run.python, run.shared)
         try:
             idle = await seat(port, count, IDLE, "idle")
             await asyncio.sleep(2.0)  # what the first frame set going settles
             figures: dict[str, float] = {}
             figures["idle MB"], figures["idle dirty MB"] = memory(server, count)
+            parent, seated = preloaded_parent(server.pid), games(server.pid)
+            looked = game_memory(parent, seated[0]) if where and parent and seated else []
             figures["server MB"] = pss_kib(server.pid) / 1024  # the node's own, not a player's
             figures["idle cores"] = await cpu_share(server, seconds, count, asyncio.sleep)
             await asyncio.gather(*(player.close() for player in idle))
@@ -124,23 +150,57 @@ async def measure(tree: Path, count: int, seconds: float) -> dict[str, float]:
             figures["playing cores"] = await cpu_share(server, seconds, count, play)
             figures["playing MB"], figures["playing dirty MB"] = memory(server, count)
             await asyncio.gather(*(player.close() for player in playing))
-            return figures
+            return figures, looked
         finally:
             server.terminate()
             server.wait(timeout=60)
 
 
 def report(label: str, figures: dict[str, float]) -> None:
-    print(f"{label:>4}   server: PSS {figures['server MB']:5.1f} MB of its own", flush=True)
+    print(f"{label}   server: PSS {figures['server MB']:5.1f} MB of its own", flush=True)
     for state in ("idle", "playing"):
         mb, dirty, cores = (figures[f"{state} {what}"] for what in ("MB", "dirty MB", "cores"))
         per_core = f"{1 / cores:.0f}" if cores > 0 else "-"
         print(
-            f"{label:>4} {state:>8}: PSS {mb:5.1f} MB a player (a game's private dirty"
+            f"{label} {state:>8}: PSS {mb:5.1f} MB a player (a game's private dirty"
             f" {dirty:4.1f} MB), {1024 / mb:4.0f} players per GB; CPU {cores * 100:5.2f}%"
             f" of a core a player, {per_core} players per core",
             flush=True,
         )
+
+
+@dataclass(frozen=True)
+class Run:
+    """One server measured: a tree, the Python serving it, whether games share (fork_sharing)."""
+
+    label: str
+    tree: Path
+    python: str
+    shared: bool = True
+
+
+def version_of(python: str) -> str:
+    return subprocess.run(
+        [python, "-c", "import sys; print(sys.version.split()[0])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+
+
+def runs_of(args: argparse.Namespace) -> list[Run]:
+    """Each server the command line asks for, in the order measured."""
+    trees = {"new": args.tree.resolve()}
+    if args.against is not None:
+        trees = {"old": args.against.resolve(), **trees}
+    runs: list[Run] = []
+    for label, tree in trees.items():
+        for python in args.python or [python_of(tree)]:
+            named = f"{label} {version_of(python)}" if args.python else label
+            if args.unshared and label == "new":
+                runs.append(Run(f"{named} off", tree, python, shared=False))
+            runs.append(Run(named, tree, python))
+    return runs
 
 
 async def main() -> None:
@@ -150,16 +210,25 @@ async def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="time each state is held")
     parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout measured")
     parser.add_argument("--against", type=Path, help="an older checkout, measured beside it")
+    parser.add_argument(
+        "--python", action="append", help="serve with this Python (a venv's; once or more)"
+    )
+    parser.add_argument(
+        "--unshared", action="store_true", help="also measure without fork_sharing, beside it"
+    )
+    parser.add_argument("--where", action="store_true", help="where a game's memory goes")
     args = parser.parse_args()
-    trees = {"new": args.tree.resolve()}
-    if args.against is not None:
-        trees = {"old": args.against.resolve(), **trees}
-    print(f"tui-reversi serve, {args.players} players; Python {sys.version.split()[0]}")
-    for label, tree in trees.items():
-        print(f"{label}: {tree} ({python_of(tree)})")
+    runs = runs_of(args)
+    print(f"tui-reversi serve, {args.players} players")
+    for run in runs:
+        print(f"{run.label}: {run.tree} ({run.python})")
     print(f"before: {load()}; nice {os.nice(0)}", flush=True)
-    for label, tree in trees.items():
-        report(label, await measure(tree, args.players, args.seconds))
+    width = max(len(run.label) for run in runs)
+    for run in runs:
+        figures, looked = await measure(run, args.players, args.seconds, args.where)
+        report(run.label.rjust(width), figures)
+        for line in looked:
+            print(f"{run.label.rjust(width)}    {line}", flush=True)
     print(f"after: {load()}")
 
 

@@ -37,7 +37,7 @@ async def one_premove() -> float:
     black, white = table_seats(Color.WHITE)
     match = Match(black, white, link.start_game(), names=state.names)
     settings = replace(Settings(), theme="reversi", animation=False)
-    app = create_app(settings=settings, match=match, table=link, pacing=Pacing(0, 0))
+    app = create_app(settings=settings, match=match, table_link=link, pacing=Pacing(0, 0))
     arrived: list[float] = []
 
     def read_the_move() -> None:

@@ -30,6 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from tui_reversi.server.hall.fleet_port import Fleet
 from tui_reversi.server.hall.tables import Tables
 from tui_reversi.server.hall.tournaments import TournamentDirector
 from tui_reversi.server.ledger.archive import Archive
@@ -101,10 +102,10 @@ async def director_figures(count: int, url: str | None = None) -> None:
             store = PostgresStore(url, root / "players")
             await store.open()
             where = "PostgreSQL"
-        tables = Tables(lambda _text: None, tables_per_player=2)
-        director = TournamentDirector(
-            store, tables, lambda _text: None
-        )  # (no loop: looked at here)
+        fleet = Fleet(store, people=list, log=lambda _text: None)  # (a fleet of one)
+        tables = Tables(lambda _text: None, store, fleet, tables_per_player=2)
+        # (not started: no loop of its own, looked at here)
+        director = TournamentDirector(store, tables, lambda _text: None)
         number = await store.new_tournament(arena(time.time()))
         for index in range(count):
             rating = draw.gauss(1500, 200)

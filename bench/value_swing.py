@@ -51,7 +51,7 @@ def positions(count: int, seed: int) -> list[Position]:
     return found
 
 
-def by_depth(own: int, opp: int, depth: int) -> dict[int, float]:
+def by_depth(own: int, opp: int, depth: int, selectivity: float) -> dict[int, float]:
     """The value in discs after each depth of one search to `depth` (proven ends left out)."""
     seen: dict[int, float] = {}
 
@@ -59,7 +59,7 @@ def by_depth(own: int, opp: int, depth: int) -> dict[int, float]:
         if abs(result.score) < WIN and not result.exact:
             seen[result.depth] = result.score / SCALE
 
-    engine = engine_for(Variant.OTHELLO, "trained", ANALYSIS_SELECTIVITY)
+    engine = engine_for(Variant.OTHELLO, "trained", selectivity)
     engine.search(own, opp, max_depth=depth, exact_empties=0, on_iteration=told)
     return seen
 
@@ -70,13 +70,19 @@ def main() -> int:
     parser.add_argument("--depth", type=int, default=8)
     parser.add_argument("--images", type=int, default=40)
     parser.add_argument("--seed", type=int, default=61)
+    parser.add_argument(
+        "--selectivity",
+        type=float,
+        default=ANALYSIS_SELECTIVITY,
+        help=f"ProbCut's (default {ANALYSIS_SELECTIVITY}, the values'; hard plays at 1.5)",
+    )
     parser.add_argument("--tree", help="measure the checkout in this directory instead")
     args = parser.parse_args()
     started = time.perf_counter()
     raw: dict[int, list[float]] = {}
     shown: dict[int, list[float]] = {}
     for position in positions(args.positions, args.seed):
-        values = by_depth(position.own, position.opp, args.depth + 1)
+        values = by_depth(position.own, position.opp, args.depth + 1, args.selectivity)
         settled = {d: (values[d] + values[d - 1]) / 2 for d in values if d - 1 in values}
         for d in range(2, args.depth + 1):
             if d in values and d + 1 in values:
@@ -85,7 +91,8 @@ def main() -> int:
                 shown.setdefault(d, []).append(abs(settled[d + 1] - settled[d]))
     import tui_reversi
 
-    print(f"{Path(tui_reversi.__file__).parent.parent}: {args.positions} positions, 20-40 discs")
+    tree = Path(tui_reversi.__file__).parent.parent
+    print(f"{tree}: {args.positions} positions, 20-40 discs, selectivity {args.selectivity}")
     print("depth d -> d+1   raw swing (discs)   shown swing (mean of last two)")
     row = "{:>2} -> {:<2}        {:6.2f}              {:6.2f}"
     for d in sorted(raw):
@@ -93,11 +100,16 @@ def main() -> int:
         print(row.format(d, d + 1, statistics.mean(raw[d]), shown_mean))
     all_raw = [x for d in raw for x in raw[d]]
     all_shown = [x for d in shown for x in shown[d]]
-    print(f"all depths      {statistics.mean(all_raw):6.2f}   {statistics.mean(all_shown):17.2f}")
+    if all_raw and all_shown:
+        print(
+            f"all depths      {statistics.mean(all_raw):6.2f}   {statistics.mean(all_shown):17.2f}"
+        )
     spreads = []
     for position in positions(args.images, args.seed + 1):
         images = zip(symmetries(position.own), symmetries(position.opp), strict=True)
-        values = [by_depth(own, opp, args.depth).get(args.depth) for own, opp in images]
+        values = [
+            by_depth(own, opp, args.depth, args.selectivity).get(args.depth) for own, opp in images
+        ]
         known = [v for v in values if v is not None]
         if len(known) == 8:
             spreads.append(max(known) - min(known))

@@ -28,6 +28,7 @@ from tui_reversi.match import (
 )
 from tui_reversi.net.remote import TABLE_SOCKET_VARIABLE, News, TableLink, follow_table
 from tui_reversi.net.terms import TimeControl
+from tui_reversi.server.hall.fleet_port import Fleet
 from tui_reversi.server.hall.tables import Tables
 from tui_reversi.server.ledger.archive import Archive
 from tui_reversi.storage import SavedGames
@@ -44,11 +45,14 @@ class TableServer:
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self._thread.start()
-        self.tables: Tables = self.call(lambda: Tables(self.log.append, hold=hold, adjourn=adjourn))
         self.archive: Archive = self.call(
             lambda: Archive(tmp_path / "archive.sqlite3", self.players_dir)
         )
-        asyncio.run_coroutine_threadsafe(self.tables.start(self.archive), self.loop).result(10)
+        fleet = self.call(lambda: Fleet(self.archive, people=list, log=self.log.append))
+        self.tables: Tables = self.call(
+            lambda: Tables(self.log.append, self.archive, fleet, hold=hold, adjourn=adjourn)
+        )
+        asyncio.run_coroutine_threadsafe(self.tables.start(), self.loop).result(10)
 
     def call(self, function: Callable[[], Any]) -> Any:
         """`function()` run on the server's loop (as everything there runs), awaited

@@ -275,7 +275,7 @@ def _run_at_table(args: argparse.Namespace, path: str, secret: str) -> int:
         options = app_arguments(args)
         options.pop("variant", None)  # the table's variant
         settings = replace(settings, **options)
-        app = create_app(settings=settings, match=match, table=link)
+        app = create_app(settings=settings, match=match, table_link=link)
         tolerate_invalid_utf8()
         threading.excepthook = partial(_thread_failed, app)
         app.end_on_interrupts()

@@ -109,7 +109,7 @@ class ReversiApp(App[None]):
         hint_engine: HintEngine,
         on_change: Callable[[Match], None] | None = None,
         session: Session | None = None,
-        table: TableLink | None = None,
+        table_link: TableLink | None = None,
         lobby: LobbyLink | None = None,
     ) -> None:
         super().__init__()
@@ -125,12 +125,12 @@ class ReversiApp(App[None]):
         # The player's files (autosave, saved games, settings); None: nothing is kept.
         self.session = session
         # At a server's table (people playing each other): the line to the server.
-        self.table = table
+        self.table_link = table_link
         # The turn loop; answers from the players' threads come back as RefereeCall.
         self.referee = Referee(
             match,
-            table.seat
-            if table is not None
+            table_link.seat
+            if table_link is not None
             else lambda kind, variant: seat(kind, variant, player_factory, limit),
             pacing=pacing,
             post=self._call_referee,
@@ -408,8 +408,8 @@ class ReversiApp(App[None]):
             # A game loaded from a file is autosaved at once, so a crash before the
             # first move still offers it; a resumed or new one has nothing new to save.
             self.referee.start(save=session is not None and session.loaded)
-        if self.table is not None:
-            self.table.listen(self._table_news)
+        if self.table_link is not None:
+            self.table_link.listen(self._table_news)
 
     def on_unmount(self) -> None:
         self.referee.close()  # the players' threads stop thinking
@@ -590,14 +590,14 @@ def create_app(
     clock: Callable[[], float] = time.monotonic,
     on_change: Callable[[Match], None] | None = None,
     session: Session | None = None,
-    table: TableLink | None = None,
+    table_link: TableLink | None = None,
     lobby: LobbyLink | None = None,
 ) -> ReversiApp:
     """The app, ready to run, with the player's `settings` (default: the
     defaults). `match` continues a given game (resume, load); otherwise a new
     game starts with the settings' players and variant. `session` keeps the
     player's files (autosave, saved games, settings); without it nothing is
-    written. `table` seats the people at a server's table (the match's
+    written. `table_link` seats the people at a server's table (the match's
     players are then `human`, this player, and `person`). `seed` makes the
     computers' choices repeatable; `lobby` is the line to a server's lobby
     (the player's own game when served); `player_factory` (the engines) and
@@ -629,7 +629,7 @@ def create_app(
         hint_engine=hint_engine,
         on_change=on_change,
         session=session,
-        table=table,
+        table_link=table_link,
         lobby=lobby,
     )
     _: GameApp = app  # what the screens rely on (mypy checks it here)

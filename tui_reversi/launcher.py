@@ -1,8 +1,8 @@
 """The game launcher: imports the game once, then forks one child per game.
 
 `tui-reversi serve` starts this as a fresh Python (`python -m
-tui_reversi.launcher FD`, its `ServeConfig.launcher_command`) with a bare
-environment, before any
+tui_reversi.launcher FD`, its `ServeConfig.launcher_command`; `FD --unshared`
+without fork_sharing.py's work) with a bare environment, before any
 player arrives. It imports Textual, the app, its screens, themes and the
 engine, freezes what it made for the garbage collector (so children share
 those pages copy-on-write), and then runs no thread and no event loop: a
@@ -46,6 +46,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from . import fork_sharing
 from .server.hall.pty_process import become_session_terminal
 
 # One request, JSON; far more than argv, a whitelisted environment and a path need.
@@ -159,6 +160,8 @@ def main(argv: list[str]) -> int:
     started = time.monotonic()
     gc.disable()  # nothing here needs collecting; children turn it back on
     preload()
+    if fork_sharing.wanted(argv[1:]):
+        fork_sharing.make_immortal()  # (3.12 and later: counts never written again)
     _return_freed_memory()
     gc.freeze()  # shared with every child: never scanned again, so never copied
     if threading.active_count() != 1:

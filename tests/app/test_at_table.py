@@ -66,7 +66,7 @@ def at_table(make_app):
         servers.append(server)
         black, white = table_seats(colour)
         match = Match(black, white, server.link.start_game(), names=names)
-        return make_app(match=match, table=server.link), server
+        return make_app(match=match, table_link=server.link), server
 
     yield seat
     for server in servers:

@@ -14,7 +14,7 @@ from tui_reversi.server.config import ServeConfig
 from tui_reversi.server.edge.budgets import HOLD_AT_MOST, HOLDS_AT_MOST, PACKETS, Budgets
 from tui_reversi.server.edge.door import Door
 from tui_reversi.server.edge.event_log import EventLog
-from tui_reversi.server.edge.seats import Seats
+from tui_reversi.server.edge.places import Places
 
 
 class Clock:
@@ -100,12 +100,12 @@ def test_an_address_that_outstays_the_door_finds_it_shut_longer_each_time(tmp_pa
 
 
 def test_guests_hold_their_share_and_a_key_the_rest(tmp_path: Path):
-    seats = Seats(ServeConfig(data_dir=tmp_path, max_sessions=20, max_per_address=8))
-    given_to_guests = [seats.take(f"192.0.2.{n % 4}", guest=True) is None for n in range(24)]
+    places = Places(ServeConfig(data_dir=tmp_path, max_sessions=20, max_per_address=8))
+    given_to_guests = [places.take(f"192.0.2.{n % 4}", guest=True) is None for n in range(24)]
     assert sum(given_to_guests) == 15
-    assert all(seats.take("192.0.2.50", guest=False) is None for _ in range(5))
-    assert seats.take("192.0.2.51", guest=False) is not None  # all 20 now
-    alone = Seats(ServeConfig(data_dir=tmp_path, max_per_address=4))
+    assert all(places.take("192.0.2.50", guest=False) is None for _ in range(5))
+    assert places.take("192.0.2.51", guest=False) is not None  # all 20 now
+    alone = Places(ServeConfig(data_dir=tmp_path, max_per_address=4))
     assert [alone.take("192.0.2.1", guest=True) is None for _ in range(4)] == [True] * 3 + [False]
 
 

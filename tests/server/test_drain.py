@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from tui_reversi.server.hall.table_handover import HERE, THERE
+
 from .conftest import PATIENCE, STANDIN_COMMAND, Player, wait_until
 from .test_tables import Game, seat
 
@@ -189,26 +191,21 @@ def test_serve_drain_with_no_server_running_says_so_in_one_sentence(tmp_path):
     )
 
 
-async def test_sigterm_to_a_fleet_node_mid_game_moves_the_game_to_the_other_and_it_goes_on(
+async def test_a_fleet_node_whose_drain_runs_out_leaves_the_game_handed_over_adjourned(
     nodes, serve, tmp_path, database
 ):
     a = await nodes(tmp_path / "a", "--database", database, "--drain-seconds", "1")
     b = await serve(data_dir=tmp_path / "b", database=database, max_per_address=10)
     alice, bob, code = await a_table_across(a, b)
     a.process.send_signal(signal.SIGTERM)
-    fleet_told = TOLD.format("1 s").replace("when it is back", "on another node of it")
-    for game in (alice, bob):
-        await game.hear_until(fleet_told)
+    await alice.hear_until(f"news {HERE.format(code=code, within='1 s')}")
+    await bob.hear_until("resumed You are both back: the game goes on.")
+    # alice stays on node A to its end: the game waits for her on B, nobody losing.
     assert await a.stopped() == 0
-    # Node B takes the game over, every move in it: bob sits back down there at once.
-    heard = await bob.hear_until("adjourned Adjourned: the game goes on when alice is back too.")
-    assert heard[heard.index(f"seated {code} white othello") :][-4:] == [
-        "moved 0 d3",
-        "moved 1 c5",
-        "ready",
-        "adjourned Adjourned: the game goes on when alice is back too.",
-    ]
-    # alice connects again (through the balancer: to node B) and they play on.
+    await bob.hear_until(
+        "adjourned alice cannot be heard (their node of the server stopped): "
+        "the game is adjourned until alice is back."
+    )
     alice = await Game.connect(await seat(b, "alice", f"resume {code}"))
     heard = await alice.hear_until("ready")
     assert heard[-3:] == ["moved 0 d3", "moved 1 c5", "ready"]
@@ -218,9 +215,66 @@ async def test_sigterm_to_a_fleet_node_mid_game_moves_the_game_to_the_other_and_
     await bob.hear_until("moved 2 c6")
 
 
-async def a_table_across(a, b) -> tuple[Game, Game, str]:
-    """alice opens a table on node `a`, bob joins it on node `b`; d3 and c5 are played."""
-    alice = await Game.connect(await seat(a, "alice", "table"))
+async def test_sigterm_to_a_fleet_node_hands_its_table_over_at_once_and_play_goes_on_there(
+    nodes, serve, tmp_path, database
+):
+    a = await nodes(tmp_path / "a", "--database", database)  # (the default 60 s to finish)
+    b = await serve(data_dir=tmp_path / "b", database=database, max_per_address=10)
+    alice, bob, code = await a_table_across(a, b)
+    a.process.send_signal(signal.SIGTERM)
+    # bob (on node B) is told the table comes to his node, and sits at it there at once,
+    # every move in it; alice (on node A) is told to connect again once A stops, and
+    # plays on meanwhile through A.
+    await bob.hear_until(f"news {THERE.format(code=code)}")
+    heard = await bob.hear_until("resumed You are both back: the game goes on.")
+    seated = heard[heard.index(f"seated {code} white othello") :]
+    assert seated[seated.index("ready") - 2 : seated.index("ready")] == ["moved 0 d3", "moved 1 c5"]
+    assert code in b.tables.tables
+    await alice.hear_until(f"news {HERE.format(code=code, within='1 min')}")
+    await alice.hear_until("resumed You are both back: the game goes on.")
+    alice.say("move 2 c6")
+    await bob.hear_until("moved 2 c6")
+    bob.say("move 3 c7")
+    await alice.hear_until("moved 3 c7")
+    assert a.process.returncode is None  # all before node A has stopped
+    # A stops (a second SIGTERM: at once): its player's game is adjourned on B, not
+    # dropped, and alice connecting again (through the balancer: to B) sits back down.
+    a.process.send_signal(signal.SIGTERM)
+    assert await a.stopped() == 0
+    await bob.hear_until(
+        "adjourned alice cannot be heard (their node of the server stopped): "
+        "the game is adjourned until alice is back."
+    )
+    alice = await Game.connect(await seat(b, "alice", ""))
+    heard = await alice.hear_until("ready")
+    assert heard[0] == f"seated {code} black othello"
+    assert heard[-3:] == ["moved 2 c6", "moved 3 c7", "ready"]
+    await bob.hear_until("resumed You are both back: the game goes on.")
+    alice.say("move 4 b5")
+    await bob.hear_until("moved 4 b5")
+
+
+async def test_a_guests_table_handed_over_goes_on_there_and_is_not_ended_on_the_node_it_left(
+    nodes, serve, tmp_path, database
+):
+    a = await nodes(tmp_path / "a", "--database", database)
+    b = await serve(data_dir=tmp_path / "b", database=database, max_per_address=10)
+    guest = await Player.connect(a, "anyone", command="table", guest=True)
+    alice, bob, _ = await a_table_across(a, b, Game.connect((await guest.facts())["env"]))
+    a.process.send_signal(signal.SIGTERM)
+    await bob.hear_until("resumed You are both back: the game goes on.")
+    alice.say("move 2 c6")
+    await bob.hear_until("moved 2 c6")
+    # Node A kept nothing of it as ended (a guest's game ends there when its player
+    # goes, and the game there had: it was handed over, not left).
+    assert await b.archive.profile("bob", 5) is None
+    assert not any("ends here" in line for line in a.log)
+
+
+async def a_table_across(a, b, opened=None) -> tuple[Game, Game, str]:
+    """alice opens a table on node `a` (or `opened`, a game's connect), bob joins it
+    on node `b`; d3 and c5 are played."""
+    alice = await (opened or Game.connect(await seat(a, "alice", "table")))
     code = (await alice.hear_until("ready"))[0].split()[1]
     await wait_until(
         lambda: any(view.code == code for view in b.tables.views(everywhere=True)),

@@ -13,7 +13,8 @@ from tui_reversi.server.ledger.fleet_messages import Down, Gone, Heard, LobbyLin
 async def test_each_kind_goes_to_its_handlers_and_one_without_any_is_said_once(tmp_path):
     store = Archive(tmp_path / "archive.sqlite3", tmp_path / "players")
     lines: list[str] = []
-    fleet = Fleet(store, Tables(lines.append), people=list, log=lines.append)
+    fleet = Fleet(store, people=list, log=lines.append)
+    Tables(lines.append, store, fleet)  # (this node's tables: they give themselves to it)
     await fleet.start()  # (a fleet of one: nothing to look at)
     gone: list[tuple[str, str]] = []
     fleet.handle(Gone, lambda node, message: gone.append((node, message.name)))

@@ -27,6 +27,7 @@ from tui_reversi.server.edge.door import Door
 from tui_reversi.server.edge.event_log import EventLog
 from tui_reversi.server.edge.health import Health
 from tui_reversi.server.edge.metrics import ServerCollector
+from tui_reversi.server.hall.fleet_port import Fleet
 from tui_reversi.server.ledger.archive import Archive
 from tui_reversi.server.ledger.fleet_messages import LobbyChanged
 from tui_reversi.server.ledger.fleet_seal import Seal
@@ -216,18 +217,20 @@ async def test_serve_with_a_json_log_writes_one_object_a_line(tmp_path):
 
 async def test_readiness_says_why_not_while_draining_stopping_or_without_its_store(tmp_path):
     archive = Archive(tmp_path / "archive.sqlite3", tmp_path / "players")
+    fleet = Fleet(archive, people=list, log=print)  # (a fleet of one)
     health = Health()
-    assert await health.unready(archive, None) == "starting: not listening yet"
+    assert await health.unready(archive, fleet) == "starting: not listening yet"
+    assert health.said() == "starting: not listening yet"
     health.listening = True
-    assert await health.unready(archive, None) is None
+    assert await health.unready(archive, fleet) is None
     health.drain("the node restarts for an upgrade")
-    assert await health.unready(archive, None) == "draining: the node restarts for an upgrade"
+    assert await health.unready(archive, fleet) == "draining: the node restarts for an upgrade"
     health.draining = None
     await archive.close()  # (the store gone: its file closed under it)
-    why = await health.unready(archive, None)
+    why = await health.unready(archive, fleet)
     assert why is not None and why.startswith("the store cannot be reached: ")
     health.stopping = True
-    assert await health.unready(archive, None) == "stopping"
+    assert await health.unready(archive, fleet) == "stopping"
 
 
 def test_a_server_without_the_operator_port_loads_no_prometheus_client():

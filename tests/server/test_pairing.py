@@ -9,7 +9,7 @@ from tui_reversi.core import Variant
 from tui_reversi.net.remote import TABLE_SECRET_VARIABLE
 from tui_reversi.net.terms import TimeControl
 from tui_reversi.server.hall import pairing, queue_wait
-from tui_reversi.server.hall.pairing import PairingQueue, Seeker, nearest_level
+from tui_reversi.server.hall.pairing import Seeker, fits, nearest_level
 
 from .conftest import Player, wait_until
 
@@ -124,17 +124,16 @@ def seeker(name: str, rating: float, *, guest: bool = False) -> Seeker:
 
 def test_the_rating_window_widens_with_the_longer_wait():
     now = [0.0]
-    queue = PairingQueue(tables=None, log=print, now=lambda: now[0])
     strong, weak = seeker("alice", 1900.0), seeker("bob", 1500.0)
     strong.since = weak.since = 0.0
-    assert not queue.fits(strong, weak)  # 400 apart, the window 100
+    assert not fits(strong, weak, now[0])  # 400 apart, the window 100
     now[0] = (400 - pairing.WINDOW) / pairing.WIDENING
-    assert queue.fits(strong, weak) and queue.fits(weak, strong)
+    assert fits(strong, weak, now[0]) and fits(weak, strong, now[0])
     now[0] = 10_000.0
     far = seeker("carol", 1500.0 + pairing.WIDEST + 1)
     far.since = 0.0
-    assert not queue.fits(strong, seeker("dave", 700.0))  # never wider than WIDEST
-    assert not queue.fits(weak, far)
+    assert not fits(strong, seeker("dave", 700.0), now[0])  # never wider than WIDEST
+    assert not fits(weak, far, now[0])
     assert nearest_level(1480.0) == "medium" and nearest_level(2400.0) == "expert"
 
 

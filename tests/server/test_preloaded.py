@@ -4,11 +4,13 @@ import json
 import os
 import re
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tui_reversi import fork_sharing
 from tui_reversi.server.edge import arcade as arcade_module
 
 from .conftest import Player, process_gone, wait_until
@@ -95,3 +97,29 @@ async def test_a_forked_games_first_frame_imports_nothing_the_parent_could_have_
     late = set(json.loads(found.group(1))["modules"]) - RUNNER
     ours = {name for name in late if name.split(".")[0] in ("textual", "rich", "tui_reversi")}
     assert ours == set()
+
+
+def test_fork_sharing_is_on_unless_the_servers_environment_turns_it_off(monkeypatch):
+    monkeypatch.delenv(fork_sharing.SWITCH, raising=False)
+    assert fork_sharing.wanted(fork_sharing.told())
+    monkeypatch.setenv(fork_sharing.SWITCH, "off")
+    assert not fork_sharing.wanted(fork_sharing.told())
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="Python 3.11 has no immortal objects")
+def test_what_the_parent_made_immortal_is_used_in_a_forked_game_without_writing_its_count():
+    script = """
+import ctypes, os, sys
+from tui_reversi import fork_sharing
+made = {"a table": [1, 2, 3]}
+fork_sharing.make_immortal()
+count = ctypes.c_ssize_t.from_address(id(made)).value
+pid = os.fork()
+if pid == 0:
+    used = [made] * 1000  # a game using the parent's object
+    os._exit(0 if ctypes.c_ssize_t.from_address(id(made)).value == count else 1)
+_, status = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr

@@ -7,6 +7,7 @@ one seeker twice. And the one pairing rule (hall/pairing.py's pairs())."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 
 from hypothesis import given
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 from tui_reversi.core import Variant
 from tui_reversi.net.terms import TimeControl
-from tui_reversi.server.hall.pairing import PairingQueue, pairs
+from tui_reversi.server.hall.pairing import fits, pairs
 from tui_reversi.server.ledger.fleet_messages import Heard, QueueJoined
 from tui_reversi.server.ledger.seekers import Seeker, SeekersHere
 from tui_reversi.server.ledger.store import Store
@@ -135,18 +136,18 @@ ratings = st.floats(min_value=800, max_value=2400, allow_nan=False)
     st.booleans(),
 )
 def test_the_pairing_rule_seats_each_seeker_once_and_only_with_one_that_fits(waiting, alone):
-    queue = PairingQueue(tables=None, log=print, now=lambda: 100.0)
     seekers = [
         Seeker(f"p{n}", rating, Variant.OTHELLO, TimeControl.parse(clock) if clock else None,
                guest, False, since=since)
         for n, (rating, since, clock, guest) in enumerate(waiting)
     ]  # fmt: skip
-    found = pairs(seekers, queue.fits)
+    fit = functools.partial(fits, now=100.0)
+    found = pairs(seekers, fit)
     seated = [s.id for pair in found for s in pair]
     assert len(seated) == len(set(seated))
-    assert all(queue.fits(one, other) and one.since <= other.since for one, other in found)
+    assert all(fit(one, other) and one.since <= other.since for one, other in found)
     unseated = [s for s in seekers if s.id not in seated]
-    assert not any(queue.fits(one, other) for one in unseated for other in unseated)
+    assert not any(fit(one, other) for one in unseated for other in unseated)
     if alone:  # the memory queue claims exactly the pairs it holds
         book = SeekersHere()
         asked = [(one.id, other.id) for one, other in found]

@@ -9,6 +9,7 @@ import pytest
 from tui_reversi.core import Color, Ending, Variant
 from tui_reversi.net.terms import TimeControl
 from tui_reversi.server.hall.table import SEAT_NEXT, Relay, Seat, SeatState, Table
+from tui_reversi.server.ledger.fleet_messages import Sit, SitAt
 from tui_reversi.server.ledger.table_phase import NEXT, IllegalTransition, Phase
 
 ILLEGAL_PHASES = [
@@ -124,5 +125,7 @@ def test_a_table_on_another_node_is_built_from_its_view_as_it_was_seen():
 
 
 def test_a_relayed_seat_asks_its_tables_node_by_name_or_by_the_seat_given_there():
-    assert Relay("join").sitting("K7QP2", "bob") == {"how": "join", "code": "K7QP2", "name": "bob"}
-    assert Relay("given", "s3cr3t").sitting("K7QP2", "bob") == {"secret": "s3cr3t"}
+    by_code = Relay("join").sitting("L1", "K7QP2", "bob", "192.0.2.7")
+    assert by_code == SitAt("L1", "join", "K7QP2", "bob", "192.0.2.7")
+    given = Relay("given", "s3cr3t").sitting("L1", "K7QP2", "bob", "192.0.2.7")
+    assert given == Sit("L1", "s3cr3t", "192.0.2.7")

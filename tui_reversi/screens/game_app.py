@@ -40,7 +40,7 @@ class GameApp(Protocol):
     referee: Referee
     settings: Settings
     session: Session | None  # the player's files; None: nothing is kept
-    table: TableLink | None  # at a server's table: the line to it
+    table_link: TableLink | None  # at a server's table: the line to it
     clock: Callable[[], float]
     hint_engine: HintEngine
     keymap: dict[str, str]  # binding id -> keys, as given to `set_keymap`

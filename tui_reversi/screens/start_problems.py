@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
+from ..core.errors import capitalised
 from ..widgets.key_bar import KeyLine
 from ..widgets.literal import Literal
 from .dialog import Dialog
@@ -30,7 +31,7 @@ def gather(notes: list[str], settings_file: Path | None) -> list[tuple[str, bool
     paragraphs = []
     if about_settings:
         paragraphs.append((f"The settings file {settings_file}:", False))
-        paragraphs.extend((f"{note[:1].upper()}{note[1:]}", True) for note in about_settings)
+        paragraphs.extend((capitalised(note), True) for note in about_settings)
     paragraphs.extend((note, False) for note in notes if not note.startswith(prefix))
     return [(shorter_paths(text), item) for text, item in paragraphs]
 

@@ -23,9 +23,9 @@ from textual.binding import Binding
 from textual.content import Content
 
 from ...core import Game
+from ...core.errors import sentence
 from ...core.openings import LONGEST, game_opening
 from ...players.analysis import GameAnalysis, MoveAnalysis
-from ...session import sentence
 from ...widgets.analysis_panel import AnalysisPanel, graph_data, summary_text, turning_text
 from ...widgets.move_log import MARKS, MoveLog, figures
 from ..eval_graph import EvalGraphScreen

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 
 from ...core import Color, ReversiError
+from ...core.errors import sentence
 from ...match import Match
-from ...session import sentence
 from ..new_game import NewGame, NewGameScreen
 from .status_line import Say
 

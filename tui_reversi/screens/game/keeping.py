@@ -11,8 +11,9 @@ from textual.app import App
 from textual.binding import Binding
 
 from ...core import ReversiError
+from ...core.errors import sentence
 from ...match import Match
-from ...session import PREVIOUS_NAME, sentence
+from ...session import PREVIOUS_NAME
 from ...storage import SavedGame, SavedGameEntry
 from .status_line import Say
 

@@ -37,6 +37,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ...core import Move, ReversiError
+from ...core.errors import sentence
 from ...match import (
     Asked,
     Began,
@@ -52,7 +53,6 @@ from ...match import (
     Told,
 )
 from ...net.remote import TableLink
-from ...session import sentence
 from ...widgets.analysis_panel import AnalysisPanel
 from ...widgets.board import BoardView
 from ...widgets.key_bar import KeyBar, key_for
@@ -166,7 +166,7 @@ class GameScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         app = self.reversi_app
-        self.set_reactive(GameScreen.link, app.table)
+        self.set_reactive(GameScreen.link, app.table_link)
         self.set_reactive(GameScreen.paused, app.referee.paused)
         self._ready = False  # drawn once (on_mount): a change redraws from then on
         self.status_line = StatusLine(

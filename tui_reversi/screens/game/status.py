@@ -10,6 +10,7 @@ from collections.abc import Callable
 from textual.content import Content
 
 from ...core import Color, Game, move_numbers, square_name
+from ...core.errors import capitalised
 from ...match import Match
 
 # `GameApp.text`: spells symbols out in ASCII mode.
@@ -175,7 +176,7 @@ def describe_ply(game: Game, ply: int) -> str:
     move, before = game.move_at(ply - 1), game.positions[ply - 1]
     where = _where(game, ply)
     if move.is_pass:
-        return f"{where[:1].upper()}{where[1:]}: {before.to_move.label} had no move. {counts}"
+        return f"{capitalised(where)}: {before.to_move.label} had no move. {counts}"
     flipped = before.flips(move.square).bit_count()
     number = where.split(" of ")[0].split(",")[0].capitalize()
     return f"{number}: {before.to_move.label} played {move}, flipping {flipped}. {counts}"

@@ -33,6 +33,7 @@ from ..hall.preloaded import PreloadedParent, fork_available
 from ..hall.pty_process import Spawn
 from ..hall.roster import presence, who_is_here
 from ..hall.sessions import Sessions
+from ..hall.table_handover import hand_tables_over
 from ..hall.tables import Tables
 from ..hall.tournaments import TournamentDirector
 from ..ledger.archive import Archive
@@ -119,32 +120,24 @@ class Arcade:
         self.host_key: asyncssh.SSHKey | None = None
         self.host_key_created = False
         self.preloaded: PreloadedParent | None = None
-        # Where people play each other (`ssh -t host table`, `join CODE`).
-        self.tables = Tables(
-            self.note,
-            hold=config.hold_seat,
-            adjourn=config.on_drop == "adjourn",
-            tables_per_player=config.tables_per_player,
-            spectators_per_table=config.spectators_per_table,
-            charged=self.note,
-            people_per_address=config.people_per_address(),
-        )
         # Put together by start(), once the store is open (_assemble): what outlives
         # this process (store.py: SQLite under the data directory, or a fleet's
         # PostgreSQL; finished games also go to the players' saved games), the
         # accounts and the penalties of guessing kept in it, the keyed players'
         # browsers bound to their names (`keys web`, the page's ?code=), the other
-        # nodes (a fleet of one with SQLite), the lobby inside the served games, and
-        # this node's part in running the tournaments with the others (`tournament ...`).
+        # nodes (a fleet of one with SQLite), where people play each other (`ssh -t
+        # host table`, `join CODE`), the players waiting to be paired (`ssh -t host
+        # play`), the lobby inside the served games, and this node's part in running
+        # the tournaments with the others (`tournament ...`).
         self.archive: Store
         self.accounts: Accounts
         self.penalties: PasswordGuesses
         self.browser_passes: BrowserPasses
         self.fleet: Fleet
+        self.tables: Tables
+        self.pairing: PairingQueue
         self.lobby: LobbyHost
         self.tournaments: TournamentDirector
-        # The players waiting to be paired (`ssh -t host play`).
-        self.pairing = PairingQueue(self.tables, self.note)
         # How games start, in a few words for the banner.
         self.game_start = "as a fresh Python each"
         # Files this process may open (raised to the hard limit at start).
@@ -167,8 +160,7 @@ class Arcade:
         await self.browser_passes.start(store)
         await self._start_preloaded()
         await store.listen(self.fleet.heard)
-        await self.tables.start(store, self.fleet)
-        self.pairing.start(store, self.fleet)
+        await self.tables.start()
         self.tournaments.start()
         await self.lobby.start()
         await self.fleet.start()
@@ -209,7 +201,19 @@ class Arcade:
         self.accounts = Accounts(config, self.note, store)
         self.penalties = PasswordGuesses(config.auth_failure_delay, self.note, store)
         self.browser_passes = BrowserPasses(config.data_dir, self.note, self.accounts.holds)
-        self.fleet = Fleet(store, self.tables, people=lambda: presence(self), log=self.note)
+        self.fleet = Fleet(store, people=lambda: presence(self), log=self.note)
+        self.tables = Tables(
+            self.note,
+            store,
+            self.fleet,
+            hold=config.hold_seat,
+            adjourn=config.on_drop == "adjourn",
+            tables_per_player=config.tables_per_player,
+            spectators_per_table=config.spectators_per_table,
+            charged=self.note,
+            people_per_address=config.people_per_address(),
+        )
+        self.pairing = PairingQueue(self.tables, store, self.fleet, self.note)
         schedules = [ArenaSchedule.parse(text) for text in config.arenas]
         self.tournaments = TournamentDirector(store, self.tables, self.note, schedules=schedules)
         self.lobby = LobbyHost(
@@ -405,12 +409,16 @@ class Arcade:
         self.events.write(
             "draining", seconds=round(seconds), connections=len(self.connections) or None
         )
-        # A fleet's other nodes take its games over once it has gone (hall/fleet_port.py).
+        # In a fleet, the other nodes have its tables at once (table_handover.py); what
+        # is left (none to hand to) is taken over once it has gone (hall/fleet_port.py).
+        handed = await hand_tables_over(self.tables, self.fleet, self.archive, seconds, self.note)
         where = "when it is back" if self.archive.alone else "on another node of it"
         self.tables.tell_everyone(
             f"The server is going down for a restart: games still in play in "
             f"{format_duration(seconds)} are adjourned, to resume {where}."
         )
+        if handed:
+            self.events.write("handed-over", tables=handed)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
         while (self.connections or self.sessions.games) and loop.time() < deadline:
@@ -422,8 +430,10 @@ class Arcade:
         if self._acceptor is not None:
             self._acceptor.close()
         connections = list(self.connections)
-        # Before any game is hung up: a game in progress waits for the server to be back.
+        # Before any game is hung up: a game in progress waits for the server to be back,
+        # and one relayed from here to another node's table too (not a drop there).
         self.tables.adjourn_all("The server is stopping")
+        self.fleet.stopping()
         for connection in connections:
             connection.end("server shutting down", "the server is shutting down; sorry!")
         # Every game this server started goes, its player still here or not: hung up,
@@ -451,8 +461,8 @@ class Arcade:
             await self.fleet.close()
             await self.tournaments.close()
             await self.lobby.close()
-        await self.pairing.close()
-        await self.tables.close()
+            await self.pairing.close()
+            await self.tables.close()
         if hasattr(self, "archive"):
             await self.archive.leave()
             await self.archive.close()

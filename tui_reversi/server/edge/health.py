@@ -1,9 +1,10 @@
 """Whether this node should be sent players: what `/readyz` answers (operator_port.py).
 
 `Health` is the arcade's (`Arcade.health`): the arcade says when it listens and
-when it stops, a drain says that the node drains (`drain(why)`), and `unready`
-adds what only asking can tell: whether the store answers, and whether the node
-is in its fleet.
+when it stops, a drain says that the node drains (`drain(why)`), and `said`
+answers from those alone (all there is before the store and the fleet are put
+together); `unready` adds what only asking can tell: whether the store answers,
+and whether the node is in its fleet.
 """
 
 from __future__ import annotations
@@ -31,17 +32,25 @@ class Health:
         """From now on `/readyz` says the node drains, and why."""
         self.draining = why
 
-    async def unready(self, store: Store | None, fleet: Fleet | None) -> str | None:
-        """Why this node should not be sent players now (a line), or None if it
-        should: it drains, stops, has not started, is out of its fleet, or its
-        store does not answer within PING_TIMEOUT."""
+    def said(self) -> str | None:
+        """Why this node should not be sent players by what the arcade said (a line),
+        or None: it drains, stops, or does not listen yet (its parts not put together)."""
         if self.draining is not None:
             return f"draining: {self.draining}"
         if self.stopping:
             return "stopping"
-        if not self.listening or store is None:
+        if not self.listening:
             return "starting: not listening yet"
-        if fleet is not None and fleet.down:
+        return None
+
+    async def unready(self, store: Store, fleet: Fleet) -> str | None:
+        """Why this node should not be sent players now (a line), or None if it
+        should: it drains, stops, has not started, is out of its fleet, or its
+        store does not answer within PING_TIMEOUT."""
+        said = self.said()
+        if said is not None:
+            return said
+        if fleet.down:
             return "out of the fleet: its database cannot be reached"
         # Checks that come together share one ping (a scrape and a balancer's check).
         if self._asking is None or self._asking.done():

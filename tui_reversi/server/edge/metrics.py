@@ -92,7 +92,9 @@ class ServerCollector(Collector):
             "over (the game ended, the table not cleared yet).",
             labels=["state"],
         )
-        here = [table for table in self.arcade.tables.tables.values() if table.node is None]
+        # (put together once the arcade listens: none before)
+        every = self.arcade.tables.tables.values() if self.arcade.health.listening else []
+        here = [table for table in every if table.node is None]
         now = Counter(_state(table.phase) for table in here)
         for state in TABLE_STATES:
             tables.add_metric([state], now[state])

@@ -48,7 +48,7 @@ async def start_operator_port(arcade: Arcade, host: str, port: int) -> OperatorP
         if arcade.health.listening:  # (the store and the fleet are put together by then)
             why = await arcade.health.unready(arcade.archive, arcade.fleet)
         else:
-            why = await arcade.health.unready(None, None)
+            why = arcade.health.said()
         if why is None:
             return web.Response(text="ready\n")
         return web.Response(status=503, text=f"not ready: {why}\n")

@@ -20,29 +20,36 @@ them again with no command typed (Tables.serve_game).
 A node that loses its database is out of the fleet until the store has its
 connection back (postgres.py reconnects): meanwhile its relays to other nodes
 and the games relayed to it stop the same way, adjourned, and its own games
-go on, their moves kept until they can be written. Back, it first lets go of
-the games another node took over meanwhile (_reconcile): their people here sit
-down at them there, and the moves played here meanwhile go there too.
+go on, their moves kept until they can be written. Back, its tables first let
+go of the games another node took over meanwhile (Tables._reconcile, on the
+`rejoined` message): their people here sit down at them there, and the moves
+played here meanwhile go there too.
+
+A node that drains hands its tables to the others at once (table_handover.py:
+`hand`, the Handed and HandedOn messages) and says Stopping for its relayed
+games when it stops, so that their tables adjourn rather than hold a drop.
 
 The messages are ledger/fleet_messages.py's, one frozen dataclass a kind, sealed
 and opened by ledger/fleet_seal.py; the store (the ledger) carries them by
 LISTEN/NOTIFY. Each kind is handled by one entry of the port's table
 (`handle`): the relays' and the take-overs' here, the lobby's invitations in
-lobby_host.py, the pairing queue's in pairing.py. A server alone is a fleet of
-one: no other node, no message.
+lobby_host.py, the pairing queue's in pairing.py, the moves a table taken over
+had meanwhile in tables.py. A server alone is a fleet of one: no other node, no
+message.
 """
 
 from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ...net.server_line import MAX_LINE, line, next_line
 from ...net.terms import TableRefused
 from ...storage import StorageError
+from ..ledger.fleet_handover import handed, handed_game
 from ..ledger.fleet_messages import (
     Answer,
     Close,
@@ -50,10 +57,11 @@ from ..ledger.fleet_messages import (
     Eof,
     FleetMessage,
     Gone,
+    Handed,
+    HandedOn,
     Heard,
     Line,
     LobbyChanged,
-    Moves,
     NothingTaken,
     OwnPiece,
     Paired,
@@ -62,12 +70,13 @@ from ..ledger.fleet_messages import (
     Seat,
     Sit,
     SitAt,
+    Stopping,
     Take,
     TakenOwn,
     TakenSeat,
     Unseat,
 )
-from ..ledger.store import Presence, Store, TableView
+from ..ledger.store import Presence, Store, TableView, UnfinishedGame
 from .fleet_outbox import Outbox, Outgoing
 from .fleet_relay import PIECE, FleetTables, Given, RelayTransport
 
@@ -118,13 +127,14 @@ class Fleet:
     def __init__(
         self,
         store: Store,
-        tables: FleetTables,
         *,
         people: Callable[[], list[Presence]],
         log: Callable[[str], None],
     ) -> None:
         self.store = store
-        self.tables = tables
+        # The tables here (tables.py's), which seat the games relayed to this node and
+        # share its tables: they give themselves when they are built (host).
+        self.tables: FleetTables
         self._people = people  # who is on this node, as the lobby shows them
         self._log = log
         self.others: tuple[list[Presence], list[TableView]] = ([], [])
@@ -140,8 +150,6 @@ class Fleet:
         self._look_soon = False  # another node's share changed: look at the next turn
         self._asked: dict[str, asyncio.Future[Given]] = {}  # take_from
         self._own_pieces: dict[str, list[bytes]] = {}  # an own game given over, so far
-        # The reconciling after being cut off.
-        self._reconciling: set[asyncio.Task[None]] = set()
         # Seats here given to players on other nodes (an invitation, a pairing) whose
         # game has not sat yet: secret -> their node. Left if that node goes first.
         self._promised: dict[str, str] = {}
@@ -160,14 +168,21 @@ class Fleet:
         self.handle(Eof, self._eof)
         self.handle(PlayerWent, self._player_went)
         self.handle(Close, lambda _, message: self._let_go(message.link))
-        self.handle(Moves, self._moves)
         self.handle(Unseat, self._unseat)
         self.handle(OwnPiece, self._own_piece)
         self.handle(TakenSeat, self._taken)
         self.handle(TakenOwn, self._taken)
         self.handle(NothingTaken, self._taken)
+        self.handle(Handed, self._handed)
+        self.handle(HandedOn, self._handed_on)
+        self.handle(Stopping, self._stopping)
         self._lost[Seat] = self._lost[Paired] = self._never_sat
         self._lost[Take] = self._take_lost
+
+    def host(self, tables: FleetTables) -> None:
+        """`tables` seat the games relayed here and are this node's share of the lobby's
+        tables (tables.py's Tables, when built); they handle their own kinds."""
+        self.tables = tables
 
     @property
     def node(self) -> str:
@@ -293,16 +308,14 @@ class Fleet:
     async def relay(
         self,
         node: str | None,
-        code: str,
         secret: str,
-        sitting: dict[str, str],
-        address: str,
+        sitting: Callable[[str], Sit | SitAt],
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
     ) -> bool:
-        """Play the seat here by `secret` at table `code` on `node` by relaying the
-        game's lines there; `sitting` says how to sit there ({secret} or {how, code, name}),
-        `address` where its player connected from.
+        """Play the seat here by `secret` at a table on `node` by relaying the game's
+        lines there; sitting(link) is the message that seats it there (table.py's
+        Relay.sitting).
         True if the line to `node` was lost (the node went, or the database) while the
         game's own line is still open: the game is stranded, not over."""
         assert node is not None
@@ -313,7 +326,7 @@ class Fleet:
         try:
             if self.down:
                 return True
-            self.tell(node, _sit_message(link, sitting, address))
+            self.tell(node, sitting(link))
             while (data := await next_line(reader, relayed.lost)) is not None:
                 if not data:
                     self.tell(node, Eof(link))
@@ -358,20 +371,12 @@ class Fleet:
         hosted = _Hosted(node, reader)
         try:
             if isinstance(message, Sit):
-                secret = message.secret
-                self._promised.pop(secret, None)
-            else:
-                sit = {
-                    "join": self.tables.sit,
-                    "watch": self.tables.watch_here,
-                    "resume": self.tables.resume_here,
-                }[message.how]
-                _, secret = sit(message.code, message.name)
+                self._promised.pop(message.secret, None)
+            secret = self.tables.seat_relayed(message)
         except (TableRefused, KeyError) as refusal:
             self.tell(node, Line(link, line("bye", str(refusal))))
             self.tell(node, Close(link))
             return
-        self.tables.connected_from(secret, message.address)
         hosted.secret = secret
         self._hosted[link] = hosted
         writer = self.writer(
@@ -417,30 +422,8 @@ class Fleet:
         self._shared = None  # (shared again, whatever it was)
         self._in_since = asyncio.get_running_loop().time()
         self._log("the database is back: this node is in the fleet again")
-        task = asyncio.create_task(self._reconcile())
-        self._reconciling.add(task)
-        task.add_done_callback(self._reconciling.discard)
         self._look_soon = True
         self._resend()
-
-    async def _reconcile(self) -> None:
-        """Back from being cut off: the games another node took over meanwhile are
-        yielded to it (one owner each, and this node writes nothing more of them);
-        then what the others could not have is written."""
-        codes = self.tables.kept_here()
-        try:
-            holders = await self.store.holders(codes)
-        except StorageError as error:
-            self._log(f"who keeps this node's games cannot be asked: {error}")
-            return  # (down again: asked again when it is back)
-        for code in codes:
-            holder = holders.get(code)
-            if holder == self.node:
-                continue
-            moves = self.tables.yield_to(code, holder)
-            if holder is not None and moves is not None:  # (any played here meanwhile)
-                self.tell(holder, Moves(code, moves))
-        self.tables.store_back()
 
     def _unhost(self, link: str, tell: bool = False) -> None:
         hosted = self._hosted.pop(link, None)
@@ -524,6 +507,61 @@ class Fleet:
         if answer is not None and not answer.done():
             answer.set_result(None)
 
+    # -- a node that drains hands its tables over (table_handover.py) ----------------------
+
+    def others_alive(self) -> list[str]:
+        """The other nodes in the fleet when this one last looked."""
+        return [] if self.down else sorted(self._live - {self.node})
+
+    def hosted_from(self) -> dict[str, str]:
+        """The games from other nodes seated here: their seats' secrets -> their node."""
+        return {hosted.secret: hosted.node for hosted in self._hosted.values()}
+
+    def hand(self, node: str, kept: UnfinishedGame, hosted: Collection[str]) -> None:
+        """Table `kept.code` is `node`'s now (kept there by the store already): that
+        node brings it back, the nodes of the `hosted` games at it here (their seats'
+        secrets) seat them there, and this node lets go of those games, saying nothing."""
+        self.tell(node, handed(kept))
+        links = [link for link, game in self._hosted.items() if game.secret in hosted]
+        for host in sorted({self._hosted[link].node for link in links} - {node}):
+            self.tell(host, HandedOn(kept.code, node))
+        for link in links:
+            self._unhost(link)  # (no Close: their node seats them anew)
+
+    def tell_playing(self, data: bytes) -> None:
+        """`data` (a whole line) for every game here seated at a table elsewhere."""
+        for relayed in self._playing.values():
+            relayed.writer.write(data)
+
+    def stopping(self) -> None:
+        """This node stops: the nodes its games play at adjourn those games, rather
+        than hold their seats for players who dropped (and may forfeit)."""
+        for link, relayed in list(self._playing.items()):
+            self.tell(relayed.node, Stopping(link))
+
+    def _handed(self, node: str, message: Handed) -> None:
+        kept = handed_game(message)
+        if kept is None:
+            self._log(f"node {node} handed table {message.code[:40]!r} over unreadable")
+            return
+        self._log(f"table {kept.code}: handed over by node {node}, which drains")
+        self._seated_anew(self.tables.handed_here(kept))
+
+    def _handed_on(self, _node: str, message: HandedOn) -> None:
+        self._seated_anew(self.tables.moved_on(message.code, message.to))
+
+    def _seated_anew(self, secrets_here: list[str]) -> None:
+        """The relays of these seats' games end: each sits down anew where its table is."""
+        for secret in secrets_here:
+            link = self._links_of.get(secret)
+            if link is not None:
+                self._strand(link)
+
+    def _stopping(self, node: str, message: Stopping) -> None:
+        hosted = self._hosted.get(message.link)
+        if hosted is not None and hosted.node == node:
+            self._cut_off(message.link, "their node of the server stopped")
+
     # -- messages -------------------------------------------------------------------------
 
     def writer(
@@ -604,17 +642,6 @@ class Fleet:
         if hosted is not None and hosted.node == node:
             self.tables.dropped(hosted.secret)
 
-    def _moves(self, _node: str, message: Moves) -> None:
-        self.tables.played_meanwhile(message.code, message.moves)
-
     def _unseat(self, _node: str, message: Unseat) -> None:
         if self._promised.pop(message.secret, None) is not None:
             self.tables.leave(message.secret, left=message.left)
-
-
-def _sit_message(link: str, sitting: dict[str, str], address: str) -> Sit | SitAt:
-    """How a relayed game asks the table's node to seat it: by the seat promised
-    ({secret}), or at a table by its code ({how, code, name})."""
-    if "secret" in sitting:
-        return Sit(link, sitting["secret"], address)
-    return SitAt(link, sitting["how"], sitting["code"], sitting["name"], address)

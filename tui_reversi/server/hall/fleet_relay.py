@@ -2,8 +2,10 @@
 game between nodes, as a Protocol that tables.py's `Tables` meets (the port
 cannot import the tables: they hold the port); and the transport the tables
 write a game relayed from another node through, which sends it on there in
-pieces. The lobby and the pairing queue ask nothing of the port's: they
-handle their own messages (Fleet.handle).
+pieces. What the port asks is only a relayed game's seat and this node's share
+of the tables: the lobby, the pairing queue and the tables' own kinds (a taken
+over table's moves, the reconciling once rejoined) handle their own messages
+(Fleet.handle).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import asyncio
 from collections.abc import Callable
 from typing import Protocol
 
+from ..ledger.fleet_messages import Sit, SitAt
+from ..ledger.store import UnfinishedGame
 from ..ledger.table_view import TableView
 
 # A relayed write goes in pieces of at most this many bytes (a NOTIFY takes 8000).
@@ -55,17 +59,11 @@ class RelayTransport(asyncio.Transport):
 class FleetTables(Protocol):
     """What the fleet's port asks of this node's tables (tables.py's `Tables`)."""
 
-    def sit(self, code: str, name: str) -> tuple[object, str]:
-        """Sit `name` at table `code` here; the table and the seat's secret."""
-
-    def watch_here(self, code: str, name: str) -> tuple[object, str]:
-        """`name` watches table `code` here; the table and the place's secret."""
-
-    def resume_here(self, code: str, name: str) -> tuple[object, str]:
-        """`name` sits back down at adjourned table `code` here; the table and the secret."""
-
-    def connected_from(self, secret: str, address: str) -> None:
-        """The player of this seat connected from `address`: its requests are charged to it."""
+    def seat_relayed(self, message: Sit | SitAt) -> str:
+        """The seat here a game on another node asks for: the one promised it (Sit), or
+        one at a table by its code (SitAt: join, watch or resume); its secret, its
+        requests charged to the message's address. Raises TableRefused (KeyError for
+        a `how` it does not know)."""
 
     def views(self) -> list[TableView]:
         """This node's tables not over, as the lobby shows them."""
@@ -86,18 +84,10 @@ class FleetTables(Protocol):
         """The game at this seat can no longer be heard (`why`: 'the server lost its
         database'): its game is adjourned, kept for its player to come back to."""
 
-    def store_back(self) -> None:
-        """The database can be reached again: write what could not be written."""
+    def handed_here(self, kept: UnfinishedGame) -> list[str]:
+        """Table `kept.code`, handed here by its node (which drains): brought back, and
+        this node's seats at it there sit at it here. Their secrets."""
 
-    def kept_here(self) -> list[str]:
-        """The codes of the games the store keeps as this node's, as far as it knows."""
-
-    def yield_to(self, code: str, node: str | None) -> str | None:
-        """Table `code`'s game was taken over by `node` (None: and ended there) while
-        this node could not reach the store: its people here sit down at it there.
-        The moves it had here (None if it was not here)."""
-
-    def played_meanwhile(self, code: str, moves: str) -> None:
-        """Table `code`, taken over here, went on on the node it was taken from while
-        that node was cut off (`moves`: all of them there): the moves after those
-        kept are played here too, if the game has had none here since."""
+    def moved_on(self, code: str, node: str) -> list[str]:
+        """Table `code` on another node is on `node` now: this node's seats at it sit
+        at it there. Their secrets."""

@@ -29,7 +29,7 @@ from ...net.terms import TableRefused
 from ...storage import StorageError
 from ..ledger import fleet_messages as told
 from ..ledger.seekers import Seeker as Seeker
-from ..ledger.seekers import SeekerBook, SeekersHere
+from ..ledger.seekers import SeekerBook
 from ..ledger.store import Store, TableView
 from .fleet_port import Fleet
 from .tables import Tables
@@ -71,22 +71,38 @@ def pairs(
     return found
 
 
+def window(seeker: Seeker, now: float) -> float:
+    """How far from `seeker`'s rating an opponent may be rated at `now`, after their wait."""
+    return min(WINDOW + WIDENING * (now - seeker.since), WIDEST)
+
+
+def fits(one: Seeker, other: Seeker, now: float) -> bool:
+    """True if `one` and `other` may be paired at `now`."""
+    if one.name == other.name or (one.variant, one.clock) != (other.variant, other.clock):
+        return False
+    if one.guest != other.guest and not (one.allows_guests or other.allows_guests):
+        return False
+    return abs(one.rating - other.rating) <= max(window(one, now), window(other, now))
+
+
 class PairingQueue:
-    """This node's part in the pairing queue: join(), leave(); start(store, fleet)
-    once the server has them, close() at the end."""
+    """This node's part in the pairing queue: join(), leave(); close() at the end.
+    Its seekers are kept in `store` (SQLite's: in memory), and `fleet` tells the
+    other nodes (none for a server alone)."""
 
     def __init__(
         self,
         tables: Tables,
+        store: Store,
+        fleet: Fleet,
         log: Callable[[str], None],
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.tables = tables
+        self.store = store
+        self.fleet = fleet
         self._log = log
         self._now = now
-        self.store: Store | None = None  # None: the queue is in this process's memory
-        self.fleet: Fleet | None = None
-        self._alone = SeekersHere()
         # This node's seekers, by id, in the order they joined, and what each is told.
         self._here: dict[str, tuple[Seeker, Paired]] = {}
         self._unwritten: dict[str, Seeker] = {}  # joined, not in the store yet
@@ -95,8 +111,6 @@ class PairingQueue:
         self._pairing: asyncio.Task[None] | None = None
         self._closed = False  # (the server stops: a leave then writes nothing)
 
-    def start(self, store: Store, fleet: Fleet) -> None:
-        self.store, self.fleet = store, fleet
         fleet.handle(told.QueueJoined, lambda _node, _joined: self.joined_elsewhere())
         fleet.handle(told.Requeue, lambda _node, message: self.requeue(message.seeker))
         fleet.handle(told.Paired, self._heard_paired)
@@ -112,11 +126,11 @@ class PairingQueue:
     @property
     def book(self) -> SeekerBook:
         """Where the queue's seekers are kept."""
-        return self.store if self.store is not None else self._alone
+        return self.store
 
     @property
     def node(self) -> str:
-        return self.store.node if self.store is not None else ""
+        return self.store.node
 
     @property
     def seekers(self) -> list[Seeker]:
@@ -138,23 +152,14 @@ class PairingQueue:
             self._leaving.append(seeker.id)
             self._wake()
 
-    def window(self, seeker: Seeker) -> float:
-        """How far from `seeker`'s rating an opponent may be rated, after their wait."""
-        return min(WINDOW + WIDENING * (self._now() - seeker.since), WIDEST)
-
     def fits(self, one: Seeker, other: Seeker) -> bool:
         """True if `one` and `other` may be paired now."""
-        if one.name == other.name or (one.variant, one.clock) != (other.variant, other.clock):
-            return False
-        if one.guest != other.guest and not (one.allows_guests or other.allows_guests):
-            return False
-        return abs(one.rating - other.rating) <= max(self.window(one), self.window(other))
+        return fits(one, other, self._now())
 
     # -- from the fleet (fleet_port.py) ------------------------------------------------------
 
     def _heard_paired(self, node: str, message: told.Paired) -> None:
         if not self.paired_elsewhere(node, message.seeker, message.secret, message.table):
-            assert self.fleet is not None  # (heard: started)
             self.fleet.tell(node, told.Unseat(message.secret, left=True))
 
     def joined_elsewhere(self) -> None:
@@ -202,7 +207,7 @@ class PairingQueue:
             missed = False
             try:
                 # (The database away: the fleet says when it is back, and rejoined() wakes.)
-                if self.fleet is None or not self.fleet.down:
+                if not self.fleet.down:
                     missed = await self.pair()
             except StorageError as error:
                 self._log(f"pairing: the queue cannot be read or written: {error}")
@@ -267,7 +272,6 @@ class PairingQueue:
         by their node: one that has left meanwhile is not)."""
         for seeker in seekers:
             if seeker.node != self.node:
-                assert self.fleet is not None  # (a seeker on another node: a fleet's)
                 self.fleet.tell(seeker.node, told.Requeue(seeker.id))
             elif seeker.id in self._here:
                 self._unwritten[seeker.id] = self._here[seeker.id][0]
@@ -294,6 +298,5 @@ class PairingQueue:
         if other_paired is not None:
             other_paired(other_secret, table.code)
         else:  # (a seeker on another node: a fleet's)
-            assert self.fleet is not None
             self.fleet.seat_seeker(other.node, other.id, other_secret)
         return True

@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from ... import fork_sharing
 from ..config import PATH, ServeError
 
 # The parent's whole environment: what Python needs to start, nothing of the server's.
@@ -139,6 +140,7 @@ class PreloadedParent:
                 "-m",
                 self._launcher,
                 str(theirs.fileno()),
+                *fork_sharing.told(),
                 pass_fds=(theirs.fileno(),),
                 env=PARENT_ENVIRONMENT,
                 cwd="/",

@@ -22,6 +22,7 @@ from ...core import Color, Ending, Game, Variant
 from ...net.remote import NOBODY, is_guest, shown_name
 from ...net.server_line import line
 from ...net.terms import TimeControl
+from ..ledger.fleet_messages import Sit, SitAt
 from ..ledger.store import TableView
 from ..ledger.table_phase import NEXT, Phase, transition
 from .games_socket import tell
@@ -245,11 +246,12 @@ class Relay:
     how: Literal["join", "watch", "resume", "given"]
     secret: str = ""
 
-    def sitting(self, code: str, name: str) -> dict[str, str]:
-        """How the fleet's `sit` message asks that node for the seat (fleet.py)."""
+    def sitting(self, link: str, code: str, name: str, address: str) -> Sit | SitAt:
+        """The message that asks that node for the seat at table `code` for `name`
+        (connected from `address`), for the relay `link` (fleet_port.py)."""
         if self.how == "given":
-            return {"secret": self.secret}
-        return {"how": self.how, "code": code, "name": name}
+            return Sit(link, self.secret, address)
+        return SitAt(link, self.how, code, name, address)
 
 
 @dataclass(eq=False)

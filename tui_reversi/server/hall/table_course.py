@@ -45,6 +45,7 @@ class GameCourse:
         self,
         tables: dict[str, Table],
         clocks: TableClocks,
+        store: Store,
         log: Callable[[str], None],
         *,
         hold: float,
@@ -55,7 +56,7 @@ class GameCourse:
         self._log = log
         self.hold = hold  # seconds a dropped player's seat waits (0: the game ends)
         self._adjourn = adjourn  # a dropped player's time out adjourns (else: forfeits)
-        self.store: Store | None = None
+        self.store = store
         # Tables whose last change could not be written (the store failing): written
         # when it is back (store_back), so no move is lost to a database gone a while.
         self.unsaved: set[str] = set()
@@ -220,7 +221,7 @@ class GameCourse:
         if table.time_control is not None:
             table.broadcast(table.clock_line(self._clocks.now()))
         table.broadcast(table.over_line())
-        if self.store is None or unjoined:
+        if unjoined:
             return
         store, code = self.store, table.code
         if not table.game.moves:  # a game with no move is no result: neither rated nor kept
@@ -238,7 +239,6 @@ class GameCourse:
     def _keep(self, table: Table, game: PlayedGame) -> None:
         """Archive the ended game and rate it; the table is told how the ratings moved."""
         store = self.store
-        assert store is not None
         moved: list[str] = []
         rated: dict[str, str] = {}  # each player's rating after it, as shown
 
@@ -268,7 +268,7 @@ class GameCourse:
     def save(self, table: Table) -> None:
         """Keep the game as it is now, to outlive the server (both seats taken)."""
         store = self.store
-        if store is None or not (table.phase.in_play or table.phase is Phase.ADJOURNED):
+        if not (table.phase.in_play or table.phase is Phase.ADJOURNED):
             return
         kept = unfinished(table)
         self._write(
@@ -324,10 +324,9 @@ class GameCourse:
                 self.unsaved.discard(code)
             else:
                 self.save(table)
-        store, unkept, self.unkept = self.store, self.unkept, []
+        unkept, self.unkept = self.unkept, []
         for table, game in unkept:
-            if store is not None:
-                self._keep(table, game)
+            self._keep(table, game)
 
 
 async def _problems(write: Callable[[Argument], Awaitable[None]], argument: Argument) -> list[str]:

@@ -71,25 +71,24 @@ def rating_changes(
 
 
 async def named_ratings(
-    store: Store | None, names: Iterable[str], *, log: Callable[[str], None] | None = None
+    store: Store, names: Iterable[str], *, log: Callable[[str], None] | None = None
 ) -> dict[str, str]:
     """Each name's rating as shown ('1516', '1500?' while provisional), in the order
     given and read in one store call; '' for a guest (unrated), and for everyone on a
-    server that keeps no records or whose store cannot say now (who is where is still
-    shown; `log`, if given, is told why)."""
+    server whose store cannot say now (who is where is still shown; `log`, if given,
+    is told why)."""
     names = list(dict.fromkeys(names))
     return shown_ratings(names, await read_ratings(store, names, log=log))
 
 
 async def read_ratings(
-    store: Store | None, names: Iterable[str], *, log: Callable[[str], None] | None = None
+    store: Store, names: Iterable[str], *, log: Callable[[str], None] | None = None
 ) -> dict[str, tuple[float, int]]:
     """The (rating, rated games) of each of `names` but guests, read in one store
-    call; {} on a server that keeps no records or whose store cannot say now (`log`,
-    if given, is told why)."""
+    call; {} when the store cannot say now (`log`, if given, is told why)."""
     rated = [name for name in dict.fromkeys(names) if not is_guest(name)]
     try:
-        return await store.ratings(rated) if store is not None and rated else {}
+        return await store.ratings(rated) if rated else {}
     except StorageError as error:
         if log is not None:
             log(f"the ratings cannot be read: {error}")

@@ -29,7 +29,7 @@ import contextlib
 import functools
 import secrets
 import time
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Collection, Coroutine, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
@@ -40,6 +40,7 @@ from ...net.terms import TableRefused as TableRefused
 from ...net.terms import TimeControl as TimeControl
 from ...storage import StorageError
 from ..config import SPECTATORS_PER_TABLE, TABLES_PER_PLAYER
+from ..ledger.fleet_messages import Moves, Rejoined, Sit, SitAt
 from ..ledger.store import Store, TableView, UnfinishedGame
 from ..ledger.table_phase import Phase
 from ..tally import GAMES_STARTED, TALLY
@@ -50,7 +51,7 @@ from .table import Table as Table
 from .table_clocks import TableClocks
 from .table_course import GameCourse
 from .table_referee import TableReferee
-from .table_store import brought_back, named_ratings, rated_lines
+from .table_store import brought_back, named_ratings, rated_lines, unfinished
 from .table_stranded import stranded
 
 if TYPE_CHECKING:
@@ -74,6 +75,8 @@ class Tables:
     def __init__(
         self,
         log: Callable[[str], None],
+        store: Store,
+        fleet: Fleet,
         *,
         hold: float = 0.0,
         now: Callable[[], float] = time.monotonic,
@@ -93,7 +96,7 @@ class Tables:
         # .line, .relay). A seat whose secret is spent is out, its game may still sit.
         self._seats: dict[str, Seat] = {}
         self.clocks = TableClocks(now, lambda table, end: self.course.end(table, end))
-        self.course = GameCourse(self.tables, self.clocks, log, hold=hold, adjourn=adjourn)
+        self.course = GameCourse(self.tables, self.clocks, store, log, hold=hold, adjourn=adjourn)
         self._referee = TableReferee(
             self.clocks,
             end=self.course.end,
@@ -104,15 +107,19 @@ class Tables:
         )
         variables = (TABLE_SOCKET_VARIABLE, TABLE_SECRET_VARIABLE)
         self._socket = GamesSocket("tables", variables, self.serve_game)
-        # In a fleet (fleet_port.py, given by start()): the other nodes (a seat here at
-        # one's table: Seat.relay).
-        self.fleet: Fleet | None = None
+        # The fleet's port (fleet_port.py; of one for a server alone): the other nodes
+        # (a seat here at one's table: Seat.relay), told of these tables.
+        self.fleet = fleet
+        fleet.host(self)
+        fleet.handle(Moves, lambda _node, moves: self.played_meanwhile(moves.code, moves.moves))
+        fleet.handle(Rejoined, lambda _node, _back: self._rejoined())
+        self._reconciling: set[asyncio.Task[None]] = set()  # (_rejoined's, while they run)
         self._telling: set[asyncio.Task[None]] = set()  # (_later's, kept while they run)
         self.course.store_down = lambda: self.fleet_down
 
     @property
-    def store(self) -> Store | None:
-        """Where the tables are kept (set by start())."""
+    def store(self) -> Store:
+        """Where the tables are kept."""
         return self.course.store
 
     @property
@@ -128,18 +135,14 @@ class Tables:
         """If the side to move at `table` has run out of time, the game ends: True."""
         return self.clocks.check_flag(table)
 
-    async def start(self, store: Store | None = None, fleet: Fleet | None = None) -> None:
-        """Listen for the games; bring back the games `store` kept unfinished, adjourned;
-        relay the seats at other nodes' tables through `fleet`."""
-        self.course.store = store
-        self.fleet = fleet
-        if store is not None:
-            unfinished, problems = await store.unfinished_tables()
-            for problem in problems:
-                self._log(problem)
-            for kept in unfinished:
-                if not self._guests_game_ended(kept):
-                    self._bring_back(kept)
+    async def start(self) -> None:
+        """Listen for the games; bring back the games the store kept unfinished, adjourned."""
+        unfinished, problems = await self.store.unfinished_tables()
+        for problem in problems:
+            self._log(problem)
+        for kept in unfinished:
+            if not self._guests_game_ended(kept):
+                self._bring_back(kept)
         await self._socket.start()
 
     async def close(self) -> None:
@@ -215,7 +218,7 @@ class Tables:
         """Sit `name` (connected from `address`) at the free seat of table `code`, here
         or (in a fleet) on another node. Raises TableRefused."""
         code = code.strip().upper()
-        if code not in self.tables and self.fleet is not None:
+        if code not in self.tables:
             return await self._sit_elsewhere("join", code, name)
         return self.sit(code, name, address)
 
@@ -264,9 +267,22 @@ class Tables:
         """A spectator's place at table `code` for `name` (connected from `address`).
         Raises TableRefused."""
         code = code.strip().upper()
-        if code not in self.tables and self.fleet is not None:
+        if code not in self.tables:
             return await self._sit_elsewhere("watch", code, name)
         return self.watch_here(code, name, address)
+
+    def seat_relayed(self, message: Sit | SitAt) -> str:
+        """The seat here a game on another node asks for (fleet_port.py): the one
+        promised it (Sit), or one at table `code` (SitAt: join, watch or resume); its
+        secret, its requests charged to the message's address. Raises TableRefused
+        (KeyError for a `how` it does not know)."""
+        if isinstance(message, Sit):
+            secret = message.secret
+        else:
+            sit = {"join": self.sit, "watch": self.watch_here, "resume": self.resume_here}
+            _, secret = sit[message.how](message.code, message.name)
+        self.connected_from(secret, message.address)
+        return secret
 
     def watch_here(self, code: str, name: str, address: str = "") -> tuple[Table, str]:
         """A spectator's place at table `code` here (watch's, with nothing awaited).
@@ -319,10 +335,9 @@ class Tables:
             waited = [color for color in table.links if table.name(color.other) == name]
             if table.phase is Phase.ADJOURNED and waited:
                 return table.code
-        if self.fleet is not None:  # at a table on another node
-            for view in self.fleet.others[1]:
-                if name in view.waiting_for:
-                    return view.code
+        for view in self.fleet.others[1]:  # at a table on another node
+            if name in view.waiting_for:
+                return view.code
         return None
 
     def adjourned_for(self, name: str) -> list[Table]:
@@ -341,8 +356,8 @@ class Tables:
         table = self.tables.get(code)
         store = self.store
         try:
-            orphaned = [] if table is not None or store is None else await store.orphaned(name)
-            if store is not None and any(kept.code == code for kept in orphaned):
+            orphaned = [] if table is not None else await store.orphaned(name)
+            if any(kept.code == code for kept in orphaned):
                 claimed = await store.take_over(code)  # (None: another node took it first)
                 missing = claimed is not None and code not in self.tables
                 if claimed is not None and missing and not self._guests_game_ended(claimed):
@@ -351,7 +366,7 @@ class Tables:
         except StorageError as error:
             self._log(str(error))
             raise TableRefused("the server cannot find its games just now; try again.") from None
-        if table is None and self.fleet is not None:
+        if table is None:
             view = await self.fleet.table_at(code)
             adjourned = view is not None and view.phase is Phase.ADJOURNED
             if view is not None and adjourned and name in (view.black, view.white):
@@ -385,7 +400,7 @@ class Tables:
         """The player at this seat has gone (their connection dropped, or the server
         hung their game up): their game's going is a drop, not a crash."""
         seat = self._seats.get(secret)
-        if seat is not None and seat.relay is not None and self.fleet is not None:
+        if seat is not None and seat.relay is not None:
             self.fleet.dropped(secret)
         elif seat is not None and seat.color is not None and seat.state is SeatState.GIVEN:
             seat.move_to(SeatState.DROPPED)  # (a seat leaving or handed over stays so)
@@ -408,7 +423,6 @@ class Tables:
     ) -> tuple[Table, str]:
         """A seat here (its secret) at table `code` on another node of the fleet:
         the game is relayed there, and that node's referee seats it or refuses."""
-        assert self.fleet is not None
         view = await self.fleet.table_at(code)
         if view is None or (how != "resume" and view.phase is Phase.ADJOURNED):
             raise TableRefused(
@@ -437,29 +451,28 @@ class Tables:
         """The tables not over, as the lobby shows them: this node's, and with
         `everywhere` the other nodes' too."""
         views = [self.view(t) for t in self.tables.values() if t.phase is not Phase.ENDED]
-        if everywhere and self.fleet is not None:
+        if everywhere:
             here = {view.code for view in views}
             views += [view for view in self.fleet.others[1] if view.code not in here]
         return views
 
     def view(self, table: Table) -> TableView:
         """`table` as the lobby shows it."""
-        return table.view(self.store.node if self.store is not None else "")
+        return table.view(self.store.node)
 
     async def adjourned_views(self, name: str) -> list[TableView]:
         """`name`'s adjourned games wherever they are: here (oldest first), on the
         fleet's other nodes, and kept by nodes that have gone."""
         views = [self.view(table) for table in self.adjourned_for(name)]
-        if self.fleet is not None:
-            views += [
-                view for view in self.fleet.others[1]
-                if view.phase is Phase.ADJOURNED and name in (view.black, view.white)
-            ]  # fmt: skip
+        views += [
+            view for view in self.fleet.others[1]
+            if view.phase is Phase.ADJOURNED and name in (view.black, view.white)
+        ]  # fmt: skip
         store = self.store
-        for kept in await store.orphaned(name) if store is not None else []:
+        for kept in await store.orphaned(name):
             if not any(is_guest(sitting) for sitting in kept.names):
                 views.append(self.view(brought_back(kept)))
-            elif store is not None and (claimed := await store.take_over(kept.code)):
+            elif claimed := await store.take_over(kept.code):
                 self._guests_game_ended(claimed)  # (listed no more, anywhere)
         return views
 
@@ -506,7 +519,7 @@ class Tables:
         if seat is not None and seat.relay is None:
             rated = await self._rating_lines(seat.table.names.values())
             seat = self._seats.get(secret)  # (again, after the wait for the store)
-        if seat is not None and seat.relay is not None and self.fleet is not None:
+        if seat is not None and seat.relay is not None:
             await self._play_elsewhere(secret, reader, writer)
             return
         if seat is None or seat.line is not None:
@@ -517,7 +530,7 @@ class Tables:
             await self._play(seat, reader, writer)
         finally:
             self._unlink(seat, writer)
-        if self._relayed(secret) and self.fleet is not None:  # (its table went: yield_to)
+        if self._relayed(secret):  # (its table went: yield_to)
             await self._play_elsewhere(secret, reader, writer)
 
     def _relayed(self, secret: str) -> bool:
@@ -531,7 +544,6 @@ class Tables:
         """A game here at a table on another node: relayed there. If the line there is
         lost, the game stays, adjourned, until its table is found again (taken over
         here, or on a node in the fleet) and sits back down at it, with no command."""
-        assert self.fleet is not None
         told: str | None = None  # what a stranded game was told: told again at its table
         while (seat := self._seats.get(secret)) is not None:
             if seat.relay is None:  # its table is here now
@@ -547,10 +559,15 @@ class Tables:
                     self._unlink(seat, writer)
                 return
             node, code = seat.table.node, seat.table.code
-            address = seat.address  # (charged there, as here)
-            sitting = seat.relay.sitting(code, seat.name)
-            if not await self.fleet.relay(node, code, secret, sitting, address, reader, writer):
+            # (what its player asks is charged there to the address it is charged here)
+            sitting = functools.partial(
+                seat.relay.sitting, code=code, name=seat.name, address=seat.address
+            )
+            if not await self.fleet.relay(node, secret, sitting, reader, writer):
                 return
+            now = self._seats.get(secret)
+            if now is not None and (now.relay is None or now.table.node != node):
+                continue  # (its table was handed on by a node that drains: table_handover.py)
             why = (
                 "the server lost its database"
                 if self.fleet.down
@@ -571,19 +588,19 @@ class Tables:
     @property
     def fleet_down(self) -> bool:
         """True while this node cannot reach the fleet's database."""
-        return self.fleet is not None and self.fleet.down
+        return self.fleet.down
 
     async def found_again(self, secret: str) -> bool:
         """For a game stranded at a table elsewhere: seat it where its table is now
         (taken over here if its node's games are anyone's); True if it was found."""
         seat, fleet = self._seats.get(secret), self.fleet
-        if seat is None or fleet is None or fleet.down or seat.relay is None:
+        if seat is None or fleet.down or seat.relay is None:
             return seat is not None and seat.relay is None
-        code, name = seat.table.code, seat.name
+        code = seat.table.code
         try:
             node = seat.table.node
             if code not in self.tables and node is not None and fleet.may_take_over(node):
-                kept = await self.store.take_over(code) if self.store is not None else None
+                kept = await self.store.take_over(code)
                 if kept is not None and code not in self.tables:
                     self._bring_back(kept)
             view = None if code in self.tables else await fleet.table_at(code)
@@ -593,24 +610,34 @@ class Tables:
             return False
         table = self.tables.get(code)
         if table is not None and table.phase is not Phase.ENDED:
-            if seat.color is not None and table.names.get(seat.color) != name:
-                return False
-            if seat.color is None:
-                table.audience.append(name)
-            self._seats[secret] = Seat(table, name, seat.watching, seat.address)
-            self._log(f"table {code}: {name} sits back down here")
-            return True
+            return self._sit_back_here(secret, seat, table)
         if view is None:
             return False
         adjourned = view.phase is Phase.ADJOURNED
         how: Literal["watch", "resume", "join"] = (
             "watch" if seat.color is None else "resume" if adjourned else "join"
         )
-        moved = Table.from_view(self.view(seat.table), view.node)
-        relay = Relay(how)
-        self._seats[secret] = Seat(moved, name, seat.watching, seat.address, relay)
-        self._log(f"table {code}: {name} sits back down through node {view.node}")
+        self._sit_back_through(secret, seat, view.node, how)
         return True
+
+    def _sit_back_here(self, secret: str, seat: Seat, table: Table) -> bool:
+        """The seat `secret` at a table elsewhere sits at `table`, here now; False if
+        its colour there is someone else's."""
+        if seat.color is not None and table.names.get(seat.color) != seat.name:
+            return False
+        if seat.color is None:
+            table.audience.append(seat.name)
+        self._seats[secret] = Seat(table, seat.name, seat.watching, seat.address)
+        self._log(f"table {table.code}: {seat.name} sits back down here")
+        return True
+
+    def _sit_back_through(
+        self, secret: str, seat: Seat, node: str, how: Literal["watch", "resume", "join"]
+    ) -> None:
+        """The seat `secret` at a table elsewhere sits at it on `node` now, `how`."""
+        moved = Table.from_view(self.view(seat.table), node)
+        self._seats[secret] = Seat(moved, seat.name, seat.watching, seat.address, Relay(how))
+        self._log(f"table {seat.table.code}: {seat.name} sits back down through node {node}")
 
     def cut_off(self, secret: str, why: str) -> None:
         """The game at seat `secret` (relayed from another node) can no longer be
@@ -623,13 +650,31 @@ class Tables:
             until = f"the game is adjourned until {name} is back."
             self.course.adjourn(table, f"{name} cannot be heard ({why})", until)
 
-    def store_back(self) -> None:
-        """The store can be reached again: what could not be written is."""
-        self.course.store_back()
+    def _rejoined(self) -> None:
+        """This node is back in the fleet (its database reached again): reconciled."""
+        task = asyncio.create_task(self._reconcile())
+        self._reconciling.add(task)
+        task.add_done_callback(self._reconciling.discard)
 
-    def kept_here(self) -> list[str]:
-        """The codes of the games the store keeps as this node's, as far as it knows."""
-        return self.course.kept_here()
+    async def _reconcile(self) -> None:
+        """Back from being cut off: the games another node took over meanwhile are
+        yielded to it (one owner each, and this node writes nothing more of them),
+        with the moves played here meanwhile; then what the others could not have is
+        written."""
+        codes = self.course.kept_here()
+        try:
+            holders = await self.store.holders(codes)
+        except StorageError as error:
+            self._log(f"who keeps this node's games cannot be asked: {error}")
+            return  # (down again: asked again when it is back)
+        for code in codes:
+            holder = holders.get(code)
+            if holder == self.store.node:
+                continue
+            moves = self.yield_to(code, holder)
+            if holder is not None and moves is not None:  # (any played here meanwhile)
+                self.fleet.tell(holder, Moves(code, moves))
+        self.course.store_back()
 
     def yield_to(self, code: str, node: str | None) -> str | None:
         """Table `code`'s game was taken over by `node` (None: and ended there) while
@@ -655,17 +700,93 @@ class Tables:
                 f"This node of the server lost its database a while, and table {code}'s "
                 "game was resumed on another node meanwhile: you sit down at it there."
             )
-        if table.phase is not Phase.ENDED:  # (one ended here meanwhile is over there too)
-            table.end(Ending("left", None, text))
         self._log(f"table {code}: taken over by node {node or 'another'} meanwhile; let go here")
         for writer in [*table.links.values(), *table.spectators]:
             writer.write(line("news", text))
+        self._moved_to(table, moved, text)
+        return table.game.transcript()
+
+    def _moved_to(
+        self, table: Table, moved: Table | None, why: str, gone: Collection[str] = ()
+    ) -> None:
+        """`table` is `moved` now, on another node (None: and over there): over here
+        (`why`), its seats here sit at it there through the relay, but for `gone`
+        (games from other nodes, which their own node seats)."""
+        if table.phase is not Phase.ENDED:  # (one ended here meanwhile is over there too)
+            table.end(Ending("left", None, why))
         for secret, seat in list(self._seats.items()):
-            if seat.table is table and moved is not None:
+            if seat.table is table and secret in gone:
+                del self._seats[secret]
+            elif seat.table is table and moved is not None:
                 relay = Relay("watch" if seat.color is None else "resume")
                 self._seats[secret] = Seat(moved, seat.name, seat.watching, seat.address, relay)
         table.moved_away.set()  # (the games sitting at it here: their lines end)
-        return table.game.transcript()
+
+    # -- a fleet node that drains hands its tables over (table_handover.py) -------------
+
+    def handing(self, code: str) -> UnfinishedGame | None:
+        """Table `code`'s game as it is handed to another node, its clock stopped and
+        its moves refused (adjourned) until it sits there; None if it has none to hand
+        (a seat free, or over)."""
+        table = self.tables.get(code)
+        if table is None or table.phase in (Phase.OPEN, Phase.ENDED):
+            return None
+        self.clocks.stop(table)
+        kept = unfinished(table)
+        if table.phase is not Phase.ADJOURNED:
+            table.move_to(Phase.ADJOURNED)  # (moves wait: it resumes there)
+        return kept
+
+    def not_handed(self, code: str, adjourned: bool) -> None:
+        """Table `code` could not be handed over: it plays on here as it was
+        (`adjourned` or not: playing, or held while a dropped seat waits)."""
+        table = self.tables.get(code)
+        if table is None or table.phase is not Phase.ADJOURNED or adjourned:
+            return
+        table.move_to(Phase.PLAYING)
+        if table.held:
+            table.move_to(Phase.HELD)  # (its dropped seats' timers still run)
+        self.clocks.run(table)
+
+    def secrets_at(self, code: str) -> list[str]:
+        """The secrets of the seats and places at table `code` here."""
+        return [secret for secret, seat in self._seats.items() if seat.table.code == code]
+
+    def handed_away(self, code: str, node: str, gone: Collection[str]) -> None:
+        """Table `code` is `node`'s now: nothing more of it is written from here, and
+        its seats here sit at it there, but for `gone` (games from other nodes). Over
+        here, so its games' going ends nothing here."""
+        table = self.tables.pop(code, None)
+        if table is not None:
+            self.course.let_go(table)
+            self._log(f"table {code}: handed to node {node}")
+            moved = Table.from_view(self.view(table), node)
+            self._moved_to(table, moved, f"Table {code} moved to another node.", gone)
+
+    def handed_here(self, kept: UnfinishedGame) -> list[str]:
+        """Table `kept.code`, handed here by its node (which drains): brought back
+        adjourned, and this node's seats at it there sit at it here. Their secrets."""
+        if kept.code not in self.tables:
+            self._bring_back(kept)
+        table = self.tables[kept.code]
+        moving = [
+            (secret, seat)
+            for secret, seat in self._seats.items()
+            if seat.relay is not None and seat.table.code == kept.code
+        ]
+        return [secret for secret, seat in moving if self._sit_back_here(secret, seat, table)]
+
+    def moved_on(self, code: str, node: str) -> list[str]:
+        """Table `code`, on another node, is on `node` now (handed there by its node,
+        which drains): this node's seats at it sit at it there. Their secrets."""
+        moving = [
+            (secret, seat)
+            for secret, seat in self._seats.items()
+            if seat.relay is not None and seat.table.code == code
+        ]
+        for secret, seat in moving:
+            self._sit_back_through(secret, seat, node, "watch" if seat.color is None else "resume")
+        return [secret for secret, _ in moving]
 
     def played_meanwhile(self, code: str, moves: str) -> None:
         """Table `code`, taken over here, went on on the node it was taken from while

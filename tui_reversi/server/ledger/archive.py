@@ -270,6 +270,9 @@ class Archive(KeptPasses, KeptTournaments):
     async def take_over(self, code: str) -> UnfinishedGame | None:
         return None
 
+    async def hand_table(self, unfinished: UnfinishedGame, node: str) -> bool:
+        return False  # (there is no other node to hand it to)
+
     async def holders(self, codes: list[str]) -> dict[str, str]:
         return {}  # (asked only in a fleet, when a node is back from being cut off)
 

@@ -244,6 +244,46 @@ class Gone(FleetMessage):
     name: str
 
 
+# -- a node that drains hands its tables over (hall/table_handover.py) ----------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Handed(FleetMessage):
+    """Table `code` is here from now on, handed by its node there, which drains: its game
+    as the store keeps it (`clock` '' without one, each side's time left in milliseconds,
+    `started` in ISO 8601), adjourned until its players sit down here."""
+
+    kind: ClassVar[str] = "handed"
+    code: str
+    variant: str
+    black: str
+    white: str
+    moves: str
+    clock: str
+    black_left: int
+    white_left: int
+    started: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandedOn(FleetMessage):
+    """Table `code` there is on node `to` now, handed on by its node, which drains: the
+    games here seated at it sit at it there."""
+
+    kind: ClassVar[str] = "handed_on"
+    code: str
+    to: str
+
+
+@dataclass(frozen=True, slots=True)
+class Stopping(FleetMessage):
+    """The node the game relayed here by `link` plays from stops (its drain is over):
+    its table adjourns, rather than hold a dropped seat that may forfeit."""
+
+    kind: ClassVar[str] = "stopping"
+    link: str
+
+
 # -- from this node's own store, never from another node --------------------------------------
 
 
@@ -296,6 +336,9 @@ KINDS: dict[str, type[FleetMessage]] = {
         LobbyLine,
         Answer,
         Gone,
+        Handed,
+        HandedOn,
+        Stopping,
         Down,
         Rejoined,
     )

@@ -461,9 +461,17 @@ class PostgresStore(KeptPasses, KeptTournaments):
     async def save_table(self, unfinished: UnfinishedGame) -> None:
         # A game another node took over meanwhile (this one cut off) is not this one's
         # to write: the row stays as that node keeps it (hall/fleet_port.py: reconcile).
+        await self._write_table(unfinished, self._node)
+
+    async def hand_table(self, unfinished: UnfinishedGame, node: str) -> bool:
+        return await self._write_table(unfinished, node)
+
+    async def _write_table(self, unfinished: UnfinishedGame, node: str) -> bool:
+        """Keep `unfinished` as `node`'s, if this node keeps it (or nobody does yet):
+        True if it was written."""
         game, clock = unfinished.game, unfinished.time_control
         left = unfinished.left if clock is not None else (None, None)
-        await self._execute(
+        written = await self._execute(
             """INSERT INTO unfinished (code, variant, black, white, moves, clock, black_left,
                    white_left, adjourned, started, saved, node)
                VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now(), %s)
@@ -472,7 +480,8 @@ class PostgresStore(KeptPasses, KeptTournaments):
                    clock = excluded.clock, black_left = excluded.black_left,
                    white_left = excluded.white_left, adjourned = excluded.adjourned,
                    started = excluded.started, saved = excluded.saved, node = excluded.node
-               WHERE unfinished.node = excluded.node""",
+               WHERE unfinished.node = %s
+               RETURNING code""",
             (
                 unfinished.code,
                 game.variant.value,
@@ -482,9 +491,11 @@ class PostgresStore(KeptPasses, KeptTournaments):
                 *left,
                 unfinished.adjourned,
                 unfinished.started,
+                node,
                 self._node,
             ),
         )
+        return bool(written)
 
     async def forget_table(self, code: str) -> None:
         await self._execute(

@@ -171,6 +171,11 @@ class Store(AccountStore, PenaltyLedger, SeekerBook, PassBook, TournamentBook, P
         """Take table `code`'s game over from its gone node, for this node; None if
         no gone node's game has that code (another node took it first)."""
 
+    async def hand_table(self, unfinished: UnfinishedGame, node: str) -> bool:
+        """Keep a game not over as `node`'s from now on (this node drains and hands
+        its tables over), as it is now; True if it was this node's to hand (False:
+        another node keeps it, and nothing was written)."""
+
     async def holders(self, codes: list[str]) -> dict[str, str]:
         """Which node keeps each of these tables' games not over now (code -> node);
         a code whose game is not kept (it ended, or never was) is left out."""
