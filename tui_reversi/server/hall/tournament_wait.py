@@ -1,9 +1,10 @@
-"""One session's place in a tournament (`ssh -t host tournament join ID`): between
+"""One session's place in a tournament (`ssh -t host tournament join ID`, or the
+app's lobby), held by the session's phase in a tournament (session_phases.py): between
 games it shows the standings and a line counting the time left, each second,
 and takes the keys that pause (esc, q, ctrl+c, ctrl+d: leaving pauses; joining
 again comes back) or berserk the next arena game (b). The director
 (tournaments.py) hands it a seat for each game and says when that game is over;
-the session plays it and comes back here (ssh_session.py)."""
+the session plays it and comes back here."""
 
 from __future__ import annotations
 
