@@ -879,28 +879,32 @@ class GameSession(asyncssh.SSHServerSession):
             self._owner.end_reason = f"tournament refused: {error}"
             self._terminal.say(f"tui-reversi: tournament {number} cannot be joined: {error}")
             return 1
-        while True:
-            happened = await phase.next()
-            if isinstance(happened, Left):
-                self._phase = self._playing
-                if happened.said is not None:
-                    self._owner.end_reason = "left the tournament"
-                    self._terminal.say(f"tui-reversi: {happened.said}")
-                return 0
-            self._table_seat.take(happened.secret, happened.code)
-            self._terminal.say(f"tui-reversi: your next game is at table {happened.code}.")
-            self._phase, phase.hurried = self._playing, False
-            try:
-                status = await self._run_game(look)
-            finally:
-                self._table_seat.leave()
-            still_here = self._terminal.open and not self._end_message
-            if not still_here or (status != 0 and not phase.hurried):
-                phase.wait.stop()
-                return status
-            self._terminal.send(TERMINAL_RESET)
-            self._phase = phase
-            await phase.wait.back()
+        try:
+            while True:
+                happened = await phase.next()
+                if isinstance(happened, Left):
+                    self._phase = self._playing
+                    if happened.said is not None:
+                        self._owner.end_reason = "left the tournament"
+                        self._terminal.say(f"tui-reversi: {happened.said}")
+                    return 0
+                self._table_seat.take(happened.secret, happened.code)
+                self._terminal.say(f"tui-reversi: your next game is at table {happened.code}.")
+                self._phase, phase.hurried = self._playing, False
+                try:
+                    status = await self._run_game(look)
+                finally:
+                    self._table_seat.leave()
+                still_here = self._terminal.open and not self._end_message
+                if not still_here or (status != 0 and not phase.hurried):
+                    phase.wait.stop()
+                    return status
+                self._terminal.send(TERMINAL_RESET)
+                self._phase = phase
+                await phase.wait.back()
+        except BaseException:  # (a bug, or the task cancelled): out of it, paused
+            phase.wait.stop()
+            raise
 
     def _hang_up_game(self) -> bool:
         """The tournament's game is over: its board is hung up (True) if it still runs."""

@@ -31,9 +31,10 @@ from ...core import Color, Variant
 from ...net.terms import TableRefused, TimeControl
 from ...storage import StorageError
 from ..ledger.arena import arena_pairs
-from ..ledger.store import Store, TableView
+from ..ledger.store import Store
 from ..ledger.swiss import pair_round
 from ..ledger.table_phase import Phase
+from ..ledger.table_view import TableView
 from ..ledger.tournament_standings import Standing, free_in_order, standings, swiss_players
 from ..ledger.tournaments import (
     ARENA,
