@@ -356,3 +356,14 @@ async def test_an_arena_over_is_refused_in_one_sentence_in_the_lobby(serve):
     zed.say("tournament join 1")
     said = await zed.hear_starting("refused ")
     assert said == "refused Arena 1 is over; see it with: tournament 1"
+
+
+async def test_stopping_the_server_ends_a_wait_in_a_tournament_in_one_sentence(serve):
+    arcade = await serve()
+    await run(arcade, "ann", "tournament new arena 30 1+0")
+    ann = await Player.connect(arcade, "ann", command="tournament join 1")
+    await ann.expect("esc leaves.")
+    await arcade.close()
+    done = await ann.finished()
+    assert done.exit_status == 1 and "the server is shutting down" in ann.output.decode()
+    assert arcade.tournaments.present(1, "ann") is None
