@@ -59,7 +59,7 @@ with tempfile.TemporaryDirectory() as scratch:
         game = Game.from_transcript("d3")
         done(archive.keep(PlayedGame(f"R{number:04d}", game, names, datetime.now(UTC), ending)))
         names = (names[1], names[0])
-    print(done(archive.rating("bob"))[0])
+    print(done(archive.rating("bob")).rating)
 """
 
 

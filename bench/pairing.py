@@ -60,7 +60,8 @@ def drawn(count: int, seed: int) -> list[Seeker]:
     chooser = random.Random(seed)
     clock = TimeControl.parse("5+3")
     return [
-        Seeker(f"p{n}", chooser.gauss(1500, 200), Variant.OTHELLO, clock, False, False)
+        # Settled players (deviation 60): the window starts at pairing.WINDOW.
+        Seeker(f"p{n}", chooser.gauss(1500, 200), Variant.OTHELLO, clock, False, False, 60.0)
         for n in range(count)
     ]
 

@@ -8,6 +8,8 @@ import re
 import asyncssh
 import pytest
 
+from tui_reversi.server.ledger.ratings import FIRST
+
 from .conftest import Player, key_of
 from .test_tables import Game, seat
 
@@ -79,7 +81,7 @@ async def test_a_client_without_a_key_plays_as_an_unrated_guest(serve):
     bob.say("resign")
     await alice.hear_until(f"over resigned black {opponent} (White) resigned: alice (Black) wins.")
     assert str(await arcade.archive.results("alice")) == "1 won, 0 lost, 0 drawn"
-    assert await arcade.archive.rating("alice") == (1500.0, 0)
+    assert await arcade.archive.rating("alice") == FIRST
     _, lobby = await run(arcade, "zed", "lobby", guest=True)
     assert "You play as a guest here: unrated" in lobby
 

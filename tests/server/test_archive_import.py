@@ -16,8 +16,11 @@ from tui_reversi.core import Color, Ending, Game
 from tui_reversi.net.terms import TimeControl
 from tui_reversi.server.ledger.archive import Archive
 from tui_reversi.server.ledger.browser_passes import digest
+from tui_reversi.server.ledger.playbans import Outcome
 from tui_reversi.server.ledger.postgres import PostgresStore
 from tui_reversi.server.ledger.store import PlayedGame, UnfinishedGame
+
+from .test_store import same_rating
 
 STARTED = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 PASS_MADE = datetime.now(UTC).timestamp()
@@ -59,6 +62,8 @@ async def single_servers_archive(tmp_path, black: str = "alice") -> Archive:
     )
     code = await archive.issue_pass_code("bob", KEYS["bob"][0], PASS_MADE)
     await archive.trade_pass_code(code, digest("bob's browser"), PASS_MADE)
+    for _ in range(4):  # alice's playban goes with her (playbans.py)
+        await archive.record_conduct({"alice": Outcome.RAGE_QUIT})
     return archive
 
 
@@ -102,7 +107,9 @@ async def test_an_archive_moves_into_an_empty_database_whole_and_once(postgres, 
     try:
         for player, keys in KEYS.items():
             assert sorted(key.key for key in await fleet.keys_of(player)) == sorted(keys)
-            assert await fleet.rating(player) == ratings[player]  # as they were, not rated again
+            moved = await fleet.rating(player)  # as they were, not rated again
+            assert same_rating(moved, ratings[player])
+            assert (await fleet.playban(player) is None) == (player != "alice")
             assert str(await fleet.results(player)) == results[player]
             # Its look-alikes are refused before the player has even logged in.
             assert await fleet.look_alike(player.upper()) == player

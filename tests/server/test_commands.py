@@ -10,7 +10,7 @@ from tui_reversi.core import Color, Ending, Game
 from tui_reversi.net.lobby_link import LOBBY_SOCKET_VARIABLE, REPLAY_VARIABLE
 from tui_reversi.server.hall.commands import COMMANDS
 from tui_reversi.server.hall.table_store import rating_changes
-from tui_reversi.server.ledger.ratings import PROVISIONAL_GAMES
+from tui_reversi.server.ledger.ratings import Rating
 from tui_reversi.server.ledger.store import PlayedGame
 from tui_reversi.storage.ggf import parse_ggf
 
@@ -18,6 +18,7 @@ from .conftest import Player, wait_until
 from .test_accounts import run
 from .test_fleet import two_nodes
 from .test_invitations import Guest, next_game
+from .test_store import settle
 from .test_tables import sit_down
 
 STARTED = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -28,9 +29,16 @@ def played(code: str, names: tuple[str, str], winner: Color) -> PlayedGame:
     return PlayedGame(code, game, names, STARTED, Ending("resigned", winner, "It ended."))
 
 
+# Games alice won against bob, both settled players.
+WINS = 3
+
+
 async def archive_games(arcade) -> None:
-    """alice beats bob until both settle; carol beats alice once; dave has one game."""
-    for number in range(PROVISIONAL_GAMES):
+    """alice and bob settled, alice ahead, alice beats bob WINS times; carol, new, beats
+    alice once; dave and erin have one game each (provisional, all three)."""
+    await settle(arcade.archive, "alice", 1700.0)
+    await settle(arcade.archive, "bob", 1600.0)
+    for number in range(WINS):
         await arcade.archive.keep(played(f"AB{number:03}", ("alice", "bob"), Color.BLACK))
     await arcade.archive.keep(played("CA000", ("carol", "alice"), Color.BLACK))
     await arcade.archive.keep(played("DE000", ("dave", "erin"), Color.WHITE))
@@ -72,20 +80,18 @@ async def test_a_mistyped_command_is_named_and_the_list_follows(serve):
     assert "'xyzzy' is neither a command nor a game option here." in player.output.decode()
 
 
-async def test_top_ranks_settled_players_and_shows_provisional_ones_apart(serve):
+async def test_top_ranks_the_settled_players_only(serve):
     arcade = await serve()
+    status, shown = await run(arcade, "zed", "top")
+    assert shown.startswith("tui-reversi: nobody has a settled rating here yet (a rating")
     await archive_games(arcade)
     status, shown = await run(arcade, "zed", "top")
     assert status == 0
     lines = shown.splitlines()
     assert lines[0] == "tui-reversi: the leaderboard"
-    ranked = lines.index("Provisional, not ranked until their rating settles:")
-    assert [line.split()[:2] for line in lines[2:ranked]] == [["1", "alice"], ["2", "bob"]]
+    assert [line.split()[:2] for line in lines[2:]] == [["1", "alice"], ["2", "bob"]]
     alice = lines[2].split()
-    assert alice[3:5] == [str(PROVISIONAL_GAMES + 1), f"{PROVISIONAL_GAMES}-0-1"]
-    unranked = [line.split()[:3] for line in lines[ranked + 1 :]]
-    assert unranked[0][:2] == ["-", "carol"] and unranked[0][2].endswith("?")
-    assert {row[1] for row in unranked} == {"carol", "dave", "erin"}
+    assert not alice[2].endswith("?") and alice[3:5] == ["44", f"{WINS}-0-1"]
     status, shown = await run(arcade, "zed", "top 1")
     assert [line.split()[1] for line in shown.splitlines()[2:3]] == ["alice"]
     status, shown = await run(arcade, "zed", "top lots")
@@ -100,17 +106,22 @@ async def test_player_shows_the_rating_history_record_opponents_and_latest_games
     status, shown = await run(arcade, "zed", "player alice")
     assert status == 0
     lines = shown.splitlines()
-    rating = round((await arcade.archive.rating("alice"))[0])
-    assert lines[:2] == ["tui-reversi: alice", f"Rating {rating}, rank 1 after 11 rated games"]
-    assert lines[2] == f"Record: {PROVISIONAL_GAMES} won, 1 lost, 0 drawn"
-    assert lines[3].startswith("Last game: ") and lines[3].endswith(" UTC")
-    assert lines[4].startswith("Rating over the last 11 rated games: from 1500 to ")
-    assert "█" in lines[5] and len(lines[5]) == 2 + 12  # the start and 11 games
-    assert f"  bob                  {PROVISIONAL_GAMES} won, 0 lost, 0 drawn" in lines
+    rating = await arcade.archive.rating("alice")
+    assert lines[:2] == [
+        "tui-reversi: alice",
+        f"Rating {rating.shown}, rank 1 after 44 rated games",
+    ]
+    deviation = f"Deviation {rating.deviation:.0f} (provisional over 110), volatility 0.060"
+    assert lines[2] == deviation  # `player NAME` says how sure the rating is
+    assert lines[3] == f"Record: {WINS} won, 1 lost, 0 drawn"
+    assert lines[4].startswith("Last game: ") and lines[4].endswith(" UTC")
+    assert lines[5].startswith("Rating over the last 4 rated games: from 1700 to ")
+    assert "█" in lines[6] and len(lines[6]) == 2 + 5  # the start and 4 games
+    assert f"  bob                  {WINS} won, 0 lost, 0 drawn" in lines
     assert "  carol                0 won, 1 lost, 0 drawn" in lines
     latest = lines[lines.index(next(line for line in lines if line.startswith("Latest"))) + 1]
-    # (alice's settled rating does not move against carol's provisional one: ratings.py)
-    assert " carol " in latest and "White" in latest and "lost (+0)" in latest
+    # (a settled rating moves little against a new name's: Glicko's g, ratings.py)
+    assert " carol " in latest and "White" in latest and "lost (-" in latest
     assert latest.split()[0].isdigit()  # the game's id, first: what replay takes
     status, shown = await run(arcade, "zed", "player nobody")
     assert (status, shown) == (1, "tui-reversi: nobody called 'nobody' has finished a game here.\n")
@@ -217,16 +228,16 @@ async def test_after_a_rated_game_both_players_hear_how_it_moved_their_ratings(s
     await bob.hear_until("moved 0 d3")
     alice.say("resign")
     for game in (alice, bob):
-        heard = await game.hear_until("rerated alice 1484? (-16), bob 1516? (+16)")
+        heard = await game.hear_until("rerated alice 1259? (-241), bob 1741? (+241)")
         assert any(text.startswith("over resigned") for text in heard)
 
 
 async def test_an_unrated_game_moves_no_rating_and_says_nothing():
-    before = {"alice": (1500.0, 3), "guest-ab12": (1500.0, 0)}
+    before = {"alice": Rating(1500.0, 80.0, 0.06, 3), "guest-ab12": Rating()}
     assert rating_changes(before, dict(before)) == ""
-    after = {"alice": (1516.0, 10), "bob": (1484.4, 1)}  # alice settled, bob provisional
-    moved = rating_changes({"alice": (1500.0, 9), "bob": (1500.0, 0)}, after)
-    assert moved == "alice 1516 (+16), bob 1484? (-16)"
+    after = {"alice": Rating(1516.0, 79.0, 0.06, 4), "bob": Rating(1484.4, 450.0, 0.09, 1)}
+    moved = rating_changes({"alice": before["alice"], "bob": Rating()}, after)
+    assert moved == "alice 1516 (+16), bob 1484? (-16)"  # (alice settled, bob provisional)
 
 
 async def test_a_number_too_long_for_int_or_not_ascii_is_one_sentence_and_the_session_ends(serve):

@@ -14,6 +14,7 @@ import asyncssh
 import psycopg
 import pytest
 
+from tui_reversi.server.hall.standings_pages import NOBODY_SETTLED
 from tui_reversi.server.ledger.node_link import CLAIM_ROW, NodeLink
 
 from .conftest import PATIENCE, Player, wait_until
@@ -219,7 +220,7 @@ async def test_a_slow_database_holds_up_logins_and_pages_never_the_games_beside_
     erin = await login  # let in once the database answers
     assert (await erin.facts())["env"]["USER"] == "erin"
     status, shown = await top
-    assert (status, shown) == (0, "tui-reversi: nobody has played a rated game here yet.\n")
+    assert (status, shown) == (0, f"{NOBODY_SETTLED}\n")
     print(f"moves to the other screen while the database was slow: {waits}")
     await wait_until(lambda: kept_moves(database, code) == "".join(OPENING), "every move kept")
 

@@ -11,6 +11,7 @@ import pytest
 
 from tui_reversi.core import Game as CoreGame
 from tui_reversi.server.hall import guests
+from tui_reversi.server.ledger.ratings import FIRST
 from tui_reversi.server.ledger.store import UnfinishedGame
 
 from .conftest import Player, wait_until
@@ -113,7 +114,7 @@ async def test_a_guest_who_drops_out_loses_at_once_and_no_list_shows_the_game_ag
     await wait_until(
         lambda: _won(arcade, "alice"), "the game to be kept", seen=lambda: str(arcade.log_lines)
     )
-    assert await arcade.archive.rating("alice") == (1500.0, 0)
+    assert await arcade.archive.rating("alice") == FIRST
     status, said = await run(arcade, "alice", "resume")
     assert status == 1 and "alice has no adjourned games" in said
     alice.say("leave")

@@ -14,7 +14,6 @@ from tui_reversi.net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIA
 from tui_reversi.net.remote import TABLE_SECRET_VARIABLE, is_guest
 from tui_reversi.server.hall.own_records import RECORD_AGAIN, OwnRecords
 from tui_reversi.server.ledger.archive import Archive
-from tui_reversi.server.ledger.ratings import shown_rating
 
 from .conftest import Player, wait_until
 from .test_store import played
@@ -78,7 +77,7 @@ async def test_look_sends_who_is_here_the_tables_and_the_record_whenever_it_chan
 async def test_the_lobby_rates_each_named_player_and_an_inviter_and_never_a_guest(serve):
     arcade = await serve(max_per_address=10)
     store = arcade.archive
-    await store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))  # alice 1516?, bob 1484?
+    await store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))  # alice 1741?, bob 1259?
     read: list[set[str]] = []  # each store read of ratings: the names asked for
     many, one = store.ratings, store.rating
     store.ratings = lambda names: read.append(set(names)) or many(names)
@@ -98,7 +97,7 @@ async def test_the_lobby_rates_each_named_player_and_an_inviter_and_never_a_gues
     view = [await alice.hear_starting("person ")]
     while view[-1] != "shown":
         view.append(await alice.hear())
-    assert "rated alice 1516?" in view and "rated bob 1484?" in view
+    assert "rated alice 1741?" in view and "rated bob 1259?" in view
     assert f"person {guest_name} free playing on their own" in view
     assert not [line for line in view if line.startswith(f"rated {guest_name}")]
     # Everyone's ratings in one read, alice's own record beside it; none name by name.
@@ -108,7 +107,7 @@ async def test_the_lobby_rates_each_named_player_and_an_inviter_and_never_a_gues
     assert (await bob.hear_starting("invited ")).split()[2] == guest_name  # no rating before
     bob.say("decline " + (await zed_lobby.hear_starting("waiting ")).split()[1])
     bob.say("invite alice black variant othello")
-    assert await alice.hear_starting("rated bob") == "rated bob 1484?"
+    assert await alice.hear_starting("rated bob") == "rated bob 1259?"
     assert (await alice.hear()).startswith("invited ")
 
 
@@ -282,7 +281,7 @@ async def test_an_adjourned_game_is_listed_for_its_players_only_and_resumed_from
 async def test_the_lookers_own_records_are_not_read_again_each_second_however_many_look(serve):
     arcade = await serve(max_per_address=10)
     store = arcade.archive
-    await store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))  # alice 1516?, bob 1484?
+    await store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))  # alice 1741?, bob 1259?
     reads: dict[str, list[object]] = {"ratings": [], "records": [], "one name": []}
     many, records, results, profile, one = (
         store.ratings,
@@ -314,7 +313,7 @@ async def test_the_lookers_own_records_are_not_read_again_each_second_however_ma
             view.append(await guest.hear())
         return view
 
-    last = "last Your last game, against bob (id 1), moved your rating +16."
+    last = "last Your last game, against bob (id 1), moved your rating +241."
     assert last in await look(lookers[0])
     assert await reads_in_five_refreshes() == (5, 0, 0)  # one looker: no record read again
     for guest in lookers[1:]:
@@ -323,12 +322,13 @@ async def test_the_lookers_own_records_are_not_read_again_each_second_however_ma
     # A rated game kept elsewhere (another node of a fleet): the ratings read for the
     # lobby show it; the two players' records are read again, once, in one read, and
     # each one's last game.
-    before, _ = await one("alice")
+    before = (await one("alice")).rating
     await store.keep(played("BBBBB", ("bob", "alice"), Color.BLACK))
     assert await reads_in_five_refreshes() == (5, 1, 2)
     assert reads["records"] == [{"alice", "bob"}]
-    rating, games = await one("alice")
-    record = f"record {shown_rating(rating, games)} 2 1 won, 1 lost, 0 drawn"
+    after = await one("alice")
+    rating = after.rating
+    record = f"record {after.shown} 2 1 won, 1 lost, 0 drawn"
     assert await lookers[0].hear_starting("record ") == record
     moved = f"last Your last game, against bob (id 2), moved your rating {rating - before:+.0f}."
     assert await lookers[0].hear() == moved
@@ -364,7 +364,7 @@ async def test_a_game_kept_here_has_its_players_records_read_again_at_once(serve
 
 async def test_otherwise_the_lookers_records_are_read_again_all_at_once_every_so_often(tmp_path):
     store = Archive(tmp_path / "archive.sqlite3", tmp_path / "players")
-    await store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))  # alice 1516?, bob 1484?
+    await store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))  # alice 1741?, bob 1259?
     batches: list[set[str]] = []
     lasts: list[str] = []  # each read of one name's last game (a profile)
     records, profile = store.records, store.profile
@@ -374,7 +374,7 @@ async def test_otherwise_the_lookers_records_are_read_again_all_at_once_every_so
     own = OwnRecords(lambda: store, now=lambda: clock[0])
     lookers = {"alice": 1, "bob": 1, "carol": 0, "guest-2e5d9a0b1c3d4e5f": 0}
     first = await own.of(lookers)
-    assert first["alice"].last == "Your last game, against bob (id 1), moved your rating +16."
+    assert first["alice"].last == "Your last game, against bob (id 1), moved your rating +241."
     assert (batches, sorted(lasts)) == ([{"alice", "bob", "carol"}], ["alice", "bob", "carol"])
     batches.clear()
     lasts.clear()

@@ -102,11 +102,11 @@ def test_alice_invites_bob_from_the_lobby_they_play_and_the_result_is_kept(peopl
     wait_screen(
         people,
         "alice",
-        lambda s: "Your record here: 1 won, 0 lost, 0 drawn; rating 1516?" in s,
+        lambda s: "Your record here: 1 won, 0 lost, 0 drawn; rating 1741?" in s,
         "alice's record in the lobby",
     )
     # and how the game moved her rating, as `ssh host lobby` says it (issue 39)
-    moved = "Your last game, against bob (id 1), moved your rating +16."
+    moved = "Your last game, against bob (id 1), moved your rating +241."
     wait_screen(people, "alice", lambda s: moved in s, "the change in alice's lobby")
 
 

@@ -42,7 +42,7 @@ async def test_two_players_with_the_same_terms_are_seated_at_one_new_table(serve
 async def test_play_takes_a_clock_on_its_own_and_pairs_only_the_same_clock(serve):
     arcade = await serve(max_per_address=10)
     alice = await Player.connect(arcade, "alice", command="play 3+2")
-    await alice.expect("looking for an opponent (othello, clock 3+2, rated 1500)")
+    await alice.expect("looking for an opponent (othello, clock 3+2, rated 1500?)")
     carol = await Player.connect(arcade, "carol", command="play 5+3")  # another clock: apart
     await carol.expect("Waiting ")
     bob = await Player.connect(arcade, "bob", command="play clock 3+2")  # the same clock
@@ -118,8 +118,20 @@ async def test_play_refuses_a_colour_and_needs_a_terminal(serve):
     assert done.exit_status == 1 and not arcade.pairing.seekers
 
 
-def seeker(name: str, rating: float, *, guest: bool = False) -> Seeker:
-    return Seeker(name, rating, Variant.OTHELLO, TimeControl.parse("5+3"), guest, False)
+def seeker(name: str, rating: float, *, guest: bool = False, deviation: float = 60.0) -> Seeker:
+    """A seeker; settled (deviation 60) unless said."""
+    clock = TimeControl.parse("5+3")
+    return Seeker(name, rating, Variant.OTHELLO, clock, guest, False, deviation)
+
+
+def test_an_unsure_rating_is_paired_as_far_as_its_deviation_at_once():
+    new, settled = seeker("alice", 1500.0, deviation=350.0), seeker("bob", 1800.0)
+    far = seeker("carol", 1900.0)
+    for one in (new, settled, far):
+        one.since = 0.0
+    assert fits(new, settled, 0.0) and fits(settled, new, 0.0)  # 300 apart: within 350
+    assert not fits(new, far, 0.0)  # 400 apart
+    assert not fits(seeker("dave", 1500.0), seeker("erin", 1650.0), 0.0)  # settled: 100
 
 
 def test_the_rating_window_widens_with_the_longer_wait():

@@ -22,9 +22,9 @@ async def resigned(arcade, watcher: str | None = None):
     bob.say("resign")
     for game in (alice, bob):
         await game.hear_until("over resigned black bob (White) resigned: alice (Black) wins.")
-        await game.hear_until("rerated alice 1516? (+16), bob 1484? (-16)")
+        await game.hear_until("rerated alice 1741? (+241), bob 1259? (-241)")
     if watching is not None:
-        await watching.hear_until("rerated alice 1516? (+16), bob 1484? (-16)")
+        await watching.hear_until("rerated alice 1741? (+241), bob 1259? (-241)")
     return alice, bob, code, watching
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from tui_reversi.server.hall.standings_pages import profile_lines
+from tui_reversi.server.ledger.ratings import Rating
 from tui_reversi.server.ledger.standings import (
     HISTORY_GAMES,
     ArchivedGame,
@@ -18,7 +19,9 @@ from tui_reversi.server.ledger.standings import (
 
 def history_line(start: float, *history: float) -> str:
     """The history's sentence and its sparkline, on one line."""
-    standing = Standing("bob", history[-1], len(history), Results(), None, None)
+    standing = Standing(
+        "bob", Rating(history[-1], 200.0, 0.09, len(history)), Results(), None, None
+    )
     lines = profile_lines(Profile(standing, history, start, (), ()), "ssh host")
     at = next(i for i, line in enumerate(lines) if line.startswith("Rating over"))
     return f"{lines[at]} |{lines[at + 1]}"
@@ -36,7 +39,8 @@ def test_one_game_shows_the_start_it_moved_from():
 
 def test_a_profile_s_rows_fit_the_lobby_at_60_columns():
     # (54 columns inside the lobby's page at 60; a name past 10 letters is cut in a game's row)
-    standing = Standing("alice", 1624.0, 120, Results(80, 30, 10), datetime(2026, 5, 1, 12, 0), 3)
+    rating = Rating(1624.0, 64.0, 0.06, 120)
+    standing = Standing("alice", rating, Results(80, 30, 10), datetime(2026, 5, 1, 12, 0), 3)
     games = tuple(
         ArchivedGame(
             id=123456,

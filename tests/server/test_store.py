@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import sqlite3
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -21,8 +22,8 @@ from tui_reversi.server.ledger.archive import Archive
 from tui_reversi.server.ledger.fleet_messages import Gone, Heard, LobbyChanged
 from tui_reversi.server.ledger.migrations import NEWEST
 from tui_reversi.server.ledger.postgres import PostgresStore, migrate_database
-from tui_reversi.server.ledger.ratings import PROVISIONAL_GAMES
-from tui_reversi.server.ledger.standings import Results
+from tui_reversi.server.ledger.ratings import FIRST, Rating
+from tui_reversi.server.ledger.standings import Results, keep_ratings
 from tui_reversi.server.ledger.store import PlayedGame, Presence, Store, TableView, UnfinishedGame
 
 from .conftest import wait_until
@@ -63,6 +64,22 @@ def played(code: str, names: tuple[str, str], winner: Color | None) -> PlayedGam
     return PlayedGame(code, game, names, STARTED, Ending(ending, winner, "It ended."))
 
 
+async def settle(store: Store, name: str, rating: float, *, days_ago: float = 0.0) -> None:
+    """`name` with a settled rating (deviation 60), as many games against settled
+    players would leave it, rated `days_ago`."""
+    settled = Rating(rating, 60.0, 0.06, 40)
+    await keep_ratings(store._rows, {name: settled}, time.time() - days_ago * 86400)
+
+
+def same_rating(one: Rating, other: Rating) -> bool:
+    """The same rating, read at two instants (the deviation grows with the time between)."""
+    return (one.rating, one.volatility, one.games) == (
+        other.rating,
+        other.volatility,
+        other.games,
+    ) and (one.deviation == pytest.approx(other.deviation))
+
+
 def kept(code: str = "ABCDE", adjourned: bool = True) -> UnfinishedGame:
     game = Game.from_transcript("f5d6")
     clock = TimeControl.parse("5+3")
@@ -71,15 +88,15 @@ def kept(code: str = "ABCDE", adjourned: bool = True) -> UnfinishedGame:
 
 async def test_a_finished_game_counts_once_in_results_and_ratings(open_store):
     store = await open_store()
-    assert await store.rating("alice") == (1500.0, 0)
+    assert await store.rating("alice") == FIRST
     assert await store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK)) == []
-    assert await store.rating("alice") == (1516.0, 1)
-    assert await store.rating("bob") == (1484.0, 1)
+    assert (await store.rating("alice")).shown == "1741?"
+    assert (await store.rating("bob")).shown == "1259?"
     assert str(await store.results("alice")) == "1 won, 0 lost, 0 drawn"
     assert str(await store.results("bob")) == "0 won, 1 lost, 0 drawn"
     # A game without a result is archived but moves no rating.
     assert await store.keep(played("BBBBB", ("bob", "alice"), None)) == []
-    assert await store.rating("bob") == (1484.0, 1)
+    assert (await store.rating("bob")).shown == "1259?"
     assert str(await store.results("carol")) == "0 won, 0 lost, 0 drawn"
 
 
@@ -199,7 +216,7 @@ async def test_a_code_shown_on_one_node_is_redeemed_on_another(database, tmp_pat
 async def test_a_game_with_a_guest_is_archived_unrated(open_store):
     store = await open_store()
     assert await store.keep(played("GGGGG", ("alice", "guest-ab12"), Color.BLACK)) == []
-    assert await store.rating("alice") == (1500.0, 0)
+    assert await store.rating("alice") == FIRST
     assert str(await store.results("alice")) == "1 won, 0 lost, 0 drawn"
 
 
@@ -319,24 +336,24 @@ async def test_a_database_out_of_reach_is_one_sentence(tmp_path):
     )
 
 
-async def test_the_leaderboard_ranks_settled_ratings_and_marks_new_ones_provisional(open_store):
+async def test_the_leaderboard_ranks_settled_ratings_only(open_store):
     store = await open_store()
-    for number in range(PROVISIONAL_GAMES):  # alice and bob settle; alice ahead
-        await store.keep(played(f"AB{number:03}", ("alice", "bob"), Color.BLACK))
+    await settle(store, "alice", 1700.0)
+    await settle(store, "bob", 1600.0)
+    await store.keep(played("AB000", ("alice", "bob"), Color.BLACK))  # still settled, both
+    await settle(store, "carol", 1900.0, days_ago=2 * 365)  # settled, then two years away
     await store.keep(played("DE000", ("dave", "erin"), Color.WHITE))  # one game each: provisional
     board = await store.leaderboard(5)
-    assert [(s.name, s.rank) for s in board] == [
-        ("alice", 1),
-        ("bob", 2),
-        ("erin", None),
-        ("dave", None),
-    ]
-    alice, bob, erin, _ = board
-    assert str(alice.record) == f"{PROVISIONAL_GAMES} won, 0 lost, 0 drawn"
-    assert alice.rating > bob.rating and alice.shown_rating == str(round(alice.rating))
-    assert erin.shown_rating.endswith("?") and alice.last_seen is not None
-    # top 1: the best settled player, and the best provisional one apart.
-    assert [s.name for s in await store.leaderboard(1)] == ["alice", "erin"]
+    assert [(s.name, s.rank) for s in board] == [("alice", 1), ("bob", 2)]
+    alice, bob = board
+    assert str(alice.record) == "1 won, 0 lost, 0 drawn" and alice.last_seen is not None
+    assert alice.rating.rating > 1700.0 > bob.rating.rating
+    assert alice.shown_rating == str(round(alice.rating.rating)) and alice.games == 41
+    assert [s.name for s in await store.leaderboard(1)] == ["alice"]
+    # Off the leaderboard, each is provisional: the newcomer, and carol after her time away.
+    assert (await store.rating("erin")).shown == "1741?"
+    carol = await store.rating("carol")
+    assert carol.shown == "1900?" and carol.deviation > 110.0
 
 
 async def test_many_names_ratings_are_read_at_once_each_as_rating_reads_it(open_store):
@@ -345,14 +362,17 @@ async def test_many_names_ratings_are_read_at_once_each_as_rating_reads_it(open_
     await store.keep(played("BBBBB", ("carol", "alice"), Color.WHITE))
     await store.keep(played("CCCCC", ("dave", "guest-2e5d9a0b1c3d4e5f"), Color.BLACK))  # unrated
     names = ["alice", "bob", "carol", "dave", "guest-2e5d9a0b1c3d4e5f", "nobody", "o'brien"]
-    assert await store.ratings(names) == {name: await store.rating(name) for name in names}
-    assert await store.ratings(["alice", "alice"]) == {"alice": await store.rating("alice")}
+    read = await store.ratings(names)
+    assert list(read) == names
+    for name in names:
+        assert same_rating(read[name], await store.rating(name))
+    assert list(await store.ratings(["alice", "alice"])) == ["alice"]
     assert await store.ratings([]) == {}
     # More names than SQLite lets one statement have parameters (999 before 3.32).
     crowd = [f"player{number}" for number in range(1500)] + ["alice"]
     read = await store.ratings(crowd)
-    assert len(read) == len(crowd) and read["alice"] == await store.rating("alice")
-    assert read["player7"] == (1500.0, 0)
+    assert len(read) == len(crowd) and same_rating(read["alice"], await store.rating("alice"))
+    assert read["player7"] == FIRST
 
 
 async def test_the_ratings_of_many_names_are_one_statement_on_sqlite(tmp_path):
@@ -397,9 +417,9 @@ async def test_a_profile_has_the_rating_history_the_record_by_opponent_and_the_l
     await store.keep(played("GA000", ("guest-ab12", "alice"), Color.WHITE))  # unrated
     profile = await store.profile("alice", 3)
     assert profile is not None
-    assert profile.standing.rank is None  # 4 rated games: provisional
+    assert profile.standing.rank is None  # 4 rated games against new names: provisional
     assert str(profile.standing.record) == "4 won, 1 lost, 0 drawn"
-    assert len(profile.history) == 4 and profile.history[-1] == (await store.rating("alice"))[0]
+    assert len(profile.history) == 4 and profile.history[-1] == (await store.rating("alice")).rating
     assert profile.history[0] > 1500.0 and profile.history[-1] < profile.history[-2]  # (lost)
     assert profile.start == 1500.0  # before the first game shown: here alice's first
     assert profile.opponents[:2] == (("bob", Results(3, 0, 0)), ("carol", Results(0, 1, 0)))
@@ -420,7 +440,7 @@ async def test_an_archived_game_comes_back_by_its_id_as_it_was_played(open_store
     assert archived is not None
     assert archived.names == ("alice", "bob") and archived.game().transcript() == "f5d6c3"
     assert archived.end() == Ending("resigned", Color.WHITE, "It ended.")
-    assert archived.changes == (-16.0, 16.0)
+    assert archived.changes == (pytest.approx(-241.48, abs=0.01), pytest.approx(241.48, abs=0.01))
     assert await store.archived_game(game_id + 1000) is None
 
 
@@ -481,39 +501,32 @@ async def test_penalties_outlive_the_store_that_counted_them(open_store):
 
 
 async def test_a_pair_rematching_moves_ratings_less_each_game_and_then_not_at_all(open_store):
-    from tui_reversi.server.ledger.ratings import PAIR_BOUND, PAIR_WEIGHTS
+    from tui_reversi.server.ledger.ratings import PAIR_WEIGHTS
 
     store = await open_store()
     moved = []
     for number in range(12):
-        before = (await store.rating("bob"))[0]
+        before = await store.rating("bob")
         await store.keep(played(f"R{number:04d}", ("bob", "carol"), Color.BLACK))
-        moved.append((await store.rating("bob"))[0] - before)
-    damped = moved[: len(PAIR_WEIGHTS)]
-    assert moved[0] == 16.0 and all(a > b > 0 for a, b in itertools.pairwise(damped))
-    assert moved[len(PAIR_WEIGHTS) :] == [0.0] * (12 - len(PAIR_WEIGHTS))
-    assert 0 < (await store.rating("bob"))[0] - 1500.0 <= PAIR_BOUND
-    assert (await store.rating("bob"))[1] == 12  # every game counts as played, and is archived
+        after = await store.rating("bob")
+        moved.append((after.rating - before.rating, before.deviation - after.deviation))
+    damped = [rating for rating, _ in moved[: len(PAIR_WEIGHTS)]]
+    assert damped[0] == pytest.approx(241.48, abs=0.01)
+    assert all(a > b > 0 for a, b in itertools.pairwise(damped))
+    later = moved[len(PAIR_WEIGHTS) :]  # neither the rating nor its deviation moves
+    assert later == [(0.0, pytest.approx(0.0, abs=1e-6))] * (12 - len(PAIR_WEIGHTS))
+    assert (await store.rating("bob")).games == 12  # every game counts as played, and is archived
     assert str(await store.results("bob")) == "12 won, 0 lost, 0 drawn"
 
 
-async def test_an_established_rating_moves_only_against_established_opponents(open_store):
-    from tui_reversi.server.ledger.ratings import PROVISIONAL_GAMES
-
+async def test_a_settled_rating_moves_little_against_a_new_name(open_store):
+    # Glicko's g: a result against a rating that unsure says little about the settled one.
     store = await open_store()
-    for number in range(PROVISIONAL_GAMES):  # alice and bob: ten different days' worth
-        opponent = f"sparring{number}"
-        await store.keep(played(f"S{number:04d}", ("alice", opponent), Color.WHITE))
-        await store.keep(played(f"T{number:04d}", ("bob", opponent), Color.BLACK))
-    alice, bob = await store.rating("alice"), await store.rating("bob")
+    await settle(store, "alice", 1500.0)
     await store.keep(played("NEW01", ("alice", "newcomer"), Color.BLACK))
-    assert await store.rating("alice") == (
-        alice[0],
-        alice[1] + 1,
-    )  # a minute-old name gives nothing
-    assert (await store.rating("newcomer"))[0] < 1500.0
-    await store.keep(played("OLD01", ("alice", "bob"), Color.BLACK))
-    assert (await store.rating("alice"))[0] > alice[0] and (await store.rating("bob"))[0] < bob[0]
+    alice, newcomer = await store.rating("alice"), await store.rating("newcomer")
+    assert 1500.0 < alice.rating < 1506.0 and not alice.provisional
+    assert newcomer.rating < 1300.0 and newcomer.provisional
 
 
 async def assert_twins_kept(store: Store) -> None:
@@ -556,3 +569,12 @@ async def test_an_older_fleet_database_with_two_look_alike_names_keeps_both(post
             conn.execute("INSERT INTO account_keys VALUES (%s, %s, %s)", (key, name, added))
     assert migrate_database(url) == (2, NEWEST)
     await assert_twins_kept(await opened(url, tmp_path))
+
+
+async def test_a_name_that_only_played_guests_has_a_new_players_rating_in_its_profile(open_store):
+    store = await open_store()
+    await store.keep(played("GA000", ("guest-ab12", "alice"), Color.WHITE))  # unrated
+    profile = await store.profile("alice", 3)
+    assert profile is not None and profile.standing.rating == FIRST
+    assert profile.standing.shown_rating == "1500?" and profile.standing.rank is None
+    assert str(profile.standing.record) == "1 won, 0 lost, 0 drawn"

@@ -452,7 +452,7 @@ def test_both_panels_show_both_players_ratings_beside_their_names(people):
     async def rate() -> None:  # (beside the running server, as another process would write it)
         archive = Archive(people.data / "archive.sqlite3", people.data / "players")
         try:
-            await archive.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))  # 1516?, 1484?
+            await archive.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))  # 1741?, 1259?
         finally:
             await archive.close()
 
@@ -461,8 +461,8 @@ def test_both_panels_show_both_players_ratings_beside_their_names(people):
     code, _ = table_code(people, "alice")
     people.ssh("bob", "bob", f"join {code}")
     panels = {
-        "alice": r"● Black alice \(you\) +1516\? +2 ◀ *│\n.*○ White bob +1484\? +2  ",
-        "bob": r"● Black alice +1516\? +2 ◀ *│\n.*○ White bob \(you\) +1484\? +2  ",
+        "alice": r"● Black alice \(you\) +1741\? +2 ◀ *│\n.*○ White bob +1259\? +2  ",
+        "bob": r"● Black alice +1741\? +2 ◀ *│\n.*○ White bob \(you\) +1259\? +2  ",
     }
     for name, panel in panels.items():
         wait_screen(people, name, re.compile(panel).search, f"both ratings on {name}'s panel")

@@ -123,9 +123,9 @@ async def test_a_table_is_opened_joined_by_its_code_and_refereed_by_the_server(s
     assert await alice.hear() == over
     assert await bob.hear() == over
     for game in (alice, bob):  # a rated game: both ratings now, and how it moved them
-        assert await game.hear() == "rated alice 1516?"
-        assert await game.hear() == "rated bob 1484?"
-        assert await game.hear() == "rerated alice 1516? (+16), bob 1484? (-16)"
+        assert await game.hear() == "rated alice 1741?"
+        assert await game.hear() == "rated bob 1259?"
+        assert await game.hear() == "rerated alice 1741? (+241), bob 1259? (-241)"
     alice.say("move 2 c6")
     assert await alice.hear() == "refused The game is over."
     assert any(f"table {code}: bob (White) resigned" in line for line in arcade.log_lines)
@@ -314,8 +314,8 @@ async def test_a_resignation_is_archived_as_a_win_for_the_other(serve):
     assert str(await arcade.archive.results("bob")) == "1 won, 0 lost, 0 drawn"
     assert str(await arcade.archive.results("alice")) == "0 won, 1 lost, 0 drawn"
     # Elo: equals before, so the winner gains half of K and the loser gives it up.
-    assert await arcade.archive.rating("bob") == (1516.0, 1)
-    assert await arcade.archive.rating("alice") == (1484.0, 1)
+    assert (await arcade.archive.rating("bob")).shown == "1741?"
+    assert (await arcade.archive.rating("alice")).shown == "1259?"
     carol = await Game.connect(await seat(arcade, "carol", "table"))
     assert "rated carol 1500?" in await carol.hear_until("ready")
 
@@ -428,8 +428,8 @@ async def test_the_servers_clock_counts_and_a_flag_falls_with_an_injected_clock(
     for game in (alice, bob):
         assert await game.hear() == "clock 52.0 0.0 -"  # the clocks stop where they were
         assert await game.hear() == over
-        rerated = "rerated alice 1516? (+16), bob 1484? (-16)"
-        assert await game.hear_until(rerated) == ["rated alice 1516?", "rated bob 1484?", rerated]
+        rerated = "rerated alice 1741? (+241), bob 1259? (-241)"
+        assert await game.hear_until(rerated) == ["rated alice 1741?", "rated bob 1259?", rerated]
     bob.say("move 1 c5")
     assert await bob.hear() == "refused The game is over."
     assert str(await arcade.archive.results("alice")) == "1 won, 0 lost, 0 drawn"
@@ -532,12 +532,12 @@ async def test_the_lobby_lists_who_is_here_the_tables_and_the_askers_record(serv
     for line in (
         "tui-reversi: 5 here",
         # each name with its rating, '?' while it rests on few games (issue 39)
-        f"  alice            1484?  at table {code} (Black), against bob",
-        f"  bob              1516?  at table {code} (White), against alice",
+        f"  alice            1259?  at table {code} (Black), against bob",
+        f"  bob              1741?  at table {code} (White), against alice",
         f"  carol            1500?  watching table {code}",
         f"  dave             1500?  at table {waiting} (Black), waiting for someone to join",
         "  erin             1500?  playing on their own",
-        f"  {code}  alice 1484? (Black) against bob 1516? (White), othello, move 1",
+        f"  {code}  alice 1259? (Black) against bob 1741? (White), othello, move 1",
         f"  {waiting}  dave 1500? waits (Black), othello, clock 5+3, move 1",
         "Your record here: 0 won, 0 lost, 0 drawn; rating 1500? after 0 rated games",
     ):
@@ -546,9 +546,9 @@ async def test_the_lobby_lists_who_is_here_the_tables_and_the_askers_record(serv
     assert "frank" not in text.split("Tables in progress")[0]  # only looking
     bob_asks = await Player.connect(arcade, "bob", term=None, command="lobby")
     await bob_asks.finished()
-    record = "Your record here: 1 won, 0 lost, 0 drawn; rating 1516? after 1 rated game"
+    record = "Your record here: 1 won, 0 lost, 0 drawn; rating 1741? after 1 rated game"
     assert record in bob_asks.output.decode()
-    last = "Your last game, against alice (id 1), moved your rating +16."  # (issue 39)
+    last = "Your last game, against alice (id 1), moved your rating +241."  # (issue 39)
     assert last in bob_asks.output.decode()
 
 

@@ -202,7 +202,7 @@ async def test_a_casual_arena_s_games_are_kept_and_not_rated(serve):
 
     await wait_until(scored, "the game's result kept")
     ratings = await arcade.archive.ratings(["ann", "bob"])
-    assert [games for _, games in ratings.values()] == [0, 0]  # casual: not rated
+    assert [rating.games for rating in ratings.values()] == [0, 0]  # casual: not rated
     status, listed = await run(arcade, "bob", "tournaments")
     # (20:00 left while under half a second has gone: the time left is rounded)
     assert re.search(r"Arena 1   anti, 3\+2, casual; (19:\d\d|20:00) left; 2 players", listed)

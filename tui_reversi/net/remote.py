@@ -23,8 +23,8 @@ of UTF-8 at a time (net/server_line.py), words separated by one space:
     server -> game
       seated CODE SEAT VARIANT      you sit at table CODE as black or white, or are watching
       players BLACK WHITE           the names at the table ('-': nobody yet)
-      rated NAME RATING             a player's Elo rating on this server: 1516, or 1500?
-                                    while provisional (its first rated games); none for
+      rated NAME RATING             a player's rating on this server: 1516, or 1500?
+                                    while provisional (its deviation over 110); none for
                                     a guest (unrated); again after a rated game
       rerated TEXT...               after a rated game, how it moved both ratings:
                                     'alice 1516 (+16), bob 1484? (-16)' (before `over`'s

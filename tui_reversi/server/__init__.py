@@ -51,6 +51,9 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   - `tables`, `table_*`: the tables, their referee, clocks, course and store,
     their writes off the event loop (`table_writes`), and a game whose table
     on another node was lost, waiting to sit back down (`table_stranded`).
+  - `conduct`: each rated game's outcome for each player, kept, and the
+    playbans it brings, refused at `play` and new tables; `boost_watch`:
+    games lost at once that move the winner up, warned and reported.
   - `lobby_host`: the server's end of the in-app lobby: guests and invitations.
   - `fleet_port`: several nodes on one PostgreSQL as one server (a server
     alone is a fleet of one): relayed seats, the lobby's shares, take-overs
@@ -68,7 +71,9 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     for calls off the event loop, and its way back after the database went.
   - `account_keys`: which keys are which name's, the codes to add one.
   - `names`: one name per look-alike key (UTS #39 skeleton); `ratings`: the
-    Elo rules (provisional names, rematches counting less); `penalties`:
+    Glicko-2 rules (`glicko`: the paper's rule; provisional while unsure,
+    rematches counting less; `glicko_migration`: the one move from Elo);
+    `playbans`: each player's conduct and the bans it brings; `penalties`:
     the penalties of guessing as kept; `archive_schema`: SQLite's versions;
     `seekers`: the pairing queue as a store keeps it (`postgres_seekers`:
     a fleet's, in PostgreSQL).

@@ -11,6 +11,7 @@ fleet nodes) is not counted here: it is read then, and so never drifts.
 from __future__ import annotations
 
 import bisect
+import threading
 from dataclasses import dataclass, field
 
 # Upper bounds (seconds) of the histograms' buckets: a store call on a local
@@ -92,23 +93,28 @@ class Tally:
 
     counts: dict[Kind, dict[tuple[str, ...], int]] = field(default_factory=dict)
     spreads: dict[Kind, dict[tuple[str, ...], Spread]] = field(default_factory=dict)
+    # Store calls are timed in the threads they run in: an increment read and
+    # written back by two threads at once would lose one without it.
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def count(self, kind: Kind, *values: str) -> None:
         """One more of `kind`, for the labels' `values`."""
         assert len(values) == len(kind.labels), kind
-        counts = self.counts.setdefault(kind, {})
-        counts[values] = counts.get(values, 0) + 1
+        with self._lock:
+            counts = self.counts.setdefault(kind, {})
+            counts[values] = counts.get(values, 0) + 1
 
     def observe(self, kind: Kind, seconds: float, *values: str) -> None:
         """One more observation of `kind` (a histogram), `seconds` long."""
         assert len(values) == len(kind.labels), kind
-        spreads = self.spreads.setdefault(kind, {})
-        spread = spreads.get(values)
-        if spread is None:
-            spread = spreads[values] = Spread([0] * (len(kind.buckets) + 1))
-        spread.buckets[bisect.bisect_left(kind.buckets, seconds)] += 1
-        spread.count += 1
-        spread.total += seconds
+        with self._lock:
+            spreads = self.spreads.setdefault(kind, {})
+            spread = spreads.get(values)
+            if spread is None:
+                spread = spreads[values] = Spread([0] * (len(kind.buckets) + 1))
+            spread.buckets[bisect.bisect_left(kind.buckets, seconds)] += 1
+            spread.count += 1
+            spread.total += seconds
 
 
 # This process's counts (a server is one process: every room adds to these).

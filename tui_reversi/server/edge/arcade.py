@@ -25,6 +25,8 @@ from ...crash import keep_private
 from ...net.remote import is_guest
 from ..config import ServeConfig, ServeError, format_duration
 from ..hall.arena_schedule import ArenaSchedule
+from ..hall.boost_watch import BoostWatch, file_report
+from ..hall.conduct import Playbans
 from ..hall.fleet_port import Fleet
 from ..hall.guests import remove_folder
 from ..hall.lobby_host import LobbyHost
@@ -137,6 +139,10 @@ class Arcade:
         self.tables: Tables
         self.pairing: PairingQueue
         self.lobby: LobbyHost
+        # The players' conduct in rated games and the playbans it brings (conduct.py),
+        # and the boosting watch (boost_watch.py): each game's end told to both.
+        self.playbans: Playbans
+        self.boosts: BoostWatch
         self.tournaments: TournamentDirector
         # How games start, in a few words for the banner.
         self.game_start = "as a fresh Python each"
@@ -202,10 +208,14 @@ class Arcade:
         self.penalties = PasswordGuesses(config.auth_failure_delay, self.note, store)
         self.browser_passes = BrowserPasses(config.data_dir, self.note, self.accounts.holds)
         self.fleet = Fleet(store, people=lambda: presence(self), log=self.note)
+        self.playbans = Playbans(store, self.note)
+        # A report the watch files goes to the log (moderation's report queue takes it).
+        self.boosts = BoostWatch(self.note, lambda report: file_report(report, self.note))
         self.tables = Tables(
             self.note,
             store,
             self.fleet,
+            watches=(self.playbans, self.boosts),  # (told each game's end)
             hold=config.hold_seat,
             adjourn=config.on_drop == "adjourn",
             tables_per_player=config.tables_per_player,
@@ -222,6 +232,7 @@ class Arcade:
             log=self.note,
             store=store,
             fleet=self.fleet,
+            playbans=self.playbans,
             tournaments=self.tournaments,
             seat_giver=self.sessions.give_seat_over,
             own_giver=self.sessions.give_own_game_over,

@@ -31,9 +31,10 @@ from ...storage import StorageError
 from ..bucket import Limit, Limiter, per_minute
 from ..config import format_duration
 from ..ledger.fleet_messages import Answer, Gone, LobbyLine, Seat, Take, Unseat
-from ..ledger.ratings import FIRST_RATING, shown_rating
+from ..ledger.ratings import FIRST
 from ..ledger.store import Store, TableView
 from ..ledger.table_phase import Phase
+from .conduct import Playbans
 from .fleet_port import Fleet
 from .fleet_relay import Given
 from .games_socket import GamesSocket, hello, tell
@@ -137,6 +138,7 @@ class LobbyHost:
         *,
         store: Store,
         fleet: Fleet,
+        playbans: Playbans,
         tournaments: TournamentDirector,
         seat_giver: Callable[[str, str], Awaitable[str | None]],
         own_giver: Callable[[str, str], Awaitable[bytes | None]],
@@ -148,6 +150,7 @@ class LobbyHost:
     ) -> None:
         self.tables = tables
         self._store = store
+        self._playbans = playbans  # (who may not play now: conduct.py)
         self.tournaments = tournaments  # (joined from the lobby)
         self._people = people  # who is on the server and what they do
         # The lookers' own records, read again when a game of theirs is kept here.
@@ -248,6 +251,9 @@ class LobbyHost:
         self.guests.append(guest)
         try:
             writer.write(line("welcome", guest.name))
+            # Their playban, made on any node, read once: what the lobby refuses them by
+            # (its answers await nothing; a game at a table brings them back in anew).
+            await self._playbans.refusal(guest.name)
             self.refresh()
             while data := await reader.readline():
                 command, rest = words(data)
@@ -301,6 +307,9 @@ class LobbyHost:
             return "That is not the name of anyone here."
         if name == guest.name:
             return "You cannot invite yourself: choose someone else."
+        banned = self._playbans.known_refusal(guest.name)  # (read as their lobby connected)
+        if banned is not None:
+            return capitalised(banned)
         # The inviter's rating, for the invitation to show it beside their name: read
         # first, so that nothing is awaited between the checks below and the sending.
         rated = rated_lines(await named_ratings(self._store, [guest.name]))
@@ -370,6 +379,10 @@ class LobbyHost:
             return None
         terms = invitation.terms
         host = terms.colour.resolve()  # (random: drawn now)
+        banned = self._banned(inviter.name, guest.name)
+        if banned is not None:  # (a playban: conduct.py)
+            inviter.send(line("answered", f"{shown_name(guest.name)} accepted, but {banned}"))
+            return f"The table could not be opened: {banned}"
         try:
             table, host_secret = self.tables.open(
                 inviter.name, terms.variant, terms.clock, colour=host, address=inviter.address
@@ -385,6 +398,13 @@ class LobbyHost:
         self._send_to_table(inviter, host_secret, table.code)
         self._send_to_table(guest, guest_secret, table.code)
         return None
+
+    def _banned(self, *names: str) -> str | None:
+        """Why a table for `names` cannot open, if one of them has a playban this node
+        knows of (read when their lobbies connected): one sentence that names them."""
+        playbans = self._playbans
+        refusals = (playbans.known_refusal(name, shown_name(name)) for name in names)
+        return next((refusal for refusal in refusals if refusal is not None), None)
 
     def _lapsed(self, invitation: Invitation) -> None:
         if self.invitations.get(invitation.number) is not invitation:
@@ -450,6 +470,9 @@ class LobbyHost:
         number = tournament_id(word)
         if number is None:
             return "tournament join takes a tournament's number."
+        banned = self._playbans.known_refusal(guest.name)  # (conduct.py)
+        if banned is not None:
+            return capitalised(banned)
         try:
             await may_join(self._store, self.tournaments, number, guest.name)
         except (CommandMistake, StorageError) as refusal:
@@ -476,6 +499,9 @@ class LobbyHost:
     async def _go_to(self, guest: Guest, command: str, code: str) -> str | None:
         try:
             if command == "sit":
+                banned = self._playbans.known_refusal(guest.name)  # (conduct.py)
+                if banned is not None:
+                    return capitalised(banned)
                 table, secret = await self.tables.join(code, guest.name)
             else:
                 table, secret = await self.tables.watch(code, guest.name)
@@ -663,15 +689,15 @@ class LobbyHost:
             self._records.forget_all_but(lookers)
             # Whose rating could not be read waits for the store.
             games = {
-                name: read.get(name, (FIRST_RATING, 0))[1]
+                name: read.get(name, FIRST).games
                 for name in lookers
                 if name in read or is_guest(name)
             }
             records: dict[str, tuple[str, int, OwnRecord]] = {}
             with contextlib.suppress(StorageError):  # (those lobbies wait for the store)
                 for name, own in (await self._records.of(games)).items():
-                    rating, count = read.get(name, (FIRST_RATING, 0))
-                    records[name] = (shown_rating(rating, count), count, own)
+                    rating = read.get(name, FIRST)
+                    records[name] = (rating.shown, rating.games, own)
             for guest in looking:
                 if guest.name not in records:
                     continue

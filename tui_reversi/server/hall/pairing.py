@@ -1,8 +1,10 @@
 """Quick pairing (`ssh -t host play [5+3] [anti] [guests]`): players wait in
 one queue, and two whose terms match (variant and clock) and whose ratings are
 close are seated at a new table at once, colours drawn. How close is close
-widens the longer either waits: WINDOW points at first, WIDENING more each
-second, at most WIDEST. A guest is paired only with guests, unless the player
+is how unsure each rating is, and widens the longer either waits: a
+player's rating deviation (ratings.py: 500 for a new name, under 110 for a
+settled one), at least WINDOW points, WIDENING more each second, at most
+WIDEST. A guest is paired only with guests, unless the player
 with a name allows guests (`play guests`).
 
 The queue is the fleet's: its seekers are kept in the store (ledger/seekers.py:
@@ -37,8 +39,8 @@ from .tables import Tables
 # Told the seat found: (its secret, the table's code); queue_wait.py's.
 Paired = Callable[[str, str], None]
 
-# Ratings this far apart are paired at once; the window widens by WIDENING points
-# a second of the longer wait, to at most WIDEST.
+# Ratings this far apart (or as far as a rating's deviation) are paired at once; the
+# window widens by WIDENING points a second of the longer wait, to at most WIDEST.
 WINDOW = 100.0
 WIDENING = 10.0
 WIDEST = 600.0
@@ -72,8 +74,10 @@ def pairs(
 
 
 def window(seeker: Seeker, now: float) -> float:
-    """How far from `seeker`'s rating an opponent may be rated at `now`, after their wait."""
-    return min(WINDOW + WIDENING * (now - seeker.since), WIDEST)
+    """How far from `seeker`'s rating an opponent may be rated at `now`: as far as the
+    rating may be off (its deviation, at least WINDOW), widened by their wait."""
+    unsure = max(WINDOW, seeker.deviation)
+    return min(unsure + WIDENING * (now - seeker.since), WIDEST)
 
 
 def fits(one: Seeker, other: Seeker, now: float) -> bool:

@@ -11,7 +11,6 @@ from ...core import Color
 from ...net.remote import GUEST_UNRATED, is_guest, shown_name, with_rating
 from ...storage import StorageError
 from ..config import player_directory_name
-from ..ledger.ratings import shown_rating
 from ..ledger.store import Presence, Store, TableView
 from ..ledger.table_phase import Phase
 from .fleet_port import Fleet
@@ -133,10 +132,11 @@ async def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
         lines.append(GUEST_UNRATED)
     else:
         try:
-            rating, games = await archive.rating(name)
+            rating = await archive.rating(name)
             results = await archive.results(name)
+            games = rating.games
             lines.append(
-                f"Your record here: {results}; rating {shown_rating(rating, games)} "
+                f"Your record here: {results}; rating {rating.shown} "
                 f"after {games} rated {'game' if games == 1 else 'games'}."
             )
             lines += await last_game_lines(archive, name)

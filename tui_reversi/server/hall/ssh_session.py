@@ -36,10 +36,11 @@ from ..config import (
     player_user_name,
 )
 from ..ledger.account_keys import ADDING_SUFFIX
-from ..ledger.ratings import FIRST_RATING
+from ..ledger.ratings import FIRST
 from ..ledger.store import TableView
 from .asker import Asker
 from .commands import CommandRefused, Printed, help_lines, read_command, replay_ggf
+from .conduct import Playbans
 from .game_run import (
     BAD_INPUT_STATUS,
     TERMINAL_RESET,
@@ -105,6 +106,10 @@ class SessionServer(Server, Protocol):
     @property
     def sessions(self) -> Sessions:
         """This node's sessions with a game running, and each player's own game."""
+
+    @property
+    def playbans(self) -> Playbans:
+        """Who may not play now (conduct.py): refused `play` and new tables."""
 
     def note(self, text: str) -> None:
         """A line for the operator's log."""
@@ -558,6 +563,12 @@ class GameSession(asyncssh.SSHServerSession):
                 1,
                 "no terminal requested",
             )
+        if isinstance(
+            asked, Play | NewTable | Join | JoinTournament
+        ):  # (a playban, made on any node: conduct.py)
+            banned = await self._owner.arcade.playbans.refusal(self.player)
+            if banned is not None:
+                raise SessionRefused(banned, 1, "playban")
         full = self._owner.arcade.take_place(self.address, guest=self._owner.guest)
         if full is not None:
             reason = "server full" + (" for guests" if self._owner.guest else "")
@@ -604,9 +615,9 @@ class GameSession(asyncssh.SSHServerSession):
 
     async def _seek(self, wanted: PlayTerms) -> None:
         """Join the queue; the wait is shown, updated each second, until paired."""
-        rating = FIRST_RATING
+        rating = FIRST
         try:
-            rating = (await self._owner.arcade.archive.rating(self.player))[0]
+            rating = await self._owner.arcade.archive.rating(self.player)
         except StorageError as error:  # (paired as a newcomer would be)
             self._owner.arcade.note(str(error))
         if not self._terminal.open:
@@ -614,11 +625,17 @@ class GameSession(asyncssh.SSHServerSession):
             return
         guest = is_guest(self.player)
         clock = f", clock {wanted.clock}" if wanted.clock is not None else ""
-        who = "a guest" if guest else f"rated {round(rating)}"
+        who = "a guest" if guest else f"rated {rating.shown}"
         wants = f"{wanted.variant.value}{clock}, {who}"
         self._terminal.say(f"tui-reversi: looking for an opponent ({wants}).")
         seeker = Seeker(
-            self.player, rating, wanted.variant, wanted.clock, guest, wanted.allows_guests
+            self.player,
+            rating.rating,
+            wanted.variant,
+            wanted.clock,
+            guest,
+            wanted.allows_guests,
+            rating.deviation,
         )
         wait = QueueWait(
             self._owner.arcade.pairing,
@@ -856,16 +873,16 @@ class GameSession(asyncssh.SSHServerSession):
         player leaves it, it ends, or the session does: the exit status of a game
         that did not end as a game does (crashed, hung up), else 0."""
         arcade = self._owner.arcade
-        rating = FIRST_RATING
+        rating = FIRST
         try:
-            rating = (await arcade.archive.rating(self.player))[0]
+            rating = await arcade.archive.rating(self.player)
         except StorageError as error:  # (paired as a newcomer would be)
             arcade.note(str(error))
         phase = InTournament(
             arcade.tournaments,
             number,
             self.player,
-            rating,
+            rating.rating,
             say=self._terminal.say,
             send=self._terminal.send,
             hang_up=self._hang_up_game,

@@ -7,6 +7,7 @@ for review.
 
 from __future__ import annotations
 
+from ..ledger.ratings import PROVISIONAL_DEVIATION
 from ..ledger.standings import ArchivedGame, Profile, Standing
 
 # How many players the leaderboard lists unless asked for another number.
@@ -23,23 +24,25 @@ Row = tuple[str | None, str]
 
 
 def leaderboard_lines(standings: list[Standing]) -> list[str]:
-    """`ssh host top`: the ranked players, then the provisional ones apart."""
+    """`ssh host top`: the players with a settled rating, ranked."""
     return [text for _, text in leaderboard_rows(standings)]
 
 
 def leaderboard_rows(standings: list[Standing]) -> list[Row]:
     """The leaderboard's rows, each player's keyed by their name."""
-    ranked = [standing for standing in standings if standing.rank is not None]
-    unsettled = [standing for standing in standings if standing.rank is None]
     if not standings:
-        return [(None, "tui-reversi: nobody has played a rated game here yet.")]
+        return [(None, NOBODY_SETTLED)]
     header = _columns("rank", "name", "rating", "rated", "W-D-L", "last")
     rows: list[Row] = [(None, "tui-reversi: the leaderboard"), (None, header)]
-    rows += [(f"player:{standing.name}", _standing_line(standing)) for standing in ranked]
-    if unsettled:
-        rows.append((None, "Provisional, not ranked until their rating settles:"))
-        rows += [(f"player:{standing.name}", _standing_line(standing)) for standing in unsettled]
+    rows += [(f"player:{standing.name}", _standing_line(standing)) for standing in standings]
     return rows
+
+
+# What the leaderboard says with nobody on it.
+NOBODY_SETTLED = (
+    "tui-reversi: nobody has a settled rating here yet "
+    f"(a rating deviation of {PROVISIONAL_DEVIATION:.0f} or less)."
+)
 
 
 # The leaderboard's name column; a longer name (up to 32) is cut with an
@@ -81,6 +84,7 @@ def profile_rows(profile: Profile, hint: str) -> list[Row]:
     rows: list[Row] = [
         (None, f"tui-reversi: {standing.name}"),
         (None, f"Rating {standing.shown_rating}{rank} after {_rated_games(standing.games)}"),
+        (None, _sureness(standing)),
         (None, f"Record: {standing.record}"),
     ]
     if standing.last_seen:
@@ -102,6 +106,13 @@ def profile_rows(profile: Profile, hint: str) -> list[Row]:
         rows.append((None, f"Latest games (replay one: {hint} replay ID):"))
         rows += [(f"game:{game.id}", _game_line(game, standing.name)) for game in profile.games]
     return rows
+
+
+def _sureness(standing: Standing) -> str:
+    """'Deviation 64 (provisional over 110), volatility 0.060': how sure the rating is."""
+    rating = standing.rating
+    limit = f"provisional over {PROVISIONAL_DEVIATION:.0f}"
+    return f"Deviation {rating.deviation:.0f} ({limit}), volatility {rating.volatility:.3f}"
 
 
 def _game_line(game: ArchivedGame, name: str) -> str:

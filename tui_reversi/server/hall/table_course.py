@@ -18,23 +18,46 @@ import asyncio
 import functools
 import math
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from ...core import Color, Ending
 from ...net.remote import is_guest
 from ...net.server_line import line
 from ...storage import StorageError
 from ..config import format_duration
-from ..ledger.ratings import shown_rating
+from ..ledger.ratings import Rating
 from ..ledger.store import PlayedGame, Store
 from ..ledger.table_phase import Phase
 from ..tally import GAMES_ENDED, TALLY
+from .conduct import PlayerNotes
 from .table import Seat, Table
 from .table_clocks import TableClocks
 from .table_store import played, rated_lines, rating_changes, unfinished
 from .table_writes import Call, Done, TableWrites
 
 Argument = TypeVar("Argument")
+
+
+class GameWatch(Protocol):
+    """What watches every game's end beside its course (conduct.py's `Playbans`,
+    boost_watch.py's `BoostWatch`), given to the tables by their start."""
+
+    def ended(self, table: Table, end: Ending, notes: PlayerNotes) -> None:
+        """`table`'s game ended as `end` says (told before its clocks stop); what the
+        watch says to a player goes through `notes` (the last word their game shows)."""
+
+    def rated(
+        self,
+        table: Table,
+        before: dict[str, Rating],
+        after: dict[str, Rating],
+        notes: PlayerNotes,
+    ) -> None:
+        """`table`'s game was kept and rated, its players' ratings moved from `before`
+        to `after`; what the watch says to a player goes through `notes`."""
+
+    async def close(self) -> None:
+        """Let what it does in the background finish (the tables close)."""
 
 
 class GameCourse:
@@ -48,6 +71,7 @@ class GameCourse:
         store: Store,
         log: Callable[[str], None],
         *,
+        watches: tuple[GameWatch, ...] = (),
         hold: float,
         adjourn: bool,
     ) -> None:
@@ -69,6 +93,10 @@ class GameCourse:
         self.writes = TableWrites(clocks.restart)
         # Told the players' names whenever a game of theirs is kept (the lobby's records).
         self.kept_names: Callable[[tuple[str, str]], None] = lambda _names: None
+        # Sentences to one player, once the table's writes are out (the last word they see).
+        self.notes = PlayerNotes(self.writes.settled)
+        # What watches every game's end (the playbans, the boosting watch).
+        self.watches = watches
 
     def gone(self, seat: Seat, *, leaving: bool = False, crashed: bool = False) -> None:
         """A seat's game has gone. A player who left loses a game with a move
@@ -213,6 +241,8 @@ class GameCourse:
 
     def end(self, table: Table, end: Ending) -> None:
         """The game is over, told and recorded: `end` says how."""
+        for watch in self.watches:  # (before the clocks stop: conduct.py's outcomes)
+            watch.ended(table, end, self.notes)
         unjoined = table.phase is Phase.OPEN  # (nobody sat down against its host: no game)
         self._stop_waiting(table)
         table.end(end)  # (an adjourned game can end too: it waits no more)
@@ -252,7 +282,10 @@ class GameCourse:
             if not problems:
                 after = await store.ratings(game.names)
                 moved.append(rating_changes(before, after))
-                rated.update((name, shown_rating(*after[name])) for name in after)
+                if moved[0]:  # (rated)
+                    for watch in self.watches:
+                        watch.rated(table, before, after, self.notes)
+                rated.update((name, after[name].shown) for name in after)
             return problems
 
         def kept(problems: list[str]) -> None:

@@ -16,7 +16,7 @@ from ...core import Color, Ending
 from ...net.remote import is_guest, shown_name
 from ...net.server_line import line
 from ...storage import StorageError
-from ..ledger.ratings import shown_rating
+from ..ledger.ratings import Rating
 from ..ledger.store import PlayedGame, Store, UnfinishedGame
 from ..ledger.table_phase import Phase
 from .table import Table
@@ -56,24 +56,22 @@ def played(table: Table, end: Ending) -> PlayedGame:
     return PlayedGame(table.code, table.game.copy(), names, table.started, end, table.rated)
 
 
-def rating_changes(
-    before: dict[str, tuple[float, int]], after: dict[str, tuple[float, int]]
-) -> str:
-    """'alice 1516 (+16), bob 1484? (-16)': how a rated game moved each player's
-    rating (shown as shown_rating writes it), from (rating, rated games) before and
-    after it; '' if it was not rated."""
-    if all(after[name][1] == before[name][1] for name in after):
+def rating_changes(before: dict[str, Rating], after: dict[str, Rating]) -> str:
+    """'alice 1741? (+241), bob 1259? (-241)': how a rated game moved each player's
+    rating (as Rating.shown writes it), from their ratings before and after it; ''
+    if it was not rated."""
+    if all(after[name].games == before[name].games for name in after):
         return ""  # (no rated game was added: a guest's, or no result)
     return ", ".join(
-        f"{name} {shown_rating(rating, games)} ({rating - before[name][0]:+.0f})"
-        for name, (rating, games) in after.items()
+        f"{name} {rating.shown} ({rating.rating - before[name].rating:+.0f})"
+        for name, rating in after.items()
     )
 
 
 async def named_ratings(
     store: Store, names: Iterable[str], *, log: Callable[[str], None] | None = None
 ) -> dict[str, str]:
-    """Each name's rating as shown ('1516', '1500?' while provisional), in the order
+    """Each name's rating as shown ('1642', '1500?' while provisional), in the order
     given and read in one store call; '' for a guest (unrated), and for everyone on a
     server whose store cannot say now (who is where is still shown; `log`, if given,
     is told why)."""
@@ -83,8 +81,8 @@ async def named_ratings(
 
 async def read_ratings(
     store: Store, names: Iterable[str], *, log: Callable[[str], None] | None = None
-) -> dict[str, tuple[float, int]]:
-    """The (rating, rated games) of each of `names` but guests, read in one store
+) -> dict[str, Rating]:
+    """The rating of each of `names` but guests, read in one store
     call; {} when the store cannot say now (`log`, if given, is told why)."""
     rated = [name for name in dict.fromkeys(names) if not is_guest(name)]
     try:
@@ -95,9 +93,9 @@ async def read_ratings(
         return {}
 
 
-def shown_ratings(names: Iterable[str], read: dict[str, tuple[float, int]]) -> dict[str, str]:
+def shown_ratings(names: Iterable[str], read: dict[str, Rating]) -> dict[str, str]:
     """named_ratings' answer from what read_ratings read: '' where it read nothing."""
-    return {name: shown_rating(*read[name]) if name in read else "" for name in names}
+    return {name: read[name].shown if name in read else "" for name in names}
 
 
 async def last_game_lines(archive: Store, name: str) -> list[str]:

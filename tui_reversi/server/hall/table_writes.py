@@ -68,6 +68,11 @@ class TableWrites:
         if said and waited >= RESTART_AFTER:
             self._restart_clock(table)
 
+    async def settled(self, table: Table) -> None:
+        """Wait until `table`'s writes are done and what they held back is told."""
+        while (pending := self._pending.get(table)) is not None:
+            await asyncio.wait({pending})
+
     async def drained(self) -> None:
         """Wait until every write asked for is done."""
         while self._pending:

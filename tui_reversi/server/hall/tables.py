@@ -49,7 +49,7 @@ from .table import Relay, SeatState
 from .table import Seat as Seat
 from .table import Table as Table
 from .table_clocks import TableClocks
-from .table_course import GameCourse
+from .table_course import GameCourse, GameWatch
 from .table_referee import TableReferee
 from .table_store import brought_back, named_ratings, rated_lines, unfinished
 from .table_stranded import stranded
@@ -78,6 +78,7 @@ class Tables:
         store: Store,
         fleet: Fleet,
         *,
+        watches: tuple[GameWatch, ...] = (),
         hold: float = 0.0,
         now: Callable[[], float] = time.monotonic,
         adjourn: bool = False,
@@ -96,7 +97,9 @@ class Tables:
         # .line, .relay). A seat whose secret is spent is out, its game may still sit.
         self._seats: dict[str, Seat] = {}
         self.clocks = TableClocks(now, lambda table, end: self.course.end(table, end))
-        self.course = GameCourse(self.tables, self.clocks, store, log, hold=hold, adjourn=adjourn)
+        self.course = GameCourse(
+            self.tables, self.clocks, store, log, watches=watches, hold=hold, adjourn=adjourn
+        )
         self._referee = TableReferee(
             self.clocks,
             end=self.course.end,
@@ -150,6 +153,9 @@ class Tables:
         for task in self._telling:  # (news of a rating nobody waits for now)
             task.cancel()
         await self.course.writes.drained()  # (a stop's adjournments: kept before the store goes)
+        for watch in self.course.watches:  # (their outcomes kept, their notes told)
+            await watch.close()
+        await self.course.notes.close()
 
     def _bring_back(self, kept: UnfinishedGame) -> None:
         """A game kept from before the restart: adjourned, its clocks as they were."""

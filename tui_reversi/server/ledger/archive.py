@@ -21,7 +21,8 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
+import time
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -32,14 +33,15 @@ from ...net.remote import is_guest
 from ...net.terms import TimeControl
 from ...storage import NameTakenError, SavedGame, SavedGames, StorageError
 from ...storage.paths import APP_NAME, GAMES_DIR
-from . import browser_passes, standings
+from . import browser_passes, playbans, standings
 from .account_keys import AccountKey, KeyCodes, KeyCodeStore
 from .archive_schema import upgrade
 from .browser_passes import KeptPasses
 from .fleet_messages import FleetMessage, Hearing
 from .names import name_key
 from .penalties import Penalty, Subject, change_kept
-from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
+from .playbans import Ban, Outcome
+from .ratings import PAIR_WINDOW, Rating, rated_game
 from .seekers import Seeker, SeekersHere
 from .standings import ArchivedGame, Profile, Query, Standing
 from .store import PlayedGame, Presence, Results, TableView, UnfinishedGame
@@ -86,7 +88,7 @@ CREATE TABLE IF NOT EXISTS account_keys (
 CREATE INDEX IF NOT EXISTS account_keys_name ON account_keys (name);
 CREATE TABLE IF NOT EXISTS ratings (
     name TEXT PRIMARY KEY,          -- a player name
-    rating REAL NOT NULL,           -- Elo, from FIRST_RATING
+    rating REAL NOT NULL,           -- Elo until version 3 (archive_schema.py), Glicko-2 since
     games INTEGER NOT NULL          -- rated games played
 );
 """
@@ -209,17 +211,10 @@ class Archive(KeptPasses, KeptTournaments):
             return [], [f"cannot read the unfinished games in {self.path}: {error}"]
         return read_unfinished(rows)
 
-    async def rating(self, name: str) -> tuple[float, int]:
-        """`name`'s Elo rating and how many rated games it rests on."""
-        return self._rating(name)
+    async def rating(self, name: str) -> Rating:
+        return (await standings.ratings(self._rows, _among, [name]))[name]
 
-    def _rating(self, name: str) -> tuple[float, int]:
-        row = self._db.execute(
-            "SELECT rating, games FROM ratings WHERE name = ?", (name,)
-        ).fetchone()
-        return (float(row[0]), int(row[1])) if row else (FIRST_RATING, 0)
-
-    async def ratings(self, names: Collection[str]) -> dict[str, tuple[float, int]]:
+    async def ratings(self, names: Collection[str]) -> dict[str, Rating]:
         return await standings.ratings(self._rows, _among, names)
 
     async def results(self, name: str) -> Results:
@@ -313,6 +308,16 @@ class Archive(KeptPasses, KeptTournaments):
 
     async def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
         return await self._queue.claim_pairs(pairs)
+
+    # The players' conduct in rated games (playbans.py): one row a player.
+
+    async def record_conduct(self, outcomes: Mapping[str, Outcome]) -> dict[str, Ban]:
+        return await self._transaction(
+            lambda run: playbans.record(run, outcomes, time.time()), "keep the players' conduct"
+        )
+
+    async def playban(self, name: str) -> Ban | None:
+        return (await playbans.read(self._rows, name)).ban_at(time.time())
 
     # The accounts (account_keys.py's AccountStore): which keys are which name's.
 
@@ -438,26 +443,30 @@ class Archive(KeptPasses, KeptTournaments):
             self._db.execute("DELETE FROM unfinished WHERE code = ?", (played.code,))
             guests = any(is_guest(name) for name in played.names)
             if winner is not None and played.rated and not guests:
-                before = {name: self._rating(name)[0] for name in played.names}
-                self._rate(played.names, winner)  # (guests play unrated)
-                after = {name: self._rating(name)[0] for name in played.names}
-                await standings.note_rating_changes(self._rows, game_id, before, after)
+                await self._rate(
+                    game_id, played.names, winner
+                )  # (guests, and casual games, unrated)
 
-    def _rate(self, names: tuple[str, str], winner: str) -> None:
-        """Move both players' Elo ratings by the game's result (ratings.py's rules)."""
-        black, white = (self._rating(name) for name in names)
+    async def _rate(self, game_id: int, names: tuple[str, str], winner: str) -> None:
+        """Move both players' ratings by the game's result (ratings.py's rules)."""
+        now = time.time()
+        before = await standings.ratings(self._rows, _among, names, now)
         since = (datetime.now(UTC) - timedelta(seconds=PAIR_WINDOW)).isoformat(timespec="seconds")
         (earlier,) = self._db.execute(
             """SELECT count(*) FROM games WHERE winner IS NOT NULL AND ended > ?
                  AND ((black = ? AND white = ?) OR (black = ? AND white = ?))""",
             (since, *names, *reversed(names)),
         ).fetchone()
-        moves = rated_changes(black, white, winner, int(earlier) - 1)  # (this game's row is in)
-        for name, (rating, games), moved in zip(names, (black, white), moves, strict=True):
-            self._db.execute(
-                "INSERT OR REPLACE INTO ratings (name, rating, games) VALUES (?, ?, ?)",
-                (name, rating + moved, games + 1),
-            )
+        black, white = (before[name] for name in names)
+        after = rated_game(black, white, winner, int(earlier) - 1)  # (this game's row is in)
+        rated = dict(zip(names, after, strict=True))
+        await standings.keep_ratings(self._rows, rated, now)
+        await standings.note_rating_changes(
+            self._rows,
+            game_id,
+            {name: rating.rating for name, rating in before.items()},
+            {name: rating.rating for name, rating in rated.items()},
+        )
 
     def _insert_game(self, played: PlayedGame) -> str | None:
         """The game's row; its winner as written ('black', 'white', 'draw' or None)."""

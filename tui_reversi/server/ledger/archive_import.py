@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +24,7 @@ import psycopg
 
 from ...storage import StorageError
 from ..config import ServeError
+from . import glicko_migration
 from .archive import read_unfinished
 from .migrations import enter_known_names
 from .postgres import PostgresStore, connect, connect_refusal
@@ -167,8 +169,7 @@ async def _copy(
             b"SELECT setval(pg_get_serial_sequence('games', 'id'), max(id)) FROM games"
             b" HAVING count(*) > 0"
         )
-        for row in source.execute("SELECT name, rating, games FROM ratings"):
-            target.execute(b"INSERT INTO ratings (name, rating, games) VALUES (%s, %s, %s)", row)
+        _copy_ratings(source, target)
     rows = source.execute(
         """SELECT code, variant, black, white, moves, clock, black_left, white_left,
                   adjourned, started FROM unfinished ORDER BY started"""
@@ -181,6 +182,42 @@ async def _copy(
     with target.transaction():  # (the names in, each with its look-alike key: names.py)
         enter_known_names(target)
     _copy_passes(source, target)
+    _copy_playbans(source, target)
+
+
+def _copy_playbans(source: sqlite3.Connection, target: psycopg.Connection) -> None:
+    """Each player's conduct and bans (playbans.py) go with them (an archive of a
+    release that kept them)."""
+    if not _has_table(source, "playbans"):
+        return
+    with target.transaction():
+        for row in source.execute("SELECT name, outcomes, bans FROM playbans"):
+            target.execute(b"INSERT INTO playbans (name, outcomes, bans) VALUES (%s, %s, %s)", row)
+
+
+# The ratings as both stores keep them since Glicko-2 (glicko_migration.py).
+_RATING_COLUMNS = "name, rating, games, deviation, volatility, rated_at, settled_until"
+
+
+def _copy_ratings(source: sqlite3.Connection, target: psycopg.Connection) -> None:
+    """The ratings as they were; an archive of a release before Glicko-2 (its Elo
+    ratings) has them moved as the store's own migration moves them."""
+    columns = {str(row[1]) for row in source.execute("PRAGMA table_info(ratings)")}
+    if "deviation" in columns:
+        for row in source.execute(f"SELECT {_RATING_COLUMNS} FROM ratings"):
+            target.execute(
+                f"INSERT INTO ratings ({_RATING_COLUMNS}) VALUES "  # (fixed names)
+                "(%s, %s, %s, %s, %s, %s, %s)".encode(),
+                row,
+            )
+        return
+    for row in source.execute("SELECT name, rating, games FROM ratings"):
+        target.execute(b"INSERT INTO ratings (name, rating, games) VALUES (%s, %s, %s)", row)
+    rows = target.execute(glicko_migration.ELO_RATINGS.encode()).fetchall()
+    with target.cursor() as cursor:
+        cursor.executemany(
+            glicko_migration.MOVE.format("%s").encode(), glicko_migration.moved(rows, time.time())
+        )
 
 
 # The browsers bound to names (browser_passes.py), as both stores keep them.
@@ -191,10 +228,7 @@ def _copy_passes(source: sqlite3.Connection, target: psycopg.Connection) -> None
     """The browsers bound to names go with their keys (an archive of a release
     that kept them in the store: an older one's are in browser_passes.json, which
     the node moves in when it starts)."""
-    kept = source.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'browser_passes'"
-    ).fetchone()
-    if not kept:
+    if not _has_table(source, "browser_passes"):
         return
     with target.transaction():
         for row in source.execute(f"SELECT {_PASS_COLUMNS} FROM browser_passes"):
@@ -205,6 +239,15 @@ def _copy_passes(source: sqlite3.Connection, target: psycopg.Connection) -> None
             )
 
 
+def _has_table(source: sqlite3.Connection, table: str) -> bool:
+    """True if the archive has `table` (a release before it had none)."""
+    return bool(
+        source.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+        ).fetchone()
+    )
+
+
 def _one_name(first: str, second: str) -> ServeError:
     return ServeError(
         f"--import-archive: the archive's names {first} and {second} are one name on a fleet "
@@ -213,5 +256,13 @@ def _one_name(first: str, second: str) -> ServeError:
 
 
 def _empty(target: psycopg.Connection) -> None:
-    for table in ("unfinished", "ratings", "games", "account_keys", "names", "browser_passes"):
+    for table in (
+        "unfinished",
+        "ratings",
+        "games",
+        "account_keys",
+        "names",
+        "browser_passes",
+        "playbans",
+    ):
         target.execute(f"DELETE FROM {table}".encode())  # (fixed names)

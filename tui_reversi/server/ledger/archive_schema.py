@@ -11,14 +11,19 @@ may take their key); and the penalties of guessing (guessing.py).
 Version 2: the codes of `keys web` and the browser passes they become
 (browser_passes.py), until then in a file beside the archive.
 
-Version 3: the tournaments, their entries and their games (tournaments.py).
+Version 3: Glicko-2 ratings: the Elo ratings moved once (glicko_migration.py).
+
+Version 4: each player's conduct in rated games, and their playbans (playbans.py).
+
+Version 5: the tournaments, their entries and their games (tournaments.py).
 """
 
 from __future__ import annotations
 
 import sqlite3
+import time
 
-from . import browser_passes, tournaments
+from . import browser_passes, glicko_migration, playbans, tournaments
 from .names import first_keeps
 
 NAMES_AND_PENALTIES = """
@@ -69,13 +74,24 @@ def _browser_passes(db: sqlite3.Connection) -> None:
             db.execute(statement)
 
 
+def _glicko_ratings(db: sqlite3.Connection) -> None:
+    for statement in glicko_migration.new_columns("REAL"):
+        db.execute(statement)
+    rows = db.execute(glicko_migration.ELO_RATINGS).fetchall()
+    db.executemany(glicko_migration.MOVE.format("?"), glicko_migration.moved(rows, time.time()))
+
+
+def _playbans(db: sqlite3.Connection) -> None:
+    db.execute(playbans.schema())
+
+
 def _tournaments(db: sqlite3.Connection) -> None:
     for statement in tournaments.schema("TEXT", "REAL", "INTEGER").split(";"):
         if statement.strip():
             db.execute(statement)
 
 
-STEPS = (_names_and_penalties, _browser_passes, _tournaments)
+STEPS = (_names_and_penalties, _browser_passes, _glicko_ratings, _playbans, _tournaments)
 NEWEST = len(STEPS)
 
 

@@ -10,14 +10,16 @@ lock, so two nodes migrating at once do it once.
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Callable
 
 import psycopg
 
 from ..config import ServeError
-from . import browser_passes, tournaments
+from . import browser_passes, glicko_migration, playbans, tournaments
 from .fleet_seal import LEAST_SECRET
 from .names import first_keeps
+from .ratings import FIRST_DEVIATION
 from .standings import BACKFILL, schema
 
 # Taken while migrating: one node at a time (any constant the fleet agrees on).
@@ -42,6 +44,22 @@ def enter_known_names(conn: psycopg.Connection) -> None:
         cursor.executemany(
             "INSERT INTO names (name, key, twin) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
             first_keeps([str(row[0]) for row in rows]),
+        )
+
+
+def move_ratings_to_glicko(conn: psycopg.Connection) -> None:
+    """The Elo ratings moved to Glicko-2, once (glicko_migration.py); the pairing
+    queue's seekers gain their deviation (pairing's window widens with it)."""
+    for statement in glicko_migration.new_columns("DOUBLE PRECISION"):
+        conn.execute(statement.encode())
+    conn.execute(
+        "ALTER TABLE seekers ADD COLUMN deviation DOUBLE PRECISION NOT NULL "
+        f"DEFAULT {FIRST_DEVIATION}".encode()
+    )
+    rows = conn.execute(glicko_migration.ELO_RATINGS.encode()).fetchall()
+    with conn.cursor() as cursor:
+        cursor.executemany(
+            glicko_migration.MOVE.format("%s").encode(), glicko_migration.moved(rows, time.time())
         )
 
 
@@ -189,6 +207,11 @@ MIGRATIONS: tuple[tuple[str, Step], ...] = (
         browser_passes.schema("TEXT", "DOUBLE PRECISION"),
     ),
     ("the fleet's secret, that every node seals its messages with", make_fleet_secret),
+    (
+        "Glicko-2 ratings: the Elo ratings moved once, seekers with deviations",
+        move_ratings_to_glicko,
+    ),
+    ("playbans: each player's conduct in rated games and the bans it brought", playbans.schema()),
     (
         "tournaments: arenas and Swiss events, their entries and their games",
         tournaments.schema("TEXT", "DOUBLE PRECISION", "BIGSERIAL"),

@@ -22,7 +22,8 @@ from __future__ import annotations
 import contextlib
 import re
 import secrets
-from collections.abc import Awaitable, Callable, Collection, Sequence
+import time
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from datetime import UTC
 from pathlib import Path
 from typing import Any, TypeVar
@@ -35,7 +36,7 @@ from psycopg.types.json import Jsonb
 from ...net.remote import is_guest
 from ...storage import StorageError
 from ..config import ServeError
-from . import browser_passes, standings
+from . import browser_passes, playbans, standings
 from .account_keys import (
     CODE_LIFETIME,
     AccountKey,
@@ -56,8 +57,9 @@ from .migrations import SECRET_TABLE, check, migrate
 from .names import name_key
 from .node_link import CONNECT_TIMEOUT, NodeLink
 from .penalties import Penalty, Subject, change_kept
+from .playbans import Ban, Outcome
 from .postgres_seekers import SharedSeekers
-from .ratings import FIRST_RATING, PAIR_WINDOW, rated_changes
+from .ratings import FIRST_RATING, PAIR_WINDOW, Rating, rated_game
 from .seekers import Seeker
 from .standings import ArchivedGame, Profile, Query, Standing
 from .store import PlayedGame, Presence, Results, TableView, UnfinishedGame
@@ -257,14 +259,15 @@ class PostgresStore(KeptPasses, KeptTournaments):
                     (name, FIRST_RATING),
                 )
             # Locked in name order: two games ending at once on two nodes never deadlock.
+            now = time.time()
             rows = await (
                 await conn.execute(
-                    """SELECT name, rating, games FROM ratings WHERE name = ANY(%s)
-                       ORDER BY name FOR UPDATE""",
+                    f"""SELECT name, {standings.RATING_COLUMNS} FROM ratings
+                        WHERE name = ANY(%s) ORDER BY name FOR UPDATE""".encode(),
                     (names,),
                 )
             ).fetchall()
-            ratings = {name: (float(rating), int(games)) for name, rating, games in rows}
+            before = {str(row[0]): standings.kept_rating(row[1:], now) for row in rows}
             earlier = await (
                 await conn.execute(
                     """SELECT count(*) FROM games
@@ -274,29 +277,22 @@ class PostgresStore(KeptPasses, KeptTournaments):
                 )
             ).fetchone()
             assert earlier is not None
-            moves = rated_changes(  # (this game's row is in the count)
-                ratings[names[0]], ratings[names[1]], winner, int(earlier[0]) - 1
+            after = rated_game(  # (this game's row is in the count)
+                before[names[0]], before[names[1]], winner, int(earlier[0]) - 1
             )
-            for name, moved in zip(names, moves, strict=True):
-                await conn.execute(
-                    "UPDATE ratings SET rating = rating + %s, games = games + 1 WHERE name = %s",
-                    (moved, name),
-                )
-            after: dict[str, float] = dict(
-                await (
-                    await conn.execute(
-                        "SELECT name, rating FROM ratings WHERE name = ANY(%s)", (names,)
-                    )
-                ).fetchall()
+            rated = dict(zip(names, after, strict=True))
+            await standings.keep_ratings(on_conn, rated, now)
+            await standings.note_rating_changes(
+                on_conn,
+                int(inserted[0]),
+                {name: rating.rating for name, rating in before.items()},
+                {name: rating.rating for name, rating in rated.items()},
             )
-            before = {name: rating for name, (rating, _) in ratings.items()}
-            await standings.note_rating_changes(on_conn, int(inserted[0]), before, after)
 
-    async def rating(self, name: str) -> tuple[float, int]:
-        rows = await self._execute("SELECT rating, games FROM ratings WHERE name = %s", (name,))
-        return (float(rows[0][0]), int(rows[0][1])) if rows else (FIRST_RATING, 0)
+    async def rating(self, name: str) -> Rating:
+        return (await standings.ratings(self._rows, _among, [name]))[name]
 
-    async def ratings(self, names: Collection[str]) -> dict[str, tuple[float, int]]:
+    async def ratings(self, names: Collection[str]) -> dict[str, Rating]:
         return await standings.ratings(self._rows, _among, names)
 
     async def results(self, name: str) -> Results:
@@ -328,6 +324,17 @@ class PostgresStore(KeptPasses, KeptTournaments):
 
     async def _rows(self, query: str, params: tuple[object, ...]) -> list[tuple]:
         return await self._execute(_placeholders(query), params)
+
+    # -- the players' conduct in rated games (playbans.py): one row a player ---------------
+
+    async def record_conduct(self, outcomes: Mapping[str, Outcome]) -> dict[str, Ban]:
+        return await self._transaction(
+            lambda run: playbans.record(run, outcomes, time.time(), " FOR UPDATE"),
+            "keep the players' conduct",
+        )
+
+    async def playban(self, name: str) -> Ban | None:
+        return (await playbans.read(self._rows, name)).ban_at(time.time())
 
     # -- accounts (account_keys.py's AccountStore): which keys are which name's -------------
 

@@ -54,6 +54,7 @@ class SharedSeekers:
                 seeker.variant.value,
                 str(seeker.clock) if seeker.clock is not None else "",
                 seeker.rating,
+                seeker.deviation,
                 seeker.guest,
                 seeker.allows_guests,
                 max(now - seeker.since, 0.0),
@@ -68,9 +69,10 @@ class SharedSeekers:
                 conn.cursor() as cursor,
             ):
                 await cursor.executemany(
-                    """INSERT INTO seekers (id, name, node, variant, clock, rating, guest,
-                           allows_guests, since)
-                       VALUES (%s, %s, %s, %s, %s, %s, %s, %s, now() - make_interval(secs => %s))
+                    """INSERT INTO seekers (id, name, node, variant, clock, rating, deviation,
+                           guest, allows_guests, since)
+                       VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s,
+                               now() - make_interval(secs => %s))
                        ON CONFLICT (id) DO NOTHING""",
                     rows,
                 )
@@ -86,8 +88,8 @@ class SharedSeekers:
     async def seekers(self, now: float) -> list[Seeker]:
         rows = await self._execute(
             """WITH gone AS (DELETE FROM seekers WHERE node NOT IN (SELECT id FROM live_nodes))
-               SELECT seekers.id, name, node, variant, clock, rating, guest, allows_guests,
-                      extract(epoch FROM now() - since)
+               SELECT seekers.id, name, node, variant, clock, rating, deviation, guest,
+                      allows_guests, extract(epoch FROM now() - since)
                FROM seekers JOIN live_nodes ON live_nodes.id = seekers.node
                ORDER BY since, seekers.id"""
         )
@@ -99,11 +101,23 @@ class SharedSeekers:
                 TimeControl.parse(clock) if clock else None,
                 guest,
                 allows_guests,
+                float(deviation),
                 since=now - float(waited),
                 node=node,
                 id=seeker_id,
             )
-            for seeker_id, name, node, variant, clock, rating, guest, allows_guests, waited in rows
+            for (
+                seeker_id,
+                name,
+                node,
+                variant,
+                clock,
+                rating,
+                deviation,
+                guest,
+                allows_guests,
+                waited,
+            ) in rows
         ]
 
     async def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -16,6 +16,7 @@ from typing import Protocol
 
 from ...core import Variant
 from ...net.terms import TimeControl
+from .ratings import FIRST_DEVIATION
 
 
 def new_seeker_id() -> str:
@@ -32,6 +33,7 @@ class Seeker:
     clock: TimeControl | None
     guest: bool  # a guest (no name of their own)
     allows_guests: bool  # a named player who accepts a guest opponent
+    deviation: float = FIRST_DEVIATION  # how sure `rating` is (ratings.py)
     since: float = 0.0  # when the wait began, on the pairing queue's clock
     node: str = ""  # the node of the player's session
     id: str = field(default_factory=new_seeker_id)  # this wait's (a player may wait twice)

@@ -11,6 +11,7 @@ Nothing here counts a player's games, let alone reads every game.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -19,7 +20,7 @@ from typing import Any
 from ...core import Color, Ending, Game, Variant
 from ...storage import SavedGame
 from ...storage.ggf import export_ggf
-from .ratings import FIRST_RATING, PROVISIONAL_GAMES, provisional, shown_rating
+from .ratings import FIRST, FIRST_RATING, Rating, kept, settled_until
 
 # How many of a player's latest rated games their rating history shows (its
 # sparkline, one mark more, fits the lobby at 60 columns).
@@ -45,15 +46,19 @@ class Standing:
     """One player on the leaderboard (or at the head of their profile)."""
 
     name: str
-    rating: float
-    games: int  # rated games the rating rests on
+    rating: Rating  # as of now (its deviation widened by the time away)
     record: Results  # every finished game at the server's tables, rated or not
     last_seen: datetime | None  # when their latest game ended
     rank: int | None  # None while provisional (or never rated)
 
     @property
+    def games(self) -> int:
+        """The rated games the rating rests on."""
+        return self.rating.games
+
+    @property
     def shown_rating(self) -> str:
-        return shown_rating(self.rating, self.games)
+        return self.rating.shown
 
 
 # The archive's `ending` column -> core.Ending's reason (archive.archived_ending's inverse).
@@ -191,11 +196,21 @@ _COUNT_GAME = """INSERT INTO records (name, opponent, wins, losses, draws, games
                      losses = records.losses + excluded.losses,
                      draws = records.draws + excluded.draws,
                      games = records.games + 1, last = excluded.last"""
-_STANDINGS = """SELECT ratings.name, ratings.rating, ratings.games,
+# A rating's columns, as kept (ratings.kept() reads them as of now).
+RATING_COLUMNS = "rating, deviation, volatility, games, rated_at"
+_STANDINGS = """SELECT ratings.name, ratings.rating, ratings.deviation, ratings.volatility,
+                       ratings.games, ratings.rated_at,
                        records.wins, records.losses, records.draws, records.last
                 FROM ratings LEFT JOIN records
                      ON records.name = ratings.name AND records.opponent = ''
                 WHERE {which} ORDER BY ratings.rating DESC, ratings.name LIMIT ?"""
+_KEEP_RATING = """INSERT INTO ratings
+                       (name, rating, deviation, volatility, games, rated_at, settled_until)
+                   VALUES (?, ?, ?, ?, ?, ?, ?)
+                   ON CONFLICT (name) DO UPDATE SET
+                       rating = excluded.rating, deviation = excluded.deviation,
+                       volatility = excluded.volatility, games = excluded.games,
+                       rated_at = excluded.rated_at, settled_until = excluded.settled_until"""
 _OPPONENTS = """SELECT opponent, wins, losses, draws FROM records
                 WHERE name = ? AND opponent <> '' ORDER BY games DESC, opponent LIMIT ?"""
 _GAME_COLUMNS = """games.id, games.code, games.variant, games.black, games.white, games.moves,
@@ -214,14 +229,23 @@ _LATEST = f"""SELECT * FROM (SELECT {_GAME_COLUMNS} FROM games {_CHANGES}
 
 
 async def ratings(
-    query: Query, among: Among, names: Collection[str]
-) -> dict[str, tuple[float, int]]:
-    """store.Store.ratings, over `query`: one statement for any number of names."""
+    query: Query, among: Among, names: Collection[str], now: float | None = None
+) -> dict[str, Rating]:
+    """store.Store.ratings, over `query`: one statement for any number of names, each
+    rating as of Unix time `now` (None: now)."""
     wanted = list(dict.fromkeys(names))
     test, value = among(wanted)
-    rows = await query(f"SELECT name, rating, games FROM ratings WHERE {test}", (value,))
-    found = {str(name): (float(rating), int(games)) for name, rating, games in rows}
-    return {name: found.get(name, (FIRST_RATING, 0)) for name in wanted}
+    rows = await query(f"SELECT name, {RATING_COLUMNS} FROM ratings WHERE {test}", (value,))
+    now = time.time() if now is None else now
+    found = {str(row[0]): kept_rating(row[1:], now) for row in rows}
+    return {name: found.get(name, FIRST) for name in wanted}
+
+
+def kept_rating(row: tuple[Any, ...], now: float) -> Rating:
+    """A row of RATING_COLUMNS as the rating it is at Unix time `now`."""
+    rating, deviation, volatility, games, rated_at = row
+    when = float(rated_at) if rated_at is not None else None
+    return kept(float(rating), float(deviation), float(volatility), int(games), when, now)
 
 
 async def records(query: Query, among: Among, names: Collection[str]) -> dict[str, Results]:
@@ -238,18 +262,16 @@ async def records(query: Query, among: Among, names: Collection[str]) -> dict[st
 
 
 async def leaderboard(query: Query, count: int) -> list[Standing]:
-    """store.Store.leaderboard, over `query`."""
-    ranked = await query(_STANDINGS.format(which="ratings.games >= ?"), (PROVISIONAL_GAMES, count))
-    unsettled = await query(
-        _STANDINGS.format(which="ratings.games < ?"), (PROVISIONAL_GAMES, count)
-    )
+    """store.Store.leaderboard, over `query`: settled ratings only (a deviation of at
+    most 110 now, as the `settled_until` kept beside each rating says)."""
+    now = time.time()
+    ranked = await query(_STANDINGS.format(which="ratings.settled_until > ?"), (now, count))
     standings: list[Standing] = []
     rank = 0
     for position, row in enumerate(ranked, 1):
         if position == 1 or row[1] < ranked[position - 2][1]:
             rank = position  # (equal ratings share a rank)
-        standings.append(_standing(row, rank))
-    standings += [_standing(row, None) for row in unsettled]
+        standings.append(_standing(row, rank, now))
     return standings
 
 
@@ -258,18 +280,19 @@ async def profile(query: Query, name: str, games: int) -> Profile | None:
     rows = await query(_STANDINGS.format(which="ratings.name = ?"), (name, 1))
     if not rows:  # never rated: their record alone (games with guests, with no result)
         rows = await query(
-            """SELECT name, ?, 0, wins, losses, draws, last FROM records
+            """SELECT name, ?, ?, ?, 0, NULL, wins, losses, draws, last FROM records
                WHERE name = ? AND opponent = ''""",
-            (FIRST_RATING, name),
+            (FIRST.rating, FIRST.deviation, FIRST.volatility, name),
         )
     if not rows:
         return None
-    rating, rated_games = float(rows[0][1]), int(rows[0][2])
+    now = time.time()
+    rating = kept_rating(rows[0][1:6], now)
     rank = None
-    if not provisional(rated_games):
+    if not rating.provisional:
         ((higher,),) = await query(
-            "SELECT count(*) FROM ratings WHERE games >= ? AND rating > ?",
-            (PROVISIONAL_GAMES, rating),
+            "SELECT count(*) FROM ratings WHERE settled_until > ? AND rating > ?",
+            (now, rating.rating),
         )
         rank = int(higher) + 1
     history = await query(
@@ -280,7 +303,7 @@ async def profile(query: Query, name: str, games: int) -> Profile | None:
     faced = await query(_OPPONENTS, (name, FREQUENT_OPPONENTS))
     latest = await query(_LATEST, (name, games, name, games, games))
     return Profile(
-        _standing(rows[0], rank),
+        _standing(rows[0], rank, now),
         tuple(float(row[0]) for row in reversed(history)),
         start,
         tuple((str(row[0]), Results(int(row[1]), int(row[2]), int(row[3]))) for row in faced),
@@ -310,6 +333,24 @@ async def count_game(
             )
 
 
+async def keep_ratings(query: Query, rated: dict[str, Rating], now: float) -> None:
+    """Keep each name's rating after a rated game that ended at Unix time `now`, with
+    when it stops being settled (the leaderboard's test, ratings.settled_until)."""
+    for name, rating in rated.items():
+        await query(
+            _KEEP_RATING,
+            (
+                name,
+                rating.rating,
+                rating.deviation,
+                rating.volatility,
+                rating.games,
+                now,
+                settled_until(rating, now),
+            ),
+        )
+
+
 async def note_rating_changes(
     query: Query, game_id: int, before: dict[str, float], after: dict[str, float]
 ) -> None:
@@ -321,12 +362,12 @@ async def note_rating_changes(
         )
 
 
-def _standing(row: tuple[Any, ...], rank: int | None) -> Standing:
-    """A row of (name, rating, rated games, wins, losses, draws, last) as a Standing."""
-    name, rating, games, wins, losses, draws, last = row
+def _standing(row: tuple[Any, ...], rank: int | None, now: float) -> Standing:
+    """A row of (name, RATING_COLUMNS, wins, losses, draws, last) as a Standing."""
+    name, *rating, wins, losses, draws, last = row
     record = Results(int(wins or 0), int(losses or 0), int(draws or 0))
     seen = _when(last) if last is not None else None
-    return Standing(str(name), float(rating), int(games), record, seen, rank)
+    return Standing(str(name), kept_rating(tuple(rating), now), record, seen, rank)
 
 
 def _archived(row: tuple[Any, ...]) -> ArchivedGame:

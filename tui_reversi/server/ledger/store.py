@@ -29,6 +29,8 @@ from .account_keys import AccountStore, KeyCodeStore
 from .browser_passes import PassBook
 from .fleet_messages import FleetMessage, Hearing
 from .penalties import PenaltyLedger
+from .playbans import PlaybanBook
+from .ratings import Rating
 from .seekers import SeekerBook
 from .standings import ArchivedGame, Profile, Results, Standing
 from .table_view import TableView
@@ -72,7 +74,9 @@ class UnfinishedGame:
     adjourned: bool
 
 
-class Store(AccountStore, PenaltyLedger, SeekerBook, PassBook, TournamentBook, Protocol):
+class Store(
+    AccountStore, PenaltyLedger, SeekerBook, PassBook, PlaybanBook, TournamentBook, Protocol
+):
     """The server's state beyond its process, the accounts included (key_owner,
     keys_of, claim, add_key, remove_key: account_keys.py), the penalties of
     guessing (change_penalties: penalties.py), the pairing queue (seek, unseek,
@@ -122,12 +126,12 @@ class Store(AccountStore, PenaltyLedger, SeekerBook, PassBook, TournamentBook, P
     async def keep(self, played: PlayedGame) -> list[str]:
         """Record a finished game (and forget it as unfinished); problems met, if any."""
 
-    async def rating(self, name: str) -> tuple[float, int]:
-        """`name`'s rating and how many rated games it rests on."""
+    async def rating(self, name: str) -> Rating:
+        """`name`'s Glicko-2 rating as of now (ratings.py; a new player's if none)."""
 
-    async def ratings(self, names: Collection[str]) -> dict[str, tuple[float, int]]:
-        """Each of `names`' rating and rated games, as rating() gives them, read in one
-        query (a lobby of N people is one round trip, not N)."""
+    async def ratings(self, names: Collection[str]) -> dict[str, Rating]:
+        """Each of `names`' rating, as rating() gives it, read in one query (a lobby
+        of N people is one round trip, not N)."""
 
     async def results(self, name: str) -> Results:
         """`name`'s wins, losses and draws at this server's tables."""
@@ -139,8 +143,7 @@ class Store(AccountStore, PenaltyLedger, SeekerBook, PassBook, TournamentBook, P
     # -- who is good here, and what a player has done (standings.py) ---------------------
 
     async def leaderboard(self, count: int) -> list[Standing]:
-        """The `count` highest established ratings, ranked, then up to `count`
-        provisional ones (unranked), each highest first."""
+        """The `count` highest settled ratings (ratings.py), ranked, highest first."""
 
     async def profile(self, name: str, games: int) -> Profile | None:
         """`name`'s standing, rating history, record against frequent opponents and
