@@ -19,6 +19,7 @@ from tui_reversi.net.lobby_link import LOBBY_SOCKET_VARIABLE
 from tui_reversi.net.remote import TABLE_SECRET_VARIABLE
 from tui_reversi.server.hall import tournament_wait, tournaments
 from tui_reversi.server.hall.arena_schedule import ArenaSchedule, ScheduleRefused
+from tui_reversi.server.ledger.playbans import Outcome
 from tui_reversi.server.ledger.tournaments import BYE, FINISHED, PAUSED, WAITING
 
 from .conftest import PATIENCE, Player, wait_until
@@ -367,3 +368,19 @@ async def test_stopping_the_server_ends_a_wait_in_a_tournament_in_one_sentence(s
     done = await ann.finished()
     assert done.exit_status == 1 and "the server is shutting down" in ann.output.decode()
     assert arcade.tournaments.present(1, "ann") is None
+
+
+async def test_a_player_with_a_playban_may_not_join_over_ssh_nor_from_the_lobby(serve):
+    arcade = await serve()
+    await run(arcade, "ann", "tournament new arena 30 1+0")
+    for _ in range(4):  # alice's ban (conduct.py), kept in the store
+        await arcade.archive.record_conduct({"alice": Outcome.RAGE_QUIT})
+    player = await Player.connect(arcade, "alice", command="tournament join 1")
+    done = await player.finished()
+    assert done.exit_status == 1
+    assert "tui-reversi: you may not play rated games for another" in player.output.decode()
+    alice = await Guest.arrive(arcade, "alice")
+    alice.say("tournament join 1")
+    said = await alice.hear_starting("refused ")
+    assert said.startswith("refused You may not play rated games for another 10 minutes")
+    assert not await arcade.archive.entries(1)
