@@ -15,6 +15,7 @@ from tui_reversi.server.hall.commands import (
 )
 from tui_reversi.server.hall.session_command import (
     Join,
+    JoinTournament,
     NewTable,
     OwnGame,
     Play,
@@ -58,6 +59,7 @@ def read(command, terminal=True):
         ("resume AB12 theme dark", Resume("AB12", ("--theme", "dark"))),
         ("replay 12 ascii", Replay(("12",), ("--ascii",))),
         ("replay", Replay((), ())),
+        ("tournament join 3 ascii", JoinTournament(3, ("--ascii",))),
     ],
 )
 def test_each_kind_is_read_with_its_code_and_look_options(command, asked):
@@ -78,6 +80,13 @@ def test_printed_commands_keep_their_words_and_replay_prints_without_a_terminal(
     assert keys.words == ("add", "1234")
     replay = read("replay 12", terminal=False)
     assert isinstance(replay, Printed) and replay.words == ("12",)
+    # A tournament's standings and `new` print, with a terminal too; its join needs one.
+    for terminal in (True, False):
+        standings = read("tournament 3", terminal=terminal)
+        assert isinstance(standings, Printed) and standings.words == ("3",)
+    assert read("tournament join 3", terminal=False) == Printed(
+        read("tournament 3").command, ("join", "3")
+    )
 
 
 @pytest.mark.parametrize(
@@ -91,6 +100,8 @@ def test_printed_commands_keep_their_words_and_replay_prints_without_a_terminal(
         ("replay 12 --black hard", SessionRefused, "in a replay only"),
         ("play black", SessionRefused, "play draws the colours"),
         ("ascii --white", SessionRefused, "--white needs a value"),
+        ("tournament join x", SessionRefused, f"tournament join needs its number: {SSH}"),
+        ("tournament join 3 new", SessionRefused, "at a table only"),
     ],
 )
 def test_a_mistake_is_one_sentence_of_its_kind(command, refusal, sentence):
@@ -109,7 +120,7 @@ def test_any_command_is_a_value_or_one_refusal_sentence(command, terminal):
     except (CommandRefused, SessionRefused) as refusal:
         assert str(refusal) and "\n" not in str(refusal)
         return
-    kinds = (OwnGame, NewTable, Join, Watch, Resume, Play, Replay, Printed)
+    kinds = (OwnGame, NewTable, Join, Watch, Resume, Play, Replay, JoinTournament, Printed)
     assert isinstance(asked, kinds)
     if not terminal:  # (a game's command is read: the session says it needs a terminal)
-        assert not isinstance(asked, Replay)
+        assert not isinstance(asked, Replay | JoinTournament)

@@ -23,6 +23,11 @@ a game says names it. The server's side is server/hall/lobby_host.py.
       report NAME REASON WORDS...   report NAME (as `ssh host report ...`): answered, or refused
       top                           send the leaderboard (as `ssh host top`)
       player NAME                   send NAME's profile (as `ssh host player NAME`)
+      tournaments                   send the tournaments (as `ssh host tournaments`)
+      tournament ID                 send one's page: you in it, the time left, standings
+      tournament join ID            join tournament ID (the server ends this game,
+                                    saved, with `go tournament-ID`: its games follow,
+                                    then this game again once the player leaves it)
       replay ID                     open archived game ID for review (the server ends
                                     this game, saved, with `go game-ID`, then brings
                                     the player back to it)
@@ -57,8 +62,11 @@ a game says names it. The server's side is server/hall/lobby_host.py.
       refused TEXT...               your last line was refused, and why
       page TITLE...                 a page of rows follows (the leaderboard, a profile)
       row KEY TEXT...               one row of it: KEY `player:NAME` opens that player's
-                                    profile, `game:ID` that game (replay ID), `-`
-                                    nothing; TEXT as the command prints it
+                                    profile, `game:ID` that game (replay ID),
+                                    `tournament:ID` that tournament's page, whose first
+                                    row is `standings-of:ID` (you in it, your next game)
+                                    and whose second, `join-tournament:ID`, joins it,
+                                    `-` nothing; TEXT as the command prints it
       paged                         the page above is complete: show it
       go CODE                       your seat at table CODE is ready: end this game
                                     (it is saved); the server seats you there at once
@@ -252,6 +260,15 @@ class LobbyLink(ServerLine[LobbyNews]):
 
     def replay(self, game_id: str) -> None:
         self._ask("replay", game_id)
+
+    def tournaments(self) -> None:
+        self._ask("tournaments")
+
+    def tournament(self, number: int) -> None:
+        self._ask("tournament", number)
+
+    def join_tournament(self, number: int) -> None:
+        self._ask("tournament", "join", number)
 
     def _ask(self, *parts: object) -> None:
         try:

@@ -27,6 +27,7 @@ from .invitation import InvitedScreen, InviteScreen, WaitingScreen
 from .report import report_someone
 from .row_dialog import RowDialog
 from .standings import StandingsScreen
+from .tournament import TournamentScreen, tournament_of
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -74,6 +75,13 @@ class LobbyScreen(RowDialog):
             "Top players",
             id="lobby.top",
             tooltip="The leaderboard; ⏎ on a player there opens their profile",
+        ),
+        Binding(
+            "T",
+            "tournaments",
+            "Tournaments",
+            id="lobby.tournaments",
+            tooltip="The arenas and Swiss events here; ⏎ on one shows its standings",
         ),
         Binding(
             "b",
@@ -223,6 +231,10 @@ class LobbyScreen(RowDialog):
             return name
         return None
 
+    def action_tournaments(self) -> None:
+        self.say("Asking the server for its tournaments…")
+        self.link.tournaments()
+
     def chosen(self, row_id: str) -> None:
         kind, _, key = row_id.partition(":")
         if kind == "person":
@@ -320,7 +332,16 @@ class Invitations:
             self._say(news.text, error=news.refused or news.closed)
 
     def _show_page(self, page: Page) -> None:
-        """The leaderboard or a profile asked for: in the standings screen, opened if not."""
+        """The leaderboard, a profile or the tournaments asked for: in the standings
+        screen, opened if not; a tournament's page in its screen of its own."""
+        number = tournament_of(page)
+        if number is not None:
+            tournament = self._find(TournamentScreen)
+            if tournament is not None and self.app.screen is tournament:
+                tournament.show_page(page)
+            elif self._find(LobbyScreen) is not None:
+                self.app.push_screen(TournamentScreen(self.link, page, number))
+            return
         shown = self._find(StandingsScreen)
         if shown is not None and self.app.screen is shown:
             shown.show_page(page)

@@ -20,6 +20,9 @@ from .row_dialog import RowDialog
 
 PLAYER_KEY = "player:"
 GAME_KEY = "game:"
+# A tournament in the list (its page opens), and a tournament's own first row (asked again).
+TOURNAMENT_KEY = "tournament:"
+STANDINGS_OF = "standings-of:"
 
 
 class StandingsScreen(RowDialog):
@@ -119,6 +122,10 @@ class StandingsScreen(RowDialog):
             name = key.removeprefix(PLAYER_KEY)
             self.say(f"Asking the server for {name}'s profile…")
             self.link.player(name)
+        elif key.startswith(TOURNAMENT_KEY) or key.startswith(STANDINGS_OF):
+            number = key.partition(":")[2]
+            self.say(f"Asking the server for tournament {number}…")
+            self.link.tournament(int(number))
         elif key.startswith(GAME_KEY):
             game_id = key.removeprefix(GAME_KEY)
             self.say(f"Opening game {game_id} for review (your game is saved)…")

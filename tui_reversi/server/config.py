@@ -96,6 +96,8 @@ class ServeConfig:
     page_header_timeout: float = 10.0
     # The log's lines: "text" (time event key=value ...) or "json" (an object a line).
     log_format: str = "text"
+    # The operator's recurring arenas, as written ("hourly 30m 3+2": hall/arena_schedule.py).
+    arenas: tuple[str, ...] = ()
     # The moderators the operator named (--moderators): (name, 'moderator' or 'admin').
     moderators: tuple[tuple[str, str], ...] = ()
 

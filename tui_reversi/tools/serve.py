@@ -63,6 +63,16 @@ def startups(text: str) -> tuple[int, int, int]:
     return start, rate, full
 
 
+def arena_schedule(text: str) -> str:
+    """An --arena schedule, checked (hall/arena_schedule.py); as written."""
+    from ..server.hall.arena_schedule import ArenaSchedule, ScheduleRefused
+
+    try:
+        return ArenaSchedule.parse(text).text
+    except ScheduleRefused as refusal:
+        raise argparse.ArgumentTypeError(str(refusal)) from None
+
+
 def port_number(text: str) -> int:
     try:
         number = int(text)
@@ -293,6 +303,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="copy the archive of the single server using the same --data-dir to FILE, "
         "while it runs (SQLite's online backup: consistent, nobody stopped), then exit",
     )
+    parser.add_argument(
+        "--arena",
+        type=arena_schedule,
+        action="append",
+        default=[],
+        metavar="SCHEDULE",
+        help='a recurring arena, e.g. "hourly 30m 3+2" (hourly on the hour, or daily at '
+        "midnight UTC; its minutes and clock; then anti or reversi, casual, if wanted); "
+        "as many as wanted",
+    )
     # For tests and benchmarks: what each session runs instead of the game.
     parser.add_argument("--game-command", metavar="COMMAND", help=argparse.SUPPRESS)
     # For tests: the page's patience with a page that takes nothing, and with a
@@ -393,6 +413,7 @@ def _config(args: argparse.Namespace):
         page_header_timeout=args.web_header_timeout or ServeConfig.page_header_timeout,
         log_format=args.log_format,
         moderators=_moderators(args.moderators),
+        arenas=tuple(args.arena),
     )
 
 

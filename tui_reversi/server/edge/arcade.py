@@ -24,6 +24,7 @@ from ...core.errors import reason
 from ...crash import keep_private
 from ...net.remote import is_guest
 from ..config import ServeConfig, ServeError, format_duration
+from ..hall.arena_schedule import ArenaSchedule
 from ..hall.boost_watch import BoostWatch
 from ..hall.conduct import Playbans
 from ..hall.fleet_port import Fleet
@@ -37,6 +38,7 @@ from ..hall.roster import presence, who_is_here
 from ..hall.sessions import Sessions
 from ..hall.table_handover import hand_tables_over
 from ..hall.tables import Tables
+from ..hall.tournaments import TournamentDirector
 from ..hall.watch_reports import WatchReports
 from ..ledger.archive import Archive
 from ..ledger.store import Store
@@ -130,7 +132,8 @@ class Arcade:
         # browsers bound to their names (`keys web`, the page's ?code=), the other
         # nodes (a fleet of one with SQLite), where people play each other (`ssh -t
         # host table`, `join CODE`), the players waiting to be paired (`ssh -t host
-        # play`), and the lobby inside the served games.
+        # play`), the lobby inside the served games, and this node's part in running
+        # the tournaments with the others (`tournament ...`).
         self.archive: Store
         self.accounts: Accounts
         self.penalties: PasswordGuesses
@@ -146,6 +149,7 @@ class Arcade:
         self.playbans: Playbans
         self.boosts: BoostWatch
         self.watch_reports: WatchReports
+        self.tournaments: TournamentDirector
         # How games start, in a few words for the banner.
         self.game_start = "as a fresh Python each"
         # Files this process may open (raised to the hard limit at start).
@@ -170,6 +174,7 @@ class Arcade:
         await self._start_preloaded()
         await store.listen(self.fleet.heard)
         await self.tables.start()
+        self.tournaments.start()
         await self.lobby.start()
         await self.fleet.start()
         try:
@@ -195,6 +200,7 @@ class Arcade:
             if self.preloaded is not None:
                 await self.preloaded.close()
             await self.fleet.close()
+            await self.tournaments.close()
             await self.lobby.close()
             await self.tables.close()
             await self.watch_reports.close()
@@ -238,6 +244,8 @@ class Arcade:
         self.pairing = PairingQueue(
             self.tables, store, self.fleet, self.note, apart=self.moderation.apart
         )
+        schedules = [ArenaSchedule.parse(text) for text in config.arenas]
+        self.tournaments = TournamentDirector(store, self.tables, self.note, schedules=schedules)
         self.lobby = LobbyHost(
             self.tables,
             people=lambda: who_is_here(self),
@@ -245,6 +253,7 @@ class Arcade:
             store=store,
             fleet=self.fleet,
             playbans=self.playbans,
+            tournaments=self.tournaments,
             seat_giver=self.sessions.give_seat_over,
             own_giver=self.sessions.give_own_game_over,
             charged=self.note,
@@ -481,6 +490,7 @@ class Arcade:
             await self.preloaded.close()
         if hasattr(self, "fleet"):  # (started: put together)
             await self.fleet.close()
+            await self.tournaments.close()
             await self.lobby.close()
             await self.pairing.close()
             await self.tables.close()

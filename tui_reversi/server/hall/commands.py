@@ -4,11 +4,13 @@ session_command.py's kinds or a `Printed`), and `ssh host help` lists it, so
 the two cannot drift apart.
 
 A command with an `answer` prints plain lines and ends (no terminal, no seat):
-`help`, `lobby`, `top`, `player`, `replay`, `keys`. One with a `read` starts a
-game on the player's terminal (`table`, `join`, `watch`, `resume`, `play`);
-`replay ID` has both: with a terminal the game opens the archived game, to
-review and analyse. Nothing, or only game options, is the player's own game;
-anything else gets `help`'s list after one sentence naming the mistake.
+`help`, `lobby`, `top`, `player`, `replay`, `keys`, `tournaments`. One with a
+`read` starts a game on the player's terminal (`table`, `join`, `watch`,
+`resume`, `play`); `replay ID` has both: with a terminal the game opens the
+archived game, to review and analyse; and `tournament`, whose `join ID` with a
+terminal waits in the tournament between its games. Nothing, or only game
+options, is the player's own game; anything else gets `help`'s list after one
+sentence naming the mistake.
 
 A new command that prints lines is one row of `COMMANDS` whose `answer` (in a
 module of its own, given an `Asker`) returns its lines and exit status.
@@ -35,6 +37,7 @@ from .session_command import (
     PLAY_USAGE,
     TABLE_OPTIONS,
     Join,
+    JoinTournament,
     NewTable,
     OwnGame,
     Play,
@@ -57,6 +60,12 @@ from .standings_pages import (
     leaderboard_lines,
     profile_lines,
 )
+from .tournament_commands import (
+    TOURNAMENT_TERMS,
+    read_tournament,
+    tournament_answer,
+    tournaments_answer,
+)
 
 # How wide help's column of commands and their terms is (longer ones get a line of their own).
 HELP_COLUMN = 28
@@ -71,8 +80,9 @@ Answer = Callable[[Asker, list[str]], Awaitable[tuple[list[str], int]]]
 
 
 # What starts a game on the player's terminal, read from the words after the
-# command's name and the hint 'ssh -t -p 2222 alice@host' for its refusals.
-Reader = Callable[[str, str], Started]
+# command's name and the hint 'ssh -t -p 2222 alice@host' for its refusals; None
+# if those words ask for its printed lines (`tournament ID`, with a terminal too).
+Reader = Callable[[str, str], Started | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +106,7 @@ class Printed:
 
 
 # What a session is asked for: one of these, read once by read_command.
-Asked = OwnGame | NewTable | Join | Watch | Resume | Play | Replay | Printed
+Asked = OwnGame | NewTable | Join | Watch | Resume | Play | Replay | JoinTournament | Printed
 
 
 class CommandRefused(ReversiError):
@@ -203,6 +213,14 @@ COMMANDS: tuple[Command, ...] = (
         "your SSH keys; web: a link to bind a browser to you",
         _keys,
     ),
+    Command("tournaments", "", "the tournaments coming, running and finished", tournaments_answer),
+    Command(
+        "tournament",
+        TOURNAMENT_TERMS,
+        "make an arena or a Swiss, join one (ssh -t), or see its standings",
+        tournament_answer,
+        read=read_tournament,
+    ),
     Command("block", "NAME", "no invitations, chat or pairing between you and NAME", block),
     Command("unblock", "NAME", "take a block back", unblock),
     Command("blocks", "", "the names you block", blocks),
@@ -235,9 +253,8 @@ def read_command(command: str | None, *, terminal: bool, ssh: str) -> Asked:
         _check_options(first[0] if first else "")
         return OwnGame(tuple(game_options(text)))
     rest = text[len(first[0]) :]
-    if named.read is not None and (terminal or named.answer is None):
-        return named.read(rest, ssh)
-    return Printed(named, tuple(rest.split()))
+    started = named.read(rest, ssh) if named.read and (terminal or not named.answer) else None
+    return started if started is not None else Printed(named, tuple(rest.split()))
 
 
 def _check_options(word: str) -> None:

@@ -49,6 +49,9 @@ from .standings_pages import (
 )
 from .table_store import named_ratings, rated_lines, read_ratings, shown_ratings
 from .tables import Tables
+from .tournament_joining import CommandMistake, may_join, tournament_id
+from .tournament_rows import tournament_page
+from .tournaments import TournamentDirector
 
 # How long an invitation waits for its answer.
 INVITATION_TIMEOUT = 60.0
@@ -89,6 +92,11 @@ class Doing:
     code: str | None = None  # the table it is at, if any
 
 
+# What admit() keeps for a game until it reaches the lobby: its name, where its
+# session may be sent (a table, a replay, a tournament), its address and ssh hint.
+Admitted = tuple[str, Callable[[str], bool], Callable[[str], bool], Callable[[int], bool], str, str]
+
+
 @dataclass(eq=False)
 class Guest:
     """One served game's line to the lobby."""
@@ -99,6 +107,8 @@ class Guest:
     seat: Callable[[str], bool]
     # Opens an archived game (its GGF) for review next; False if the session has gone.
     replay: Callable[[str], bool] | None = None
+    # Sends the session to a tournament's games (its number); False if it has gone.
+    tournament: Callable[[int], bool] | None = None
     address: str = ""  # where its player connected from ('' for another node's)
     # How its player reaches the server, for the hints it is sent ('ssh -t -p 2222
     # alice@host'; '' for another node's, which is sent none).
@@ -135,6 +145,7 @@ class LobbyHost:
         store: Store,
         fleet: Fleet,
         playbans: Playbans,
+        tournaments: TournamentDirector,
         seat_giver: Callable[[str, str], Awaitable[str | None]],
         own_giver: Callable[[str, str], Awaitable[bytes | None]],
         charged: Callable[[str, str], None] | None = None,
@@ -146,6 +157,7 @@ class LobbyHost:
         self.tables = tables
         self._store = store
         self._playbans = playbans  # (who may not play now: conduct.py)
+        self.tournaments = tournaments  # (joined from the lobby)
         self._people = people  # who is on the server and what they do
         # The lookers' own records, read again when a game of theirs is kept here.
         self._records = OwnRecords(lambda: store, now)
@@ -162,9 +174,12 @@ class LobbyHost:
         )
         self.timeout = timeout
         self._now = now
-        # secret -> (name, seat, replay, address, ssh): see admit()
+        # secret -> (name, seat, replay, tournament, address, ssh): see admit()
         self._admitted: dict[
-            str, tuple[str, Callable[[str], bool], Callable[[str], bool], str, str]
+            str,
+            tuple[
+                str, Callable[[str], bool], Callable[[str], bool], Callable[[int], bool], str, str
+            ],
         ] = {}
         self._moderating: set[str] = set()  # the secrets admitted for moderators' games
         self.guests: list[Guest] = []
@@ -211,6 +226,7 @@ class LobbyHost:
         name: str,
         seat: Callable[[str], bool],
         replay: Callable[[str], bool],
+        tournament: Callable[[int], bool],
         address: str,
         ssh: str,
         *,
@@ -218,11 +234,11 @@ class LobbyHost:
     ) -> str:
         """A secret for `name`'s game (its player connected from `address`, and
         reaching the server with `ssh`) to reach the lobby with; `seat(table_secret)`
-        sends the session to a table, `replay(ggf)` to an archived game to review
-        (either False if it cannot go any more). A `moderator`'s lobby shows the
-        open reports."""
+        sends the session to a table, `replay(ggf)` to an archived game to review,
+        `tournament(number)` to a tournament's games (each False if it cannot go
+        any more). A `moderator`'s lobby shows the open reports."""
         secret = self._socket.new_secret()
-        self._admitted[secret] = (name, seat, replay, address, ssh)
+        self._admitted[secret] = (name, seat, replay, tournament, address, ssh)
         if moderator:
             self._moderating.add(secret)
         return secret
@@ -243,8 +259,8 @@ class LobbyHost:
         if admitted is None:
             writer.write(line("refused", "this game has no place in the lobby."))
             return
-        name, seat, replay, address, ssh = admitted
-        guest = Guest(name, writer, seat, replay, address, ssh)
+        name, seat, replay, tournament, address, ssh = admitted
+        guest = Guest(name, writer, seat, replay, tournament, address, ssh)
         guest.moderator = secret in self._moderating
         self._moderating.discard(secret)
         self.guests.append(guest)
@@ -286,6 +302,10 @@ class LobbyHost:
             return await self._block(guest, rest)
         if command == "report" and rest:
             return await self._report(guest, rest)
+        if command == "tournament" and rest.startswith("join "):
+            return await self._join_tournament(guest, rest.removeprefix("join "))
+        if command in ("tournaments", "tournament"):
+            return await self._tournament_page(guest, command, rest)
         game_id = typed_number(rest, GAME_ID_DIGITS) if command == "replay" else None
         if game_id is not None:
             return await self._replay(guest, game_id)
@@ -482,6 +502,33 @@ class LobbyHost:
         pages = [line("page", title)]
         pages += [line("row", key or "-", text.removeprefix("tui-reversi: ")) for key, text in rows]
         guest.send(b"".join([*pages, line("paged")]))
+        return None
+
+    async def _tournament_page(self, guest: Guest, command: str, rest: str) -> str | None:
+        """Send the tournaments, or one's page (tournament_rows.py), as a page of rows."""
+        try:
+            title, rows = await tournament_page(self._store, command, rest, guest.name, guest.ssh)
+        except (CommandMistake, StorageError) as refusal:
+            return str(refusal)
+        pages = [line("page", title)]
+        pages += [line("row", key or "-", text) for key, text in rows]
+        guest.send(b"".join([*pages, line("paged")]))
+        return None
+
+    async def _join_tournament(self, guest: Guest, word: str) -> str | None:
+        """Send the player's session to tournament `word`'s games, if they may join it."""
+        number = tournament_id(word)
+        if number is None:
+            return "tournament join takes a tournament's number."
+        banned = self._playbans.known_refusal(guest.name)  # (conduct.py)
+        if banned is not None:
+            return capitalised(banned)
+        try:
+            await may_join(self._store, self.tournaments, number, guest.name)
+        except (CommandMistake, StorageError) as refusal:
+            return capitalised(str(refusal))
+        if guest.tournament is not None and guest.tournament(number):
+            guest.send(line("go", f"tournament-{number}"))
         return None
 
     async def _replay(self, guest: Guest, game_id: int) -> str | None:

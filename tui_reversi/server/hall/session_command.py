@@ -2,7 +2,8 @@
 starts (commands.py's `read_command` reads it): their own game with options
 from a short list (`ssh -t host ascii black hard`), a new table and its terms,
 a seat at a table by its code (`join`, `watch`, `resume`), quick pairing
-(`play`), an archived game to review (`replay`), or a command that prints lines.
+(`play`), an archived game to review (`replay`), a tournament's games
+(`tournament join ID`), or a command that prints lines.
 Anything else is refused in one sentence (`SessionRefused`); nothing a client
 sends is ever run.
 """
@@ -205,8 +206,17 @@ class Replay:
     look: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class JoinTournament:
+    """`tournament join ID` with a terminal: the player waits in tournament `number`
+    between its games, and plays each (tournament_commands.py reads it)."""
+
+    number: int
+    look: tuple[str, ...]
+
+
 # The kinds that start a game on the player's terminal.
-Started = OwnGame | NewTable | Join | Watch | Resume | Play | Replay
+Started = OwnGame | NewTable | Join | Watch | Resume | Play | Replay | JoinTournament
 
 AT_TABLE = "at a table"
 

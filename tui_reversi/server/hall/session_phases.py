@@ -6,17 +6,24 @@ news that the connection went. A phase ends by the session moving on.
           |                 ^                                   ^
           +--> asking ------+  (take over, separate game) ------+ (leave, no answer)
           +--> queued ------+  (paired, or the computer) -------+ (left the queue)
+          +--> in a tournament <--> playing (each of its games) --+ (left it, or it ended)
           +--> ended (lines printed, or refused)
+
+The player's own game goes to a tournament and back likewise, from the app's lobby.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from .pty_process import INPUT_HIGH_WATER, PtyProcess
 from .queue_wait import QueueWait
 from .session_edge import Allowance
 from .take_over_question import TakeOverQuestion
+from .tournament_wait import TournamentWait
+from .tournaments import TournamentDirector
 
 # What a phase that waits on the player does when the connection goes (given why).
 Gone = Callable[[Exception | None], None]
@@ -131,3 +138,78 @@ class Queued(Phase):
     def lost(self, exc: Exception | None) -> None:
         self.stop()
         self._gone(exc)
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """The tournament's director found the player's next game: their seat's
+    `secret`, at table `code`."""
+
+    secret: str
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class Left:
+    """The player's time in the tournament is over: `said` tells them why (they
+    left, or it ended); None when the session stops (the connection went, or
+    the server ends it)."""
+
+    said: str | None
+
+
+class InTournament(Phase):
+    """`tournament join ID` (or the app's lobby): the player waits in a tournament
+    between its games (tournament_wait.py), their keys going to the wait (b
+    berserks, esc leaves it); `next()` gives what happens, a seat or the end.
+    During a game the session is playing, and comes back to this phase after it."""
+
+    name = "in a tournament"
+
+    def __init__(
+        self,
+        director: TournamentDirector,
+        tournament_id: int,
+        player: str,
+        rating: float,
+        *,
+        say: Callable[[str], None],
+        send: Callable[[bytes], None],
+        hang_up: Callable[[], bool],
+        gone: Gone,
+    ) -> None:
+        self._happened: asyncio.Queue[Seated | Left] = asyncio.Queue()
+        self._hang_up, self._gone = hang_up, gone
+        # The director told the game over, and its board was hung up (not a crash).
+        self.hurried = False
+        self.wait = TournamentWait(
+            director,
+            tournament_id,
+            player,
+            rating,
+            say=say,
+            send=send,
+            seated=lambda secret, code: self._happened.put_nowait(Seated(secret, code)),
+            over=self._game_over,
+            left=lambda said: self._happened.put_nowait(Left(said)),
+        )
+
+    async def next(self) -> Seated | Left:
+        """What happens next: a seat for the player's next game, or their leaving."""
+        return await self._happened.get()
+
+    def key(self, data: bytes) -> None:
+        if self.wait.waiting:  # (seated meanwhile: the game's, once it runs)
+            self.wait.key(data)
+
+    def stop(self) -> None:
+        self.wait.stop()
+        self._happened.put_nowait(Left(None))
+
+    def lost(self, exc: Exception | None) -> None:
+        self.stop()
+        self._gone(exc)
+
+    def _game_over(self) -> None:
+        """The tournament's game is over: its board goes, for the wait and the next."""
+        self.hurried = self._hang_up() or self.hurried

@@ -5,7 +5,7 @@ game, an exec request is read once into what the player asks for
 (commands.py's `read_command`), and subsystems (sftp and the like) are
 refused. What the session is doing is one phase at a time
 (session_phases.py): playing, asking about a game open elsewhere, queued for
-a pairing, or ended.
+a pairing, in a tournament between its games, or ended.
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ from .safety import take_notices
 from .session_command import (
     AT_TABLE,
     Join,
+    JoinTournament,
     NewTable,
     OwnGame,
     Play,
@@ -73,13 +74,15 @@ from .session_command import (
 )
 from .session_edge import Allowance, Channel, EventWriter, Requests
 from .session_limits import AGAIN, SessionLimits
-from .session_phases import ENDED, Asking, Phase, Playing, Queued
+from .session_phases import ENDED, Asking, InTournament, Left, Phase, Playing, Queued
 from .session_terminal import PlayerTerminal
 from .sessions import HallSession, Sessions, taken_over
 from .table_seat import TableSeat
 from .tables import TableRefused
 from .take_over_elsewhere import GameElsewhere, game_on_other_node, take_game_from
 from .take_over_question import TakeOverQuestion
+from .tournament_joining import CommandMistake, may_join
+from .tournaments import TournamentDirector
 
 
 class SessionServer(Server, Protocol):
@@ -92,6 +95,10 @@ class SessionServer(Server, Protocol):
     @property
     def events(self) -> EventWriter:
         """The server's log, an event a line."""
+
+    @property
+    def tournaments(self) -> TournamentDirector:
+        """This node's part in running the tournaments."""
 
     @property
     def config(self) -> ServeConfig:
@@ -183,6 +190,13 @@ class ToReplay:
     ggf: str
 
 
+@dataclass(frozen=True, slots=True)
+class ToTournament:
+    """The player joined tournament `number` from the lobby: its games, then theirs."""
+
+    number: int
+
+
 class GameSession(asyncssh.SSHServerSession):
     """Starts the game when the client asks for a shell; pumps bytes; ends it cleanly."""
 
@@ -205,7 +219,7 @@ class GameSession(asyncssh.SSHServerSession):
         # The archived game (its GGF) the game opens for review: `replay ID`, or the lobby's.
         self._replay: str | None = None
         # Where the lobby (or a take-over) sends the player once their game has ended.
-        self._sent_to: ToTable | ToReplay | None = None
+        self._sent_to: ToTable | ToReplay | ToTournament | None = None
         # The player's game on another node, as last found (the question compares it).
         self._elsewhere: GameElsewhere | None = None
         self._playing = Playing(
@@ -317,6 +331,9 @@ class GameSession(asyncssh.SSHServerSession):
         if isinstance(asked, Play):
             await self._seek(asked.terms)
             return
+        if isinstance(asked, JoinTournament):
+            self._begin(options, separate=True, tournament=asked.number)
+            return
         other = self._live_game()
         if self._table_seat.secret is not None or self._replay is not None:
             self._begin(options, separate=True)  # not the player's own game
@@ -410,12 +427,15 @@ class GameSession(asyncssh.SSHServerSession):
     def end(self, reason: str, message: str) -> None:
         """Hang up the game for `reason` (logged) and tell the player `message` once it is gone."""
         process = self._playing.process
-        if self._end_message or (process is not None and not process.running):
+        between_games = isinstance(self._phase, InTournament)
+        if self._end_message or (process is not None and not process.running and not between_games):
             return
         self._owner.end_reason = reason
         self._end_message = message
         self._dropped_from_table()
-        if process is not None:
+        if between_games:
+            self._phase.stop()  # (no game to hang up: the tournament's wait ends)
+        elif process is not None:
             process.hang_up(self._config.hangup_grace)
         # else: _run_game hangs the game up as soon as it has started.
 
@@ -465,12 +485,13 @@ class GameSession(asyncssh.SSHServerSession):
         options: list[str],
         take_over: HallSession | GameElsewhere | None = None,
         separate: bool = False,
+        tournament: int | None = None,
     ) -> None:
-        """Start the game: the player's live game (after `take_over` has ended), or a
-        separate one beside it."""
+        """Start the game: the player's live game (after `take_over` has ended), a
+        separate one beside it, or the games of `tournament`."""
         self._phase = self._playing
         self._owner.arcade.sessions.begin(self, own=not separate)
-        self.task = asyncio.create_task(self._play(options, take_over))
+        self.task = asyncio.create_task(self._play(options, take_over, tournament))
 
     def _ask_about(self, other: HallSession | GameElsewhere) -> None:
         """Tell the player their game is open elsewhere and ask what to do."""
@@ -548,7 +569,9 @@ class GameSession(asyncssh.SSHServerSession):
                 1,
                 "no terminal requested",
             )
-        if isinstance(asked, Play | NewTable | Join):  # (a playban, made on any node: conduct.py)
+        if isinstance(
+            asked, Play | NewTable | Join | JoinTournament
+        ):  # (a playban, made on any node: conduct.py)
             banned = await self._owner.arcade.playbans.refusal(self.player)
             if banned is not None:
                 raise SessionRefused(banned, 1, "playban")
@@ -559,6 +582,8 @@ class GameSession(asyncssh.SSHServerSession):
         self._has_place = True
         if isinstance(asked, OwnGame):
             return list(asked.options)
+        if isinstance(asked, JoinTournament):
+            await self._may_join(asked.number)
         if isinstance(asked, NewTable | Join | Watch | Resume):
             await self._sit_at_table(asked)
         return list(asked.look)
@@ -724,7 +749,10 @@ class GameSession(asyncssh.SSHServerSession):
         self._table_seat.take(secret, table.code)
 
     async def _play(
-        self, options: list[str], take_over: HallSession | GameElsewhere | None = None
+        self,
+        options: list[str],
+        take_over: HallSession | GameElsewhere | None = None,
+        tournament: int | None = None,
     ) -> None:
         try:
             secret = None
@@ -735,13 +763,18 @@ class GameSession(asyncssh.SSHServerSession):
                 secret = take_over.hand_seat_over()
                 await taken_over(take_over, self.address)
             self._sent_to = ToTable(secret) if secret is not None else None
-            status = 0 if secret is not None else await self._run_game(options)
+            if tournament is not None:
+                status = await self._in_tournament(tournament, options)
+            else:
+                status = 0 if secret is not None else await self._run_game(options)
             while self._sent_to is not None and self._terminal.open and not self._end_message:
                 sent_to, self._sent_to = self._sent_to, None
                 if isinstance(sent_to, ToTable):
                     status = await self._table_from_lobby(sent_to.secret, options)
-                else:
+                elif isinstance(sent_to, ToReplay):
                     status = await self._replay_then_home(sent_to.ggf, options)
+                else:
+                    status = await self._tournament_then_home(sent_to.number, options)
         except Exception as error:
             self._failed(error, "game did not start", "the game could not start")
             return
@@ -785,6 +818,14 @@ class GameSession(asyncssh.SSHServerSession):
         self._sent_to = ToReplay(ggf)
         return True
 
+    def _tournament_from_lobby(self, number: int) -> bool:
+        """The player joined tournament `number` in the lobby: their game is told to
+        end (it is saved), the tournament's games follow, then their game again."""
+        if not self._ending_for_lobby():
+            return False
+        self._sent_to = ToTournament(number)
+        return True
+
     def _ending_for_lobby(self) -> bool:
         """The player's game is to end for where the lobby sends them: hung up in
         GO_GRACE if it does not end itself; False if it has gone already."""
@@ -826,6 +867,90 @@ class GameSession(asyncssh.SSHServerSession):
             return status
         return await self._run_game(look)
 
+    async def _tournament_then_home(self, number: int, options: list[str]) -> int:
+        """Wait in tournament `number` and play its games (joined in the lobby), then
+        back to the player's own game once they leave it or it ends."""
+        look = look_options(options)
+        status = await self._in_tournament(number, look)
+        if status != 0 or not self._terminal.open or self._end_message:
+            return status
+        self._table_seat.forget()
+        return await self._run_game(look)
+
+    # -- `tournament join ID`: its games, and the wait between them (InTournament) ------
+
+    async def _may_join(self, number: int) -> None:
+        """SessionRefused unless the player may join tournament `number` now."""
+        arcade = self._owner.arcade
+        try:
+            await may_join(arcade.archive, arcade.tournaments, number, self.player)
+        except (CommandMistake, StorageError) as refusal:
+            self._leave_place()
+            raise SessionRefused(str(refusal), 1, f"tournament refused: {refusal}") from None
+
+    async def _in_tournament(self, number: int, look: list[str]) -> int:
+        """Wait in tournament `number` between its games and play each, until the
+        player leaves it, it ends, or the session does: the exit status of a game
+        that did not end as a game does (crashed, hung up), else 0."""
+        arcade = self._owner.arcade
+        rating = FIRST
+        try:
+            rating = await arcade.archive.rating(self.player)
+        except StorageError as error:  # (paired as a newcomer would be)
+            arcade.note(str(error))
+        phase = InTournament(
+            arcade.tournaments,
+            number,
+            self.player,
+            rating.rating,
+            say=self._terminal.say,
+            send=self._terminal.send,
+            hang_up=self._hang_up_game,
+            gone=self._gone_while_waiting,
+        )
+        self._phase = phase
+        try:
+            await phase.wait.start()
+        except StorageError as error:
+            self._phase = self._playing
+            self._owner.end_reason = f"tournament refused: {error}"
+            self._terminal.say(f"tui-reversi: tournament {number} cannot be joined: {error}")
+            return 1
+        try:
+            while True:
+                happened = await phase.next()
+                if isinstance(happened, Left):
+                    self._phase = self._playing
+                    if happened.said is not None:
+                        self._owner.end_reason = "left the tournament"
+                        self._terminal.say(f"tui-reversi: {happened.said}")
+                    return 0
+                self._table_seat.take(happened.secret, happened.code)
+                self._terminal.say(f"tui-reversi: your next game is at table {happened.code}.")
+                self._phase, phase.hurried = self._playing, False
+                try:
+                    status = await self._run_game(look)
+                finally:
+                    self._table_seat.leave()
+                still_here = self._terminal.open and not self._end_message
+                if not still_here or (status != 0 and not phase.hurried):
+                    phase.wait.stop()
+                    return status
+                self._terminal.send(TERMINAL_RESET)
+                self._phase = phase
+                await phase.wait.back()
+        except BaseException:  # (a bug, or the task cancelled): out of it, paused
+            phase.wait.stop()
+            raise
+
+    def _hang_up_game(self) -> bool:
+        """The tournament's game is over: its board is hung up (True) if it still runs."""
+        process = self._playing.process
+        if process is None or not process.running:
+            return False
+        process.hang_up(self._config.hangup_grace)
+        return True
+
     async def _run_game(self, options: list[str]) -> int:
         timer = self._timers.pop("go", None)
         if timer is not None:
@@ -839,6 +964,7 @@ class GameSession(asyncssh.SSHServerSession):
                 self.player,
                 self._seat_from_lobby,
                 self._replay_from_lobby,
+                self._tournament_from_lobby,
                 self.address,
                 self._ssh(),
                 moderator=self._owner.proved_key is not None

@@ -77,6 +77,7 @@ class Table:
     # The phase it opens in: open, unless it is brought back (adjourned) or known
     # from another node's view of it (from_view).
     opens_as: InitVar[Phase] = Phase.OPEN
+    rated: bool = True  # False: a casual tournament's game (kept, not rated)
 
     def __post_init__(self, opens_as: Phase) -> None:
         self.game = Game(self.variant)

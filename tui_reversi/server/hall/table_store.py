@@ -53,7 +53,7 @@ def brought_back(kept: UnfinishedGame) -> Table:
 def played(table: Table, end: Ending) -> PlayedGame:
     """`table`'s game, over, as the store records it."""
     names = (table.name(Color.BLACK), table.name(Color.WHITE))
-    return PlayedGame(table.code, table.game.copy(), names, table.started, end)
+    return PlayedGame(table.code, table.game.copy(), names, table.started, end, table.rated)
 
 
 def rating_changes(before: dict[str, Rating], after: dict[str, Rating]) -> str:

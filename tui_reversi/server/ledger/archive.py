@@ -46,6 +46,7 @@ from .ratings import PAIR_WINDOW, Rating, rated_game
 from .seekers import Seeker, SeekersHere
 from .standings import ArchivedGame, Profile, Query, Standing
 from .store import PlayedGame, Presence, Results, TableView, UnfinishedGame
+from .tournaments import KeptTournaments
 
 T = TypeVar("T")
 
@@ -113,7 +114,7 @@ def archived_ending(end: Ending) -> str:
     return _ARCHIVED[end.reason]
 
 
-class Archive(KeptPasses, KeptModeration):
+class Archive(KeptPasses, KeptTournaments, KeptModeration):
     """The archive file and the players' saved games: keep(game), results(name).
 
     Its coroutines run sqlite3 at once, never waiting: a local file answers in well
@@ -444,8 +445,11 @@ class Archive(KeptPasses, KeptModeration):
             ).fetchone()
             await standings.count_game(self._rows, played.names, winner, ended)
             self._db.execute("DELETE FROM unfinished WHERE code = ?", (played.code,))
-            if winner is not None and not any(is_guest(name) for name in played.names):
-                await self._rate(game_id, played.names, winner)  # (guests play unrated)
+            guests = any(is_guest(name) for name in played.names)
+            if winner is not None and played.rated and not guests:
+                await self._rate(
+                    game_id, played.names, winner
+                )  # (guests, and casual games, unrated)
 
     async def _rate(self, game_id: int, names: tuple[str, str], winner: str) -> None:
         """Move both players' ratings by the game's result (ratings.py's rules)."""

@@ -15,7 +15,9 @@ Version 3: Glicko-2 ratings: the Elo ratings moved once (glicko_migration.py).
 
 Version 4: each player's conduct in rated games, and their playbans (playbans.py).
 
-Version 5: moderation's blocks, bans and mutes, reports, roles, notices and
+Version 5: the tournaments, their entries and their games (tournaments.py).
+
+Version 6: moderation's blocks, bans and mutes, reports, roles, notices and
 the append-only moderation log (moderation.py).
 """
 
@@ -24,7 +26,7 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from . import browser_passes, glicko_migration, moderation, playbans
+from . import browser_passes, glicko_migration, moderation, playbans, tournaments
 from .names import first_keeps
 
 NAMES_AND_PENALTIES = """
@@ -86,12 +88,25 @@ def _playbans(db: sqlite3.Connection) -> None:
     db.execute(playbans.schema())
 
 
+def _tournaments(db: sqlite3.Connection) -> None:
+    for statement in tournaments.schema("TEXT", "REAL", "INTEGER").split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
 def _moderation(db: sqlite3.Connection) -> None:
     for statement in moderation.schema("sqlite"):
         db.execute(statement)
 
 
-STEPS = (_names_and_penalties, _browser_passes, _glicko_ratings, _playbans, _moderation)
+STEPS = (
+    _names_and_penalties,
+    _browser_passes,
+    _glicko_ratings,
+    _playbans,
+    _tournaments,
+    _moderation,
+)
 NEWEST = len(STEPS)
 
 

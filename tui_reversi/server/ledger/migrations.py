@@ -16,7 +16,7 @@ from collections.abc import Callable
 import psycopg
 
 from ..config import ServeError
-from . import browser_passes, glicko_migration, moderation, playbans
+from . import browser_passes, glicko_migration, moderation, playbans, tournaments
 from .fleet_seal import LEAST_SECRET
 from .names import first_keeps
 from .ratings import FIRST_DEVIATION
@@ -219,7 +219,11 @@ MIGRATIONS: tuple[tuple[str, Step], ...] = (
         move_ratings_to_glicko,
     ),
     ("playbans: each player's conduct in rated games and the bans it brought", playbans.schema()),
-    # (version 11, moderation's: after main's steps; a branch's step goes after it)
+    (
+        "tournaments: arenas and Swiss events, their entries and their games",
+        tournaments.schema("TEXT", "DOUBLE PRECISION", "BIGSERIAL"),
+    ),
+    # (version 12, moderation's: after main's steps; a branch's step goes after it)
     (
         "moderation: blocks, bans and mutes, reports, roles, notices, the append-only log",
         make_moderation,

@@ -64,6 +64,7 @@ from .ratings import FIRST_RATING, PAIR_WINDOW, Rating, rated_game
 from .seekers import Seeker
 from .standings import ArchivedGame, Profile, Query, Standing
 from .store import PlayedGame, Presence, Results, TableView, UnfinishedGame
+from .tournaments import KeptTournaments
 
 LOBBY_CHANNEL = "tui_reversi_lobby"
 # NOTIFY takes at most 8000 bytes: a longer message is refused before it is sent.
@@ -139,7 +140,7 @@ def migrate_database(url: str) -> tuple[int, int]:
             raise connect_refusal(url, error) from None
 
 
-class PostgresStore(KeptPasses, KeptModeration):
+class PostgresStore(KeptPasses, KeptTournaments, KeptModeration):
     """The fleet's state in PostgreSQL (store.py's `Store`)."""
 
     def __init__(
@@ -249,8 +250,8 @@ class PostgresStore(KeptPasses, KeptModeration):
             await conn.execute(
                 "DELETE FROM unfinished WHERE code = %s AND node = %s", (played.code, self._node)
             )
-            if winner is None or any(is_guest(name) for name in played.names):
-                return  # (guests play unrated)
+            if winner is None or not played.rated or any(is_guest(n) for n in played.names):
+                return  # (guests play unrated; and a casual tournament)
             names = list(played.names)
             for name in names:
                 await conn.execute(

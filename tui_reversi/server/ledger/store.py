@@ -35,6 +35,7 @@ from .ratings import Rating
 from .seekers import SeekerBook
 from .standings import ArchivedGame, Profile, Results, Standing
 from .table_view import TableView
+from .tournaments import TournamentBook
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,7 @@ class PlayedGame:
     names: tuple[str, str]  # black, white
     started: datetime
     end: Ending
+    rated: bool = True  # False: a casual tournament's game, kept but not rated
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,13 +76,21 @@ class UnfinishedGame:
 
 
 class Store(
-    AccountStore, PenaltyLedger, SeekerBook, PassBook, PlaybanBook, ModerationBook, Protocol
+    AccountStore,
+    PenaltyLedger,
+    SeekerBook,
+    PassBook,
+    PlaybanBook,
+    TournamentBook,
+    ModerationBook,
+    Protocol,
 ):
     """The server's state beyond its process, the accounts included (key_owner,
     keys_of, claim, add_key, remove_key: account_keys.py), the penalties of
     guessing (change_penalties: penalties.py), the pairing queue (seek, unseek,
     seekers, claim_pairs: seekers.py) and the browsers bound to names
-    (issue_pass_code, trade_pass_code, pass_holder, ...: browser_passes.py) and what
+    (issue_pass_code, trade_pass_code, pass_holder, ...: browser_passes.py) and the
+    tournaments (new_tournament, entries, claim_pair, ...: tournaments.py) and what
     keeps the server civil (block, sanction, file_report, mod_log, ...: moderation.py). Its
     storage methods are coroutines: on PostgreSQL they wait on the network without
     holding up the event loop, each statement within its timeout (node_link.py); on
