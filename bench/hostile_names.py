@@ -47,7 +47,7 @@ try:  # (the server in three rooms, or before)
     from tui_reversi.server.ledger.archive import Archive
     from tui_reversi.server.ledger.store import PlayedGame
 except ImportError:
-    from tui_reversi.server.archive import Archive, PlayedGame
+    from tui_reversi.server.store import Archive, PlayedGame
 def done(answer):  # (the store's methods are coroutines since the fleet went async)
     return asyncio.run(answer) if inspect.isawaitable(answer) else answer
 with tempfile.TemporaryDirectory() as scratch:

@@ -171,7 +171,7 @@ async def nodes_served(
             await node.start()
             nodes.append(node)
         if database is not None:  # (each node sees the other up before the joins)
-            while any([len(await node.archive.live_nodes()) < 2 for node in nodes]):
+            while any([len(await node.store.live_nodes()) < 2 for node in nodes]):
                 await asyncio.sleep(0.05)
         await served(label, nodes, count, seed)
     finally:

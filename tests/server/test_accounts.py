@@ -80,8 +80,8 @@ async def test_a_client_without_a_key_plays_as_an_unrated_guest(serve):
     await bob.hear_until("moved 0 d3")
     bob.say("resign")
     await alice.hear_until(f"over resigned black {opponent} (White) resigned: alice (Black) wins.")
-    assert str(await arcade.archive.results("alice")) == "1 won, 0 lost, 0 drawn"
-    assert await arcade.archive.rating("alice") == FIRST
+    assert str(await arcade.store.results("alice")) == "1 won, 0 lost, 0 drawn"
+    assert await arcade.store.rating("alice") == FIRST
     _, lobby = await run(arcade, "zed", "lobby", guest=True)
     assert "You play as a guest here: unrated" in lobby
 

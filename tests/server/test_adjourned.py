@@ -47,7 +47,7 @@ async def test_a_game_that_goes_without_a_word_adjourns_the_table_at_once(serve,
         await alice.hear() == "refused The game is adjourned until you are both back at the table."
     )
     now[0] += 600  # however long it takes, nobody's clock runs and nobody forfeits
-    assert (await arcade.archive.results("alice")).wins == 0
+    assert (await arcade.store.results("alice")).wins == 0
     # bob connects again as plainly as can be: his seat, and the game goes on.
     again = await Game.connect(await seat(arcade, "bob", None))
     assert "moved 0 d3" in await again.hear_until("ready")

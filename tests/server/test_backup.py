@@ -67,15 +67,15 @@ async def test_a_backup_taken_during_play_restores_every_game_rating_and_key(ser
     second = await serve(data_dir=restored, max_per_address=10)
     # One instant's archive: every game it holds is counted in both ratings, no more.
     for name in ("alice", "bob"):
-        results = await second.archive.results(name)
+        results = await second.store.results(name)
         assert results.wins + results.losses == kept
-        assert (await second.archive.rating(name)).games == kept
+        assert (await second.store.rating(name)).games == kept
     if kept == played:  # (every game: the ratings are the first server's, to the point)
         for name in ("alice", "bob"):
-            assert same_rating(await second.archive.rating(name), await first.archive.rating(name))
+            assert same_rating(await second.store.rating(name), await first.store.rating(name))
     for name in ("alice", "bob", "carol", "dave"):
-        keys = await first.archive.keys_of(name)
-        assert keys and await second.archive.keys_of(name) == keys
+        keys = await first.store.keys_of(name)
+        assert keys and await second.store.keys_of(name) == keys
     # The game in play comes back adjourned, with its move, for carol and dave to resume.
     table = second.tables.tables[code]
     assert table.adjourned and table.game.transcript() == "d3"

@@ -36,12 +36,12 @@ WINS = 3
 async def archive_games(arcade) -> None:
     """alice and bob settled, alice ahead, alice beats bob WINS times; carol, new, beats
     alice once; dave and erin have one game each (provisional, all three)."""
-    await settle(arcade.archive, "alice", 1700.0)
-    await settle(arcade.archive, "bob", 1600.0)
+    await settle(arcade.store, "alice", 1700.0)
+    await settle(arcade.store, "bob", 1600.0)
     for number in range(WINS):
-        await arcade.archive.keep(played(f"AB{number:03}", ("alice", "bob"), Color.BLACK))
-    await arcade.archive.keep(played("CA000", ("carol", "alice"), Color.BLACK))
-    await arcade.archive.keep(played("DE000", ("dave", "erin"), Color.WHITE))
+        await arcade.store.keep(played(f"AB{number:03}", ("alice", "bob"), Color.BLACK))
+    await arcade.store.keep(played("CA000", ("carol", "alice"), Color.BLACK))
+    await arcade.store.keep(played("DE000", ("dave", "erin"), Color.WHITE))
 
 
 async def test_help_lists_every_command_with_its_terms_and_the_look_options(serve):
@@ -106,7 +106,7 @@ async def test_player_shows_the_rating_history_record_opponents_and_latest_games
     status, shown = await run(arcade, "zed", "player alice")
     assert status == 0
     lines = shown.splitlines()
-    rating = await arcade.archive.rating("alice")
+    rating = await arcade.store.rating("alice")
     assert lines[:2] == [
         "tui-reversi: alice",
         f"Rating {rating.shown}, rank 1 after 44 rated games",
@@ -130,7 +130,7 @@ async def test_player_shows_the_rating_history_record_opponents_and_latest_games
 async def test_replay_without_a_terminal_prints_the_archived_game_as_ggf(serve):
     arcade = await serve()
     await archive_games(arcade)
-    (game,) = (await arcade.archive.profile("dave", 1)).games
+    (game,) = (await arcade.store.profile("dave", 1)).games
     status, shown = await run(arcade, "zed", f"replay {game.id}")
     assert status == 0
     record = parse_ggf(shown)
@@ -173,7 +173,7 @@ async def test_the_in_app_lobby_is_sent_the_same_leaderboard_and_profiles_with_o
 async def test_replay_with_a_terminal_gives_the_game_the_archived_game_to_open(serve):
     arcade = await serve()
     await archive_games(arcade)
-    (game,) = (await arcade.archive.profile("dave", 1)).games
+    (game,) = (await arcade.store.profile("dave", 1)).games
     player = await Player.connect(arcade, "zed", command=f"replay {game.id} ascii")
     facts = await player.facts()
     record = parse_ggf(facts["env"][REPLAY_VARIABLE])
@@ -200,7 +200,7 @@ async def test_a_fleets_nodes_show_one_leaderboard_and_replay_each_others_games(
     _, on_a = await run(a, "zed", "top")
     _, on_b = await run(b, "zed", "top")
     assert on_a == on_b and "alice" in on_b
-    (game,) = (await b.archive.profile("dave", 1)).games
+    (game,) = (await b.store.profile("dave", 1)).games
     status, shown = await run(b, "zed", f"replay {game.id}")
     assert status == 0 and parse_ggf(shown).names == ("dave", "erin")
 
@@ -208,7 +208,7 @@ async def test_a_fleets_nodes_show_one_leaderboard_and_replay_each_others_games(
 async def test_a_game_chosen_in_the_in_app_lobby_opens_for_review_then_home_again(serve):
     arcade = await serve()
     await archive_games(arcade)
-    (game,) = (await arcade.archive.profile("dave", 1)).games
+    (game,) = (await arcade.store.profile("dave", 1)).games
     guest = await Guest.arrive(arcade, "zed")
     guest.say("replay 99999")
     said = await guest.hear_starting("refused ")
@@ -264,7 +264,7 @@ async def test_a_command_that_fails_on_a_bug_ends_in_one_sentence_and_a_bug_in_t
     async def broken(count: int) -> list:
         raise RuntimeError("the leaderboard's query went wrong")
 
-    monkeypatch.setattr(arcade.archive, "leaderboard", broken)
+    monkeypatch.setattr(arcade.store, "leaderboard", broken)
     player = await Player.connect(arcade, "zed", term=None, command="top")
     done = await player.finished()
     said = (await player.process.stderr.read()).decode()

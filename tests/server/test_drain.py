@@ -267,7 +267,7 @@ async def test_a_guests_table_handed_over_goes_on_there_and_is_not_ended_on_the_
     await bob.hear_until("moved 2 c6")
     # Node A kept nothing of it as ended (a guest's game ends there when its player
     # goes, and the game there had: it was handed over, not left).
-    assert await b.archive.profile("bob", 5) is None
+    assert await b.store.profile("bob", 5) is None
     assert not any("ends here" in line for line in a.log)
 
 

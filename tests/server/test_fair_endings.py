@@ -30,8 +30,8 @@ async def test_when_both_players_drop_nobody_wins_and_the_game_is_adjourned(serv
     table = arcade.tables.tables[code]
     await wait_until(lambda: table.adjourned or table.ended is not None, "the holds to run out")
     assert table.adjourned and table.ended is None
-    assert str(await arcade.archive.results("alice")) == "0 won, 0 lost, 0 drawn"
-    assert await arcade.archive.rating("alice") == FIRST
+    assert str(await arcade.store.results("alice")) == "0 won, 0 lost, 0 drawn"
+    assert await arcade.store.rating("alice") == FIRST
     assert archived(tmp_path) == []
     # (The table adjourns at once; its row is written by the table's write task after.)
     await wait_until(lambda: unfinished(tmp_path) == [(code, "d3", 1)], "kept as adjourned")
@@ -43,7 +43,7 @@ async def test_a_game_with_no_move_played_is_neither_rated_nor_kept(serve, tmp_p
     await drop(arcade, "bob", bob)
     over = "over left - bob did not come back: no move was played."
     await alice.hear_until(over)
-    assert await arcade.archive.rating("alice") == FIRST
+    assert await arcade.store.rating("alice") == FIRST
     assert archived(tmp_path) == [] and unfinished(tmp_path) == []
 
 
@@ -56,12 +56,12 @@ async def test_a_player_who_leaves_a_game_in_progress_loses_it_rated_and_kept(se
     bob.say("leave")  # bob quit rather than resign: it is his loss all the same
     over = "over left black bob left the table: alice (Black) wins."
     await alice.hear_until(over)
-    assert str(await arcade.archive.results("alice")) == "1 won, 0 lost, 0 drawn"
-    assert str(await arcade.archive.results("bob")) == "0 won, 1 lost, 0 drawn"
+    assert str(await arcade.store.results("alice")) == "1 won, 0 lost, 0 drawn"
+    assert str(await arcade.store.results("bob")) == "0 won, 1 lost, 0 drawn"
     assert (
-        (await arcade.archive.rating("alice")).rating
+        (await arcade.store.rating("alice")).rating
         > 1500.0
-        > (await arcade.archive.rating("bob")).rating
+        > (await arcade.store.rating("bob")).rating
     )
     assert archived(tmp_path) == [("alice", "bob", "black", "forfeit")]
     assert unfinished(tmp_path) == []
@@ -72,8 +72,8 @@ async def test_a_player_who_leaves_before_any_move_ends_it_with_no_result(serve,
     alice, bob, _ = await sit_down(arcade)
     bob.say("leave")
     await alice.hear_until("over left - bob left the table: the game ends here.")
-    assert await arcade.archive.rating("alice") == FIRST
-    assert await arcade.archive.rating("bob") == FIRST
+    assert await arcade.store.rating("alice") == FIRST
+    assert await arcade.store.rating("bob") == FIRST
     assert archived(tmp_path) == [] and unfinished(tmp_path) == []
 
 
@@ -89,7 +89,7 @@ async def test_a_player_who_leaves_after_the_other_dropped_adjourns_the_game(ser
     table = arcade.tables.tables[code]
     await wait_until(lambda: table.adjourned or table.ended is not None, "bob to leave")
     assert table.adjourned and table.ended is None
-    assert await arcade.archive.rating("alice") == FIRST
+    assert await arcade.store.rating("alice") == FIRST
     assert archived(tmp_path) == []
     # (The table adjourns at once; its row is written by the table's write task after.)
     await wait_until(lambda: unfinished(tmp_path) == [(code, "d3", 1)], "kept as adjourned")

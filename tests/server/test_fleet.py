@@ -50,7 +50,7 @@ async def nodes_one_cut_off(serve, tmp_path, database, cut: DatabaseCut):
 async def shown_on(node, code: str) -> None:
     await wait_until(
         lambda: any(view.code == code for view in node.tables.views(everywhere=True)),
-        f"table {code} to show on node {node.archive.node}",
+        f"table {code} to show on node {node.store.node}",
     )
 
 
@@ -58,7 +58,7 @@ async def in_lobby_on(node, name: str) -> None:
     """Wait until `node` knows `name` is in another node's lobby (and may be invited)."""
     await wait_until(
         lambda: any(p.name == name and p.in_lobby for p in node.fleet.others[0]),
-        f"{name} in the lobby, as node {node.archive.node} knows it",
+        f"{name} in the lobby, as node {node.store.node} knows it",
     )
 
 
@@ -139,8 +139,8 @@ async def test_a_table_opened_on_one_node_is_joined_watched_and_played_from_the_
     result = [(code, "alice", "bob", "d3c5", "black")]
     await wait_until(lambda: archived(database) == result, "the game archived")  # (written after)
     for node in (a, b):
-        assert (await node.archive.rating("alice")).shown == "1741?"
-        assert str(await node.archive.results("bob")) == "0 won, 1 lost, 0 drawn"
+        assert (await node.store.rating("alice")).shown == "1741?"
+        assert str(await node.store.results("bob")) == "0 won, 1 lost, 0 drawn"
 
 
 async def test_joining_a_table_that_is_nowhere_is_refused_in_one_sentence(
@@ -243,8 +243,8 @@ async def test_a_node_killed_mid_game_strands_nobody_the_game_resumes_on_another
         await bob.hear_until("over resigned white alice (Black) resigned: bob (White) wins.")
         result = [(code, "alice", "bob", "d3c5c6", "white")]
         await wait_until(lambda: archived(database) == result, "the game archived")
-        assert (await b.archive.rating("bob")).shown == "1741?"
-        assert (await b.archive.rating("alice")).shown == "1259?"
+        assert (await b.store.rating("bob")).shown == "1741?"
+        assert (await b.store.rating("alice")).shown == "1259?"
     finally:
         if node.process.poll() is None:
             os.killpg(node.process.pid, signal.SIGKILL)
@@ -318,7 +318,7 @@ async def test_an_invitation_that_cannot_reach_the_other_node_is_told(
         bob = await Guest.arrive(b, "bob")
         await in_lobby_on(a, "bob")
         # Node A's statements fail (its listening connection spared: it is in the fleet).
-        cut.cut(sparing=listening_port(database, a.archive.node))
+        cut.cut(sparing=listening_port(database, a.store.node))
         alice.say("invite bob black")
         assert await alice.hear_starting("answered ") == (
             "answered Your invitation could not reach bob: the server's nodes cannot reach "
@@ -344,7 +344,7 @@ async def test_an_answer_that_could_not_reach_the_other_node_is_sent_again(
         await in_lobby_on(b, "bob")
         alice.say("invite bob black")
         number = (await bob.hear_starting("invited ")).split()[1]
-        cut.cut(sparing=listening_port(database, a.archive.node))
+        cut.cut(sparing=listening_port(database, a.store.node))
         bob.say(f"accept {number}")  # node A cannot send it now...
         await wait_until(
             lambda: any("a message to node" in line for line in a.log_lines),

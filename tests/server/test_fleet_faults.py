@@ -105,11 +105,11 @@ async def test_the_database_stopped_a_while_loses_no_move_and_the_nodes_rejoin(
     seen = [""]  # what the last look saw, for a failure to say
 
     async def both_back() -> bool:
-        both = {a.archive.node, b.archive.node}
+        both = {a.store.node, b.store.node}
         if a.fleet.down or b.fleet.down:
             seen[0] = f"down: A {a.fleet.down}, B {b.fleet.down}"
             return False
-        live = await a.archive.live_nodes(), await b.archive.live_nodes()
+        live = await a.store.live_nodes(), await b.store.live_nodes()
         seen[0] = f"live nodes seen from A {sorted(live[0])}, from B {sorted(live[1])}"
         return live[0] == live[1] == both
 
@@ -233,7 +233,7 @@ async def test_a_node_cut_off_alone_yields_the_game_taken_over_meanwhile(
         a, b = await nodes_one_cut_off(serve, tmp_path, database, cut)
         alice, bob, code = await table_between(a, "alice", b, "bob")
         await play(alice, bob, OPENING[:2], 0)
-        await wait_until(lambda: kept(database, code) == ("d3c3", a.archive.node), "moves kept")
+        await wait_until(lambda: kept(database, code) == ("d3c3", a.store.node), "moves kept")
 
         cut.cut()
         started = asyncio.get_running_loop().time()
@@ -244,7 +244,7 @@ async def test_a_node_cut_off_alone_yields_the_game_taken_over_meanwhile(
         )
         # Node B, in the fleet all along, takes the game over; bob sits down there.
         await bob.hear_until("adjourned Adjourned: the game goes on when alice is back too.")
-        assert not b.fleet.down and kept(database, code) == ("d3c3", b.archive.node)
+        assert not b.fleet.down and kept(database, code) == ("d3c3", b.store.node)
         await asyncio.sleep(max(0.0, CUT - (asyncio.get_running_loop().time() - started)))
         cut.restore()
 
@@ -259,7 +259,7 @@ async def test_a_node_cut_off_alone_yields_the_game_taken_over_meanwhile(
         await bob.hear_until("resumed You are both back: the game goes on.")
         await play(alice, bob, OPENING[2:4], 2)
         # One owner, node B, with every move; node A keeps no such table nor writes it.
-        kept_now = ("".join(OPENING[:4]), b.archive.node)
+        kept_now = ("".join(OPENING[:4]), b.store.node)
         await wait_until(lambda: kept(database, code) == kept_now, "the game kept by node B")
         assert code not in a.tables.tables and not a.fleet.down
         assert any(f"table {code}: taken over by node" in line for line in a.log_lines)
@@ -275,7 +275,7 @@ async def test_moves_played_on_a_node_cut_off_reach_the_node_that_took_its_game_
         a, b = await nodes_one_cut_off(serve, tmp_path, database, cut)
         alice, carol, code = await table_between(a, "alice", a, "carol")
         await play(alice, carol, OPENING[:2], 0)
-        await wait_until(lambda: kept(database, code) == ("d3c3", a.archive.node), "moves kept")
+        await wait_until(lambda: kept(database, code) == ("d3c3", a.store.node), "moves kept")
 
         cut.cut()
         await wait_until(lambda: a.fleet.down, "node A to miss the database")
@@ -287,12 +287,12 @@ async def test_moves_played_on_a_node_cut_off_reach_the_node_that_took_its_game_
         )
 
         async def a_out() -> bool:
-            return a.archive.node not in await b.archive.live_nodes()
+            return a.store.node not in await b.store.live_nodes()
 
         await wait_until(a_out, "A out")
         carol = await Game.connect(await seat(b, "carol", f"resume {code}"))
         await carol.hear_until("adjourned Adjourned: the game goes on when alice is back too.")
-        assert kept(database, code) == ("d3c3", b.archive.node)  # (node B's copy lacks two)
+        assert kept(database, code) == ("d3c3", b.store.node)  # (node B's copy lacks two)
         cut.restore()
 
         # Node A yields the game and sends the moves played there: none is lost.
@@ -302,7 +302,7 @@ async def test_moves_played_on_a_node_cut_off_reach_the_node_that_took_its_game_
         assert f"moved 3 {OPENING[3]}" in heard
         await carol.hear_until("resumed You are both back: the game goes on.")
         await play(alice, carol, OPENING[4:6], 4)
-        kept_now = ("".join(OPENING[:6]), b.archive.node)
+        kept_now = ("".join(OPENING[:6]), b.store.node)
         await wait_until(lambda: kept(database, code) == kept_now, "every move kept by node B")
         assert code not in a.tables.tables
     finally:

@@ -88,9 +88,9 @@ async def test_a_seeker_gone_when_their_pairing_reaches_their_node_ends_the_tabl
     # has (it was written, and B's session has gone since).
     now = time.monotonic()
     gone = Seeker(
-        "ghost", 1500.0, Variant.OTHELLO, None, False, False, since=now, node=b.archive.node
+        "ghost", 1500.0, Variant.OTHELLO, None, False, False, since=now, node=b.store.node
     )
-    await b.archive.seek([gone], now)
+    await b.store.seek([gone], now)
     facts = await alice.facts()
     assert "an opponent is found: table " in alice.output.decode()
     game = await Game.connect(facts["env"])
@@ -112,7 +112,7 @@ async def test_a_seeker_whose_node_is_killed_is_paired_with_nobody(serve, tmp_pa
         node.process.wait(PATIENCE)
 
         async def gone() -> bool:
-            return killed not in await b.archive.live_nodes()
+            return killed not in await b.store.live_nodes()
 
         await wait_until(gone, "the node to be gone")
 
@@ -120,7 +120,7 @@ async def test_a_seeker_whose_node_is_killed_is_paired_with_nobody(serve, tmp_pa
         await dave.expect("Waiting ")
         # Node B has looked at the queue since (it forgets a gone node's seekers as it
         # looks), and dave waits on: carol was nobody's to pair.
-        await wait_until(lambda: seekers_kept(database) == [("dave", b.archive.node)], "a look")
+        await wait_until(lambda: seekers_kept(database) == [("dave", b.store.node)], "a look")
         assert [s.name for s in b.pairing.seekers] == ["dave"] and not b.tables.tables
         assert "an opponent is found" not in dave.output.decode()
     finally:
@@ -139,15 +139,15 @@ async def test_a_seat_given_to_a_seeker_whose_node_dies_before_they_sit_ends_the
         await alice.expect("Waiting ")
 
         async def both_up() -> bool:
-            return len(await b.archive.live_nodes()) == 2
+            return len(await b.store.live_nodes()) == 2
 
         await wait_until(both_up, "both nodes up")
-        (frozen,) = await b.archive.live_nodes() - {b.archive.node}
+        (frozen,) = await b.store.live_nodes() - {b.store.node}
         # The other node stops answering (up in PostgreSQL's eyes, hearing nothing), with
         # a seeker there: paired with alice, who waited longer, by node B.
         os.killpg(node.process.pid, signal.SIGSTOP)
         now = time.monotonic()
-        await b.archive.seek(
+        await b.store.seek(
             [Seeker("zoe", 1500.0, Variant.OTHELLO, None, False, False, since=now, node=frozen)],
             now,
         )

@@ -156,7 +156,7 @@ async def test_a_read_only_roles_forged_notify_is_dropped_and_logged_and_real_on
     await alice.hear_until("ready")
     (code,) = a.tables.tables
     await shown_on(b, code)
-    channel = f"tui_reversi_{a.archive.node}"
+    channel = f"tui_reversi_{a.store.node}"
     with psycopg.connect(reporter(database), autocommit=True) as forger:
         # It reads the tables it was given, not the secret.
         forger.execute("SELECT count(*) FROM nodes")
@@ -165,9 +165,9 @@ async def test_a_read_only_roles_forged_notify_is_dropped_and_logged_and_real_on
         forger.execute(f"LISTEN {LOBBY_CHANNEL}".encode())
         # Mallory, "from node B", takes the free seat at alice's table; then moves.
         forged = [
-            {"kind": "sit", "node": b.archive.node, "link": "L", "how": "join", "code": code,
+            {"kind": "sit", "node": b.store.node, "link": "L", "how": "join", "code": code,
              "name": "mallory", "address": "192.0.2.7"},
-            {"kind": "moves", "node": b.archive.node, "code": code, "moves": "c4c3"},
+            {"kind": "moves", "node": b.store.node, "code": code, "moves": "c4c3"},
         ]  # fmt: skip
         for message in forged:
             forger.execute("SELECT pg_notify(%s, %s)", (channel, json.dumps(message)))

@@ -49,10 +49,10 @@ async def test_an_arena_across_two_nodes_pairs_players_of_both_again_and_again(
         await games_begun(player, 2)
 
     async def four_games() -> bool:
-        return len(await b.archive.tournament_games(1)) == 4
+        return len(await b.store.tournament_games(1)) == 4
 
     await wait_until(four_games, "the second games, kept")
-    games = await b.archive.tournament_games(1)
+    games = await b.store.tournament_games(1)
     second = {frozenset((g.black, g.white)) for g in games[2:]}
     assert not second & {frozenset((g.black, g.white)) for g in games[:2]}
     assert {g.result for g in games[:2]} == {"black"}

@@ -75,7 +75,7 @@ async def test_wrong_guesses_at_one_name_count_whatever_address_they_come_from(s
             await Player.connect(arcade, "alice", password="wrong", local_addr=(source, 0),
                                  **BY_PASSWORD)  # fmt: skip
     assert await arcade.penalties.wait_after("127.0.0.5") == 0.0  # (a fresh address)
-    failures = await arcade.archive.change_penalties(
+    failures = await arcade.store.change_penalties(
         [("name", "alice")], lambda held: held[("name", "alice")].failures
     )
     assert failures == 3

@@ -114,7 +114,7 @@ async def test_a_guest_who_drops_out_loses_at_once_and_no_list_shows_the_game_ag
     await wait_until(
         lambda: _won(arcade, "alice"), "the game to be kept", seen=lambda: str(arcade.log_lines)
     )
-    assert await arcade.archive.rating("alice") == FIRST
+    assert await arcade.store.rating("alice") == FIRST
     status, said = await run(arcade, "alice", "resume")
     assert status == 1 and "alice has no adjourned games" in said
     alice.say("leave")
@@ -125,7 +125,7 @@ async def test_a_guest_who_drops_out_loses_at_once_and_no_list_shows_the_game_ag
 
 
 async def _won(arcade, name: str) -> bool:
-    return (await arcade.archive.results(name)).wins == 1
+    return (await arcade.store.results(name)).wins == 1
 
 
 async def test_a_server_that_stops_ends_a_game_with_a_guest_and_keeps_none_for_later(
@@ -143,7 +143,7 @@ async def test_a_server_that_stops_ends_a_game_with_a_guest_and_keeps_none_for_l
     second = await serve(max_per_address=10)
     assert second.tables.tables == {}
     assert await second.tables.adjourned_views("alice") == []
-    assert (await second.archive.results("alice")).wins == 0  # (no result, and unrated)
+    assert (await second.store.results("alice")).wins == 0  # (no result, and unrated)
     assert code in "\n".join(first.log_lines)
 
 
@@ -160,7 +160,7 @@ async def test_a_guests_game_kept_unfinished_from_before_ends_when_the_server_st
     ):
         game = CoreGame.from_transcript(moves)
         kept = UnfinishedGame(code, game, names, None, (0.0, 0.0), started, adjourned=True)
-        await first.archive.save_table(kept)
+        await first.store.save_table(kept)
     await first.close()
     second = await serve()
     assert [view.code for view in await second.tables.adjourned_views("alice")] == ["PPLCC"]

@@ -76,7 +76,7 @@ async def test_look_sends_who_is_here_the_tables_and_the_record_whenever_it_chan
 
 async def test_the_lobby_rates_each_named_player_and_an_inviter_and_never_a_guest(serve):
     arcade = await serve(max_per_address=10)
-    store = arcade.archive
+    store = arcade.store
     await store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))  # alice 1741?, bob 1259?
     read: list[set[str]] = []  # each store read of ratings: the names asked for
     many, one = store.ratings, store.rating
@@ -280,7 +280,7 @@ async def test_an_adjourned_game_is_listed_for_its_players_only_and_resumed_from
 
 async def test_the_lookers_own_records_are_not_read_again_each_second_however_many_look(serve):
     arcade = await serve(max_per_address=10)
-    store = arcade.archive
+    store = arcade.store
     await store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))  # alice 1741?, bob 1259?
     reads: dict[str, list[object]] = {"ratings": [], "records": [], "one name": []}
     many, records, results, profile, one = (
@@ -337,7 +337,7 @@ async def test_the_lookers_own_records_are_not_read_again_each_second_however_ma
 
 async def test_a_game_kept_here_has_its_players_records_read_again_at_once(serve):
     arcade = await serve(max_per_address=10)
-    store = arcade.archive
+    store = arcade.store
     read: list[set[str]] = []  # each read of many names' records
     records = store.records
     store.records = lambda names: read.append(set(names)) or records(names)

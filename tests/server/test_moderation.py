@@ -46,7 +46,7 @@ async def known(arcade, *names: str) -> None:
 
 async def archived(arcade) -> bool:
     """True once a game is in the archive."""
-    return bool(await arcade.archive.run_query("SELECT id FROM games", ()))
+    return bool(await arcade.store.run_query("SELECT id FROM games", ()))
 
 
 async def test_block_unblock_and_blocks_with_their_refusals(serve):
@@ -199,7 +199,7 @@ async def test_a_player_reports_the_opponent_from_the_table_after_the_game(serve
 async def test_mod_refuses_in_one_sentence(serve):
     arcade = await serve(moderators=MODERATORS)
     await known(arcade, "mia", "ada", "bob", "nina")
-    await arcade.archive.name_role("nina", "moderator", "ada", 0.0)
+    await arcade.store.name_role("nina", "moderator", "ada", 0.0)
     await arcade.moderation.read()
     cases = [
         ("bob", "mod reports", "mod is for this server's moderators, and bob is not one."),
@@ -281,14 +281,14 @@ async def test_a_muted_player_is_refused_chat_with_the_time_left(serve):
 async def test_a_ban_for_cheating_refunds_the_victims_and_tells_them(serve):
     arcade = await serve(moderators=MODERATORS)
     await known(arcade, "mia", "alice", "bob")
-    await arcade.archive.keep(played("AAAAA", ("bob", "alice"), Color.BLACK))
-    lost = await arcade.archive.rating("alice")
+    await arcade.store.keep(played("AAAAA", ("bob", "alice"), Color.BLACK))
+    lost = await arcade.store.rating("alice")
     # (Glicko-2 moves a new name far: the game's loss, at most REFUND_MOST, comes back.)
     owed = min(1500 - lost.rating, REFUND_MOST)
     status, said = await run(arcade, "mia", "mod ban bob forever cheating with an engine")
     assert status == 0 and "bob is banned for good: cheating with an engine" in said
     assert f"refunded alice {owed:+.0f}" in said
-    refunded = await arcade.archive.rating("alice")
+    refunded = await arcade.store.rating("alice")
     assert refunded.rating == pytest.approx(lost.rating + owed)
     assert refunded.deviation == pytest.approx(lost.deviation)  # (points alone)
     assert f"bob is banned for cheating: the {owed:.0f} rating points you lost" in (
@@ -331,7 +331,7 @@ async def test_an_admin_closes_a_name_for_good_and_its_keys_go(serve):
     assert status == 0 and said.startswith(
         "tui-reversi: bob is closed for good (a spam account): 1 key"
     )
-    assert await arcade.archive.keys_of("bob") == []
+    assert await arcade.store.keys_of("bob") == []
     with pytest.raises(asyncssh.DisconnectError) as refused:
         await run(arcade, "bob", "lobby")
     assert refused.value.reason == "You are banned from this server for good: a spam account"
@@ -350,7 +350,7 @@ async def test_the_fourth_boost_files_a_report_a_moderator_reads(serve):
     await resign_at_once(bob, alice, 4, until="rerated ", black=alice)
 
     async def filed() -> bool:
-        return len(await arcade.archive.open_reports(10)) == 2
+        return len(await arcade.store.open_reports(10)) == 2
 
     await wait_until(filed, "the watch's two reports filed")
     status, shown = await run(arcade, "mia", "mod reports")

@@ -205,13 +205,13 @@ async def test_resigning_at_once_game_after_game_bans_and_play_and_tables_are_re
     assert done.exit_status == 1 and refused in player.output.decode()
     _, lobby = await run(arcade, "bob", "lobby")  # bob, who won, plays on
     assert "rating" in lobby
-    assert await arcade.archive.playban("bob") is None
+    assert await arcade.store.playban("bob") is None
 
 
 async def test_a_banned_player_cannot_invite_nor_accept_in_the_lobby(serve):
     arcade = await serve()
     for _ in range(4):  # alice's ban, kept by any node of the store
-        await arcade.archive.record_conduct({"alice": Outcome.RAGE_QUIT})
+        await arcade.store.record_conduct({"alice": Outcome.RAGE_QUIT})
     alice = await Guest.arrive(arcade, "alice")
     bob = await Guest.arrive(arcade, "bob")
     alice.say("invite bob black")
@@ -232,7 +232,7 @@ async def test_a_ban_made_on_one_node_refuses_play_tables_and_invitations_on_ano
 ):
     a, b = await two_nodes(serve, tmp_path, database)
     for _ in range(4):  # alice's ban, brought by her games on node A
-        await a.archive.record_conduct({"alice": Outcome.RAGE_QUIT})
+        await a.store.record_conduct({"alice": Outcome.RAGE_QUIT})
     assert not b.playbans.known  # (node B has heard nothing of it)
     refused = "tui-reversi: you may not play rated games for another 10 minutes"
     for command in ("play", "table", "join ZZZZZ"):  # (refused before the table is looked for)

@@ -49,10 +49,10 @@ async def test_twelve_resign_rematch_games_of_one_pair_move_a_rating_five_times_
     await resign_at_once(
         alice, bob, REMATCHES, black=alice
     )  # one move, then alice resigns: bob wins
-    assert str(await arcade.archive.results("bob")) == f"{REMATCHES} won, 0 lost, 0 drawn"
-    rating = await arcade.archive.rating("bob")
+    assert str(await arcade.store.results("bob")) == f"{REMATCHES} won, 0 lost, 0 drawn"
+    rating = await arcade.store.rating("bob")
     assert rating.games == REMATCHES and rating.rating > 1500.0
-    profile = await arcade.archive.profile("bob", REMATCHES)
+    profile = await arcade.store.profile("bob", REMATCHES)
     changes = [game.change_for("bob") for game in reversed(profile.games)]  # oldest first
     moving = len(PAIR_WEIGHTS)
     assert all(change > 0 for change in changes[:moving])

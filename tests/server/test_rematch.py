@@ -50,8 +50,8 @@ async def test_a_rematch_allowed_starts_a_new_game_with_the_colours_changed(serv
     assert await carol.hear() == "moved 0 d3"
     alice.say("resign")
     await bob.hear_until("over resigned black alice (White) resigned: bob (Black) wins.")
-    assert str(await arcade.archive.results("alice")) == "1 won, 1 lost, 0 drawn"
-    assert str(await arcade.archive.results("bob")) == "1 won, 1 lost, 0 drawn"
+    assert str(await arcade.store.results("alice")) == "1 won, 1 lost, 0 drawn"
+    assert str(await arcade.store.results("bob")) == "1 won, 1 lost, 0 drawn"
 
 
 async def test_a_rematch_declined_is_told_and_changes_nothing(serve):

@@ -221,7 +221,7 @@ async def test_a_dropped_player_who_does_not_come_back_in_time_forfeits(serve):
     await drop(arcade, "bob", bob)
     over = "over left black bob did not come back in time: alice (Black) wins."
     assert (await alice.hear_until(over))[0] == "news bob dropped out: their seat is held for 1 s."
-    assert str(await arcade.archive.results("alice")) == "1 won, 0 lost, 0 drawn"
+    assert str(await arcade.store.results("alice")) == "1 won, 0 lost, 0 drawn"
     again = await Player.connect(arcade, "bob", command=f"join {code}")
     await again.finished()
     assert f"there is no open table {code!r}" in again.output.decode()
@@ -289,7 +289,7 @@ async def test_a_finished_game_goes_to_the_archive_and_both_players_saved_games(
     assert rows == [
         (code, "alice", "bob", played.transcript(), winner, "board", result.black, result.white)
     ]
-    alice_results = await arcade.archive.results("alice")
+    alice_results = await arcade.store.results("alice")
     assert (alice_results.wins, alice_results.losses) == (
         (1, 0) if result.winner == Color.BLACK else (0, 1) if result.winner else (0, 0)
     )
@@ -311,11 +311,11 @@ async def test_a_resignation_is_archived_as_a_win_for_the_other(serve):
     await bob.hear_until("moved 0 d3")
     alice.say("resign")
     await bob.hear_until("over resigned white alice (Black) resigned: bob (White) wins.")
-    assert str(await arcade.archive.results("bob")) == "1 won, 0 lost, 0 drawn"
-    assert str(await arcade.archive.results("alice")) == "0 won, 1 lost, 0 drawn"
+    assert str(await arcade.store.results("bob")) == "1 won, 0 lost, 0 drawn"
+    assert str(await arcade.store.results("alice")) == "0 won, 1 lost, 0 drawn"
     # Elo: equals before, so the winner gains half of K and the loser gives it up.
-    assert (await arcade.archive.rating("bob")).shown == "1741?"
-    assert (await arcade.archive.rating("alice")).shown == "1259?"
+    assert (await arcade.store.rating("bob")).shown == "1741?"
+    assert (await arcade.store.rating("alice")).shown == "1259?"
     carol = await Game.connect(await seat(arcade, "carol", "table"))
     assert "rated carol 1500?" in await carol.hear_until("ready")
 
@@ -432,7 +432,7 @@ async def test_the_servers_clock_counts_and_a_flag_falls_with_an_injected_clock(
         assert await game.hear_until(rerated) == ["rated alice 1741?", "rated bob 1259?", rerated]
     bob.say("move 1 c5")
     assert await bob.hear() == "refused The game is over."
-    assert str(await arcade.archive.results("alice")) == "1 won, 0 lost, 0 drawn"
+    assert str(await arcade.store.results("alice")) == "1 won, 0 lost, 0 drawn"
 
 
 async def test_a_move_that_arrives_after_the_flag_fell_is_not_played(serve):
@@ -558,7 +558,7 @@ async def test_the_lobby_shows_a_named_players_rating_and_none_beside_a_guest(se
     await guest.facts()
     await seat(arcade, "dave", "table")
     await seat(arcade, "erin", "table")
-    store, read = arcade.archive, []  # each read of ratings: the names asked for
+    store, read = arcade.store, []  # each read of ratings: the names asked for
     many, one = store.ratings, store.rating
     store.ratings = lambda names: read.append(sorted(names)) or many(names)
     store.rating = lambda name: read.append([name]) or one(name)
@@ -603,4 +603,4 @@ async def test_with_on_drop_adjourn_a_dropped_players_game_waits_for_both_to_joi
         await game.hear_until("resumed You are both back: the game goes on.")
     bob.say("move 1 c5")
     assert await alice.hear() == "moved 1 c5"
-    assert (await arcade.archive.results("bob")).wins == 0  # nobody lost by the drop
+    assert (await arcade.store.results("bob")).wins == 0  # nobody lost by the drop

@@ -118,7 +118,7 @@ async def test_an_arena_pairs_everyone_again_within_seconds_of_each_game_s_end(s
     assert done.exit_status == 0 and "you left the tournament (paused)" in leaver.output.decode()
 
     async def state_of_ed(state: str) -> bool:
-        entries = await arcade.archive.entries(1)
+        entries = await arcade.store.entries(1)
         return any(e.name == "ed" and e.state == state for e in entries)
 
     await wait_until(lambda: state_of_ed(PAUSED), "ed paused")
@@ -130,7 +130,7 @@ async def test_an_arena_pairs_everyone_again_within_seconds_of_each_game_s_end(s
     await back.expect("b berserks (on)")
 
     async def berserk() -> bool:
-        return any(e.name == "ed" and e.berserk for e in await arcade.archive.entries(1))
+        return any(e.name == "ed" and e.berserk for e in await arcade.store.entries(1))
 
     await wait_until(berserk, "ed's berserk kept")
     sixth = await Player.connect(arcade, "flo", command="tournament join 1")  # (six: all paired)
@@ -160,7 +160,7 @@ async def test_a_swiss_of_seven_plays_three_rounds_a_bye_each_and_no_pairing_twi
     byes: list[str] = []
     for number in range(1, 4):
         await wait_until(lambda: len(tables_of(arcade)) == 3, f"round {number}'s three tables")
-        games = await arcade.archive.tournament_games(1)
+        games = await arcade.store.tournament_games(1)
         (bye,) = [g.black for g in games if g.round == number and g.result == BYE]
         byes.append(bye)
         await players[bye].expect(f"round {number} of 3, a bye for you (a point)")
@@ -198,11 +198,11 @@ async def test_a_casual_arena_s_games_are_kept_and_not_rated(serve):
     end_by_result(arcade, table, Color.BLACK)
 
     async def scored() -> bool:
-        games = await arcade.archive.tournament_games(1)
+        games = await arcade.store.tournament_games(1)
         return bool(games) and games[0].result is not None
 
     await wait_until(scored, "the game's result kept")
-    ratings = await arcade.archive.ratings(["ann", "bob"])
+    ratings = await arcade.store.ratings(["ann", "bob"])
     assert [rating.games for rating in ratings.values()] == [0, 0]  # casual: not rated
     status, listed = await run(arcade, "bob", "tournaments")
     # (20:00 left while under half a second has gone: the time left is rounded)
@@ -246,7 +246,7 @@ async def test_a_swiss_pairs_a_late_joiner_and_leaves_out_one_who_went(serve):
     await wait_until(lambda: len(tables_of(arcade)) == 2, "round 2's two tables")
     second = {name for table in tables_of(arcade) for name in table.names.values()}
     assert second == {"a", "b", "c", "e"}  # e paired, d left out (and no bye: four)
-    games = await arcade.archive.tournament_games(1)
+    games = await arcade.store.tournament_games(1)
     assert [g.round for g in games] == [1, 1, 2, 2]
 
 
@@ -254,11 +254,11 @@ async def test_the_operator_s_schedule_keeps_the_next_arena_made_once(serve):
     arcade = await serve(arenas=("hourly 30m 3+2", "daily 120m 1+0 anti casual"))
 
     async def made() -> bool:
-        return len(await arcade.archive.tournaments()) == 2
+        return len(await arcade.store.tournaments()) == 2
 
     await wait_until(made, "the two schedules' next arenas")
     await arcade.tournaments.look()  # (again: nothing more is made)
-    hourly, daily = sorted(await arcade.archive.tournaments(), key=lambda t: t.starts)
+    hourly, daily = sorted(await arcade.store.tournaments(), key=lambda t: t.starts)
     assert hourly.starts % 3600 == 0 and hourly.ends - hourly.starts == 30 * 60
     assert (hourly.clock, hourly.state, hourly.made_by) == (
         "3+2",
@@ -267,7 +267,7 @@ async def test_the_operator_s_schedule_keeps_the_next_arena_made_once(serve):
     )
     assert (daily.variant, daily.rated, daily.starts % 86400) == ("anti", False, 0)
     # Another node's director, or this one after a restart: the same arena, kept once.
-    assert not await arcade.archive.schedule_tournament(
+    assert not await arcade.store.schedule_tournament(
         ArenaSchedule.parse("hourly 30m 3+2").next_arena(hourly.starts - 1)
     )
     status, listed = await run(arcade, "bob", "tournaments")
@@ -338,7 +338,7 @@ async def test_a_player_joins_an_arena_from_the_app_s_lobby_then_comes_back_to_t
     assert LOBBY_SOCKET_VARIABLE in home and TABLE_SECRET_VARIABLE not in home
 
     async def ann_paused() -> bool:
-        return any(e.name == "ann" and e.state == PAUSED for e in await arcade.archive.entries(1))
+        return any(e.name == "ann" and e.state == PAUSED for e in await arcade.store.entries(1))
 
     await wait_until(ann_paused, "ann paused")
 
@@ -350,7 +350,7 @@ async def test_an_arena_over_is_refused_in_one_sentence_in_the_lobby(serve):
     arcade.tournaments.now = lambda: time.time() + 120  # its minute is over
 
     async def over() -> bool:
-        tournament = await arcade.archive.tournament(1)
+        tournament = await arcade.store.tournament(1)
         return tournament is not None and tournament.state == FINISHED
 
     await wait_until(over, "the arena over")
@@ -374,7 +374,7 @@ async def test_a_player_with_a_playban_may_not_join_over_ssh_nor_from_the_lobby(
     arcade = await serve()
     await run(arcade, "ann", "tournament new arena 30 1+0")
     for _ in range(4):  # alice's ban (conduct.py), kept in the store
-        await arcade.archive.record_conduct({"alice": Outcome.RAGE_QUIT})
+        await arcade.store.record_conduct({"alice": Outcome.RAGE_QUIT})
     player = await Player.connect(arcade, "alice", command="tournament join 1")
     done = await player.finished()
     assert done.exit_status == 1
@@ -383,4 +383,4 @@ async def test_a_player_with_a_playban_may_not_join_over_ssh_nor_from_the_lobby(
     alice.say("tournament join 1")
     said = await alice.hear_starting("refused ")
     assert said.startswith("refused You may not play rated games for another 10 minutes")
-    assert not await arcade.archive.entries(1)
+    assert not await arcade.store.entries(1)

@@ -134,7 +134,7 @@ class Arcade:
         # host table`, `join CODE`), the players waiting to be paired (`ssh -t host
         # play`), the lobby inside the served games, and this node's part in running
         # the tournaments with the others (`tournament ...`).
-        self.archive: Store
+        self.store: Store
         self.accounts: Accounts
         self.penalties: PasswordGuesses
         self.browser_passes: BrowserPasses
@@ -167,7 +167,7 @@ class Arcade:
         self.host_key, self.host_key_created = load_or_create_host_key(config.host_key_path)
         if config.auth == "keys" and config.authorized_keys is not None:
             named_keys(config.authorized_keys)  # fail now, not at the first player's login
-        self.archive = store = await self._open_store()
+        self.store = store = await self._open_store()
         self._assemble(store)
         await self.browser_passes.start(store)
         await self.moderation.start()
@@ -205,8 +205,8 @@ class Arcade:
             await self.tables.close()
             await self.watch_reports.close()
             await self.moderation.close()
-            await self.archive.leave()
-            await self.archive.close()
+            await self.store.leave()
+            await self.store.close()
             raise ServeError(f"cannot listen on {where}: {why}{hint}") from None
         self.health.listening = True
 
@@ -290,7 +290,7 @@ class Arcade:
     @property
     def keeping(self) -> str:
         """Where games and ratings are kept, in a line for the banner."""
-        store = self.archive
+        store = self.store
         if isinstance(store, Archive):
             return f"archive {self.config.archive_path} (SQLite: this node alone)"
         return f"archive in {store.where}, shared with the fleet (this node: {store.node})"
@@ -442,8 +442,8 @@ class Arcade:
         )
         # In a fleet, the other nodes have its tables at once (table_handover.py); what
         # is left (none to hand to) is taken over once it has gone (hall/fleet_port.py).
-        handed = await hand_tables_over(self.tables, self.fleet, self.archive, seconds, self.note)
-        where = "when it is back" if self.archive.alone else "on another node of it"
+        handed = await hand_tables_over(self.tables, self.fleet, self.store, seconds, self.note)
+        where = "when it is back" if self.store.alone else "on another node of it"
         self.tables.tell_everyone(
             f"The server is going down for a restart: games still in play in "
             f"{format_duration(seconds)} are adjourned, to resume {where}."
@@ -496,9 +496,9 @@ class Arcade:
             await self.tables.close()
             await self.watch_reports.close()
             await self.moderation.close()
-        if hasattr(self, "archive"):
-            await self.archive.leave()
-            await self.archive.close()
+        if hasattr(self, "store"):  # (opened)
+            await self.store.leave()
+            await self.store.close()
 
 
 def _make_private(config: ServeConfig) -> None:

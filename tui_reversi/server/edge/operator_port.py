@@ -46,7 +46,7 @@ async def start_operator_port(arcade: Arcade, host: str, port: int) -> OperatorP
 
     async def readyz(request: web.Request) -> web.Response:
         if arcade.health.listening:  # (the store and the fleet are put together by then)
-            why = await arcade.health.unready(arcade.archive, arcade.fleet)
+            why = await arcade.health.unready(arcade.store, arcade.fleet)
         else:
             why = arcade.health.said()
         if why is None:

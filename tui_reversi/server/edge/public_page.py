@@ -49,7 +49,7 @@ class GuardedBinding:
 
     @property
     def _store(self) -> Store:
-        return self._arcade.archive  # (opened before the page is served)
+        return self._arcade.store  # (opened before the page is served)
 
     async def _refuse_if_spent(self, address: str) -> None:
         refusal = await code_refusal(self._store, None, address)

@@ -132,7 +132,7 @@ async def _top(asker: Asker, words: list[str]) -> tuple[list[str], int]:
     if len(words) > 1 or count is None or not 1 <= count <= TOP_MOST:
         usage = f"{asker.ssh(terminal=False)} top 50"
         return [f"tui-reversi: top takes a number of players (1-{TOP_MOST}): {usage}"], 2
-    store = asker.server.archive
+    store = asker.server.store
     try:
         standings = await store.leaderboard(count)
     except StorageError as error:
@@ -144,7 +144,7 @@ async def _player(asker: Asker, words: list[str]) -> tuple[list[str], int]:
     if len(words) != 1:
         return [f"tui-reversi: player takes one name: {asker.ssh(terminal=False)} player NAME"], 2
     name = words[0][:40]
-    store = asker.server.archive
+    store = asker.server.store
     try:
         profile = await store.profile(name, PROFILE_GAMES)
     except StorageError as error:
@@ -166,7 +166,7 @@ async def replay_ggf(asker: Asker, words: list[str]) -> tuple[str | None, str, i
     if game_id is None:
         usage = f"{asker.ssh(terminal=False)} replay 1234"
         return None, f"tui-reversi: replay takes a game's number: {usage}", 2
-    store = asker.server.archive
+    store = asker.server.store
     try:
         archived = await store.archived_game(game_id)
     except StorageError as error:

@@ -46,7 +46,7 @@ async def mod(asker: Asker, words: list[str]) -> list[str]:
         raise Refused(f"mod is for this server's moderators, and {asker.player} is not one.")
     if not asker.key_proved:
         raise Refused(f"mod needs {asker.player}'s key: connect with it, not a password.")
-    store = asker.server.archive
+    store = asker.server.store
     what, rest = (words[0], words[1:]) if words else ("help", [])
     if what == "help":
         return help_lines(role)

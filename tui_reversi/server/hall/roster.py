@@ -57,8 +57,8 @@ class Server(Protocol):
         """The other nodes of the fleet (none for a server alone)."""
 
     @property
-    def archive(self) -> Store:
-        """What the server keeps (opened by its start)."""
+    def store(self) -> Store:
+        """What the server keeps (opened by its start): SQLite, or a fleet's PostgreSQL."""
 
     @property
     def moderation(self) -> Moderation:
@@ -99,7 +99,7 @@ def who_is_here(arcade: Server, everywhere: bool = True) -> dict[str, Doing]:
 def presence(arcade: Server) -> list[Presence]:
     """This node's people, as it shares them with the fleet's other nodes."""
     in_lobby = {guest.name for guest in arcade.lobby.guests}
-    node = arcade.archive.node
+    node = arcade.store.node
     return [
         Presence(name, doing.state, doing.text, doing.code, node, name in in_lobby)
         for name, doing in sorted(who_is_here(arcade, everywhere=False).items())
@@ -111,7 +111,7 @@ async def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
     views = arcade.tables.views(everywhere=True)
     doing = {who: what.text for who, what in who_is_here(arcade).items()}
     seated = {who for view in views for who in (view.black, view.white) if who}
-    rated = await named_ratings(arcade.archive, set(doing) | seated)
+    rated = await named_ratings(arcade.store, set(doing) | seated)
     lines = [f"tui-reversi: {len(doing)} here"]
     lines += [
         f"  {shown_name(who):<16} {rated[who]:>5}  {what}" for who, what in sorted(doing.items())
@@ -132,19 +132,19 @@ async def lobby_lines(arcade: Server, name: str, join_hint: str) -> list[str]:
             colour, host = (Color.BLACK, view.black) if view.black else (Color.WHITE, view.white)
             waits = f"{with_rating(host, rated[host])} waits ({colour.label})"
             lines.append(f"  {view.code}  {waits}, {_how(view)}")
-    archive = arcade.archive
+    store = arcade.store
     if is_guest(name):
         lines.append(GUEST_UNRATED)
     else:
         try:
-            rating = await archive.rating(name)
-            results = await archive.results(name)
+            rating = await store.rating(name)
+            results = await store.results(name)
             games = rating.games
             lines.append(
                 f"Your record here: {results}; rating {rating.shown} "
                 f"after {games} rated {'game' if games == 1 else 'games'}."
             )
-            lines += await last_game_lines(archive, name)
+            lines += await last_game_lines(store, name)
         except StorageError as error:
             lines.append(f"Your record cannot be read just now: {error}")
     return lines

@@ -13,7 +13,7 @@ from .safety import NAME_TYPED, Refused, answering, block_name, file_report, kep
 
 def kept_by(member: Asker) -> Store:
     """The store, for the asker's name kept in it. Raises Refused."""
-    return kept_for(member.server.archive, member.player)
+    return kept_for(member.server.store, member.player)
 
 
 def one_name(member: Asker, words: list[str], command: str) -> str:
@@ -30,7 +30,7 @@ async def block(member: Asker, words: list[str]) -> list[str]:
     """`block NAME`."""
     name = one_name(member, words, "block")
     server = member.server
-    said = await block_name(server.archive, server.moderation, member.player, name)
+    said = await block_name(server.store, server.moderation, member.player, name)
     return [f"tui-reversi: {said}"]
 
 
@@ -70,7 +70,7 @@ async def report(member: Asker, words: list[str]) -> list[str]:
     name = one_name(member, words[:1], "report")
     server = member.server
     said = await file_report(
-        server.archive,
+        server.store,
         server.tables.tables.values(),
         server.moderation,
         member.player,

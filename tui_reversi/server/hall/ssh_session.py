@@ -628,7 +628,7 @@ class GameSession(asyncssh.SSHServerSession):
         """Join the queue; the wait is shown, updated each second, until paired."""
         rating = FIRST
         try:
-            rating = await self._owner.arcade.archive.rating(self.player)
+            rating = await self._owner.arcade.store.rating(self.player)
         except StorageError as error:  # (paired as a newcomer would be)
             self._owner.arcade.note(str(error))
         if not self._terminal.open:
@@ -683,7 +683,7 @@ class GameSession(asyncssh.SSHServerSession):
         are told in its lobby (lobby_host.py), where the screen shows them."""
         await self._owner.arcade.moderation.arrive(self.player)
         if self._terminal.term is None:
-            for said in await take_notices(self._owner.arcade.archive, self.player):
+            for said in await take_notices(self._owner.arcade.store, self.player):
                 self._terminal.say(f"tui-reversi: {said}")
 
     async def _keys(self, words: list[str]) -> tuple[list[str], int]:
@@ -883,7 +883,7 @@ class GameSession(asyncssh.SSHServerSession):
         """SessionRefused unless the player may join tournament `number` now."""
         arcade = self._owner.arcade
         try:
-            await may_join(arcade.archive, arcade.tournaments, number, self.player)
+            await may_join(arcade.store, arcade.tournaments, number, self.player)
         except (CommandMistake, StorageError) as refusal:
             self._leave_place()
             raise SessionRefused(str(refusal), 1, f"tournament refused: {refusal}") from None
@@ -895,7 +895,7 @@ class GameSession(asyncssh.SSHServerSession):
         arcade = self._owner.arcade
         rating = FIRST
         try:
-            rating = await arcade.archive.rating(self.player)
+            rating = await arcade.store.rating(self.player)
         except StorageError as error:  # (paired as a newcomer would be)
             arcade.note(str(error))
         phase = InTournament(

@@ -108,7 +108,7 @@ async def tournaments_answer(asker: Asker, words: list[str]) -> tuple[list[str],
     if words:
         usage = f"{asker.ssh(terminal=False)} tournaments"
         return [f"tui-reversi: tournaments takes nothing after it: {usage}"], 2
-    store = asker.server.archive
+    store = asker.server.store
     try:
         listed = [(t, len(await store.entries(t.id))) for t in await store.tournaments()]
     except StorageError as error:
@@ -121,7 +121,7 @@ async def tournament_answer(asker: Asker, words: list[str]) -> tuple[list[str], 
     usage = f"{asker.ssh(terminal=False)} tournament {TOURNAMENT_TERMS}"
     if not words:
         return [f"tui-reversi: tournament needs what to do: {usage}"], 2
-    store = asker.server.archive
+    store = asker.server.store
     try:
         if words[0] == "new":
             return await _new(asker, store, words[1:])
