@@ -33,7 +33,13 @@ async def test_an_arena_across_two_nodes_pairs_players_of_both_again_and_again(
     players = {}
     for name, node in where.items():
         players[name] = await Player.connect(node, name, command="tournament join 1")
-        await players[name].expect("esc leaves.")
+
+        async def entered(name: str = name) -> bool:
+            return name in {entry.name for entry in await b.store.entries(1)}
+
+        # Entered (in this order): the wait's first words may never show, as a
+        # director that looks at once may seat the player before they are drawn.
+        await wait_until(entered, f"{name} entered")
     envs = {name: await games_begun(player, 1) for name, player in players.items()}
     first = tables_of(a)  # (both opened on node A: ann's and cy's)
     assert sorted(frozenset(t.names.values()) for t in first) == sorted(
