@@ -74,8 +74,9 @@ class Present(Protocol):
     def game_over(self) -> None:
         """The player's game has ended: back to the wait."""
 
-    def finished(self, said: str) -> None:
-        """The tournament is over (`said`: who won)."""
+    def finished(self, said: str) -> bool:
+        """The tournament is over (`said`: who won): True if the session has left it;
+        False if its player is still at their last game (told when it ends)."""
 
 
 @dataclass
@@ -186,7 +187,9 @@ class TournamentDirector:
         await self._hand_over(seen)
         if seen.tournament.state == FINISHED:
             self._announce(seen)
-            del self._seen[tournament.id]
+            # (a player still at their last game is handed its end by the next looks)
+            if not any(key[0] == tournament.id for key in self._present):
+                del self._seen[tournament.id]
 
     # -- arenas -------------------------------------------------------------------------
 
@@ -336,7 +339,8 @@ class TournamentDirector:
         tournament = seen.tournament
         said = over_text(tournament)
         for key in [key for key in self._present if key[0] == tournament.id]:
-            self._present.pop(key).finished(said)
+            if self._present[key].finished(said):
+                del self._present[key]
 
 
 def _had_black_last(games: list[TournamentGame], name: str) -> bool:
