@@ -249,8 +249,11 @@ async def test_players_at_their_game_when_the_arena_ends_are_told_who_won_once_i
     await wait_until(over, "the arena over")
     end_by_result(arcade, table, Color.BLACK)  # the game ends after the arena
     for player in players:
-        await player.expect("Arena 1 is over, won by ")
+        await player.expect("Arena 1 is over, won by nobody.")
         assert (await player.finished()).exit_status == 0
+    # Only the games over before the end count (as lichess's): the winner told stays first.
+    status, standings = await run(arcade, "cy", "tournament 1")
+    assert [line.split()[2] for line in standings.splitlines()[2:4]] == ["0", "0"]
 
 
 async def test_a_swiss_pairs_a_late_joiner_and_leaves_out_one_who_went(serve):

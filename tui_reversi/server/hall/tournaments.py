@@ -174,7 +174,7 @@ class TournamentDirector:
             await store.advance(tournament.id, RUNNING, 0, (COMING, 0))
             tournament = await store.tournament(tournament.id) or tournament
             self._log(f"tournament {tournament.id} ({tournament.kind}) starts")
-        await self._keep_results(tournament.id)
+        await self._keep_results(tournament, now)
         seen = Seen(tournament, await store.entries(tournament.id))
         seen.games = await store.tournament_games(tournament.id)
         seen.lines = standings(tournament, seen.entries, seen.games)
@@ -283,15 +283,20 @@ class TournamentDirector:
         self._tables[game_id] = (tournament.id, table)
         self._log(f"tournament {tournament.id}: {black} and {white} at table {table.code}")
 
-    async def _keep_results(self, tournament_id: int) -> None:
-        """The results of this node's tables of the tournament that have ended."""
+    async def _keep_results(self, tournament: Tournament, now: float) -> None:
+        """The results of this node's tables of the tournament that have ended. An
+        arena's game seen ended once its time is up is kept without a result: only the
+        games over before the end count (as lichess's), so the winner told at the end
+        stays first in the standings."""
         store = self.store
+        late = tournament.kind == ARENA and tournament.ends is not None and now >= tournament.ends
         for game_id, (held, table) in list(self._tables.items()):
-            if held != tournament_id or table.ended is None:
+            if held != tournament.id or table.ended is None:
                 continue
             del self._tables[game_id]
             moves = len(table.game.moves)
-            await store.end_game(tournament_id, game_id, _result(table), moves, self.now())
+            result = NO_RESULT if late else _result(table)
+            await store.end_game(tournament.id, game_id, result, moves, self.now())
 
     async def _hand_over(self, seen: Seen) -> None:
         """Hand this node's waiting sessions their seats; tell those whose game ended."""
