@@ -121,9 +121,12 @@ async def connect(port: int, name: str) -> asyncssh.SSHClientConnection:
 
 async def command(port: int, name: str, line: str) -> str:
     """What `ssh -p PORT NAME@host LINE` prints."""
-    async with await connect(port, name) as conn:
+    conn = await connect(port, name)
+    try:
         done = await conn.run(line, check=False)
-        return str(done.stdout) + str(done.stderr)
+    finally:
+        conn.close()
+    return str(done.stdout) + str(done.stderr)
 
 
 @dataclass
@@ -302,8 +305,12 @@ def report(seats: list[Seat], ports: list[int], standings: str) -> None:
     for line in repeats[:10]:
         print(f"  {line}")
     told = sorted({seat.told for seat in seats if seat.told})
-    count = sum(bool(seat.told) for seat in seats)
-    print(f"winner announced: {' / '.join(told) or 'none'} (to {count} of {len(seats)} sessions)")
+    heard = sum(bool(seat.told) for seat in seats)
+    print(f"winner announced: {' / '.join(told) or 'none'} (to {heard} of {len(seats)} sessions)")
+    first = re.search(r"^\s*1\s+(\S+)", standings, re.MULTILINE)
+    if first is not None:
+        same = any(line.endswith(f"won by {first.group(1)}.") for line in told)
+        print(f"the winner told is first in the standings: {'yes' if same else 'no'}")
 
 
 async def arena(ports: list[int], minutes: int, players: int, seed: int) -> None:
