@@ -235,6 +235,32 @@ async def test_a_casual_arena_s_games_are_kept_and_not_rated(serve):
         assert (await player.finished()).exit_status == 0
 
 
+async def test_players_at_their_game_when_the_arena_ends_are_told_who_won_once_it_is_over(serve):
+    arcade = await serve(max_per_address=10)
+    status, said = await run(arcade, "ann", "tournament new arena 20 1+0")
+    assert status == 0 and "Arena 1 made" in said
+    players = [
+        await Player.connect(arcade, name, command="tournament join 1") for name in ("ann", "bob")
+    ]
+    for player in players:
+        await games_begun(player, 1)
+    (table,) = tables_of(arcade)
+    arcade.tournaments.now = lambda: time.time() + 20 * 60  # its time is up mid-game
+
+    async def over() -> bool:
+        tournament = await arcade.archive.tournament(1)
+        return tournament is not None and tournament.state == FINISHED
+
+    await wait_until(over, "the arena over")
+    end_by_result(arcade, table, Color.BLACK)  # the game ends after the arena
+    for player in players:
+        await player.expect("Arena 1 is over, won by nobody.")
+        assert (await player.finished()).exit_status == 0
+    # Only the games over before the end count (as lichess's): the winner told stays first.
+    status, standings = await run(arcade, "cy", "tournament 1")
+    assert [line.split()[2] for line in standings.splitlines()[2:4]] == ["0", "0"]
+
+
 async def test_a_swiss_pairs_a_late_joiner_and_leaves_out_one_who_went(serve):
     arcade = await serve(max_per_address=10)
     await run(arcade, "ann", "tournament new swiss 2 1+0 in 5")

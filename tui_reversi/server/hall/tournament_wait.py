@@ -139,14 +139,16 @@ class TournamentWait:
         else:  # a bye, or a game its player had quit: waiting again at once
             self._later(self.back())
 
-    def finished(self, said: str) -> None:
+    def finished(self, said: str) -> bool:
         self.waiting = False
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if not self.playing:
-            self._send(CLEAR_LINE)
-            self._left(said)
+        if self.playing or self._told_over:  # (back() tells them, after their game)
+            return False
+        self._send(CLEAR_LINE)
+        self._left(said)
+        return True
 
     # -- the line that counts ---------------------------------------------------------------
 

@@ -74,8 +74,9 @@ class Present(Protocol):
     def game_over(self) -> None:
         """The player's game has ended: back to the wait."""
 
-    def finished(self, said: str) -> None:
-        """The tournament is over (`said`: who won)."""
+    def finished(self, said: str) -> bool:
+        """The tournament is over (`said`: who won): True if the session has left it;
+        False if its player is still at their last game (told when it ends)."""
 
 
 @dataclass
@@ -173,7 +174,7 @@ class TournamentDirector:
             await store.advance(tournament.id, RUNNING, 0, (COMING, 0))
             tournament = await store.tournament(tournament.id) or tournament
             self._log(f"tournament {tournament.id} ({tournament.kind}) starts")
-        await self._keep_results(tournament.id)
+        await self._keep_results(tournament, now)
         seen = Seen(tournament, await store.entries(tournament.id))
         seen.games = await store.tournament_games(tournament.id)
         seen.lines = standings(tournament, seen.entries, seen.games)
@@ -186,7 +187,9 @@ class TournamentDirector:
         await self._hand_over(seen)
         if seen.tournament.state == FINISHED:
             self._announce(seen)
-            del self._seen[tournament.id]
+            # (a player still at their last game is handed its end by the next looks)
+            if not any(key[0] == tournament.id for key in self._present):
+                del self._seen[tournament.id]
 
     # -- arenas -------------------------------------------------------------------------
 
@@ -280,15 +283,20 @@ class TournamentDirector:
         self._tables[game_id] = (tournament.id, table)
         self._log(f"tournament {tournament.id}: {black} and {white} at table {table.code}")
 
-    async def _keep_results(self, tournament_id: int) -> None:
-        """The results of this node's tables of the tournament that have ended."""
+    async def _keep_results(self, tournament: Tournament, now: float) -> None:
+        """The results of this node's tables of the tournament that have ended. An
+        arena's game seen ended once its time is up is kept without a result: only the
+        games over before the end count (as lichess's), so the winner told at the end
+        stays first in the standings."""
         store = self.store
+        late = tournament.kind == ARENA and tournament.ends is not None and now >= tournament.ends
         for game_id, (held, table) in list(self._tables.items()):
-            if held != tournament_id or table.ended is None:
+            if held != tournament.id or table.ended is None:
                 continue
             del self._tables[game_id]
             moves = len(table.game.moves)
-            await store.end_game(tournament_id, game_id, _result(table), moves, self.now())
+            result = NO_RESULT if late else _result(table)
+            await store.end_game(tournament.id, game_id, result, moves, self.now())
 
     async def _hand_over(self, seen: Seen) -> None:
         """Hand this node's waiting sessions their seats; tell those whose game ended."""
@@ -336,7 +344,8 @@ class TournamentDirector:
         tournament = seen.tournament
         said = over_text(tournament)
         for key in [key for key in self._present if key[0] == tournament.id]:
-            self._present.pop(key).finished(said)
+            if self._present[key].finished(said):
+                del self._present[key]
 
 
 def _had_black_last(games: list[TournamentGame], name: str) -> bool:
