@@ -248,7 +248,7 @@ async def test_players_at_their_game_when_the_arena_ends_are_told_who_won_once_i
     arcade.tournaments.now = lambda: time.time() + 20 * 60  # its time is up mid-game
 
     async def over() -> bool:
-        tournament = await arcade.archive.tournament(1)
+        tournament = await arcade.store.tournament(1)
         return tournament is not None and tournament.state == FINISHED
 
     await wait_until(over, "the arena over")
