@@ -27,6 +27,16 @@ class Tmux:
         )
         return done.stdout
 
+    def open_pane(self, name: str, command: str, columns: int = 80, rows: int = 24) -> None:
+        """A session `name` at `columns`x`rows` running `command`, kept on the screen
+        after the command exits. Both in one tmux call: a command that ends at once
+        (a refused ssh) would otherwise take its session, and its last words, with it
+        before the option is set."""
+        self(
+            "new-session", "-d", "-s", name, "-x", str(columns), "-y", str(rows), command,
+            ";", "set-option", "-t", name, "remain-on-exit", "on",
+        )  # fmt: skip
+
     def screen(self) -> str:
         return self("capture-pane", "-p", "-t", "game")
 

@@ -117,8 +117,7 @@ def people(tmp_path):
             f"env NO_COLOR=1 ssh -o SendEnv=NO_COLOR {options} {key} -t "
             f"-p {tmux.server.port} {user}@127.0.0.1 {command}"
         )
-        tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", line)
-        tmux("set-option", "-t", name, "remain-on-exit", "on")
+        tmux.open_pane(name, line)
 
     def restart() -> None:
         """Stop the server (as Ctrl+C would) and start it again on the same data."""

@@ -37,8 +37,7 @@ def hall(tmp_path, request):
         def ssh(name: str, user: str, command: str) -> None:
             key = shlex.join(identity(user, tmp_path / "keys"))
             line = f"ssh {SSH_OPTIONS} {key} -t -p {server.port} {user}@127.0.0.1 {command}"
-            tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", line)
-            tmux("set-option", "-t", name, "remain-on-exit", "on")
+            tmux.open_pane(name, line)
 
         tmux.ssh = ssh
         tmux.server = server
