@@ -119,3 +119,31 @@ async def test_a_rename_on_node_a_ends_the_session_on_node_b_and_moves_its_folde
     folder = b.config.players_dir
     await wait_until(lambda: (folder / "robert").is_dir(), "bob's folder to move on node B")
     assert (await run(b, "robert", "blocks", **AS_BOB))[0] == 0
+
+
+async def test_a_node_down_during_a_rename_moves_the_folder_when_it_starts(serve, tmp_path):
+    from tui_reversi.server.ledger.archive import Archive
+    from tui_reversi.server.ledger.moderation import LogEntry
+    from tui_reversi.server.ledger.renames import Rename
+
+    data = tmp_path / "server"
+    data.mkdir()
+    (data / "players" / "bob" / "data").mkdir(parents=True)
+    (data / "players" / "carol" / "data").mkdir(parents=True)
+    (data / "players" / "dan").mkdir()  # (dan's new name has a folder already: left alone)
+    (data / "players" / "dora").mkdir()
+    archive = Archive(data / "archive.sqlite3", data / "players")
+    for name in ("bob", "carol", "dan"):
+        await archive.enter_name(name)
+    for old, new in (("bob", "robert"), ("carol", "Carol"), ("dan", "dora")):
+        entry = LogEntry(0, 0.0, "ada", "rename", old, f"to {new}", None)
+        await archive.rename_player(Rename(0, old, new, "ada", 0.0), entry)
+    await archive.close()
+    arcade = await serve(data_dir=data)
+    players = data / "players"
+    await wait_until(lambda: (players / "Carol").is_dir(), "the folders to move")
+    assert sorted(path.name for path in players.iterdir()) == ["Carol", "dan", "dora", "robert"]
+    assert (players / "robert" / "data").is_dir()
+    assert any(
+        "dan's folder stays where it is: dora has one already" in line for line in arcade.log_lines
+    )

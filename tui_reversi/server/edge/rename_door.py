@@ -91,7 +91,7 @@ class RenamesHere:
 
     async def _carry_out(self, before: asyncio.Task[None] | None, renames: list[Rename]) -> None:
         if before is not None:
-            await before
+            await asyncio.wait([before])  # (its failure, a bug, is asyncio's to report)
         for rename in renames:
             games = self._end_sessions(rename)
             if games:

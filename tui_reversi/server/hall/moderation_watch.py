@@ -95,9 +95,10 @@ class Moderation:
 
     async def read(self, arriving: Iterable[str] = ()) -> None:
         """Read the sanctions, roles and blocks among the people here (and
-        `arriving`) again. Raises StorageError."""
+        `arriving`) again, and the renames not read yet. Raises StorageError (then
+        the next poll reads it all again, the news being marked read only at the end)."""
         store = self.store
-        self._news = await store.news()
+        news = await store.news()
         self.sanctions = await store.sanctions(self.now())
         self._named = await store.named_roles()
         names = {*self._present(), *arriving}
@@ -108,6 +109,7 @@ class Moderation:
         if renames:
             self._last_rename = renames[-1].id
             self._renamed(renames)
+        self._news = news
 
     async def arrive(self, name: str) -> None:
         """`name` is here: their blocks, both ways, are known from now on."""
