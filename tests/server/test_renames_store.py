@@ -12,11 +12,12 @@ import time
 
 import pytest
 
-from tui_reversi.core import Color
+from tui_reversi.core import Color, Variant
 from tui_reversi.server.ledger.moderation import LogEntry, Report, Sanction
 from tui_reversi.server.ledger.playbans import Outcome
 from tui_reversi.server.ledger.postgres import PostgresStore
 from tui_reversi.server.ledger.renames import NAME_COLUMNS, Rename, RenameRefused
+from tui_reversi.server.ledger.seekers import Seeker
 from tui_reversi.server.ledger.store import Store
 from tui_reversi.server.ledger.tournaments import ARENA, COMING, Tournament
 
@@ -57,6 +58,9 @@ async def everything_of_alice(store: Store) -> int:
     assert await store.trade_pass_code(code, "digest-of-alices-pass", NOW) is not None
     await store.codes.issue("alice")
     await store.append_log(LogEntry(0, NOW, "mia", "note", "alice", "warned", None))
+    await store.listen(lambda message: None)  # (in a fleet: this node is up)
+    waiting = Seeker("alice", 1500.0, Variant.OTHELLO, None, False, False, node=store.node)
+    await store.seek([waiting], NOW)
     return tournament
 
 
@@ -65,6 +69,7 @@ async def test_everything_kept_under_the_old_name_is_the_new_ones(open_store):
     tournament = await everything_of_alice(store)
     rating, results = await store.rating("alice"), await store.results("alice")
     news = await store.news()
+    assert [seeker.name for seeker in await store.seekers(NOW)] == ["alice"]
 
     await store.rename_player(*renaming("alice", "alicia"))
 
@@ -90,6 +95,7 @@ async def test_everything_kept_under_the_old_name_is_the_new_ones(open_store):
     assert (await store.tournament(tournament)).made_by == "alicia"
     assert [p.name for p in await store.passes_of("alicia", NOW)] == ["alicia"]
     assert await store.codes.pending("alicia")
+    assert await store.seekers(NOW) == []  # (the wait was the session's, which is ended)
     # Nothing is left under the old name, which stays reserved: nobody may sign in as
     # it, nor take a name a reader could take for it.
     for table, column in NAME_COLUMNS:
