@@ -147,3 +147,15 @@ async def test_a_node_down_during_a_rename_moves_the_folder_when_it_starts(serve
     assert any(
         "dan's folder stays where it is: dora has one already" in line for line in arcade.log_lines
     )
+
+
+async def test_under_auth_keys_the_file_names_the_keys_and_a_rename_is_refused(serve, tmp_path):
+    authorized = tmp_path / "authorized_keys"
+    authorized.write_bytes(key_of("ada").export_public_key() + key_of("bob").export_public_key())
+    arcade = await serve(auth="keys", authorized_keys=authorized, moderators=MODERATORS)
+    await known(arcade, "ada", "bob")
+    assert await run(arcade, "ada", "mod rename bob robert") == (
+        1,
+        "tui-reversi: names here are the authorized-keys file's (--auth keys): "
+        "rename the name there.\n",
+    )
