@@ -34,6 +34,9 @@ class AwayAWhile:
     async def blocks_among(self, names) -> list[tuple[str, str]]:
         return []
 
+    async def renames_since(self, after: int) -> list:
+        return []
+
 
 async def test_a_store_away_keeps_what_was_read_and_is_said_once():
     lines: list[str] = []

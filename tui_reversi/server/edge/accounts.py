@@ -12,37 +12,21 @@ One key is one name's; a name may have several keys: from a session logged
 in as the name, `keys add` shows a one-time code that a new key redeems
 (`ssh alice@host keys add CODE`). The bindings live in an `AccountStore`
 (ledger/account_keys.py; the archive's SQLite here), behind the same kind of
-interface as the tables'.
+interface as the tables'. What a name may be is names.py's (ledger/names.py:
+`name_refusal`, asked of a new name at login and of a rename alike).
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import asyncssh
 
 from ...core.errors import reason
-from ...net.remote import GUEST_PREFIX, is_guest
 from ..config import ServeError
-
-# A name a person may claim: letters, digits, '.', '_', '-'; never a guest's.
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")
-NAME_RULE = (
-    "a name here is 1 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit"
-)
 
 # What is echoed back of a code or a fingerprint a client typed.
 ECHO_LIMIT = 60
-
-
-def name_refusal(name: str) -> str | None:
-    """Why `name` cannot be a person's name here (one sentence), or None if it can."""
-    if is_guest(name):
-        return f"names starting with {GUEST_PREFIX} are the server's to give to guests."
-    if not _NAME.fullmatch(name):
-        return f"{NAME_RULE}."
-    return None
 
 
 def key_text(key: asyncssh.SSHKey) -> str:

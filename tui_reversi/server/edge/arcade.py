@@ -56,6 +56,7 @@ from .health import Health
 from .hostkey import load_or_create_host_key
 from .login import Accounts
 from .places import Places
+from .rename_door import RenamesHere
 from .sanction_door import end_banned, present_names
 
 # On shutdown, how long clients get to close by themselves once their game has ended.
@@ -139,6 +140,8 @@ class Arcade:
         self.penalties: PasswordGuesses
         self.browser_passes: BrowserPasses
         self.moderation: Moderation
+        # The renames (`mod rename`) carried out here: sessions ended, folders moved.
+        self.renames_here: RenamesHere
         self.fleet: Fleet
         self.tables: Tables
         self.pairing: PairingQueue
@@ -205,6 +208,7 @@ class Arcade:
             await self.tables.close()
             await self.watch_reports.close()
             await self.moderation.close()
+            await self.renames_here.close()
             await self.store.leave()
             await self.store.close()
             raise ServeError(f"cannot listen on {where}: {why}{hint}") from None
@@ -216,12 +220,16 @@ class Arcade:
         self.accounts = Accounts(config, self.note, store)
         self.penalties = PasswordGuesses(config.auth_failure_delay, self.note, store)
         self.browser_passes = BrowserPasses(config.data_dir, self.note, self.accounts.holds)
+        self.renames_here = RenamesHere(
+            lambda: self.connections, self.sessions, config.players_dir, self.note
+        )
         self.moderation = Moderation(
             store,
             dict(config.moderators),
             log=self.note,
             present=lambda: present_names(self),
             banned=lambda bans: end_banned(self.connections, self.moderation, bans),
+            renamed=self.renames_here.read,
         )
         self.fleet = Fleet(store, people=lambda: presence(self), log=self.note)
         self.playbans = Playbans(store, self.note)
@@ -496,6 +504,7 @@ class Arcade:
             await self.tables.close()
             await self.watch_reports.close()
             await self.moderation.close()
+            await self.renames_here.close()
         if hasattr(self, "store"):  # (opened)
             await self.store.leave()
             await self.store.close()

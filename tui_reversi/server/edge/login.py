@@ -24,12 +24,18 @@ from ...storage import StorageError
 from ..config import ServeConfig, ServeError
 from ..hall.guests import new_guest_name
 from ..ledger.account_keys import ADDING_SUFFIX, KeyCodeStore
-from ..ledger.names import look_alike_refusal
+from ..ledger.names import look_alike_refusal, name_refusal
 from ..ledger.store import Store
-from .accounts import key_text, name_refusal, named_keys
+from .accounts import key_text, named_keys
 
 # Guest names drawn before giving up (each is new with odds of 1 - 2**-64 anyway).
 GUEST_DRAWS = 8
+
+# Said to a client asking for a name an admin renamed (ledger/renames.py): it stays
+# reserved, so that nobody passes for the renamed player.
+RENAMED_AWAY = (
+    "the name {} was renamed by this server's admins and is nobody's now; choose another name."
+)
 
 # Said to a client while the store cannot be asked (a fleet's database away).
 CANNOT_CHECK = (
@@ -111,6 +117,7 @@ class Login:
             owner = await self._owner(key, text)
             claimed = await self._claimed(self.asked)
             alike = await self._look_alike(self.asked) if owner is None else None
+            renamed = owner is None and await self._accounts.store.renamed_away(self.asked)
         except (StorageError, ServeError) as error:
             self._accounts.log(str(error))
             self.refusal = CANNOT_CHECK
@@ -129,6 +136,8 @@ class Login:
                 why = f"the name {self.asked} is claimed by another key; choose another name."
             if why is None and alike is not None:
                 why = look_alike_refusal(self.asked, alike)
+            if why is None and renamed:
+                why = RENAMED_AWAY.format(self.asked)
             self.refusal = self.refusal or why
             allowed = why is None
         elif not allowed and self._mode == "keys":
@@ -169,6 +178,8 @@ class Login:
             alike = await self._look_alike(self.asked)
             if alike is not None:
                 return look_alike_refusal(self.asked, alike)
+            if await self._accounts.store.renamed_away(self.asked):
+                return RENAMED_AWAY.format(self.asked)
         except StorageError as error:
             self._accounts.log(str(error))
             return CANNOT_CHECK

@@ -6,9 +6,10 @@ named (`mod role`), logged in with one of its keys: a name alone proves
 nothing. A moderator reads the open reports, bans (a name, a key's
 fingerprint or an address prefix) and mutes for a time, lifts them, writes
 notes and reads the log; an admin also voids a game's rating, names
-moderators, and bans moderators. A ban for cheating or boosting refunds the
-name's victims (ledger/refunds.py), each told; the reports on a name a
-moderator acts on are closed, and their reporters told.
+moderators, renames (mod_rename.py) and closes names, and bans moderators.
+A ban for cheating or boosting refunds the name's victims (ledger/refunds.py),
+each told; the reports on a name a moderator acts on are closed, and their
+reporters told.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..ledger.moderation import ADMIN, MODERATOR, WATCH_REPORTER, LogEntry, Repo
 from ..ledger.refunds import REFUNDED_REASONS, refunds_due
 from ..ledger.store import Store
 from .asker import Asker
+from .mod_rename import rename
 from .safety import Refused, answering, known, plain
 from .sanction_terms import (
     SanctionRefused,
@@ -53,7 +55,7 @@ async def mod(asker: Asker, words: list[str]) -> list[str]:
     act = _ACTS.get(what)
     if act is None:
         raise Refused(f"{what[:20]!r} is not something mod does; mod help lists what it does.", 2)
-    admin_only = what in ("void", "role", "close")
+    admin_only = what in ("void", "role", "close", "rename")
     if admin_only and role != ADMIN:
         raise Refused(f"mod {what} is for admins; {asker.player} is a moderator.")
     return await act(_Act(asker, store, role), rest)
@@ -200,14 +202,20 @@ async def _log(act: _Act, words: list[str]) -> list[str]:
     if len(words) > 1:
         raise act.usage("log [NAME]")
     subject = words[0] if words else None
-    rows = await act.store.mod_log(subject, LOG_ROWS)
+    if subject is None:
+        rows = await act.store.mod_log(None, LOG_ROWS)
+    else:  # (and the rows of the names it had before a rename)
+        rows = await act.store.person_log(subject, LOG_ROWS)
     if not rows:
         about = f" about {subject[:40]!r}" if subject else ""
         return [f"tui-reversi: the moderation log holds nothing{about}."]
     lines = [f"tui-reversi: the moderation log, the latest {len(rows)} first:"]
+    former = await act.store.former_names(subject) if subject else []
+    if former:
+        lines.append(f"  ({subject} was {', then '.join(reversed(former))} before)")
     for row in rows:
         until = f" {until_text(row.until)}" if row.action in ("ban", "mute") else ""
-        why = f": {row.reason}" if row.reason else ""
+        why = f"{' ' if row.action == 'rename' else ': '}{row.reason}" if row.reason else ""
         lines.append(
             f"  {row.id:>5} {_when(row.at)} {row.moderator} {row.action} {row.subject}{until}{why}"
         )
@@ -281,6 +289,10 @@ async def _close(act: _Act, words: list[str]) -> list[str]:
     ]
 
 
+async def _rename(act: _Act, words: list[str]) -> list[str]:
+    return await rename(act.asker, act.now, words)
+
+
 async def _void(act: _Act, words: list[str]) -> list[str]:
     game_id = typed_number(words[0], GAME_DIGITS) if len(words) >= 1 else None
     if game_id is None:
@@ -320,6 +332,7 @@ ACTS_SAID = (
     ("dismiss REPORT [WHY]", "close a report without acting"),
     ("void GAME [WHY]", "admins: take a game's rating changes back"),
     ("close NAME REASON", "admins: close a name: banned for good, its keys let go"),
+    ("rename OLD NEW [WHY]", "admins: rename a player: all theirs moves, OLD stays reserved"),
     ("role NAME moderator|admin|none", "admins: name a moderator (or take the role away)"),
 )
 
@@ -351,5 +364,6 @@ _ACTS = {
     "dismiss": _dismiss,
     "void": _void,
     "close": _close,
+    "rename": _rename,
     "role": _role,
 }

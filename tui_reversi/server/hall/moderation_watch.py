@@ -6,7 +6,9 @@ who is a moderator or an admin.
 It is read again from the store when the store's news of moderation moves
 (ledger/moderation.py; asked every `POLL`: a sanction made on another node
 of a fleet holds here within it), and at once after a change made here. A ban
-read so is told to `banned` (the arcade's: it ends the sessions it holds against).
+read so is told to `banned` (the arcade's: it ends the sessions it holds against),
+and each rename not read before to `renamed` (the arcade's: it ends the old
+name's sessions and moves its folder: edge/rename_door.py).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Callable, Collection, Iterable
 
 from ...storage import StorageError
 from ..ledger.moderation import ADMIN, MODERATOR, ROLES, Sanction
+from ..ledger.renames import Rename
 from ..ledger.store import Store
 from .sanction_terms import holds_against, time_left
 
@@ -36,18 +39,22 @@ class Moderation:
         log: Callable[[str], None] = lambda _text: None,
         present: Callable[[], Collection[str]] = lambda: (),
         banned: Callable[[list[Sanction]], None] = lambda _bans: None,
+        renamed: Callable[[list[Rename]], None] = lambda _renames: None,
         now: Callable[[], float] = time.time,
     ) -> None:
         """`store` keeps them; `given`, the roles the command line gave (--moderators:
         not the store's to change); `present`, who is here (names), whose blocks
         this node keeps; `banned` is told the bans read (new or not) and ends the
-        sessions they hold against."""
+        sessions they hold against; `renamed`, the renames not read before (all of
+        them at the first read)."""
         self.store = store
         self.given = dict(given or {})
         self._named: dict[str, str] = {}  # the roles an admin named (the store's)
         self._log = log
         self._present = present
         self._banned = banned
+        self._renamed = renamed
+        self._last_rename = 0  # (the latest rename read)
         self.now = now
         self.sanctions: list[Sanction] = []
         self._apart: set[frozenset[str]] = set()
@@ -88,14 +95,21 @@ class Moderation:
 
     async def read(self, arriving: Iterable[str] = ()) -> None:
         """Read the sanctions, roles and blocks among the people here (and
-        `arriving`) again. Raises StorageError."""
+        `arriving`) again, and the renames not read yet. Raises StorageError (then
+        the next poll reads it all again, the news being marked read only at the end)."""
         store = self.store
-        self._news = await store.news()
+        news = await store.news()
         self.sanctions = await store.sanctions(self.now())
         self._named = await store.named_roles()
         names = {*self._present(), *arriving}
         self._apart = {frozenset(pair) for pair in await store.blocks_among(names)}
         self._banned([s for s in self.sanctions if s.kind == "ban"])
+        renames = await store.renames_since(self._last_rename)
+        renames = [rename for rename in renames if rename.id > self._last_rename]  # (told once)
+        if renames:
+            self._last_rename = renames[-1].id
+            self._renamed(renames)
+        self._news = news
 
     async def arrive(self, name: str) -> None:
         """`name` is here: their blocks, both ways, are known from now on."""

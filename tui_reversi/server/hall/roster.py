@@ -10,7 +10,7 @@ from typing import Protocol
 from ...core import Color
 from ...net.remote import GUEST_UNRATED, is_guest, shown_name, with_rating
 from ...storage import StorageError
-from ..config import player_directory_name
+from ..config import ServeConfig, player_directory_name
 from ..ledger.store import Presence, Store, TableView
 from ..ledger.table_phase import Phase
 from .fleet_port import Fleet
@@ -63,6 +63,10 @@ class Server(Protocol):
     @property
     def moderation(self) -> Moderation:
         """Bans, mutes, blocks and moderators as this node knows them."""
+
+    @property
+    def config(self) -> ServeConfig:
+        """How the server was started (`mod rename` reads --auth)."""
 
 
 def who_is_here(arcade: Server, everywhere: bool = True) -> dict[str, Doing]:

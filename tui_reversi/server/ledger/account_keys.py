@@ -110,3 +110,9 @@ class KeyCodes:
             return False
         del self._codes[name]
         return True
+
+    def rename(self, old: str, new: str) -> None:
+        """`old` is called `new` now (renames.py): its code, if any, is `new`'s."""
+        held = self._codes.pop(old, None)
+        if held is not None:
+            self._codes[new] = held

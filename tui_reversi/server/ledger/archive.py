@@ -34,15 +34,16 @@ from ...net.terms import TimeControl
 from ...storage import NameTakenError, SavedGame, SavedGames, StorageError
 from ...storage.paths import APP_NAME, GAMES_DIR
 from . import browser_passes, playbans, standings
-from .account_keys import AccountKey, KeyCodes, KeyCodeStore
+from .account_keys import AccountKey, KeyCodes
 from .archive_schema import upgrade
 from .browser_passes import KeptPasses
 from .fleet_messages import FleetMessage, Hearing
-from .moderation import KeptModeration
+from .moderation import KeptModeration, LogEntry
 from .names import name_key
 from .penalties import Penalty, Subject, change_kept
 from .playbans import Ban, Outcome
 from .ratings import PAIR_WINDOW, Rating, rated_game
+from .renames import KeptRenames, Rename
 from .seekers import Seeker, SeekersHere
 from .standings import ArchivedGame, Profile, Query, Standing
 from .store import PlayedGame, Presence, Results, TableView, UnfinishedGame
@@ -114,7 +115,7 @@ def archived_ending(end: Ending) -> str:
     return _ARCHIVED[end.reason]
 
 
-class Archive(KeptPasses, KeptTournaments, KeptModeration):
+class Archive(KeptPasses, KeptTournaments, KeptModeration, KeptRenames):
     """The archive file and the players' saved games: keep(game), results(name).
 
     Its coroutines run sqlite3 at once, never waiting: a local file answers in well
@@ -124,7 +125,7 @@ class Archive(KeptPasses, KeptTournaments, KeptModeration):
     def __init__(self, path: Path, players_dir: Path) -> None:
         self.path = path
         self.where = str(path)
-        self.codes: KeyCodeStore = KeyCodes()  # (one process: its memory will do)
+        self.codes = KeyCodes()  # (one process: its memory will do)
         self._queue = SeekersHere()  # (the same: a wait never outlives the process)
         self.players_dir = players_dir
         # The file and its journals are the server user's alone (SQLite gives the
@@ -312,6 +313,12 @@ class Archive(KeptPasses, KeptTournaments, KeptModeration):
 
     async def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
         return await self._queue.claim_pairs(pairs)
+
+    async def rename_player(self, rename: Rename, log: LogEntry) -> None:
+        await super().rename_player(rename, log)
+        # (this process's memory keeps the codes to add a key, and the pairing queue)
+        self.codes.rename(rename.old, rename.new)
+        self._queue.forget_name(rename.old)
 
     # The players' conduct in rated games (playbans.py): one row a player.
 

@@ -2,7 +2,8 @@
 (archive.py) moved into a fleet's PostgreSQL (postgres.py), once, into an empty
 database: its accounts (names and their keys), ratings, finished games, games
 not over, the browsers bound to names, and moderation's records (blocks, bans
-and mutes, reports, roles, notices and the moderation log, each row as it was).
+and mutes, reports, roles, notices and the moderation log, each row as it was)
+and the names admins changed (the old names reserved on the fleet as well).
 
 The keys and the games not over go in through the `Store` (claim, add_key,
 save_table), so the fleet's own rules for names apply to them: two names of the
@@ -28,6 +29,7 @@ from ..config import ServeError
 from . import glicko_migration
 from .archive import read_unfinished
 from .migrations import enter_known_names
+from .names import name_key
 from .postgres import PostgresStore, connect, connect_refusal
 
 # Held while importing: two imports into one database never interleave.
@@ -184,6 +186,7 @@ async def _copy(
         enter_known_names(target)
     _copy_passes(source, target)
     _copy_moderation(source, target)
+    _copy_renames(source, target)
     _copy_playbans(source, target)
 
 
@@ -274,6 +277,30 @@ def _copy_moderation(source: sqlite3.Connection, target: psycopg.Connection) -> 
                 )
 
 
+def _copy_renames(source: sqlite3.Connection, target: psycopg.Connection) -> None:
+    """The renames (renames.py), row for row, and each old name reserved as it was:
+    kept with its look-alike key (a twin, if the new name of a case apart has it)."""
+    if not _has_table(source, "renames"):
+        return
+    with target.transaction():
+        for row in source.execute("SELECT id, old, new, moderator, made FROM renames ORDER BY id"):
+            target.execute(
+                b"INSERT INTO renames (id, old, new, moderator, made) VALUES (%s, %s, %s, %s, %s)",
+                row,
+            )
+            key = name_key(str(row[1]))
+            target.execute(
+                b"""INSERT INTO names (name, key, twin) VALUES
+                      (%s, %s, EXISTS (SELECT 1 FROM names WHERE key = %s AND NOT twin))
+                    ON CONFLICT DO NOTHING""",
+                (row[1], key, key),
+            )
+        target.execute(
+            b"SELECT setval(pg_get_serial_sequence('renames', 'id'), max(id)) "
+            b"FROM renames HAVING count(*) > 0"
+        )
+
+
 def _has_table(source: sqlite3.Connection, table: str) -> bool:
     """True if the archive has `table` (a release before it had none)."""
     return bool(
@@ -299,5 +326,6 @@ def _empty(target: psycopg.Connection) -> None:
         "names",
         "browser_passes",
         "playbans",
+        "renames",
     ):
         target.execute(f"DELETE FROM {table}".encode())  # (fixed names)

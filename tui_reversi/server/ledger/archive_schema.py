@@ -19,6 +19,8 @@ Version 5: the tournaments, their entries and their games (tournaments.py).
 
 Version 6: moderation's blocks, bans and mutes, reports, roles, notices and
 the append-only moderation log (moderation.py).
+
+Version 7: the names admins changed, old and new (renames.py).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from . import browser_passes, glicko_migration, moderation, playbans, tournaments
+from . import browser_passes, glicko_migration, moderation, playbans, renames, tournaments
 from .names import first_keeps
 
 NAMES_AND_PENALTIES = """
@@ -99,6 +101,11 @@ def _moderation(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def _renames(db: sqlite3.Connection) -> None:
+    for statement in renames.schema("sqlite"):
+        db.execute(statement)
+
+
 STEPS = (
     _names_and_penalties,
     _browser_passes,
@@ -106,6 +113,7 @@ STEPS = (
     _playbans,
     _tournaments,
     _moderation,
+    _renames,
 )
 NEWEST = len(STEPS)
 

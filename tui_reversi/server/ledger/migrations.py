@@ -16,7 +16,7 @@ from collections.abc import Callable
 import psycopg
 
 from ..config import ServeError
-from . import browser_passes, glicko_migration, moderation, playbans, tournaments
+from . import browser_passes, glicko_migration, moderation, playbans, renames, tournaments
 from .fleet_seal import LEAST_SECRET
 from .names import first_keeps
 from .ratings import FIRST_DEVIATION
@@ -74,6 +74,12 @@ def make_moderation(conn: psycopg.Connection) -> None:
     """Blocks, bans and mutes, reports, roles, notices and the moderation log, whose
     rows a trigger keeps as written (moderation.py)."""
     for statement in moderation.schema("postgresql"):
+        conn.execute(statement.encode())  # (fixed text, no parameters)
+
+
+def make_renames(conn: psycopg.Connection) -> None:
+    """The names admins changed, old and new (renames.py)."""
+    for statement in renames.schema("postgresql"):
         conn.execute(statement.encode())  # (fixed text, no parameters)
 
 
@@ -228,6 +234,7 @@ MIGRATIONS: tuple[tuple[str, Step], ...] = (
         "moderation: blocks, bans and mutes, reports, roles, notices, the append-only log",
         make_moderation,
     ),
+    ("renames: the names admins changed, old and new", make_renames),
 )
 NEWEST = len(MIGRATIONS)
 

@@ -556,3 +556,14 @@ class KeptModeration(ABC):
 
     async def run_query(self, query: str, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
         return await self._rows(query, params)
+
+
+# For the other books that log an act in their own transaction (renames.py).
+LOG_COLUMNS = _LOG
+append_entry = _append
+log_entry = _entry
+
+
+async def news_moved(run: Query) -> None:
+    """Move moderation's news on (in `run`'s transaction): every node reads it all again."""
+    await run(_NEWS, ())

@@ -9,13 +9,26 @@ both cases: the name is skeletonised upper-cased, case-folded, and
 skeletonised again, so that a capital whose look-alike is a small letter
 (`I` -> `l`) meets that letter's own capital (`L`). The separators `.`, `_`
 and `-` are left out, since a trailing or doubled one is easy to miss.
+
+What a person's name may be at all (`name_refusal`) is here too: asked of a
+name claimed at login (edge/login.py) and of the new name of a rename
+(renames.py) alike.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import cache
 from importlib.resources import files
+
+from ...net.remote import GUEST_PREFIX, is_guest
+
+# A name a person may claim: letters, digits, '.', '_', '-'; never a guest's.
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")
+NAME_RULE = (
+    "a name here is 1 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit"
+)
 
 # Left out of a name's key: easy to overlook at the end of a name or between two letters.
 SEPARATORS = frozenset("._-")
@@ -47,6 +60,15 @@ def name_key(name: str) -> str:
     """The key `name` shares with every name a reader could take for it."""
     folded = skeleton(skeleton(name.upper()).casefold())
     return "".join(ch for ch in folded if ch not in SEPARATORS)
+
+
+def name_refusal(name: str) -> str | None:
+    """Why `name` cannot be a person's name here (one sentence), or None if it can."""
+    if is_guest(name):
+        return f"names starting with {GUEST_PREFIX} are the server's to give to guests."
+    if not _NAME.fullmatch(name):
+        return f"{NAME_RULE}."
+    return None
 
 
 def look_alike_refusal(name: str, holder: str) -> str:

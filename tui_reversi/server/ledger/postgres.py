@@ -61,6 +61,7 @@ from .penalties import Penalty, Subject, change_kept
 from .playbans import Ban, Outcome
 from .postgres_seekers import SharedSeekers
 from .ratings import FIRST_RATING, PAIR_WINDOW, Rating, rated_game
+from .renames import KeptRenames
 from .seekers import Seeker
 from .standings import ArchivedGame, Profile, Query, Standing
 from .store import PlayedGame, Presence, Results, TableView, UnfinishedGame
@@ -140,8 +141,12 @@ def migrate_database(url: str) -> tuple[int, int]:
             raise connect_refusal(url, error) from None
 
 
-class PostgresStore(KeptPasses, KeptTournaments, KeptModeration):
+class PostgresStore(KeptPasses, KeptTournaments, KeptModeration, KeptRenames):
     """The fleet's state in PostgreSQL (store.py's `Store`)."""
+
+    # A rename (renames.py) moves the codes to add a key, and forgets the waits in the queue.
+    OWN_NAME_COLUMNS = (("key_codes", "name"),)
+    OWN_PASSING_COLUMNS = (("seekers", "name"),)
 
     def __init__(
         self,

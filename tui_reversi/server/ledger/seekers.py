@@ -76,6 +76,11 @@ class SeekersHere:
     async def seekers(self, now: float) -> list[Seeker]:
         return sorted(self._waiting.values(), key=lambda seeker: seeker.since)
 
+    def forget_name(self, name: str) -> None:
+        """`name` waits no more (renamed: their session is ended)."""
+        for seeker in [seeker for seeker in self._waiting.values() if seeker.name == name]:
+            del self._waiting[seeker.id]
+
     async def claim_pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
         taken = []
         for one, other in pairs:

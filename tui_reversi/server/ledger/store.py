@@ -32,6 +32,7 @@ from .moderation import ModerationBook
 from .penalties import PenaltyLedger
 from .playbans import PlaybanBook
 from .ratings import Rating
+from .renames import RenameBook
 from .seekers import SeekerBook
 from .standings import ArchivedGame, Profile, Results, Standing
 from .table_view import TableView
@@ -83,6 +84,7 @@ class Store(
     PlaybanBook,
     TournamentBook,
     ModerationBook,
+    RenameBook,
     Protocol,
 ):
     """The server's state beyond its process, the accounts included (key_owner,
@@ -91,7 +93,8 @@ class Store(
     seekers, claim_pairs: seekers.py) and the browsers bound to names
     (issue_pass_code, trade_pass_code, pass_holder, ...: browser_passes.py) and the
     tournaments (new_tournament, entries, claim_pair, ...: tournaments.py) and what
-    keeps the server civil (block, sanction, file_report, mod_log, ...: moderation.py). Its
+    keeps the server civil (block, sanction, file_report, mod_log, ...: moderation.py;
+    rename_player, renamed_away, ...: renames.py). Its
     storage methods are coroutines: on PostgreSQL they wait on the network without
     holding up the event loop, each statement within its timeout (node_link.py); on
     SQLite they run at once (a local file, quick). Methods raise StorageError (one
