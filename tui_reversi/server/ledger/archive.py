@@ -468,8 +468,8 @@ class Archive(KeptPasses, KeptTournaments, KeptModeration):
         await standings.note_rating_changes(
             self._rows,
             game_id,
-            {name: rating.rating for name, rating in before.items()},
-            {name: rating.rating for name, rating in rated.items()},
+            before,
+            rated,
         )
 
     def _insert_game(self, played: PlayedGame) -> str | None:

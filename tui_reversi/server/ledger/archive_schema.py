@@ -19,6 +19,10 @@ Version 5: the tournaments, their entries and their games (tournaments.py).
 
 Version 6: moderation's blocks, bans and mutes, reports, roles, notices and
 the append-only moderation log (moderation.py).
+
+Version 7: each rated game's row of `rating_changes` keeps both players'
+deviation and volatility before and after it (what `mod void` gives back);
+NULL in the rows of the games rated before: not known.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from . import browser_passes, glicko_migration, moderation, playbans, tournaments
+from . import browser_passes, glicko_migration, moderation, playbans, standings, tournaments
 from .names import first_keeps
 
 NAMES_AND_PENALTIES = """
@@ -99,6 +103,13 @@ def _moderation(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def _rating_deviations(db: sqlite3.Connection) -> None:
+    # (The standings' tables are made after the steps, archive.py's: a new file has none yet.)
+    db.execute(standings.rating_changes_table("INTEGER", "REAL"))
+    for statement in standings.deviation_columns("REAL"):
+        db.execute(statement)
+
+
 STEPS = (
     _names_and_penalties,
     _browser_passes,
@@ -106,6 +117,7 @@ STEPS = (
     _playbans,
     _tournaments,
     _moderation,
+    _rating_deviations,
 )
 NEWEST = len(STEPS)
 

@@ -20,7 +20,7 @@ from . import browser_passes, glicko_migration, moderation, playbans, tournament
 from .fleet_seal import LEAST_SECRET
 from .names import first_keeps
 from .ratings import FIRST_DEVIATION
-from .standings import BACKFILL, schema
+from .standings import BACKFILL, deviation_columns, schema
 
 # Taken while migrating: one node at a time (any constant the fleet agrees on).
 MIGRATION_LOCK = 0x7475_6972_7665_7273
@@ -74,6 +74,13 @@ def make_moderation(conn: psycopg.Connection) -> None:
     """Blocks, bans and mutes, reports, roles, notices and the moderation log, whose
     rows a trigger keeps as written (moderation.py)."""
     for statement in moderation.schema("postgresql"):
+        conn.execute(statement.encode())  # (fixed text, no parameters)
+
+
+def keep_rating_deviations(conn: psycopg.Connection) -> None:
+    """Each rated game's deviations and volatilities, before and after it, beside its
+    change of rating; NULL (not known) in the rows of the games rated before."""
+    for statement in deviation_columns("DOUBLE PRECISION"):
         conn.execute(statement.encode())  # (fixed text, no parameters)
 
 
@@ -227,6 +234,10 @@ MIGRATIONS: tuple[tuple[str, Step], ...] = (
     (
         "moderation: blocks, bans and mutes, reports, roles, notices, the append-only log",
         make_moderation,
+    ),
+    (
+        "each rated game's deviations and volatilities, before and after (mod void's)",
+        keep_rating_deviations,
     ),
 )
 NEWEST = len(MIGRATIONS)

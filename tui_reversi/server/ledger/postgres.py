@@ -286,8 +286,8 @@ class PostgresStore(KeptPasses, KeptTournaments, KeptModeration):
             await standings.note_rating_changes(
                 on_conn,
                 int(inserted[0]),
-                {name: rating.rating for name, rating in before.items()},
-                {name: rating.rating for name, rating in rated.items()},
+                before,
+                rated,
             )
 
     async def rating(self, name: str) -> Rating:
