@@ -340,6 +340,9 @@ class PostgresStore(KeptPasses, KeptTournaments, KeptModeration):
     async def playban(self, name: str) -> Ban | None:
         return (await playbans.read(self._rows, name)).ban_at(time.time())
 
+    async def playbans_among(self, names: Collection[str]) -> dict[str, Ban]:
+        return await playbans.bans_among(self._rows, _among, names, time.time())
+
     # -- accounts (account_keys.py's AccountStore): which keys are which name's -------------
 
     async def key_owner(self, key: str) -> str | None:

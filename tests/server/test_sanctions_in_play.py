@@ -1,0 +1,99 @@
+"""A ban or a playban reaching a player already in play, over real SSH, on a
+single server (SQLite) and a fleet of two nodes on a real PostgreSQL: a player
+waiting in the pairing queue is taken out of it by a playban (told how long)
+and ended by a ban, and the queue never seats a playbanned or banned name,
+whichever node made the ban."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from tui_reversi.server.ledger.moderation import LogEntry, Sanction
+from tui_reversi.server.ledger.playbans import Outcome
+
+from .conftest import Player, wait_until
+from .test_accounts import run
+from .test_fleet import two_nodes
+from .test_moderation import MODERATORS, known
+
+PLAYBANNED = (
+    "tui-reversi: you may not play rated games for another 10 minutes "
+    "(a playban: too many recent games left, stalled or resigned at once)."
+)
+
+
+async def playban(store, name: str) -> None:
+    """`name` playbanned, as their games on any node would bring it (four left)."""
+    for _ in range(4):
+        await store.record_conduct({name: Outcome.RAGE_QUIT})
+    assert await store.playban(name) is not None
+
+
+async def ban_in_store(store, name: str) -> None:
+    """`name` banned for an hour, written to the store as a moderator on another node
+    does (no node here has read it yet)."""
+    at = time.time()
+    ban = Sanction(0, "ban", "name", name, at + 3600, "abuse", "mia", at)
+    await store.sanction(ban, LogEntry(0, at, "mia", "ban", name, "abuse", at + 3600))
+
+
+# -- the pairing queue ---------------------------------------------------------------------
+
+
+async def test_a_playban_made_while_waiting_takes_the_player_out_of_the_queue(serve):
+    arcade = await serve(max_per_address=10)
+    alice = await Player.connect(arcade, "alice", command="play 5+3")
+    await alice.expect("Waiting ")
+    await playban(arcade.store, "alice")  # (her game in another session ended so)
+    done = await alice.finished()
+    assert done.exit_status == 1 and PLAYBANNED in alice.output.decode()
+    await wait_until(lambda: not arcade.pairing.seekers, "alice out of the queue")
+    bob = await Player.connect(arcade, "bob", command="play 5+3")
+    await bob.expect("Waiting ")
+    assert not arcade.tables.tables
+
+
+async def test_the_queue_never_seats_a_name_banned_before_its_node_has_read_the_ban(serve):
+    arcade = await serve(max_per_address=10)
+    await known(arcade, "alice", "bob", "carol")
+    await arcade.moderation.close()  # (this node hears of no ban: as if made elsewhere)
+    alice = await Player.connect(arcade, "alice", command="play 5+3")
+    await alice.expect("Waiting ")
+    await ban_in_store(arcade.store, "alice")
+    bob = await Player.connect(arcade, "bob", command="play 5+3")
+    await bob.expect("Waiting ")
+    await asyncio.sleep(1.5)  # (more than a tick of the queue: they would be paired by now)
+    assert not arcade.tables.tables
+    carol = await Player.connect(arcade, "carol", command="play 5+3")
+    await carol.facts()  # carol is paired with bob
+    (table,) = arcade.tables.tables.values()
+    assert sorted(table.names.values()) == ["bob", "carol"]
+
+
+async def test_a_ban_on_node_a_ends_a_wait_in_the_queue_on_node_b(serve, tmp_path, database):
+    a, b = await two_nodes(serve, tmp_path, database, moderators=MODERATORS)
+    await known(a, "mia")
+    alice = await Player.connect(b, "alice", command="play 5+3")
+    await alice.expect("Waiting ")
+    assert (await run(a, "mia", "mod ban alice 1h abuse"))[0] == 0
+    done = await alice.finished()
+    said = alice.output.decode()
+    assert done.exit_status == 1 and said.endswith("\r\n")  # (the waiting line cleared first)
+    assert "\x1b[Ktui-reversi: You are banned from this server until " in said
+    assert said.rstrip().endswith(": abuse.")
+    await wait_until(lambda: not b.pairing.seekers, "alice out of node B's queue")
+
+
+async def test_a_playban_made_on_node_a_keeps_a_seeker_on_node_b_unpaired(
+    serve, tmp_path, database
+):
+    a, b = await two_nodes(serve, tmp_path, database)
+    alice = await Player.connect(b, "alice", command="play 5+3")
+    await alice.expect("Waiting ")
+    await playban(a.store, "alice")
+    bob = await Player.connect(a, "bob", command="play 5+3")  # (node A pairs at once)
+    done = await alice.finished()
+    assert done.exit_status == 1 and PLAYBANNED in alice.output.decode()
+    await bob.expect("Waiting ")
+    assert not a.tables.tables and not b.tables.tables
