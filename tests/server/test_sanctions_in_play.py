@@ -2,20 +2,24 @@
 single server (SQLite) and a fleet of two nodes on a real PostgreSQL: a player
 waiting in the pairing queue is taken out of it by a playban (told how long)
 and ended by a ban, and the queue never seats a playbanned or banned name,
-whichever node made the ban."""
+whichever node made the ban; a banned player's game at a table is lost by
+them at once, their seat not held, wherever the table and their session are."""
 
 from __future__ import annotations
 
 import asyncio
 import time
 
+import pytest
+
 from tui_reversi.server.ledger.moderation import LogEntry, Sanction
 from tui_reversi.server.ledger.playbans import Outcome
 
-from .conftest import Player, wait_until
+from .conftest import Player, key_of, wait_until
 from .test_accounts import run
-from .test_fleet import two_nodes
+from .test_fleet import shown_on, two_nodes
 from .test_moderation import MODERATORS, known
+from .test_tables import Game, seat, sit_down
 
 PLAYBANNED = (
     "tui-reversi: you may not play rated games for another 10 minutes "
@@ -97,3 +101,60 @@ async def test_a_playban_made_on_node_a_keeps_a_seeker_on_node_b_unpaired(
     assert done.exit_status == 1 and PLAYBANNED in alice.output.decode()
     await bob.expect("Waiting ")
     assert not a.tables.tables and not b.tables.tables
+
+
+# -- a seat at a table ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("by", ["name", "key"])
+async def test_a_banned_players_game_is_lost_at_once_not_held(serve, by):
+    arcade = await serve(moderators=MODERATORS, hold_seat=600.0, max_per_address=10)
+    await known(arcade, "mia")
+    alice, bob, code = await sit_down(arcade)
+    alice.say("move 0 d3")
+    for game in (alice, bob):
+        await game.hear_until("moved 0 d3")
+    whom = "bob" if by == "name" else key_of("bob").get_fingerprint()
+    assert (await run(arcade, "mia", f"mod ban {whom} 1h abuse"))[0] == 0
+    over = "over left black bob is banned from this server: alice (Black) wins."
+    heard = await alice.hear_until(over)
+    assert not any("held" in said for said in heard)  # (no seat waits for a banned player)
+    assert not arcade.tables.tables[code].held
+
+    async def won() -> bool:
+        return str(await arcade.store.results("alice")) == "1 won, 0 lost, 0 drawn"
+
+    await wait_until(won, "alice's win to be kept")
+    assert (await arcade.store.rating("alice")).rating > 1500  # (rated, as any forfeit)
+
+
+async def test_a_banned_players_game_with_no_move_ends_with_no_result(serve):
+    arcade = await serve(moderators=MODERATORS, hold_seat=600.0, max_per_address=10)
+    await known(arcade, "mia")
+    alice, _, _ = await sit_down(arcade)
+    assert (await run(arcade, "mia", "mod ban bob 1h abuse"))[0] == 0
+    await alice.hear_until(
+        "over left - bob is banned from this server: the game ends here, with no result."
+    )
+    assert str(await arcade.store.results("alice")) == "0 won, 0 lost, 0 drawn"
+
+
+async def test_a_ban_on_node_b_ends_a_game_at_node_as_table_as_a_loss(serve, tmp_path, database):
+    a, b = await two_nodes(serve, tmp_path, database, moderators=MODERATORS, hold_seat=600.0)
+    await known(b, "mia")
+    alice = await Game.connect(await seat(a, "alice", "table"))
+    await alice.hear_until("ready")
+    (code,) = a.tables.tables
+    await shown_on(b, code)
+    bob = await Game.connect(await seat(b, "bob", f"join {code}"))
+    await bob.hear_until("ready")
+    alice.say("move 0 d3")
+    for game in (alice, bob):
+        await game.hear_until("moved 0 d3")
+    assert (await run(b, "mia", "mod ban bob 1h abuse"))[0] == 0
+    await alice.hear_until("over left black bob is banned from this server: alice (Black) wins.")
+
+    async def won() -> bool:
+        return str(await a.store.results("alice")) == "1 won, 0 lost, 0 drawn"
+
+    await wait_until(won, "alice's win to be kept")

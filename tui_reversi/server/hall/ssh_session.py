@@ -435,6 +435,8 @@ class GameSession(asyncssh.SSHServerSession):
         if isinstance(self._phase, Queued):  # (no game yet: the wait ends, and says why)
             self._phase.out(message)
             return
+        if reason == "banned":
+            self._table_seat.banned()  # (no seat held for a banned player: a forfeit)
         self._dropped_from_table()
         if between_games:
             self._phase.stop()  # (no game to hang up: the tournament's wait ends)

@@ -10,6 +10,10 @@ or was killed, and the game is adjourned at once, clocks stopped, with
 everyone at the table told in one sentence. A guest has no key to come back
 with: a guest's seat is never held (a guest who drops has left), and a game
 with a guest at it is never adjourned: it ends, unrated, there and then.
+
+A player banned from the server (`banned`) is no drop: their seat is not held,
+and a game with a move played is lost by them at once, as lichess ends a
+closed account's games (a forfeit, rated as any).
 """
 
 from __future__ import annotations
@@ -185,6 +189,24 @@ class GameCourse:
             return
         how = f"{why}: {other} ({color.other.label}) wins."
         self.end(table, Ending("left", color.other, how))
+
+    def banned(self, table: Table, color: Color) -> None:
+        """`color`'s player is banned from the server: a game with a move played is
+        theirs to lose at once, whoever else is at the table (rated, kept); one with
+        none ends with no result. Everyone at the table is told in one sentence."""
+        if table.phase is Phase.ENDED or color not in table.names:
+            return
+        table.rematch = None
+        name = table.shown(color)
+        self._log(f"table {table.code}: {table.name(color)} is banned")
+        if table.phase is Phase.OPEN or not table.game.moves:
+            how = f"{name} is banned from this server: the game ends here, with no result."
+            self.end(table, Ending("left", None, how))
+        else:
+            winner = color.other
+            how = f"{name} is banned from this server: {table.shown(winner)} ({winner.label}) wins."
+            self.end(table, Ending("left", winner, how))
+        self._clear_away(table)
 
     def adjourn(self, table: Table, why: str, until: str) -> None:
         """Nobody loses: the game waits, clocks stopped, for both to sit down
