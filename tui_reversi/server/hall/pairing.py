@@ -18,7 +18,7 @@ node, as a join across nodes does; if they have left meanwhile, the table
 ends as if they left it.
 
 Nobody with a playban or a ban is seated: each pass reads them from the store
-for everyone waiting (queue_bars.py), so that one made on any node holds at
+for everyone waiting (pairing_bars.py), so that one made on any node holds at
 once; a player of this node with a playban is taken out of the queue and told
 how long it lasts.
 """
@@ -40,7 +40,7 @@ from ..ledger.seekers import Seeker as Seeker
 from ..ledger.seekers import SeekerBook
 from ..ledger.store import Store, TableView
 from .fleet_port import Fleet
-from .queue_bars import Bars, read_bars
+from .pairing_bars import Bars, read_bars
 from .tables import Tables
 
 # Told the seat found: (its secret, the table's code); queue_wait.py's.
@@ -275,9 +275,9 @@ class PairingQueue:
             return False
         book = self.book
         waiting = await book.seekers(self._now())
-        bars = await read_bars(self.store, waiting, time.time())
+        bars = await read_bars(self.store, {seeker.name for seeker in waiting}, time.time())
         self._take_out_playbanned(bars)
-        free = [seeker for seeker in waiting if not bars.keep_out(seeker)]
+        free = [seeker for seeker in waiting if not bars.keep_out(seeker.name)]
         plan = [
             (one, other)
             for one, other in pairs(free, self.fits)
