@@ -12,12 +12,14 @@ import time
 
 import pytest
 
+from tui_reversi.core import Color
 from tui_reversi.server.ledger.moderation import LogEntry, Sanction
 from tui_reversi.server.ledger.playbans import Outcome
 
 from .conftest import Player, key_of, wait_until
 from .test_accounts import run
-from .test_fleet import shown_on, two_nodes
+from .test_fleet import in_lobby_on, shown_on, two_nodes
+from .test_invitations import Guest
 from .test_moderation import MODERATORS, known
 from .test_tables import Game, seat, sit_down
 
@@ -158,3 +160,50 @@ async def test_a_ban_on_node_b_ends_a_game_at_node_as_table_as_a_loss(serve, tmp
         return str(await a.store.results("alice")) == "1 won, 0 lost, 0 drawn"
 
     await wait_until(won, "alice's win to be kept")
+
+
+# -- the in-app lobby ----------------------------------------------------------------------
+
+
+async def test_a_playban_made_while_the_lobby_is_open_holds_at_its_next_action(serve):
+    arcade = await serve(max_per_address=10)
+    await run(arcade, "ann", "tournament new arena 30 1+0")
+    alice = await Guest.arrive(arcade, "alice")
+    await Guest.arrive(arcade, "bob")
+    carol = await Guest.arrive(arcade, "carol")
+    carol.say("invite alice black")  # (sent before alice's ban: she answers after it)
+    number = (await carol.hear_starting("waiting ")).split()[1]
+    await alice.hear_starting("invited ")
+    await playban(arcade.store, "alice")  # (made elsewhere: her lobby connected before it)
+    refused = "refused You may not play rated games for another 10 minutes"
+    for said in ("invite bob black", "tournament join 1"):
+        alice.say(said)
+        assert (await alice.hear_starting("refused ")).startswith(refused), said
+    dave = await Game.connect(await seat(arcade, "dave", "table"))
+    await dave.hear_until("ready")
+    (code,) = arcade.tables.tables
+    alice.say(f"sit {code}")
+    assert (await alice.hear_starting("refused ")).startswith(refused)
+    alice.say(f"accept {number}")
+    said = await alice.hear_starting("refused ")
+    assert said.startswith("refused The table could not be opened: alice may not play rated")
+    assert not await arcade.store.entries(1)
+    assert [t.names for t in arcade.tables.tables.values()] == [{Color.BLACK: "dave"}]
+
+
+async def test_an_invitation_across_nodes_accepted_after_a_playban_opens_no_table(
+    serve, tmp_path, database
+):
+    a, b = await two_nodes(serve, tmp_path, database)
+    carol = await Guest.arrive(a, "carol")
+    alice = await Guest.arrive(b, "alice")
+    await in_lobby_on(a, "alice")
+    carol.say("invite alice black")  # (held on node A, carol's)
+    await carol.hear_starting("waiting ")
+    number = (await alice.hear_starting("invited ")).split()[1]
+    await playban(b.store, "alice")  # (made after both lobbies read it)
+    alice.say(f"accept {number}")
+    said = await alice.hear_starting("refused ")
+    assert said.startswith("refused The table could not be opened: alice may not play rated")
+    assert "alice may not play rated games for another" in await carol.hear_starting("answered ")
+    assert not a.tables.tables and not b.tables.tables
