@@ -12,6 +12,7 @@ from tui_reversi.server.ledger.tournaments import BYE, PAUSED
 
 from .conftest import Player, wait_until
 from .test_accounts import run
+from .test_fleet import two_nodes
 from .test_sanctions_in_play import ban_in_store, playban
 from .test_tournaments import games_begun, quick, tables_of
 
@@ -60,3 +61,25 @@ async def test_a_swiss_withdraws_a_playbanned_or_banned_player_without_a_bye(ser
     assert [g.result for g in games if g.result == BYE] == []  # (four left: no bye)
     states = {entry.name: entry.state for entry in await arcade.store.entries(1)}
     assert states["e"] == PAUSED and states["f"] == PAUSED
+
+
+async def test_a_playban_made_on_node_a_withdraws_a_swiss_player_waiting_on_node_b(
+    serve, tmp_path, database
+):
+    a, b = await two_nodes(serve, tmp_path, database)
+    await run(a, "ann", "tournament new swiss 2 1+0 in 5")
+    where = {"p1": a, "p2": a, "p3": b, "p4": b, "p5": b}
+    players = {
+        n: await Player.connect(node, n, command="tournament join 1") for n, node in where.items()
+    }
+    for player in players.values():
+        await player.expect("starts in")
+    await playban(a.store, "p5")
+    for node in (a, b):
+        node.tournaments.now = lambda: time.time() + 600
+    done = await players["p5"].finished()
+    said = players["p5"].output.decode()
+    assert done.exit_status == 0 and f"you are withdrawn from Swiss 1, no bye: {PLAYBAN}" in said
+    await wait_until(lambda: len(tables_of(a)) + len(tables_of(b)) == 2, "round 1's tables")
+    games = await a.store.tournament_games(1)
+    assert {g.black for g in games} | {g.white for g in games} == {"p1", "p2", "p3", "p4"}

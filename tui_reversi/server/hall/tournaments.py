@@ -268,7 +268,9 @@ class TournamentDirector:
         Swiss, each of them waiting is withdrawn (paused: no bye); this node's sessions
         are told, one sentence each (a ban's own sentence ends the session besides)."""
         tournament = seen.tournament
-        names = [entry.name for entry in seen.entries if entry.state != PAUSED]
+        # (a session here whose entry another node has withdrawn is still to be told)
+        here = {name for held, name in self._present if held == tournament.id}
+        names = [e.name for e in seen.entries if e.state != PAUSED or e.name in here]
         now = time.time()  # (bans are kept on the wall clock, whatever the director's is)
         bars = await read_bars(self.store, names, now)
         swiss = tournament.kind != ARENA
