@@ -14,8 +14,9 @@ import pytest
 
 from tui_reversi.core import Color
 from tui_reversi.server.ledger.moderation import MOST_BLOCKS, LogEntry, Report, Sanction
-from tui_reversi.server.ledger.ratings import FIRST_RATING
+from tui_reversi.server.ledger.ratings import FIRST, FIRST_RATING
 from tui_reversi.server.ledger.refunds import REFUND_MOST, refunds_due
+from tui_reversi.server.ledger.standings import DEVIATION_COLUMNS
 from tui_reversi.storage import StorageError
 
 from . import test_store
@@ -99,17 +100,57 @@ async def test_roles_named_at_run_time(open_store):
     assert await store.named_roles() == {}
 
 
-async def test_a_voided_game_gives_its_points_back_once(open_store):
+async def test_a_voided_game_gives_its_points_and_its_deviation_back_once(open_store):
     store = await open_store()
     await store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))
     (game_id,) = (row[0] for row in await store.run_query("SELECT id FROM games", ()))
+    assert (await store.rating("alice")).deviation < FIRST.deviation  # (the game narrowed it)
     moved = dict(await store.void_game(game_id, entry("void", str(game_id))))
     assert moved["alice"] > 0 > moved["bob"]
-    voided = await store.rating("alice")
-    # (Glicko-2: the points and the game's count come back; the deviation the game
-    # narrowed stays narrowed, for rating_changes keeps no deviation.)
-    assert (voided.rating, voided.games) == (1500.0, 0)
+    for name in ("alice", "bob"):  # (Glicko-2: all three numbers, and the game's count)
+        voided = await store.rating(name)
+        assert voided.rating == pytest.approx(FIRST.rating)
+        assert voided.deviation == pytest.approx(FIRST.deviation)
+        assert voided.volatility == pytest.approx(FIRST.volatility)
+        assert voided.games == 0
     assert await store.void_game(game_id, entry("void", str(game_id))) == []
+
+
+async def test_voiding_an_earlier_game_takes_back_what_it_moved_of_the_deviation(open_store):
+    store = await open_store()
+    await store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))
+    first = await store.rating("alice")
+    await store.keep(played("BBBBB", ("alice", "carol"), Color.WHITE))
+    second = await store.rating("alice")
+    (game_id,) = (
+        row[0] for row in await store.run_query("SELECT id FROM games WHERE code = 'AAAAA'", ())
+    )
+    await store.void_game(game_id, entry("void", str(game_id)))
+    voided = await store.rating("alice")
+    narrowed = FIRST.deviation - first.deviation  # (what the voided game took off)
+    assert voided.deviation == pytest.approx(second.deviation + narrowed)
+    assert voided.games == 1
+    # Its row left the leaderboard's reckoning right: as provisional as it reads.
+    (until,) = await store.run_query("SELECT settled_until FROM ratings WHERE name = 'alice'", ())
+    assert (until[0] is None) == voided.provisional
+
+
+async def test_voiding_a_game_rated_before_deviations_were_kept_leaves_them(open_store):
+    store = await open_store()
+    await store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))
+    narrowed = await store.rating("alice")
+    # (As a row written before the schema kept deviations reads: NULL, not known.)
+    await store.run_query(
+        """UPDATE rating_changes SET deviation_before = NULL, deviation_after = NULL,
+               volatility_before = NULL, volatility_after = NULL""",
+        (),
+    )
+    (game_id,) = (row[0] for row in await store.run_query("SELECT id FROM games", ()))
+    await store.void_game(game_id, entry("void", str(game_id)))
+    voided = await store.rating("alice")
+    assert (voided.rating, voided.games) == (pytest.approx(FIRST.rating), 0)
+    assert voided.deviation == pytest.approx(narrowed.deviation)
+    assert voided.volatility == pytest.approx(narrowed.volatility)
 
 
 async def test_a_cheats_victims_get_back_what_they_lost_never_past_their_best(open_store):
@@ -151,6 +192,32 @@ async def test_a_cheats_victims_get_back_what_they_lost_never_past_their_best(op
         assert (after.deviation, after.volatility, after.games) == pytest.approx(
             (before.deviation, before.volatility, before.games)
         )
+
+
+async def test_an_archive_of_the_version_before_keeps_its_rated_games_deviations_unknown(
+    tmp_path,
+):
+    from tui_reversi.server.ledger.archive import Archive
+
+    path = tmp_path / "archive.sqlite3"
+    archive = Archive(path, tmp_path / "players")
+    await archive.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))
+    await archive.close()
+    with sqlite3.connect(path) as db:  # (as version 7 left it: no deviations kept)
+        for column in DEVIATION_COLUMNS.split(", "):
+            db.execute(f"ALTER TABLE rating_changes DROP COLUMN {column}")
+        db.execute("PRAGMA user_version = 7")
+    archive = Archive(path, tmp_path / "players")
+    try:
+        rows = await archive.run_query("SELECT deviation_before, change FROM rating_changes", ())
+        assert [row[0] for row in rows] == [None, None] and all(row[1] for row in rows)
+        await archive.keep(played("BBBBB", ("alice", "bob"), Color.WHITE))
+        rows = await archive.run_query(
+            "SELECT deviation_before FROM rating_changes WHERE deviation_before IS NOT NULL", ()
+        )
+        assert len(rows) == 2  # (the game since keeps them)
+    finally:
+        await archive.close()
 
 
 def test_the_guards_are_in_each_schema(tmp_path):

@@ -245,3 +245,12 @@ async def test_a_ban_made_on_one_node_refuses_play_tables_and_invitations_on_ano
     alice.say("invite bob black")
     said = await alice.hear_starting("refused ")
     assert said.startswith("refused You may not play rated games for another 10 minutes")
+
+
+async def test_the_bans_of_many_names_are_read_at_once_on_each_store(open_store):
+    store = await open_store()
+    for _ in range(4):
+        await store.record_conduct({"alice": Outcome.RAGE_QUIT, "bob": Outcome.GOOD})
+    banned = await store.playbans_among(["alice", "bob", "zed", "alice"])
+    assert banned == {"alice": await store.playban("alice")}
+    assert await store.playbans_among([]) == {}

@@ -41,6 +41,7 @@ from ..hall.tables import Tables
 from ..hall.tournaments import TournamentDirector
 from ..hall.watch_reports import WatchReports
 from ..ledger.archive import Archive
+from ..ledger.moderation import Sanction
 from ..ledger.store import Store
 from ..ledger.timed_calls import time_calls
 from ..tally import LOGINS, TALLY
@@ -57,7 +58,7 @@ from .hostkey import load_or_create_host_key
 from .login import Accounts
 from .places import Places
 from .rename_door import RenamesHere
-from .sanction_door import end_banned, present_names
+from .sanction_door import end_banned, forfeit_banned, present_names
 
 # On shutdown, how long clients get to close by themselves once their game has ended.
 CLIENT_CLOSE_WAIT = 2.0
@@ -214,6 +215,12 @@ class Arcade:
             raise ServeError(f"cannot listen on {where}: {why}{hint}") from None
         self.health.listening = True
 
+    def _banned(self, bans: list[Sanction]) -> None:
+        """The bans in force as just read: the sessions and table games they hold
+        against end (sanction_door.py)."""
+        forfeit_banned(self.tables, self.moderation, bans)
+        end_banned(self.connections, self.moderation, bans)
+
     def _assemble(self, store: Store) -> None:
         """The parts that need the store, each given its collaborators."""
         config = self.config
@@ -228,7 +235,7 @@ class Arcade:
             dict(config.moderators),
             log=self.note,
             present=lambda: present_names(self),
-            banned=lambda bans: end_banned(self.connections, self.moderation, bans),
+            banned=self._banned,
             renamed=self.renames_here.read,
         )
         self.fleet = Fleet(store, people=lambda: presence(self), log=self.note)

@@ -378,8 +378,8 @@ class PlayerConnection(asyncssh.SSHServer):
         """End it for a ban: its game hung up (saved) and `why` told after, or,
         with no game running, the connection closed with it."""
         session = self.session
-        if session is not None and session.task is not None and not session.task.done():
-            self.end("banned", sentence(why))
+        if session is not None and session.in_play:
+            session.end("banned", sentence(why))
         else:
             self._refuse(why)
 

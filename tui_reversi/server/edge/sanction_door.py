@@ -2,7 +2,9 @@
 prove, or by the address they come from) is refused at login with one
 sentence that says until when, and a session already in when the ban is
 read (made here, or on another node of a fleet) is ended with the same
-sentence (hall/moderation_watch.py tells `end_banned` every ban it reads).
+sentence (hall/moderation_watch.py tells `end_banned` every ban it reads),
+and a game they play at a table of this node is lost by them at once
+(`forfeit_banned`: a ban is no dropped connection, and no seat is held).
 """
 
 from __future__ import annotations
@@ -64,6 +66,16 @@ def end_banned(visitors: Iterable[Visitor], moderation: Moderation, bans: list[S
         refusal = ban_refusal(moderation, visitor.user, visitor.proved_key, visitor.address)
         if refusal is not None:
             visitor.turn_away(refusal)
+
+
+def forfeit_banned(tables: Tables, moderation: Moderation, bans: list[Sanction]) -> None:
+    """Each game at this node's tables whose player one of `bans` holds against (by
+    name, or by the address their seat connected from) is lost by them at once,
+    wherever their session is (a ban by key: their session's end does it)."""
+    if bans:
+        tables.forfeit_banned(
+            lambda name, address: bool(ban_refusal(moderation, name, None, address))
+        )
 
 
 def present_names(arcade: Present) -> set[str]:

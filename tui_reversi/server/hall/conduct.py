@@ -7,11 +7,10 @@ invitation sent or accepted) with one sentence that says how long is left.
 
 Bans are kept in the store, for the whole fleet. A session's `play`, `table`
 or `join` reads the player's from the store (`Playbans.refusal`), so a ban
-made on one node holds on every node. Each node also remembers the bans it
-knows of (`Playbans.known`: the ones its games brought, and the last read of
-each player's): what stands while the store cannot be reached, and what the
-in-app lobby refuses by (`known_refusal`: read as each player's lobby
-connects; a game at a table brings them back to it anew).
+made on one node holds on every node; the in-app lobby reads it likewise at
+each invitation, answer, seat and tournament joined. Each node also remembers
+the bans it knows of (`Playbans.known`: the ones its games brought, and the
+last read of each player's): what stands while the store cannot be reached.
 """
 
 from __future__ import annotations

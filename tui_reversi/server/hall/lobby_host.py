@@ -200,7 +200,7 @@ class LobbyHost:
         self._own_giver = own_giver
         self._proxies: dict[tuple[str, str], Guest] = {}
         self._forwarded: dict[tuple[str, int], str] = {}
-        self._giving: set[asyncio.Task[None]] = set()  # (take-overs answered, while they run)
+        self._giving: set[asyncio.Task[None]] = set()  # (take-overs, answers: while they run)
         fleet.handle(LobbyLine, self._heard_line, lost=self._line_lost)
         fleet.handle(Answer, self._heard_answer, lost=self._answer_lost)
         fleet.handle(Gone, lambda node, gone: self.gone_elsewhere(node, gone.name))
@@ -266,8 +266,8 @@ class LobbyHost:
         self.guests.append(guest)
         try:
             writer.write(line("welcome", guest.name))
-            # Their playban, made on any node, read once: what the lobby refuses them by
-            # (its answers await nothing; a game at a table brings them back in anew).
+            # Their playban, made on any node, read now (and again at each invitation,
+            # answer, seat and tournament joined: one made meanwhile holds).
             await self._playbans.refusal(guest.name)
             # The player's notices (a report acted on, a refund), shown as news.
             for said in await take_notices(self.tables.store, name):
@@ -293,6 +293,9 @@ class LobbyHost:
         if command == "withdraw" and not rest:
             return self._withdraw(guest)
         if command in ("accept", "decline"):
+            inviter = self._inviter_of(rest)  # (held here: else its node reads them)
+            if command == "accept" and inviter:  # (both players' playbans read afresh)
+                await self._read_playbans(guest.name, *inviter)
             return self._answer(guest, rest, accepted=command == "accept")
         if command in ("sit", "watch") and rest:
             return await self._go_to(guest, command, rest)
@@ -329,12 +332,16 @@ class LobbyHost:
             return "That is not the name of anyone here."
         if name == guest.name:
             return "You cannot invite yourself: choose someone else."
-        banned = self._playbans.known_refusal(guest.name)  # (read as their lobby connected)
+        # The inviter's playban, made on any node (conduct.py), and their rating, for
+        # the invitation to show it beside their name: read at once (a store that fails
+        # is waited for once), and first, so that nothing is awaited between the checks
+        # below and the sending.
+        banned, ratings = await asyncio.gather(
+            self._playbans.refusal(guest.name), named_ratings(self._store, [guest.name])
+        )
         if banned is not None:
             return capitalised(banned)
-        # The inviter's rating, for the invitation to show it beside their name: read
-        # first, so that nothing is awaited between the checks below and the sending.
-        rated = rated_lines(await named_ratings(self._store, [guest.name]))
+        rated = rated_lines(ratings)
         waiting = self._sent_by(guest)
         if waiting is not None:
             invitee_name = shown_name(waiting.invitee.name)
@@ -451,10 +458,22 @@ class LobbyHost:
 
     def _banned(self, *names: str) -> str | None:
         """Why a table for `names` cannot open, if one of them has a playban this node
-        knows of (read when their lobbies connected): one sentence that names them."""
+        knows of (read afresh as the invitation was answered: _read_playbans): one
+        sentence that names them."""
         playbans = self._playbans
         refusals = (playbans.known_refusal(name, shown_name(name)) for name in names)
         return next((refusal for refusal in refusals if refusal is not None), None)
+
+    async def _read_playbans(self, *names: str) -> None:
+        """Read `names`' playbans afresh from the store (what _banned() then knows), at
+        once (a store that fails is waited for once)."""
+        await asyncio.gather(*(self._playbans.refusal(name) for name in names))
+
+    def _inviter_of(self, number_text: str) -> list[str]:
+        """The name of the inviter of invitation `number_text` held here, if there is one."""
+        number = typed_number(number_text, INVITATION_DIGITS)
+        invitation = self.invitations.get(number) if number is not None else None
+        return [invitation.inviter.name] if invitation is not None else []
 
     def _lapsed(self, invitation: Invitation) -> None:
         if self.invitations.get(invitation.number) is not invitation:
@@ -520,7 +539,7 @@ class LobbyHost:
         number = tournament_id(word)
         if number is None:
             return "tournament join takes a tournament's number."
-        banned = self._playbans.known_refusal(guest.name)  # (conduct.py)
+        banned = await self._playbans.refusal(guest.name)  # (made on any node: conduct.py)
         if banned is not None:
             return capitalised(banned)
         try:
@@ -549,7 +568,7 @@ class LobbyHost:
     async def _go_to(self, guest: Guest, command: str, code: str) -> str | None:
         try:
             if command == "sit":
-                banned = self._playbans.known_refusal(guest.name)  # (conduct.py)
+                banned = await self._playbans.refusal(guest.name)  # (made on any node)
                 if banned is not None:
                     return capitalised(banned)
                 table, secret = await self.tables.join(code, guest.name)
@@ -621,7 +640,14 @@ class LobbyHost:
         self.deliver(node, message.name, message.data)
 
     def _heard_answer(self, node: str, message: Answer) -> None:
-        self.answered_elsewhere(node, message.name, message.number, message.accepted)
+        async def answer() -> None:
+            if message.accepted:  # (both players' playbans read afresh first)
+                await self._read_playbans(message.name, *self._inviter_of(str(message.number)))
+            self.answered_elsewhere(node, message.name, message.number, message.accepted)
+
+        task = asyncio.create_task(answer())
+        self._giving.add(task)
+        task.add_done_callback(self._giving.discard)
 
     def _heard_seat(self, node: str, message: Seat) -> None:
         if not self.seated_elsewhere(node, message.name, message.secret, message.table):

@@ -16,6 +16,11 @@ twice), opens the table here and seats them. A seeker on another node is
 told their seat (fleet_port.py: `Paired`) and plays at the table through their
 node, as a join across nodes does; if they have left meanwhile, the table
 ends as if they left it.
+
+Nobody with a playban or a ban is seated: each pass reads them from the store
+for everyone waiting (pairing_bars.py), so that one made on any node holds at
+once; a player of this node with a playban is taken out of the queue and told
+how long it lasts.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import contextlib
 import secrets
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 from ...core import Color
 from ...net.terms import TableRefused
@@ -34,10 +40,22 @@ from ..ledger.seekers import Seeker as Seeker
 from ..ledger.seekers import SeekerBook
 from ..ledger.store import Store, TableView
 from .fleet_port import Fleet
+from .pairing_bars import Bars, read_bars
 from .tables import Tables
 
 # Told the seat found: (its secret, the table's code); queue_wait.py's.
 Paired = Callable[[str, str], None]
+# Told, in one sentence, why the player is out of the queue (a playban); queue_wait.py's.
+Barred = Callable[[str], None]
+
+
+class Waiting(NamedTuple):
+    """One of this node's seekers, and what they are told."""
+
+    seeker: Seeker
+    paired: Paired
+    barred: Barred
+
 
 # Ratings this far apart (or as far as a rating's deviation) are paired at once; the
 # window widens by WIDENING points a second of the longer wait, to at most WIDEST.
@@ -109,7 +127,7 @@ class PairingQueue:
         self._log = log
         self._now = now
         # This node's seekers, by id, in the order they joined, and what each is told.
-        self._here: dict[str, tuple[Seeker, Paired]] = {}
+        self._here: dict[str, Waiting] = {}
         self._unwritten: dict[str, Seeker] = {}  # joined, not in the store yet
         self._leaving: list[str] = []  # left, still in the store
         self._woken = asyncio.Event()
@@ -142,12 +160,13 @@ class PairingQueue:
     @property
     def seekers(self) -> list[Seeker]:
         """The players waiting on this node, in the order they joined."""
-        return [seeker for seeker, _ in self._here.values()]
+        return [waiting.seeker for waiting in self._here.values()]
 
-    def join(self, seeker: Seeker, paired: Paired) -> None:
-        """Put `seeker` in the queue; paired(secret, code) once seated."""
+    def join(self, seeker: Seeker, paired: Paired, barred: Barred = lambda _why: None) -> None:
+        """Put `seeker` in the queue; paired(secret, code) once seated, or barred(why)
+        once out of it for a playban."""
         seeker.since, seeker.node = self._now(), self.node
-        self._here[seeker.id] = (seeker, paired)
+        self._here[seeker.id] = Waiting(seeker, paired, barred)
         self._unwritten[seeker.id] = seeker
         self._wake()
 
@@ -177,7 +196,7 @@ class PairingQueue:
         entry = self._here.pop(seeker, None)
         if entry is None:
             return False
-        waiting, paired = entry
+        waiting, paired, _ = entry
         if self._unwritten.pop(seeker, None) is None:
             self._leaving.append(seeker)  # (claimed: gone already, unless written again since)
             self._wake()
@@ -189,11 +208,13 @@ class PairingQueue:
     def requeue(self, seeker: str) -> None:
         entry = self._here.get(seeker)
         if entry is not None:
-            self._unwritten[seeker] = entry[0]
+            self._unwritten[seeker] = entry.seeker
             self._wake()
 
     def rejoined(self) -> None:
-        self._unwritten.update((seeker.id, seeker) for seeker, _ in self._here.values())
+        self._unwritten.update(
+            (waiting.seeker.id, waiting.seeker) for waiting in self._here.values()
+        )
         self._wake()
 
     # -- pairing ---------------------------------------------------------------------------
@@ -254,9 +275,12 @@ class PairingQueue:
             return False
         book = self.book
         waiting = await book.seekers(self._now())
+        bars = await read_bars(self.store, {seeker.name for seeker in waiting}, time.time())
+        self._take_out_playbanned(bars)
+        free = [seeker for seeker in waiting if not bars.keep_out(seeker.name)]
         plan = [
             (one, other)
-            for one, other in pairs(waiting, self.fits)
+            for one, other in pairs(free, self.fits)
             if one.node == self.node and self._waiting(one, other)
         ]  # (the others are other nodes' to seat)
         if not plan:
@@ -270,6 +294,17 @@ class PairingQueue:
                 self._put_back(one, other)  # (one here left meanwhile; or refused)
         return len(taken) < len(plan)
 
+    def _take_out_playbanned(self, bars: Bars) -> None:
+        """This node's seekers with a playban out of the queue, each told how long it
+        lasts (one banned from the server waits for its session to end: not seated)."""
+        now = time.time()
+        for waiting in list(self._here.values()):
+            ban = bars.playbans.get(waiting.seeker.name)
+            if ban is not None:
+                self._log(f"pairing: {waiting.seeker.name} out of the queue for a playban")
+                self.leave(waiting.seeker)
+                waiting.barred(ban.sentence(now))
+
     def _waiting(self, *seekers: Seeker) -> bool:
         """True unless one of `seekers` is this node's and has left the queue."""
         return all(seeker.node != self.node or seeker.id in self._here for seeker in seekers)
@@ -281,7 +316,7 @@ class PairingQueue:
             if seeker.node != self.node:
                 self.fleet.tell(seeker.node, told.Requeue(seeker.id))
             elif seeker.id in self._here:
-                self._unwritten[seeker.id] = self._here[seeker.id][0]
+                self._unwritten[seeker.id] = self._here[seeker.id].seeker
 
     def _seat(self, one: Seeker, other: Seeker) -> bool:
         """A new table here for the two, colours drawn; each told their seat (`other`
@@ -299,11 +334,10 @@ class PairingQueue:
             self._log(f"pairing {one.name} with {other.name} refused: {refusal}")
             return False
         self._log(f"pairing: {one.name} and {other.name} at table {table.code}")
-        _, one_paired = self._here.pop(one.id)
-        _, other_paired = self._here.pop(other.id, (other, None))
-        one_paired(one_secret, table.code)
-        if other_paired is not None:
-            other_paired(other_secret, table.code)
+        self._here.pop(one.id).paired(one_secret, table.code)
+        other_here = self._here.pop(other.id, None)
+        if other_here is not None:
+            other_here.paired(other_secret, table.code)
         else:  # (a seeker on another node: a fleet's)
             self.fleet.seat_seeker(other.node, other.id, other_secret)
         return True

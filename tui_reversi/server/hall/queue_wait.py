@@ -1,7 +1,8 @@
 """One session's wait in the pairing queue (`ssh -t host play`, pairing.py): the
 line that counts the wait each second, the computer offered after ALONE_AFTER,
 and the keys that leave the queue (esc, q, ctrl+c, ctrl+d) or take the
-computer instead (c). The session says what follows (a table, a game, goodbye)."""
+computer instead (c). The session says what follows (a table, a game, goodbye,
+or, for a playban the queue found, why the wait is over)."""
 
 from __future__ import annotations
 
@@ -42,11 +43,13 @@ class QueueWait:
         seated: Callable[[str, str], None],
         computer: Callable[[str], None],
         left: Callable[[], None],
+        barred: Callable[[str], None],
     ) -> None:
         self.queue = queue
         self.seeker = seeker
         self._say, self._send = say, send
         self._seated, self._computer, self._left = seated, computer, left
+        self._barred = barred
         self.level_offered: str | None = None  # the computer level offered, once
         self.waiting = False
         self._timer: asyncio.TimerHandle | None = None
@@ -54,7 +57,7 @@ class QueueWait:
     def start(self) -> None:
         """Join the queue and show the wait (until seated, which may be at once)."""
         self.waiting = True
-        self.queue.join(self.seeker, self._paired)
+        self.queue.join(self.seeker, self._paired, self.out)
         self._show()
 
     def stop(self) -> None:
@@ -81,6 +84,13 @@ class QueueWait:
         self.stop()
         self._send(CLEAR_LINE)
         self._seated(secret, code)
+
+    def out(self, why: str) -> None:
+        """Taken out of the queue (a playban the queue found, a ban): `why` is the one
+        sentence said."""
+        self.stop()
+        self._send(CLEAR_LINE)
+        self._barred(why)
 
     def _show(self) -> None:
         if not self.waiting:

@@ -132,6 +132,10 @@ class Queued(Phase):
     def key(self, data: bytes) -> None:
         self._wait.key(data)
 
+    def out(self, why: str) -> None:
+        """Out of the queue for `why` (a ban), said in one sentence."""
+        self._wait.out(why)
+
     def stop(self) -> None:
         self._wait.stop()
 

@@ -432,12 +432,23 @@ class GameSession(asyncssh.SSHServerSession):
             return
         self._owner.end_reason = reason
         self._end_message = message
+        if isinstance(self._phase, Queued):  # (no game yet: the wait ends, and says why)
+            self._phase.out(message)
+            return
+        if reason == "banned":
+            self._table_seat.banned()  # (no seat held for a banned player: a forfeit)
         self._dropped_from_table()
         if between_games:
             self._phase.stop()  # (no game to hang up: the tournament's wait ends)
         elif process is not None:
             process.hang_up(self._config.hangup_grace)
         # else: _run_game hangs the game up as soon as it has started.
+
+    @property
+    def in_play(self) -> bool:
+        """True while a game runs or the player waits for one (end() ends either)."""
+        running = self.task is not None and not self.task.done()
+        return running or isinstance(self._phase, Queued)
 
     def _dropped_from_table(self) -> None:
         """The game is going because its player went or was hung up: at a table,
@@ -656,6 +667,7 @@ class GameSession(asyncssh.SSHServerSession):
             seated=self._paired,
             computer=self._against_computer,
             left=self._left_queue,
+            barred=self._out_of_queue,
         )
         self._phase = Queued(wait, gone=self._gone_while_waiting)
         wait.start()  # (paired at once, maybe: the phase is playing then)
@@ -676,6 +688,15 @@ class GameSession(asyncssh.SSHServerSession):
         self._terminal.say("tui-reversi: you left the queue.")
         self._leave_place()
         self._terminal.exit(0)
+
+    def _out_of_queue(self, why: str) -> None:
+        """Out of the queue while waiting, for a playban (pairing.py found it) or a ban
+        (end()): told why, and the session ends."""
+        self._phase = ENDED
+        self._owner.end_reason = self._owner.end_reason or "playban"
+        self._terminal.say(f"tui-reversi: {why}")
+        self._leave_place()
+        self._terminal.exit(1)
 
     async def _told_news(self) -> None:
         """The player's blocks known here from now on; and their notices (a report

@@ -10,6 +10,10 @@ or was killed, and the game is adjourned at once, clocks stopped, with
 everyone at the table told in one sentence. A guest has no key to come back
 with: a guest's seat is never held (a guest who drops has left), and a game
 with a guest at it is never adjourned: it ends, unrated, there and then.
+
+A player banned from the server (`banned`) is no drop: their seat is not held,
+and a game with a move played is lost by them at once, as lichess ends a
+closed account's games (a forfeit, rated as any).
 """
 
 from __future__ import annotations
@@ -186,6 +190,25 @@ class GameCourse:
         how = f"{why}: {other} ({color.other.label}) wins."
         self.end(table, Ending("left", color.other, how))
 
+    def banned(self, table: Table, color: Color) -> None:
+        """`color`'s player is banned from the server: a game with a move played is
+        theirs to lose at once, whoever else is at the table (rated, kept); one with
+        none ends with no result. Everyone at the table is told in one sentence."""
+        if table.phase is Phase.ENDED or color not in table.names:
+            return
+        table.rematch = None
+        name = table.shown(color)
+        self._log(f"table {table.code}: {table.name(color)} is banned")
+        # (A ban is not how either played: no outcome, sandbag or boost is counted.)
+        if table.phase is Phase.OPEN or not table.game.moves:
+            how = f"{name} is banned from this server: the game ends here, with no result."
+            self.end(table, Ending("left", None, how), watched=False)
+        else:
+            winner = color.other
+            how = f"{name} is banned from this server: {table.shown(winner)} ({winner.label}) wins."
+            self.end(table, Ending("left", winner, how), watched=False)
+        self._clear_away(table)
+
     def adjourn(self, table: Table, why: str, until: str) -> None:
         """Nobody loses: the game waits, clocks stopped, for both to sit down
         again; it is kept, and everyone at the table is told `why` ('bob's game
@@ -239,9 +262,10 @@ class GameCourse:
         table.timers.clear()
         table.held.clear()
 
-    def end(self, table: Table, end: Ending) -> None:
-        """The game is over, told and recorded: `end` says how."""
-        for watch in self.watches:  # (before the clocks stop: conduct.py's outcomes)
+    def end(self, table: Table, end: Ending, *, watched: bool = True) -> None:
+        """The game is over, told and recorded: `end` says how; `watched`: told to
+        the watches (the playbans, the boosting watch) as how its players played."""
+        for watch in self.watches if watched else ():  # (before the clocks stop: conduct.py)
             watch.ended(table, end, self.notes)
         unjoined = table.phase is Phase.OPEN  # (nobody sat down against its host: no game)
         self._stop_waiting(table)
@@ -264,10 +288,11 @@ class GameCourse:
             self._log(f"table {table.code}: its game is archived when the store is back")
             self.unkept.append((table, game))
             return
-        self._keep(table, game)
+        self._keep(table, game, watched=watched)
 
-    def _keep(self, table: Table, game: PlayedGame) -> None:
-        """Archive the ended game and rate it; the table is told how the ratings moved."""
+    def _keep(self, table: Table, game: PlayedGame, *, watched: bool = True) -> None:
+        """Archive the ended game and rate it; the table is told how the ratings moved
+        (and, `watched`, the watches: rated())."""
         store = self.store
         moved: list[str] = []
         rated: dict[str, str] = {}  # each player's rating after it, as shown
@@ -282,7 +307,7 @@ class GameCourse:
             if not problems:
                 after = await store.ratings(game.names)
                 moved.append(rating_changes(before, after))
-                if moved[0]:  # (rated)
+                if moved[0] and watched:  # (rated)
                     for watch in self.watches:
                         watch.rated(table, before, after, self.notes)
                 rated.update((name, after[name].shown) for name in after)

@@ -41,6 +41,12 @@ class TableSeat:
         if self.secret is not None:
             self._tables.dropped(self.secret)
 
+    def banned(self) -> None:
+        """The player is banned from the server: their game at a table is lost at
+        once, not held (Tables.banned)."""
+        if self.secret is not None:
+            self._tables.banned(self.secret)
+
     def hand_over(self) -> str | None:
         """A new secret of this seat for the player's session that takes their game
         over (Tables.hand_over), if there is a seat to hand over."""

@@ -423,6 +423,25 @@ class Tables:
         elif seat is not None and seat.color is not None and seat.state is SeatState.GIVEN:
             seat.move_to(SeatState.DROPPED)  # (a seat leaving or handed over stays so)
 
+    def banned(self, secret: str) -> None:
+        """The player at this seat is banned: a game they play at a table here is
+        lost at once (GameCourse.banned), and its going is then nothing more; at a
+        table elsewhere, a drop (its node ends it: forfeit_banned)."""
+        seat = self._seats.get(secret)
+        color = seat.color if seat is not None else None
+        if seat is not None and seat.relay is None and color is not None:
+            self.course.banned(seat.table, color)
+        self.dropped(secret)
+
+    def forfeit_banned(self, held: Callable[[str, str], bool]) -> None:
+        """Each game at a table here lost at once by a player `held(name, address)`
+        says is banned (their seat held after a drop, or their session on any node)."""
+        addresses = {(s.table.code, s.name): s.address for s in self._seats.values()}
+        for table in list(self.tables.values()):
+            for color, name in list(table.names.items()):
+                if name and held(name, addresses.get((table.code, name), "")):
+                    self.course.banned(table, color)
+
     async def _rating_lines(self, names: Iterable[str]) -> list[bytes]:
         """`rated NAME RATING` for each of `names` that has a rating, read at once."""
         return rated_lines(await named_ratings(self.store, names, log=self._log))

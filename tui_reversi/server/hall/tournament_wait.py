@@ -4,7 +4,9 @@ games it shows the standings and a line counting the time left, each second,
 and takes the keys that pause (esc, q, ctrl+c, ctrl+d: leaving pauses; joining
 again comes back) or berserk the next arena game (b). The director
 (tournaments.py) hands it a seat for each game and says when that game is over;
-the session plays it and comes back here."""
+the session plays it and comes back here. A playban leaves the player out of an
+arena's pairings while it lasts (told once, the line says so) and withdraws
+them from a Swiss (told, and out: tournaments.py)."""
 
 from __future__ import annotations
 
@@ -56,6 +58,8 @@ class TournamentWait:
         self.playing = False  # at a table of the tournament
         self.berserk = False
         self._told_over = False
+        self._kept_out: str | None = None  # why an arena pairs the player no more, for now
+        self._withdrawn: str | None = None  # why a Swiss has withdrawn the player
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -84,6 +88,10 @@ class TournamentWait:
         """The player's game is over and gone: waiting again for their next pairing,
         or told who won if the tournament ended meanwhile."""
         self.berserk, self.playing = False, False
+        if self._withdrawn is not None:  # (withdrawn during the game: out now)
+            self.stop()
+            self._left(self._withdrawn)
+            return
         try:
             tournament = await self._store.tournament(self.tournament_id)
             if tournament is not None and tournament.state != FINISHED:
@@ -150,6 +158,19 @@ class TournamentWait:
         self._left(said)
         return True
 
+    def kept_out(self, said: str | None) -> None:
+        if said is not None and self._kept_out is None and self.waiting:
+            self._send(CLEAR_LINE)
+            self._say(said)
+        self._kept_out = said
+
+    def withdrawn(self, said: str) -> None:
+        self._withdrawn = said
+        if self.waiting:
+            self.stop()
+            self._send(CLEAR_LINE)
+            self._left(said)
+
     # -- the line that counts ---------------------------------------------------------------
 
     def _show(self, again: bool = True) -> None:
@@ -185,6 +206,8 @@ class TournamentWait:
                 for game in seen.games
             )
             when += ", a bye for you (a point)" if bye else ""
+        if self._kept_out is not None:  # (instead of berserk: the line fits 80 columns)
+            keys = "not paired (a playban); "
         return f"{title(tournament)}: {when}; {place}{keys}esc leaves."
 
     def _later(self, work: Coroutine[Any, Any, None]) -> None:

@@ -15,6 +15,12 @@ Each TICK a director reads the tournaments not finished and, for each:
   those whose game has ended.
 A pair is claimed in the store, both players or neither, before a table is
 opened: of two nodes pairing one player at once, one seats them.
+
+Nobody with a playban or a ban is paired (pairing_bars.py, read from the store
+at each look, so made on any node): in an arena they are left out of the
+pairings while it lasts (their session told once, and waiting on); in a Swiss
+they are withdrawn, without a bye (their entry paused, their session told and
+out of it). A ban ends the banned player's session besides (moderation_watch.py).
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ import contextlib
 import time
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from ...core import Color, Variant
@@ -55,9 +61,10 @@ from ..ledger.tournaments import (
     TournamentGame,
 )
 from .arena_schedule import ArenaSchedule
+from .pairing_bars import Bars, read_bars
 from .table import Table
 from .tables import Tables
-from .tournament_pages import over_text
+from .tournament_pages import over_text, title
 
 # How often the director looks at the tournaments again.
 TICK = 1.0
@@ -77,6 +84,14 @@ class Present(Protocol):
     def finished(self, said: str) -> bool:
         """The tournament is over (`said`: who won): True if the session has left it;
         False if its player is still at their last game (told when it ends)."""
+
+    def kept_out(self, said: str | None) -> None:
+        """An arena leaves the player out of its pairings for now (`said`: why, in one
+        sentence; told once), or no longer (None)."""
+
+    def withdrawn(self, said: str) -> None:
+        """A Swiss has withdrawn the player (`said`: why, in one sentence): out of it,
+        after the game they are at, if any."""
 
 
 @dataclass
@@ -180,10 +195,11 @@ class TournamentDirector:
         seen.lines = standings(tournament, seen.entries, seen.games)
         self._seen[tournament.id] = seen
         if tournament.state == RUNNING:
+            bars = await self._hold_back(seen)
             if tournament.kind == ARENA:
-                await self._run_arena(seen, now)
+                await self._run_arena(seen, now, bars)
             else:
-                await self._run_swiss(seen, now)
+                await self._run_swiss(seen, now, bars)
         await self._hand_over(seen)
         if seen.tournament.state == FINISHED:
             self._announce(seen)
@@ -193,20 +209,21 @@ class TournamentDirector:
 
     # -- arenas -------------------------------------------------------------------------
 
-    async def _run_arena(self, seen: Seen, now: float) -> None:
+    async def _run_arena(self, seen: Seen, now: float, bars: Bars) -> None:
         tournament = seen.tournament
         if tournament.ends is not None and now >= tournament.ends:
             await self._finish(seen)
             return
         here = {entry.name for entry in seen.entries if entry.node == self.node}
         free = free_in_order(seen.lines, seen.entries, seen.games)
+        free = [player for player in free if not bars.keep_out(player.name)]
         for one, other in arena_pairs(free):
             if one.name in here:  # (the others are other nodes' to seat)
                 await self._seat(seen, one.name, other.name, 0)
 
     # -- Swiss --------------------------------------------------------------------------
 
-    async def _run_swiss(self, seen: Seen, now: float) -> None:
+    async def _run_swiss(self, seen: Seen, now: float, bars: Bars) -> None:
         tournament, store = seen.tournament, self.store
         if any(game.result is None for game in seen.games):
             self._round_over.pop(tournament.id, None)
@@ -215,7 +232,11 @@ class TournamentDirector:
             await self._finish(seen)
             return
         since = self._round_over.setdefault(tournament.id, now)
-        present = [entry for entry in seen.entries if entry.state != PAUSED]
+        present = [
+            entry
+            for entry in seen.entries
+            if entry.state != PAUSED and not bars.keep_out(entry.name)
+        ]
         waiting = [entry for entry in present if entry.state == WAITING]
         if len(waiting) < 2 or (len(waiting) < len(present) and now - since < ROUND_GAP):
             return
@@ -241,6 +262,36 @@ class TournamentDirector:
             await self._seat(seen, black, white, number, black_first=True)
 
     # -- both ---------------------------------------------------------------------------
+
+    async def _hold_back(self, seen: Seen) -> Bars:
+        """The playbans and bans of the tournament's players, read from the store: in a
+        Swiss, each of them waiting is withdrawn (paused: no bye); this node's sessions
+        are told, one sentence each (a ban's own sentence ends the session besides)."""
+        tournament = seen.tournament
+        # (a session here whose entry another node has withdrawn is still to be told)
+        here = {name for held, name in self._present if held == tournament.id}
+        names = [e.name for e in seen.entries if e.state != PAUSED or e.name in here]
+        now = time.time()  # (bans are kept on the wall clock, whatever the director's is)
+        bars = await read_bars(self.store, names, now)
+        swiss = tournament.kind != ARENA
+        for number, entry in enumerate(seen.entries):
+            barred = bars.keep_out(entry.name)
+            if swiss and barred and entry.state in (WAITING, OVER):
+                await self.store.set_entry(tournament.id, entry.name, PAUSED, was=entry.state)
+                seen.entries[number] = replace(entry, state=PAUSED)
+                self._log(f"tournament {tournament.id}: {entry.name} withdrawn (banned)")
+            present = self._present.get((tournament.id, entry.name))
+            ban = bars.playbans.get(entry.name)
+            if present is None or (barred and ban is None):
+                continue  # (banned from the server: the session ends, and says why)
+            why = ban.sentence(now) if ban is not None else None
+            if swiss and why is not None:
+                present.withdrawn(f"you are withdrawn from {title(tournament)}, no bye: {why}")
+            elif not swiss:
+                present.kept_out(
+                    None if why is None else f"{title(tournament)} pairs you no more for now: {why}"
+                )
+        return bars
 
     async def _seat(
         self, seen: Seen, one: str, other: str, number: int, *, black_first: bool = False

@@ -330,6 +330,9 @@ class Archive(KeptPasses, KeptTournaments, KeptModeration, KeptRenames):
     async def playban(self, name: str) -> Ban | None:
         return (await playbans.read(self._rows, name)).ban_at(time.time())
 
+    async def playbans_among(self, names: Collection[str]) -> dict[str, Ban]:
+        return await playbans.bans_among(self._rows, _among, names, time.time())
+
     # The accounts (account_keys.py's AccountStore): which keys are which name's.
 
     async def key_owner(self, key: str) -> str | None:
@@ -475,8 +478,8 @@ class Archive(KeptPasses, KeptTournaments, KeptModeration, KeptRenames):
         await standings.note_rating_changes(
             self._rows,
             game_id,
-            {name: rating.rating for name, rating in before.items()},
-            {name: rating.rating for name, rating in rated.items()},
+            before,
+            rated,
         )
 
     def _insert_game(self, played: PlayedGame) -> str | None:

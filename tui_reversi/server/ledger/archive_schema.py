@@ -21,6 +21,10 @@ Version 6: moderation's blocks, bans and mutes, reports, roles, notices and
 the append-only moderation log (moderation.py).
 
 Version 7: the names admins changed, old and new (renames.py).
+
+Version 8: each rated game's row of `rating_changes` keeps both players'
+deviation and volatility before and after it (what `mod void` gives back);
+NULL in the rows of the games rated before: not known.
 """
 
 from __future__ import annotations
@@ -28,7 +32,15 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from . import browser_passes, glicko_migration, moderation, playbans, renames, tournaments
+from . import (
+    browser_passes,
+    glicko_migration,
+    moderation,
+    playbans,
+    renames,
+    standings,
+    tournaments,
+)
 from .names import first_keeps
 
 NAMES_AND_PENALTIES = """
@@ -106,6 +118,13 @@ def _renames(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def _rating_deviations(db: sqlite3.Connection) -> None:
+    # (The standings' tables are made after the steps, archive.py's: a new file has none yet.)
+    db.execute(standings.rating_changes_table("INTEGER", "REAL"))
+    for statement in standings.deviation_columns("REAL"):
+        db.execute(statement)
+
+
 STEPS = (
     _names_and_penalties,
     _browser_passes,
@@ -114,6 +133,7 @@ STEPS = (
     _tournaments,
     _moderation,
     _renames,
+    _rating_deviations,
 )
 NEWEST = len(STEPS)
 

@@ -20,7 +20,7 @@ from . import browser_passes, glicko_migration, moderation, playbans, renames, t
 from .fleet_seal import LEAST_SECRET
 from .names import first_keeps
 from .ratings import FIRST_DEVIATION
-from .standings import BACKFILL, schema
+from .standings import BACKFILL, deviation_columns, schema
 
 # Taken while migrating: one node at a time (any constant the fleet agrees on).
 MIGRATION_LOCK = 0x7475_6972_7665_7273
@@ -80,6 +80,13 @@ def make_moderation(conn: psycopg.Connection) -> None:
 def make_renames(conn: psycopg.Connection) -> None:
     """The names admins changed, old and new (renames.py)."""
     for statement in renames.schema("postgresql"):
+        conn.execute(statement.encode())  # (fixed text, no parameters)
+
+
+def keep_rating_deviations(conn: psycopg.Connection) -> None:
+    """Each rated game's deviations and volatilities, before and after it, beside its
+    change of rating; NULL (not known) in the rows of the games rated before."""
+    for statement in deviation_columns("DOUBLE PRECISION"):
         conn.execute(statement.encode())  # (fixed text, no parameters)
 
 
@@ -235,6 +242,10 @@ MIGRATIONS: tuple[tuple[str, Step], ...] = (
         make_moderation,
     ),
     ("renames: the names admins changed, old and new", make_renames),
+    (
+        "each rated game's deviations and volatilities, before and after (mod void's)",
+        keep_rating_deviations,
+    ),
 )
 NEWEST = len(MIGRATIONS)
 

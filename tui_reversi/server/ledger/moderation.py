@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from .browser_passes import remove_key
-from .standings import Query
+from .ratings import Rating, settled_until, without_game
+from .standings import DEVIATION_COLUMNS, RATING_COLUMNS, Query
 
 T = TypeVar("T")
 
@@ -392,16 +393,35 @@ async def _take_notices(run: Query, name: str) -> list[str]:
 
 async def _void(run: Query, game_id: int, log: LogEntry) -> list[tuple[str, float]]:
     moved = await run(
-        "DELETE FROM rating_changes WHERE game = ? RETURNING name, change", (game_id,)
+        f"DELETE FROM rating_changes WHERE game = ? RETURNING name, change, {DEVIATION_COLUMNS}",
+        (game_id,),
     )
-    for name, change in moved:
+    for name, change, *spread in moved:
+        rows = await run(f"SELECT {RATING_COLUMNS} FROM ratings WHERE name = ?", (name,))
+        if not rows:
+            continue
+        points, deviation, volatility, games, rated_at = rows[0]
+        rating = without_game(
+            Rating(float(points), float(deviation), float(volatility), int(games)),
+            float(change),
+            tuple(None if value is None else float(value) for value in spread),
+        )
+        since = float(rated_at) if rated_at is not None else log.at
         await run(
-            "UPDATE ratings SET rating = rating - ?, games = games - 1 WHERE name = ?",
-            (float(change), name),
+            """UPDATE ratings SET rating = ?, deviation = ?, volatility = ?, games = ?,
+                   settled_until = ? WHERE name = ?""",
+            (
+                rating.rating,
+                rating.deviation,
+                rating.volatility,
+                rating.games,
+                settled_until(rating, since),
+                name,
+            ),
         )
     if moved:
         await _append(run, log)
-    return [(str(name), float(change)) for name, change in moved]
+    return [(str(name), float(change)) for name, change, *_ in moved]
 
 
 async def _refund(run: Query, victims: dict[str, float], log: list[LogEntry]) -> None:

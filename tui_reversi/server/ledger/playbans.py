@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, Protocol
@@ -139,6 +139,10 @@ class PlaybanBook(Protocol):
     async def playban(self, name: str) -> Ban | None:
         """`name`'s ban in effect now, if any."""
 
+    async def playbans_among(self, names: Collection[str]) -> dict[str, Ban]:
+        """The bans in effect now of those of `names` who have one (name -> ban), in one
+        statement (the pairing queue's look at everyone waiting)."""
+
 
 # -- the rows, one text of SQL for both stores -------------------------------------------
 
@@ -160,12 +164,31 @@ Query = Callable[[str, tuple[object, ...]], Awaitable[list[tuple[Any, ...]]]]
 async def read(query: Query, name: str, lock: str = "") -> Conduct:
     """`name`'s conduct as kept (`lock`: PostgreSQL's ' FOR UPDATE' in a transaction)."""
     rows = await query(f"SELECT outcomes, bans FROM playbans WHERE name = ?{lock}", (name,))
-    if not rows:
-        return Conduct()
-    outcomes, bans = json.loads(str(rows[0][0])), json.loads(str(rows[0][1]))
+    return _conduct(rows[0][0], rows[0][1]) if rows else Conduct()
+
+
+async def bans_among(
+    query: Query,
+    among: Callable[[list[str]], tuple[str, object]],
+    names: Collection[str],
+    now: float,
+) -> dict[str, Ban]:
+    """PlaybanBook.playbans_among over `query`, at Unix time `now`; `among` is the
+    store's test that a row's name is one of a list (standings.Among)."""
+    wanted = list(dict.fromkeys(names))
+    if not wanted:
+        return {}
+    test, value = among(wanted)
+    rows = await query(f"SELECT name, outcomes, bans FROM playbans WHERE {test}", (value,))
+    held = {str(name): _conduct(outcomes, bans).ban_at(now) for name, outcomes, bans in rows}
+    return {name: ban for name, ban in held.items() if ban is not None}
+
+
+def _conduct(outcomes: object, bans: object) -> Conduct:
+    """A row's two JSON texts as the conduct they keep."""
     return Conduct(
-        tuple(Outcome(outcome) for outcome in outcomes),
-        tuple(Ban(float(start), int(minutes)) for start, minutes in bans),
+        tuple(Outcome(outcome) for outcome in json.loads(str(outcomes))),
+        tuple(Ban(float(start), int(minutes)) for start, minutes in json.loads(str(bans))),
     )
 
 

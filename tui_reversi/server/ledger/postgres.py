@@ -291,8 +291,8 @@ class PostgresStore(KeptPasses, KeptTournaments, KeptModeration, KeptRenames):
             await standings.note_rating_changes(
                 on_conn,
                 int(inserted[0]),
-                {name: rating.rating for name, rating in before.items()},
-                {name: rating.rating for name, rating in rated.items()},
+                before,
+                rated,
             )
 
     async def rating(self, name: str) -> Rating:
@@ -344,6 +344,9 @@ class PostgresStore(KeptPasses, KeptTournaments, KeptModeration, KeptRenames):
 
     async def playban(self, name: str) -> Ban | None:
         return (await playbans.read(self._rows, name)).ban_at(time.time())
+
+    async def playbans_among(self, names: Collection[str]) -> dict[str, Ban]:
+        return await playbans.bans_among(self._rows, _among, names, time.time())
 
     # -- accounts (account_keys.py's AccountStore): which keys are which name's -------------
 

@@ -105,6 +105,23 @@ def settled_until(rating: Rating, now: float) -> float | None:
     return now + room / (rating.volatility**2 * PERIODS_PER_DAY) * DAY
 
 
+def without_game(rating: Rating, change: float, spread: tuple[float | None, ...]) -> Rating:
+    """`rating` as kept with one rated game taken back (`mod void`): the points it
+    moved (`change`), its count, and the deviation and volatility it moved where they
+    are known (`spread`: deviation before and after, volatility before and after; a
+    None leaves both as they are). Taken back by how far the game moved each, so that
+    the latest game's comes back exactly and an earlier one's moves the rest as little."""
+    deviation, volatility = rating.deviation, rating.volatility
+    deviation_before, deviation_after, volatility_before, volatility_after = spread
+    if deviation_before is not None and deviation_after is not None:
+        deviation -= deviation_after - deviation_before
+        deviation = min(max(deviation, MIN_DEVIATION), MAX_DEVIATION)
+    if volatility_before is not None and volatility_after is not None:
+        taken = volatility - (volatility_after - volatility_before)
+        volatility = min(taken, MAX_VOLATILITY) if taken > 0.0 else volatility
+    return Rating(rating.rating - change, deviation, volatility, rating.games - 1)
+
+
 def pair_weight(earlier: int) -> float:
     """How much of Glicko's change a rated game makes, after `earlier` rated games of
     the same pair within PAIR_WINDOW."""

@@ -151,13 +151,7 @@ def schema(id_type: str, real_type: str, time_type: str) -> str:
 CREATE INDEX IF NOT EXISTS games_by_black ON games (black, ended);
 CREATE INDEX IF NOT EXISTS games_by_white ON games (white, ended);
 CREATE INDEX IF NOT EXISTS ratings_by_rating ON ratings (rating DESC, name, games);
-CREATE TABLE IF NOT EXISTS rating_changes (
-    name TEXT NOT NULL,             -- a player name
-    game {id_type} NOT NULL,        -- games.id
-    rating {real_type} NOT NULL,    -- the rating after the game
-    change {real_type} NOT NULL,    -- how far the game moved it
-    PRIMARY KEY (name, game)
-);
+{rating_changes_table(id_type, real_type)};
 CREATE TABLE IF NOT EXISTS records (
     name TEXT NOT NULL,             -- a player name
     opponent TEXT NOT NULL,         -- against whom ('': the player's whole record)
@@ -171,6 +165,30 @@ CREATE TABLE IF NOT EXISTS records (
 CREATE INDEX IF NOT EXISTS records_by_games ON records (name, games DESC, opponent);
 """
 
+
+def rating_changes_table(id_type: str, real_type: str) -> str:
+    """Each rated game's move of each player's rating, as first made (schema()'s part;
+    deviation_columns() adds to it)."""
+    return f"""CREATE TABLE IF NOT EXISTS rating_changes (
+    name TEXT NOT NULL,             -- a player name
+    game {id_type} NOT NULL,        -- games.id
+    rating {real_type} NOT NULL,    -- the rating after the game
+    change {real_type} NOT NULL,    -- how far the game moved it
+    PRIMARY KEY (name, game)
+)"""
+
+
+def deviation_columns(real_type: str) -> list[str]:
+    """The columns a rated game's row of `rating_changes` gained (a schema step of each
+    store): each player's deviation and volatility before and after the game; NULL in
+    the rows of games rated before, meaning not known."""
+    return [
+        f"ALTER TABLE rating_changes ADD COLUMN {column} {real_type}"
+        for column in DEVIATION_COLUMNS.split(", ")
+    ]
+
+
+DEVIATION_COLUMNS = "deviation_before, deviation_after, volatility_before, volatility_after"
 
 # Every player's records from the games archived before `records` was made.
 _SIDES = """SELECT black AS name, white AS opponent,
@@ -352,13 +370,26 @@ async def keep_ratings(query: Query, rated: dict[str, Rating], now: float) -> No
 
 
 async def note_rating_changes(
-    query: Query, game_id: int, before: dict[str, float], after: dict[str, float]
+    query: Query, game_id: int, before: dict[str, Rating], after: dict[str, Rating]
 ) -> None:
-    """Keep how far game `game_id` moved each of its players' ratings (name -> rating)."""
+    """Keep how far game `game_id` moved each of its players' ratings (name -> rating),
+    with their deviation and volatility before and after it (what `mod void` gives back)."""
     for name, rating in after.items():
+        was = before[name]
         await query(
-            "INSERT INTO rating_changes (name, game, rating, change) VALUES (?, ?, ?, ?)",
-            (name, game_id, rating, rating - before[name]),
+            """INSERT INTO rating_changes (name, game, rating, change, deviation_before,
+                   deviation_after, volatility_before, volatility_after)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+            (
+                name,
+                game_id,
+                rating.rating,
+                rating.rating - was.rating,
+                was.deviation,
+                rating.deviation,
+                was.volatility,
+                rating.volatility,
+            ),
         )
 
 
