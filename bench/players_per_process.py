@@ -117,7 +117,7 @@ def run_app(tty: int) -> None:
     from tui_reversi.app import create_app
     from tui_reversi.storage import Settings
 
-    app = create_app(settings=Settings(black="easy", white="human"))
+    app = create_app(settings=Settings(black="human", white="easy"))
     app.driver_class = partial(pty_driver(), tty=tty)  # type: ignore[assignment]
     asyncio.run(app.run_async())
 
@@ -167,6 +167,9 @@ def pty_driver() -> type:
             self._writer_thread = WriterThread(self._file)
             self._writer_thread.start()
             width, height = self._get_terminal_size()
+            # rich's console measures its own file (not this pty): told the size, or the
+            # app and its screen disagree on it and the screen lays itself out for ever.
+            self._app.console.size = (width, height)
             resize = events.Resize(Size(width, height), Size(width, height))
             asyncio.run_coroutine_threadsafe(self._app._post_message(resize), loop=loop)
             self.write("\x1b[?1049h")
