@@ -361,3 +361,17 @@ async def test_the_fourth_boost_files_a_report_a_moderator_reads(serve):
     status, said = await run(arcade, "mia", "mod ban bob 1d boosting with alice")
     assert status == 0 and "1 report on bob closed." in said
     assert code
+
+
+async def test_mod_close_refuses_a_key_or_an_address_in_one_sentence(serve):
+    arcade = await serve(moderators=MODERATORS)
+    await known(arcade, "ada")
+    key = "SHA256:" + "A" * 43
+    for typed, sentence in [
+        (key, "mod close takes a name, not a key or an address."),
+        ("203.0.113.0/24", "mod close takes a name, not a key or an address."),
+        ("SHA256:abc", "'SHA256:abc' is not a key's SHA256: fingerprint."),
+        ("10.0.0.0/8", "10.0.0.0/8 is too wide: an address ban takes at most a /16."),
+    ]:
+        status, said = await run(arcade, "ada", f"mod close {typed} spam")
+        assert (status, said) == (2, f"tui-reversi: {sentence}\n"), typed

@@ -274,9 +274,9 @@ async def _dismiss(act: _Act, words: list[str]) -> list[str]:
 async def _close(act: _Act, words: list[str]) -> list[str]:
     if len(words) < 2:
         raise act.usage("close NAME REASON")
-    if subject_of(words[0])[0] != "name":
+    scope, name = await act.subject(words[0], "close")  # (a bad key or prefix: Refused)
+    if scope != "name":
         raise Refused("mod close takes a name, not a key or an address.", 2)
-    _, name = await act.subject(words[0], "close")
     reason = plain(" ".join(words[1:]), REASON_LENGTH)
     ban = Sanction(0, "ban", "name", name, None, reason, act.asker.player, act.now)
     keys = await act.store.close_name(ban, act.entry("close", name, reason))
