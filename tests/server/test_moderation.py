@@ -375,3 +375,17 @@ async def test_mod_close_refuses_a_key_or_an_address_in_one_sentence(serve):
     ]:
         status, said = await run(arcade, "ada", f"mod close {typed} spam")
         assert (status, said) == (2, f"tui-reversi: {sentence}\n"), typed
+
+
+async def test_mod_role_says_what_changed_and_refuses_what_would_not(serve):
+    arcade = await serve(moderators=MODERATORS)
+    await known(arcade, "ada", "nina")
+    steps = ("none", "admin", "admin", "moderator", "none")
+    said = [(await run(arcade, "ada", f"mod role nina {role}"))[1] for role in steps]
+    assert said == [
+        "tui-reversi: nina has no role to take away.\n",
+        "tui-reversi: nina is an admin now.\n",
+        "tui-reversi: nina is an admin already.\n",
+        "tui-reversi: nina is a moderator now.\n",
+        "tui-reversi: nina is no longer a moderator.\n",
+    ]

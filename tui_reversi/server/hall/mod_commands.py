@@ -312,12 +312,19 @@ async def _role(act: _Act, words: list[str]) -> list[str]:
     if name in act.moderation.given:
         raise Refused(f"{name}'s role is the command line's (--moderators): change it there.")
     role = None if words[1] == "none" else words[1]
+    if act.moderation.role_of(name) == role:  # (nothing would change: nothing logged)
+        if role is None:
+            raise Refused(f"{name} has no role to take away.")
+        raise Refused(f"{name} is {ROLE_SAID[role]} already.")
     await act.store.name_role(name, role, act.asker.player, act.now)
     await act.store.append_log(act.entry("role", name, words[1]))
     await act.moderation.read()
-    return [
-        f"tui-reversi: {name} is {'no longer a moderator' if role is None else 'a ' + role} now."
-    ]
+    if role is None:
+        return [f"tui-reversi: {name} is no longer a moderator."]
+    return [f"tui-reversi: {name} is {ROLE_SAID[role]} now."]
+
+
+ROLE_SAID = {MODERATOR: "a moderator", ADMIN: "an admin"}
 
 
 # What `mod help` lists: each act, its terms and what it does (admins' last).
