@@ -8,11 +8,14 @@ a ban for cheating refunds the victims, each told at their next login."""
 from __future__ import annotations
 
 import asyncio
+import socket
 
 import asyncssh
 import pytest
 
 from tui_reversi.core import Color
+from tui_reversi.net.lobby_link import LobbyLink
+from tui_reversi.server.ledger.moderation import WATCH_REPORTER, Report
 from tui_reversi.server.ledger.refunds import REFUND_MOST
 
 from .conftest import Player, wait_until
@@ -389,3 +392,28 @@ async def test_mod_role_says_what_changed_and_refuses_what_would_not(serve):
         "tui-reversi: nina is a moderator now.\n",
         "tui-reversi: nina is no longer a moderator.\n",
     ]
+
+
+async def test_a_moderators_lobby_reads_the_watchs_report_whose_reporter_has_a_space(serve):
+    arcade = await serve(moderators=MODERATORS)
+    await known(arcade, "mia", "bob")
+    words = "4 rated games lost within a few moves in 3 hours: possible sandbagging"
+    await arcade.store.file_report(Report(0, WATCH_REPORTER, "bob", "boosting", words, 3, (), 0))
+    mia = await Guest.arrive(arcade, "mia")
+    mia.say("look")
+    sent = [await heard(mia, "")]
+    while sent[-1] != "shown":
+        sent.append(await heard(mia, ""))
+    ends = socket.socketpair()  # (the app's end of the line, read as the app reads it)
+    link = LobbyLink(ends[0], ends[0].makefile("rb"), "mia")
+    news = [link.receive(f"{text}\n".encode()) for text in sent]
+    for end in ends:
+        end.close()
+    (report,) = news[-1].view.reports
+    # (its space is sent as a no-break space, shown the same, not a field's end)
+    assert (report.reporter.replace("\N{NO-BREAK SPACE}", " "), report.name, report.reason) == (
+        WATCH_REPORTER,
+        "bob",
+        "boosting",
+    )
+    assert report.words == words
