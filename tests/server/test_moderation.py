@@ -218,6 +218,11 @@ async def test_mod_refuses_in_one_sentence(serve):
         ("mia", "mod frobnicate", "'frobnicate' is not something mod does;"),
         ("mia", "mod ban mia 1d spam", "you cannot ban yourself."),
         ("ada", "mod role mia none", "mia's role is the command line's (--moderators)"),
+        # (a reason or a text of control characters alone is none)
+        ("mia", "mod mute bob 1h \x1b\x07", "say: "),
+        ("mia", "mod ban bob 1h \x1b \x7f", "say: "),
+        ("mia", "mod note bob \x1b", "say: "),
+        ("ada", "mod close bob \x07", "say: "),
     ]
     for who, command, sentence in cases:
         status, said = await run(arcade, who, command)

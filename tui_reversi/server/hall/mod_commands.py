@@ -77,6 +77,14 @@ class _Act:
     def usage(self, terms: str) -> Refused:
         return Refused(f"say: {self.asker.ssh(terminal=False)} mod {terms}", 2)
 
+    def reason(self, words: list[str], terms: str) -> str:
+        """The words of a reason (or a note), as kept: control characters dropped.
+        Raises the usage of `terms` if nothing is left."""
+        reason = plain(" ".join(words), REASON_LENGTH)
+        if not reason.strip():
+            raise self.usage(terms)
+        return reason
+
     async def subject(self, typed: str, kind: str) -> tuple[str, str]:
         """Whom a ban or mute is against; Refused for a name not there, the asker,
         or one whose role protects it."""
@@ -111,14 +119,13 @@ class _Act:
 
 
 async def _sanction(act: _Act, words: list[str], kind: str) -> list[str]:
-    if len(words) < 3:
-        raise act.usage(f"{kind} {'NAME|KEY|ADDRESS' if kind == 'ban' else 'NAME'} 7d REASON")
+    terms = f"{kind} {'NAME|KEY|ADDRESS' if kind == 'ban' else 'NAME'} 7d REASON"
+    reason = act.reason(words[2:], terms)
     scope, subject = await act.subject(words[0], kind)
     try:
         seconds = parse_duration(words[1], kind)
     except SanctionRefused as refusal:
         raise Refused(str(refusal), 2) from None
-    reason = plain(" ".join(words[2:]), REASON_LENGTH)
     until = None if seconds is None else act.now + seconds
     moderator = act.asker.player
     sanction = Sanction(0, kind, scope, subject, until, reason, moderator, act.now)
@@ -191,10 +198,9 @@ async def _unmute(act: _Act, words: list[str]) -> list[str]:
 
 
 async def _note(act: _Act, words: list[str]) -> list[str]:
-    if len(words) < 2:
-        raise act.usage("note NAME TEXT")
+    text = act.reason(words[1:], "note NAME TEXT")
     name = await known(act.store, words[0])
-    await act.store.append_log(act.entry("note", name, plain(" ".join(words[1:]), REASON_LENGTH)))
+    await act.store.append_log(act.entry("note", name, text))
     return [f"tui-reversi: your note on {name} is in the log."]
 
 
@@ -272,12 +278,10 @@ async def _dismiss(act: _Act, words: list[str]) -> list[str]:
 
 
 async def _close(act: _Act, words: list[str]) -> list[str]:
-    if len(words) < 2:
-        raise act.usage("close NAME REASON")
+    reason = act.reason(words[1:], "close NAME REASON")
     scope, name = await act.subject(words[0], "close")  # (a bad key or prefix: Refused)
     if scope != "name":
         raise Refused("mod close takes a name, not a key or an address.", 2)
-    reason = plain(" ".join(words[1:]), REASON_LENGTH)
     ban = Sanction(0, "ban", "name", name, None, reason, act.asker.player, act.now)
     keys = await act.store.close_name(ban, act.entry("close", name, reason))
     closed = await act.close_reports(name, "closed")
