@@ -422,3 +422,21 @@ async def test_a_moderators_lobby_reads_the_watchs_report_whose_reporter_has_a_s
         "boosting",
     )
     assert report.words == words
+
+
+async def test_a_report_open_already_is_not_filed_again(serve):
+    arcade = await serve(moderators=MODERATORS)
+    await known(arcade, "mia", "alice", "bob")
+    assert (await run(arcade, "alice", "report bob spam invites me"))[0] == 0
+    assert await run(arcade, "alice", "report bob SPAM invites me again") == (
+        1,
+        "tui-reversi: your report 1 on bob (spam) is open already; "
+        "you will be told when a moderator acts on it.\n",
+    )
+    assert (await run(arcade, "alice", "report bob abuse rude"))[1].startswith(
+        "tui-reversi: report 2 on bob (abuse)"
+    )
+    assert (await run(arcade, "mia", "mod dismiss 1"))[0] == 0
+    assert (await run(arcade, "alice", "report bob spam again"))[1].startswith(
+        "tui-reversi: report 3 on bob (spam)"
+    )

@@ -114,6 +114,12 @@ async def file_report(
             2,
         )
     store = await between(store, reporter, name)
+    filed = await open_report(store, reporter, name, reason)
+    if filed is not None:  # (one is enough: the same again, a hundred times, buries the rest)
+        raise Refused(
+            f"your report {filed} on {name} ({reason}) is open already; "
+            "you will be told when a moderator acts on it."
+        )
     said = plain(" ".join(words[1:]), REPORT_WORDS)
     game = await latest_game(store, reporter, name)
     chat = table_chat(tables, reporter, name)
@@ -125,6 +131,16 @@ async def file_report(
         f"report {number} on {name} ({reason}){about} is filed; "
         "you will be told when a moderator acts on it."
     )
+
+
+async def open_report(store: Store, reporter: str, name: str, reason: str) -> int | None:
+    """The number of `reporter`'s open report on `name` for `reason`, if there is one."""
+    rows = await store.run_query(
+        "SELECT min(id) FROM reports WHERE reporter = ? AND name = ? AND reason = ?"
+        " AND closed IS NULL",
+        (reporter, name, reason),
+    )
+    return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
 
 async def latest_game(store: Store, one: str, other: str) -> int | None:
