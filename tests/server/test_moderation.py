@@ -15,6 +15,7 @@ import pytest
 
 from tui_reversi.core import Color
 from tui_reversi.net.lobby_link import LobbyLink
+from tui_reversi.server.hall.mod_commands import REPORT_ROWS
 from tui_reversi.server.ledger.moderation import WATCH_REPORTER, Report
 from tui_reversi.server.ledger.refunds import REFUND_MOST
 
@@ -439,4 +440,23 @@ async def test_a_report_open_already_is_not_filed_again(serve):
     assert (await run(arcade, "mia", "mod dismiss 1"))[0] == 0
     assert (await run(arcade, "alice", "report bob spam again"))[1].startswith(
         "tui-reversi: report 3 on bob (spam)"
+    )
+
+
+async def test_mod_reports_says_how_many_are_open_beyond_those_it_shows(serve):
+    arcade = await serve(moderators=MODERATORS)
+    await known(arcade, "mia", "bob")
+    for number in range(REPORT_ROWS + 3):
+        await arcade.store.file_report(Report(0, "mia", "bob", "other", f"{number}", None, (), 0))
+    status, shown = await run(arcade, "mia", "mod reports")
+    lines = shown.splitlines()
+    assert status == 0
+    assert (
+        lines[0] == f"tui-reversi: {REPORT_ROWS + 3} open reports, the oldest {REPORT_ROWS} first:"
+    )
+    assert len(lines) == 1 + REPORT_ROWS and lines[-1].endswith(f": {REPORT_ROWS - 1}")
+    await arcade.store.close_reports("bob", None, "mia", "muted", 1)
+    await arcade.store.file_report(Report(0, "mia", "bob", "other", "alone", None, (), 2))
+    assert (await run(arcade, "mia", "mod reports"))[1].startswith(
+        "tui-reversi: 1 open report, the oldest first:\n"
     )

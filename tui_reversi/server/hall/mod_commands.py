@@ -234,8 +234,13 @@ async def _reports(act: _Act, words: list[str]) -> list[str]:
     reports = await act.store.open_reports(REPORT_ROWS)
     if not reports:
         return ["tui-reversi: no report is open."]
-    many = "s" if len(reports) > 1 else ""
-    lines = [f"tui-reversi: {len(reports)} open report{many}, the oldest first:"]
+    count = len(reports)
+    if count == REPORT_ROWS:  # (there may be more than are shown: say how many)
+        rows = await act.store.run_query("SELECT count(*) FROM reports WHERE closed IS NULL", ())
+        count = max(int(rows[0][0]), count) if rows else count
+    many = "s" if count > 1 else ""
+    shown = f"the oldest {len(reports)} first" if count > len(reports) else "the oldest first"
+    lines = [f"tui-reversi: {count} open report{many}, {shown}:"]
     for report in reports:
         lines += report_lines(report)
     return lines
