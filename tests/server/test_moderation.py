@@ -215,6 +215,7 @@ async def test_mod_refuses_in_one_sentence(serve):
         ("mia", "mod ban ada 1d spam", "ada is an admin: take the role away first"),
         ("mia", "mod ban 10.0.0.0/8 1d spam", "10.0.0.0/8 is too wide: an address ban takes at"),
         ("mia", "mod void 1", "mod void is for admins; mia is a moderator."),
+        ("ada", "mod void 99999", "there is no game 99999 here."),
         ("mia", "mod unban bob", "'bob' is not banned."),
         ("mia", "mod frobnicate", "'frobnicate' is not something mod does;"),
         ("mia", "mod ban mia 1d spam", "you cannot ban yourself."),

@@ -309,6 +309,8 @@ async def _void(act: _Act, words: list[str]) -> list[str]:
     why = plain(" ".join(words[1:]), REASON_LENGTH) or "voided"
     moved = await act.store.void_game(game_id, act.entry("void", f"game {game_id}", why))
     if not moved:
+        if not await act.store.run_query("SELECT 1 FROM games WHERE id = ?", (game_id,)):
+            raise Refused(f"there is no game {game_id} here.")
         raise Refused(f"game {game_id} moved no rating (or it was voided already).")
     told = ", ".join(f"{name} {-change:+.0f}" for name, change in moved)
     return [f"tui-reversi: game {game_id}'s rating is voided: {told}."]
