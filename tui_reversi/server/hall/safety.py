@@ -66,9 +66,12 @@ def kept_for(store: Store, player: str) -> Store:
 
 
 async def known(store: Store, name: str) -> str:
-    """`name`, if someone has had it here. Raises Refused."""
+    """`name`, if someone has it here. Raises Refused (for a name renamed away too:
+    a block, report or sanction of it would reach nobody)."""
     if not await store.known_name(name):
         raise Refused(f"nobody called {name[:NAME_TYPED]!r} has been here.")
+    if await store.renamed_away(name):
+        raise Refused(f"{name} was renamed: nobody has that name now.")
     return name
 
 
