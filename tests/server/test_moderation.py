@@ -442,6 +442,11 @@ async def test_a_report_open_already_is_not_filed_again(serve):
     assert (await run(arcade, "alice", "report bob spam again"))[1].startswith(
         "tui-reversi: report 3 on bob (spam)"
     )
+    # A game of theirs since is another matter: reported again, about that game.
+    await arcade.store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))
+    assert (await run(arcade, "alice", "report bob spam in that game"))[1].startswith(
+        "tui-reversi: report 4 on bob (spam) about game 1 is filed;"
+    )
 
 
 async def test_mod_reports_says_how_many_are_open_beyond_those_it_shows(serve):

@@ -117,14 +117,14 @@ async def file_report(
             2,
         )
     store = await between(store, reporter, name)
-    filed = await open_report(store, reporter, name, reason)
+    game = await latest_game(store, reporter, name)
+    filed = await open_report(store, reporter, name, reason, game)
     if filed is not None:  # (one is enough: the same again, a hundred times, buries the rest)
         raise Refused(
             f"your report {filed} on {name} ({reason}) is open already; "
             "you will be told when a moderator acts on it."
         )
     said = plain(" ".join(words[1:]), REPORT_WORDS)
-    game = await latest_game(store, reporter, name)
     chat = table_chat(tables, reporter, name)
     number = await store.file_report(
         Report(0, reporter, name, reason, said, game, chat, moderation.now())
@@ -136,12 +136,16 @@ async def file_report(
     )
 
 
-async def open_report(store: Store, reporter: str, name: str, reason: str) -> int | None:
-    """The number of `reporter`'s open report on `name` for `reason`, if there is one."""
+async def open_report(
+    store: Store, reporter: str, name: str, reason: str, game: int | None
+) -> int | None:
+    """The number of `reporter`'s open report on `name` for `reason` about `game`
+    (their latest: a game since is another report), if there is one."""
+    same_game = "game IS NULL" if game is None else "game = ?"
     rows = await store.run_query(
         "SELECT min(id) FROM reports WHERE reporter = ? AND name = ? AND reason = ?"
-        " AND closed IS NULL",
-        (reporter, name, reason),
+        f" AND {same_game} AND closed IS NULL",
+        (reporter, name, reason) + (() if game is None else (game,)),
     )
     return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
