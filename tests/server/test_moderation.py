@@ -8,11 +8,15 @@ a ban for cheating refunds the victims, each told at their next login."""
 from __future__ import annotations
 
 import asyncio
+import socket
 
 import asyncssh
 import pytest
 
 from tui_reversi.core import Color
+from tui_reversi.net.lobby_link import LobbyLink
+from tui_reversi.server.hall.mod_commands import REPORT_ROWS
+from tui_reversi.server.ledger.moderation import WATCH_REPORTER, Report
 from tui_reversi.server.ledger.refunds import REFUND_MOST
 
 from .conftest import Player, wait_until
@@ -211,10 +215,16 @@ async def test_mod_refuses_in_one_sentence(serve):
         ("mia", "mod ban ada 1d spam", "ada is an admin: take the role away first"),
         ("mia", "mod ban 10.0.0.0/8 1d spam", "10.0.0.0/8 is too wide: an address ban takes at"),
         ("mia", "mod void 1", "mod void is for admins; mia is a moderator."),
+        ("ada", "mod void 99999", "there is no game 99999 here."),
         ("mia", "mod unban bob", "'bob' is not banned."),
         ("mia", "mod frobnicate", "'frobnicate' is not something mod does;"),
         ("mia", "mod ban mia 1d spam", "you cannot ban yourself."),
         ("ada", "mod role mia none", "mia's role is the command line's (--moderators)"),
+        # (a reason or a text of control characters alone is none)
+        ("mia", "mod mute bob 1h \x1b\x07", "say: "),
+        ("mia", "mod ban bob 1h \x1b \x7f", "say: "),
+        ("mia", "mod note bob \x1b", "say: "),
+        ("ada", "mod close bob \x07", "say: "),
     ]
     for who, command, sentence in cases:
         status, said = await run(arcade, who, command)
@@ -361,3 +371,98 @@ async def test_the_fourth_boost_files_a_report_a_moderator_reads(serve):
     status, said = await run(arcade, "mia", "mod ban bob 1d boosting with alice")
     assert status == 0 and "1 report on bob closed." in said
     assert code
+
+
+async def test_mod_close_refuses_a_key_or_an_address_in_one_sentence(serve):
+    arcade = await serve(moderators=MODERATORS)
+    await known(arcade, "ada")
+    key = "SHA256:" + "A" * 43
+    for typed, sentence in [
+        (key, "mod close takes a name, not a key or an address."),
+        ("203.0.113.0/24", "mod close takes a name, not a key or an address."),
+        ("SHA256:abc", "'SHA256:abc' is not a key's SHA256: fingerprint."),
+        ("10.0.0.0/8", "10.0.0.0/8 is too wide: an address ban takes at most a /16."),
+    ]:
+        status, said = await run(arcade, "ada", f"mod close {typed} spam")
+        assert (status, said) == (2, f"tui-reversi: {sentence}\n"), typed
+
+
+async def test_mod_role_says_what_changed_and_refuses_what_would_not(serve):
+    arcade = await serve(moderators=MODERATORS)
+    await known(arcade, "ada", "nina")
+    steps = ("none", "admin", "admin", "moderator", "none")
+    said = [(await run(arcade, "ada", f"mod role nina {role}"))[1] for role in steps]
+    assert said == [
+        "tui-reversi: nina has no role to take away.\n",
+        "tui-reversi: nina is an admin now.\n",
+        "tui-reversi: nina is an admin already.\n",
+        "tui-reversi: nina is a moderator now.\n",
+        "tui-reversi: nina is no longer a moderator.\n",
+    ]
+
+
+async def test_a_moderators_lobby_reads_the_watchs_report_whose_reporter_has_a_space(serve):
+    arcade = await serve(moderators=MODERATORS)
+    await known(arcade, "mia", "bob")
+    words = "4 rated games lost within a few moves in 3 hours: possible sandbagging"
+    await arcade.store.file_report(Report(0, WATCH_REPORTER, "bob", "boosting", words, 3, (), 0))
+    mia = await Guest.arrive(arcade, "mia")
+    mia.say("look")
+    sent = [await heard(mia, "")]
+    while sent[-1] != "shown":
+        sent.append(await heard(mia, ""))
+    ends = socket.socketpair()  # (the app's end of the line, read as the app reads it)
+    link = LobbyLink(ends[0], ends[0].makefile("rb"), "mia")
+    news = [link.receive(f"{text}\n".encode()) for text in sent]
+    for end in ends:
+        end.close()
+    (report,) = news[-1].view.reports
+    # (its space is sent as a no-break space, shown the same, not a field's end)
+    assert (report.reporter.replace("\N{NO-BREAK SPACE}", " "), report.name, report.reason) == (
+        WATCH_REPORTER,
+        "bob",
+        "boosting",
+    )
+    assert report.words == words
+
+
+async def test_a_report_open_already_is_not_filed_again(serve):
+    arcade = await serve(moderators=MODERATORS)
+    await known(arcade, "mia", "alice", "bob")
+    assert (await run(arcade, "alice", "report bob spam invites me"))[0] == 0
+    assert await run(arcade, "alice", "report bob SPAM invites me again") == (
+        1,
+        "tui-reversi: your report 1 on bob (spam) is open already; "
+        "you will be told when a moderator acts on it.\n",
+    )
+    assert (await run(arcade, "alice", "report bob abuse rude"))[1].startswith(
+        "tui-reversi: report 2 on bob (abuse)"
+    )
+    assert (await run(arcade, "mia", "mod dismiss 1"))[0] == 0
+    assert (await run(arcade, "alice", "report bob spam again"))[1].startswith(
+        "tui-reversi: report 3 on bob (spam)"
+    )
+    # A game of theirs since is another matter: reported again, about that game.
+    await arcade.store.keep(played("AAAAA", ("alice", "bob"), Color.BLACK))
+    assert (await run(arcade, "alice", "report bob spam in that game"))[1].startswith(
+        "tui-reversi: report 4 on bob (spam) about game 1 is filed;"
+    )
+
+
+async def test_mod_reports_says_how_many_are_open_beyond_those_it_shows(serve):
+    arcade = await serve(moderators=MODERATORS)
+    await known(arcade, "mia", "bob")
+    for number in range(REPORT_ROWS + 3):
+        await arcade.store.file_report(Report(0, "mia", "bob", "other", f"{number}", None, (), 0))
+    status, shown = await run(arcade, "mia", "mod reports")
+    lines = shown.splitlines()
+    assert status == 0
+    assert (
+        lines[0] == f"tui-reversi: {REPORT_ROWS + 3} open reports, the oldest {REPORT_ROWS} first:"
+    )
+    assert len(lines) == 1 + REPORT_ROWS and lines[-1].endswith(f": {REPORT_ROWS - 1}")
+    await arcade.store.close_reports("bob", None, "mia", "muted", 1)
+    await arcade.store.file_report(Report(0, "mia", "bob", "other", "alone", None, (), 2))
+    assert (await run(arcade, "mia", "mod reports"))[1].startswith(
+        "tui-reversi: 1 open report, the oldest first:\n"
+    )

@@ -3,6 +3,7 @@ by the other; the new game is on the same terms with the colours changed, and
 each game goes to the archive. Real SSH on loopback; the test speaks the games'
 protocol."""
 
+from .test_accounts import run
 from .test_tables import Game, clocked_table, seat, sit_down
 
 
@@ -91,3 +92,13 @@ async def test_a_rematch_offer_ends_when_the_other_player_leaves(serve):
     assert await alice.hear_until("news bob left: no rematch.")
     alice.say("rematch")
     assert await alice.hear() == "refused bob is not at the table any more."
+
+
+async def test_no_rematch_is_asked_across_a_block_either_way(serve):
+    arcade = await serve(max_per_address=10)
+    alice, bob, _, _ = await resigned(arcade)
+    assert (await run(arcade, "alice", "block bob"))[0] == 0
+    bob.say("rematch")  # (told no more than an invitation's refusal tells)
+    assert await bob.hear() == "refused Your rematch offer to alice cannot be sent."
+    alice.say("rematch")
+    assert await alice.hear() == "refused Your rematch offer to bob cannot be sent."

@@ -159,3 +159,23 @@ async def test_under_auth_keys_the_file_names_the_keys_and_a_rename_is_refused(s
         "tui-reversi: names here are the authorized-keys file's (--auth keys): "
         "rename the name there.\n",
     )
+
+
+async def test_a_renamed_away_name_is_acted_on_by_nobody(serve):
+    arcade = await serve(moderators=MODERATORS)
+    await known(arcade, "mia", "ada", "bob", "carol")
+    assert (await run(arcade, "ada", "mod rename bob robert rude"))[0] == 0
+    # (blocking, reporting or banning bob would reach nobody: robert is who they are)
+    for who, command in [
+        ("carol", "block bob"),
+        ("carol", "report bob spam"),
+        ("mia", "mod ban bob 1h spam"),
+        ("mia", "mod mute bob 1h spam"),
+        ("mia", "mod note bob seen"),
+        ("ada", "mod role bob moderator"),
+    ]:
+        assert await run(arcade, who, command) == (
+            1,
+            "tui-reversi: bob was renamed: nobody has that name now.\n",
+        ), command
+    assert (await run(arcade, "carol", "block robert"))[0] == 0

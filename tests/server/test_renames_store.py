@@ -8,6 +8,7 @@ either schema that holds a name is forgotten."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -252,3 +253,28 @@ async def test_an_archives_renames_move_into_a_fleet_and_the_old_name_stays_rese
         assert [r.id for r in await store.renames_since(0)] == [1, 2]
     finally:
         await store.close()
+
+
+async def test_two_renames_at_once_of_one_name_or_to_one_name_refuse_the_later(open_store):
+    # (two admins on two nodes: each rename waits for the other's, then reads what it did)
+    here, there = await open_store(), await open_store()
+    for name in ("alice", "bob", "carol"):
+        assert await here.enter_name(name) is None
+    for renames, refusal in [
+        ((("alice", "robin"), ("bob", "robin")), "the name robin is taken here; choose another."),
+        (
+            (("carol", "dora"), ("carol", "edna")),
+            "carol was renamed already: nobody has that name now.",
+        ),
+    ]:
+        done = await asyncio.gather(
+            *(
+                store.rename_player(*renaming(old, new))
+                for store, (old, new) in zip((here, there), renames, strict=True)
+            ),
+            return_exceptions=True,
+        )
+        refused = [str(outcome) for outcome in done if outcome is not None]
+        assert refused == [refusal] and all(
+            isinstance(outcome, RenameRefused) for outcome in done if outcome is not None
+        ), done

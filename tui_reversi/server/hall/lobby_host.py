@@ -792,7 +792,14 @@ class LobbyHost:
             return b""
         with contextlib.suppress(StorageError):  # (shown again when the store answers)
             return b"".join(
-                line("report", r.id, r.reporter, r.name, r.reason, _cut(r.words, REPORT_BYTES))
+                line(
+                    "report",
+                    r.id,
+                    _one_word(r.reporter),
+                    r.name,
+                    r.reason,
+                    _cut(r.words, REPORT_BYTES),
+                )
                 for r in await store.open_reports(LOBBY_REPORTS)
             )
         return b""
@@ -830,3 +837,9 @@ class LobbyHost:
 def _cut(text: str, most: int) -> str:
     """`text` cut to at most `most` bytes of UTF-8, never inside a character."""
     return text.encode()[:most].decode(errors="ignore")
+
+
+def _one_word(reporter: str) -> str:
+    """A reporter as one field of a `report` line, whose fields end at spaces: the
+    watch's '(boosting watch)' keeps its space as a no-break one, shown the same."""
+    return reporter.replace(" ", "\N{NO-BREAK SPACE}")

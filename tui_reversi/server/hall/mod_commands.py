@@ -77,6 +77,14 @@ class _Act:
     def usage(self, terms: str) -> Refused:
         return Refused(f"say: {self.asker.ssh(terminal=False)} mod {terms}", 2)
 
+    def reason(self, words: list[str], terms: str) -> str:
+        """The words of a reason (or a note), as kept: control characters dropped.
+        Raises the usage of `terms` if nothing is left."""
+        reason = plain(" ".join(words), REASON_LENGTH)
+        if not reason.strip():
+            raise self.usage(terms)
+        return reason
+
     async def subject(self, typed: str, kind: str) -> tuple[str, str]:
         """Whom a ban or mute is against; Refused for a name not there, the asker,
         or one whose role protects it."""
@@ -111,14 +119,13 @@ class _Act:
 
 
 async def _sanction(act: _Act, words: list[str], kind: str) -> list[str]:
-    if len(words) < 3:
-        raise act.usage(f"{kind} {'NAME|KEY|ADDRESS' if kind == 'ban' else 'NAME'} 7d REASON")
+    terms = f"{kind} {'NAME|KEY|ADDRESS' if kind == 'ban' else 'NAME'} 7d REASON"
+    reason = act.reason(words[2:], terms)
     scope, subject = await act.subject(words[0], kind)
     try:
         seconds = parse_duration(words[1], kind)
     except SanctionRefused as refusal:
         raise Refused(str(refusal), 2) from None
-    reason = plain(" ".join(words[2:]), REASON_LENGTH)
     until = None if seconds is None else act.now + seconds
     moderator = act.asker.player
     sanction = Sanction(0, kind, scope, subject, until, reason, moderator, act.now)
@@ -191,10 +198,9 @@ async def _unmute(act: _Act, words: list[str]) -> list[str]:
 
 
 async def _note(act: _Act, words: list[str]) -> list[str]:
-    if len(words) < 2:
-        raise act.usage("note NAME TEXT")
+    text = act.reason(words[1:], "note NAME TEXT")
     name = await known(act.store, words[0])
-    await act.store.append_log(act.entry("note", name, plain(" ".join(words[1:]), REASON_LENGTH)))
+    await act.store.append_log(act.entry("note", name, text))
     return [f"tui-reversi: your note on {name} is in the log."]
 
 
@@ -228,8 +234,13 @@ async def _reports(act: _Act, words: list[str]) -> list[str]:
     reports = await act.store.open_reports(REPORT_ROWS)
     if not reports:
         return ["tui-reversi: no report is open."]
-    many = "s" if len(reports) > 1 else ""
-    lines = [f"tui-reversi: {len(reports)} open report{many}, the oldest first:"]
+    count = len(reports)
+    if count == REPORT_ROWS:  # (there may be more than are shown: say how many)
+        rows = await act.store.run_query("SELECT count(*) FROM reports WHERE closed IS NULL", ())
+        count = max(int(rows[0][0]), count) if rows else count
+    many = "s" if count > 1 else ""
+    shown = f"the oldest {len(reports)} first" if count > len(reports) else "the oldest first"
+    lines = [f"tui-reversi: {count} open report{many}, {shown}:"]
     for report in reports:
         lines += report_lines(report)
     return lines
@@ -272,12 +283,10 @@ async def _dismiss(act: _Act, words: list[str]) -> list[str]:
 
 
 async def _close(act: _Act, words: list[str]) -> list[str]:
-    if len(words) < 2:
-        raise act.usage("close NAME REASON")
-    if subject_of(words[0])[0] != "name":
+    reason = act.reason(words[1:], "close NAME REASON")
+    scope, name = await act.subject(words[0], "close")  # (a bad key or prefix: Refused)
+    if scope != "name":
         raise Refused("mod close takes a name, not a key or an address.", 2)
-    _, name = await act.subject(words[0], "close")
-    reason = plain(" ".join(words[1:]), REASON_LENGTH)
     ban = Sanction(0, "ban", "name", name, None, reason, act.asker.player, act.now)
     keys = await act.store.close_name(ban, act.entry("close", name, reason))
     closed = await act.close_reports(name, "closed")
@@ -300,6 +309,8 @@ async def _void(act: _Act, words: list[str]) -> list[str]:
     why = plain(" ".join(words[1:]), REASON_LENGTH) or "voided"
     moved = await act.store.void_game(game_id, act.entry("void", f"game {game_id}", why))
     if not moved:
+        if not await act.store.run_query("SELECT 1 FROM games WHERE id = ?", (game_id,)):
+            raise Refused(f"there is no game {game_id} here.")
         raise Refused(f"game {game_id} moved no rating (or it was voided already).")
     told = ", ".join(f"{name} {-change:+.0f}" for name, change in moved)
     return [f"tui-reversi: game {game_id}'s rating is voided: {told}."]
@@ -312,12 +323,19 @@ async def _role(act: _Act, words: list[str]) -> list[str]:
     if name in act.moderation.given:
         raise Refused(f"{name}'s role is the command line's (--moderators): change it there.")
     role = None if words[1] == "none" else words[1]
+    if act.moderation.role_of(name) == role:  # (nothing would change: nothing logged)
+        if role is None:
+            raise Refused(f"{name} has no role to take away.")
+        raise Refused(f"{name} is {ROLE_SAID[role]} already.")
     await act.store.name_role(name, role, act.asker.player, act.now)
     await act.store.append_log(act.entry("role", name, words[1]))
     await act.moderation.read()
-    return [
-        f"tui-reversi: {name} is {'no longer a moderator' if role is None else 'a ' + role} now."
-    ]
+    if role is None:
+        return [f"tui-reversi: {name} is no longer a moderator."]
+    return [f"tui-reversi: {name} is {ROLE_SAID[role]} now."]
+
+
+ROLE_SAID = {MODERATOR: "a moderator", ADMIN: "an admin"}
 
 
 # What `mod help` lists: each act, its terms and what it does (admins' last).

@@ -66,9 +66,12 @@ def kept_for(store: Store, player: str) -> Store:
 
 
 async def known(store: Store, name: str) -> str:
-    """`name`, if someone has had it here. Raises Refused."""
+    """`name`, if someone has it here. Raises Refused (for a name renamed away too:
+    a block, report or sanction of it would reach nobody)."""
     if not await store.known_name(name):
         raise Refused(f"nobody called {name[:NAME_TYPED]!r} has been here.")
+    if await store.renamed_away(name):
+        raise Refused(f"{name} was renamed: nobody has that name now.")
     return name
 
 
@@ -114,8 +117,14 @@ async def file_report(
             2,
         )
     store = await between(store, reporter, name)
-    said = plain(" ".join(words[1:]), REPORT_WORDS)
     game = await latest_game(store, reporter, name)
+    filed = await open_report(store, reporter, name, reason, game)
+    if filed is not None:  # (one is enough: the same again, a hundred times, buries the rest)
+        raise Refused(
+            f"your report {filed} on {name} ({reason}) is open already; "
+            "you will be told when a moderator acts on it."
+        )
+    said = plain(" ".join(words[1:]), REPORT_WORDS)
     chat = table_chat(tables, reporter, name)
     number = await store.file_report(
         Report(0, reporter, name, reason, said, game, chat, moderation.now())
@@ -125,6 +134,20 @@ async def file_report(
         f"report {number} on {name} ({reason}){about} is filed; "
         "you will be told when a moderator acts on it."
     )
+
+
+async def open_report(
+    store: Store, reporter: str, name: str, reason: str, game: int | None
+) -> int | None:
+    """The number of `reporter`'s open report on `name` for `reason` about `game`
+    (their latest: a game since is another report), if there is one."""
+    same_game = "game IS NULL" if game is None else "game = ?"
+    rows = await store.run_query(
+        "SELECT min(id) FROM reports WHERE reporter = ? AND name = ? AND reason = ?"
+        f" AND {same_game} AND closed IS NULL",
+        (reporter, name, reason) + (() if game is None else (game,)),
+    )
+    return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
 
 async def latest_game(store: Store, one: str, other: str) -> int | None:

@@ -215,6 +215,8 @@ class TableReferee:
         other = table.links.get(color.other)
         if other is None:  # (nobody there, or nobody ever sat there)
             return f"{table.shown(color.other) or 'Nobody'} is not at the table any more."
+        if self._moderation.apart(seat.name, table.name(color.other)):  # (as an invitation)
+            return f"Your rematch offer to {table.shown(color.other)} cannot be sent."
         if table.rematch == color:
             return "Your rematch offer is waiting for an answer already."
         if table.rematch == color.other:  # both asked: that is a yes

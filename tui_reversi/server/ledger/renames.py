@@ -29,6 +29,7 @@ from typing import Any, Protocol, TypeVar
 
 from ...core.errors import ReversiError
 from ...net.remote import is_guest
+from ...storage import StorageError
 from .moderation import LOG_COLUMNS, LogEntry, append_entry, log_entry, news_moved
 from .names import look_alike_refusal, name_key, name_refusal
 from .standings import Query
@@ -201,6 +202,10 @@ async def _move(
     run: Query, rename: Rename, log: LogEntry, moved: Columns, forgotten: Columns
 ) -> None:
     old, new = rename.old, rename.new
+    # The old name's row, locked until this commits: a rename of it begun at once on
+    # another node waits, then reads (PostgreSQL reads each statement afresh) that it
+    # was renamed already; without it both went through.
+    await run("UPDATE names SET twin = twin WHERE name = ?", (old,))
     refusal = await _refusal(run, old, new)
     if refusal is not None:
         raise RenameRefused(refusal)
@@ -252,9 +257,18 @@ class KeptRenames(ABC):
 
     async def rename_player(self, rename: Rename, log: LogEntry) -> None:
         moved, forgotten = NAME_COLUMNS + self.OWN_NAME_COLUMNS, self.OWN_PASSING_COLUMNS
-        await self._transaction(
-            lambda run: _move(run, rename, log, moved, forgotten), f"rename {rename.old}"
-        )
+        try:
+            await self._transaction(
+                lambda run: _move(run, rename, log, moved, forgotten), f"rename {rename.old}"
+            )
+        except StorageError:
+            # Two renames to one new name at once (on PostgreSQL, from two nodes): the
+            # later one meets the other's new row as a duplicate key. Read again, its
+            # refusal is the sentence it would have had a moment later.
+            refusal = await _refusal(self._rows, rename.old, rename.new)
+            if refusal is None:
+                raise
+            raise RenameRefused(refusal) from None
 
     async def renames_since(self, after: int) -> list[Rename]:
         rows = await self._rows(f"SELECT {_RENAME} FROM renames WHERE id > ? ORDER BY id", (after,))
