@@ -20,7 +20,7 @@ from tui_reversi.server.ledger.standings import DEVIATION_COLUMNS
 from tui_reversi.storage import StorageError
 
 from . import test_store
-from .test_store import played
+from .test_store import played, settle
 
 # Both stores, as test_store.py opens them (a fixture).
 open_store = test_store.open_store
@@ -63,6 +63,23 @@ async def test_sanctions_hold_until_lifted_and_every_act_is_logged(open_store):
     assert await store.lift("ban", "name", "bob", entry("unban", "bob"), NOW) == 0
     log = await store.mod_log("bob", 10)
     assert [row.action for row in log] == ["unban", "ban"]
+
+
+async def test_a_name_banned_now_is_off_the_leaderboard_until_the_ban_ends(open_store):
+    store = await open_store()
+    await settle(store, "alice", 1700.0)
+    await settle(store, "bob", 1800.0)
+    await settle(store, "carol", 1600.0)
+    await store.sanction(  # (over: no longer keeps carol off)
+        Sanction(0, "ban", "name", "carol", NOW - 60, "spam", "mia", NOW - 3600),
+        entry("ban", "carol", NOW - 60),
+    )
+    ban = Sanction(0, "ban", "name", "bob", NOW + 3600, "cheating", "mia", NOW)
+    await store.sanction(ban, entry("ban", "bob", NOW + 3600))
+    board = await store.leaderboard(5)
+    assert [(s.name, s.rank) for s in board] == [("alice", 1), ("carol", 2)]
+    assert await store.lift("ban", "name", "bob", entry("unban", "bob"), NOW) == 1
+    assert [s.name for s in await store.leaderboard(5)] == ["bob", "alice", "carol"]
 
 
 async def test_the_log_refuses_to_change_a_row(open_store):

@@ -222,6 +222,10 @@ _STANDINGS = """SELECT ratings.name, ratings.rating, ratings.deviation, ratings.
                 FROM ratings LEFT JOIN records
                      ON records.name = ratings.name AND records.opponent = ''
                 WHERE {which} ORDER BY ratings.rating DESC, ratings.name LIMIT ?"""
+_SETTLED_UNBANNED = """ratings.settled_until > ? AND NOT EXISTS (
+                          SELECT 1 FROM sanctions WHERE sanctions.kind = 'ban'
+                              AND sanctions.scope = 'name' AND sanctions.subject = ratings.name
+                              AND (sanctions.until IS NULL OR sanctions.until > ?))"""
 _KEEP_RATING = """INSERT INTO ratings
                        (name, rating, deviation, volatility, games, rated_at, settled_until)
                    VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -281,9 +285,10 @@ async def records(query: Query, among: Among, names: Collection[str]) -> dict[st
 
 async def leaderboard(query: Query, count: int) -> list[Standing]:
     """store.Store.leaderboard, over `query`: settled ratings only (a deviation of at
-    most 110 now, as the `settled_until` kept beside each rating says)."""
+    most 110 now, as the `settled_until` kept beside each rating says), of names not
+    banned now (a cheat's rating is no standing; it comes back when the ban ends)."""
     now = time.time()
-    ranked = await query(_STANDINGS.format(which="ratings.settled_until > ?"), (now, count))
+    ranked = await query(_STANDINGS.format(which=_SETTLED_UNBANNED), (now, now, count))
     standings: list[Standing] = []
     rank = 0
     for position, row in enumerate(ranked, 1):
