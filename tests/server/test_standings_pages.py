@@ -37,6 +37,19 @@ def test_one_game_shows_the_start_it_moved_from():
     assert history_line(1500.0, 1484.0).endswith(": from 1500 to 1484 |  █▁")
 
 
+def test_a_refund_since_the_last_game_is_said_under_the_history():
+    standing = Standing("bob", Rating(1644.0, 200.0, 0.09, 1), Results(), None, None)
+    lines = profile_lines(Profile(standing, (1439.0,), 1500.0, (), ()), "ssh host")
+    at = lines.index("Rating over the last 1 rated game: from 1500 to 1439")
+    assert lines[at + 2] == "Since then, a moderator's correction: 1644 now."
+    assert not any("correction" in line for line in lines_of(1500.0, 1439.0))
+
+
+def lines_of(start: float, *history: float) -> list[str]:
+    standing = Standing("bob", Rating(history[-1], 200.0, 0.09, 1), Results(), None, None)
+    return profile_lines(Profile(standing, history, start, (), ()), "ssh host")
+
+
 def test_a_profile_s_rows_fit_the_lobby_at_60_columns():
     # (54 columns inside the lobby's page at 60; a name past 10 letters is cut in a game's row)
     rating = Rating(1624.0, 64.0, 0.06, 120)

@@ -100,6 +100,9 @@ def profile_rows(profile: Profile, hint: str) -> list[Row]:
         games = _rated_games(len(profile.history))
         rows.append((None, f"Rating over the last {games}: from {first} to {last}"))
         rows.append((None, f"  {sparkline(ratings)}"))
+        now = round(standing.rating.rating)
+        if now != last:  # a refund, or a game voided before the last, moved it since
+            rows.append((None, f"Since then, a moderator's correction: {now} now."))
     if profile.opponents:
         rows.append((None, "Against the opponents most played:"))
         for name, results in profile.opponents:
