@@ -67,6 +67,7 @@ from .evaluation import (
     make_evaluator,
     make_stable_edge_counter,
 )
+from .last_flip import LastFlips
 from .squares import (
     NORTH_EAST,
     NORTH_WEST,
@@ -194,6 +195,7 @@ class EndgameSolver:
         # smallest table rather than clearing 12 MiB for nothing.
         self.solver_tt = TranspositionTable(TT_BITS if solves else 1)
         self.stable_edges = make_stable_edge_counter()
+        self.last_flips = LastFlips()
         # The keyed moves of the nodes on the current line (`solve`), one
         # slice per number of empties: the line has one node of each.
         self.order: vec[i64] = vec[i64]([0] * (61 * MAX_MOVES))
@@ -636,14 +638,15 @@ class EndgameSolver:
         return -self.solve3(opp, own, -beta, -alpha, x, y, z, True)
 
     def last1(self, own: i64, opp: i64, sq: i64) -> i64:
-        # One empty square: whoever can play it does; the board is then full.
-        # The board is then full: the margin is twice the mover's discs less 64.
-        f = flip_mask(own, opp, sq)
-        if f:
-            return self.sign * (2 * popcount(own | f) - 62)
-        f = flip_mask(opp, own, sq)
-        if f:
-            return self.sign * (62 - 2 * popcount(opp | f))
+        # One empty square: whoever can play it does, and the board is then
+        # full: the margin is twice the mover's discs less 64. Every other
+        # square is a disc, so the flips are counted from one side's discs.
+        n = self.last_flips.count(own, sq)
+        if n:
+            return self.sign * (2 * (popcount(own) + n) - 62)
+        n = self.last_flips.count(opp, sq)
+        if n:
+            return self.sign * (62 - 2 * (popcount(opp) + n))
         return final_margin(own, opp, self.anti)
 
     def last2(self, own: i64, opp: i64, alpha: i64, beta: i64, x: i64, y: i64, passed: bool) -> i64:
