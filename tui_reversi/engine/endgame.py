@@ -52,12 +52,12 @@ from ..core.bitboard import (
     ALL,
     BELOW_56,
     CORNER_SQUARES,
-    ONE,
     flip_mask,
     lowest_square,
     move_mask,
     native,
     popcount,
+    square_bit,
 )
 from .evaluation import (
     NOT_A,
@@ -157,7 +157,7 @@ def static_order(empty: i64) -> i64:
 def without_slot(order: i64, slot: i64) -> i64:
     """A static_order word with the square in `slot` taken out (the squares
     above it move down one slot)."""
-    below = (ONE << (6 * slot)) - 1
+    below = square_bit(6 * slot) - 1
     return (order & below) | (order >> 6 & ~below)
 
 
@@ -286,7 +286,7 @@ class EndgameSolver:
             # The table's move first, before the others are keyed: most nodes
             # cut on it, and then their keys (an evaluation each from
             # EVAL_ORDER_EMPTIES up) would be thrown away.
-            b = ONE << tt_move
+            b = square_bit(tt_move)
             f = flip_mask(own, opp, tt_move)
             best = -self.solve(opp ^ f, own | f | b, -beta, -a, False)
             best_sq = tt_move
@@ -322,7 +322,7 @@ class EndgameSolver:
                 while j < end:
                     sq = order[j] & 63
                     j += 1
-                    b = ONE << sq
+                    b = square_bit(sq)
                     f = flip_mask(own, opp, sq)
                     n_own = opp ^ f
                     n_opp = own | f | b
@@ -346,7 +346,7 @@ class EndgameSolver:
                 while j < end:
                     sq = order[j] & 63
                     j += 1
-                    b = ONE << sq
+                    b = square_bit(sq)
                     f = flip_mask(own, opp, sq)
                     v = -self.shallow(
                         opp ^ f,
@@ -509,7 +509,7 @@ class EndgameSolver:
                 f = flip_mask(own, opp, sq)
                 if not f:
                     continue
-                v = -self.solve3(opp ^ f, own | f | (ONE << sq), -beta, -alpha, r, s, t, False)
+                v = -self.solve3(opp ^ f, own | f | square_bit(sq), -beta, -alpha, r, s, t, False)
                 if v > best:
                     best = v
                     if v > alpha:
@@ -528,7 +528,7 @@ class EndgameSolver:
                 sq = order >> (6 * i) & 63
                 f = flip_mask(own, opp, sq)
                 if f:
-                    replies = move_mask(opp ^ f, own | f | (ONE << sq))
+                    replies = move_mask(opp ^ f, own | f | square_bit(sq))
                     q = (sq >> 5 & 1) * 2 + (sq >> 2 & 1)
                     key = (popcount(replies) + popcount(replies & CORNER_SQUARES)) * 2 + (
                         1 - (parity >> q & 1)
@@ -554,7 +554,7 @@ class EndgameSolver:
                 f = flip_mask(own, opp, sq)
                 v = -self.shallow(
                     opp ^ f,
-                    own | f | (ONE << sq),
+                    own | f | square_bit(sq),
                     -beta,
                     -alpha,
                     without_slot(order, slot),
@@ -583,12 +583,12 @@ class EndgameSolver:
                         continue
                     v = -self.shallow(
                         opp ^ f,
-                        own | f | (ONE << sq),
+                        own | f | square_bit(sq),
                         -beta,
                         -alpha,
                         without_slot(order, i - 1),
                         e - 1,
-                        parity ^ (ONE << q),
+                        parity ^ square_bit(q),
                         False,
                     )
                     if v > best:
@@ -612,14 +612,14 @@ class EndgameSolver:
         best: i64 = -65
         f = flip_mask(own, opp, x)
         if f:
-            best = -self.last2(opp ^ f, own | f | (ONE << x), -beta, -alpha, y, z, False)
+            best = -self.last2(opp ^ f, own | f | square_bit(x), -beta, -alpha, y, z, False)
             if best >= beta:
                 return best
             if best > alpha:
                 alpha = best
         f = flip_mask(own, opp, y)
         if f:
-            v = -self.last2(opp ^ f, own | f | (ONE << y), -beta, -alpha, x, z, False)
+            v = -self.last2(opp ^ f, own | f | square_bit(y), -beta, -alpha, x, z, False)
             if v > best:
                 if v >= beta:
                     return v
@@ -628,7 +628,7 @@ class EndgameSolver:
                     alpha = v
         f = flip_mask(own, opp, z)
         if f:
-            v = -self.last2(opp ^ f, own | f | (ONE << z), -beta, -alpha, x, y, False)
+            v = -self.last2(opp ^ f, own | f | square_bit(z), -beta, -alpha, x, y, False)
             if v > best:
                 best = v
         if best > -65:
@@ -653,12 +653,12 @@ class EndgameSolver:
         best: i64 = -65
         f = flip_mask(own, opp, x)
         if f:
-            best = -self.last1(opp ^ f, own | f | (ONE << x), y)
+            best = -self.last1(opp ^ f, own | f | square_bit(x), y)
             if best >= beta:
                 return best
         f = flip_mask(own, opp, y)
         if f:
-            v = -self.last1(opp ^ f, own | f | (ONE << y), x)
+            v = -self.last1(opp ^ f, own | f | square_bit(y), x)
             if v > best:
                 best = v
         if best > -65:
