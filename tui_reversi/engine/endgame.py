@@ -16,7 +16,8 @@ generating moves, packed six bits each in one word by square class
 keys packed in a word too), below that odd regions (quadrants) first; at
 four empties the order is fixed once and the squares are passed down by
 hand to dedicated three-, two- and one-empty solvers that build no lists
-at all.
+at all; the last one counts its flips from one side's discs by table
+(last_flip.py) rather than finding them.
 
 The hot paths allocate nothing and unbox nothing: no tuples or lists read
 in the walk below SHALLOW_EMPTIES, and every board constant a machine word
@@ -30,13 +31,16 @@ subclass, so that both count nodes and stop together.
 Compiled with mypyc where a C compiler exists (see setup.py), and run as
 plain Python otherwise, with identical results. What mypyc needs, here and
 in the other hot modules (core/bitboard.py, search.py, evaluation.py,
-squares.py, patterns.py, transposition.py): every function and attribute
-typed, attributes assigned in `__init__`, module constants marked `Final`
-(mypyc then inlines them), no closures or lambdas in the hot paths (methods
-on a class instead), and nothing that only exists at run time (exec'd code
-is called as a slow Python function). Boards are i64 words, machine words
-when compiled: bitboard.py's header says how they are handled so that both
-builds give the same results.
+squares.py, patterns.py, transposition.py, last_flip.py): every function
+and attribute typed, attributes assigned in `__init__`, module constants
+marked `Final` (mypyc inlines those that are small literals; one built at
+run time, such as ONE or any native() word, is loaded and checked at every
+use, so the hottest code keeps such words in locals: `square_bit`), no
+closures or lambdas in the hot paths (methods on a class instead), and
+nothing that only exists at run time (exec'd code is called as a slow
+Python function). Boards are i64 words, machine words when compiled:
+bitboard.py's header says how they are handled so that both builds give
+the same results.
 """
 
 from __future__ import annotations
