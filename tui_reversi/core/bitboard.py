@@ -73,6 +73,17 @@ ALTERNATE_BITS: Final[i64] = native(0x5555555555555555)
 _DIRECTIONS: Final = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
+def square_bit(square: i64) -> i64:
+    """The word of `square` alone: ONE << square, without loading ONE."""
+    # Compiled, a module constant is loaded and checked at every use, while
+    # `i64(1) << square`, or a local 1 shifted once, is written as a shift
+    # of a 32-bit C int (1 << 40 goes wrong): a local word shifted in place
+    # stays a word. Small enough to be inlined into the callers.
+    bit: i64 = 1
+    bit <<= square
+    return bit
+
+
 def popcount(word: i64) -> i64:
     """How many squares are set in `word`."""
     # The classic SWAR count, right for both builds (the last mask drops what
@@ -175,8 +186,12 @@ def flip_mask(own: i64, opp: i64, square: i64) -> i64:
     # Compiled: shifts and masks only, no table to unbox. Columns a and h are
     # masked out of `m` where a step could wrap round a row; a first step
     # down (`>>`) is masked to the bits it may bring in, as in move_mask.
-    b = ONE << square
-    m = opp & INNER
+    # No module constants (ONE, INNER): compiled, each is loaded and checked
+    # at every call (square_bit says why not i64(1)); INNER's literal is
+    # beyond 2**62, which mypyc would box, so a local holds its half.
+    b = square_bit(square)
+    m: i64 = 0x3F3F3F3F3F3F3F3F
+    m = opp & m << 1
     f: i64 = 0
     x = (b << 1) & m  # east
     if x:

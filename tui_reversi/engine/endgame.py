@@ -16,7 +16,8 @@ generating moves, packed six bits each in one word by square class
 keys packed in a word too), below that odd regions (quadrants) first; at
 four empties the order is fixed once and the squares are passed down by
 hand to dedicated three-, two- and one-empty solvers that build no lists
-at all.
+at all; the last one counts its flips from one side's discs by table
+(last_flip.py) rather than finding them.
 
 The hot paths allocate nothing and unbox nothing: no tuples or lists read
 in the walk below SHALLOW_EMPTIES, and every board constant a machine word
@@ -30,13 +31,16 @@ subclass, so that both count nodes and stop together.
 Compiled with mypyc where a C compiler exists (see setup.py), and run as
 plain Python otherwise, with identical results. What mypyc needs, here and
 in the other hot modules (core/bitboard.py, search.py, evaluation.py,
-squares.py, patterns.py, transposition.py): every function and attribute
-typed, attributes assigned in `__init__`, module constants marked `Final`
-(mypyc then inlines them), no closures or lambdas in the hot paths (methods
-on a class instead), and nothing that only exists at run time (exec'd code
-is called as a slow Python function). Boards are i64 words, machine words
-when compiled: bitboard.py's header says how they are handled so that both
-builds give the same results.
+squares.py, patterns.py, transposition.py, last_flip.py): every function
+and attribute typed, attributes assigned in `__init__`, module constants
+marked `Final` (mypyc inlines those that are small literals; one built at
+run time, such as ONE or any native() word, is loaded and checked at every
+use, so the hottest code keeps such words in locals: `square_bit`), no
+closures or lambdas in the hot paths (methods on a class instead), and
+nothing that only exists at run time (exec'd code is called as a slow
+Python function). Boards are i64 words, machine words when compiled:
+bitboard.py's header says how they are handled so that both builds give
+the same results.
 """
 
 from __future__ import annotations
@@ -52,12 +56,12 @@ from ..core.bitboard import (
     ALL,
     BELOW_56,
     CORNER_SQUARES,
-    ONE,
     flip_mask,
     lowest_square,
     move_mask,
     native,
     popcount,
+    square_bit,
 )
 from .evaluation import (
     NOT_A,
@@ -67,6 +71,7 @@ from .evaluation import (
     make_evaluator,
     make_stable_edge_counter,
 )
+from .last_flip import LastFlips
 from .squares import (
     NORTH_EAST,
     NORTH_WEST,
@@ -156,7 +161,7 @@ def static_order(empty: i64) -> i64:
 def without_slot(order: i64, slot: i64) -> i64:
     """A static_order word with the square in `slot` taken out (the squares
     above it move down one slot)."""
-    below = (ONE << (6 * slot)) - 1
+    below = square_bit(6 * slot) - 1
     return (order & below) | (order >> 6 & ~below)
 
 
@@ -194,6 +199,7 @@ class EndgameSolver:
         # smallest table rather than clearing 12 MiB for nothing.
         self.solver_tt = TranspositionTable(TT_BITS if solves else 1)
         self.stable_edges = make_stable_edge_counter()
+        self.last_flips = LastFlips()
         # The keyed moves of the nodes on the current line (`solve`), one
         # slice per number of empties: the line has one node of each.
         self.order: vec[i64] = vec[i64]([0] * (61 * MAX_MOVES))
@@ -284,7 +290,7 @@ class EndgameSolver:
             # The table's move first, before the others are keyed: most nodes
             # cut on it, and then their keys (an evaluation each from
             # EVAL_ORDER_EMPTIES up) would be thrown away.
-            b = ONE << tt_move
+            b = square_bit(tt_move)
             f = flip_mask(own, opp, tt_move)
             best = -self.solve(opp ^ f, own | f | b, -beta, -a, False)
             best_sq = tt_move
@@ -320,7 +326,7 @@ class EndgameSolver:
                 while j < end:
                     sq = order[j] & 63
                     j += 1
-                    b = ONE << sq
+                    b = square_bit(sq)
                     f = flip_mask(own, opp, sq)
                     n_own = opp ^ f
                     n_opp = own | f | b
@@ -344,7 +350,7 @@ class EndgameSolver:
                 while j < end:
                     sq = order[j] & 63
                     j += 1
-                    b = ONE << sq
+                    b = square_bit(sq)
                     f = flip_mask(own, opp, sq)
                     v = -self.shallow(
                         opp ^ f,
@@ -507,7 +513,7 @@ class EndgameSolver:
                 f = flip_mask(own, opp, sq)
                 if not f:
                     continue
-                v = -self.solve3(opp ^ f, own | f | (ONE << sq), -beta, -alpha, r, s, t, False)
+                v = -self.solve3(opp ^ f, own | f | square_bit(sq), -beta, -alpha, r, s, t, False)
                 if v > best:
                     best = v
                     if v > alpha:
@@ -526,7 +532,7 @@ class EndgameSolver:
                 sq = order >> (6 * i) & 63
                 f = flip_mask(own, opp, sq)
                 if f:
-                    replies = move_mask(opp ^ f, own | f | (ONE << sq))
+                    replies = move_mask(opp ^ f, own | f | square_bit(sq))
                     q = (sq >> 5 & 1) * 2 + (sq >> 2 & 1)
                     key = (popcount(replies) + popcount(replies & CORNER_SQUARES)) * 2 + (
                         1 - (parity >> q & 1)
@@ -552,7 +558,7 @@ class EndgameSolver:
                 f = flip_mask(own, opp, sq)
                 v = -self.shallow(
                     opp ^ f,
-                    own | f | (ONE << sq),
+                    own | f | square_bit(sq),
                     -beta,
                     -alpha,
                     without_slot(order, slot),
@@ -581,12 +587,12 @@ class EndgameSolver:
                         continue
                     v = -self.shallow(
                         opp ^ f,
-                        own | f | (ONE << sq),
+                        own | f | square_bit(sq),
                         -beta,
                         -alpha,
                         without_slot(order, i - 1),
                         e - 1,
-                        parity ^ (ONE << q),
+                        parity ^ square_bit(q),
                         False,
                     )
                     if v > best:
@@ -610,14 +616,14 @@ class EndgameSolver:
         best: i64 = -65
         f = flip_mask(own, opp, x)
         if f:
-            best = -self.last2(opp ^ f, own | f | (ONE << x), -beta, -alpha, y, z, False)
+            best = -self.last2(opp ^ f, own | f | square_bit(x), -beta, -alpha, y, z, False)
             if best >= beta:
                 return best
             if best > alpha:
                 alpha = best
         f = flip_mask(own, opp, y)
         if f:
-            v = -self.last2(opp ^ f, own | f | (ONE << y), -beta, -alpha, x, z, False)
+            v = -self.last2(opp ^ f, own | f | square_bit(y), -beta, -alpha, x, z, False)
             if v > best:
                 if v >= beta:
                     return v
@@ -626,7 +632,7 @@ class EndgameSolver:
                     alpha = v
         f = flip_mask(own, opp, z)
         if f:
-            v = -self.last2(opp ^ f, own | f | (ONE << z), -beta, -alpha, x, y, False)
+            v = -self.last2(opp ^ f, own | f | square_bit(z), -beta, -alpha, x, y, False)
             if v > best:
                 best = v
         if best > -65:
@@ -636,26 +642,27 @@ class EndgameSolver:
         return -self.solve3(opp, own, -beta, -alpha, x, y, z, True)
 
     def last1(self, own: i64, opp: i64, sq: i64) -> i64:
-        # One empty square: whoever can play it does; the board is then full.
-        # The board is then full: the margin is twice the mover's discs less 64.
-        f = flip_mask(own, opp, sq)
-        if f:
-            return self.sign * (2 * popcount(own | f) - 62)
-        f = flip_mask(opp, own, sq)
-        if f:
-            return self.sign * (62 - 2 * popcount(opp | f))
+        # One empty square: whoever can play it does, and the board is then
+        # full: the margin is twice the mover's discs less 64. Every other
+        # square is a disc, so the flips are counted from one side's discs.
+        n = self.last_flips.count(own, sq)
+        if n:
+            return self.sign * (2 * (popcount(own) + n) - 62)
+        n = self.last_flips.count(opp, sq)
+        if n:
+            return self.sign * (62 - 2 * (popcount(opp) + n))
         return final_margin(own, opp, self.anti)
 
     def last2(self, own: i64, opp: i64, alpha: i64, beta: i64, x: i64, y: i64, passed: bool) -> i64:
         best: i64 = -65
         f = flip_mask(own, opp, x)
         if f:
-            best = -self.last1(opp ^ f, own | f | (ONE << x), y)
+            best = -self.last1(opp ^ f, own | f | square_bit(x), y)
             if best >= beta:
                 return best
         f = flip_mask(own, opp, y)
         if f:
-            v = -self.last1(opp ^ f, own | f | (ONE << y), x)
+            v = -self.last1(opp ^ f, own | f | square_bit(y), x)
             if v > best:
                 best = v
         if best > -65:
