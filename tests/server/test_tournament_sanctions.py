@@ -81,5 +81,11 @@ async def test_a_playban_made_on_node_a_withdraws_a_swiss_player_waiting_on_node
     said = players["p5"].output.decode()
     assert done.exit_status == 0 and f"you are withdrawn from Swiss 1, no bye: {PLAYBAN}" in said
     await wait_until(lambda: len(tables_of(a)) + len(tables_of(b)) == 2, "round 1's tables")
+
+    async def both_games_kept() -> bool:
+        # (Each node keeps its own table's game: the other's may come a moment later.)
+        return len(await a.store.tournament_games(1)) == 2
+
+    await wait_until(both_games_kept, "round 1's two games in the store")
     games = await a.store.tournament_games(1)
     assert {g.black for g in games} | {g.white for g in games} == {"p1", "p2", "p3", "p4"}
