@@ -17,7 +17,6 @@ import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 import asyncssh
 
@@ -28,7 +27,6 @@ from ...net.remote import is_guest, shown_name
 from ...net.ssh_command import SSH_COMMAND_VARIABLE, ssh_command
 from ...storage import StorageError
 from ..config import (
-    ServeConfig,
     format_duration,
     gone_reason,
     player_directory_name,
@@ -40,7 +38,6 @@ from ..ledger.ratings import FIRST
 from ..ledger.store import TableView
 from .asker import Asker
 from .commands import CommandRefused, Printed, help_lines, read_command, replay_ggf
-from .conduct import Playbans
 from .game_run import (
     BAD_INPUT_STATUS,
     TERMINAL_RESET,
@@ -51,10 +48,10 @@ from .game_run import (
     signal_name,
 )
 from .lobby_host import GO_GRACE
-from .pairing import PairingQueue, Seeker
-from .pty_process import PtyProcess, Spawn
+from .pairing import Seeker
+from .pty_process import PtyProcess
 from .queue_wait import QueueWait
-from .roster import Server, adjourned_lines
+from .roster import adjourned_lines
 from .safety import take_notices
 from .session_command import (
     AT_TABLE,
@@ -72,107 +69,17 @@ from .session_command import (
     look_only,
     look_options,
 )
-from .session_edge import Allowance, Channel, EventWriter, Requests
+from .session_edge import Allowance, Channel, Requests
 from .session_limits import AGAIN, SessionLimits
+from .session_owner import Owner, ssh_line
 from .session_phases import ENDED, Asking, InTournament, Left, Phase, Playing, Queued
 from .session_terminal import PlayerTerminal
-from .sessions import HallSession, Sessions, taken_over
+from .sessions import HallSession, taken_over
 from .table_seat import TableSeat
 from .tables import TableRefused
 from .take_over_elsewhere import GameElsewhere, game_on_other_node, take_game_from
 from .take_over_question import TakeOverQuestion
 from .tournament_joining import CommandMistake, may_join
-from .tournaments import TournamentDirector
-
-
-class SessionServer(Server, Protocol):
-    """The running server as a session uses it (edge/arcade.py's `Arcade`)."""
-
-    @property
-    def pairing(self) -> PairingQueue:
-        """The players waiting to be paired (`play`)."""
-
-    @property
-    def events(self) -> EventWriter:
-        """The server's log, an event a line."""
-
-    @property
-    def tournaments(self) -> TournamentDirector:
-        """This node's part in running the tournaments."""
-
-    @property
-    def config(self) -> ServeConfig:
-        """What the operator chose."""
-
-    @property
-    def sessions(self) -> Sessions:
-        """This node's sessions with a game running, and each player's own game."""
-
-    @property
-    def playbans(self) -> Playbans:
-        """Who may not play now (conduct.py): refused `play` and new tables."""
-
-    def note(self, text: str) -> None:
-        """A line for the operator's log."""
-
-    def take_place(self, address: str, *, guest: bool) -> str | None:
-        """Take one of the server's places for a player from `address`; why not (a
-        sentence) if none is left for them (guests have a share of the places)."""
-
-    def leave_place(self, address: str, *, guest: bool) -> None:
-        """Give a place taken back."""
-
-    async def spawner(self, argv: list[str]) -> Spawn | None:
-        """How to start `argv`: by the preloaded parent, or None for a new process."""
-
-
-class Owner(Protocol):
-    """The connection a session belongs to (edge/connection.py's `PlayerConnection`,
-    or a browser page's visit)."""
-
-    end_reason: str | None  # why it ended, for the log (the session says it as it goes)
-    game_pid: int | None  # its game's process, once started
-
-    @property
-    def arcade(self) -> SessionServer:
-        """The running server."""
-
-    @property
-    def user(self) -> str | None:
-        """The name it plays under (set at authentication, before any session)."""
-
-    @property
-    def asked(self) -> str:
-        """The name its client asked for (a guest's is not the one it plays under)."""
-
-    @property
-    def address(self) -> str:
-        """Where it connected from."""
-
-    @property
-    def guest(self) -> bool:
-        """True if it came in as a guest."""
-
-    @property
-    def ssh_connection(self) -> str:
-        """SSH_CONNECTION's value for its games: 'client port server port'."""
-
-    @property
-    def adding_key(self) -> bool:
-        """True if it was let in only to run  keys add CODE."""
-
-    @property
-    def proved_key(self) -> str | None:
-        """The key it logged in with that is its name's (None: a guest, a password...)."""
-
-    async def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
-        """What `keys ...` (`words` after `keys`) says, and the exit status."""
-
-    async def let_in(self) -> bool:
-        """Wait until its login has settled who it is: True if it was let in."""
-
-    def session_closed(self) -> None:
-        """The game is over and the client told."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -735,13 +642,9 @@ class GameSession(asyncssh.SSHServerSession):
             self._owner.arcade.note(str(error))
             return [tables.view(table) for table in tables.adjourned_for(self.player)]
 
-    def _ssh(self, *, terminal: bool = True, own_name: bool = True, key: str = "") -> str:
-        """'ssh -t -p 2222 alice@games.example.org': how this player (or, without
-        `own_name`, anyone) reaches the server again, for a hint."""
-        host, port = self._config.address_for(self._owner.ssh_connection)
-        # (a guest's: the name it asked for, which lands it as a guest again)
-        user = self._owner.asked if own_name else None
-        return ssh_command(host, port, user, terminal=terminal, key=key)
+    def _ssh(self, *, terminal: bool = True) -> str:
+        """How this player reaches the server again (session_owner.py's `ssh_line`)."""
+        return ssh_line(self._owner, terminal=terminal)
 
     async def _sit_at_table(self, asked: NewTable | Join | Watch | Resume) -> None:
         tables = self._owner.arcade.tables
@@ -1008,7 +911,9 @@ class GameSession(asyncssh.SSHServerSession):
             client_env=self._terminal.environment(),
             ssh_connection=owner.ssh_connection,
         )
-        env[SSH_COMMAND_VARIABLE] = self._ssh(own_name=False)  # (a friend's, for its hints)
+        env[SSH_COMMAND_VARIABLE] = ssh_line(
+            self._owner, own_name=False
+        )  # (a friend's, for its hints)
         env.update(self._table_seat.environment())
         if lobby_secret is not None:
             env.update(owner.arcade.lobby.environment(lobby_secret))
