@@ -11,42 +11,24 @@ a pairing, in a tournament between its games, or ended.
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 import asyncssh
 
 from ...core import ReversiError
-from ...crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
-from ...net.lobby_link import REPLAY_VARIABLE
-from ...net.remote import is_guest, shown_name
-from ...net.ssh_command import SSH_COMMAND_VARIABLE, ssh_command
+from ...net.remote import is_guest
+from ...net.ssh_command import ssh_command
 from ...storage import StorageError
-from ..config import (
-    format_duration,
-    gone_reason,
-    player_directory_name,
-    player_environment,
-    player_user_name,
-)
+from ..config import format_duration, gone_reason, player_directory_name
 from ..ledger.account_keys import ADDING_SUFFIX
 from ..ledger.ratings import FIRST
 from ..ledger.store import TableView
 from .asker import Asker
 from .commands import CommandRefused, Printed, help_lines, read_command, replay_ggf
-from .game_run import (
-    BAD_INPUT_STATUS,
-    TERMINAL_RESET,
-    amount,
-    crash_report_path,
-    log_crash_report,
-    player_home,
-    signal_name,
-)
+from .game_run import TERMINAL_RESET
 from .lobby_host import GO_GRACE
 from .pairing import Seeker
 from .pty_process import PtyProcess
@@ -70,6 +52,7 @@ from .session_command import (
     look_options,
 )
 from .session_edge import Allowance, Channel, Requests
+from .session_game import SessionGame
 from .session_limits import AGAIN, SessionLimits
 from .session_owner import Owner, ssh_line
 from .session_phases import ENDED, Asking, InTournament, Left, Phase, Playing, Queued
@@ -120,11 +103,8 @@ class GameSession(asyncssh.SSHServerSession):
         self._end_message: str | None = None
         # One of the server's places (--max-sessions) is this session's: given back once.
         self._has_place = False
-        self._crash_report: Path | None = None
         self._options: list[str] = []
         self._table_seat = TableSeat(owner.arcade.tables, owner.address)
-        # The archived game (its GGF) the game opens for review: `replay ID`, or the lobby's.
-        self._replay: str | None = None
         # Where the lobby (or a take-over) sends the player once their game has ended.
         self._sent_to: ToTable | ToReplay | ToTournament | None = None
         # The player's game on another node, as last found (the question compares it).
@@ -134,6 +114,15 @@ class GameSession(asyncssh.SSHServerSession):
             dropped=self._log_dropped,
             full=self._terminal.pause_reading,
             gone=self._gone_from_game,
+        )
+        self._game = SessionGame(
+            owner,
+            self._terminal,
+            self._playing,
+            self._table_seat,
+            self._limits,
+            allowance,
+            ending=lambda: self._end_message,
         )
         # Keys typed before anything is decided are the first game's.
         self._phase: Phase = self._playing
@@ -242,7 +231,7 @@ class GameSession(asyncssh.SSHServerSession):
             self._begin(options, separate=True, tournament=asked.number)
             return
         other = self._live_game()
-        if self._table_seat.secret is not None or self._replay is not None:
+        if self._table_seat.secret is not None or self._game.replay is not None:
             self._begin(options, separate=True)  # not the player's own game
         elif other is None:
             self._begin(options)
@@ -473,7 +462,7 @@ class GameSession(asyncssh.SSHServerSession):
     async def _admit(self, asked: Started) -> list[str]:
         """The session's place on the server taken and, for a table, its seat there:
         the options its games start with. SessionRefused if it cannot start."""
-        if isinstance(asked, OwnGame) and self._replay is None:
+        if isinstance(asked, OwnGame) and self._game.replay is None:
             code = self._owner.arcade.tables.held_for(self.player)
             if code is not None:  # back after a drop: to the held seat
                 try:
@@ -537,7 +526,7 @@ class GameSession(asyncssh.SSHServerSession):
             self._terminal.print([refusal])
             self._terminal.exit(status)
             return False
-        self._replay = ggf
+        self._game.replay = ggf
         return True
 
     # -- `play`: waiting in the queue (pairing.py, queue_wait.py) until paired ------------
@@ -782,11 +771,11 @@ class GameSession(asyncssh.SSHServerSession):
     async def _replay_then_home(self, ggf: str, options: list[str]) -> int:
         """Review the archived game the lobby chose, then back to the player's own game."""
         look = look_options(options)
-        self._replay = ggf
+        self._game.replay = ggf
         try:
             status = await self._run_game(look)
         finally:
-            self._replay = None
+            self._game.replay = None
         if status != 0 or not self._terminal.open or self._end_message:
             return status
         return await self._run_game(look)
@@ -829,7 +818,7 @@ class GameSession(asyncssh.SSHServerSession):
             rating.rating,
             say=self._terminal.say,
             send=self._terminal.send,
-            hang_up=self._hang_up_game,
+            hang_up=self._game.hang_up,
             gone=self._gone_while_waiting,
         )
         self._phase = phase
@@ -867,14 +856,6 @@ class GameSession(asyncssh.SSHServerSession):
             phase.wait.stop()
             raise
 
-    def _hang_up_game(self) -> bool:
-        """The tournament's game is over: its board is hung up (True) if it still runs."""
-        process = self._playing.process
-        if process is None or not process.running:
-            return False
-        process.hang_up(self._config.hangup_grace)
-        return True
-
     async def _run_game(self, options: list[str]) -> int:
         timer = self._timers.pop("go", None)
         if timer is not None:
@@ -882,7 +863,7 @@ class GameSession(asyncssh.SSHServerSession):
         owner = self._owner
         lobby = owner.arcade.lobby
         lobby_secret = None
-        if self._table_seat.secret is None and self._replay is None:
+        if self._table_seat.secret is None and self._game.replay is None:
             # The player's own game has the lobby a key away; a table's or a replay's not.
             lobby_secret = lobby.admit(
                 self.player,
@@ -895,107 +876,15 @@ class GameSession(asyncssh.SSHServerSession):
                 and owner.arcade.moderation.is_moderator(self.player),
             )
         try:
-            return await self._start_game(options, lobby_secret)
+            return await self._game.run(options, lobby_secret)
         finally:
             if lobby_secret is not None:
                 lobby.leave(lobby_secret)
 
-    async def _start_game(self, options: list[str], lobby_secret: str | None) -> int:
-        owner = self._owner
-        user = owner.user or ""  # set at authentication, before any session
-        home = player_home(self._config.players_dir, user)
-        env = player_environment(
-            home=home,
-            user=player_user_name(shown_name(user)),
-            term=self._terminal.term,
-            client_env=self._terminal.environment(),
-            ssh_connection=owner.ssh_connection,
-        )
-        env[SSH_COMMAND_VARIABLE] = ssh_line(
-            self._owner, own_name=False
-        )  # (a friend's, for its hints)
-        env.update(self._table_seat.environment())
-        if lobby_secret is not None:
-            env.update(owner.arcade.lobby.environment(lobby_secret))
-        if self._replay is not None:
-            env[REPLAY_VARIABLE] = self._replay
-        # After a bug the game writes its report here, outside the player's
-        # directory: the log gets it, the player only a sentence.
-        self._crash_report = crash_report_path(self._config.data_dir, user)
-        env[REPORT_VARIABLE] = str(self._crash_report)
-        if os.environ.get(TEST_CRASH_VARIABLE):  # tests and bench/fuzz.py only
-            env[TEST_CRASH_VARIABLE] = os.environ[TEST_CRASH_VARIABLE]
-        argv = [*self._config.game_command, *options]
-        process = await PtyProcess.start(
-            argv,
-            env=env,
-            cwd=home,
-            size=self._terminal.size,
-            on_output=self._terminal.send,
-            on_input_drained=self._terminal.resume_reading,
-            erase=self._terminal.erase,
-            spawn=await owner.arcade.spawner(argv),
-        )
-        self._playing.process = process
-        owner.game_pid = process.pid
-        typed_ahead = self._playing.take_pending()
-        if not self._terminal.open:
-            process.discard_output()
-            process.hang_up(self._config.hangup_grace)
-        elif self._end_message:
-            process.hang_up(self._config.hangup_grace)
-        else:
-            process.resize(*self._terminal.size)
-            process.write(typed_ahead)
-            self._limits.start()
-        return await process.wait()
-
     async def _finish(self, status: int) -> None:
         self._phase = ENDED
         self._cancel_timers()
-        owner = self._owner
-        if status < 0:
-            name = signal_name(-status)
-            owner.end_reason = owner.end_reason or f"game killed by SIG{name}"
-        elif status == BAD_INPUT_STATUS:
-            owner.end_reason = (
-                owner.end_reason or f"game refused its options (exit status {status})"
-            )
-        elif status != 0:
-            owner.end_reason = owner.end_reason or f"game crashed (exit status {status})"
-        else:
-            owner.end_reason = owner.end_reason or "player quit"
-        self._log_crash_report()  # whatever ended the game after it wrote one
-        if not self._terminal.open:
-            return
-        if self._allowance.dropped:
-            kib = self._allowance.burst // 1024
-            self._terminal.say(
-                f"\r\ntui-reversi: {amount(self._allowance.dropped)} of input the game could "
-                f"not use was dropped (pastes of over {kib} KB, or keys faster than anyone types)."
-            )
-        if status < 0:
-            self._terminal.send(TERMINAL_RESET)
-        adjourned = {view.code for view in await self._adjourned_views()}
-        if self._table_seat.code in adjourned and (status != 0 or self._end_message):
-            self._terminal.send(TERMINAL_RESET)  # (a crashed game may have left it in any state)
-            said = self._end_message or "your game stopped unexpectedly."
-            code, hint = self._table_seat.code, self._ssh()
-            self._terminal.say(f"\r\ntui-reversi: {said}")
-            self._terminal.say(f"Table {code}'s game is adjourned; to go on with it:")
-            self._terminal.say(f"  {hint} resume")
-            self._terminal.exit(1)
-        elif self._end_message:
-            self._terminal.say(f"\r\ntui-reversi: {self._end_message}")
-            self._terminal.exit(1)
-        elif status < 0:
-            self._terminal.exit_with_signal(signal_name(-status))
-        else:
-            self._terminal.exit(status)
-
-    def _log_crash_report(self) -> None:
-        """The report a crashed game left, into the log, whole: an event a line."""
-        log_crash_report(self._owner.arcade.events, self._crash_report, self._owner.user)
+        await self._game.finish(status, self._adjourned_views)
 
     def _cancel_timers(self) -> None:
         self._limits.stop()
