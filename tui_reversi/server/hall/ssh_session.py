@@ -14,7 +14,6 @@ import asyncio
 import time
 import traceback
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import asyncssh
 
@@ -29,9 +28,8 @@ from ..ledger.store import TableView
 from .asker import Asker
 from .commands import CommandRefused, Printed, help_lines, read_command, replay_ggf
 from .game_run import TERMINAL_RESET
-from .lobby_host import GO_GRACE
+from .lobby_routes import LobbyRoutes
 from .pairing import Seeker
-from .pty_process import PtyProcess
 from .queue_wait import QueueWait
 from .roster import adjourned_lines
 from .safety import take_notices
@@ -49,7 +47,6 @@ from .session_command import (
     Started,
     Watch,
     look_only,
-    look_options,
 )
 from .session_edge import Allowance, Channel, Requests
 from .session_game import SessionGame
@@ -65,28 +62,6 @@ from .take_over_question import TakeOverQuestion
 from .tournament_joining import CommandMistake, may_join
 
 
-@dataclass(frozen=True, slots=True)
-class ToTable:
-    """The lobby found the player a seat at a table (an invitation accepted, a table
-    taken), or a take-over brought theirs: `secret` is the seat's."""
-
-    secret: str
-
-
-@dataclass(frozen=True, slots=True)
-class ToReplay:
-    """The player chose an archived game in the lobby (its GGF), to review."""
-
-    ggf: str
-
-
-@dataclass(frozen=True, slots=True)
-class ToTournament:
-    """The player joined tournament `number` from the lobby: its games, then theirs."""
-
-    number: int
-
-
 class GameSession(asyncssh.SSHServerSession):
     """Starts the game when the client asks for a shell; pumps bytes; ends it cleanly."""
 
@@ -98,15 +73,13 @@ class GameSession(asyncssh.SSHServerSession):
         self._command: str | None = None
         self._allowance = allowance
         self._limits = SessionLimits(self._config, self.end)
-        # A window change waiting on the budget, and the lobby's grace for a game to end.
+        # A window change waiting on the budget.
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._end_message: str | None = None
         # One of the server's places (--max-sessions) is this session's: given back once.
         self._has_place = False
         self._options: list[str] = []
         self._table_seat = TableSeat(owner.arcade.tables, owner.address)
-        # Where the lobby (or a take-over) sends the player once their game has ended.
-        self._sent_to: ToTable | ToReplay | ToTournament | None = None
         # The player's game on another node, as last found (the question compares it).
         self._elsewhere: GameElsewhere | None = None
         self._playing = Playing(
@@ -123,6 +96,16 @@ class GameSession(asyncssh.SSHServerSession):
             self._limits,
             allowance,
             ending=lambda: self._end_message,
+        )
+        self._routes = LobbyRoutes(
+            self._game,
+            self._playing,
+            self._table_seat,
+            owner.arcade.tables,
+            self._config.hangup_grace,
+            run_game=self._run_game,
+            in_tournament=self._in_tournament,
+            still_here=lambda: self._terminal.open and not self._end_message,
         )
         # Keys typed before anything is decided are the first game's.
         self._phase: Phase = self._playing
@@ -675,19 +658,12 @@ class GameSession(asyncssh.SSHServerSession):
                 # At a table there: this session sits back down at it, its game as it was.
                 secret = take_over.hand_seat_over()
                 await taken_over(take_over, self.address)
-            self._sent_to = ToTable(secret) if secret is not None else None
+            self._routes.taken_over(secret)
             if tournament is not None:
                 status = await self._in_tournament(tournament, options)
             else:
                 status = 0 if secret is not None else await self._run_game(options)
-            while self._sent_to is not None and self._terminal.open and not self._end_message:
-                sent_to, self._sent_to = self._sent_to, None
-                if isinstance(sent_to, ToTable):
-                    status = await self._table_from_lobby(sent_to.secret, options)
-                elif isinstance(sent_to, ToReplay):
-                    status = await self._replay_then_home(sent_to.ggf, options)
-                else:
-                    status = await self._tournament_then_home(sent_to.number, options)
+            status = await self._routes.follow(status, options)
         except Exception as error:
             self._failed(error, "game did not start", "the game could not start")
             return
@@ -712,83 +688,6 @@ class GameSession(asyncssh.SSHServerSession):
         self._table_seat.leave()
         self._terminal.say(f"tui-reversi: {sorry}; please tell the server's operator.")
         self._terminal.exit(1)
-
-    # -- from the in-app lobby (server/lobby_host.py) to a table and back --------------
-
-    def _seat_from_lobby(self, secret: str) -> bool:
-        """The lobby has a seat at a table for this player: their game is told to
-        end (and hung up if it does not), and the table's game starts next."""
-        if not self._ending_for_lobby():
-            return False
-        self._sent_to = ToTable(secret)
-        return True
-
-    def _replay_from_lobby(self, ggf: str) -> bool:
-        """The player chose an archived game in the lobby: their game is told to end
-        (it is saved), the archived game opens for review next, then their game again."""
-        if not self._ending_for_lobby():
-            return False
-        self._sent_to = ToReplay(ggf)
-        return True
-
-    def _tournament_from_lobby(self, number: int) -> bool:
-        """The player joined tournament `number` in the lobby: their game is told to
-        end (it is saved), the tournament's games follow, then their game again."""
-        if not self._ending_for_lobby():
-            return False
-        self._sent_to = ToTournament(number)
-        return True
-
-    def _ending_for_lobby(self) -> bool:
-        """The player's game is to end for where the lobby sends them: hung up in
-        GO_GRACE if it does not end itself; False if it has gone already."""
-        process = self._playing.process
-        if not self._terminal.open or self._end_message or process is None or not process.running:
-            return False
-        loop = asyncio.get_running_loop()
-        self._timers["go"] = loop.call_later(GO_GRACE, self._hurry, process)
-        return True
-
-    def _hurry(self, process: PtyProcess) -> None:
-        if process is self._playing.process and process.running:
-            process.hang_up(self._config.hangup_grace)
-
-    async def _table_from_lobby(self, secret: str, options: list[str]) -> int:
-        """Play at the table the lobby found (the seat `secret` stands for), then
-        back to the player's own game."""
-        look = look_options(options)
-        seat = self._owner.arcade.tables.seat_of(secret)
-        self._table_seat.take(secret, seat.table.code if seat is not None else None)
-        try:
-            status = await self._run_game(look)
-        finally:
-            self._table_seat.leave()
-        if status != 0 or not self._terminal.open or self._end_message:
-            return status  # hung up (the seat is held), or crashed (adjourned): it ends
-        self._table_seat.forget()
-        return await self._run_game(look)
-
-    async def _replay_then_home(self, ggf: str, options: list[str]) -> int:
-        """Review the archived game the lobby chose, then back to the player's own game."""
-        look = look_options(options)
-        self._game.replay = ggf
-        try:
-            status = await self._run_game(look)
-        finally:
-            self._game.replay = None
-        if status != 0 or not self._terminal.open or self._end_message:
-            return status
-        return await self._run_game(look)
-
-    async def _tournament_then_home(self, number: int, options: list[str]) -> int:
-        """Wait in tournament `number` and play its games (joined in the lobby), then
-        back to the player's own game once they leave it or it ends."""
-        look = look_options(options)
-        status = await self._in_tournament(number, look)
-        if status != 0 or not self._terminal.open or self._end_message:
-            return status
-        self._table_seat.forget()
-        return await self._run_game(look)
 
     # -- `tournament join ID`: its games, and the wait between them (InTournament) ------
 
@@ -857,9 +756,7 @@ class GameSession(asyncssh.SSHServerSession):
             raise
 
     async def _run_game(self, options: list[str]) -> int:
-        timer = self._timers.pop("go", None)
-        if timer is not None:
-            timer.cancel()
+        self._routes.arrived()
         owner = self._owner
         lobby = owner.arcade.lobby
         lobby_secret = None
@@ -867,9 +764,9 @@ class GameSession(asyncssh.SSHServerSession):
             # The player's own game has the lobby a key away; a table's or a replay's not.
             lobby_secret = lobby.admit(
                 self.player,
-                self._seat_from_lobby,
-                self._replay_from_lobby,
-                self._tournament_from_lobby,
+                self._routes.seat,
+                self._routes.replay,
+                self._routes.tournament,
                 self.address,
                 self._ssh(),
                 moderator=self._owner.proved_key is not None
@@ -888,6 +785,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _cancel_timers(self) -> None:
         self._limits.stop()
+        self._routes.stop()
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
