@@ -27,7 +27,6 @@ from ..ledger.ratings import FIRST
 from ..ledger.store import TableView
 from .asker import Asker
 from .commands import CommandRefused, Printed, help_lines, read_command, replay_ggf
-from .game_run import TERMINAL_RESET
 from .lobby_routes import LobbyRoutes
 from .pairing import Seeker
 from .queue_wait import QueueWait
@@ -52,14 +51,14 @@ from .session_edge import Allowance, Channel, Requests
 from .session_game import SessionGame
 from .session_limits import AGAIN, SessionLimits
 from .session_owner import Owner, ssh_line
-from .session_phases import ENDED, Asking, InTournament, Left, Phase, Playing, Queued
+from .session_phases import ENDED, Asking, InTournament, Phase, Playing, Queued
 from .session_terminal import PlayerTerminal
 from .sessions import HallSession, taken_over
 from .table_seat import TableSeat
 from .tables import TableRefused
 from .take_over_elsewhere import GameElsewhere, game_on_other_node, take_game_from
 from .take_over_question import TakeOverQuestion
-from .tournament_joining import CommandMistake, may_join
+from .tournament_games import TournamentGames
 
 
 class GameSession(asyncssh.SSHServerSession):
@@ -105,7 +104,18 @@ class GameSession(asyncssh.SSHServerSession):
             self._config.hangup_grace,
             run_game=self._run_game,
             in_tournament=self._in_tournament,
-            still_here=lambda: self._terminal.open and not self._end_message,
+            still_here=self._still_here,
+        )
+        self._tournament = TournamentGames(
+            owner,
+            self._terminal,
+            self._game,
+            self._playing,
+            self._table_seat,
+            run_game=self._run_game,
+            enter=self._enter,
+            gone=self._gone_while_waiting,
+            still_here=self._still_here,
         )
         # Keys typed before anything is decided are the first game's.
         self._phase: Phase = self._playing
@@ -224,8 +234,10 @@ class GameSession(asyncssh.SSHServerSession):
             self._ask_about(other)
 
     def _refused(self, refusal: SessionRefused) -> None:
-        """The session cannot start: the player reads why, and it ends."""
+        """The session cannot start: the player reads why, and it ends (its place
+        on the server given back, if it took one)."""
         self._phase = ENDED
+        self._leave_place()
         self._owner.end_reason = refusal.reason
         self._terminal.say(f"tui-reversi: {refusal}")
         self._terminal.exit(refusal.status)
@@ -473,7 +485,7 @@ class GameSession(asyncssh.SSHServerSession):
         if isinstance(asked, OwnGame):
             return list(asked.options)
         if isinstance(asked, JoinTournament):
-            await self._may_join(asked.number)
+            await self._tournament.may_join(asked.number, self.player)
         if isinstance(asked, NewTable | Join | Watch | Resume):
             await self._sit_at_table(asked)
         return list(asked.look)
@@ -689,72 +701,6 @@ class GameSession(asyncssh.SSHServerSession):
         self._terminal.say(f"tui-reversi: {sorry}; please tell the server's operator.")
         self._terminal.exit(1)
 
-    # -- `tournament join ID`: its games, and the wait between them (InTournament) ------
-
-    async def _may_join(self, number: int) -> None:
-        """SessionRefused unless the player may join tournament `number` now."""
-        arcade = self._owner.arcade
-        try:
-            await may_join(arcade.store, arcade.tournaments, number, self.player)
-        except (CommandMistake, StorageError) as refusal:
-            self._leave_place()
-            raise SessionRefused(str(refusal), 1, f"tournament refused: {refusal}") from None
-
-    async def _in_tournament(self, number: int, look: list[str]) -> int:
-        """Wait in tournament `number` between its games and play each, until the
-        player leaves it, it ends, or the session does: the exit status of a game
-        that did not end as a game does (crashed, hung up), else 0."""
-        arcade = self._owner.arcade
-        rating = FIRST
-        try:
-            rating = await arcade.store.rating(self.player)
-        except StorageError as error:  # (paired as a newcomer would be)
-            arcade.note(str(error))
-        phase = InTournament(
-            arcade.tournaments,
-            number,
-            self.player,
-            rating.rating,
-            say=self._terminal.say,
-            send=self._terminal.send,
-            hang_up=self._game.hang_up,
-            gone=self._gone_while_waiting,
-        )
-        self._phase = phase
-        try:
-            await phase.wait.start()
-        except StorageError as error:
-            self._phase = self._playing
-            self._owner.end_reason = f"tournament refused: {error}"
-            self._terminal.say(f"tui-reversi: tournament {number} cannot be joined: {error}")
-            return 1
-        try:
-            while True:
-                happened = await phase.next()
-                if isinstance(happened, Left):
-                    self._phase = self._playing
-                    if happened.said is not None:
-                        self._owner.end_reason = "left the tournament"
-                        self._terminal.say(f"tui-reversi: {happened.said}")
-                    return 0
-                self._table_seat.take(happened.secret, happened.code)
-                self._terminal.say(f"tui-reversi: your next game is at table {happened.code}.")
-                self._phase, phase.hurried = self._playing, False
-                try:
-                    status = await self._run_game(look)
-                finally:
-                    self._table_seat.leave()
-                still_here = self._terminal.open and not self._end_message
-                if not still_here or (status != 0 and not phase.hurried):
-                    phase.wait.stop()
-                    return status
-                self._terminal.send(TERMINAL_RESET)
-                self._phase = phase
-                await phase.wait.back()
-        except BaseException:  # (a bug, or the task cancelled): out of it, paused
-            phase.wait.stop()
-            raise
-
     async def _run_game(self, options: list[str]) -> int:
         self._routes.arrived()
         owner = self._owner
@@ -782,6 +728,17 @@ class GameSession(asyncssh.SSHServerSession):
         self._phase = ENDED
         self._cancel_timers()
         await self._game.finish(status, self._adjourned_views)
+
+    async def _in_tournament(self, number: int, look: list[str]) -> int:
+        return await self._tournament.play(number, look, self.player)
+
+    def _enter(self, phase: Phase) -> None:
+        """The session moves on to `phase`."""
+        self._phase = phase
+
+    def _still_here(self) -> bool:
+        """True while the player is connected and the server has not ended the session."""
+        return self._terminal.open and not self._end_message
 
     def _cancel_timers(self) -> None:
         self._limits.stop()
