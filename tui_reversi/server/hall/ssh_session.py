@@ -18,18 +18,15 @@ from collections.abc import Mapping
 import asyncssh
 
 from ...core import ReversiError
-from ...net.remote import is_guest
 from ...net.ssh_command import ssh_command
 from ...storage import StorageError
 from ..config import format_duration, gone_reason, player_directory_name
 from ..ledger.account_keys import ADDING_SUFFIX
-from ..ledger.ratings import FIRST
 from ..ledger.store import TableView
 from .asker import Asker
 from .commands import CommandRefused, Printed, help_lines, read_command, replay_ggf
 from .lobby_routes import LobbyRoutes
-from .pairing import Seeker
-from .queue_wait import QueueWait
+from .quick_pairing import QuickPairing
 from .roster import adjourned_lines
 from .safety import take_notices
 from .session_command import (
@@ -39,7 +36,6 @@ from .session_command import (
     NewTable,
     OwnGame,
     Play,
-    PlayTerms,
     Replay,
     Resume,
     SessionRefused,
@@ -116,6 +112,17 @@ class GameSession(asyncssh.SSHServerSession):
             enter=self._enter,
             gone=self._gone_while_waiting,
             still_here=self._still_here,
+        )
+        self._pairing = QuickPairing(
+            owner,
+            self._terminal,
+            self._table_seat,
+            begin=lambda options, separate: self._begin(options, separate=separate),
+            enter=self._enter,
+            gone=self._gone_while_waiting,
+            leave_place=self._leave_place,
+            goodbye=self._goodbye,
+            live_game=lambda: self._live_game() is not None,
         )
         # Keys typed before anything is decided are the first game's.
         self._phase: Phase = self._playing
@@ -218,7 +225,7 @@ class GameSession(asyncssh.SSHServerSession):
             return
         self._options = options
         if isinstance(asked, Play):
-            await self._seek(asked.terms)
+            await self._pairing.seek(asked.terms, self.player, options)
             return
         if isinstance(asked, JoinTournament):
             self._begin(options, separate=True, tournament=asked.number)
@@ -524,71 +531,6 @@ class GameSession(asyncssh.SSHServerSession):
         self._game.replay = ggf
         return True
 
-    # -- `play`: waiting in the queue (pairing.py, queue_wait.py) until paired ------------
-
-    async def _seek(self, wanted: PlayTerms) -> None:
-        """Join the queue; the wait is shown, updated each second, until paired."""
-        rating = FIRST
-        try:
-            rating = await self._owner.arcade.store.rating(self.player)
-        except StorageError as error:  # (paired as a newcomer would be)
-            self._owner.arcade.note(str(error))
-        if not self._terminal.open:
-            self._leave_place()
-            return
-        guest = is_guest(self.player)
-        clock = f", clock {wanted.clock}" if wanted.clock is not None else ""
-        who = "a guest" if guest else f"rated {rating.shown}"
-        wants = f"{wanted.variant.value}{clock}, {who}"
-        self._terminal.say(f"tui-reversi: looking for an opponent ({wants}).")
-        seeker = Seeker(
-            self.player,
-            rating.rating,
-            wanted.variant,
-            wanted.clock,
-            guest,
-            wanted.allows_guests,
-            rating.deviation,
-        )
-        wait = QueueWait(
-            self._owner.arcade.pairing,
-            seeker,
-            say=self._terminal.say,
-            send=self._terminal.send,
-            seated=self._paired,
-            computer=self._against_computer,
-            left=self._left_queue,
-            barred=self._out_of_queue,
-        )
-        self._phase = Queued(wait, gone=self._gone_while_waiting)
-        wait.start()  # (paired at once, maybe: the phase is playing then)
-
-    def _paired(self, secret: str, code: str) -> None:
-        """The queue found an opponent: the game starts at their new table."""
-        self._table_seat.take(secret, code)
-        self._terminal.say(f"tui-reversi: an opponent is found: table {code}.")
-        self._begin(self._options, separate=True)
-
-    def _against_computer(self, level: str) -> None:
-        self._terminal.say(f"tui-reversi: a game against the computer ({level}) on your own...")
-        self._begin([*self._options, "--white", level], separate=self._live_game() is not None)
-
-    def _left_queue(self) -> None:
-        self._phase = ENDED
-        self._owner.end_reason = "left the queue"
-        self._terminal.say("tui-reversi: you left the queue.")
-        self._leave_place()
-        self._terminal.exit(0)
-
-    def _out_of_queue(self, why: str) -> None:
-        """Out of the queue while waiting, for a playban (pairing.py found it) or a ban
-        (end()): told why, and the session ends."""
-        self._phase = ENDED
-        self._owner.end_reason = self._owner.end_reason or "playban"
-        self._terminal.say(f"tui-reversi: {why}")
-        self._leave_place()
-        self._terminal.exit(1)
-
     async def _told_news(self) -> None:
         """The player's blocks known here from now on; and their notices (a report
         acted on, a refund) told first to a command without a terminal: a game's
@@ -735,6 +677,15 @@ class GameSession(asyncssh.SSHServerSession):
     def _enter(self, phase: Phase) -> None:
         """The session moves on to `phase`."""
         self._phase = phase
+
+    def _goodbye(self, reason: str, said: str, status: int) -> None:
+        """The session ends for `reason` (logged): the player reads `said`, its place
+        on the server is given back, and their client gets `status`."""
+        self._phase = ENDED
+        self._owner.end_reason = reason
+        self._terminal.say(f"tui-reversi: {said}")
+        self._leave_place()
+        self._terminal.exit(status)
 
     def _still_here(self) -> bool:
         """True while the player is connected and the server has not ended the session."""
