@@ -20,11 +20,12 @@ import asyncssh
 from ...core import ReversiError
 from ...net.ssh_command import ssh_command
 from ...storage import StorageError
-from ..config import format_duration, gone_reason, player_directory_name
+from ..config import gone_reason, player_directory_name
 from ..ledger.account_keys import ADDING_SUFFIX
 from ..ledger.store import TableView
 from .asker import Asker
 from .commands import CommandRefused, Printed, help_lines, read_command, replay_ggf
+from .live_game import LiveGame
 from .lobby_routes import LobbyRoutes
 from .quick_pairing import QuickPairing
 from .roster import adjourned_lines
@@ -45,15 +46,14 @@ from .session_command import (
 )
 from .session_edge import Allowance, Channel, Requests
 from .session_game import SessionGame
-from .session_limits import AGAIN, SessionLimits
+from .session_limits import SessionLimits
 from .session_owner import Owner, ssh_line
-from .session_phases import ENDED, Asking, InTournament, Phase, Playing, Queued
+from .session_phases import ENDED, InTournament, Phase, Playing, Queued
 from .session_terminal import PlayerTerminal
 from .sessions import HallSession, taken_over
 from .table_seat import TableSeat
 from .tables import TableRefused
-from .take_over_elsewhere import GameElsewhere, game_on_other_node, take_game_from
-from .take_over_question import TakeOverQuestion
+from .take_over_elsewhere import GameElsewhere
 from .tournament_games import TournamentGames
 
 
@@ -73,10 +73,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._end_message: str | None = None
         # One of the server's places (--max-sessions) is this session's: given back once.
         self._has_place = False
-        self._options: list[str] = []
         self._table_seat = TableSeat(owner.arcade.tables, owner.address)
-        # The player's game on another node, as last found (the question compares it).
-        self._elsewhere: GameElsewhere | None = None
         self._playing = Playing(
             allowance,
             dropped=self._log_dropped,
@@ -113,6 +110,16 @@ class GameSession(asyncssh.SSHServerSession):
             gone=self._gone_while_waiting,
             still_here=self._still_here,
         )
+        self._live = LiveGame(
+            owner,
+            self,
+            self._terminal,
+            begin=self._begin,
+            enter=self._enter,
+            cancel_timers=self._cancel_timers,
+            gone=self._gone_while_waiting,
+            goodbye=self._goodbye,
+        )
         self._pairing = QuickPairing(
             owner,
             self._terminal,
@@ -122,7 +129,7 @@ class GameSession(asyncssh.SSHServerSession):
             gone=self._gone_while_waiting,
             leave_place=self._leave_place,
             goodbye=self._goodbye,
-            live_game=lambda: self._live_game() is not None,
+            live_game=lambda: self._live.find() is not None,
         )
         # Keys typed before anything is decided are the first game's.
         self._phase: Phase = self._playing
@@ -223,14 +230,13 @@ class GameSession(asyncssh.SSHServerSession):
             self._leave_place()
             self._table_seat.leave()
             return
-        self._options = options
         if isinstance(asked, Play):
             await self._pairing.seek(asked.terms, self.player, options)
             return
         if isinstance(asked, JoinTournament):
             self._begin(options, separate=True, tournament=asked.number)
             return
-        other = self._live_game()
+        other = self._live.find()
         if self._table_seat.secret is not None or self._game.replay is not None:
             self._begin(options, separate=True)  # not the player's own game
         elif other is None:
@@ -238,7 +244,7 @@ class GameSession(asyncssh.SSHServerSession):
         elif not other.client_connected:
             self._begin(options, take_over=other)  # its player left: it is ending, then ours
         else:
-            self._ask_about(other)
+            self._live.ask(other, options)
 
     def _refused(self, refusal: SessionRefused) -> None:
         """The session cannot start: the player reads why, and it ends (its place
@@ -375,20 +381,6 @@ class GameSession(asyncssh.SSHServerSession):
         however it sat down there: lobby, join, table or resume."""
         return self._table_seat.playing
 
-    def _live_game(self) -> HallSession | GameElsewhere | None:
-        """The player's game open in another session: their own game, or else a
-        seat at a table they sat down at from a command (`join CODE`, `table`,
-        `resume`), which a take-over sits back down at; in a fleet, such a seat
-        or their own game in a session on another node."""
-        arcade = self._owner.arcade
-        here = arcade.sessions.own(self.player) or arcade.sessions.at_table(self.player, self)
-        if here is not None:
-            return here
-        found = game_on_other_node(arcade.fleet, self.player, self._elsewhere)
-        if found is not None:
-            self._elsewhere = found
-        return found
-
     def _begin(
         self,
         options: list[str],
@@ -402,41 +394,6 @@ class GameSession(asyncssh.SSHServerSession):
         self._owner.arcade.sessions.begin(self, own=not separate)
         self.task = asyncio.create_task(self._play(options, take_over, tournament))
 
-    def _ask_about(self, other: HallSession | GameElsewhere) -> None:
-        """Tell the player their game is open elsewhere and ask what to do."""
-        question = TakeOverQuestion(other, say=self._terminal.say, unanswered=self._no_answer)
-        self._phase = Asking(question, answered=self._answered, gone=self._gone_while_waiting)
-        question.start()
-
-    def _answered(self, answer: str) -> None:
-        """The player answered the question about their game open elsewhere."""
-        assert isinstance(self._phase, Asking)
-        other = self._phase.question.other
-        self._phase = ENDED
-        self._cancel_timers()
-        options = [option for option in self._options if option not in ("--new", "--resume")]
-        live = self._live_game()
-        if answer == "leave":
-            self._owner.end_reason = "left the game open in another session"
-            self._terminal.say("tui-reversi: your game carries on in the other session.")
-            self._leave_place()
-            self._terminal.exit(0)
-        elif answer == "separate":
-            self._terminal.say("tui-reversi: starting a separate game...")
-            self._begin([*options, "--new"], separate=True)
-        elif live is not None and live is not other:
-            self._ask_about(live)  # someone else took it over meanwhile: ask again
-        else:
-            self._terminal.say("tui-reversi: taking your game over...")
-            self._begin([*options, "--resume"], take_over=live)
-
-    def _no_answer(self, wait: float) -> None:
-        self._phase = ENDED
-        self._owner.end_reason = "no answer about the game open elsewhere"
-        self._terminal.say(f"tui-reversi: no answer in {format_duration(wait)}; {AGAIN}")
-        self._leave_place()
-        self._terminal.exit(1)
-
     def _leave_place(self) -> None:
         if self._has_place:
             self._has_place = False
@@ -446,18 +403,6 @@ class GameSession(asyncssh.SSHServerSession):
         """The secret of this session's seat at a table for the player's session
         that takes their game over (tables.Tables.hand_over), if it is at one."""
         return self._table_seat.hand_over()
-
-    async def _take_over_elsewhere(self, other: GameElsewhere) -> str | None:
-        """Take the player's game over from their session on another node: this
-        session's secret for its seat at a table there, or None for their own game
-        (put in their folder here, to be resumed) or a game gone meanwhile."""
-        arcade = self._owner.arcade
-        secret, said = await take_game_from(
-            arcade.fleet, arcade.tables, self._config.players_dir, other, self.player, self.address
-        )
-        if said is not None:
-            self._terminal.say(f"tui-reversi: {said}")
-        return secret
 
     # The game's life.
 
@@ -607,7 +552,7 @@ class GameSession(asyncssh.SSHServerSession):
         try:
             secret = None
             if isinstance(take_over, GameElsewhere):
-                secret = await self._take_over_elsewhere(take_over)
+                secret = await self._live.take_from(take_over)
             elif take_over is not None:
                 # At a table there: this session sits back down at it, its game as it was.
                 secret = take_over.hand_seat_over()
