@@ -18,18 +18,12 @@ from collections.abc import Mapping
 import asyncssh
 
 from ...core import ReversiError
-from ...net.ssh_command import ssh_command
-from ...storage import StorageError
 from ..config import gone_reason, player_directory_name
-from ..ledger.account_keys import ADDING_SUFFIX
-from ..ledger.store import TableView
-from .asker import Asker
-from .commands import CommandRefused, Printed, help_lines, read_command, replay_ggf
+from .commands import CommandRefused, Printed, help_lines, read_command
 from .live_game import LiveGame
 from .lobby_routes import LobbyRoutes
 from .quick_pairing import QuickPairing
-from .roster import adjourned_lines
-from .safety import take_notices
+from .session_answers import SessionAnswers
 from .session_command import (
     AT_TABLE,
     Join,
@@ -80,6 +74,7 @@ class GameSession(asyncssh.SSHServerSession):
             full=self._terminal.pause_reading,
             gone=self._gone_from_game,
         )
+        self._answers = SessionAnswers(owner, self._terminal)
         self._game = SessionGame(
             owner,
             self._terminal,
@@ -192,7 +187,7 @@ class GameSession(asyncssh.SSHServerSession):
         asked: Printed | Started | ReversiError
         try:
             terminal = self._terminal.term is not None
-            asked = read_command(self._command, terminal=terminal, ssh=self._ssh())
+            asked = read_command(self._command, terminal=terminal, ssh=ssh_line(self._owner))
         except (CommandRefused, SessionRefused) as refusal:
             asked = refusal
         if self._owner.adding_key and not _adds_key(asked):
@@ -203,10 +198,12 @@ class GameSession(asyncssh.SSHServerSession):
             )
             self._terminal.exit(1)
             return
-        await self._told_news()
+        await self._answers.told_news(self.player)
         if isinstance(asked, CommandRefused):
             self._owner.end_reason = f"bad command {self._command!r}"
-            self._terminal.print([f"tui-reversi: {asked}", *help_lines(self._asker())[1:]])
+            self._terminal.print(
+                [f"tui-reversi: {asked}", *help_lines(self._answers.asker(self.player))[1:]]
+            )
             self._terminal.exit(2)
             return
         if isinstance(asked, SessionRefused):
@@ -214,11 +211,17 @@ class GameSession(asyncssh.SSHServerSession):
             self._refused(asked)
             return
         if isinstance(asked, Printed):
-            await self._print(asked)
+            self._phase = ENDED
+            await self._answers.print(asked, self.player)
             return
-        if isinstance(asked, Replay) and not await self._open_replay(asked):
-            return
-        if isinstance(asked, Resume) and asked.code is None and await self._lists_adjourned():
+        if isinstance(asked, Replay):
+            ggf = await self._answers.replay(asked, self.player)
+            if ggf is None:
+                self._phase = ENDED
+                return
+            self._game.replay = ggf
+        resumes_unnamed = isinstance(asked, Resume) and asked.code is None
+        if resumes_unnamed and await self._answers.lists_adjourned(self.player):
             return
         assert not isinstance(asked, ReversiError)  # (both kinds answered above)
         try:
@@ -442,88 +445,13 @@ class GameSession(asyncssh.SSHServerSession):
             await self._sit_at_table(asked)
         return list(asked.look)
 
-    def _asker(self) -> Asker:
-        """This player, as a command that prints lines is given them."""
-        return Asker(
-            self.player,
-            self._owner.arcade,
-            self._ssh(),
-            self._ssh(terminal=False),
-            self._keys,
-            key_proved=self._owner.proved_key is not None,
-        )
-
-    async def _print(self, asked: Printed) -> None:
-        """A command that prints lines (commands.py) answered, and the session ended."""
-        self._phase = ENDED
-        command, words = asked.command, list(asked.words)
-        assert command.answer is not None  # (read_command gives no Printed without one)
-        lines, status = await command.answer(self._asker(), words)
-        self._terminal.print(lines)
-        self._owner.end_reason = " ".join([command.name, *words[:1]])[:40]  # ('keys add')
-        self._terminal.exit(status)
-
-    async def _open_replay(self, asked: Replay) -> bool:
-        """`ssh -t host replay ID [look options]`: True, the game is to open the
-        archived game; or why not, and the session ends (False)."""
-        ggf, refusal, status = await replay_ggf(self._asker(), list(asked.game))
-        if ggf is None:
-            self._phase = ENDED
-            self._owner.end_reason = f"replay refused: {refusal}"
-            self._terminal.print([refusal])
-            self._terminal.exit(status)
-            return False
-        self._game.replay = ggf
-        return True
-
-    async def _told_news(self) -> None:
-        """The player's blocks known here from now on; and their notices (a report
-        acted on, a refund) told first to a command without a terminal: a game's
-        are told in its lobby (lobby_host.py), where the screen shows them."""
-        await self._owner.arcade.moderation.arrive(self.player)
-        if self._terminal.term is None:
-            for said in await take_notices(self._owner.arcade.store, self.player):
-                self._terminal.say(f"tui-reversi: {said}")
-
-    async def _keys(self, words: list[str]) -> tuple[list[str], int]:
-        """What `keys ...` says (edge/key_commands.py), and the exit status."""
-        host, port = self._config.address_for(self._owner.ssh_connection)
-        new_key_user = f"{self._owner.user or ''}{ADDING_SUFFIX}"  # (keys add CODE from it)
-        new_key = ssh_command(host, port, new_key_user, terminal=False, key="NEW-KEY")
-        return await self._owner.keys(words, new_key)
-
-    async def _lists_adjourned(self) -> bool:
-        """`resume` without a terminal, or with several games to choose from: the
-        player's adjourned games are listed (True); else False, to resume the one."""
-        games = await self._adjourned_views()
-        if self._terminal.term is not None and len(games) == 1:
-            return False
-        self._terminal.print(adjourned_lines(games, self.player, self._ssh()))
-        self._owner.end_reason = "looked at their adjourned games"
-        self._terminal.exit(0 if games else 1)
-        return True
-
-    async def _adjourned_views(self) -> list[TableView]:
-        """The player's adjourned games wherever they are (tables.py); those here
-        alone while the store cannot say."""
-        tables = self._owner.arcade.tables
-        try:
-            return await tables.adjourned_views(self.player)
-        except StorageError as error:
-            self._owner.arcade.note(str(error))
-            return [tables.view(table) for table in tables.adjourned_for(self.player)]
-
-    def _ssh(self, *, terminal: bool = True) -> str:
-        """How this player reaches the server again (session_owner.py's `ssh_line`)."""
-        return ssh_line(self._owner, terminal=terminal)
-
     async def _sit_at_table(self, asked: NewTable | Join | Watch | Resume) -> None:
         tables = self._owner.arcade.tables
         try:
             if isinstance(asked, Resume):
                 code = asked.code
                 if code is None:  # their one adjourned game
-                    views = await self._adjourned_views()
+                    views = await self._answers.adjourned_views(self.player)
                     code = next((view.code for view in views), None)
                     if code is None:
                         raise TableRefused("you have no adjourned games on this server.")
@@ -601,7 +529,7 @@ class GameSession(asyncssh.SSHServerSession):
                 self._routes.replay,
                 self._routes.tournament,
                 self.address,
-                self._ssh(),
+                ssh_line(self._owner),
                 moderator=self._owner.proved_key is not None
                 and owner.arcade.moderation.is_moderator(self.player),
             )
@@ -614,7 +542,7 @@ class GameSession(asyncssh.SSHServerSession):
     async def _finish(self, status: int) -> None:
         self._phase = ENDED
         self._cancel_timers()
-        await self._game.finish(status, self._adjourned_views)
+        await self._game.finish(status, lambda: self._answers.adjourned_views(self.player))
 
     async def _in_tournament(self, number: int, look: list[str]) -> int:
         return await self._tournament.play(number, look, self.player)
