@@ -23,20 +23,15 @@ from .commands import CommandRefused, Printed, help_lines, read_command
 from .live_game import LiveGame
 from .lobby_routes import LobbyRoutes
 from .quick_pairing import QuickPairing
+from .session_admission import Admission, ServerPlace
 from .session_answers import SessionAnswers
 from .session_command import (
-    AT_TABLE,
-    Join,
     JoinTournament,
-    NewTable,
-    OwnGame,
     Play,
     Replay,
     Resume,
     SessionRefused,
     Started,
-    Watch,
-    look_only,
 )
 from .session_edge import Allowance, Channel, Requests
 from .session_game import SessionGame
@@ -46,7 +41,6 @@ from .session_phases import ENDED, InTournament, Phase, Playing, Queued
 from .session_terminal import PlayerTerminal
 from .sessions import HallSession, taken_over
 from .table_seat import TableSeat
-from .tables import TableRefused
 from .take_over_elsewhere import GameElsewhere
 from .tournament_games import TournamentGames
 
@@ -65,8 +59,7 @@ class GameSession(asyncssh.SSHServerSession):
         # A window change waiting on the budget.
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._end_message: str | None = None
-        # One of the server's places (--max-sessions) is this session's: given back once.
-        self._has_place = False
+        self._place = ServerPlace(owner)
         self._table_seat = TableSeat(owner.arcade.tables, owner.address)
         self._playing = Playing(
             allowance,
@@ -105,6 +98,15 @@ class GameSession(asyncssh.SSHServerSession):
             gone=self._gone_while_waiting,
             still_here=self._still_here,
         )
+        self._admission = Admission(
+            owner,
+            self._terminal,
+            self._place,
+            self._table_seat,
+            self._game,
+            self._answers,
+            self._tournament,
+        )
         self._live = LiveGame(
             owner,
             self,
@@ -122,7 +124,7 @@ class GameSession(asyncssh.SSHServerSession):
             begin=lambda options, separate: self._begin(options, separate=separate),
             enter=self._enter,
             gone=self._gone_while_waiting,
-            leave_place=self._leave_place,
+            leave_place=self._place.leave,
             goodbye=self._goodbye,
             live_game=lambda: self._live.find() is not None,
         )
@@ -225,12 +227,12 @@ class GameSession(asyncssh.SSHServerSession):
             return
         assert not isinstance(asked, ReversiError)  # (both kinds answered above)
         try:
-            options = await self._admit(asked)
+            options = await self._admission.admit(asked, self.player, self._command)
         except SessionRefused as refusal:
             self._refused(refusal)
             return
         if not self._terminal.open:  # (it went while the store was asked)
-            self._leave_place()
+            self._place.leave()
             self._table_seat.leave()
             return
         if isinstance(asked, Play):
@@ -253,7 +255,7 @@ class GameSession(asyncssh.SSHServerSession):
         """The session cannot start: the player reads why, and it ends (its place
         on the server given back, if it took one)."""
         self._phase = ENDED
-        self._leave_place()
+        self._place.leave()
         self._owner.end_reason = refusal.reason
         self._terminal.say(f"tui-reversi: {refusal}")
         self._terminal.exit(refusal.status)
@@ -319,7 +321,7 @@ class GameSession(asyncssh.SSHServerSession):
     def _gone_while_waiting(self, exc: Exception | None) -> None:
         """The player went while asked a question or queued: their place is given back."""
         self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
-        self._leave_place()
+        self._place.leave()
 
     def _gone_from_game(self, exc: Exception | None) -> None:
         """The player went while their game runs: it is hung up (it saves first)."""
@@ -397,79 +399,12 @@ class GameSession(asyncssh.SSHServerSession):
         self._owner.arcade.sessions.begin(self, own=not separate)
         self.task = asyncio.create_task(self._play(options, take_over, tournament))
 
-    def _leave_place(self) -> None:
-        if self._has_place:
-            self._has_place = False
-            self._owner.arcade.leave_place(self.address, guest=self._owner.guest)
-
     def hand_seat_over(self) -> str | None:
         """The secret of this session's seat at a table for the player's session
         that takes their game over (tables.Tables.hand_over), if it is at one."""
         return self._table_seat.hand_over()
 
     # The game's life.
-
-    async def _admit(self, asked: Started) -> list[str]:
-        """The session's place on the server taken and, for a table, its seat there:
-        the options its games start with. SessionRefused if it cannot start."""
-        if isinstance(asked, OwnGame) and self._game.replay is None:
-            code = self._owner.arcade.tables.held_for(self.player)
-            if code is not None:  # back after a drop: to the held seat
-                try:
-                    asked = Join(code, look_only(list(asked.options), AT_TABLE))
-                except SessionRefused as refusal:
-                    refusal.reason = f"bad game options {self._command!r}"
-                    raise
-        if self._terminal.term is None:  # after the command: a wrong one is told what is wrong
-            raise SessionRefused(
-                "this is a full-screen game and needs a terminal: connect with ssh -t",
-                1,
-                "no terminal requested",
-            )
-        if isinstance(
-            asked, Play | NewTable | Join | JoinTournament
-        ):  # (a playban, made on any node: conduct.py)
-            banned = await self._owner.arcade.playbans.refusal(self.player)
-            if banned is not None:
-                raise SessionRefused(banned, 1, "playban")
-        full = self._owner.arcade.take_place(self.address, guest=self._owner.guest)
-        if full is not None:
-            reason = "server full" + (" for guests" if self._owner.guest else "")
-            raise SessionRefused(full, 1, reason)
-        self._has_place = True
-        if isinstance(asked, OwnGame):
-            return list(asked.options)
-        if isinstance(asked, JoinTournament):
-            await self._tournament.may_join(asked.number, self.player)
-        if isinstance(asked, NewTable | Join | Watch | Resume):
-            await self._sit_at_table(asked)
-        return list(asked.look)
-
-    async def _sit_at_table(self, asked: NewTable | Join | Watch | Resume) -> None:
-        tables = self._owner.arcade.tables
-        try:
-            if isinstance(asked, Resume):
-                code = asked.code
-                if code is None:  # their one adjourned game
-                    views = await self._answers.adjourned_views(self.player)
-                    code = next((view.code for view in views), None)
-                    if code is None:
-                        raise TableRefused("you have no adjourned games on this server.")
-                table, secret = await tables.resume(code, self.player)
-            elif isinstance(asked, NewTable):
-                terms = asked.terms
-                colour = terms.colour.resolve()  # (random: drawn now, shown with the code)
-                table, secret = tables.open(
-                    self.player, terms.variant, terms.clock, colour, self.address
-                )
-            elif isinstance(asked, Watch):
-                table, secret = await tables.watch(asked.code, self.player, self.address)
-            else:
-                table, secret = await tables.join(asked.code, self.player, self.address)
-        except TableRefused as refusal:
-            self._leave_place()
-            raise SessionRefused(str(refusal), 1, f"table refused: {refusal}") from None
-        self._table_seat.take(secret, table.code)
 
     async def _play(
         self,
@@ -496,7 +431,7 @@ class GameSession(asyncssh.SSHServerSession):
             return
         finally:
             self._owner.arcade.sessions.gone(self)
-            self._leave_place()
+            self._place.leave()
             self._table_seat.leave()
         await self._finish(status)
 
@@ -511,7 +446,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._cancel_timers()
         self._phase.stop()  # (queued: out of the queue, so nobody is paired with a session gone)
         self._phase = ENDED
-        self._leave_place()
+        self._place.leave()
         self._table_seat.leave()
         self._terminal.say(f"tui-reversi: {sorry}; please tell the server's operator.")
         self._terminal.exit(1)
@@ -557,7 +492,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._phase = ENDED
         self._owner.end_reason = reason
         self._terminal.say(f"tui-reversi: {said}")
-        self._leave_place()
+        self._place.leave()
         self._terminal.exit(status)
 
     def _still_here(self) -> bool:
