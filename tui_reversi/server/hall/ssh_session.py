@@ -43,6 +43,7 @@ from .sessions import HallSession, taken_over
 from .table_seat import TableSeat
 from .take_over_elsewhere import GameElsewhere
 from .tournament_games import TournamentGames
+from .window_changes import WindowChanges
 
 
 class GameSession(asyncssh.SSHServerSession):
@@ -56,8 +57,6 @@ class GameSession(asyncssh.SSHServerSession):
         self._command: str | None = None
         self._allowance = allowance
         self._limits = SessionLimits(self._config, self.end)
-        # A window change waiting on the budget.
-        self._timers: dict[str, asyncio.TimerHandle] = {}
         self._end_message: str | None = None
         self._place = ServerPlace(owner)
         self._table_seat = TableSeat(owner.arcade.tables, owner.address)
@@ -68,6 +67,7 @@ class GameSession(asyncssh.SSHServerSession):
             gone=self._gone_from_game,
         )
         self._answers = SessionAnswers(owner, self._terminal)
+        self._window = WindowChanges(requests, self._terminal, self._playing)
         self._game = SessionGame(
             owner,
             self._terminal,
@@ -282,27 +282,8 @@ class GameSession(asyncssh.SSHServerSession):
         return True  # keep the channel open: the game still has things to show
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        # Only the latest size matters: past the budget a change waits, and any
-        # that come meanwhile replace it (a flood of them costs almost nothing).
-        self._terminal.size = (width, height, pixwidth, pixheight)
         self._requests.packet()
-        self._apply_size()
-
-    def _apply_size(self) -> None:
-        """The latest size to the game, now if the budget allows, else when it does."""
-        process = self._playing.process
-        if process is None or "resize waits" in self._timers:
-            return
-        if self._requests.window_change():
-            process.resize(*self._terminal.size)
-            return
-        wait = self._requests.window_change_wait()
-        loop = asyncio.get_running_loop()
-        self._timers["resize waits"] = loop.call_later(wait, self._resize_waited)
-
-    def _resize_waited(self) -> None:
-        self._timers.pop("resize waits", None)
-        self._apply_size()
+        self._window.changed((width, height, pixwidth, pixheight))
 
     def pause_writing(self) -> None:
         if self._playing.process is not None:
@@ -502,9 +483,7 @@ class GameSession(asyncssh.SSHServerSession):
     def _cancel_timers(self) -> None:
         self._limits.stop()
         self._routes.stop()
-        for timer in self._timers.values():
-            timer.cancel()
-        self._timers.clear()
+        self._window.stop()
 
 
 def _adds_key(asked: object) -> bool:
