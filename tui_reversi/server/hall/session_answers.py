@@ -11,7 +11,7 @@ from ...storage import StorageError
 from ..ledger.account_keys import ADDING_SUFFIX
 from ..ledger.store import TableView
 from .asker import Asker
-from .commands import Printed, replay_ggf
+from .commands import CommandRefused, Printed, help_lines, replay_ggf
 from .roster import adjourned_lines
 from .safety import take_notices
 from .session_command import Replay
@@ -38,6 +38,26 @@ class SessionAnswers:
             self._keys,
             key_proved=owner.proved_key is not None,
         )
+
+    def beyond_keys_add(self, asked: object) -> bool:
+        """True if the player came in only to run  keys add CODE  (a key not their
+        name's yet) and asked for anything else: told so, and the session ended."""
+        if not self._owner.adding_key or _adds_key(asked):
+            return False
+        name = self._owner.user
+        self._owner.end_reason = "a key not the player's yet asked for more than keys add"
+        self._terminal.print(
+            [f"tui-reversi: this key is not {name}'s yet: it may only run  keys add CODE"]
+        )
+        self._terminal.exit(1)
+        return True
+
+    def refused(self, refusal: CommandRefused, command: str | None, player: str) -> None:
+        """A command the server does not know (`command`, what the client sent):
+        why, the commands there are, and the session ended."""
+        self._owner.end_reason = f"bad command {command!r}"
+        self._terminal.print([f"tui-reversi: {refusal}", *help_lines(self.asker(player))[1:]])
+        self._terminal.exit(2)
 
     async def print(self, asked: Printed, player: str) -> None:
         """A command that prints lines (commands.py) answered, and the session ended."""
@@ -96,3 +116,10 @@ class SessionAnswers:
         new_key_user = f"{owner.user or ''}{ADDING_SUFFIX}"  # (keys add CODE from it)
         new_key = ssh_command(host, port, new_key_user, terminal=False, key="NEW-KEY")
         return await owner.keys(words, new_key)
+
+
+def _adds_key(asked: object) -> bool:
+    """True if `asked` is `keys add CODE`, all a key not its name's yet may run."""
+    if not isinstance(asked, Printed) or asked.command.name != "keys":
+        return False
+    return asked.words[:1] == ("add",) and len(asked.words) == 2

@@ -19,7 +19,7 @@ import asyncssh
 
 from ...core import ReversiError
 from ..config import gone_reason, player_directory_name
-from .commands import CommandRefused, Printed, help_lines, read_command
+from .commands import CommandRefused, Printed, read_command
 from .live_game import LiveGame
 from .lobby_routes import LobbyRoutes
 from .quick_pairing import QuickPairing
@@ -192,21 +192,11 @@ class GameSession(asyncssh.SSHServerSession):
             asked = read_command(self._command, terminal=terminal, ssh=ssh_line(self._owner))
         except (CommandRefused, SessionRefused) as refusal:
             asked = refusal
-        if self._owner.adding_key and not _adds_key(asked):
-            name = self._owner.user
-            self._owner.end_reason = "a key not the player's yet asked for more than keys add"
-            self._terminal.print(
-                [f"tui-reversi: this key is not {name}'s yet: it may only run  keys add CODE"]
-            )
-            self._terminal.exit(1)
+        if self._answers.beyond_keys_add(asked):
             return
         await self._answers.told_news(self.player)
         if isinstance(asked, CommandRefused):
-            self._owner.end_reason = f"bad command {self._command!r}"
-            self._terminal.print(
-                [f"tui-reversi: {asked}", *help_lines(self._answers.asker(self.player))[1:]]
-            )
-            self._terminal.exit(2)
+            self._answers.refused(asked, self._command, self.player)
             return
         if isinstance(asked, SessionRefused):
             asked.reason = f"bad game options {self._command!r}"
@@ -484,10 +474,3 @@ class GameSession(asyncssh.SSHServerSession):
         self._limits.stop()
         self._routes.stop()
         self._window.stop()
-
-
-def _adds_key(asked: object) -> bool:
-    """True if `asked` is `keys add CODE`, all a key not its name's yet may run."""
-    if not isinstance(asked, Printed) or asked.command.name != "keys":
-        return False
-    return asked.words[:1] == ("add",) and len(asked.words) == 2
