@@ -12,7 +12,7 @@ from collections.abc import Callable
 from ..config import format_duration
 from .session_limits import AGAIN
 from .session_owner import Owner
-from .session_phases import ENDED, Asking, Gone, Phase
+from .session_phases import ENDED, Asking, Gone, Goodbye, Phase
 from .session_terminal import PlayerTerminal
 from .sessions import HallSession
 from .take_over_elsewhere import GameElsewhere, game_on_other_node, take_game_from
@@ -20,10 +20,6 @@ from .take_over_question import TakeOverQuestion
 
 # Where a player's live game is open: a session here, or one on another node.
 Elsewhere = HallSession | GameElsewhere
-
-# How a session ends with one sentence: why (for the log), what the player reads,
-# and the exit status.
-Goodbye = Callable[[str, str, int], None]
 
 
 class LiveGame:

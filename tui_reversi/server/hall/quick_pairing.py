@@ -16,13 +16,9 @@ from .pairing import Seeker
 from .queue_wait import QueueWait
 from .session_command import PlayTerms
 from .session_owner import Owner
-from .session_phases import Gone, Phase, Queued
+from .session_phases import Gone, Goodbye, Phase, Queued
 from .session_terminal import PlayerTerminal
 from .table_seat import TableSeat
-
-# How a session ends with one sentence: why (for the log), what the player reads,
-# and the exit status.
-Goodbye = Callable[[str, str, int], None]
 
 
 class QuickPairing:
