@@ -31,8 +31,14 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     `session_edge`: what the edge gives a session (its log, channel, input
     allowance and request budget); `session_terminal`: the player's end of a
     session's channel; `session_limits`: its idle timeout and time limit;
-    `table_seat`: its seat at a table; `game_run`: a session's game process from
-    outside (its folder, crash report, how its end is read);
+    `table_seat`: its seat at a table; `session_game`: its game as a process
+    (started, hung up, its end told); `game_run`: that process from
+    outside (its folder, crash report, how its end is read); `session_owner`,
+    `session_answers`, `session_admission`, `window_changes`, `lobby_routes`,
+    `quick_pairing`, `tournament_games`, `live_game`: the session's other parts
+    (what it runs on, its answers in lines, what is let start, the window size,
+    the lobby's routes and back, `play`, a tournament's games, a game open
+    elsewhere);
     `session_command`: what the player asked for after the host, checked;
     `take_over_question`: what to do about a game open in another session;
     `take_over_elsewhere`: "take it over here" for a game on another node;

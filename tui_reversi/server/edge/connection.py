@@ -21,7 +21,8 @@ import asyncssh
 from ...core.errors import capitalised, sentence
 from ...storage import StorageError
 from ..config import format_duration, gone_reason
-from ..hall.ssh_session import GameSession, SessionServer
+from ..hall.session_owner import SessionServer
+from ..hall.ssh_session import GameSession
 from ..tally import LOGINS, TALLY
 from .accounts import key_text
 from .browser_passes import BrowserPasses

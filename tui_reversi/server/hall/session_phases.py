@@ -27,6 +27,9 @@ from .tournaments import TournamentDirector
 
 # What a phase that waits on the player does when the connection goes (given why).
 Gone = Callable[[Exception | None], None]
+# How the session ends in one sentence when a wait is over: why (for the log), what
+# the player reads, and the exit status.
+Goodbye = Callable[[str, str, int], None]
 
 
 class Phase:

@@ -11,190 +11,39 @@ a pairing, in a tournament between its games, or ended.
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 import traceback
 from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Protocol
 
 import asyncssh
 
 from ...core import ReversiError
-from ...crash import REPORT_VARIABLE, TEST_CRASH_VARIABLE
-from ...net.lobby_link import REPLAY_VARIABLE
-from ...net.remote import is_guest, shown_name
-from ...net.ssh_command import SSH_COMMAND_VARIABLE, ssh_command
-from ...storage import StorageError
-from ..config import (
-    ServeConfig,
-    format_duration,
-    gone_reason,
-    player_directory_name,
-    player_environment,
-    player_user_name,
-)
-from ..ledger.account_keys import ADDING_SUFFIX
-from ..ledger.ratings import FIRST
-from ..ledger.store import TableView
-from .asker import Asker
-from .commands import CommandRefused, Printed, help_lines, read_command, replay_ggf
-from .conduct import Playbans
-from .game_run import (
-    BAD_INPUT_STATUS,
-    TERMINAL_RESET,
-    amount,
-    crash_report_path,
-    log_crash_report,
-    player_home,
-    signal_name,
-)
-from .lobby_host import GO_GRACE
-from .pairing import PairingQueue, Seeker
-from .pty_process import PtyProcess, Spawn
-from .queue_wait import QueueWait
-from .roster import Server, adjourned_lines
-from .safety import take_notices
+from ..config import gone_reason, player_directory_name
+from .commands import CommandRefused, Printed, read_command
+from .live_game import LiveGame
+from .lobby_routes import LobbyRoutes
+from .quick_pairing import QuickPairing
+from .session_admission import Admission, ServerPlace
+from .session_answers import SessionAnswers
 from .session_command import (
-    AT_TABLE,
-    Join,
     JoinTournament,
-    NewTable,
-    OwnGame,
     Play,
-    PlayTerms,
     Replay,
     Resume,
     SessionRefused,
     Started,
-    Watch,
-    look_only,
-    look_options,
 )
-from .session_edge import Allowance, Channel, EventWriter, Requests
-from .session_limits import AGAIN, SessionLimits
-from .session_phases import ENDED, Asking, InTournament, Left, Phase, Playing, Queued
+from .session_edge import Allowance, Channel, Requests
+from .session_game import SessionGame
+from .session_limits import SessionLimits
+from .session_owner import Owner, ssh_line
+from .session_phases import ENDED, InTournament, Phase, Playing, Queued
 from .session_terminal import PlayerTerminal
-from .sessions import HallSession, Sessions, taken_over
+from .sessions import HallSession, taken_over
 from .table_seat import TableSeat
-from .tables import TableRefused
-from .take_over_elsewhere import GameElsewhere, game_on_other_node, take_game_from
-from .take_over_question import TakeOverQuestion
-from .tournament_joining import CommandMistake, may_join
-from .tournaments import TournamentDirector
-
-
-class SessionServer(Server, Protocol):
-    """The running server as a session uses it (edge/arcade.py's `Arcade`)."""
-
-    @property
-    def pairing(self) -> PairingQueue:
-        """The players waiting to be paired (`play`)."""
-
-    @property
-    def events(self) -> EventWriter:
-        """The server's log, an event a line."""
-
-    @property
-    def tournaments(self) -> TournamentDirector:
-        """This node's part in running the tournaments."""
-
-    @property
-    def config(self) -> ServeConfig:
-        """What the operator chose."""
-
-    @property
-    def sessions(self) -> Sessions:
-        """This node's sessions with a game running, and each player's own game."""
-
-    @property
-    def playbans(self) -> Playbans:
-        """Who may not play now (conduct.py): refused `play` and new tables."""
-
-    def note(self, text: str) -> None:
-        """A line for the operator's log."""
-
-    def take_place(self, address: str, *, guest: bool) -> str | None:
-        """Take one of the server's places for a player from `address`; why not (a
-        sentence) if none is left for them (guests have a share of the places)."""
-
-    def leave_place(self, address: str, *, guest: bool) -> None:
-        """Give a place taken back."""
-
-    async def spawner(self, argv: list[str]) -> Spawn | None:
-        """How to start `argv`: by the preloaded parent, or None for a new process."""
-
-
-class Owner(Protocol):
-    """The connection a session belongs to (edge/connection.py's `PlayerConnection`,
-    or a browser page's visit)."""
-
-    end_reason: str | None  # why it ended, for the log (the session says it as it goes)
-    game_pid: int | None  # its game's process, once started
-
-    @property
-    def arcade(self) -> SessionServer:
-        """The running server."""
-
-    @property
-    def user(self) -> str | None:
-        """The name it plays under (set at authentication, before any session)."""
-
-    @property
-    def asked(self) -> str:
-        """The name its client asked for (a guest's is not the one it plays under)."""
-
-    @property
-    def address(self) -> str:
-        """Where it connected from."""
-
-    @property
-    def guest(self) -> bool:
-        """True if it came in as a guest."""
-
-    @property
-    def ssh_connection(self) -> str:
-        """SSH_CONNECTION's value for its games: 'client port server port'."""
-
-    @property
-    def adding_key(self) -> bool:
-        """True if it was let in only to run  keys add CODE."""
-
-    @property
-    def proved_key(self) -> str | None:
-        """The key it logged in with that is its name's (None: a guest, a password...)."""
-
-    async def keys(self, words: list[str], ssh: str) -> tuple[list[str], int]:
-        """What `keys ...` (`words` after `keys`) says, and the exit status."""
-
-    async def let_in(self) -> bool:
-        """Wait until its login has settled who it is: True if it was let in."""
-
-    def session_closed(self) -> None:
-        """The game is over and the client told."""
-
-
-@dataclass(frozen=True, slots=True)
-class ToTable:
-    """The lobby found the player a seat at a table (an invitation accepted, a table
-    taken), or a take-over brought theirs: `secret` is the seat's."""
-
-    secret: str
-
-
-@dataclass(frozen=True, slots=True)
-class ToReplay:
-    """The player chose an archived game in the lobby (its GGF), to review."""
-
-    ggf: str
-
-
-@dataclass(frozen=True, slots=True)
-class ToTournament:
-    """The player joined tournament `number` from the lobby: its games, then theirs."""
-
-    number: int
+from .take_over_elsewhere import GameElsewhere
+from .tournament_games import TournamentGames
+from .window_changes import WindowChanges
 
 
 class GameSession(asyncssh.SSHServerSession):
@@ -208,25 +57,76 @@ class GameSession(asyncssh.SSHServerSession):
         self._command: str | None = None
         self._allowance = allowance
         self._limits = SessionLimits(self._config, self.end)
-        # A window change waiting on the budget, and the lobby's grace for a game to end.
-        self._timers: dict[str, asyncio.TimerHandle] = {}
         self._end_message: str | None = None
-        # One of the server's places (--max-sessions) is this session's: given back once.
-        self._has_place = False
-        self._crash_report: Path | None = None
-        self._options: list[str] = []
+        self._place = ServerPlace(owner)
         self._table_seat = TableSeat(owner.arcade.tables, owner.address)
-        # The archived game (its GGF) the game opens for review: `replay ID`, or the lobby's.
-        self._replay: str | None = None
-        # Where the lobby (or a take-over) sends the player once their game has ended.
-        self._sent_to: ToTable | ToReplay | ToTournament | None = None
-        # The player's game on another node, as last found (the question compares it).
-        self._elsewhere: GameElsewhere | None = None
         self._playing = Playing(
             allowance,
             dropped=self._log_dropped,
             full=self._terminal.pause_reading,
             gone=self._gone_from_game,
+        )
+        self._answers = SessionAnswers(owner, self._terminal)
+        self._window = WindowChanges(requests, self._terminal, self._playing)
+        self._game = SessionGame(
+            owner,
+            self._terminal,
+            self._playing,
+            self._table_seat,
+            self._limits,
+            allowance,
+            ending=lambda: self._end_message,
+        )
+        self._routes = LobbyRoutes(
+            self._game,
+            self._playing,
+            self._table_seat,
+            owner.arcade.tables,
+            self._config.hangup_grace,
+            run_game=self._run_game,
+            in_tournament=self._in_tournament,
+            still_here=self._still_here,
+        )
+        self._tournament = TournamentGames(
+            owner,
+            self._terminal,
+            self._game,
+            self._playing,
+            self._table_seat,
+            run_game=self._run_game,
+            enter=self._enter,
+            gone=self._gone_while_waiting,
+            still_here=self._still_here,
+        )
+        self._admission = Admission(
+            owner,
+            self._terminal,
+            self._place,
+            self._table_seat,
+            self._game,
+            self._answers,
+            self._tournament,
+        )
+        self._live = LiveGame(
+            owner,
+            self,
+            self._terminal,
+            begin=self._begin,
+            enter=self._enter,
+            cancel_timers=self._cancel_timers,
+            gone=self._gone_while_waiting,
+            goodbye=self._goodbye,
+        )
+        self._pairing = QuickPairing(
+            owner,
+            self._terminal,
+            self._table_seat,
+            begin=lambda options, separate: self._begin(options, separate=separate),
+            enter=self._enter,
+            gone=self._gone_while_waiting,
+            leave_place=self._place.leave,
+            goodbye=self._goodbye,
+            live_game=lambda: self._live.find() is not None,
         )
         # Keys typed before anything is decided are the first game's.
         self._phase: Phase = self._playing
@@ -289,64 +189,63 @@ class GameSession(asyncssh.SSHServerSession):
         asked: Printed | Started | ReversiError
         try:
             terminal = self._terminal.term is not None
-            asked = read_command(self._command, terminal=terminal, ssh=self._ssh())
+            asked = read_command(self._command, terminal=terminal, ssh=ssh_line(self._owner))
         except (CommandRefused, SessionRefused) as refusal:
             asked = refusal
-        if self._owner.adding_key and not _adds_key(asked):
-            name = self._owner.user
-            self._owner.end_reason = "a key not the player's yet asked for more than keys add"
-            self._terminal.print(
-                [f"tui-reversi: this key is not {name}'s yet: it may only run  keys add CODE"]
-            )
-            self._terminal.exit(1)
+        if self._answers.beyond_keys_add(asked):
             return
-        await self._told_news()
+        await self._answers.told_news(self.player)
         if isinstance(asked, CommandRefused):
-            self._owner.end_reason = f"bad command {self._command!r}"
-            self._terminal.print([f"tui-reversi: {asked}", *help_lines(self._asker())[1:]])
-            self._terminal.exit(2)
+            self._answers.refused(asked, self._command, self.player)
             return
         if isinstance(asked, SessionRefused):
             asked.reason = f"bad game options {self._command!r}"
             self._refused(asked)
             return
         if isinstance(asked, Printed):
-            await self._print(asked)
+            self._phase = ENDED
+            await self._answers.print(asked, self.player)
             return
-        if isinstance(asked, Replay) and not await self._open_replay(asked):
-            return
-        if isinstance(asked, Resume) and asked.code is None and await self._lists_adjourned():
+        if isinstance(asked, Replay):
+            ggf = await self._answers.replay(asked, self.player)
+            if ggf is None:
+                self._phase = ENDED
+                return
+            self._game.replay = ggf
+        resumes_unnamed = isinstance(asked, Resume) and asked.code is None
+        if resumes_unnamed and await self._answers.lists_adjourned(self.player):
             return
         assert not isinstance(asked, ReversiError)  # (both kinds answered above)
         try:
-            options = await self._admit(asked)
+            options = await self._admission.admit(asked, self.player, self._command)
         except SessionRefused as refusal:
             self._refused(refusal)
             return
         if not self._terminal.open:  # (it went while the store was asked)
-            self._leave_place()
+            self._place.leave()
             self._table_seat.leave()
             return
-        self._options = options
         if isinstance(asked, Play):
-            await self._seek(asked.terms)
+            await self._pairing.seek(asked.terms, self.player, options)
             return
         if isinstance(asked, JoinTournament):
             self._begin(options, separate=True, tournament=asked.number)
             return
-        other = self._live_game()
-        if self._table_seat.secret is not None or self._replay is not None:
+        other = self._live.find()
+        if self._table_seat.secret is not None or self._game.replay is not None:
             self._begin(options, separate=True)  # not the player's own game
         elif other is None:
             self._begin(options)
         elif not other.client_connected:
             self._begin(options, take_over=other)  # its player left: it is ending, then ours
         else:
-            self._ask_about(other)
+            self._live.ask(other, options)
 
     def _refused(self, refusal: SessionRefused) -> None:
-        """The session cannot start: the player reads why, and it ends."""
+        """The session cannot start: the player reads why, and it ends (its place
+        on the server given back, if it took one)."""
         self._phase = ENDED
+        self._place.leave()
         self._owner.end_reason = refusal.reason
         self._terminal.say(f"tui-reversi: {refusal}")
         self._terminal.exit(refusal.status)
@@ -373,27 +272,8 @@ class GameSession(asyncssh.SSHServerSession):
         return True  # keep the channel open: the game still has things to show
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        # Only the latest size matters: past the budget a change waits, and any
-        # that come meanwhile replace it (a flood of them costs almost nothing).
-        self._terminal.size = (width, height, pixwidth, pixheight)
         self._requests.packet()
-        self._apply_size()
-
-    def _apply_size(self) -> None:
-        """The latest size to the game, now if the budget allows, else when it does."""
-        process = self._playing.process
-        if process is None or "resize waits" in self._timers:
-            return
-        if self._requests.window_change():
-            process.resize(*self._terminal.size)
-            return
-        wait = self._requests.window_change_wait()
-        loop = asyncio.get_running_loop()
-        self._timers["resize waits"] = loop.call_later(wait, self._resize_waited)
-
-    def _resize_waited(self) -> None:
-        self._timers.pop("resize waits", None)
-        self._apply_size()
+        self._window.changed((width, height, pixwidth, pixheight))
 
     def pause_writing(self) -> None:
         if self._playing.process is not None:
@@ -412,7 +292,7 @@ class GameSession(asyncssh.SSHServerSession):
     def _gone_while_waiting(self, exc: Exception | None) -> None:
         """The player went while asked a question or queued: their place is given back."""
         self._owner.end_reason = self._owner.end_reason or gone_reason(exc)
-        self._leave_place()
+        self._place.leave()
 
     def _gone_from_game(self, exc: Exception | None) -> None:
         """The player went while their game runs: it is hung up (it saves first)."""
@@ -477,20 +357,6 @@ class GameSession(asyncssh.SSHServerSession):
         however it sat down there: lobby, join, table or resume."""
         return self._table_seat.playing
 
-    def _live_game(self) -> HallSession | GameElsewhere | None:
-        """The player's game open in another session: their own game, or else a
-        seat at a table they sat down at from a command (`join CODE`, `table`,
-        `resume`), which a take-over sits back down at; in a fleet, such a seat
-        or their own game in a session on another node."""
-        arcade = self._owner.arcade
-        here = arcade.sessions.own(self.player) or arcade.sessions.at_table(self.player, self)
-        if here is not None:
-            return here
-        found = game_on_other_node(arcade.fleet, self.player, self._elsewhere)
-        if found is not None:
-            self._elsewhere = found
-        return found
-
     def _begin(
         self,
         options: list[str],
@@ -504,270 +370,12 @@ class GameSession(asyncssh.SSHServerSession):
         self._owner.arcade.sessions.begin(self, own=not separate)
         self.task = asyncio.create_task(self._play(options, take_over, tournament))
 
-    def _ask_about(self, other: HallSession | GameElsewhere) -> None:
-        """Tell the player their game is open elsewhere and ask what to do."""
-        question = TakeOverQuestion(other, say=self._terminal.say, unanswered=self._no_answer)
-        self._phase = Asking(question, answered=self._answered, gone=self._gone_while_waiting)
-        question.start()
-
-    def _answered(self, answer: str) -> None:
-        """The player answered the question about their game open elsewhere."""
-        assert isinstance(self._phase, Asking)
-        other = self._phase.question.other
-        self._phase = ENDED
-        self._cancel_timers()
-        options = [option for option in self._options if option not in ("--new", "--resume")]
-        live = self._live_game()
-        if answer == "leave":
-            self._owner.end_reason = "left the game open in another session"
-            self._terminal.say("tui-reversi: your game carries on in the other session.")
-            self._leave_place()
-            self._terminal.exit(0)
-        elif answer == "separate":
-            self._terminal.say("tui-reversi: starting a separate game...")
-            self._begin([*options, "--new"], separate=True)
-        elif live is not None and live is not other:
-            self._ask_about(live)  # someone else took it over meanwhile: ask again
-        else:
-            self._terminal.say("tui-reversi: taking your game over...")
-            self._begin([*options, "--resume"], take_over=live)
-
-    def _no_answer(self, wait: float) -> None:
-        self._phase = ENDED
-        self._owner.end_reason = "no answer about the game open elsewhere"
-        self._terminal.say(f"tui-reversi: no answer in {format_duration(wait)}; {AGAIN}")
-        self._leave_place()
-        self._terminal.exit(1)
-
-    def _leave_place(self) -> None:
-        if self._has_place:
-            self._has_place = False
-            self._owner.arcade.leave_place(self.address, guest=self._owner.guest)
-
     def hand_seat_over(self) -> str | None:
         """The secret of this session's seat at a table for the player's session
         that takes their game over (tables.Tables.hand_over), if it is at one."""
         return self._table_seat.hand_over()
 
-    async def _take_over_elsewhere(self, other: GameElsewhere) -> str | None:
-        """Take the player's game over from their session on another node: this
-        session's secret for its seat at a table there, or None for their own game
-        (put in their folder here, to be resumed) or a game gone meanwhile."""
-        arcade = self._owner.arcade
-        secret, said = await take_game_from(
-            arcade.fleet, arcade.tables, self._config.players_dir, other, self.player, self.address
-        )
-        if said is not None:
-            self._terminal.say(f"tui-reversi: {said}")
-        return secret
-
     # The game's life.
-
-    async def _admit(self, asked: Started) -> list[str]:
-        """The session's place on the server taken and, for a table, its seat there:
-        the options its games start with. SessionRefused if it cannot start."""
-        if isinstance(asked, OwnGame) and self._replay is None:
-            code = self._owner.arcade.tables.held_for(self.player)
-            if code is not None:  # back after a drop: to the held seat
-                try:
-                    asked = Join(code, look_only(list(asked.options), AT_TABLE))
-                except SessionRefused as refusal:
-                    refusal.reason = f"bad game options {self._command!r}"
-                    raise
-        if self._terminal.term is None:  # after the command: a wrong one is told what is wrong
-            raise SessionRefused(
-                "this is a full-screen game and needs a terminal: connect with ssh -t",
-                1,
-                "no terminal requested",
-            )
-        if isinstance(
-            asked, Play | NewTable | Join | JoinTournament
-        ):  # (a playban, made on any node: conduct.py)
-            banned = await self._owner.arcade.playbans.refusal(self.player)
-            if banned is not None:
-                raise SessionRefused(banned, 1, "playban")
-        full = self._owner.arcade.take_place(self.address, guest=self._owner.guest)
-        if full is not None:
-            reason = "server full" + (" for guests" if self._owner.guest else "")
-            raise SessionRefused(full, 1, reason)
-        self._has_place = True
-        if isinstance(asked, OwnGame):
-            return list(asked.options)
-        if isinstance(asked, JoinTournament):
-            await self._may_join(asked.number)
-        if isinstance(asked, NewTable | Join | Watch | Resume):
-            await self._sit_at_table(asked)
-        return list(asked.look)
-
-    def _asker(self) -> Asker:
-        """This player, as a command that prints lines is given them."""
-        return Asker(
-            self.player,
-            self._owner.arcade,
-            self._ssh(),
-            self._ssh(terminal=False),
-            self._keys,
-            key_proved=self._owner.proved_key is not None,
-        )
-
-    async def _print(self, asked: Printed) -> None:
-        """A command that prints lines (commands.py) answered, and the session ended."""
-        self._phase = ENDED
-        command, words = asked.command, list(asked.words)
-        assert command.answer is not None  # (read_command gives no Printed without one)
-        lines, status = await command.answer(self._asker(), words)
-        self._terminal.print(lines)
-        self._owner.end_reason = " ".join([command.name, *words[:1]])[:40]  # ('keys add')
-        self._terminal.exit(status)
-
-    async def _open_replay(self, asked: Replay) -> bool:
-        """`ssh -t host replay ID [look options]`: True, the game is to open the
-        archived game; or why not, and the session ends (False)."""
-        ggf, refusal, status = await replay_ggf(self._asker(), list(asked.game))
-        if ggf is None:
-            self._phase = ENDED
-            self._owner.end_reason = f"replay refused: {refusal}"
-            self._terminal.print([refusal])
-            self._terminal.exit(status)
-            return False
-        self._replay = ggf
-        return True
-
-    # -- `play`: waiting in the queue (pairing.py, queue_wait.py) until paired ------------
-
-    async def _seek(self, wanted: PlayTerms) -> None:
-        """Join the queue; the wait is shown, updated each second, until paired."""
-        rating = FIRST
-        try:
-            rating = await self._owner.arcade.store.rating(self.player)
-        except StorageError as error:  # (paired as a newcomer would be)
-            self._owner.arcade.note(str(error))
-        if not self._terminal.open:
-            self._leave_place()
-            return
-        guest = is_guest(self.player)
-        clock = f", clock {wanted.clock}" if wanted.clock is not None else ""
-        who = "a guest" if guest else f"rated {rating.shown}"
-        wants = f"{wanted.variant.value}{clock}, {who}"
-        self._terminal.say(f"tui-reversi: looking for an opponent ({wants}).")
-        seeker = Seeker(
-            self.player,
-            rating.rating,
-            wanted.variant,
-            wanted.clock,
-            guest,
-            wanted.allows_guests,
-            rating.deviation,
-        )
-        wait = QueueWait(
-            self._owner.arcade.pairing,
-            seeker,
-            say=self._terminal.say,
-            send=self._terminal.send,
-            seated=self._paired,
-            computer=self._against_computer,
-            left=self._left_queue,
-            barred=self._out_of_queue,
-        )
-        self._phase = Queued(wait, gone=self._gone_while_waiting)
-        wait.start()  # (paired at once, maybe: the phase is playing then)
-
-    def _paired(self, secret: str, code: str) -> None:
-        """The queue found an opponent: the game starts at their new table."""
-        self._table_seat.take(secret, code)
-        self._terminal.say(f"tui-reversi: an opponent is found: table {code}.")
-        self._begin(self._options, separate=True)
-
-    def _against_computer(self, level: str) -> None:
-        self._terminal.say(f"tui-reversi: a game against the computer ({level}) on your own...")
-        self._begin([*self._options, "--white", level], separate=self._live_game() is not None)
-
-    def _left_queue(self) -> None:
-        self._phase = ENDED
-        self._owner.end_reason = "left the queue"
-        self._terminal.say("tui-reversi: you left the queue.")
-        self._leave_place()
-        self._terminal.exit(0)
-
-    def _out_of_queue(self, why: str) -> None:
-        """Out of the queue while waiting, for a playban (pairing.py found it) or a ban
-        (end()): told why, and the session ends."""
-        self._phase = ENDED
-        self._owner.end_reason = self._owner.end_reason or "playban"
-        self._terminal.say(f"tui-reversi: {why}")
-        self._leave_place()
-        self._terminal.exit(1)
-
-    async def _told_news(self) -> None:
-        """The player's blocks known here from now on; and their notices (a report
-        acted on, a refund) told first to a command without a terminal: a game's
-        are told in its lobby (lobby_host.py), where the screen shows them."""
-        await self._owner.arcade.moderation.arrive(self.player)
-        if self._terminal.term is None:
-            for said in await take_notices(self._owner.arcade.store, self.player):
-                self._terminal.say(f"tui-reversi: {said}")
-
-    async def _keys(self, words: list[str]) -> tuple[list[str], int]:
-        """What `keys ...` says (edge/key_commands.py), and the exit status."""
-        host, port = self._config.address_for(self._owner.ssh_connection)
-        new_key_user = f"{self._owner.user or ''}{ADDING_SUFFIX}"  # (keys add CODE from it)
-        new_key = ssh_command(host, port, new_key_user, terminal=False, key="NEW-KEY")
-        return await self._owner.keys(words, new_key)
-
-    async def _lists_adjourned(self) -> bool:
-        """`resume` without a terminal, or with several games to choose from: the
-        player's adjourned games are listed (True); else False, to resume the one."""
-        games = await self._adjourned_views()
-        if self._terminal.term is not None and len(games) == 1:
-            return False
-        self._terminal.print(adjourned_lines(games, self.player, self._ssh()))
-        self._owner.end_reason = "looked at their adjourned games"
-        self._terminal.exit(0 if games else 1)
-        return True
-
-    async def _adjourned_views(self) -> list[TableView]:
-        """The player's adjourned games wherever they are (tables.py); those here
-        alone while the store cannot say."""
-        tables = self._owner.arcade.tables
-        try:
-            return await tables.adjourned_views(self.player)
-        except StorageError as error:
-            self._owner.arcade.note(str(error))
-            return [tables.view(table) for table in tables.adjourned_for(self.player)]
-
-    def _ssh(self, *, terminal: bool = True, own_name: bool = True, key: str = "") -> str:
-        """'ssh -t -p 2222 alice@games.example.org': how this player (or, without
-        `own_name`, anyone) reaches the server again, for a hint."""
-        host, port = self._config.address_for(self._owner.ssh_connection)
-        # (a guest's: the name it asked for, which lands it as a guest again)
-        user = self._owner.asked if own_name else None
-        return ssh_command(host, port, user, terminal=terminal, key=key)
-
-    async def _sit_at_table(self, asked: NewTable | Join | Watch | Resume) -> None:
-        tables = self._owner.arcade.tables
-        try:
-            if isinstance(asked, Resume):
-                code = asked.code
-                if code is None:  # their one adjourned game
-                    views = await self._adjourned_views()
-                    code = next((view.code for view in views), None)
-                    if code is None:
-                        raise TableRefused("you have no adjourned games on this server.")
-                table, secret = await tables.resume(code, self.player)
-            elif isinstance(asked, NewTable):
-                terms = asked.terms
-                colour = terms.colour.resolve()  # (random: drawn now, shown with the code)
-                table, secret = tables.open(
-                    self.player, terms.variant, terms.clock, colour, self.address
-                )
-            elif isinstance(asked, Watch):
-                table, secret = await tables.watch(asked.code, self.player, self.address)
-            else:
-                table, secret = await tables.join(asked.code, self.player, self.address)
-        except TableRefused as refusal:
-            self._leave_place()
-            raise SessionRefused(str(refusal), 1, f"table refused: {refusal}") from None
-        self._table_seat.take(secret, table.code)
 
     async def _play(
         self,
@@ -778,30 +386,23 @@ class GameSession(asyncssh.SSHServerSession):
         try:
             secret = None
             if isinstance(take_over, GameElsewhere):
-                secret = await self._take_over_elsewhere(take_over)
+                secret = await self._live.take_from(take_over)
             elif take_over is not None:
                 # At a table there: this session sits back down at it, its game as it was.
                 secret = take_over.hand_seat_over()
                 await taken_over(take_over, self.address)
-            self._sent_to = ToTable(secret) if secret is not None else None
+            self._routes.taken_over(secret)
             if tournament is not None:
                 status = await self._in_tournament(tournament, options)
             else:
                 status = 0 if secret is not None else await self._run_game(options)
-            while self._sent_to is not None and self._terminal.open and not self._end_message:
-                sent_to, self._sent_to = self._sent_to, None
-                if isinstance(sent_to, ToTable):
-                    status = await self._table_from_lobby(sent_to.secret, options)
-                elif isinstance(sent_to, ToReplay):
-                    status = await self._replay_then_home(sent_to.ggf, options)
-                else:
-                    status = await self._tournament_then_home(sent_to.number, options)
+            status = await self._routes.follow(status, options)
         except Exception as error:
             self._failed(error, "game did not start", "the game could not start")
             return
         finally:
             self._owner.arcade.sessions.gone(self)
-            self._leave_place()
+            self._place.leave()
             self._table_seat.leave()
         await self._finish(status)
 
@@ -816,291 +417,60 @@ class GameSession(asyncssh.SSHServerSession):
         self._cancel_timers()
         self._phase.stop()  # (queued: out of the queue, so nobody is paired with a session gone)
         self._phase = ENDED
-        self._leave_place()
+        self._place.leave()
         self._table_seat.leave()
         self._terminal.say(f"tui-reversi: {sorry}; please tell the server's operator.")
         self._terminal.exit(1)
 
-    # -- from the in-app lobby (server/lobby_host.py) to a table and back --------------
-
-    def _seat_from_lobby(self, secret: str) -> bool:
-        """The lobby has a seat at a table for this player: their game is told to
-        end (and hung up if it does not), and the table's game starts next."""
-        if not self._ending_for_lobby():
-            return False
-        self._sent_to = ToTable(secret)
-        return True
-
-    def _replay_from_lobby(self, ggf: str) -> bool:
-        """The player chose an archived game in the lobby: their game is told to end
-        (it is saved), the archived game opens for review next, then their game again."""
-        if not self._ending_for_lobby():
-            return False
-        self._sent_to = ToReplay(ggf)
-        return True
-
-    def _tournament_from_lobby(self, number: int) -> bool:
-        """The player joined tournament `number` in the lobby: their game is told to
-        end (it is saved), the tournament's games follow, then their game again."""
-        if not self._ending_for_lobby():
-            return False
-        self._sent_to = ToTournament(number)
-        return True
-
-    def _ending_for_lobby(self) -> bool:
-        """The player's game is to end for where the lobby sends them: hung up in
-        GO_GRACE if it does not end itself; False if it has gone already."""
-        process = self._playing.process
-        if not self._terminal.open or self._end_message or process is None or not process.running:
-            return False
-        loop = asyncio.get_running_loop()
-        self._timers["go"] = loop.call_later(GO_GRACE, self._hurry, process)
-        return True
-
-    def _hurry(self, process: PtyProcess) -> None:
-        if process is self._playing.process and process.running:
-            process.hang_up(self._config.hangup_grace)
-
-    async def _table_from_lobby(self, secret: str, options: list[str]) -> int:
-        """Play at the table the lobby found (the seat `secret` stands for), then
-        back to the player's own game."""
-        look = look_options(options)
-        seat = self._owner.arcade.tables.seat_of(secret)
-        self._table_seat.take(secret, seat.table.code if seat is not None else None)
-        try:
-            status = await self._run_game(look)
-        finally:
-            self._table_seat.leave()
-        if status != 0 or not self._terminal.open or self._end_message:
-            return status  # hung up (the seat is held), or crashed (adjourned): it ends
-        self._table_seat.forget()
-        return await self._run_game(look)
-
-    async def _replay_then_home(self, ggf: str, options: list[str]) -> int:
-        """Review the archived game the lobby chose, then back to the player's own game."""
-        look = look_options(options)
-        self._replay = ggf
-        try:
-            status = await self._run_game(look)
-        finally:
-            self._replay = None
-        if status != 0 or not self._terminal.open or self._end_message:
-            return status
-        return await self._run_game(look)
-
-    async def _tournament_then_home(self, number: int, options: list[str]) -> int:
-        """Wait in tournament `number` and play its games (joined in the lobby), then
-        back to the player's own game once they leave it or it ends."""
-        look = look_options(options)
-        status = await self._in_tournament(number, look)
-        if status != 0 or not self._terminal.open or self._end_message:
-            return status
-        self._table_seat.forget()
-        return await self._run_game(look)
-
-    # -- `tournament join ID`: its games, and the wait between them (InTournament) ------
-
-    async def _may_join(self, number: int) -> None:
-        """SessionRefused unless the player may join tournament `number` now."""
-        arcade = self._owner.arcade
-        try:
-            await may_join(arcade.store, arcade.tournaments, number, self.player)
-        except (CommandMistake, StorageError) as refusal:
-            self._leave_place()
-            raise SessionRefused(str(refusal), 1, f"tournament refused: {refusal}") from None
-
-    async def _in_tournament(self, number: int, look: list[str]) -> int:
-        """Wait in tournament `number` between its games and play each, until the
-        player leaves it, it ends, or the session does: the exit status of a game
-        that did not end as a game does (crashed, hung up), else 0."""
-        arcade = self._owner.arcade
-        rating = FIRST
-        try:
-            rating = await arcade.store.rating(self.player)
-        except StorageError as error:  # (paired as a newcomer would be)
-            arcade.note(str(error))
-        phase = InTournament(
-            arcade.tournaments,
-            number,
-            self.player,
-            rating.rating,
-            say=self._terminal.say,
-            send=self._terminal.send,
-            hang_up=self._hang_up_game,
-            gone=self._gone_while_waiting,
-        )
-        self._phase = phase
-        try:
-            await phase.wait.start()
-        except StorageError as error:
-            self._phase = self._playing
-            self._owner.end_reason = f"tournament refused: {error}"
-            self._terminal.say(f"tui-reversi: tournament {number} cannot be joined: {error}")
-            return 1
-        try:
-            while True:
-                happened = await phase.next()
-                if isinstance(happened, Left):
-                    self._phase = self._playing
-                    if happened.said is not None:
-                        self._owner.end_reason = "left the tournament"
-                        self._terminal.say(f"tui-reversi: {happened.said}")
-                    return 0
-                self._table_seat.take(happened.secret, happened.code)
-                self._terminal.say(f"tui-reversi: your next game is at table {happened.code}.")
-                self._phase, phase.hurried = self._playing, False
-                try:
-                    status = await self._run_game(look)
-                finally:
-                    self._table_seat.leave()
-                still_here = self._terminal.open and not self._end_message
-                if not still_here or (status != 0 and not phase.hurried):
-                    phase.wait.stop()
-                    return status
-                self._terminal.send(TERMINAL_RESET)
-                self._phase = phase
-                await phase.wait.back()
-        except BaseException:  # (a bug, or the task cancelled): out of it, paused
-            phase.wait.stop()
-            raise
-
-    def _hang_up_game(self) -> bool:
-        """The tournament's game is over: its board is hung up (True) if it still runs."""
-        process = self._playing.process
-        if process is None or not process.running:
-            return False
-        process.hang_up(self._config.hangup_grace)
-        return True
-
     async def _run_game(self, options: list[str]) -> int:
-        timer = self._timers.pop("go", None)
-        if timer is not None:
-            timer.cancel()
+        self._routes.arrived()
         owner = self._owner
         lobby = owner.arcade.lobby
         lobby_secret = None
-        if self._table_seat.secret is None and self._replay is None:
+        if self._table_seat.secret is None and self._game.replay is None:
             # The player's own game has the lobby a key away; a table's or a replay's not.
             lobby_secret = lobby.admit(
                 self.player,
-                self._seat_from_lobby,
-                self._replay_from_lobby,
-                self._tournament_from_lobby,
+                self._routes.seat,
+                self._routes.replay,
+                self._routes.tournament,
                 self.address,
-                self._ssh(),
+                ssh_line(self._owner),
                 moderator=self._owner.proved_key is not None
                 and owner.arcade.moderation.is_moderator(self.player),
             )
         try:
-            return await self._start_game(options, lobby_secret)
+            return await self._game.run(options, lobby_secret)
         finally:
             if lobby_secret is not None:
                 lobby.leave(lobby_secret)
 
-    async def _start_game(self, options: list[str], lobby_secret: str | None) -> int:
-        owner = self._owner
-        user = owner.user or ""  # set at authentication, before any session
-        home = player_home(self._config.players_dir, user)
-        env = player_environment(
-            home=home,
-            user=player_user_name(shown_name(user)),
-            term=self._terminal.term,
-            client_env=self._terminal.environment(),
-            ssh_connection=owner.ssh_connection,
-        )
-        env[SSH_COMMAND_VARIABLE] = self._ssh(own_name=False)  # (a friend's, for its hints)
-        env.update(self._table_seat.environment())
-        if lobby_secret is not None:
-            env.update(owner.arcade.lobby.environment(lobby_secret))
-        if self._replay is not None:
-            env[REPLAY_VARIABLE] = self._replay
-        # After a bug the game writes its report here, outside the player's
-        # directory: the log gets it, the player only a sentence.
-        self._crash_report = crash_report_path(self._config.data_dir, user)
-        env[REPORT_VARIABLE] = str(self._crash_report)
-        if os.environ.get(TEST_CRASH_VARIABLE):  # tests and bench/fuzz.py only
-            env[TEST_CRASH_VARIABLE] = os.environ[TEST_CRASH_VARIABLE]
-        argv = [*self._config.game_command, *options]
-        process = await PtyProcess.start(
-            argv,
-            env=env,
-            cwd=home,
-            size=self._terminal.size,
-            on_output=self._terminal.send,
-            on_input_drained=self._terminal.resume_reading,
-            erase=self._terminal.erase,
-            spawn=await owner.arcade.spawner(argv),
-        )
-        self._playing.process = process
-        owner.game_pid = process.pid
-        typed_ahead = self._playing.take_pending()
-        if not self._terminal.open:
-            process.discard_output()
-            process.hang_up(self._config.hangup_grace)
-        elif self._end_message:
-            process.hang_up(self._config.hangup_grace)
-        else:
-            process.resize(*self._terminal.size)
-            process.write(typed_ahead)
-            self._limits.start()
-        return await process.wait()
-
     async def _finish(self, status: int) -> None:
         self._phase = ENDED
         self._cancel_timers()
-        owner = self._owner
-        if status < 0:
-            name = signal_name(-status)
-            owner.end_reason = owner.end_reason or f"game killed by SIG{name}"
-        elif status == BAD_INPUT_STATUS:
-            owner.end_reason = (
-                owner.end_reason or f"game refused its options (exit status {status})"
-            )
-        elif status != 0:
-            owner.end_reason = owner.end_reason or f"game crashed (exit status {status})"
-        else:
-            owner.end_reason = owner.end_reason or "player quit"
-        self._log_crash_report()  # whatever ended the game after it wrote one
-        if not self._terminal.open:
-            return
-        if self._allowance.dropped:
-            kib = self._allowance.burst // 1024
-            self._terminal.say(
-                f"\r\ntui-reversi: {amount(self._allowance.dropped)} of input the game could "
-                f"not use was dropped (pastes of over {kib} KB, or keys faster than anyone types)."
-            )
-        if status < 0:
-            self._terminal.send(TERMINAL_RESET)
-        adjourned = {view.code for view in await self._adjourned_views()}
-        if self._table_seat.code in adjourned and (status != 0 or self._end_message):
-            self._terminal.send(TERMINAL_RESET)  # (a crashed game may have left it in any state)
-            said = self._end_message or "your game stopped unexpectedly."
-            code, hint = self._table_seat.code, self._ssh()
-            self._terminal.say(f"\r\ntui-reversi: {said}")
-            self._terminal.say(f"Table {code}'s game is adjourned; to go on with it:")
-            self._terminal.say(f"  {hint} resume")
-            self._terminal.exit(1)
-        elif self._end_message:
-            self._terminal.say(f"\r\ntui-reversi: {self._end_message}")
-            self._terminal.exit(1)
-        elif status < 0:
-            self._terminal.exit_with_signal(signal_name(-status))
-        else:
-            self._terminal.exit(status)
+        await self._game.finish(status, lambda: self._answers.adjourned_views(self.player))
 
-    def _log_crash_report(self) -> None:
-        """The report a crashed game left, into the log, whole: an event a line."""
-        log_crash_report(self._owner.arcade.events, self._crash_report, self._owner.user)
+    async def _in_tournament(self, number: int, look: list[str]) -> int:
+        return await self._tournament.play(number, look, self.player)
+
+    def _enter(self, phase: Phase) -> None:
+        """The session moves on to `phase`."""
+        self._phase = phase
+
+    def _goodbye(self, reason: str, said: str, status: int) -> None:
+        """The session ends for `reason` (logged): the player reads `said`, its place
+        on the server is given back, and their client gets `status`."""
+        self._phase = ENDED
+        self._owner.end_reason = reason
+        self._terminal.say(f"tui-reversi: {said}")
+        self._place.leave()
+        self._terminal.exit(status)
+
+    def _still_here(self) -> bool:
+        """True while the player is connected and the server has not ended the session."""
+        return self._terminal.open and not self._end_message
 
     def _cancel_timers(self) -> None:
         self._limits.stop()
-        for timer in self._timers.values():
-            timer.cancel()
-        self._timers.clear()
-
-
-def _adds_key(asked: object) -> bool:
-    """True if `asked` is `keys add CODE`, all a key not its name's yet may run."""
-    if not isinstance(asked, Printed) or asked.command.name != "keys":
-        return False
-    return asked.words[:1] == ("add",) and len(asked.words) == 2
+        self._routes.stop()
+        self._window.stop()

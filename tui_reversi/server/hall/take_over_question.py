@@ -1,4 +1,4 @@
-"""The question to a player whose game is open in another session (ssh_session.py):
+"""The question to a player whose game is open in another session (live_game.py):
 take it over here, play a separate game beside it, or leave it as it is; the keys
 that answer it, and the wait after which it goes unanswered.
 """
