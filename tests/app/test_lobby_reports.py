@@ -1,8 +1,10 @@
 """A moderator's lobby in the app: the open reports the server sends are shown
 under their heading, literally (what a reporter typed is never markup), and
-choosing one says how to act on it; `b` on a person blocks them."""
+choosing one says how to act on it; `b` on a person blocks them, `u` unblocks."""
 
 from __future__ import annotations
+
+import pytest
 
 from .test_lobby import LOBBY, open_lobby, rows, server, until  # noqa: F401 (a fixture)
 
@@ -27,16 +29,29 @@ async def test_a_moderators_lobby_shows_the_open_reports_literally(make_app, ser
         )
 
 
-async def test_b_on_a_person_asks_the_server_to_block_them(make_app, server):  # noqa: F811
+@pytest.mark.parametrize(
+    ("key", "asked", "answer"),
+    [
+        ("b", "block bob", "You block bob: no invitation, chat or pairing between you."),
+        ("u", "unblock bob", "You no longer block bob."),
+    ],
+)
+async def test_b_or_u_on_a_person_asks_the_server_to_block_or_unblock_them(
+    make_app,
+    server,  # noqa: F811
+    key,
+    asked,
+    answer,
+):
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
         lobby = await open_lobby(pilot, app, server)
-        await pilot.press("j", "b")  # bob, the second row
-        assert await server.hear(pilot) == "block bob"
-        server.say("answered You block bob: no invitation, chat or pairing between you.")
+        await pilot.press("j", key)  # bob, the second row
+        assert await server.hear(pilot) == asked
+        server.say(f"answered {answer}")
         problem = lobby.query_one("#problem")
-        await until(pilot, lambda: "You block bob" in str(problem.content), "the answer")
-        await pilot.press("k", "b")  # alice, herself
+        await until(pilot, lambda: answer in str(problem.content), "the answer")
+        await pilot.press("k", key)  # alice, herself
         await until(pilot, lambda: str(problem.content) == "That is you.", "the refusal")
 
 
@@ -77,6 +92,8 @@ async def test_b_and_r_on_a_player_in_the_leaderboard(make_app, server):  # noqa
         server.say("answered You block bob: no invitation, chat or pairing between you.")
         problem = standings.query_one("#problem")
         await until(pilot, lambda: "You block bob" in str(problem.content), "the answer")
+        await pilot.press("u")
+        assert await server.hear(pilot) == "unblock bob"
         await pilot.press("r")
         await until(pilot, lambda: isinstance(app.screen, ReportScreen), "the report's dialog")
         await pilot.press("left", "enter")  # abuse -> boosting, no words

@@ -102,7 +102,10 @@ async def test_a_block_keeps_invitations_seats_and_chat_apart_both_ways(serve):
     )
     carol.say("report alice rudeness")
     assert (await heard(carol, "refused ")).startswith("refused 'rudeness' is not a reason")
-    await run(arcade, "carol", "unblock alice")
+    carol.say("unblock alice")  # (the lobby's u, as `ssh host unblock alice`)
+    assert await heard(carol, "answered ") == "answered You no longer block alice."
+    carol.say("unblock alice")
+    assert await heard(carol, "refused ") == "refused You do not block 'alice'."
     for inviter, invitee in ((alice, "bob"), (bob, "alice")):
         inviter.say(f"invite {invitee} black")
         assert await heard(inviter, "refused ") == (

@@ -252,6 +252,9 @@ class LobbyLink(ServerLine[LobbyNews]):
     def block(self, name: str) -> None:
         self._ask("block", name)
 
+    def unblock(self, name: str) -> None:
+        self._ask("unblock", name)
+
     def report(self, name: str, reason: str, words: str) -> None:
         self._ask("report", name, reason, *words.split())
 

@@ -89,7 +89,14 @@ class LobbyScreen(RowDialog):
             "Block",
             id="lobby.block",
             tooltip="Block the person: no invitations, chat or pairing between you "
-            "(ssh host unblock NAME takes it back)",
+            "(u takes it back)",
+        ),
+        Binding(
+            "u",
+            "unblock",
+            "Unblock",
+            id="lobby.unblock",
+            tooltip="Unblock the person you blocked",
         ),
         Binding(
             "r",
@@ -213,6 +220,12 @@ class LobbyScreen(RowDialog):
         if name is not None:
             self.say(f"Blocking {shown_name(name)}…")
             self.link.block(name)
+
+    def action_unblock(self) -> None:
+        name = self._person("unblock")
+        if name is not None:
+            self.say(f"Unblocking {shown_name(name)}…")
+            self.link.unblock(name)
 
     def action_report(self) -> None:
         name = self._person("report")

@@ -45,6 +45,13 @@ class StandingsScreen(RowDialog):
             tooltip="Block the player: no invitations, chat or pairing between you",
         ),
         Binding(
+            "u",
+            "unblock",
+            "Unblock",
+            id="standings.unblock",
+            tooltip="Unblock the player you blocked",
+        ),
+        Binding(
             "r",
             "report",
             "Report",
@@ -99,6 +106,12 @@ class StandingsScreen(RowDialog):
         if name is not None:
             self.say(f"Blocking {name}…")
             self.link.block(name)
+
+    def action_unblock(self) -> None:
+        name = self._player("unblock")
+        if name is not None:
+            self.say(f"Unblocking {name}…")
+            self.link.unblock(name)
 
     def action_report(self) -> None:
         name = self._player("report")

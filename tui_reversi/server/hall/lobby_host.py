@@ -39,7 +39,7 @@ from .fleet_port import Fleet
 from .fleet_relay import Given
 from .games_socket import GamesSocket, hello, tell
 from .own_records import OwnRecord, OwnRecords
-from .safety import Refused, block_name, file_report, take_notices
+from .safety import Refused, block_name, file_report, take_notices, unblock_name
 from .standings_pages import (
     GAME_ID_DIGITS,
     PROFILE_GAMES,
@@ -301,8 +301,8 @@ class LobbyHost:
             return await self._go_to(guest, command, rest)
         if command in ("top", "player"):
             return await self._page(guest, command, rest)
-        if command == "block" and rest:
-            return await self._block(guest, rest)
+        if command in ("block", "unblock") and rest:
+            return await self._block(guest, rest, blocks=command == "block")
         if command == "report" and rest:
             return await self._report(guest, rest)
         if command == "tournament" and rest.startswith("join "):
@@ -366,11 +366,13 @@ class LobbyHost:
         self._charged(f"invitation {invitation.number}: {guest.name} invites {name}", guest.address)
         return None
 
-    async def _block(self, guest: Guest, name: str) -> str | None:
-        """`block NAME` from the lobby, as `ssh host block NAME` (safety_commands.py)."""
+    async def _block(self, guest: Guest, name: str, *, blocks: bool) -> str | None:
+        """`block NAME` or `unblock NAME` from the lobby, as `ssh host block NAME`
+        and `unblock NAME` (safety_commands.py)."""
         tables = self.tables
-        blocked = block_name(tables.store, tables.moderation, guest.name, name[:NAME_LIMIT])
-        return await self._answer_with(guest, blocked, "Your blocks")
+        change = block_name if blocks else unblock_name
+        changed = change(tables.store, tables.moderation, guest.name, name[:NAME_LIMIT])
+        return await self._answer_with(guest, changed, "Your blocks")
 
     async def _report(self, guest: Guest, rest: str) -> str | None:
         """`report NAME REASON WORDS` from the lobby, as `ssh host report ...`."""

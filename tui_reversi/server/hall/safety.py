@@ -98,6 +98,15 @@ async def block_name(store: Store, moderation: Moderation, player: str, name: st
     return f"you block {name}: no invitation, chat or pairing between you."
 
 
+async def unblock_name(store: Store, moderation: Moderation, player: str, name: str) -> str:
+    """`player` unblocks `name` (kept, and known here at once): what they are told.
+    Raises Refused (not blocked), or StorageError."""
+    if not await kept_for(store, player).unblock(player, name):
+        raise Refused(f"you do not block {name[:NAME_TYPED]!r}.")
+    moderation.blocked(player, name, blocks=False)
+    return f"you no longer block {name}."
+
+
 async def file_report(
     store: Store,
     tables: Iterable[Table],

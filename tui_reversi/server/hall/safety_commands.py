@@ -8,7 +8,14 @@ from __future__ import annotations
 from ..ledger.moderation import MOST_BLOCKS, REPORT_REASONS
 from ..ledger.store import Store
 from .asker import Asker
-from .safety import NAME_TYPED, Refused, answering, block_name, file_report, kept_for
+from .safety import (
+    Refused,
+    answering,
+    block_name,
+    file_report,
+    kept_for,
+    unblock_name,
+)
 
 
 def kept_by(member: Asker) -> Store:
@@ -37,12 +44,10 @@ async def block(member: Asker, words: list[str]) -> list[str]:
 @answering
 async def unblock(member: Asker, words: list[str]) -> list[str]:
     """`unblock NAME`."""
-    store = kept_by(member)
     name = one_name(member, words, "unblock")
-    if not await store.unblock(member.player, name):
-        raise Refused(f"you do not block {name[:NAME_TYPED]!r}.")
-    member.server.moderation.blocked(member.player, name, blocks=False)
-    return [f"tui-reversi: you no longer block {name}."]
+    server = member.server
+    said = await unblock_name(server.store, server.moderation, member.player, name)
+    return [f"tui-reversi: {said}"]
 
 
 @answering
