@@ -5,9 +5,12 @@ acts themselves are safety.py's (the app's lobby does them too).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from ..ledger.moderation import MOST_BLOCKS, REPORT_REASONS
 from ..ledger.store import Store
 from .asker import Asker
+from .moderation_watch import Moderation
 from .safety import (
     Refused,
     answering,
@@ -35,19 +38,25 @@ def one_name(member: Asker, words: list[str], command: str) -> str:
 @answering
 async def block(member: Asker, words: list[str]) -> list[str]:
     """`block NAME`."""
-    name = one_name(member, words, "block")
-    server = member.server
-    said = await block_name(server.store, server.moderation, member.player, name)
-    return [f"tui-reversi: {said}"]
+    return await _change_block(member, words, "block", block_name)
 
 
 @answering
 async def unblock(member: Asker, words: list[str]) -> list[str]:
     """`unblock NAME`."""
-    name = one_name(member, words, "unblock")
+    return await _change_block(member, words, "unblock", unblock_name)
+
+
+async def _change_block(
+    member: Asker,
+    words: list[str],
+    command: str,
+    change: Callable[[Store, Moderation, str, str], Awaitable[str]],
+) -> list[str]:
+    """`block NAME` or `unblock NAME` by `change` (safety.py's, also the lobby's)."""
+    name = one_name(member, words, command)
     server = member.server
-    said = await unblock_name(server.store, server.moderation, member.player, name)
-    return [f"tui-reversi: {said}"]
+    return [f"tui-reversi: {await change(server.store, server.moderation, member.player, name)}"]
 
 
 @answering
