@@ -62,10 +62,11 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     games lost at once that move the winner up, warned and reported.
   - `lobby_host`: the server's end of the in-app lobby: guests and invitations.
   - `fleet_port`: several nodes on one PostgreSQL as one server (a server
-    alone is a fleet of one): relayed seats, the lobby's shares, take-overs
-    across nodes, and the table of handlers each message kind goes to;
-    `fleet_relay`: what it asks of this node's tables, and the transport of a
-    relayed game; `fleet_outbox`: its messages, in order, off the event loop.
+    alone is a fleet of one): relayed seats, the lobby's shares, and the
+    table of handlers each message kind goes to; `fleet_take_overs`: a
+    take-over across nodes, asked and answered; `fleet_relay`: what it asks
+    of this node's tables, and the transport of a relayed game;
+    `fleet_outbox`: its messages, in order, off the event loop.
   - `roster`: who is here and what each is doing, as plain lines (`ssh host lobby`).
   - `guests`: a guest's name (64 random bits, shown short) and its folder.
 - `ledger`: what outlives a process.

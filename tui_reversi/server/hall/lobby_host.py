@@ -36,7 +36,7 @@ from ..ledger.store import Store, TableView
 from ..ledger.table_phase import Phase
 from .conduct import Playbans
 from .fleet_port import Fleet
-from .fleet_relay import Given
+from .fleet_take_overs import Given
 from .games_socket import GamesSocket, hello, tell
 from .own_records import OwnRecord, OwnRecords
 from .safety import Refused, block_name, file_report, take_notices, unblock_name
@@ -657,7 +657,7 @@ class LobbyHost:
 
     def _heard_take(self, node: str, message: Take) -> None:
         async def give() -> None:
-            self.fleet.answer_take(node, message.ask, await self.give_over(name, address))
+            self.fleet.take_overs.answer(node, message.ask, await self.give_over(name, address))
 
         name, address = message.name, message.address
         task = asyncio.create_task(give())
