@@ -37,7 +37,8 @@ from ..ledger.table_phase import Phase
 from .conduct import Playbans
 from .fleet_port import Fleet
 from .fleet_take_overs import Given
-from .games_socket import GamesSocket, hello, tell
+from .games_socket import GamesSocket, hello
+from .lobby_guest import Doing, Guest
 from .own_records import OwnRecord, OwnRecords
 from .safety import Refused, block_name, file_report, take_notices, unblock_name
 from .standings_pages import (
@@ -82,43 +83,9 @@ NAME_LIMIT = 64
 GO_GRACE = 5.0
 
 
-@dataclass(frozen=True, slots=True)
-class Doing:
-    """What one person on the server is doing: a word for the lobby's column
-    (free, playing, waiting, watching, finished) and a phrase to read."""
-
-    state: str
-    text: str
-    code: str | None = None  # the table it is at, if any
-
-
 # What admit() keeps for a game until it reaches the lobby: its name, where its
 # session may be sent (a table, a replay, a tournament), its address and ssh hint.
 Admitted = tuple[str, Callable[[str], bool], Callable[[str], bool], Callable[[int], bool], str, str]
-
-
-@dataclass(eq=False)
-class Guest:
-    """One served game's line to the lobby."""
-
-    name: str
-    writer: asyncio.StreamWriter
-    # Seats the session at a table (its secret); False if the session has gone.
-    seat: Callable[[str], bool]
-    # Opens an archived game (its GGF) for review next; False if the session has gone.
-    replay: Callable[[str], bool] | None = None
-    # Sends the session to a tournament's games (its number); False if it has gone.
-    tournament: Callable[[int], bool] | None = None
-    address: str = ""  # where its player connected from ('' for another node's)
-    # How its player reaches the server, for the hints it is sent ('ssh -t -p 2222
-    # alice@host'; '' for another node's, which is sent none).
-    ssh: str = ""
-    looking: bool = False
-    shown: bytes = b""  # the lobby last sent to it
-    moderator: bool = False  # its player moderates, by key: its lobby shows the open reports
-
-    def send(self, data: bytes) -> None:
-        tell(self.writer, data)
 
 
 @dataclass(eq=False)
