@@ -60,7 +60,10 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   - `conduct`: each rated game's outcome for each player, kept, and the
     playbans it brings, refused at `play` and new tables; `boost_watch`:
     games lost at once that move the winner up, warned and reported.
-  - `lobby_host`: the server's end of the in-app lobby: guests and invitations.
+  - `lobby_host`: the server's end of the in-app lobby: guests and invitations;
+    `lobby_guest`: a game's line to it and what a person is doing as it lists
+    them; `lobby_view`: the lobby as each game looking at it sees it, sent
+    when it changes.
   - `fleet_port`: several nodes on one PostgreSQL as one server (a server
     alone is a fleet of one): relayed seats, the lobby's shares, and the
     table of handlers each message kind goes to; `fleet_take_overs`: a
