@@ -78,7 +78,8 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     archived games' records and queries; `archive` (SQLite, one machine) and `postgres` with
     `migrations` (a fleet) implement it; `archive_import` moves the one into
     the other; `node_link`: a node's connections to PostgreSQL, its threads
-    for calls off the event loop, and its way back after the database went.
+    for calls off the event loop, its way back after the database went, and
+    why it could not connect, in one sentence.
   - `account_keys`: which keys are which name's, the codes to add one.
   - `names`: one name per look-alike key (UTS #39 skeleton); `ratings`: the
     Glicko-2 rules (`glicko`: the paper's rule; provisional while unsure,
