@@ -80,7 +80,8 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     the other; `node_link`: a node's connections to PostgreSQL, its threads
     for calls off the event loop, its way back after the database went, and
     why it could not connect, in one sentence.
-  - `account_keys`: which keys are which name's, the codes to add one.
+  - `account_keys`: which keys are which name's, the codes to add one
+    (`postgres_key_codes`: a fleet's, in PostgreSQL).
   - `names`: one name per look-alike key (UTS #39 skeleton); `ratings`: the
     Glicko-2 rules (`glicko`: the paper's rule; provisional while unsure,
     rematches counting less; `glicko_migration`: the one move from Elo);

@@ -36,13 +36,7 @@ from ...net.remote import is_guest
 from ...storage import StorageError
 from ..config import ServeError
 from . import browser_passes, playbans, standings
-from .account_keys import (
-    CODE_LIFETIME,
-    AccountKey,
-    KeyCodeStore,
-    new_code,
-    same_code,
-)
+from .account_keys import AccountKey, KeyCodeStore
 from .archive import (
     game_row,
     read_unfinished,
@@ -58,6 +52,7 @@ from .names import name_key
 from .node_link import NodeLink, connect, connect_refusal, where
 from .penalties import Penalty, Subject, change_kept
 from .playbans import Ban, Outcome
+from .postgres_key_codes import SharedKeyCodes
 from .postgres_seekers import SharedSeekers
 from .ratings import FIRST_RATING, PAIR_WINDOW, Rating, rated_game
 from .renames import KeptRenames
@@ -107,7 +102,7 @@ class PostgresStore(KeptPasses, KeptTournaments, KeptModeration, KeptRenames):
         self.where = where(url)
         self.players_dir = players_dir
         self._node = secrets.token_hex(6)
-        self._codes = SharedKeyCodes(self)
+        self._codes = SharedKeyCodes(self.where, self._execute, lambda: self._link.connection())
         # One connection first (at start, before the node serves anyone: it may wait):
         # what is wrong is said at once, not after the pool's retries.
         with connect(url) as conn:
@@ -579,51 +574,6 @@ def _fleet_secret(conn: psycopg.Connection, url: str) -> bytes:
 
 def _not_told(why: str, node: str | None, size: int, untold: int) -> None:
     """(A store that does not listen, as --import-archive's: nobody to tell.)"""
-
-
-class SharedKeyCodes:
-    """The one-time codes to add a key, in the database: shown on one node,
-    redeemed on any (account_keys.py's `KeyCodeStore`)."""
-
-    def __init__(self, store: PostgresStore) -> None:
-        self._store = store
-
-    async def issue(self, name: str) -> str:
-        code = new_code()
-        await self._store._execute(
-            """INSERT INTO key_codes (name, code, expires, tries)
-               VALUES (%s, %s, now() + make_interval(secs => %s), %s)
-               ON CONFLICT (name) DO UPDATE SET code = excluded.code,
-                   expires = excluded.expires, tries = excluded.tries""",
-            (name, code, CODE_LIFETIME, 0),  # (tries: counted per key now, guessing.py)
-        )
-        return code
-
-    async def pending(self, name: str) -> bool:
-        rows = await self._store._execute(
-            "SELECT 1 FROM key_codes WHERE name = %s AND expires > now()", (name,)
-        )
-        return bool(rows)
-
-    async def redeem(self, name: str, code: str) -> bool:
-        store = self._store
-        try:
-            async with store._link.connection() as conn, conn.transaction():
-                held = await (
-                    await conn.execute(
-                        """SELECT code FROM key_codes
-                           WHERE name = %s AND expires > now() FOR UPDATE""",
-                        (name,),
-                    )
-                ).fetchone()
-                if held is None:
-                    return False
-                if not same_code(code, held[0]):
-                    return False  # (counted against the key that tried: guessing.py)
-                await conn.execute("DELETE FROM key_codes WHERE name = %s", (name,))
-                return True
-        except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
-            raise StorageError(f"cannot read {name}'s code in {store.where}: {error}") from None
 
 
 def _table_row(table: TableView) -> list[str | int | list[str]]:
