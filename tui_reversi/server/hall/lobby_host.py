@@ -9,6 +9,9 @@ is the one SSH authenticated; every line is checked here, and a game that
 breaks the protocol is cut off. An accepted invitation opens a table with
 the invitation's colours, variant and clock (tables.py) and tells both games
 to go there: each session then starts its player's game at that table.
+
+Each game's line to the lobby is a `Guest` (lobby_guest.py); what the games
+looking at the lobby are sent, and when, is lobby_view.py's.
 """
 
 from __future__ import annotations
