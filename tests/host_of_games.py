@@ -1,0 +1,45 @@
+"""A process hosting several games, as the launcher's host mode does: the test's stand-in.
+
+Run as `python host_of_games.py SPEC.json`, with each game's pty slave open
+(pass_fds). SPEC is a list of games, each {"argv", "env", "cwd", "tty"}. Each
+runs as a HostedGame in a thread of its own. A line `signal I N` on standard
+input passes signal N to game I; each game's end is printed as `EXIT I STATUS`.
+The process exits once every game has ended.
+"""
+
+import json
+import sys
+import threading
+from pathlib import Path
+
+from tui_reversi.hosted_game import HostedGame
+
+
+def main() -> int:
+    spec = json.loads(Path(sys.argv[1]).read_text())
+    games = [HostedGame(game["argv"], game["env"], game["cwd"], game["tty"]) for game in spec]
+    said = threading.Lock()
+
+    def run(index: int, game: HostedGame) -> None:
+        status = game.run()
+        with said:
+            print(f"EXIT {index} {status}", flush=True)
+
+    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(games)]
+    for thread in threads:
+        thread.start()
+
+    def listen() -> None:
+        for line in sys.stdin:
+            words = line.split()
+            if len(words) == 3 and words[0] == "signal":
+                games[int(words[1])].signal(int(words[2]))
+
+    threading.Thread(target=listen, daemon=True).start()
+    for thread in threads:
+        thread.join()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
