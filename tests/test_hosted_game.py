@@ -29,6 +29,7 @@ pyte = pytest.importorskip("pyte", reason="pyte (the test's terminal emulator) i
 HOST = Path(__file__).with_name("host_of_games.py")
 RIGHT = b"\x1b[C"
 CTRL_Q = b"\x11"
+PACKAGES = ("textual", "rich", "tui_reversi")
 WAIT = 60.0  # seconds for anything to show: a shared, loaded machine
 
 
@@ -129,6 +130,7 @@ class Host:
             os.close(terminal.slave)
         self.terminals = terminals
         self.exits: dict[int, int] = {}
+        self.late: list[str] | None = None
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -138,11 +140,24 @@ class Host:
             words = line.split()
             if len(words) == 3 and words[0] == "EXIT":
                 self.exits[int(words[1])] = int(words[2])
+            elif line.startswith("LATE "):
+                self.late = json.loads(line.removeprefix("LATE "))
 
     def signal(self, game: int, number: int) -> None:
         assert self.process.stdin is not None
         self.process.stdin.write(f"signal {game} {number}\n")
         self.process.stdin.flush()
+
+    def modules_imported_late(self) -> list[str]:
+        """The modules the host imported after it preloaded (as the launcher does)."""
+        assert self.process.stdin is not None
+        self.process.stdin.write("modules\n")
+        self.process.stdin.flush()
+        deadline = time.monotonic() + WAIT
+        while self.late is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert self.late is not None, "the host never said what it imported"
+        return self.late
 
     def exit_of(self, game: int) -> int:
         deadline = time.monotonic() + WAIT
@@ -258,6 +273,10 @@ def test_three_games_in_one_process_each_keep_their_own_terminal_files_and_signa
         wait_for_file(autosave_of(homes[0]), '"f5')
         wait_for_file(autosave_of(homes[1]), '"d3')
         assert '"d3' not in autosave_of(homes[0]).read_text()
+
+        # Games drawn and played import nothing the host could have preloaded.
+        late = host.modules_imported_late()
+        assert [name for name in late if name.split(".")[0] in PACKAGES] == []
 
         # A resize told by SIGWINCH: bob's board is laid out again at the new size.
         bob.resize(110, 32)
