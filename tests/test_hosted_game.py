@@ -307,3 +307,74 @@ def test_three_games_in_one_process_each_keep_their_own_terminal_files_and_signa
     assert errors == ""
     # Nothing went where the process's own environment points.
     assert list(host.home.iterdir()) == []
+
+
+STUCK_GAME = """
+import os, sys, threading
+from tui_reversi.hosted_game import HostedGame
+
+master, slave = os.openpty()
+game = HostedGame(["--new"], {"HOME": sys.argv[1]}, sys.argv[1], slave)
+playing = threading.Event()
+
+
+def stuck() -> int:  # a game whose thread never comes back
+    playing.set()
+    threading.Event().wait()
+    return 0
+
+
+game._play_game = stuck
+ended = []
+runner = threading.Thread(target=lambda: ended.append(game.run()))
+runner.start()
+playing.wait()
+game.signal(9)
+runner.join()
+try:
+    os.read(master, 100)
+    let_go = False
+except OSError:  # EIO: nothing holds the pty's other end any more
+    let_go = True
+print(ended, let_go)
+"""
+
+
+def test_sigkill_ends_a_hosted_game_whose_thread_is_stuck_and_lets_its_pty_go(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", STUCK_GAME, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+    assert done.stdout.split() == ["[-9]", "True"], done.stderr
+
+
+BAD_OPTION = """
+import os, sys
+from tui_reversi.hosted_game import HostedGame
+
+master, slave = os.openpty()
+status = HostedGame(["--black", "nobody"], {"HOME": sys.argv[1]}, sys.argv[1], slave).run()
+said = b""
+try:
+    while chunk := os.read(master, 4096):
+        said += chunk
+except OSError:  # EIO: the game has closed its pty
+    pass
+print(status)
+print(said.decode())
+"""
+
+
+def test_a_hosted_games_bad_option_is_said_on_its_own_terminal_with_status_2(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", BAD_OPTION, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+    status, said = done.stdout.split("\n", 1)
+    assert status == "2", done.stderr
+    assert "tui-reversi: argument --black: invalid choice: 'nobody'" in said
+    assert done.stderr == ""  # nothing on the process's own standard error
