@@ -259,8 +259,9 @@ def test_three_games_in_one_process_each_keep_their_own_terminal_files_and_signa
         assert not colours_used(bob.raw)
 
         # A key at one terminal moves that game's cursor alone.
+        for terminal in terminals:
+            terminal.wait_until(lambda lines, terminal=terminal: terminal.cursor(), "a cursor")
         cursors = [terminal.cursor() for terminal in terminals]
-        assert all(cursors)
         alice.press(RIGHT)
         alice.cursor_moved(cursors[0], "alice's cursor moving")
         assert [bob.cursor(), carol.cursor()] == cursors[1:]
