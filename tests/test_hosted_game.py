@@ -237,7 +237,12 @@ def test_three_games_in_one_process_each_keep_their_own_terminal_files_and_signa
         },
         {
             "argv": ["--new", "--white", "easy"],
-            "env": {**base, "HOME": str(homes[1]), "NO_COLOR": "1"},
+            "env": {
+                **base,
+                "HOME": str(homes[1]),
+                "NO_COLOR": "1",
+                "TUI_REVERSI_STACKS": "stacks.txt",  # relative: in his working directory
+            },
             "cwd": str(homes[1]),
             "tty": terminals[1].slave,
         },
@@ -283,6 +288,11 @@ def test_three_games_in_one_process_each_keep_their_own_terminal_files_and_signa
         bob.resize(110, 32)
         host.signal(1, signal.SIGWINCH)
         bob.drawn_at_its_size()
+
+        # SIGUSR1: bob's threads' stacks, and what his app shows, in his stacks file.
+        host.signal(1, signal.SIGUSR1)
+        wait_for_file(homes[1] / "stacks.txt", "App state:\nscreens: GameScreen")
+        assert "(this game's)" in (homes[1] / "stacks.txt").read_text()
 
         # SIGHUP ends alice's game as a hang-up does, her game saved; the others play on.
         host.signal(0, signal.SIGHUP)
