@@ -320,6 +320,14 @@ def test_three_games_in_one_process_each_keep_their_own_terminal_files_and_signa
     assert list(host.home.iterdir()) == []
 
 
+def host_one(script: str, home: Path) -> subprocess.CompletedProcess[str]:
+    """`script` run in a Python of its own (it hosts a game: nothing of it stays in
+    the test's process), given `home`."""
+    return subprocess.run(
+        [sys.executable, "-c", script, str(home)], capture_output=True, text=True, timeout=WAIT
+    )
+
+
 STUCK_GAME = """
 import os, sys, threading
 from tui_reversi.hosted_game import HostedGame
@@ -352,12 +360,7 @@ print(ended, let_go)
 
 
 def test_sigkill_ends_a_hosted_game_whose_thread_is_stuck_and_lets_its_pty_go(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "-c", STUCK_GAME, str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=WAIT,
-    )
+    done = host_one(STUCK_GAME, tmp_path)
     assert done.stdout.split() == ["[-9]", "True"], done.stderr
 
 
@@ -379,12 +382,7 @@ print(said.decode())
 
 
 def test_a_hosted_games_bad_option_is_said_on_its_own_terminal_with_status_2(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "-c", BAD_OPTION, str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=WAIT,
-    )
+    done = host_one(BAD_OPTION, tmp_path)
     status, said = done.stdout.split("\n", 1)
     assert status == "2", done.stderr
     assert "tui-reversi: argument --black: invalid choice: 'nobody'" in said
