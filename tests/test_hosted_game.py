@@ -387,3 +387,37 @@ def test_a_hosted_games_bad_option_is_said_on_its_own_terminal_with_status_2(tmp
     assert status == "2", done.stderr
     assert "tui-reversi: argument --black: invalid choice: 'nobody'" in said
     assert done.stderr == ""  # nothing on the process's own standard error
+
+
+EARLY_SIGNAL = """
+import os, sys, threading
+from tui_reversi.hosted_game import HostedGame
+
+master, slave = os.openpty()
+said = []
+
+
+def read() -> None:  # as the server does, all along
+    try:
+        while chunk := os.read(master, 65536):
+            said.append(chunk)
+    except OSError:  # EIO: the game has closed its pty
+        pass
+
+
+reader = threading.Thread(target=read)
+reader.start()
+game = HostedGame(["--new"], {"HOME": sys.argv[1]}, sys.argv[1], slave)
+game.signal(15)  # before it runs: it ends as soon as it does
+print(game.run())
+reader.join()
+print(b"".join(said).decode(errors="replace"))
+"""
+
+
+def test_a_signal_before_the_game_runs_ends_it_as_soon_as_it_does(tmp_path):
+    done = host_one(EARLY_SIGNAL, tmp_path)
+    status, said = done.stdout.split("\n", 1)
+    assert status == str(128 + signal.SIGTERM), done.stderr
+    assert "\x1b[?1049l" in said  # the terminal put back
+    assert "tui-reversi: stopped; the game is saved" in said
