@@ -421,3 +421,52 @@ def test_a_signal_before_the_game_runs_ends_it_as_soon_as_it_does(tmp_path):
     assert status == str(128 + signal.SIGTERM), done.stderr
     assert "\x1b[?1049l" in said  # the terminal put back
     assert "tui-reversi: stopped; the game is saved" in said
+
+
+CRASHING_GAME = """
+import os, sys, threading, time
+from tui_reversi.hosted_game import HostedGame
+
+home = sys.argv[1]
+master, slave = os.openpty()
+said = []
+
+
+def read() -> None:  # as the server does, all along
+    try:
+        while chunk := os.read(master, 65536):
+            said.append(chunk)
+    except OSError:  # EIO: the game has closed its pty
+        pass
+
+
+reader = threading.Thread(target=read)
+reader.start()
+env = {
+    "HOME": home,
+    "TUI_REVERSI_TEST_CRASH": "f12",
+    "TUI_REVERSI_CRASH_REPORT": "report.txt",  # relative: in its own folder
+}
+game = HostedGame(["--new"], env, home, slave)
+ended = []
+runner = threading.Thread(target=lambda: ended.append(game.run()))
+runner.start()
+while b"Help" not in b"".join(said):
+    time.sleep(0.05)
+os.write(master, b"\\x1b[24~")  # f12
+runner.join()
+reader.join()
+print(ended[0])
+print(b"".join(said).decode(errors="replace"))
+"""
+
+
+def test_a_hosted_games_crash_is_reported_where_its_own_environment_says(tmp_path):
+    done = host_one(CRASHING_GAME, tmp_path)
+    status, said = done.stdout.split("\n", 1)
+    assert status == "70", done.stderr  # crash.CRASH_STATUS, as its own process's
+    assert "the server's operator has the crash report" in said
+    report = (tmp_path / "report.txt").read_text()
+    assert "DeliberateCrash" in report
+    assert "command: tui-reversi --new" in report
+    assert done.stderr == ""
