@@ -237,7 +237,12 @@ def test_three_games_in_one_process_each_keep_their_own_terminal_files_and_signa
         },
         {
             "argv": ["--new", "--white", "easy"],
-            "env": {**base, "HOME": str(homes[1]), "NO_COLOR": "1"},
+            "env": {
+                **base,
+                "HOME": str(homes[1]),
+                "NO_COLOR": "1",
+                "TUI_REVERSI_STACKS": "stacks.txt",  # relative: in his working directory
+            },
             "cwd": str(homes[1]),
             "tty": terminals[1].slave,
         },
@@ -259,8 +264,9 @@ def test_three_games_in_one_process_each_keep_their_own_terminal_files_and_signa
         assert not colours_used(bob.raw)
 
         # A key at one terminal moves that game's cursor alone.
+        for terminal in terminals:
+            terminal.wait_until(lambda lines, terminal=terminal: terminal.cursor(), "a cursor")
         cursors = [terminal.cursor() for terminal in terminals]
-        assert all(cursors)
         alice.press(RIGHT)
         alice.cursor_moved(cursors[0], "alice's cursor moving")
         assert [bob.cursor(), carol.cursor()] == cursors[1:]
@@ -282,6 +288,11 @@ def test_three_games_in_one_process_each_keep_their_own_terminal_files_and_signa
         bob.resize(110, 32)
         host.signal(1, signal.SIGWINCH)
         bob.drawn_at_its_size()
+
+        # SIGUSR1: bob's threads' stacks, and what his app shows, in his stacks file.
+        host.signal(1, signal.SIGUSR1)
+        wait_for_file(homes[1] / "stacks.txt", "App state:\nscreens: GameScreen")
+        assert "(this game's)" in (homes[1] / "stacks.txt").read_text()
 
         # SIGHUP ends alice's game as a hang-up does, her game saved; the others play on.
         host.signal(0, signal.SIGHUP)
@@ -307,6 +318,14 @@ def test_three_games_in_one_process_each_keep_their_own_terminal_files_and_signa
     assert errors == ""
     # Nothing went where the process's own environment points.
     assert list(host.home.iterdir()) == []
+
+
+def host_one(script: str, home: Path) -> subprocess.CompletedProcess[str]:
+    """`script` run in a Python of its own (it hosts a game: nothing of it stays in
+    the test's process), given `home`."""
+    return subprocess.run(
+        [sys.executable, "-c", script, str(home)], capture_output=True, text=True, timeout=WAIT
+    )
 
 
 STUCK_GAME = """
@@ -341,12 +360,7 @@ print(ended, let_go)
 
 
 def test_sigkill_ends_a_hosted_game_whose_thread_is_stuck_and_lets_its_pty_go(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "-c", STUCK_GAME, str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=WAIT,
-    )
+    done = host_one(STUCK_GAME, tmp_path)
     assert done.stdout.split() == ["[-9]", "True"], done.stderr
 
 
@@ -368,13 +382,91 @@ print(said.decode())
 
 
 def test_a_hosted_games_bad_option_is_said_on_its_own_terminal_with_status_2(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "-c", BAD_OPTION, str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=WAIT,
-    )
+    done = host_one(BAD_OPTION, tmp_path)
     status, said = done.stdout.split("\n", 1)
     assert status == "2", done.stderr
     assert "tui-reversi: argument --black: invalid choice: 'nobody'" in said
     assert done.stderr == ""  # nothing on the process's own standard error
+
+
+EARLY_SIGNAL = """
+import os, sys, threading
+from tui_reversi.hosted_game import HostedGame
+
+master, slave = os.openpty()
+said = []
+
+
+def read() -> None:  # as the server does, all along
+    try:
+        while chunk := os.read(master, 65536):
+            said.append(chunk)
+    except OSError:  # EIO: the game has closed its pty
+        pass
+
+
+reader = threading.Thread(target=read)
+reader.start()
+game = HostedGame(["--new"], {"HOME": sys.argv[1]}, sys.argv[1], slave)
+game.signal(15)  # before it runs: it ends as soon as it does
+print(game.run())
+reader.join()
+print(b"".join(said).decode(errors="replace"))
+"""
+
+
+def test_a_signal_before_the_game_runs_ends_it_as_soon_as_it_does(tmp_path):
+    done = host_one(EARLY_SIGNAL, tmp_path)
+    status, said = done.stdout.split("\n", 1)
+    assert status == str(128 + signal.SIGTERM), done.stderr
+    assert "\x1b[?1049l" in said  # the terminal put back
+    assert "tui-reversi: stopped; the game is saved" in said
+
+
+CRASHING_GAME = """
+import os, sys, threading, time
+from tui_reversi.hosted_game import HostedGame
+
+home = sys.argv[1]
+master, slave = os.openpty()
+said = []
+
+
+def read() -> None:  # as the server does, all along
+    try:
+        while chunk := os.read(master, 65536):
+            said.append(chunk)
+    except OSError:  # EIO: the game has closed its pty
+        pass
+
+
+reader = threading.Thread(target=read)
+reader.start()
+env = {
+    "HOME": home,
+    "TUI_REVERSI_TEST_CRASH": "f12",
+    "TUI_REVERSI_CRASH_REPORT": "report.txt",  # relative: in its own folder
+}
+game = HostedGame(["--new"], env, home, slave)
+ended = []
+runner = threading.Thread(target=lambda: ended.append(game.run()))
+runner.start()
+while b"Help" not in b"".join(said):
+    time.sleep(0.05)
+os.write(master, b"\\x1b[24~")  # f12
+runner.join()
+reader.join()
+print(ended[0])
+print(b"".join(said).decode(errors="replace"))
+"""
+
+
+def test_a_hosted_games_crash_is_reported_where_its_own_environment_says(tmp_path):
+    done = host_one(CRASHING_GAME, tmp_path)
+    status, said = done.stdout.split("\n", 1)
+    assert status == "70", done.stderr  # crash.CRASH_STATUS, as its own process's
+    assert "the server's operator has the crash report" in said
+    report = (tmp_path / "report.txt").read_text()
+    assert "DeliberateCrash" in report
+    assert "command: tui-reversi --new" in report
+    assert done.stderr == ""

@@ -53,7 +53,7 @@ def stacks_on_signal() -> None:
         return
     import faulthandler
 
-    stacks = open_stacks_file()
+    stacks = open_stacks_file()  # kept open: the signal handler writes to its descriptor
     if stacks is None:
         return
 
@@ -76,7 +76,6 @@ def open_stacks_file() -> TextIO | None:
     if not path:
         return None
     try:
-        # Kept open for the game's life: a signal handler writes to its descriptor.
         return open(surroundings.absolute(path), "a", encoding="utf-8")
     except (OSError, RuntimeError):
         return None

@@ -260,6 +260,7 @@ class HostedGame:
         with self._lock:
             if self._status is None:
                 self._status = status
+            self._driver = None  # (nothing more to tell it: the app goes with it)
             if self._terminal_open:
                 self._terminal_open = False
                 for stream in (self._stdin, self._stderr):

@@ -37,7 +37,7 @@ _KITTY_FLAGS = 1 | 8 | 16  # disambiguate escapes, report all keys, report assoc
 class _PtyWriter(WriterThread):
     """Textual's output thread, which on a failed write (the pty gone) reports
     it once and then drops what comes, so the app's writes never block on a
-    full queue."""
+    full queue (Textual's own thread would end, and the app wait for ever)."""
 
     def __init__(self, file: Any, on_failure: Callable[[BaseException], None]) -> None:
         super().__init__(file)
@@ -52,7 +52,7 @@ class _PtyWriter(WriterThread):
                 self._file.write(text)
                 if self._queue.qsize() == 0:
                     self._file.flush()
-            except OSError as error:
+            except Exception as error:  # the pty gone (EIO), or a bug: told once
                 failed = True
                 self._on_failure(error)
         with contextlib.suppress(OSError, ValueError):
@@ -76,7 +76,10 @@ class PtyDriver(LinuxDriver):
     ) -> None:
         # Not LinuxDriver.__init__: it takes the process's streams and SIGTSTP/SIGCONT.
         Driver.__init__(self, app, debug=debug, mouse=mouse, size=size)
-        self._pty = open(tty, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+        # As the standard error LinuxDriver writes to: what UTF-8 cannot say is escaped.
+        self._pty = open(  # noqa: SIM115
+            tty, "w", encoding="utf-8", errors="backslashreplace", closefd=False
+        )
         self._file = self._pty
         self.fileno = tty
         self.input_tty = True
