@@ -4,8 +4,9 @@ of its own, for `tui-reversi serve --games-per-process K`.
 The preloaded parent (launcher.py) forks a host when the server asks for one,
 with the host's own control socket attached to the request; the host then
 talks to the server over that socket only, and the parent knows it as one
-more child. The host leads a session of its own with no controlling
-terminal, ignores SIGINT (the operator's ctrl+c is for the server) and runs
+more child. The host has no controlling terminal (and leads no session, so
+it never takes one), a process group of its own, ignores SIGINT (the
+operator's ctrl+c is for the server) and runs
 each game as `GAME(argv, env, cwd, tty).run()` in a thread, GAME being
 tui_reversi.hosted_game's HostedGame unless the server names another.
 
@@ -146,9 +147,12 @@ def run_host(control: socket.socket, game_class: GameClass) -> NoReturn:
 
 
 def _become_host(control: socket.socket) -> None:
-    """A session of its own, no terminal, nothing of the parent's open but the
-    control socket; descriptors 0-2 on /dev/null (a game writes to its pty only)."""
-    os.setsid()
+    """A process group of its own in the parent's session, which has no terminal;
+    nothing of the parent's open but the control socket; descriptors 0-2 on
+    /dev/null (a game writes to its pty only)."""
+    # Not setsid(): a session leader that opens a terminal takes it as its controlling
+    # terminal, and that terminal's hang-up would then end every game here.
+    os.setpgid(0, 0)
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -217,11 +221,11 @@ class Host:
             return
         with self._lock:
             self._games[number] = game
+        send(self._control, {"started": number})  # (before its end can be)
         runner = threading.Thread(
             target=self._run, args=(number, game), name=f"game-{number}", daemon=True
         )
         runner.start()
-        send(self._control, {"started": number})
 
     def _run(self, number: int, game: Game) -> None:
         try:

@@ -33,6 +33,10 @@ from .pty_process import GameProcess
 # (24 for K = 6): a fork from the preloaded parent costs next to nothing, and a
 # fresh host starts from the parent's shared pages again.
 GAMES_A_HOST_TAKES_PER_SLOT = 4
+# A hosted game ends at once when told SIGKILL (its thread let go if stuck); one
+# still there after this long means the host itself no longer answers, and it
+# is killed, its games with it.
+HOST_ANSWERS_KILL_WITHIN = 10.0
 MAX_MESSAGE = 64 * 1024
 
 # Forks a host from the preloaded parent with its end of the control socket: its process.
@@ -60,8 +64,12 @@ class HostedGameProcess:
         return await asyncio.shield(self._status)
 
     def signal_game(self, number: int) -> None:
-        if not self._status.done():
-            self._host.tell({"game": self.number, "signal": number})
+        if self._status.done():
+            return
+        self._host.tell({"game": self.number, "signal": number})
+        if number == signal.SIGKILL:
+            loop = asyncio.get_running_loop()
+            loop.call_later(HOST_ANSWERS_KILL_WITHIN, self._host.kill_if_stuck, self)
 
     def window_changed(self) -> None:
         # The pty is no process's controlling terminal: the kernel's SIGWINCH reaches nobody.
@@ -149,6 +157,12 @@ class GameHost:
     def close(self) -> None:
         """Let the host go: its games are hung up and it exits (at shutdown)."""
         self._lost()
+
+    def kill_if_stuck(self, game: HostedGameProcess) -> None:
+        """`game` was told SIGKILL long ago: if it still runs, the host answers no
+        message any more, and it goes with every game in it."""
+        if game.returncode is None and self.alive:
+            self.process.signal_game(signal.SIGKILL)
 
     async def _send(self, message: bytes, slave: int) -> None:
         fds = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [slave]))]

@@ -236,14 +236,17 @@ class PtyProcess:
         self._input += data
 
     def resize(self, columns: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> None:
-        """Set the window size and see that the game hears of it (SIGWINCH)."""
-        if self._pty_open:
-            with contextlib.suppress(OSError):
-                fcntl.ioctl(
-                    self._master, termios.TIOCSWINSZ, _winsize(columns, rows, xpixels, ypixels)
-                )
-            if self.running:
-                self._process.window_changed()
+        """Set the window size; the game hears of a change (SIGWINCH), as from the kernel."""
+        if not self._pty_open:
+            return
+        size = _winsize(columns, rows, xpixels, ypixels)
+        try:
+            before = fcntl.ioctl(self._master, termios.TIOCGWINSZ, bytes(len(size)))
+            fcntl.ioctl(self._master, termios.TIOCSWINSZ, size)
+        except OSError:
+            return
+        if size != before and self.running:
+            self._process.window_changed()
 
     def pause_output(self) -> None:
         """Stop reading the child's output (the client is behind); the child blocks on write."""
