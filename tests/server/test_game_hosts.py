@@ -108,3 +108,16 @@ async def test_a_host_exits_once_its_last_game_has_ended(serve_hosted):
         assert (await player.finished()).exit_status == 0
     await wait_until(lambda: process_gone(facts[0]["pid"]), "the host to exit")
     assert arcade.preloaded.hosts.hosts == []
+
+
+async def test_where_a_host_cannot_start_the_log_says_why_and_games_get_a_process_each(serve):
+    arcade = await serve(games_per_process=3, hosted_game="/nowhere/hosted.py:Game")
+    assert any(
+        "the hosted game /nowhere/hosted.py:Game cannot be loaded" in line
+        and "every game gets a process of its own" in line
+        for line in arcade.log_lines
+    ), arcade.log_lines
+    assert "games a process" not in arcade.game_start
+    _, facts = await connect_all(arcade, ["alice", "bob"])
+    assert facts[0]["pid"] != facts[1]["pid"]
+    assert facts[0]["ppid"] == facts[1]["ppid"] == arcade.preloaded.pid

@@ -342,7 +342,12 @@ class Arcade:
             f"preloaded in {parent.preload_seconds:.1f} s)"
         )
         if shared:
-            self.game_start += f", up to {config.games_per_process} games a process"
+            try:
+                await parent.start_hosting()
+            except ServeError as error:
+                self.note(str(error))
+            else:
+                self.game_start += f", up to {config.games_per_process} games a process"
 
     async def spawner(self, argv: list[str]) -> Spawn | None:
         """How to start `argv`: by the preloaded parent, or None for a new process."""

@@ -3,6 +3,7 @@ server's side of the game hosts (tui_reversi/game_host.py), each forked by
 the preloaded parent and holding up to K games, each game in a thread.
 
     hosts = GameHosts(slots=K, fork_host=parent.fork_host, log=arcade.note)
+    await hosts.open_first()                          # OSError if a host cannot start
     game = await hosts.spawn(argv, env, cwd, slave)   # a GameProcess, for PtyProcess
     await hosts.close()                               # at shutdown
 
@@ -107,11 +108,6 @@ class GameHost:
     @property
     def pid(self) -> int:
         return self.process.pid
-
-    @property
-    def games(self) -> int:
-        """Games placed here and not ended (starting ones too)."""
-        return len(self._games)
 
     @property
     def has_room(self) -> bool:
@@ -259,6 +255,12 @@ class GameHosts:
             game = host.take()
         await host.start(game, argv, env, cwd, slave)
         return game
+
+    async def open_first(self) -> None:
+        """Start a host before any player comes (the first player's game starts in
+        it at once), proving hosts can start; OSError if not."""
+        async with self._placing:
+            await self._new_host()
 
     async def close(self) -> None:
         """Let every host go (their games should have ended) and wait for each to exit."""

@@ -198,6 +198,17 @@ class PreloadedParent:
         """The game hosts, if games share processes (`--games-per-process` above 1)."""
         return self._hosts if self._games_per_process > 1 else None
 
+    async def start_hosting(self) -> None:
+        """With several games a process, start the first game host now; if it
+        cannot start, games get a process each (ServeError says why)."""
+        if self._games_per_process == 1:
+            return
+        try:
+            await self._hosts.open_first()
+        except OSError as error:
+            self._games_per_process = 1
+            raise ServeError(f"{error}; every game gets a process of its own") from None
+
     async def spawn(
         self, argv: Sequence[str], env: Mapping[str, str], cwd: Path, slave: int
     ) -> GameProcess:
