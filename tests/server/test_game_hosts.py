@@ -121,3 +121,15 @@ async def test_where_a_host_cannot_start_the_log_says_why_and_games_get_a_proces
     _, facts = await connect_all(arcade, ["alice", "bob"])
     assert facts[0]["pid"] != facts[1]["pid"]
     assert facts[0]["ppid"] == facts[1]["ppid"] == arcade.preloaded.pid
+
+
+async def test_a_host_the_server_lets_go_hangs_up_each_of_its_games_and_exits(serve_hosted):
+    # (What a host does when the server stops or dies: its end of the socket closes.)
+    arcade = await serve_hosted()
+    (alice, bob), facts = await connect_all(arcade, ["alice", "bob"])
+    (host,) = arcade.preloaded.hosts.hosts
+    host.close()
+    for player, fact in zip((alice, bob), facts, strict=True):
+        await player.finished()
+        assert list(Path(fact["env"]["HOME"]).glob("hup-*"))
+    await wait_until(lambda: process_gone(facts[0]["pid"]), "the host to exit")
