@@ -94,7 +94,11 @@ def start(run: Run, data: Path, players: int) -> tuple[subprocess.Popen[str], in
             "TUI_REVERSI_FORK_SHARING": "on" if shared else "off",
         },
     )
-    port, _ = read_banner(server)
+    port, banner = read_banner(server)
+    shares = f"up to {run.games_per_process} games a process"
+    if run.games_per_process > 1 and shares not in banner:
+        server.terminate()
+        raise SystemExit(f"the server runs a process a game, not {shares}:\n{banner}")
     return server, port
 
 
