@@ -6,12 +6,13 @@ Not how `tui-reversi serve` runs games today (one process a player, forked
 from the preloaded parent: tui_reversi/launcher.py): a measurement of the
 lever judged next, made with the real app. A helper process preloads as the
 launcher does (`launcher.preload()`, the garbage collector frozen), then forks
-one game process per K players; each runs K real apps (`create_app`, a new
-game against `easy` with the player to move, as bench/players_per_node.py's
-idle players), each in a thread of its own with its own event loop, on a pty
-of its own through a Textual driver bound to that pty (no signals: a process
-has one controlling terminal). This bench holds the pty masters and reads
-every screen, as the server would.
+one game process per K players; each runs K real games
+(tui_reversi/hosted_game.py's HostedGame: a new game against `easy` with the
+player to move, as bench/players_per_node.py's idle players, each with its
+own HOME and files), each in a thread of its own with its own event loop, on
+a pty of its own through tui_reversi/pty_driver.py (no signals: a process has
+one controlling terminal). This bench holds the pty masters and reads every
+screen, as the server would.
 
 For each K it prints, with every board drawn and idle: PSS a player (the game
 processes' PSS plus the helper's, shared out, over the players), a process's
@@ -46,7 +47,6 @@ import termios
 import threading
 import time
 import warnings
-from functools import cache, partial
 from pathlib import Path
 
 with warnings.catch_warnings():  # (asyncssh's, about DSA keys, which nothing here uses)
@@ -95,31 +95,27 @@ def serve_games(per_process: int, merge: bool, slaves: list[int]) -> int:
 
 
 def run_apps(ttys: list[int]) -> int:
-    """K apps, a thread and an event loop each; SIGUSR2 starts a hard search beside them."""
-    from tui_reversi.app import ReversiApp
+    """K games (tui_reversi/hosted_game.py), a thread each; SIGUSR2 starts a hard
+    search beside them."""
+    from tui_reversi.hosted_game import HostedGame
 
     gc.enable()
-    # A process has one set of signal handlers: the apps take none (the server would tell
-    # each of its hang-up by a message).
-    ReversiApp._end_on_signals = lambda self: None  # type: ignore[method-assign]
     thinking = threading.Event()
     signal.signal(signal.SIGUSR2, lambda number, frame: thinking.set())
-    threads = [threading.Thread(target=run_app, args=(fd,)) for fd in ttys]
+    games = []
+    for tty in ttys:
+        home = Path(os.environ["HOME"]) / f"player-{tty}"  # each player's files their own
+        home.mkdir(exist_ok=True)
+        env = {**os.environ, "HOME": str(home)}
+        argv = ["--new", "--black", "human", "--white", "easy"]
+        games.append(HostedGame(argv, env, str(home), tty))
+    threads = [threading.Thread(target=game.run) for game in games]
     threads.append(threading.Thread(target=think, args=(thinking,), daemon=True))
     for thread in threads:
         thread.start()
     for thread in threads[:-1]:
         thread.join()
     return 0
-
-
-def run_app(tty: int) -> None:
-    from tui_reversi.app import create_app
-    from tui_reversi.storage import Settings
-
-    app = create_app(settings=Settings(black="human", white="easy"))
-    app.driver_class = partial(pty_driver(), tty=tty)  # type: ignore[assignment]
-    asyncio.run(app.run_async())
 
 
 def think(start: threading.Event) -> None:
@@ -131,71 +127,6 @@ def think(start: threading.Event) -> None:
     position = Game.from_transcript(MIDGAME).position
     while True:
         analyse(position, limit=Limit(time=1.0), cancelled=lambda: False)
-
-
-@cache
-def pty_driver() -> type:
-    """Textual's Linux driver on a given pty, without the process's signals (one
-    class a process, made on first use: the helper imports no Textual before it
-    preloads)."""
-    from textual import events
-    from textual.driver import Driver
-    from textual.drivers._writer_thread import WriterThread
-    from textual.drivers.linux_driver import LinuxDriver
-    from textual.geometry import Size
-
-    class PtyDriver(LinuxDriver):
-        def __init__(self, app, *, debug=False, mouse=True, size=None, tty: int) -> None:
-            Driver.__init__(self, app, debug=debug, mouse=mouse, size=size)
-            self._file = open(tty, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
-            self.fileno = tty
-            self.input_tty = True
-            self.attrs_before = None
-            self.exit_event = threading.Event()
-            self._key_thread = None
-            self._writer_thread = None
-            self._must_signal_resume = False
-            self._in_band_window_resize = False
-            self._mouse_pixels = False
-
-        def _get_terminal_size(self) -> tuple[int, int]:
-            size = os.get_terminal_size(self.fileno)
-            return size.columns, size.lines
-
-        def start_application_mode(self) -> None:
-            loop = asyncio.get_running_loop()
-            self._writer_thread = WriterThread(self._file)
-            self._writer_thread.start()
-            width, height = self._get_terminal_size()
-            # rich's console measures its own file (not this pty): told the size, or the
-            # app and its screen disagree on it and the screen lays itself out for ever.
-            self._app.console.size = (width, height)
-            resize = events.Resize(Size(width, height), Size(width, height))
-            asyncio.run_coroutine_threadsafe(self._app._post_message(resize), loop=loop)
-            self.write("\x1b[?1049h")
-            self._enable_mouse_support()
-            self.attrs_before = termios.tcgetattr(self.fileno)
-            raw = termios.tcgetattr(self.fileno)
-            raw[3] = self._patch_lflag(raw[3])
-            raw[0] = self._patch_iflag(raw[0])
-            raw[6][termios.VMIN] = 1
-            termios.tcsetattr(self.fileno, termios.TCSANOW, raw)
-            self.write("\x1b[?25l\x1b[?1004h")
-            self.flush()
-            self._key_thread = threading.Thread(target=self._run_input_thread)
-            self._key_thread.start()
-            self._enable_bracketed_paste()
-            self._disable_line_wrap()
-
-        def disable_input(self) -> None:
-            if not self.exit_event.is_set():
-                self._disable_mouse_support()
-                self.exit_event.set()
-                if self._key_thread is not None:
-                    self._key_thread.join()
-                self.exit_event.clear()
-
-    return PtyDriver
 
 
 # -- the bench: ptys, screens, figures ----------------------------------------------------

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+from rich.console import Console
 from textual import events
 from textual.app import App
 from textual.binding import Binding, Keymap
@@ -38,6 +39,7 @@ from .screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from .session import AUTO_THEME
 from .storage.settings import Settings
 from .styles_cache import release_rendered_lines
+from .surroundings import current
 from .widgets.glyphs import ascii_text
 from .widgets.themes import BOARD_COLOURS, DEFAULT_THEME, SIXTEEN_COLOUR_THEME, THEMES
 
@@ -72,7 +74,8 @@ def _unretrieved(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> No
 
 def over_slow_link() -> bool:
     """True over SSH, where animation frames only cost bandwidth."""
-    return bool(os.environ.get("SSH_CONNECTION") or os.environ.get("SSH_TTY"))
+    surroundings = current()
+    return bool(surroundings.get("SSH_CONNECTION") or surroundings.get("SSH_TTY"))
 
 
 # What a terminal in cooked mode sends for ctrl+c and ctrl+\\.
@@ -113,6 +116,8 @@ class ReversiApp(App[None]):
         lobby: LobbyLink | None = None,
     ) -> None:
         super().__init__()
+        surroundings = current()
+        self._read_terminal_variables(surroundings.env)
         release_rendered_lines()  # else every closed dialog's lines stay in memory
         for theme in THEMES:
             self.register_theme(theme)
@@ -142,9 +147,14 @@ class ReversiApp(App[None]):
             self.theme = theme_name
         self._autosave_problem: str | None = None
         self._signalled = False
+        # Set by whoever runs the app (game_run.py): what it takes on once running (by
+        # default the process's signals: a game with its process to itself) and how it
+        # ends at once when closing down hangs (by default its process exits).
+        self.take_signals: Callable[[], None] = self._end_on_signals
+        self.end_at_once: Callable[[int], None] = os._exit
         # The bug that ended the app, if one did (the command line reports it).
         self.crash: BaseException | None = None
-        crash_key = os.environ.get(TEST_CRASH_VARIABLE)
+        crash_key = surroundings.get(TEST_CRASH_VARIABLE)
         if crash_key:
             self.bind(crash_key, "deliberate_crash", show=False)
         from .screens.dialog import KeysForDialogs
@@ -157,6 +167,31 @@ class ReversiApp(App[None]):
             from .screens.lobby import Invitations
 
             self.invitations = Invitations(self, lobby)
+
+    def _read_terminal_variables(self, env: Mapping[str, str]) -> None:
+        """Textual 8.2's App.__init__ reads NO_COLOR, and its console TERM,
+        COLORTERM, COLUMNS and the like, from the process's environment: a game's
+        own are read again from its `env` (they differ for a hosted game)."""
+        from textual import constants
+        from textual.filter import Monochrome, NoColor
+
+        environ = dict(env)
+        self.no_color = environ.pop("NO_COLOR", None) is not None
+        self._filters = [f for f in self._filters if not isinstance(f, (Monochrome, NoColor))]
+        if self.no_color:
+            self._filters.append(NoColor() if self.native_ansi_color else Monochrome())
+        self.console = Console(
+            color_system=constants.COLOR_SYSTEM,  # type: ignore[arg-type]  # (as Textual has it)
+            file=self.console.file,
+            markup=True,
+            highlight=False,
+            emoji=False,
+            legacy_windows=False,
+            _environ=environ,
+            force_terminal=True,
+            safe_box=False,
+            soft_wrap=False,
+        )
 
     @dataclass
     class AutosaveFailed(Message):
@@ -389,8 +424,7 @@ class ReversiApp(App[None]):
         # A dialog the game opens while the terminal is too small goes behind the notice.
         self.screen_change_signal.subscribe(self, lambda _screen: self._check_size(self.size))
         if not self.is_headless:
-            crash.describe_state = self._describe_state  # for a hang's diagnosis
-            self._end_on_signals()
+            self.take_signals()
             asyncio.get_running_loop().set_exception_handler(_unretrieved)
         if self.lobby is not None:
             self.lobby.listen(self._lobby_news)
@@ -414,7 +448,7 @@ class ReversiApp(App[None]):
     def on_unmount(self) -> None:
         self.referee.close()  # the players' threads stop thinking
 
-    def _describe_state(self) -> str:
+    def describe_state(self) -> str:
         """The screens (front last), what has the focus, and whether keys wait for a dialog."""
         screens = " > ".join(
             f"{type(screen).__name__}{'' if screen.is_mounted else ' (not mounted)'}"
@@ -500,6 +534,7 @@ class ReversiApp(App[None]):
     # -- SIGHUP (a dropped SSH connection), SIGTERM, SIGINT and SIGQUIT ------------------------
 
     def _end_on_signals(self) -> None:
+        crash.describe_state = self.describe_state  # for a hang's diagnosis
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGHUP, signal.SIGTERM):
             loop.add_signal_handler(signum, self._signalled_to_end, signum)
@@ -527,6 +562,15 @@ class ReversiApp(App[None]):
         for signum in INTERRUPTS:
             signal.signal(signum, interrupted)
 
+    def signalled(self, signum: int) -> None:
+        """`signum` reached the game (by its host: hosted_game.py), on the app's
+        thread: what the handlers of a game with its own process do. SIGHUP and
+        SIGTERM end it (game saved, terminal put back; a second one at once);
+        SIGINT and SIGQUIT too, and nothing once it is closing down."""
+        if signum in INTERRUPTS and self.return_code is not None:
+            return
+        self._signalled_to_end(signum)
+
     def _signalled_to_end(self, signum: int) -> None:
         """Close down as on ctrl+q (the game is autosaved; the terminal is put
         back), but never hang: a dead terminal can stall the shutdown."""
@@ -542,7 +586,7 @@ class ReversiApp(App[None]):
     def _end_now(self, code: int) -> None:
         if self.session is not None:
             self.session.close(timeout=1.0)
-        os._exit(code)
+        self.end_at_once(code)
 
     def _too_small(self, size: Size | None = None) -> bool:
         """Whether the terminal (or `size`) is below the game's minimum."""

@@ -18,6 +18,9 @@ import traceback
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import IO, TextIO
+
+from .surroundings import current
 
 # The exit status after a crash (EX_SOFTWARE in sysexits.h): not 0, not 1 or
 # 2 (bad input), not 128+N (a signal).
@@ -44,17 +47,15 @@ describe_state: Callable[[], str] | None = None
 def stacks_on_signal() -> None:
     """With $TUI_REVERSI_STACKS set, SIGUSR1 appends every thread's stack to
     that file (Python's faulthandler, which needs no help from a stuck loop),
-    then, once the main thread runs Python again, `describe_state()`."""
-    path = os.environ.get(STACKS_VARIABLE)
-    if not path or not hasattr(signal, "SIGUSR1"):
+    then, once the main thread runs Python again, `describe_state()`. For a
+    game that has its process to itself."""
+    if not hasattr(signal, "SIGUSR1"):
         return
     import faulthandler
 
-    try:
-        # Kept open for the process's life: the signal handler writes to its descriptor.
-        stacks = open(path, "a", encoding="utf-8")  # noqa: SIM115
-    except OSError:
-        return  # a diagnostic aid only: the game goes on without it
+    stacks = open_stacks_file()
+    if stacks is None:
+        return
 
     def state(signum: int, frame: object) -> None:
         describe = describe_state
@@ -66,12 +67,30 @@ def stacks_on_signal() -> None:
     faulthandler.register(signal.SIGUSR1, file=stacks, all_threads=True, chain=True)
 
 
+def open_stacks_file() -> TextIO | None:
+    """The file $TUI_REVERSI_STACKS names (in the game's environment), open to
+    append; None without one, or if it cannot be opened (a diagnostic aid only:
+    the game goes on without it)."""
+    surroundings = current()
+    path = surroundings.get(STACKS_VARIABLE)
+    if not path:
+        return None
+    try:
+        # Kept open for the game's life: a signal handler writes to its descriptor.
+        return open(surroundings.absolute(path), "a", encoding="utf-8")
+    except (OSError, RuntimeError):
+        return None
+
+
 class DeliberateCrash(RuntimeError):
     """Raised by the test-only crash key."""
 
 
-def describe(error: BaseException, *, transcript: str | None = None) -> str:
-    """The crash report: what failed, where, with what, and the game so far."""
+def describe(
+    error: BaseException, *, transcript: str | None = None, command: list[str] | None = None
+) -> str:
+    """The crash report: what failed, where, with what (`command`: the game's
+    command line, default this process's), and the game so far."""
     from . import __version__
 
     versions = [f"tui-reversi {__version__}", f"Python {platform.python_version()}"]
@@ -82,7 +101,7 @@ def describe(error: BaseException, *, transcript: str | None = None) -> str:
         "tui-reversi crash report",
         f"time: {datetime.now(UTC).isoformat(timespec='seconds')}",
         f"versions: {', '.join(versions)} on {platform.platform()}",
-        f"command: {' '.join(sys.argv)}",
+        f"command: {' '.join(sys.argv if command is None else command)}",
     ]
     if transcript is not None:
         lines.append(f"game: {transcript or '(no moves yet)'}")
@@ -97,16 +116,20 @@ def describe(error: BaseException, *, transcript: str | None = None) -> str:
 
 def served() -> bool:
     """True when the game runs for an SSH player of `tui-reversi serve`."""
-    return bool(os.environ.get(REPORT_VARIABLE))
+    return bool(current().get(REPORT_VARIABLE))
 
 
 def write_report(report: str) -> Path | None:
     """Write `report` where it belongs; its path, or None if it could not be written."""
     from .storage.paths import data_dir
 
-    named = os.environ.get(REPORT_VARIABLE)
+    surroundings = current()
+    named = surroundings.get(REPORT_VARIABLE)
     if named:
-        path = Path(named)
+        try:
+            path = surroundings.absolute(named)
+        except RuntimeError:  # ~user of no user
+            return None
     else:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         path = data_dir() / "crash-reports" / f"crash-{stamp}-{os.getpid()}.txt"
@@ -150,10 +173,17 @@ def crash_sentence(report: Path | None, *, saved: bool) -> str:
     return f"tui-reversi: an unexpected error stopped the game; {game}, and {where}."
 
 
-def contain(error: BaseException, *, transcript: str | None = None, saved: bool = True) -> int:
+def contain(
+    error: BaseException,
+    *,
+    transcript: str | None = None,
+    saved: bool = True,
+    stderr: IO[str] | None = None,
+    command: list[str] | None = None,
+) -> int:
     """After a bug: write the report, tell the player in one sentence on
-    stderr, and return the exit status."""
-    report = write_report(describe(error, transcript=transcript))
-    with contextlib.suppress(OSError):  # the terminal is gone; the report is what matters
-        print(crash_sentence(report, saved=saved), file=sys.stderr)
+    `stderr` (default the process's), and return the exit status."""
+    report = write_report(describe(error, transcript=transcript, command=command))
+    with contextlib.suppress(OSError, ValueError):  # the terminal is gone; the report stays
+        print(crash_sentence(report, saved=saved), file=stderr or sys.stderr)
     return CRASH_STATUS

@@ -340,7 +340,7 @@ async def test_the_app_describes_its_screens_and_held_keys_for_a_hang_report(mak
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("x")
         await pilot.pause()
-        state = app._describe_state()
+        state = app.describe_state()
         assert state.splitlines()[0] == "screens: GameScreen > ExportScreen"
         assert state.splitlines()[2] == "keys: none held"
 

@@ -3,7 +3,7 @@ does at home, names and ending kept, to review and analyse."""
 
 from __future__ import annotations
 
-from tui_reversi.__main__ import replay_match
+from tui_reversi.game_run import replay_match
 from tui_reversi.screens.game_over import GameOverScreen
 
 from .conftest import status

@@ -14,6 +14,7 @@ import time
 import pytest
 
 from tui_reversi.core import Color, Variant
+from tui_reversi.server.ledger import renames as rename_book
 from tui_reversi.server.ledger.moderation import LogEntry, Report, Sanction
 from tui_reversi.server.ledger.playbans import Outcome
 from tui_reversi.server.ledger.postgres import PostgresStore
@@ -278,3 +279,35 @@ async def test_two_renames_at_once_of_one_name_or_to_one_name_refuse_the_later(o
         assert refused == [refusal] and all(
             isinstance(outcome, RenameRefused) for outcome in done if outcome is not None
         ), done
+
+
+@pytest.mark.parametrize("new", ["robin", "Robin"])
+async def test_a_rename_committed_after_the_refusal_was_read_still_refuses_the_later(
+    open_store, monkeypatch, new
+):
+    # The interleaving two nodes can make: bob's rename has read that robin is free,
+    # then alice's rename to robin (or a look-alike of it) commits, then bob's goes on.
+    here, there = await open_store(), await open_store()
+    if not isinstance(here, PostgresStore):
+        pytest.skip("SQLite runs one writer at a time: the interleaving cannot happen")
+    for name in ("alice", "bob"):
+        assert await here.enter_name(name) is None
+    read, raced = rename_book._refusal, []
+
+    async def read_then_lose_the_race(run, old, would_be):
+        refusal = await read(run, old, would_be)
+        if old == "bob" and not raced:
+            raced.append(await here.rename_player(*renaming("alice", new)))
+        return refusal
+
+    monkeypatch.setattr(rename_book, "_refusal", read_then_lose_the_race)
+    with pytest.raises(RenameRefused) as refused:
+        await there.rename_player(*renaming("bob", "robin"))
+    assert str(refused.value) == (
+        "the name robin is taken here; choose another."
+        if new == "robin"
+        else "the name robin looks like Robin, which is someone's here; choose another name."
+    )
+    assert await here.former_names(new) == ["alice"]
+    assert await here.former_names("bob") == []
+    assert not await here.renamed_away("bob")

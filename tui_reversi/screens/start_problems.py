@@ -12,6 +12,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from ..core.errors import capitalised
+from ..surroundings import current
 from ..widgets.key_bar import KeyLine
 from ..widgets.literal import Literal
 from .dialog import Dialog
@@ -19,7 +20,7 @@ from .dialog import Dialog
 
 def shorter_paths(text: str) -> str:
     """`text` with the home directory written as ~ (paths are most of its length)."""
-    home = str(Path.home())
+    home = str(current().home)
     return text.replace(home + "/", "~/") if home not in ("", "/") else text
 
 

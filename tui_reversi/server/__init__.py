@@ -63,12 +63,16 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   - `conduct`: each rated game's outcome for each player, kept, and the
     playbans it brings, refused at `play` and new tables; `boost_watch`:
     games lost at once that move the winner up, warned and reported.
-  - `lobby_host`: the server's end of the in-app lobby: guests and invitations.
+  - `lobby_host`: the server's end of the in-app lobby: guests and invitations;
+    `lobby_guest`: a game's line to it and what a person is doing as it lists
+    them; `lobby_view`: the lobby as each game looking at it sees it, sent
+    when it changes.
   - `fleet_port`: several nodes on one PostgreSQL as one server (a server
-    alone is a fleet of one): relayed seats, the lobby's shares, take-overs
-    across nodes, and the table of handlers each message kind goes to;
-    `fleet_relay`: what it asks of this node's tables, and the transport of a
-    relayed game; `fleet_outbox`: its messages, in order, off the event loop.
+    alone is a fleet of one): relayed seats, the lobby's shares, and the
+    table of handlers each message kind goes to; `fleet_take_overs`: a
+    take-over across nodes, asked and answered; `fleet_relay`: what it asks
+    of this node's tables, and the transport of a relayed game;
+    `fleet_outbox`: its messages, in order, off the event loop.
   - `roster`: who is here and what each is doing, as plain lines (`ssh host lobby`).
   - `guests`: a guest's name (64 random bits, shown short) and its folder.
 - `ledger`: what outlives a process.
@@ -77,8 +81,10 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
     archived games' records and queries; `archive` (SQLite, one machine) and `postgres` with
     `migrations` (a fleet) implement it; `archive_import` moves the one into
     the other; `node_link`: a node's connections to PostgreSQL, its threads
-    for calls off the event loop, and its way back after the database went.
-  - `account_keys`: which keys are which name's, the codes to add one.
+    for calls off the event loop, its way back after the database went, and
+    why it could not connect, in one sentence.
+  - `account_keys`: which keys are which name's, the codes to add one
+    (`postgres_key_codes`: a fleet's, in PostgreSQL).
   - `names`: one name per look-alike key (UTS #39 skeleton); `ratings`: the
     Glicko-2 rules (`glicko`: the paper's rule; provisional while unsure,
     rematches counting less; `glicko_migration`: the one move from Elo);

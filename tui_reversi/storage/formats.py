@@ -30,6 +30,7 @@ from pathlib import Path
 
 from ..core import Game, Position, ReversiError, Variant
 from ..core.errors import reason
+from ..surroundings import current
 from .errors import NameTakenError, StorageError, shown
 from .files import read_limited, write_atomic
 from .ggf import export_ggf, looks_like_ggf, parse_ggf
@@ -180,7 +181,7 @@ def _label(name: Path | str) -> str:
     """A file as messages name it: as the player gave it, `~` expanded
     where it can be, on one line."""
     with contextlib.suppress(RuntimeError, ValueError):  # no such ~user, a NUL: as typed
-        name = Path(name).expanduser()
+        name = current().expanded(name)
     return shown(str(name), FILE_NAME_CHARS)
 
 

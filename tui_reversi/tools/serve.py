@@ -475,7 +475,8 @@ def _moderators(given: str | None) -> tuple[tuple[str, str], ...]:
 
 def _migrate(url: str) -> int:
     """`serve --database URL --migrate`: the schema brought up to date, said in a line."""
-    from ..server.ledger.postgres import migrate_database, where
+    from ..server.ledger.node_link import where
+    from ..server.ledger.postgres import migrate_database
 
     found, now = migrate_database(url)
     if found == now:
@@ -491,7 +492,7 @@ def _migrate(url: str) -> int:
 def _import(config, archive: Path) -> int:
     """`serve --database URL --import-archive FILE`: the copy made, checked by counts."""
     from ..server.ledger.archive_import import import_archive
-    from ..server.ledger.postgres import where
+    from ..server.ledger.node_link import where
 
     found, now = import_archive(archive.expanduser(), config.database, config.players_dir)
     print(f"tui-reversi serve: {archive} held {found}", flush=True)

@@ -7,7 +7,6 @@ nothing and its keys are hidden. The link is the screen's `link`."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -17,6 +16,7 @@ from textual.binding import Binding
 from ...core import Color
 from ...net.remote import ClockReading, News, TableLink, rating_aside
 from ...net.ssh_command import SSH_COMMAND_VARIABLE
+from ...surroundings import current
 from ...widgets.score import Clocks, ScorePanel
 from ..chat import ChatScreen
 from ..confirm import ConfirmScreen
@@ -330,7 +330,7 @@ def _invitation(code: str, width: int) -> str:
     """'Table 5EMS7: a friend joins with  ssh -t games.example.org join 5EMS7': the
     command the server gave this game (net/ssh_command.py), for a friend to paste;
     the command alone where the sentence would not fit in `width` (cut, it is no use)."""
-    ssh = os.environ.get(SSH_COMMAND_VARIABLE)
+    ssh = current().get(SSH_COMMAND_VARIABLE)
     if not ssh:  # (not started by a server)
         return f"Table {code}: a friend joins with its code, {code}."
     command = f"{ssh} join {code}"

@@ -32,10 +32,10 @@ games when it stops, so that their tables adjourn rather than hold a drop.
 The messages are ledger/fleet_messages.py's, one frozen dataclass a kind, sealed
 and opened by ledger/fleet_seal.py; the store (the ledger) carries them by
 LISTEN/NOTIFY. Each kind is handled by one entry of the port's table
-(`handle`): the relays' and the take-overs' here, the lobby's invitations in
-lobby_host.py, the pairing queue's in pairing.py, the moves a table taken over
-had meanwhile in tables.py. A server alone is a fleet of one: no other node, no
-message.
+(`handle`): the relays' here, the take-overs' in the port's part of them
+(fleet_take_overs.py), the lobby's invitations in lobby_host.py, the pairing
+queue's in pairing.py, the moves a table taken over had meanwhile in tables.py.
+A server alone is a fleet of one: no other node, no message.
 """
 
 from __future__ import annotations
@@ -78,7 +78,8 @@ from ..ledger.fleet_messages import (
 )
 from ..ledger.store import Presence, Store, TableView, UnfinishedGame
 from .fleet_outbox import Outbox, Outgoing
-from .fleet_relay import PIECE, FleetTables, Given, RelayTransport
+from .fleet_relay import FleetTables, RelayTransport
+from .fleet_take_overs import TakeOvers
 
 # How often a node looks at the fleet again (who is up, the others' lobby), and how
 # often it looks whether its own share of the lobby changed (shared only if it did).
@@ -87,8 +88,6 @@ SHARE_AGAIN = 0.1
 # A node out of the fleet may be one that lost the database with this one: its games
 # are taken over only once this node has been in the fleet this long (seconds).
 REJOIN_GRACE = 5.0
-# How long a take-over waits for the node the game is on to answer (seconds).
-TAKE_WAIT = 10.0
 # Messages sent once more when they could not be (the database away a moment), this
 # long after or once it is back: what they say holds however late it comes, and the
 # node they go to checks it still applies. The others' losses are told (_not_sent).
@@ -148,12 +147,12 @@ class Fleet:
         self.down = False
         self._in_since = asyncio.get_running_loop().time()  # in the fleet since (loop time)
         self._look_soon = False  # another node's share changed: look at the next turn
-        self._asked: dict[str, asyncio.Future[Given]] = {}  # take_from
-        self._own_pieces: dict[str, list[bytes]] = {}  # an own game given over, so far
         # Seats here given to players on other nodes (an invitation, a pairing) whose
         # game has not sat yet: secret -> their node. Left if that node goes first.
         self._promised: dict[str, str] = {}
         self._outbox = Outbox(store, self._not_sent)
+        # A take-over across nodes, asked from here or answered (fleet_take_overs.py).
+        self.take_overs = TakeOvers(self.tell)
         self._unsent: list[tuple[str, FleetMessage]] = []  # to be sent once more (RESENT)
         self._watchers: list[Callable[[], object]] = []
         # kind -> its handlers when heard, and when it could not be sent.
@@ -169,15 +168,15 @@ class Fleet:
         self.handle(PlayerWent, self._player_went)
         self.handle(Close, lambda _, message: self._let_go(message.link))
         self.handle(Unseat, self._unseat)
-        self.handle(OwnPiece, self._own_piece)
-        self.handle(TakenSeat, self._taken)
-        self.handle(TakenOwn, self._taken)
-        self.handle(NothingTaken, self._taken)
+        self.handle(OwnPiece, self.take_overs.piece)
+        self.handle(TakenSeat, self.take_overs.taken)
+        self.handle(TakenOwn, self.take_overs.taken)
+        self.handle(NothingTaken, self.take_overs.taken)
         self.handle(Handed, self._handed)
         self.handle(HandedOn, self._handed_on)
         self.handle(Stopping, self._stopping)
         self._lost[Seat] = self._lost[Paired] = self._never_sat
-        self._lost[Take] = self._take_lost
+        self._lost[Take] = self.take_overs.lost
 
     def host(self, tables: FleetTables) -> None:
         """`tables` seat the games relayed here and are this node's share of the lobby's
@@ -452,60 +451,6 @@ class Fleet:
         assert view is not None  # (the table was opened a moment ago, on the loop)
         self._promised[secret] = node
         self.tell(node, Paired(seeker, secret, view))
-
-    # -- a take-over across nodes (hall/take_over_elsewhere.py) ------------------------------
-
-    async def take_from(self, node: str, name: str, address: str) -> Given:
-        """Take `name`'s game over from their session on `node`: a seat at a table
-        (its secret there and the table), or their own game (its autosave's bytes);
-        None if there is neither (or `node` does not answer)."""
-        ask = secrets.token_urlsafe(6)
-        answer: asyncio.Future[Given] = asyncio.get_running_loop().create_future()
-        self._asked[ask] = answer
-        self._own_pieces[ask] = []
-        try:
-            self.tell(node, Take(name, address, ask))
-            return await asyncio.wait_for(answer, TAKE_WAIT)
-        except TimeoutError:
-            return None
-        finally:
-            self._asked.pop(ask, None)
-            self._own_pieces.pop(ask, None)
-
-    def answer_take(self, node: str, ask: str, given: Given) -> None:
-        """Answer `node`'s Take `ask` with what is given over (an own game in pieces)."""
-        if given is None:
-            self.tell(node, NothingTaken(ask))
-        elif isinstance(given, bytes):
-            for start in range(0, len(given), PIECE):
-                self.tell(node, OwnPiece(ask, given[start : start + PIECE]))
-            self.tell(node, TakenOwn(ask, -(-len(given) // PIECE)))
-        else:
-            self.tell(node, TakenSeat(ask, *given))
-
-    def _own_piece(self, _node: str, message: OwnPiece) -> None:
-        pieces = self._own_pieces.get(message.ask)
-        if pieces is not None:
-            pieces.append(message.data)
-
-    def _taken(self, _node: str, message: TakenSeat | TakenOwn | NothingTaken) -> None:
-        answer = self._asked.get(message.ask)
-        if answer is None or answer.done():
-            return
-        if isinstance(message, TakenOwn):
-            pieces = self._own_pieces.get(message.ask, [])
-            whole = len(pieces) == message.pieces
-            answer.set_result(b"".join(pieces) if whole else None)
-        elif isinstance(message, TakenSeat):
-            answer.set_result((message.secret, message.table))
-        else:
-            answer.set_result(None)
-
-    def _take_lost(self, _node: str, message: Take) -> None:
-        """A take-over's ask never reached its node: not waited for, the game stays there."""
-        answer = self._asked.get(message.ask)
-        if answer is not None and not answer.done():
-            answer.set_result(None)
 
     # -- a node that drains hands its tables over (table_handover.py) ----------------------
 

@@ -20,9 +20,6 @@ from ..ledger.table_view import TableView
 
 # A relayed write goes in pieces of at most this many bytes (a NOTIFY takes 8000).
 PIECE = 4096
-# What a take-over across nodes is given: a seat at a table there (its secret and the
-# table), the player's own game (its autosave's bytes), or nothing.
-Given = tuple[str, TableView] | bytes | None
 
 
 class RelayTransport(asyncio.Transport):

@@ -9,6 +9,9 @@ is the one SSH authenticated; every line is checked here, and a game that
 breaks the protocol is cut off. An accepted invitation opens a table with
 the invitation's colours, variant and clock (tables.py) and tells both games
 to go there: each session then starts its player's game at that table.
+
+Each game's line to the lobby is a `Guest` (lobby_guest.py); what the games
+looking at the lobby are sent, and when, is lobby_view.py's.
 """
 
 from __future__ import annotations
@@ -22,8 +25,8 @@ from dataclasses import dataclass, field
 
 from ...core import ReversiError
 from ...core.errors import capitalised, sentence
-from ...net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE, NO_CLOCK
-from ...net.remote import NOBODY, is_guest, shown_name
+from ...net.lobby_link import LOBBY_SECRET_VARIABLE, LOBBY_SOCKET_VARIABLE
+from ...net.remote import shown_name
 from ...net.server_line import line, words
 from ...net.terms import TableRefused, TableTerms
 from ...net.typed_number import typed_number
@@ -31,14 +34,13 @@ from ...storage import StorageError
 from ..bucket import Limit, Limiter, per_minute
 from ..config import format_duration
 from ..ledger.fleet_messages import Answer, Gone, LobbyLine, Seat, Take, Unseat
-from ..ledger.ratings import FIRST
 from ..ledger.store import Store, TableView
-from ..ledger.table_phase import Phase
 from .conduct import Playbans
 from .fleet_port import Fleet
-from .fleet_relay import Given
-from .games_socket import GamesSocket, hello, tell
-from .own_records import OwnRecord, OwnRecords
+from .fleet_take_overs import Given
+from .games_socket import GamesSocket, hello
+from .lobby_guest import Doing, Guest
+from .lobby_view import LobbyView
 from .safety import Refused, block_name, file_report, take_notices, unblock_name
 from .standings_pages import (
     GAME_ID_DIGITS,
@@ -47,7 +49,7 @@ from .standings_pages import (
     leaderboard_rows,
     profile_rows,
 )
-from .table_store import named_ratings, rated_lines, read_ratings, shown_ratings
+from .table_store import named_ratings, rated_lines
 from .tables import Tables
 from .tournament_joining import CommandMistake, may_join, tournament_id
 from .tournament_rows import tournament_page
@@ -69,12 +71,6 @@ def invitations(count: int) -> Limit:
     return Limit(per_minute(count), per_minute(count), "invitations", "try again shortly")
 
 
-# How often the lobby is looked at again for the games that show it (sent only if changed).
-REFRESH = 1.0
-# The open reports a moderator's lobby shows, the oldest first.
-LOBBY_REPORTS = 10
-# A report's words as a moderator's lobby shows them, at most (a line is 1024 bytes).
-REPORT_BYTES = 600
 # Longer than this, what an invitation names is nobody's name (player_directory_name's are
 # at most 42 characters).
 NAME_LIMIT = 64
@@ -82,43 +78,9 @@ NAME_LIMIT = 64
 GO_GRACE = 5.0
 
 
-@dataclass(frozen=True, slots=True)
-class Doing:
-    """What one person on the server is doing: a word for the lobby's column
-    (free, playing, waiting, watching, finished) and a phrase to read."""
-
-    state: str
-    text: str
-    code: str | None = None  # the table it is at, if any
-
-
 # What admit() keeps for a game until it reaches the lobby: its name, where its
 # session may be sent (a table, a replay, a tournament), its address and ssh hint.
 Admitted = tuple[str, Callable[[str], bool], Callable[[str], bool], Callable[[int], bool], str, str]
-
-
-@dataclass(eq=False)
-class Guest:
-    """One served game's line to the lobby."""
-
-    name: str
-    writer: asyncio.StreamWriter
-    # Seats the session at a table (its secret); False if the session has gone.
-    seat: Callable[[str], bool]
-    # Opens an archived game (its GGF) for review next; False if the session has gone.
-    replay: Callable[[str], bool] | None = None
-    # Sends the session to a tournament's games (its number); False if it has gone.
-    tournament: Callable[[int], bool] | None = None
-    address: str = ""  # where its player connected from ('' for another node's)
-    # How its player reaches the server, for the hints it is sent ('ssh -t -p 2222
-    # alice@host'; '' for another node's, which is sent none).
-    ssh: str = ""
-    looking: bool = False
-    shown: bytes = b""  # the lobby last sent to it
-    moderator: bool = False  # its player moderates, by key: its lobby shows the open reports
-
-    def send(self, data: bytes) -> None:
-        tell(self.writer, data)
 
 
 @dataclass(eq=False)
@@ -159,9 +121,6 @@ class LobbyHost:
         self._playbans = playbans  # (who may not play now: conduct.py)
         self.tournaments = tournaments  # (joined from the lobby)
         self._people = people  # who is on the server and what they do
-        # The lookers' own records, read again when a game of theirs is kept here.
-        self._records = OwnRecords(lambda: store, now)
-        tables.course.kept_names = self._records.kept
         self._log = log
         # A line for the log charged to the address whose request caused it.
         self._charged = charged or (lambda text, _address: log(text))
@@ -187,9 +146,8 @@ class LobbyHost:
         self._numbers = itertools.count(1)
         variables = (LOBBY_SOCKET_VARIABLE, LOBBY_SECRET_VARIABLE)
         self._socket = GamesSocket("lobby", variables, self._serve)
-        self._refresher: asyncio.Task[None] | None = None
-        self._sending: asyncio.Task[None] | None = None  # (refresh's)
-        self._send_again = False  # refreshed while sending: send once more
+        # The lobby as each game looking at it sees it, sent when it changes.
+        self._view = LobbyView(lambda: self.guests, people, tables, store, now)
         # The other nodes (fleet_port.py): the guests of their lobbies invited from here,
         # by (node, name), and the invitations from them to guests here,
         # (name, number) -> the node that holds the invitation.
@@ -210,14 +168,16 @@ class LobbyHost:
 
     async def start(self) -> None:
         await self._socket.start()
-        self._refresher = asyncio.create_task(self._refreshing())
+        self._view.start()
 
     async def close(self) -> None:
-        if self._refresher is not None:
-            self._refresher.cancel()
-        if self._sending is not None:
-            self._sending.cancel()
+        self._view.close()
         await self._socket.close()
+
+    def refresh(self) -> asyncio.Task[None]:
+        """Send the lobby to every game that shows it, if it changed for that game
+        (lobby_view.py); the task, for a caller that waits for the sending."""
+        return self._view.refresh()
 
     # -- for the sessions ---------------------------------------------------------------
 
@@ -657,7 +617,7 @@ class LobbyHost:
 
     def _heard_take(self, node: str, message: Take) -> None:
         async def give() -> None:
-            self.fleet.answer_take(node, message.ask, await self.give_over(name, address))
+            self.fleet.take_overs.answer(node, message.ask, await self.give_over(name, address))
 
         name, address = message.name, message.address
         task = asyncio.create_task(give())
@@ -730,118 +690,3 @@ class LobbyHost:
         if secret is not None and view is not None:
             return secret, view
         return await self._own_giver(name, address)
-
-    # -- the lobby, sent to the games that show it -------------------------------------------
-
-    async def _refreshing(self) -> None:
-        while True:
-            await asyncio.sleep(REFRESH)
-            self.refresh()
-
-    def refresh(self) -> asyncio.Task[None]:
-        """Send the lobby to every game that shows it, if it changed for that game:
-        by a task, as the ratings are the store's to read (once more after it, if
-        asked again meanwhile). The task, for a caller that waits for the sending."""
-        if self._sending is not None and not self._sending.done():
-            self._send_again = True
-            return self._sending
-        self._sending = asyncio.create_task(self._send_lobby())
-        return self._sending
-
-    async def _send_lobby(self) -> None:
-        self._send_again = True
-        while self._send_again:
-            self._send_again = False
-            looking = [guest for guest in self.guests if guest.looking]
-            if not looking:
-                continue
-            people = self._people()
-            views = self.tables.views(everywhere=True)
-            seated = [name for view in views for name in (view.black, view.white) if name]
-            lookers = list(dict.fromkeys(guest.name for guest in looking))
-            # One read of everyone's rating, whoever is looking (store.py's `ratings`).
-            names = list(dict.fromkeys([*sorted(people), *seated, *lookers]))
-            read = await read_ratings(self._store, names)
-            rated = shown_ratings(names, read)
-            # The lookers' own records (own_records.py: read again only when stale).
-            self._records.forget_all_but(lookers)
-            # Whose rating could not be read waits for the store.
-            games = {
-                name: read.get(name, FIRST).games
-                for name in lookers
-                if name in read or is_guest(name)
-            }
-            records: dict[str, tuple[str, int, OwnRecord]] = {}
-            with contextlib.suppress(StorageError):  # (those lobbies wait for the store)
-                for name, own in (await self._records.of(games)).items():
-                    rating = read.get(name, FIRST)
-                    records[name] = (rating.shown, rating.games, own)
-            reports = await self._open_reports(looking)
-            for guest in looking:
-                if guest.name not in records:
-                    continue
-                data = self.view_for(guest.name, people, views, rated, records[guest.name])
-                if guest.moderator:
-                    data = data.removesuffix(line("shown")) + reports + line("shown")
-                if data != guest.shown:
-                    guest.shown = data
-                    guest.send(data)
-
-    async def _open_reports(self, looking: list[Guest]) -> bytes:
-        """The open reports' lines, if a moderator is among `looking` (else none)."""
-        store = self.tables.store
-        if not any(guest.moderator for guest in looking):
-            return b""
-        with contextlib.suppress(StorageError):  # (shown again when the store answers)
-            return b"".join(
-                line(
-                    "report",
-                    r.id,
-                    _one_word(r.reporter),
-                    r.name,
-                    r.reason,
-                    _cut(r.words, REPORT_BYTES),
-                )
-                for r in await store.open_reports(LOBBY_REPORTS)
-            )
-        return b""
-
-    def view_for(
-        self,
-        name: str,
-        people: dict[str, Doing],
-        views: list[TableView],
-        rated: dict[str, str],
-        record: tuple[str, int, OwnRecord],
-    ) -> bytes:
-        """The lobby as `name` sees it, in protocol lines ending with `shown`: `people`
-        here, the tables of `views`, each name's rating in `rated` (as shown; '' none),
-        and `record`: their own rating as shown, the rated games it rests on, and
-        their results and last game's move of it."""
-        lines = [line("person", who, what.state, what.text) for who, what in sorted(people.items())]
-        for view in views:
-            if view.phase is Phase.ADJOURNED and name not in (view.black, view.white):
-                continue  # only its players may resume it
-            clock = view.clock or NO_CLOCK
-            black, white = view.black or NOBODY, view.white or NOBODY
-            lines.append(
-                line("table", view.code, view.phase, black, white, view.variant, clock, view.move)
-            )
-        lines += rated_lines(rated)
-        rating, games, own = record
-        lines.append(line("record", rating, games, own.results))
-        if own.last:
-            lines.append(line("last", own.last))
-        lines.append(line("shown"))
-        return b"".join(lines)
-
-
-def _cut(text: str, most: int) -> str:
-    """`text` cut to at most `most` bytes of UTF-8, never inside a character."""
-    return text.encode()[:most].decode(errors="ignore")
-
-
-def _one_word(reporter: str) -> str:
-    """A reporter as one field of a `report` line, whose fields end at spaces: the
-    watch's '(boosting watch)' keeps its space as a no-break one, shown the same."""
-    return reporter.replace(" ", "\N{NO-BREAK SPACE}")

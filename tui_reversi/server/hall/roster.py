@@ -14,7 +14,8 @@ from ..config import ServeConfig, player_directory_name
 from ..ledger.store import Presence, Store, TableView
 from ..ledger.table_phase import Phase
 from .fleet_port import Fleet
-from .lobby_host import Doing, LobbyHost
+from .lobby_guest import Doing
+from .lobby_host import LobbyHost
 from .moderation_watch import Moderation
 from .sessions import HallSession
 from .table_store import last_game_lines, named_ratings

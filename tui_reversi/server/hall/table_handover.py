@@ -5,10 +5,12 @@ Each table not over goes to the node a player at it plays from (that player
 plays on there at once, as after a take-over), else to another node in turn:
 the store keeps its game as that node's (one statement, fenced to this node),
 and the `Handed` message carries the game there (fleet_port.py), which brings it
-back and seats its own players at it. This node's players at it go on through
-the relay until the drain is over, told in one sentence to connect again then
-(they land on another node, back at their seat). A node alone, or whose fleet
-is out of reach, hands nothing: its games adjourn when it stops, as before.
+back and seats its own players at it. Meanwhile its clock is stopped and its
+moves wait (adjourned); one the store will not hand plays on here as it was.
+This node's players at it go on through the relay until the drain is over,
+told in one sentence to connect again then (they land on another node, back
+at their seat). A node alone, or whose fleet is out of reach, hands nothing:
+its games adjourn when it stops, as before.
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ from collections.abc import Callable
 from ...net.server_line import line
 from ...storage import StorageError
 from ..config import format_duration
-from ..ledger.store import Store
+from ..ledger.store import Store, UnfinishedGame
+from ..ledger.table_phase import Phase
 from .fleet_port import Fleet
 from .fleet_relay import RelayTransport
+from .table_store import unfinished
 from .tables import Tables
 
 # What the players at a table handed over read: on this node (their games go on
@@ -55,7 +59,7 @@ async def hand_tables_over(
     fleet.tell_playing(line("news", ELSEWHERE.format(within=within)))
     handed = 0
     for code in list(tables.tables):
-        kept = tables.handing(code)
+        kept = _handing(tables, code)
         if kept is None:
             continue
         was_adjourned = kept.adjourned
@@ -76,7 +80,7 @@ async def hand_tables_over(
             log(f"table {code} cannot be handed to node {node}: {error}")
             ours = False
         if not ours:
-            tables.not_handed(code, was_adjourned)
+            _not_handed(tables, code, was_adjourned)
             continue
         table = tables.tables.get(code)
         if table is not None:
@@ -87,3 +91,29 @@ async def hand_tables_over(
         tables.handed_away(code, node, from_nodes)
         handed += 1
     return handed
+
+
+def _handing(tables: Tables, code: str) -> UnfinishedGame | None:
+    """Table `code`'s game as it is handed to another node, its clock stopped and
+    its moves refused (adjourned) until it sits there; None if it has none to hand
+    (a seat free, or over)."""
+    table = tables.tables.get(code)
+    if table is None or table.phase in (Phase.OPEN, Phase.ENDED):
+        return None
+    tables.clocks.stop(table)
+    kept = unfinished(table)
+    if table.phase is not Phase.ADJOURNED:
+        table.move_to(Phase.ADJOURNED)  # (moves wait: it resumes there)
+    return kept
+
+
+def _not_handed(tables: Tables, code: str, adjourned: bool) -> None:
+    """Table `code` could not be handed over: it plays on here as it was
+    (`adjourned` or not: playing, or held while a dropped seat waits)."""
+    table = tables.tables.get(code)
+    if table is None or table.phase is not Phase.ADJOURNED or adjourned:
+        return
+    table.move_to(Phase.PLAYING)
+    if table.held:
+        table.move_to(Phase.HELD)  # (its dropped seats' timers still run)
+    tables.clocks.run(table)

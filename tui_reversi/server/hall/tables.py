@@ -53,7 +53,7 @@ from .table_clocks import TableClocks
 from .table_course import GameCourse, GameWatch
 from .table_referee import TableReferee
 from .table_reports import TableReports
-from .table_store import brought_back, named_ratings, rated_lines, unfinished
+from .table_store import brought_back, named_ratings, rated_lines
 from .table_stranded import stranded
 
 if TYPE_CHECKING:
@@ -760,30 +760,6 @@ class Tables:
         table.moved_away.set()  # (the games sitting at it here: their lines end)
 
     # -- a fleet node that drains hands its tables over (table_handover.py) -------------
-
-    def handing(self, code: str) -> UnfinishedGame | None:
-        """Table `code`'s game as it is handed to another node, its clock stopped and
-        its moves refused (adjourned) until it sits there; None if it has none to hand
-        (a seat free, or over)."""
-        table = self.tables.get(code)
-        if table is None or table.phase in (Phase.OPEN, Phase.ENDED):
-            return None
-        self.clocks.stop(table)
-        kept = unfinished(table)
-        if table.phase is not Phase.ADJOURNED:
-            table.move_to(Phase.ADJOURNED)  # (moves wait: it resumes there)
-        return kept
-
-    def not_handed(self, code: str, adjourned: bool) -> None:
-        """Table `code` could not be handed over: it plays on here as it was
-        (`adjourned` or not: playing, or held while a dropped seat waits)."""
-        table = self.tables.get(code)
-        if table is None or table.phase is not Phase.ADJOURNED or adjourned:
-            return
-        table.move_to(Phase.PLAYING)
-        if table.held:
-            table.move_to(Phase.HELD)  # (its dropped seats' timers still run)
-        self.clocks.run(table)
 
     def secrets_at(self, code: str) -> list[str]:
         """The secrets of the seats and places at table `code` here."""

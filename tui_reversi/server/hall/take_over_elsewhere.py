@@ -67,7 +67,7 @@ async def take_game_from(
     from `address`): the new secret of their seat at a table there, or None for
     their own game (put in their folder here, to be resumed) or a game gone
     meanwhile; and a sentence for the player, if there is one."""
-    given = await fleet.take_from(other.node, name, address)
+    given = await fleet.take_overs.take_from(other.node, name, address)
     if given is None:
         return None, "that game is not there any more; starting yours here."
     if isinstance(given, bytes):

@@ -30,7 +30,8 @@ from . import glicko_migration
 from .archive import read_unfinished
 from .migrations import enter_known_names
 from .names import name_key
-from .postgres import PostgresStore, connect, connect_refusal
+from .node_link import connect, connect_refusal
+from .postgres import PostgresStore
 
 # Held while importing: two imports into one database never interleave.
 IMPORT_LOCK = 0x7475_6972_696D_706F

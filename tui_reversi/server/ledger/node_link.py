@@ -8,12 +8,17 @@ view `live_nodes`). When that one drops, the node is told (`down`), joins
 again with backoff, with a fresh pool, and is told (`rejoined`): it never
 needs a restart. Its TCP keepalives, both ways, let a silent machine drop out
 within seconds instead of the kernel's hours.
+
+One plain connection besides (`connect`) checks the schema at the start and
+runs --migrate; when a node cannot connect, the operator reads why in one
+sentence that names the database but never its password (`connect_refusal`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import traceback
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -21,8 +26,10 @@ from typing import Any
 import psycopg
 import psycopg_pool
 from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from ...storage import StorageError
+from ..config import ServeError
 from .fleet_messages import Down, Heard, Hearing, Rejoined
 
 CONNECT_TIMEOUT = 10
@@ -56,6 +63,62 @@ CLAIM_ROW = """INSERT INTO nodes (id, backend_pid, backend_start)
     SELECT %s, pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()
     ON CONFLICT (id) DO UPDATE SET backend_pid = excluded.backend_pid,
         backend_start = excluded.backend_start"""
+
+
+def where(url: str) -> str:
+    """'database tui on db.example:5432' for messages: never the password."""
+    try:
+        parts = conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "the database"
+    host = parts.get("host") or "localhost"
+    port = f":{parts['port']}" if parts.get("port") else ""
+    return f"database {parts.get('dbname') or parts.get('user') or '?'} on {host}{port}"
+
+
+# What libpq says when it cannot connect -> what the operator reads ({0}: the name it
+# quotes, {user}: the URL's role).
+_CONNECT_FAILURES = (
+    (r'role "(.*)" does not exist', "there is no role {0} (create it: createuser {0})"),
+    (r'database "(.*)" does not exist', "there is no database {0} (create it: createdb {0})"),
+    (
+        r'password authentication failed for user "(.*)"',
+        "the password for role {0} is wrong (it comes from ~/.pgpass or PGPASSWORD)",
+    ),
+    (r"no password supplied", "role {user} needs a password: put it in ~/.pgpass or PGPASSWORD"),
+    (r"Connection refused", "the connection was refused (is PostgreSQL listening there?)"),
+    (r"timeout expired", "no answer within the connect timeout ({timeout} s)"),
+    (r"failed to resolve host", "that host name cannot be resolved"),
+    (r"no pg_hba\.conf entry", "its pg_hba.conf lets no connection like this one in"),
+)
+
+
+def connect_refusal(url: str, error: Exception) -> ServeError:
+    """Why a node could not connect to `url`, in one sentence (never the password)."""
+    text = str(error).strip()
+    try:
+        parts = conninfo_to_dict(url)
+    except psycopg.ProgrammingError:  # (the URL itself is what is wrong: the error says so)
+        parts = {}
+    for pattern, said in _CONNECT_FAILURES:
+        found = re.search(pattern, text)
+        if found is not None:
+            timeout = parts.get("connect_timeout") or CONNECT_TIMEOUT
+            reason = said.format(*found.groups(), user=parts.get("user") or "?", timeout=timeout)
+            return ServeError(f"cannot connect to {where(url)}: {reason}")
+    # Anything else: libpq's own words, past its 'connection to server at ... failed:'.
+    first = text.splitlines()[0] if text else type(error).__name__
+    return ServeError(f"cannot connect to {where(url)}: {first.rpartition('failed: ')[2]}")
+
+
+def connect(url: str) -> psycopg.Connection:
+    """One connection to `url` (autocommit), or ServeError saying at once why not."""
+    try:
+        given = "connect_timeout" in conninfo_to_dict(url)  # (the URL's own, if it says one)
+        conninfo = url if given else make_conninfo(url, connect_timeout=CONNECT_TIMEOUT)
+        return psycopg.connect(conninfo, autocommit=True)
+    except psycopg.Error as error:
+        raise connect_refusal(url, error) from None
 
 
 class NodeLink:

@@ -20,7 +20,6 @@ the node's channel, is quoted by psycopg.sql.
 from __future__ import annotations
 
 import contextlib
-import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
@@ -30,20 +29,14 @@ from typing import Any, TypeVar
 
 import psycopg
 import psycopg_pool
-from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import Jsonb
 
 from ...net.remote import is_guest
 from ...storage import StorageError
 from ..config import ServeError
 from . import browser_passes, playbans, standings
-from .account_keys import (
-    CODE_LIFETIME,
-    AccountKey,
-    KeyCodeStore,
-    new_code,
-    same_code,
-)
+from .account_keys import AccountKey, KeyCodeStore
 from .archive import (
     game_row,
     read_unfinished,
@@ -56,9 +49,10 @@ from .fleet_seal import LEAST_SECRET, Dropped, Seal
 from .migrations import SECRET_TABLE, check, migrate
 from .moderation import KeptModeration
 from .names import name_key
-from .node_link import CONNECT_TIMEOUT, NodeLink
+from .node_link import NodeLink, connect, connect_refusal, where
 from .penalties import Penalty, Subject, change_kept
 from .playbans import Ban, Outcome
+from .postgres_key_codes import SharedKeyCodes
 from .postgres_seekers import SharedSeekers
 from .ratings import FIRST_RATING, PAIR_WINDOW, Rating, rated_game
 from .renames import KeptRenames
@@ -74,62 +68,6 @@ MAX_MESSAGE = 7900
 PENALTIES_LOCK = 0x7475_6972_7065_6E61
 
 T = TypeVar("T")
-
-
-def where(url: str) -> str:
-    """'database tui on db.example:5432' for messages: never the password."""
-    try:
-        parts = conninfo_to_dict(url)
-    except psycopg.ProgrammingError:
-        return "the database"
-    host = parts.get("host") or "localhost"
-    port = f":{parts['port']}" if parts.get("port") else ""
-    return f"database {parts.get('dbname') or parts.get('user') or '?'} on {host}{port}"
-
-
-# What libpq says when it cannot connect -> what the operator reads ({0}: the name it
-# quotes, {user}: the URL's role).
-_CONNECT_FAILURES = (
-    (r'role "(.*)" does not exist', "there is no role {0} (create it: createuser {0})"),
-    (r'database "(.*)" does not exist', "there is no database {0} (create it: createdb {0})"),
-    (
-        r'password authentication failed for user "(.*)"',
-        "the password for role {0} is wrong (it comes from ~/.pgpass or PGPASSWORD)",
-    ),
-    (r"no password supplied", "role {user} needs a password: put it in ~/.pgpass or PGPASSWORD"),
-    (r"Connection refused", "the connection was refused (is PostgreSQL listening there?)"),
-    (r"timeout expired", "no answer within the connect timeout ({timeout} s)"),
-    (r"failed to resolve host", "that host name cannot be resolved"),
-    (r"no pg_hba\.conf entry", "its pg_hba.conf lets no connection like this one in"),
-)
-
-
-def connect_refusal(url: str, error: Exception) -> ServeError:
-    """Why a node could not connect to `url`, in one sentence (never the password)."""
-    text = str(error).strip()
-    try:
-        parts = conninfo_to_dict(url)
-    except psycopg.ProgrammingError:  # (the URL itself is what is wrong: the error says so)
-        parts = {}
-    for pattern, said in _CONNECT_FAILURES:
-        found = re.search(pattern, text)
-        if found is not None:
-            timeout = parts.get("connect_timeout") or CONNECT_TIMEOUT
-            reason = said.format(*found.groups(), user=parts.get("user") or "?", timeout=timeout)
-            return ServeError(f"cannot connect to {where(url)}: {reason}")
-    # Anything else: libpq's own words, past its 'connection to server at ... failed:'.
-    first = text.splitlines()[0] if text else type(error).__name__
-    return ServeError(f"cannot connect to {where(url)}: {first.rpartition('failed: ')[2]}")
-
-
-def connect(url: str) -> psycopg.Connection:
-    """One connection to `url` (autocommit), or ServeError saying at once why not."""
-    try:
-        given = "connect_timeout" in conninfo_to_dict(url)  # (the URL's own, if it says one)
-        conninfo = url if given else make_conninfo(url, connect_timeout=CONNECT_TIMEOUT)
-        return psycopg.connect(conninfo, autocommit=True)
-    except psycopg.Error as error:
-        raise connect_refusal(url, error) from None
 
 
 def migrate_database(url: str) -> tuple[int, int]:
@@ -164,7 +102,7 @@ class PostgresStore(KeptPasses, KeptTournaments, KeptModeration, KeptRenames):
         self.where = where(url)
         self.players_dir = players_dir
         self._node = secrets.token_hex(6)
-        self._codes = SharedKeyCodes(self)
+        self._codes = SharedKeyCodes(self.where, self._execute, lambda: self._link.connection())
         # One connection first (at start, before the node serves anyone: it may wait):
         # what is wrong is said at once, not after the pool's retries.
         with connect(url) as conn:
@@ -636,51 +574,6 @@ def _fleet_secret(conn: psycopg.Connection, url: str) -> bytes:
 
 def _not_told(why: str, node: str | None, size: int, untold: int) -> None:
     """(A store that does not listen, as --import-archive's: nobody to tell.)"""
-
-
-class SharedKeyCodes:
-    """The one-time codes to add a key, in the database: shown on one node,
-    redeemed on any (account_keys.py's `KeyCodeStore`)."""
-
-    def __init__(self, store: PostgresStore) -> None:
-        self._store = store
-
-    async def issue(self, name: str) -> str:
-        code = new_code()
-        await self._store._execute(
-            """INSERT INTO key_codes (name, code, expires, tries)
-               VALUES (%s, %s, now() + make_interval(secs => %s), %s)
-               ON CONFLICT (name) DO UPDATE SET code = excluded.code,
-                   expires = excluded.expires, tries = excluded.tries""",
-            (name, code, CODE_LIFETIME, 0),  # (tries: counted per key now, guessing.py)
-        )
-        return code
-
-    async def pending(self, name: str) -> bool:
-        rows = await self._store._execute(
-            "SELECT 1 FROM key_codes WHERE name = %s AND expires > now()", (name,)
-        )
-        return bool(rows)
-
-    async def redeem(self, name: str, code: str) -> bool:
-        store = self._store
-        try:
-            async with store._link.connection() as conn, conn.transaction():
-                held = await (
-                    await conn.execute(
-                        """SELECT code FROM key_codes
-                           WHERE name = %s AND expires > now() FOR UPDATE""",
-                        (name,),
-                    )
-                ).fetchone()
-                if held is None:
-                    return False
-                if not same_code(code, held[0]):
-                    return False  # (counted against the key that tried: guessing.py)
-                await conn.execute("DELETE FROM key_codes WHERE name = %s", (name,))
-                return True
-        except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
-            raise StorageError(f"cannot read {name}'s code in {store.where}: {error}") from None
 
 
 def _table_row(table: TableView) -> list[str | int | list[str]]:

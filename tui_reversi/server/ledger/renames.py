@@ -210,10 +210,18 @@ async def _move(
     if refusal is not None:
         raise RenameRefused(refusal)
     # The new name takes its look-alike key (names.py): a name of theirs that held it
-    # (their old name, a case apart) keeps its row as a twin, reserved.
-    key = name_key(new)
-    await run("UPDATE names SET twin = ? WHERE key = ? AND name <> ?", (True, key, new))
-    if await run("SELECT 1 FROM names WHERE name = ?", (new,)):
+    # (their old name, a case apart) keeps its row as a twin, reserved. Only theirs, as
+    # the refusal read them: a name another rename committed since (on another node) is
+    # not touched, so that this one's row meets it as a duplicate key and is refused;
+    # read afresh, both renames to one name went through, one person's games and
+    # rating merged into the other's.
+    key, theirs = name_key(new), sorted({old, *await _former(run, old)})
+    among = ", ".join("?" for _ in theirs)
+    await run(
+        f"UPDATE names SET twin = ? WHERE key = ? AND name <> ? AND name IN ({among})",
+        (True, key, new, *theirs),
+    )
+    if new in theirs:  # (a name of their own coming back to them: its row is there)
         await run("UPDATE names SET twin = ? WHERE name = ?", (False, new))
     else:
         await run("INSERT INTO names (name, key, twin) VALUES (?, ?, ?)", (new, key, False))

@@ -1,0 +1,380 @@
+"""Several games in one process (hosted_game.py), as a player at each pty sees them.
+
+A process of its own (tests/host_of_games.py, the launcher's host mode in small)
+runs three real games in threads, each on a pty of its own with an environment
+and a working directory of its own; the test holds the pty masters and reads
+each screen back with pyte, as the server would pass it on. The process's own
+environment names none of the games' folders: whatever a game read from it
+instead of its own would show up there.
+"""
+
+import json
+import os
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import time
+from fcntl import ioctl
+from pathlib import Path
+from termios import TIOCSWINSZ
+
+import pytest
+
+pyte = pytest.importorskip("pyte", reason="pyte (the test's terminal emulator) is not installed")
+
+HOST = Path(__file__).with_name("host_of_games.py")
+RIGHT = b"\x1b[C"
+CTRL_Q = b"\x11"
+PACKAGES = ("textual", "rich", "tui_reversi")
+WAIT = 60.0  # seconds for anything to show: a shared, loaded machine
+
+
+class Terminal:
+    """One player's pty: the master end, and the screen drawn on it."""
+
+    def __init__(self, columns: int, rows: int) -> None:
+        self.master, self.slave = os.openpty()
+        self.raw = b""
+        self.resize(columns, rows)
+
+    def resize(self, columns: int, rows: int) -> None:
+        ioctl(self.master, TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        self.columns, self.rows = columns, rows
+        self.screen = pyte.Screen(columns, rows)
+        self.stream = pyte.ByteStream(self.screen)
+
+    def read(self) -> None:
+        """Whatever the game has drawn since the last read."""
+        while select.select([self.master], [], [], 0)[0]:
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:  # the game has let its pty go
+                return
+            if not data:
+                return
+            self.raw += data
+            self.stream.feed(data)
+
+    def text(self) -> str:
+        self.read()
+        return "\n".join(self.screen.display)
+
+    def wait_until(self, check, what: str) -> str:
+        """The screen once `check(lines)` holds (polled: it may be half drawn)."""
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            self.read()
+            lines = list(self.screen.display)
+            if check(lines):
+                return "\n".join(lines)
+            time.sleep(0.05)
+        raise AssertionError(f"{what} never showed; the screen was:\n{self.text()}")
+
+    def drawn_at_its_size(self) -> str:
+        """The board with the key bar on the last row and the panels' right
+        border on the last column: laid out for this pty's size."""
+        return self.wait_until(
+            lambda lines: (
+                lines[-1].rstrip().endswith("? Help")
+                and any(line.endswith("╮") for line in lines)
+                and "┌───" in "\n".join(lines)
+            ),
+            f"the board at {self.columns}x{self.rows}",
+        )
+
+    def cursor(self) -> list[tuple[int, int]]:
+        """Where the board's cursor is drawn: [x] in a small square, corners in a large one."""
+        self.read()
+        return [
+            (row, found.start())
+            for row, line in enumerate(self.screen.display)
+            for found in re.finditer(r"\[|┌(?!─)", line)
+        ]
+
+    def cursor_moved(self, before: list[tuple[int, int]], what: str) -> None:
+        self.wait_until(lambda lines: self.cursor() not in ([], before), what)
+
+    def press(self, keys: bytes) -> None:
+        os.write(self.master, keys)
+
+
+class Host:
+    """The process hosting the games, its reports of their ends."""
+
+    def __init__(self, games: list[dict], terminals: list[Terminal], tmp: Path) -> None:
+        spec = tmp / "games.json"
+        spec.write_text(json.dumps(games))
+        host_home = tmp / "host-home"
+        host_home.mkdir()
+        self.home = host_home
+        self.process = subprocess.Popen(
+            [sys.executable, str(HOST), str(spec)],
+            pass_fds=[terminal.slave for terminal in terminals],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={
+                "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                "HOME": str(host_home),
+                "LANG": "C.UTF-8",
+                "PYTHONPATH": str(Path(__file__).resolve().parent.parent),
+            },
+            cwd=host_home,
+        )
+        for terminal in terminals:
+            os.close(terminal.slave)
+        self.terminals = terminals
+        self.exits: dict[int, int] = {}
+        self.late: list[str] | None = None
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            words = line.split()
+            if len(words) == 3 and words[0] == "EXIT":
+                self.exits[int(words[1])] = int(words[2])
+            elif line.startswith("LATE "):
+                self.late = json.loads(line.removeprefix("LATE "))
+
+    def signal(self, game: int, number: int) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"signal {game} {number}\n")
+        self.process.stdin.flush()
+
+    def modules_imported_late(self) -> list[str]:
+        """The modules the host imported after it preloaded (as the launcher does)."""
+        assert self.process.stdin is not None
+        self.process.stdin.write("modules\n")
+        self.process.stdin.flush()
+        deadline = time.monotonic() + WAIT
+        while self.late is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert self.late is not None, "the host never said what it imported"
+        return self.late
+
+    def exit_of(self, game: int) -> int:
+        deadline = time.monotonic() + WAIT
+        while game not in self.exits and time.monotonic() < deadline:
+            # Read as the server does, all along: what a game writes just before it
+            # lets its pty go is lost if it is still unread then.
+            for terminal in self.terminals:
+                terminal.read()
+            time.sleep(0.01)
+        assert game in self.exits, f"game {game} never ended; the host said {self.exits}"
+        return self.exits[game]
+
+    def stop(self) -> str:
+        if self.process.poll() is None:
+            self.process.kill()
+        _, errors = self.process.communicate(timeout=WAIT)
+        return errors
+
+
+# A chromatic colour in an SGR sequence: a basic colour other than black, white and
+# grey, a 256-colour index off the grey ramp and the cube's diagonal, or RGB not grey.
+_GREY_INDEXES = {0, 7, 8, 15, 16, 59, 102, 145, 188, 231, *range(232, 256)}
+
+
+def colours_used(raw: bytes) -> bool:
+    for parameters in re.findall(rb"\x1b\[([0-9;]*)m", raw):
+        numbers = [int(n) for n in parameters.split(b";") if n]
+        index = 0
+        while index < len(numbers):
+            number = numbers[index]
+            if number in (38, 48) and index + 1 < len(numbers):
+                if numbers[index + 1] == 5 and index + 2 < len(numbers):
+                    if numbers[index + 2] not in _GREY_INDEXES:
+                        return True
+                    index += 3
+                    continue
+                if numbers[index + 1] == 2 and index + 4 < len(numbers):
+                    red, green, blue = numbers[index + 2 : index + 5]
+                    if not red == green == blue:
+                        return True
+                    index += 5
+                    continue
+            if number in (*range(31, 37), *range(41, 47), *range(91, 97), *range(101, 107)):
+                return True
+            index += 1
+    return False
+
+
+def autosave_of(home: Path) -> Path:
+    return home / ".local" / "share" / "tui-reversi" / "autosave.json"
+
+
+def wait_for_file(path: Path, text: str) -> None:
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        if path.exists() and text in path.read_text(errors="replace"):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{path} never held {text!r}")
+
+
+def test_three_games_in_one_process_each_keep_their_own_terminal_files_and_signals(tmp_path):
+    homes = [tmp_path / name for name in ("alice", "bob", "carol")]
+    for home in homes:
+        home.mkdir()
+    carols_folder = tmp_path / "carol-work"  # her working directory, apart from her home
+    carols_folder.mkdir()
+    (carols_folder / "opening.txt").write_text("f5d6\n")
+    terminals = [Terminal(80, 24), Terminal(100, 30), Terminal(90, 26)]
+    base = {"LANG": "C.UTF-8", "TERM": "xterm-256color", "COLORTERM": "truecolor"}
+    games = [
+        {
+            "argv": ["--new", "--white", "easy"],
+            "env": {**base, "HOME": str(homes[0]), "TUI_REVERSI_FILES_ROOT": str(homes[0])},
+            "cwd": str(homes[0]),
+            "tty": terminals[0].slave,
+        },
+        {
+            "argv": ["--new", "--white", "easy"],
+            "env": {**base, "HOME": str(homes[1]), "NO_COLOR": "1"},
+            "cwd": str(homes[1]),
+            "tty": terminals[1].slave,
+        },
+        {
+            "argv": ["--load", "opening.txt", "--white", "easy"],  # relative: her folder's
+            "env": {**base, "HOME": str(homes[2])},
+            "cwd": str(carols_folder),
+            "tty": terminals[2].slave,
+        },
+    ]
+    host = Host(games, terminals, tmp_path)
+    alice, bob, carol = terminals
+    try:
+        # Each board is laid out at its own pty's size, in colour but for NO_COLOR's.
+        for terminal in terminals:
+            terminal.drawn_at_its_size()
+        carol.wait_until(lambda lines: "1 f5" in "\n".join(lines), "carol's loaded opening")
+        assert colours_used(alice.raw) and colours_used(carol.raw)
+        assert not colours_used(bob.raw)
+
+        # A key at one terminal moves that game's cursor alone.
+        cursors = [terminal.cursor() for terminal in terminals]
+        assert all(cursors)
+        alice.press(RIGHT)
+        alice.cursor_moved(cursors[0], "alice's cursor moving")
+        assert [bob.cursor(), carol.cursor()] == cursors[1:]
+
+        # Each game is autosaved in its own player's folder.
+        alice.press(b"f5")
+        alice.wait_until(lambda lines: "1 f5" in "\n".join(lines), "alice's move")
+        bob.press(b"d3")
+        bob.wait_until(lambda lines: "1 d3" in "\n".join(lines), "bob's move")
+        wait_for_file(autosave_of(homes[0]), '"f5')
+        wait_for_file(autosave_of(homes[1]), '"d3')
+        assert '"d3' not in autosave_of(homes[0]).read_text()
+
+        # Games drawn and played import nothing the host could have preloaded.
+        late = host.modules_imported_late()
+        assert [name for name in late if name.split(".")[0] in PACKAGES] == []
+
+        # A resize told by SIGWINCH: bob's board is laid out again at the new size.
+        bob.resize(110, 32)
+        host.signal(1, signal.SIGWINCH)
+        bob.drawn_at_its_size()
+
+        # SIGHUP ends alice's game as a hang-up does, her game saved; the others play on.
+        host.signal(0, signal.SIGHUP)
+        assert host.exit_of(0) == 128 + signal.SIGHUP
+        alice.read()
+        assert b"stopped; the game is saved" in alice.raw
+        assert "f5" in autosave_of(homes[0]).read_text()
+        before = bob.cursor()
+        bob.press(RIGHT)
+        bob.cursor_moved(before, "bob's cursor moving")
+
+        # SIGKILL ends carol's at once.
+        host.signal(2, signal.SIGKILL)
+        assert host.exit_of(2) == -signal.SIGKILL
+
+        bob.press(CTRL_Q)
+        assert host.exit_of(1) == 0
+        assert host.process.wait(timeout=WAIT) == 0
+    finally:
+        errors = host.stop()
+        for terminal in terminals:
+            os.close(terminal.master)
+    assert errors == ""
+    # Nothing went where the process's own environment points.
+    assert list(host.home.iterdir()) == []
+
+
+STUCK_GAME = """
+import os, sys, threading
+from tui_reversi.hosted_game import HostedGame
+
+master, slave = os.openpty()
+game = HostedGame(["--new"], {"HOME": sys.argv[1]}, sys.argv[1], slave)
+playing = threading.Event()
+
+
+def stuck() -> int:  # a game whose thread never comes back
+    playing.set()
+    threading.Event().wait()
+    return 0
+
+
+game._play_game = stuck
+ended = []
+runner = threading.Thread(target=lambda: ended.append(game.run()))
+runner.start()
+playing.wait()
+game.signal(9)
+runner.join()
+try:
+    os.read(master, 100)
+    let_go = False
+except OSError:  # EIO: nothing holds the pty's other end any more
+    let_go = True
+print(ended, let_go)
+"""
+
+
+def test_sigkill_ends_a_hosted_game_whose_thread_is_stuck_and_lets_its_pty_go(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", STUCK_GAME, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+    assert done.stdout.split() == ["[-9]", "True"], done.stderr
+
+
+BAD_OPTION = """
+import os, sys
+from tui_reversi.hosted_game import HostedGame
+
+master, slave = os.openpty()
+status = HostedGame(["--black", "nobody"], {"HOME": sys.argv[1]}, sys.argv[1], slave).run()
+said = b""
+try:
+    while chunk := os.read(master, 4096):
+        said += chunk
+except OSError:  # EIO: the game has closed its pty
+    pass
+print(status)
+print(said.decode())
+"""
+
+
+def test_a_hosted_games_bad_option_is_said_on_its_own_terminal_with_status_2(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", BAD_OPTION, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+    status, said = done.stdout.split("\n", 1)
+    assert status == "2", done.stderr
+    assert "tui-reversi: argument --black: invalid choice: 'nobody'" in said
+    assert done.stderr == ""  # nothing on the process's own standard error
