@@ -4,8 +4,10 @@ fourth in another. Each plays their own board; one player's hang-up, resize
 or crash is theirs alone."""
 
 import os
+import resource
 import shlex
 import shutil
+import signal
 import time
 from pathlib import Path
 
@@ -17,7 +19,7 @@ from ..app.test_tmux import Tmux
 from ..app.test_tmux_keeping import log
 from ..web.browser import children_of
 from .conftest import identity
-from .test_table_game import SSH_OPTIONS, Server, screen, wait_screen
+from .test_table_game import SSH_OPTIONS, Server, screen, sit_down, wait_screen
 
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None or shutil.which("ssh") is None,
@@ -31,18 +33,18 @@ FIRST_MOVES = {"alice": "f5", "bob": "d3", "carol": "c4", "dave": "e6"}
 @pytest.fixture
 def hall(tmp_path, monkeypatch):
     """A server with three games a process (and the test-only crash key), and a
-    private tmux; `hall.ssh(user)` opens `user`'s terminal in a pane of that name."""
+    private tmux; `hall.ssh(name, user, command)` opens `user`'s terminal in pane `name`."""
     monkeypatch.setenv(TEST_CRASH_VARIABLE, "f12")
     server = Server(tmp_path, "--games-per-process", "3")
     tmux = Tmux(f"tui-reversi-hosted-{os.getpid()}")
 
-    def ssh(user: str) -> None:
+    def ssh(name: str, user: str, command: str = "") -> None:
         key = shlex.join(identity(user, tmp_path / "keys"))
         line = (
             f"env NO_COLOR=1 ssh -o SendEnv=NO_COLOR {SSH_OPTIONS} {key} -t "
-            f"-p {server.port} {user}@127.0.0.1"
+            f"-p {server.port} {user}@127.0.0.1 {command}"
         )
-        tmux.open_pane(user, line)
+        tmux.open_pane(name, line)
 
     tmux.ssh = ssh
     tmux.server = server
@@ -93,7 +95,7 @@ def wait_games(hall, expected: list[int]) -> None:
 
 def test_three_players_share_a_process_and_each_hang_up_resize_and_crash_is_theirs(hall):
     for user in PLAYERS:
-        hall.ssh(user)
+        hall.ssh(user, user)
         seated(hall, user)  # in turn: the first three fill the first host
     wait_games(hall, [1, 3])
     for user in PLAYERS:
@@ -137,8 +139,24 @@ def test_three_players_share_a_process_and_each_hang_up_resize_and_crash_is_thei
     played(hall, "dave", ["f5"])
 
     # Alice's game was saved at her hang-up: she finds it again.
-    hall.ssh("alice")
+    hall.ssh("alice", "alice")
     wait_screen(hall, "alice", lambda s: "Resume your unfinished game?" in s, "the saved game")
     hall("send-keys", "-t", "alice", "r")
     played(hall, "alice", ["f5"])
     assert "Black alice" in screen(hall, "alice")
+
+
+def test_a_host_that_dies_ends_its_games_as_killed_games_end_and_a_table_is_adjourned(hall):
+    code = sit_down(hall)
+    parent = int(hall.server.wait_for(r"preloaded parent \(pid (\d+)").group(1))
+    (host,) = children_of(parent)  # both players' games in one process
+    resource.prlimit(host, resource.RLIMIT_CORE, (0, 0))  # (the test leaves no core file)
+    os.kill(host, signal.SIGSEGV)
+    for name in ("alice", "bob"):
+        wait_screen(
+            hall,
+            name,
+            lambda s: f"Table {code}'s game is adjourned" in "".join(s.splitlines()),
+            f"{name}'s adjourned game",
+        )
+    hall.server.wait_for(rf"game host \(pid {host}\) killed by signal 11; its 2 games ended")
