@@ -23,7 +23,9 @@ With --where it prints, for one game at the board, where its memory goes: by
 mapping (the C heap, the anonymous mappings that hold Python's objects,
 libpython's data, the extensions), private dirty against shared dirty, and how
 much of its private memory is pages of the parent it copied on write (the
-parent's ranges, /proc/PID/pagemap) against pages of its own.
+parent's ranges, /proc/PID/pagemap) against pages of its own. With
+--games-per-process K (given once or more: 1 and 6 side by side) it serves with
+`serve --games-per-process K`, up to K games a process, labelled `K=K`.
 
 It prints the machine's load average: the machine is shared, and the CPU
 figures move with it. Measures and prints; asserts nothing. Run it under nice:
@@ -32,6 +34,8 @@ figures move with it. Measures and prints; asserts nothing. Run it under nice:
     nice -n 10 .venv/bin/python bench/players_per_node.py --against /tmp/old-checkout
     nice -n 10 .venv/bin/python bench/players_per_node.py --players 30 --unshared --where \
         --python .venv/bin/python --python /tmp/venv313/bin/python
+    nice -n 10 .venv/bin/python bench/players_per_node.py --players 24 \
+        --games-per-process 1 --games-per-process 6
 """
 
 from __future__ import annotations
@@ -70,12 +74,13 @@ def python_of(tree: Path) -> str:
     return str(venv) if venv.exists() else sys.executable
 
 
-def start(
-    tree: Path, data: Path, players: int, python: str, shared: bool
-) -> tuple[subprocess.Popen[str], int]:
-    command = [python, "-m", "tui_reversi", "serve", "--port", "0"]
+def start(run: Run, data: Path, players: int) -> tuple[subprocess.Popen[str], int]:
+    tree, shared = run.tree, run.shared
+    command = [run.python, "-m", "tui_reversi", "serve", "--port", "0"]
     command += ["--data-dir", str(data), "--max-sessions", str(players + 10)]
     command += ["--max-per-address", "1000", "--idle-timeout", "0", "--session-limit", "0"]
+    if run.games_per_process > 1:  # (an older tree has no such flag)
+        command += ["--games-per-process", str(run.games_per_process)]
     server = subprocess.Popen(
         command,
         stdout=subprocess.PIPE,
@@ -89,12 +94,17 @@ def start(
             "TUI_REVERSI_FORK_SHARING": "on" if shared else "off",
         },
     )
-    port, _ = read_banner(server)
+    port, banner = read_banner(server)
+    shares = f"up to {run.games_per_process} games a process"
+    if run.games_per_process > 1 and shares not in banner:
+        server.terminate()
+        raise SystemExit(f"the server runs a process a game, not {shares}:\n{banner}")
     return server, port
 
 
 def memory(server: subprocess.Popen[str], players: int) -> tuple[float, float]:
-    """MB a player (PSS of the games and the parent's share), and a game's private dirty MB."""
+    """MB a player (PSS of the games and the parent's share), and a game process's
+    private dirty MB (a host's, with K games in it, under --games-per-process)."""
     parent = preloaded_parent(server.pid)
     seated = games(server.pid)
     pss = sum(pss_kib(pid) for pid in seated) + (pss_kib(parent) if parent else 0)
@@ -123,13 +133,14 @@ async def measure(
     run: Run, count: int, seconds: float, where: bool
 ) -> tuple[dict[str, float], list[str]]:
     with tempfile.TemporaryDirectory(prefix="bench-players-") as scratch:
-        server, port = start(run.tree, Path(scratch) / "data", count, run.python, run.shared)
+        server, port = start(run, Path(scratch) / "data", count)
         try:
             idle = await seat(port, count, IDLE, "idle")
             await asyncio.sleep(2.0)  # what the first frame set going settles
             figures: dict[str, float] = {}
             figures["idle MB"], figures["idle dirty MB"] = memory(server, count)
             parent, seated = preloaded_parent(server.pid), games(server.pid)
+            figures["processes"] = len(seated)
             looked = game_memory(parent, seated[0]) if where and parent and seated else []
             figures["server MB"] = pss_kib(server.pid) / 1024  # the node's own, not a player's
             figures["idle cores"] = await cpu_share(server, seconds, count, asyncio.sleep)
@@ -157,12 +168,16 @@ async def measure(
 
 
 def report(label: str, figures: dict[str, float]) -> None:
-    print(f"{label}   server: PSS {figures['server MB']:5.1f} MB of its own", flush=True)
+    print(
+        f"{label}   server: PSS {figures['server MB']:5.1f} MB of its own;"
+        f" {figures['processes']:.0f} game processes at the board",
+        flush=True,
+    )
     for state in ("idle", "playing"):
         mb, dirty, cores = (figures[f"{state} {what}"] for what in ("MB", "dirty MB", "cores"))
         per_core = f"{1 / cores:.0f}" if cores > 0 else "-"
         print(
-            f"{label} {state:>8}: PSS {mb:5.1f} MB a player (a game's private dirty"
+            f"{label} {state:>8}: PSS {mb:5.1f} MB a player (a game process's private dirty"
             f" {dirty:4.1f} MB), {1024 / mb:4.0f} players per GB; CPU {cores * 100:5.2f}%"
             f" of a core a player, {per_core} players per core",
             flush=True,
@@ -171,12 +186,14 @@ def report(label: str, figures: dict[str, float]) -> None:
 
 @dataclass(frozen=True)
 class Run:
-    """One server measured: a tree, the Python serving it, whether games share (fork_sharing)."""
+    """One server measured: a tree, the Python serving it, whether games share
+    (fork_sharing), and how many games a process runs."""
 
     label: str
     tree: Path
     python: str
     shared: bool = True
+    games_per_process: int = 1
 
 
 def version_of(python: str) -> str:
@@ -194,12 +211,15 @@ def runs_of(args: argparse.Namespace) -> list[Run]:
     if args.against is not None:
         trees = {"old": args.against.resolve(), **trees}
     runs: list[Run] = []
+    shares = args.games_per_process or [1]
     for label, tree in trees.items():
         for python in args.python or [python_of(tree)]:
             named = f"{label} {version_of(python)}" if args.python else label
             if args.unshared and label == "new":
                 runs.append(Run(f"{named} off", tree, python, shared=False))
-            runs.append(Run(named, tree, python))
+            for k in shares if label == "new" else [1]:
+                shown = f"{named} K={k}" if args.games_per_process else named
+                runs.append(Run(shown, tree, python, games_per_process=k))
     return runs
 
 
@@ -217,6 +237,13 @@ async def main() -> None:
         "--unshared", action="store_true", help="also measure without fork_sharing, beside it"
     )
     parser.add_argument("--where", action="store_true", help="where a game's memory goes")
+    parser.add_argument(
+        "--games-per-process",
+        type=int,
+        action="append",
+        metavar="K",
+        help="serve with --games-per-process K (once or more: each measured, side by side)",
+    )
     args = parser.parse_args()
     runs = runs_of(args)
     print(f"tui-reversi serve, {args.players} players")

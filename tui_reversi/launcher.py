@@ -17,10 +17,15 @@ default signal dispositions, an empty signal mask, the request's
 environment and directory. It then leaves the loop and runs the game as
 `python argv...` would, and the interpreter exits normally.
 
+A request may ask for a game host instead (JSON: id, host: the hosted game
+class, "MODULE:NAME"), with the host's own control socket attached: the
+child then runs game_host.py's host, several games in threads, and speaks
+to the server over that socket only (`serve --games-per-process K`).
+
 Messages back to the server, one JSON object each:
 
     {"ready": SECONDS}                 preloaded, waiting for requests
-    {"id": N, "pid": PID}              request N's game runs as PID
+    {"id": N, "pid": PID}              request N's game (or host) runs as PID
     {"id": N, "error": SENTENCE}       request N could not be started
     {"exited": PID, "status": S}       as subprocess: -N for signal N
 
@@ -46,11 +51,9 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from . import fork_sharing
+from . import fork_sharing, game_host
+from .game_host import GameClass, GameRequest, open_max, receive, send
 from .server.hall.pty_process import become_session_terminal
-
-# One request, JSON; far more than argv, a whitelisted environment and a path need.
-MAX_MESSAGE = 64 * 1024
 
 # Loaded by a running game but not by importing the app (the terminal driver and
 # what it pulls in at run time): imported here so no child pays for them.
@@ -70,26 +73,17 @@ NOT_PRELOADED = ("tui_reversi.tools", "tui_reversi.server", "tui_reversi.launche
 
 
 @dataclass(frozen=True)
-class GameRequest:
-    """What to run in a child: `python argv...`, with this environment, in this directory."""
+class HostRequest:
+    """Fork a game host that runs games of this class (game_host.py)."""
 
-    argv: list[str]
-    env: dict[str, str]
-    cwd: str
+    game_class: GameClass
 
     @classmethod
-    def from_fields(cls, fields: dict[str, object]) -> GameRequest:
-        argv, env, cwd = fields["argv"], fields["env"], fields["cwd"]
-        if not (
-            isinstance(argv, list)
-            and argv
-            and all(isinstance(word, str) for word in argv)
-            and isinstance(env, dict)
-            and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())
-            and isinstance(cwd, str)
-        ):
-            raise ValueError("a request needs argv, env and cwd")
-        return cls(argv, env, cwd)
+    def from_fields(cls, fields: dict[str, object]) -> HostRequest:
+        spec = fields["host"]
+        if not isinstance(spec, str):
+            raise ValueError("a host request names its game class")
+        return cls(game_host.load_game_class(spec))
 
 
 def preload() -> None:
@@ -165,17 +159,19 @@ def main(argv: list[str]) -> int:
     _return_freed_memory()
     gc.freeze()  # shared with every child: never scanned again, so never copied
     if threading.active_count() != 1:
-        _send(control, {"error": "preloading started a thread; cannot fork safely"})
+        send(control, {"error": "preloading started a thread; cannot fork safely"})
         return 1
-    _send(control, {"ready": round(time.monotonic() - started, 3)})
+    send(control, {"ready": round(time.monotonic() - started, 3)})
     child = _serve(control)
     if child is None:
         return 0
-    request, slave = child
-    return _run_game(request, slave)
+    request, attached = child
+    if isinstance(request, HostRequest):
+        game_host.run_host(socket.socket(fileno=attached), request.game_class)
+    return _run_game(request, attached)
 
 
-def _serve(control: socket.socket) -> tuple[GameRequest, int] | None:
+def _serve(control: socket.socket) -> tuple[GameRequest | HostRequest, int] | None:
     """The loop: fork a child per request, report exits. Returns in a child only."""
     wake_read, wake_write = os.pipe()
     os.set_blocking(wake_read, False)
@@ -190,11 +186,11 @@ def _serve(control: socket.socket) -> tuple[GameRequest, int] | None:
             with contextlib.suppress(BlockingIOError):
                 os.read(wake_read, 4096)
         for pid, status in _reap():
-            _send(control, {"exited": pid, "status": status})
+            send(control, {"exited": pid, "status": status})
         if control.fileno() not in readable:
             continue
         try:
-            data, fds = _receive(control)
+            data, fds = receive(control)
         except OSError:
             return None
         if not data:
@@ -205,14 +201,18 @@ def _serve(control: socket.socket) -> tuple[GameRequest, int] | None:
             if not isinstance(fields, dict):
                 raise ValueError("a request is a JSON object")
             request_id = fields.get("id")
-            request = GameRequest.from_fields(fields)
+            request: GameRequest | HostRequest
+            if "host" in fields:
+                request = HostRequest.from_fields(fields)
+            else:
+                request = GameRequest.from_fields(fields)
             if len(fds) != 1:
-                raise ValueError("a request needs exactly one terminal")
+                raise ValueError("a request needs exactly one terminal or socket")
             pid = os.fork()
         except (ValueError, KeyError, OSError) as error:
             for fd in fds:
                 os.close(fd)
-            _send(control, {"id": request_id, "error": str(error)})
+            send(control, {"id": request_id, "error": str(error)})
             continue
         if pid == 0:
             signal.set_wakeup_fd(-1)
@@ -220,7 +220,7 @@ def _serve(control: socket.socket) -> tuple[GameRequest, int] | None:
                 os.close(fd)
             return request, fds[0]
         os.close(fds[0])
-        _send(control, {"id": request_id, "pid": pid})
+        send(control, {"id": request_id, "pid": pid})
 
 
 def _reap() -> Iterator[tuple[int, int]]:
@@ -234,21 +234,6 @@ def _reap() -> Iterator[tuple[int, int]]:
         yield pid, os.waitstatus_to_exitcode(status)  # as subprocess: -N for signal N
 
 
-def _receive(control: socket.socket) -> tuple[bytes, list[int]]:
-    fds: list[int] = []
-    data, ancillary, _, _ = control.recvmsg(MAX_MESSAGE, socket.CMSG_SPACE(4 * 16))
-    for level, kind, payload in ancillary:
-        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-            usable = len(payload) - len(payload) % 4
-            fds += list(memoryview(payload)[:usable].cast("i"))
-    return data, fds
-
-
-def _send(control: socket.socket, message: dict[str, object]) -> None:
-    with contextlib.suppress(OSError):  # a server that has gone reads nothing more
-        control.send(json.dumps(message).encode())
-
-
 def _run_game(request: GameRequest, slave: int) -> int:
     """In the child: become a fresh game process on `slave`, then run the game."""
     try:
@@ -256,7 +241,7 @@ def _run_game(request: GameRequest, slave: int) -> int:
         for target in (0, 1, 2):
             os.dup2(slave, target)
         # Nothing of the parent's stays open: not the socket, not another player's pty.
-        os.closerange(3, _open_max())
+        os.closerange(3, open_max())
         become_session_terminal()
         # What a fresh interpreter sets up at start, on top of the defaults.
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -302,12 +287,6 @@ def _reopen_standard_streams() -> None:
     sys.stdin = sys.__stdin__ = stdin  # type: ignore[misc]
     sys.stdout = sys.__stdout__ = stdout  # type: ignore[misc]
     sys.stderr = sys.__stderr__ = stderr  # type: ignore[misc]
-
-
-def _open_max() -> int:
-    with contextlib.suppress(ValueError, OSError):
-        return max(os.sysconf("SC_OPEN_MAX"), 256)
-    return 65536
 
 
 if __name__ == "__main__":

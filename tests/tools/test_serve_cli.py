@@ -44,6 +44,9 @@ def run_cli(*args, env=None):
         ["--auth", "password", "--password-file", "/nonexistent/pw"],
         ["--password-file", "/etc/hostname"],
         ["--auth", "keys", "--authorized-keys", "/nonexistent/keys"],
+        ["--games-per-process", "0"],
+        ["--games-per-process", "33"],
+        ["--games-per-process", "six"],
     ],
 )
 def test_bad_arguments_are_one_line_and_exit_2(args, tmp_path):
@@ -67,6 +70,8 @@ def test_the_table_limits_reach_the_servers_configuration(tmp_path):
     assert (chosen.tables_per_player, chosen.spectators_per_table) == (1, 20)
     default = configured()
     assert (default.tables_per_player, default.spectators_per_table) == (3, 8)
+    assert configured("--games-per-process", "6").games_per_process == 6
+    assert default.games_per_process == 1
 
 
 def test_a_port_in_use_is_one_line_that_says_so(server):

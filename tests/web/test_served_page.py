@@ -15,6 +15,7 @@ import pytest
 
 from ..app.test_tmux import Tmux
 from ..server.conftest import identity
+from ..server.test_hosted_games import terminals_of
 from ..server.test_table_game import INVITATION, SSH_OPTIONS, Server, table_code, wait_screen
 from .browser import DESKTOP, WebTerminal, children_of
 
@@ -89,6 +90,35 @@ def test_a_browser_guest_and_an_ssh_player_play_at_one_table_and_see_each_others
     while len(children_of(parent)) > 1 and time.monotonic() < deadline:
         time.sleep(0.1)
     assert len(children_of(parent)) == 1  # alice's game only
+
+
+@pytest.mark.serve_options("--games-per-process", "3")
+def test_a_browser_guests_game_shares_a_game_process_with_an_ssh_players(browser, hall):
+    hall.ssh("alice", "alice", "table")
+    code, _ = table_code(hall, "alice")
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        terminal = WebTerminal(page)
+        page.goto(f"{hall.page}?play={quote(f'join {code}')}")
+        terminal.wait_for(lambda s: "play White against alice" in s, "the browser guest's seat")
+        hall("send-keys", "-t", "alice", "d", "3")
+        terminal.wait_for(lambda s: terminal.moves_played(1) and " 1 d3" in s, "alice's d3")
+        page.mouse.click(*terminal.square_point("c5"))
+        wait_screen(hall, "alice", lambda s: "c5" in s.split("Moves")[-1], "the guest's c5")
+        terminal.wait_for(lambda s: terminal.moves_played(2), "the guest's c5 on its own page")
+        # Both games run in one game process, forked from the preloaded parent.
+        parent = int(hall.server.wait_for(r"preloaded parent \(pid (\d+)").group(1))
+        (host,) = children_of(parent)
+        assert len(terminals_of(host)) == 2
+    finally:
+        context.close()
+    # The page's game ends with the page; alice's plays on in the same process.
+    hall.server.wait_for("disconnect .*web:")
+    deadline = time.monotonic() + 30
+    while len(terminals_of(host)) > 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(terminals_of(host)) == 1 and children_of(parent) == {host}
 
 
 def web_code(hall) -> str:

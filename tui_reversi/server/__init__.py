@@ -53,6 +53,9 @@ one above it declares as a Protocol (pyproject.toml's contract keeps it so).
   - `preloaded`: the server's side of the game launcher (`tui_reversi.launcher`,
     outside this package, given as `ServeConfig.launcher_command`): start it,
     ask it for games, restart it.
+  - `game_hosts`: several players' games in one process (`--games-per-process`):
+    the hosts the preloaded parent forks (`tui_reversi.game_host`), where each
+    game goes, a game signalled and resized by message.
   - `games_socket`: the Unix socket the games reach their table and lobby by.
   - `tables`, `table_*`: the tables, their referee, clocks, course and store,
     their writes off the event loop (`table_writes`), and a game whose table

@@ -49,6 +49,10 @@ class ServeError(ReversiError):
     """A problem the operator can fix (bad flag, unreadable key file): one sentence."""
 
 
+# `serve --games-per-process K`: past this, one host's crash would cost too many games.
+MAX_GAMES_PER_PROCESS = 32
+
+
 @dataclass(frozen=True)
 class ServeConfig:
     """Everything `tui-reversi serve` was told; timeouts of 0 switch that limit off."""
@@ -82,6 +86,10 @@ class ServeConfig:
     preload: bool = True
     # That parent, run as `python -m MODULE FD`: the game's side, outside this package.
     launcher_module: str = "tui_reversi.launcher"
+    # Games a process runs at once, each in a thread (--games-per-process; 1: a process
+    # each), and the class each is run with there ("MODULE:NAME" or "FILE.py:NAME").
+    games_per_process: int = 1
+    hosted_game: str = "tui_reversi.hosted_game:HostedGame"
     # Admission at the door (--max-startups START:RATE:FULL); None: from max_unauthenticated().
     max_startups: tuple[int, int, int] | None = None
     # A fleet's PostgreSQL (postgresql://...); None: the archive's SQLite under data_dir.

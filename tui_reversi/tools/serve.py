@@ -47,6 +47,21 @@ def positive(text: str) -> int:
     return number
 
 
+def games_per_process(text: str) -> int:
+    """`--games-per-process K`: 1 to MAX_GAMES_PER_PROCESS."""
+    from ..server.config import MAX_GAMES_PER_PROCESS
+
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if not 1 <= number <= MAX_GAMES_PER_PROCESS:
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r} is not a number of games a process runs (1 to {MAX_GAMES_PER_PROCESS})"
+        )
+    return number
+
+
 def startups(text: str) -> tuple[int, int, int]:
     """`16:30:64` -> (16, 30, 64): OpenSSH's MaxStartups START:RATE:FULL."""
     parts = text.split(":")
@@ -221,6 +236,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_false",
         help="start a fresh Python for every game instead of forking games from a "
         "parent that has loaded the game already (slower to start, more memory)",
+    )
+    parser.add_argument(
+        "--games-per-process",
+        type=games_per_process,
+        default=1,
+        metavar="K",
+        help="run up to K players' games in one process, each in a thread (default 1: a "
+        "process each); less memory a player, but a crash of that process ends all K games",
     )
     parser.add_argument(
         "--database",
@@ -405,6 +428,7 @@ def _config(args: argparse.Namespace):
         spectators_per_table=args.spectators_per_table or ServeConfig.spectators_per_table,
         invitations_per_minute=args.invitations_per_minute,
         preload=args.preload,
+        games_per_process=args.games_per_process,
         database=args.database,
         fleet_secret=args.fleet_secret.expanduser().absolute() if args.fleet_secret else None,
         public_address=public_address,

@@ -313,7 +313,10 @@ class Arcade:
     async def _start_preloaded(self) -> None:
         """Start the preloaded parent games fork from, or say why games start afresh."""
         config = self.config
+        shared = config.games_per_process > 1
         if not config.preload:
+            if shared:
+                self.note("--games-per-process needs the preloaded parent: a process a game")
             return
         if not fork_available():
             self.note("this platform cannot fork: every game starts as a fresh Python (slower)")
@@ -322,7 +325,12 @@ class Arcade:
             self.note("the game command is not this Python: every game starts as a new process")
             self.game_start = "as a new process each"
             return
-        parent = PreloadedParent(log=self.note, launcher=config.launcher_module)
+        parent = PreloadedParent(
+            log=self.note,
+            launcher=config.launcher_module,
+            games_per_process=config.games_per_process,
+            hosted_game=config.hosted_game,
+        )
         try:
             await parent.start()
         except ServeError as error:
@@ -333,6 +341,13 @@ class Arcade:
             f"forked from a preloaded parent (pid {parent.pid}, "
             f"preloaded in {parent.preload_seconds:.1f} s)"
         )
+        if shared:
+            try:
+                await parent.start_hosting()
+            except ServeError as error:
+                self.note(str(error))
+            else:
+                self.game_start += f", up to {config.games_per_process} games a process"
 
     async def spawner(self, argv: list[str]) -> Spawn | None:
         """How to start `argv`: by the preloaded parent, or None for a new process."""

@@ -7,7 +7,7 @@ of the channel in `session_terminal`, the idle and session limits in
 `session_limits`, a session's seat at a table in
 `table_seat`, their game process from outside in `game_run`, what a player asks for
 after the host in `session_command`, the games' processes in
-`pty_process`, `preloaded` and the games' socket in `games_socket`), the
+`pty_process`, `preloaded`, `game_hosts` and the games' socket in `games_socket`), the
 in-app lobby (`lobby_host`) and the roster (`roster`), the tables with their
 referee, clocks, course and store (`tables`, `table_*`). It imports the
 ledger, never the edge: what it needs of a connection it declares as a

@@ -7,6 +7,10 @@ start it again if it dies.
     if parent.runs(argv): spawn = parent.spawn    # for PtyProcess.start
     await parent.close()                      # after every game has ended
 
+With `games_per_process` K above 1 (`serve --games-per-process K`) the
+parent forks game hosts instead, each running up to K games in threads
+(game_hosts.py), and spawn places each game in one.
+
 A game forked by the parent is the parent's child, not the server's: its exit
 status comes back over the socket. If the parent dies, its games carry on
 (they keep their pty and session); the server then learns of each one's end
@@ -30,6 +34,8 @@ from pathlib import Path
 
 from ... import fork_sharing
 from ..config import PATH, ServeError
+from .game_hosts import GameHosts
+from .pty_process import GameProcess, SessionLeader
 
 # The parent's whole environment: what Python needs to start, nothing of the server's.
 PARENT_ENVIRONMENT = {"PATH": PATH, "LANG": "C.UTF-8", "PYTHONSAFEPATH": "1"}
@@ -49,8 +55,8 @@ def fork_available() -> bool:
     return hasattr(os, "fork") and hasattr(socket, "SCM_RIGHTS") and hasattr(os, "setsid")
 
 
-class ForkedGame:
-    """A game forked by the parent: what PtyProcess needs of a process."""
+class ForkedGame(SessionLeader):
+    """A game (or a game host) forked by the parent: what PtyProcess needs of a process."""
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
@@ -101,9 +107,19 @@ class ForkedGame:
 class PreloadedParent:
     """One preloaded parent at a time, started again whenever it dies."""
 
-    def __init__(self, log: Callable[[str], None], launcher: str) -> None:
+    def __init__(
+        self,
+        log: Callable[[str], None],
+        launcher: str,
+        *,
+        games_per_process: int = 1,
+        hosted_game: str = "",
+    ) -> None:
         self._log = log
         self._launcher = launcher  # run as `python -m LAUNCHER FD`
+        self._hosted_game = hosted_game  # the class a host runs games with, "MODULE:NAME"
+        self._hosts = GameHosts(games_per_process, self.fork_host, log)
+        self._games_per_process = games_per_process
         self._process: asyncio.subprocess.Process | None = None
         self._control: socket.socket | None = None
         self._ready: asyncio.Future[float] | None = None
@@ -177,22 +193,47 @@ class PreloadedParent:
                 await asyncio.shield(self._restart)
         return not self.given_up and self._control is not None
 
+    @property
+    def hosts(self) -> GameHosts | None:
+        """The game hosts, if games share processes (`--games-per-process` above 1)."""
+        return self._hosts if self._games_per_process > 1 else None
+
+    async def start_hosting(self) -> None:
+        """With several games a process, start the first game host now; if it
+        cannot start, games get a process each (ServeError says why)."""
+        if self._games_per_process == 1:
+            return
+        try:
+            await self._hosts.open_first()
+        except OSError as error:
+            self._games_per_process = 1
+            raise ServeError(f"{error}; every game gets a process of its own") from None
+
     async def spawn(
         self, argv: Sequence[str], env: Mapping[str, str], cwd: Path, slave: int
-    ) -> ForkedGame:
-        """Fork a game for `python argv[1:]` on the pty `slave`. OSError if it cannot."""
+    ) -> GameProcess:
+        """Fork a game for `python argv[1:]` on the pty `slave` (or place it in a
+        game host). OSError if it cannot."""
+        if self._games_per_process > 1:
+            return await self._hosts.spawn(argv, env, cwd, slave)
+        fields = {"argv": list(argv[1:]), "env": dict(env), "cwd": str(cwd)}
+        return await self._fork(fields, slave)
+
+    async def fork_host(self, control: int) -> ForkedGame:
+        """Fork a game host talking to the server on the socket `control`: its process."""
+        return await self._fork({"host": self._hosted_game}, control)
+
+    async def _fork(self, fields: Mapping[str, object], attached: int) -> ForkedGame:
         control = self._control
         if control is None or self._ready is None or not self._ready.done():
             raise OSError("the preloaded parent is not running")
         self._next_id += 1
         request_id = self._next_id
-        message = json.dumps(
-            {"id": request_id, "argv": list(argv[1:]), "env": dict(env), "cwd": str(cwd)}
-        ).encode()
+        message = json.dumps({"id": request_id, **fields}).encode()
         reply: asyncio.Future[ForkedGame] = asyncio.get_running_loop().create_future()
         self._requests[request_id] = reply
         try:
-            await self._send(control, message, slave)
+            await self._send(control, message, attached)
             return await reply  # the game itself: it may have ended already
         finally:
             self._requests.pop(request_id, None)
@@ -204,6 +245,7 @@ class PreloadedParent:
             self._restart.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._restart
+        await self._hosts.close()
         await self._stop()
         for game in list(self._games.values()):
             game.orphaned()

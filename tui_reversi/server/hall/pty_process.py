@@ -3,7 +3,9 @@
 The pty is the child's controlling terminal, so the kernel delivers SIGWINCH
 on a resize and SIGHUP on a hang-up exactly as it would under sshd; the child
 starts with default signal dispositions and an empty signal mask whatever the
-server inherited (nohup, a service manager).
+server inherited (nohup, a service manager). A game hosted with others in one
+process (game_hosts.py) has a pty that is no process's controlling terminal:
+its GameProcess is told of signals and resizes by message instead.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ _DEFAULT_SIGNALS = tuple(
 
 
 class GameProcess(Protocol):
-    """A started game as PtyProcess needs it (asyncio's Process is one)."""
+    """A started game as PtyProcess needs it."""
 
     @property
     def pid(self) -> int: ...
@@ -63,6 +65,43 @@ class GameProcess(Protocol):
     def returncode(self) -> int | None: ...
 
     async def wait(self) -> int: ...
+
+    def signal_game(self, number: int) -> None:
+        """Deliver signal `number` to the game (and only to it), if it still runs."""
+
+    def window_changed(self) -> None:
+        """The pty's size has just been set: see that the game hears of it."""
+
+
+class SessionLeader:
+    """A game that leads its own session on its pty (a process of its own): a
+    signal goes to its whole process group (helpers it started included), and
+    the kernel tells it of a resize."""
+
+    pid: int
+
+    def signal_game(self, number: int) -> None:
+        # setsid() made the game its own process group leader: pgid == pid.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, number)
+
+    def window_changed(self) -> None:
+        pass  # SIGWINCH from the kernel: the pty is the game's controlling terminal
+
+
+class OwnProcess(SessionLeader):
+    """A game started as a new process (fork and exec) by asyncio."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self._process = process
+        self.pid = process.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return self._process.returncode
+
+    async def wait(self) -> int:
+        return await self._process.wait()
 
 
 # Starts argv (environment, directory) on the given pty slave: another way than exec.
@@ -145,7 +184,7 @@ class PtyProcess:
             if spawn is not None:
                 process = await spawn(argv, env, cwd, slave)
             else:
-                process = await asyncio.create_subprocess_exec(
+                started = await asyncio.create_subprocess_exec(
                     *argv,
                     stdin=slave,
                     stdout=slave,
@@ -155,6 +194,7 @@ class PtyProcess:
                     start_new_session=True,
                     preexec_fn=become_session_terminal,
                 )
+                process = OwnProcess(started)
         except BaseException:
             os.close(master)
             raise
@@ -196,12 +236,17 @@ class PtyProcess:
         self._input += data
 
     def resize(self, columns: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> None:
-        """Set the window size; the kernel sends SIGWINCH to the child's foreground group."""
-        if self._pty_open:
-            with contextlib.suppress(OSError):
-                fcntl.ioctl(
-                    self._master, termios.TIOCSWINSZ, _winsize(columns, rows, xpixels, ypixels)
-                )
+        """Set the window size; the game hears of a change (SIGWINCH), as from the kernel."""
+        if not self._pty_open:
+            return
+        size = _winsize(columns, rows, xpixels, ypixels)
+        try:
+            before = fcntl.ioctl(self._master, termios.TIOCGWINSZ, bytes(len(size)))
+            fcntl.ioctl(self._master, termios.TIOCSWINSZ, size)
+        except OSError:
+            return
+        if size != before and self.running:
+            self._process.window_changed()
 
     def pause_output(self) -> None:
         """Stop reading the child's output (the client is behind); the child blocks on write."""
@@ -223,14 +268,14 @@ class PtyProcess:
         """SIGHUP the child's session now and SIGKILL it `grace` seconds later if still there."""
         if not self.running:
             return
-        self._signal_group(signal.SIGHUP)
+        self._process.signal_game(signal.SIGHUP)
         # A stopped process would never see the SIGHUP; the kernel sends SIGCONT too.
-        self._signal_group(signal.SIGCONT)
+        self._process.signal_game(signal.SIGCONT)
         if self._kill_timer is None:
             self._kill_timer = self._loop.call_later(grace, self.kill)
 
     def kill(self) -> None:
-        self._signal_group(signal.SIGKILL)
+        self._process.signal_game(signal.SIGKILL)
 
     async def wait(self) -> int:
         """Reap the child, drain its pty, close it; the exit status (-N for signal N)."""
@@ -240,17 +285,12 @@ class PtyProcess:
                 await asyncio.wait_for(self._pty_closed.wait(), DRAIN_AFTER_EXIT)
             except TimeoutError:
                 # Something the child started still holds the pty: it goes too.
-                self._signal_group(signal.SIGKILL)
+                self._process.signal_game(signal.SIGKILL)
             return status
         finally:
             if self._kill_timer is not None:
                 self._kill_timer.cancel()
             self._close_pty()
-
-    def _signal_group(self, number: int) -> None:
-        # setsid() made the child its own process group leader: pgid == pid.
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self._process.pid, number)
 
     def _read_ready(self) -> None:
         try:

@@ -65,7 +65,7 @@ class Owner(Protocol):
     or a browser page's visit)."""
 
     end_reason: str | None  # why it ended, for the log (the session says it as it goes)
-    game_pid: int | None  # its game's process, once started
+    game_pid: int | None  # its game's process, once started (a host's, shared, with K > 1)
 
     @property
     def arcade(self) -> SessionServer:
