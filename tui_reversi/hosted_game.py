@@ -13,6 +13,8 @@ takes nothing another game in its process sees:
   read from the pty and told to rich's console, a resize told by `signal`;
 - signals reach it by `signal()`: it installs no handler and never touches the
   process's thread exception hook (its driver's threads report to it);
+- the garbage collector is its process's: its start-up neither freezes nor
+  turns on collections (a game in a process of its own does both);
 - it never ends the process (no os._exit): a game whose closing down hangs, or
   that is killed, is let go: `run()` returns, its terminal is taken from it, and
   its thread, if stuck, is left as a daemon;
@@ -150,6 +152,10 @@ class HostedGame:
         app.driver_class = self._driver_for  # type: ignore[assignment]
         app.take_signals = partial(self._app_running, app)
         app.end_at_once = self._end_at_once
+        # Collections are the process's: another game's search may hold them (engine/
+        # search.py) as this one starts, and a freeze then would keep every game's
+        # objects, this one's too, for the process's life.
+        app.start_up_over = _collections_left_alone
         # What the app swaps in for the standard streams: the stream already there.
         app._capture_stdout = sys.stdout  # type: ignore[assignment]
         app._capture_stderr = sys.stderr  # type: ignore[assignment]
@@ -301,6 +307,10 @@ class HostedGame:
             return
         with stacks, contextlib.suppress(Exception):  # a diagnostic must never end the game
             stacks.write(f"\nApp state:\n{app.describe_state()}\n")
+
+
+def _collections_left_alone() -> None:
+    """A hosted game has drawn its first frame: nothing to do."""
 
 
 class _SharedStream(io.TextIOBase):
