@@ -518,3 +518,84 @@ def test_a_hosted_game_started_while_collections_are_held_leaves_them_and_its_ap
     # The hold is left to whoever holds it, and nothing of the ended game is kept
     # (its first frame froze every object in the process: kept for ever).
     assert done.stdout.split() == ["False", "0"], done.stderr
+
+
+FAILING_THREAD = """
+import os, sys, threading, time
+from tui_reversi.hosted_game import HostedGame
+from tui_reversi.storage.writer import AutosaveWriter
+from tui_reversi.surroundings import current
+
+writing = AutosaveWriter._run
+
+
+def with_a_bug(writer):  # the autosave's thread, with a bug where BUGGY is set
+    if current().get("BUGGY"):
+        raise KeyError("a bug in the autosave's thread")
+    writing(writer)
+
+
+AutosaveWriter._run = with_a_bug
+homes = sys.argv[1:3]
+masters, said, games, ended = [], [[], []], [], {}
+
+
+def read(index):  # as the server does, all along
+    try:
+        while chunk := os.read(masters[index], 65536):
+            said[index].append(chunk)
+    except OSError:  # EIO: the game has closed its pty
+        pass
+
+
+def shown(index):
+    return b"".join(said[index]).decode(errors="replace")
+
+
+def wait(what):
+    deadline = time.monotonic() + 60
+    while not what() and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+for index, home in enumerate(homes):
+    master, slave = os.openpty()
+    masters.append(master)
+    threading.Thread(target=read, args=(index,), daemon=True).start()
+    env = {"HOME": home, "TUI_REVERSI_CRASH_REPORT": "report.txt"}
+    if index == 0:
+        env["BUGGY"] = "1"
+    games.append(HostedGame(["--new"], env, home, slave))
+    playing = threading.Thread(target=lambda i=index: ended.setdefault(i, games[i].run()))
+    playing.daemon = True  # (a game that never ends leaves the test its output)
+    playing.start()
+wait(lambda: "Help" in shown(0) and "Help" in shown(1))
+os.write(masters[0], b"f5")  # the move's autosave fails
+wait(lambda: 0 in ended)
+print(ended.get(0))
+print("operator has the crash report" in shown(0))
+os.write(masters[1], b"f5")  # the other game plays on, its autosave written
+autosave = os.path.join(homes[1], ".local", "share", "tui-reversi", "autosave.json")
+wait(lambda: os.path.exists(autosave) and "f5" in open(autosave).read().lower())
+os.write(masters[1], b"\\x11")  # ctrl+q
+wait(lambda: 1 in ended)
+print(ended.get(1))
+"""
+
+
+def test_a_bug_in_a_hosted_games_thread_ends_that_game_with_a_report_and_no_other(tmp_path):
+    homes = [tmp_path / "alice", tmp_path / "bob"]
+    for home in homes:
+        home.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", FAILING_THREAD, *map(str, homes)],
+        capture_output=True,
+        text=True,
+        timeout=3 * WAIT,
+    )
+    # As in a process of its own: the game ends with crash.CRASH_STATUS, its report
+    # where its environment says; bob's game, in the same process, plays to its quit.
+    assert done.stdout.split() == ["70", "True", "0"], done.stderr
+    report = (homes[0] / "report.txt").read_text()
+    assert "a bug in the autosave's thread" in report
+    assert not (homes[1] / "report.txt").exists()
