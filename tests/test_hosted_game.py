@@ -599,3 +599,17 @@ def test_a_bug_in_a_hosted_games_thread_ends_that_game_with_a_report_and_no_othe
     report = (homes[0] / "report.txt").read_text()
     assert "a bug in the autosave's thread" in report
     assert not (homes[1] / "report.txt").exists()
+
+
+def test_games_hosted_one_after_another_leave_no_app_and_no_thread_behind():
+    bench = Path(__file__).resolve().parent.parent / "bench" / "hosted_garbage.py"
+    done = subprocess.run(
+        [sys.executable, str(bench), "--games", "4", "--at-once", "2"],
+        capture_output=True,
+        text=True,
+        timeout=4 * WAIT,
+    )
+    # Each game played a move, its computer answered in a thread, and it quit.
+    assert "exits [0]," in done.stdout, done.stdout + done.stderr
+    left = done.stdout.splitlines()[-1]
+    assert left == "left after 4 games: live apps 0, key parsers 0, threads 0"
