@@ -613,3 +613,59 @@ def test_games_hosted_one_after_another_leave_no_app_and_no_thread_behind():
     assert "exits [0]," in done.stdout, done.stdout + done.stderr
     left = done.stdout.splitlines()[-1]
     assert left == "left after 4 games: live apps 0, key parsers 0, threads 0"
+
+
+SCREENSHOT = (
+    READ_ALONG
+    + """
+import glob, sys, time
+from tui_reversi.hosted_game import HostedGame
+
+player = sys.argv[1]
+threading.Thread(target=read, daemon=True).start()
+env = {"HOME": player, "TERM": "xterm-256color", "TUI_REVERSI_FILES_ROOT": player}
+game = HostedGame(["--new"], env, player, slave)
+runner = threading.Thread(target=game.run)
+runner.start()
+
+
+def wait(what):
+    deadline = time.monotonic() + 60
+    while not what() and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def screenshots():
+    return glob.glob(os.path.join(os.environ["HOME"], "**", "*.svg"), recursive=True) + glob.glob(
+        os.path.join(player, "**", "*.svg"), recursive=True
+    )
+
+
+wait(lambda: b"Help" in b"".join(said))
+os.write(master, b"\\x10")  # ctrl+p: the command palette
+wait(lambda: b"Search for commands" in b"".join(said))
+os.write(master, b"screenshot")
+wait(lambda: b"Save an SVG" in b"".join(said))
+os.write(master, b"\\r")
+wait(screenshots)
+os.write(master, b"\\x11")  # ctrl+q
+runner.join()
+print(*(os.path.relpath(path, os.path.dirname(player)) for path in screenshots()))
+"""
+)
+
+
+def test_a_hosted_players_screenshot_is_saved_in_their_own_folder_not_the_processs(tmp_path):
+    player, process_home = tmp_path / "alice", tmp_path / "server"
+    player.mkdir()
+    (process_home / "Downloads").mkdir(parents=True)  # where Textual would save it
+    done = subprocess.run(
+        [sys.executable, "-c", SCREENSHOT, str(player)],
+        capture_output=True,
+        text=True,
+        timeout=3 * WAIT,
+        env={**os.environ, "HOME": str(process_home)},
+    )
+    saved = done.stdout.split()
+    assert len(saved) == 1, done.stdout + done.stderr
+    assert saved[0].startswith("alice/tui-reversi_") and saved[0].endswith(".svg")

@@ -327,6 +327,19 @@ class ReversiApp(App[None]):
             return theme
         return SIXTEEN_COLOUR_THEME if self.console.color_system == "standard" else DEFAULT_THEME
 
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """The palette's Screenshot, saved where the player's own files go: Textual
+        would put it in the downloads folder of the process's user, which for a
+        game hosted beside others is the server's (tui_reversi/hosted_game.py)."""
+        from .storage.paths import screenshots_dir
+
+        if path is None:
+            folder = screenshots_dir()
+            path = str(folder) if folder is not None else None
+        return super().deliver_screenshot(filename, path, time_format)
+
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(BOARD_COLOURS)
 
