@@ -79,6 +79,7 @@ def main() -> None:
             for player in players:
                 player.join()
             ended += batch
+            _settle(threads_before)
             gc.collect()
             print(
                 f"games {ended}: exits {sorted(set(statuses))}, live apps {len(apps)}, "
@@ -98,6 +99,14 @@ def main() -> None:
         f"threads {threading.active_count() - threads_before}",
         flush=True,
     )
+
+
+def _settle(threads: int) -> None:
+    """Give the ended games' threads a moment to end: a computer's search, cancelled
+    by the quit, answers nobody but may still be unwinding (a daemon thread)."""
+    deadline = time.monotonic() + WAIT
+    while threading.active_count() > threads and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def _figures() -> str:
