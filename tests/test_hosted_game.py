@@ -615,7 +615,9 @@ def test_games_hosted_one_after_another_leave_no_app_and_no_thread_behind():
     assert left == "left after 4 games: live apps 0, key parsers 0, threads 0"
 
 
-SCREENSHOT = (
+# A served player's game (its own folder its files root), started, read all along;
+# `wait(check)` polls for at most a minute.
+SERVED_PLAYER = (
     READ_ALONG
     + """
 import glob, sys, time
@@ -634,6 +636,13 @@ def wait(what):
     while not what() and time.monotonic() < deadline:
         time.sleep(0.05)
 
+"""
+)
+
+
+SCREENSHOT = (
+    SERVED_PLAYER
+    + """
 
 def screenshots():
     return glob.glob(os.path.join(os.environ["HOME"], "**", "*.svg"), recursive=True) + glob.glob(
@@ -669,3 +678,43 @@ def test_a_hosted_players_screenshot_is_saved_in_their_own_folder_not_the_proces
     saved = done.stdout.split()
     assert len(saved) == 1, done.stdout + done.stderr
     assert saved[0].startswith("alice/tui-reversi_") and saved[0].endswith(".svg")
+
+
+SAVE_AND_EXPORT = (
+    SERVED_PLAYER
+    + """
+
+def files(*pattern):
+    return glob.glob(os.path.join(player, ".local", "share", "tui-reversi", "games", *pattern))
+
+
+wait(lambda: b"Help" in b"".join(said))
+os.write(master, b"s")  # save the game under the name offered
+wait(lambda: b"Save the game" in b"".join(said))
+os.write(master, b"\\r")
+wait(lambda: files("*.json"))
+os.write(master, b"x")  # export it, then write the file offered
+wait(lambda: b"Export the game" in b"".join(said))
+os.write(master, b"w")  # (the file name box takes the focus at once)
+os.write(master, b"\\r")
+wait(lambda: files("*.ggf"))
+os.write(master, b"\\x11")  # ctrl+q
+runner.join()
+print(len(files("*.json")), len(files("*.ggf")))
+"""
+)
+
+
+def test_a_hosted_players_saved_and_exported_games_go_to_their_own_folder(tmp_path):
+    player, process_home = tmp_path / "alice", tmp_path / "server"
+    player.mkdir()
+    process_home.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", SAVE_AND_EXPORT, str(player)],
+        capture_output=True,
+        text=True,
+        timeout=3 * WAIT,
+        env={**os.environ, "HOME": str(process_home), "XDG_DATA_HOME": str(process_home)},
+    )
+    assert done.stdout.split() == ["1", "1"], done.stdout + done.stderr
+    assert list(process_home.iterdir()) == []
