@@ -520,22 +520,13 @@ def test_a_hosted_game_started_while_collections_are_held_leaves_them_and_its_ap
     assert done.stdout.split() == ["False", "0"], done.stderr
 
 
-FAILING_THREAD = """
+# Two players' games hosted in the script's process, homes in argv: `start(argv, env)`
+# starts the next in its home, its pty read all along; `shown(i)`: what game i drew,
+# `ended[i]`: its exit status; `wait(check)` polls for at most a minute.
+TWO_PLAYERS = """
 import os, sys, threading, time
 from tui_reversi.hosted_game import HostedGame
-from tui_reversi.storage.writer import AutosaveWriter
-from tui_reversi.surroundings import current
 
-writing = AutosaveWriter._run
-
-
-def with_a_bug(writer):  # the autosave's thread, with a bug where BUGGY is set
-    if current().get("BUGGY"):
-        raise KeyError("a bug in the autosave's thread")
-    writing(writer)
-
-
-AutosaveWriter._run = with_a_bug
 homes = sys.argv[1:3]
 masters, said, games, ended = [], [[], []], [], {}
 
@@ -558,17 +549,53 @@ def wait(what):
         time.sleep(0.05)
 
 
-for index, home in enumerate(homes):
+def start(argv, env):
+    index = len(games)
     master, slave = os.openpty()
     masters.append(master)
     threading.Thread(target=read, args=(index,), daemon=True).start()
+    games.append(HostedGame(argv, env, homes[index], slave))
+    playing = threading.Thread(target=lambda: ended.setdefault(index, games[index].run()))
+    playing.daemon = True  # (a game that never ends leaves the test its output)
+    playing.start()
+"""
+
+
+def two_players(script: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """`script` (TWO_PLAYERS and more) run in a Python of its own, alice's and bob's
+    homes made in `tmp_path`."""
+    homes = [tmp_path / "alice", tmp_path / "bob"]
+    for home in homes:
+        home.mkdir()
+    return subprocess.run(
+        [sys.executable, "-c", script, *map(str, homes)],
+        capture_output=True,
+        text=True,
+        timeout=3 * WAIT,
+    )
+
+
+FAILING_THREAD = (
+    TWO_PLAYERS
+    + """
+from tui_reversi.storage.writer import AutosaveWriter
+from tui_reversi.surroundings import current
+
+writing = AutosaveWriter._run
+
+
+def with_a_bug(writer):  # the autosave's thread, with a bug where BUGGY is set
+    if current().get("BUGGY"):
+        raise KeyError("a bug in the autosave's thread")
+    writing(writer)
+
+
+AutosaveWriter._run = with_a_bug
+for index, home in enumerate(homes):
     env = {"HOME": home, "TUI_REVERSI_CRASH_REPORT": "report.txt"}
     if index == 0:
         env["BUGGY"] = "1"
-    games.append(HostedGame(["--new"], env, home, slave))
-    playing = threading.Thread(target=lambda i=index: ended.setdefault(i, games[i].run()))
-    playing.daemon = True  # (a game that never ends leaves the test its output)
-    playing.start()
+    start(["--new"], env)
 wait(lambda: "Help" in shown(0) and "Help" in shown(1))
 os.write(masters[0], b"f5")  # the move's autosave fails
 wait(lambda: 0 in ended)
@@ -581,24 +608,17 @@ os.write(masters[1], b"\\x11")  # ctrl+q
 wait(lambda: 1 in ended)
 print(ended.get(1))
 """
+)
 
 
 def test_a_bug_in_a_hosted_games_thread_ends_that_game_with_a_report_and_no_other(tmp_path):
-    homes = [tmp_path / "alice", tmp_path / "bob"]
-    for home in homes:
-        home.mkdir()
-    done = subprocess.run(
-        [sys.executable, "-c", FAILING_THREAD, *map(str, homes)],
-        capture_output=True,
-        text=True,
-        timeout=3 * WAIT,
-    )
+    done = two_players(FAILING_THREAD, tmp_path)
     # As in a process of its own: the game ends with crash.CRASH_STATUS, its report
     # where its environment says; bob's game, in the same process, plays to its quit.
     assert done.stdout.split() == ["70", "True", "0"], done.stderr
-    report = (homes[0] / "report.txt").read_text()
+    report = (tmp_path / "alice" / "report.txt").read_text()
     assert "a bug in the autosave's thread" in report
-    assert not (homes[1] / "report.txt").exists()
+    assert not (tmp_path / "bob" / "report.txt").exists()
 
 
 def test_games_hosted_one_after_another_leave_no_app_and_no_thread_behind():
@@ -718,3 +738,57 @@ def test_a_hosted_players_saved_and_exported_games_go_to_their_own_folder(tmp_pa
     )
     assert done.stdout.split() == ["1", "1"], done.stdout + done.stderr
     assert list(process_home.iterdir()) == []
+
+
+TWO_TABLES = (
+    TWO_PLAYERS
+    + """
+import signal, socket
+
+names, tables = ("alice", "bob"), []
+
+def table(listener, index):  # the server's end of one player's table
+    line, _ = listener.accept()
+    tables.append(line)
+    assert line.makefile("rb").readline() == f"hello secret-{index}\\n".encode()
+    line.sendall(f"seated T{index}AAA black othello\\nplayers {names[index]} -\\nready\\n".encode())
+    wait(lambda: "Help" in shown(index))
+    line.sendall(f"news Welcome, {names[index]}: this is your table.\\n".encode())
+
+
+for index, home in enumerate(homes):
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(os.path.join(home, "table.sock"))
+    listener.listen()
+    threading.Thread(target=table, args=(listener, index), daemon=True).start()
+    env = {
+        "HOME": home,
+        "TUI_REVERSI_TABLE_SOCKET": "table.sock",  # relative: in the game's own folder
+        "TUI_REVERSI_TABLE_SECRET": f"secret-{index}",
+        "TUI_REVERSI_SSH_COMMAND": f"ssh -t {names[index]}.example",
+    }
+    start([], env)
+for index, name in enumerate(names):
+    wait(lambda index=index: f"Welcome, {name}" in shown(index))
+    other = names[1 - index]
+    print(name, f"Welcome, {name}" in shown(index), f"{name}.example" in shown(index))
+    print(other, f"Welcome, {other}" in shown(index), f"{other}.example" in shown(index))
+for index, game in enumerate(games):
+    game.signal(signal.SIGHUP)
+    wait(lambda index=index: index in ended)
+print(ended)
+"""
+)
+
+
+def test_two_hosted_games_at_tables_hear_only_their_own_tables_server(tmp_path):
+    done = two_players(TWO_TABLES, tmp_path)
+    # Each game's line to its table (a thread of its own) brings its table's news to
+    # its own screen, with the ssh command of its own environment to invite a friend.
+    assert done.stdout.splitlines() == [
+        "alice True True",
+        "bob False False",
+        "bob True True",
+        "alice False False",
+        f"{{0: {128 + signal.SIGHUP}, 1: {128 + signal.SIGHUP}}}",
+    ], done.stdout + done.stderr
