@@ -792,3 +792,24 @@ def test_two_hosted_games_at_tables_hear_only_their_own_tables_server(tmp_path):
         "alice False False",
         f"{{0: {128 + signal.SIGHUP}, 1: {128 + signal.SIGHUP}}}",
     ], done.stdout + done.stderr
+
+
+SIXTEEN_AND_TRUE_COLOUR = (
+    TWO_PLAYERS
+    + """
+start(["--new"], {"HOME": homes[0], "TERM": "linux"})  # 16 colours: the 16-colour theme
+start(["--new"], {"HOME": homes[1], "TERM": "xterm-256color", "COLORTERM": "truecolor"})
+for index in (0, 1):
+    wait(lambda index=index: "Help" in shown(index))
+    os.write(masters[index], b"\\x11")  # ctrl+q
+    wait(lambda index=index: index in ended)
+for index in (0, 1):
+    print("true colour" if "38;2;" in shown(index) else "16 colours")
+"""
+)
+
+
+def test_each_hosted_game_draws_in_the_colours_its_own_terminal_has(tmp_path):
+    done = two_players(SIXTEEN_AND_TRUE_COLOUR, tmp_path)
+    # alice's `linux` console is drawn in its 16 colours, bob's truecolor terminal in RGB.
+    assert done.stdout.splitlines() == ["16 colours", "true colour"], done.stdout + done.stderr
