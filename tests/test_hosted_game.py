@@ -389,20 +389,28 @@ def test_a_hosted_games_bad_option_is_said_on_its_own_terminal_with_status_2(tmp
     assert done.stderr == ""  # nothing on the process's own standard error
 
 
-EARLY_SIGNAL = """
-import os, sys, threading
-from tui_reversi.hosted_game import HostedGame
+# A script's pty, and what the game draws on it read all along (as the server does) into `said`.
+READ_ALONG = """
+import os, threading
 
 master, slave = os.openpty()
 said = []
 
 
-def read() -> None:  # as the server does, all along
+def read() -> None:
     try:
         while chunk := os.read(master, 65536):
             said.append(chunk)
     except OSError:  # EIO: the game has closed its pty
         pass
+"""
+
+
+EARLY_SIGNAL = (
+    READ_ALONG
+    + """
+import sys
+from tui_reversi.hosted_game import HostedGame
 
 
 reader = threading.Thread(target=read)
@@ -413,6 +421,7 @@ print(game.run())
 reader.join()
 print(b"".join(said).decode(errors="replace"))
 """
+)
 
 
 def test_a_signal_before_the_game_runs_ends_it_as_soon_as_it_does(tmp_path):
@@ -423,21 +432,13 @@ def test_a_signal_before_the_game_runs_ends_it_as_soon_as_it_does(tmp_path):
     assert "tui-reversi: stopped; the game is saved" in said
 
 
-CRASHING_GAME = """
-import os, sys, threading, time
+CRASHING_GAME = (
+    READ_ALONG
+    + """
+import sys, time
 from tui_reversi.hosted_game import HostedGame
 
 home = sys.argv[1]
-master, slave = os.openpty()
-said = []
-
-
-def read() -> None:  # as the server does, all along
-    try:
-        while chunk := os.read(master, 65536):
-            said.append(chunk)
-    except OSError:  # EIO: the game has closed its pty
-        pass
 
 
 reader = threading.Thread(target=read)
@@ -459,6 +460,7 @@ reader.join()
 print(ended[0])
 print(b"".join(said).decode(errors="replace"))
 """
+)
 
 
 def test_a_hosted_games_crash_is_reported_where_its_own_environment_says(tmp_path):
@@ -470,3 +472,344 @@ def test_a_hosted_games_crash_is_reported_where_its_own_environment_says(tmp_pat
     assert "DeliberateCrash" in report
     assert "command: tui-reversi --new" in report
     assert done.stderr == ""
+
+
+HELD_COLLECTIONS = (
+    READ_ALONG
+    + """
+import gc, sys, time, weakref
+from tui_reversi.app import ReversiApp
+from tui_reversi.hosted_game import HostedGame
+
+apps = weakref.WeakSet()  # (gc.get_objects() would not see a frozen app)
+built = ReversiApp.__init__
+
+
+def counted(app, *args, **options):
+    built(app, *args, **options)
+    apps.add(app)
+
+
+ReversiApp.__init__ = counted
+home = sys.argv[1]
+threading.Thread(target=read, daemon=True).start()
+gc.disable()  # as another game's computer holds collections while it searches
+game = HostedGame(["--new"], {"HOME": home}, home, slave)
+runner = threading.Thread(target=game.run)
+runner.start()
+while b"Help" not in b"".join(said):
+    time.sleep(0.05)
+os.write(master, b"f5")  # a move autosaved: the game is well past its first frame
+autosave = os.path.join(home, ".local", "share", "tui-reversi", "autosave.json")
+while not (os.path.exists(autosave) and "f5" in open(autosave).read().lower()):
+    time.sleep(0.05)
+os.write(master, b"\\x11")  # ctrl+q
+runner.join()
+print(gc.isenabled())
+gc.enable()  # the search is over
+gc.collect()
+print(len(apps))
+"""
+)
+
+
+def test_a_hosted_game_started_while_collections_are_held_leaves_them_and_its_app_goes(tmp_path):
+    done = host_one(HELD_COLLECTIONS, tmp_path)
+    # The hold is left to whoever holds it, and nothing of the ended game is kept
+    # (its first frame froze every object in the process: kept for ever).
+    assert done.stdout.split() == ["False", "0"], done.stderr
+
+
+# Two players' games hosted in the script's process, homes in argv: `start(argv, env)`
+# starts the next in its home, its pty read all along; `shown(i)`: what game i drew,
+# `ended[i]`: its exit status; `wait(check)` polls for at most a minute.
+TWO_PLAYERS = """
+import os, sys, threading, time
+from tui_reversi.hosted_game import HostedGame
+
+homes = sys.argv[1:3]
+masters, said, games, ended = [], [[], []], [], {}
+
+
+def read(index):  # as the server does, all along
+    try:
+        while chunk := os.read(masters[index], 65536):
+            said[index].append(chunk)
+    except OSError:  # EIO: the game has closed its pty
+        pass
+
+
+def shown(index):
+    return b"".join(said[index]).decode(errors="replace")
+
+
+def wait(what):
+    deadline = time.monotonic() + 60
+    while not what() and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def start(argv, env):
+    index = len(games)
+    master, slave = os.openpty()
+    masters.append(master)
+    threading.Thread(target=read, args=(index,), daemon=True).start()
+    games.append(HostedGame(argv, env, homes[index], slave))
+    playing = threading.Thread(target=lambda: ended.setdefault(index, games[index].run()))
+    playing.daemon = True  # (a game that never ends leaves the test its output)
+    playing.start()
+"""
+
+
+def two_players(script: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """`script` (TWO_PLAYERS and more) run in a Python of its own, alice's and bob's
+    homes made in `tmp_path`."""
+    homes = [tmp_path / "alice", tmp_path / "bob"]
+    for home in homes:
+        home.mkdir()
+    return subprocess.run(
+        [sys.executable, "-c", script, *map(str, homes)],
+        capture_output=True,
+        text=True,
+        timeout=3 * WAIT,
+    )
+
+
+FAILING_THREAD = (
+    TWO_PLAYERS
+    + """
+from tui_reversi.storage.writer import AutosaveWriter
+from tui_reversi.surroundings import current
+
+writing = AutosaveWriter._run
+
+
+def with_a_bug(writer):  # the autosave's thread, with a bug where BUGGY is set
+    if current().get("BUGGY"):
+        raise KeyError("a bug in the autosave's thread")
+    writing(writer)
+
+
+AutosaveWriter._run = with_a_bug
+for index, home in enumerate(homes):
+    env = {"HOME": home, "TUI_REVERSI_CRASH_REPORT": "report.txt"}
+    if index == 0:
+        env["BUGGY"] = "1"
+    start(["--new"], env)
+wait(lambda: "Help" in shown(0) and "Help" in shown(1))
+os.write(masters[0], b"f5")  # the move's autosave fails
+wait(lambda: 0 in ended)
+print(ended.get(0))
+print("operator has the crash report" in shown(0))
+os.write(masters[1], b"f5")  # the other game plays on, its autosave written
+autosave = os.path.join(homes[1], ".local", "share", "tui-reversi", "autosave.json")
+wait(lambda: os.path.exists(autosave) and "f5" in open(autosave).read().lower())
+os.write(masters[1], b"\\x11")  # ctrl+q
+wait(lambda: 1 in ended)
+print(ended.get(1))
+"""
+)
+
+
+def test_a_bug_in_a_hosted_games_thread_ends_that_game_with_a_report_and_no_other(tmp_path):
+    done = two_players(FAILING_THREAD, tmp_path)
+    # As in a process of its own: the game ends with crash.CRASH_STATUS, its report
+    # where its environment says; bob's game, in the same process, plays to its quit.
+    assert done.stdout.split() == ["70", "True", "0"], done.stderr
+    report = (tmp_path / "alice" / "report.txt").read_text()
+    assert "a bug in the autosave's thread" in report
+    assert not (tmp_path / "bob" / "report.txt").exists()
+
+
+def test_games_hosted_one_after_another_leave_no_app_and_no_thread_behind():
+    bench = Path(__file__).resolve().parent.parent / "bench" / "hosted_garbage.py"
+    done = subprocess.run(
+        [sys.executable, str(bench), "--games", "4", "--at-once", "2"],
+        capture_output=True,
+        text=True,
+        timeout=4 * WAIT,
+    )
+    # Each game played a move, its computer answered in a thread, and it quit.
+    assert "exits [0]," in done.stdout, done.stdout + done.stderr
+    left = done.stdout.splitlines()[-1]
+    assert left == "left after 4 games: live apps 0, key parsers 0, threads 0"
+
+
+# A served player's game (its own folder its files root), started, read all along;
+# `wait(check)` polls for at most a minute.
+SERVED_PLAYER = (
+    READ_ALONG
+    + """
+import glob, sys, time
+from tui_reversi.hosted_game import HostedGame
+
+player = sys.argv[1]
+threading.Thread(target=read, daemon=True).start()
+env = {"HOME": player, "TERM": "xterm-256color", "TUI_REVERSI_FILES_ROOT": player}
+game = HostedGame(["--new"], env, player, slave)
+runner = threading.Thread(target=game.run)
+runner.start()
+
+
+def wait(what):
+    deadline = time.monotonic() + 60
+    while not what() and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+"""
+)
+
+
+SCREENSHOT = (
+    SERVED_PLAYER
+    + """
+
+def screenshots():
+    return glob.glob(os.path.join(os.environ["HOME"], "**", "*.svg"), recursive=True) + glob.glob(
+        os.path.join(player, "**", "*.svg"), recursive=True
+    )
+
+
+wait(lambda: b"Help" in b"".join(said))
+os.write(master, b"\\x10")  # ctrl+p: the command palette
+wait(lambda: b"Search for commands" in b"".join(said))
+os.write(master, b"screenshot")
+wait(lambda: b"Save an SVG" in b"".join(said))
+os.write(master, b"\\r")
+wait(screenshots)
+os.write(master, b"\\x11")  # ctrl+q
+runner.join()
+print(*(os.path.relpath(path, os.path.dirname(player)) for path in screenshots()))
+"""
+)
+
+
+def test_a_hosted_players_screenshot_is_saved_in_their_own_folder_not_the_processs(tmp_path):
+    player, process_home = tmp_path / "alice", tmp_path / "server"
+    player.mkdir()
+    (process_home / "Downloads").mkdir(parents=True)  # where Textual would save it
+    done = subprocess.run(
+        [sys.executable, "-c", SCREENSHOT, str(player)],
+        capture_output=True,
+        text=True,
+        timeout=3 * WAIT,
+        env={**os.environ, "HOME": str(process_home)},
+    )
+    saved = done.stdout.split()
+    assert len(saved) == 1, done.stdout + done.stderr
+    assert saved[0].startswith("alice/tui-reversi_") and saved[0].endswith(".svg")
+
+
+SAVE_AND_EXPORT = (
+    SERVED_PLAYER
+    + """
+
+def files(*pattern):
+    return glob.glob(os.path.join(player, ".local", "share", "tui-reversi", "games", *pattern))
+
+
+wait(lambda: b"Help" in b"".join(said))
+os.write(master, b"s")  # save the game under the name offered
+wait(lambda: b"Save the game" in b"".join(said))
+os.write(master, b"\\r")
+wait(lambda: files("*.json"))
+os.write(master, b"x")  # export it, then write the file offered
+wait(lambda: b"Export the game" in b"".join(said))
+os.write(master, b"w")  # (the file name box takes the focus at once)
+os.write(master, b"\\r")
+wait(lambda: files("*.ggf"))
+os.write(master, b"\\x11")  # ctrl+q
+runner.join()
+print(len(files("*.json")), len(files("*.ggf")))
+"""
+)
+
+
+def test_a_hosted_players_saved_and_exported_games_go_to_their_own_folder(tmp_path):
+    player, process_home = tmp_path / "alice", tmp_path / "server"
+    player.mkdir()
+    process_home.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", SAVE_AND_EXPORT, str(player)],
+        capture_output=True,
+        text=True,
+        timeout=3 * WAIT,
+        env={**os.environ, "HOME": str(process_home), "XDG_DATA_HOME": str(process_home)},
+    )
+    assert done.stdout.split() == ["1", "1"], done.stdout + done.stderr
+    assert list(process_home.iterdir()) == []
+
+
+TWO_TABLES = (
+    TWO_PLAYERS
+    + """
+import signal, socket
+
+names, tables = ("alice", "bob"), []
+
+def table(listener, index):  # the server's end of one player's table
+    line, _ = listener.accept()
+    tables.append(line)
+    assert line.makefile("rb").readline() == f"hello secret-{index}\\n".encode()
+    line.sendall(f"seated T{index}AAA black othello\\nplayers {names[index]} -\\nready\\n".encode())
+    wait(lambda: "Help" in shown(index))
+    line.sendall(f"news Welcome, {names[index]}: this is your table.\\n".encode())
+
+
+for index, home in enumerate(homes):
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(os.path.join(home, "table.sock"))
+    listener.listen()
+    threading.Thread(target=table, args=(listener, index), daemon=True).start()
+    env = {
+        "HOME": home,
+        "TUI_REVERSI_TABLE_SOCKET": "table.sock",  # relative: in the game's own folder
+        "TUI_REVERSI_TABLE_SECRET": f"secret-{index}",
+        "TUI_REVERSI_SSH_COMMAND": f"ssh -t {names[index]}.example",
+    }
+    start([], env)
+for index, name in enumerate(names):
+    wait(lambda index=index: f"Welcome, {name}" in shown(index))
+    other = names[1 - index]
+    print(name, f"Welcome, {name}" in shown(index), f"{name}.example" in shown(index))
+    print(other, f"Welcome, {other}" in shown(index), f"{other}.example" in shown(index))
+for index, game in enumerate(games):
+    game.signal(signal.SIGHUP)
+    wait(lambda index=index: index in ended)
+print(ended)
+"""
+)
+
+
+def test_two_hosted_games_at_tables_hear_only_their_own_tables_server(tmp_path):
+    done = two_players(TWO_TABLES, tmp_path)
+    # Each game's line to its table (a thread of its own) brings its table's news to
+    # its own screen, with the ssh command of its own environment to invite a friend.
+    assert done.stdout.splitlines() == [
+        "alice True True",
+        "bob False False",
+        "bob True True",
+        "alice False False",
+        f"{{0: {128 + signal.SIGHUP}, 1: {128 + signal.SIGHUP}}}",
+    ], done.stdout + done.stderr
+
+
+SIXTEEN_AND_TRUE_COLOUR = (
+    TWO_PLAYERS
+    + """
+start(["--new"], {"HOME": homes[0], "TERM": "linux"})  # 16 colours: the 16-colour theme
+start(["--new"], {"HOME": homes[1], "TERM": "xterm-256color", "COLORTERM": "truecolor"})
+for index in (0, 1):
+    wait(lambda index=index: "Help" in shown(index))
+    os.write(masters[index], b"\\x11")  # ctrl+q
+    wait(lambda index=index: index in ended)
+for index in (0, 1):
+    print("true colour" if "38;2;" in shown(index) else "16 colours")
+"""
+)
+
+
+def test_each_hosted_game_draws_in_the_colours_its_own_terminal_has(tmp_path):
+    done = two_players(SIXTEEN_AND_TRUE_COLOUR, tmp_path)
+    # alice's `linux` console is drawn in its 16 colours, bob's truecolor terminal in RGB.
+    assert done.stdout.splitlines() == ["16 colours", "true colour"], done.stdout + done.stderr

@@ -5,7 +5,7 @@ from pathlib import Path
 from tui_reversi.crash import served
 from tui_reversi.storage import config_dir, data_dir
 from tui_reversi.storage.paths import player_file
-from tui_reversi.surroundings import Surroundings, current
+from tui_reversi.surroundings import GameThread, Surroundings, current
 
 
 def test_a_games_folders_follow_its_own_environment_not_the_processs(tmp_path, monkeypatch):
@@ -38,3 +38,13 @@ def test_surroundings_are_a_value_the_environment_given_cannot_change(tmp_path):
     place = Surroundings(env, tmp_path)
     env["HOME"] = "/somewhere/else"
     assert place.home == tmp_path
+
+
+def test_a_thread_the_game_starts_reads_the_games_surroundings_not_the_processs(tmp_path):
+    mine = Surroundings({"HOME": str(tmp_path / "alice")}, tmp_path / "alice")
+    seen = []
+    with mine.entered():
+        thread = GameThread(target=lambda: seen.append(current()))
+    thread.start()  # (started outside: what counts is where it was made)
+    thread.join()
+    assert seen == [mine]

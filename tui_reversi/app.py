@@ -78,6 +78,13 @@ def over_slow_link() -> bool:
     return bool(surroundings.get("SSH_CONNECTION") or surroundings.get("SSH_TTY"))
 
 
+def _collect_again() -> None:
+    """A game with its process to itself has drawn its first frame."""
+    if not gc.isenabled():  # the command line held collections for start-up
+        gc.freeze()  # what start-up made lives as long as the app: never scan it again
+        gc.enable()
+
+
 # What a terminal in cooked mode sends for ctrl+c and ctrl+\\.
 INTERRUPTS = (signal.SIGINT, signal.SIGQUIT)
 
@@ -152,6 +159,8 @@ class ReversiApp(App[None]):
         # ends at once when closing down hangs (by default its process exits).
         self.take_signals: Callable[[], None] = self._end_on_signals
         self.end_at_once: Callable[[int], None] = os._exit
+        # And what its first frame ends (by default the command line's hold on collections).
+        self.start_up_over: Callable[[], None] = _collect_again
         # The bug that ended the app, if one did (the command line reports it).
         self.crash: BaseException | None = None
         crash_key = surroundings.get(TEST_CRASH_VARIABLE)
@@ -318,6 +327,19 @@ class ReversiApp(App[None]):
             return theme
         return SIXTEEN_COLOUR_THEME if self.console.color_system == "standard" else DEFAULT_THEME
 
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """The palette's Screenshot, saved where the player's own files go: Textual
+        would put it in the downloads folder of the process's user, which for a
+        game hosted beside others is the server's (tui_reversi/hosted_game.py)."""
+        from .storage.paths import screenshots_dir
+
+        if path is None:
+            folder = screenshots_dir()
+            path = str(folder) if folder is not None else None
+        return super().deliver_screenshot(filename, path, time_format)
+
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(BOARD_COLOURS)
 
@@ -416,7 +438,7 @@ class ReversiApp(App[None]):
         self._check_size(event.size)
 
     def on_mount(self) -> None:
-        self.call_after_refresh(self._first_frame_drawn)
+        self.call_after_refresh(self.start_up_over)
         # The computer searches in a thread holding the GIL; a waiting UI thread
         # gets it back after this interval (default 5 ms), once per await.
         sys.setswitchinterval(SWITCH_INTERVAL)
@@ -462,12 +484,6 @@ class ReversiApp(App[None]):
         # Chosen in the palette: remembered. Applied from the settings: already saved.
         if theme.name != self.auto_theme(self.settings.theme):
             self.change_settings(theme=theme.name)
-
-    @staticmethod
-    def _first_frame_drawn() -> None:
-        if not gc.isenabled():  # the command line held collections for start-up
-            gc.freeze()  # what start-up made lives as long as the app: never scan it again
-            gc.enable()
 
     def _autosave_failed(self, problem: str) -> None:  # on the autosave's thread
         self.post_message(self.AutosaveFailed(problem))

@@ -11,8 +11,15 @@ takes nothing another game in its process sees:
   command, NO_COLOR, TERM and COLORTERM are its own;
 - its terminal is its pty, through pty_driver.py: no signal handler, the size
   read from the pty and told to rich's console, a resize told by `signal`;
-- signals reach it by `signal()`: it installs no handler and never touches the
-  process's thread exception hook (its driver's threads report to it);
+- signals reach it by `signal()`: it installs no handler of its own;
+- an exception escaping a thread it started (surroundings.GameThread: its
+  computer's search, its autosave, its lines to the server) ends it with a
+  crash report, as in a process of its own, and no other game: the first
+  hosted game puts a hook in the process's threading.excepthook that tells
+  the thread's own game (its driver's threads report to it directly), and
+  leaves any other thread's failure to the hook that was there;
+- the garbage collector is its process's: its start-up neither freezes nor
+  turns on collections (a game in a process of its own does both);
 - it never ends the process (no os._exit): a game whose closing down hangs, or
   that is killed, is let go: `run()` returns, its terminal is taken from it, and
   its thread, if stuck, is left as a daemon;
@@ -39,7 +46,7 @@ import signal as signals
 import sys
 import threading
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -68,6 +75,7 @@ class HostedGame:
     def __init__(self, argv: list[str], env: Mapping[str, str], cwd: str, tty: int) -> None:
         hosting()
         _take_standard_streams()
+        _take_thread_failures()
         self._argv = list(argv)
         self._surroundings = Surroundings(env, Path(os.path.abspath(cwd)))
         self._tty = tty
@@ -88,6 +96,7 @@ class HostedGame:
         self._driver: PtyDriver | None = None
         self._pending: list[int] = []  # ending signals that came before the app ran
         self._app_stopped = False
+        self._failures_told: contextvars.Token[Callable[[BaseException], None]] | None = None
 
     # -- the interface ---------------------------------------------------------------
 
@@ -148,13 +157,22 @@ class HostedGame:
 
         tolerate_invalid_utf8()  # (Textual's driver module, the same for every game)
         app.driver_class = self._driver_for  # type: ignore[assignment]
+        # (In the game's thread: every thread the app starts carries it.)
+        self._failures_told = _failures.set(app.thread_failed)
         app.take_signals = partial(self._app_running, app)
         app.end_at_once = self._end_at_once
+        # Collections are the process's: another game's search may hold them (engine/
+        # search.py) as this one starts, and a freeze then would keep every game's
+        # objects, this one's too, for the process's life.
+        app.start_up_over = _collections_left_alone
         # What the app swaps in for the standard streams: the stream already there.
         app._capture_stdout = sys.stdout  # type: ignore[assignment]
         app._capture_stderr = sys.stderr  # type: ignore[assignment]
 
     def finish(self) -> None:
+        if self._failures_told is not None:
+            _failures.reset(self._failures_told)
+            self._failures_told = None
         with self._lock:
             self._app_stopped = True
             self._app = self._loop = self._context = None
@@ -303,6 +321,10 @@ class HostedGame:
             stacks.write(f"\nApp state:\n{app.describe_state()}\n")
 
 
+def _collections_left_alone() -> None:
+    """A hosted game has drawn its first frame: nothing to do."""
+
+
 class _SharedStream(io.TextIOBase):
     """The process's standard output or error while it hosts games: a game's
     writes are dropped, anyone else's reach the process's stream."""
@@ -340,3 +362,30 @@ def _take_standard_streams() -> None:
             sys.stdout = _SharedStream(sys.stdout)
         if not isinstance(sys.stderr, _SharedStream):
             sys.stderr = _SharedStream(sys.stderr)
+
+
+# Whom a failure in one of the running game's threads is told (its app), in its context.
+_failures: contextvars.ContextVar[Callable[[BaseException], None]] = contextvars.ContextVar(
+    "tui_reversi_thread_failures"
+)
+_hooks_lock = threading.Lock()
+_process_hook = threading.excepthook  # the hook there before the first hosted game
+
+
+def _thread_failed(failed: threading.ExceptHookArgs) -> None:
+    """threading.excepthook while the process hosts games: a game's thread's
+    failure to that game, anyone else's to the hook that was there."""
+    context = getattr(failed.thread, "context", None)  # a GameThread's
+    tell = context.get(_failures, None) if isinstance(context, contextvars.Context) else None
+    if tell is None or failed.exc_value is None:
+        _process_hook(failed)
+        return
+    tell(failed.exc_value)
+
+
+def _take_thread_failures() -> None:
+    global _process_hook
+    with _hooks_lock:
+        if threading.excepthook is not _thread_failed:
+            _process_hook = threading.excepthook
+            threading.excepthook = _thread_failed

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from textual import constants, events
+from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.drivers._writer_thread import WriterThread
 from textual.drivers.linux_driver import LinuxDriver
@@ -186,9 +187,23 @@ class PtyDriver(LinuxDriver):
         # is not tried again when the file is collected, in whatever thread.
         with contextlib.suppress(OSError, ValueError):
             self._pty.close()
+        _forget_key_parsers()
 
     def let_go(self) -> None:
         """The host has ended the game without it (SIGKILL, or a shutdown that
         hung): the input thread stops reading. Thread-safe."""
         self._running = None
         self.exit_event.set()
+
+
+def _forget_key_parsers() -> None:
+    """Textual 8.2 caches XTermParser._parse_extended_key (every key typed) with
+    functools.lru_cache on the method, keyed by the parser itself, as it does
+    StylesCache's (styles_cache.py): each ended game's key parser, with its
+    generator, would stay in the process for up to 1,024 keys typed after it.
+    Emptied as a game closes its terminal: the games still playing parse their
+    next keys again. (Not keyed by the key alone: the cached Key events would
+    then be one game's and another's at once.)"""
+    cached = getattr(XTermParser._parse_extended_key, "cache_clear", None)
+    if cached is not None:
+        cached()

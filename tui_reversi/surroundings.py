@@ -10,6 +10,9 @@ variables are its own. Whoever starts a game makes its surroundings current
 `current()`, which follows the game's thread and its event loop's tasks
 (a context variable).
 
+A thread the game starts is a GameThread: its code runs in the context it
+was made in, so `current()` there is its game's too.
+
 Outside any game (a tool, a test) `current()` is the process's, read at the
 call. In a process that hosts games, code that asks outside a game's context
 is a bug that would read another player's place: it raises instead.
@@ -24,11 +27,13 @@ import contextlib
 import os
 import posixpath
 import sys
+import threading
 from collections.abc import Iterator, Mapping
-from contextvars import ContextVar
+from contextvars import Context, ContextVar, copy_context
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 # Where the player's files go under the home folder when no XDG variable says (as
 # platformdirs puts them): (data, config).
@@ -129,6 +134,22 @@ def current() -> Surroundings:
     if _hosting:
         raise RuntimeError("a hosted game's code ran outside its game's surroundings")
     return Surroundings.of_process()
+
+
+class GameThread(threading.Thread):
+    """A thread a game starts (its computer's search, its autosave, its lines to
+    the server): its code runs in `context`, the context of the code that made
+    it, so its game's surroundings are current() there as in the game's own
+    thread (a plain thread starts with an empty context). A process hosting
+    games finds, from a failed thread's `context`, the game to tell
+    (hosted_game.py)."""
+
+    def __init__(self, *args: Any, **options: Any) -> None:
+        super().__init__(*args, **options)
+        self.context: Context = copy_context()
+
+    def run(self) -> None:
+        self.context.run(super().run)
 
 
 def in_a_game() -> bool:

@@ -14,6 +14,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import BinaryIO, Generic, TypeVar
 
+from ..surroundings import GameThread
+
 MAX_LINE = 1024
 
 
@@ -97,7 +99,7 @@ class ServerLine(ABC, Generic[NewsType]):
         for news in held:
             listener(news)
         if self._thread is None:
-            self._thread = threading.Thread(target=self._read, name=self._thread_name, daemon=True)
+            self._thread = GameThread(target=self._read, name=self._thread_name, daemon=True)
             self._thread.start()
 
     def _tell(self, news: NewsType) -> None:

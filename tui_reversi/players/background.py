@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from ..surroundings import GameThread
 from .base import CancelCheck
 
 Token = TypeVar("Token")
@@ -76,7 +77,7 @@ class Background(Generic[Token, Result]):
         """Stop the job running, if any, and run `work(cancelled)` for `token`."""
         self.cancel()
         cancel = self._cancel = threading.Event()
-        self._thread = threading.Thread(
+        self._thread = GameThread(
             target=_run, args=(token, work, answer, cancel), name=self.name, daemon=True
         )
         self._thread.start()

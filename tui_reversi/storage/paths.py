@@ -48,6 +48,20 @@ def shown_path(path: Path) -> str:
     return str(path)
 
 
+def screenshots_dir() -> Path | None:
+    """Where a screenshot of the game is saved: on a served game (FILES_ROOT_VARIABLE
+    set) the player's own folder; otherwise None, Textual's default (the user's
+    downloads folder, from the environment of the process: a game's own)."""
+    surroundings = current()
+    root = surroundings.get(FILES_ROOT_VARIABLE)
+    if not root:
+        return None
+    try:
+        return surroundings.absolute(root)
+    except RuntimeError:  # ~user of no user: nowhere of the player's
+        return None
+
+
 def config_dir() -> Path:
     """The directory for settings.toml, e.g. ~/.config/tui-reversi or
     $XDG_CONFIG_HOME/tui-reversi."""

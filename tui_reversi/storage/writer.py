@@ -19,6 +19,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+from ..surroundings import GameThread
 from .autosave import Autosave
 from .errors import StorageError
 from .record import SavedGame
@@ -47,7 +48,7 @@ class AutosaveWriter:
             self._pending = record
             if self._thread is None:
                 # Daemon: a writer stuck on a dead disk must not keep the process alive.
-                self._thread = threading.Thread(
+                self._thread = GameThread(
                     target=self._run, name="tui-reversi-autosave", daemon=True
                 )
                 self._thread.start()
