@@ -17,7 +17,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from textual import events
+from textual import events, on
 from textual.app import App
 from textual.binding import Binding, Keymap
 from textual.geometry import Size
@@ -37,6 +37,7 @@ from .players.kinds import StrategyFactory, seat
 from .screens.game_app import GameApp, HintEngine
 from .screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from .session import AUTO_THEME
+from .storage.paths import screenshots_dir, shown_path
 from .storage.settings import Settings
 from .styles_cache import release_rendered_lines
 from .surroundings import current
@@ -333,12 +334,19 @@ class ReversiApp(App[None]):
         """The palette's Screenshot, saved where the player's own files go: Textual
         would put it in the downloads folder of the process's user, which for a
         game hosted beside others is the server's (tui_reversi/hosted_game.py)."""
-        from .storage.paths import screenshots_dir
-
         if path is None:
             folder = screenshots_dir()
             path = str(folder) if folder is not None else None
         return super().deliver_screenshot(filename, path, time_format)
+
+    @on(events.DeliveryComplete)
+    def _screenshot_saved(self, event: events.DeliveryComplete) -> None:
+        """Where the screenshot went, the home folder as ~: Textual's own sentence
+        puts markup around the path, which this app's notices show literally."""
+        if event.name == "screenshot":
+            event.prevent_default()
+            where = "" if event.path is None else f" to {shown_path(event.path)}"
+            self.notify(f"Saved a screenshot{where}.", title="Screenshot")
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(BOARD_COLOURS)

@@ -3,6 +3,7 @@ brackets in a game's name, a GGF move or a message are never markup."""
 
 import html
 import re
+from pathlib import Path
 
 from textual.widgets import Input
 
@@ -57,3 +58,18 @@ async def test_a_notification_shows_brackets_as_written(keeping_app):  # noqa: F
         await pilot.pause()
         await pilot.pause()
         assert f"'{NAME}'" in screen_text(app)
+
+
+async def test_a_saved_screenshot_is_told_in_a_plain_sentence_with_home_as_a_tilde(make_app):
+    app = make_app()
+    folder = Path.home() / "shots"
+    folder.mkdir(parents=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.deliver_screenshot(filename="board.svg", path=str(folder))
+        for _ in range(200):
+            if app._notifications:
+                break
+            await pilot.pause(0.05)
+        (notice,) = [n.message for n in app._notifications]
+    assert notice == "Saved a screenshot to ~/shots/board.svg."
+    assert (folder / "board.svg").read_text().startswith("<svg")
