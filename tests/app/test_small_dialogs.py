@@ -14,6 +14,8 @@ from textual.widgets import Input
 from tui_reversi.core import Game
 from tui_reversi.storage import Autosave, SavedGame, SavedGames, settings_path
 from tui_reversi.storage.files import ensure_dir
+from tui_reversi.widgets.choice import ChoiceRow
+from tui_reversi.widgets.literal import Literal
 
 from .test_keeping import keeping_app  # noqa: F401 (a fixture)
 
@@ -42,28 +44,57 @@ def saved_games() -> None:
     (autosave.earlier_dir / "20240103-120000-0001.json").write_text(record("c4e3").to_json())
 
 
-def keys(*pressed: str):
+async def in_front(pilot, dialog: str) -> None:
+    """Wait until the screen named `dialog` is in front, composed and mounted. A pause
+    is not enough on a loaded machine: a key typed behind the one that opens a dialog
+    waits for it on a timer (dialog.py's KeysForDialogs), and a dialog opened from
+    another (saved games -> import) comes after that one has gone."""
+    app = pilot.app
+    for _ in range(1000):
+        screen = app.screen
+        if type(screen).__name__ == dialog and screen.is_mounted:
+            await pilot.pause()
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"{dialog} never came; in front: {type(app.screen).__name__}")
+
+
+async def until(pilot, condition, what: str) -> None:
+    for _ in range(1000):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"never: {what}")
+
+
+def keys(*pressed: str, dialog: str):
     async def open_dialog(pilot) -> None:
         await pilot.pause()
         await pilot.press(*pressed)
-        await pilot.pause()
+        await in_front(pilot, dialog)
 
     return open_dialog
 
 
 async def save_under_a_fixed_name(pilot) -> None:
-    await keys("f", "5", "s")(pilot)
+    await keys("f", "5", "s", dialog="SaveGameScreen")(pilot)
     pilot.app.screen.query_one(Input).value = "Human vs Easy 2024-01-03 12:00"
 
 
 async def import_something_wrong(pilot) -> None:
-    await keys("o", "i")(pilot)
-    pilot.app.screen.query_one(Input).value = "f5 f5"
-    await keys("enter")(pilot)
+    await keys("o", "i", dialog="ImportScreen")(pilot)
+    screen = pilot.app.screen
+    screen.query_one(Input).value = "f5 f5"
+    await pilot.press("enter")
+    problem = screen.query_one("#problem", Literal)
+    await until(pilot, lambda: str(problem.content), "the import's problem")
 
 
 async def export_to_a_fixed_file(pilot) -> None:
-    await keys("f", "5", "x", "left")(pilot)
+    await keys("f", "5", "x", dialog="ExportScreen")(pilot)
+    chosen = pilot.app.screen.query_one("#format", ChoiceRow)
+    await pilot.press("left")
+    await until(pilot, lambda: chosen.value != "ggf", "another format")
     pilot.app.screen.query_one(Input).value = "reversi-20240103-1200.txt"
     await pilot.pause()
 
@@ -75,17 +106,19 @@ def bad_settings() -> None:
 
 # How to open each dialog, and what to put on disk first.
 DIALOGS = {
-    "new game": dict(open=keys("n")),
+    "new game": dict(open=keys("n", dialog="NewGameScreen")),
     "save": dict(open=save_under_a_fixed_name),
-    "saved games": dict(open=keys("o"), before=saved_games),
-    "delete question": dict(open=keys("o", "d"), before=saved_games),
+    "saved games": dict(open=keys("o", dialog="SavedGamesScreen"), before=saved_games),
+    "delete question": dict(open=keys("o", "d", dialog="ConfirmScreen"), before=saved_games),
     "import": dict(open=import_something_wrong),
     "export": dict(open=export_to_a_fixed_file),
-    "settings": dict(open=keys("t")),
-    "game over": dict(open=keys("b", "3"), transcript=ALMOST_OVER),
-    "resume": dict(open=keys(), before=lambda: Autosave().save(record("f5d6c3"))),
-    "start problems": dict(open=keys(), before=bad_settings),
-    "help": dict(open=keys("question_mark")),
+    "settings": dict(open=keys("t", dialog="SettingsScreen")),
+    "game over": dict(open=keys("b", "3", dialog="GameOverScreen"), transcript=ALMOST_OVER),
+    "resume": dict(
+        open=keys(dialog="ResumeScreen"), before=lambda: Autosave().save(record("f5d6c3"))
+    ),
+    "start problems": dict(open=keys(dialog="StartProblemsScreen"), before=bad_settings),
+    "help": dict(open=keys("question_mark", dialog="HelpScreen")),
 }
 
 
