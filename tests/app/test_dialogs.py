@@ -13,7 +13,7 @@ from tui_reversi.widgets.board import BoardView
 from tui_reversi.widgets.move_log import MoveLog
 from tui_reversi.widgets.themes import THEMES
 
-from .conftest import FirstMovePlayer, settle, status
+from .conftest import FirstMovePlayer, in_front, settle, status, until
 
 
 async def test_new_game_dialog_is_fully_keyboard_operable(make_app):
@@ -301,20 +301,17 @@ async def test_f1_over_a_dialog_opens_help_at_its_keys_and_esc_comes_back(
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press(*keys)
-        await pilot.pause()
-        assert type(app.screen).__name__ == dialog
+        await in_front(pilot, dialog)
         await pilot.press("f1")
-        await pilot.pause()
-        await pilot.pause()
-        assert type(app.screen).__name__ == "HelpScreen"
-        body = app.screen.query_one("#help-body")
-        lines = app.screen.query_one("#help-text").content.plain.split("\n")
+        help_screen = await in_front(pilot, "HelpScreen")
+        body = help_screen.query_one("#help-body")
+        lines = help_screen.query_one("#help-text").content.plain.split("\n")
+        # Scrolled down to its keys (the last sections cannot reach the top) once drawn.
+        await until(pilot, lambda: body.scroll_y > 0, "the help scrolled to the dialog's keys")
         top = int(body.scroll_y)
-        assert top > 0  # scrolled down to its keys (the last sections cannot reach the top)
         assert heading in lines[top : top + body.scrollable_content_region.height]
         await pilot.press("escape")
-        await pilot.pause()
-        assert type(app.screen).__name__ == dialog  # back where the player was
+        await in_front(pilot, dialog)  # back where the player was
 
 
 async def test_a_dialog_answered_before_it_is_drawn_answers_once_it_is(make_app):

@@ -31,7 +31,7 @@ from tui_reversi.storage import (
 from tui_reversi.widgets.choice import ChoiceRow
 from tui_reversi.widgets.themes import theme_names
 
-from .conftest import FirstMovePlayer, moves, settle, status, title
+from .conftest import FirstMovePlayer, in_front, moves, settle, status, title, until
 
 OPENING = "f5d6c3d3c4"
 
@@ -366,12 +366,12 @@ async def test_import_pasted_text_or_a_path_with_chosen_players(keeping_app, tmp
     ggf = export_ggf(SavedGame.from_game(Game.from_transcript(OPENING), "human", "hard"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("o", "i")
-        await pilot.pause()
-        source = app.screen.query_one("#source", Input)
+        dialog = await in_front(pilot, "ImportScreen")
+        source = dialog.query_one("#source", Input)
         source.value = "f5 f5"
         await pilot.press("enter")
-        await pilot.pause()
-        assert "illegal" in str(app.screen.query_one("#problem").content)
+        problem = dialog.query_one("#problem")
+        await until(pilot, lambda: "illegal" in str(problem.content), "the import's problem")
         source.value = ggf
         await pilot.press("enter")
         await settle(pilot, app)
@@ -380,8 +380,9 @@ async def test_import_pasted_text_or_a_path_with_chosen_players(keeping_app, tmp
         path = tmp_path / "game.txt"
         path.write_text("f5d6\nc3\n")
         app.post_message(events.Paste(str(path)))  # as the terminal sends a paste
-        await pilot.pause()
-        assert app.screen.query_one("#source", Input).value == str(path)
+        dialog = await in_front(pilot, "ImportScreen")
+        source = dialog.query_one("#source", Input)
+        await until(pilot, lambda: source.value == str(path), "the path pasted in")
         await pilot.press("tab", "right")  # Black: As saved -> Human... then White
         await pilot.press("down", "right", "right")  # White: Easy
         await pilot.press("enter")
@@ -437,8 +438,8 @@ async def test_a_pasted_transcript_keeps_your_colour_and_your_opponent(keeping_a
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)  # Medium (Black) has opened
         app.post_message(events.Paste("f5d6c3"))  # as the terminal sends a paste
-        await pilot.pause()
-        assert "keeps yours: Medium vs Human" in str(app.screen.query_one("#describe").content)
+        dialog = await in_front(pilot, "ImportScreen")
+        assert "keeps yours: Medium vs Human" in str(dialog.query_one("#describe").content)
         await pilot.press("enter")
         await settle(pilot, app)
         assert (app.match.black, app.match.white) == ("medium", "human")
@@ -580,10 +581,13 @@ async def test_the_invitations_clock_is_remembered_and_the_settings_dialog_keeps
         app.change_settings(clock="10+5")  # (as the lobby does once an invitation is sent)
         assert saved_settings()["clock"] == "10+5"
         await pilot.press("t")
-        await pilot.pause()
-        await pilot.press("down", "left", "enter")  # White: Easy -> Human; the clock stays
-        await pilot.pause()
-        assert saved_settings()["white"] == "human" and saved_settings()["clock"] == "10+5"
+        dialog = await in_front(pilot, "SettingsScreen")
+        white = dialog.query_one("#white", ChoiceRow)
+        await pilot.press("down", "left")  # White: Easy -> Human
+        await until(pilot, lambda: white.value == "human", "White chosen")
+        await pilot.press("enter")  # the clock stays
+        await until(pilot, lambda: saved_settings()["white"] == "human", "the settings saved")
+        assert saved_settings()["clock"] == "10+5"
     app, session = keeping_app(new=True)  # the next start offers it first again
     assert session.settings_for().clock == "10+5" and app.settings.clock == "10+5"
 
@@ -637,9 +641,23 @@ async def test_every_dialog_is_plain_ascii_in_ascii_mode(keeping_app):
     app, _ = keeping_app(cli={"ascii": True})
     seen = []
     async with app.run_test(size=(80, 24)) as pilot:
-        for keys in ([], ["r", "s"], ["escape", "o"], ["i"], ["escape", "x"], ["escape", "t"]):
-            await pilot.press(*keys)
-            await pilot.pause()
+        # Each key once the screen before it is in front (a key typed ahead of a dialog
+        # closing goes to that dialog).
+        dialogs = (
+            ([], "ResumeScreen"),
+            (["r", "s"], "SaveGameScreen"),
+            (["escape", "o"], "SavedGamesScreen"),
+            (["i"], "ImportScreen"),
+            (["escape", "x"], "ExportScreen"),
+            (["escape", "t"], "SettingsScreen"),
+        )
+        for keys, dialog in dialogs:
+            for key in keys[:-1]:
+                await pilot.press(key)
+                await in_front(pilot, "GameScreen")
+            await pilot.press(*keys[-1:])
+            await in_front(pilot, dialog)
+            await pilot.pause()  # (drawn)
             seen.append(type(app.screen).__name__)
             svg = app.export_screenshot()
             text = html.unescape("".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg)))
@@ -693,7 +711,7 @@ async def test_a_transcript_and_enter_typed_together_import_it(keeping_app):
     app, _ = keeping_app(cli={"white": "human"})
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("o", "i")
-        await pilot.pause()
+        await in_front(pilot, "ImportScreen")
         burst(app, *"f5d6c3", "enter")
         await settle(pilot, app)
         assert moves(app) == "f5d6c3"

@@ -16,7 +16,7 @@ from tui_reversi.screens.invitation import InvitedScreen, InviteScreen, WaitingS
 from tui_reversi.screens.lobby import NO_LOBBY, LobbyScreen
 from tui_reversi.widgets.literal import Literal
 
-from .conftest import status
+from .conftest import showing, status, until
 
 LOBBY = [
     "person alice free playing on their own",
@@ -79,25 +79,9 @@ def server():
     fake.close()
 
 
-async def until(pilot, condition, what: str, rounds: int = 200) -> None:
-    for _ in range(rounds):
-        if condition():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"never: {what}")
-
-
-def up(app, kind) -> bool:
-    """A screen of `kind` is in front, composed and mounted: a screen pushed is the
-    app's screen at once and has its widgets a moment later (under load a test
-    could look in between, and find no title, no buttons, no list)."""
-    screen = app.screen
-    return isinstance(screen, kind) and screen.is_mounted
-
-
 def invitation(app) -> int | None:
     """The number of the invitation whose dialog is up, if one is."""
-    return app.screen.invitation.number if up(app, InvitedScreen) else None
+    return app.screen.invitation.number if showing(app, InvitedScreen) else None
 
 
 def highlighted(options: OptionList) -> str | None:
@@ -113,7 +97,7 @@ def rows(app) -> list[str]:
 
 async def open_lobby(pilot, app, server) -> LobbyScreen:
     await pilot.press("L")
-    await until(pilot, lambda: up(app, LobbyScreen), "the lobby")
+    await until(pilot, lambda: showing(app, LobbyScreen), "the lobby")
     server.say(*LOBBY)
     await until(pilot, lambda: len(rows(app)) > 5, "the lobby's rows")
     return app.screen
@@ -123,7 +107,7 @@ async def invite_bob(pilot, app, server) -> None:
     """The lobby opened and bob (its second row) chosen: the invitation's terms are up."""
     await open_lobby(pilot, app, server)
     await pilot.press("j", "enter")
-    await until(pilot, lambda: up(app, InviteScreen), "the terms")
+    await until(pilot, lambda: showing(app, InviteScreen), "the terms")
 
 
 async def test_without_a_server_the_lobby_key_says_so_in_one_sentence(make_app):
@@ -153,9 +137,9 @@ async def test_the_lobby_lists_people_tables_adjourned_games_and_the_record(make
         said = "Your record here: 1 won, 0 lost, 0 drawn; rating 1516? after 1 rated game."
         assert record == said
         await pilot.press("question_mark")  # the keys, over the lobby
-        await until(pilot, lambda: up(app, HelpScreen), "the help")
+        await until(pilot, lambda: showing(app, HelpScreen), "the help")
         await pilot.press("escape")
-        await until(pilot, lambda: up(app, LobbyScreen), "the lobby again")
+        await until(pilot, lambda: showing(app, LobbyScreen), "the lobby again")
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, LobbyScreen), "back to the game")
 
@@ -257,7 +241,7 @@ async def test_inviting_a_player_with_a_colour_variant_and_clock(make_app, serve
         playing = "carol is at table K7QP2 (Black), against dave"
         await until(pilot, lambda: playing in str(problem.content), "carol's table")
         await pilot.press("k", "enter")  # bob
-        await until(pilot, lambda: up(app, InviteScreen), "the terms")
+        await until(pilot, lambda: showing(app, InviteScreen), "the terms")
         await pilot.press("left", "left")  # random -> white -> black
         await pilot.press("down", "right", "right")  # othello -> reversi -> anti
         await pilot.press("down", *["right"] * 3)  # no clock -> 1+0 -> 3+2 -> 5+3
@@ -267,9 +251,9 @@ async def test_inviting_a_player_with_a_colour_variant_and_clock(make_app, serve
         await pilot.press("enter")
         assert await server.hear(pilot) == "invite bob black variant anti clock 5+3"
         server.say("waiting 4 bob")
-        await until(pilot, lambda: up(app, WaitingScreen), "waiting")
+        await until(pilot, lambda: showing(app, WaitingScreen), "waiting")
         server.say("answered bob declined your invitation.")
-        await until(pilot, lambda: up(app, LobbyScreen), "back in the lobby")
+        await until(pilot, lambda: showing(app, LobbyScreen), "back in the lobby")
         problem = str(app.screen.query_one("#problem", Literal).content)
         assert problem == "bob declined your invitation."
 
@@ -294,9 +278,9 @@ async def test_the_clocks_offered_have_increments_and_the_last_one_chosen_comes_
         assert await server.hear(pilot) == "invite bob random variant othello clock 30+20"
         assert app.settings.clock == "30+20"  # remembered (and saved: change_settings)
         server.say("answered bob declined your invitation.")
-        await until(pilot, lambda: up(app, LobbyScreen), "back in the lobby")
+        await until(pilot, lambda: showing(app, LobbyScreen), "back in the lobby")
         await pilot.press("enter")
-        await until(pilot, lambda: up(app, InviteScreen), "the terms again")
+        await until(pilot, lambda: showing(app, InviteScreen), "the terms again")
         assert app.screen.query_one("#clock", ChoiceRow).value == "30+20"
         await pilot.press("down", "down", "left")  # 30+20 -> 15+10
         await pilot.press("enter")
@@ -309,7 +293,7 @@ async def test_escape_while_waiting_withdraws_the_invitation(make_app, server):
     async with app.run_test(size=(80, 24)) as pilot:
         await open_lobby(pilot, app, server)
         server.say("waiting 4 bob")
-        await until(pilot, lambda: up(app, WaitingScreen), "waiting")
+        await until(pilot, lambda: showing(app, WaitingScreen), "waiting")
         await pilot.press("escape")
         assert await server.hear(pilot) == "withdraw"
 
@@ -318,7 +302,7 @@ async def test_an_invitation_shows_who_and_the_terms_and_is_accepted_or_declined
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say("invited 7 [red]bob[/red] white variant reversi clock 10+5")
-        await until(pilot, lambda: up(app, InvitedScreen), "the invitation")
+        await until(pilot, lambda: showing(app, InvitedScreen), "the invitation")
         question = str(app.screen.query_one("#dialog-title", Literal).content)
         told = "[red]bob[/red] invites you to a game: you play Black, reversi, clock 10+5."
         assert question == told
@@ -343,7 +327,7 @@ async def test_an_invitation_shows_the_inviters_rating_and_a_guest_inviter_unrat
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say("rated bob 1484?", "invited 7 bob white variant othello")
-        await until(pilot, lambda: up(app, InvitedScreen), "the invitation")
+        await until(pilot, lambda: showing(app, InvitedScreen), "the invitation")
         told = "bob (1484?) invites you to a game: you play Black, othello, no clock."
         assert title_of(app) == told
         await pilot.press("n")
@@ -363,7 +347,7 @@ async def test_the_inviter_sees_the_invitees_rating_choosing_the_terms_and_waiti
         await pilot.press("enter")
         assert await server.hear(pilot) == "invite bob random variant othello"
         server.say("waiting 4 bob")
-        await until(pilot, lambda: up(app, WaitingScreen), "waiting")
+        await until(pilot, lambda: showing(app, WaitingScreen), "waiting")
         assert title_of(app) == "Waiting for bob (1484?) to answer your invitation…"
 
 
@@ -371,7 +355,7 @@ async def test_an_invitation_that_lapses_closes_its_dialog_with_one_sentence(mak
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say("invited 3 bob black variant othello")
-        await until(pilot, lambda: up(app, InvitedScreen), "the invitation")
+        await until(pilot, lambda: showing(app, InvitedScreen), "the invitation")
         server.say("withdrawn 3 bob's invitation lapsed after 1m without an answer.")
         await until(pilot, lambda: not isinstance(app.screen, InvitedScreen), "it to close")
         note = "bob's invitation lapsed after 1m without an answer."
@@ -385,7 +369,7 @@ async def test_the_new_game_dialog_leads_to_the_lobby_when_served(make_app, serv
         await pilot.press("n")
         await pilot.pause()
         await pilot.press("L")
-        await until(pilot, lambda: up(app, LobbyScreen), "the lobby")
+        await until(pilot, lambda: showing(app, LobbyScreen), "the lobby")
 
 
 async def test_the_lobby_fits_60x21(make_app, server):

@@ -17,6 +17,7 @@ from tui_reversi.storage.files import ensure_dir
 from tui_reversi.widgets.choice import ChoiceRow
 from tui_reversi.widgets.literal import Literal
 
+from .conftest import in_front, until
 from .test_keeping import keeping_app  # noqa: F401 (a fixture)
 
 SIZE = (60, 21)
@@ -44,34 +45,12 @@ def saved_games() -> None:
     (autosave.earlier_dir / "20240103-120000-0001.json").write_text(record("c4e3").to_json())
 
 
-async def in_front(pilot, dialog: str) -> None:
-    """Wait until the screen named `dialog` is in front, composed and mounted. A pause
-    is not enough on a loaded machine: a key typed behind the one that opens a dialog
-    waits for it on a timer (dialog.py's KeysForDialogs), and a dialog opened from
-    another (saved games -> import) comes after that one has gone."""
-    app = pilot.app
-    for _ in range(1000):
-        screen = app.screen
-        if type(screen).__name__ == dialog and screen.is_mounted:
-            await pilot.pause()
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"{dialog} never came; in front: {type(app.screen).__name__}")
-
-
-async def until(pilot, condition, what: str) -> None:
-    for _ in range(1000):
-        if condition():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"never: {what}")
-
-
 def keys(*pressed: str, dialog: str):
     async def open_dialog(pilot) -> None:
         await pilot.pause()
         await pilot.press(*pressed)
         await in_front(pilot, dialog)
+        await pilot.pause()
 
     return open_dialog
 

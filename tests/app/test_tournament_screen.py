@@ -11,7 +11,8 @@ from tui_reversi.screens import tournament
 from tui_reversi.screens.standings import StandingsScreen
 from tui_reversi.screens.tournament import TournamentScreen
 
-from .test_lobby import LOBBY, FakeServer, open_lobby, rows, until, up
+from .conftest import showing
+from .test_lobby import LOBBY, FakeServer, open_lobby, rows, until
 from .test_lobby import server as server  # (the fixture: the fake server's end)
 
 TOURNAMENTS = [
@@ -43,12 +44,12 @@ async def open_arena(pilot, app, server, page: list[str] | None = None) -> None:
     await pilot.press("T")
     assert await server.hear(pilot) == "tournaments"
     server.say(*TOURNAMENTS)
-    await until(pilot, lambda: up(app, StandingsScreen), "the tournaments")
+    await until(pilot, lambda: showing(app, StandingsScreen), "the tournaments")
     await pilot.pause()
     await pilot.press("enter")
     assert await server.hear(pilot) == "tournament 3"
     server.say(*(page or arena_page("12:30")))
-    await until(pilot, lambda: up(app, TournamentScreen), "the arena's screen")
+    await until(pilot, lambda: showing(app, TournamentScreen), "the arena's screen")
     await pilot.pause()
 
 
@@ -102,12 +103,12 @@ def test_tournament_snapshot(snap_compare, make_app, size):
         await pilot.press("T")
         assert await fake.hear(pilot) == "tournaments"
         fake.say(*TOURNAMENTS)
-        await until(pilot, lambda: up(pilot.app, StandingsScreen), "the list")
+        await until(pilot, lambda: showing(pilot.app, StandingsScreen), "the list")
         await pilot.pause()
         await pilot.press("enter")
         assert await fake.hear(pilot) == "tournament 3"
         fake.say(*arena_page("12:30"))
-        await until(pilot, lambda: up(pilot.app, TournamentScreen), "its screen")
+        await until(pilot, lambda: showing(pilot.app, TournamentScreen), "its screen")
         await pilot.pause()
 
     try:
