@@ -148,12 +148,17 @@ async def test_every_theme_styles_every_screen(make_app, theme):
     app = make_app(theme=theme, transcript="d3c3f5f4f3d2d1e3", white="human")
     seen = []
     async with app.run_test(size=(80, 24)) as pilot:
-        for keys in (["question_mark"], ["n"], ["comma", "enter"], ["escape", "b", "3"]):
+        for keys, dialog in (
+            (["question_mark"], "HelpScreen"),
+            (["n"], "NewGameScreen"),
+            (["comma", "enter"], "ConfirmScreen"),
+            (["escape", "b", "3"], "GameOverScreen"),
+        ):
             await pilot.press(*keys)
-            await pilot.pause()
+            await in_front(pilot, dialog)
             seen.append(type(app.screen).__name__)
             await pilot.press("escape")
-            await pilot.pause()
+            await in_front(pilot, "GameScreen")
     assert seen == ["HelpScreen", "NewGameScreen", "ConfirmScreen", "GameOverScreen"]
 
 
@@ -336,7 +341,8 @@ async def test_the_app_describes_its_screens_and_held_keys_for_a_hang_report(mak
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("x")
-        await pilot.pause()
+        await in_front(pilot, "ExportScreen")
+        await until(pilot, lambda: "keys: none held" in app._describe_state(), "no key held")
         state = app._describe_state()
         assert state.splitlines()[0] == "screens: GameScreen > ExportScreen"
         assert state.splitlines()[2] == "keys: none held"

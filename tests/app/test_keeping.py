@@ -31,7 +31,16 @@ from tui_reversi.storage import (
 from tui_reversi.widgets.choice import ChoiceRow
 from tui_reversi.widgets.themes import theme_names
 
-from .conftest import FirstMovePlayer, in_front, moves, settle, status, title, until
+from .conftest import (
+    FirstMovePlayer,
+    in_front,
+    moves,
+    settle,
+    showing,
+    status,
+    title,
+    until,
+)
 
 OPENING = "f5d6c3d3c4"
 
@@ -289,20 +298,20 @@ async def test_save_under_a_name_asks_before_replacing_and_loads_back(keeping_ap
     app, _ = keeping_app(cli={"white": "human"})
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f", "5", "s")
-        await pilot.pause()
+        await in_front(pilot, "SaveGameScreen")
+        await pilot.pause()  # (its key bar drawn)
         bar = app.screen.query_one("KeyBar").render().plain
         assert "Save" in bar and "Cancel" in bar and "Undo" not in bar, bar
         name = app.screen.query_one("#name", Input)
         name.value = "Sunday"
         await pilot.press("enter")
-        await pilot.pause()
-        assert status(app) == "Saved as 'Sunday'."
+        await until(pilot, lambda: said(app) == "Saved as 'Sunday'.", "the game saved")
         await pilot.press("d", "6", "s")
-        await pilot.pause()
-        assert app.screen.query_one("#name", Input).value == "Sunday"  # its name by now
+        dialog = await in_front(pilot, "SaveGameScreen")
+        assert dialog.query_one("#name", Input).value == "Sunday"  # its name by now
         await pilot.press("enter")
-        await pilot.pause()
-        assert "already exists. Replace it?" in str(app.screen.query_one("#dialog-title").content)
+        question = await in_front(pilot, "ConfirmScreen")
+        assert "already exists. Replace it?" in str(question.query_one("#dialog-title").content)
         await pilot.press("y")
         await pilot.pause()
         assert SavedGames().load("sunday").transcript == "f5d6"
@@ -346,15 +355,16 @@ async def test_delete_asks_first_and_unreadable_games_say_why(keeping_app):
         assert problem.startswith("'broken' cannot be loaded: "), problem  # its name as written
         table.move_cursor(row=rows["delete me"])
         await pilot.press("d")
-        await pilot.pause()
+        await in_front(pilot, "ConfirmScreen")
         await pilot.press("n")  # no: nothing happens
-        await pilot.pause()
+        await in_front(pilot, "SavedGamesScreen")
         assert games.exists("delete me")
         await pilot.press("d")
-        await pilot.pause()
+        await in_front(pilot, "ConfirmScreen")
         await pilot.press("y")
-        await pilot.pause()
-        assert not games.exists("delete me") and games.exists("keep me")
+        await until(pilot, lambda: not games.exists("delete me"), "the game deleted")
+        await in_front(pilot, "SavedGamesScreen")
+        assert games.exists("keep me")
         assert table.row_count == 2
 
 
@@ -450,34 +460,36 @@ async def test_export_copies_each_format_and_says_what(keeping_app, tmp_path, mo
     app, _ = keeping_app(cli={"white": "human"})
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press(*"f5d6c3")
+        await until(pilot, lambda: moves(app) == "f5d6c3", "the moves played")
         record = SavedGame.from_game(app.match.game, "human", "human")
         await pilot.press("x", "c")  # GGF first
-        await pilot.pause()
-        assert app.clipboard == export_ggf(app.session.record_for(app.match))
+        ggf = export_ggf(app.session.record_for(app.match))
+        await until(pilot, lambda: app.clipboard == ggf, "the GGF game copied")
         assert status(app).startswith("Copied the GGF game to the clipboard: (;GM[Othello]")
         await pilot.press("x", "left", "left", "enter")
-        await pilot.pause()
-        assert app.clipboard == export_transcript(record) == "f5d6c3"
+        await until(pilot, lambda: app.clipboard == "f5d6c3", "the transcript copied")
+        assert export_transcript(record) == "f5d6c3"
         assert status(app) == "Copied the transcript to the clipboard: f5d6c3"
         await pilot.press("x", "left", "c")
-        await pilot.pause()
-        assert app.clipboard == export_position(record)
+        position = export_position(record)
+        await until(pilot, lambda: app.clipboard == position, "the position copied")
+        await in_front(pilot, "GameScreen")
         monkeypatch.chdir(tmp_path)
         await pilot.press("x", "w")
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.focused, Input), "the file's box")
         file = app.screen.query_one("#file", Input)
         assert file.has_focus and file.value.endswith(".ggf")
         file.value = "out.ggf"
         await pilot.press("enter")
-        await pilot.pause()
-        assert status(app) == f"Wrote the GGF game to {tmp_path / 'out.ggf'}."
+        wrote = f"Wrote the GGF game to {tmp_path / 'out.ggf'}."
+        await until(pilot, lambda: said(app) == wrote, "the file written")
         assert (tmp_path / "out.ggf").read_text().startswith("(;GM[Othello]")
         await pilot.press("x", "w")  # the same file again: asks first
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.focused, Input), "the file's box")
         app.screen.query_one("#file", Input).value = "out.ggf"
         await pilot.press("enter")
-        await pilot.pause()
-        assert "already exists. Replace it?" in str(app.screen.query_one("#dialog-title").content)
+        question = await in_front(pilot, "ConfirmScreen")
+        assert "already exists. Replace it?" in str(question.query_one("#dialog-title").content)
 
 
 @pytest.fixture
@@ -690,6 +702,11 @@ async def test_an_autosave_that_cannot_be_written_is_said_once_and_play_goes_on(
         assert moves(app) == "f5d6"
 
 
+def said(app) -> str | None:
+    """The status line's text once the game's screen is back in front (None before)."""
+    return status(app) if showing(app, "GameScreen") else None
+
+
 def burst(app, *keys: str) -> None:
     """Queue keys before the app handles any, as a slow SSH link delivers them."""
     named = {"ctrl+u": "\x15", "enter": "\r"}
@@ -701,10 +718,9 @@ async def test_a_name_and_enter_typed_together_save_under_that_name(keeping_app)
     app, _ = keeping_app(cli={"white": "human"})
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f", "5", "s")
-        await pilot.pause()
+        await in_front(pilot, "SaveGameScreen")
         burst(app, "ctrl+u", *"Sunday", "enter")
-        await pilot.pause()
-        assert status(app) == "Saved as 'Sunday'."
+        await until(pilot, lambda: said(app) == "Saved as 'Sunday'.", "the game saved")
 
 
 async def test_a_transcript_and_enter_typed_together_import_it(keeping_app):
@@ -723,10 +739,10 @@ async def test_enter_twice_in_the_save_dialog_saves_once_and_asks_nothing(keepin
     app, _ = keeping_app(cli={"white": "human"})
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f", "5", "s")
-        await pilot.pause()
+        await in_front(pilot, "SaveGameScreen")
         burst(app, "ctrl+u", *"Sunday", "enter", "enter")
+        await until(pilot, lambda: said(app) == "Saved as 'Sunday'.", "the game saved")
         await settle(pilot, app)
-        assert status(app) == "Saved as 'Sunday'."
         assert isinstance(app.screen, GameScreen)
         await pilot.press("s")
         await pilot.pause()
@@ -747,11 +763,10 @@ async def test_loading_the_previous_autosave_again_and_again_keeps_one_copy_of_i
 
     async def listed() -> list[tuple[str, str]]:
         await pilot.press("o")
-        await pilot.pause()
-        table = app.screen.query_one(DataTable)
+        table = (await in_front(pilot, "SavedGamesScreen")).query_one(DataTable)
         rows = [row(table, index) for index in range(table.row_count)]
         await pilot.press("escape")
-        await pilot.pause()
+        await in_front(pilot, "GameScreen")
         return [(cells[0], cells[3]) for cells in rows]
 
     async with app.run_test(size=(80, 24)) as pilot:
@@ -760,8 +775,7 @@ async def test_loading_the_previous_autosave_again_and_again_keeps_one_copy_of_i
         await wait_saved(pilot, app, session)
         for _ in range(3):
             await pilot.press("o")  # the first game, previous or earlier: load it
-            await pilot.pause()
-            table = app.screen.query_one(DataTable)
+            table = (await in_front(pilot, "SavedGamesScreen")).query_one(DataTable)
             shown = [row(table, index)[3] for index in range(table.row_count)]
             await pilot.press(*["down"] * shown.index(str(len(OPENING) // 2)), "enter")
             await wait_saved(pilot, app, session)
@@ -826,19 +840,18 @@ async def test_an_imported_game_shows_who_played_it_in_the_title_the_list_and_th
     app, _ = keeping_app(cli={"white": "easy"})
     async with app.run_test(size=(80, 24)) as pilot:
         app.post_message(events.Paste(SAIO))  # as the terminal sends a paste
-        await pilot.pause()
+        await in_front(pilot, "ImportScreen")
         await pilot.press("enter")
         await settle(pilot, app)
         assert moves(app) == "d3c5f6f5" and (app.match.black, app.match.white) == ("human", "human")
         assert "Black Saio1200 vs White Saio3000" in title(app)
         await pilot.press("s")
-        await pilot.pause()
-        app.screen.query_one("#name", Input).value = "saio"
+        (await in_front(pilot, "SaveGameScreen")).query_one("#name", Input).value = "saio"
         await pilot.press("enter")
-        await pilot.pause()
+        await until(pilot, lambda: said(app) == "Saved as 'saio'.", "the game saved")
         await pilot.press("o")
-        await pilot.pause()
-        assert row(app.screen.query_one(DataTable), 0)[2] == "Saio1200 v Saio3000"
+        listed = (await in_front(pilot, "SavedGamesScreen")).query_one(DataTable)
+        assert row(listed, 0)[2] == "Saio1200 v Saio3000"
     ggf = export_ggf(SavedGames().load("saio"))
     assert "PB[Saio1200]PW[Saio3000]RB[2197.01]RW[2199.72]" in ggf
     assert "DT[2003.12.15_13:24:03.MST]" in ggf and "TI[05:00//02:00]" in ggf
