@@ -38,12 +38,12 @@ async def test_new_game_choices_typed_together_with_enter_are_all_taken_before_i
     app = make_app(player=FirstMovePlayer())
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("n")
-        await pilot.pause()
-        assert app.screen.__class__.__name__ == "NewGameScreen"
+        dialog = await in_front(pilot, "NewGameScreen")
         # As over SSH: the keys arrive in one read, Enter last.
         for key in ("right", "down", "left", "down", "right"):
             app.post_message(events.Key(key, None))
         app.post_message(events.Key("enter", "\r"))
+        await until(pilot, lambda: app.screen is not dialog, "the new game")
         await settle(pilot, app)
         assert isinstance(app.screen, GameScreen)
         match = app.match

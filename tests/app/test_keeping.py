@@ -174,12 +174,11 @@ async def test_resume_offer_new_game_keeps_the_unfinished_one(keeping_app):
         assert moves(app) == "" and app.match.white == "easy"
         assert "The unfinished one is kept" in status(app)
         await pilot.press("o")
-        await pilot.pause()
-        table = app.screen.query_one(DataTable)
+        table = (await in_front(pilot, "SavedGamesScreen")).query_one(DataTable)
         assert row(table, 0)[0] == PREVIOUS_NAME
         await pilot.press("enter")  # it loads like a saved game
+        await until(pilot, lambda: moves(app).startswith(OPENING), "the game loaded")
         await wait_saved(pilot, app, session)
-        assert moves(app).startswith(OPENING)
     assert json.loads(Autosave().path.read_text())["moves"].startswith(OPENING)
 
 
@@ -729,8 +728,7 @@ async def test_a_transcript_and_enter_typed_together_import_it(keeping_app):
         await pilot.press("o", "i")
         await in_front(pilot, "ImportScreen")
         burst(app, *"f5d6c3", "enter")
-        await settle(pilot, app)
-        assert moves(app) == "f5d6c3"
+        await until(pilot, lambda: moves(app) == "f5d6c3", "the game imported")
 
 
 async def test_enter_twice_in_the_save_dialog_saves_once_and_asks_nothing(keeping_app):
