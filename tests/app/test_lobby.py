@@ -387,6 +387,7 @@ def test_lobby_snapshot_80x24(snap_compare, make_app):
 
     async def opened(pilot):
         await pilot.press("L")
+        await until(pilot, lambda: showing(pilot.app, LobbyScreen), "the lobby")
         await until(pilot, lambda: len(rows(pilot.app)) > 5, "the lobby's rows")
 
     try:

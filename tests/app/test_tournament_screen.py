@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tui_reversi.screens import tournament
+from tui_reversi.screens.lobby import LobbyScreen
 from tui_reversi.screens.standings import StandingsScreen
 from tui_reversi.screens.tournament import TournamentScreen
 
@@ -99,6 +100,7 @@ def test_tournament_snapshot(snap_compare, make_app, size):
 
     async def opened(pilot):
         await pilot.press("L")
+        await until(pilot, lambda: showing(pilot.app, LobbyScreen), "the lobby")
         await until(pilot, lambda: len(rows(pilot.app)) > 5, "the lobby's rows")
         await pilot.press("T")
         assert await fake.hear(pilot) == "tournaments"
