@@ -8,6 +8,7 @@ import threading
 from dataclasses import fields, replace
 
 import pytest
+from textual.screen import Screen
 
 from tui_reversi.app import create_app
 from tui_reversi.core import Game, Move, Variant
@@ -99,6 +100,34 @@ def make_app(clock):
         )
 
     return make
+
+
+async def until(pilot, condition, what: str, rounds: int = 500) -> None:
+    """Poll `condition` between pauses until it holds; fail saying `what` never came.
+    What a key or a message does lands later than a pause on a loaded machine:
+    Textual's pause waits for an idle CPU, and a starved process looks idle."""
+    for _ in range(rounds):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"never: {what}")
+
+
+def showing(app, kind) -> bool:
+    """A screen of `kind` (a class, or its class's name) is in front, composed and
+    mounted: a screen pushed is the app's screen at once and has its widgets a
+    moment later (under load a test could look in between, and find none)."""
+    screen = app.screen
+    named = type(screen).__name__ == kind if isinstance(kind, str) else isinstance(screen, kind)
+    return named and screen.is_mounted
+
+
+async def in_front(pilot, kind) -> Screen:
+    """Wait until `showing(app, kind)`, and return that screen (a dialog opened from
+    another, saved games -> import, comes after that one has gone)."""
+    name = kind if isinstance(kind, str) else kind.__name__
+    await until(pilot, lambda: showing(pilot.app, kind), f"the {name} in front")
+    return pilot.app.screen
 
 
 async def settle(pilot, app, *, rounds: int = 50) -> None:

@@ -18,7 +18,7 @@ from tui_reversi.screens.game_over import GameOverScreen
 from tui_reversi.widgets.literal import Literal
 from tui_reversi.widgets.score import ScorePanel
 
-from .conftest import status, title
+from .conftest import showing, status, title
 
 pytestmark = pytest.mark.asyncio
 
@@ -290,7 +290,7 @@ async def test_bang_in_the_game_over_dialog_reports_the_opponent(at_table):
         await wait_for(pilot, lambda: showing_result(app), "the result")
         assert await said(pilot, server) == "begun\n"  # (the board was drawn)
         await pilot.press("exclamation_mark")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReportScreen), "the report's dialog")
+        await wait_for(pilot, lambda: showing(app, ReportScreen), "the report's dialog")
         assert "Report bob to the moderators" in str(app.screen.query_one("#dialog-title").content)
         await pilot.press("left", "left")  # abuse -> boosting -> stalling
         await pilot.press("down", *"never moved", "enter")
@@ -391,7 +391,7 @@ async def test_a_long_chat_line_cut_on_the_status_line_reads_in_full_in_the_chat
         await wait_for(pilot, lambda: "THE END" in status(app), "the line")
         assert app.screen.query_one("#status").size.width < len(status(app))  # cut there
         await pilot.press("slash")
-        await wait_for(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat")
+        await wait_for(pilot, lambda: showing(app, ChatScreen), "the chat")
         await pilot.pause()
         said_lines = [str(line.content) for line in app.screen.query("#chat-said Literal")]
         assert said_lines == ["bob: hello", f"bob: {long_line}"]
@@ -425,14 +425,14 @@ async def test_quitting_a_game_in_progress_asks_first_for_it_is_lost(at_table):
         await wait_for(pilot, lambda: "Table K7QP2" in status(app), "the board")
         for keep_playing in ("n", "escape"):
             await pilot.press("q")
-            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+            await wait_for(pilot, lambda: showing(app, ConfirmScreen), "the question")
             question = str(app.screen.query_one("#dialog-title").render())
             assert question == "Leave the table? The game is lost to alice."
             await pilot.press(keep_playing)
             await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen), "the board")
             assert app.is_running
         await pilot.press("q")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await wait_for(pilot, lambda: showing(app, ConfirmScreen), "the question")
         await pilot.press("y")
         await wait_for(pilot, lambda: not app.is_running, "the app to end")
     assert app.return_code == 0  # so the game tells the server it leaves
@@ -440,7 +440,7 @@ async def test_quitting_a_game_in_progress_asks_first_for_it_is_lost(at_table):
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "Table K7QP2" in status(app), "the board")
         await pilot.press("q")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await wait_for(pilot, lambda: showing(app, ConfirmScreen), "the question")
         await pilot.press("q")  # a second quit as it asks: that is a yes
         await wait_for(pilot, lambda: not app.is_running, "the app to end")
 
@@ -501,7 +501,7 @@ async def test_a_rematch_request_puts_the_result_aside_and_a_no_brings_it_back(a
         await wait_for(pilot, lambda: showing_result(app), "the result")
         assert await said(pilot, server) == "begun\n"
         server.say("asked rematch bob")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await wait_for(pilot, lambda: showing(app, ConfirmScreen), "the question")
         assert not any(isinstance(screen, GameOverScreen) for screen in app.screen_stack)
         await wait_for(pilot, lambda: bool(app.screen.query("#no")), "the question, drawn")
         await pilot.press("n")

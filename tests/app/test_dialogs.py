@@ -13,7 +13,7 @@ from tui_reversi.widgets.board import BoardView
 from tui_reversi.widgets.move_log import MoveLog
 from tui_reversi.widgets.themes import THEMES
 
-from .conftest import FirstMovePlayer, settle, status
+from .conftest import FirstMovePlayer, in_front, settle, status, until
 
 
 async def test_new_game_dialog_is_fully_keyboard_operable(make_app):
@@ -38,12 +38,12 @@ async def test_new_game_choices_typed_together_with_enter_are_all_taken_before_i
     app = make_app(player=FirstMovePlayer())
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("n")
-        await pilot.pause()
-        assert app.screen.__class__.__name__ == "NewGameScreen"
+        dialog = await in_front(pilot, "NewGameScreen")
         # As over SSH: the keys arrive in one read, Enter last.
         for key in ("right", "down", "left", "down", "right"):
             app.post_message(events.Key(key, None))
         app.post_message(events.Key("enter", "\r"))
+        await until(pilot, lambda: app.screen is not dialog, "the new game")
         await settle(pilot, app)
         assert isinstance(app.screen, GameScreen)
         match = app.match
@@ -148,12 +148,17 @@ async def test_every_theme_styles_every_screen(make_app, theme):
     app = make_app(theme=theme, transcript="d3c3f5f4f3d2d1e3", white="human")
     seen = []
     async with app.run_test(size=(80, 24)) as pilot:
-        for keys in (["question_mark"], ["n"], ["comma", "enter"], ["escape", "b", "3"]):
+        for keys, dialog in (
+            (["question_mark"], "HelpScreen"),
+            (["n"], "NewGameScreen"),
+            (["comma", "enter"], "ConfirmScreen"),
+            (["escape", "b", "3"], "GameOverScreen"),
+        ):
             await pilot.press(*keys)
-            await pilot.pause()
+            await in_front(pilot, dialog)
             seen.append(type(app.screen).__name__)
             await pilot.press("escape")
-            await pilot.pause()
+            await in_front(pilot, "GameScreen")
     assert seen == ["HelpScreen", "NewGameScreen", "ConfirmScreen", "GameOverScreen"]
 
 
@@ -301,20 +306,17 @@ async def test_f1_over_a_dialog_opens_help_at_its_keys_and_esc_comes_back(
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press(*keys)
-        await pilot.pause()
-        assert type(app.screen).__name__ == dialog
+        await in_front(pilot, dialog)
         await pilot.press("f1")
-        await pilot.pause()
-        await pilot.pause()
-        assert type(app.screen).__name__ == "HelpScreen"
-        body = app.screen.query_one("#help-body")
-        lines = app.screen.query_one("#help-text").content.plain.split("\n")
+        help_screen = await in_front(pilot, "HelpScreen")
+        body = help_screen.query_one("#help-body")
+        lines = help_screen.query_one("#help-text").content.plain.split("\n")
+        # Scrolled down to its keys (the last sections cannot reach the top) once drawn.
+        await until(pilot, lambda: body.scroll_y > 0, "the help scrolled to the dialog's keys")
         top = int(body.scroll_y)
-        assert top > 0  # scrolled down to its keys (the last sections cannot reach the top)
         assert heading in lines[top : top + body.scrollable_content_region.height]
         await pilot.press("escape")
-        await pilot.pause()
-        assert type(app.screen).__name__ == dialog  # back where the player was
+        await in_front(pilot, dialog)  # back where the player was
 
 
 async def test_a_dialog_answered_before_it_is_drawn_answers_once_it_is(make_app):
@@ -339,7 +341,8 @@ async def test_the_app_describes_its_screens_and_held_keys_for_a_hang_report(mak
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("x")
-        await pilot.pause()
+        await in_front(pilot, "ExportScreen")
+        await until(pilot, lambda: "keys: none held" in app.describe_state(), "no key held")
         state = app.describe_state()
         assert state.splitlines()[0] == "screens: GameScreen > ExportScreen"
         assert state.splitlines()[2] == "keys: none held"

@@ -31,7 +31,16 @@ from tui_reversi.storage import (
 from tui_reversi.widgets.choice import ChoiceRow
 from tui_reversi.widgets.themes import theme_names
 
-from .conftest import FirstMovePlayer, moves, settle, status, title
+from .conftest import (
+    FirstMovePlayer,
+    in_front,
+    moves,
+    settle,
+    showing,
+    status,
+    title,
+    until,
+)
 
 OPENING = "f5d6c3d3c4"
 
@@ -165,12 +174,11 @@ async def test_resume_offer_new_game_keeps_the_unfinished_one(keeping_app):
         assert moves(app) == "" and app.match.white == "easy"
         assert "The unfinished one is kept" in status(app)
         await pilot.press("o")
-        await pilot.pause()
-        table = app.screen.query_one(DataTable)
+        table = (await in_front(pilot, "SavedGamesScreen")).query_one(DataTable)
         assert row(table, 0)[0] == PREVIOUS_NAME
         await pilot.press("enter")  # it loads like a saved game
+        await until(pilot, lambda: moves(app).startswith(OPENING), "the game loaded")
         await wait_saved(pilot, app, session)
-        assert moves(app).startswith(OPENING)
     assert json.loads(Autosave().path.read_text())["moves"].startswith(OPENING)
 
 
@@ -289,20 +297,20 @@ async def test_save_under_a_name_asks_before_replacing_and_loads_back(keeping_ap
     app, _ = keeping_app(cli={"white": "human"})
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f", "5", "s")
-        await pilot.pause()
+        await in_front(pilot, "SaveGameScreen")
+        await pilot.pause()  # (its key bar drawn)
         bar = app.screen.query_one("KeyBar").render().plain
         assert "Save" in bar and "Cancel" in bar and "Undo" not in bar, bar
         name = app.screen.query_one("#name", Input)
         name.value = "Sunday"
         await pilot.press("enter")
-        await pilot.pause()
-        assert status(app) == "Saved as 'Sunday'."
+        await until(pilot, lambda: said(app) == "Saved as 'Sunday'.", "the game saved")
         await pilot.press("d", "6", "s")
-        await pilot.pause()
-        assert app.screen.query_one("#name", Input).value == "Sunday"  # its name by now
+        dialog = await in_front(pilot, "SaveGameScreen")
+        assert dialog.query_one("#name", Input).value == "Sunday"  # its name by now
         await pilot.press("enter")
-        await pilot.pause()
-        assert "already exists. Replace it?" in str(app.screen.query_one("#dialog-title").content)
+        question = await in_front(pilot, "ConfirmScreen")
+        assert "already exists. Replace it?" in str(question.query_one("#dialog-title").content)
         await pilot.press("y")
         await pilot.pause()
         assert SavedGames().load("sunday").transcript == "f5d6"
@@ -346,15 +354,16 @@ async def test_delete_asks_first_and_unreadable_games_say_why(keeping_app):
         assert problem.startswith("'broken' cannot be loaded: "), problem  # its name as written
         table.move_cursor(row=rows["delete me"])
         await pilot.press("d")
-        await pilot.pause()
+        await in_front(pilot, "ConfirmScreen")
         await pilot.press("n")  # no: nothing happens
-        await pilot.pause()
+        await in_front(pilot, "SavedGamesScreen")
         assert games.exists("delete me")
         await pilot.press("d")
-        await pilot.pause()
+        await in_front(pilot, "ConfirmScreen")
         await pilot.press("y")
-        await pilot.pause()
-        assert not games.exists("delete me") and games.exists("keep me")
+        await until(pilot, lambda: not games.exists("delete me"), "the game deleted")
+        await in_front(pilot, "SavedGamesScreen")
+        assert games.exists("keep me")
         assert table.row_count == 2
 
 
@@ -366,12 +375,12 @@ async def test_import_pasted_text_or_a_path_with_chosen_players(keeping_app, tmp
     ggf = export_ggf(SavedGame.from_game(Game.from_transcript(OPENING), "human", "hard"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("o", "i")
-        await pilot.pause()
-        source = app.screen.query_one("#source", Input)
+        dialog = await in_front(pilot, "ImportScreen")
+        source = dialog.query_one("#source", Input)
         source.value = "f5 f5"
         await pilot.press("enter")
-        await pilot.pause()
-        assert "illegal" in str(app.screen.query_one("#problem").content)
+        problem = dialog.query_one("#problem")
+        await until(pilot, lambda: "illegal" in str(problem.content), "the import's problem")
         source.value = ggf
         await pilot.press("enter")
         await settle(pilot, app)
@@ -380,8 +389,9 @@ async def test_import_pasted_text_or_a_path_with_chosen_players(keeping_app, tmp
         path = tmp_path / "game.txt"
         path.write_text("f5d6\nc3\n")
         app.post_message(events.Paste(str(path)))  # as the terminal sends a paste
-        await pilot.pause()
-        assert app.screen.query_one("#source", Input).value == str(path)
+        dialog = await in_front(pilot, "ImportScreen")
+        source = dialog.query_one("#source", Input)
+        await until(pilot, lambda: source.value == str(path), "the path pasted in")
         await pilot.press("tab", "right")  # Black: As saved -> Human... then White
         await pilot.press("down", "right", "right")  # White: Easy
         await pilot.press("enter")
@@ -437,8 +447,8 @@ async def test_a_pasted_transcript_keeps_your_colour_and_your_opponent(keeping_a
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)  # Medium (Black) has opened
         app.post_message(events.Paste("f5d6c3"))  # as the terminal sends a paste
-        await pilot.pause()
-        assert "keeps yours: Medium vs Human" in str(app.screen.query_one("#describe").content)
+        dialog = await in_front(pilot, "ImportScreen")
+        assert "keeps yours: Medium vs Human" in str(dialog.query_one("#describe").content)
         await pilot.press("enter")
         await settle(pilot, app)
         assert (app.match.black, app.match.white) == ("medium", "human")
@@ -449,34 +459,36 @@ async def test_export_copies_each_format_and_says_what(keeping_app, tmp_path, mo
     app, _ = keeping_app(cli={"white": "human"})
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press(*"f5d6c3")
+        await until(pilot, lambda: moves(app) == "f5d6c3", "the moves played")
         record = SavedGame.from_game(app.match.game, "human", "human")
         await pilot.press("x", "c")  # GGF first
-        await pilot.pause()
-        assert app.clipboard == export_ggf(app.session.record_for(app.match))
+        ggf = export_ggf(app.session.record_for(app.match))
+        await until(pilot, lambda: app.clipboard == ggf, "the GGF game copied")
         assert status(app).startswith("Copied the GGF game to the clipboard: (;GM[Othello]")
         await pilot.press("x", "left", "left", "enter")
-        await pilot.pause()
-        assert app.clipboard == export_transcript(record) == "f5d6c3"
+        await until(pilot, lambda: app.clipboard == "f5d6c3", "the transcript copied")
+        assert export_transcript(record) == "f5d6c3"
         assert status(app) == "Copied the transcript to the clipboard: f5d6c3"
         await pilot.press("x", "left", "c")
-        await pilot.pause()
-        assert app.clipboard == export_position(record)
+        position = export_position(record)
+        await until(pilot, lambda: app.clipboard == position, "the position copied")
+        await in_front(pilot, "GameScreen")
         monkeypatch.chdir(tmp_path)
         await pilot.press("x", "w")
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.focused, Input), "the file's box")
         file = app.screen.query_one("#file", Input)
         assert file.has_focus and file.value.endswith(".ggf")
         file.value = "out.ggf"
         await pilot.press("enter")
-        await pilot.pause()
-        assert status(app) == f"Wrote the GGF game to {tmp_path / 'out.ggf'}."
+        wrote = f"Wrote the GGF game to {tmp_path / 'out.ggf'}."
+        await until(pilot, lambda: said(app) == wrote, "the file written")
         assert (tmp_path / "out.ggf").read_text().startswith("(;GM[Othello]")
         await pilot.press("x", "w")  # the same file again: asks first
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.focused, Input), "the file's box")
         app.screen.query_one("#file", Input).value = "out.ggf"
         await pilot.press("enter")
-        await pilot.pause()
-        assert "already exists. Replace it?" in str(app.screen.query_one("#dialog-title").content)
+        question = await in_front(pilot, "ConfirmScreen")
+        assert "already exists. Replace it?" in str(question.query_one("#dialog-title").content)
 
 
 @pytest.fixture
@@ -580,10 +592,13 @@ async def test_the_invitations_clock_is_remembered_and_the_settings_dialog_keeps
         app.change_settings(clock="10+5")  # (as the lobby does once an invitation is sent)
         assert saved_settings()["clock"] == "10+5"
         await pilot.press("t")
-        await pilot.pause()
-        await pilot.press("down", "left", "enter")  # White: Easy -> Human; the clock stays
-        await pilot.pause()
-        assert saved_settings()["white"] == "human" and saved_settings()["clock"] == "10+5"
+        dialog = await in_front(pilot, "SettingsScreen")
+        white = dialog.query_one("#white", ChoiceRow)
+        await pilot.press("down", "left")  # White: Easy -> Human
+        await until(pilot, lambda: white.value == "human", "White chosen")
+        await pilot.press("enter")  # the clock stays
+        await until(pilot, lambda: saved_settings()["white"] == "human", "the settings saved")
+        assert saved_settings()["clock"] == "10+5"
     app, session = keeping_app(new=True)  # the next start offers it first again
     assert session.settings_for().clock == "10+5" and app.settings.clock == "10+5"
 
@@ -637,9 +652,23 @@ async def test_every_dialog_is_plain_ascii_in_ascii_mode(keeping_app):
     app, _ = keeping_app(cli={"ascii": True})
     seen = []
     async with app.run_test(size=(80, 24)) as pilot:
-        for keys in ([], ["r", "s"], ["escape", "o"], ["i"], ["escape", "x"], ["escape", "t"]):
-            await pilot.press(*keys)
-            await pilot.pause()
+        # Each key once the screen before it is in front (a key typed ahead of a dialog
+        # closing goes to that dialog).
+        dialogs = (
+            ([], "ResumeScreen"),
+            (["r", "s"], "SaveGameScreen"),
+            (["escape", "o"], "SavedGamesScreen"),
+            (["i"], "ImportScreen"),
+            (["escape", "x"], "ExportScreen"),
+            (["escape", "t"], "SettingsScreen"),
+        )
+        for keys, dialog in dialogs:
+            for key in keys[:-1]:
+                await pilot.press(key)
+                await in_front(pilot, "GameScreen")
+            await pilot.press(*keys[-1:])
+            await in_front(pilot, dialog)
+            await pilot.pause()  # (drawn)
             seen.append(type(app.screen).__name__)
             svg = app.export_screenshot()
             text = html.unescape("".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg)))
@@ -672,6 +701,11 @@ async def test_an_autosave_that_cannot_be_written_is_said_once_and_play_goes_on(
         assert moves(app) == "f5d6"
 
 
+def said(app) -> str | None:
+    """The status line's text once the game's screen is back in front (None before)."""
+    return status(app) if showing(app, "GameScreen") else None
+
+
 def burst(app, *keys: str) -> None:
     """Queue keys before the app handles any, as a slow SSH link delivers them."""
     named = {"ctrl+u": "\x15", "enter": "\r"}
@@ -683,20 +717,18 @@ async def test_a_name_and_enter_typed_together_save_under_that_name(keeping_app)
     app, _ = keeping_app(cli={"white": "human"})
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f", "5", "s")
-        await pilot.pause()
+        await in_front(pilot, "SaveGameScreen")
         burst(app, "ctrl+u", *"Sunday", "enter")
-        await pilot.pause()
-        assert status(app) == "Saved as 'Sunday'."
+        await until(pilot, lambda: said(app) == "Saved as 'Sunday'.", "the game saved")
 
 
 async def test_a_transcript_and_enter_typed_together_import_it(keeping_app):
     app, _ = keeping_app(cli={"white": "human"})
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("o", "i")
-        await pilot.pause()
+        await in_front(pilot, "ImportScreen")
         burst(app, *"f5d6c3", "enter")
-        await settle(pilot, app)
-        assert moves(app) == "f5d6c3"
+        await until(pilot, lambda: moves(app) == "f5d6c3", "the game imported")
 
 
 async def test_enter_twice_in_the_save_dialog_saves_once_and_asks_nothing(keeping_app):
@@ -705,10 +737,10 @@ async def test_enter_twice_in_the_save_dialog_saves_once_and_asks_nothing(keepin
     app, _ = keeping_app(cli={"white": "human"})
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f", "5", "s")
-        await pilot.pause()
+        await in_front(pilot, "SaveGameScreen")
         burst(app, "ctrl+u", *"Sunday", "enter", "enter")
+        await until(pilot, lambda: said(app) == "Saved as 'Sunday'.", "the game saved")
         await settle(pilot, app)
-        assert status(app) == "Saved as 'Sunday'."
         assert isinstance(app.screen, GameScreen)
         await pilot.press("s")
         await pilot.pause()
@@ -729,11 +761,10 @@ async def test_loading_the_previous_autosave_again_and_again_keeps_one_copy_of_i
 
     async def listed() -> list[tuple[str, str]]:
         await pilot.press("o")
-        await pilot.pause()
-        table = app.screen.query_one(DataTable)
+        table = (await in_front(pilot, "SavedGamesScreen")).query_one(DataTable)
         rows = [row(table, index) for index in range(table.row_count)]
         await pilot.press("escape")
-        await pilot.pause()
+        await in_front(pilot, "GameScreen")
         return [(cells[0], cells[3]) for cells in rows]
 
     async with app.run_test(size=(80, 24)) as pilot:
@@ -742,8 +773,7 @@ async def test_loading_the_previous_autosave_again_and_again_keeps_one_copy_of_i
         await wait_saved(pilot, app, session)
         for _ in range(3):
             await pilot.press("o")  # the first game, previous or earlier: load it
-            await pilot.pause()
-            table = app.screen.query_one(DataTable)
+            table = (await in_front(pilot, "SavedGamesScreen")).query_one(DataTable)
             shown = [row(table, index)[3] for index in range(table.row_count)]
             await pilot.press(*["down"] * shown.index(str(len(OPENING) // 2)), "enter")
             await wait_saved(pilot, app, session)
@@ -808,19 +838,18 @@ async def test_an_imported_game_shows_who_played_it_in_the_title_the_list_and_th
     app, _ = keeping_app(cli={"white": "easy"})
     async with app.run_test(size=(80, 24)) as pilot:
         app.post_message(events.Paste(SAIO))  # as the terminal sends a paste
-        await pilot.pause()
+        await in_front(pilot, "ImportScreen")
         await pilot.press("enter")
         await settle(pilot, app)
         assert moves(app) == "d3c5f6f5" and (app.match.black, app.match.white) == ("human", "human")
         assert "Black Saio1200 vs White Saio3000" in title(app)
         await pilot.press("s")
-        await pilot.pause()
-        app.screen.query_one("#name", Input).value = "saio"
+        (await in_front(pilot, "SaveGameScreen")).query_one("#name", Input).value = "saio"
         await pilot.press("enter")
-        await pilot.pause()
+        await until(pilot, lambda: said(app) == "Saved as 'saio'.", "the game saved")
         await pilot.press("o")
-        await pilot.pause()
-        assert row(app.screen.query_one(DataTable), 0)[2] == "Saio1200 v Saio3000"
+        listed = (await in_front(pilot, "SavedGamesScreen")).query_one(DataTable)
+        assert row(listed, 0)[2] == "Saio1200 v Saio3000"
     ggf = export_ggf(SavedGames().load("saio"))
     assert "PB[Saio1200]PW[Saio3000]RB[2197.01]RW[2199.72]" in ggf
     assert "DT[2003.12.15_13:24:03.MST]" in ggf and "TI[05:00//02:00]" in ggf

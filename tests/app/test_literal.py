@@ -10,6 +10,7 @@ from textual.widgets import Input
 from tui_reversi.core import Game
 from tui_reversi.storage import SavedGame, SavedGames
 
+from .conftest import in_front, until
 from .test_keeping import keeping_app  # noqa: F401 (a fixture)
 
 NAME = "[b]Bold[/b] [A1] game"
@@ -33,10 +34,11 @@ async def test_a_saved_game_s_name_shows_as_written_in_the_list_and_questions(ke
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("o")
         await pilot.pause()
+        await in_front(pilot, "SavedGamesScreen")
         shown = screen_text(app)
         assert shown.count(NAME) == 2, shown  # the list's row and the line about it
         await pilot.press("d")
-        await pilot.pause()
+        await in_front(pilot, "ConfirmScreen")
         assert f"'{NAME}'" in screen_text(app)
 
 
@@ -44,10 +46,12 @@ async def test_an_import_problem_quotes_the_move_as_written(keeping_app):  # noq
     app, _ = keeping_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("o", "i")
-        await pilot.pause()
-        app.screen.query_one("#source", Input).value = BAD_GGF
+        dialog = await in_front(pilot, "ImportScreen")
+        dialog.query_one("#source", Input).value = BAD_GGF
         await pilot.press("enter")
-        await pilot.pause()
+        problem = dialog.query_one("#problem")
+        await until(pilot, lambda: str(problem.content), "the import's problem")
+        await pilot.pause()  # (drawn)
         assert "(W[A1])" in screen_text(app)
 
 

@@ -16,7 +16,7 @@ from tui_reversi.screens.invitation import InvitedScreen, InviteScreen, WaitingS
 from tui_reversi.screens.lobby import NO_LOBBY, LobbyScreen
 from tui_reversi.widgets.literal import Literal
 
-from .conftest import status
+from .conftest import showing, status, until
 
 LOBBY = [
     "person alice free playing on their own",
@@ -79,19 +79,15 @@ def server():
     fake.close()
 
 
-async def until(pilot, condition, what: str, rounds: int = 200) -> None:
-    for _ in range(rounds):
-        if condition():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"never: {what}")
+def invitation(app) -> int | None:
+    """The number of the invitation whose dialog is up, if one is."""
+    return app.screen.invitation.number if showing(app, InvitedScreen) else None
 
 
-def invited(app) -> bool:
-    """The invitation's dialog is up with its question and buttons mounted (a screen
-    pushed is composed a moment later; under load the test could look in between)."""
-    screen = app.screen
-    return isinstance(screen, InvitedScreen) and len(screen.query("#dialog-title, #yes")) == 2
+def highlighted(options: OptionList) -> str | None:
+    """The id of the row the cursor is on."""
+    option = options.highlighted_option
+    return option.id if option is not None else None
 
 
 def rows(app) -> list[str]:
@@ -101,7 +97,7 @@ def rows(app) -> list[str]:
 
 async def open_lobby(pilot, app, server) -> LobbyScreen:
     await pilot.press("L")
-    await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+    await until(pilot, lambda: showing(app, LobbyScreen), "the lobby")
     server.say(*LOBBY)
     await until(pilot, lambda: len(rows(app)) > 5, "the lobby's rows")
     return app.screen
@@ -111,7 +107,7 @@ async def invite_bob(pilot, app, server) -> None:
     """The lobby opened and bob (its second row) chosen: the invitation's terms are up."""
     await open_lobby(pilot, app, server)
     await pilot.press("j", "enter")
-    await until(pilot, lambda: isinstance(app.screen, InviteScreen), "the terms")
+    await until(pilot, lambda: showing(app, InviteScreen), "the terms")
 
 
 async def test_without_a_server_the_lobby_key_says_so_in_one_sentence(make_app):
@@ -141,9 +137,9 @@ async def test_the_lobby_lists_people_tables_adjourned_games_and_the_record(make
         said = "Your record here: 1 won, 0 lost, 0 drawn; rating 1516? after 1 rated game."
         assert record == said
         await pilot.press("question_mark")  # the keys, over the lobby
-        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+        await until(pilot, lambda: showing(app, HelpScreen), "the help")
         await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
+        await until(pilot, lambda: showing(app, LobbyScreen), "the lobby again")
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, LobbyScreen), "back to the game")
 
@@ -208,10 +204,10 @@ async def test_an_update_keeps_the_cursor_on_its_row(make_app, server):
         await open_lobby(pilot, app, server)
         await pilot.press("j", "j")  # bob, then carol
         options = app.screen.query_one(OptionList)
-        assert options.highlighted_option.id == "person:carol"
+        await until(pilot, lambda: highlighted(options) == "person:carol", "carol chosen")
         server.say("person aaron free playing on their own", *LOBBY)  # a new name above
         await until(pilot, lambda: "aaron" in rows(app)[1], "the new lobby")
-        assert options.highlighted_option.id == "person:carol"
+        assert highlighted(options) == "person:carol"
 
 
 async def test_enter_on_a_table_watches_or_sits_down(make_app, server):
@@ -237,25 +233,27 @@ async def test_inviting_a_player_with_a_colour_variant_and_clock(make_app, serve
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
         await open_lobby(pilot, app, server)
+        problem = app.screen.query_one("#problem", Literal)
         await pilot.press("enter")  # alice: yourself
-        assert "That is you" in str(app.screen.query_one("#problem", Literal).content)
+        await until(pilot, lambda: "That is you" in str(problem.content), "the refusal")
         await pilot.press("j", "j")  # carol is playing
         await pilot.press("enter")
-        assert "carol is at table K7QP2 (Black), against dave" in str(
-            app.screen.query_one("#problem", Literal).content
-        )
+        playing = "carol is at table K7QP2 (Black), against dave"
+        await until(pilot, lambda: playing in str(problem.content), "carol's table")
         await pilot.press("k", "enter")  # bob
-        await until(pilot, lambda: isinstance(app.screen, InviteScreen), "the terms")
+        await until(pilot, lambda: showing(app, InviteScreen), "the terms")
         await pilot.press("left", "left")  # random -> white -> black
         await pilot.press("down", "right", "right")  # othello -> reversi -> anti
         await pilot.press("down", *["right"] * 3)  # no clock -> 1+0 -> 3+2 -> 5+3
-        assert "You play Black; anti, 5+3" in str(app.screen.query_one("#describe").content)
+        describe = app.screen.query_one("#describe", Literal)
+        chosen = "You play Black; anti, 5+3"
+        await until(pilot, lambda: chosen in str(describe.content), "the terms chosen")
         await pilot.press("enter")
         assert await server.hear(pilot) == "invite bob black variant anti clock 5+3"
         server.say("waiting 4 bob")
-        await until(pilot, lambda: isinstance(app.screen, WaitingScreen), "waiting")
+        await until(pilot, lambda: showing(app, WaitingScreen), "waiting")
         server.say("answered bob declined your invitation.")
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
+        await until(pilot, lambda: showing(app, LobbyScreen), "back in the lobby")
         problem = str(app.screen.query_one("#problem", Literal).content)
         assert problem == "bob declined your invitation."
 
@@ -273,16 +271,16 @@ async def test_the_clocks_offered_have_increments_and_the_last_one_chosen_comes_
         assert offered == ["None", "1+0", "3+2", "5+3", "10+5", "15+10", "30+20"]
         assert clocks.value == ""  # nothing chosen before: no clock
         await pilot.press("down", "down", "left")  # to the clock; from none back to 30+20
-        assert "30+20: minutes each + seconds a move" in str(
-            app.screen.query_one("#describe").content
-        )
+        describe = app.screen.query_one("#describe", Literal)
+        chosen = "30+20: minutes each + seconds a move"
+        await until(pilot, lambda: chosen in str(describe.content), "30+20 chosen")
         await pilot.press("enter")
         assert await server.hear(pilot) == "invite bob random variant othello clock 30+20"
         assert app.settings.clock == "30+20"  # remembered (and saved: change_settings)
         server.say("answered bob declined your invitation.")
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
+        await until(pilot, lambda: showing(app, LobbyScreen), "back in the lobby")
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, InviteScreen), "the terms again")
+        await until(pilot, lambda: showing(app, InviteScreen), "the terms again")
         assert app.screen.query_one("#clock", ChoiceRow).value == "30+20"
         await pilot.press("down", "down", "left")  # 30+20 -> 15+10
         await pilot.press("enter")
@@ -295,7 +293,7 @@ async def test_escape_while_waiting_withdraws_the_invitation(make_app, server):
     async with app.run_test(size=(80, 24)) as pilot:
         await open_lobby(pilot, app, server)
         server.say("waiting 4 bob")
-        await until(pilot, lambda: isinstance(app.screen, WaitingScreen), "waiting")
+        await until(pilot, lambda: showing(app, WaitingScreen), "waiting")
         await pilot.press("escape")
         assert await server.hear(pilot) == "withdraw"
 
@@ -304,14 +302,14 @@ async def test_an_invitation_shows_who_and_the_terms_and_is_accepted_or_declined
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say("invited 7 [red]bob[/red] white variant reversi clock 10+5")
-        await until(pilot, lambda: invited(app), "the invitation")
+        await until(pilot, lambda: showing(app, InvitedScreen), "the invitation")
         question = str(app.screen.query_one("#dialog-title", Literal).content)
         told = "[red]bob[/red] invites you to a game: you play Black, reversi, clock 10+5."
         assert question == told
         await pilot.press("n")
         assert await server.hear(pilot) == "decline 7"
         server.say("invited 8 bob random variant othello")
-        await until(pilot, lambda: invited(app), "another")
+        await until(pilot, lambda: invitation(app) == 8, "another")
         assert "a colour drawn at random, othello, no clock" in str(
             app.screen.query_one("#dialog-title", Literal).content
         )
@@ -329,13 +327,13 @@ async def test_an_invitation_shows_the_inviters_rating_and_a_guest_inviter_unrat
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say("rated bob 1484?", "invited 7 bob white variant othello")
-        await until(pilot, lambda: isinstance(app.screen, InvitedScreen), "the invitation")
+        await until(pilot, lambda: showing(app, InvitedScreen), "the invitation")
         told = "bob (1484?) invites you to a game: you play Black, othello, no clock."
         assert title_of(app) == told
         await pilot.press("n")
         assert await server.hear(pilot) == "decline 7"
         server.say("invited 8 guest-7f3a9c0d1e2f3a4b black variant othello")
-        await until(pilot, lambda: isinstance(app.screen, InvitedScreen), "the guest's")
+        await until(pilot, lambda: invitation(app) == 8, "the guest's")
         assert title_of(app).startswith("guest-7f3a9c (a guest, unrated) invites you to a game")
 
 
@@ -349,7 +347,7 @@ async def test_the_inviter_sees_the_invitees_rating_choosing_the_terms_and_waiti
         await pilot.press("enter")
         assert await server.hear(pilot) == "invite bob random variant othello"
         server.say("waiting 4 bob")
-        await until(pilot, lambda: isinstance(app.screen, WaitingScreen), "waiting")
+        await until(pilot, lambda: showing(app, WaitingScreen), "waiting")
         assert title_of(app) == "Waiting for bob (1484?) to answer your invitation…"
 
 
@@ -357,7 +355,7 @@ async def test_an_invitation_that_lapses_closes_its_dialog_with_one_sentence(mak
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
         server.say("invited 3 bob black variant othello")
-        await until(pilot, lambda: invited(app), "the invitation")
+        await until(pilot, lambda: showing(app, InvitedScreen), "the invitation")
         server.say("withdrawn 3 bob's invitation lapsed after 1m without an answer.")
         await until(pilot, lambda: not isinstance(app.screen, InvitedScreen), "it to close")
         note = "bob's invitation lapsed after 1m without an answer."
@@ -371,7 +369,7 @@ async def test_the_new_game_dialog_leads_to_the_lobby_when_served(make_app, serv
         await pilot.press("n")
         await pilot.pause()
         await pilot.press("L")
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await until(pilot, lambda: showing(app, LobbyScreen), "the lobby")
 
 
 async def test_the_lobby_fits_60x21(make_app, server):
@@ -389,6 +387,7 @@ def test_lobby_snapshot_80x24(snap_compare, make_app):
 
     async def opened(pilot):
         await pilot.press("L")
+        await until(pilot, lambda: showing(pilot.app, LobbyScreen), "the lobby")
         await until(pilot, lambda: len(rows(pilot.app)) > 5, "the lobby's rows")
 
     try:
@@ -423,5 +422,5 @@ async def test_at_home_on_a_server_the_player_is_labelled_by_name_not_human(make
         assert "Black alice vs White Easy" in title(app)
         first = app.match
         await pilot.press("n", "enter")  # another game, the same players
-        await pilot.pause()
-        assert app.match is not first and "Black alice vs White Easy" in title(app)
+        again = "Black alice vs White Easy"
+        await until(pilot, lambda: app.match is not first and again in title(app), "a new game")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from .conftest import showing
 from .test_lobby import LOBBY, open_lobby, rows, server, until  # noqa: F401 (a fixture)
 
 
@@ -62,7 +63,7 @@ async def test_r_on_a_person_reports_them_with_a_reason_and_words(make_app, serv
     async with app.run_test(size=(80, 24)) as pilot:
         lobby = await open_lobby(pilot, app, server)
         await pilot.press("j", "r")  # bob
-        await until(pilot, lambda: isinstance(app.screen, ReportScreen), "the report's dialog")
+        await until(pilot, lambda: showing(app, ReportScreen), "the report's dialog")
         await pilot.press("right", "down")  # abuse -> spam, then the words
         await pilot.press(*"invites me [b]all[/b] day")
         await pilot.press("enter")
@@ -95,10 +96,10 @@ async def test_b_and_r_on_a_player_in_the_leaderboard(make_app, server):  # noqa
         await pilot.press("u")
         assert await server.hear(pilot) == "unblock bob"
         await pilot.press("r")
-        await until(pilot, lambda: isinstance(app.screen, ReportScreen), "the report's dialog")
+        await until(pilot, lambda: showing(app, ReportScreen), "the report's dialog")
         await pilot.press("left", "enter")  # abuse -> boosting, no words
         assert await server.hear(pilot) == "report bob boosting"
-        await until(pilot, lambda: isinstance(app.screen, StandingsScreen), "the leaderboard")
+        await until(pilot, lambda: showing(app, StandingsScreen), "the leaderboard")
 
 
 async def test_b_on_a_profiles_first_row_blocks_the_player_it_shows(make_app, server):  # noqa: F811

@@ -15,7 +15,7 @@ from tui_reversi.core import Game
 from tui_reversi.match import Match
 from tui_reversi.screens.game_over import GameOverScreen
 
-from .conftest import FirstMovePlayer
+from .conftest import FirstMovePlayer, showing
 from .test_computer import wait_until
 
 KINDS = (Widget, Game, Match, StylesCache)
@@ -40,7 +40,7 @@ async def test_each_new_game_leaves_as_many_live_objects_as_the_last(make_app):
     async with app.run_test(size=(100, 30)) as pilot:
         seen = []
         for _ in range(5):
-            await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen), rounds=2000)
+            await wait_until(pilot, lambda: showing(app, GameOverScreen), rounds=2000)
             seen.append(live_objects(earlier))
             await pilot.press("escape", "n", "enter")  # close, new game, start
             await pilot.pause()

@@ -11,7 +11,7 @@ from tui_reversi.screens.chat import ChatScreen
 from tui_reversi.screens.confirm import ConfirmScreen
 from tui_reversi.widgets.board import BoardView
 
-from .conftest import GatedPlayer, settle, status
+from .conftest import GatedPlayer, settle, showing, status
 from .test_at_table import at_table, said, wait_for  # noqa: F401 (a fixture)
 
 # White's reply to f5 from the gated player: the first legal move, a1..h8.
@@ -140,14 +140,14 @@ async def test_at_a_table_a_pending_premove_leaves_the_tables_keys_and_dialogs_a
         await pilot.press("u")
         assert await said(pilot, server) == "takeback\n"
         await pilot.press("slash")
-        await wait_for(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat line")
+        await wait_for(pilot, lambda: showing(app, ChatScreen), "the chat line")
         await pilot.press("escape")
         server.say("asked takeback alice")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "alice's question")
+        await wait_for(pilot, lambda: showing(app, ConfirmScreen), "alice's question")
         await pilot.press("n")
         assert await said(pilot, server) == "deny\n"
         await pilot.press("R")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await wait_for(pilot, lambda: showing(app, ConfirmScreen), "the question")
         await pilot.press("y")
         assert await said(pilot, server) == "resign\n"
         assert square_name(app.screen.query_one(BoardView).state.premove) == "e6"  # kept

@@ -14,7 +14,10 @@ from textual.widgets import Input
 from tui_reversi.core import Game
 from tui_reversi.storage import Autosave, SavedGame, SavedGames, settings_path
 from tui_reversi.storage.files import ensure_dir
+from tui_reversi.widgets.choice import ChoiceRow
+from tui_reversi.widgets.literal import Literal
 
+from .conftest import in_front, until
 from .test_keeping import keeping_app  # noqa: F401 (a fixture)
 
 SIZE = (60, 21)
@@ -42,28 +45,39 @@ def saved_games() -> None:
     (autosave.earlier_dir / "20240103-120000-0001.json").write_text(record("c4e3").to_json())
 
 
-def keys(*pressed: str):
+def keys(*pressed: str, dialog: str):
     async def open_dialog(pilot) -> None:
         await pilot.pause()
         await pilot.press(*pressed)
+        screen = await in_front(pilot, dialog)
+        # A text box's cursor blinks every half second: held still (shown), the
+        # picture is the same however late a loaded machine takes it.
+        for box in screen.query(Input):
+            box.cursor_blink = False
         await pilot.pause()
 
     return open_dialog
 
 
 async def save_under_a_fixed_name(pilot) -> None:
-    await keys("f", "5", "s")(pilot)
+    await keys("f", "5", "s", dialog="SaveGameScreen")(pilot)
     pilot.app.screen.query_one(Input).value = "Human vs Easy 2024-01-03 12:00"
 
 
 async def import_something_wrong(pilot) -> None:
-    await keys("o", "i")(pilot)
-    pilot.app.screen.query_one(Input).value = "f5 f5"
-    await keys("enter")(pilot)
+    await keys("o", "i", dialog="ImportScreen")(pilot)
+    screen = pilot.app.screen
+    screen.query_one(Input).value = "f5 f5"
+    await pilot.press("enter")
+    problem = screen.query_one("#problem", Literal)
+    await until(pilot, lambda: str(problem.content), "the import's problem")
 
 
 async def export_to_a_fixed_file(pilot) -> None:
-    await keys("f", "5", "x", "left")(pilot)
+    await keys("f", "5", "x", dialog="ExportScreen")(pilot)
+    chosen = pilot.app.screen.query_one("#format", ChoiceRow)
+    await pilot.press("left")
+    await until(pilot, lambda: chosen.value != "ggf", "another format")
     pilot.app.screen.query_one(Input).value = "reversi-20240103-1200.txt"
     await pilot.pause()
 
@@ -73,19 +87,28 @@ def bad_settings() -> None:
     settings_path().write_text('black = "grandmaster"\ntheme = 7\nlegal_moves = "maybe"\n')
 
 
+# A move's flipped discs stay marked while they turn over (animated: 1.44 s in all),
+# then settle: a loaded machine took its picture after, so where a move comes just
+# before the dialog, they turn at once (marked until the next move).
+STILL = {"animation": False}
+
 # How to open each dialog, and what to put on disk first.
 DIALOGS = {
-    "new game": dict(open=keys("n")),
-    "save": dict(open=save_under_a_fixed_name),
-    "saved games": dict(open=keys("o"), before=saved_games),
-    "delete question": dict(open=keys("o", "d"), before=saved_games),
+    "new game": dict(open=keys("n", dialog="NewGameScreen")),
+    "save": dict(open=save_under_a_fixed_name, cli=STILL),
+    "saved games": dict(open=keys("o", dialog="SavedGamesScreen"), before=saved_games),
+    "delete question": dict(open=keys("o", "d", dialog="ConfirmScreen"), before=saved_games),
     "import": dict(open=import_something_wrong),
-    "export": dict(open=export_to_a_fixed_file),
-    "settings": dict(open=keys("t")),
-    "game over": dict(open=keys("b", "3"), transcript=ALMOST_OVER),
-    "resume": dict(open=keys(), before=lambda: Autosave().save(record("f5d6c3"))),
-    "start problems": dict(open=keys(), before=bad_settings),
-    "help": dict(open=keys("question_mark")),
+    "export": dict(open=export_to_a_fixed_file, cli=STILL),
+    "settings": dict(open=keys("t", dialog="SettingsScreen")),
+    "game over": dict(
+        open=keys("b", "3", dialog="GameOverScreen"), transcript=ALMOST_OVER, cli=STILL
+    ),
+    "resume": dict(
+        open=keys(dialog="ResumeScreen"), before=lambda: Autosave().save(record("f5d6c3"))
+    ),
+    "start problems": dict(open=keys(dialog="StartProblemsScreen"), before=bad_settings),
+    "help": dict(open=keys("question_mark", dialog="HelpScreen")),
 }
 
 
@@ -95,11 +118,12 @@ def build(keeping_app, name: str, monkeypatch, tmp_path):  # noqa: F811
     how = DIALOGS[name]
     if "before" in how:
         how["before"]()
+    cli = {"white": "human", **how.get("cli", {})}
     if "transcript" in how:
         Autosave().save(record(how["transcript"], white="human"))
-        app, _ = keeping_app(resume=True, cli={"white": "human"})
+        app, _ = keeping_app(resume=True, cli=cli)
     else:
-        app, _ = keeping_app(cli={"white": "human"})
+        app, _ = keeping_app(cli=cli)
     return app, how
 
 

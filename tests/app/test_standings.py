@@ -10,6 +10,7 @@ from tui_reversi.screens.lobby import LobbyScreen
 from tui_reversi.screens.standings import StandingsScreen
 from tui_reversi.widgets.literal import Literal
 
+from .conftest import showing
 from .test_lobby import FakeServer, open_lobby, rows, until
 
 LEADERBOARD = [
@@ -35,7 +36,7 @@ async def open_leaderboard(pilot, app, server) -> None:
     await pilot.press("t")
     assert await server.hear(pilot) == "top"
     server.say(*LEADERBOARD)
-    await until(pilot, lambda: isinstance(app.screen, StandingsScreen), "the leaderboard")
+    await until(pilot, lambda: showing(app, StandingsScreen), "the leaderboard")
     await pilot.pause()
 
 
@@ -78,7 +79,7 @@ async def test_esc_goes_back_from_the_leaderboard_to_the_lobby(make_app, server)
     async with app.run_test(size=(80, 24)) as pilot:
         await open_leaderboard(pilot, app, server)
         await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
+        await until(pilot, lambda: showing(app, LobbyScreen), "back in the lobby")
 
 
 @pytest.mark.parametrize("size", [(80, 24), (60, 21)])
@@ -111,7 +112,7 @@ async def test_the_leaderboard_s_columns_all_show_at_80_and_60_columns(make_app,
             *(f"row {key or '-'} {text}" for key, text in leaderboard_rows(standings)),
             "paged",
         )
-        await until(pilot, lambda: isinstance(app.screen, StandingsScreen), "the leaderboard")
+        await until(pilot, lambda: showing(app, StandingsScreen), "the leaderboard")
         await pilot.pause()
         lines = screen_lines(app)
         shown = "\n".join(lines)

@@ -8,9 +8,11 @@ from __future__ import annotations
 import pytest
 
 from tui_reversi.screens import tournament
+from tui_reversi.screens.lobby import LobbyScreen
 from tui_reversi.screens.standings import StandingsScreen
 from tui_reversi.screens.tournament import TournamentScreen
 
+from .conftest import showing
 from .test_lobby import LOBBY, FakeServer, open_lobby, rows, until
 from .test_lobby import server as server  # (the fixture: the fake server's end)
 
@@ -43,12 +45,12 @@ async def open_arena(pilot, app, server, page: list[str] | None = None) -> None:
     await pilot.press("T")
     assert await server.hear(pilot) == "tournaments"
     server.say(*TOURNAMENTS)
-    await until(pilot, lambda: isinstance(app.screen, StandingsScreen), "the tournaments")
+    await until(pilot, lambda: showing(app, StandingsScreen), "the tournaments")
     await pilot.pause()
     await pilot.press("enter")
     assert await server.hear(pilot) == "tournament 3"
     server.say(*(page or arena_page("12:30")))
-    await until(pilot, lambda: isinstance(app.screen, TournamentScreen), "the arena's screen")
+    await until(pilot, lambda: showing(app, TournamentScreen), "the arena's screen")
     await pilot.pause()
 
 
@@ -98,16 +100,17 @@ def test_tournament_snapshot(snap_compare, make_app, size):
 
     async def opened(pilot):
         await pilot.press("L")
+        await until(pilot, lambda: showing(pilot.app, LobbyScreen), "the lobby")
         await until(pilot, lambda: len(rows(pilot.app)) > 5, "the lobby's rows")
         await pilot.press("T")
         assert await fake.hear(pilot) == "tournaments"
         fake.say(*TOURNAMENTS)
-        await until(pilot, lambda: isinstance(pilot.app.screen, StandingsScreen), "the list")
+        await until(pilot, lambda: showing(pilot.app, StandingsScreen), "the list")
         await pilot.pause()
         await pilot.press("enter")
         assert await fake.hear(pilot) == "tournament 3"
         fake.say(*arena_page("12:30"))
-        await until(pilot, lambda: isinstance(pilot.app.screen, TournamentScreen), "its screen")
+        await until(pilot, lambda: showing(pilot.app, TournamentScreen), "its screen")
         await pilot.pause()
 
     try:

@@ -28,6 +28,7 @@ from .postgres_cluster import Cluster, find_bin
 STANDIN = Path(__file__).with_name("standin.py")
 STANDIN_COMMAND = (sys.executable, str(STANDIN))
 PATIENCE = 15.0  # seconds before a poll gives up: generous, the machine is shared
+LOGIN_GRACE = 60.0  # seconds the test servers give a login (the default is shorter)
 
 
 async def wait_until(
@@ -199,6 +200,10 @@ async def serve(tmp_path, monkeypatch):
             "game_command": STANDIN_COMMAND,
             "auth_failure_delay": 0.0,
             "hangup_grace": 2.0,
+            # The server's login grace (10 s) counts wall time: a first login on a machine
+            # at load 26 outlasted it, and the client read ConnectionLost. A test of the
+            # grace or of the door says its own.
+            "login_timeout": LOGIN_GRACE,
             **overrides,
         }
         lines: list[str] = []

@@ -16,6 +16,7 @@ import asyncssh
 import pytest
 
 from tui_reversi.server.bucket import Limit, per_minute
+from tui_reversi.server.config import ServeConfig
 
 from .conftest import PATIENCE, Player, key_of, wait_until
 from .flooder import hold_the_door
@@ -149,7 +150,7 @@ async def test_the_guests_of_one_address_leave_room_for_its_players_with_keys(se
 
 
 async def test_idle_sockets_from_25_addresses_leave_room_for_fresh_logins(serve):
-    arcade = await serve()
+    arcade = await serve(login_timeout=ServeConfig.login_timeout)  # the real door's grace
     stop = asyncio.Event()
     holders = [
         asyncio.create_task(hold_the_door(arcade.port, f"127.0.0.{2 + n // 3}", stop))
