@@ -475,7 +475,15 @@ class EndgameSolver:
         self.pending += 1
         if self.pending >= CHECK_EVERY:
             self.check()
-        if e >= STABILITY_EMPTIES and self.stable_cut(own, opp, alpha):
+        # The stability cutoff (stable_cut) written out, as this is the most
+        # frequent node: the call cost more than the test (anti's solves, far
+        # rarer, keep it from SHALLOW_EMPTIES up).
+        if (
+            e >= STABILITY_EMPTIES
+            and not self.anti
+            and alpha >= 64 - 2 * popcount(opp)
+            and alpha >= 64 - 2 * popcount(self.stability.discs(opp, own))
+        ):
             return alpha
         best: i64 = -65
         # Counters as words too: an unannotated 0 is a Python int, whose
