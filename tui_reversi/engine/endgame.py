@@ -203,7 +203,7 @@ class EndgameSolver:
         # smallest table rather than clearing 12 MiB for nothing.
         self.solver_tt = TranspositionTable(TT_BITS if solves else 1)
         self.stability = shared_stability()
-        self.last_flips = LastFlips()
+        self.last_flips = LastFlips(anti)
         # The keyed moves of the nodes on the current line (`solve`), one
         # slice per number of empties: the line has one node of each.
         self.order: vec[i64] = vec[i64]([0] * (61 * MAX_MOVES))
@@ -661,27 +661,22 @@ class EndgameSolver:
         return -self.solve3(opp, own, -beta, -alpha, x, y, z, True)
 
     def last1(self, own: i64, opp: i64, sq: i64) -> i64:
-        # One empty square: whoever can play it does, and the board is then
-        # full: the margin is twice the mover's discs less 64. Every other
-        # square is a disc, so the flips are counted from one side's discs.
-        n = self.last_flips.count(own, sq)
-        if n:
-            return self.sign * (2 * (popcount(own) + n) - 62)
-        n = self.last_flips.count(opp, sq)
-        if n:
-            return self.sign * (62 - 2 * (popcount(opp) + n))
-        return final_margin(own, opp, self.anti)
+        # One empty square: whoever can play it does (last_flip.py).
+        return self.last_flips.margin(own, opp, sq)
 
     def last2(self, own: i64, opp: i64, alpha: i64, beta: i64, x: i64, y: i64, passed: bool) -> i64:
+        # The last square's margin straight from last_flip.py, not through
+        # last1: the most frequent call of the solve.
+        last_flips = self.last_flips
         best: i64 = -65
         f = flip_mask(own, opp, x)
         if f:
-            best = -self.last1(opp ^ f, own | f | square_bit(x), y)
+            best = -last_flips.margin(opp ^ f, own | f | square_bit(x), y)
             if best >= beta:
                 return best
         f = flip_mask(own, opp, y)
         if f:
-            v = -self.last1(opp ^ f, own | f | square_bit(y), x)
+            v = -last_flips.margin(opp ^ f, own | f | square_bit(y), x)
             if v > best:
                 best = v
         if best > -65:
