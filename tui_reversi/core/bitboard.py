@@ -97,9 +97,14 @@ def popcount(word: i64) -> i64:
 
 def lowest_square(word: i64) -> i64:
     """The index of the lowest square set in `word` (which is not empty)."""
-    # The bits below the lowest, counted (h8 alone is the most negative word
+    return square_of(word & -word)
+
+
+def square_of(bit: i64) -> i64:
+    """The index of the one square set in `bit`."""
+    # The bits below it, counted (h8 alone is the most negative word
     # compiled, and minus one wraps to the 63 bits below it).
-    return popcount((word & -word) - 1)
+    return popcount(bit - 1)
 
 
 def legal_moves(own: int, opp: int) -> int:

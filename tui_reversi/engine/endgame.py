@@ -62,6 +62,7 @@ from ..core.bitboard import (
     native,
     popcount,
     square_bit,
+    square_of,
 )
 from .evaluation import (
     NOT_A,
@@ -72,11 +73,15 @@ from .evaluation import (
 )
 from .last_flip import LastFlips
 from .squares import (
+    C_CLASS,
+    CENTRE_CLASS,
+    CORNER_CLASS,
+    EDGE_CLASS,
     NORTH_EAST,
     NORTH_WEST,
     SOUTH_EAST,
     SOUTH_WEST,
-    class_of_rank,
+    X_CLASS,
     quadrant_bit,
 )
 from .stability import shared_stability
@@ -105,14 +110,20 @@ STABILITY_EMPTIES: Final = 4
 # The shallow walk's key of a move not to search: a word, not a C int literal
 # (mypyc emits a literal as a 32-bit int, which a shift of 48 overflows).
 NO_KEY: Final[i64] = native(255)
-SOLVER_TT_EMPTIES: Final = 10  # the solver keeps a transposition table from here up
-# Children are looked up in the table before searching from here up. With
-# the root's null-window tests and the larger table, from 14 rather than 11:
-# FFO #40-44 in 82.6 M nodes, not 78.7 M, but 14.7 s of CPU, not 16.4 s.
+# The solver keeps a transposition table from here up (every node it
+# orders), and children are looked up in it before searching from
+# ETC_EMPTIES up. Once a probe read one bucket of words (transposition.py)
+# and with the full stability cutoff: FFO #42 in 10.84 G instructions from
+# 8 (8.10 M nodes), not 11.34 G from 9 or 11.66 G from 10 (9.04 M nodes);
+# then children looked up from 10 rather than 14: 7.70 M nodes and 10.55 G
+# (from 12: 10.63 G; from 9: 10.55 G). Before, a probe cost more than it
+# saved below 10 and 14 (FFO #40-44 from 14 rather than 11: 82.6 M nodes,
+# not 78.7 M, but 14.7 s of CPU, not 16.4 s).
+SOLVER_TT_EMPTIES: Final = 8
+ETC_EMPTIES: Final = 10
 # Once the table's move was searched before the others are keyed, the
 # one-ply look from 14 rather than 16: 72.9 M nodes, not 74.5 M, and
 # 0.80x and 0.88x the CPU of the engine branch in two runs (0.91x from 16).
-ETC_EMPTIES: Final = 14
 EVAL_ORDER_EMPTIES: Final = 12  # from here up the evaluation helps order the moves,
 SEARCH_ORDER_EMPTIES: Final = 14  # and from here up a one-ply search
 
@@ -152,12 +163,22 @@ def static_order(empty: i64) -> i64:
     shift: i64 = 0
     rank: i64 = 0
     while rank < 5:
-        m = empty & class_of_rank(rank)
+        # class_of_rank's choice written out: the call was not inlined.
+        if rank == 0:
+            m = empty & CORNER_CLASS
+        elif rank == 1:
+            m = empty & EDGE_CLASS
+        elif rank == 2:
+            m = empty & CENTRE_CLASS
+        elif rank == 3:
+            m = empty & C_CLASS
+        else:
+            m = empty & X_CLASS
         rank += 1
         while m:
             b = m & -m
             m ^= b
-            order |= lowest_square(b) << shift
+            order |= square_of(b) << shift
             shift += 6
     return order
 
@@ -274,7 +295,7 @@ class EndgameSolver:
             while m:
                 b = m & -m
                 m ^= b
-                sq = lowest_square(b)
+                sq = square_of(b)
                 if sq != tt_move:
                     f = flip_mask(own, opp, sq)
                     child = solver_tt.get(opp ^ f, own | f | b)
@@ -308,7 +329,7 @@ class EndgameSolver:
             while m:
                 b = m & -m
                 m ^= b
-                sq = lowest_square(b)
+                sq = square_of(b)
                 f = flip_mask(own, opp, sq)
                 keyed = self.order_key(opp ^ f, own | f | b, b, e) * 64 + sq
                 i: i64 = end
@@ -419,7 +440,7 @@ class EndgameSolver:
                 while r:
                     rb = r & -r
                     r ^= rb
-                    f = flip_mask(n_own, n_opp, lowest_square(rb))
+                    f = flip_mask(n_own, n_opp, square_of(rb))
                     v: i64 = -evaluator.evaluate(n_opp ^ f, n_own | f | rb)
                     if v > best_reply:
                         best_reply = v
