@@ -121,11 +121,14 @@ NO_KEY: Final[i64] = native(255)
 # not 78.7 M, but 14.7 s of CPU, not 16.4 s).
 SOLVER_TT_EMPTIES: Final = 8
 ETC_EMPTIES: Final = 10
-# Once the table's move was searched before the others are keyed, the
-# one-ply look from 14 rather than 16: 72.9 M nodes, not 74.5 M, and
-# 0.80x and 0.88x the CPU of the engine branch in two runs (0.91x from 16).
+# The one-ply look from 18: with the table from 8 and the stability cutoff,
+# the look costs more than its order saves below that: FFO #42 in 9.78 G
+# instructions and #44 in 22.71 G, against 9.85 G and 23.46 G from 16 and
+# 10.55 G and 25.52 G from 14 (#44 in 16.8 M nodes, not 15.8 M). Before
+# those, from 14 rather than 16: 72.9 M nodes, not 74.5 M, and 0.80x and
+# 0.88x the CPU of the engine branch in two runs (0.91x from 16).
 EVAL_ORDER_EMPTIES: Final = 12  # from here up the evaluation helps order the moves,
-SEARCH_ORDER_EMPTIES: Final = 14  # and from here up a one-ply search
+SEARCH_ORDER_EMPTIES: Final = 18  # and from here up a one-ply search
 
 # Move order keys (lower first): per reply left to the opponent, per empty
 # square next to our discs (where it may later play), for taking a corner,
