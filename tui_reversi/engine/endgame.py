@@ -10,7 +10,9 @@ from EVAL_ORDER_EMPTIES up the engine's evaluation of the child too (a
 one-ply look from SEARCH_ORDER_EMPTIES up), with principal-variation
 search, a native transposition table whose full buckets keep the entry
 with more empties (transposition.py), enhanced transposition cutoffs and
-a stability cutoff. Below that it walks the empty squares instead of
+a stability cutoff (the opponent's stable discs, stability.py, which the
+walk below tests too from STABILITY_EMPTIES up). Below that it walks the
+empty squares instead of
 generating moves, packed six bits each in one word by square class
 (`static_order`): at SORTED_EMPTIES fastest first (fewest replies, with
 keys packed in a word too), below that odd regions (quadrants) first; at
@@ -31,7 +33,7 @@ subclass, so that both count nodes and stop together.
 Compiled with mypyc where a C compiler exists (see setup.py), and run as
 plain Python otherwise, with identical results. What mypyc needs, here and
 in the other hot modules (core/bitboard.py, search.py, evaluation.py,
-squares.py, patterns.py, transposition.py, last_flip.py): every function
+squares.py, patterns.py, transposition.py, last_flip.py, stability.py): every function
 and attribute typed, attributes assigned in `__init__`, module constants
 marked `Final` (mypyc inlines those that are small literals; one built at
 run time, such as ONE or any native() word, is loaded and checked at every
