@@ -1,7 +1,7 @@
 """What the engine computes for fixed positions, as one JSON object on stdout:
 perft counts, fixed-depth searches (move, score, nodes), exact endgame
 scores and solver nodes, static evaluations, the hand-made and the trained
-(pattern) one, and searches with the trained one, with and without ProbCut.
+(pattern) one, stable discs, and searches with the trained one, with and without ProbCut.
 test_engine_build.py runs this in two processes, compiled and interpreted
 (TUI_REVERSI_PURE=1), and compares: the same source must give the same
 figures.
@@ -13,11 +13,13 @@ import json
 import random
 
 from tui_reversi.core import Position, Variant, perft
+from tui_reversi.core.bitboard import native, unsigned
 from tui_reversi.engine.build import engine_build
 from tui_reversi.engine.evaluation import make_evaluator, make_stable_edge_counter
 from tui_reversi.engine.pattern_weights import trained_evaluator
 from tui_reversi.engine.probcut import load_probcut
 from tui_reversi.engine.search import Engine
+from tui_reversi.engine.stability import shared_stability
 
 from .positions import position_with_empties
 
@@ -56,11 +58,13 @@ def figures() -> dict:
     rng = random.Random(8)
     evaluate, anti_evaluate = make_evaluator(False), make_evaluator(True)
     stable = make_stable_edge_counter()
+    stability = shared_stability()
     evaluations = []
     for _ in range(200):
         own = rng.getrandbits(64)
         opp = rng.getrandbits(64) & ~own
-        evaluations.append([evaluate(own, opp), anti_evaluate(own, opp), stable(own, opp)])
+        discs = unsigned(stability.discs(native(own), native(opp)))
+        evaluations.append([evaluate(own, opp), anti_evaluate(own, opp), stable(own, opp), discs])
     out["evaluations"] = evaluations
     out["trained"] = trained_figures()
     return out

@@ -97,9 +97,14 @@ def popcount(word: i64) -> i64:
 
 def lowest_square(word: i64) -> i64:
     """The index of the lowest square set in `word` (which is not empty)."""
-    # The bits below the lowest, counted (h8 alone is the most negative word
+    return square_of(word & -word)
+
+
+def square_of(bit: i64) -> i64:
+    """The index of the one square set in `bit`."""
+    # The bits below it, counted (h8 alone is the most negative word
     # compiled, and minus one wraps to the 63 bits below it).
-    return popcount((word & -word) - 1)
+    return popcount(bit - 1)
 
 
 def legal_moves(own: int, opp: int) -> int:
@@ -181,9 +186,8 @@ def flip_mask(own: i64, opp: i64, square: i64) -> i64:
     """flips on words. Per direction the run of opponent discs from the
     square is grown by doubling (runs of 1, 2, then 4 and 6, as in
     move_mask); it flips when the next square is ours."""
-    if not NATIVE_WORDS:
-        return _flip_by_table(own, opp, square)
-    # Compiled: shifts and masks only, no table to unbox. Columns a and h are
+    # Compiled: shifts and masks only, no table to unbox (interpreted, the
+    # module's end puts _flip_by_table in its place). Columns a and h are
     # masked out of `m` where a step could wrap round a row; a first step
     # down (`>>`) is masked to the bits it may bring in, as in move_mask.
     # No module constants (ONE, INNER): compiled, each is loaded and checked
@@ -264,7 +268,6 @@ def flip_mask(own: i64, opp: i64, square: i64) -> i64:
 def _flip_by_table(own: i64, opp: i64, square: i64) -> i64:
     # Interpreted, the generated straight-line functions are twice as fast
     # (and equal to flip_mask's shifts: tests/core/test_fast_bitboard.py).
-    # Apart from flip_mask so that the compiled flip_mask stays small.
     return (_flip_table or flip_table())[square](own, opp)
 
 
@@ -416,3 +419,10 @@ def _squares_from_images() -> list[list[int]]:
 # Per symmetry, the real square of each square of the image (six of the eight
 # are their own inverse, the two quarter turns are not: built, not assumed).
 SQUARE_FROM_IMAGE: Final = _squares_from_images()
+
+
+if not NATIVE_WORDS:
+    # Interpreted, flip_mask is the generated functions (_flip_by_table), for
+    # this module and for every module importing it after. Compiled, no
+    # test of the build at each call (FFO #42: 34 M calls).
+    globals()["flip_mask"] = _flip_by_table

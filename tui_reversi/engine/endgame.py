@@ -10,7 +10,9 @@ from EVAL_ORDER_EMPTIES up the engine's evaluation of the child too (a
 one-ply look from SEARCH_ORDER_EMPTIES up), with principal-variation
 search, a native transposition table whose full buckets keep the entry
 with more empties (transposition.py), enhanced transposition cutoffs and
-a stability cutoff. Below that it walks the empty squares instead of
+a stability cutoff (the opponent's stable discs, stability.py, which the
+walk below tests too from STABILITY_EMPTIES up). Below that it walks the
+empty squares instead of
 generating moves, packed six bits each in one word by square class
 (`static_order`): at SORTED_EMPTIES fastest first (fewest replies, with
 keys packed in a word too), below that odd regions (quadrants) first; at
@@ -31,7 +33,7 @@ subclass, so that both count nodes and stop together.
 Compiled with mypyc where a C compiler exists (see setup.py), and run as
 plain Python otherwise, with identical results. What mypyc needs, here and
 in the other hot modules (core/bitboard.py, search.py, evaluation.py,
-squares.py, patterns.py, transposition.py, last_flip.py): every function
+squares.py, patterns.py, transposition.py, last_flip.py, stability.py): every function
 and attribute typed, attributes assigned in `__init__`, module constants
 marked `Final` (mypyc inlines those that are small literals; one built at
 run time, such as ONE or any native() word, is loaded and checked at every
@@ -62,6 +64,7 @@ from ..core.bitboard import (
     native,
     popcount,
     square_bit,
+    square_of,
 )
 from .evaluation import (
     NOT_A,
@@ -69,17 +72,21 @@ from .evaluation import (
     Evaluator,
     final_margin,
     make_evaluator,
-    make_stable_edge_counter,
 )
 from .last_flip import LastFlips
 from .squares import (
+    C_CLASS,
+    CENTRE_CLASS,
+    CORNER_CLASS,
+    EDGE_CLASS,
     NORTH_EAST,
     NORTH_WEST,
     SOUTH_EAST,
     SOUTH_WEST,
-    class_of_rank,
+    X_CLASS,
     quadrant_bit,
 )
+from .stability import shared_stability
 from .transposition import (
     TT_BITS,
     TranspositionTable,
@@ -98,19 +105,32 @@ from .transposition import (
 # again: 99.6 M or 130.1 M nodes, neither in less CPU time than from 8.
 SHALLOW_EMPTIES: Final = 8  # the solver walks empty squares below this
 SORTED_EMPTIES: Final = 7  # and from here up it orders them fastest first
+# The stability cutoff (stability.py) from here up, in the walk too: FFO #42
+# in 9.04 M nodes, not 11.89 M, and 0.91x the instructions (callgrind);
+# from 6 empties, 10.47 M nodes and 0.95x.
+STABILITY_EMPTIES: Final = 4
 # The shallow walk's key of a move not to search: a word, not a C int literal
 # (mypyc emits a literal as a 32-bit int, which a shift of 48 overflows).
 NO_KEY: Final[i64] = native(255)
-SOLVER_TT_EMPTIES: Final = 10  # the solver keeps a transposition table from here up
-# Children are looked up in the table before searching from here up. With
-# the root's null-window tests and the larger table, from 14 rather than 11:
-# FFO #40-44 in 82.6 M nodes, not 78.7 M, but 14.7 s of CPU, not 16.4 s.
-# Once the table's move was searched before the others are keyed, the
-# one-ply look from 14 rather than 16: 72.9 M nodes, not 74.5 M, and
-# 0.80x and 0.88x the CPU of the engine branch in two runs (0.91x from 16).
-ETC_EMPTIES: Final = 14
+# The solver keeps a transposition table from here up (every node it
+# orders), and children are looked up in it before searching from
+# ETC_EMPTIES up. Once a probe read one bucket of words (transposition.py)
+# and with the full stability cutoff: FFO #42 in 10.84 G instructions from
+# 8 (8.10 M nodes), not 11.34 G from 9 or 11.66 G from 10 (9.04 M nodes);
+# then children looked up from 10 rather than 14: 7.70 M nodes and 10.55 G
+# (from 12: 10.63 G; from 9: 10.55 G). Before, a probe cost more than it
+# saved below 10 and 14 (FFO #40-44 from 14 rather than 11: 82.6 M nodes,
+# not 78.7 M, but 14.7 s of CPU, not 16.4 s).
+SOLVER_TT_EMPTIES: Final = 8
+ETC_EMPTIES: Final = 10
+# The one-ply look from 18: with the table from 8 and the stability cutoff,
+# the look costs more than its order saves below that: FFO #42 in 9.78 G
+# instructions and #44 in 22.71 G, against 9.85 G and 23.46 G from 16 and
+# 10.55 G and 25.52 G from 14 (#44 in 16.8 M nodes, not 15.8 M). Before
+# those, from 14 rather than 16: 72.9 M nodes, not 74.5 M, and 0.80x and
+# 0.88x the CPU of the engine branch in two runs (0.91x from 16).
 EVAL_ORDER_EMPTIES: Final = 12  # from here up the evaluation helps order the moves,
-SEARCH_ORDER_EMPTIES: Final = 14  # and from here up a one-ply search
+SEARCH_ORDER_EMPTIES: Final = 18  # and from here up a one-ply search
 
 # Move order keys (lower first): per reply left to the opponent, per empty
 # square next to our discs (where it may later play), for taking a corner,
@@ -148,12 +168,22 @@ def static_order(empty: i64) -> i64:
     shift: i64 = 0
     rank: i64 = 0
     while rank < 5:
-        m = empty & class_of_rank(rank)
+        # class_of_rank's choice written out: the call was not inlined.
+        if rank == 0:
+            m = empty & CORNER_CLASS
+        elif rank == 1:
+            m = empty & EDGE_CLASS
+        elif rank == 2:
+            m = empty & CENTRE_CLASS
+        elif rank == 3:
+            m = empty & C_CLASS
+        else:
+            m = empty & X_CLASS
         rank += 1
         while m:
             b = m & -m
             m ^= b
-            order |= lowest_square(b) << shift
+            order |= square_of(b) << shift
             shift += 6
     return order
 
@@ -198,8 +228,8 @@ class EndgameSolver:
         # A search that never solves (most midgame searches) keeps the
         # smallest table rather than clearing 12 MiB for nothing.
         self.solver_tt = TranspositionTable(TT_BITS if solves else 1)
-        self.stable_edges = make_stable_edge_counter()
-        self.last_flips = LastFlips()
+        self.stability = shared_stability()
+        self.last_flips = LastFlips(anti)
         # The keyed moves of the nodes on the current line (`solve`), one
         # slice per number of empties: the line has one node of each.
         self.order: vec[i64] = vec[i64]([0] * (61 * MAX_MOVES))
@@ -234,15 +264,7 @@ class EndgameSolver:
         e = popcount(empty)
         if e < SHALLOW_EMPTIES:
             return self.shallow_entry(own, opp, alpha, beta, empty, e)
-        # Stability cutoff: discs that can never change hands cap our margin.
-        if self.anti:
-            if alpha >= 64 - 2 * popcount(own) and alpha >= 64 - 2 * self.stable_edges.count(
-                own, opp
-            ):
-                return alpha
-        elif alpha >= 64 - 2 * popcount(opp) and alpha >= 64 - 2 * self.stable_edges.count(
-            opp, own
-        ):
+        if self.stable_cut(own, opp, alpha):
             return alpha
         moves = move_mask(own, opp)
         if not moves:
@@ -278,7 +300,7 @@ class EndgameSolver:
             while m:
                 b = m & -m
                 m ^= b
-                sq = lowest_square(b)
+                sq = square_of(b)
                 if sq != tt_move:
                     f = flip_mask(own, opp, sq)
                     child = solver_tt.get(opp ^ f, own | f | b)
@@ -312,7 +334,7 @@ class EndgameSolver:
             while m:
                 b = m & -m
                 m ^= b
-                sq = lowest_square(b)
+                sq = square_of(b)
                 f = flip_mask(own, opp, sq)
                 keyed = self.order_key(opp ^ f, own | f | b, b, e) * 64 + sq
                 i: i64 = end
@@ -378,6 +400,19 @@ class EndgameSolver:
                 solver_tt.put(own, opp, solver_entry(best, best, e, best_sq))
         return best
 
+    def stable_cut(self, own: i64, opp: i64, alpha: i64) -> bool:
+        """Whether discs that can never change hands keep the margin at or
+        below alpha: the opponent's stable discs (anti: our own), counted
+        only when all its discs could be enough."""
+        held = opp
+        other = own
+        if self.anti:
+            held = own
+            other = opp
+        return alpha >= 64 - 2 * popcount(held) and alpha >= 64 - 2 * popcount(
+            self.stability.discs(held, other)
+        )
+
     def order_key(self, n_own: i64, n_opp: i64, b: i64, e: i64) -> i64:
         """How late to search the move to `b` that leaves (n_own, n_opp), the
         opponent to move, at a node with `e` empties: the opponent's replies
@@ -410,7 +445,7 @@ class EndgameSolver:
                 while r:
                     rb = r & -r
                     r ^= rb
-                    f = flip_mask(n_own, n_opp, lowest_square(rb))
+                    f = flip_mask(n_own, n_opp, square_of(rb))
                     v: i64 = -evaluator.evaluate(n_opp ^ f, n_own | f | rb)
                     if v > best_reply:
                         best_reply = v
@@ -466,6 +501,16 @@ class EndgameSolver:
         self.pending += 1
         if self.pending >= CHECK_EVERY:
             self.check()
+        # The stability cutoff (stable_cut) written out, as this is the most
+        # frequent node: the call cost more than the test (anti's solves, far
+        # rarer, keep it from SHALLOW_EMPTIES up).
+        if (
+            e >= STABILITY_EMPTIES
+            and not self.anti
+            and alpha >= 64 - 2 * popcount(opp)
+            and alpha >= 64 - 2 * popcount(self.stability.discs(opp, own))
+        ):
+            return alpha
         best: i64 = -65
         # Counters as words too: an unannotated 0 is a Python int, whose
         # arithmetic and conversions mypyc checks at every step.
@@ -642,27 +687,22 @@ class EndgameSolver:
         return -self.solve3(opp, own, -beta, -alpha, x, y, z, True)
 
     def last1(self, own: i64, opp: i64, sq: i64) -> i64:
-        # One empty square: whoever can play it does, and the board is then
-        # full: the margin is twice the mover's discs less 64. Every other
-        # square is a disc, so the flips are counted from one side's discs.
-        n = self.last_flips.count(own, sq)
-        if n:
-            return self.sign * (2 * (popcount(own) + n) - 62)
-        n = self.last_flips.count(opp, sq)
-        if n:
-            return self.sign * (62 - 2 * (popcount(opp) + n))
-        return final_margin(own, opp, self.anti)
+        # One empty square: whoever can play it does (last_flip.py).
+        return self.last_flips.margin(own, opp, sq)
 
     def last2(self, own: i64, opp: i64, alpha: i64, beta: i64, x: i64, y: i64, passed: bool) -> i64:
+        # The last square's margin straight from last_flip.py, not through
+        # last1: the most frequent call of the solve.
+        last_flips = self.last_flips
         best: i64 = -65
         f = flip_mask(own, opp, x)
         if f:
-            best = -self.last1(opp ^ f, own | f | square_bit(x), y)
+            best = -last_flips.margin(opp ^ f, own | f | square_bit(x), y)
             if best >= beta:
                 return best
         f = flip_mask(own, opp, y)
         if f:
-            v = -self.last1(opp ^ f, own | f | square_bit(y), x)
+            v = -last_flips.margin(opp ^ f, own | f | square_bit(y), x)
             if v > best:
                 best = v
         if best > -65:

@@ -9,7 +9,7 @@ four lines through the square are gathered as bytes by shifts and one
 product each (as patterns.py gathers its columns). That is a handful of
 operations and four table reads, where `flip_mask` grows a run in each of
 eight directions and the flips must then be counted; the solver's last
-ply (endgame.py's `last1`) is its most frequent node.
+ply (endgame.py's `last1`, and `margin` here) is its most frequent node.
 
 A hot module, compiled with mypyc (see endgame.py's header).
 """
@@ -21,7 +21,8 @@ from typing import Final, final
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from ..core.bitboard import LOW63
+from ..core.bitboard import LOW63, popcount
+from .evaluation import final_margin
 
 FILE_A: Final[i64] = 0x0101010101010101
 # (b & FILE_A) * GATHER >> 56: column a as a byte, bit k its square in row k + 1.
@@ -69,9 +70,15 @@ ANTI_DIAGONALS_AT: Final[i64] = DIAGONALS_AT + 64
 @final  # direct calls from the solver, which the C compiler may inline
 class LastFlips:
     """`count(own, square)`: the discs flipped by the side owning `own` on
-    `square`, the board's only empty square (0: it may not play there)."""
+    `square`, the board's only empty square (0: it may not play there);
+    `margin(own, opp, square)`: the final margin for the side owning `own`,
+    to move (`anti`: counted the other way)."""
 
-    def __init__(self) -> None:
+    def __init__(self, anti: bool = False) -> None:
+        self.anti = anti
+        self.sign: i64 = 1
+        if anti:
+            self.sign = -1
         # One vec for the counts and the masks: each vec read from an
         # attribute is reference counted, once per call as a local.
         # Diagonals shorter than eight read as the opponent's beyond their
@@ -96,3 +103,14 @@ class LastFlips:
         n += table[at_column | (diagonal * FILE_A >> 56 & 255)]
         diagonal = own & table[ANTI_DIAGONALS_AT + square]
         return n + table[at_column | (diagonal * FILE_A >> 56 & 255)]
+
+    def margin(self, own: i64, opp: i64, square: i64) -> i64:
+        # Whoever can play the last square does, and the board is then full:
+        # the margin is twice the mover's discs less 64.
+        n = self.count(own, square)
+        if n:
+            return self.sign * (2 * (popcount(own) + n) - 62)
+        n = self.count(opp, square)
+        if n:
+            return self.sign * (62 - 2 * (popcount(opp) + n))
+        return final_margin(own, opp, self.anti)

@@ -3,7 +3,7 @@
 (endgame.py) and the midgame search (search.py), and the native table both
 keep them in (`TranspositionTable`).
 
-A table is three native arrays: a probe or a store allocates nothing and
+A table is one native array of words: a probe or a store allocates nothing and
 hashes nothing in Python. Against the dicts of int keys they replaced
 (trimmed to their deepest half when full), the midgame search reached
 depth 14 in 0.97x the nodes with hard's cuts, 1.85x the nodes per second
@@ -30,7 +30,7 @@ from typing import Final, final
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from ..core.bitboard import LOW63
+from ..core.bitboard import square_bit
 
 # Slots of a table: 2**19, 12 MiB. The midgame search to depth 14 took
 # 1.19x the nodes with 2**18 and 0.98x, in more time, with 2**20; the
@@ -79,6 +79,7 @@ def entry_depth(entry: i64) -> i64:
 TAG_SHIFT: Final[i64] = 58  # the key's two h8 bits sit above every entry's fields
 ENTRY_BITS: Final[i64] = 0x03FF_FFFF_FFFF_FFFF  # the bits below TAG_SHIFT
 LOW32: Final[i64] = 0xFFFF_FFFF
+SLOT_WORDS: Final[i64] = 3  # a slot's words: the two sides' discs, then the entry
 _ZEROS: dict[i64, vec[i64]] = {}  # a table's worth of zeros per size, made at its first table
 
 
@@ -95,70 +96,72 @@ def _zeros(size: i64) -> vec[i64]:
 @final  # direct calls in the compiled search, which the C compiler may inline
 class TranspositionTable:
     """A transposition table of the solver's or the midgame search's
-    entries: 2**bits slots of three machine words in native arrays
+    entries: 2**bits slots of three machine words in one native array
     (librt.vecs), so that a probe or a store allocates nothing and hashes
     nothing in Python (a dict of int keys made a 128-bit key, hashed it and
     boxed the entry at every node).
 
-    A position has a bucket of two slots. A slot holds the position's two
-    words without their h8 bits and its entry with those
-    two bits above it (TAG_SHIFT), so that a key compares exactly, compiled
-    (where h8 is the sign) and interpreted alike. A store overwrites the
-    position's slot when it has one, or else the shallower of the two: the
-    deeper entries, which cost most to find, stay, and a new entry always
-    finds room. An empty slot holds entry 0, which no position's entry is,
-    and two empty words, which no position with discs has.
+    A position has a bucket of two slots, six words side by side, so that
+    a probe reads one or two cache lines (three arrays of words, one per
+    field, cost a line each). A slot holds the position's two words
+    without their h8 bits and its entry with those two bits above it
+    (TAG_SHIFT), so that a key compares exactly, compiled (where h8 is the
+    sign) and interpreted alike. A store overwrites the position's slot
+    when it has one, or else the shallower of the two: the deeper entries,
+    which cost most to find, stay, and a new entry always finds room. An
+    empty slot holds entry 0, which no position's entry is, and two empty
+    words, which no position with discs has.
     """
 
     def __init__(self, bits: i64) -> None:
         size = i64(1) << bits
         self.buckets: i64 = (size >> 1) - 1  # a bucket's number, as a mask
-        self.own: vec[i64] = _zeros(size)
-        self.opp: vec[i64] = _zeros(size)
-        self.entries: vec[i64] = _zeros(size)
+        self.words: vec[i64] = _zeros(SLOT_WORDS * size)
 
-    def slot(self, own: i64, opp: i64) -> i64:
-        """The first slot of the position's bucket (the same compiled and
+    def bucket(self, own: i64, opp: i64) -> i64:
+        """The first word of the position's bucket (the same compiled and
         interpreted: only masked shifts and products below 2**63)."""
         a = (own ^ (own >> 32)) & LOW32
         b = (opp ^ (opp >> 32)) & LOW32
         mixed = a * 0x2545F491 + b * 0x3C6EF373
-        return (mixed >> 24 & self.buckets) << 1
+        return (mixed >> 24 & self.buckets) * (2 * SLOT_WORDS)
 
     def get(self, own: i64, opp: i64) -> i64:
         """The position's entry, or 0 when the table has none."""
-        i = self.slot(own, opp)
+        i = self.bucket(own, opp)
+        words = self.words
         tag = _tag(own, opp)
-        own_low = own & LOW63  # the words without h8, the sign compiled
-        opp_low = opp & LOW63
-        if self.holds(i, own_low, opp_low, tag):
-            return self.entries[i] & ENTRY_BITS
-        if self.holds(i + 1, own_low, opp_low, tag):
-            return self.entries[i + 1] & ENTRY_BITS
+        # The words without h8, the sign compiled (LOW63, a literal beyond
+        # 2**62, would be a boxed constant converted at every use).
+        own_low = own & ~square_bit(63)
+        opp_low = opp & ~square_bit(63)
+        if _holds(words, i, own_low, opp_low, tag):
+            return words[i + 2] & ENTRY_BITS
+        if _holds(words, i + SLOT_WORDS, own_low, opp_low, tag):
+            return words[i + SLOT_WORDS + 2] & ENTRY_BITS
         return 0
 
     def put(self, own: i64, opp: i64, entry: i64) -> None:
         """Stores the position's entry (non-zero, below 2**TAG_SHIFT)."""
-        i = self.slot(own, opp)
+        i = self.bucket(own, opp)
+        words = self.words
         tag = _tag(own, opp)
-        own_low = own & LOW63
-        opp_low = opp & LOW63
-        if not self.holds(i, own_low, opp_low, tag) and (
-            self.holds(i + 1, own_low, opp_low, tag)
-            or entry_depth(self.entries[i]) > entry_depth(self.entries[i + 1])
+        own_low = own & ~square_bit(63)
+        opp_low = opp & ~square_bit(63)
+        second = i + SLOT_WORDS
+        if not _holds(words, i, own_low, opp_low, tag) and (
+            _holds(words, second, own_low, opp_low, tag)
+            or entry_depth(words[i + 2]) > entry_depth(words[second + 2])
         ):
-            i += 1  # the second slot is the position's, or neither is and it is the shallower
-        self.own[i] = own_low
-        self.opp[i] = opp_low
-        self.entries[i] = entry | tag << TAG_SHIFT
+            i = second  # the position's slot, or neither is and it is the shallower
+        words[i] = own_low
+        words[i + 1] = opp_low
+        words[i + 2] = entry | tag << TAG_SHIFT
 
-    def holds(self, i: i64, own_low: i64, opp_low: i64, tag: i64) -> bool:
-        """Whether slot `i` holds the position of these words and h8 bits."""
-        return (
-            self.own[i] == own_low
-            and self.opp[i] == opp_low
-            and self.entries[i] >> TAG_SHIFT == tag
-        )
+
+def _holds(words: vec[i64], i: i64, own_low: i64, opp_low: i64, tag: i64) -> bool:
+    """Whether the slot at word `i` holds the position of these words and h8 bits."""
+    return words[i] == own_low and words[i + 1] == opp_low and words[i + 2] >> TAG_SHIFT == tag
 
 
 def _tag(own: i64, opp: i64) -> i64:
