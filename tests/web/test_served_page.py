@@ -74,11 +74,7 @@ def test_a_browser_guest_and_an_ssh_player_play_at_one_table_and_see_each_others
             lambda s: re.search(r"guest-\w+ \(a guest, unrated\) sits at the table as White", s),
             "the guest",
         )
-        hall("send-keys", "-t", "alice", "d", "3")
-        terminal.wait_for(lambda s: terminal.moves_played(1) and " 1 d3" in s, "alice's d3")
-        page.mouse.click(*terminal.square_point("c5"))
-        wait_screen(hall, "alice", lambda s: "c5" in s.split("Moves")[-1], "the guest's c5")
-        terminal.wait_for(lambda s: terminal.moves_played(2), "the guest's c5 on its own page")
+        alice_d3_guest_c5(hall, page, terminal)
         # Both games are the server's own processes, forked from its preloaded parent.
         parent = int(hall.server.wait_for(r"preloaded parent \(pid (\d+)").group(1))
         assert len(children_of(parent)) == 2
@@ -92,6 +88,16 @@ def test_a_browser_guest_and_an_ssh_player_play_at_one_table_and_see_each_others
     assert len(children_of(parent)) == 1  # alice's game only
 
 
+def alice_d3_guest_c5(hall, page, terminal) -> None:
+    """alice (over SSH) plays d3, the guest at her table (on the page) c5, each
+    seen on both screens."""
+    hall("send-keys", "-t", "alice", "d", "3")
+    terminal.wait_for(lambda s: terminal.moves_played(1) and " 1 d3" in s, "alice's d3")
+    page.mouse.click(*terminal.square_point("c5"))
+    wait_screen(hall, "alice", lambda s: "c5" in s.split("Moves")[-1], "the guest's c5")
+    terminal.wait_for(lambda s: terminal.moves_played(2), "the guest's c5 on its own page")
+
+
 @pytest.mark.serve_options("--games-per-process", "3")
 def test_a_browser_guests_game_shares_a_game_process_with_an_ssh_players(browser, hall):
     hall.ssh("alice", "alice", "table")
@@ -102,11 +108,7 @@ def test_a_browser_guests_game_shares_a_game_process_with_an_ssh_players(browser
         terminal = WebTerminal(page)
         page.goto(f"{hall.page}?play={quote(f'join {code}')}")
         terminal.wait_for(lambda s: "play White against alice" in s, "the browser guest's seat")
-        hall("send-keys", "-t", "alice", "d", "3")
-        terminal.wait_for(lambda s: terminal.moves_played(1) and " 1 d3" in s, "alice's d3")
-        page.mouse.click(*terminal.square_point("c5"))
-        wait_screen(hall, "alice", lambda s: "c5" in s.split("Moves")[-1], "the guest's c5")
-        terminal.wait_for(lambda s: terminal.moves_played(2), "the guest's c5 on its own page")
+        alice_d3_guest_c5(hall, page, terminal)
         # Both games run in one game process, forked from the preloaded parent.
         parent = int(hall.server.wait_for(r"preloaded parent \(pid (\d+)").group(1))
         (host,) = children_of(parent)
