@@ -19,15 +19,12 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from .account_keys import CODE_LIFETIME, new_code
+from .kept_queries import KeptQueries
 from .standings import Query
-
-T = TypeVar("T")
 
 # A pass lapses this long after its last use (seconds): 30 days, rolling.
 PASS_IDLE = 30 * 24 * 3600.0
@@ -222,18 +219,9 @@ async def import_old(run: Query, passes: list[tuple[str, str, float]], now: floa
     return new
 
 
-class KeptPasses(ABC):
+class KeptPasses(KeptQueries):
     """A `PassBook` for a store that runs these queries: one statement by `_rows`,
     several in one transaction by `_transaction` (archive.py's, postgres.py's)."""
-
-    @abstractmethod
-    async def _rows(self, query: str, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
-        """Run one statement (`?` for each value); its rows. Raises StorageError."""
-
-    @abstractmethod
-    async def _transaction(self, work: Callable[[Query], Awaitable[T]], what: str) -> T:
-        """`work`'s statements in one transaction; StorageError saying it could not
-        `what` if the store fails."""
 
     async def issue_pass_code(self, name: str, key: str | None, now: float) -> str:
         code = new_code()

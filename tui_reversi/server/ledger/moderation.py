@@ -19,16 +19,14 @@ transaction inside `_transaction`. Times are Unix time.
 from __future__ import annotations
 
 import json
-from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from .browser_passes import remove_key
+from .kept_queries import KeptQueries
 from .ratings import Rating, settled_until, without_game
 from .standings import DEVIATION_COLUMNS, RATING_COLUMNS, Query
-
-T = TypeVar("T")
 
 # Names one player may block.
 MOST_BLOCKS = 500
@@ -431,21 +429,9 @@ async def _refund(run: Query, victims: dict[str, float], log: list[LogEntry]) ->
         await _append(run, entry)
 
 
-class KeptModeration(ABC):
+class KeptModeration(KeptQueries):
     """A `ModerationBook` for a store that runs these queries: one statement by
     `_rows`, several in one transaction by `_transaction` (archive.py's, postgres.py's)."""
-
-    @abstractmethod
-    async def _rows(self, query: str, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
-        """Run one statement (`?` for each value); its rows. Raises StorageError."""
-
-    @abstractmethod
-    async def _transaction(self, work: Callable[[Query], Awaitable[T]], what: str) -> T:
-        """`work`'s statements in one transaction."""
-
-    @abstractmethod
-    def _among(self, names: list[str]) -> tuple[str, object]:
-        """The store's test that a row's `name` is one of `names` (standings.Among)."""
 
     async def block(self, name: str, blocked: str, now: float) -> bool | None:
         return await self._transaction(

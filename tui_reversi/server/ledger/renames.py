@@ -22,14 +22,13 @@ there and moves its folder (edge/rename_door.py).
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from ...core.errors import ReversiError
 from ...net.remote import is_guest
 from ...storage import StorageError
+from .kept_queries import KeptQueries
 from .moderation import LOG_COLUMNS, LogEntry, append_entry, log_entry, news_moved
 from .names import look_alike_refusal, name_key, name_refusal
 from .standings import Query
@@ -37,7 +36,6 @@ from .standings import Query
 # How much of a name typed is echoed in a refusal (as hall/safety.py's).
 NAME_TYPED = 40
 
-T = TypeVar("T")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS renames (
@@ -242,7 +240,7 @@ async def _move(
     await news_moved(run)
 
 
-class KeptRenames(ABC):
+class KeptRenames(KeptQueries):
     """A `RenameBook` for a store that runs these queries: one statement by `_rows`,
     several in one transaction by `_transaction` (archive.py's, postgres.py's)."""
 
@@ -250,18 +248,6 @@ class KeptRenames(ABC):
     # forgotten (a wait in the pairing queue: the session it was for is ended).
     OWN_NAME_COLUMNS: Columns = ()
     OWN_PASSING_COLUMNS: Columns = ()
-
-    @abstractmethod
-    async def _rows(self, query: str, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
-        """Run one statement (`?` for each value); its rows. Raises StorageError."""
-
-    @abstractmethod
-    async def _transaction(self, work: Callable[[Query], Awaitable[T]], what: str) -> T:
-        """`work`'s statements in one transaction."""
-
-    @abstractmethod
-    def _among(self, names: list[str]) -> tuple[str, object]:
-        """The store's test that a row's `name` is one of `names` (standings.Among)."""
 
     async def rename_player(self, rename: Rename, log: LogEntry) -> None:
         moved, forgotten = NAME_COLUMNS + self.OWN_NAME_COLUMNS, self.OWN_PASSING_COLUMNS

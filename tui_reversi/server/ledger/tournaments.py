@@ -16,14 +16,11 @@ The queries are one text for both stores (`?` for each value), as browser_passes
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
+from .kept_queries import KeptQueries
 from .standings import Query
-
-T = TypeVar("T")
 
 ARENA, SWISS = "arena", "swiss"
 COMING, RUNNING, FINISHED = "coming", "running", "finished"
@@ -221,17 +218,9 @@ def _tournament(row: tuple[Any, ...]) -> Tournament:
     )
 
 
-class KeptTournaments(ABC):
+class KeptTournaments(KeptQueries):
     """A `TournamentBook` for a store that runs these queries: one statement by
     `_rows`, several in one transaction by `_transaction` (archive.py's, postgres.py's)."""
-
-    @abstractmethod
-    async def _rows(self, query: str, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
-        """Run one statement (`?` for each value); its rows. Raises StorageError."""
-
-    @abstractmethod
-    async def _transaction(self, work: Callable[[Query], Awaitable[T]], what: str) -> T:
-        """`work`'s statements in one transaction."""
 
     async def new_tournament(self, made: Tournament) -> int:
         rows = await self._insert_tournament(made, "")
