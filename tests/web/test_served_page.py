@@ -82,10 +82,15 @@ def test_a_browser_guest_and_an_ssh_player_play_at_one_table_and_see_each_others
         context.close()
     # The page's game ends with the page (its seat held, as for a dropped SSH player).
     hall.server.wait_for("disconnect .*web:")
-    deadline = time.monotonic() + 30
-    while len(children_of(parent)) > 1 and time.monotonic() < deadline:
-        time.sleep(0.1)
+    down_to_one(lambda: children_of(parent))
     assert len(children_of(parent)) == 1  # alice's game only
+
+
+def down_to_one(processes) -> None:
+    """Wait (30 s at most) for the page's game to go, leaving alice's alone."""
+    deadline = time.monotonic() + 30
+    while len(processes()) > 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
 
 
 def alice_d3_guest_c5(hall, page, terminal) -> None:
@@ -117,9 +122,7 @@ def test_a_browser_guests_game_shares_a_game_process_with_an_ssh_players(browser
         context.close()
     # The page's game ends with the page; alice's plays on in the same process.
     hall.server.wait_for("disconnect .*web:")
-    deadline = time.monotonic() + 30
-    while len(terminals_of(host)) > 1 and time.monotonic() < deadline:
-        time.sleep(0.1)
+    down_to_one(lambda: terminals_of(host))
     assert len(terminals_of(host)) == 1 and children_of(parent) == {host}
 
 
