@@ -33,7 +33,7 @@ from tui_reversi.server.ledger.archive import Archive
 from tui_reversi.server.ledger.fleet_messages import LobbyChanged
 from tui_reversi.server.ledger.fleet_seal import Seal
 from tui_reversi.server.tally import STORE_CALLS, TALLY, Tally
-from tui_reversi.tools.serve import operator_address
+from tui_reversi.tools.serve_options import operator_address
 
 from .conftest import PATIENCE, STANDIN_COMMAND, Player
 from .log_reading import read_event

@@ -13,7 +13,7 @@ import ipaddress
 import signal
 import sys
 
-from .serve import port_number
+from .serve_options import port_number
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
