@@ -104,13 +104,14 @@ ACROSS_NETWORK = "person"
 
 
 # How a game ended (core.Ending's reason) -> the archive's `ending` column; a
-# player who left and did not come back in time, with a winner, is a forfeit.
+# player who left and did not come back in time, or was banned, with a winner,
+# is a forfeit (the description says which).
 _ARCHIVED = {"normal": "board", "resigned": "resigned", "flag": "time"}
 
 
 def archived_ending(end: Ending) -> str:
     """The archive's word for how the game ended (the games table's `ending`)."""
-    if end.reason == "left":
+    if end.reason in ("left", "banned"):
         return "forfeit" if end.winner is not None else "left"
     return _ARCHIVED[end.reason]
 
