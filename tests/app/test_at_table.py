@@ -390,6 +390,10 @@ async def test_the_keys_to_play_show_only_on_your_turn_and_a_person_is_awaited_n
             "over resigned black bob (White) resigned: alice (Black) wins.",
             "Black wins: White resigned",
         ),
+        (
+            "over resigned - bob (White) resigned: The table closes.",
+            "No result: a player resigned",
+        ),
         ("over flag black bob's time ran out: alice (Black) wins.", "Black wins on time"),
         ("over left black bob left the table: alice (Black) wins.", "Black wins: White left"),
         (
@@ -410,7 +414,17 @@ async def test_the_keys_to_play_show_only_on_your_turn_and_a_person_is_awaited_n
             "Adjourned",
         ),
     ],
-    ids=["resigned", "flag", "left", "not-back", "left-early", "banned", "banned-early", "adjourn"],
+    ids=[
+        "resigned",
+        "resigned-alone",
+        "flag",
+        "left",
+        "not-back",
+        "left-early",
+        "banned",
+        "banned-early",
+        "adjourned",
+    ],
 )
 async def test_the_panel_says_how_a_game_ended_off_the_board(at_table, told, panel_says):
     app, server = at_table(Color.BLACK, game=Game.from_transcript("d3c5"))

@@ -15,6 +15,14 @@ from .position import Color
 REASONS = ("normal", "resigned", "flag", "left", "banned", "adjourned")
 
 
+# A game ended with no winner, as the score panel says it.
+_NO_RESULT = {
+    "normal": "Draw",
+    "resigned": "No result: a player resigned",
+    "banned": "No result: a player was banned",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Ending:
     """`reason` is one of REASONS; `winner` None is a draw (normal) or no
@@ -43,9 +51,7 @@ class Ending:
         if self.reason == "adjourned":
             return "Adjourned"
         if self.winner is None:
-            if self.reason == "normal":
-                return "Draw"
-            return f"No result: a player {'was banned' if self.reason == 'banned' else 'left'}"
+            return _NO_RESULT.get(self.reason, "No result: a player left")
         wins = f"{self.winner.label} wins"
         loser = self.winner.other.label
         return {
