@@ -128,6 +128,8 @@ async def test_a_banned_players_game_is_lost_at_once_not_held(serve, by):
 
     await wait_until(won, "alice's win to be kept")
     assert (await arcade.store.rating("alice")).rating > 1500  # (rated, as any forfeit)
+    kept = await arcade.store.run_query("SELECT ending, winner FROM games", ())
+    assert [tuple(row) for row in kept] == [("banned", "black")]  # (not a plain forfeit)
     # A ban is not how either played: no outcome kept for either (conduct.py).
     assert await arcade.store.run_query("SELECT name FROM playbans", ()) == []
 
