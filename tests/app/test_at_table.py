@@ -319,11 +319,19 @@ async def test_a_rematch_asked_by_the_opponent_is_answered_in_a_dialog(at_table)
         assert heard(server) == "allow\n"
 
 
-async def test_a_game_the_opponent_left_offers_no_rematch_with_nobody_to_ask(at_table):
+@pytest.mark.parametrize(
+    "told",
+    [
+        "over left - bob left the table: the game ends here.",
+        "over banned black bob is banned from this server: alice (Black) wins.",
+    ],
+    ids=["left", "banned"],
+)
+async def test_a_game_the_opponent_left_offers_no_rematch_with_nobody_to_ask(at_table, told):
     app, server = at_table(Color.BLACK, game=Game.from_transcript("d3c5"))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "Table K7QP2" in status(app), "the board")
-        server.say("over left - bob left the table: the game ends here.")
+        server.say(told)
         await wait_for(pilot, lambda: showing_result(app), "the result")
         buttons = [str(button.label) for button in app.screen.query("Button")]
         assert buttons == ["Review", "Analyse", "Leave", "Close"]
