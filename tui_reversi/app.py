@@ -409,12 +409,15 @@ class ReversiApp(App[None]):
         # as the app closes down, or change the game before its last autosave.
         if self.quitting:
             return False
-        return await super().run_action(action, default_namespace, namespaces)
+        try:
+            return await super().run_action(action, default_namespace, namespaces)
+        finally:  # the keys typed behind the one bound to it may go on now
+            self._keys_for_dialogs.acted()
 
     async def on_event(self, event: events.Event) -> None:
         if self.quitting and isinstance(event, (events.InputEvent, events.Paste)):
             return  # the keys behind a quit: see run_action
-        # Keys typed right after one that opens a dialog wait for the dialog.
+        # Keys typed right after one that opens or closes a dialog wait for it.
         if (
             isinstance(event, events.Key)
             and not event.is_forwarded

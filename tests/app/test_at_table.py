@@ -319,11 +319,19 @@ async def test_a_rematch_asked_by_the_opponent_is_answered_in_a_dialog(at_table)
         assert heard(server) == "allow\n"
 
 
-async def test_a_game_the_opponent_left_offers_no_rematch_with_nobody_to_ask(at_table):
+@pytest.mark.parametrize(
+    "told",
+    [
+        "over left - bob left the table: the game ends here.",
+        "over banned black bob is banned from this server: alice (Black) wins.",
+    ],
+    ids=["left", "banned"],
+)
+async def test_a_game_the_opponent_left_offers_no_rematch_with_nobody_to_ask(at_table, told):
     app, server = at_table(Color.BLACK, game=Game.from_transcript("d3c5"))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "Table K7QP2" in status(app), "the board")
-        server.say("over left - bob left the table: the game ends here.")
+        server.say(told)
         await wait_for(pilot, lambda: showing_result(app), "the result")
         buttons = [str(button.label) for button in app.screen.query("Button")]
         assert buttons == ["Review", "Analyse", "Leave", "Close"]
@@ -381,6 +389,60 @@ async def test_the_keys_to_play_show_only_on_your_turn_and_a_person_is_awaited_n
         panel = app.screen.query_one(ScorePanel).scoreboard
         # nobody's turn now, and the panel says who won and how
         assert (panel.to_move, panel.status) == (None, "White wins: Black resigned")
+
+
+@pytest.mark.parametrize(
+    ("told", "panel_says"),
+    [
+        (
+            "over resigned black bob (White) resigned: alice (Black) wins.",
+            "Black wins: White resigned",
+        ),
+        (
+            "over resigned - bob (White) resigned: The table closes.",
+            "No result: a player resigned",
+        ),
+        ("over flag black bob's time ran out: alice (Black) wins.", "Black wins on time"),
+        ("over left black bob left the table: alice (Black) wins.", "Black wins: White left"),
+        (
+            "over left black bob did not come back in time: alice (Black) wins.",
+            "Black wins: White left",
+        ),
+        ("over left - bob left the table: the game ends here.", "No result: a player left"),
+        (
+            "over banned black bob is banned from this server: alice (Black) wins.",
+            "Black wins: White was banned",
+        ),
+        (
+            "over banned - bob is banned from this server: the game ends here, with no result.",
+            "No result: a player was banned",
+        ),
+        (
+            "adjourned bob's game stopped unexpectedly: the game is adjourned until bob is back.",
+            "Adjourned",
+        ),
+    ],
+    ids=[
+        "resigned",
+        "resigned-alone",
+        "flag",
+        "left",
+        "not-back",
+        "left-early",
+        "banned",
+        "banned-early",
+        "adjourned",
+    ],
+)
+async def test_the_panel_says_how_a_game_ended_off_the_board(at_table, told, panel_says):
+    app, server = at_table(Color.BLACK, game=Game.from_transcript("d3c5"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Table K7QP2" in status(app), "the board")
+        server.say(told)
+        panel = app.screen.query_one(ScorePanel)
+        await wait_for(pilot, lambda: panel.scoreboard.to_move is None, "the game's end")
+        assert panel.scoreboard.status == panel_says
+        assert panel_says in panel.render().plain
 
 
 async def test_a_long_chat_line_cut_on_the_status_line_reads_in_full_in_the_chat(at_table):

@@ -1,13 +1,14 @@
 """Keys typed right after the key that opens a dialog belong to the dialog,
 even when they all arrive at once (a paste, a fast typist, a slow SSH link):
-none of them acts on the board behind it."""
+none of them acts on the board behind it. Keys typed right after the Esc
+that closes a dialog belong to the screen below it, which the player sees."""
 
 import pytest
 from textual import events
 
 from tui_reversi.storage import Autosave
 
-from .conftest import FirstMovePlayer, moves, settle
+from .conftest import FirstMovePlayer, in_front, moves, settle, showing, until
 from .test_keeping import keeping_app  # noqa: F401 (a fixture)
 
 
@@ -66,3 +67,35 @@ async def test_keys_typed_right_after_q_do_nothing(keeping_app, after):  # noqa:
     assert session.close()
     kept = Autosave().load().game
     assert kept is not None and (kept.transcript(kept.length), kept.ply) == ("f5d6", 2)
+
+
+# -- keys typed right after the Esc that closes a dialog ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("opens", "dialog"),
+    [
+        ("question_mark", "HelpScreen"),  # nothing focused but the dialog's list of keys
+        ("s", "SaveGameScreen"),  # a text box focused: it would take the letter
+        ("n", "NewGameScreen"),
+        ("t", "SettingsScreen"),
+    ],
+)
+@pytest.mark.parametrize("then", ["square", "dialog"])
+async def test_a_key_typed_right_after_the_esc_that_closes_a_dialog_reaches_the_board(
+    keeping_app,  # noqa: F811
+    opens,
+    dialog,
+    then,
+):
+    app, _ = keeping_app(cli={"white": "human"}, player=FirstMovePlayer())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(opens)
+        await in_front(pilot, dialog)
+        await pilot.pause()  # (drawn, its focus taken)
+        if then == "square":  # typed on the board: played
+            burst(app, ["escape", "d", "3"])
+            await until(pilot, lambda: moves(app) == "d3", "d3 played on the board")
+        else:  # the board's key for another dialog: it opens
+            burst(app, ["escape", "o"])
+            await until(pilot, lambda: showing(app, "SavedGamesScreen"), "the saved games")

@@ -652,8 +652,7 @@ async def test_every_dialog_is_plain_ascii_in_ascii_mode(keeping_app):
     app, _ = keeping_app(cli={"ascii": True})
     seen = []
     async with app.run_test(size=(80, 24)) as pilot:
-        # Each key once the screen before it is in front (a key typed ahead of a dialog
-        # closing goes to that dialog).
+        # Each key once the screen before it is in front (each dialog seen in turn).
         dialogs = (
             ([], "ResumeScreen"),
             (["r", "s"], "SaveGameScreen"),

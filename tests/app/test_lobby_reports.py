@@ -1,12 +1,16 @@
 """A moderator's lobby in the app: the open reports the server sends are shown
 under their heading, literally (what a reporter typed is never markup), and
-choosing one says how to act on it; `b` on a person blocks them, `u` unblocks."""
+choosing one says how to act on it; `b` on a person blocks them once asked (Enter
+or y blocks, Esc or n sends nothing), `u` unblocks."""
 
 from __future__ import annotations
 
 import pytest
 
-from .conftest import showing
+from tui_reversi.screens.blocking import WHAT_A_BLOCK_DOES
+from tui_reversi.screens.confirm import ConfirmScreen
+
+from .conftest import in_front, showing
 from .test_lobby import LOBBY, open_lobby, rows, server, until  # noqa: F401 (a fixture)
 
 
@@ -31,29 +35,72 @@ async def test_a_moderators_lobby_shows_the_open_reports_literally(make_app, ser
 
 
 @pytest.mark.parametrize(
-    ("key", "asked", "answer"),
+    ("keys", "asked", "answer"),
     [
-        ("b", "block bob", "You block bob: no invitation, chat or pairing between you."),
-        ("u", "unblock bob", "You no longer block bob."),
+        (("b", "enter"), "block bob", "You block bob: no invitation, chat or pairing between you."),
+        (("b", "y"), "block bob", "You block bob: no invitation, chat or pairing between you."),
+        (("u",), "unblock bob", "You no longer block bob."),
     ],
 )
 async def test_b_or_u_on_a_person_asks_the_server_to_block_or_unblock_them(
     make_app,
     server,  # noqa: F811
-    key,
+    keys,
     asked,
     answer,
 ):
     app = make_app(lobby=server.link)
     async with app.run_test(size=(80, 24)) as pilot:
         lobby = await open_lobby(pilot, app, server)
-        await pilot.press("j", key)  # bob, the second row
+        await pilot.press("j", keys[0])  # bob, the second row
+        if keys[0] == "b":  # (a block is asked first)
+            await in_front(pilot, ConfirmScreen)
+            await pilot.press(*keys[1:])
         assert await server.hear(pilot) == asked
         server.say(f"answered {answer}")
         problem = lobby.query_one("#problem")
         await until(pilot, lambda: answer in str(problem.content), "the answer")
-        await pilot.press("k", key)  # alice, herself
+        await pilot.press("k", keys[0])  # alice, herself: refused, and nothing asked
         await until(pilot, lambda: str(problem.content) == "That is you.", "the refusal")
+        assert app.screen is lobby
+
+
+def question(app) -> str:
+    """The confirmation's question, as drawn."""
+    return app.screen.query_one("#dialog-title").render().plain
+
+
+@pytest.mark.parametrize("no", ["escape", "n"])
+async def test_b_asks_first_saying_what_a_block_does_and_no_sends_nothing(
+    make_app,
+    server,  # noqa: F811
+    no,
+):
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await open_lobby(pilot, app, server)
+        await pilot.press("j", "b")  # bob
+        await in_front(pilot, ConfirmScreen)
+        assert question(app) == f"Block bob? {WHAT_A_BLOCK_DOES}"
+        await pilot.press(no)
+        await until(pilot, lambda: app.screen is lobby, "back in the lobby")
+        assert "Blocking" not in str(lobby.query_one("#problem").content)
+        await pilot.press("u")  # the next line the game sends is this one: no block went
+        assert await server.hear(pilot) == "unblock bob"
+
+
+async def test_the_block_question_shows_a_name_as_it_is_written(make_app, server):  # noqa: F811
+    app = make_app(lobby=server.link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await open_lobby(pilot, app, server)
+        lobby.query_one("OptionList").highlighted = rows(app).index(
+            f"{'[b]eve[/b]':<16} 1500?  watching table K7QP2"
+        )
+        await pilot.press("b")
+        await in_front(pilot, ConfirmScreen)
+        assert question(app).startswith("Block [b]eve[/b]? Neither of you")
+        await pilot.press("y")
+        assert await server.hear(pilot) == "block [b]eve[/b]"
 
 
 async def test_r_on_a_person_reports_them_with_a_reason_and_words(make_app, server):  # noqa: F811
@@ -89,6 +136,9 @@ async def test_b_and_r_on_a_player_in_the_leaderboard(make_app, server):  # noqa
         await open_leaderboard(pilot, app, server)  # the cursor on bob, its first player
         standings = app.screen
         await pilot.press("b")
+        await in_front(pilot, ConfirmScreen)
+        assert question(app) == f"Block bob? {WHAT_A_BLOCK_DOES}"
+        await pilot.press("enter")
         assert await server.hear(pilot) == "block bob"
         server.say("answered You block bob: no invitation, chat or pairing between you.")
         problem = standings.query_one("#problem")
@@ -119,4 +169,6 @@ async def test_b_on_a_profiles_first_row_blocks_the_player_it_shows(make_app, se
         )
         await until(pilot, lambda: "Rating 1624, rank 1" in " ".join(rows(app)), "bob's profile")
         await pilot.press("b")  # the cursor starts on bob himself
+        await in_front(pilot, ConfirmScreen)
+        await pilot.press("y")
         assert await server.hear(pilot) == "block bob"

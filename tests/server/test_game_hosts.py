@@ -1,13 +1,18 @@
 """Several players' games in one process (`serve --games-per-process K`): the
 hosts' plumbing, with hosted_standin.py standing in for the hosted game."""
 
+import contextlib
 import os
 import signal
 from pathlib import Path
 
 import pytest
 
+from tui_reversi.server.hall import game_hosts
+
 from .conftest import Player, process_gone, wait_until
+from .test_accounts import run
+from .test_moderation import MODERATORS, known
 
 HOSTED_STANDIN = f"{Path(__file__).with_name('hosted_standin.py')}:StandinGame"
 
@@ -133,3 +138,29 @@ async def test_a_host_the_server_lets_go_hangs_up_each_of_its_games_and_exits(se
         await player.finished()
         assert list(Path(fact["env"]["HOME"]).glob("hup-*"))
     await wait_until(lambda: process_gone(facts[0]["pid"]), "the host to exit")
+
+
+async def test_a_host_that_answers_no_more_is_killed_with_its_games(serve_hosted, monkeypatch):
+    # The server waits this long for a host told SIGKILL for a game (10 s for real).
+    monkeypatch.setattr(game_hosts, "HOST_ANSWERS_KILL_WITHIN", 0.5)
+    arcade = await serve_hosted(moderators=MODERATORS, hangup_grace=0.5)
+    await known(arcade, "mia")
+    (alice, bob), facts = await connect_all(arcade, ["alice", "bob"])
+    host = facts[0]["pid"]
+    assert facts[1]["pid"] == host
+    os.kill(host, signal.SIGSTOP)  # (stuck: it reads and answers nothing)
+    try:
+        # The server ends alice's game: hung up, then killed, neither answered.
+        assert (await run(arcade, "mia", "mod ban alice 1h abuse"))[0] == 0
+        assert (await alice.finished()).exit_status == 1
+        assert "tui-reversi: You are banned from this server" in alice.output.decode()
+        assert (await bob.finished()).exit_signal[0] == "KILL"  # (his game was in it too)
+        await wait_until(lambda: process_gone(host), "the stuck host to be killed and reaped")
+        assert any(
+            f"game host (pid {host}) killed by signal 9; its 2 games ended with it" in line
+            for line in arcade.log_lines
+        ), arcade.log_lines
+        assert arcade.preloaded.hosts.hosts == []
+    finally:  # (a failure leaves no stopped process behind; harmless to a gone one)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(host, signal.SIGCONT)

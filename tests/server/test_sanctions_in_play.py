@@ -118,7 +118,7 @@ async def test_a_banned_players_game_is_lost_at_once_not_held(serve, by):
         await game.hear_until("moved 0 d3")
     whom = "bob" if by == "name" else key_of("bob").get_fingerprint()
     assert (await run(arcade, "mia", f"mod ban {whom} 1h abuse"))[0] == 0
-    over = "over left black bob is banned from this server: alice (Black) wins."
+    over = "over banned black bob is banned from this server: alice (Black) wins."
     heard = await alice.hear_until(over)
     assert not any("held" in said for said in heard)  # (no seat waits for a banned player)
     assert not arcade.tables.tables[code].held
@@ -128,6 +128,8 @@ async def test_a_banned_players_game_is_lost_at_once_not_held(serve, by):
 
     await wait_until(won, "alice's win to be kept")
     assert (await arcade.store.rating("alice")).rating > 1500  # (rated, as any forfeit)
+    kept = await arcade.store.run_query("SELECT ending, winner FROM games", ())
+    assert [tuple(row) for row in kept] == [("banned", "black")]  # (not a plain forfeit)
     # A ban is not how either played: no outcome kept for either (conduct.py).
     assert await arcade.store.run_query("SELECT name FROM playbans", ()) == []
 
@@ -138,7 +140,7 @@ async def test_a_banned_players_game_with_no_move_ends_with_no_result(serve):
     alice, _, _ = await sit_down(arcade)
     assert (await run(arcade, "mia", "mod ban bob 1h abuse"))[0] == 0
     await alice.hear_until(
-        "over left - bob is banned from this server: the game ends here, with no result."
+        "over banned - bob is banned from this server: the game ends here, with no result."
     )
     assert str(await arcade.store.results("alice")) == "0 won, 0 lost, 0 drawn"
 
@@ -156,7 +158,7 @@ async def test_a_ban_on_node_b_ends_a_game_at_node_as_table_as_a_loss(serve, tmp
     for game in (alice, bob):
         await game.hear_until("moved 0 d3")
     assert (await run(b, "mia", "mod ban bob 1h abuse"))[0] == 0
-    await alice.hear_until("over left black bob is banned from this server: alice (Black) wins.")
+    await alice.hear_until("over banned black bob is banned from this server: alice (Black) wins.")
 
     async def won() -> bool:
         return str(await a.store.results("alice")) == "1 won, 0 lost, 0 drawn"

@@ -1,5 +1,5 @@
 """How a game ended when the board alone does not say: a resignation, a
-flag, a player gone, an adjournment (and, for a record that keeps every
+flag, a player gone, a player banned, an adjournment (and, for a record that keeps every
 ending, `normal`: played out on the board)."""
 
 from __future__ import annotations
@@ -10,8 +10,17 @@ from .errors import ReversiError
 from .position import Color
 
 # normal: played out on the board; flag: a clock ran out; left: a player went
-# (with a winner when they did not come back in time); adjourned: it waits.
-REASONS = ("normal", "resigned", "flag", "left", "adjourned")
+# (with a winner when they did not come back in time); banned: a server banned a
+# player mid-game (with a winner when a move was played); adjourned: it waits.
+REASONS = ("normal", "resigned", "flag", "left", "banned", "adjourned")
+
+
+# A game ended with no winner, as the score panel says it.
+_NO_RESULT = {
+    "normal": "Draw",
+    "resigned": "No result: a player resigned",
+    "banned": "No result: a player was banned",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +51,7 @@ class Ending:
         if self.reason == "adjourned":
             return "Adjourned"
         if self.winner is None:
-            return "Draw" if self.reason == "normal" else "No result: a player left"
+            return _NO_RESULT.get(self.reason, "No result: a player left")
         wins = f"{self.winner.label} wins"
         loser = self.winner.other.label
         return {
@@ -50,4 +59,5 @@ class Ending:
             "resigned": f"{wins}: {loser} resigned",
             "flag": f"{wins} on time",
             "left": f"{wins}: {loser} left",
+            "banned": f"{wins}: {loser} was banned",
         }[self.reason]

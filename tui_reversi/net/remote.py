@@ -34,8 +34,9 @@ of UTF-8 at a time (net/server_line.py), words separated by one space:
       moved PLY SQUARE              a move the server accepted (passes follow, as in core)
       clock BLACK WHITE RUNNING     with a time control: seconds left each, as of now, and
                                     whose clock runs (black, white, or - for none)
-      over REASON WINNER TEXT...    the game has ended: REASON normal, resigned, flag or
-                                    left; WINNER black, white or - (a draw, or no result);
+      over REASON WINNER TEXT...    the game has ended: REASON normal, resigned, flag,
+                                    left or banned; WINNER black, white or - (a draw, or
+                                    no result);
                                     and how, in one sentence
       adjourned TEXT...             the game waits, clocks stopped, for both players
       resumed TEXT...               an adjourned game goes on: both players are back

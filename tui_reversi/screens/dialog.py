@@ -5,6 +5,7 @@ answer given once."""
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import TYPE_CHECKING, TypeVar, cast
 
@@ -98,41 +99,63 @@ OPENS_A_DIALOG = frozenset(
 )
 # If no dialog has come by then (the action opened none), the keys go on as typed.
 WAIT_LIMIT = 1.0  # seconds
+# Esc's action runs, or its dialog goes, at once however busy the machine; this is
+# only so that a dialog that never answers Esc keeps no key from the player for long.
+ESC_WAIT_LIMIT = 5.0  # seconds
 
 
 class KeysForDialogs:
-    """Keys typed right after the one that opens a dialog wait for it.
+    """Keys typed right after the one that opens or closes a dialog wait for it.
 
     Keys that arrive together (a fast typist, a paste, a slow SSH link) are
-    handed to the focused widget before the first one has done its work, so
+    handed to the focused widget before the first one has done its work: so
     `o`, `i`, a path and Enter left the import box empty while the path's
-    letters and digits played on the board. The app gives every key from the
-    terminal to `held()` first; after a key bound to a dialog-opening action,
-    the keys behind it are held until a new screen is up (mounted, its focus
-    asked for), then sent again in order.
+    letters and digits played on the board, and a square typed right after
+    the Esc that closes a dialog went to the dialog's widgets (gone with it)
+    rather than to the board. The app gives every key from the terminal to
+    `held()` first; the keys behind one bound to a dialog-opening action are
+    held until a new screen is up (mounted, its focus asked for), and those
+    behind Esc on a dialog until its action has run (`acted`): then they are
+    sent again in order, to the screen the player sees.
+
+    Only Esc, the key that backs out of every dialog, sends what follows it
+    to the screen below: the keys that answer one (Enter, y) are often
+    pressed twice, and the second stays with the dialog it answered
+    (AnswersOnce), never a move on the board behind it.
     """
 
     def __init__(self, app: App) -> None:
         self.app = app
         self._held: list[events.Key] = []
-        self._below: list[Screen] | None = None  # the screens before the dialog
+        self._below: list[Screen] | None = None  # the screens before the dialog opening
+        self._acting: Screen | None = None  # the dialog whose key's action is awaited
         self._since = 0.0
+        self._round = 0  # which wait a timer's check is for (one may end before it runs)
 
     def held(self, event: events.Key) -> bool:
         """True when `event` waits for a dialog (the app must not pass it on)."""
         active = self.app.screen.active_bindings.get(event.key)
         if active is not None and active.binding.priority:
             return False  # ctrl+q and the like act at once, dialog or not
-        if self._below is not None:
+        if self._below is not None or self._acting is not None:
             self._held.append(event)
             return True
-        if active is not None and active.enabled:
-            action = active.binding.action.split("(")[0].rsplit(".", 1)[-1]
-            if action in OPENS_A_DIALOG or self._quits(action):
-                self._below = list(self.app.screen_stack)
-                self._since = time.monotonic()
-                self.app.set_timer(0.01, self._check)
+        if active is None or not active.enabled:
+            return False
+        action = active.binding.action.split("(")[0].rsplit(".", 1)[-1]
+        if action in OPENS_A_DIALOG or self._quits(action):
+            self._below = list(self.app.screen_stack)
+            self._wait()
+        elif event.key == "escape" and isinstance(self.app.screen, Dialog):
+            self._acting = self.app.screen
+            self._wait()
         return False
+
+    def acted(self) -> None:
+        """An action has run: the keys waiting behind the Esc bound to it go on,
+        to whatever is in front now."""
+        if self._acting is not None:
+            self._release()
 
     def _quits(self, action: str) -> bool:
         # The keys behind a quit wait too, and go with the app: a square typed
@@ -142,21 +165,34 @@ class KeysForDialogs:
 
     def state(self) -> str:
         """For a hang's diagnosis: whether keys are waiting, and for how long."""
-        if self._below is None:
+        if self._below is None and self._acting is None:
             return "none held"
         waited = time.monotonic() - self._since
         return f"{len(self._held)} held for a dialog, for {waited:.1f} s"
 
-    def _check(self) -> None:
+    def _wait(self) -> None:
+        self._since = time.monotonic()
+        self._round += 1
+        self.app.set_timer(0.01, functools.partial(self._check, self._round))
+
+    def _check(self, round_: int) -> None:
+        if round_ != self._round or (self._below is None and self._acting is None):
+            return  # that wait is over already (acted)
         if not self.app.screen_stack:  # the app is closing: no screen to give the keys to
-            self._held, self._below = [], None
+            self._held, self._below, self._acting = [], None, None
             return
         screen = self.app.screen
-        opened = screen not in (self._below or ()) and screen.is_mounted
-        if opened or time.monotonic() - self._since > WAIT_LIMIT:
-            # Posted after the new screen's own focus request: they reach its box.
-            held, self._held, self._below = self._held, [], None
-            for key in held:
-                self.app.post_message(events.Key(key.key, key.character))
+        if self._below is not None:
+            done, limit = screen not in self._below and screen.is_mounted, WAIT_LIMIT
         else:
-            self.app.set_timer(0.01, self._check)
+            done, limit = screen is not self._acting, ESC_WAIT_LIMIT
+        if done or time.monotonic() - self._since > limit:
+            self._release()
+        else:
+            self.app.set_timer(0.01, functools.partial(self._check, round_))
+
+    def _release(self) -> None:
+        # Posted after the new screen's own focus request: they reach its box.
+        held, self._held, self._below, self._acting = self._held, [], None, None
+        for key in held:
+            self.app.post_message(events.Key(key.key, key.character))

@@ -23,6 +23,7 @@ from ..net.lobby_link import Invitation, LobbyLink, LobbyNews, LobbyView, Page
 from ..net.remote import GUEST_UNRATED, is_guest, shown_name
 from ..net.terms import TableTerms
 from ..widgets.literal import Literal
+from .blocking import block_someone
 from .invitation import InvitedScreen, InviteScreen, WaitingScreen
 from .report import report_someone
 from .row_dialog import RowDialog
@@ -218,8 +219,7 @@ class LobbyScreen(RowDialog):
     def action_block(self) -> None:
         name = self._person("block")
         if name is not None:
-            self.say(f"Blocking {shown_name(name)}…")
-            self.link.block(name)
+            block_someone(self, self.link, name, self.say)
 
     def action_unblock(self) -> None:
         name = self._person("unblock")

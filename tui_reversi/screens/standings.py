@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from ..net.lobby_link import LobbyLink, Page
 from ..widgets.literal import Literal
+from .blocking import block_someone
 from .report import report_someone
 from .row_dialog import RowDialog
 
@@ -104,8 +105,7 @@ class StandingsScreen(RowDialog):
     def action_block(self) -> None:
         name = self._player("block")
         if name is not None:
-            self.say(f"Blocking {name}…")
-            self.link.block(name)
+            block_someone(self, self.link, name, self.say)
 
     def action_unblock(self) -> None:
         name = self._player("unblock")

@@ -38,7 +38,7 @@ GAMES_STARTED = Kind("games_started", "Games begun at this node's tables (both s
 GAMES_ENDED = Kind(
     "games_ended",
     "Games over at this node's tables, by how they ended "
-    "(normal, resigned, flag, left: core/ending.py's reasons).",
+    "(normal, resigned, flag, left, banned: core/ending.py's reasons).",
     ("reason",),
 )
 MOVES = Kind("moves_played", "Moves played at this node's tables.", ())

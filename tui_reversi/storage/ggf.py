@@ -122,8 +122,9 @@ def _ggf_text(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
-# GGS's flags for a result decided off the board; a player who left loses as by resigning.
-_FLAGS = {"resigned": "r", "left": "r", "flag": "t"}
+# GGS's flags for a result decided off the board; a player who left (or was banned)
+# loses as by resigning.
+_FLAGS = {"resigned": "r", "left": "r", "banned": "r", "flag": "t"}
 
 
 def _result(variant: Variant, final: Position, ending: Ending | None) -> str:

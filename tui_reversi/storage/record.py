@@ -34,7 +34,7 @@ flag...). Each is left out when there is none::
     "result": {"reason": "resigned", "winner": "black",
                "text": "bob (White) resigned: alice (Black) wins."}
 
-`reason` is normal, resigned, flag, left or adjourned; `winner` is black,
+`reason` is normal, resigned, flag, left, banned or adjourned; `winner` is black,
 white, or null (a draw on the board, or no result). `analysis` (left out
 when there is none) keeps what `tui-reversi analyse` or the app's Analyse
 found, one object per move::

@@ -195,13 +195,14 @@ class AtTable:
 
     def can_ask_rematch(self) -> bool:
         """A player at a finished game whose opponent is still there to ask (not
-        one they left, or did not come back to in time: both end `left`)."""
+        one they left, or did not come back to in time: both end `left`; nor one
+        they were banned from the server during)."""
         ending = self._referee.match.ended
         return (
             self.link is not None
             and self._referee.plays_here
             and ending is not None
-            and ending.reason not in ("adjourned", "left")
+            and ending.reason not in ("adjourned", "left", "banned")
         )
 
     def ask_rematch(self) -> None:

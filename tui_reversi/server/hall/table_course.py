@@ -202,11 +202,11 @@ class GameCourse:
         # (A ban is not how either played: no outcome, sandbag or boost is counted.)
         if table.phase is Phase.OPEN or not table.game.moves:
             how = f"{name} is banned from this server: the game ends here, with no result."
-            self.end(table, Ending("left", None, how), watched=False)
+            self.end(table, Ending("banned", None, how), watched=False)
         else:
             winner = color.other
             how = f"{name} is banned from this server: {table.shown(winner)} ({winner.label}) wins."
-            self.end(table, Ending("left", winner, how), watched=False)
+            self.end(table, Ending("banned", winner, how), watched=False)
         self._clear_away(table)
 
     def adjourn(self, table: Table, why: str, until: str) -> None:

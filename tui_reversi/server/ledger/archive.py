@@ -60,7 +60,7 @@ CREATE TABLE IF NOT EXISTS games (
     white TEXT NOT NULL,
     moves TEXT NOT NULL,            -- the transcript (passes implied)
     winner TEXT,                    -- 'black', 'white', 'draw', or NULL: no result
-    ending TEXT NOT NULL,           -- 'board' (played out), 'resigned', 'time', 'forfeit' or 'left'
+    ending TEXT NOT NULL,           -- board (played out), resigned, time, forfeit, banned, left
     black_score INTEGER,            -- World Othello Federation count, when played out
     white_score INTEGER,
     description TEXT NOT NULL,      -- the sentence both players were told
@@ -105,7 +105,7 @@ ACROSS_NETWORK = "person"
 
 # How a game ended (core.Ending's reason) -> the archive's `ending` column; a
 # player who left and did not come back in time, with a winner, is a forfeit.
-_ARCHIVED = {"normal": "board", "resigned": "resigned", "flag": "time"}
+_ARCHIVED = {"normal": "board", "resigned": "resigned", "flag": "time", "banned": "banned"}
 
 
 def archived_ending(end: Ending) -> str:

@@ -62,7 +62,13 @@ class Standing:
 
 
 # The archive's `ending` column -> core.Ending's reason (archive.archived_ending's inverse).
-_REASONS = {"board": "normal", "resigned": "resigned", "time": "flag", "forfeit": "left"}
+_REASONS = {
+    "board": "normal",
+    "resigned": "resigned",
+    "time": "flag",
+    "forfeit": "left",
+    "banned": "banned",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +81,7 @@ class ArchivedGame:
     names: tuple[str, str]  # black, white
     moves: str  # the transcript
     winner: str | None  # 'black', 'white', 'draw', or None: no result
-    ending: str  # board, resigned, time, forfeit or left
+    ending: str  # board, resigned, time, forfeit, banned or left
     description: str  # the sentence both players were told
     started: datetime
     ended: datetime
