@@ -268,7 +268,10 @@ def main() -> None:
         help="leave these families out (weights 0): to measure what each is worth",
     )
     parser.add_argument(
-        "--phases", nargs="*", type=int, help="fit only these phases (the others stay 0)"
+        "--phases",
+        nargs="*",
+        type=int,
+        help="fit only these phases (the others stay 0, or --prior's)",
     )
     parser.add_argument(
         "--prior", help="weights file to regularise each phase towards (else the phase before)"
