@@ -10,9 +10,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tui_reversi.core import Game, Position, Variant, square_name
-from tui_reversi.core.bitboard import flips, legal_moves, native
+from tui_reversi.core.bitboard import FULL, flip_mask, flips, legal_moves, native
 from tui_reversi.engine.build import engine_build
-from tui_reversi.engine.endgame import EndgameSolver, static_order
+from tui_reversi.engine.endgame import EndgameSolver, kept_flips, static_order
 from tui_reversi.engine.evaluation import SCALE
 from tui_reversi.engine.search import Engine, RootMove, SearchRun
 from tui_reversi.players.alphabeta_player import engine_for, score_in_discs
@@ -53,6 +53,20 @@ def test_every_last_n_solver_gives_the_brute_force_score(seed, empties, anti, of
         assert exact >= value
     else:
         assert exact <= value
+
+
+@given(st.integers(0, FULL), st.integers(0, FULL), st.integers(0, FULL))
+def test_a_moves_flips_kept_in_a_vec_word_come_back_whole(own, opp, empty):
+    # The solver keeps each move's flips in a vec, whose words are below
+    # 2**63 interpreted: h8's bit is moved to the move's square and back.
+    opp &= ~own & ~empty
+    own &= ~empty
+    for square in range(64):
+        if empty >> square & 1:
+            flipped = flip_mask(native(own), native(opp), square)
+            kept = kept_flips(flipped, square)
+            assert 0 <= kept < 1 << 63
+            assert kept_flips(kept, square) == flipped
 
 
 def test_a_side_that_must_pass_is_solved_from_the_other_side():

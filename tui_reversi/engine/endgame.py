@@ -188,6 +188,16 @@ def static_order(empty: i64) -> i64:
     return order
 
 
+def kept_flips(flips: i64, square: i64) -> i64:
+    """The flips of the move to `square` with their h8 bit moved to the
+    square, or back: the word kept is below 2**63, as an interpreted vec
+    needs."""
+    # No move flips its own square, so at most one of the two bits is
+    # set, and the product swaps both at once (`>> 63` of a compiled word
+    # copies the sign: only its lowest bit is read).
+    return flips ^ ((flips >> 63 | flips >> square) & 1) * (square_bit(square) | square_bit(63))
+
+
 def without_slot(order: i64, slot: i64) -> i64:
     """A static_order word with the square in `slot` taken out (the squares
     above it move down one slot)."""
@@ -233,6 +243,8 @@ class EndgameSolver:
         # The keyed moves of the nodes on the current line (`solve`), one
         # slice per number of empties: the line has one node of each.
         self.order: vec[i64] = vec[i64]([0] * (61 * MAX_MOVES))
+        # Their flips by square, a slice of 64 words per number of empties.
+        self.flips: vec[i64] = vec[i64]([0] * (61 * 64))
 
     def total_nodes(self) -> int:
         return self.nodes + self.pending
@@ -293,6 +305,13 @@ class EndgameSolver:
         best_sq: i64 = -1
         a = alpha
         first = True
+        # Each move's flips, found once (by the transposition cutoffs or
+        # the keys) and read again when it is searched: this node's slice
+        # of a vec, by square, each kept without its h8 bit (as a vec word
+        # must be, interpreted) with that bit on the move's own square,
+        # which no move flips (a swap both ways: `kept_flips`).
+        flips = self.flips
+        at: i64 = e * 64
         if e >= ETC_EMPTIES:
             # Enhanced transposition cutoff: a child already known to be bad
             # enough for the opponent settles this node at once.
@@ -303,6 +322,7 @@ class EndgameSolver:
                 sq = square_of(b)
                 if sq != tt_move:
                     f = flip_mask(own, opp, sq)
+                    flips[at + sq] = kept_flips(f, sq)
                     child = solver_tt.get(opp ^ f, own | f | b)
                     if child:
                         settled = -solver_upper(child)
@@ -335,7 +355,11 @@ class EndgameSolver:
                 b = m & -m
                 m ^= b
                 sq = square_of(b)
-                f = flip_mask(own, opp, sq)
+                if e >= ETC_EMPTIES:
+                    f = kept_flips(flips[at + sq], sq)
+                else:
+                    f = flip_mask(own, opp, sq)
+                    flips[at + sq] = kept_flips(f, sq)
                 keyed = self.order_key(opp ^ f, own | f | b, b, e) * 64 + sq
                 i: i64 = end
                 end += 1
@@ -349,7 +373,7 @@ class EndgameSolver:
                     sq = order[j] & 63
                     j += 1
                     b = square_bit(sq)
-                    f = flip_mask(own, opp, sq)
+                    f = kept_flips(flips[at + sq], sq)
                     n_own = opp ^ f
                     n_opp = own | f | b
                     if first:
@@ -373,7 +397,7 @@ class EndgameSolver:
                     sq = order[j] & 63
                     j += 1
                     b = square_bit(sq)
-                    f = flip_mask(own, opp, sq)
+                    f = kept_flips(flips[at + sq], sq)
                     v = -self.shallow(
                         opp ^ f,
                         own | f | b,
