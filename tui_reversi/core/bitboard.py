@@ -84,6 +84,13 @@ def square_bit(square: i64) -> i64:
     return bit
 
 
+def full_board() -> i64:
+    """Every square, as ALL: compiled, a constant the C compiler folds in
+    (ALL is loaded and checked at every use)."""
+    h8 = square_bit(63)
+    return h8 | (h8 - 1)  # -1 compiled, 2**64 - 1 interpreted
+
+
 def popcount(word: i64) -> i64:
     """How many squares are set in `word`."""
     # The classic SWAR count, right for both builds (the last mask drops what
@@ -119,8 +126,11 @@ def move_mask(own: i64, opp: i64) -> i64:
     """legal_moves on words. Per direction the opponent runs adjacent to our
     discs are grown by doubling (runs of 1, 2, then 4 and 6), then one more
     step onto an empty square is a move."""
-    empty = ~(own | opp) & ALL
-    m = opp & INNER
+    # Locals, not ALL and INNER (loaded and checked at every use compiled,
+    # as flip_mask says): every square, and the opponent off columns a and h.
+    empty = ~(own | opp) & full_board()
+    m: i64 = 0x3F3F3F3F3F3F3F3F
+    m = opp & m << 1
     # east (+1) and west (-1)
     t = m & (own << 1)
     t |= m & (t << 1)

@@ -55,10 +55,9 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from ..core.bitboard import (
-    ALL,
     BELOW_56,
-    CORNER_SQUARES,
     flip_mask,
+    full_board,
     lowest_square,
     move_mask,
     native,
@@ -67,23 +66,15 @@ from ..core.bitboard import (
     square_of,
 )
 from .evaluation import (
-    NOT_A,
-    NOT_H,
     Evaluator,
     final_margin,
     make_evaluator,
 )
 from .last_flip import LastFlips
 from .squares import (
-    C_CLASS,
-    CENTRE_CLASS,
-    CORNER_CLASS,
-    EDGE_CLASS,
     NORTH_EAST,
     NORTH_WEST,
-    SOUTH_EAST,
     SOUTH_WEST,
-    X_CLASS,
     quadrant_bit,
 )
 from .stability import shared_stability
@@ -160,8 +151,19 @@ NO_NODE_CAP: Final = 1 << 62
 
 def adjacent(discs: i64) -> i64:
     """The squares next to `discs` (and the discs themselves)."""
-    row = discs | ((discs << 1) & NOT_A) | ((discs >> 1) & NOT_H)
-    return row | ((row << 8) & ALL) | ((row >> 8) & BELOW_56)
+    # The masks as locals, not NOT_A, NOT_H and ALL: compiled, a module's
+    # native() word is loaded and checked at every use (and a literal
+    # beyond 2**62 boxed), while these fold into constants.
+    not_h: i64 = 0x3F3F3F3F3F3F3F3F
+    not_h = not_h << 1 | 0x0101010101010101
+    row = discs | ((discs << 1) & (not_h << 1)) | ((discs >> 1) & not_h)
+    return row | ((row << 8) & full_board()) | ((row >> 8) & BELOW_56)
+
+
+def corner_word() -> i64:
+    """The four corners, as CORNER_SQUARES, but folded by the C compiler
+    into a constant rather than loaded and checked at every use."""
+    return square_bit(0) | square_bit(7) | square_bit(56) | square_bit(63)
 
 
 def static_order(empty: i64) -> i64:
@@ -171,18 +173,24 @@ def static_order(empty: i64) -> i64:
     order: i64 = 0
     shift: i64 = 0
     rank: i64 = 0
+    # squares.py's classes as words the C compiler folds in (its native()
+    # words are loaded and checked at every use, and C_CLASS's literal is
+    # beyond 2**62, which mypyc boxes): tests/engine/test_endgame.py
+    # checks them against squares.py.
+    c_class: i64 = 0x21408000000040A1
+    c_class <<= 1
     while rank < 5:
         # class_of_rank's choice written out: the call was not inlined.
         if rank == 0:
-            m = empty & CORNER_CLASS
+            m = empty & corner_word()
         elif rank == 1:
-            m = empty & EDGE_CLASS
+            m = empty & 0x3C0081818181003C  # EDGE_CLASS
         elif rank == 2:
-            m = empty & CENTRE_CLASS
+            m = empty & 0x003C7E7E7E7E3C00  # CENTRE_CLASS
         elif rank == 3:
-            m = empty & C_CLASS
+            m = empty & c_class
         else:
-            m = empty & X_CLASS
+            m = empty & 0x0042000000004200  # X_CLASS
         rank += 1
         while m:
             b = m & -m
@@ -265,18 +273,20 @@ class EndgameSolver:
             raise SearchStopped
 
     def parity_of(self, empty: i64) -> i64:
+        south_east = NORTH_EAST  # SOUTH_EAST, which is loaded and checked
+        south_east <<= 32
         return (
             (popcount(empty & NORTH_WEST) & 1)
             | (popcount(empty & NORTH_EAST) & 1) << 1
             | (popcount(empty & SOUTH_WEST) & 1) << 2
-            | (popcount(empty & SOUTH_EAST) & 1) << 3
+            | (popcount(empty & south_east) & 1) << 3
         )
 
     def solve(self, own: i64, opp: i64, alpha: i64, beta: i64, passed: bool) -> i64:
         self.pending += 1
         if self.pending >= CHECK_EVERY:
             self.check()
-        empty = ~(own | opp) & ALL
+        empty = ~(own | opp) & full_board()
         e = popcount(empty)
         if e < SHALLOW_EMPTIES:
             return self.shallow_entry(own, opp, alpha, beta, empty, e)
@@ -447,11 +457,13 @@ class EndgameSolver:
         (corners count double), then the squares it may later reach, and
         from EVAL_ORDER_EMPTIES up the evaluation from its side."""
         replies = move_mask(n_own, n_opp)
-        child_empty = ~(n_own | n_opp) & ALL
+        # Only ever ANDed with a board: no mask to 64 bits needed.
+        child_empty = ~(n_own | n_opp)
+        corners = corner_word()
         # (Plain ifs, no conditional expressions: mypyc boxes those.)
-        value: i64 = (popcount(replies) + popcount(replies & CORNER_SQUARES)) * MOBILITY_WEIGHT
+        value: i64 = (popcount(replies) + popcount(replies & corners)) * MOBILITY_WEIGHT
         value += popcount(adjacent(n_opp) & child_empty) * POTENTIAL_WEIGHT
-        if b & CORNER_SQUARES:
+        if b & corners:
             value -= CORNER_BONUS
         # A move into a quadrant with an odd number of empties (even after it).
         if b & NORTH_WEST:
@@ -461,7 +473,8 @@ class EndgameSolver:
         elif b & SOUTH_WEST:
             quadrant = SOUTH_WEST
         else:
-            quadrant = SOUTH_EAST
+            quadrant = NORTH_EAST
+            quadrant <<= 32  # SOUTH_EAST, which is loaded and checked
         if not popcount(child_empty & quadrant) & 1:
             value -= PARITY_BONUS
         if e >= EVAL_ORDER_EMPTIES:
@@ -600,6 +613,7 @@ class EndgameSolver:
             # lowest searched next. A move's flips are found again when it is
             # searched: most nodes here cut on their first move.
             keys: i64 = 0
+            no_key = NO_KEY  # loaded and checked once, not at every use
             i = 0
             while i < e:
                 sq = order >> (6 * i) & 63
@@ -607,26 +621,26 @@ class EndgameSolver:
                 if f:
                     replies = move_mask(opp ^ f, own | f | square_bit(sq))
                     q = (sq >> 5 & 1) * 2 + (sq >> 2 & 1)
-                    key = (popcount(replies) + popcount(replies & CORNER_SQUARES)) * 2 + (
+                    key = (popcount(replies) + popcount(replies & corner_word())) * 2 + (
                         1 - (parity >> q & 1)
                     )
                 else:
-                    key = NO_KEY
+                    key = no_key
                 keys |= key << (8 * i)
                 i += 1
             while True:
-                lowest: i64 = NO_KEY
+                lowest: i64 = no_key
                 slot: i64 = -1
                 i = 0
                 while i < e:
-                    key = keys >> (8 * i) & NO_KEY
+                    key = keys >> (8 * i) & no_key
                     if key < lowest:
                         lowest = key
                         slot = i
                     i += 1
                 if slot < 0:
                     break
-                keys |= NO_KEY << (8 * slot)
+                keys |= no_key << (8 * slot)
                 sq = order >> (6 * slot) & 63
                 f = flip_mask(own, opp, sq)
                 v = -self.shallow(
