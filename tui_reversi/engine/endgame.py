@@ -63,7 +63,6 @@ from ..core.bitboard import (
     native,
     popcount,
     square_bit,
-    square_of,
 )
 from .evaluation import (
     Evaluator,
@@ -195,7 +194,7 @@ def static_order(empty: i64) -> i64:
         while m:
             b = m & -m
             m ^= b
-            order |= square_of(b) << shift
+            order |= popcount(b - 1) << shift  # square_of(b), which is not inlined
             shift += 6
     return order
 
@@ -333,7 +332,7 @@ class EndgameSolver:
             while m:
                 b = m & -m
                 m ^= b
-                sq = square_of(b)
+                sq = popcount(b - 1)  # square_of(b), which is not inlined
                 if sq != tt_move:
                     f = flip_mask(own, opp, sq)
                     flips[at + sq] = kept_flips(f, sq)
@@ -368,7 +367,7 @@ class EndgameSolver:
             while m:
                 b = m & -m
                 m ^= b
-                sq = square_of(b)
+                sq = popcount(b - 1)  # square_of(b), which is not inlined
                 if e >= ETC_EMPTIES:
                     f = kept_flips(flips[at + sq], sq)
                 else:
@@ -486,7 +485,7 @@ class EndgameSolver:
                 while r:
                     rb = r & -r
                     r ^= rb
-                    f = flip_mask(n_own, n_opp, square_of(rb))
+                    f = flip_mask(n_own, n_opp, popcount(rb - 1))
                     v: i64 = -evaluator.evaluate(n_opp ^ f, n_own | f | rb)
                     if v > best_reply:
                         best_reply = v
