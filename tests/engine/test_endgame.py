@@ -10,11 +10,20 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tui_reversi.core import Game, Position, Variant, square_name
-from tui_reversi.core.bitboard import flips, legal_moves, native
+from tui_reversi.core.bitboard import (
+    FULL,
+    flip_mask,
+    flips,
+    legal_moves,
+    native,
+    squares_of,
+    unsigned,
+)
 from tui_reversi.engine.build import engine_build
-from tui_reversi.engine.endgame import EndgameSolver, static_order
+from tui_reversi.engine.endgame import EndgameSolver, corner_word, kept_flips, static_order
 from tui_reversi.engine.evaluation import SCALE
 from tui_reversi.engine.search import Engine, RootMove, SearchRun
+from tui_reversi.engine.squares import CORNER_CLASS, SQUARE_CLASSES, quadrant_bit
 from tui_reversi.players.alphabeta_player import engine_for, score_in_discs
 
 from .test_search import minimax
@@ -53,6 +62,37 @@ def test_every_last_n_solver_gives_the_brute_force_score(seed, empties, anti, of
         assert exact >= value
     else:
         assert exact <= value
+
+
+@given(st.integers(0, FULL), st.integers(0, FULL), st.integers(0, FULL))
+def test_a_moves_flips_kept_in_a_vec_word_come_back_whole(own, opp, empty):
+    # The solver keeps each move's flips in a vec, whose words are below
+    # 2**63 interpreted: h8's bit is moved to the move's square and back.
+    opp &= ~own & ~empty
+    own &= ~empty
+    for square in range(64):
+        if empty >> square & 1:
+            flipped = flip_mask(native(own), native(opp), square)
+            kept = kept_flips(flipped, square)
+            assert 0 <= kept < 1 << 63
+            assert kept_flips(kept, square) == flipped
+
+
+def test_the_solvers_folded_square_words_are_squares_pys():
+    # static_order, parity_of and order_key spell squares.py's words as
+    # literals and shifts (which the C compiler folds): the same squares.
+    assert unsigned(corner_word()) == unsigned(CORNER_CLASS)
+    classes = [squares_of(unsigned(squares)) for squares in SQUARE_CLASSES]
+    solver = EndgameSolver(False)
+    for rank, squares in enumerate(classes):
+        for square in squares:
+            # The square with one of every other class: it comes at its rank.
+            others = [found[0] for other, found in enumerate(classes) if other != rank]
+            empty = sum(1 << s for s in [*others, square])
+            order = static_order(native(empty))
+            assert order >> (6 * rank) & 63 == square
+    for square in range(64):
+        assert solver.parity_of(native(1 << square)) == quadrant_bit(square)
 
 
 def test_a_side_that_must_pass_is_solved_from_the_other_side():

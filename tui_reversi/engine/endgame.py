@@ -55,35 +55,25 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from ..core.bitboard import (
-    ALL,
     BELOW_56,
-    CORNER_SQUARES,
     flip_mask,
+    full_board,
     lowest_square,
     move_mask,
     native,
     popcount,
     square_bit,
-    square_of,
 )
 from .evaluation import (
-    NOT_A,
-    NOT_H,
     Evaluator,
     final_margin,
     make_evaluator,
 )
 from .last_flip import LastFlips
 from .squares import (
-    C_CLASS,
-    CENTRE_CLASS,
-    CORNER_CLASS,
-    EDGE_CLASS,
     NORTH_EAST,
     NORTH_WEST,
-    SOUTH_EAST,
     SOUTH_WEST,
-    X_CLASS,
     quadrant_bit,
 )
 from .stability import shared_stability
@@ -129,7 +119,11 @@ ETC_EMPTIES: Final = 10
 # 10.55 G and 25.52 G from 14 (#44 in 16.8 M nodes, not 15.8 M). Before
 # those, from 14 rather than 16: 72.9 M nodes, not 74.5 M, and 0.80x and
 # 0.88x the CPU of the engine branch in two runs (0.91x from 16).
-EVAL_ORDER_EMPTIES: Final = 12  # from here up the evaluation helps order the moves,
+# The evaluation of the child from 14 rather than 12, once flip_mask and
+# the keys were cheaper (an evaluation is about 2,700 instructions, 13 %
+# of #44's): FFO #40-44 in 68.8 G instructions, not 72.6 G (from 13:
+# 70.2 G; from 15: 69.1 G), in 58.9 M nodes, not 56.8 M.
+EVAL_ORDER_EMPTIES: Final = 14  # from here up the evaluation helps order the moves,
 SEARCH_ORDER_EMPTIES: Final = 18  # and from here up a one-ply search
 
 # Move order keys (lower first): per reply left to the opponent, per empty
@@ -156,8 +150,19 @@ NO_NODE_CAP: Final = 1 << 62
 
 def adjacent(discs: i64) -> i64:
     """The squares next to `discs` (and the discs themselves)."""
-    row = discs | ((discs << 1) & NOT_A) | ((discs >> 1) & NOT_H)
-    return row | ((row << 8) & ALL) | ((row >> 8) & BELOW_56)
+    # The masks as locals, not NOT_A, NOT_H and ALL: compiled, a module's
+    # native() word is loaded and checked at every use (and a literal
+    # beyond 2**62 boxed), while these fold into constants.
+    not_h: i64 = 0x3F3F3F3F3F3F3F3F
+    not_h = not_h << 1 | 0x0101010101010101
+    row = discs | ((discs << 1) & (not_h << 1)) | ((discs >> 1) & not_h)
+    return row | ((row << 8) & full_board()) | ((row >> 8) & BELOW_56)
+
+
+def corner_word() -> i64:
+    """The four corners, as CORNER_SQUARES, but folded by the C compiler
+    into a constant rather than loaded and checked at every use."""
+    return square_bit(0) | square_bit(7) | square_bit(56) | square_bit(63)
 
 
 def static_order(empty: i64) -> i64:
@@ -167,25 +172,41 @@ def static_order(empty: i64) -> i64:
     order: i64 = 0
     shift: i64 = 0
     rank: i64 = 0
+    # squares.py's classes as words the C compiler folds in (its native()
+    # words are loaded and checked at every use, and C_CLASS's literal is
+    # beyond 2**62, which mypyc boxes): tests/engine/test_endgame.py
+    # checks them against squares.py.
+    c_class: i64 = 0x21408000000040A1
+    c_class <<= 1
     while rank < 5:
         # class_of_rank's choice written out: the call was not inlined.
         if rank == 0:
-            m = empty & CORNER_CLASS
+            m = empty & corner_word()
         elif rank == 1:
-            m = empty & EDGE_CLASS
+            m = empty & 0x3C0081818181003C  # EDGE_CLASS
         elif rank == 2:
-            m = empty & CENTRE_CLASS
+            m = empty & 0x003C7E7E7E7E3C00  # CENTRE_CLASS
         elif rank == 3:
-            m = empty & C_CLASS
+            m = empty & c_class
         else:
-            m = empty & X_CLASS
+            m = empty & 0x0042000000004200  # X_CLASS
         rank += 1
         while m:
             b = m & -m
             m ^= b
-            order |= square_of(b) << shift
+            order |= popcount(b - 1) << shift  # square_of(b), which is not inlined
             shift += 6
     return order
+
+
+def kept_flips(flips: i64, square: i64) -> i64:
+    """The flips of the move to `square` with their h8 bit moved to the
+    square, or back: the word kept is below 2**63, as an interpreted vec
+    needs."""
+    # No move flips its own square, so at most one of the two bits is
+    # set, and the product swaps both at once (`>> 63` of a compiled word
+    # copies the sign: only its lowest bit is read).
+    return flips ^ ((flips >> 63 | flips >> square) & 1) * (square_bit(square) | square_bit(63))
 
 
 def without_slot(order: i64, slot: i64) -> i64:
@@ -233,6 +254,8 @@ class EndgameSolver:
         # The keyed moves of the nodes on the current line (`solve`), one
         # slice per number of empties: the line has one node of each.
         self.order: vec[i64] = vec[i64]([0] * (61 * MAX_MOVES))
+        # Their flips by square, a slice of 64 words per number of empties.
+        self.flips: vec[i64] = vec[i64]([0] * (61 * 64))
 
     def total_nodes(self) -> int:
         return self.nodes + self.pending
@@ -249,18 +272,20 @@ class EndgameSolver:
             raise SearchStopped
 
     def parity_of(self, empty: i64) -> i64:
+        south_east = NORTH_EAST  # SOUTH_EAST, which is loaded and checked
+        south_east <<= 32
         return (
             (popcount(empty & NORTH_WEST) & 1)
             | (popcount(empty & NORTH_EAST) & 1) << 1
             | (popcount(empty & SOUTH_WEST) & 1) << 2
-            | (popcount(empty & SOUTH_EAST) & 1) << 3
+            | (popcount(empty & south_east) & 1) << 3
         )
 
     def solve(self, own: i64, opp: i64, alpha: i64, beta: i64, passed: bool) -> i64:
         self.pending += 1
         if self.pending >= CHECK_EVERY:
             self.check()
-        empty = ~(own | opp) & ALL
+        empty = ~(own | opp) & full_board()
         e = popcount(empty)
         if e < SHALLOW_EMPTIES:
             return self.shallow_entry(own, opp, alpha, beta, empty, e)
@@ -293,6 +318,13 @@ class EndgameSolver:
         best_sq: i64 = -1
         a = alpha
         first = True
+        # Each move's flips, found once (by the transposition cutoffs or
+        # the keys) and read again when it is searched: this node's slice
+        # of a vec, by square, each kept without its h8 bit (as a vec word
+        # must be, interpreted) with that bit on the move's own square,
+        # which no move flips (a swap both ways: `kept_flips`).
+        flips = self.flips
+        at: i64 = e * 64
         if e >= ETC_EMPTIES:
             # Enhanced transposition cutoff: a child already known to be bad
             # enough for the opponent settles this node at once.
@@ -300,9 +332,10 @@ class EndgameSolver:
             while m:
                 b = m & -m
                 m ^= b
-                sq = square_of(b)
+                sq = popcount(b - 1)  # square_of(b), which is not inlined
                 if sq != tt_move:
                     f = flip_mask(own, opp, sq)
+                    flips[at + sq] = kept_flips(f, sq)
                     child = solver_tt.get(opp ^ f, own | f | b)
                     if child:
                         settled = -solver_upper(child)
@@ -334,8 +367,12 @@ class EndgameSolver:
             while m:
                 b = m & -m
                 m ^= b
-                sq = square_of(b)
-                f = flip_mask(own, opp, sq)
+                sq = popcount(b - 1)  # square_of(b), which is not inlined
+                if e >= ETC_EMPTIES:
+                    f = kept_flips(flips[at + sq], sq)
+                else:
+                    f = flip_mask(own, opp, sq)
+                    flips[at + sq] = kept_flips(f, sq)
                 keyed = self.order_key(opp ^ f, own | f | b, b, e) * 64 + sq
                 i: i64 = end
                 end += 1
@@ -349,7 +386,7 @@ class EndgameSolver:
                     sq = order[j] & 63
                     j += 1
                     b = square_bit(sq)
-                    f = flip_mask(own, opp, sq)
+                    f = kept_flips(flips[at + sq], sq)
                     n_own = opp ^ f
                     n_opp = own | f | b
                     if first:
@@ -373,7 +410,7 @@ class EndgameSolver:
                     sq = order[j] & 63
                     j += 1
                     b = square_bit(sq)
-                    f = flip_mask(own, opp, sq)
+                    f = kept_flips(flips[at + sq], sq)
                     v = -self.shallow(
                         opp ^ f,
                         own | f | b,
@@ -419,11 +456,13 @@ class EndgameSolver:
         (corners count double), then the squares it may later reach, and
         from EVAL_ORDER_EMPTIES up the evaluation from its side."""
         replies = move_mask(n_own, n_opp)
-        child_empty = ~(n_own | n_opp) & ALL
+        # Only ever ANDed with a board: no mask to 64 bits needed.
+        child_empty = ~(n_own | n_opp)
+        corners = corner_word()
         # (Plain ifs, no conditional expressions: mypyc boxes those.)
-        value: i64 = (popcount(replies) + popcount(replies & CORNER_SQUARES)) * MOBILITY_WEIGHT
+        value: i64 = (popcount(replies) + popcount(replies & corners)) * MOBILITY_WEIGHT
         value += popcount(adjacent(n_opp) & child_empty) * POTENTIAL_WEIGHT
-        if b & CORNER_SQUARES:
+        if b & corners:
             value -= CORNER_BONUS
         # A move into a quadrant with an odd number of empties (even after it).
         if b & NORTH_WEST:
@@ -433,7 +472,8 @@ class EndgameSolver:
         elif b & SOUTH_WEST:
             quadrant = SOUTH_WEST
         else:
-            quadrant = SOUTH_EAST
+            quadrant = NORTH_EAST
+            quadrant <<= 32  # SOUTH_EAST, which is loaded and checked
         if not popcount(child_empty & quadrant) & 1:
             value -= PARITY_BONUS
         if e >= EVAL_ORDER_EMPTIES:
@@ -445,7 +485,7 @@ class EndgameSolver:
                 while r:
                     rb = r & -r
                     r ^= rb
-                    f = flip_mask(n_own, n_opp, square_of(rb))
+                    f = flip_mask(n_own, n_opp, popcount(rb - 1))
                     v: i64 = -evaluator.evaluate(n_opp ^ f, n_own | f | rb)
                     if v > best_reply:
                         best_reply = v
@@ -572,6 +612,7 @@ class EndgameSolver:
             # lowest searched next. A move's flips are found again when it is
             # searched: most nodes here cut on their first move.
             keys: i64 = 0
+            no_key = NO_KEY  # loaded and checked once, not at every use
             i = 0
             while i < e:
                 sq = order >> (6 * i) & 63
@@ -579,26 +620,26 @@ class EndgameSolver:
                 if f:
                     replies = move_mask(opp ^ f, own | f | square_bit(sq))
                     q = (sq >> 5 & 1) * 2 + (sq >> 2 & 1)
-                    key = (popcount(replies) + popcount(replies & CORNER_SQUARES)) * 2 + (
+                    key = (popcount(replies) + popcount(replies & corner_word())) * 2 + (
                         1 - (parity >> q & 1)
                     )
                 else:
-                    key = NO_KEY
+                    key = no_key
                 keys |= key << (8 * i)
                 i += 1
             while True:
-                lowest: i64 = NO_KEY
+                lowest: i64 = no_key
                 slot: i64 = -1
                 i = 0
                 while i < e:
-                    key = keys >> (8 * i) & NO_KEY
+                    key = keys >> (8 * i) & no_key
                     if key < lowest:
                         lowest = key
                         slot = i
                     i += 1
                 if slot < 0:
                     break
-                keys |= NO_KEY << (8 * slot)
+                keys |= no_key << (8 * slot)
                 sq = order >> (6 * slot) & 63
                 f = flip_mask(own, opp, sq)
                 v = -self.shallow(

@@ -8,7 +8,7 @@ from typing import Final
 
 from mypy_extensions import i64
 
-from ..core.bitboard import CORNERS, FULL, ONE, native
+from ..core.bitboard import CORNERS, FULL, native, square_bit
 
 X_SQUARES: Final = (1 << 9) | (1 << 14) | (1 << 49) | (1 << 54)
 C_SQUARES: Final = (
@@ -38,7 +38,7 @@ SOUTH_EAST: Final[i64] = native(0xF0F0F0F0 << 32)
 
 def quadrant_bit(square: i64) -> i64:
     """The parity-word bit of the quadrant holding `square`."""
-    return ONE << ((square >> 5 & 1) * 2 + (square >> 2 & 1))
+    return square_bit((square >> 5 & 1) * 2 + (square >> 2 & 1))
 
 
 def class_of_rank(rank: i64) -> i64:
