@@ -599,6 +599,9 @@ for index, home in enumerate(homes):
 wait(lambda: "Help" in shown(0) and "Help" in shown(1))
 os.write(masters[0], b"f5")  # the move's autosave fails
 wait(lambda: 0 in ended)
+# The game's last words may still be on their way through the pty when its run
+# returns: read until they come (or the wait gives up, and False is printed).
+wait(lambda: "operator has the crash report" in shown(0))
 print(ended.get(0))
 print("operator has the crash report" in shown(0))
 os.write(masters[1], b"f5")  # the other game plays on, its autosave written
